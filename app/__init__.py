@@ -1,0 +1,1 @@
+"""Loupe: a self-hosted service that judges multimodal LLM output."""

@@ -1,0 +1,71 @@
+"""Typed dependencies every endpoint uses: the runtime, a session, the caller's tenant."""
+
+from collections.abc import Iterator
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from sqlalchemy.orm import Session
+
+from app.models import Tenant
+from app.problems import ProblemError
+from app.runtime import Runtime
+from app.tenants.service import tenant_for_key
+
+
+def get_runtime(request: Request) -> Runtime:
+    return request.app.state.runtime
+
+
+RuntimeDep = Annotated[Runtime, Depends(get_runtime)]
+
+
+def get_session(runtime: RuntimeDep) -> Iterator[Session]:
+    # Endpoints commit explicitly; anything uncommitted is rolled back here.
+    with runtime.session() as session:
+        yield session
+
+
+SessionDep = Annotated[Session, Depends(get_session)]
+
+_bearer = HTTPBearer(auto_error=False, description="An API key from `loupe keys create`.")
+
+
+def get_tenant(
+    session: SessionDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> Tenant:
+    challenge = {"WWW-Authenticate": 'Bearer realm="loupe"'}
+    if credentials is None or credentials.scheme.lower() != "bearer":
+        raise ProblemError(
+            401,
+            "Unauthorized",
+            "Send an API key as `Authorization: Bearer <key>`.",
+            slug="unauthorized",
+            headers=challenge,
+        )
+    tenant = tenant_for_key(session, credentials.credentials)
+    if tenant is None:
+        raise ProblemError(
+            401, "Unauthorized", "The API key is not valid.", slug="unauthorized", headers=challenge
+        )
+    return tenant
+
+
+TenantDep = Annotated[Tenant, Depends(get_tenant)]
+
+
+def get_idempotency_key(
+    idempotency_key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            max_length=255,
+            description="Retries with the same key and body replay the first response for 24 h.",
+        ),
+    ] = None,
+) -> str | None:
+    return idempotency_key
+
+
+IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]

@@ -1,0 +1,82 @@
+"""`loupe serve | worker | migrate | keys create`."""
+
+import logging
+
+import typer
+
+from app.config import get_settings
+
+cli = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    help="Loupe: judge LLM output.",
+)
+keys = typer.Typer(no_args_is_help=True, help="Manage API keys.")
+cli.add_typer(keys, name="keys")
+
+
+@cli.command()
+def serve(migrate: bool = typer.Option(True, help="Upgrade the database first.")) -> None:
+    """Start the API (and, without LOUPE_REDIS_URL, the embedded worker)."""
+    import uvicorn
+
+    from app import migrate as migrations
+    from app.main import create_app
+
+    settings = get_settings()
+    if migrate:
+        migrations.upgrade(settings)
+    mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
+    typer.echo(f"Loupe on http://{settings.host}:{settings.port} ({mode})")
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+
+
+@cli.command()
+def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.")) -> None:
+    """Consume jobs from Redis (LOUPE_REDIS_URL); run as many as you like, anywhere."""
+    from workers.main import run_worker
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    run_worker(get_settings(), burst=burst)
+
+
+@cli.command()
+def migrate(
+    downgrade_to: str = typer.Option(None, "--downgrade", help="Downgrade to this revision."),
+) -> None:
+    """Upgrade the database to the latest schema (or downgrade)."""
+    from app import migrate as migrations
+
+    settings = get_settings()
+    if downgrade_to:
+        migrations.downgrade(settings, downgrade_to)
+    else:
+        migrations.upgrade(settings)
+    typer.echo("database is up to date" if not downgrade_to else f"downgraded to {downgrade_to}")
+
+
+@keys.command("create")
+def create_key(
+    tenant: str = typer.Option(..., "--tenant", help="Tenant name; created if new."),
+) -> None:
+    """Create an API key for a tenant; the key is the last line printed, shown only once."""
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants.service import create_key as make_key
+
+    # A newcomer may create a key before the first `serve`; the schema must exist either way.
+    migrations.upgrade(get_settings())
+    runtime = current()
+    with runtime.session() as session:
+        tenant_row, key = make_key(session, tenant)
+        session.commit()
+    typer.echo(
+        f"tenant {tenant_row.name} ({tenant_row.id}); store this key, it is not shown again:"
+    )
+    typer.echo(key)
+    runtime.close()
+
+
+def main() -> None:
+    cli()

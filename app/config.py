@@ -1,0 +1,86 @@
+"""Typed settings, read once from LOUPE_* environment variables."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Every knob Loupe has; defaults give the embedded mode (SQLite + in-process worker)."""
+
+    model_config = SettingsConfigDict(env_prefix="LOUPE_", env_file=".env", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    database_url: str = "sqlite:///./var/loupe.db"
+    # No Redis URL means the embedded worker runs jobs in the API process.
+    redis_url: str | None = None
+    queue_name: str = "loupe"
+
+    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    max_test_cases: int = Field(default=10_000, ge=1)
+    max_metrics: int = Field(default=20, ge=1)
+
+    # Test cases scored per job; a job holds this many cases' results in flight at most.
+    job_slice_size: int = Field(default=250, ge=1)
+    # Metric computations (judge calls) in flight at once inside one job.
+    worker_concurrency: int = Field(default=32, ge=1)
+    # Results buffered before a write; writes also happen every flush interval.
+    result_batch_size: int = Field(default=50, ge=1)
+    result_flush_seconds: float = Field(default=1.0, gt=0)
+    job_timeout_seconds: int = Field(default=3600, ge=10)
+    job_retries: int = Field(default=3, ge=0)
+    embedded_worker_threads: int = Field(default=2, ge=1)
+
+    # The ticker re-enqueues evaluations without a heartbeat for this long.
+    tick_seconds: float = Field(default=5.0, gt=0)
+    stuck_after_seconds: float = Field(default=120.0, gt=0)
+    max_dispatch_attempts: int = Field(default=5, ge=1)
+
+    idempotency_retention_hours: float = Field(default=24.0, gt=0)
+
+    webhook_timeout_seconds: float = Field(default=15.0, gt=0)
+    # Seconds to wait before each retry; the default spans about three days.
+    webhook_retry_schedule: list[float] = Field(
+        default=[5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]
+    )
+
+    @field_validator("webhook_retry_schedule", mode="before")
+    @classmethod
+    def _parse_schedule(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip().startswith("["):
+            return [float(part) for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_database_url(cls, value: str) -> str:
+        # Users paste libpq URLs; SQLAlchemy needs the psycopg 3 driver named.
+        for prefix in ("postgres://", "postgresql://"):
+            if value.startswith(prefix):
+                return "postgresql+psycopg://" + value[len(prefix) :]
+        return value
+
+    @property
+    def embedded(self) -> bool:
+        """True when jobs run in the API process instead of on RQ workers."""
+        return not self.redis_url
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file, if the database is a file-backed SQLite."""
+        if not self.is_sqlite:
+            return None
+        path = self.database_url.split("///", 1)[-1]
+        return None if path in ("", ":memory:") else Path(path)
+
+
+@lru_cache
+def get_settings() -> Settings:
+    """The process-wide settings, read from the environment on first use."""
+    return Settings()

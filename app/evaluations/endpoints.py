@@ -1,0 +1,154 @@
+"""The evaluations API: submit, read, list, page results, cancel."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
+from fastapi.responses import JSONResponse
+
+from app import idempotency
+from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
+from app.evaluations import repository, service
+from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import (
+    TERMINAL_STATUSES,
+    Evaluation,
+    EvaluationCreate,
+    EvaluationList,
+    EvaluationResultList,
+)
+from app.problems import Problem, ProblemError
+
+router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"])
+
+LimitQuery = Annotated[int, Query(ge=1, le=1000)]
+# How long a poller should wait before asking again about a running evaluation.
+POLL_AFTER_SECONDS = "2"
+
+_PROBLEMS = {
+    code: {"model": Problem, "content": {"application/problem+json": {}}}
+    for code in (400, 401, 404, 409, 413, 422)
+}
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=Evaluation,
+    responses=_PROBLEMS,  # type: ignore[arg-type]
+)
+def create_evaluation(
+    payload: EvaluationCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    idempotency_key: IdempotencyKeyDep,
+) -> Response:
+    """Submit test cases and metrics; scoring runs on workers. Poll `Location` for progress."""
+    body_fingerprint = None
+    if idempotency_key is not None:
+        body_fingerprint = idempotency.fingerprint(payload.model_dump(mode="json"))
+        stored = idempotency.lookup(
+            session,
+            tenant.id,
+            idempotency_key,
+            body_fingerprint,
+            runtime.settings.idempotency_retention_hours,
+        )
+        if stored is not None:
+            return JSONResponse(
+                stored.response_body,
+                status_code=stored.status_code,
+                headers={**stored.response_headers, "Idempotent-Replayed": "true"},
+            )
+    if len(payload.test_cases) > runtime.settings.max_test_cases:
+        raise ProblemError(
+            422,
+            "Invalid request",
+            f"test_cases: at most {runtime.settings.max_test_cases} per evaluation",
+            slug="validation",
+        )
+    evaluation = service.create(session, tenant, payload)
+    body = service.to_schema(session, evaluation).model_dump(mode="json")
+    headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
+    if idempotency_key is not None and body_fingerprint is not None:
+        idempotency.remember(
+            session, tenant.id, idempotency_key, body_fingerprint, 202, body, headers
+        )
+    session.commit()
+    # Enqueue only after commit, so a worker never looks for an evaluation that isn't there.
+    service.dispatch(runtime, evaluation)
+    return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
+
+
+@router.get("", response_model=EvaluationList, responses=_PROBLEMS)  # type: ignore[arg-type]
+def list_evaluations(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> EvaluationList:
+    """The tenant's evaluations, newest first."""
+    rows = EvaluationRepository(session, tenant.id).page(after, limit)
+    data = [service.to_schema(session, row) for row in rows[:limit]]
+    return EvaluationList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )
+
+
+@router.get("/{evaluation_id}", response_model=Evaluation, responses=_PROBLEMS)  # type: ignore[arg-type]
+def get_evaluation(
+    evaluation_id: str, session: SessionDep, tenant: TenantDep, response: Response
+) -> Evaluation:
+    """Status, result counts, per-metric summary and judge usage."""
+    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    if evaluation.status not in TERMINAL_STATUSES:
+        response.headers["Retry-After"] = POLL_AFTER_SECONDS
+    return service.to_schema(session, evaluation)
+
+
+@router.get(
+    "/{evaluation_id}/results",
+    response_model=EvaluationResultList,
+    responses=_PROBLEMS,  # type: ignore[arg-type]
+)
+def list_evaluation_results(
+    evaluation_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 100,
+) -> EvaluationResultList:
+    """Stored results in (test case, metric) order, each with score, reason, error and logs."""
+    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    rows = repository.result_page(session, evaluation.id, after, limit)
+    if rows is None:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"after: {after!r} is not a result of this evaluation",
+            slug="bad-cursor",
+        )
+    data = [service.result_to_schema(row) for row in rows[:limit]]
+    return EvaluationResultList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )
+
+
+@router.post(
+    "/{evaluation_id}/cancel",
+    response_model=Evaluation,
+    responses=_PROBLEMS,  # type: ignore[arg-type]
+)
+def cancel_evaluation(
+    evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Evaluation:
+    """Stop a queued or running evaluation; results already stored are kept."""
+    evaluation = service.cancel(session, tenant, evaluation_id)
+    event_id = service.emit_terminal_event(session, evaluation)
+    body = service.to_schema(session, evaluation)
+    session.commit()
+    service.enqueue_webhook(runtime, event_id)
+    return body

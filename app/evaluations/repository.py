@@ -1,0 +1,218 @@
+"""All SQL about evaluations, their test cases and results.
+
+`EvaluationRepository` is scoped to one tenant: every statement starts from its base query, so
+no endpoint can forget the tenant filter. `JobRepository` is for workers, which act on ids.
+"""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, case, func, insert, or_, select, update
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.models import Evaluation, Result, TestCase
+
+
+def insert_ignoring_duplicates(session: Session, table: Any, rows: list[dict[str, Any]]) -> None:
+    """INSERT rows, silently skipping any that hit a unique constraint (a retried job's)."""
+    if not rows:
+        return
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as dialect_insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert as dialect_insert
+    else:  # pragma: no cover - only the two supported backends
+        raise RuntimeError(f"unsupported database {dialect}")
+    session.execute(dialect_insert(table).on_conflict_do_nothing(), rows)
+
+
+class EvaluationRepository:
+    def __init__(self, session: Session, tenant_id: str) -> None:
+        self.session = session
+        self.tenant_id = tenant_id
+
+    def _base(self):  # type: ignore[no-untyped-def]
+        return select(Evaluation).where(Evaluation.tenant_id == self.tenant_id)
+
+    def get(self, evaluation_id: str, *, for_update: bool = False) -> Evaluation | None:
+        statement = self._base().where(Evaluation.id == evaluation_id)
+        if for_update:
+            statement = statement.with_for_update()
+        return self.session.scalars(statement).one_or_none()
+
+    def page(self, after: str | None, limit: int) -> Sequence[Evaluation]:
+        """Newest first; `limit + 1` rows so the caller can tell whether more follow."""
+        statement = self._base().order_by(Evaluation.id.desc()).limit(limit + 1)
+        if after:
+            statement = statement.where(Evaluation.id < after)
+        return self.session.scalars(statement).all()
+
+    def add(self, evaluation: Evaluation, test_cases: list[dict[str, Any]]) -> None:
+        self.session.add(evaluation)
+        self.session.flush()
+        # Core insert in chunks: ORM objects for 10,000 cases cost several times the memory.
+        for start in range(0, len(test_cases), 1000):
+            self.session.execute(insert(TestCase), test_cases[start : start + 1000])
+
+
+class JobRepository:
+    """Unscoped access for jobs, which receive an evaluation id and nothing else."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, evaluation_id: str) -> Evaluation | None:
+        return self.session.get(Evaluation, evaluation_id, populate_existing=True)
+
+    def test_cases(self, evaluation_id: str, start: int, stop: int) -> Sequence[TestCase]:
+        return self.session.scalars(
+            select(TestCase)
+            .where(
+                TestCase.evaluation_id == evaluation_id,
+                TestCase.index >= start,
+                TestCase.index < stop,
+            )
+            .order_by(TestCase.index)
+        ).all()
+
+    def stored_result_keys(self, evaluation_id: str, start: int, stop: int) -> set[tuple[int, int]]:
+        rows = self.session.execute(
+            select(Result.test_case_index, Result.metric_index).where(
+                Result.evaluation_id == evaluation_id,
+                Result.test_case_index >= start,
+                Result.test_case_index < stop,
+            )
+        )
+        return {(tc, m) for tc, m in rows}
+
+    def insert_results(self, rows: list[dict[str, Any]]) -> None:
+        insert_ignoring_duplicates(self.session, Result, rows)
+
+    def count_results(self, evaluation_id: str) -> int:
+        return (
+            self.session.scalar(
+                select(func.count())
+                .select_from(Result)
+                .where(Result.evaluation_id == evaluation_id)
+            )
+            or 0
+        )
+
+    def mark_started(self, evaluation_id: str) -> None:
+        now = utcnow()
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id, Evaluation.status == "queued")
+            .values(status="in_progress", started_at=now, heartbeat_at=now)
+        )
+
+    def heartbeat(self, evaluation_id: str) -> None:
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id, Evaluation.status == "in_progress")
+            .values(heartbeat_at=utcnow())
+        )
+
+    def finish(self, evaluation_id: str, status: str, error: dict[str, Any] | None = None) -> bool:
+        """Move a running evaluation to a terminal status; False if another job got there first."""
+        outcome = self.session.execute(
+            update(Evaluation)
+            .where(
+                Evaluation.id == evaluation_id,
+                Evaluation.status.in_(("queued", "in_progress")),
+            )
+            .values(status=status, completed_at=utcnow(), error=error)
+        )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
+
+    def unfinished(self) -> Sequence[Evaluation]:
+        return self.session.scalars(
+            select(Evaluation).where(Evaluation.status.in_(("queued", "in_progress")))
+        ).all()
+
+    def claim_stuck(self, cutoff: datetime, limit: int = 100) -> list[Evaluation]:
+        """Non-terminal evaluations silent since `cutoff`, claimed by moving their heartbeat."""
+        candidates = self.session.scalars(
+            select(Evaluation)
+            .where(
+                Evaluation.status.in_(("queued", "in_progress")),
+                Evaluation.heartbeat_at < cutoff,
+            )
+            .limit(limit)
+        ).all()
+        claimed = []
+        now = utcnow()
+        for evaluation in candidates:
+            # Compare-and-set on the heartbeat: of several tickers, one wins each evaluation.
+            outcome = self.session.execute(
+                update(Evaluation)
+                .where(Evaluation.id == evaluation.id, Evaluation.heartbeat_at < cutoff)
+                .values(heartbeat_at=now, dispatch_attempts=Evaluation.dispatch_attempts + 1)
+            )
+            if outcome.rowcount == 1:  # type: ignore[attr-defined]
+                self.session.refresh(evaluation)
+                claimed.append(evaluation)
+        return claimed
+
+
+def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]:
+    """Per metric index: counts, mean score and usage sums."""
+    rows = session.execute(
+        select(
+            Result.metric_index,
+            func.count(),
+            func.sum(case((Result.passed.is_(True), 1), else_=0)),
+            func.sum(case((Result.passed.is_(False), 1), else_=0)),
+            func.sum(case((Result.error.is_not(None), 1), else_=0)),
+            func.avg(Result.score),
+            func.sum(Result.judge_calls),
+            func.sum(Result.prompt_tokens),
+            func.sum(Result.completion_tokens),
+        )
+        .where(Result.evaluation_id == evaluation_id)
+        .group_by(Result.metric_index)
+    )
+    return [
+        {
+            "metric_index": r[0],
+            "stored": r[1],
+            "passed": int(r[2] or 0),
+            "failed": int(r[3] or 0),
+            "errored": int(r[4] or 0),
+            "mean_score": float(r[5]) if r[5] is not None else None,
+            "calls": int(r[6] or 0),
+            "prompt_tokens": int(r[7] or 0),
+            "completion_tokens": int(r[8] or 0),
+        }
+        for r in rows
+    ]
+
+
+def result_page(
+    session: Session, evaluation_id: str, after: str | None, limit: int
+) -> Sequence[Result] | None:
+    """Results in (test case, metric) order after the result `after`; `limit + 1` rows.
+
+    None when `after` is not a result of this evaluation.
+    """
+    statement = select(Result).where(Result.evaluation_id == evaluation_id)
+    if after:
+        anchor = session.execute(
+            select(Result.test_case_index, Result.metric_index).where(
+                Result.evaluation_id == evaluation_id, Result.id == after
+            )
+        ).one_or_none()
+        if anchor is None:
+            return None
+        statement = statement.where(
+            or_(
+                Result.test_case_index > anchor[0],
+                and_(Result.test_case_index == anchor[0], Result.metric_index > anchor[1]),
+            )
+        )
+    return session.scalars(
+        statement.order_by(Result.test_case_index, Result.metric_index).limit(limit + 1)
+    ).all()

@@ -1,0 +1,125 @@
+"""Evaluation request and response bodies."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from app.media.parts import Content, ContextNode
+from app.metrics import MetricSpec
+from app.schemas import ListPage
+
+EvaluationStatus = Literal["queued", "in_progress", "completed", "failed", "canceled"]
+TERMINAL_STATUSES = ("completed", "failed", "canceled")
+
+MetadataKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+MetadataValue = Annotated[str, StringConstraints(max_length=512)]
+
+
+class TestCaseCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[str, StringConstraints(min_length=1, max_length=256)] | int | None = Field(
+        default=None, description="Your id for the case; defaults to its index in `test_cases`."
+    )
+    input: Content
+    actual_output: Content
+    expected_output: Content | None = None
+    context: list[ContextNode] | None = None
+    retrieval_context: list[ContextNode] | None = None
+    metadata: dict[str, Any] | None = None
+
+
+class JudgeConfig(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(
+        min_length=1, max_length=256, description="Default judge model for metrics naming none."
+    )
+
+
+class EvaluationCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: Annotated[str, StringConstraints(max_length=256)] | None = None
+    metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
+    test_cases: list[TestCaseCreate] = Field(min_length=1, max_length=10_000)
+    metrics: list[MetricSpec] = Field(min_length=1, max_length=20)  # type: ignore[valid-type]
+    judge: JudgeConfig | None = None
+    webhook_url: str | None = Field(
+        default=None, description="A registered webhook endpoint's URL; gets the terminal event."
+    )
+
+
+class ResultCounts(BaseModel):
+    total: int
+    passed: int
+    failed: int
+    errored: int
+    pending: int
+
+
+class MetricSummary(BaseModel):
+    metric: str
+    type: str
+    mean_score: float | None = Field(description="Mean over results that have a score.")
+    pass_rate: float | None = Field(description="passed / (passed + failed).")
+    passed: int
+    failed: int
+    errored: int
+    pending: int
+
+
+class UsageTotals(BaseModel):
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class ErrorInfo(BaseModel):
+    type: str
+    message: str
+
+
+class Evaluation(BaseModel):
+    object: Literal["evaluation"] = "evaluation"
+    id: str
+    name: str | None
+    metadata: dict[str, str]
+    status: EvaluationStatus
+    metrics: list[dict[str, Any]]
+    judge: JudgeConfig | None
+    webhook_url: str | None
+    test_case_count: int
+    result_counts: ResultCounts
+    per_metric: list[MetricSummary]
+    usage: UsageTotals
+    error: ErrorInfo | None
+    created_at: datetime
+    started_at: datetime | None
+    completed_at: datetime | None
+
+
+class EvaluationResult(BaseModel):
+    object: Literal["evaluation.result"] = "evaluation.result"
+    id: str
+    test_case_id: str
+    test_case_index: int
+    metric: str
+    type: str
+    score: float | None
+    passed: bool | None
+    threshold: float | None
+    reason: str | None
+    error: ErrorInfo | None
+    usage: UsageTotals
+    logs: dict[str, Any]
+    created_at: datetime
+
+
+class EvaluationList(ListPage[Evaluation]):
+    pass
+
+
+class EvaluationResultList(ListPage[EvaluationResult]):
+    pass

@@ -1,0 +1,325 @@
+"""Evaluation decisions: validate a submission, store it, summarise it, cancel it.
+
+Services flush but never commit; the endpoint or job that called them owns the transaction.
+"""
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.evaluations import repository
+from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import (
+    TERMINAL_STATUSES,
+    ErrorInfo,
+    EvaluationCreate,
+    EvaluationResult,
+    MetricSummary,
+    ResultCounts,
+    UsageTotals,
+)
+from app.evaluations.schemas import Evaluation as EvaluationSchema
+from app.ids import new_id
+from app.models import Evaluation, Result, Tenant
+from app.problems import FieldError, ProblemError, field_error
+from app.runtime import Runtime
+from app.webhooks import service as webhook_service
+
+# Shown per response at most; a 10,000-case submission can have many more bad fields.
+_MAX_FIELD_ERRORS = 100
+
+
+def _missing_field_errors(payload: EvaluationCreate) -> tuple[list[FieldError], int]:
+    errors: list[FieldError] = []
+    count = 0
+    for m_index, spec in enumerate(payload.metrics):
+        for field in spec.required_fields:
+            for tc_index, test_case in enumerate(payload.test_cases):
+                value = getattr(test_case, field)
+                if value is None or value == "" or value == []:
+                    count += 1
+                    if len(errors) < _MAX_FIELD_ERRORS:
+                        errors.append(
+                            field_error(
+                                ["test_cases", tc_index, field],
+                                f"metric {spec.display_name!r} (metrics[{m_index}]) needs {field}",
+                                "missing_for_metric",
+                            )
+                        )
+    return errors, count
+
+
+def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> str | None:
+    """Checks a schema cannot express; returns the webhook endpoint id, if any."""
+    errors: list[FieldError] = []
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(payload.metrics):
+        name = spec.display_name
+        if name in seen:
+            errors.append(
+                field_error(
+                    ["metrics", index, "name"],
+                    f"metric name {name!r} is already used by metrics[{seen[name]}]; "
+                    "give each metric a distinct name",
+                    "duplicate_name",
+                )
+            )
+        seen.setdefault(name, index)
+    client_ids: dict[str, int] = {}
+    for index, test_case in enumerate(payload.test_cases):
+        if test_case.id is None:
+            continue
+        key = str(test_case.id)
+        if key in client_ids and len(errors) < _MAX_FIELD_ERRORS:
+            errors.append(
+                field_error(
+                    ["test_cases", index, "id"],
+                    f"id {key!r} is already used by test_cases[{client_ids[key]}]",
+                    "duplicate_id",
+                )
+            )
+        client_ids.setdefault(key, index)
+    missing, missing_count = _missing_field_errors(payload)
+    errors.extend(missing)
+    endpoint_id = None
+    if payload.webhook_url is not None:
+        endpoint = webhook_service.endpoint_for_url(session, tenant.id, payload.webhook_url)
+        if endpoint is None:
+            errors.append(
+                field_error(
+                    ["webhook_url"],
+                    "not a registered webhook endpoint; register it with "
+                    "POST /v1/webhook_endpoints first",
+                    "unregistered_webhook",
+                )
+            )
+        else:
+            endpoint_id = endpoint.id
+    if errors:
+        detail = "; ".join(f"{e.loc}: {e.msg}" for e in errors[:3])
+        if missing_count > len(missing):
+            detail += f" ({missing_count} test-case fields missing in all)"
+        raise ProblemError(
+            422,
+            "Invalid request",
+            detail,
+            slug="validation",
+            errors=errors[:_MAX_FIELD_ERRORS],
+        )
+    return endpoint_id
+
+
+def create(session: Session, tenant: Tenant, payload: EvaluationCreate) -> Evaluation:
+    """Validate and store a new queued evaluation with its test cases."""
+    endpoint_id = _validate(session, tenant, payload)
+    evaluation = Evaluation(
+        id=new_id("eval"),
+        tenant_id=tenant.id,
+        name=payload.name,
+        metadata_=payload.metadata or {},
+        metrics=[spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics],
+        judge=payload.judge.model_dump(mode="json") if payload.judge else None,
+        webhook_endpoint_id=endpoint_id,
+        status="queued",
+        total_test_cases=len(payload.test_cases),
+        dispatch_attempts=1,
+    )
+    cases = [
+        {
+            "evaluation_id": evaluation.id,
+            "index": index,
+            "client_id": str(tc.id) if tc.id is not None else str(index),
+            "input": _content_json(tc.input),
+            "actual_output": _content_json(tc.actual_output),
+            "expected_output": _content_json(tc.expected_output),
+            "context": _nodes_json(tc.context),
+            "retrieval_context": _nodes_json(tc.retrieval_context),
+            "metadata": tc.metadata,
+        }
+        for index, tc in enumerate(payload.test_cases)
+    ]
+    EvaluationRepository(session, tenant.id).add(evaluation, cases)
+    return evaluation
+
+
+def _content_json(content: Any) -> Any:
+    if content is None or isinstance(content, str):
+        return content
+    return [
+        part if isinstance(part, str) else part.model_dump(mode="json", exclude_none=True)
+        for part in content
+    ]
+
+
+def _nodes_json(nodes: list[Any] | None) -> Any:
+    return None if nodes is None else [_content_json(node) for node in nodes]
+
+
+def slices(evaluation: Evaluation, slice_size: int) -> list[tuple[int, int]]:
+    """The [start, stop) test-case ranges its jobs score, one job each."""
+    total = evaluation.total_test_cases
+    return [(start, min(start + slice_size, total)) for start in range(0, total, slice_size)]
+
+
+def dispatch(runtime: Runtime, evaluation: Evaluation) -> None:
+    """Enqueue one scoring job per slice; call after the evaluation is committed."""
+    for start, stop in slices(evaluation, runtime.settings.job_slice_size):
+        runtime.dispatcher.enqueue(
+            "workers.jobs.score_slice",
+            evaluation.id,
+            start,
+            stop,
+            job_id=f"score_{evaluation.id}_{start}",
+        )
+
+
+def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
+    """The evaluation as clients see it, with counts and per-metric summaries."""
+    by_index = {
+        row["metric_index"]: row for row in repository.result_summary(session, evaluation.id)
+    }
+    per_metric = []
+    totals = {"passed": 0, "failed": 0, "errored": 0, "stored": 0}
+    usage = UsageTotals()
+    for index, spec in enumerate(evaluation.metrics):
+        row = by_index.get(index, {})
+        passed, failed = row.get("passed", 0), row.get("failed", 0)
+        errored, stored = row.get("errored", 0), row.get("stored", 0)
+        per_metric.append(
+            MetricSummary(
+                metric=spec.get("name") or spec["type"],
+                type=spec["type"],
+                mean_score=row.get("mean_score"),
+                pass_rate=passed / (passed + failed) if passed + failed else None,
+                passed=passed,
+                failed=failed,
+                errored=errored,
+                pending=evaluation.total_test_cases - stored,
+            )
+        )
+        for key in totals:
+            totals[key] += row.get(key, 0)
+        usage.calls += row.get("calls", 0)
+        usage.prompt_tokens += row.get("prompt_tokens", 0)
+        usage.completion_tokens += row.get("completion_tokens", 0)
+    total = evaluation.total_test_cases * len(evaluation.metrics)
+    endpoint = (
+        webhook_service.endpoint_by_id(session, evaluation.webhook_endpoint_id)
+        if evaluation.webhook_endpoint_id
+        else None
+    )
+    return EvaluationSchema(
+        id=evaluation.id,
+        name=evaluation.name,
+        metadata=evaluation.metadata_ or {},
+        status=evaluation.status,  # type: ignore[arg-type]
+        metrics=evaluation.metrics,
+        judge=evaluation.judge,  # type: ignore[arg-type]
+        webhook_url=endpoint.url if endpoint else None,
+        test_case_count=evaluation.total_test_cases,
+        result_counts=ResultCounts(
+            total=total,
+            passed=totals["passed"],
+            failed=totals["failed"],
+            errored=totals["errored"],
+            # A canceled evaluation keeps what it stored; the rest will never come.
+            pending=total - totals["stored"],
+        ),
+        per_metric=per_metric,
+        usage=usage,
+        error=ErrorInfo(**evaluation.error) if evaluation.error else None,
+        created_at=evaluation.created_at,
+        started_at=evaluation.started_at,
+        completed_at=evaluation.completed_at,
+    )
+
+
+def result_to_schema(result: Result) -> EvaluationResult:
+    return EvaluationResult(
+        id=result.id,
+        test_case_id=result.test_case_id,
+        test_case_index=result.test_case_index,
+        metric=result.metric,
+        type=result.type,
+        score=result.score,
+        passed=result.passed,
+        threshold=result.threshold,
+        reason=result.reason,
+        error=ErrorInfo(**result.error) if result.error else None,
+        usage=UsageTotals(
+            calls=result.judge_calls,
+            prompt_tokens=result.prompt_tokens,
+            completion_tokens=result.completion_tokens,
+        ),
+        logs=result.logs or {},
+        created_at=result.created_at,
+    )
+
+
+def get_or_404(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
+    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id)
+    if evaluation is None:
+        raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
+    return evaluation
+
+
+def cancel(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
+    """Cancel a queued or running evaluation; its stored results stay. Terminal ones: 409."""
+    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id, for_update=True)
+    if evaluation is None:
+        raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
+    if evaluation.status in TERMINAL_STATUSES:
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"The evaluation is already {evaluation.status}.",
+            slug="evaluation-terminal",
+        )
+    finished = repository.JobRepository(session).finish(evaluation.id, "canceled")
+    session.refresh(evaluation)
+    if not finished:
+        # The last job completed it between our read and our update.
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"The evaluation is already {evaluation.status}.",
+            slug="evaluation-terminal",
+        )
+    return evaluation
+
+
+def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
+    """Store the `evaluation.<status>` webhook event, if the evaluation names an endpoint.
+
+    Returns the event id for the caller to enqueue after it commits.
+    """
+    if evaluation.webhook_endpoint_id is None or evaluation.status not in TERMINAL_STATUSES:
+        return None
+    summary = to_schema(session, evaluation)
+    # A thin payload (Standard Webhooks advice): ids and headline numbers; results by API.
+    data = {
+        "object": "evaluation",
+        "id": evaluation.id,
+        "name": evaluation.name,
+        "status": evaluation.status,
+        "metadata": evaluation.metadata_ or {},
+        "result_counts": summary.result_counts.model_dump(),
+        "error": evaluation.error,
+        "completed_at": evaluation.completed_at.isoformat() if evaluation.completed_at else None,
+    }
+    event = webhook_service.emit(
+        session,
+        evaluation.tenant_id,
+        evaluation.webhook_endpoint_id,
+        f"evaluation.{evaluation.status}",
+        data,
+    )
+    return event.id
+
+
+def enqueue_webhook(runtime: Runtime, event_id: str | None) -> None:
+    """Hand a committed event to a delivery job (the ticker retries it if this is lost)."""
+    if event_id is not None:
+        runtime.dispatcher.enqueue(
+            "workers.jobs.deliver_webhook", event_id, job_id=f"deliver_{event_id}"
+        )

@@ -1,0 +1,206 @@
+"""What evaluation jobs do: score a slice of test cases, finish the evaluation, sweep."""
+
+import asyncio
+import logging
+from datetime import timedelta
+from typing import Any
+
+from app.db import utcnow
+from app.evaluations import service
+from app.evaluations.repository import JobRepository
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.ids import new_id
+from app.metrics import MetricContext, MetricResult, MetricTestCase, measure, parse_spec
+from app.models import TestCase
+from app.runtime import Runtime
+
+logger = logging.getLogger("loupe.jobs")
+
+
+def _metric_case(row: TestCase) -> MetricTestCase:
+    return MetricTestCase(
+        index=row.index,
+        id=row.client_id,
+        input=row.input,
+        actual_output=row.actual_output,
+        expected_output=row.expected_output,
+        context=row.context,
+        retrieval_context=row.retrieval_context,
+        metadata=row.metadata_,
+    )
+
+
+def _result_row(
+    evaluation_id: str, case: MetricTestCase, metric_index: int, spec: Any, result: MetricResult
+) -> dict[str, Any]:
+    return {
+        "id": new_id("res"),
+        "evaluation_id": evaluation_id,
+        "test_case_index": case.index,
+        "test_case_id": case.id,
+        "metric_index": metric_index,
+        "metric": spec.display_name,
+        "type": spec.type,
+        "score": result.score,
+        "passed": result.passed,
+        "threshold": result.threshold,
+        "reason": result.reason,
+        "error": result.error.as_dict() if result.error else None,
+        "judge_calls": result.usage.calls,
+        "prompt_tokens": result.usage.prompt_tokens,
+        "completion_tokens": result.usage.completion_tokens,
+        "logs": result.logs,
+        "created_at": utcnow(),
+    }
+
+
+def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> None:
+    """Score test cases [start, stop) of an evaluation, skipping results already stored."""
+    with runtime.session() as session:
+        repo = JobRepository(session)
+        evaluation = repo.get(evaluation_id)
+        if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+            return
+        repo.mark_started(evaluation_id)
+        specs = [parse_spec(raw) for raw in evaluation.metrics]
+        cases = [_metric_case(row) for row in repo.test_cases(evaluation_id, start, stop)]
+        stored = repo.stored_result_keys(evaluation_id, start, stop)
+        judge_model = (evaluation.judge or {}).get("model")
+        session.commit()
+    todo = [
+        (case, index)
+        for case in cases
+        for index in range(len(specs))
+        if (case.index, index) not in stored
+    ]
+    ctx = MetricContext(evaluation_id=evaluation_id, judge_model=judge_model)
+    if todo:
+        asyncio.run(_score(runtime, evaluation_id, specs, todo, ctx))
+    finish_if_complete(runtime, evaluation_id)
+
+
+async def _score(
+    runtime: Runtime,
+    evaluation_id: str,
+    specs: list[Any],
+    todo: list[tuple[MetricTestCase, int]],
+    ctx: MetricContext,
+) -> None:
+    settings = runtime.settings
+    pending = iter(todo)
+    buffer: list[dict[str, Any]] = []
+    stop = asyncio.Event()
+
+    def write(rows: list[dict[str, Any]]) -> str | None:
+        with runtime.session() as session:
+            repo = JobRepository(session)
+            repo.insert_results(rows)
+            repo.heartbeat(evaluation_id)
+            evaluation = repo.get(evaluation_id)
+            session.commit()
+            return evaluation.status if evaluation else None
+
+    async def flush() -> None:
+        nonlocal buffer
+        rows, buffer = buffer, []
+        status = await asyncio.to_thread(write, rows)
+        if status in TERMINAL_STATUSES:
+            # Canceled (or failed by the sweeper) while we ran: stop spending judge calls.
+            stop.set()
+
+    async def worker() -> None:
+        for case, index in pending:
+            if stop.is_set():
+                return
+            spec = specs[index]
+            result = await measure(spec, case, ctx)
+            buffer.append(_result_row(evaluation_id, case, index, spec, result))
+            if len(buffer) >= settings.result_batch_size:
+                await flush()
+
+    async def flusher() -> None:
+        # Periodic writes make progress visible and keep the heartbeat fresh on slow judges.
+        while not stop.is_set():
+            await asyncio.sleep(settings.result_flush_seconds)
+            await flush()
+
+    ticker = asyncio.create_task(flusher())
+    try:
+        await asyncio.gather(*(worker() for _ in range(settings.worker_concurrency)))
+    finally:
+        ticker.cancel()
+        if buffer:
+            await flush()
+
+
+def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
+    """Mark the evaluation completed once every result is stored; True if this call did."""
+    event_id = None
+    with runtime.session() as session:
+        repo = JobRepository(session)
+        evaluation = repo.get(evaluation_id)
+        if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+            return False
+        expected = evaluation.total_test_cases * len(evaluation.metrics)
+        if repo.count_results(evaluation_id) < expected:
+            return False
+        # Several slices may get here at once; the conditional UPDATE lets exactly one win.
+        if not repo.finish(evaluation_id, "completed"):
+            session.rollback()
+            return False
+        session.refresh(evaluation)
+        event_id = service.emit_terminal_event(session, evaluation)
+        session.commit()
+    service.enqueue_webhook(runtime, event_id)
+    return True
+
+
+def sweep(runtime: Runtime) -> list[str]:
+    """Re-enqueue evaluations whose jobs went silent; fail those out of attempts.
+
+    Returns the ids it acted on.
+    """
+    settings = runtime.settings
+    cutoff = utcnow() - timedelta(seconds=settings.stuck_after_seconds)
+    to_dispatch = []
+    event_ids = []
+    acted = []
+    with runtime.session() as session:
+        repo = JobRepository(session)
+        for evaluation in repo.claim_stuck(cutoff):
+            acted.append(evaluation.id)
+            expected = evaluation.total_test_cases * len(evaluation.metrics)
+            if repo.count_results(evaluation.id) >= expected:
+                if repo.finish(evaluation.id, "completed"):
+                    session.refresh(evaluation)
+                    event_ids.append(service.emit_terminal_event(session, evaluation))
+            elif evaluation.dispatch_attempts > settings.max_dispatch_attempts:
+                error = {
+                    "type": "dispatch_exhausted",
+                    "message": f"no worker finished the evaluation after "
+                    f"{settings.max_dispatch_attempts} attempts",
+                }
+                if repo.finish(evaluation.id, "failed", error):
+                    session.refresh(evaluation)
+                    event_ids.append(service.emit_terminal_event(session, evaluation))
+            else:
+                to_dispatch.append(evaluation)
+        session.commit()
+    for evaluation in to_dispatch:
+        logger.warning(
+            "re-enqueueing evaluation %s (attempt %d)", evaluation.id, evaluation.dispatch_attempts
+        )
+        service.dispatch(runtime, evaluation)
+    for event_id in event_ids:
+        service.enqueue_webhook(runtime, event_id)
+    return acted
+
+
+def resume_all(runtime: Runtime) -> int:
+    """Re-enqueue every unfinished evaluation (the embedded queue does not survive restarts)."""
+    with runtime.session() as session:
+        evaluations = JobRepository(session).unfinished()
+        session.commit()
+    for evaluation in evaluations:
+        service.dispatch(runtime, evaluation)
+    return len(evaluations)

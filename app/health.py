@@ -1,0 +1,40 @@
+"""Liveness and readiness probes."""
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from sqlalchemy import text
+
+from app.api.deps import RuntimeDep
+from app.problems import Problem, problem_response
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz")
+def healthz() -> dict[str, str]:
+    """The process is up."""
+    return {"status": "ok"}
+
+
+@router.get("/readyz", responses={503: {"model": Problem}})
+def readyz(runtime: RuntimeDep) -> JSONResponse:
+    """The database and the queue answer."""
+    checks: dict[str, str] = {}
+    try:
+        with runtime.engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        checks["database"] = "ok"
+    except Exception as exc:  # noqa: BLE001 - any failure means not ready
+        checks["database"] = type(exc).__name__
+    try:
+        runtime.dispatcher.ping()
+        checks["queue"] = "ok"
+    except Exception as exc:  # noqa: BLE001
+        checks["queue"] = type(exc).__name__
+    if all(value == "ok" for value in checks.values()):
+        return JSONResponse({"status": "ok", "checks": checks})
+    failing = ", ".join(f"{k}: {v}" for k, v in checks.items() if v != "ok")
+    return problem_response(
+        Problem(title="Service Unavailable", status=503, detail=f"Not ready ({failing})."),
+        {"Retry-After": "5"},
+    )

@@ -1,0 +1,74 @@
+"""Refuse request bodies over the configured size before they are read into memory."""
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.problems import PROBLEM_MEDIA_TYPE, Problem
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodySizeLimitMiddleware:
+    """413 for bodies over `max_bytes`, by Content-Length or by counting a streamed body."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
+                await self._refuse(scope, send)
+                return
+        seen = 0
+        started = False
+
+        async def counting_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    raise _TooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counting_receive, tracking_send)
+        except _TooLarge:
+            if not started:
+                await self._refuse(scope, send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        body = (
+            Problem(
+                type="https://loupe.dev/problems/body-too-large",
+                title="Content Too Large",
+                status=413,
+                detail=f"The request body exceeds {self.max_bytes} bytes (LOUPE_MAX_BODY_BYTES).",
+                instance=scope.get("path"),
+            )
+            .model_dump_json(exclude_none=True)
+            .encode()
+        )
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

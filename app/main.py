@@ -1,0 +1,57 @@
+"""create_app(): routers, problem+json handlers, lifespan."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+
+from app import runtime as runtime_module
+from app.config import Settings, get_settings
+from app.evaluations.endpoints import router as evaluations_router
+from app.health import router as health_router
+from app.limits import BodySizeLimitMiddleware
+from app.problems import install_problem_handlers
+from app.webhooks.endpoints import router as webhooks_router
+
+
+def _operation_id(route: APIRoute) -> str:
+    # Route function names are the SDK's method names: renaming a path must not rename them.
+    return route.name
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The Loupe API for `settings` (the environment's by default)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        runtime = runtime_module.configure(settings)
+        app.state.runtime = runtime
+        ticker = None
+        if settings.embedded:
+            from workers.ticker import Ticker
+
+            # The embedded worker's queue lives in memory: pick up what a restart dropped.
+            ticker = Ticker(runtime, resume=True)
+            ticker.start()
+        try:
+            yield
+        finally:
+            if ticker is not None:
+                ticker.stop()
+            runtime.close()
+
+    app = FastAPI(
+        title="Loupe",
+        version="0.1.0",
+        summary="Judges multimodal LLM output and stores every score with its reason.",
+        lifespan=lifespan,
+        generate_unique_id_function=_operation_id,
+    )
+    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    install_problem_handlers(app)
+    app.include_router(health_router)
+    app.include_router(evaluations_router)
+    app.include_router(webhooks_router)
+    return app

@@ -1,0 +1,66 @@
+"""Metrics: pure functions of (spec, test case, context) returning a MetricResult.
+
+To add a metric: write a module with a `XSpec(MetricSpecBase)` carrying a `type` literal and an
+`async def measure(spec, case, ctx)`, then register both below.
+"""
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Union
+
+from pydantic import Field, TypeAdapter
+
+from app.metrics import exact_match
+from app.metrics._types import (
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricSpecBase,
+    MetricTestCase,
+    Usage,
+)
+
+Measure = Callable[[Any, MetricTestCase, MetricContext], Awaitable[MetricResult]]
+
+# type -> (spec class, measure function)
+_REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
+    "exact_match": (exact_match.ExactMatchSpec, exact_match.measure),
+}
+
+_SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())
+# A discriminated union on `type` (one class per metric in generated SDKs); pydantic needs two
+# members for a union, so a lone metric stands for itself.
+MetricSpec: Any = (
+    Annotated[Union[_SPEC_CLASSES], Field(discriminator="type")]  # noqa: UP007
+    if len(_SPEC_CLASSES) > 1
+    else _SPEC_CLASSES[0]
+)
+
+_spec_adapter: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
+
+
+def parse_spec(raw: dict[str, Any]) -> MetricSpecBase:
+    """A stored metric spec (JSON) back as its typed spec."""
+    return _spec_adapter.validate_python(raw)
+
+
+async def measure(spec: MetricSpecBase, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """Run the spec's metric on one case; an unexpected exception becomes the result's error."""
+    try:
+        return await _REGISTRY[spec.type][1](spec, case, ctx)  # type: ignore[attr-defined]
+    except Exception as exc:  # noqa: BLE001 - one case's failure must not end the evaluation
+        return MetricResult.failure(
+            spec.threshold, MetricError(type="metric_error", message=f"{type(exc).__name__}: {exc}")
+        )
+
+
+__all__ = [
+    "MetricContext",
+    "MetricError",
+    "MetricResult",
+    "MetricSpec",
+    "MetricSpecBase",
+    "MetricTestCase",
+    "Usage",
+    "measure",
+    "parse_spec",
+]

@@ -1,0 +1,23 @@
+"""ORM models, one module per table."""
+
+from app.models.api_key import ApiKey
+from app.models.evaluation import Evaluation
+from app.models.idempotency_key import IdempotencyKey
+from app.models.result import Result
+from app.models.tenant import Tenant
+from app.models.test_case import TestCase
+from app.models.webhook_delivery import WebhookDelivery
+from app.models.webhook_endpoint import WebhookEndpoint
+from app.models.webhook_event import WebhookEvent
+
+__all__ = [
+    "ApiKey",
+    "Evaluation",
+    "IdempotencyKey",
+    "Result",
+    "Tenant",
+    "TestCase",
+    "WebhookDelivery",
+    "WebhookEndpoint",
+    "WebhookEvent",
+]

@@ -1,0 +1,36 @@
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base, JSONType, UTCDateTime, utcnow
+
+
+class Evaluation(Base):
+    __tablename__ = "evaluation"
+    __table_args__ = (
+        Index("ix_evaluation_tenant_id_id", "tenant_id", "id"),
+        Index("ix_evaluation_status_heartbeat_at", "status", "heartbeat_at"),
+    )
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
+    name: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    metadata_: Mapped[dict[str, str]] = mapped_column("metadata", JSONType, default=dict)
+    # Validated metric specs as JSON, in submission order; a result's metric_index points here.
+    metrics: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    judge: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    webhook_endpoint_id: Mapped[str | None] = mapped_column(
+        ForeignKey("webhook_endpoint.id", ondelete="SET NULL"), nullable=True
+    )
+    status: Mapped[str] = mapped_column(String(16), default="queued")
+    total_test_cases: Mapped[int] = mapped_column(Integer)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # How many times the evaluation's jobs were enqueued (the first time included).
+    dispatch_attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Last sign of life from a job; the ticker re-enqueues evaluations whose heartbeat is stale.
+    heartbeat_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -1,0 +1,33 @@
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base, JSONType, UTCDateTime, utcnow
+
+
+class Result(Base):
+    """One metric's verdict on one test case; unique so a retried job cannot duplicate it."""
+
+    __tablename__ = "result"
+    __table_args__ = (UniqueConstraint("evaluation_id", "test_case_index", "metric_index"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    evaluation_id: Mapped[str] = mapped_column(ForeignKey("evaluation.id", ondelete="CASCADE"))
+    test_case_index: Mapped[int] = mapped_column(Integer)
+    test_case_id: Mapped[str] = mapped_column(String(256))
+    metric_index: Mapped[int] = mapped_column(Integer)
+    metric: Mapped[str] = mapped_column(String(128))
+    type: Mapped[str] = mapped_column(String(64))
+    score: Mapped[float | None] = mapped_column(Float, nullable=True)
+    passed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    threshold: Mapped[float | None] = mapped_column(Float, nullable=True)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # Judge usage as columns so an evaluation's totals are one SUM.
+    judge_calls: Mapped[int] = mapped_column(Integer, default=0)
+    prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    logs: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

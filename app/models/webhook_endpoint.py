@@ -1,0 +1,22 @@
+from datetime import datetime
+
+from sqlalchemy import Boolean, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base, UTCDateTime, utcnow
+
+
+class WebhookEndpoint(Base):
+    """A tenant's registered receiver; its secret signs every event sent to it."""
+
+    __tablename__ = "webhook_endpoint"
+    __table_args__ = (UniqueConstraint("tenant_id", "url"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
+    url: Mapped[str] = mapped_column(String(2048))
+    description: Mapped[str | None] = mapped_column(String(512), nullable=True)
+    # `whsec_` + base64 of 32 random bytes, as Standard Webhooks prescribes.
+    secret: Mapped[str] = mapped_column(String(128))
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -1,0 +1,228 @@
+"""RFC 9457 problem details: the one shape every 4xx/5xx answer takes."""
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+logger = logging.getLogger("loupe")
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+PROBLEM_BASE = "https://loupe.dev/problems/"
+# Location segments that pydantic adds for union members, not for fields (see media/parts.py).
+_TAG_PREFIX = "@"
+
+
+class FieldError(BaseModel):
+    loc: str = Field(description="Where the bad value is, e.g. `test_cases[3].actual_output`.")
+    pointer: str = Field(description="The same place as a JSON Pointer into the request body.")
+    msg: str
+    type: str
+
+
+class Problem(BaseModel):
+    """An RFC 9457 problem; `errors` lists each bad field of a request."""
+
+    type: str = "about:blank"
+    title: str
+    status: int
+    detail: str | None = None
+    instance: str | None = None
+    errors: list[FieldError] | None = None
+
+
+class ProblemError(Exception):
+    """Raise anywhere in a request to answer with a problem."""
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str | None = None,
+        *,
+        slug: str | None = None,
+        errors: list[FieldError] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail or title)
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.slug = slug
+        self.errors = errors
+        self.headers = headers
+
+
+def field_error(path: list[str | int], msg: str, type_: str = "value_error") -> FieldError:
+    """A FieldError for a path into the request body."""
+    return FieldError(loc=format_loc(path), pointer=format_pointer(path), msg=msg, type=type_)
+
+
+def format_loc(path: list[str | int]) -> str:
+    out = ""
+    for segment in path:
+        if isinstance(segment, int):
+            out += f"[{segment}]"
+        else:
+            out += f".{segment}" if out else segment
+    return out
+
+
+def format_pointer(path: list[str | int]) -> str:
+    return "/" + "/".join(str(s).replace("~", "~0").replace("/", "~1") for s in path)
+
+
+def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
+    """The body path of a validation error, without pydantic's union-member segments."""
+    path = list(raw)
+    if path and path[0] in ("body", "query", "path", "header"):
+        where = path.pop(0)
+        if where != "body":
+            return [where, *path]
+    cleaned: list[str | int] = []
+    node = body
+    for i, segment in enumerate(path):
+        if isinstance(segment, str) and segment.startswith(_TAG_PREFIX):
+            continue
+        last = i == len(path) - 1
+        if isinstance(segment, str) and isinstance(node, dict):
+            if segment in node:
+                node = node[segment]
+            elif not last:
+                # A discriminator value (e.g. a metric type) standing for the union member.
+                continue
+        elif isinstance(segment, int) and isinstance(node, list) and 0 <= segment < len(node):
+            node = node[segment]
+        elif isinstance(segment, str) and not last:
+            continue
+        cleaned.append(segment)
+    return cleaned
+
+
+def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(
+        problem.model_dump(exclude_none=True),
+        status_code=problem.status,
+        media_type=PROBLEM_MEDIA_TYPE,
+        headers=headers,
+    )
+
+
+_TITLES = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Content Too Large",
+    415: "Unsupported Media Type",
+    422: "Unprocessable Content",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    """Turn every error FastAPI or Loupe raises into application/problem+json."""
+
+    @app.exception_handler(ProblemError)
+    async def _problem(request: Request, exc: ProblemError) -> JSONResponse:
+        return problem_response(
+            Problem(
+                type=PROBLEM_BASE + exc.slug if exc.slug else "about:blank",
+                title=exc.title,
+                status=exc.status,
+                detail=exc.detail,
+                instance=request.url.path,
+                errors=exc.errors,
+            ),
+            exc.headers,
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        raw_errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in raw_errors):
+            first = raw_errors[0]
+            return problem_response(
+                Problem(
+                    type=PROBLEM_BASE + "malformed-json",
+                    title="Malformed JSON",
+                    status=400,
+                    detail=f"The request body is not valid JSON: {first.get('msg')}",
+                    instance=request.url.path,
+                    errors=[field_error(["body"], str(first.get("msg")), "json_invalid")],
+                )
+            )
+        content_type = request.headers.get("content-type", "")
+        if (
+            request.method in ("POST", "PUT", "PATCH")
+            and "json" not in content_type
+            and any(tuple(e.get("loc", ())) == ("body",) for e in raw_errors)
+        ):
+            return problem_response(
+                Problem(
+                    type=PROBLEM_BASE + "unsupported-media-type",
+                    title="Unsupported Media Type",
+                    status=415,
+                    detail="Send the body as JSON with `Content-Type: application/json`.",
+                    instance=request.url.path,
+                    errors=[field_error(["body"], "expected application/json", "media_type")],
+                )
+            )
+        body = exc.body if hasattr(exc, "body") else None
+        if isinstance(body, (bytes, str)):
+            try:
+                body = json.loads(body)
+            except ValueError:
+                body = None
+        errors = []
+        for e in raw_errors:
+            path = clean_loc(tuple(e.get("loc", ())), body)
+            errors.append(field_error(path, e.get("msg", "invalid"), e.get("type", "value_error")))
+        shown = errors[:100]
+        detail = "; ".join(f"{err.loc}: {err.msg}" for err in shown[:3])
+        if len(errors) > 3:
+            detail += f" (and {len(errors) - 3} more)"
+        return problem_response(
+            Problem(
+                type=PROBLEM_BASE + "validation",
+                title="Invalid request",
+                status=422,
+                detail=detail,
+                instance=request.url.path,
+                errors=shown,
+            )
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else None
+        return problem_response(
+            Problem(
+                title=_TITLES.get(exc.status_code, "Error"),
+                status=exc.status_code,
+                detail=detail,
+                instance=request.url.path,
+            ),
+            dict(exc.headers or {}),
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        logger.exception("unhandled error on %s %s", request.method, request.url.path)
+        return problem_response(
+            Problem(
+                title="Internal Server Error",
+                status=500,
+                detail="An unexpected error occurred; it has been logged.",
+                instance=request.url.path,
+            )
+        )

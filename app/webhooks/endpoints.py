@@ -1,0 +1,90 @@
+"""Webhook endpoint registration and delivery history."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, status
+
+from app.api.deps import SessionDep, TenantDep
+from app.problems import ProblemError
+from app.webhooks.repository import WebhookRepository
+from app.webhooks.schemas import (
+    WebhookDelivery,
+    WebhookDeliveryList,
+    WebhookEndpoint,
+    WebhookEndpointCreate,
+    WebhookEndpointList,
+    WebhookEndpointWithSecret,
+)
+from app.webhooks.service import create_endpoint
+
+router = APIRouter(prefix="/v1/webhook_endpoints", tags=["webhooks"])
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=WebhookEndpointWithSecret)
+def create_webhook_endpoint(
+    payload: WebhookEndpointCreate, session: SessionDep, tenant: TenantDep
+) -> WebhookEndpointWithSecret:
+    """Register a URL to receive signed evaluation events; the secret is shown only here."""
+    repo = WebhookRepository(session, tenant.id)
+    if repo.endpoint_by_url(payload.url) is not None:
+        raise ProblemError(
+            409, "Conflict", "That URL is already registered.", slug="webhook-endpoint-exists"
+        )
+    endpoint = create_endpoint(session, tenant.id, payload)
+    session.commit()
+    return WebhookEndpointWithSecret.model_validate(endpoint, from_attributes=True)
+
+
+@router.get("", response_model=WebhookEndpointList)
+def list_webhook_endpoints(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> WebhookEndpointList:
+    """The tenant's endpoints, newest first (secrets are never listed)."""
+    rows = WebhookRepository(session, tenant.id).endpoints_page(after, limit)
+    data = [WebhookEndpoint.model_validate(row, from_attributes=True) for row in rows[:limit]]
+    return WebhookEndpointList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )
+
+
+@router.get("/{endpoint_id}/deliveries", response_model=WebhookDeliveryList)
+def list_webhook_deliveries(
+    endpoint_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+) -> WebhookDeliveryList:
+    """Every delivery attempt to an endpoint, newest first."""
+    repo = WebhookRepository(session, tenant.id)
+    if repo.endpoint(endpoint_id) is None:
+        raise ProblemError(
+            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
+        )
+    rows = repo.deliveries_page(endpoint_id, after, limit)
+    data = [
+        WebhookDelivery(
+            id=delivery.id,
+            event_id=delivery.event_id,
+            event_type=event_type,
+            attempt=delivery.attempt,
+            succeeded=delivery.succeeded,
+            status_code=delivery.status_code,
+            response_body=delivery.response_body,
+            error=delivery.error,
+            duration_ms=delivery.duration_ms,
+            attempted_at=delivery.attempted_at,
+        )
+        for delivery, event_type in rows[:limit]
+    ]
+    return WebhookDeliveryList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )

@@ -1,0 +1,62 @@
+"""Webhook endpoint and delivery bodies."""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from app.schemas import ListPage
+
+EVENT_TYPES = ("evaluation.completed", "evaluation.failed", "evaluation.canceled")
+
+
+class WebhookEndpointCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(min_length=1, max_length=2048)
+    description: str | None = Field(default=None, max_length=512)
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, url: str) -> str:
+        lowered = url.lower()
+        if not (lowered.startswith("https://") or lowered.startswith("http://")):
+            raise ValueError("must be an http(s) URL")
+        if "@" in url.split("/", 3)[2]:
+            raise ValueError("must not carry credentials")
+        return url
+
+
+class WebhookEndpoint(BaseModel):
+    object: Literal["webhook_endpoint"] = "webhook_endpoint"
+    id: str
+    url: str
+    description: str | None
+    enabled: bool
+    created_at: datetime
+
+
+class WebhookEndpointWithSecret(WebhookEndpoint):
+    secret: str = Field(description="`whsec_…`; shown only when the endpoint is created.")
+
+
+class WebhookDelivery(BaseModel):
+    object: Literal["webhook_delivery"] = "webhook_delivery"
+    id: str
+    event_id: str
+    event_type: str
+    attempt: int
+    succeeded: bool
+    status_code: int | None
+    response_body: str | None
+    error: str | None
+    duration_ms: int
+    attempted_at: datetime
+
+
+class WebhookEndpointList(ListPage[WebhookEndpoint]):
+    pass
+
+
+class WebhookDeliveryList(ListPage[WebhookDelivery]):
+    pass

@@ -1,0 +1,163 @@
+"""Webhook endpoints and Standard Webhooks delivery (signed, retried, every attempt stored)."""
+
+import base64
+import json
+import logging
+import random
+import secrets
+import time
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+from sqlalchemy.orm import Session
+from standardwebhooks import Webhook
+
+from app.config import Settings
+from app.db import utcnow
+from app.ids import new_id
+from app.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from app.webhooks.repository import DeliveryRepository, WebhookRepository
+from app.webhooks.schemas import WebhookEndpointCreate
+
+logger = logging.getLogger("loupe.webhooks")
+
+_RESPONSE_BODY_LIMIT = 2048
+
+
+def create_endpoint(
+    session: Session, tenant_id: str, payload: WebhookEndpointCreate
+) -> WebhookEndpoint:
+    """Register an endpoint with a fresh `whsec_` secret."""
+    endpoint = WebhookEndpoint(
+        id=new_id("we"),
+        tenant_id=tenant_id,
+        url=payload.url,
+        description=payload.description,
+        secret="whsec_" + base64.b64encode(secrets.token_bytes(32)).decode(),
+        enabled=True,
+    )
+    session.add(endpoint)
+    session.flush()
+    return endpoint
+
+
+def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpoint | None:
+    return WebhookRepository(session, tenant_id).endpoint_by_url(url)
+
+
+def endpoint_by_id(session: Session, endpoint_id: str) -> WebhookEndpoint | None:
+    return DeliveryRepository(session).endpoint(endpoint_id)
+
+
+def emit(
+    session: Session, tenant_id: str, endpoint_id: str, event_type: str, data: dict[str, Any]
+) -> WebhookEvent:
+    """Store an event for delivery; the caller enqueues it after committing."""
+    event_id = new_id("msg")
+    payload = json.dumps(
+        {"type": event_type, "timestamp": utcnow().isoformat(), "data": data},
+        separators=(",", ":"),
+    )
+    event = WebhookEvent(
+        id=event_id,
+        tenant_id=tenant_id,
+        endpoint_id=endpoint_id,
+        type=event_type,
+        payload=payload,
+        status="pending",
+        attempt_count=0,
+        next_attempt_at=utcnow(),
+    )
+    session.add(event)
+    session.flush()
+    return event
+
+
+def claim(session: Session, event_id: str, settings: Settings) -> bool:
+    """Lease a due event so exactly one delivery job attempts it."""
+    now = utcnow()
+    lease = now + timedelta(seconds=settings.webhook_timeout_seconds + 60)
+    return DeliveryRepository(session).claim(event_id, now, lease)
+
+
+def due_event_ids(session: Session) -> list[str]:
+    return DeliveryRepository(session).due_event_ids(utcnow())
+
+
+def _next_attempt(settings: Settings, attempt_count: int) -> datetime | None:
+    schedule = settings.webhook_retry_schedule
+    if attempt_count > len(schedule):
+        return None
+    delay = schedule[attempt_count - 1]
+    # ±10 % jitter keeps a receiver that came back from being hit by every retry at once.
+    return utcnow() + timedelta(seconds=delay * random.uniform(0.9, 1.1))
+
+
+def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDelivery | None:
+    """Make one signed delivery attempt for a claimed event and record its outcome."""
+    repo = DeliveryRepository(session)
+    event = repo.event(event_id)
+    if event is None or event.status != "pending":
+        return None
+    endpoint = repo.endpoint(event.endpoint_id)
+    attempt = event.attempt_count + 1
+    status_code: int | None = None
+    body: str | None = None
+    error: str | None = None
+    started = time.perf_counter()
+    if endpoint is None or not endpoint.enabled:
+        error = "endpoint is disabled"
+    else:
+        sent_at = utcnow()
+        signature = Webhook(endpoint.secret).sign(event.id, sent_at, event.payload)
+        headers = {
+            "content-type": "application/json",
+            "user-agent": "Loupe-Webhooks/1",
+            "webhook-id": event.id,
+            "webhook-timestamp": str(int(sent_at.timestamp())),
+            "webhook-signature": signature,
+        }
+        try:
+            # No redirects (3xx counts as failure) and no proxy variables rerouting the request.
+            with httpx.Client(
+                timeout=settings.webhook_timeout_seconds, follow_redirects=False, trust_env=False
+            ) as client:
+                response = client.post(
+                    endpoint.url, content=event.payload.encode(), headers=headers
+                )
+            status_code = response.status_code
+            body = response.text[:_RESPONSE_BODY_LIMIT].replace("\x00", "")
+        except httpx.HTTPError as exc:
+            error = f"{type(exc).__name__}: {exc}"[:1024]
+    succeeded = status_code is not None and 200 <= status_code < 300
+    delivery = WebhookDelivery(
+        id=new_id("whd"),
+        event_id=event.id,
+        endpoint_id=event.endpoint_id,
+        attempt=attempt,
+        succeeded=succeeded,
+        status_code=status_code,
+        response_body=body,
+        error=error,
+        duration_ms=int((time.perf_counter() - started) * 1000),
+    )
+    session.add(delivery)
+    event.attempt_count = attempt
+    if succeeded:
+        event.status = "delivered"
+        event.delivered_at = utcnow()
+        event.next_attempt_at = None
+    elif status_code == 410 or endpoint is None or not endpoint.enabled:
+        # 410 Gone: the receiver asks us to stop (Standard Webhooks).
+        if status_code == 410:
+            repo.disable_endpoint(event.endpoint_id)
+        event.status = "failed"
+        event.next_attempt_at = None
+    else:
+        event.next_attempt_at = _next_attempt(settings, attempt)
+        if event.next_attempt_at is None:
+            event.status = "failed"
+            logger.warning("webhook event %s failed after %d attempts", event.id, attempt)
+    session.flush()
+    return delivery

@@ -1,0 +1,1 @@
+"""RQ entry points and worker start-up."""

@@ -1,0 +1,27 @@
+"""RQ job entry points: ids in, work done through the process's runtime.
+
+The embedded worker calls these same functions, so both modes score the same way.
+"""
+
+from app import idempotency
+from app.evaluations import tasks as evaluation_tasks
+from app.runtime import current
+from app.webhooks import tasks as webhook_tasks
+
+
+def score_slice(evaluation_id: str, start: int, stop: int) -> None:
+    evaluation_tasks.score_slice(current(), evaluation_id, start, stop)
+
+
+def deliver_webhook(event_id: str) -> None:
+    webhook_tasks.deliver_event(current(), event_id)
+
+
+def tick() -> None:
+    """Periodic upkeep: recover stuck evaluations, send due webhooks, prune idempotency keys."""
+    runtime = current()
+    evaluation_tasks.sweep(runtime)
+    webhook_tasks.enqueue_due(runtime)
+    with runtime.session() as session:
+        idempotency.prune(session, runtime.settings.idempotency_retention_hours)
+        session.commit()

@@ -1,0 +1,33 @@
+"""`loupe worker`: an RQ worker that scores in-process, plus the upkeep ticker."""
+
+import logging
+
+from redis import Redis
+from rq import Queue, SimpleWorker
+
+from app.config import Settings
+from app.runtime import configure
+from workers.ticker import Ticker
+
+logger = logging.getLogger("loupe.worker")
+
+
+def run_worker(settings: Settings, *, burst: bool = False) -> None:
+    """Consume the queue until stopped (or until empty with `burst`)."""
+    if settings.embedded:
+        raise SystemExit(
+            "loupe worker needs LOUPE_REDIS_URL (the embedded mode has its own worker)"
+        )
+    runtime = configure(settings)
+    redis = Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
+    queue = Queue(settings.queue_name, connection=redis)
+    # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
+    # shared across jobs instead of being rebuilt in a forked child per job.
+    worker = SimpleWorker([queue], connection=redis)
+    ticker = Ticker(runtime)
+    ticker.start()
+    try:
+        worker.work(burst=burst, with_scheduler=True, logging_level="INFO")
+    finally:
+        ticker.stop()
+        runtime.close()
