@@ -1,0 +1,2 @@
+from tests.fixtures.api import api  # noqa: F401
+from tests.fixtures.services import postgres_server, redis_server  # noqa: F401
