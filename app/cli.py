@@ -56,6 +56,16 @@ def migrate(
     typer.echo("database is up to date" if not downgrade_to else f"downgraded to {downgrade_to}")
 
 
+@cli.command()
+def openapi() -> None:
+    """Print the OpenAPI document (what `openapi.json` and the SDK are made from)."""
+    import json
+
+    from app.main import create_app
+
+    typer.echo(json.dumps(create_app().openapi(), indent=2, sort_keys=True))
+
+
 @keys.command("create")
 def create_key(
     tenant: str = typer.Option(..., "--tenant", help="Tenant name; created if new."),
