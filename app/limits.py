@@ -1,12 +1,19 @@
 """Refuse request bodies over the configured size before they are read into memory."""
 
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.problems import PROBLEM_MEDIA_TYPE, Problem
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    # An HTTPException so FastAPI's body parser re-raises it instead of answering 400.
+    def __init__(self, max_bytes: int) -> None:
+        super().__init__(413, _detail(max_bytes))
+
+
+def _detail(max_bytes: int) -> str:
+    return f"The request body exceeds {max_bytes} bytes (LOUPE_MAX_BODY_BYTES)."
 
 
 class BodySizeLimitMiddleware:
@@ -33,7 +40,7 @@ class BodySizeLimitMiddleware:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    raise _TooLarge
+                    raise _TooLarge(self.max_bytes)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -54,7 +61,7 @@ class BodySizeLimitMiddleware:
                 type="https://loupe.dev/problems/body-too-large",
                 title="Content Too Large",
                 status=413,
-                detail=f"The request body exceeds {self.max_bytes} bytes (LOUPE_MAX_BODY_BYTES).",
+                detail=_detail(self.max_bytes),
                 instance=scope.get("path"),
             )
             .model_dump_json(exclude_none=True)

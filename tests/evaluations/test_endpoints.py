@@ -77,3 +77,340 @@ class TestCreate:
             "case_sensitive": False,
             "strip": True,
         }
+
+
+def problem(response: Any, status: int) -> dict[str, Any]:
+    """Assert an RFC 9457 problem with this status; returns its body."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    body = response.json()
+    assert body["status"] == status and body["title"]
+    return body
+
+
+def error_locs(body: dict[str, Any]) -> list[str]:
+    return [error["loc"] for error in body["errors"]]
+
+
+class TestAuth:
+    def test_no_key_is_401(self, api: Api) -> None:
+        body = problem(api.client().post("/v1/evaluations", json=evaluation_body()), 401)
+        assert "Bearer" in body["detail"]
+
+    def test_bad_key_is_401(self, api: Api) -> None:
+        for key in ("lp_not-a-real-key", "nonsense", "lp_" + "x" * 43):
+            response = api.client(key).get("/v1/evaluations")
+            assert problem(response, 401)["detail"] == "The API key is not valid."
+            assert response.headers["www-authenticate"].startswith("Bearer")
+
+    def test_other_tenants_rows_answer_404(self, api: Api) -> None:
+        owner, stranger = api.tenant_client(), api.tenant_client()
+        evaluation_id = owner.post("/v1/evaluations", json=evaluation_body()).json()["id"]
+        api.wait(owner, evaluation_id)
+        for path in ("", "/results"):
+            problem(stranger.get(f"/v1/evaluations/{evaluation_id}{path}"), 404)
+        problem(stranger.post(f"/v1/evaluations/{evaluation_id}/cancel"), 404)
+        assert stranger.get("/v1/evaluations").json()["data"] == []
+        assert [e["id"] for e in owner.get("/v1/evaluations").json()["data"]] == [evaluation_id]
+
+    def test_keys_are_stored_hashed(self, api: Api) -> None:
+        from sqlalchemy import select
+
+        from app.models import ApiKey
+
+        key = api.new_key()
+        with api.served.runtime.session() as session:
+            stored = session.scalars(select(ApiKey.key_hash)).all()
+        assert key not in stored
+        assert all(len(value) == 64 for value in stored)
+
+
+class TestValidation:
+    def test_malformed_json_is_400(self, api: Api) -> None:
+        response = api.tenant_client().post(
+            "/v1/evaluations",
+            content=b'{"test_cases": [',
+            headers={"content-type": "application/json"},
+        )
+        assert problem(response, 400)["title"] == "Malformed JSON"
+
+    def test_non_json_body_is_415(self, api: Api) -> None:
+        response = api.tenant_client().post(
+            "/v1/evaluations", content=b"a=b", headers={"content-type": "text/plain"}
+        )
+        problem(response, 415)
+
+    def test_unknown_metric_type_is_422_naming_it(self, api: Api) -> None:
+        body = evaluation_body(metrics=[{"type": "exact_match"}, {"type": "telepathy"}])
+        response = api.tenant_client().post("/v1/evaluations", json=body)
+        assert error_locs(problem(response, 422)) == ["metrics[1].type"]
+
+    def test_nested_part_error_names_the_field(self, api: Api) -> None:
+        cases = evaluation_body()["test_cases"]
+        cases[2]["actual_output"] = [
+            "text first",
+            {"type": "image_url", "image_url": {"url": "file:///etc/passwd"}},
+        ]
+        response = api.tenant_client().post(
+            "/v1/evaluations", json=evaluation_body(test_cases=cases)
+        )
+        body = problem(response, 422)
+        assert error_locs(body) == ["test_cases[2].actual_output[1].image_url.url"]
+        assert body["errors"][0]["pointer"] == "/test_cases/2/actual_output/1/image_url/url"
+
+    def test_bad_part_shapes(self, api: Api) -> None:
+        cases = evaluation_body()["test_cases"]
+        cases[0]["input"] = [{"type": "video", "url": "x"}]
+        cases[1]["actual_output"] = 42
+        cases[2]["retrieval_context"] = ["ok", [{"type": "text"}]]
+        response = api.tenant_client().post(
+            "/v1/evaluations", json=evaluation_body(test_cases=cases)
+        )
+        assert sorted(error_locs(problem(response, 422))) == [
+            "test_cases[0].input[0]",
+            "test_cases[1].actual_output",
+            "test_cases[2].retrieval_context[1][0].text",
+        ]
+
+    def test_missing_field_for_metric_is_422_at_submit(self, api: Api) -> None:
+        cases = evaluation_body()["test_cases"]
+        del cases[1]["expected_output"]
+        client = api.tenant_client()
+        response = client.post("/v1/evaluations", json=evaluation_body(test_cases=cases))
+        body = problem(response, 422)
+        assert error_locs(body) == [
+            "test_cases[1].expected_output",
+            "test_cases[1].expected_output",
+        ]
+        assert "metrics[1]" in body["errors"][1]["msg"] and "loose" in body["errors"][1]["msg"]
+        # Nothing was stored for the refused submission.
+        assert client.get("/v1/evaluations").json()["data"] == []
+
+    def test_missing_required_case_field(self, api: Api) -> None:
+        cases = [{"input": "q"}]
+        response = api.tenant_client().post(
+            "/v1/evaluations", json=evaluation_body(test_cases=cases)
+        )
+        assert error_locs(problem(response, 422)) == ["test_cases[0].actual_output"]
+
+    def test_counts_and_names(self, api: Api) -> None:
+        client = api.tenant_client()
+        locs = error_locs(
+            problem(client.post("/v1/evaluations", json=evaluation_body(test_cases=[])), 422)
+        )
+        assert locs == ["test_cases"]
+        metrics = [{"type": "exact_match", "name": f"m{i}"} for i in range(21)]
+        locs = error_locs(
+            problem(client.post("/v1/evaluations", json=evaluation_body(metrics=metrics)), 422)
+        )
+        assert locs == ["metrics"]
+        twins = [{"type": "exact_match"}, {"type": "exact_match"}]
+        locs = error_locs(
+            problem(client.post("/v1/evaluations", json=evaluation_body(metrics=twins)), 422)
+        )
+        assert locs == ["metrics[1].name"]
+        cases = evaluation_body()["test_cases"]
+        cases[1]["id"] = "tc-a"
+        locs = error_locs(
+            problem(client.post("/v1/evaluations", json=evaluation_body(test_cases=cases)), 422)
+        )
+        assert locs == ["test_cases[1].id"]
+        metadata = {f"k{i}": "v" for i in range(17)}
+        locs = error_locs(
+            problem(client.post("/v1/evaluations", json=evaluation_body(metadata=metadata)), 422)
+        )
+        assert locs == ["metadata"]
+
+    def test_body_over_limit_is_413(self, api: Api) -> None:
+        limit = api.settings.max_body_bytes
+        big = "x" * (limit + 1)
+        body = evaluation_body(name=None)
+        body["test_cases"][0]["actual_output"] = big
+        response = api.tenant_client().post("/v1/evaluations", json=body)
+        assert problem(response, 413)["title"] == "Content Too Large"
+
+    def test_chunked_body_over_limit_is_413(self, api: Api) -> None:
+        limit = api.settings.max_body_bytes
+
+        def chunks():  # no Content-Length: the limit must hold while streaming
+            yield b'{"name": "'
+            for _ in range(limit // 65536 + 2):
+                yield b"x" * 65536
+            yield b'"}'
+
+        response = api.tenant_client().post(
+            "/v1/evaluations", content=chunks(), headers={"content-type": "application/json"}
+        )
+        problem(response, 413)
+
+    def test_unknown_route_and_method_are_problems(self, api: Api) -> None:
+        client = api.tenant_client()
+        problem(client.get("/v1/nothing-here"), 404)
+        problem(client.delete("/v1/evaluations"), 405)
+        problem(client.get("/v1/evaluations/eval_missing"), 404)
+
+
+class TestIdempotency:
+    def test_same_key_same_body_replays(self, api: Api) -> None:
+        client = api.tenant_client()
+        headers = {"Idempotency-Key": "order-1"}
+        first = client.post("/v1/evaluations", json=evaluation_body(), headers=headers)
+        # Same content, different key order: still the same request.
+        reordered = dict(reversed(list(evaluation_body().items())))
+        second = client.post("/v1/evaluations", json=reordered, headers=headers)
+        assert first.status_code == second.status_code == 202
+        assert second.json() == first.json()
+        assert second.headers["location"] == first.headers["location"]
+        assert second.headers["idempotent-replayed"] == "true"
+        assert len(client.get("/v1/evaluations").json()["data"]) == 1
+
+    def test_same_key_other_body_is_422(self, api: Api) -> None:
+        client = api.tenant_client()
+        headers = {"Idempotency-Key": "order-2"}
+        assert (
+            client.post("/v1/evaluations", json=evaluation_body(), headers=headers).status_code
+            == 202
+        )
+        body = problem(
+            client.post("/v1/evaluations", json=evaluation_body(name="other"), headers=headers), 422
+        )
+        assert "different request body" in body["detail"]
+
+    def test_keys_are_per_tenant_and_expire(self, api: Api) -> None:
+        from datetime import timedelta
+
+        from sqlalchemy import update
+
+        from app.db import utcnow
+        from app.models import IdempotencyKey
+
+        one, two = api.tenant_client(), api.tenant_client()
+        headers = {"Idempotency-Key": "shared"}
+        a = one.post("/v1/evaluations", json=evaluation_body(), headers=headers).json()
+        b = two.post("/v1/evaluations", json=evaluation_body(), headers=headers).json()
+        assert a["id"] != b["id"]
+        # Past the 24 h retention the key is free again, even for another body.
+        with api.served.runtime.session() as session:
+            session.execute(
+                update(IdempotencyKey)
+                .where(IdempotencyKey.key == "shared")
+                .values(created_at=utcnow() - timedelta(hours=25))
+            )
+            session.commit()
+        c = one.post("/v1/evaluations", json=evaluation_body(name="new"), headers=headers)
+        assert c.status_code == 202 and c.json()["id"] != a["id"]
+
+    def test_failed_validation_does_not_burn_the_key(self, api: Api) -> None:
+        client = api.tenant_client()
+        headers = {"Idempotency-Key": "retry-me"}
+        problem(
+            client.post("/v1/evaluations", json=evaluation_body(metrics=[]), headers=headers), 422
+        )
+        assert (
+            client.post("/v1/evaluations", json=evaluation_body(), headers=headers).status_code
+            == 202
+        )
+
+
+class TestPagination:
+    def test_evaluations_newest_first_with_cursor(self, api: Api) -> None:
+        client = api.tenant_client()
+        ids = [
+            client.post("/v1/evaluations", json=evaluation_body(name=f"e{i}")).json()["id"]
+            for i in range(5)
+        ]
+        seen: list[str] = []
+        after = None
+        while True:
+            params = {"limit": 2, **({"after": after} if after else {})}
+            page = client.get("/v1/evaluations", params=params).json()
+            seen += [e["id"] for e in page["data"]]
+            assert page["first_id"] == page["data"][0]["id"]
+            assert page["last_id"] == page["data"][-1]["id"]
+            if not page["has_more"]:
+                break
+            after = page["last_id"]
+        assert seen == list(reversed(ids))
+
+    def test_results_pages_cover_every_result_once(self, api: Api) -> None:
+        client = api.tenant_client()
+        cases = [
+            {"input": f"q{i}", "actual_output": str(i), "expected_output": str(i % 3)}
+            for i in range(30)
+        ]
+        evaluation_id = client.post(
+            "/v1/evaluations", json=evaluation_body(test_cases=cases)
+        ).json()["id"]
+        api.wait(client, evaluation_id)
+        pairs = []
+        after = None
+        pages = 0
+        while True:
+            params = {"limit": 7, **({"after": after} if after else {})}
+            page = client.get(f"/v1/evaluations/{evaluation_id}/results", params=params).json()
+            pages += 1
+            pairs += [(r["test_case_index"], r["metric"]) for r in page["data"]]
+            if not page["has_more"]:
+                break
+            after = page["last_id"]
+        assert pages == 9
+        assert pairs == [(i, m) for i in range(30) for m in ("exact_match", "loose")]
+
+    def test_bad_cursor_and_limit(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = client.post("/v1/evaluations", json=evaluation_body()).json()["id"]
+        body = problem(client.get(f"/v1/evaluations/{evaluation_id}/results?after=res_nope"), 400)
+        assert "after" in body["detail"]
+        body = problem(client.get("/v1/evaluations?limit=0"), 422)
+        assert error_locs(body) == ["query.limit"]
+
+
+class TestCancel:
+    def test_cancel_keeps_stored_results_and_stops(self, api: Api) -> None:
+        client = api.tenant_client()
+        cases = [{"input": "q", "actual_output": "a", "expected_output": "a"} for _ in range(3000)]
+        metrics = [{"type": "exact_match", "name": f"m{i}"} for i in range(5)]
+        evaluation_id = client.post(
+            "/v1/evaluations", json=evaluation_body(test_cases=cases, metrics=metrics)
+        ).json()["id"]
+        response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+        assert response.status_code == 200, response.text
+        assert response.json()["status"] == "canceled"
+        api.run_queue()  # queued jobs see the cancel and stop
+        final = client.get(f"/v1/evaluations/{evaluation_id}").json()
+        assert final["status"] == "canceled"
+        counts = final["result_counts"]
+        assert (
+            counts["pending"]
+            == counts["total"] - counts["passed"] - counts["failed"] - counts["errored"]
+        )
+        assert counts["pending"] > 0
+        problem(client.post(f"/v1/evaluations/{evaluation_id}/cancel"), 409)
+
+    def test_cancel_completed_is_409(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = client.post("/v1/evaluations", json=evaluation_body()).json()["id"]
+        api.wait(client, evaluation_id)
+        assert (
+            "already completed"
+            in problem(client.post(f"/v1/evaluations/{evaluation_id}/cancel"), 409)["detail"]
+        )
+
+
+class TestHealth:
+    def test_healthz_and_readyz(self, api: Api) -> None:
+        client = api.client()
+        assert client.get("/healthz").json() == {"status": "ok"}
+        ready = client.get("/readyz")
+        assert ready.status_code == 200
+        assert ready.json()["checks"] == {"database": "ok", "queue": "ok"}
+
+    def test_running_evaluation_sends_retry_after(self, api: Api) -> None:
+        client = api.tenant_client()
+        cases = [{"input": "q", "actual_output": "a", "expected_output": "a"} for _ in range(2000)]
+        created = client.post("/v1/evaluations", json=evaluation_body(test_cases=cases))
+        assert created.headers["retry-after"] == "2"
+        response = client.get(f"/v1/evaluations/{created.json()['id']}")
+        if response.json()["status"] not in ("completed", "failed", "canceled"):
+            assert response.headers["retry-after"] == "2"
+        api.wait(client, created.json()["id"])
