@@ -133,6 +133,13 @@ class JobRepository:
             select(Evaluation).where(Evaluation.status.in_(("queued", "in_progress")))
         ).all()
 
+    def count_dispatch(self, evaluation_id: str) -> None:
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id)
+            .values(dispatch_attempts=Evaluation.dispatch_attempts + 1)
+        )
+
     def claim_stuck(self, cutoff: datetime, limit: int = 100) -> list[Evaluation]:
         """Non-terminal evaluations silent since `cutoff`, claimed by moving their heartbeat."""
         candidates = self.session.scalars(
@@ -150,7 +157,7 @@ class JobRepository:
             outcome = self.session.execute(
                 update(Evaluation)
                 .where(Evaluation.id == evaluation.id, Evaluation.heartbeat_at < cutoff)
-                .values(heartbeat_at=now, dispatch_attempts=Evaluation.dispatch_attempts + 1)
+                .values(heartbeat_at=now)
             )
             if outcome.rowcount == 1:  # type: ignore[attr-defined]
                 self.session.refresh(evaluation)

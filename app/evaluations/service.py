@@ -161,16 +161,21 @@ def slices(evaluation: Evaluation, slice_size: int) -> list[tuple[int, int]]:
     return [(start, min(start + slice_size, total)) for start in range(0, total, slice_size)]
 
 
-def dispatch(runtime: Runtime, evaluation: Evaluation) -> None:
-    """Enqueue one scoring job per slice; call after the evaluation is committed."""
+def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
+    """Enqueue one scoring job per slice; call after the evaluation is committed.
+
+    Returns how many jobs were enqueued: slices whose job still waits in the queue are skipped.
+    """
+    enqueued = 0
     for start, stop in slices(evaluation, runtime.settings.job_slice_size):
-        runtime.dispatcher.enqueue(
+        enqueued += runtime.dispatcher.enqueue(
             "workers.jobs.score_slice",
             evaluation.id,
             start,
             stop,
             job_id=f"score_{evaluation.id}_{start}",
         )
+    return enqueued
 
 
 def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:

@@ -174,7 +174,7 @@ def sweep(runtime: Runtime) -> list[str]:
                 if repo.finish(evaluation.id, "completed"):
                     session.refresh(evaluation)
                     event_ids.append(service.emit_terminal_event(session, evaluation))
-            elif evaluation.dispatch_attempts > settings.max_dispatch_attempts:
+            elif evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
                 error = {
                     "type": "dispatch_exhausted",
                     "message": f"no worker finished the evaluation after "
@@ -187,10 +187,12 @@ def sweep(runtime: Runtime) -> list[str]:
                 to_dispatch.append(evaluation)
         session.commit()
     for evaluation in to_dispatch:
-        logger.warning(
-            "re-enqueueing evaluation %s (attempt %d)", evaluation.id, evaluation.dispatch_attempts
-        )
-        service.dispatch(runtime, evaluation)
+        # Jobs still waiting behind a backlog are not re-enqueued and cost no attempt.
+        if service.dispatch(runtime, evaluation):
+            logger.warning("re-enqueued stalled evaluation %s", evaluation.id)
+            with runtime.session() as session:
+                JobRepository(session).count_dispatch(evaluation.id)
+                session.commit()
     for event_id in event_ids:
         service.enqueue_webhook(runtime, event_id)
     return acted
