@@ -2,9 +2,10 @@
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Annotated
 
 from pydantic import Field, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
 class Settings(BaseSettings):
@@ -41,6 +42,24 @@ class Settings(BaseSettings):
 
     idempotency_retention_hours: float = Field(default=24.0, gt=0)
 
+    # Images (app/media). Caps apply to the bytes as sent; the per-request cap counts each
+    # distinct image once, whether it came as a data URL or was fetched.
+    max_image_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    max_request_image_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
+    # Width x height; refused before Pillow decodes a pixel (decompression bombs).
+    max_image_pixels: int = Field(default=50_000_000, ge=1)
+    # Providers reject larger images and bill by tile, so the long side is capped.
+    judge_image_max_side: int = Field(default=2048, ge=64)
+    # Fetching image URLs (and delivering webhooks): off means only globally routable addresses.
+    allow_private_urls: bool = False
+    # Hosts fetched even when they resolve to non-public addresses (an on-premises image server).
+    fetch_allowlist: Annotated[list[str], NoDecode] = Field(default=[])
+    fetch_connect_timeout_seconds: float = Field(default=3.0, gt=0)
+    fetch_timeout_seconds: float = Field(default=10.0, gt=0)
+    fetch_max_redirects: int = Field(default=3, ge=0, le=10)
+    # Image URLs fetched at once while one submission is ingested.
+    fetch_concurrency: int = Field(default=8, ge=1)
+
     webhook_timeout_seconds: float = Field(default=15.0, gt=0)
     # Seconds to wait before each retry; the default spans about three days.
     webhook_retry_schedule: list[float] = Field(
@@ -52,6 +71,15 @@ class Settings(BaseSettings):
     def _parse_schedule(cls, value: object) -> object:
         if isinstance(value, str) and not value.strip().startswith("["):
             return [float(part) for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("fetch_allowlist", mode="before")
+    @classmethod
+    def _parse_hosts(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip().startswith("["):
+            return [host.strip().lower().rstrip(".") for host in value.split(",") if host.strip()]
+        if isinstance(value, list):
+            return [str(host).strip().lower().rstrip(".") for host in value]
         return value
 
     @field_validator("database_url")

@@ -5,7 +5,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy import text
 
 from app.api.deps import RuntimeDep
-from app.problems import Problem, problem_response
+from app.problems import Problem, problem_response, problem_responses
 
 router = APIRouter(tags=["health"])
 
@@ -16,7 +16,7 @@ def healthz() -> dict[str, str]:
     return {"status": "ok"}
 
 
-@router.get("/readyz", responses={503: {"model": Problem}})
+@router.get("/readyz", responses=problem_responses(503))
 def readyz(runtime: RuntimeDep) -> JSONResponse:
     """The database and the queue answer."""
     checks: dict[str, str] = {}

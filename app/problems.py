@@ -58,6 +58,17 @@ class ProblemError(Exception):
         self.headers = headers
 
 
+def problem_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses=` entries declaring problem+json bodies, for typed SDK errors."""
+    return {
+        code: {
+            "model": Problem,
+            "content": {PROBLEM_MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+        for code in codes
+    }
+
+
 def field_error(path: list[str | int], msg: str, type_: str = "value_error") -> FieldError:
     """A FieldError for a path into the request body."""
     return FieldError(loc=format_loc(path), pointer=format_pointer(path), msg=msg, type=type_)
@@ -186,6 +197,11 @@ def install_problem_handlers(app: FastAPI) -> None:
         errors = []
         for e in raw_errors:
             path = clean_loc(tuple(e.get("loc", ())), body)
+            if e.get("type") in ("union_tag_invalid", "union_tag_not_found"):
+                # Point at the discriminator field itself (`metrics[1].type`), not the item.
+                field = str((e.get("ctx") or {}).get("discriminator", "")).strip("'\"")
+                if field.isidentifier():
+                    path.append(field)
             errors.append(field_error(path, e.get("msg", "invalid"), e.get("type", "value_error")))
         shown = errors[:100]
         detail = "; ".join(f"{err.loc}: {err.msg}" for err in shown[:3])

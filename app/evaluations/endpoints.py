@@ -16,7 +16,7 @@ from app.evaluations.schemas import (
     EvaluationList,
     EvaluationResultList,
 )
-from app.problems import Problem, ProblemError
+from app.problems import ProblemError, problem_responses
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"])
 
@@ -24,17 +24,16 @@ LimitQuery = Annotated[int, Query(ge=1, le=1000)]
 # How long a poller should wait before asking again about a running evaluation.
 POLL_AFTER_SECONDS = "2"
 
-_PROBLEMS = {
-    code: {"model": Problem, "content": {"application/problem+json": {}}}
-    for code in (400, 401, 404, 409, 413, 422)
-}
+# The schema is named under problem+json too: generators read the first media type listed, and
+# an empty one makes them return nothing for every error.
+_PROBLEMS = problem_responses(400, 401, 404, 409, 413, 415, 422)
 
 
 @router.post(
     "",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=Evaluation,
-    responses=_PROBLEMS,  # type: ignore[arg-type]
+    responses=_PROBLEMS,
 )
 def create_evaluation(
     payload: EvaluationCreate,
@@ -80,7 +79,7 @@ def create_evaluation(
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
 
-@router.get("", response_model=EvaluationList, responses=_PROBLEMS)  # type: ignore[arg-type]
+@router.get("", response_model=EvaluationList, responses=_PROBLEMS)
 def list_evaluations(
     session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
 ) -> EvaluationList:
@@ -95,7 +94,7 @@ def list_evaluations(
     )
 
 
-@router.get("/{evaluation_id}", response_model=Evaluation, responses=_PROBLEMS)  # type: ignore[arg-type]
+@router.get("/{evaluation_id}", response_model=Evaluation, responses=_PROBLEMS)
 def get_evaluation(
     evaluation_id: str, session: SessionDep, tenant: TenantDep, response: Response
 ) -> Evaluation:
@@ -109,7 +108,7 @@ def get_evaluation(
 @router.get(
     "/{evaluation_id}/results",
     response_model=EvaluationResultList,
-    responses=_PROBLEMS,  # type: ignore[arg-type]
+    responses=_PROBLEMS,
 )
 def list_evaluation_results(
     evaluation_id: str,
@@ -140,7 +139,7 @@ def list_evaluation_results(
 @router.post(
     "/{evaluation_id}/cancel",
     response_model=Evaluation,
-    responses=_PROBLEMS,  # type: ignore[arg-type]
+    responses=_PROBLEMS,
 )
 def cancel_evaluation(
     evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep

@@ -33,10 +33,11 @@ def _missing_field_errors(payload: EvaluationCreate) -> tuple[list[FieldError], 
     errors: list[FieldError] = []
     count = 0
     for m_index, spec in enumerate(payload.metrics):
-        for field in spec.required_fields:
+        for field in spec.required_test_case_fields():
             for tc_index, test_case in enumerate(payload.test_cases):
                 value = getattr(test_case, field)
-                if value is None or value == "" or value == []:
+                # An empty list is a valid (empty) retrieval context; None and "" are missing.
+                if value is None or value == "":
                     count += 1
                     if len(errors) < _MAX_FIELD_ERRORS:
                         errors.append(

@@ -9,7 +9,13 @@ from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
 
-from app.metrics import exact_match
+from app.metrics import (
+    contextual_precision,
+    contextual_recall,
+    exact_match,
+    faithfulness,
+    g_eval,
+)
 from app.metrics._types import (
     MetricContext,
     MetricError,
@@ -24,6 +30,13 @@ Measure = Callable[[Any, MetricTestCase, MetricContext], Awaitable[MetricResult]
 # type -> (spec class, measure function)
 _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "exact_match": (exact_match.ExactMatchSpec, exact_match.measure),
+    "g_eval": (g_eval.GEvalSpec, g_eval.measure),
+    "faithfulness": (faithfulness.FaithfulnessSpec, faithfulness.measure),
+    "contextual_precision": (
+        contextual_precision.ContextualPrecisionSpec,
+        contextual_precision.measure,
+    ),
+    "contextual_recall": (contextual_recall.ContextualRecallSpec, contextual_recall.measure),
 }
 
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())

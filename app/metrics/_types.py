@@ -5,6 +5,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.judges import JudgeCache, JudgeClient, JudgeError, JudgeReply, JudgeUsage
+
 TestCaseField = Literal["input", "actual_output", "expected_output", "context", "retrieval_context"]
 
 
@@ -22,20 +24,8 @@ class MetricTestCase:
     metadata: dict[str, Any] | None = None
 
 
-@dataclass
-class Usage:
-    """Judge usage behind one result (zero for reference metrics)."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "calls": self.calls,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-        }
+# Judge usage behind one result (zero for reference metrics).
+Usage = JudgeUsage
 
 
 @dataclass
@@ -85,11 +75,61 @@ class MetricSpecBase(BaseModel):
     def display_name(self) -> str:
         return self.name or self.type  # type: ignore[attr-defined]
 
+    def required_test_case_fields(self) -> tuple[TestCaseField, ...]:
+        """Test-case fields this spec cannot run without."""
+        return self.required_fields
+
 
 @dataclass
 class MetricContext:
-    """What a metric may use besides its test case; judge clients join in a later issue."""
+    """What a metric may use besides its test case: the judge, its cache, shared answers."""
 
     evaluation_id: str
     judge_model: str | None = None
-    shared: dict[str, Any] = field(default_factory=dict)
+    judge: JudgeClient | None = None
+    cache: JudgeCache | None = None
+    # Answers shared by every metric and test case of a job (steps, truths): key -> task.
+    shared: dict[Any, Any] = field(default_factory=dict)
+
+    async def ask(
+        self,
+        messages: list[dict[str, Any]],
+        schema: type[BaseModel],
+        *,
+        model: str | None = None,
+        top_logprobs: int | None = None,
+    ) -> JudgeReply:
+        """One judge call (cached); raises JudgeError."""
+        if self.judge is None:
+            raise JudgeError("judge_not_configured", "no judge endpoint is configured")
+        return await self.judge.call(
+            messages,
+            schema,
+            model=model or self.judge_model,
+            top_logprobs=top_logprobs,
+            cache=self.cache,
+        )
+
+    async def ask_shared(
+        self,
+        key: Any,
+        messages: list[dict[str, Any]],
+        schema: type[BaseModel],
+        *,
+        model: str | None = None,
+    ) -> tuple[JudgeReply, bool]:
+        """A judge call made once per key and shared; True for the caller that made it."""
+        import asyncio
+
+        task = self.shared.get(key)
+        first = task is None
+        if task is None:
+            task = asyncio.ensure_future(self.ask(messages, schema, model=model))
+            self.shared[key] = task
+        try:
+            return await asyncio.shield(task), first
+        except JudgeError as error:
+            if not first:
+                # The maker of the call already counts its usage.
+                raise JudgeError(error.type, error.message) from error
+            raise

@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, status
 
 from app.api.deps import SessionDep, TenantDep
-from app.problems import ProblemError
+from app.problems import ProblemError, problem_responses
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import (
     WebhookDelivery,
@@ -17,7 +17,11 @@ from app.webhooks.schemas import (
 )
 from app.webhooks.service import create_endpoint
 
-router = APIRouter(prefix="/v1/webhook_endpoints", tags=["webhooks"])
+router = APIRouter(
+    prefix="/v1/webhook_endpoints",
+    tags=["webhooks"],
+    responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
+)
 
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 

@@ -1,0 +1,64 @@
+"""Cache keys for judge requests, and the interface a cache store implements."""
+
+import hashlib
+import json
+from typing import Any, Protocol
+
+
+class JudgeCache(Protocol):
+    """Where identical judge requests find their earlier answers (the database, in Loupe)."""
+
+    async def get(self, key: str) -> dict[str, Any] | None: ...
+
+    async def put(self, key: str, value: dict[str, Any]) -> None: ...
+
+
+_digests: dict[str, str] = {}
+
+
+def _image_digest(url: str) -> str:
+    # Images are keyed by content: the same picture sent twice is the same request.
+    digest = _digests.get(url)
+    if digest is None:
+        digest = hashlib.sha256(url.encode()).hexdigest()
+        if len(_digests) > 4096:
+            _digests.clear()
+        _digests[url] = digest
+    return digest
+
+
+def _keyable(messages: list[dict[str, Any]]) -> list[Any]:
+    out: list[Any] = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list):
+            parts = []
+            for part in content:
+                if part.get("type") == "image_url":
+                    image = part["image_url"]
+                    parts.append(
+                        {
+                            "image": part.get("sha256") or _image_digest(image["url"]),
+                            "detail": image.get("detail"),
+                        }
+                    )
+                else:
+                    parts.append(part)
+            out.append({"role": message.get("role"), "content": parts})
+        else:
+            out.append(message)
+    return out
+
+
+def cache_key(
+    model: str, messages: list[dict[str, Any]], schema_name: str, params: dict[str, Any]
+) -> str:
+    """SHA-256 over model, messages (images by content hash), expected schema and parameters."""
+    material = {
+        "model": model,
+        "messages": _keyable(messages),
+        "schema": schema_name,
+        "params": params,
+    }
+    canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()

@@ -1,0 +1,34 @@
+"""G-Eval's probability-weighted score from the logprobs of the score token."""
+
+import math
+from typing import Any
+
+# Alternatives below 1 % probability are noise, as in deepeval.
+_MIN_LOGPROB = math.log(0.01)
+
+
+def weighted_score(raw_score: float, tokens: list[dict[str, Any]] | None) -> float | None:
+    """Σ value·p / Σ p over digit alternatives at the last token spelling the raw score.
+
+    Returns None when the weighting cannot be computed (no logprobs, score token not found,
+    non-integer score); the caller then uses the raw score and says so.
+    """
+    if not tokens or raw_score != int(raw_score):
+        return None
+    target = str(int(raw_score))
+    # Search from the end: the reason text may contain the same digit earlier (deepeval #3000).
+    for token in reversed(tokens):
+        if token.get("token", "").strip() != target:
+            continue
+        weights: dict[int, float] = {}
+        for alternative in token.get("top_logprobs") or []:
+            text = alternative.get("token", "").strip()
+            logprob = alternative.get("logprob")
+            if not text.isdecimal() or logprob is None or logprob < _MIN_LOGPROB:
+                continue
+            weights[int(text)] = weights.get(int(text), 0.0) + math.exp(logprob)
+        total = sum(weights.values())
+        if total == 0:
+            return None
+        return sum(value * p for value, p in weights.items()) / total
+    return None

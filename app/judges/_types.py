@@ -1,0 +1,58 @@
+"""What a judge call returns, and how it fails."""
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+ResponseFormatMode = Literal["json_schema", "json_object", "text"]
+
+
+@dataclass(frozen=True)
+class JudgeEndpoint:
+    """An OpenAI-compatible endpoint and how to call it."""
+
+    base_url: str | None
+    # Kept out of repr so it never lands in a log line or traceback.
+    api_key: str = field(repr=False)
+    default_model: str = "gpt-4.1"
+    timeout_seconds: float = 60.0
+    max_attempts: int = 5
+    concurrency: int = 64
+    response_format: ResponseFormatMode = "json_schema"
+    temperature: float = 0.0
+    backoff_base_seconds: float = 0.5
+    backoff_cap_seconds: float = 30.0
+
+
+@dataclass
+class JudgeUsage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, other: "JudgeUsage") -> None:
+        self.calls += other.calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+
+
+@dataclass
+class JudgeReply:
+    """A parsed judge answer; `data` is the validated JSON object."""
+
+    data: dict[str, Any]
+    content: str
+    logprobs: list[dict[str, Any]] | None
+    usage: JudgeUsage
+    cached: bool = False
+    repaired: bool = False
+    response_format: ResponseFormatMode = "json_schema"
+
+
+class JudgeError(Exception):
+    """A judge call that failed for good; `type` becomes the result's error type."""
+
+    def __init__(self, type_: str, message: str, usage: JudgeUsage | None = None) -> None:
+        super().__init__(message)
+        self.type = type_
+        self.message = message
+        self.usage = usage or JudgeUsage()

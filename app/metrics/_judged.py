@@ -1,0 +1,87 @@
+"""What the judged metrics share: options, and running judge calls into one result."""
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from app.judges import JudgeError, JudgeReply
+from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
+
+
+class JudgedSpecBase(MetricSpecBase):
+    model: str | None = Field(
+        default=None, description="Judge model; defaults to the evaluation's `judge.model`."
+    )
+    include_reason: bool = True
+    strict_mode: bool = Field(
+        default=False, description="Binary scoring: threshold becomes 1 and lower scores become 0."
+    )
+
+    @model_validator(mode="after")
+    def _strict_threshold(self) -> "JudgedSpecBase":
+        if self.strict_mode:
+            self.threshold = 1.0
+        return self
+
+
+class JudgeSession:
+    """Counts the usage and keeps the raw JSON of one metric's judge calls."""
+
+    def __init__(self, ctx: MetricContext, model: str | None) -> None:
+        self.ctx = ctx
+        self.model = model
+        self.usage = Usage()
+        self.raw: dict[str, Any] = {}
+        self.cached_calls = 0
+
+    def _record(self, name: str, reply: JudgeReply, counted: bool = True) -> dict[str, Any]:
+        if counted:
+            self.usage.add(reply.usage)
+        self.cached_calls += reply.cached
+        self.raw[name] = reply.data
+        return reply.data
+
+    async def ask(
+        self, name: str, messages: list[dict[str, Any]], schema: Any, **kw: Any
+    ) -> JudgeReply:
+        try:
+            reply = await self.ctx.ask(messages, schema, model=self.model, **kw)
+        except JudgeError as error:
+            self.usage.add(error.usage)
+            raise
+        self._record(name, reply)
+        return reply
+
+    async def ask_shared(
+        self, name: str, key: Any, messages: list[dict[str, Any]], schema: Any
+    ) -> tuple[JudgeReply, bool]:
+        try:
+            reply, first = await self.ctx.ask_shared(key, messages, schema, model=self.model)
+        except JudgeError as error:
+            self.usage.add(error.usage)
+            raise
+        self._record(name, reply, counted=first)
+        return reply, first
+
+
+async def run_judged(
+    spec: JudgedSpecBase,
+    ctx: MetricContext,
+    body: Callable[[JudgeSession], Awaitable[MetricResult]],
+) -> MetricResult:
+    """Run a metric body; a judge failure becomes the result's error, keeping its usage."""
+    session = JudgeSession(ctx, spec.model)
+    try:
+        result = await body(session)
+    except JudgeError as error:
+        result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
+    result.usage = session.usage
+    result.logs.setdefault("judge_json", session.raw)
+    result.logs["model"] = spec.model or ctx.judge_model
+    result.logs["cached_calls"] = session.cached_calls
+    return result
+
+
+def passed(score: float, threshold: float) -> bool:
+    return score >= threshold

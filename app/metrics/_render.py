@@ -1,0 +1,102 @@
+"""Turn test-case content into judge message parts (text and images interleaved)."""
+
+from typing import Any
+
+from app.metrics._types import MetricTestCase
+
+LABELS = {
+    "input": "Input",
+    "actual_output": "Actual Output",
+    "expected_output": "Expected Output",
+    "context": "Context",
+    "retrieval_context": "Retrieval Context",
+}
+
+Parts = list[dict[str, Any]]
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"type": "text", "text": value}
+
+
+def content_parts(content: Any) -> Parts:
+    """A content value (string or list of parts) as API parts."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [text(content)]
+    parts: Parts = []
+    for part in content:
+        if isinstance(part, str):
+            parts.append(text(part))
+        else:
+            parts.append(part)
+    return parts
+
+
+def nodes(context: list[Any] | None) -> list[dict[str, Any]]:
+    """Context nodes in order; each text run and each image of a node is its own node."""
+    out: list[dict[str, Any]] = []
+    for node in context or []:
+        pending: list[str] = []
+        for part in content_parts(node):
+            if part.get("type") == "text":
+                pending.append(part["text"])
+                continue
+            if pending:
+                out.append(text("\n".join(pending)))
+                pending = []
+            out.append(part)
+        if pending:
+            out.append(text("\n".join(pending)))
+    return out
+
+
+def numbered_nodes(label: str, context_nodes: list[dict[str, Any]]) -> Parts:
+    parts: Parts = [text(f"{label} ({len(context_nodes)} nodes):")]
+    for number, node in enumerate(context_nodes, start=1):
+        if node.get("type") == "text":
+            parts.append(text(f"Node {number}: {node['text']}"))
+        else:
+            parts.append(text(f"Node {number} (image):"))
+            parts.append(node)
+    return parts
+
+
+def field_parts(case: MetricTestCase, field: str) -> Parts:
+    """One labelled test-case field."""
+    value = getattr(case, field)
+    if field in ("context", "retrieval_context"):
+        return numbered_nodes(LABELS[field], nodes(value))
+    return [text(f"{LABELS[field]}:"), *content_parts(value)]
+
+
+def merge_text(parts: Parts) -> Parts:
+    """Adjacent text parts joined with newlines: fewer, larger parts for the judge."""
+    merged: Parts = []
+    for part in parts:
+        if part.get("type") == "text" and merged and merged[-1].get("type") == "text":
+            merged[-1] = text(merged[-1]["text"] + "\n" + part["text"])
+        else:
+            merged.append(dict(part) if part.get("type") == "text" else part)
+    return merged
+
+
+def messages(instructions: str, parts: Parts) -> list[dict[str, Any]]:
+    """A system message of instructions and a user message of content."""
+    user = merge_text(parts)
+    content: Any = user[0]["text"] if len(user) == 1 and user[0]["type"] == "text" else user
+    return [
+        {"role": "system", "content": instructions},
+        {"role": "user", "content": content},
+    ]
+
+
+def is_multimodal(parts: Parts) -> bool:
+    return any(part.get("type") == "image_url" for part in parts)
+
+
+IMAGE_RULES = (
+    "Images count as evidence. Rely only on details that are clearly visible in them; do not "
+    "guess at what an image might show, and say so when an image is unclear."
+)

@@ -1,0 +1,55 @@
+"""Verdict lists as judges return them: schemas, normalisation, strict-mode clamp."""
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+_WORD = re.compile(r"[a-z]+")
+
+
+class Verdict(BaseModel):
+    verdict: str
+    reason: str | None = None
+
+
+def normalise_verdicts(
+    raw: list[dict[str, Any]], allowed: dict[str, str]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Verdicts with their value mapped through `allowed` (leading word, lower case);
+    returns (kept, dropped). Values outside the vocabulary are dropped, as deepeval does."""
+    kept, dropped = [], []
+    for item in raw:
+        match = _WORD.match(str(item.get("verdict", "")).strip().lower())
+        value = allowed.get(match.group(0)) if match else None
+        if value is None:
+            dropped.append(item)
+        else:
+            kept.append({**item, "verdict": value})
+    return kept, dropped
+
+
+def strict_clamp(score: float, threshold: float, strict_mode: bool) -> float:
+    """In strict mode a score under the threshold is 0."""
+    return 0.0 if strict_mode and score < threshold else score
+
+
+@lru_cache
+def schema(title: str, *, with_reason: bool) -> type[BaseModel]:
+    """A `{verdicts: [...], reason?: str}` schema named for its task."""
+
+    if with_reason:
+
+        class WithReason(BaseModel):
+            model_config = ConfigDict(title=title)
+            verdicts: list[Verdict]
+            reason: str
+
+        return WithReason
+
+    class Bare(BaseModel):
+        model_config = ConfigDict(title=title)
+        verdicts: list[Verdict]
+
+    return Bare

@@ -1,0 +1,85 @@
+"""contextual_precision: are the useful retrieval nodes ranked above the useless ones?
+
+Score = Σ_k r_k · (Σ_{i≤k} r_i) / k  ÷  Σ_k r_k (weighted cumulative precision); no verdicts or
+no relevant node scores 0.
+"""
+
+from typing import ClassVar, Literal
+
+from app.metrics import _render as render
+from app.metrics import _verdicts
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+
+VERDICTS = {"yes": "yes", "no": "no"}
+
+
+class ContextualPrecisionSpec(JudgedSpecBase):
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = (
+        "input",
+        "expected_output",
+        "retrieval_context",
+    )
+
+    type: Literal["contextual_precision"]
+
+
+def weighted_cumulative_precision(relevant: list[bool]) -> float:
+    """The contextual precision formula over relevance flags in rank order."""
+    total = sum(relevant)
+    if total == 0:
+        return 0.0
+    hits = 0
+    acc = 0.0
+    for k, is_relevant in enumerate(relevant, start=1):
+        if is_relevant:
+            hits += 1
+            acc += hits / k
+    return acc / total
+
+
+def _prompt(with_reason: bool) -> str:
+    reason = (
+        ' Then give "reason": two or three sentences on whether the useful nodes are ranked '
+        "above the others, citing node numbers."
+        if with_reason
+        else ""
+    )
+    shape = '{"verdicts": [{"verdict": "yes|no", "reason": "..."}]'
+    shape += ', "reason": "..."}' if with_reason else "}"
+    return (
+        "Loupe task: contextual_precision_verdicts\n"
+        "For each node of the retrieval context, in the order given, answer `yes` if it was "
+        "useful for arriving at the expected output for this input, else `no`, with a short "
+        "reason quoting the node. Give exactly one verdict per node. A node is either text or "
+        f"an image, never both. {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+    )
+
+
+async def measure(
+    spec: ContextualPrecisionSpec, case: MetricTestCase, ctx: MetricContext
+) -> MetricResult:
+    """One judge call: per-node usefulness verdicts (and the reason, when asked)."""
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        nodes = render.nodes(case.retrieval_context)
+        parts = [
+            *render.field_parts(case, "input"),
+            *render.field_parts(case, "expected_output"),
+            *render.numbered_nodes("Retrieval Context", nodes),
+        ]
+        reply = await judge.ask(
+            "verdicts",
+            render.messages(_prompt(spec.include_reason), parts),
+            _verdicts.schema("contextual_precision_verdicts", with_reason=spec.include_reason),
+        )
+        verdicts, dropped = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
+        score = weighted_cumulative_precision([v["verdict"] == "yes" for v in verdicts])
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        reason = reply.data.get("reason") if spec.include_reason else None
+        logs = {"verdicts": verdicts, "dropped_verdicts": dropped, "nodes": len(nodes)}
+        if len(verdicts) != len(nodes):
+            logs["verdict_count_mismatch"] = {"nodes": len(nodes), "verdicts": len(verdicts)}
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+
+    return await run_judged(spec, ctx, body)

@@ -1,0 +1,67 @@
+"""contextual_recall: how much of expected_output the retrieval context can account for.
+
+Score = attributable statements / statements judged; no verdicts scores 0.
+"""
+
+from typing import ClassVar, Literal
+
+from app.metrics import _render as render
+from app.metrics import _verdicts
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+
+VERDICTS = {"yes": "yes", "no": "no"}
+
+
+class ContextualRecallSpec(JudgedSpecBase):
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = (
+        "input",
+        "expected_output",
+        "retrieval_context",
+    )
+
+    type: Literal["contextual_recall"]
+
+
+def _prompt(with_reason: bool) -> str:
+    reason = (
+        ' Then give "reason": two or three sentences on how well the retrieval context covers '
+        "the expected output, citing node numbers."
+        if with_reason
+        else ""
+    )
+    shape = '{"verdicts": [{"verdict": "yes|no", "reason": "..."}]'
+    shape += ', "reason": "..."}' if with_reason else "}"
+    return (
+        "Loupe task: contextual_recall_verdicts\n"
+        "Split the expected output into its sentences (an image in it counts as one unit). For "
+        "each unit, in order, answer `yes` if it can be attributed to one or more nodes of the "
+        "retrieval context, else `no`. Each verdict's reason names the supporting node numbers "
+        "and quotes the relevant words briefly. A node is either text or an image, never both. "
+        f"{render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+    )
+
+
+async def measure(
+    spec: ContextualRecallSpec, case: MetricTestCase, ctx: MetricContext
+) -> MetricResult:
+    """One judge call: per-sentence attribution verdicts (and the reason, when asked)."""
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        parts = [
+            *render.field_parts(case, "expected_output"),
+            *render.field_parts(case, "retrieval_context"),
+        ]
+        reply = await judge.ask(
+            "verdicts",
+            render.messages(_prompt(spec.include_reason), parts),
+            _verdicts.schema("contextual_recall_verdicts", with_reason=spec.include_reason),
+        )
+        verdicts, dropped = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
+        score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        reason = reply.data.get("reason") if spec.include_reason else None
+        logs = {"verdicts": verdicts, "dropped_verdicts": dropped}
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+
+    return await run_judged(spec, ctx, body)

@@ -1,0 +1,263 @@
+"""g_eval: a judge scores the test case against criteria or evaluation steps.
+
+Steps are generated once per evaluation per spec (shared by every test case). The score is the
+judge's integer weighted by the probabilities of its digit tokens, normalised by the rubric's
+span; without logprobs the raw integer is used and `logs.score_mode` says so.
+"""
+
+import string
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+)
+
+from app.judges import weighted_score
+from app.metrics import _render as render
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+STEPS_FIELDS = {"criteria", "parameters"}
+RESULTS_FIELDS = {"steps", "rubric", "parameters", "score_min", "score_max", "test_case"}
+STRICT_FIELDS = {"steps", "parameters", "test_case"}
+
+
+class RubricItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    score_range: tuple[int, int]
+    expected_outcome: NonEmpty
+
+    @field_validator("score_range")
+    @classmethod
+    def _range(cls, value: tuple[int, int]) -> tuple[int, int]:
+        start, end = value
+        if not (0 <= start <= 10 and 0 <= end <= 10):
+            raise ValueError("both ends must be between 0 and 10")
+        if start > end:
+            raise ValueError("start must not be greater than end")
+        return value
+
+
+class GEvalTemplate(BaseModel):
+    """Your own wording for the three prompts; `{name}` placeholders are filled in."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    steps: str | None = Field(default=None, description="Placeholders: {criteria}, {parameters}.")
+    results: str | None = Field(
+        default=None,
+        description="Placeholders: {steps}, {rubric}, {parameters}, {score_min}, {score_max}, "
+        "{test_case} (where the test case goes; appended when absent).",
+    )
+    strict_results: str | None = Field(
+        default=None, description="Placeholders: {steps}, {parameters}, {test_case}."
+    )
+
+    @model_validator(mode="after")
+    def _placeholders(self) -> "GEvalTemplate":
+        for name, allowed in (
+            ("steps", STEPS_FIELDS),
+            ("results", RESULTS_FIELDS),
+            ("strict_results", STRICT_FIELDS),
+        ):
+            template = getattr(self, name)
+            if template is None:
+                continue
+            try:
+                used = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
+            except ValueError as exc:
+                raise ValueError(f"{name}: {exc} (write literal braces as {{{{ and }}}})") from exc
+            unknown = used - allowed
+            if unknown:
+                raise ValueError(
+                    f"{name}: unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(allowed)}"
+                )
+        return self
+
+
+class GEvalSpec(JudgedSpecBase):
+    type: Literal["g_eval"]
+    name: NonEmpty = Field(max_length=128, description="Results are reported under this name.")
+    criteria: NonEmpty | None = None
+    evaluation_steps: list[NonEmpty] | None = Field(default=None, min_length=1)
+    evaluation_params: list[TestCaseField] = Field(min_length=1)
+    rubric: list[RubricItem] | None = Field(default=None, min_length=1)
+    top_logprobs: int = Field(default=20, ge=0, le=20)
+    evaluation_template: GEvalTemplate | None = None
+    include_reason: ClassVar[bool] = True  # type: ignore[misc]
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = ()
+
+    @model_validator(mode="after")
+    def _check(self) -> "GEvalSpec":
+        if self.criteria is None and self.evaluation_steps is None:
+            raise ValueError("give `criteria` or `evaluation_steps`")
+        if len(set(self.evaluation_params)) != len(self.evaluation_params):
+            raise ValueError("evaluation_params lists a field twice")
+        if self.rubric:
+            ordered = sorted(self.rubric, key=lambda item: item.score_range[0])
+            for before, after in zip(ordered, ordered[1:], strict=False):
+                if before.score_range[1] >= after.score_range[0]:
+                    raise ValueError(
+                        f"rubric ranges {list(before.score_range)} and "
+                        f"{list(after.score_range)} overlap"
+                    )
+            self.rubric = ordered
+        return self
+
+    def required_test_case_fields(self) -> tuple[TestCaseField, ...]:
+        return tuple(self.evaluation_params)
+
+    def score_range(self) -> tuple[int, int]:
+        if not self.rubric:
+            return 0, 10
+        return self.rubric[0].score_range[0], self.rubric[-1].score_range[1]
+
+
+class Steps(BaseModel):
+    model_config = ConfigDict(title="g_eval_steps")
+    steps: list[str]
+
+
+class Score(BaseModel):
+    model_config = ConfigDict(title="g_eval_score")
+    # Reason first, so the score is the last thing the judge writes.
+    reason: str
+    score: float
+
+
+def _parameters(spec: GEvalSpec) -> str:
+    names = [render.LABELS[p] for p in spec.evaluation_params]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+DEFAULT_STEPS = (
+    "Loupe task: g_eval_steps\n"
+    "You will grade how well a test case meets some criteria, looking at its {parameters}. "
+    "Write 3 or 4 short, concrete evaluation steps a grader should follow to judge that.\n"
+    "Criteria: {criteria}\n"
+    'Answer with JSON only: {{"steps": ["...", ...]}}'
+)
+DEFAULT_RESULTS = (
+    "Loupe task: g_eval_score\n"
+    "Grade the test case below by following these evaluation steps, looking at its "
+    "{parameters}.\nSteps:\n{steps}\n{rubric}"
+    "Give an integer score from {score_min} (does not meet the steps at all) to {score_max} "
+    "(fully meets them), and a reason in one or two sentences that names specifics from the "
+    "test case without stating the score. " + render.IMAGE_RULES + "\n"
+    'Answer with JSON only, reason first: {{"reason": "...", "score": <integer>}}\n'
+    "{test_case}"
+)
+DEFAULT_STRICT = (
+    "Loupe task: g_eval_score\n"
+    "Grade the test case below by following these evaluation steps, looking at its "
+    "{parameters}.\nSteps:\n{steps}\n"
+    "Give score 1 only if the test case fully meets every step, else 0, and a reason in one "
+    "or two sentences. " + render.IMAGE_RULES + "\n"
+    'Answer with JSON only, reason first: {{"reason": "...", "score": 0 or 1}}\n'
+    "{test_case}"
+)
+
+
+def _fill(template: str, values: dict[str, str], case_parts: list[dict]) -> list[dict]:
+    """The filled template as parts, the test case (with images) at `{test_case}`."""
+    marker = "\x00TEST_CASE\x00"
+    filled = template.format(**values, test_case=marker)
+    if marker not in filled:
+        filled += "\n" + marker
+    before, after = filled.split(marker, 1)
+    parts = [render.text(before)] if before.strip() else []
+    parts += case_parts
+    if after.strip():
+        parts.append(render.text(after))
+    return parts
+
+
+async def _steps(judge: JudgeSession, spec: GEvalSpec) -> tuple[list[str], str]:
+    if spec.evaluation_steps:
+        return list(spec.evaluation_steps), "given"
+    template = (spec.evaluation_template and spec.evaluation_template.steps) or DEFAULT_STEPS
+    prompt = template.format(criteria=spec.criteria, parameters=_parameters(spec))
+    key = ("g_eval_steps", spec.model or judge.ctx.judge_model, prompt)
+    messages = [{"role": "user", "content": prompt}]
+    reply, first = await judge.ask_shared("steps", key, messages, Steps)
+    steps = [s for s in reply.data["steps"] if s.strip()]
+    return steps, "generated" if first and not reply.cached else "shared"
+
+
+async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """Steps (shared) then one scoring call that returns the reason with the score."""
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        steps, steps_source = await _steps(judge, spec)
+        low, high = spec.score_range()
+        case_parts: list[dict] = []
+        for param in spec.evaluation_params:
+            case_parts += render.field_parts(case, param)
+        rubric = ""
+        if spec.rubric:
+            lines = [
+                f"{r.score_range[0]}-{r.score_range[1]}: {r.expected_outcome}" for r in spec.rubric
+            ]
+            rubric = "Rubric:\n" + "\n".join(lines) + "\n"
+        values = {
+            "steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
+            "rubric": rubric,
+            "parameters": _parameters(spec),
+            "score_min": str(low),
+            "score_max": str(high),
+        }
+        templates = spec.evaluation_template or GEvalTemplate()
+        if spec.strict_mode:
+            template = templates.strict_results or DEFAULT_STRICT
+            values = {k: values[k] for k in ("steps", "parameters")}
+        else:
+            template = templates.results or DEFAULT_RESULTS
+        parts = _fill(template, values, case_parts)
+        want_logprobs = not spec.strict_mode and spec.top_logprobs > 0
+        reply = await judge.ask(
+            "score",
+            [{"role": "user", "content": render.merge_text(parts)}],
+            Score,
+            top_logprobs=spec.top_logprobs if want_logprobs else None,
+        )
+        raw = float(reply.data["score"])
+        logs: dict = {"steps": steps, "steps_source": steps_source, "raw_score": raw}
+        if spec.rubric:
+            logs["rubric"] = [r.model_dump() for r in spec.rubric]
+        if spec.strict_mode:
+            score = 1.0 if raw >= 1 else 0.0
+            logs["score_mode"] = "strict_binary"
+        else:
+            weighted = weighted_score(raw, reply.logprobs) if want_logprobs else None
+            if weighted is not None:
+                logs["score_mode"] = "logprob_weighted"
+                logs["weighted_score"] = weighted
+                value = weighted
+            else:
+                logs["score_mode"] = "raw_integer"
+                logs["score_mode_reason"] = (
+                    "top_logprobs is 0"
+                    if not want_logprobs
+                    else "the judge returned no logprobs"
+                    if not reply.logprobs
+                    else "no digit token spelling the score was found in the logprobs"
+                )
+                value = raw
+            if high == low:
+                # A single-point rubric has no span: the case meets that point or it does not.
+                score = 1.0 if round(value) == low else 0.0
+            else:
+                score = (min(max(value, low), high) - low) / (high - low)
+        return MetricResult(
+            score, passed(score, spec.threshold), spec.threshold, reply.data["reason"], logs=logs
+        )
+
+    return await run_judged(spec, ctx, body)
