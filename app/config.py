@@ -1,8 +1,9 @@
 """Typed settings, read once from LOUPE_* environment variables."""
 
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -60,6 +61,19 @@ class Settings(BaseSettings):
     # Image URLs fetched at once while one submission is ingested.
     fetch_concurrency: int = Field(default=8, ge=1)
 
+    # The judge: any OpenAI-compatible endpoint. Unset URL/key fall back to OPENAI_BASE_URL /
+    # OPENAI_API_KEY (see judge_base_url_or_env).
+    judge_base_url: str | None = None
+    judge_api_key: str | None = Field(default=None, repr=False)
+    judge_model: str = "gpt-4.1"
+    # Judge requests in flight at once per process, shared by every job.
+    judge_concurrency: int = Field(default=64, ge=1)
+    judge_timeout_seconds: float = Field(default=60.0, gt=0)
+    judge_max_attempts: int = Field(default=5, ge=1)
+    judge_response_format: Literal["json_schema", "json_object", "text"] = "json_schema"
+    judge_backoff_base_seconds: float = Field(default=0.5, ge=0)
+    judge_backoff_cap_seconds: float = Field(default=30.0, ge=0)
+
     webhook_timeout_seconds: float = Field(default=15.0, gt=0)
     # Seconds to wait before each retry; the default spans about three days.
     webhook_retry_schedule: list[float] = Field(
@@ -90,6 +104,12 @@ class Settings(BaseSettings):
             if value.startswith(prefix):
                 return "postgresql+psycopg://" + value[len(prefix) :]
         return value
+
+    def judge_endpoint_values(self) -> tuple[str | None, str]:
+        """The judge's base URL and API key, falling back to the OpenAI SDK's variables."""
+        base_url = self.judge_base_url or os.environ.get("OPENAI_BASE_URL") or None
+        api_key = self.judge_api_key or os.environ.get("OPENAI_API_KEY") or ""
+        return base_url, api_key
 
     @property
     def embedded(self) -> bool:

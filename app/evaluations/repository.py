@@ -12,7 +12,7 @@ from sqlalchemy import and_, case, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
-from app.models import Evaluation, Result, TestCase
+from app.models import Evaluation, JudgeCacheEntry, Result, TestCase
 
 
 def insert_ignoring_duplicates(session: Session, table: Any, rows: list[dict[str, Any]]) -> None:
@@ -223,3 +223,16 @@ def result_page(
     return session.scalars(
         statement.order_by(Result.test_case_index, Result.metric_index).limit(limit + 1)
     ).all()
+
+
+class JudgeCacheRepository:
+    """The judge cache's rows; scopes keep tenants' answers apart."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, scope: str, key: str) -> JudgeCacheEntry | None:
+        return self.session.get(JudgeCacheEntry, (scope, key))
+
+    def put_many(self, rows: list[dict[str, Any]]) -> None:
+        insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)

@@ -49,6 +49,11 @@ class EvaluationCreate(BaseModel):
     webhook_url: str | None = Field(
         default=None, description="A registered webhook endpoint's URL; gets the terminal event."
     )
+    cache: bool = Field(
+        default=True,
+        description="Reuse judge answers to identical requests from this tenant's earlier "
+        "evaluations; false keeps this evaluation's answers to itself.",
+    )
 
 
 class ResultCounts(BaseModel):
@@ -90,6 +95,7 @@ class Evaluation(BaseModel):
     metrics: list[dict[str, Any]]
     judge: JudgeConfig | None
     webhook_url: str | None
+    cache: bool
     test_case_count: int
     result_counts: ResultCounts
     per_metric: list[MetricSummary]

@@ -121,6 +121,7 @@ def create(session: Session, tenant: Tenant, payload: EvaluationCreate) -> Evalu
         metrics=[spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics],
         judge=payload.judge.model_dump(mode="json") if payload.judge else None,
         webhook_endpoint_id=endpoint_id,
+        use_cache=payload.cache,
         status="queued",
         total_test_cases=len(payload.test_cases),
         dispatch_attempts=1,
@@ -222,6 +223,7 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         metrics=evaluation.metrics,
         judge=evaluation.judge,  # type: ignore[arg-type]
         webhook_url=endpoint.url if endpoint else None,
+        cache=evaluation.use_cache,
         test_case_count=evaluation.total_test_cases,
         result_counts=ResultCounts(
             total=total,

@@ -5,11 +5,14 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+from app.config import Settings
 from app.db import utcnow
 from app.evaluations import service
-from app.evaluations.repository import JobRepository
+from app.evaluations.judge_cache import DatabaseJudgeCache
+from app.evaluations.repository import JobRepository, JudgeCacheRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
+from app.judges import JudgeEndpoint, get_client, run_on_judge_loop
 from app.metrics import MetricContext, MetricResult, MetricTestCase, measure, parse_spec
 from app.models import TestCase
 from app.runtime import Runtime
@@ -66,6 +69,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         cases = [_metric_case(row) for row in repo.test_cases(evaluation_id, start, stop)]
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
+        cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
         session.commit()
     todo = [
         (case, index)
@@ -73,10 +77,26 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         for index in range(len(specs))
         if (case.index, index) not in stored
     ]
-    ctx = MetricContext(evaluation_id=evaluation_id, judge_model=judge_model)
     if todo:
-        asyncio.run(_score(runtime, evaluation_id, specs, todo, ctx))
+        cache = DatabaseJudgeCache(runtime, cache_scope)
+        run_on_judge_loop(_score(runtime, evaluation_id, specs, todo, judge_model, cache))
     finish_if_complete(runtime, evaluation_id)
+
+
+def judge_endpoint(settings: Settings) -> JudgeEndpoint:
+    """The configured judge endpoint (one per process; jobs share its client)."""
+    base_url, api_key = settings.judge_endpoint_values()
+    return JudgeEndpoint(
+        base_url=base_url,
+        api_key=api_key,
+        default_model=settings.judge_model,
+        timeout_seconds=settings.judge_timeout_seconds,
+        max_attempts=settings.judge_max_attempts,
+        concurrency=settings.judge_concurrency,
+        response_format=settings.judge_response_format,
+        backoff_base_seconds=settings.judge_backoff_base_seconds,
+        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
+    )
 
 
 async def _score(
@@ -84,16 +104,25 @@ async def _score(
     evaluation_id: str,
     specs: list[Any],
     todo: list[tuple[MetricTestCase, int]],
-    ctx: MetricContext,
+    judge_model: str | None,
+    cache: DatabaseJudgeCache,
 ) -> None:
     settings = runtime.settings
+    ctx = MetricContext(
+        evaluation_id=evaluation_id,
+        judge_model=judge_model,
+        judge=get_client(judge_endpoint(settings)),
+        cache=cache,
+    )
     pending = iter(todo)
     buffer: list[dict[str, Any]] = []
     stop = asyncio.Event()
 
-    def write(rows: list[dict[str, Any]]) -> str | None:
+    def write(rows: list[dict[str, Any]], cache_rows: list[dict[str, Any]]) -> str | None:
         with runtime.session() as session:
             repo = JobRepository(session)
+            # Cache entries go in with the results that used them, in one transaction.
+            JudgeCacheRepository(session).put_many(cache_rows)
             repo.insert_results(rows)
             repo.heartbeat(evaluation_id)
             evaluation = repo.get(evaluation_id)
@@ -103,7 +132,7 @@ async def _score(
     async def flush() -> None:
         nonlocal buffer
         rows, buffer = buffer, []
-        status = await asyncio.to_thread(write, rows)
+        status = await asyncio.to_thread(write, rows, cache.take_rows())
         if status in TERMINAL_STATUSES:
             # Canceled (or failed by the sweeper) while we ran: stop spending judge calls.
             stop.set()

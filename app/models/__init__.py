@@ -3,6 +3,7 @@
 from app.models.api_key import ApiKey
 from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
+from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.result import Result
 from app.models.tenant import Tenant
 from app.models.test_case import TestCase
@@ -14,6 +15,7 @@ __all__ = [
     "ApiKey",
     "Evaluation",
     "IdempotencyKey",
+    "JudgeCacheEntry",
     "Result",
     "Tenant",
     "TestCase",

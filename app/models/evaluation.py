@@ -1,7 +1,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -24,6 +24,8 @@ class Evaluation(Base):
     webhook_endpoint_id: Mapped[str | None] = mapped_column(
         ForeignKey("webhook_endpoint.id", ondelete="SET NULL"), nullable=True
     )
+    # False: judge answers are not reused from or shared with other evaluations.
+    use_cache: Mapped[bool] = mapped_column(Boolean, default=True)
     status: Mapped[str] = mapped_column(String(16), default="queued")
     total_test_cases: Mapped[int] = mapped_column(Integer)
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
