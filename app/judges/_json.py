@@ -20,7 +20,13 @@ def extract_json_object(text: str | None) -> dict[str, Any]:
         raise JSONExtractionError("the judge's reply contains no JSON object")
     end = text.rfind("}")
     candidate = text[start : end + 1] if end > start else text[start:] + "}"
-    for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
+    attempts = (
+        candidate,
+        _TRAILING_COMMA.sub(r"\1", candidate),
+        # A reply cut off by max_tokens: close what is still open.
+        _TRAILING_COMMA.sub(r"\1", _close_open(text[start:])),
+    )
+    for attempt in attempts:
         try:
             value = json.loads(attempt)
         except json.JSONDecodeError:
@@ -29,3 +35,24 @@ def extract_json_object(text: str | None) -> dict[str, Any]:
             return value
         raise JSONExtractionError("the judge's reply is JSON but not an object")
     raise JSONExtractionError("the judge's reply is not valid JSON")
+
+
+def _close_open(text: str) -> str:
+    """`text` with its unclosed strings, arrays and objects closed, in order."""
+    stack: list[str] = []
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]" and stack and stack[-1] == char:
+            stack.pop()
+    return text + ('"' if in_string else "") + "".join(reversed(stack))
