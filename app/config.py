@@ -1,5 +1,6 @@
 """Typed settings, read once from LOUPE_* environment variables."""
 
+import json
 import os
 from functools import lru_cache
 from pathlib import Path
@@ -76,21 +77,26 @@ class Settings(BaseSettings):
 
     webhook_timeout_seconds: float = Field(default=15.0, gt=0)
     # Seconds to wait before each retry; the default spans about three days.
-    webhook_retry_schedule: list[float] = Field(
+    # NoDecode: the env value is parsed below, so both "5,300" and "[5, 300]" work.
+    webhook_retry_schedule: Annotated[list[float], NoDecode] = Field(
         default=[5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]
     )
 
     @field_validator("webhook_retry_schedule", mode="before")
     @classmethod
     def _parse_schedule(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip().startswith("["):
+        if isinstance(value, str) and value.strip().startswith("["):
+            return json.loads(value)
+        if isinstance(value, str):
             return [float(part) for part in value.split(",") if part.strip()]
         return value
 
     @field_validator("fetch_allowlist", mode="before")
     @classmethod
     def _parse_hosts(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip().startswith("["):
+        if isinstance(value, str) and value.strip().startswith("["):
+            value = json.loads(value)
+        if isinstance(value, str):
             return [host.strip().lower().rstrip(".") for host in value.split(",") if host.strip()]
         if isinstance(value, list):
             return [str(host).strip().lower().rstrip(".") for host in value]

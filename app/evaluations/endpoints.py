@@ -66,7 +66,7 @@ def create_evaluation(
             f"test_cases: at most {runtime.settings.max_test_cases} per evaluation",
             slug="validation",
         )
-    evaluation = service.create(session, tenant, payload)
+    evaluation = service.create(session, tenant, payload, runtime.settings)
     body = service.to_schema(session, evaluation).model_dump(mode="json")
     headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
     if idempotency_key is not None and body_fingerprint is not None:

@@ -9,22 +9,43 @@ from app.runtime import Runtime
 
 
 class DatabaseJudgeCache:
-    """Reads go to the database; writes are buffered and stored with each batch of results."""
+    """Lookups are batched: every key asked for in one turn of the event loop goes to the
+    database in one query. Writes are buffered and stored with each batch of results."""
 
     def __init__(self, runtime: Runtime, scope: str) -> None:
         self.runtime = runtime
         self.scope = scope
         self._pending: dict[str, dict[str, Any]] = {}
+        self._lookups: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
 
-    def _read(self, key: str) -> dict[str, Any] | None:
+    def _read(self, keys: list[str]) -> dict[str, dict[str, Any]]:
         with self.runtime.session() as session:
-            entry = JudgeCacheRepository(session).get(self.scope, key)
-            return {"content": entry.content, "logprobs": entry.logprobs} if entry else None
+            rows = JudgeCacheRepository(session).get_many(self.scope, keys)
+        return {row.key: {"content": row.content, "logprobs": row.logprobs} for row in rows}
+
+    async def _lookup_batch(self) -> None:
+        batch, self._lookups = self._lookups, {}
+        try:
+            found = await asyncio.to_thread(self._read, list(batch))
+        except Exception as error:  # noqa: BLE001 - every waiter learns of the failure
+            for future in batch.values():
+                future.set_exception(error)
+            return
+        for key, future in batch.items():
+            future.set_result(found.get(key))
 
     async def get(self, key: str) -> dict[str, Any] | None:
         if key in self._pending:
             return self._pending[key]
-        return await asyncio.to_thread(self._read, key)
+        future = self._lookups.get(key)
+        if future is None:
+            if not self._lookups:
+                # Let the other coroutines of this loop turn add their keys first.
+                asyncio.get_running_loop().call_soon(
+                    lambda: asyncio.ensure_future(self._lookup_batch())
+                )
+            future = self._lookups[key] = asyncio.get_running_loop().create_future()
+        return await future
 
     async def put(self, key: str, value: dict[str, Any]) -> None:
         self._pending[key] = value

@@ -231,8 +231,12 @@ class JudgeCacheRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def get(self, scope: str, key: str) -> JudgeCacheEntry | None:
-        return self.session.get(JudgeCacheEntry, (scope, key))
+    def get_many(self, scope: str, keys: list[str]) -> Sequence[JudgeCacheEntry]:
+        return self.session.scalars(
+            select(JudgeCacheEntry).where(
+                JudgeCacheEntry.scope == scope, JudgeCacheEntry.key.in_(keys)
+            )
+        ).all()
 
     def put_many(self, rows: list[dict[str, Any]]) -> None:
         insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)

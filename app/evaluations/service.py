@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.evaluations import repository
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -20,6 +21,8 @@ from app.evaluations.schemas import (
 )
 from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.ids import new_id
+from app.media import ingest as media
+from app.media.store import DatabaseBlobStore
 from app.models import Evaluation, Result, Tenant
 from app.problems import FieldError, ProblemError, field_error
 from app.runtime import Runtime
@@ -110,8 +113,14 @@ def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> st
     return endpoint_id
 
 
-def create(session: Session, tenant: Tenant, payload: EvaluationCreate) -> Evaluation:
-    """Validate and store a new queued evaluation with its test cases."""
+def create(
+    session: Session, tenant: Tenant, payload: EvaluationCreate, settings: Settings
+) -> Evaluation:
+    """Validate and store a new queued evaluation with its test cases.
+
+    Images are taken in first (URLs fetched, everything checked and normalised, stored once);
+    the stored test cases reference them as `blob:sha256:` URLs.
+    """
     endpoint_id = _validate(session, tenant, payload)
     evaluation = Evaluation(
         id=new_id("eval"),
@@ -140,6 +149,7 @@ def create(session: Session, tenant: Tenant, payload: EvaluationCreate) -> Evalu
         }
         for index, tc in enumerate(payload.test_cases)
     ]
+    media.ingest(cases, DatabaseBlobStore(session), settings)
     EvaluationRepository(session, tenant.id).add(evaluation, cases)
     return evaluation
 

@@ -1,6 +1,7 @@
 """What evaluation jobs do: score a slice of test cases, finish the evaluation, sweep."""
 
 import asyncio
+import contextlib
 import logging
 from datetime import timedelta
 from typing import Any
@@ -13,6 +14,8 @@ from app.evaluations.repository import JobRepository, JudgeCacheRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
 from app.judges import JudgeEndpoint, get_client, run_on_judge_loop
+from app.media.resolve import CaseImages
+from app.media.store import DatabaseBlobStore
 from app.metrics import MetricContext, MetricResult, MetricTestCase, measure, parse_spec
 from app.models import TestCase
 from app.runtime import Runtime
@@ -20,21 +23,29 @@ from app.runtime import Runtime
 logger = logging.getLogger("loupe.jobs")
 
 
-def _metric_case(row: TestCase) -> MetricTestCase:
+def _metric_case(row: TestCase, images: CaseImages | None = None) -> MetricTestCase:
+    """The row as metrics see it; with `images`, blob references become data URLs."""
+    content = images.content if images else (lambda value: value)
+    nodes = images.nodes if images else (lambda value: value)
     return MetricTestCase(
         index=row.index,
         id=row.client_id,
-        input=row.input,
-        actual_output=row.actual_output,
-        expected_output=row.expected_output,
-        context=row.context,
-        retrieval_context=row.retrieval_context,
+        input=content(row.input),
+        actual_output=content(row.actual_output),
+        expected_output=content(row.expected_output),
+        context=nodes(row.context),
+        retrieval_context=nodes(row.retrieval_context),
         metadata=row.metadata_,
     )
 
 
 def _result_row(
-    evaluation_id: str, case: MetricTestCase, metric_index: int, spec: Any, result: MetricResult
+    evaluation_id: str,
+    case: MetricTestCase,
+    metric_index: int,
+    spec: Any,
+    result: MetricResult,
+    media: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     return {
         "id": new_id("res"),
@@ -52,7 +63,8 @@ def _result_row(
         "judge_calls": result.usage.calls,
         "prompt_tokens": result.usage.prompt_tokens,
         "completion_tokens": result.usage.completion_tokens,
-        "logs": result.logs,
+        # Each image's original and sent sizes, next to whatever the metric logged.
+        "logs": {**result.logs, "media": media} if media else result.logs,
         "created_at": utcnow(),
     }
 
@@ -66,7 +78,10 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
             return
         repo.mark_started(evaluation_id)
         specs = [parse_spec(raw) for raw in evaluation.metrics]
-        cases = [_metric_case(row) for row in repo.test_cases(evaluation_id, start, stop)]
+        rows = repo.test_cases(evaluation_id, start, stop)
+        images = CaseImages(DatabaseBlobStore(session), rows)
+        cases = [_metric_case(row, images) for row in rows]
+        media = {row.index: images.media(row) for row in rows}
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
@@ -79,7 +94,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
     ]
     if todo:
         cache = DatabaseJudgeCache(runtime, cache_scope)
-        run_on_judge_loop(_score(runtime, evaluation_id, specs, todo, judge_model, cache))
+        run_on_judge_loop(_score(runtime, evaluation_id, specs, todo, judge_model, cache, media))
     finish_if_complete(runtime, evaluation_id)
 
 
@@ -106,6 +121,7 @@ async def _score(
     todo: list[tuple[MetricTestCase, int]],
     judge_model: str | None,
     cache: DatabaseJudgeCache,
+    media: dict[int, list[dict[str, Any]]] | None = None,
 ) -> None:
     settings = runtime.settings
     ctx = MetricContext(
@@ -143,21 +159,28 @@ async def _score(
                 return
             spec = specs[index]
             result = await measure(spec, case, ctx)
-            buffer.append(_result_row(evaluation_id, case, index, spec, result))
+            case_media = media.get(case.index) if media else None
+            buffer.append(_result_row(evaluation_id, case, index, spec, result, case_media))
             if len(buffer) >= settings.result_batch_size:
                 await flush()
 
+    scored = asyncio.Event()
+
     async def flusher() -> None:
         # Periodic writes make progress visible and keep the heartbeat fresh on slow judges.
-        while not stop.is_set():
-            await asyncio.sleep(settings.result_flush_seconds)
+        while not scored.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(scored.wait(), settings.result_flush_seconds)
             await flush()
 
-    ticker = asyncio.create_task(flusher())
+    periodic = asyncio.create_task(flusher())
     try:
         await asyncio.gather(*(worker() for _ in range(settings.worker_concurrency)))
     finally:
-        ticker.cancel()
+        # Never cancel a write in flight: its thread would commit after we counted results.
+        scored.set()
+        await periodic
+        # Rows finished while the last periodic write was running are still buffered.
         if buffer:
             await flush()
 

@@ -75,6 +75,9 @@ class JudgeClient:
             api_key=endpoint.api_key or "unset",
             max_retries=0,
             timeout=endpoint.timeout_seconds,
+            # aiohttp's pool hands out connections in O(1); httpcore's scans every pooled
+            # connection per request, which dominated our CPU at 64 requests in flight.
+            http_client=openai.DefaultAioHttpClient(timeout=endpoint.timeout_seconds),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
 

@@ -1,4 +1,5 @@
-"""Content parts and (later) image decoding, SSRF-safe fetching and the blob store."""
+"""Content parts; image checks and normalisation, SSRF-safe fetching and the blob store live in
+its modules (ingest, images, fetch, netguard, store, resolve), imported where used."""
 
 from app.media.parts import Content, ContextNode, ImageUrlPart, Part, TextPart, text_of
 

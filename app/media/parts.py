@@ -1,11 +1,15 @@
 """Content parts in OpenAI's shape: a string, a text part or an image_url part."""
 
+import re
 from typing import Annotated, Any, Literal
 
+import httpx
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_validator
 
 # Union members are tagged with an "@" name; the problem+json formatter drops those
 # segments so error locations read `actual_output[1].image_url.url`.
+
+_DATA_URL = re.compile(r"data:image/(png|jpeg|webp|gif);base64,", re.IGNORECASE)
 
 
 class TextPart(BaseModel):
@@ -24,11 +28,25 @@ class ImageUrl(BaseModel):
     @field_validator("url")
     @classmethod
     def _scheme(cls, url: str) -> str:
+        # Syntax only; the bytes are checked (and URLs fetched) at submit by app.media.ingest.
         scheme = url.split(":", 1)[0].lower() if ":" in url else ""
         if scheme == "data":
-            if not url[5:].lower().startswith("image/") or ";base64," not in url[:100]:
-                raise ValueError("a data URL must be data:image/<type>;base64,<data>")
-        elif scheme not in ("http", "https"):
+            if _DATA_URL.match(url) is None:
+                raise ValueError("a data URL must be data:image/{png,jpeg,webp,gif};base64,<data>")
+        elif scheme in ("http", "https"):
+            if len(url) > 2048:
+                raise ValueError("an image URL may be at most 2048 characters")
+            try:
+                parsed = httpx.URL(url)
+            except (httpx.InvalidURL, ValueError) as exc:
+                raise ValueError(f"not a valid URL: {exc}") from exc
+            if not parsed.raw_host:
+                raise ValueError("the URL has no host")
+            if parsed.userinfo:
+                raise ValueError("the URL must not carry credentials")
+        else:
+            # Never file:, bare paths or other schemes: the server's disk and network are not
+            # the client's to read.
             raise ValueError("must be a data:image/...;base64 URL or an http(s) URL")
         return url
 

@@ -1,11 +1,14 @@
 """faithfulness: does every claim of actual_output hold against the retrieval context?
 
 Score = (yes + idk) / verdicts, or yes / verdicts with `penalize_ambiguous_claims`; no claims
-(or no usable verdicts) scores 1. Truths are extracted once per retrieval context and shared.
+(or no usable verdicts) scores 1. Truths are extracted once per retrieval context and shared;
+claims are extracted and judged in one call (deepeval uses two), so the metric costs one call
+per test case plus one per distinct retrieval context.
 """
 
 import hashlib
 import json
+from functools import lru_cache
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -39,9 +42,28 @@ class Truths(BaseModel):
     truths: list[str]
 
 
-class Claims(BaseModel):
-    model_config = ConfigDict(title="faithfulness_claims")
-    claims: list[str]
+class ClaimVerdict(BaseModel):
+    claim: str
+    verdict: str
+    reason: str | None = None
+
+
+@lru_cache
+def _verdicts_schema(with_reason: bool) -> type[BaseModel]:
+    if with_reason:
+
+        class ClaimsWithReason(BaseModel):
+            model_config = ConfigDict(title="faithfulness_verdicts")
+            claims: list[ClaimVerdict]
+            reason: str
+
+        return ClaimsWithReason
+
+    class Claims(BaseModel):
+        model_config = ConfigDict(title="faithfulness_verdicts")
+        claims: list[ClaimVerdict]
+
+    return Claims
 
 
 def _truths_prompt(limit: int | None) -> str:
@@ -59,31 +81,25 @@ def _truths_prompt(limit: int | None) -> str:
     )
 
 
-CLAIMS_PROMPT = (
-    "Loupe task: faithfulness_claims\n"
-    "List every factual claim the AI output below makes, each as a short, self-contained "
-    "sentence. Take the output at face value; include claims about images it shows. "
-    + render.IMAGE_RULES
-    + '\nAnswer with JSON only: {"claims": ["...", ...]}'
-)
-
-
 def _verdicts_prompt(with_reason: bool) -> str:
     reason = (
-        'After the verdicts, give "reason": two or three sentences on how faithful the output '
-        "is overall, naming the contradicted claims."
+        'Finally give "reason": two or three sentences on how faithful the output is overall, '
+        "naming the contradicted claims."
         if with_reason
         else ""
     )
-    shape = '{"verdicts": [{"verdict": "yes|no|idk", "reason": "..."}]'
+    shape = '{"claims": [{"claim": "...", "verdict": "yes|no|idk", "reason": "..."}]'
     shape += ', "reason": "..."}' if with_reason else "}"
     return (
         "Loupe task: faithfulness_verdicts\n"
-        "For each claim, in order, decide whether the truths support it. Answer `no` only when "
-        "the truths directly contradict the claim. When they neither support nor contradict it, "
-        "answer `idk`. Hedged wording is not a contradiction. Use only the truths, never your "
-        "own knowledge. Give one verdict per claim; a `no` or `idk` verdict needs a short "
-        f"reason. {reason}\nAnswer with JSON only: {shape}"
+        "First list every factual claim the AI output below makes, each as a short, "
+        "self-contained sentence, taking the output at face value (claims about images it "
+        "shows included). Then judge each claim against the truths: answer `no` only when the "
+        "truths directly contradict it; when they neither support nor contradict it, answer "
+        "`idk`; hedged wording is not a contradiction. Use only the truths, never your own "
+        "knowledge. A `no` or `idk` verdict needs a short reason. "
+        + render.IMAGE_RULES
+        + f" {reason}\nAnswer with JSON only: {shape}"
     )
 
 
@@ -112,49 +128,42 @@ async def _truths(
 
 
 async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
-    """Claims from actual_output judged against truths from retrieval_context."""
-    import asyncio
+    """Truths (shared per retrieval context), then one call: claims with their verdicts."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        nodes = render.nodes(case.retrieval_context)
-        claims_call = judge.ask(
-            "claims",
-            render.messages(CLAIMS_PROMPT, render.field_parts(case, "actual_output")),
-            Claims,
-        )
-        (truths, truths_shared), claims_reply = await asyncio.gather(
-            _truths(judge, spec, nodes), claims_call
-        )
-        claims = [c for c in claims_reply.data["claims"] if c.strip()]
-        logs: dict = {"truths": truths, "truths_shared": truths_shared, "claims": claims}
-        if not claims:
-            logs.update(verdicts=[], dropped_verdicts=[])
-            reason = (
-                "actual_output makes no factual claims, so nothing in it contradicts the "
-                "retrieval context."
-                if spec.include_reason
-                else None
-            )
-            return MetricResult(1.0, passed(1.0, spec.threshold), spec.threshold, reason, logs=logs)
-        listing = "\n".join(f"{i}. {claim}" for i, claim in enumerate(claims, start=1))
+        truths, truths_shared = await _truths(judge, spec, render.nodes(case.retrieval_context))
         truth_listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
-        parts = [render.text(f"Claims:\n{listing}"), render.text(f"Truths:\n{truth_listing}")]
+        parts = [
+            *render.field_parts(case, "actual_output"),
+            render.text(f"Truths:\n{truth_listing}"),
+        ]
         reply = await judge.ask(
             "verdicts",
             render.messages(_verdicts_prompt(spec.include_reason), parts),
-            _verdicts.schema("faithfulness_verdicts", with_reason=spec.include_reason),
+            _verdicts_schema(spec.include_reason),
         )
-        verdicts, dropped = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
-        logs.update(verdicts=verdicts, dropped_verdicts=dropped)
-        if len(verdicts) != len(claims):
-            logs["verdict_count_mismatch"] = {"claims": len(claims), "verdicts": len(verdicts)}
+        items = [item for item in reply.data["claims"] if item["claim"].strip()]
+        verdicts, dropped = _verdicts.normalise_verdicts(items, VERDICTS)
+        logs: dict = {
+            "truths": truths,
+            "truths_shared": truths_shared,
+            "claims": [item["claim"] for item in items],
+            "verdicts": verdicts,
+            "dropped_verdicts": dropped,
+        }
+        # No claims, or no usable verdict: nothing contradicts the context (deepeval: 1).
         if not verdicts:
             score = 1.0
         else:
             faithful = ("yes",) if spec.penalize_ambiguous_claims else ("yes", "idk")
             score = sum(v["verdict"] in faithful for v in verdicts) / len(verdicts)
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
-        reason = reply.data.get("reason") if spec.include_reason else None
+        reason = None
+        if spec.include_reason:
+            reason = reply.data.get("reason") or (
+                "actual_output makes no factual claims, so nothing in it contradicts the "
+                "retrieval context."
+            )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -1,6 +1,7 @@
 """ORM models, one module per table."""
 
 from app.models.api_key import ApiKey
+from app.models.blob import Blob
 from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
@@ -13,6 +14,7 @@ from app.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApiKey",
+    "Blob",
     "Evaluation",
     "IdempotencyKey",
     "JudgeCacheEntry",

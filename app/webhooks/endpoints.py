@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, status
 
-from app.api.deps import SessionDep, TenantDep
+from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.problems import ProblemError, problem_responses
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import (
@@ -15,7 +15,7 @@ from app.webhooks.schemas import (
     WebhookEndpointList,
     WebhookEndpointWithSecret,
 )
-from app.webhooks.service import create_endpoint
+from app.webhooks.service import check_endpoint_url, create_endpoint
 
 router = APIRouter(
     prefix="/v1/webhook_endpoints",
@@ -28,9 +28,10 @@ LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=WebhookEndpointWithSecret)
 def create_webhook_endpoint(
-    payload: WebhookEndpointCreate, session: SessionDep, tenant: TenantDep
+    payload: WebhookEndpointCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> WebhookEndpointWithSecret:
     """Register a URL to receive signed evaluation events; the secret is shown only here."""
+    check_endpoint_url(payload.url, runtime.settings)
     repo = WebhookRepository(session, tenant.id)
     if repo.endpoint_by_url(payload.url) is not None:
         raise ProblemError(

@@ -24,10 +24,11 @@ class WebhookRepository:
             self._endpoints().where(WebhookEndpoint.id == endpoint_id)
         ).one_or_none()
 
-    def endpoint_by_url(self, url: str) -> WebhookEndpoint | None:
-        return self.session.scalars(
-            self._endpoints().where(WebhookEndpoint.url == url, WebhookEndpoint.enabled.is_(True))
-        ).one_or_none()
+    def endpoint_by_url(self, url: str, *, enabled_only: bool = True) -> WebhookEndpoint | None:
+        statement = self._endpoints().where(WebhookEndpoint.url == url)
+        if enabled_only:
+            statement = statement.where(WebhookEndpoint.enabled.is_(True))
+        return self.session.scalars(statement).one_or_none()
 
     def endpoints_page(self, after: str | None, limit: int) -> Sequence[WebhookEndpoint]:
         statement = self._endpoints().order_by(WebhookEndpoint.id.desc()).limit(limit + 1)

@@ -16,7 +16,16 @@ from standardwebhooks import Webhook
 from app.config import Settings
 from app.db import utcnow
 from app.ids import new_id
+from app.media.netguard import (
+    AddressPolicy,
+    BlockedAddress,
+    InvalidHost,
+    pin,
+    resolve_sync,
+    url_host,
+)
 from app.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from app.problems import ProblemError, field_error
 from app.webhooks.repository import DeliveryRepository, WebhookRepository
 from app.webhooks.schemas import WebhookEndpointCreate
 
@@ -25,16 +34,50 @@ logger = logging.getLogger("loupe.webhooks")
 _RESPONSE_BODY_LIMIT = 2048
 
 
+def check_endpoint_url(url: str, settings: Settings) -> None:
+    """Refuse (422 on `url`) a receiver whose host is or resolves to a non-public address,
+    by the same rules as image fetching; delivery checks again, as DNS may change."""
+    try:
+        target = httpx.URL(url)
+        resolve_sync(url_host(target), _port(target), AddressPolicy.from_settings(settings))
+    except (BlockedAddress, InvalidHost, httpx.InvalidURL) as exc:
+        raise ProblemError(
+            422,
+            "Invalid request",
+            f"url: {exc}",
+            slug="validation",
+            errors=[field_error(["url"], str(exc), "url_blocked")],
+        ) from exc
+
+
+def _port(url: httpx.URL) -> int:
+    return url.port or (443 if url.scheme == "https" else 80)
+
+
 def create_endpoint(
     session: Session, tenant_id: str, payload: WebhookEndpointCreate
 ) -> WebhookEndpoint:
-    """Register an endpoint with a fresh `whsec_` secret."""
+    """Register an endpoint with a fresh `whsec_` secret.
+
+    A URL whose endpoint was disabled (its receiver answered 410 Gone) is turned back on with a
+    new secret: (tenant, url) is unique, and the row keeps the URL's delivery history.
+    """
+    secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+    endpoint = WebhookRepository(session, tenant_id).endpoint_by_url(
+        payload.url, enabled_only=False
+    )
+    if endpoint is not None:
+        endpoint.description = payload.description
+        endpoint.secret = secret
+        endpoint.enabled = True
+        session.flush()
+        return endpoint
     endpoint = WebhookEndpoint(
         id=new_id("we"),
         tenant_id=tenant_id,
         url=payload.url,
         description=payload.description,
-        secret="whsec_" + base64.b64encode(secrets.token_bytes(32)).decode(),
+        secret=secret,
         enabled=True,
     )
     session.add(endpoint)
@@ -119,15 +162,26 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
             "webhook-signature": signature,
         }
         try:
+            # Checked on every attempt and pinned to the checked address: DNS may have changed
+            # since registration (rebinding).
+            target = httpx.URL(endpoint.url)
+            policy = AddressPolicy.from_settings(settings)
+            address = resolve_sync(url_host(target), _port(target), policy)[0]
+            pinned, pin_headers, extensions = pin(target, address)
             # No redirects (3xx counts as failure) and no proxy variables rerouting the request.
             with httpx.Client(
                 timeout=settings.webhook_timeout_seconds, follow_redirects=False, trust_env=False
             ) as client:
                 response = client.post(
-                    endpoint.url, content=event.payload.encode(), headers=headers
+                    pinned,
+                    content=event.payload.encode(),
+                    headers={**headers, **pin_headers},
+                    extensions=extensions,
                 )
             status_code = response.status_code
             body = response.text[:_RESPONSE_BODY_LIMIT].replace("\x00", "")
+        except (BlockedAddress, InvalidHost) as exc:
+            error = f"refused: {exc}"[:1024]
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {exc}"[:1024]
     succeeded = status_code is not None and 200 <= status_code < 300

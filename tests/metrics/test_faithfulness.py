@@ -7,13 +7,16 @@ from tests.fixtures.metrics import by_task, case, run_metric, run_metrics, user_
 
 SPEC = {"type": "faithfulness"}
 PNG = "data:image/png;base64,iVBORw0KGgo="
+TRUTHS = {"truths": ["Paris is the capital of France."]}
 
 
-def verdicts(*values: str, reason: str = "overall fine") -> dict:
-    return {
-        "verdicts": [{"verdict": v, "reason": f"because {v}"} for v in values],
-        "reason": reason,
-    }
+def claims(*values: str, reason: str = "overall fine") -> dict:
+    """The claims-with-verdicts answer: one claim per verdict value."""
+    items = [
+        {"claim": f"claim {i}", "verdict": v, "reason": f"because {v}"}
+        for i, v in enumerate(values)
+    ]
+    return {"claims": items, "reason": reason}
 
 
 def rag_case(**fields):
@@ -37,44 +40,35 @@ class TestScore:
     )
     def test_formula(self, judge: ScriptedJudge, values, penalize, expected, normalised) -> None:
         judge.script(
-            by_task(
-                {
-                    "faithfulness_truths": {"truths": ["Paris is the capital of France."]},
-                    "faithfulness_claims": {"claims": [f"c{i}" for i in range(len(values))]},
-                    "faithfulness_verdicts": verdicts(*values),
-                }
-            )
+            by_task({"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims(*values)})
         )
         result = run_metric(judge, {**SPEC, "penalize_ambiguous_claims": penalize}, rag_case())
         assert result.error is None
         assert result.score == pytest.approx(expected)
         assert result.passed is (expected >= 0.5)
         assert result.reason == "overall fine"
-        assert result.usage.calls == 3
+        assert result.usage.calls == 2
         assert [v["verdict"] for v in result.logs["verdicts"]] == normalised
+        assert result.logs["claims"] == [f"claim {i}" for i in range(len(values))]
+        assert result.logs["judge_json"]["truths"] == TRUTHS
 
-    def test_no_claims_scores_one_without_a_verdict_call(self, judge: ScriptedJudge) -> None:
+    def test_no_claims_scores_one(self, judge: ScriptedJudge) -> None:
         judge.script(
             by_task(
                 {
-                    "faithfulness_truths": {"truths": ["t"]},
-                    "faithfulness_claims": {"claims": []},
+                    "faithfulness_truths": TRUTHS,
+                    "faithfulness_verdicts": {"claims": [], "reason": ""},
                 }
             )
         )
         result = run_metric(judge, SPEC, rag_case())
         assert (result.score, result.passed) == (1.0, True)
-        assert result.usage.calls == 2 and judge.calls_for("faithfulness_verdicts") == []
         assert "no factual claims" in result.reason
 
     def test_unusable_verdicts_are_dropped_and_score_one(self, judge: ScriptedJudge) -> None:
         judge.script(
             by_task(
-                {
-                    "faithfulness_truths": {"truths": ["t"]},
-                    "faithfulness_claims": {"claims": ["a", "b"]},
-                    "faithfulness_verdicts": verdicts("maybe", "perhaps"),
-                }
+                {"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims("maybe", "perhaps")}
             )
         )
         result = run_metric(judge, SPEC, rag_case())
@@ -83,31 +77,29 @@ class TestScore:
 
     def test_strict_mode_clamps_below_one(self, judge: ScriptedJudge) -> None:
         judge.script(
-            by_task(
-                {
-                    "faithfulness_truths": {"truths": ["t"]},
-                    "faithfulness_claims": {"claims": ["a", "b"]},
-                    "faithfulness_verdicts": verdicts("yes", "no"),
-                }
-            )
+            by_task({"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims("yes", "no")})
         )
         result = run_metric(judge, {**SPEC, "strict_mode": True, "threshold": 0.2}, rag_case())
         assert (result.score, result.threshold, result.passed) == (0.0, 1.0, False)
 
     def test_without_reason(self, judge: ScriptedJudge) -> None:
-        judge.script(
-            by_task(
-                {
-                    "faithfulness_truths": {"truths": ["t"]},
-                    "faithfulness_claims": {"claims": ["a"]},
-                    "faithfulness_verdicts": {"verdicts": [{"verdict": "yes"}]},
-                }
-            )
-        )
+        answer = {"claims": [{"claim": "a", "verdict": "yes"}]}
+        judge.script(by_task({"faithfulness_truths": TRUTHS, "faithfulness_verdicts": answer}))
         result = run_metric(judge, {**SPEC, "include_reason": False}, rag_case())
         assert (result.score, result.reason) == (1.0, None)
         schema = judge.calls_for("faithfulness_verdicts")[0]["response_format"]["json_schema"]
         assert "reason" not in schema["schema"]["properties"]
+
+    def test_claims_see_the_output_and_its_images(self, judge: ScriptedJudge) -> None:
+        judge.script(
+            by_task({"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims("yes")})
+        )
+        output = ["The picture shows", {"type": "image_url", "image_url": {"url": PNG}}]
+        run_metric(judge, SPEC, rag_case(actual_output=output))
+        request = judge.calls_for("faithfulness_verdicts")[0]
+        assert image_parts(request) == [PNG]
+        assert "The picture shows" in user_text(request)
+        assert "Paris is the capital of France." in user_text(request)
 
 
 class TestTruths:
@@ -116,8 +108,7 @@ class TestTruths:
             by_task(
                 {
                     "faithfulness_truths": {"truths": ["first", "second", "third"]},
-                    "faithfulness_claims": {"claims": ["a"]},
-                    "faithfulness_verdicts": verdicts("yes"),
+                    "faithfulness_verdicts": claims("yes"),
                 }
             )
         )
@@ -130,33 +121,33 @@ class TestTruths:
     def test_truths_are_extracted_once_per_retrieval_context(self, judge: ScriptedJudge) -> None:
         judge.script(
             by_task(
-                {
-                    "faithfulness_truths": {"truths": ["t"]},
-                    "faithfulness_claims": {"claims": ["a"]},
-                    "faithfulness_verdicts": verdicts("yes"),
-                }
+                {"faithfulness_truths": {"truths": ["t"]}, "faithfulness_verdicts": claims("yes")}
             )
         )
         cases = [rag_case(index=i, id=str(i)) for i in range(5)]
         cases.append(case(index=5, id="5", actual_output="x", retrieval_context=["other"]))
         results = run_metrics(judge, SPEC, cases)
         assert len(judge.calls_for("faithfulness_truths")) == 2
-        assert sum(r.usage.calls for r in results) == 2 + 6 + 6
+        assert sum(r.usage.calls for r in results) == 2 + 6
         assert sum(r.logs["truths_shared"] for r in results) == 4
+
+    def test_empty_retrieval_context_needs_no_truths_call(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"faithfulness_verdicts": claims("idk")}))
+        result = run_metric(judge, SPEC, rag_case(retrieval_context=[]))
+        assert result.logs["truths"] == [] and result.usage.calls == 1
+        assert "(no truths were found)" in user_text(judge.requests[0])
 
     def test_each_image_in_retrieval_context_is_a_node(self, judge: ScriptedJudge) -> None:
         judge.script(
             by_task(
                 {
                     "faithfulness_truths": {"truths": ["a red circle"]},
-                    "faithfulness_claims": {"claims": ["a"]},
-                    "faithfulness_verdicts": verdicts("yes"),
+                    "faithfulness_verdicts": claims("yes"),
                 }
             )
         )
         image = {"type": "image_url", "image_url": {"url": PNG}}
-        test_case = rag_case(retrieval_context=[["before", image, "after"], "plain"])
-        run_metric(judge, SPEC, test_case)
+        run_metric(judge, SPEC, rag_case(retrieval_context=[["before", image, "after"], "plain"]))
         request = judge.calls_for("faithfulness_truths")[0]
         assert image_parts(request) == [PNG]
         text = user_text(request)

@@ -1,0 +1,183 @@
+"""Take in a submission's images: decode or fetch, check, normalise, store once, reference.
+
+Runs at submit time so a bad image or URL fails the request (422 naming the field), not the run.
+Each distinct URL string is handled once, and each distinct normalised image stored once.
+"""
+
+import asyncio
+import itertools
+import os
+from collections.abc import Coroutine, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client
+from app.media.images import ImageError, ImageLimits, NormalisedImage, data_url_size, normalise
+from app.media.images import decode_data_url as _decode
+from app.media.store import BlobStore, reference
+from app.problems import FieldError, ProblemError, field_error
+
+CONTENT_FIELDS = ("input", "actual_output", "expected_output")
+NODE_FIELDS = ("context", "retrieval_context")
+# Shown per response at most, as for other validation errors.
+_MAX_FIELD_ERRORS = 100
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Source:
+    """One distinct image URL and every part that uses it."""
+
+    url: str
+    uses: list[tuple[int, list[str | int], dict[str, Any]]] = field(default_factory=list)
+
+    @property
+    def is_data(self) -> bool:
+        return self.url[:5].lower() == "data:"
+
+
+def _collect(
+    content: Any, path: list[str | int], sources: dict[str, _Source], order: Iterator[int]
+) -> None:
+    if not isinstance(content, list):
+        return
+    for index, part in enumerate(content):
+        if isinstance(part, dict) and part.get("type") == "image_url":
+            url = part["image_url"]["url"]
+            source = sources.setdefault(url, _Source(url))
+            source.uses.append((next(order), [*path, index, "image_url", "url"], part))
+
+
+def image_sources(cases: list[dict[str, Any]]) -> dict[str, _Source]:
+    """Every distinct image URL in stored-form test cases, in order of first use."""
+    sources: dict[str, _Source] = {}
+    order = itertools.count()
+    for case in cases:
+        base: list[str | int] = ["test_cases", case["index"]]
+        for name in CONTENT_FIELDS:
+            _collect(case.get(name), [*base, name], sources, order)
+        for name in NODE_FIELDS:
+            for node_index, node in enumerate(case.get(name) or []):
+                _collect(node, [*base, name, node_index], sources, order)
+    return sources
+
+
+class _Budget:
+    """The per-request total of image bytes (LOUPE_MAX_REQUEST_IMAGE_BYTES)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.spent = 0
+
+    def spend(self, size: int) -> None:
+        self.spent += size
+        if self.spent > self.limit:
+            raise ImageError(
+                f"the request's images total more than {self.limit} bytes "
+                "(LOUPE_MAX_REQUEST_IMAGE_BYTES)",
+                "image_request_total",
+            )
+
+
+def _from_data_url(url: str, limits: ImageLimits) -> NormalisedImage:
+    declared, data = _decode(url, limits.max_bytes)
+    return normalise(data, declared, limits)
+
+
+async def _prepare(
+    sources: list[_Source], settings: Any
+) -> tuple[dict[str, NormalisedImage], dict[str, ImageError | FetchError]]:
+    limits = ImageLimits.from_settings(settings)
+    policy = FetchPolicy.from_settings(settings)
+    budget = _Budget(settings.max_request_image_bytes)
+    fetch_slots = asyncio.Semaphore(settings.fetch_concurrency)
+    # Decoding and resizing release the GIL; more threads than cores only add memory.
+    cpu_slots = asyncio.Semaphore(max(1, min(4, os.cpu_count() or 1)))
+    images: dict[str, NormalisedImage] = {}
+    errors: dict[str, ImageError | FetchError] = {}
+
+    async def take_in(source: _Source, client: Any) -> None:
+        try:
+            if source.is_data:
+                async with cpu_slots:
+                    images[source.url] = await asyncio.to_thread(_from_data_url, source.url, limits)
+                return
+            async with fetch_slots:
+                fetched = await fetch_image(client, source.url, policy)
+            budget.spend(len(fetched.data))
+            async with cpu_slots:
+                # The bytes decide the format; servers mislabel images too often to refuse it.
+                images[source.url] = await asyncio.to_thread(normalise, fetched.data, None, limits)
+        except (ImageError, FetchError) as exc:
+            errors[source.url] = exc
+
+    # Data URLs are already in memory: count them up front, in order, before decoding any.
+    for source in sources:
+        if source.is_data:
+            try:
+                budget.spend(data_url_size(source.url))
+            except ImageError as exc:
+                errors[source.url] = exc
+    todo = [source for source in sources if source.url not in errors]
+    if any(not source.is_data for source in todo):
+        async with new_client(policy) as client:
+            await asyncio.gather(*(take_in(source, client) for source in todo))
+    else:
+        await asyncio.gather(*(take_in(source, None) for source in todo))
+    return images, errors
+
+
+def _run(coroutine: Coroutine[Any, Any, T]) -> T:
+    # Services are sync (FastAPI runs them in its thread pool); a caller already inside an
+    # event loop gets a private loop on another thread.
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coroutine)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def _problem(sources: list[_Source], errors: dict[str, ImageError | FetchError]) -> ProblemError:
+    found: list[tuple[int, FieldError]] = []
+    for source in sources:
+        exc = errors.get(source.url)
+        if exc is not None:
+            for order, path, _ in source.uses:
+                found.append((order, field_error(path, exc.message, exc.type)))
+    found.sort(key=lambda item: item[0])
+    shown = [error for _, error in found[:_MAX_FIELD_ERRORS]]
+    detail = "; ".join(f"{e.loc}: {e.msg}" for e in shown[:3])
+    if len(found) > 3:
+        detail += f" (and {len(found) - 3} more)"
+    return ProblemError(422, "Invalid request", detail, slug="validation", errors=shown)
+
+
+def ingest(cases: list[dict[str, Any]], store: BlobStore, settings: Any) -> int:
+    """Replace every image part of stored-form test cases by a blob reference, in place.
+
+    Returns how many new blobs were stored. Raises ProblemError (422) naming each bad field.
+    """
+    sources = list(image_sources(cases).values())
+    if not sources:
+        return 0
+    images, errors = _run(_prepare(sources, settings))
+    if errors:
+        raise _problem(sources, errors)
+    stored = store.put(images.values())
+    for source in sources:
+        image = images[source.url]
+        digest = image.sha256
+        details = {
+            "sha256": digest,
+            "source": "data_url" if source.is_data else source.url[:2048],
+            "original": image.original.as_dict(),
+            "sent": image.sent.as_dict(),
+            "changes": list(image.changes),
+        }
+        for _, _, part in source.uses:
+            part["image_url"]["url"] = reference(digest)
+            part["blob"] = details
+    return len(stored)

@@ -1,0 +1,253 @@
+"""Judge throughput: all four judged metrics over N test cases (text + 2 images each).
+
+Starts a scripted OpenAI-compatible judge on loopback with a fixed latency and the service in
+embedded mode (SQLite, in-process worker) and RQ mode (PostgreSQL + Redis + 1 `loupe worker`),
+submits N test cases, waits for completion and prints, per run: judge calls per test case,
+wall time, calls/s, service CPU ms per judge call (API + worker processes, from /proc), and the
+ratio of wall time to the bound calls x latency / concurrency.
+
+    .venv/bin/python bench/throughput.py                         # the recorded set of runs
+    .venv/bin/python bench/throughput.py --modes embedded --latency 0.2 --n 400
+"""
+
+import argparse
+import base64
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+from PIL import Image
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fixtures.judge import Reply, ScriptedJudge, logprob_tokens, task_of  # noqa: E402
+from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
+
+LOUPE = Path(sys.executable).parent / "loupe"
+CONCURRENCY = 64
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def png(seed: int) -> str:
+    image = Image.new("RGB", (64, 48), ((seed * 37) % 256, (seed * 91) % 256, (seed * 53) % 256))
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+IMAGES = [png(seed) for seed in range(20)]
+METRICS = [
+    {
+        "type": "g_eval",
+        "name": "helpfulness",
+        "criteria": "Does the output answer the input?",
+        "evaluation_params": ["input", "actual_output"],
+    },
+    {"type": "faithfulness"},
+    {"type": "contextual_precision"},
+    {"type": "contextual_recall"},
+]
+
+
+def test_cases(n: int, run: str) -> list[dict[str, Any]]:
+    def image(i: int) -> dict:
+        return {"type": "image_url", "image_url": {"url": IMAGES[i % len(IMAGES)]}}
+
+    return [
+        {
+            "input": [f"[{run}] What does picture {i} show?", image(i)],
+            "actual_output": f"[{run}] It shows shape number {i}.",
+            "expected_output": f"Shape number {i}.",
+            "retrieval_context": [f"[{run}] Document {i} describes shape {i}.", [image(i + 7)]],
+        }
+        for i in range(n)
+    ]
+
+
+def g_eval_score(request: dict) -> Reply:
+    content = json.dumps({"reason": "Names the shape.", "score": 7})
+    position = content.rindex("7")
+    return Reply(
+        content=content, logprobs=logprob_tokens(content, {position: {"7": 0.7, "8": 0.3}})
+    )
+
+
+ANSWERS: dict[str, Any] = {
+    "g_eval_steps": {"steps": ["Check the shape.", "Check the number."]},
+    "g_eval_score": g_eval_score,
+    "faithfulness_truths": {"truths": ["The document describes a shape."]},
+    "faithfulness_verdicts": {
+        "claims": [{"claim": "It shows a shape.", "verdict": "yes"}],
+        "reason": "Supported.",
+    },
+    "contextual_precision_verdicts": {
+        "verdicts": [{"verdict": "yes", "reason": "n1"}, {"verdict": "no", "reason": "n2"}],
+        "reason": "Good ranking.",
+    },
+    "contextual_recall_verdicts": {
+        "verdicts": [{"verdict": "yes", "reason": "n1"}],
+        "reason": "Covered.",
+    },
+}
+
+
+def respond(request: dict) -> Reply | dict:
+    answer = ANSWERS[task_of(request)]
+    return answer(request) if callable(answer) else answer
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
+def wait_ready(base_url: str, process: subprocess.Popen, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError("the service exited during start-up")
+        try:
+            if httpx.get(f"{base_url}/readyz", trust_env=False).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError("the service did not become ready")
+
+
+@contextmanager
+def service(mode: str, judge: ScriptedJudge):
+    """Start Loupe in `mode`; yields (base_url, env, [service pids])."""
+    with ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loupe-bench-")))
+        port = free_port()
+        env = {
+            **os.environ,
+            "LOUPE_PORT": str(port),
+            "LOUPE_JUDGE_BASE_URL": judge.base_url,
+            "LOUPE_JUDGE_API_KEY": "sk-bench",
+            "LOUPE_JUDGE_CONCURRENCY": str(CONCURRENCY),
+            "LOUPE_WORKER_CONCURRENCY": str(CONCURRENCY),
+            "LOUPE_MAX_BODY_BYTES": str(256 * 1024 * 1024),
+        }
+        if mode == "embedded":
+            env["LOUPE_DATABASE_URL"] = f"sqlite:///{tmp}/loupe.db"
+        else:
+            postgres = stack.enter_context(running_postgres())
+            redis = stack.enter_context(running_redis())
+            env["LOUPE_DATABASE_URL"] = postgres.create_database("bench")
+            env["LOUPE_REDIS_URL"] = redis.url
+        subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True)
+        log = open(tmp / "service.log", "wb")  # noqa: SIM115 - closed with the stack
+        stack.callback(log.close)
+        processes = [subprocess.Popen([str(LOUPE), "serve"], env=env, stdout=log, stderr=log)]
+        if mode == "rq":
+            processes.append(
+                subprocess.Popen([str(LOUPE), "worker"], env=env, stdout=log, stderr=log)
+            )
+        try:
+            base_url = f"http://127.0.0.1:{port}"
+            wait_ready(base_url, processes[0])
+            yield base_url, env, [p.pid for p in processes]
+        finally:
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                try:
+                    process.wait(timeout=20)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+
+
+def run_once(
+    base_url: str, key: str, pids: list[int], judge: ScriptedJudge, n: int, latency: float
+) -> dict:
+    judge.reset()
+    judge.script(respond)
+    judge.latency = latency
+    body = {"test_cases": test_cases(n, uuid.uuid4().hex[:8]), "metrics": METRICS}
+    headers = {"Authorization": f"Bearer {key}"}
+    with httpx.Client(base_url=base_url, headers=headers, timeout=300, trust_env=False) as client:
+        cpu_before = sum(cpu_seconds(pid) for pid in pids)
+        started = time.perf_counter()
+        response = client.post("/v1/evaluations", json=body)
+        response.raise_for_status()
+        evaluation_id = response.json()["id"]
+        while True:
+            state = client.get(f"/v1/evaluations/{evaluation_id}").json()
+            if state["status"] in ("completed", "failed", "canceled"):
+                break
+            time.sleep(0.05)
+        wall = time.perf_counter() - started
+        cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+    calls = len(judge.requests)
+    bound = calls * latency / CONCURRENCY
+    return {
+        "n": n,
+        "latency_s": latency,
+        "status": state["status"],
+        "errored": state["result_counts"]["errored"],
+        "judge_calls": calls,
+        "calls_per_case": calls / n,
+        "wall_s": wall,
+        "calls_per_s": calls / wall,
+        "cpu_ms_per_call": 1000 * cpu / calls,
+        "bound_s": bound,
+        "wall_over_bound": wall / bound if bound else None,
+        "max_in_flight": judge.max_in_flight,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--modes", default="embedded,rq")
+    parser.add_argument(
+        "--runs",
+        default="0.2:400,0:400,0.05:100,0.05:400,0.05:1000,0.05:4000",
+        help="comma-separated latency_seconds:N pairs",
+    )
+    args = parser.parse_args()
+    runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
+    print(
+        f"{'mode':9} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} {'calls/s':>8} "
+        f"{'CPU ms/call':>11} {'bound s':>8} {'wall/bound':>10} {'errored':>7}"
+    )
+    results = []
+    with ScriptedJudge() as judge:
+        for mode in args.modes.split(","):
+            with service(mode, judge) as (base_url, env, pids):
+                key = subprocess.run(
+                    [str(LOUPE), "keys", "create", "--tenant", "bench"],
+                    env=env,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                ).stdout.split()[-1]
+                run_once(base_url, key, pids, judge, 20, 0.0)  # warm-up: imports, JIT-free paths
+                for latency, n in runs:
+                    row = run_once(base_url, key, pids, judge, n, latency)
+                    row["mode"] = mode
+                    results.append(row)
+                    ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
+                    print(
+                        f"{mode:9} {latency:7.3f} {n:5d} {row['calls_per_case']:10.2f} "
+                        f"{row['wall_s']:8.2f} {row['calls_per_s']:8.0f} "
+                        f"{row['cpu_ms_per_call']:11.2f} {row['bound_s']:8.2f} {ratio:>10} "
+                        f"{row['errored']:7d}",
+                        flush=True,
+                    )
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

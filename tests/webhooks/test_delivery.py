@@ -1,0 +1,257 @@
+"""Signed webhook delivery end to end: a loopback receiver, retries, cancel events and 410 Gone.
+
+In distributed mode the test plays the worker: it runs the ticker (`workers.jobs.tick`, which
+enqueues due retries) and drains the queue. In embedded mode the API's own ticker and worker
+threads do both.
+"""
+
+import base64
+import json
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import select
+from standardwebhooks import Webhook
+from standardwebhooks.webhooks import WebhookVerificationError
+
+from app import runtime as runtime_module
+from app.models import WebhookEvent
+from tests.fixtures.api import Api
+from tests.fixtures.receiver import ReceivedRequest, WebhookReceiver
+from workers import jobs
+
+
+@pytest.fixture
+def receiver() -> Iterator[WebhookReceiver]:
+    with WebhookReceiver() as server:
+        yield server
+
+
+def evaluation_body(webhook_url: str, cases: int = 3, metrics: int = 1) -> dict[str, Any]:
+    return {
+        "name": "webhooks",
+        "webhook_url": webhook_url,
+        "metrics": [{"type": "exact_match", "name": f"exact_{m}"} for m in range(metrics)],
+        "test_cases": [
+            {
+                "id": f"tc-{i}",
+                "input": f"question {i}",
+                "actual_output": f"answer {i}",
+                # Every third case fails, so the counts in the event are not all one kind.
+                "expected_output": f"answer {i}" if i % 3 else f"other {i}",
+            }
+            for i in range(cases)
+        ],
+    }
+
+
+def pump(api: Api) -> Callable[[], None]:
+    """One round of the work that moves deliveries along in this mode."""
+
+    def step() -> None:
+        if api.mode != "distributed":
+            return
+        # jobs.tick() acts through the process's runtime: it must be this API's.
+        assert runtime_module.current() is api.served.runtime
+        jobs.tick()
+        api.run_queue()
+
+    return step
+
+
+def wait_deliveries(
+    api: Api,
+    client: httpx.Client,
+    endpoint_id: str,
+    done: Callable[[list[dict[str, Any]]], bool],
+    timeout: float = 30,
+) -> list[dict[str, Any]]:
+    """Pump and poll the endpoint's delivery history until `done(history)`; newest first."""
+    deadline = time.monotonic() + timeout
+    step = pump(api)
+    while True:
+        response = client.get(f"/v1/webhook_endpoints/{endpoint_id}/deliveries")
+        assert response.status_code == 200, response.text
+        history = response.json()["data"]
+        if done(history):
+            return history
+        if time.monotonic() > deadline:
+            raise AssertionError(f"deliveries to {endpoint_id} never settled: {history}")
+        step()
+        time.sleep(0.05)
+
+
+def verified(secret: str, request: ReceivedRequest) -> dict[str, Any]:
+    """The request's payload, after checking its Standard Webhooks signature."""
+    return Webhook(secret).verify(request.body, request.headers)
+
+
+def event_status(api: Api, event_id: str) -> str:
+    with api.served.runtime.session() as session:
+        return session.scalars(select(WebhookEvent.status).where(WebhookEvent.id == event_id)).one()
+
+
+def assert_finished_first(response: httpx.Response) -> None:
+    """A cancel refused because the evaluation had already completed."""
+    assert response.status_code == 409, response.text
+    assert response.json()["type"].endswith("/evaluation-terminal")
+
+
+class TestDelivery:
+    def test_failed_attempt_is_retried_with_the_same_signed_event(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        receiver.answer(500, 200)
+        created = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+        assert created.status_code == 202, created.text
+        assert created.json()["webhook_url"] == receiver.url
+        evaluation_id = created.json()["id"]
+
+        final = api.wait(client, evaluation_id)
+        assert final["status"] == "completed"
+        history = wait_deliveries(
+            api, client, endpoint["id"], lambda h: any(d["succeeded"] for d in h)
+        )
+
+        requests = receiver.received
+        assert len(requests) == 2
+        first, second = requests
+        assert first.headers["webhook-id"] == second.headers["webhook-id"]
+        assert first.headers["webhook-id"].startswith("msg_")
+        # The same bytes on every attempt: receivers may de-duplicate on webhook-id alone.
+        assert first.body == second.body
+        for request in requests:
+            assert request.path == receiver.path
+            assert request.headers["content-type"] == "application/json"
+            assert request.headers["webhook-signature"].startswith("v1,")
+            payload = verified(endpoint["secret"], request)
+            assert payload == json.loads(request.body)
+            assert payload["type"] == "evaluation.completed"
+            assert payload["timestamp"]
+            assert payload["data"]["id"] == evaluation_id
+            assert payload["data"]["status"] == "completed"
+            assert payload["data"]["result_counts"] == final["result_counts"]
+            assert payload["data"]["result_counts"]["failed"] == 1
+        with pytest.raises(WebhookVerificationError):
+            verified("whsec_" + base64.b64encode(secrets.token_bytes(32)).decode(), first)
+
+        assert [(d["attempt"], d["status_code"], d["succeeded"]) for d in history] == [
+            (2, 200, True),
+            (1, 500, False),
+        ]
+        assert {d["event_id"] for d in history} == {first.headers["webhook-id"]}
+        assert {d["event_type"] for d in history} == {"evaluation.completed"}
+        assert history[1]["response_body"] == "scripted 500"
+        assert history[1]["error"] is None
+        assert event_status(api, first.headers["webhook-id"]) == "delivered"
+
+        # A delivered event is never sent again, however often the ticker runs.
+        for _ in range(3):
+            pump(api)()
+        assert len(receiver.received) == 2
+
+    def test_canceled_evaluation_delivers_a_canceled_event(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        # The embedded worker starts at once: a big evaluation gives the cancel time to land.
+        # Should it still finish first, try again with a bigger one.
+        canceled = None
+        for cases in (2000, 5000, 10_000):
+            created = client.post(
+                "/v1/evaluations", json=evaluation_body(receiver.url, cases=cases, metrics=5)
+            )
+            assert created.status_code == 202, created.text
+            response = client.post(f"/v1/evaluations/{created.json()['id']}/cancel")
+            if response.status_code == 200:
+                canceled = response.json()
+                break
+            assert_finished_first(response)
+        assert canceled is not None, "every evaluation completed before its cancel landed"
+        assert canceled["status"] == "canceled"
+        assert api.wait(client, canceled["id"])["status"] == "canceled"
+
+        def canceled_event_delivered(history: list[dict[str, Any]]) -> bool:
+            return any(d["event_type"] == "evaluation.canceled" and d["succeeded"] for d in history)
+
+        history = wait_deliveries(api, client, endpoint["id"], canceled_event_delivered)
+        events = [(request, verified(endpoint["secret"], request)) for request in receiver.received]
+        mine = [(r, p) for r, p in events if p["data"]["id"] == canceled["id"]]
+        assert len(mine) == 1
+        request, payload = mine[0]
+        assert payload["type"] == "evaluation.canceled"
+        assert payload["data"]["status"] == "canceled"
+        assert payload["data"]["result_counts"]["total"] == canceled["result_counts"]["total"]
+        assert payload["data"]["completed_at"] is not None
+        canceled_attempts = [d for d in history if d["event_type"] == "evaluation.canceled"]
+        assert len(canceled_attempts) == 1
+        assert canceled_attempts[0]["event_id"] == request.headers["webhook-id"]
+        # Evaluations that finished before their cancel sent their own (completed) event.
+        for _, other in events:
+            if other["data"]["id"] != canceled["id"]:
+                assert other["type"] == "evaluation.completed"
+
+    def test_gone_disables_the_endpoint(self, api: Api, receiver: WebhookReceiver) -> None:
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        receiver.answer(410)
+        created = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+        assert created.status_code == 202, created.text
+        assert api.wait(client, created.json()["id"])["status"] == "completed"
+
+        history = wait_deliveries(api, client, endpoint["id"], lambda h: len(h) >= 1)
+        assert [(d["attempt"], d["status_code"], d["succeeded"]) for d in history] == [
+            (1, 410, False)
+        ]
+        (request,) = receiver.received
+        assert verified(endpoint["secret"], request)["type"] == "evaluation.completed"
+        assert event_status(api, history[0]["event_id"]) == "failed"
+        listed = client.get("/v1/webhook_endpoints").json()["data"]
+        assert [(e["id"], e["enabled"]) for e in listed] == [(endpoint["id"], False)]
+
+        # No retry follows a 410, and a disabled endpoint takes no new evaluations.
+        for _ in range(3):
+            pump(api)()
+        assert len(receiver.received) == 1
+        refused = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+        assert refused.status_code == 422, refused.text
+        assert [e["loc"] for e in refused.json()["errors"]] == ["webhook_url"]
+
+    def test_registering_a_disabled_url_again_turns_it_back_on(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        receiver.answer(410, 200)
+        first = client.post("/v1/evaluations", json=evaluation_body(receiver.url)).json()
+        api.wait(client, first["id"])
+        wait_deliveries(api, client, endpoint["id"], lambda h: len(h) >= 1)
+        assert client.get("/v1/webhook_endpoints").json()["data"][0]["enabled"] is False
+
+        response = client.post("/v1/webhook_endpoints", json={"url": receiver.url})
+        assert response.status_code == 201, response.text
+        again = response.json()
+        # The same endpoint (its history stays), on again, with a new secret.
+        assert again["id"] == endpoint["id"]
+        assert again["enabled"] is True
+        assert again["secret"] != endpoint["secret"]
+        listed = client.get("/v1/webhook_endpoints").json()["data"]
+        assert [(e["id"], e["enabled"]) for e in listed] == [(endpoint["id"], True)]
+
+        second = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+        assert second.status_code == 202, second.text
+        api.wait(client, second.json()["id"])
+        history = wait_deliveries(api, client, endpoint["id"], lambda h: len(h) >= 2)
+        assert [(d["status_code"], d["succeeded"]) for d in history] == [(200, True), (410, False)]
+        latest = receiver.received[-1]
+        payload = verified(again["secret"], latest)
+        assert payload["data"]["id"] == second.json()["id"]
+        with pytest.raises(WebhookVerificationError):
+            verified(endpoint["secret"], latest)
