@@ -29,7 +29,7 @@ class Settings(BaseSettings):
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=250, ge=1)
     # Metric computations (judge calls) in flight at once inside one job.
-    worker_concurrency: int = Field(default=32, ge=1)
+    worker_concurrency: int = Field(default=64, ge=1)
     # Results buffered before a write; writes also happen every flush interval.
     result_batch_size: int = Field(default=50, ge=1)
     result_flush_seconds: float = Field(default=1.0, gt=0)

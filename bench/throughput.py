@@ -187,7 +187,7 @@ def run_once(
             state = client.get(f"/v1/evaluations/{evaluation_id}").json()
             if state["status"] in ("completed", "failed", "canceled"):
                 break
-            time.sleep(0.05)
+            time.sleep(0.2)
         wall = time.perf_counter() - started
         cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     calls = len(judge.requests)

@@ -2,6 +2,7 @@
 
 import asyncio
 import email.utils
+import json
 import logging
 import random
 import time
@@ -48,6 +49,39 @@ def _error_code(error: openai.APIStatusError) -> str | None:
     body = error.body if isinstance(error.body, dict) else {}
     inner = body.get("error", body) if isinstance(body, dict) else {}
     return inner.get("code") if isinstance(inner, dict) else None
+
+
+def _read_completion(
+    raw: bytes, usage: JudgeUsage
+) -> tuple[str | None, list[dict[str, Any]] | None]:
+    """Content and logprob tokens of a chat completion body; adds its token usage."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace"), None
+    reported = body.get("usage") or {}
+    usage.prompt_tokens += reported.get("prompt_tokens") or 0
+    usage.completion_tokens += reported.get("completion_tokens") or 0
+    choices = body.get("choices") or []
+    if not choices:
+        return None, None
+    choice = choices[0]
+    content = (choice.get("message") or {}).get("content")
+    tokens = ((choice.get("logprobs") or {}).get("content")) or None
+    logprobs = None
+    if tokens:
+        logprobs = [
+            {
+                "token": item.get("token", ""),
+                "logprob": item.get("logprob"),
+                "top_logprobs": [
+                    {"token": alt.get("token", ""), "logprob": alt.get("logprob")}
+                    for alt in item.get("top_logprobs") or []
+                ],
+            }
+            for item in tokens
+        ]
+    return content, logprobs
 
 
 def _wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -185,7 +219,9 @@ class JudgeClient:
                 request["top_logprobs"] = top_logprobs
             try:
                 async with self._in_flight:
-                    response = await self._openai.chat.completions.create(**request)
+                    # The raw endpoint with plain-dict bodies: the SDK's typed request transform
+                    # and response models cost more CPU than the rest of a judge call.
+                    raw = await self._openai.post("/chat/completions", body=request, cast_to=bytes)
             except openai.BadRequestError as error:
                 text = str(error).lower()
                 if fmt in _DOWNGRADE and ("response_format" in text or "json_schema" in text):
@@ -224,26 +260,7 @@ class JudgeClient:
             except openai.APIStatusError as error:
                 raise JudgeError("judge_error", _short(error), usage) from error
             usage.calls += 1
-            if response.usage is not None:
-                usage.prompt_tokens += response.usage.prompt_tokens or 0
-                usage.completion_tokens += response.usage.completion_tokens or 0
-            if not response.choices:
-                return None, None
-            choice = response.choices[0]
-            logprobs = None
-            if choice.logprobs is not None and choice.logprobs.content:
-                logprobs = [
-                    {
-                        "token": item.token,
-                        "logprob": item.logprob,
-                        "top_logprobs": [
-                            {"token": alt.token, "logprob": alt.logprob}
-                            for alt in (item.top_logprobs or [])
-                        ],
-                    }
-                    for item in choice.logprobs.content
-                ]
-            return choice.message.content, logprobs
+            return _read_completion(raw, usage)
 
     async def _backoff(
         self,
