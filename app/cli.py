@@ -38,6 +38,9 @@ def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.
     from workers.main import run_worker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    # One line per judge request would cost more than the request itself.
+    for noisy in ("httpx", "openai"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     run_worker(get_settings(), burst=burst)
 
 

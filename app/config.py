@@ -27,11 +27,11 @@ class Settings(BaseSettings):
     max_metrics: int = Field(default=20, ge=1)
 
     # Test cases scored per job; a job holds this many cases' results in flight at most.
-    job_slice_size: int = Field(default=250, ge=1)
+    job_slice_size: int = Field(default=1000, ge=1)
     # Metric computations (judge calls) in flight at once inside one job.
     worker_concurrency: int = Field(default=64, ge=1)
     # Results buffered before a write; writes also happen every flush interval.
-    result_batch_size: int = Field(default=50, ge=1)
+    result_batch_size: int = Field(default=100, ge=1)
     result_flush_seconds: float = Field(default=1.0, gt=0)
     job_timeout_seconds: int = Field(default=3600, ge=10)
     job_retries: int = Field(default=3, ge=0)

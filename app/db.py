@@ -63,6 +63,8 @@ def make_engine(settings: Settings) -> Engine:
             cursor = dbapi_connection.cursor()
             # WAL lets the API read while the embedded worker writes.
             cursor.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL stays consistent; only the last commits can be lost on power loss.
+            cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA busy_timeout=30000")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()

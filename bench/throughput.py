@@ -173,7 +173,13 @@ def run_once(
     base_url: str, key: str, pids: list[int], judge: ScriptedJudge, n: int, latency: float
 ) -> dict:
     judge.reset()
-    judge.script(respond)
+    seen: list[float] = []
+
+    def timed(request: dict) -> Reply | dict:
+        seen.append(time.perf_counter())
+        return respond(request)
+
+    judge.script(timed)
     judge.latency = latency
     body = {"test_cases": test_cases(n, uuid.uuid4().hex[:8]), "metrics": METRICS}
     headers = {"Authorization": f"Bearer {key}"}
@@ -187,8 +193,9 @@ def run_once(
             state = client.get(f"/v1/evaluations/{evaluation_id}").json()
             if state["status"] in ("completed", "failed", "canceled"):
                 break
-            time.sleep(0.2)
-        wall = time.perf_counter() - started
+            time.sleep(0.1)
+        finished = time.perf_counter()
+        wall = finished - started
         cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
     calls = len(judge.requests)
     bound = calls * latency / CONCURRENCY
@@ -205,6 +212,9 @@ def run_once(
         "bound_s": bound,
         "wall_over_bound": wall / bound if bound else None,
         "max_in_flight": judge.max_in_flight,
+        # Where the wall time beyond the judge's goes: before the first call, after the last.
+        "to_first_call_s": seen[0] - started if seen else None,
+        "after_last_call_s": finished - seen[-1] - latency if seen else None,
     }
 
 
@@ -220,7 +230,8 @@ def main() -> None:
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
     print(
         f"{'mode':9} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} {'calls/s':>8} "
-        f"{'CPU ms/call':>11} {'bound s':>8} {'wall/bound':>10} {'errored':>7}"
+        f"{'CPU ms/call':>11} {'bound s':>8} {'wall/bound':>10} {'errored':>7} "
+        f"{'first s':>7} {'tail s':>6}"
     )
     results = []
     with ScriptedJudge() as judge:
@@ -243,7 +254,8 @@ def main() -> None:
                         f"{mode:9} {latency:7.3f} {n:5d} {row['calls_per_case']:10.2f} "
                         f"{row['wall_s']:8.2f} {row['calls_per_s']:8.0f} "
                         f"{row['cpu_ms_per_call']:11.2f} {row['bound_s']:8.2f} {ratio:>10} "
-                        f"{row['errored']:7d}",
+                        f"{row['errored']:7d} {row['to_first_call_s']:7.2f} "
+                        f"{row['after_last_call_s']:6.2f}",
                         flush=True,
                     )
     print(json.dumps(results))

@@ -2,6 +2,7 @@
 
 import asyncio
 import email.utils
+import itertools
 import json
 import logging
 import random
@@ -29,6 +30,7 @@ _DOWNGRADE: dict[ResponseFormatMode, ResponseFormatMode] = {
     "json_object": "text",
 }
 _MAX_RETRY_AFTER_SECONDS = 60.0
+_request_numbers = itertools.count(1)
 
 
 def _retry_after(error: openai.APIStatusError) -> float | None:
@@ -80,6 +82,8 @@ def _read_completion(
                 ],
             }
             for item in tokens
+            # Only digit tokens matter (the G-Eval score); the rest would only fill the cache.
+            if item.get("token", "").strip().isdecimal()
         ]
     return content, logprobs
 
@@ -221,7 +225,17 @@ class JudgeClient:
                 async with self._in_flight:
                     # The raw endpoint with plain-dict bodies: the SDK's typed request transform
                     # and response models cost more CPU than the rest of a judge call.
-                    raw = await self._openai.post("/chat/completions", body=request, cast_to=bytes)
+                    raw = await self._openai.post(
+                        "/chat/completions",
+                        # Serialised here: the SDK would deep-copy the body (images included).
+                        content=json.dumps(request, ensure_ascii=False).encode(),
+                        cast_to=bytes,
+                        options={
+                            "headers": {"Content-Type": "application/json"},
+                            # The SDK would make a uuid4 per request for this header.
+                            "idempotency_key": f"loupe-{next(_request_numbers)}",
+                        },
+                    )
             except openai.BadRequestError as error:
                 text = str(error).lower()
                 if fmt in _DOWNGRADE and ("response_format" in text or "json_schema" in text):
