@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse
 
 from app import idempotency
 from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
+from app.api.routing import LeanRoute
 from app.evaluations import repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -18,7 +19,7 @@ from app.evaluations.schemas import (
 )
 from app.problems import ProblemError, problem_responses
 
-router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"])
+router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
 # How long a poller should wait before asking again about a running evaluation.

@@ -1,0 +1,83 @@
+"""JSON request bodies parsed as they stream in, never held whole.
+
+Starlette would join the body's chunks (two copies of it), keep those bytes for the whole
+request, and `json.loads` would decode them to one more string and make a separate string for
+every repeat of the same data URL. A submission of hundreds of test cases sharing a few large
+images would cost several times its size. Here each chunk goes straight into an incremental
+parser (ijson's C backend) and long strings that repeat become one object, so memory holds
+the parsed values and each distinct image once.
+"""
+
+import json
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import ijson
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
+from ijson.common import ObjectBuilder
+
+# Strings this long are worth de-duplicating (data URLs, long documents); shorter ones are not.
+_SHARED_STRING_MIN = 256
+# What FastAPI sees as "the body" once it is parsed: it only checks that one was sent.
+_PARSED = b"{}"
+
+
+class _SharingBuilder(ObjectBuilder):
+    """Builds the document from parser events; repeated long strings share one object."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: dict[str, str] = {}
+
+    def send(self, item: tuple[str, Any]) -> None:
+        event, value = item
+        if event == "string" and len(value) >= _SHARED_STRING_MIN:
+            value = self._seen.setdefault(value, value)
+        self.event(event, value)
+
+
+def _is_json(content_type: str) -> bool:
+    media = content_type.split(";", 1)[0].strip().lower()
+    return media == "application/json" or (
+        media.startswith("application/") and media.endswith("+json")
+    )
+
+
+class LeanRequest(Request):
+    async def body(self) -> bytes:
+        if hasattr(self, "_body"):
+            return self._body
+        if not _is_json(self.headers.get("content-type", "")):
+            return await super().body()
+        builder = _SharingBuilder()
+        parser = ijson.basic_parse_coro(builder, use_float=True)
+        received = 0
+        try:
+            async for chunk in self.stream():
+                if chunk:
+                    received += len(chunk)
+                    parser.send(chunk)
+            if received:
+                parser.close()
+        except ijson.JSONError as error:
+            # FastAPI answers a JSONDecodeError with 400 (problem+json via our handler).
+            raise json.JSONDecodeError(str(error).splitlines()[0], "", 0) from error
+        if not received:
+            self._body = b""
+            return self._body
+        self._json = builder.value
+        self._body = _PARSED
+        return self._body
+
+
+class LeanRoute(APIRoute):
+    """An APIRoute whose handlers see a LeanRequest."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def lean_handler(request: Request) -> Response:
+            return await handler(LeanRequest(request.scope, request.receive))
+
+        return lean_handler
