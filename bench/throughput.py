@@ -30,7 +30,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.fixtures.judge import Reply, ScriptedJudge, logprob_tokens, task_of  # noqa: E402
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
 
 LOUPE = Path(sys.executable).parent / "loupe"
@@ -72,38 +72,6 @@ def test_cases(n: int, run: str) -> list[dict[str, Any]]:
         }
         for i in range(n)
     ]
-
-
-def g_eval_score(request: dict) -> Reply:
-    content = json.dumps({"reason": "Names the shape.", "score": 7})
-    position = content.rindex("7")
-    return Reply(
-        content=content, logprobs=logprob_tokens(content, {position: {"7": 0.7, "8": 0.3}})
-    )
-
-
-ANSWERS: dict[str, Any] = {
-    "g_eval_steps": {"steps": ["Check the shape.", "Check the number."]},
-    "g_eval_score": g_eval_score,
-    "faithfulness_truths": {"truths": ["The document describes a shape."]},
-    "faithfulness_verdicts": {
-        "claims": [{"claim": "It shows a shape.", "verdict": "yes"}],
-        "reason": "Supported.",
-    },
-    "contextual_precision_verdicts": {
-        "verdicts": [{"verdict": "yes", "reason": "n1"}, {"verdict": "no", "reason": "n2"}],
-        "reason": "Good ranking.",
-    },
-    "contextual_recall_verdicts": {
-        "verdicts": [{"verdict": "yes", "reason": "n1"}],
-        "reason": "Covered.",
-    },
-}
-
-
-def respond(request: dict) -> Reply | dict:
-    answer = ANSWERS[task_of(request)]
-    return answer(request) if callable(answer) else answer
 
 
 def cpu_seconds(pid: int) -> float:
@@ -177,7 +145,7 @@ def run_once(
 
     def timed(request: dict) -> Reply | dict:
         seen.append(time.perf_counter())
-        return respond(request)
+        return plausible_answer(request)
 
     judge.script(timed)
     judge.latency = latency

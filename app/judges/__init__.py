@@ -4,7 +4,10 @@ No FastAPI, SQLAlchemy or RQ here: metrics and tests use it directly.
 """
 
 import asyncio
+import atexit
+import contextlib
 
+from app.judges import _loop as _loop_module
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._client import JudgeClient
 from app.judges._json import JSONExtractionError, extract_json_object
@@ -24,7 +27,23 @@ def get_client(endpoint: JudgeEndpoint) -> JudgeClient:
     return client
 
 
+@atexit.register
+def close_clients() -> None:
+    """Close the judge loop's clients (their connection pools) as the process exits.
+
+    Not on a runtime's close: other runtimes of the process may still be using them.
+    """
+    loop = _loop_module._loop
+    if loop is None or loop.is_closed():
+        return
+    for key in [key for key in _clients if key[1] == id(loop)]:
+        client = _clients.pop(key)
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(client.close(), loop).result(timeout=5)
+
+
 __all__ = [
+    "close_clients",
     "JSONExtractionError",
     "JudgeCache",
     "JudgeClient",

@@ -1,5 +1,6 @@
 """The types every metric shares: the test case it reads and the result it returns."""
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -119,8 +120,6 @@ class MetricContext:
         model: str | None = None,
     ) -> tuple[JudgeReply, bool]:
         """A judge call made once per key and shared; True for the caller that made it."""
-        import asyncio
-
         task = self.shared.get(key)
         first = task is None
         if task is None:

@@ -53,3 +53,9 @@ def schema(title: str, *, with_reason: bool) -> type[BaseModel]:
         verdicts: list[Verdict]
 
     return Bare
+
+
+def answer_shape(with_reason: bool) -> str:
+    """The JSON shape a verdicts prompt asks for."""
+    shape = '{"verdicts": [{"verdict": "yes|no", "reason": "..."}]'
+    return shape + (', "reason": "..."}' if with_reason else "}")

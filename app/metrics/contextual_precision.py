@@ -45,8 +45,7 @@ def _prompt(with_reason: bool) -> str:
         if with_reason
         else ""
     )
-    shape = '{"verdicts": [{"verdict": "yes|no", "reason": "..."}]'
-    shape += ', "reason": "..."}' if with_reason else "}"
+    shape = _verdicts.answer_shape(with_reason)
     return (
         "Loupe task: contextual_precision_verdicts\n"
         "For each node of the retrieval context, in the order given, answer `yes` if it was "

@@ -30,8 +30,7 @@ def _prompt(with_reason: bool) -> str:
         if with_reason
         else ""
     )
-    shape = '{"verdicts": [{"verdict": "yes|no", "reason": "..."}]'
-    shape += ', "reason": "..."}' if with_reason else "}"
+    shape = _verdicts.answer_shape(with_reason)
     return (
         "Loupe task: contextual_recall_verdicts\n"
         "Split the expected output into its sentences (an image in it counts as one unit). For "

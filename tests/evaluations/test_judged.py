@@ -3,12 +3,11 @@
 import base64
 import io
 import json
-from typing import Any
 
 from PIL import Image
 
 from tests.fixtures.api import Api
-from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, logprob_tokens, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
 from tests.fixtures.metrics import user_text
 
 
@@ -49,44 +48,6 @@ def cases(count: int, tag: str = "") -> list[dict]:
     ]
 
 
-def g_eval_score(request: dict) -> Reply:
-    content = json.dumps({"reason": "It names the shape correctly.", "score": 8})
-    position = content.rindex("8")
-    return Reply(
-        content=content,
-        logprobs=logprob_tokens(content, {position: {"8": 0.5, "9": 0.5}}),
-        prompt_tokens=100,
-        completion_tokens=20,
-    )
-
-
-ANSWERS: dict[str, Any] = {
-    "g_eval_steps": {"steps": ["Check the shape.", "Check the colour."]},
-    "g_eval_score": g_eval_score,
-    "faithfulness_truths": {"truths": ["The logo is a red circle."]},
-    "faithfulness_verdicts": {
-        "claims": [
-            {"claim": "It is a red circle.", "verdict": "yes"},
-            {"claim": "It is number 3.", "verdict": "idk", "reason": "?"},
-        ],
-        "reason": "Mostly supported.",
-    },
-    "contextual_precision_verdicts": {
-        "verdicts": [{"verdict": "yes", "reason": "node 1"}, {"verdict": "no", "reason": "image"}],
-        "reason": "Relevant node first.",
-    },
-    "contextual_recall_verdicts": {
-        "verdicts": [{"verdict": "yes", "reason": "node 1"}],
-        "reason": "Fully covered.",
-    },
-}
-
-
-def respond(request: dict) -> Reply | dict:
-    answer = ANSWERS[task_of(request)]
-    return answer(request) if callable(answer) else answer
-
-
 def submit(api: Api, client, body: dict) -> dict:
     response = client.post("/v1/evaluations", json=body)
     assert response.status_code == 202, response.text
@@ -101,7 +62,7 @@ def all_results(client, evaluation_id: str) -> list[dict]:
 
 class TestJudgedMetrics:
     def test_four_metrics_with_images(self, api: Api, judge: ScriptedJudge) -> None:
-        judge.script(respond)
+        judge.script(plausible_answer)
         client = api.tenant_client()
         final = submit(
             api,
@@ -153,7 +114,7 @@ class TestJudgedMetrics:
         assert "sk-test-secret" not in json.dumps(list(rows.values()))
 
     def test_resubmitting_makes_no_judge_calls(self, api: Api, judge: ScriptedJudge) -> None:
-        judge.script(respond)
+        judge.script(plausible_answer)
         client = api.tenant_client()
         body = {"test_cases": cases(2, " again"), "metrics": METRICS}
         first = submit(api, client, body)
@@ -198,7 +159,7 @@ class TestJudgeFaults:
             seen[task] = seen.get(task, 0) + 1
             if seen[task] == 1 and task in faults:
                 return faults[task]
-            return respond(request)
+            return plausible_answer(request)
 
         judge.script(flaky)
         client = api.tenant_client()
@@ -216,7 +177,7 @@ class TestJudgeFaults:
                 return Reply(status=500)
             if "POISON" in user_text(request) and task_of(request) == "g_eval_score":
                 return Reply(content="never json")
-            return respond(request)
+            return plausible_answer(request)
 
         judge.script(poisoned)
         client = api.tenant_client()
