@@ -6,9 +6,7 @@ URL naming it exactly is fetched, which lets redirects to other loopback names b
 other spelling of loopback, and `localhost`, must be refused.
 """
 
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -27,9 +25,9 @@ BIG = noise_png((150, 150))  # about 67 kB, over this app's 60 kB cap
 
 
 @pytest.fixture(scope="module")
-def strict() -> Iterator[Api]:
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     settings = sqlite_settings(
-        Path(tempfile.mkdtemp(prefix="loupe-ssrf-")),
+        tmp_path_factory.mktemp("ssrf"),
         allow_private_urls=False,
         fetch_allowlist=["127.0.0.1"],
         max_image_bytes=60_000,
