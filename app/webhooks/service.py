@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks import Webhook
 
@@ -81,7 +82,13 @@ def create_endpoint(
         enabled=True,
     )
     session.add(endpoint)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        # A concurrent request registered the same URL between our check and this insert.
+        raise ProblemError(
+            409, "Conflict", "That URL is already registered.", slug="webhook-endpoint-exists"
+        ) from exc
     return endpoint
 
 
