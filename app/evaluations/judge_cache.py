@@ -20,8 +20,7 @@ class DatabaseJudgeCache:
 
     def _read(self, keys: list[str]) -> dict[str, dict[str, Any]]:
         with self.runtime.session() as session:
-            rows = JudgeCacheRepository(session).get_many(self.scope, keys)
-        return {row.key: {"content": row.content, "logprobs": row.logprobs} for row in rows}
+            return JudgeCacheRepository(session).get_many(self.scope, keys)
 
     async def _lookup_batch(self) -> None:
         batch, self._lookups = self._lookups, {}

@@ -231,12 +231,14 @@ class JudgeCacheRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def get_many(self, scope: str, keys: list[str]) -> Sequence[JudgeCacheEntry]:
-        return self.session.scalars(
-            select(JudgeCacheEntry).where(
+    def get_many(self, scope: str, keys: list[str]) -> dict[str, dict[str, Any]]:
+        """Stored answers by key; plain rows, not ORM objects, on this hot path."""
+        rows = self.session.execute(
+            select(JudgeCacheEntry.key, JudgeCacheEntry.content, JudgeCacheEntry.logprobs).where(
                 JudgeCacheEntry.scope == scope, JudgeCacheEntry.key.in_(keys)
             )
-        ).all()
+        )
+        return {key: {"content": content, "logprobs": logprobs} for key, content, logprobs in rows}
 
     def put_many(self, rows: list[dict[str, Any]]) -> None:
         insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)
