@@ -30,6 +30,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.fixtures.judge import JUDGED_METRICS as METRICS  # noqa: E402
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
 
@@ -46,17 +47,6 @@ def png(seed: int) -> str:
 
 
 IMAGES = [png(seed) for seed in range(20)]
-METRICS = [
-    {
-        "type": "g_eval",
-        "name": "helpfulness",
-        "criteria": "Does the output answer the input?",
-        "evaluation_params": ["input", "actual_output"],
-    },
-    {"type": "faithfulness"},
-    {"type": "contextual_precision"},
-    {"type": "contextual_recall"},
-]
 
 
 def test_cases(n: int, run: str) -> list[dict[str, Any]]:

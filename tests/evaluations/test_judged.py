@@ -7,6 +7,9 @@ import json
 from PIL import Image
 
 from tests.fixtures.api import Api
+from tests.fixtures.judge import (
+    JUDGED_METRICS as METRICS,
+)
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
 from tests.fixtures.metrics import user_text
 
@@ -18,17 +21,6 @@ def png(color: str, size: tuple[int, int] = (16, 12)) -> str:
 
 
 RED, BLUE = png("red"), png("blue", (12, 16))
-METRICS = [
-    {
-        "type": "g_eval",
-        "name": "helpfulness",
-        "criteria": "Does the output answer the input?",
-        "evaluation_params": ["input", "actual_output"],
-    },
-    {"type": "faithfulness"},
-    {"type": "contextual_precision"},
-    {"type": "contextual_recall"},
-]
 
 
 def image(url: str) -> dict:
