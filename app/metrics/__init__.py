@@ -10,6 +10,7 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 from app.metrics import (
+    choice_accuracy,
     contextual_precision,
     contextual_recall,
     exact_match,
@@ -30,6 +31,7 @@ Measure = Callable[[Any, MetricTestCase, MetricContext], Awaitable[MetricResult]
 # type -> (spec class, measure function)
 _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "exact_match": (exact_match.ExactMatchSpec, exact_match.measure),
+    "choice_accuracy": (choice_accuracy.ChoiceAccuracySpec, choice_accuracy.measure),
     "g_eval": (g_eval.GEvalSpec, g_eval.measure),
     "faithfulness": (faithfulness.FaithfulnessSpec, faithfulness.measure),
     "contextual_precision": (
