@@ -10,12 +10,14 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 from app.metrics import (
+    bleu,
     choice_accuracy,
     contextual_precision,
     contextual_recall,
     exact_match,
     faithfulness,
     g_eval,
+    rouge,
 )
 from app.metrics._types import (
     MetricContext,
@@ -32,6 +34,8 @@ Measure = Callable[[Any, MetricTestCase, MetricContext], Awaitable[MetricResult]
 _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "exact_match": (exact_match.ExactMatchSpec, exact_match.measure),
     "choice_accuracy": (choice_accuracy.ChoiceAccuracySpec, choice_accuracy.measure),
+    "bleu": (bleu.BleuSpec, bleu.measure),
+    "rouge": (rouge.RougeSpec, rouge.measure),
     "g_eval": (g_eval.GEvalSpec, g_eval.measure),
     "faithfulness": (faithfulness.FaithfulnessSpec, faithfulness.measure),
     "contextual_precision": (

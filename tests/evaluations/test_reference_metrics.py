@@ -1,5 +1,9 @@
 """Reference metrics (no judge) through the HTTP API and the workers."""
 
+import math
+
+import pytest
+
 from tests.evaluations.test_endpoints import error_locs, problem
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
@@ -32,3 +36,42 @@ class TestChoiceAccuracy:
         }
         response = api.tenant_client().post("/v1/evaluations", json=body)
         assert error_locs(problem(response, 422)) == ["test_cases[0].expected_output"]
+
+
+class TestBleuRouge:
+    def test_scores_and_logs_through_the_api(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+        body = {
+            "test_cases": [
+                {
+                    "input": "q",
+                    "actual_output": "the cat sat",
+                    "expected_output": "the cat sat on the mat",
+                },
+                {
+                    "input": "q",
+                    "actual_output": "猫坐在垫子上。",
+                    "expected_output": "猫坐在垫子上了。",
+                },
+            ],
+            "metrics": [{"type": "bleu", "n": 1}, {"type": "rouge"}],
+        }
+        created = client.post("/v1/evaluations", json=body)
+        assert created.status_code == 202, created.text
+        final = api.wait(client, created.json()["id"])
+        assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
+        rows = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+        first_bleu, first_rouge = rows[0], rows[1]
+        assert first_bleu["score"] == pytest.approx(math.exp(-1))
+        assert first_rouge["score"] == 0.5
+        assert set(first_bleu["logs"]) >= {"bleu-1", "bleu-4", "Rouge-1-R", "Rouge-L-F"}
+        assert rows[2]["logs"]["bleu-1"] > 0.8  # jieba-tokenised Chinese
+        assert judge.requests == []
+
+    def test_bad_options_are_422(self, api: Api) -> None:
+        body = {
+            "test_cases": [{"input": "q", "actual_output": "a", "expected_output": "a"}],
+            "metrics": [{"type": "bleu", "n": 5}, {"type": "rouge", "variant": "3"}],
+        }
+        response = api.tenant_client().post("/v1/evaluations", json=body)
+        assert sorted(error_locs(problem(response, 422))) == ["metrics[0].n", "metrics[1].variant"]
