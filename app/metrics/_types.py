@@ -51,6 +51,15 @@ class MetricResult:
     logs: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
+    def scored(
+        cls, score: float, threshold: float, reason: str | None, logs: dict[str, Any]
+    ) -> "MetricResult":
+        """A result for a score; `passed = score >= threshold`."""
+        return cls(
+            score=score, passed=score >= threshold, threshold=threshold, reason=reason, logs=logs
+        )
+
+    @classmethod
     def failure(cls, threshold: float | None, error: MetricError, **logs: Any) -> "MetricResult":
         """A result that carries an error instead of a score."""
         return cls(score=None, passed=None, threshold=threshold, error=error, logs=dict(logs))

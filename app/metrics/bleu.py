@@ -32,10 +32,9 @@ async def measure(spec: BleuSpec, case: MetricTestCase, ctx: MetricContext) -> M
         ctx.shared, text_of(case.actual_output), text_of(case.expected_output)
     )
     score = scores[f"bleu-{spec.n}"]
-    return MetricResult(
-        score=score,
-        passed=score >= spec.threshold,
-        threshold=spec.threshold,
-        reason=f"BLEU-{spec.n} (the {spec.n}-gram precision × brevity penalty) is {score:.4f}",
-        logs=dict(scores),
+    return MetricResult.scored(
+        score,
+        spec.threshold,
+        f"BLEU-{spec.n} (the {spec.n}-gram precision × brevity penalty) is {score:.4f}",
+        dict(scores),
     )

@@ -123,10 +123,9 @@ async def measure(
     else:
         verdict = "matches" if score else "does not match"
         reason = f"extracted answer {extracted} ({how}) {verdict} expected {expected!r}"
-    return MetricResult(
-        score=score,
-        passed=score >= spec.threshold,
-        threshold=spec.threshold,
-        reason=reason,
-        logs={"extracted_prediction": extracted or "", "extraction": how, "accuracy": score},
+    return MetricResult.scored(
+        score,
+        spec.threshold,
+        reason,
+        {"extracted_prediction": extracted or "", "extraction": how, "accuracy": score},
     )

@@ -47,12 +47,11 @@ async def measure(spec: ExactMatchSpec, case: MetricTestCase, ctx: MetricContext
             f"actual_output differs from expected_output at character {at} "
             f"(lengths {len(actual)} and {len(expected)})"
         )
-    return MetricResult(
-        score=score,
-        passed=score >= spec.threshold,
-        threshold=spec.threshold,
-        reason=reason,
-        logs={
+    return MetricResult.scored(
+        score,
+        spec.threshold,
+        reason,
+        {
             "actual": actual,
             "expected": expected,
             "case_sensitive": spec.case_sensitive,

@@ -35,10 +35,9 @@ async def measure(spec: RougeSpec, case: MetricTestCase, ctx: MetricContext) -> 
     )
     key = f"Rouge-{spec.variant.upper()}-{spec.statistic.upper()}"
     score = scores[key]
-    return MetricResult(
-        score=score,
-        passed=score >= spec.threshold,
-        threshold=spec.threshold,
-        reason=f"ROUGE-{spec.variant.upper()} {_STATISTICS[spec.statistic]} is {score:.4f}",
-        logs=dict(scores),
+    return MetricResult.scored(
+        score,
+        spec.threshold,
+        f"ROUGE-{spec.variant.upper()} {_STATISTICS[spec.statistic]} is {score:.4f}",
+        dict(scores),
     )
