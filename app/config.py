@@ -75,6 +75,22 @@ class Settings(BaseSettings):
     judge_backoff_base_seconds: float = Field(default=0.5, ge=0)
     judge_backoff_cap_seconds: float = Field(default=30.0, ge=0)
 
+    # Encrypts stored candidate-model API keys (any string; a Fernet key is derived from it).
+    # Unset: a random key is kept in `secret_key_file`, which suits one machine only; every API
+    # and worker process of a distributed deployment must share LOUPE_SECRET_KEY.
+    secret_key: str | None = Field(default=None, repr=False)
+    secret_key_file: Path = Path("./var/secret.key")
+
+    # Candidate models (dataset runs): calls in flight per process, per-call timeout, attempts.
+    candidate_concurrency: int = Field(default=32, ge=1)
+    candidate_timeout_seconds: float = Field(default=120.0, gt=0)
+    candidate_max_attempts: int = Field(default=5, ge=1)
+    # Dataset uploads: file size, rows per dataset, members and unpacked bytes of a zip.
+    max_dataset_bytes: int = Field(default=512 * 1024 * 1024, ge=1024)
+    max_dataset_rows: int = Field(default=100_000, ge=1)
+    max_archive_members: int = Field(default=10_000, ge=1)
+    max_archive_bytes: int = Field(default=2 * 1024 * 1024 * 1024, ge=1024)
+
     webhook_timeout_seconds: float = Field(default=15.0, gt=0)
     # Seconds to wait before each retry; the default spans about three days.
     # NoDecode: the env value is parsed below, so both "5,300" and "[5, 300]" work.

@@ -8,28 +8,40 @@ from app.problems import PROBLEM_MEDIA_TYPE, Problem
 
 class _TooLarge(HTTPException):
     # An HTTPException so FastAPI's body parser re-raises it instead of answering 400.
-    def __init__(self, max_bytes: int) -> None:
-        super().__init__(413, _detail(max_bytes))
+    def __init__(self, max_bytes: int, setting: str) -> None:
+        super().__init__(413, _detail(max_bytes, setting))
 
 
-def _detail(max_bytes: int) -> str:
-    return f"The request body exceeds {max_bytes} bytes (LOUPE_MAX_BODY_BYTES)."
+def _detail(max_bytes: int, setting: str = "LOUPE_MAX_BODY_BYTES") -> str:
+    return f"The request body exceeds {max_bytes} bytes ({setting})."
 
 
 class BodySizeLimitMiddleware:
-    """413 for bodies over `max_bytes`, by Content-Length or by counting a streamed body."""
+    """413 for bodies over `max_bytes`, by Content-Length or by counting a streamed body.
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    `path_limits` gives other limits for exact paths: {path: (max_bytes, setting name)}.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int,
+        path_limits: dict[str, tuple[int, str]] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.path_limits = path_limits or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes, setting = self.path_limits.get(
+            scope.get("path", ""), (self.max_bytes, "LOUPE_MAX_BODY_BYTES")
+        )
         for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > self.max_bytes:
-                await self._refuse(scope, send)
+            if name == b"content-length" and value.isdigit() and int(value) > max_bytes:
+                await self._refuse(scope, send, max_bytes, setting)
                 return
         seen = 0
         started = False
@@ -39,8 +51,8 @@ class BodySizeLimitMiddleware:
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise _TooLarge(self.max_bytes)
+                if seen > max_bytes:
+                    raise _TooLarge(max_bytes, setting)
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -53,15 +65,15 @@ class BodySizeLimitMiddleware:
             await self.app(scope, counting_receive, tracking_send)
         except _TooLarge:
             if not started:
-                await self._refuse(scope, send)
+                await self._refuse(scope, send, max_bytes, setting)
 
-    async def _refuse(self, scope: Scope, send: Send) -> None:
+    async def _refuse(self, scope: Scope, send: Send, max_bytes: int, setting: str) -> None:
         body = (
             Problem(
                 type="https://loupe.dev/problems/body-too-large",
                 title="Content Too Large",
                 status=413,
-                detail=_detail(self.max_bytes),
+                detail=_detail(max_bytes, setting),
                 instance=scope.get("path"),
             )
             .model_dump_json(exclude_none=True)

@@ -7,11 +7,14 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from app import runtime as runtime_module
+from app.candidates.endpoints import router as models_router
 from app.config import Settings, get_settings
+from app.datasets.endpoints import router as datasets_router
 from app.evaluations.endpoints import router as evaluations_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
 from app.problems import install_problem_handlers
+from app.runs.endpoints import router as runs_router
 from app.webhooks.endpoints import router as webhooks_router
 
 
@@ -49,9 +52,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
     )
-    app.add_middleware(BodySizeLimitMiddleware, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodySizeLimitMiddleware,
+        max_bytes=settings.max_body_bytes,
+        # Benchmark files are larger than any JSON request.
+        path_limits={"/v1/datasets": (settings.max_dataset_bytes, "LOUPE_MAX_DATASET_BYTES")},
+    )
     install_problem_handlers(app)
     app.include_router(health_router)
     app.include_router(evaluations_router)
     app.include_router(webhooks_router)
+    app.include_router(datasets_router)
+    app.include_router(models_router)
+    app.include_router(runs_router)
     return app

@@ -35,7 +35,10 @@ class EvaluationRepository:
         self.tenant_id = tenant_id
 
     def _base(self):  # type: ignore[no-untyped-def]
-        return select(Evaluation).where(Evaluation.tenant_id == self.tenant_id)
+        # Runs (app/runs) are evaluations underneath, listed and read through their own API.
+        return select(Evaluation).where(
+            Evaluation.tenant_id == self.tenant_id, Evaluation.kind == "evaluation"
+        )
 
     def get(self, evaluation_id: str, *, for_update: bool = False) -> Evaluation | None:
         statement = self._base().where(Evaluation.id == evaluation_id)
@@ -90,6 +93,15 @@ class JobRepository:
 
     def insert_results(self, rows: list[dict[str, Any]]) -> None:
         insert_ignoring_duplicates(self.session, Result, rows)
+
+    def store_predictions(self, evaluation_id: str, predictions: dict[int, str]) -> None:
+        """A run's candidate outputs, as the actual_output of its test cases."""
+        for index, prediction in predictions.items():
+            self.session.execute(
+                update(TestCase)
+                .where(TestCase.evaluation_id == evaluation_id, TestCase.index == index)
+                .values(actual_output=prediction)
+            )
 
     def count_results(self, evaluation_id: str) -> int:
         return (

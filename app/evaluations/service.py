@@ -145,7 +145,7 @@ def create(
             "expected_output": _content_json(tc.expected_output),
             "context": _nodes_json(tc.context),
             "retrieval_context": _nodes_json(tc.retrieval_context),
-            "metadata": tc.metadata,
+            "metadata_": tc.metadata,
         }
         for index, tc in enumerate(payload.test_cases)
     ]
@@ -286,12 +286,18 @@ def cancel(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
     evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id, for_update=True)
     if evaluation is None:
         raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
+    return cancel_loaded(session, evaluation)
+
+
+def cancel_loaded(session: Session, evaluation: Evaluation) -> Evaluation:
+    """Cancel an evaluation (or run) the caller has read for its tenant; terminal ones: 409."""
+    kind = evaluation.kind or "evaluation"
     if evaluation.status in TERMINAL_STATUSES:
         raise ProblemError(
             409,
             "Conflict",
-            f"The evaluation is already {evaluation.status}.",
-            slug="evaluation-terminal",
+            f"The {kind} is already {evaluation.status}.",
+            slug=f"{kind}-terminal",
         )
     finished = repository.JobRepository(session).finish(evaluation.id, "canceled")
     session.refresh(evaluation)
@@ -300,8 +306,8 @@ def cancel(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
         raise ProblemError(
             409,
             "Conflict",
-            f"The evaluation is already {evaluation.status}.",
-            slug="evaluation-terminal",
+            f"The {kind} is already {evaluation.status}.",
+            slug=f"{kind}-terminal",
         )
     return evaluation
 
@@ -315,8 +321,10 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         return None
     summary = to_schema(session, evaluation)
     # A thin payload (Standard Webhooks advice): ids and headline numbers; results by API.
+    # Runs are evaluations underneath; their events say `run.<status>`.
+    kind = evaluation.kind or "evaluation"
     data = {
-        "object": "evaluation",
+        "object": kind,
         "id": evaluation.id,
         "name": evaluation.name,
         "status": evaluation.status,
@@ -329,7 +337,7 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         session,
         evaluation.tenant_id,
         evaluation.webhook_endpoint_id,
-        f"evaluation.{evaluation.status}",
+        f"{kind}.{evaluation.status}",
         data,
     )
     return event.id

@@ -85,6 +85,12 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
+        predictor = None
+        if evaluation.kind == "run":
+            # Imported here: runs are built on evaluations, not the other way round.
+            from app.runs.tasks import predictor_for
+
+            predictor = predictor_for(session, runtime.settings, evaluation_id, rows, images)
         session.commit()
     todo = [
         (case, index)
@@ -94,7 +100,9 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
     ]
     if todo:
         cache = DatabaseJudgeCache(runtime, cache_scope)
-        run_on_judge_loop(_score(runtime, evaluation_id, specs, todo, judge_model, cache, media))
+        run_on_judge_loop(
+            _score(runtime, evaluation_id, specs, todo, judge_model, cache, media, predictor)
+        )
     finish_if_complete(runtime, evaluation_id)
 
 
@@ -122,6 +130,7 @@ async def _score(
     judge_model: str | None,
     cache: DatabaseJudgeCache,
     media: dict[int, list[dict[str, Any]]] | None = None,
+    predictor: Any = None,
 ) -> None:
     settings = runtime.settings
     ctx = MetricContext(
@@ -137,8 +146,10 @@ async def _score(
     def write(rows: list[dict[str, Any]], cache_rows: list[dict[str, Any]]) -> str | None:
         with runtime.session() as session:
             repo = JobRepository(session)
-            # Cache entries go in with the results that used them, in one transaction.
+            # Cache entries and a run's predictions go in with the results that used them.
             JudgeCacheRepository(session).put_many(cache_rows)
+            if predictor is not None:
+                repo.store_predictions(evaluation_id, predictor.take_predictions())
             repo.insert_results(rows)
             repo.heartbeat(evaluation_id)
             evaluation = repo.get(evaluation_id)
@@ -158,8 +169,17 @@ async def _score(
             if stop.is_set():
                 return
             spec = specs[index]
-            result = await measure(spec, case, ctx)
             case_media = media.get(case.index) if media else None
+            if predictor is not None:
+                # A run's sample: the candidate model answers first (once per sample).
+                case, failure = await predictor.predict(case)
+                if failure is not None:
+                    result = MetricResult.failure(spec.threshold, failure)
+                else:
+                    result = await measure(spec, case, ctx)
+                result.logs.update(predictor.logs(case.index))
+            else:
+                result = await measure(spec, case, ctx)
             buffer.append(_result_row(evaluation_id, case, index, spec, result, case_media))
             if len(buffer) >= settings.result_batch_size:
                 await flush()

@@ -1,5 +1,7 @@
 """OpenAI-compatible judge client: retries, limits, cache, JSON repair, logprobs.
 
+The same client generates candidate answers (`JudgeClient.generate`, endpoint role "candidate").
+
 No FastAPI, SQLAlchemy or RQ here: metrics and tests use it directly.
 """
 
@@ -13,7 +15,7 @@ from app.judges._client import JudgeClient
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._logprobs import weighted_score
 from app.judges._loop import judge_loop, run_on_judge_loop
-from app.judges._types import JudgeEndpoint, JudgeError, JudgeReply, JudgeUsage
+from app.judges._types import Generation, JudgeEndpoint, JudgeError, JudgeReply, JudgeUsage
 
 _clients: dict[tuple[JudgeEndpoint, int], JudgeClient] = {}
 
@@ -44,6 +46,7 @@ def close_clients() -> None:
 
 __all__ = [
     "close_clients",
+    "Generation",
     "JSONExtractionError",
     "JudgeCache",
     "JudgeClient",

@@ -7,6 +7,7 @@ import json
 import logging
 import random
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._types import (
+    Generation,
     JudgeEndpoint,
     JudgeError,
     JudgeReply,
@@ -30,6 +32,9 @@ _DOWNGRADE: dict[ResponseFormatMode, ResponseFormatMode] = {
     "json_object": "text",
 }
 _MAX_RETRY_AFTER_SECONDS = 60.0
+# Body fields a caller's generation params may not set: Loupe owns them (and reads one
+# non-streamed body).
+_RESERVED_PARAMS = frozenset({"model", "messages", "stream"})
 _request_numbers = itertools.count(1)
 
 
@@ -53,39 +58,55 @@ def _error_code(error: openai.APIStatusError) -> str | None:
     return inner.get("code") if isinstance(inner, dict) else None
 
 
-def _read_completion(
-    raw: bytes, usage: JudgeUsage
-) -> tuple[str | None, list[dict[str, Any]] | None]:
-    """Content and logprob tokens of a chat completion body; adds its token usage."""
+def _completion_body(raw: bytes, usage: JudgeUsage) -> dict[str, Any] | None:
+    """A chat completion body as JSON (None when it is not an object); adds its token usage."""
     try:
         body = json.loads(raw)
     except ValueError:
-        return raw.decode("utf-8", "replace"), None
+        return None
+    if not isinstance(body, dict):
+        return None
     reported = body.get("usage") or {}
     usage.prompt_tokens += reported.get("prompt_tokens") or 0
     usage.completion_tokens += reported.get("completion_tokens") or 0
+    return body
+
+
+def _first_choice(body: dict[str, Any]) -> dict[str, Any] | None:
     choices = body.get("choices") or []
-    if not choices:
-        return None, None
-    choice = choices[0]
-    content = (choice.get("message") or {}).get("content")
+    return choices[0] if choices and isinstance(choices[0], dict) else None
+
+
+def _digit_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
     tokens = ((choice.get("logprobs") or {}).get("content")) or None
-    logprobs = None
-    if tokens:
-        logprobs = [
-            {
-                "token": item.get("token", ""),
-                "logprob": item.get("logprob"),
-                "top_logprobs": [
-                    {"token": alt.get("token", ""), "logprob": alt.get("logprob")}
-                    for alt in item.get("top_logprobs") or []
-                ],
-            }
-            for item in tokens
-            # Only digit tokens matter (the G-Eval score); the rest would only fill the cache.
-            if item.get("token", "").strip().isdecimal()
-        ]
-    return content, logprobs
+    if not tokens:
+        return None
+    return [
+        {
+            "token": item.get("token", ""),
+            "logprob": item.get("logprob"),
+            "top_logprobs": [
+                {"token": alt.get("token", ""), "logprob": alt.get("logprob")}
+                for alt in item.get("top_logprobs") or []
+            ],
+        }
+        for item in tokens
+        # Only digit tokens matter (the G-Eval score); the rest would only fill the cache.
+        if item.get("token", "").strip().isdecimal()
+    ]
+
+
+def _text_content(content: Any) -> str:
+    """A message's content as text; some compatible servers answer with a list of parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part.get("text") or ""
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
+    return ""
 
 
 def _wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -101,7 +122,11 @@ def _wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 class JudgeClient:
-    """Calls one OpenAI-compatible endpoint; safe to share by every coroutine on one loop."""
+    """Calls one OpenAI-compatible endpoint; safe to share by every coroutine on one loop.
+
+    `call` asks a judge for validated JSON; `generate` asks a candidate model for a plain
+    completion. Both go through one request loop: in-flight limit, retries, Retry-After.
+    """
 
     def __init__(self, endpoint: JudgeEndpoint) -> None:
         self.endpoint = endpoint
@@ -192,6 +217,54 @@ class JudgeClient:
             response_format=self.response_format,
         )
 
+    async def generate(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        model: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> Generation:
+        """The model's plain chat completion of `messages` (no structured output, no logprobs).
+
+        Args:
+            params: body fields such as temperature, max_tokens, top_p, seed or stop, merged over
+                the endpoint's defaults; a None value leaves the field out of the request.
+
+        Raises JudgeError when the endpoint keeps failing or does not answer with a chat
+        completion; `usage` on the error counts the calls that were made. Empty content is
+        not an error: it is the model's answer.
+        """
+        role = self.endpoint.role
+        usage = JudgeUsage()
+        reserved = _RESERVED_PARAMS.intersection(params or {})
+        if reserved:
+            raise JudgeError(
+                f"{role}_bad_request",
+                f"generation params may not set {', '.join(sorted(reserved))}",
+                usage,
+            )
+        fields = {
+            "model": model or self.endpoint.default_model,
+            "messages": _wire_messages(messages),
+            "temperature": self.endpoint.temperature,
+            **(params or {}),
+        }
+        request = {name: value for name, value in fields.items() if value is not None}
+        raw = await self._post(lambda: request, usage)
+        body = _completion_body(raw, usage)
+        choice = _first_choice(body) if body is not None else None
+        if choice is None:
+            raise JudgeError(
+                f"{role}_error",
+                f"the {role} endpoint's reply is not a chat completion with a choice",
+                usage,
+            )
+        return Generation(
+            content=_text_content((choice.get("message") or {}).get("content")),
+            usage=usage,
+            finish_reason=choice.get("finish_reason"),
+        )
+
     async def _complete(
         self,
         messages: list[dict[str, Any]],
@@ -200,27 +273,71 @@ class JudgeClient:
         top_logprobs: int | None,
         usage: JudgeUsage,
     ) -> tuple[str | None, list[dict[str, Any]] | None]:
-        endpoint = self.endpoint
-        attempt = 0
-        while True:
-            attempt += 1
-            request: dict[str, Any] = {
+        """One judge completion in the best structured-output mode the endpoint takes."""
+        wire = _wire_messages(messages)
+
+        def request() -> dict[str, Any]:
+            # Rebuilt per attempt: a refusal may have stepped the mode or logprobs down.
+            body: dict[str, Any] = {
                 "model": model,
-                "messages": _wire_messages(messages),
-                "temperature": endpoint.temperature,
+                "messages": wire,
+                "temperature": self.endpoint.temperature,
             }
-            fmt = self.response_format
-            if fmt == "json_schema":
-                request["response_format"] = {
+            if self.response_format == "json_schema":
+                body["response_format"] = {
                     "type": "json_schema",
                     "json_schema": {"name": task_name(schema), "schema": _json_schema(schema)},
                 }
-            elif fmt == "json_object":
-                request["response_format"] = {"type": "json_object"}
-            wants_logprobs = top_logprobs is not None and self.logprobs_supported
-            if wants_logprobs:
-                request["logprobs"] = True
-                request["top_logprobs"] = top_logprobs
+            elif self.response_format == "json_object":
+                body["response_format"] = {"type": "json_object"}
+            if top_logprobs is not None and self.logprobs_supported:
+                body["logprobs"] = True
+                body["top_logprobs"] = top_logprobs
+            return body
+
+        raw = await self._post(request, usage, self._step_down)
+        body = _completion_body(raw, usage)
+        if body is None:
+            # Not JSON at all: extraction and the repair round deal with the text.
+            return raw.decode("utf-8", "replace"), None
+        choice = _first_choice(body)
+        if choice is None:
+            return None, None
+        return (choice.get("message") or {}).get("content"), _digit_logprobs(choice)
+
+    def _step_down(self, request: dict[str, Any], refusal: str) -> bool:
+        """True when a refused judge request asked for what this endpoint lacks; stops asking.
+
+        The step down is remembered by the client, so later calls start at the lower mode.
+        """
+        fmt: ResponseFormatMode = (request.get("response_format") or {}).get("type", "text")
+        if fmt in _DOWNGRADE and ("response_format" in refusal or "json_schema" in refusal):
+            self.response_format = _DOWNGRADE[fmt]
+            logger.info("judge endpoint rejects %s; using %s", fmt, self.response_format)
+            return True
+        if request.get("logprobs") and "logprob" in refusal:
+            self.logprobs_supported = False
+            return True
+        return False
+
+    async def _post(
+        self,
+        request: Callable[[], dict[str, Any]],
+        usage: JudgeUsage,
+        step_down: Callable[[dict[str, Any], str], bool] | None = None,
+    ) -> bytes:
+        """The raw body of a successful chat completion, retried within the endpoint's bounds.
+
+        Args:
+            request: builds the body for each attempt.
+            step_down: told of a 400 (the request and the lower-cased error); True when it
+                changed what `request` builds, so the refusal is retried and not counted.
+        """
+        role = self.endpoint.role
+        attempt = 0
+        while True:
+            attempt += 1
+            body = request()
             try:
                 async with self._in_flight:
                     # The raw endpoint with plain-dict bodies: the SDK's typed request transform
@@ -228,7 +345,7 @@ class JudgeClient:
                     raw = await self._openai.post(
                         "/chat/completions",
                         # Serialised here: the SDK would deep-copy the body (images included).
-                        content=json.dumps(request, ensure_ascii=False).encode(),
+                        content=json.dumps(body, ensure_ascii=False).encode(),
                         cast_to=bytes,
                         options={
                             "headers": {"Content-Type": "application/json"},
@@ -237,44 +354,38 @@ class JudgeClient:
                         },
                     )
             except openai.BadRequestError as error:
-                text = str(error).lower()
-                if fmt in _DOWNGRADE and ("response_format" in text or "json_schema" in text):
-                    # The endpoint does not do this structured-output mode; remember and step down.
-                    self.response_format = _DOWNGRADE[fmt]
-                    logger.info("judge endpoint rejects %s; using %s", fmt, self.response_format)
+                if step_down is not None and step_down(body, str(error).lower()):
                     attempt -= 1
                     continue
-                if wants_logprobs and "logprob" in text:
-                    self.logprobs_supported = False
-                    attempt -= 1
-                    continue
-                raise JudgeError("judge_bad_request", _short(error), usage) from error
+                raise JudgeError(f"{role}_bad_request", _short(error), usage) from error
             except openai.AuthenticationError as error:
                 raise JudgeError(
-                    "judge_auth", "the judge endpoint refused the API key", usage
+                    f"{role}_auth", f"the {role} endpoint refused the API key", usage
                 ) from error
             except openai.RateLimitError as error:
                 if _error_code(error) == "insufficient_quota":
                     raise JudgeError(
-                        "judge_quota", "the judge account is out of quota", usage
+                        f"{role}_quota", f"the {role} account is out of quota", usage
                     ) from error
                 await self._backoff(
-                    attempt, error, "judge_rate_limited", usage, _retry_after(error)
+                    attempt, error, f"{role}_rate_limited", usage, _retry_after(error)
                 )
                 continue
             except openai.InternalServerError as error:
-                await self._backoff(attempt, error, "judge_unavailable", usage, _retry_after(error))
+                await self._backoff(
+                    attempt, error, f"{role}_unavailable", usage, _retry_after(error)
+                )
                 continue
             except openai.APITimeoutError as error:
-                await self._backoff(attempt, error, "judge_timeout", usage, None)
+                await self._backoff(attempt, error, f"{role}_timeout", usage, None)
                 continue
             except openai.APIConnectionError as error:
-                await self._backoff(attempt, error, "judge_connection", usage, None)
+                await self._backoff(attempt, error, f"{role}_connection", usage, None)
                 continue
             except openai.APIStatusError as error:
-                raise JudgeError("judge_error", _short(error), usage) from error
+                raise JudgeError(f"{role}_error", _short(error), usage) from error
             usage.calls += 1
-            return _read_completion(raw, usage)
+            return raw
 
     async def _backoff(
         self,

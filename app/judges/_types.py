@@ -1,4 +1,4 @@
-"""What a judge call returns, and how it fails."""
+"""What a judge or candidate call returns, and how it fails."""
 
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -21,6 +21,8 @@ class JudgeEndpoint:
     temperature: float = 0.0
     backoff_base_seconds: float = 0.5
     backoff_cap_seconds: float = 30.0
+    # What the endpoint is to Loupe ("judge", "candidate"): prefixes error types and messages.
+    role: str = "judge"
 
 
 @dataclass
@@ -48,8 +50,20 @@ class JudgeReply:
     response_format: ResponseFormatMode = "json_schema"
 
 
+@dataclass
+class Generation:
+    """A model's plain chat completion: the model under test answering."""
+
+    content: str
+    usage: JudgeUsage
+    finish_reason: str | None
+
+
 class JudgeError(Exception):
-    """A judge call that failed for good; `type` becomes the result's error type."""
+    """A call that failed for good; `type` becomes the result's error type.
+
+    Transport failures are typed by the endpoint's role (`judge_timeout`, `candidate_quota`).
+    """
 
     def __init__(self, type_: str, message: str, usage: JudgeUsage | None = None) -> None:
         super().__init__(message)

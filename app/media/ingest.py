@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from app.media.audio import AudioClip, decode_audio_url
 from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client
 from app.media.images import ImageError, ImageLimits, NormalisedImage, data_url_size, normalise
 from app.media.images import decode_data_url as _decode
@@ -39,28 +40,46 @@ class _Source:
 
 
 def _collect(
-    content: Any, path: list[str | int], sources: dict[str, _Source], order: Iterator[int]
+    content: Any,
+    path: list[str | int],
+    sources: dict[str, _Source],
+    order: Iterator[int],
+    audio: dict[str, _Source] | None = None,
 ) -> None:
     if not isinstance(content, list):
         return
     for index, part in enumerate(content):
-        if isinstance(part, dict) and part.get("type") == "image_url":
+        if not isinstance(part, dict):
+            continue
+        if part.get("type") == "image_url":
             url = part["image_url"]["url"]
             source = sources.setdefault(url, _Source(url))
             source.uses.append((next(order), [*path, index, "image_url", "url"], part))
+        elif part.get("type") == "input_audio" and audio is not None:
+            url = part["input_audio"]["data"]
+            source = audio.setdefault(url, _Source(url))
+            source.uses.append((next(order), [*path, index, "input_audio", "data"], part))
+
+
+def case_contents(cases: list[dict[str, Any]]) -> list[tuple[list[str | int], Any]]:
+    """(field location, content) for every content value of stored-form test cases."""
+    contents: list[tuple[list[str | int], Any]] = []
+    for case in cases:
+        base: list[str | int] = ["test_cases", case["index"]]
+        for name in CONTENT_FIELDS:
+            contents.append(([*base, name], case.get(name)))
+        for name in NODE_FIELDS:
+            for node_index, node in enumerate(case.get(name) or []):
+                contents.append(([*base, name, node_index], node))
+    return contents
 
 
 def image_sources(cases: list[dict[str, Any]]) -> dict[str, _Source]:
     """Every distinct image URL in stored-form test cases, in order of first use."""
     sources: dict[str, _Source] = {}
     order = itertools.count()
-    for case in cases:
-        base: list[str | int] = ["test_cases", case["index"]]
-        for name in CONTENT_FIELDS:
-            _collect(case.get(name), [*base, name], sources, order)
-        for name in NODE_FIELDS:
-            for node_index, node in enumerate(case.get(name) or []):
-                _collect(node, [*base, name, node_index], sources, order)
+    for path, content in case_contents(cases):
+        _collect(content, path, sources, order)
     return sources
 
 
@@ -160,13 +179,35 @@ def ingest(cases: list[dict[str, Any]], store: BlobStore, settings: Any) -> int:
 
     Returns how many new blobs were stored. Raises ProblemError (422) naming each bad field.
     """
-    sources = list(image_sources(cases).values())
-    if not sources:
+    return ingest_contents(case_contents(cases), store, settings)
+
+
+def ingest_contents(
+    contents: list[tuple[list[str | int], Any]], store: BlobStore, settings: Any
+) -> int:
+    """Replace every image and audio part of `(location, content)` pairs by blob references.
+
+    Audio (`input_audio` parts, datasets only) must be a WAV or MP3 data URL.
+    """
+    sources_by_url: dict[str, _Source] = {}
+    audio_by_url: dict[str, _Source] = {}
+    order = itertools.count()
+    for path, content in contents:
+        _collect(content, path, sources_by_url, order, audio_by_url)
+    sources = list(sources_by_url.values())
+    audio_sources = list(audio_by_url.values())
+    if not sources and not audio_sources:
         return 0
-    images, errors = _run(_prepare(sources, settings))
+    images, errors = _run(_prepare(sources, settings)) if sources else ({}, {})
+    clips: dict[str, AudioClip] = {}
+    for source in audio_sources:
+        try:
+            clips[source.url] = decode_audio_url(source.url, settings.max_image_bytes)
+        except ImageError as exc:
+            errors[source.url] = exc
     if errors:
-        raise _problem(sources, errors)
-    stored = store.put(images.values())
+        raise _problem(sources + audio_sources, errors)
+    stored = store.put([*images.values(), *clips.values()])  # type: ignore[list-item]
     for source in sources:
         image = images[source.url]
         digest = image.sha256
@@ -180,4 +221,9 @@ def ingest(cases: list[dict[str, Any]], store: BlobStore, settings: Any) -> int:
         for _, _, part in source.uses:
             part["image_url"]["url"] = reference(digest)
             part["blob"] = details
+    for source in audio_sources:
+        clip = clips[source.url]
+        for _, _, part in source.uses:
+            part["input_audio"]["data"] = reference(clip.sha256)
+            part["input_audio"]["format"] = clip.format
     return len(stored)

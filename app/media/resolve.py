@@ -13,11 +13,15 @@ from app.media.ingest import CONTENT_FIELDS, NODE_FIELDS
 from app.media.store import BlobStore, digest_of
 
 
-def _parts(content: Any) -> Iterable[dict[str, Any]]:
-    if isinstance(content, list):
-        for part in content:
-            if isinstance(part, dict) and part.get("type") == "image_url":
-                yield part
+def _media_url(part: Any) -> str | None:
+    """The URL of an image or audio part, else None."""
+    if not isinstance(part, dict):
+        return None
+    if part.get("type") == "image_url":
+        return part["image_url"]["url"]
+    if part.get("type") == "input_audio":
+        return part["input_audio"]["data"]
+    return None
 
 
 def _contents(case: Any) -> Iterable[tuple[str, Any]]:
@@ -27,6 +31,9 @@ def _contents(case: Any) -> Iterable[tuple[str, Any]]:
     for name in NODE_FIELDS:
         for index, node in enumerate(getattr(case, name) or []):
             yield f"{name}[{index}]", node
+    # A run's candidate messages (app/runs) carry images and audio too.
+    for index, message in enumerate(getattr(case, "messages", None) or []):
+        yield f"messages[{index}].content", message.get("content")
 
 
 class CaseImages:
@@ -37,8 +44,9 @@ class CaseImages:
             digest
             for case in cases
             for _, content in _contents(case)
-            for part in _parts(content)
-            if (digest := digest_of(part["image_url"]["url"])) is not None
+            if isinstance(content, list)
+            for part in content
+            if (url := _media_url(part)) is not None and (digest := digest_of(url)) is not None
         }
         # One string per image, shared by every part that shows it.
         self.data_urls = {
@@ -63,6 +71,26 @@ class CaseImages:
             else:
                 resolved.append(part)
         return resolved
+
+    def messages(self, messages: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+        """Chat messages as a model receives them: images as data URLs, audio as raw base64."""
+        resolved = []
+        for message in messages or []:
+            content = self.content(message.get("content"))
+            if isinstance(content, list):
+                content = [self._audio(part) for part in content]
+            resolved.append({**message, "content": content})
+        return resolved
+
+    def _audio(self, part: Any) -> Any:
+        if not (isinstance(part, dict) and part.get("type") == "input_audio"):
+            return part
+        digest = digest_of(part["input_audio"]["data"])
+        if digest is None or digest not in self.data_urls:
+            return part
+        # OpenAI's input_audio takes the bare base64, not a data URL.
+        data = self.data_urls[digest].split(",", 1)[1]
+        return {"type": "input_audio", "input_audio": {**part["input_audio"], "data": data}}
 
     def nodes(self, nodes: list[Any] | None) -> list[Any] | None:
         return None if nodes is None else [self.content(node) for node in nodes]

@@ -12,7 +12,7 @@ from typing import Protocol
 from sqlalchemy import insert, select
 from sqlalchemy.orm import Session
 
-from app.media.images import MEDIA_TYPES, NormalisedImage
+from app.media.images import NormalisedImage
 from app.models import Blob
 
 REFERENCE_PREFIX = "blob:sha256:"
@@ -65,7 +65,7 @@ class DatabaseBlobStore:
         rows = [
             {
                 "sha256": digest,
-                "media_type": MEDIA_TYPES[image.sent.format],
+                "media_type": image.media_type,
                 "size": image.sent.bytes,
                 "width": image.sent.width,
                 "height": image.sent.height,

@@ -17,6 +17,7 @@ from app.metrics import (
     exact_match,
     faithfulness,
     g_eval,
+    llm_accuracy,
     rouge,
 )
 from app.metrics._types import (
@@ -43,6 +44,7 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
         contextual_precision.measure,
     ),
     "contextual_recall": (contextual_recall.ContextualRecallSpec, contextual_recall.measure),
+    "llm_accuracy": (llm_accuracy.LlmAccuracySpec, llm_accuracy.measure),
 }
 
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())

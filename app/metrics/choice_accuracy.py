@@ -43,7 +43,10 @@ class ChoiceAccuracySpec(MetricSpecBase):
 
     type: Literal["choice_accuracy"]
     labels: list[str] = Field(
-        default=["A", "B", "C", "D"], min_length=1, description="The valid answer labels."
+        default=["A", "B", "C", "D"],
+        min_length=1,
+        description="The valid answer labels; a test case's `metadata.labels` overrides them "
+        "(questions with different numbers of options).",
     )
 
     @field_validator("labels")
@@ -115,7 +118,8 @@ async def measure(
     spec: ChoiceAccuracySpec, case: MetricTestCase, ctx: MetricContext
 ) -> MetricResult:
     """1 when the extracted label equals expected_output, else 0."""
-    extracted, how = extract_label(text_of(case.actual_output), spec.labels)
+    labels = (case.metadata or {}).get("labels") or spec.labels
+    extracted, how = extract_label(text_of(case.actual_output), labels)
     expected = text_of(case.expected_output).strip()
     score = 1.0 if extracted is not None and extracted.lower() == expected.lower() else 0.0
     if extracted is None:

@@ -2,10 +2,14 @@
 
 from app.models.api_key import ApiKey
 from app.models.blob import Blob
+from app.models.candidate_model import CandidateModel
+from app.models.dataset import Dataset
+from app.models.dataset_row import DatasetRow
 from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.result import Result
+from app.models.run import Run
 from app.models.tenant import Tenant
 from app.models.test_case import TestCase
 from app.models.webhook_delivery import WebhookDelivery
@@ -15,10 +19,14 @@ from app.models.webhook_event import WebhookEvent
 __all__ = [
     "ApiKey",
     "Blob",
+    "CandidateModel",
+    "Dataset",
+    "DatasetRow",
     "Evaluation",
     "IdempotencyKey",
     "JudgeCacheEntry",
     "Result",
+    "Run",
     "Tenant",
     "TestCase",
     "WebhookDelivery",

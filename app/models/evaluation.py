@@ -16,6 +16,8 @@ class Evaluation(Base):
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
+    # "evaluation", or "run" for a dataset run (app/runs) that reuses the whole pipeline.
+    kind: Mapped[str] = mapped_column(String(16), default="evaluation", server_default="evaluation")
     name: Mapped[str | None] = mapped_column(String(256), nullable=True)
     metadata_: Mapped[dict[str, str]] = mapped_column("metadata", JSONType, default=dict)
     # Validated metric specs as JSON, in submission order; a result's metric_index points here.

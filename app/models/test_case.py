@@ -21,4 +21,6 @@ class TestCase(Base):
     expected_output: Mapped[Any] = mapped_column(JSONType, nullable=True)
     context: Mapped[Any] = mapped_column(JSONType, nullable=True)
     retrieval_context: Mapped[Any] = mapped_column(JSONType, nullable=True)
+    # Runs only: the chat messages the candidate model is sent (blob references for media).
+    messages: Mapped[Any] = mapped_column(JSONType, nullable=True)
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONType, nullable=True)

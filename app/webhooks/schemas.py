@@ -7,7 +7,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.schemas import ListPage
 
-EVENT_TYPES = ("evaluation.completed", "evaluation.failed", "evaluation.canceled")
+EVENT_TYPES = tuple(
+    f"{kind}.{status}"
+    for kind in ("evaluation", "run")
+    for status in ("completed", "failed", "canceled")
+)
 
 
 class WebhookEndpointCreate(BaseModel):

@@ -35,9 +35,9 @@ logger = logging.getLogger("loupe.webhooks")
 _RESPONSE_BODY_LIMIT = 2048
 
 
-def check_endpoint_url(url: str, settings: Settings) -> None:
-    """Refuse (422 on `url`) a receiver whose host is or resolves to a non-public address,
-    by the same rules as image fetching; delivery checks again, as DNS may change."""
+def check_endpoint_url(url: str, settings: Settings, field: str = "url") -> None:
+    """Refuse (422 on `field`) a URL whose host is or resolves to a non-public address,
+    by the same rules as image fetching; callers check again before use, as DNS may change."""
     try:
         target = httpx.URL(url)
         resolve_sync(url_host(target), _port(target), AddressPolicy.from_settings(settings))
@@ -45,9 +45,9 @@ def check_endpoint_url(url: str, settings: Settings) -> None:
         raise ProblemError(
             422,
             "Invalid request",
-            f"url: {exc}",
+            f"{field}: {exc}",
             slug="validation",
-            errors=[field_error(["url"], str(exc), "url_blocked")],
+            errors=[field_error([field], str(exc), "url_blocked")],
         ) from exc
 
 

@@ -1,0 +1,60 @@
+"""Candidate models: register, read, list, delete."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
+
+from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.candidates import service
+from app.candidates.repository import CandidateModelRepository
+from app.candidates.schemas import CandidateModel, CandidateModelCreate, CandidateModelList
+from app.problems import problem_responses
+
+router = APIRouter(
+    prefix="/v1/models",
+    tags=["models"],
+    responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=CandidateModel)
+def create_model(
+    payload: CandidateModelCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> CandidateModel:
+    """Register a candidate model (an OpenAI-compatible endpoint) for dataset runs."""
+    model = service.create(session, tenant, payload, runtime.settings)
+    body = service.to_schema(model)
+    session.commit()
+    return body
+
+
+@router.get("", response_model=CandidateModelList)
+def list_models(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> CandidateModelList:
+    """The tenant's candidate models, newest first (keys are never returned)."""
+    rows = CandidateModelRepository(session, tenant.id).page(after, limit)
+    data = [service.to_schema(row) for row in rows[:limit]]
+    return CandidateModelList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )
+
+
+@router.get("/{model_id}", response_model=CandidateModel)
+def get_model(model_id: str, session: SessionDep, tenant: TenantDep) -> CandidateModel:
+    """One candidate model."""
+    return service.to_schema(service.get_or_404(session, tenant, model_id))
+
+
+@router.delete("/{model_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Response:
+    """Forget a model and its key; runs that used it keep their predictions."""
+    model = service.get_or_404(session, tenant, model_id)
+    CandidateModelRepository(session, tenant.id).delete(model)
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

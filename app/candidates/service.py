@@ -1,0 +1,69 @@
+"""Candidate model decisions: check the endpoint, keep the key encrypted, build endpoints."""
+
+from sqlalchemy.orm import Session
+
+from app import crypto
+from app.candidates.repository import CandidateModelRepository
+from app.candidates.schemas import CandidateModel as CandidateModelSchema
+from app.candidates.schemas import CandidateModelCreate
+from app.config import Settings
+from app.ids import new_id
+from app.judges import JudgeEndpoint
+from app.models import CandidateModel, Tenant
+from app.problems import ProblemError
+from app.webhooks.service import check_endpoint_url
+
+
+def create(
+    session: Session, tenant: Tenant, payload: CandidateModelCreate, settings: Settings
+) -> CandidateModel:
+    """Register a model; its base URL must pass the same address rules as image URLs."""
+    check_endpoint_url(payload.base_url, settings, field="base_url")
+    model = CandidateModel(
+        id=new_id("model"),
+        tenant_id=tenant.id,
+        name=payload.name,
+        base_url=payload.base_url,
+        model=payload.model,
+        api_key_encrypted=crypto.encrypt(settings, payload.api_key) if payload.api_key else None,
+    )
+    CandidateModelRepository(session, tenant.id).add(model)
+    return model
+
+
+def get_or_404(session: Session, tenant: Tenant, model_id: str) -> CandidateModel:
+    model = CandidateModelRepository(session, tenant.id).get(model_id)
+    if model is None:
+        raise ProblemError(404, "Not Found", f"No model {model_id!r}.", slug="not-found")
+    return model
+
+
+def to_schema(model: CandidateModel) -> CandidateModelSchema:
+    return CandidateModelSchema(
+        id=model.id,
+        name=model.name,
+        base_url=model.base_url,
+        model=model.model,
+        has_api_key=model.api_key_encrypted is not None,
+        created_at=model.created_at,
+    )
+
+
+def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
+    """The client configuration for calling the model (decrypts its key; raises
+    crypto.SecretUnavailable if this process's key cannot). Checks the address again, as DNS
+    may have changed since registration."""
+    check_endpoint_url(model.base_url, settings, field="base_url")
+    api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
+    return JudgeEndpoint(
+        base_url=model.base_url,
+        api_key=api_key,
+        default_model=model.model,
+        timeout_seconds=settings.candidate_timeout_seconds,
+        max_attempts=settings.candidate_max_attempts,
+        concurrency=settings.candidate_concurrency,
+        response_format="text",
+        backoff_base_seconds=settings.judge_backoff_base_seconds,
+        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
+        role="candidate",
+    )

@@ -1,0 +1,1 @@
+"""Parse uploaded evaluation datasets (EvalScope and VLMEvalKit formats) into rows."""

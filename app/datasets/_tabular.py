@@ -1,0 +1,113 @@
+"""Split a data file into records (JSONL objects or TSV/CSV rows), each with its first line."""
+
+import ast
+import csv
+import io
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from app.datasets._types import DatasetFormatError
+
+# Base64 images make cells far larger than csv's default 128 KiB limit; 2**31-1 is the most a
+# C long holds on every platform.
+_FIELD_SIZE_LIMIT = min(sys.maxsize, 2**31 - 1)
+
+
+@dataclass
+class Record:
+    line: int
+    fields: dict[str, Any]
+
+
+def read_records(file: str, content: bytes) -> list[Record]:
+    """The rows of a .jsonl, .tsv or .csv file; an unreadable or empty file raises."""
+    text = _decode(file, content)
+    suffix = file.lower().rsplit(".", 1)[-1]
+    if suffix == "jsonl":
+        records = _jsonl(file, text)
+    else:
+        records = _delimited(file, text, "\t" if suffix == "tsv" else ",")
+    if not records:
+        raise DatasetFormatError(file, None, None, "the file holds no rows")
+    return records
+
+
+def _decode(file: str, content: bytes) -> str:
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = content.count(b"\n", 0, exc.start) + 1
+        raise DatasetFormatError(file, line, None, "the file is not valid UTF-8") from exc
+
+
+def _jsonl(file: str, text: str) -> list[Record]:
+    records = []
+    # Split on "\n" only: str.splitlines would also break inside strings holding U+2028 etc.
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if not raw.strip():
+            continue
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            message = f"invalid JSON: {exc.msg} (column {exc.colno})"
+            raise DatasetFormatError(file, number, None, message) from exc
+        if not isinstance(value, dict):
+            raise DatasetFormatError(file, number, None, "each line must be a JSON object")
+        records.append(Record(number, value))
+    return records
+
+
+def _delimited(file: str, text: str, delimiter: str) -> list[Record]:
+    csv.field_size_limit(_FIELD_SIZE_LIMIT)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    header: list[str] | None = None
+    records: list[Record] = []
+    consumed = 0  # lines read so far; a quoted cell may span several
+    try:
+        for cells in reader:
+            start, consumed = consumed + 1, reader.line_num
+            if not any(cell.strip() for cell in cells):
+                continue
+            if header is None:
+                header = _header(file, start, cells)
+                continue
+            if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
+                message = f"the row has {len(cells)} cells but the header has {len(header)}"
+                raise DatasetFormatError(file, start, None, message)
+            cells += [""] * (len(header) - len(cells))
+            records.append(Record(start, dict(zip(header, cells, strict=False))))
+    except csv.Error as exc:
+        raise DatasetFormatError(file, consumed + 1, None, f"unreadable row: {exc}") from exc
+    return records
+
+
+def _header(file: str, line: int, cells: list[str]) -> list[str]:
+    names = [cell.strip() for cell in cells]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        message = f"duplicate column {', '.join(map(repr, duplicates))} in the header"
+        raise DatasetFormatError(file, line, None, message)
+    return names
+
+
+def list_cell(value: str) -> list[Any]:
+    """A list written as JSON, or failing that as a Python literal (`['a', 'b']`)."""
+    try:
+        parsed = json.loads(value)
+    except json.JSONDecodeError:
+        parsed = None
+    if not isinstance(parsed, list):
+        try:
+            parsed = ast.literal_eval(value.strip())
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError) as exc:
+            raise ValueError("not a JSON array or Python list") from exc
+    if not isinstance(parsed, list | tuple):
+        raise ValueError("not a JSON array or Python list")
+    return list(parsed)
+
+
+def is_blank(value: Any) -> bool:
+    """An absent cell: missing, null, or empty (TSV/CSV cannot tell those apart)."""
+    return value is None or (isinstance(value, str) and not value.strip())

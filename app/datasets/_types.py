@@ -1,0 +1,64 @@
+"""The parser's result types, its error, and the row scope errors and warnings are reported in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from app.datasets._archive import Archive
+
+DatasetFormat = Literal["general_vqa", "general_vmcq", "vlmeval_mcq", "vlmeval_vqa"]
+
+
+class DatasetFormatError(ValueError):
+    """Why an upload was refused: the file, 1-based line and field it concerns, where known."""
+
+    def __init__(self, file: str, line: int | None, field: str | None, message: str) -> None:
+        # All four go to args, so the error survives pickling (RQ stores a job's exception).
+        super().__init__(file, line, field, message)
+        self.file = file
+        self.line = line
+        self.field = field
+        self.message = message
+
+    def __str__(self) -> str:
+        place = self.file if self.line is None else f"{self.file}:{self.line}"
+        if self.field:
+            return f"{place}: {self.field}: {self.message}"
+        return f"{place}: {self.message}"
+
+
+@dataclass
+class DatasetRow:
+    line: int
+    kind: Literal["vqa", "mcq"]
+    messages: list[dict[str, Any]]
+    answer: str | None
+    labels: list[str] | None
+    options: list[str] | None
+    extra: dict[str, Any]
+
+
+@dataclass
+class DatasetSubset:
+    name: str
+    file: str
+    rows: list[DatasetRow]
+    warnings: list[str]
+
+
+@dataclass
+class RowScope:
+    """One row being parsed: where it is, the archive its paths resolve in, its file's warnings."""
+
+    file: str
+    line: int
+    archive: Archive | None
+    warnings: list[str]
+
+    def error(self, field: str | None, message: str) -> DatasetFormatError:
+        return DatasetFormatError(self.file, self.line, field, message)
+
+    def warn(self, message: str) -> None:
+        self.warnings.append(f"line {self.line}: {message}")

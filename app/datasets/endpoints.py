@@ -1,0 +1,99 @@
+"""Datasets: upload (multipart), read, list, page rows."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, File, Form, Query, UploadFile, status
+
+from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.datasets import service
+from app.datasets.repository import DatasetRepository
+from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
+from app.problems import ProblemError, problem_responses
+
+router = APIRouter(
+    prefix="/v1/datasets",
+    tags=["datasets"],
+    responses=problem_responses(400, 401, 404, 413, 415, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=1000)]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=Dataset)
+def create_dataset(
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    file: Annotated[
+        UploadFile,
+        File(description="A .jsonl, .tsv or .csv file, or a .zip of such files and their media."),
+    ],
+    format: Annotated[DatasetFormatName, Form(description="How the rows are laid out.")],
+    name: Annotated[str | None, Form(max_length=256)] = None,
+) -> Dataset:
+    """Upload an EvalScope/VLMEvalKit benchmark file; every row is validated now."""
+    data = file.file.read()
+    if not data:
+        raise ProblemError(
+            422, "Invalid dataset", "file: the upload is empty", slug="invalid-dataset"
+        )
+    dataset = service.create(
+        session,
+        tenant,
+        filename=file.filename or "upload",
+        data=data,
+        fmt=format,
+        name=name,
+        settings=runtime.settings,
+    )
+    body = service.to_schema(dataset)
+    session.commit()
+    return body
+
+
+@router.get("", response_model=DatasetList)
+def list_datasets(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> DatasetList:
+    """The tenant's datasets, newest first."""
+    rows = DatasetRepository(session, tenant.id).page(after, limit)
+    data = [service.to_schema(row) for row in rows[:limit]]
+    return DatasetList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )
+
+
+@router.get("/{dataset_id}", response_model=Dataset)
+def get_dataset(dataset_id: str, session: SessionDep, tenant: TenantDep) -> Dataset:
+    """Subsets, row counts and the warnings the upload produced."""
+    return service.to_schema(service.get_or_404(session, tenant, dataset_id))
+
+
+@router.get("/{dataset_id}/rows", response_model=DatasetRowList)
+def list_dataset_rows(
+    dataset_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    subset: str | None = None,
+    after: str | None = None,
+    limit: LimitQuery = 100,
+) -> DatasetRowList:
+    """Stored rows in upload order; media appear as `blob:sha256:` references."""
+    dataset = service.get_or_404(session, tenant, dataset_id)
+    if after is not None and not after.isdigit():
+        raise ProblemError(
+            400, "Bad Request", f"after: {after!r} is not a row id", slug="bad-cursor"
+        )
+    rows = DatasetRepository(session, tenant.id).rows_page(
+        dataset, subset, int(after) if after else None, limit
+    )
+    data = [service.row_to_schema(row) for row in rows[:limit]]
+    return DatasetRowList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )

@@ -1,0 +1,131 @@
+"""Parse an uploaded dataset file into normalised rows, one subset per data file.
+
+Formats (EvalScope 1.14.1): `general_vqa` (OpenAI chat `messages` + optional `answer`, or
+plain-text user content with `<image N>` placeholders), `general_vmcq` (MMMU-style `question`,
+`options`, `answer` label, `image_N` media), and the legacy VLMEvalKit TSVs `vlmeval_mcq` /
+`vlmeval_vqa`. Pure: no network and no server disk; relative media paths resolve only inside an
+uploaded zip (see `_archive.Archive.find` for the lookup order, `_media_refs` for what is
+accepted as media).
+"""
+
+from pathlib import PurePosixPath
+from typing import get_args
+
+from app.datasets._archive import DATA_SUFFIXES, Archive, ArchiveError
+from app.datasets._general import vmcq_row, vqa_row
+from app.datasets._mcq import MCQ_ANSWER_MARKER, mcq_prompt, option_labels
+from app.datasets._tabular import read_records
+from app.datasets._types import (
+    DatasetFormat,
+    DatasetFormatError,
+    DatasetRow,
+    DatasetSubset,
+    RowScope,
+)
+from app.datasets._vlmeval import vlmeval_rows
+
+__all__ = [
+    "MCQ_ANSWER_MARKER",
+    "DatasetFormat",
+    "DatasetFormatError",
+    "DatasetRow",
+    "DatasetSubset",
+    "mcq_prompt",
+    "option_labels",
+    "parse_upload",
+]
+
+# EvalScope names files `<subset>_<split>`; the split is test for VQA and val for VMCQ.
+_SPLIT_SUFFIX = {"general_vqa": "_test", "general_vmcq": "_val"}
+
+
+def parse_upload(
+    filename: str,
+    data: bytes,
+    fmt: DatasetFormat,
+    *,
+    max_members: int = 1000,
+    max_uncompressed_bytes: int = 1 << 30,
+) -> list[DatasetSubset]:
+    """Subsets from a .jsonl/.tsv/.csv file, or a .zip of such files plus the media they use.
+
+    Args:
+        filename: the upload's name; its extension picks the reader.
+        max_members: most zip members accepted (directories included).
+        max_uncompressed_bytes: most bytes a zip may unpack to (or a bare file may hold).
+
+    Raises:
+        DatasetFormatError: at the first problem, naming the file, line and field.
+    """
+    if fmt not in get_args(DatasetFormat):
+        raise DatasetFormatError(filename, None, None, f"unknown dataset format {fmt!r}")
+    suffix = PurePosixPath(filename.replace("\\", "/")).suffix.lower()
+    archive: Archive | None = None
+    if suffix == ".zip":
+        archive = Archive(
+            filename,
+            data,
+            max_members=max_members,
+            max_uncompressed_bytes=max_uncompressed_bytes,
+        )
+        files = archive.data_files()
+        if not files:
+            raise DatasetFormatError(
+                filename, None, None, "the zip holds no .jsonl, .tsv or .csv file"
+            )
+    elif suffix in DATA_SUFFIXES:
+        if len(data) > max_uncompressed_bytes:
+            message = f"the file has {len(data)} bytes; at most {max_uncompressed_bytes}"
+            raise DatasetFormatError(filename, None, None, message)
+        files = [filename]
+    else:
+        message = f"unsupported file type {suffix or '(none)'!r}; upload .jsonl, .tsv, .csv or .zip"
+        raise DatasetFormatError(filename, None, None, message)
+
+    names: dict[str, str] = {}
+    for file in files:
+        name = subset_name(file, fmt)
+        if name in names:
+            message = f"subset {name!r} is also given by {names[name]}"
+            raise DatasetFormatError(file, None, None, message)
+        names[name] = file
+
+    subsets = []
+    for name, file in names.items():
+        if archive is None:
+            content = data
+        else:
+            try:
+                content = archive.read(file)
+            except ArchiveError as exc:
+                raise DatasetFormatError(file, None, None, str(exc)) from exc
+        subsets.append(_parse_file(name, file, content, fmt, archive))
+    return subsets
+
+
+def subset_name(file: str, fmt: DatasetFormat) -> str:
+    """The file's stem, without EvalScope's `_test` / `_val` split suffix."""
+    stem = PurePosixPath(file.replace("\\", "/")).stem
+    split = _SPLIT_SUFFIX.get(fmt)
+    if split and stem.endswith(split) and len(stem) > len(split):
+        return stem[: -len(split)]
+    return stem
+
+
+def _parse_file(
+    name: str, file: str, content: bytes, fmt: DatasetFormat, archive: Archive | None
+) -> DatasetSubset:
+    if fmt.startswith("vlmeval_") and file.lower().endswith(".jsonl"):
+        raise DatasetFormatError(file, None, None, f"{fmt} reads .tsv or .csv files, not JSONL")
+    records = read_records(file, content)
+    warnings: list[str] = []
+    rows: list[DatasetRow]
+    if fmt == "vlmeval_mcq" or fmt == "vlmeval_vqa":
+        rows = vlmeval_rows(records, fmt.removeprefix("vlmeval_"), file, archive, warnings)
+    else:
+        build = vqa_row if fmt == "general_vqa" else vmcq_row
+        rows = [
+            build(record.fields, RowScope(file, record.line, archive, warnings))
+            for record in records
+        ]
+    return DatasetSubset(name=name, file=file, rows=rows, warnings=warnings)

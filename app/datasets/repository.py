@@ -1,0 +1,57 @@
+"""All SQL about datasets and their rows, scoped to one tenant."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import insert, select
+from sqlalchemy.orm import Session
+
+from app.models import Dataset, DatasetRow
+
+
+class DatasetRepository:
+    def __init__(self, session: Session, tenant_id: str) -> None:
+        self.session = session
+        self.tenant_id = tenant_id
+
+    def _base(self):  # type: ignore[no-untyped-def]
+        return select(Dataset).where(Dataset.tenant_id == self.tenant_id)
+
+    def get(self, dataset_id: str) -> Dataset | None:
+        return self.session.scalars(self._base().where(Dataset.id == dataset_id)).one_or_none()
+
+    def page(self, after: str | None, limit: int) -> Sequence[Dataset]:
+        statement = self._base().order_by(Dataset.id.desc()).limit(limit + 1)
+        if after:
+            statement = statement.where(Dataset.id < after)
+        return self.session.scalars(statement).all()
+
+    def add(self, dataset: Dataset, rows: list[dict[str, Any]]) -> None:
+        self.session.add(dataset)
+        self.session.flush()
+        for start in range(0, len(rows), 1000):
+            self.session.execute(insert(DatasetRow), rows[start : start + 1000])
+
+    def rows_page(
+        self, dataset: Dataset, subset: str | None, after: int | None, limit: int
+    ) -> Sequence[DatasetRow]:
+        """Rows in upload order; `limit + 1` so the caller can tell whether more follow."""
+        statement = (
+            select(DatasetRow)
+            .where(DatasetRow.dataset_id == dataset.id)
+            .order_by(DatasetRow.id)
+            .limit(limit + 1)
+        )
+        if subset is not None:
+            statement = statement.where(DatasetRow.subset == subset)
+        if after is not None:
+            statement = statement.where(DatasetRow.id > after)
+        return self.session.scalars(statement).all()
+
+    def rows(self, dataset: Dataset, subsets: list[str]) -> Sequence[DatasetRow]:
+        """Every row of the named subsets, in upload order."""
+        return self.session.scalars(
+            select(DatasetRow)
+            .where(DatasetRow.dataset_id == dataset.id, DatasetRow.subset.in_(subsets))
+            .order_by(DatasetRow.id)
+        ).all()

@@ -1,0 +1,159 @@
+"""Dataset decisions: parse and validate an upload, take in its media, store its rows."""
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.datasets.formats import DatasetFormatError, DatasetSubset, parse_upload
+from app.datasets.repository import DatasetRepository
+from app.datasets.schemas import Dataset as DatasetSchema
+from app.datasets.schemas import DatasetRow as DatasetRowSchema
+from app.ids import new_id
+from app.media.ingest import ingest_contents
+from app.media.store import DatabaseBlobStore
+from app.models import Dataset, DatasetRow, Tenant
+from app.problems import FieldError, ProblemError, format_pointer
+
+
+def _format_problem(error: DatasetFormatError) -> ProblemError:
+    where = error.file + (f":{error.line}" if error.line else "")
+    loc = f"{where}:{error.field}" if error.field else where
+    path: list[str | int] = ["file", error.file]
+    if error.line:
+        path += ["line", error.line]
+    if error.field:
+        path.append(error.field)
+    return ProblemError(
+        422,
+        "Invalid dataset",
+        f"{loc}: {error.message}",
+        slug="invalid-dataset",
+        errors=[
+            FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type="dataset_row")
+        ],
+    )
+
+
+def create(
+    session: Session,
+    tenant: Tenant,
+    *,
+    filename: str,
+    data: bytes,
+    fmt: str,
+    name: str | None,
+    settings: Settings,
+) -> Dataset:
+    """Validate every row of an upload, store its media once and its rows.
+
+    A bad row answers 422 naming its file, line and field.
+    """
+    try:
+        subsets = parse_upload(
+            filename,
+            data,
+            fmt,  # type: ignore[arg-type]
+            max_members=settings.max_archive_members,
+            max_uncompressed_bytes=settings.max_archive_bytes,
+        )
+    except DatasetFormatError as error:
+        raise _format_problem(error) from error
+    total = sum(len(subset.rows) for subset in subsets)
+    if total > settings.max_dataset_rows:
+        raise ProblemError(
+            422,
+            "Invalid dataset",
+            f"file: {total} rows; at most {settings.max_dataset_rows} (LOUPE_MAX_DATASET_ROWS)",
+            slug="invalid-dataset",
+        )
+    dataset_id = new_id("ds")
+    rows = _rows(dataset_id, subsets)
+    files = {subset.name: subset.file for subset in subsets}
+    contents = [
+        (
+            [f"{files[row['subset']]}:{row['line']}", "messages", index, "content"],
+            message["content"],
+        )
+        for row in rows
+        for index, message in enumerate(row["messages"])
+    ]
+    # A dataset's media are budgeted as a whole archive, not as one API request.
+    media_settings = settings.model_copy(
+        update={"max_request_image_bytes": settings.max_archive_bytes}
+    )
+    ingest_contents(contents, DatabaseBlobStore(session), media_settings)
+    dataset = Dataset(
+        id=dataset_id,
+        tenant_id=tenant.id,
+        name=name or filename,
+        format=fmt,
+        filename=filename,
+        subsets=[
+            {
+                "name": subset.name,
+                "file": subset.file,
+                "rows": len(subset.rows),
+                "warnings": subset.warnings,
+            }
+            for subset in subsets
+        ],
+        row_count=total,
+    )
+    DatasetRepository(session, tenant.id).add(dataset, rows)
+    return dataset
+
+
+def _rows(dataset_id: str, subsets: list[DatasetSubset]) -> list[dict[str, Any]]:
+    return [
+        {
+            "dataset_id": dataset_id,
+            "subset": subset.name,
+            "index": index,
+            "line": row.line,
+            "kind": row.kind,
+            "messages": row.messages,
+            "answer": row.answer,
+            "labels": row.labels,
+            "options": row.options,
+            "extra": row.extra or None,
+        }
+        for subset in subsets
+        for index, row in enumerate(subset.rows)
+    ]
+
+
+def get_or_404(session: Session, tenant: Tenant, dataset_id: str) -> Dataset:
+    dataset = DatasetRepository(session, tenant.id).get(dataset_id)
+    if dataset is None:
+        raise ProblemError(404, "Not Found", f"No dataset {dataset_id!r}.", slug="not-found")
+    return dataset
+
+
+def to_schema(dataset: Dataset) -> DatasetSchema:
+    return DatasetSchema.model_validate(
+        {
+            "id": dataset.id,
+            "name": dataset.name,
+            "format": dataset.format,
+            "filename": dataset.filename,
+            "row_count": dataset.row_count,
+            "subsets": dataset.subsets,
+            "created_at": dataset.created_at,
+        }
+    )
+
+
+def row_to_schema(row: DatasetRow) -> DatasetRowSchema:
+    return DatasetRowSchema(
+        id=str(row.id),
+        subset=row.subset,
+        index=row.index,
+        line=row.line,
+        kind=row.kind,  # type: ignore[arg-type]
+        messages=row.messages,
+        answer=row.answer,
+        labels=row.labels,
+        options=row.options,
+        extra=row.extra,
+    )

@@ -1,0 +1,178 @@
+"""Runs: start, read (status and report), list, page and export samples, cancel."""
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Response, status
+from fastapi.responses import JSONResponse, StreamingResponse
+
+from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.evaluations import service as evaluations
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.problems import ProblemError, problem_responses
+from app.runs import service
+from app.runs.repository import RunRepository
+from app.runs.schemas import Run, RunCreate, RunList, SampleList
+
+router = APIRouter(
+    prefix="/v1/runs",
+    tags=["runs"],
+    responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=1000)]
+POLL_AFTER_SECONDS = "2"
+
+
+@router.post("", status_code=status.HTTP_202_ACCEPTED, response_model=Run)
+def create_run(
+    payload: RunCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
+    """Run a candidate model (or score given predictions) over a dataset; poll `Location`."""
+    evaluation = service.create(session, tenant, payload, runtime.settings)
+    run, evaluation = service.get_or_404(session, tenant, evaluation.id)
+    body = service.to_schema(session, run, evaluation).model_dump(mode="json")
+    session.commit()
+    evaluations.dispatch(runtime, evaluation)
+    headers = {"Location": f"/v1/runs/{run.id}", "Retry-After": POLL_AFTER_SECONDS}
+    return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
+
+
+@router.get("", response_model=RunList)
+def list_runs(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> RunList:
+    """The tenant's runs, newest first."""
+    rows = RunRepository(session, tenant.id).page(after, limit)
+    data = [service.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
+    return RunList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=len(rows) > limit,
+    )
+
+
+@router.get("/{run_id}", response_model=Run)
+def get_run(run_id: str, session: SessionDep, tenant: TenantDep, response: Response) -> Run:
+    """Status, progress and the report table (metric, subset, num, score)."""
+    run, evaluation = service.get_or_404(session, tenant, run_id)
+    if evaluation.status not in TERMINAL_STATUSES:
+        response.headers["Retry-After"] = POLL_AFTER_SECONDS
+    return service.to_schema(session, run, evaluation)
+
+
+def _cursor(after: str | None) -> int | None:
+    if after is None:
+        return None
+    if not after.isdigit():
+        raise ProblemError(
+            400, "Bad Request", f"after: {after!r} is not a sample id", slug="bad-cursor"
+        )
+    return int(after)
+
+
+@router.get("/{run_id}/samples", response_model=SampleList)
+def list_run_samples(
+    run_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 100,
+) -> SampleList:
+    """Per sample: prediction, extracted answer, scores, judge verdict and reasoning, errors."""
+    run, _ = service.get_or_404(session, tenant, run_id)
+    data, has_more = service.samples(session, run, _cursor(after), limit)
+    return SampleList(
+        data=data,
+        first_id=data[0].id if data else None,
+        last_id=data[-1].id if data else None,
+        has_more=has_more,
+    )
+
+
+_CSV_FIXED = [
+    "index",
+    "subset",
+    "row_index",
+    "prediction",
+    "reference",
+    "extracted_answer",
+    "verdict",
+    "reasoning",
+    "errors",
+]
+
+
+@router.get(
+    "/{run_id}/samples/export",
+    responses={200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
+)
+def export_run_samples(
+    run_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    format: Literal["jsonl", "csv"] = "jsonl",
+) -> StreamingResponse:
+    """Every sample as JSON Lines or CSV (one column per score key)."""
+    run, _ = service.get_or_404(session, tenant, run_id)
+    pages = list(_pages(session, run))
+    if format == "jsonl":
+        lines = (sample.model_dump_json() + "\n" for page in pages for sample in page)
+        return StreamingResponse(
+            lines,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{run_id}.jsonl"'},
+        )
+    keys = [
+        key
+        for keys in service.REPORT_KEYS.values()
+        for key in keys
+        if any(key in sample.scores for page in pages for sample in page)
+    ]
+    return StreamingResponse(
+        _csv(pages, keys),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{run_id}.csv"'},
+    )
+
+
+def _pages(session: SessionDep, run: object) -> Iterator[list]:  # type: ignore[type-arg]
+    after = None
+    while True:
+        page, has_more = service.samples(session, run, after, 1000)  # type: ignore[arg-type]
+        yield page
+        if not has_more or not page:
+            return
+        after = page[-1].index
+
+
+def _csv(pages: list, keys: list[str]) -> Iterator[str]:  # type: ignore[type-arg]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow([*_CSV_FIXED, *keys])
+    for page in pages:
+        for sample in page:
+            row = sample.model_dump()
+            row["errors"] = json.dumps(row["errors"]) if row["errors"] else ""
+            writer.writerow(
+                [*(row[name] for name in _CSV_FIXED), *(sample.scores.get(k, "") for k in keys)]
+            )
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+
+
+@router.post("/{run_id}/cancel", response_model=Run)
+def cancel_run(run_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep) -> Run:
+    """Stop a queued or running run; samples already scored are kept."""
+    run, evaluation = service.get_or_404(session, tenant, run_id)
+    evaluation = evaluations.cancel_loaded(session, evaluation)
+    event_id = evaluations.emit_terminal_event(session, evaluation)
+    body = service.to_schema(session, run, evaluation)
+    session.commit()
+    evaluations.enqueue_webhook(runtime, event_id)
+    return body

@@ -1,0 +1,68 @@
+"""All SQL about runs, scoped to one tenant (the evaluation tables hold their samples)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.models import Evaluation, Result, Run, TestCase
+
+
+class RunRepository:
+    def __init__(self, session: Session, tenant_id: str) -> None:
+        self.session = session
+        self.tenant_id = tenant_id
+
+    def _base(self):  # type: ignore[no-untyped-def]
+        return (
+            select(Run, Evaluation)
+            .join(Evaluation, Evaluation.id == Run.id)
+            .where(Run.tenant_id == self.tenant_id)
+        )
+
+    def get(self, run_id: str) -> tuple[Run, Evaluation] | None:
+        row = self.session.execute(self._base().where(Run.id == run_id)).one_or_none()
+        return (row[0], row[1]) if row else None
+
+    def page(self, after: str | None, limit: int) -> list[tuple[Run, Evaluation]]:
+        statement = self._base().order_by(Run.id.desc()).limit(limit + 1)
+        if after:
+            statement = statement.where(Run.id < after)
+        return [(row[0], row[1]) for row in self.session.execute(statement)]
+
+    def add(self, run: Run) -> None:
+        self.session.add(run)
+        self.session.flush()
+
+
+def scored_logs(session: Session, run_id: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """(test case id, result type, logs) of every result that has a score."""
+    rows = session.execute(
+        select(Result.test_case_id, Result.type, Result.logs).where(
+            Result.evaluation_id == run_id, Result.error.is_(None)
+        )
+    )
+    return [(case_id, type_, logs or {}) for case_id, type_, logs in rows]
+
+
+def sample_page(
+    session: Session, run_id: str, after: int | None, limit: int
+) -> tuple[Sequence[TestCase], Sequence[Result]]:
+    """Test cases after index `after` (`limit + 1` of them) and their results."""
+    statement = select(TestCase).where(TestCase.evaluation_id == run_id)
+    if after is not None:
+        statement = statement.where(TestCase.index > after)
+    cases = session.scalars(statement.order_by(TestCase.index).limit(limit + 1)).all()
+    if not cases:
+        return cases, []
+    results = session.scalars(
+        select(Result)
+        .where(
+            Result.evaluation_id == run_id,
+            Result.test_case_index >= cases[0].index,
+            Result.test_case_index <= cases[min(limit, len(cases)) - 1].index,
+        )
+        .order_by(Result.test_case_index, Result.metric_index)
+    ).all()
+    return cases, results

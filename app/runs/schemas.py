@@ -1,0 +1,140 @@
+"""Run request and response bodies."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+from app.evaluations.schemas import (
+    ErrorInfo,
+    EvaluationStatus,
+    MetadataKey,
+    MetadataValue,
+    ResultCounts,
+    UsageTotals,
+)
+from app.schemas import ListPage
+
+
+class GenerationConfig(BaseModel):
+    """Sampling options sent with every candidate request (OpenAI Chat Completions names)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    top_p: float | None = Field(default=None, gt=0, le=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_completion_tokens: int | None = Field(default=None, ge=1)
+    seed: int | None = None
+    stop: list[str] | None = Field(default=None, max_length=4)
+    frequency_penalty: float | None = Field(default=None, ge=-2, le=2)
+    presence_penalty: float | None = Field(default=None, ge=-2, le=2)
+
+
+class RunJudge(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    strategy: Literal["rule", "llm", "llm_recall"] = Field(
+        default="rule",
+        description="`rule`: BLEU/ROUGE (VQA) or answer extraction (MCQ). `llm`: also a judge's "
+        "A/B verdict (`acc`). `llm_recall`: the judge only where ROUGE-L recall ≤ 0.99.",
+    )
+    model: str | None = Field(default=None, min_length=1, max_length=256)
+
+
+class Prediction(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    subset: str | None = Field(
+        default=None, description="The sample's subset; may be left out if the dataset has one."
+    )
+    index: int = Field(ge=0, description="The sample's row index within its subset.")
+    prediction: str
+
+
+class RunCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    dataset_id: str = Field(min_length=1)
+    model_id: str | None = Field(default=None, description="A model from POST /v1/models.")
+    predictions: list[Prediction] | None = Field(
+        default=None,
+        max_length=100_000,
+        description="Score these answers instead of calling a model (one per selected sample).",
+    )
+    subsets: list[str] | None = Field(default=None, min_length=1)
+    limit: Annotated[int, Field(ge=1)] | Annotated[float, Field(gt=0, lt=1)] | None = Field(
+        default=None, description="Per subset: the first N samples, or a fraction of them."
+    )
+    generation: GenerationConfig = Field(default_factory=GenerationConfig)
+    judge: RunJudge = Field(default_factory=RunJudge)
+    name: Annotated[str, StringConstraints(max_length=256)] | None = None
+    metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
+    webhook_url: str | None = None
+    cache: bool = True
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "RunCreate":
+        if (self.model_id is None) == (self.predictions is None):
+            raise ValueError("give exactly one of model_id or predictions")
+        return self
+
+
+class ReportRow(BaseModel):
+    metric: str = Field(description="EvalScope's per-sample key: `bleu-1`, `Rouge-L-R`, `acc`…")
+    subset: str = Field(description="A subset name, or `OVERALL` for every selected sample.")
+    num: int = Field(description="Samples that carry this metric.")
+    score: float = Field(description="Mean over those samples, rounded to 4 decimals.")
+
+
+class Run(BaseModel):
+    object: Literal["run"] = "run"
+    id: str
+    name: str | None
+    metadata: dict[str, str]
+    status: EvaluationStatus
+    dataset_id: str
+    model_id: str | None
+    subsets: list[str]
+    limit: int | float | None
+    generation: dict[str, Any]
+    judge: RunJudge
+    webhook_url: str | None
+    sample_count: int
+    result_counts: ResultCounts
+    report: list[ReportRow]
+    usage: UsageTotals = Field(description="Judge usage (candidate usage is in each sample).")
+    error: ErrorInfo | None
+    created_at: datetime
+    started_at: datetime | None
+    completed_at: datetime | None
+
+
+class SampleError(BaseModel):
+    metric: str
+    type: str
+    message: str
+
+
+class Sample(BaseModel):
+    object: Literal["run.sample"] = "run.sample"
+    id: str
+    index: int
+    subset: str
+    row_index: int
+    prediction: str | None
+    reference: str | None
+    extracted_answer: str | None
+    scores: dict[str, float]
+    verdict: str | None
+    reasoning: str | None
+    errors: list[SampleError]
+    candidate: dict[str, Any] | None
+
+
+class RunList(ListPage[Run]):
+    pass
+
+
+class SampleList(ListPage[Sample]):
+    pass

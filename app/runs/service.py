@@ -1,0 +1,317 @@
+"""Run decisions: select samples, pick scorers, store the run as an evaluation; report."""
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.candidates.repository import CandidateModelRepository
+from app.config import Settings
+from app.datasets.repository import DatasetRepository
+from app.evaluations import service as evaluations
+from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import ErrorInfo
+from app.ids import new_id
+from app.metrics import parse_spec
+from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
+from app.models import DatasetRow, Evaluation, Result, Run, Tenant, TestCase
+from app.problems import FieldError, ProblemError, field_error
+from app.runs import repository
+from app.runs.repository import RunRepository
+from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
+from app.runs.schemas import Run as RunSchema
+
+# Per-sample keys in EvalScope's report order, by the result type that logs them.
+REPORT_KEYS = {
+    "rouge": (*BLEU_KEYS, *ROUGE_KEYS),
+    "choice_accuracy": ("accuracy",),
+    "llm_accuracy": ("acc",),
+}
+OVERALL = "OVERALL"
+_MAX_FIELD_ERRORS = 100
+
+
+def _invalid(errors: list[FieldError]) -> ProblemError:
+    detail = "; ".join(f"{e.loc}: {e.msg}" for e in errors[:3])
+    return ProblemError(422, "Invalid request", detail, slug="validation", errors=errors[:100])
+
+
+def _select(rows: list[DatasetRow], subsets: list[str], limit: int | float | None) -> list[Any]:
+    by_subset: dict[str, list[DatasetRow]] = defaultdict(list)
+    for row in rows:
+        by_subset[row.subset].append(row)
+    selected = []
+    for name in subsets:
+        subset_rows = by_subset[name]
+        if isinstance(limit, float):
+            subset_rows = subset_rows[: int(len(subset_rows) * limit)]
+        elif isinstance(limit, int):
+            subset_rows = subset_rows[:limit]
+        selected.extend(subset_rows)
+    return selected
+
+
+def _question(messages: list[dict[str, Any]]) -> list[Any]:
+    """What a judge is shown as the question: the conversation's parts, images included."""
+    parts: list[Any] = []
+    for message in messages:
+        if message.get("role") == "assistant":
+            continue
+        content = message.get("content")
+        if message.get("role") in ("system", "developer"):
+            parts.append({"type": "text", "text": f"(system) {_text(content)}"})
+            continue
+        if isinstance(content, str):
+            parts.append({"type": "text", "text": content})
+            continue
+        for part in content or []:
+            if part.get("type") == "input_audio":
+                parts.append({"type": "text", "text": "[an audio clip]"})
+            else:
+                parts.append(part)
+    return parts or [{"type": "text", "text": ""}]
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return " ".join(p.get("text", "") for p in content or [] if p.get("type") == "text")
+
+
+def _metric_specs(kind: str, payload: RunCreate) -> list[dict[str, Any]]:
+    rule: dict[str, Any] = (
+        {"type": "rouge", "name": "rule", "variant": "l", "statistic": "r"}
+        if kind == "vqa"
+        else {"type": "choice_accuracy", "name": "accuracy"}
+    )
+    specs = [rule]
+    if payload.judge.strategy != "rule":
+        judged: dict[str, Any] = {"type": "llm_accuracy", "name": "acc"}
+        if payload.judge.model:
+            judged["model"] = payload.judge.model
+        if payload.judge.strategy == "llm_recall":
+            judged["rule_first"] = True
+        specs.append(judged)
+    # Stored exactly as evaluations store validated specs.
+    return [parse_spec(spec).model_dump(mode="json", exclude_none=True) for spec in specs]
+
+
+def _predictions(
+    payload: RunCreate, selected: list[DatasetRow], subsets: list[str]
+) -> dict[tuple[str, int], str]:
+    wanted = {(row.subset, row.index) for row in selected}
+    found: dict[tuple[str, int], str] = {}
+    errors: list[FieldError] = []
+    for position, item in enumerate(payload.predictions or []):
+        subset = item.subset
+        if subset is None and len(subsets) == 1:
+            subset = subsets[0]
+        key = (subset or "", item.index)
+        if subset is None:
+            message = "name the subset: the run has several"
+        elif key not in wanted:
+            message = f"no selected sample {subset}/{item.index}"
+        elif key in found:
+            message = f"a second prediction for {subset}/{item.index}"
+        else:
+            found[key] = item.prediction
+            continue
+        errors.append(field_error(["predictions", position], message, "unknown_sample"))
+    missing = [row for row in selected if (row.subset, row.index) not in found]
+    for row in missing[: max(0, _MAX_FIELD_ERRORS - len(errors))]:
+        errors.append(
+            field_error(
+                ["predictions"], f"no prediction for sample {row.subset}/{row.index}", "missing"
+            )
+        )
+    if errors:
+        raise _invalid(errors)
+    return found
+
+
+def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Settings) -> Evaluation:
+    """Validate and store a queued run: an evaluation of kind `run`, one case per sample."""
+    errors: list[FieldError] = []
+    dataset = DatasetRepository(session, tenant.id).get(payload.dataset_id)
+    if dataset is None:
+        raise _invalid([field_error(["dataset_id"], "no such dataset", "not_found")])
+    model_repo = CandidateModelRepository(session, tenant.id)
+    if payload.model_id is not None and model_repo.get(payload.model_id) is None:
+        errors.append(field_error(["model_id"], "no such model", "not_found"))
+    names = [subset["name"] for subset in dataset.subsets]
+    for position, name in enumerate(payload.subsets or []):
+        if name not in names:
+            errors.append(
+                field_error(["subsets", position], f"not a subset of the dataset: {names}")
+            )
+    endpoint_id = None
+    if payload.webhook_url is not None:
+        endpoint = evaluations.webhook_service.endpoint_for_url(
+            session, tenant.id, payload.webhook_url
+        )
+        if endpoint is None:
+            errors.append(
+                field_error(["webhook_url"], "not a registered webhook endpoint", "unregistered")
+            )
+        else:
+            endpoint_id = endpoint.id
+    if errors:
+        raise _invalid(errors)
+    subsets = list(dict.fromkeys(payload.subsets or names))
+    selected = _select(
+        list(DatasetRepository(session, tenant.id).rows(dataset, subsets)), subsets, payload.limit
+    )
+    if not selected:
+        raise _invalid([field_error(["limit"], "selects no samples", "empty")])
+    given = payload.predictions is not None
+    predictions = _predictions(payload, selected, subsets) if given else {}
+    evaluation = Evaluation(
+        id=new_id("run"),
+        kind="run",
+        tenant_id=tenant.id,
+        name=payload.name,
+        metadata_=payload.metadata or {},
+        metrics=_metric_specs(selected[0].kind, payload),
+        judge={"model": payload.judge.model} if payload.judge.model else None,
+        webhook_endpoint_id=endpoint_id,
+        use_cache=payload.cache,
+        status="queued",
+        total_test_cases=len(selected),
+        dispatch_attempts=1,
+    )
+    cases = [
+        {
+            "evaluation_id": evaluation.id,
+            "index": index,
+            "client_id": f"{row.subset}/{row.index}",
+            "input": _question(row.messages),
+            "actual_output": predictions.get((row.subset, row.index)),
+            "expected_output": row.answer or "",
+            "messages": None if given else row.messages,
+            "metadata_": {"subset": row.subset, "row_index": row.index, "line": row.line}
+            | ({"labels": row.labels} if row.labels else {}),
+        }
+        for index, row in enumerate(selected)
+    ]
+    EvaluationRepository(session, tenant.id).add(evaluation, cases)
+    RunRepository(session, tenant.id).add(
+        Run(
+            id=evaluation.id,
+            tenant_id=tenant.id,
+            dataset_id=dataset.id,
+            model_id=payload.model_id,
+            options={
+                "subsets": subsets,
+                "limit": payload.limit,
+                "generation": payload.generation.model_dump(exclude_none=True),
+                "judge": payload.judge.model_dump(),
+                "uses_model": payload.model_id is not None,
+            },
+        )
+    )
+    return evaluation
+
+
+def get_or_404(session: Session, tenant: Tenant, run_id: str) -> tuple[Run, Evaluation]:
+    found = RunRepository(session, tenant.id).get(run_id)
+    if found is None:
+        raise ProblemError(404, "Not Found", f"No run {run_id!r}.", slug="not-found")
+    return found
+
+
+def report(session: Session, run: Run) -> list[ReportRow]:
+    """EvalScope's report table: per metric key and subset, the mean over scored samples."""
+    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+    for case_id, type_, logs in repository.scored_logs(session, run.id):
+        subset = case_id.rsplit("/", 1)[0]
+        for key in REPORT_KEYS.get(type_, ()):
+            value = logs.get(key)
+            if isinstance(value, int | float):
+                for where in (subset, OVERALL):
+                    total = sums[(key, where)]
+                    total[0] += value
+                    total[1] += 1
+    order = [key for keys in REPORT_KEYS.values() for key in keys]
+    subsets = [*run.options.get("subsets", []), OVERALL]
+    return [
+        ReportRow(metric=key, subset=subset, num=int(total[1]), score=round(total[0] / total[1], 4))
+        for key in order
+        for subset in subsets
+        if (total := sums.get((key, subset))) is not None and total[1]
+    ]
+
+
+def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:
+    summary = evaluations.to_schema(session, evaluation)
+    options = run.options
+    return RunSchema(
+        id=run.id,
+        name=evaluation.name,
+        metadata=evaluation.metadata_ or {},
+        status=evaluation.status,  # type: ignore[arg-type]
+        dataset_id=run.dataset_id,
+        model_id=run.model_id,
+        subsets=options.get("subsets", []),
+        limit=options.get("limit"),
+        generation=options.get("generation") or {},
+        judge=options.get("judge") or {},  # type: ignore[arg-type]
+        webhook_url=summary.webhook_url,
+        sample_count=evaluation.total_test_cases,
+        result_counts=summary.result_counts,
+        report=report(session, run),
+        usage=summary.usage,
+        error=ErrorInfo(**evaluation.error) if evaluation.error else None,
+        created_at=evaluation.created_at,
+        started_at=evaluation.started_at,
+        completed_at=evaluation.completed_at,
+    )
+
+
+def _as_text(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    return _text(value)
+
+
+def samples(session: Session, run: Run, after: int | None, limit: int) -> tuple[list[Sample], bool]:
+    """A page of samples with prediction, extracted answer, scores and judge reasoning."""
+    cases, results = repository.sample_page(session, run.id, after, limit)
+    by_case: dict[int, list[Result]] = defaultdict(list)
+    for result in results:
+        by_case[result.test_case_index].append(result)
+    return [_sample(case, by_case[case.index]) for case in cases[:limit]], len(cases) > limit
+
+
+def _sample(case: TestCase, results: list[Result]) -> Sample:
+    scores: dict[str, float] = {}
+    extracted = verdict = reasoning = None
+    errors: list[SampleError] = []
+    candidate = None
+    for result in results:
+        logs = result.logs or {}
+        candidate = candidate or logs.get("candidate")
+        if result.error:
+            errors.append(SampleError(metric=result.metric, **result.error))
+            continue
+        for key in REPORT_KEYS.get(result.type, ()):
+            if isinstance(logs.get(key), int | float):
+                scores[key] = float(logs[key])
+        if result.type == "choice_accuracy":
+            extracted = logs.get("extracted_prediction")
+        if result.type == "llm_accuracy":
+            verdict, reasoning = logs.get("verdict"), logs.get("reasoning")
+    metadata = case.metadata_ or {}
+    return Sample(
+        id=str(case.index),
+        index=case.index,
+        subset=metadata.get("subset", ""),
+        row_index=metadata.get("row_index", case.index),
+        prediction=_as_text(case.actual_output),
+        reference=_as_text(case.expected_output),
+        extracted_answer=extracted,
+        scores=scores,
+        verdict=verdict,
+        reasoning=reasoning,
+        errors=errors,
+        candidate=candidate,
+    )
