@@ -1,0 +1,138 @@
+"""Run jobs: a retried job never asks the candidate again for a stored answer; run webhooks;
+the VLMEvalKit MCQ format end to end; the dataset upload size limit."""
+
+import base64
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, update
+from standardwebhooks import Webhook
+
+from app import migrate
+from app.evaluations import tasks
+from app.models import Evaluation, Result
+from tests.fixtures.api import Api, ServedApp, sqlite_settings
+from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.fixtures.receiver import WebhookReceiver
+from tests.runs.helpers import (
+    CANDIDATE,
+    EXAMPLES,
+    example_zip,
+    register_model,
+    report,
+    samples,
+    upload,
+    wait_run,
+)
+
+
+@pytest.fixture
+def receiver() -> Iterator[WebhookReceiver]:
+    with WebhookReceiver() as server:
+        yield server
+
+
+class TestRetries:
+    def test_a_rerun_job_reuses_stored_predictions(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(lambda request: Reply(content="A circle"))
+        client = api.tenant_client()
+        data = example_zip("vqa/example_vqa.jsonl")
+        dataset = upload(client, "vqa.zip", data, "general_vqa").json()
+        model_id = register_model(client, judge.base_url)
+        run = client.post("/v1/runs", json={"dataset_id": dataset["id"], "model_id": model_id})
+        run_id = run.json()["id"]
+        first = wait_run(api, client, run_id)
+        assert len(judge.requests) == 5
+        # Lose every result (as if the job died after storing the predictions), run it again.
+        runtime = api.served.runtime
+        with runtime.session() as session:
+            session.execute(delete(Result).where(Result.evaluation_id == run_id))
+            session.execute(
+                update(Evaluation).where(Evaluation.id == run_id).values(status="in_progress")
+            )
+            session.commit()
+        tasks.score_slice(runtime, run_id, 0, 5)
+        again = client.get(f"/v1/runs/{run_id}").json()
+        assert again["status"] == "completed"
+        assert len(judge.requests) == 5
+        assert report(again) == report(first)
+        assert [s["prediction"] for s in samples(client, run_id)] == ["A circle"] * 5
+
+
+class TestRunWebhooks:
+    def test_completed_run_delivers_a_signed_run_event(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        line = (EXAMPLES / "vqa" / "example_vqa.jsonl").read_text().splitlines()[1]
+        dataset = upload(client, "one.jsonl", line.encode(), "general_vqa").json()
+        run = client.post(
+            "/v1/runs",
+            json={
+                "dataset_id": dataset["id"],
+                "predictions": [{"index": 0, "prediction": "Green"}],
+                "webhook_url": receiver.url,
+            },
+        ).json()
+        wait_run(api, client, run["id"])
+        deadline = time.monotonic() + 20
+        while not receiver.received and time.monotonic() < deadline:
+            api.run_queue()
+            time.sleep(0.05)
+        request = receiver.received[0]
+        payload = Webhook(endpoint["secret"]).verify(request.body, request.headers)
+        assert payload["type"] == "run.completed"
+        assert payload["data"]["id"] == run["id"] and payload["data"]["object"] == "run"
+
+
+def vlmeval_tsv() -> bytes:
+    image = base64.b64encode((EXAMPLES / "vmcq" / "images" / "red_circle.png").read_bytes())
+    header = "index\tcategory\tquestion\tA\tB\tC\tanswer\timage\n"
+    rows = [
+        f"0\tcolour\tWhat is the background colour?\tBlue\tRed\tGreen\tB\t{image.decode()}\n",
+        f"1\tshape\tWhat shape is white?\tSquare\tCircle\tTriangle\tB\t{image.decode()}\n",
+    ]
+    return (header + "".join(rows)).encode()
+
+
+class TestVlmevalMcq:
+    def test_upload_and_run_with_a_candidate(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(lambda request: Reply(content="Thinking.\nANSWER: B"))
+        client = api.tenant_client()
+        response = upload(client, "MMBench_mini.tsv", vlmeval_tsv(), "vlmeval_mcq")
+        assert response.status_code == 201, response.text
+        rows = client.get(f"/v1/datasets/{response.json()['id']}/rows").json()["data"]
+        assert rows[0]["extra"] == {"index": "0", "category": "colour"}
+        assert rows[0]["options"] == ["Blue", "Red", "Green"]
+        model_id = register_model(client, judge.base_url)
+        run = client.post(
+            "/v1/runs", json={"dataset_id": response.json()["id"], "model_id": model_id}
+        ).json()
+        final = wait_run(api, client, run["id"])
+        assert report(final)[("accuracy", "MMBench_mini")] == (2, 1.0)
+        sent = [r for r in judge.requests if r["model"] == CANDIDATE]
+        assert all(r["messages"][0]["content"][0]["type"] == "image_url" for r in sent)
+
+    def test_bad_label_names_the_line(self, api: Api) -> None:
+        client = api.tenant_client()
+        data = vlmeval_tsv().replace(b"\tB\t", b"\tZ\t", 1)
+        response = upload(client, "bad.tsv", data, "vlmeval_mcq")
+        assert response.status_code == 422
+        assert response.json()["errors"][0]["loc"].startswith("bad.tsv:2:answer")
+
+
+class TestUploadLimit:
+    def test_dataset_over_the_limit_gets_413(self, tmp_path: Path) -> None:
+        settings = sqlite_settings(tmp_path, max_dataset_bytes=2048)
+        migrate.upgrade(settings)
+        with ServedApp(settings) as served:
+            client = Api(mode="embedded", served=served).tenant_client()
+            big = json.dumps({"messages": [{"role": "user", "content": "x" * 4096}]}).encode()
+            response = upload(client, "big.jsonl", big, "general_vqa")
+        assert response.status_code == 413
+        assert response.headers["content-type"] == "application/problem+json"
+        assert "LOUPE_MAX_DATASET_BYTES" in response.json()["detail"]
