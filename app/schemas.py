@@ -1,6 +1,6 @@
 """Schema pieces shared by every domain: the list envelope."""
 
-from typing import Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, Self, TypeVar
 
 from pydantic import BaseModel
 
@@ -15,3 +15,13 @@ class ListPage(BaseModel, Generic[ItemT]):
     first_id: str | None
     last_id: str | None
     has_more: bool
+
+    @classmethod
+    def of(cls, data: list[Any], has_more: bool) -> Self:
+        """The envelope for `data`; items need an `id`."""
+        return cls(
+            data=data,
+            first_id=data[0].id if data else None,
+            last_id=data[-1].id if data else None,
+            has_more=has_more,
+        )

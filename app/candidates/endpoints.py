@@ -37,12 +37,7 @@ def list_models(
     """The tenant's candidate models, newest first (keys are never returned)."""
     rows = CandidateModelRepository(session, tenant.id).page(after, limit)
     data = [service.to_schema(row) for row in rows[:limit]]
-    return CandidateModelList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return CandidateModelList.of(data, len(rows) > limit)
 
 
 @router.get("/{model_id}", response_model=CandidateModel)

@@ -58,12 +58,7 @@ def list_datasets(
     """The tenant's datasets, newest first."""
     rows = DatasetRepository(session, tenant.id).page(after, limit)
     data = [service.to_schema(row) for row in rows[:limit]]
-    return DatasetList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return DatasetList.of(data, len(rows) > limit)
 
 
 @router.get("/{dataset_id}", response_model=Dataset)
@@ -91,9 +86,4 @@ def list_dataset_rows(
         dataset, subset, int(after) if after else None, limit
     )
     data = [service.row_to_schema(row) for row in rows[:limit]]
-    return DatasetRowList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return DatasetRowList.of(data, len(rows) > limit)

@@ -87,12 +87,7 @@ def list_evaluations(
     """The tenant's evaluations, newest first."""
     rows = EvaluationRepository(session, tenant.id).page(after, limit)
     data = [service.to_schema(session, row) for row in rows[:limit]]
-    return EvaluationList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return EvaluationList.of(data, len(rows) > limit)
 
 
 @router.get("/{evaluation_id}", response_model=Evaluation, responses=_PROBLEMS)
@@ -129,12 +124,7 @@ def list_evaluation_results(
             slug="bad-cursor",
         )
     data = [service.result_to_schema(row) for row in rows[:limit]]
-    return EvaluationResultList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return EvaluationResultList.of(data, len(rows) > limit)
 
 
 @router.post(

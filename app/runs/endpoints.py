@@ -48,12 +48,7 @@ def list_runs(
     """The tenant's runs, newest first."""
     rows = RunRepository(session, tenant.id).page(after, limit)
     data = [service.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
-    return RunList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return RunList.of(data, len(rows) > limit)
 
 
 @router.get("/{run_id}", response_model=Run)
@@ -86,12 +81,7 @@ def list_run_samples(
     """Per sample: prediction, extracted answer, scores, judge verdict and reasoning, errors."""
     run, _ = service.get_or_404(session, tenant, run_id)
     data, has_more = service.samples(session, run, _cursor(after), limit)
-    return SampleList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=has_more,
-    )
+    return SampleList.of(data, has_more)
 
 
 _CSV_FIXED = [

@@ -49,12 +49,7 @@ def list_webhook_endpoints(
     """The tenant's endpoints, newest first (secrets are never listed)."""
     rows = WebhookRepository(session, tenant.id).endpoints_page(after, limit)
     data = [WebhookEndpoint.model_validate(row, from_attributes=True) for row in rows[:limit]]
-    return WebhookEndpointList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return WebhookEndpointList.of(data, len(rows) > limit)
 
 
 @router.get("/{endpoint_id}/deliveries", response_model=WebhookDeliveryList)
@@ -87,9 +82,4 @@ def list_webhook_deliveries(
         )
         for delivery, event_type in rows[:limit]
     ]
-    return WebhookDeliveryList(
-        data=data,
-        first_id=data[0].id if data else None,
-        last_id=data[-1].id if data else None,
-        has_more=len(rows) > limit,
-    )
+    return WebhookDeliveryList.of(data, len(rows) > limit)
