@@ -24,6 +24,13 @@ from app.judges._types import (
     JudgeUsage,
     ResponseFormatMode,
 )
+from app.judges._wire import (
+    completion_body,
+    digit_logprobs,
+    first_choice,
+    text_content,
+    wire_messages,
+)
 
 logger = logging.getLogger("loupe.judges")
 
@@ -56,69 +63,6 @@ def _error_code(error: openai.APIStatusError) -> str | None:
     body = error.body if isinstance(error.body, dict) else {}
     inner = body.get("error", body) if isinstance(body, dict) else {}
     return inner.get("code") if isinstance(inner, dict) else None
-
-
-def _completion_body(raw: bytes, usage: JudgeUsage) -> dict[str, Any] | None:
-    """A chat completion body as JSON (None when it is not an object); adds its token usage."""
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return None
-    if not isinstance(body, dict):
-        return None
-    reported = body.get("usage") or {}
-    usage.prompt_tokens += reported.get("prompt_tokens") or 0
-    usage.completion_tokens += reported.get("completion_tokens") or 0
-    return body
-
-
-def _first_choice(body: dict[str, Any]) -> dict[str, Any] | None:
-    choices = body.get("choices") or []
-    return choices[0] if choices and isinstance(choices[0], dict) else None
-
-
-def _digit_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
-    tokens = ((choice.get("logprobs") or {}).get("content")) or None
-    if not tokens:
-        return None
-    return [
-        {
-            "token": item.get("token", ""),
-            "logprob": item.get("logprob"),
-            "top_logprobs": [
-                {"token": alt.get("token", ""), "logprob": alt.get("logprob")}
-                for alt in item.get("top_logprobs") or []
-            ],
-        }
-        for item in tokens
-        # Only digit tokens matter (the G-Eval score); the rest would only fill the cache.
-        if item.get("token", "").strip().isdecimal()
-    ]
-
-
-def _text_content(content: Any) -> str:
-    """A message's content as text; some compatible servers answer with a list of parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            part.get("text") or ""
-            for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
-        )
-    return ""
-
-
-def _wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Messages as the API takes them: our `sha256` bookkeeping on image parts removed."""
-    wire = []
-    for message in messages:
-        content = message.get("content")
-        if isinstance(content, list) and any("sha256" in part for part in content):
-            content = [{k: v for k, v in part.items() if k != "sha256"} for part in content]
-            message = {**message, "content": content}
-        wire.append(message)
-    return wire
 
 
 class JudgeClient:
@@ -245,14 +189,14 @@ class JudgeClient:
             )
         fields = {
             "model": model or self.endpoint.default_model,
-            "messages": _wire_messages(messages),
+            "messages": wire_messages(messages),
             "temperature": self.endpoint.temperature,
             **(params or {}),
         }
         request = {name: value for name, value in fields.items() if value is not None}
         raw = await self._post(lambda: request, usage)
-        body = _completion_body(raw, usage)
-        choice = _first_choice(body) if body is not None else None
+        body = completion_body(raw, usage)
+        choice = first_choice(body) if body is not None else None
         if choice is None:
             raise JudgeError(
                 f"{role}_error",
@@ -260,7 +204,7 @@ class JudgeClient:
                 usage,
             )
         return Generation(
-            content=_text_content((choice.get("message") or {}).get("content")),
+            content=text_content((choice.get("message") or {}).get("content")),
             usage=usage,
             finish_reason=choice.get("finish_reason"),
         )
@@ -274,7 +218,7 @@ class JudgeClient:
         usage: JudgeUsage,
     ) -> tuple[str | None, list[dict[str, Any]] | None]:
         """One judge completion in the best structured-output mode the endpoint takes."""
-        wire = _wire_messages(messages)
+        wire = wire_messages(messages)
 
         def request() -> dict[str, Any]:
             # Rebuilt per attempt: a refusal may have stepped the mode or logprobs down.
@@ -296,14 +240,14 @@ class JudgeClient:
             return body
 
         raw = await self._post(request, usage, self._step_down)
-        body = _completion_body(raw, usage)
+        body = completion_body(raw, usage)
         if body is None:
             # Not JSON at all: extraction and the repair round deal with the text.
             return raw.decode("utf-8", "replace"), None
-        choice = _first_choice(body)
+        choice = first_choice(body)
         if choice is None:
             return None, None
-        return (choice.get("message") or {}).get("content"), _digit_logprobs(choice)
+        return (choice.get("message") or {}).get("content"), digit_logprobs(choice)
 
     def _step_down(self, request: dict[str, Any], refusal: str) -> bool:
         """True when a refused judge request asked for what this endpoint lacks; stops asking.

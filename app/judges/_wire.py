@@ -1,0 +1,69 @@
+"""The wire format of chat completions: request messages out, reply bodies in."""
+
+import json
+from typing import Any
+
+from app.judges._types import JudgeUsage
+
+
+def completion_body(raw: bytes, usage: JudgeUsage) -> dict[str, Any] | None:
+    """A chat completion body as JSON (None when it is not an object); adds its token usage."""
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    reported = body.get("usage") or {}
+    usage.prompt_tokens += reported.get("prompt_tokens") or 0
+    usage.completion_tokens += reported.get("completion_tokens") or 0
+    return body
+
+
+def first_choice(body: dict[str, Any]) -> dict[str, Any] | None:
+    choices = body.get("choices") or []
+    return choices[0] if choices and isinstance(choices[0], dict) else None
+
+
+def digit_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
+    tokens = ((choice.get("logprobs") or {}).get("content")) or None
+    if not tokens:
+        return None
+    return [
+        {
+            "token": item.get("token", ""),
+            "logprob": item.get("logprob"),
+            "top_logprobs": [
+                {"token": alt.get("token", ""), "logprob": alt.get("logprob")}
+                for alt in item.get("top_logprobs") or []
+            ],
+        }
+        for item in tokens
+        # Only digit tokens matter (the G-Eval score); the rest would only fill the cache.
+        if item.get("token", "").strip().isdecimal()
+    ]
+
+
+def text_content(content: Any) -> str:
+    """A message's content as text; some compatible servers answer with a list of parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part.get("text") or ""
+            for part in content
+            if isinstance(part, dict) and part.get("type") == "text"
+        )
+    return ""
+
+
+def wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Messages as the API takes them: our `sha256` bookkeeping on image parts removed."""
+    wire = []
+    for message in messages:
+        content = message.get("content")
+        if isinstance(content, list) and any("sha256" in part for part in content):
+            content = [{k: v for k, v in part.items() if k != "sha256"} for part in content]
+            message = {**message, "content": content}
+        wire.append(message)
+    return wire
