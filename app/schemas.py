@@ -1,4 +1,4 @@
-"""Schema pieces shared by every domain: the list envelope."""
+"""Schema pieces shared by every domain: the list envelope, URL checks."""
 
 from typing import Any, Generic, Literal, Self, TypeVar
 
@@ -25,3 +25,13 @@ class ListPage(BaseModel, Generic[ItemT]):
             last_id=data[-1].id if data else None,
             has_more=has_more,
         )
+
+
+def http_url(url: str, credentials_hint: str = "") -> str:
+    """`url` if it is an http(s) URL without credentials; raises ValueError otherwise."""
+    lowered = url.lower()
+    if not (lowered.startswith("https://") or lowered.startswith("http://")):
+        raise ValueError("must be an http(s) URL")
+    if "@" in url.split("/", 3)[2]:
+        raise ValueError("must not carry credentials" + credentials_hint)
+    return url

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.schemas import ListPage
+from app.schemas import ListPage, http_url
 
 
 class CandidateModelCreate(BaseModel):
@@ -27,12 +27,7 @@ class CandidateModelCreate(BaseModel):
     @field_validator("base_url")
     @classmethod
     def _http_url(cls, url: str) -> str:
-        lowered = url.lower()
-        if not (lowered.startswith("https://") or lowered.startswith("http://")):
-            raise ValueError("must be an http(s) URL")
-        if "@" in url.split("/", 3)[2]:
-            raise ValueError("must not carry credentials; send the key as api_key")
-        return url.rstrip("/")
+        return http_url(url, "; send the key as api_key").rstrip("/")
 
 
 class CandidateModel(BaseModel):

@@ -14,6 +14,10 @@ from urllib.parse import urlsplit
 
 from app.datasets._archive import ArchiveError, is_absolute
 from app.datasets._types import RowScope
+from app.media.audio import FORMATS as AUDIO_TYPES
+from app.media.audio import sniff_audio
+from app.media.images import MEDIA_TYPES
+from app.media.images import sniff as sniff_image
 
 MediaKind = Literal["image", "audio"]
 
@@ -27,22 +31,11 @@ _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")
 
 def sniff(content: bytes) -> str | None:
     """The media type the bytes' magic number announces, among those Loupe sends to models."""
-    if content.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if content.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if content[:6] in (b"GIF87a", b"GIF89a"):
-        return "image/gif"
-    if content[:4] == b"RIFF" and content[8:12] == b"WEBP":
-        return "image/webp"
-    if content[:4] == b"RIFF" and content[8:12] == b"WAVE":
-        return "audio/wav"
-    # An ID3 tag, or straight into an MPEG audio frame (11 sync bits set).
-    if content.startswith(b"ID3") or (
-        len(content) > 1 and content[0] == 0xFF and content[1] & 0xE0 == 0xE0
-    ):
-        return "audio/mpeg"
-    return None
+    image = sniff_image(content)
+    if image is not None:
+        return MEDIA_TYPES[image]
+    audio = sniff_audio(content)
+    return AUDIO_TYPES[audio] if audio is not None else None
 
 
 def _decode(payload: str) -> bytes:

@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.schemas import ListPage
+from app.schemas import ListPage, http_url
 
 EVENT_TYPES = tuple(
     f"{kind}.{status}"
@@ -23,12 +23,7 @@ class WebhookEndpointCreate(BaseModel):
     @field_validator("url")
     @classmethod
     def _http_url(cls, url: str) -> str:
-        lowered = url.lower()
-        if not (lowered.startswith("https://") or lowered.startswith("http://")):
-            raise ValueError("must be an http(s) URL")
-        if "@" in url.split("/", 3)[2]:
-            raise ValueError("must not carry credentials")
-        return url
+        return http_url(url)
 
 
 class WebhookEndpoint(BaseModel):
