@@ -352,6 +352,7 @@ def run_mode(mode: str, items: list[tuple[str, str, str]], poll: float | None) -
             started = time.perf_counter()
             run_id = submit(client, body)
             submit_s = time.perf_counter() - started
+            sampler.end_phase("submit")
             state, polls = wait(client, run_id, poll)
             seen_s = time.perf_counter() - started
             cpu_s = [cpu_seconds(pid) - cpu_before[i] for i, pid in enumerate(pids)]
@@ -419,7 +420,7 @@ def mib(values: list[int]) -> str:
 
 
 def peak_own(rss: dict[str, dict[str, list[int]]], part: str = "own") -> list[int]:
-    phases = [rss[phase][part] for phase in ("upload", "run", "reads")]
+    phases = [rss[phase][part] for phase in ("upload", "submit", "run", "reads")]
     return [max(values) for values in zip(*phases, strict=True)]
 
 
@@ -489,7 +490,8 @@ def main() -> None:
         print(
             f"  RSS MiB ({'API + worker' if mode == 'rq' else 'API'}): "
             f"idle {mib(rss['idle']['own'])}, peak upload {mib(rss['upload']['own'])}, "
-            f"run {mib(rss['run']['own'])}, reads {mib(rss['reads']['own'])}; "
+            f"submit {mib(rss['submit']['own'])}, scoring {mib(rss['run']['own'])}, "
+            f"reads {mib(rss['reads']['own'])}; "
             f"VmHWM {mib(row['vmhwm_kib'])}"
         )
         if any(rss["run"]["children"]):
