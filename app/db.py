@@ -1,6 +1,7 @@
 """Engine, session factory and the column types shared by every table."""
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event
 from sqlalchemy.dialects.postgresql import JSONB
@@ -75,3 +76,31 @@ def make_engine(settings: Settings) -> Engine:
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def dialect_insert(session: Session, table: Any) -> Any:
+    """The backend's own INSERT construct (it has ON CONFLICT on both supported backends)."""
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:  # pragma: no cover - only the two supported backends
+        raise RuntimeError(f"unsupported database {dialect}")
+    return insert(table)
+
+
+def insert_ignoring_duplicates(
+    session: Session, table: Any, rows: list[dict[str, Any]], returning: Any = None
+) -> set[Any]:
+    """INSERT rows, silently skipping any that hit a unique constraint (a retried job's).
+
+    With `returning` (a column), the set of that column's values for the rows inserted.
+    """
+    if not rows:
+        return set()
+    statement = dialect_insert(session, table).on_conflict_do_nothing()
+    if returning is None:
+        session.execute(statement, rows)
+        return set()
+    return set(session.scalars(statement.returning(returning), rows))

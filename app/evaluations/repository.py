@@ -11,22 +11,8 @@ from typing import Any
 from sqlalchemy import and_, case, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db import utcnow
+from app.db import insert_ignoring_duplicates, utcnow
 from app.models import Evaluation, JudgeCacheEntry, Result, TestCase
-
-
-def insert_ignoring_duplicates(session: Session, table: Any, rows: list[dict[str, Any]]) -> None:
-    """INSERT rows, silently skipping any that hit a unique constraint (a retried job's)."""
-    if not rows:
-        return
-    dialect = session.get_bind().dialect.name
-    if dialect == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as dialect_insert
-    elif dialect == "sqlite":
-        from sqlalchemy.dialects.sqlite import insert as dialect_insert
-    else:  # pragma: no cover - only the two supported backends
-        raise RuntimeError(f"unsupported database {dialect}")
-    session.execute(dialect_insert(table).on_conflict_do_nothing(), rows)
 
 
 class EvaluationRepository:
@@ -91,8 +77,15 @@ class JobRepository:
         )
         return {(tc, m) for tc, m in rows}
 
-    def insert_results(self, rows: list[dict[str, Any]]) -> None:
-        insert_ignoring_duplicates(self.session, Result, rows)
+    def insert_results(
+        self, rows: list[dict[str, Any]], *, report_inserted: bool = False
+    ) -> list[dict[str, Any]]:
+        """Store results a retry has not stored yet; with `report_inserted`, return those rows."""
+        if not report_inserted:
+            insert_ignoring_duplicates(self.session, Result, rows)
+            return []
+        ids = insert_ignoring_duplicates(self.session, Result, rows, returning=Result.id)
+        return [row for row in rows if row["id"] in ids]
 
     def store_predictions(self, evaluation_id: str, predictions: dict[int, str]) -> None:
         """A run's candidate outputs, as the actual_output of its test cases."""

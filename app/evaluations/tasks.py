@@ -3,8 +3,11 @@
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+
+from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
@@ -85,10 +88,10 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
-        predictor = None
+        predictor = tally = None
         if evaluation.kind == "run":
             # Imported here: runs are built on evaluations, not the other way round.
-            from app.runs.tasks import predictor_for
+            from app.runs.tasks import predictor_for, tally
 
             predictor = predictor_for(session, runtime.settings, evaluation_id, rows, images)
         session.commit()
@@ -101,7 +104,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
     if todo:
         cache = DatabaseJudgeCache(runtime, cache_scope)
         run_on_judge_loop(
-            _score(runtime, evaluation_id, specs, todo, judge_model, cache, media, predictor)
+            _score(runtime, evaluation_id, specs, todo, judge_model, cache, media, predictor, tally)
         )
     finish_if_complete(runtime, evaluation_id)
 
@@ -131,6 +134,7 @@ async def _score(
     cache: DatabaseJudgeCache,
     media: dict[int, list[dict[str, Any]]] | None = None,
     predictor: Any = None,
+    tally: Callable[[Session, str, list[dict[str, Any]]], None] | None = None,
 ) -> None:
     settings = runtime.settings
     ctx = MetricContext(
@@ -150,7 +154,10 @@ async def _score(
             JudgeCacheRepository(session).put_many(cache_rows)
             if predictor is not None:
                 repo.store_predictions(evaluation_id, predictor.take_predictions())
-            repo.insert_results(rows)
+            inserted = repo.insert_results(rows, report_inserted=tally is not None)
+            if tally is not None:
+                # A run's report sums move with the results they count, in one transaction.
+                tally(session, evaluation_id, inserted)
             repo.heartbeat(evaluation_id)
             evaluation = repo.get(evaluation_id)
             session.commit()

@@ -9,9 +9,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from sqlalchemy import insert, select
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.db import insert_ignoring_duplicates
 from app.media.images import NormalisedImage
 from app.models import Blob
 
@@ -76,20 +77,10 @@ class DatabaseBlobStore:
         ]
         for row in rows:
             # One at a time: a batch of 20 MB images is a lot of memory in one statement.
-            self.session.execute(self._insert_ignoring_duplicates(), [row])
+            # A concurrent submission may store the same image first; content addressing
+            # makes theirs identical to ours.
+            insert_ignoring_duplicates(self.session, Blob, [row])
         return [row["sha256"] for row in rows]
-
-    def _insert_ignoring_duplicates(self):  # type: ignore[no-untyped-def]
-        # A concurrent submission may store the same image first; content addressing makes
-        # theirs identical to ours.
-        dialect = self.session.get_bind().dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as dialect_insert
-        elif dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert as dialect_insert
-        else:  # pragma: no cover - only the two supported backends
-            return insert(Blob)
-        return dialect_insert(Blob).on_conflict_do_nothing()
 
     def get_many(self, digests: Iterable[str]) -> dict[str, StoredImage]:
         wanted = list(set(digests))

@@ -10,6 +10,7 @@ from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.result import Result
 from app.models.run import Run
+from app.models.run_score import RunScore
 from app.models.tenant import Tenant
 from app.models.test_case import TestCase
 from app.models.webhook_delivery import WebhookDelivery
@@ -27,6 +28,7 @@ __all__ = [
     "JudgeCacheEntry",
     "Result",
     "Run",
+    "RunScore",
     "Tenant",
     "TestCase",
     "WebhookDelivery",

@@ -3,7 +3,7 @@
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response, status
@@ -12,10 +12,12 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.evaluations import service as evaluations
 from app.evaluations.schemas import TERMINAL_STATUSES
+from app.models import Run as RunModel
 from app.problems import ProblemError, problem_responses
 from app.runs import service
 from app.runs.repository import RunRepository
-from app.runs.schemas import Run, RunCreate, RunList, SampleList
+from app.runs.schemas import Run, RunCreate, RunList, Sample, SampleList
+from app.runtime import Runtime
 
 router = APIRouter(
     prefix="/v1/runs",
@@ -105,11 +107,13 @@ def export_run_samples(
     run_id: str,
     session: SessionDep,
     tenant: TenantDep,
+    runtime: RuntimeDep,
     format: Literal["jsonl", "csv"] = "jsonl",
 ) -> StreamingResponse:
     """Every sample as JSON Lines or CSV (one column per score key)."""
     run, _ = service.get_or_404(session, tenant, run_id)
-    pages = list(_pages(session, run))
+    # Streamed a page at a time from a session of its own (the request's closes first).
+    pages = _pages(runtime, run)
     if format == "jsonl":
         lines = (sample.model_dump_json() + "\n" for page in pages for sample in page)
         return StreamingResponse(
@@ -117,30 +121,25 @@ def export_run_samples(
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{run_id}.jsonl"'},
         )
-    keys = [
-        key
-        for keys in service.REPORT_KEYS.values()
-        for key in keys
-        if any(key in sample.scores for page in pages for sample in page)
-    ]
     return StreamingResponse(
-        _csv(pages, keys),
+        _csv(pages, service.score_keys(session, run)),
         media_type="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{run_id}.csv"'},
     )
 
 
-def _pages(session: SessionDep, run: object) -> Iterator[list]:  # type: ignore[type-arg]
-    after = None
-    while True:
-        page, has_more = service.samples(session, run, after, 1000)  # type: ignore[arg-type]
-        yield page
-        if not has_more or not page:
-            return
-        after = page[-1].index
+def _pages(runtime: Runtime, run: RunModel) -> Iterator[list[Sample]]:
+    with runtime.session() as session:
+        after = None
+        while True:
+            page, has_more = service.samples(session, run, after, 1000)
+            yield page
+            if not has_more or not page:
+                return
+            after = page[-1].index
 
 
-def _csv(pages: list, keys: list[str]) -> Iterator[str]:  # type: ignore[type-arg]
+def _csv(pages: Iterable[list[Sample]], keys: list[str]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
     writer.writerow([*_CSV_FIXED, *keys])

@@ -1,12 +1,12 @@
 """All SQL about runs, scoped to one tenant (the evaluation tables hold their samples)."""
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Evaluation, Result, Run, TestCase
+from app.db import dialect_insert
+from app.models import Evaluation, Result, Run, RunScore, TestCase
 
 
 class RunRepository:
@@ -36,14 +36,37 @@ class RunRepository:
         self.session.flush()
 
 
-def scored_logs(session: Session, run_id: str) -> list[tuple[str, str, dict[str, Any]]]:
-    """(test case id, result type, logs) of every result that has a score."""
+def add_scores(
+    session: Session, run_id: str, sums: dict[tuple[str, str], tuple[float, int]]
+) -> None:
+    """Add (total, num) to the run's running sums per (key, subset)."""
+    if not sums:
+        return
+    # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
+    rows = [
+        {"run_id": run_id, "key": key, "subset": subset, "total": total, "num": num}
+        for (key, subset), (total, num) in sorted(sums.items())
+    ]
+    statement = dialect_insert(session, RunScore)
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[RunScore.run_id, RunScore.key, RunScore.subset],
+            set_={
+                "total": RunScore.total + statement.excluded.total,
+                "num": RunScore.num + statement.excluded.num,
+            },
+        ).values(rows)
+    )
+
+
+def scores(session: Session, run_id: str) -> list[tuple[str, str, float, int]]:
+    """(key, subset, total, num) of every running sum the run has."""
     rows = session.execute(
-        select(Result.test_case_id, Result.type, Result.logs).where(
-            Result.evaluation_id == run_id, Result.error.is_(None)
+        select(RunScore.key, RunScore.subset, RunScore.total, RunScore.num).where(
+            RunScore.run_id == run_id
         )
     )
-    return [(case_id, type_, logs or {}) for case_id, type_, logs in rows]
+    return [(key, subset, total, num) for key, subset, total, num in rows]
 
 
 def sample_page(

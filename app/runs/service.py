@@ -1,6 +1,7 @@
 """Run decisions: select samples, pick scorers, store the run as an evaluation; report."""
 
 from collections import defaultdict
+from collections.abc import Iterable
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -219,26 +220,49 @@ def get_or_404(session: Session, tenant: Tenant, run_id: str) -> tuple[Run, Eval
     return found
 
 
-def report(session: Session, run: Run) -> list[ReportRow]:
-    """EvalScope's report table: per metric key and subset, the mean over scored samples."""
-    sums: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
-    for case_id, type_, logs in repository.scored_logs(session, run.id):
-        subset = case_id.rsplit("/", 1)[0]
-        for key in REPORT_KEYS.get(type_, ()):
+def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], tuple[float, int]]:
+    """(total, num) per (report key, subset) over stored result rows that carry a score."""
+    sums: dict[tuple[str, str], tuple[float, int]] = {}
+    for row in rows:
+        if row.get("error") is not None:
+            continue
+        subset = row["test_case_id"].rsplit("/", 1)[0]
+        logs = row.get("logs") or {}
+        for key in REPORT_KEYS.get(row["type"], ()):
             value = logs.get(key)
             if isinstance(value, int | float):
-                for where in (subset, OVERALL):
-                    total = sums[(key, where)]
-                    total[0] += value
-                    total[1] += 1
+                total, num = sums.get((key, subset), (0.0, 0))
+                sums[(key, subset)] = (total + value, num + 1)
+    return sums
+
+
+def report(session: Session, run: Run) -> list[ReportRow]:
+    """EvalScope's report table: per metric key and subset, the mean over scored samples.
+
+    Read from the running sums the jobs keep (`run_score`), not from the results.
+    """
+    sums: dict[tuple[str, str], tuple[float, int]] = {}
+    for key, subset, total, num in repository.scores(session, run.id):
+        sums[(key, subset)] = (total, num)
+        all_total, all_num = sums.get((key, OVERALL), (0.0, 0))
+        sums[(key, OVERALL)] = (all_total + total, all_num + num)
     order = [key for keys in REPORT_KEYS.values() for key in keys]
     subsets = [*run.options.get("subsets", []), OVERALL]
-    return [
-        ReportRow(metric=key, subset=subset, num=int(total[1]), score=round(total[0] / total[1], 4))
-        for key in order
-        for subset in subsets
-        if (total := sums.get((key, subset))) is not None and total[1]
-    ]
+    rows = []
+    for key in order:
+        for subset in subsets:
+            total, num = sums.get((key, subset), (0.0, 0))
+            if num:
+                rows.append(
+                    ReportRow(metric=key, subset=subset, num=num, score=round(total / num, 4))
+                )
+    return rows
+
+
+def score_keys(session: Session, run: Run) -> list[str]:
+    """The report keys the run has scores for, in report order."""
+    present = {key for key, _, _, num in repository.scores(session, run.id) if num}
+    return [key for keys in REPORT_KEYS.values() for key in keys if key in present]
 
 
 def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:

@@ -15,6 +15,7 @@ from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase
 from app.models import CandidateModel, Run, TestCase
 from app.problems import ProblemError
+from app.runs import repository, service
 
 
 class Predictor:
@@ -111,3 +112,8 @@ def predictor_for(
         message = exc.detail or "the model's base_url is not allowed"
         return Predictor(None, params, messages, MetricError("candidate_blocked", message))
     return Predictor(endpoint, params, messages)
+
+
+def tally(session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
+    """Add newly stored results to the run's report sums, in the transaction that stores them."""
+    repository.add_scores(session, evaluation_id, service.score_sums(inserted))

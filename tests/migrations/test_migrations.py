@@ -4,11 +4,13 @@ import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, select
+from sqlalchemy.orm import Session
 
 from app import migrate
 from app.config import Settings
 from app.db import Base
+from app.models import Dataset, Evaluation, Result, Run, RunScore, Tenant
 from tests.fixtures.services import PostgresServer
 
 TABLES = set(Base.metadata.tables)
@@ -59,3 +61,72 @@ class TestMigrations:
         finally:
             engine.dispose()
         assert diff == [], f"models changed without a migration: {diff}"
+
+
+@pytest.mark.parametrize("backend", ["postgres", "sqlite"])
+def test_run_scores_are_backfilled_for_runs_stored_before_them(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # 0005 adds the report's running sums; runs that finished under 0004 must keep their report.
+    if backend == "postgres":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        url = server.create_database(f"backfill_{uuid.uuid4().hex[:8]}")
+    else:
+        url = f"sqlite:///{tmp_path}/b.db"
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "0004")
+    engine = create_engine(url)
+
+    def result(index: int, subset: str, type_: str, logs: dict, error: dict | None = None):
+        return Result(
+            id=f"res_{index}",
+            evaluation_id="run_1",
+            test_case_index=index,
+            test_case_id=f"{subset}/{index}",
+            metric_index=0,
+            metric="m",
+            type=type_,
+            error=error,
+            logs=logs,
+        )
+
+    try:
+        with Session(engine) as session:
+            session.add(Tenant(id="ten_1", name="t"))
+            session.flush()
+            session.add(
+                Dataset(
+                    id="ds_1",
+                    tenant_id="ten_1",
+                    name="d",
+                    format="general_vmcq",
+                    filename="d.zip",
+                    subsets=[],
+                    row_count=3,
+                )
+            )
+            session.flush()
+            session.add(
+                Evaluation(
+                    id="run_1", tenant_id="ten_1", kind="run", metrics=[], total_test_cases=3
+                )
+            )
+            session.flush()
+            session.add(Run(id="run_1", tenant_id="ten_1", dataset_id="ds_1", options={}))
+            session.add_all(
+                [
+                    result(0, "a", "choice_accuracy", {"accuracy": 1.0}),
+                    result(1, "a", "choice_accuracy", {"accuracy": 0.0}),
+                    result(2, "b/c", "choice_accuracy", {"accuracy": 1.0}),
+                    result(3, "b/c", "choice_accuracy", {}, {"type": "candidate_timeout"}),
+                ]
+            )
+            session.commit()
+        migrate.upgrade(settings)
+        with Session(engine) as session:
+            rows = session.execute(
+                select(RunScore.key, RunScore.subset, RunScore.total, RunScore.num)
+            ).all()
+        assert sorted(rows) == [("accuracy", "a", 1.0, 2), ("accuracy", "b/c", 1.0, 1)]
+    finally:
+        engine.dispose()

@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 from standardwebhooks import Webhook
 
 from app import migrate
 from app.evaluations import tasks
-from app.models import Evaluation, Result
+from app.evaluations.repository import JobRepository
+from app.models import Evaluation, Result, RunScore
+from app.runs import tasks as run_tasks
 from tests.fixtures.api import Api, ServedApp, sqlite_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.receiver import WebhookReceiver
@@ -27,6 +29,8 @@ from tests.runs.helpers import (
     upload,
     wait_run,
 )
+
+RESULT_COLUMNS = [column.key for column in Result.__table__.columns]
 
 
 @pytest.fixture
@@ -47,9 +51,11 @@ class TestRetries:
         first = wait_run(api, client, run_id)
         assert len(judge.requests) == 5
         # Lose every result (as if the job died after storing the predictions), run it again.
+        # The report's sums are written with the results they count, so they go too.
         runtime = api.served.runtime
         with runtime.session() as session:
             session.execute(delete(Result).where(Result.evaluation_id == run_id))
+            session.execute(delete(RunScore).where(RunScore.run_id == run_id))
             session.execute(
                 update(Evaluation).where(Evaluation.id == run_id).values(status="in_progress")
             )
@@ -60,6 +66,35 @@ class TestRetries:
         assert len(judge.requests) == 5
         assert report(again) == report(first)
         assert [s["prediction"] for s in samples(client, run_id)] == ["A circle"] * 5
+
+    def test_a_duplicate_jobs_rows_count_once_in_the_report(self, api: Api) -> None:
+        # Two jobs on one slice (a re-enqueue racing a slow original) both try to store every
+        # result: the unique key keeps one of each, and only rows actually stored are summed.
+        client = api.tenant_client()
+        data = example_zip("vqa/example_vqa.jsonl")
+        dataset = upload(client, "vqa.zip", data, "general_vqa").json()
+        predictions = [{"index": i, "prediction": "A circle"} for i in range(5)]
+        run = client.post(
+            "/v1/runs", json={"dataset_id": dataset["id"], "predictions": predictions}
+        )
+        run_id = run.json()["id"]
+        first = wait_run(api, client, run_id)
+        runtime = api.served.runtime
+        with runtime.session() as session:
+            stored = session.scalars(select(Result).where(Result.evaluation_id == run_id)).all()
+            twins = [
+                {column: getattr(result, column) for column in RESULT_COLUMNS} | {"id": f"x{i}"}
+                for i, result in enumerate(stored)
+            ]
+            inserted = JobRepository(session).insert_results(twins, report_inserted=True)
+            run_tasks.tally(session, run_id, inserted)
+            session.commit()
+        assert inserted == []
+        again = client.get(f"/v1/runs/{run_id}").json()
+        assert report(again) == report(first)
+        assert again["result_counts"]["total"] == first["result_counts"]["total"] == 5
+        scores = [s["scores"]["bleu-1"] for s in samples(client, run_id)]
+        assert report(again)[("bleu-1", "OVERALL")] == (5, round(sum(scores) / 5, 4))
 
 
 class TestRunWebhooks:

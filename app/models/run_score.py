@@ -1,0 +1,20 @@
+from sqlalchemy import Float, ForeignKey, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base
+
+
+class RunScore(Base):
+    """The running sum of one report key over one subset of a run.
+
+    Added to in the transaction that stores the results it counts, so the report is a read of
+    a few rows however many samples the run has.
+    """
+
+    __tablename__ = "run_score"
+
+    run_id: Mapped[str] = mapped_column(ForeignKey("run.id", ondelete="CASCADE"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    subset: Mapped[str] = mapped_column(String(256), primary_key=True)
+    total: Mapped[float] = mapped_column(Float)
+    num: Mapped[int] = mapped_column(Integer)
