@@ -33,6 +33,15 @@ def round_trip(settings: Settings) -> None:
     assert tables(settings.database_url) == TABLES
 
 
+@pytest.fixture(params=["postgres", "sqlite"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database on each backend."""
+    if request.param == "postgres":
+        server: PostgresServer = request.getfixturevalue("postgres_server")
+        return server.create_database(f"m_{uuid.uuid4().hex[:8]}")
+    return f"sqlite:///{tmp_path}/m.db"
+
+
 class TestMigrations:
     def test_postgres_up_down_up(self, postgres_server: PostgresServer) -> None:
         url = postgres_server.create_database(f"migrations_{uuid.uuid4().hex[:8]}")
@@ -41,18 +50,10 @@ class TestMigrations:
     def test_sqlite_up_down_up(self, tmp_path: Path) -> None:
         round_trip(Settings(database_url=f"sqlite:///{tmp_path}/m.db"))
 
-    @pytest.mark.parametrize("backend", ["postgres", "sqlite"])
-    def test_head_matches_the_models(
-        self, backend: str, tmp_path: Path, request: pytest.FixtureRequest
-    ) -> None:
+    def test_head_matches_the_models(self, url: str) -> None:
         from alembic.autogenerate import compare_metadata
         from alembic.migration import MigrationContext
 
-        if backend == "postgres":
-            server: PostgresServer = request.getfixturevalue("postgres_server")
-            url = server.create_database(f"drift_{uuid.uuid4().hex[:8]}")
-        else:
-            url = f"sqlite:///{tmp_path}/d.db"
         migrate.upgrade(Settings(database_url=url))
         engine = create_engine(url)
         try:
@@ -63,16 +64,8 @@ class TestMigrations:
         assert diff == [], f"models changed without a migration: {diff}"
 
 
-@pytest.mark.parametrize("backend", ["postgres", "sqlite"])
-def test_run_scores_are_backfilled_for_runs_stored_before_them(
-    backend: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
+def test_run_scores_are_backfilled_for_runs_stored_before_them(url: str) -> None:
     # 0005 adds the report's running sums; runs that finished under 0004 must keep their report.
-    if backend == "postgres":
-        server: PostgresServer = request.getfixturevalue("postgres_server")
-        url = server.create_database(f"backfill_{uuid.uuid4().hex[:8]}")
-    else:
-        url = f"sqlite:///{tmp_path}/b.db"
     settings = Settings(database_url=url)
     migrate.upgrade(settings, "0004")
     engine = create_engine(url)
