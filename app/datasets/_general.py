@@ -9,7 +9,8 @@ from app.datasets._placeholders import PLACEHOLDER, RowMedia, has_video
 from app.datasets._tabular import is_blank, list_cell
 from app.datasets._types import DatasetRow, RowScope
 
-ROLES = ("system", "developer", "user", "assistant")
+# The roles EvalScope's OpenAI message parser takes.
+ROLES = ("system", "developer", "user", "assistant", "tool")
 _DETAILS = ("auto", "low", "high")
 
 
@@ -47,11 +48,13 @@ def vqa_row(fields: dict[str, Any], scope: RowScope) -> DatasetRow:
 
 
 def text_answer(value: Any, scope: RowScope) -> str | None:
+    """The reference answer exactly as written: EvalScope scores against it unnormalised, and
+    jieba keeps surrounding spaces as tokens, so stripping them would change BLEU."""
     if is_blank(value):
         return None
     if isinstance(value, dict | list):
         raise scope.error("answer", f"expected text, got {type(value).__name__}")
-    return str(value).strip()
+    return str(value)
 
 
 def _message(message: Any, index: int, media: RowMedia, scope: RowScope) -> dict[str, Any]:
@@ -61,17 +64,48 @@ def _message(message: Any, index: int, media: RowMedia, scope: RowScope) -> dict
     role = message.get("role")
     if role not in ROLES:
         raise scope.error(f"{here}.role", f"role {role!r} is not one of {', '.join(ROLES)}")
+    kept = {"role": role, **_tool_fields(message, role, here, scope)}
     content = message.get("content")
     field = f"{here}.content"
     if isinstance(content, str):
         if role == "user" and PLACEHOLDER.search(content):
             parts = media.split(content, field)
-            return {"role": role, "content": parts or ""}
-        return {"role": role, "content": content}
+            return {**kept, "content": parts or ""}
+        return {**kept, "content": content}
     if isinstance(content, list) and content:
         parts = [_part(part, f"{field}[{j}]", scope) for j, part in enumerate(content)]
-        return {"role": role, "content": parts}
+        return {**kept, "content": parts}
+    if content is None and "tool_calls" in kept:
+        # An assistant turn that only calls tools has no content (OpenAI sends null).
+        return {**kept, "content": None}
     raise scope.error(field, "expected a string or a non-empty list of content parts")
+
+
+def _tool_fields(message: dict[str, Any], role: str, here: str, scope: RowScope) -> dict:
+    """The fields that tie tool results to the calls they answer, kept for the candidate."""
+    kept: dict[str, Any] = {}
+    if role == "tool" and "tool_call_id" in message:
+        if not isinstance(message["tool_call_id"], str) or not message["tool_call_id"]:
+            raise scope.error(f"{here}.tool_call_id", "expected the id of a tool call")
+        kept["tool_call_id"] = message["tool_call_id"]
+    if role == "assistant" and message.get("tool_calls") is not None:
+        calls = message["tool_calls"]
+        if not isinstance(calls, list) or not calls:
+            raise scope.error(f"{here}.tool_calls", "expected a non-empty list of tool calls")
+        for j, call in enumerate(calls):
+            function = call.get("function") if isinstance(call, dict) else None
+            if not (
+                isinstance(function, dict)
+                and isinstance(call.get("id"), str)
+                and isinstance(function.get("name"), str)
+                and isinstance(function.get("arguments", ""), str)
+            ):
+                raise scope.error(
+                    f"{here}.tool_calls[{j}]",
+                    'expected {"id", "type": "function", "function": {"name", "arguments"}}',
+                )
+        kept["tool_calls"] = calls
+    return kept
 
 
 def _part(part: Any, field: str, scope: RowScope) -> dict[str, Any]:

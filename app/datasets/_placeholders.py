@@ -65,6 +65,24 @@ class RowMedia:
             return value, f"{kind}s[{number - 1}]"
         return self._indexed(kind, number), f"{kind}_{number}"
 
+    def _missing(self, kind: str, number: int) -> str:
+        """Why a placeholder has no medium, naming where it was looked for."""
+        column = f"{kind}s"
+        if self._use_list[kind] and not is_blank(self._fields.get(column)):
+            return (
+                f"has no {column}[{number - 1}] value (the {column} list has length "
+                f"{len(self._list(kind))}); placeholder dropped"
+            )
+        if number <= MAX_INDEXED:
+            return f"has no {kind}_{number} value; placeholder dropped"
+        past = f"is past {kind}_{MAX_INDEXED}, the last {kind} column"
+        if self._use_list[kind]:
+            return f"{past}, and the row has no {column} list; placeholder dropped"
+        return (
+            f"{past} (an {column} list is only read when none of the row's {kind}_N "
+            "placeholders has a value); placeholder dropped"
+        )
+
     def part(self, kind: str, number: int) -> dict[str, Any] | None:
         """The content part for `<kind number>`, or None (with a warning) when it has no value."""
         key = (kind, number)
@@ -74,7 +92,7 @@ class RowMedia:
                 # Hugging Face exports write media as {"path": ...} / {"url": ...} objects.
                 value = value.get("url") or value.get("path") or value.get("data") or value
             if is_blank(value):
-                self._scope.warn(f"<{kind} {number}> has no {field} value; placeholder dropped")
+                self._scope.warn(f"<{kind} {number}> {self._missing(kind, number)}")
                 self._parts[key] = None
             elif kind == "image":
                 url = image_url(value, self._scope, field)

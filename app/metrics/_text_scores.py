@@ -3,7 +3,8 @@
 BLEU: each string tokenised on its own (jieba for text with CJK ideographs, else NLTK's
 `word_tokenize`), case-sensitive, then NLTK `sentence_bleu` with individual n-gram weights and
 no smoothing. ROUGE: `rouge_chinese.Rouge()` on the strings (CJK text jieba-cut and re-joined
-with spaces); an empty or blank string gives 0.0 for all nine values, as EvalScope reports.
+with spaces); where the library refuses a string (empty or blank) all nine values are 0.0,
+as EvalScope reports.
 
 NLTK's English punkt tables ship inside this package (`nltk_data/`), because NLTK cannot
 download them on machines without network access; a missing table raises instead of quietly
@@ -59,9 +60,12 @@ def _rouge_text(text: str) -> str:
 
 def rouge_scores(prediction: str, reference: str) -> dict[str, float]:
     """The nine ROUGE values of a prediction against a reference (rouge_chinese semantics)."""
-    if not prediction.strip() or not reference.strip():
+    try:
+        scores = _rouge.get_scores(_rouge_text(prediction), _rouge_text(reference))[0]
+    except ValueError:
+        # rouge_chinese refuses an empty or blank hypothesis or reference; EvalScope catches
+        # the error and reports all nine values as 0.0.
         return dict.fromkeys(ROUGE_KEYS, 0.0)
-    scores = _rouge.get_scores(_rouge_text(prediction), _rouge_text(reference))[0]
     return {
         f"Rouge-{n.upper()}-{s.upper()}": float(scores[f"rouge-{n}"][s])
         for n in ("1", "2", "l")

@@ -1,7 +1,9 @@
 """choice_accuracy: the answer label extracted from actual_output equals expected_output.
 
-Extraction follows EvalScope 1.14.1's single-answer rule (General-VMCQ), with three fixes
-where that rule is plainly wrong; each is tested in tests/metrics/test_choice_accuracy.py:
+Extraction follows EvalScope 1.14.1's single-answer rule (General-VMCQ): the last `ANSWER:`
+marker that is followed by labels wins, and several labels there (`A and B`, `A/B`, `AB`) are no
+answer, with no fallback tried. Four fixes where that rule is plainly wrong; each is tested
+against a test-side copy of EvalScope's rule in tests/metrics/test_choice_accuracy.py:
 
 1. After an `ANSWER:` marker a lone lower-case label counts (`Answer: b` → B). EvalScope never
    accepts lower case there and falls back to the last capital anywhere, reading `Answer: b`
@@ -10,16 +12,19 @@ where that rule is plainly wrong; each is tested in tests/metrics/test_choice_ac
 2. The fallback takes the last *standalone* valid label (a capital not inside a word):
    `The correct option is (B) Cat` → B, `B) Museum` → B. EvalScope takes the last capital
    character anywhere (C and M) and so answers C and nothing.
-3. The Chinese marker `答案：` is read like `ANSWER:`.
+3. The Chinese marker `答案：` is read like `ANSWER:` (EvalScope, prompting in English, falls
+   back to the last capital: `答案：B，C 不对` → C).
+4. A word is not the label it starts with: `ANSWER: Both are wrong` gives no label (EvalScope
+   keeps the leading label characters and reads B).
 
 Score 1 when the extracted label equals expected_output (case-insensitive, stripped), else 0;
 no label extracted scores 0 and `logs.extraction` says so.
 """
 
 import re
-from typing import ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field
 
 from app.media.parts import text_of
 from app.metrics._types import (
@@ -38,26 +43,29 @@ _TOKEN = re.compile(r"[A-Za-z0-9]+")
 _CONNECTORS = ("and", "or")
 
 
+def checked_labels(labels: list[str]) -> list[str]:
+    """The labels stripped; empty, non-alphanumeric or repeated labels are refused."""
+    cleaned = [label.strip() for label in labels]
+    if any(not label or not label.isalnum() for label in cleaned):
+        raise ValueError("labels must be non-empty letters or digits")
+    if len({label.upper() for label in cleaned}) != len(cleaned):
+        raise ValueError("labels must be distinct")
+    return cleaned
+
+
+AnswerLabels = Annotated[list[str], Field(min_length=1), AfterValidator(checked_labels)]
+DEFAULT_LABELS = ["A", "B", "C", "D"]
+
+
 class ChoiceAccuracySpec(MetricSpecBase):
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ("actual_output", "expected_output")
 
     type: Literal["choice_accuracy"]
-    labels: list[str] = Field(
-        default=["A", "B", "C", "D"],
-        min_length=1,
+    labels: AnswerLabels = Field(
+        default=DEFAULT_LABELS,
         description="The valid answer labels; a test case's `metadata.labels` overrides them "
         "(questions with different numbers of options).",
     )
-
-    @field_validator("labels")
-    @classmethod
-    def _distinct(cls, labels: list[str]) -> list[str]:
-        cleaned = [label.strip() for label in labels]
-        if any(not label or not label.isalnum() for label in cleaned):
-            raise ValueError("labels must be non-empty letters or digits")
-        if len({label.upper() for label in cleaned}) != len(cleaned):
-            raise ValueError("labels must be distinct")
-        return cleaned
 
 
 def _after_wrappers(text: str) -> str:
@@ -79,6 +87,9 @@ def _labels_in(candidate: str, valid: dict[str, str]) -> list[str] | None:
     for position, token in enumerate(tokens):
         if token in valid.values():
             found.append(token)
+        elif len(token) > 1 and all(char in valid for char in token):
+            # Labels run together (`AB`): several answers, as EvalScope reads them.
+            found.extend(token)
         elif token.upper() in valid and len(tokens) == 1:
             # Fix 1: a lone lower-case label right after the marker (`Answer: b`).
             found.append(valid[token.upper()])
@@ -114,14 +125,23 @@ def extract_label(completion: str, labels: list[str]) -> tuple[str | None, str]:
     return None, "none"
 
 
+def choice_score(case: MetricTestCase, labels: list[str]) -> tuple[float, str | None, str, str]:
+    """(score, extracted label, how it was found, expected label) for a test case.
+
+    The case's `metadata.labels` override `labels`.
+    """
+    labels = (case.metadata or {}).get("labels") or labels
+    extracted, how = extract_label(text_of(case.actual_output), labels)
+    expected = text_of(case.expected_output).strip()
+    score = 1.0 if extracted is not None and extracted.lower() == expected.lower() else 0.0
+    return score, extracted, how, expected
+
+
 async def measure(
     spec: ChoiceAccuracySpec, case: MetricTestCase, ctx: MetricContext
 ) -> MetricResult:
     """1 when the extracted label equals expected_output, else 0."""
-    labels = (case.metadata or {}).get("labels") or spec.labels
-    extracted, how = extract_label(text_of(case.actual_output), labels)
-    expected = text_of(case.expected_output).strip()
-    score = 1.0 if extracted is not None and extracted.lower() == expected.lower() else 0.0
+    score, extracted, how, expected = choice_score(case, spec.labels)
     if extracted is None:
         reason = "no answer label could be extracted from actual_output"
     else:

@@ -1,10 +1,11 @@
 """llm_accuracy: a judge decides whether actual_output answers input as expected_output does.
 
-EvalScope's General-VQA LLM judge (verdict A = correct → 1, B = incorrect → 0, sample key
-`acc`), with two differences: the judge sees the question's images (EvalScope's judge gets its
-text only), and a judge failure is the result's error, never a fallback score.
-`rule_first` is EvalScope's `llm_recall` strategy: ROUGE-L recall above 0.99 is kept without a
-judge call; otherwise the score is max(ROUGE-L recall, the judge's score).
+EvalScope's LLM judge (verdict A = correct → 1, B = incorrect → 0, sample key `acc`), with two
+differences: the judge sees the question's images (EvalScope's judge gets its text only), and a
+judge failure is the result's error, never a fallback score.
+`rule_first` is EvalScope's `llm_recall` strategy: the benchmark's own rule score (`rule`:
+ROUGE-L recall for General-VQA, extracted-answer accuracy for multiple choice) above 0.99 is
+kept without a judge call; otherwise the score is max(rule score, the judge's score).
 """
 
 from typing import ClassVar, Literal
@@ -24,9 +25,11 @@ from app.metrics._types import (
     MetricTestCase,
     TestCaseField,
 )
+from app.metrics.choice_accuracy import DEFAULT_LABELS, AnswerLabels, choice_score
 
-RULE_KEY = "Rouge-L-R"
-# Above this ROUGE-L recall the prediction contains the reference: no judge is needed.
+ROUGE_KEY = "Rouge-L-R"
+# Above this rule score (ROUGE-L recall: the prediction contains the reference; accuracy: the
+# extracted label is right) no judge is needed.
 RULE_CUTOFF = 0.99
 SCORES = {"A": 1.0, "B": 0.0}
 
@@ -44,8 +47,19 @@ class LlmAccuracySpec(MetricSpecBase):
     )
     rule_first: bool = Field(
         default=False,
-        description="EvalScope's `llm_recall`: keep ROUGE-L recall when above 0.99 (no judge "
-        "call), else score max(ROUGE-L recall, judge).",
+        description="EvalScope's `llm_recall`: keep the rule score when above 0.99 (no judge "
+        "call), else score max(rule score, judge).",
+    )
+    rule: Literal["rouge", "choice_accuracy"] = Field(
+        default="rouge",
+        description="The rule score `rule_first` uses: `rouge` is ROUGE-L recall (General-VQA), "
+        "`choice_accuracy` the accuracy of the answer label extracted from actual_output "
+        "(multiple choice).",
+    )
+    labels: AnswerLabels = Field(
+        default=DEFAULT_LABELS,
+        description="With `rule: choice_accuracy`, the valid answer labels; a test case's "
+        "`metadata.labels` overrides them.",
     )
 
 
@@ -93,6 +107,16 @@ def grading_messages(case: MetricTestCase) -> list[dict]:
     return render.messages(INSTRUCTIONS, parts)
 
 
+def _rule_score(spec: LlmAccuracySpec, case: MetricTestCase) -> tuple[float, dict, str]:
+    """The rule score `rule_first` starts from, what to log about it, and its name."""
+    if spec.rule == "choice_accuracy":
+        score, extracted, _, _ = choice_score(case, spec.labels)
+        return score, {"accuracy": score, "extracted_prediction": extracted or ""}, "accuracy"
+    prediction, reference = text_of(case.actual_output), text_of(case.expected_output)
+    score = rouge_scores(prediction, reference)[ROUGE_KEY]
+    return score, {ROUGE_KEY: score}, "ROUGE-L recall"
+
+
 async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """1 when the judge finds actual_output correct against expected_output, else 0."""
 
@@ -100,11 +124,9 @@ async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContex
         rule_logs: dict = {}
         rule = 0.0
         if spec.rule_first:
-            prediction, reference = text_of(case.actual_output), text_of(case.expected_output)
-            rule = rouge_scores(prediction, reference)[RULE_KEY]
-            rule_logs = {RULE_KEY: rule}
+            rule, rule_logs, name = _rule_score(spec, case)
             if rule > RULE_CUTOFF:
-                reason = f"ROUGE-L recall {rule:.4f} > {RULE_CUTOFF}: no judge call needed"
+                reason = f"{name} {rule:.4f} > {RULE_CUTOFF}: no judge call needed"
                 logs = {**rule_logs, "decided_by": "rule", "acc": rule}
                 return MetricResult.scored(rule, spec.threshold, reason, logs)
         try:

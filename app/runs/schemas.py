@@ -37,7 +37,9 @@ class RunJudge(BaseModel):
     strategy: Literal["rule", "llm", "llm_recall"] = Field(
         default="rule",
         description="`rule`: BLEU/ROUGE (VQA) or answer extraction (MCQ). `llm`: also a judge's "
-        "A/B verdict (`acc`). `llm_recall`: the judge only where ROUGE-L recall ≤ 0.99.",
+        "A/B verdict (`acc`). `llm_recall`: `acc` is the rule score (ROUGE-L recall for VQA, "
+        "the extracted answer's accuracy for MCQ) when above 0.99, else the judge is asked "
+        "and `acc` is the better of the two.",
     )
     model: str | None = Field(default=None, min_length=1, max_length=256)
 
@@ -63,8 +65,15 @@ class RunCreate(BaseModel):
         description="Score these answers instead of calling a model (one per selected sample).",
     )
     subsets: list[str] | None = Field(default=None, min_length=1)
-    limit: Annotated[int, Field(ge=1)] | Annotated[float, Field(gt=0, lt=1)] | None = Field(
-        default=None, description="Per subset: the first N samples, or a fraction of them."
+    limit: (
+        Annotated[int, Field(ge=1, strict=True)]
+        | Annotated[float, Field(gt=0, le=1, strict=True)]
+        | None
+    ) = Field(
+        default=None,
+        description="Per subset, as EvalScope: an integer N takes the first N samples; a "
+        "number written with a decimal point is a fraction f in (0, 1] and takes the first "
+        "int(N × f) (so `1.0` takes every sample, `1` only the first).",
     )
     generation: GenerationConfig = Field(default_factory=GenerationConfig)
     judge: RunJudge = Field(default_factory=RunJudge)

@@ -52,20 +52,28 @@ def _select(rows: list[DatasetRow], subsets: list[str], limit: int | float | Non
     return selected
 
 
+_SPEAKERS = {
+    "system": "System",
+    "developer": "Developer",
+    "user": "User",
+    "assistant": "Assistant",
+    "tool": "Tool",
+}
+
+
 def _question(messages: list[dict[str, Any]]) -> list[Any]:
-    """What a judge is shown as the question: the conversation's parts, images included."""
+    """What a judge is shown as the question: every message of the conversation, each after
+    its speaker (`**User**:`), as EvalScope's judge transcript, with images in place."""
     parts: list[Any] = []
     for message in messages:
-        if message.get("role") == "assistant":
-            continue
+        role = message.get("role", "")
+        speaker = f"**{_SPEAKERS.get(role, role)}**:"
         content = message.get("content")
-        if message.get("role") in ("system", "developer"):
-            parts.append({"type": "text", "text": f"(system) {_text(content)}"})
+        if not isinstance(content, list):
+            parts.append({"type": "text", "text": f"{speaker} {content or ''}".rstrip()})
             continue
-        if isinstance(content, str):
-            parts.append({"type": "text", "text": content})
-            continue
-        for part in content or []:
+        parts.append({"type": "text", "text": speaker})
+        for part in content:
             if part.get("type") == "input_audio":
                 parts.append({"type": "text", "text": "[an audio clip]"})
             else:
@@ -91,7 +99,11 @@ def _metric_specs(kind: str, payload: RunCreate) -> list[dict[str, Any]]:
         if payload.judge.model:
             judged["model"] = payload.judge.model
         if payload.judge.strategy == "llm_recall":
+            # The benchmark's own rule decides whether the judge is asked: ROUGE-L recall for
+            # VQA, the extracted answer's accuracy for MCQ (whose reference is only a label).
             judged["rule_first"] = True
+            if kind == "mcq":
+                judged["rule"] = "choice_accuracy"
         specs.append(judged)
     # Stored exactly as evaluations store validated specs.
     return [parse_spec(spec).model_dump(mode="json", exclude_none=True) for spec in specs]

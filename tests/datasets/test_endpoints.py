@@ -1,9 +1,70 @@
-"""Dataset uploads through the HTTP API: the EvalScope examples, listing, rows, errors."""
+"""Dataset uploads through the HTTP API: the EvalScope examples, media of every kind, listing,
+rows, errors."""
 
+import base64
+import io
 import json
+import zipfile
+from collections.abc import Iterator
+
+import pytest
 
 from tests.fixtures.api import Api
-from tests.runs.helpers import EXAMPLES, example_zip, upload
+from tests.media.loopback import LoopbackServer, Route
+from tests.runs.helpers import EXAMPLES, MP3, example_zip, side_app, upload
+
+PNG = (EXAMPLES / "vqa" / "images" / "red_circle.png").read_bytes()
+WAV = (EXAMPLES / "audio" / "beep_440hz.wav").read_bytes()
+
+
+def data_url(content: bytes, media_type: str) -> str:
+    return f"data:{media_type};base64,{base64.b64encode(content).decode()}"
+
+
+def zip_of(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+def jsonl(*rows: dict) -> bytes:
+    return "\n".join(json.dumps(row, ensure_ascii=False) for row in rows).encode()
+
+
+def ask(*parts: dict) -> dict:
+    return {"messages": [{"role": "user", "content": [{"type": "text", "text": "q"}, *parts]}]}
+
+
+def audio(data: str, audio_format: str | None = None) -> dict:
+    clip = {"data": data} | ({"format": audio_format} if audio_format else {})
+    return {"type": "input_audio", "input_audio": clip}
+
+
+def image(url: str) -> dict:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def rows_of(client, dataset_id: str) -> list[dict]:
+    return client.get(f"/v1/datasets/{dataset_id}/rows").json()["data"]
+
+
+def only_error(response) -> dict:
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    (error,) = response.json()["errors"]
+    return error
+
+
+@pytest.fixture(scope="module")
+def media_server() -> Iterator[LoopbackServer]:
+    with LoopbackServer() as server:
+        server.routes = {
+            "/red.png": Route(body=PNG),
+            "/beep.wav": Route(body=WAV, content_type="audio/wav"),
+        }
+        yield server
 
 
 class TestUpload:
@@ -122,3 +183,155 @@ class TestUploadErrors:
         assert other.get(f"/v1/datasets/{dataset['id']}").status_code == 404
         assert other.get(f"/v1/datasets/{dataset['id']}/rows").status_code == 404
         assert other.get("/v1/datasets").json()["data"] == []
+
+
+class TestMedia:
+    def test_audio_as_data_urls_and_as_zip_paths(self, api: Api) -> None:
+        client = api.tenant_client()
+        data = jsonl(
+            ask(audio(data_url(MP3, "audio/mpeg"), "mp3")),
+            ask(audio(data_url(WAV, "audio/wav"))),
+            ask(audio("clips/beep.mp3", "mp3")),
+            ask(audio("clips/beep.wav")),
+        )
+        archive = zip_of({"sounds.jsonl": data, "clips/beep.mp3": MP3, "clips/beep.wav": WAV})
+        response = upload(client, "sounds.zip", archive, "general_vqa")
+        assert response.status_code == 201, response.text
+        clips = [
+            row["messages"][0]["content"][1]["input_audio"]
+            for row in rows_of(client, response.json()["id"])
+        ]
+        assert [clip["format"] for clip in clips] == ["mp3", "wav", "mp3", "wav"]
+        assert all(clip["data"].startswith("blob:sha256:") for clip in clips)
+        # The MP3 sent as a data URL and the one in the zip are the same bytes: one blob.
+        assert clips[0]["data"] == clips[2]["data"] and clips[1]["data"] == clips[3]["data"]
+        assert clips[0]["data"] != clips[1]["data"]
+
+    def test_image_url_fetched_when_private_urls_are_allowed(
+        self, api: Api, media_server: LoopbackServer
+    ) -> None:
+        # The test settings allow private addresses (LOUPE_ALLOW_PRIVATE_URLS), so the loopback
+        # server is fetched at upload, like a public image host would be.
+        client = api.tenant_client()
+        before = len(media_server.hits)
+        url = media_server.url("/red.png")
+        response = upload(client, "web.jsonl", jsonl(ask(image(url))), "general_vqa")
+        assert response.status_code == 201, response.text
+        part = rows_of(client, response.json()["id"])[0]["messages"][0]["content"][1]
+        assert part["image_url"]["url"].startswith("blob:sha256:")
+        assert [path for path, _ in media_server.hits[before:]] == ["/red.png"]
+
+    def test_audio_url_refused_at_upload(self, api: Api, media_server: LoopbackServer) -> None:
+        client = api.tenant_client()
+        before = len(media_server.hits)
+        row = ask(audio(media_server.url("/beep.wav")))
+        error = only_error(upload(client, "sounds.jsonl", b"\n" + jsonl(row), "general_vqa"))
+        assert error["loc"] == "sounds.jsonl:2.messages[0].content[1].input_audio.data"
+        assert "data:audio" in error["msg"]
+        assert media_server.hits[before:] == []
+
+    def test_vmcq_images_list_column(self, api: Api) -> None:
+        client = api.tenant_client()
+        row = {
+            "question": "<image 1> Which shape matches <image 2>?",
+            "options": ["<image 2>", "neither"],
+            "answer": "A",
+            "images": [data_url(PNG, "image/png"), "shapes/red.png"],
+        }
+        archive = zip_of({"pick_val.jsonl": jsonl(row), "shapes/red.png": PNG})
+        response = upload(client, "pick.zip", archive, "general_vmcq")
+        assert response.status_code == 201, response.text
+        assert response.json()["subsets"] == [
+            {"name": "pick", "file": "pick_val.jsonl", "rows": 1, "warnings": []}
+        ]
+        content = rows_of(client, response.json()["id"])[0]["messages"][0]["content"]
+        urls = [part["image_url"]["url"] for part in content if part["type"] == "image_url"]
+        assert len(urls) == 3 and len(set(urls)) == 1  # the same picture three times
+
+    def test_image_100_is_the_last_image_column(self, api: Api) -> None:
+        client = api.tenant_client()
+        row = {
+            "question": "<image 100> or <image 101>?",
+            "options": ["first", "second"],
+            "answer": "A",
+            "image_100": data_url(PNG, "image/png"),
+            "image_101": data_url(PNG, "image/png"),
+        }
+        response = upload(client, "edge.jsonl", jsonl(row), "general_vmcq")
+        assert response.status_code == 201, response.text
+        (warning,) = response.json()["subsets"][0]["warnings"]
+        assert warning.startswith("line 1: <image 101> is past image_100, the last image column")
+        content = rows_of(client, response.json()["id"])[0]["messages"][0]["content"]
+        assert sum(part["type"] == "image_url" for part in content) == 1
+
+    def test_python_literal_options_in_a_tsv(self, api: Api) -> None:
+        client = api.tenant_client()
+        table = "question\toptions\tanswer\nWhich?\t['red', \"it's blue\"]\tb\n"
+        response = upload(client, "quiz.tsv", table.encode(), "general_vmcq")
+        assert response.status_code == 201, response.text
+        (row,) = rows_of(client, response.json()["id"])
+        assert (row["options"], row["answer"], row["line"]) == (["red", "it's blue"], "B", 2)
+
+    def test_tool_turns_are_kept(self, api: Api) -> None:
+        client = api.tenant_client()
+        call = {"id": "c1", "type": "function", "function": {"name": "zoom", "arguments": "{}"}}
+        messages = [
+            {"role": "user", "content": "What is in the corner?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "c1", "content": "a red circle"},
+        ]
+        data = jsonl({"messages": messages, "answer": " 红色的圆 "})
+        response = upload(client, "tools.jsonl", data, "general_vqa")
+        assert response.status_code == 201, response.text
+        (row,) = rows_of(client, response.json()["id"])
+        assert row["messages"] == messages
+        # The reference answer is stored as written, spaces and all (EvalScope scores it so).
+        assert row["answer"] == " 红色的圆 "
+
+
+@pytest.fixture(scope="module")
+def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """An app with the default address rules: no private addresses."""
+    with side_app(tmp_path_factory.mktemp("strict"), allow_private_urls=False) as app:
+        yield app
+
+
+class TestStrictAddresses:
+    def test_image_url_refused_naming_file_line_and_field(
+        self, strict: Api, media_server: LoopbackServer
+    ) -> None:
+        client = strict.tenant_client()
+        before = len(media_server.hits)
+        rows = jsonl(
+            ask(), ask(image(data_url(PNG, "image/png")), image(media_server.url("/red.png")))
+        )
+        error = only_error(upload(client, "web.jsonl", rows, "general_vqa"))
+        assert error["loc"] == "web.jsonl:2.messages[0].content[2].image_url.url"
+        assert "LOUPE_ALLOW_PRIVATE_URLS" in error["msg"]
+        # Refused by the address rules before any connection.
+        assert media_server.hits[before:] == []
+        assert client.get("/v1/datasets").json()["data"] == []
+
+
+class TestListing:
+    def test_pages_newest_first_with_after(self, api: Api) -> None:
+        client = api.tenant_client()
+        line = (EXAMPLES / "vqa" / "example_vqa.jsonl").read_text().splitlines()[1].encode()
+        ids = [upload(client, f"d{i}.jsonl", line, "general_vqa").json()["id"] for i in range(3)]
+        first = client.get("/v1/datasets", params={"limit": 2}).json()
+        assert first["object"] == "list" and first["has_more"] is True
+        assert first["last_id"] == first["data"][-1]["id"]
+        rest = client.get("/v1/datasets", params={"limit": 2, "after": first["last_id"]}).json()
+        assert rest["has_more"] is False
+        listed = [d["id"] for d in first["data"] + rest["data"]]
+        assert listed == sorted(ids, reverse=True)
+
+
+class TestArchiveErrors:
+    @pytest.mark.parametrize("member", ["../escape.png", "images/../../escape.png"])
+    def test_member_outside_the_archive(self, api: Api, member: str) -> None:
+        client = api.tenant_client()
+        archive = zip_of({"x.jsonl": jsonl(ask()), member: PNG})
+        error = only_error(upload(client, "bad.zip", archive, "general_vqa"))
+        assert error["loc"] == "bad.zip"
+        assert f"member {member!r} points outside the archive" in error["msg"]

@@ -13,6 +13,7 @@ from app.datasets.formats import (
     option_labels,
     parse_upload,
 )
+from tests.runs.helpers import MP3
 
 EXAMPLES = Path(__file__).parents[1] / "data" / "evalscope_examples"
 PNG = (EXAMPLES / "vqa" / "images" / "red_circle.png").read_bytes()
@@ -229,8 +230,89 @@ class TestGeneralVqa:
         assert (error.line, error.field) == (2, "messages") and "invalid JSON" in error.message
 
     def test_unknown_role_refused(self) -> None:
-        error = refused("x.jsonl", jsonl({"messages": [{"role": "tool", "content": "x"}]}))
-        assert error.field == "messages[0].role"
+        error = refused("x.jsonl", jsonl({"messages": [{"role": "function", "content": "x"}]}))
+        assert error.field == "messages[0].role" and "tool" in error.message
+
+    def test_tool_turns_kept_with_their_call_ids(self) -> None:
+        call = {"id": "call_1", "type": "function", "function": {"name": "zoom", "arguments": "{}"}}
+        messages = [
+            {"role": "user", "content": "What is in the corner?"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "a red circle"},
+            {"role": "tool", "content": [{"type": "text", "text": "no id given"}]},
+        ]
+        (subset,) = parse_upload("x.jsonl", jsonl({"messages": messages}), "general_vqa")
+        assert subset.rows[0].messages == messages
+
+    @pytest.mark.parametrize(
+        ("message", "field"),
+        [
+            ({"role": "tool", "tool_call_id": 7, "content": "x"}, "messages[0].tool_call_id"),
+            (
+                {"role": "assistant", "tool_calls": "zoom", "content": None},
+                "messages[0].tool_calls",
+            ),
+            ({"role": "assistant", "tool_calls": [{"id": "c"}]}, "messages[0].tool_calls[0]"),
+            ({"role": "assistant", "content": None}, "messages[0].content"),
+            ({"role": "tool", "content": None}, "messages[0].content"),
+        ],
+    )
+    def test_bad_tool_turns_refused(self, message: dict, field: str) -> None:
+        assert refused("x.jsonl", jsonl({"messages": [message]})).field == field
+
+    def test_answer_kept_as_written(self) -> None:
+        # EvalScope does not normalise the reference; jieba keeps these spaces as tokens.
+        row = {"messages": [{"role": "user", "content": "形状？"}], "answer": " 圆形 "}
+        (subset,) = parse_upload("x.jsonl", jsonl(row), "general_vqa")
+        assert subset.rows[0].answer == " 圆形 "
+        table = b'messages\tanswer\n[{"role": "user", "content": "q"}]\t  A circle \n'
+        (subset,) = parse_upload("x.tsv", table, "general_vqa")
+        assert subset.rows[0].answer == "  A circle "
+
+    @pytest.mark.parametrize(
+        ("data", "declared", "expected"),
+        [
+            (data_url(WAV, "audio/wav"), "wav", "wav"),
+            (data_url(MP3, "audio/mpeg"), "mp3", "mp3"),
+            (data_url(MP3, "audio/mp3"), None, "mp3"),
+        ],
+    )
+    def test_audio_data_urls(self, data: str, declared: str | None, expected: str) -> None:
+        audio = {"data": data} | ({"format": declared} if declared else {})
+        row = user({"type": "input_audio", "input_audio": audio})
+        (subset,) = parse_upload("x.jsonl", jsonl(row), "general_vqa")
+        part = subset.rows[0].messages[0]["content"][0]["input_audio"]
+        assert part["format"] == expected and part["data"].startswith("data:audio/")
+
+    def test_mp3_path_in_the_zip(self) -> None:
+        audio = {"data": "clips/beep.mp3", "format": "mp3"}
+        upload = zip_of(
+            {
+                "x.jsonl": jsonl(user({"type": "input_audio", "input_audio": audio})),
+                "clips/beep.mp3": MP3,
+            }
+        )
+        (subset,) = parse_upload("u.zip", upload, "general_vqa")
+        part = subset.rows[0].messages[0]["content"][0]["input_audio"]
+        assert part == {"data": data_url(MP3, "audio/mpeg"), "format": "mp3"}
+
+    @pytest.mark.parametrize(
+        ("audio", "field", "words"),
+        [
+            ({"data": data_url(WAV, "audio/wav"), "format": "mp3"}, "format", "the data is wav"),
+            ({"data": data_url(PNG, "audio/wav")}, "data", "not WAV or MP3 audio"),
+            ({"data": "https://127.0.0.1:9/clip"}, "format", "give the audio format"),
+        ],
+    )
+    def test_bad_audio_refused(self, audio: dict, field: str, words: str) -> None:
+        error = refused("x.jsonl", jsonl(user({"type": "input_audio", "input_audio": audio})))
+        assert error.field == f"messages[0].content[0].input_audio.{field}"
+        assert words in error.message
+
+    def test_image_url_kept_for_fetching_at_ingest(self) -> None:
+        url = "https://127.0.0.1:9/red.png"
+        (subset,) = parse_upload("x.jsonl", jsonl(user(image_part(url))), "general_vqa")
+        assert subset.rows[0].messages[0]["content"][0] == image_part(url)
 
     def test_video_refused(self) -> None:
         part = {"type": "video_url", "video_url": {"url": "https://example.com/v.mp4"}}
@@ -277,6 +359,74 @@ class TestGeneralVmcq:
         content = rows[3].messages[0]["content"]
         assert [part["type"] for part in content] == ["text", "image_url", "text"]
         assert content[2]["text"].startswith("?\n\nA) 0")
+
+    def test_python_literal_options_in_a_tsv(self) -> None:
+        table = "question\toptions\tanswer\nPick one\t['x', \"it's y\", 3]\tC\n"
+        (subset,) = parse_upload("quiz.tsv", table.encode(), "general_vmcq")
+        assert subset.rows[0].options == ["x", "it's y", "3"]
+        assert subset.rows[0].labels == ["A", "B", "C"]
+
+    def test_bad_options_cell_refused(self) -> None:
+        table = "question\toptions\tanswer\nPick one\t['x', \tA\n"
+        error = refused("quiz.tsv", table.encode(), "general_vmcq")
+        assert (error.line, error.field) == (2, "options")
+        assert "not a JSON array or Python list" in error.message
+
+    def test_images_list_column(self) -> None:
+        row = {
+            "question": "<image 1> or <image 2>?",
+            "options": ["<image 2>", "neither"],
+            "answer": "A",
+            "images": [data_url(PNG), data_url(JPEG, "image/jpeg")],
+        }
+        (subset,) = parse_upload("q.jsonl", jsonl(row), "general_vmcq")
+        images = [p for p in subset.rows[0].messages[0]["content"] if p["type"] == "image_url"]
+        assert [image["image_url"]["url"][:15] for image in images] == [
+            "data:image/png;",
+            "data:image/jpeg",
+            "data:image/jpeg",
+        ]
+        assert subset.warnings == []
+
+    def test_image_100_is_the_last_column(self) -> None:
+        row = {
+            "question": "<image 100> or <image 101>?",
+            "options": ["x", "y"],
+            "answer": "A",
+            "image_100": data_url(PNG),
+            "image_101": data_url(JPEG, "image/jpeg"),
+        }
+        (subset,) = parse_upload("q.jsonl", jsonl(row), "general_vmcq")
+        images = [p for p in subset.rows[0].messages[0]["content"] if p["type"] == "image_url"]
+        assert images == [image_part(data_url(PNG))]
+        (warning,) = subset.warnings
+        assert warning.startswith("line 1: <image 101> is past image_100, the last image column")
+        assert "images[" not in warning
+
+    def test_image_101_without_a_list_names_no_list_index(self) -> None:
+        row = {"question": "<image 101>?", "options": ["x", "y"], "answer": "A"}
+        (subset,) = parse_upload("q.jsonl", jsonl(row), "general_vmcq")
+        assert subset.warnings == [
+            "line 1: <image 101> is past image_100, the last image column, and the row has no "
+            "images list; placeholder dropped"
+        ]
+
+    def test_image_101_from_the_images_list(self) -> None:
+        row = {
+            "question": "<image 101>?",
+            "options": ["x", "y"],
+            "answer": "A",
+            "images": [data_url(PNG)] * 100 + [data_url(JPEG, "image/jpeg")],
+        }
+        (subset,) = parse_upload("q.jsonl", jsonl(row), "general_vmcq")
+        content = subset.rows[0].messages[0]["content"]
+        assert content[1] == image_part(data_url(JPEG, "image/jpeg"))
+        short = {**row, "images": [data_url(PNG)]}
+        (subset,) = parse_upload("q.jsonl", jsonl(short), "general_vmcq")
+        assert subset.warnings == [
+            "line 1: <image 101> has no images[100] value (the images list has length 1); "
+            "placeholder dropped"
+        ]
 
     def test_python_literal_options_and_split_suffix(self) -> None:
         table = "question,options,answer\nPick one,\"['x', 'y']\",b\n"
@@ -404,6 +554,13 @@ class TestParseUpload:
         rows = jsonl(user({"type": "text", "text": "hi"}))
         upload = zip_of({"x.jsonl": rows, "__MACOSX/._x.jsonl": b"\0", ".hidden/y.jsonl": b"{"})
         assert [subset.name for subset in parse_upload("u.zip", upload, "general_vqa")] == ["x"]
+
+    @pytest.mark.parametrize("member", ["../evil.jsonl", "data/../../evil.png", "/abs.png"])
+    def test_member_outside_the_archive_refused(self, member: str) -> None:
+        rows = jsonl(user({"type": "text", "text": "hi"}))
+        error = refused("u.zip", zip_of({"x.jsonl": rows, member: PNG}))
+        assert (error.file, error.line) == ("u.zip", None)
+        assert f"member {member!r} points outside the archive" in error.message
 
     def test_zip_without_a_data_file_refused(self) -> None:
         assert "holds no .jsonl" in refused("u.zip", zip_of({"a.png": PNG})).message

@@ -12,7 +12,7 @@ from rouge_chinese import Rouge
 from app.metrics import MetricContext, MetricTestCase, measure, parse_spec
 from app.metrics._text_scores import BLEU_KEYS, NLTK_DATA, ROUGE_KEYS, text_scores
 
-# (prediction, reference): English, Chinese, mixed, punctuation, case, repeats, long, edge.
+# (prediction, reference): English, Chinese, mixed, punctuation, case, repeats, long, empty.
 CASES = [
     ("the cat sat", "the cat sat on the mat"),
     ("The cat sat on the mat.", "the cat sat on the mat"),
@@ -26,6 +26,24 @@ CASES = [
     ("blue square", "red circle"),
     (" ".join(["word"] * 50 + ["end"]), " ".join(["word"] * 60)),
     ("A detailed answer " * 40, "A detailed answer"),
+    # Case: no lower-casing on either side.
+    ("Cat", "cat"),
+    ("The Cat sat.", "the cat sat."),
+    # Empty and whitespace-only strings (ROUGE's library refuses them).
+    ("", "x"),
+    ("x", ""),
+    ("", ""),
+    ("   ", "x"),
+    ("x", " \t\n "),
+    # Punctuation only: NLTK splits it into tokens, ROUGE keeps it glued.
+    ("...", "x"),
+    ("x", "..."),
+    ("!?", "!?"),
+    ("?!", "!?"),
+    ("。", "。。"),
+    # Spaces around Chinese text are jieba tokens for BLEU.
+    (" 猫坐在垫子上 ", "猫坐在垫子上"),
+    ("猫坐在垫子上", "  猫坐在垫子上。 "),
 ]
 
 
@@ -45,7 +63,11 @@ def evalscope_rouge(prediction: str, reference: str) -> list[float]:
             return " ".join(jieba.cut(text))
         return text
 
-    scores = Rouge().get_scores(prepared(prediction), prepared(reference))[0]
+    try:
+        scores = Rouge().get_scores(prepared(prediction), prepared(reference))[0]
+    except Exception:
+        # EvalScope catches whatever the library raises and reports every ROUGE value as 0.0.
+        return [0.0] * 9
     return [scores[f"rouge-{n}"][s] for n in ("1", "2", "l") for s in ("r", "p", "f")]
 
 

@@ -7,6 +7,7 @@ from pydantic import ValidationError
 
 from app.metrics import MetricContext, MetricTestCase, measure, parse_spec
 from app.metrics.choice_accuracy import extract_label
+from tests.metrics.evalscope_mcq import evalscope_answer
 
 LABELS = ["A", "B", "C", "D"]
 
@@ -32,6 +33,9 @@ class TestExtractionAsEvalScope:
             ("ANSWER: A and B", None),  # two labels: no single answer, no fallback
             ("ANSWER: A/B", None),
             ("ANSWER: (A, C)", None),
+            ("ANSWER: AB", None),  # labels run together are several labels too
+            ("Option C looks right.\nANSWER: AB", None),  # ... and no fallback is tried
+            ("ANSWER: BD.", None),
             ("ANSWER: E", None),  # not a valid label here
             ("I cannot tell.", None),
             ("<think>ANSWER: A</think> ANSWER: D", "D"),
@@ -39,28 +43,47 @@ class TestExtractionAsEvalScope:
     )
     def test_table(self, completion: str, label: str | None) -> None:
         assert extract_label(completion, LABELS)[0] == label
+        assert evalscope_answer(completion, LABELS) == label
 
     def test_labels_come_from_the_spec(self) -> None:
         assert extract_label("ANSWER: E", ["A", "B", "C", "D", "E"]) == ("E", "marker")
         assert extract_label("ANSWER: 2", ["1", "2", "3"]) == ("2", "marker")
 
 
+class TestEvalScopeRule:
+    """The test-side copy of EvalScope's rule gives the readings the reference spells out."""
+
+    @pytest.mark.parametrize(
+        ("completion", "label"),
+        [
+            ("Answer: b", "A"),  # no label after the marker: the last capital, A of "Answer"
+            ("ANSWER: b", None),  # the last capital is the R of "ANSWER"
+            ("The correct option is (B) Cat", "C"),
+            ("B) Museum", None),
+            ("ANSWER: Both are wrong", "B"),  # the leading label character of "Both"
+        ],
+    )
+    def test_readings_from_the_reference(self, completion: str, label: str | None) -> None:
+        assert evalscope_answer(completion, LABELS) == label
+
+
 class TestExtractionImprovements:
     """Documented differences from EvalScope, whose reading is plainly wrong here."""
 
     @pytest.mark.parametrize(
-        ("completion", "loupe", "evalscope"),
+        ("completion", "loupe"),
         [
-            ("Answer: b", "B", "A"),  # EvalScope: last capital anywhere, the A of "Answer"
-            ("ANSWER: b", "B", None),
-            ("The correct option is (B) Cat", "B", "C"),  # EvalScope: last capital, the C of Cat
-            ("B) Museum", "B", None),  # EvalScope: last capital M, not a label
-            ("答案：C", "C", None),
+            ("Answer: b", "B"),  # EvalScope: last capital anywhere, the A of "Answer"
+            ("ANSWER: b", "B"),  # EvalScope: no answer
+            ("The correct option is (B) Cat", "B"),  # EvalScope: the C of Cat
+            ("B) Museum", "B"),  # EvalScope: last capital M, not a label
+            ("答案：B，C 不对", "B"),  # EvalScope: no English marker, last capital C
+            ("ANSWER: Both are wrong", None),  # EvalScope: B, the first letter of "Both"
         ],
     )
-    def test_reads_better(self, completion: str, loupe: str, evalscope: str | None) -> None:
+    def test_reads_better(self, completion: str, loupe: str | None) -> None:
         assert extract_label(completion, LABELS)[0] == loupe
-        assert loupe != evalscope
+        assert evalscope_answer(completion, LABELS) != loupe
 
     def test_a_lower_case_article_is_not_an_answer(self) -> None:
         assert extract_label("Answer: a cat, clearly", LABELS) == (None, "none")

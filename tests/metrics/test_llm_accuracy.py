@@ -31,11 +31,16 @@ class TestSpec:
     def test_defaults_and_required_fields(self) -> None:
         spec = parse_spec(SPEC)
         assert (spec.threshold, spec.rule_first, spec.model) == (0.5, False, None)
+        assert (spec.rule, spec.labels) == ("rouge", ["A", "B", "C", "D"])
         assert spec.required_test_case_fields() == ("input", "actual_output", "expected_output")
 
     def test_unknown_option_is_refused(self) -> None:
         with pytest.raises(ValidationError):
             parse_spec({**SPEC, "strategy": "llm_recall"})
+        with pytest.raises(ValidationError):
+            parse_spec({**SPEC, "rule": "bleu"})
+        with pytest.raises(ValidationError):
+            parse_spec({**SPEC, "labels": ["A", "a"]})
 
 
 class TestVerdict:
@@ -172,3 +177,47 @@ class TestRuleFirst:
         assert result.score is None and result.error.type == "invalid_json"
         assert result.logs["Rouge-L-R"] == pytest.approx(0.5)
         assert result.usage.calls == 2
+
+
+class TestRuleFirstWithChoiceAccuracy:
+    """Multiple choice: the rule is the extracted answer's accuracy, not ROUGE-L recall of a
+    one-letter reference (which any prediction mentioning that letter would reach)."""
+
+    SPEC = {**SPEC, "rule_first": True, "rule": "choice_accuracy"}
+
+    def mcq_case(self, prediction: str, **fields):
+        values = {"input": "Which colour? A) red B) blue C) green", "expected_output": "B"}
+        return qa_case(**{**values, "actual_output": prediction, **fields})
+
+    def test_right_label_needs_no_judge(self, judge: ScriptedJudge) -> None:
+        result = run_metric(judge, self.SPEC, self.mcq_case("It is blue.\nANSWER: B"))
+        assert judge.requests == []
+        assert (result.score, result.logs["decided_by"]) == (1.0, "rule")
+        assert result.logs["accuracy"] == 1.0 and result.logs["extracted_prediction"] == "B"
+        assert "accuracy 1.0000 > 0.99" in result.reason
+
+    def test_wrong_label_mentioning_the_reference_asks_the_judge(
+        self, judge: ScriptedJudge
+    ) -> None:
+        judge.sequence(grade("B", "It picks C."))
+        prediction = "Option B is wrong, it is green.\nANSWER: C"
+        result = run_metric(judge, self.SPEC, self.mcq_case(prediction))
+        # ROUGE-L recall of the reference "B" in this prediction is 1: the old rule skipped
+        # the judge and scored it right.
+        assert len(judge.requests) == 1
+        assert (result.score, result.logs["decided_by"]) == (0.0, "judge")
+        assert result.logs["accuracy"] == 0.0 and result.logs["extracted_prediction"] == "C"
+        assert "<prediction>\nOption B is wrong" in user_text(judge.requests[0])
+
+    def test_judge_can_only_raise_the_rule_score(self, judge: ScriptedJudge) -> None:
+        judge.sequence(grade("A", "Blue is option B."))
+        result = run_metric(judge, self.SPEC, self.mcq_case("The answer is blue."))
+        assert result.logs["extracted_prediction"] == ""
+        assert (result.score, result.logs["acc"]) == (1.0, 1.0)
+
+    def test_labels_from_the_case_metadata(self, judge: ScriptedJudge) -> None:
+        test_case = self.mcq_case(
+            "ANSWER: E", expected_output="E", metadata={"labels": list("ABCDE")}
+        )
+        result = run_metric(judge, self.SPEC, test_case)
+        assert judge.requests == [] and result.score == 1.0
