@@ -1,6 +1,8 @@
-"""`loupe serve | worker | migrate | keys create`."""
+"""`loupe serve | worker | worker-health | migrate | keys create`."""
 
 import logging
+import os
+import socket
 
 import typer
 
@@ -42,6 +44,56 @@ def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.
     for noisy in ("httpx", "openai"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
     run_worker(get_settings(), burst=burst)
+
+
+@cli.command("worker-health")
+def worker_health() -> None:
+    """Exit 0 if a live `loupe worker` on this host serves the queue and the database and
+    Redis answer (a worker container's health check)."""
+    from redis import Redis
+    from rq import Queue, Worker
+    from sqlalchemy import text
+
+    from app.db import make_engine
+
+    settings = get_settings()
+    if not settings.redis_url:
+        typer.echo("LOUPE_REDIS_URL is not set: the embedded mode has no worker", err=True)
+        raise typer.Exit(1)
+    failures = []
+    engine = make_engine(settings)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
+        failures.append(f"database: {type(exc).__name__}")
+    finally:
+        engine.dispose()
+    host = socket.gethostname()
+    redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        workers = Worker.all(queue=Queue(settings.queue_name, connection=redis))
+        # A SIGKILLed worker stays registered until its key expires; its pid is gone at once.
+        if not any(w.hostname == host and w.pid and _running(w.pid) for w in workers):
+            failures.append(f"no live worker on {host} for queue {settings.queue_name!r}")
+    except Exception as exc:  # noqa: BLE001
+        failures.append(f"redis: {type(exc).__name__}")
+    finally:
+        redis.close()
+    if failures:
+        typer.echo("unhealthy: " + "; ".join(failures), err=True)
+        raise typer.Exit(1)
+    typer.echo(f"worker on {host} is healthy")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by another user
+    return True
 
 
 @cli.command()

@@ -56,14 +56,17 @@ class Settings(BaseSettings):
     allow_private_urls: bool = False
     # Hosts fetched even when they resolve to non-public addresses (an on-premises image server).
     fetch_allowlist: Annotated[list[str], NoDecode] = Field(default=[])
+    # Connect: each DNS lookup and TCP/TLS connect. Read: the longest silence while the
+    # headers or body arrive. Total: the whole fetch of one URL, redirects included.
     fetch_connect_timeout_seconds: float = Field(default=3.0, gt=0)
+    fetch_read_timeout_seconds: float = Field(default=5.0, gt=0)
     fetch_timeout_seconds: float = Field(default=10.0, gt=0)
     fetch_max_redirects: int = Field(default=3, ge=0, le=10)
     # Image URLs fetched at once while one submission is ingested.
     fetch_concurrency: int = Field(default=8, ge=1)
 
     # The judge: any OpenAI-compatible endpoint. Unset URL/key fall back to OPENAI_BASE_URL /
-    # OPENAI_API_KEY (see judge_base_url_or_env).
+    # OPENAI_API_KEY (see judge_endpoint_values).
     judge_base_url: str | None = None
     judge_api_key: str | None = Field(default=None, repr=False)
     judge_model: str = "gpt-4.1"
@@ -74,6 +77,9 @@ class Settings(BaseSettings):
     judge_response_format: Literal["json_schema", "json_object", "text"] = "json_schema"
     judge_backoff_base_seconds: float = Field(default=0.5, ge=0)
     judge_backoff_cap_seconds: float = Field(default=30.0, ge=0)
+    # Answers shared by an evaluation's jobs (G-Eval steps, truths) are made by the job that
+    # claims them; a claim its job stopped refreshing for this long (a crash) is taken over.
+    judge_claim_stale_seconds: float = Field(default=30.0, gt=0)
 
     # Encrypts stored candidate-model API keys (any string; a Fernet key is derived from it).
     # Unset: a random key is kept in `secret_key_file`, which suits one machine only; every API

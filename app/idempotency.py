@@ -1,17 +1,28 @@
-"""Idempotency-Key handling with Stripe's semantics: replay, conflict, 24 h retention."""
+"""Idempotency-Key handling with Stripe's semantics: replay, conflict, 24 h retention.
+
+A keyed request first reserves its key: a committed row with no response yet, unique per
+(tenant, key), so of concurrent twins exactly one proceeds. The winner stores its response in
+the transaction that stores its work, or releases the key if it fails; the others get 409 while
+it runs and its response afterwards.
+"""
 
 import hashlib
 import json
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.models import IdempotencyKey
 from app.problems import ProblemError
+
+# A reservation this old belongs to a request that died without releasing it (a killed API
+# process); a retry takes the key over. Should that request still finish, its completion finds
+# the reservation gone and is rolled back, so the key still yields one outcome.
+ABANDONED_AFTER = timedelta(minutes=10)
 
 
 def fingerprint(body: Any) -> str:
@@ -20,64 +31,92 @@ def fingerprint(body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def lookup(
+def reserve(
     session: Session, tenant_id: str, key: str, body_fingerprint: str, retention_hours: float
-) -> IdempotencyKey | None:
-    """The stored first response for this key, or None; 422 if the key came with another body."""
-    cutoff = utcnow() - timedelta(hours=retention_hours)
-    stored = session.scalars(
-        select(IdempotencyKey).where(
-            IdempotencyKey.tenant_id == tenant_id,
-            IdempotencyKey.key == key,
-            IdempotencyKey.created_at >= cutoff,
+) -> IdempotencyKey:
+    """Reserve the key for this request (committed) or find the first response to replay.
+
+    Returns the key's row: this request's own reservation (`status_code` None), or the
+    completed first request, whose response to replay. Raises 422 when the key came with
+    another body and 409 while the first request is still in progress.
+    """
+    for _ in range(3):
+        now = utcnow()
+        # Expired keys and abandoned reservations make way; nothing else under the key does.
+        session.execute(
+            delete(IdempotencyKey).where(
+                IdempotencyKey.tenant_id == tenant_id,
+                IdempotencyKey.key == key,
+                or_(
+                    IdempotencyKey.created_at < now - timedelta(hours=retention_hours),
+                    and_(
+                        IdempotencyKey.status_code.is_(None),
+                        IdempotencyKey.created_at < now - ABANDONED_AFTER,
+                    ),
+                ),
+            )
         )
-    ).one_or_none()
-    if stored is not None and stored.fingerprint != body_fingerprint:
-        raise ProblemError(
-            422,
-            "Idempotency key reused",
-            "This Idempotency-Key was first used with a different request body.",
-            slug="idempotency-key-reused",
-        )
-    return stored
+        reservation = IdempotencyKey(tenant_id=tenant_id, key=key, fingerprint=body_fingerprint)
+        session.add(reservation)
+        try:
+            session.commit()
+            return reservation
+        except IntegrityError:
+            session.rollback()
+        stored = session.scalars(
+            select(IdempotencyKey).where(
+                IdempotencyKey.tenant_id == tenant_id, IdempotencyKey.key == key
+            )
+        ).one_or_none()
+        if stored is None:
+            continue  # its request failed and released the key: try again
+        if stored.fingerprint != body_fingerprint:
+            raise ProblemError(
+                422,
+                "Idempotency key reused",
+                "This Idempotency-Key was first used with a different request body.",
+                slug="idempotency-key-reused",
+            )
+        if stored.status_code is None:
+            raise _in_progress()
+        return stored
+    raise _in_progress()
 
 
-def remember(
+def complete(
     session: Session,
-    tenant_id: str,
-    key: str,
-    body_fingerprint: str,
+    reservation_id: int,
     status_code: int,
     response_body: dict[str, Any],
     response_headers: dict[str, str],
 ) -> None:
-    """Store the first response in the caller's transaction; 409 if a concurrent twin won."""
-    # A stale row under the same key (older than retention) makes way for the new request.
-    session.execute(
-        delete(IdempotencyKey).where(
-            IdempotencyKey.tenant_id == tenant_id, IdempotencyKey.key == key
-        )
-    )
-    session.add(
-        IdempotencyKey(
-            tenant_id=tenant_id,
-            key=key,
-            fingerprint=body_fingerprint,
+    """Store the response on the reservation, in the caller's transaction.
+
+    Raises 409 if the reservation was taken over as abandoned: the caller's work must then
+    be rolled back, as the key's new holder does it instead.
+    """
+    stored = session.execute(
+        update(IdempotencyKey)
+        .where(IdempotencyKey.id == reservation_id, IdempotencyKey.status_code.is_(None))
+        .values(
             status_code=status_code,
             response_body=response_body,
             response_headers=response_headers,
         )
     )
-    try:
-        session.flush()
-    except IntegrityError as exc:
-        raise ProblemError(
-            409,
-            "Conflict",
-            "A request with this Idempotency-Key is in flight; retry shortly.",
-            slug="idempotency-key-in-flight",
-            headers={"Retry-After": "1"},
-        ) from exc
+    if stored.rowcount != 1:  # type: ignore[attr-defined]
+        raise _in_progress()
+
+
+def release(session: Session, reservation_id: int) -> None:
+    """Roll back the request's work and free its reservation, so a retry may use the key."""
+    session.rollback()
+    session.execute(
+        delete(IdempotencyKey).where(
+            IdempotencyKey.id == reservation_id, IdempotencyKey.status_code.is_(None)
+        )
+    )
+    session.commit()
 
 
 def prune(session: Session, retention_hours: float) -> int:
@@ -85,3 +124,13 @@ def prune(session: Session, retention_hours: float) -> int:
     cutoff = utcnow() - timedelta(hours=retention_hours)
     outcome = session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < cutoff))
     return outcome.rowcount or 0  # type: ignore[attr-defined]
+
+
+def _in_progress() -> ProblemError:
+    return ProblemError(
+        409,
+        "Conflict",
+        "A request with this Idempotency-Key is in progress; retry shortly.",
+        slug="idempotency-key-in-progress",
+        headers={"Retry-After": "1"},
+    )

@@ -1,4 +1,5 @@
-"""The newcomer path: `loupe serve` on the embedded default, then the README's curl steps."""
+"""The newcomer path: `loupe serve` on the embedded default, then the README's curl steps;
+and `loupe worker-health`, the worker container's health check."""
 
 import os
 import re
@@ -9,7 +10,10 @@ from pathlib import Path
 
 import httpx
 
-from tests.fixtures.services import free_port
+from app import migrate
+from tests.fixtures.api import postgres_settings
+from tests.fixtures.services import PostgresServer, RedisServer, free_port
+from tests.workers.test_worker_process import worker_env, worker_process
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -92,3 +96,59 @@ class TestEmbeddedService:
         # Only the hash is stored: the key is in no database file (WAL included).
         stored = b"".join(path.read_bytes() for path in tmp_path.glob("k.db*"))
         assert stored and out[-1].encode() not in stored
+
+
+def worker_health(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(BIN / "loupe"), "worker-health"],
+        env=env,
+        cwd=cwd,  # an empty directory: no stray .env file
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+class TestWorkerHealth:
+    def test_healthy_while_the_worker_runs_and_not_once_it_is_killed(
+        self, postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
+    ) -> None:
+        settings = postgres_settings(postgres_server, redis_server)
+        migrate.upgrade(settings)
+        env = worker_env(settings)
+        # Before any worker starts: the stores answer, but nothing serves the queue.
+        result = worker_health(env, tmp_path)
+        assert result.returncode == 1
+        assert "no live worker" in result.stderr
+        with worker_process(settings, tmp_path / "worker") as worker:
+            deadline = time.monotonic() + 60
+            while (result := worker_health(env, tmp_path)).returncode != 0:
+                assert worker.alive(), worker.log_tail()
+                assert time.monotonic() < deadline, result.stderr
+            assert "healthy" in result.stdout
+            # SIGKILL leaves the worker registered in Redis; its process is gone all the same.
+            worker.kill()
+            result = worker_health(env, tmp_path)
+        assert result.returncode == 1
+        assert "no live worker" in result.stderr
+
+    def test_unreachable_stores_are_unhealthy(
+        self, postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
+    ) -> None:
+        settings = postgres_settings(postgres_server, redis_server)
+        nothing = f"127.0.0.1:{free_port()}"
+        env = worker_env(settings, database_url=f"postgresql+psycopg://loupe@{nothing}/loupe")
+        result = worker_health(env, tmp_path)
+        assert result.returncode == 1
+        assert "database: OperationalError" in result.stderr
+        env = worker_env(settings, redis_url=f"redis://{nothing}/0")
+        result = worker_health(env, tmp_path)
+        assert result.returncode == 1
+        assert "redis: ConnectionError" in result.stderr
+
+    def test_embedded_mode_has_no_worker(self, tmp_path: Path) -> None:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("LOUPE_")}
+        env["LOUPE_DATABASE_URL"] = f"sqlite:///{tmp_path}/h.db"
+        result = worker_health(env, tmp_path)
+        assert result.returncode == 1
+        assert "LOUPE_REDIS_URL is not set" in result.stderr

@@ -188,6 +188,27 @@ class TestCompose:
         result = probe(check, api.served.port)
         assert result.returncode == 0, result.stderr
 
+    def test_worker_healthcheck_is_worker_health(self) -> None:
+        healthcheck = service("worker")["healthcheck"]
+        assert not healthcheck.get("disable", False)
+        check = healthcheck_argv(healthcheck["test"])
+        # tests/test_cli.py runs it against a real worker, Postgres and Redis.
+        assert check == ["loupe", "worker-health"]
+        run_loupe(check)
+
+
+class TestReadme:
+    def test_settings_table_lists_every_setting(self) -> None:
+        readme = (ROOT / "README.md").read_text(encoding="utf-8")
+        section = readme.split("## Settings and limits", 1)[1].split("\n## ", 1)[0]
+        rows = [line for line in section.splitlines() if line.startswith("| `LOUPE_")]
+        documented = [
+            name for row in rows for name in re.findall(r"`(LOUPE_\w+)`", row.split("|")[1])
+        ]
+        assert sorted(documented) == sorted(
+            f"LOUPE_{name.upper()}" for name in Settings.model_fields
+        )
+
 
 class TestDockerfile:
     def test_base_image_and_user(self) -> None:

@@ -44,37 +44,44 @@ def create_evaluation(
     idempotency_key: IdempotencyKeyDep,
 ) -> Response:
     """Submit test cases and metrics; scoring runs on workers. Poll `Location` for progress."""
-    body_fingerprint = None
+    reservation_id = None
     if idempotency_key is not None:
-        body_fingerprint = idempotency.fingerprint(payload.model_dump(mode="json"))
-        stored = idempotency.lookup(
+        stored = idempotency.reserve(
             session,
             tenant.id,
             idempotency_key,
-            body_fingerprint,
+            idempotency.fingerprint(payload.model_dump(mode="json")),
             runtime.settings.idempotency_retention_hours,
         )
-        if stored is not None:
+        if stored.status_code is not None:
             return JSONResponse(
                 stored.response_body,
                 status_code=stored.status_code,
                 headers={**stored.response_headers, "Idempotent-Replayed": "true"},
             )
-    if len(payload.test_cases) > runtime.settings.max_test_cases:
-        raise ProblemError(
-            422,
-            "Invalid request",
-            f"test_cases: at most {runtime.settings.max_test_cases} per evaluation",
-            slug="validation",
-        )
-    evaluation = service.create(session, tenant, payload, runtime.settings)
-    body = service.to_schema(session, evaluation).model_dump(mode="json")
-    headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
-    if idempotency_key is not None and body_fingerprint is not None:
-        idempotency.remember(
-            session, tenant.id, idempotency_key, body_fingerprint, 202, body, headers
-        )
-    session.commit()
+        reservation_id = stored.id
+    try:
+        if len(payload.test_cases) > runtime.settings.max_test_cases:
+            raise ProblemError(
+                422,
+                "Invalid request",
+                f"test_cases: at most {runtime.settings.max_test_cases} per evaluation",
+                slug="validation",
+            )
+        evaluation = service.create(session, tenant, payload, runtime.settings)
+        body = service.to_schema(session, evaluation).model_dump(mode="json")
+        headers = {
+            "Location": f"/v1/evaluations/{evaluation.id}",
+            "Retry-After": POLL_AFTER_SECONDS,
+        }
+        if reservation_id is not None:
+            idempotency.complete(session, reservation_id, 202, body, headers)
+        session.commit()
+    except BaseException:
+        # Nothing was stored, so the key must not replay anything: a retry starts afresh.
+        if reservation_id is not None:
+            idempotency.release(session, reservation_id)
+        raise
     # Enqueue only after commit, so a worker never looks for an evaluation that isn't there.
     service.dispatch(runtime, evaluation)
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)

@@ -1,6 +1,8 @@
-"""The judge cache in the database, as the judge client's JudgeCache."""
+"""The judge cache in the database, as the judge client's JudgeCache and SharedAnswers."""
 
 import asyncio
+import secrets
+from datetime import timedelta
 from typing import Any
 
 from app.db import utcnow
@@ -63,3 +65,63 @@ class DatabaseJudgeCache:
         ]
         self._pending = {}
         return rows
+
+
+class DatabaseSharedAnswers:
+    """Shared answers (G-Eval steps, truths) made once per scope across every job.
+
+    The claim and the answer live in the database, so jobs on other threads and other
+    processes see them; the answer is stored as soon as it exists, not with the next batch.
+    """
+
+    def __init__(self, runtime: Runtime, scope: str) -> None:
+        self.runtime = runtime
+        self.scope = scope
+        self.stale_seconds = runtime.settings.judge_claim_stale_seconds
+        # One holder per job: a refresh or release only ever touches this job's own claims.
+        self.holder = "job_" + secrets.token_hex(12)
+
+    async def acquire(self, key: str) -> tuple[bool, dict[str, Any] | None]:
+        return await asyncio.to_thread(self._acquire, key)
+
+    async def refresh(self, key: str) -> None:
+        await asyncio.to_thread(self._in_transaction, "refresh_claim", key)
+
+    async def release(self, key: str) -> None:
+        await asyncio.to_thread(self._in_transaction, "release_claim", key)
+
+    async def settle(self, key: str, answer: dict[str, Any]) -> dict[str, Any]:
+        return await asyncio.to_thread(self._settle, key, answer)
+
+    def _acquire(self, key: str) -> tuple[bool, dict[str, Any] | None]:
+        stale_before = utcnow() - timedelta(seconds=self.stale_seconds)
+        with self.runtime.session() as session:
+            repo = JudgeCacheRepository(session)
+            mine = repo.claim(self.scope, key, self.holder, stale_before)
+            # Read after claiming: an answer its holder stored while we claimed is seen here.
+            stored = repo.get_many(self.scope, [key]).get(key)
+            if mine and stored is not None:
+                repo.release_claim(self.scope, key, self.holder)
+            session.commit()
+        return mine and stored is None, stored
+
+    def _settle(self, key: str, answer: dict[str, Any]) -> dict[str, Any]:
+        row = {
+            "scope": self.scope,
+            "key": key,
+            "content": answer["content"] or "",
+            "logprobs": answer.get("logprobs"),
+            "created_at": utcnow(),
+        }
+        with self.runtime.session() as session:
+            repo = JudgeCacheRepository(session)
+            repo.put_many([row])
+            repo.release_claim(self.scope, key, self.holder)
+            stored = repo.get_many(self.scope, [key]).get(key)
+            session.commit()
+        return stored or answer
+
+    def _in_transaction(self, operation: str, key: str) -> None:
+        with self.runtime.session() as session:
+            getattr(JudgeCacheRepository(session), operation)(self.scope, key, self.holder)
+            session.commit()

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, func, insert, or_, select, update
+from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import insert_ignoring_duplicates, utcnow
-from app.models import Evaluation, JudgeCacheEntry, Result, TestCase
+from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, Result, TestCase
 
 
 class EvaluationRepository:
@@ -247,3 +247,35 @@ class JudgeCacheRepository:
 
     def put_many(self, rows: list[dict[str, Any]]) -> None:
         insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)
+
+    def claim(self, scope: str, key: str, holder: str, stale_before: datetime) -> bool:
+        """Take the claim on a shared answer: True if it was free, released or stale."""
+        now = utcnow()
+        row = {"scope": scope, "key": key, "holder": holder, "claimed_at": now}
+        if insert_ignoring_duplicates(self.session, JudgeClaim, [row], returning=JudgeClaim.key):
+            return True
+        # Compare-and-set on the time: of several jobs finding a stale claim, one takes it.
+        outcome = self.session.execute(
+            update(JudgeClaim)
+            .where(
+                JudgeClaim.scope == scope,
+                JudgeClaim.key == key,
+                JudgeClaim.claimed_at < stale_before,
+            )
+            .values(holder=holder, claimed_at=now)
+        )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
+
+    def refresh_claim(self, scope: str, key: str, holder: str) -> None:
+        self.session.execute(
+            update(JudgeClaim)
+            .where(JudgeClaim.scope == scope, JudgeClaim.key == key, JudgeClaim.holder == holder)
+            .values(claimed_at=utcnow())
+        )
+
+    def release_claim(self, scope: str, key: str, holder: str) -> None:
+        self.session.execute(
+            delete(JudgeClaim).where(
+                JudgeClaim.scope == scope, JudgeClaim.key == key, JudgeClaim.holder == holder
+            )
+        )

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.db import utcnow
 from app.evaluations import service
-from app.evaluations.judge_cache import DatabaseJudgeCache
+from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.repository import JobRepository, JudgeCacheRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
@@ -142,6 +142,8 @@ async def _score(
         judge_model=judge_model,
         judge=get_client(judge_endpoint(settings)),
         cache=cache,
+        # Steps and truths are made once for all of the evaluation's jobs, not once per job.
+        shared_answers=DatabaseSharedAnswers(runtime, cache.scope),
     )
     pending = iter(todo)
     buffer: list[dict[str, Any]] = []

@@ -15,6 +15,7 @@ from app.judges._client import JudgeClient
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._logprobs import weighted_score
 from app.judges._loop import judge_loop, run_on_judge_loop
+from app.judges._shared import SharedAnswers, answer_once
 from app.judges._types import Generation, JudgeEndpoint, JudgeError, JudgeReply, JudgeUsage
 
 _clients: dict[tuple[JudgeEndpoint, int], JudgeClient] = {}
@@ -54,6 +55,8 @@ __all__ = [
     "JudgeError",
     "JudgeReply",
     "JudgeUsage",
+    "SharedAnswers",
+    "answer_once",
     "cache_key",
     "extract_json_object",
     "get_client",

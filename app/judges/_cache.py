@@ -13,18 +13,11 @@ class JudgeCache(Protocol):
     async def put(self, key: str, value: dict[str, Any]) -> None: ...
 
 
-_digests: dict[str, str] = {}
-
-
 def _image_digest(url: str) -> str:
-    # Images are keyed by content: the same picture sent twice is the same request.
-    digest = _digests.get(url)
-    if digest is None:
-        digest = hashlib.sha256(url.encode()).hexdigest()
-        if len(_digests) > 4096:
-            _digests.clear()
-        _digests[url] = digest
-    return digest
+    # Images are keyed by content: the same picture sent twice is the same request. Parts from
+    # stored test cases carry their blob's `sha256`; hashing the rest each time keeps no
+    # reference to data URLs that can be megabytes each.
+    return hashlib.sha256(url.encode()).hexdigest()
 
 
 def _keyable(messages: list[dict[str, Any]]) -> list[Any]:

@@ -1,13 +1,12 @@
 """The judge client: one long-lived AsyncOpenAI per endpoint, bounded, retried, cached."""
 
 import asyncio
-import email.utils
 import itertools
 import json
 import logging
 import random
-import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -15,7 +14,17 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from app.judges._cache import JudgeCache, cache_key
+from app.judges._errors import (
+    MAX_RETRY_AFTER_SECONDS,
+    describe,
+    endpoint_message,
+    error_code,
+    retry_after,
+    short,
+    stated_limit,
+)
 from app.judges._json import JSONExtractionError, extract_json_object
+from app.judges._shared import SharedAnswers, answer_once
 from app.judges._types import (
     Generation,
     JudgeEndpoint,
@@ -38,31 +47,21 @@ _DOWNGRADE: dict[ResponseFormatMode, ResponseFormatMode] = {
     "json_schema": "json_object",
     "json_object": "text",
 }
-_MAX_RETRY_AFTER_SECONDS = 60.0
+# The top_logprobs tried when a model refuses more and does not say how many it takes.
+_FALLBACK_TOP_LOGPROBS = 5
 # Body fields a caller's generation params may not set: Loupe owns them (and reads one
 # non-streamed body).
 _RESERVED_PARAMS = frozenset({"model", "messages", "stream"})
 _request_numbers = itertools.count(1)
 
 
-def _retry_after(error: openai.APIStatusError) -> float | None:
-    value = error.response.headers.get("retry-after") if error.response is not None else None
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value)
-        return max(0.0, parsed.timestamp() - time.time()) if parsed else None
-
-
-def _error_code(error: openai.APIStatusError) -> str | None:
-    code = getattr(error, "code", None)
-    if code:
-        return str(code)
-    body = error.body if isinstance(error.body, dict) else {}
-    inner = body.get("error", body) if isinstance(body, dict) else {}
-    return inner.get("code") if isinstance(inner, dict) else None
+@dataclass
+class _Completion:
+    content: str | None
+    logprobs: list[dict[str, Any]] | None = None
+    # What the request asked for (None: no logprobs), and why the endpoint gets none.
+    top_logprobs: int | None = None
+    logprobs_refusal: str | None = None
 
 
 class JudgeClient:
@@ -75,7 +74,9 @@ class JudgeClient:
     def __init__(self, endpoint: JudgeEndpoint) -> None:
         self.endpoint = endpoint
         self.response_format: ResponseFormatMode = endpoint.response_format
-        self.logprobs_supported = True
+        # Per model: the most top_logprobs it takes (0: no logprobs), and why it took none.
+        self._top_logprobs_caps: dict[str, int] = {}
+        self._logprobs_refusals: dict[str, str] = {}
         # The SDK's own retries are off: ours honour Retry-After and know insufficient_quota.
         self._openai = openai.AsyncOpenAI(
             base_url=endpoint.base_url,
@@ -99,66 +100,106 @@ class JudgeClient:
         model: str | None = None,
         top_logprobs: int | None = None,
         cache: JudgeCache | None = None,
+        shared: SharedAnswers | None = None,
     ) -> JudgeReply:
         """Ask the judge and return its JSON validated against `schema`.
+
+        Args:
+            shared: makes the answer once for every job asking the same request (G-Eval steps,
+                faithfulness truths): one caller asks the judge, the others wait for its answer.
 
         Raises JudgeError when the endpoint keeps failing or the JSON stays broken after one
         repair request; `usage` on the error counts the calls that were made.
         """
         model = model or self.endpoint.default_model
-        schema_name = task_name(schema)
         params = {"temperature": self.endpoint.temperature, "top_logprobs": top_logprobs}
-        key = cache_key(model, messages, schema_name, params) if cache is not None else None
+        key = None
+        if cache is not None or shared is not None:
+            key = cache_key(model, messages, task_name(schema), params)
+        if shared is not None and key is not None:
+            return await self._call_shared(shared, key, messages, schema, model, top_logprobs)
         if cache is not None and key is not None:
-            hit = await cache.get(key)
+            hit = _from_store(await cache.get(key), schema)
             if hit is not None:
-                try:
-                    data = schema.model_validate(extract_json_object(hit["content"])).model_dump()
-                    return JudgeReply(
-                        data=data,
-                        content=hit["content"],
-                        logprobs=hit.get("logprobs"),
-                        usage=JudgeUsage(),
-                        cached=True,
-                    )
-                except (JSONExtractionError, ValidationError):
-                    pass  # a stale entry from an older schema: ask again
+                return hit
+        reply = await self._answer(messages, schema, model, top_logprobs)
+        if cache is not None and key is not None:
+            await cache.put(key, {"content": reply.content, "logprobs": reply.logprobs})
+        return reply
+
+    async def _call_shared(
+        self,
+        shared: SharedAnswers,
+        key: str,
+        messages: list[dict[str, Any]],
+        schema: type[BaseModel],
+        model: str,
+        top_logprobs: int | None,
+    ) -> JudgeReply:
+        made: JudgeReply | None = None
+
+        async def make() -> dict[str, Any]:
+            nonlocal made
+            made = await self._answer(messages, schema, model, top_logprobs)
+            return {"content": made.content, "logprobs": made.logprobs}
+
+        stored, mine = await answer_once(shared, key, make)
+        if mine and made is not None and stored.get("content") == made.content:
+            return made
+        reply = _from_store(stored, schema)
+        if reply is None:
+            # An entry an older schema wrote: ask without sharing rather than fail.
+            return await self._answer(messages, schema, model, top_logprobs)
+        if made is not None:
+            # Our claim went stale and another answer was stored first: use it, as everyone
+            # else does, but count the calls we made.
+            reply.usage, reply.cached = made.usage, False
+        return reply
+
+    async def _answer(
+        self,
+        messages: list[dict[str, Any]],
+        schema: type[BaseModel],
+        model: str,
+        top_logprobs: int | None,
+    ) -> JudgeReply:
+        """The judge's validated answer, with one repair request when the JSON is unusable."""
         usage = JudgeUsage()
-        content, logprobs = await self._complete(messages, schema, model, top_logprobs, usage)
+        completion = await self._complete(messages, schema, model, top_logprobs, usage)
         repaired = False
         try:
-            data = schema.model_validate(extract_json_object(content)).model_dump()
+            data = schema.model_validate(extract_json_object(completion.content)).model_dump()
         except (JSONExtractionError, ValidationError) as first_error:
             # One repair round: show the judge its reply and the problem, ask for JSON only.
             repaired = True
             repair = [
                 *messages,
-                {"role": "assistant", "content": content or ""},
+                {"role": "assistant", "content": completion.content or ""},
                 {
                     "role": "user",
                     "content": "Your reply could not be used: "
-                    f"{_describe(first_error)}. Reply again with only the JSON object, "
+                    f"{describe(first_error)}. Reply again with only the JSON object, "
                     f"with exactly these fields: {', '.join(schema.model_fields)}.",
                 },
             ]
-            content, logprobs = await self._complete(repair, schema, model, top_logprobs, usage)
+            completion = await self._complete(repair, schema, model, top_logprobs, usage)
             try:
-                data = schema.model_validate(extract_json_object(content)).model_dump()
+                data = schema.model_validate(extract_json_object(completion.content)).model_dump()
             except (JSONExtractionError, ValidationError) as second_error:
                 raise JudgeError(
                     "invalid_json",
-                    f"the judge returned unusable JSON twice: {_describe(second_error)}",
+                    f"the judge returned unusable JSON twice: {describe(second_error)}",
                     usage,
                 ) from second_error
-        if cache is not None and key is not None:
-            await cache.put(key, {"content": content, "logprobs": logprobs})
         return JudgeReply(
             data=data,
-            content=content or "",
-            logprobs=logprobs,
+            content=completion.content or "",
+            logprobs=completion.logprobs,
             usage=usage,
             repaired=repaired,
             response_format=self.response_format,
+            top_logprobs=completion.top_logprobs,
+            logprobs_refusal=completion.logprobs_refusal,
         )
 
     async def generate(
@@ -216,9 +257,10 @@ class JudgeClient:
         model: str,
         top_logprobs: int | None,
         usage: JudgeUsage,
-    ) -> tuple[str | None, list[dict[str, Any]] | None]:
+    ) -> _Completion:
         """One judge completion in the best structured-output mode the endpoint takes."""
         wire = wire_messages(messages)
+        sent: dict[str, int | None] = {"top_logprobs": None}
 
         def request() -> dict[str, Any]:
             # Rebuilt per attempt: a refusal may have stepped the mode or logprobs down.
@@ -234,33 +276,59 @@ class JudgeClient:
                 }
             elif self.response_format == "json_object":
                 body["response_format"] = {"type": "json_object"}
-            if top_logprobs is not None and self.logprobs_supported:
-                body["logprobs"] = True
-                body["top_logprobs"] = top_logprobs
+            sent["top_logprobs"] = None
+            if top_logprobs is not None:
+                cap = self._top_logprobs_caps.get(model)
+                count = top_logprobs if cap is None else min(top_logprobs, cap)
+                if count > 0:
+                    body["logprobs"] = True
+                    body["top_logprobs"] = sent["top_logprobs"] = count
             return body
 
         raw = await self._post(request, usage, self._step_down)
+        refusal = None
+        if top_logprobs is not None and sent["top_logprobs"] is None:
+            refusal = self._logprobs_refusals.get(model)
+        completion = _Completion(
+            content=None, top_logprobs=sent["top_logprobs"], logprobs_refusal=refusal
+        )
         body = completion_body(raw, usage)
         if body is None:
             # Not JSON at all: extraction and the repair round deal with the text.
-            return raw.decode("utf-8", "replace"), None
+            completion.content = raw.decode("utf-8", "replace")
+            return completion
         choice = first_choice(body)
-        if choice is None:
-            return None, None
-        return (choice.get("message") or {}).get("content"), digit_logprobs(choice)
+        if choice is not None:
+            completion.content = (choice.get("message") or {}).get("content")
+            completion.logprobs = digit_logprobs(choice)
+        return completion
 
-    def _step_down(self, request: dict[str, Any], refusal: str) -> bool:
+    def _step_down(self, request: dict[str, Any], error: openai.BadRequestError) -> bool:
         """True when a refused judge request asked for what this endpoint lacks; stops asking.
 
-        The step down is remembered by the client, so later calls start at the lower mode.
+        The step down is remembered by the client (logprobs: per model), so later calls start
+        at the lower mode.
         """
+        refusal = str(error).lower()
         fmt: ResponseFormatMode = (request.get("response_format") or {}).get("type", "text")
         if fmt in _DOWNGRADE and ("response_format" in refusal or "json_schema" in refusal):
             self.response_format = _DOWNGRADE[fmt]
             logger.info("judge endpoint rejects %s; using %s", fmt, self.response_format)
             return True
         if request.get("logprobs") and "logprob" in refusal:
-            self.logprobs_supported = False
+            model, sent = request["model"], request.get("top_logprobs") or 0
+            # Models cap top_logprobs (deepeval: min(top_logprobs, the model's max_log_probs));
+            # try the stated limit, else a common cap, before giving up on logprobs.
+            stated = stated_limit(refusal)
+            if stated is not None and 0 < stated < sent:
+                cap = stated
+            elif sent > _FALLBACK_TOP_LOGPROBS:
+                cap = _FALLBACK_TOP_LOGPROBS
+            else:
+                cap = 0
+                self._logprobs_refusals[model] = endpoint_message(error)
+            self._top_logprobs_caps[model] = cap
+            logger.info("judge model %s refused top_logprobs=%d; now %d", model, sent, cap)
             return True
         return False
 
@@ -268,14 +336,14 @@ class JudgeClient:
         self,
         request: Callable[[], dict[str, Any]],
         usage: JudgeUsage,
-        step_down: Callable[[dict[str, Any], str], bool] | None = None,
+        step_down: Callable[[dict[str, Any], openai.BadRequestError], bool] | None = None,
     ) -> bytes:
         """The raw body of a successful chat completion, retried within the endpoint's bounds.
 
         Args:
             request: builds the body for each attempt.
-            step_down: told of a 400 (the request and the lower-cased error); True when it
-                changed what `request` builds, so the refusal is retried and not counted.
+            step_down: told of a 400 (the request and the error); True when it changed what
+                `request` builds, so the refusal is retried and not counted.
         """
         role = self.endpoint.role
         attempt = 0
@@ -298,26 +366,26 @@ class JudgeClient:
                         },
                     )
             except openai.BadRequestError as error:
-                if step_down is not None and step_down(body, str(error).lower()):
+                if step_down is not None and step_down(body, error):
                     attempt -= 1
                     continue
-                raise JudgeError(f"{role}_bad_request", _short(error), usage) from error
+                raise JudgeError(f"{role}_bad_request", short(error), usage) from error
             except openai.AuthenticationError as error:
                 raise JudgeError(
                     f"{role}_auth", f"the {role} endpoint refused the API key", usage
                 ) from error
             except openai.RateLimitError as error:
-                if _error_code(error) == "insufficient_quota":
+                if error_code(error) == "insufficient_quota":
                     raise JudgeError(
                         f"{role}_quota", f"the {role} account is out of quota", usage
                     ) from error
                 await self._backoff(
-                    attempt, error, f"{role}_rate_limited", usage, _retry_after(error)
+                    attempt, error, f"{role}_rate_limited", usage, retry_after(error)
                 )
                 continue
             except openai.InternalServerError as error:
                 await self._backoff(
-                    attempt, error, f"{role}_unavailable", usage, _retry_after(error)
+                    attempt, error, f"{role}_unavailable", usage, retry_after(error)
                 )
                 continue
             except openai.APITimeoutError as error:
@@ -327,7 +395,7 @@ class JudgeClient:
                 await self._backoff(attempt, error, f"{role}_connection", usage, None)
                 continue
             except openai.APIStatusError as error:
-                raise JudgeError(f"{role}_error", _short(error), usage) from error
+                raise JudgeError(f"{role}_error", short(error), usage) from error
             usage.calls += 1
             return raw
 
@@ -342,10 +410,10 @@ class JudgeClient:
         endpoint = self.endpoint
         if attempt >= endpoint.max_attempts:
             raise JudgeError(
-                type_, f"{_short(error)} (gave up after {attempt} attempts)", usage
+                type_, f"{short(error)} (gave up after {attempt} attempts)", usage
             ) from error
         if retry_after is not None:
-            delay = min(retry_after, _MAX_RETRY_AFTER_SECONDS)
+            delay = min(retry_after, MAX_RETRY_AFTER_SECONDS)
         else:
             # Exponential backoff with full jitter, so a burst of 429s does not retry in lockstep.
             ceiling = min(
@@ -365,14 +433,18 @@ def task_name(schema: type[BaseModel]) -> str:
     return schema.model_config.get("title") or schema.__name__
 
 
-def _short(error: Exception) -> str:
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
-def _describe(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        first = error.errors()[0]
-        where = ".".join(str(part) for part in first.get("loc", ()))
-        return f"field {where or '(root)'}: {first.get('msg')}"
-    return str(error)
+def _from_store(entry: dict[str, Any] | None, schema: type[BaseModel]) -> JudgeReply | None:
+    """A stored answer as a cached reply; None when absent or no longer valid for `schema`."""
+    if entry is None:
+        return None
+    try:
+        data = schema.model_validate(extract_json_object(entry["content"])).model_dump()
+    except (JSONExtractionError, ValidationError):
+        return None  # a stale entry from an older schema: ask again
+    return JudgeReply(
+        data=data,
+        content=entry["content"],
+        logprobs=entry.get("logprobs"),
+        usage=JudgeUsage(),
+        cached=True,
+    )

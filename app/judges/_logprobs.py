@@ -10,19 +10,22 @@ _MIN_LOGPROB = math.log(0.01)
 def weighted_score(raw_score: float, tokens: list[dict[str, Any]] | None) -> float | None:
     """Σ value·p / Σ p over digit alternatives at the last token spelling the raw score.
 
+    Tokens match as deepeval matches them: the score token's text must equal the score
+    exactly, and only alternatives made of digits alone count (" 7" is neither).
+
     Returns None when the weighting cannot be computed (no logprobs, score token not found,
     non-integer score); the caller then uses the raw score and says so.
     """
-    if not tokens or raw_score != int(raw_score):
+    if not tokens or not math.isfinite(raw_score) or raw_score != int(raw_score):
         return None
     target = str(int(raw_score))
     # Search from the end: the reason text may contain the same digit earlier (deepeval #3000).
     for token in reversed(tokens):
-        if token.get("token", "").strip() != target:
+        if token.get("token") != target:
             continue
         weights: dict[int, float] = {}
         for alternative in token.get("top_logprobs") or []:
-            text = alternative.get("token", "").strip()
+            text = alternative.get("token") or ""
             logprob = alternative.get("logprob")
             if not text.isdecimal() or logprob is None or logprob < _MIN_LOGPROB:
                 continue

@@ -48,6 +48,10 @@ class JudgeReply:
     cached: bool = False
     repaired: bool = False
     response_format: ResponseFormatMode = "json_schema"
+    # The top_logprobs the request asked for (None: no logprobs, or unknown for a cached
+    # answer), and the endpoint's refusal when it takes no logprobs for this model.
+    top_logprobs: int | None = None
+    logprobs_refusal: str | None = None
 
 
 @dataclass

@@ -39,8 +39,8 @@ def digit_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
             ],
         }
         for item in tokens
-        # Only digit tokens matter (the G-Eval score); the rest would only fill the cache.
-        if item.get("token", "").strip().isdecimal()
+        # Only digit tokens can be the G-Eval score; the rest would only fill the cache.
+        if (item.get("token") or "").isdecimal()
     ]
 
 

@@ -6,12 +6,21 @@ stream the body under a byte cap, and re-check redirects by hand.
 """
 
 import asyncio
+import ssl
 from dataclasses import dataclass
 from typing import Any
 
 import httpx
 
-from app.media.netguard import AddressPolicy, BlockedAddress, InvalidHost, pin, resolve, url_host
+from app.media.netguard import (
+    AddressPolicy,
+    BlockedAddress,
+    InvalidHost,
+    ResolveTimeout,
+    pin,
+    resolve,
+    url_host,
+)
 
 # Content-Type -> format; the body's magic bytes are checked again by images.check.
 _IMAGE_TYPES = {
@@ -38,7 +47,10 @@ class FetchError(Exception):
 class FetchPolicy:
     addresses: AddressPolicy
     max_bytes: int
+    # Each DNS lookup, and each TCP (and TLS) connect.
     connect_timeout: float = 3.0
+    # Silence while waiting for the headers or the next piece of the body.
+    read_timeout: float = 5.0
     # For the whole fetch, redirects included: a server trickling bytes cannot hold us.
     timeout: float = 10.0
     max_redirects: int = 3
@@ -49,6 +61,7 @@ class FetchPolicy:
             addresses=AddressPolicy.from_settings(settings),
             max_bytes=settings.max_image_bytes,
             connect_timeout=settings.fetch_connect_timeout_seconds,
+            read_timeout=settings.fetch_read_timeout_seconds,
             timeout=settings.fetch_timeout_seconds,
             max_redirects=settings.fetch_max_redirects,
         )
@@ -61,12 +74,18 @@ class FetchedImage:
     url: str
 
 
-def new_client(policy: FetchPolicy) -> httpx.AsyncClient:
-    """A client for `fetch_image`: no redirects, no proxy variables, no connection reuse."""
+def new_client(policy: FetchPolicy, verify: ssl.SSLContext | None = None) -> httpx.AsyncClient:
+    """A client for `fetch_image`: no redirects, no proxy variables, no connection reuse.
+
+    Args:
+        verify: the TLS trust to check servers against; None is httpx's default (the
+            certifi CA bundle, certificate and host name checked).
+    """
     return httpx.AsyncClient(
         follow_redirects=False,
         trust_env=False,
-        timeout=httpx.Timeout(policy.timeout, connect=policy.connect_timeout),
+        verify=True if verify is None else verify,
+        timeout=httpx.Timeout(policy.read_timeout, connect=policy.connect_timeout),
         # Pooled connections are keyed by address; reusing one for another host name would
         # send that host's request over a TLS session checked for the first.
         limits=httpx.Limits(max_keepalive_connections=0),
@@ -110,27 +129,45 @@ async def _fetch(client: httpx.AsyncClient, target: httpx.URL, policy: FetchPoli
         port = target.port or (443 if target.scheme == "https" else 80)
         try:
             addresses = await resolve(host, port, policy.addresses, policy.connect_timeout)
+        except ResolveTimeout as exc:
+            raise FetchError(str(exc), "image_fetch_timeout") from exc
         except (BlockedAddress, InvalidHost) as exc:
             raise FetchError(str(exc), "url_blocked") from exc
         pinned, headers, extensions = pin(target, addresses[0])
         request = client.build_request("GET", pinned, headers=headers, extensions=extensions)
         try:
             response = await client.send(request, stream=True)
-        except httpx.TimeoutException as exc:
-            raise FetchError(f"{host} did not answer in time", "image_fetch_timeout") from exc
-        except httpx.HTTPError as exc:
+            try:
+                if response.status_code in _REDIRECTS and "location" in response.headers:
+                    # Resolved against the URL as written, never the pinned address.
+                    target = parse_url(target.join(response.headers["location"]))
+                    continue
+                return await _read_image(response, host, str(target), policy)
+            finally:
+                await response.aclose()
+        # Raised while connecting, or while the body streams in.
+        except httpx.ConnectTimeout as exc:
             raise FetchError(
-                f"could not reach {host}: {type(exc).__name__}", "image_fetch_failed"
+                f"could not connect to {host} within {policy.connect_timeout:g} s",
+                "image_fetch_timeout",
             ) from exc
-        try:
-            if response.status_code in _REDIRECTS and "location" in response.headers:
-                # Resolved against the URL as written, never the pinned address.
-                target = parse_url(target.join(response.headers["location"]))
-                continue
-            return await _read_image(response, host, str(target), policy)
-        finally:
-            await response.aclose()
+        except httpx.TimeoutException as exc:
+            raise FetchError(
+                f"{host} sent nothing for {policy.read_timeout:g} s", "image_fetch_timeout"
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise FetchError(_failure(host, exc), "image_fetch_failed") from exc
     raise FetchError(f"more than {policy.max_redirects} redirects", "image_fetch_failed")
+
+
+def _failure(host: str, exc: BaseException) -> str:
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            # Worth showing: the usual fix (a name or CA mismatch) is on the client's side.
+            return f"the TLS certificate of {host} was not accepted: {cause.verify_message}"
+        cause = cause.__cause__ or cause.__context__
+    return f"could not fetch from {host}: {type(exc).__name__}"
 
 
 async def _read_image(

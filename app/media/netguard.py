@@ -149,6 +149,10 @@ class BlockedAddress(Exception):
     """The host is, or resolves to, an address Loupe does not connect to."""
 
 
+class ResolveTimeout(BlockedAddress):
+    """The host's DNS lookup did not finish in time (so nothing about it was checked)."""
+
+
 @dataclass(frozen=True)
 class AddressPolicy:
     """Where connections may go: global addresses only, unless private ones are allowed or
@@ -216,7 +220,9 @@ async def resolve(host: str, port: int, policy: AddressPolicy, timeout: float) -
         try:
             async with asyncio.timeout(timeout):
                 infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (socket.gaierror, UnicodeError, TimeoutError) as exc:
+        except TimeoutError as exc:
+            raise ResolveTimeout(f"{host} did not resolve within {timeout:g} s") from exc
+        except (socket.gaierror, UnicodeError) as exc:
             raise BlockedAddress(f"{host} does not resolve") from exc
         addresses = _addresses(infos)
     if not addresses:

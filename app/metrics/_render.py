@@ -96,6 +96,11 @@ def is_multimodal(parts: Parts) -> bool:
     return any(part.get("type") == "image_url" for part in parts)
 
 
+def case_has_images(case: MetricTestCase) -> bool:
+    """True when any field of the case holds an image (deepeval's `multimodal` test case)."""
+    return any(is_multimodal(field_parts(case, field)) for field in LABELS)
+
+
 IMAGE_RULES = (
     "Images count as evidence. Rely only on details that are clearly visible in them; do not "
     "guess at what an image might show, and say so when an image is unclear."

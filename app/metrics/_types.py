@@ -6,7 +6,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.judges import JudgeCache, JudgeClient, JudgeError, JudgeReply, JudgeUsage
+from app.judges import JudgeCache, JudgeClient, JudgeError, JudgeReply, JudgeUsage, SharedAnswers
 
 TestCaseField = Literal["input", "actual_output", "expected_output", "context", "retrieval_context"]
 
@@ -100,6 +100,9 @@ class MetricContext:
     cache: JudgeCache | None = None
     # Answers shared by every metric and test case of a job (steps, truths): key -> task.
     shared: dict[Any, Any] = field(default_factory=dict)
+    # Where the evaluation's other jobs (threads, processes) find those answers: each is made
+    # once per evaluation. Without it they are made once per context.
+    shared_answers: SharedAnswers | None = None
 
     async def ask(
         self,
@@ -108,8 +111,9 @@ class MetricContext:
         *,
         model: str | None = None,
         top_logprobs: int | None = None,
+        shared: bool = False,
     ) -> JudgeReply:
-        """One judge call (cached); raises JudgeError."""
+        """One judge call (cached; with `shared`, made once across jobs); raises JudgeError."""
         if self.judge is None:
             raise JudgeError("judge_not_configured", "no judge endpoint is configured")
         return await self.judge.call(
@@ -118,6 +122,7 @@ class MetricContext:
             model=model or self.judge_model,
             top_logprobs=top_logprobs,
             cache=self.cache,
+            shared=self.shared_answers if shared else None,
         )
 
     async def ask_shared(
@@ -132,7 +137,7 @@ class MetricContext:
         task = self.shared.get(key)
         first = task is None
         if task is None:
-            task = asyncio.ensure_future(self.ask(messages, schema, model=model))
+            task = asyncio.ensure_future(self.ask(messages, schema, model=model, shared=True))
             self.shared[key] = task
         try:
             return await asyncio.shield(task), first

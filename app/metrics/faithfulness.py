@@ -1,9 +1,12 @@
 """faithfulness: does every claim of actual_output hold against the retrieval context?
 
 Score = (yes + idk) / verdicts, or yes / verdicts with `penalize_ambiguous_claims`; no claims
-(or no usable verdicts) scores 1. Truths are extracted once per retrieval context and shared;
-claims are extracted and judged in one call (deepeval uses two), so the metric costs one call
-per test case plus one per distinct retrieval context.
+(or no usable verdicts) scores 1. In a test case with images, a claim about data or an image the
+context lacks altogether is `no` (deepeval's multimodal rule), not `idk`.
+
+Truths are extracted once per retrieval context per evaluation and shared; claims are extracted
+and judged in one call (deepeval uses two), so the metric costs one call per test case plus one
+per distinct retrieval context.
 """
 
 import hashlib
@@ -81,7 +84,15 @@ def _truths_prompt(limit: int | None) -> str:
     )
 
 
-def _verdicts_prompt(with_reason: bool) -> str:
+def _verdicts_prompt(with_reason: bool, multimodal: bool) -> str:
+    # deepeval's multimodal variant is harsher than its text rule: what the context lacks
+    # altogether is a `no`, not an ambiguity.
+    absent = (
+        "This test case has images: a claim about data or an image that the truths do not "
+        "mention at all gets `no`, not `idk`. "
+        if multimodal
+        else ""
+    )
     reason = (
         'Finally give "reason": two or three sentences on how faithful the output is overall, '
         "naming the contradicted claims."
@@ -97,7 +108,9 @@ def _verdicts_prompt(with_reason: bool) -> str:
         "shows included). Then judge each claim against the truths: answer `no` only when the "
         "truths directly contradict it; when they neither support nor contradict it, answer "
         "`idk`; hedged wording is not a contradiction. Use only the truths, never your own "
-        "knowledge. A `no` or `idk` verdict needs a short reason. "
+        "knowledge. "
+        + absent
+        + "A `no` or `idk` verdict needs a short reason. "
         + render.IMAGE_RULES
         + f" {reason}\nAnswer with JSON only: {shape}"
     )
@@ -124,7 +137,8 @@ async def _truths(
     # The limit is enforced, not only asked for.
     if spec.truths_extraction_limit is not None:
         truths = truths[: spec.truths_extraction_limit]
-    return truths, not first
+    # Shared: made for another test case, by another job, or by an earlier evaluation.
+    return truths, not first or reply.cached
 
 
 async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
@@ -139,7 +153,9 @@ async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricConte
         ]
         reply = await judge.ask(
             "verdicts",
-            render.messages(_verdicts_prompt(spec.include_reason), parts),
+            render.messages(
+                _verdicts_prompt(spec.include_reason, render.case_has_images(case)), parts
+            ),
             _verdicts_schema(spec.include_reason),
         )
         items = [item for item in reply.data["claims"] if item["claim"].strip()]

@@ -13,11 +13,12 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from app.judges import weighted_score
+from app.judges import JudgeReply, weighted_score
 from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
@@ -27,6 +28,7 @@ NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)
 STEPS_FIELDS = {"criteria", "parameters"}
 RESULTS_FIELDS = {"steps", "rubric", "parameters", "score_min", "score_max", "test_case"}
 STRICT_FIELDS = {"steps", "parameters", "test_case"}
+_ALLOWED = {"steps": STEPS_FIELDS, "results": RESULTS_FIELDS, "strict_results": STRICT_FIELDS}
 
 
 class RubricItem(BaseModel):
@@ -61,26 +63,23 @@ class GEvalTemplate(BaseModel):
         default=None, description="Placeholders: {steps}, {parameters}, {test_case}."
     )
 
-    @model_validator(mode="after")
-    def _placeholders(self) -> "GEvalTemplate":
-        for name, allowed in (
-            ("steps", STEPS_FIELDS),
-            ("results", RESULTS_FIELDS),
-            ("strict_results", STRICT_FIELDS),
-        ):
-            template = getattr(self, name)
-            if template is None:
-                continue
-            try:
-                used = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
-            except ValueError as exc:
-                raise ValueError(f"{name}: {exc} (write literal braces as {{{{ and }}}})") from exc
-            unknown = used - allowed
-            if unknown:
-                raise ValueError(
-                    f"{name}: unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(allowed)}"
-                )
-        return self
+    @field_validator("steps", "results", "strict_results")
+    @classmethod
+    def _placeholders(cls, template: str | None, info: ValidationInfo) -> str | None:
+        # A field validator, so a 422 names the template that is wrong.
+        if template is None:
+            return None
+        allowed = _ALLOWED[info.field_name or ""]
+        try:
+            used = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
+        except ValueError as exc:
+            raise ValueError(f"{exc} (write literal braces as {{{{ and }}}})") from exc
+        unknown = used - allowed
+        if unknown:
+            raise ValueError(
+                f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(allowed)}"
+            )
+        return template
 
 
 class GEvalSpec(JudgedSpecBase):
@@ -95,21 +94,31 @@ class GEvalSpec(JudgedSpecBase):
     include_reason: ClassVar[bool] = True  # type: ignore[misc]
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ()
 
+    @field_validator("evaluation_params")
+    @classmethod
+    def _distinct_params(cls, params: list[TestCaseField]) -> list[TestCaseField]:
+        if len(set(params)) != len(params):
+            raise ValueError("evaluation_params lists a field twice")
+        return params
+
+    @field_validator("rubric")
+    @classmethod
+    def _sorted_without_overlap(cls, rubric: list[RubricItem] | None) -> list[RubricItem] | None:
+        if not rubric:
+            return rubric
+        ordered = sorted(rubric, key=lambda item: item.score_range[0])
+        for before, after in zip(ordered, ordered[1:], strict=False):
+            if before.score_range[1] >= after.score_range[0]:
+                raise ValueError(
+                    f"rubric ranges {list(before.score_range)} and "
+                    f"{list(after.score_range)} overlap"
+                )
+        return ordered
+
     @model_validator(mode="after")
     def _check(self) -> "GEvalSpec":
         if self.criteria is None and self.evaluation_steps is None:
             raise ValueError("give `criteria` or `evaluation_steps`")
-        if len(set(self.evaluation_params)) != len(self.evaluation_params):
-            raise ValueError("evaluation_params lists a field twice")
-        if self.rubric:
-            ordered = sorted(self.rubric, key=lambda item: item.score_range[0])
-            for before, after in zip(ordered, ordered[1:], strict=False):
-                if before.score_range[1] >= after.score_range[0]:
-                    raise ValueError(
-                        f"rubric ranges {list(before.score_range)} and "
-                        f"{list(after.score_range)} overlap"
-                    )
-            self.rubric = ordered
         return self
 
     def required_test_case_fields(self) -> tuple[TestCaseField, ...]:
@@ -130,7 +139,7 @@ class Score(BaseModel):
     model_config = ConfigDict(title="g_eval_score")
     # Reason first, so the score is the last thing the judge writes.
     reason: str
-    score: float
+    score: float = Field(allow_inf_nan=False)
 
 
 def _parameters(spec: GEvalSpec) -> str:
@@ -192,6 +201,17 @@ async def _steps(judge: JudgeSession, spec: GEvalSpec) -> tuple[list[str], str]:
     return steps, "generated" if first and not reply.cached else "shared"
 
 
+def _raw_reason(want_logprobs: bool, reply: JudgeReply) -> str:
+    """Why the raw integer was used instead of the logprob-weighted score."""
+    if not want_logprobs:
+        return "top_logprobs is 0"
+    if reply.logprobs_refusal:
+        return f"the judge endpoint refuses logprobs for this model: {reply.logprobs_refusal}"
+    if not reply.logprobs:
+        return "the judge returned no logprobs"
+    return "no token in the logprobs spells the score exactly"
+
+
 async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Steps (shared) then one scoring call that returns the reason with the score."""
 
@@ -230,6 +250,9 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
         )
         raw = float(reply.data["score"])
         logs: dict = {"steps": steps, "steps_source": steps_source, "raw_score": raw}
+        if reply.top_logprobs is not None and reply.top_logprobs != spec.top_logprobs:
+            # The model takes fewer alternatives than asked for (deepeval caps them too).
+            logs["top_logprobs"] = reply.top_logprobs
         if spec.rubric:
             logs["rubric"] = [r.model_dump() for r in spec.rubric]
         if spec.strict_mode:
@@ -243,13 +266,7 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
                 value = weighted
             else:
                 logs["score_mode"] = "raw_integer"
-                logs["score_mode_reason"] = (
-                    "top_logprobs is 0"
-                    if not want_logprobs
-                    else "the judge returned no logprobs"
-                    if not reply.logprobs
-                    else "no digit token spelling the score was found in the logprobs"
-                )
+                logs["score_mode_reason"] = _raw_reason(want_logprobs, reply)
                 value = raw
             if high == low:
                 # A single-point rubric has no span: the case meets that point or it does not.

@@ -8,6 +8,7 @@ from app.models.dataset_row import DatasetRow
 from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
+from app.models.judge_claim import JudgeClaim
 from app.models.result import Result
 from app.models.run import Run
 from app.models.run_score import RunScore
@@ -26,6 +27,7 @@ __all__ = [
     "Evaluation",
     "IdempotencyKey",
     "JudgeCacheEntry",
+    "JudgeClaim",
     "Result",
     "Run",
     "RunScore",

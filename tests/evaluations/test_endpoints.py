@@ -1,8 +1,15 @@
 """The evaluations API end to end, in embedded and distributed mode."""
 
+import threading
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import httpx
+
 from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
 
 
 def evaluation_body(**overrides: Any) -> dict[str, Any]:
@@ -77,6 +84,37 @@ class TestCreate:
             "case_sensitive": False,
             "strip": True,
         }
+
+
+def judged_body(cases: int) -> dict[str, Any]:
+    """exact_match plus a g_eval with given steps: one judge call per test case, none shared,
+    so an evaluation cannot finish while the scripted judge holds its answers."""
+    return evaluation_body(
+        test_cases=[
+            {"input": f"q{i}", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+            for i in range(cases)
+        ],
+        metrics=[
+            {"type": "exact_match"},
+            {
+                "type": "g_eval",
+                "name": "judged",
+                "evaluation_steps": ["Check that the output answers the input."],
+                "evaluation_params": ["input", "actual_output"],
+            },
+        ],
+    )
+
+
+def wait_for_stored(client: httpx.Client, evaluation_id: str, timeout: float = 30) -> int:
+    """Poll until some of the evaluation's results are stored; returns how many."""
+    deadline = time.monotonic() + timeout
+    while True:
+        counts = client.get(f"/v1/evaluations/{evaluation_id}").json()["result_counts"]
+        if counts["total"] > counts["pending"]:
+            return counts["total"] - counts["pending"]
+        assert time.monotonic() < deadline, f"no result was stored: {counts}"
+        time.sleep(0.05)
 
 
 def problem(response: Any, status: int) -> dict[str, Any]:
@@ -306,10 +344,98 @@ class TestIdempotency:
         problem(
             client.post("/v1/evaluations", json=evaluation_body(metrics=[]), headers=headers), 422
         )
+        # Refused by the service after the key was reserved: the reservation is released.
+        cases = evaluation_body()["test_cases"]
+        del cases[1]["expected_output"]
+        unfit = evaluation_body(test_cases=cases)
+        problem(client.post("/v1/evaluations", json=unfit, headers=headers), 422)
         assert (
             client.post("/v1/evaluations", json=evaluation_body(), headers=headers).status_code
             == 202
         )
+        assert len(client.get("/v1/evaluations").json()["data"]) == 1
+
+    def test_key_in_progress_is_409_until_abandoned(self, api: Api) -> None:
+        from datetime import timedelta
+
+        from sqlalchemy import update
+
+        from app import idempotency
+        from app.db import utcnow
+        from app.evaluations.schemas import EvaluationCreate
+        from app.models import IdempotencyKey
+        from app.tenants.service import create_key
+
+        body = evaluation_body()
+        # A first request holds the key: reserved, no response yet.
+        with api.served.runtime.session() as session:
+            tenant, key = create_key(session, f"tenant-{uuid.uuid4().hex[:8]}")
+            canonical = EvaluationCreate.model_validate(body).model_dump(mode="json")
+            session.add(
+                IdempotencyKey(
+                    tenant_id=tenant.id, key="held", fingerprint=idempotency.fingerprint(canonical)
+                )
+            )
+            session.commit()
+        client = api.client(key)
+        headers = {"Idempotency-Key": "held"}
+        response = client.post("/v1/evaluations", json=body, headers=headers)
+        assert "in progress" in problem(response, 409)["detail"]
+        assert response.headers["retry-after"] == "1"
+        assert client.get("/v1/evaluations").json()["data"] == []
+        # Another body is still refused as a reuse.
+        problem(
+            client.post("/v1/evaluations", json=evaluation_body(name="x"), headers=headers), 422
+        )
+
+        # Its request died without releasing the key: after a while a retry takes it over.
+        with api.served.runtime.session() as session:
+            session.execute(
+                update(IdempotencyKey)
+                .where(IdempotencyKey.key == "held")
+                .values(created_at=utcnow() - idempotency.ABANDONED_AFTER - timedelta(seconds=1))
+            )
+            session.commit()
+        taken = client.post("/v1/evaluations", json=body, headers=headers)
+        assert taken.status_code == 202, taken.text
+        replay = client.post("/v1/evaluations", json=body, headers=headers)
+        assert replay.headers["idempotent-replayed"] == "true"
+        assert replay.json()["id"] == taken.json()["id"]
+
+    def test_concurrent_twins_create_one_evaluation(self, api: Api) -> None:
+        key = api.new_key()
+        headers = {"Idempotency-Key": "race"}
+        # Big enough that each request is still being stored when its twins arrive.
+        cases = [
+            {"input": f"q{i}", "actual_output": "a", "expected_output": "a"} for i in range(2000)
+        ]
+        body = evaluation_body(test_cases=cases)
+        twins = 6
+        start = threading.Barrier(twins)
+
+        def post(_: int) -> httpx.Response:
+            with api.client(key) as client:
+                start.wait()
+                return client.post("/v1/evaluations", json=body, headers=headers)
+
+        with ThreadPoolExecutor(twins) as pool:
+            responses = list(pool.map(post, range(twins)))
+
+        accepted = [r for r in responses if r.status_code == 202]
+        for response in responses:
+            if response.status_code != 202:
+                detail = problem(response, 409)["detail"]
+                assert "in progress" in detail
+        assert len(accepted) >= 1
+        assert len({r.json()["id"] for r in accepted}) == 1
+        assert all(r.json() == accepted[0].json() for r in accepted)
+        assert sum("idempotent-replayed" not in r.headers for r in accepted) == 1
+        client = api.client(key)
+        assert len(client.get("/v1/evaluations").json()["data"]) == 1
+        # Once the first is done, every retry replays it.
+        again = client.post("/v1/evaluations", json=body, headers=headers)
+        assert again.status_code == 202 and again.json()["id"] == accepted[0].json()["id"]
+        api.wait(client, accepted[0].json()["id"])
 
 
 class TestPagination:
@@ -366,16 +492,21 @@ class TestPagination:
 
 
 class TestCancel:
-    def test_cancel_keeps_stored_results_and_stops(self, api: Api) -> None:
+    def test_cancel_keeps_stored_results_and_stops(self, api: Api, judge: ScriptedJudge) -> None:
         client = api.tenant_client()
-        cases = [{"input": "q", "actual_output": "a", "expected_output": "a"} for _ in range(3000)]
-        metrics = [{"type": "exact_match", "name": f"m{i}"} for i in range(5)]
-        evaluation_id = client.post(
-            "/v1/evaluations", json=evaluation_body(test_cases=cases, metrics=metrics)
-        ).json()["id"]
-        response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
-        assert response.status_code == 200, response.text
-        assert response.json()["status"] == "canceled"
+        judge.script(plausible_answer)
+        judge.hold()
+        try:
+            evaluation_id = client.post("/v1/evaluations", json=judged_body(200)).json()["id"]
+            kept = 0
+            if api.mode == "embedded":
+                # The worker is running: exact_match results are stored while g_eval waits.
+                kept = wait_for_stored(client, evaluation_id)
+            response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+            assert response.status_code == 200, response.text
+            assert response.json()["status"] == "canceled"
+        finally:
+            judge.release()
         api.run_queue()  # queued jobs see the cancel and stop
         final = client.get(f"/v1/evaluations/{evaluation_id}").json()
         assert final["status"] == "canceled"
@@ -384,6 +515,7 @@ class TestCancel:
             counts["pending"]
             == counts["total"] - counts["passed"] - counts["failed"] - counts["errored"]
         )
+        assert counts["total"] - counts["pending"] >= kept
         assert counts["pending"] > 0
         problem(client.post(f"/v1/evaluations/{evaluation_id}/cancel"), 409)
 
@@ -405,12 +537,16 @@ class TestHealth:
         assert ready.status_code == 200
         assert ready.json()["checks"] == {"database": "ok", "queue": "ok"}
 
-    def test_running_evaluation_sends_retry_after(self, api: Api) -> None:
+    def test_running_evaluation_sends_retry_after(self, api: Api, judge: ScriptedJudge) -> None:
         client = api.tenant_client()
-        cases = [{"input": "q", "actual_output": "a", "expected_output": "a"} for _ in range(2000)]
-        created = client.post("/v1/evaluations", json=evaluation_body(test_cases=cases))
-        assert created.headers["retry-after"] == "2"
-        response = client.get(f"/v1/evaluations/{created.json()['id']}")
-        if response.json()["status"] not in ("completed", "failed", "canceled"):
+        judge.script(plausible_answer)
+        judge.hold()
+        try:
+            created = client.post("/v1/evaluations", json=judged_body(20))
+            assert created.headers["retry-after"] == "2"
+            response = client.get(f"/v1/evaluations/{created.json()['id']}")
+            assert response.json()["status"] in ("queued", "in_progress")
             assert response.headers["retry-after"] == "2"
-        api.wait(client, created.json()["id"])
+        finally:
+            judge.release()
+        assert api.wait(client, created.json()["id"])["status"] == "completed"

@@ -2,16 +2,39 @@
 
 import base64
 import io
+import itertools
 import json
+import re
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
 
+import pytest
 from PIL import Image
+from redis import Redis
+from rq import Queue, Worker
+from sqlalchemy import delete, select
 
-from tests.fixtures.api import Api
+from app import migrate
+from app import runtime as runtime_module
+from app.db import utcnow
+from app.models import Evaluation, JudgeCacheEntry, JudgeClaim
+from tests.fixtures.api import Api, ServedApp, postgres_settings, sqlite_settings
 from tests.fixtures.judge import (
     JUDGED_METRICS as METRICS,
 )
-from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
+from tests.fixtures.judge import (
+    PLAUSIBLE_ANSWERS,
+    Reply,
+    ScriptedJudge,
+    image_parts,
+    plausible_answer,
+    task_of,
+)
 from tests.fixtures.metrics import user_text
+from tests.workers.test_worker_process import served_api, worker_process
 
 
 def png(color: str, size: tuple[int, int] = (16, 12)) -> str:
@@ -194,3 +217,259 @@ class TestJudgeFaults:
             summary["contextual_recall"]["errored"] == 1
             and summary["contextual_recall"]["passed"] == 2
         )
+
+    def test_persistent_429_and_timeout_are_per_result_errors(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        def stuck(request: dict) -> Reply | dict:
+            text, task = user_text(request), task_of(request)
+            if "THROTTLED" in text and task == "contextual_recall_verdicts":
+                return Reply(
+                    status=429, headers={"Retry-After": "0.05"}, error_code="rate_limit_exceeded"
+                )
+            if "SILENT" in text and task == "contextual_precision_verdicts":
+                return Reply(content="{}", delay=3.0)  # past the 2 s timeout, every time
+            return plausible_answer(request)
+
+        judge.script(stuck)
+        client = api.tenant_client()
+        test_cases = cases(3, " stuck")
+        test_cases[0]["expected_output"] = "THROTTLED expected"
+        test_cases[2]["expected_output"] = "SILENT expected"
+        final = submit(api, client, {"test_cases": test_cases, "metrics": METRICS})
+        assert final["status"] == "completed"
+        counts = final["result_counts"]
+        assert (counts["errored"], counts["passed"], counts["pending"]) == (2, 10, 0)
+        errors = {
+            (r["test_case_id"], r["metric"]): r["error"]
+            for r in all_results(client, final["id"])
+            if r["error"]
+        }
+        assert set(errors) == {
+            ("case-0", "contextual_recall"),
+            ("case-2", "contextual_precision"),
+        }
+        assert errors[("case-0", "contextual_recall")]["type"] == "judge_rate_limited"
+        assert errors[("case-2", "contextual_precision")]["type"] == "judge_timeout"
+        attempts = api.settings.judge_max_attempts
+        for error in errors.values():
+            assert f"gave up after {attempts} attempts" in error["message"]
+        throttled = [
+            r for r in judge.calls_for("contextual_recall_verdicts") if "THROTTLED" in user_text(r)
+        ]
+        assert len(throttled) == attempts
+
+
+class TestSpecs:
+    def test_a_specs_own_model_is_used(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(plausible_answer)
+        client = api.tenant_client()
+        metrics = [{**metric, "model": f"spec-{metric['type']}"} for metric in METRICS]
+        final = submit(
+            api,
+            client,
+            {"test_cases": cases(1, " models"), "metrics": metrics, "judge": {"model": "eval"}},
+        )
+        assert final["result_counts"]["passed"] == 4
+        for task, metric_type in (
+            ("g_eval_steps", "g_eval"),
+            ("g_eval_score", "g_eval"),
+            ("faithfulness_truths", "faithfulness"),
+            ("faithfulness_verdicts", "faithfulness"),
+            ("contextual_precision_verdicts", "contextual_precision"),
+            ("contextual_recall_verdicts", "contextual_recall"),
+        ):
+            assert {r["model"] for r in judge.calls_for(task)} == {f"spec-{metric_type}"}
+        for result in all_results(client, final["id"]):
+            assert result["logs"]["model"] == f"spec-{result['type']}"
+
+    @pytest.mark.parametrize(
+        ("changes", "loc"),
+        [
+            (
+                {
+                    "rubric": [
+                        {"score_range": [0, 5], "expected_outcome": "poor"},
+                        {"score_range": [5, 10], "expected_outcome": "good"},
+                    ]
+                },
+                "metrics[0].rubric",
+            ),
+            (
+                {"rubric": [{"score_range": [0, 11], "expected_outcome": "x"}]},
+                "metrics[0].rubric[0].score_range",
+            ),
+            (
+                {"evaluation_template": {"results": "Grade {test_case} as {grade}"}},
+                "metrics[0].evaluation_template.results",
+            ),
+            (
+                {"evaluation_template": {"steps": "Steps for {criteria"}},
+                "metrics[0].evaluation_template.steps",
+            ),
+        ],
+    )
+    def test_rubric_and_template_errors_are_422_naming_the_field(
+        self, api: Api, changes: dict, loc: str
+    ) -> None:
+        client = api.tenant_client()
+        body = {"test_cases": cases(1), "metrics": [{**METRICS[0], **changes}]}
+        response = client.post("/v1/evaluations", json=body)
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"] == "application/problem+json"
+        assert [error["loc"] for error in response.json()["errors"]] == [loc]
+        assert client.get("/v1/evaluations").json()["data"] == []
+
+
+@contextmanager
+def service(
+    mode: str, request: pytest.FixtureRequest, directory: Path, judge: ScriptedJudge, **overrides
+) -> Iterator[Api]:
+    """The API with its own settings: embedded (SQLite, jobs on threads in this process), or
+    distributed (Postgres, three `loupe worker` processes taking jobs from Redis at once)."""
+    values: dict[str, Any] = {"judge_base_url": judge.base_url, **overrides}
+    if mode == "embedded":
+        settings = sqlite_settings(directory, **values)
+        migrate.upgrade(settings)
+        # Serving makes this app's runtime the process's current one; put the session's back.
+        previous = runtime_module._current
+        try:
+            with ServedApp(settings) as served:
+                yield Api(mode="embedded", served=served)
+        finally:
+            runtime_module._current = previous
+        return
+    redis_server = request.getfixturevalue("redis_server")
+    settings = postgres_settings(request.getfixturevalue("postgres_server"), redis_server, **values)
+    with served_api(settings) as api, ExitStack() as workers:
+        for number in range(3):
+            workers.enter_context(worker_process(settings, directory / f"worker-{number}"))
+        # Every worker listens before anything is enqueued, so the slices run at once.
+        redis = Redis.from_url(redis_server.url)
+        queue = Queue(settings.queue_name, connection=redis)
+        deadline = time.monotonic() + 60
+        while len(Worker.all(queue=queue)) < 3:
+            assert time.monotonic() < deadline, "the worker processes did not start"
+            time.sleep(0.1)
+        redis.close()
+        yield api
+
+
+def case_number(request: dict) -> int:
+    return int(re.search(r"case (\d+)", user_text(request)).group(1))
+
+
+@pytest.mark.parametrize("mode", ["embedded", "distributed"])
+class TestSharedAnswersAcrossJobs:
+    def test_steps_and_truths_are_made_once_per_evaluation(
+        self, mode: str, request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        steps_made = itertools.count(1)
+        arrivals: list[tuple[float, dict]] = []
+
+        def slow_shared(body: dict) -> Reply | dict:
+            arrivals.append((time.monotonic(), body))
+            task = task_of(body)
+            if task == "g_eval_steps":
+                # Different steps on every call: results made with two calls would differ.
+                steps = {"steps": [f"Steps from call {next(steps_made)}."]}
+                return Reply(content=json.dumps(steps), delay=1.0)
+            if task == "faithfulness_truths":
+                return Reply(content=json.dumps(PLAUSIBLE_ANSWERS[task]), delay=1.0)
+            return plausible_answer(body)
+
+        judge.script(slow_shared)
+        test_cases = cases(8, " sliced")
+        for number, test_case in enumerate(test_cases):
+            # Two retrieval contexts, each in every slice of two cases.
+            test_case["retrieval_context"] = [f"Context {'AB'[number % 2]}: a red circle."]
+            test_case["expected_output"] = f"A red circle, case {number}."
+        body = {"test_cases": test_cases, "metrics": METRICS}
+        with service(
+            mode, request, tmp_path, judge, job_slice_size=2, embedded_worker_threads=4
+        ) as api:
+            client = api.tenant_client()
+            final = submit(api, client, body)
+            results = all_results(client, final["id"])
+        assert final["status"] == "completed" and final["result_counts"]["passed"] == 32
+        assert len(judge.calls_for("g_eval_steps")) == 1
+        truths = judge.calls_for("faithfulness_truths")
+        assert sorted("Context A" in user_text(call) for call in truths) == [False, True]
+        assert final["usage"]["calls"] == len(judge.requests)
+        steps = {tuple(r["logs"]["steps"]) for r in results if r["type"] == "g_eval"}
+        assert steps == {("Steps from call 1.",)}
+        assert {tuple(r["logs"]["truths"]) for r in results if r["type"] == "faithfulness"} == {
+            tuple(PLAUSIBLE_ANSWERS["faithfulness_truths"]["truths"])
+        }
+        # The slices ran at once: while the steps were being made, several slices judged.
+        steps_asked = next(at for at, body in arrivals if task_of(body) == "g_eval_steps")
+        meanwhile = {
+            case_number(body) // 2
+            for at, body in arrivals
+            if task_of(body) == "contextual_recall_verdicts" and at < steps_asked + 1.0
+        }
+        assert len(meanwhile) >= 2
+
+    def test_a_crashed_holder_is_taken_over(
+        self, mode: str, request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        judge.script(plausible_answer)
+        body = {"test_cases": cases(4, " crash"), "metrics": METRICS[:1]}
+        with service(
+            mode, request, tmp_path, judge, job_slice_size=2, judge_claim_stale_seconds=1.0
+        ) as api:
+            client = api.tenant_client()
+            first = submit(api, client, body)
+            assert len(judge.calls_for("g_eval_steps")) == 1
+            # A job claimed the steps and died before storing them: the claim stays behind.
+            with api.served.runtime.session() as session:
+                scope = session.get(Evaluation, first["id"]).tenant_id
+                steps_key = session.scalars(
+                    select(JudgeCacheEntry.key).where(
+                        JudgeCacheEntry.scope == scope,
+                        JudgeCacheEntry.content.contains("Check the shape."),
+                    )
+                ).one()
+                session.execute(delete(JudgeCacheEntry).where(JudgeCacheEntry.key == steps_key))
+                session.add(
+                    JudgeClaim(scope=scope, key=steps_key, holder="job_dead", claimed_at=utcnow())
+                )
+                session.commit()
+            second = submit(api, client, body)
+            results = all_results(client, second["id"])
+            with api.served.runtime.session() as session:
+                claims_left = session.scalars(select(JudgeClaim.holder)).all()
+                entry = session.get(JudgeCacheEntry, (scope, steps_key))
+        assert second["status"] == "completed" and second["result_counts"]["passed"] == 4
+        # One job took the stale claim over and made the steps; nobody else asked.
+        assert len(judge.calls_for("g_eval_steps")) == 2
+        assert claims_left == [] and entry is not None
+        steps = {tuple(r["logs"]["steps"]) for r in results}
+        assert steps == {tuple(PLAUSIBLE_ANSWERS["g_eval_steps"]["steps"])}
+
+
+class TestJudgeLimit:
+    def test_jobs_in_one_process_share_the_judge_limit(
+        self, request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        # Requests another test left hanging (scripted delays) would inflate the peak.
+        while judge.in_flight:
+            time.sleep(0.05)
+        judge.reset()
+        judge.latency = 0.2
+        judge.script(plausible_answer)
+        # Each job alone has at most two calls in flight; four at once would make eight.
+        metrics = [{"type": "contextual_precision"}, {"type": "contextual_recall"}]
+        with service(
+            "embedded",
+            request,
+            tmp_path,
+            judge,
+            job_slice_size=1,
+            embedded_worker_threads=4,
+            judge_concurrency=3,
+        ) as api:
+            client = api.tenant_client()
+            final = submit(api, client, {"test_cases": cases(8, " limit"), "metrics": metrics})
+        assert final["result_counts"]["passed"] == 16
+        assert judge.max_in_flight == 3

@@ -1,15 +1,26 @@
-"""Recovery: the ticker re-enqueues evaluations whose jobs were lost, and gives up in bounds."""
+"""Jobs: judge calls in flight within the configured bound, and recovery: the ticker
+re-enqueues evaluations whose jobs were lost, and gives up in bounds."""
 
+import time
+from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from redis import Redis
 from rq import Queue
 from sqlalchemy import update
+from standardwebhooks import Webhook
 
+from app import migrate
+from app import runtime as runtime_module
 from app.db import utcnow
 from app.models import Evaluation
-from tests.evaluations.test_endpoints import evaluation_body
-from tests.fixtures.api import Api
+from tests.evaluations.test_endpoints import evaluation_body, judged_body
+from tests.fixtures.api import Api, ServedApp, postgres_settings, sqlite_settings
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.receiver import WebhookReceiver
+from tests.fixtures.services import PostgresServer, RedisServer
 from workers import jobs
 
 distributed_only = pytest.mark.parametrize("api", ["distributed"], indirect=True)
@@ -52,13 +63,84 @@ class TestSweep:
             assert session.get(Evaluation, evaluation_id).dispatch_attempts == 1
         api.wait(client, evaluation_id)
 
-    def test_out_of_attempts_fails_with_an_error(self, api: Api) -> None:
+    def test_out_of_attempts_fails_with_an_error_and_a_signed_event(self, api: Api) -> None:
         client = api.tenant_client()
-        evaluation_id = client.post("/v1/evaluations", json=evaluation_body()).json()["id"]
-        Queue(api.settings.queue_name, connection=api.redis).empty()
-        age(api, evaluation_id, dispatch_attempts=api.settings.max_dispatch_attempts)
-        jobs.tick()
-        final = client.get(f"/v1/evaluations/{evaluation_id}").json()
-        assert final["status"] == "failed"
-        assert final["error"]["type"] == "dispatch_exhausted"
-        assert final["completed_at"] is not None
+        with WebhookReceiver() as receiver:
+            endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+            body = evaluation_body(webhook_url=receiver.url)
+            evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
+            Queue(api.settings.queue_name, connection=api.redis).empty()
+            age(api, evaluation_id, dispatch_attempts=api.settings.max_dispatch_attempts)
+            jobs.tick()
+            final = client.get(f"/v1/evaluations/{evaluation_id}").json()
+            assert final["status"] == "failed"
+            assert final["error"]["type"] == "dispatch_exhausted"
+            assert final["completed_at"] is not None
+
+            (request,) = receiver.wait_for(1, pump=api.run_queue)
+        payload = Webhook(endpoint["secret"]).verify(request.body, request.headers)
+        assert payload["type"] == "evaluation.failed"
+        assert request.headers["webhook-id"].startswith("msg_")
+        assert payload["data"]["id"] == evaluation_id
+        assert payload["data"]["status"] == "failed"
+        assert payload["data"]["error"] == final["error"]
+        assert payload["data"]["result_counts"] == final["result_counts"]
+        assert payload["data"]["completed_at"] is not None
+
+
+WORKER_CONCURRENCY = 3
+
+
+@pytest.fixture(params=["embedded", "distributed"])
+def narrow_api(
+    request: pytest.FixtureRequest, judge: ScriptedJudge, tmp_path: Path
+) -> Iterator[Api]:
+    """The API with few metric computations per job and a judge limit well above them."""
+    overrides = {
+        "judge_base_url": judge.base_url,
+        "worker_concurrency": WORKER_CONCURRENCY,
+        "judge_concurrency": 4 * WORKER_CONCURRENCY,
+    }
+    redis = None
+    if request.param == "embedded":
+        settings = sqlite_settings(tmp_path, **overrides)
+    else:
+        postgres: PostgresServer = request.getfixturevalue("postgres_server")
+        redis_server: RedisServer = request.getfixturevalue("redis_server")
+        settings = postgres_settings(postgres, redis_server, **overrides)
+        redis = Redis.from_url(redis_server.url)
+    migrate.upgrade(settings)
+    # Serving makes this app's runtime the process's current one; the session's `api` app
+    # runs jobs through it, so put it back afterwards.
+    previous = runtime_module._current
+    try:
+        with ServedApp(settings) as served:
+            yield Api(mode=request.param, served=served, redis=redis)
+    finally:
+        runtime_module._current = previous
+        if redis is not None:
+            redis.close()
+
+
+class TestConcurrency:
+    def test_a_job_keeps_worker_concurrency_judge_calls_in_flight(
+        self, narrow_api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Earlier tests' abandoned requests must not count towards this one's peak.
+        deadline = time.monotonic() + 30
+        while judge.in_flight:
+            assert time.monotonic() < deadline, "the judge never went idle"
+            time.sleep(0.05)
+        judge.reset()
+        judge.script(plausible_answer)
+        # Slow enough that every worker's call is in flight at once, many times over.
+        judge.latency = 0.2
+        client = narrow_api.tenant_client()
+        # One job (fewer cases than LOUPE_JOB_SLICE_SIZE), one judge call per test case.
+        created = client.post("/v1/evaluations", json=judged_body(5 * WORKER_CONCURRENCY))
+        assert created.status_code == 202, created.text
+        final = narrow_api.wait(client, created.json()["id"])
+        assert final["status"] == "completed"
+        assert final["result_counts"]["errored"] == 0
+        assert len(judge.calls_for("g_eval_score")) == 5 * WORKER_CONCURRENCY
+        assert judge.max_in_flight == WORKER_CONCURRENCY

@@ -1,16 +1,20 @@
 """The judge client against the scripted OpenAI-compatible server: retries, repair, cache."""
 
 import asyncio
+import email.utils
 import json
 import logging
 import time
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from pydantic import BaseModel, ConfigDict
 
+from app.config import Settings
+from app.evaluations.tasks import judge_endpoint
 from app.judges import JudgeClient, JudgeError, cache_key, extract_json_object
-from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge, logprob_tokens
 from tests.fixtures.metrics import endpoint
 
 MESSAGES = [{"role": "user", "content": "Loupe task: demo\nSay hi as JSON."}]
@@ -49,16 +53,54 @@ def fails(judge: ScriptedJudge, **overrides: Any) -> JudgeError:
     return caught.value
 
 
+def timed(judge: ScriptedJudge, *replies: Reply | dict) -> list[float]:
+    """Script `replies` in order; returns the list the arrival time of each request goes to."""
+    arrivals: list[float] = []
+    answers = iter(replies)
+
+    def respond(request: dict) -> Reply | dict:
+        arrivals.append(time.monotonic())
+        return next(answers)
+
+    judge.script(respond)
+    return arrivals
+
+
+def rate_limited(retry_after: str) -> Reply:
+    return Reply(status=429, headers={"Retry-After": retry_after}, error_code="rate_limit_exceeded")
+
+
 class TestRetries:
     def test_429_with_retry_after_is_retried(self, judge: ScriptedJudge) -> None:
-        judge.sequence(
-            Reply(status=429, headers={"Retry-After": "0.2"}, error_code="rate_limit_exceeded"),
-            {"greeting": "hi"},
-        )
+        arrivals = timed(judge, rate_limited("0.5"), {"greeting": "hi"})
         reply, _ = call(judge)
         assert reply.data == {"greeting": "hi"}
         assert len(judge.requests) == 2
         assert reply.usage.calls == 1 and reply.usage.prompt_tokens == 10
+        # The endpoint's wait, not our backoff (at most 0.05 s here), came between the two.
+        assert arrivals[1] - arrivals[0] >= 0.45
+
+    def test_unparseable_retry_after_falls_back_to_backoff(self, judge: ScriptedJudge) -> None:
+        judge.sequence(rate_limited("soon"), {"greeting": "hi"})
+        reply, _ = call(judge)
+        assert reply.data == {"greeting": "hi"} and len(judge.requests) == 2
+
+    def test_retry_after_date_without_zone_is_utc(self, judge: ScriptedJudge, monkeypatch) -> None:
+        # Local time nine hours ahead of UTC: read as local time, the date would be long past.
+        monkeypatch.setenv("TZ", "Etc/GMT-9")
+        time.tzset()
+        try:
+            soon = datetime.now(UTC).replace(tzinfo=None) + timedelta(seconds=2)
+            date = email.utils.format_datetime(soon)
+            assert date.endswith("-0000")
+            arrivals = timed(judge, rate_limited(date), {"greeting": "hi"})
+            reply, _ = call(judge)
+        finally:
+            monkeypatch.undo()
+            time.tzset()
+        assert reply.data == {"greeting": "hi"}
+        # Whole seconds: a date two seconds ahead is at least one second away.
+        assert arrivals[1] - arrivals[0] >= 0.95
 
     def test_insufficient_quota_is_not_retried(self, judge: ScriptedJudge) -> None:
         judge.sequence(Reply(status=429, error_code="insufficient_quota"))
@@ -151,6 +193,73 @@ class TestResponseFormat:
         assert (sent or {}).get("type") == (None if mode == "text" else mode)
 
 
+def ask_with_logprobs(judge: ScriptedJudge, *models: str, top_logprobs: int = 20) -> list:
+    """One call per model name, in order, on one client; returns the replies."""
+
+    async def go():
+        client = JudgeClient(endpoint(judge))
+        try:
+            return [
+                await client.call(MESSAGES, Greeting, model=model, top_logprobs=top_logprobs)
+                for model in models
+            ]
+        finally:
+            await client.close()
+
+    return asyncio.run(go())
+
+
+def greeting_with_logprobs(request: dict) -> Reply:
+    content = '{"greeting": "hi 7"}'
+    return Reply(content=content, logprobs=logprob_tokens(content))
+
+
+def sent_top_logprobs(judge: ScriptedJudge) -> list[int | None]:
+    return [request.get("top_logprobs") for request in judge.requests]
+
+
+class TestLogprobs:
+    def test_a_refused_top_logprobs_is_retried_lower_and_remembered_per_model(
+        self, judge: ScriptedJudge
+    ) -> None:
+        def respond(request: dict) -> Reply:
+            if request.get("model") == "small-judge" and request.get("top_logprobs", 0) > 5:
+                return Reply(status=400, content="top_logprobs is too large for this model")
+            return greeting_with_logprobs(request)
+
+        judge.script(respond)
+        first, second, other = ask_with_logprobs(judge, "small-judge", "small-judge", "big-judge")
+        # 20 refused, 5 taken; the next call starts at 5; another model still gets 20.
+        assert sent_top_logprobs(judge) == [20, 5, 5, 20]
+        assert (first.top_logprobs, second.top_logprobs, other.top_logprobs) == (5, 5, 20)
+        assert first.logprobs and first.logprobs_refusal is None
+        assert first.usage.calls == 1  # the refusal is not a call
+
+    def test_a_stated_limit_is_used(self, judge: ScriptedJudge) -> None:
+        def respond(request: dict) -> Reply:
+            if request.get("top_logprobs", 0) > 3:
+                return Reply(status=400, content="top_logprobs must be <= 3 for this model")
+            return greeting_with_logprobs(request)
+
+        judge.script(respond)
+        (reply,) = ask_with_logprobs(judge, "judge-model")
+        assert sent_top_logprobs(judge) == [20, 3] and reply.top_logprobs == 3
+
+    def test_logprobs_refused_altogether_say_why(self, judge: ScriptedJudge) -> None:
+        def respond(request: dict) -> Reply:
+            if request.get("logprobs"):
+                return Reply(status=400, content="logprobs are not supported with this model")
+            return Reply(content='{"greeting": "hi"}')
+
+        judge.script(respond)
+        first, second = ask_with_logprobs(judge, "reasoner", "reasoner")
+        assert sent_top_logprobs(judge) == [20, 5, None, None]
+        assert "logprobs" not in judge.requests[-1]
+        for reply in (first, second):
+            assert reply.logprobs is None and reply.top_logprobs is None
+            assert reply.logprobs_refusal == "logprobs are not supported with this model"
+
+
 class TestCache:
     def test_identical_request_is_answered_from_cache(self, judge: ScriptedJudge) -> None:
         judge.sequence({"greeting": "hi"})
@@ -203,3 +312,37 @@ class TestSecrets:
         assert "sk-test-secret" not in caplog.text
         assert "sk-test-secret" not in repr(endpoint(judge))
         assert judge.requests and json.dumps(judge.requests).count("sk-test-secret") == 0
+
+
+class TestEndpointSettings:
+    def test_openai_variables_are_the_fallback(self, judge: ScriptedJudge, monkeypatch) -> None:
+        monkeypatch.setenv("OPENAI_BASE_URL", judge.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-from-openai-env")
+        settings = Settings(judge_base_url=None, judge_api_key=None, _env_file=None)
+        assert settings.judge_endpoint_values() == (judge.base_url, "sk-from-openai-env")
+        judge.sequence({"greeting": "hi"})
+
+        async def go():
+            client = JudgeClient(judge_endpoint(settings))
+            try:
+                return await client.call(MESSAGES, Greeting)
+            finally:
+                await client.close()
+
+        assert asyncio.run(go()).data == {"greeting": "hi"}
+        assert judge.request_headers[0]["authorization"] == "Bearer sk-from-openai-env"
+        assert judge.requests[0]["model"] == settings.judge_model
+
+    def test_loupe_settings_win_over_openai_variables(self, monkeypatch) -> None:
+        monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-from-openai-env")
+        settings = Settings(
+            judge_base_url="http://127.0.0.1:8/v1", judge_api_key="sk-loupe", _env_file=None
+        )
+        assert settings.judge_endpoint_values() == ("http://127.0.0.1:8/v1", "sk-loupe")
+
+    def test_nothing_set_means_the_sdk_default(self, monkeypatch) -> None:
+        monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+        monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        settings = Settings(judge_base_url=None, judge_api_key=None, _env_file=None)
+        assert settings.judge_endpoint_values() == (None, "")

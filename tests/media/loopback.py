@@ -5,7 +5,10 @@ names this server by an IP literal or `localhost` (resolved from /etc/hosts, not
 """
 
 import base64
+import errno
 import io
+import socket
+import ssl
 import threading
 import time
 from collections.abc import Iterator
@@ -30,16 +33,37 @@ class Route:
 
 
 class LoopbackServer:
-    """Answers GET requests from a route table; records every request's path and Host."""
+    """Answers GET (and POST) requests from a route table; records every request's path and Host.
 
-    def __init__(self) -> None:
+    Args:
+        hosts: loopback addresses to listen on, all on one port (e.g. 127.0.0.1 and ::1).
+        port: the port, or 0 for a free one.
+        tls: a server-side context: HTTPS instead of HTTP.
+    """
+
+    def __init__(
+        self,
+        hosts: tuple[str, ...] = ("127.0.0.1",),
+        port: int = 0,
+        tls: ssl.SSLContext | None = None,
+    ) -> None:
         self.routes: dict[str, Route] = {}
         self.hits: list[tuple[str, str | None]] = []
+        # The local address each request came in on, in the order of `hits`.
+        self.served_on: list[str] = []
+        self.scheme = "https" if tls else "http"
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            def setup(self) -> None:
+                if tls is not None:
+                    # The handshake runs in this request's thread, not the accepting one.
+                    self.request = tls.wrap_socket(self.request, server_side=True)
+                super().setup()
+
             def do_GET(self) -> None:  # noqa: N802 - http.server's naming
                 server.hits.append((self.path, self.headers.get("Host")))
+                server.served_on.append(self.connection.getsockname()[0])
                 route = server.routes.get(self.path, Route(status=404, content_type="text/plain"))
                 try:
                     time.sleep(route.delay_before)
@@ -59,26 +83,68 @@ class LoopbackServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the fetcher gave up, as it should
 
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                self.do_GET()
+
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(
-            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
+        self.servers = _bind(hosts, port, Handler)
+        self.port = self.servers[0].server_address[1]
+        self.threads = [
+            threading.Thread(
+                target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+            )
+            for httpd in self.servers
+        ]
 
     def url(self, path: str, host: str = "127.0.0.1") -> str:
-        return f"http://{host}:{self.port}{path}"
+        return f"{self.scheme}://{host}:{self.port}{path}"
 
     def __enter__(self) -> "LoopbackServer":
-        self.thread.start()
+        for thread in self.threads:
+            thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        for httpd in self.servers:
+            httpd.shutdown()
+            httpd.server_close()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # refused TLS handshakes and dropped connections are what tests provoke
+
+
+class _QuietServer6(_QuietServer):
+    address_family = socket.AF_INET6
+
+
+def _bind(
+    hosts: tuple[str, ...], port: int, handler: type[BaseHTTPRequestHandler]
+) -> list[ThreadingHTTPServer]:
+    # Another process may hold the free port on a second address; pick another then.
+    for _ in range(20):
+        servers: list[ThreadingHTTPServer] = []
+        try:
+            for host in hosts:
+                kind = _QuietServer6 if ":" in host else _QuietServer
+                servers.append(kind((host, port or _port_of(servers)), handler))
+            return servers
+        except OSError as exc:
+            for httpd in servers:
+                httpd.server_close()
+            if exc.errno != errno.EADDRINUSE or port:
+                raise
+    raise RuntimeError(f"no port free on all of {hosts}")
+
+
+def _port_of(servers: list[ThreadingHTTPServer]) -> int:
+    return servers[0].server_address[1] if servers else 0
 
 
 def serve() -> Iterator[LoopbackServer]:

@@ -5,7 +5,11 @@ Every URL here names 127.0.0.1, ::1-free loopback spellings, or `localhost` (/et
 
 import asyncio
 import ipaddress
+import select
+import socket
+import ssl
 from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 
 import httpx
 import pytest
@@ -30,17 +34,38 @@ def server() -> Iterator[LoopbackServer]:
         yield running
 
 
-def fetch(url: str, policy: FetchPolicy) -> FetchedImage:
+@contextmanager
+def unanswered_port() -> Iterator[int]:
+    """A loopback port whose connects hang: its listener never accepts and its accept queue
+    is full, so the kernel drops further SYNs (Linux does not refuse them)."""
+    with ExitStack() as stack:
+        listener = stack.enter_context(socket.socket())
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        for _ in range(16):
+            filler = stack.enter_context(socket.socket())
+            filler.setblocking(False)
+            filler.connect_ex(("127.0.0.1", port))
+            # A loopback handshake completes in the kernel at once; one that does not is
+            # a SYN dropped because the queue is full.
+            if not select.select([], [filler], [], 0.5)[1]:
+                yield port
+                return
+        raise RuntimeError("could not fill the accept queue")
+
+
+def fetch(url: str, policy: FetchPolicy, verify: ssl.SSLContext | None = None) -> FetchedImage:
     async def go() -> FetchedImage:
-        async with new_client(policy) as client:
+        async with new_client(policy, verify) as client:
             return await fetch_image(client, url, policy)
 
     return asyncio.run(go())
 
 
-def refused(url: str, policy: FetchPolicy, type_: str) -> str:
+def refused(url: str, policy: FetchPolicy, type_: str, verify: ssl.SSLContext | None = None) -> str:
     with pytest.raises(FetchError) as caught:
-        fetch(url, policy)
+        fetch(url, policy, verify)
     assert caught.value.type == type_, caught.value.message
     return caught.value.message
 
@@ -156,6 +181,44 @@ class TestRefused:
         server.routes["/silent"] = Route(body=IMAGE, delay_before=3)
         policy = FetchPolicy(AddressPolicy(allow_private=True), max_bytes=100_000, timeout=0.5)
         refused(server.url("/silent"), policy, "image_fetch_timeout")
+
+    def test_a_connect_that_never_completes(self) -> None:
+        with unanswered_port() as port:
+            # Read and total limits far away: only the connect timeout can fire.
+            policy = FetchPolicy(
+                AddressPolicy(allow_private=True),
+                max_bytes=100_000,
+                connect_timeout=0.3,
+                read_timeout=60,
+                timeout=60,
+            )
+            message = refused(f"http://127.0.0.1:{port}/x.png", policy, "image_fetch_timeout")
+        assert message == "could not connect to 127.0.0.1 within 0.3 s"
+
+    @pytest.mark.parametrize(
+        "route",
+        [
+            Route(body=IMAGE, delay_before=5),  # no headers
+            Route(body=IMAGE, chunks=2, chunk_delay=5),  # half the body, then nothing
+        ],
+        ids=["headers", "body"],
+    )
+    def test_silence_longer_than_the_read_timeout(
+        self, server: LoopbackServer, route: Route
+    ) -> None:
+        server.routes["/quiet"] = route
+        policy = FetchPolicy(
+            AddressPolicy(allow_private=True), max_bytes=100_000, read_timeout=0.3, timeout=60
+        )
+        message = refused(server.url("/quiet"), policy, "image_fetch_timeout")
+        assert message == "127.0.0.1 sent nothing for 0.3 s"
+
+    def test_a_body_cut_short(self, server: LoopbackServer) -> None:
+        server.routes["/cut"] = Route(
+            body=IMAGE[:50], content_length=False, headers={"Content-Length": str(len(IMAGE))}
+        )
+        message = refused(server.url("/cut"), OPEN, "image_fetch_failed")
+        assert message == "could not fetch from 127.0.0.1: RemoteProtocolError"
 
     @pytest.mark.parametrize("content_type", ["text/html", "image/svg+xml", "image/bmp", None])
     def test_wrong_content_type(self, server: LoopbackServer, content_type: str | None) -> None:

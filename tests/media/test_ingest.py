@@ -12,13 +12,15 @@ from sqlalchemy import func, select
 
 from app.models import Blob
 from app.models import TestCase as CaseRow
-from tests.evaluations.test_endpoints import error_locs, problem
+from tests.evaluations.test_endpoints import problem
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
 from tests.media.loopback import LoopbackServer, Route, data_url, decode_data_url, encode, png
 from tests.media.test_images import halves, png_header
 
 EXACT = [{"type": "exact_match"}]
+NOT_AN_IMAGE_URL = "must be a data:image/...;base64 URL or an http(s) URL"
+NOT_AN_IMAGE_DATA_URL = "a data URL must be data:image/{png,jpeg,webp,gif};base64,<data>"
 G_EVAL = {
     "type": "g_eval",
     "name": "looks-right",
@@ -100,23 +102,33 @@ class TestRefusedImages:
         assert client.get("/v1/evaluations").json()["data"] == []
 
     @pytest.mark.parametrize(
-        "url",
+        ("url", "msg"),
         [
-            "file:///etc/passwd",
-            "/etc/passwd",
-            "etc/passwd",
-            "gopher://127.0.0.1:6379/_INFO",
-            "blob:sha256:" + "0" * 64,  # references are Loupe's to write, never a client's
-            "data:image/svg+xml;base64,PHN2Zz4=",
-            "data:text/html;base64,PGI+",
-            "http://user:secret@127.0.0.1/a.png",
-            "http:///a.png",
+            ("file:///etc/passwd", NOT_AN_IMAGE_URL),
+            ("/etc/passwd", NOT_AN_IMAGE_URL),
+            ("etc/passwd", NOT_AN_IMAGE_URL),
+            ("gopher://127.0.0.1:{port}/_INFO", NOT_AN_IMAGE_URL),
+            ("ftp://127.0.0.1:{port}/a.png", NOT_AN_IMAGE_URL),
+            # References are Loupe's to write, never a client's.
+            ("blob:sha256:" + "0" * 64, NOT_AN_IMAGE_URL),
+            ("data:image/svg+xml;base64,PHN2Zz4=", NOT_AN_IMAGE_DATA_URL),
+            ("data:text/html;base64,PGI+", NOT_AN_IMAGE_DATA_URL),
+            ("http://user:secret@127.0.0.1:{port}/a.png", "the URL must not carry credentials"),
+            ("http:///a.png", "the URL has no host"),
         ],
     )
-    def test_urls_refused_before_anything_is_read(self, api: Api, url: str) -> None:
+    def test_urls_refused_before_anything_is_read(
+        self, api: Api, images_server: LoopbackServer, url: str, msg: str
+    ) -> None:
+        images_server.routes["/a.png"] = Route(body=png())
+        url = url.format(port=images_server.port)
         body = {"test_cases": [case(actual_output=["see", image(url)])], "metrics": EXACT}
         found = problem(api.tenant_client().post("/v1/evaluations", json=body), 422)
-        assert error_locs(found) == ["test_cases[0].actual_output[1].image_url.url"]
+        # Refused by the request schema, before ingest could read a file or open a socket.
+        assert [(e["loc"], e["type"], e["msg"]) for e in found["errors"]] == [
+            ("test_cases[0].actual_output[1].image_url.url", "value_error", f"Value error, {msg}")
+        ]
+        assert images_server.hits == []
 
     def test_an_unreachable_url_fails_the_request(
         self, api: Api, images_server: LoopbackServer

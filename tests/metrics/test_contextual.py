@@ -87,3 +87,31 @@ class TestContextualRecall:
             judge, {"type": "contextual_recall", "include_reason": False}, rag_case()
         )
         assert (result.score, result.reason) == (1.0, None)
+
+    def test_strict_mode(self, judge: ScriptedJudge) -> None:
+        spec = {"type": "contextual_recall", "strict_mode": True, "threshold": 0.2}
+        judge.script(by_task({"contextual_recall_verdicts": verdicts("yes", "yes", "no")}))
+        result = run_metric(judge, spec, rag_case())
+        assert (result.score, result.threshold, result.passed) == (0.0, 1.0, False)
+        judge.script(by_task({"contextual_recall_verdicts": verdicts("yes", "yes")}))
+        result = run_metric(judge, spec, rag_case())
+        assert (result.score, result.threshold, result.passed) == (1.0, 1.0, True)
+
+    def test_passed_when_the_score_equals_the_threshold(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_recall_verdicts": verdicts("yes", "no")}))
+        result = run_metric(judge, {"type": "contextual_recall", "threshold": 0.5}, rag_case())
+        assert (result.score, result.passed) == (0.5, True)
+
+    def test_an_image_in_expected_output_reaches_the_judge(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_recall_verdicts": verdicts("yes", "no")}))
+        image = {"type": "image_url", "image_url": {"url": PNG}}
+        expected = ["A red circle, as in", image]
+        result = run_metric(
+            judge, {"type": "contextual_recall"}, rag_case(expected_output=expected)
+        )
+        request = judge.requests[0]
+        assert image_parts(request) == [PNG]
+        text = user_text(request)
+        assert "Expected Output:" in text and "A red circle, as in" in text
+        assert "an image in it counts as one unit" in text
+        assert result.score == 0.5

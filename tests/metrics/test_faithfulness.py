@@ -101,6 +101,27 @@ class TestScore:
         assert "The picture shows" in user_text(request)
         assert "Paris is the capital of France." in user_text(request)
 
+    @pytest.mark.parametrize("where", ["actual_output", "retrieval_context", "input"])
+    def test_image_cases_judge_absent_data_as_no(self, judge: ScriptedJudge, where) -> None:
+        # deepeval's multimodal verdict prompt: what the context lacks altogether is `no`.
+        judge.script(
+            by_task({"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims("yes")})
+        )
+        image = {"type": "image_url", "image_url": {"url": PNG}}
+        value = {"input": ["Which city?", image], "actual_output": ["Paris", image]}.get(
+            where, [["Paris is the capital of France.", image]]
+        )
+        run_metric(judge, SPEC, rag_case(**{where: value}))
+        with_images = user_text(judge.calls_for("faithfulness_verdicts")[0])
+        judge.reset()
+        judge.script(
+            by_task({"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims("yes")})
+        )
+        run_metric(judge, SPEC, rag_case())
+        text_only = user_text(judge.calls_for("faithfulness_verdicts")[0])
+        rule = "do not mention at all gets `no`"
+        assert rule in with_images and rule not in text_only
+
 
 class TestTruths:
     def test_limit_is_enforced_not_only_asked(self, judge: ScriptedJudge) -> None:

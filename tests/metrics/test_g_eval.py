@@ -63,6 +63,72 @@ class TestScore:
         assert result.logs["score_mode"] == "raw_integer"
         assert result.logs["score_mode_reason"] == "the judge returned no logprobs"
 
+    def test_no_token_spelling_the_score_uses_the_integer(self, judge: ScriptedJudge) -> None:
+        content = json.dumps({"reason": "fine", "score": 7})
+        # Digit tokens, but none of them is the score: they belong to another reply.
+        tokens = logprob_tokens('{"score": 8}', {10: {"8": 0.5, "9": 0.5}})
+        judge.script(
+            by_task(
+                {"g_eval_steps": STEPS, "g_eval_score": Reply(content=content, logprobs=tokens)}
+            )
+        )
+        result = run_metric(judge, SPEC, tc())
+        assert result.score == pytest.approx(0.7)
+        assert result.logs["score_mode"] == "raw_integer"
+        assert (
+            result.logs["score_mode_reason"] == "no token in the logprobs spells the score exactly"
+        )
+
+    def test_tokens_match_exactly_as_in_deepeval(self, judge: ScriptedJudge) -> None:
+        content = json.dumps({"reason": "fine", "score": 7})
+        # A tokenizer that glues the space to the digit: deepeval finds no score token.
+        spaced = {
+            "token": " 7",
+            "logprob": 0.0,
+            "top_logprobs": [{"token": " 7", "logprob": -0.1}, {"token": " 9", "logprob": -2.4}],
+        }
+        judge.script(
+            by_task(
+                {"g_eval_steps": STEPS, "g_eval_score": Reply(content=content, logprobs=[spaced])}
+            )
+        )
+        result = run_metric(judge, SPEC, tc())
+        assert result.logs["score_mode"] == "raw_integer" and result.score == pytest.approx(0.7)
+
+    def test_a_model_refusing_many_logprobs_gets_fewer(self, judge: ScriptedJudge) -> None:
+        def score(request: dict) -> Reply:
+            if request.get("top_logprobs", 0) > 5:
+                return Reply(status=400, content="top_logprobs above the limit of this model")
+            return scored(7, {"7": 0.5, "9": 0.5})
+
+        judge.script(by_task({"g_eval_steps": STEPS, "g_eval_score": score}))
+        result = run_metric(judge, SPEC, tc())
+        assert result.logs["score_mode"] == "logprob_weighted"
+        assert result.score == pytest.approx(0.8)
+        assert result.logs["top_logprobs"] == 5
+        assert [r.get("top_logprobs") for r in judge.calls_for("g_eval_score")] == [20, 5]
+
+    def test_a_model_refusing_logprobs_says_so(self, judge: ScriptedJudge) -> None:
+        def score(request: dict) -> Reply | dict:
+            if request.get("logprobs"):
+                return Reply(status=400, content="This model does not support logprobs.")
+            return {"reason": "fine", "score": 6}
+
+        judge.script(by_task({"g_eval_steps": STEPS, "g_eval_score": score}))
+        result = run_metric(judge, SPEC, tc())
+        assert result.error is None and result.score == pytest.approx(0.6)
+        assert result.logs["score_mode"] == "raw_integer"
+        assert result.logs["score_mode_reason"] == (
+            "the judge endpoint refuses logprobs for this model: "
+            "This model does not support logprobs."
+        )
+        assert result.usage.calls == 2  # steps and score; the refusals are not calls
+
+    def test_passed_when_the_score_equals_the_threshold(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"g_eval_steps": STEPS, "g_eval_score": {"reason": "r", "score": 7}}))
+        result = run_metric(judge, {**SPEC, "threshold": 0.7}, tc())
+        assert (result.score, result.passed) == (0.7, True)
+
     def test_top_logprobs_zero_requests_none(self, judge: ScriptedJudge) -> None:
         judge.script(
             by_task({"g_eval_steps": STEPS, "g_eval_score": scored(4, {"4": 0.5, "5": 0.5})})

@@ -10,6 +10,8 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,9 +20,13 @@ from sqlalchemy import select
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
+from app import migrate
 from app import runtime as runtime_module
+from app.config import Settings
+from app.db import utcnow
 from app.models import WebhookEvent
-from tests.fixtures.api import Api
+from app.webhooks import service
+from tests.fixtures.api import Api, ServedApp, sqlite_settings
 from tests.fixtures.receiver import ReceivedRequest, WebhookReceiver
 from workers import jobs
 
@@ -255,3 +261,57 @@ class TestDelivery:
         assert payload["data"]["id"] == second.json()["id"]
         with pytest.raises(WebhookVerificationError):
             verified(endpoint["secret"], latest)
+
+
+class TestRetries:
+    def test_default_schedule_spans_a_day_with_the_least_jitter(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        # Every wait drawn at the low end of its jitter.
+        monkeypatch.setattr(service.random, "uniform", lambda low, high: min(low, high))
+        attempts = len(settings.webhook_retry_schedule) + 1
+        waited = timedelta()
+        for attempt in range(1, attempts):
+            before = utcnow()
+            next_attempt = service._next_attempt(settings, attempt)
+            assert next_attempt is not None
+            waited += next_attempt - before
+        assert waited >= timedelta(days=1)
+        # After the last scheduled wait the event is given up.
+        assert service._next_attempt(settings, attempts) is None
+
+    def test_receiver_timing_out_is_a_failed_attempt_then_retried(
+        self, tmp_path: Path, receiver: WebhookReceiver
+    ) -> None:
+        settings = sqlite_settings(tmp_path, webhook_timeout_seconds=0.5)
+        migrate.upgrade(settings)
+        # The first answer comes long after Loupe stopped waiting; the retry's comes at once.
+        receiver.delay(10, 0)
+        # Serving makes this app's runtime the process's current one; the session's `api` app
+        # runs jobs through it, so put it back afterwards.
+        previous = runtime_module._current
+        try:
+            with ServedApp(settings) as served:
+                api = Api(mode="embedded", served=served)
+                client = api.tenant_client()
+                endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+                created = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+                assert created.status_code == 202, created.text
+                assert api.wait(client, created.json()["id"])["status"] == "completed"
+                history = wait_deliveries(
+                    api, client, endpoint["id"], lambda h: any(d["succeeded"] for d in h)
+                )
+                event_id = history[0]["event_id"]
+                assert event_status(api, event_id) == "delivered"
+        finally:
+            runtime_module._current = previous
+
+        first, *_, last = reversed(history)
+        assert (first["attempt"], first["succeeded"], first["status_code"]) == (1, False, None)
+        assert "Timeout" in first["error"]
+        assert (last["succeeded"], last["status_code"]) == (True, 200)
+        requests = receiver.received
+        assert len(requests) == len(history) >= 2
+        assert {r.headers["webhook-id"] for r in requests} == {event_id}
+        assert verified(endpoint["secret"], requests[-1])["type"] == "evaluation.completed"
