@@ -87,7 +87,9 @@ def dialect_insert(session: Session, table: Any) -> Any:
         from sqlalchemy.dialects.sqlite import insert
     else:  # pragma: no cover - only the two supported backends
         raise RuntimeError(f"unsupported database {dialect}")
-    return insert(table)
+    # The Core table, not the ORM class: the ORM's bulk-insert path costs several times the CPU
+    # per row and these inserts (results, cache entries, claims) are on the judge hot path.
+    return insert(getattr(table, "__table__", table))
 
 
 def insert_ignoring_duplicates(

@@ -2,12 +2,48 @@
 
 import asyncio
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 from app.db import utcnow
 from app.evaluations.repository import JudgeCacheRepository
 from app.runtime import Runtime
+
+
+class _Batched:
+    """Calls made in one turn of the event loop, answered by one call (in a thread) for all.
+
+    `run` gets {key: value} of the turn's calls and returns {key: answer}; a key not in the
+    answer gets None. Every caller of a failed batch gets its exception.
+    """
+
+    def __init__(self, run: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        self._run = run
+        self._waiting: dict[str, tuple[Any, asyncio.Future[Any]]] = {}
+
+    async def __call__(self, key: str, value: Any = None) -> Any:
+        loop = asyncio.get_running_loop()
+        waiting = self._waiting.get(key)
+        if waiting is None:
+            if not self._waiting:
+                # Let the other coroutines of this loop turn add their keys first.
+                loop.call_soon(lambda: asyncio.ensure_future(self._flush()))
+            waiting = self._waiting[key] = (value, loop.create_future())
+        return await waiting[1]
+
+    async def _flush(self) -> None:
+        batch, self._waiting = self._waiting, {}
+        try:
+            answers = await asyncio.to_thread(
+                self._run, {key: value for key, (value, _) in batch.items()}
+            )
+        except Exception as error:  # noqa: BLE001 - every waiter learns of the failure
+            for _, future in batch.values():
+                future.set_exception(error)
+            return
+        for key, (_, future) in batch.items():
+            future.set_result(answers.get(key))
 
 
 class DatabaseJudgeCache:
@@ -18,35 +54,16 @@ class DatabaseJudgeCache:
         self.runtime = runtime
         self.scope = scope
         self._pending: dict[str, dict[str, Any]] = {}
-        self._lookups: dict[str, asyncio.Future[dict[str, Any] | None]] = {}
+        self._lookup = _Batched(self._read)
 
-    def _read(self, keys: list[str]) -> dict[str, dict[str, Any]]:
+    def _read(self, keys: dict[str, Any]) -> dict[str, dict[str, Any]]:
         with self.runtime.session() as session:
-            return JudgeCacheRepository(session).get_many(self.scope, keys)
-
-    async def _lookup_batch(self) -> None:
-        batch, self._lookups = self._lookups, {}
-        try:
-            found = await asyncio.to_thread(self._read, list(batch))
-        except Exception as error:  # noqa: BLE001 - every waiter learns of the failure
-            for future in batch.values():
-                future.set_exception(error)
-            return
-        for key, future in batch.items():
-            future.set_result(found.get(key))
+            return JudgeCacheRepository(session).get_many(self.scope, list(keys))
 
     async def get(self, key: str) -> dict[str, Any] | None:
         if key in self._pending:
             return self._pending[key]
-        future = self._lookups.get(key)
-        if future is None:
-            if not self._lookups:
-                # Let the other coroutines of this loop turn add their keys first.
-                asyncio.get_running_loop().call_soon(
-                    lambda: asyncio.ensure_future(self._lookup_batch())
-                )
-            future = self._lookups[key] = asyncio.get_running_loop().create_future()
-        return await future
+        return await self._lookup(key)
 
     async def put(self, key: str, value: dict[str, Any]) -> None:
         self._pending[key] = value
@@ -80,48 +97,62 @@ class DatabaseSharedAnswers:
         self.stale_seconds = runtime.settings.judge_claim_stale_seconds
         # One holder per job: a refresh or release only ever touches this job's own claims.
         self.holder = "job_" + secrets.token_hex(12)
+        # Claims and answers of one loop turn go to the database in one transaction each.
+        self._acquire = _Batched(self._acquire_many)
+        self._settle = _Batched(self._settle_many)
 
     async def acquire(self, key: str) -> tuple[bool, dict[str, Any] | None]:
-        return await asyncio.to_thread(self._acquire, key)
+        return await self._acquire(key)
 
     async def refresh(self, key: str) -> None:
-        await asyncio.to_thread(self._in_transaction, "refresh_claim", key)
+        await asyncio.to_thread(self._refresh_claim, key)
 
     async def release(self, key: str) -> None:
-        await asyncio.to_thread(self._in_transaction, "release_claim", key)
+        await asyncio.to_thread(self._release_claim, key)
 
     async def settle(self, key: str, answer: dict[str, Any]) -> dict[str, Any]:
-        return await asyncio.to_thread(self._settle, key, answer)
+        return await self._settle(key, answer) or answer
 
-    def _acquire(self, key: str) -> tuple[bool, dict[str, Any] | None]:
+    def _acquire_many(self, keys: dict[str, Any]) -> dict[str, tuple[bool, Any]]:
         stale_before = utcnow() - timedelta(seconds=self.stale_seconds)
         with self.runtime.session() as session:
             repo = JudgeCacheRepository(session)
-            mine = repo.claim(self.scope, key, self.holder, stale_before)
+            mine = repo.claim_many(self.scope, list(keys), self.holder, stale_before)
             # Read after claiming: an answer its holder stored while we claimed is seen here.
-            stored = repo.get_many(self.scope, [key]).get(key)
-            if mine and stored is not None:
-                repo.release_claim(self.scope, key, self.holder)
+            stored = repo.get_many(self.scope, list(keys))
+            answered = [key for key in mine if key in stored]
+            if answered:
+                repo.release_claims(self.scope, answered, self.holder)
             session.commit()
-        return mine and stored is None, stored
+        return {key: (key in mine and key not in stored, stored.get(key)) for key in keys}
 
-    def _settle(self, key: str, answer: dict[str, Any]) -> dict[str, Any]:
-        row = {
-            "scope": self.scope,
-            "key": key,
-            "content": answer["content"] or "",
-            "logprobs": answer.get("logprobs"),
-            "created_at": utcnow(),
-        }
+    def _settle_many(self, answers: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        now = utcnow()
+        rows = [
+            {
+                "scope": self.scope,
+                "key": key,
+                "content": answer["content"] or "",
+                "logprobs": answer.get("logprobs"),
+                "created_at": now,
+            }
+            for key, answer in answers.items()
+        ]
         with self.runtime.session() as session:
             repo = JudgeCacheRepository(session)
-            repo.put_many([row])
-            repo.release_claim(self.scope, key, self.holder)
-            stored = repo.get_many(self.scope, [key]).get(key)
+            repo.put_many(rows)
+            repo.release_claims(self.scope, list(answers), self.holder)
+            # Another job's answer, should its claim have outlived ours, is the one stored.
+            stored = repo.get_many(self.scope, list(answers))
             session.commit()
-        return stored or answer
+        return stored
 
-    def _in_transaction(self, operation: str, key: str) -> None:
+    def _refresh_claim(self, key: str) -> None:
         with self.runtime.session() as session:
-            getattr(JudgeCacheRepository(session), operation)(self.scope, key, self.holder)
+            JudgeCacheRepository(session).refresh_claim(self.scope, key, self.holder)
+            session.commit()
+
+    def _release_claim(self, key: str) -> None:
+        with self.runtime.session() as session:
+            JudgeCacheRepository(session).release_claims(self.scope, [key], self.holder)
             session.commit()

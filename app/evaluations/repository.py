@@ -248,23 +248,29 @@ class JudgeCacheRepository:
     def put_many(self, rows: list[dict[str, Any]]) -> None:
         insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)
 
-    def claim(self, scope: str, key: str, holder: str, stale_before: datetime) -> bool:
-        """Take the claim on a shared answer: True if it was free, released or stale."""
+    def claim_many(
+        self, scope: str, keys: list[str], holder: str, stale_before: datetime
+    ) -> set[str]:
+        """Take the claims on shared answers: the keys whose claim was free, released or stale."""
         now = utcnow()
-        row = {"scope": scope, "key": key, "holder": holder, "claimed_at": now}
-        if insert_ignoring_duplicates(self.session, JudgeClaim, [row], returning=JudgeClaim.key):
-            return True
-        # Compare-and-set on the time: of several jobs finding a stale claim, one takes it.
-        outcome = self.session.execute(
-            update(JudgeClaim)
-            .where(
-                JudgeClaim.scope == scope,
-                JudgeClaim.key == key,
-                JudgeClaim.claimed_at < stale_before,
+        rows = [{"scope": scope, "key": key, "holder": holder, "claimed_at": now} for key in keys]
+        taken = insert_ignoring_duplicates(self.session, JudgeClaim, rows, returning=JudgeClaim.key)
+        for key in keys:
+            if key in taken:
+                continue
+            # Compare-and-set on the time: of several jobs finding a stale claim, one takes it.
+            outcome = self.session.execute(
+                update(JudgeClaim)
+                .where(
+                    JudgeClaim.scope == scope,
+                    JudgeClaim.key == key,
+                    JudgeClaim.claimed_at < stale_before,
+                )
+                .values(holder=holder, claimed_at=now)
             )
-            .values(holder=holder, claimed_at=now)
-        )
-        return outcome.rowcount == 1  # type: ignore[attr-defined]
+            if outcome.rowcount == 1:  # type: ignore[attr-defined]
+                taken.add(key)
+        return taken
 
     def refresh_claim(self, scope: str, key: str, holder: str) -> None:
         self.session.execute(
@@ -273,9 +279,9 @@ class JudgeCacheRepository:
             .values(claimed_at=utcnow())
         )
 
-    def release_claim(self, scope: str, key: str, holder: str) -> None:
+    def release_claims(self, scope: str, keys: list[str], holder: str) -> None:
         self.session.execute(
             delete(JudgeClaim).where(
-                JudgeClaim.scope == scope, JudgeClaim.key == key, JudgeClaim.holder == holder
+                JudgeClaim.scope == scope, JudgeClaim.key.in_(keys), JudgeClaim.holder == holder
             )
         )

@@ -88,6 +88,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
+        total = evaluation.total_test_cases
         predictor = tally = None
         if evaluation.kind == "run":
             # Imported here: runs are built on evaluations, not the other way round.
@@ -104,7 +105,18 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
     if todo:
         cache = DatabaseJudgeCache(runtime, cache_scope)
         run_on_judge_loop(
-            _score(runtime, evaluation_id, specs, todo, judge_model, cache, media, predictor, tally)
+            _score(
+                runtime,
+                evaluation_id,
+                specs,
+                todo,
+                judge_model,
+                cache,
+                media,
+                predictor,
+                tally,
+                several_jobs=start > 0 or stop < total,
+            )
         )
     finish_if_complete(runtime, evaluation_id)
 
@@ -135,6 +147,7 @@ async def _score(
     media: dict[int, list[dict[str, Any]]] | None = None,
     predictor: Any = None,
     tally: Callable[[Session, str, list[dict[str, Any]]], None] | None = None,
+    several_jobs: bool = True,
 ) -> None:
     settings = runtime.settings
     ctx = MetricContext(
@@ -143,7 +156,9 @@ async def _score(
         judge=get_client(judge_endpoint(settings)),
         cache=cache,
         # Steps and truths are made once for all of the evaluation's jobs, not once per job.
-        shared_answers=DatabaseSharedAnswers(runtime, cache.scope),
+        # A job scoring the whole evaluation has no one to share with: its in-job sharing and
+        # the cache suffice, without a claim per retrieval context.
+        shared_answers=DatabaseSharedAnswers(runtime, cache.scope) if several_jobs else None,
     )
     pending = iter(todo)
     buffer: list[dict[str, Any]] = []
