@@ -9,9 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 from tests.media.loopback import LoopbackServer, Route
-from tests.runs.helpers import EXAMPLES, MP3, example_zip, side_app, upload
+from tests.runs.helpers import EXAMPLES, MP3, example_zip, upload
 
 PNG = (EXAMPLES / "vqa" / "images" / "red_circle.png").read_bytes()
 WAV = (EXAMPLES / "audio" / "beep_440hz.wav").read_bytes()

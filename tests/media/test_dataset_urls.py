@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app.models import Blob
 from tests.evaluations.test_endpoints import problem
 from tests.fixtures.api import Api
-from tests.media.apps import served_app
+from tests.fixtures.api import side_app as served_app
 from tests.media.loopback import LoopbackServer, Route, png
 from tests.runs.helpers import upload
 

@@ -18,7 +18,7 @@ from app.webhooks import service as webhook_service
 from app.webhooks.schemas import WebhookEndpointCreate
 from tests.evaluations.test_endpoints import problem
 from tests.fixtures.api import Api
-from tests.media.apps import served_app
+from tests.fixtures.api import side_app as served_app
 from tests.media.loopback import LoopbackServer, Route, data_url, noise_png, png
 
 IMAGE = png((30, 20))

@@ -4,18 +4,13 @@ for the run and dataset tests."""
 import io
 import time
 import zipfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 import httpx
 from starlette.requests import Request
 from starlette.responses import Response
 
-from app import migrate
-from app import runtime as runtime_module
-from tests.fixtures.api import TERMINAL, Api, ServedApp, sqlite_settings
+from tests.fixtures.api import TERMINAL, Api
 from tests.fixtures.judge import ScriptedJudge
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "evalscope_examples"
@@ -67,24 +62,6 @@ def samples(client: httpx.Client, run_id: str) -> list[dict]:
 
 def report(body: dict) -> dict[tuple[str, str], tuple[int, float]]:
     return {(row["metric"], row["subset"]): (row["num"], row["score"]) for row in body["report"]}
-
-
-@contextmanager
-def side_app(directory: Path, **overrides: Any) -> Iterator[Api]:
-    """An extra app on the SQLite database in `directory` (apps given one directory share it),
-    with `overrides` on the test settings; embedded unless a `redis_url` is given."""
-    settings = sqlite_settings(directory, **overrides)
-    migrate.upgrade(settings)
-    # Serving makes this app's runtime the process's current one, which jobs use; put the
-    # previous one back afterwards unless another app has taken over since.
-    previous = runtime_module._current
-    with ServedApp(settings) as served:
-        own = runtime_module._current
-        try:
-            yield Api(mode="embedded" if settings.embedded else "distributed", served=served)
-        finally:
-            if runtime_module._current is own:
-                runtime_module._current = previous
 
 
 class RecordingModel(ScriptedJudge):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app.metrics._text_scores import text_scores
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, task_of
 from tests.fixtures.services import RedisServer
 from tests.runs.helpers import (
@@ -23,7 +23,6 @@ from tests.runs.helpers import (
     register_model,
     report,
     samples,
-    side_app,
     upload,
     wait_run,
 )
