@@ -67,6 +67,26 @@ class JobRepository:
             .order_by(TestCase.index)
         ).all()
 
+    def contexts_scored_elsewhere(
+        self, evaluation_id: str, hashes: set[str], start: int, stop: int
+    ) -> set[str]:
+        """Of these retrieval-context hashes, those test cases outside [start, stop) have too."""
+        found: set[str] = set()
+        ordered = sorted(hashes)
+        for offset in range(0, len(ordered), 500):
+            found.update(
+                self.session.scalars(
+                    select(TestCase.context_hash)
+                    .where(
+                        TestCase.evaluation_id == evaluation_id,
+                        TestCase.context_hash.in_(ordered[offset : offset + 500]),
+                        or_(TestCase.index < start, TestCase.index >= stop),
+                    )
+                    .distinct()
+                )
+            )
+        return found
+
     def stored_result_keys(self, evaluation_id: str, start: int, stop: int) -> set[tuple[int, int]]:
         rows = self.session.execute(
             select(Result.test_case_index, Result.metric_index).where(

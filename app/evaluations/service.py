@@ -3,6 +3,8 @@
 Services flush but never commit; the endpoint or job that called them owns the transaction.
 """
 
+import hashlib
+import json
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -150,8 +152,18 @@ def create(
         for index, tc in enumerate(payload.test_cases)
     ]
     media.ingest(cases, DatabaseBlobStore(session), settings)
+    for case in cases:
+        case["context_hash"] = context_hash(case["retrieval_context"])
     EvaluationRepository(session, tenant.id).add(evaluation, cases)
     return evaluation
+
+
+def context_hash(nodes: list[Any] | None) -> str | None:
+    """A stored retrieval context's identity (images are blob references by now)."""
+    if not nodes:
+        return None
+    canonical = json.dumps(nodes, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _content_json(content: Any) -> Any:

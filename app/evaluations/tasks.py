@@ -26,8 +26,13 @@ from app.runtime import Runtime
 logger = logging.getLogger("loupe.jobs")
 
 
-def _metric_case(row: TestCase, images: CaseImages | None = None) -> MetricTestCase:
-    """The row as metrics see it; with `images`, blob references become data URLs."""
+def _metric_case(
+    row: TestCase, images: CaseImages | None = None, contexts_elsewhere: set[str] | None = None
+) -> MetricTestCase:
+    """The row as metrics see it; with `images`, blob references become data URLs.
+
+    `contexts_elsewhere`: the context hashes other jobs score too (None: assume any may be).
+    """
     content = images.content if images else (lambda value: value)
     nodes = images.nodes if images else (lambda value: value)
     return MetricTestCase(
@@ -39,6 +44,10 @@ def _metric_case(row: TestCase, images: CaseImages | None = None) -> MetricTestC
         context=nodes(row.context),
         retrieval_context=nodes(row.retrieval_context),
         metadata=row.metadata_,
+        # Rows stored without a hash (before the column existed) are assumed shared.
+        context_shared=contexts_elsewhere is None
+        or row.context_hash is None
+        or row.context_hash in contexts_elsewhere,
     )
 
 
@@ -83,12 +92,21 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         specs = [parse_spec(raw) for raw in evaluation.metrics]
         rows = repo.test_cases(evaluation_id, start, stop)
         images = CaseImages(DatabaseBlobStore(session), rows)
-        cases = [_metric_case(row, images) for row in rows]
+        total = evaluation.total_test_cases
+        several_jobs = start > 0 or stop < total
+        # Truths of a retrieval context no other job scores need no claim across jobs.
+        elsewhere = (
+            repo.contexts_scored_elsewhere(
+                evaluation_id, {row.context_hash for row in rows if row.context_hash}, start, stop
+            )
+            if several_jobs
+            else set()
+        )
+        cases = [_metric_case(row, images, elsewhere) for row in rows]
         media = {row.index: images.media(row) for row in rows}
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
-        total = evaluation.total_test_cases
         predictor = tally = None
         if evaluation.kind == "run":
             # Imported here: runs are built on evaluations, not the other way round.
@@ -115,7 +133,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
                 media,
                 predictor,
                 tally,
-                several_jobs=start > 0 or stop < total,
+                several_jobs=several_jobs,
             )
         )
     finish_if_complete(runtime, evaluation_id)

@@ -23,6 +23,7 @@ from app.judges._errors import (
     short,
     stated_limit,
 )
+from app.judges._http import LeanAioHttpClient
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._shared import SharedAnswers, answer_once
 from app.judges._types import (
@@ -85,7 +86,7 @@ class JudgeClient:
             timeout=endpoint.timeout_seconds,
             # aiohttp's pool hands out connections in O(1); httpcore's scans every pooled
             # connection per request, which dominated our CPU at 64 requests in flight.
-            http_client=openai.DefaultAioHttpClient(timeout=endpoint.timeout_seconds),
+            http_client=LeanAioHttpClient(timeout=endpoint.timeout_seconds),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
 

@@ -54,10 +54,17 @@ class JudgeSession:
         return reply
 
     async def ask_shared(
-        self, name: str, key: Any, messages: list[dict[str, Any]], schema: Any
+        self,
+        name: str,
+        key: Any,
+        messages: list[dict[str, Any]],
+        schema: Any,
+        across_jobs: bool = True,
     ) -> tuple[JudgeReply, bool]:
         try:
-            reply, first = await self.ctx.ask_shared(key, messages, schema, model=self.model)
+            reply, first = await self.ctx.ask_shared(
+                key, messages, schema, model=self.model, across_jobs=across_jobs
+            )
         except JudgeError as error:
             self.usage.add(error.usage)
             raise

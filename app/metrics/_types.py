@@ -23,6 +23,9 @@ class MetricTestCase:
     context: list[Any] | None = None
     retrieval_context: list[Any] | None = None
     metadata: dict[str, Any] | None = None
+    # False when no test case scored by another job has this retrieval context: answers made
+    # from it (faithfulness truths) are then shared within the job without a claim across jobs.
+    context_shared: bool = True
 
 
 # Judge usage behind one result (zero for reference metrics).
@@ -132,12 +135,18 @@ class MetricContext:
         schema: type[BaseModel],
         *,
         model: str | None = None,
+        across_jobs: bool = True,
     ) -> tuple[JudgeReply, bool]:
-        """A judge call made once per key and shared; True for the caller that made it."""
+        """A judge call made once per key and shared; True for the caller that made it.
+
+        With `across_jobs`, once per evaluation (other jobs wait for it); else once per job.
+        """
         task = self.shared.get(key)
         first = task is None
         if task is None:
-            task = asyncio.ensure_future(self.ask(messages, schema, model=model, shared=True))
+            task = asyncio.ensure_future(
+                self.ask(messages, schema, model=model, shared=across_jobs)
+            )
             self.shared[key] = task
         try:
             return await asyncio.shield(task), first

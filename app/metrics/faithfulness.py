@@ -122,7 +122,7 @@ def _truths_key(model: str | None, nodes: list[dict], limit: int | None) -> tupl
 
 
 async def _truths(
-    judge: JudgeSession, spec: FaithfulnessSpec, nodes: list[dict]
+    judge: JudgeSession, spec: FaithfulnessSpec, nodes: list[dict], across_jobs: bool
 ) -> tuple[list[str], bool]:
     if not nodes:
         return [], False
@@ -132,6 +132,7 @@ async def _truths(
         _truths_key(spec.model or judge.ctx.judge_model, nodes, spec.truths_extraction_limit),
         render.messages(_truths_prompt(spec.truths_extraction_limit), parts),
         Truths,
+        across_jobs=across_jobs,
     )
     truths = [t for t in reply.data["truths"] if t.strip()]
     # The limit is enforced, not only asked for.
@@ -145,7 +146,9 @@ async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricConte
     """Truths (shared per retrieval context), then one call: claims with their verdicts."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        truths, truths_shared = await _truths(judge, spec, render.nodes(case.retrieval_context))
+        truths, truths_shared = await _truths(
+            judge, spec, render.nodes(case.retrieval_context), case.context_shared
+        )
         truth_listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
         parts = [
             *render.field_parts(case, "actual_output"),

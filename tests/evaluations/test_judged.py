@@ -15,12 +15,13 @@ import pytest
 from PIL import Image
 from redis import Redis
 from rq import Queue, Worker
-from sqlalchemy import delete, select
+from sqlalchemy import delete, event, select
 
 from app import migrate
 from app import runtime as runtime_module
 from app.db import utcnow
 from app.models import Evaluation, JudgeCacheEntry, JudgeClaim
+from app.models import TestCase as StoredCase
 from tests.fixtures.api import Api, ServedApp, postgres_settings, sqlite_settings
 from tests.fixtures.judge import (
     JUDGED_METRICS as METRICS,
@@ -446,6 +447,49 @@ class TestSharedAnswersAcrossJobs:
         assert claims_left == [] and entry is not None
         steps = {tuple(r["logs"]["steps"]) for r in results}
         assert steps == {tuple(PLAUSIBLE_ANSWERS["g_eval_steps"]["steps"])}
+
+
+def test_only_contexts_several_jobs_score_are_claimed(
+    request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+) -> None:
+    judge.script(plausible_answer)
+    test_cases = cases(6, " claims")
+    # Slices of two: the shared context is in slices 0 and 1; the others are each in one.
+    test_cases[0]["retrieval_context"] = test_cases[2]["retrieval_context"] = ["Shared doc."]
+    test_cases[5]["retrieval_context"] = test_cases[4]["retrieval_context"]
+    body = {"test_cases": test_cases, "metrics": [METRICS[1]]}  # faithfulness
+    claimed: list[str] = []
+
+    def watch(_conn, _cursor, statement: str, parameters, _context, _many) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO JUDGE_CLAIM"):
+            rows = parameters if _many else [parameters]
+            claimed.extend(
+                value
+                for row in rows
+                for value in (row.values() if isinstance(row, dict) else row)
+                if isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value)
+            )
+
+    with service("embedded", request, tmp_path, judge, job_slice_size=2) as api:
+        event.listen(api.served.runtime.engine, "before_cursor_execute", watch)
+        client = api.tenant_client()
+        final = submit(api, client, body)
+        with api.served.runtime.session() as session:
+            hashes = session.scalars(
+                select(StoredCase.context_hash)
+                .where(StoredCase.evaluation_id == final["id"])
+                .order_by(StoredCase.index)
+            ).all()
+    assert final["status"] == "completed" and final["result_counts"]["passed"] == 6
+    truths = judge.calls_for("faithfulness_truths")
+    # One truths call per distinct context (5 cases' contexts: shared, 1, 3, 4=5).
+    assert len(truths) == 4
+    assert sum("Shared doc." in user_text(call) for call in truths) == 1
+    # Both jobs with the shared context tried to claim its truths (the waiter again as it
+    # polled); no other context was ever claimed.
+    assert len(claimed) >= 2 and len(set(claimed)) == 1
+    assert hashes[0] == hashes[2] and hashes[4] == hashes[5]
+    assert len(set(hashes)) == 4 and None not in hashes
 
 
 class TestJudgeLimit:
