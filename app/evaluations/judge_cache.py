@@ -12,38 +12,48 @@ from app.runtime import Runtime
 
 
 class _Batched:
-    """Calls made in one turn of the event loop, answered by one call (in a thread) for all.
+    """Calls answered by one call (in a thread) for every key asked meanwhile.
 
-    `run` gets {key: value} of the turn's calls and returns {key: answer}; a key not in the
-    answer gets None. Every caller of a failed batch gets its exception.
+    `run` gets {key: value} of the batch and returns {key: answer}; a key not in the answer gets
+    None. One batch runs at a time: keys asked while it runs wait for the next, so a busy job
+    makes fewer, larger database round trips and an idle one makes them at once. Every caller
+    of a failed batch gets its exception.
     """
 
     def __init__(self, run: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
         self._run = run
         self._waiting: dict[str, tuple[Any, asyncio.Future[Any]]] = {}
+        self._running = False
 
     async def __call__(self, key: str, value: Any = None) -> Any:
         loop = asyncio.get_running_loop()
         waiting = self._waiting.get(key)
         if waiting is None:
-            if not self._waiting:
+            if not self._waiting and not self._running:
                 # Let the other coroutines of this loop turn add their keys first.
+                self._running = True
                 loop.call_soon(lambda: asyncio.ensure_future(self._flush()))
             waiting = self._waiting[key] = (value, loop.create_future())
         return await waiting[1]
 
     async def _flush(self) -> None:
-        batch, self._waiting = self._waiting, {}
         try:
-            answers = await asyncio.to_thread(
-                self._run, {key: value for key, (value, _) in batch.items()}
-            )
-        except Exception as error:  # noqa: BLE001 - every waiter learns of the failure
-            for _, future in batch.values():
-                future.set_exception(error)
-            return
-        for key, (_, future) in batch.items():
-            future.set_result(answers.get(key))
+            while self._waiting:
+                batch, self._waiting = self._waiting, {}
+                try:
+                    answers = await asyncio.to_thread(
+                        self._run, {key: value for key, (value, _) in batch.items()}
+                    )
+                except Exception as error:  # noqa: BLE001 - every waiter learns of the failure
+                    for _, future in batch.values():
+                        if not future.done():  # its waiter may have been cancelled
+                            future.set_exception(error)
+                    continue
+                for key, (_, future) in batch.items():
+                    if not future.done():
+                        future.set_result(answers.get(key))
+        finally:
+            self._running = False
 
 
 class DatabaseJudgeCache:

@@ -4,15 +4,16 @@
 no endpoint can forget the tenant filter. `JobRepository` is for workers, which act on ids.
 """
 
+import json
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db import insert_ignoring_duplicates, utcnow
-from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, Result, TestCase
+from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
+from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, Result, TestCase
 
 
 class EvaluationRepository:
@@ -190,36 +191,70 @@ class JobRepository:
         return claimed
 
 
-def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]:
-    """Per metric index: counts, mean score and usage sums."""
-    rows = session.execute(
-        select(
-            Result.metric_index,
-            func.count(),
-            func.sum(case((Result.passed.is_(True), 1), else_=0)),
-            func.sum(case((Result.passed.is_(False), 1), else_=0)),
-            func.sum(case((Result.error.is_not(None), 1), else_=0)),
-            func.avg(Result.score),
-            func.sum(Result.judge_calls),
-            func.sum(Result.prompt_tokens),
-            func.sum(Result.completion_tokens),
+_SUMMED = (
+    "stored",
+    "passed",
+    "failed",
+    "errored",
+    "score_sum",
+    "scored",
+    "calls",
+    "prompt_tokens",
+    "completion_tokens",
+)
+
+
+def add_to_summaries(session: Session, evaluation_id: str, rows: list[dict[str, Any]]) -> None:
+    """Count newly stored result rows into their metrics' running summaries."""
+    sums: dict[int, dict[str, float]] = {}
+    for row in rows:
+        total = sums.setdefault(row["metric_index"], dict.fromkeys(_SUMMED, 0))
+        total["stored"] += 1
+        total["passed"] += row["passed"] is True
+        total["failed"] += row["passed"] is False
+        total["errored"] += row["error"] is not None
+        if row["score"] is not None:
+            total["score_sum"] += row["score"]
+            total["scored"] += 1
+        total["calls"] += row["judge_calls"] or 0
+        total["prompt_tokens"] += row["prompt_tokens"] or 0
+        total["completion_tokens"] += row["completion_tokens"] or 0
+    if not sums:
+        return
+    statement = dialect_insert(session, MetricSummary)
+    table = MetricSummary.__table__.c
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[table.evaluation_id, table.metric_index],
+            set_={name: table[name] + statement.excluded[name] for name in _SUMMED},
+        ).values(
+            # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
+            [
+                {"evaluation_id": evaluation_id, "metric_index": index, **total}
+                for index, total in sorted(sums.items())
+            ]
         )
-        .where(Result.evaluation_id == evaluation_id)
-        .group_by(Result.metric_index)
+    )
+
+
+def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]:
+    """Per metric index: counts, mean score and usage sums (kept as results are stored)."""
+    rows = session.scalars(
+        select(MetricSummary).where(MetricSummary.evaluation_id == evaluation_id)
     )
     return [
         {
-            "metric_index": r[0],
-            "stored": r[1],
-            "passed": int(r[2] or 0),
-            "failed": int(r[3] or 0),
-            "errored": int(r[4] or 0),
-            "mean_score": float(r[5]) if r[5] is not None else None,
-            "calls": int(r[6] or 0),
-            "prompt_tokens": int(r[7] or 0),
-            "completion_tokens": int(r[8] or 0),
+            "metric_index": row.metric_index,
+            "stored": row.stored,
+            "passed": row.passed,
+            "failed": row.failed,
+            "errored": row.errored,
+            "mean_score": row.score_sum / row.scored if row.scored else None,
+            "calls": row.calls,
+            "prompt_tokens": row.prompt_tokens,
+            "completion_tokens": row.completion_tokens,
         }
-        for r in rows
+        for row in rows
     ]
 
 
@@ -250,6 +285,10 @@ def result_page(
     ).all()
 
 
+# The drivers' placeholder for a positional parameter, by DB-API paramstyle.
+_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+
+
 class JudgeCacheRepository:
     """The judge cache's rows; scopes keep tenants' answers apart."""
 
@@ -257,13 +296,34 @@ class JudgeCacheRepository:
         self.session = session
 
     def get_many(self, scope: str, keys: list[str]) -> dict[str, dict[str, Any]]:
-        """Stored answers by key; plain rows, not ORM objects, on this hot path."""
-        rows = self.session.execute(
-            select(JudgeCacheEntry.key, JudgeCacheEntry.content, JudgeCacheEntry.logprobs).where(
-                JudgeCacheEntry.scope == scope, JudgeCacheEntry.key.in_(keys)
-            )
+        """Stored answers by key.
+
+        A lookup precedes every judge call, so this query goes to the driver as plain SQL:
+        building, compiling and reading it through SQLAlchemy costs ~10x the query itself
+        (0.3-0.5 ms against 0.03 ms on SQLite).
+        """
+        if not keys:
+            return {}
+        connection = self.session.connection()
+        mark = _PLACEHOLDERS[connection.dialect.paramstyle]
+        sql = (
+            f'SELECT "key", content, logprobs FROM {JudgeCacheEntry.__tablename__} '
+            f'WHERE scope = {mark} AND "key" IN ({", ".join([mark] * len(keys))})'
         )
-        return {key: {"content": content, "logprobs": logprobs} for key, content, logprobs in rows}
+        cursor = connection.connection.cursor()
+        try:
+            cursor.execute(sql, (scope, *keys))
+            rows = cursor.fetchall()
+        finally:
+            cursor.close()
+        # SQLite hands JSON back as text; PostgreSQL's driver decodes jsonb itself.
+        return {
+            key: {
+                "content": content,
+                "logprobs": json.loads(logprobs) if isinstance(logprobs, str) else logprobs,
+            }
+            for key, content, logprobs in rows
+        }
 
     def put_many(self, rows: list[dict[str, Any]]) -> None:
         insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)

@@ -13,7 +13,7 @@ from app.config import Settings
 from app.db import utcnow
 from app.evaluations import service
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
-from app.evaluations.repository import JobRepository, JudgeCacheRepository
+from app.evaluations.repository import JobRepository, JudgeCacheRepository, add_to_summaries
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
 from app.judges import JudgeEndpoint, get_client, run_on_judge_loop
@@ -189,7 +189,9 @@ async def _score(
             JudgeCacheRepository(session).put_many(cache_rows)
             if predictor is not None:
                 repo.store_predictions(evaluation_id, predictor.take_predictions())
-            inserted = repo.insert_results(rows, report_inserted=tally is not None)
+            # Only rows this write stored count: a retried job's duplicates are not inserted.
+            inserted = repo.insert_results(rows, report_inserted=True)
+            add_to_summaries(session, evaluation_id, inserted)
             if tally is not None:
                 # A run's report sums move with the results they count, in one transaction.
                 tally(session, evaluation_id, inserted)

@@ -54,6 +54,7 @@ _FALLBACK_TOP_LOGPROBS = 5
 # non-streamed body).
 _RESERVED_PARAMS = frozenset({"model", "messages", "stream"})
 _request_numbers = itertools.count(1)
+_JSON_HEADERS = {"Content-Type": "application/json"}
 
 
 @dataclass
@@ -361,9 +362,14 @@ class JudgeClient:
                         content=json.dumps(body, ensure_ascii=False).encode(),
                         cast_to=bytes,
                         options={
-                            "headers": {"Content-Type": "application/json"},
+                            "headers": _JSON_HEADERS,
                             # The SDK would make a uuid4 per request for this header.
                             "idempotency_key": f"loupe-{next(_request_numbers)}",
+                            # The client's own values, given so the SDK does not deep-copy
+                            # its placeholder defaults for them on every request.
+                            "max_retries": 0,
+                            "timeout": self._openai.timeout,
+                            "params": {},
                         },
                     )
             except openai.BadRequestError as error:

@@ -9,6 +9,7 @@ from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
+from app.models.metric_summary import MetricSummary
 from app.models.result import Result
 from app.models.run import Run
 from app.models.run_score import RunScore
@@ -28,6 +29,7 @@ __all__ = [
     "IdempotencyKey",
     "JudgeCacheEntry",
     "JudgeClaim",
+    "MetricSummary",
     "Result",
     "Run",
     "RunScore",

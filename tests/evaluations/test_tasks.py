@@ -1,21 +1,23 @@
 """Jobs: judge calls in flight within the configured bound, and recovery: the ticker
 re-enqueues evaluations whose jobs were lost, and gives up in bounds."""
 
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from redis import Redis
 from rq import Queue
-from sqlalchemy import update
+from sqlalchemy import select, update
 from standardwebhooks import Webhook
 
 from app import migrate
 from app import runtime as runtime_module
 from app.db import utcnow
-from app.models import Evaluation
+from app.evaluations import tasks
+from app.models import Evaluation, Result
 from tests.evaluations.test_endpoints import evaluation_body, judged_body
 from tests.fixtures.api import Api, ServedApp, postgres_settings, sqlite_settings
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
@@ -144,3 +146,57 @@ class TestConcurrency:
         assert final["result_counts"]["errored"] == 0
         assert len(judge.calls_for("g_eval_score")) == 5 * WORKER_CONCURRENCY
         assert judge.max_in_flight == WORKER_CONCURRENCY
+
+
+class TestSummaries:
+    def test_a_duplicate_jobs_results_count_once(self, api: Api, judge: ScriptedJudge) -> None:
+        # A re-enqueued job racing the original on one slice: both score every test case, the
+        # unique key stores one result of each, and only stored rows reach the summaries.
+        deadline = time.monotonic() + 30
+        while judge.in_flight:
+            assert time.monotonic() < deadline, "the judge never went idle"
+            time.sleep(0.05)
+        judge.reset()
+        judge.script(plausible_answer)
+        # Slow answers (within the judge timeout): both jobs call before either stores.
+        judge.latency = 1.0
+        client = api.tenant_client()
+        evaluation_id = client.post("/v1/evaluations", json=judged_body(2)).json()["id"]
+        failures: list[BaseException] = []
+
+        def run(job: Callable[[], object]) -> None:
+            try:
+                job()
+            except BaseException as error:  # the test fails on it below
+                failures.append(error)
+
+        twin = threading.Thread(
+            target=run,
+            args=(lambda: tasks.score_slice(api.served.runtime, evaluation_id, 0, 2),),
+        )
+        twin.start()
+        # The dispatched job: embedded mode runs it by itself; RQ's burst worker needs the
+        # main thread (signal handlers).
+        api.run_queue()
+        twin.join(30)
+        final = api.wait(client, evaluation_id)
+        with api.served.runtime.session() as session:
+            stored = session.scalars(
+                select(Result).where(Result.evaluation_id == evaluation_id)
+            ).all()
+        assert failures == []
+        # Both jobs judged both test cases (no retries: the latency is within the timeout).
+        assert len(judge.calls_for("g_eval_score")) == 4 and len(stored) == 4
+        assert final["result_counts"] == {
+            "total": 4,
+            "passed": 4,
+            "failed": 0,
+            "errored": 0,
+            "pending": 0,
+        }
+        # Usage counts the stored results' calls only, as the summaries' rows do.
+        assert final["usage"]["calls"] == sum(r.judge_calls for r in stored) == 2
+        judged = {m["metric"]: m for m in final["per_metric"]}["judged"]
+        scores = [r.score for r in stored if r.metric == "judged"]
+        assert judged["mean_score"] == pytest.approx(sum(scores) / 2)
+        assert judged["passed"] == 2 and judged["pending"] == 0

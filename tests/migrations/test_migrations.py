@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from app import migrate
 from app.config import Settings
 from app.db import Base
-from app.models import Dataset, Evaluation, Result, Run, RunScore, Tenant
+from app.models import Dataset, Evaluation, MetricSummary, Result, Run, RunScore, Tenant
 from tests.fixtures.services import PostgresServer
 
 TABLES = set(Base.metadata.tables)
@@ -121,5 +121,61 @@ def test_run_scores_are_backfilled_for_runs_stored_before_them(url: str) -> None
                 select(RunScore.key, RunScore.subset, RunScore.total, RunScore.num)
             ).all()
         assert sorted(rows) == [("accuracy", "a", 1.0, 2), ("accuracy", "b/c", 1.0, 1)]
+    finally:
+        engine.dispose()
+
+
+def test_metric_summaries_are_backfilled_for_evaluations_stored_before_them(url: str) -> None:
+    # 0009 keeps per-metric counts as results are stored; older evaluations get theirs summed.
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "0008")
+    engine = create_engine(url)
+
+    def result(index: int, metric: int, score: float | None, passed: bool | None, **extra):
+        return Result(
+            id=f"res_{index}_{metric}",
+            evaluation_id="eval_1",
+            test_case_index=index,
+            test_case_id=str(index),
+            metric_index=metric,
+            metric="m",
+            type="g_eval",
+            score=score,
+            passed=passed,
+            judge_calls=extra.get("calls", 1),
+            prompt_tokens=10,
+            completion_tokens=2,
+            error=extra.get("error"),
+            logs={},
+        )
+
+    try:
+        with Session(engine) as session:
+            session.add(Tenant(id="ten_1", name="t"))
+            session.flush()
+            session.add(Evaluation(id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=3))
+            session.flush()
+            session.add_all(
+                [
+                    result(0, 0, 0.75, True),
+                    result(1, 0, 0.25, False),
+                    result(2, 0, None, None, error={"type": "judge_timeout"}, calls=3),
+                    result(0, 1, 1.0, True, calls=0),
+                ]
+            )
+            session.commit()
+        migrate.upgrade(settings)
+        with Session(engine) as session:
+            rows = {
+                row.metric_index: row
+                for row in session.scalars(
+                    select(MetricSummary).where(MetricSummary.evaluation_id == "eval_1")
+                )
+            }
+        first, second = rows[0], rows[1]
+        assert (first.stored, first.passed, first.failed, first.errored) == (3, 1, 1, 1)
+        assert (first.score_sum, first.scored) == (1.0, 2)
+        assert (first.calls, first.prompt_tokens, first.completion_tokens) == (5, 30, 6)
+        assert (second.stored, second.passed, second.scored, second.calls) == (1, 1, 1, 0)
     finally:
         engine.dispose()

@@ -1,0 +1,29 @@
+from sqlalchemy import Float, ForeignKey, Integer
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base
+
+
+class MetricSummary(Base):
+    """Running counts and sums of one metric's stored results in one evaluation.
+
+    Added to in the transaction that stores the results it counts, so reading an evaluation
+    (clients poll it) reads a row per metric, however many results it has.
+    """
+
+    __tablename__ = "metric_summary"
+
+    evaluation_id: Mapped[str] = mapped_column(
+        ForeignKey("evaluation.id", ondelete="CASCADE"), primary_key=True
+    )
+    metric_index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    stored: Mapped[int] = mapped_column(Integer)
+    passed: Mapped[int] = mapped_column(Integer)
+    failed: Mapped[int] = mapped_column(Integer)
+    errored: Mapped[int] = mapped_column(Integer)
+    # The mean score is score_sum / scored (results without a score do not count).
+    score_sum: Mapped[float] = mapped_column(Float)
+    scored: Mapped[int] = mapped_column(Integer)
+    calls: Mapped[int] = mapped_column(Integer)
+    prompt_tokens: Mapped[int] = mapped_column(Integer)
+    completion_tokens: Mapped[int] = mapped_column(Integer)
