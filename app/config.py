@@ -28,8 +28,10 @@ class Settings(BaseSettings):
 
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=1000, ge=1)
-    # Metric computations (judge calls) in flight at once inside one job.
-    worker_concurrency: int = Field(default=64, ge=1)
+    # Metric computations in progress at once inside one job. Twice the judge limit: items
+    # waiting on a shared answer (G-Eval steps, truths) or on the database must not leave judge
+    # slots idle; the judge limit still bounds the calls in flight.
+    worker_concurrency: int = Field(default=128, ge=1)
     # Results buffered before a write; writes also happen every flush interval.
     result_batch_size: int = Field(default=100, ge=1)
     result_flush_seconds: float = Field(default=1.0, gt=0)

@@ -4,10 +4,12 @@ Starts a scripted OpenAI-compatible judge on loopback with a fixed latency and t
 embedded mode (SQLite, in-process worker) and RQ mode (PostgreSQL + Redis + 1 `loupe worker`),
 submits N test cases, waits for completion and prints, per run: judge calls per test case,
 wall time, calls/s, service CPU ms per judge call (API + worker processes, from /proc), and the
-ratio of wall time to the bound calls x latency / concurrency.
+ratio of wall time to the bound calls x latency / concurrency. Wall time runs from the submit
+to the evaluation's `completed_at`; `calib s` is a fixed Python loop's CPU time before the run
+(this machine's speed at the time).
 
     .venv/bin/python bench/throughput.py                         # the recorded set of runs
-    .venv/bin/python bench/throughput.py --modes embedded --latency 0.2 --n 400
+    .venv/bin/python bench/throughput.py --modes embedded --runs 0.2:400,0:400
 """
 
 import argparse
@@ -21,6 +23,7 @@ import tempfile
 import time
 import uuid
 from contextlib import ExitStack, contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,19 @@ def test_cases(n: int, run: str) -> list[dict[str, Any]]:
     ]
 
 
+def calibration_seconds() -> float:
+    """CPU seconds of a fixed pure-Python loop: how fast this machine runs Python right now.
+
+    Shared machines vary (seen here: 0.44-0.78 s for the same loop within minutes), so each
+    run prints it beside its CPU figures.
+    """
+    started = time.process_time()
+    total = 0
+    for i in range(3_000_000):
+        total += i * i % 7
+    return time.process_time() - started
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
@@ -95,7 +111,6 @@ def service(mode: str, judge: ScriptedJudge):
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",
             "LOUPE_JUDGE_CONCURRENCY": str(CONCURRENCY),
-            "LOUPE_WORKER_CONCURRENCY": str(CONCURRENCY),
             "LOUPE_MAX_BODY_BYTES": str(256 * 1024 * 1024),
         }
         if mode == "embedded":
@@ -128,8 +143,15 @@ def service(mode: str, judge: ScriptedJudge):
 
 
 def run_once(
-    base_url: str, key: str, pids: list[int], judge: ScriptedJudge, n: int, latency: float
+    base_url: str,
+    key: str,
+    pids: list[int],
+    judge: ScriptedJudge,
+    n: int,
+    latency: float,
+    poll: float = 0.5,
 ) -> dict:
+    calibration = calibration_seconds()
     judge.reset()
     seen: list[float] = []
 
@@ -144,6 +166,7 @@ def run_once(
     with httpx.Client(base_url=base_url, headers=headers, timeout=300, trust_env=False) as client:
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
         started = time.perf_counter()
+        started_at = time.time()
         response = client.post("/v1/evaluations", json=body)
         response.raise_for_status()
         evaluation_id = response.json()["id"]
@@ -151,10 +174,13 @@ def run_once(
             state = client.get(f"/v1/evaluations/{evaluation_id}").json()
             if state["status"] in ("completed", "failed", "canceled"):
                 break
-            time.sleep(0.1)
-        finished = time.perf_counter()
-        wall = finished - started
+            time.sleep(poll)
         cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        # Wall time ends when the service marked the evaluation done (same machine, same
+        # clock), not when a poll saw it: polling granularity adds nothing.
+        completed_at = datetime.fromisoformat(state["completed_at"]).timestamp()
+        wall = completed_at - started_at
+        finished = started + wall
     calls = len(judge.requests)
     bound = calls * latency / CONCURRENCY
     return {
@@ -170,6 +196,7 @@ def run_once(
         "bound_s": bound,
         "wall_over_bound": wall / bound if bound else None,
         "max_in_flight": judge.max_in_flight,
+        "calibration_s": calibration,
         # Where the wall time beyond the judge's goes: before the first call, after the last.
         "to_first_call_s": seen[0] - started if seen else None,
         "after_last_call_s": finished - seen[-1] - latency if seen else None,
@@ -184,12 +211,18 @@ def main() -> None:
         default="0.2:400,0:400,0.05:100,0.05:400,0.05:1000,0.05:4000",
         help="comma-separated latency_seconds:N pairs",
     )
+    parser.add_argument(
+        "--poll",
+        type=float,
+        default=0.5,
+        help="seconds between polls (the wall time comes from the evaluation's completed_at)",
+    )
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
     print(
         f"{'mode':9} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} {'calls/s':>8} "
         f"{'CPU ms/call':>11} {'bound s':>8} {'wall/bound':>10} {'errored':>7} "
-        f"{'first s':>7} {'tail s':>6}"
+        f"{'first s':>7} {'tail s':>6} {'calib s':>7}"
     )
     results = []
     with ScriptedJudge() as judge:
@@ -204,7 +237,7 @@ def main() -> None:
                 ).stdout.split()[-1]
                 run_once(base_url, key, pids, judge, 20, 0.0)  # warm-up: imports, JIT-free paths
                 for latency, n in runs:
-                    row = run_once(base_url, key, pids, judge, n, latency)
+                    row = run_once(base_url, key, pids, judge, n, latency, args.poll)
                     row["mode"] = mode
                     results.append(row)
                     ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
@@ -213,7 +246,7 @@ def main() -> None:
                         f"{row['wall_s']:8.2f} {row['calls_per_s']:8.0f} "
                         f"{row['cpu_ms_per_call']:11.2f} {row['bound_s']:8.2f} {ratio:>10} "
                         f"{row['errored']:7d} {row['to_first_call_s']:7.2f} "
-                        f"{row['after_last_call_s']:6.2f}",
+                        f"{row['after_last_call_s']:6.2f} {row['calibration_s']:7.3f}",
                         flush=True,
                     )
     print(json.dumps(results))
