@@ -40,6 +40,16 @@ def age(api: Api, evaluation_id: str, **values: object) -> None:
         session.commit()
 
 
+def fresh_judge(judge: ScriptedJudge) -> None:
+    """Wait out earlier tests' requests, then script plausible answers with no latency."""
+    deadline = time.monotonic() + 30
+    while judge.in_flight:
+        assert time.monotonic() < deadline, "the judge never went idle"
+        time.sleep(0.05)
+    judge.reset()
+    judge.script(plausible_answer)
+
+
 @distributed_only
 class TestSweep:
     def test_lost_jobs_are_re_enqueued_and_complete(self, api: Api) -> None:
@@ -129,12 +139,7 @@ class TestConcurrency:
         self, narrow_api: Api, judge: ScriptedJudge
     ) -> None:
         # Earlier tests' abandoned requests must not count towards this one's peak.
-        deadline = time.monotonic() + 30
-        while judge.in_flight:
-            assert time.monotonic() < deadline, "the judge never went idle"
-            time.sleep(0.05)
-        judge.reset()
-        judge.script(plausible_answer)
+        fresh_judge(judge)
         # Slow enough that every worker's call is in flight at once, many times over.
         judge.latency = 0.2
         client = narrow_api.tenant_client()
@@ -152,12 +157,7 @@ class TestSummaries:
     def test_a_duplicate_jobs_results_count_once(self, api: Api, judge: ScriptedJudge) -> None:
         # A re-enqueued job racing the original on one slice: both score every test case, the
         # unique key stores one result of each, and only stored rows reach the summaries.
-        deadline = time.monotonic() + 30
-        while judge.in_flight:
-            assert time.monotonic() < deadline, "the judge never went idle"
-            time.sleep(0.05)
-        judge.reset()
-        judge.script(plausible_answer)
+        fresh_judge(judge)
         # Slow answers (within the judge timeout): both jobs call before either stores.
         judge.latency = 1.0
         client = api.tenant_client()
