@@ -98,13 +98,8 @@ class JobRepository:
         )
         return {(tc, m) for tc, m in rows}
 
-    def insert_results(
-        self, rows: list[dict[str, Any]], *, report_inserted: bool = False
-    ) -> list[dict[str, Any]]:
-        """Store results a retry has not stored yet; with `report_inserted`, return those rows."""
-        if not report_inserted:
-            insert_ignoring_duplicates(self.session, Result, rows)
-            return []
+    def insert_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Store results a retry has not stored yet; returns the rows this call stored."""
         ids = insert_ignoring_duplicates(self.session, Result, rows, returning=Result.id)
         return [row for row in rows if row["id"] in ids]
 

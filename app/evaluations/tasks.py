@@ -26,15 +26,12 @@ from app.runtime import Runtime
 logger = logging.getLogger("loupe.jobs")
 
 
-def _metric_case(
-    row: TestCase, images: CaseImages | None = None, contexts_elsewhere: set[str] | None = None
-) -> MetricTestCase:
-    """The row as metrics see it; with `images`, blob references become data URLs.
+def _metric_case(row: TestCase, images: CaseImages, contexts_elsewhere: set[str]) -> MetricTestCase:
+    """The row as metrics see it, blob references as data URLs.
 
-    `contexts_elsewhere`: the context hashes other jobs score too (None: assume any may be).
+    `contexts_elsewhere`: the retrieval-context hashes that other jobs score too.
     """
-    content = images.content if images else (lambda value: value)
-    nodes = images.nodes if images else (lambda value: value)
+    content, nodes = images.content, images.nodes
     return MetricTestCase(
         index=row.index,
         id=row.client_id,
@@ -45,9 +42,7 @@ def _metric_case(
         retrieval_context=nodes(row.retrieval_context),
         metadata=row.metadata_,
         # Rows stored without a hash (before the column existed) are assumed shared.
-        context_shared=contexts_elsewhere is None
-        or row.context_hash is None
-        or row.context_hash in contexts_elsewhere,
+        context_shared=row.context_hash is None or row.context_hash in contexts_elsewhere,
     )
 
 
@@ -190,7 +185,7 @@ async def _score(
             if predictor is not None:
                 repo.store_predictions(evaluation_id, predictor.take_predictions())
             # Only rows this write stored count: a retried job's duplicates are not inserted.
-            inserted = repo.insert_results(rows, report_inserted=True)
+            inserted = repo.insert_results(rows)
             add_to_summaries(session, evaluation_id, inserted)
             if tally is not None:
                 # A run's report sums move with the results they count, in one transaction.

@@ -86,7 +86,7 @@ class TestRetries:
                 {column: getattr(result, column) for column in RESULT_COLUMNS} | {"id": f"x{i}"}
                 for i, result in enumerate(stored)
             ]
-            inserted = JobRepository(session).insert_results(twins, report_inserted=True)
+            inserted = JobRepository(session).insert_results(twins)
             run_tasks.tally(session, run_id, inserted)
             session.commit()
         assert inserted == []
