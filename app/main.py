@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
+from app import kinds  # noqa: F401 - kinds register with the scoring job
 from app import runtime as runtime_module
 from app.candidates.endpoints import router as models_router
 from app.config import Settings, get_settings

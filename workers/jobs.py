@@ -3,7 +3,7 @@
 The embedded worker calls these same functions, so both modes score the same way.
 """
 
-from app import idempotency
+from app import idempotency, kinds  # noqa: F401 - kinds register with the scoring job
 from app.evaluations import tasks as evaluation_tasks
 from app.runtime import current
 from app.webhooks import tasks as webhook_tasks

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.evaluations import repository
+from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -333,10 +334,8 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         return None
     summary = to_schema(session, evaluation)
     # A thin payload (Standard Webhooks advice): ids and headline numbers; results by API.
-    # Runs are evaluations underneath; their events say `run.<status>`.
-    kind = evaluation.kind or "evaluation"
     data = {
-        "object": kind,
+        "object": evaluation.kind or "evaluation",
         "id": evaluation.id,
         "name": evaluation.name,
         "status": evaluation.status,
@@ -345,11 +344,13 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         "error": evaluation.error,
         "completed_at": evaluation.completed_at.isoformat() if evaluation.completed_at else None,
     }
+    # Kinds built on evaluations name their own events (`run.completed`, `eval.run.succeeded`).
+    event_type, data = kind_of(evaluation).terminal_event(evaluation, data)
     event = webhook_service.emit(
         session,
         evaluation.tenant_id,
         evaluation.webhook_endpoint_id,
-        f"{kind}.{evaluation.status}",
+        event_type,
         data,
     )
     return event.id

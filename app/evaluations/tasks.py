@@ -3,16 +3,14 @@
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
-
-from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
 from app.evaluations import service
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
+from app.evaluations.kinds import Kind, Predictor, kind_of
 from app.evaluations.repository import JobRepository, JudgeCacheRepository, add_to_summaries
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
@@ -102,12 +100,8 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         stored = repo.stored_result_keys(evaluation_id, start, stop)
         judge_model = (evaluation.judge or {}).get("model")
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
-        predictor = tally = None
-        if evaluation.kind == "run":
-            # Imported here: runs are built on evaluations, not the other way round.
-            from app.runs.tasks import predictor_for, tally
-
-            predictor = predictor_for(session, runtime.settings, evaluation_id, rows, images)
+        kind = kind_of(evaluation)
+        predictor = kind.predictor(session, runtime.settings, evaluation, rows, images)
         session.commit()
     todo = [
         (case, index)
@@ -127,7 +121,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
                 cache,
                 media,
                 predictor,
-                tally,
+                kind,
                 several_jobs=several_jobs,
             )
         )
@@ -158,8 +152,8 @@ async def _score(
     judge_model: str | None,
     cache: DatabaseJudgeCache,
     media: dict[int, list[dict[str, Any]]] | None = None,
-    predictor: Any = None,
-    tally: Callable[[Session, str, list[dict[str, Any]]], None] | None = None,
+    predictor: Predictor | None = None,
+    kind: Kind | None = None,
     several_jobs: bool = True,
 ) -> None:
     settings = runtime.settings
@@ -187,9 +181,9 @@ async def _score(
             # Only rows this write stored count: a retried job's duplicates are not inserted.
             inserted = repo.insert_results(rows)
             add_to_summaries(session, evaluation_id, inserted)
-            if tally is not None:
-                # A run's report sums move with the results they count, in one transaction.
-                tally(session, evaluation_id, inserted)
+            if kind is not None:
+                # A kind's own sums (a run's report) move with the results they count.
+                kind.tally(session, evaluation_id, inserted)
             repo.heartbeat(evaluation_id)
             evaluation = repo.get(evaluation_id)
             session.commit()

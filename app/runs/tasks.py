@@ -10,10 +10,11 @@ from sqlalchemy.orm import Session
 from app import crypto
 from app.candidates import service as candidates
 from app.config import Settings
+from app.evaluations import kinds
 from app.judges import Generation, JudgeEndpoint, JudgeError, get_client
 from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase
-from app.models import CandidateModel, Run, TestCase
+from app.models import CandidateModel, Evaluation, Run, TestCase
 from app.problems import ProblemError
 from app.runs import repository, service
 
@@ -117,3 +118,23 @@ def predictor_for(
 def tally(session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
     """Add newly stored results to the run's report sums, in the transaction that stores them."""
     repository.add_scores(session, evaluation_id, service.score_sums(inserted))
+
+
+class RunKind(kinds.Kind):
+    """A run: the candidate answers each sample first; its report sums move with results."""
+
+    def predictor(
+        self,
+        session: Session,
+        settings: Settings,
+        evaluation: Evaluation,
+        rows: Sequence[TestCase],
+        images: CaseImages,
+    ) -> Predictor | None:
+        return predictor_for(session, settings, evaluation.id, rows, images)
+
+    def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
+        tally(session, evaluation_id, inserted)
+
+
+kinds.register("run", RunKind())
