@@ -53,6 +53,17 @@ def _missing_field_errors(payload: EvaluationCreate) -> tuple[list[FieldError], 
                                 "missing_for_metric",
                             )
                         )
+        for tc_index, test_case in enumerate(payload.test_cases):
+            for field, message in spec.test_case_problems(test_case):
+                count += 1
+                if len(errors) < _MAX_FIELD_ERRORS:
+                    errors.append(
+                        field_error(
+                            ["test_cases", tc_index, field],
+                            f"metric {spec.display_name!r} (metrics[{m_index}]): {message}",
+                            "unfit_for_metric",
+                        )
+                    )
     return errors, count
 
 
@@ -105,7 +116,7 @@ def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> st
     if errors:
         detail = "; ".join(f"{e.loc}: {e.msg}" for e in errors[:3])
         if missing_count > len(missing):
-            detail += f" ({missing_count} test-case fields missing in all)"
+            detail += f" ({missing_count} test-case fields missing or unfit in all)"
         raise ProblemError(
             422,
             "Invalid request",

@@ -10,15 +10,22 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 from app.metrics import (
+    answer_relevancy,
     bleu,
     choice_accuracy,
     contextual_precision,
     contextual_recall,
+    contextual_relevancy,
     exact_match,
     faithfulness,
     g_eval,
+    image_coherence,
+    image_editing,
+    image_helpfulness,
+    image_reference,
     llm_accuracy,
     rouge,
+    text_to_image,
 )
 from app.metrics._types import (
     MetricContext,
@@ -45,6 +52,17 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     ),
     "contextual_recall": (contextual_recall.ContextualRecallSpec, contextual_recall.measure),
     "llm_accuracy": (llm_accuracy.LlmAccuracySpec, llm_accuracy.measure),
+    # deepeval's remaining multimodal family (issue 16).
+    "answer_relevancy": (answer_relevancy.AnswerRelevancySpec, answer_relevancy.measure),
+    "contextual_relevancy": (
+        contextual_relevancy.ContextualRelevancySpec,
+        contextual_relevancy.measure,
+    ),
+    "text_to_image": (text_to_image.TextToImageSpec, text_to_image.measure),
+    "image_editing": (image_editing.ImageEditingSpec, image_editing.measure),
+    "image_coherence": (image_coherence.ImageCoherenceSpec, image_coherence.measure),
+    "image_helpfulness": (image_helpfulness.ImageHelpfulnessSpec, image_helpfulness.measure),
+    "image_reference": (image_reference.ImageReferenceSpec, image_reference.measure),
 }
 
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())

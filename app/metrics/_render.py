@@ -105,3 +105,30 @@ IMAGE_RULES = (
     "Images count as evidence. Rely only on details that are clearly visible in them; do not "
     "guess at what an image might show, and say so when an image is unclear."
 )
+
+
+def segments(content: Any) -> Parts:
+    """A content value as alternating text and image parts: adjacent texts joined as written."""
+    out: Parts = []
+    for part in content_parts(content):
+        if part.get("type") == "text" and out and out[-1].get("type") == "text":
+            out[-1] = text(out[-1]["text"] + part["text"])
+        else:
+            out.append(dict(part) if part.get("type") == "text" else part)
+    return out
+
+
+def images(content: Any) -> Parts:
+    """The image parts of a content value, in order."""
+    return [part for part in content_parts(content) if part.get("type") == "image_url"]
+
+
+def count_images(content: Any) -> int:
+    """Images in submitted content: dict parts or the API's validated part models."""
+    if content is None or isinstance(content, str):
+        return 0
+    count = 0
+    for part in content:
+        kind = part.get("type") if isinstance(part, dict) else getattr(part, "type", None)
+        count += kind == "image_url"
+    return count

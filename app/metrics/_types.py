@@ -92,6 +92,14 @@ class MetricSpecBase(BaseModel):
         """Test-case fields this spec cannot run without."""
         return self.required_fields
 
+    def test_case_problems(self, case: Any) -> list[tuple[str, str]]:
+        """(field, message) for what this metric cannot accept in a submitted test case.
+
+        Checked at submit after the required fields (image counts, a named second output);
+        `case` has the test-case fields as attributes, content as strings or parts.
+        """
+        return []
+
 
 @dataclass
 class MetricContext:

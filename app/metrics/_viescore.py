@@ -1,0 +1,94 @@
+"""VIEScore, shared by text_to_image and image_editing: two judge calls, one formula.
+
+score = sqrt(min(semantic scores) × min(perceptual scores)) / 10, each judge score clamped to
+0..10 first (deepeval uses them as returned, so a judge's 12 can push a score past 1).
+"""
+
+import asyncio
+import math
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.metrics import _render as render
+from app.metrics._judged import JudgeSession
+
+PREAMBLE = (
+    "You are an experienced digital artist reviewing images. Every image you are shown was "
+    "made by an AI model. Score on a 0 to 10 scale, whole numbers, and be strict. "
+)
+
+
+class SubScores(BaseModel):
+    # An empty list cannot be scored: the schema turns it into a judge error, not a crash.
+    reasoning: str
+    score: list[float] = Field(min_length=1)
+
+
+def schema(title: str) -> type[BaseModel]:
+    return type(title, (SubScores,), {"model_config": ConfigDict(title=title)})
+
+
+SEMANTIC_T2I = schema("text_to_image_semantic")
+SEMANTIC_EDIT = schema("image_editing_semantic")
+PERCEPTUAL = schema("image_perceptual")
+
+PERCEPTUAL_PROMPT = (
+    "Loupe task: image_perceptual\n" + PREAMBLE + "Judge only how the image looks, not what it "
+    "was meant to show. Give two scores: first naturalness (is the lighting plausible, do the "
+    "shadows fall right, does depth read correctly; 0 = clearly unnatural, 10 = entirely "
+    "natural), then artifacts (distortion, blur, watermarks, garbled text, malformed hands, "
+    "faces or bodies; 0 = full of artifacts, 10 = none at all).\n"
+    'Answer with JSON only: {"reasoning": "...", "score": [naturalness, artifacts]}'
+)
+
+
+def clamp(scores: list[float]) -> list[float]:
+    return [min(max(float(value), 0.0), 10.0) for value in scores]
+
+
+def formula(semantic: list[float], perceptual: list[float]) -> float:
+    """VIEScore from clamped sub-scores."""
+    return math.sqrt(min(semantic) * min(perceptual)) / 10
+
+
+async def judge_both(
+    judge: JudgeSession,
+    semantic: tuple[str, list[dict[str, Any]], type[BaseModel]],
+    output_image: dict[str, Any],
+) -> tuple[float, dict[str, Any]]:
+    """Ask the semantic and perceptual questions at once; the score and its logs."""
+    semantic_prompt, semantic_parts, semantic_schema = semantic
+    # Both calls finish (and count their usage) even when one fails; the first failure wins.
+    replies = await asyncio.gather(
+        judge.ask("semantic", render.messages(semantic_prompt, semantic_parts), semantic_schema),
+        judge.ask(
+            "perceptual",
+            render.messages(PERCEPTUAL_PROMPT, [render.text("The image:"), output_image]),
+            PERCEPTUAL,
+        ),
+        return_exceptions=True,
+    )
+    for reply in replies:
+        if isinstance(reply, BaseException):
+            raise reply
+    semantic_reply, perceptual_reply = replies
+    sc = clamp(semantic_reply.data["score"])
+    pq = clamp(perceptual_reply.data["score"])
+    score = formula(sc, pq)
+    logs = {
+        "semantic_scores": sc,
+        "perceptual_scores": pq,
+        "semantic_reasoning": semantic_reply.data["reasoning"],
+        "perceptual_reasoning": perceptual_reply.data["reasoning"],
+    }
+    return score, logs
+
+
+def reason(score: float, logs: dict[str, Any]) -> str:
+    """The result's reason, written from the two answers (no judge call)."""
+    return (
+        f"Score {score:.2f}: semantic consistency {min(logs['semantic_scores']):g}/10, "
+        f"perceptual quality {min(logs['perceptual_scores']):g}/10 (lowest sub-scores). "
+        f"Semantic: {logs['semantic_reasoning']} Perceptual: {logs['perceptual_reasoning']}"
+    )

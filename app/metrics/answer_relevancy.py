@@ -1,0 +1,141 @@
+"""answer_relevancy: how much of actual_output addresses the input?
+
+Score = (yes + idk) / verdicts; no verdicts scores 1, as deepeval. Every statement of the output
+is judged against the input, and so is every image of the output, as a statement of its own
+(deepeval 4.3.1 means to, but adds none). Statements and verdicts come back from one call with
+the reason (deepeval makes three: statements, verdicts, reason).
+"""
+
+from functools import lru_cache
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from app.judges import JudgeError
+from app.metrics import _render as render
+from app.metrics import _verdicts
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+
+VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
+
+
+class AnswerRelevancySpec(JudgedSpecBase):
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = ("input", "actual_output")
+
+    type: Literal["answer_relevancy"]
+
+
+class StatementVerdict(BaseModel):
+    statement: str
+    verdict: str
+    reason: str | None = None
+
+
+class ImageVerdict(BaseModel):
+    image: int
+    verdict: str
+    reason: str | None = None
+
+
+@lru_cache
+def _schema(with_reason: bool) -> type[BaseModel]:
+    if with_reason:
+
+        class WithReason(BaseModel):
+            model_config = ConfigDict(title="answer_relevancy_verdicts")
+            statements: list[StatementVerdict]
+            images: list[ImageVerdict] = []
+            reason: str
+
+        return WithReason
+
+    class Bare(BaseModel):
+        model_config = ConfigDict(title="answer_relevancy_verdicts")
+        statements: list[StatementVerdict]
+        images: list[ImageVerdict] = []
+
+    return Bare
+
+
+def _prompt(with_reason: bool, image_count: int) -> str:
+    images = (
+        f" The output also shows {image_count} image(s), labelled Image 1 to Image "
+        f"{image_count}: judge each image as one statement of its own against the input, in "
+        '"images", one entry per image with its number.'
+        if image_count
+        else ' Leave "images" empty: the output shows no image.'
+    )
+    reason = (
+        ' Finally give "reason": one or two sentences on how relevant the output is overall, '
+        "naming what is off topic."
+        if with_reason
+        else ""
+    )
+    shape = (
+        '{"statements": [{"statement": "...", "verdict": "yes|no|idk", "reason": "..."}], '
+        '"images": [{"image": 1, "verdict": "yes|no|idk", "reason": "..."}]'
+        + (', "reason": "..."}' if with_reason else "}")
+    )
+    return (
+        "Loupe task: answer_relevancy_verdicts\n"
+        "Break the AI output below into its statements: short, self-contained sentences, "
+        "taken at face value. For each, decide whether it helps address the input: `yes` if it "
+        "does, `no` if it is beside the point, `idk` if it is supporting detail that neither "
+        "answers nor strays (a borderline case). A `no` or `idk` needs a short reason."
+        f"{images} {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+    )
+
+
+def _output_parts(case: MetricTestCase) -> tuple[list[dict], int]:
+    """actual_output with each image labelled by its number, and the image count."""
+    parts: list[dict] = [render.text("Actual Output:")]
+    count = 0
+    for part in render.content_parts(case.actual_output):
+        if part.get("type") == "image_url":
+            count += 1
+            parts.append(render.text(f"[Image {count}]"))
+        parts.append(part)
+    return parts, count
+
+
+async def measure(
+    spec: AnswerRelevancySpec, case: MetricTestCase, ctx: MetricContext
+) -> MetricResult:
+    """One judge call: the output's statements and images, each with a verdict."""
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        output, image_count = _output_parts(case)
+        parts = [*render.field_parts(case, "input"), *output]
+        reply = await judge.ask(
+            "verdicts",
+            render.messages(_prompt(spec.include_reason, image_count), parts),
+            _schema(spec.include_reason),
+        )
+        items = [item for item in reply.data["statements"] if item["statement"].strip()]
+        by_image = {item["image"]: item for item in reply.data["images"]}
+        missing = [n for n in range(1, image_count + 1) if n not in by_image]
+        if missing:
+            # An image left unjudged would silently drop out of the score, as in deepeval.
+            raise JudgeError(
+                "invalid_answer", f"the judge gave no verdict for output image(s) {missing}"
+            )
+        image_items = [by_image[n] for n in range(1, image_count + 1)]
+        verdicts, dropped = _verdicts.normalise_verdicts(items + image_items, VERDICTS)
+        logs: dict = {
+            "statements": [item["statement"] for item in items],
+            "images": image_count,
+            "verdicts": verdicts,
+            "dropped_verdicts": dropped,
+        }
+        if not verdicts:
+            score = 1.0
+        else:
+            score = sum(v["verdict"] in ("yes", "idk") for v in verdicts) / len(verdicts)
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        reason = None
+        if spec.include_reason:
+            reason = reply.data.get("reason") or "actual_output makes no statements to judge."
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+
+    return await run_judged(spec, ctx, body)

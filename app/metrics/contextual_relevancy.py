@@ -1,0 +1,124 @@
+"""contextual_relevancy: how much of the retrieval context is relevant to the input?
+
+Score = yes / verdicts over every node's statements (idk does not count); no verdicts scores 0,
+as deepeval. A text node is broken into statements; an image node is judged as one statement,
+the image itself. All nodes are judged in one call with the reason (deepeval makes one call per
+retrieval-context item and one for the reason).
+"""
+
+from functools import lru_cache
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from app.metrics import _render as render
+from app.metrics import _verdicts
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+
+VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
+
+
+class ContextualRelevancySpec(JudgedSpecBase):
+    # actual_output plays no part in the score, so (unlike deepeval) it is not required.
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = ("input", "retrieval_context")
+
+    type: Literal["contextual_relevancy"]
+
+
+class StatementVerdict(BaseModel):
+    statement: str
+    verdict: str
+    reason: str | None = None
+
+
+class NodeVerdicts(BaseModel):
+    node: int
+    verdicts: list[StatementVerdict]
+
+
+@lru_cache
+def _schema(with_reason: bool) -> type[BaseModel]:
+    if with_reason:
+
+        class WithReason(BaseModel):
+            model_config = ConfigDict(title="contextual_relevancy_verdicts")
+            nodes: list[NodeVerdicts]
+            reason: str
+
+        return WithReason
+
+    class Bare(BaseModel):
+        model_config = ConfigDict(title="contextual_relevancy_verdicts")
+        nodes: list[NodeVerdicts]
+
+    return Bare
+
+
+def _prompt(with_reason: bool) -> str:
+    reason = (
+        ' Finally give "reason": one or two sentences on how relevant the retrieval context is '
+        "to the input, quoting what is and is not."
+        if with_reason
+        else ""
+    )
+    shape = (
+        '{"nodes": [{"node": 1, "verdicts": [{"statement": "...", "verdict": "yes|no|idk", '
+        '"reason": "..."}]}]' + (', "reason": "..."}' if with_reason else "}")
+    )
+    return (
+        "Loupe task: contextual_relevancy_verdicts\n"
+        "For each node of the retrieval context, by its number: if it is text, break it into "
+        "its statements (short, self-contained sentences); if it is an image, the image is one "
+        "statement, described in a few words. Judge every statement: `yes` if it is relevant "
+        "to answering the input, `no` if it is not, `idk` if you cannot tell. A `no` or `idk` "
+        "needs a short reason quoting the irrelevant part. A node is either text or an image, "
+        f"never both. {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+    )
+
+
+async def measure(
+    spec: ContextualRelevancySpec, case: MetricTestCase, ctx: MetricContext
+) -> MetricResult:
+    """One judge call: verdicts per node (one per image node) and the reason."""
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        nodes = render.nodes(case.retrieval_context)
+        if not nodes:
+            score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
+            reason = "The retrieval context is empty." if spec.include_reason else None
+            logs = {"nodes": [], "dropped_verdicts": []}
+            return MetricResult(
+                score, passed(score, spec.threshold), spec.threshold, reason, logs=logs
+            )
+        parts = [
+            *render.field_parts(case, "input"),
+            *render.numbered_nodes("Retrieval Context", nodes),
+        ]
+        reply = await judge.ask(
+            "verdicts",
+            render.messages(_prompt(spec.include_reason), parts),
+            _schema(spec.include_reason),
+        )
+        answered = {item["node"]: item["verdicts"] for item in reply.data["nodes"]}
+        per_node, dropped = [], []
+        for number, node in enumerate(nodes, start=1):
+            items = [item for item in answered.pop(number, []) if item["statement"].strip()]
+            if node.get("type") == "image_url" and len(items) > 1:
+                # An image is one statement: further verdicts on it would weigh it more.
+                dropped += items[1:]
+                items = items[:1]
+            kept, unusable = _verdicts.normalise_verdicts(items, VERDICTS)
+            dropped += unusable
+            kind = "image" if node.get("type") == "image_url" else "text"
+            per_node.append({"node": number, "kind": kind, "verdicts": kept})
+        for items in answered.values():  # verdicts for nodes that do not exist
+            dropped += items
+        verdicts = [v for node in per_node for v in node["verdicts"]]
+        score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        reason = reply.data.get("reason") if spec.include_reason else None
+        logs = {"nodes": per_node, "dropped_verdicts": dropped}
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+
+    return await run_judged(spec, ctx, body)

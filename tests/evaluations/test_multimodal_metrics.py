@@ -1,0 +1,120 @@
+"""Issue 16's image metrics through the HTTP API and the workers, against the scripted judge."""
+
+import math
+
+import pytest
+
+from tests.evaluations.test_judged import BLUE, RED, all_results, image, submit
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
+
+
+def answer(request: dict) -> dict:
+    """A well-formed answer to each of the new metrics' judge tasks."""
+    task = task_of(request)
+    if task == "answer_relevancy_verdicts":
+        return {
+            "statements": [{"statement": "It is red.", "verdict": "yes"}],
+            "images": [{"image": 1, "verdict": "no", "reason": "off topic"}],
+            "reason": "Half relevant.",
+        }
+    if task == "contextual_relevancy_verdicts":
+        return {
+            "nodes": [
+                {"node": 1, "verdicts": [{"statement": "a", "verdict": "yes"}]},
+                {"node": 2, "verdicts": [{"statement": "the image", "verdict": "no"}]},
+            ],
+            "reason": "One of two.",
+        }
+    if task == "text_to_image_semantic":
+        return {"reasoning": "matches", "score": [9]}
+    if task == "image_editing_semantic":
+        return {"reasoning": "edited", "score": [8, 6]}
+    if task == "image_perceptual":
+        return {"reasoning": "clean", "score": [9, 4]}
+    if task in ("image_coherence", "image_helpfulness", "image_reference"):
+        # The red image fits its text, the blue one does not.
+        return {"reasoning": task, "score": 8 if image_parts(request) == [RED] else 2}
+    raise AssertionError(f"unexpected task {task}")
+
+
+METRICS = [
+    {"type": "answer_relevancy"},
+    {"type": "contextual_relevancy"},
+    {"type": "text_to_image"},
+    {"type": "image_editing"},
+    {"type": "image_coherence", "max_context_size": 20},
+    {"type": "image_helpfulness"},
+    {"type": "image_reference"},
+]
+
+
+def cases(count: int) -> list[dict]:
+    return [
+        {
+            "id": f"case-{i}",
+            "input": [f"Paint the circle red ({i}).", image(BLUE)],
+            "actual_output": ["Here is the red circle:", image(RED), "as asked."],
+            "retrieval_context": ["Circles can be red.", [image(BLUE)]],
+        }
+        for i in range(count)
+    ]
+
+
+class TestImageMetrics:
+    def test_every_new_metric_with_images(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(answer)
+        client = api.tenant_client()
+        final = submit(api, client, {"test_cases": cases(2), "metrics": METRICS})
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["errored"] == 0
+        summary = {m["metric"]: m["mean_score"] for m in final["per_metric"]}
+        assert summary["answer_relevancy"] == 0.5
+        assert summary["contextual_relevancy"] == 0.5
+        assert summary["text_to_image"] == pytest.approx(math.sqrt(9 * 4) / 10)
+        assert summary["image_editing"] == pytest.approx(math.sqrt(6 * 4) / 10)
+        for metric in ("image_coherence", "image_helpfulness", "image_reference"):
+            assert summary[metric] == 0.8
+        # Per case: 1 + 1 + 2 + 2 + 3 × 1 image; the perceptual question is the same for
+        # text_to_image and image_editing, so the judge cache answers it the second time.
+        per_case = 1 + 1 + 2 + 2 + 3
+        assert len(judge.requests) <= 2 * per_case
+        assert final["usage"]["calls"] == len(judge.requests)
+        rows = {(r["test_case_id"], r["metric"]): r for r in all_results(client, final["id"])}
+        coherence = rows[("case-0", "image_coherence")]["logs"]["images"]
+        assert coherence[0]["text_before"] == "Here is the red circle:"[-20:]
+        # The images went through the blob store and came back as data URLs.
+        for request in judge.calls_for("image_editing_semantic"):
+            assert [url.startswith("data:image/") for url in image_parts(request)] == [True, True]
+
+    @pytest.mark.parametrize(
+        ("spec", "case_changes", "locs"),
+        [
+            (
+                {"type": "text_to_image"},
+                {"actual_output": [image(RED), image(BLUE)]},
+                ["test_cases[0].actual_output"],
+            ),
+            (
+                {"type": "image_editing"},
+                {"input": "Paint it red.", "actual_output": "no image"},
+                ["test_cases[0].input", "test_cases[0].actual_output"],
+            ),
+            (
+                {"type": "image_reference"},
+                {"actual_output": "no image"},
+                ["test_cases[0].actual_output"],
+            ),
+        ],
+    )
+    def test_image_counts_are_checked_at_submit(
+        self, api: Api, spec: dict, case_changes: dict, locs: list[str]
+    ) -> None:
+        client = api.tenant_client()
+        body = {"test_cases": [{**cases(1)[0], **case_changes}], "metrics": [spec]}
+        response = client.post("/v1/evaluations", json=body)
+        assert response.status_code == 422, response.text
+        errors = response.json()["errors"]
+        assert [e["loc"] for e in errors] == locs
+        assert all(spec["type"] in e["msg"] for e in errors)
+        assert client.get("/v1/evaluations").json()["data"] == []

@@ -1,0 +1,76 @@
+"""contextual_relevancy against the scripted judge."""
+
+import pytest
+
+from tests.fixtures.judge import ScriptedJudge, image_parts
+from tests.fixtures.metrics import by_task, case, run_metric, user_text
+
+PNG = "data:image/png;base64,iVBORw0KGgo="
+SPEC = {"type": "contextual_relevancy"}
+
+
+def image(url: str) -> dict:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def node(number: int, *verdicts: str) -> dict:
+    return {
+        "node": number,
+        "verdicts": [{"statement": f"n{number}s{i}", "verdict": v} for i, v in enumerate(verdicts)],
+    }
+
+
+def answer(*nodes: dict) -> dict:
+    return {"nodes": list(nodes), "reason": "summary"}
+
+
+class TestContextualRelevancy:
+    def test_yes_over_every_nodes_verdicts(self, judge: ScriptedJudge) -> None:
+        judge.script(
+            by_task(
+                {
+                    "contextual_relevancy_verdicts": answer(
+                        node(1, "yes", "no"), node(2, "idk", "yes", "yes")
+                    )
+                }
+            )
+        )
+        result = run_metric(judge, SPEC, case(retrieval_context=["a. b.", "c. d. e."]))
+        # idk does not count as relevant (unlike answer_relevancy).
+        assert result.score == pytest.approx(3 / 5)
+        assert (result.passed, result.reason, result.usage.calls) == (True, "summary", 1)
+        assert "(2 nodes)" in user_text(judge.requests[0])
+
+    def test_an_image_node_is_one_statement(self, judge: ScriptedJudge) -> None:
+        judge.script(
+            by_task({"contextual_relevancy_verdicts": answer(node(1, "no"), node(2, "yes", "yes"))})
+        )
+        context = ["Unrelated text.", [image(PNG)]]
+        result = run_metric(judge, SPEC, case(retrieval_context=context))
+        assert image_parts(judge.requests[0]) == [PNG]
+        assert "Node 2 (image):" in user_text(judge.requests[0])
+        # The image's second verdict is dropped: 1 yes of 2.
+        assert result.score == 0.5
+        assert [n["kind"] for n in result.logs["nodes"]] == ["text", "image"]
+        assert len(result.logs["dropped_verdicts"]) == 1
+
+    def test_verdicts_for_unknown_nodes_are_dropped(self, judge: ScriptedJudge) -> None:
+        judge.script(
+            by_task({"contextual_relevancy_verdicts": answer(node(1, "yes"), node(7, "no"))})
+        )
+        result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
+        assert result.score == 1.0 and len(result.logs["dropped_verdicts"]) == 1
+
+    def test_no_verdicts_score_zero(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_relevancy_verdicts": answer()}))
+        result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
+        assert (result.score, result.passed) == (0.0, False)
+
+    def test_an_empty_context_scores_zero_without_a_call(self, judge: ScriptedJudge) -> None:
+        result = run_metric(judge, SPEC, case(retrieval_context=[]))
+        assert (result.score, result.usage.calls, judge.requests) == (0.0, 0, [])
+
+    def test_strict_mode(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1, "yes", "no"))}))
+        result = run_metric(judge, {**SPEC, "strict_mode": True}, case(retrieval_context=["a"]))
+        assert (result.score, result.threshold, result.passed) == (0.0, 1.0, False)
