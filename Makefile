@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint sdk openapi worker clean
+.PHONY: run test lint sdk openapi worker clean vendor
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -36,3 +36,20 @@ sdk: openapi
 
 clean:
 	rm -rf $(VENV) var sdk/python
+
+# Run by hand only, to change a vendored version (then update the names in app/console/):
+# the copies are committed, so neither `make test` nor a user's machine needs npm or a CDN.
+VENDOR := app/console/static/vendor
+vendor:
+	rm -rf .npmpack && mkdir -p .npmpack $(VENDOR)
+	cd .npmpack && npm pack -q swagger-ui-dist@5.35.0 redoc@3.0.1 htmx.org@2.0.11
+	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/swagger-ui-bundle.js > $(VENDOR)/swagger-ui-bundle-5.35.0.js
+	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/swagger-ui-bundle.js.LICENSE.txt > $(VENDOR)/swagger-ui-bundle-5.35.0.js.LICENSE.txt
+	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/swagger-ui.css > $(VENDOR)/swagger-ui-5.35.0.css
+	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/LICENSE > $(VENDOR)/swagger-ui.LICENSE
+	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/NOTICE > $(VENDOR)/swagger-ui.NOTICE
+	tar -xzOf .npmpack/redoc-3.0.1.tgz package/bundles/redoc.standalone.js > $(VENDOR)/redoc.standalone-3.0.1.js
+	tar -xzOf .npmpack/redoc-3.0.1.tgz package/LICENSE > $(VENDOR)/redoc.LICENSE
+	tar -xzOf .npmpack/htmx.org-2.0.11.tgz package/dist/htmx.min.js > $(VENDOR)/htmx-2.0.11.min.js
+	tar -xzOf .npmpack/htmx.org-2.0.11.tgz package/LICENSE > $(VENDOR)/htmx.LICENSE
+	rm -rf .npmpack

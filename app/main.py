@@ -3,17 +3,20 @@
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
 
 from app import kinds  # noqa: F401 - kinds register with the scoring job
 from app import runtime as runtime_module
+from app.api.query import reject_unknown_query
 from app.candidates.endpoints import router as models_router
 from app.config import Settings, get_settings
+from app.console import install as install_console
 from app.datasets.endpoints import router as datasets_router
 from app.evaluations.endpoints import router as evaluations_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
+from app.media.endpoints import router as media_router
 from app.problems import install_problem_handlers
 from app.runs.endpoints import router as runs_router
 from app.webhooks.endpoints import router as webhooks_router
@@ -52,6 +55,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Judges multimodal LLM output and stores every score with its reason.",
         lifespan=lifespan,
         generate_unique_id_function=_operation_id,
+        # Served from Loupe's own copies of Swagger UI and ReDoc (app/console/docs.py).
+        docs_url=None,
+        redoc_url=None,
     )
     app.add_middleware(
         BodySizeLimitMiddleware,
@@ -61,9 +67,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_problem_handlers(app)
     app.include_router(health_router)
-    app.include_router(evaluations_router)
-    app.include_router(webhooks_router)
-    app.include_router(datasets_router)
-    app.include_router(models_router)
-    app.include_router(runs_router)
+    strict_query = [Depends(reject_unknown_query)]
+    for router in (
+        evaluations_router,
+        webhooks_router,
+        datasets_router,
+        models_router,
+        runs_router,
+        media_router,
+    ):
+        app.include_router(router, dependencies=strict_query)
+    install_console(app)
     return app

@@ -82,7 +82,7 @@ def create(
     media_settings = settings.model_copy(
         update={"max_request_image_bytes": settings.max_archive_bytes}
     )
-    ingest_contents(contents, DatabaseBlobStore(session), media_settings)
+    ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings)
     dataset = Dataset(
         id=dataset_id,
         tenant_id=tenant.id,

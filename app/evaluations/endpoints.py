@@ -1,9 +1,13 @@
-"""The evaluations API: submit, read, list, page results, cancel."""
+"""The evaluations API: submit, read, list, page test cases and results, export, cancel."""
 
-from typing import Annotated
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query, Response, status
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Query, Request, Response, status
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from app import idempotency
 from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
@@ -15,9 +19,16 @@ from app.evaluations.schemas import (
     Evaluation,
     EvaluationCreate,
     EvaluationList,
+    EvaluationResult,
     EvaluationResultList,
+    EvaluationStatus,
+    ResultOrder,
+    ResultStatus,
+    TestCaseList,
 )
+from app.models import Evaluation as EvaluationModel
 from app.problems import ProblemError, problem_responses
+from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 
@@ -89,10 +100,17 @@ def create_evaluation(
 
 @router.get("", response_model=EvaluationList, responses=_PROBLEMS)
 def list_evaluations(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+    status: Annotated[EvaluationStatus | None, Query(description="Only this status.")] = None,
+    name: Annotated[
+        str | None, Query(max_length=256, description="Only names containing this (any case).")
+    ] = None,
 ) -> EvaluationList:
     """The tenant's evaluations, newest first."""
-    rows = EvaluationRepository(session, tenant.id).page(after, limit)
+    rows = EvaluationRepository(session, tenant.id).page(after, limit, status=status, name=name)
     data = [service.to_schema(session, row) for row in rows[:limit]]
     return EvaluationList.of(data, len(rows) > limit)
 
@@ -109,6 +127,47 @@ def get_evaluation(
 
 
 @router.get(
+    "/{evaluation_id}/test_cases",
+    response_model=TestCaseList,
+    responses=_PROBLEMS,
+)
+def list_evaluation_test_cases(
+    evaluation_id: str,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 100,
+) -> TestCaseList:
+    """The submitted test cases in order; images as `GET /v1/media/{sha256}` URLs."""
+    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    rows = repository.test_case_page(session, evaluation.id, after, limit)
+    if rows is None:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"after: {after!r} is not a test case id of this evaluation",
+            slug="bad-cursor",
+        )
+
+    def media_url(digest: str) -> str:
+        return str(request.url_for("get_media", sha256=digest))
+
+    data = [service.test_case_to_schema(row, media_url) for row in rows[:limit]]
+    return TestCaseList.of(data, len(rows) > limit)
+
+
+MetricQuery = Annotated[str | None, Query(description="Only this metric's results (its name).")]
+StatusQuery = Annotated[
+    ResultStatus | None, Query(description="Only passed, failed or errored results.")
+]
+OrderQuery = Annotated[
+    ResultOrder | None,
+    Query(description="By score; results without one come last. Default: test case order."),
+]
+
+
+@router.get(
     "/{evaluation_id}/results",
     response_model=EvaluationResultList,
     responses=_PROBLEMS,
@@ -119,10 +178,16 @@ def list_evaluation_results(
     tenant: TenantDep,
     after: str | None = None,
     limit: LimitQuery = 100,
+    metric: MetricQuery = None,
+    status: StatusQuery = None,
+    order: OrderQuery = None,
 ) -> EvaluationResultList:
     """Stored results in (test case, metric) order, each with score, reason, error and logs."""
     evaluation = service.get_or_404(session, tenant, evaluation_id)
-    rows = repository.result_page(session, evaluation.id, after, limit)
+    service.check_metric(evaluation, metric)
+    rows = repository.result_page(
+        session, evaluation.id, after, limit, metric=metric, status=status, order=order
+    )
     if rows is None:
         raise ProblemError(
             400,
@@ -132,6 +197,91 @@ def list_evaluation_results(
         )
     data = [service.result_to_schema(row) for row in rows[:limit]]
     return EvaluationResultList.of(data, len(rows) > limit)
+
+
+_CSV_COLUMNS = [
+    "id",
+    "test_case_id",
+    "test_case_index",
+    "metric",
+    "type",
+    "score",
+    "passed",
+    "threshold",
+    "reason",
+    "error",
+    "judge_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "logs",
+    "created_at",
+]
+
+
+@router.get(
+    "/{evaluation_id}/results/export",
+    responses={**_PROBLEMS, 200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
+)
+def export_evaluation_results(
+    evaluation_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    format: Literal["jsonl", "csv"] = "jsonl",
+    metric: MetricQuery = None,
+    status: StatusQuery = None,
+) -> StreamingResponse:
+    """Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order."""
+    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    service.check_metric(evaluation, metric)
+    # Streamed a page at a time from a session of its own (the request's closes first).
+    pages = _result_pages(runtime, evaluation, metric, status)
+    if format == "jsonl":
+        lines = (result.model_dump_json() + "\n" for page in pages for result in page)
+        return StreamingResponse(
+            lines,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.jsonl"'},
+        )
+    return StreamingResponse(
+        _csv(pages),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.csv"'},
+    )
+
+
+def _result_pages(
+    runtime: Runtime, evaluation: EvaluationModel, metric: str | None, status: str | None
+) -> Iterator[list[EvaluationResult]]:
+    with runtime.session() as session:
+        after = None
+        while True:
+            rows = repository.result_page(
+                session, evaluation.id, after, 1000, metric=metric, status=status
+            )
+            page = [service.result_to_schema(row) for row in (rows or [])[:1000]]
+            yield page
+            if not rows or len(rows) <= 1000:
+                return
+            after = page[-1].id
+
+
+def _csv(pages: Iterable[list[EvaluationResult]]) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(_CSV_COLUMNS)
+    for page in pages:
+        for result in page:
+            row = result.model_dump(mode="json")
+            row["error"] = json.dumps(row["error"]) if row["error"] else ""
+            row["logs"] = json.dumps(row["logs"]) if row["logs"] else ""
+            row["judge_calls"] = result.usage.calls
+            row["prompt_tokens"] = result.usage.prompt_tokens
+            row["completion_tokens"] = result.usage.completion_tokens
+            writer.writerow(["" if row[name] is None else row[name] for name in _CSV_COLUMNS])
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
 
 
 @router.post(

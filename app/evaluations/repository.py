@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
@@ -33,11 +33,28 @@ class EvaluationRepository:
             statement = statement.with_for_update()
         return self.session.scalars(statement).one_or_none()
 
-    def page(self, after: str | None, limit: int) -> Sequence[Evaluation]:
-        """Newest first; `limit + 1` rows so the caller can tell whether more follow."""
+    def page(
+        self,
+        after: str | None,
+        limit: int,
+        *,
+        status: str | None = None,
+        name: str | None = None,
+    ) -> Sequence[Evaluation]:
+        """Newest first; `limit + 1` rows so the caller can tell whether more follow.
+
+        Args:
+            status: only evaluations in this status.
+            name: only evaluations whose name contains this text (any case).
+        """
         statement = self._base().order_by(Evaluation.id.desc()).limit(limit + 1)
         if after:
             statement = statement.where(Evaluation.id < after)
+        if status:
+            statement = statement.where(Evaluation.status == status)
+        if name:
+            pattern = "%" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            statement = statement.where(Evaluation.name.ilike(pattern, escape="\\"))
         return self.session.scalars(statement).all()
 
     def add(self, evaluation: Evaluation, test_cases: list[dict[str, Any]]) -> None:
@@ -254,29 +271,131 @@ def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]
 
 
 def result_page(
-    session: Session, evaluation_id: str, after: str | None, limit: int
+    session: Session,
+    evaluation_id: str,
+    after: str | None,
+    limit: int,
+    *,
+    metric: str | None = None,
+    status: str | None = None,
+    order: str | None = None,
 ) -> Sequence[Result] | None:
-    """Results in (test case, metric) order after the result `after`; `limit + 1` rows.
+    """Results after the result `after`; `limit + 1` rows. None when `after` is not a result
+    of this evaluation.
 
-    None when `after` is not a result of this evaluation.
+    Args:
+        metric: only this metric's results.
+        status: `passed`, `failed` or `errored` (as the per-metric summary counts them).
+        order: `score_asc` or `score_desc`; results without a score come last. By default,
+            (test case, metric) order.
     """
     statement = select(Result).where(Result.evaluation_id == evaluation_id)
+    if metric is not None:
+        statement = statement.where(Result.metric == metric)
+    if status == "passed":
+        statement = statement.where(Result.passed.is_(True))
+    elif status == "failed":
+        statement = statement.where(Result.passed.is_(False))
+    elif status == "errored":
+        statement = statement.where(Result.error.is_not(None))
+    key = (Result.test_case_index, Result.metric_index)
     if after:
         anchor = session.execute(
-            select(Result.test_case_index, Result.metric_index).where(
+            select(Result.score, *key).where(
                 Result.evaluation_id == evaluation_id, Result.id == after
             )
         ).one_or_none()
         if anchor is None:
             return None
-        statement = statement.where(
-            or_(
-                Result.test_case_index > anchor[0],
-                and_(Result.test_case_index == anchor[0], Result.metric_index > anchor[1]),
+        score, case_index, metric_index = anchor
+        later_key = or_(
+            Result.test_case_index > case_index,
+            and_(Result.test_case_index == case_index, Result.metric_index > metric_index),
+        )
+        if order is None:
+            statement = statement.where(later_key)
+        elif score is None:
+            statement = statement.where(Result.score.is_(None), later_key)
+        else:
+            beyond = Result.score > score if order == "score_asc" else Result.score < score
+            statement = statement.where(
+                or_(beyond, and_(Result.score == score, later_key), Result.score.is_(None))
+            )
+    ordering: list[Any] = list(key)
+    if order is not None:
+        by_score = Result.score.asc() if order == "score_asc" else Result.score.desc()
+        # Unscored results last on both backends (SQLite puts NULL first, PostgreSQL last).
+        ordering = [Result.score.is_(None), by_score, *key]
+    return session.scalars(statement.order_by(*ordering).limit(limit + 1)).all()
+
+
+HISTOGRAM_BINS = 10
+
+
+def score_histogram(session: Session, evaluation_id: str) -> dict[int, list[int]]:
+    """Per metric index, how many scores fall in each tenth of [0, 1] (1.0 in the last)."""
+    edges = [index / HISTOGRAM_BINS for index in range(HISTOGRAM_BINS + 1)]
+    bins = [
+        func.coalesce(
+            func.sum(
+                case(
+                    (
+                        and_(
+                            Result.score >= edges[index],
+                            Result.score < edges[index + 1]
+                            if index < HISTOGRAM_BINS - 1
+                            else Result.score <= edges[index + 1],
+                        ),
+                        1,
+                    ),
+                    else_=0,
+                )
+            ),
+            0,
+        )
+        for index in range(HISTOGRAM_BINS)
+    ]
+    rows = session.execute(
+        select(Result.metric_index, *bins)
+        .where(Result.evaluation_id == evaluation_id, Result.score.is_not(None))
+        .group_by(Result.metric_index)
+    )
+    return {row[0]: [int(count) for count in row[1:]] for row in rows}
+
+
+def test_case_page(
+    session: Session, evaluation_id: str, after: str | None, limit: int
+) -> Sequence[TestCase] | None:
+    """Test cases in submission order after the one whose id is `after`; `limit + 1` rows.
+
+    None when `after` is not a test case id of this evaluation.
+    """
+    statement = select(TestCase).where(TestCase.evaluation_id == evaluation_id)
+    if after is not None:
+        anchor = session.scalar(
+            select(func.min(TestCase.index)).where(
+                TestCase.evaluation_id == evaluation_id, TestCase.client_id == after
             )
         )
+        if anchor is None:
+            return None
+        statement = statement.where(TestCase.index > anchor)
+    return session.scalars(statement.order_by(TestCase.index).limit(limit + 1)).all()
+
+
+def test_case_at(session: Session, evaluation_id: str, index: int) -> TestCase | None:
+    """The evaluation's test case at `index`."""
     return session.scalars(
-        statement.order_by(Result.test_case_index, Result.metric_index).limit(limit + 1)
+        select(TestCase).where(TestCase.evaluation_id == evaluation_id, TestCase.index == index)
+    ).one_or_none()
+
+
+def results_of_case(session: Session, evaluation_id: str, index: int) -> Sequence[Result]:
+    """Every metric's result on the test case at `index`, in metric order."""
+    return session.scalars(
+        select(Result)
+        .where(Result.evaluation_id == evaluation_id, Result.test_case_index == index)
+        .order_by(Result.metric_index)
     ).all()
 
 

@@ -123,9 +123,32 @@ class EvaluationResult(BaseModel):
     created_at: datetime
 
 
+class TestCase(BaseModel):
+    """A submitted test case as stored: images are `image_url` parts whose URL is
+    `GET /v1/media/{sha256}` (send the API key), with what was done to them under `blob`."""
+
+    object: Literal["evaluation.test_case"] = "evaluation.test_case"
+    id: str = Field(description="The id given at submission, else the case's index.")
+    index: int
+    input: Any
+    actual_output: Any
+    expected_output: Any | None
+    context: list[Any] | None
+    retrieval_context: list[Any] | None
+    metadata: dict[str, Any] | None
+
+
+ResultStatus = Literal["passed", "failed", "errored"]
+ResultOrder = Literal["score_asc", "score_desc"]
+
+
 class EvaluationList(ListPage[Evaluation]):
     pass
 
 
 class EvaluationResultList(ListPage[EvaluationResult]):
+    pass
+
+
+class TestCaseList(ListPage[TestCase]):
     pass

@@ -23,10 +23,12 @@ from app.evaluations.schemas import (
     UsageTotals,
 )
 from app.evaluations.schemas import Evaluation as EvaluationSchema
+from app.evaluations.schemas import TestCase as TestCaseSchema
 from app.ids import new_id
 from app.media import ingest as media
+from app.media.links import MediaUrl, with_media_urls
 from app.media.store import DatabaseBlobStore
-from app.models import Evaluation, Result, Tenant
+from app.models import Evaluation, Result, Tenant, TestCase
 from app.problems import FieldError, ProblemError, field_error
 from app.runtime import Runtime
 from app.webhooks import service as webhook_service
@@ -163,7 +165,7 @@ def create(
         }
         for index, tc in enumerate(payload.test_cases)
     ]
-    media.ingest(cases, DatabaseBlobStore(session), settings)
+    media.ingest(cases, DatabaseBlobStore(session, tenant.id), settings)
     for case in cases:
         case["context_hash"] = context_hash(case["retrieval_context"])
     EvaluationRepository(session, tenant.id).add(evaluation, cases)
@@ -296,6 +298,36 @@ def result_to_schema(result: Result) -> EvaluationResult:
         logs=result.logs or {},
         created_at=result.created_at,
     )
+
+
+def test_case_to_schema(case: TestCase, media_url: MediaUrl) -> TestCaseSchema:
+    """A stored test case as clients read it, media references as URLs from `media_url`."""
+
+    def public(content: Any) -> Any:
+        return with_media_urls(content, media_url)
+
+    return TestCaseSchema(
+        id=case.client_id,
+        index=case.index,
+        input=public(case.input),
+        actual_output=public(case.actual_output),
+        expected_output=public(case.expected_output),
+        context=public(case.context),
+        retrieval_context=public(case.retrieval_context),
+        metadata=case.metadata_,
+    )
+
+
+def check_metric(evaluation: Evaluation, metric: str | None) -> None:
+    """400 unless `metric` is None or names one of the evaluation's metrics."""
+    names = [spec.get("name") or spec["type"] for spec in evaluation.metrics]
+    if metric is not None and metric not in names:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"metric: {metric!r} is not a metric of this evaluation (it has {', '.join(names)})",
+            slug="unknown-metric",
+        )
 
 
 def get_or_404(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:

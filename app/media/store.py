@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.db import insert_ignoring_duplicates
 from app.media.images import NormalisedImage
-from app.models import Blob
+from app.models import Blob, BlobOwner
 
 REFERENCE_PREFIX = "blob:sha256:"
 
@@ -51,15 +51,30 @@ class BlobStore(Protocol):
 
 
 class DatabaseBlobStore:
-    """Blobs in the `blob` table, inside the caller's transaction (it commits)."""
+    """Blobs in the `blob` table, inside the caller's transaction (it commits).
 
-    def __init__(self, session: Session) -> None:
+    With an `owner` (a tenant id), every blob put is also recorded as that tenant's, new or
+    not: blobs are shared by content, and media are served only to tenants referencing them.
+    """
+
+    def __init__(self, session: Session, owner: str | None = None) -> None:
         self.session = session
+        self.owner = owner
 
     def put(self, images: Iterable[NormalisedImage]) -> list[str]:
         by_digest = {image.sha256: image for image in images}
         if not by_digest:
             return []
+        stored = self._put_new(by_digest)
+        if self.owner is not None:
+            insert_ignoring_duplicates(
+                self.session,
+                BlobOwner,
+                [{"tenant_id": self.owner, "sha256": digest} for digest in sorted(by_digest)],
+            )
+        return stored
+
+    def _put_new(self, by_digest: dict[str, NormalisedImage]) -> list[str]:
         existing = set(
             self.session.scalars(select(Blob.sha256).where(Blob.sha256.in_(list(by_digest))))
         )
@@ -94,3 +109,12 @@ class DatabaseBlobStore:
             for digest, media_type, data in rows:
                 found[digest] = StoredImage(digest, media_type, bytes(data))
         return found
+
+
+def owned_blob(session: Session, tenant_id: str, sha256: str) -> Blob | None:
+    """The blob if the tenant's own rows reference it, else None (whoever else stored it)."""
+    return session.scalars(
+        select(Blob)
+        .join(BlobOwner, BlobOwner.sha256 == Blob.sha256)
+        .where(BlobOwner.tenant_id == tenant_id, Blob.sha256 == sha256)
+    ).one_or_none()

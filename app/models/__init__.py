@@ -2,6 +2,7 @@
 
 from app.models.api_key import ApiKey
 from app.models.blob import Blob
+from app.models.blob_owner import BlobOwner
 from app.models.candidate_model import CandidateModel
 from app.models.dataset import Dataset
 from app.models.dataset_row import DatasetRow
@@ -22,6 +23,7 @@ from app.models.webhook_event import WebhookEvent
 __all__ = [
     "ApiKey",
     "Blob",
+    "BlobOwner",
     "CandidateModel",
     "Dataset",
     "DatasetRow",

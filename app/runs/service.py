@@ -311,11 +311,20 @@ def _as_text(value: Any) -> str | None:
 
 def samples(session: Session, run: Run, after: int | None, limit: int) -> tuple[list[Sample], bool]:
     """A page of samples with prediction, extracted answer, scores and judge reasoning."""
+    pairs, has_more = samples_with_cases(session, run, after, limit)
+    return [sample for sample, _ in pairs], has_more
+
+
+def samples_with_cases(
+    session: Session, run: Run, after: int | None, limit: int
+) -> tuple[list[tuple[Sample, TestCase]], bool]:
+    """A page of samples, each with its stored test case (the question and media sent)."""
     cases, results = repository.sample_page(session, run.id, after, limit)
     by_case: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_case[result.test_case_index].append(result)
-    return [_sample(case, by_case[case.index]) for case in cases[:limit]], len(cases) > limit
+    pairs = [(_sample(case, by_case[case.index]), case) for case in cases[:limit]]
+    return pairs, len(cases) > limit
 
 
 def _sample(case: TestCase, results: list[Result]) -> Sample:

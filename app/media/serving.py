@@ -1,0 +1,32 @@
+"""Answer a request for a stored blob, for the API and the console alike."""
+
+from fastapi import Response
+from sqlalchemy.orm import Session
+
+from app.media.store import owned_blob
+from app.problems import ProblemError
+
+# Content-addressed: the bytes at a digest never change. `private`: the answer depends on who
+# asks (shared caches must not hand one tenant's image to another).
+CACHE_CONTROL = "private, max-age=31536000, immutable"
+
+
+def blob_response(
+    session: Session, tenant_id: str, sha256: str, if_none_match: str | None
+) -> Response:
+    """The blob's bytes with its type, ETag and Cache-Control; 304 when the ETag matches.
+
+    404 unless the tenant's own rows reference the blob, whether or not it exists.
+    """
+    blob = owned_blob(session, tenant_id, sha256.lower()) if len(sha256) == 64 else None
+    if blob is None:
+        raise ProblemError(404, "Not Found", f"No media {sha256!r}.", slug="not-found")
+    etag = f'"{blob.sha256}"'
+    headers = {
+        "ETag": etag,
+        "Cache-Control": CACHE_CONTROL,
+        "X-Content-Type-Options": "nosniff",
+    }
+    if if_none_match is not None and etag in {tag.strip() for tag in if_none_match.split(",")}:
+        return Response(status_code=304, headers=headers)
+    return Response(bytes(blob.data), media_type=blob.media_type, headers=headers)
