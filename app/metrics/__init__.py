@@ -24,7 +24,9 @@ from app.metrics import (
     image_helpfulness,
     image_reference,
     llm_accuracy,
+    psnr,
     rouge,
+    ssim,
     text_to_image,
 )
 from app.metrics._types import (
@@ -63,6 +65,8 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "image_coherence": (image_coherence.ImageCoherenceSpec, image_coherence.measure),
     "image_helpfulness": (image_helpfulness.ImageHelpfulnessSpec, image_helpfulness.measure),
     "image_reference": (image_reference.ImageReferenceSpec, image_reference.measure),
+    "psnr": (psnr.PsnrSpec, psnr.measure),
+    "ssim": (ssim.SsimSpec, ssim.measure),
 }
 
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())

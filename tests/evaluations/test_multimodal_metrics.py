@@ -118,3 +118,33 @@ class TestImageMetrics:
         assert [e["loc"] for e in errors] == locs
         assert all(spec["type"] in e["msg"] for e in errors)
         assert client.get("/v1/evaluations").json()["data"] == []
+
+
+class TestPixelMetrics:
+    def test_psnr_and_ssim_through_the_blob_store(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+        body = {
+            "test_cases": [
+                {
+                    "input": "Restore it.",
+                    "actual_output": [image(RED)],
+                    "expected_output": [image(RED)],
+                },
+                # BLUE is 12×16, RED 16×12: resized to the reference's size first.
+                {
+                    "input": "Restore it.",
+                    "actual_output": [image(BLUE)],
+                    "expected_output": [image(RED)],
+                },
+            ],
+            "metrics": [{"type": "psnr"}, {"type": "ssim"}],
+        }
+        final = submit(api, client, body)
+        assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
+        rows = {(r["test_case_index"], r["metric"]): r for r in all_results(client, final["id"])}
+        assert rows[(0, "psnr")]["score"] == 100.0 and rows[(0, "ssim")]["score"] == 1.0
+        # Pure red against pure blue: two channels 255 apart, MSE 2·255²/3.
+        assert rows[(1, "psnr")]["score"] == pytest.approx(10 * math.log10(3 / 2))
+        assert rows[(1, "psnr")]["logs"]["resized"] is True
+        assert rows[(1, "ssim")]["passed"] is False
+        assert judge.requests == [] and final["usage"]["calls"] == 0

@@ -1,0 +1,34 @@
+"""psnr: peak signal-to-noise ratio, in dB, of actual_output's image against expected_output's.
+
+scikit-image's `peak_signal_noise_ratio` on 8-bit RGB (data range 255), the actual image resized
+to the expected one's size. Identical images have an infinite PSNR; the score is capped at
+`max_db` (JSON has no infinity).
+"""
+
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import Field
+from skimage.metrics import peak_signal_noise_ratio
+
+from app.metrics._pixels import PixelSpecBase, measure_pixels
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase
+
+
+class PsnrSpec(PixelSpecBase):
+    type: Literal["psnr"]
+    threshold: float = Field(default=30.0, ge=0, description="In dB: `passed = psnr >= threshold`.")
+    max_db: float = Field(default=100.0, gt=0, description="The score of identical images.")
+
+
+async def measure(spec: PsnrSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """PSNR in dB (higher is closer), capped at `max_db`."""
+
+    def compare(actual: np.ndarray, expected: np.ndarray) -> tuple[float, dict[str, Any]]:
+        mse = float(np.mean((actual.astype(np.float64) - expected.astype(np.float64)) ** 2))
+        if mse == 0:
+            return spec.max_db, {"mse": 0.0}
+        db = float(peak_signal_noise_ratio(expected, actual, data_range=255))
+        return min(db, spec.max_db), {"mse": mse}
+
+    return await measure_pixels(spec, case, compare)
