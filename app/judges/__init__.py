@@ -16,7 +16,14 @@ from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._logprobs import weighted_score
 from app.judges._loop import judge_loop, run_on_judge_loop
 from app.judges._shared import SharedAnswers, answer_once
-from app.judges._types import Generation, JudgeEndpoint, JudgeError, JudgeReply, JudgeUsage
+from app.judges._types import (
+    Embeddings,
+    Generation,
+    JudgeEndpoint,
+    JudgeError,
+    JudgeReply,
+    JudgeUsage,
+)
 
 _clients: dict[tuple[JudgeEndpoint, int], JudgeClient] = {}
 
@@ -47,6 +54,7 @@ def close_clients() -> None:
 
 __all__ = [
     "close_clients",
+    "Embeddings",
     "Generation",
     "JSONExtractionError",
     "JudgeCache",

@@ -27,6 +27,7 @@ from app.judges._http import LeanAioHttpClient
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._shared import SharedAnswers, answer_once
 from app.judges._types import (
+    Embeddings,
     Generation,
     JudgeEndpoint,
     JudgeError,
@@ -37,6 +38,7 @@ from app.judges._types import (
 from app.judges._wire import (
     completion_body,
     digit_logprobs,
+    embedding_vectors,
     first_choice,
     text_content,
     wire_messages,
@@ -53,6 +55,8 @@ _FALLBACK_TOP_LOGPROBS = 5
 # Body fields a caller's generation params may not set: Loupe owns them (and reads one
 # non-streamed body).
 _RESERVED_PARAMS = frozenset({"model", "messages", "stream"})
+# What a judge call's sampling params may not set besides: its structured output and logprobs.
+_JUDGE_OWNED = frozenset({"response_format", "logprobs", "top_logprobs"})
 _request_numbers = itertools.count(1)
 _JSON_HEADERS = {"Content-Type": "application/json"}
 
@@ -103,10 +107,13 @@ class JudgeClient:
         top_logprobs: int | None = None,
         cache: JudgeCache | None = None,
         shared: SharedAnswers | None = None,
+        params: dict[str, Any] | None = None,
     ) -> JudgeReply:
         """Ask the judge and return its JSON validated against `schema`.
 
         Args:
+            params: sampling fields (temperature, top_p, seed, max_completion_tokens, ...)
+                set over the endpoint's defaults; a None value leaves the field as it was.
             shared: makes the answer once for every job asking the same request (G-Eval steps,
                 faithfulness truths): one caller asks the judge, the others wait for its answer.
 
@@ -114,17 +121,31 @@ class JudgeClient:
         repair request; `usage` on the error counts the calls that were made.
         """
         model = model or self.endpoint.default_model
-        params = {"temperature": self.endpoint.temperature, "top_logprobs": top_logprobs}
+        sampling = {name: value for name, value in (params or {}).items() if value is not None}
+        reserved = _RESERVED_PARAMS.union(_JUDGE_OWNED).intersection(sampling)
+        if reserved:
+            raise JudgeError(
+                "judge_bad_request", f"judge params may not set {', '.join(sorted(reserved))}"
+            )
+        key_params: dict[str, Any] = {
+            "temperature": self.endpoint.temperature,
+            "top_logprobs": top_logprobs,
+        }
+        if sampling:
+            # Only calls with sampling fields key on them: other keys stay as they were.
+            key_params["sampling"] = sampling
         key = None
         if cache is not None or shared is not None:
-            key = cache_key(model, messages, task_name(schema), params)
+            key = cache_key(model, messages, task_name(schema), key_params)
         if shared is not None and key is not None:
-            return await self._call_shared(shared, key, messages, schema, model, top_logprobs)
+            return await self._call_shared(
+                shared, key, messages, schema, model, top_logprobs, sampling
+            )
         if cache is not None and key is not None:
             hit = _from_store(await cache.get(key), schema)
             if hit is not None:
                 return hit
-        reply = await self._answer(messages, schema, model, top_logprobs)
+        reply = await self._answer(messages, schema, model, top_logprobs, sampling)
         if cache is not None and key is not None:
             await cache.put(key, {"content": reply.content, "logprobs": reply.logprobs})
         return reply
@@ -137,12 +158,13 @@ class JudgeClient:
         schema: type[BaseModel],
         model: str,
         top_logprobs: int | None,
+        sampling: dict[str, Any],
     ) -> JudgeReply:
         made: JudgeReply | None = None
 
         async def make() -> dict[str, Any]:
             nonlocal made
-            made = await self._answer(messages, schema, model, top_logprobs)
+            made = await self._answer(messages, schema, model, top_logprobs, sampling)
             return {"content": made.content, "logprobs": made.logprobs}
 
         stored, mine = await answer_once(shared, key, make)
@@ -151,7 +173,7 @@ class JudgeClient:
         reply = _from_store(stored, schema)
         if reply is None:
             # An entry an older schema wrote: ask without sharing rather than fail.
-            return await self._answer(messages, schema, model, top_logprobs)
+            return await self._answer(messages, schema, model, top_logprobs, sampling)
         if made is not None:
             # Our claim went stale and another answer was stored first: use it, as everyone
             # else does, but count the calls we made.
@@ -164,10 +186,12 @@ class JudgeClient:
         schema: type[BaseModel],
         model: str,
         top_logprobs: int | None,
+        sampling: dict[str, Any] | None = None,
     ) -> JudgeReply:
         """The judge's validated answer, with one repair request when the JSON is unusable."""
         usage = JudgeUsage()
-        completion = await self._complete(messages, schema, model, top_logprobs, usage)
+        sampling = sampling or {}
+        completion = await self._complete(messages, schema, model, top_logprobs, usage, sampling)
         repaired = False
         try:
             data = schema.model_validate(extract_json_object(completion.content)).model_dump()
@@ -184,7 +208,7 @@ class JudgeClient:
                     f"with exactly these fields: {', '.join(schema.model_fields)}.",
                 },
             ]
-            completion = await self._complete(repair, schema, model, top_logprobs, usage)
+            completion = await self._complete(repair, schema, model, top_logprobs, usage, sampling)
             try:
                 data = schema.model_validate(extract_json_object(completion.content)).model_dump()
             except (JSONExtractionError, ValidationError) as second_error:
@@ -252,6 +276,24 @@ class JudgeClient:
             finish_reason=choice.get("finish_reason"),
         )
 
+    async def embed(self, texts: list[str], *, model: str) -> Embeddings:
+        """The embedding of each text, in order (`/embeddings`, same limits and retries).
+
+        Raises JudgeError when the endpoint keeps failing or its reply holds no vector per text.
+        """
+        role = self.endpoint.role
+        usage = JudgeUsage()
+        request = {"model": model, "input": texts, "encoding_format": "float"}
+        raw = await self._post(lambda: request, usage, path="/embeddings")
+        vectors = embedding_vectors(raw, usage)
+        if vectors is None or len(vectors) != len(texts):
+            raise JudgeError(
+                f"{role}_error",
+                f"the {role} endpoint's reply is not a list of {len(texts)} embeddings",
+                usage,
+            )
+        return Embeddings(vectors=vectors, usage=usage)
+
     async def _complete(
         self,
         messages: list[dict[str, Any]],
@@ -259,6 +301,7 @@ class JudgeClient:
         model: str,
         top_logprobs: int | None,
         usage: JudgeUsage,
+        sampling: dict[str, Any],
     ) -> _Completion:
         """One judge completion in the best structured-output mode the endpoint takes."""
         wire = wire_messages(messages)
@@ -270,6 +313,7 @@ class JudgeClient:
                 "model": model,
                 "messages": wire,
                 "temperature": self.endpoint.temperature,
+                **sampling,
             }
             if self.response_format == "json_schema":
                 body["response_format"] = {
@@ -339,8 +383,9 @@ class JudgeClient:
         request: Callable[[], dict[str, Any]],
         usage: JudgeUsage,
         step_down: Callable[[dict[str, Any], openai.BadRequestError], bool] | None = None,
+        path: str = "/chat/completions",
     ) -> bytes:
-        """The raw body of a successful chat completion, retried within the endpoint's bounds.
+        """The raw body of a successful request to `path`, retried within the endpoint's bounds.
 
         Args:
             request: builds the body for each attempt.
@@ -357,7 +402,7 @@ class JudgeClient:
                     # The raw endpoint with plain-dict bodies: the SDK's typed request transform
                     # and response models cost more CPU than the rest of a judge call.
                     raw = await self._openai.post(
-                        "/chat/completions",
+                        path,
                         # Serialised here: the SDK would deep-copy the body (images included).
                         content=json.dumps(body, ensure_ascii=False).encode(),
                         cast_to=bytes,

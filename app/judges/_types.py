@@ -63,6 +63,14 @@ class Generation:
     finish_reason: str | None
 
 
+@dataclass
+class Embeddings:
+    """Embedding vectors, one per input text, and the usage of the call that made them."""
+
+    vectors: list[list[float]]
+    usage: JudgeUsage
+
+
 class JudgeError(Exception):
     """A call that failed for good; `type` becomes the result's error type.
 

@@ -67,3 +67,20 @@ def wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
             message = {**message, "content": content}
         wire.append(message)
     return wire
+
+
+def embedding_vectors(raw: bytes, usage: JudgeUsage) -> list[list[float]] | None:
+    """The vectors of an `/embeddings` reply in input order (None when malformed); adds usage."""
+    body = completion_body(raw, usage)
+    if body is None or not isinstance(body.get("data"), list):
+        return None
+    items = body["data"]
+    if not all(
+        isinstance(item, dict) and isinstance(item.get("embedding"), list) for item in items
+    ):
+        return None
+    ordered = sorted(items, key=lambda item: item.get("index", 0))
+    try:
+        return [[float(value) for value in item["embedding"]] for item in ordered]
+    except (TypeError, ValueError):
+        return None

@@ -2,6 +2,11 @@
 
 To add a metric: write a module with a `XSpec(MetricSpecBase)` carrying a `type` literal and an
 `async def measure(spec, case, ctx)`, then register both below.
+
+OpenAI Evals graders (`string_check`, `text_similarity`, `label_model`, `score_model`) are
+registered as internal: `parse_spec` and `measure` take them, but the public `MetricSpec` union
+(the /v1/evaluations contract) does not list them; the /v1/evals API builds them from its
+`testing_criteria`.
 """
 
 from collections.abc import Awaitable, Callable
@@ -27,6 +32,8 @@ from app.metrics import (
     psnr,
     rouge,
     ssim,
+    string_check,
+    text_similarity,
     text_to_image,
 )
 from app.metrics._types import (
@@ -69,6 +76,13 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "ssim": (ssim.SsimSpec, ssim.measure),
 }
 
+# Metrics only the /v1/evals API builds: parsed and measured, but not part of the public union.
+_INTERNAL: dict[str, tuple[type[MetricSpecBase], Measure]] = {
+    "string_check": (string_check.StringCheckSpec, string_check.measure),
+    "text_similarity": (text_similarity.TextSimilaritySpec, text_similarity.measure),
+}
+_MEASURES = {kind: entry[1] for kind, entry in (_REGISTRY | _INTERNAL).items()}
+
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())
 # A discriminated union on `type` (one class per metric in generated SDKs); pydantic needs two
 # members for a union, so a lone metric stands for itself.
@@ -78,18 +92,21 @@ MetricSpec: Any = (
     else _SPEC_CLASSES[0]
 )
 
-_spec_adapter: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
+_ALL_SPEC_CLASSES = _SPEC_CLASSES + tuple(spec for spec, _ in _INTERNAL.values())
+_spec_adapter: TypeAdapter[MetricSpecBase] = TypeAdapter(
+    Annotated[Union[_ALL_SPEC_CLASSES], Field(discriminator="type")]  # noqa: UP007
+)
 
 
 def parse_spec(raw: dict[str, Any]) -> MetricSpecBase:
-    """A stored metric spec (JSON) back as its typed spec."""
+    """A metric spec (JSON, public or internal) as its typed spec; raises ValidationError."""
     return _spec_adapter.validate_python(raw)
 
 
 async def measure(spec: MetricSpecBase, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Run the spec's metric on one case; an unexpected exception becomes the result's error."""
     try:
-        return await _REGISTRY[spec.type][1](spec, case, ctx)  # type: ignore[attr-defined]
+        return await _MEASURES[spec.type](spec, case, ctx)  # type: ignore[attr-defined]
     except Exception as exc:  # noqa: BLE001 - one case's failure must not end the evaluation
         return MetricResult.failure(
             spec.threshold, MetricError(type="metric_error", message=f"{type(exc).__name__}: {exc}")

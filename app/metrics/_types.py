@@ -6,7 +6,15 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.judges import JudgeCache, JudgeClient, JudgeError, JudgeReply, JudgeUsage, SharedAnswers
+from app.judges import (
+    Embeddings,
+    JudgeCache,
+    JudgeClient,
+    JudgeError,
+    JudgeReply,
+    JudgeUsage,
+    SharedAnswers,
+)
 
 TestCaseField = Literal["input", "actual_output", "expected_output", "context", "retrieval_context"]
 
@@ -114,6 +122,8 @@ class MetricContext:
     # Where the evaluation's other jobs (threads, processes) find those answers: each is made
     # once per evaluation. Without it they are made once per context.
     shared_answers: SharedAnswers | None = None
+    # The model `text_similarity` with `cosine` embeds with (None: the grader's default).
+    embedding_model: str | None = None
 
     async def ask(
         self,
@@ -123,8 +133,13 @@ class MetricContext:
         model: str | None = None,
         top_logprobs: int | None = None,
         shared: bool = False,
+        params: dict[str, Any] | None = None,
     ) -> JudgeReply:
-        """One judge call (cached; with `shared`, made once across jobs); raises JudgeError."""
+        """One judge call (cached; with `shared`, made once across jobs); raises JudgeError.
+
+        Args:
+            params: sampling fields for this call (temperature, top_p, seed, ...).
+        """
         if self.judge is None:
             raise JudgeError("judge_not_configured", "no judge endpoint is configured")
         return await self.judge.call(
@@ -134,7 +149,14 @@ class MetricContext:
             top_logprobs=top_logprobs,
             cache=self.cache,
             shared=self.shared_answers if shared else None,
+            params=params,
         )
+
+    async def embed(self, texts: list[str], *, model: str) -> Embeddings:
+        """The judge endpoint's embeddings of `texts` (not cached); raises JudgeError."""
+        if self.judge is None:
+            raise JudgeError("judge_not_configured", "no judge endpoint is configured")
+        return await self.judge.embed(texts, model=model)
 
     async def ask_shared(
         self,

@@ -1,0 +1,136 @@
+"""What OpenAI Evals graders share: spec base, message shapes, and the row a case carries.
+
+A grader spec is built from an OpenAI `testing_criteria` entry as `{**criterion_without_id,
+"name": criterion_id}`: OpenAI's own field names (`pass_threshold`, `range`, `input`), with
+`threshold` derived from them rather than set.
+
+The test-case contract (the eval-run job builds these cases):
+- `metadata["item"]`: the row's item; `metadata["sample"]`: the sample namespace or None.
+- `metadata["image_urls"]`: the rendered image URLs of the row, and `input`: the ingested
+  image parts (`{"type": "image_url", "image_url": {"url": "data:..."}}`) in the same order.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.judges import JudgeUsage
+from app.metrics._templates import RenderError
+from app.metrics._types import MetricError, MetricResult, MetricSpecBase, MetricTestCase
+
+
+class GraderSpecBase(MetricSpecBase):
+    """An OpenAI grader; `name` is the criterion id its results are reported under."""
+
+    name: str | None = Field(default=None, min_length=1, max_length=256)
+    # Derived from the grader's own fields (pass_threshold, range): never given.
+    threshold: float = Field(default=1.0, exclude=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_threshold(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "threshold" in data:
+            raise ValueError("OpenAI graders take no threshold (it follows from pass_threshold)")
+        return data
+
+
+class _Part(BaseModel):
+    # OpenAI adds optional fields to parts over time (prompt_cache_breakpoint): ignored.
+    model_config = ConfigDict(extra="ignore")
+
+
+class InputText(_Part):
+    type: Literal["input_text"]
+    text: str
+
+
+class OutputText(_Part):
+    type: Literal["output_text"]
+    text: str
+
+
+class InputImage(_Part):
+    type: Literal["input_image"]
+    image_url: str = Field(min_length=1, description="An https or data URL; may be a template.")
+    detail: Literal["high", "low", "auto"] | None = None
+
+
+class AudioData(_Part):
+    data: str
+    format: Literal["mp3", "wav"]
+
+
+class InputAudio(_Part):
+    type: Literal["input_audio"]
+    input_audio: AudioData
+
+
+ContentPart = Annotated[
+    InputText | OutputText | InputImage | InputAudio, Field(discriminator="type")
+]
+
+
+class GraderMessage(BaseModel):
+    """OpenAI's EvalItem: a role and templated content (a string, a part, or a list)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    role: Literal["user", "assistant", "system", "developer"]
+    content: str | ContentPart | list[str | ContentPart]
+    type: Literal["message"] | None = None
+
+
+def wire(messages: list[GraderMessage]) -> list[dict[str, Any]]:
+    return [message.model_dump(exclude_none=True) for message in messages]
+
+
+class Step(BaseModel):
+    description: str
+    conclusion: str
+
+
+def namespaces(case: MetricTestCase) -> dict[str, Any]:
+    """The template namespaces of a case's row; `sample` only when the row has one."""
+    metadata = case.metadata or {}
+    found = {"item": metadata.get("item")}
+    if metadata.get("sample") is not None:
+        found["sample"] = metadata["sample"]
+    return found
+
+
+def images(case: MetricTestCase) -> dict[str, Any]:
+    """Rendered image URL -> the ingested image part the judge gets instead."""
+    urls = (case.metadata or {}).get("image_urls") or []
+    parts = case.input if isinstance(case.input, list) else []
+    if len(urls) != len(parts):
+        raise RenderError(
+            f"the case lists {len(urls)} image URLs but carries {len(parts)} image parts"
+        )
+    return dict(zip(urls, parts, strict=True))
+
+
+def render_failure(threshold: float, error: RenderError) -> MetricResult:
+    return MetricResult.failure(threshold, MetricError(error.type, error.message))
+
+
+def reason_of(steps: list[dict[str, Any]]) -> str | None:
+    """The judge's conclusions, in order, as one reason."""
+    conclusions = [step["conclusion"].strip() for step in steps if step["conclusion"].strip()]
+    return " ".join(conclusions) or None
+
+
+def grader_sample(
+    model: str | None, flat_input: list[dict[str, str]], output: str | None, usage: JudgeUsage
+) -> dict[str, Any]:
+    """The grader's own model call, as an output item result's `sample` shows it."""
+    return {
+        "model": model,
+        "input": flat_input,
+        "output": [] if output is None else [{"role": "assistant", "content": output}],
+        "usage": {
+            "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens,
+            "total_tokens": usage.prompt_tokens + usage.completion_tokens,
+            "cached_tokens": 0,
+        },
+    }

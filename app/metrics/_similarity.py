@@ -1,0 +1,119 @@
+"""The reference-based scores of OpenAI's `text_similarity` grader, each in [0, 1].
+
+Which definition each follows (docs/decisions.md says why):
+- `fuzzy_match`: rapidfuzz `fuzz.WRatio(input, reference, processor=utils.default_process)/100`,
+  OpenAI's own example.
+- `bleu`: NLTK `sentence_bleu`, cumulative BLEU-4 (uniform weights, no smoothing), over the
+  tokens of Loupe's EvalScope BLEU (`_text_scores.bleu_tokens`: NLTK `word_tokenize`, jieba for
+  CJK text). EvalScope reports individual BLEU-n only, so the weights are not shared.
+- `gleu`: NLTK `sentence_gleu` (Google BLEU, 1- to 4-grams) over the same tokens.
+- `meteor`: NLTK `meteor_score` (its defaults: lower-cased, Porter stems, WordNet 3.0 synonyms)
+  over the same tokens, with the WordNet shipped in `nltk_data/corpora/wordnet.zip`.
+- `rouge_1`..`rouge_5`, `rouge_l`: Google's `rouge-score` F-measure (no stemming), its default
+  tokeniser (lower-cased ASCII letters and digits); text with CJK ideographs, which that
+  tokeniser drops entirely, is jieba-cut instead.
+"""
+
+import threading
+import warnings
+from typing import Any
+
+import jieba
+from nltk.corpus.reader.wordnet import WordNetCorpusReader
+from nltk.data import ZipFilePathPointer
+from nltk.translate.bleu_score import sentence_bleu
+from nltk.translate.gleu_score import sentence_gleu
+from nltk.translate.meteor_score import meteor_score
+from rapidfuzz import fuzz, utils
+from rouge_score import rouge_scorer, tokenizers
+
+from app.metrics._text_scores import NLTK_DATA, bleu_tokens, has_cjk
+
+ROUGE_METRICS = {f"rouge_{n}": f"rouge{n}" for n in range(1, 6)} | {"rouge_l": "rougeL"}
+REFERENCE_METRICS = ("fuzzy_match", "bleu", "gleu", "meteor", *ROUGE_METRICS)
+
+
+class _WordNet30(WordNetCorpusReader):
+    def map_wn(self, version: str = "wordnet") -> None:
+        # The shipped database is WordNet 3.0 itself: nothing to map to 3.0 (NLTK would read
+        # index.sense, which is not shipped, to build an identity mapping).
+        return None
+
+
+_wordnet: WordNetCorpusReader | None = None
+_wordnet_lock = threading.Lock()
+
+
+def wordnet() -> WordNetCorpusReader:
+    """The shipped WordNet 3.0, loaded on first use (about a second) and kept."""
+    global _wordnet
+    with _wordnet_lock:
+        if _wordnet is None:
+            root = ZipFilePathPointer(str(NLTK_DATA / "corpora" / "wordnet.zip"), "wordnet/")
+            with warnings.catch_warnings():
+                # "The multilingual functions are not available": no OMW is wanted.
+                warnings.simplefilter("ignore", UserWarning)
+                _wordnet = _WordNet30(root, None)
+        return _wordnet
+
+
+class _RougeTokenizer(tokenizers.Tokenizer):
+    """rouge-score's tokeniser, except that CJK text is jieba-cut (it would lose every word)."""
+
+    def __init__(self) -> None:
+        self._default = tokenizers.DefaultTokenizer(use_stemmer=False)
+
+    def tokenize(self, text: str) -> list[str]:
+        if has_cjk(text):
+            return [t.lower() for t in jieba.cut(text) if any(ch.isalnum() for ch in t)]
+        return self._default.tokenize(text)
+
+
+_tokenizer = _RougeTokenizer()
+_rouge = {
+    metric: rouge_scorer.RougeScorer([key], tokenizer=_tokenizer)
+    for metric, key in ROUGE_METRICS.items()
+}
+
+
+def fuzzy_match(text: str, reference: str) -> float:
+    return fuzz.WRatio(text, reference, processor=utils.default_process) / 100
+
+
+def bleu(text: str, reference: str) -> float:
+    hypothesis, ref = bleu_tokens(text), bleu_tokens(reference)
+    if not hypothesis or not ref:
+        return 0.0
+    with warnings.catch_warnings():
+        # NLTK warns on zero higher-order overlaps and returns (nearly) 0, which is BLEU.
+        warnings.simplefilter("ignore", UserWarning)
+        return float(sentence_bleu([ref], hypothesis))
+
+
+def gleu(text: str, reference: str) -> float:
+    hypothesis, ref = bleu_tokens(text), bleu_tokens(reference)
+    if not hypothesis or not ref:
+        return 0.0
+    return float(sentence_gleu([ref], hypothesis))
+
+
+def meteor(text: str, reference: str) -> float:
+    hypothesis, ref = bleu_tokens(text), bleu_tokens(reference)
+    if not hypothesis or not ref:
+        return 0.0
+    return float(meteor_score([ref], hypothesis, wordnet=wordnet()))
+
+
+def rouge(metric: str, text: str, reference: str) -> float:
+    """ROUGE F-measure; `metric` is `rouge_1`..`rouge_5` or `rouge_l`."""
+    return float(_rouge[metric].score(reference, text)[ROUGE_METRICS[metric]].fmeasure)
+
+
+def reference_score(metric: str, text: str, reference: str) -> float:
+    """One reference-based score of `text` against `reference`."""
+    scorers: dict[str, Any] = {"fuzzy_match": fuzzy_match, "bleu": bleu, "gleu": gleu}
+    if metric in scorers:
+        return scorers[metric](text, reference)
+    if metric == "meteor":
+        return meteor(text, reference)
+    return rouge(metric, text, reference)

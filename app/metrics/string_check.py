@@ -1,0 +1,59 @@
+"""string_check (OpenAI Evals): compare two templated strings; 1 when the operation holds.
+
+`eq` / `ne`: equality, case-sensitive; `like`: `reference` is a substring of `input`;
+`ilike`: the same, caseless (Unicode case folding). No trimming or other normalisation.
+"""
+
+from typing import Any, Literal
+
+from pydantic import model_validator
+
+from app.metrics._graders import GraderSpecBase, namespaces, render_failure
+from app.metrics._templates import RenderError, render_template
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase
+
+Operation = Literal["eq", "ne", "like", "ilike"]
+_DESCRIPTIONS = {
+    "eq": "equals",
+    "ne": "differs from",
+    "like": "contains",
+    "ilike": "contains (ignoring case)",
+}
+
+
+class StringCheckSpec(GraderSpecBase):
+    type: Literal["string_check"]
+    input: str
+    reference: str
+    operation: Operation
+
+    @model_validator(mode="after")
+    def _passing_score(self) -> "StringCheckSpec":
+        self.threshold = 1.0
+        return self
+
+
+def check(operation: Operation, text: str, reference: str) -> bool:
+    """Whether `operation` holds between the rendered input and reference."""
+    if operation == "eq":
+        return text == reference
+    if operation == "ne":
+        return text != reference
+    if operation == "like":
+        return reference in text
+    return reference.casefold() in text.casefold()
+
+
+async def measure(spec: StringCheckSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """1.0 when the operation holds on the rendered strings, else 0.0."""
+    try:
+        found = namespaces(case)
+        text = render_template(spec.input, found)
+        reference = render_template(spec.reference, found)
+    except RenderError as error:
+        return render_failure(spec.threshold, error)
+    holds = check(spec.operation, text, reference)
+    verb = _DESCRIPTIONS[spec.operation]
+    reason = f"input {verb} reference" if holds else f"not true that input {verb} reference"
+    logs: dict[str, Any] = {"input": text, "reference": reference, "operation": spec.operation}
+    return MetricResult.scored(1.0 if holds else 0.0, spec.threshold, reason, logs)

@@ -1,0 +1,118 @@
+"""text_similarity (OpenAI Evals): a similarity score of two templated strings, in [0, 1].
+
+`passed = score >= pass_threshold`. `_similarity.py` says which definition each reference
+metric follows; `cosine` is the cosine of the two texts' embeddings from the judge endpoint
+(`MetricContext.embedding_model`, else OpenAI's `text-embedding-3-large`), negative values
+counted as 0 so the score stays in [0, 1].
+"""
+
+import asyncio
+import math
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from app.judges import JudgeError
+from app.metrics._graders import GraderSpecBase, namespaces, render_failure
+from app.metrics._similarity import reference_score, wordnet
+from app.metrics._templates import RenderError, render_template
+from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+
+EvaluationMetric = Literal[
+    "cosine",
+    "fuzzy_match",
+    "bleu",
+    "gleu",
+    "meteor",
+    "rouge_1",
+    "rouge_2",
+    "rouge_3",
+    "rouge_4",
+    "rouge_5",
+    "rouge_l",
+]
+DEFAULT_EMBEDDING_MODEL = "text-embedding-3-large"
+
+
+class TextSimilaritySpec(GraderSpecBase):
+    type: Literal["text_similarity"]
+    input: str
+    reference: str
+    evaluation_metric: EvaluationMetric
+    pass_threshold: float = Field(allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _threshold(self) -> "TextSimilaritySpec":
+        self.threshold = self.pass_threshold
+        return self
+
+
+def cosine(a: list[float], b: list[float]) -> float:
+    """The cosine of two vectors; raises ValueError for a zero vector or mismatched sizes."""
+    if len(a) != len(b):
+        raise ValueError(f"embeddings of different sizes ({len(a)} and {len(b)})")
+    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    if norms == 0:
+        raise ValueError("an embedding is the zero vector")
+    return sum(x * y for x, y in zip(a, b, strict=True)) / norms
+
+
+async def _cosine(
+    spec: TextSimilaritySpec, ctx: MetricContext, text: str, reference: str, logs: dict[str, Any]
+) -> MetricResult:
+    model = ctx.embedding_model or DEFAULT_EMBEDDING_MODEL
+    logs["embedding_model"] = model
+    if not text or not reference:
+        # Embedding endpoints refuse empty input; an empty side has no meaning to compare.
+        error = MetricError("empty_text", "cosine needs a non-empty input and reference")
+        return MetricResult.failure(spec.threshold, error, **logs)
+    try:
+        embeddings = await ctx.embed([text, reference], model=model)
+    except JudgeError as error:
+        result = MetricResult.failure(
+            spec.threshold, MetricError(error.type, error.message), **logs
+        )
+        result.usage = error.usage
+        return result
+    try:
+        similarity = cosine(*embeddings.vectors)
+    except ValueError as error:
+        result = MetricResult.failure(spec.threshold, MetricError("invalid_embedding", str(error)))
+        result.usage = embeddings.usage
+        return result
+    score = min(1.0, max(0.0, similarity))
+    logs["cosine"] = similarity
+    result = MetricResult.scored(score, spec.threshold, _reason(spec, score), logs)
+    result.usage = embeddings.usage
+    return result
+
+
+def _reason(spec: TextSimilaritySpec, score: float) -> str:
+    relation = ">=" if score >= spec.pass_threshold else "<"
+    return (
+        f"{spec.evaluation_metric} is {score:.4f} {relation} pass_threshold {spec.pass_threshold}"
+    )
+
+
+async def measure(
+    spec: TextSimilaritySpec, case: MetricTestCase, ctx: MetricContext
+) -> MetricResult:
+    """The chosen similarity of the rendered input to the rendered reference."""
+    try:
+        found = namespaces(case)
+        text = render_template(spec.input, found)
+        reference = render_template(spec.reference, found)
+    except RenderError as error:
+        return render_failure(spec.threshold, error)
+    logs: dict[str, Any] = {
+        "input": text,
+        "reference": reference,
+        "evaluation_metric": spec.evaluation_metric,
+    }
+    if spec.evaluation_metric == "cosine":
+        return await _cosine(spec, ctx, text, reference, logs)
+    if spec.evaluation_metric == "meteor":
+        # Loading WordNet takes about a second: not on the judge loop every job shares.
+        await asyncio.to_thread(wordnet)
+    score = reference_score(spec.evaluation_metric, text, reference)
+    return MetricResult.scored(score, spec.threshold, _reason(spec, score), logs)

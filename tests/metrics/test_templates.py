@@ -1,0 +1,251 @@
+"""OpenAI Evals templates: paths, indexes, JSON insertion, messages, images, the sample."""
+
+import json
+
+import pytest
+
+from app.metrics._templates import (
+    ImageUnavailable,
+    TemplateError,
+    UnsupportedContent,
+    build_sample,
+    flatten,
+    image_url_templates,
+    image_urls,
+    render_messages,
+    render_template,
+)
+
+ITEM = {
+    "question": "What is 2+2?",
+    "answer": "4",
+    "meta": {"lang": "en", "tags": ["math", "easy"], "level": 3, "ok": True, "none": None},
+    "chart_url": "https://example.test/chart.png",
+}
+SAMPLE = {
+    "output_text": '{"email": "a@b.c"}',
+    "output_json": {"email": "a@b.c"},
+    "output_tools": [{"id": "call_1", "function": {"name": "lookup", "arguments": "{}"}}],
+}
+NS = {"item": ITEM, "sample": SAMPLE}
+PNG = "data:image/png;base64,iVBORw0KGgo="
+
+
+class TestRenderTemplate:
+    def test_whitespace_inside_braces_is_allowed(self) -> None:
+        assert render_template("{{item.answer}}|{{ item.answer }}|{{  item.answer\t}}", NS) == (
+            "4|4|4"
+        )
+
+    def test_text_outside_braces_is_left_alone(self) -> None:
+        text = "Q: {{ item.question }} { not } {single} }} {{"
+        assert render_template(text, NS) == "Q: What is 2+2? { not } {single} }} {{"
+
+    def test_nested_paths_and_indexes(self) -> None:
+        assert render_template("{{ item.meta.lang }}", NS) == "en"
+        assert render_template("{{ item.meta.tags[1] }}", NS) == "easy"
+        assert render_template("{{ sample.output_tools[0].function.name }}", NS) == "lookup"
+        assert render_template("{{ sample.output_json.email }}", NS) == "a@b.c"
+
+    def test_non_strings_are_compact_json_and_null_is_empty(self) -> None:
+        assert render_template("{{ item.meta.level }}", NS) == "3"
+        assert render_template("{{ item.meta.ok }}", NS) == "true"
+        assert render_template("[{{ item.meta.none }}]", NS) == "[]"
+        assert render_template("{{ item.meta.tags }}", NS) == '["math","easy"]'
+        rendered = render_template("{{ item.meta }}", NS)
+        assert json.loads(rendered) == ITEM["meta"] and " " not in rendered
+
+    def test_strings_are_inserted_raw(self) -> None:
+        ns = {"item": {"quote": 'say "hi"\nnow'}}
+        assert render_template("{{ item.quote }}", ns) == 'say "hi"\nnow'
+
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "item.missing",
+            "item.meta.tags[2]",
+            "item.meta.lang[0]",
+            "item.answer.x",
+            "sample.output_tools[0].function.nope",
+            "other.x",
+            "item..x",
+            "item.meta tags",
+        ],
+    )
+    def test_unresolvable_path_names_the_path(self, path: str) -> None:
+        with pytest.raises(TemplateError) as raised:
+            render_template(f"before {{{{ {path} }}}} after", NS)
+        assert raised.value.path == path
+        assert raised.value.type == "template_variable_missing"
+        assert path in raised.value.message
+
+    def test_sample_missing_for_the_row(self) -> None:
+        with pytest.raises(TemplateError, match="no sample"):
+            render_template("{{ sample.output_text }}", {"item": ITEM})
+
+
+class TestRenderMessages:
+    def test_string_and_text_parts(self) -> None:
+        messages = [
+            {"role": "developer", "content": "Grade {{ item.meta.lang }} answers."},
+            {"role": "user", "content": {"type": "input_text", "text": "Q: {{item.question}}"}},
+            {
+                "role": "assistant",
+                "type": "message",
+                "content": [{"type": "output_text", "text": "{{ sample.output_text }}"}, "ok"],
+            },
+        ]
+        assert render_messages(messages, NS) == [
+            {"role": "system", "content": "Grade en answers."},
+            {"role": "user", "content": "Q: What is 2+2?"},
+            {"role": "assistant", "content": '{"email": "a@b.c"}\nok'},
+        ]
+
+    def test_image_is_sent_as_the_ingested_part(self) -> None:
+        ingested = {"type": "image_url", "image_url": {"url": PNG}, "sha256": "ab"}
+        messages = [
+            {
+                "role": "user",
+                "content": [
+                    "Chart:",
+                    {"type": "input_image", "image_url": "{{ item.chart_url }}", "detail": "low"},
+                    {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+                ],
+            }
+        ]
+        rendered = render_messages(messages, NS, {ITEM["chart_url"]: ingested})
+        assert rendered == [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "Chart:"},
+                    {
+                        "type": "image_url",
+                        "image_url": {"url": PNG, "detail": "low"},
+                        "sha256": "ab",
+                    },
+                    {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+                ],
+            }
+        ]
+        # The mapping's own part is not changed by the detail.
+        assert ingested["image_url"] == {"url": PNG}
+        assert flatten(rendered) == [
+            {"role": "user", "content": "Chart:\n<image_url>\n<input_audio>"}
+        ]
+
+    def test_image_not_ingested_is_unavailable(self) -> None:
+        messages = [
+            {
+                "role": "user",
+                "content": [{"type": "input_image", "image_url": "{{item.chart_url}}"}],
+            }
+        ]
+        with pytest.raises(ImageUnavailable) as raised:
+            render_messages(messages, NS, {"https://other.test/x.png": {}})
+        assert raised.value.type == "image_unavailable"
+        with pytest.raises(ImageUnavailable):
+            render_messages(messages, NS)
+
+    def test_unsupported_parts(self) -> None:
+        for part in (
+            {"type": "input_file", "file_id": "file_1"},
+            {"type": "input_image", "file_id": "file_1", "detail": "auto"},
+        ):
+            with pytest.raises(UnsupportedContent):
+                render_messages([{"role": "user", "content": [part]}], NS)
+
+    def test_missing_path_in_a_message(self) -> None:
+        with pytest.raises(TemplateError) as raised:
+            render_messages([{"role": "user", "content": "{{ item.nope }}"}], NS)
+        assert raised.value.path == "item.nope"
+
+
+class TestImageListing:
+    MESSAGES = [
+        {"role": "system", "content": "Look."},
+        {
+            "role": "user",
+            "content": [
+                {"type": "input_image", "image_url": "{{ item.chart_url }}"},
+                {"type": "input_text", "text": "and"},
+                {"type": "input_image", "image_url": PNG},
+            ],
+        },
+        {"role": "user", "content": {"type": "input_image", "image_url": "{{item.chart_url}}"}},
+    ]
+
+    def test_templates_in_order(self) -> None:
+        assert image_url_templates(self.MESSAGES) == [
+            "{{ item.chart_url }}",
+            PNG,
+            "{{item.chart_url}}",
+        ]
+
+    def test_rendered_urls_once_each(self) -> None:
+        assert image_urls(self.MESSAGES, {"item": ITEM}) == [ITEM["chart_url"], PNG]
+
+    def test_rendered_url_missing_path(self) -> None:
+        with pytest.raises(TemplateError):
+            image_urls(self.MESSAGES, {"item": {}})
+
+
+class TestBuildSample:
+    def test_from_a_completion(self) -> None:
+        tool_calls = [
+            {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+        ]
+        completion = {
+            "model": "gpt-test-2025",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {
+                        "role": "assistant",
+                        "content": '{"a": [1, 2]}',
+                        "tool_calls": tool_calls,
+                    },
+                    "finish_reason": "stop",
+                }
+            ],
+        }
+        sample = build_sample(completion=completion)
+        assert sample == {
+            "output_text": '{"a": [1, 2]}',
+            "output_tools": tool_calls,
+            "choices": completion["choices"],
+            "model": "gpt-test-2025",
+            "output_json": {"a": [1, 2]},
+        }
+        assert render_template("{{ sample.output_json.a[1] }}", {"sample": sample}) == "2"
+
+    def test_plain_text_has_no_output_json(self) -> None:
+        completion = {"model": "m", "choices": [{"message": {"content": "Paris"}}]}
+        sample = build_sample(completion=completion)
+        assert sample["output_text"] == "Paris" and "output_json" not in sample
+        assert sample["output_tools"] == []
+        with pytest.raises(TemplateError):
+            render_template("{{ sample.output_json }}", {"sample": sample})
+
+    def test_null_content_is_empty_text(self) -> None:
+        sample = build_sample(
+            completion={"model": "m", "choices": [{"message": {"content": None}}]}
+        )
+        assert sample["output_text"] == ""
+
+    def test_from_a_row(self) -> None:
+        row = {"output_text": "[1, 2]", "extra": {"x": 1}}
+        sample = build_sample(row_sample=row)
+        assert sample == {"output_text": "[1, 2]", "extra": {"x": 1}, "output_json": [1, 2]}
+        assert "output_json" not in row
+        # A row's own output_json stands.
+        assert build_sample(row_sample={"output_text": "1", "output_json": {"k": 2}}) == {
+            "output_text": "1",
+            "output_json": {"k": 2},
+        }
+
+    def test_exactly_one_source(self) -> None:
+        with pytest.raises(ValueError):
+            build_sample()
+        with pytest.raises(ValueError):
+            build_sample(completion={}, row_sample={})
