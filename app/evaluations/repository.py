@@ -209,6 +209,7 @@ _SUMMED = (
     "failed",
     "errored",
     "score_sum",
+    "score_sq_sum",
     "scored",
     "calls",
     "prompt_tokens",
@@ -227,6 +228,7 @@ def add_to_summaries(session: Session, evaluation_id: str, rows: list[dict[str, 
         total["errored"] += row["error"] is not None
         if row["score"] is not None:
             total["score_sum"] += row["score"]
+            total["score_sq_sum"] += row["score"] * row["score"]
             total["scored"] += 1
         total["calls"] += row["judge_calls"] or 0
         total["prompt_tokens"] += row["prompt_tokens"] or 0
@@ -262,12 +264,39 @@ def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]
             "failed": row.failed,
             "errored": row.errored,
             "mean_score": row.score_sum / row.scored if row.scored else None,
+            "scored": row.scored,
+            "score_sum": row.score_sum,
+            "score_sq_sum": row.score_sq_sum,
             "calls": row.calls,
             "prompt_tokens": row.prompt_tokens,
             "completion_tokens": row.completion_tokens,
         }
         for row in rows
     ]
+
+
+def scores_by_cluster(
+    session: Session, evaluation_id: str, key: str
+) -> dict[int, tuple[list[float], list[Any]]]:
+    """Per metric index: the stored scores and their test cases' `metadata[key]`."""
+    clusters = {
+        index: (metadata or {}).get(key)
+        for index, metadata in session.execute(
+            select(TestCase.index, TestCase.metadata_).where(
+                TestCase.evaluation_id == evaluation_id
+            )
+        )
+    }
+    by_metric: dict[int, tuple[list[float], list[Any]]] = {}
+    for metric_index, case_index, score in session.execute(
+        select(Result.metric_index, Result.test_case_index, Result.score).where(
+            Result.evaluation_id == evaluation_id, Result.score.is_not(None)
+        )
+    ):
+        scores, groups = by_metric.setdefault(metric_index, ([], []))
+        scores.append(score)
+        groups.append(clusters.get(case_index))
+    return by_metric
 
 
 def result_page(

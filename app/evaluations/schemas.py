@@ -54,6 +54,12 @@ class EvaluationCreate(BaseModel):
         description="Reuse judge answers to identical requests from this tenant's earlier "
         "evaluations; false keeps this evaluation's answers to itself.",
     )
+    cluster_by: MetadataKey | None = Field(
+        default=None,
+        description="A test-case metadata key every case has (e.g. the image or source "
+        "document id when several questions share one): summaries then also report the "
+        "cluster-robust standard error and interval.",
+    )
 
 
 class ResultCounts(BaseModel):
@@ -64,7 +70,37 @@ class ResultCounts(BaseModel):
     pending: int
 
 
-class MetricSummary(BaseModel):
+Interval = Annotated[list[float], Field(min_length=2, max_length=2)]
+
+
+class ClusteredError(BaseModel):
+    """The mean's error when cases in one cluster are correlated (computed on each read)."""
+
+    cluster_by: str
+    clusters: int = Field(description="Distinct values of `cluster_by` among scored cases.")
+    stderr: float | None = Field(description="Cluster-robust SE (G/(G-1) correction).")
+    ci95: Interval | None = Field(description="mean ± t(0.975, clusters − 1) · stderr.")
+    design_effect: float | None = Field(description="(clustered stderr / stderr)².")
+
+
+class ErrorBars(BaseModel):
+    """How sure a mean is: over `n` scored results (errored results excluded)."""
+
+    n: int = Field(description="Results with a score.")
+    std: float | None = Field(description="Sample standard deviation (n − 1); null below 2.")
+    stderr: float | None = Field(description="std / √n; null below 2 scored results.")
+    ci95: Interval | None = Field(
+        description="[lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2."
+    )
+    pass_rate_ci95: Interval | None = Field(
+        description="Wilson 95% interval of the pass rate; null without a threshold or below 2."
+    )
+    clustered: ClusteredError | None = Field(
+        default=None, description="Only with `cluster_by`, once two clusters have scores."
+    )
+
+
+class MetricSummary(ErrorBars):
     metric: str
     type: str
     mean_score: float | None = Field(description="Mean over results that have a score.")
@@ -96,6 +132,7 @@ class Evaluation(BaseModel):
     judge: JudgeConfig | None
     webhook_url: str | None
     cache: bool
+    cluster_by: str | None
     test_case_count: int
     result_counts: ResultCounts
     per_metric: list[MetricSummary]

@@ -15,6 +15,7 @@ from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
+    ClusteredError,
     ErrorInfo,
     EvaluationCreate,
     EvaluationResult,
@@ -31,6 +32,7 @@ from app.media.store import DatabaseBlobStore
 from app.models import Evaluation, Result, Tenant, TestCase
 from app.problems import FieldError, ProblemError, field_error
 from app.runtime import Runtime
+from app.stats import clustered_spread, spread_from_sums, wilson_interval
 from app.webhooks import service as webhook_service
 
 # Shown per response at most; a 10,000-case submission can have many more bad fields.
@@ -101,6 +103,18 @@ def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> st
         client_ids.setdefault(key, index)
     missing, missing_count = _missing_field_errors(payload)
     errors.extend(missing)
+    if payload.cluster_by is not None:
+        for index, test_case in enumerate(payload.test_cases):
+            if (test_case.metadata or {}).get(payload.cluster_by) is None:
+                missing_count += 1
+                if len(errors) < _MAX_FIELD_ERRORS:
+                    errors.append(
+                        field_error(
+                            ["test_cases", index, "metadata", payload.cluster_by],
+                            f"cluster_by {payload.cluster_by!r} needs this key on every case",
+                            "missing_for_cluster_by",
+                        )
+                    )
     endpoint_id = None
     if payload.webhook_url is not None:
         endpoint = webhook_service.endpoint_for_url(session, tenant.id, payload.webhook_url)
@@ -147,6 +161,7 @@ def create(
         judge=payload.judge.model_dump(mode="json") if payload.judge else None,
         webhook_endpoint_id=endpoint_id,
         use_cache=payload.cache,
+        cluster_by=payload.cluster_by,
         status="queued",
         total_test_cases=len(payload.test_cases),
         dispatch_attempts=1,
@@ -216,11 +231,58 @@ def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
     return enqueued
 
 
+def error_bars(
+    scored: int,
+    total: float,
+    total_sq: float,
+    passed: int | None = None,
+    failed: int | None = None,
+    clustered: ClusteredError | None = None,
+) -> dict[str, Any]:
+    """The error-bar fields of a summary, from running sums (and pass counts, if thresholded)."""
+    spread = spread_from_sums(scored, total, total_sq)
+    judged = (passed or 0) + (failed or 0)
+    return {
+        "n": spread.n,
+        "std": spread.std,
+        "stderr": spread.stderr,
+        "ci95": list(spread.ci95) if spread.ci95 else None,
+        "pass_rate_ci95": (
+            list(interval) if (interval := wilson_interval(passed or 0, judged)) else None
+        ),
+        "clustered": clustered,
+    }
+
+
+def clustered_error(
+    cluster_by: str, scores: list[float], groups: list[Any]
+) -> ClusteredError | None:
+    """The cluster-robust error of these scores' mean; None below two clusters."""
+    spread = clustered_spread(scores, groups)
+    if spread is None:
+        return None
+    return ClusteredError(
+        cluster_by=cluster_by,
+        clusters=spread.clusters,
+        stderr=spread.stderr,
+        ci95=list(spread.ci95),
+        design_effect=spread.design_effect,
+    )
+
+
 def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
-    """The evaluation as clients see it, with counts and per-metric summaries."""
+    """The evaluation as clients see it, with counts and per-metric summaries.
+
+    Error bars come from the running sums; clustered ones (with `cluster_by`) read the scores.
+    """
     by_index = {
         row["metric_index"]: row for row in repository.result_summary(session, evaluation.id)
     }
+    by_cluster = (
+        repository.scores_by_cluster(session, evaluation.id, evaluation.cluster_by)
+        if evaluation.cluster_by and by_index
+        else {}
+    )
     per_metric = []
     totals = {"passed": 0, "failed": 0, "errored": 0, "stored": 0}
     usage = UsageTotals()
@@ -228,6 +290,9 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         row = by_index.get(index, {})
         passed, failed = row.get("passed", 0), row.get("failed", 0)
         errored, stored = row.get("errored", 0), row.get("stored", 0)
+        clustered = None
+        if index in by_cluster and evaluation.cluster_by:
+            clustered = clustered_error(evaluation.cluster_by, *by_cluster[index])
         per_metric.append(
             MetricSummary(
                 metric=spec.get("name") or spec["type"],
@@ -238,6 +303,14 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
                 failed=failed,
                 errored=errored,
                 pending=evaluation.total_test_cases - stored,
+                **error_bars(
+                    row.get("scored", 0),
+                    row.get("score_sum", 0.0),
+                    row.get("score_sq_sum", 0.0),
+                    passed,
+                    failed,
+                    clustered,
+                ),
             )
         )
         for key in totals:
@@ -260,6 +333,7 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         judge=evaluation.judge,  # type: ignore[arg-type]
         webhook_url=endpoint.url if endpoint else None,
         cache=evaluation.use_cache,
+        cluster_by=evaluation.cluster_by,
         test_case_count=evaluation.total_test_cases,
         result_counts=ResultCounts(
             total=total,

@@ -29,6 +29,9 @@ class Evaluation(Base):
     # False: judge answers are not reused from or shared with other evaluations.
     use_cache: Mapped[bool] = mapped_column(Boolean, default=True)
     status: Mapped[str] = mapped_column(String(16), default="queued")
+    # A test-case metadata key grouping correlated cases (e.g. one image, several questions):
+    # aggregates then add a cluster-robust standard error.
+    cluster_by: Mapped[str | None] = mapped_column(String(256), nullable=True)
     total_test_cases: Mapped[int] = mapped_column(Integer)
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # How many times the evaluation's jobs were enqueued (the first time included).

@@ -1,4 +1,4 @@
-from sqlalchemy import Float, ForeignKey, Integer
+from sqlalchemy import Float, ForeignKey, Integer, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base
@@ -24,6 +24,8 @@ class MetricSummary(Base):
     # The mean score is score_sum / scored (results without a score do not count).
     score_sum: Mapped[float] = mapped_column(Float)
     scored: Mapped[int] = mapped_column(Integer)
+    # With score_sum and scored, the scores' variance: error bars without reading the results.
+    score_sq_sum: Mapped[float] = mapped_column(Float, server_default=text("0"))
     calls: Mapped[int] = mapped_column(Integer)
     prompt_tokens: Mapped[int] = mapped_column(Integer)
     completion_tokens: Mapped[int] = mapped_column(Integer)

@@ -1,4 +1,4 @@
-from sqlalchemy import Float, ForeignKey, Integer, String
+from sqlalchemy import Float, ForeignKey, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base
@@ -18,3 +18,5 @@ class RunScore(Base):
     subset: Mapped[str] = mapped_column(String(256), primary_key=True)
     total: Mapped[float] = mapped_column(Float)
     num: Mapped[int] = mapped_column(Integer)
+    # Σ value², for the report row's standard error.
+    total_sq: Mapped[float] = mapped_column(Float, server_default=text("0"))

@@ -1,6 +1,7 @@
 """All SQL about runs, scoped to one tenant (the evaluation tables hold their samples)."""
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -37,15 +38,22 @@ class RunRepository:
 
 
 def add_scores(
-    session: Session, run_id: str, sums: dict[tuple[str, str], tuple[float, int]]
+    session: Session, run_id: str, sums: dict[tuple[str, str], tuple[float, int, float]]
 ) -> None:
-    """Add (total, num) to the run's running sums per (key, subset)."""
+    """Add (total, num, total_sq) to the run's running sums per (key, subset)."""
     if not sums:
         return
     # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
     rows = [
-        {"run_id": run_id, "key": key, "subset": subset, "total": total, "num": num}
-        for (key, subset), (total, num) in sorted(sums.items())
+        {
+            "run_id": run_id,
+            "key": key,
+            "subset": subset,
+            "total": total,
+            "num": num,
+            "total_sq": total_sq,
+        }
+        for (key, subset), (total, num, total_sq) in sorted(sums.items())
     ]
     statement = dialect_insert(session, RunScore)
     session.execute(
@@ -54,19 +62,41 @@ def add_scores(
             set_={
                 "total": RunScore.total + statement.excluded.total,
                 "num": RunScore.num + statement.excluded.num,
+                "total_sq": RunScore.total_sq + statement.excluded.total_sq,
             },
         ).values(rows)
     )
 
 
-def scores(session: Session, run_id: str) -> list[tuple[str, str, float, int]]:
-    """(key, subset, total, num) of every running sum the run has."""
+def scores(session: Session, run_id: str) -> list[tuple[str, str, float, int, float]]:
+    """(key, subset, total, num, total_sq) of every running sum the run has."""
     rows = session.execute(
-        select(RunScore.key, RunScore.subset, RunScore.total, RunScore.num).where(
-            RunScore.run_id == run_id
-        )
+        select(
+            RunScore.key, RunScore.subset, RunScore.total, RunScore.num, RunScore.total_sq
+        ).where(RunScore.run_id == run_id)
     )
-    return [(key, subset, total, num) for key, subset, total, num in rows]
+    return [tuple(row) for row in rows]  # type: ignore[misc]
+
+
+def scored_logs(session: Session, run_id: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(result row fields, test-case metadata) of every stored result: for clustered errors."""
+    metadata = dict(
+        session.execute(
+            select(TestCase.index, TestCase.metadata_).where(TestCase.evaluation_id == run_id)
+        ).all()
+    )
+    rows = session.execute(
+        select(
+            Result.test_case_index, Result.test_case_id, Result.type, Result.error, Result.logs
+        ).where(Result.evaluation_id == run_id)
+    )
+    return [
+        (
+            {"test_case_id": case_id, "type": type_, "error": error, "logs": logs},
+            metadata.get(index) or {},
+        )
+        for index, case_id, type_, error, logs in rows
+    ]
 
 
 def sample_page(

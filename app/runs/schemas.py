@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from app.evaluations.schemas import (
+    ErrorBars,
     ErrorInfo,
     EvaluationStatus,
     MetadataKey,
@@ -81,6 +82,14 @@ class RunCreate(BaseModel):
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
     webhook_url: str | None = None
     cache: bool = True
+    cluster_by: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=64,
+        description="A dataset column grouping correlated samples (e.g. an image id the "
+        "dataset's rows carry, or `subset`): the report then also gives cluster-robust "
+        "standard errors and intervals.",
+    )
 
     @model_validator(mode="after")
     def _one_source(self) -> "RunCreate":
@@ -89,7 +98,7 @@ class RunCreate(BaseModel):
         return self
 
 
-class ReportRow(BaseModel):
+class ReportRow(ErrorBars):
     metric: str = Field(description="EvalScope's per-sample key: `bleu-1`, `Rouge-L-R`, `acc`…")
     subset: str = Field(description="A subset name, or `OVERALL` for every selected sample.")
     num: int = Field(description="Samples that carry this metric.")
@@ -109,6 +118,7 @@ class Run(BaseModel):
     generation: dict[str, Any]
     judge: RunJudge
     webhook_url: str | None
+    cluster_by: str | None
     sample_count: int
     result_counts: ResultCounts
     report: list[ReportRow]

@@ -1,7 +1,7 @@
 """Run decisions: select samples, pick scorers, store the run as an evaluation; report."""
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -11,7 +11,7 @@ from app.config import Settings
 from app.datasets.repository import DatasetRepository
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
-from app.evaluations.schemas import ErrorInfo
+from app.evaluations.schemas import ClusteredError, ErrorInfo
 from app.ids import new_id
 from app.metrics import parse_spec
 from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
@@ -142,6 +142,50 @@ def _predictions(
     return found
 
 
+# Where a sample's cluster (the value of the run's `cluster_by` column) sits in its metadata.
+CLUSTER = "cluster"
+
+
+def _first_image(messages: list[dict[str, Any]]) -> str | None:
+    for message in messages:
+        content = message.get("content")
+        for part in content if isinstance(content, list) else ():
+            if part.get("type") == "image_url":
+                url = part.get("image_url")
+                return url.get("url") if isinstance(url, dict) else url
+    return None
+
+
+def _cluster(row: DatasetRow, column: str) -> Any:
+    """The sample's value of a dataset column: `subset`, `image` (its first image, by content)
+    or a key the format keeps in `extra` (VLMEvalKit's `category`, `index`)."""
+    if column == "subset":
+        return row.subset
+    if column == "image":
+        return _first_image(row.messages)
+    return (row.extra or {}).get(column)
+
+
+def _clusters(selected: list[DatasetRow], column: str | None) -> list[Any]:
+    if column is None:
+        return [None] * len(selected)
+    clusters = [_cluster(row, column) for row in selected]
+    missing = [row for row, cluster in zip(selected, clusters, strict=True) if cluster is None]
+    if missing:
+        raise _invalid(
+            [
+                field_error(
+                    ["cluster_by"],
+                    f"sample {missing[0].subset}/{missing[0].index} has no {column!r} "
+                    f"({len(missing)} samples in all); use subset, image or a column every "
+                    "selected row has",
+                    "missing_column",
+                )
+            ]
+        )
+    return clusters
+
+
 def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Settings) -> Evaluation:
     """Validate and store a queued run: an evaluation of kind `run`, one case per sample."""
     errors: list[FieldError] = []
@@ -176,6 +220,7 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
     )
     if not selected:
         raise _invalid([field_error(["limit"], "selects no samples", "empty")])
+    clusters = _clusters(selected, payload.cluster_by)
     given = payload.predictions is not None
     predictions = _predictions(payload, selected, subsets) if given else {}
     evaluation = Evaluation(
@@ -188,6 +233,7 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         judge={"model": payload.judge.model} if payload.judge.model else None,
         webhook_endpoint_id=endpoint_id,
         use_cache=payload.cache,
+        cluster_by=payload.cluster_by,
         status="queued",
         total_test_cases=len(selected),
         dispatch_attempts=1,
@@ -202,7 +248,8 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
             "expected_output": row.answer or "",
             "messages": None if given else row.messages,
             "metadata_": {"subset": row.subset, "row_index": row.index, "line": row.line}
-            | ({"labels": row.labels} if row.labels else {}),
+            | ({"labels": row.labels} if row.labels else {})
+            | ({CLUSTER: clusters[index]} if payload.cluster_by else {}),
         }
         for index, row in enumerate(selected)
     ]
@@ -232,48 +279,92 @@ def get_or_404(session: Session, tenant: Tenant, run_id: str) -> tuple[Run, Eval
     return found
 
 
-def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], tuple[float, int]]:
-    """(total, num) per (report key, subset) over stored result rows that carry a score."""
-    sums: dict[tuple[str, str], tuple[float, int]] = {}
+def _report_values(row: dict[str, Any]) -> Iterator[tuple[str, str, float]]:
+    """(report key, subset, value) of one stored result row without an error."""
+    if row.get("error") is not None:
+        return
+    subset = row["test_case_id"].rsplit("/", 1)[0]
+    logs = row.get("logs") or {}
+    for key in REPORT_KEYS.get(row["type"], ()):
+        value = logs.get(key)
+        if isinstance(value, int | float):
+            yield key, subset, float(value)
+
+
+def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], tuple[float, int, float]]:
+    """(total, num, total of squares) per (report key, subset) over stored result rows."""
+    sums: dict[tuple[str, str], tuple[float, int, float]] = {}
     for row in rows:
-        if row.get("error") is not None:
-            continue
-        subset = row["test_case_id"].rsplit("/", 1)[0]
-        logs = row.get("logs") or {}
-        for key in REPORT_KEYS.get(row["type"], ()):
-            value = logs.get(key)
-            if isinstance(value, int | float):
-                total, num = sums.get((key, subset), (0.0, 0))
-                sums[(key, subset)] = (total + value, num + 1)
+        for key, subset, value in _report_values(row):
+            total, num, total_sq = sums.get((key, subset), (0.0, 0, 0.0))
+            sums[(key, subset)] = (total + value, num + 1, total_sq + value * value)
     return sums
 
 
-def report(session: Session, run: Run) -> list[ReportRow]:
-    """EvalScope's report table: per metric key and subset, the mean over scored samples.
+# Keys whose per-sample values are pass (1) or fail (0): their mean is a pass rate.
+_PASS_FAIL_KEYS = {*REPORT_KEYS["choice_accuracy"], *REPORT_KEYS["llm_accuracy"]}
 
-    Read from the running sums the jobs keep (`run_score`), not from the results.
+
+def _clustered(
+    session: Session, run_id: str, cluster_by: str
+) -> dict[tuple[str, str], ClusteredError | None]:
+    """Per (report key, subset or OVERALL): the cluster-robust error, read from the results."""
+    values: dict[tuple[str, str], tuple[list[float], list[Any]]] = defaultdict(lambda: ([], []))
+    for row, metadata in repository.scored_logs(session, run_id):
+        for key, subset, value in _report_values(row):
+            for group in (subset, OVERALL):
+                scores, clusters = values[(key, group)]
+                scores.append(value)
+                clusters.append(metadata.get(CLUSTER))
+    return {
+        where: evaluations.clustered_error(cluster_by, scores, clusters)
+        for where, (scores, clusters) in values.items()
+    }
+
+
+def report(session: Session, run: Run, cluster_by: str | None = None) -> list[ReportRow]:
+    """EvalScope's report table: per metric key and subset, the mean over scored samples,
+    with its error bars.
+
+    Read from the running sums the jobs keep (`run_score`), not from the results; clustered
+    errors (with `cluster_by`) read the results.
     """
-    sums: dict[tuple[str, str], tuple[float, int]] = {}
-    for key, subset, total, num in repository.scores(session, run.id):
-        sums[(key, subset)] = (total, num)
-        all_total, all_num = sums.get((key, OVERALL), (0.0, 0))
-        sums[(key, OVERALL)] = (all_total + total, all_num + num)
+    sums: dict[tuple[str, str], tuple[float, int, float]] = {}
+    for key, subset, total, num, total_sq in repository.scores(session, run.id):
+        sums[(key, subset)] = (total, num, total_sq)
+        all_total, all_num, all_sq = sums.get((key, OVERALL), (0.0, 0, 0.0))
+        sums[(key, OVERALL)] = (all_total + total, all_num + num, all_sq + total_sq)
+    clustered = _clustered(session, run.id, cluster_by) if cluster_by and sums else {}
     order = [key for keys in REPORT_KEYS.values() for key in keys]
     subsets = [*run.options.get("subsets", []), OVERALL]
     rows = []
     for key in order:
         for subset in subsets:
-            total, num = sums.get((key, subset), (0.0, 0))
-            if num:
-                rows.append(
-                    ReportRow(metric=key, subset=subset, num=num, score=round(total / num, 4))
+            total, num, total_sq = sums.get((key, subset), (0.0, 0, 0.0))
+            if not num:
+                continue
+            passed = failed = None
+            # Pass/fail keys hold 0 or 1 (then Σx² = Σx); llm_recall's `acc` may not.
+            if key in _PASS_FAIL_KEYS and abs(total - total_sq) < 1e-9:
+                passed = round(total)
+                failed = num - passed
+            rows.append(
+                ReportRow(
+                    metric=key,
+                    subset=subset,
+                    num=num,
+                    score=round(total / num, 4),
+                    **evaluations.error_bars(
+                        num, total, total_sq, passed, failed, clustered.get((key, subset))
+                    ),
                 )
+            )
     return rows
 
 
 def score_keys(session: Session, run: Run) -> list[str]:
     """The report keys the run has scores for, in report order."""
-    present = {key for key, _, _, num in repository.scores(session, run.id) if num}
+    present = {key for key, _, _, num, _ in repository.scores(session, run.id) if num}
     return [key for keys in REPORT_KEYS.values() for key in keys if key in present]
 
 
@@ -294,7 +385,8 @@ def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:
         webhook_url=summary.webhook_url,
         sample_count=evaluation.total_test_cases,
         result_counts=summary.result_counts,
-        report=report(session, run),
+        cluster_by=evaluation.cluster_by,
+        report=report(session, run, evaluation.cluster_by),
         usage=summary.usage,
         error=ErrorInfo(**evaluation.error) if evaluation.error else None,
         created_at=evaluation.created_at,

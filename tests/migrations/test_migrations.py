@@ -4,7 +4,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, inspect, select
+from sqlalchemy import create_engine, insert, inspect, select
 from sqlalchemy.orm import Session
 
 from app import migrate
@@ -31,6 +31,12 @@ def round_trip(settings: Settings) -> None:
     assert tables(settings.database_url) == set()
     migrate.upgrade(settings)
     assert tables(settings.database_url) == TABLES
+
+
+def add_evaluation(session: Session, **values: object) -> None:
+    """An evaluation row holding only these columns (and defaults), so the insert works at
+    revisions before columns the model has gained since."""
+    session.execute(insert(Evaluation), [values])
 
 
 @pytest.fixture(params=["postgres", "sqlite"])
@@ -99,12 +105,9 @@ def test_run_scores_are_backfilled_for_runs_stored_before_them(url: str) -> None
                 )
             )
             session.flush()
-            session.add(
-                Evaluation(
-                    id="run_1", tenant_id="ten_1", kind="run", metrics=[], total_test_cases=3
-                )
+            add_evaluation(
+                session, id="run_1", tenant_id="ten_1", kind="run", metrics=[], total_test_cases=3
             )
-            session.flush()
             session.add(Run(id="run_1", tenant_id="ten_1", dataset_id="ds_1", options={}))
             session.add_all(
                 [
@@ -153,8 +156,7 @@ def test_metric_summaries_are_backfilled_for_evaluations_stored_before_them(url:
         with Session(engine) as session:
             session.add(Tenant(id="ten_1", name="t"))
             session.flush()
-            session.add(Evaluation(id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=3))
-            session.flush()
+            add_evaluation(session, id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=3)
             session.add_all(
                 [
                     result(0, 0, 0.75, True),
@@ -177,5 +179,91 @@ def test_metric_summaries_are_backfilled_for_evaluations_stored_before_them(url:
         assert (first.score_sum, first.scored) == (1.0, 2)
         assert (first.calls, first.prompt_tokens, first.completion_tokens) == (5, 30, 6)
         assert (second.stored, second.passed, second.scored, second.calls) == (1, 1, 1, 0)
+    finally:
+        engine.dispose()
+
+
+def test_sums_of_squares_are_backfilled_for_evaluations_and_runs(url: str) -> None:
+    # stats1 adds Σscore² to metric_summary and run_score; rows stored before get theirs summed
+    # (stored under 0004, so 0005 and 0009 sum the rest on the way up).
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "0004")
+    engine = create_engine(url)
+
+    def result(evaluation_id: str, index: int, score: float | None, **extra: object) -> dict:
+        return {
+            "id": f"res_{evaluation_id}_{index}",
+            "evaluation_id": evaluation_id,
+            "test_case_index": index,
+            "test_case_id": extra.get("case_id", str(index)),
+            "metric_index": 0,
+            "metric": "m",
+            "type": extra.get("type", "exact_match"),
+            "score": score,
+            "passed": None,
+            "error": extra.get("error"),
+            "logs": extra.get("logs", {}),
+        }
+
+    try:
+        with Session(engine) as session:
+            session.add(Tenant(id="ten_1", name="t"))
+            session.flush()
+            session.add(
+                Dataset(
+                    id="ds_1",
+                    tenant_id="ten_1",
+                    name="d",
+                    format="general_vmcq",
+                    filename="d.zip",
+                    subsets=[],
+                    row_count=3,
+                )
+            )
+            add_evaluation(session, id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=3)
+            add_evaluation(
+                session, id="run_1", tenant_id="ten_1", kind="run", metrics=[], total_test_cases=3
+            )
+            session.flush()
+            session.add(Run(id="run_1", tenant_id="ten_1", dataset_id="ds_1", options={}))
+            session.flush()
+            session.execute(
+                insert(Result),
+                [
+                    result("eval_1", 0, 0.5),
+                    result("eval_1", 1, 0.25),
+                    result("eval_1", 2, None, error={"type": "judge_timeout"}),
+                    *(
+                        result(
+                            "run_1",
+                            index,
+                            None,
+                            case_id=f"a/{index}",
+                            type="rouge",
+                            logs={"bleu-1": value, "Rouge-L-R": 1.0},
+                        )
+                        for index, value in enumerate((0.5, 0.75))
+                    ),
+                ],
+            )
+            session.commit()
+        migrate.upgrade(settings)
+        with Session(engine) as session:
+            summary = session.scalars(
+                select(MetricSummary).where(MetricSummary.evaluation_id == "eval_1")
+            ).one()
+            scores = session.execute(
+                select(
+                    RunScore.key, RunScore.subset, RunScore.total, RunScore.num, RunScore.total_sq
+                )
+            ).all()
+            cluster_by = session.scalar(
+                select(Evaluation.cluster_by).where(Evaluation.id == "eval_1")
+            )
+        assert (summary.score_sum, summary.scored, summary.score_sq_sum) == (0.75, 2, 0.3125)
+        by_key = {row[0]: row[1:] for row in scores}
+        assert by_key["bleu-1"] == ("a", 1.25, 2, 0.8125)
+        assert by_key["Rouge-L-R"] == ("a", 2.0, 2, 2.0)
+        assert cluster_by is None
     finally:
         engine.dispose()

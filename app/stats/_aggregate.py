@@ -1,0 +1,99 @@
+"""One metric's spread: mean, SD, standard error and intervals, plain and clustered."""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats as scipy_stats
+from statsmodels.regression.linear_model import OLS
+from statsmodels.stats.proportion import proportion_confint
+
+LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class Spread:
+    """n scored results; std (n-1), stderr and a t interval (n-1 df), None below 2 results."""
+
+    n: int
+    mean: float | None
+    std: float | None
+    stderr: float | None
+    ci95: tuple[float, float] | None
+
+
+@dataclass(frozen=True)
+class ClusteredSpread:
+    """Cluster-robust standard error of the mean and its t interval (G-1 df)."""
+
+    clusters: int
+    stderr: float
+    ci95: tuple[float, float]
+    # (clustered SE / plain SE)²; None when the plain SE is 0.
+    design_effect: float | None
+
+
+def t_interval(mean: float, stderr: float, df: int) -> tuple[float, float]:
+    """mean ± t(0.975, df)·stderr; a zero-width interval when the SE is 0."""
+    if stderr == 0:
+        return (mean, mean)
+    lower, upper = scipy_stats.t.interval(LEVEL, df, loc=mean, scale=stderr)
+    return (float(lower), float(upper))
+
+
+def spread_from_sums(n: int, total: float, total_sq: float) -> Spread:
+    """The spread of n scores from their running sum and sum of squares."""
+    if n == 0:
+        return Spread(0, None, None, None, None)
+    mean = total / n
+    if n < 2:
+        return Spread(n, mean, None, None, None)
+    # Σx² − n·x̄² loses digits to cancellation when every score is (nearly) equal: a variance
+    # below that rounding noise is zero, not a tiny positive number.
+    variance = (total_sq - n * mean * mean) / (n - 1)
+    if variance <= 1e-12 * max(1.0, total_sq / n):
+        variance = 0.0
+    std = math.sqrt(variance)
+    stderr = std / math.sqrt(n)
+    return Spread(n, mean, std, stderr, t_interval(mean, stderr, n - 1))
+
+
+def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
+    """Wilson 95% interval of passed/n; None below 2 results."""
+    if n < 2:
+        return None
+    # statsmodels' default method is "normal" (Wald): name the method.
+    lower, upper = proportion_confint(passed, n, alpha=1 - LEVEL, method="wilson")
+    return (float(lower), float(upper))
+
+
+def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> ClusteredSpread | None:
+    """Clustered SE of the mean (intercept-only OLS, cluster-robust covariance with the
+    G/(G-1) correction, t with G-1 df); None below 2 clusters.
+
+    Args:
+        groups: each score's cluster label (any hashable; compared as strings).
+    """
+    labels = [str(group) for group in groups]
+    codes = {label: code for code, label in enumerate(dict.fromkeys(labels))}
+    if len(codes) < 2 or len(scores) < 2:
+        return None
+    values = np.asarray(scores, dtype=float)
+    fit = OLS(values, np.ones(len(values))).fit(
+        cov_type="cluster",
+        cov_kwds={"groups": np.asarray([codes[label] for label in labels])},
+        use_t=True,
+    )
+    stderr = float(fit.bse[0])
+    if not math.isfinite(stderr):
+        stderr = 0.0
+    mean = float(values.mean())
+    plain = float(np.std(values, ddof=1)) / math.sqrt(len(values))
+    return ClusteredSpread(
+        clusters=len(codes),
+        stderr=stderr,
+        ci95=t_interval(mean, stderr, len(codes) - 1),
+        design_effect=(stderr / plain) ** 2 if plain > 0 else None,
+    )

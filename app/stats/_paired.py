@@ -1,0 +1,138 @@
+"""Two sets of scores on the same items: paired t, Wilcoxon, exact McNemar, Holm, power."""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats as scipy_stats
+from statsmodels.stats.contingency_tables import mcnemar
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import TTestPower
+
+from app.stats._aggregate import t_interval
+
+POWER = 0.8
+
+
+@dataclass(frozen=True)
+class PairedMetric:
+    """One metric compared item by item (candidate − baseline)."""
+
+    n: int
+    baseline_mean: float | None
+    candidate_mean: float | None
+    mean_difference: float | None
+    ci95: tuple[float, float] | None
+    p_value: float | None
+    wilcoxon_p_value: float | None
+    minimum_detectable_effect: float | None
+    # Only for metrics with a threshold (both sides' passed known for every pair).
+    baseline_pass_rate: float | None = None
+    candidate_pass_rate: float | None = None
+    pass_rate_difference: float | None = None
+    improved_items: int | None = None
+    regressed_items: int | None = None
+    mcnemar_p_value: float | None = None
+
+
+def _paired_t(differences: np.ndarray) -> tuple[tuple[float, float] | None, float | None]:
+    n = len(differences)
+    if n < 2:
+        return None, None
+    mean = float(differences.mean())
+    sd = float(differences.std(ddof=1))
+    if sd == 0:
+        # scipy answers NaN here; a constant difference is certain (p 0) unless it is 0 (p 1),
+        # as lmms-eval's paired test reads it.
+        return (mean, mean), (1.0 if mean == 0 else 0.0)
+    result = scipy_stats.ttest_1samp(differences, 0.0)
+    return t_interval(mean, sd / math.sqrt(n), n - 1), float(result.pvalue)
+
+
+def _wilcoxon(differences: np.ndarray) -> float | None:
+    if len(differences) < 2:
+        return None
+    if not differences.any():
+        return 1.0
+    # zero_method="wilcox" drops zero differences (Wilcoxon's original test).
+    return float(scipy_stats.wilcoxon(differences, zero_method="wilcox").pvalue)
+
+
+def minimum_detectable_effect(sd: float, n: int, alpha: float) -> float | None:
+    """The smallest mean difference a two-sided paired t test at `alpha` finds with 80% power."""
+    if n < 2:
+        return None
+    if sd == 0:
+        return 0.0
+    effect = TTestPower().solve_power(
+        effect_size=None, nobs=n, alpha=alpha, power=POWER, alternative="two-sided"
+    )
+    return float(effect) * sd
+
+
+def exact_mcnemar(improved: int, regressed: int) -> float:
+    """Two-sided exact binomial p on the discordant pairs (1 when there are none)."""
+    if improved + regressed == 0:
+        return 1.0
+    # The concordant cells do not enter the exact test; statsmodels wants the full table.
+    table = [[0, regressed], [improved, 0]]
+    return float(mcnemar(table, exact=True).pvalue)
+
+
+def compare_metric(
+    baseline: Sequence[float],
+    candidate: Sequence[float],
+    baseline_passed: Sequence[bool] | None,
+    candidate_passed: Sequence[bool] | None,
+    alpha: float,
+) -> PairedMetric:
+    """Paired statistics for scores matched item by item (same order on both sides).
+
+    Args:
+        baseline_passed: per pair, whether each side passed its threshold; None when the
+            metric has no threshold.
+    """
+    a = np.asarray(baseline, dtype=float)
+    b = np.asarray(candidate, dtype=float)
+    n = len(a)
+    differences = b - a
+    ci95, p_value = _paired_t(differences)
+    sd = float(differences.std(ddof=1)) if n >= 2 else 0.0
+    compared = PairedMetric(
+        n=n,
+        baseline_mean=float(a.mean()) if n else None,
+        candidate_mean=float(b.mean()) if n else None,
+        mean_difference=float(differences.mean()) if n else None,
+        ci95=ci95,
+        p_value=p_value,
+        wilcoxon_p_value=_wilcoxon(differences),
+        minimum_detectable_effect=minimum_detectable_effect(sd, n, alpha),
+    )
+    if baseline_passed is None or candidate_passed is None or n == 0:
+        return compared
+    pairs = list(zip(baseline_passed, candidate_passed, strict=True))
+    improved = sum(1 for was, now in pairs if now and not was)
+    regressed = sum(1 for was, now in pairs if was and not now)
+    baseline_rate = sum(baseline_passed) / n
+    candidate_rate = sum(candidate_passed) / n
+    return PairedMetric(
+        **{
+            **compared.__dict__,
+            "baseline_pass_rate": baseline_rate,
+            "candidate_pass_rate": candidate_rate,
+            "pass_rate_difference": candidate_rate - baseline_rate,
+            "improved_items": improved,
+            "regressed_items": regressed,
+            "mcnemar_p_value": exact_mcnemar(improved, regressed),
+        }
+    )
+
+
+def holm_adjust(p_values: Sequence[float | None]) -> list[float | None]:
+    """Holm step-down adjusted p-values across the given tests (None stays None)."""
+    present = [p for p in p_values if p is not None]
+    if not present:
+        return [None] * len(p_values)
+    adjusted = iter(multipletests(present, method="holm")[1])
+    return [None if p is None else float(next(adjusted)) for p in p_values]

@@ -1,0 +1,154 @@
+"""Error bars on evaluation summaries, checked against hand-computed answers, through the API."""
+
+import math
+from typing import Any
+
+import pytest
+
+from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge
+
+# t(0.975, df) from the t table.
+T975 = {2: 4.302653, 4: 2.776445}
+
+
+def exact_cases(outcomes: list[bool], clusters: list[str] | None = None) -> list[dict[str, Any]]:
+    """Test cases exact_match scores 1 (True) or 0 (False), optionally with a cluster key."""
+    cases = []
+    for index, correct in enumerate(outcomes):
+        case: dict[str, Any] = {
+            "id": f"c{index}",
+            "input": f"q{index}",
+            "actual_output": "yes" if correct else "no",
+            "expected_output": "yes",
+        }
+        if clusters is not None:
+            case["metadata"] = {"image": clusters[index]}
+        cases.append(case)
+    return cases
+
+
+def summary(api: Api, body: dict[str, Any]) -> dict[str, Any]:
+    client = api.tenant_client()
+    response = client.post("/v1/evaluations", json=body)
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    assert final["status"] == "completed"
+    return final
+
+
+class TestErrorBars:
+    def test_t_interval_and_wilson_on_known_vectors(self, api: Api) -> None:
+        # Scores 1,1,0,0,1: mean 0.6, s² = (3·0.16 + 2·0.36)/4 = 0.3, SE = √(0.3/5).
+        final = summary(
+            api,
+            {
+                "test_cases": exact_cases([True, True, False, False, True]),
+                "metrics": [{"type": "exact_match"}],
+            },
+        )
+        row = final["per_metric"][0]
+        stderr = math.sqrt(0.3 / 5)
+        assert row["n"] == 5 and row["mean_score"] == pytest.approx(0.6)
+        assert row["std"] == pytest.approx(math.sqrt(0.3))
+        assert row["stderr"] == pytest.approx(stderr)
+        assert row["ci95"] == pytest.approx([0.6 - T975[4] * stderr, 0.6 + T975[4] * stderr])
+        # Wilson (1927) for 3 of 5, z = 1.959964: centre (p + z²/2n)/(1 + z²/n),
+        # half-width z·√(p(1−p)/n + z²/4n²)/(1 + z²/n).
+        z, n, p = 1.959964, 5, 0.6
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        assert row["pass_rate_ci95"] == pytest.approx([centre - half, centre + half], abs=1e-6)
+        assert row["pass_rate_ci95"] == pytest.approx([0.2307, 0.8824], abs=1e-4)
+        assert row["clustered"] is None and final["cluster_by"] is None
+
+    def test_wilson_textbook_eight_of_ten(self, api: Api) -> None:
+        final = summary(
+            api,
+            {
+                "test_cases": exact_cases([True] * 8 + [False] * 2),
+                "metrics": [{"type": "exact_match"}],
+            },
+        )
+        row = final["per_metric"][0]
+        # 8/10: the Wilson interval [0.4902, 0.9433] (Newcombe 1998, method 3).
+        assert row["pass_rate_ci95"] == pytest.approx([0.4902, 0.9433], abs=1e-4)
+        assert row["n"] == 10 and row["std"] == pytest.approx(math.sqrt(1.6 / 9))
+
+    def test_below_two_scored_results_intervals_are_null(self, api: Api) -> None:
+        final = summary(
+            api,
+            {"test_cases": exact_cases([True]), "metrics": [{"type": "exact_match"}]},
+        )
+        row = final["per_metric"][0]
+        assert (row["n"], row["mean_score"]) == (1, 1.0)
+        assert row["std"] is row["stderr"] is row["ci95"] is row["pass_rate_ci95"] is None
+
+    def test_equal_scores_give_a_zero_width_interval(self, api: Api) -> None:
+        final = summary(
+            api,
+            {"test_cases": exact_cases([True] * 4), "metrics": [{"type": "exact_match"}]},
+        )
+        row = final["per_metric"][0]
+        assert (row["std"], row["stderr"], row["ci95"]) == (0.0, 0.0, [1.0, 1.0])
+        # Wilson never collapses: 4 of 4 still leaves room below 1.
+        assert row["pass_rate_ci95"][0] == pytest.approx(0.5101, abs=1e-4)
+
+    def test_clustered_standard_error(self, api: Api) -> None:
+        # Scores 1,1 | 0,0 | 1,0 in clusters a, b, c: mean 0.5, cluster sums of deviations
+        # 1, −1, 0; SE = √(C/(C−1) · Σ D_c²)/n = √(3/2 · 2)/6 = √3/6 (Miller 2024, App. A).
+        final = summary(
+            api,
+            {
+                "test_cases": exact_cases(
+                    [True, True, False, False, True, False], ["a", "a", "b", "b", "c", "c"]
+                ),
+                "metrics": [{"type": "exact_match"}],
+                "cluster_by": "image",
+            },
+        )
+        assert final["cluster_by"] == "image"
+        row = final["per_metric"][0]
+        clustered = row["clustered"]
+        stderr = math.sqrt(3) / 6
+        assert clustered["cluster_by"] == "image" and clustered["clusters"] == 3
+        assert clustered["stderr"] == pytest.approx(stderr)
+        assert clustered["ci95"] == pytest.approx([0.5 - T975[2] * stderr, 0.5 + T975[2] * stderr])
+        # Plain SE² = 0.3/6 = 0.05; design effect (1/12)/0.05.
+        assert row["stderr"] == pytest.approx(math.sqrt(0.05))
+        assert clustered["design_effect"] == pytest.approx((1 / 12) / 0.05)
+
+    def test_cluster_by_needs_the_key_on_every_case(self, api: Api) -> None:
+        cases = exact_cases([True, False, True], ["a", "b", "a"])
+        del cases[1]["metadata"]
+        response = api.tenant_client().post(
+            "/v1/evaluations",
+            json={"test_cases": cases, "metrics": [{"type": "exact_match"}], "cluster_by": "image"},
+        )
+        assert response.status_code == 422, response.text
+        assert [e["loc"] for e in response.json()["errors"]] == ["test_cases[1].metadata.image"]
+
+    def test_errored_results_are_excluded_and_counted_apart(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(lambda request: Reply(status=400))
+        final = summary(
+            api,
+            {
+                "test_cases": exact_cases([True, False, True]),
+                "metrics": [
+                    {"type": "exact_match"},
+                    {
+                        "type": "g_eval",
+                        "name": "judged",
+                        "evaluation_steps": ["Check the answer."],
+                        "evaluation_params": ["input", "actual_output"],
+                    },
+                ],
+                "cache": False,
+            },
+        )
+        exact, judged = final["per_metric"]
+        assert (exact["n"], exact["errored"]) == (3, 0)
+        assert (judged["n"], judged["errored"]) == (0, 3)
+        assert judged["mean_score"] is judged["std"] is judged["ci95"] is None

@@ -1,0 +1,91 @@
+"""Error bars on a run's report, checked against hand-computed answers, through the API."""
+
+import io
+import json
+import math
+import zipfile
+
+import pytest
+
+from tests.fixtures.api import Api
+from tests.runs.helpers import EXAMPLES, report, upload, wait_run
+
+IMAGES = ["red_circle.png", "opt_white.png", "opt_black.png"]
+
+
+def mcq_zip(images: list[str]) -> bytes:
+    """A General-VMCQ zip: one row per entry of `images` (the row's only image), answer A."""
+    lines = [
+        {
+            "question": f"<image 1> Question {index}?",
+            "options": ["yes", "no"],
+            "image_1": f"images/{image}",
+            "answer": "A",
+        }
+        for index, image in enumerate(images)
+    ]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("quiz_val.jsonl", "\n".join(json.dumps(line) for line in lines))
+        for image in set(images):
+            archive.write(EXAMPLES / "vmcq" / "images" / image, f"images/{image}")
+    return buffer.getvalue()
+
+
+def scored_run(api: Api, images: list[str], correct: list[bool], **extra: object) -> dict:
+    client = api.tenant_client()
+    response = upload(client, "quiz.zip", mcq_zip(images), "general_vmcq")
+    assert response.status_code == 201, response.text
+    predictions = [
+        {"index": index, "prediction": "ANSWER: A" if right else "ANSWER: B"}
+        for index, right in enumerate(correct)
+    ]
+    response = client.post(
+        "/v1/runs",
+        json={"dataset_id": response.json()["id"], "predictions": predictions, **extra},
+    )
+    assert response.status_code == 202, response.text
+    final = wait_run(api, client, response.json()["id"])
+    assert final["status"] == "completed"
+    return final
+
+
+class TestReportErrorBars:
+    def test_accuracy_row_has_t_and_wilson_intervals(self, api: Api) -> None:
+        correct = [True] * 7 + [False] * 3
+        final = scored_run(api, [IMAGES[i % 3] for i in range(10)], correct)
+        assert report(final)[("accuracy", "quiz")] == (10, 0.7)
+        row = next(r for r in final["report"] if r["subset"] == "OVERALL")
+        # s² = (7·0.09 + 3·0.49)/9 = 2.1/9; t(0.975, 9) = 2.262157.
+        stderr = math.sqrt(2.1 / 9 / 10)
+        assert row["n"] == 10 and row["std"] == pytest.approx(math.sqrt(2.1 / 9))
+        assert row["stderr"] == pytest.approx(stderr)
+        assert row["ci95"] == pytest.approx([0.7 - 2.262157 * stderr, 0.7 + 2.262157 * stderr])
+        # Wilson for 7 of 10: [0.3968, 0.8922].
+        assert row["pass_rate_ci95"] == pytest.approx([0.3968, 0.8922], abs=1e-4)
+        assert row["clustered"] is None
+
+    def test_cluster_by_image(self, api: Api) -> None:
+        # Two questions per image: 1,1 | 0,0 | 1,0; mean 0.5, SE = √3/6 (as for evaluations).
+        images = [IMAGES[0], IMAGES[0], IMAGES[1], IMAGES[1], IMAGES[2], IMAGES[2]]
+        final = scored_run(api, images, [True, True, False, False, True, False], cluster_by="image")
+        assert final["cluster_by"] == "image"
+        row = next(r for r in final["report"] if r["subset"] == "OVERALL")
+        clustered = row["clustered"]
+        assert clustered["clusters"] == 3
+        assert clustered["stderr"] == pytest.approx(math.sqrt(3) / 6)
+        assert clustered["design_effect"] == pytest.approx((1 / 12) / 0.05)
+
+    def test_cluster_by_a_column_the_rows_lack_is_422(self, api: Api) -> None:
+        client = api.tenant_client()
+        dataset = upload(client, "quiz.zip", mcq_zip(IMAGES), "general_vmcq").json()["id"]
+        response = client.post(
+            "/v1/runs",
+            json={
+                "dataset_id": dataset,
+                "predictions": [{"index": i, "prediction": "A"} for i in range(3)],
+                "cluster_by": "category",
+            },
+        )
+        assert response.status_code == 422, response.text
+        assert [e["loc"] for e in response.json()["errors"]] == ["cluster_by"]
