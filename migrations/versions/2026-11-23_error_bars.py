@@ -1,7 +1,7 @@
 """error bars: sums of squares beside the running sums, and evaluation.cluster_by
 
 Revision ID: stats1
-Revises: 0009
+Revises: 0010
 Create Date: 2026-11-23 04:40:00
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "stats1"
-down_revision: str | None = "0009"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
