@@ -28,9 +28,11 @@ from app.metrics import (
     image_editing,
     image_helpfulness,
     image_reference,
+    label_model,
     llm_accuracy,
     psnr,
     rouge,
+    score_model,
     ssim,
     string_check,
     text_similarity,
@@ -80,6 +82,8 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
 _INTERNAL: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "string_check": (string_check.StringCheckSpec, string_check.measure),
     "text_similarity": (text_similarity.TextSimilaritySpec, text_similarity.measure),
+    "label_model": (label_model.LabelModelSpec, label_model.measure),
+    "score_model": (score_model.ScoreModelSpec, score_model.measure),
 }
 _MEASURES = {kind: entry[1] for kind, entry in (_REGISTRY | _INTERNAL).items()}
 

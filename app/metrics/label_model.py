@@ -1,0 +1,103 @@
+"""label_model (OpenAI Evals): a judge labels the rendered messages; passing labels score 1.
+
+OpenAI does not document its prompt or how it reads the reply. Loupe asks for a JSON-schema
+answer mirroring score_model's documented one: `{"steps": [{"description", "conclusion"}],
+"result": <one of labels>}`, steps first so the label comes after the reasoning. A reply that
+stays unparseable, or names a label outside the set, after the judge client's one repair
+request is an errored result.
+"""
+
+import json
+from functools import lru_cache
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+
+from app.judges import JudgeError
+from app.metrics._graders import (
+    GraderMessage,
+    GraderSpecBase,
+    Step,
+    grader_sample,
+    images,
+    namespaces,
+    reason_of,
+    render_failure,
+    wire,
+)
+from app.metrics._judged import JudgeSession, run_judged
+from app.metrics._templates import RenderError, flatten, render_messages
+from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+
+
+class LabelModelSpec(GraderSpecBase):
+    type: Literal["label_model"]
+    model: str = Field(min_length=1, description="The judge model.")
+    input: list[GraderMessage] = Field(min_length=1)
+    labels: list[str] = Field(min_length=1)
+    passing_labels: list[str] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _labels(self) -> "LabelModelSpec":
+        if len(set(self.labels)) != len(self.labels):
+            raise ValueError("labels must be distinct")
+        outside = [label for label in self.passing_labels if label not in self.labels]
+        if outside:
+            raise ValueError(f"passing_labels must be a subset of labels; not in labels: {outside}")
+        self.threshold = 1.0
+        return self
+
+
+@lru_cache(maxsize=256)
+def label_schema(labels: tuple[str, ...]) -> type[BaseModel]:
+    """The answer's schema for one label set (classes cached: the client caches their schema)."""
+    return create_model(
+        "LabelGrade",
+        __config__=ConfigDict(title="label_model"),
+        steps=(list[Step], ...),
+        result=(Literal[labels], ...),  # type: ignore[valid-type]
+    )
+
+
+def instructions(labels: list[str]) -> str:
+    return (
+        "Loupe task: label_model\n"
+        "You are a grader. The messages after this one are the grading task: follow them and "
+        "classify what they ask about with exactly one of these labels: "
+        f"{json.dumps(labels, ensure_ascii=False)}.\n"
+        "Work in steps; for each, say what you checked (description) and what you found "
+        "(conclusion). Then give the label.\n"
+        'Answer with JSON only: {"steps": [{"description": "...", "conclusion": "..."}], '
+        '"result": "<one of the labels, exactly as written>"}'
+    )
+
+
+async def measure(spec: LabelModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """1.0 when the judge's label is a passing label, else 0.0; the label is in the logs."""
+    try:
+        messages = render_messages(wire(spec.input), namespaces(case), images(case))
+    except RenderError as error:
+        return render_failure(spec.threshold, error)
+    asked = [{"role": "system", "content": instructions(spec.labels)}, *messages]
+    shown = flatten(messages)
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        try:
+            reply = await judge.ask("label", asked, label_schema(tuple(spec.labels)))
+        except JudgeError as error:
+            result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
+            result.logs["grader_sample"] = grader_sample(spec.model, shown, None, judge.usage)
+            return result
+        label, steps = reply.data["result"], reply.data["steps"]
+        passed = label in spec.passing_labels
+        logs: dict[str, Any] = {
+            "label": label,
+            "steps": steps,
+            "passing_labels": spec.passing_labels,
+            "grader_sample": grader_sample(spec.model, shown, reply.content, judge.usage),
+        }
+        reason = reason_of(steps) or f"the judge chose the label {label!r}"
+        return MetricResult.scored(1.0 if passed else 0.0, spec.threshold, reason, logs)
+
+    # run_judged reads only `model` and `threshold`, which this spec has.
+    return await run_judged(spec, ctx, body)  # type: ignore[arg-type]

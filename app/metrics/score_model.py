@@ -1,0 +1,128 @@
+"""score_model (OpenAI Evals): a judge scores the rendered messages within `range`.
+
+The judge answers OpenAI's documented `{"result": float, "steps": [{"description",
+"conclusion"}]}` (asked steps first). The score is `result` clamped to `range` (default
+[0, 1]); `passed = score >= pass_threshold`, which defaults to the range's midpoint.
+`sampling_params` go to the judge call; `max_completions_tokens` (OpenAI's spelling) and
+`max_completion_tokens` are both accepted. A reply with no usable number after the judge
+client's repair request is an errored result, not a 0: Loupe never reports a score the judge
+did not give.
+"""
+
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+
+from app.judges import JudgeError
+from app.metrics._graders import (
+    GraderMessage,
+    GraderSpecBase,
+    Step,
+    grader_sample,
+    images,
+    namespaces,
+    reason_of,
+    render_failure,
+    wire,
+)
+from app.metrics._judged import JudgeSession, run_judged
+from app.metrics._templates import RenderError, flatten, render_messages
+from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+
+FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+
+
+class SamplingParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int | None = None
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    top_p: float | None = Field(default=None, gt=0, le=1)
+    max_completions_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        validation_alias=AliasChoices("max_completions_tokens", "max_completion_tokens"),
+    )
+    reasoning_effort: str | None = None
+
+    def request_fields(self) -> dict[str, Any]:
+        """The chat-completion body fields these stand for (unset ones left out)."""
+        fields = {
+            "seed": self.seed,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_completion_tokens": self.max_completions_tokens,
+            "reasoning_effort": self.reasoning_effort,
+        }
+        return {name: value for name, value in fields.items() if value is not None}
+
+
+class ScoreModelSpec(GraderSpecBase):
+    type: Literal["score_model"]
+    model: str = Field(min_length=1, description="The judge model.")
+    input: list[GraderMessage] = Field(min_length=1)
+    range: tuple[FiniteFloat, FiniteFloat] = (0.0, 1.0)
+    sampling_params: SamplingParams | None = None
+    pass_threshold: float | None = Field(default=None, allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _threshold(self) -> "ScoreModelSpec":
+        low, high = self.range
+        if not low < high:
+            raise ValueError("range must be [low, high] with low < high")
+        self.threshold = (low + high) / 2 if self.pass_threshold is None else self.pass_threshold
+        return self
+
+
+class ScoreGrade(BaseModel):
+    model_config = ConfigDict(title="score_model")
+    steps: list[Step]
+    result: float = Field(allow_inf_nan=False)
+
+
+def instructions(low: float, high: float) -> str:
+    return (
+        "Loupe task: score_model\n"
+        "You are a grader. The messages after this one are the grading task: follow them and "
+        f"give one numeric score from {low:g} to {high:g} (inclusive).\n"
+        "Work in steps; for each, say what you checked (description) and what you found "
+        "(conclusion). Then give the score.\n"
+        'Answer with JSON only: {"steps": [{"description": "...", "conclusion": "..."}], '
+        '"result": <number>}'
+    )
+
+
+async def measure(spec: ScoreModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """The judge's score clamped to the range; passed when at least pass_threshold."""
+    try:
+        messages = render_messages(wire(spec.input), namespaces(case), images(case))
+    except RenderError as error:
+        return render_failure(spec.threshold, error)
+    low, high = spec.range
+    asked = [{"role": "system", "content": instructions(low, high)}, *messages]
+    shown = flatten(messages)
+    params = spec.sampling_params.request_fields() if spec.sampling_params else None
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        try:
+            reply = await judge.ask("score", asked, ScoreGrade, params=params)
+        except JudgeError as error:
+            result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
+            result.logs["grader_sample"] = grader_sample(spec.model, shown, None, judge.usage)
+            return result
+        given, steps = reply.data["result"], reply.data["steps"]
+        score = min(high, max(low, given))
+        logs: dict[str, Any] = {
+            "result": given,
+            "range": [low, high],
+            "pass_threshold": spec.threshold,
+            "steps": steps,
+            "grader_sample": grader_sample(spec.model, shown, reply.content, judge.usage),
+        }
+        reason = reason_of(steps) or f"the judge gave {given:g}"
+        if score != given:
+            reason += f" (score {given:g} clamped to {score:g})"
+        return MetricResult.scored(score, spec.threshold, reason, logs)
+
+    # run_judged reads only `model` and `threshold`, which this spec has.
+    return await run_judged(spec, ctx, body)  # type: ignore[arg-type]
