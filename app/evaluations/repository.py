@@ -299,6 +299,24 @@ def scores_by_cluster(
     return by_metric
 
 
+def position_inconsistent_counts(
+    session: Session, evaluation_id: str, metric_indexes: list[int]
+) -> dict[int, int]:
+    """Per metric index: results whose two judge orders disagreed (pairwise metrics)."""
+    if not metric_indexes:
+        return {}
+    rows = session.execute(
+        select(Result.metric_index, func.count())
+        .where(
+            Result.evaluation_id == evaluation_id,
+            Result.metric_index.in_(metric_indexes),
+            Result.logs["position_consistent"].as_boolean().is_(False),
+        )
+        .group_by(Result.metric_index)
+    )
+    return {index: count for index, count in rows}
+
+
 def result_page(
     session: Session,
     evaluation_id: str,

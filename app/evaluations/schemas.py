@@ -109,6 +109,10 @@ class MetricSummary(ErrorBars):
     failed: int
     errored: int
     pending: int
+    position_inconsistent: int | None = Field(
+        default=None,
+        description="`pairwise` only: results whose two judge orders disagreed (position bias).",
+    )
 
 
 class UsageTotals(BaseModel):

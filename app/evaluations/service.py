@@ -283,6 +283,11 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         if evaluation.cluster_by and by_index
         else {}
     )
+    inconsistent = repository.position_inconsistent_counts(
+        session,
+        evaluation.id,
+        [i for i, spec in enumerate(evaluation.metrics) if spec["type"] == "pairwise"],
+    )
     per_metric = []
     totals = {"passed": 0, "failed": 0, "errored": 0, "stored": 0}
     usage = UsageTotals()
@@ -310,6 +315,9 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
                     passed,
                     failed,
                     clustered,
+                ),
+                position_inconsistent=(
+                    inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
                 ),
             )
         )

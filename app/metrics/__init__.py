@@ -30,6 +30,7 @@ from app.metrics import (
     image_reference,
     label_model,
     llm_accuracy,
+    pairwise,
     psnr,
     rouge,
     score_model,
@@ -76,6 +77,7 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "image_reference": (image_reference.ImageReferenceSpec, image_reference.measure),
     "psnr": (psnr.PsnrSpec, psnr.measure),
     "ssim": (ssim.SsimSpec, ssim.measure),
+    "pairwise": (pairwise.PairwiseSpec, pairwise.measure),
 }
 
 # Metrics only the /v1/evals API builds: parsed and measured, but not part of the public union.

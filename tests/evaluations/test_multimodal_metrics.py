@@ -7,6 +7,7 @@ import pytest
 from tests.evaluations.test_judged import BLUE, RED, all_results, image, submit
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
+from tests.fixtures.metrics import user_text
 
 
 def answer(request: dict) -> dict:
@@ -148,3 +149,46 @@ class TestPixelMetrics:
         assert rows[(1, "psnr")]["logs"]["resized"] is True
         assert rows[(1, "ssim")]["passed"] is False
         assert judge.requests == [] and final["usage"]["calls"] == 0
+
+
+class TestPairwise:
+    def test_position_inconsistent_pairs_are_counted(self, api: Api, judge: ScriptedJudge) -> None:
+        def always_first_for_odd_cases(request: dict) -> dict:
+            text = user_text(request)
+            number = int(text.split("case ")[1][0])
+            actual_first = text.index("Answer A:") < text.index("[mine]") < text.index("Answer B:")
+            if number % 2:
+                return {"reason": "the first one", "winner": "A"}  # position bias
+            return {"reason": "mine is right", "winner": "A" if actual_first else "B"}
+
+        judge.script(always_first_for_odd_cases)
+        client = api.tenant_client()
+        body = {
+            "test_cases": [
+                {
+                    "input": [f"Describe case {i}.", image(RED)],
+                    "actual_output": [f"[mine] A red square ({i}).", image(RED)],
+                    "expected_output": "[theirs] A blue square.",
+                }
+                for i in range(4)
+            ],
+            "metrics": [
+                {"type": "pairwise", "name": "preference", "criteria": "Which is accurate?"},
+                {"type": "exact_match"},
+            ],
+        }
+        final = submit(api, client, body)
+        assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
+        summary = {m["metric"]: m for m in final["per_metric"]}
+        assert summary["preference"]["position_inconsistent"] == 2
+        assert summary["preference"]["mean_score"] == 0.75  # (1 + 0.5 + 1 + 0.5) / 4
+        assert summary["exact_match"]["position_inconsistent"] is None
+        rows = {
+            r["test_case_index"]: r
+            for r in all_results(client, final["id"])
+            if r["metric"] == "preference"
+        }
+        assert rows[1]["logs"]["position_consistent"] is False
+        assert [v["reason"] for v in rows[1]["logs"]["verdicts"]] == ["the first one"] * 2
+        assert len(judge.requests) == 8
+        assert all(len(image_parts(r)) == 2 for r in judge.requests)  # input's and the answer's

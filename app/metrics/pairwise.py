@@ -1,0 +1,179 @@
+"""pairwise: which of two answers better meets the criteria, asked in both orders.
+
+The judge sees the answers once as (actual_output, second) and once as (second, actual_output),
+both calls at once. actual_output wins (score 1) or loses (0) only when both orders agree;
+anything else is a tie (0.5). `logs.position_consistent` is false when the two verdicts
+differ, and the evaluation counts those results per metric (position bias).
+"""
+
+import asyncio
+import re
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
+
+from app.judges import JudgeError
+from app.metrics import _render as render
+from app.metrics import _verdicts
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import (
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricTestCase,
+    TestCaseField,
+)
+
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+_METADATA_KEY = re.compile(r"^metadata\.[^.\s]{1,64}$")
+ACTUAL = "actual_output"
+
+
+class PairwiseSpec(JudgedSpecBase):
+    type: Literal["pairwise"]
+    criteria: NonEmpty = Field(max_length=4000, description="What makes one answer better.")
+    evaluation_params: list[Literal["input", "context", "retrieval_context"]] = Field(
+        default_factory=lambda: ["input"],
+        description="Test-case fields the judge sees besides the two answers.",
+    )
+    second_output: str = Field(
+        default="expected_output",
+        description="Where the other answer is: `expected_output`, or `metadata.<key>` (text).",
+    )
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = ()
+
+    @field_validator("second_output")
+    @classmethod
+    def _second_output(cls, value: str) -> str:
+        if value != "expected_output" and not _METADATA_KEY.match(value):
+            raise ValueError("must be `expected_output` or `metadata.<key>`")
+        return value
+
+    @field_validator("evaluation_params")
+    @classmethod
+    def _distinct(cls, params: list[str]) -> list[str]:
+        if len(set(params)) != len(params):
+            raise ValueError("evaluation_params lists a field twice")
+        return params
+
+    def required_test_case_fields(self) -> tuple[TestCaseField, ...]:
+        fields: list[TestCaseField] = [ACTUAL, *self.evaluation_params]
+        if self.second_output == "expected_output":
+            fields.append("expected_output")
+        return tuple(fields)
+
+    def test_case_problems(self, case: Any) -> list[tuple[str, str]]:
+        if self.second_output == "expected_output":
+            return []
+        key = self.second_output.split(".", 1)[1]
+        value = (case.metadata or {}).get(key)
+        if not isinstance(value, str) or not value.strip():
+            return [("metadata", f"needs the second answer as text at metadata.{key}")]
+        return []
+
+    def second_answer(self, case: MetricTestCase) -> Any:
+        if self.second_output == "expected_output":
+            return case.expected_output
+        return (case.metadata or {}).get(self.second_output.split(".", 1)[1])
+
+
+class Preference(BaseModel):
+    model_config = ConfigDict(title="pairwise_preference")
+    # Reason first, so the verdict is the last thing the judge writes.
+    reason: str
+    winner: str
+
+
+def _prompt(criteria: str) -> str:
+    return (
+        "Loupe task: pairwise_preference\n"
+        "Two AI answers, Answer A and Answer B, respond to the same test case. Decide which "
+        "one better meets the criteria below. Their order is arbitrary and says nothing about "
+        "quality; length is not quality either. Say `tie` only when neither is better.\n"
+        f"Criteria: {criteria}\n{render.IMAGE_RULES}\n"
+        'Answer with JSON only, reason first: {"reason": "...", "winner": "A" or "B" or "tie"}'
+    )
+
+
+def _winner(said: str) -> str:
+    word = said.strip().lower().removeprefix("answer").strip(" .:*`'\"")
+    if word in ("a", "b", "tie"):
+        return word
+    raise JudgeError("invalid_answer", f"the judge's winner {said!r} is not A, B or tie")
+
+
+async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """Two judge calls at once, one per order of the answers."""
+    problems = spec.test_case_problems(case)
+    if problems:
+        field, message = problems[0]
+        return MetricResult.failure(
+            spec.threshold, MetricError("invalid_test_case", f"{field} {message}")
+        )
+    second = spec.second_output
+    answers = {
+        ACTUAL: render.content_parts(case.actual_output),
+        second: render.content_parts(spec.second_answer(case)),
+    }
+    context: list[dict] = []
+    for field in spec.evaluation_params:
+        context += render.field_parts(case, field)
+
+    def order_parts(first: str, other: str) -> list[dict]:
+        return [
+            *context,
+            render.text("Answer A:"),
+            *answers[first],
+            render.text("Answer B:"),
+            *answers[other],
+        ]
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        orders = ((ACTUAL, second), (second, ACTUAL))
+        replies = await asyncio.gather(
+            *(
+                judge.ask(
+                    f"order_{n}",
+                    render.messages(_prompt(spec.criteria), order_parts(*order)),
+                    Preference,
+                )
+                for n, order in enumerate(orders, start=1)
+            ),
+            return_exceptions=True,
+        )
+        for reply in replies:
+            if isinstance(reply, BaseException):
+                raise reply
+        verdicts = []
+        for order, reply in zip(orders, replies, strict=True):
+            said = _winner(reply.data["winner"])  # type: ignore[union-attr]
+            preferred = {"a": order[0], "b": order[1], "tie": "tie"}[said]
+            verdicts.append(
+                {
+                    "order": list(order),
+                    "winner": said.upper() if said != "tie" else "tie",
+                    "preferred": preferred,
+                    "reason": reply.data["reason"],  # type: ignore[union-attr]
+                }
+            )
+        first, then = (v["preferred"] for v in verdicts)
+        outcome = first if first == then else "tie"
+        score = {ACTUAL: 1.0, second: 0.0, "tie": 0.5}[outcome]
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        logs: dict[str, Any] = {
+            "preferred": outcome,
+            "position_consistent": first == then,
+            "verdicts": verdicts,
+        }
+        reason = None
+        if spec.include_reason:
+            agreement = (
+                "both orders agree" if first == then else "the two orders disagree, so a tie"
+            )
+            reason = (
+                f"Preferred: {outcome} ({agreement}). Asked with {ACTUAL} first: "
+                f"{verdicts[0]['reason']} Asked with {second} first: {verdicts[1]['reason']}"
+            )
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+
+    return await run_judged(spec, ctx, body)
