@@ -274,6 +274,8 @@ class JudgeClient:
             content=text_content((choice.get("message") or {}).get("content")),
             usage=usage,
             finish_reason=choice.get("finish_reason"),
+            choice=choice,
+            model=body.get("model") if isinstance(body.get("model"), str) else None,
         )
 
     async def embed(self, texts: list[str], *, model: str) -> Embeddings:

@@ -61,6 +61,10 @@ class Generation:
     content: str
     usage: JudgeUsage
     finish_reason: str | None
+    # The reply's first choice as sent (tool calls, audio) and the model that answered: what
+    # an OpenAI Evals `sample` namespace is built from.
+    choice: dict[str, Any] | None = None
+    model: str | None = None
 
 
 @dataclass

@@ -9,7 +9,7 @@ registered as internal: `parse_spec` and `measure` take them, but the public `Me
 `testing_criteria`.
 """
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Union
 
 from pydantic import Field, TypeAdapter
@@ -109,6 +109,23 @@ def parse_spec(raw: dict[str, Any]) -> MetricSpecBase:
     return _spec_adapter.validate_python(raw)
 
 
+# OpenAI Evals `testing_criteria` types Loupe grades.
+GRADER_TYPES = frozenset(_INTERNAL)
+
+
+def grader_spec(criterion: Mapping[str, Any], criterion_id: str) -> MetricSpecBase:
+    """An OpenAI testing criterion as its grader spec, its results reported under its id.
+
+    Raises ValueError for a type that is not a grader (a Loupe metric type included) and
+    pydantic's ValidationError for a criterion its grader refuses.
+    """
+    kind = criterion.get("type")
+    if kind not in GRADER_TYPES:
+        raise ValueError(f"unsupported grader type {kind!r}")
+    fields = {name: value for name, value in criterion.items() if name != "id"}
+    return parse_spec({**fields, "name": criterion_id})
+
+
 async def measure(spec: MetricSpecBase, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Run the spec's metric on one case; an unexpected exception becomes the result's error."""
     try:
@@ -120,6 +137,7 @@ async def measure(spec: MetricSpecBase, case: MetricTestCase, ctx: MetricContext
 
 
 __all__ = [
+    "GRADER_TYPES",
     "MetricContext",
     "MetricError",
     "MetricResult",
@@ -127,6 +145,7 @@ __all__ = [
     "MetricSpecBase",
     "MetricTestCase",
     "Usage",
+    "grader_spec",
     "measure",
     "parse_spec",
 ]

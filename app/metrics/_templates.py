@@ -90,6 +90,36 @@ def resolve(path: str, namespaces: Mapping[str, Any]) -> Any:
     return value
 
 
+def template_paths(template: str) -> list[str]:
+    """The paths a template uses, in order; raises TemplateError for one that is not a path
+    into `item` or `sample` (for checking templates before any row is rendered)."""
+    paths = []
+    for match in _PLACEHOLDER.finditer(template):
+        path = match.group(1).strip()
+        name, _ = _steps(path)
+        if name not in NAMESPACES:
+            raise TemplateError(path, f"names no namespace ({' or '.join(NAMESPACES)})")
+        paths.append(path)
+    return paths
+
+
+def message_templates(messages: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Every templated string of the messages: string content, part texts, image URLs."""
+    templates = []
+    for message in messages:
+        content = message.get("content")
+        if content is None:
+            continue
+        for part in _parts(content):
+            if isinstance(part, str):
+                templates.append(part)
+            elif part.get("type") in ("input_text", "output_text"):
+                templates.append(part.get("text") or "")
+            elif part.get("type") == "input_image" and isinstance(part.get("image_url"), str):
+                templates.append(part["image_url"])
+    return templates
+
+
 def as_text(value: Any) -> str:
     """A value as template text: strings raw, null empty, everything else compact JSON."""
     if value is None:
@@ -124,6 +154,9 @@ def _image_part(
         raise ImageUnavailable(f"the image {_short(url)} was not ingested for this run")
     rendered = dict(ingested)
     detail = part.get("detail")
+    if detail == "original":
+        # The Responses API's "no downscaling"; chat completions' nearest is "high".
+        detail = "high"
     if detail is not None:
         rendered["image_url"] = {**rendered["image_url"], "detail": detail}
     return rendered

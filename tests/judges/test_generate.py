@@ -54,6 +54,13 @@ class TestRequest:
         assert "response_format" not in sent and "logprobs" not in sent
         assert "top_logprobs" not in sent
 
+    def test_choice_and_model_are_kept(self, judge: ScriptedJudge) -> None:
+        judge.sequence(Reply(content='{"city": "Paris"}'))
+        generation = generate(judge, model="cand-1")
+        assert generation.model == "cand-1"
+        assert generation.choice["message"]["content"] == '{"city": "Paris"}'
+        assert generation.choice["finish_reason"] == "stop"
+
     def test_params_reach_the_body(self, judge: ScriptedJudge) -> None:
         params = {
             "max_tokens": 64,

@@ -5,7 +5,14 @@ import asyncio
 import pytest
 from pydantic import ValidationError
 
-from app.metrics import MetricContext, MetricResult, measure, parse_spec
+from app.metrics import (
+    GRADER_TYPES,
+    MetricContext,
+    MetricResult,
+    grader_spec,
+    measure,
+    parse_spec,
+)
 from tests.fixtures.metrics import case
 
 
@@ -99,6 +106,24 @@ class TestSpec:
         raw = {"type": "string_check", "input": "a", "reference": "b", "operation": "eq", **bad}
         with pytest.raises(ValidationError):
             parse_spec(raw)
+
+    def test_grader_spec_from_a_criterion(self) -> None:
+        criterion = {
+            "id": "match-1",
+            "type": "string_check",
+            "name": "match",
+            "input": "{{ sample.output_text }}",
+            "reference": "x",
+            "operation": "like",
+        }
+        spec = grader_spec(criterion, "match-1")
+        assert (spec.type, spec.display_name, spec.operation) == ("string_check", "match-1", "like")
+        assert {"string_check", "text_similarity", "label_model", "score_model"} == GRADER_TYPES
+
+    @pytest.mark.parametrize("kind", ["exact_match", "python", "multi", None])
+    def test_grader_spec_takes_graders_only(self, kind: str | None) -> None:
+        with pytest.raises(ValueError, match="unsupported grader type"):
+            grader_spec({"type": kind, "actual_output": "x"}, "id-1")
 
     def test_not_in_the_public_union(self) -> None:
         from pydantic import TypeAdapter

@@ -12,8 +12,10 @@ from app.metrics._templates import (
     flatten,
     image_url_templates,
     image_urls,
+    message_templates,
     render_messages,
     render_template,
+    template_paths,
 )
 
 ITEM = {
@@ -84,6 +86,38 @@ class TestRenderTemplate:
             render_template("{{ sample.output_text }}", {"item": ITEM})
 
 
+class TestTemplatePaths:
+    def test_paths_in_order(self) -> None:
+        text = "{{ item.a }} and {{sample.output_tools[0].function.name}} {{ item }}"
+        assert template_paths(text) == ["item.a", "sample.output_tools[0].function.name", "item"]
+        assert template_paths("no templates") == []
+
+    @pytest.mark.parametrize("path", ["inputs.x", "item.a b", "item[x]", "", "1.x"])
+    def test_malformed_or_foreign_paths(self, path: str) -> None:
+        with pytest.raises(TemplateError):
+            template_paths(f"{{{{ {path} }}}}")
+
+    def test_message_templates(self) -> None:
+        messages = [
+            {"role": "user", "content": "A {{ item.a }}"},
+            {
+                "role": "user",
+                "content": [
+                    "B",
+                    {"type": "input_text", "text": "{{ item.b }}"},
+                    {"type": "input_image", "image_url": "{{ item.url }}"},
+                    {"type": "input_audio", "input_audio": {"data": "x", "format": "wav"}},
+                ],
+            },
+        ]
+        assert message_templates(messages) == [
+            "A {{ item.a }}",
+            "B",
+            "{{ item.b }}",
+            "{{ item.url }}",
+        ]
+
+
 class TestRenderMessages:
     def test_string_and_text_parts(self) -> None:
         messages = [
@@ -133,6 +167,12 @@ class TestRenderMessages:
         assert flatten(rendered) == [
             {"role": "user", "content": "Chart:\n<image_url>\n<input_audio>"}
         ]
+
+    def test_responses_original_detail_is_sent_as_high(self) -> None:
+        part = {"type": "input_image", "image_url": PNG, "detail": "original"}
+        ingested = {"type": "image_url", "image_url": {"url": PNG}}
+        (message,) = render_messages([{"role": "user", "content": [part]}], NS, {PNG: ingested})
+        assert message["content"][0]["image_url"] == {"url": PNG, "detail": "high"}
 
     def test_image_not_ingested_is_unavailable(self) -> None:
         messages = [
