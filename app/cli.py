@@ -1,9 +1,10 @@
-"""`loupe serve | worker | worker-health | migrate | keys create`."""
+"""`loupe serve | worker | worker-health | migrate | keys create | compare`."""
 
 import logging
 import os
 import socket
 
+import httpx
 import typer
 
 from app.config import get_settings
@@ -141,6 +142,42 @@ def create_key(
     )
     typer.echo(key)
     runtime.close()
+
+
+@cli.command()
+def compare(
+    baseline_id: str = typer.Argument(..., help="The baseline evaluation or run id."),
+    candidate_id: str = typer.Argument(..., help="The candidate, of the same kind."),
+    metric: list[str] = typer.Option(
+        [], "--metric", help="A metric to compare (repeat); default every shared metric."
+    ),
+    fail_on: str = typer.Option(
+        "regressed", "--fail-on", help="Exit 1 when a compared metric has this verdict."
+    ),
+    url: str = typer.Option(
+        "http://127.0.0.1:8000", envvar="LOUPE_URL", help="The Loupe service (LOUPE_URL)."
+    ),
+    api_key: str = typer.Option(
+        ..., envvar="LOUPE_API_KEY", help="An API key (LOUPE_API_KEY).", show_default=False
+    ),
+) -> None:
+    """Compare two evaluations (or runs) on a running service and gate a CI step on it:
+    exit 1 when any compared metric regressed, 2 when the comparison cannot be made."""
+    from app import gate
+
+    if fail_on != "regressed":
+        raise typer.BadParameter("only 'regressed' is supported", param_hint="--fail-on")
+    try:
+        comparison = gate.request_comparison(url, api_key, baseline_id, candidate_id, metric)
+    except (gate.GateError, httpx.HTTPError) as exc:
+        typer.echo(f"loupe compare: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    typer.echo(gate.table(comparison))
+    failing = gate.regressed(comparison)
+    if failing:
+        typer.echo(f"FAIL: regressed: {', '.join(failing)}")
+        raise typer.Exit(1)
+    typer.echo("OK: no compared metric regressed")
 
 
 def main() -> None:

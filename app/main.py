@@ -10,6 +10,7 @@ from app import kinds  # noqa: F401 - kinds register with the scoring job
 from app import runtime as runtime_module
 from app.api.query import reject_unknown_query
 from app.candidates.endpoints import router as models_router
+from app.comparisons.endpoints import router as comparisons_router
 from app.config import Settings, get_settings
 from app.console import install as install_console
 from app.datasets.endpoints import router as datasets_router
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         models_router,
         runs_router,
         media_router,
+        comparisons_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

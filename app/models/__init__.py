@@ -4,6 +4,7 @@ from app.models.api_key import ApiKey
 from app.models.blob import Blob
 from app.models.blob_owner import BlobOwner
 from app.models.candidate_model import CandidateModel
+from app.models.comparison import Comparison
 from app.models.dataset import Dataset
 from app.models.dataset_row import DatasetRow
 from app.models.evaluation import Evaluation
@@ -25,6 +26,7 @@ __all__ = [
     "Blob",
     "BlobOwner",
     "CandidateModel",
+    "Comparison",
     "Dataset",
     "DatasetRow",
     "Evaluation",

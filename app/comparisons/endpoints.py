@@ -1,0 +1,46 @@
+"""The comparisons API: compare two evaluations or runs, read a comparison, page its items."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import SessionDep, TenantDep
+from app.comparisons import service
+from app.comparisons.schemas import Comparison, ComparisonCreate, ComparisonItemList, Direction
+from app.problems import problem_responses
+
+router = APIRouter(prefix="/v1/comparisons", tags=["comparisons"])
+
+_PROBLEMS = problem_responses(400, 401, 404, 409, 422)
+
+
+@router.post("", response_model=Comparison, responses=_PROBLEMS)
+def create_comparison(
+    payload: ComparisonCreate, session: SessionDep, tenant: TenantDep
+) -> Comparison:
+    """Compare a candidate evaluation (or run) with a baseline, item by item, per metric."""
+    comparison = service.create(session, tenant, payload)
+    body = service.to_schema(comparison)
+    session.commit()
+    return body
+
+
+@router.get("/{comparison_id}", response_model=Comparison, responses=_PROBLEMS)
+def get_comparison(comparison_id: str, session: SessionDep, tenant: TenantDep) -> Comparison:
+    """A stored comparison."""
+    return service.to_schema(service.get_or_404(session, tenant, comparison_id))
+
+
+@router.get("/{comparison_id}/items", response_model=ComparisonItemList, responses=_PROBLEMS)
+def list_comparison_items(
+    comparison_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    metric: str | None = None,
+    direction: Direction | None = None,
+    after: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> ComparisonItemList:
+    """Matched items that moved, with both scores and both reasons, largest moves first."""
+    data, has_more = service.items(session, tenant, comparison_id, metric, direction, after, limit)
+    return ComparisonItemList.of(data, has_more)

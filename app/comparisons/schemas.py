@@ -1,0 +1,115 @@
+"""Comparison request and response bodies."""
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.evaluations.schemas import Interval
+from app.schemas import ListPage
+
+Verdict = Literal["improved", "regressed", "no_detectable_change"]
+Direction = Literal["regressed", "improved"]
+
+
+class ComparisonCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    baseline_id: str = Field(min_length=1, max_length=40, description="An evaluation or run id.")
+    candidate_id: str = Field(
+        min_length=1, max_length=40, description="Of the same kind as the baseline."
+    )
+    metrics: list[str] | None = Field(
+        default=None,
+        min_length=1,
+        max_length=20,
+        description="Metric names to compare; default every metric both sides have.",
+    )
+    alpha: float = Field(
+        default=0.05, gt=0, lt=1, description="Family-wise error rate (Holm) for the verdicts."
+    )
+
+
+class ErroredCounts(BaseModel):
+    baseline: int
+    candidate: int
+
+
+class MetricComparison(BaseModel):
+    """One metric, item by item: candidate − baseline over items scored on both sides."""
+
+    metric: str
+    type: str
+    n: int = Field(description="Matched items with a score on both sides.")
+    baseline_mean: float | None
+    candidate_mean: float | None
+    mean_difference: float | None = Field(description="candidate − baseline.")
+    ci95: Interval | None = Field(description="Paired t interval of the mean difference.")
+    p_value: float | None = Field(description="Paired t test, two-sided.")
+    wilcoxon_p_value: float | None = Field(description="Wilcoxon signed-rank (zeros dropped).")
+    adjusted_p_value: float | None = Field(description="p_value, Holm-adjusted across metrics.")
+    minimum_detectable_effect: float | None = Field(
+        description="The smallest |mean difference| a paired t test at `alpha` detects with "
+        "80% power, for this n and the observed spread of the differences."
+    )
+    verdict: Verdict = Field(
+        description="improved / regressed when adjusted_p_value < alpha (by the sign of "
+        "mean_difference); else no_detectable_change."
+    )
+    baseline_pass_rate: float | None = Field(description="Only for metrics with a threshold.")
+    candidate_pass_rate: float | None
+    pass_rate_difference: float | None
+    improved_items: int | None = Field(description="Failed on the baseline, passed now.")
+    regressed_items: int | None = Field(description="Passed on the baseline, failed now.")
+    mcnemar_p_value: float | None = Field(
+        description="Exact McNemar: two-sided binomial test on the discordant pairs."
+    )
+    errored: ErroredCounts = Field(description="Matched items whose result errored, per side.")
+
+
+class UnmatchedItem(BaseModel):
+    side: Literal["baseline", "candidate"]
+    test_case_id: str = Field(description="The test-case id, or `subset/row_index` for runs.")
+
+
+class Unmatched(BaseModel):
+    """Items on one side only (never compared), and metrics on one side only."""
+
+    baseline_only: int
+    candidate_only: int
+    items: list[UnmatchedItem] = Field(description="The first 100 of them.")
+    metrics: list[str] = Field(description="Metric names only one side has.")
+
+
+class Comparison(BaseModel):
+    object: Literal["comparison"] = "comparison"
+    id: str
+    kind: Literal["evaluation", "run"]
+    baseline_id: str
+    candidate_id: str
+    alpha: float
+    metrics: list[MetricComparison]
+    unmatched: Unmatched
+    created_at: datetime
+
+
+class ItemSide(BaseModel):
+    score: float | None
+    passed: bool | None
+    reason: str | None
+
+
+class ComparisonItem(BaseModel):
+    """One matched item whose score or pass/fail moved."""
+
+    object: Literal["comparison.item"] = "comparison.item"
+    id: str = Field(description="A cursor for `after`.")
+    metric: str
+    test_case_id: str
+    difference: float = Field(description="candidate − baseline score.")
+    baseline: ItemSide
+    candidate: ItemSide
+
+
+class ComparisonItemList(ListPage[ComparisonItem]):
+    pass

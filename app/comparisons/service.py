@@ -1,0 +1,286 @@
+"""Comparison decisions: match two evaluations' (or runs') items, test each metric, store it.
+
+Services flush but never commit; callers are endpoints or pages: `(session, tenant, ...)`.
+"""
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.comparisons import repository
+from app.comparisons.repository import ComparisonRepository
+from app.comparisons.schemas import Comparison as ComparisonSchema
+from app.comparisons.schemas import (
+    ComparisonCreate,
+    ComparisonItem,
+    Direction,
+    ItemSide,
+    MetricComparison,
+    Unmatched,
+    UnmatchedItem,
+)
+from app.ids import new_id
+from app.models import Comparison, Evaluation, Tenant
+from app.problems import ProblemError, field_error
+from app.stats import compare_metric, holm_adjust
+
+# Unmatched items listed in a comparison; the counts cover all of them.
+MAX_UNMATCHED_LISTED = 100
+
+# (score, passed) per test-case id, per metric name.
+SideScores = dict[str, dict[str, tuple[float | None, bool | None]]]
+
+
+def _side(repo: ComparisonRepository, field: str, evaluation_id: str) -> Evaluation:
+    side = repo.side(evaluation_id)
+    if side is None:
+        raise ProblemError(
+            404,
+            "Not Found",
+            f"{field}: no evaluation or run {evaluation_id!r}.",
+            slug="not-found",
+            errors=[field_error([field], "no such evaluation or run", "not_found")],
+        )
+    if side.status != "completed":
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"{field}: the {side.kind} is {side.status}; compare completed ones.",
+            slug="comparison-not-completed",
+            errors=[field_error([field], f"is {side.status}, not completed", "not_completed")],
+        )
+    return side
+
+
+def _by_metric(rows: Sequence[Any]) -> SideScores:
+    found: SideScores = defaultdict(dict)
+    for case_id, metric, score, passed in rows:
+        found[metric][case_id] = (score, passed)
+    return found
+
+
+def _metric_types(evaluation: Evaluation) -> dict[str, str]:
+    return {spec.get("name") or spec["type"]: spec["type"] for spec in evaluation.metrics}
+
+
+def _compared_metrics(
+    payload: ComparisonCreate, baseline: Evaluation, candidate: Evaluation
+) -> tuple[list[str], list[str]]:
+    """The metric names to compare, and those only one side has."""
+    ours, theirs = _metric_types(baseline), _metric_types(candidate)
+    shared = [name for name in ours if name in theirs]
+    one_sided = [name for name in [*ours, *theirs] if name not in shared]
+    if payload.metrics is None:
+        return shared, one_sided
+    errors = [
+        field_error(["metrics", index], f"{name!r} is not a metric of both sides", "unknown")
+        for index, name in enumerate(payload.metrics)
+        if name not in shared
+    ]
+    if errors:
+        raise ProblemError(
+            422,
+            "Invalid request",
+            f"{errors[0].loc}: {errors[0].msg}; both have {shared}",
+            slug="validation",
+            errors=errors,
+        )
+    return list(dict.fromkeys(payload.metrics)), one_sided
+
+
+def _unmatched(base: SideScores, cand: SideScores, one_sided: list[str]) -> Unmatched:
+    base_ids = {case_id for cases in base.values() for case_id in cases}
+    cand_ids = {case_id for cases in cand.values() for case_id in cases}
+    baseline_only, candidate_only = sorted(base_ids - cand_ids), sorted(cand_ids - base_ids)
+    listed = [UnmatchedItem(side="baseline", test_case_id=i) for i in baseline_only] + [
+        UnmatchedItem(side="candidate", test_case_id=i) for i in candidate_only
+    ]
+    return Unmatched(
+        baseline_only=len(baseline_only),
+        candidate_only=len(candidate_only),
+        items=listed[:MAX_UNMATCHED_LISTED],
+        metrics=one_sided,
+    )
+
+
+def _compare(
+    metric: str,
+    type_: str,
+    base: dict[str, tuple[float | None, bool | None]],
+    cand: dict[str, tuple[float | None, bool | None]],
+    alpha: float,
+) -> dict[str, Any]:
+    matched = sorted(base.keys() & cand.keys())
+    pairs = [
+        (base[i], cand[i]) for i in matched if base[i][0] is not None and cand[i][0] is not None
+    ]
+    thresholded = bool(pairs) and all(b[1] is not None and c[1] is not None for b, c in pairs)
+    paired = compare_metric(
+        [b[0] for b, _ in pairs],  # type: ignore[misc]
+        [c[0] for _, c in pairs],  # type: ignore[misc]
+        [bool(b[1]) for b, _ in pairs] if thresholded else None,
+        [bool(c[1]) for _, c in pairs] if thresholded else None,
+        alpha,
+    )
+    fields = dict(paired.__dict__)
+    fields["ci95"] = list(paired.ci95) if paired.ci95 else None
+    return {
+        "metric": metric,
+        "type": type_,
+        **fields,
+        "errored": {
+            # A result without a score is an errored one (metrics score whatever they judge).
+            "baseline": sum(1 for i in matched if base[i][0] is None),
+            "candidate": sum(1 for i in matched if cand[i][0] is None),
+        },
+    }
+
+
+def _verdict(difference: float | None, adjusted: float | None, alpha: float) -> str:
+    if adjusted is None or difference is None or adjusted >= alpha or difference == 0:
+        return "no_detectable_change"
+    return "improved" if difference > 0 else "regressed"
+
+
+def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Comparison:
+    """Compare two completed evaluations (or two runs) of the tenant, and store the answer."""
+    repo = ComparisonRepository(session, tenant.id)
+    baseline = _side(repo, "baseline_id", payload.baseline_id)
+    candidate = _side(repo, "candidate_id", payload.candidate_id)
+    if baseline.kind != candidate.kind:
+        raise ProblemError(
+            422,
+            "Invalid request",
+            f"candidate_id: a {candidate.kind}, but baseline_id is a {baseline.kind}; "
+            "compare two evaluations or two runs",
+            slug="validation",
+            errors=[field_error(["candidate_id"], f"not a {baseline.kind}", "kind_mismatch")],
+        )
+    names, one_sided = _compared_metrics(payload, baseline, candidate)
+    base = _by_metric(repository.scores(session, baseline.id))
+    cand = _by_metric(repository.scores(session, candidate.id))
+    types = _metric_types(baseline)
+    compared = [
+        _compare(name, types[name], base.get(name, {}), cand.get(name, {}), payload.alpha)
+        for name in names
+    ]
+    for row, adjusted in zip(
+        compared, holm_adjust([row["p_value"] for row in compared]), strict=True
+    ):
+        row["adjusted_p_value"] = adjusted
+        row["verdict"] = _verdict(row["mean_difference"], adjusted, payload.alpha)
+    comparison = Comparison(
+        id=new_id("cmp"),
+        tenant_id=tenant.id,
+        kind=baseline.kind,
+        baseline_id=baseline.id,
+        candidate_id=candidate.id,
+        alpha=payload.alpha,
+        metrics=[MetricComparison(**row).model_dump(mode="json") for row in compared],
+        unmatched=_unmatched(base, cand, one_sided).model_dump(mode="json"),
+    )
+    repo.add(comparison)
+    return comparison
+
+
+def get_or_404(session: Session, tenant: Tenant, comparison_id: str) -> Comparison:
+    comparison = ComparisonRepository(session, tenant.id).get(comparison_id)
+    if comparison is None:
+        raise ProblemError(404, "Not Found", f"No comparison {comparison_id!r}.", slug="not-found")
+    return comparison
+
+
+def to_schema(comparison: Comparison) -> ComparisonSchema:
+    return ComparisonSchema(
+        id=comparison.id,
+        kind=comparison.kind,  # type: ignore[arg-type]
+        baseline_id=comparison.baseline_id,
+        candidate_id=comparison.candidate_id,
+        alpha=comparison.alpha,
+        metrics=[MetricComparison(**row) for row in comparison.metrics],
+        unmatched=Unmatched(**comparison.unmatched),
+        created_at=comparison.created_at,
+    )
+
+
+def _moved(
+    metric: str, base: dict[str, Any], cand: dict[str, Any], direction: Direction | None
+) -> list[tuple[float, str, str]]:
+    """(difference, metric, test_case_id) of matched items whose score or pass/fail moved."""
+    moved = []
+    for case_id in base.keys() & cand.keys():
+        (b_score, b_passed), (c_score, c_passed) = base[case_id], cand[case_id]
+        if b_score is None or c_score is None:
+            continue
+        difference = c_score - b_score
+        down = difference < 0 or (b_passed is True and c_passed is False)
+        up = difference > 0 or (b_passed is False and c_passed is True)
+        if (
+            (direction == "regressed" and down)
+            or (direction == "improved" and up)
+            or direction is None
+            and (up or down)
+        ):
+            moved.append((difference, metric, case_id))
+    return moved
+
+
+def items(
+    session: Session,
+    tenant: Tenant,
+    comparison_id: str,
+    metric: str | None,
+    direction: Direction | None,
+    after: str | None,
+    limit: int,
+) -> tuple[list[ComparisonItem], bool]:
+    """The items that moved most: regressed ones most negative first, improved ones most
+    positive first (both: largest change first); every pass/fail flip is among them."""
+    comparison = get_or_404(session, tenant, comparison_id)
+    names = [row["metric"] for row in comparison.metrics]
+    if metric is not None and metric not in names:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"metric: {metric!r} is not compared here ({names})",
+            slug="bad-metric",
+        )
+    wanted = [metric] if metric is not None else names
+    base = _by_metric(repository.scores(session, comparison.baseline_id, wanted))
+    cand = _by_metric(repository.scores(session, comparison.candidate_id, wanted))
+    moved = [entry for name in wanted for entry in _moved(name, base[name], cand[name], direction)]
+    if direction == "improved":
+        moved.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
+    elif direction == "regressed":
+        moved.sort()
+    else:
+        moved.sort(key=lambda entry: (-abs(entry[0]), entry[1], entry[2]))
+    ids = [f"{name}/{case_id}" for _, name, case_id in moved]
+    start = 0
+    if after is not None:
+        if after not in ids:
+            raise ProblemError(
+                400, "Bad Request", f"after: {after!r} is not an item here", slug="bad-cursor"
+            )
+        start = ids.index(after) + 1
+    page = moved[start : start + limit]
+    case_ids = [case_id for _, _, case_id in page]
+    base_reasons = repository.reasons(session, comparison.baseline_id, wanted, case_ids)
+    cand_reasons = repository.reasons(session, comparison.candidate_id, wanted, case_ids)
+    return [
+        ComparisonItem(
+            id=f"{name}/{case_id}",
+            metric=name,
+            test_case_id=case_id,
+            difference=difference,
+            baseline=_item_side(base[name][case_id], base_reasons.get((name, case_id))),
+            candidate=_item_side(cand[name][case_id], cand_reasons.get((name, case_id))),
+        )
+        for difference, name, case_id in page
+    ], start + limit < len(moved)
+
+
+def _item_side(scored: tuple[float | None, bool | None], reason: str | None) -> ItemSide:
+    return ItemSide(score=scored[0], passed=scored[1], reason=reason)

@@ -1,0 +1,67 @@
+"""Evaluations and runs with planted differences, for the comparison and gate tests."""
+
+from typing import Any
+
+import httpx
+
+from tests.fixtures.api import Api
+from tests.runs.helpers import upload, wait_run
+from tests.runs.test_error_bars import IMAGES, mcq_zip
+
+CASES = 20
+# Cases 0..7 are answered wrongly on the planted side.
+PLANTED = range(8)
+METRICS = [{"type": "exact_match"}, {"type": "bleu"}]
+
+
+def reference(index: int) -> str:
+    return f"the cat sat on the mat number {index}"
+
+
+def evaluation(api: Api, client: httpx.Client, wrong: set[int], extra_id: str | None = None) -> str:
+    """A completed evaluation over cases `case-0..19` (plus `extra_id`), wrong on `wrong`."""
+    cases: list[dict[str, Any]] = [
+        {
+            "id": f"case-{index}",
+            "input": f"Repeat sentence {index}.",
+            "actual_output": "a dog ran away" if index in wrong else reference(index),
+            "expected_output": reference(index),
+        }
+        for index in range(CASES)
+    ]
+    if extra_id is not None:
+        cases.append({"id": extra_id, "input": "q", "actual_output": "x", "expected_output": "x"})
+    response = client.post("/v1/evaluations", json={"test_cases": cases, "metrics": METRICS})
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    assert final["status"] == "completed"
+    return final["id"]
+
+
+def compare(client: httpx.Client, baseline: str, candidate: str, **extra: Any) -> httpx.Response:
+    return client.post(
+        "/v1/comparisons", json={"baseline_id": baseline, "candidate_id": candidate, **extra}
+    )
+
+
+def quiz_dataset(client: httpx.Client, rows: int = 12) -> str:
+    response = upload(
+        client, "quiz.zip", mcq_zip([IMAGES[i % 3] for i in range(rows)]), "general_vmcq"
+    )
+    assert response.status_code == 201, response.text
+    return response.json()["id"]
+
+
+def run(api: Api, client: httpx.Client, dataset_id: str, wrong: set[int], rows: int = 12) -> str:
+    """A completed predictions run over the first `rows` samples, wrong on `wrong`."""
+    predictions = [
+        {"index": index, "prediction": "ANSWER: B" if index in wrong else "ANSWER: A"}
+        for index in range(rows)
+    ]
+    response = client.post(
+        "/v1/runs", json={"dataset_id": dataset_id, "predictions": predictions, "limit": rows}
+    )
+    assert response.status_code == 202, response.text
+    final = wait_run(api, client, response.json()["id"])
+    assert final["status"] == "completed"
+    return final["id"]

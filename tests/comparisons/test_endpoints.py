@@ -1,0 +1,174 @@
+"""POST/GET /v1/comparisons end to end, on both backends: planted differences, hand-computed
+statistics, unmatched items, tenant isolation and the items that moved."""
+
+import math
+
+import pytest
+
+from tests.comparisons.helpers import (
+    CASES,
+    PLANTED,
+    compare,
+    evaluation,
+    quiz_dataset,
+    run,
+)
+from tests.fixtures.api import Api
+
+# t(0.975, 19) from the t table.
+T975_19 = 2.093024
+
+
+def problem(response, status: int) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    return response.json()
+
+
+class TestEvaluationComparison:
+    def test_planted_regression(self, api: Api) -> None:
+        client = api.tenant_client()
+        baseline = evaluation(api, client, set(), extra_id="gone")
+        candidate = evaluation(api, client, set(PLANTED), extra_id="new")
+        response = compare(client, baseline, candidate)
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["object"] == "comparison" and body["kind"] == "evaluation"
+        assert client.get(f"/v1/comparisons/{body['id']}").json() == body
+
+        exact, bleu = body["metrics"]
+        assert (exact["metric"], bleu["metric"]) == ("exact_match", "bleu")
+        # 8 of 20 differences are −1, 12 are 0: mean −0.4, s² = (8·0.36 + 12·0.16)/19.
+        assert exact["n"] == CASES
+        assert (exact["baseline_mean"], exact["candidate_mean"]) == (1.0, 0.6)
+        assert exact["mean_difference"] == pytest.approx(-0.4)
+        stderr = math.sqrt(4.8 / 19 / CASES)
+        assert exact["ci95"] == pytest.approx([-0.4 - T975_19 * stderr, -0.4 + T975_19 * stderr])
+        assert (exact["improved_items"], exact["regressed_items"]) == (0, 8)
+        assert exact["pass_rate_difference"] == pytest.approx(-0.4)
+        # Exact McNemar: 8 discordant pairs all one way, p = 2 · 0.5⁸.
+        assert exact["mcnemar_p_value"] == pytest.approx(2 * 0.5**8)
+        assert 0 < exact["wilcoxon_p_value"] < 0.05
+        # Holm over two tests: the smaller p doubled, the larger kept (never below the first).
+        low, high = sorted([exact["p_value"], bleu["p_value"]])
+        adjusted = sorted([exact["adjusted_p_value"], bleu["adjusted_p_value"]])
+        assert adjusted[0] == pytest.approx(min(1.0, 2 * low))
+        assert adjusted[1] == pytest.approx(max(adjusted[0], high))
+        assert exact["verdict"] == bleu["verdict"] == "regressed"
+        assert bleu["mean_difference"] < 0 and bleu["regressed_items"] == 8
+        assert exact["errored"] == {"baseline": 0, "candidate": 0}
+
+        unmatched = body["unmatched"]
+        assert (unmatched["baseline_only"], unmatched["candidate_only"]) == (1, 1)
+        assert unmatched["items"] == [
+            {"side": "baseline", "test_case_id": "gone"},
+            {"side": "candidate", "test_case_id": "new"},
+        ]
+
+    def test_planted_improvement_and_no_change(self, api: Api) -> None:
+        client = api.tenant_client()
+        worse = evaluation(api, client, set(PLANTED))
+        better = evaluation(api, client, set())
+        improved = compare(client, worse, better).json()
+        assert [m["verdict"] for m in improved["metrics"]] == ["improved", "improved"]
+        assert improved["metrics"][0]["improved_items"] == 8
+        # One item of 20 moved: not detectable; the MDE says what could have been.
+        nearly = evaluation(api, client, {0})
+        same = compare(client, better, nearly, metrics=["exact_match"]).json()
+        (exact,) = same["metrics"]
+        assert exact["verdict"] == "no_detectable_change"
+        assert exact["mcnemar_p_value"] == 1.0 and exact["regressed_items"] == 1
+        # MDE ≈ (z₀.₉₇₅ + z₀.₈)·s_d/√n = 2.80·s_d/√n, a little more with t at n = 20.
+        s_d = math.sqrt((0.95**2 + 19 * 0.05**2) / 19)
+        scale = s_d / math.sqrt(CASES)
+        assert 2.80 * scale < exact["minimum_detectable_effect"] < 3.2 * scale
+        assert exact["minimum_detectable_effect"] > abs(exact["mean_difference"])
+
+    def test_items_that_moved_with_both_reasons(self, api: Api) -> None:
+        client = api.tenant_client()
+        baseline = evaluation(api, client, set())
+        candidate = evaluation(api, client, set(PLANTED))
+        comparison = compare(client, baseline, candidate).json()["id"]
+        path = f"/v1/comparisons/{comparison}/items"
+        first = client.get(
+            path, params={"metric": "exact_match", "direction": "regressed", "limit": 5}
+        ).json()
+        assert first["object"] == "list" and first["has_more"] is True
+        second = client.get(
+            path,
+            params={"metric": "exact_match", "direction": "regressed", "after": first["last_id"]},
+        ).json()
+        assert second["has_more"] is False
+        items = first["data"] + second["data"]
+        assert sorted(item["test_case_id"] for item in items) == sorted(
+            f"case-{index}" for index in PLANTED
+        )
+        for item in items:
+            assert item["difference"] == -1.0
+            assert item["baseline"]["passed"] is True and item["candidate"]["passed"] is False
+            assert item["baseline"]["reason"] and item["candidate"]["reason"]
+            assert item["candidate"]["reason"] != item["baseline"]["reason"]
+        improved = client.get(path, params={"direction": "improved"}).json()
+        assert improved["data"] == []
+        # Without a metric: both metrics' moves, largest first.
+        both = client.get(path, params={"limit": 1000}).json()["data"]
+        assert {item["metric"] for item in both} == {"exact_match", "bleu"}
+        assert len(both) == 16
+        assert problem(client.get(path, params={"metric": "nope"}), 400)
+        assert problem(client.get(path, params={"after": "nope"}), 400)
+
+
+class TestRunComparison:
+    def test_planted_regression_between_two_prediction_runs(self, api: Api) -> None:
+        client = api.tenant_client()
+        dataset = quiz_dataset(client)
+        baseline = run(api, client, dataset, set())
+        candidate = run(api, client, dataset, set(range(6)))
+        # Fewer samples: two baseline items have no partner.
+        shorter = run(api, client, dataset, set(), rows=10)
+        body = compare(client, baseline, candidate).json()
+        assert body["kind"] == "run"
+        (accuracy,) = [m for m in body["metrics"] if m["metric"] == "accuracy"]
+        assert accuracy["n"] == 12 and accuracy["mean_difference"] == pytest.approx(-0.5)
+        assert (accuracy["improved_items"], accuracy["regressed_items"]) == (0, 6)
+        assert accuracy["mcnemar_p_value"] == pytest.approx(2 * 0.5**6)
+        assert accuracy["verdict"] == "regressed"
+
+        partial = compare(client, baseline, shorter).json()
+        assert partial["unmatched"]["baseline_only"] == 2
+        assert [i["test_case_id"] for i in partial["unmatched"]["items"]] == ["quiz/10", "quiz/11"]
+        assert partial["metrics"][0]["verdict"] == "no_detectable_change"
+        assert partial["metrics"][0]["n"] == 10
+
+        items = client.get(
+            f"/v1/comparisons/{body['id']}/items", params={"direction": "regressed"}
+        ).json()["data"]
+        assert sorted(item["test_case_id"] for item in items) == [f"quiz/{i}" for i in range(6)]
+
+
+class TestRefusals:
+    def test_another_tenants_ids_are_404(self, api: Api) -> None:
+        owner, stranger = api.tenant_client(), api.tenant_client()
+        theirs = evaluation(api, owner, set())
+        mine = evaluation(api, stranger, set())
+        body = problem(compare(stranger, theirs, mine), 404)
+        assert [e["loc"] for e in body["errors"]] == ["baseline_id"]
+        body = problem(compare(stranger, mine, theirs), 404)
+        assert [e["loc"] for e in body["errors"]] == ["candidate_id"]
+        comparison = compare(owner, theirs, theirs).json()["id"]
+        problem(stranger.get(f"/v1/comparisons/{comparison}"), 404)
+        problem(stranger.get(f"/v1/comparisons/{comparison}/items"), 404)
+
+    def test_an_evaluation_and_a_run_are_422_naming_the_candidate(self, api: Api) -> None:
+        client = api.tenant_client()
+        an_evaluation = evaluation(api, client, set())
+        a_run = run(api, client, quiz_dataset(client), set())
+        body = problem(compare(client, an_evaluation, a_run), 422)
+        assert [e["loc"] for e in body["errors"]] == ["candidate_id"]
+
+    def test_unknown_metric_and_bad_alpha_are_422(self, api: Api) -> None:
+        client = api.tenant_client()
+        one = evaluation(api, client, set())
+        body = problem(compare(client, one, one, metrics=["exact_match", "telepathy"]), 422)
+        assert [e["loc"] for e in body["errors"]] == ["metrics[1]"]
+        problem(compare(client, one, one, alpha=1.5), 422)
