@@ -1,13 +1,12 @@
 """`loupe serve | worker | worker-health | migrate | keys create | compare`."""
 
-import logging
 import os
 import socket
 
 import httpx
 import typer
 
-from app.config import get_settings
+from app.config import Settings, get_settings
 
 cli = typer.Typer(
     no_args_is_help=True,
@@ -28,11 +27,13 @@ def serve(migrate: bool = typer.Option(True, help="Upgrade the database first.")
     from app.main import create_app
 
     settings = get_settings()
+    _configure_logging(settings)
     if migrate:
         migrations.upgrade(settings)
     mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
     typer.echo(f"Loupe on http://{settings.host}:{settings.port} ({mode})")
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port)
+    # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_config=None)
 
 
 @cli.command()
@@ -40,11 +41,19 @@ def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.
     """Consume jobs from Redis (LOUPE_REDIS_URL); run as many as you like, anywhere."""
     from workers.main import run_worker
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    # One line per judge request would cost more than the request itself.
-    for noisy in ("httpx", "openai"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-    run_worker(get_settings(), burst=burst)
+    settings = get_settings()
+    _configure_logging(settings)
+    run_worker(settings, burst=burst)
+
+
+def _configure_logging(settings: Settings) -> None:
+    from app.telemetry import logs
+
+    logs.configure(
+        settings.log_format,
+        settings.log_level,
+        secrets=settings.secret_values(),
+    )
 
 
 @cli.command("worker-health")

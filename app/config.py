@@ -5,6 +5,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -43,6 +44,14 @@ class Settings(BaseSettings):
     tick_seconds: float = Field(default=5.0, gt=0)
     stuck_after_seconds: float = Field(default=120.0, gt=0)
     max_dispatch_attempts: int = Field(default=5, ge=1)
+
+    # Log lines: "text" for people, "json" (one object per line) for a log pipeline.
+    log_format: Literal["text", "json"] = "text"
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    # Each `loupe worker` serves Prometheus metrics here (the API serves GET /metrics itself).
+    # Workers sharing a host need a port each; 0 turns the worker's metrics off.
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int = Field(default=9101, ge=0, le=65535)
 
     idempotency_retention_hours: float = Field(default=24.0, gt=0)
 
@@ -140,6 +149,14 @@ class Settings(BaseSettings):
         base_url = self.judge_base_url or os.environ.get("OPENAI_BASE_URL") or None
         api_key = self.judge_api_key or os.environ.get("OPENAI_API_KEY") or ""
         return base_url, api_key
+
+    def secret_values(self) -> list[str]:
+        """Strings no log line may contain: API keys, the secret key, URL passwords."""
+        values = [self.judge_endpoint_values()[1], self.secret_key or ""]
+        for url in (self.database_url, self.redis_url):
+            password = urlsplit(url).password if url else None
+            values.append(password or "")
+        return [value for value in values if value]
 
     @property
     def embedded(self) -> bool:

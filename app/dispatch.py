@@ -6,7 +6,9 @@ Both call the same job functions in `workers.jobs` with ids only.
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
+from datetime import UTC
 from typing import Any, Protocol
 
 from app.config import Settings
@@ -24,6 +26,9 @@ class Dispatcher(Protocol):
 
     def ping(self) -> None:
         """Raise if the queue cannot take work."""
+
+    def backlog(self) -> tuple[int, float]:
+        """Jobs waiting to run, and how many seconds the oldest of them has waited."""
 
     def close(self) -> None: ...
 
@@ -86,6 +91,19 @@ class RQDispatcher:
     def ping(self) -> None:
         self.redis.ping()
 
+    def backlog(self) -> tuple[int, float]:
+        from rq.job import Job
+
+        waiting = self.queue.count
+        oldest = 0.0
+        # The queue is FIFO: its head is the job that has waited longest.
+        for job_id in self.queue.get_job_ids(0, 0):
+            job = Job.fetch(job_id, connection=self.redis)
+            if job.enqueued_at is not None:
+                enqueued = job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo or UTC)
+                oldest = max(0.0, time.time() - enqueued.timestamp())
+        return waiting, oldest
+
     def close(self) -> None:
         self.redis.close()
 
@@ -96,7 +114,8 @@ class EmbeddedDispatcher:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._jobs: queue.Queue[tuple[str, tuple[Any, ...], str, int] | None] = queue.Queue()
-        self._waiting: set[str] = set()
+        # Waiting job ids, with when each was enqueued (monotonic).
+        self._waiting: dict[str, float] = {}
         self._waiting_lock = threading.Lock()
         self._threads = [
             threading.Thread(target=self._loop, name=f"loupe-worker-{i}", daemon=True)
@@ -110,13 +129,19 @@ class EmbeddedDispatcher:
         with self._waiting_lock:
             if job_id in self._waiting:
                 return False
-            self._waiting.add(job_id)
+            self._waiting[job_id] = time.monotonic()
         self._jobs.put((func, args, job_id, 0))
         return True
 
     def ping(self) -> None:
         if self._stopped.is_set() or not all(t.is_alive() for t in self._threads):
             raise RuntimeError("embedded worker is not running")
+
+    def backlog(self) -> tuple[int, float]:
+        with self._waiting_lock:
+            first = min(self._waiting.values(), default=None)
+            waiting = len(self._waiting)
+        return waiting, 0.0 if first is None else time.monotonic() - first
 
     def close(self) -> None:
         self._stopped.set()
@@ -132,7 +157,7 @@ class EmbeddedDispatcher:
                 return
             func, args, job_id, attempt = item
             with self._waiting_lock:
-                self._waiting.discard(job_id)
+                self._waiting.pop(job_id, None)
             try:
                 _resolve(func)(*args)
             except Exception:

@@ -20,6 +20,8 @@ from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
 from app.problems import install_problem_handlers
 from app.runs.endpoints import router as runs_router
+from app.telemetry.endpoints import router as telemetry_router
+from app.telemetry.http import RequestTelemetryMiddleware
 from app.webhooks.endpoints import router as webhooks_router
 
 
@@ -66,8 +68,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Benchmark files are larger than any JSON request.
         path_limits={"/v1/datasets": (settings.max_dataset_bytes, "LOUPE_MAX_DATASET_BYTES")},
     )
+    # Outermost: a refused body (413) is counted and carries its request id too.
+    app.add_middleware(RequestTelemetryMiddleware)
     install_problem_handlers(app)
     app.include_router(health_router)
+    app.include_router(telemetry_router)
     strict_query = [Depends(reject_unknown_query)]
     for router in (
         evaluations_router,

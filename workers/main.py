@@ -7,6 +7,7 @@ from rq import Queue, SimpleWorker
 
 from app.config import Settings
 from app.runtime import configure
+from app.telemetry.exposition import QueueCollector, serve_worker_metrics
 from workers.ticker import Ticker
 
 logger = logging.getLogger("loupe.worker")
@@ -21,6 +22,12 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
     runtime = configure(settings)
     redis = Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
     queue = Queue(settings.queue_name, connection=redis)
+    if settings.metrics_port:
+        serve_worker_metrics(
+            settings.metrics_host,
+            settings.metrics_port,
+            QueueCollector(settings.queue_name, runtime.dispatcher.backlog),
+        )
     # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
     # shared across jobs instead of being rebuilt in a forked child per job.
     worker = SimpleWorker([queue], connection=redis)

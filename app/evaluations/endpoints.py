@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from app import idempotency
 from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
 from app.api.routing import LeanRoute
-from app.evaluations import repository, service
+from app.evaluations import lifecycle, repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -87,12 +87,14 @@ def create_evaluation(
         }
         if reservation_id is not None:
             idempotency.complete(session, reservation_id, 202, body, headers)
+        ref = lifecycle.EvaluationRef.of(evaluation)
         session.commit()
     except BaseException:
         # Nothing was stored, so the key must not replay anything: a retry starts afresh.
         if reservation_id is not None:
             idempotency.release(session, reservation_id)
         raise
+    lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
     # Enqueue only after commit, so a worker never looks for an evaluation that isn't there.
     service.dispatch(runtime, evaluation)
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
@@ -296,6 +298,8 @@ def cancel_evaluation(
     evaluation = service.cancel(session, tenant, evaluation_id)
     event_id = service.emit_terminal_event(session, evaluation)
     body = service.to_schema(session, evaluation)
+    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
+    lifecycle.finished(ref, "canceled")
     service.enqueue_webhook(runtime, event_id)
     return body

@@ -139,13 +139,15 @@ class JobRepository:
             or 0
         )
 
-    def mark_started(self, evaluation_id: str) -> None:
+    def mark_started(self, evaluation_id: str) -> bool:
+        """Move a queued evaluation to in_progress; False if it was not queued."""
         now = utcnow()
-        self.session.execute(
+        outcome = self.session.execute(
             update(Evaluation)
             .where(Evaluation.id == evaluation_id, Evaluation.status == "queued")
             .values(status="in_progress", started_at=now, heartbeat_at=now)
         )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
 
     def heartbeat(self, evaluation_id: str) -> None:
         self.session.execute(

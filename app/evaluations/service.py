@@ -33,6 +33,7 @@ from app.models import Evaluation, Result, Tenant, TestCase
 from app.problems import FieldError, ProblemError, field_error
 from app.runtime import Runtime
 from app.stats import clustered_spread, spread_from_sums, wilson_interval
+from app.telemetry import logs
 from app.webhooks import service as webhook_service
 
 # Shown per response at most; a 10,000-case submission can have many more bad fields.
@@ -163,6 +164,7 @@ def create(
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,
         status="queued",
+        request_id=logs.request_id.get(),
         total_test_cases=len(payload.test_cases),
         dispatch_attempts=1,
     )

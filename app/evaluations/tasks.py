@@ -8,7 +8,7 @@ from typing import Any
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import service
+from app.evaluations import lifecycle, service
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor, kind_of
 from app.evaluations.repository import JobRepository, JudgeCacheRepository, add_to_summaries
@@ -81,7 +81,8 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         evaluation = repo.get(evaluation_id)
         if evaluation is None or evaluation.status in TERMINAL_STATUSES:
             return
-        repo.mark_started(evaluation_id)
+        starting = repo.mark_started(evaluation_id)
+        ref = lifecycle.EvaluationRef.of(evaluation)
         specs = [parse_spec(raw) for raw in evaluation.metrics]
         rows = repo.test_cases(evaluation_id, start, stop)
         images = CaseImages(DatabaseBlobStore(session), rows)
@@ -103,6 +104,8 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         kind = kind_of(evaluation)
         predictor = kind.predictor(session, runtime.settings, evaluation, rows, images)
         session.commit()
+    if starting:
+        lifecycle.started(ref)
     todo = [
         (case, index)
         for case in cases
@@ -123,6 +126,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
                 predictor,
                 kind,
                 several_jobs=several_jobs,
+                ref=ref,
             )
         )
     finish_if_complete(runtime, evaluation_id)
@@ -155,6 +159,7 @@ async def _score(
     predictor: Predictor | None = None,
     kind: Kind | None = None,
     several_jobs: bool = True,
+    ref: lifecycle.EvaluationRef | None = None,
 ) -> None:
     settings = runtime.settings
     ctx = MetricContext(
@@ -187,7 +192,9 @@ async def _score(
             repo.heartbeat(evaluation_id)
             evaluation = repo.get(evaluation_id)
             session.commit()
-            return evaluation.status if evaluation else None
+        if ref is not None:
+            lifecycle.results_stored(ref, inserted)
+        return evaluation.status if evaluation else None
 
     async def flush() -> None:
         nonlocal buffer
@@ -255,7 +262,9 @@ def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
             return False
         session.refresh(evaluation)
         event_id = service.emit_terminal_event(session, evaluation)
+        ref = lifecycle.EvaluationRef.of(evaluation)
         session.commit()
+    lifecycle.finished(ref, "completed")
     service.enqueue_webhook(runtime, event_id)
     return True
 
@@ -270,6 +279,7 @@ def sweep(runtime: Runtime) -> list[str]:
     to_dispatch = []
     event_ids = []
     acted = []
+    finished: list[tuple[lifecycle.EvaluationRef, str, dict[str, Any] | None]] = []
     with runtime.session() as session:
         repo = JobRepository(session)
         for evaluation in repo.claim_stuck(cutoff):
@@ -279,6 +289,7 @@ def sweep(runtime: Runtime) -> list[str]:
                 if repo.finish(evaluation.id, "completed"):
                     session.refresh(evaluation)
                     event_ids.append(service.emit_terminal_event(session, evaluation))
+                    finished.append((lifecycle.EvaluationRef.of(evaluation), "completed", None))
             elif evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
                 error = {
                     "type": "dispatch_exhausted",
@@ -288,13 +299,18 @@ def sweep(runtime: Runtime) -> list[str]:
                 if repo.finish(evaluation.id, "failed", error):
                     session.refresh(evaluation)
                     event_ids.append(service.emit_terminal_event(session, evaluation))
+                    finished.append((lifecycle.EvaluationRef.of(evaluation), "failed", error))
             else:
                 to_dispatch.append(evaluation)
         session.commit()
+    for ref, status, error in finished:
+        lifecycle.finished(ref, status, error)
     for evaluation in to_dispatch:
         # Jobs still waiting behind a backlog are not re-enqueued and cost no attempt.
         if service.dispatch(runtime, evaluation):
-            logger.warning("re-enqueued stalled evaluation %s", evaluation.id)
+            lifecycle.reenqueued(
+                lifecycle.EvaluationRef.of(evaluation), evaluation.dispatch_attempts + 1
+            )
             with runtime.session() as session:
                 JobRepository(session).count_dispatch(evaluation.id)
                 session.commit()

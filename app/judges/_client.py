@@ -5,6 +5,7 @@ import itertools
 import json
 import logging
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,6 +27,7 @@ from app.judges._errors import (
 from app.judges._http import LeanAioHttpClient
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._shared import SharedAnswers, answer_once
+from app.judges._telemetry import EndpointMeter
 from app.judges._types import (
     Embeddings,
     Generation,
@@ -43,6 +45,7 @@ from app.judges._wire import (
     text_content,
     wire_messages,
 )
+from app.telemetry.metrics import JUDGE_CACHE_LOOKUPS
 
 logger = logging.getLogger("loupe.judges")
 
@@ -64,6 +67,9 @@ _JSON_HEADERS = {"Content-Type": "application/json"}
 @dataclass
 class _Completion:
     content: str | None
+    # The content validated against the judge's schema, or why it could not be.
+    data: dict[str, Any] | None = None
+    problem: JSONExtractionError | ValidationError | None = None
     logprobs: list[dict[str, Any]] | None = None
     # What the request asked for (None: no logprobs), and why the endpoint gets none.
     top_logprobs: int | None = None
@@ -94,6 +100,7 @@ class JudgeClient:
             http_client=LeanAioHttpClient(timeout=endpoint.timeout_seconds),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
+        self._meter = EndpointMeter(endpoint.role, endpoint.base_url)
 
     async def close(self) -> None:
         await self._openai.close()
@@ -143,6 +150,7 @@ class JudgeClient:
             )
         if cache is not None and key is not None:
             hit = _from_store(await cache.get(key), schema)
+            JUDGE_CACHE_LOOKUPS.labels("miss" if hit is None else "hit").inc()
             if hit is not None:
                 return hit
         reply = await self._answer(messages, schema, model, top_logprobs, sampling)
@@ -193,9 +201,8 @@ class JudgeClient:
         sampling = sampling or {}
         completion = await self._complete(messages, schema, model, top_logprobs, usage, sampling)
         repaired = False
-        try:
-            data = schema.model_validate(extract_json_object(completion.content)).model_dump()
-        except (JSONExtractionError, ValidationError) as first_error:
+        if completion.problem is not None:
+            first_error = completion.problem
             # One repair round: show the judge its reply and the problem, ask for JSON only.
             repaired = True
             repair = [
@@ -209,16 +216,16 @@ class JudgeClient:
                 },
             ]
             completion = await self._complete(repair, schema, model, top_logprobs, usage, sampling)
-            try:
-                data = schema.model_validate(extract_json_object(completion.content)).model_dump()
-            except (JSONExtractionError, ValidationError) as second_error:
+            if completion.problem is not None:
+                second_error = completion.problem
                 raise JudgeError(
                     "invalid_json",
                     f"the judge returned unusable JSON twice: {describe(second_error)}",
                     usage,
                 ) from second_error
+        assert completion.data is not None
         return JudgeReply(
-            data=data,
+            data=completion.data,
             content=completion.content or "",
             logprobs=completion.logprobs,
             usage=usage,
@@ -262,8 +269,15 @@ class JudgeClient:
         }
         request = {name: value for name, value in fields.items() if value is not None}
         raw = await self._post(lambda: request, usage)
+        tokens = (usage.prompt_tokens, usage.completion_tokens)
         body = completion_body(raw, usage)
         choice = first_choice(body) if body is not None else None
+        self._meter.answered(
+            request["model"],
+            usable=choice is not None,
+            prompt_tokens=usage.prompt_tokens - tokens[0],
+            completion_tokens=usage.completion_tokens - tokens[1],
+        )
         if choice is None:
             raise JudgeError(
                 f"{role}_error",
@@ -287,7 +301,14 @@ class JudgeClient:
         usage = JudgeUsage()
         request = {"model": model, "input": texts, "encoding_format": "float"}
         raw = await self._post(lambda: request, usage, path="/embeddings")
+        tokens = (usage.prompt_tokens, usage.completion_tokens)
         vectors = embedding_vectors(raw, usage)
+        self._meter.answered(
+            model,
+            usable=vectors is not None and len(vectors) == len(texts),
+            prompt_tokens=usage.prompt_tokens - tokens[0],
+            completion_tokens=usage.completion_tokens - tokens[1],
+        )
         if vectors is None or len(vectors) != len(texts):
             raise JudgeError(
                 f"{role}_error",
@@ -340,15 +361,28 @@ class JudgeClient:
         completion = _Completion(
             content=None, top_logprobs=sent["top_logprobs"], logprobs_refusal=refusal
         )
+        tokens = (usage.prompt_tokens, usage.completion_tokens)
         body = completion_body(raw, usage)
         if body is None:
             # Not JSON at all: extraction and the repair round deal with the text.
             completion.content = raw.decode("utf-8", "replace")
-            return completion
-        choice = first_choice(body)
-        if choice is not None:
-            completion.content = (choice.get("message") or {}).get("content")
-            completion.logprobs = digit_logprobs(choice)
+        else:
+            choice = first_choice(body)
+            if choice is not None:
+                completion.content = (choice.get("message") or {}).get("content")
+                completion.logprobs = digit_logprobs(choice)
+        try:
+            completion.data = schema.model_validate(
+                extract_json_object(completion.content)
+            ).model_dump()
+        except (JSONExtractionError, ValidationError) as problem:
+            completion.problem = problem
+        self._meter.answered(
+            model,
+            usable=completion.problem is None,
+            prompt_tokens=usage.prompt_tokens - tokens[0],
+            completion_tokens=usage.completion_tokens - tokens[1],
+        )
         return completion
 
     def _step_down(self, request: dict[str, Any], error: openai.BadRequestError) -> bool:
@@ -401,24 +435,7 @@ class JudgeClient:
             body = request()
             try:
                 async with self._in_flight:
-                    # The raw endpoint with plain-dict bodies: the SDK's typed request transform
-                    # and response models cost more CPU than the rest of a judge call.
-                    raw = await self._openai.post(
-                        path,
-                        # Serialised here: the SDK would deep-copy the body (images included).
-                        content=json.dumps(body, ensure_ascii=False).encode(),
-                        cast_to=bytes,
-                        options={
-                            "headers": _JSON_HEADERS,
-                            # The SDK would make a uuid4 per request for this header.
-                            "idempotency_key": f"loupe-{next(_request_numbers)}",
-                            # The client's own values, given so the SDK does not deep-copy
-                            # its placeholder defaults for them on every request.
-                            "max_retries": 0,
-                            "timeout": self._openai.timeout,
-                            "params": {},
-                        },
-                    )
+                    raw = await self._send(path, body)
             except openai.BadRequestError as error:
                 if step_down is not None and step_down(body, error):
                     attempt -= 1
@@ -452,6 +469,34 @@ class JudgeClient:
                 raise JudgeError(f"{role}_error", short(error), usage) from error
             usage.calls += 1
             return raw
+
+    async def _send(self, path: str, body: dict[str, Any]) -> bytes:
+        """POST one request to `path`; its outcome and time are counted."""
+        started = time.perf_counter()
+        try:
+            # The raw endpoint with plain-dict bodies: the SDK's typed request transform and
+            # response models cost more CPU than the rest of a judge call.
+            return await self._openai.post(
+                path,
+                # Serialised here: the SDK would deep-copy the body (images included).
+                content=json.dumps(body, ensure_ascii=False).encode(),
+                cast_to=bytes,
+                options={
+                    "headers": _JSON_HEADERS,
+                    # The SDK would make a uuid4 per request for this header.
+                    "idempotency_key": f"loupe-{next(_request_numbers)}",
+                    # The client's own values, given so the SDK does not deep-copy its
+                    # placeholder defaults for them on every request.
+                    "max_retries": 0,
+                    "timeout": self._openai.timeout,
+                    "params": {},
+                },
+            )
+        except openai.APIError as error:
+            self._meter.failed(body["model"], error)
+            raise
+        finally:
+            self._meter.timed(body["model"], time.perf_counter() - started)
 
     async def _backoff(
         self,

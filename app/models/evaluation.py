@@ -36,6 +36,8 @@ class Evaluation(Base):
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # How many times the evaluation's jobs were enqueued (the first time included).
     dispatch_attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # The X-Request-Id of the request that submitted it: worker log lines name it too.
+    request_id: Mapped[str | None] = mapped_column(String(128), nullable=True)
     # Last sign of life from a job; the ticker re-enqueues evaluations whose heartbeat is stale.
     heartbeat_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Run as RunModel
@@ -37,7 +38,9 @@ def create_run(
     evaluation = service.create(session, tenant, payload, runtime.settings)
     run, evaluation = service.get_or_404(session, tenant, evaluation.id)
     body = service.to_schema(session, run, evaluation).model_dump(mode="json")
+    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
+    lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
     evaluations.dispatch(runtime, evaluation)
     headers = {"Location": f"/v1/runs/{run.id}", "Retry-After": POLL_AFTER_SECONDS}
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
@@ -162,6 +165,8 @@ def cancel_run(run_id: str, session: SessionDep, tenant: TenantDep, runtime: Run
     evaluation = evaluations.cancel_loaded(session, evaluation)
     event_id = evaluations.emit_terminal_event(session, evaluation)
     body = service.to_schema(session, run, evaluation)
+    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
+    lifecycle.finished(ref, "canceled")
     evaluations.enqueue_webhook(runtime, event_id)
     return body

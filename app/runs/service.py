@@ -21,6 +21,7 @@ from app.runs import repository
 from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
 from app.runs.schemas import Run as RunSchema
+from app.telemetry import logs
 
 # Per-sample keys in EvalScope's report order, by the result type that logs them.
 REPORT_KEYS = {
@@ -235,6 +236,7 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,
         status="queued",
+        request_id=logs.request_id.get(),
         total_test_cases=len(selected),
         dispatch_attempts=1,
     )

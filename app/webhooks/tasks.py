@@ -1,6 +1,8 @@
 """What webhook jobs do: attempt a delivery, and find deliveries that are due."""
 
+from app.models import WebhookEvent
 from app.runtime import Runtime
+from app.telemetry.metrics import WEBHOOK_DELIVERIES
 from app.webhooks import service
 
 
@@ -11,8 +13,16 @@ def deliver_event(runtime: Runtime, event_id: str) -> None:
         session.commit()
         if not claimed:
             return
-        service.deliver(session, event_id, runtime.settings)
+        delivery = service.deliver(session, event_id, runtime.settings)
+        event = session.get(WebhookEvent, event_id)
         session.commit()
+    if delivery is not None:
+        # delivered; failed (another attempt is scheduled); gave_up (no attempt is left).
+        if delivery.succeeded:
+            outcome = "delivered"
+        else:
+            outcome = "gave_up" if event is not None and event.status == "failed" else "failed"
+        WEBHOOK_DELIVERIES.labels(outcome).inc()
 
 
 def enqueue_due(runtime: Runtime) -> int:

@@ -1,0 +1,73 @@
+"""Loupe's Prometheus metric families: one definition each, counted where the thing happens.
+
+Labels carry bounded values only (route templates, statuses, metric types, endpoint hosts,
+model names, outcomes), never ids. With PROMETHEUS_MULTIPROC_DIR set (`loupe serve --workers N`)
+prometheus-client keeps each process's values in that directory and `/metrics` sums them.
+"""
+
+from prometheus_client import Counter, Histogram
+
+# Judge calls take seconds, not milliseconds: the default buckets stop at 10 s.
+_PROVIDER_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120)
+
+HTTP_REQUESTS = Counter(
+    "loupe_http_requests_total",
+    "HTTP requests answered by the API, by route template, method and status.",
+    ["route", "method", "status"],
+)
+HTTP_DURATION = Histogram(
+    "loupe_http_request_duration_seconds",
+    "Time to answer an HTTP request (until the response has been sent).",
+    ["route", "method"],
+)
+EVALUATIONS_SUBMITTED = Counter(
+    "loupe_evaluations_submitted_total",
+    "Evaluations accepted for scoring (kind: evaluation or run).",
+    ["kind"],
+)
+EVALUATIONS_FINISHED = Counter(
+    "loupe_evaluations_finished_total",
+    "Evaluations that reached a final status, counted by the process that moved them there.",
+    ["kind", "status"],
+)
+EVALUATIONS_REENQUEUED = Counter(
+    "loupe_evaluations_reenqueued_total",
+    "Evaluations whose jobs went silent and were enqueued again.",
+)
+RESULTS_STORED = Counter(
+    "loupe_results_stored_total",
+    "Results stored, by metric type and outcome (passed, failed, errored, unscored).",
+    ["metric_type", "outcome"],
+)
+PROVIDER_REQUESTS = Counter(
+    "loupe_provider_requests_total",
+    "Requests to judge and candidate endpoints, by role, endpoint host, model and outcome "
+    "(ok, rate_limited, server_error, timeout, unreachable, malformed, refused).",
+    ["role", "host", "model", "outcome"],
+)
+PROVIDER_DURATION = Histogram(
+    "loupe_provider_request_duration_seconds",
+    "Time from sending a judge or candidate request to its answer or failure.",
+    ["role", "host", "model"],
+    buckets=_PROVIDER_BUCKETS,
+)
+PROVIDER_PROMPT_TOKENS = Counter(
+    "loupe_provider_prompt_tokens_total",
+    "Prompt (input) tokens the endpoints reported.",
+    ["role", "host", "model"],
+)
+PROVIDER_COMPLETION_TOKENS = Counter(
+    "loupe_provider_completion_tokens_total",
+    "Completion (output) tokens the endpoints reported.",
+    ["role", "host", "model"],
+)
+JUDGE_CACHE_LOOKUPS = Counter(
+    "loupe_judge_cache_lookups_total",
+    "Judge answers looked up in the cache before asking the judge (result: hit or miss).",
+    ["result"],
+)
+WEBHOOK_DELIVERIES = Counter(
+    "loupe_webhook_deliveries_total",
+    "Webhook delivery attempts, by outcome (delivered; failed, to be retried; gave_up).",
+    ["outcome"],
+)

@@ -1,0 +1,68 @@
+"""Each judge request is counted once under the outcome that ended it."""
+
+import asyncio
+from typing import Any
+
+import pytest
+from prometheus_client import REGISTRY
+
+from app.judges import JudgeClient, JudgeError
+from app.judges._telemetry import MAX_MODEL_LABELS, OTHER_MODEL, EndpointMeter
+from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.fixtures.metrics import endpoint
+from tests.fixtures.services import free_port
+
+
+def count(outcome: str, model: str = "judge-model", role: str = "candidate") -> float:
+    labels = {"role": role, "host": "127.0.0.1", "model": model, "outcome": outcome}
+    return REGISTRY.get_sample_value("loupe_provider_requests_total", labels) or 0.0
+
+
+def generate(judge_endpoint: Any) -> None:
+    async def go() -> None:
+        client = JudgeClient(judge_endpoint)
+        try:
+            await client.generate([{"role": "user", "content": "hi"}])
+        finally:
+            await client.close()
+
+    asyncio.run(go())
+
+
+class TestOutcomes:
+    def test_unreachable(self, judge: ScriptedJudge) -> None:
+        before = count("unreachable")
+        closed = f"http://127.0.0.1:{free_port()}/v1"
+        with pytest.raises(JudgeError):
+            generate(endpoint(judge, base_url=closed, role="candidate"))
+        assert count("unreachable") - before == 3
+
+    def test_timeout(self, judge: ScriptedJudge) -> None:
+        judge.sequence(Reply(content="late", delay=1.0))
+        before = count("timeout")
+        with pytest.raises(JudgeError):
+            generate(endpoint(judge, timeout_seconds=0.2, role="candidate"))
+        assert count("timeout") - before == 3
+
+    def test_refused_then_malformed_then_ok(self, judge: ScriptedJudge) -> None:
+        before = {name: count(name) for name in ("refused", "malformed", "ok")}
+        judge.sequence(Reply(status=401, content="bad key"))
+        with pytest.raises(JudgeError):
+            generate(endpoint(judge, role="candidate"))
+        judge.sequence(Reply(raw_body=b"<html>not a completion</html>"))
+        with pytest.raises(JudgeError):
+            generate(endpoint(judge, role="candidate"))
+        judge.sequence(Reply(content="an answer"))
+        generate(endpoint(judge, role="candidate"))
+        grown = {name: count(name) - before[name] for name in before}
+        assert grown == {"refused": 1, "malformed": 1, "ok": 1}
+
+
+class TestModelLabels:
+    def test_bounded(self) -> None:
+        meter = EndpointMeter("judge", "http://judge.example/v1")
+        names = [meter._model(f"model-{i}") for i in range(MAX_MODEL_LABELS + 5)]
+        assert names[:MAX_MODEL_LABELS] == [f"model-{i}" for i in range(MAX_MODEL_LABELS)]
+        assert set(names[MAX_MODEL_LABELS:]) == {OTHER_MODEL}
+        assert meter._model("model-0") == "model-0"
+        assert meter.host == "judge.example"
