@@ -1,7 +1,7 @@
 """evaluation.request_id: the submitting request's X-Request-Id, for worker log lines
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: ops1
+Revises: stats1
 Create Date: 2026-11-23 04:45:00
 """
 
@@ -10,8 +10,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0010"
-down_revision: str | None = "0009"
+revision: str = "ops1"
+down_revision: str | None = "stats1"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
