@@ -87,15 +87,28 @@ def scored_logs(session: Session, run_id: str) -> list[tuple[dict[str, Any], dic
     )
     rows = session.execute(
         select(
-            Result.test_case_index, Result.test_case_id, Result.type, Result.error, Result.logs
+            Result.test_case_index,
+            Result.test_case_id,
+            Result.metric,
+            Result.type,
+            Result.score,
+            Result.error,
+            Result.logs,
         ).where(Result.evaluation_id == run_id)
     )
     return [
         (
-            {"test_case_id": case_id, "type": type_, "error": error, "logs": logs},
+            {
+                "test_case_id": case_id,
+                "metric": metric,
+                "type": type_,
+                "score": score,
+                "error": error,
+                "logs": logs,
+            },
             metadata.get(index) or {},
         )
-        for index, case_id, type_, error, logs in rows
+        for index, case_id, metric, type_, score, error, logs in rows
     ]
 
 

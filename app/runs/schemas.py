@@ -14,6 +14,7 @@ from app.evaluations.schemas import (
     ResultCounts,
     UsageTotals,
 )
+from app.metrics import MetricSpec
 from app.schemas import ListPage
 
 
@@ -78,6 +79,16 @@ class RunCreate(BaseModel):
     )
     generation: GenerationConfig = Field(default_factory=GenerationConfig)
     judge: RunJudge = Field(default_factory=RunJudge)
+    metrics: list[MetricSpec] | None = Field(  # type: ignore[valid-type]
+        default=None,
+        min_length=1,
+        max_length=16,
+        description="Evaluation metric specs scored besides the run's EvalScope scorers "
+        "(`g_eval`, `answer_relevancy`, …): each sample is a test case with `input` (the "
+        "question, images in place), `actual_output` (the answer) and `expected_output` (the "
+        "dataset's answer). The report gets a row per metric (its name, at most 32 "
+        "characters) and subset.",
+    )
     name: Annotated[str, StringConstraints(max_length=256)] | None = None
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
     webhook_url: str | None = None

@@ -2,6 +2,7 @@
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -29,6 +30,11 @@ REPORT_KEYS = {
     "choice_accuracy": ("accuracy",),
     "llm_accuracy": ("acc",),
 }
+# The run's own scorers report the keys above under these result names; any other metric of
+# a run (a spec from `metrics`) reports one key, its name, valued by its score.
+SCORER_NAMES = ("rule", "accuracy", "acc")
+# run_score.key's length.
+_MAX_KEY = 32
 OVERALL = "OVERALL"
 _MAX_FIELD_ERRORS = 100
 
@@ -106,8 +112,71 @@ def _metric_specs(kind: str, payload: RunCreate) -> list[dict[str, Any]]:
             if kind == "mcq":
                 judged["rule"] = "choice_accuracy"
         specs.append(judged)
-    # Stored exactly as evaluations store validated specs.
-    return [parse_spec(spec).model_dump(mode="json", exclude_none=True) for spec in specs]
+    # Stored exactly as evaluations store validated specs; the caller's own specs after ours.
+    return [parse_spec(spec).model_dump(mode="json", exclude_none=True) for spec in specs] + [
+        spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics or []
+    ]
+
+
+def _extra_metric_errors(
+    payload: RunCreate, selected: list[DatasetRow], predictions: dict[tuple[str, int], str]
+) -> list[FieldError]:
+    """What the run's own metric specs cannot have: a name its report already uses or cannot
+    hold, a test-case field samples lack, a sample a metric cannot take (image counts)."""
+    errors: list[FieldError] = []
+    taken = {*SCORER_NAMES, *(key for keys in REPORT_KEYS.values() for key in keys), OVERALL}
+    seen: set[str] = set()
+    for position, spec in enumerate(payload.metrics or []):
+        name = spec.display_name
+        if name in taken or name in seen or len(name) > _MAX_KEY:
+            errors.append(
+                field_error(
+                    ["metrics", position, "name"],
+                    f"{name!r} cannot be a report key: give a name of at most {_MAX_KEY} "
+                    "characters that the run's scorers and other metrics do not use",
+                    "report_key",
+                )
+            )
+        seen.add(name)
+        for field in spec.required_test_case_fields():
+            missing = (
+                [row for row in selected if not row.answer]
+                if field == "expected_output"
+                else selected
+                if field in ("context", "retrieval_context")
+                else []
+            )
+            if missing:
+                errors.append(
+                    field_error(
+                        ["metrics", position],
+                        f"needs {field}, which {len(missing)} selected samples do not have "
+                        f"(first: {missing[0].subset}/{missing[0].index})",
+                        "missing_for_metric",
+                    )
+                )
+        for row in selected:
+            # The candidate's answer is text: only given predictions are known at submit.
+            stand_in = SimpleNamespace(
+                input=_question(row.messages),
+                actual_output=predictions.get((row.subset, row.index), ""),
+                expected_output=row.answer or "",
+                context=None,
+                retrieval_context=None,
+                metadata={"subset": row.subset, "row_index": row.index},
+            )
+            problems = spec.test_case_problems(stand_in)
+            if problems:
+                field, message = problems[0]
+                errors.append(
+                    field_error(
+                        ["metrics", position],
+                        f"sample {row.subset}/{row.index}: {field} {message}",
+                        "unfit_for_metric",
+                    )
+                )
+                break
+    return errors
 
 
 def _predictions(
@@ -224,6 +293,10 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
     clusters = _clusters(selected, payload.cluster_by)
     given = payload.predictions is not None
     predictions = _predictions(payload, selected, subsets) if given else {}
+    if payload.metrics:
+        metric_errors = _extra_metric_errors(payload, selected, predictions)
+        if metric_errors:
+            raise _invalid(metric_errors)
     evaluation = Evaluation(
         id=new_id("run"),
         kind="run",
@@ -268,6 +341,8 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
                 "generation": payload.generation.model_dump(exclude_none=True),
                 "judge": payload.judge.model_dump(),
                 "uses_model": payload.model_id is not None,
+                # Report keys of the run's own metric specs, in their order.
+                "metric_keys": [spec.display_name for spec in payload.metrics or []],
             },
         )
     )
@@ -286,6 +361,11 @@ def _report_values(row: dict[str, Any]) -> Iterator[tuple[str, str, float]]:
     if row.get("error") is not None:
         return
     subset = row["test_case_id"].rsplit("/", 1)[0]
+    if row.get("metric") not in SCORER_NAMES:
+        score = row.get("score")
+        if isinstance(score, int | float):
+            yield row["metric"], subset, float(score)
+        return
     logs = row.get("logs") or {}
     for key in REPORT_KEYS.get(row["type"], ()):
         value = logs.get(key)
@@ -337,7 +417,7 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
         all_total, all_num, all_sq = sums.get((key, OVERALL), (0.0, 0, 0.0))
         sums[(key, OVERALL)] = (all_total + total, all_num + num, all_sq + total_sq)
     clustered = _clustered(session, run.id, cluster_by) if cluster_by and sums else {}
-    order = [key for keys in REPORT_KEYS.values() for key in keys]
+    order = _key_order(run)
     subsets = [*run.options.get("subsets", []), OVERALL]
     rows = []
     for key in order:
@@ -364,10 +444,17 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
     return rows
 
 
+def _key_order(run: Run) -> list[str]:
+    """Report keys in order: EvalScope's, then the run's own metrics'."""
+    return [key for keys in REPORT_KEYS.values() for key in keys] + list(
+        run.options.get("metric_keys") or []
+    )
+
+
 def score_keys(session: Session, run: Run) -> list[str]:
     """The report keys the run has scores for, in report order."""
     present = {key for key, _, _, num, _ in repository.scores(session, run.id) if num}
-    return [key for keys in REPORT_KEYS.values() for key in keys if key in present]
+    return [key for key in _key_order(run) if key in present]
 
 
 def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:
@@ -431,6 +518,10 @@ def _sample(case: TestCase, results: list[Result]) -> Sample:
         candidate = candidate or logs.get("candidate")
         if result.error:
             errors.append(SampleError(metric=result.metric, **result.error))
+            continue
+        if result.metric not in SCORER_NAMES:
+            if result.score is not None:
+                scores[result.metric] = result.score
             continue
         for key in REPORT_KEYS.get(result.type, ()):
             if isinstance(logs.get(key), int | float):
