@@ -1,7 +1,7 @@
 """evaluation.request_id: the submitting request's X-Request-Id, for worker log lines
 
 Revision ID: ops1
-Revises: stats1
+Revises: stats2
 Create Date: 2026-11-23 04:45:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "ops1"
-down_revision: str | None = "stats1"
+down_revision: str | None = "stats2"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
