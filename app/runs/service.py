@@ -14,7 +14,7 @@ from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import ClusteredError, ErrorInfo
 from app.ids import new_id
-from app.metrics import parse_spec
+from app.metrics import MetricSpecBase, parse_spec
 from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
 from app.models import DatasetRow, Evaluation, Result, Run, Tenant, TestCase
 from app.problems import FieldError, ProblemError, field_error
@@ -155,6 +155,8 @@ def _extra_metric_errors(
                         "missing_for_metric",
                     )
                 )
+        if type(spec).test_case_problems is MetricSpecBase.test_case_problems:
+            continue  # the spec has no per-case checks
         for row in selected:
             # The candidate's answer is text: only given predictions are known at submit.
             stand_in = SimpleNamespace(

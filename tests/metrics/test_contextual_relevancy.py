@@ -2,6 +2,7 @@
 
 import pytest
 
+from app.metrics import parse_spec
 from tests.fixtures.judge import ScriptedJudge, image_parts
 from tests.fixtures.metrics import by_task, case, run_metric, user_text
 
@@ -74,3 +75,8 @@ class TestContextualRelevancy:
         judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1, "yes", "no"))}))
         result = run_metric(judge, {**SPEC, "strict_mode": True}, case(retrieval_context=["a"]))
         assert (result.score, result.threshold, result.passed) == (0.0, 1.0, False)
+
+
+def test_actual_output_is_not_required() -> None:
+    # deepeval requires it, then never reads it.
+    assert parse_spec(SPEC).required_test_case_fields() == ("input", "retrieval_context")

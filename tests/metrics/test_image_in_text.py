@@ -105,3 +105,9 @@ class TestImageInText:
         ]
         result = run_metric(judge, {"type": metric}, case(actual_output="text only"))
         assert result.error.type == "invalid_test_case" and judge.requests == []
+
+
+@pytest.mark.parametrize("metric", TYPES)
+def test_input_is_not_required(metric: str) -> None:
+    # deepeval requires input, then never reads it.
+    assert parse_spec({"type": metric}).required_test_case_fields() == ("actual_output",)
