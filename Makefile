@@ -18,10 +18,15 @@ run: $(STAMP)
 worker: $(STAMP)
 	$(BIN)/loupe worker
 
-# Tests start their own PostgreSQL and Redis on loopback; they only need the binaries.
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Tests start their own PostgreSQL and Redis on loopback; they only need the binaries. The
+# console's browser tests drive Debian's Chromium (never `playwright install`: no CDN here).
 test: $(STAMP)
-	@command -v redis-server >/dev/null || { apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; }
-	$(BIN)/pytest -q
+	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
+	CHROMIUM_PATH=$(CHROMIUM) $(BIN)/pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -42,14 +47,17 @@ clean:
 VENDOR := app/console/static/vendor
 vendor:
 	rm -rf .npmpack && mkdir -p .npmpack $(VENDOR)
-	cd .npmpack && npm pack -q swagger-ui-dist@5.35.0 redoc@3.0.1 htmx.org@2.0.11
+	cd .npmpack && npm pack -q swagger-ui-dist@5.35.0 redoc@2.5.4 htmx.org@2.0.11
 	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/swagger-ui-bundle.js > $(VENDOR)/swagger-ui-bundle-5.35.0.js
 	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/swagger-ui-bundle.js.LICENSE.txt > $(VENDOR)/swagger-ui-bundle-5.35.0.js.LICENSE.txt
 	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/swagger-ui.css > $(VENDOR)/swagger-ui-5.35.0.css
 	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/LICENSE > $(VENDOR)/swagger-ui.LICENSE
 	tar -xzOf .npmpack/swagger-ui-dist-5.35.0.tgz package/NOTICE > $(VENDOR)/swagger-ui.NOTICE
-	tar -xzOf .npmpack/redoc-3.0.1.tgz package/bundles/redoc.standalone.js > $(VENDOR)/redoc.standalone-3.0.1.js
-	tar -xzOf .npmpack/redoc-3.0.1.tgz package/LICENSE > $(VENDOR)/redoc.LICENSE
+	# ReDoc's "API docs by Redocly" logo comes from its CDN: an empty inline SVG instead.
+	tar -xzOf .npmpack/redoc-2.5.4.tgz package/bundles/redoc.standalone.js \
+		| sed "s#https://cdn.redoc.ly/redoc/logo-mini.svg#data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg'/%3E#" \
+		> $(VENDOR)/redoc.standalone-2.5.4.js
+	tar -xzOf .npmpack/redoc-2.5.4.tgz package/LICENSE > $(VENDOR)/redoc.LICENSE
 	tar -xzOf .npmpack/htmx.org-2.0.11.tgz package/dist/htmx.min.js > $(VENDOR)/htmx-2.0.11.min.js
 	tar -xzOf .npmpack/htmx.org-2.0.11.tgz package/LICENSE > $(VENDOR)/htmx.LICENSE
 	rm -rf .npmpack

@@ -97,6 +97,8 @@ class Settings(BaseSettings):
     # and worker process of a distributed deployment must share LOUPE_SECRET_KEY.
     secret_key: str | None = Field(default=None, repr=False)
     secret_key_file: Path = Path("./var/secret.key")
+    # The web console's sign-in lasts this long (a signed cookie; sign in again after).
+    console_session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
 
     # Candidate models (dataset runs): calls in flight per process, per-call timeout, attempts.
     candidate_concurrency: int = Field(default=32, ge=1)

@@ -1,4 +1,4 @@
-"""Encryption of stored secrets (candidate-model API keys) with Fernet.
+"""Encryption of stored secrets (candidate-model API keys) with Fernet; signing keys.
 
 The key comes from LOUPE_SECRET_KEY (any string; SHA-256 of it is the Fernet key) or, when that
 is unset, from a random key kept in LOUPE_SECRET_KEY_FILE, created on first use.
@@ -6,6 +6,7 @@ is unset, from a random key kept in LOUPE_SECRET_KEY_FILE, created on first use.
 
 import base64
 import hashlib
+import hmac
 import os
 from pathlib import Path
 
@@ -60,3 +61,8 @@ def decrypt(settings: Settings, token: bytes) -> str:
             "a stored API key cannot be decrypted: LOUPE_SECRET_KEY differs from the one "
             "it was stored with"
         ) from exc
+
+
+def signing_key(settings: Settings, purpose: str) -> bytes:
+    """A key for HMAC signatures of one purpose, derived from LOUPE_SECRET_KEY's material."""
+    return hmac.new(_key_material(settings).encode(), purpose.encode(), hashlib.sha256).digest()

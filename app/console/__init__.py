@@ -1,16 +1,60 @@
 """The web console and the API's documentation pages, served by the API's own app."""
 
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.console import auth
+from app.console._render import page
 from app.console.docs import router as docs_router
+from app.console.pages import root_router
+from app.console.pages import router as pages_router
+from app.console.run_pages import router as run_pages_router
+from app.problems import ProblemError
 
 STATIC = Path(__file__).parent / "static"
+PREFIX = "/console"
 
 
 def install(app: FastAPI) -> None:
-    """Mount the static files and add the documentation pages."""
+    """Mount the static files, add the console and documentation pages, and answer errors on
+    console paths with HTML pages instead of problem+json."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(docs_router)
+    app.include_router(root_router)
+    app.include_router(pages_router)
+    app.include_router(run_pages_router)
+
+    async def sign_in_required(request: Request, exc: Exception) -> Response:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse(f"{PREFIX}/sign-in?next={quote(target)}", status_code=303)
+
+    app.add_exception_handler(auth.SignInRequired, sign_in_required)
+    for error_type in (ProblemError, StarletteHTTPException, RequestValidationError):
+        api_handler = app.exception_handlers[error_type]
+        app.add_exception_handler(error_type, _on_console_paths(api_handler))
+
+
+def _on_console_paths(api_handler: Any) -> Any:
+    async def handler(request: Request, exc: Exception) -> Response:
+        if request.url.path != PREFIX and not request.url.path.startswith(PREFIX + "/"):
+            return await api_handler(request, exc)
+        if isinstance(exc, ProblemError):
+            status, message = exc.status, exc.detail or exc.title
+        elif isinstance(exc, StarletteHTTPException):
+            status = exc.status_code
+            message = exc.detail if isinstance(exc.detail, str) else "Error"
+        else:
+            status, message = 400, "The address has a value this page does not understand."
+        if status == 404:
+            # The same page whether the object is missing or another tenant's.
+            message = "There is nothing here, or it belongs to another account."
+        return page(request, "error.html", None, status_code=status, status=status, message=message)
+
+    return handler

@@ -7,7 +7,7 @@ from fastapi.responses import HTMLResponse
 router = APIRouter(include_in_schema=False)
 
 SWAGGER_UI = "5.35.0"
-REDOC = "3.0.1"
+REDOC = "2.5.4"
 # Swagger UI and ReDoc set styles from script (ReDoc injects <style> elements): styles may be
 # inline here, scripts may not. ReDoc's search runs in a worker made from a blob: URL.
 DOCS_POLICY = (
@@ -20,8 +20,9 @@ DOCS_POLICY = (
 def _page(title: str, head: str, body: str) -> HTMLResponse:
     html = (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{title}</title>{head}</head><body>{body}</body></html>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>{title}</title><link rel="icon" href="/static/favicon.svg">'
+        f"{head}</head><body>{body}</body></html>"
     )
     return HTMLResponse(html, headers={"Content-Security-Policy": DOCS_POLICY})
 

@@ -1,0 +1,64 @@
+"""What every console page shares: the templates, security headers, the signed-in session."""
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+
+from app.api.deps import RuntimeDep, SessionDep
+from app.console import auth, csrf, views
+
+templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
+templates.env.filters.update(
+    percent=views.percent, score=views.score, plain_error=views.plain_error
+)
+templates.env.globals.update(
+    parts=views.parts, outcome=views.outcome, histogram_bars=views.histogram_bars
+)
+
+# Only Loupe's own scripts, styles and media; no framing; forms post back here only.
+POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "media-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; "
+    "frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    # Pages show a tenant's data: never kept by shared caches or the back-forward cache.
+    "Cache-Control": "no-store",
+}
+
+
+def current_session(
+    request: Request, session: SessionDep, runtime: RuntimeDep
+) -> auth.ConsoleSession:
+    signed_in = auth.read(session, runtime.settings, request.cookies.get(auth.COOKIE))
+    if signed_in is None:
+        raise auth.SignInRequired()
+    return signed_in
+
+
+SignedIn = Annotated[auth.ConsoleSession, Depends(current_session)]
+
+
+def page(
+    request: Request,
+    template: str,
+    signed_in: auth.ConsoleSession | None,
+    status_code: int = 200,
+    **context: Any,
+) -> HTMLResponse:
+    """A rendered page with the console's security headers and, when signed in, the CSRF
+    token its forms carry."""
+    runtime = request.app.state.runtime
+    if signed_in is not None:
+        context.setdefault("tenant_name", signed_in.tenant.name)
+        context.setdefault("csrf_token", csrf.token(runtime.settings, signed_in.nonce))
+    return templates.TemplateResponse(
+        request, template, context, status_code=status_code, headers=SECURITY_HEADERS
+    )

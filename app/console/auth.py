@@ -1,0 +1,93 @@
+"""Console sign-in: an API key exchanged for a signed, expiring session cookie.
+
+The cookie holds the key's SHA-256 (what the database stores, useless as a bearer token), an
+expiry and a random nonce, signed with HMAC-SHA256. Every request looks the key up again, so
+revoking the key ends its sessions.
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+import time
+from dataclasses import dataclass
+
+from fastapi import Request, Response
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.crypto import signing_key
+from app.models import Tenant
+from app.tenants import repository as tenants
+from app.tenants.service import hash_key, tenant_for_key
+
+COOKIE = "loupe_session"
+
+
+class SignInRequired(Exception):
+    """Raised by pages that need a session; answered with a redirect to the sign-in page."""
+
+
+@dataclass(frozen=True)
+class ConsoleSession:
+    tenant: Tenant
+    nonce: str
+
+
+def _encode(payload: dict[str, object]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(payload, separators=(",", ":")).encode()).decode()
+
+
+def _signature(settings: Settings, body: str) -> str:
+    digest = hmac.new(signing_key(settings, "console-session"), body.encode(), hashlib.sha256)
+    return digest.hexdigest()
+
+
+def sign_in(session: Session, settings: Settings, key: str) -> str | None:
+    """The session cookie's value for a valid API key, or None."""
+    if tenant_for_key(session, key.strip()) is None:
+        return None
+    expires = int(time.time() + settings.console_session_hours * 3600)
+    body = _encode({"k": hash_key(key.strip()), "exp": expires, "n": secrets.token_urlsafe(16)})
+    return f"{body}.{_signature(settings, body)}"
+
+
+def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSession | None:
+    """The signed-in tenant, or None for a missing, forged, expired or revoked session."""
+    if not cookie or cookie.count(".") != 1:
+        return None
+    body, signature = cookie.split(".")
+    if not hmac.compare_digest(signature, _signature(settings, body)):
+        return None
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(body.encode()))
+    except ValueError:
+        return None
+    if not isinstance(payload, dict) or payload.get("exp", 0) < time.time():
+        return None
+    tenant = tenants.tenant_by_key_hash(session, str(payload.get("k")))
+    return ConsoleSession(tenant, str(payload["n"])) if tenant is not None else None
+
+
+def set_cookie(request: Request, response: Response, value: str, settings: Settings) -> None:
+    response.set_cookie(
+        COOKIE,
+        value,
+        max_age=int(settings.console_session_hours * 3600),
+        path="/",
+        httponly=True,
+        samesite="strict",
+        secure=is_https(request),
+    )
+
+
+def clear_cookie(request: Request, response: Response) -> None:
+    response.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="strict", secure=is_https(request)
+    )
+
+
+def is_https(request: Request) -> bool:
+    # Behind a TLS-terminating proxy, run uvicorn with --proxy-headers so the scheme is right.
+    return request.url.scheme == "https"

@@ -1,0 +1,268 @@
+"""Console pages: sign in and out, evaluations, a test case with its results, media.
+
+Routes call the services and repositories the JSON API uses; templates only format.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Header, Query, Request, Response
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from app.api.deps import RuntimeDep, SessionDep
+from app.console import auth, csrf
+from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.evaluations import repository, service
+from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.media.serving import blob_response
+from app.problems import ProblemError
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+root_router = APIRouter(include_in_schema=False)
+
+STATUSES = ("queued", "in_progress", "completed", "failed", "canceled")
+RESULT_STATUSES = ("passed", "failed", "errored")
+ORDERS = {"": "test case", "score_asc": "score, lowest first", "score_desc": "score, highest first"}
+PAGE_SIZE = 25
+RESULTS_PAGE_SIZE = 50
+
+
+def _choice(value: str | None, allowed: tuple[str, ...] | dict[str, str], name: str) -> str | None:
+    """An optional filter from a query string ("" means none); 400 for an unknown value."""
+    if not value:
+        return None
+    if value not in allowed:
+        raise ProblemError(400, "Bad Request", f"{name}: {value!r} is not one of {list(allowed)}")
+    return value
+
+
+def _safe_next(target: str | None) -> str:
+    # Only paths inside the console: never another site (`//evil`, `https://…`).
+    if target and target.startswith("/console/") and not target.startswith("//"):
+        return target
+    return "/console/evaluations"
+
+
+@root_router.get("/")
+def home() -> RedirectResponse:
+    return RedirectResponse("/console/evaluations", status_code=303)
+
+
+@router.get("")
+@router.get("/")
+def console_home() -> RedirectResponse:
+    return RedirectResponse("/console/evaluations", status_code=303)
+
+
+@router.get("/sign-in")
+def sign_in_form(request: Request, runtime: RuntimeDep, next: str | None = None) -> HTMLResponse:
+    nonce = csrf.new_nonce()
+    response = page(
+        request,
+        "sign_in.html",
+        None,
+        next=_safe_next(next),
+        csrf_token=csrf.token(runtime.settings, nonce),
+        error=None,
+    )
+    _set_sign_in_cookie(request, response, nonce)
+    return response
+
+
+def _set_sign_in_cookie(request: Request, response: Response, nonce: str) -> None:
+    response.set_cookie(
+        csrf.SIGN_IN_COOKIE,
+        nonce,
+        max_age=3600,
+        path="/console/sign-in",
+        httponly=True,
+        samesite="strict",
+        secure=auth.is_https(request),
+    )
+
+
+@router.post("/sign-in")
+def sign_in(
+    request: Request,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    api_key: Annotated[str, Form(max_length=512)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+    next: Annotated[str, Form(max_length=2048)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, request.cookies.get(csrf.SIGN_IN_COOKIE), csrf_token)
+    cookie = auth.sign_in(session, runtime.settings, api_key)
+    if cookie is None:
+        nonce = csrf.new_nonce()
+        response = page(
+            request,
+            "sign_in.html",
+            None,
+            status_code=401,
+            next=_safe_next(next),
+            csrf_token=csrf.token(runtime.settings, nonce),
+            error="That API key is not valid (or has been revoked).",
+        )
+        _set_sign_in_cookie(request, response, nonce)
+        return response
+    response = RedirectResponse(_safe_next(next), status_code=303, headers=SECURITY_HEADERS)
+    auth.set_cookie(request, response, cookie, runtime.settings)
+    response.delete_cookie(csrf.SIGN_IN_COOKIE, path="/console/sign-in")
+    return response
+
+
+@router.post("/sign-out")
+def sign_out(
+    request: Request,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    response = RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
+    auth.clear_cookie(request, response)
+    return response
+
+
+@router.get("/evaluations")
+def evaluations_page(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    status: str | None = None,
+    name: Annotated[str | None, Query(max_length=256)] = None,
+    after: str | None = None,
+) -> HTMLResponse:
+    wanted = _choice(status, STATUSES, "status")
+    rows = EvaluationRepository(session, signed_in.tenant.id).page(
+        after, PAGE_SIZE, status=wanted, name=name or None
+    )
+    return page(
+        request,
+        "evaluations.html",
+        signed_in,
+        evaluations=[service.to_schema(session, row) for row in rows[:PAGE_SIZE]],
+        has_more=len(rows) > PAGE_SIZE,
+        statuses=STATUSES,
+        status=wanted or "",
+        name=name or "",
+    )
+
+
+def _evaluation(session: SessionDep, signed_in: SignedIn, evaluation_id: str):  # type: ignore[no-untyped-def]
+    return service.get_or_404(session, signed_in.tenant, evaluation_id)
+
+
+@router.get("/evaluations/{evaluation_id}")
+def evaluation_page(
+    request: Request,
+    evaluation_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    metric: str | None = None,
+    status: str | None = None,
+    order: str | None = None,
+    after: str | None = None,
+) -> HTMLResponse:
+    evaluation = _evaluation(session, signed_in, evaluation_id)
+    metric = metric or None
+    service.check_metric(evaluation, metric)
+    wanted = _choice(status, RESULT_STATUSES, "status")
+    sort = _choice(order, ORDERS, "order")
+    rows = repository.result_page(
+        session, evaluation.id, after, RESULTS_PAGE_SIZE, metric=metric, status=wanted, order=sort
+    )
+    if rows is None:
+        raise ProblemError(400, "Bad Request", f"after: {after!r} is not a result here")
+    summary = service.to_schema(session, evaluation)
+    return page(
+        request,
+        "evaluation.html",
+        signed_in,
+        evaluation=summary,
+        histograms=repository.score_histogram(session, evaluation.id),
+        results=[service.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]],
+        has_more=len(rows) > RESULTS_PAGE_SIZE,
+        live=summary.status not in TERMINAL_STATUSES,
+        metric=metric or "",
+        status=wanted or "",
+        order=sort or "",
+        result_statuses=RESULT_STATUSES,
+        orders=ORDERS,
+    )
+
+
+@router.get("/evaluations/{evaluation_id}/progress")
+def evaluation_progress(
+    request: Request,
+    evaluation_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    hx_request: Annotated[str | None, Header()] = None,
+) -> HTMLResponse:
+    """The live part of the evaluation page (htmx polls it while the evaluation runs)."""
+    evaluation = _evaluation(session, signed_in, evaluation_id)
+    summary = service.to_schema(session, evaluation)
+    live = summary.status not in TERMINAL_STATUSES
+    response = page(
+        request,
+        "_progress.html",
+        signed_in,
+        evaluation=summary,
+        histograms=repository.score_histogram(session, evaluation.id),
+        live=live,
+    )
+    if not live and hx_request:
+        # Finished while the page was open: reload it whole, results and all.
+        response.headers["HX-Refresh"] = "true"
+    return response
+
+
+@router.post("/evaluations/{evaluation_id}/cancel")
+def cancel_evaluation(
+    request: Request,
+    evaluation_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    evaluation = service.cancel(session, signed_in.tenant, evaluation_id)
+    event_id = service.emit_terminal_event(session, evaluation)
+    session.commit()
+    service.enqueue_webhook(runtime, event_id)
+    return RedirectResponse(
+        f"/console/evaluations/{evaluation.id}", status_code=303, headers=SECURITY_HEADERS
+    )
+
+
+@router.get("/evaluations/{evaluation_id}/cases/{index}")
+def test_case_page(
+    request: Request, evaluation_id: str, index: int, session: SessionDep, signed_in: SignedIn
+) -> HTMLResponse:
+    evaluation = _evaluation(session, signed_in, evaluation_id)
+    case = repository.test_case_at(session, evaluation.id, index)
+    if case is None:
+        raise ProblemError(404, "Not Found", f"No test case {index} in this evaluation.")
+    results = repository.results_of_case(session, evaluation.id, index)
+    return page(
+        request,
+        "test_case.html",
+        signed_in,
+        evaluation=evaluation,
+        case=case,
+        results=[service.result_to_schema(row) for row in results],
+        specs={spec.get("name") or spec["type"]: spec for spec in evaluation.metrics},
+    )
+
+
+@router.get("/media/{sha256}")
+def media(
+    sha256: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    if_none_match: Annotated[str | None, Header()] = None,
+) -> Response:
+    """An image or audio clip the signed-in tenant's rows reference (404 otherwise)."""
+    return blob_response(session, signed_in.tenant.id, sha256, if_none_match)

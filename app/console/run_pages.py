@@ -1,0 +1,100 @@
+"""Console pages for dataset runs and datasets (same services as `/v1/runs`, `/v1/datasets`)."""
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from app.api.deps import SessionDep
+from app.console._render import SignedIn, page
+from app.datasets import service as datasets
+from app.datasets.repository import DatasetRepository
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.problems import ProblemError
+from app.runs import service as runs
+from app.runs.repository import RunRepository
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+PAGE_SIZE = 25
+SAMPLES_PAGE_SIZE = 20
+
+
+def _cursor(after: str | None) -> int | None:
+    if not after:
+        return None
+    if not after.isdigit():
+        raise ProblemError(400, "Bad Request", f"after: {after!r} is not a position")
+    return int(after)
+
+
+@router.get("/runs")
+def runs_page(
+    request: Request, session: SessionDep, signed_in: SignedIn, after: str | None = None
+) -> HTMLResponse:
+    rows = RunRepository(session, signed_in.tenant.id).page(after or None, PAGE_SIZE)
+    return page(
+        request,
+        "runs.html",
+        signed_in,
+        runs=[runs.to_schema(session, run, evaluation) for run, evaluation in rows[:PAGE_SIZE]],
+        has_more=len(rows) > PAGE_SIZE,
+    )
+
+
+@router.get("/runs/{run_id}")
+def run_page(
+    request: Request,
+    run_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    after: str | None = None,
+) -> HTMLResponse:
+    run, evaluation = runs.get_or_404(session, signed_in.tenant, run_id)
+    samples, has_more = runs.samples_with_cases(session, run, _cursor(after), SAMPLES_PAGE_SIZE)
+    summary = runs.to_schema(session, run, evaluation)
+    return page(
+        request,
+        "run.html",
+        signed_in,
+        run=summary,
+        samples=samples,
+        has_more=has_more,
+        live=summary.status not in TERMINAL_STATUSES,
+    )
+
+
+@router.get("/datasets")
+def datasets_page(
+    request: Request, session: SessionDep, signed_in: SignedIn, after: str | None = None
+) -> HTMLResponse:
+    rows = DatasetRepository(session, signed_in.tenant.id).page(after or None, PAGE_SIZE)
+    return page(
+        request,
+        "datasets.html",
+        signed_in,
+        datasets=[datasets.to_schema(row) for row in rows[:PAGE_SIZE]],
+        has_more=len(rows) > PAGE_SIZE,
+    )
+
+
+@router.get("/datasets/{dataset_id}")
+def dataset_page(
+    request: Request,
+    dataset_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    subset: str | None = None,
+    after: str | None = None,
+) -> HTMLResponse:
+    dataset = datasets.get_or_404(session, signed_in.tenant, dataset_id)
+    rows = DatasetRepository(session, signed_in.tenant.id).rows_page(
+        dataset, subset or None, _cursor(after), PAGE_SIZE
+    )
+    return page(
+        request,
+        "dataset.html",
+        signed_in,
+        dataset=datasets.to_schema(dataset),
+        rows=rows[:PAGE_SIZE],
+        has_more=len(rows) > PAGE_SIZE,
+        subset=subset or "",
+    )

@@ -1,0 +1,110 @@
+"""Formatting for templates: plain-words errors, content parts to render, histogram geometry.
+
+Pure functions of what services return; no queries here.
+"""
+
+from typing import Any
+
+from app.media.store import digest_of
+
+_ROLE_WORDS = {"judge": "The judge model", "candidate": "The candidate model"}
+_PROBLEMS = {
+    "auth": "refused the API key Loupe sent. Check the endpoint's key setting.",
+    "quota": "reported that its account is out of quota.",
+    "rate_limited": "kept answering 'too many requests' until Loupe gave up retrying.",
+    "unavailable": "was unavailable (5xx answers) until Loupe gave up retrying.",
+    "timeout": "did not answer in time, on every attempt.",
+    "connection": "could not be reached (connection failed on every attempt).",
+    "bad_request": "refused the request as invalid.",
+    "error": "answered with something that is not a usable reply.",
+}
+_PLAIN = {
+    "invalid_json": "The judge's answer was not the JSON Loupe asked for, even after Loupe "
+    "asked it once to repair it.",
+    "judge_not_configured": "No judge endpoint is configured (set LOUPE_JUDGE_BASE_URL).",
+    "invalid_test_case": "The test case lacks something this metric needs.",
+    "dispatch_exhausted": "The evaluation's jobs were lost too many times (workers stopped or "
+    "crashed) and Loupe stopped retrying.",
+}
+
+
+def plain_error(error: dict[str, Any] | None) -> str | None:
+    """An error's type said in words a person reads; the message is shown beside it."""
+    if not error:
+        return None
+    kind = str(error.get("type", ""))
+    if kind in _PLAIN:
+        return _PLAIN[kind]
+    role, _, problem = kind.partition("_")
+    if role in _ROLE_WORDS and problem in _PROBLEMS:
+        return f"{_ROLE_WORDS[role]} {_PROBLEMS[problem]}"
+    return f"The metric failed ({kind or 'unknown error'})."
+
+
+def outcome(passed: bool | None, error: Any) -> str:
+    """`passed`, `failed` or `errored`: how a result is labelled and filtered."""
+    if error:
+        return "errored"
+    return "passed" if passed else "failed" if passed is False else "unscored"
+
+
+def parts(content: Any) -> list[dict[str, Any]]:
+    """Stored content as a list of parts to render: text, image (a digest) or audio."""
+    if content is None:
+        return []
+    if isinstance(content, str):
+        return [{"kind": "text", "text": content}]
+    if isinstance(content, dict) and "content" in content:  # a chat message
+        return parts(content["content"])
+    rendered: list[dict[str, Any]] = []
+    for part in content if isinstance(content, list) else [content]:
+        if isinstance(part, str):
+            rendered.append({"kind": "text", "text": part})
+        elif not isinstance(part, dict):
+            rendered.append({"kind": "text", "text": str(part)})
+        elif part.get("type") == "text":
+            rendered.append({"kind": "text", "text": part.get("text", "")})
+        elif part.get("type") == "image_url":
+            url = part["image_url"].get("url", "")
+            sent = (part.get("blob") or {}).get("sent") or {}
+            rendered.append(
+                {"kind": "image", "digest": digest_of(url), "url": url, "size": sent or None}
+            )
+        elif part.get("type") == "input_audio":
+            audio = part["input_audio"]
+            rendered.append(
+                {"kind": "audio", "digest": digest_of(audio.get("data") or ""), "format": audio}
+            )
+        else:
+            rendered.append({"kind": "text", "text": str(part)})
+    return rendered
+
+
+def histogram_bars(
+    counts: list[int], width: int = 200, height: int = 48
+) -> list[dict[str, float | int | str]]:
+    """SVG rectangles for score bins over [0, 1] (attributes, not styles: the CSP allows none)."""
+    tallest = max(counts) if counts and max(counts) else 1
+    step = width / max(len(counts), 1)
+    bars = []
+    for index, count in enumerate(counts):
+        bar = round(height * count / tallest, 1)
+        low, high = index / len(counts), (index + 1) / len(counts)
+        bars.append(
+            {
+                "x": round(index * step + 1, 1),
+                "y": round(height - bar, 1),
+                "width": round(step - 2, 1),
+                "height": bar,
+                "label": f"{low:.1f}–{high:.1f}: {count}",
+            }
+        )
+    return bars
+
+
+def percent(value: float | None) -> str:
+    return "–" if value is None else f"{value * 100:.0f}%"
+
+
+def score(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}".rstrip("0").rstrip(".") if value else "0"

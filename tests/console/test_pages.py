@@ -1,0 +1,194 @@
+"""Console pages over HTTP: sessions, CSRF, headers, escaping, tenants (both backends)."""
+
+import re
+import time
+
+from tests.console.helpers import csrf_of, signed_in
+from tests.evaluations.test_reading import image, png
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
+
+XSS = '<script>alert(1)</script><img src=x onerror="alert(2)">'
+
+
+def submit(api: Api, key: str, **overrides) -> dict:
+    client = api.client(key)
+    body = {
+        "name": overrides.pop("name", "console"),
+        "test_cases": [
+            {
+                "id": "picture",
+                "input": ["What is shown?", image(png("red"))],
+                "actual_output": overrides.pop("actual_output", "red"),
+                "expected_output": "red",
+            },
+            {"id": "plain", "input": "2+2?", "actual_output": "5", "expected_output": "4"},
+        ],
+        "metrics": [{"type": "exact_match"}],
+        **overrides,
+    }
+    response = client.post("/v1/evaluations", json=body)
+    assert response.status_code == 202, response.text
+    return api.wait(client, response.json()["id"])
+
+
+class TestSession:
+    def test_sign_in_sets_a_strict_httponly_expiring_cookie(self, api: Api) -> None:
+        client = api.client()
+        assert client.get("/").headers["location"] == "/console/evaluations"
+        redirect = client.get("/console/evaluations")
+        assert redirect.status_code == 303
+        assert redirect.headers["location"].startswith("/console/sign-in?next=")
+        form = client.get("/console/sign-in")
+        response = client.post(
+            "/console/sign-in",
+            data={"api_key": api.new_key(), "csrf_token": csrf_of(form.text), "next": "//evil"},
+        )
+        assert response.status_code == 303
+        assert response.headers["location"] == "/console/evaluations"
+        cookie = next(
+            c for c in response.headers.get_list("set-cookie") if c.startswith("loupe_session=")
+        )
+        assert "HttpOnly" in cookie and "SameSite=strict" in cookie and "Max-Age=43200" in cookie
+        assert "Secure" not in cookie  # plain http on loopback
+        assert client.get("/console/evaluations").status_code == 200
+
+    def test_bad_key_forged_cookie_and_missing_csrf(self, api: Api) -> None:
+        client = api.client()
+        form = client.get("/console/sign-in")
+        wrong = client.post(
+            "/console/sign-in", data={"api_key": "lp_nope", "csrf_token": csrf_of(form.text)}
+        )
+        assert wrong.status_code == 401 and "not valid" in wrong.text
+        no_token = client.post("/console/sign-in", data={"api_key": api.new_key()})
+        assert no_token.status_code == 403
+        forged = api.client()
+        forged.cookies.set("loupe_session", "e30.0000")
+        assert forged.get("/console/evaluations").status_code == 303
+
+    def test_sign_out_needs_csrf_and_ends_the_session(self, api: Api) -> None:
+        client = signed_in(api, api.new_key())
+        page = client.get("/console/evaluations")
+        assert client.post("/console/sign-out", data={}).status_code == 403
+        cross_site = client.post(
+            "/console/sign-out",
+            data={"csrf_token": csrf_of(page.text)},
+            headers={"Origin": "http://evil.example"},
+        )
+        assert cross_site.status_code == 403
+        out = client.post("/console/sign-out", data={"csrf_token": csrf_of(page.text)})
+        assert out.status_code == 303
+        assert client.get("/console/evaluations").status_code == 303
+
+    def test_an_expired_session_signs_out(self, api: Api) -> None:
+        from app.console import auth
+
+        with api.served.runtime.session() as session:
+            settings = api.settings.model_copy(update={"console_session_hours": 1 / 3600})
+            cookie = auth.sign_in(session, settings, api.new_key())
+        client = api.client()
+        client.cookies.set("loupe_session", cookie)
+        assert client.get("/console/evaluations").status_code == 200
+        time.sleep(1.1)
+        assert client.get("/console/evaluations").status_code == 303
+
+
+class TestPages:
+    def test_pages_are_escaped_and_locked_down(self, api: Api) -> None:
+        key = api.new_key()
+        evaluation = submit(api, key, name=XSS, actual_output=XSS)
+        client = signed_in(api, key)
+        for path in (
+            "/console/evaluations",
+            f"/console/evaluations/{evaluation['id']}",
+            f"/console/evaluations/{evaluation['id']}/cases/0",
+        ):
+            response = client.get(path)
+            assert response.status_code == 200, path
+            policy = response.headers["content-security-policy"]
+            assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+            assert response.headers["x-frame-options"] == "DENY"
+            assert "<script>alert" not in response.text and "<img src=x" not in response.text
+            assert "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text, path
+
+    def test_a_case_page_shows_its_image_and_the_media_route_serves_it(self, api: Api) -> None:
+        key = api.new_key()
+        evaluation = submit(api, key)
+        client = signed_in(api, key)
+        html = client.get(f"/console/evaluations/{evaluation['id']}/cases/0").text
+        (src,) = re.findall(r'<img src="(/console/media/[0-9a-f]{64})"', html)
+        assert 'alt="Image 2 of the input"' in html
+        media = client.get(src)
+        assert media.status_code == 200 and media.headers["content-type"] == "image/png"
+        assert client.get(src, headers={"If-None-Match": media.headers["etag"]}).status_code == 304
+
+    def test_filters_and_order(self, api: Api) -> None:
+        key = api.new_key()
+        evaluation = submit(api, key)
+        client = signed_in(api, key)
+        url = f"/console/evaluations/{evaluation['id']}"
+        failed = client.get(url, params={"status": "failed", "order": "score_desc"}).text
+        assert ">plain<" in failed and ">picture<" not in failed
+        assert client.get(url, params={"status": "nope"}).status_code == 400
+        listed = client.get("/console/evaluations", params={"status": "completed", "name": "cons"})
+        assert evaluation["id"] in listed.text
+        assert (
+            evaluation["id"]
+            not in client.get("/console/evaluations", params={"status": "failed"}).text
+        )
+
+    def test_another_tenants_pages_and_media_are_404(self, api: Api) -> None:
+        owner_key = api.new_key()
+        evaluation = submit(api, owner_key)
+        owner = signed_in(api, owner_key)
+        html = owner.get(f"/console/evaluations/{evaluation['id']}/cases/0").text
+        (src,) = re.findall(r'<img src="(/console/media/[0-9a-f]{64})"', html)
+        stranger = signed_in(api, api.new_key())
+        for path in (
+            f"/console/evaluations/{evaluation['id']}",
+            f"/console/evaluations/{evaluation['id']}/cases/0",
+            f"/console/evaluations/{evaluation['id']}/progress",
+            src,
+            "/console/runs/eval_nope",
+            "/console/datasets/ds_nope",
+        ):
+            response = stranger.get(path)
+            assert response.status_code == 404, path
+            assert response.headers["content-type"].startswith("text/html")
+            assert "belongs to another account" in response.text
+
+    def test_cancel_from_the_page(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(plausible_answer)
+        judge.hold()
+        try:
+            key = api.new_key()
+            response = api.client(key).post(
+                "/v1/evaluations",
+                json={
+                    "test_cases": [{"input": "q", "actual_output": "a"}],
+                    "metrics": [
+                        {
+                            "type": "g_eval",
+                            "name": "right",
+                            "criteria": "Is it right?",
+                            "evaluation_params": ["input", "actual_output"],
+                        }
+                    ],
+                },
+            )
+            assert response.status_code == 202, response.text
+            evaluation_id = response.json()["id"]
+            client = signed_in(api, key)
+            page = client.get(f"/console/evaluations/{evaluation_id}")
+            assert "Cancel evaluation" in page.text and 'hx-trigger="every 1s"' in page.text
+            cancel = client.post(
+                f"/console/evaluations/{evaluation_id}/cancel",
+                data={"csrf_token": csrf_of(page.text)},
+            )
+            assert cancel.status_code == 303
+        finally:
+            judge.release()
+        assert cancel.headers["location"] == f"/console/evaluations/{evaluation_id}"
+        body = api.client(key).get(f"/v1/evaluations/{evaluation_id}").json()
+        assert body["status"] == "canceled"
+        assert "Cancel evaluation" not in client.get(cancel.headers["location"]).text
