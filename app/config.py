@@ -81,6 +81,8 @@ class Settings(BaseSettings):
     judge_base_url: str | None = None
     judge_api_key: str | None = Field(default=None, repr=False)
     judge_model: str = "gpt-4.1"
+    # What OpenAI Evals' `text_similarity` with `cosine` embeds with, on the judge endpoint.
+    embedding_model: str = "text-embedding-3-large"
     # Judge requests in flight at once per process, shared by every job.
     judge_concurrency: int = Field(default=64, ge=1)
     judge_timeout_seconds: float = Field(default=60.0, gt=0)

@@ -14,7 +14,9 @@ from app.comparisons.endpoints import router as comparisons_router
 from app.config import Settings, get_settings
 from app.console import install as install_console
 from app.datasets.endpoints import router as datasets_router
+from app.evals.endpoints import router as evals_router
 from app.evaluations.endpoints import router as evaluations_router
+from app.files.endpoints import router as files_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
@@ -82,6 +84,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runs_router,
         media_router,
         comparisons_router,
+        evals_router,
+        files_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

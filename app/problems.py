@@ -115,13 +115,42 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
     return cleaned
 
 
+# Routes the official `openai` SDK calls: it reads `error: {message, type, param, code}` and
+# raises BadRequestError for 400 (OpenAI answers 400, never 422, to a bad body).
+OPENAI_PREFIXES = ("/v1/evals", "/v1/files")
+_OPENAI_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
+
+
+def _openai_error(problem: Problem) -> dict[str, Any]:
+    first = problem.errors[0] if problem.errors else None
+    return {
+        "message": problem.detail or problem.title,
+        "type": _OPENAI_TYPES.get(
+            problem.status, "server_error" if problem.status >= 500 else "invalid_request_error"
+        ),
+        "param": first.loc if first else None,
+        "code": problem.type.removeprefix(PROBLEM_BASE).replace("-", "_")
+        if problem.type != "about:blank"
+        else None,
+    }
+
+
 def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> JSONResponse:
+    body = problem.model_dump(exclude_none=True)
+    if problem.instance and problem.instance.startswith(OPENAI_PREFIXES):
+        if problem.status == 422:
+            problem.status = body["status"] = 400
+        # The same problem, plus the member the SDK reads: one body satisfies both readers.
+        body["error"] = _openai_error(problem)
     return JSONResponse(
-        problem.model_dump(exclude_none=True),
-        status_code=problem.status,
-        media_type=PROBLEM_MEDIA_TYPE,
-        headers=headers,
+        body, status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
     )
+
+
+def bad_request(message: str, path: list[str | int] | None = None, code: str = "invalid_value"):
+    """A 400 naming the field at `path` (the `param` of the SDK's BadRequestError)."""
+    errors = [field_error(path, message, code)] if path else None
+    return ProblemError(400, "Bad Request", message, slug=code.replace("_", "-"), errors=errors)
 
 
 _TITLES = {

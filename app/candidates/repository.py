@@ -19,6 +19,12 @@ class CandidateModelRepository:
     def get(self, model_id: str) -> CandidateModel | None:
         return self.session.scalars(self._base().where(CandidateModel.id == model_id)).one_or_none()
 
+    def by_model_name(self, model: str) -> CandidateModel | None:
+        """The newest model registered under this `model` name (OpenAI Evals names models)."""
+        return self.session.scalars(
+            self._base().where(CandidateModel.model == model).order_by(CandidateModel.id.desc())
+        ).first()
+
     def page(self, after: str | None, limit: int) -> Sequence[CandidateModel]:
         statement = self._base().order_by(CandidateModel.id.desc()).limit(limit + 1)
         if after:

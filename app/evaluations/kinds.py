@@ -48,7 +48,9 @@ class Kind:
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
         """Count newly stored results, in the transaction that stores them."""
 
-    def terminal_event(self, evaluation: Evaluation, data: dict[str, Any]) -> tuple[str, dict]:
+    def terminal_event(
+        self, session: Session, evaluation: Evaluation, data: dict[str, Any]
+    ) -> tuple[str, dict[str, Any]]:
         """The webhook event type and payload for a finished evaluation of this kind.
 
         `data` is the evaluation's own thin payload (ids, status, counts).

@@ -171,6 +171,7 @@ async def _score(
         # A job scoring the whole evaluation has no one to share with: its in-job sharing and
         # the cache suffice, without a claim per retrieval context.
         shared_answers=DatabaseSharedAnswers(runtime, cache.scope) if several_jobs else None,
+        embedding_model=settings.embedding_model,
     )
     pending = iter(todo)
     buffer: list[dict[str, Any]] = []

@@ -15,7 +15,13 @@ router = APIRouter(prefix="/v1/media", tags=["media"], responses=problem_respons
     "/{sha256}",
     response_class=Response,
     responses={
-        200: {"content": {"image/png": {}, "image/jpeg": {}, "audio/wav": {}}},
+        # Declared as bytes for SDK generators; the Content-Type says which image or audio.
+        200: {
+            "description": "The blob's bytes (`image/png`, `image/jpeg`, ..., `audio/wav`).",
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            },
+        },
         304: {"description": "Not modified (`If-None-Match` names the current ETag)."},
     },
 )

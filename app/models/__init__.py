@@ -7,6 +7,9 @@ from app.models.candidate_model import CandidateModel
 from app.models.comparison import Comparison
 from app.models.dataset import Dataset
 from app.models.dataset_row import DatasetRow
+from app.models.eval_definition import EvalDefinition
+from app.models.eval_file import EvalFile
+from app.models.eval_run import EvalRun
 from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
@@ -29,6 +32,9 @@ __all__ = [
     "Comparison",
     "Dataset",
     "DatasetRow",
+    "EvalDefinition",
+    "EvalFile",
+    "EvalRun",
     "Evaluation",
     "IdempotencyKey",
     "JudgeCacheEntry",

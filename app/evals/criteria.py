@@ -1,0 +1,80 @@
+"""Testing criteria: validated once at eval create, echoed with ids, turned into metric specs.
+
+Each criterion is one of Loupe's grader metrics (`app/metrics/string_check.py`, ...), so a run
+grades rows with the same job, judge client, cache and limits as every evaluation.
+"""
+
+import uuid
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.metrics import parse_spec
+from app.problems import bad_request, clean_loc
+
+GRADERS = ("string_check", "text_similarity", "label_model", "score_model")
+# Graders that ask a model, and the fields that hold their messages.
+MODEL_GRADERS = ("label_model", "score_model")
+_REFUSED = {
+    "python": "Loupe does not run user code: python graders are not supported",
+    "multi": "multi graders belong to fine-tuning, not to eval testing_criteria",
+}
+
+
+def _message(message: Any) -> Any:
+    """A message as OpenAI echoes it: typed, with string content as an `input_text` part."""
+    if not isinstance(message, dict):
+        return message
+    echoed = {"type": "message", **message}
+    if isinstance(message.get("content"), str):
+        echoed["content"] = {"type": "input_text", "text": message["content"]}
+    return echoed
+
+
+def spec_of(criterion: dict[str, Any]) -> dict[str, Any]:
+    """The metric spec that grades a criterion; results are reported under its id."""
+    spec = {key: value for key, value in criterion.items() if key != "id"}
+    spec["name"] = criterion["id"]
+    return spec
+
+
+def validate(criteria: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The criteria as echoed (each with an `id`) and the metric specs that grade them.
+
+    Raises a 400 naming the bad field.
+    """
+    echoed, specs = [], []
+    for index, criterion in enumerate(criteria):
+        kind = criterion.get("type")
+        if kind in _REFUSED:
+            raise bad_request(
+                _REFUSED[kind], ["testing_criteria", index, "type"], "unsupported_grader"
+            )
+        if kind not in GRADERS:
+            raise bad_request(
+                f"testing_criteria[{index}].type must be one of {', '.join(GRADERS)}",
+                ["testing_criteria", index, "type"],
+                "unsupported_grader",
+            )
+        name = criterion.get("name")
+        if not isinstance(name, str) or not name:
+            raise bad_request(
+                "every testing criterion needs a name", ["testing_criteria", index, "name"]
+            )
+        with_id = {**criterion, "id": f"{name}-{uuid.uuid4()}"}
+        try:
+            spec = parse_spec(spec_of(with_id))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            path = clean_loc(tuple(first.get("loc", ())), with_id)
+            raise bad_request(
+                f"testing_criteria[{index}]: {first.get('msg')}",
+                ["testing_criteria", index, *path],
+            ) from exc
+        if kind in MODEL_GRADERS:
+            with_id["input"] = [_message(message) for message in criterion.get("input") or []]
+            with_id.setdefault("sampling_params", None)
+        echoed.append(with_id)
+        # Stored as evaluations store validated specs: a run copies them as its metrics.
+        specs.append(spec.model_dump(mode="json", exclude_none=True))
+    return echoed, specs

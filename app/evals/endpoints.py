@@ -1,0 +1,265 @@
+"""`/v1/evals`: the OpenAI Evals API, for the official `openai` client pointed at Loupe.
+
+Errors carry `error: {message, type, param, code}` beside the problem members (app/problems.py);
+a bad body is a 400 (BadRequestError), and no state conflict answers 409, which the SDK retries.
+"""
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Query, Request, status
+
+from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.evals import report, service
+from app.evals.repository import EvalRepository, EvalRunRepository
+from app.evals.schemas import (
+    Eval,
+    EvalCreate,
+    EvalDeleted,
+    EvalList,
+    EvalRunCreate,
+    EvalRunDeleted,
+    EvalRunList,
+    EvalRunObject,
+    EvalUpdate,
+    OutputItem,
+    OutputItemList,
+)
+from app.evaluations import service as evaluations
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
+from app.problems import ProblemError, bad_request, problem_responses
+
+router = APIRouter(prefix="/v1/evals", tags=["evals"])
+_PROBLEMS = problem_responses(400, 401, 404)
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+Order = Literal["asc", "desc"]
+
+
+@router.post("", response_model=Eval, status_code=status.HTTP_201_CREATED, responses=_PROBLEMS)
+def create_eval(payload: EvalCreate, session: SessionDep, tenant: TenantDep) -> Eval:
+    """Define an eval: the rows' `item_schema` and the criteria that grade each row."""
+    definition = service.create_eval(session, tenant, payload)
+    body = service.eval_schema(definition)
+    session.commit()
+    return body
+
+
+@router.get("", response_model=EvalList, responses=_PROBLEMS)
+def list_evals(
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+    order: Order = "asc",
+    order_by: Literal["created_at", "updated_at"] = "created_at",
+) -> EvalList:
+    definitions = EvalRepository(session, tenant.id).page(after, limit, order == "asc", order_by)
+    return EvalList.of(
+        [service.eval_schema(d) for d in definitions[:limit]], len(definitions) > limit
+    )
+
+
+@router.get("/{eval_id}", response_model=Eval, responses=_PROBLEMS)
+def retrieve_eval(eval_id: str, session: SessionDep, tenant: TenantDep) -> Eval:
+    return service.eval_schema(service.get_eval_or_404(session, tenant, eval_id))
+
+
+@router.post("/{eval_id}", response_model=Eval, responses=_PROBLEMS)
+def update_eval(eval_id: str, payload: EvalUpdate, session: SessionDep, tenant: TenantDep) -> Eval:
+    """Change `name` or `metadata` (which replaces the whole map)."""
+    definition = service.update_eval(session, tenant, eval_id, payload)
+    body = service.eval_schema(definition)
+    session.commit()
+    return body
+
+
+@router.delete("/{eval_id}", response_model=EvalDeleted, responses=_PROBLEMS)
+def delete_eval(eval_id: str, session: SessionDep, tenant: TenantDep) -> EvalDeleted:
+    """Delete an eval with its runs and their output items."""
+    definition = service.get_eval_or_404(session, tenant, eval_id)
+    EvalRepository(session, tenant.id).delete(definition)
+    session.commit()
+    return EvalDeleted(eval_id=eval_id)
+
+
+def _run_or_404(
+    session: SessionDep, tenant: Tenant, eval_id: str, run_id: str, *, for_update: bool = False
+) -> tuple[EvalDefinition, EvalRun, Evaluation]:
+    definition = service.get_eval_or_404(session, tenant, eval_id)
+    found = EvalRunRepository(session, tenant.id).get(eval_id, run_id, for_update=for_update)
+    if found is None:
+        raise ProblemError(
+            404, "Not Found", f"No run {run_id!r} in eval {eval_id!r}.", slug="not-found"
+        )
+    return definition, *found
+
+
+@router.post(
+    "/{eval_id}/runs",
+    response_model=EvalRunObject,
+    status_code=status.HTTP_201_CREATED,
+    responses=_PROBLEMS,
+)
+def create_eval_run(
+    eval_id: str,
+    payload: EvalRunCreate,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> EvalRunObject:
+    """Run an eval over `jsonl` rows or a model's `completions`; grading runs on workers."""
+    evaluation = service.create_run(session, tenant, eval_id, payload, runtime.settings)
+    definition, run, evaluation = _run_or_404(session, tenant, eval_id, evaluation.id)
+    body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
+    event_id = evaluations.emit_terminal_event(session, evaluation)
+    session.commit()
+    if evaluation.status == "queued":
+        evaluations.dispatch(runtime, evaluation)
+    evaluations.enqueue_webhook(runtime, event_id)
+    return body
+
+
+@router.get("/{eval_id}/runs", response_model=EvalRunList, responses=_PROBLEMS)
+def list_eval_runs(
+    eval_id: str,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+    order: Order = "asc",
+    status: Literal["queued", "in_progress", "completed", "canceled", "failed"] | None = None,
+) -> EvalRunList:
+    definition = service.get_eval_or_404(session, tenant, eval_id)
+    runs = EvalRunRepository(session, tenant.id).page(eval_id, status, after, limit, order == "asc")
+    base = str(request.base_url)
+    return EvalRunList.of(
+        [report.run_schema(session, definition, r, e, base) for r, e in runs[:limit]],
+        len(runs) > limit,
+    )
+
+
+@router.get("/{eval_id}/runs/{run_id}", response_model=EvalRunObject, responses=_PROBLEMS)
+def retrieve_eval_run(
+    eval_id: str, run_id: str, request: Request, session: SessionDep, tenant: TenantDep
+) -> EvalRunObject:
+    definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id)
+    return report.run_schema(session, definition, run, evaluation, str(request.base_url))
+
+
+def _cancel(
+    eval_id: str,
+    run_id: str,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> EvalRunObject:
+    definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id, for_update=True)
+    event_id = None
+    if evaluation.status in TERMINAL_STATUSES:
+        if evaluation.status != "canceled":
+            # 400, not 409: the SDK would retry a 409 twice more.
+            raise bad_request(
+                f"the run is already {evaluation.status}", ["run_id"], "run_not_cancelable"
+            )
+    else:
+        try:
+            evaluation = evaluations.cancel_loaded(session, evaluation)
+        except ProblemError as exc:
+            raise bad_request(exc.detail or "", ["run_id"], "run_not_cancelable") from exc
+        event_id = evaluations.emit_terminal_event(session, evaluation)
+    body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
+    session.commit()
+    evaluations.enqueue_webhook(runtime, event_id)
+    return body
+
+
+@router.post("/{eval_id}/runs/{run_id}/cancel", response_model=EvalRunObject, responses=_PROBLEMS)
+def cancel_eval_run(
+    eval_id: str,
+    run_id: str,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> EvalRunObject:
+    """Cancel a queued or running run; rows already graded keep their counts."""
+    return _cancel(eval_id, run_id, request, session, tenant, runtime)
+
+
+@router.post("/{eval_id}/runs/{run_id}", response_model=EvalRunObject, responses=_PROBLEMS)
+def cancel_eval_run_legacy(
+    eval_id: str,
+    run_id: str,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> EvalRunObject:
+    """Cancel, as openai SDKs before 3.23 send it (a POST to the run itself)."""
+    return _cancel(eval_id, run_id, request, session, tenant, runtime)
+
+
+@router.delete("/{eval_id}/runs/{run_id}", response_model=EvalRunDeleted, responses=_PROBLEMS)
+def delete_eval_run(
+    eval_id: str, run_id: str, session: SessionDep, tenant: TenantDep
+) -> EvalRunDeleted:
+    """Delete a run and its output items; a running run is canceled first."""
+    _, _, evaluation = _run_or_404(session, tenant, eval_id, run_id, for_update=True)
+    if evaluation.status not in TERMINAL_STATUSES:
+        evaluations.cancel_loaded(session, evaluation)
+    EvalRunRepository(session, tenant.id).delete(run_id)
+    session.commit()
+    return EvalRunDeleted(run_id=run_id)
+
+
+@router.get(
+    "/{eval_id}/runs/{run_id}/output_items", response_model=OutputItemList, responses=_PROBLEMS
+)
+def list_output_items(
+    eval_id: str,
+    run_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+    order: Order = "asc",
+    status: Literal["pass", "fail", "failed", "error"] | None = None,
+) -> OutputItemList:
+    """The graded rows, each with every criterion's result and Loupe's reason."""
+    definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id)
+    grades = report.Grades.of(session, evaluation)
+    wanted = "fail" if status == "failed" else status
+    indexes = sorted(
+        (i for i, s in grades.statuses.items() if wanted is None or s == wanted),
+        reverse=order == "desc",
+    )
+    if after:
+        cursor = report.item_index(run_id, after)
+        if cursor is None:
+            raise bad_request(f"after {after!r} is not an output item of this run", ["after"])
+        indexes = [i for i in indexes if (i > cursor if order == "asc" else i < cursor)]
+    page = indexes[: limit + 1]
+    items = report.output_items(session, definition, run, evaluation, grades, page[:limit])
+    items.sort(key=lambda item: item.datasource_item_id, reverse=order == "desc")
+    return OutputItemList.of(items, len(page) > limit)
+
+
+@router.get(
+    "/{eval_id}/runs/{run_id}/output_items/{output_item_id}",
+    response_model=OutputItem,
+    responses=_PROBLEMS,
+)
+def retrieve_output_item(
+    eval_id: str, run_id: str, output_item_id: str, session: SessionDep, tenant: TenantDep
+) -> OutputItem:
+    definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id)
+    index = report.item_index(run_id, output_item_id)
+    grades = report.Grades.of(session, evaluation)
+    if index is None or index not in grades.statuses:
+        raise ProblemError(
+            404, "Not Found", f"No output item {output_item_id!r} in this run.", slug="not-found"
+        )
+    return report.output_items(session, definition, run, evaluation, grades, [index])[0]

@@ -1,0 +1,159 @@
+"""All SQL about evals and eval runs, scoped to one tenant."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.orm import Session
+
+from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
+
+
+def _after(column: Any, cursor: Any, ascending: bool) -> Any:
+    return column > cursor if ascending else column < cursor
+
+
+class EvalRepository:
+    def __init__(self, session: Session, tenant_id: str) -> None:
+        self.session = session
+        self.tenant_id = tenant_id
+
+    def _base(self):  # type: ignore[no-untyped-def]
+        return select(EvalDefinition).where(EvalDefinition.tenant_id == self.tenant_id)
+
+    def get(self, eval_id: str) -> EvalDefinition | None:
+        return self.session.scalars(self._base().where(EvalDefinition.id == eval_id)).one_or_none()
+
+    def page(
+        self, after: str | None, limit: int, ascending: bool, order_by: str
+    ) -> Sequence[EvalDefinition]:
+        """`limit + 1` evals in (created_at or updated_at, id) order after the eval `after`."""
+        column = (
+            EvalDefinition.updated_at if order_by == "updated_at" else EvalDefinition.created_at
+        )
+        statement = self._base()
+        if after:
+            cursor = self.session.scalar(
+                select(column).where(
+                    EvalDefinition.id == after, EvalDefinition.tenant_id == self.tenant_id
+                )
+            )
+            if cursor is not None:
+                statement = statement.where(
+                    _after(column, cursor, ascending)
+                    | ((column == cursor) & _after(EvalDefinition.id, after, ascending))
+                )
+        order = (
+            (column.asc(), EvalDefinition.id.asc())
+            if ascending
+            else (
+                column.desc(),
+                EvalDefinition.id.desc(),
+            )
+        )
+        return self.session.scalars(statement.order_by(*order).limit(limit + 1)).all()
+
+    def add(self, definition: EvalDefinition) -> None:
+        self.session.add(definition)
+        self.session.flush()
+
+    def delete(self, definition: EvalDefinition) -> None:
+        """The eval, its runs' evaluations (results and test cases cascade) and their rows."""
+        run_ids = select(EvalRun.id).where(EvalRun.eval_id == definition.id)
+        for table in (Result, TestCase):
+            self.session.execute(delete(table).where(table.evaluation_id.in_(run_ids)))
+        self.session.execute(delete(Evaluation).where(Evaluation.id.in_(run_ids)))
+        self.session.execute(delete(EvalRun).where(EvalRun.eval_id == definition.id))
+        self.session.delete(definition)
+        self.session.flush()
+
+
+class EvalRunRepository:
+    def __init__(self, session: Session, tenant_id: str) -> None:
+        self.session = session
+        self.tenant_id = tenant_id
+
+    def _base(self):  # type: ignore[no-untyped-def]
+        return (
+            select(EvalRun, Evaluation)
+            .join(Evaluation, Evaluation.id == EvalRun.id)
+            .where(EvalRun.tenant_id == self.tenant_id)
+        )
+
+    def get(
+        self, eval_id: str, run_id: str, *, for_update: bool = False
+    ) -> tuple[EvalRun, Evaluation] | None:
+        statement = self._base().where(EvalRun.id == run_id, EvalRun.eval_id == eval_id)
+        if for_update:
+            statement = statement.with_for_update()
+        row = self.session.execute(statement).one_or_none()
+        return (row[0], row[1]) if row else None
+
+    def page(
+        self, eval_id: str, status: str | None, after: str | None, limit: int, ascending: bool
+    ) -> list[tuple[EvalRun, Evaluation]]:
+        """`limit + 1` runs in creation (id) order after the run `after`."""
+        statement = self._base().where(EvalRun.eval_id == eval_id)
+        if status:
+            statement = statement.where(Evaluation.status == status)
+        if after:
+            statement = statement.where(_after(EvalRun.id, after, ascending))
+        order = EvalRun.id.asc() if ascending else EvalRun.id.desc()
+        rows = self.session.execute(statement.order_by(order).limit(limit + 1)).all()
+        return [(row[0], row[1]) for row in rows]
+
+    def add(self, run: EvalRun) -> None:
+        self.session.add(run)
+        self.session.flush()
+
+    def delete(self, run_id: str) -> None:
+        for table in (Result, TestCase):
+            self.session.execute(delete(table).where(table.evaluation_id == run_id))
+        self.session.execute(delete(EvalRun).where(EvalRun.id == run_id))
+        self.session.execute(delete(Evaluation).where(Evaluation.id == run_id))
+        self.session.flush()
+
+
+def grades(session: Session, run_id: str) -> Sequence[Any]:
+    """(test case index, criterion index, passed, errored) of every stored result."""
+    return session.execute(
+        select(
+            Result.test_case_index,
+            Result.metric_index,
+            Result.passed,
+            Result.error.is_not(None),
+        ).where(Result.evaluation_id == run_id)
+    ).all()
+
+
+def first_results(session: Session, run_id: str) -> Sequence[Any]:
+    """The logs of each row's first criterion's result (its candidate call is logged there)."""
+    return session.execute(
+        select(Result.test_case_index, Result.logs).where(
+            Result.evaluation_id == run_id, Result.metric_index == 0
+        )
+    ).all()
+
+
+def item_page(
+    session: Session, run_id: str, indexes: list[int]
+) -> tuple[Sequence[TestCase], Sequence[Result]]:
+    """The test cases at `indexes` and their results, in index then criterion order."""
+    if not indexes:
+        return [], []
+    cases = session.scalars(
+        select(TestCase)
+        .where(TestCase.evaluation_id == run_id, TestCase.index.in_(indexes))
+        .order_by(TestCase.index)
+    ).all()
+    results = session.scalars(
+        select(Result)
+        .where(Result.evaluation_id == run_id, Result.test_case_index.in_(indexes))
+        .order_by(Result.test_case_index, Result.metric_index)
+    ).all()
+    return cases, results
+
+
+def last_graded(session: Session, run_id: str) -> datetime | None:
+    return session.scalar(select(func.max(Result.created_at)).where(Result.evaluation_id == run_id))

@@ -1,0 +1,1 @@
+"""Files for OpenAI Evals runs (`/v1/files`, purpose `evals`)."""

@@ -1,0 +1,106 @@
+"""File decisions: validate an upload's JSONL rows, store it, read it back for a run."""
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.files.repository import EvalFileRepository
+from app.files.schemas import FileObject
+from app.ids import new_id
+from app.models import EvalFile, Tenant
+from app.problems import ProblemError, bad_request
+
+PURPOSES = ("evals",)
+
+
+def parse_rows(content: bytes, where: list[str | int]) -> list[dict[str, Any]]:
+    """The `{"item": {...}, "sample"?: {...}}` rows of a JSONL file; blank lines skipped.
+
+    Raises a 400 naming the 1-based line of the first bad row.
+    """
+    name = "file"
+    try:
+        text = content.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise bad_request(f"{name} is not UTF-8 text: {exc.reason}", where) from exc
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError as exc:
+            raise bad_request(f"{name} line {number}: not valid JSON ({exc})", where) from exc
+        problem = row_problem(row)
+        if problem is not None:
+            raise bad_request(f"{name} line {number}: {problem}", where)
+        rows.append(row)
+    if not rows:
+        raise bad_request(f"{name} has no rows", where)
+    return rows
+
+
+def row_problem(row: Any) -> str | None:
+    """Why a data-source row is not `{"item": {...}, "sample"?: {...}}`, or None."""
+    if not isinstance(row, dict):
+        return 'each row must be a JSON object like {"item": {...}}'
+    if not isinstance(row.get("item"), dict):
+        return 'the row has no "item" object'
+    if "sample" in row and row["sample"] is not None and not isinstance(row["sample"], dict):
+        return '"sample" must be an object'
+    return None
+
+
+def create(
+    session: Session,
+    tenant: Tenant,
+    filename: str,
+    content: bytes,
+    purpose: str,
+    expires_after_seconds: int | None,
+) -> EvalFile:
+    if purpose not in PURPOSES:
+        raise bad_request(
+            f"purpose {purpose!r} is not supported here; Loupe stores files with purpose 'evals'",
+            ["purpose"],
+        )
+    rows = parse_rows(content, ["file"])
+    now = utcnow()
+    file = EvalFile(
+        id=new_id("file"),
+        tenant_id=tenant.id,
+        filename=filename[:512],
+        purpose=purpose,
+        bytes=len(content),
+        content=content,
+        line_count=len(rows),
+        created_at=now,
+        expires_at=now + timedelta(seconds=expires_after_seconds)
+        if expires_after_seconds
+        else None,
+    )
+    EvalFileRepository(session, tenant.id).add(file)
+    return file
+
+
+def get_or_404(
+    session: Session, tenant: Tenant, file_id: str, *, with_content: bool = False
+) -> EvalFile:
+    file = EvalFileRepository(session, tenant.id).get(file_id, with_content=with_content)
+    if file is None or (file.expires_at is not None and file.expires_at <= utcnow()):
+        raise ProblemError(404, "Not Found", f"No file {file_id!r}.", slug="not-found")
+    return file
+
+
+def to_schema(file: EvalFile) -> FileObject:
+    return FileObject(
+        id=file.id,
+        bytes=file.bytes,
+        created_at=int(file.created_at.timestamp()),
+        filename=file.filename,
+        purpose=file.purpose,
+        expires_at=int(file.expires_at.timestamp()) if file.expires_at else None,
+    )

@@ -1,0 +1,528 @@
+"""The OpenAI Evals API driven by the official, unmodified `openai` client, on both backends.
+
+The only stand-in is the model provider: the scripted loopback judge answers the graders and,
+under the model name `candidate-vlm`, the completions runs' candidate.
+"""
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import openai
+import pytest
+from rapidfuzz import fuzz, utils
+from standardwebhooks import Webhook
+
+from tests.evaluations.test_judged import png
+from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts
+from tests.fixtures.receiver import WebhookReceiver
+from tests.runs.helpers import CANDIDATE, register_model
+from tests.webhooks.test_delivery import wait_deliveries
+
+RED, BLUE = png("red"), png("blue")
+# Rows bring their own outputs; what each grader must conclude is planted per row.
+ITEM_SCHEMA = {
+    "type": "object",
+    "required": ["question", "answer", "image"],
+    "properties": {
+        "question": {"type": "string"},
+        "answer": {"type": "string"},
+        "image": {"type": "string"},
+    },
+}
+
+
+def row(question: str, answer: str, image: str, output: str) -> dict[str, Any]:
+    return {
+        "item": {"question": question, "answer": answer, "image": image},
+        "sample": {"output_text": output},
+    }
+
+
+ROWS = [
+    row("Capital of France?", "Paris", RED, "Paris"),
+    row("Two plus two?", "4", BLUE, "five"),
+    row("Sky colour?", "Blue", BLUE, "blue"),
+    row("Capital of Italy?", "Rome", RED, "Rome, Italy"),
+    row("Largest planet?", "Jupiter", RED, "Jupiter"),
+]
+
+CRITERIA = [
+    {
+        "type": "string_check",
+        "name": "exact",
+        "operation": "eq",
+        "input": "{{ sample.output_text }}",
+        "reference": "{{item.answer}}",
+    },
+    {
+        "type": "text_similarity",
+        "name": "fuzzy",
+        "evaluation_metric": "fuzzy_match",
+        "pass_threshold": 0.8,
+        "input": "{{ sample.output_text }}",
+        "reference": "{{ item.answer }}",
+    },
+    {
+        "type": "label_model",
+        "name": "judge",
+        "model": "judge-model",
+        "labels": ["correct", "incorrect"],
+        "passing_labels": ["correct"],
+        "input": [
+            {"role": "developer", "content": "LABEL-GRADER: label the answer."},
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "type": "input_text",
+                        "text": "Q: {{item.question}}\nReference: {{item.answer}}\n"
+                        "Answer: {{sample.output_text}}",
+                    },
+                    {"type": "input_image", "image_url": "{{ item.image }}", "detail": "low"},
+                ],
+            },
+        ],
+    },
+    {
+        "type": "score_model",
+        "name": "quality",
+        "model": "judge-model",
+        "range": [0, 10],
+        "pass_threshold": 5,
+        "input": [
+            {"role": "system", "content": "SCORE-GRADER"},
+            {"role": "user", "content": "Answer: {{sample.output_text}} for {{item.answer}}"},
+        ],
+    },
+]
+
+
+def _field(text: str, name: str) -> str:
+    match = re.search(rf"{name}: ([^\n]*)", text)
+    return match.group(1).strip() if match else ""
+
+
+def _texts(request: dict) -> str:
+    texts = []
+    for message in request.get("messages") or []:
+        content = message.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+        else:
+            texts.extend(p.get("text", "") for p in content or [] if p.get("type") == "text")
+    return "\n".join(texts)
+
+
+def grading(request: dict) -> Reply | dict:
+    """Labels an answer correct when it starts with the reference (any case); scores 9 or 2.
+
+    As a candidate (`candidate-vlm`) answers Paris for France and "I don't know" otherwise.
+    """
+    text = _texts(request)
+    if request.get("model") == CANDIDATE:
+        return Reply(content="Paris" if "France" in text else "I don't know")
+    steps = [{"description": "compare", "conclusion": "compared with the reference"}]
+    if "LABEL-GRADER" in text:
+        answer, reference = _field(text, "Answer"), _field(text, "Reference")
+        good = answer.lower().startswith(reference.lower())
+        label = "correct" if good else "incorrect"
+        return {
+            "steps": [{"description": "check", "conclusion": f"the answer is {label}"}],
+            "result": label,
+        }
+    if "SCORE-GRADER" in text:
+        match = re.search(r"Answer: (.*) for (.*)", text)
+        assert match is not None
+        good = match.group(1).lower().startswith(match.group(2).lower())
+        return {"steps": steps, "result": 9 if good else 2}
+    return Reply(status=400, content="unexpected request")
+
+
+def expected_grades(row: dict[str, Any]) -> list[bool]:
+    output, answer = row["sample"]["output_text"], row["item"]["answer"]
+    similar = fuzz.WRatio(output, answer, processor=utils.default_process) / 100
+    good = output.lower().startswith(answer.lower())
+    return [output == answer, similar >= 0.8, good, good]
+
+
+@pytest.fixture
+def client(api: Api) -> Iterator[openai.OpenAI]:
+    http = httpx.Client(trust_env=False, timeout=30)
+    yield openai.OpenAI(
+        base_url=f"{api.base_url}/v1", api_key=api.new_key(), http_client=http, max_retries=0
+    )
+    http.close()
+
+
+def wait(api: Api, client: openai.OpenAI, eval_id: str, run_id: str, timeout: float = 60) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        api.run_queue()
+        run = client.evals.runs.retrieve(run_id, eval_id=eval_id)
+        if run.status in ("completed", "failed", "canceled"):
+            return run
+        assert time.monotonic() < deadline, f"run {run_id} still {run.status}"
+        time.sleep(0.05)
+
+
+def create_eval(client: openai.OpenAI, criteria: list[dict] | None = None) -> Any:
+    return client.evals.create(
+        name="chart qa",
+        data_source_config={
+            "type": "custom",
+            "item_schema": ITEM_SCHEMA,
+            "include_sample_schema": True,
+        },
+        testing_criteria=criteria or CRITERIA,  # type: ignore[arg-type]
+        metadata={"team": "vision"},
+    )
+
+
+class TestEvals:
+    def test_create_echoes_schema_and_criteria_with_ids(self, client: openai.OpenAI) -> None:
+        created = create_eval(client)
+        assert created.id.startswith("eval_") and created.object == "eval"
+        schema = created.data_source_config.schema_
+        assert schema["properties"]["item"] == ITEM_SCHEMA
+        assert schema["required"] == ["item", "sample"]
+        ids = [criterion.id for criterion in created.testing_criteria]
+        assert [i.rsplit("-", 5)[0] for i in ids] == ["exact", "fuzzy", "judge", "quality"]
+        label = created.testing_criteria[2]
+        # Messages come back typed, string content as an input_text part.
+        assert label.input[0].type == "message"
+        assert label.input[0].content.type == "input_text"
+        assert created.metadata == {"team": "vision"}
+
+    def test_retrieve_update_list_delete(self, client: openai.OpenAI) -> None:
+        first, second = create_eval(client), create_eval(client)
+        assert client.evals.retrieve(first.id).name == "chart qa"
+        updated = client.evals.update(first.id, name="renamed", metadata={"v": "2"})
+        assert (updated.name, updated.metadata) == ("renamed", {"v": "2"})
+        listed = [e.id for e in client.evals.list(limit=1)]
+        assert listed == [first.id, second.id]
+        newest = client.evals.list(order="desc", order_by="updated_at", limit=1)
+        assert newest.data[0].id == first.id
+        deleted = client.evals.delete(second.id)
+        assert (deleted.deleted, deleted.eval_id) == (True, second.id)
+        with pytest.raises(openai.NotFoundError):
+            client.evals.retrieve(second.id)
+
+    def test_refusals_are_the_documented_exceptions(self, api: Api, client: openai.OpenAI) -> None:
+        with pytest.raises(openai.BadRequestError) as bad:
+            create_eval(client, [{"type": "python", "name": "p", "source": "def grade(s, i): 1"}])
+        assert bad.value.code == "unsupported_grader"
+        assert bad.value.param == "testing_criteria[0].type"
+        with pytest.raises(openai.BadRequestError) as logs:
+            client.evals.create(data_source_config={"type": "logs"}, testing_criteria=CRITERIA)  # type: ignore[arg-type]
+        assert logs.value.param == "data_source_config.type"
+        with pytest.raises(openai.BadRequestError) as op:
+            create_eval(client, [{**CRITERIA[0], "operation": "contains"}])
+        assert op.value.param.startswith("testing_criteria[0]")
+        with pytest.raises(openai.BadRequestError):
+            create_eval(client, [{**CRITERIA[2], "passing_labels": ["maybe"]}])
+        with pytest.raises(openai.NotFoundError):
+            client.evals.retrieve("eval_missing")
+        stranger = openai.OpenAI(
+            base_url=f"{api.base_url}/v1",
+            api_key="lp_not-a-key",
+            http_client=httpx.Client(trust_env=False),
+            max_retries=0,
+        )
+        with pytest.raises(openai.AuthenticationError) as auth:
+            stranger.evals.list()
+        assert auth.value.body["type"] == "authentication_error"
+        # Another tenant's eval is not found, not forbidden.
+        theirs = create_eval(client)
+        other = openai.OpenAI(
+            base_url=f"{api.base_url}/v1",
+            api_key=api.new_key(),
+            http_client=httpx.Client(trust_env=False),
+            max_retries=0,
+        )
+        with pytest.raises(openai.NotFoundError):
+            other.evals.retrieve(theirs.id)
+
+
+class TestRuns:
+    def test_inline_jsonl_run_grades_every_row_with_reasons(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(grading)
+        ev = create_eval(client)
+        run = client.evals.runs.create(
+            ev.id,
+            name="byo",
+            data_source={"type": "jsonl", "source": {"type": "file_content", "content": ROWS}},
+            metadata={"commit": "abc"},
+        )
+        assert (run.status, run.object, run.model) == ("queued", "eval.run", None)
+        # Every criterion is listed from the start, with nothing counted yet.
+        assert [(c.passed, c.failed) for c in run.per_testing_criteria_results] == [(0, 0)] * 4
+        final = wait(api, client, ev.id, run.id)
+        assert final.status == "completed"
+        expected = [expected_grades(row) for row in ROWS]
+        statuses = ["pass" if all(g) else "fail" for g in expected]
+        assert final.result_counts.model_dump() == {
+            "total": 5,
+            "errored": 0,
+            "failed": statuses.count("fail"),
+            "passed": statuses.count("pass"),
+        }
+        ids = [c.id for c in ev.testing_criteria]
+        assert [c.model_dump() for c in final.per_testing_criteria_results] == [
+            {
+                "testing_criteria": ids[k],
+                "passed": sum(g[k] for g in expected),
+                "failed": sum(not g[k] for g in expected),
+            }
+            for k in range(4)
+        ]
+        # Two model graders called once per row each, reported under their model.
+        usage = {u.model_name: u.invocation_count for u in final.per_model_usage}
+        assert usage == {"judge-model": 10}
+        # The label grader saw each row's image, as ingested (a data URL of a PNG).
+        label_calls = [r for r in judge.requests if "LABEL-GRADER" in _texts(r)]
+        assert len(label_calls) == 5
+        assert all(
+            image_parts(r) and image_parts(r)[0].startswith("data:image/png") for r in label_calls
+        )
+
+        # Auto-pagination walks every page through has_more and after.
+        items = list(client.evals.runs.output_items.list(run.id, eval_id=ev.id, limit=2))
+        assert [i.datasource_item_id for i in items] == [0, 1, 2, 3, 4]
+        assert [i.status for i in items] == statuses
+        for item, row, grades in zip(items, ROWS, expected, strict=True):
+            assert item.datasource_item == row["item"]
+            assert [r.passed for r in item.results] == grades
+            assert [r.name for r in item.results] == ids
+            assert item.sample.output[0].content == row["sample"]["output_text"]
+            judged = item.results[2]
+            assert judged.label == ("correct" if grades[2] else "incorrect")
+            assert judged.reason  # Loupe's addition: every grade says why
+            fuzzy = item.results[1].score
+            answer, output = row["item"]["answer"], row["sample"]["output_text"]
+            assert fuzzy == pytest.approx(
+                fuzz.WRatio(output, answer, processor=utils.default_process) / 100
+            )
+            assert item.results[3].score == (9 if grades[3] else 2)
+        failed = list(client.evals.runs.output_items.list(run.id, eval_id=ev.id, status="fail"))
+        assert [i.datasource_item_id for i in failed] == [
+            i for i, s in enumerate(statuses) if s == "fail"
+        ]
+        one = client.evals.runs.output_items.retrieve(items[1].id, eval_id=ev.id, run_id=run.id)
+        assert one.id == items[1].id and one.to_dict() == items[1].to_dict()
+        with pytest.raises(openai.NotFoundError):
+            client.evals.runs.output_items.retrieve(
+                items[1].id[:-1] + "f", eval_id=ev.id, run_id=run.id
+            )
+        listed = client.evals.runs.list(ev.id, status="completed")
+        assert [r.id for r in listed] == [run.id]
+
+    def test_uploaded_file_runs_and_bad_lines_are_named(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(grading)
+        ev = create_eval(client, CRITERIA[:2])
+        content = "\n".join(json.dumps(row) for row in ROWS[:3]) + "\n\n"
+        uploaded = client.files.create(file=("rows.jsonl", content.encode()), purpose="evals")  # type: ignore[arg-type]
+        assert (uploaded.purpose, uploaded.bytes) == ("evals", len(content.encode()))
+        assert client.files.retrieve(uploaded.id).filename == "rows.jsonl"
+        assert client.files.content(uploaded.id).content == content.encode()
+        assert uploaded.id in [f.id for f in client.files.list(purpose="evals")]
+        run = client.evals.runs.create(
+            ev.id, data_source={"type": "jsonl", "source": {"type": "file_id", "id": uploaded.id}}
+        )
+        final = wait(api, client, ev.id, run.id)
+        assert final.result_counts.total == 3
+        assert final.result_counts.passed == sum(all(expected_grades(r)[:2]) for r in ROWS[:3])
+
+        with pytest.raises(openai.BadRequestError) as broken:
+            client.files.create(
+                file=("bad.jsonl", b'{"item": {}}\n\n{"item": 1\n'), purpose="evals"
+            )  # type: ignore[arg-type]
+        assert "line 3" in broken.value.message
+        with pytest.raises(openai.BadRequestError):
+            client.files.create(file=("rows.jsonl", content.encode()), purpose="fine-tune")  # type: ignore[arg-type]
+        mismatched = json.dumps(ROWS[0]) + "\n" + json.dumps({"item": {"question": "no answer"}})
+        bad_file = client.files.create(file=("m.jsonl", mismatched.encode()), purpose="evals")  # type: ignore[arg-type]
+        with pytest.raises(openai.BadRequestError) as schema:
+            client.evals.runs.create(
+                ev.id,
+                data_source={"type": "jsonl", "source": {"type": "file_id", "id": bad_file.id}},
+            )
+        assert "line 2" in schema.value.message and schema.value.code == "item_schema_mismatch"
+        with pytest.raises(openai.BadRequestError) as inline:
+            client.evals.runs.create(
+                ev.id,
+                data_source={
+                    "type": "jsonl",
+                    "source": {"type": "file_content", "content": [{"item": {"question": 1}}]},
+                },
+            )
+        assert inline.value.param.startswith("data_source.source.content[0].item")
+        assert client.files.delete(uploaded.id).deleted
+        with pytest.raises(openai.NotFoundError):
+            client.files.retrieve(uploaded.id)
+
+    def test_completions_run_samples_the_registered_model(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(grading)
+        auth = {"Authorization": f"Bearer {client.api_key}"}
+        with httpx.Client(base_url=api.base_url, headers=auth, trust_env=False) as loupe:
+            register_model(loupe, judge.base_url)
+        ev = create_eval(client, [CRITERIA[0], CRITERIA[2]])
+        rows = [{"item": row["item"]} for row in ROWS[:3]]
+        run = client.evals.runs.create(
+            ev.id,
+            data_source={
+                "type": "completions",
+                "model": CANDIDATE,
+                "source": {"type": "file_content", "content": rows},
+                "input_messages": {
+                    "type": "template",
+                    "template": [
+                        {"role": "developer", "content": "Answer in one word."},
+                        {
+                            "role": "user",
+                            "content": [
+                                {"type": "input_text", "text": "{{ item.question }}"},
+                                {
+                                    "type": "input_image",
+                                    "image_url": "{{item.image}}",
+                                    "detail": "low",
+                                },
+                            ],
+                        },
+                    ],
+                },
+                "sampling_params": {"temperature": 0, "max_completions_tokens": 20, "seed": 7},
+            },
+        )
+        assert run.model == CANDIDATE
+        final = wait(api, client, ev.id, run.id)
+        assert final.status == "completed"
+        # Only France is answered right: one row passes both criteria.
+        assert final.result_counts.model_dump() == {
+            "total": 3, "errored": 0, "failed": 2, "passed": 1,
+        }  # fmt: skip
+        usage = {u.model_name: u.invocation_count for u in final.per_model_usage}
+        assert usage == {CANDIDATE: 3, "judge-model": 3}
+        sampled = [r for r in judge.requests if r.get("model") == CANDIDATE]
+        assert len(sampled) == 3
+        assert all(
+            r["temperature"] == 0 and r["max_tokens"] == 20 and r["seed"] == 7 for r in sampled
+        )
+        assert all(image_parts(r)[0].startswith("data:image/png") for r in sampled)
+        assert sampled[0]["messages"][0] == {"role": "system", "content": "Answer in one word."}
+        items = list(client.evals.runs.output_items.list(run.id, eval_id=ev.id))
+        first = items[0]
+        assert first.sample.output[0].content == "Paris"
+        assert first.sample.model == CANDIDATE
+        assert first.sample.usage.total_tokens == 15
+        assert first.sample.input[1].content.startswith("Capital of France?")
+        assert [i.status for i in items] == ["pass", "fail", "fail"]
+
+    def test_an_unknown_model_fails_the_run_with_a_clear_error(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        run = client.evals.runs.create(
+            ev.id,
+            data_source={
+                "type": "completions",
+                "model": "gpt-unknown",
+                "source": {"type": "file_content", "content": [{"item": ROWS[0]["item"]}]},
+                "input_messages": {
+                    "type": "template",
+                    "template": [{"role": "user", "content": "{{item.question}}"}],
+                },
+            },
+        )
+        assert run.status == "failed"
+        assert run.error.code == "model_not_found" and "gpt-unknown" in run.error.message
+        with pytest.raises(openai.BadRequestError) as responses:
+            client.evals.runs.create(
+                ev.id,
+                data_source={
+                    "type": "responses",
+                    "source": {"type": "file_content", "content": []},
+                },
+            )
+        assert responses.value.param == "data_source.type"
+
+    def test_cancel_on_both_paths_then_delete(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(grading)
+        judge.hold()
+        try:
+            ev = create_eval(client, CRITERIA[2:3])
+            source = {"type": "file_content", "content": ROWS}
+            run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+            canceled = client.evals.runs.cancel(run.id, eval_id=ev.id)
+            assert canceled.status == "canceled"
+            # SDKs before 3.23 post an empty body to the run itself: the same cancel.
+            legacy = httpx.post(
+                f"{api.base_url}/v1/evals/{ev.id}/runs/{run.id}",
+                headers={"Authorization": f"Bearer {client.api_key}"},
+            )
+            assert legacy.status_code == 200 and legacy.json()["status"] == "canceled"
+        finally:
+            judge.release()
+        api.run_queue()
+        done = create_eval(client, CRITERIA[:1])
+        finished = client.evals.runs.create(
+            done.id,
+            data_source={"type": "jsonl", "source": {"type": "file_content", "content": ROWS[:1]}},
+        )
+        wait(api, client, done.id, finished.id)
+        with pytest.raises(openai.BadRequestError) as late:
+            client.evals.runs.cancel(finished.id, eval_id=done.id)
+        assert late.value.code == "run_not_cancelable"
+        deleted = client.evals.runs.delete(finished.id, eval_id=done.id)
+        assert (deleted.deleted, deleted.run_id) == (True, finished.id)
+        with pytest.raises(openai.NotFoundError):
+            client.evals.runs.retrieve(finished.id, eval_id=done.id)
+        # Deleting the eval takes its runs with it.
+        client.evals.delete(ev.id)
+        with pytest.raises(openai.NotFoundError):
+            client.evals.runs.retrieve(run.id, eval_id=ev.id)
+
+
+class TestWebhooks:
+    def test_a_finished_run_sends_a_signed_eval_run_succeeded(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        auth = {"Authorization": f"Bearer {client.api_key}"}
+        with (
+            WebhookReceiver() as receiver,
+            httpx.Client(base_url=api.base_url, headers=auth, trust_env=False) as loupe,
+        ):
+            endpoint = loupe.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+            ev = create_eval(client, CRITERIA[:1])
+            run = client.evals.runs.create(
+                ev.id,
+                data_source={"type": "jsonl", "source": {"type": "file_content", "content": ROWS}},
+                extra_body={"webhook_url": receiver.url},
+            )
+            final = wait(api, client, ev.id, run.id)
+            wait_deliveries(api, loupe, endpoint["id"], lambda h: any(d["succeeded"] for d in h))
+            payload = Webhook(endpoint["secret"]).verify(
+                receiver.received[0].body, receiver.received[0].headers
+            )
+        assert payload["type"] == "eval.run.succeeded"
+        assert payload["data"]["id"] == run.id and payload["data"]["eval_id"] == ev.id
+        assert payload["data"]["result_counts"] == final.result_counts.model_dump()
+        with pytest.raises(openai.BadRequestError) as unregistered:
+            client.evals.runs.create(
+                ev.id,
+                data_source={"type": "jsonl", "source": {"type": "file_content", "content": ROWS}},
+                extra_body={"webhook_url": "http://127.0.0.1:9/unregistered"},
+            )
+        assert unregistered.value.param == "webhook_url"
