@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.console import auth
 from app.console._render import page
+from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
 from app.console.pages import root_router
 from app.console.pages import router as pages_router
@@ -30,6 +31,7 @@ def install(app: FastAPI) -> None:
     app.include_router(root_router)
     app.include_router(pages_router)
     app.include_router(run_pages_router)
+    app.include_router(compare_pages_router)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")

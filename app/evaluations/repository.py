@@ -439,6 +439,20 @@ def test_case_at(session: Session, evaluation_id: str, index: int) -> TestCase |
     ).one_or_none()
 
 
+def test_cases_by_client_id(
+    session: Session, evaluation_id: str, client_ids: Sequence[str]
+) -> dict[str, TestCase]:
+    """The evaluation's test cases with these ids (the first, should an id repeat)."""
+    if not client_ids:
+        return {}
+    cases = session.scalars(
+        select(TestCase)
+        .where(TestCase.evaluation_id == evaluation_id, TestCase.client_id.in_(set(client_ids)))
+        .order_by(TestCase.index.desc())
+    )
+    return {case.client_id: case for case in cases}
+
+
 def results_of_case(session: Session, evaluation_id: str, index: int) -> Sequence[Result]:
     """Every metric's result on the test case at `index`, in metric order."""
     return session.scalars(

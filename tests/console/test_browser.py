@@ -211,6 +211,40 @@ class TestRun:
         assert errors == [] and off_loopback == []
 
 
+class TestCompare:
+    def test_two_evaluations_side_by_side(
+        self, console: Api, page: Page, errors: list[str], off_loopback: list[str]
+    ) -> None:
+        key = console.new_key("acme")
+        client = console.client(key)
+        answers = ["A red circle."] * 6
+        ids = []
+        for name, outputs in (("before", answers), ("after", ["A blue square.", *answers[1:]])):
+            body = judged_evaluation(name, outputs)
+            body["metrics"] = body["metrics"][:1]
+            ids.append(submit(client, body))
+            wait(console, client, f"/v1/evaluations/{ids[-1]}")
+        sign_in(page, console, key)
+        page.goto(f"{console.base_url}/console/evaluations/{ids[0]}")
+        page.get_by_role("link", name="compare with…").click()
+        page.get_by_label("Candidate").select_option(ids[1])
+        page.get_by_role("button", name="Compare").click()
+        row = page.locator("table.comparison tbody tr", has_text="exact")
+        expect(row).to_contain_text("−0.167".replace("−", "-"))
+        expect(row.locator(".verdict-badge")).to_have_text(
+            re.compile("regressed|no detectable change")
+        )
+        item = page.locator("article.compare-item")
+        expect(item).to_have_count(1)
+        expect(item).to_contain_text("logo-0")
+        expect(item.locator(".side").nth(0)).to_contain_text("A red circle.")
+        expect(item.locator(".side").nth(1)).to_contain_text("A blue square.")
+        expect(item.locator("figure.media img")).to_have_count(1)  # the image once
+        image_loaded(page, "article.compare-item figure.media img")
+        page.screenshot(path=SHOTS / "comparison.png", full_page=True)
+        assert errors == [] and off_loopback == []
+
+
 class TestUntrustedContent:
     def test_injected_markup_never_runs(
         self,

@@ -194,3 +194,26 @@ class TestPages:
         body = api.client(key).get(f"/v1/evaluations/{evaluation_id}").json()
         assert body["status"] == "canceled"
         assert "Cancel evaluation" not in client.get(cancel.headers["location"]).text
+
+
+class TestCompare:
+    def test_needs_csrf_and_is_the_tenants_own(self, api: Api) -> None:
+        key = api.new_key()
+        first, second = submit(api, key), submit(api, key, actual_output="blue")
+        client = signed_in(api, key)
+        form = client.get("/console/compare", params={"baseline": first["id"]})
+        assert f'<option value="{first["id"]}" selected>' in form.text
+        data = {"baseline_id": first["id"], "candidate_id": second["id"]}
+        assert client.post("/console/compare", data=data).status_code == 403
+        created = client.post("/console/compare", data={**data, "csrf_token": csrf_of(form.text)})
+        assert created.status_code == 303
+        location = created.headers["location"]
+        page = client.get(location)
+        assert page.status_code == 200 and ">picture · exact_match<" in page.text
+        stranger = signed_in(api, api.new_key())
+        assert stranger.get(location).status_code == 404
+        refused = stranger.post(
+            "/console/compare",
+            data={**data, "csrf_token": csrf_of(stranger.get("/console/compare").text)},
+        )
+        assert refused.status_code == 404

@@ -1,0 +1,119 @@
+"""Console pages comparing two evaluations (or two runs): `app/comparisons` does the statistics."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.api.deps import RuntimeDep, SessionDep
+from app.comparisons import service as comparisons
+from app.comparisons.schemas import ComparisonCreate
+from app.console import csrf
+from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.evaluations import repository as evaluations
+from app.evaluations.repository import EvaluationRepository
+from app.problems import ProblemError
+from app.runs.repository import RunRepository
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+CHOICES = 50
+ITEMS_PAGE_SIZE = 20
+DIRECTIONS = ("regressed", "improved")
+
+
+@router.get("/compare")
+def compare_form(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    baseline: str | None = None,
+    candidate: str | None = None,
+) -> HTMLResponse:
+    """Pick a baseline and a candidate among the tenant's recent finished evaluations and runs."""
+    tenant_id = signed_in.tenant.id
+    finished = EvaluationRepository(session, tenant_id).page(None, CHOICES, status="completed")
+    runs = [
+        (run, evaluation)
+        for run, evaluation in RunRepository(session, tenant_id).page(None, CHOICES)
+        if evaluation.status == "completed"
+    ]
+    return page(
+        request,
+        "compare.html",
+        signed_in,
+        evaluations=finished[:CHOICES],
+        runs=runs[:CHOICES],
+        baseline=baseline or "",
+        candidate=candidate or "",
+    )
+
+
+@router.post("/compare")
+def compare(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    baseline_id: Annotated[str, Form(max_length=40)] = "",
+    candidate_id: Annotated[str, Form(max_length=40)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    if not baseline_id or not candidate_id:
+        raise ProblemError(400, "Bad Request", "Pick both a baseline and a candidate.")
+    comparison = comparisons.create(
+        session,
+        signed_in.tenant,
+        ComparisonCreate(baseline_id=baseline_id, candidate_id=candidate_id),
+    )
+    session.commit()
+    return RedirectResponse(
+        f"/console/comparisons/{comparison.id}", status_code=303, headers=SECURITY_HEADERS
+    )
+
+
+@router.get("/comparisons/{comparison_id}")
+def comparison_page(
+    request: Request,
+    comparison_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    direction: str | None = None,
+    after: str | None = None,
+) -> HTMLResponse:
+    """Per-metric differences with intervals and verdicts, then the items that moved side by
+    side: the test case once, both answers, both scores, both reasons."""
+    stored = comparisons.get_or_404(session, signed_in.tenant, comparison_id)
+    if direction and direction not in DIRECTIONS:
+        raise ProblemError(
+            400, "Bad Request", f"direction: {direction!r} is not one of {DIRECTIONS}"
+        )
+    items, has_more = comparisons.items(
+        session,
+        signed_in.tenant,
+        comparison_id,
+        None,
+        direction or None,  # type: ignore[arg-type]
+        after or None,
+        ITEMS_PAGE_SIZE,
+    )
+    ids = [item.test_case_id for item in items]
+    # Runs name items `subset/row_index`; their samples are on the run pages.
+    cases = {"baseline": {}, "candidate": {}}
+    if stored.kind == "evaluation":
+        cases = {
+            "baseline": evaluations.test_cases_by_client_id(session, stored.baseline_id, ids),
+            "candidate": evaluations.test_cases_by_client_id(session, stored.candidate_id, ids),
+        }
+    return page(
+        request,
+        "comparison.html",
+        signed_in,
+        comparison=comparisons.to_schema(stored),
+        items=items,
+        has_more=has_more,
+        cases=cases,
+        direction=direction or "",
+        directions=DIRECTIONS,
+    )
