@@ -148,7 +148,15 @@ def retrieve_eval_run(
     return report.run_schema(session, definition, run, evaluation, str(request.base_url))
 
 
-def _cancel(
+@router.post("/{eval_id}/runs/{run_id}/cancel", response_model=EvalRunObject, responses=_PROBLEMS)
+# openai SDKs before 3.23 cancel with an empty POST to the run itself.
+@router.post(
+    "/{eval_id}/runs/{run_id}",
+    response_model=EvalRunObject,
+    responses=_PROBLEMS,
+    name="cancel_eval_run_legacy",
+)
+def cancel_eval_run(
     eval_id: str,
     run_id: str,
     request: Request,
@@ -156,6 +164,7 @@ def _cancel(
     tenant: TenantDep,
     runtime: RuntimeDep,
 ) -> EvalRunObject:
+    """Cancel a queued or running run; rows already graded keep their counts."""
     definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id, for_update=True)
     event_id = None
     if evaluation.status in TERMINAL_STATUSES:
@@ -174,32 +183,6 @@ def _cancel(
     session.commit()
     evaluations.enqueue_webhook(runtime, event_id)
     return body
-
-
-@router.post("/{eval_id}/runs/{run_id}/cancel", response_model=EvalRunObject, responses=_PROBLEMS)
-def cancel_eval_run(
-    eval_id: str,
-    run_id: str,
-    request: Request,
-    session: SessionDep,
-    tenant: TenantDep,
-    runtime: RuntimeDep,
-) -> EvalRunObject:
-    """Cancel a queued or running run; rows already graded keep their counts."""
-    return _cancel(eval_id, run_id, request, session, tenant, runtime)
-
-
-@router.post("/{eval_id}/runs/{run_id}", response_model=EvalRunObject, responses=_PROBLEMS)
-def cancel_eval_run_legacy(
-    eval_id: str,
-    run_id: str,
-    request: Request,
-    session: SessionDep,
-    tenant: TenantDep,
-    runtime: RuntimeDep,
-) -> EvalRunObject:
-    """Cancel, as openai SDKs before 3.23 send it (a POST to the run itself)."""
-    return _cancel(eval_id, run_id, request, session, tenant, runtime)
 
 
 @router.delete("/{eval_id}/runs/{run_id}", response_model=EvalRunDeleted, responses=_PROBLEMS)
