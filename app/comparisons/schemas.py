@@ -84,7 +84,9 @@ class Unmatched(BaseModel):
 class Comparison(BaseModel):
     object: Literal["comparison"] = "comparison"
     id: str
-    kind: Literal["evaluation", "run"]
+    kind: Literal["evaluation", "run", "eval_run"] = Field(
+        description="What was compared: evaluations, runs, or OpenAI Evals runs (`evalrun_` ids)."
+    )
     baseline_id: str
     candidate_id: str
     alpha: float

@@ -526,3 +526,32 @@ class TestWebhooks:
                 extra_body={"webhook_url": "http://127.0.0.1:9/unregistered"},
             )
         assert unregistered.value.param == "webhook_url"
+
+
+class TestComparisons:
+    def test_two_runs_of_an_eval_compare_row_by_row(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        rows = [row(f"q{i}", "yes", RED, "yes") for i in range(12)]
+        # The candidate run gets the last eight rows wrong: pass -> fail on exact match.
+        worse = [row(f"q{i}", "yes", RED, "yes" if i < 4 else "no") for i in range(12)]
+        runs = []
+        for content in (rows, worse):
+            source = {"type": "file_content", "content": content}
+            run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+            wait(api, client, ev.id, run.id)
+            runs.append(run.id)
+        auth = {"Authorization": f"Bearer {client.api_key}"}
+        with httpx.Client(base_url=api.base_url, headers=auth, trust_env=False) as loupe:
+            response = loupe.post(
+                "/v1/comparisons", json={"baseline_id": runs[0], "candidate_id": runs[1]}
+            )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["kind"] == "eval_run"
+        (exact,) = body["metrics"]
+        assert exact["metric"] == ev.testing_criteria[0].id
+        assert (exact["n"], exact["regressed_items"], exact["improved_items"]) == (12, 8, 0)
+        assert exact["mean_difference"] == pytest.approx(-8 / 12)
+        assert exact["verdict"] == "regressed"
