@@ -34,6 +34,11 @@ def install(app: FastAPI) -> None:
     app.include_router(compare_pages_router)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
+        if request.headers.get("hx-request"):
+            # A live fragment whose session ended: the whole page goes to the sign-in form.
+            page_url = request.headers.get("hx-current-url", "")
+            path = "/" + page_url.split("/", 3)[3] if page_url.count("/") >= 3 else PREFIX
+            return Response(headers={"HX-Redirect": f"{PREFIX}/sign-in?next={quote(path)}"})
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
         return RedirectResponse(f"{PREFIX}/sign-in?next={quote(target)}", status_code=303)
 

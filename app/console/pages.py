@@ -7,14 +7,17 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Header, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console.auth import ConsoleSession
 from app.evaluations import repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
+from app.models import Evaluation
 from app.problems import ProblemError
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -149,7 +152,7 @@ def evaluations_page(
     )
 
 
-def _evaluation(session: SessionDep, signed_in: SignedIn, evaluation_id: str):  # type: ignore[no-untyped-def]
+def _evaluation(session: Session, signed_in: ConsoleSession, evaluation_id: str) -> Evaluation:
     return service.get_or_404(session, signed_in.tenant, evaluation_id)
 
 

@@ -80,6 +80,17 @@ class TestSession:
         assert out.status_code == 303
         assert client.get("/console/evaluations").status_code == 303
 
+    def test_a_live_fragment_without_a_session_sends_the_page_to_sign_in(self, api: Api) -> None:
+        page_url = f"{api.base_url}/console/evaluations/eval_x?status=failed"
+        response = api.client().get(
+            "/console/evaluations/eval_x/progress",
+            headers={"HX-Request": "true", "HX-Current-URL": page_url},
+        )
+        assert response.status_code == 200
+        assert response.headers["hx-redirect"] == (
+            "/console/sign-in?next=/console/evaluations/eval_x%3Fstatus%3Dfailed"
+        )
+
     def test_an_expired_session_signs_out(self, api: Api) -> None:
         from app.console import auth
 
@@ -217,3 +228,42 @@ class TestCompare:
             data={**data, "csrf_token": csrf_of(stranger.get("/console/compare").text)},
         )
         assert refused.status_code == 404
+
+
+class TestDatasetPage:
+    def test_rows_show_images_audio_and_warnings(self, api: Api) -> None:
+        import base64
+        import json
+        from pathlib import Path
+
+        wav = (
+            Path(__file__).parents[1] / "data/evalscope_examples/audio/beep_440hz.wav"
+        ).read_bytes()
+        clip = "data:audio/wav;base64," + base64.b64encode(wav).decode()
+        row = {
+            "messages": [
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "What is heard and shown?"},
+                        image(png("navy")),
+                        {"type": "input_audio", "input_audio": {"data": clip, "format": "wav"}},
+                    ],
+                }
+            ],
+            "answer": "a beep",
+        }
+        key = api.new_key()
+        response = api.client(key).post(
+            "/v1/datasets",
+            files={"file": ("sounds.jsonl", json.dumps(row).encode())},
+            data={"format": "general_vqa"},
+        )
+        assert response.status_code == 201, response.text
+        client = signed_in(api, key)
+        html = client.get(f"/console/datasets/{response.json()['id']}").text
+        (audio_src,) = re.findall(r'<audio controls preload="none" src="([^"]+)"', html)
+        (image_src,) = re.findall(r'<img src="(/console/media/[0-9a-f]{64})"', html)
+        assert client.get(audio_src).headers["content-type"] == "audio/wav"
+        assert client.get(image_src).headers["content-type"] == "image/png"
+        assert "a beep" in html
