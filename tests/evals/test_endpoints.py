@@ -555,3 +555,28 @@ class TestComparisons:
         assert (exact["n"], exact["regressed_items"], exact["improved_items"]) == (12, 8, 0)
         assert exact["mean_difference"] == pytest.approx(-8 / 12)
         assert exact["verdict"] == "regressed"
+
+
+class TestErroredRows:
+    def test_a_missing_template_variable_errors_the_row_not_the_run(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        criteria = [CRITERIA[0], {**CRITERIA[0], "name": "typo", "input": "{{ sample.outptu }}"}]
+        ev = create_eval(client, criteria)
+        source = {"type": "file_content", "content": ROWS[:2]}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        final = wait(api, client, ev.id, run.id)
+        assert final.status == "completed"
+        assert final.result_counts.model_dump() == {
+            "total": 2, "errored": 2, "failed": 0, "passed": 0,
+        }  # fmt: skip
+        # Errored rows count toward no criterion.
+        assert [(c.passed, c.failed) for c in final.per_testing_criteria_results] == [(0, 0)] * 2
+        items = list(client.evals.runs.output_items.list(run.id, eval_id=ev.id))
+        assert [i.status for i in items] == ["error", "error"]
+        typo = items[0].results[1]
+        assert typo.error["type"] == "template_variable_missing"
+        assert "outptu" in typo.error["message"]
+        # The criterion that could grade still says what it found.
+        assert items[0].results[0].passed is True
+        assert list(client.evals.runs.output_items.list(run.id, eval_id=ev.id, status="pass")) == []
