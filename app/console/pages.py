@@ -13,7 +13,7 @@ from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
-from app.evaluations import repository, service
+from app.evaluations import export, repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
@@ -219,6 +219,26 @@ def evaluation_progress(
         # Finished while the page was open: reload it whole, results and all.
         response.headers["HX-Refresh"] = "true"
     return response
+
+
+@router.get("/evaluations/{evaluation_id}/export")
+def export_results(
+    evaluation_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    format: str = "csv",
+    metric: str | None = None,
+    status: str | None = None,
+) -> Response:
+    """The results shown (same filters) as a CSV or JSON Lines download."""
+    evaluation = _evaluation(session, signed_in, evaluation_id)
+    metric = metric or None
+    service.check_metric(evaluation, metric)
+    chosen = _choice(format, ("csv", "jsonl"), "format") or "csv"
+    return export.stream(
+        runtime, evaluation, chosen, metric, _choice(status, RESULT_STATUSES, "status")
+    )
 
 
 @router.post("/evaluations/{evaluation_id}/cancel")

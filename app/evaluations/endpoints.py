@@ -1,9 +1,5 @@
 """The evaluations API: submit, read, list, page test cases and results, export, cancel."""
 
-import csv
-import io
-import json
-from collections.abc import Iterable, Iterator
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response, status
@@ -12,23 +8,20 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from app import idempotency
 from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
 from app.api.routing import LeanRoute
-from app.evaluations import lifecycle, repository, service
+from app.evaluations import export, lifecycle, repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
     Evaluation,
     EvaluationCreate,
     EvaluationList,
-    EvaluationResult,
     EvaluationResultList,
     EvaluationStatus,
     ResultOrder,
     ResultStatus,
     TestCaseList,
 )
-from app.models import Evaluation as EvaluationModel
 from app.problems import ProblemError, problem_responses
-from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 
@@ -201,25 +194,6 @@ def list_evaluation_results(
     return EvaluationResultList.of(data, len(rows) > limit)
 
 
-_CSV_COLUMNS = [
-    "id",
-    "test_case_id",
-    "test_case_index",
-    "metric",
-    "type",
-    "score",
-    "passed",
-    "threshold",
-    "reason",
-    "error",
-    "judge_calls",
-    "prompt_tokens",
-    "completion_tokens",
-    "logs",
-    "created_at",
-]
-
-
 @router.get(
     "/{evaluation_id}/results/export",
     responses={**_PROBLEMS, 200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
@@ -236,54 +210,7 @@ def export_evaluation_results(
     """Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order."""
     evaluation = service.get_or_404(session, tenant, evaluation_id)
     service.check_metric(evaluation, metric)
-    # Streamed a page at a time from a session of its own (the request's closes first).
-    pages = _result_pages(runtime, evaluation, metric, status)
-    if format == "jsonl":
-        lines = (result.model_dump_json() + "\n" for page in pages for result in page)
-        return StreamingResponse(
-            lines,
-            media_type="application/x-ndjson",
-            headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.jsonl"'},
-        )
-    return StreamingResponse(
-        _csv(pages),
-        media_type="text/csv",
-        headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.csv"'},
-    )
-
-
-def _result_pages(
-    runtime: Runtime, evaluation: EvaluationModel, metric: str | None, status: str | None
-) -> Iterator[list[EvaluationResult]]:
-    with runtime.session() as session:
-        after = None
-        while True:
-            rows = repository.result_page(
-                session, evaluation.id, after, 1000, metric=metric, status=status
-            )
-            page = [service.result_to_schema(row) for row in (rows or [])[:1000]]
-            yield page
-            if not rows or len(rows) <= 1000:
-                return
-            after = page[-1].id
-
-
-def _csv(pages: Iterable[list[EvaluationResult]]) -> Iterator[str]:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(_CSV_COLUMNS)
-    for page in pages:
-        for result in page:
-            row = result.model_dump(mode="json")
-            row["error"] = json.dumps(row["error"]) if row["error"] else ""
-            row["logs"] = json.dumps(row["logs"]) if row["logs"] else ""
-            row["judge_calls"] = result.usage.calls
-            row["prompt_tokens"] = result.usage.prompt_tokens
-            row["completion_tokens"] = result.usage.completion_tokens
-            writer.writerow(["" if row[name] is None else row[name] for name in _CSV_COLUMNS])
-        yield buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
+    return export.stream(runtime, evaluation, format, metric, status)
 
 
 @router.post(

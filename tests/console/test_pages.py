@@ -143,6 +143,9 @@ class TestPages:
         failed = client.get(url, params={"status": "failed", "order": "score_desc"}).text
         assert ">plain<" in failed and ">picture<" not in failed
         assert client.get(url, params={"status": "nope"}).status_code == 400
+        download = client.get(f"{url}/export", params={"format": "csv", "status": "failed"})
+        assert download.headers["content-type"].startswith("text/csv")
+        assert [line.split(",")[1] for line in download.text.splitlines()[1:]] == ["plain"]
         listed = client.get("/console/evaluations", params={"status": "completed", "name": "cons"})
         assert evaluation["id"] in listed.text
         assert (
@@ -221,6 +224,7 @@ class TestCompare:
         location = created.headers["location"]
         page = client.get(location)
         assert page.status_code == 200 and ">picture · exact_match<" in page.text
+        assert f'href="/console/evaluations/{second["id"]}"' in page.text
         stranger = signed_in(api, api.new_key())
         assert stranger.get(location).status_code == 404
         refused = stranger.post(

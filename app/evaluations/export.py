@@ -1,0 +1,90 @@
+"""Results streamed out as JSON Lines or CSV, for the API and the console alike."""
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Iterator
+
+from fastapi.responses import StreamingResponse
+
+from app.evaluations import repository, service
+from app.evaluations.schemas import EvaluationResult
+from app.models import Evaluation
+from app.runtime import Runtime
+
+
+def stream(
+    runtime: Runtime,
+    evaluation: Evaluation,
+    format: str,
+    metric: str | None = None,
+    status: str | None = None,
+) -> StreamingResponse:
+    """The evaluation's results (optionally filtered) as a download in `jsonl` or `csv`."""
+    # Streamed a page at a time from a session of its own (the request's closes first).
+    pages = _result_pages(runtime, evaluation, metric, status)
+    if format == "jsonl":
+        lines = (result.model_dump_json() + "\n" for page in pages for result in page)
+        return StreamingResponse(
+            lines,
+            media_type="application/x-ndjson",
+            headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.jsonl"'},
+        )
+    return StreamingResponse(
+        _csv(pages),
+        media_type="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.csv"'},
+    )
+
+
+_CSV_COLUMNS = [
+    "id",
+    "test_case_id",
+    "test_case_index",
+    "metric",
+    "type",
+    "score",
+    "passed",
+    "threshold",
+    "reason",
+    "error",
+    "judge_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "logs",
+    "created_at",
+]
+
+
+def _result_pages(
+    runtime: Runtime, evaluation: Evaluation, metric: str | None, status: str | None
+) -> Iterator[list[EvaluationResult]]:
+    with runtime.session() as session:
+        after = None
+        while True:
+            rows = repository.result_page(
+                session, evaluation.id, after, 1000, metric=metric, status=status
+            )
+            page = [service.result_to_schema(row) for row in (rows or [])[:1000]]
+            yield page
+            if not rows or len(rows) <= 1000:
+                return
+            after = page[-1].id
+
+
+def _csv(pages: Iterable[list[EvaluationResult]]) -> Iterator[str]:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(_CSV_COLUMNS)
+    for page in pages:
+        for result in page:
+            row = result.model_dump(mode="json")
+            row["error"] = json.dumps(row["error"]) if row["error"] else ""
+            row["logs"] = json.dumps(row["logs"]) if row["logs"] else ""
+            row["judge_calls"] = result.usage.calls
+            row["prompt_tokens"] = result.usage.prompt_tokens
+            row["completion_tokens"] = result.usage.completion_tokens
+            writer.writerow(["" if row[name] is None else row[name] for name in _CSV_COLUMNS])
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
