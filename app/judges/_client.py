@@ -17,11 +17,14 @@ from pydantic import BaseModel, ValidationError
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._errors import (
     MAX_RETRY_AFTER_SECONDS,
+    FailureKind,
+    connection_kind,
+    connection_message,
     describe,
+    endpoint_host,
     endpoint_message,
     error_code,
     retry_after,
-    short,
     stated_limit,
 )
 from app.judges._http import LeanAioHttpClient
@@ -85,6 +88,8 @@ class JudgeClient:
 
     def __init__(self, endpoint: JudgeEndpoint) -> None:
         self.endpoint = endpoint
+        # Named in every failure message; the key never is.
+        self.host = endpoint_host(endpoint.base_url)
         self.response_format: ResponseFormatMode = endpoint.response_format
         # Per model: the most top_logprobs it takes (0: no logprobs), and why it took none.
         self._top_logprobs_caps: dict[str, int] = {}
@@ -219,9 +224,11 @@ class JudgeClient:
             if completion.problem is not None:
                 second_error = completion.problem
                 raise JudgeError(
-                    "invalid_json",
-                    f"the judge returned unusable JSON twice: {describe(second_error)}",
+                    f"{self.endpoint.role}_malformed",
+                    f"the judge at {self.host} returned unusable JSON twice: "
+                    f"{describe(second_error)}",
                     usage,
+                    kind="malformed",
                 ) from second_error
         assert completion.data is not None
         return JudgeReply(
@@ -260,6 +267,7 @@ class JudgeClient:
                 f"{role}_bad_request",
                 f"generation params may not set {', '.join(sorted(reserved))}",
                 usage,
+                kind="bad_request",
             )
         fields = {
             "model": model or self.endpoint.default_model,
@@ -280,9 +288,11 @@ class JudgeClient:
         )
         if choice is None:
             raise JudgeError(
-                f"{role}_error",
-                f"the {role} endpoint's reply is not a chat completion with a choice",
+                f"{role}_malformed",
+                f"the {role} endpoint {self.host} answered with something that is not a chat "
+                "completion with a choice",
                 usage,
+                kind="malformed",
             )
         return Generation(
             content=text_content((choice.get("message") or {}).get("content")),
@@ -364,13 +374,25 @@ class JudgeClient:
         tokens = (usage.prompt_tokens, usage.completion_tokens)
         body = completion_body(raw, usage)
         if body is None:
-            # Not JSON at all: extraction and the repair round deal with the text.
-            completion.content = raw.decode("utf-8", "replace")
-        else:
-            choice = first_choice(body)
-            if choice is not None:
-                completion.content = (choice.get("message") or {}).get("content")
-                completion.logprobs = digit_logprobs(choice)
+            # Not the model's words but no chat completion at all (a proxy's page, garbage):
+            # asking the model to repair it would make no sense.
+            self._meter.answered(
+                model,
+                usable=False,
+                prompt_tokens=usage.prompt_tokens - tokens[0],
+                completion_tokens=usage.completion_tokens - tokens[1],
+            )
+            raise JudgeError(
+                f"{self.endpoint.role}_malformed",
+                f"the {self.endpoint.role} endpoint {self.host} answered with something that "
+                "is not a chat completion (not JSON)",
+                usage,
+                kind="malformed",
+            )
+        choice = first_choice(body)
+        if choice is not None:
+            completion.content = (choice.get("message") or {}).get("content")
+            completion.logprobs = digit_logprobs(choice)
         try:
             completion.data = schema.model_validate(
                 extract_json_object(completion.content)
@@ -440,33 +462,59 @@ class JudgeClient:
                 if step_down is not None and step_down(body, error):
                     attempt -= 1
                     continue
-                raise JudgeError(f"{role}_bad_request", short(error), usage) from error
+                raise JudgeError(
+                    f"{role}_bad_request",
+                    f"the {role} endpoint {self.host} refused the request: "
+                    f"{endpoint_message(error)}",
+                    usage,
+                    kind="bad_request",
+                ) from error
             except openai.AuthenticationError as error:
                 raise JudgeError(
-                    f"{role}_auth", f"the {role} endpoint refused the API key", usage
+                    f"{role}_auth",
+                    f"the {role} endpoint {self.host} refused the API key",
+                    usage,
+                    kind="auth",
                 ) from error
             except openai.RateLimitError as error:
                 if error_code(error) == "insufficient_quota":
                     raise JudgeError(
-                        f"{role}_quota", f"the {role} account is out of quota", usage
+                        f"{role}_quota",
+                        f"the {role} account at {self.host} is out of quota",
+                        usage,
+                        kind="quota",
                     ) from error
+                message = f"the {role} endpoint {self.host} rate-limited the request (429)"
                 await self._backoff(
-                    attempt, error, f"{role}_rate_limited", usage, retry_after(error)
+                    attempt, error, "rate_limited", message, usage, retry_after(error)
                 )
                 continue
             except openai.InternalServerError as error:
+                message = (
+                    f"the {role} endpoint {self.host} answered {error.status_code}: "
+                    f"{endpoint_message(error)}"
+                )
                 await self._backoff(
-                    attempt, error, f"{role}_unavailable", usage, retry_after(error)
+                    attempt, error, "server_error", message, usage, retry_after(error)
                 )
                 continue
-            except openai.APITimeoutError as error:
-                await self._backoff(attempt, error, f"{role}_timeout", usage, None)
-                continue
             except openai.APIConnectionError as error:
-                await self._backoff(attempt, error, f"{role}_connection", usage, None)
+                # APITimeoutError included: a refused connection arrives as one (see
+                # connection_kind).
+                kind = connection_kind(error)
+                message = connection_message(
+                    kind, role, self.host, error, self.endpoint.timeout_seconds
+                )
+                await self._backoff(attempt, error, kind, message, usage, None)
                 continue
             except openai.APIStatusError as error:
-                raise JudgeError(f"{role}_error", short(error), usage) from error
+                raise JudgeError(
+                    f"{role}_error",
+                    f"the {role} endpoint {self.host} answered {error.status_code}: "
+                    f"{endpoint_message(error)}",
+                    usage,
+                    kind="error",
+                ) from error
             usage.calls += 1
             return raw
 
@@ -502,14 +550,18 @@ class JudgeClient:
         self,
         attempt: int,
         error: Exception,
-        type_: str,
+        kind: FailureKind,
+        message: str,
         usage: JudgeUsage,
         retry_after: float | None,
     ) -> None:
         endpoint = self.endpoint
         if attempt >= endpoint.max_attempts:
             raise JudgeError(
-                type_, f"{short(error)} (gave up after {attempt} attempts)", usage
+                f"{endpoint.role}_{kind}",
+                f"{message} (gave up after {attempt} attempts)",
+                usage,
+                kind=kind,
             ) from error
         if retry_after is not None:
             delay = min(retry_after, MAX_RETRY_AFTER_SECONDS)

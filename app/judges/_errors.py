@@ -1,11 +1,19 @@
 """What a failed request says: how long to wait, why it was refused, in a few words."""
 
 import email.utils
+import errno
 import math
 import re
+import socket
+import ssl
 import time
+from collections.abc import Iterator
 from datetime import UTC
+from typing import Literal
+from urllib.parse import urlsplit
 
+import aiohttp
+import httpx
 import openai
 from pydantic import ValidationError
 
@@ -60,14 +68,101 @@ def endpoint_message(error: openai.APIStatusError) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def short(error: Exception) -> str:
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= 300 else text[:297] + "..."
-
-
 def describe(error: Exception) -> str:
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ()))
         return f"field {where or '(root)'}: {first.get('msg')}"
     return str(error)
+
+
+# Why a call to a judge or candidate endpoint failed for good. These names are a contract: the
+# error type stored on a result is `<role>_<kind>` (`judge_timeout`, `candidate_unreachable`),
+# and metrics label request outcomes with them. `auth`, `quota`, `bad_request` and `error`
+# (any other HTTP status) complete the set.
+FailureKind = Literal[
+    "unreachable", "dns", "tls", "timeout", "rate_limited", "server_error", "malformed"
+]
+# The host the OpenAI SDK calls when no base URL is configured.
+DEFAULT_HOST = "api.openai.com"
+
+
+def endpoint_host(base_url: str | None) -> str:
+    """The endpoint's host[:port] for messages: never its path, user info or key."""
+    if not base_url:
+        return DEFAULT_HOST
+    parts = urlsplit(base_url)
+    host = parts.hostname or base_url
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return f"{host}:{port}" if port else host
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def connection_kind(error: Exception) -> FailureKind:
+    """What a transport failure was: dns, tls, timeout or unreachable (refused, reset, ...).
+
+    Read from the whole exception chain: httpx-aiohttp maps a refused connection to
+    httpx.ConnectTimeout, so the SDK's own class (APITimeoutError) cannot be trusted.
+    """
+    chain = list(_chain(error))
+    for exc in chain:
+        if isinstance(exc, aiohttp.ClientConnectorDNSError | socket.gaierror):
+            return "dns"
+    for exc in chain:
+        if isinstance(
+            exc,
+            aiohttp.ClientConnectorCertificateError
+            | aiohttp.ClientSSLError
+            | ssl.SSLError
+            | ssl.CertificateError,
+        ):
+            return "tls"
+    for exc in chain:
+        # Checked before OSError: TimeoutError is one.
+        if isinstance(exc, TimeoutError | aiohttp.ServerTimeoutError):
+            return "timeout"
+    for exc in chain:
+        if isinstance(exc, ConnectionError | aiohttp.ClientConnectionError | OSError):
+            return "unreachable"
+    if any(isinstance(exc, openai.APITimeoutError | httpx.TimeoutException) for exc in chain):
+        return "timeout"
+    return "unreachable"
+
+
+def connection_message(
+    kind: FailureKind, role: str, host: str, error: Exception, timeout: float
+) -> str:
+    """A failed connection in a few words, naming the endpoint's host."""
+    cause = _innermost(error)
+    if kind == "dns":
+        return f"the {role} endpoint's host {host} does not resolve (DNS lookup failed)"
+    if kind == "tls":
+        return f"TLS with the {role} endpoint {host} failed: {cause}"
+    if kind == "timeout":
+        return f"the {role} endpoint {host} did not answer within {timeout:g} s"
+    if any(
+        isinstance(exc, ConnectionRefusedError)
+        or (isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED)
+        for exc in _chain(error)
+    ):
+        return f"the {role} endpoint {host} refused the connection (is the server running?)"
+    return f"the {role} endpoint {host} is unreachable: {cause}"
+
+
+def _innermost(error: Exception) -> str:
+    *_, last = _chain(error)
+    text = str(last) or type(last).__name__
+    return text if len(text) <= 200 else text[:197] + "..."

@@ -78,11 +78,20 @@ class Embeddings:
 class JudgeError(Exception):
     """A call that failed for good; `type` becomes the result's error type.
 
-    Transport failures are typed by the endpoint's role (`judge_timeout`, `candidate_quota`).
+    Endpoint failures are typed `<role>_<kind>` (`judge_timeout`, `candidate_unreachable`);
+    `kind` alone is one of app.judges._errors.FailureKind, or `auth`, `quota`, `bad_request`,
+    `error` (another HTTP status); None for failures that are not the endpoint's.
     """
 
-    def __init__(self, type_: str, message: str, usage: JudgeUsage | None = None) -> None:
+    def __init__(
+        self,
+        type_: str,
+        message: str,
+        usage: JudgeUsage | None = None,
+        kind: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.type = type_
         self.message = message
         self.usage = usage or JudgeUsage()
+        self.kind = kind

@@ -205,13 +205,13 @@ class TestJudgeFaults:
         counts = final["result_counts"]
         assert (counts["errored"], counts["passed"], counts["pending"]) == (2, 10, 0)
         errors = {r["metric"]: r for r in all_results(client, final["id"]) if r["error"]}
-        assert errors["contextual_recall"]["error"]["type"] == "judge_unavailable"
+        assert errors["contextual_recall"]["error"]["type"] == "judge_server_error"
         assert errors["contextual_recall"]["test_case_id"] == "case-1"
         assert (
             errors["contextual_recall"]["score"] is None
             and errors["contextual_recall"]["passed"] is None
         )
-        assert errors["helpfulness"]["error"]["type"] == "invalid_json"
+        assert errors["helpfulness"]["error"]["type"] == "judge_malformed"
         assert errors["helpfulness"]["usage"]["calls"] == 2
         summary = {m["metric"]: m for m in final["per_metric"]}
         assert (

@@ -110,7 +110,7 @@ class TestRetries:
     def test_persistent_500_gives_up_within_bounds(self, judge: ScriptedJudge) -> None:
         judge.sequence(Reply(status=500))
         error = fails(judge, max_attempts=3)
-        assert error.type == "judge_unavailable" and len(judge.requests) == 3
+        assert error.type == "judge_server_error" and len(judge.requests) == 3
         assert "gave up after 3 attempts" in error.message
 
     def test_timeout_is_retried_then_reported(self, judge: ScriptedJudge) -> None:
@@ -141,7 +141,7 @@ class TestJson:
     def test_broken_twice_is_an_error_not_a_crash(self, judge: ScriptedJudge) -> None:
         judge.sequence("no json here")
         error = fails(judge)
-        assert error.type == "invalid_json" and error.usage.calls == 2
+        assert error.type == "judge_malformed" and error.usage.calls == 2
 
     def test_wrong_shape_counts_as_broken(self, judge: ScriptedJudge) -> None:
         judge.sequence({"hello": "x"}, {"greeting": "hi"})

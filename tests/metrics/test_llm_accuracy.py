@@ -116,7 +116,7 @@ class TestFailures:
         judge.sequence("I think it is correct.")
         result = run_metric(judge, SPEC, qa_case())
         assert (result.score, result.passed) == (None, None)
-        assert result.error.type == "invalid_json"
+        assert result.error.type == "judge_malformed"
         assert result.usage.calls == 2 and len(judge.requests) == 2
 
     def test_unknown_verdict_is_repaired(self, judge: ScriptedJudge) -> None:
@@ -128,13 +128,13 @@ class TestFailures:
     def test_unknown_verdict_twice_is_an_error(self, judge: ScriptedJudge) -> None:
         judge.sequence(grade("CORRECT"))
         result = run_metric(judge, SPEC, qa_case())
-        assert result.score is None and result.error.type == "invalid_json"
+        assert result.score is None and result.error.type == "judge_malformed"
         assert result.usage.calls == 2
 
     def test_transport_failure_is_an_error(self, judge: ScriptedJudge) -> None:
         judge.sequence(Reply(status=500))
         result = run_metric(judge, SPEC, qa_case(), max_attempts=2)
-        assert result.score is None and result.error.type == "judge_unavailable"
+        assert result.score is None and result.error.type == "judge_server_error"
         assert len(judge.requests) == 2
 
 
@@ -174,7 +174,7 @@ class TestRuleFirst:
         judge.sequence("not json")
         test_case = qa_case(expected_output="red circle on white", actual_output="a red circle")
         result = run_metric(judge, self.SPEC, test_case)
-        assert result.score is None and result.error.type == "invalid_json"
+        assert result.score is None and result.error.type == "judge_malformed"
         assert result.logs["Rouge-L-R"] == pytest.approx(0.5)
         assert result.usage.calls == 2
 

@@ -343,7 +343,7 @@ class TestVqaRuns:
         assert rows[0]["scores"]["acc"] == 1.0
         # Broken JSON twice: an error, not a zero; the rule scores are still there.
         assert "acc" not in rows[1]["scores"] and "bleu-1" in rows[1]["scores"]
-        assert rows[1]["errors"][0]["type"] == "invalid_json"
+        assert rows[1]["errors"][0]["type"] == "judge_malformed"
         table = report(final)
         assert table[("acc", "example_vqa")] == (4, 1.0)
         assert table[("bleu-1", "example_vqa")][0] == 5
@@ -394,7 +394,7 @@ class TestCandidateFaults:
         assert final["status"] == "completed"
         rows = {row["row_index"]: row for row in samples(client, run["id"])}
         assert rows[1]["prediction"] is None
-        assert rows[1]["errors"][0]["type"] == "candidate_unavailable"
+        assert rows[1]["errors"][0]["type"] == "candidate_server_error"
         assert rows[0]["errors"] == [] and rows[0]["prediction"] == "A white circle"
         assert report(final)[("bleu-1", "example_vqa")][0] == 4
         failing = [r for r in judge.requests if "background colour" in user_text(r)]
