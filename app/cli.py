@@ -1,5 +1,6 @@
 """`loupe serve | worker | worker-health | migrate | keys create | compare`."""
 
+import logging
 import os
 import socket
 
@@ -24,6 +25,7 @@ def serve(migrate: bool = typer.Option(True, help="Upgrade the database first.")
     import uvicorn
 
     from app import migrate as migrations
+    from app.evaluations.judging import startup_line
     from app.main import create_app
 
     settings = get_settings()
@@ -31,7 +33,9 @@ def serve(migrate: bool = typer.Option(True, help="Upgrade the database first.")
     if migrate:
         migrations.upgrade(settings)
     mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
-    typer.echo(f"Loupe on http://{settings.host}:{settings.port} ({mode})")
+    typer.echo(
+        f"Loupe on http://{settings.host}:{settings.port} ({mode}); {startup_line(settings)}"
+    )
     # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_config=None)
 
@@ -39,10 +43,12 @@ def serve(migrate: bool = typer.Option(True, help="Upgrade the database first.")
 @cli.command()
 def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.")) -> None:
     """Consume jobs from Redis (LOUPE_REDIS_URL); run as many as you like, anywhere."""
+    from app.evaluations.judging import startup_line
     from workers.main import run_worker
 
     settings = get_settings()
     _configure_logging(settings)
+    logging.getLogger("loupe").info(startup_line(settings))
     run_worker(settings, burst=burst)
 
 

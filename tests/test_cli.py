@@ -38,7 +38,10 @@ class TestEmbeddedService:
             "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/loupe.db",
             "LOUPE_PORT": str(port),
         }
-        env.pop("LOUPE_REDIS_URL", None)
+        for name in ("LOUPE_REDIS_URL", "LOUPE_JUDGE_BASE_URL", "LOUPE_JUDGE_API_KEY"):
+            env.pop(name, None)
+        for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY"):
+            env.pop(name, None)
         server = subprocess.Popen(
             [str(BIN / "loupe"), "serve"],
             env=env,
@@ -78,6 +81,10 @@ class TestEmbeddedService:
         finally:
             server.terminate()
             server.wait(timeout=15)
+        # The start-up line says there is no judge, and how to configure one.
+        first = server.stdout.read().decode().splitlines()[0]  # type: ignore[union-attr]
+        assert first.startswith(f"Loupe on http://127.0.0.1:{port} (embedded worker); judge: none")
+        assert "LOUPE_JUDGE_BASE_URL" in first
 
     def test_keys_create_prints_the_key_last(self, tmp_path: Path) -> None:
         env = {**os.environ, "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/k.db"}

@@ -67,3 +67,22 @@ def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
         role="candidate",
     )
+
+
+def judge_endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
+    """A registered model called as a tenant's own judge: the judge's timeouts, retries and
+    structured output, the model's endpoint and key (checked and decrypted as for candidates)."""
+    check_endpoint_url(model.base_url, settings, field="base_url")
+    api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
+    return JudgeEndpoint(
+        base_url=model.base_url,
+        api_key=api_key,
+        default_model=model.model,
+        timeout_seconds=settings.judge_timeout_seconds,
+        max_attempts=settings.judge_max_attempts,
+        concurrency=settings.judge_concurrency,
+        response_format=settings.judge_response_format,
+        backoff_base_seconds=settings.judge_backoff_base_seconds,
+        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
+        role="judge",
+    )

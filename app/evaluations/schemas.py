@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from app.media.parts import Content, ContextNode
 from app.metrics import MetricSpec
@@ -31,11 +31,39 @@ class TestCaseCreate(BaseModel):
 
 
 class JudgeConfig(BaseModel):
+    """The evaluation's judge: a model name on the server's judge, or the tenant's own model."""
+
     model_config = ConfigDict(extra="forbid")
 
-    model: str = Field(
-        min_length=1, max_length=256, description="Default judge model for metrics naming none."
+    model: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=256,
+        description="Default judge model for metrics naming none.",
     )
+    model_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="A model registered with POST /v1/models, called as the judge with its own "
+        "endpoint and key; without it, the server's judge (LOUPE_JUDGE_*) is used.",
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> "JudgeConfig":
+        if self.model is None and self.model_id is None:
+            raise ValueError("give model, model_id or both")
+        return self
+
+
+class JudgeUsed(BaseModel):
+    """The judge a metric or evaluation resolved to when it was submitted."""
+
+    model: str | None = Field(description="The model name sent to the judge endpoint.")
+    model_id: str | None = Field(
+        description="The tenant's registered model (/v1/models); null: the server's judge."
+    )
+    host: str | None = Field(description="The judge endpoint's host.")
 
 
 class EvaluationCreate(BaseModel):
@@ -68,6 +96,12 @@ class ResultCounts(BaseModel):
     failed: int
     errored: int
     pending: int
+
+
+class UsageTotals(BaseModel):
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
 
 
 Interval = Annotated[list[float], Field(min_length=2, max_length=2)]
@@ -114,11 +148,12 @@ class MetricSummary(ErrorBars):
         description="`pairwise` only: results whose two judge orders disagreed (position bias).",
     )
 
-
-class UsageTotals(BaseModel):
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
+    judge: JudgeUsed | None = Field(
+        default=None, description="The judge this metric calls (judged metrics only)."
+    )
+    usage: UsageTotals = Field(
+        default_factory=UsageTotals, description="Judge usage of this metric."
+    )
 
 
 class ErrorInfo(BaseModel):
@@ -133,7 +168,9 @@ class Evaluation(BaseModel):
     metadata: dict[str, str]
     status: EvaluationStatus
     metrics: list[dict[str, Any]]
-    judge: JudgeConfig | None
+    judge: JudgeUsed | None = Field(
+        description="The judge resolved at submit (null when no metric is judged)."
+    )
     webhook_url: str | None
     cache: bool
     cluster_by: str | None

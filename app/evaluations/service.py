@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.evaluations import repository
+from app.evaluations import judging, repository
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -19,6 +19,7 @@ from app.evaluations.schemas import (
     ErrorInfo,
     EvaluationCreate,
     EvaluationResult,
+    JudgeUsed,
     MetricSummary,
     ResultCounts,
     UsageTotals,
@@ -72,8 +73,11 @@ def _missing_field_errors(payload: EvaluationCreate) -> tuple[list[FieldError], 
     return errors, count
 
 
-def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> str | None:
-    """Checks a schema cannot express; returns the webhook endpoint id, if any."""
+def _validate(
+    session: Session, tenant: Tenant, payload: EvaluationCreate, settings: Settings
+) -> tuple[str | None, dict[str, Any] | None]:
+    """Checks a schema cannot express; returns the webhook endpoint id, if any, and the judge
+    record (which judge each judged metric calls)."""
     errors: list[FieldError] = []
     seen: dict[str, int] = {}
     for index, spec in enumerate(payload.metrics):
@@ -116,6 +120,16 @@ def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> st
                             "missing_for_cluster_by",
                         )
                     )
+    judge, judge_errors = judging.resolve(
+        session,
+        tenant.id,
+        settings,
+        payload.metrics,
+        payload.judge,
+        judge_path=["judge"],
+        metric_path=["metrics"],
+    )
+    errors.extend(judge_errors)
     endpoint_id = None
     if payload.webhook_url is not None:
         endpoint = webhook_service.endpoint_for_url(session, tenant.id, payload.webhook_url)
@@ -141,7 +155,7 @@ def _validate(session: Session, tenant: Tenant, payload: EvaluationCreate) -> st
             slug="validation",
             errors=errors[:_MAX_FIELD_ERRORS],
         )
-    return endpoint_id
+    return endpoint_id, judge
 
 
 def create(
@@ -152,14 +166,14 @@ def create(
     Images are taken in first (URLs fetched, everything checked and normalised, stored once);
     the stored test cases reference them as `blob:sha256:` URLs.
     """
-    endpoint_id = _validate(session, tenant, payload)
+    endpoint_id, judge = _validate(session, tenant, payload, settings)
     evaluation = Evaluation(
         id=new_id("eval"),
         tenant_id=tenant.id,
         name=payload.name,
         metadata_=payload.metadata or {},
         metrics=[spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics],
-        judge=payload.judge.model_dump(mode="json") if payload.judge else None,
+        judge=judge,
         webhook_endpoint_id=endpoint_id,
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,
@@ -293,6 +307,7 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
     per_metric = []
     totals = {"passed": 0, "failed": 0, "errored": 0, "stored": 0}
     usage = UsageTotals()
+    judges = (evaluation.judge or {}).get("metrics") or {}
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})
         passed, failed = row.get("passed", 0), row.get("failed", 0)
@@ -300,6 +315,7 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         clustered = None
         if index in by_cluster and evaluation.cluster_by:
             clustered = clustered_error(evaluation.cluster_by, *by_cluster[index])
+        judge = judges.get(str(index))
         per_metric.append(
             MetricSummary(
                 metric=spec.get("name") or spec["type"],
@@ -321,6 +337,12 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
                 position_inconsistent=(
                     inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
                 ),
+                judge=_judge_used(judge),
+                usage=UsageTotals(
+                    calls=row.get("calls", 0),
+                    prompt_tokens=row.get("prompt_tokens", 0),
+                    completion_tokens=row.get("completion_tokens", 0),
+                ),
             )
         )
         for key in totals:
@@ -340,7 +362,7 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]
         metrics=evaluation.metrics,
-        judge=evaluation.judge,  # type: ignore[arg-type]
+        judge=_judge_used(evaluation.judge),
         webhook_url=endpoint.url if endpoint else None,
         cache=evaluation.use_cache,
         cluster_by=evaluation.cluster_by,
@@ -359,6 +381,15 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         created_at=evaluation.created_at,
         started_at=evaluation.started_at,
         completed_at=evaluation.completed_at,
+    )
+
+
+def _judge_used(record: dict[str, Any] | None) -> JudgeUsed | None:
+    """A stored judge record as the API shows it (records from before hosts were kept too)."""
+    if not record or not (record.get("model") or record.get("model_id")):
+        return None
+    return JudgeUsed(
+        model=record.get("model"), model_id=record.get("model_id"), host=record.get("host")
     )
 
 

@@ -3,18 +3,22 @@
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy.orm import Session
+
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import lifecycle, service
+from app.evaluations import judging, lifecycle, service
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor, kind_of
 from app.evaluations.repository import JobRepository, JudgeCacheRepository, add_to_summaries
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
 from app.judges import JudgeEndpoint, get_client, run_on_judge_loop
+from app.judges._errors import endpoint_host
 from app.media.resolve import CaseImages
 from app.media.store import DatabaseBlobStore
 from app.metrics import MetricContext, MetricResult, MetricTestCase, measure, parse_spec
@@ -99,7 +103,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         cases = [_metric_case(row, images, elsewhere) for row in rows]
         media = {row.index: images.media(row) for row in rows}
         stored = repo.stored_result_keys(evaluation_id, start, stop)
-        judge_model = (evaluation.judge or {}).get("model")
+        judges = _metric_judges(session, runtime.settings, evaluation, specs)
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
         kind = kind_of(evaluation)
         predictor = kind.predictor(session, runtime.settings, evaluation, rows, images)
@@ -120,7 +124,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
                 evaluation_id,
                 specs,
                 todo,
-                judge_model,
+                judges,
                 cache,
                 media,
                 predictor,
@@ -133,19 +137,49 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
 
 
 def judge_endpoint(settings: Settings) -> JudgeEndpoint:
-    """The configured judge endpoint (one per process; jobs share its client)."""
-    base_url, api_key = settings.judge_endpoint_values()
-    return JudgeEndpoint(
-        base_url=base_url,
-        api_key=api_key,
-        default_model=settings.judge_model,
-        timeout_seconds=settings.judge_timeout_seconds,
-        max_attempts=settings.judge_max_attempts,
-        concurrency=settings.judge_concurrency,
-        response_format=settings.judge_response_format,
-        backoff_base_seconds=settings.judge_backoff_base_seconds,
-        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
-    )
+    """The operator's judge endpoint (one per process; jobs share its client)."""
+    return judging.operator_endpoint(settings)
+
+
+@dataclass(frozen=True)
+class _MetricJudge:
+    """The judge one metric of a job calls, as recorded at submit."""
+
+    endpoint: JudgeEndpoint | None
+    missing: str | None
+    model: str | None
+    model_id: str | None
+    host: str | None
+
+
+def _metric_judges(
+    session: Session, settings: Settings, evaluation: Any, specs: list[Any]
+) -> dict[int, _MetricJudge]:
+    """Per metric index, the judge its record names (read in the job's session)."""
+    record = evaluation.judge or {}
+    recorded = record.get("metrics")
+    judges: dict[int, _MetricJudge] = {}
+    for index in range(len(specs)):
+        if recorded is not None:
+            # Metrics that are not judged (embeddings, say) use the server's endpoint.
+            chosen = recorded.get(str(index)) or {"model": None, "model_id": None}
+        else:
+            # Stored before judges were resolved at submit: the server's judge, as then.
+            chosen = {"model": record.get("model") or settings.judge_model, "model_id": None}
+            if judging.operator_configured(settings):
+                base_url, _ = settings.judge_endpoint_values()
+                chosen["host"] = endpoint_host(base_url)
+        try:
+            endpoint, missing = judging.endpoint_for(
+                session, evaluation.tenant_id, settings, chosen
+            )
+        except Exception as exc:  # noqa: BLE001 - a key this process cannot decrypt, a
+            # refused address: every call of the metric fails with the reason, not the job.
+            endpoint, missing = None, f"the judge cannot be called: {exc}"
+        judges[index] = _MetricJudge(
+            endpoint, missing, chosen.get("model"), chosen.get("model_id"), chosen.get("host")
+        )
+    return judges
 
 
 async def _score(
@@ -153,7 +187,7 @@ async def _score(
     evaluation_id: str,
     specs: list[Any],
     todo: list[tuple[MetricTestCase, int]],
-    judge_model: str | None,
+    judges: dict[int, _MetricJudge],
     cache: DatabaseJudgeCache,
     media: dict[int, list[dict[str, Any]]] | None = None,
     predictor: Predictor | None = None,
@@ -162,17 +196,32 @@ async def _score(
     ref: lifecycle.EvaluationRef | None = None,
 ) -> None:
     settings = runtime.settings
-    ctx = MetricContext(
-        evaluation_id=evaluation_id,
-        judge_model=judge_model,
-        judge=get_client(judge_endpoint(settings)),
-        cache=cache,
-        # Steps and truths are made once for all of the evaluation's jobs, not once per job.
-        # A job scoring the whole evaluation has no one to share with: its in-job sharing and
-        # the cache suffice, without a claim per retrieval context.
-        shared_answers=DatabaseSharedAnswers(runtime, cache.scope) if several_jobs else None,
-        embedding_model=settings.embedding_model,
-    )
+    # Steps and truths are made once for all of the evaluation's jobs, not once per job.
+    # A job scoring the whole evaluation has no one to share with: its in-job sharing and
+    # the cache suffice, without a claim per retrieval context.
+    shared_answers = DatabaseSharedAnswers(runtime, cache.scope) if several_jobs else None
+    contexts: dict[Any, MetricContext] = {}
+
+    def context_for(index: int) -> MetricContext:
+        # Metrics on one judge share a context (its in-job shared answers).
+        judge = judges.get(index) or _MetricJudge(None, None, None, None, None)
+        key = (judge.endpoint, judge.model, judge.model_id, judge.missing)
+        ctx = contexts.get(key)
+        if ctx is None:
+            ctx = contexts[key] = MetricContext(
+                evaluation_id=evaluation_id,
+                judge_model=judge.model,
+                judge=get_client(judge.endpoint) if judge.endpoint is not None else None,
+                judge_model_id=judge.model_id,
+                judge_host=judge.host,
+                judge_missing=judge.missing,
+                cache=cache,
+                shared_answers=shared_answers,
+                embedding_model=settings.embedding_model,
+            )
+        return ctx
+
+    metric_contexts = {index: context_for(index) for index in range(len(specs))}
     pending = iter(todo)
     buffer: list[dict[str, Any]] = []
     stop = asyncio.Event()
@@ -217,10 +266,10 @@ async def _score(
                 if failure is not None:
                     result = MetricResult.failure(spec.threshold, failure)
                 else:
-                    result = await measure(spec, case, ctx)
+                    result = await measure(spec, case, metric_contexts[index])
                 result.logs.update(predictor.logs(case.index))
             else:
-                result = await measure(spec, case, ctx)
+                result = await measure(spec, case, metric_contexts[index])
             buffer.append(_result_row(evaluation_id, case, index, spec, result, case_media))
             if len(buffer) >= settings.result_batch_size:
                 await flush()

@@ -1,17 +1,32 @@
 """What the judged metrics share: options, and running judge calls into one result."""
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeError, JudgeReply
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
 
 
+class JudgeRef(BaseModel):
+    """A judge the tenant registered itself (POST /v1/models): its endpoint, key and model."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model_id: str = Field(min_length=1, max_length=40, description="A model from /v1/models.")
+
+
 class JudgedSpecBase(MetricSpecBase):
+    uses_judge: ClassVar[bool] = True
+
     model: str | None = Field(
         default=None, description="Judge model; defaults to the evaluation's `judge.model`."
+    )
+    judge: JudgeRef | None = Field(
+        default=None,
+        description="This metric's own judge, a model registered with POST /v1/models; "
+        "defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).",
     )
     include_reason: bool = True
     strict_mode: bool = Field(
@@ -86,6 +101,13 @@ async def run_judged(
     result.usage = session.usage
     result.logs.setdefault("judge_json", session.raw)
     result.logs["model"] = spec.model or ctx.judge_model
+    # Which judge answered: its model, the tenant's registered model id (None: the server's
+    # judge) and its host, so usage is attributed to the model that was called.
+    result.logs["judge"] = {
+        "model": result.logs["model"],
+        "model_id": ctx.judge_model_id,
+        "host": ctx.judge_host,
+    }
     result.logs["cached_calls"] = session.cached_calls
     return result
 

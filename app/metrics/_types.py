@@ -83,6 +83,9 @@ class MetricSpecBase(BaseModel):
 
     # Test-case fields the metric cannot run without; checked for every case at submit time.
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ()
+    # True for metrics that call a judge: refused at submit when no judge can be resolved, and
+    # given a `judge` field (a tenant's registered model) by app.metrics._judged.
+    uses_judge: ClassVar[bool] = False
 
     name: str | None = Field(
         default=None,
@@ -116,6 +119,11 @@ class MetricContext:
     evaluation_id: str
     judge_model: str | None = None
     judge: JudgeClient | None = None
+    # The tenant's registered judge model (None: the server's judge) and the judge's host.
+    judge_model_id: str | None = None
+    judge_host: str | None = None
+    # Why there is no judge to call (deleted model, none configured): each call's error.
+    judge_missing: str | None = None
     cache: JudgeCache | None = None
     # Answers shared by every metric and test case of a job (steps, truths): key -> task.
     shared: dict[Any, Any] = field(default_factory=dict)
@@ -141,7 +149,9 @@ class MetricContext:
             params: sampling fields for this call (temperature, top_p, seed, ...).
         """
         if self.judge is None:
-            raise JudgeError("judge_not_configured", "no judge endpoint is configured")
+            raise JudgeError(
+                "judge_not_configured", self.judge_missing or "no judge endpoint is configured"
+            )
         return await self.judge.call(
             messages,
             schema,

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.judges import JudgeError
 from app.media.parts import text_of
 from app.metrics import _render as render
-from app.metrics._judged import JudgeSession, run_judged
+from app.metrics._judged import JudgeRef, JudgeSession, run_judged
 from app.metrics._text_scores import rouge_scores
 from app.metrics._types import (
     MetricContext,
@@ -41,9 +41,16 @@ class LlmAccuracySpec(MetricSpecBase):
         "expected_output",
     )
 
+    uses_judge: ClassVar[bool] = True
+
     type: Literal["llm_accuracy"]
     model: str | None = Field(
         default=None, description="Judge model; defaults to the evaluation's `judge.model`."
+    )
+    judge: JudgeRef | None = Field(
+        default=None,
+        description="This metric's own judge, a model registered with POST /v1/models; "
+        "defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).",
     )
     rule_first: bool = Field(
         default=False,

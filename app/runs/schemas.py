@@ -44,6 +44,13 @@ class RunJudge(BaseModel):
         "and `acc` is the better of the two.",
     )
     model: str | None = Field(default=None, min_length=1, max_length=256)
+    model_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="A model registered with POST /v1/models to call as the judge (its own "
+        "endpoint and key); without it, the server's judge (LOUPE_JUDGE_*).",
+    )
 
 
 class Prediction(BaseModel):

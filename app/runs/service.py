@@ -1,5 +1,6 @@
 """Run decisions: select samples, pick scorers, store the run as an evaluation; report."""
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from types import SimpleNamespace
@@ -10,6 +11,7 @@ from sqlalchemy.orm import Session
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
+from app.evaluations import judging
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import ClusteredError, ErrorInfo
@@ -105,6 +107,8 @@ def _metric_specs(kind: str, payload: RunCreate) -> list[dict[str, Any]]:
         judged: dict[str, Any] = {"type": "llm_accuracy", "name": "acc"}
         if payload.judge.model:
             judged["model"] = payload.judge.model
+        if payload.judge.model_id:
+            judged["judge"] = {"model_id": payload.judge.model_id}
         if payload.judge.strategy == "llm_recall":
             # The benchmark's own rule decides whether the judge is asked: ROUGE-L recall for
             # VQA, the extracted answer's accuracy for MCQ (whose reference is only a label).
@@ -116,6 +120,24 @@ def _metric_specs(kind: str, payload: RunCreate) -> list[dict[str, Any]]:
     return [parse_spec(spec).model_dump(mode="json", exclude_none=True) for spec in specs] + [
         spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics or []
     ]
+
+
+def _judge_errors(errors: list[FieldError], builtin: int, payload: RunCreate) -> list[FieldError]:
+    """Judge errors where the run's request has them: the scorers `judge` implies come first
+    (their errors are `judge`'s), then the caller's own `metrics`."""
+    placed = []
+    for error in errors:
+        found = re.match(r"metrics\[(\d+)\](.*)", error.loc)
+        index = int(found.group(1)) if found else 0
+        if index < builtin:
+            where: list[str | int] = (
+                ["judge", "model_id"] if payload.judge.model_id else ["judge", "strategy"]
+            )
+        else:
+            rest = [part for part in (found.group(2) if found else "").split(".") if part]
+            where = ["metrics", index - builtin, *rest]
+        placed.append(field_error(where, error.msg, error.type))
+    return placed
 
 
 def _extra_metric_errors(
@@ -299,14 +321,28 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         metric_errors = _extra_metric_errors(payload, selected, predictions)
         if metric_errors:
             raise _invalid(metric_errors)
+    metrics = _metric_specs(selected[0].kind, payload)
+    judge, judge_errors = judging.resolve(
+        session,
+        tenant.id,
+        settings,
+        [parse_spec(spec) for spec in metrics],
+        None,
+        judge_path=["judge"],
+        metric_path=["metrics"],
+    )
+    if judge_errors:
+        raise _invalid(
+            _judge_errors(judge_errors, len(metrics) - len(payload.metrics or []), payload)
+        )
     evaluation = Evaluation(
         id=new_id("run"),
         kind="run",
         tenant_id=tenant.id,
         name=payload.name,
         metadata_=payload.metadata or {},
-        metrics=_metric_specs(selected[0].kind, payload),
-        judge={"model": payload.judge.model} if payload.judge.model else None,
+        metrics=metrics,
+        judge=judge,
         webhook_endpoint_id=endpoint_id,
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,

@@ -1,0 +1,152 @@
+"""Which judge each judged metric uses: the operator's (LOUPE_JUDGE_*) or a tenant's own model.
+
+Resolved once at submit and recorded on the evaluation (`judge`), so the job uses what the
+response showed, and each result's logs and each metric's usage name the model behind them.
+"""
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.candidates import service as candidates
+from app.candidates.repository import CandidateModelRepository
+from app.config import Settings
+from app.judges import JudgeEndpoint
+from app.judges._errors import endpoint_host
+from app.metrics import MetricSpecBase
+from app.problems import FieldError, field_error
+
+NOT_CONFIGURED = (
+    "no judge is configured: set LOUPE_JUDGE_BASE_URL (an OpenAI-compatible server such as "
+    "vLLM, Ollama or llama.cpp) or LOUPE_JUDGE_API_KEY (OpenAI) on the server, or name a model "
+    "registered with POST /v1/models as `judge: {model_id}`"
+)
+
+
+def operator_endpoint(settings: Settings) -> JudgeEndpoint:
+    """The operator's judge endpoint (one per process; jobs share its client)."""
+    base_url, api_key = settings.judge_endpoint_values()
+    return JudgeEndpoint(
+        base_url=base_url,
+        api_key=api_key,
+        default_model=settings.judge_model,
+        timeout_seconds=settings.judge_timeout_seconds,
+        max_attempts=settings.judge_max_attempts,
+        concurrency=settings.judge_concurrency,
+        response_format=settings.judge_response_format,
+        backoff_base_seconds=settings.judge_backoff_base_seconds,
+        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
+    )
+
+
+def operator_configured(settings: Settings) -> bool:
+    """True when the operator gave a judge endpoint or key (else judged metrics are refused)."""
+    base_url, api_key = settings.judge_endpoint_values()
+    return bool(base_url or api_key)
+
+
+def startup_line(settings: Settings) -> str:
+    """What `loupe serve` and `loupe worker` print about the judge."""
+    if not operator_configured(settings):
+        return (
+            "judge: none configured; judged metrics (g_eval, faithfulness, ...) answer 422 "
+            "until LOUPE_JUDGE_BASE_URL or LOUPE_JUDGE_API_KEY is set, unless a tenant names "
+            "its own (judge: {model_id})"
+        )
+    base_url, _ = settings.judge_endpoint_values()
+    return f"judge: {settings.judge_model} at {endpoint_host(base_url)}"
+
+
+def is_judged(spec: MetricSpecBase) -> bool:
+    """True for a metric that calls a judge."""
+    return spec.uses_judge
+
+
+def resolve(
+    session: Session,
+    tenant_id: str,
+    settings: Settings,
+    specs: list[MetricSpecBase],
+    judge: Any,
+    *,
+    judge_path: list[str | int],
+    metric_path: list[str | int],
+) -> tuple[dict[str, Any] | None, list[FieldError]]:
+    """The evaluation's judge record and the field errors of its judge choices.
+
+    Args:
+        judge: the request's evaluation-level choice (an object with `model`, `model_id`),
+            or None.
+        judge_path, metric_path: where those live in the request body (for error locations).
+
+    The record: `model`, `model_id`, `host` of the default judge, and `metrics`, per judged
+    metric index, the same three for the judge that metric uses.
+    """
+    errors: list[FieldError] = []
+    models = CandidateModelRepository(session, tenant_id)
+    default_model = getattr(judge, "model", None)
+    default_id = getattr(judge, "model_id", None)
+
+    def registered(model_id: str, path: list[str | int]) -> dict[str, Any] | None:
+        row = models.get(model_id)
+        if row is None:
+            errors.append(
+                field_error(path, f"no model {model_id!r}; register it with POST /v1/models")
+            )
+            return None
+        return {"model": row.model, "model_id": row.id, "host": endpoint_host(row.base_url)}
+
+    default: dict[str, Any] | None = None
+    if default_id is not None:
+        default = registered(default_id, [*judge_path, "model_id"])
+        if default is not None and default_model:
+            default["model"] = default_model
+    elif operator_configured(settings):
+        base_url, _ = settings.judge_endpoint_values()
+        default = {
+            "model": default_model or settings.judge_model,
+            "model_id": None,
+            "host": endpoint_host(base_url),
+        }
+    per_metric: dict[str, dict[str, Any]] = {}
+    for index, spec in enumerate(specs):
+        if not is_judged(spec):
+            continue
+        path: list[str | int] = [*metric_path, index]
+        own = getattr(spec, "judge", None)
+        if own is not None:
+            chosen = registered(own.model_id, [*path, "judge", "model_id"])
+        elif default is None and default_id is None:
+            errors.append(
+                field_error(
+                    path,
+                    f"metric {spec.display_name!r} needs a judge; {NOT_CONFIGURED}",
+                    "judge_not_configured",
+                )
+            )
+            continue
+        else:
+            chosen = default
+        if chosen is not None:
+            named = getattr(spec, "model", None)
+            per_metric[str(index)] = {**chosen, "model": named or chosen["model"]}
+    if default is None and not per_metric:
+        return ({"model": default_model} if default_model else None), errors
+    record = dict(default or {"model": None, "model_id": None, "host": None})
+    record["metrics"] = per_metric
+    return record, errors
+
+
+def endpoint_for(
+    session: Session, tenant_id: str, settings: Settings, chosen: dict[str, Any] | None
+) -> tuple[JudgeEndpoint | None, str | None]:
+    """The endpoint a metric's recorded judge calls, or None and why it cannot be called."""
+    model_id = (chosen or {}).get("model_id")
+    if model_id is None:
+        if not operator_configured(settings):
+            return None, NOT_CONFIGURED
+        return operator_endpoint(settings), None
+    row = CandidateModelRepository(session, tenant_id).get(model_id)
+    if row is None:
+        return None, f"the judge model {model_id!r} was deleted after the evaluation was submitted"
+    return candidates.judge_endpoint(row, settings), None
