@@ -63,10 +63,19 @@ class Settings(BaseSettings):
     max_image_pixels: int = Field(default=50_000_000, ge=1)
     # Providers reject larger images and bill by tile, so the long side is capped.
     judge_image_max_side: int = Field(default=2048, ge=64)
-    # Fetching image URLs (and delivering webhooks): off means only globally routable addresses.
+    # Where Loupe may connect for users, one policy per purpose: host names and CIDR ranges
+    # allowed although not public (comma-separated). Empty: public addresses only.
+    # model: registered models (candidates, tenants' judges); image: image URLs; webhook:
+    # webhook receivers. The server's own judge (LOUPE_JUDGE_BASE_URL) is the operator's.
+    model_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    image_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    webhook_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    # Deprecated, both open all three purposes: any non-public address, or these hosts.
     allow_private_urls: bool = False
-    # Hosts fetched even when they resolve to non-public addresses (an on-premises image server).
     fetch_allowlist: Annotated[list[str], NoDecode] = Field(default=[])
+    # A PEM file of extra CAs trusted (with the public ones) for HTTPS image URLs and models:
+    # on-premises servers signed by a private CA.
+    ca_bundle: Path | None = None
     # Connect: each DNS lookup and TCP/TLS connect. Read: the longest silence while the
     # headers or body arrive. Total: the whole fetch of one URL, redirects included.
     fetch_connect_timeout_seconds: float = Field(default=3.0, gt=0)
@@ -128,7 +137,24 @@ class Settings(BaseSettings):
             return [float(part) for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("fetch_allowlist", mode="before")
+    @field_validator("model_allow", "image_allow", "webhook_allow", mode="after")
+    @classmethod
+    def _check_allow(cls, value: list[str]) -> list[str]:
+        from app.media.netguard import parse_allow
+
+        parse_allow(value)  # a typo fails at start-up, not at the first refused URL
+        return value
+
+    @field_validator("ca_bundle", mode="after")
+    @classmethod
+    def _readable_bundle(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_file():
+            raise ValueError(f"{value} is not a file (a PEM bundle of CA certificates)")
+        return value
+
+    @field_validator(
+        "fetch_allowlist", "model_allow", "image_allow", "webhook_allow", mode="before"
+    )
     @classmethod
     def _parse_hosts(cls, value: object) -> object:
         if isinstance(value, str) and value.strip().startswith("["):

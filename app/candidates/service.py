@@ -17,8 +17,8 @@ from app.webhooks.service import check_endpoint_url
 def create(
     session: Session, tenant: Tenant, payload: CandidateModelCreate, settings: Settings
 ) -> CandidateModel:
-    """Register a model; its base URL must pass the same address rules as image URLs."""
-    check_endpoint_url(payload.base_url, settings, field="base_url")
+    """Register a model; its base URL must pass the operator's model policy (LOUPE_MODEL_ALLOW)."""
+    check_endpoint_url(payload.base_url, settings, field="base_url", purpose="model")
     model = CandidateModel(
         id=new_id("model"),
         tenant_id=tenant.id,
@@ -53,7 +53,7 @@ def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
     """The client configuration for calling the model (decrypts its key; raises
     crypto.SecretUnavailable if this process's key cannot). Checks the address again, as DNS
     may have changed since registration."""
-    check_endpoint_url(model.base_url, settings, field="base_url")
+    check_endpoint_url(model.base_url, settings, field="base_url", purpose="model")
     api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
     return JudgeEndpoint(
         base_url=model.base_url,
@@ -66,13 +66,14 @@ def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
         backoff_base_seconds=settings.judge_backoff_base_seconds,
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
         role="candidate",
+        ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
     )
 
 
 def judge_endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
     """A registered model called as a tenant's own judge: the judge's timeouts, retries and
     structured output, the model's endpoint and key (checked and decrypted as for candidates)."""
-    check_endpoint_url(model.base_url, settings, field="base_url")
+    check_endpoint_url(model.base_url, settings, field="base_url", purpose="model")
     api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
     return JudgeEndpoint(
         base_url=model.base_url,
@@ -85,4 +86,5 @@ def judge_endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
         backoff_base_seconds=settings.judge_backoff_base_seconds,
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
         role="judge",
+        ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
     )

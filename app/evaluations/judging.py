@@ -36,6 +36,7 @@ def operator_endpoint(settings: Settings) -> JudgeEndpoint:
         response_format=settings.judge_response_format,
         backoff_base_seconds=settings.judge_backoff_base_seconds,
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
+        ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
     )
 
 

@@ -5,12 +5,14 @@ import itertools
 import json
 import logging
 import random
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import certifi
 import openai
 from pydantic import BaseModel, ValidationError
 
@@ -102,7 +104,9 @@ class JudgeClient:
             timeout=endpoint.timeout_seconds,
             # aiohttp's pool hands out connections in O(1); httpcore's scans every pooled
             # connection per request, which dominated our CPU at 64 requests in flight.
-            http_client=LeanAioHttpClient(timeout=endpoint.timeout_seconds),
+            http_client=LeanAioHttpClient(
+                timeout=endpoint.timeout_seconds, verify=trust(endpoint.ca_bundle)
+            ),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
         self._meter = EndpointMeter(endpoint.role, endpoint.base_url)
@@ -572,6 +576,15 @@ class JudgeClient:
             )
             delay = random.uniform(0, ceiling)
         await asyncio.sleep(delay)
+
+
+def trust(ca_bundle: str | None) -> ssl.SSLContext | bool:
+    """The TLS trust for an endpoint: the public CAs, plus a private bundle when given."""
+    if ca_bundle is None:
+        return True
+    context = ssl.create_default_context(cafile=certifi.where())
+    context.load_verify_locations(cafile=ca_bundle)
+    return context
 
 
 @lru_cache(maxsize=256)

@@ -23,6 +23,8 @@ class JudgeEndpoint:
     backoff_cap_seconds: float = 30.0
     # What the endpoint is to Loupe ("judge", "candidate"): prefixes error types and messages.
     role: str = "judge"
+    # A PEM file of extra CAs trusted besides the public ones (an on-premises server).
+    ca_bundle: str | None = None
 
 
 @dataclass

@@ -10,6 +10,7 @@ import ssl
 from dataclasses import dataclass
 from typing import Any
 
+import certifi
 import httpx
 
 from app.media.netguard import (
@@ -72,6 +73,15 @@ class FetchedImage:
     data: bytes
     format: str
     url: str
+
+
+def trust_context(ca_bundle: Any) -> ssl.SSLContext | None:
+    """The public CAs plus a private bundle (LOUPE_CA_BUNDLE); None without one (the default)."""
+    if not ca_bundle:
+        return None
+    context = ssl.create_default_context(cafile=certifi.where())
+    context.load_verify_locations(cafile=str(ca_bundle))
+    return context
 
 
 def new_client(policy: FetchPolicy, verify: ssl.SSLContext | None = None) -> httpx.AsyncClient:

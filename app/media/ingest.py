@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from app.media.audio import AudioClip, decode_audio_url
-from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client
+from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client, trust_context
 from app.media.images import ImageError, ImageLimits, NormalisedImage, data_url_size, normalise
 from app.media.images import decode_data_url as _decode
 from app.media.store import BlobStore, reference
@@ -141,7 +141,8 @@ async def _prepare(
                 errors[source.url] = exc
     todo = [source for source in sources if source.url not in errors]
     if any(not source.is_data for source in todo):
-        async with new_client(policy) as client:
+        verify = trust_context(getattr(settings, "ca_bundle", None))
+        async with new_client(policy, verify) as client:
             await asyncio.gather(*(take_in(source, client) for source in todo))
     else:
         await asyncio.gather(*(take_in(source, None) for source in todo))

@@ -1,4 +1,4 @@
-"""Which addresses Loupe may connect to for a user (image URLs, webhook receivers).
+"""Which addresses Loupe may connect to for a user (image URLs, webhook receivers, models).
 
 The rule: connect only to globally routable addresses, judged after unwrapping IPv4 addresses
 embedded in IPv6 forms (mapped, NAT64, 6to4), and always on the *resolved* addresses, so odd
@@ -10,11 +10,14 @@ import ipaddress
 import socket
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+# What a user's URL is for; each has its own operator policy (LOUPE_<PURPOSE>_ALLOW).
+Purpose = Literal["model", "image", "webhook"]
 
 # Most specific first: the first match names the reason.
 _V4_BLOCKS = [
@@ -153,20 +156,73 @@ class ResolveTimeout(BlockedAddress):
     """The host's DNS lookup did not finish in time (so nothing about it was checked)."""
 
 
+def parse_allow(entries: Iterable[str]) -> tuple[frozenset[str], tuple[IPNetwork, ...]]:
+    """An allow setting's entries as host names and CIDR ranges (a bare address is a /32 or
+    /128). Raises ValueError for an entry that is neither."""
+    names: set[str] = set()
+    networks: list[IPNetwork] = []
+    for raw in entries:
+        entry = raw.strip().lower().rstrip(".")
+        if not entry:
+            continue
+        if "/" in entry or parse_ip_host(entry.strip("[]")) is not None:
+            try:
+                networks.append(ipaddress.ip_network(entry.strip("[]"), strict=False))
+            except ValueError as exc:
+                raise ValueError(f"{raw!r} is not a CIDR range or address") from exc
+            continue
+        if not all(label and len(label) <= 63 for label in entry.split(".")) or " " in entry:
+            raise ValueError(f"{raw!r} is not a host name, address or CIDR range")
+        names.add(entry)
+    return frozenset(names), tuple(networks)
+
+
 @dataclass(frozen=True)
 class AddressPolicy:
-    """Where connections may go: global addresses only, unless private ones are allowed or
-    the host is on the allow-list."""
+    """Where connections may go: global addresses only, plus what the operator allowed for
+    this purpose (host names, CIDR ranges), or everything with `allow_private`."""
 
     allow_private: bool = False
     allowlist: frozenset[str] = field(default_factory=frozenset)
+    networks: tuple[IPNetwork, ...] = ()
+    # The setting a refusal names, so the operator knows what to change.
+    setting: str = "LOUPE_ALLOW_PRIVATE_URLS"
 
     @classmethod
     def from_settings(cls, settings: Any) -> "AddressPolicy":
-        return cls(settings.allow_private_urls, frozenset(settings.fetch_allowlist))
+        """The image-URL policy (kept for callers from before per-purpose policies)."""
+        return cls.for_purpose(settings, "image")
+
+    @classmethod
+    def for_purpose(cls, settings: Any, purpose: Purpose) -> "AddressPolicy":
+        """The operator's policy for one purpose: its LOUPE_<PURPOSE>_ALLOW entries, plus the
+        deprecated LOUPE_FETCH_ALLOWLIST / LOUPE_ALLOW_PRIVATE_URLS, which open all three."""
+        names, networks = parse_allow(getattr(settings, f"{purpose}_allow", []) or [])
+        legacy = frozenset(getattr(settings, "fetch_allowlist", []) or [])
+        return cls(
+            allow_private=bool(getattr(settings, "allow_private_urls", False)),
+            allowlist=names | legacy,
+            networks=networks,
+            setting=f"LOUPE_{purpose.upper()}_ALLOW",
+        )
 
     def trusts(self, host: str) -> bool:
         return self.allow_private or host.lower().rstrip(".") in self.allowlist
+
+    def allows_address(self, address: IPAddress) -> bool:
+        """True when the operator allowed a range holding `address` (or its embedded IPv4)."""
+        candidates: list[IPAddress] = [address]
+        if isinstance(address, ipaddress.IPv6Address):
+            plain = ipaddress.IPv6Address(str(address).split("%", 1)[0])
+            candidates = [plain]
+            embedded = _embedded_ipv4(plain)
+            if embedded is not None:
+                candidates.append(embedded[0])
+        return any(
+            candidate.version == network.version and candidate in network
+            for candidate in candidates
+            for network in self.networks
+        )
 
     def check(self, host: str, addresses: list[IPAddress]) -> None:
         """Raise BlockedAddress unless every address `host` resolved to may be connected to."""
@@ -175,11 +231,12 @@ class AddressPolicy:
         literal = parse_ip_host(host) is not None
         for address in addresses:
             reason = blocked_reason(address)
-            if reason:
+            if reason and not self.allows_address(address):
                 # Name the kind of address, not the address a name resolved to: no DNS oracle.
                 what = f"{address} is {reason}" if literal else f"{host} resolves to {reason}"
                 raise BlockedAddress(
-                    f"{what}; Loupe only connects to public addresses (LOUPE_ALLOW_PRIVATE_URLS)"
+                    f"{what}; Loupe only connects to public addresses unless the operator "
+                    f"allows the host or its range ({self.setting})"
                 )
 
 

@@ -21,6 +21,7 @@ from app.media.netguard import (
     AddressPolicy,
     BlockedAddress,
     InvalidHost,
+    Purpose,
     pin,
     resolve_sync,
     url_host,
@@ -35,12 +36,15 @@ logger = logging.getLogger("loupe.webhooks")
 _RESPONSE_BODY_LIMIT = 2048
 
 
-def check_endpoint_url(url: str, settings: Settings, field: str = "url") -> None:
-    """Refuse (422 on `field`) a URL whose host is or resolves to a non-public address,
-    by the same rules as image fetching; callers check again before use, as DNS may change."""
+def check_endpoint_url(
+    url: str, settings: Settings, field: str = "url", purpose: Purpose = "webhook"
+) -> None:
+    """Refuse (422 on `field`) a URL whose host is or resolves to an address the operator's
+    policy for `purpose` does not allow; callers check again before use, as DNS may change."""
     try:
         target = httpx.URL(url)
-        resolve_sync(url_host(target), _port(target), AddressPolicy.from_settings(settings))
+        policy = AddressPolicy.for_purpose(settings, purpose)
+        resolve_sync(url_host(target), _port(target), policy)
     except (BlockedAddress, InvalidHost, httpx.InvalidURL) as exc:
         raise ProblemError(
             422,
@@ -172,7 +176,7 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
             # Checked on every attempt and pinned to the checked address: DNS may have changed
             # since registration (rebinding).
             target = httpx.URL(endpoint.url)
-            policy = AddressPolicy.from_settings(settings)
+            policy = AddressPolicy.for_purpose(settings, "webhook")
             address = resolve_sync(url_host(target), _port(target), policy)[0]
             pinned, pin_headers, extensions = pin(target, address)
             # No redirects (3xx counts as failure) and no proxy variables rerouting the request.

@@ -307,7 +307,7 @@ class TestStrictAddresses:
         )
         error = only_error(upload(client, "web.jsonl", rows, "general_vqa"))
         assert error["loc"] == "web.jsonl:2.messages[0].content[2].image_url.url"
-        assert "LOUPE_ALLOW_PRIVATE_URLS" in error["msg"]
+        assert "LOUPE_IMAGE_ALLOW" in error["msg"]
         # Refused by the address rules before any connection.
         assert media_server.hits[before:] == []
         assert client.get("/v1/datasets").json()["data"] == []

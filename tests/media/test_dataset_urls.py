@@ -62,7 +62,7 @@ class TestDatasetImageUrls:
         assert error["loc"].startswith("colours.jsonl:2")
         assert error["loc"].endswith("messages[0].content[1].image_url.url")
         assert error["type"] == "url_blocked"
-        assert "LOUPE_ALLOW_PRIVATE_URLS" in error["msg"]
+        assert "LOUPE_IMAGE_ALLOW" in error["msg"]
         assert server.hits == []
         assert client.get("/v1/datasets").json()["data"] == []
 

@@ -120,7 +120,7 @@ class TestImageUrls:
             assert server.hits == [("/image.png", f"{host}:{server.port}")]
         else:
             error = refused(response, "url_blocked")
-            assert "loopback" in error["msg"] and "LOUPE_ALLOW_PRIVATE_URLS" in error["msg"]
+            assert "loopback" in error["msg"] and "LOUPE_IMAGE_ALLOW" in error["msg"]
             assert server.hits == []
 
     def test_a_redirect_to_loopback(

@@ -95,7 +95,7 @@ class TestImageInText:
         judge.script(by_task({"image_coherence": respond}))
         output = [image(A), "t", image(B)]
         result = run_metric(judge, {"type": "image_coherence"}, case(actual_output=output))
-        assert result.score is None and result.error.type == "invalid_json"
+        assert result.score is None and result.error.type == "judge_malformed"
 
     @pytest.mark.parametrize("metric", TYPES)
     def test_an_output_without_images_is_refused(self, judge: ScriptedJudge, metric: str) -> None:

@@ -88,7 +88,7 @@ class TestTextToImage:
             by_task({"text_to_image_semantic": scores(), "image_perceptual": scores(9, 9)})
         )
         result = run_metric(judge, {"type": "text_to_image"}, t2i_case())
-        assert result.score is None and result.error.type == "invalid_json"
+        assert result.score is None and result.error.type == "judge_malformed"
         # The perceptual call and the semantic call with its one repair request all count.
         assert result.usage.calls == 3
 
@@ -102,7 +102,7 @@ class TestTextToImage:
             )
         )
         result = run_metric(judge, {"type": "text_to_image"}, t2i_case())
-        assert result.score is None and result.error.type == "invalid_json"
+        assert result.score is None and result.error.type == "judge_malformed"
 
     def test_input_images_are_ignored_and_its_text_joined(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"text_to_image_semantic": scores(5), "image_perceptual": scores(5)}))
