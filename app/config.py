@@ -54,6 +54,9 @@ class Settings(BaseSettings):
     metrics_port: int = Field(default=9101, ge=0, le=65535)
 
     idempotency_retention_hours: float = Field(default=24.0, gt=0)
+    # Finished evaluations and runs older than this (by completion) are deleted by the ticker,
+    # with their results and unused images. Unset: kept until deleted.
+    retention_days: float | None = Field(default=None, gt=0)
 
     # Images (app/media). Caps apply to the bytes as sent; the per-request cap counts each
     # distinct image once, whether it came as a data URL or was fetched.

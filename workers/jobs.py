@@ -18,9 +18,11 @@ def deliver_webhook(event_id: str) -> None:
 
 
 def tick() -> None:
-    """Periodic upkeep: recover stuck evaluations, send due webhooks, prune idempotency keys."""
+    """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
+    due webhooks, prune idempotency keys."""
     runtime = current()
     evaluation_tasks.sweep(runtime)
+    evaluation_tasks.prune_expired(runtime)
     webhook_tasks.enqueue_due(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)

@@ -2,12 +2,13 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, File, Form, Query, UploadFile, status
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.datasets import service
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
+from app.media import gc
 from app.problems import ProblemError, problem_responses
 
 router = APIRouter(
@@ -87,3 +88,19 @@ def list_dataset_rows(
     )
     data = [service.row_to_schema(row) for row in rows[:limit]]
     return DatasetRowList.of(data, len(rows) > limit)
+
+
+@router.delete(
+    "/{dataset_id}", status_code=status.HTTP_204_NO_CONTENT, responses=problem_responses(409)
+)
+def delete_dataset(
+    dataset_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
+    """Delete a dataset, its rows and the media no other row uses (409 while runs use it)."""
+    digests = service.delete(session, tenant, dataset_id)
+    session.commit()
+    if digests:
+        with runtime.session() as gc_session:
+            gc.collect(gc_session, tenant.id, digests)
+            gc_session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

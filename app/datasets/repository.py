@@ -3,10 +3,10 @@
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from app.models import Dataset, DatasetRow
+from app.models import Dataset, DatasetRow, Run
 
 
 class DatasetRepository:
@@ -55,3 +55,16 @@ class DatasetRepository:
             .where(DatasetRow.dataset_id == dataset.id, DatasetRow.subset.in_(subsets))
             .order_by(DatasetRow.id)
         ).all()
+
+
+def runs_using(session: Session, dataset_id: str) -> int:
+    """How many runs read the dataset (a run keeps its dataset)."""
+    return (
+        session.scalar(select(func.count()).select_from(Run).where(Run.dataset_id == dataset_id))
+        or 0
+    )
+
+
+def delete_dataset(session: Session, dataset_id: str) -> None:
+    session.execute(delete(DatasetRow).where(DatasetRow.dataset_id == dataset_id))
+    session.execute(delete(Dataset).where(Dataset.id == dataset_id))

@@ -5,11 +5,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.datasets import repository
 from app.datasets.formats import DatasetFormatError, DatasetSubset, parse_upload
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset as DatasetSchema
 from app.datasets.schemas import DatasetRow as DatasetRowSchema
 from app.ids import new_id
+from app.media import gc
 from app.media.ingest import ingest_contents
 from app.media.store import DatabaseBlobStore
 from app.models import Dataset, DatasetRow, Tenant
@@ -157,3 +159,20 @@ def row_to_schema(row: DatasetRow) -> DatasetRowSchema:
         options=row.options,
         extra=row.extra,
     )
+
+
+def delete(session: Session, tenant: Tenant, dataset_id: str) -> set[str]:
+    """Delete a dataset and its rows; returns the blob digests they referenced (for
+    app.media.gc once committed). A dataset runs still read answers 409."""
+    dataset = get_or_404(session, tenant, dataset_id)
+    used = repository.runs_using(session, dataset.id)
+    if used:
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"{used} run(s) use dataset {dataset_id!r}; delete them first (DELETE /v1/runs/...).",
+            slug="dataset-in-use",
+        )
+    digests = gc.row_references(session, dataset.id)
+    repository.delete_dataset(session, dataset.id)
+    return digests

@@ -230,3 +230,19 @@ def cancel_evaluation(
     lifecycle.finished(ref, "canceled")
     service.enqueue_webhook(runtime, event_id)
     return body
+
+
+@router.delete(
+    "/{evaluation_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses=problem_responses(404, 409),
+)
+def delete_evaluation(
+    evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
+    """Delete a finished evaluation: its test cases, results and images no other row uses.
+    A queued or running one answers 409: cancel it first."""
+    digests = service.delete(session, tenant, evaluation_id)
+    session.commit()
+    service.collect_media(runtime, tenant.id, digests)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

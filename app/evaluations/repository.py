@@ -542,3 +542,28 @@ class JudgeCacheRepository:
                 JudgeClaim.scope == scope, JudgeClaim.key.in_(keys), JudgeClaim.holder == holder
             )
         )
+
+
+def delete_evaluation(session: Session, evaluation_id: str) -> None:
+    """Remove an evaluation (or run) and every row of it; a run's rows go by cascade."""
+    scope = f"eval:{evaluation_id}"
+    session.execute(delete(JudgeCacheEntry).where(JudgeCacheEntry.scope == scope))
+    session.execute(delete(JudgeClaim).where(JudgeClaim.scope == scope))
+    session.execute(delete(Result).where(Result.evaluation_id == evaluation_id))
+    session.execute(delete(MetricSummary).where(MetricSummary.evaluation_id == evaluation_id))
+    session.execute(delete(TestCase).where(TestCase.evaluation_id == evaluation_id))
+    session.execute(delete(Evaluation).where(Evaluation.id == evaluation_id))
+
+
+def expired(session: Session, cutoff: datetime, limit: int = 100) -> list[tuple[str, str]]:
+    """(id, tenant id) of finished evaluations and runs completed before `cutoff`."""
+    rows = session.execute(
+        select(Evaluation.id, Evaluation.tenant_id)
+        .where(
+            Evaluation.status.in_(("completed", "failed", "canceled")),
+            Evaluation.completed_at < cutoff,
+        )
+        .order_by(Evaluation.completed_at)
+        .limit(limit)
+    )
+    return [(row[0], row[1]) for row in rows]

@@ -27,6 +27,7 @@ from app.evaluations.schemas import (
 from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.evaluations.schemas import TestCase as TestCaseSchema
 from app.ids import new_id
+from app.media import gc
 from app.media import ingest as media
 from app.media.links import MediaUrl, with_media_urls
 from app.media.store import DatabaseBlobStore
@@ -520,3 +521,39 @@ def enqueue_webhook(runtime: Runtime, event_id: str | None) -> None:
         runtime.dispatcher.enqueue(
             "workers.jobs.deliver_webhook", event_id, job_id=f"deliver_{event_id}"
         )
+
+
+def delete_loaded(session: Session, evaluation: Evaluation) -> set[str]:
+    """Delete a finished evaluation (or run) the caller read for its tenant, with its test cases,
+    results and judge answers; returns the blob digests its cases referenced, for
+    `collect_media` once this is committed. Queued or running ones: 409 (cancel them first)."""
+    kind = evaluation.kind or "evaluation"
+    if evaluation.status not in TERMINAL_STATUSES:
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"The {kind} is {evaluation.status}; cancel it first "
+            f"(POST /v1/{kind}s/{evaluation.id}/cancel), then delete it.",
+            slug=f"{kind}-not-finished",
+        )
+    digests = gc.case_references(session, evaluation.id)
+    repository.delete_evaluation(session, evaluation.id)
+    return digests
+
+
+def collect_media(runtime: Runtime, tenant_id: str, digests: set[str]) -> list[str]:
+    """Remove the blobs among `digests` no row references any more (own transaction)."""
+    if not digests:
+        return []
+    with runtime.session() as session:
+        removed = gc.collect(session, tenant_id, digests)
+        session.commit()
+    return removed
+
+
+def delete(session: Session, tenant: Tenant, evaluation_id: str) -> set[str]:
+    """Delete one of the tenant's finished evaluations (404 for another tenant's)."""
+    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id, for_update=True)
+    if evaluation is None:
+        raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
+    return delete_loaded(session, evaluation)

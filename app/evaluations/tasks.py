@@ -14,7 +14,12 @@ from app.db import utcnow
 from app.evaluations import judging, lifecycle, service
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor, kind_of
-from app.evaluations.repository import JobRepository, JudgeCacheRepository, add_to_summaries
+from app.evaluations.repository import (
+    JobRepository,
+    JudgeCacheRepository,
+    add_to_summaries,
+    expired,
+)
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
 from app.judges import JudgeEndpoint, get_client, run_on_judge_loop
@@ -377,3 +382,27 @@ def resume_all(runtime: Runtime) -> int:
     for evaluation in evaluations:
         service.dispatch(runtime, evaluation)
     return len(evaluations)
+
+
+def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
+    """Delete finished evaluations and runs past LOUPE_RETENTION_DAYS; returns their ids."""
+    days = runtime.settings.retention_days
+    if days is None:
+        return []
+    cutoff = utcnow() - timedelta(days=days)
+    with runtime.session() as session:
+        found = expired(session, cutoff, limit)
+        session.commit()
+    pruned = []
+    for evaluation_id, tenant_id in found:
+        with runtime.session() as session:
+            evaluation = JobRepository(session).get(evaluation_id)
+            if evaluation is None:
+                continue
+            digests = service.delete_loaded(session, evaluation)
+            session.commit()
+        service.collect_media(runtime, tenant_id, digests)
+        pruned.append(evaluation_id)
+    if pruned:
+        logger.info("deleted %d evaluations past LOUPE_RETENTION_DAYS", len(pruned))
+    return pruned

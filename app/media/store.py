@@ -75,9 +75,20 @@ class DatabaseBlobStore:
         return stored
 
     def _put_new(self, by_digest: dict[str, NormalisedImage]) -> list[str]:
-        existing = set(
-            self.session.scalars(select(Blob.sha256).where(Blob.sha256.in_(list(by_digest))))
-        )
+        # The blobs reused stay until this transaction commits its references to them, even
+        # if a deletion's garbage collection looks at them meanwhile (app/media/gc.py):
+        # PostgreSQL locks them; on SQLite every image is inserted (or ignored), which makes
+        # this transaction the writer before anything is checked.
+        if self.session.get_bind().dialect.name == "sqlite":
+            existing: set[str] = set()
+        else:
+            existing = set(
+                self.session.scalars(
+                    select(Blob.sha256)
+                    .where(Blob.sha256.in_(list(by_digest)))
+                    .with_for_update(read=True)
+                )
+            )
         rows = [
             {
                 "sha256": digest,
@@ -90,12 +101,14 @@ class DatabaseBlobStore:
             for digest, image in by_digest.items()
             if digest not in existing
         ]
+        new: list[str] = []
         for row in rows:
             # One at a time: a batch of 20 MB images is a lot of memory in one statement.
             # A concurrent submission may store the same image first; content addressing
             # makes theirs identical to ours.
-            insert_ignoring_duplicates(self.session, Blob, [row])
-        return [row["sha256"] for row in rows]
+            if insert_ignoring_duplicates(self.session, Blob, [row], returning=Blob.sha256):
+                new.append(row["sha256"])
+        return new
 
     def get_many(self, digests: Iterable[str]) -> dict[str, StoredImage]:
         wanted = list(set(digests))

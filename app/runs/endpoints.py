@@ -170,3 +170,16 @@ def cancel_run(run_id: str, session: SessionDep, tenant: TenantDep, runtime: Run
     lifecycle.finished(ref, "canceled")
     evaluations.enqueue_webhook(runtime, event_id)
     return body
+
+
+@router.delete("/{run_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_run(
+    run_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
+    """Delete a finished run: its samples, scores and report (the dataset stays).
+    A queued or running one answers 409: cancel it first."""
+    _, evaluation = service.get_or_404(session, tenant, run_id)
+    digests = evaluations.delete_loaded(session, evaluation)
+    session.commit()
+    evaluations.collect_media(runtime, tenant.id, digests)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

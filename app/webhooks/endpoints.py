@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, status
+from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.problems import ProblemError, problem_responses
@@ -83,3 +83,18 @@ def list_webhook_deliveries(
         for delivery, event_type in rows[:limit]
     ]
     return WebhookDeliveryList.of(data, len(rows) > limit)
+
+
+@router.delete("/{endpoint_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_webhook_endpoint(endpoint_id: str, session: SessionDep, tenant: TenantDep) -> Response:
+    """Forget an endpoint with its events and delivery history; evaluations naming it keep
+    running and send nothing."""
+    repo = WebhookRepository(session, tenant.id)
+    endpoint = repo.endpoint(endpoint_id)
+    if endpoint is None:
+        raise ProblemError(
+            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
+        )
+    repo.delete_endpoint(endpoint.id)
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -3,10 +3,10 @@
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from app.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
+from app.models import Evaluation, WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 
 class WebhookRepository:
@@ -35,6 +35,21 @@ class WebhookRepository:
         if after:
             statement = statement.where(WebhookEndpoint.id < after)
         return self.session.scalars(statement).all()
+
+    def delete_endpoint(self, endpoint_id: str) -> None:
+        """Remove one of the tenant's endpoints, its events and deliveries; evaluations that
+        named it keep their other data and name none."""
+        owned = select(WebhookEndpoint.id).where(
+            WebhookEndpoint.id == endpoint_id, WebhookEndpoint.tenant_id == self.tenant_id
+        )
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.webhook_endpoint_id.in_(owned))
+            .values(webhook_endpoint_id=None)
+        )
+        self.session.execute(delete(WebhookDelivery).where(WebhookDelivery.endpoint_id.in_(owned)))
+        self.session.execute(delete(WebhookEvent).where(WebhookEvent.endpoint_id.in_(owned)))
+        self.session.execute(delete(WebhookEndpoint).where(WebhookEndpoint.id.in_(owned)))
 
     def deliveries_page(
         self, endpoint_id: str, after: str | None, limit: int

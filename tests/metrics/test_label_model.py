@@ -129,19 +129,19 @@ class TestFailures:
         judge.sequence(grade("maybe", "?"))
         result = run_metric(judge, SPEC, chart_case())
         assert (result.score, result.passed) == (None, None)
-        assert result.error.type == "invalid_json" and result.usage.calls == 2
+        assert result.error.type == "judge_malformed" and result.usage.calls == 2
         assert result.logs["grader_sample"]["output"] == []
         assert result.logs["grader_sample"]["usage"]["prompt_tokens"] == 20
 
     def test_unparseable_reply_is_an_error(self, judge: ScriptedJudge) -> None:
         judge.sequence("It looks correct to me.")
         result = run_metric(judge, SPEC, chart_case())
-        assert result.score is None and result.error.type == "invalid_json"
+        assert result.score is None and result.error.type == "judge_malformed"
 
     def test_transport_failure_is_an_error(self, judge: ScriptedJudge) -> None:
         judge.sequence(Reply(status=500))
         result = run_metric(judge, SPEC, chart_case(), max_attempts=2)
-        assert result.error.type == "judge_unavailable" and len(judge.requests) == 2
+        assert result.error.type == "judge_server_error" and len(judge.requests) == 2
 
 
 class TestSpec:

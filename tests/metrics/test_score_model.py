@@ -63,7 +63,7 @@ class TestScore:
         judge.sequence({"result": "high", "steps": []})
         result = run_metric(judge, SPEC, qa_case())
         assert (result.score, result.passed) == (None, None)
-        assert result.error.type == "invalid_json" and result.usage.calls == 2
+        assert result.error.type == "judge_malformed" and result.usage.calls == 2
 
 
 class TestRequest:

@@ -219,7 +219,7 @@ class TestCosine:
     def test_endpoint_failure_is_an_error(self, judge: ScriptedJudge) -> None:
         judge.script_embeddings(lambda request: Reply(status=500))
         result = run_metric(judge, spec("cosine"), row("a", "b"), max_attempts=2)
-        assert result.score is None and result.error.type == "judge_unavailable"
+        assert result.score is None and result.error.type == "judge_server_error"
         assert len(judge.embedding_requests) == 2
 
     def test_malformed_reply_is_an_error(self, judge: ScriptedJudge) -> None:

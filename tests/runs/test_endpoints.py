@@ -637,7 +637,7 @@ class TestCandidateSetupFaults:
             allow_private_urls=False,
         )
         self.assert_every_sample_failed(final, rows, "candidate_blocked")
-        assert "LOUPE_ALLOW_PRIVATE_URLS" in rows[0]["errors"][0]["message"]
+        assert "LOUPE_MODEL_ALLOW" in rows[0]["errors"][0]["message"]
         assert judge.requests == []
 
     def test_key_stored_under_another_secret(self, tmp_path: Path, judge: ScriptedJudge) -> None:
