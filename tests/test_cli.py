@@ -82,9 +82,10 @@ class TestEmbeddedService:
             server.terminate()
             server.wait(timeout=15)
         # The start-up line says there is no judge, and how to configure one.
-        first = server.stdout.read().decode().splitlines()[0]  # type: ignore[union-attr]
-        assert first.startswith(f"Loupe on http://127.0.0.1:{port} (embedded worker); judge: none")
-        assert "LOUPE_JUDGE_BASE_URL" in first
+        printed = server.stdout.read().decode().splitlines()  # type: ignore[union-attr]
+        [line] = [line for line in printed if line.startswith("Loupe on ")]
+        assert line.startswith(f"Loupe on http://127.0.0.1:{port} (embedded worker); judge: none")
+        assert "LOUPE_JUDGE_BASE_URL" in line
 
     def test_keys_create_prints_the_key_last(self, tmp_path: Path) -> None:
         env = {**os.environ, "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/k.db"}

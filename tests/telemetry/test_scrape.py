@@ -212,8 +212,8 @@ class TestScrape:
         errored = sorted(line["error_type"] for line in mine if line["event"] == "result.errored")
         assert errored == sorted(
             ["judge_rate_limited"] * per_kind
-            + ["judge_unavailable"] * per_kind
-            + ["invalid_json"] * per_kind
+            + ["judge_server_error"] * per_kind
+            + ["judge_malformed"] * per_kind
         )
         assert "sk-test-secret" not in (tmp_path / "worker" / "worker.log").read_text()
         assert tenant_id is None or all(line["tenant_id"] == tenant_id for line in mine)
