@@ -1,6 +1,8 @@
 """Console pages for dataset runs and datasets (same services as `/v1/runs`, `/v1/datasets`)."""
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Request
 from fastapi.responses import HTMLResponse
 
 from app.api.deps import SessionDep
@@ -47,19 +49,25 @@ def run_page(
     session: SessionDep,
     signed_in: SignedIn,
     after: str | None = None,
+    hx_request: Annotated[str | None, Header()] = None,
 ) -> HTMLResponse:
     run, evaluation = runs.get_or_404(session, signed_in.tenant, run_id)
     samples, has_more = runs.samples_with_cases(session, run, _cursor(after), SAMPLES_PAGE_SIZE)
     summary = runs.to_schema(session, run, evaluation)
-    return page(
+    live = summary.status not in TERMINAL_STATUSES
+    response = page(
         request,
         "run.html",
         signed_in,
         run=summary,
         samples=samples,
         has_more=has_more,
-        live=summary.status not in TERMINAL_STATUSES,
+        live=live,
     )
+    if not live and hx_request:
+        # Finished while the page polled its status: reload it whole, samples and all.
+        response.headers["HX-Refresh"] = "true"
+    return response
 
 
 @router.get("/datasets")

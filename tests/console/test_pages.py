@@ -271,3 +271,36 @@ class TestDatasetPage:
         assert client.get(audio_src).headers["content-type"] == "audio/wav"
         assert client.get(image_src).headers["content-type"] == "image/png"
         assert "a beep" in html
+
+
+class TestRunPage:
+    def test_a_finished_run_page_asks_a_poller_to_reload(self, api: Api) -> None:
+        import json
+
+        key = api.new_key()
+        row = {"messages": [{"role": "user", "content": "Capital of France?"}], "answer": "Paris"}
+        client = api.client(key)
+        dataset = client.post(
+            "/v1/datasets",
+            files={"file": ("capitals.jsonl", json.dumps(row).encode())},
+            data={"format": "general_vqa"},
+        ).json()
+        response = client.post(
+            "/v1/runs",
+            json={
+                "dataset_id": dataset["id"],
+                "predictions": [{"index": 0, "prediction": "Paris"}],
+            },
+        )
+        assert response.status_code == 202, response.text
+        run_id = response.json()["id"]
+        console = signed_in(api, key)
+        deadline = time.monotonic() + 60
+        while client.get(f"/v1/runs/{run_id}").json()["status"] != "completed":
+            api.run_queue()
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        page = console.get(f"/console/runs/{run_id}")
+        assert "hx-trigger" not in page.text and "hx-refresh" not in page.headers
+        polled = console.get(f"/console/runs/{run_id}", headers={"HX-Request": "true"})
+        assert polled.headers["hx-refresh"] == "true"
