@@ -35,12 +35,18 @@ lint: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/loupe openapi > openapi.json
 
-sdk: openapi
-	$(BIN)/openapi-python-client generate --path openapi.json --output-path sdk/python \
-		--overwrite --meta setup --config sdk/config.yml
+# The SDKs' generated parts (sdk/generate.py), then the TypeScript client built and its
+# dependencies installed from the committed lockfile.
+sdk: openapi sdk/typescript/node_modules/.installed
+	$(BIN)/python sdk/generate.py
+	cd sdk/typescript && npm run --silent build
+
+sdk/typescript/node_modules/.installed: sdk/typescript/package-lock.json
+	cd sdk/typescript && npm ci --no-audit --no-fund
+	touch $@
 
 clean:
-	rm -rf $(VENV) var sdk/python
+	rm -rf $(VENV) var sdk/typescript/node_modules sdk/typescript/dist
 
 # Run by hand only, to change a vendored version (then update the names in app/console/):
 # the copies are committed, so neither `make test` nor a user's machine needs npm or a CDN.

@@ -1,0 +1,213 @@
+"""`AsyncLoupe`'s resources: the async twins of `_resources.py`, method for method."""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from types import ModuleType
+from typing import Any
+
+from ._errors import error_from_response
+from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
+from ._generated.api.datasets import get_dataset, list_dataset_rows, list_datasets
+from ._generated.api.evaluations import (
+    cancel_evaluation,
+    create_evaluation,
+    export_evaluation_results,
+    get_evaluation,
+    list_evaluation_results,
+    list_evaluation_test_cases,
+    list_evaluations,
+)
+from ._generated.api.runs import cancel_run, create_run, get_run, list_run_samples, list_runs
+from ._generated.client import AuthenticatedClient
+from ._generated.models import (
+    Comparison,
+    ComparisonItem,
+    Dataset,
+    DatasetRow,
+    Evaluation,
+    EvaluationResult,
+    Run,
+    Sample,
+    TestCase,
+)
+from ._resources import body_of, params
+from ._shared import TERMINAL, checked, next_poll
+
+
+class _Resource:
+    def __init__(self, client: AuthenticatedClient) -> None:
+        self._client = client
+
+    async def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
+        return checked(
+            await endpoint.asyncio_detailed(*args, client=self._client, **params(**kwargs))
+        )
+
+    async def _each(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        after = None
+        while True:
+            page = await self._call(endpoint, *args, after=after, **kwargs)
+            for item in page.data:
+                yield item
+            if not page.has_more or not page.data:
+                return
+            after = page.last_id
+
+    async def _wait(
+        self, endpoint: ModuleType, object_id: str, timeout: float, poll_interval: float | None
+    ) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            response = await endpoint.asyncio_detailed(object_id, client=self._client)
+            current = checked(response)
+            if current.status in TERMINAL:
+                return current
+            await asyncio.sleep(next_poll(response, deadline, poll_interval))
+
+
+class Evaluations(_Resource):
+    """`/v1/evaluations`: submit test cases and metrics, follow them, read every result."""
+
+    async def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> Evaluation:
+        """Submit an evaluation (202: it is queued); `fields` are EvaluationCreate's."""
+        return await self._call(
+            create_evaluation, body=body_of(body, fields), idempotency_key=idempotency_key
+        )
+
+    async def get(self, evaluation_id: str) -> Evaluation:
+        return await self._call(get_evaluation, evaluation_id)
+
+    def list(
+        self, *, status: str | None = None, name: str | None = None
+    ) -> AsyncIterator[Evaluation]:
+        """Every evaluation of the tenant, newest first, fetched page by page."""
+        return self._each(list_evaluations, status=status, name=name, limit=100)
+
+    def results(
+        self,
+        evaluation_id: str,
+        *,
+        metric: str | None = None,
+        status: str | None = None,
+        order: str | None = None,
+        page_size: int = 100,
+    ) -> AsyncIterator[EvaluationResult]:
+        """Every result of an evaluation, fetched page by page as the iterator advances."""
+        return self._each(
+            list_evaluation_results,
+            evaluation_id,
+            metric=metric,
+            status=status,
+            order=order,
+            limit=page_size,
+        )
+
+    def test_cases(self, evaluation_id: str, *, page_size: int = 100) -> AsyncIterator[TestCase]:
+        return self._each(list_evaluation_test_cases, evaluation_id, limit=page_size)
+
+    async def export(
+        self,
+        evaluation_id: str,
+        *,
+        format: str = "jsonl",
+        metric: str | None = None,
+        status: str | None = None,
+    ) -> str:
+        """The results as one `jsonl` or `csv` document."""
+        request = export_evaluation_results._get_kwargs(
+            evaluation_id, **params(format_=format, metric=metric, status=status)
+        )
+        response = await self._client.get_async_httpx_client().request(**request)
+        if response.status_code >= 400:
+            raise error_from_response(response.status_code, response.content, response.headers)
+        return response.text
+
+    async def cancel(self, evaluation_id: str) -> Evaluation:
+        """Stop a queued or running evaluation; a finished one raises ConflictError."""
+        return await self._call(cancel_evaluation, evaluation_id)
+
+    async def wait(
+        self, evaluation_id: str, *, timeout: float = 600, poll_interval: float | None = None
+    ) -> Evaluation:
+        """The evaluation once completed, failed or canceled; polls as often as the server's
+        Retry-After asks unless `poll_interval` is given. Raises TimeoutError after `timeout`."""
+        return await self._wait(get_evaluation, evaluation_id, timeout, poll_interval)
+
+
+class Runs(_Resource):
+    """`/v1/runs`: a candidate model answers a dataset and the answers are scored."""
+
+    async def create(self, body: Any = None, **fields: Any) -> Run:
+        return await self._call(create_run, body=body_of(body, fields))
+
+    async def get(self, run_id: str) -> Run:
+        return await self._call(get_run, run_id)
+
+    def list(self) -> AsyncIterator[Run]:
+        return self._each(list_runs, limit=100)
+
+    def samples(self, run_id: str, *, page_size: int = 100) -> AsyncIterator[Sample]:
+        return self._each(list_run_samples, run_id, limit=page_size)
+
+    async def cancel(self, run_id: str) -> Run:
+        return await self._call(cancel_run, run_id)
+
+    async def wait(
+        self, run_id: str, *, timeout: float = 600, poll_interval: float | None = None
+    ) -> Run:
+        """The run once terminal (see Evaluations.wait)."""
+        return await self._wait(get_run, run_id, timeout, poll_interval)
+
+
+class Datasets(_Resource):
+    """`/v1/datasets`: uploaded datasets and their rows."""
+
+    async def get(self, dataset_id: str) -> Dataset:
+        return await self._call(get_dataset, dataset_id)
+
+    def list(self) -> AsyncIterator[Dataset]:
+        return self._each(list_datasets, limit=100)
+
+    def rows(
+        self, dataset_id: str, *, subset: str | None = None, page_size: int = 100
+    ) -> AsyncIterator[DatasetRow]:
+        return self._each(list_dataset_rows, dataset_id, subset=subset, limit=page_size)
+
+
+class Comparisons(_Resource):
+    """`/v1/comparisons`: paired statistics between two evaluations or two runs."""
+
+    async def create(
+        self,
+        baseline_id: str,
+        candidate_id: str,
+        *,
+        metrics: list[str] | None = None,
+        alpha: float | None = None,
+    ) -> Comparison:
+        fields = {"baseline_id": baseline_id, "candidate_id": candidate_id}
+        return await self._call(
+            create_comparison, body=body_of(fields, {"metrics": metrics, "alpha": alpha})
+        )
+
+    async def get(self, comparison_id: str) -> Comparison:
+        return await self._call(get_comparison, comparison_id)
+
+    def items(
+        self,
+        comparison_id: str,
+        *,
+        metric: str | None = None,
+        direction: str | None = None,
+        page_size: int = 100,
+    ) -> AsyncIterator[ComparisonItem]:
+        return self._each(
+            list_comparison_items,
+            comparison_id,
+            metric=metric,
+            direction=direction,
+            limit=page_size,
+        )

@@ -1,0 +1,82 @@
+"""`Loupe` and `AsyncLoupe`: one authenticated connection and the resources built on it."""
+
+import os
+from typing import Any
+
+import httpx
+
+from . import _async_resources, _resources
+from ._generated.client import AuthenticatedClient
+
+
+def _connection(
+    base_url: str | None, api_key: str | None, timeout: float, httpx_args: dict[str, Any] | None
+) -> AuthenticatedClient:
+    base_url = base_url or os.environ.get("LOUPE_URL")
+    api_key = api_key or os.environ.get("LOUPE_API_KEY")
+    if not base_url or not api_key:
+        raise ValueError("give base_url and api_key, or set LOUPE_URL and LOUPE_API_KEY")
+    return AuthenticatedClient(
+        base_url=base_url.rstrip("/"),
+        token=api_key,
+        timeout=httpx.Timeout(timeout),
+        httpx_args=httpx_args or {},
+    )
+
+
+class Loupe:
+    """A Loupe API client; `base_url` and `api_key` default to $LOUPE_URL and $LOUPE_API_KEY.
+
+    Args:
+        httpx_args: passed to `httpx.Client` (e.g. `{"trust_env": False}` or a transport).
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float = 60,
+        httpx_args: dict[str, Any] | None = None,
+    ) -> None:
+        self.api = _connection(base_url, api_key, timeout, httpx_args)
+        self.evaluations = _resources.Evaluations(self.api)
+        self.runs = _resources.Runs(self.api)
+        self.datasets = _resources.Datasets(self.api)
+        self.comparisons = _resources.Comparisons(self.api)
+
+    def close(self) -> None:
+        self.api.get_httpx_client().close()
+
+    def __enter__(self) -> "Loupe":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncLoupe:
+    """The asyncio twin of `Loupe`: the same resources, each method awaited."""
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        *,
+        timeout: float = 60,
+        httpx_args: dict[str, Any] | None = None,
+    ) -> None:
+        self.api = _connection(base_url, api_key, timeout, httpx_args)
+        self.evaluations = _async_resources.Evaluations(self.api)
+        self.runs = _async_resources.Runs(self.api)
+        self.datasets = _async_resources.Datasets(self.api)
+        self.comparisons = _async_resources.Comparisons(self.api)
+
+    async def close(self) -> None:
+        await self.api.get_async_httpx_client().aclose()
+
+    async def __aenter__(self) -> "AsyncLoupe":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()

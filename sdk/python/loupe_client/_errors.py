@@ -1,0 +1,101 @@
+"""Exceptions raised for problem+json answers (RFC 9457), one class per kind of failure."""
+
+from typing import Any
+
+import httpx
+
+
+class LoupeError(Exception):
+    """Any error answer from Loupe; `status`, `title` and `detail` come from its problem body."""
+
+    def __init__(
+        self,
+        status: int,
+        title: str,
+        detail: str | None = None,
+        *,
+        type: str = "about:blank",
+        instance: str | None = None,
+        errors: list[dict[str, Any]] | None = None,
+        headers: httpx.Headers | None = None,
+    ) -> None:
+        super().__init__(f"{status} {title}" + (f": {detail}" if detail else ""))
+        self.status = status
+        self.title = title
+        self.detail = detail
+        self.type = type
+        self.instance = instance
+        self.errors = errors or []
+        self.headers = headers or httpx.Headers()
+
+
+class ValidationError(LoupeError):
+    """400 or 422: the request was malformed; `errors` lists each bad field (`loc`, `msg`)."""
+
+
+class AuthenticationError(LoupeError):
+    """401 or 403: the API key is missing, wrong or revoked."""
+
+
+class NotFoundError(LoupeError):
+    """404: no such object for this tenant."""
+
+
+class ConflictError(LoupeError):
+    """409: the object's state forbids this (e.g. canceling a finished evaluation)."""
+
+
+class RateLimitError(LoupeError):
+    """429: too many requests; `retry_after` is the server's wait in seconds, if it gave one."""
+
+    @property
+    def retry_after(self) -> float | None:
+        return retry_after(self.headers)
+
+
+class ServerError(LoupeError):
+    """5xx: Loupe failed; retrying later may succeed."""
+
+
+def retry_after(headers: httpx.Headers) -> float | None:
+    """The Retry-After header in seconds (delta-seconds form only), or None."""
+    value = headers.get("retry-after")
+    try:
+        return max(0.0, float(value)) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _error_class(status: int) -> type[LoupeError]:
+    if status in (400, 422):
+        return ValidationError
+    if status in (401, 403):
+        return AuthenticationError
+    if status == 404:
+        return NotFoundError
+    if status == 409:
+        return ConflictError
+    if status == 429:
+        return RateLimitError
+    if status >= 500:
+        return ServerError
+    return LoupeError
+
+
+def error_from_response(status: int, content: bytes, headers: httpx.Headers) -> LoupeError:
+    """The exception for an error answer, read from its problem+json body when it has one."""
+    try:
+        problem = httpx.Response(status, content=content).json()
+    except ValueError:
+        problem = None
+    if not isinstance(problem, dict):
+        problem = {"title": httpx.codes.get_reason_phrase(status) or "Error", "detail": None}
+    return _error_class(status)(
+        status,
+        str(problem.get("title") or httpx.codes.get_reason_phrase(status) or "Error"),
+        problem.get("detail"),
+        type=problem.get("type") or "about:blank",
+        instance=problem.get("instance"),
+        errors=problem.get("errors") or [],
+        headers=headers,
+    )

@@ -1,0 +1,214 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.eval_run_object import EvalRunObject
+from ...models.http_validation_error import HTTPValidationError
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    eval_id: str,
+    run_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/evals/{eval_id}/runs/{run_id}".format(eval_id=quote(str(eval_id), safe=""),run_id=quote(str(run_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> EvalRunObject | HTTPValidationError | Problem | None:
+    if response.status_code == 200:
+        response_200 = EvalRunObject.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[EvalRunObject | HTTPValidationError | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    eval_id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[EvalRunObject | HTTPValidationError | Problem]:
+    """ Retrieve Eval Run
+
+    Args:
+        eval_id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EvalRunObject | HTTPValidationError | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        eval_id=eval_id,
+run_id=run_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    eval_id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> EvalRunObject | HTTPValidationError | Problem | None:
+    """ Retrieve Eval Run
+
+    Args:
+        eval_id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EvalRunObject | HTTPValidationError | Problem
+     """
+
+
+    return sync_detailed(
+        eval_id=eval_id,
+run_id=run_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    eval_id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[EvalRunObject | HTTPValidationError | Problem]:
+    """ Retrieve Eval Run
+
+    Args:
+        eval_id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[EvalRunObject | HTTPValidationError | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        eval_id=eval_id,
+run_id=run_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    eval_id: str,
+    run_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> EvalRunObject | HTTPValidationError | Problem | None:
+    """ Retrieve Eval Run
+
+    Args:
+        eval_id (str):
+        run_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        EvalRunObject | HTTPValidationError | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        eval_id=eval_id,
+run_id=run_id,
+client=client,
+
+    )).parsed

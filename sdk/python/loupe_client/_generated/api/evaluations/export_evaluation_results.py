@@ -1,0 +1,301 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.export_evaluation_results_format import check_export_evaluation_results_format
+from ...models.export_evaluation_results_format import ExportEvaluationResultsFormat
+from ...models.export_evaluation_results_status_type_0 import check_export_evaluation_results_status_type_0
+from ...models.export_evaluation_results_status_type_0 import ExportEvaluationResultsStatusType0
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    evaluation_id: str,
+    *,
+    format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
+    metric: None | str | Unset = UNSET,
+    status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_format_: str | Unset = UNSET
+    if not isinstance(format_, Unset):
+        json_format_ = format_
+
+    params["format"] = json_format_
+
+    json_metric: None | str | Unset
+    if isinstance(metric, Unset):
+        json_metric = UNSET
+    else:
+        json_metric = metric
+    params["metric"] = json_metric
+
+    json_status: None | str | Unset
+    if isinstance(status, Unset):
+        json_status = UNSET
+    elif isinstance(status, str):
+        json_status = status
+    else:
+        json_status = status
+    params["status"] = json_status
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/evaluations/{evaluation_id}/results/export".format(evaluation_id=quote(str(evaluation_id), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+    if response.status_code == 200:
+        response_200 = response.json()
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
+    metric: None | str | Unset = UNSET,
+    status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+
+) -> Response[Any | Problem]:
+    """ Export Evaluation Results
+
+     Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order.
+
+    Args:
+        evaluation_id (str):
+        format_ (ExportEvaluationResultsFormat | Unset):  Default: 'jsonl'.
+        metric (None | str | Unset): Only this metric's results (its name).
+        status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
+            results.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        evaluation_id=evaluation_id,
+format_=format_,
+metric=metric,
+status=status,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
+    metric: None | str | Unset = UNSET,
+    status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+
+) -> Any | Problem | None:
+    """ Export Evaluation Results
+
+     Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order.
+
+    Args:
+        evaluation_id (str):
+        format_ (ExportEvaluationResultsFormat | Unset):  Default: 'jsonl'.
+        metric (None | str | Unset): Only this metric's results (its name).
+        status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
+            results.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Problem
+     """
+
+
+    return sync_detailed(
+        evaluation_id=evaluation_id,
+client=client,
+format_=format_,
+metric=metric,
+status=status,
+
+    ).parsed
+
+async def asyncio_detailed(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
+    metric: None | str | Unset = UNSET,
+    status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+
+) -> Response[Any | Problem]:
+    """ Export Evaluation Results
+
+     Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order.
+
+    Args:
+        evaluation_id (str):
+        format_ (ExportEvaluationResultsFormat | Unset):  Default: 'jsonl'.
+        metric (None | str | Unset): Only this metric's results (its name).
+        status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
+            results.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        evaluation_id=evaluation_id,
+format_=format_,
+metric=metric,
+status=status,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+    format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
+    metric: None | str | Unset = UNSET,
+    status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+
+) -> Any | Problem | None:
+    """ Export Evaluation Results
+
+     Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order.
+
+    Args:
+        evaluation_id (str):
+        format_ (ExportEvaluationResultsFormat | Unset):  Default: 'jsonl'.
+        metric (None | str | Unset): Only this metric's results (its name).
+        status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
+            results.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        evaluation_id=evaluation_id,
+client=client,
+format_=format_,
+metric=metric,
+status=status,
+
+    )).parsed

@@ -1,0 +1,216 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.file_deleted import FileDeleted
+from ...models.http_validation_error import HTTPValidationError
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    file_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/v1/files/{file_id}".format(file_id=quote(str(file_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> FileDeleted | HTTPValidationError | Problem | None:
+    if response.status_code == 200:
+        response_200 = FileDeleted.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = HTTPValidationError.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[FileDeleted | HTTPValidationError | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    file_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[FileDeleted | HTTPValidationError | Problem]:
+    """ Delete File
+
+     Delete a file; runs already made from it keep their rows.
+
+    Args:
+        file_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[FileDeleted | HTTPValidationError | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_id=file_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    file_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> FileDeleted | HTTPValidationError | Problem | None:
+    """ Delete File
+
+     Delete a file; runs already made from it keep their rows.
+
+    Args:
+        file_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        FileDeleted | HTTPValidationError | Problem
+     """
+
+
+    return sync_detailed(
+        file_id=file_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    file_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[FileDeleted | HTTPValidationError | Problem]:
+    """ Delete File
+
+     Delete a file; runs already made from it keep their rows.
+
+    Args:
+        file_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[FileDeleted | HTTPValidationError | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_id=file_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    file_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> FileDeleted | HTTPValidationError | Problem | None:
+    """ Delete File
+
+     Delete a file; runs already made from it keep their rows.
+
+    Args:
+        file_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        FileDeleted | HTTPValidationError | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        file_id=file_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,323 @@
+""" Contains all the data models used in inputs/outputs """
+
+from .answer_relevancy_spec import AnswerRelevancySpec
+from .bleu_spec import BleuSpec
+from .body_create_dataset import BodyCreateDataset
+from .body_create_dataset_format import BodyCreateDatasetFormat
+from .body_create_file import BodyCreateFile
+from .candidate_model import CandidateModel
+from .candidate_model_create import CandidateModelCreate
+from .candidate_model_list import CandidateModelList
+from .choice_accuracy_spec import ChoiceAccuracySpec
+from .clustered_error import ClusteredError
+from .comparison import Comparison
+from .comparison_create import ComparisonCreate
+from .comparison_item import ComparisonItem
+from .comparison_item_list import ComparisonItemList
+from .comparison_kind import ComparisonKind
+from .contextual_precision_spec import ContextualPrecisionSpec
+from .contextual_recall_spec import ContextualRecallSpec
+from .contextual_relevancy_spec import ContextualRelevancySpec
+from .custom_data_source_config import CustomDataSourceConfig
+from .custom_data_source_config_item_schema import CustomDataSourceConfigItemSchema
+from .dataset import Dataset
+from .dataset_format import DatasetFormat
+from .dataset_list import DatasetList
+from .dataset_row import DatasetRow
+from .dataset_row_extra_type_0 import DatasetRowExtraType0
+from .dataset_row_kind import DatasetRowKind
+from .dataset_row_list import DatasetRowList
+from .dataset_row_messages_item import DatasetRowMessagesItem
+from .dataset_subset import DatasetSubset
+from .error_info import ErrorInfo
+from .errored_counts import ErroredCounts
+from .eval_ import Eval
+from .eval_create import EvalCreate
+from .eval_create_metadata_type_0 import EvalCreateMetadataType0
+from .eval_create_testing_criteria_item import EvalCreateTestingCriteriaItem
+from .eval_data_source_config import EvalDataSourceConfig
+from .eval_deleted import EvalDeleted
+from .eval_metadata_type_0 import EvalMetadataType0
+from .eval_run_create import EvalRunCreate
+from .eval_run_create_data_source import EvalRunCreateDataSource
+from .eval_run_create_metadata_type_0 import EvalRunCreateMetadataType0
+from .eval_run_criterion_counts import EvalRunCriterionCounts
+from .eval_run_deleted import EvalRunDeleted
+from .eval_run_error import EvalRunError
+from .eval_run_model_usage import EvalRunModelUsage
+from .eval_run_object import EvalRunObject
+from .eval_run_object_data_source import EvalRunObjectDataSource
+from .eval_run_object_metadata_type_0 import EvalRunObjectMetadataType0
+from .eval_run_object_status import EvalRunObjectStatus
+from .eval_run_result_counts import EvalRunResultCounts
+from .eval_testing_criteria_item import EvalTestingCriteriaItem
+from .eval_update import EvalUpdate
+from .eval_update_metadata_type_0 import EvalUpdateMetadataType0
+from .evaluation import Evaluation
+from .evaluation_create import EvaluationCreate
+from .evaluation_create_metadata_type_0 import EvaluationCreateMetadataType0
+from .evaluation_list import EvaluationList
+from .evaluation_metadata import EvaluationMetadata
+from .evaluation_metrics_item import EvaluationMetricsItem
+from .evaluation_result import EvaluationResult
+from .evaluation_result_list import EvaluationResultList
+from .evaluation_result_logs import EvaluationResultLogs
+from .evaluation_status import EvaluationStatus
+from .exact_match_spec import ExactMatchSpec
+from .export_evaluation_results_format import ExportEvaluationResultsFormat
+from .export_evaluation_results_status_type_0 import ExportEvaluationResultsStatusType0
+from .export_run_samples_format import ExportRunSamplesFormat
+from .faithfulness_spec import FaithfulnessSpec
+from .field_error import FieldError
+from .file_deleted import FileDeleted
+from .file_object import FileObject
+from .g_eval_spec import GEvalSpec
+from .g_eval_spec_evaluation_params_item import GEvalSpecEvaluationParamsItem
+from .g_eval_template import GEvalTemplate
+from .generation_config import GenerationConfig
+from .healthz_response_healthz import HealthzResponseHealthz
+from .http_validation_error import HTTPValidationError
+from .image_coherence_spec import ImageCoherenceSpec
+from .image_editing_spec import ImageEditingSpec
+from .image_helpfulness_spec import ImageHelpfulnessSpec
+from .image_reference_spec import ImageReferenceSpec
+from .image_url import ImageUrl
+from .image_url_detail_type_0 import ImageUrlDetailType0
+from .image_url_part import ImageUrlPart
+from .item_side import ItemSide
+from .judge_config import JudgeConfig
+from .list_comparison_items_direction_type_0 import ListComparisonItemsDirectionType0
+from .list_eval_runs_order import ListEvalRunsOrder
+from .list_eval_runs_status_type_0 import ListEvalRunsStatusType0
+from .list_evals_order import ListEvalsOrder
+from .list_evals_order_by import ListEvalsOrderBy
+from .list_evaluation_results_order_type_0 import ListEvaluationResultsOrderType0
+from .list_evaluation_results_status_type_0 import ListEvaluationResultsStatusType0
+from .list_evaluations_status_type_0 import ListEvaluationsStatusType0
+from .list_files_order import ListFilesOrder
+from .list_output_items_order import ListOutputItemsOrder
+from .list_output_items_status_type_0 import ListOutputItemsStatusType0
+from .list_page_eval import ListPageEval
+from .list_page_eval_run_object import ListPageEvalRunObject
+from .list_page_file_object import ListPageFileObject
+from .list_page_output_item import ListPageOutputItem
+from .llm_accuracy_spec import LlmAccuracySpec
+from .llm_accuracy_spec_rule import LlmAccuracySpecRule
+from .metric_comparison import MetricComparison
+from .metric_comparison_verdict import MetricComparisonVerdict
+from .metric_summary import MetricSummary
+from .output_item import OutputItem
+from .output_item_datasource_item import OutputItemDatasourceItem
+from .output_item_results_item import OutputItemResultsItem
+from .output_item_sample import OutputItemSample
+from .output_item_status import OutputItemStatus
+from .pairwise_spec import PairwiseSpec
+from .pairwise_spec_evaluation_params_item import PairwiseSpecEvaluationParamsItem
+from .prediction import Prediction
+from .problem import Problem
+from .psnr_spec import PsnrSpec
+from .report_row import ReportRow
+from .result_counts import ResultCounts
+from .rouge_spec import RougeSpec
+from .rouge_spec_statistic import RougeSpecStatistic
+from .rouge_spec_variant import RougeSpecVariant
+from .rubric_item import RubricItem
+from .run import Run
+from .run_create import RunCreate
+from .run_create_metadata_type_0 import RunCreateMetadataType0
+from .run_generation import RunGeneration
+from .run_judge import RunJudge
+from .run_judge_strategy import RunJudgeStrategy
+from .run_list import RunList
+from .run_metadata import RunMetadata
+from .run_status import RunStatus
+from .sample import Sample
+from .sample_candidate_type_0 import SampleCandidateType0
+from .sample_error import SampleError
+from .sample_list import SampleList
+from .sample_scores import SampleScores
+from .ssim_spec import SsimSpec
+from .stored_data_source_config import StoredDataSourceConfig
+from .stored_data_source_config_metadata_type_0 import StoredDataSourceConfigMetadataType0
+from .stored_data_source_config_type import StoredDataSourceConfigType
+from .test_case import TestCase
+from .test_case_create import TestCaseCreate
+from .test_case_create_metadata_type_0 import TestCaseCreateMetadataType0
+from .test_case_list import TestCaseList
+from .test_case_metadata_type_0 import TestCaseMetadataType0
+from .text_part import TextPart
+from .text_to_image_spec import TextToImageSpec
+from .unmatched import Unmatched
+from .unmatched_item import UnmatchedItem
+from .unmatched_item_side import UnmatchedItemSide
+from .usage_totals import UsageTotals
+from .validation_error import ValidationError
+from .validation_error_context import ValidationErrorContext
+from .webhook_delivery import WebhookDelivery
+from .webhook_delivery_list import WebhookDeliveryList
+from .webhook_endpoint import WebhookEndpoint
+from .webhook_endpoint_create import WebhookEndpointCreate
+from .webhook_endpoint_list import WebhookEndpointList
+from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
+
+__all__ = (
+    "AnswerRelevancySpec",
+    "BleuSpec",
+    "BodyCreateDataset",
+    "BodyCreateDatasetFormat",
+    "BodyCreateFile",
+    "CandidateModel",
+    "CandidateModelCreate",
+    "CandidateModelList",
+    "ChoiceAccuracySpec",
+    "ClusteredError",
+    "Comparison",
+    "ComparisonCreate",
+    "ComparisonItem",
+    "ComparisonItemList",
+    "ComparisonKind",
+    "ContextualPrecisionSpec",
+    "ContextualRecallSpec",
+    "ContextualRelevancySpec",
+    "CustomDataSourceConfig",
+    "CustomDataSourceConfigItemSchema",
+    "Dataset",
+    "DatasetFormat",
+    "DatasetList",
+    "DatasetRow",
+    "DatasetRowExtraType0",
+    "DatasetRowKind",
+    "DatasetRowList",
+    "DatasetRowMessagesItem",
+    "DatasetSubset",
+    "ErroredCounts",
+    "ErrorInfo",
+    "Eval",
+    "EvalCreate",
+    "EvalCreateMetadataType0",
+    "EvalCreateTestingCriteriaItem",
+    "EvalDataSourceConfig",
+    "EvalDeleted",
+    "EvalMetadataType0",
+    "EvalRunCreate",
+    "EvalRunCreateDataSource",
+    "EvalRunCreateMetadataType0",
+    "EvalRunCriterionCounts",
+    "EvalRunDeleted",
+    "EvalRunError",
+    "EvalRunModelUsage",
+    "EvalRunObject",
+    "EvalRunObjectDataSource",
+    "EvalRunObjectMetadataType0",
+    "EvalRunObjectStatus",
+    "EvalRunResultCounts",
+    "EvalTestingCriteriaItem",
+    "Evaluation",
+    "EvaluationCreate",
+    "EvaluationCreateMetadataType0",
+    "EvaluationList",
+    "EvaluationMetadata",
+    "EvaluationMetricsItem",
+    "EvaluationResult",
+    "EvaluationResultList",
+    "EvaluationResultLogs",
+    "EvaluationStatus",
+    "EvalUpdate",
+    "EvalUpdateMetadataType0",
+    "ExactMatchSpec",
+    "ExportEvaluationResultsFormat",
+    "ExportEvaluationResultsStatusType0",
+    "ExportRunSamplesFormat",
+    "FaithfulnessSpec",
+    "FieldError",
+    "FileDeleted",
+    "FileObject",
+    "GenerationConfig",
+    "GEvalSpec",
+    "GEvalSpecEvaluationParamsItem",
+    "GEvalTemplate",
+    "HealthzResponseHealthz",
+    "HTTPValidationError",
+    "ImageCoherenceSpec",
+    "ImageEditingSpec",
+    "ImageHelpfulnessSpec",
+    "ImageReferenceSpec",
+    "ImageUrl",
+    "ImageUrlDetailType0",
+    "ImageUrlPart",
+    "ItemSide",
+    "JudgeConfig",
+    "ListComparisonItemsDirectionType0",
+    "ListEvalRunsOrder",
+    "ListEvalRunsStatusType0",
+    "ListEvalsOrder",
+    "ListEvalsOrderBy",
+    "ListEvaluationResultsOrderType0",
+    "ListEvaluationResultsStatusType0",
+    "ListEvaluationsStatusType0",
+    "ListFilesOrder",
+    "ListOutputItemsOrder",
+    "ListOutputItemsStatusType0",
+    "ListPageEval",
+    "ListPageEvalRunObject",
+    "ListPageFileObject",
+    "ListPageOutputItem",
+    "LlmAccuracySpec",
+    "LlmAccuracySpecRule",
+    "MetricComparison",
+    "MetricComparisonVerdict",
+    "MetricSummary",
+    "OutputItem",
+    "OutputItemDatasourceItem",
+    "OutputItemResultsItem",
+    "OutputItemSample",
+    "OutputItemStatus",
+    "PairwiseSpec",
+    "PairwiseSpecEvaluationParamsItem",
+    "Prediction",
+    "Problem",
+    "PsnrSpec",
+    "ReportRow",
+    "ResultCounts",
+    "RougeSpec",
+    "RougeSpecStatistic",
+    "RougeSpecVariant",
+    "RubricItem",
+    "Run",
+    "RunCreate",
+    "RunCreateMetadataType0",
+    "RunGeneration",
+    "RunJudge",
+    "RunJudgeStrategy",
+    "RunList",
+    "RunMetadata",
+    "RunStatus",
+    "Sample",
+    "SampleCandidateType0",
+    "SampleError",
+    "SampleList",
+    "SampleScores",
+    "SsimSpec",
+    "StoredDataSourceConfig",
+    "StoredDataSourceConfigMetadataType0",
+    "StoredDataSourceConfigType",
+    "TestCase",
+    "TestCaseCreate",
+    "TestCaseCreateMetadataType0",
+    "TestCaseList",
+    "TestCaseMetadataType0",
+    "TextPart",
+    "TextToImageSpec",
+    "Unmatched",
+    "UnmatchedItem",
+    "UnmatchedItemSide",
+    "UsageTotals",
+    "ValidationError",
+    "ValidationErrorContext",
+    "WebhookDelivery",
+    "WebhookDeliveryList",
+    "WebhookEndpoint",
+    "WebhookEndpointCreate",
+    "WebhookEndpointList",
+    "WebhookEndpointWithSecret",
+)

@@ -1,0 +1,10 @@
+from typing import Literal
+
+ComparisonKind = Literal['evaluation', 'run']
+
+COMPARISON_KIND_VALUES: set[ComparisonKind] = { 'evaluation', 'run',  }
+
+def check_comparison_kind(value: str) -> ComparisonKind:
+    if value in COMPARISON_KIND_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {COMPARISON_KIND_VALUES!r}")

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="ContextualRecallSpec")
+
+
+
+@_attrs_define
+class ContextualRecallSpec:
+    """ 
+        Attributes:
+            type_ (Literal['contextual_recall']):
+            include_reason (bool | Unset):  Default: True.
+            model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
+            name (None | str | Unset): Name results are reported under; defaults to the metric type.
+            strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
+            threshold (float | Unset): `passed = score >= threshold`. Default: 0.5.
+     """
+
+    type_: Literal['contextual_recall']
+    include_reason: bool | Unset = True
+    model: None | str | Unset = UNSET
+    name: None | str | Unset = UNSET
+    strict_mode: bool | Unset = False
+    threshold: float | Unset = 0.5
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        include_reason = self.include_reason
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
+        strict_mode = self.strict_mode
+
+        threshold = self.threshold
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "type": type_,
+        })
+        if include_reason is not UNSET:
+            field_dict["include_reason"] = include_reason
+        if model is not UNSET:
+            field_dict["model"] = model
+        if name is not UNSET:
+            field_dict["name"] = name
+        if strict_mode is not UNSET:
+            field_dict["strict_mode"] = strict_mode
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        type_ = cast(Literal['contextual_recall'] , d.pop("type"))
+        if type_ != 'contextual_recall':
+            raise ValueError(f"type must match const 'contextual_recall', got '{type_}'")
+
+        include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
+
+
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
+
+
+        strict_mode = d.pop("strict_mode", UNSET)
+
+        threshold = d.pop("threshold", UNSET)
+
+        contextual_recall_spec = cls(
+            type_=type_,
+            include_reason=include_reason,
+            model=model,
+            name=name,
+            strict_mode=strict_mode,
+            threshold=threshold,
+        )
+
+        return contextual_recall_spec
+

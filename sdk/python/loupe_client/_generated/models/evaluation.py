@@ -1,0 +1,385 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.evaluation_status import check_evaluation_status
+from ..models.evaluation_status import EvaluationStatus
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.error_info import ErrorInfo
+  from ..models.evaluation_metadata import EvaluationMetadata
+  from ..models.evaluation_metrics_item import EvaluationMetricsItem
+  from ..models.judge_config import JudgeConfig
+  from ..models.metric_summary import MetricSummary
+  from ..models.result_counts import ResultCounts
+  from ..models.usage_totals import UsageTotals
+
+
+
+
+
+T = TypeVar("T", bound="Evaluation")
+
+
+
+@_attrs_define
+class Evaluation:
+    """ 
+        Attributes:
+            cache (bool):
+            cluster_by (None | str):
+            completed_at (datetime.datetime | None):
+            created_at (datetime.datetime):
+            error (ErrorInfo | None):
+            id (str):
+            judge (JudgeConfig | None):
+            metadata (EvaluationMetadata):
+            metrics (list[EvaluationMetricsItem]):
+            name (None | str):
+            per_metric (list[MetricSummary]):
+            result_counts (ResultCounts):
+            started_at (datetime.datetime | None):
+            status (EvaluationStatus):
+            test_case_count (int):
+            usage (UsageTotals):
+            webhook_url (None | str):
+            object_ (Literal['evaluation'] | Unset):  Default: 'evaluation'.
+     """
+
+    cache: bool
+    cluster_by: None | str
+    completed_at: datetime.datetime | None
+    created_at: datetime.datetime
+    error: ErrorInfo | None
+    id: str
+    judge: JudgeConfig | None
+    metadata: EvaluationMetadata
+    metrics: list[EvaluationMetricsItem]
+    name: None | str
+    per_metric: list[MetricSummary]
+    result_counts: ResultCounts
+    started_at: datetime.datetime | None
+    status: EvaluationStatus
+    test_case_count: int
+    usage: UsageTotals
+    webhook_url: None | str
+    object_: Literal['evaluation'] | Unset = 'evaluation'
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.evaluation_metadata import EvaluationMetadata # noqa: PLC0415
+        from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
+        from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.metric_summary import MetricSummary # noqa: PLC0415
+        from ..models.result_counts import ResultCounts # noqa: PLC0415
+        from ..models.usage_totals import UsageTotals # noqa: PLC0415
+        cache = self.cache
+
+        cluster_by: None | str
+        cluster_by = self.cluster_by
+
+        completed_at: None | str
+        if isinstance(self.completed_at, datetime.datetime):
+            completed_at = self.completed_at.isoformat()
+        else:
+            completed_at = self.completed_at
+
+        created_at = self.created_at.isoformat()
+
+        error: dict[str, Any] | None
+        if isinstance(self.error, ErrorInfo):
+            error = self.error.to_dict()
+        else:
+            error = self.error
+
+        id = self.id
+
+        judge: dict[str, Any] | None
+        if isinstance(self.judge, JudgeConfig):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
+
+        metadata = self.metadata.to_dict()
+
+        metrics = []
+        for metrics_item_data in self.metrics:
+            metrics_item = metrics_item_data.to_dict()
+            metrics.append(metrics_item)
+
+
+
+        name: None | str
+        name = self.name
+
+        per_metric = []
+        for per_metric_item_data in self.per_metric:
+            per_metric_item = per_metric_item_data.to_dict()
+            per_metric.append(per_metric_item)
+
+
+
+        result_counts = self.result_counts.to_dict()
+
+        started_at: None | str
+        if isinstance(self.started_at, datetime.datetime):
+            started_at = self.started_at.isoformat()
+        else:
+            started_at = self.started_at
+
+        status: str = self.status
+
+        test_case_count = self.test_case_count
+
+        usage = self.usage.to_dict()
+
+        webhook_url: None | str
+        webhook_url = self.webhook_url
+
+        object_ = self.object_
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "cache": cache,
+            "cluster_by": cluster_by,
+            "completed_at": completed_at,
+            "created_at": created_at,
+            "error": error,
+            "id": id,
+            "judge": judge,
+            "metadata": metadata,
+            "metrics": metrics,
+            "name": name,
+            "per_metric": per_metric,
+            "result_counts": result_counts,
+            "started_at": started_at,
+            "status": status,
+            "test_case_count": test_case_count,
+            "usage": usage,
+            "webhook_url": webhook_url,
+        })
+        if object_ is not UNSET:
+            field_dict["object"] = object_
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.evaluation_metadata import EvaluationMetadata # noqa: PLC0415
+        from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
+        from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.metric_summary import MetricSummary # noqa: PLC0415
+        from ..models.result_counts import ResultCounts # noqa: PLC0415
+        from ..models.usage_totals import UsageTotals # noqa: PLC0415
+        d = dict(src_dict)
+        cache = d.pop("cache")
+
+        def _parse_cluster_by(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        cluster_by = _parse_cluster_by(d.pop("cluster_by"))
+
+
+        def _parse_completed_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                completed_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return completed_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        completed_at = _parse_completed_at(d.pop("completed_at"))
+
+
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        def _parse_error(data: object) -> ErrorInfo | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                error_type_0 = ErrorInfo.from_dict(data)
+
+
+
+                return error_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ErrorInfo | None, data)
+
+        error = _parse_error(d.pop("error"))
+
+
+        id = d.pop("id")
+
+        def _parse_judge(data: object) -> JudgeConfig | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeConfig.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeConfig | None, data)
+
+        judge = _parse_judge(d.pop("judge"))
+
+
+        metadata = EvaluationMetadata.from_dict(d.pop("metadata"))
+
+
+
+
+        metrics = []
+        _metrics = d.pop("metrics")
+        for metrics_item_data in (_metrics):
+            metrics_item = EvaluationMetricsItem.from_dict(metrics_item_data)
+
+
+
+            metrics.append(metrics_item)
+
+
+        def _parse_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        name = _parse_name(d.pop("name"))
+
+
+        per_metric = []
+        _per_metric = d.pop("per_metric")
+        for per_metric_item_data in (_per_metric):
+            per_metric_item = MetricSummary.from_dict(per_metric_item_data)
+
+
+
+            per_metric.append(per_metric_item)
+
+
+        result_counts = ResultCounts.from_dict(d.pop("result_counts"))
+
+
+
+
+        def _parse_started_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                started_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return started_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        started_at = _parse_started_at(d.pop("started_at"))
+
+
+        status = check_evaluation_status(d.pop("status"))
+
+
+
+
+        test_case_count = d.pop("test_case_count")
+
+        usage = UsageTotals.from_dict(d.pop("usage"))
+
+
+
+
+        def _parse_webhook_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url"))
+
+
+        object_ = cast(Literal['evaluation'] | Unset , d.pop("object", UNSET))
+        if object_ != 'evaluation'and not isinstance(object_, Unset):
+            raise ValueError(f"object must match const 'evaluation', got '{object_}'")
+
+        evaluation = cls(
+            cache=cache,
+            cluster_by=cluster_by,
+            completed_at=completed_at,
+            created_at=created_at,
+            error=error,
+            id=id,
+            judge=judge,
+            metadata=metadata,
+            metrics=metrics,
+            name=name,
+            per_metric=per_metric,
+            result_counts=result_counts,
+            started_at=started_at,
+            status=status,
+            test_case_count=test_case_count,
+            usage=usage,
+            webhook_url=webhook_url,
+            object_=object_,
+        )
+
+
+        evaluation.additional_properties = d
+        return evaluation
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

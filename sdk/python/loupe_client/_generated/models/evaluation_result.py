@@ -1,0 +1,254 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.error_info import ErrorInfo
+  from ..models.evaluation_result_logs import EvaluationResultLogs
+  from ..models.usage_totals import UsageTotals
+
+
+
+
+
+T = TypeVar("T", bound="EvaluationResult")
+
+
+
+@_attrs_define
+class EvaluationResult:
+    """ 
+        Attributes:
+            created_at (datetime.datetime):
+            error (ErrorInfo | None):
+            id (str):
+            logs (EvaluationResultLogs):
+            metric (str):
+            passed (bool | None):
+            reason (None | str):
+            score (float | None):
+            test_case_id (str):
+            test_case_index (int):
+            threshold (float | None):
+            type_ (str):
+            usage (UsageTotals):
+            object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
+     """
+
+    created_at: datetime.datetime
+    error: ErrorInfo | None
+    id: str
+    logs: EvaluationResultLogs
+    metric: str
+    passed: bool | None
+    reason: None | str
+    score: float | None
+    test_case_id: str
+    test_case_index: int
+    threshold: float | None
+    type_: str
+    usage: UsageTotals
+    object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
+        from ..models.usage_totals import UsageTotals # noqa: PLC0415
+        created_at = self.created_at.isoformat()
+
+        error: dict[str, Any] | None
+        if isinstance(self.error, ErrorInfo):
+            error = self.error.to_dict()
+        else:
+            error = self.error
+
+        id = self.id
+
+        logs = self.logs.to_dict()
+
+        metric = self.metric
+
+        passed: bool | None
+        passed = self.passed
+
+        reason: None | str
+        reason = self.reason
+
+        score: float | None
+        score = self.score
+
+        test_case_id = self.test_case_id
+
+        test_case_index = self.test_case_index
+
+        threshold: float | None
+        threshold = self.threshold
+
+        type_ = self.type_
+
+        usage = self.usage.to_dict()
+
+        object_ = self.object_
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "created_at": created_at,
+            "error": error,
+            "id": id,
+            "logs": logs,
+            "metric": metric,
+            "passed": passed,
+            "reason": reason,
+            "score": score,
+            "test_case_id": test_case_id,
+            "test_case_index": test_case_index,
+            "threshold": threshold,
+            "type": type_,
+            "usage": usage,
+        })
+        if object_ is not UNSET:
+            field_dict["object"] = object_
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
+        from ..models.usage_totals import UsageTotals # noqa: PLC0415
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        def _parse_error(data: object) -> ErrorInfo | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                error_type_0 = ErrorInfo.from_dict(data)
+
+
+
+                return error_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ErrorInfo | None, data)
+
+        error = _parse_error(d.pop("error"))
+
+
+        id = d.pop("id")
+
+        logs = EvaluationResultLogs.from_dict(d.pop("logs"))
+
+
+
+
+        metric = d.pop("metric")
+
+        def _parse_passed(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        passed = _parse_passed(d.pop("passed"))
+
+
+        def _parse_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        reason = _parse_reason(d.pop("reason"))
+
+
+        def _parse_score(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        score = _parse_score(d.pop("score"))
+
+
+        test_case_id = d.pop("test_case_id")
+
+        test_case_index = d.pop("test_case_index")
+
+        def _parse_threshold(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        threshold = _parse_threshold(d.pop("threshold"))
+
+
+        type_ = d.pop("type")
+
+        usage = UsageTotals.from_dict(d.pop("usage"))
+
+
+
+
+        object_ = cast(Literal['evaluation.result'] | Unset , d.pop("object", UNSET))
+        if object_ != 'evaluation.result'and not isinstance(object_, Unset):
+            raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
+
+        evaluation_result = cls(
+            created_at=created_at,
+            error=error,
+            id=id,
+            logs=logs,
+            metric=metric,
+            passed=passed,
+            reason=reason,
+            score=score,
+            test_case_id=test_case_id,
+            test_case_index=test_case_index,
+            threshold=threshold,
+            type_=type_,
+            usage=usage,
+            object_=object_,
+        )
+
+
+        evaluation_result.additional_properties = d
+        return evaluation_result
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+
+T = TypeVar("T", bound="FieldError")
+
+
+
+@_attrs_define
+class FieldError:
+    """ 
+        Attributes:
+            loc (str): Where the bad value is, e.g. `test_cases[3].actual_output`.
+            msg (str):
+            pointer (str): The same place as a JSON Pointer into the request body.
+            type_ (str):
+     """
+
+    loc: str
+    msg: str
+    pointer: str
+    type_: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        loc = self.loc
+
+        msg = self.msg
+
+        pointer = self.pointer
+
+        type_ = self.type_
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "loc": loc,
+            "msg": msg,
+            "pointer": pointer,
+            "type": type_,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        loc = d.pop("loc")
+
+        msg = d.pop("msg")
+
+        pointer = d.pop("pointer")
+
+        type_ = d.pop("type")
+
+        field_error = cls(
+            loc=loc,
+            msg=msg,
+            pointer=pointer,
+            type_=type_,
+        )
+
+
+        field_error.additional_properties = d
+        return field_error
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,279 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.g_eval_spec_evaluation_params_item import check_g_eval_spec_evaluation_params_item
+from ..models.g_eval_spec_evaluation_params_item import GEvalSpecEvaluationParamsItem
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+if TYPE_CHECKING:
+  from ..models.g_eval_template import GEvalTemplate
+  from ..models.rubric_item import RubricItem
+
+
+
+
+
+T = TypeVar("T", bound="GEvalSpec")
+
+
+
+@_attrs_define
+class GEvalSpec:
+    """ 
+        Attributes:
+            evaluation_params (list[GEvalSpecEvaluationParamsItem]):
+            name (str): Results are reported under this name.
+            type_ (Literal['g_eval']):
+            criteria (None | str | Unset):
+            evaluation_steps (list[str] | None | Unset):
+            evaluation_template (GEvalTemplate | None | Unset):
+            model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
+            rubric (list[RubricItem] | None | Unset):
+            strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
+            threshold (float | Unset): `passed = score >= threshold`. Default: 0.5.
+            top_logprobs (int | Unset):  Default: 20.
+     """
+
+    evaluation_params: list[GEvalSpecEvaluationParamsItem]
+    name: str
+    type_: Literal['g_eval']
+    criteria: None | str | Unset = UNSET
+    evaluation_steps: list[str] | None | Unset = UNSET
+    evaluation_template: GEvalTemplate | None | Unset = UNSET
+    model: None | str | Unset = UNSET
+    rubric: list[RubricItem] | None | Unset = UNSET
+    strict_mode: bool | Unset = False
+    threshold: float | Unset = 0.5
+    top_logprobs: int | Unset = 20
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.g_eval_template import GEvalTemplate # noqa: PLC0415
+        from ..models.rubric_item import RubricItem # noqa: PLC0415
+        evaluation_params = []
+        for evaluation_params_item_data in self.evaluation_params:
+            evaluation_params_item: str = evaluation_params_item_data
+            evaluation_params.append(evaluation_params_item)
+
+
+
+        name = self.name
+
+        type_ = self.type_
+
+        criteria: None | str | Unset
+        if isinstance(self.criteria, Unset):
+            criteria = UNSET
+        else:
+            criteria = self.criteria
+
+        evaluation_steps: list[str] | None | Unset
+        if isinstance(self.evaluation_steps, Unset):
+            evaluation_steps = UNSET
+        elif isinstance(self.evaluation_steps, list):
+            evaluation_steps = self.evaluation_steps
+
+
+        else:
+            evaluation_steps = self.evaluation_steps
+
+        evaluation_template: dict[str, Any] | None | Unset
+        if isinstance(self.evaluation_template, Unset):
+            evaluation_template = UNSET
+        elif isinstance(self.evaluation_template, GEvalTemplate):
+            evaluation_template = self.evaluation_template.to_dict()
+        else:
+            evaluation_template = self.evaluation_template
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
+        rubric: list[dict[str, Any]] | None | Unset
+        if isinstance(self.rubric, Unset):
+            rubric = UNSET
+        elif isinstance(self.rubric, list):
+            rubric = []
+            for rubric_type_0_item_data in self.rubric:
+                rubric_type_0_item = rubric_type_0_item_data.to_dict()
+                rubric.append(rubric_type_0_item)
+
+
+        else:
+            rubric = self.rubric
+
+        strict_mode = self.strict_mode
+
+        threshold = self.threshold
+
+        top_logprobs = self.top_logprobs
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "evaluation_params": evaluation_params,
+            "name": name,
+            "type": type_,
+        })
+        if criteria is not UNSET:
+            field_dict["criteria"] = criteria
+        if evaluation_steps is not UNSET:
+            field_dict["evaluation_steps"] = evaluation_steps
+        if evaluation_template is not UNSET:
+            field_dict["evaluation_template"] = evaluation_template
+        if model is not UNSET:
+            field_dict["model"] = model
+        if rubric is not UNSET:
+            field_dict["rubric"] = rubric
+        if strict_mode is not UNSET:
+            field_dict["strict_mode"] = strict_mode
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+        if top_logprobs is not UNSET:
+            field_dict["top_logprobs"] = top_logprobs
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.g_eval_template import GEvalTemplate # noqa: PLC0415
+        from ..models.rubric_item import RubricItem # noqa: PLC0415
+        d = dict(src_dict)
+        evaluation_params = []
+        _evaluation_params = d.pop("evaluation_params")
+        for evaluation_params_item_data in (_evaluation_params):
+            evaluation_params_item = check_g_eval_spec_evaluation_params_item(evaluation_params_item_data)
+
+
+
+            evaluation_params.append(evaluation_params_item)
+
+
+        name = d.pop("name")
+
+        type_ = cast(Literal['g_eval'] , d.pop("type"))
+        if type_ != 'g_eval':
+            raise ValueError(f"type must match const 'g_eval', got '{type_}'")
+
+        def _parse_criteria(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        criteria = _parse_criteria(d.pop("criteria", UNSET))
+
+
+        def _parse_evaluation_steps(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                evaluation_steps_type_0 = cast(list[str], data)
+
+                return evaluation_steps_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        evaluation_steps = _parse_evaluation_steps(d.pop("evaluation_steps", UNSET))
+
+
+        def _parse_evaluation_template(data: object) -> GEvalTemplate | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                evaluation_template_type_0 = GEvalTemplate.from_dict(data)
+
+
+
+                return evaluation_template_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(GEvalTemplate | None | Unset, data)
+
+        evaluation_template = _parse_evaluation_template(d.pop("evaluation_template", UNSET))
+
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
+
+
+        def _parse_rubric(data: object) -> list[RubricItem] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                rubric_type_0 = []
+                _rubric_type_0 = data
+                for rubric_type_0_item_data in (_rubric_type_0):
+                    rubric_type_0_item = RubricItem.from_dict(rubric_type_0_item_data)
+
+
+
+                    rubric_type_0.append(rubric_type_0_item)
+
+                return rubric_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[RubricItem] | None | Unset, data)
+
+        rubric = _parse_rubric(d.pop("rubric", UNSET))
+
+
+        strict_mode = d.pop("strict_mode", UNSET)
+
+        threshold = d.pop("threshold", UNSET)
+
+        top_logprobs = d.pop("top_logprobs", UNSET)
+
+        g_eval_spec = cls(
+            evaluation_params=evaluation_params,
+            name=name,
+            type_=type_,
+            criteria=criteria,
+            evaluation_steps=evaluation_steps,
+            evaluation_template=evaluation_template,
+            model=model,
+            rubric=rubric,
+            strict_mode=strict_mode,
+            threshold=threshold,
+            top_logprobs=top_logprobs,
+        )
+
+        return g_eval_spec
+

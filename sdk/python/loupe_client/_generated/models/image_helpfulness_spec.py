@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="ImageHelpfulnessSpec")
+
+
+
+@_attrs_define
+class ImageHelpfulnessSpec:
+    """ 
+        Attributes:
+            type_ (Literal['image_helpfulness']):
+            include_reason (bool | Unset):  Default: True.
+            max_context_size (int | None | Unset): Characters of text taken on each side of an image; the whole text if
+                unset.
+            model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
+            name (None | str | Unset): Name results are reported under; defaults to the metric type.
+            strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
+            threshold (float | Unset): `passed = score >= threshold`. Default: 0.5.
+     """
+
+    type_: Literal['image_helpfulness']
+    include_reason: bool | Unset = True
+    max_context_size: int | None | Unset = UNSET
+    model: None | str | Unset = UNSET
+    name: None | str | Unset = UNSET
+    strict_mode: bool | Unset = False
+    threshold: float | Unset = 0.5
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_
+
+        include_reason = self.include_reason
+
+        max_context_size: int | None | Unset
+        if isinstance(self.max_context_size, Unset):
+            max_context_size = UNSET
+        else:
+            max_context_size = self.max_context_size
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
+        strict_mode = self.strict_mode
+
+        threshold = self.threshold
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "type": type_,
+        })
+        if include_reason is not UNSET:
+            field_dict["include_reason"] = include_reason
+        if max_context_size is not UNSET:
+            field_dict["max_context_size"] = max_context_size
+        if model is not UNSET:
+            field_dict["model"] = model
+        if name is not UNSET:
+            field_dict["name"] = name
+        if strict_mode is not UNSET:
+            field_dict["strict_mode"] = strict_mode
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        type_ = cast(Literal['image_helpfulness'] , d.pop("type"))
+        if type_ != 'image_helpfulness':
+            raise ValueError(f"type must match const 'image_helpfulness', got '{type_}'")
+
+        include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_max_context_size(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        max_context_size = _parse_max_context_size(d.pop("max_context_size", UNSET))
+
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
+
+
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
+
+
+        strict_mode = d.pop("strict_mode", UNSET)
+
+        threshold = d.pop("threshold", UNSET)
+
+        image_helpfulness_spec = cls(
+            type_=type_,
+            include_reason=include_reason,
+            max_context_size=max_context_size,
+            model=model,
+            name=name,
+            strict_mode=strict_mode,
+            threshold=threshold,
+        )
+
+        return image_helpfulness_spec
+

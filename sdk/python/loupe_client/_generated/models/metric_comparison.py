@@ -1,0 +1,347 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.metric_comparison_verdict import check_metric_comparison_verdict
+from ..models.metric_comparison_verdict import MetricComparisonVerdict
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.errored_counts import ErroredCounts
+
+
+
+
+
+T = TypeVar("T", bound="MetricComparison")
+
+
+
+@_attrs_define
+class MetricComparison:
+    """ One metric, item by item: candidate − baseline over items scored on both sides.
+
+        Attributes:
+            adjusted_p_value (float | None): p_value, Holm-adjusted across metrics.
+            baseline_mean (float | None):
+            baseline_pass_rate (float | None): Only for metrics with a threshold.
+            candidate_mean (float | None):
+            candidate_pass_rate (float | None):
+            ci95 (list[float] | None): Paired t interval of the mean difference.
+            errored (ErroredCounts):
+            improved_items (int | None): Failed on the baseline, passed now.
+            mcnemar_p_value (float | None): Exact McNemar: two-sided binomial test on the discordant pairs.
+            mean_difference (float | None): candidate − baseline.
+            metric (str):
+            minimum_detectable_effect (float | None): The smallest |mean difference| a paired t test at `alpha` detects with
+                80% power, for this n and the observed spread of the differences.
+            n (int): Matched items with a score on both sides.
+            p_value (float | None): Paired t test, two-sided.
+            pass_rate_difference (float | None):
+            regressed_items (int | None): Passed on the baseline, failed now.
+            type_ (str):
+            verdict (MetricComparisonVerdict): improved / regressed when adjusted_p_value < alpha (by the sign of
+                mean_difference); else no_detectable_change.
+            wilcoxon_p_value (float | None): Wilcoxon signed-rank (zeros dropped).
+     """
+
+    adjusted_p_value: float | None
+    baseline_mean: float | None
+    baseline_pass_rate: float | None
+    candidate_mean: float | None
+    candidate_pass_rate: float | None
+    ci95: list[float] | None
+    errored: ErroredCounts
+    improved_items: int | None
+    mcnemar_p_value: float | None
+    mean_difference: float | None
+    metric: str
+    minimum_detectable_effect: float | None
+    n: int
+    p_value: float | None
+    pass_rate_difference: float | None
+    regressed_items: int | None
+    type_: str
+    verdict: MetricComparisonVerdict
+    wilcoxon_p_value: float | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.errored_counts import ErroredCounts # noqa: PLC0415
+        adjusted_p_value: float | None
+        adjusted_p_value = self.adjusted_p_value
+
+        baseline_mean: float | None
+        baseline_mean = self.baseline_mean
+
+        baseline_pass_rate: float | None
+        baseline_pass_rate = self.baseline_pass_rate
+
+        candidate_mean: float | None
+        candidate_mean = self.candidate_mean
+
+        candidate_pass_rate: float | None
+        candidate_pass_rate = self.candidate_pass_rate
+
+        ci95: list[float] | None
+        if isinstance(self.ci95, list):
+            ci95 = self.ci95
+
+
+        else:
+            ci95 = self.ci95
+
+        errored = self.errored.to_dict()
+
+        improved_items: int | None
+        improved_items = self.improved_items
+
+        mcnemar_p_value: float | None
+        mcnemar_p_value = self.mcnemar_p_value
+
+        mean_difference: float | None
+        mean_difference = self.mean_difference
+
+        metric = self.metric
+
+        minimum_detectable_effect: float | None
+        minimum_detectable_effect = self.minimum_detectable_effect
+
+        n = self.n
+
+        p_value: float | None
+        p_value = self.p_value
+
+        pass_rate_difference: float | None
+        pass_rate_difference = self.pass_rate_difference
+
+        regressed_items: int | None
+        regressed_items = self.regressed_items
+
+        type_ = self.type_
+
+        verdict: str = self.verdict
+
+        wilcoxon_p_value: float | None
+        wilcoxon_p_value = self.wilcoxon_p_value
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "adjusted_p_value": adjusted_p_value,
+            "baseline_mean": baseline_mean,
+            "baseline_pass_rate": baseline_pass_rate,
+            "candidate_mean": candidate_mean,
+            "candidate_pass_rate": candidate_pass_rate,
+            "ci95": ci95,
+            "errored": errored,
+            "improved_items": improved_items,
+            "mcnemar_p_value": mcnemar_p_value,
+            "mean_difference": mean_difference,
+            "metric": metric,
+            "minimum_detectable_effect": minimum_detectable_effect,
+            "n": n,
+            "p_value": p_value,
+            "pass_rate_difference": pass_rate_difference,
+            "regressed_items": regressed_items,
+            "type": type_,
+            "verdict": verdict,
+            "wilcoxon_p_value": wilcoxon_p_value,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.errored_counts import ErroredCounts # noqa: PLC0415
+        d = dict(src_dict)
+        def _parse_adjusted_p_value(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        adjusted_p_value = _parse_adjusted_p_value(d.pop("adjusted_p_value"))
+
+
+        def _parse_baseline_mean(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        baseline_mean = _parse_baseline_mean(d.pop("baseline_mean"))
+
+
+        def _parse_baseline_pass_rate(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        baseline_pass_rate = _parse_baseline_pass_rate(d.pop("baseline_pass_rate"))
+
+
+        def _parse_candidate_mean(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        candidate_mean = _parse_candidate_mean(d.pop("candidate_mean"))
+
+
+        def _parse_candidate_pass_rate(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        candidate_pass_rate = _parse_candidate_pass_rate(d.pop("candidate_pass_rate"))
+
+
+        def _parse_ci95(data: object) -> list[float] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                ci95_type_0 = cast(list[float], data)
+
+                return ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None, data)
+
+        ci95 = _parse_ci95(d.pop("ci95"))
+
+
+        errored = ErroredCounts.from_dict(d.pop("errored"))
+
+
+
+
+        def _parse_improved_items(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        improved_items = _parse_improved_items(d.pop("improved_items"))
+
+
+        def _parse_mcnemar_p_value(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        mcnemar_p_value = _parse_mcnemar_p_value(d.pop("mcnemar_p_value"))
+
+
+        def _parse_mean_difference(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        mean_difference = _parse_mean_difference(d.pop("mean_difference"))
+
+
+        metric = d.pop("metric")
+
+        def _parse_minimum_detectable_effect(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        minimum_detectable_effect = _parse_minimum_detectable_effect(d.pop("minimum_detectable_effect"))
+
+
+        n = d.pop("n")
+
+        def _parse_p_value(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        p_value = _parse_p_value(d.pop("p_value"))
+
+
+        def _parse_pass_rate_difference(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        pass_rate_difference = _parse_pass_rate_difference(d.pop("pass_rate_difference"))
+
+
+        def _parse_regressed_items(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        regressed_items = _parse_regressed_items(d.pop("regressed_items"))
+
+
+        type_ = d.pop("type")
+
+        verdict = check_metric_comparison_verdict(d.pop("verdict"))
+
+
+
+
+        def _parse_wilcoxon_p_value(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        wilcoxon_p_value = _parse_wilcoxon_p_value(d.pop("wilcoxon_p_value"))
+
+
+        metric_comparison = cls(
+            adjusted_p_value=adjusted_p_value,
+            baseline_mean=baseline_mean,
+            baseline_pass_rate=baseline_pass_rate,
+            candidate_mean=candidate_mean,
+            candidate_pass_rate=candidate_pass_rate,
+            ci95=ci95,
+            errored=errored,
+            improved_items=improved_items,
+            mcnemar_p_value=mcnemar_p_value,
+            mean_difference=mean_difference,
+            metric=metric,
+            minimum_detectable_effect=minimum_detectable_effect,
+            n=n,
+            p_value=p_value,
+            pass_rate_difference=pass_rate_difference,
+            regressed_items=regressed_items,
+            type_=type_,
+            verdict=verdict,
+            wilcoxon_p_value=wilcoxon_p_value,
+        )
+
+
+        metric_comparison.additional_properties = d
+        return metric_comparison
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

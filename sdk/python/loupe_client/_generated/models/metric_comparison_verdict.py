@@ -1,0 +1,10 @@
+from typing import Literal
+
+MetricComparisonVerdict = Literal['improved', 'no_detectable_change', 'regressed']
+
+METRIC_COMPARISON_VERDICT_VALUES: set[MetricComparisonVerdict] = { 'improved', 'no_detectable_change', 'regressed',  }
+
+def check_metric_comparison_verdict(value: str) -> MetricComparisonVerdict:
+    if value in METRIC_COMPARISON_VERDICT_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {METRIC_COMPARISON_VERDICT_VALUES!r}")

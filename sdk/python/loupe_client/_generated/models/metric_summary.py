@@ -1,0 +1,301 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.clustered_error import ClusteredError
+
+
+
+
+
+T = TypeVar("T", bound="MetricSummary")
+
+
+
+@_attrs_define
+class MetricSummary:
+    """ 
+        Attributes:
+            ci95 (list[float] | None): [lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2.
+            errored (int):
+            failed (int):
+            mean_score (float | None): Mean over results that have a score.
+            metric (str):
+            n (int): Results with a score.
+            pass_rate (float | None): passed / (passed + failed).
+            pass_rate_ci95 (list[float] | None): Wilson 95% interval of the pass rate; null without a threshold or below 2.
+            passed (int):
+            pending (int):
+            std (float | None): Sample standard deviation (n − 1); null below 2.
+            stderr (float | None): std / √n; null below 2 scored results.
+            type_ (str):
+            clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
+            position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
+                bias).
+     """
+
+    ci95: list[float] | None
+    errored: int
+    failed: int
+    mean_score: float | None
+    metric: str
+    n: int
+    pass_rate: float | None
+    pass_rate_ci95: list[float] | None
+    passed: int
+    pending: int
+    std: float | None
+    stderr: float | None
+    type_: str
+    clustered: ClusteredError | None | Unset = UNSET
+    position_inconsistent: int | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.clustered_error import ClusteredError # noqa: PLC0415
+        ci95: list[float] | None
+        if isinstance(self.ci95, list):
+            ci95 = self.ci95
+
+
+        else:
+            ci95 = self.ci95
+
+        errored = self.errored
+
+        failed = self.failed
+
+        mean_score: float | None
+        mean_score = self.mean_score
+
+        metric = self.metric
+
+        n = self.n
+
+        pass_rate: float | None
+        pass_rate = self.pass_rate
+
+        pass_rate_ci95: list[float] | None
+        if isinstance(self.pass_rate_ci95, list):
+            pass_rate_ci95 = self.pass_rate_ci95
+
+
+        else:
+            pass_rate_ci95 = self.pass_rate_ci95
+
+        passed = self.passed
+
+        pending = self.pending
+
+        std: float | None
+        std = self.std
+
+        stderr: float | None
+        stderr = self.stderr
+
+        type_ = self.type_
+
+        clustered: dict[str, Any] | None | Unset
+        if isinstance(self.clustered, Unset):
+            clustered = UNSET
+        elif isinstance(self.clustered, ClusteredError):
+            clustered = self.clustered.to_dict()
+        else:
+            clustered = self.clustered
+
+        position_inconsistent: int | None | Unset
+        if isinstance(self.position_inconsistent, Unset):
+            position_inconsistent = UNSET
+        else:
+            position_inconsistent = self.position_inconsistent
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "ci95": ci95,
+            "errored": errored,
+            "failed": failed,
+            "mean_score": mean_score,
+            "metric": metric,
+            "n": n,
+            "pass_rate": pass_rate,
+            "pass_rate_ci95": pass_rate_ci95,
+            "passed": passed,
+            "pending": pending,
+            "std": std,
+            "stderr": stderr,
+            "type": type_,
+        })
+        if clustered is not UNSET:
+            field_dict["clustered"] = clustered
+        if position_inconsistent is not UNSET:
+            field_dict["position_inconsistent"] = position_inconsistent
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.clustered_error import ClusteredError # noqa: PLC0415
+        d = dict(src_dict)
+        def _parse_ci95(data: object) -> list[float] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                ci95_type_0 = cast(list[float], data)
+
+                return ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None, data)
+
+        ci95 = _parse_ci95(d.pop("ci95"))
+
+
+        errored = d.pop("errored")
+
+        failed = d.pop("failed")
+
+        def _parse_mean_score(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        mean_score = _parse_mean_score(d.pop("mean_score"))
+
+
+        metric = d.pop("metric")
+
+        n = d.pop("n")
+
+        def _parse_pass_rate(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        pass_rate = _parse_pass_rate(d.pop("pass_rate"))
+
+
+        def _parse_pass_rate_ci95(data: object) -> list[float] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                pass_rate_ci95_type_0 = cast(list[float], data)
+
+                return pass_rate_ci95_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[float] | None, data)
+
+        pass_rate_ci95 = _parse_pass_rate_ci95(d.pop("pass_rate_ci95"))
+
+
+        passed = d.pop("passed")
+
+        pending = d.pop("pending")
+
+        def _parse_std(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        std = _parse_std(d.pop("std"))
+
+
+        def _parse_stderr(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        stderr = _parse_stderr(d.pop("stderr"))
+
+
+        type_ = d.pop("type")
+
+        def _parse_clustered(data: object) -> ClusteredError | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                clustered_type_0 = ClusteredError.from_dict(data)
+
+
+
+                return clustered_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClusteredError | None | Unset, data)
+
+        clustered = _parse_clustered(d.pop("clustered", UNSET))
+
+
+        def _parse_position_inconsistent(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        position_inconsistent = _parse_position_inconsistent(d.pop("position_inconsistent", UNSET))
+
+
+        metric_summary = cls(
+            ci95=ci95,
+            errored=errored,
+            failed=failed,
+            mean_score=mean_score,
+            metric=metric,
+            n=n,
+            pass_rate=pass_rate,
+            pass_rate_ci95=pass_rate_ci95,
+            passed=passed,
+            pending=pending,
+            std=std,
+            stderr=stderr,
+            type_=type_,
+            clustered=clustered,
+            position_inconsistent=position_inconsistent,
+        )
+
+
+        metric_summary.additional_properties = d
+        return metric_summary
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,179 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.pairwise_spec_evaluation_params_item import check_pairwise_spec_evaluation_params_item
+from ..models.pairwise_spec_evaluation_params_item import PairwiseSpecEvaluationParamsItem
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+
+
+
+
+
+
+T = TypeVar("T", bound="PairwiseSpec")
+
+
+
+@_attrs_define
+class PairwiseSpec:
+    """ 
+        Attributes:
+            criteria (str): What makes one answer better.
+            type_ (Literal['pairwise']):
+            evaluation_params (list[PairwiseSpecEvaluationParamsItem] | Unset): Test-case fields the judge sees besides the
+                two answers.
+            include_reason (bool | Unset):  Default: True.
+            model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
+            name (None | str | Unset): Name results are reported under; defaults to the metric type.
+            second_output (str | Unset): Where the other answer is: `expected_output`, or `metadata.<key>` (text). Default:
+                'expected_output'.
+            strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
+            threshold (float | Unset): `passed = score >= threshold`. Default: 0.5.
+     """
+
+    criteria: str
+    type_: Literal['pairwise']
+    evaluation_params: list[PairwiseSpecEvaluationParamsItem] | Unset = UNSET
+    include_reason: bool | Unset = True
+    model: None | str | Unset = UNSET
+    name: None | str | Unset = UNSET
+    second_output: str | Unset = 'expected_output'
+    strict_mode: bool | Unset = False
+    threshold: float | Unset = 0.5
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        criteria = self.criteria
+
+        type_ = self.type_
+
+        evaluation_params: list[str] | Unset = UNSET
+        if not isinstance(self.evaluation_params, Unset):
+            evaluation_params = []
+            for evaluation_params_item_data in self.evaluation_params:
+                evaluation_params_item: str = evaluation_params_item_data
+                evaluation_params.append(evaluation_params_item)
+
+
+
+        include_reason = self.include_reason
+
+        model: None | str | Unset
+        if isinstance(self.model, Unset):
+            model = UNSET
+        else:
+            model = self.model
+
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
+        second_output = self.second_output
+
+        strict_mode = self.strict_mode
+
+        threshold = self.threshold
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+            "criteria": criteria,
+            "type": type_,
+        })
+        if evaluation_params is not UNSET:
+            field_dict["evaluation_params"] = evaluation_params
+        if include_reason is not UNSET:
+            field_dict["include_reason"] = include_reason
+        if model is not UNSET:
+            field_dict["model"] = model
+        if name is not UNSET:
+            field_dict["name"] = name
+        if second_output is not UNSET:
+            field_dict["second_output"] = second_output
+        if strict_mode is not UNSET:
+            field_dict["strict_mode"] = strict_mode
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        criteria = d.pop("criteria")
+
+        type_ = cast(Literal['pairwise'] , d.pop("type"))
+        if type_ != 'pairwise':
+            raise ValueError(f"type must match const 'pairwise', got '{type_}'")
+
+        _evaluation_params = d.pop("evaluation_params", UNSET)
+        evaluation_params: list[PairwiseSpecEvaluationParamsItem] | Unset = UNSET
+        if _evaluation_params is not UNSET:
+            evaluation_params = []
+            for evaluation_params_item_data in _evaluation_params:
+                evaluation_params_item = check_pairwise_spec_evaluation_params_item(evaluation_params_item_data)
+
+
+
+                evaluation_params.append(evaluation_params_item)
+
+
+        include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_model(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model = _parse_model(d.pop("model", UNSET))
+
+
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
+
+
+        second_output = d.pop("second_output", UNSET)
+
+        strict_mode = d.pop("strict_mode", UNSET)
+
+        threshold = d.pop("threshold", UNSET)
+
+        pairwise_spec = cls(
+            criteria=criteria,
+            type_=type_,
+            evaluation_params=evaluation_params,
+            include_reason=include_reason,
+            model=model,
+            name=name,
+            second_output=second_output,
+            strict_mode=strict_mode,
+            threshold=threshold,
+        )
+
+        return pairwise_spec
+

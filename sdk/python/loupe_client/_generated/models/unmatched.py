@@ -1,0 +1,122 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.unmatched_item import UnmatchedItem
+
+
+
+
+
+T = TypeVar("T", bound="Unmatched")
+
+
+
+@_attrs_define
+class Unmatched:
+    """ Items on one side only (never compared), and metrics on one side only.
+
+        Attributes:
+            baseline_only (int):
+            candidate_only (int):
+            items (list[UnmatchedItem]): The first 100 of them.
+            metrics (list[str]): Metric names only one side has.
+     """
+
+    baseline_only: int
+    candidate_only: int
+    items: list[UnmatchedItem]
+    metrics: list[str]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.unmatched_item import UnmatchedItem # noqa: PLC0415
+        baseline_only = self.baseline_only
+
+        candidate_only = self.candidate_only
+
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
+
+
+
+        metrics = self.metrics
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "baseline_only": baseline_only,
+            "candidate_only": candidate_only,
+            "items": items,
+            "metrics": metrics,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.unmatched_item import UnmatchedItem # noqa: PLC0415
+        d = dict(src_dict)
+        baseline_only = d.pop("baseline_only")
+
+        candidate_only = d.pop("candidate_only")
+
+        items = []
+        _items = d.pop("items")
+        for items_item_data in (_items):
+            items_item = UnmatchedItem.from_dict(items_item_data)
+
+
+
+            items.append(items_item)
+
+
+        metrics = cast(list[str], d.pop("metrics"))
+
+
+        unmatched = cls(
+            baseline_only=baseline_only,
+            candidate_only=candidate_only,
+            items=items,
+            metrics=metrics,
+        )
+
+
+        unmatched.additional_properties = d
+        return unmatched
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+from typing import Literal, cast
+import datetime
+
+
+
+
+
+
+T = TypeVar("T", bound="WebhookEndpoint")
+
+
+
+@_attrs_define
+class WebhookEndpoint:
+    """ 
+        Attributes:
+            created_at (datetime.datetime):
+            description (None | str):
+            enabled (bool):
+            id (str):
+            url (str):
+            object_ (Literal['webhook_endpoint'] | Unset):  Default: 'webhook_endpoint'.
+     """
+
+    created_at: datetime.datetime
+    description: None | str
+    enabled: bool
+    id: str
+    url: str
+    object_: Literal['webhook_endpoint'] | Unset = 'webhook_endpoint'
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        created_at = self.created_at.isoformat()
+
+        description: None | str
+        description = self.description
+
+        enabled = self.enabled
+
+        id = self.id
+
+        url = self.url
+
+        object_ = self.object_
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "created_at": created_at,
+            "description": description,
+            "enabled": enabled,
+            "id": id,
+            "url": url,
+        })
+        if object_ is not UNSET:
+            field_dict["object"] = object_
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+
+
+
+        def _parse_description(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        description = _parse_description(d.pop("description"))
+
+
+        enabled = d.pop("enabled")
+
+        id = d.pop("id")
+
+        url = d.pop("url")
+
+        object_ = cast(Literal['webhook_endpoint'] | Unset , d.pop("object", UNSET))
+        if object_ != 'webhook_endpoint'and not isinstance(object_, Unset):
+            raise ValueError(f"object must match const 'webhook_endpoint', got '{object_}'")
+
+        webhook_endpoint = cls(
+            created_at=created_at,
+            description=description,
+            enabled=enabled,
+            id=id,
+            url=url,
+            object_=object_,
+        )
+
+
+        webhook_endpoint.additional_properties = d
+        return webhook_endpoint
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,222 @@
+"""`Loupe`'s resources: each method calls one generated endpoint function and checks its answer."""
+
+import time
+from collections.abc import Iterator, Mapping
+from types import ModuleType
+from typing import Any
+
+from ._errors import error_from_response
+from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
+from ._generated.api.datasets import get_dataset, list_dataset_rows, list_datasets
+from ._generated.api.evaluations import (
+    cancel_evaluation,
+    create_evaluation,
+    export_evaluation_results,
+    get_evaluation,
+    list_evaluation_results,
+    list_evaluation_test_cases,
+    list_evaluations,
+)
+from ._generated.api.runs import cancel_run, create_run, get_run, list_run_samples, list_runs
+from ._generated.client import AuthenticatedClient
+from ._generated.models import (
+    Comparison,
+    ComparisonItem,
+    Dataset,
+    DatasetRow,
+    Evaluation,
+    EvaluationResult,
+    Run,
+    Sample,
+    TestCase,
+)
+from ._generated.types import UNSET
+from ._inputs import Payload, to_json
+from ._shared import TERMINAL, checked, next_poll
+
+
+def params(**values: Any) -> dict[str, Any]:
+    """Keyword arguments for a generated function, None meaning "not sent"."""
+    return {name: UNSET if value is None else value for name, value in values.items()}
+
+
+def body_of(body: Any, fields: Mapping[str, Any]) -> Payload:
+    """A request body from a model or dict plus keyword fields (which win), as JSON."""
+    merged = dict(to_json(body) or {})
+    merged.update(
+        {name: value for name, value in to_json(dict(fields)).items() if value is not None}
+    )
+    return Payload(merged)
+
+
+class _Resource:
+    def __init__(self, client: AuthenticatedClient) -> None:
+        self._client = client
+
+    def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
+        return checked(endpoint.sync_detailed(*args, client=self._client, **params(**kwargs)))
+
+    def _each(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        after = None
+        while True:
+            page = self._call(endpoint, *args, after=after, **kwargs)
+            yield from page.data
+            if not page.has_more or not page.data:
+                return
+            after = page.last_id
+
+    def _wait(
+        self, endpoint: ModuleType, object_id: str, timeout: float, poll_interval: float | None
+    ) -> Any:
+        deadline = time.monotonic() + timeout
+        while True:
+            response = endpoint.sync_detailed(object_id, client=self._client)
+            current = checked(response)
+            if current.status in TERMINAL:
+                return current
+            time.sleep(next_poll(response, deadline, poll_interval))
+
+
+class Evaluations(_Resource):
+    """`/v1/evaluations`: submit test cases and metrics, follow them, read every result."""
+
+    def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> Evaluation:
+        """Submit an evaluation (202: it is queued); `fields` are EvaluationCreate's."""
+        return self._call(
+            create_evaluation, body=body_of(body, fields), idempotency_key=idempotency_key
+        )
+
+    def get(self, evaluation_id: str) -> Evaluation:
+        return self._call(get_evaluation, evaluation_id)
+
+    def list(self, *, status: str | None = None, name: str | None = None) -> Iterator[Evaluation]:
+        """Every evaluation of the tenant, newest first, fetched page by page."""
+        return self._each(list_evaluations, status=status, name=name, limit=100)
+
+    def results(
+        self,
+        evaluation_id: str,
+        *,
+        metric: str | None = None,
+        status: str | None = None,
+        order: str | None = None,
+        page_size: int = 100,
+    ) -> Iterator[EvaluationResult]:
+        """Every result of an evaluation, fetched page by page as the iterator advances."""
+        return self._each(
+            list_evaluation_results,
+            evaluation_id,
+            metric=metric,
+            status=status,
+            order=order,
+            limit=page_size,
+        )
+
+    def test_cases(self, evaluation_id: str, *, page_size: int = 100) -> Iterator[TestCase]:
+        return self._each(list_evaluation_test_cases, evaluation_id, limit=page_size)
+
+    def export(
+        self,
+        evaluation_id: str,
+        *,
+        format: str = "jsonl",
+        metric: str | None = None,
+        status: str | None = None,
+    ) -> str:
+        """The results as one `jsonl` or `csv` document."""
+        # The generated function parses every 200 as JSON; a CSV export is not, so the
+        # request it describes is sent as is and the body read as text.
+        request = export_evaluation_results._get_kwargs(
+            evaluation_id, **params(format_=format, metric=metric, status=status)
+        )
+        response = self._client.get_httpx_client().request(**request)
+        if response.status_code >= 400:
+            raise error_from_response(response.status_code, response.content, response.headers)
+        return response.text
+
+    def cancel(self, evaluation_id: str) -> Evaluation:
+        """Stop a queued or running evaluation; a finished one raises ConflictError."""
+        return self._call(cancel_evaluation, evaluation_id)
+
+    def wait(
+        self, evaluation_id: str, *, timeout: float = 600, poll_interval: float | None = None
+    ) -> Evaluation:
+        """The evaluation once completed, failed or canceled; polls as often as the server's
+        Retry-After asks unless `poll_interval` is given. Raises TimeoutError after `timeout`."""
+        return self._wait(get_evaluation, evaluation_id, timeout, poll_interval)
+
+
+class Runs(_Resource):
+    """`/v1/runs`: a candidate model answers a dataset and the answers are scored."""
+
+    def create(self, body: Any = None, **fields: Any) -> Run:
+        return self._call(create_run, body=body_of(body, fields))
+
+    def get(self, run_id: str) -> Run:
+        return self._call(get_run, run_id)
+
+    def list(self) -> Iterator[Run]:
+        return self._each(list_runs, limit=100)
+
+    def samples(self, run_id: str, *, page_size: int = 100) -> Iterator[Sample]:
+        return self._each(list_run_samples, run_id, limit=page_size)
+
+    def cancel(self, run_id: str) -> Run:
+        return self._call(cancel_run, run_id)
+
+    def wait(self, run_id: str, *, timeout: float = 600, poll_interval: float | None = None) -> Run:
+        """The run once terminal (see Evaluations.wait)."""
+        return self._wait(get_run, run_id, timeout, poll_interval)
+
+
+class Datasets(_Resource):
+    """`/v1/datasets`: uploaded datasets and their rows."""
+
+    def get(self, dataset_id: str) -> Dataset:
+        return self._call(get_dataset, dataset_id)
+
+    def list(self) -> Iterator[Dataset]:
+        return self._each(list_datasets, limit=100)
+
+    def rows(
+        self, dataset_id: str, *, subset: str | None = None, page_size: int = 100
+    ) -> Iterator[DatasetRow]:
+        return self._each(list_dataset_rows, dataset_id, subset=subset, limit=page_size)
+
+
+class Comparisons(_Resource):
+    """`/v1/comparisons`: paired statistics between two evaluations or two runs."""
+
+    def create(
+        self,
+        baseline_id: str,
+        candidate_id: str,
+        *,
+        metrics: list[str] | None = None,
+        alpha: float | None = None,
+    ) -> Comparison:
+        fields = {"baseline_id": baseline_id, "candidate_id": candidate_id}
+        return self._call(
+            create_comparison, body=body_of(fields, {"metrics": metrics, "alpha": alpha})
+        )
+
+    def get(self, comparison_id: str) -> Comparison:
+        return self._call(get_comparison, comparison_id)
+
+    def items(
+        self,
+        comparison_id: str,
+        *,
+        metric: str | None = None,
+        direction: str | None = None,
+        page_size: int = 100,
+    ) -> Iterator[ComparisonItem]:
+        return self._each(
+            list_comparison_items,
+            comparison_id,
+            metric=metric,
+            direction=direction,
+            limit=page_size,
+        )
