@@ -36,7 +36,7 @@ class Comparison:
             candidate_id (str):
             created_at (datetime.datetime):
             id (str):
-            kind (ComparisonKind):
+            kind (ComparisonKind): What was compared: evaluations, runs, or OpenAI Evals runs (`evalrun_` ids).
             metrics (list[MetricComparison]):
             unmatched (Unmatched): Items on one side only (never compared), and metrics on one side only.
             object_ (Literal['comparison'] | Unset):  Default: 'comparison'.

@@ -96,7 +96,7 @@ def sync_detailed(
 ) -> Response[EvalRunObject | HTTPValidationError | Problem]:
     """ Cancel Eval Run Legacy
 
-     Cancel, as openai SDKs before 3.23 send it (a POST to the run itself).
+     Cancel a queued or running run; rows already graded keep their counts.
 
     Args:
         eval_id (str):
@@ -132,7 +132,7 @@ def sync(
 ) -> EvalRunObject | HTTPValidationError | Problem | None:
     """ Cancel Eval Run Legacy
 
-     Cancel, as openai SDKs before 3.23 send it (a POST to the run itself).
+     Cancel a queued or running run; rows already graded keep their counts.
 
     Args:
         eval_id (str):
@@ -163,7 +163,7 @@ async def asyncio_detailed(
 ) -> Response[EvalRunObject | HTTPValidationError | Problem]:
     """ Cancel Eval Run Legacy
 
-     Cancel, as openai SDKs before 3.23 send it (a POST to the run itself).
+     Cancel a queued or running run; rows already graded keep their counts.
 
     Args:
         eval_id (str):
@@ -199,7 +199,7 @@ async def asyncio(
 ) -> EvalRunObject | HTTPValidationError | Problem | None:
     """ Cancel Eval Run Legacy
 
-     Cancel, as openai SDKs before 3.23 send it (a POST to the run itself).
+     Cancel a queued or running run; rows already graded keep their counts.
 
     Args:
         eval_id (str):
