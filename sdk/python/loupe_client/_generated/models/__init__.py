@@ -86,6 +86,8 @@ from .image_url_detail_type_0 import ImageUrlDetailType0
 from .image_url_part import ImageUrlPart
 from .item_side import ItemSide
 from .judge_config import JudgeConfig
+from .judge_ref import JudgeRef
+from .judge_used import JudgeUsed
 from .list_comparison_items_direction_type_0 import ListComparisonItemsDirectionType0
 from .list_eval_runs_order import ListEvalRunsOrder
 from .list_eval_runs_status_type_0 import ListEvalRunsStatusType0
@@ -247,6 +249,8 @@ __all__ = (
     "ImageUrlPart",
     "ItemSide",
     "JudgeConfig",
+    "JudgeRef",
+    "JudgeUsed",
     "ListComparisonItemsDirectionType0",
     "ListEvalRunsOrder",
     "ListEvalRunsStatusType0",

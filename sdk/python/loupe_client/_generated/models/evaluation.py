@@ -19,7 +19,7 @@ if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
   from ..models.evaluation_metadata import EvaluationMetadata
   from ..models.evaluation_metrics_item import EvaluationMetricsItem
-  from ..models.judge_config import JudgeConfig
+  from ..models.judge_used import JudgeUsed
   from ..models.metric_summary import MetricSummary
   from ..models.result_counts import ResultCounts
   from ..models.usage_totals import UsageTotals
@@ -42,7 +42,7 @@ class Evaluation:
             created_at (datetime.datetime):
             error (ErrorInfo | None):
             id (str):
-            judge (JudgeConfig | None):
+            judge (JudgeUsed | None): The judge resolved at submit (null when no metric is judged).
             metadata (EvaluationMetadata):
             metrics (list[EvaluationMetricsItem]):
             name (None | str):
@@ -62,7 +62,7 @@ class Evaluation:
     created_at: datetime.datetime
     error: ErrorInfo | None
     id: str
-    judge: JudgeConfig | None
+    judge: JudgeUsed | None
     metadata: EvaluationMetadata
     metrics: list[EvaluationMetricsItem]
     name: None | str
@@ -84,7 +84,7 @@ class Evaluation:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_metadata import EvaluationMetadata # noqa: PLC0415
         from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
-        from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.judge_used import JudgeUsed # noqa: PLC0415
         from ..models.metric_summary import MetricSummary # noqa: PLC0415
         from ..models.result_counts import ResultCounts # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
@@ -110,7 +110,7 @@ class Evaluation:
         id = self.id
 
         judge: dict[str, Any] | None
-        if isinstance(self.judge, JudgeConfig):
+        if isinstance(self.judge, JudgeUsed):
             judge = self.judge.to_dict()
         else:
             judge = self.judge
@@ -187,7 +187,7 @@ class Evaluation:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_metadata import EvaluationMetadata # noqa: PLC0415
         from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
-        from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.judge_used import JudgeUsed # noqa: PLC0415
         from ..models.metric_summary import MetricSummary # noqa: PLC0415
         from ..models.result_counts import ResultCounts # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
@@ -245,20 +245,20 @@ class Evaluation:
 
         id = d.pop("id")
 
-        def _parse_judge(data: object) -> JudgeConfig | None:
+        def _parse_judge(data: object) -> JudgeUsed | None:
             if data is None:
                 return data
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                judge_type_0 = JudgeConfig.from_dict(data)
+                judge_type_0 = JudgeUsed.from_dict(data)
 
 
 
                 return judge_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(JudgeConfig | None, data)
+            return cast(JudgeUsed | None, data)
 
         judge = _parse_judge(d.pop("judge"))
 

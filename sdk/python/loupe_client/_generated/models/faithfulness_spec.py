@@ -12,6 +12,8 @@ from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.judge_ref import JudgeRef
 
 
 
@@ -27,6 +29,8 @@ class FaithfulnessSpec:
         Attributes:
             type_ (Literal['faithfulness']):
             include_reason (bool | Unset):  Default: True.
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
+                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             name (None | str | Unset): Name results are reported under; defaults to the metric type.
             penalize_ambiguous_claims (bool | Unset): Count `idk` verdicts as unfaithful. Default: False.
@@ -37,6 +41,7 @@ class FaithfulnessSpec:
 
     type_: Literal['faithfulness']
     include_reason: bool | Unset = True
+    judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     penalize_ambiguous_claims: bool | Unset = False
@@ -49,9 +54,18 @@ class FaithfulnessSpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         type_ = self.type_
 
         include_reason = self.include_reason
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeRef):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
 
         model: None | str | Unset
         if isinstance(self.model, Unset):
@@ -85,6 +99,8 @@ class FaithfulnessSpec:
         })
         if include_reason is not UNSET:
             field_dict["include_reason"] = include_reason
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if model is not UNSET:
             field_dict["model"] = model
         if name is not UNSET:
@@ -104,12 +120,33 @@ class FaithfulnessSpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['faithfulness'] , d.pop("type"))
         if type_ != 'faithfulness':
             raise ValueError(f"type must match const 'faithfulness', got '{type_}'")
 
         include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_judge(data: object) -> JudgeRef | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeRef.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeRef | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
 
         def _parse_model(data: object) -> None | str | Unset:
             if data is None:
@@ -150,6 +187,7 @@ class FaithfulnessSpec:
         faithfulness_spec = cls(
             type_=type_,
             include_reason=include_reason,
+            judge=judge,
             model=model,
             name=name,
             penalize_ambiguous_claims=penalize_ambiguous_claims,

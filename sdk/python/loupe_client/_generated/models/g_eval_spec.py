@@ -16,6 +16,7 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.g_eval_template import GEvalTemplate
+  from ..models.judge_ref import JudgeRef
   from ..models.rubric_item import RubricItem
 
 
@@ -36,6 +37,8 @@ class GEvalSpec:
             criteria (None | str | Unset):
             evaluation_steps (list[str] | None | Unset):
             evaluation_template (GEvalTemplate | None | Unset):
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
+                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             rubric (list[RubricItem] | None | Unset):
             strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
@@ -49,6 +52,7 @@ class GEvalSpec:
     criteria: None | str | Unset = UNSET
     evaluation_steps: list[str] | None | Unset = UNSET
     evaluation_template: GEvalTemplate | None | Unset = UNSET
+    judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
     rubric: list[RubricItem] | None | Unset = UNSET
     strict_mode: bool | Unset = False
@@ -61,6 +65,7 @@ class GEvalSpec:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.g_eval_template import GEvalTemplate # noqa: PLC0415
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         from ..models.rubric_item import RubricItem # noqa: PLC0415
         evaluation_params = []
         for evaluation_params_item_data in self.evaluation_params:
@@ -96,6 +101,14 @@ class GEvalSpec:
             evaluation_template = self.evaluation_template.to_dict()
         else:
             evaluation_template = self.evaluation_template
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeRef):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
 
         model: None | str | Unset
         if isinstance(self.model, Unset):
@@ -136,6 +149,8 @@ class GEvalSpec:
             field_dict["evaluation_steps"] = evaluation_steps
         if evaluation_template is not UNSET:
             field_dict["evaluation_template"] = evaluation_template
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if model is not UNSET:
             field_dict["model"] = model
         if rubric is not UNSET:
@@ -154,6 +169,7 @@ class GEvalSpec:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.g_eval_template import GEvalTemplate # noqa: PLC0415
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         from ..models.rubric_item import RubricItem # noqa: PLC0415
         d = dict(src_dict)
         evaluation_params = []
@@ -220,6 +236,26 @@ class GEvalSpec:
         evaluation_template = _parse_evaluation_template(d.pop("evaluation_template", UNSET))
 
 
+        def _parse_judge(data: object) -> JudgeRef | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeRef.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeRef | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
+
         def _parse_model(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -268,6 +304,7 @@ class GEvalSpec:
             criteria=criteria,
             evaluation_steps=evaluation_steps,
             evaluation_template=evaluation_template,
+            judge=judge,
             model=model,
             rubric=rubric,
             strict_mode=strict_mode,

@@ -12,6 +12,8 @@ from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.judge_ref import JudgeRef
 
 
 
@@ -27,6 +29,8 @@ class ImageEditingSpec:
         Attributes:
             type_ (Literal['image_editing']):
             include_reason (bool | Unset):  Default: True.
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
+                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             name (None | str | Unset): Name results are reported under; defaults to the metric type.
             strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
@@ -35,6 +39,7 @@ class ImageEditingSpec:
 
     type_: Literal['image_editing']
     include_reason: bool | Unset = True
+    judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     strict_mode: bool | Unset = False
@@ -45,9 +50,18 @@ class ImageEditingSpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         type_ = self.type_
 
         include_reason = self.include_reason
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeRef):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
 
         model: None | str | Unset
         if isinstance(self.model, Unset):
@@ -73,6 +87,8 @@ class ImageEditingSpec:
         })
         if include_reason is not UNSET:
             field_dict["include_reason"] = include_reason
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if model is not UNSET:
             field_dict["model"] = model
         if name is not UNSET:
@@ -88,12 +104,33 @@ class ImageEditingSpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['image_editing'] , d.pop("type"))
         if type_ != 'image_editing':
             raise ValueError(f"type must match const 'image_editing', got '{type_}'")
 
         include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_judge(data: object) -> JudgeRef | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeRef.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeRef | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
 
         def _parse_model(data: object) -> None | str | Unset:
             if data is None:
@@ -122,6 +159,7 @@ class ImageEditingSpec:
         image_editing_spec = cls(
             type_=type_,
             include_reason=include_reason,
+            judge=judge,
             model=model,
             name=name,
             strict_mode=strict_mode,

@@ -12,6 +12,8 @@ from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.judge_ref import JudgeRef
 
 
 
@@ -27,6 +29,8 @@ class ImageHelpfulnessSpec:
         Attributes:
             type_ (Literal['image_helpfulness']):
             include_reason (bool | Unset):  Default: True.
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
+                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
             max_context_size (int | None | Unset): Characters of text taken on each side of an image; the whole text if
                 unset.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
@@ -37,6 +41,7 @@ class ImageHelpfulnessSpec:
 
     type_: Literal['image_helpfulness']
     include_reason: bool | Unset = True
+    judge: JudgeRef | None | Unset = UNSET
     max_context_size: int | None | Unset = UNSET
     model: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
@@ -48,9 +53,18 @@ class ImageHelpfulnessSpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         type_ = self.type_
 
         include_reason = self.include_reason
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeRef):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
 
         max_context_size: int | None | Unset
         if isinstance(self.max_context_size, Unset):
@@ -82,6 +96,8 @@ class ImageHelpfulnessSpec:
         })
         if include_reason is not UNSET:
             field_dict["include_reason"] = include_reason
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if max_context_size is not UNSET:
             field_dict["max_context_size"] = max_context_size
         if model is not UNSET:
@@ -99,12 +115,33 @@ class ImageHelpfulnessSpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['image_helpfulness'] , d.pop("type"))
         if type_ != 'image_helpfulness':
             raise ValueError(f"type must match const 'image_helpfulness', got '{type_}'")
 
         include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_judge(data: object) -> JudgeRef | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeRef.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeRef | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
 
         def _parse_max_context_size(data: object) -> int | None | Unset:
             if data is None:
@@ -143,6 +180,7 @@ class ImageHelpfulnessSpec:
         image_helpfulness_spec = cls(
             type_=type_,
             include_reason=include_reason,
+            judge=judge,
             max_context_size=max_context_size,
             model=model,
             name=name,

@@ -14,6 +14,8 @@ from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.judge_ref import JudgeRef
 
 
 
@@ -28,6 +30,8 @@ class LlmAccuracySpec:
     """ 
         Attributes:
             type_ (Literal['llm_accuracy']):
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
+                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
             labels (list[str] | Unset): With `rule: choice_accuracy`, the valid answer labels; a test case's
                 `metadata.labels` overrides them.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
@@ -41,6 +45,7 @@ class LlmAccuracySpec:
      """
 
     type_: Literal['llm_accuracy']
+    judge: JudgeRef | None | Unset = UNSET
     labels: list[str] | Unset = UNSET
     model: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
@@ -53,7 +58,16 @@ class LlmAccuracySpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         type_ = self.type_
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeRef):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
 
         labels: list[str] | Unset = UNSET
         if not isinstance(self.labels, Unset):
@@ -88,6 +102,8 @@ class LlmAccuracySpec:
         field_dict.update({
             "type": type_,
         })
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if labels is not UNSET:
             field_dict["labels"] = labels
         if model is not UNSET:
@@ -107,10 +123,31 @@ class LlmAccuracySpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['llm_accuracy'] , d.pop("type"))
         if type_ != 'llm_accuracy':
             raise ValueError(f"type must match const 'llm_accuracy', got '{type_}'")
+
+        def _parse_judge(data: object) -> JudgeRef | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeRef.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeRef | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
 
         labels = cast(list[str], d.pop("labels", UNSET))
 
@@ -151,6 +188,7 @@ class LlmAccuracySpec:
 
         llm_accuracy_spec = cls(
             type_=type_,
+            judge=judge,
             labels=labels,
             model=model,
             name=name,

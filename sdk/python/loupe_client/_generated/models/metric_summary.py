@@ -13,6 +13,8 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.clustered_error import ClusteredError
+  from ..models.judge_used import JudgeUsed
+  from ..models.usage_totals import UsageTotals
 
 
 
@@ -40,8 +42,10 @@ class MetricSummary:
             stderr (float | None): std / √n; null below 2 scored results.
             type_ (str):
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
+            judge (JudgeUsed | None | Unset): The judge this metric calls (judged metrics only).
             position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
                 bias).
+            usage (UsageTotals | Unset):
      """
 
     ci95: list[float] | None
@@ -58,7 +62,9 @@ class MetricSummary:
     stderr: float | None
     type_: str
     clustered: ClusteredError | None | Unset = UNSET
+    judge: JudgeUsed | None | Unset = UNSET
     position_inconsistent: int | None | Unset = UNSET
+    usage: UsageTotals | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -67,6 +73,8 @@ class MetricSummary:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
+        from ..models.judge_used import JudgeUsed # noqa: PLC0415
+        from ..models.usage_totals import UsageTotals # noqa: PLC0415
         ci95: list[float] | None
         if isinstance(self.ci95, list):
             ci95 = self.ci95
@@ -117,11 +125,23 @@ class MetricSummary:
         else:
             clustered = self.clustered
 
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeUsed):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
+
         position_inconsistent: int | None | Unset
         if isinstance(self.position_inconsistent, Unset):
             position_inconsistent = UNSET
         else:
             position_inconsistent = self.position_inconsistent
+
+        usage: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.usage, Unset):
+            usage = self.usage.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -143,8 +163,12 @@ class MetricSummary:
         })
         if clustered is not UNSET:
             field_dict["clustered"] = clustered
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if position_inconsistent is not UNSET:
             field_dict["position_inconsistent"] = position_inconsistent
+        if usage is not UNSET:
+            field_dict["usage"] = usage
 
         return field_dict
 
@@ -153,6 +177,8 @@ class MetricSummary:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
+        from ..models.judge_used import JudgeUsed # noqa: PLC0415
+        from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
         def _parse_ci95(data: object) -> list[float] | None:
             if data is None:
@@ -252,6 +278,26 @@ class MetricSummary:
         clustered = _parse_clustered(d.pop("clustered", UNSET))
 
 
+        def _parse_judge(data: object) -> JudgeUsed | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeUsed.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeUsed | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
+
         def _parse_position_inconsistent(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -260,6 +306,16 @@ class MetricSummary:
             return cast(int | None | Unset, data)
 
         position_inconsistent = _parse_position_inconsistent(d.pop("position_inconsistent", UNSET))
+
+
+        _usage = d.pop("usage", UNSET)
+        usage: UsageTotals | Unset
+        if isinstance(_usage,  Unset):
+            usage = UNSET
+        else:
+            usage = UsageTotals.from_dict(_usage)
+
+
 
 
         metric_summary = cls(
@@ -277,7 +333,9 @@ class MetricSummary:
             stderr=stderr,
             type_=type_,
             clustered=clustered,
+            judge=judge,
             position_inconsistent=position_inconsistent,
+            usage=usage,
         )
 
 

@@ -14,6 +14,8 @@ from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
 
+if TYPE_CHECKING:
+  from ..models.judge_ref import JudgeRef
 
 
 
@@ -32,6 +34,8 @@ class PairwiseSpec:
             evaluation_params (list[PairwiseSpecEvaluationParamsItem] | Unset): Test-case fields the judge sees besides the
                 two answers.
             include_reason (bool | Unset):  Default: True.
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
+                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             name (None | str | Unset): Name results are reported under; defaults to the metric type.
             second_output (str | Unset): Where the other answer is: `expected_output`, or `metadata.<key>` (text). Default:
@@ -44,6 +48,7 @@ class PairwiseSpec:
     type_: Literal['pairwise']
     evaluation_params: list[PairwiseSpecEvaluationParamsItem] | Unset = UNSET
     include_reason: bool | Unset = True
+    judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     second_output: str | Unset = 'expected_output'
@@ -55,6 +60,7 @@ class PairwiseSpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         criteria = self.criteria
 
         type_ = self.type_
@@ -69,6 +75,14 @@ class PairwiseSpec:
 
 
         include_reason = self.include_reason
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeRef):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
 
         model: None | str | Unset
         if isinstance(self.model, Unset):
@@ -99,6 +113,8 @@ class PairwiseSpec:
             field_dict["evaluation_params"] = evaluation_params
         if include_reason is not UNSET:
             field_dict["include_reason"] = include_reason
+        if judge is not UNSET:
+            field_dict["judge"] = judge
         if model is not UNSET:
             field_dict["model"] = model
         if name is not UNSET:
@@ -116,6 +132,7 @@ class PairwiseSpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         criteria = d.pop("criteria")
 
@@ -136,6 +153,26 @@ class PairwiseSpec:
 
 
         include_reason = d.pop("include_reason", UNSET)
+
+        def _parse_judge(data: object) -> JudgeRef | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeRef.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeRef | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
 
         def _parse_model(data: object) -> None | str | Unset:
             if data is None:
@@ -168,6 +205,7 @@ class PairwiseSpec:
             type_=type_,
             evaluation_params=evaluation_params,
             include_reason=include_reason,
+            judge=judge,
             model=model,
             name=name,
             second_output=second_output,

@@ -27,12 +27,15 @@ class RunJudge:
     """ 
         Attributes:
             model (None | str | Unset):
+            model_id (None | str | Unset): A model registered with POST /v1/models to call as the judge (its own endpoint
+                and key); without it, the server's judge (LOUPE_JUDGE_*).
             strategy (RunJudgeStrategy | Unset): `rule`: BLEU/ROUGE (VQA) or answer extraction (MCQ). `llm`: also a judge's
                 A/B verdict (`acc`). `llm_recall`: `acc` is the rule score (ROUGE-L recall for VQA, the extracted answer's
                 accuracy for MCQ) when above 0.99, else the judge is asked and `acc` is the better of the two. Default: 'rule'.
      """
 
     model: None | str | Unset = UNSET
+    model_id: None | str | Unset = UNSET
     strategy: RunJudgeStrategy | Unset = 'rule'
 
 
@@ -46,6 +49,12 @@ class RunJudge:
         else:
             model = self.model
 
+        model_id: None | str | Unset
+        if isinstance(self.model_id, Unset):
+            model_id = UNSET
+        else:
+            model_id = self.model_id
+
         strategy: str | Unset = UNSET
         if not isinstance(self.strategy, Unset):
             strategy = self.strategy
@@ -58,6 +67,8 @@ class RunJudge:
         })
         if model is not UNSET:
             field_dict["model"] = model
+        if model_id is not UNSET:
+            field_dict["model_id"] = model_id
         if strategy is not UNSET:
             field_dict["strategy"] = strategy
 
@@ -78,6 +89,16 @@ class RunJudge:
         model = _parse_model(d.pop("model", UNSET))
 
 
+        def _parse_model_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model_id = _parse_model_id(d.pop("model_id", UNSET))
+
+
         _strategy = d.pop("strategy", UNSET)
         strategy: RunJudgeStrategy | Unset
         if isinstance(_strategy,  Unset):
@@ -90,6 +111,7 @@ class RunJudge:
 
         run_judge = cls(
             model=model,
+            model_id=model_id,
             strategy=strategy,
         )
 
