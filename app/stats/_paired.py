@@ -3,11 +3,11 @@
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats as scipy_stats
 from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import TTestPower
 
 from app.stats._aggregate import t_interval
@@ -59,16 +59,24 @@ def _wilcoxon(differences: np.ndarray) -> float | None:
     return float(scipy_stats.wilcoxon(differences, zero_method="wilcox").pvalue)
 
 
+@lru_cache(maxsize=256)
+def _detectable_effect_size(n: int, alpha: float) -> float:
+    # A root search over the noncentral t (~45 ms); it depends on n and alpha only, and the
+    # metrics of one comparison usually share n.
+    return float(
+        TTestPower().solve_power(
+            effect_size=None, nobs=n, alpha=alpha, power=POWER, alternative="two-sided"
+        )
+    )
+
+
 def minimum_detectable_effect(sd: float, n: int, alpha: float) -> float | None:
     """The smallest mean difference a two-sided paired t test at `alpha` finds with 80% power."""
     if n < 2:
         return None
     if sd == 0:
         return 0.0
-    effect = TTestPower().solve_power(
-        effect_size=None, nobs=n, alpha=alpha, power=POWER, alternative="two-sided"
-    )
-    return float(effect) * sd
+    return _detectable_effect_size(n, alpha) * sd
 
 
 def exact_mcnemar(improved: int, regressed: int) -> float:
@@ -130,9 +138,17 @@ def compare_metric(
 
 
 def holm_adjust(p_values: Sequence[float | None]) -> list[float | None]:
-    """Holm step-down adjusted p-values across the given tests (None stays None)."""
-    present = [p for p in p_values if p is not None]
-    if not present:
+    """Holm step-down adjusted p-values across the given tests (None stays None).
+
+    The same numbers as statsmodels' `multipletests(p, method="holm")` (the tests check it), but
+    that call runs `gc.collect()` on every use: 0.7 s in a service process's heap.
+    """
+    present = np.asarray([p for p in p_values if p is not None], dtype=float)
+    if present.size == 0:
         return [None] * len(p_values)
-    adjusted = iter(multipletests(present, method="holm")[1])
-    return [None if p is None else float(next(adjusted)) for p in p_values]
+    order = np.argsort(present, kind="stable")
+    steps = present[order] * np.arange(present.size, 0, -1)
+    adjusted = np.empty_like(present)
+    adjusted[order] = np.minimum(np.maximum.accumulate(steps), 1.0)
+    values = iter(adjusted.tolist())
+    return [None if p is None else next(values) for p in p_values]
