@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from app.db import plain_rows
 from app.models import Comparison, Evaluation, Result
 
 
@@ -34,38 +35,23 @@ class ComparisonRepository:
         self.session.flush()
 
 
-# The drivers' placeholder for a positional parameter, by DB-API paramstyle.
-_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
-
-
 def scores(
     session: Session, evaluation_id: str, metrics: Sequence[str] | None = None
 ) -> list[tuple[str, str, float | None, bool | None]]:
     """(test_case_id, metric, score, passed) of every stored result.
 
-    One query per side, no reasons or logs, sent to the driver as plain SQL: through the ORM,
-    reading 20,000 rows costs ~0.4 s of row processing, through the cursor ~0.05 s.
+    One query per side, no reasons or logs, read on the driver: through the ORM, 20,000 rows
+    cost ~0.4 s of row processing; this way ~0.05 s.
     """
-    connection = session.connection()
-    mark = _PLACEHOLDERS[connection.dialect.paramstyle]
-    sql = (
-        f"SELECT test_case_id, metric, score, passed FROM {Result.__tablename__} "
-        f"WHERE evaluation_id = {mark}"
-    )
+    sql = "SELECT test_case_id, metric, score, passed FROM result WHERE evaluation_id = ?"
     parameters: list[str] = [evaluation_id]
     if metrics is not None:
-        sql += f" AND metric IN ({', '.join([mark] * len(metrics))})"
+        sql += f" AND metric IN ({', '.join('?' * len(metrics))})"
         parameters.extend(metrics)
-    cursor = connection.connection.cursor()
-    try:
-        cursor.execute(sql, parameters)
-        rows = cursor.fetchall()
-    finally:
-        cursor.close()
     # SQLite hands booleans back as 0/1.
     return [
         (case_id, metric, score, None if passed is None else bool(passed))
-        for case_id, metric, score, passed in rows
+        for case_id, metric, score, passed in plain_rows(session, sql, parameters)
     ]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
+from app.db import dialect_insert, insert_ignoring_duplicates, plain_rows, utcnow
 from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, Result, TestCase
 
 
@@ -280,20 +280,23 @@ def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]
 def scores_by_cluster(
     session: Session, evaluation_id: str, key: str
 ) -> dict[int, tuple[list[float], list[Any]]]:
-    """Per metric index: the stored scores and their test cases' `metadata[key]`."""
-    clusters = {
-        index: (metadata or {}).get(key)
-        for index, metadata in session.execute(
-            select(TestCase.index, TestCase.metadata_).where(
-                TestCase.evaluation_id == evaluation_id
-            )
-        )
-    }
+    """Per metric index: the stored scores and their test cases' `metadata[key]`.
+
+    Read on the driver (every poll of a clustered evaluation reads every score).
+    """
+    clusters = {}
+    for index, metadata in plain_rows(
+        session, 'SELECT "index", metadata FROM test_case WHERE evaluation_id = ?', [evaluation_id]
+    ):
+        if isinstance(metadata, str):
+            metadata = json.loads(metadata)
+        clusters[index] = (metadata or {}).get(key)
     by_metric: dict[int, tuple[list[float], list[Any]]] = {}
-    for metric_index, case_index, score in session.execute(
-        select(Result.metric_index, Result.test_case_index, Result.score).where(
-            Result.evaluation_id == evaluation_id, Result.score.is_not(None)
-        )
+    for metric_index, case_index, score in plain_rows(
+        session,
+        "SELECT metric_index, test_case_index, score FROM result "
+        "WHERE evaluation_id = ? AND score IS NOT NULL",
+        [evaluation_id],
     ):
         scores, groups = by_metric.setdefault(metric_index, ([], []))
         scores.append(score)

@@ -297,7 +297,8 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
     }
     by_cluster = (
         repository.scores_by_cluster(session, evaluation.id, evaluation.cluster_by)
-        if evaluation.cluster_by and by_index
+        # A run's clusters are its dataset's, reported per report row (app/runs/service.py).
+        if evaluation.cluster_by and by_index and evaluation.kind == "evaluation"
         else {}
     )
     inconsistent = repository.position_inconsistent_counts(
