@@ -3,12 +3,12 @@
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
 from scipy import stats as scipy_stats
 from statsmodels.regression.linear_model import OLS
-from statsmodels.stats.proportion import proportion_confint
 
 LEVEL = 0.95
 
@@ -35,12 +35,21 @@ class ClusteredSpread:
     design_effect: float | None
 
 
+@lru_cache(maxsize=4096)
+def _t_critical(df: int) -> float:
+    # scipy's distribution methods cost ~1 ms a call; polls need one per metric.
+    return float(scipy_stats.t.ppf((1 + LEVEL) / 2, df))
+
+
+_Z = float(scipy_stats.norm.ppf((1 + LEVEL) / 2))
+
+
 def t_interval(mean: float, stderr: float, df: int) -> tuple[float, float]:
     """mean ± t(0.975, df)·stderr; a zero-width interval when the SE is 0."""
     if stderr == 0:
         return (mean, mean)
-    lower, upper = scipy_stats.t.interval(LEVEL, df, loc=mean, scale=stderr)
-    return (float(lower), float(upper))
+    half = _t_critical(df) * stderr
+    return (mean - half, mean + half)
 
 
 def spread_from_sums(n: int, total: float, total_sq: float) -> Spread:
@@ -61,12 +70,17 @@ def spread_from_sums(n: int, total: float, total_sq: float) -> Spread:
 
 
 def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
-    """Wilson 95% interval of passed/n; None below 2 results."""
+    """Wilson 95% interval of passed/n; None below 2 results.
+
+    Wilson's closed form, the numbers of statsmodels' `proportion_confint(passed, n,
+    method="wilson")` (tests/stats checks it); that call costs ~1 ms, once per metric per poll.
+    """
     if n < 2:
         return None
-    # statsmodels' default method is "normal" (Wald): name the method.
-    lower, upper = proportion_confint(passed, n, alpha=1 - LEVEL, method="wilson")
-    return (float(lower), float(upper))
+    p, z2 = passed / n, _Z * _Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> ClusteredSpread | None:
