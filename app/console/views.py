@@ -8,15 +8,21 @@ from typing import Any
 from app.media.store import digest_of
 
 _ROLE_WORDS = {"judge": "The judge model", "candidate": "The candidate model"}
+# `<role>_<kind>` error types (app/judges/_errors.py) in words; the message adds the host.
 _PROBLEMS = {
     "auth": "refused the API key Loupe sent. Check the endpoint's key setting.",
     "quota": "reported that its account is out of quota.",
     "rate_limited": "kept answering 'too many requests' until Loupe gave up retrying.",
+    "server_error": "kept failing on its side (5xx answers) until Loupe gave up retrying.",
     "unavailable": "was unavailable (5xx answers) until Loupe gave up retrying.",
     "timeout": "did not answer in time, on every attempt.",
+    "unreachable": "could not be reached: the connection was refused or dropped.",
     "connection": "could not be reached (connection failed on every attempt).",
+    "dns": "has a host name that could not be resolved.",
+    "tls": "failed the TLS check (certificate or handshake).",
+    "malformed": "answered with something that is not a chat completion.",
     "bad_request": "refused the request as invalid.",
-    "error": "answered with something that is not a usable reply.",
+    "error": "answered with an error Loupe does not retry.",
 }
 _PLAIN = {
     "invalid_json": "The judge's answer was not the JSON Loupe asked for, even after Loupe "
