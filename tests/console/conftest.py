@@ -1,14 +1,21 @@
 """Browser fixtures: Debian's Chromium driven by Playwright (never `playwright install`), one
-browser per session, and an embedded Loupe for the browser tests of this package."""
+browser per test module, and an embedded Loupe for the browser tests of this package."""
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    BrowserType,
+    Page,
+    Playwright,
+    sync_playwright,
+)
 
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
@@ -22,6 +29,40 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium (make test installs it)")
     return {**browser_type_launch_args, "executable_path": CHROMIUM}
+
+
+# pytest-playwright keeps one Playwright for the whole session, and its sync API leaves an event
+# loop running in the main thread while it lives: every later test calling asyncio.run() would
+# fail. Here it lives for one module of browser tests at a time, and stops with it.
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def browser_context_args() -> dict[str, Any]:
+    # No device emulation, video or base URL: pages are opened by absolute loopback URLs.
+    return {}
+
+
+@pytest.fixture(scope="module")
+def browser_type(playwright: Playwright, browser_name: str) -> BrowserType:
+    return getattr(playwright, browser_name)
+
+
+@pytest.fixture(scope="module")
+def launch_browser(
+    browser_type_launch_args: dict[str, Any], browser_type: BrowserType
+) -> Callable[..., Browser]:
+    return lambda **overrides: browser_type.launch(**{**browser_type_launch_args, **overrides})
+
+
+@pytest.fixture(scope="module")
+def browser(launch_browser: Callable[..., Browser]) -> Iterator[Browser]:
+    launched = launch_browser()
+    yield launched
+    launched.close()
 
 
 @pytest.fixture(scope="session")
