@@ -17,8 +17,10 @@ COPY pyproject.toml ./
 COPY app ./app
 COPY workers ./workers
 COPY migrations ./migrations
-RUN pip install . \
-    && rm -rf build ./*.egg-info \
+# `loupe compare` is the Python SDK's gate, so the SDK is installed too.
+COPY sdk/python ./sdk/python
+RUN pip install ./sdk/python . \
+    && rm -rf build ./*.egg-info sdk \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin loupe \
     && mkdir var \
     && chown loupe:loupe var

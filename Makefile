@@ -6,10 +6,11 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint sdk openapi worker clean vendor
 
-$(STAMP): pyproject.toml
+# The Python SDK is installed beside Loupe: `loupe compare` is its gate (loupe_client/_gate.py).
+$(STAMP): pyproject.toml sdk/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e ./sdk/python -e '.[dev]'
 	touch $(STAMP)
 
 run: $(STAMP)

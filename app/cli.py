@@ -4,7 +4,6 @@ import logging
 import os
 import socket
 
-import httpx
 import typer
 
 from app.config import Settings, get_settings
@@ -178,21 +177,15 @@ def compare(
 ) -> None:
     """Compare two evaluations (or runs) on a running service and gate a CI step on it:
     exit 1 when any compared metric regressed, 2 when the comparison cannot be made."""
-    from app import gate
+    # One gate for both commands: `loupe-client compare` (sdk/python, installed beside Loupe).
+    from loupe_client._cli import main as client_main
 
     if fail_on != "regressed":
         raise typer.BadParameter("only 'regressed' is supported", param_hint="--fail-on")
-    try:
-        comparison = gate.request_comparison(url, api_key, baseline_id, candidate_id, metric)
-    except (gate.GateError, httpx.HTTPError) as exc:
-        typer.echo(f"loupe compare: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    typer.echo(gate.table(comparison))
-    failing = gate.regressed(comparison)
-    if failing:
-        typer.echo(f"FAIL: regressed: {', '.join(failing)}")
-        raise typer.Exit(1)
-    typer.echo("OK: no compared metric regressed")
+    command = ["--url", url, "--api-key", api_key, "compare", baseline_id, candidate_id]
+    for name in metric:
+        command += ["--metric", name]
+    raise typer.Exit(client_main(command))
 
 
 def main() -> None:

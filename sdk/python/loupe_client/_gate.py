@@ -1,4 +1,5 @@
-"""`loupe compare`: a CI gate over a running Loupe (HTTP only; no database, no settings).
+"""The comparison gate for CI (`loupe-client compare`, also `loupe compare`): a table of the
+per-metric verdicts `POST /v1/comparisons` returns, and which of them regressed.
 
 Prints one line per compared metric (baseline → candidate, the difference with its 95%
 interval, the Holm-adjusted p and the verdict) and says whether the gate fails.
@@ -6,33 +7,7 @@ interval, the Holm-adjusted p and the verdict) and says whether the gate fails.
 
 from typing import Any
 
-import httpx
-
 COLUMNS = ("metric", "baseline → candidate", "difference [95% CI]", "p (Holm)", "verdict")
-
-
-def request_comparison(
-    url: str, api_key: str, baseline_id: str, candidate_id: str, metrics: list[str]
-) -> dict[str, Any]:
-    """POST /v1/comparisons; raises GateError with the problem's detail on a 4xx/5xx."""
-    body: dict[str, Any] = {"baseline_id": baseline_id, "candidate_id": candidate_id}
-    if metrics:
-        body["metrics"] = metrics
-    with httpx.Client(base_url=url, timeout=60, trust_env=False) as client:
-        response = client.post(
-            "/v1/comparisons", json=body, headers={"Authorization": f"Bearer {api_key}"}
-        )
-    if response.status_code != 200:
-        try:
-            detail = response.json().get("detail") or response.text
-        except ValueError:
-            detail = response.text
-        raise GateError(f"{response.status_code}: {detail}")
-    return response.json()
-
-
-class GateError(Exception):
-    """The comparison could not be made (bad id, unreachable service, ...)."""
 
 
 def _number(value: float | None, digits: int = 3) -> str:
@@ -47,15 +22,15 @@ def table(comparison: dict[str, Any]) -> str:
     """The comparison as a fixed-width table, one row per metric, then the unmatched items."""
     rows = [COLUMNS]
     for metric in comparison["metrics"]:
-        interval = metric["ci95"]
-        difference = _signed(metric["mean_difference"])
+        interval = metric.get("ci95")
+        difference = _signed(metric.get("mean_difference"))
         if interval:
             difference += f" [{_signed(interval[0])}, {_signed(interval[1])}]"
-        p_value = metric["adjusted_p_value"]
+        p_value = metric.get("adjusted_p_value")
         rows.append(
             (
                 f"{metric['metric']} (n={metric['n']})",
-                f"{_number(metric['baseline_mean'])} → {_number(metric['candidate_mean'])}",
+                f"{_number(metric.get('baseline_mean'))} → {_number(metric.get('candidate_mean'))}",
                 difference,
                 "—" if p_value is None else f"{p_value:.3g}",
                 metric["verdict"].replace("_", " ").upper()

@@ -1,0 +1,5 @@
+"""`python -m loupe_client` is `loupe-client`."""
+
+from ._cli import script
+
+script()

@@ -1,0 +1,177 @@
+"""`loupe-client`: evaluate, read results and gate on comparisons from a CI step.
+
+Exit codes: 0 success; 1 the gate failed (a score below --fail-below, an evaluation that did
+not complete, a metric that regressed); 2 the command could not do its work (bad input, an
+error answer, the service unreachable, a wait that timed out).
+"""
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from . import _gate
+from ._client import Loupe
+from ._errors import LoupeError
+
+GATE_FAILED, CANNOT = 1, 2
+
+
+class UsageError(Exception):
+    """The command line or an input file is wrong."""
+
+
+def _test_cases(path: Path) -> list[dict[str, Any]]:
+    """One test case per non-blank JSONL line."""
+    cases = []
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                case = json.loads(line)
+            except ValueError as exc:
+                raise UsageError(f"{path}:{number}: not JSON ({exc})") from exc
+            if not isinstance(case, dict):
+                raise UsageError(f"{path}:{number}: a test case is a JSON object")
+            cases.append(case)
+    if not cases:
+        raise UsageError(f"{path}: no test cases")
+    return cases
+
+
+def _metrics(values: Sequence[str]) -> list[Any]:
+    metrics = []
+    for value in values:
+        try:
+            metric = json.loads(value)
+        except ValueError as exc:
+            raise UsageError(f"--metric {value!r}: not JSON ({exc})") from exc
+        metrics.extend(metric if isinstance(metric, list) else [metric])
+    return metrics
+
+
+def evaluate(client: Loupe, args: argparse.Namespace) -> int:
+    if args.fail_below is not None and not args.wait:
+        raise UsageError("--fail-below needs --wait")
+    fields: dict[str, Any] = {
+        "test_cases": _test_cases(args.cases),
+        "metrics": _metrics(args.metric),
+    }
+    if args.name:
+        fields["name"] = args.name
+    created = client.evaluations.create(idempotency_key=args.idempotency_key, **fields)
+    print(created.id)
+    if not args.wait:
+        return 0
+    final = client.evaluations.wait(created.id, timeout=args.timeout)
+    counts = final.result_counts
+    print(
+        f"{final.status}: {counts.passed} passed, {counts.failed} failed, "
+        f"{counts.errored} errored of {counts.total}"
+    )
+    failing = []
+    for summary in final.per_metric:
+        mean = summary.mean_score
+        print(f"  {summary.metric}: mean {'—' if mean is None else f'{mean:.3f}'}")
+        if args.fail_below is not None and (mean is None or mean < args.fail_below):
+            failing.append(summary.metric)
+    if final.status != "completed":
+        print(f"FAIL: evaluation {final.status}")
+        return GATE_FAILED
+    if failing:
+        print(f"FAIL: below {args.fail_below}: {', '.join(failing)}")
+        return GATE_FAILED
+    return 0
+
+
+def results(client: Loupe, args: argparse.Namespace) -> int:
+    sys.stdout.write(
+        client.evaluations.export(
+            args.evaluation_id, format=args.format, metric=args.metric, status=args.status
+        )
+    )
+    return 0
+
+
+def compare(client: Loupe, args: argparse.Namespace) -> int:
+    comparison = client.comparisons.create(
+        args.baseline_id, args.candidate_id, metrics=args.metric or None
+    ).to_dict()
+    print(_gate.table(comparison))
+    failing = _gate.regressed(comparison)
+    if failing:
+        print(f"FAIL: regressed: {', '.join(failing)}")
+        return GATE_FAILED
+    print("OK: no compared metric regressed")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    root = argparse.ArgumentParser(prog="loupe-client", description=__doc__.split("\n\n")[0])
+    root.add_argument("--url", default=os.environ.get("LOUPE_URL"), help="default $LOUPE_URL")
+    root.add_argument(
+        "--api-key", default=os.environ.get("LOUPE_API_KEY"), help="default $LOUPE_API_KEY"
+    )
+    commands = root.add_subparsers(dest="command", required=True)
+
+    run = commands.add_parser("evaluate", help="submit test cases from a JSONL file")
+    run.add_argument("cases", type=Path, help="one test case (JSON object) per line")
+    run.add_argument(
+        "--metric", action="append", required=True, help="a metric spec as JSON (repeat)"
+    )
+    run.add_argument("--name")
+    run.add_argument("--idempotency-key")
+    run.add_argument("--wait", action="store_true", help="wait until it finishes")
+    run.add_argument("--timeout", type=float, default=3600, help="seconds --wait waits")
+    run.add_argument(
+        "--fail-below", type=float, help="exit 1 if a metric's mean score is below this"
+    )
+    run.set_defaults(handler=evaluate)
+
+    read = commands.add_parser("results", help="print an evaluation's results")
+    read.add_argument("evaluation_id")
+    read.add_argument("--format", choices=("csv", "jsonl"), default="jsonl")
+    read.add_argument("--metric")
+    read.add_argument("--status", choices=("passed", "failed", "errored"))
+    read.set_defaults(handler=results)
+
+    gate = commands.add_parser("compare", help="gate on a comparison of two evaluations or runs")
+    gate.add_argument("baseline_id")
+    gate.add_argument("candidate_id")
+    gate.add_argument("--metric", action="append", help="a metric to compare (repeat)")
+    gate.add_argument(
+        "--fail-on", choices=("regressed",), default="regressed", help="exit 1 on this verdict"
+    )
+    gate.set_defaults(handler=compare)
+    return root
+
+
+def _message(error: LoupeError) -> str:
+    fields = "; ".join(f"{e.get('loc')}: {e.get('msg')}" for e in error.errors)
+    return f"{error}" + (f" ({fields})" if fields else "")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; returns (and, as a script, exits with) its exit code."""
+    args = parser().parse_args(argv)
+    if not args.url or not args.api_key:
+        print("loupe-client: set LOUPE_URL and LOUPE_API_KEY (or --url/--api-key)", file=sys.stderr)
+        return CANNOT
+    try:
+        with Loupe(args.url, args.api_key) as client:
+            return args.handler(client, args)
+    except LoupeError as error:
+        print(f"loupe-client {args.command}: {_message(error)}", file=sys.stderr)
+    except (UsageError, OSError, TimeoutError, httpx.HTTPError) as error:
+        print(f"loupe-client {args.command}: {error}", file=sys.stderr)
+    return CANNOT
+
+
+def script() -> None:
+    sys.exit(main())

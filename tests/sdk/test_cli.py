@@ -1,0 +1,146 @@
+"""`loupe-client` as a CI step runs it: a subprocess against the served API, on both backends."""
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.api import Api
+from tests.sdk.conftest import SDK_PYTHON
+from tests.sdk.helpers import RED, while_queue_runs
+
+EXACT = '{"type": "exact_match", "threshold": 1}'
+
+
+def loupe_client(
+    api: Api | None, key: str | None, *args: str, queue: bool = False
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LOUPE_")}
+    env["PYTHONPATH"] = str(SDK_PYTHON)
+    env["NO_PROXY"] = env["no_proxy"] = "127.0.0.1"
+    if api is not None and key is not None:
+        env |= {"LOUPE_URL": api.base_url, "LOUPE_API_KEY": key}
+
+    def call() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "loupe_client", *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    return while_queue_runs(api, call) if queue and api is not None else call()
+
+
+def write_cases(path: Path, wrong: int, count: int = 20) -> Path:
+    """`count` cases, the first `wrong` answered wrongly; the first asks about an image."""
+    lines = [
+        {
+            "id": f"case-{i}",
+            "input": ["What is shown?", {"image_url": RED}] if i == 0 else f"Repeat {i}.",
+            "actual_output": "nope" if i < wrong else f"answer {i}",
+            "expected_output": f"answer {i}",
+        }
+        for i in range(count)
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n\n")
+    return path
+
+
+class TestEvaluate:
+    def test_wait_and_gate_on_the_mean_score(self, api: Api, tmp_path: Path) -> None:
+        key = api.new_key()
+        good = loupe_client(
+            api,
+            key,
+            "evaluate",
+            str(write_cases(tmp_path / "good.jsonl", wrong=0)),
+            "--metric",
+            EXACT,
+            "--wait",
+            "--fail-below",
+            "0.7",
+            queue=True,
+        )
+        assert good.returncode == 0, good.stdout + good.stderr
+        good_id, status, summary = good.stdout.splitlines()[:3]
+        assert good_id.startswith("eval_")
+        assert status == "completed: 20 passed, 0 failed, 0 errored of 20"
+        assert summary.strip() == "exact_match: mean 1.000"
+
+        bad = loupe_client(
+            api,
+            key,
+            "evaluate",
+            str(write_cases(tmp_path / "bad.jsonl", wrong=8)),
+            "--metric",
+            EXACT,
+            "--wait",
+            "--fail-below",
+            "0.7",
+            queue=True,
+        )
+        assert bad.returncode == 1, bad.stdout + bad.stderr
+        assert "FAIL: below 0.7: exact_match" in bad.stdout
+        bad_id = bad.stdout.splitlines()[0]
+
+        exported = loupe_client(api, key, "results", bad_id, "--format", "csv")
+        assert exported.returncode == 0, exported.stderr
+        rows = list(csv.DictReader(io.StringIO(exported.stdout)))
+        assert len(rows) == 20
+        assert sorted(r["test_case_id"] for r in rows if r["score"] == "0.0") == sorted(
+            f"case-{i}" for i in range(8)
+        )
+
+        regressed = loupe_client(api, key, "compare", good_id, bad_id)
+        assert regressed.returncode == 1, regressed.stdout + regressed.stderr
+        assert regressed.stdout.splitlines()[0].split()[:2] == ["metric", "baseline"]
+        assert "REGRESSED" in regressed.stdout
+        assert "FAIL: regressed: exact_match" in regressed.stdout
+        improved = loupe_client(api, key, "compare", bad_id, good_id, "--metric", "exact_match")
+        assert improved.returncode == 0, improved.stdout + improved.stderr
+        assert "OK: no compared metric regressed" in improved.stdout
+
+    def test_submit_without_waiting_prints_the_id(self, api: Api, tmp_path: Path) -> None:
+        submitted = loupe_client(
+            api,
+            api.new_key(),
+            "evaluate",
+            str(write_cases(tmp_path / "c.jsonl", 0)),
+            "--metric",
+            EXACT,
+        )
+        assert submitted.returncode == 0, submitted.stderr
+        assert submitted.stdout.strip().startswith("eval_")
+
+
+class TestCannot:
+    @pytest.mark.parametrize(
+        "args, message",
+        [
+            (["evaluate", "CASES", "--metric", "{not json"], "not JSON"),
+            (["evaluate", "CASES", "--metric", EXACT, "--fail-below", "0.5"], "needs --wait"),
+            (["evaluate", "CASES", "--metric", '{"type": "no_such_metric"}'], "422"),
+            (["results", "eval_missing"], "404"),
+            (["compare", "eval_a", "eval_b"], "404"),
+        ],
+    )
+    def test_exit_2_with_the_reason(
+        self, api: Api, tmp_path: Path, args: list[str], message: str
+    ) -> None:
+        cases = str(write_cases(tmp_path / "cases.jsonl", 0))
+        failed = loupe_client(api, api.new_key(), *[cases if a == "CASES" else a for a in args])
+        assert failed.returncode == 2, failed.stdout + failed.stderr
+        assert message in failed.stderr
+
+    def test_wrong_key_and_no_settings(self, api: Api) -> None:
+        denied = loupe_client(api, "lp_wrong", "results", "eval_x")
+        assert denied.returncode == 2 and "401" in denied.stderr
+        unset = loupe_client(None, None, "results", "eval_x")
+        assert unset.returncode == 2 and "LOUPE_URL" in unset.stderr
