@@ -24,7 +24,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Tests start their own PostgreSQL and Redis on loopback; they only need the binaries. The
 # console's browser tests drive Debian's Chromium (never `playwright install`: no CDN here).
-test: $(STAMP)
+# The TypeScript client's tests (tests/sdk/test_typescript.py) run it under Node: its
+# dependencies come from the committed lockfile.
+test: $(STAMP) sdk/typescript/node_modules/.installed
 	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
 	CHROMIUM_PATH=$(CHROMIUM) $(BIN)/pytest -q

@@ -59,6 +59,8 @@ def typescript(spec: Path, out: Path) -> None:
             str(spec),
             "--output",
             str(target),
+            # A field with a default is optional in a request, as the API treats it.
+            "--default-non-nullable=false",
         ],
         check=True,
         capture_output=True,

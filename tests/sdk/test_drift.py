@@ -62,3 +62,21 @@ class TestDrift:
             "run `make openapi sdk` and commit the result"
         )
         assert (committed / "_version.py").read_text() == (regenerated / "_version.py").read_text()
+
+    def test_typescript_types_are_what_the_live_spec_generates(
+        self, live_spec: Path, tmp_path: Path
+    ) -> None:
+        typescript = ROOT / "sdk" / "typescript"
+        assert (typescript / "node_modules" / ".bin" / "openapi-typescript").exists(), (
+            "sdk/typescript has no node_modules: run `make sdk` (npm ci from the lockfile)"
+        )
+        subprocess.run(
+            [sys.executable, str(GENERATE), "--typescript", "--spec", str(live_spec)]
+            + ["--out", str(tmp_path)],
+            check=True,
+        )
+        committed = typescript / "src" / "generated"
+        regenerated = tmp_path / "typescript" / "src" / "generated"
+        assert differences(committed, regenerated) == [], "run `make sdk` and commit the result"
+        package = json.loads((typescript / "package.json").read_text())
+        assert package["version"] == json.loads(live_spec.read_text())["info"]["version"]

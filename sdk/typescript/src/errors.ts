@@ -1,0 +1,92 @@
+/** Errors thrown for problem+json answers (RFC 9457), one class per kind of failure. */
+
+export interface FieldError {
+  loc: string;
+  msg: string;
+  type?: string;
+}
+
+interface ProblemBody {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string | null;
+  instance?: string | null;
+  errors?: FieldError[] | null;
+}
+
+/** Any error answer from Loupe; `status`, `title` and `detail` come from its problem body. */
+export class LoupeError extends Error {
+  readonly status: number;
+  readonly title: string;
+  readonly detail: string | null;
+  readonly type: string;
+  readonly instance: string | null;
+  /** Each bad field of a request (`loc`, `msg`), for validation errors. */
+  readonly errors: FieldError[];
+  readonly headers: Headers;
+
+  constructor(status: number, problem: ProblemBody, headers: Headers) {
+    const title = problem.title ?? `HTTP ${status}`;
+    super(`${status} ${title}${problem.detail ? `: ${problem.detail}` : ""}`);
+    this.name = new.target.name;
+    this.status = status;
+    this.title = title;
+    this.detail = problem.detail ?? null;
+    this.type = problem.type ?? "about:blank";
+    this.instance = problem.instance ?? null;
+    this.errors = problem.errors ?? [];
+    this.headers = headers;
+  }
+}
+
+/** 400 or 422: the request was malformed; `errors` lists each bad field. */
+export class ValidationError extends LoupeError {}
+/** 401 or 403: the API key is missing, wrong or revoked. */
+export class AuthenticationError extends LoupeError {}
+/** 404: no such object for this tenant. */
+export class NotFoundError extends LoupeError {}
+/** 409: the object's state forbids this (e.g. canceling a finished evaluation). */
+export class ConflictError extends LoupeError {}
+/** 429: too many requests; `retryAfter` is the server's wait in seconds, if it gave one. */
+export class RateLimitError extends LoupeError {
+  get retryAfter(): number | null {
+    return retryAfterSeconds(this.headers);
+  }
+}
+/** 5xx: Loupe failed; retrying later may succeed. */
+export class ServerError extends LoupeError {}
+
+/** Thrown by the wait helpers when the object is still not finished at the deadline. */
+export class WaitTimeoutError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "WaitTimeoutError";
+  }
+}
+
+/** The Retry-After header in seconds (delta-seconds form only), or null. */
+export function retryAfterSeconds(headers: Headers): number | null {
+  const value = headers.get("retry-after");
+  if (value === null) return null;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) ? Math.max(0, seconds) : null;
+}
+
+function errorClass(status: number): typeof LoupeError {
+  if (status === 400 || status === 422) return ValidationError;
+  if (status === 401 || status === 403) return AuthenticationError;
+  if (status === 404) return NotFoundError;
+  if (status === 409) return ConflictError;
+  if (status === 429) return RateLimitError;
+  if (status >= 500) return ServerError;
+  return LoupeError;
+}
+
+/** The error for an answer's status and body (a parsed problem, or text that is not one). */
+export function errorFromResponse(status: number, body: unknown, headers: Headers): LoupeError {
+  const problem: ProblemBody =
+    body !== null && typeof body === "object" ? (body as ProblemBody) : {};
+  const ErrorClass = errorClass(status);
+  return new ErrorClass(status, problem, headers);
+}

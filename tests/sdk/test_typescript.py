@@ -1,0 +1,72 @@
+"""The TypeScript client (sdk/typescript) built with tsc and run under Node against a live
+Loupe (the embedded backend) with the scripted judge; `make test` installs it with `npm ci`."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.api import side_app
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer
+from tests.sdk.conftest import ROOT
+from tests.sdk.helpers import BLUE, RED
+
+TYPESCRIPT = ROOT / "sdk" / "typescript"
+
+
+def npm(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["npm", *args], cwd=TYPESCRIPT, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture(scope="module")
+def built() -> Path:
+    """The client and its tests compiled by tsc into sdk/typescript/dist."""
+    assert (TYPESCRIPT / "node_modules" / ".bin" / "tsc").exists(), (
+        "sdk/typescript has no node_modules: run `make sdk` (npm ci from the lockfile)"
+    )
+    compiled = npm("run", "--silent", "build")
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+    return TYPESCRIPT / "dist" / "test" / "live.test.js"
+
+
+def slow_for_marked_cases(request: dict) -> Reply | dict:
+    if "SLOW-CASE" in json.dumps(request):
+        return Reply(content="{}", delay=3)
+    return plausible_answer(request)
+
+
+class TestTypeScriptClient:
+    def test_node_drives_a_live_loupe(
+        self, built: Path, judge: ScriptedJudge, tmp_path_factory: pytest.TempPathFactory
+    ) -> None:
+        judge.script(slow_for_marked_cases)
+        with side_app(tmp_path_factory.mktemp("ts"), judge_base_url=judge.base_url) as app:
+            env = {
+                **os.environ,
+                "LOUPE_URL": app.base_url,
+                "LOUPE_API_KEY": app.new_key(),
+                "RED_PNG": RED,
+                "BLUE_PNG": BLUE,
+            }
+            ran = subprocess.run(
+                ["node", "--test", str(built)],
+                cwd=TYPESCRIPT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert "# pass 4" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        # The judge saw the images the Node client sent, as data URIs.
+        score_calls = [
+            call for call in judge.calls_for("g_eval_score") if "SLOW-CASE" not in json.dumps(call)
+        ]
+        assert len(score_calls) == 5 and all(
+            [url.startswith("data:image/png") for url in image_parts(call)] == [True]
+            for call in score_calls
+        )
