@@ -1,6 +1,7 @@
 """POST/GET /v1/comparisons end to end, on both backends: planted differences, hand-computed
 statistics, unmatched items, tenant isolation and the items that moved."""
 
+import json
 import math
 
 import pytest
@@ -14,6 +15,7 @@ from tests.comparisons.helpers import (
     run,
 )
 from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 
 # t(0.975, 19) from the t table.
 T975_19 = 2.093024
@@ -172,3 +174,64 @@ class TestRefusals:
         body = problem(compare(client, one, one, metrics=["exact_match", "telepathy"]), 422)
         assert [e["loc"] for e in body["errors"]] == ["metrics[1]"]
         problem(compare(client, one, one, alpha=1.5), 422)
+
+
+class TestErroredAndUnmatched:
+    def test_errored_results_are_counted_per_side_not_compared(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # The judge refuses any case whose input carries the marker: those results error.
+        def answer(request: dict):  # type: ignore[no-untyped-def]
+            if "[refused]" in json.dumps(request):
+                return Reply(status=400)
+            return plausible_answer(request)
+
+        judge.script(answer)
+        client = api.tenant_client()
+        metric = {
+            "type": "g_eval",
+            "name": "judged",
+            "evaluation_steps": ["Check the answer."],
+            "evaluation_params": ["input", "actual_output"],
+        }
+
+        def submitted(refused: set[int]) -> str:
+            cases = [
+                {
+                    "id": f"c{index}",
+                    "input": f"question {index}" + (" [refused]" if index in refused else ""),
+                    "actual_output": f"answer {index}",
+                }
+                for index in range(6)
+            ]
+            response = client.post(
+                "/v1/evaluations", json={"test_cases": cases, "metrics": [metric], "cache": False}
+            )
+            assert response.status_code == 202, response.text
+            return api.wait(client, response.json()["id"])["id"]
+
+        baseline, candidate = submitted(set()), submitted({0, 1})
+        (judged,) = compare(client, baseline, candidate).json()["metrics"]
+        assert judged["errored"] == {"baseline": 0, "candidate": 2}
+        assert judged["n"] == 4
+
+    def test_unmatched_items_are_listed_up_to_100_and_all_counted(self, api: Api) -> None:
+        client = api.tenant_client()
+
+        def submitted(count: int) -> str:
+            cases = [
+                {"id": f"c{index:03d}", "input": "q", "actual_output": "a", "expected_output": "a"}
+                for index in range(count)
+            ]
+            response = client.post(
+                "/v1/evaluations", json={"test_cases": cases, "metrics": [{"type": "exact_match"}]}
+            )
+            assert response.status_code == 202, response.text
+            return api.wait(client, response.json()["id"])["id"]
+
+        body = compare(client, submitted(120), submitted(10)).json()
+        unmatched = body["unmatched"]
+        assert (unmatched["baseline_only"], unmatched["candidate_only"]) == (110, 0)
+        assert len(unmatched["items"]) == 100
+        assert unmatched["items"][0] == {"side": "baseline", "test_case_id": "c010"}
+        assert body["metrics"][0]["n"] == 10
