@@ -121,9 +121,15 @@ def migrate(
     settings = get_settings()
     if downgrade_to:
         migrations.downgrade(settings, downgrade_to)
+        typer.echo(f"downgraded to {downgrade_to}")
+        return
+    before, after = migrations.upgrade(settings)
+    if before == after:
+        typer.echo(f"database already at the latest schema ({after})")
+    elif before is None:
+        typer.echo(f"created every table (schema {after})")
     else:
-        migrations.upgrade(settings)
-    typer.echo("database is up to date" if not downgrade_to else f"downgraded to {downgrade_to}")
+        typer.echo(f"upgraded the schema from {before} to {after}")
 
 
 @cli.command()
@@ -186,6 +192,48 @@ def compare(
     for name in metric:
         command += ["--metric", name]
     raise typer.Exit(client_main(command))
+
+
+@keys.command("list")
+def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) -> None:
+    """List a tenant's keys: id, prefix, created, last used, revoked."""
+    from app.runtime import current
+    from app.tenants.service import keys_of
+
+    runtime = current()
+    with runtime.session() as session:
+        found = keys_of(session, tenant)
+    runtime.close()
+    if found is None:
+        typer.echo(f"no tenant named {tenant!r}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"{'id':<30} {'prefix':<12} {'created':<20} {'last used':<20} revoked")
+    for key in found:
+        typer.echo(
+            f"{key.id:<30} {key.prefix + '…':<12} {_when(key.created_at):<20} "
+            f"{_when(key.last_used_at):<20} {_when(key.revoked_at) if key.revoked_at else ''}"
+        )
+
+
+@keys.command("revoke")
+def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys list`).")) -> None:
+    """Revoke a key: every API process answers 401 to it from the next request on."""
+    from app.runtime import current
+    from app.tenants.service import revoke_key as revoke
+
+    runtime = current()
+    with runtime.session() as session:
+        api_key = revoke(session, key_id)
+        session.commit()
+    runtime.close()
+    if api_key is None:
+        typer.echo(f"no key {key_id!r}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"revoked {api_key.id} ({api_key.prefix}…)")
+
+
+def _when(moment: object) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M:%S") if moment is not None else "never"  # type: ignore[attr-defined]
 
 
 def main() -> None:

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
 
 from app.config import Settings
 
@@ -21,11 +22,26 @@ def alembic_config(settings: Settings) -> Config:
     return config
 
 
-def upgrade(settings: Settings, revision: str = "head") -> None:
+def current(settings: Settings) -> str | None:
+    """The database's schema revision (None: no Loupe tables yet)."""
+    from sqlalchemy import create_engine
+
+    engine = create_engine(settings.database_url)
+    try:
+        with engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()
+
+
+def upgrade(settings: Settings, revision: str = "head") -> tuple[str | None, str | None]:
+    """Upgrade the schema; returns the revisions before and after."""
     path = settings.sqlite_path()
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
+    before = current(settings)
     command.upgrade(alembic_config(settings), revision)
+    return before, current(settings)
 
 
 def downgrade(settings: Settings, revision: str = "base") -> None:

@@ -111,6 +111,10 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
             node = node[segment]
         elif isinstance(segment, str) and not last:
             continue
+        elif isinstance(segment, str) and node is not None and not isinstance(node, dict):
+            # A union member's name (`constrained-str`, `int`) under a value that is no
+            # object: pydantic's, not the client's.
+            continue
         cleaned.append(segment)
     return cleaned
 
@@ -226,6 +230,13 @@ def install_problem_handlers(app: FastAPI) -> None:
         errors = []
         for e in raw_errors:
             path = clean_loc(tuple(e.get("loc", ())), body)
+            if not path and e.get("type") == "missing":
+                errors.append(
+                    field_error(
+                        ["body"], "the request body is empty; send a JSON object", "missing"
+                    )
+                )
+                continue
             if e.get("type") in ("union_tag_invalid", "union_tag_not_found"):
                 # Point at the discriminator field itself (`metrics[1].type`), not the item.
                 field = str((e.get("ctx") or {}).get("discriminator", "")).strip("'\"")
@@ -252,6 +263,8 @@ def install_problem_handlers(app: FastAPI) -> None:
         detail = exc.detail if isinstance(exc.detail, str) else None
         return problem_response(
             Problem(
+                # A body over the limit that came chunked is refused while FastAPI reads it.
+                type=PROBLEM_BASE + "body-too-large" if exc.status_code == 413 else "about:blank",
                 title=_TITLES.get(exc.status_code, "Error"),
                 status=exc.status_code,
                 detail=detail,

@@ -74,8 +74,8 @@ class TestEmbeddedService:
             assert done.returncode == 0, done.stderr
             assert '"status":"completed"' in done.stdout
             assert (
-                '"result_counts":{"total":2,"passed":1,"failed":1,"errored":0,"pending":0}'
-                in done.stdout
+                '"result_counts":{"total":2,"passed":1,"failed":1,"errored":0,"pending":0,'
+                '"canceled":0,"skipped":0}' in done.stdout
             )
             assert '"reason":"actual_output matches expected_output"' in done.stdout
         finally:

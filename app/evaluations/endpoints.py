@@ -21,7 +21,7 @@ from app.evaluations.schemas import (
     ResultStatus,
     TestCaseList,
 )
-from app.problems import ProblemError, problem_responses
+from app.problems import ProblemError, field_error, problem_responses
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 
@@ -69,8 +69,24 @@ def create_evaluation(
             raise ProblemError(
                 422,
                 "Invalid request",
-                f"test_cases: at most {runtime.settings.max_test_cases} per evaluation",
+                f"test_cases: at most {runtime.settings.max_test_cases} per evaluation "
+                "(LOUPE_MAX_TEST_CASES)",
                 slug="validation",
+            )
+        if len(payload.metrics) > runtime.settings.max_metrics:
+            raise ProblemError(
+                422,
+                "Invalid request",
+                f"metrics: at most {runtime.settings.max_metrics} per evaluation "
+                "(LOUPE_MAX_METRICS)",
+                slug="validation",
+                errors=[
+                    field_error(
+                        ["metrics"],
+                        f"at most {runtime.settings.max_metrics} metrics (LOUPE_MAX_METRICS)",
+                        "too_long",
+                    )
+                ],
             )
         evaluation = service.create(session, tenant, payload, runtime.settings)
         body = service.to_schema(session, evaluation).model_dump(mode="json")

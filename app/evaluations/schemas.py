@@ -72,7 +72,8 @@ class EvaluationCreate(BaseModel):
     name: Annotated[str, StringConstraints(max_length=256)] | None = None
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
     test_cases: list[TestCaseCreate] = Field(min_length=1, max_length=10_000)
-    metrics: list[MetricSpec] = Field(min_length=1, max_length=20)  # type: ignore[valid-type]
+    # The operator's cap is LOUPE_MAX_METRICS (default 20), checked on submit.
+    metrics: list[MetricSpec] = Field(min_length=1, max_length=200)  # type: ignore[valid-type]
     judge: JudgeConfig | None = None
     webhook_url: str | None = Field(
         default=None, description="A registered webhook endpoint's URL; gets the terminal event."
@@ -91,11 +92,16 @@ class EvaluationCreate(BaseModel):
 
 
 class ResultCounts(BaseModel):
-    total: int
+    """Counts of results, one per test case × metric: passed + failed + errored + pending +
+    canceled + skipped = total."""
+
+    total: int = Field(description="Test cases × metrics (a run: samples × scorers).")
     passed: int
     failed: int
-    errored: int
-    pending: int
+    errored: int = Field(description="Results whose metric could not score (see `error`).")
+    pending: int = Field(description="Not scored yet (queued or in progress).")
+    canceled: int = Field(default=0, description="Never scored: the evaluation was canceled.")
+    skipped: int = Field(default=0, description="Never scored: the evaluation failed.")
 
 
 class UsageTotals(BaseModel):

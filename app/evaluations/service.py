@@ -353,6 +353,7 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         usage.prompt_tokens += row.get("prompt_tokens", 0)
         usage.completion_tokens += row.get("completion_tokens", 0)
     total = evaluation.total_test_cases * len(evaluation.metrics)
+    unscored = total - totals["stored"]
     endpoint = (
         webhook_service.endpoint_by_id(session, evaluation.webhook_endpoint_id)
         if evaluation.webhook_endpoint_id
@@ -374,8 +375,10 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
             passed=totals["passed"],
             failed=totals["failed"],
             errored=totals["errored"],
-            # A canceled evaluation keeps what it stored; the rest will never come.
-            pending=total - totals["stored"],
+            # A canceled or failed evaluation keeps what it stored; the rest will never come.
+            pending=0 if evaluation.status in ("canceled", "failed") else unscored,
+            canceled=unscored if evaluation.status == "canceled" else 0,
+            skipped=unscored if evaluation.status == "failed" else 0,
         ),
         per_metric=per_metric,
         usage=usage,

@@ -246,18 +246,34 @@ async def _score(
                 kind.tally(session, evaluation_id, inserted)
             repo.heartbeat(evaluation_id)
             evaluation = repo.get(evaluation_id)
+            if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+                # Canceled (or failed) while these were scored: read after our inserts, which
+                # wait for the cancel's row lock (SQLite: one writer), so nothing is stored
+                # after the cancel answered.
+                session.rollback()
+                return evaluation.status if evaluation else None
             session.commit()
         if ref is not None:
             lifecycle.results_stored(ref, inserted)
         return evaluation.status if evaluation else None
 
-    async def flush() -> None:
-        nonlocal buffer
-        rows, buffer = buffer, []
+    writes: set[asyncio.Task[None]] = set()
+
+    async def write_now(rows: list[dict[str, Any]]) -> None:
         status = await asyncio.to_thread(write, rows, cache.take_rows())
         if status in TERMINAL_STATUSES:
             # Canceled (or failed by the sweeper) while we ran: stop spending judge calls.
             stop.set()
+
+    async def flush() -> None:
+        nonlocal buffer
+        rows, buffer = buffer, []
+        # Shielded: a worker stopped mid-flush must not leave a write's thread running after
+        # the job has counted its results.
+        task = asyncio.ensure_future(write_now(rows))
+        writes.add(task)
+        task.add_done_callback(writes.discard)
+        await asyncio.shield(task)
 
     async def worker() -> None:
         for case, index in pending:
@@ -289,12 +305,30 @@ async def _score(
             await flush()
 
     periodic = asyncio.create_task(flusher())
+    workers = [asyncio.create_task(worker()) for _ in range(settings.worker_concurrency)]
+
+    async def stopper() -> None:
+        # After a cancel, computations in flight are dropped, not awaited: a judge may take
+        # minutes to answer, and their results would not be stored anyway.
+        await stop.wait()
+        for task in workers:
+            task.cancel()
+
+    stopping = asyncio.create_task(stopper())
     try:
-        await asyncio.gather(*(worker() for _ in range(settings.worker_concurrency)))
+        outcomes = await asyncio.gather(*workers, return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException) and not isinstance(
+                outcome, asyncio.CancelledError
+            ):
+                raise outcome
     finally:
+        stopping.cancel()
         # Never cancel a write in flight: its thread would commit after we counted results.
         scored.set()
         await periodic
+        for task in list(writes):
+            await task
         # Rows finished while the last periodic write was running are still buffered.
         if buffer:
             await flush()

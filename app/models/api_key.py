@@ -18,3 +18,5 @@ class ApiKey(Base):
     prefix: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Refreshed at most once a minute per key (`loupe keys list`).
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

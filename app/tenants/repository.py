@@ -1,6 +1,9 @@
 """All SQL about tenants and their API keys."""
 
-from sqlalchemy import select
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from app.models import ApiKey, Tenant
@@ -11,8 +14,33 @@ def tenant_by_name(session: Session, name: str) -> Tenant | None:
 
 
 def tenant_by_key_hash(session: Session, key_hash: str) -> Tenant | None:
-    return session.scalars(
-        select(Tenant)
+    found = tenant_and_key(session, key_hash)
+    return found[0] if found else None
+
+
+def tenant_and_key(session: Session, key_hash: str) -> tuple[Tenant, ApiKey] | None:
+    """The tenant and key row of an unrevoked key (read on every request: no cache, so a
+    revocation takes effect at once in every process)."""
+    row = session.execute(
+        select(Tenant, ApiKey)
         .join(ApiKey, ApiKey.tenant_id == Tenant.id)
         .where(ApiKey.key_hash == key_hash, ApiKey.revoked_at.is_(None))
     ).one_or_none()
+    return (row[0], row[1]) if row else None
+
+
+def keys_of(session: Session, tenant_id: str) -> Sequence[ApiKey]:
+    return session.scalars(
+        select(ApiKey).where(ApiKey.tenant_id == tenant_id).order_by(ApiKey.created_at)
+    ).all()
+
+
+def key_by_id(session: Session, key_id: str) -> ApiKey | None:
+    return session.get(ApiKey, key_id)
+
+
+def touch_key(session: Session, key_id: str, now: datetime) -> None:
+    """Record a key's use in a transaction of its own (the request's may never commit)."""
+    with session.get_bind().connect() as connection:
+        connection.execute(update(ApiKey).where(ApiKey.id == key_id).values(last_used_at=now))
+        connection.commit()

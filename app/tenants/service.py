@@ -2,14 +2,18 @@
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
+from app.db import utcnow
 from app.ids import new_id
 from app.models import ApiKey, Tenant
 from app.tenants import repository
 
 KEY_PREFIX = "lp_"
+# How stale `last_used_at` may get: one write a minute per key, not one per request.
+_USE_GRANULARITY = timedelta(minutes=1)
 
 
 def hash_key(key: str) -> str:
@@ -33,7 +37,30 @@ def create_key(session: Session, tenant_name: str) -> tuple[Tenant, str]:
 
 
 def tenant_for_key(session: Session, key: str) -> Tenant | None:
-    """The tenant an API key belongs to, or None for an unknown or revoked key."""
+    """The tenant an API key belongs to, or None for an unknown or revoked key; notes the
+    key's use (at most once a minute, so reads stay reads)."""
     if not key.startswith(KEY_PREFIX) or len(key) > 200:
         return None
-    return repository.tenant_by_key_hash(session, hash_key(key))
+    found = repository.tenant_and_key(session, hash_key(key))
+    if found is None:
+        return None
+    tenant, api_key = found
+    now = utcnow()
+    if api_key.last_used_at is None or now - api_key.last_used_at > _USE_GRANULARITY:
+        repository.touch_key(session, api_key.id, now)
+    return tenant
+
+
+def keys_of(session: Session, tenant_name: str) -> list[ApiKey] | None:
+    """The named tenant's keys, oldest first (None: no such tenant)."""
+    tenant = repository.tenant_by_name(session, tenant_name)
+    return None if tenant is None else list(repository.keys_of(session, tenant.id))
+
+
+def revoke_key(session: Session, key_id: str) -> ApiKey | None:
+    """Revoke a key by id (None: no such key); requests with it answer 401 from then on."""
+    api_key = repository.key_by_id(session, key_id)
+    if api_key is not None and api_key.revoked_at is None:
+        api_key.revoked_at = utcnow()
+        session.flush()
+    return api_key

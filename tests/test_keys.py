@@ -1,0 +1,57 @@
+"""`loupe keys list` and `loupe keys revoke`: a revoked key answers 401 at once in every API
+process (two apps on one database here), since no process caches authentication."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.fixtures.api import side_app
+
+BIN = Path(sys.executable).parent
+
+
+def loupe(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/loupe.db"}
+    return subprocess.run(
+        [str(BIN / "loupe"), *args], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+
+
+class TestKeys:
+    def test_list_then_revoke_is_401_in_every_process(self, tmp_path: Path) -> None:
+        created = loupe(tmp_path, "keys", "create", "--tenant", "acme")
+        assert created.returncode == 0, created.stderr
+        key = created.stdout.strip().splitlines()[-1]
+        other = loupe(tmp_path, "keys", "create", "--tenant", "acme").stdout.splitlines()[-1]
+        with side_app(tmp_path) as first, side_app(tmp_path) as second:
+            with first.client(key) as a, second.client(key) as b:
+                assert a.get("/v1/evaluations").status_code == 200
+                assert b.get("/v1/evaluations").status_code == 200
+                listed = loupe(tmp_path, "keys", "list", "--tenant", "acme")
+                assert listed.returncode == 0, listed.stderr
+                lines = listed.stdout.splitlines()
+                assert lines[0].split()[:3] == ["id", "prefix", "created"]
+                rows = [line.split() for line in lines[1:]]
+                assert len(rows) == 2
+                ours = next(row for row in rows if row[1] == key[:10] + "…")
+                # Used just now (date and time), the other key never.
+                assert ours[4] != "never"
+                assert next(row for row in rows if row is not ours)[-1] == "never"
+                revoked = loupe(tmp_path, "keys", "revoke", ours[0])
+                assert revoked.returncode == 0 and ours[0] in revoked.stdout
+                for client in (a, b):
+                    response = client.get("/v1/evaluations")
+                    assert response.status_code == 401
+                    assert response.headers["content-type"].startswith("application/problem+json")
+            with first.client(other) as still:
+                assert still.get("/v1/evaluations").status_code == 200
+        relisted = loupe(tmp_path, "keys", "list", "--tenant", "acme").stdout
+        assert "revoked" in relisted.splitlines()[0]
+
+    def test_unknown_tenant_and_key(self, tmp_path: Path) -> None:
+        loupe(tmp_path, "migrate")
+        missing = loupe(tmp_path, "keys", "list", "--tenant", "nobody")
+        assert missing.returncode == 1 and "no tenant named 'nobody'" in missing.stderr
+        unknown = loupe(tmp_path, "keys", "revoke", "key_nope")
+        assert unknown.returncode == 1 and "no key 'key_nope'" in unknown.stderr
