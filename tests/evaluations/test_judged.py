@@ -92,6 +92,8 @@ class TestJudgedMetrics:
             "failed": 0,
             "errored": 0,
             "pending": 0,
+            "canceled": 0,
+            "skipped": 0,
         }
         summary = {m["metric"]: m["mean_score"] for m in final["per_metric"]}
         assert summary["helpfulness"] == 0.85  # (0.5·8 + 0.5·9) / 10

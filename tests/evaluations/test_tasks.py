@@ -193,6 +193,8 @@ class TestSummaries:
             "failed": 0,
             "errored": 0,
             "pending": 0,
+            "canceled": 0,
+            "skipped": 0,
         }
         # Usage counts the stored results' calls only, as the summaries' rows do.
         assert final["usage"]["calls"] == sum(r.judge_calls for r in stored) == 2

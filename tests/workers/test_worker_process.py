@@ -221,6 +221,8 @@ class TestWorkerProcess:
                 "failed": 36,
                 "errored": 0,
                 "pending": 0,
+                "canceled": 0,
+                "skipped": 0,
             }
             rows = all_results(client, evaluation_id)
             assert len({(r["test_case_id"], r["metric"]) for r in rows}) == len(rows) == 135
