@@ -15,12 +15,6 @@ _PROBLEMS = {
     "rate_limited": "kept answering 'too many requests' until Loupe gave up retrying.",
     "server_error": "kept failing on its side (5xx answers) until Loupe gave up retrying.",
     "unavailable": "was unavailable (5xx answers) until Loupe gave up retrying.",
-    "server_error": "answered with server errors (5xx) until Loupe gave up retrying.",
-    "unreachable": "could not be reached (the connection was refused or dropped).",
-    "dns": "has a host name that does not resolve (DNS).",
-    "tls": "failed the TLS handshake (certificate or protocol).",
-    "malformed": "answered with something that is not a usable reply, even after a repair "
-    "request where one applies.",
     "timeout": "did not answer in time, on every attempt.",
     "unreachable": "could not be reached: the connection was refused or dropped.",
     "connection": "could not be reached (connection failed on every attempt).",
