@@ -85,6 +85,8 @@ class TestEvaluations:
                 "failed": 0,
                 "errored": 0,
                 "pending": 0,
+                "canceled": 0,
+                "skipped": 0,
             }
 
             # Pages of 3: seven requests, every result once.

@@ -68,6 +68,8 @@ test("images and judged metrics: submitted, waited for, every result page read",
     failed: 0,
     errored: 0,
     pending: 0,
+    canceled: 0,
+    skipped: 0,
   });
 
   const results: EvaluationResult[] = [];

@@ -2624,17 +2624,42 @@ export interface components {
              */
             subset: string;
         };
-        /** ResultCounts */
+        /**
+         * ResultCounts
+         * @description Counts of results, one per test case × metric: passed + failed + errored + pending +
+         *     canceled + skipped = total.
+         */
         ResultCounts: {
-            /** Errored */
+            /**
+             * Canceled
+             * @description Never scored: the evaluation was canceled.
+             * @default 0
+             */
+            canceled?: number;
+            /**
+             * Errored
+             * @description Results whose metric could not score (see `error`).
+             */
             errored: number;
             /** Failed */
             failed: number;
             /** Passed */
             passed: number;
-            /** Pending */
+            /**
+             * Pending
+             * @description Not scored yet (queued or in progress).
+             */
             pending: number;
-            /** Total */
+            /**
+             * Skipped
+             * @description Never scored: the evaluation failed.
+             * @default 0
+             */
+            skipped?: number;
+            /**
+             * Total
+             * @description Test cases × metrics (a run: samples × scorers).
+             */
             total: number;
         };
         /** RougeSpec */

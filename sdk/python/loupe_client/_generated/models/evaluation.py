@@ -47,7 +47,9 @@ class Evaluation:
             metrics (list[EvaluationMetricsItem]):
             name (None | str):
             per_metric (list[MetricSummary]):
-            result_counts (ResultCounts):
+            result_counts (ResultCounts): Counts of results, one per test case × metric: passed + failed + errored + pending
+                +
+                canceled + skipped = total.
             started_at (datetime.datetime | None):
             status (EvaluationStatus):
             test_case_count (int):

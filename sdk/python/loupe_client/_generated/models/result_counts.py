@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 
 
 
@@ -20,13 +21,17 @@ T = TypeVar("T", bound="ResultCounts")
 
 @_attrs_define
 class ResultCounts:
-    """ 
+    """ Counts of results, one per test case × metric: passed + failed + errored + pending +
+    canceled + skipped = total.
+
         Attributes:
-            errored (int):
+            errored (int): Results whose metric could not score (see `error`).
             failed (int):
             passed (int):
-            pending (int):
-            total (int):
+            pending (int): Not scored yet (queued or in progress).
+            total (int): Test cases × metrics (a run: samples × scorers).
+            canceled (int | Unset): Never scored: the evaluation was canceled. Default: 0.
+            skipped (int | Unset): Never scored: the evaluation failed. Default: 0.
      """
 
     errored: int
@@ -34,6 +39,8 @@ class ResultCounts:
     passed: int
     pending: int
     total: int
+    canceled: int | Unset = 0
+    skipped: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -51,6 +58,10 @@ class ResultCounts:
 
         total = self.total
 
+        canceled = self.canceled
+
+        skipped = self.skipped
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -61,6 +72,10 @@ class ResultCounts:
             "pending": pending,
             "total": total,
         })
+        if canceled is not UNSET:
+            field_dict["canceled"] = canceled
+        if skipped is not UNSET:
+            field_dict["skipped"] = skipped
 
         return field_dict
 
@@ -79,12 +94,18 @@ class ResultCounts:
 
         total = d.pop("total")
 
+        canceled = d.pop("canceled", UNSET)
+
+        skipped = d.pop("skipped", UNSET)
+
         result_counts = cls(
             errored=errored,
             failed=failed,
             passed=passed,
             pending=pending,
             total=total,
+            canceled=canceled,
+            skipped=skipped,
         )
 
 

@@ -49,7 +49,9 @@ class Run:
             model_id (None | str):
             name (None | str):
             report (list[ReportRow]):
-            result_counts (ResultCounts):
+            result_counts (ResultCounts): Counts of results, one per test case × metric: passed + failed + errored + pending
+                +
+                canceled + skipped = total.
             sample_count (int):
             started_at (datetime.datetime | None):
             status (RunStatus):
