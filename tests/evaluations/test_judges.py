@@ -6,6 +6,7 @@ any test that reaches beyond loopback. A tenant's own judge is a model registere
 POST /v1/models, its key stored encrypted, called in place of the server's.
 """
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 from app.evaluations.judging import startup_line
 from tests.fixtures.api import Api, side_app, sqlite_settings
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.runs.helpers import upload
 
 RECALL_CASE = {
     "id": "c1",
@@ -189,3 +191,31 @@ class TestTenantJudges:
         }
         for summary in body["per_metric"]:
             assert summary["usage"]["calls"] == by_metric[summary["metric"]]["usage"]["calls"] > 0
+
+
+class TestRunsNeedAJudgeToo:
+    def test_llm_strategy_without_a_judge_is_refused(self, judgeless: Api) -> None:
+        row = {"messages": [{"role": "user", "content": "2 + 2?"}], "answer": "4"}
+        with judgeless.tenant_client() as client:
+            dataset = upload(client, "sums.jsonl", json.dumps(row).encode(), "general_vqa")
+            assert dataset.status_code == 201, dataset.text
+            response = client.post(
+                "/v1/runs",
+                json={
+                    "dataset_id": dataset.json()["id"],
+                    "predictions": [{"subset": "sums", "index": 0, "prediction": "4"}],
+                    "judge": {"strategy": "llm"},
+                },
+            )
+            rule_only = client.post(
+                "/v1/runs",
+                json={
+                    "dataset_id": dataset.json()["id"],
+                    "predictions": [{"subset": "sums", "index": 0, "prediction": "4"}],
+                },
+            )
+        assert response.status_code == 422
+        [error] = response.json()["errors"]
+        assert error["loc"] == "judge.strategy" and error["type"] == "judge_not_configured"
+        assert "LOUPE_JUDGE_BASE_URL" in error["msg"]
+        assert rule_only.status_code == 202, rule_only.text
