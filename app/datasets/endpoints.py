@@ -27,7 +27,11 @@ def create_dataset(
     runtime: RuntimeDep,
     file: Annotated[
         UploadFile,
-        File(description="A .jsonl, .tsv or .csv file, or a .zip of such files and their media."),
+        File(
+            description="A .jsonl, .tsv or .csv file, or a .zip of such files and their media.",
+            # OpenAPI 3.0's spelling too, so SDK generators send a named file, not a string.
+            json_schema_extra={"format": "binary"},
+        ),
     ],
     format: Annotated[DatasetFormatName, Form(description="How the rows are laid out.")],
     name: Annotated[str | None, Form(max_length=256)] = None,

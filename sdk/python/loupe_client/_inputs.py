@@ -6,13 +6,15 @@ Each metric spec is re-exported without its `Spec` suffix and with `type` alread
 Anything a method takes may also be a plain dict in the API's own JSON shape.
 """
 
+import io
 import re
 import typing
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from ._generated import models
-from ._generated.types import UNSET
+from ._generated.types import UNSET, File
 
 
 def _tag(model: type) -> str:
@@ -110,3 +112,13 @@ class Payload:
 
     def to_dict(self) -> Any:
         return self.body
+
+
+def upload(file: "str | Path | tuple[str, bytes]") -> File:
+    """A file to upload from a path or a (filename, bytes) pair."""
+    if isinstance(file, tuple):
+        filename, content = file
+    else:
+        path = Path(file)
+        filename, content = path.name, path.read_bytes()
+    return File(payload=io.BytesIO(content), file_name=filename)

@@ -828,6 +828,7 @@ export interface components {
         Body_create_dataset: {
             /**
              * File
+             * Format: binary
              * @description A .jsonl, .tsv or .csv file, or a .zip of such files and their media.
              */
             file: string;

@@ -12,7 +12,9 @@ from ..types import UNSET, Unset
 
 from ..models.body_create_dataset_format import BodyCreateDatasetFormat
 from ..models.body_create_dataset_format import check_body_create_dataset_format
+from ..types import File, FileTypes
 from ..types import UNSET, Unset
+from io import BytesIO
 from typing import cast
 
 
@@ -28,12 +30,12 @@ T = TypeVar("T", bound="BodyCreateDataset")
 class BodyCreateDataset:
     """ 
         Attributes:
-            file (str): A .jsonl, .tsv or .csv file, or a .zip of such files and their media.
+            file (File): A .jsonl, .tsv or .csv file, or a .zip of such files and their media.
             format_ (BodyCreateDatasetFormat): How the rows are laid out.
             name (None | str | Unset):
      """
 
-    file: str
+    file: File
     format_: BodyCreateDatasetFormat
     name: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -43,7 +45,8 @@ class BodyCreateDataset:
 
 
     def to_dict(self) -> dict[str, Any]:
-        file = self.file
+        file = self.file.to_tuple()
+
 
         format_: str = self.format_
 
@@ -69,7 +72,7 @@ class BodyCreateDataset:
     def to_multipart(self) -> types.RequestFiles:
         files: types.RequestFiles = []
 
-        files.append(("file", (None, str(self.file).encode(), "text/plain")))
+        files.append(("file", self.file.to_tuple()))
 
 
 
@@ -97,7 +100,12 @@ class BodyCreateDataset:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        file = d.pop("file")
+        file = File(
+             payload = BytesIO(d.pop("file"))
+        )
+
+
+
 
         format_ = check_body_create_dataset_format(d.pop("format"))
 
