@@ -67,6 +67,8 @@ def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
         role="candidate",
         ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
+        # Every worker paces to the provider's one limit through Redis.
+        pace_url=settings.redis_url,
     )
 
 
@@ -87,4 +89,6 @@ def judge_endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
         role="judge",
         ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
+        # Every worker paces to the provider's one limit through Redis.
+        pace_url=settings.redis_url,
     )

@@ -37,6 +37,8 @@ def operator_endpoint(settings: Settings) -> JudgeEndpoint:
         backoff_base_seconds=settings.judge_backoff_base_seconds,
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
         ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
+        # Every worker paces to the provider's one limit through Redis.
+        pace_url=settings.redis_url,
     )
 
 

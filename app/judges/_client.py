@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 import certifi
+import httpx
 import openai
 from pydantic import BaseModel, ValidationError
 
@@ -31,6 +32,7 @@ from app.judges._errors import (
 )
 from app.judges._http import LeanAioHttpClient
 from app.judges._json import JSONExtractionError, extract_json_object
+from app.judges._pacing import LOCAL_STORE, Pacer, RedisPaceStore, endpoint_key, total_tokens
 from app.judges._shared import SharedAnswers, answer_once
 from app.judges._telemetry import EndpointMeter
 from app.judges._types import (
@@ -110,9 +112,15 @@ class JudgeClient:
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
         self._meter = EndpointMeter(endpoint.role, endpoint.base_url)
+        self._pacer = Pacer(
+            endpoint_key(endpoint.base_url, endpoint.api_key),
+            endpoint.concurrency,
+            RedisPaceStore(endpoint.pace_url) if endpoint.pace_url else LOCAL_STORE,
+        )
 
     async def close(self) -> None:
         await self._openai.close()
+        await self._pacer.close()
 
     async def call(
         self,
@@ -523,16 +531,21 @@ class JudgeClient:
             return raw
 
     async def _send(self, path: str, body: dict[str, Any]) -> bytes:
-        """POST one request to `path`; its outcome and time are counted."""
+        """POST one request to `path` when the endpoint's pace allows; its outcome and time
+        are counted, and what it says about the limits adapts the pace."""
+        await self._pacer.acquire()
         started = time.perf_counter()
+        headers: httpx.Headers | None = None
+        limited, wait, tokens = False, None, 0
         try:
             # The raw endpoint with plain-dict bodies: the SDK's typed request transform and
             # response models cost more CPU than the rest of a judge call.
-            return await self._openai.post(
+            response = await self._openai.post(
                 path,
                 # Serialised here: the SDK would deep-copy the body (images included).
                 content=json.dumps(body, ensure_ascii=False).encode(),
-                cast_to=bytes,
+                # The response itself (read already): its rate-limit headers pace the next ones.
+                cast_to=httpx.Response,
                 options={
                     "headers": _JSON_HEADERS,
                     # The SDK would make a uuid4 per request for this header.
@@ -544,11 +557,25 @@ class JudgeClient:
                     "params": {},
                 },
             )
+            headers = response.headers
+            raw = response.content
+            if self._pacer.counts_tokens:
+                tokens = total_tokens(raw)
+            return raw
         except openai.APIError as error:
             self._meter.failed(body["model"], error)
+            if isinstance(error, openai.APIStatusError):
+                headers = error.response.headers
+                limited = isinstance(error, openai.RateLimitError) and (
+                    error_code(error) != "insufficient_quota"
+                )
+                wait = retry_after(error) if limited else None
             raise
         finally:
             self._meter.timed(body["model"], time.perf_counter() - started)
+            await self._pacer.release(
+                headers=headers, rate_limited=limited, retry_after=wait, tokens=tokens
+            )
 
     async def _backoff(
         self,

@@ -25,6 +25,8 @@ class JudgeEndpoint:
     role: str = "judge"
     # A PEM file of extra CAs trusted besides the public ones (an on-premises server).
     ca_bundle: str | None = None
+    # Redis URL where the endpoint's pace is shared by every worker; None: this process only.
+    pace_url: str | None = field(default=None, repr=False)
 
 
 @dataclass
