@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -40,9 +40,13 @@ class Settings(BaseSettings):
     job_retries: int = Field(default=3, ge=0)
     embedded_worker_threads: int = Field(default=2, ge=1)
 
-    # The ticker re-enqueues evaluations without a heartbeat for this long.
+    # Running jobs refresh their evaluation's heartbeat this often, on a timer of their own
+    # (not only when they write results), so a long judge call never looks like a dead job.
+    heartbeat_seconds: float = Field(default=5.0, gt=0)
+    # The ticker re-enqueues evaluations without a heartbeat for this long: four missed beats,
+    # so a killed worker's evaluation resumes within about stuck_after + tick seconds.
     tick_seconds: float = Field(default=5.0, gt=0)
-    stuck_after_seconds: float = Field(default=120.0, gt=0)
+    stuck_after_seconds: float = Field(default=20.0, gt=0)
     max_dispatch_attempts: int = Field(default=5, ge=1)
 
     # Log lines: "text" for people, "json" (one object per line) for a log pipeline.
@@ -130,6 +134,15 @@ class Settings(BaseSettings):
     webhook_retry_schedule: Annotated[list[float], NoDecode] = Field(
         default=[5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]
     )
+
+    @model_validator(mode="after")
+    def _recovery_outlasts_heartbeats(self) -> "Settings":
+        # A live job beating on time must never look stuck: leave room for two missed beats.
+        if self.stuck_after_seconds < 2 * self.heartbeat_seconds:
+            raise ValueError(
+                "LOUPE_STUCK_AFTER_SECONDS must be at least twice LOUPE_HEARTBEAT_SECONDS"
+            )
+        return self
 
     @field_validator("webhook_retry_schedule", mode="before")
     @classmethod

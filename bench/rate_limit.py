@@ -222,9 +222,11 @@ def run_deepeval(judge: ScriptedJudge, python: str, args: argparse.Namespace) ->
     judge.latency = args.latency
     judge.script(bucket.admit)
     env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "OPENAI_API_KEY": "sk-bench"}
+    scratch = tempfile.mkdtemp(prefix="deepeval-bench-")  # deepeval writes .deepeval/ here
     done = subprocess.run(
         [python, str(ROOT / "bench" / "deepeval_rate_limit.py"), judge.base_url, str(args.cases)],
         env=env,
+        cwd=scratch,
         capture_output=True,
         text=True,
         timeout=1800,

@@ -4,6 +4,7 @@ import logging
 
 from redis import Redis
 from rq import Queue, SimpleWorker
+from rq.scheduler import RQScheduler
 
 from app.config import Settings
 from app.runtime import configure
@@ -31,10 +32,19 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
     # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
     # shared across jobs instead of being rebuilt in a forked child per job.
     worker = SimpleWorker([queue], connection=redis)
-    ticker = Ticker(runtime)
+    # RQ's own scheduler runs in a forked child, which a SIGKILLed worker would leave behind:
+    # the ticker thread enqueues due retries instead, under RQ's scheduler lock.
+    scheduler = RQScheduler([queue], connection=redis)
+
+    def enqueue_due_retries() -> None:
+        if scheduler.acquire_locks():
+            scheduler.enqueue_scheduled_jobs()
+
+    ticker = Ticker(runtime, upkeep=enqueue_due_retries)
     ticker.start()
     try:
-        worker.work(burst=burst, with_scheduler=True, logging_level="INFO")
+        worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
     finally:
         ticker.stop()
+        scheduler.release_locks()
         runtime.close()

@@ -2,6 +2,7 @@
 
 import logging
 import threading
+from collections.abc import Callable
 
 from app.evaluations import tasks as evaluation_tasks
 from app.runtime import Runtime
@@ -11,9 +12,17 @@ logger = logging.getLogger("loupe.ticker")
 
 
 class Ticker:
-    def __init__(self, runtime: Runtime, *, resume: bool = False) -> None:
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        resume: bool = False,
+        upkeep: Callable[[], None] | None = None,
+    ) -> None:
         self.runtime = runtime
         self.resume = resume
+        # More work for each tick (a worker's due RQ retries).
+        self.upkeep = upkeep
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="loupe-ticker", daemon=True)
 
@@ -33,6 +42,8 @@ class Ticker:
         while not self._stop.wait(self.runtime.settings.tick_seconds):
             try:
                 jobs.tick()
+                if self.upkeep is not None:
+                    self.upkeep()
             except Exception:
                 # Upkeep must outlive a database blip; the next tick tries again.
                 logger.exception("tick failed")

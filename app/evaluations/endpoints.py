@@ -128,13 +128,18 @@ def list_evaluations(
 
 @router.get("/{evaluation_id}", response_model=Evaluation, responses=_PROBLEMS)
 def get_evaluation(
-    evaluation_id: str, session: SessionDep, tenant: TenantDep, response: Response
+    evaluation_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    response: Response,
 ) -> Evaluation:
     """Status, result counts, per-metric summary and judge usage."""
     evaluation = service.get_or_404(session, tenant, evaluation_id)
     if evaluation.status not in TERMINAL_STATUSES:
         response.headers["Retry-After"] = POLL_AFTER_SECONDS
-    return service.to_schema(session, evaluation)
+    # Three missed heartbeats: the job is busy no longer, or its worker is gone.
+    return service.to_schema(session, evaluation, 3 * runtime.settings.heartbeat_seconds)
 
 
 @router.get(

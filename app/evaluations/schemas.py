@@ -167,6 +167,18 @@ class ErrorInfo(BaseModel):
     message: str
 
 
+class Recovery(BaseModel):
+    """A running evaluation whose jobs went quiet, or that runs again after they did."""
+
+    state: Literal["stalled", "recovering"] = Field(
+        description="`stalled`: no job has reported for several heartbeats (its worker may have "
+        "died); the ticker re-enqueues it once the heartbeat is LOUPE_STUCK_AFTER_SECONDS old. "
+        "`recovering`: it was re-enqueued and runs again; stored results are kept and skipped."
+    )
+    last_heartbeat_at: datetime
+    dispatch_attempts: int
+
+
 class Evaluation(BaseModel):
     object: Literal["evaluation"] = "evaluation"
     id: str
@@ -188,6 +200,9 @@ class Evaluation(BaseModel):
     created_at: datetime
     started_at: datetime | None
     completed_at: datetime | None
+    recovery: Recovery | None = Field(
+        default=None, description="Set while a running evaluation waits on or runs in recovery."
+    )
 
 
 class EvaluationResult(BaseModel):

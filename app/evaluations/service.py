@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.db import utcnow
 from app.evaluations import judging, repository
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
@@ -21,6 +22,7 @@ from app.evaluations.schemas import (
     EvaluationResult,
     JudgeUsed,
     MetricSummary,
+    Recovery,
     ResultCounts,
     UsageTotals,
 )
@@ -287,8 +289,13 @@ def clustered_error(
     )
 
 
-def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
+def to_schema(
+    session: Session, evaluation: Evaluation, stalled_after: float | None = None
+) -> EvaluationSchema:
     """The evaluation as clients see it, with counts and per-metric summaries.
+
+    `stalled_after`: seconds of heartbeat silence that make a running evaluation `stalled`
+    (its `recovery`); None leaves `recovery` out.
 
     Error bars come from the running sums; clustered ones (with `cluster_by`) read the scores.
     """
@@ -386,6 +393,25 @@ def to_schema(session: Session, evaluation: Evaluation) -> EvaluationSchema:
         created_at=evaluation.created_at,
         started_at=evaluation.started_at,
         completed_at=evaluation.completed_at,
+        recovery=recovery(evaluation, stalled_after),
+    )
+
+
+def recovery(evaluation: Evaluation, stalled_after: float | None) -> Recovery | None:
+    """Whether a running evaluation's jobs went quiet, or run again after they did."""
+    if stalled_after is None or evaluation.status != "in_progress":
+        return None
+    silent = (utcnow() - evaluation.heartbeat_at).total_seconds()
+    if silent > stalled_after:
+        state = "stalled"
+    elif evaluation.dispatch_attempts > 1:
+        state = "recovering"
+    else:
+        return None
+    return Recovery(
+        state=state,
+        last_heartbeat_at=evaluation.heartbeat_at,
+        dispatch_attempts=evaluation.dispatch_attempts,
     )
 
 

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.db import utcnow
 from app.evaluations import judging, lifecycle, service
+from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor, kind_of
 from app.evaluations.repository import (
@@ -123,21 +124,22 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
     ]
     if todo:
         cache = DatabaseJudgeCache(runtime, cache_scope)
-        run_on_judge_loop(
-            _score(
-                runtime,
-                evaluation_id,
-                specs,
-                todo,
-                judges,
-                cache,
-                media,
-                predictor,
-                kind,
-                several_jobs=several_jobs,
-                ref=ref,
+        with beating(runtime, evaluation_id):
+            run_on_judge_loop(
+                _score(
+                    runtime,
+                    evaluation_id,
+                    specs,
+                    todo,
+                    judges,
+                    cache,
+                    media,
+                    predictor,
+                    kind,
+                    several_jobs=several_jobs,
+                    ref=ref,
+                )
             )
-        )
     finish_if_complete(runtime, evaluation_id)
 
 

@@ -287,7 +287,9 @@ class TestWorkerProcess:
                 assert row is not None
                 assert (row.status, row.dispatch_attempts) == ("in_progress", 1)
 
-            with worker_process(settings, tmp_path / "second", stuck_after_seconds=2) as second:
+            with worker_process(
+                settings, tmp_path / "second", stuck_after_seconds=2, heartbeat_seconds=0.5
+            ) as second:
                 final = wait_for(client, evaluation_id, second, timeout=240)
                 assert second.alive(), second.log_tail()
 

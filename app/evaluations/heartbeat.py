@@ -1,0 +1,36 @@
+"""A job's heartbeat on a timer of its own: a long judge call cannot make a live job look dead,
+and a killed job stops beating at once (the thread dies with its process)."""
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from app.evaluations.repository import JobRepository
+from app.runtime import Runtime
+
+logger = logging.getLogger("loupe.jobs")
+
+
+@contextmanager
+def beating(runtime: Runtime, evaluation_id: str) -> Iterator[None]:
+    """Refresh the evaluation's heartbeat every LOUPE_HEARTBEAT_SECONDS while the block runs."""
+    every = runtime.settings.heartbeat_seconds
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(every):
+            try:
+                with runtime.session() as session:
+                    JobRepository(session).heartbeat(evaluation_id)
+                    session.commit()
+            except Exception:  # noqa: BLE001 - a database blip must not end the job
+                logger.warning("heartbeat of %s failed", evaluation_id, exc_info=True)
+
+    thread = threading.Thread(target=beat, name=f"loupe-heartbeat-{evaluation_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=every + 10)

@@ -1,0 +1,118 @@
+"""A SIGKILLed `loupe worker` under the default recovery settings: the evaluation shows it is
+stalled, resumes on another worker within 30 seconds and completes with every result once."""
+
+import os
+import signal
+import time
+from datetime import datetime
+from pathlib import Path
+
+from app.config import Settings
+from tests.evaluations.test_tasks import fresh_judge
+from tests.fixtures.api import postgres_settings
+from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.services import PostgresServer, RedisServer
+from tests.workers.test_worker_process import all_results, served_api, stored, worker_process
+
+CASES = 240
+DEFAULTS = Settings()
+
+
+def judged_body() -> dict:
+    return {
+        "metrics": [{"type": "llm_accuracy"}],
+        "test_cases": [
+            {"input": f"q{i}", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+            for i in range(CASES)
+        ],
+    }
+
+
+def living_members(group: int) -> list[int]:
+    """Processes of a process group that are still running (not zombies)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # exited meanwhile
+        state, pgid = fields[0], int(fields[2])
+        if pgid == group and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+class TestRecovery:
+    def test_sigkilled_worker_resumes_within_30_seconds(
+        self,
+        postgres_server: PostgresServer,
+        redis_server: RedisServer,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        # Slow answers, few at a time: the evaluation takes long enough to be killed mid-run.
+        judge.latency = 0.25
+        settings = postgres_settings(
+            postgres_server,
+            redis_server,
+            judge_base_url=judge.base_url,
+            judge_concurrency=4,
+            job_slice_size=CASES,
+            # The recovery settings as shipped, not the suite's fast ones.
+            tick_seconds=DEFAULTS.tick_seconds,
+            stuck_after_seconds=DEFAULTS.stuck_after_seconds,
+            heartbeat_seconds=DEFAULTS.heartbeat_seconds,
+        )
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            created = client.post("/v1/evaluations", json=judged_body())
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+            with worker_process(settings, tmp_path / "first") as first:
+                while stored(client.get(f"/v1/evaluations/{evaluation_id}").json()) < 20:
+                    assert first.alive(), first.log_tail()
+                    time.sleep(0.1)
+                with worker_process(settings, tmp_path / "second") as second:
+                    # The worker process alone, as the OOM killer or `kill -9 PID` would.
+                    os.kill(first.process.pid, signal.SIGKILL)
+                    first.process.wait(timeout=10)
+                    killed_at = time.time()
+                    # Nothing it started runs on (RQ's scheduler would be a forked child).
+                    assert living_members(first.process.pid) == []
+                    before = stored(client.get(f"/v1/evaluations/{evaluation_id}").json())
+                    states = []
+                    resumed_at = None
+                    deadline = time.monotonic() + 240
+                    while True:
+                        body = client.get(f"/v1/evaluations/{evaluation_id}").json()
+                        if body["recovery"]:
+                            states.append(body["recovery"]["state"])
+                        if resumed_at is None and stored(body) > before:
+                            resumed_at = time.time()
+                        if body["status"] != "in_progress":
+                            break
+                        assert second.alive(), second.log_tail()
+                        assert time.monotonic() < deadline, (body, second.log_tail())
+                        time.sleep(0.2)
+                    assert second.alive(), second.log_tail()
+            rows = all_results(client, evaluation_id)
+
+        assert body["status"] == "completed", body
+        assert body["recovery"] is None
+        assert "stalled" in states and "recovering" in states
+        assert states.index("stalled") < states.index("recovering")
+        assert resumed_at is not None and resumed_at - killed_at <= 30
+        assert len(rows) == CASES
+        assert len({row["test_case_id"] for row in rows}) == CASES
+        assert body["result_counts"]["errored"] == 0
+        # The first results stored after the kill came from the second worker's job.
+        created_after = [
+            datetime.fromisoformat(row["created_at"]).timestamp()
+            for row in rows
+            if datetime.fromisoformat(row["created_at"]).timestamp() > killed_at
+        ]
+        assert min(created_after) - killed_at <= 30
