@@ -3,10 +3,15 @@
 import logging
 import os
 import socket
+import tempfile
+from typing import TYPE_CHECKING
 
 import typer
 
 from app.config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 cli = typer.Typer(
     no_args_is_help=True,
@@ -19,24 +24,61 @@ cli.add_typer(keys, name="keys")
 
 
 @cli.command()
-def serve(migrate: bool = typer.Option(True, help="Upgrade the database first.")) -> None:
+def serve(
+    migrate: bool = typer.Option(True, help="Upgrade the database first."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, help="API processes (distributed mode only: LOUPE_REDIS_URL)."
+    ),
+) -> None:
     """Start the API (and, without LOUPE_REDIS_URL, the embedded worker)."""
     import uvicorn
 
     from app import migrate as migrations
     from app.evaluations.judging import startup_line
-    from app.main import create_app
 
     settings = get_settings()
+    if workers > 1 and settings.embedded:
+        typer.echo(
+            "loupe serve --workers N needs LOUPE_REDIS_URL: the embedded mode runs its jobs in "
+            "the one API process, on a queue held in that process's memory",
+            err=True,
+        )
+        raise typer.Exit(2)
     _configure_logging(settings)
     if migrate:
         migrations.upgrade(settings)
     mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
+    processes = f", {workers} processes" if workers > 1 else ""
     typer.echo(
-        f"Loupe on http://{settings.host}:{settings.port} ({mode}); {startup_line(settings)}"
+        f"Loupe on http://{settings.host}:{settings.port} ({mode}{processes}); "
+        f"{startup_line(settings)}"
     )
-    # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_config=None)
+    if workers == 1:
+        from app.main import create_app
+
+        # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
+        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_config=None)
+        return
+    # Each process writes its metrics here and GET /metrics sums them (set before any process
+    # imports prometheus_client, which reads it once).
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="loupe-metrics-")
+    uvicorn.run(
+        "app.cli:served_app",
+        factory=True,
+        workers=workers,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+    )
+
+
+def served_app() -> "FastAPI":
+    """The app of one `loupe serve --workers N` process (settings from the environment)."""
+    from app.main import create_app
+
+    settings = get_settings()
+    _configure_logging(settings)
+    return create_app(settings)
 
 
 @cli.command()

@@ -120,7 +120,13 @@ class TestCompose:
 
     def test_commands(self) -> None:
         assert argv(service("migrate")["command"]) == ["loupe", "migrate"]
-        assert argv(service("api")["command"]) == ["loupe", "serve", "--no-migrate"]
+        assert argv(service("api")["command"]) == [
+            "loupe",
+            "serve",
+            "--no-migrate",
+            "--workers",
+            "2",
+        ]
         assert argv(service("worker")["command"]) == ["loupe", "worker"]
         assert service("migrate").get("restart", "no") == "no", "migrate runs once"
 

@@ -36,13 +36,22 @@ class RequestTelemetryMiddleware:
         request_id = _client_request_id(scope) or f"req_{uuid.uuid4().hex}"
         token = logs.request_id.set(request_id)
         started = time.perf_counter()
-        status = 500
+        method = scope.get("method", "GET")
+        answered = False
         header = (b"x-request-id", request_id.encode("latin-1"))
 
+        def count(status: int) -> None:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or UNMATCHED
+            HTTP_REQUESTS.labels(template, method, str(status)).inc()
+
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal answered
             if message["type"] == "http.response.start":
-                status = message["status"]
+                # Counted before the client can read the answer: a scrape right after it
+                # sees the request.
+                answered = True
+                count(message["status"])
                 message["headers"] = [*message.get("headers", []), header]
             await send(message)
 
@@ -50,8 +59,8 @@ class RequestTelemetryMiddleware:
             await self.app(scope, receive, send_with_id)
         finally:
             logs.request_id.reset(token)
+            if not answered:
+                count(500)  # an unhandled error: the server's 500 is sent outside this layer
             route = scope.get("route")
             template = getattr(route, "path", None) or UNMATCHED
-            method = scope.get("method", "GET")
-            HTTP_REQUESTS.labels(template, method, str(status)).inc()
             HTTP_DURATION.labels(template, method).observe(time.perf_counter() - started)
