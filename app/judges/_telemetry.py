@@ -1,11 +1,10 @@
 """Counts and times each request to a judge or candidate endpoint (app.telemetry.metrics)."""
 
-import socket
-import ssl
 from urllib.parse import urlsplit
 
 import openai
 
+from app.judges._errors import connection_kind
 from app.telemetry.metrics import (
     PROVIDER_COMPLETION_TOKENS,
     PROVIDER_DURATION,
@@ -20,29 +19,15 @@ OTHER_MODEL = "other"
 
 
 def outcome_of(error: Exception) -> str:
-    """The request outcome label for a failed request: what kind of failure it was."""
+    """The request outcome label for a failed request, from the error kinds of `_errors`
+    (dns and tls failures count as unreachable: one label for "never got an answer")."""
     if isinstance(error, openai.RateLimitError):
         return "rate_limited"
     if isinstance(error, openai.InternalServerError):
         return "server_error"
     if isinstance(error, openai.APIConnectionError):
-        # The SDK on aiohttp reports a refused connection as a timeout: the cause tells.
-        if any(isinstance(cause, _UNREACHABLE) for cause in _causes(error)):
-            return "unreachable"  # refused connections, DNS and TLS failures alike
-        return "timeout" if isinstance(error, openai.APITimeoutError) else "unreachable"
+        return "timeout" if connection_kind(error) == "timeout" else "unreachable"
     return "refused"  # any other 4xx: bad request, auth, not found, quota
-
-
-_UNREACHABLE = (ConnectionError, socket.gaierror, ssl.SSLError)
-
-
-def _causes(error: BaseException) -> list[BaseException]:
-    chain: list[BaseException] = []
-    current: BaseException | None = error.__cause__ or error.__context__
-    while current is not None and len(chain) < 10:
-        chain.append(current)
-        current = current.__cause__ or current.__context__
-    return chain
 
 
 class EndpointMeter:
