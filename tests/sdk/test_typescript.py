@@ -10,27 +10,8 @@ import pytest
 
 from tests.fixtures.api import side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer
-from tests.sdk.conftest import ROOT
+from tests.sdk.conftest import TYPESCRIPT
 from tests.sdk.helpers import BLUE, RED
-
-TYPESCRIPT = ROOT / "sdk" / "typescript"
-
-
-def npm(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["npm", *args], cwd=TYPESCRIPT, capture_output=True, text=True, timeout=600
-    )
-
-
-@pytest.fixture(scope="module")
-def built() -> Path:
-    """The client and its tests compiled by tsc into sdk/typescript/dist."""
-    assert (TYPESCRIPT / "node_modules" / ".bin" / "tsc").exists(), (
-        "sdk/typescript has no node_modules: run `make sdk` (npm ci from the lockfile)"
-    )
-    compiled = npm("run", "--silent", "build")
-    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
-    return TYPESCRIPT / "dist" / "test" / "live.test.js"
 
 
 def slow_for_marked_cases(request: dict) -> Reply | dict:
