@@ -1578,6 +1578,8 @@ export interface components {
             object?: "evaluation";
             /** Per Metric */
             per_metric: components["schemas"]["MetricSummary"][];
+            /** @description Set while a running evaluation waits on or runs in recovery. */
+            recovery?: components["schemas"]["Recovery"] | null;
             result_counts: components["schemas"]["ResultCounts"];
             /** Started At */
             started_at: string | null;
@@ -2574,6 +2576,25 @@ export interface components {
              * @enum {string}
              */
             type: "psnr";
+        };
+        /**
+         * Recovery
+         * @description A running evaluation whose jobs went quiet, or that runs again after they did.
+         */
+        Recovery: {
+            /** Dispatch Attempts */
+            dispatch_attempts: number;
+            /**
+             * Last Heartbeat At
+             * Format: date-time
+             */
+            last_heartbeat_at: string;
+            /**
+             * State
+             * @description `stalled`: no job has reported for several heartbeats (its worker may have died); the ticker re-enqueues it once the heartbeat is LOUPE_STUCK_AFTER_SECONDS old. `recovering`: it was re-enqueued and runs again; stored results are kept and skipped.
+             * @enum {string}
+             */
+            state: "stalled" | "recovering";
         };
         /** ReportRow */
         ReportRow: {

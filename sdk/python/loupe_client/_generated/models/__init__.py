@@ -118,6 +118,8 @@ from .pairwise_spec_evaluation_params_item import PairwiseSpecEvaluationParamsIt
 from .prediction import Prediction
 from .problem import Problem
 from .psnr_spec import PsnrSpec
+from .recovery import Recovery
+from .recovery_state import RecoveryState
 from .report_row import ReportRow
 from .result_counts import ResultCounts
 from .rouge_spec import RougeSpec
@@ -281,6 +283,8 @@ __all__ = (
     "Prediction",
     "Problem",
     "PsnrSpec",
+    "Recovery",
+    "RecoveryState",
     "ReportRow",
     "ResultCounts",
     "RougeSpec",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.evaluation_metrics_item import EvaluationMetricsItem
   from ..models.judge_used import JudgeUsed
   from ..models.metric_summary import MetricSummary
+  from ..models.recovery import Recovery
   from ..models.result_counts import ResultCounts
   from ..models.usage_totals import UsageTotals
 
@@ -56,6 +57,7 @@ class Evaluation:
             usage (UsageTotals):
             webhook_url (None | str):
             object_ (Literal['evaluation'] | Unset):  Default: 'evaluation'.
+            recovery (None | Recovery | Unset): Set while a running evaluation waits on or runs in recovery.
      """
 
     cache: bool
@@ -76,6 +78,7 @@ class Evaluation:
     usage: UsageTotals
     webhook_url: None | str
     object_: Literal['evaluation'] | Unset = 'evaluation'
+    recovery: None | Recovery | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -88,6 +91,7 @@ class Evaluation:
         from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
         from ..models.metric_summary import MetricSummary # noqa: PLC0415
+        from ..models.recovery import Recovery # noqa: PLC0415
         from ..models.result_counts import ResultCounts # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         cache = self.cache
@@ -155,6 +159,14 @@ class Evaluation:
 
         object_ = self.object_
 
+        recovery: dict[str, Any] | None | Unset
+        if isinstance(self.recovery, Unset):
+            recovery = UNSET
+        elif isinstance(self.recovery, Recovery):
+            recovery = self.recovery.to_dict()
+        else:
+            recovery = self.recovery
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -179,6 +191,8 @@ class Evaluation:
         })
         if object_ is not UNSET:
             field_dict["object"] = object_
+        if recovery is not UNSET:
+            field_dict["recovery"] = recovery
 
         return field_dict
 
@@ -191,6 +205,7 @@ class Evaluation:
         from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
         from ..models.metric_summary import MetricSummary # noqa: PLC0415
+        from ..models.recovery import Recovery # noqa: PLC0415
         from ..models.result_counts import ResultCounts # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
@@ -345,6 +360,26 @@ class Evaluation:
         if object_ != 'evaluation'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation', got '{object_}'")
 
+        def _parse_recovery(data: object) -> None | Recovery | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recovery_type_0 = Recovery.from_dict(data)
+
+
+
+                return recovery_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Recovery | Unset, data)
+
+        recovery = _parse_recovery(d.pop("recovery", UNSET))
+
+
         evaluation = cls(
             cache=cache,
             cluster_by=cluster_by,
@@ -364,6 +399,7 @@ class Evaluation:
             usage=usage,
             webhook_url=webhook_url,
             object_=object_,
+            recovery=recovery,
         )
 
 
