@@ -21,6 +21,8 @@ cli = typer.Typer(
 )
 keys = typer.Typer(no_args_is_help=True, help="Manage API keys.")
 cli.add_typer(keys, name="keys")
+tenants = typer.Typer(no_args_is_help=True, help="Manage tenants.")
+cli.add_typer(tenants, name="tenants")
 
 
 @cli.command()
@@ -276,6 +278,41 @@ def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys
 
 def _when(moment: object) -> str:
     return moment.strftime("%Y-%m-%d %H:%M:%S") if moment is not None else "never"  # type: ignore[attr-defined]
+
+
+@tenants.command("limits")
+def tenant_limits(
+    tenant: str = typer.Option(..., "--tenant", help="Tenant name."),
+    max_active_evaluations: int | None = typer.Option(
+        None,
+        "--max-active-evaluations",
+        min=0,
+        help="Evaluations and runs queued or running at once; more are refused with 429. "
+        "0 removes the limit.",
+    ),
+) -> None:
+    """Show or set a tenant's limits (without options: show them)."""
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants import limits, repository
+
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        with runtime.session() as session:
+            row = repository.tenant_by_name(session, tenant)
+            if row is None:
+                typer.echo(f"no tenant named {tenant!r}", err=True)
+                raise typer.Exit(1)
+            if max_active_evaluations is not None:
+                limits.set_limits(
+                    session, row, max_active_evaluations=max_active_evaluations or None
+                )
+                session.commit()
+            active = row.max_active_evaluations
+            typer.echo(f"tenant {row.name}: max_active_evaluations={active or 'none'}")
+    finally:
+        runtime.close()
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ from app.metrics._templates import (
 )
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request
+from app.tenants import limits
 from app.webhooks import service as webhook_service
 
 KIND = "eval_run"
@@ -345,6 +346,8 @@ def create_run(
     image_templates = _grader_image_templates(definition)
     cases = [_case(i, row, image_templates, input_messages) for i, row in enumerate(rows)]
     _ingest(cases, settings, session, tenant)
+    # Last, once the submission is known to be valid: the tenant row stays locked until commit.
+    limits.admit(session, tenant)
     evaluation = Evaluation(
         id=new_id("evalrun"),
         kind=KIND,

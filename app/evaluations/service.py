@@ -38,6 +38,7 @@ from app.problems import FieldError, ProblemError, field_error
 from app.runtime import Runtime
 from app.stats import clustered_spread, spread_from_sums, wilson_interval
 from app.telemetry import logs
+from app.tenants import limits
 from app.webhooks import service as webhook_service
 
 # Shown per response at most; a 10,000-case submission can have many more bad fields.
@@ -170,6 +171,8 @@ def create(
     the stored test cases reference them as `blob:sha256:` URLs.
     """
     endpoint_id, judge = _validate(session, tenant, payload, settings)
+    # Last, once the submission is known to be valid: the tenant row stays locked until commit.
+    limits.admit(session, tenant)
     evaluation = Evaluation(
         id=new_id("eval"),
         tenant_id=tenant.id,

@@ -25,6 +25,7 @@ from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
 from app.runs.schemas import Run as RunSchema
 from app.telemetry import logs
+from app.tenants import limits
 
 # Per-sample keys in EvalScope's report order, by the result type that logs them.
 REPORT_KEYS = {
@@ -335,6 +336,8 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         raise _invalid(
             _judge_errors(judge_errors, len(metrics) - len(payload.metrics or []), payload)
         )
+    # Last, once the submission is known to be valid: the tenant row stays locked until commit.
+    limits.admit(session, tenant)
     evaluation = Evaluation(
         id=new_id("run"),
         kind="run",

@@ -91,7 +91,7 @@ def test_run_scores_are_backfilled_for_runs_stored_before_them(url: str) -> None
 
     try:
         with Session(engine) as session:
-            session.add(Tenant(id="ten_1", name="t"))
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
             session.flush()
             session.add(
                 Dataset(
@@ -154,7 +154,7 @@ def test_metric_summaries_are_backfilled_for_evaluations_stored_before_them(url:
 
     try:
         with Session(engine) as session:
-            session.add(Tenant(id="ten_1", name="t"))
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
             session.flush()
             add_evaluation(session, id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=3)
             session.add_all(
@@ -207,7 +207,7 @@ def test_sums_of_squares_are_backfilled_for_evaluations_and_runs(url: str) -> No
 
     try:
         with Session(engine) as session:
-            session.add(Tenant(id="ten_1", name="t"))
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
             session.flush()
             session.add(
                 Dataset(
