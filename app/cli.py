@@ -228,7 +228,11 @@ def compare(
     """Compare two evaluations (or runs) on a running service and gate a CI step on it:
     exit 1 when any compared metric regressed, 2 when the comparison cannot be made."""
     # One gate for both commands: `loupe-client compare` (sdk/python, installed beside Loupe).
-    from loupe_client._cli import main as client_main
+    try:
+        from loupe_client._cli import main as client_main
+    except ImportError as exc:
+        typer.echo(f"loupe compare: {exc}: pip install ./sdk/python (make does)", err=True)
+        raise typer.Exit(2) from exc
 
     if fail_on != "regressed":
         raise typer.BadParameter("only 'regressed' is supported", param_hint="--fail-on")

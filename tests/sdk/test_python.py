@@ -238,6 +238,14 @@ class TestErrors:
         assert invalid.value.status == 422 and invalid.value.title
         assert [e["loc"] for e in invalid.value.errors] == ["test_cases[0].expected_output"]
 
+    def test_a_misspelt_field_reaches_the_api_and_is_refused(self, api: Api) -> None:
+        with connect(api) as client, pytest.raises(ValidationError) as invalid:
+            client.evaluations.create(
+                test_cases=[{"input": "q", "actual_output": "a", "expected_output": "a"}],
+                metrics=[{"type": "exact_match", "treshold": 0.5}],
+            )
+        assert [e["loc"] for e in invalid.value.errors] == ["metrics[0].treshold"]
+
     def test_wrong_key_is_an_authentication_error(self, api: Api) -> None:
         with connect(api, "lp_not_a_key") as client, pytest.raises(AuthenticationError) as denied:
             client.evaluations.get("eval_anything")
@@ -268,6 +276,32 @@ class TestErrors:
             with connect(broken, key) as client, pytest.raises(ServerError) as failed:
                 client.evaluations.get("eval_anything")
         assert failed.value.status == 500 and failed.value.title == "Internal Server Error"
+
+
+class TestInputs:
+    def test_types_filled_in_and_dicts_taken_as_they_are(self) -> None:
+        from loupe_client._inputs import to_json
+
+        body = to_json(
+            {
+                "test_cases": [
+                    TestCase(input=[TextPart(text="hi"), ImageUrlPart(RED)], actual_output="a"),
+                    {"input": [{"text": "q"}, {"image_url": BLUE}], "actual_output": "b"},
+                ],
+                "metrics": [ExactMatch(), {"type": "bleu", "unknown_field": 1}],
+            }
+        )
+        assert body["test_cases"][0]["input"] == [
+            {"type": "text", "text": "hi"},
+            {"type": "image_url", "image_url": {"url": RED}},
+        ]
+        assert body["test_cases"][1]["input"] == [
+            {"type": "text", "text": "q"},
+            {"type": "image_url", "image_url": {"url": BLUE}},
+        ]
+        assert body["metrics"][0]["type"] == "exact_match"
+        # Sent as written, so the API (not the client) says what is wrong with it.
+        assert body["metrics"][1] == {"type": "bleu", "unknown_field": 1}
 
 
 class TestErrorParsing:
