@@ -24,6 +24,7 @@ from app.evals.schemas import (
     OutputItem,
     OutputItemList,
 )
+from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
@@ -113,8 +114,10 @@ def create_eval_run(
     definition, run, evaluation = _run_or_404(session, tenant, eval_id, evaluation.id)
     body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
     event_id = evaluations.emit_terminal_event(session, evaluation)
+    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
     if evaluation.status == "queued":
+        lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
         evaluations.dispatch(runtime, evaluation)
     evaluations.enqueue_webhook(runtime, event_id)
     return body
@@ -180,7 +183,10 @@ def cancel_eval_run(
             raise bad_request(exc.detail or "", ["run_id"], "run_not_cancelable") from exc
         event_id = evaluations.emit_terminal_event(session, evaluation)
     body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
+    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
+    if event_id is not None:
+        lifecycle.finished(ref, "canceled")
     evaluations.enqueue_webhook(runtime, event_id)
     return body
 

@@ -31,6 +31,7 @@ from app.metrics._templates import (
 )
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request
+from app.telemetry import logs
 from app.tenants import limits
 from app.webhooks import service as webhook_service
 
@@ -357,6 +358,7 @@ def create_run(
         metrics=definition.specs,
         webhook_endpoint_id=webhook_endpoint_id,
         status="queued",
+        request_id=logs.request_id.get(),
         total_test_cases=len(rows),
         dispatch_attempts=1,
     )
