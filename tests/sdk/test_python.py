@@ -34,6 +34,7 @@ from loupe_client._generated.types import Response
 from loupe_client._shared import next_poll
 from sqlalchemy import text
 
+from app.tenants import repository as tenants_repository
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import JUDGED_METRICS, Reply, ScriptedJudge, plausible_answer
 from tests.sdk.helpers import BLUE, RED, while_queue_runs
@@ -246,6 +247,30 @@ class TestErrors:
             )
         assert [e["loc"] for e in invalid.value.errors] == ["metrics[0].treshold"]
 
+    def test_past_the_tenant_limit_is_a_rate_limit_error(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        name = f"sdk-limited-{api.mode}"
+        key = api.new_key(name)
+        with api.served.runtime.session() as session:
+            tenant = tenants_repository.tenant_by_name(session, name)
+            assert tenant is not None
+            tenant.max_active_evaluations = 1
+            session.commit()
+        # A slow judge (embedded) or an idle queue (distributed) keeps the first one active.
+        judge.script(lambda request: Reply(content="{}", delay=2))
+        slow = {
+            "test_cases": [{"input": "q", "actual_output": "a"}],
+            "metrics": [GEval(name="g", criteria="c", evaluation_params=["actual_output"])],
+        }
+        with connect(api, key) as client:
+            first = client.evaluations.create(slow)
+            with pytest.raises(RateLimitError) as limited:
+                client.evaluations.create(slow)
+            client.evaluations.cancel(first.id)
+        assert limited.value.status == 429 and limited.value.retry_after == 30
+        assert "max_active_evaluations is 1" in (limited.value.detail or "")
+
     def test_wrong_key_is_an_authentication_error(self, api: Api) -> None:
         with connect(api, "lp_not_a_key") as client, pytest.raises(AuthenticationError) as denied:
             client.evaluations.get("eval_anything")
@@ -305,8 +330,8 @@ class TestInputs:
 
 
 class TestErrorParsing:
-    """Loupe sends no 429 of its own yet (tenant limits are another issue's); the mapping
-    is checked on the bytes such an answer would carry."""
+    """The mapping checked on bytes Loupe itself does not send (Retry-After in a 429 body's
+    headers, a proxy's HTML 502)."""
 
     def test_rate_limit_carries_retry_after(self) -> None:
         error = error_from_response(
