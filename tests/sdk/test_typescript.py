@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.api import side_app
+from app.tenants import repository as tenants_repository
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer
 from tests.sdk.conftest import TYPESCRIPT
 from tests.sdk.helpers import BLUE, RED
@@ -18,6 +19,17 @@ def slow_for_marked_cases(request: dict) -> Reply | dict:
     if "SLOW-CASE" in json.dumps(request):
         return Reply(content="{}", delay=3)
     return plausible_answer(request)
+
+
+def limited_key(app: Api) -> str:
+    """A key of a tenant allowed one active evaluation at a time."""
+    key = app.new_key("typescript-limited")
+    with app.served.runtime.session() as session:
+        tenant = tenants_repository.tenant_by_name(session, "typescript-limited")
+        assert tenant is not None
+        tenant.max_active_evaluations = 1
+        session.commit()
+    return key
 
 
 class TestTypeScriptClient:
@@ -30,6 +42,7 @@ class TestTypeScriptClient:
                 **os.environ,
                 "LOUPE_URL": app.base_url,
                 "LOUPE_API_KEY": app.new_key(),
+                "LOUPE_LIMITED_API_KEY": limited_key(app),
                 "RED_PNG": RED,
                 "BLUE_PNG": BLUE,
             }
@@ -42,7 +55,7 @@ class TestTypeScriptClient:
                 timeout=600,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 4" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 5" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
         # The judge saw the images the Node client sent, as data URIs.
         score_calls = [
             call for call in judge.calls_for("g_eval_score") if "SLOW-CASE" not in json.dumps(call)

@@ -141,7 +141,24 @@ test("error answers are typed", async () => {
   assert.deepEqual(everything, []);
 });
 
-test("problem bodies Loupe sends no live route for yet map to their classes", () => {
+test("past the tenant's limit of active evaluations is a RateLimitError", async () => {
+  // This tenant may have one active evaluation; the judge answers SLOW-CASE slowly.
+  const limited = new Loupe({ baseUrl: env("LOUPE_URL"), apiKey: env("LOUPE_LIMITED_API_KEY") });
+  const slow = {
+    test_cases: [{ input: "SLOW-CASE", actual_output: "a" }],
+    metrics: [metric("g_eval", { name: "slow", criteria: "c", evaluation_params: ["input"] })],
+  };
+  const first = await limited.evaluations.create(slow);
+  await assert.rejects(limited.evaluations.create(slow), (error: unknown) => {
+    assert.ok(error instanceof RateLimitError);
+    assert.equal(error.status, 429);
+    assert.equal(error.retryAfter, 30);
+    return true;
+  });
+  await limited.evaluations.cancel(first.id);
+});
+
+test("bodies that are not a problem still map by status", () => {
   const limited = errorFromResponse(
     429,
     { title: "Too Many Requests", status: 429, detail: "slow down" },
