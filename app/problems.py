@@ -2,6 +2,7 @@
 
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -101,7 +102,8 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
         if isinstance(segment, str) and segment.startswith(_TAG_PREFIX):
             continue
         last = i == len(path) - 1
-        if isinstance(segment, str) and isinstance(node, dict):
+        # Mapping, not dict: a multipart body arrives as Starlette's FormData.
+        if isinstance(segment, str) and isinstance(node, Mapping):
             if segment in node:
                 node = node[segment]
             elif not last:
@@ -111,7 +113,7 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
             node = node[segment]
         elif isinstance(segment, str) and not last:
             continue
-        elif isinstance(segment, str) and node is not None and not isinstance(node, dict):
+        elif isinstance(segment, str) and node is not None and not isinstance(node, Mapping):
             # A union member's name (`constrained-str`, `int`) under a value that is no
             # object: pydantic's, not the client's.
             continue
