@@ -7,8 +7,23 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+
+class ModelPrice(BaseModel):
+    """What a model costs, in USD per million tokens (`LOUPE_MODEL_PRICES`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: float = Field(ge=0, description="USD per million prompt tokens.")
+    output: float = Field(ge=0, description="USD per million completion tokens.")
+    cached_input: float | None = Field(
+        default=None,
+        ge=0,
+        description="USD per million prompt tokens the provider reports as cached "
+        "(`usage.prompt_tokens_details.cached_tokens`); unset: they cost `input`.",
+    )
 
 
 class Settings(BaseSettings):
@@ -109,6 +124,10 @@ class Settings(BaseSettings):
     # Answers shared by an evaluation's jobs (G-Eval steps, truths) are made by the job that
     # claims them; a claim its job stopped refreshing for this long (a crash) is taken over.
     judge_claim_stale_seconds: float = Field(default=30.0, gt=0)
+    # Per model name (as sent to the provider), judge and candidate: a JSON object such as
+    # {"gpt-4.1": {"input": 2, "output": 8, "cached_input": 0.5}}. A result whose model has no
+    # price here has `cost_usd` null, never 0.
+    model_prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
     # Encrypts stored candidate-model API keys (any string; a Fernet key is derived from it).
     # Unset: a random key is kept in `secret_key_file`, which suits one machine only; every API

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from app import crypto
 from app.candidates import service
 from app.config import Settings
-from app.judges import Generation, JudgeEndpoint, JudgeError, get_client
+from app.judges import Generation, JudgeEndpoint, JudgeError, JudgeUsage, get_client
 from app.metrics import MetricError, MetricTestCase
 from app.models import CandidateModel
 from app.problems import ProblemError
@@ -34,6 +34,14 @@ class Predictor:
         self._tasks: dict[int, asyncio.Future[Generation]] = {}
         self._new: dict[int, str] = {}
         self._logs: dict[int, dict[str, Any]] = {}
+        self._usage: dict[int, JudgeUsage] = {}
+
+    @property
+    def model_name(self) -> str | None:
+        """The model the candidate calls go to (what its price is looked up by)."""
+        if self.model:
+            return self.model
+        return self.endpoint.default_model if self.endpoint is not None else None
 
     async def predict(self, case: MetricTestCase) -> tuple[MetricTestCase, MetricError | None]:
         """The case with the candidate's answer as actual_output, or the error that stopped it."""
@@ -66,12 +74,13 @@ class Predictor:
             return
         error = done.exception()
         if isinstance(error, JudgeError):
-            usage = error.usage
+            usage = self._usage[index] = error.usage
             self._logs[index] = {"candidate": {"error": error.type, "calls": usage.calls}}
             return
         if error is not None:
             return
         generation = done.result()
+        self._usage[index] = generation.usage
         self._new[index] = generation.content
         self._logs[index] = {
             "candidate": {
@@ -85,6 +94,10 @@ class Predictor:
     def logs(self, index: int) -> dict[str, Any]:
         """What the candidate call for a sample cost, for its results' logs."""
         return self._logs.get(index, {})
+
+    def usage(self, index: int) -> JudgeUsage | None:
+        """The candidate calls made for a sample (None: none were made)."""
+        return self._usage.get(index)
 
     def take_predictions(self) -> dict[int, str]:
         """Predictions made since the last call, to store with the next write."""

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.judges import JudgeUsage
 from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase
 from app.models import Evaluation, TestCase
@@ -24,6 +25,15 @@ class Predictor(Protocol):
 
     def logs(self, index: int) -> dict[str, Any]:
         """What answering the case cost, merged into each of its results' logs."""
+        ...
+
+    def usage(self, index: int) -> JudgeUsage | None:
+        """The calls made to answer the case (None: none were made)."""
+        ...
+
+    @property
+    def model_name(self) -> str | None:
+        """The model those calls went to (its price is looked up by this name)."""
         ...
 
     def take_predictions(self) -> dict[int, Any]:

@@ -216,6 +216,13 @@ _SUMMED = (
     "calls",
     "prompt_tokens",
     "completion_tokens",
+    "judge_cost_usd",
+    "judge_unpriced",
+    "candidate_calls",
+    "candidate_prompt_tokens",
+    "candidate_completion_tokens",
+    "candidate_cost_usd",
+    "candidate_unpriced",
 )
 
 
@@ -235,6 +242,15 @@ def add_to_summaries(session: Session, evaluation_id: str, rows: list[dict[str, 
         total["calls"] += row["judge_calls"] or 0
         total["prompt_tokens"] += row["prompt_tokens"] or 0
         total["completion_tokens"] += row["completion_tokens"] or 0
+        for who in ("judge", "candidate"):
+            cost = row.get(f"{who}_cost_usd")
+            if cost is None:
+                total[f"{who}_unpriced"] += 1
+            else:
+                total[f"{who}_cost_usd"] += cost
+        total["candidate_calls"] += row.get("candidate_calls") or 0
+        total["candidate_prompt_tokens"] += row.get("candidate_prompt_tokens") or 0
+        total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
     if not sums:
         return
     statement = dialect_insert(session, MetricSummary)
@@ -272,6 +288,11 @@ def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]
             "calls": row.calls,
             "prompt_tokens": row.prompt_tokens,
             "completion_tokens": row.completion_tokens,
+            "judge_cost_usd": None if row.judge_unpriced else row.judge_cost_usd,
+            "candidate_calls": row.candidate_calls,
+            "candidate_prompt_tokens": row.candidate_prompt_tokens,
+            "candidate_completion_tokens": row.candidate_completion_tokens,
+            "candidate_cost_usd": None if row.candidate_unpriced else row.candidate_cost_usd,
         }
         for row in rows
     ]

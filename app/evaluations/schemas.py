@@ -108,6 +108,17 @@ class UsageTotals(BaseModel):
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cost_usd: float | None = Field(
+        default=0.0,
+        description="USD, from LOUPE_MODEL_PRICES; null when a call's model has no price.",
+    )
+
+
+def add_costs(*costs: float | None) -> float | None:
+    """The sum of costs; None (unknown) when any is."""
+    if any(cost is None for cost in costs):
+        return None
+    return sum(cost for cost in costs if cost is not None)
 
 
 Interval = Annotated[list[float], Field(min_length=2, max_length=2)]
@@ -195,7 +206,14 @@ class Evaluation(BaseModel):
     test_case_count: int
     result_counts: ResultCounts
     per_metric: list[MetricSummary]
-    usage: UsageTotals
+    usage: UsageTotals = Field(description="The judge's calls, tokens and cost.")
+    candidate_usage: UsageTotals = Field(
+        default_factory=UsageTotals,
+        description="A candidate model's calls, tokens and cost (runs; zero otherwise).",
+    )
+    cost_usd: float | None = Field(
+        default=0.0, description="Judge plus candidate cost; null when either is unknown."
+    )
     error: ErrorInfo | None
     created_at: datetime
     started_at: datetime | None
@@ -217,7 +235,15 @@ class EvaluationResult(BaseModel):
     threshold: float | None
     reason: str | None
     error: ErrorInfo | None
-    usage: UsageTotals
+    usage: UsageTotals = Field(description="The judge's calls, tokens and cost.")
+    candidate_usage: UsageTotals = Field(
+        default_factory=UsageTotals,
+        description="A run's candidate call for the case, on the first of its results stored "
+        "(the others show it in `logs.candidate` without counting it again).",
+    )
+    cost_usd: float | None = Field(
+        description="Judge plus candidate cost in USD; null when a model used has no price."
+    )
     logs: dict[str, Any]
     created_at: datetime
 

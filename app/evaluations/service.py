@@ -25,6 +25,7 @@ from app.evaluations.schemas import (
     Recovery,
     ResultCounts,
     UsageTotals,
+    add_costs,
 )
 from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.evaluations.schemas import TestCase as TestCaseSchema
@@ -319,6 +320,7 @@ def to_schema(
     per_metric = []
     totals = {"passed": 0, "failed": 0, "errored": 0, "stored": 0}
     usage = UsageTotals()
+    candidate_usage = UsageTotals()
     judges = (evaluation.judge or {}).get("metrics") or {}
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})
@@ -354,6 +356,7 @@ def to_schema(
                     calls=row.get("calls", 0),
                     prompt_tokens=row.get("prompt_tokens", 0),
                     completion_tokens=row.get("completion_tokens", 0),
+                    cost_usd=row.get("judge_cost_usd", 0.0),
                 ),
             )
         )
@@ -362,6 +365,13 @@ def to_schema(
         usage.calls += row.get("calls", 0)
         usage.prompt_tokens += row.get("prompt_tokens", 0)
         usage.completion_tokens += row.get("completion_tokens", 0)
+        usage.cost_usd = add_costs(usage.cost_usd, row.get("judge_cost_usd", 0.0))
+        candidate_usage.calls += row.get("candidate_calls", 0)
+        candidate_usage.prompt_tokens += row.get("candidate_prompt_tokens", 0)
+        candidate_usage.completion_tokens += row.get("candidate_completion_tokens", 0)
+        candidate_usage.cost_usd = add_costs(
+            candidate_usage.cost_usd, row.get("candidate_cost_usd", 0.0)
+        )
     total = evaluation.total_test_cases * len(evaluation.metrics)
     unscored = total - totals["stored"]
     endpoint = (
@@ -392,6 +402,8 @@ def to_schema(
         ),
         per_metric=per_metric,
         usage=usage,
+        candidate_usage=candidate_usage,
+        cost_usd=add_costs(usage.cost_usd, candidate_usage.cost_usd),
         error=ErrorInfo(**evaluation.error) if evaluation.error else None,
         created_at=evaluation.created_at,
         started_at=evaluation.started_at,
@@ -443,7 +455,15 @@ def result_to_schema(result: Result) -> EvaluationResult:
             calls=result.judge_calls,
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
+            cost_usd=result.judge_cost_usd,
         ),
+        candidate_usage=UsageTotals(
+            calls=result.candidate_calls,
+            prompt_tokens=result.candidate_prompt_tokens,
+            completion_tokens=result.candidate_completion_tokens,
+            cost_usd=result.candidate_cost_usd,
+        ),
+        cost_usd=add_costs(result.judge_cost_usd, result.candidate_cost_usd),
         logs=result.logs or {},
         created_at=result.created_at,
     )

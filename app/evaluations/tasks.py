@@ -3,13 +3,14 @@
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.config import Settings
+from app.config import ModelPrice, Settings
 from app.db import utcnow
 from app.evaluations import judging, lifecycle, service
 from app.evaluations.heartbeat import beating
@@ -23,13 +24,14 @@ from app.evaluations.repository import (
 )
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
-from app.judges import JudgeEndpoint, get_client, run_on_judge_loop
+from app.judges import JudgeEndpoint, JudgeUsage, get_client, run_on_judge_loop
 from app.judges._errors import endpoint_host
 from app.media.resolve import CaseImages
 from app.media.store import DatabaseBlobStore
 from app.metrics import MetricContext, MetricResult, MetricTestCase, measure, parse_spec
 from app.models import TestCase
 from app.runtime import Runtime
+from app.usage.pricing import cost_usd
 
 logger = logging.getLogger("loupe.jobs")
 
@@ -61,7 +63,15 @@ def _result_row(
     spec: Any,
     result: MetricResult,
     media: list[dict[str, Any]] | None = None,
+    *,
+    prices: Mapping[str, ModelPrice] | None = None,
+    judge_model: str | None = None,
+    candidate: JudgeUsage | None = None,
+    candidate_model: str | None = None,
 ) -> dict[str, Any]:
+    usage = result.usage
+    prices = prices or {}
+    spent = candidate or JudgeUsage()
     return {
         "id": new_id("res"),
         "evaluation_id": evaluation_id,
@@ -78,6 +88,25 @@ def _result_row(
         "judge_calls": result.usage.calls,
         "prompt_tokens": result.usage.prompt_tokens,
         "completion_tokens": result.usage.completion_tokens,
+        "judge_cost_usd": cost_usd(
+            prices,
+            judge_model,
+            calls=usage.calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_prompt_tokens=usage.cached_prompt_tokens,
+        ),
+        "candidate_calls": spent.calls,
+        "candidate_prompt_tokens": spent.prompt_tokens,
+        "candidate_completion_tokens": spent.completion_tokens,
+        "candidate_cost_usd": cost_usd(
+            prices,
+            candidate_model,
+            calls=spent.calls,
+            prompt_tokens=spent.prompt_tokens,
+            completion_tokens=spent.completion_tokens,
+            cached_prompt_tokens=spent.cached_prompt_tokens,
+        ),
         # Each image's original and sent sizes, next to whatever the metric logged.
         "logs": {**result.logs, "media": media} if media else result.logs,
         "created_at": utcnow(),
@@ -277,12 +306,16 @@ async def _score(
         task.add_done_callback(writes.discard)
         await asyncio.shield(task)
 
+    # Cases whose candidate call a stored result of this job already counts.
+    charged: set[int] = set()
+
     async def worker() -> None:
         for case, index in pending:
             if stop.is_set():
                 return
             spec = specs[index]
             case_media = media.get(case.index) if media else None
+            candidate = None
             if predictor is not None:
                 # A run's sample: the candidate model answers first (once per sample).
                 case, failure = await predictor.predict(case)
@@ -291,9 +324,25 @@ async def _score(
                 else:
                     result = await measure(spec, case, metric_contexts[index])
                 result.logs.update(predictor.logs(case.index))
+                if case.index not in charged:
+                    charged.add(case.index)
+                    candidate = predictor.usage(case.index)
             else:
                 result = await measure(spec, case, metric_contexts[index])
-            buffer.append(_result_row(evaluation_id, case, index, spec, result, case_media))
+            buffer.append(
+                _result_row(
+                    evaluation_id,
+                    case,
+                    index,
+                    spec,
+                    result,
+                    case_media,
+                    prices=settings.model_prices,
+                    judge_model=judges[index].model if index in judges else None,
+                    candidate=candidate,
+                    candidate_model=predictor.model_name if predictor is not None else None,
+                )
+            )
             if len(buffer) >= settings.result_batch_size:
                 await flush()
 

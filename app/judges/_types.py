@@ -34,11 +34,15 @@ class JudgeUsage:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of prompt_tokens, those the provider reports it served from its prompt cache
+    # (`usage.prompt_tokens_details.cached_tokens`); priced apart when a price says so.
+    cached_prompt_tokens: int = 0
 
     def add(self, other: "JudgeUsage") -> None:
         self.calls += other.calls
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
+        self.cached_prompt_tokens += other.cached_prompt_tokens
 
 
 @dataclass

@@ -17,6 +17,9 @@ def completion_body(raw: bytes, usage: JudgeUsage) -> dict[str, Any] | None:
     reported = body.get("usage") or {}
     usage.prompt_tokens += reported.get("prompt_tokens") or 0
     usage.completion_tokens += reported.get("completion_tokens") or 0
+    details = reported.get("prompt_tokens_details")
+    if isinstance(details, dict):
+        usage.cached_prompt_tokens += details.get("cached_tokens") or 0
     return body
 
 

@@ -29,3 +29,16 @@ class MetricSummary(Base):
     calls: Mapped[int] = mapped_column(Integer)
     prompt_tokens: Mapped[int] = mapped_column(Integer)
     completion_tokens: Mapped[int] = mapped_column(Integer)
+    # Judge cost of the results whose model has a price; `judge_unpriced` counts the results
+    # with judge calls and no price (the cost is then unknown, shown as null).
+    judge_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
+    judge_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    candidate_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    candidate_prompt_tokens: Mapped[int] = mapped_column(
+        Integer, server_default=text("0"), default=0
+    )
+    candidate_completion_tokens: Mapped[int] = mapped_column(
+        Integer, server_default=text("0"), default=0
+    )
+    candidate_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
+    candidate_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)

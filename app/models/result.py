@@ -1,7 +1,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -29,5 +29,14 @@ class Result(Base):
     judge_calls: Mapped[int] = mapped_column(Integer, default=0)
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    # USD of the judge calls above (LOUPE_MODEL_PRICES at scoring time); None: model unpriced.
+    judge_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # A run's candidate call for the case, counted on the first result of it each job stores
+    # (the case's other results show it in logs["candidate"] but do not count it again).
+    # (Server defaults only, so rows written by code that predates these columns still go in.)
+    candidate_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    candidate_prompt_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    candidate_completion_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    candidate_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     logs: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

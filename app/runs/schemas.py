@@ -140,7 +140,13 @@ class Run(BaseModel):
     sample_count: int
     result_counts: ResultCounts
     report: list[ReportRow]
-    usage: UsageTotals = Field(description="Judge usage (candidate usage is in each sample).")
+    usage: UsageTotals = Field(description="The judge's calls, tokens and cost.")
+    candidate_usage: UsageTotals = Field(
+        default_factory=UsageTotals, description="The candidate model's calls, tokens and cost."
+    )
+    cost_usd: float | None = Field(
+        default=0.0, description="Judge plus candidate cost; null when either is unknown."
+    )
     error: ErrorInfo | None
     created_at: datetime
     started_at: datetime | None

@@ -518,6 +518,8 @@ def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:
         cluster_by=evaluation.cluster_by,
         report=report(session, run, evaluation.cluster_by),
         usage=summary.usage,
+        candidate_usage=summary.candidate_usage,
+        cost_usd=summary.cost_usd,
         error=ErrorInfo(**evaluation.error) if evaluation.error else None,
         created_at=evaluation.created_at,
         started_at=evaluation.started_at,

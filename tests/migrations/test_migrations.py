@@ -77,17 +77,18 @@ def test_run_scores_are_backfilled_for_runs_stored_before_them(url: str) -> None
     engine = create_engine(url)
 
     def result(index: int, subset: str, type_: str, logs: dict, error: dict | None = None):
-        return Result(
-            id=f"res_{index}",
-            evaluation_id="run_1",
-            test_case_index=index,
-            test_case_id=f"{subset}/{index}",
-            metric_index=0,
-            metric="m",
-            type=type_,
-            error=error,
-            logs=logs,
-        )
+        # Rows (not ORM objects): columns added since 0004 must be left out of the INSERT.
+        return {
+            "id": f"res_{index}",
+            "evaluation_id": "run_1",
+            "test_case_index": index,
+            "test_case_id": f"{subset}/{index}",
+            "metric_index": 0,
+            "metric": "m",
+            "type": type_,
+            "error": error,
+            "logs": logs,
+        }
 
     try:
         with Session(engine) as session:
@@ -109,13 +110,15 @@ def test_run_scores_are_backfilled_for_runs_stored_before_them(url: str) -> None
                 session, id="run_1", tenant_id="ten_1", kind="run", metrics=[], total_test_cases=3
             )
             session.add(Run(id="run_1", tenant_id="ten_1", dataset_id="ds_1", options={}))
-            session.add_all(
+            session.flush()
+            session.execute(
+                insert(Result),
                 [
                     result(0, "a", "choice_accuracy", {"accuracy": 1.0}),
                     result(1, "a", "choice_accuracy", {"accuracy": 0.0}),
                     result(2, "b/c", "choice_accuracy", {"accuracy": 1.0}),
                     result(3, "b/c", "choice_accuracy", {}, {"type": "candidate_timeout"}),
-                ]
+                ],
             )
             session.commit()
         migrate.upgrade(settings)
@@ -135,35 +138,37 @@ def test_metric_summaries_are_backfilled_for_evaluations_stored_before_them(url:
     engine = create_engine(url)
 
     def result(index: int, metric: int, score: float | None, passed: bool | None, **extra):
-        return Result(
-            id=f"res_{index}_{metric}",
-            evaluation_id="eval_1",
-            test_case_index=index,
-            test_case_id=str(index),
-            metric_index=metric,
-            metric="m",
-            type="g_eval",
-            score=score,
-            passed=passed,
-            judge_calls=extra.get("calls", 1),
-            prompt_tokens=10,
-            completion_tokens=2,
-            error=extra.get("error"),
-            logs={},
-        )
+        return {
+            "id": f"res_{index}_{metric}",
+            "evaluation_id": "eval_1",
+            "test_case_index": index,
+            "test_case_id": str(index),
+            "metric_index": metric,
+            "metric": "m",
+            "type": "g_eval",
+            "score": score,
+            "passed": passed,
+            "judge_calls": extra.get("calls", 1),
+            "prompt_tokens": 10,
+            "completion_tokens": 2,
+            "error": extra.get("error"),
+            "logs": {},
+        }
 
     try:
         with Session(engine) as session:
             session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
             session.flush()
             add_evaluation(session, id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=3)
-            session.add_all(
+            session.flush()
+            session.execute(
+                insert(Result),
                 [
                     result(0, 0, 0.75, True),
                     result(1, 0, 0.25, False),
                     result(2, 0, None, None, error={"type": "judge_timeout"}, calls=3),
                     result(0, 1, 1.0, True, calls=0),
-                ]
+                ],
             )
             session.commit()
         migrate.upgrade(settings)
@@ -179,6 +184,8 @@ def test_metric_summaries_are_backfilled_for_evaluations_stored_before_them(url:
         assert (first.score_sum, first.scored) == (1.0, 2)
         assert (first.calls, first.prompt_tokens, first.completion_tokens) == (5, 30, 6)
         assert (second.stored, second.passed, second.scored, second.calls) == (1, 1, 1, 0)
+        # cost1: results stored before prices existed have an unknown cost, not a zero one.
+        assert (first.judge_unpriced, second.judge_unpriced) == (3, 0)
     finally:
         engine.dispose()
 
