@@ -1546,10 +1546,18 @@ export interface components {
         Evaluation: {
             /** Cache */
             cache: boolean;
+            /** @description A candidate model's calls, tokens and cost (runs; zero otherwise). */
+            candidate_usage?: components["schemas"]["UsageTotals"];
             /** Cluster By */
             cluster_by: string | null;
             /** Completed At */
             completed_at: string | null;
+            /**
+             * Cost Usd
+             * @description Judge plus candidate cost; null when either is unknown.
+             * @default 0
+             */
+            cost_usd?: number | null;
             /**
              * Created At
              * Format: date-time
@@ -1590,6 +1598,7 @@ export interface components {
             status: "queued" | "in_progress" | "completed" | "failed" | "canceled";
             /** Test Case Count */
             test_case_count: number;
+            /** @description The judge's calls, tokens and cost. */
             usage: components["schemas"]["UsageTotals"];
             /** Webhook Url */
             webhook_url: string | null;
@@ -1643,6 +1652,13 @@ export interface components {
         };
         /** EvaluationResult */
         EvaluationResult: {
+            /** @description A run's candidate call for the case, on the first of its results stored (the others show it in `logs.candidate` without counting it again). */
+            candidate_usage?: components["schemas"]["UsageTotals"];
+            /**
+             * Cost Usd
+             * @description Judge plus candidate cost in USD; null when a model used has no price.
+             */
+            cost_usd: number | null;
             /**
              * Created At
              * Format: date-time
@@ -1677,6 +1693,7 @@ export interface components {
             threshold: number | null;
             /** Type */
             type: string;
+            /** @description The judge's calls, tokens and cost. */
             usage: components["schemas"]["UsageTotals"];
         };
         /** EvaluationResultList */
@@ -2727,10 +2744,18 @@ export interface components {
         };
         /** Run */
         Run: {
+            /** @description The candidate model's calls, tokens and cost. */
+            candidate_usage?: components["schemas"]["UsageTotals"];
             /** Cluster By */
             cluster_by: string | null;
             /** Completed At */
             completed_at: string | null;
+            /**
+             * Cost Usd
+             * @description Judge plus candidate cost; null when either is unknown.
+             * @default 0
+             */
+            cost_usd?: number | null;
             /**
              * Created At
              * Format: date-time
@@ -2776,7 +2801,7 @@ export interface components {
             status: "queued" | "in_progress" | "completed" | "failed" | "canceled";
             /** Subsets */
             subsets: string[];
-            /** @description Judge usage (candidate usage is in each sample). */
+            /** @description The judge's calls, tokens and cost. */
             usage: components["schemas"]["UsageTotals"];
             /** Webhook Url */
             webhook_url: string | null;
@@ -3125,6 +3150,12 @@ export interface components {
              * @default 0
              */
             completion_tokens?: number;
+            /**
+             * Cost Usd
+             * @description USD, from LOUPE_MODEL_PRICES; null when a call's model has no price.
+             * @default 0
+             */
+            cost_usd?: number | null;
             /**
              * Prompt Tokens
              * @default 0

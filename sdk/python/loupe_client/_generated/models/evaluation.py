@@ -56,6 +56,8 @@ class Evaluation:
             test_case_count (int):
             usage (UsageTotals):
             webhook_url (None | str):
+            candidate_usage (UsageTotals | Unset):
+            cost_usd (float | None | Unset): Judge plus candidate cost; null when either is unknown. Default: 0.0.
             object_ (Literal['evaluation'] | Unset):  Default: 'evaluation'.
             recovery (None | Recovery | Unset): Set while a running evaluation waits on or runs in recovery.
      """
@@ -77,6 +79,8 @@ class Evaluation:
     test_case_count: int
     usage: UsageTotals
     webhook_url: None | str
+    candidate_usage: UsageTotals | Unset = UNSET
+    cost_usd: float | None | Unset = 0.0
     object_: Literal['evaluation'] | Unset = 'evaluation'
     recovery: None | Recovery | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -157,6 +161,16 @@ class Evaluation:
         webhook_url: None | str
         webhook_url = self.webhook_url
 
+        candidate_usage: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.candidate_usage, Unset):
+            candidate_usage = self.candidate_usage.to_dict()
+
+        cost_usd: float | None | Unset
+        if isinstance(self.cost_usd, Unset):
+            cost_usd = UNSET
+        else:
+            cost_usd = self.cost_usd
+
         object_ = self.object_
 
         recovery: dict[str, Any] | None | Unset
@@ -189,6 +203,10 @@ class Evaluation:
             "usage": usage,
             "webhook_url": webhook_url,
         })
+        if candidate_usage is not UNSET:
+            field_dict["candidate_usage"] = candidate_usage
+        if cost_usd is not UNSET:
+            field_dict["cost_usd"] = cost_usd
         if object_ is not UNSET:
             field_dict["object"] = object_
         if recovery is not UNSET:
@@ -356,6 +374,26 @@ class Evaluation:
         webhook_url = _parse_webhook_url(d.pop("webhook_url"))
 
 
+        _candidate_usage = d.pop("candidate_usage", UNSET)
+        candidate_usage: UsageTotals | Unset
+        if isinstance(_candidate_usage,  Unset):
+            candidate_usage = UNSET
+        else:
+            candidate_usage = UsageTotals.from_dict(_candidate_usage)
+
+
+
+
+        def _parse_cost_usd(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        cost_usd = _parse_cost_usd(d.pop("cost_usd", UNSET))
+
+
         object_ = cast(Literal['evaluation'] | Unset , d.pop("object", UNSET))
         if object_ != 'evaluation'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation', got '{object_}'")
@@ -398,6 +436,8 @@ class Evaluation:
             test_case_count=test_case_count,
             usage=usage,
             webhook_url=webhook_url,
+            candidate_usage=candidate_usage,
+            cost_usd=cost_usd,
             object_=object_,
             recovery=recovery,
         )

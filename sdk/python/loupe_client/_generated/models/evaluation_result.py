@@ -30,6 +30,7 @@ T = TypeVar("T", bound="EvaluationResult")
 class EvaluationResult:
     """ 
         Attributes:
+            cost_usd (float | None): Judge plus candidate cost in USD; null when a model used has no price.
             created_at (datetime.datetime):
             error (ErrorInfo | None):
             id (str):
@@ -43,9 +44,11 @@ class EvaluationResult:
             threshold (float | None):
             type_ (str):
             usage (UsageTotals):
+            candidate_usage (UsageTotals | Unset):
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
      """
 
+    cost_usd: float | None
     created_at: datetime.datetime
     error: ErrorInfo | None
     id: str
@@ -59,6 +62,7 @@ class EvaluationResult:
     threshold: float | None
     type_: str
     usage: UsageTotals
+    candidate_usage: UsageTotals | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -70,6 +74,9 @@ class EvaluationResult:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
+        cost_usd: float | None
+        cost_usd = self.cost_usd
+
         created_at = self.created_at.isoformat()
 
         error: dict[str, Any] | None
@@ -104,12 +111,17 @@ class EvaluationResult:
 
         usage = self.usage.to_dict()
 
+        candidate_usage: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.candidate_usage, Unset):
+            candidate_usage = self.candidate_usage.to_dict()
+
         object_ = self.object_
 
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "cost_usd": cost_usd,
             "created_at": created_at,
             "error": error,
             "id": id,
@@ -124,6 +136,8 @@ class EvaluationResult:
             "type": type_,
             "usage": usage,
         })
+        if candidate_usage is not UNSET:
+            field_dict["candidate_usage"] = candidate_usage
         if object_ is not UNSET:
             field_dict["object"] = object_
 
@@ -137,6 +151,14 @@ class EvaluationResult:
         from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
+        def _parse_cost_usd(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        cost_usd = _parse_cost_usd(d.pop("cost_usd"))
+
+
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
 
@@ -212,11 +234,22 @@ class EvaluationResult:
 
 
 
+        _candidate_usage = d.pop("candidate_usage", UNSET)
+        candidate_usage: UsageTotals | Unset
+        if isinstance(_candidate_usage,  Unset):
+            candidate_usage = UNSET
+        else:
+            candidate_usage = UsageTotals.from_dict(_candidate_usage)
+
+
+
+
         object_ = cast(Literal['evaluation.result'] | Unset , d.pop("object", UNSET))
         if object_ != 'evaluation.result'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
 
         evaluation_result = cls(
+            cost_usd=cost_usd,
             created_at=created_at,
             error=error,
             id=id,
@@ -230,6 +263,7 @@ class EvaluationResult:
             threshold=threshold,
             type_=type_,
             usage=usage,
+            candidate_usage=candidate_usage,
             object_=object_,
         )
 

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -25,11 +26,14 @@ class UsageTotals:
         Attributes:
             calls (int | Unset):  Default: 0.
             completion_tokens (int | Unset):  Default: 0.
+            cost_usd (float | None | Unset): USD, from LOUPE_MODEL_PRICES; null when a call's model has no price. Default:
+                0.0.
             prompt_tokens (int | Unset):  Default: 0.
      """
 
     calls: int | Unset = 0
     completion_tokens: int | Unset = 0
+    cost_usd: float | None | Unset = 0.0
     prompt_tokens: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -42,6 +46,12 @@ class UsageTotals:
 
         completion_tokens = self.completion_tokens
 
+        cost_usd: float | None | Unset
+        if isinstance(self.cost_usd, Unset):
+            cost_usd = UNSET
+        else:
+            cost_usd = self.cost_usd
+
         prompt_tokens = self.prompt_tokens
 
 
@@ -53,6 +63,8 @@ class UsageTotals:
             field_dict["calls"] = calls
         if completion_tokens is not UNSET:
             field_dict["completion_tokens"] = completion_tokens
+        if cost_usd is not UNSET:
+            field_dict["cost_usd"] = cost_usd
         if prompt_tokens is not UNSET:
             field_dict["prompt_tokens"] = prompt_tokens
 
@@ -67,11 +79,22 @@ class UsageTotals:
 
         completion_tokens = d.pop("completion_tokens", UNSET)
 
+        def _parse_cost_usd(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        cost_usd = _parse_cost_usd(d.pop("cost_usd", UNSET))
+
+
         prompt_tokens = d.pop("prompt_tokens", UNSET)
 
         usage_totals = cls(
             calls=calls,
             completion_tokens=completion_tokens,
+            cost_usd=cost_usd,
             prompt_tokens=prompt_tokens,
         )
 
