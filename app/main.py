@@ -24,6 +24,7 @@ from app.problems import install_problem_handlers
 from app.runs.endpoints import router as runs_router
 from app.telemetry.endpoints import router as telemetry_router
 from app.telemetry.http import RequestTelemetryMiddleware
+from app.usage.endpoints import router as usage_router
 from app.webhooks.endpoints import router as webhooks_router
 
 
@@ -86,6 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         comparisons_router,
         evals_router,
         files_router,
+        usage_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

@@ -96,6 +96,8 @@ def _result_row(
             completion_tokens=usage.completion_tokens,
             cached_prompt_tokens=usage.cached_prompt_tokens,
         ),
+        "judge_model": judge_model if usage.calls else None,
+        "candidate_model": candidate_model if spent.calls else None,
         "candidate_calls": spent.calls,
         "candidate_prompt_tokens": spent.prompt_tokens,
         "candidate_completion_tokens": spent.completion_tokens,

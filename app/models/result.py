@@ -31,6 +31,9 @@ class Result(Base):
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
     # USD of the judge calls above (LOUPE_MODEL_PRICES at scoring time); None: model unpriced.
     judge_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The models the costs were priced by (GET /v1/usage?group_by=model).
+    judge_model: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    candidate_model: Mapped[str | None] = mapped_column(String(256), nullable=True)
     # A run's candidate call for the case, counted on the first result of it each job stores
     # (the case's other results show it in logs["candidate"] but do not count it again).
     # (Server defaults only, so rows written by code that predates these columns still go in.)

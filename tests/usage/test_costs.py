@@ -3,6 +3,7 @@ apart (prices in tests/fixtures/api.py: judge-model 2 / 8 USD, candidate-vlm 1 /
 million input / output tokens, its cached input 0.25)."""
 
 import json
+import uuid
 
 import pytest
 
@@ -123,6 +124,9 @@ def candidate_and_judge(request: dict) -> Reply:
         return judge_reply(request)
     text = user_text(request)
     answer = next((a for q, a in VQA_ANSWERS.items() if q in text), "I do not know")
+    # Samples may repeat a question: a unique answer keeps each one's judge call its own
+    # (an identical judge request would be answered from the judge cache, without a call).
+    answer = f"{answer} ({uuid.uuid4().hex[:8]})"
     # 300 prompt tokens, 200 of them cached (0.25 USD), and 40 completion tokens.
     return Reply(content=answer, prompt_tokens=300, completion_tokens=40, cached_tokens=200)
 
@@ -164,3 +168,12 @@ class TestRunCosts:
                 samples * (JUDGE_CALL_USD + CANDIDATE_CALL_USD), abs=1e-12
             )
             assert len(judge.calls_for("llm_accuracy")) == samples
+            usage = client.get("/v1/usage", params={"group_by": "model"}).json()
+            buckets = {bucket["key"]: bucket for bucket in usage["data"]}
+            assert set(buckets) == {"judge-model", CANDIDATE}
+            assert buckets[CANDIDATE]["candidate"]["calls"] == samples
+            assert buckets[CANDIDATE]["candidate"]["cost_usd"] == pytest.approx(
+                samples * CANDIDATE_CALL_USD, abs=1e-12
+            )
+            assert buckets["judge-model"]["judge"]["calls"] == samples
+            assert usage["cost_usd"] == final["cost_usd"]

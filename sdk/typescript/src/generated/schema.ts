@@ -693,6 +693,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description The tenant's judge and candidate calls, tokens and cost (LOUPE_MODEL_PRICES) from its
+         *     stored results, on UTC days `start`..`end` (inclusive; default the last 30 days), by day or
+         *     by model. A cost is null when a model used had no price.
+         */
+        get: operations["get_usage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhook_endpoints": {
         parameters: {
             query?: never;
@@ -3137,6 +3159,61 @@ export interface components {
              * @description The test-case id, or `subset/row_index` for runs.
              */
             test_case_id: string;
+        };
+        /** Usage */
+        Usage: {
+            candidate: components["schemas"]["UsageTotals"];
+            /**
+             * Cost Usd
+             * @description Everything in the range; null when unknown.
+             */
+            cost_usd: number | null;
+            /**
+             * Data
+             * @description Buckets with calls, days or models in order.
+             */
+            data: components["schemas"]["UsageBucket"][];
+            /**
+             * End
+             * Format: date
+             * @description Last UTC day counted (inclusive).
+             */
+            end: string;
+            /**
+             * Group By
+             * @enum {string}
+             */
+            group_by: "day" | "model";
+            judge: components["schemas"]["UsageTotals"];
+            /**
+             * Object
+             * @default usage
+             * @constant
+             */
+            object?: "usage";
+            /**
+             * Start
+             * Format: date
+             * @description First UTC day counted.
+             */
+            start: string;
+        };
+        /** UsageBucket */
+        UsageBucket: {
+            /** @description Candidate-model calls, tokens and cost. */
+            candidate: components["schemas"]["UsageTotals"];
+            /**
+             * Cost Usd
+             * @description Judge plus candidate; null when either is.
+             */
+            cost_usd: number | null;
+            /** @description Judge calls, tokens and cost in the bucket. */
+            judge: components["schemas"]["UsageTotals"];
+            /**
+             * Key
+             * @description The UTC day (YYYY-MM-DD) or the model name.
+             */
+            key: string;
         };
         /** UsageTotals */
         UsageTotals: {
@@ -6973,6 +7050,50 @@ export interface operations {
             };
             /** @description Unsupported Media Type */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_usage: {
+        parameters: {
+            query?: {
+                start?: string | null;
+                end?: string | null;
+                group_by?: "day" | "model";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

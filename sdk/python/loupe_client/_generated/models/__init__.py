@@ -75,6 +75,7 @@ from .g_eval_spec import GEvalSpec
 from .g_eval_spec_evaluation_params_item import GEvalSpecEvaluationParamsItem
 from .g_eval_template import GEvalTemplate
 from .generation_config import GenerationConfig
+from .get_usage_group_by import GetUsageGroupBy
 from .healthz_response_healthz import HealthzResponseHealthz
 from .http_validation_error import HTTPValidationError
 from .image_coherence_spec import ImageCoherenceSpec
@@ -154,6 +155,9 @@ from .text_to_image_spec import TextToImageSpec
 from .unmatched import Unmatched
 from .unmatched_item import UnmatchedItem
 from .unmatched_item_side import UnmatchedItemSide
+from .usage import Usage
+from .usage_bucket import UsageBucket
+from .usage_group_by import UsageGroupBy
 from .usage_totals import UsageTotals
 from .validation_error import ValidationError
 from .validation_error_context import ValidationErrorContext
@@ -237,6 +241,7 @@ __all__ = (
     "FileDeleted",
     "FileObject",
     "GenerationConfig",
+    "GetUsageGroupBy",
     "GEvalSpec",
     "GEvalSpecEvaluationParamsItem",
     "GEvalTemplate",
@@ -319,6 +324,9 @@ __all__ = (
     "Unmatched",
     "UnmatchedItem",
     "UnmatchedItemSide",
+    "Usage",
+    "UsageBucket",
+    "UsageGroupBy",
     "UsageTotals",
     "ValidationError",
     "ValidationErrorContext",

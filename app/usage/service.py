@@ -1,0 +1,75 @@
+"""A tenant's usage over a range of UTC days, and what it spent today."""
+
+from datetime import UTC, date, datetime, time, timedelta
+
+from sqlalchemy.orm import Session
+
+from app.evaluations.schemas import UsageTotals, add_costs
+from app.problems import ProblemError
+from app.usage import repository
+from app.usage.schemas import Usage, UsageBucket, UsageGrouping
+
+DEFAULT_DAYS = 30
+MAX_DAYS = 366
+
+
+def midnight(day: date) -> datetime:
+    return datetime.combine(day, time(), tzinfo=UTC)
+
+
+def usage(
+    session: Session,
+    tenant_id: str,
+    start: date | None,
+    end: date | None,
+    group_by: UsageGrouping,
+    today: date,
+) -> Usage:
+    """Sums of the tenant's results stored on UTC days start..end (both included)."""
+    end = end or today
+    start = start or end - timedelta(days=DEFAULT_DAYS - 1)
+    if start > end:
+        raise ProblemError(422, "Unprocessable Content", "start is after end")
+    if (end - start).days + 1 > MAX_DAYS:
+        raise ProblemError(
+            422, "Unprocessable Content", f"the range spans more than {MAX_DAYS} days"
+        )
+    rows = repository.sums(
+        session, tenant_id, midnight(start), midnight(end + timedelta(days=1)), group_by
+    )
+    buckets: dict[str, dict[str, UsageTotals]] = {}
+    totals = {"judge": UsageTotals(), "candidate": UsageTotals()}
+    for row in rows:
+        key = row["key"] if row["key"] is not None else "unknown"
+        bucket = buckets.setdefault(key, {"judge": UsageTotals(), "candidate": UsageTotals()})
+        cost = None if row["unpriced"] else row["cost_usd"]
+        for target in (bucket[row["role"]], totals[row["role"]]):
+            target.calls += row["calls"]
+            target.prompt_tokens += row["prompt_tokens"]
+            target.completion_tokens += row["completion_tokens"]
+            target.cost_usd = add_costs(target.cost_usd, cost)
+    data = [
+        UsageBucket(
+            key=key,
+            judge=parts["judge"],
+            candidate=parts["candidate"],
+            cost_usd=add_costs(parts["judge"].cost_usd, parts["candidate"].cost_usd),
+        )
+        for key, parts in sorted(buckets.items())
+    ]
+    return Usage(
+        start=start,
+        end=end,
+        group_by=group_by,
+        data=data,
+        judge=totals["judge"],
+        candidate=totals["candidate"],
+        cost_usd=add_costs(totals["judge"].cost_usd, totals["candidate"].cost_usd),
+    )
+
+
+def spent_today(session: Session, tenant_id: str, now: datetime) -> tuple[float, int]:
+    """The USD the tenant's priced results cost since UTC midnight, and how many had no price."""
+    start = midnight(now.astimezone(UTC).date())
+    rows = repository.sums(session, tenant_id, start, start + timedelta(days=1), "day")
+    return sum(row["cost_usd"] for row in rows), sum(row["unpriced"] for row in rows)
