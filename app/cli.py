@@ -294,6 +294,14 @@ def tenant_limits(
         help="Evaluations and runs queued or running at once; more are refused with 429. "
         "0 removes the limit.",
     ),
+    daily_usd: float | None = typer.Option(
+        None,
+        "--daily-usd",
+        min=0,
+        help="USD the tenant may spend per UTC day (priced by LOUPE_MODEL_PRICES): past it "
+        "submissions answer 429 and running evaluations stop calling models "
+        "(budget_exceeded). 0 removes the limit.",
+    ),
 ) -> None:
     """Show or set a tenant's limits (without options: show them)."""
     from app import migrate as migrations
@@ -312,9 +320,14 @@ def tenant_limits(
                 limits.set_limits(
                     session, row, max_active_evaluations=max_active_evaluations or None
                 )
-                session.commit()
+            if daily_usd is not None:
+                limits.set_limits(session, row, daily_usd=daily_usd or None)
+            session.commit()
             active = row.max_active_evaluations
-            typer.echo(f"tenant {row.name}: max_active_evaluations={active or 'none'}")
+            budget = f"{row.daily_usd:g}" if row.daily_usd else "none"
+            typer.echo(
+                f"tenant {row.name}: max_active_evaluations={active or 'none'} daily_usd={budget}"
+            )
     finally:
         runtime.close()
 

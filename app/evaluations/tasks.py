@@ -28,10 +28,18 @@ from app.judges import JudgeEndpoint, JudgeUsage, get_client, run_on_judge_loop
 from app.judges._errors import endpoint_host
 from app.media.resolve import CaseImages
 from app.media.store import DatabaseBlobStore
-from app.metrics import MetricContext, MetricResult, MetricTestCase, measure, parse_spec
-from app.models import TestCase
+from app.metrics import (
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricTestCase,
+    measure,
+    parse_spec,
+)
+from app.models import Tenant, TestCase
 from app.runtime import Runtime
 from app.usage.pricing import cost_usd
+from app.usage.service import Budget
 
 logger = logging.getLogger("loupe.jobs")
 
@@ -144,6 +152,9 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
         kind = kind_of(evaluation)
         predictor = kind.predictor(session, runtime.settings, evaluation, rows, images)
+        tenant = session.get(Tenant, evaluation.tenant_id)
+        budget = Budget(evaluation.tenant_id, tenant.daily_usd if tenant else None)
+        budget.refresh(session, utcnow())
         session.commit()
     if starting:
         lifecycle.started(ref)
@@ -169,6 +180,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
                     kind,
                     several_jobs=several_jobs,
                     ref=ref,
+                    budget=budget,
                 )
             )
     finish_if_complete(runtime, evaluation_id)
@@ -232,6 +244,7 @@ async def _score(
     kind: Kind | None = None,
     several_jobs: bool = True,
     ref: lifecycle.EvaluationRef | None = None,
+    budget: Budget | None = None,
 ) -> None:
     settings = runtime.settings
     # Steps and truths are made once for all of the evaluation's jobs, not once per job.
@@ -278,6 +291,8 @@ async def _score(
                 # A kind's own sums (a run's report) move with the results they count.
                 kind.tally(session, evaluation_id, inserted)
             repo.heartbeat(evaluation_id)
+            if budget is not None:
+                budget.refresh(session, utcnow())
             evaluation = repo.get(evaluation_id)
             if evaluation is None or evaluation.status in TERMINAL_STATUSES:
                 # Canceled (or failed) while these were scored: read after our inserts, which
@@ -318,6 +333,19 @@ async def _score(
             spec = specs[index]
             case_media = media.get(case.index) if media else None
             candidate = None
+            if (
+                budget is not None
+                and budget.exhausted()
+                and (judging.is_judged(spec) or predictor is not None)
+            ):
+                # Past the tenant's daily budget: no more paid calls; the result says why.
+                result = MetricResult.failure(
+                    spec.threshold, MetricError("budget_exceeded", budget.message())
+                )
+                buffer.append(_result_row(evaluation_id, case, index, spec, result, case_media))
+                if len(buffer) >= settings.result_batch_size:
+                    await flush()
+                continue
             if predictor is not None:
                 # A run's sample: the candidate model answers first (once per sample).
                 case, failure = await predictor.predict(case)
@@ -345,6 +373,8 @@ async def _score(
                     candidate_model=predictor.model_name if predictor is not None else None,
                 )
             )
+            if budget is not None:
+                budget.charge(buffer[-1]["judge_cost_usd"], buffer[-1]["candidate_cost_usd"])
             if len(buffer) >= settings.result_batch_size:
                 await flush()
 

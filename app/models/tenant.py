@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import Integer, String
+from sqlalchemy import Float, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime, utcnow
@@ -14,3 +14,5 @@ class Tenant(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     # Operator-set limits (`loupe tenants limits`); None: no limit.
     max_active_evaluations: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # USD a tenant may spend per UTC day (priced judge and candidate calls, LOUPE_MODEL_PRICES).
+    daily_usd: Mapped[float | None] = mapped_column(Float, nullable=True)

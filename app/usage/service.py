@@ -73,3 +73,31 @@ def spent_today(session: Session, tenant_id: str, now: datetime) -> tuple[float,
     start = midnight(now.astimezone(UTC).date())
     rows = repository.sums(session, tenant_id, start, start + timedelta(days=1), "day")
     return sum(row["cost_usd"] for row in rows), sum(row["unpriced"] for row in rows)
+
+
+class Budget:
+    """A job's view of its tenant's daily budget: what was spent today, kept current as the job
+    stores results (its own and, re-read then, every other job's of the tenant)."""
+
+    def __init__(self, tenant_id: str, limit: float | None, spent: float = 0.0) -> None:
+        self.tenant_id = tenant_id
+        self.limit = limit
+        self.spent = spent
+
+    def exhausted(self) -> bool:
+        return self.limit is not None and self.spent >= self.limit
+
+    def charge(self, *costs: float | None) -> None:
+        """Count a result's costs (unpriced calls cost nothing known)."""
+        self.spent += sum(cost for cost in costs if cost is not None)
+
+    def refresh(self, session: Session, now: datetime) -> None:
+        """Catch up with what the tenant's other jobs stored."""
+        if self.limit is not None:
+            self.spent = max(self.spent, spent_today(session, self.tenant_id, now)[0])
+
+    def message(self) -> str:
+        return (
+            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent; "
+            "no further model calls are made for it today"
+        )

@@ -1,0 +1,148 @@
+"""A tenant's daily budget (`daily_usd`): refused at submit once spent, and a running
+evaluation stops calling models when it runs out (judge-model: 2 / 8 USD per million tokens,
+one scripted call 0.004 USD; tests/usage/test_costs.py)."""
+
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from app.tenants import limits, repository
+from tests.fixtures.api import Api, side_app
+from tests.fixtures.judge import ScriptedJudge
+from tests.usage.test_costs import JUDGE_CALL_USD, cases, judge_reply
+
+LOUPE = Path(sys.executable).with_name("loupe")
+
+
+def budget(api: Api, name: str, usd: float | None) -> None:
+    with api.served.runtime.session() as session:
+        tenant = repository.tenant_by_name(session, name)
+        assert tenant is not None
+        limits.set_limits(session, tenant, daily_usd=usd)
+        session.commit()
+
+
+def submit(client, metrics: list[dict], count: int):
+    return client.post("/v1/evaluations", json={"metrics": metrics, "test_cases": cases(count)})
+
+
+def seconds_to_midnight() -> float:
+    now = datetime.now(UTC)
+    return (
+        datetime.combine(now.date() + timedelta(days=1), datetime.min.time(), UTC) - now
+    ).total_seconds()
+
+
+class TestDailyBudget:
+    def test_a_submission_once_the_budget_is_spent_is_refused_until_raised(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(judge_reply)
+        name = f"budget-{api.mode}-{os.urandom(3).hex()}"
+        key = api.new_key(name)
+        budget(api, name, 2.5 * JUDGE_CALL_USD)
+        with api.client(key) as client, api.tenant_client() as other:
+            # Three calls start at once with nothing spent yet: all three are made.
+            first = submit(client, [{"type": "llm_accuracy"}], 3)
+            assert first.status_code == 202, first.text
+            done = api.wait(client, first.json()["id"])
+            assert done["cost_usd"] == pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12)
+
+            refused = submit(client, [{"type": "llm_accuracy"}], 1)
+            assert refused.status_code == 429, refused.text
+            assert refused.headers["content-type"].startswith("application/problem+json")
+            problem = refused.json()
+            assert problem["status"] == 429
+            assert "daily_usd is 0.01 USD and 0.012000 USD was spent today" in problem["detail"]
+            retry = int(refused.headers["retry-after"])
+            assert 1 <= retry <= 86400
+            assert abs(retry - seconds_to_midnight()) < 120
+            # Other tenants are not held back.
+            elsewhere = submit(other, [{"type": "llm_accuracy"}], 1)
+            assert elsewhere.status_code == 202
+            assert api.wait(other, elsewhere.json()["id"])["status"] == "completed"
+
+            budget(api, name, 1.0)
+            again = submit(client, [{"type": "exact_match"}], 1)
+            assert again.status_code == 202
+            assert api.wait(client, again.json()["id"])["status"] == "completed"
+
+    def test_a_budget_spent_mid_evaluation_stops_its_calls_and_it_finishes(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(judge_reply)
+        name = f"midway-{api.mode}-{os.urandom(3).hex()}"
+        key = api.new_key(name)
+        budget(api, name, 1.5 * JUDGE_CALL_USD)
+        count = 200  # more than the job's 128 items in flight: the rest wait for a slot
+        with api.client(key) as client:
+            submitted = submit(client, [{"type": "llm_accuracy"}], count)
+            assert submitted.status_code == 202, submitted.text
+            final = api.wait(client, submitted.json()["id"], timeout=120)
+            assert final["status"] == "completed"
+            assert final["result_counts"]["pending"] == 0
+            results = []
+            url = f"/v1/evaluations/{final['id']}/results"
+            params: dict = {"limit": 100}
+            while True:
+                page = client.get(url, params=params).json()
+                results += page["data"]
+                if not page["has_more"]:
+                    break
+                params["after"] = page["last_id"]
+            assert len(results) == count
+            stopped = [r for r in results if r["error"] and r["error"]["type"] == "budget_exceeded"]
+            made = [r for r in results if r["usage"]["calls"]]
+            # 128 items start at once; the budget is spent once two results are priced, so
+            # the slot freed by the first takes one more item: at least 200 - 129 are stopped.
+            assert len(stopped) >= count - 129
+            assert len(stopped) + len(made) == count
+            for result in stopped:
+                assert result["usage"]["calls"] == 0 and result["cost_usd"] == 0.0
+                assert "daily budget" in result["error"]["message"]
+            # Nothing spent is lost: every call made is stored and priced.
+            assert final["usage"]["calls"] == len(made) == len(judge.calls_for("llm_accuracy"))
+            assert final["cost_usd"] == pytest.approx(len(made) * JUDGE_CALL_USD, abs=1e-12)
+            assert submit(client, [{"type": "llm_accuracy"}], 1).status_code == 429
+
+    def test_one_call_at_a_time_stops_exactly_at_the_budget(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        judge.script(judge_reply)
+        with side_app(tmp_path, judge_base_url=judge.base_url, worker_concurrency=1) as app:
+            key = app.new_key("sequential")
+            budget(app, "sequential", 2.5 * JUDGE_CALL_USD)
+            with app.client(key) as client:
+                submitted = submit(client, [{"type": "llm_accuracy"}, {"type": "exact_match"}], 6)
+                final = app.wait(client, submitted.json()["id"])
+                assert final["status"] == "completed"
+                # Calls 1-3 are made (0.004, 0.008 < 0.01 before each); then none.
+                assert final["usage"]["calls"] == 3
+                assert final["per_metric"][0]["errored"] == 3
+                # A metric that calls no model still scores every case.
+                assert final["per_metric"][1]["errored"] == 0
+                assert final["per_metric"][1]["pending"] == 0
+
+
+class TestCli:
+    def test_sets_shows_and_clears_the_daily_budget(self, tmp_path: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LOUPE_")}
+        env["LOUPE_DATABASE_URL"] = f"sqlite:///{tmp_path}/loupe.db"
+
+        def loupe(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [str(LOUPE), *args], env=env, cwd=tmp_path, capture_output=True, text=True
+            )
+
+        assert loupe("keys", "create", "--tenant", "acme").returncode == 0
+        set_it = loupe("tenants", "limits", "--tenant", "acme", "--daily-usd", "50")
+        assert set_it.returncode == 0, set_it.stderr
+        assert "daily_usd=50" in set_it.stdout
+        both = loupe("tenants", "limits", "--tenant", "acme", "--max-active-evaluations", "3")
+        assert "max_active_evaluations=3 daily_usd=50" in both.stdout
+        cleared = loupe("tenants", "limits", "--tenant", "acme", "--daily-usd", "0")
+        assert "daily_usd=none" in cleared.stdout and "max_active_evaluations=3" in cleared.stdout
