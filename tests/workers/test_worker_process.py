@@ -4,6 +4,7 @@ Nothing runs jobs in the test process here: the API enqueues to Redis and separa
 `loupe worker` processes, configured through LOUPE_* variables as in production, consume them.
 """
 
+import json
 import os
 import signal
 import subprocess
@@ -58,6 +59,9 @@ def worker_env(settings: Settings, **overrides: Any) -> dict[str, str]:
         elif isinstance(value, list):
             # The README's form for list settings: comma-separated.
             text = ",".join(str(item) for item in value)
+        elif isinstance(value, dict):
+            # The README's form for mappings (LOUPE_MODEL_PRICES): JSON.
+            text = json.dumps(value)
         else:
             text = str(value)
         env[f"LOUPE_{name.upper()}"] = text
