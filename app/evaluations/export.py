@@ -51,6 +51,7 @@ _CSV_COLUMNS = [
     "judge_calls",
     "prompt_tokens",
     "completion_tokens",
+    "cost_usd",
     "logs",
     "created_at",
 ]

@@ -2,6 +2,8 @@
 apart (prices in tests/fixtures/api.py: judge-model 2 / 8 USD, candidate-vlm 1 / 4 USD per
 million input / output tokens, its cached input 0.25)."""
 
+import csv
+import io
 import json
 import uuid
 
@@ -69,6 +71,15 @@ class TestEvaluationCosts:
                 else:
                     # No call was made: a real zero, not an unknown price.
                     assert result["cost_usd"] == 0.0
+            exported = client.get(
+                f"/v1/evaluations/{final['id']}/results/export",
+                params={"format": "csv", "metric": "llm_accuracy"},
+            )
+            rows = list(csv.DictReader(io.StringIO(exported.text)))
+            assert len(rows) == 3
+            assert [float(row["cost_usd"]) for row in rows] == [
+                pytest.approx(JUDGE_CALL_USD, abs=1e-12)
+            ] * 3
 
     def test_a_model_without_a_price_costs_null_never_zero(
         self, api: Api, judge: ScriptedJudge
