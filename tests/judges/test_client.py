@@ -90,7 +90,9 @@ class TestRetries:
         monkeypatch.setenv("TZ", "Etc/GMT-9")
         time.tzset()
         try:
-            soon = datetime.now(UTC).replace(tzinfo=None) + timedelta(seconds=2)
+            # Four seconds ahead: at least three after whole-second rounding, so a first request
+            # slowed by a busy machine still leaves the retry more than a second away.
+            soon = datetime.now(UTC).replace(tzinfo=None) + timedelta(seconds=4)
             date = email.utils.format_datetime(soon)
             assert date.endswith("-0000")
             arrivals = timed(judge, rate_limited(date), {"greeting": "hi"})
@@ -99,7 +101,7 @@ class TestRetries:
             monkeypatch.undo()
             time.tzset()
         assert reply.data == {"greeting": "hi"}
-        # Whole seconds: a date two seconds ahead is at least one second away.
+        # Read as UTC the retry waits; read as local time it would not wait at all.
         assert arrivals[1] - arrivals[0] >= 0.95
 
     def test_insufficient_quota_is_not_retried(self, judge: ScriptedJudge) -> None:
