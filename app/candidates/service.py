@@ -49,46 +49,46 @@ def to_schema(model: CandidateModel) -> CandidateModelSchema:
     )
 
 
-def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
-    """The client configuration for calling the model (decrypts its key; raises
-    crypto.SecretUnavailable if this process's key cannot). Checks the address again, as DNS
-    may have changed since registration."""
-    check_endpoint_url(model.base_url, settings, field="base_url", purpose="model")
-    api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
+def endpoint_for(
+    settings: Settings, base_url: str | None, api_key: str, model: str, role: str
+) -> JudgeEndpoint:
+    """The client configuration for an endpoint called as a judge or as a candidate: the
+    role's timeouts, retries and output mode from the settings."""
+    judge = role == "judge"
     return JudgeEndpoint(
-        base_url=model.base_url,
+        base_url=base_url,
         api_key=api_key,
-        default_model=model.model,
-        timeout_seconds=settings.candidate_timeout_seconds,
-        max_attempts=settings.candidate_max_attempts,
-        concurrency=settings.candidate_concurrency,
-        response_format="text",
+        default_model=model,
+        timeout_seconds=settings.judge_timeout_seconds
+        if judge
+        else settings.candidate_timeout_seconds,
+        max_attempts=settings.judge_max_attempts if judge else settings.candidate_max_attempts,
+        concurrency=settings.judge_concurrency if judge else settings.candidate_concurrency,
+        # A candidate answers freely; judges answer in the structured-output mode set.
+        response_format=settings.judge_response_format if judge else "text",
         backoff_base_seconds=settings.judge_backoff_base_seconds,
         backoff_cap_seconds=settings.judge_backoff_cap_seconds,
-        role="candidate",
+        role=role,
         ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
         # Every worker paces to the provider's one limit through Redis.
         pace_url=settings.redis_url,
     )
+
+
+def _registered(model: CandidateModel, settings: Settings, role: str) -> JudgeEndpoint:
+    # The address is checked again, as DNS may have changed since registration.
+    check_endpoint_url(model.base_url, settings, field="base_url", purpose="model")
+    api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
+    return endpoint_for(settings, model.base_url, api_key, model.model, role)
+
+
+def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
+    """The client configuration for calling the model (decrypts its key; raises
+    crypto.SecretUnavailable if this process's key cannot)."""
+    return _registered(model, settings, "candidate")
 
 
 def judge_endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:
     """A registered model called as a tenant's own judge: the judge's timeouts, retries and
     structured output, the model's endpoint and key (checked and decrypted as for candidates)."""
-    check_endpoint_url(model.base_url, settings, field="base_url", purpose="model")
-    api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
-    return JudgeEndpoint(
-        base_url=model.base_url,
-        api_key=api_key,
-        default_model=model.model,
-        timeout_seconds=settings.judge_timeout_seconds,
-        max_attempts=settings.judge_max_attempts,
-        concurrency=settings.judge_concurrency,
-        response_format=settings.judge_response_format,
-        backoff_base_seconds=settings.judge_backoff_base_seconds,
-        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
-        role="judge",
-        ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
-        # Every worker paces to the provider's one limit through Redis.
-        pace_url=settings.redis_url,
-    )
+    return _registered(model, settings, "judge")

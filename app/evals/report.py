@@ -81,16 +81,17 @@ def _usage(
     session: Session, definition: EvalDefinition, run: EvalRun, evaluation: Evaluation
 ) -> list[EvalRunModelUsage]:
     totals: dict[str, list[int]] = {}
+    summaries = result_summary(session, evaluation.id)
     if run.model:
+        # The sampled model's calls, counted once per row as results are stored.
         sampled = totals.setdefault(run.model, [0, 0, 0])
-        for _, logs in repository.first_results(session, run.id):
-            candidate = (logs or {}).get("candidate") or {}
-            sampled[0] += int(candidate.get("calls") or 0)
-            sampled[1] += int(candidate.get("prompt_tokens") or 0)
-            sampled[2] += int(candidate.get("completion_tokens") or 0)
+        for summary in summaries:
+            sampled[0] += summary["candidate_calls"]
+            sampled[1] += summary["candidate_prompt_tokens"]
+            sampled[2] += summary["candidate_completion_tokens"]
     # Graders' calls are the results' judge usage, summed per criterion as results are stored.
     models = [criterion.get("model") for criterion in definition.testing_criteria]
-    for summary in result_summary(session, evaluation.id):
+    for summary in summaries:
         index = summary["metric_index"]
         model = models[index] if index < len(models) else None
         if not model or not summary["calls"]:

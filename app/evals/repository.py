@@ -127,15 +127,6 @@ def grades(session: Session, run_id: str) -> Sequence[Any]:
     ).all()
 
 
-def first_results(session: Session, run_id: str) -> Sequence[Any]:
-    """The logs of each row's first criterion's result (its candidate call is logged there)."""
-    return session.execute(
-        select(Result.test_case_index, Result.logs).where(
-            Result.evaluation_id == run_id, Result.metric_index == 0
-        )
-    ).all()
-
-
 def item_page(
     session: Session, run_id: str, indexes: list[int]
 ) -> tuple[Sequence[TestCase], Sequence[Result]]:

@@ -26,20 +26,7 @@ NOT_CONFIGURED = (
 def operator_endpoint(settings: Settings) -> JudgeEndpoint:
     """The operator's judge endpoint (one per process; jobs share its client)."""
     base_url, api_key = settings.judge_endpoint_values()
-    return JudgeEndpoint(
-        base_url=base_url,
-        api_key=api_key,
-        default_model=settings.judge_model,
-        timeout_seconds=settings.judge_timeout_seconds,
-        max_attempts=settings.judge_max_attempts,
-        concurrency=settings.judge_concurrency,
-        response_format=settings.judge_response_format,
-        backoff_base_seconds=settings.judge_backoff_base_seconds,
-        backoff_cap_seconds=settings.judge_backoff_cap_seconds,
-        ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
-        # Every worker paces to the provider's one limit through Redis.
-        pace_url=settings.redis_url,
-    )
+    return candidates.endpoint_for(settings, base_url, api_key, settings.judge_model, "judge")
 
 
 def operator_configured(settings: Settings) -> bool:
