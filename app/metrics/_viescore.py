@@ -6,12 +6,18 @@ score = sqrt(min(semantic scores) × min(perceptual scores)) / 10, each judge sc
 
 import asyncio
 import math
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.metrics import _render as render
-from app.metrics._judged import JudgeSession
+from app.metrics import _verdicts
+from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+
+# A case's semantic question (its parts) and the image whose perceptual quality is judged.
+Parts = Callable[[MetricTestCase], tuple[list[dict[str, Any]], dict[str, Any]]]
 
 PREAMBLE = (
     "You are an experienced digital artist reviewing images. Every image you are shown was "
@@ -92,3 +98,34 @@ def reason(score: float, logs: dict[str, Any]) -> str:
         f"perceptual quality {min(logs['perceptual_scores']):g}/10 (lowest sub-scores). "
         f"Semantic: {logs['semantic_reasoning']} Perceptual: {logs['perceptual_reasoning']}"
     )
+
+
+async def measure(
+    spec: JudgedSpecBase,
+    case: MetricTestCase,
+    ctx: MetricContext,
+    semantic: tuple[str, type[BaseModel]],
+    parts: Parts,
+) -> MetricResult:
+    """A VIEScore metric's result: both judge calls at once, the score, its reason."""
+    problems = spec.test_case_problems(case)
+    if problems:
+        # Submit refuses such cases; this guards cases that reach the metric another way.
+        field, message = problems[0]
+        return MetricResult.failure(
+            spec.threshold, MetricError("invalid_test_case", f"{field} {message}")
+        )
+    semantic_prompt, semantic_schema = semantic
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        semantic_parts, output = parts(case)
+        score, logs = await judge_both(
+            judge, (semantic_prompt, semantic_parts, semantic_schema), output
+        )
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        reason_text = reason(score, logs) if spec.include_reason else None
+        return MetricResult(
+            score, passed(score, spec.threshold), spec.threshold, reason_text, logs=logs
+        )
+
+    return await run_judged(spec, ctx, body)

@@ -9,11 +9,10 @@ image in input and one in actual_output, checked at submit.
 from typing import Any, ClassVar, Literal
 
 from app.metrics import _render as render
-from app.metrics import _verdicts, _viescore
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics import _viescore
+from app.metrics._judged import JudgedSpecBase
 from app.metrics._types import (
     MetricContext,
-    MetricError,
     MetricResult,
     MetricTestCase,
     TestCaseField,
@@ -45,31 +44,19 @@ SEMANTIC_PROMPT = (
 )
 
 
+def _parts(case: MetricTestCase) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    original = render.images(case.input)[0]
+    edited = render.images(case.actual_output)[0]
+    return [
+        render.text(f"Editing instruction:\n{prompt_text(case.input)}\nThe original image:"),
+        original,
+        render.text("The edited image:"),
+        edited,
+    ], edited
+
+
 async def measure(spec: ImageEditingSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Semantic (both images) and perceptual (edited image) judge calls, concurrently."""
-
-    problems = spec.test_case_problems(case)
-    if problems:
-        # Submit refuses such cases; this guards cases that reach the metric another way.
-        field, message = problems[0]
-        return MetricResult.failure(
-            spec.threshold, MetricError("invalid_test_case", f"{field} {message}")
-        )
-
-    async def body(judge: JudgeSession) -> MetricResult:
-        original = render.images(case.input)[0]
-        edited = render.images(case.actual_output)[0]
-        semantic_parts = [
-            render.text(f"Editing instruction:\n{prompt_text(case.input)}\nThe original image:"),
-            original,
-            render.text("The edited image:"),
-            edited,
-        ]
-        score, logs = await _viescore.judge_both(
-            judge, (SEMANTIC_PROMPT, semantic_parts, _viescore.SEMANTIC_EDIT), edited
-        )
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
-        reason = _viescore.reason(score, logs) if spec.include_reason else None
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
-
-    return await run_judged(spec, ctx, body)
+    return await _viescore.measure(
+        spec, case, ctx, (SEMANTIC_PROMPT, _viescore.SEMANTIC_EDIT), _parts
+    )
