@@ -24,6 +24,7 @@ from app.judges._types import (
     JudgeReply,
     JudgeUsage,
 )
+from app.judges._wire import text_content
 
 _clients: dict[tuple[JudgeEndpoint, int], JudgeClient] = {}
 
@@ -54,6 +55,7 @@ def close_clients() -> None:
 
 __all__ = [
     "close_clients",
+    "text_content",
     "Embeddings",
     "Generation",
     "JSONExtractionError",

@@ -1,6 +1,7 @@
 """The wire format of chat completions: request messages out, reply bodies in."""
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from app.judges._types import JudgeUsage
@@ -48,14 +49,15 @@ def digit_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
 
 
 def text_content(content: Any) -> str:
-    """A message's content as text; some compatible servers answer with a list of parts."""
+    """A message's content as text; some compatible servers answer with a list of parts
+    (`text`, or Responses-style `output_text`)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
         return "".join(
             part.get("text") or ""
             for part in content
-            if isinstance(part, dict) and part.get("type") == "text"
+            if isinstance(part, Mapping) and part.get("type") in ("text", "output_text")
         )
     return ""
 

@@ -16,6 +16,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from app.judges import text_content
+
 _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _HEAD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)")
 # `.key` (anything but dots, brackets and whitespace) or `[n]`.
@@ -266,18 +268,6 @@ def _parsed_json(text: Any) -> tuple[bool, Any]:
         return False, None
 
 
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            part.get("text") or ""
-            for part in content
-            if isinstance(part, Mapping) and part.get("type") in ("text", "output_text")
-        )
-    return ""
-
-
 def build_sample(
     *,
     completion: Mapping[str, Any] | None = None,
@@ -298,7 +288,7 @@ def build_sample(
         choices = list(completion.get("choices") or [])  # type: ignore[union-attr]
         message = (choices[0].get("message") or {}) if choices else {}
         sample = {
-            "output_text": _text(message.get("content")),
+            "output_text": text_content(message.get("content")),
             "output_tools": list(message.get("tool_calls") or []),
             "choices": choices,
             "model": completion.get("model"),  # type: ignore[union-attr]
