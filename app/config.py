@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     job_timeout_seconds: int = Field(default=3600, ge=10)
     job_retries: int = Field(default=3, ge=0)
     embedded_worker_threads: int = Field(default=2, ge=1)
+    # Fair sharing between tenants: waiting jobs are lined up round-robin by tenant, and a job
+    # that has run for a turn gives its worker to a waiting job of a tenant running fewer jobs
+    # (its remaining cases go back in line). Off: first come, first served.
+    fair_sharing: bool = True
+    job_turn_seconds: float = Field(default=3.0, gt=0)
 
     # Running jobs refresh their evaluation's heartbeat this often, on a timer of their own
     # (not only when they write results), so a long judge call never looks like a dead job.

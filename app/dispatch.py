@@ -1,28 +1,53 @@
 """Where jobs go: RQ on Redis in distributed mode, a thread pool in the embedded mode.
 
-Both call the same job functions in `workers.jobs` with ids only.
+Both call the same job functions in `workers.jobs` with ids only, and both order waiting jobs
+fairly between tenants and tell a running job when to give its worker up (`app/fair_queue.py`).
 """
 
 import logging
-import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any, Protocol
 
 from app.config import Settings
+from app.fair_queue import (
+    FairQueue,
+    claim_key,
+    owner_of,
+    queued_id,
+    running_counts,
+    running_key,
+    should_give_way,
+    waiting_position,
+    work_of,
+)
 
 logger = logging.getLogger("loupe.dispatch")
 
 
-class Dispatcher(Protocol):
-    def enqueue(self, func: str, *args: str | int, job_id: str) -> bool:
-        """Queue `func` (a dotted path in `workers.jobs`) with id arguments.
+class Turn(Protocol):
+    """A running job's turn on its worker."""
 
-        Returns False when a job with this id is still waiting to run, so a re-dispatch
-        never stacks copies of the same work behind a backlog.
+    def should_give_way(self) -> bool:
+        """True once the job has had its turn and another tenant's job waits for a worker
+        (claimed: no other running job gives way to the same waiting job)."""
+
+
+class Dispatcher(Protocol):
+    def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
+        """Queue `func` (a dotted path in `workers.jobs`) with id arguments, at the fair place
+        for `owner` (a tenant id; "" for upkeep).
+
+        Returns False when a job for the same work (this id, or a continuation of it) is still
+        waiting to run, so a re-dispatch never stacks copies of the same work behind a backlog.
         """
+
+    def running(self, job_id: str, owner: str) -> AbstractContextManager[Turn]:
+        """Count the job as running for its owner while the block runs; yields its turn."""
 
     def ping(self) -> None:
         """Raise if the queue cannot take work."""
@@ -39,6 +64,18 @@ def _resolve(func: str) -> Callable[..., Any]:
     return getattr(module, attr)
 
 
+@dataclass
+class _TurnClock:
+    """When a job's turn started, and whether fairness is on at all."""
+
+    turn_seconds: float
+    fair: bool
+    started: float = field(default_factory=time.monotonic)
+
+    def had_turn(self) -> bool:
+        return self.fair and time.monotonic() - self.started >= self.turn_seconds
+
+
 class RQDispatcher:
     """Enqueues to an RQ queue; `loupe worker` processes consume it."""
 
@@ -48,15 +85,19 @@ class RQDispatcher:
 
         self.settings = settings
         self.redis = Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
-        self.queue = Queue(settings.queue_name, connection=self.redis)
+        queue_class = FairQueue if settings.fair_sharing else Queue
+        self.queue = queue_class(settings.queue_name, connection=self.redis)
+        self._running_key = running_key(settings.queue_name)
 
-    def enqueue(self, func: str, *args: str | int, job_id: str) -> bool:
+    def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
         from rq import Retry
-        from rq.exceptions import DuplicateJobError, NoSuchJobError
+        from rq.exceptions import NoSuchJobError
         from rq.job import Job, JobStatus
 
+        queued = queued_id(owner, job_id)
+        work = work_of(queued)
         options: dict[str, Any] = {
-            "job_id": job_id,
+            "job_id": queued,
             "job_timeout": self.settings.job_timeout_seconds,
             "retry": Retry(max=self.settings.job_retries, interval=[2, 10, 30])
             if self.settings.job_retries
@@ -64,29 +105,66 @@ class RQDispatcher:
             # Our database holds the outcome; RQ's copy only needs to outlive a debugging glance.
             "result_ttl": 60,
             "failure_ttl": 7 * 24 * 3600,
-            "unique": True,
         }
-        try:
+        # One enqueue of a piece of work at a time: the check below and the push are not atomic.
+        with self.redis.lock(f"loupe:enqueue:{self.settings.queue_name}:{work}", timeout=30):
+            if any(
+                work_of(waiting.decode()) == work
+                for waiting in self.redis.lrange(self.queue.key, 0, -1)
+            ):
+                return False
+            try:
+                existing = Job.fetch(queued, connection=self.redis)
+                waiting = existing.get_status(refresh=True) in (
+                    JobStatus.QUEUED,
+                    JobStatus.SCHEDULED,
+                    JobStatus.DEFERRED,
+                )
+            except NoSuchJobError:
+                existing, waiting = None, False
+            if waiting:
+                return False
+            # Finished, failed, or "started" on a worker that died: replace it with a fresh job.
+            if existing is not None:
+                existing.delete(remove_from_queue=True)
             self.queue.enqueue(func, *args, **options)
-            return True
-        except DuplicateJobError:
-            pass
-        try:
-            existing = Job.fetch(job_id, connection=self.redis)
-            waiting = existing.get_status(refresh=True) in (
-                JobStatus.QUEUED,
-                JobStatus.SCHEDULED,
-                JobStatus.DEFERRED,
-            )
-        except NoSuchJobError:
-            existing, waiting = None, False
-        if waiting:
-            return False
-        # Finished, failed, or "started" on a worker that died: replace it with a fresh job.
-        if existing is not None:
-            existing.delete(remove_from_queue=True)
-        self.queue.enqueue(func, *args, **options)
         return True
+
+    @contextmanager
+    def running(self, job_id: str, owner: str) -> Iterator[Turn]:
+        """Hold a lease in the queue's running set, renewed every heartbeat; a killed job's
+        lease lapses after LOUPE_STUCK_AFTER_SECONDS and stops counting for its owner."""
+        queued = queued_id(owner, job_id)
+        lease = self.settings.stuck_after_seconds
+        stop = threading.Event()
+
+        def renew() -> None:
+            try:
+                self.redis.zadd(self._running_key, {queued: time.time() + lease})
+                self.redis.zremrangebyscore(self._running_key, "-inf", time.time())
+            except Exception:  # noqa: BLE001 - Redis blips must not end the job
+                logger.warning("could not renew the running lease of %s", queued, exc_info=True)
+
+        def renewing() -> None:
+            while not stop.wait(self.settings.heartbeat_seconds):
+                renew()
+
+        renew()
+        thread = threading.Thread(target=renewing, name=f"loupe-lease-{job_id}", daemon=True)
+        thread.start()
+        try:
+            yield _RQTurn(self, queued, owner)
+        finally:
+            stop.set()
+            thread.join(timeout=self.settings.heartbeat_seconds + 5)
+            try:
+                self.redis.zrem(self._running_key, queued)
+            except Exception:  # noqa: BLE001 - the lease lapses by itself
+                logger.warning("could not drop the running lease of %s", queued, exc_info=True)
+
+    def running_owners(self) -> dict[str, int]:
+        live = self.redis.zrangebyscore(self._running_key, time.time(), "+inf")
+        return dict(running_counts(owner_of(queued.decode()) for queued in live))
 
     def ping(self) -> None:
         self.redis.ping()
@@ -96,16 +174,48 @@ class RQDispatcher:
 
         waiting = self.queue.count
         oldest = 0.0
-        # The queue is FIFO: its head is the job that has waited longest.
-        for job_id in self.queue.get_job_ids(0, 0):
+        # The head of the line is not always the oldest job: fair order moves newcomers up.
+        for job_id in self.queue.get_job_ids(0, 99):
             job = Job.fetch(job_id, connection=self.redis)
             if job.enqueued_at is not None:
                 enqueued = job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo or UTC)
-                oldest = max(0.0, time.time() - enqueued.timestamp())
+                oldest = max(oldest, time.time() - enqueued.timestamp())
         return waiting, oldest
 
     def close(self) -> None:
         self.redis.close()
+
+
+class _RQTurn:
+    def __init__(self, dispatcher: RQDispatcher, queued: str, owner: str) -> None:
+        self.dispatcher = dispatcher
+        self.queued = queued
+        self.owner = owner
+        settings = dispatcher.settings
+        self.clock = _TurnClock(settings.job_turn_seconds, settings.fair_sharing)
+
+    def should_give_way(self) -> bool:
+        if not self.clock.had_turn():
+            return False
+        redis = self.dispatcher.redis
+        head = redis.lindex(self.dispatcher.queue.key, 0)
+        if head is None:
+            return False
+        head_id = head.decode()
+        if not should_give_way(owner_of(head_id), self.dispatcher.running_owners(), self.owner):
+            return False
+        claim = claim_key(self.dispatcher.settings.queue_name, head_id)
+        ttl = max(1, int(self.dispatcher.settings.job_turn_seconds * 2))
+        return bool(redis.set(claim, self.queued, nx=True, ex=ttl))
+
+
+@dataclass
+class _Waiting:
+    queued: str
+    func: str
+    args: tuple[Any, ...]
+    attempt: int
+    since: float = field(default_factory=time.monotonic)
 
 
 class EmbeddedDispatcher:
@@ -113,10 +223,11 @@ class EmbeddedDispatcher:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self._jobs: queue.Queue[tuple[str, tuple[Any, ...], str, int] | None] = queue.Queue()
-        # Waiting job ids, with when each was enqueued (monotonic).
-        self._waiting: dict[str, float] = {}
-        self._waiting_lock = threading.Lock()
+        # The line, head first, in fair order; guarded by `_ready`.
+        self._line: list[_Waiting] = []
+        self._running: dict[str, str] = {}
+        self._claims: dict[str, float] = {}
+        self._ready = threading.Condition()
         self._threads = [
             threading.Thread(target=self._loop, name=f"loupe-worker-{i}", daemon=True)
             for i in range(settings.embedded_worker_threads)
@@ -125,50 +236,110 @@ class EmbeddedDispatcher:
         for thread in self._threads:
             thread.start()
 
-    def enqueue(self, func: str, *args: str | int, job_id: str) -> bool:
-        with self._waiting_lock:
-            if job_id in self._waiting:
+    def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
+        queued = queued_id(owner, job_id)
+        with self._ready:
+            if any(work_of(waiting.queued) == work_of(queued) for waiting in self._line):
                 return False
-            self._waiting[job_id] = time.monotonic()
-        self._jobs.put((func, args, job_id, 0))
+            self._put(_Waiting(queued, func, args, 0))
         return True
+
+    def _put(self, waiting: _Waiting) -> None:
+        """Insert at the fair place (or at the end, without fairness); hold `_ready`."""
+        if self.settings.fair_sharing:
+            owners = [owner_of(item.queued) for item in self._line]
+            running = running_counts(self._running.values())
+            position = waiting_position(owners, running, owner_of(waiting.queued))
+        else:
+            position = len(self._line)
+        self._line.insert(position, waiting)
+        self._ready.notify()
+
+    @contextmanager
+    def running(self, job_id: str, owner: str) -> Iterator[Turn]:
+        queued = queued_id(owner, job_id)
+        with self._ready:
+            self._running[queued] = owner
+        try:
+            yield _EmbeddedTurn(self, queued, owner)
+        finally:
+            with self._ready:
+                self._running.pop(queued, None)
+
+    def _give_way(self, queued: str, owner: str) -> bool:
+        with self._ready:
+            if not self._line:
+                return False
+            head = self._line[0].queued
+            running = running_counts(self._running.values())
+            if not should_give_way(owner_of(head), running, owner):
+                return False
+            now = time.monotonic()
+            if self._claims.get(head, 0.0) > now:
+                return False
+            self._claims = {key: until for key, until in self._claims.items() if until > now}
+            self._claims[head] = now + 2 * self.settings.job_turn_seconds
+            return True
 
     def ping(self) -> None:
         if self._stopped.is_set() or not all(t.is_alive() for t in self._threads):
             raise RuntimeError("embedded worker is not running")
 
     def backlog(self) -> tuple[int, float]:
-        with self._waiting_lock:
-            first = min(self._waiting.values(), default=None)
-            waiting = len(self._waiting)
-        return waiting, 0.0 if first is None else time.monotonic() - first
+        with self._ready:
+            first = min((waiting.since for waiting in self._line), default=None)
+            count = len(self._line)
+        return count, 0.0 if first is None else time.monotonic() - first
 
     def close(self) -> None:
         self._stopped.set()
-        for _ in self._threads:
-            self._jobs.put(None)
+        with self._ready:
+            self._ready.notify_all()
         for thread in self._threads:
             thread.join(timeout=10)
 
+    def _take(self) -> _Waiting | None:
+        with self._ready:
+            while not self._line and not self._stopped.is_set():
+                self._ready.wait()
+            if self._stopped.is_set():
+                return None
+            return self._line.pop(0)
+
+    def _retry_later(self, waiting: _Waiting, delay: float) -> None:
+        def put() -> None:
+            with self._ready:
+                self._put(_Waiting(waiting.queued, waiting.func, waiting.args, waiting.attempt + 1))
+
+        timer = threading.Timer(delay, put)
+        timer.daemon = True
+        timer.start()
+
     def _loop(self) -> None:
         while True:
-            item = self._jobs.get()
-            if item is None or self._stopped.is_set():
+            waiting = self._take()
+            if waiting is None:
                 return
-            func, args, job_id, attempt = item
-            with self._waiting_lock:
-                self._waiting.pop(job_id, None)
             try:
-                _resolve(func)(*args)
+                _resolve(waiting.func)(*waiting.args)
             except Exception:
-                logger.exception("job %s%r failed (attempt %d)", func, args, attempt + 1)
-                if attempt < self.settings.job_retries and not self._stopped.is_set():
-                    delay = [2, 10, 30][min(attempt, 2)]
-                    timer = threading.Timer(
-                        delay, self._jobs.put, args=((func, args, job_id, attempt + 1),)
-                    )
-                    timer.daemon = True
-                    timer.start()
+                logger.exception(
+                    "job %s%r failed (attempt %d)", waiting.func, waiting.args, waiting.attempt + 1
+                )
+                if waiting.attempt < self.settings.job_retries and not self._stopped.is_set():
+                    self._retry_later(waiting, [2, 10, 30][min(waiting.attempt, 2)])
+
+
+class _EmbeddedTurn:
+    def __init__(self, dispatcher: EmbeddedDispatcher, queued: str, owner: str) -> None:
+        self.dispatcher = dispatcher
+        self.queued = queued
+        self.owner = owner
+        settings = dispatcher.settings
+        self.clock = _TurnClock(settings.job_turn_seconds, settings.fair_sharing)
+
+    def should_give_way(self) -> bool:
+        return self.clock.had_turn() and self.dispatcher._give_way(self.queued, self.owner)
 
 
 def make_dispatcher(settings: Settings) -> Dispatcher:

@@ -9,8 +9,8 @@ from app.runtime import current
 from app.webhooks import tasks as webhook_tasks
 
 
-def score_slice(evaluation_id: str, start: int, stop: int) -> None:
-    evaluation_tasks.score_slice(current(), evaluation_id, start, stop)
+def score_slice(evaluation_id: str, start: int, stop: int, turn: int = 0) -> None:
+    evaluation_tasks.score_slice(current(), evaluation_id, start, stop, turn)
 
 
 def deliver_webhook(event_id: str) -> None:

@@ -7,6 +7,7 @@ from rq import Queue, SimpleWorker
 from rq.scheduler import RQScheduler
 
 from app.config import Settings
+from app.fair_queue import FairQueue
 from app.runtime import configure
 from app.telemetry.exposition import QueueCollector, serve_worker_metrics
 from workers.ticker import Ticker
@@ -22,7 +23,9 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
         )
     runtime = configure(settings)
     redis = Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
-    queue = Queue(settings.queue_name, connection=redis)
+    # Requeued jobs (a retry, an abandoned job) take their fair place in line too.
+    queue_class = FairQueue if settings.fair_sharing else Queue
+    queue = queue_class(settings.queue_name, connection=redis)
     if settings.metrics_port:
         serve_worker_metrics(
             settings.metrics_host,
@@ -31,7 +34,7 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
         )
     # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
     # shared across jobs instead of being rebuilt in a forked child per job.
-    worker = SimpleWorker([queue], connection=redis)
+    worker = SimpleWorker([queue], connection=redis, queue_class=queue_class)
     # RQ's own scheduler runs in a forked child, which a SIGKILLed worker would leave behind:
     # the ticker thread enqueues due retries instead, under RQ's scheduler lock.
     scheduler = RQScheduler([queue], connection=redis)

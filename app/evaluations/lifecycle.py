@@ -15,6 +15,7 @@ from app.telemetry.metrics import (
     EVALUATIONS_FINISHED,
     EVALUATIONS_REENQUEUED,
     EVALUATIONS_SUBMITTED,
+    JOBS_GAVE_WAY,
     RESULTS_STORED,
 )
 
@@ -81,6 +82,12 @@ def reenqueued(evaluation: EvaluationRef, attempt: int) -> None:
         "evaluation.reenqueued",
         extra=evaluation.fields(dispatch_attempt=attempt, reason="heartbeat went stale"),
     )
+
+
+def gave_way(evaluation: EvaluationRef, turn: int) -> None:
+    """A job gave its worker to another tenant's waiting job; its remaining cases are queued."""
+    JOBS_GAVE_WAY.inc()
+    logger.info("evaluation.gave_way", extra=evaluation.fields(turn=turn))
 
 
 def outcome(row: dict[str, Any]) -> str:

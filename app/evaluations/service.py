@@ -244,14 +244,27 @@ def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
     """
     enqueued = 0
     for start, stop in slices(evaluation, runtime.settings.job_slice_size):
-        enqueued += runtime.dispatcher.enqueue(
-            "workers.jobs.score_slice",
-            evaluation.id,
-            start,
-            stop,
-            job_id=f"score_{evaluation.id}_{start}",
-        )
+        enqueued += dispatch_slice(runtime, evaluation.id, evaluation.tenant_id, start, stop)
     return enqueued
+
+
+def slice_job_id(evaluation_id: str, start: int, turn: int = 0) -> str:
+    """A slice's job id; a continuation (turn > 0) is the same work, queued again."""
+    base = f"score_{evaluation_id}_{start}"
+    return f"{base}-{turn}" if turn else base
+
+
+def dispatch_slice(
+    runtime: Runtime, evaluation_id: str, tenant_id: str, start: int, stop: int, turn: int = 0
+) -> bool:
+    """Queue one slice's job in its tenant's fair place; False if one already waits."""
+    args: tuple[str | int, ...] = (evaluation_id, start, stop) + ((turn,) if turn else ())
+    return runtime.dispatcher.enqueue(
+        "workers.jobs.score_slice",
+        *args,
+        job_id=slice_job_id(evaluation_id, start, turn),
+        owner=tenant_id,
+    )
 
 
 def error_bars(

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.config import ModelPrice, Settings
 from app.db import utcnow
+from app.dispatch import Turn
 from app.evaluations import judging, lifecycle, service
 from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
@@ -123,8 +124,12 @@ def _result_row(
     }
 
 
-def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> None:
-    """Score test cases [start, stop) of an evaluation, skipping results already stored."""
+def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, turn: int = 0) -> None:
+    """Score test cases [start, stop) of an evaluation, skipping results already stored.
+
+    `turn` counts the times the slice gave its worker to another tenant's job and was queued
+    again (fair sharing); each time, the rest of the slice waits in line as a new job.
+    """
     with runtime.session() as session:
         repo = JobRepository(session)
         evaluation = repo.get(evaluation_id)
@@ -164,10 +169,15 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
         for index in range(len(specs))
         if (case.index, index) not in stored
     ]
+    gave_way = False
     if todo:
         cache = DatabaseJudgeCache(runtime, cache_scope)
-        with beating(runtime, evaluation_id):
-            run_on_judge_loop(
+        job_id = service.slice_job_id(evaluation_id, start, turn)
+        with (
+            beating(runtime, evaluation_id),
+            runtime.dispatcher.running(job_id, ref.tenant_id) as job_turn,
+        ):
+            gave_way = run_on_judge_loop(
                 _score(
                     runtime,
                     evaluation_id,
@@ -181,8 +191,14 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int) -> 
                     several_jobs=several_jobs,
                     ref=ref,
                     budget=budget,
+                    turn=job_turn,
                 )
             )
+    if gave_way:
+        # After the lease is dropped, so the continuation's place counts this job as done.
+        service.dispatch_slice(runtime, evaluation_id, ref.tenant_id, start, stop, turn + 1)
+        lifecycle.gave_way(ref, turn + 1)
+        return
     finish_if_complete(runtime, evaluation_id)
 
 
@@ -245,7 +261,9 @@ async def _score(
     several_jobs: bool = True,
     ref: lifecycle.EvaluationRef | None = None,
     budget: Budget | None = None,
-) -> None:
+    turn: Turn | None = None,
+) -> bool:
+    """Score `todo`; True if the job gave its worker up (fair sharing) with items left."""
     settings = runtime.settings
     # Steps and truths are made once for all of the evaluation's jobs, not once per job.
     # A job scoring the whole evaluation has no one to share with: its in-job sharing and
@@ -326,10 +344,19 @@ async def _score(
     # Cases whose candidate call a stored result of this job already counts.
     charged: set[int] = set()
 
+    # Set when the job gives its worker to another tenant's waiting job: items not yet taken
+    # are left for the continuation; those in flight finish and are stored.
+    giving_way = asyncio.Event()
+    taken = 0
+
     async def worker() -> None:
-        for case, index in pending:
-            if stop.is_set():
+        nonlocal taken
+        while not stop.is_set() and not giving_way.is_set():
+            item = next(pending, None)
+            if item is None:
                 return
+            case, index = item
+            taken += 1
             spec = specs[index]
             case_media = media.get(case.index) if media else None
             candidate = None
@@ -387,7 +414,22 @@ async def _score(
                 await asyncio.wait_for(scored.wait(), settings.result_flush_seconds)
             await flush()
 
+    async def turns() -> None:
+        # Asks the dispatcher twice a second whether another tenant's job should have the worker.
+        while turn is not None and not scored.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(scored.wait(), 0.5)
+            if scored.is_set():
+                return
+            try:
+                if await asyncio.to_thread(turn.should_give_way):
+                    giving_way.set()
+                    return
+            except Exception:  # noqa: BLE001 - a Redis blip only delays fairness
+                logger.warning("could not check the turn of %s", evaluation_id, exc_info=True)
+
     periodic = asyncio.create_task(flusher())
+    turn_keeper = asyncio.create_task(turns())
     workers = [asyncio.create_task(worker()) for _ in range(settings.worker_concurrency)]
 
     async def stopper() -> None:
@@ -410,11 +452,13 @@ async def _score(
         # Never cancel a write in flight: its thread would commit after we counted results.
         scored.set()
         await periodic
+        await turn_keeper
         for task in list(writes):
             await task
         # Rows finished while the last periodic write was running are still buffered.
         if buffer:
             await flush()
+    return giving_way.is_set() and taken < len(todo) and not stop.is_set()
 
 
 def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:

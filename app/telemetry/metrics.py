@@ -34,6 +34,10 @@ EVALUATIONS_REENQUEUED = Counter(
     "loupe_evaluations_reenqueued_total",
     "Evaluations whose jobs went silent and were enqueued again.",
 )
+JOBS_GAVE_WAY = Counter(
+    "loupe_jobs_gave_way_total",
+    "Scoring jobs that gave their worker to another tenant's waiting job (fair sharing).",
+)
 RESULTS_STORED = Counter(
     "loupe_results_stored_total",
     "Results stored, by metric type and outcome (passed, failed, errored, unscored).",
