@@ -133,8 +133,9 @@ def wait_ready(base_url: str, process: subprocess.Popen, timeout: float = 60) ->
 
 
 @contextmanager
-def service(judge: ScriptedJudge, workers: int, slice_size: int):
-    """Loupe in RQ mode with `workers` worker processes; yields (base_url, env)."""
+def service(judge: ScriptedJudge, workers: int, slice_size: int, **settings: str):
+    """Loupe in RQ mode with `workers` worker processes and `settings` (LOUPE_* names without
+    the prefix, lower case); yields (base_url, env)."""
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loupe-bench-")))
         postgres = stack.enter_context(running_postgres())
@@ -149,6 +150,7 @@ def service(judge: ScriptedJudge, workers: int, slice_size: int):
             "LOUPE_JUDGE_API_KEY": "sk-bench",
             "LOUPE_JOB_SLICE_SIZE": str(slice_size),
             "LOUPE_METRICS_PORT": "0",
+            **{f"LOUPE_{name.upper()}": value for name, value in settings.items()},
         }
         subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True)
         log = open(tmp / "service.log", "wb")  # noqa: SIM115 - closed with the stack
