@@ -28,6 +28,9 @@ from app.fair_queue import (
 
 logger = logging.getLogger("loupe.dispatch")
 
+# How long a lapsed lease (a job whose process died) is kept for the sweep to find, seconds.
+LAPSED_KEPT = 600.0
+
 
 class Turn(Protocol):
     """A running job's turn on its worker."""
@@ -48,6 +51,10 @@ class Dispatcher(Protocol):
 
     def running(self, job_id: str, owner: str) -> AbstractContextManager[Turn]:
         """Count the job as running for its owner while the block runs; yields its turn."""
+
+    def lapsed(self) -> list[tuple[str, str]]:
+        """Running jobs whose lease lapsed (their process died): (owner, job id) each, handed
+        to one caller only."""
 
     def ping(self) -> None:
         """Raise if the queue cannot take work."""
@@ -141,7 +148,8 @@ class RQDispatcher:
         def renew() -> None:
             try:
                 self.redis.zadd(self._running_key, {queued: time.time() + lease})
-                self.redis.zremrangebyscore(self._running_key, "-inf", time.time())
+                # Lapsed leases stay a while for `lapsed()` to find (a sweep may be slow).
+                self.redis.zremrangebyscore(self._running_key, "-inf", time.time() - LAPSED_KEPT)
             except Exception:  # noqa: BLE001 - Redis blips must not end the job
                 logger.warning("could not renew the running lease of %s", queued, exc_info=True)
 
@@ -161,6 +169,17 @@ class RQDispatcher:
                 self.redis.zrem(self._running_key, queued)
             except Exception:  # noqa: BLE001 - the lease lapses by itself
                 logger.warning("could not drop the running lease of %s", queued, exc_info=True)
+
+    def lapsed(self) -> list[tuple[str, str]]:
+        now = time.time()
+        found = []
+        for member in self.redis.zrangebyscore(self._running_key, now - LAPSED_KEPT, now):
+            queued = member.decode()
+            # Of several tickers, the one whose ZREM removes the lease takes the job.
+            if self.redis.zrem(self._running_key, queued):
+                owner = owner_of(queued)
+                found.append((owner, queued.removeprefix(f"{owner}-") if owner else queued))
+        return found
 
     def running_owners(self) -> dict[str, int]:
         live = self.redis.zrangebyscore(self._running_key, time.time(), "+inf")
@@ -265,6 +284,10 @@ class EmbeddedDispatcher:
         finally:
             with self._ready:
                 self._running.pop(queued, None)
+
+    def lapsed(self) -> list[tuple[str, str]]:
+        # Jobs live and die with this process: a dead one took the whole process with it.
+        return []
 
     def _give_way(self, queued: str, owner: str) -> bool:
         with self._ready:

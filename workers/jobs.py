@@ -22,6 +22,7 @@ def tick() -> None:
     due webhooks, prune idempotency keys."""
     runtime = current()
     evaluation_tasks.sweep(runtime)
+    evaluation_tasks.resume_lapsed(runtime)
     evaluation_tasks.prune_expired(runtime)
     webhook_tasks.enqueue_due(runtime)
     with runtime.session() as session:

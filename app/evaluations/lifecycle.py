@@ -76,18 +76,19 @@ def finished(evaluation: EvaluationRef, status: str, error: dict[str, Any] | Non
     )
 
 
-def reenqueued(evaluation: EvaluationRef, attempt: int) -> None:
+def reenqueued(
+    evaluation: EvaluationRef, attempt: int, reason: str = "heartbeat went stale"
+) -> None:
     EVALUATIONS_REENQUEUED.inc()
     logger.warning(
-        "evaluation.reenqueued",
-        extra=evaluation.fields(dispatch_attempt=attempt, reason="heartbeat went stale"),
+        "evaluation.reenqueued", extra=evaluation.fields(dispatch_attempt=attempt, reason=reason)
     )
 
 
-def gave_way(evaluation: EvaluationRef, turn: int) -> None:
+def gave_way(evaluation: EvaluationRef) -> None:
     """A job gave its worker to another tenant's waiting job; its remaining cases are queued."""
     JOBS_GAVE_WAY.inc()
-    logger.info("evaluation.gave_way", extra=evaluation.fields(turn=turn))
+    logger.info("evaluation.gave_way", extra=evaluation.fields())
 
 
 def outcome(row: dict[str, Any]) -> str:

@@ -254,6 +254,15 @@ def slice_job_id(evaluation_id: str, start: int, turn: int = 0) -> str:
     return f"{base}-{turn}" if turn else base
 
 
+def parse_slice_job_id(job_id: str) -> tuple[str, int] | None:
+    """(evaluation id, start) of a slice's job id; None for another job's id."""
+    base = job_id.split("-", 1)[0]
+    if not base.startswith("score_"):
+        return None
+    evaluation_id, _, start = base.removeprefix("score_").rpartition("_")
+    return (evaluation_id, int(start)) if evaluation_id and start.isdigit() else None
+
+
 def dispatch_slice(
     runtime: Runtime, evaluation_id: str, tenant_id: str, start: int, stop: int, turn: int = 0
 ) -> bool:

@@ -131,10 +131,29 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tur
     again (fair sharing); each time, the rest of the slice waits in line as a new job.
     """
     with runtime.session() as session:
+        evaluation = JobRepository(session).get(evaluation_id)
+        if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+            return
+        tenant_id = evaluation.tenant_id
+    # The job's lease covers loading too: a worker killed at any point leaves a lapsed lease
+    # that the sweep re-enqueues the slice from (`resume_lapsed`).
+    job_id = service.slice_job_id(evaluation_id, start, turn)
+    with runtime.dispatcher.running(job_id, tenant_id) as job_turn:
+        gave_way = _score_slice(runtime, evaluation_id, start, stop, job_turn)
+    if gave_way:
+        # After the lease is dropped, so the continuation's place counts this job as done.
+        service.dispatch_slice(runtime, evaluation_id, tenant_id, start, stop, turn + 1)
+        return
+    finish_if_complete(runtime, evaluation_id)
+
+
+def _score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, turn: Turn) -> bool:
+    """Load the slice and score what is not stored; True if it gave its worker up."""
+    with runtime.session() as session:
         repo = JobRepository(session)
         evaluation = repo.get(evaluation_id)
         if evaluation is None or evaluation.status in TERMINAL_STATUSES:
-            return
+            return False
         starting = repo.mark_started(evaluation_id)
         ref = lifecycle.EvaluationRef.of(evaluation)
         specs = [parse_spec(raw) for raw in evaluation.metrics]
@@ -169,37 +188,30 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tur
         for index in range(len(specs))
         if (case.index, index) not in stored
     ]
-    gave_way = False
-    if todo:
-        cache = DatabaseJudgeCache(runtime, cache_scope)
-        job_id = service.slice_job_id(evaluation_id, start, turn)
-        with (
-            beating(runtime, evaluation_id),
-            runtime.dispatcher.running(job_id, ref.tenant_id) as job_turn,
-        ):
-            gave_way = run_on_judge_loop(
-                _score(
-                    runtime,
-                    evaluation_id,
-                    specs,
-                    todo,
-                    judges,
-                    cache,
-                    media,
-                    predictor,
-                    kind,
-                    several_jobs=several_jobs,
-                    ref=ref,
-                    budget=budget,
-                    turn=job_turn,
-                )
+    if not todo:
+        return False
+    cache = DatabaseJudgeCache(runtime, cache_scope)
+    with beating(runtime, evaluation_id):
+        gave_way = run_on_judge_loop(
+            _score(
+                runtime,
+                evaluation_id,
+                specs,
+                todo,
+                judges,
+                cache,
+                media,
+                predictor,
+                kind,
+                several_jobs=several_jobs,
+                ref=ref,
+                budget=budget,
+                turn=turn,
             )
+        )
     if gave_way:
-        # After the lease is dropped, so the continuation's place counts this job as done.
-        service.dispatch_slice(runtime, evaluation_id, ref.tenant_id, start, stop, turn + 1)
-        lifecycle.gave_way(ref, turn + 1)
-        return
-    finish_if_complete(runtime, evaluation_id)
+        lifecycle.gave_way(ref)
+    return gave_way
 
 
 def judge_endpoint(settings: Settings) -> JudgeEndpoint:
@@ -532,6 +544,39 @@ def sweep(runtime: Runtime) -> list[str]:
                 session.commit()
     for event_id in event_ids:
         service.enqueue_webhook(runtime, event_id)
+    return acted
+
+
+def resume_lapsed(runtime: Runtime) -> list[str]:
+    """Re-enqueue the slices whose job died while the evaluation's other jobs live on.
+
+    The evaluation's heartbeat stays fresh while any of its jobs runs, so `sweep` cannot see
+    one dead job among live ones; its lapsed lease can (distributed mode). Returns the
+    evaluation ids it acted on.
+    """
+    settings = runtime.settings
+    acted = []
+    for owner, job_id in runtime.dispatcher.lapsed():
+        slice_of = service.parse_slice_job_id(job_id)
+        if slice_of is None:
+            continue
+        evaluation_id, start = slice_of
+        with runtime.session() as session:
+            evaluation = JobRepository(session).get(evaluation_id)
+            if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+                continue
+            # Out of attempts: left to `sweep`, which fails it once it goes silent.
+            if evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
+                continue
+            ref = lifecycle.EvaluationRef.of(evaluation)
+            attempt = evaluation.dispatch_attempts + 1
+            stop = min(start + settings.job_slice_size, evaluation.total_test_cases)
+        if service.dispatch_slice(runtime, evaluation_id, owner, start, stop):
+            with runtime.session() as session:
+                JobRepository(session).count_dispatch(evaluation_id)
+                session.commit()
+            lifecycle.reenqueued(ref, attempt, reason="a job's worker died")
+            acted.append(evaluation_id)
     return acted
 
 

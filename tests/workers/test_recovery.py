@@ -1,7 +1,9 @@
 """A SIGKILLed `loupe worker` under the default recovery settings: the evaluation shows it is
 stalled, resumes on another worker within 30 seconds and completes with every result once."""
 
+import json
 import os
+import re
 import signal
 import time
 from datetime import datetime
@@ -116,3 +118,91 @@ class TestRecovery:
             if datetime.fromisoformat(row["created_at"]).timestamp() > killed_at
         ]
         assert min(created_after) - killed_at <= 30
+
+
+SLICE = 300
+
+
+class TestDeadJobAmongLiveOnes:
+    def test_its_slice_resumes_within_30_seconds_while_the_other_runs_on(
+        self,
+        postgres_server: PostgresServer,
+        redis_server: RedisServer,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """Two workers each score a slice; one is killed. The live one keeps the evaluation's
+        heartbeat fresh, so only the dead job's lapsed lease shows the loss."""
+        fresh_judge(judge)
+        calls: list[tuple[float, int]] = []
+
+        def answer(request: dict) -> dict:
+            index = int(re.search(r"q(\d+);", json.dumps(request)).group(1))
+            calls.append((time.time(), index // SLICE))
+            return {"reasoning": "same answer", "verdict": "A"}
+
+        judge.script(answer)
+        judge.latency = 0.25
+        settings = postgres_settings(
+            postgres_server,
+            redis_server,
+            judge_base_url=judge.base_url,
+            judge_concurrency=2,
+            job_slice_size=SLICE,
+            tick_seconds=DEFAULTS.tick_seconds,
+            stuck_after_seconds=DEFAULTS.stuck_after_seconds,
+            heartbeat_seconds=DEFAULTS.heartbeat_seconds,
+        )
+        body = {
+            "metrics": [{"type": "llm_accuracy"}],
+            "test_cases": [
+                {"input": f"q{i};", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+                for i in range(2 * SLICE)
+            ],
+        }
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            created = client.post("/v1/evaluations", json=body)
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+            with (
+                worker_process(settings, tmp_path / "first") as first,
+                worker_process(settings, tmp_path / "second") as second,
+            ):
+                # Both slices are being scored, one per worker.
+                while {part for _, part in calls} != {0, 1}:
+                    assert first.alive() and second.alive(), first.log_tail()
+                    time.sleep(0.1)
+                time.sleep(1)
+                os.kill(first.process.pid, signal.SIGKILL)
+                first.process.wait(timeout=10)
+                killed_at = time.time()
+                with worker_process(settings, tmp_path / "third") as third:
+                    states = []
+                    deadline = time.monotonic() + 240
+                    while True:
+                        state = client.get(f"/v1/evaluations/{evaluation_id}").json()
+                        if state["recovery"]:
+                            states.append(state["recovery"]["state"])
+                        if state["status"] != "in_progress":
+                            break
+                        assert second.alive() and third.alive(), third.log_tail()
+                        assert time.monotonic() < deadline, (state, third.log_tail())
+                        time.sleep(0.2)
+            rows = all_results(client, evaluation_id)
+
+        assert state["status"] == "completed", state
+        assert len({row["test_case_id"] for row in rows}) == len(rows) == 2 * SLICE
+        assert state["result_counts"]["errored"] == 0
+        # The killed worker's slice: the one whose calls stopped at the kill and came back.
+        settle = killed_at + 2  # calls the killed worker had in flight still get answered
+        gaps = {}
+        for part in (0, 1):
+            after = sorted(at for at, which in calls if which == part and at > settle)
+            gaps[part] = after[0] - killed_at if after else None
+        dead = max(gaps, key=lambda part: gaps[part] or 0)
+        live = 1 - dead
+        assert gaps[dead] is not None and 5 < gaps[dead] <= 30, gaps
+        # The other worker scored on meanwhile: the evaluation never looked silent.
+        assert gaps[live] is not None and gaps[live] < 3, gaps
+        assert "recovering" in states and "stalled" not in states, states
