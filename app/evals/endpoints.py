@@ -145,10 +145,18 @@ def list_eval_runs(
 
 @router.get("/{eval_id}/runs/{run_id}", response_model=EvalRunObject, responses=_PROBLEMS)
 def retrieve_eval_run(
-    eval_id: str, run_id: str, request: Request, session: SessionDep, tenant: TenantDep
+    eval_id: str,
+    run_id: str,
+    request: Request,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
 ) -> EvalRunObject:
     definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id)
-    return report.run_schema(session, definition, run, evaluation, str(request.base_url))
+    # Three missed heartbeats, as GET /v1/evaluations/{id}: the job is busy no longer, or gone.
+    stalled_after = 3 * runtime.settings.heartbeat_seconds
+    base = str(request.base_url)
+    return report.run_schema(session, definition, run, evaluation, base, stalled_after)
 
 
 @router.post("/{eval_id}/runs/{run_id}/cancel", response_model=EvalRunObject, responses=_PROBLEMS)

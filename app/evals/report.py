@@ -20,6 +20,7 @@ from app.evals.schemas import (
     OutputItem,
 )
 from app.evaluations.repository import result_summary
+from app.evaluations.service import recovery
 from app.metrics._templates import flatten
 from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
 
@@ -119,7 +120,9 @@ def run_schema(
     run: EvalRun,
     evaluation: Evaluation,
     base_url: str,
+    stalled_after: float | None = None,
 ) -> EvalRunObject:
+    """The run as the SDK reads it; `stalled_after` as in `evaluations.to_schema` (`recovery`)."""
     grades = Grades.of(session, evaluation)
     error = evaluation.error
     return EvalRunObject(
@@ -145,6 +148,7 @@ def run_schema(
         error=EvalRunError(code=error.get("type", "error"), message=error.get("message", ""))
         if error
         else None,
+        recovery=recovery(evaluation, stalled_after),
     )
 
 

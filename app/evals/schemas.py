@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.evaluations.schemas import Recovery
 from app.schemas import ListPage
 
 RunStatus = Literal["queued", "in_progress", "completed", "canceled", "failed"]
@@ -137,6 +138,10 @@ class EvalRunObject(_Lenient):
     per_model_usage: list[EvalRunModelUsage]
     per_testing_criteria_results: list[EvalRunCriterionCounts]
     error: EvalRunError | None
+    # Loupe's own, not OpenAI's: the SDK keeps unknown keys (`run.model_extra`), never refuses.
+    recovery: Recovery | None = Field(
+        default=None, description="Set while a running run waits on or runs in recovery."
+    )
 
 
 class EvalRunDeleted(BaseModel):

@@ -57,12 +57,15 @@ def list_runs(
 
 
 @router.get("/{run_id}", response_model=Run)
-def get_run(run_id: str, session: SessionDep, tenant: TenantDep, response: Response) -> Run:
+def get_run(
+    run_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep, response: Response
+) -> Run:
     """Status, progress and the report table (metric, subset, num, score)."""
     run, evaluation = service.get_or_404(session, tenant, run_id)
     if evaluation.status not in TERMINAL_STATUSES:
         response.headers["Retry-After"] = POLL_AFTER_SECONDS
-    return service.to_schema(session, run, evaluation)
+    # Three missed heartbeats, as GET /v1/evaluations/{id}: the job is busy no longer, or gone.
+    return service.to_schema(session, run, evaluation, 3 * runtime.settings.heartbeat_seconds)
 
 
 def _cursor(after: str | None) -> int | None:

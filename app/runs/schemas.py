@@ -11,6 +11,7 @@ from app.evaluations.schemas import (
     EvaluationStatus,
     MetadataKey,
     MetadataValue,
+    Recovery,
     ResultCounts,
     UsageTotals,
 )
@@ -151,6 +152,9 @@ class Run(BaseModel):
     created_at: datetime
     started_at: datetime | None
     completed_at: datetime | None
+    recovery: Recovery | None = Field(
+        default=None, description="Set while a running run waits on or runs in recovery."
+    )
 
 
 class SampleError(BaseModel):

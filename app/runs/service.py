@@ -498,8 +498,11 @@ def score_keys(session: Session, run: Run) -> list[str]:
     return [key for key in _key_order(run) if key in present]
 
 
-def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:
-    summary = evaluations.to_schema(session, evaluation)
+def to_schema(
+    session: Session, run: Run, evaluation: Evaluation, stalled_after: float | None = None
+) -> RunSchema:
+    """The run as clients see it; `stalled_after` as in `evaluations.to_schema` (its `recovery`)."""
+    summary = evaluations.to_schema(session, evaluation, stalled_after)
     options = run.options
     return RunSchema(
         id=run.id,
@@ -524,6 +527,7 @@ def to_schema(session: Session, run: Run, evaluation: Evaluation) -> RunSchema:
         created_at=evaluation.created_at,
         started_at=evaluation.started_at,
         completed_at=evaluation.completed_at,
+        recovery=summary.recovery,
     )
 
 

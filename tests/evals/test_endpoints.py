@@ -8,6 +8,7 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -16,7 +17,9 @@ import pytest
 from rapidfuzz import fuzz, utils
 from standardwebhooks import Webhook
 
+from app.evaluations import tasks
 from tests.evaluations.test_judged import png
+from tests.evaluations.test_tasks import age
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts
 from tests.fixtures.receiver import WebhookReceiver
@@ -493,6 +496,37 @@ class TestRuns:
         client.evals.delete(ev.id)
         with pytest.raises(openai.NotFoundError):
             client.evals.runs.retrieve(run.id, eval_id=ev.id)
+
+
+class TestRecovery:
+    def test_retrieve_shows_a_stalled_run_beside_openais_fields(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        source = {"type": "file_content", "content": ROWS[:2]}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        first = wait(api, client, ev.id, run.id)
+        assert first.model_extra == {"recovery": None}
+        # Its job stored every result, then its worker died before it could finish the run:
+        # three beats missed, not yet LOUPE_STUCK_AFTER_SECONDS (the ticker has not acted).
+        stalled_after = 3 * api.settings.heartbeat_seconds
+        assert stalled_after + 2 < api.settings.stuck_after_seconds
+        beat = age(api, run.id, stalled_after + 1, status="in_progress", completed_at=None)
+        stalled = client.evals.runs.retrieve(run.id, eval_id=ev.id)
+        # Loupe's own field: the SDK keeps it as an extra, its own fields parse as ever.
+        assert stalled.status == "in_progress"
+        assert stalled.result_counts.model_dump() == first.result_counts.model_dump()
+        recovery = (stalled.model_extra or {})["recovery"]
+        assert recovery["state"] == "stalled" and recovery["dispatch_attempts"] == 1
+        assert datetime.fromisoformat(recovery["last_heartbeat_at"]) == beat
+        # What the ticker's re-enqueue leaves: a fresh heartbeat and a second attempt.
+        age(api, run.id, 0, dispatch_attempts=2)
+        recovering = client.evals.runs.retrieve(run.id, eval_id=ev.id)
+        assert (recovering.model_extra or {})["recovery"]["state"] == "recovering"
+        # The new job finds every result stored and finishes the run.
+        tasks.score_slice(api.served.runtime, run.id, 0, 2)
+        final = client.evals.runs.retrieve(run.id, eval_id=ev.id)
+        assert (final.status, final.model_extra) == ("completed", {"recovery": None})
 
 
 class TestWebhooks:

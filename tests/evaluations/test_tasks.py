@@ -4,7 +4,7 @@ re-enqueues evaluations whose jobs were lost, and gives up in bounds."""
 import threading
 import time
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -28,9 +28,14 @@ from workers import jobs
 distributed_only = pytest.mark.parametrize("api", ["distributed"], indirect=True)
 
 
-def age(api: Api, evaluation_id: str, **values: object) -> None:
-    """Make an evaluation look silent for longer than LOUPE_STUCK_AFTER_SECONDS."""
-    stale = utcnow() - timedelta(seconds=api.settings.stuck_after_seconds + 5)
+def age(
+    api: Api, evaluation_id: str, silent_for: float | None = None, **values: object
+) -> datetime:
+    """Make an evaluation look silent for `silent_for` seconds (by default longer than
+    LOUPE_STUCK_AFTER_SECONDS); returns the heartbeat it now has."""
+    if silent_for is None:
+        silent_for = api.settings.stuck_after_seconds + 5
+    stale = utcnow() - timedelta(seconds=silent_for)
     with api.served.runtime.session() as session:
         session.execute(
             update(Evaluation)
@@ -38,6 +43,7 @@ def age(api: Api, evaluation_id: str, **values: object) -> None:
             .values(heartbeat_at=stale, **values)
         )
         session.commit()
+    return stale
 
 
 def fresh_judge(judge: ScriptedJudge) -> None:

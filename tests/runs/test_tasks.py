@@ -1,10 +1,12 @@
-"""Run jobs: a retried job never asks the candidate again for a stored answer; run webhooks;
-the VLMEvalKit MCQ format end to end; the dataset upload size limit."""
+"""Run jobs: a retried job never asks the candidate again for a stored answer; a run's
+recovery as GET shows it; run webhooks; the VLMEvalKit MCQ format end to end; the dataset upload
+size limit."""
 
 import base64
 import json
 import time
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,7 @@ from app.evaluations import tasks
 from app.evaluations.repository import JobRepository
 from app.models import Evaluation, Result, RunScore
 from app.runs import tasks as run_tasks
+from tests.evaluations.test_tasks import age
 from tests.fixtures.api import Api, ServedApp, sqlite_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.receiver import WebhookReceiver
@@ -95,6 +98,44 @@ class TestRetries:
         assert again["result_counts"]["total"] == first["result_counts"]["total"] == 5
         scores = [s["scores"]["bleu-1"] for s in samples(client, run_id)]
         assert report(again)[("bleu-1", "OVERALL")] == (5, round(sum(scores) / 5, 4))
+
+
+class TestRecovery:
+    def test_get_shows_a_stalled_then_recovering_run(self, api: Api) -> None:
+        client = api.tenant_client()
+        data = example_zip("vqa/example_vqa.jsonl")
+        dataset = upload(client, "vqa.zip", data, "general_vqa").json()
+        predictions = [{"index": i, "prediction": "A circle"} for i in range(5)]
+        run = client.post(
+            "/v1/runs", json={"dataset_id": dataset["id"], "predictions": predictions}
+        )
+        run_id = run.json()["id"]
+        first = wait_run(api, client, run_id)
+        assert first["recovery"] is None
+        # Its job stored every result, then its worker died before it could finish the run:
+        # three beats missed, not yet LOUPE_STUCK_AFTER_SECONDS (the ticker has not acted).
+        stalled_after = 3 * api.settings.heartbeat_seconds
+        assert stalled_after + 2 < api.settings.stuck_after_seconds
+        beat = age(api, run_id, stalled_after + 1, status="in_progress", completed_at=None)
+        stalled = client.get(f"/v1/runs/{run_id}")
+        assert stalled.json()["status"] == "in_progress"
+        assert stalled.headers["Retry-After"]
+        recovery = stalled.json()["recovery"]
+        assert recovery["state"] == "stalled"
+        assert datetime.fromisoformat(recovery["last_heartbeat_at"]) == beat
+        assert recovery["dispatch_attempts"] == 1
+        # What the ticker's re-enqueue leaves: a fresh heartbeat and a second attempt.
+        age(api, run_id, 0, dispatch_attempts=2)
+        recovering = client.get(f"/v1/runs/{run_id}").json()["recovery"]
+        assert (recovering["state"], recovering["dispatch_attempts"]) == ("recovering", 2)
+        # The list shows runs without it, as GET /v1/evaluations does.
+        (listed,) = client.get("/v1/runs").json()["data"]
+        assert listed["recovery"] is None
+        # The new job finds every result stored and finishes the run.
+        tasks.score_slice(api.served.runtime, run_id, 0, 5)
+        final = client.get(f"/v1/runs/{run_id}").json()
+        assert (final["status"], final["recovery"]) == ("completed", None)
+        assert report(final) == report(first)
 
 
 class TestRunWebhooks:

@@ -1516,6 +1516,8 @@ export interface components {
             per_model_usage: components["schemas"]["EvalRunModelUsage"][];
             /** Per Testing Criteria Results */
             per_testing_criteria_results: components["schemas"]["EvalRunCriterionCounts"][];
+            /** @description Set while a running run waits on or runs in recovery. */
+            recovery?: components["schemas"]["Recovery"] | null;
             /** Report Url */
             report_url: string;
             result_counts: components["schemas"]["EvalRunResultCounts"];
@@ -2809,6 +2811,8 @@ export interface components {
              * @constant
              */
             object?: "run";
+            /** @description Set while a running run waits on or runs in recovery. */
+            recovery?: components["schemas"]["Recovery"] | null;
             /** Report */
             report: components["schemas"]["ReportRow"][];
             result_counts: components["schemas"]["ResultCounts"];

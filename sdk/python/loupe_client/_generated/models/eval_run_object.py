@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.eval_run_object_data_source import EvalRunObjectDataSource
   from ..models.eval_run_object_metadata_type_0 import EvalRunObjectMetadataType0
   from ..models.eval_run_result_counts import EvalRunResultCounts
+  from ..models.recovery import Recovery
 
 
 
@@ -48,6 +49,7 @@ class EvalRunObject:
             result_counts (EvalRunResultCounts):
             status (EvalRunObjectStatus):
             object_ (Literal['eval.run'] | Unset):  Default: 'eval.run'.
+            recovery (None | Recovery | Unset): Set while a running run waits on or runs in recovery.
      """
 
     created_at: int
@@ -64,6 +66,7 @@ class EvalRunObject:
     result_counts: EvalRunResultCounts
     status: EvalRunObjectStatus
     object_: Literal['eval.run'] | Unset = 'eval.run'
+    recovery: None | Recovery | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -77,6 +80,7 @@ class EvalRunObject:
         from ..models.eval_run_object_data_source import EvalRunObjectDataSource # noqa: PLC0415
         from ..models.eval_run_object_metadata_type_0 import EvalRunObjectMetadataType0 # noqa: PLC0415
         from ..models.eval_run_result_counts import EvalRunResultCounts # noqa: PLC0415
+        from ..models.recovery import Recovery # noqa: PLC0415
         created_at = self.created_at
 
         data_source = self.data_source.to_dict()
@@ -124,6 +128,14 @@ class EvalRunObject:
 
         object_ = self.object_
 
+        recovery: dict[str, Any] | None | Unset
+        if isinstance(self.recovery, Unset):
+            recovery = UNSET
+        elif isinstance(self.recovery, Recovery):
+            recovery = self.recovery.to_dict()
+        else:
+            recovery = self.recovery
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -144,6 +156,8 @@ class EvalRunObject:
         })
         if object_ is not UNSET:
             field_dict["object"] = object_
+        if recovery is not UNSET:
+            field_dict["recovery"] = recovery
 
         return field_dict
 
@@ -157,6 +171,7 @@ class EvalRunObject:
         from ..models.eval_run_object_data_source import EvalRunObjectDataSource # noqa: PLC0415
         from ..models.eval_run_object_metadata_type_0 import EvalRunObjectMetadataType0 # noqa: PLC0415
         from ..models.eval_run_result_counts import EvalRunResultCounts # noqa: PLC0415
+        from ..models.recovery import Recovery # noqa: PLC0415
         d = dict(src_dict)
         created_at = d.pop("created_at")
 
@@ -251,6 +266,26 @@ class EvalRunObject:
         if object_ != 'eval.run'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'eval.run', got '{object_}'")
 
+        def _parse_recovery(data: object) -> None | Recovery | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recovery_type_0 = Recovery.from_dict(data)
+
+
+
+                return recovery_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Recovery | Unset, data)
+
+        recovery = _parse_recovery(d.pop("recovery", UNSET))
+
+
         eval_run_object = cls(
             created_at=created_at,
             data_source=data_source,
@@ -266,6 +301,7 @@ class EvalRunObject:
             result_counts=result_counts,
             status=status,
             object_=object_,
+            recovery=recovery,
         )
 
 

@@ -17,6 +17,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
+  from ..models.recovery import Recovery
   from ..models.report_row import ReportRow
   from ..models.result_counts import ResultCounts
   from ..models.run_generation import RunGeneration
@@ -61,6 +62,7 @@ class Run:
             candidate_usage (UsageTotals | Unset):
             cost_usd (float | None | Unset): Judge plus candidate cost; null when either is unknown. Default: 0.0.
             object_ (Literal['run'] | Unset):  Default: 'run'.
+            recovery (None | Recovery | Unset): Set while a running run waits on or runs in recovery.
      """
 
     cluster_by: None | str
@@ -86,6 +88,7 @@ class Run:
     candidate_usage: UsageTotals | Unset = UNSET
     cost_usd: float | None | Unset = 0.0
     object_: Literal['run'] | Unset = 'run'
+    recovery: None | Recovery | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -94,6 +97,7 @@ class Run:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.recovery import Recovery # noqa: PLC0415
         from ..models.report_row import ReportRow # noqa: PLC0415
         from ..models.result_counts import ResultCounts # noqa: PLC0415
         from ..models.run_generation import RunGeneration # noqa: PLC0415
@@ -176,6 +180,14 @@ class Run:
 
         object_ = self.object_
 
+        recovery: dict[str, Any] | None | Unset
+        if isinstance(self.recovery, Unset):
+            recovery = UNSET
+        elif isinstance(self.recovery, Recovery):
+            recovery = self.recovery.to_dict()
+        else:
+            recovery = self.recovery
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -207,6 +219,8 @@ class Run:
             field_dict["cost_usd"] = cost_usd
         if object_ is not UNSET:
             field_dict["object"] = object_
+        if recovery is not UNSET:
+            field_dict["recovery"] = recovery
 
         return field_dict
 
@@ -215,6 +229,7 @@ class Run:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.recovery import Recovery # noqa: PLC0415
         from ..models.report_row import ReportRow # noqa: PLC0415
         from ..models.result_counts import ResultCounts # noqa: PLC0415
         from ..models.run_generation import RunGeneration # noqa: PLC0415
@@ -394,6 +409,26 @@ class Run:
         if object_ != 'run'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'run', got '{object_}'")
 
+        def _parse_recovery(data: object) -> None | Recovery | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                recovery_type_0 = Recovery.from_dict(data)
+
+
+
+                return recovery_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Recovery | Unset, data)
+
+        recovery = _parse_recovery(d.pop("recovery", UNSET))
+
+
         run = cls(
             cluster_by=cluster_by,
             completed_at=completed_at,
@@ -418,6 +453,7 @@ class Run:
             candidate_usage=candidate_usage,
             cost_usd=cost_usd,
             object_=object_,
+            recovery=recovery,
         )
 
 
