@@ -1,7 +1,17 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, UniqueConstraint, text
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    text,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -11,7 +21,12 @@ class Result(Base):
     """One metric's verdict on one test case; unique so a retried job cannot duplicate it."""
 
     __tablename__ = "result"
-    __table_args__ = (UniqueConstraint("evaluation_id", "test_case_index", "metric_index"),)
+    __table_args__ = (
+        UniqueConstraint("evaluation_id", "test_case_index", "metric_index"),
+        # Budget checks (every write of a job under `daily_usd`) and GET /v1/usage sum a time
+        # range of results: today's, not every result the tenant ever stored.
+        Index("ix_result_created_at", "created_at"),
+    )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     evaluation_id: Mapped[str] = mapped_column(ForeignKey("evaluation.id", ondelete="CASCADE"))
