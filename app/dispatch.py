@@ -71,16 +71,19 @@ def _resolve(func: str) -> Callable[..., Any]:
     return getattr(module, attr)
 
 
-@dataclass
-class _TurnClock:
-    """When a job's turn started, and whether fairness is on at all."""
+class _JobTurn:
+    """A running job's turn: it may give way once it has run for LOUPE_JOB_TURN_SECONDS."""
 
-    turn_seconds: float
-    fair: bool
-    started: float = field(default_factory=time.monotonic)
+    def __init__(self, settings: Settings, give_way: Callable[[], bool]) -> None:
+        self.fair = settings.fair_sharing
+        self.turn_seconds = settings.job_turn_seconds
+        self.started = time.monotonic()
+        # Asks the line whether to give way, and claims the waiting job if so.
+        self._give_way = give_way
 
-    def had_turn(self) -> bool:
-        return self.fair and time.monotonic() - self.started >= self.turn_seconds
+    def should_give_way(self) -> bool:
+        had_turn = time.monotonic() - self.started >= self.turn_seconds
+        return self.fair and had_turn and self._give_way()
 
 
 class RQDispatcher:
@@ -161,7 +164,7 @@ class RQDispatcher:
         thread = threading.Thread(target=renewing, name=f"loupe-lease-{job_id}", daemon=True)
         thread.start()
         try:
-            yield _RQTurn(self, queued, owner)
+            yield _JobTurn(self.settings, lambda: self._give_way(queued, owner))
         finally:
             stop.set()
             thread.join(timeout=self.settings.heartbeat_seconds + 5)
@@ -180,6 +183,17 @@ class RQDispatcher:
                 owner = owner_of(queued)
                 found.append((owner, queued.removeprefix(f"{owner}-") if owner else queued))
         return found
+
+    def _give_way(self, queued: str, owner: str) -> bool:
+        head = self.redis.lindex(self.queue.key, 0)
+        if head is None:
+            return False
+        head_id = head.decode()
+        if not should_give_way(owner_of(head_id), self.running_owners(), owner):
+            return False
+        claim = claim_key(self.settings.queue_name, head_id)
+        ttl = max(1, int(self.settings.job_turn_seconds * 2))
+        return bool(self.redis.set(claim, queued, nx=True, ex=ttl))
 
     def running_owners(self) -> dict[str, int]:
         live = self.redis.zrangebyscore(self._running_key, time.time(), "+inf")
@@ -203,29 +217,6 @@ class RQDispatcher:
 
     def close(self) -> None:
         self.redis.close()
-
-
-class _RQTurn:
-    def __init__(self, dispatcher: RQDispatcher, queued: str, owner: str) -> None:
-        self.dispatcher = dispatcher
-        self.queued = queued
-        self.owner = owner
-        settings = dispatcher.settings
-        self.clock = _TurnClock(settings.job_turn_seconds, settings.fair_sharing)
-
-    def should_give_way(self) -> bool:
-        if not self.clock.had_turn():
-            return False
-        redis = self.dispatcher.redis
-        head = redis.lindex(self.dispatcher.queue.key, 0)
-        if head is None:
-            return False
-        head_id = head.decode()
-        if not should_give_way(owner_of(head_id), self.dispatcher.running_owners(), self.owner):
-            return False
-        claim = claim_key(self.dispatcher.settings.queue_name, head_id)
-        ttl = max(1, int(self.dispatcher.settings.job_turn_seconds * 2))
-        return bool(redis.set(claim, self.queued, nx=True, ex=ttl))
 
 
 @dataclass
@@ -280,7 +271,7 @@ class EmbeddedDispatcher:
         with self._ready:
             self._running[queued] = owner
         try:
-            yield _EmbeddedTurn(self, queued, owner)
+            yield _JobTurn(self.settings, lambda: self._give_way(queued, owner))
         finally:
             with self._ready:
                 self._running.pop(queued, None)
@@ -351,18 +342,6 @@ class EmbeddedDispatcher:
                 )
                 if waiting.attempt < self.settings.job_retries and not self._stopped.is_set():
                     self._retry_later(waiting, [2, 10, 30][min(waiting.attempt, 2)])
-
-
-class _EmbeddedTurn:
-    def __init__(self, dispatcher: EmbeddedDispatcher, queued: str, owner: str) -> None:
-        self.dispatcher = dispatcher
-        self.queued = queued
-        self.owner = owner
-        settings = dispatcher.settings
-        self.clock = _TurnClock(settings.job_turn_seconds, settings.fair_sharing)
-
-    def should_give_way(self) -> bool:
-        return self.clock.had_turn() and self.dispatcher._give_way(self.queued, self.owner)
 
 
 def make_dispatcher(settings: Settings) -> Dispatcher:

@@ -18,10 +18,8 @@ Printed: the small evaluation's time from submit to `completed_at` (server clock
 
 import argparse
 import json
-import subprocess
 import sys
 import time
-import uuid
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.rate_limit import LOUPE, service  # noqa: E402
+from bench.rate_limit import new_key, service  # noqa: E402
 from tests.fixtures.judge import ScriptedJudge  # noqa: E402
 
 
@@ -57,16 +55,10 @@ def g_eval_answer(request: dict) -> dict:
 
 
 def tenant(env: dict) -> httpx.Client:
-    key = subprocess.run(
-        [str(LOUPE), "keys", "create", "--tenant", f"bench-{uuid.uuid4().hex[:6]}"],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout.split()[-1]
+    """A client for a new tenant."""
     return httpx.Client(
         base_url=f"http://127.0.0.1:{env['LOUPE_PORT']}",
-        headers={"Authorization": f"Bearer {key}"},
+        headers={"Authorization": f"Bearer {new_key(env)}"},
         timeout=300,
         trust_env=False,
     )

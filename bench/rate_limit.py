@@ -174,14 +174,19 @@ def service(judge: ScriptedJudge, workers: int, slice_size: int, **settings: str
                     process.kill()
 
 
-def run_once(base_url: str, env: dict, judge: ScriptedJudge, args: argparse.Namespace) -> dict:
-    key = subprocess.run(
+def new_key(env: dict) -> str:
+    """An API key of a new tenant, made by `loupe keys create` as an operator would."""
+    return subprocess.run(
         [str(LOUPE), "keys", "create", "--tenant", f"bench-{uuid.uuid4().hex[:6]}"],
         env=env,
         check=True,
         capture_output=True,
         text=True,
     ).stdout.split()[-1]
+
+
+def run_once(base_url: str, env: dict, judge: ScriptedJudge, args: argparse.Namespace) -> dict:
+    key = new_key(env)
     bucket = TokenBucket(args.rpm)
     judge.reset()
     judge.latency = args.latency

@@ -8,7 +8,9 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import delete, select, update
 from standardwebhooks import Webhook
@@ -40,6 +42,16 @@ RESULT_COLUMNS = [column.key for column in Result.__table__.columns]
 def receiver() -> Iterator[WebhookReceiver]:
     with WebhookReceiver() as server:
         yield server
+
+
+def finished_vqa_run(api: Api, client: httpx.Client) -> tuple[str, dict[str, Any]]:
+    """A 5-sample VQA run of given predictions, scored: its id and final body."""
+    data = example_zip("vqa/example_vqa.jsonl")
+    dataset = upload(client, "vqa.zip", data, "general_vqa").json()
+    predictions = [{"index": i, "prediction": "A circle"} for i in range(5)]
+    run = client.post("/v1/runs", json={"dataset_id": dataset["id"], "predictions": predictions})
+    run_id = run.json()["id"]
+    return run_id, wait_run(api, client, run_id)
 
 
 class TestRetries:
@@ -74,14 +86,7 @@ class TestRetries:
         # Two jobs on one slice (a re-enqueue racing a slow original) both try to store every
         # result: the unique key keeps one of each, and only rows actually stored are summed.
         client = api.tenant_client()
-        data = example_zip("vqa/example_vqa.jsonl")
-        dataset = upload(client, "vqa.zip", data, "general_vqa").json()
-        predictions = [{"index": i, "prediction": "A circle"} for i in range(5)]
-        run = client.post(
-            "/v1/runs", json={"dataset_id": dataset["id"], "predictions": predictions}
-        )
-        run_id = run.json()["id"]
-        first = wait_run(api, client, run_id)
+        run_id, first = finished_vqa_run(api, client)
         runtime = api.served.runtime
         with runtime.session() as session:
             stored = session.scalars(select(Result).where(Result.evaluation_id == run_id)).all()
@@ -103,14 +108,7 @@ class TestRetries:
 class TestRecovery:
     def test_get_shows_a_stalled_then_recovering_run(self, api: Api) -> None:
         client = api.tenant_client()
-        data = example_zip("vqa/example_vqa.jsonl")
-        dataset = upload(client, "vqa.zip", data, "general_vqa").json()
-        predictions = [{"index": i, "prediction": "A circle"} for i in range(5)]
-        run = client.post(
-            "/v1/runs", json={"dataset_id": dataset["id"], "predictions": predictions}
-        )
-        run_id = run.json()["id"]
-        first = wait_run(api, client, run_id)
+        run_id, first = finished_vqa_run(api, client)
         assert first["recovery"] is None
         # Its job stored every result, then its worker died before it could finish the run:
         # three beats missed, not yet LOUPE_STUCK_AFTER_SECONDS (the ticker has not acted).

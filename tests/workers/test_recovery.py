@@ -8,6 +8,7 @@ import signal
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from app.config import Settings
 from tests.evaluations.test_tasks import fresh_judge
@@ -28,6 +29,21 @@ def judged_body() -> dict:
             for i in range(CASES)
         ],
     }
+
+
+def shipped_recovery(
+    postgres: PostgresServer, redis: RedisServer, judge: ScriptedJudge, **overrides: Any
+) -> Settings:
+    """Distributed settings with the recovery settings as shipped, not the suite's fast ones."""
+    return postgres_settings(
+        postgres,
+        redis,
+        judge_base_url=judge.base_url,
+        tick_seconds=DEFAULTS.tick_seconds,
+        stuck_after_seconds=DEFAULTS.stuck_after_seconds,
+        heartbeat_seconds=DEFAULTS.heartbeat_seconds,
+        **overrides,
+    )
 
 
 def living_members(group: int) -> list[int]:
@@ -58,16 +74,8 @@ class TestRecovery:
         judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
         # Slow answers, few at a time: the evaluation takes long enough to be killed mid-run.
         judge.latency = 0.25
-        settings = postgres_settings(
-            postgres_server,
-            redis_server,
-            judge_base_url=judge.base_url,
-            judge_concurrency=4,
-            job_slice_size=CASES,
-            # The recovery settings as shipped, not the suite's fast ones.
-            tick_seconds=DEFAULTS.tick_seconds,
-            stuck_after_seconds=DEFAULTS.stuck_after_seconds,
-            heartbeat_seconds=DEFAULTS.heartbeat_seconds,
+        settings = shipped_recovery(
+            postgres_server, redis_server, judge, judge_concurrency=4, job_slice_size=CASES
         )
         with served_api(settings) as api:
             client = api.tenant_client()
@@ -143,15 +151,8 @@ class TestDeadJobAmongLiveOnes:
 
         judge.script(answer)
         judge.latency = 0.25
-        settings = postgres_settings(
-            postgres_server,
-            redis_server,
-            judge_base_url=judge.base_url,
-            judge_concurrency=2,
-            job_slice_size=SLICE,
-            tick_seconds=DEFAULTS.tick_seconds,
-            stuck_after_seconds=DEFAULTS.stuck_after_seconds,
-            heartbeat_seconds=DEFAULTS.heartbeat_seconds,
+        settings = shipped_recovery(
+            postgres_server, redis_server, judge, judge_concurrency=2, job_slice_size=SLICE
         )
         body = {
             "metrics": [{"type": "llm_accuracy"}],
