@@ -19,7 +19,8 @@ import pytest
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import Api, postgres_settings, side_app
 from tests.fixtures.judge import ScriptedJudge
-from tests.fixtures.services import PostgresServer, RedisServer
+from tests.fixtures.services import PostgresServer, RedisServer, free_port
+from tests.telemetry.test_scrape import samples, value
 from tests.workers.test_worker_process import all_results, served_api, stored, worker_process
 
 BIG = 120
@@ -50,8 +51,9 @@ def one_worker(
     tmp_path: Path,
     request: pytest.FixtureRequest,
     **overrides: Any,
-) -> Iterator[Api]:
-    """The API with a single worker: one embedded thread, or one `loupe worker` process."""
+) -> Iterator[tuple[Api, str]]:
+    """The API with a single worker (one embedded thread, or one `loupe worker` process), and
+    the metrics URL of the process that runs the jobs."""
     settings: dict[str, Any] = {
         "judge_base_url": judge.base_url,
         # Slow enough that the big evaluation keeps the worker busy for seconds.
@@ -62,14 +64,29 @@ def one_worker(
     }
     with ExitStack() as stack:
         if mode == "embedded":
-            yield stack.enter_context(side_app(tmp_path, embedded_worker_threads=1, **settings))
+            api = stack.enter_context(side_app(tmp_path, embedded_worker_threads=1, **settings))
+            yield api, f"{api.base_url}/metrics"
             return
         postgres: PostgresServer = request.getfixturevalue("postgres_server")
         redis: RedisServer = request.getfixturevalue("redis_server")
         config = postgres_settings(postgres, redis, **settings)
         api = stack.enter_context(served_api(config))
-        stack.enter_context(worker_process(config, tmp_path / "worker"))
-        yield api
+        port = free_port()
+        stack.enter_context(worker_process(config, tmp_path / "worker", metrics_port=port))
+        yield api, f"http://127.0.0.1:{port}/metrics"
+
+
+def hand_overs(metrics_url: str) -> float:
+    """`loupe_jobs_gave_way_total` as the process scoring the jobs counts it."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            scraped = httpx.get(metrics_url, trust_env=False).text
+            return value(samples(scraped), "loupe_jobs_gave_way_total")
+        except httpx.ConnectError:
+            # A worker process serves its metrics once it has started.
+            assert time.monotonic() < deadline, f"nothing answers at {metrics_url}"
+            time.sleep(0.1)
 
 
 def submit(client: httpx.Client, body: dict[str, Any]) -> str:
@@ -126,12 +143,17 @@ class TestFairSharing:
     def test_a_small_evaluation_finishes_while_a_big_one_runs(
         self, mode: str, judge: ScriptedJudge, tmp_path: Path, request: pytest.FixtureRequest
     ) -> None:
-        with one_worker(mode, judge, tmp_path, request) as api:
+        with one_worker(mode, judge, tmp_path, request) as (api, metrics_url):
+            before = hand_overs(metrics_url)
             big, small = big_then_small(api, judge)
+            gave_way = hand_overs(metrics_url) - before
         assert small["status"] == "completed"
         assert scored(small) == SMALL
         assert big["pending_when_small_finished"] > 0
         assert small["completed_at"] < big["completed_at"]
+        # The big evaluation's job handed its worker over (more hand-overs, both ways, happen
+        # when the small job outlasts its own 0.3 s turn on a slow machine).
+        assert gave_way >= 1
         # Giving the worker up loses nothing and repeats nothing.
         assert big["status"] == "completed"
         assert scored(big) == BIG
@@ -145,7 +167,7 @@ class TestWithoutFairSharing:
         self, judge: ScriptedJudge, tmp_path: Path, request: pytest.FixtureRequest
     ) -> None:
         """LOUPE_FAIR_SHARING=false, same scenario: the test above tells the two apart."""
-        with one_worker("embedded", judge, tmp_path, request, fair_sharing=False) as api:
+        with one_worker("embedded", judge, tmp_path, request, fair_sharing=False) as (api, _):
             big, small = big_then_small(api, judge)
         assert big["pending_when_small_finished"] == 0
         assert small["completed_at"] > big["completed_at"]
