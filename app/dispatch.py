@@ -208,9 +208,8 @@ class RQDispatcher:
         waiting = self.queue.count
         oldest = 0.0
         # The head of the line is not always the oldest job: fair order moves newcomers up.
-        for job_id in self.queue.get_job_ids(0, 99):
-            job = Job.fetch(job_id, connection=self.redis)
-            if job.enqueued_at is not None:
+        for job in Job.fetch_many(self.queue.get_job_ids(0, 99), connection=self.redis):
+            if job is not None and job.enqueued_at is not None:
                 enqueued = job.enqueued_at.replace(tzinfo=job.enqueued_at.tzinfo or UTC)
                 oldest = max(oldest, time.time() - enqueued.timestamp())
         return waiting, oldest

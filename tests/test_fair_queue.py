@@ -162,3 +162,19 @@ class TestDispatchers:
             assert not first.should_give_way()
             dispatcher.enqueue("workers.jobs.tick", job_id="score_small_0", owner="ten_small")
             assert [first.should_give_way(), second.should_give_way()] == [True, False]
+
+    @pytest.mark.parametrize("mode", [0, 1], ids=["embedded", "distributed"])
+    def test_the_backlog_ages_from_the_oldest_job_not_the_head(
+        self, redis_server: RedisServer, mode: int
+    ) -> None:
+        dispatcher = dispatchers(redis_server)[mode]
+        # RQ keeps job hashes per Redis, not per queue: ids no other test used.
+        big, small = f"score_{uuid.uuid4().hex}", f"score_{uuid.uuid4().hex}"
+        dispatcher.enqueue("workers.jobs.tick", job_id=f"{big}_0", owner="ten_big")
+        dispatcher.enqueue("workers.jobs.tick", job_id=f"{big}_1000", owner="ten_big")
+        time.sleep(0.3)
+        # A newcomer goes ahead of the big tenant's second job, behind its first.
+        dispatcher.enqueue("workers.jobs.tick", job_id=f"{small}_0", owner="ten_small")
+        waiting, oldest = dispatcher.backlog()
+        assert waiting == 3
+        assert oldest >= 0.3
