@@ -6,6 +6,7 @@ from typing import Any
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.orm import Session
 
+from app.media import gc
 from app.models import Dataset, DatasetRow, Run
 
 
@@ -31,6 +32,7 @@ class DatasetRepository:
         self.session.flush()
         for start in range(0, len(rows), 1000):
             self.session.execute(insert(DatasetRow), rows[start : start + 1000])
+        gc.record(self.session, dataset.tenant_id, dataset.id, rows, gc.ROW_COLUMNS)
 
     def rows_page(
         self, dataset: Dataset, subset: str | None, after: int | None, limit: int

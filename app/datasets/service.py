@@ -173,6 +173,6 @@ def delete(session: Session, tenant: Tenant, dataset_id: str) -> set[str]:
             f"{used} run(s) use dataset {dataset_id!r}; delete them first (DELETE /v1/runs/...).",
             slug="dataset-in-use",
         )
-    digests = gc.row_references(session, dataset.id)
+    digests = gc.release(session, dataset.id)
     repository.delete_dataset(session, dataset.id)
     return digests

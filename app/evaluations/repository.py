@@ -13,6 +13,7 @@ from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_ignoring_duplicates, plain_rows, utcnow
+from app.media import gc
 from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, Result, TestCase
 
 
@@ -63,6 +64,7 @@ class EvaluationRepository:
         # Core insert in chunks: ORM objects for 10,000 cases cost several times the memory.
         for start in range(0, len(test_cases), 1000):
             self.session.execute(insert(TestCase), test_cases[start : start + 1000])
+        gc.record(self.session, evaluation.tenant_id, evaluation.id, test_cases, gc.CASE_COLUMNS)
 
 
 class JobRepository:

@@ -611,7 +611,7 @@ def delete_loaded(session: Session, evaluation: Evaluation) -> set[str]:
             f"(POST /v1/{kind}s/{evaluation.id}/cancel), then delete it.",
             slug=f"{kind}-not-finished",
         )
-    digests = gc.case_references(session, evaluation.id)
+    digests = gc.release(session, evaluation.id)
     repository.delete_evaluation(session, evaluation.id)
     return digests
 

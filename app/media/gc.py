@@ -1,38 +1,42 @@
 """Removing blobs no row references any more, safely against a request storing them again.
 
-Deleting an evaluation or a dataset passes the digests its rows referenced to `collect`, in a
-transaction of its own after the rows are gone. A blob is removed only when no test case and
-no dataset row names it; a tenant's `blob_owner` row goes when none of its own rows do.
+Rows that name blobs (test cases, dataset rows) are stored with a `blob_ref` per blob and
+holder (the evaluation or dataset), in the same transaction (`record`). Deleting an evaluation
+or a dataset drops its refs with its rows and passes the digests they named to `collect`, in a
+transaction of its own after the rows are gone. A blob is removed only when no ref names it; a
+tenant's `blob_owner` row goes when none of its own refs do. Lookups by digest, not searches
+through every row's content.
 
 The race: another request may be storing the same image while we look. `DatabaseBlobStore.put`
-locks every blob it reuses (`FOR SHARE`) or inserts it, in the request's transaction. Here
-(PostgreSQL) the candidates are first locked `FOR UPDATE`, which waits for such requests to
-commit; the reference check that follows is a new statement, so under READ COMMITTED it sees
-their rows and keeps the blob. A request that comes after our lock finds the blob gone once we
-commit and inserts it again. SQLite runs one writer at a time: a request's put and our delete
-cannot interleave, as both are writes inside their transactions.
+locks every blob it reuses (`FOR SHARE`) or inserts it, in the request's transaction, which
+also writes the rows and their refs. Here (PostgreSQL) the candidates are first locked
+`FOR UPDATE`, which waits for such requests to commit; the ref check that follows is a new
+statement, so under READ COMMITTED it sees their refs and keeps the blob. A request that comes
+after our lock finds the blob gone once we commit and inserts it again. SQLite runs one writer
+at a time: a request's put and our delete cannot interleave, as both are writes inside their
+transactions.
 """
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import String, and_, cast, delete, exists, or_, select
+from sqlalchemy import and_, delete, exists, insert, select
 from sqlalchemy.orm import Session
 
 from app.media.store import REFERENCE_PREFIX
-from app.models import Blob, BlobOwner, Dataset, DatasetRow, Evaluation, TestCase
+from app.models import Blob, BlobOwner, BlobRef
 
-# Test-case and dataset-row columns that can hold `blob:sha256:` references.
-_CASE_COLUMNS = (
-    TestCase.input,
-    TestCase.actual_output,
-    TestCase.expected_output,
-    TestCase.context,
-    TestCase.retrieval_context,
-    TestCase.messages,
+# The columns of test cases and dataset rows that can hold `blob:sha256:` references.
+CASE_COLUMNS = (
+    "input",
+    "actual_output",
+    "expected_output",
+    "context",
+    "retrieval_context",
+    "messages",
 )
-_ROW_COLUMNS = (DatasetRow.messages,)
+ROW_COLUMNS = ("messages",)
 
 
 def references(values: Iterable[Any]) -> set[str]:
@@ -51,35 +55,40 @@ def references(values: Iterable[Any]) -> set[str]:
     return found
 
 
-def case_references(session: Session, evaluation_id: str) -> set[str]:
-    """The blobs an evaluation's test cases reference."""
-    rows = session.execute(select(*_CASE_COLUMNS).where(TestCase.evaluation_id == evaluation_id))
-    return references(value for row in rows for value in row)
+def record(
+    session: Session,
+    tenant_id: str,
+    holder_id: str,
+    rows: Sequence[Mapping[str, Any]],
+    columns: Sequence[str],
+) -> None:
+    """Store a ref for every blob `rows` name (in the transaction storing the rows)."""
+    digests = references(row.get(column) for row in rows for column in columns)
+    if digests:
+        session.execute(
+            insert(BlobRef),
+            [
+                {"sha256": d, "holder_id": holder_id, "tenant_id": tenant_id}
+                for d in sorted(digests)
+            ],
+        )
 
 
-def row_references(session: Session, dataset_id: str) -> set[str]:
-    """The blobs a dataset's rows reference."""
-    rows = session.scalars(select(DatasetRow.messages).where(DatasetRow.dataset_id == dataset_id))
-    return references(rows)
-
-
-def _named(columns: tuple[Any, ...], digest: str) -> Any:
-    pattern = f"%{REFERENCE_PREFIX}{digest}%"
-    return or_(*(cast(column, String).like(pattern) for column in columns))
+def release(session: Session, holder_id: str) -> set[str]:
+    """Drop a holder's refs (with its rows); returns the digests they named, to `collect`."""
+    return set(
+        session.scalars(
+            delete(BlobRef).where(BlobRef.holder_id == holder_id).returning(BlobRef.sha256)
+        )
+    )
 
 
 def _referenced(digest: str, tenant_id: str | None = None) -> Any:
-    """A condition: some test case or dataset row (of `tenant_id`, if given) names the blob."""
-    cases = select(TestCase.id).where(_named(_CASE_COLUMNS, digest))
-    rows = select(DatasetRow.id).where(_named(_ROW_COLUMNS, digest))
+    """A condition: some evaluation or dataset (of `tenant_id`, if given) names the blob."""
+    refs = select(BlobRef.holder_id).where(BlobRef.sha256 == digest)
     if tenant_id is not None:
-        cases = cases.join(Evaluation, Evaluation.id == TestCase.evaluation_id).where(
-            Evaluation.tenant_id == tenant_id
-        )
-        rows = rows.join(Dataset, Dataset.id == DatasetRow.dataset_id).where(
-            Dataset.tenant_id == tenant_id
-        )
-    return or_(exists(cases), exists(rows))
+        refs = refs.where(BlobRef.tenant_id == tenant_id)
+    return exists(refs)
 
 
 def collect(session: Session, tenant_id: str, digests: Iterable[str]) -> list[str]:

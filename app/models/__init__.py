@@ -3,6 +3,7 @@
 from app.models.api_key import ApiKey
 from app.models.blob import Blob
 from app.models.blob_owner import BlobOwner
+from app.models.blob_ref import BlobRef
 from app.models.candidate_model import CandidateModel
 from app.models.comparison import Comparison
 from app.models.dataset import Dataset
@@ -28,6 +29,7 @@ __all__ = [
     "ApiKey",
     "Blob",
     "BlobOwner",
+    "BlobRef",
     "CandidateModel",
     "Comparison",
     "Dataset",

@@ -10,7 +10,18 @@ from sqlalchemy.orm import Session
 from app import migrate
 from app.config import Settings
 from app.db import Base
-from app.models import Dataset, Evaluation, MetricSummary, Result, Run, RunScore, Tenant
+from app.models import (
+    BlobRef,
+    Dataset,
+    DatasetRow,
+    Evaluation,
+    MetricSummary,
+    Result,
+    Run,
+    RunScore,
+    Tenant,
+)
+from app.models import TestCase as StoredCase
 from tests.fixtures.services import PostgresServer
 
 TABLES = set(Base.metadata.tables)
@@ -272,5 +283,68 @@ def test_sums_of_squares_are_backfilled_for_evaluations_and_runs(url: str) -> No
         assert by_key["bleu-1"] == ("a", 1.25, 2, 0.8125)
         assert by_key["Rouge-L-R"] == ("a", 2.0, 2, 2.0)
         assert cluster_by is None
+    finally:
+        engine.dispose()
+
+
+def test_blob_refs_are_backfilled_for_rows_stored_before_them(url: str) -> None:
+    # gc1 records which evaluations and datasets name each blob; older rows get theirs read once.
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "cost4")
+    engine = create_engine(url)
+    image, audio = "a" * 64, "b" * 64
+    try:
+        with Session(engine) as session:
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
+            session.flush()
+            add_evaluation(session, id="eval_1", tenant_id="ten_1", metrics=[], total_test_cases=2)
+            session.add(
+                Dataset(
+                    id="ds_1",
+                    tenant_id="ten_1",
+                    name="d",
+                    format="general_vqa",
+                    filename="d.jsonl",
+                    subsets=[],
+                    row_count=1,
+                )
+            )
+            session.flush()
+            part = {"type": "image_url", "image_url": {"url": f"blob:sha256:{image}"}}
+            session.execute(
+                insert(StoredCase),
+                [
+                    {"evaluation_id": "eval_1", "index": 0, "client_id": "0", "input": [part]},
+                    {
+                        "evaluation_id": "eval_1",
+                        "index": 1,
+                        "client_id": "1",
+                        "input": "no media",
+                        "actual_output": [part],
+                    },
+                ],
+            )
+            audio_part = {"type": "input_audio", "input_audio": {"data": f"blob:sha256:{audio}"}}
+            session.execute(
+                insert(DatasetRow),
+                [
+                    {
+                        "dataset_id": "ds_1",
+                        "subset": "default",
+                        "index": 0,
+                        "line": 1,
+                        "kind": "vqa",
+                        "messages": [{"role": "user", "content": [audio_part]}],
+                    }
+                ],
+            )
+            session.commit()
+        migrate.upgrade(settings)
+        with Session(engine) as session:
+            refs = {
+                (ref.sha256, ref.holder_id, ref.tenant_id)
+                for ref in session.scalars(select(BlobRef))
+            }
+        assert refs == {(image, "eval_1", "ten_1"), (audio, "ds_1", "ten_1")}
     finally:
         engine.dispose()
