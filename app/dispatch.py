@@ -7,6 +7,7 @@ fairly between tenants and tell a running job when to give its worker up (`app/f
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
@@ -19,7 +20,6 @@ from app.fair_queue import (
     claim_key,
     owner_of,
     queued_id,
-    running_counts,
     running_key,
     should_give_way,
     waiting_position,
@@ -189,15 +189,15 @@ class RQDispatcher:
         if head is None:
             return False
         head_id = head.decode()
-        if not should_give_way(owner_of(head_id), self.running_owners(), owner):
+        if not should_give_way(owner_of(head_id), self._running_owners(), owner):
             return False
         claim = claim_key(self.settings.queue_name, head_id)
         ttl = max(1, int(self.settings.job_turn_seconds * 2))
         return bool(self.redis.set(claim, queued, nx=True, ex=ttl))
 
-    def running_owners(self) -> dict[str, int]:
+    def _running_owners(self) -> dict[str, int]:
         live = self.redis.zrangebyscore(self._running_key, time.time(), "+inf")
-        return dict(running_counts(owner_of(queued.decode()) for queued in live))
+        return dict(Counter(owner_of(queued.decode()) for queued in live))
 
     def ping(self) -> None:
         self.redis.ping()
@@ -257,7 +257,7 @@ class EmbeddedDispatcher:
         """Insert at the fair place (or at the end, without fairness); hold `_ready`."""
         if self.settings.fair_sharing:
             owners = [owner_of(item.queued) for item in self._line]
-            running = running_counts(self._running.values())
+            running = Counter(self._running.values())
             position = waiting_position(owners, running, owner_of(waiting.queued))
         else:
             position = len(self._line)
@@ -284,7 +284,7 @@ class EmbeddedDispatcher:
             if not self._line:
                 return False
             head = self._line[0].queued
-            running = running_counts(self._running.values())
+            running = Counter(self._running.values())
             if not should_give_way(owner_of(head), running, owner):
                 return False
             now = time.monotonic()

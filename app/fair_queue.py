@@ -16,8 +16,10 @@ in the process and `FairQueue` applies the first inside Redis (one Lua script, a
 RQ's enqueue), both tested against each other.
 """
 
+import time
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from rq import Queue
@@ -38,10 +40,6 @@ def work_of(queued: str) -> str:
     """The work a queued id stands for, without a continuation's turn: two ids with the same
     work are the same slice of the same evaluation."""
     return "-".join(queued.split("-")[:2])
-
-
-def running_counts(owners: Iterable[str]) -> Counter[str]:
-    return Counter(owners)
 
 
 def waiting_position(waiting: Sequence[str], running: Mapping[str, int], owner: str) -> int:
@@ -113,14 +111,15 @@ class FairQueue(Queue):
     Workers dequeue from the head as from any RQ queue; `at_front` still means the front.
     """
 
+    @cached_property
+    def _insert(self) -> Any:
+        return self.connection.register_script(_INSERT)
+
     def push_job_id(self, job_id: str, pipeline: Any = None, at_front: bool = False) -> None:
         if at_front:
             super().push_job_id(job_id, pipeline=pipeline, at_front=True)
             return
-        import time
-
-        script = self.connection.register_script(_INSERT)
-        script(
+        self._insert(
             keys=[self.key, running_key(self.name)],
             args=[job_id, time.time()],
             client=pipeline if pipeline is not None else self.connection,
