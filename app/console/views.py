@@ -3,6 +3,7 @@
 Pure functions of what services return; no queries here.
 """
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.media.store import digest_of
@@ -20,7 +21,8 @@ _PROBLEMS = {
     "connection": "could not be reached (connection failed on every attempt).",
     "dns": "has a host name that could not be resolved.",
     "tls": "failed the TLS check (certificate or handshake).",
-    "malformed": "answered with something that is not a chat completion.",
+    "malformed": "answered with something Loupe could not use: not a chat completion, or "
+    "not the JSON asked for even after Loupe asked it once to repair it.",
     "bad_request": "refused the request as invalid.",
     "error": "answered with an error Loupe does not retry.",
 }
@@ -34,11 +36,15 @@ _PLAIN = {
 }
 
 
-def plain_error(error: dict[str, Any] | None) -> str | None:
-    """An error's type said in words a person reads; the message is shown beside it."""
+def plain_error(error: Any) -> str | None:
+    """An error's type said in words a person reads; the message is shown beside it.
+
+    Args:
+        error: an `ErrorInfo` as services return it, or a stored `{type, message}` dict.
+    """
     if not error:
         return None
-    kind = str(error.get("type", ""))
+    kind = str((error.get("type") if isinstance(error, Mapping) else error.type) or "")
     if kind in _PLAIN:
         return _PLAIN[kind]
     role, _, problem = kind.partition("_")

@@ -18,7 +18,13 @@ from PIL import Image, ImageDraw
 from playwright.sync_api import Page, expect
 
 from tests.fixtures.api import Api
-from tests.fixtures.judge import JUDGED_METRICS, ScriptedJudge, plausible_answer, task_of
+from tests.fixtures.judge import (
+    JUDGED_METRICS,
+    Reply,
+    ScriptedJudge,
+    plausible_answer,
+    task_of,
+)
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
@@ -146,6 +152,61 @@ class TestEvaluation:
         expect(page.get_by_role("heading", name="Sign in")).to_be_visible()
         page.goto(f"{console.base_url}/console/evaluations/{evaluation_id}")
         expect(page).to_have_url(re.compile(r"/console/sign-in\?next="))
+        assert errors == [] and off_loopback == []
+
+
+class TestErroredResult:
+    def test_a_result_the_judge_broke_reads_in_plain_words(
+        self,
+        console: Api,
+        judge: ScriptedJudge,
+        page: Page,
+        errors: list[str],
+        off_loopback: list[str],
+    ) -> None:
+        def garbled_for_one_case(request: dict) -> Reply | dict:
+            # Not JSON, for the original request and the repair request alike.
+            if "GARBLE-ME" in json.dumps(request):
+                return Reply(content="{the verdict is: good")
+            return plausible_answer(request)
+
+        judge.script(garbled_for_one_case)
+        key = console.new_key("acme")
+        client = console.client(key)
+        evaluation_id = submit(
+            client,
+            {
+                "name": "one garbled verdict",
+                "test_cases": [
+                    {"id": "fine", "input": "2+2?", "actual_output": "4"},
+                    {"id": "broken", "input": "3+3?", "actual_output": "6 GARBLE-ME"},
+                ],
+                "metrics": JUDGED_METRICS[:1],
+            },
+        )
+        assert wait(console, client, f"/v1/evaluations/{evaluation_id}")["status"] == "completed"
+        plain = "The judge model answered with something Loupe could not use"
+
+        sign_in(page, console, key)
+        response = page.goto(f"{console.base_url}/console/evaluations/{evaluation_id}")
+        assert response is not None and response.status == 200
+        errored = page.locator("tr.result", has_text="broken")
+        expect(errored.locator(".badge")).to_have_text("errored")
+        expect(errored.locator(".reason")).to_contain_text(plain)
+
+        page.get_by_label("Outcome").select_option("errored")
+        page.get_by_role("button", name="Apply").click()
+        expect(page).to_have_url(re.compile(r"status=errored"))
+        rows = page.locator("tr.result")
+        expect(rows).to_have_count(1)
+        expect(rows.locator(".badge")).to_have_text("errored")
+
+        rows.get_by_role("link", name="broken").click()
+        expect(page.get_by_role("heading", name="Test case broken")).to_be_visible()
+        card = page.locator("article.result-card", has_text="helpfulness")
+        expect(card.get_by_role("alert")).to_contain_text(plain)
+        card.get_by_text("Technical detail").click()
+        expect(card).to_contain_text("judge_malformed: the judge at 127.0.0.1")
         assert errors == [] and off_loopback == []
 
 

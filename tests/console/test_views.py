@@ -3,6 +3,7 @@
 import typing
 
 from app.console import views
+from app.evaluations.schemas import ErrorInfo
 from app.judges._errors import FailureKind
 
 
@@ -20,6 +21,10 @@ class TestPlainError:
             "The metric failed (surprise)."
         )
         assert views.plain_error(None) is None
+
+    def test_the_models_services_return_read_like_stored_dicts(self) -> None:
+        model = ErrorInfo(type="judge_timeout", message="x")
+        assert views.plain_error(model) == views.plain_error(model.model_dump())
 
 
 class TestParts:
