@@ -4,8 +4,10 @@ The embedded worker calls these same functions, so both modes score the same way
 """
 
 from app import idempotency, kinds  # noqa: F401 - kinds register with the scoring job
+from app.db import utcnow
 from app.evaluations import tasks as evaluation_tasks
 from app.runtime import current
+from app.tenants import repository as tenants
 from app.webhooks import tasks as webhook_tasks
 
 
@@ -19,7 +21,7 @@ def deliver_webhook(event_id: str) -> None:
 
 def tick() -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
-    due webhooks, prune idempotency keys."""
+    due webhooks, prune idempotency keys and console sign-outs whose cookies have expired."""
     runtime = current()
     evaluation_tasks.sweep(runtime)
     evaluation_tasks.resume_lapsed(runtime)
@@ -27,4 +29,5 @@ def tick() -> None:
     webhook_tasks.enqueue_due(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)
+        tenants.prune_signed_out_sessions(session, utcnow())
         session.commit()

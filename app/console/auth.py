@@ -2,7 +2,8 @@
 
 The cookie holds the key's SHA-256 (what the database stores, useless as a bearer token), an
 expiry and a random nonce, signed with HMAC-SHA256. Every request looks the key up again, so
-revoking the key ends its sessions.
+revoking the key ends its sessions; signing out records the nonce (`signed_out_session`), which
+every request checks too, so a copy of the cookie is refused by every API process afterwards.
 """
 
 import base64
@@ -12,6 +13,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from fastapi import Request, Response
 from sqlalchemy.orm import Session
@@ -33,6 +35,8 @@ class SignInRequired(Exception):
 class ConsoleSession:
     tenant: Tenant
     nonce: str
+    # The cookie's expiry (Unix seconds), after which it is refused anyway.
+    expires_at: int
 
 
 def _encode(payload: dict[str, object]) -> str:
@@ -54,7 +58,8 @@ def sign_in(session: Session, settings: Settings, key: str) -> str | None:
 
 
 def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSession | None:
-    """The signed-in tenant, or None for a missing, forged, expired or revoked session."""
+    """The signed-in tenant, or None for a missing, forged, expired, signed-out or revoked
+    session."""
     if not cookie or cookie.count(".") != 1:
         return None
     body, signature = cookie.split(".")
@@ -66,8 +71,18 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
         return None
     if not isinstance(payload, dict) or payload.get("exp", 0) < time.time():
         return None
+    nonce = str(payload.get("n"))
+    if tenants.session_signed_out(session, nonce):
+        return None
     tenant = tenants.tenant_by_key_hash(session, str(payload.get("k")))
-    return ConsoleSession(tenant, str(payload["n"])) if tenant is not None else None
+    return ConsoleSession(tenant, nonce, int(payload["exp"])) if tenant is not None else None
+
+
+def sign_out(session: Session, signed_in: ConsoleSession) -> None:
+    """End the session for good: its cookie, wherever a copy of it is kept, no longer signs in
+    (the caller commits)."""
+    expires_at = datetime.fromtimestamp(signed_in.expires_at, UTC)
+    tenants.sign_out_session(session, signed_in.nonce, expires_at)
 
 
 def set_cookie(request: Request, response: Response, value: str, settings: Settings) -> None:

@@ -117,11 +117,14 @@ def sign_in(
 @router.post("/sign-out")
 def sign_out(
     request: Request,
+    session: SessionDep,
     signed_in: SignedIn,
     runtime: RuntimeDep,
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    auth.sign_out(session, signed_in)
+    session.commit()
     response = RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
     auth.clear_cookie(request, response)
     return response

@@ -19,6 +19,7 @@ from app.models.metric_summary import MetricSummary
 from app.models.result import Result
 from app.models.run import Run
 from app.models.run_score import RunScore
+from app.models.signed_out_session import SignedOutSession
 from app.models.tenant import Tenant
 from app.models.test_case import TestCase
 from app.models.webhook_delivery import WebhookDelivery
@@ -45,6 +46,7 @@ __all__ = [
     "Result",
     "Run",
     "RunScore",
+    "SignedOutSession",
     "Tenant",
     "TestCase",
     "WebhookDelivery",

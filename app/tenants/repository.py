@@ -3,10 +3,11 @@
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from app.models import ApiKey, Tenant
+from app.db import insert_ignoring_duplicates
+from app.models import ApiKey, SignedOutSession, Tenant
 
 
 def tenant_by_name(session: Session, name: str) -> Tenant | None:
@@ -44,3 +45,22 @@ def touch_key(session: Session, key_id: str, now: datetime) -> None:
     with session.get_bind().connect() as connection:
         connection.execute(update(ApiKey).where(ApiKey.id == key_id).values(last_used_at=now))
         connection.commit()
+
+
+def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:
+    """Record a console session as signed out until its cookie expires (a repeat is a no-op)."""
+    insert_ignoring_duplicates(
+        session, SignedOutSession, [{"nonce": nonce, "expires_at": expires_at}]
+    )
+
+
+def session_signed_out(session: Session, nonce: str) -> bool:
+    """Whether the console session with this nonce was signed out (read on every page)."""
+    return session.get(SignedOutSession, nonce) is not None
+
+
+def prune_signed_out_sessions(session: Session, now: datetime) -> int:
+    """Forget sign-outs whose cookies have expired by `now` (refused as expired anyway);
+    returns how many."""
+    outcome = session.execute(delete(SignedOutSession).where(SignedOutSession.expires_at < now))
+    return outcome.rowcount or 0  # type: ignore[attr-defined]

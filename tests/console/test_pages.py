@@ -1,13 +1,29 @@
 """Console pages over HTTP: sessions, CSRF, headers, escaping, tenants (both backends)."""
 
+import base64
+import json
 import re
+import subprocess
 import time
+from datetime import timedelta
+from pathlib import Path
 
+import httpx
+import pytest
+from sqlalchemy import update
+
+from app import runtime as runtime_module
+from app.db import utcnow
+from app.models import SignedOutSession
 from tests.console.helpers import csrf_of, signed_in
 from tests.evaluations.test_reading import image, png
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.services import free_port
+from tests.workers.test_worker_process import LOUPE, worker_env
+from workers import jobs
 
+distributed_only = pytest.mark.parametrize("api", ["distributed"], indirect=True)
 XSS = '<script>alert(1)</script><img src=x onerror="alert(2)">'
 
 
@@ -80,6 +96,48 @@ class TestSession:
         assert out.status_code == 303
         assert client.get("/console/evaluations").status_code == 303
 
+    def test_sign_out_refuses_every_copy_of_the_cookie(self, api: Api) -> None:
+        key = api.new_key()
+        client = signed_in(api, key)
+        saved = client.cookies["loupe_session"]
+        page = client.get("/console/evaluations")
+        out = client.post("/console/sign-out", data={"csrf_token": csrf_of(page.text)})
+        assert out.status_code == 303
+        # Someone kept the cookie (another tab, a copied header, malware): it no longer works.
+        kept = api.client()
+        kept.cookies.set("loupe_session", saved)
+        for path in ("/console/evaluations", "/console/runs"):
+            refused = kept.get(path)
+            assert refused.status_code == 303, path
+            assert refused.headers["location"].startswith("/console/sign-in?next=")
+        # A new sign-in with the same key works: only that session ended, not the key.
+        assert signed_in(api, key).get("/console/evaluations").status_code == 200
+
+    @distributed_only
+    def test_the_ticker_forgets_sign_outs_once_their_cookie_has_expired(self, api: Api) -> None:
+        client = signed_in(api, api.new_key())
+        saved = client.cookies["loupe_session"]
+        nonce = json.loads(base64.urlsafe_b64decode(saved.split(".")[0]))["n"]
+        page = client.get("/console/evaluations")
+        client.post("/console/sign-out", data={"csrf_token": csrf_of(page.text)})
+        with api.served.runtime.session() as session:
+            assert session.get(SignedOutSession, nonce) is not None
+        # jobs.tick() acts through the process's runtime: it must be this API's.
+        assert runtime_module.current() is api.served.runtime
+        jobs.tick()
+        with api.served.runtime.session() as session:
+            assert session.get(SignedOutSession, nonce) is not None  # the cookie is still live
+            # The cookie's expiry has passed (by its own signed `exp`, it is refused anyway).
+            session.execute(
+                update(SignedOutSession)
+                .where(SignedOutSession.nonce == nonce)
+                .values(expires_at=utcnow() - timedelta(seconds=1))
+            )
+            session.commit()
+        jobs.tick()
+        with api.served.runtime.session() as session:
+            assert session.get(SignedOutSession, nonce) is None
+
     def test_a_live_fragment_without_a_session_sends_the_page_to_sign_in(self, api: Api) -> None:
         page_url = f"{api.base_url}/console/evaluations/eval_x?status=failed"
         response = api.client().get(
@@ -104,6 +162,52 @@ class TestSession:
             client = api.client()
             client.cookies.set("loupe_session", cookie)
             assert client.get("/console/evaluations").status_code == status
+
+
+class TestSignOutAcrossProcesses:
+    def test_a_cookie_signed_out_here_is_refused_by_another_api_process(
+        self, tmp_path: Path
+    ) -> None:
+        with side_app(tmp_path) as here:
+            log_path = tmp_path / "serve.log"
+            port = free_port()
+            with log_path.open("wb") as log:
+                other = subprocess.Popen(
+                    [str(LOUPE), "serve"],
+                    env=worker_env(here.settings, host="127.0.0.1", port=port),
+                    cwd=tmp_path,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            try:
+                there = f"http://127.0.0.1:{port}"
+                while not ready(there):
+                    assert other.poll() is None, log_path.read_text()
+                    time.sleep(0.1)
+                client = signed_in(here, here.new_key())
+                saved = client.cookies["loupe_session"]
+
+                def there_with_the_cookie() -> int:
+                    with httpx.Client(base_url=there, trust_env=False) as kept:
+                        kept.cookies.set("loupe_session", saved)
+                        return kept.get("/console/evaluations").status_code
+
+                assert there_with_the_cookie() == 200
+                page = client.get("/console/evaluations")
+                out = client.post("/console/sign-out", data={"csrf_token": csrf_of(page.text)})
+                assert out.status_code == 303
+                assert there_with_the_cookie() == 303
+            finally:
+                other.terminate()
+                other.wait()
+
+
+def ready(base_url: str) -> bool:
+    try:
+        return httpx.get(f"{base_url}/readyz", trust_env=False).status_code == 200
+    except httpx.TransportError:
+        return False
 
 
 class TestPages:

@@ -1,6 +1,7 @@
 """Alembic migrations: empty → head → base → head, on PostgreSQL and SQLite."""
 
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from app.models import (
     Result,
     Run,
     RunScore,
+    SignedOutSession,
     Tenant,
 )
 from app.models import TestCase as StoredCase
@@ -348,3 +350,26 @@ def test_blob_refs_are_backfilled_for_rows_stored_before_them(url: str) -> None:
         assert refs == {(image, "eval_1", "ten_1"), (audio, "ds_1", "ten_1")}
     finally:
         engine.dispose()
+
+
+def test_signed_out_sessions_come_and_go_with_console1(url: str) -> None:
+    # console1 adds the sign-outs every API process checks a console cookie against.
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "gc1")
+    assert "signed_out_session" not in tables(url)
+    migrate.upgrade(settings, "console1")
+    engine = create_engine(url)
+    try:
+        columns = {c["name"] for c in inspect(engine).get_columns("signed_out_session")}
+        assert columns == {"nonce", "expires_at"}
+        indexes = inspect(engine).get_indexes("signed_out_session")
+        assert [index["column_names"] for index in indexes] == [["expires_at"]]
+        with Session(engine) as session:
+            expires = datetime(2026, 11, 24, tzinfo=UTC)
+            session.add(SignedOutSession(nonce="n1", expires_at=expires))
+            session.commit()
+            assert session.get(SignedOutSession, "n1").expires_at == expires
+    finally:
+        engine.dispose()
+    migrate.downgrade(settings, "gc1")
+    assert "signed_out_session" not in tables(url)
