@@ -12,7 +12,10 @@ from app.console import auth, csrf, views
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 templates.env.filters.update(
-    percent=views.percent, score=views.score, plain_error=views.plain_error
+    percent=views.percent,
+    score=views.score,
+    plain_error=views.plain_error,
+    speaker=views.speaker,
 )
 templates.env.globals.update(
     parts=views.parts, outcome=views.outcome, histogram_bars=views.histogram_bars

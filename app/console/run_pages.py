@@ -52,7 +52,9 @@ def run_page(
     hx_request: Annotated[str | None, Header()] = None,
 ) -> HTMLResponse:
     run, evaluation = runs.get_or_404(session, signed_in.tenant, run_id)
-    samples, has_more = runs.samples_with_cases(session, run, _cursor(after), SAMPLES_PAGE_SIZE)
+    samples, has_more = runs.samples_with_conversations(
+        session, run, _cursor(after), SAMPLES_PAGE_SIZE
+    )
     summary = runs.to_schema(session, run, evaluation)
     live = summary.status not in TERMINAL_STATUSES
     response = page(

@@ -53,6 +53,21 @@ def plain_error(error: Any) -> str | None:
     return f"The metric failed ({kind or 'unknown error'})."
 
 
+# Chat roles as a reader names the speakers.
+_SPEAKERS = {
+    "system": "System",
+    "developer": "Developer",
+    "user": "User",
+    "assistant": "Assistant",
+    "tool": "Tool result",
+}
+
+
+def speaker(role: Any) -> str:
+    """Who says a chat message, in words (`user` → `User`)."""
+    return _SPEAKERS.get(str(role), str(role).replace("_", " ").capitalize())
+
+
 def outcome(passed: bool | None, error: Any) -> str:
     """`passed`, `failed` or `errored`: how a result is labelled and filtered."""
     if error:

@@ -1,9 +1,9 @@
 """All SQL about datasets and their rows, scoped to one tenant."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select
+from sqlalchemy import delete, func, insert, select, tuple_
 from sqlalchemy.orm import Session
 
 from app.media import gc
@@ -49,6 +49,24 @@ class DatasetRepository:
         if after is not None:
             statement = statement.where(DatasetRow.id > after)
         return self.session.scalars(statement).all()
+
+    def rows_at(
+        self, dataset_id: str, positions: Iterable[tuple[str, int]]
+    ) -> dict[tuple[str, int], DatasetRow]:
+        """The dataset's rows at these (subset, index) positions, by position."""
+        wanted = list(positions)
+        if not wanted:
+            return {}
+        found = self.session.scalars(
+            select(DatasetRow)
+            .join(Dataset, Dataset.id == DatasetRow.dataset_id)
+            .where(
+                Dataset.tenant_id == self.tenant_id,
+                DatasetRow.dataset_id == dataset_id,
+                tuple_(DatasetRow.subset, DatasetRow.index).in_(wanted),
+            )
+        ).all()
+        return {(row.subset, row.index): row for row in found}
 
     def rows(self, dataset: Dataset, subsets: list[str]) -> Sequence[DatasetRow]:
         """Every row of the named subsets, in upload order."""

@@ -555,6 +555,24 @@ def samples_with_cases(
     return pairs, len(cases) > limit
 
 
+def samples_with_conversations(
+    session: Session, run: Run, after: int | None, limit: int
+) -> tuple[list[tuple[Sample, list[dict[str, Any]]]], bool]:
+    """A page of samples, each with the conversation it asks about: the dataset row's messages,
+    text, images and audio as stored (a test case's `input` is the judge's transcript, where
+    speakers are markdown labels and audio is words)."""
+    pairs, has_more = samples_with_cases(session, run, after, limit)
+    rows = DatasetRepository(session, run.tenant_id).rows_at(
+        run.dataset_id, [(sample.subset, sample.row_index) for sample, _ in pairs]
+    )
+    conversations = []
+    for sample, case in pairs:
+        row = rows.get((sample.subset, sample.row_index))
+        messages = case.messages or (row.messages if row is not None else None)
+        conversations.append((sample, messages or [{"role": "user", "content": case.input}]))
+    return conversations, has_more
+
+
 def _sample(case: TestCase, results: list[Result]) -> Sample:
     scores: dict[str, float] = {}
     extracted = verdict = reasoning = None

@@ -27,6 +27,7 @@ from tests.fixtures.judge import (
 )
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DATA = Path(__file__).resolve().parents[1] / "data"
 XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
 
 
@@ -269,6 +270,70 @@ class TestRun:
         page.get_by_role("link", name=dataset_id).first.click()
         image_loaded(page, "article.row figure.media img")
         page.screenshot(path=SHOTS / "dataset.png", full_page=True)
+        assert errors == [] and off_loopback == []
+
+    def test_a_sample_plays_its_audio_and_names_its_speakers(
+        self, console: Api, page: Page, errors: list[str], off_loopback: list[str]
+    ) -> None:
+        wav = (DATA / "evalscope_examples/audio/beep_440hz.wav").read_bytes()
+        row = {
+            "messages": [
+                {"role": "system", "content": "Answer in one word."},
+                {
+                    "role": "user",
+                    "content": [
+                        {"type": "text", "text": "What is heard?"},
+                        {
+                            "type": "input_audio",
+                            "input_audio": {
+                                "data": "data:audio/wav;base64," + base64.b64encode(wav).decode(),
+                                "format": "wav",
+                            },
+                        },
+                    ],
+                },
+            ],
+            "answer": "beep",
+        }
+        key = console.new_key("acme")
+        client = console.client(key)
+        dataset = client.post(
+            "/v1/datasets",
+            files={"file": ("sounds.jsonl", json.dumps(row).encode())},
+            data={"format": "general_vqa", "name": "sounds"},
+        )
+        assert dataset.status_code == 201, dataset.text
+        response = client.post(
+            "/v1/runs",
+            json={
+                "dataset_id": dataset.json()["id"],
+                "name": "sounds, given answers",
+                "predictions": [{"index": 0, "prediction": "beep"}],
+            },
+        )
+        assert response.status_code == 202, response.text
+        run_id = response.json()["id"]
+        wait(console, client, f"/v1/runs/{run_id}")
+        sign_in(page, console, key)
+        page.goto(f"{console.base_url}/console/runs/{run_id}")
+
+        question = page.locator("#sample-0 .question")
+        expect(question.locator(".speaker")).to_have_text(["System", "User"])
+        expect(question).to_contain_text("Answer in one word.")
+        expect(question).to_contain_text("What is heard?")
+        expect(question).not_to_contain_text("**")
+        expect(question).not_to_contain_text("[an audio clip]")
+        audio = question.locator("audio")
+        expect(audio).to_have_count(1)
+        src = audio.get_attribute("src")
+        assert src is not None and src.startswith("/console/media/")
+        served = page.request.get(console.base_url + src)
+        assert served.status == 200 and served.headers["content-type"] == "audio/wav"
+        # The browser decodes the clip: it knows its length (the beep lasts a moment).
+        audio.evaluate("a => { a.preload = 'auto'; a.load(); }")
+        page.wait_for_function(
+            "a => a.readyState >= 1 && a.duration > 0", arg=audio.element_handle()
+        )
         assert errors == [] and off_loopback == []
 
 
