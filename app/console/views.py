@@ -76,13 +76,23 @@ def outcome(passed: bool | None, error: Any) -> str:
 
 
 def parts(content: Any) -> list[dict[str, Any]]:
-    """Stored content as a list of parts to render: text, image (a digest) or audio."""
+    """Stored content as a list of parts to render: text, image (a digest) or audio; each
+    image and clip carries its `number` among the images (or clips) only, for its alt text."""
+    rendered = _parts(content)
+    counts: dict[str, int] = {}
+    for part in rendered:
+        if part["kind"] != "text":
+            counts[part["kind"]] = part["number"] = counts.get(part["kind"], 0) + 1
+    return rendered
+
+
+def _parts(content: Any) -> list[dict[str, Any]]:
     if content is None:
         return []
     if isinstance(content, str):
         return [{"kind": "text", "text": content}]
     if isinstance(content, dict) and "content" in content:  # a chat message
-        return parts(content["content"])
+        return _parts(content["content"])
     rendered: list[dict[str, Any]] = []
     for part in content if isinstance(content, list) else [content]:
         if isinstance(part, str):

@@ -139,7 +139,11 @@ class TestEvaluation:
         rows.first.get_by_role("link").click()
         expect(page.get_by_role("heading", name="Test case logo-1")).to_be_visible()
         image_loaded(page, "figure.media img")
-        expect(page.locator("img[alt='Image 2 of the input']")).to_be_visible()
+        # Images are numbered among images (the text before it is not one) in plain words.
+        expect(page.locator("img[alt='Image 1 of the input']")).to_be_visible()
+        expect(
+            page.locator("img[alt='Image 1 of the retrieval context, passage 2']")
+        ).to_be_attached()
         helpfulness = page.locator("article.result-card", has_text="helpfulness")
         expect(helpfulness.locator(".reason")).to_have_text("It names the shape correctly.")
         expect(helpfulness).to_contain_text("Check the shape.")  # G-Eval steps
@@ -325,6 +329,7 @@ class TestRun:
         expect(question).not_to_contain_text("[an audio clip]")
         audio = question.locator("audio")
         expect(audio).to_have_count(1)
+        expect(audio).to_have_attribute("aria-label", "Audio 1 of the user message")
         src = audio.get_attribute("src")
         assert src is not None and src.startswith("/console/media/")
         served = page.request.get(console.base_url + src)

@@ -234,7 +234,7 @@ class TestPages:
         client = signed_in(api, key)
         html = client.get(f"/console/evaluations/{evaluation['id']}/cases/0").text
         (src,) = re.findall(r'<img src="(/console/media/[0-9a-f]{64})"', html)
-        assert 'alt="Image 2 of the input"' in html
+        assert 'alt="Image 1 of the input"' in html  # the only image, after a text part
         media = client.get(src)
         assert media.status_code == 200 and media.headers["content-type"] == "image/png"
         assert client.get(src, headers={"If-None-Match": media.headers["etag"]}).status_code == 304

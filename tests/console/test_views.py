@@ -40,6 +40,8 @@ class TestParts:
         )
         assert [part["kind"] for part in rendered] == ["text", "text", "image", "audio"]
         assert rendered[2]["digest"] == rendered[3]["digest"] == digest
+        # Numbered among their own kind, for alt text: the first image is image 1.
+        assert rendered[2]["number"] == rendered[3]["number"] == 1
         assert views.parts("just text") == [{"kind": "text", "text": "just text"}]
 
 
