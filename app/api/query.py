@@ -4,7 +4,7 @@ from fastapi import Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 
-from app.problems import ProblemError, field_error
+from app.problems import ProblemError, bad_request, field_error
 
 _known: dict[int, frozenset[str]] = {}
 
@@ -41,3 +41,21 @@ def reject_unknown_query(request: Request) -> None:
                 for name in unknown
             ],
         )
+
+
+# The largest value of SQL's INTEGER, the type of row ids and test case positions (PostgreSQL
+# binds the cursor as one, SQLite refuses anything past 2**63 - 1): a larger cursor would be a
+# database error instead of an empty page.
+MAX_POSITION = 2**31 - 1
+
+
+def position(name: str, value: str, what: str) -> int:
+    """A numeric cursor (a row or sample position) from the query string; 400 problem+json
+    naming the parameter unless it is a whole number from 0 to MAX_POSITION."""
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_POSITION:
+        raise bad_request(
+            f"{name}: {value[:40]!r} is not {what} (a whole number from 0 to {MAX_POSITION})",
+            ["query", name],
+            "bad_cursor",
+        )
+    return int(value)

@@ -1,5 +1,6 @@
 """The web console and the API's documentation pages, served by the API's own app."""
 
+import logging
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +20,7 @@ from app.console.pages import router as pages_router
 from app.console.run_pages import router as run_pages_router
 from app.problems import ProblemError
 
+logger = logging.getLogger("loupe")
 STATIC = Path(__file__).parent / "static"
 PREFIX = "/console"
 
@@ -43,7 +45,8 @@ def install(app: FastAPI) -> None:
         return RedirectResponse(f"{PREFIX}/sign-in?next={quote(target)}", status_code=303)
 
     app.add_exception_handler(auth.SignInRequired, sign_in_required)
-    for error_type in (ProblemError, StarletteHTTPException, RequestValidationError):
+    # Exception: anything unhandled, answered by Starlette's outermost middleware (a 500).
+    for error_type in (ProblemError, StarletteHTTPException, RequestValidationError, Exception):
         api_handler = app.exception_handlers[error_type]
         app.add_exception_handler(error_type, _on_console_paths(api_handler))
 
@@ -57,8 +60,11 @@ def _on_console_paths(api_handler: Any) -> Any:
         elif isinstance(exc, StarletteHTTPException):
             status = exc.status_code
             message = exc.detail if isinstance(exc.detail, str) else "Error"
-        else:
+        elif isinstance(exc, RequestValidationError):
             status, message = 400, "The address has a value this page does not understand."
+        else:
+            logger.exception("unhandled error on %s %s", request.method, request.url.path)
+            status, message = 500, "Something went wrong on Loupe's side; it has been logged."
         if status == 404:
             # The same page whether the object is missing or another tenant's.
             message = "There is nothing here, or it belongs to another account."

@@ -5,11 +5,12 @@ Routes call the services and repositories the JSON API uses; templates only form
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Header, Query, Request, Response
+from fastapi import APIRouter, Form, Header, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
+from app.api.query import MAX_POSITION
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
@@ -265,7 +266,11 @@ def cancel_evaluation(
 
 @router.get("/evaluations/{evaluation_id}/cases/{index}")
 def test_case_page(
-    request: Request, evaluation_id: str, index: int, session: SessionDep, signed_in: SignedIn
+    request: Request,
+    evaluation_id: str,
+    index: Annotated[int, Path(ge=0, le=MAX_POSITION)],
+    session: SessionDep,
+    signed_in: SignedIn,
 ) -> HTMLResponse:
     evaluation = _evaluation(session, signed_in, evaluation_id)
     case = repository.test_case_at(session, evaluation.id, index)

@@ -6,11 +6,11 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import HTMLResponse
 
 from app.api.deps import SessionDep
+from app.api.query import position
 from app.console._render import SignedIn, page
 from app.datasets import service as datasets
 from app.datasets.repository import DatasetRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
-from app.problems import ProblemError
 from app.runs import service as runs
 from app.runs.repository import RunRepository
 
@@ -21,11 +21,7 @@ SAMPLES_PAGE_SIZE = 20
 
 
 def _cursor(after: str | None) -> int | None:
-    if not after:
-        return None
-    if not after.isdigit():
-        raise ProblemError(400, "Bad Request", f"after: {after!r} is not a position")
-    return int(after)
+    return position("after", after, "a position") if after else None
 
 
 @router.get("/runs")

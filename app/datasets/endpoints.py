@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.query import position
 from app.datasets import service
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
@@ -83,13 +84,8 @@ def list_dataset_rows(
 ) -> DatasetRowList:
     """Stored rows in upload order; media appear as `blob:sha256:` references."""
     dataset = service.get_or_404(session, tenant, dataset_id)
-    if after is not None and not after.isdigit():
-        raise ProblemError(
-            400, "Bad Request", f"after: {after!r} is not a row id", slug="bad-cursor"
-        )
-    rows = DatasetRepository(session, tenant.id).rows_page(
-        dataset, subset, int(after) if after else None, limit
-    )
+    cursor = None if after is None else position("after", after, "a row id")
+    rows = DatasetRepository(session, tenant.id).rows_page(dataset, subset, cursor, limit)
     data = [service.row_to_schema(row) for row in rows[:limit]]
     return DatasetRowList.of(data, len(rows) > limit)
 

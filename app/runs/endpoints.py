@@ -10,11 +10,12 @@ from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.query import position
 from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Run as RunModel
-from app.problems import ProblemError, problem_responses
+from app.problems import problem_responses
 from app.runs import service
 from app.runs.repository import RunRepository
 from app.runs.schemas import Run, RunCreate, RunList, Sample, SampleList
@@ -69,13 +70,7 @@ def get_run(
 
 
 def _cursor(after: str | None) -> int | None:
-    if after is None:
-        return None
-    if not after.isdigit():
-        raise ProblemError(
-            400, "Bad Request", f"after: {after!r} is not a sample id", slug="bad-cursor"
-        )
-    return int(after)
+    return None if after is None else position("after", after, "a sample id")
 
 
 @router.get("/{run_id}/samples", response_model=SampleList)

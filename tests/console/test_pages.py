@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import update
+from sqlalchemy import text, update
 
 from app import runtime as runtime_module
 from app.db import utcnow
@@ -312,6 +312,71 @@ class TestPages:
         body = api.client(key).get(f"/v1/evaluations/{evaluation_id}").json()
         assert body["status"] == "canceled"
         assert "Cancel evaluation" not in client.get(cancel.headers["location"]).text
+
+
+def assert_html_error_page(response: httpx.Response, status: int) -> None:
+    """An HTML error page of the console, with its security headers."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("text/html")
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["referrer-policy"] == "same-origin"
+
+
+class TestBadAddresses:
+    def test_numbers_beyond_a_database_integer_are_400_pages(self, api: Api) -> None:
+        key = api.new_key()
+        evaluation = submit(api, key)
+        client = api.client(key)
+        dataset = client.post(
+            "/v1/datasets",
+            files={"file": ("d.jsonl", b'{"messages": [{"role": "user", "content": "q"}]}')},
+            data={"format": "general_vqa"},
+        ).json()
+        run = client.post(
+            "/v1/runs",
+            json={"dataset_id": dataset["id"], "predictions": [{"index": 0, "prediction": "a"}]},
+        ).json()
+        console = signed_in(api, key)
+        for path in (
+            f"/console/evaluations/{evaluation['id']}/cases/9223372036854775808",
+            f"/console/evaluations/{evaluation['id']}/cases/2147483648",
+            f"/console/evaluations/{evaluation['id']}/cases/-1",
+            f"/console/runs/{run['id']}?after=99999999999999999999999",
+            f"/console/runs/{run['id']}?after=2147483648",
+            f"/console/datasets/{dataset['id']}?after=99999999999999999999999",
+            f"/console/datasets/{dataset['id']}?after=%C2%B2",  # a superscript two
+        ):
+            assert_html_error_page(console.get(path), 400)
+        largest = f"/console/evaluations/{evaluation['id']}/cases/2147483647"
+        assert_html_error_page(console.get(largest), 404)
+        assert console.get(f"/console/runs/{run['id']}?after=2147483647").status_code == 200
+
+    def test_an_unexpected_error_is_an_html_page_with_the_security_headers(
+        self, tmp_path: Path
+    ) -> None:
+        with side_app(tmp_path) as broken:
+            key = broken.new_key()
+            console = signed_in(broken, key)
+            # The database loses a table under the running app (a bad restore, a botched
+            # manual migration): the page's query fails.
+            with broken.served.runtime.session() as session:
+                session.execute(text("ALTER TABLE evaluation RENAME TO evaluation_away"))
+                session.commit()
+            try:
+                page = console.get("/console/evaluations")
+                api_answer = broken.client(key).get("/v1/evaluations")
+            finally:
+                with broken.served.runtime.session() as session:
+                    session.execute(text("ALTER TABLE evaluation_away RENAME TO evaluation"))
+                    session.commit()
+        assert_html_error_page(page, 500)
+        assert "Something went wrong on Loupe" in page.text
+        assert "evaluation_away" not in page.text and "Traceback" not in page.text
+        # The API keeps answering problem+json.
+        assert api_answer.status_code == 500
+        assert api_answer.headers["content-type"] == "application/problem+json"
 
 
 class TestCompare:

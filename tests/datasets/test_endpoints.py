@@ -326,6 +326,21 @@ class TestListing:
         listed = [d["id"] for d in first["data"] + rest["data"]]
         assert listed == sorted(ids, reverse=True)
 
+    def test_a_row_cursor_beyond_a_database_integer_is_a_400_naming_after(self, api: Api) -> None:
+        client = api.tenant_client()
+        line = (EXAMPLES / "vqa" / "example_vqa.jsonl").read_text().splitlines()[1].encode()
+        rows = f"/v1/datasets/{upload(client, 'd.jsonl', line, 'general_vqa').json()['id']}/rows"
+        largest = client.get(rows, params={"after": str(2**31 - 1)})
+        assert largest.status_code == 200 and largest.json()["data"] == []
+        for after in (str(2**31), str(2**63), "99999999999999999999999", "-1", "²", ""):
+            response = client.get(rows, params={"after": after})
+            assert response.status_code == 400, after
+            assert response.headers["content-type"] == "application/problem+json"
+            problem = response.json()
+            assert problem["type"].endswith("/bad-cursor")
+            assert problem["detail"].startswith("after: ")
+            assert [error["loc"] for error in problem["errors"]] == ["query.after"]
+
 
 class TestArchiveErrors:
     @pytest.mark.parametrize("member", ["../escape.png", "images/../../escape.png"])

@@ -374,6 +374,32 @@ class TestVqaRuns:
         assert report(final)[("acc", "example_vqa")] == (2, 0.5)
 
 
+class TestSampleCursor:
+    def test_a_cursor_beyond_a_database_integer_is_a_400_naming_after(self, api: Api) -> None:
+        client = api.tenant_client()
+        run = start(
+            client,
+            {
+                "dataset_id": vqa_dataset(client),
+                "subsets": ["example_vqa_tsv"],
+                "predictions": [
+                    {"subset": "example_vqa_tsv", "index": i, "prediction": "a"} for i in (0, 1)
+                ],
+            },
+        )
+        path = f"/v1/runs/{run['id']}/samples"
+        largest = client.get(path, params={"after": str(2**31 - 1)})
+        assert largest.status_code == 200 and largest.json()["data"] == []
+        for after in (str(2**31), str(2**63), "99999999999999999999999", "-1", "²", "1e3"):
+            response = client.get(path, params={"after": after})
+            assert response.status_code == 400, after
+            assert response.headers["content-type"] == "application/problem+json"
+            problem = response.json()
+            assert problem["type"].endswith("/bad-cursor")
+            assert problem["detail"].startswith("after: ")
+            assert [error["loc"] for error in problem["errors"]] == ["query.after"]
+
+
 class TestCandidateFaults:
     def test_a_failing_candidate_is_an_error_per_sample(
         self, api: Api, judge: ScriptedJudge
