@@ -1,9 +1,14 @@
-"""Results streamed out as JSON Lines or CSV, for the API and the console alike."""
+"""Results streamed out as JSON Lines or CSV, for the API and the console alike.
+
+CSV cells that a spreadsheet would run as formulas start with a single quote; JSON Lines carry
+every value as it is.
+"""
 
 import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from fastapi.responses import StreamingResponse
 
@@ -35,6 +40,21 @@ def stream(
         media_type="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.csv"'},
     )
+
+
+# What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"): a test case id,
+# metric name, reason or prediction starting with one would run when the file is opened.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as a CSV cell: None empty, text a spreadsheet would run as a formula prefixed
+    with a single quote (shown as text), anything else as it is."""
+    if value is None:
+        return ""
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 _CSV_COLUMNS = [
@@ -85,7 +105,7 @@ def _csv(pages: Iterable[list[EvaluationResult]]) -> Iterator[str]:
             row["judge_calls"] = result.usage.calls
             row["prompt_tokens"] = result.usage.prompt_tokens
             row["completion_tokens"] = result.usage.completion_tokens
-            writer.writerow(["" if row[name] is None else row[name] for name in _CSV_COLUMNS])
+            writer.writerow([csv_cell(row[name]) for name in _CSV_COLUMNS])
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()

