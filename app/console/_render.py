@@ -16,6 +16,7 @@ templates.env.filters.update(
     score=views.score,
     plain_error=views.plain_error,
     speaker=views.speaker,
+    pretty_json=views.pretty_json,
 )
 templates.env.globals.update(
     parts=views.parts, outcome=views.outcome, histogram_bars=views.histogram_bars

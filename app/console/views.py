@@ -3,6 +3,7 @@
 Pure functions of what services return; no queries here.
 """
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -137,6 +138,12 @@ def histogram_bars(
             }
         )
     return bars
+
+
+def pretty_json(value: Any) -> str:
+    """JSON for a person to read in a <pre>: indented, characters as themselves (é, <, not
+    \\u00e9 escapes); the template's autoescaping makes it safe as HTML."""
+    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
 
 
 def percent(value: float | None) -> str:

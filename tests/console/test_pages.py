@@ -6,6 +6,7 @@ import re
 import subprocess
 import time
 from datetime import timedelta
+from html import unescape
 from pathlib import Path
 
 import httpx
@@ -227,6 +228,38 @@ class TestPages:
             assert response.headers["x-frame-options"] == "DENY"
             assert "<script>alert" not in response.text and "<img src=x" not in response.text
             assert "&lt;script&gt;alert(1)&lt;/script&gt;" in response.text, path
+
+    def test_metadata_and_logs_read_as_written_and_stay_escaped(self, api: Api) -> None:
+        key = api.new_key()
+        response = api.client(key).post(
+            "/v1/evaluations",
+            json={
+                "test_cases": [
+                    {
+                        "id": "dessert",
+                        "input": "Dessert?",
+                        "actual_output": "crème brûlée",
+                        "expected_output": "crème <i>brûlée</i>",
+                        "metadata": {"chef": "Zoë", "note": "</pre><script>alert(1)</script>"},
+                    }
+                ],
+                "metrics": [{"type": "exact_match"}],
+            },
+        )
+        assert response.status_code == 202, response.text
+        evaluation_id = api.wait(api.client(key), response.json()["id"])["id"]
+        page = signed_in(api, key).get(f"/console/evaluations/{evaluation_id}/cases/0").text
+        assert "\\u00" not in page and "<script>alert" not in page
+        metadata = re.search(r"<h2>Metadata</h2><pre class=\"text\">(.*?)</pre>", page, re.S)
+        logs = re.search(r"<summary>All logs \(JSON\)</summary><pre>(.*?)</pre>", page, re.S)
+        assert metadata is not None and logs is not None
+        # Escaped as HTML (no markup inside the <pre>), read as written once the browser
+        # has decoded the entities.
+        assert "<" not in metadata.group(1) and "<" not in logs.group(1)
+        shown = unescape(metadata.group(1))
+        assert '"chef": "Zoë"' in shown
+        assert '"note": "</pre><script>alert(1)</script>"' in shown
+        assert '"expected": "crème <i>brûlée</i>"' in unescape(logs.group(1))
 
     def test_a_case_page_shows_its_image_and_the_media_route_serves_it(self, api: Api) -> None:
         key = api.new_key()
