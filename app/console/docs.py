@@ -4,6 +4,8 @@ work offline and under a Content-Security-Policy that allows only Loupe's script
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from app.console._render import security_headers, templates
+
 router = APIRouter(include_in_schema=False)
 
 SWAGGER_UI = "5.35.0"
@@ -15,40 +17,45 @@ DOCS_POLICY = (
     "img-src 'self' data:; font-src 'self' data:; worker-src 'self' blob:; "
     "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 )
+# Root-relative, as the console's: right behind any proxy, whatever Host and scheme reach Loupe.
+VENDOR = "/static/vendor"
 
 
-def _page(title: str, head: str, body: str) -> HTMLResponse:
-    html = (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>{title}</title><link rel="icon" href="/static/favicon.svg">'
-        f"{head}</head><body>{body}</body></html>"
+def _page(
+    request: Request,
+    title: str,
+    viewer: str,
+    scripts: list[str],
+    stylesheets: tuple[str, ...] = (),
+) -> HTMLResponse:
+    # A template, so every value in the page is escaped; none comes from the request.
+    return templates.TemplateResponse(
+        request,
+        "docs.html",
+        {
+            "title": title,
+            "viewer": viewer,
+            "spec_url": request.app.openapi_url,
+            "stylesheets": stylesheets,
+            "scripts": scripts,
+        },
+        headers=security_headers(DOCS_POLICY),
     )
-    return HTMLResponse(html, headers={"Content-Security-Policy": DOCS_POLICY})
 
 
 @router.get("/docs")
 def swagger_ui(request: Request) -> HTMLResponse:
     """Swagger UI for the OpenAPI document."""
-    static = request.url_for("static", path="")
-    spec = request.url_for("openapi")
     return _page(
+        request,
         "Loupe API - Swagger UI",
-        f'<link rel="stylesheet" href="{static}vendor/swagger-ui-{SWAGGER_UI}.css">',
-        f'<div id="swagger-ui" data-spec-url="{spec}"></div>'
-        f'<script src="{static}vendor/swagger-ui-bundle-{SWAGGER_UI}.js"></script>'
-        f'<script src="{static}docs/swagger-init.js"></script>',
+        "swagger-ui",
+        [f"{VENDOR}/swagger-ui-bundle-{SWAGGER_UI}.js", "/static/docs/swagger-init.js"],
+        stylesheets=(f"{VENDOR}/swagger-ui-{SWAGGER_UI}.css",),
     )
 
 
 @router.get("/redoc")
 def redoc(request: Request) -> HTMLResponse:
     """ReDoc for the OpenAPI document."""
-    static = request.url_for("static", path="")
-    spec = request.url_for("openapi")
-    return _page(
-        "Loupe API - ReDoc",
-        "",
-        f'<redoc spec-url="{spec}"></redoc>'
-        f'<script src="{static}vendor/redoc.standalone-{REDOC}.js"></script>',
-    )
+    return _page(request, "Loupe API - ReDoc", "redoc", [f"{VENDOR}/redoc.standalone-{REDOC}.js"])
