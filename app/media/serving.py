@@ -27,6 +27,13 @@ def blob_response(
         "Cache-Control": CACHE_CONTROL,
         "X-Content-Type-Options": "nosniff",
     }
-    if if_none_match is not None and etag in {tag.strip() for tag in if_none_match.split(",")}:
+    if if_none_match is not None and _matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
     return Response(bytes(blob.data), media_type=blob.media_type, headers=headers)
+
+
+def _matches(if_none_match: str, etag: str) -> bool:
+    """RFC 9110 If-None-Match: `*`, or a listed tag equal to ours by weak comparison (a
+    cache may hold our tag as `W/"..."`)."""
+    tags = [tag.strip() for tag in if_none_match.split(",")]
+    return "*" in tags or etag in (tag.removeprefix("W/") for tag in tags)

@@ -49,6 +49,25 @@ class TestMedia:
         again = client.get(f"/v1/media/{digest}", headers={"If-None-Match": f'"{digest}"'})
         assert again.status_code == 304 and again.content == b""
 
+    def test_if_none_match_compares_weakly_and_takes_a_star(self, api: Api) -> None:
+        client = api.tenant_client()
+        digest = submit_image(api, client, "teal")
+        other = "0" * 64
+        for sent, status in (
+            (f'W/"{digest}"', 304),  # weak comparison: W/ is ignored
+            (f'"{other}", W/"{digest}"', 304),
+            ("*", 304),  # any current representation
+            (f'W/"{other}"', 200),
+            (f'"{digest[:-1]}"', 200),
+        ):
+            response = client.get(f"/v1/media/{digest}", headers={"If-None-Match": sent})
+            assert response.status_code == status, sent
+            assert response.headers["etag"] == f'"{digest}"'
+        # Still no answer about a blob the tenant does not reference, whatever the header says.
+        stranger = api.tenant_client()
+        refused = stranger.get(f"/v1/media/{digest}", headers={"If-None-Match": "*"})
+        assert refused.status_code == 404
+
     def test_another_tenants_blob_is_404_even_when_shared(self, api: Api) -> None:
         owner, stranger = api.tenant_client(), api.tenant_client()
         digest = submit_image(api, owner, "purple")
