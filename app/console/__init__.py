@@ -11,7 +11,7 @@ from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.console import auth
+from app.console import auth, views
 from app.console._render import page
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
@@ -61,7 +61,7 @@ def _on_console_paths(api_handler: Any) -> Any:
             status = exc.status_code
             message = exc.detail if isinstance(exc.detail, str) else "Error"
         elif isinstance(exc, RequestValidationError):
-            status, message = 400, "The address has a value this page does not understand."
+            status, message = 400, views.invalid_request(exc.errors())
         else:
             logger.exception("unhandled error on %s %s", request.method, request.url.path)
             status, message = 500, "Something went wrong on Loupe's side; it has been logged."

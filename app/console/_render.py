@@ -17,6 +17,7 @@ templates.env.filters.update(
     plain_error=views.plain_error,
     speaker=views.speaker,
     pretty_json=views.pretty_json,
+    verdict=views.verdict,
 )
 templates.env.globals.update(
     parts=views.parts, outcome=views.outcome, histogram_bars=views.histogram_bars

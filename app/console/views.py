@@ -4,7 +4,7 @@ Pure functions of what services return; no queries here.
 """
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.media.store import digest_of
@@ -67,6 +67,53 @@ _SPEAKERS = {
 def speaker(role: Any) -> str:
     """Who says a chat message, in words (`user` → `User`)."""
     return _SPEAKERS.get(str(role), str(role).replace("_", " ").capitalize())
+
+
+# llm_accuracy's verdicts (EvalScope's vocabulary), as a reader says them.
+_VERDICTS = {"A": "correct", "B": "incorrect"}
+
+
+def verdict(value: Any) -> str:
+    """A judge's verdict in words (`A` → `correct`); an unknown one as it is."""
+    return _VERDICTS.get(str(value), str(value))
+
+
+# Form fields and address parts by the names the pages show.
+_FIELD_WORDS = {
+    "baseline_id": "Baseline",
+    "candidate_id": "Candidate",
+    "api_key": "API key",
+    "csrf_token": "form token",
+    "index": "test case number",
+}
+
+
+def invalid_request(errors: Sequence[Mapping[str, Any]]) -> str:
+    """What is wrong with a form or an address a page could not read, field by field."""
+    said = []
+    for error in errors[:3]:
+        where, *path = error.get("loc") or ("request",)
+        name = str(path[-1]) if path else str(where)
+        words = _FIELD_WORDS.get(name, name.replace("_", " "))
+        limits = error.get("ctx") or {}
+        kind = error.get("type")
+        if kind == "string_too_long":
+            why = f"is longer than {limits.get('max_length')} characters"
+        elif kind == "less_than_equal":
+            why = f"must be at most {limits.get('le')}"
+        elif kind == "greater_than_equal":
+            why = f"must be at least {limits.get('ge')}"
+        elif kind == "int_parsing":
+            why = "must be a whole number"
+        elif kind == "missing":
+            why = "is missing"
+        else:
+            why = f"is not valid ({error.get('msg')})"
+        if where == "body":
+            said.append(f"The form's {words} field {why}.")
+        else:
+            said.append(f"The {words} in the address {why}.")
+    return " ".join(said) or "The request has a value this page does not understand."
 
 
 def outcome(passed: bool | None, error: Any) -> str:

@@ -19,8 +19,9 @@ from app.models import SignedOutSession
 from tests.console.helpers import csrf_of, signed_in
 from tests.evaluations.test_reading import image, png
 from tests.fixtures.api import Api, side_app
-from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 from tests.fixtures.services import free_port
+from tests.runs.helpers import wait_run
 from tests.workers.test_worker_process import LOUPE, worker_env
 from workers import jobs
 
@@ -384,6 +385,8 @@ class TestBadAddresses:
             f"/console/datasets/{dataset['id']}?after=%C2%B2",  # a superscript two
         ):
             assert_html_error_page(console.get(path), 400)
+        beyond = console.get(f"/console/evaluations/{evaluation['id']}/cases/2147483648")
+        assert "test case number in the address must be at most 2147483647" in beyond.text
         largest = f"/console/evaluations/{evaluation['id']}/cases/2147483647"
         assert_html_error_page(console.get(largest), 404)
         assert console.get(f"/console/runs/{run['id']}?after=2147483647").status_code == 200
@@ -437,6 +440,19 @@ class TestCompare:
         )
         assert refused.status_code == 404
 
+    def test_a_form_field_out_of_bounds_is_named_on_the_error_page(self, api: Api) -> None:
+        key = api.new_key()
+        client = signed_in(api, key)
+        form = client.get("/console/compare")
+        response = client.post(
+            "/console/compare",
+            data={"baseline_id": "x" * 41, "candidate_id": "y", "csrf_token": csrf_of(form.text)},
+        )
+        assert_html_error_page(response, 400)
+        said = unescape(response.text)
+        assert "The form's Baseline field is longer than 40 characters." in said
+        assert "address" not in said
+
 
 class TestDatasetPage:
     def test_rows_show_images_audio_and_warnings(self, api: Api) -> None:
@@ -478,6 +494,50 @@ class TestDatasetPage:
 
 
 class TestRunPage:
+    def test_judge_verdicts_read_as_words(self, api: Api, judge: ScriptedJudge) -> None:
+        def grade(request: dict) -> dict | Reply:
+            assert task_of(request) == "llm_accuracy"
+            if "Spain" in json.dumps(request):
+                return Reply(content="{no json")  # a judge failure: an errored sample
+            right = "Paris" in json.dumps(request["messages"][-1])
+            return {"reasoning": "Compared.", "verdict": "A" if right else "B"}
+
+        judge.script(grade)
+        key = api.new_key()
+        client = api.client(key)
+        rows = [
+            {"messages": [{"role": "user", "content": "Capital of France?"}], "answer": "Paris"},
+            {"messages": [{"role": "user", "content": "Capital of Italy?"}], "answer": "Rome"},
+            {"messages": [{"role": "user", "content": "Capital of Spain?"}], "answer": "Madrid"},
+        ]
+        dataset = client.post(
+            "/v1/datasets",
+            files={"file": ("capitals.jsonl", "\n".join(map(json.dumps, rows)).encode())},
+            data={"format": "general_vqa"},
+        ).json()
+        run = client.post(
+            "/v1/runs",
+            json={
+                "dataset_id": dataset["id"],
+                "judge": {"strategy": "llm"},
+                "predictions": [
+                    {"index": 0, "prediction": "Paris"},
+                    {"index": 1, "prediction": "Milan"},
+                    {"index": 2, "prediction": "Madrid"},
+                ],
+            },
+        )
+        assert run.status_code == 202, run.text
+        wait_run(api, client, run.json()["id"])
+        page = signed_in(api, key).get(f"/console/runs/{run.json()['id']}").text
+        verdicts = re.findall(r'<p class="verdict-line">(.*?)</p>', page)
+        assert [re.sub(r"<[^>]+>", "", line) for line in verdicts] == [
+            "Judge verdict: correct (A)",
+            "Judge verdict: incorrect (B)",
+        ]
+        errored = page[page.index('id="sample-2"') :]
+        assert "The judge model answered with something Loupe could not use" in errored
+
     def test_a_finished_run_page_asks_a_poller_to_reload(self, api: Api) -> None:
         import json
 
