@@ -50,7 +50,12 @@ class MetricComparison(BaseModel):
     adjusted_p_value: float | None = Field(description="p_value, Holm-adjusted across metrics.")
     minimum_detectable_effect: float | None = Field(
         description="The smallest |mean difference| a paired t test at `alpha` detects with "
-        "80% power, for this n and the observed spread of the differences."
+        "80% power, for this n and the observed spread of the differences; null below 2 pairs "
+        "and where none exists (`notes` says why: alpha ≥ 0.8, or an alpha too small for n)."
+    )
+    notes: list[str] = Field(
+        default_factory=list,
+        description="Why a figure is null or should be read with care, one sentence each.",
     )
     verdict: Verdict = Field(
         description="improved / regressed when adjusted_p_value < alpha (by the sign of "

@@ -126,6 +126,7 @@ def _compare(
     )
     fields = dict(paired.__dict__)
     fields["ci95"] = list(paired.ci95) if paired.ci95 else None
+    fields["notes"] = list(paired.notes)
     return {
         "metric": metric,
         "type": type_,

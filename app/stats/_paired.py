@@ -6,13 +6,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from scipy import optimize
 from scipy import stats as scipy_stats
 from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.power import TTestPower
 
 from app.stats._aggregate import t_interval
 
 POWER = 0.8
+# Past this noncentrality scipy's noncentral t (Boost's series) stops converging and returns
+# wrong numbers without failing (checked against the exact df = 1 power); only n = 2 or 3
+# with alpha below ~1e-6 needs more.
+_MAX_NONCENTRALITY = 1e5
 
 
 @dataclass(frozen=True)
@@ -27,6 +31,8 @@ class PairedMetric:
     p_value: float | None
     wilcoxon_p_value: float | None
     minimum_detectable_effect: float | None
+    # Why a figure is null or should be read with care (e.g. no minimum detectable effect).
+    notes: tuple[str, ...] = ()
     # Only for metrics with a threshold (both sides' passed known for every pair).
     baseline_pass_rate: float | None = None
     candidate_pass_rate: float | None = None
@@ -59,24 +65,68 @@ def _wilcoxon(differences: np.ndarray) -> float | None:
     return float(scipy_stats.wilcoxon(differences, zero_method="wilcox").pvalue)
 
 
-@lru_cache(maxsize=256)
-def _detectable_effect_size(n: int, alpha: float) -> float:
-    # A root search over the noncentral t (~45 ms); it depends on n and alpha only, and the
-    # metrics of one comparison usually share n.
+def t_test_power(effect_size: float, n: int, alpha: float) -> float:
+    """Power of the two-sided one-sample (paired) t test at `alpha` with n items, for a true
+    mean difference of `effect_size` standard deviations (noncentral t, df = n − 1)."""
+    df = n - 1
+    critical = float(scipy_stats.t.isf(alpha / 2, df))
+    noncentrality = effect_size * math.sqrt(n)
+    # The lower tail as the upper one of −noncentrality: scipy's (and statsmodels') cdf there
+    # answers NaN for some (df, nc), its sf does not.
     return float(
-        TTestPower().solve_power(
-            effect_size=None, nobs=n, alpha=alpha, power=POWER, alternative="two-sided"
-        )
+        scipy_stats.nct.sf(critical, df, noncentrality)
+        + scipy_stats.nct.sf(critical, df, -noncentrality)
     )
 
 
-def minimum_detectable_effect(sd: float, n: int, alpha: float) -> float | None:
-    """The smallest mean difference a two-sided paired t test at `alpha` finds with 80% power."""
-    if n < 2:
+@lru_cache(maxsize=256)
+def detectable_effect_size(n: int, alpha: float) -> float | None:
+    """The effect size (in SDs of the differences) the test finds with 80% power; None when
+    it cannot be computed reliably (alpha ≥ 0.8, or a tiny alpha with 2 or 3 items).
+
+    Solves power(d) = 0.8 with brentq on a bracket established here: power(0) = alpha < 0.8
+    and the upper end doubled until power reaches 0.8 (statsmodels' solve_power guesses its
+    bracket and fails for many ordinary n, e.g. 73 or 1000–1200 at alpha 0.05).
+    """
+    if n < 2 or alpha >= POWER:
         return None
-    if sd == 0:
-        return 0.0
-    return _detectable_effect_size(n, alpha) * sd
+    upper = float(scipy_stats.norm.isf(alpha / 2) + scipy_stats.norm.ppf(POWER)) / math.sqrt(n)
+    lower = 0.0
+    while True:
+        if upper * math.sqrt(n) > _MAX_NONCENTRALITY:
+            return None
+        power = t_test_power(upper, n, alpha)
+        if not math.isfinite(power):
+            return None
+        if power >= POWER:
+            break
+        lower, upper = upper, upper * 2
+    try:
+        size = optimize.brentq(
+            lambda d: t_test_power(d, n, alpha) - POWER, lower, upper, xtol=1e-14, rtol=1e-12
+        )
+    except ValueError:  # a NaN power inside the bracket
+        return None
+    return float(size)
+
+
+def minimum_detectable_effect(sd: float, n: int, alpha: float) -> tuple[float | None, str | None]:
+    """The smallest mean difference a two-sided paired t test at `alpha` finds with 80% power,
+    or None with the reason."""
+    if n < 2:
+        return None, None
+    if alpha >= POWER:
+        return None, (
+            f"no minimum detectable effect at alpha {alpha:g}: the test rejects with at least "
+            "80% probability even when nothing changed"
+        )
+    size = detectable_effect_size(n, alpha)
+    if size is None:
+        return None, (
+            f"no minimum detectable effect: alpha {alpha:g} is too small for n = {n} to "
+            "compute the power reliably"
+        )
+    return size * sd, None
 
 
 def exact_mcnemar(improved: int, regressed: int) -> float:
@@ -107,6 +157,7 @@ def compare_metric(
     differences = b - a
     ci95, p_value = _paired_t(differences)
     sd = float(differences.std(ddof=1)) if n >= 2 else 0.0
+    detectable, note = minimum_detectable_effect(sd, n, alpha)
     compared = PairedMetric(
         n=n,
         baseline_mean=float(a.mean()) if n else None,
@@ -115,7 +166,8 @@ def compare_metric(
         ci95=ci95,
         p_value=p_value,
         wilcoxon_p_value=_wilcoxon(differences),
-        minimum_detectable_effect=minimum_detectable_effect(sd, n, alpha),
+        minimum_detectable_effect=detectable,
+        notes=(note,) if note else (),
     )
     if baseline_passed is None or candidate_passed is None or n == 0:
         return compared

@@ -65,3 +65,27 @@ def run(api: Api, client: httpx.Client, dataset_id: str, wrong: set[int], rows: 
     final = wait_run(api, client, response.json()["id"])
     assert final["status"] == "completed"
     return final["id"]
+
+
+def outcomes(
+    api: Api, client: httpx.Client, correct: list[bool], metrics: list[dict] | None = None
+) -> str:
+    """A completed evaluation over cases `c0..`: exact_match (or `metrics`) right where
+    `correct` says so."""
+    cases = [
+        {
+            "id": f"c{index}",
+            "input": "q",
+            "actual_output": "a",
+            "expected_output": "a" if ok else "b",
+        }
+        for index, ok in enumerate(correct)
+    ]
+    response = client.post(
+        "/v1/evaluations",
+        json={"test_cases": cases, "metrics": metrics or [{"type": "exact_match"}]},
+    )
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    assert final["status"] == "completed"
+    return final["id"]

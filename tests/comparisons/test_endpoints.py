@@ -3,14 +3,17 @@ statistics, unmatched items, tenant isolation and the items that moved."""
 
 import json
 import math
+import random
 
 import pytest
+from statsmodels.stats.power import TTestPower
 
 from tests.comparisons.helpers import (
     CASES,
     PLANTED,
     compare,
     evaluation,
+    outcomes,
     quiz_dataset,
     run,
 )
@@ -118,6 +121,35 @@ class TestEvaluationComparison:
         assert len(both) == 16
         assert problem(client.get(path, params={"metric": "nope"}), 400)
         assert problem(client.get(path, params={"after": "nope"}), 400)
+
+
+class TestMinimumDetectableEffect:
+    def test_ordinary_sizes_and_any_alpha_answer(self, api: Api) -> None:
+        # 73 pairs at alpha 0.05 made statsmodels' solve_power raise: the comparison was a 500.
+        generator = random.Random(1)
+        before = [generator.random() < 0.6 for _ in range(73)]
+        after = [generator.random() < 0.7 for _ in range(73)]
+        client = api.tenant_client()
+        baseline, candidate = outcomes(api, client, before), outcomes(api, client, after)
+        response = compare(client, baseline, candidate)
+        assert response.status_code == 200, response.text
+        (exact,) = response.json()["metrics"]
+        differences = [int(b) - int(a) for a, b in zip(before, after, strict=True)]
+        mean = sum(differences) / 73
+        s_d = math.sqrt(sum((d - mean) ** 2 for d in differences) / 72)
+        power = TTestPower().power(
+            effect_size=exact["minimum_detectable_effect"] / s_d, nobs=73, alpha=0.05
+        )
+        assert power == pytest.approx(0.8, abs=1e-6)
+        assert exact["notes"] == []
+
+        # From alpha 0.8 the test rejects that often with no change at all: no MDE, and why.
+        loose = compare(client, baseline, candidate, alpha=0.9)
+        assert loose.status_code == 200, loose.text
+        (exact,) = loose.json()["metrics"]
+        assert exact["minimum_detectable_effect"] is None
+        assert len(exact["notes"]) == 1 and "alpha 0.9" in exact["notes"][0]
+        assert exact["p_value"] is not None and exact["n"] == 73
 
 
 class TestRunComparison:

@@ -4,10 +4,15 @@ import math
 import random
 import statistics
 
+import numpy as np
 import pytest
+from scipy import integrate, special
+from scipy import stats as scipy_stats
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.power import TTestPower
 
 from app.stats import compare_metric, holm_adjust
+from app.stats._paired import detectable_effect_size, minimum_detectable_effect
 
 
 class TestHolm:
@@ -66,3 +71,89 @@ class TestCompareMetric:
         assert compared.n == 1 and compared.mean_difference == -1.0
         assert compared.ci95 is None and compared.p_value is None
         assert compared.minimum_detectable_effect is None
+
+
+def statsmodels_power(effect_size: float, n: int, alpha: float) -> float:
+    """statsmodels' two-sided t power at the effect size.
+
+    Where its lower tail is NaN (special.nctdtr far out, e.g. n = 5 at alpha 0.001), that tail
+    is below Φ(−δ√n) (T < −c needs Z < −δ√n): its upper tail alone, once that bound is
+    negligible.
+    """
+    power = TTestPower().power(effect_size=effect_size, nobs=n, alpha=alpha)
+    if np.isfinite(power):
+        return float(power)
+    assert scipy_stats.norm.cdf(-effect_size * math.sqrt(n)) < 1e-12
+    upper = TTestPower().power(
+        effect_size=effect_size, nobs=n, alpha=alpha / 2, alternative="larger"
+    )
+    return float(upper)
+
+
+def exact_power_of_two_items(effect_size: float, alpha: float) -> float:
+    """The t test's power with n = 2 (df 1) without the noncentral t: T = (Z + δ)/|W| with Z, W
+    standard normal, so P(|T| > c) = E_Z[2Φ(|Z + δ|/c) − 1], one smooth integral."""
+    critical = scipy_stats.t.isf(alpha / 2, 1)
+    shift = effect_size * math.sqrt(2)
+
+    def integrand(z: float) -> float:
+        return scipy_stats.norm.pdf(z) * (2 * special.ndtr(abs(z + shift) / critical) - 1)
+
+    kink = [-shift] if shift < 40 else None
+    return integrate.quad(integrand, -40, 40, points=kink, limit=400, epsabs=1e-14)[0]
+
+
+# Sizes where statsmodels' solve_power raised (brentq without a sign change) or answered wrong.
+SOLVE_POWER_FAILURES = [73, 87, 92, 109, 117, 120, 500, 876, 883, 909, 1000, 1100, 1200, 1500]
+GRID_N = sorted(
+    {*range(2, 41), *SOLVE_POWER_FAILURES, *np.geomspace(41, 10000, 40).astype(int).tolist()}
+)
+GRID_ALPHA = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5]
+
+
+class TestMinimumDetectableEffect:
+    def test_power_at_the_solution_is_80_percent_over_a_grid(self) -> None:
+        for alpha in GRID_ALPHA:
+            for n in GRID_N:
+                size = detectable_effect_size(n, alpha)
+                assert size is not None and size > 0, (n, alpha)
+                power = statsmodels_power(size, n, alpha)
+                assert power == pytest.approx(0.8, abs=1e-6), (n, alpha, size, power)
+
+    def test_known_values_where_statsmodels_was_wrong(self) -> None:
+        # solve_power answered 10.0 and 5.5 here; the roots, checked by quadrature in the audit.
+        assert detectable_effect_size(2, 0.01) == pytest.approx(57.69246, abs=1e-4)
+        assert detectable_effect_size(3, 0.001) == pytest.approx(23.16061, abs=1e-4)
+        for alpha in (0.05, 0.01, 1e-3, 1e-4, 1e-5):
+            size = detectable_effect_size(2, alpha)
+            assert size is not None
+            assert exact_power_of_two_items(size, alpha) == pytest.approx(0.8, abs=1e-6)
+
+    def test_ordinary_sizes_compare_without_error(self) -> None:
+        # n = 73 at alpha 0.05 raised "f(a) and f(b) must have different signs" (a 500).
+        generator = random.Random(73)
+        base = [generator.random() for _ in range(73)]
+        cand = [x + generator.gauss(0.05, 0.2) for x in base]
+        compared = compare_metric(base, cand, None, None, 0.05)
+        s_d = statistics.stdev(b - a for a, b in zip(base, cand, strict=True))
+        size = compared.minimum_detectable_effect / s_d
+        assert statsmodels_power(size, 73, 0.05) == pytest.approx(0.8, abs=1e-6)
+        assert compared.notes == ()
+
+    def test_none_with_a_note_when_alpha_is_at_least_the_power(self) -> None:
+        # Power at zero effect is alpha itself: from alpha 0.8 on no effect size is needed.
+        for alpha in (0.8, 0.9, 0.99):
+            detectable, note = minimum_detectable_effect(0.3, 50, alpha)
+            assert detectable is None and note is not None and "alpha" in note
+            compared = compare_metric([0.0, 1.0, 0.5], [0.5, 0.5, 1.0], None, None, alpha)
+            assert compared.minimum_detectable_effect is None and len(compared.notes) == 1
+            assert compared.p_value is not None
+        just_below = detectable_effect_size(50, 0.79)
+        assert just_below is not None and 0 < just_below < 0.1
+
+    def test_none_with_a_note_where_the_noncentral_t_is_unreliable(self) -> None:
+        # Two items at alpha 1e-7 need a noncentrality near 10⁶, where scipy's noncentral t
+        # answers wrong numbers silently: no figure rather than a wrong one.
+        assert detectable_effect_size(2, 1e-7) is None
+        detectable, note = minimum_detectable_effect(0.3, 2, 1e-7)
+        assert detectable is None and note is not None and "too small" in note

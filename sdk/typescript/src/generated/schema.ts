@@ -2371,7 +2371,7 @@ export interface components {
             metric: string;
             /**
              * Minimum Detectable Effect
-             * @description The smallest |mean difference| a paired t test at `alpha` detects with 80% power, for this n and the observed spread of the differences.
+             * @description The smallest |mean difference| a paired t test at `alpha` detects with 80% power, for this n and the observed spread of the differences; null below 2 pairs and where none exists (`notes` says why: alpha ≥ 0.8, or an alpha too small for n).
              */
             minimum_detectable_effect: number | null;
             /**
@@ -2379,6 +2379,11 @@ export interface components {
              * @description Matched items with a score on both sides.
              */
             n: number;
+            /**
+             * Notes
+             * @description Why a figure is null or should be read with care, one sentence each.
+             */
+            notes?: string[];
             /**
              * P Value
              * @description Paired t test, two-sided.

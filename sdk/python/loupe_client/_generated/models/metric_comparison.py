@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.metric_comparison_verdict import check_metric_comparison_verdict
 from ..models.metric_comparison_verdict import MetricComparisonVerdict
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ class MetricComparison:
             mean_difference (float | None): candidate − baseline.
             metric (str):
             minimum_detectable_effect (float | None): The smallest |mean difference| a paired t test at `alpha` detects with
-                80% power, for this n and the observed spread of the differences.
+                80% power, for this n and the observed spread of the differences; null below 2 pairs and where none exists
+                (`notes` says why: alpha ≥ 0.8, or an alpha too small for n).
             n (int): Matched items with a score on both sides.
             p_value (float | None): Paired t test, two-sided.
             pass_rate_difference (float | None):
@@ -49,6 +51,7 @@ class MetricComparison:
             verdict (MetricComparisonVerdict): improved / regressed when adjusted_p_value < alpha (by the sign of
                 mean_difference); else no_detectable_change.
             wilcoxon_p_value (float | None): Wilcoxon signed-rank (zeros dropped).
+            notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
      """
 
     adjusted_p_value: float | None
@@ -70,6 +73,7 @@ class MetricComparison:
     type_: str
     verdict: MetricComparisonVerdict
     wilcoxon_p_value: float | None
+    notes: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -135,6 +139,12 @@ class MetricComparison:
         wilcoxon_p_value: float | None
         wilcoxon_p_value = self.wilcoxon_p_value
 
+        notes: list[str] | Unset = UNSET
+        if not isinstance(self.notes, Unset):
+            notes = self.notes
+
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -159,6 +169,8 @@ class MetricComparison:
             "verdict": verdict,
             "wilcoxon_p_value": wilcoxon_p_value,
         })
+        if notes is not UNSET:
+            field_dict["notes"] = notes
 
         return field_dict
 
@@ -304,6 +316,9 @@ class MetricComparison:
         wilcoxon_p_value = _parse_wilcoxon_p_value(d.pop("wilcoxon_p_value"))
 
 
+        notes = cast(list[str], d.pop("notes", UNSET))
+
+
         metric_comparison = cls(
             adjusted_p_value=adjusted_p_value,
             baseline_mean=baseline_mean,
@@ -324,6 +339,7 @@ class MetricComparison:
             type_=type_,
             verdict=verdict,
             wilcoxon_p_value=wilcoxon_p_value,
+            notes=notes,
         )
 
 
