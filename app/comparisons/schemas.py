@@ -51,7 +51,8 @@ class MetricComparison(BaseModel):
     minimum_detectable_effect: float | None = Field(
         description="The smallest |mean difference| a paired t test at `alpha` detects with "
         "80% power, for this n and the observed spread of the differences; null below 2 pairs "
-        "and where none exists (`notes` says why: alpha ≥ 0.8, or an alpha too small for n)."
+        "and where none exists (`notes` says why): differences without spread (identical "
+        "evaluations), alpha ≥ 0.8, an alpha too small for n."
     )
     notes: list[str] = Field(
         default_factory=list,

@@ -42,16 +42,22 @@ class PairedMetric:
     mcnemar_p_value: float | None = None
 
 
+def _rounding(value: float, differences: np.ndarray) -> bool:
+    """Whether `value` is below the rounding noise of these differences (12 digits): 0.2 − 0.1
+    and 0.3 − 0.2 differ by 3e-17, not by a spread worth testing."""
+    return value <= 1e-12 * max(1.0, float(np.abs(differences).max()))
+
+
 def _paired_t(differences: np.ndarray) -> tuple[tuple[float, float] | None, float | None]:
     n = len(differences)
     if n < 2:
         return None, None
     mean = float(differences.mean())
     sd = float(differences.std(ddof=1))
-    if sd == 0:
-        # scipy answers NaN here; a constant difference is certain (p 0) unless it is 0 (p 1),
-        # as lmms-eval's paired test reads it.
-        return (mean, mean), (1.0 if mean == 0 else 0.0)
+    if _rounding(float(np.ptp(differences)), differences):
+        # scipy answers NaN (or noise) here; a constant difference is certain (p 0) unless it
+        # is 0 (p 1), as lmms-eval's paired test reads it.
+        return (mean, mean), (1.0 if _rounding(abs(mean), differences) else 0.0)
     result = scipy_stats.ttest_1samp(differences, 0.0)
     return t_interval(mean, sd / math.sqrt(n), n - 1), float(result.pvalue)
 
@@ -120,6 +126,12 @@ def minimum_detectable_effect(sd: float, n: int, alpha: float) -> tuple[float | 
             f"no minimum detectable effect at alpha {alpha:g}: the test rejects with at least "
             "80% probability even when nothing changed"
         )
+    if sd == 0:
+        # 0 would claim any change would have been seen; with no spread there is no scale.
+        return None, (
+            "no minimum detectable effect: every item's difference is the same, so there is "
+            "no spread to scale it by"
+        )
     size = detectable_effect_size(n, alpha)
     if size is None:
         return None, (
@@ -157,6 +169,8 @@ def compare_metric(
     differences = b - a
     ci95, p_value = _paired_t(differences)
     sd = float(differences.std(ddof=1)) if n >= 2 else 0.0
+    if n and _rounding(float(np.ptp(differences)), differences):
+        sd = 0.0
     detectable, note = minimum_detectable_effect(sd, n, alpha)
     compared = PairedMetric(
         n=n,

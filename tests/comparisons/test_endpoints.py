@@ -151,6 +151,16 @@ class TestMinimumDetectableEffect:
         assert len(exact["notes"]) == 1 and "alpha 0.9" in exact["notes"][0]
         assert exact["p_value"] is not None and exact["n"] == 73
 
+    def test_identical_evaluations_have_none(self, api: Api) -> None:
+        # Differences all 0: no spread, so no size of change can be said to be detectable.
+        client = api.tenant_client()
+        pattern = [True, False, True, True, False]
+        first, second = outcomes(api, client, pattern), outcomes(api, client, pattern)
+        (exact,) = compare(client, first, second).json()["metrics"]
+        assert exact["mean_difference"] == 0 and exact["verdict"] == "no_detectable_change"
+        assert exact["minimum_detectable_effect"] is None
+        assert len(exact["notes"]) == 1 and "spread" in exact["notes"][0]
+
 
 class TestRunComparison:
     def test_planted_regression_between_two_prediction_runs(self, api: Api) -> None:

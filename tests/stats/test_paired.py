@@ -157,3 +157,20 @@ class TestMinimumDetectableEffect:
         assert detectable_effect_size(2, 1e-7) is None
         detectable, note = minimum_detectable_effect(0.3, 2, 1e-7)
         assert detectable is None and note is not None and "too small" in note
+
+    def test_none_with_a_note_when_the_differences_do_not_vary(self) -> None:
+        # Two identical evaluations: 0 would claim any change would have been seen.
+        same = compare_metric([0.2, 0.9, 0.4], [0.2, 0.9, 0.4], None, None, 0.05)
+        assert same.minimum_detectable_effect is None
+        assert len(same.notes) == 1 and "same" in same.notes[0]
+        assert same.p_value == 1.0
+        # Every item up by 0.1, up to rounding (0.2 − 0.1 ≠ 0.3 − 0.2 in floating point).
+        shifted = compare_metric([0.1, 0.2, 0.3], [0.2, 0.3, 0.4], None, None, 0.05)
+        assert shifted.minimum_detectable_effect is None and len(shifted.notes) == 1
+        assert shifted.p_value == 0.0 and shifted.ci95 == (shifted.mean_difference,) * 2
+        # Differences of 0 and 5.6e-17 (0.1 + 0.2 − 0.3): no change, not a certain one.
+        noise = compare_metric([0.3, 0.6, 0.5], [0.1 + 0.2, 0.6, 0.5], None, None, 0.05)
+        assert noise.p_value == 1.0 and noise.minimum_detectable_effect is None
+        # A genuine spread keeps its figure.
+        varied = compare_metric([0.1, 0.2, 0.3], [0.2, 0.3, 0.5], None, None, 0.05)
+        assert varied.minimum_detectable_effect is not None and varied.notes == ()

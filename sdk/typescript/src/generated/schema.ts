@@ -2371,7 +2371,7 @@ export interface components {
             metric: string;
             /**
              * Minimum Detectable Effect
-             * @description The smallest |mean difference| a paired t test at `alpha` detects with 80% power, for this n and the observed spread of the differences; null below 2 pairs and where none exists (`notes` says why: alpha ≥ 0.8, or an alpha too small for n).
+             * @description The smallest |mean difference| a paired t test at `alpha` detects with 80% power, for this n and the observed spread of the differences; null below 2 pairs and where none exists (`notes` says why): differences without spread (identical evaluations), alpha ≥ 0.8, an alpha too small for n.
              */
             minimum_detectable_effect: number | null;
             /**

@@ -42,7 +42,7 @@ class MetricComparison:
             metric (str):
             minimum_detectable_effect (float | None): The smallest |mean difference| a paired t test at `alpha` detects with
                 80% power, for this n and the observed spread of the differences; null below 2 pairs and where none exists
-                (`notes` says why: alpha ≥ 0.8, or an alpha too small for n).
+                (`notes` says why): differences without spread (identical evaluations), alpha ≥ 0.8, an alpha too small for n.
             n (int): Matched items with a score on both sides.
             p_value (float | None): Paired t test, two-sided.
             pass_rate_difference (float | None):
