@@ -80,7 +80,11 @@ def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
     p, z2 = passed / n, _Z * _Z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0/n the lower bound is exactly 0 and at n/n the upper exactly 1 (centre = half-width
+    # in exact arithmetic); rounding leaves 2.8e-17 or 0.9999999999999999 (statsmodels too).
+    lower = 0.0 if passed == 0 else max(0.0, centre - half)
+    upper = 1.0 if passed == n else min(1.0, centre + half)
+    return (lower, upper)
 
 
 def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> ClusteredSpread | None:

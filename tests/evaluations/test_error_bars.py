@@ -94,6 +94,20 @@ class TestErrorBars:
         # Wilson never collapses: 4 of 4 still leaves room below 1.
         assert row["pass_rate_ci95"][0] == pytest.approx(0.5101, abs=1e-4)
 
+    def test_wilson_bounds_at_none_and_all_passed_are_exact(self, api: Api) -> None:
+        # 10 of 10 gave 0.9999999999999999 and 0 of 7 gave 2.8e-17 before the bounds snapped.
+        metrics = [{"type": "exact_match"}]
+        (all_passed,) = summary(api, {"test_cases": exact_cases([True] * 10), "metrics": metrics})[
+            "per_metric"
+        ]
+        (none_passed,) = summary(api, {"test_cases": exact_cases([False] * 7), "metrics": metrics})[
+            "per_metric"
+        ]
+        assert all_passed["pass_rate_ci95"][1] == 1.0
+        assert all_passed["pass_rate_ci95"][0] == pytest.approx(0.7225, abs=1e-4)
+        assert none_passed["pass_rate_ci95"][0] == 0.0
+        assert none_passed["pass_rate_ci95"][1] == pytest.approx(0.3543, abs=1e-4)
+
     def test_clustered_standard_error(self, api: Api) -> None:
         # Scores 1,1 | 0,0 | 1,0 in clusters a, b, c: mean 0.5, cluster sums of deviations
         # 1, −1, 0; SE = √(C/(C−1) · Σ D_c²)/n = √(3/2 · 2)/6 = √3/6 (Miller 2024, App. A).

@@ -17,6 +17,14 @@ class TestWilson:
                 expected = proportion_confint(passed, n, alpha=0.05, method="wilson")
                 assert wilson_interval(passed, n) == pytest.approx(expected, abs=1e-12)
 
+    def test_none_and_all_passed_reach_the_bounds_exactly(self) -> None:
+        # Rounding left 2.8e-17 at 0/7 and 0.9999999999999999 at 10/10 (statsmodels does too).
+        for n in range(2, 2001):
+            none_passed, all_passed = wilson_interval(0, n), wilson_interval(n, n)
+            assert none_passed is not None and all_passed is not None
+            assert none_passed[0] == 0.0 and all_passed[1] == 1.0, n
+            assert 0.0 < none_passed[1] < 1.0 and 0.0 < all_passed[0] < 1.0
+
     def test_below_two_results_there_is_none(self) -> None:
         assert wilson_interval(1, 1) is None and wilson_interval(0, 0) is None
 
