@@ -31,7 +31,7 @@ class ClusteredSpread:
     clusters: int
     stderr: float
     ci95: tuple[float, float]
-    # (clustered SE / plain SE)²; None when the plain SE is 0.
+    # (clustered SE / plain SE)²; None when the plain SE is 0 (every score equal).
     design_effect: float | None
 
 
@@ -52,6 +52,12 @@ def t_interval(mean: float, stderr: float, df: int) -> tuple[float, float]:
     return (mean - half, mean + half)
 
 
+def _no_variance(variance: float, mean_square: float) -> bool:
+    """Whether a variance is below the rounding noise of scores whose mean square is this: then
+    every score is (nearly) equal and the spread is zero, not a tiny positive number."""
+    return variance <= 1e-12 * max(1.0, mean_square)
+
+
 def spread_from_sums(n: int, total: float, total_sq: float) -> Spread:
     """The spread of n scores from their running sum and sum of squares."""
     if n == 0:
@@ -62,7 +68,7 @@ def spread_from_sums(n: int, total: float, total_sq: float) -> Spread:
     # Σx² − n·x̄² loses digits to cancellation when every score is (nearly) equal: a variance
     # below that rounding noise is zero, not a tiny positive number.
     variance = (total_sq - n * mean * mean) / (n - 1)
-    if variance <= 1e-12 * max(1.0, total_sq / n):
+    if _no_variance(variance, total_sq / n):
         variance = 0.0
     std = math.sqrt(variance)
     stderr = std / math.sqrt(n)
@@ -99,6 +105,14 @@ def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> Clustere
     if len(codes) < 2 or len(scores) < 2:
         return None
     values = np.asarray(scores, dtype=float)
+    mean = float(values.mean())
+    variance = float(np.var(values, ddof=1))
+    if _no_variance(variance, float(np.mean(values * values))):
+        # Equal scores: the plain error is 0 (spread_from_sums), and so is the clustered one;
+        # the OLS fit would return rounding noise (7e-16) and a design effect of noise/noise.
+        return ClusteredSpread(
+            clusters=len(codes), stderr=0.0, ci95=(mean, mean), design_effect=None
+        )
     fit = OLS(values, np.ones(len(values))).fit(
         cov_type="cluster",
         cov_kwds={"groups": np.asarray([codes[label] for label in labels])},
@@ -107,8 +121,7 @@ def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> Clustere
     stderr = float(fit.bse[0])
     if not math.isfinite(stderr):
         stderr = 0.0
-    mean = float(values.mean())
-    plain = float(np.std(values, ddof=1)) / math.sqrt(len(values))
+    plain = math.sqrt(variance / len(values))
     return ClusteredSpread(
         clusters=len(codes),
         stderr=stderr,

@@ -132,6 +132,31 @@ class TestErrorBars:
         assert row["stderr"] == pytest.approx(math.sqrt(0.05))
         assert clustered["design_effect"] == pytest.approx((1 / 12) / 0.05)
 
+    def test_equal_scores_have_a_zero_clustered_error(self, api: Api) -> None:
+        # Twelve equal BLEU scores (0.8187…) in three clusters: the OLS fit gave a stderr of
+        # 2.4e-16 and a design effect of 49.5 (noise over noise; 395062.5 in the audit).
+        cases = [
+            {
+                "id": f"c{index}",
+                "input": "q",
+                "actual_output": "the cat sat on mat",
+                "expected_output": "the cat sat on a mat",
+                "metadata": {"image": f"img{index % 3}"},
+            }
+            for index in range(12)
+        ]
+        final = summary(
+            api, {"test_cases": cases, "metrics": [{"type": "bleu"}], "cluster_by": "image"}
+        )
+        (row,) = final["per_metric"]
+        assert 0 < row["mean_score"] < 1
+        assert (row["std"], row["stderr"]) == (0.0, 0.0)
+        assert row["ci95"][0] == row["ci95"][1]
+        clustered = row["clustered"]
+        assert clustered["clusters"] == 3 and clustered["stderr"] == 0.0
+        assert clustered["ci95"][0] == clustered["ci95"][1]
+        assert clustered["design_effect"] is None
+
     def test_cluster_by_needs_the_key_on_every_case(self, api: Api) -> None:
         cases = exact_cases([True, False, True], ["a", "b", "a"])
         del cases[1]["metadata"]

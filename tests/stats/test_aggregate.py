@@ -1,5 +1,6 @@
 """app.stats's one-run error bars against statsmodels and scipy (the libraries they stand for)."""
 
+import math
 import random
 
 import numpy as np
@@ -44,3 +45,36 @@ class TestSpread:
         assert clustered_spread([0.1, 0.9, 0.5], ["a", "a", "a"]) is None
         spread = clustered_spread([0.1, 0.9, 0.5, 0.7], ["a", "a", "b", "b"])
         assert spread is not None and spread.clusters == 2
+
+    def test_clustered_matches_millers_formula(self) -> None:
+        # SE = √(C/(C−1) · Σ_c D_c²)/n, D_c = Σ_{i∈c}(x_i − x̄) (Miller 2024, App. A, with the
+        # finite-cluster correction inspect and statsmodels apply).
+        generator = random.Random(9)
+        for clusters in (2, 3, 7):
+            groups = [generator.randrange(clusters) for _ in range(40)]
+            groups[:clusters] = range(clusters)
+            scores = [generator.random() for _ in range(40)]
+            mean = sum(scores) / 40
+            sums = [
+                sum(x - mean for x, g in zip(scores, groups, strict=True) if g == c)
+                for c in range(clusters)
+            ]
+            expected = math.sqrt(clusters / (clusters - 1) * sum(d * d for d in sums)) / 40
+            spread = clustered_spread(scores, groups)
+            assert spread is not None and spread.stderr == pytest.approx(expected, rel=1e-9)
+            plain = scipy_stats.sem(scores)
+            assert spread.design_effect == pytest.approx((expected / plain) ** 2, rel=1e-9)
+
+    def test_equal_scores_have_no_clustered_error_either(self) -> None:
+        # The OLS fit on [0.7] * 6 gave a stderr of 1.6e-16 and a design effect of 10 (noise
+        # over noise); the plain spread of the same scores is exactly 0.
+        for value in (0.1, 0.7, 0.123456789, 1.0, 0.0, 33.3):
+            for n in (6, 12, 40):
+                scores = [value] * n
+                spread = clustered_spread(scores, [i % 3 for i in range(n)])
+                assert spread is not None and spread.clusters == 3
+                assert spread.stderr == 0.0 and spread.design_effect is None
+                assert spread.ci95[0] == spread.ci95[1]
+                plain = spread_from_sums(n, sum(scores), sum(x * x for x in scores))
+                assert plain.stderr == 0.0 and plain.ci95 is not None
+                assert plain.ci95[0] == plain.ci95[1]
