@@ -1,5 +1,6 @@
 """One metric's spread: mean, SD, standard error and intervals, plain and clustered."""
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -93,14 +94,33 @@ def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
     return (lower, upper)
 
 
+def _json_number(value: Any) -> Any:
+    """The value with integral floats as ints, inside lists and objects too: JSON has one
+    number type, so 1 and 1.0 are one value (PostgreSQL's jsonb compares them equal)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_json_number(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _json_number(item) for key, item in value.items()}
+    return value
+
+
+def _cluster_label(value: Any) -> str:
+    """A cluster's identity: its JSON value with its type, so 1, "1" and true are three
+    clusters (str() made 1 and "1" one, and Python's == makes 1 and true one)."""
+    return json.dumps(_json_number(value), sort_keys=True, ensure_ascii=False, default=str)
+
+
 def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> ClusteredSpread | None:
     """Clustered SE of the mean (intercept-only OLS, cluster-robust covariance with the
     G/(G-1) correction, t with G-1 df); None below 2 clusters.
 
     Args:
-        groups: each score's cluster label (any hashable; compared as strings).
+        groups: each score's cluster label, a JSON value (compared with its type:
+            `_cluster_label`).
     """
-    labels = [str(group) for group in groups]
+    labels = [_cluster_label(group) for group in groups]
     codes = {label: code for code, label in enumerate(dict.fromkeys(labels))}
     if len(codes) < 2 or len(scores) < 2:
         return None

@@ -157,6 +157,21 @@ class TestErrorBars:
         assert clustered["ci95"][0] == clustered["ci95"][1]
         assert clustered["design_effect"] is None
 
+    def test_clusters_are_told_apart_by_json_type(self, api: Api) -> None:
+        # metadata.image 1 and "1" are two clusters (they were one: labels compared as strings).
+        cases = exact_cases([True, False, True, True, False, False, True, False])
+        for case, image in zip(cases, [1, "1", 2, "2", 3, "3", 1, 2], strict=True):
+            case["metadata"] = {"image": image}
+        final = summary(
+            api,
+            {"test_cases": cases, "metrics": [{"type": "exact_match"}], "cluster_by": "image"},
+        )
+        clustered = final["per_metric"][0]["clustered"]
+        assert clustered["clusters"] == 6
+        # Scores 1,0,1,1,0,0,1,0 in clusters {1: c0,c6}, {"1"}, {2: c2,c7}, {"2"}, {3}, {"3"}:
+        # mean 0.5, cluster sums of deviations 1, −0.5, 0, 0.5, −0.5, −0.5; Σ D² = 2.
+        assert clustered["stderr"] == pytest.approx(math.sqrt(6 / 5 * 2) / 8)
+
     def test_cluster_by_needs_the_key_on_every_case(self, api: Api) -> None:
         cases = exact_cases([True, False, True], ["a", "b", "a"])
         del cases[1]["metadata"]

@@ -6,6 +6,7 @@ import random
 import numpy as np
 import pytest
 from scipy import stats as scipy_stats
+from statsmodels.regression.linear_model import OLS
 from statsmodels.stats.proportion import proportion_confint
 
 from app.stats import clustered_spread, spread_from_sums, wilson_interval
@@ -78,3 +79,19 @@ class TestSpread:
                 plain = spread_from_sums(n, sum(scores), sum(x * x for x in scores))
                 assert plain.stderr == 0.0 and plain.ci95 is not None
                 assert plain.ci95[0] == plain.ci95[1]
+
+    def test_clusters_are_json_values_with_their_type(self) -> None:
+        # str() made 1 and "1" one cluster; Python's == would make 1 and true one.
+        scores = [0.1, 0.9, 0.4, 0.6, 0.3, 0.8, 0.2, 0.7]
+        typed = clustered_spread(scores, [1, "1", 2, "2", 3, "3", 1, 2])
+        assert typed is not None and typed.clusters == 6
+        assert clustered_spread(scores[:3], [1, True, "true"]).clusters == 3  # type: ignore[union-attr]
+        # One JSON number: 1 and 1.0 (and within objects) are one cluster.
+        same = clustered_spread(scores[:4], [1, 1.0, {"page": 2}, {"page": 2.0}])
+        assert same is not None and same.clusters == 2
+        # The grouping is the one statsmodels gets with those six labels as codes.
+        codes = [0, 1, 2, 3, 4, 5, 0, 2]
+        fit = OLS(np.asarray(scores), np.ones(8)).fit(
+            cov_type="cluster", cov_kwds={"groups": np.asarray(codes)}, use_t=True
+        )
+        assert typed.stderr == pytest.approx(float(fit.bse[0]), rel=1e-12)
