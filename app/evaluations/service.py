@@ -111,6 +111,19 @@ def _validate(
                 )
             )
         client_ids.setdefault(key, index)
+    # A case without an id is known by its index: an explicit id equal to that index would make
+    # two cases one (comparisons match by id), so the submission names the unnamed case.
+    for index, test_case in enumerate(payload.test_cases):
+        taken = client_ids.get(str(index))
+        if test_case.id is None and taken is not None and len(errors) < _MAX_FIELD_ERRORS:
+            errors.append(
+                field_error(
+                    ["test_cases", index, "id"],
+                    f"missing, and the id a case without one gets (its index, {str(index)!r}) "
+                    f"is test_cases[{taken}]'s; give this case an id, or every case or none",
+                    "duplicate_id",
+                )
+            )
     missing, missing_count = _missing_field_errors(payload)
     errors.extend(missing)
     if payload.cluster_by is not None:

@@ -263,6 +263,29 @@ class TestValidation:
         )
         assert locs == ["metadata"]
 
+    def test_an_explicit_id_equal_to_an_unnamed_cases_index_is_422(self, api: Api) -> None:
+        # [{"id": "1"}, {}, {}] gave test_case_id "1", "1", "2": the case at index 1 gets "1".
+        client = api.tenant_client()
+        case = {"input": "q", "actual_output": "a", "expected_output": "a"}
+        cases = [{"id": "1", **case}, dict(case), dict(case)]
+        body = problem(client.post("/v1/evaluations", json=evaluation_body(test_cases=cases)), 422)
+        assert error_locs(body) == ["test_cases[1].id"]
+        assert "test_cases[0]" in body["errors"][0]["msg"] and "'1'" in body["errors"][0]["msg"]
+        # The explicit id may come later, and be an integer.
+        cases = [dict(case), {"id": 0, **case}]
+        body = problem(client.post("/v1/evaluations", json=evaluation_body(test_cases=cases)), 422)
+        assert error_locs(body) == ["test_cases[0].id"]
+        # Ids that cannot collide are fine, and unnamed cases keep their index as id.
+        cases = [{"id": "5", **case}, dict(case), {"id": "tc", **case}]
+        response = client.post("/v1/evaluations", json=evaluation_body(test_cases=cases))
+        assert response.status_code == 202, response.text
+        final = api.wait(client, response.json()["id"])
+        ids = {
+            row["test_case_id"]
+            for row in client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+        }
+        assert ids == {"5", "1", "tc"}
+
     def test_body_over_limit_is_413(self, api: Api) -> None:
         limit = api.settings.max_body_bytes
         big = "x" * (limit + 1)
