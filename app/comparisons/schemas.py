@@ -76,13 +76,25 @@ class MetricComparison(BaseModel):
 class UnmatchedItem(BaseModel):
     side: Literal["baseline", "candidate"]
     test_case_id: str = Field(description="The test-case id, or `subset/row_index` for runs.")
+    reason: Literal["one_side", "duplicate_id"] = Field(
+        default="one_side",
+        description="`one_side`: the other side has no case with this id. `duplicate_id`: this "
+        "side has several cases with this id (evaluations stored before that was refused), so "
+        "none of them can be paired; listed on each side that has the id.",
+    )
 
 
 class Unmatched(BaseModel):
-    """Items on one side only (never compared), and metrics on one side only."""
+    """Items never compared (on one side only, or with an id a side repeats), and metrics on
+    one side only."""
 
     baseline_only: int
     candidate_only: int
+    duplicate_ids: int = Field(
+        default=0,
+        description="Test-case ids that name several cases on a side: their items are left out "
+        "on both sides.",
+    )
     items: list[UnmatchedItem] = Field(description="The first 100 of them.")
     metrics: list[str] = Field(description="Metric names only one side has.")
 

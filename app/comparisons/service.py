@@ -54,11 +54,31 @@ def _side(repo: ComparisonRepository, field: str, evaluation_id: str) -> Evaluat
     return side
 
 
-def _by_metric(rows: Sequence[Any]) -> SideScores:
+def _by_metric(rows: Sequence[Any]) -> tuple[SideScores, set[str]]:
+    """(score, passed) per test-case id per metric, and the ids that name more than one case
+    (evaluations stored before such ids were refused at submit)."""
     found: SideScores = defaultdict(dict)
+    repeated: set[str] = set()
     for case_id, metric, score, passed in rows:
+        if case_id in found[metric]:
+            repeated.add(case_id)
         found[metric][case_id] = (score, passed)
-    return found
+    return found, repeated
+
+
+def _sides(
+    session: Session, baseline_id: str, candidate_id: str, metrics: Sequence[str] | None = None
+) -> tuple[SideScores, SideScores, set[str], set[str]]:
+    """Both sides' scores with every id either side repeats left out (which of two cases is
+    the partner is unknowable), and those ids per side."""
+    base, base_repeated = _by_metric(repository.scores(session, baseline_id, metrics))
+    cand, cand_repeated = _by_metric(repository.scores(session, candidate_id, metrics))
+    ambiguous = base_repeated | cand_repeated
+    if ambiguous:
+        for cases in (*base.values(), *cand.values()):
+            for case_id in ambiguous:
+                cases.pop(case_id, None)
+    return base, cand, base_repeated, cand_repeated
 
 
 def _metric_types(evaluation: Evaluation) -> dict[str, str]:
@@ -90,16 +110,30 @@ def _compared_metrics(
     return list(dict.fromkeys(payload.metrics)), one_sided
 
 
-def _unmatched(base: SideScores, cand: SideScores, one_sided: list[str]) -> Unmatched:
+def _unmatched(
+    base: SideScores,
+    cand: SideScores,
+    one_sided: list[str],
+    base_repeated: set[str],
+    cand_repeated: set[str],
+) -> Unmatched:
     base_ids = {case_id for cases in base.values() for case_id in cases}
     cand_ids = {case_id for cases in cand.values() for case_id in cases}
     baseline_only, candidate_only = sorted(base_ids - cand_ids), sorted(cand_ids - base_ids)
     listed = [UnmatchedItem(side="baseline", test_case_id=i) for i in baseline_only] + [
         UnmatchedItem(side="candidate", test_case_id=i) for i in candidate_only
     ]
+    ambiguous = sorted(base_repeated | cand_repeated)
+    listed += [
+        UnmatchedItem(side=side, test_case_id=case_id, reason="duplicate_id")
+        for case_id in ambiguous
+        for side, repeated in (("baseline", base_repeated), ("candidate", cand_repeated))
+        if case_id in repeated
+    ]
     return Unmatched(
         baseline_only=len(baseline_only),
         candidate_only=len(candidate_only),
+        duplicate_ids=len(ambiguous),
         items=listed[:MAX_UNMATCHED_LISTED],
         metrics=one_sided,
     )
@@ -160,8 +194,7 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
             errors=[field_error(["candidate_id"], f"not a {baseline.kind}", "kind_mismatch")],
         )
     names, one_sided = _compared_metrics(payload, baseline, candidate)
-    base = _by_metric(repository.scores(session, baseline.id))
-    cand = _by_metric(repository.scores(session, candidate.id))
+    base, cand, base_repeated, cand_repeated = _sides(session, baseline.id, candidate.id)
     types = _metric_types(baseline)
     compared = [
         _compare(name, types[name], base.get(name, {}), cand.get(name, {}), payload.alpha)
@@ -180,7 +213,9 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         candidate_id=candidate.id,
         alpha=payload.alpha,
         metrics=[MetricComparison(**row).model_dump(mode="json") for row in compared],
-        unmatched=_unmatched(base, cand, one_sided).model_dump(mode="json"),
+        unmatched=_unmatched(base, cand, one_sided, base_repeated, cand_repeated).model_dump(
+            mode="json"
+        ),
     )
     repo.add(comparison)
     return comparison
@@ -249,8 +284,7 @@ def items(
             slug="bad-metric",
         )
     wanted = [metric] if metric is not None else names
-    base = _by_metric(repository.scores(session, comparison.baseline_id, wanted))
-    cand = _by_metric(repository.scores(session, comparison.candidate_id, wanted))
+    base, cand, _, _ = _sides(session, comparison.baseline_id, comparison.candidate_id, wanted)
     moved = [entry for name in wanted for entry in _moved(name, base[name], cand[name], direction)]
     if direction == "improved":
         moved.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))

@@ -6,8 +6,11 @@ import math
 import random
 
 import pytest
+from sqlalchemy import update
 from statsmodels.stats.power import TTestPower
 
+from app.models import Result
+from app.models import TestCase as StoredCase
 from tests.comparisons.helpers import (
     CASES,
     PLANTED,
@@ -66,9 +69,10 @@ class TestEvaluationComparison:
         unmatched = body["unmatched"]
         assert (unmatched["baseline_only"], unmatched["candidate_only"]) == (1, 1)
         assert unmatched["items"] == [
-            {"side": "baseline", "test_case_id": "gone"},
-            {"side": "candidate", "test_case_id": "new"},
+            {"side": "baseline", "test_case_id": "gone", "reason": "one_side"},
+            {"side": "candidate", "test_case_id": "new", "reason": "one_side"},
         ]
+        assert unmatched["duplicate_ids"] == 0
 
     def test_planted_improvement_and_no_change(self, api: Api) -> None:
         client = api.tenant_client()
@@ -275,5 +279,42 @@ class TestErroredAndUnmatched:
         unmatched = body["unmatched"]
         assert (unmatched["baseline_only"], unmatched["candidate_only"]) == (110, 0)
         assert len(unmatched["items"]) == 100
-        assert unmatched["items"][0] == {"side": "baseline", "test_case_id": "c010"}
+        assert unmatched["items"][0] == {
+            "side": "baseline",
+            "test_case_id": "c010",
+            "reason": "one_side",
+        }
         assert body["metrics"][0]["n"] == 10
+
+    def test_an_id_a_side_repeats_is_left_out_and_listed(self, api: Api) -> None:
+        # Evaluations stored before colliding ids were refused ([{"id": "1"}, {}] gave two
+        # cases "1"): the comparison overwrote one of them silently.
+        client = api.tenant_client()
+        baseline = outcomes(api, client, [True, True, False, True, False])
+        candidate = outcomes(api, client, [True, False, False, True, True])
+        with api.served.runtime.session() as session:
+            session.execute(
+                update(StoredCase)
+                .where(StoredCase.evaluation_id == baseline, StoredCase.index == 1)
+                .values(client_id="c0")
+            )
+            session.execute(
+                update(Result)
+                .where(Result.evaluation_id == baseline, Result.test_case_index == 1)
+                .values(test_case_id="c0")
+            )
+            session.commit()
+        body = compare(client, baseline, candidate).json()
+        (exact,) = body["metrics"]
+        # c0 names two baseline cases: left out on both sides; c1 is now the candidate's only.
+        assert exact["n"] == 3 and exact["mean_difference"] == pytest.approx(1 / 3)
+        assert (exact["improved_items"], exact["regressed_items"]) == (1, 0)
+        unmatched = body["unmatched"]
+        assert (unmatched["baseline_only"], unmatched["candidate_only"]) == (0, 1)
+        assert unmatched["duplicate_ids"] == 1
+        assert unmatched["items"] == [
+            {"side": "candidate", "test_case_id": "c1", "reason": "one_side"},
+            {"side": "baseline", "test_case_id": "c0", "reason": "duplicate_id"},
+        ]
+        moved = client.get(f"/v1/comparisons/{body['id']}/items").json()["data"]
+        assert [item["test_case_id"] for item in moved] == ["c4"]

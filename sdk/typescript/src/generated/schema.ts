@@ -3138,13 +3138,20 @@ export interface components {
         };
         /**
          * Unmatched
-         * @description Items on one side only (never compared), and metrics on one side only.
+         * @description Items never compared (on one side only, or with an id a side repeats), and metrics on
+         *     one side only.
          */
         Unmatched: {
             /** Baseline Only */
             baseline_only: number;
             /** Candidate Only */
             candidate_only: number;
+            /**
+             * Duplicate Ids
+             * @description Test-case ids that name several cases on a side: their items are left out on both sides.
+             * @default 0
+             */
+            duplicate_ids?: number;
             /**
              * Items
              * @description The first 100 of them.
@@ -3158,6 +3165,13 @@ export interface components {
         };
         /** UnmatchedItem */
         UnmatchedItem: {
+            /**
+             * Reason
+             * @description `one_side`: the other side has no case with this id. `duplicate_id`: this side has several cases with this id (evaluations stored before that was refused), so none of them can be paired; listed on each side that has the id.
+             * @default one_side
+             * @enum {string}
+             */
+            reason?: "one_side" | "duplicate_id";
             /**
              * Side
              * @enum {string}

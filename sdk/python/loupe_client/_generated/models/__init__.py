@@ -154,6 +154,7 @@ from .text_part import TextPart
 from .text_to_image_spec import TextToImageSpec
 from .unmatched import Unmatched
 from .unmatched_item import UnmatchedItem
+from .unmatched_item_reason import UnmatchedItemReason
 from .unmatched_item_side import UnmatchedItemSide
 from .usage import Usage
 from .usage_bucket import UsageBucket
@@ -323,6 +324,7 @@ __all__ = (
     "TextToImageSpec",
     "Unmatched",
     "UnmatchedItem",
+    "UnmatchedItemReason",
     "UnmatchedItemSide",
     "Usage",
     "UsageBucket",

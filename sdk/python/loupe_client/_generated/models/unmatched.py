@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -23,19 +24,23 @@ T = TypeVar("T", bound="Unmatched")
 
 @_attrs_define
 class Unmatched:
-    """ Items on one side only (never compared), and metrics on one side only.
+    """ Items never compared (on one side only, or with an id a side repeats), and metrics on
+    one side only.
 
         Attributes:
             baseline_only (int):
             candidate_only (int):
             items (list[UnmatchedItem]): The first 100 of them.
             metrics (list[str]): Metric names only one side has.
+            duplicate_ids (int | Unset): Test-case ids that name several cases on a side: their items are left out on both
+                sides. Default: 0.
      """
 
     baseline_only: int
     candidate_only: int
     items: list[UnmatchedItem]
     metrics: list[str]
+    duplicate_ids: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -59,6 +64,8 @@ class Unmatched:
 
 
 
+        duplicate_ids = self.duplicate_ids
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -68,6 +75,8 @@ class Unmatched:
             "items": items,
             "metrics": metrics,
         })
+        if duplicate_ids is not UNSET:
+            field_dict["duplicate_ids"] = duplicate_ids
 
         return field_dict
 
@@ -94,11 +103,14 @@ class Unmatched:
         metrics = cast(list[str], d.pop("metrics"))
 
 
+        duplicate_ids = d.pop("duplicate_ids", UNSET)
+
         unmatched = cls(
             baseline_only=baseline_only,
             candidate_only=candidate_only,
             items=items,
             metrics=metrics,
+            duplicate_ids=duplicate_ids,
         )
 
 

@@ -8,8 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.unmatched_item_reason import check_unmatched_item_reason
+from ..models.unmatched_item_reason import UnmatchedItemReason
 from ..models.unmatched_item_side import check_unmatched_item_side
 from ..models.unmatched_item_side import UnmatchedItemSide
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -27,10 +30,14 @@ class UnmatchedItem:
         Attributes:
             side (UnmatchedItemSide):
             test_case_id (str): The test-case id, or `subset/row_index` for runs.
+            reason (UnmatchedItemReason | Unset): `one_side`: the other side has no case with this id. `duplicate_id`: this
+                side has several cases with this id (evaluations stored before that was refused), so none of them can be paired;
+                listed on each side that has the id. Default: 'one_side'.
      """
 
     side: UnmatchedItemSide
     test_case_id: str
+    reason: UnmatchedItemReason | Unset = 'one_side'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -42,6 +49,11 @@ class UnmatchedItem:
 
         test_case_id = self.test_case_id
 
+        reason: str | Unset = UNSET
+        if not isinstance(self.reason, Unset):
+            reason = self.reason
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -49,6 +61,8 @@ class UnmatchedItem:
             "side": side,
             "test_case_id": test_case_id,
         })
+        if reason is not UNSET:
+            field_dict["reason"] = reason
 
         return field_dict
 
@@ -64,9 +78,20 @@ class UnmatchedItem:
 
         test_case_id = d.pop("test_case_id")
 
+        _reason = d.pop("reason", UNSET)
+        reason: UnmatchedItemReason | Unset
+        if isinstance(_reason,  Unset):
+            reason = UNSET
+        else:
+            reason = check_unmatched_item_reason(_reason)
+
+
+
+
         unmatched_item = cls(
             side=side,
             test_case_id=test_case_id,
+            reason=reason,
         )
 
 
