@@ -39,7 +39,15 @@ class MetricComparison(BaseModel):
     """One metric, item by item: candidate − baseline over items scored on both sides."""
 
     metric: str
-    type: str
+    type: str = Field(description="Both sides' metric type (metrics match by name and type).")
+    baseline_threshold: float | None = Field(
+        default=None, description="The baseline spec's threshold (null: the type has none)."
+    )
+    candidate_threshold: float | None = Field(
+        default=None,
+        description="The candidate spec's threshold. When it differs from the baseline's, the "
+        "pass-rate figures are null (a note says so): equal scores can pass on one side only.",
+    )
     n: int = Field(description="Matched items with a score on both sides.")
     baseline_mean: float | None
     candidate_mean: float | None
@@ -62,7 +70,9 @@ class MetricComparison(BaseModel):
         description="improved / regressed when adjusted_p_value < alpha (by the sign of "
         "mean_difference); else no_detectable_change."
     )
-    baseline_pass_rate: float | None = Field(description="Only for metrics with a threshold.")
+    baseline_pass_rate: float | None = Field(
+        description="Only for metrics with a threshold, the same on both sides."
+    )
     candidate_pass_rate: float | None
     pass_rate_difference: float | None
     improved_items: int | None = Field(description="Failed on the baseline, passed now.")
@@ -84,9 +94,18 @@ class UnmatchedItem(BaseModel):
     )
 
 
+class MetricMismatch(BaseModel):
+    """A name both sides give to metrics of different types: not compared."""
+
+    metric: str
+    baseline_type: str
+    candidate_type: str
+    reason: str
+
+
 class Unmatched(BaseModel):
-    """Items never compared (on one side only, or with an id a side repeats), and metrics on
-    one side only."""
+    """Items never compared (on one side only, or with an id a side repeats), and metrics
+    never compared (on one side only, or of another type on the other side)."""
 
     baseline_only: int
     candidate_only: int
@@ -96,7 +115,14 @@ class Unmatched(BaseModel):
         "on both sides.",
     )
     items: list[UnmatchedItem] = Field(description="The first 100 of them.")
-    metrics: list[str] = Field(description="Metric names only one side has.")
+    metrics: list[str] = Field(
+        description="Metric names not compared: only one side has them, or the sides' metrics "
+        "of that name differ in type (`mismatched_metrics`)."
+    )
+    mismatched_metrics: list[MetricMismatch] = Field(
+        default_factory=list,
+        description="Names both sides use for metrics of different types, with the reason.",
+    )
 
 
 class Comparison(BaseModel):

@@ -18,6 +18,7 @@ from app.comparisons.schemas import (
     Direction,
     ItemSide,
     MetricComparison,
+    MetricMismatch,
     Unmatched,
     UnmatchedItem,
 )
@@ -81,21 +82,41 @@ def _sides(
     return base, cand, base_repeated, cand_repeated
 
 
-def _metric_types(evaluation: Evaluation) -> dict[str, str]:
-    return {spec.get("name") or spec["type"]: spec["type"] for spec in evaluation.metrics}
+def _metric_specs(evaluation: Evaluation) -> dict[str, dict[str, Any]]:
+    return {spec.get("name") or spec["type"]: spec for spec in evaluation.metrics}
 
 
 def _compared_metrics(
-    payload: ComparisonCreate, baseline: Evaluation, candidate: Evaluation
-) -> tuple[list[str], list[str]]:
-    """The metric names to compare, and those only one side has."""
-    ours, theirs = _metric_types(baseline), _metric_types(candidate)
-    shared = [name for name in ours if name in theirs]
-    one_sided = [name for name in [*ours, *theirs] if name not in shared]
+    payload: ComparisonCreate, ours: dict[str, dict[str, Any]], theirs: dict[str, dict[str, Any]]
+) -> tuple[list[str], list[str], list[MetricMismatch]]:
+    """The metric names to compare (same name and type on both sides), the names not compared,
+    and the names both sides give to metrics of different types."""
+    shared = [
+        name for name in ours if name in theirs and ours[name]["type"] == theirs[name]["type"]
+    ]
+    mismatched = [
+        MetricMismatch(
+            metric=name,
+            baseline_type=ours[name]["type"],
+            candidate_type=theirs[name]["type"],
+            reason=f"{ours[name]['type']} on the baseline, {theirs[name]['type']} on the "
+            "candidate: scores of different metrics are not comparable",
+        )
+        for name in ours
+        if name in theirs and name not in shared
+    ]
+    not_compared = list(dict.fromkeys(name for name in [*ours, *theirs] if name not in shared))
     if payload.metrics is None:
-        return shared, one_sided
+        return shared, not_compared, mismatched
+    why = {mismatch.metric: mismatch.reason for mismatch in mismatched}
     errors = [
-        field_error(["metrics", index], f"{name!r} is not a metric of both sides", "unknown")
+        field_error(
+            ["metrics", index],
+            f"{name!r} is {why[name]}"
+            if name in why
+            else f"{name!r} is not a metric of both sides",
+            "type_mismatch" if name in why else "unknown",
+        )
         for index, name in enumerate(payload.metrics)
         if name not in shared
     ]
@@ -107,13 +128,14 @@ def _compared_metrics(
             slug="validation",
             errors=errors,
         )
-    return list(dict.fromkeys(payload.metrics)), one_sided
+    return list(dict.fromkeys(payload.metrics)), not_compared, mismatched
 
 
 def _unmatched(
     base: SideScores,
     cand: SideScores,
-    one_sided: list[str],
+    not_compared: list[str],
+    mismatched: list[MetricMismatch],
     base_repeated: set[str],
     cand_repeated: set[str],
 ) -> Unmatched:
@@ -135,22 +157,52 @@ def _unmatched(
         candidate_only=len(candidate_only),
         duplicate_ids=len(ambiguous),
         items=listed[:MAX_UNMATCHED_LISTED],
-        metrics=one_sided,
+        metrics=not_compared,
+        mismatched_metrics=mismatched,
     )
+
+
+def _settings_notes(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
+    """Notes on how two same-type specs differ: thresholds (pass/fail then differs with equal
+    scores) and other settings (the scores may then measure different things)."""
+    notes = []
+    if ours.get("threshold") != theirs.get("threshold"):
+        notes.append(
+            f"thresholds differ (baseline {ours.get('threshold')}, candidate "
+            f"{theirs.get('threshold')}): a pass on one side is not a pass on the other, so the "
+            "pass-rate figures are null; the score statistics stand"
+        )
+    settings = sorted(
+        key
+        for key in {*ours, *theirs} - {"name", "type", "threshold"}
+        if ours.get(key) != theirs.get(key)
+    )
+    if settings:
+        notes.append(
+            f"the metric's settings differ ({', '.join(settings)}): the two sides' scores may "
+            "not measure the same thing"
+        )
+    return notes
 
 
 def _compare(
     metric: str,
-    type_: str,
+    specs: tuple[dict[str, Any], dict[str, Any]],
     base: dict[str, tuple[float | None, bool | None]],
     cand: dict[str, tuple[float | None, bool | None]],
     alpha: float,
 ) -> dict[str, Any]:
+    ours, theirs = specs
     matched = sorted(base.keys() & cand.keys())
     pairs = [
         (base[i], cand[i]) for i in matched if base[i][0] is not None and cand[i][0] is not None
     ]
-    thresholded = bool(pairs) and all(b[1] is not None and c[1] is not None for b, c in pairs)
+    same_threshold = ours.get("threshold") == theirs.get("threshold")
+    thresholded = (
+        same_threshold
+        and bool(pairs)
+        and all(b[1] is not None and c[1] is not None for b, c in pairs)
+    )
     paired = compare_metric(
         [b[0] for b, _ in pairs],  # type: ignore[misc]
         [c[0] for _, c in pairs],  # type: ignore[misc]
@@ -160,10 +212,12 @@ def _compare(
     )
     fields = dict(paired.__dict__)
     fields["ci95"] = list(paired.ci95) if paired.ci95 else None
-    fields["notes"] = list(paired.notes)
+    fields["notes"] = [*paired.notes, *_settings_notes(ours, theirs)]
     return {
         "metric": metric,
-        "type": type_,
+        "type": ours["type"],
+        "baseline_threshold": ours.get("threshold"),
+        "candidate_threshold": theirs.get("threshold"),
         **fields,
         "errored": {
             # A result without a score is an errored one (metrics score whatever they judge).
@@ -193,11 +247,13 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
             slug="validation",
             errors=[field_error(["candidate_id"], f"not a {baseline.kind}", "kind_mismatch")],
         )
-    names, one_sided = _compared_metrics(payload, baseline, candidate)
+    ours, theirs = _metric_specs(baseline), _metric_specs(candidate)
+    names, not_compared, mismatched = _compared_metrics(payload, ours, theirs)
     base, cand, base_repeated, cand_repeated = _sides(session, baseline.id, candidate.id)
-    types = _metric_types(baseline)
     compared = [
-        _compare(name, types[name], base.get(name, {}), cand.get(name, {}), payload.alpha)
+        _compare(
+            name, (ours[name], theirs[name]), base.get(name, {}), cand.get(name, {}), payload.alpha
+        )
         for name in names
     ]
     for row, adjusted in zip(
@@ -213,9 +269,9 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         candidate_id=candidate.id,
         alpha=payload.alpha,
         metrics=[MetricComparison(**row).model_dump(mode="json") for row in compared],
-        unmatched=_unmatched(base, cand, one_sided, base_repeated, cand_repeated).model_dump(
-            mode="json"
-        ),
+        unmatched=_unmatched(
+            base, cand, not_compared, mismatched, base_repeated, cand_repeated
+        ).model_dump(mode="json"),
     )
     repo.add(comparison)
     return comparison
@@ -242,14 +298,21 @@ def to_schema(comparison: Comparison) -> ComparisonSchema:
 
 
 def _moved(
-    metric: str, base: dict[str, Any], cand: dict[str, Any], direction: Direction | None
+    metric: str,
+    base: dict[str, Any],
+    cand: dict[str, Any],
+    direction: Direction | None,
+    same_threshold: bool,
 ) -> list[tuple[float, str, str]]:
-    """(difference, metric, test_case_id) of matched items whose score or pass/fail moved."""
+    """(difference, metric, test_case_id) of matched items whose score or pass/fail moved
+    (pass/fail only under one threshold: under two, equal scores can pass on one side)."""
     moved = []
     for case_id in base.keys() & cand.keys():
         (b_score, b_passed), (c_score, c_passed) = base[case_id], cand[case_id]
         if b_score is None or c_score is None:
             continue
+        if not same_threshold:
+            b_passed = c_passed = None
         difference = c_score - b_score
         down = difference < 0 or (b_passed is True and c_passed is False)
         up = difference > 0 or (b_passed is False and c_passed is True)
@@ -285,7 +348,16 @@ def items(
         )
     wanted = [metric] if metric is not None else names
     base, cand, _, _ = _sides(session, comparison.baseline_id, comparison.candidate_id, wanted)
-    moved = [entry for name in wanted for entry in _moved(name, base[name], cand[name], direction)]
+    # Comparisons stored before thresholds were recorded hold neither: one threshold, as then.
+    same_threshold = {
+        row["metric"]: row.get("baseline_threshold") == row.get("candidate_threshold")
+        for row in comparison.metrics
+    }
+    moved = [
+        entry
+        for name in wanted
+        for entry in _moved(name, base[name], cand[name], direction, same_threshold[name])
+    ]
     if direction == "improved":
         moved.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
     elif direction == "regressed":

@@ -222,6 +222,80 @@ class TestRefusals:
         problem(compare(client, one, one, alpha=1.5), 422)
 
 
+class TestMetricIdentity:
+    def submitted(self, api: Api, client, metric: dict) -> str:  # type: ignore[no-untyped-def]
+        # BLEU 0.8187 on every case: passes a 0.5 threshold, fails a 0.99 one.
+        cases = [
+            {
+                "id": f"c{index}",
+                "input": "q",
+                "actual_output": "the cat sat on mat",
+                "expected_output": "the cat sat on a mat",
+            }
+            for index in range(4)
+        ]
+        response = client.post("/v1/evaluations", json={"test_cases": cases, "metrics": [metric]})
+        assert response.status_code == 202, response.text
+        return api.wait(client, response.json()["id"])["id"]
+
+    def test_same_name_different_type_is_a_mismatch_not_a_comparison(self, api: Api) -> None:
+        client = api.tenant_client()
+        bleu = self.submitted(api, client, {"type": "bleu", "name": "q"})
+        exact = self.submitted(api, client, {"type": "exact_match", "name": "q"})
+        body = compare(client, bleu, exact).json()
+        assert body["metrics"] == []
+        assert body["unmatched"]["metrics"] == ["q"]
+        (mismatch,) = body["unmatched"]["mismatched_metrics"]
+        assert (mismatch["metric"], mismatch["baseline_type"], mismatch["candidate_type"]) == (
+            "q",
+            "bleu",
+            "exact_match",
+        )
+        assert "not comparable" in mismatch["reason"]
+        # Asked for by name: a 422 at that name, saying why.
+        refused = problem(compare(client, bleu, exact, metrics=["q"]), 422)
+        assert [e["loc"] for e in refused["errors"]] == ["metrics[0]"]
+        assert (
+            "bleu" in refused["errors"][0]["msg"] and "exact_match" in refused["errors"][0]["msg"]
+        )
+
+    def test_different_thresholds_give_no_pass_rate_figures(self, api: Api) -> None:
+        # Identical scores; before, the 0.99 side's fails were 4 "regressed_items".
+        client = api.tenant_client()
+        lenient = self.submitted(api, client, {"type": "bleu", "name": "q"})
+        strict = self.submitted(api, client, {"type": "bleu", "name": "q", "threshold": 0.99})
+        body = compare(client, lenient, strict).json()
+        (q,) = body["metrics"]
+        assert (q["baseline_threshold"], q["candidate_threshold"]) == (0.5, 0.99)
+        assert q["n"] == 4 and q["mean_difference"] == 0
+        assert q["verdict"] == "no_detectable_change"
+        for field in (
+            "baseline_pass_rate",
+            "candidate_pass_rate",
+            "pass_rate_difference",
+            "improved_items",
+            "regressed_items",
+            "mcnemar_p_value",
+        ):
+            assert q[field] is None, field
+        assert any("thresholds differ" in note for note in q["notes"])
+        moved = client.get(f"/v1/comparisons/{body['id']}/items").json()["data"]
+        assert moved == []
+        # One threshold: the figures are there, and no note about thresholds.
+        (same,) = compare(client, lenient, lenient).json()["metrics"]
+        assert (same["baseline_threshold"], same["candidate_threshold"]) == (0.5, 0.5)
+        assert same["baseline_pass_rate"] == 1.0 and same["regressed_items"] == 0
+        assert not any("threshold" in note for note in same["notes"])
+
+    def test_other_settings_that_differ_are_noted(self, api: Api) -> None:
+        client = api.tenant_client()
+        one = self.submitted(api, client, {"type": "bleu", "name": "q"})
+        two = self.submitted(api, client, {"type": "bleu", "name": "q", "n": 2})
+        (q,) = compare(client, one, two).json()["metrics"]
+        assert q["baseline_pass_rate"] is not None
+        assert any("settings differ (n)" in note for note in q["notes"])
+
+
 class TestErroredAndUnmatched:
     def test_errored_results_are_counted_per_side_not_compared(
         self, api: Api, judge: ScriptedJudge

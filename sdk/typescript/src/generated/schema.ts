@@ -2338,13 +2338,23 @@ export interface components {
             baseline_mean: number | null;
             /**
              * Baseline Pass Rate
-             * @description Only for metrics with a threshold.
+             * @description Only for metrics with a threshold, the same on both sides.
              */
             baseline_pass_rate: number | null;
+            /**
+             * Baseline Threshold
+             * @description The baseline spec's threshold (null: the type has none).
+             */
+            baseline_threshold?: number | null;
             /** Candidate Mean */
             candidate_mean: number | null;
             /** Candidate Pass Rate */
             candidate_pass_rate: number | null;
+            /**
+             * Candidate Threshold
+             * @description The candidate spec's threshold. When it differs from the baseline's, the pass-rate figures are null (a note says so): equal scores can pass on one side only.
+             */
+            candidate_threshold?: number | null;
             /**
              * Ci95
              * @description Paired t interval of the mean difference.
@@ -2396,7 +2406,10 @@ export interface components {
              * @description Passed on the baseline, failed now.
              */
             regressed_items: number | null;
-            /** Type */
+            /**
+             * Type
+             * @description Both sides' metric type (metrics match by name and type).
+             */
             type: string;
             /**
              * Verdict
@@ -2409,6 +2422,20 @@ export interface components {
              * @description Wilcoxon signed-rank (zeros dropped).
              */
             wilcoxon_p_value: number | null;
+        };
+        /**
+         * MetricMismatch
+         * @description A name both sides give to metrics of different types: not compared.
+         */
+        MetricMismatch: {
+            /** Baseline Type */
+            baseline_type: string;
+            /** Candidate Type */
+            candidate_type: string;
+            /** Metric */
+            metric: string;
+            /** Reason */
+            reason: string;
         };
         /** MetricSummary */
         MetricSummary: {
@@ -3138,8 +3165,8 @@ export interface components {
         };
         /**
          * Unmatched
-         * @description Items never compared (on one side only, or with an id a side repeats), and metrics on
-         *     one side only.
+         * @description Items never compared (on one side only, or with an id a side repeats), and metrics
+         *     never compared (on one side only, or of another type on the other side).
          */
         Unmatched: {
             /** Baseline Only */
@@ -3159,9 +3186,14 @@ export interface components {
             items: components["schemas"]["UnmatchedItem"][];
             /**
              * Metrics
-             * @description Metric names only one side has.
+             * @description Metric names not compared: only one side has them, or the sides' metrics of that name differ in type (`mismatched_metrics`).
              */
             metrics: string[];
+            /**
+             * Mismatched Metrics
+             * @description Names both sides use for metrics of different types, with the reason.
+             */
+            mismatched_metrics?: components["schemas"]["MetricMismatch"][];
         };
         /** UnmatchedItem */
         UnmatchedItem: {

@@ -108,6 +108,7 @@ from .llm_accuracy_spec import LlmAccuracySpec
 from .llm_accuracy_spec_rule import LlmAccuracySpecRule
 from .metric_comparison import MetricComparison
 from .metric_comparison_verdict import MetricComparisonVerdict
+from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
 from .output_item import OutputItem
 from .output_item_datasource_item import OutputItemDatasourceItem
@@ -278,6 +279,7 @@ __all__ = (
     "LlmAccuracySpecRule",
     "MetricComparison",
     "MetricComparisonVerdict",
+    "MetricMismatch",
     "MetricSummary",
     "OutputItem",
     "OutputItemDatasourceItem",

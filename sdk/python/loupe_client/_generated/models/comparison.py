@@ -38,8 +38,8 @@ class Comparison:
             id (str):
             kind (ComparisonKind): What was compared: evaluations, runs, or OpenAI Evals runs (`evalrun_` ids).
             metrics (list[MetricComparison]):
-            unmatched (Unmatched): Items never compared (on one side only, or with an id a side repeats), and metrics on
-                one side only.
+            unmatched (Unmatched): Items never compared (on one side only, or with an id a side repeats), and metrics
+                never compared (on one side only, or of another type on the other side).
             object_ (Literal['comparison'] | Unset):  Default: 'comparison'.
      """
 

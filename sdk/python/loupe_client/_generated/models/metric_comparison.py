@@ -31,7 +31,7 @@ class MetricComparison:
         Attributes:
             adjusted_p_value (float | None): p_value, Holm-adjusted across metrics.
             baseline_mean (float | None):
-            baseline_pass_rate (float | None): Only for metrics with a threshold.
+            baseline_pass_rate (float | None): Only for metrics with a threshold, the same on both sides.
             candidate_mean (float | None):
             candidate_pass_rate (float | None):
             ci95 (list[float] | None): Paired t interval of the mean difference.
@@ -47,10 +47,13 @@ class MetricComparison:
             p_value (float | None): Paired t test, two-sided.
             pass_rate_difference (float | None):
             regressed_items (int | None): Passed on the baseline, failed now.
-            type_ (str):
+            type_ (str): Both sides' metric type (metrics match by name and type).
             verdict (MetricComparisonVerdict): improved / regressed when adjusted_p_value < alpha (by the sign of
                 mean_difference); else no_detectable_change.
             wilcoxon_p_value (float | None): Wilcoxon signed-rank (zeros dropped).
+            baseline_threshold (float | None | Unset): The baseline spec's threshold (null: the type has none).
+            candidate_threshold (float | None | Unset): The candidate spec's threshold. When it differs from the baseline's,
+                the pass-rate figures are null (a note says so): equal scores can pass on one side only.
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
      """
 
@@ -73,6 +76,8 @@ class MetricComparison:
     type_: str
     verdict: MetricComparisonVerdict
     wilcoxon_p_value: float | None
+    baseline_threshold: float | None | Unset = UNSET
+    candidate_threshold: float | None | Unset = UNSET
     notes: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -139,6 +144,18 @@ class MetricComparison:
         wilcoxon_p_value: float | None
         wilcoxon_p_value = self.wilcoxon_p_value
 
+        baseline_threshold: float | None | Unset
+        if isinstance(self.baseline_threshold, Unset):
+            baseline_threshold = UNSET
+        else:
+            baseline_threshold = self.baseline_threshold
+
+        candidate_threshold: float | None | Unset
+        if isinstance(self.candidate_threshold, Unset):
+            candidate_threshold = UNSET
+        else:
+            candidate_threshold = self.candidate_threshold
+
         notes: list[str] | Unset = UNSET
         if not isinstance(self.notes, Unset):
             notes = self.notes
@@ -169,6 +186,10 @@ class MetricComparison:
             "verdict": verdict,
             "wilcoxon_p_value": wilcoxon_p_value,
         })
+        if baseline_threshold is not UNSET:
+            field_dict["baseline_threshold"] = baseline_threshold
+        if candidate_threshold is not UNSET:
+            field_dict["candidate_threshold"] = candidate_threshold
         if notes is not UNSET:
             field_dict["notes"] = notes
 
@@ -316,6 +337,26 @@ class MetricComparison:
         wilcoxon_p_value = _parse_wilcoxon_p_value(d.pop("wilcoxon_p_value"))
 
 
+        def _parse_baseline_threshold(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        baseline_threshold = _parse_baseline_threshold(d.pop("baseline_threshold", UNSET))
+
+
+        def _parse_candidate_threshold(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        candidate_threshold = _parse_candidate_threshold(d.pop("candidate_threshold", UNSET))
+
+
         notes = cast(list[str], d.pop("notes", UNSET))
 
 
@@ -339,6 +380,8 @@ class MetricComparison:
             type_=type_,
             verdict=verdict,
             wilcoxon_p_value=wilcoxon_p_value,
+            baseline_threshold=baseline_threshold,
+            candidate_threshold=candidate_threshold,
             notes=notes,
         )
 

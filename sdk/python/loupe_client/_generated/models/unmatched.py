@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.metric_mismatch import MetricMismatch
   from ..models.unmatched_item import UnmatchedItem
 
 
@@ -24,16 +25,19 @@ T = TypeVar("T", bound="Unmatched")
 
 @_attrs_define
 class Unmatched:
-    """ Items never compared (on one side only, or with an id a side repeats), and metrics on
-    one side only.
+    """ Items never compared (on one side only, or with an id a side repeats), and metrics
+    never compared (on one side only, or of another type on the other side).
 
         Attributes:
             baseline_only (int):
             candidate_only (int):
             items (list[UnmatchedItem]): The first 100 of them.
-            metrics (list[str]): Metric names only one side has.
+            metrics (list[str]): Metric names not compared: only one side has them, or the sides' metrics of that name
+                differ in type (`mismatched_metrics`).
             duplicate_ids (int | Unset): Test-case ids that name several cases on a side: their items are left out on both
                 sides. Default: 0.
+            mismatched_metrics (list[MetricMismatch] | Unset): Names both sides use for metrics of different types, with the
+                reason.
      """
 
     baseline_only: int
@@ -41,6 +45,7 @@ class Unmatched:
     items: list[UnmatchedItem]
     metrics: list[str]
     duplicate_ids: int | Unset = 0
+    mismatched_metrics: list[MetricMismatch] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -48,6 +53,7 @@ class Unmatched:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.metric_mismatch import MetricMismatch # noqa: PLC0415
         from ..models.unmatched_item import UnmatchedItem # noqa: PLC0415
         baseline_only = self.baseline_only
 
@@ -66,6 +72,15 @@ class Unmatched:
 
         duplicate_ids = self.duplicate_ids
 
+        mismatched_metrics: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.mismatched_metrics, Unset):
+            mismatched_metrics = []
+            for mismatched_metrics_item_data in self.mismatched_metrics:
+                mismatched_metrics_item = mismatched_metrics_item_data.to_dict()
+                mismatched_metrics.append(mismatched_metrics_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -77,6 +92,8 @@ class Unmatched:
         })
         if duplicate_ids is not UNSET:
             field_dict["duplicate_ids"] = duplicate_ids
+        if mismatched_metrics is not UNSET:
+            field_dict["mismatched_metrics"] = mismatched_metrics
 
         return field_dict
 
@@ -84,6 +101,7 @@ class Unmatched:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.metric_mismatch import MetricMismatch # noqa: PLC0415
         from ..models.unmatched_item import UnmatchedItem # noqa: PLC0415
         d = dict(src_dict)
         baseline_only = d.pop("baseline_only")
@@ -105,12 +123,25 @@ class Unmatched:
 
         duplicate_ids = d.pop("duplicate_ids", UNSET)
 
+        _mismatched_metrics = d.pop("mismatched_metrics", UNSET)
+        mismatched_metrics: list[MetricMismatch] | Unset = UNSET
+        if _mismatched_metrics is not UNSET:
+            mismatched_metrics = []
+            for mismatched_metrics_item_data in _mismatched_metrics:
+                mismatched_metrics_item = MetricMismatch.from_dict(mismatched_metrics_item_data)
+
+
+
+                mismatched_metrics.append(mismatched_metrics_item)
+
+
         unmatched = cls(
             baseline_only=baseline_only,
             candidate_only=candidate_only,
             items=items,
             metrics=metrics,
             duplicate_ids=duplicate_ids,
+            mismatched_metrics=mismatched_metrics,
         )
 
 
