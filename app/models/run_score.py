@@ -20,3 +20,7 @@ class RunScore(Base):
     num: Mapped[int] = mapped_column(Integer)
     # Σ value², for the report row's standard error.
     total_sq: Mapped[float] = mapped_column(Float, server_default=text("0"))
+    # The run's own metrics' verdicts against their threshold, for the row's pass-rate interval
+    # (the scorers' pass/fail keys are read from their 0/1 values instead).
+    passed: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    failed: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)

@@ -38,9 +38,9 @@ class RunRepository:
 
 
 def add_scores(
-    session: Session, run_id: str, sums: dict[tuple[str, str], tuple[float, int, float]]
+    session: Session, run_id: str, sums: dict[tuple[str, str], tuple[float, int, float, int, int]]
 ) -> None:
-    """Add (total, num, total_sq) to the run's running sums per (key, subset)."""
+    """Add (total, num, total_sq, passed, failed) to the run's running sums per (key, subset)."""
     if not sums:
         return
     # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
@@ -52,8 +52,10 @@ def add_scores(
             "total": total,
             "num": num,
             "total_sq": total_sq,
+            "passed": passed,
+            "failed": failed,
         }
-        for (key, subset), (total, num, total_sq) in sorted(sums.items())
+        for (key, subset), (total, num, total_sq, passed, failed) in sorted(sums.items())
     ]
     statement = dialect_insert(session, RunScore)
     session.execute(
@@ -63,16 +65,24 @@ def add_scores(
                 "total": RunScore.total + statement.excluded.total,
                 "num": RunScore.num + statement.excluded.num,
                 "total_sq": RunScore.total_sq + statement.excluded.total_sq,
+                "passed": RunScore.passed + statement.excluded.passed,
+                "failed": RunScore.failed + statement.excluded.failed,
             },
         ).values(rows)
     )
 
 
-def scores(session: Session, run_id: str) -> list[tuple[str, str, float, int, float]]:
-    """(key, subset, total, num, total_sq) of every running sum the run has."""
+def scores(session: Session, run_id: str) -> list[tuple[str, str, float, int, float, int, int]]:
+    """(key, subset, total, num, total_sq, passed, failed) of every running sum the run has."""
     rows = session.execute(
         select(
-            RunScore.key, RunScore.subset, RunScore.total, RunScore.num, RunScore.total_sq
+            RunScore.key,
+            RunScore.subset,
+            RunScore.total,
+            RunScore.num,
+            RunScore.total_sq,
+            RunScore.passed,
+            RunScore.failed,
         ).where(RunScore.run_id == run_id)
     )
     return [tuple(row) for row in rows]  # type: ignore[misc]

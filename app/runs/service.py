@@ -414,13 +414,27 @@ def _report_values(row: dict[str, Any]) -> Iterator[tuple[str, str, float]]:
             yield key, subset, float(value)
 
 
-def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], tuple[float, int, float]]:
-    """(total, num, total of squares) per (report key, subset) over stored result rows."""
-    sums: dict[tuple[str, str], tuple[float, int, float]] = {}
+# (total, num, total of squares, passed, failed) of one report key over one subset.
+Sums = tuple[float, int, float, int, int]
+_NO_SUMS: Sums = (0.0, 0, 0.0, 0, 0)
+
+
+def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], Sums]:
+    """(total, num, total of squares, passed, failed) per (report key, subset) over stored
+    result rows; passed/failed count the run's own metrics' verdicts against their threshold."""
+    sums: dict[tuple[str, str], Sums] = {}
     for row in rows:
+        # The scorers' keys come from their logs, not their verdict (README: "Counts").
+        verdict = row.get("passed") if row.get("metric") not in SCORER_NAMES else None
         for key, subset, value in _report_values(row):
-            total, num, total_sq = sums.get((key, subset), (0.0, 0, 0.0))
-            sums[(key, subset)] = (total + value, num + 1, total_sq + value * value)
+            total, num, total_sq, passed, failed = sums.get((key, subset), _NO_SUMS)
+            sums[(key, subset)] = (
+                total + value,
+                num + 1,
+                total_sq + value * value,
+                passed + (verdict is True),
+                failed + (verdict is False),
+            )
     return sums
 
 
@@ -452,18 +466,24 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
     Read from the running sums the jobs keep (`run_score`), not from the results; clustered
     errors (with `cluster_by`) read the results.
     """
-    sums: dict[tuple[str, str], tuple[float, int, float]] = {}
-    for key, subset, total, num, total_sq in repository.scores(session, run.id):
-        sums[(key, subset)] = (total, num, total_sq)
-        all_total, all_num, all_sq = sums.get((key, OVERALL), (0.0, 0, 0.0))
-        sums[(key, OVERALL)] = (all_total + total, all_num + num, all_sq + total_sq)
+    sums: dict[tuple[str, str], Sums] = {}
+    for key, subset, total, num, total_sq, passed, failed in repository.scores(session, run.id):
+        sums[(key, subset)] = (total, num, total_sq, passed, failed)
+        a_total, a_num, a_sq, a_passed, a_failed = sums.get((key, OVERALL), _NO_SUMS)
+        sums[(key, OVERALL)] = (
+            a_total + total,
+            a_num + num,
+            a_sq + total_sq,
+            a_passed + passed,
+            a_failed + failed,
+        )
     clustered = _clustered(session, run.id, cluster_by) if cluster_by and sums else {}
     order = _key_order(run)
     subsets = [*run.options.get("subsets", []), OVERALL]
     rows = []
     for key in order:
         for subset in subsets:
-            total, num, total_sq = sums.get((key, subset), (0.0, 0, 0.0))
+            total, num, total_sq, passed_sum, failed_sum = sums.get((key, subset), _NO_SUMS)
             if not num:
                 continue
             passed = failed = None
@@ -471,6 +491,9 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
             if key in _PASS_FAIL_KEYS and abs(total - total_sq) < 1e-9:
                 passed = round(total)
                 failed = num - passed
+            elif passed_sum + failed_sum:
+                # The run's own metrics with a threshold: their verdicts, counted as stored.
+                passed, failed = passed_sum, failed_sum
             rows.append(
                 ReportRow(
                     metric=key,
@@ -494,7 +517,7 @@ def _key_order(run: Run) -> list[str]:
 
 def score_keys(session: Session, run: Run) -> list[str]:
     """The report keys the run has scores for, in report order."""
-    present = {key for key, _, _, num, _ in repository.scores(session, run.id) if num}
+    present = {key for key, _, _, num, *_ in repository.scores(session, run.id) if num}
     return [key for key in _key_order(run) if key in present]
 
 

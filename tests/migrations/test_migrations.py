@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, insert, inspect, select
+from sqlalchemy import column, create_engine, insert, inspect, select, table
 from sqlalchemy.orm import Session
 
 from app import migrate
@@ -373,3 +373,88 @@ def test_signed_out_sessions_come_and_go_with_console1(url: str) -> None:
         engine.dispose()
     migrate.downgrade(settings, "gc1")
     assert "signed_out_session" not in tables(url)
+
+
+def test_run_score_verdicts_are_backfilled_for_runs_stored_before_them(url: str) -> None:
+    # stats3 counts the run's own metrics' passes and fails beside its running sums (the report
+    # row's Wilson interval); runs stored under console1 get theirs counted from their results.
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "console1")
+    engine = create_engine(url)
+
+    def result(index: int, metric: str, score: float | None, passed: bool | None, **extra):
+        return {
+            "id": f"res_{index}_{metric}",
+            "evaluation_id": "run_1",
+            "test_case_index": index,
+            "test_case_id": extra.get("case_id", f"a/{index}"),
+            "metric_index": 0 if metric == "accuracy" else 1,
+            "metric": metric,
+            "type": "choice_accuracy" if metric == "accuracy" else "bleu",
+            "score": score,
+            "passed": passed,
+            "error": extra.get("error"),
+            "logs": {"accuracy": score} if metric == "accuracy" else {},
+        }
+
+    def sums(key: str, subset: str, total: float, num: int) -> dict:
+        return {"run_id": "run_1", "key": key, "subset": subset, "total": total, "num": num}
+
+    try:
+        with Session(engine) as session:
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
+            session.flush()
+            session.add(
+                Dataset(
+                    id="ds_1",
+                    tenant_id="ten_1",
+                    name="d",
+                    format="general_vqa",
+                    filename="d.zip",
+                    subsets=[],
+                    row_count=4,
+                )
+            )
+            add_evaluation(
+                session, id="run_1", tenant_id="ten_1", kind="run", metrics=[], total_test_cases=4
+            )
+            session.flush()
+            session.add(Run(id="run_1", tenant_id="ten_1", dataset_id="ds_1", options={}))
+            session.flush()
+            session.execute(
+                insert(Result),
+                [
+                    result(0, "b1", 0.9, True),
+                    result(1, "b1", 0.1, False),
+                    result(2, "b1", 0.2, False),
+                    result(3, "b1", None, None, error={"type": "metric_error"}),
+                    result(4, "b1", 0.8, True, case_id="b/c/4"),
+                    # A scorer's verdict is not counted: its report key is read from its logs.
+                    result(0, "accuracy", 1.0, True),
+                ],
+            )
+            # What the jobs had stored by then: sums without verdicts.
+            stored_sums = table(
+                "run_score", *(column(name) for name in ("run_id", "key", "subset", "total", "num"))
+            )
+            session.execute(
+                insert(stored_sums),
+                [
+                    sums("b1", "a", 1.2, 3),
+                    sums("b1", "b/c", 0.8, 1),
+                    sums("accuracy", "a", 1.0, 1),
+                ],
+            )
+            session.commit()
+        migrate.upgrade(settings)
+        with Session(engine) as session:
+            counts = session.execute(
+                select(RunScore.key, RunScore.subset, RunScore.passed, RunScore.failed)
+            ).all()
+        assert sorted(counts) == [
+            ("accuracy", "a", 0, 0),
+            ("b1", "a", 1, 2),
+            ("b1", "b/c", 1, 0),
+        ]
+    finally:
+        engine.dispose()

@@ -76,6 +76,44 @@ class TestReportErrorBars:
         assert clustered["stderr"] == pytest.approx(math.sqrt(3) / 6)
         assert clustered["design_effect"] == pytest.approx((1 / 12) / 0.05)
 
+    def test_own_metrics_with_a_threshold_have_a_wilson_interval(self, api: Api) -> None:
+        # 7 of 15 answers exact: exact_match (threshold 1) and BLEU-1 at 0.3 pass those 7 and
+        # fail the rest ("zz zz zz zz" shares no word). The rows had no pass_rate_ci95.
+        client = api.tenant_client()
+        answer = "alpha beta gamma delta"
+        lines = [
+            json.dumps({"messages": [{"role": "user", "content": f"say {i}"}], "answer": answer})
+            for i in range(15)
+        ]
+        dataset = upload(client, "words.jsonl", "\n".join(lines).encode(), "general_vqa")
+        assert dataset.status_code == 201, dataset.text
+        predictions = [
+            {"index": i, "prediction": answer if i < 7 else "zz zz zz zz"} for i in range(15)
+        ]
+        response = client.post(
+            "/v1/runs",
+            json={
+                "dataset_id": dataset.json()["id"],
+                "predictions": predictions,
+                "metrics": [
+                    {"type": "exact_match", "name": "em"},
+                    {"type": "bleu", "name": "b1", "threshold": 0.3},
+                ],
+            },
+        )
+        assert response.status_code == 202, response.text
+        final = wait_run(api, client, response.json()["id"])
+        assert final["status"] == "completed"
+        rows = {(row["metric"], row["subset"]): row for row in final["report"]}
+        for key in ("em", "b1"):
+            for subset in ("words", "OVERALL"):
+                row = rows[(key, subset)]
+                assert row["num"] == 15 and row["score"] == pytest.approx(7 / 15, abs=1e-4)
+                # Wilson for 7 of 15 (statsmodels proportion_confint, method="wilson").
+                assert row["pass_rate_ci95"] == pytest.approx([0.24810, 0.69883], abs=1e-5)
+        # BLEU keys of the run's own scorer still have none: its threshold is not theirs.
+        assert rows[("bleu-1", "OVERALL")]["pass_rate_ci95"] is None
+
     def test_cluster_by_a_column_the_rows_lack_is_422(self, api: Api) -> None:
         client = api.tenant_client()
         dataset = upload(client, "quiz.zip", mcq_zip(IMAGES), "general_vmcq").json()["id"]
