@@ -1,8 +1,9 @@
 """`loupe-client`: evaluate, read results and gate on comparisons from a CI step.
 
 Exit codes: 0 success; 1 the gate failed (a score below --fail-below, an evaluation that did
-not complete, a metric that regressed); 2 the command could not do its work (bad input, an
-error answer, the service unreachable, a wait that timed out).
+not complete, a metric that regressed, with --fail-on errored a candidate with more errored
+items); 2 the command could not do its work (bad input, an error answer, the service
+unreachable, a wait that timed out, a compared metric with nothing to compare).
 """
 
 import argparse
@@ -104,12 +105,11 @@ def compare(client: Loupe, args: argparse.Namespace) -> int:
         args.baseline_id, args.candidate_id, metrics=args.metric or None
     ).to_dict()
     print(_gate.table(comparison))
-    failing = _gate.regressed(comparison)
-    if failing:
-        print(f"FAIL: regressed: {', '.join(failing)}")
-        return GATE_FAILED
-    print("OK: no compared metric regressed")
-    return 0
+    code, lines = _gate.decide(comparison, args.fail_on or ["regressed"])
+    for line in lines:
+        # Why the gate cannot decide goes where the other "cannot" (exit 2) messages go.
+        print(line, file=sys.stderr if line.startswith("CANNOT") else sys.stdout)
+    return code
 
 
 def parser() -> argparse.ArgumentParser:
@@ -146,7 +146,11 @@ def parser() -> argparse.ArgumentParser:
     gate.add_argument("candidate_id")
     gate.add_argument("--metric", action="append", help="a metric to compare (repeat)")
     gate.add_argument(
-        "--fail-on", choices=("regressed",), default="regressed", help="exit 1 on this verdict"
+        "--fail-on",
+        action="append",
+        choices=_gate.FAIL_ON,
+        help="exit 1 when a compared metric regressed, or (errored) when the candidate has more "
+        "errored items than the baseline; repeat for both (default: regressed)",
     )
     gate.set_defaults(handler=compare)
     return root

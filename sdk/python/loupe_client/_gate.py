@@ -1,13 +1,25 @@
 """The comparison gate for CI (`loupe-client compare`, also `loupe compare`): a table of the
-per-metric verdicts `POST /v1/comparisons` returns, and which of them regressed.
+per-metric verdicts `POST /v1/comparisons` returns, and whether the gate passes.
 
 Prints one line per compared metric (baseline → candidate, the difference with its 95%
-interval, the Holm-adjusted p and the verdict) and says whether the gate fails.
+interval, the Holm-adjusted p, the errored items per side and the verdict) and says whether
+the gate fails (exit 1), passes (0), or cannot be decided (2: a metric with nothing to compare).
 """
 
+from collections.abc import Sequence
 from typing import Any
 
-COLUMNS = ("metric", "baseline → candidate", "difference [95% CI]", "p (Holm)", "verdict")
+COLUMNS = (
+    "metric",
+    "baseline → candidate",
+    "difference [95% CI]",
+    "p (Holm)",
+    "errored",
+    "verdict",
+)
+# What `--fail-on` takes: a metric that regressed, a candidate with more errored items.
+FAIL_ON = ("regressed", "errored")
+PASSED, GATE_FAILED, CANNOT = 0, 1, 2
 
 
 def _number(value: float | None, digits: int = 3) -> str:
@@ -16,6 +28,18 @@ def _number(value: float | None, digits: int = 3) -> str:
 
 def _signed(value: float | None) -> str:
     return "—" if value is None else f"{value:+.3f}"
+
+
+def _errored(metric: dict[str, Any]) -> tuple[int, int]:
+    counts = metric.get("errored") or {}
+    return counts.get("baseline", 0), counts.get("candidate", 0)
+
+
+def _verdict(metric: dict[str, Any]) -> str:
+    if metric["n"] == 0:
+        return "NOTHING TO COMPARE"
+    words = metric["verdict"].replace("_", " ")
+    return words.upper() if metric["verdict"] == "regressed" else words
 
 
 def table(comparison: dict[str, Any]) -> str:
@@ -27,15 +51,18 @@ def table(comparison: dict[str, Any]) -> str:
         if interval:
             difference += f" [{_signed(interval[0])}, {_signed(interval[1])}]"
         p_value = metric.get("adjusted_p_value")
+        base_errored, cand_errored = _errored(metric)
+        errored = f"{base_errored} → {cand_errored}"
+        if cand_errored > base_errored:
+            errored += " MORE"
         rows.append(
             (
                 f"{metric['metric']} (n={metric['n']})",
                 f"{_number(metric.get('baseline_mean'))} → {_number(metric.get('candidate_mean'))}",
                 difference,
                 "—" if p_value is None else f"{p_value:.3g}",
-                metric["verdict"].replace("_", " ").upper()
-                if metric["verdict"] == "regressed"
-                else metric["verdict"].replace("_", " "),
+                errored,
+                _verdict(metric),
             )
         )
     widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
@@ -50,6 +77,10 @@ def table(comparison: dict[str, Any]) -> str:
             f"unmatched items: {unmatched['baseline_only']} only in the baseline, "
             f"{unmatched['candidate_only']} only in the candidate"
         )
+    if unmatched.get("duplicate_ids"):
+        lines.append(f"ids repeated on a side, left out: {unmatched['duplicate_ids']}")
+    for mismatch in unmatched.get("mismatched_metrics") or []:
+        lines.append(f"not compared: {mismatch['metric']}: {mismatch['reason']}")
     lines.append(f"comparison {comparison['id']} (alpha {comparison['alpha']})")
     return "\n".join(line.rstrip() for line in lines)
 
@@ -57,3 +88,63 @@ def table(comparison: dict[str, Any]) -> str:
 def regressed(comparison: dict[str, Any]) -> list[str]:
     """Names of the compared metrics whose verdict is regressed."""
     return [m["metric"] for m in comparison["metrics"] if m["verdict"] == "regressed"]
+
+
+def more_errored(comparison: dict[str, Any]) -> list[str]:
+    """`name (b → c)` of the compared metrics where the candidate errored on more items."""
+    found = []
+    for metric in comparison["metrics"]:
+        base_errored, cand_errored = _errored(metric)
+        if cand_errored > base_errored:
+            found.append(f"{metric['metric']} ({base_errored} → {cand_errored})")
+    return found
+
+
+def uncompared(comparison: dict[str, Any]) -> list[str]:
+    """Why each compared metric with no pair to compare (n = 0) could not be compared."""
+    reasons = []
+    for metric in comparison["metrics"]:
+        if metric["n"]:
+            continue
+        base_errored, cand_errored = _errored(metric)
+        reasons.append(
+            f"{metric['metric']}: no item has a score on both sides (errored items: baseline "
+            f"{base_errored}, candidate {cand_errored})"
+        )
+    return reasons
+
+
+def decide(comparison: dict[str, Any], fail_on: Sequence[str]) -> tuple[int, list[str]]:
+    """The gate's exit code and the lines saying why.
+
+    A failure (a regressed metric, or more errored items when `fail_on` has "errored") is 1
+    whatever else holds; otherwise a metric with nothing to compare is 2 (the gate cannot pass
+    on it); otherwise 0.
+    """
+    lines = []
+    failed = False
+    fell = regressed(comparison)
+    if fell and "regressed" in fail_on:
+        lines.append(f"FAIL: regressed: {', '.join(fell)}")
+        failed = True
+    errored = more_errored(comparison)
+    if errored and "errored" in fail_on:
+        lines.append(f"FAIL: more errored items in the candidate: {', '.join(errored)}")
+        failed = True
+    elif errored:
+        lines.append(
+            f"WARNING: more errored items in the candidate: {', '.join(errored)} "
+            "(--fail-on errored fails on this)"
+        )
+    empty = uncompared(comparison)
+    if empty:
+        lines.append("CANNOT: the comparison cannot be made for " + "; ".join(empty))
+    if failed:
+        return GATE_FAILED, lines
+    if empty:
+        return CANNOT, lines
+    watched = {"regressed": "regressed", "errored": "has more errored items"}
+    lines.append(
+        "OK: no compared metric " + " or ".join(watched[f] for f in FAIL_ON if f in fail_on)
+    )
+    return PASSED, lines
