@@ -1,13 +1,15 @@
 """VIEScore, shared by text_to_image and image_editing: two judge calls, one formula.
 
 score = sqrt(min(semantic scores) × min(perceptual scores)) / 10, each judge score clamped to
-0..10 first (deepeval uses them as returned, so a judge's 12 can push a score past 1).
+0..10 first (deepeval uses them as returned, so a judge's 12 can push a score past 1). A NaN or
+an infinity is not a score to clamp: the reply is malformed (one repair request, then
+`judge_malformed`).
 """
 
 import asyncio
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,9 +28,10 @@ PREAMBLE = (
 
 
 class SubScores(BaseModel):
-    # An empty list cannot be scored: the schema turns it into a judge error, not a crash.
+    # An empty list cannot be scored, and NaN or Infinity (which Python's JSON reader accepts)
+    # is no number on a 0..10 scale: the schema turns both into a judge error, not a crash.
     reasoning: str
-    score: list[float] = Field(min_length=1)
+    score: list[Annotated[float, Field(allow_inf_nan=False)]] = Field(min_length=1)
 
 
 def schema(title: str) -> type[BaseModel]:

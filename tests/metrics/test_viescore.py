@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from app.metrics import parse_spec
-from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, task_of
 from tests.fixtures.metrics import by_task, case, run_metric, user_text
 
 ORIGINAL = "data:image/png;base64,iVBORw0KGgo="
@@ -103,6 +103,30 @@ class TestTextToImage:
         )
         result = run_metric(judge, {"type": "text_to_image"}, t2i_case())
         assert result.score is None and result.error.type == "judge_malformed"
+
+    @pytest.mark.parametrize("written", ["NaN", "Infinity", "-Infinity"])
+    def test_a_non_finite_sub_score_is_a_judge_error(
+        self, judge: ScriptedJudge, written: str
+    ) -> None:
+        # Python's JSON reader takes NaN and Infinity; neither is a 0..10 score (an infinity
+        # is not clamped to 10), and a NaN score would poison the evaluation's sums.
+        judge.script(
+            by_task(
+                {
+                    "text_to_image_semantic": Reply(
+                        content=f'{{"reasoning": "ok", "score": [{written}]}}'
+                    ),
+                    "image_perceptual": scores(9, 4),
+                }
+            )
+        )
+        result = run_metric(judge, {"type": "text_to_image"}, t2i_case())
+        assert (result.score, result.passed) == (None, None)
+        assert result.error.type == "judge_malformed"
+        assert "score.0" in result.error.message and "finite" in result.error.message
+        # The semantic call and its one repair request, plus the perceptual call.
+        assert result.usage.calls == 3
+        assert len(judge.calls_for("text_to_image_semantic")) == 2
 
     def test_input_images_are_ignored_and_its_text_joined(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"text_to_image_semantic": scores(5), "image_perceptual": scores(5)}))
