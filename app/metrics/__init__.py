@@ -9,6 +9,7 @@ registered as internal: `parse_spec` and `measure` take them, but the public `Me
 `testing_criteria`.
 """
 
+import math
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any, Union
 
@@ -127,13 +128,49 @@ def grader_spec(criterion: Mapping[str, Any], criterion_id: str) -> MetricSpecBa
 
 
 async def measure(spec: MetricSpecBase, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
-    """Run the spec's metric on one case; an unexpected exception becomes the result's error."""
+    """Run the spec's metric on one case; an unexpected exception or a score that is not a
+    finite number becomes the result's error."""
     try:
-        return await _MEASURES[spec.type](spec, case, ctx)  # type: ignore[attr-defined]
+        result = await _MEASURES[spec.type](spec, case, ctx)  # type: ignore[attr-defined]
     except Exception as exc:  # noqa: BLE001 - one case's failure must not end the evaluation
         return MetricResult.failure(
             spec.threshold, MetricError(type="metric_error", message=f"{type(exc).__name__}: {exc}")
         )
+    return storable(result)
+
+
+def storable(result: MetricResult) -> MetricResult:
+    """`result` with nothing JSON or the summaries cannot hold: a NaN or infinite score becomes
+    the result's error (its usage and logs kept), and non-finite numbers in its logs become
+    strings ("nan", "inf"). A NaN summed into the evaluation's totals would fail every write of
+    the batch it is in, and the job with it."""
+    result.logs = _finite_logs(result.logs)
+    score = result.score
+    if score is None or math.isfinite(score):
+        return result
+    error = MetricError(
+        "non_finite_score",
+        f"the metric computed a score of {score!r}, which is not a finite number; "
+        "no score is stored",
+    )
+    return MetricResult(
+        score=None,
+        passed=None,
+        threshold=result.threshold,
+        error=error,
+        usage=result.usage,
+        logs=result.logs,
+    )
+
+
+def _finite_logs(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {key: _finite_logs(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite_logs(item) for item in value]
+    return value
 
 
 __all__ = [
@@ -148,4 +185,5 @@ __all__ = [
     "grader_spec",
     "measure",
     "parse_spec",
+    "storable",
 ]

@@ -6,8 +6,9 @@ import pytest
 
 from tests.evaluations.test_judged import BLUE, RED, all_results, image, submit
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, task_of
 from tests.fixtures.metrics import user_text
+from tests.metrics.test_measure import overflowing_score
 
 
 def answer(request: dict) -> dict:
@@ -192,3 +193,72 @@ class TestPairwise:
         assert [v["reason"] for v in rows[1]["logs"]["verdicts"]] == ["the first one"] * 2
         assert len(judge.requests) == 8
         assert all(len(image_parts(r)) == 2 for r in judge.requests)  # input's and the answer's
+
+
+class TestNonFiniteScores:
+    def test_a_nan_or_overflowing_score_errors_that_result_only(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        def respond(request: dict) -> dict | Reply:
+            task = task_of(request)
+            if task == "text_to_image_semantic":
+                # Python's JSON reader takes NaN: before the fix the score was NaN and storing
+                # the batch failed (metric_summary.score_sum NOT NULL) until dispatch ran out.
+                return Reply(content='{"reasoning": "ok", "score": [NaN]}')
+            if task == "g_eval_score":
+                return overflowing_score()  # a weighted score of inf / inf
+            if task == "g_eval_steps":
+                return {"steps": ["Check it."]}
+            return answer(request)
+
+        judge.script(respond)
+        client = api.tenant_client()
+        body = {
+            "test_cases": [
+                {
+                    "id": "case-0",
+                    "input": "A red circle.",
+                    "actual_output": [image(RED)],
+                    "expected_output": "A red circle.",
+                }
+            ],
+            "metrics": [
+                {"type": "text_to_image"},
+                {
+                    "type": "g_eval",
+                    "name": "helpful",
+                    "criteria": "c",
+                    "evaluation_params": ["input"],
+                },
+                {"type": "image_coherence"},
+                {"type": "exact_match"},
+            ],
+        }
+        final = submit(api, client, body)
+        assert final["status"] == "completed", final
+        assert final["result_counts"] == {
+            "total": 4,
+            "passed": 1,
+            "failed": 1,
+            "errored": 2,
+            "pending": 0,
+            "canceled": 0,
+            "skipped": 0,
+        }
+        rows = {r["metric"]: r for r in all_results(client, final["id"])}
+        nan_score = rows["text_to_image"]
+        assert nan_score["score"] is None and nan_score["error"]["type"] == "judge_malformed"
+        assert "finite number" in nan_score["error"]["message"]
+        overflowed = rows["helpful"]
+        assert overflowed["score"] is None
+        assert overflowed["error"]["type"] == "non_finite_score"
+        assert "nan" in overflowed["error"]["message"]
+        assert overflowed["logs"]["weighted_score"] == "nan"
+        assert (rows["image_coherence"]["score"], rows["exact_match"]["score"]) == (0.8, 0.0)
+        summary = {m["metric"]: m["mean_score"] for m in final["per_metric"]}
+        assert summary == {
+            "text_to_image": None,
+            "helpful": None,
+            "image_coherence": 0.8,
+            "exact_match": 0.0,
+        }
