@@ -14,6 +14,13 @@ class Verdict(BaseModel):
     reason: str | None = None
 
 
+def read(verdict: Any, allowed: dict[str, str]) -> str | None:
+    """The verdict's leading word (lower case) mapped through `allowed`; None if it is not
+    in the vocabulary."""
+    match = _WORD.match(str(verdict).strip().lower())
+    return allowed.get(match.group(0)) if match else None
+
+
 def normalise_verdicts(
     raw: list[dict[str, Any]], allowed: dict[str, str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -21,13 +28,23 @@ def normalise_verdicts(
     returns (kept, dropped). Values outside the vocabulary are dropped, as deepeval does."""
     kept, dropped = [], []
     for item in raw:
-        match = _WORD.match(str(item.get("verdict", "")).strip().lower())
-        value = allowed.get(match.group(0)) if match else None
+        value = read(item.get("verdict", ""), allowed)
         if value is None:
             dropped.append(item)
         else:
             kept.append({**item, "verdict": value})
     return kept, dropped
+
+
+def refuse_unreadable(verdicts: list[str], allowed: dict[str, str]) -> None:
+    """Raises ValueError naming the verdicts outside the vocabulary. In a reply schema's
+    validator this makes the reply malformed: the judge client asks once for a repair, then the
+    result is `judge_malformed`, as for any other unusable answer."""
+    unreadable = [verdict for verdict in verdicts if read(verdict, allowed) is None]
+    if unreadable:
+        words = ", ".join(sorted(allowed))
+        shown = ", ".join(repr(verdict) for verdict in unreadable[:3])
+        raise ValueError(f"{len(unreadable)} verdict(s) are not one of {words}: {shown}")
 
 
 def strict_clamp(score: float, threshold: float, strict_mode: bool) -> float:

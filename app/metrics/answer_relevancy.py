@@ -1,15 +1,18 @@
 """answer_relevancy: how much of actual_output addresses the input?
 
-Score = (yes + idk) / verdicts; no verdicts scores 1, as deepeval. Every statement of the output
-is judged against the input, and so is every image of the output, as a statement of its own
-(deepeval 4.3.1 means to, but adds none). Statements and verdicts come back from one call with
-the reason (deepeval makes three: statements, verdicts, reason).
+Score = (yes + idk) / verdicts; an output with no statements scores 1, as deepeval. Every
+statement of the output is judged against the input, and so is every image of the output, as a
+statement of its own (deepeval 4.3.1 means to, but adds none). Statements and verdicts come back
+from one call with the reason (deepeval makes three: statements, verdicts, reason). A verdict
+that is not yes, no or idk (borderline) makes the reply malformed: one repair request, then
+`judge_malformed` (deepeval's schema refuses it too, and the metric raises); it is never
+dropped, which would leave its statement out of the score.
 """
 
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from app.judges import JudgeError
 from app.metrics import _render as render
@@ -38,24 +41,36 @@ class ImageVerdict(BaseModel):
     reason: str | None = None
 
 
+class Verdicts(BaseModel):
+    model_config = ConfigDict(title="answer_relevancy_verdicts")
+    statements: list[StatementVerdict]
+    images: list[ImageVerdict] = []
+
+    @field_validator("statements")
+    @classmethod
+    def _statements_readable(cls, items: list[StatementVerdict]) -> list[StatementVerdict]:
+        _verdicts.refuse_unreadable(
+            [item.verdict for item in items if item.statement.strip()], VERDICTS
+        )
+        return items
+
+    @field_validator("images")
+    @classmethod
+    def _images_readable(cls, items: list[ImageVerdict]) -> list[ImageVerdict]:
+        _verdicts.refuse_unreadable([item.verdict for item in items], VERDICTS)
+        return items
+
+
 @lru_cache
 def _schema(with_reason: bool) -> type[BaseModel]:
     if with_reason:
 
-        class WithReason(BaseModel):
+        class WithReason(Verdicts):
             model_config = ConfigDict(title="answer_relevancy_verdicts")
-            statements: list[StatementVerdict]
-            images: list[ImageVerdict] = []
             reason: str
 
         return WithReason
-
-    class Bare(BaseModel):
-        model_config = ConfigDict(title="answer_relevancy_verdicts")
-        statements: list[StatementVerdict]
-        images: list[ImageVerdict] = []
-
-    return Bare
+    return Verdicts
 
 
 def _prompt(with_reason: bool, image_count: int) -> str:
@@ -129,7 +144,7 @@ async def measure(
             "dropped_verdicts": dropped,
         }
         if not verdicts:
-            score = 1.0
+            score = 1.0  # no statements: the schema refuses unreadable verdicts
         else:
             score = sum(v["verdict"] in ("yes", "idk") for v in verdicts) / len(verdicts)
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)

@@ -1,15 +1,17 @@
 """contextual_relevancy: how much of the retrieval context is relevant to the input?
 
-Score = yes / verdicts over every node's statements (idk does not count); no verdicts scores 0,
-as deepeval. A text node is broken into statements; an image node is judged as one statement,
-the image itself. All nodes are judged in one call with the reason (deepeval makes one call per
-retrieval-context item and one for the reason).
+Score = yes / verdicts over every node's statements (idk does not count); no verdicts (nodes
+without statements) scores 0, as deepeval. A text node is broken into statements; an image node
+is judged as one statement, the image itself. All nodes are judged in one call with the reason
+(deepeval makes one call per retrieval-context item and one for the reason). A verdict that is
+not yes, no or idk makes the reply malformed (one repair request, then `judge_malformed`;
+deepeval's schema refuses it too), never dropped.
 """
 
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from app.metrics import _render as render
 from app.metrics import _verdicts
@@ -36,23 +38,30 @@ class NodeVerdicts(BaseModel):
     node: int
     verdicts: list[StatementVerdict]
 
+    @field_validator("verdicts")
+    @classmethod
+    def _readable(cls, items: list[StatementVerdict]) -> list[StatementVerdict]:
+        _verdicts.refuse_unreadable(
+            [item.verdict for item in items if item.statement.strip()], VERDICTS
+        )
+        return items
+
+
+class Nodes(BaseModel):
+    model_config = ConfigDict(title="contextual_relevancy_verdicts")
+    nodes: list[NodeVerdicts]
+
 
 @lru_cache
 def _schema(with_reason: bool) -> type[BaseModel]:
     if with_reason:
 
-        class WithReason(BaseModel):
+        class WithReason(Nodes):
             model_config = ConfigDict(title="contextual_relevancy_verdicts")
-            nodes: list[NodeVerdicts]
             reason: str
 
         return WithReason
-
-    class Bare(BaseModel):
-        model_config = ConfigDict(title="contextual_relevancy_verdicts")
-        nodes: list[NodeVerdicts]
-
-    return Bare
+    return Nodes
 
 
 def _prompt(with_reason: bool) -> str:
@@ -75,6 +84,11 @@ def _prompt(with_reason: bool) -> str:
         "needs a short reason quoting the irrelevant part. A node is either text or an image, "
         f"never both. {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
     )
+
+
+def _stated(items: list[dict]) -> list[dict]:
+    """A node's verdicts on non-blank statements."""
+    return [item for item in items if item["statement"].strip()]
 
 
 async def measure(
@@ -103,7 +117,7 @@ async def measure(
         answered = {item["node"]: item["verdicts"] for item in reply.data["nodes"]}
         per_node, dropped = [], []
         for number, node in enumerate(nodes, start=1):
-            items = [item for item in answered.pop(number, []) if item["statement"].strip()]
+            items = _stated(answered.pop(number, []))
             if node.get("type") == "image_url" and len(items) > 1:
                 # An image is one statement: further verdicts on it would weigh it more.
                 dropped += items[1:]

@@ -36,11 +36,36 @@ class TestAnswerRelevancy:
         assert result.score == 0.5
         assert result.logs["verdicts"][0]["verdict"] == "idk"
 
-    def test_no_verdicts_score_one(self, judge: ScriptedJudge) -> None:
-        judge.script(by_task({"answer_relevancy_verdicts": answer(["maybe?"])}))
-        result = run_metric(judge, SPEC, case(actual_output="x"))
-        assert (result.score, result.passed) == (1.0, True)
-        assert [v["verdict"] for v in result.logs["dropped_verdicts"]] == ["maybe?"]
+    def test_no_statements_score_one(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"answer_relevancy_verdicts": answer([])}))
+        result = run_metric(judge, SPEC, case(actual_output="..."))
+        assert (result.score, result.passed, result.error) == (1.0, True, None)
+
+    @pytest.mark.parametrize("verdicts", [["partially", "unclear"], ["yes", "maybe?"]])
+    def test_unreadable_verdicts_are_a_judge_error(
+        self, judge: ScriptedJudge, verdicts: list[str]
+    ) -> None:
+        # Once dropped, which scored 1.0 (passed) when none could be read. deepeval's schema
+        # refuses them too (its metric raises); here the judge is asked once to repair.
+        judge.script(by_task({"answer_relevancy_verdicts": answer(verdicts)}))
+        result = run_metric(judge, SPEC, case(actual_output="Paris is in Germany. Cheese."))
+        assert (result.score, result.passed) == (None, None)
+        assert result.error.type == "judge_malformed"
+        assert "field statements" in result.error.message
+        assert "not one of borderline, idk, no, yes" in result.error.message
+        assert "'unclear'" in result.error.message or "'maybe?'" in result.error.message
+        assert result.usage.calls == 2 and len(judge.requests) == 2
+
+    def test_an_unreadable_image_verdict_is_a_judge_error(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"answer_relevancy_verdicts": answer(["yes"], ["somewhat"])}))
+        result = run_metric(judge, SPEC, case(actual_output=["A cat:", image(PNG)]))
+        assert result.error.type == "judge_malformed" and "field images" in result.error.message
+
+    def test_a_repaired_reply_is_scored(self, judge: ScriptedJudge) -> None:
+        judge.sequence(answer(["partially", "no"]), answer(["yes", "no"]))
+        result = run_metric(judge, SPEC, case(actual_output="a. b."))
+        assert (result.score, result.error, result.usage.calls) == (0.5, None, 2)
+        assert "not one of" in user_text(judge.requests[1])
 
     def test_output_images_are_statements_of_their_own(self, judge: ScriptedJudge) -> None:
         # deepeval 4.3.1 adds no image statements: its score here would be 1/1.

@@ -67,6 +67,18 @@ class TestContextualRelevancy:
         result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
         assert (result.score, result.passed) == (0.0, False)
 
+    def test_unreadable_verdicts_are_a_judge_error(self, judge: ScriptedJudge) -> None:
+        # Once dropped: every verdict unreadable scored 0 instead of failing.
+        judge.script(
+            by_task({"contextual_relevancy_verdicts": answer(node(1, "partially", "unclear"))})
+        )
+        result = run_metric(judge, SPEC, case(retrieval_context=["a. b."]))
+        assert (result.score, result.passed) == (None, None)
+        assert result.error.type == "judge_malformed"
+        assert "field nodes.0.verdicts" in result.error.message
+        assert "'partially', 'unclear'" in result.error.message
+        assert result.usage.calls == 2  # the reply and one repair request
+
     def test_an_empty_context_scores_zero_without_a_call(self, judge: ScriptedJudge) -> None:
         result = run_metric(judge, SPEC, case(retrieval_context=[]))
         assert (result.score, result.usage.calls, judge.requests) == (0.0, 0, [])
