@@ -3,9 +3,11 @@
 Score = yes / verdicts over every node's statements (idk does not count); no verdicts (nodes
 without statements) scores 0, as deepeval. A text node is broken into statements; an image node
 is judged as one statement, the image itself. All nodes are judged in one call with the reason
-(deepeval makes one call per retrieval-context item and one for the reason). A verdict that is
-not yes, no or idk makes the reply malformed (one repair request, then `judge_malformed`;
-deepeval's schema refuses it too), never dropped.
+(deepeval makes one call per retrieval-context item and one for the reason). So one reply can
+leave a node out, which deepeval's cannot: a node without an answer (or an image node without
+a verdict) is a judge error (`invalid_answer`), never silently left out of the score. A verdict
+that is not yes, no or idk makes the reply malformed (one repair request, then
+`judge_malformed`; deepeval's schema refuses it too), never dropped.
 """
 
 from functools import lru_cache
@@ -13,6 +15,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from app.judges import JudgeError
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
@@ -115,9 +118,22 @@ async def measure(
             _schema(spec.include_reason),
         )
         answered = {item["node"]: item["verdicts"] for item in reply.data["nodes"]}
+        unjudged = [
+            number
+            for number, node in enumerate(nodes, start=1)
+            if number not in answered
+            or (node.get("type") == "image_url" and not _stated(answered[number]))
+        ]
+        if unjudged:
+            # A node left out would silently drop out of the score.
+            raise JudgeError(
+                "invalid_answer",
+                f"the judge gave no verdict for retrieval-context node(s) {unjudged} "
+                f"(of {len(nodes)} nodes)",
+            )
         per_node, dropped = [], []
         for number, node in enumerate(nodes, start=1):
-            items = _stated(answered.pop(number, []))
+            items = _stated(answered.pop(number))
             if node.get("type") == "image_url" and len(items) > 1:
                 # An image is one statement: further verdicts on it would weigh it more.
                 dropped += items[1:]

@@ -62,10 +62,34 @@ class TestContextualRelevancy:
         result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
         assert result.score == 1.0 and len(result.logs["dropped_verdicts"]) == 1
 
-    def test_no_verdicts_score_zero(self, judge: ScriptedJudge) -> None:
+    def test_nodes_without_statements_score_zero(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1), node(2))}))
+        result = run_metric(judge, SPEC, case(retrieval_context=["a", "b"]))
+        assert (result.score, result.passed, result.error) == (0.0, False, None)
+
+    def test_a_node_left_unjudged_is_a_judge_error(self, judge: ScriptedJudge) -> None:
+        # Once left out of the score: 2 yes of 3 verdicts on nodes 1 and 2 gave 0.667. deepeval
+        # asks node by node, so its judge cannot leave one out.
+        judge.script(
+            by_task({"contextual_relevancy_verdicts": answer(node(1, "yes", "no"), node(2, "yes"))})
+        )
+        context = ["a. b.", "c.", "third node never judged"]
+        result = run_metric(judge, SPEC, case(retrieval_context=context))
+        assert (result.score, result.passed) == (None, None)
+        assert result.error.type == "invalid_answer"
+        assert "node(s) [3] (of 3 nodes)" in result.error.message
+        assert result.usage.calls == 1
+
+    def test_an_image_node_without_a_verdict_is_a_judge_error(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1, "yes"), node(2))}))
+        result = run_metric(judge, SPEC, case(retrieval_context=["a", [image(PNG)]]))
+        assert result.error.type == "invalid_answer" and "[2]" in result.error.message
+
+    def test_no_answer_at_all_is_a_judge_error(self, judge: ScriptedJudge) -> None:
+        # Once scored 0 as "no verdicts".
         judge.script(by_task({"contextual_relevancy_verdicts": answer()}))
         result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
-        assert (result.score, result.passed) == (0.0, False)
+        assert result.error.type == "invalid_answer" and "[1]" in result.error.message
 
     def test_unreadable_verdicts_are_a_judge_error(self, judge: ScriptedJudge) -> None:
         # Once dropped: every verdict unreadable scored 0 instead of failing.
