@@ -3,7 +3,9 @@
 The judge sees the answers once as (actual_output, second) and once as (second, actual_output),
 both calls at once. actual_output wins (score 1) or loses (0) only when both orders agree;
 anything else is a tie (0.5). `logs.position_consistent` is false when the two verdicts
-differ, and the evaluation counts those results per metric (position bias).
+differ, and the evaluation counts those results per metric (position bias). Passing means
+winning: the default threshold is 1, so a tie (position-inconsistent ones included) fails and
+`pass_rate` is the win rate; a threshold of 0.5 counts ties as passes.
 """
 
 import asyncio
@@ -31,6 +33,14 @@ ACTUAL = "actual_output"
 
 class PairwiseSpec(JudgedSpecBase):
     type: Literal["pairwise"]
+    # 1, not the usual 0.5: at 0.5 a tie would pass and pass_rate count ties as wins.
+    threshold: float = Field(
+        default=1.0,
+        ge=0,
+        le=1,
+        description="`passed = score >= threshold`; the default 1 passes a win in both orders "
+        "only (0.5 also passes ties).",
+    )
     criteria: NonEmpty = Field(max_length=4000, description="What makes one answer better.")
     evaluation_params: list[Literal["input", "context", "retrieval_context"]] = Field(
         default_factory=lambda: ["input"],

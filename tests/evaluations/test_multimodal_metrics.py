@@ -183,6 +183,8 @@ class TestPairwise:
         summary = {m["metric"]: m for m in final["per_metric"]}
         assert summary["preference"]["position_inconsistent"] == 2
         assert summary["preference"]["mean_score"] == 0.75  # (1 + 0.5 + 1 + 0.5) / 4
+        # Passing means winning (default threshold 1): the two ties are not counted as wins.
+        assert summary["preference"]["pass_rate"] == 0.5
         assert summary["exact_match"]["position_inconsistent"] is None
         rows = {
             r["test_case_index"]: r

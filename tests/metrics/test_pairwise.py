@@ -112,6 +112,26 @@ class TestPairwise:
         assert result.score is None and result.error.type == "invalid_answer"
         assert "'both'" in result.error.message and result.usage.calls == 2
 
+    @pytest.mark.parametrize(
+        ("first", "second", "passed_by_default", "passed_at_half"),
+        [
+            ("A", "B", True, True),  # a win in both orders
+            ("tie", "tie", False, True),  # a consistent tie
+            ("A", "A", False, True),  # a position-inconsistent tie
+            ("B", "A", False, False),  # a loss
+        ],
+    )
+    def test_passing_means_winning_unless_the_threshold_says_otherwise(
+        self, judge: ScriptedJudge, first, second, passed_by_default, passed_at_half
+    ) -> None:
+        # At the usual default of 0.5 a tie passed, so pass_rate counted ties as wins.
+        judge.script(judge_says(first, second))
+        result = run_metric(judge, SPEC, pair_case())
+        assert (result.threshold, result.passed) == (1.0, passed_by_default)
+        half = run_metric(judge, {**SPEC, "threshold": 0.5}, pair_case())
+        assert (half.threshold, half.passed) == (0.5, passed_at_half)
+        assert half.score == result.score
+
     def test_strict_mode_a_tie_is_zero(self, judge: ScriptedJudge) -> None:
         judge.script(judge_says("A", "A"))
         result = run_metric(judge, {**SPEC, "strict_mode": True}, pair_case())

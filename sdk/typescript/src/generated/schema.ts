@@ -2579,8 +2579,8 @@ export interface components {
             strict_mode?: boolean;
             /**
              * Threshold
-             * @description `passed = score >= threshold`.
-             * @default 0.5
+             * @description `passed = score >= threshold`; the default 1 passes a win in both orders only (0.5 also passes ties).
+             * @default 1
              */
             threshold?: number;
             /**

@@ -41,7 +41,8 @@ class PairwiseSpec:
             second_output (str | Unset): Where the other answer is: `expected_output`, or `metadata.<key>` (text). Default:
                 'expected_output'.
             strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.
-            threshold (float | Unset): `passed = score >= threshold`. Default: 0.5.
+            threshold (float | Unset): `passed = score >= threshold`; the default 1 passes a win in both orders only (0.5
+                also passes ties). Default: 1.0.
      """
 
     criteria: str
@@ -53,7 +54,7 @@ class PairwiseSpec:
     name: None | str | Unset = UNSET
     second_output: str | Unset = 'expected_output'
     strict_mode: bool | Unset = False
-    threshold: float | Unset = 0.5
+    threshold: float | Unset = 1.0
 
 
 
