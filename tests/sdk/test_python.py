@@ -230,6 +230,89 @@ class TestComparisons:
             assert sorted(i.test_case_id for i in items if i.difference) == ["q1", "q2"]
 
 
+def say_numbers(client: Loupe, tmp_path: Path, count: int = 3) -> Any:
+    """A general_vqa dataset of `count` rows ("Say i." → "i")."""
+    lines = [
+        {"messages": [{"role": "user", "content": f"Say {i}."}], "answer": str(i)}
+        for i in range(count)
+    ]
+    path = tmp_path / "say.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    return client.datasets.create(path, format="general_vqa", name="say numbers")
+
+
+def as_json(model: Any) -> dict[str, Any]:
+    """A returned model's to_dict(), checked to be JSON as the API sent it."""
+    found = model.to_dict()
+    json.dumps(found, allow_nan=False)
+    return found
+
+
+class TestToDict:
+    def test_every_returned_model_serialises(self, api: Api, tmp_path: Path) -> None:
+        # The free-form fields (metadata, logs, generation, scores, messages) are dicts, and
+        # the generated to_dict() called .to_dict() on them: AttributeError on every model.
+        with connect(api) as client:
+            created = client.evaluations.create(
+                metadata={"team": "vision"},
+                test_cases=[
+                    TestCase(
+                        id=f"q{i}",
+                        input="?",
+                        actual_output=answer,
+                        expected_output="4",
+                        metadata={"position": i},
+                    )
+                    for i, answer in enumerate(["4", "5"])
+                ],
+                metrics=[ExactMatch()],
+            )
+            assert as_json(created)["metadata"] == {"team": "vision"}
+            done = while_queue_runs(api, lambda: client.evaluations.wait(created.id))
+            assert as_json(done)["result_counts"]["passed"] == 1
+            assert as_json(client.evaluations.get(created.id))["metadata"] == {"team": "vision"}
+            assert as_json(next(iter(client.evaluations.list())))["id"] == created.id
+            result = next(iter(client.evaluations.results(created.id)))
+            assert isinstance(result.logs, dict) and as_json(result)["logs"] == result.logs
+            test_case = next(iter(client.evaluations.test_cases(created.id)))
+            assert as_json(test_case)["metadata"] == {"position": 0}
+
+            dataset = say_numbers(client, tmp_path)
+            assert as_json(dataset)["row_count"] == 3
+            assert as_json(client.datasets.get(dataset.id))["id"] == dataset.id
+            assert as_json(next(iter(client.datasets.list())))["id"] == dataset.id
+            row = as_json(next(iter(client.datasets.rows(dataset.id))))
+            assert row["messages"] == [{"role": "user", "content": "Say 0."}]
+
+            run = client.runs.create(
+                dataset_id=dataset.id,
+                metadata={"candidate": "v1"},
+                predictions=[
+                    {"subset": dataset.subsets[0].name, "index": i, "prediction": str(i)}
+                    for i in range(3)
+                ],
+            )
+            assert as_json(run)["metadata"] == {"candidate": "v1"}
+            finished = while_queue_runs(api, lambda: client.runs.wait(run.id))
+            assert as_json(finished)["status"] == "completed"
+            assert as_json(client.runs.get(run.id))["id"] == run.id
+            assert as_json(next(iter(client.runs.list())))["id"] == run.id
+            sample = next(iter(client.runs.samples(run.id)))
+            assert isinstance(sample.scores, dict) and as_json(sample)["scores"] == sample.scores
+
+            other = client.evaluations.create(
+                test_cases=[
+                    {"id": "q0", "input": "?", "actual_output": "5", "expected_output": "4"}
+                ],
+                metrics=[ExactMatch()],
+            )
+            while_queue_runs(api, lambda: client.evaluations.wait(other.id))
+            comparison = client.comparisons.create(created.id, other.id)
+            assert as_json(comparison)["metrics"][0]["metric"] == "exact_match"
+            assert as_json(client.comparisons.get(comparison.id))["id"] == comparison.id
+            assert as_json(next(iter(client.comparisons.items(comparison.id))))["test_case_id"]
+
+
 class TestErrors:
     def test_validation_error_lists_each_bad_field(self, api: Api) -> None:
         with connect(api) as client, pytest.raises(ValidationError) as invalid:

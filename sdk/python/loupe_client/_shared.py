@@ -13,6 +13,14 @@ TERMINAL = frozenset({"completed", "failed", "canceled"})
 DEFAULT_POLL_SECONDS = 1.0
 
 
+class JsonObject(dict):  # type: ignore[type-arg]
+    """A free-form JSON object of an answer (`logs`, `metadata`, `generation`): a plain dict
+    that also has the generated models' `to_dict()`, which the model holding it calls."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self)
+
+
 def _is_free_form(value: Any) -> bool:
     """A generated model for a JSON object with no declared fields (`logs`, `metadata`)."""
     if not attrs.has(type(value)):
@@ -25,7 +33,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, list):
         return [plain(item) for item in value]
     if _is_free_form(value):
-        return value.to_dict()
+        return JsonObject(value.to_dict())
     if attrs.has(type(value)):
         for field in attrs.fields(type(value)):
             if field.name != "additional_properties":
