@@ -1,15 +1,19 @@
 """`AsyncLoupe`'s resources: the async twins of `_resources.py`, method for method."""
 
 import asyncio
+import datetime
 import time
 from collections.abc import AsyncIterator
 from types import ModuleType
 from typing import Any
 
+import httpx
+
 from ._errors import error_from_response
 from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
 from ._generated.api.datasets import (
     create_dataset,
+    delete_dataset,
     get_dataset,
     list_dataset_rows,
     list_datasets,
@@ -17,16 +21,35 @@ from ._generated.api.datasets import (
 from ._generated.api.evaluations import (
     cancel_evaluation,
     create_evaluation,
+    delete_evaluation,
     export_evaluation_results,
     get_evaluation,
     list_evaluation_results,
     list_evaluation_test_cases,
     list_evaluations,
 )
-from ._generated.api.runs import cancel_run, create_run, get_run, list_run_samples, list_runs
+from ._generated.api.media import get_media
+from ._generated.api.models import create_model, delete_model, get_model, list_models
+from ._generated.api.runs import (
+    cancel_run,
+    create_run,
+    delete_run,
+    export_run_samples,
+    get_run,
+    list_run_samples,
+    list_runs,
+)
+from ._generated.api.usage import get_usage
+from ._generated.api.webhooks import (
+    create_webhook_endpoint,
+    delete_webhook_endpoint,
+    list_webhook_deliveries,
+    list_webhook_endpoints,
+)
 from ._generated.client import AuthenticatedClient
 from ._generated.models import (
     BodyCreateDataset,
+    CandidateModel,
     Comparison,
     ComparisonItem,
     Dataset,
@@ -36,10 +59,14 @@ from ._generated.models import (
     Run,
     Sample,
     TestCase,
+    Usage,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEndpointWithSecret,
 )
 from ._inputs import upload
 from ._resources import body_of, params
-from ._shared import TERMINAL, checked, next_poll
+from ._shared import TERMINAL, checked, media_digest, next_poll
 
 
 class _Resource:
@@ -50,6 +77,14 @@ class _Resource:
         return checked(
             await endpoint.asyncio_detailed(*args, client=self._client, **params(**kwargs))
         )
+
+    async def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
+        """The answer to the request `endpoint` describes, its body unread (see _resources)."""
+        request = endpoint._get_kwargs(*args, **params(**kwargs))
+        response = await self._client.get_async_httpx_client().request(**request)
+        if response.status_code >= 400:
+            raise error_from_response(response.status_code, response.content, response.headers)
+        return response
 
     async def _each(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
         after = None
@@ -124,17 +159,18 @@ class Evaluations(_Resource):
         status: str | None = None,
     ) -> str:
         """The results as one `jsonl` or `csv` document."""
-        request = export_evaluation_results._get_kwargs(
-            evaluation_id, **params(format_=format, metric=metric, status=status)
+        response = await self._raw(
+            export_evaluation_results, evaluation_id, format_=format, metric=metric, status=status
         )
-        response = await self._client.get_async_httpx_client().request(**request)
-        if response.status_code >= 400:
-            raise error_from_response(response.status_code, response.content, response.headers)
         return response.text
 
     async def cancel(self, evaluation_id: str) -> Evaluation:
         """Stop a queued or running evaluation; a finished one raises ConflictError."""
         return await self._call(cancel_evaluation, evaluation_id)
+
+    async def delete(self, evaluation_id: str) -> None:
+        """Delete a finished evaluation (see Evaluations.delete)."""
+        await self._call(delete_evaluation, evaluation_id)
 
     async def wait(
         self, evaluation_id: str, *, timeout: float = 600, poll_interval: float | None = None
@@ -159,8 +195,15 @@ class Runs(_Resource):
     def samples(self, run_id: str, *, page_size: int = 100) -> AsyncIterator[Sample]:
         return self._each(list_run_samples, run_id, limit=page_size)
 
+    async def export(self, run_id: str, *, format: str = "jsonl") -> str:
+        """The samples as one `jsonl` or `csv` document."""
+        return (await self._raw(export_run_samples, run_id, format_=format)).text
+
     async def cancel(self, run_id: str) -> Run:
         return await self._call(cancel_run, run_id)
+
+    async def delete(self, run_id: str) -> None:
+        await self._call(delete_run, run_id)
 
     async def wait(
         self, run_id: str, *, timeout: float = 600, poll_interval: float | None = None
@@ -194,6 +237,9 @@ class Datasets(_Resource):
         self, dataset_id: str, *, subset: str | None = None, page_size: int = 100
     ) -> AsyncIterator[DatasetRow]:
         return self._each(list_dataset_rows, dataset_id, subset=subset, limit=page_size)
+
+    async def delete(self, dataset_id: str) -> None:
+        await self._call(delete_dataset, dataset_id)
 
 
 class Comparisons(_Resource):
@@ -230,3 +276,61 @@ class Comparisons(_Resource):
             direction=direction,
             limit=page_size,
         )
+
+
+class Models(_Resource):
+    """`/v1/models` (see _resources.Models)."""
+
+    async def create(self, body: Any = None, **fields: Any) -> CandidateModel:
+        return await self._call(create_model, body=body_of(body, fields))
+
+    async def get(self, model_id: str) -> CandidateModel:
+        return await self._call(get_model, model_id)
+
+    def list(self) -> AsyncIterator[CandidateModel]:
+        return self._each(list_models, limit=100)
+
+    async def delete(self, model_id: str) -> None:
+        await self._call(delete_model, model_id)
+
+
+class WebhookEndpoints(_Resource):
+    """`/v1/webhook_endpoints` (see _resources.WebhookEndpoints)."""
+
+    async def create(
+        self, url: str, *, description: str | None = None
+    ) -> WebhookEndpointWithSecret:
+        return await self._call(
+            create_webhook_endpoint, body=body_of({"url": url}, {"description": description})
+        )
+
+    def list(self) -> AsyncIterator[WebhookEndpoint]:
+        return self._each(list_webhook_endpoints, limit=100)
+
+    def deliveries(
+        self, endpoint_id: str, *, page_size: int = 100
+    ) -> AsyncIterator[WebhookDelivery]:
+        return self._each(list_webhook_deliveries, endpoint_id, limit=page_size)
+
+    async def delete(self, endpoint_id: str) -> None:
+        await self._call(delete_webhook_endpoint, endpoint_id)
+
+
+class UsageReports(_Resource):
+    """`/v1/usage` (see _resources.UsageReports)."""
+
+    async def get(
+        self,
+        *,
+        start: datetime.date | str | None = None,
+        end: datetime.date | str | None = None,
+        group_by: str | None = None,
+    ) -> Usage:
+        return await self._call(get_usage, start=start, end=end, group_by=group_by)
+
+
+class Media(_Resource):
+    """`/v1/media` (see _resources.Media)."""
+
+    async def get(self, sha256_or_url: str) -> bytes:
+        return (await self._raw(get_media, media_digest(sha256_or_url))).content

@@ -44,6 +44,10 @@ class Loupe:
         self.runs = _resources.Runs(self.api)
         self.datasets = _resources.Datasets(self.api)
         self.comparisons = _resources.Comparisons(self.api)
+        self.models = _resources.Models(self.api)
+        self.webhook_endpoints = _resources.WebhookEndpoints(self.api)
+        self.usage = _resources.UsageReports(self.api)
+        self.media = _resources.Media(self.api)
 
     def close(self) -> None:
         self.api.get_httpx_client().close()
@@ -71,6 +75,10 @@ class AsyncLoupe:
         self.runs = _async_resources.Runs(self.api)
         self.datasets = _async_resources.Datasets(self.api)
         self.comparisons = _async_resources.Comparisons(self.api)
+        self.models = _async_resources.Models(self.api)
+        self.webhook_endpoints = _async_resources.WebhookEndpoints(self.api)
+        self.usage = _async_resources.UsageReports(self.api)
+        self.media = _async_resources.Media(self.api)
 
     async def close(self) -> None:
         await self.api.get_async_httpx_client().aclose()

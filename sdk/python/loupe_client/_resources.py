@@ -1,14 +1,18 @@
 """`Loupe`'s resources: each method calls one generated endpoint function and checks its answer."""
 
+import datetime
 import time
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
+import httpx
+
 from ._errors import error_from_response
 from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
 from ._generated.api.datasets import (
     create_dataset,
+    delete_dataset,
     get_dataset,
     list_dataset_rows,
     list_datasets,
@@ -16,16 +20,35 @@ from ._generated.api.datasets import (
 from ._generated.api.evaluations import (
     cancel_evaluation,
     create_evaluation,
+    delete_evaluation,
     export_evaluation_results,
     get_evaluation,
     list_evaluation_results,
     list_evaluation_test_cases,
     list_evaluations,
 )
-from ._generated.api.runs import cancel_run, create_run, get_run, list_run_samples, list_runs
+from ._generated.api.media import get_media
+from ._generated.api.models import create_model, delete_model, get_model, list_models
+from ._generated.api.runs import (
+    cancel_run,
+    create_run,
+    delete_run,
+    export_run_samples,
+    get_run,
+    list_run_samples,
+    list_runs,
+)
+from ._generated.api.usage import get_usage
+from ._generated.api.webhooks import (
+    create_webhook_endpoint,
+    delete_webhook_endpoint,
+    list_webhook_deliveries,
+    list_webhook_endpoints,
+)
 from ._generated.client import AuthenticatedClient
 from ._generated.models import (
     BodyCreateDataset,
+    CandidateModel,
     Comparison,
     ComparisonItem,
     Dataset,
@@ -35,10 +58,14 @@ from ._generated.models import (
     Run,
     Sample,
     TestCase,
+    Usage,
+    WebhookDelivery,
+    WebhookEndpoint,
+    WebhookEndpointWithSecret,
 )
 from ._generated.types import UNSET
 from ._inputs import Payload, to_json, upload
-from ._shared import TERMINAL, checked, next_poll
+from ._shared import TERMINAL, checked, media_digest, next_poll
 
 
 def params(**values: Any) -> dict[str, Any]:
@@ -61,6 +88,15 @@ class _Resource:
 
     def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
         return checked(endpoint.sync_detailed(*args, client=self._client, **params(**kwargs)))
+
+    def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
+        """The answer to the request `endpoint` describes, its body unread: the generated
+        functions parse every 200 as JSON, which a CSV export or an image is not."""
+        request = endpoint._get_kwargs(*args, **params(**kwargs))
+        response = self._client.get_httpx_client().request(**request)
+        if response.status_code >= 400:
+            raise error_from_response(response.status_code, response.content, response.headers)
+        return response
 
     def _each(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Iterator[Any]:
         after = None
@@ -132,19 +168,18 @@ class Evaluations(_Resource):
         status: str | None = None,
     ) -> str:
         """The results as one `jsonl` or `csv` document."""
-        # The generated function parses every 200 as JSON; a CSV export is not, so the
-        # request it describes is sent as is and the body read as text.
-        request = export_evaluation_results._get_kwargs(
-            evaluation_id, **params(format_=format, metric=metric, status=status)
-        )
-        response = self._client.get_httpx_client().request(**request)
-        if response.status_code >= 400:
-            raise error_from_response(response.status_code, response.content, response.headers)
-        return response.text
+        return self._raw(
+            export_evaluation_results, evaluation_id, format_=format, metric=metric, status=status
+        ).text
 
     def cancel(self, evaluation_id: str) -> Evaluation:
         """Stop a queued or running evaluation; a finished one raises ConflictError."""
         return self._call(cancel_evaluation, evaluation_id)
+
+    def delete(self, evaluation_id: str) -> None:
+        """Delete a finished evaluation with its test cases and results (ConflictError while
+        it runs: cancel it first)."""
+        self._call(delete_evaluation, evaluation_id)
 
     def wait(
         self, evaluation_id: str, *, timeout: float = 600, poll_interval: float | None = None
@@ -169,8 +204,16 @@ class Runs(_Resource):
     def samples(self, run_id: str, *, page_size: int = 100) -> Iterator[Sample]:
         return self._each(list_run_samples, run_id, limit=page_size)
 
+    def export(self, run_id: str, *, format: str = "jsonl") -> str:
+        """The samples as one `jsonl` or `csv` document."""
+        return self._raw(export_run_samples, run_id, format_=format).text
+
     def cancel(self, run_id: str) -> Run:
         return self._call(cancel_run, run_id)
+
+    def delete(self, run_id: str) -> None:
+        """Delete a finished run with its samples (ConflictError while it runs)."""
+        self._call(delete_run, run_id)
 
     def wait(self, run_id: str, *, timeout: float = 600, poll_interval: float | None = None) -> Run:
         """The run once terminal (see Evaluations.wait)."""
@@ -202,6 +245,10 @@ class Datasets(_Resource):
         self, dataset_id: str, *, subset: str | None = None, page_size: int = 100
     ) -> Iterator[DatasetRow]:
         return self._each(list_dataset_rows, dataset_id, subset=subset, limit=page_size)
+
+    def delete(self, dataset_id: str) -> None:
+        """Delete a dataset and its rows (ConflictError while a run uses it)."""
+        self._call(delete_dataset, dataset_id)
 
 
 class Comparisons(_Resource):
@@ -238,3 +285,64 @@ class Comparisons(_Resource):
             direction=direction,
             limit=page_size,
         )
+
+
+class Models(_Resource):
+    """`/v1/models`: the tenant's own OpenAI-compatible endpoints, as candidates or judges."""
+
+    def create(self, body: Any = None, **fields: Any) -> CandidateModel:
+        """Register a model; `fields` are CandidateModelCreate's (`base_url`, `model`,
+        `api_key`, `name`). The key is stored encrypted and never returned."""
+        return self._call(create_model, body=body_of(body, fields))
+
+    def get(self, model_id: str) -> CandidateModel:
+        return self._call(get_model, model_id)
+
+    def list(self) -> Iterator[CandidateModel]:
+        return self._each(list_models, limit=100)
+
+    def delete(self, model_id: str) -> None:
+        self._call(delete_model, model_id)
+
+
+class WebhookEndpoints(_Resource):
+    """`/v1/webhook_endpoints`: where terminal events are POSTed (Standard Webhooks)."""
+
+    def create(self, url: str, *, description: str | None = None) -> WebhookEndpointWithSecret:
+        """Register an endpoint; the answer carries its signing `secret`, shown only here."""
+        return self._call(
+            create_webhook_endpoint, body=body_of({"url": url}, {"description": description})
+        )
+
+    def list(self) -> Iterator[WebhookEndpoint]:
+        return self._each(list_webhook_endpoints, limit=100)
+
+    def deliveries(self, endpoint_id: str, *, page_size: int = 100) -> Iterator[WebhookDelivery]:
+        """Every delivery attempt to the endpoint, newest first."""
+        return self._each(list_webhook_deliveries, endpoint_id, limit=page_size)
+
+    def delete(self, endpoint_id: str) -> None:
+        self._call(delete_webhook_endpoint, endpoint_id)
+
+
+class UsageReports(_Resource):
+    """`/v1/usage`: the tenant's judge and candidate calls, tokens and cost."""
+
+    def get(
+        self,
+        *,
+        start: datetime.date | str | None = None,
+        end: datetime.date | str | None = None,
+        group_by: str | None = None,
+    ) -> Usage:
+        """Usage on UTC days `start`..`end` (ISO dates, inclusive; default the last 30 days),
+        by `day` (default) or `model`."""
+        return self._call(get_usage, start=start, end=end, group_by=group_by)
+
+
+class Media(_Resource):
+    """`/v1/media`: the images and audio stored test cases and rows refer to."""
+
+    def get(self, sha256_or_url: str) -> bytes:
+        """A stored blob's bytes, by its SHA-256 or by the URL an answer gave for it."""
+        return self._raw(get_media, media_digest(sha256_or_url)).content

@@ -41,6 +41,12 @@ def plain(value: Any) -> Any:
     return value
 
 
+def media_digest(sha256_or_url: str) -> str:
+    """The digest in a `/v1/media/<sha256>` URL, or the argument when it is not one."""
+    _, found, digest = sha256_or_url.rstrip("/").rpartition("/v1/media/")
+    return digest if found else sha256_or_url
+
+
 def checked(response: Response[Any]) -> Any:
     """The parsed body of a success, or the typed exception for an error answer."""
     if response.status_code >= 400:
