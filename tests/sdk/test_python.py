@@ -23,10 +23,13 @@ from loupe_client import (
     Loupe,
     LoupeError,
     NotFoundError,
+    PayloadTooLargeError,
     RateLimitError,
+    RequestError,
     ServerError,
     TestCase,
     TextPart,
+    UnsupportedMediaTypeError,
     ValidationError,
 )
 from loupe_client._errors import error_from_response
@@ -354,6 +357,24 @@ class TestErrors:
         assert limited.value.status == 429 and limited.value.retry_after == 30
         assert "max_active_evaluations is 1" in (limited.value.detail or "")
 
+    def test_an_oversized_body_is_payload_too_large(self, api: Api) -> None:
+        # The test server takes 4 MiB; the base LoupeError was all a caller could catch.
+        big = {"input": "x" * (5 * 1024 * 1024), "actual_output": "a", "expected_output": "a"}
+        with connect(api) as client, pytest.raises(PayloadTooLargeError) as refused:
+            client.evaluations.create(test_cases=[big], metrics=[ExactMatch()])
+        assert isinstance(refused.value, RequestError) and refused.value.status == 413
+        assert "LOUPE_MAX_BODY_BYTES" in (refused.value.detail or "")
+
+    def test_a_body_that_is_not_json_is_unsupported_media_type(self, api: Api) -> None:
+        # No resource method sends anything but JSON: the connection they share does.
+        with connect(api) as client:
+            answer = client.api.get_httpx_client().post(
+                "/v1/models", content=b"base_url=x", headers={"Content-Type": "text/plain"}
+            )
+        error = error_from_response(answer.status_code, answer.content, answer.headers)
+        assert isinstance(error, UnsupportedMediaTypeError) and isinstance(error, RequestError)
+        assert error.status == 415 and error.errors[0]["loc"] == "body"
+
     def test_wrong_key_is_an_authentication_error(self, api: Api) -> None:
         with connect(api, "lp_not_a_key") as client, pytest.raises(AuthenticationError) as denied:
             client.evaluations.get("eval_anything")
@@ -433,6 +454,11 @@ class TestErrorParsing:
     def test_a_body_that_is_not_a_problem_still_gives_the_status(self) -> None:
         error = error_from_response(502, b"<html>bad gateway</html>", httpx.Headers())
         assert isinstance(error, ServerError) and error.title == "Bad Gateway"
+
+    def test_other_client_errors_are_request_errors(self) -> None:
+        gone = error_from_response(410, b"", httpx.Headers())
+        assert type(gone) is RequestError and gone.title == "Gone"
+        assert isinstance(error_from_response(422, b"{}", httpx.Headers()), RequestError)
 
     def test_polling_follows_retry_after_within_the_deadline(self) -> None:
         response = Response(

@@ -29,8 +29,22 @@ class LoupeError(Exception):
         self.headers = headers or httpx.Headers()
 
 
-class ValidationError(LoupeError):
+class RequestError(LoupeError):
+    """A 4xx for the request itself (400, 413, 415, 422, and any 4xx without its own class):
+    sending it again unchanged fails again."""
+
+
+class ValidationError(RequestError):
     """400 or 422: the request was malformed; `errors` lists each bad field (`loc`, `msg`)."""
+
+
+class PayloadTooLargeError(RequestError):
+    """413: the body is over the server's limit (LOUPE_MAX_BODY_BYTES); send fewer test cases
+    per evaluation or smaller images."""
+
+
+class UnsupportedMediaTypeError(RequestError):
+    """415: the body's Content-Type (or an upload's kind) is not one the endpoint takes."""
 
 
 class AuthenticationError(LoupeError):
@@ -75,8 +89,14 @@ def _error_class(status: int) -> type[LoupeError]:
         return NotFoundError
     if status == 409:
         return ConflictError
+    if status == 413:
+        return PayloadTooLargeError
+    if status == 415:
+        return UnsupportedMediaTypeError
     if status == 429:
         return RateLimitError
+    if 400 <= status < 500:
+        return RequestError
     if status >= 500:
         return ServerError
     return LoupeError
