@@ -11,6 +11,7 @@ import pytest
 from app.tenants import repository as tenants_repository
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer
+from tests.fixtures.receiver import WebhookReceiver
 from tests.sdk.conftest import TYPESCRIPT
 from tests.sdk.helpers import BLUE, RED
 
@@ -37,12 +38,18 @@ class TestTypeScriptClient:
         self, built: Path, judge: ScriptedJudge, tmp_path_factory: pytest.TempPathFactory
     ) -> None:
         judge.script(slow_for_marked_cases)
-        with side_app(tmp_path_factory.mktemp("ts"), judge_base_url=judge.base_url) as app:
+        with (
+            side_app(tmp_path_factory.mktemp("ts"), judge_base_url=judge.base_url) as app,
+            WebhookReceiver() as receiver,
+        ):
             env = {
                 **os.environ,
                 "LOUPE_URL": app.base_url,
                 "LOUPE_API_KEY": app.new_key(),
                 "LOUPE_LIMITED_API_KEY": limited_key(app),
+                "LOUPE_RESOURCES_API_KEY": app.new_key(),
+                "JUDGE_URL": judge.base_url,
+                "WEBHOOK_URL": receiver.url,
                 "RED_PNG": RED,
                 "BLUE_PNG": BLUE,
             }
@@ -55,7 +62,7 @@ class TestTypeScriptClient:
                 timeout=600,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 5" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 10" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
         # The judge saw the images the Node client sent, as data URIs.
         score_calls = [
             call for call in judge.calls_for("g_eval_score") if "SLOW-CASE" not in json.dumps(call)

@@ -40,8 +40,17 @@ export class LoupeError extends Error {
   }
 }
 
+/**
+ * A 4xx for the request itself (400, 413, 415, 422, and any 4xx without its own class):
+ * sending it again unchanged fails again.
+ */
+export class RequestError extends LoupeError {}
 /** 400 or 422: the request was malformed; `errors` lists each bad field. */
-export class ValidationError extends LoupeError {}
+export class ValidationError extends RequestError {}
+/** 413: the body is over the server's limit (LOUPE_MAX_BODY_BYTES); send fewer test cases. */
+export class PayloadTooLargeError extends RequestError {}
+/** 415: the body's Content-Type is not one the endpoint takes (JSON is expected). */
+export class UnsupportedMediaTypeError extends RequestError {}
 /** 401 or 403: the API key is missing, wrong or revoked. */
 export class AuthenticationError extends LoupeError {}
 /** 404: no such object for this tenant. */
@@ -78,7 +87,10 @@ function errorClass(status: number): typeof LoupeError {
   if (status === 401 || status === 403) return AuthenticationError;
   if (status === 404) return NotFoundError;
   if (status === 409) return ConflictError;
+  if (status === 413) return PayloadTooLargeError;
+  if (status === 415) return UnsupportedMediaTypeError;
   if (status === 429) return RateLimitError;
+  if (status >= 400 && status < 500) return RequestError;
   if (status >= 500) return ServerError;
   return LoupeError;
 }

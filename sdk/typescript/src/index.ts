@@ -27,6 +27,14 @@ export type DatasetRow = Schemas["DatasetRow"];
 export type Comparison = Schemas["Comparison"];
 export type ComparisonCreate = Schemas["ComparisonCreate"];
 export type ComparisonItem = Schemas["ComparisonItem"];
+export type CandidateModel = Schemas["CandidateModel"];
+export type CandidateModelCreate = Schemas["CandidateModelCreate"];
+export type WebhookEndpoint = Schemas["WebhookEndpoint"];
+export type WebhookEndpointCreate = Schemas["WebhookEndpointCreate"];
+export type WebhookEndpointWithSecret = Schemas["WebhookEndpointWithSecret"];
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+export type Usage = Schemas["Usage"];
+export type DatasetFormat = Schemas["Body_create_dataset"]["format"];
 export type Problem = Schemas["Problem"];
 export type MetricSpec = EvaluationCreate["metrics"][number];
 export type MetricType = MetricSpec["type"];
@@ -86,6 +94,20 @@ function unwrap<T>(answer: Answer<T>): T {
   throw errorFromResponse(answer.response.status, answer.error, answer.response.headers);
 }
 
+/** Nothing, for a success without a body (204); the typed error for an error answer. */
+function unwrapEmpty(answer: Answer<unknown>): void {
+  if (!answer.response.ok) {
+    throw errorFromResponse(answer.response.status, answer.error, answer.response.headers);
+  }
+}
+
+/** The digest in a `/v1/media/<sha256>` URL, or the argument when it is not one. */
+function mediaDigest(sha256OrUrl: string): string {
+  const marker = "/v1/media/";
+  const at = sha256OrUrl.lastIndexOf(marker);
+  return at === -1 ? sha256OrUrl : sha256OrUrl.slice(at + marker.length).replace(/\/+$/, "");
+}
+
 interface Page<T> {
   data: T[];
   has_more: boolean;
@@ -123,7 +145,10 @@ async function waitUntilTerminal<T extends { status: string }>(
   }
 }
 
-/** A Loupe API client: `client.evaluations`, `.runs`, `.datasets`, `.comparisons`. */
+/**
+ * A Loupe API client: `client.evaluations`, `.runs`, `.datasets`, `.comparisons`, `.models`,
+ * `.webhookEndpoints`, `.usage`, `.media`.
+ */
 export class Loupe {
   /** The typed openapi-fetch client, for any endpoint the resources below do not wrap. */
   readonly api: Client<paths>;
@@ -172,9 +197,27 @@ export class Loupe {
           }),
         ),
       ),
+    /** The results as one JSONL (default) or CSV document. */
+    export: async (
+      evaluationId: string,
+      query: Query<"export_evaluation_results"> = {},
+    ): Promise<string> =>
+      unwrap(
+        await this.api.GET("/v1/evaluations/{evaluation_id}/results/export", {
+          params: { path: { evaluation_id: evaluationId }, query },
+          parseAs: "text",
+        }),
+      ),
     cancel: async (evaluationId: string) =>
       unwrap(
         await this.api.POST("/v1/evaluations/{evaluation_id}/cancel", {
+          params: { path: { evaluation_id: evaluationId } },
+        }),
+      ),
+    /** Deletes a finished evaluation (ConflictError while it runs: cancel it first). */
+    delete: async (evaluationId: string): Promise<void> =>
+      unwrapEmpty(
+        await this.api.DELETE("/v1/evaluations/{evaluation_id}", {
           params: { path: { evaluation_id: evaluationId } },
         }),
       ),
@@ -211,9 +254,21 @@ export class Loupe {
           }),
         ),
       ),
+    /** The samples as one JSONL (default) or CSV document. */
+    export: async (runId: string, query: Query<"export_run_samples"> = {}): Promise<string> =>
+      unwrap(
+        await this.api.GET("/v1/runs/{run_id}/samples/export", {
+          params: { path: { run_id: runId }, query },
+          parseAs: "text",
+        }),
+      ),
     cancel: async (runId: string) =>
       unwrap(
         await this.api.POST("/v1/runs/{run_id}/cancel", { params: { path: { run_id: runId } } }),
+      ),
+    delete: async (runId: string): Promise<void> =>
+      unwrapEmpty(
+        await this.api.DELETE("/v1/runs/{run_id}", { params: { path: { run_id: runId } } }),
       ),
     wait: (runId: string, options: WaitOptions = {}) =>
       waitUntilTerminal(
@@ -224,6 +279,27 @@ export class Loupe {
   };
 
   readonly datasets = {
+    /**
+     * Uploads a benchmark file (.jsonl, .tsv, .csv, or a .zip with its media); every row is
+     * validated now. The file name's suffix says its kind: a `File`'s own name, else `filename`.
+     */
+    create: async (
+      file: Blob,
+      fields: { format: DatasetFormat; name?: string; filename?: string },
+    ): Promise<Dataset> => {
+      const filename = fields.filename ?? (file as File).name;
+      if (!filename) throw new TypeError("datasets.create needs a File or a filename");
+      const form = new FormData();
+      form.append("file", file, filename);
+      form.append("format", fields.format);
+      if (fields.name !== undefined) form.append("name", fields.name);
+      return unwrap(
+        await this.api.POST("/v1/datasets", {
+          body: { file: filename, format: fields.format },
+          bodySerializer: () => form,
+        }),
+      );
+    },
     get: async (datasetId: string) =>
       unwrap(
         await this.api.GET("/v1/datasets/{dataset_id}", {
@@ -241,6 +317,13 @@ export class Loupe {
             params: { path: { dataset_id: datasetId }, query: { ...query, after } },
           }),
         ),
+      ),
+    /** Deletes a dataset and its rows (ConflictError while a run uses it). */
+    delete: async (datasetId: string): Promise<void> =>
+      unwrapEmpty(
+        await this.api.DELETE("/v1/datasets/{dataset_id}", {
+          params: { path: { dataset_id: datasetId } },
+        }),
       ),
   };
 
@@ -260,6 +343,76 @@ export class Loupe {
             params: { path: { comparison_id: comparisonId }, query: { ...query, after } },
           }),
         ),
+      ),
+  };
+
+  /** `/v1/models`: your own OpenAI-compatible endpoints, as run candidates or judges. */
+  readonly models = {
+    /** Registers a model; its `api_key` is stored encrypted and never returned. */
+    create: async (body: CandidateModelCreate) =>
+      unwrap(await this.api.POST("/v1/models", { body })),
+    get: async (modelId: string) =>
+      unwrap(
+        await this.api.GET("/v1/models/{model_id}", { params: { path: { model_id: modelId } } }),
+      ),
+    list: () =>
+      everyPage<CandidateModel>(async (after) =>
+        unwrap(await this.api.GET("/v1/models", { params: { query: { after, limit: 100 } } })),
+      ),
+    delete: async (modelId: string): Promise<void> =>
+      unwrapEmpty(
+        await this.api.DELETE("/v1/models/{model_id}", {
+          params: { path: { model_id: modelId } },
+        }),
+      ),
+  };
+
+  /** `/v1/webhook_endpoints`: where terminal events are POSTed (Standard Webhooks). */
+  readonly webhookEndpoints = {
+    /** Registers an endpoint; the answer's signing `secret` is shown only here. */
+    create: async (body: WebhookEndpointCreate) =>
+      unwrap(await this.api.POST("/v1/webhook_endpoints", { body })),
+    list: () =>
+      everyPage<WebhookEndpoint>(async (after) =>
+        unwrap(
+          await this.api.GET("/v1/webhook_endpoints", {
+            params: { query: { after, limit: 100 } },
+          }),
+        ),
+      ),
+    /** Every delivery attempt to the endpoint, newest first. */
+    deliveries: (endpointId: string) =>
+      everyPage<WebhookDelivery>(async (after) =>
+        unwrap(
+          await this.api.GET("/v1/webhook_endpoints/{endpoint_id}/deliveries", {
+            params: { path: { endpoint_id: endpointId }, query: { after, limit: 100 } },
+          }),
+        ),
+      ),
+    delete: async (endpointId: string): Promise<void> =>
+      unwrapEmpty(
+        await this.api.DELETE("/v1/webhook_endpoints/{endpoint_id}", {
+          params: { path: { endpoint_id: endpointId } },
+        }),
+      ),
+  };
+
+  /** `/v1/usage`: the tenant's judge and candidate calls, tokens and cost. */
+  readonly usage = {
+    /** On UTC days `start`..`end` (ISO dates; default the last 30 days), by day or model. */
+    get: async (query: Query<"get_usage"> = {}) =>
+      unwrap(await this.api.GET("/v1/usage", { params: { query } })),
+  };
+
+  /** `/v1/media`: the images and audio stored test cases and rows refer to. */
+  readonly media = {
+    /** A stored blob, by its SHA-256 or by the URL an answer gave for it. */
+    get: async (sha256OrUrl: string): Promise<Blob> =>
+      unwrap(
+        await this.api.GET("/v1/media/{sha256}", {
+          params: { path: { sha256: mediaDigest(sha256OrUrl) } },
+          parseAs: "blob",
+        }),
       ),
   };
 }

@@ -4,6 +4,7 @@
  */
 
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 
 import {
@@ -16,9 +17,12 @@ import {
   LoupeError,
   metric,
   NotFoundError,
+  PayloadTooLargeError,
   RateLimitError,
+  RequestError,
   ServerError,
   textPart,
+  UnsupportedMediaTypeError,
   ValidationError,
   WaitTimeoutError,
 } from "../src/index.js";
@@ -169,4 +173,161 @@ test("bodies that are not a problem still map by status", () => {
   const failed = errorFromResponse(502, "<html>bad gateway</html>", new Headers());
   assert.ok(failed instanceof ServerError);
   assert.equal(failed.status, 502);
+});
+
+// The resources for the rest of the API, on a tenant of their own (LOUPE_RESOURCES_API_KEY).
+const resources = () =>
+  new Loupe({ baseUrl: env("LOUPE_URL"), apiKey: env("LOUPE_RESOURCES_API_KEY") });
+
+const collect = async <T>(items: AsyncIterable<T>): Promise<T[]> => {
+  const found: T[] = [];
+  for await (const item of items) found.push(item);
+  return found;
+};
+
+test("datasets uploaded and deleted; runs exported and deleted", async () => {
+  const loupe = resources();
+  const lines = [0, 1, 2].map((i) =>
+    JSON.stringify({ messages: [{ role: "user", content: `Say ${i}.` }], answer: String(i) }),
+  );
+  const dataset = await loupe.datasets.create(new Blob([lines.join("\n") + "\n"]), {
+    format: "general_vqa",
+    name: "say numbers",
+    filename: "say.jsonl",
+  });
+  assert.deepEqual([dataset.name, dataset.filename, dataset.row_count], [
+    "say numbers",
+    "say.jsonl",
+    3,
+  ]);
+  const subset = dataset.subsets[0].name;
+  const run = await loupe.runs.create({
+    dataset_id: dataset.id,
+    predictions: [0, 1, 2].map((index) => ({ subset, index, prediction: String(index) })),
+  });
+  assert.equal((await loupe.runs.wait(run.id, { timeoutMs: 120_000 })).status, "completed");
+  const jsonl = await loupe.runs.export(run.id);
+  assert.deepEqual(
+    jsonl.trim().split("\n").map((line) => JSON.parse(line).prediction),
+    ["0", "1", "2"],
+  );
+  const csv = await loupe.runs.export(run.id, { format: "csv" });
+  assert.equal(csv.trim().split("\n").length, 4);
+  assert.equal(await loupe.runs.delete(run.id), undefined);
+  await assert.rejects(loupe.runs.get(run.id), NotFoundError);
+  await loupe.datasets.delete(dataset.id);
+  await assert.rejects(loupe.datasets.get(dataset.id), NotFoundError);
+  await assert.rejects(
+    loupe.datasets.create(new Blob(["{oops\n"]), { format: "general_vqa", filename: "bad.jsonl" }),
+    ValidationError,
+  );
+});
+
+test("evaluations exported, their images read back, then deleted", async () => {
+  const loupe = resources();
+  const created = await loupe.evaluations.create({
+    test_cases: [
+      {
+        id: "pic",
+        input: [textPart("Shown?"), imagePart(env("RED_PNG"))],
+        actual_output: "4",
+        expected_output: "4",
+      },
+    ],
+    metrics: [metric("exact_match", {})],
+  });
+  await loupe.evaluations.wait(created.id, { timeoutMs: 120_000 });
+  const csv = await loupe.evaluations.export(created.id, { format: "csv" });
+  assert.match(csv.split("\n")[1], /^[^\n]*pic/);
+  const jsonl = await loupe.evaluations.export(created.id);
+  assert.equal(JSON.parse(jsonl.trim()).score, 1);
+
+  const [testCase] = await collect(loupe.evaluations.testCases(created.id));
+  const input = testCase.input as { type: string; image_url?: { url: string } }[];
+  const url = input[1].image_url!.url;
+  const image = await loupe.media.get(url);
+  assert.equal(image.type, "image/png");
+  const bytes = Buffer.from(await image.arrayBuffer());
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  assert.ok(url.endsWith(`/v1/media/${digest}`));
+  assert.equal((await loupe.media.get(digest)).size, bytes.length);
+  await assert.rejects(loupe.media.get("0".repeat(64)), NotFoundError);
+
+  await loupe.evaluations.delete(created.id);
+  await assert.rejects(loupe.evaluations.get(created.id), NotFoundError);
+});
+
+test("models registered, read, listed and deleted", async () => {
+  const loupe = resources();
+  const model = await loupe.models.create({
+    base_url: env("JUDGE_URL"),
+    model: "candidate-7",
+    api_key: "sk-candidate",
+    name: "c7",
+  });
+  assert.deepEqual([model.name, model.has_api_key], ["c7", true]);
+  assert.ok(!JSON.stringify(model).includes("sk-candidate"));
+  assert.equal((await loupe.models.get(model.id)).model, "candidate-7");
+  assert.deepEqual((await collect(loupe.models.list())).map((m) => m.id), [model.id]);
+  await loupe.models.delete(model.id);
+  await assert.rejects(loupe.models.get(model.id), NotFoundError);
+});
+
+test("webhook endpoints registered, delivered to, listed and deleted; usage read", async () => {
+  const loupe = resources();
+  const endpoint = await loupe.webhookEndpoints.create({
+    url: env("WEBHOOK_URL"),
+    description: "ci",
+  });
+  assert.ok(endpoint.secret.startsWith("whsec_"));
+  assert.deepEqual((await collect(loupe.webhookEndpoints.list())).map((e) => e.id), [endpoint.id]);
+  const created = await loupe.evaluations.create({
+    test_cases: [{ input: "?", actual_output: "4", expected_output: "4" }],
+    metrics: [metric("exact_match", {})],
+    webhook_url: env("WEBHOOK_URL"),
+  });
+  await loupe.evaluations.wait(created.id, { timeoutMs: 120_000 });
+  let deliveries = await collect(loupe.webhookEndpoints.deliveries(endpoint.id));
+  for (let look = 0; deliveries.length === 0 && look < 600; look++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    deliveries = await collect(loupe.webhookEndpoints.deliveries(endpoint.id));
+  }
+  assert.deepEqual(
+    deliveries.map((d) => [d.event_type, d.succeeded]),
+    [["evaluation.completed", true]],
+  );
+  await loupe.webhookEndpoints.delete(endpoint.id);
+  assert.deepEqual(await collect(loupe.webhookEndpoints.list()), []);
+
+  const usage = await loupe.usage.get({ group_by: "model" });
+  assert.equal(usage.group_by, "model");
+  assert.equal(usage.judge.calls, 0);
+  const early = await loupe.usage.get({ start: "2000-01-01", end: "2000-01-02" });
+  assert.deepEqual([early.start, early.group_by], ["2000-01-01", "day"]);
+});
+
+test("413 and 415 are typed request errors", async () => {
+  const loupe = resources();
+  await assert.rejects(
+    loupe.evaluations.create({
+      // The test server takes 4 MiB.
+      test_cases: [{ input: "x".repeat(5 * 1024 * 1024), actual_output: "a", expected_output: "a" }],
+      metrics: [metric("exact_match", {})],
+    }),
+    (error: unknown) => {
+      assert.ok(error instanceof PayloadTooLargeError && error instanceof RequestError);
+      assert.equal(error.status, 413);
+      return true;
+    },
+  );
+  // No resource sends anything but JSON; the typed client under them can.
+  const answer = await loupe.api.POST("/v1/models", {
+    body: "base_url=x" as never,
+    bodySerializer: (body: unknown) => body as string,
+    headers: { "Content-Type": "text/plain" },
+  });
+  const error = errorFromResponse(answer.response.status, answer.error, answer.response.headers);
+  assert.ok(error instanceof UnsupportedMediaTypeError && error instanceof RequestError);
+  assert.equal(error.status, 415);
+  assert.ok(errorFromResponse(410, undefined, new Headers()) instanceof RequestError);
 });
