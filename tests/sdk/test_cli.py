@@ -139,6 +139,16 @@ class TestCannot:
         assert failed.returncode == 2, failed.stdout + failed.stderr
         assert message in failed.stderr
 
+    def test_a_file_that_is_not_utf8_names_its_line(self, api: Api, tmp_path: Path) -> None:
+        # Was a UnicodeDecodeError traceback and exit 1, which CI reads as "the gate failed".
+        cases = tmp_path / "latin1.jsonl"
+        good = json.dumps({"input": "q", "actual_output": "a", "expected_output": "a"})
+        cases.write_bytes(good.encode() + b'\n{"input": "caf\xe9"}\n')
+        failed = loupe_client(api, api.new_key(), "evaluate", str(cases), "--metric", EXACT)
+        assert failed.returncode == 2, failed.stdout + failed.stderr
+        assert f"{cases}:2: not UTF-8 text (byte 0xe9 at column 15)" in failed.stderr
+        assert "Traceback" not in failed.stderr and failed.stdout == ""
+
     def test_wrong_key_and_no_settings(self, api: Api) -> None:
         denied = loupe_client(api, "lp_wrong", "results", "eval_x")
         assert denied.returncode == 2 and "401" in denied.stderr

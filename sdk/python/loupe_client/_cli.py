@@ -28,10 +28,17 @@ class UsageError(Exception):
 
 
 def _test_cases(path: Path) -> list[dict[str, Any]]:
-    """One test case per non-blank JSONL line."""
+    """One test case per non-blank JSONL line (UTF-8)."""
     cases = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(
+                    f"{path}:{number}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                    f"{exc.start + 1}); save the file as UTF-8"
+                ) from exc
             if not line.strip():
                 continue
             try:
