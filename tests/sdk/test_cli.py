@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.api import Api
+from tests.fixtures.services import free_port
 from tests.sdk.conftest import SDK_PYTHON
 from tests.sdk.helpers import RED, while_queue_runs
 
@@ -148,6 +149,24 @@ class TestCannot:
         assert failed.returncode == 2, failed.stdout + failed.stderr
         assert f"{cases}:2: not UTF-8 text (byte 0xe9 at column 15)" in failed.stderr
         assert "Traceback" not in failed.stderr and failed.stdout == ""
+
+    def test_an_unreachable_service_is_named_but_not_the_key(self, tmp_path: Path) -> None:
+        url = f"http://127.0.0.1:{free_port()}"
+        cases = str(write_cases(tmp_path / "cases.jsonl", 0, count=1))
+        for args in (["evaluate", cases, "--metric", EXACT], ["results", "eval_x"]):
+            failed = loupe_client(
+                None, None, "--url", f"{url}/", "--api-key", "lp_secret_key", *args
+            )
+            assert failed.returncode == 2, failed.stdout + failed.stderr
+            assert f"loupe-client {args[0]}: cannot reach Loupe at {url}/: " in failed.stderr
+            assert "lp_secret_key" not in failed.stderr + failed.stdout
+
+    def test_user_info_in_the_url_is_not_repeated(self) -> None:
+        from loupe_client._cli import _where
+
+        assert _where("https://ci:hunter2@loupe.example:8443/base/?k=1") == (
+            "https://loupe.example:8443/base/"
+        )
 
     def test_wrong_key_and_no_settings(self, api: Api) -> None:
         denied = loupe_client(api, "lp_wrong", "results", "eval_x")

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
@@ -179,9 +180,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             return args.handler(client, args)
     except LoupeError as error:
         print(f"loupe-client {args.command}: {_message(error)}", file=sys.stderr)
+    except httpx.TransportError as error:
+        print(
+            f"loupe-client {args.command}: cannot reach Loupe at {_where(args.url)}: "
+            f"{error or type(error).__name__}",
+            file=sys.stderr,
+        )
     except (UsageError, OSError, TimeoutError, httpx.HTTPError) as error:
         print(f"loupe-client {args.command}: {error}", file=sys.stderr)
     return CANNOT
+
+
+def _where(url: str) -> str:
+    """The service's URL for a message: scheme, host, port and path, never user info."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def script() -> None:
