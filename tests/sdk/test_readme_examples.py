@@ -1,0 +1,79 @@
+"""The SDK READMEs' complete examples, run as written against a live Loupe (only the server's
+URL, the key and the example's image URL swapped for the test's)."""
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.sdk.conftest import SDK_PYTHON, TYPESCRIPT
+from tests.sdk.helpers import RED, while_queue_runs
+
+EXAMPLE_IMAGE = "https://example.com/logo.png"
+
+
+def first_block(readme: Path, language: str) -> str:
+    return re.search(rf"```{language}\n(.*?)```", readme.read_text(), re.S).group(1)
+
+
+class TestPythonReadme:
+    def test_the_complete_example_runs(
+        self, api: Api, judge: ScriptedJudge, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        judge.script(plausible_answer)
+        source = first_block(SDK_PYTHON / "README.md", "python")
+        assert EXAMPLE_IMAGE in source and '"lp_..."' in source
+        source = (
+            source.replace("http://127.0.0.1:8000", api.base_url)
+            .replace('"lp_..."', repr(api.new_key()))
+            .replace(EXAMPLE_IMAGE, RED)
+        )
+        while_queue_runs(api, lambda: exec(compile(source, "README.md", "exec"), {}))
+        printed = capsys.readouterr().out.splitlines()
+        assert printed[0] == "completed 4 of 4 passed"
+        assert printed[-1].startswith("404 Not Found ")
+
+
+class TestTypeScriptReadme:
+    def test_the_example_runs_under_node(
+        self, built: Path, api: Api, judge: ScriptedJudge, tmp_path: Path
+    ) -> None:
+        judge.script(plausible_answer)
+        source = first_block(TYPESCRIPT / "README.md", "ts")
+        assert EXAMPLE_IMAGE in source
+        # A relative import, so that tsc finds the built declarations beside it.
+        index = os.path.relpath(TYPESCRIPT / "dist" / "src" / "index.js", tmp_path)
+        index = index if index.startswith(".") else f"./{index}"
+        source = (
+            source.replace("http://127.0.0.1:8000", api.base_url)
+            .replace(EXAMPLE_IMAGE, RED)
+            .replace('from "@loupe/client"', f'from "{index}"')
+        )
+        example = tmp_path / "example.mts"
+        example.write_text(source)
+        # Checked by the compiler as a user's code would be, then run as an ES module.
+        tsc = TYPESCRIPT / "node_modules" / ".bin" / "tsc"
+        options = ["--target", "ES2022", "--module", "NodeNext", "--strict", "--skipLibCheck"]
+        types = ["--types", "node", "--typeRoots", str(TYPESCRIPT / "node_modules" / "@types")]
+        compiled = subprocess.run(
+            [str(tsc), *options, *types, "--outDir", str(tmp_path), str(example)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert compiled.returncode == 0, compiled.stdout + compiled.stderr
+        module = tmp_path / "example.mjs"
+        env = {**os.environ, "LOUPE_API_KEY": api.new_key()}
+        ran = while_queue_runs(
+            api,
+            lambda: subprocess.run(
+                ["node", str(module)], capture_output=True, text=True, env=env, timeout=300
+            ),
+        )
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert ran.stdout.startswith("completed ")
+        assert ran.stdout.splitlines()[-1].startswith("404 Not Found ")
