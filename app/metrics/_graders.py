@@ -12,7 +12,7 @@ The test-case contract (the eval-run job builds these cases):
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeUsage
 from app.metrics._templates import RenderError
@@ -82,6 +82,33 @@ class GraderMessage(BaseModel):
 
 def wire(messages: list[GraderMessage]) -> list[dict[str, Any]]:
     return [message.model_dump(exclude_none=True) for message in messages]
+
+
+class SamplingParams(BaseModel):
+    """A model grader's `sampling_params` (score_model's, which label_model takes too)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed: int | None = None
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    top_p: float | None = Field(default=None, gt=0, le=1)
+    max_completions_tokens: int | None = Field(
+        default=None,
+        ge=1,
+        validation_alias=AliasChoices("max_completions_tokens", "max_completion_tokens"),
+    )
+    reasoning_effort: str | None = None
+
+    def request_fields(self) -> dict[str, Any]:
+        """The chat-completion body fields these stand for (unset ones left out)."""
+        fields = {
+            "seed": self.seed,
+            "temperature": self.temperature,
+            "top_p": self.top_p,
+            "max_completion_tokens": self.max_completions_tokens,
+            "reasoning_effort": self.reasoning_effort,
+        }
+        return {name: value for name, value in fields.items() if value is not None}
 
 
 class Step(BaseModel):

@@ -4,7 +4,8 @@ OpenAI does not document its prompt or how it reads the reply. Loupe asks for a 
 answer mirroring score_model's documented one: `{"steps": [{"description", "conclusion"}],
 "result": <one of labels>}`, steps first so the label comes after the reasoning. A reply that
 stays unparseable, or names a label outside the set, after the judge client's one repair
-request is an errored result.
+request is an errored result. `sampling_params` (score_model's, either token spelling) go to
+the judge call.
 """
 
 import json
@@ -17,6 +18,7 @@ from app.judges import JudgeError
 from app.metrics._graders import (
     GraderMessage,
     GraderSpecBase,
+    SamplingParams,
     Step,
     grader_sample,
     images,
@@ -36,6 +38,8 @@ class LabelModelSpec(GraderSpecBase):
     input: list[GraderMessage] = Field(min_length=1)
     labels: list[str] = Field(min_length=1)
     passing_labels: list[str] = Field(min_length=1)
+    # OpenAI echoes `"sampling_params": null` on label graders; given, they reach the judge.
+    sampling_params: SamplingParams | None = None
 
     @model_validator(mode="after")
     def _labels(self) -> "LabelModelSpec":
@@ -80,10 +84,11 @@ async def measure(spec: LabelModelSpec, case: MetricTestCase, ctx: MetricContext
         return render_failure(spec.threshold, error)
     asked = [{"role": "system", "content": instructions(spec.labels)}, *messages]
     shown = flatten(messages)
+    params = spec.sampling_params.request_fields() if spec.sampling_params else None
 
     async def body(judge: JudgeSession) -> MetricResult:
         try:
-            reply = await judge.ask("label", asked, label_schema(tuple(spec.labels)))
+            reply = await judge.ask("label", asked, label_schema(tuple(spec.labels)), params=params)
         except JudgeError as error:
             result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
             result.logs["grader_sample"] = grader_sample(spec.model, shown, None, judge.usage)

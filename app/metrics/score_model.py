@@ -11,12 +11,13 @@ did not give.
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeError
 from app.metrics._graders import (
     GraderMessage,
     GraderSpecBase,
+    SamplingParams,
     Step,
     grader_sample,
     images,
@@ -30,31 +31,6 @@ from app.metrics._templates import RenderError, flatten, render_messages
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
-
-
-class SamplingParams(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    seed: int | None = None
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    top_p: float | None = Field(default=None, gt=0, le=1)
-    max_completions_tokens: int | None = Field(
-        default=None,
-        ge=1,
-        validation_alias=AliasChoices("max_completions_tokens", "max_completion_tokens"),
-    )
-    reasoning_effort: str | None = None
-
-    def request_fields(self) -> dict[str, Any]:
-        """The chat-completion body fields these stand for (unset ones left out)."""
-        fields = {
-            "seed": self.seed,
-            "temperature": self.temperature,
-            "top_p": self.top_p,
-            "max_completion_tokens": self.max_completions_tokens,
-            "reasoning_effort": self.reasoning_effort,
-        }
-        return {name: value for name, value in fields.items() if value is not None}
 
 
 class ScoreModelSpec(GraderSpecBase):

@@ -107,6 +107,21 @@ class TestRequest:
         assert schema["name"] == "label_model"
         assert schema["schema"]["properties"]["result"]["enum"] == ["correct", "partly", "wrong"]
 
+    @pytest.mark.parametrize("spelling", ["max_completions_tokens", "max_completion_tokens"])
+    def test_sampling_params_reach_the_judge(self, judge: ScriptedJudge, spelling: str) -> None:
+        judge.sequence(grade("correct", "ok"))
+        params = {"temperature": 0.7, "top_p": 0.9, "seed": 42, spelling: 256}
+        run_metric(judge, {**SPEC, "sampling_params": params}, chart_case())
+        (request,) = judge.requests
+        assert (request["temperature"], request["top_p"], request["seed"]) == (0.7, 0.9, 42)
+        assert request["max_completion_tokens"] == 256
+
+    def test_null_sampling_params_as_openai_echoes_them(self, judge: ScriptedJudge) -> None:
+        judge.sequence(grade("correct", "ok"))
+        run_metric(judge, {**SPEC, "sampling_params": None}, chart_case())
+        (request,) = judge.requests
+        assert "seed" not in request and "top_p" not in request
+
     def test_image_not_ingested_is_an_error_without_a_call(self, judge: ScriptedJudge) -> None:
         test_case = chart_case(image_urls=["https://charts.example.test/other.png"])
         result = run_metric(judge, SPEC, test_case)

@@ -1,0 +1,46 @@
+"""Testing criteria as the SDK sends them back: echoes that re-create equal evals, refusals
+naming the field the user wrote."""
+
+from typing import Any
+
+import openai
+import pytest
+
+from tests.evals.helpers import CRITERIA, ITEM_SCHEMA
+
+CONFIG = {"type": "custom", "item_schema": ITEM_SCHEMA, "include_sample_schema": True}
+# One criterion of every grader type, with every optional field a user may set.
+EVERY_GRADER: list[dict[str, Any]] = [
+    *CRITERIA,
+    {
+        **CRITERIA[2],
+        "name": "label with params",
+        "sampling_params": {"temperature": 0.2, "max_completion_tokens": 50, "seed": 3},
+    },
+    {
+        **CRITERIA[3],
+        "name": "score with params",
+        "sampling_params": {"top_p": 0.5, "max_completions_tokens": 64, "reasoning_effort": "low"},
+    },
+]
+
+
+def without_ids(criteria: list[Any], dump: str) -> list[dict[str, Any]]:
+    return [{k: v for k, v in getattr(c, dump)().items() if k != "id"} for c in criteria]
+
+
+class TestRoundTrip:
+    # to_dict: the echo's keys as sent; model_dump: every field the SDK knows, None included.
+    @pytest.mark.parametrize("dump", ["to_dict", "model_dump"])
+    def test_retrieved_criteria_recreate_an_equal_eval(
+        self, client: openai.OpenAI, dump: str
+    ) -> None:
+        for criterion in EVERY_GRADER:
+            first = client.evals.create(data_source_config=CONFIG, testing_criteria=[criterion])  # type: ignore[arg-type]
+            retrieved = client.evals.retrieve(first.id)
+            echoed = [getattr(c, dump)() for c in retrieved.testing_criteria]
+            again = client.evals.create(data_source_config=CONFIG, testing_criteria=echoed)  # type: ignore[arg-type]
+            assert without_ids(again.testing_criteria, dump) == without_ids(
+                retrieved.testing_criteria, dump
+            )
+            assert again.testing_criteria[0].id != retrieved.testing_criteria[0].id
