@@ -29,6 +29,7 @@ from app.evaluations import service as evaluations
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses
+from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/evals", tags=["evals"])
 _PROBLEMS = problem_responses(400, 401, 404)
@@ -75,12 +76,21 @@ def update_eval(eval_id: str, payload: EvalUpdate, session: SessionDep, tenant: 
 
 
 @router.delete("/{eval_id}", response_model=EvalDeleted, responses=_PROBLEMS)
-def delete_eval(eval_id: str, session: SessionDep, tenant: TenantDep) -> EvalDeleted:
-    """Delete an eval with its runs and their output items."""
+def delete_eval(
+    eval_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> EvalDeleted:
+    """Delete an eval with its runs and their output items; running runs are canceled first."""
     definition = service.get_eval_or_404(session, tenant, eval_id)
-    EvalRepository(session, tenant.id).delete(definition)
+    deleted = service.delete_eval(session, tenant, definition)
     session.commit()
+    _after_delete(runtime, tenant, deleted)
     return EvalDeleted(eval_id=eval_id)
+
+
+def _after_delete(runtime: Runtime, tenant: Tenant, deleted: service.Deleted) -> None:
+    for ref in deleted.canceled:
+        lifecycle.finished(ref, "canceled")
+    evaluations.collect_media(runtime, tenant.id, deleted.digests)
 
 
 def _run_or_404(
@@ -201,14 +211,13 @@ def cancel_eval_run(
 
 @router.delete("/{eval_id}/runs/{run_id}", response_model=EvalRunDeleted, responses=_PROBLEMS)
 def delete_eval_run(
-    eval_id: str, run_id: str, session: SessionDep, tenant: TenantDep
+    eval_id: str, run_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> EvalRunDeleted:
     """Delete a run and its output items; a running run is canceled first."""
     _, _, evaluation = _run_or_404(session, tenant, eval_id, run_id, for_update=True)
-    if evaluation.status not in TERMINAL_STATUSES:
-        evaluations.cancel_loaded(session, evaluation)
-    EvalRunRepository(session, tenant.id).delete(run_id)
+    deleted = service.delete_runs(session, [evaluation])
     session.commit()
+    _after_delete(runtime, tenant, deleted)
     return EvalRunDeleted(run_id=run_id)
 
 

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
@@ -59,12 +59,7 @@ class EvalRepository:
         self.session.flush()
 
     def delete(self, definition: EvalDefinition) -> None:
-        """The eval, its runs' evaluations (results and test cases cascade) and their rows."""
-        run_ids = select(EvalRun.id).where(EvalRun.eval_id == definition.id)
-        for table in (Result, TestCase):
-            self.session.execute(delete(table).where(table.evaluation_id.in_(run_ids)))
-        self.session.execute(delete(Evaluation).where(Evaluation.id.in_(run_ids)))
-        self.session.execute(delete(EvalRun).where(EvalRun.eval_id == definition.id))
+        """The eval itself; its runs are deleted first, as evaluations."""
         self.session.delete(definition)
         self.session.flush()
 
@@ -90,6 +85,13 @@ class EvalRunRepository:
         row = self.session.execute(statement).one_or_none()
         return (row[0], row[1]) if row else None
 
+    def of_eval(self, eval_id: str) -> list[Evaluation]:
+        """Every run of the eval, as evaluations, locked for update (to cancel and delete)."""
+        statement = (
+            self._base().where(EvalRun.eval_id == eval_id).order_by(EvalRun.id).with_for_update()
+        )
+        return [row[1] for row in self.session.execute(statement).all()]
+
     def page(
         self, eval_id: str, status: str | None, after: str | None, limit: int, ascending: bool
     ) -> list[tuple[EvalRun, Evaluation]]:
@@ -105,13 +107,6 @@ class EvalRunRepository:
 
     def add(self, run: EvalRun) -> None:
         self.session.add(run)
-        self.session.flush()
-
-    def delete(self, run_id: str) -> None:
-        for table in (Result, TestCase):
-            self.session.execute(delete(table).where(table.evaluation_id == run_id))
-        self.session.execute(delete(EvalRun).where(EvalRun.id == run_id))
-        self.session.execute(delete(Evaluation).where(Evaluation.id == run_id))
         self.session.flush()
 
 

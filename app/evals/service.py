@@ -5,6 +5,7 @@ per data-source row (`metadata.item`, `metadata.sample`), one metric spec per cr
 flush but never commit.
 """
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -17,7 +18,10 @@ from app.db import utcnow
 from app.evals import criteria
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import Eval, EvalCreate, EvalRunCreate, EvalUpdate
+from app.evaluations import lifecycle
+from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import TERMINAL_STATUSES
 from app.files import service as files
 from app.ids import new_id
 from app.media.ingest import ingest_contents
@@ -103,6 +107,36 @@ def update_eval(
     definition.updated_at = utcnow()
     session.flush()
     return definition
+
+
+@dataclass
+class Deleted:
+    """What deleting runs leaves to do after commit: blobs to collect, cancels to log."""
+
+    digests: set[str] = field(default_factory=set)
+    canceled: list[lifecycle.EvaluationRef] = field(default_factory=list)
+
+
+def delete_runs(session: Session, runs: list[Evaluation]) -> Deleted:
+    """Delete runs (read locked for update) with their rows, canceling running ones first:
+    their jobs find them gone at their next write and stop without storing anything."""
+    deleted = Deleted()
+    for evaluation in runs:
+        if evaluation.status not in TERMINAL_STATUSES:
+            try:
+                evaluations.cancel_loaded(session, evaluation)
+                deleted.canceled.append(lifecycle.EvaluationRef.of(evaluation))
+            except ProblemError:
+                pass  # its last job finished it since we read it: deleted all the same
+        deleted.digests |= evaluations.delete_loaded(session, evaluation)
+    return deleted
+
+
+def delete_eval(session: Session, tenant: Tenant, definition: EvalDefinition) -> Deleted:
+    """Delete an eval with its runs (running ones canceled first) and their output items."""
+    deleted = delete_runs(session, EvalRunRepository(session, tenant.id).of_eval(definition.id))
+    EvalRepository(session, tenant.id).delete(definition)
+    return deleted
 
 
 def get_eval_or_404(session: Session, tenant: Tenant, eval_id: str) -> EvalDefinition:

@@ -76,6 +76,11 @@ def finished(evaluation: EvaluationRef, status: str, error: dict[str, Any] | Non
     )
 
 
+def deleted_while_running(evaluation: EvaluationRef) -> None:
+    """A job found its evaluation deleted and stopped; its calls in flight were dropped."""
+    logger.info("evaluation.deleted_while_running", extra=evaluation.fields())
+
+
 def reenqueued(
     evaluation: EvaluationRef, attempt: int, reason: str = "heartbeat went stale"
 ) -> None:

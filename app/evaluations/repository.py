@@ -158,6 +158,23 @@ class JobRepository:
             .values(heartbeat_at=utcnow())
         )
 
+    def hold(self, evaluation_id: str) -> bool:
+        """Refresh the heartbeat and keep the evaluation from being deleted until commit;
+        False if it is gone (deleted while its job ran).
+
+        Called before writing any row that references the evaluation: a delete in progress is
+        waited for, and a later one waits for our commit. On SQLite the UPDATE takes the one
+        write lock (a SELECT alone would not); on PostgreSQL `FOR KEY SHARE` blocks a DELETE
+        whatever the status (the UPDATE locks only a running evaluation).
+        """
+        self.heartbeat(evaluation_id)
+        found = self.session.scalar(
+            select(Evaluation.id)
+            .where(Evaluation.id == evaluation_id)
+            .with_for_update(read=True, key_share=True)
+        )
+        return found is not None
+
     def finish(self, evaluation_id: str, status: str, error: dict[str, Any] | None = None) -> bool:
         """Move a running evaluation to a terminal status; False if another job got there first."""
         outcome = self.session.execute(

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy.orm import Session
 
@@ -43,6 +43,10 @@ from app.usage.pricing import cost_usd
 from app.usage.service import Budget
 
 logger = logging.getLogger("loupe.jobs")
+
+# How a job's scoring ended: everything taken was scored (or it was canceled), it gave its
+# worker to another tenant's job with items left, or its evaluation was deleted under it.
+Outcome = Literal["scored", "gave_way", "deleted"]
 
 
 def _metric_case(row: TestCase, images: CaseImages, contexts_elsewhere: set[str]) -> MetricTestCase:
@@ -139,21 +143,23 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tur
     # that the sweep re-enqueues the slice from (`resume_lapsed`).
     job_id = service.slice_job_id(evaluation_id, start, turn)
     with runtime.dispatcher.running(job_id, tenant_id) as job_turn:
-        gave_way = _score_slice(runtime, evaluation_id, start, stop, job_turn)
-    if gave_way:
+        outcome = _score_slice(runtime, evaluation_id, start, stop, job_turn)
+    if outcome == "gave_way":
         # After the lease is dropped, so the continuation's place counts this job as done.
         service.dispatch_slice(runtime, evaluation_id, tenant_id, start, stop, turn + 1)
-        return
-    finish_if_complete(runtime, evaluation_id)
+    elif outcome == "scored":
+        finish_if_complete(runtime, evaluation_id)
 
 
-def _score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, turn: Turn) -> bool:
-    """Load the slice and score what is not stored; True if it gave its worker up."""
+def _score_slice(
+    runtime: Runtime, evaluation_id: str, start: int, stop: int, turn: Turn
+) -> Outcome:
+    """Load the slice and score what is not stored."""
     with runtime.session() as session:
         repo = JobRepository(session)
         evaluation = repo.get(evaluation_id)
         if evaluation is None or evaluation.status in TERMINAL_STATUSES:
-            return False
+            return "scored"
         starting = repo.mark_started(evaluation_id)
         ref = lifecycle.EvaluationRef.of(evaluation)
         specs = [parse_spec(raw) for raw in evaluation.metrics]
@@ -189,10 +195,10 @@ def _score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tu
         if (case.index, index) not in stored
     ]
     if not todo:
-        return False
+        return "scored"
     cache = DatabaseJudgeCache(runtime, cache_scope)
     with beating(runtime, evaluation_id):
-        gave_way = run_on_judge_loop(
+        outcome = run_on_judge_loop(
             _score(
                 runtime,
                 evaluation_id,
@@ -209,9 +215,12 @@ def _score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tu
                 turn=turn,
             )
         )
-    if gave_way:
+    if outcome == "gave_way":
         lifecycle.gave_way(ref)
-    return gave_way
+    elif outcome == "deleted":
+        # Not an error: the user deleted it. Nothing is retried or re-enqueued.
+        lifecycle.deleted_while_running(ref)
+    return outcome
 
 
 def judge_endpoint(settings: Settings) -> JudgeEndpoint:
@@ -274,8 +283,9 @@ async def _score(
     ref: lifecycle.EvaluationRef | None = None,
     budget: Budget | None = None,
     turn: Turn | None = None,
-) -> bool:
-    """Score `todo`; True if the job gave its worker up (fair sharing) with items left."""
+) -> Outcome:
+    """Score `todo` until done, canceled, deleted, or the job gives its worker up (fair
+    sharing) with items left."""
     settings = runtime.settings
     # Steps and truths are made once for all of the evaluation's jobs, not once per job.
     # A job scoring the whole evaluation has no one to share with: its in-job sharing and
@@ -306,10 +316,17 @@ async def _score(
     pending = iter(todo)
     buffer: list[dict[str, Any]] = []
     stop = asyncio.Event()
+    deleted = asyncio.Event()
 
     def write(rows: list[dict[str, Any]], cache_rows: list[dict[str, Any]]) -> str | None:
+        """The evaluation's status once the rows are stored; None if it was deleted."""
         with runtime.session() as session:
             repo = JobRepository(session)
+            # Before any row that references it: once deleted, nothing of it is stored (a
+            # result would break the foreign key), and a delete waits for this write.
+            if not repo.hold(evaluation_id):
+                session.rollback()
+                return None
             # Cache entries and a run's predictions go in with the results that used them.
             JudgeCacheRepository(session).put_many(cache_rows)
             if predictor is not None:
@@ -320,13 +337,12 @@ async def _score(
             if kind is not None:
                 # A kind's own sums (a run's report) move with the results they count.
                 kind.tally(session, evaluation_id, inserted)
-            repo.heartbeat(evaluation_id)
             if budget is not None:
                 budget.refresh(session, utcnow())
             evaluation = repo.get(evaluation_id)
             if evaluation is None or evaluation.status in TERMINAL_STATUSES:
-                # Canceled (or failed) while these were scored: read after our inserts, which
-                # wait for the cancel's row lock (SQLite: one writer), so nothing is stored
+                # Canceled (or failed) while these were scored: read after the hold, which
+                # waits for the cancel's row lock (SQLite: one writer), so nothing is stored
                 # after the cancel answered.
                 session.rollback()
                 return evaluation.status if evaluation else None
@@ -339,8 +355,10 @@ async def _score(
 
     async def write_now(rows: list[dict[str, Any]]) -> None:
         status = await asyncio.to_thread(write, rows, cache.take_rows())
-        if status in TERMINAL_STATUSES:
-            # Canceled (or failed by the sweeper) while we ran: stop spending judge calls.
+        if status is None:
+            deleted.set()
+        if status is None or status in TERMINAL_STATUSES:
+            # Canceled, deleted (or failed by the sweeper) while we ran: stop spending calls.
             stop.set()
 
     async def flush() -> None:
@@ -470,7 +488,11 @@ async def _score(
         # Rows finished while the last periodic write was running are still buffered.
         if buffer:
             await flush()
-    return giving_way.is_set() and taken < len(todo) and not stop.is_set()
+    if deleted.is_set():
+        return "deleted"
+    if giving_way.is_set() and taken < len(todo) and not stop.is_set():
+        return "gave_way"
+    return "scored"
 
 
 def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:

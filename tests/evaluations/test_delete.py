@@ -6,14 +6,18 @@ import base64
 import hashlib
 import io
 import json
+import logging
 import random
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
+from redis import Redis
 from sqlalchemy import func, select
 
 from app.evaluations import service
@@ -23,8 +27,11 @@ from app.models import Blob, BlobOwner, Dataset, DatasetRow, Evaluation, Result
 from app.models import TestCase as StoredCase
 from app.tenants import repository as tenants
 from app.tenants.service import hash_key
-from tests.fixtures.api import Api, side_app
-from tests.fixtures.judge import ScriptedJudge
+from tests.evaluations.test_endpoints import judged_body
+from tests.fixtures.api import Api, postgres_settings, served_api, side_app, sqlite_settings
+from tests.fixtures.jobs import assert_nothing_failed_or_requeued, stopped, wait_for
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.services import PostgresServer, RedisServer
 from tests.runs.helpers import upload, wait_run
 
 
@@ -145,6 +152,64 @@ class TestDeleteEvaluation:
                 assert client.delete(f"/v1/evaluations/{evaluation_id}").status_code == 204
         finally:
             judge.release()
+
+
+@pytest.fixture(scope="module", params=["embedded", "distributed"])
+def unflushed(request: pytest.FixtureRequest, judge_server: ScriptedJudge) -> Iterator[Api]:
+    """Loupe whose jobs store results only at the end: a job sees a cancel late, so a delete
+    that follows the cancel comes before the job's next write (the race made certain)."""
+    overrides = {"judge_base_url": judge_server.base_url, "result_flush_seconds": 3600}
+    if request.param == "embedded":
+        directory = request.getfixturevalue("tmp_path_factory").mktemp("unflushed")
+        with served_api(sqlite_settings(directory, **overrides)) as app:
+            yield app
+        return
+    postgres: PostgresServer = request.getfixturevalue("postgres_server")
+    redis_server: RedisServer = request.getfixturevalue("redis_server")
+    redis = Redis.from_url(redis_server.url)
+    try:
+        with served_api(postgres_settings(postgres, redis_server, **overrides), redis) as app:
+            yield app
+    finally:
+        redis.close()
+
+
+class TestDeleteAfterCancel:
+    def test_a_job_finding_its_evaluation_deleted_stops_quietly(
+        self,
+        unflushed: Api,
+        judge: ScriptedJudge,
+        log_records: list[logging.LogRecord],
+    ) -> None:
+        """Cancel then delete while the job waits on the judge: at its next write the job
+        finds the evaluation gone and ends, without an error, a retry or a stored row."""
+        api = unflushed
+        judge.script(plausible_answer)
+        judge.hold()
+        answers: list[int] = []
+        try:
+            with api.tenant_client() as client:
+                evaluation_id = client.post("/v1/evaluations", json=judged_body(3)).json()["id"]
+
+                def cancel_and_delete_once_asked() -> None:
+                    wait_for(lambda: judge.requests, "the judge was never asked")
+                    answers.append(
+                        client.post(f"/v1/evaluations/{evaluation_id}/cancel").status_code
+                    )
+                    answers.append(client.delete(f"/v1/evaluations/{evaluation_id}").status_code)
+                    judge.release()
+
+                worker = threading.Thread(target=cancel_and_delete_once_asked)
+                worker.start()
+                api.run_queue()
+                worker.join()
+                wait_for(lambda: stopped(log_records, evaluation_id), "the job did not stop")
+        finally:
+            judge.release()
+        assert answers == [200, 204]
+        assert_nothing_failed_or_requeued(api, log_records)
+        for column in (StoredCase.evaluation_id, Result.evaluation_id, Evaluation.id):
+            assert rows_where(api, column, evaluation_id) == 0
 
 
 class TestBlobCollectionRace:
