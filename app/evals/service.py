@@ -171,8 +171,10 @@ def eval_schema(definition: EvalDefinition) -> Eval:
 _SOURCE = ["data_source", "source"]
 
 
-def _rows(session: Session, tenant: Tenant, source: Any) -> tuple[list[dict[str, Any]], bool]:
-    """The data source's rows, and whether they came from a file (errors then name lines)."""
+def _rows(
+    session: Session, tenant: Tenant, source: Any
+) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """The data source's rows, and for a file each row's line number (errors name lines)."""
     if not isinstance(source, dict):
         raise bad_request("data_source.source must be an object", _SOURCE)
     kind = source.get("type")
@@ -184,7 +186,7 @@ def _rows(session: Session, tenant: Tenant, source: Any) -> tuple[list[dict[str,
             problem = files.row_problem(row)
             if problem is not None:
                 raise bad_request(problem, [*_SOURCE, "content", index])
-        return content, False
+        return content, None
     if kind == "file_id":
         file_id = source.get("id")
         if not isinstance(file_id, str):
@@ -193,7 +195,8 @@ def _rows(session: Session, tenant: Tenant, source: Any) -> tuple[list[dict[str,
             file = files.get_or_404(session, tenant, file_id, with_content=True)
         except ProblemError as exc:
             raise bad_request(f"no file {file_id!r}", [*_SOURCE, "id"], "file_not_found") from exc
-        return files.parse_rows(file.content, [*_SOURCE, "id"]), True
+        lines = files.parse_lines(file.content, [*_SOURCE, "id"])
+        return [row for _, row in lines], [number for number, _ in lines]
     if kind in ("stored_completions", "responses"):
         raise bad_request(
             f"source type {kind!r} reads logs stored at OpenAI; use file_content or file_id",
@@ -203,16 +206,18 @@ def _rows(session: Session, tenant: Tenant, source: Any) -> tuple[list[dict[str,
     raise bad_request("source.type must be file_content or file_id", [*_SOURCE, "type"])
 
 
-def _check_items(schema: dict[str, Any], rows: list[dict[str, Any]], from_file: bool) -> None:
+def _check_items(
+    schema: dict[str, Any], rows: list[dict[str, Any]], lines: list[int] | None
+) -> None:
     validator = Draft202012Validator(schema)
     for index, row in enumerate(rows):
         error = next(iter(validator.iter_errors(row["item"])), None)
         if error is None:
             continue
         where = "/".join(str(step) for step in error.absolute_path) or "(the item)"
-        if from_file:
+        if lines is not None:
             raise bad_request(
-                f"file line {index + 1}: item does not match item_schema at {where}: "
+                f"file line {lines[index]}: item does not match item_schema at {where}: "
                 f"{error.message}",
                 [*_SOURCE, "id"],
                 "item_schema_mismatch",
@@ -362,12 +367,12 @@ def create_run(
         )
     if kind not in ("jsonl", "completions"):
         raise bad_request("data_source.type must be jsonl or completions", ["data_source", "type"])
-    rows, from_file = _rows(session, tenant, data_source.get("source"))
+    rows, lines = _rows(session, tenant, data_source.get("source"))
     if len(rows) > settings.max_test_cases:
         raise bad_request(
             f"at most {settings.max_test_cases} rows per run (LOUPE_MAX_TEST_CASES)", _SOURCE
         )
-    _check_items(definition.data_source_config.get("item_schema", {}), rows, from_file)
+    _check_items(definition.data_source_config.get("item_schema", {}), rows, lines)
     model_name = data_source.get("model") if kind == "completions" else None
     input_messages = None
     model = None

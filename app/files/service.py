@@ -16,10 +16,11 @@ from app.problems import ProblemError, bad_request
 PURPOSES = ("evals",)
 
 
-def parse_rows(content: bytes, where: list[str | int]) -> list[dict[str, Any]]:
-    """The `{"item": {...}, "sample"?: {...}}` rows of a JSONL file; blank lines skipped.
+def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[str, Any]]]:
+    """The `{"item": {...}, "sample"?: {...}}` rows of a JSONL file with their 1-based line
+    numbers; blank lines skipped.
 
-    Raises a 400 naming the 1-based line of the first bad row.
+    Raises a 400 naming the line of the first bad row.
     """
     name = "file"
     try:
@@ -27,7 +28,9 @@ def parse_rows(content: bytes, where: list[str | int]) -> list[dict[str, Any]]:
     except UnicodeDecodeError as exc:
         raise bad_request(f"{name} is not UTF-8 text: {exc.reason}", where) from exc
     rows = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" only: str.splitlines() would also split at U+2028 and other
+    # separators a JSON string may hold raw, and miscount every line after them.
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -37,7 +40,7 @@ def parse_rows(content: bytes, where: list[str | int]) -> list[dict[str, Any]]:
         problem = row_problem(row)
         if problem is not None:
             raise bad_request(f"{name} line {number}: {problem}", where)
-        rows.append(row)
+        rows.append((number, row))
     if not rows:
         raise bad_request(f"{name} has no rows", where)
     return rows
@@ -67,7 +70,7 @@ def create(
             f"purpose {purpose!r} is not supported here; Loupe stores files with purpose 'evals'",
             ["purpose"],
         )
-    rows = parse_rows(content, ["file"])
+    rows = parse_lines(content, ["file"])
     now = utcnow()
     file = EvalFile(
         id=new_id("file"),

@@ -1,0 +1,1 @@
+from tests.fixtures.openai_client import client  # noqa: F401

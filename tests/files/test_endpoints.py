@@ -1,0 +1,45 @@
+"""`/v1/files` through the official `openai` client, on both backends: how a file's lines are
+counted when a run reads it."""
+
+import json
+
+import openai
+import pytest
+
+from tests.evals.helpers import CRITERIA, ROWS, create_eval
+
+
+def jsonl(rows: list[dict]) -> bytes:
+    return "\n".join(json.dumps(row, ensure_ascii=False) for row in rows).encode() + b"\n"
+
+
+class TestLineNumbers:
+    def test_a_schema_mismatch_names_the_files_own_line(self, client: openai.OpenAI) -> None:
+        """Blank lines are skipped but still counted, as an editor numbers them."""
+        ev = create_eval(client, CRITERIA[:1])
+        mismatched = {"item": {"question": "no answer"}}
+        content = jsonl(ROWS[:1]) + b"\n\n" + jsonl([mismatched])
+        uploaded = client.files.create(file=("gaps.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        with pytest.raises(openai.BadRequestError) as schema:
+            client.evals.runs.create(
+                ev.id,
+                data_source={"type": "jsonl", "source": {"type": "file_id", "id": uploaded.id}},
+            )
+        assert schema.value.code == "item_schema_mismatch"
+        assert schema.value.body["message"].startswith("file line 4:")
+        assert schema.value.param == "data_source.source.id"
+
+    def test_a_line_separator_inside_a_string_does_not_shift_lines(
+        self, client: openai.OpenAI
+    ) -> None:
+        # U+2028 is legal raw inside a JSON string; it does not end a JSONL line.
+        ev = create_eval(client, CRITERIA[:1])
+        first = {**ROWS[0], "item": {**ROWS[0]["item"], "question": "one\u2028two"}}
+        content = jsonl([first, {"item": {"question": "no answer"}}])
+        uploaded = client.files.create(file=("sep.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        with pytest.raises(openai.BadRequestError) as schema:
+            client.evals.runs.create(
+                ev.id,
+                data_source={"type": "jsonl", "source": {"type": "file_id", "id": uploaded.id}},
+            )
+        assert schema.value.body["message"].startswith("file line 2:")
