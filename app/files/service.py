@@ -18,13 +18,14 @@ PURPOSES = ("evals",)
 
 def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[str, Any]]]:
     """The `{"item": {...}, "sample"?: {...}}` rows of a JSONL file with their 1-based line
-    numbers; blank lines skipped.
+    numbers; blank lines skipped, a leading UTF-8 byte order mark allowed.
 
     Raises a 400 naming the line of the first bad row.
     """
     name = "file"
     try:
-        text = content.decode("utf-8")
+        # utf-8-sig: editors on Windows start UTF-8 files with a byte order mark.
+        text = content.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise bad_request(f"{name} is not UTF-8 text: {exc.reason}", where) from exc
     rows = []

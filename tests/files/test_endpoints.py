@@ -1,16 +1,40 @@
-"""`/v1/files` through the official `openai` client, on both backends: how a file's lines are
-counted when a run reads it."""
+"""`/v1/files` through the official `openai` client, on both backends: what an upload accepts
+and how its lines are counted when a run reads it."""
 
 import json
 
 import openai
 import pytest
 
-from tests.evals.helpers import CRITERIA, ROWS, create_eval
+from tests.evals.helpers import CRITERIA, ROWS, create_eval, expected_grades, wait
+from tests.fixtures.api import Api
+
+BOM = b"\xef\xbb\xbf"
 
 
 def jsonl(rows: list[dict]) -> bytes:
     return "\n".join(json.dumps(row, ensure_ascii=False) for row in rows).encode() + b"\n"
+
+
+class TestUpload:
+    def test_a_byte_order_mark_is_accepted_and_runs(self, api: Api, client: openai.OpenAI) -> None:
+        content = BOM + jsonl(ROWS[:3])
+        uploaded = client.files.create(file=("bom.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        # Stored as sent: the bytes count and the content include the mark.
+        assert uploaded.bytes == len(content)
+        assert client.files.content(uploaded.id).content == content
+        ev = create_eval(client, CRITERIA[:1])
+        source = {"type": "file_id", "id": uploaded.id}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        final = wait(api, client, ev.id, run.id)
+        assert final.result_counts.total == 3
+        assert final.result_counts.passed == sum(expected_grades(r)[0] for r in ROWS[:3])
+
+    def test_a_mark_anywhere_but_the_start_is_still_refused(self, client: openai.OpenAI) -> None:
+        content = jsonl(ROWS[:1]) + BOM + jsonl(ROWS[1:2])
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.files.create(file=("late.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        assert "line 2" in refused.value.message
 
 
 class TestLineNumbers:
