@@ -14,6 +14,7 @@ from app.api.query import MAX_POSITION
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
+from app.evals.service import KIND as EVAL_RUN
 from app.evaluations import export, repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
@@ -29,6 +30,8 @@ RESULT_STATUSES = ("passed", "failed", "errored")
 ORDERS = {"": "test case", "score_asc": "score, lowest first", "score_desc": "score, highest first"}
 PAGE_SIZE = 25
 RESULTS_PAGE_SIZE = 50
+# An OpenAI eval run's `report_url` is its evaluation page: its criteria are the metrics.
+SHOWN_KINDS = ("evaluation", EVAL_RUN)
 
 
 def _choice(value: str | None, allowed: tuple[str, ...] | dict[str, str], name: str) -> str | None:
@@ -157,7 +160,7 @@ def evaluations_page(
 
 
 def _evaluation(session: Session, signed_in: ConsoleSession, evaluation_id: str) -> Evaluation:
-    return service.get_or_404(session, signed_in.tenant, evaluation_id)
+    return service.get_or_404(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
 
 
 @router.get("/evaluations/{evaluation_id}")
@@ -255,7 +258,7 @@ def cancel_evaluation(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
-    evaluation = service.cancel(session, signed_in.tenant, evaluation_id)
+    evaluation = service.cancel(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
     event_id = service.emit_terminal_event(session, evaluation)
     session.commit()
     service.enqueue_webhook(runtime, event_id)

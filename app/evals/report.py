@@ -134,7 +134,8 @@ def run_schema(
         created_at=int(evaluation.created_at.timestamp()),
         data_source=run.data_source,
         metadata=evaluation.metadata_ or {},
-        report_url=f"{base_url.rstrip('/')}/v1/evals/{run.eval_id}/runs/{run.id}",
+        # The console page of the run's evaluation (a run is one): readable in a browser.
+        report_url=f"{base_url.rstrip('/')}/console/evaluations/{run.id}",
         result_counts=grades.counts(),
         per_model_usage=_usage(session, definition, run, evaluation),
         per_testing_criteria_results=[

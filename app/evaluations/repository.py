@@ -18,14 +18,18 @@ from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, R
 
 
 class EvaluationRepository:
-    def __init__(self, session: Session, tenant_id: str) -> None:
+    def __init__(
+        self, session: Session, tenant_id: str, kinds: tuple[str, ...] = ("evaluation",)
+    ) -> None:
         self.session = session
         self.tenant_id = tenant_id
+        self.kinds = kinds
 
     def _base(self):  # type: ignore[no-untyped-def]
-        # Runs (app/runs) are evaluations underneath, listed and read through their own API.
+        # Runs (app/runs) are evaluations underneath, listed and read through their own API;
+        # `kinds` lets a reader that shows them as evaluations (the console) see them too.
         return select(Evaluation).where(
-            Evaluation.tenant_id == self.tenant_id, Evaluation.kind == "evaluation"
+            Evaluation.tenant_id == self.tenant_id, Evaluation.kind.in_(self.kinds)
         )
 
     def get(self, evaluation_id: str, *, for_update: bool = False) -> Evaluation | None:

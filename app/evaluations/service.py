@@ -534,16 +534,21 @@ def check_metric(evaluation: Evaluation, metric: str | None) -> None:
         )
 
 
-def get_or_404(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
-    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id)
+def get_or_404(
+    session: Session, tenant: Tenant, evaluation_id: str, kinds: tuple[str, ...] = ("evaluation",)
+) -> Evaluation:
+    """One of the tenant's evaluations of these kinds (plain ones unless told)."""
+    evaluation = EvaluationRepository(session, tenant.id, kinds).get(evaluation_id)
     if evaluation is None:
         raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
     return evaluation
 
 
-def cancel(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
+def cancel(
+    session: Session, tenant: Tenant, evaluation_id: str, kinds: tuple[str, ...] = ("evaluation",)
+) -> Evaluation:
     """Cancel a queued or running evaluation; its stored results stay. Terminal ones: 409."""
-    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id, for_update=True)
+    evaluation = EvaluationRepository(session, tenant.id, kinds).get(evaluation_id, for_update=True)
     if evaluation is None:
         raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
     return cancel_loaded(session, evaluation)
