@@ -28,6 +28,7 @@ from app.media.ingest import ingest_contents
 from app.media.store import DatabaseBlobStore
 from app.metrics._templates import (
     RenderError,
+    build_sample,
     image_url_templates,
     render_messages,
     render_template,
@@ -293,7 +294,9 @@ def _case(
     input_messages: dict[str, Any] | None,
 ) -> dict[str, Any]:
     """The stored test case of one row; images are ingested afterwards, in place."""
-    item, sample = row["item"], row.get("sample")
+    item = row["item"]
+    # The row's sample plus `output_json` parsed from its `output_text`, as a sampled row has.
+    sample = build_sample(row_sample=row["sample"]) if row.get("sample") is not None else None
     namespaces = {"item": item, "sample": sample}
     urls: list[str] = []
     for template in image_templates:

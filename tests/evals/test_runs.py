@@ -28,3 +28,34 @@ class TestReportUrl:
             browser.close()
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
         assert run.id in page.text
+
+
+class TestSampleNamespace:
+    def test_jsonl_rows_get_output_json_from_output_text(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        criterion = {
+            "type": "string_check",
+            "name": "json field",
+            "operation": "eq",
+            "input": "{{ sample.output_json.answer }}",
+            "reference": "{{ item.answer }}",
+        }
+        ev = create_eval(client, [criterion])
+        rows = [
+            {"item": ROWS[0]["item"], "sample": {"output_text": '{"answer": "Paris"}'}},
+            {"item": ROWS[1]["item"], "sample": {"output_text": '{"answer": "5"}'}},
+            # A row that sets output_json itself keeps it.
+            {
+                "item": ROWS[2]["item"],
+                "sample": {"output_text": "Blue", "output_json": {"answer": "Blue"}},
+            },
+        ]
+        source = {"type": "file_content", "content": rows}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        final = wait(api, client, ev.id, run.id)
+        assert final.result_counts.model_dump() == {
+            "total": 3, "errored": 0, "failed": 1, "passed": 2,
+        }  # fmt: skip
+        items = list(client.evals.runs.output_items.list(run.id, eval_id=ev.id))
+        assert [i.status for i in items] == ["pass", "fail", "pass"]
