@@ -247,7 +247,55 @@ def _input_messages(data_source: dict[str, Any]) -> dict[str, Any]:
             "item_reference must be a path such as item.messages",
             ["data_source", "input_messages", "item_reference"],
         )
+    if spec["type"] == "template":
+        _check_template(spec["template"])
     return spec
+
+
+# What a template's content parts may be; each stands for a chat-completion part Loupe sends.
+_PART_TYPES = ("input_text", "output_text", "input_image", "input_audio")
+
+
+def _check_template(template: list[Any]) -> None:
+    """Refuse, before any row is stored, the parts every row would fail on: `input_file`,
+    `input_image` by `file_id` (OpenAI-hosted files) and unknown part types."""
+    base: list[str | int] = ["data_source", "input_messages", "template"]
+    for position, message in enumerate(template):
+        if not isinstance(message, dict):
+            raise bad_request("each template message must be an object", [*base, position])
+        content = message.get("content")
+        if isinstance(content, dict):
+            parts: list[tuple[list[str | int], Any]] = [([], content)]
+        elif isinstance(content, list):
+            parts = [([index], part) for index, part in enumerate(content)]
+        else:
+            continue  # a string, or nothing: rendered (or refused) per row
+        for where, part in parts:
+            path = [*base, position, "content", *where]
+            if not isinstance(part, dict):
+                continue
+            kind = part.get("type")
+            if kind == "input_file":
+                raise bad_request(
+                    "input_file parts are not supported: Loupe has no OpenAI-hosted files to "
+                    "send; put the text in an input_text part",
+                    path,
+                    "unsupported_content",
+                )
+            if kind == "input_image" and not isinstance(part.get("image_url"), str):
+                raise bad_request(
+                    "input_image needs an image_url (an https or data URL, or a template such "
+                    "as {{ item.image_url }}); file_id images are not supported",
+                    path,
+                    "unsupported_content",
+                )
+            if kind not in _PART_TYPES:
+                raise bad_request(
+                    f"content parts of type {kind!r} are not supported; use one of "
+                    f"{', '.join(_PART_TYPES)}",
+                    path,
+                    "unsupported_content",
+                )
 
 
 _PARAMS = {

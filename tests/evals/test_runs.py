@@ -1,11 +1,29 @@
 """Eval runs as the SDK creates and reads them, on both backends: the run object's links and
 echoes, the sample namespace graders see, and the samples output items show."""
 
+from typing import Any
+
 import openai
+import pytest
 
 from tests.console.helpers import signed_in
 from tests.evals.helpers import CRITERIA, ROWS, create_eval, wait
 from tests.fixtures.api import Api
+from tests.runs.helpers import CANDIDATE
+
+
+def completions(template: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
+    rows = [{"item": row["item"]} for row in ROWS[:2]]
+    return {
+        "type": "completions",
+        "model": CANDIDATE,
+        "source": {"type": "file_content", "content": rows},
+        "input_messages": {"type": "template", "template": template},
+        **more,
+    }
+
+
+QUESTION = [{"role": "user", "content": "{{ item.question }}"}]
 
 
 class TestReportUrl:
@@ -59,3 +77,28 @@ class TestSampleNamespace:
         }  # fmt: skip
         items = list(client.evals.runs.output_items.list(run.id, eval_id=ev.id))
         assert [i.status for i in items] == ["pass", "fail", "pass"]
+
+
+class TestCompletionsTemplate:
+    @pytest.mark.parametrize(
+        "part",
+        [
+            {"type": "input_file", "file_id": "file-abc"},
+            {"type": "input_image", "file_id": "file-abc", "detail": "auto"},
+            {"type": "input_video", "video_url": "https://example.test/v.mp4"},
+        ],
+    )
+    def test_parts_loupe_cannot_send_are_refused_at_create(
+        self, client: openai.OpenAI, part: dict[str, Any]
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        template = [
+            {"role": "developer", "content": "Answer in one word."},
+            {"role": "user", "content": [{"type": "input_text", "text": "Hi"}, part]},
+        ]
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=completions(template))  # type: ignore[arg-type]
+        assert refused.value.code == "unsupported_content"
+        assert refused.value.param == "data_source.input_messages.template[1].content[1]"
+        # Nothing was stored: no run to fail row by row.
+        assert client.evals.runs.list(ev.id).data == []
