@@ -19,6 +19,7 @@ from app.evals.schemas import (
     EvalRunResultCounts,
     OutputItem,
 )
+from app.evals.service import sampling_used
 from app.evaluations.repository import result_summary
 from app.evaluations.service import recovery
 from app.metrics._templates import flatten
@@ -203,7 +204,8 @@ def _sample(run: EvalRun, case: TestCase, results: list[Result]) -> dict[str, An
             "message": failed.get("message", ""),
         }
     output = case.actual_output
-    sampling = (run.data_source.get("sampling_params") or {}) if run.model else {}
+    # What the candidate calls used; a jsonl run sampled nothing (nulls).
+    sampling = sampling_used(run.data_source) if run.model else {}
     return {
         "input": flatten(case.messages or []),
         "output": [{"role": "assistant", "content": output}] if isinstance(output, str) else [],
@@ -217,8 +219,7 @@ def _sample(run: EvalRun, case: TestCase, results: list[Result]) -> dict[str, An
         },
         "error": error,
         "temperature": sampling.get("temperature"),
-        "max_completion_tokens": sampling.get("max_completion_tokens")
-        or sampling.get("max_completions_tokens"),
+        "max_completion_tokens": sampling.get("max_completion_tokens"),
         "top_p": sampling.get("top_p"),
         "seed": sampling.get("seed"),
     }

@@ -299,28 +299,53 @@ def _check_template(template: list[Any]) -> None:
 
 
 _PARAMS = {
-    "temperature": "temperature",
-    "top_p": "top_p",
-    "seed": "seed",
     "max_completion_tokens": "max_tokens",
     "max_completions_tokens": "max_tokens",
     "reasoning_effort": "reasoning_effort",
     "response_format": "response_format",
 }
+# OpenAI's defaults for a run's sampling (API reference), used when the run leaves them out.
+SAMPLING_DEFAULTS = {"temperature": 1, "top_p": 1, "seed": 42}
 
 
-def generation_params(data_source: dict[str, Any]) -> dict[str, Any]:
-    """The candidate call's body fields from `sampling_params` (both token spellings)."""
+def _sampling(data_source: dict[str, Any]) -> dict[str, Any]:
     sampling = data_source.get("sampling_params") or {}
     if not isinstance(sampling, dict):
         raise bad_request("sampling_params must be an object", ["data_source", "sampling_params"])
+    return sampling
+
+
+def sampling_used(data_source: dict[str, Any]) -> dict[str, Any]:
+    """The sampling values a completions run's candidate calls use (defaults filled in), as
+    an output item's `sample` shows them."""
+    sampling = _sampling(data_source)
+    used = {
+        name: default if sampling.get(name) is None else sampling[name]
+        for name, default in SAMPLING_DEFAULTS.items()
+    }
+    tokens = sampling.get("max_completion_tokens")
+    used["max_completion_tokens"] = (
+        sampling.get("max_completions_tokens") if tokens is None else tokens
+    )
+    return used
+
+
+def generation_params(data_source: dict[str, Any]) -> dict[str, Any]:
+    """The candidate call's body fields from `sampling_params` (both token spellings), with
+    OpenAI's defaults for temperature, top_p and seed rather than the endpoint's."""
+    sampling = _sampling(data_source)
     if sampling.get("tools"):
         raise bad_request(
             "tools in sampling_params are not supported yet",
             ["data_source", "sampling_params", "tools"],
             "unsupported_parameter",
         )
-    return {_PARAMS[key]: value for key, value in sampling.items() if key in _PARAMS}
+    used = sampling_used(data_source)
+    params = {name: used[name] for name in SAMPLING_DEFAULTS}
+    for key, value in sampling.items():
+        if key in _PARAMS and value is not None:
+            params[_PARAMS[key]] = value
+    return params
 
 
 def _grader_image_templates(definition: EvalDefinition) -> list[str]:

@@ -7,9 +7,10 @@ import openai
 import pytest
 
 from tests.console.helpers import signed_in
-from tests.evals.helpers import CRITERIA, ROWS, create_eval, wait
+from tests.evals.helpers import CRITERIA, ROWS, create_eval, grading, wait
 from tests.fixtures.api import Api
-from tests.runs.helpers import CANDIDATE
+from tests.fixtures.judge import ScriptedJudge
+from tests.runs.helpers import CANDIDATE, register_model
 
 
 def completions(template: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
@@ -102,3 +103,51 @@ class TestCompletionsTemplate:
         assert refused.value.param == "data_source.input_messages.template[1].content[1]"
         # Nothing was stored: no run to fail row by row.
         assert client.evals.runs.list(ev.id).data == []
+
+
+class TestSampling:
+    def test_openais_defaults_reach_the_model_and_the_sample(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(grading)
+        with api.client(client.api_key) as loupe:
+            register_model(loupe, judge.base_url)
+        ev = create_eval(client, CRITERIA[:1])
+        run = client.evals.runs.create(ev.id, data_source=completions(QUESTION))  # type: ignore[arg-type]
+        wait(api, client, ev.id, run.id)
+        sampled = [r for r in judge.requests if r.get("model") == CANDIDATE]
+        assert len(sampled) == 2
+        assert all((r["temperature"], r["top_p"], r["seed"]) == (1, 1, 42) for r in sampled)
+        assert all("max_tokens" not in r for r in sampled)
+        for item in client.evals.runs.output_items.list(run.id, eval_id=ev.id):
+            sample = item.sample
+            used = (sample.temperature, sample.top_p, sample.seed, sample.max_completion_tokens)
+            assert used == (1, 1, 42, None)
+
+    def test_given_values_replace_the_defaults_one_by_one(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(grading)
+        with api.client(client.api_key) as loupe:
+            register_model(loupe, judge.base_url)
+        ev = create_eval(client, CRITERIA[:1])
+        params = {"temperature": 0, "max_completions_tokens": 20, "seed": None}
+        source = completions(QUESTION, sampling_params=params)
+        run = client.evals.runs.create(ev.id, data_source=source)  # type: ignore[arg-type]
+        wait(api, client, ev.id, run.id)
+        sampled = [r for r in judge.requests if r.get("model") == CANDIDATE]
+        assert all(
+            (r["temperature"], r["top_p"], r["seed"], r["max_tokens"]) == (0, 1, 42, 20)
+            for r in sampled
+        )
+        item = next(iter(client.evals.runs.output_items.list(run.id, eval_id=ev.id)))
+        used = (item.sample.temperature, item.sample.top_p, item.sample.seed)
+        assert used == (0, 1, 42) and item.sample.max_completion_tokens == 20
+
+    def test_a_jsonl_run_sampled_nothing(self, api: Api, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        source = {"type": "file_content", "content": ROWS[:1]}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        wait(api, client, ev.id, run.id)
+        item = next(iter(client.evals.runs.output_items.list(run.id, eval_id=ev.id)))
+        assert (item.sample.temperature, item.sample.top_p, item.sample.seed) == (None,) * 3
