@@ -22,10 +22,11 @@ from app.evals.schemas import (
 from app.evals.service import sampling_used
 from app.evaluations.repository import result_summary
 from app.evaluations.service import recovery
-from app.metrics._templates import flatten
+from app.metrics._templates import TemplateError, flatten
 from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
 
 _ITEM_PREFIX = "outputitem_"
+_TEMPLATE_MISSING = TemplateError.type
 
 
 @dataclass
@@ -203,6 +204,14 @@ def _sample(run: EvalRun, case: TestCase, results: list[Result]) -> dict[str, An
             "code": failed.get("type") or failed.get("code") or "error",
             "message": failed.get("message", ""),
         }
+    else:
+        # A grader template naming a path the row lacks errors the item (OpenAI: sample.error).
+        missing = next(
+            (r.error for r in results if r.error and r.error.get("type") == _TEMPLATE_MISSING),
+            None,
+        )
+        if missing is not None:
+            error = {"code": _TEMPLATE_MISSING, "message": missing.get("message", "")}
     output = case.actual_output
     # What the candidate calls used; a jsonl run sampled nothing (nulls).
     sampling = sampling_used(run.data_source) if run.model else {}

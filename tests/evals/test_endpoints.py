@@ -459,6 +459,9 @@ class TestErroredRows:
         typo = items[0].results[1]
         assert typo.error["type"] == "template_variable_missing"
         assert "outptu" in typo.error["message"]
+        # The item says so too, as OpenAI's does.
+        assert items[0].sample.error.code == "template_variable_missing"
+        assert "outptu" in items[0].sample.error.message
         # The criterion that could grade still says what it found.
         assert items[0].results[0].passed is True
         assert list(client.evals.runs.output_items.list(run.id, eval_id=ev.id, status="pass")) == []
