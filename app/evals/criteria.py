@@ -21,13 +21,30 @@ _REFUSED = {
 }
 
 
-def _message(message: Any) -> Any:
+def echo_message(message: Any) -> Any:
     """A message as OpenAI echoes it: typed, with string content as an `input_text` part."""
     if not isinstance(message, dict):
         return message
     echoed = {"type": "message", **message}
     if isinstance(message.get("content"), str):
         echoed["content"] = {"type": "input_text", "text": message["content"]}
+    return echoed
+
+
+_TOKEN_SPELLINGS = ("max_completion_tokens", "max_completions_tokens")
+
+
+def echo_tokens(sampling: Any, spelling: str) -> Any:
+    """`sampling_params` with the max-tokens field under the SDK's `spelling` for this place
+    (`max_completions_tokens` on graders, `max_completion_tokens` on runs); both are taken."""
+    if not isinstance(sampling, dict):
+        return sampling
+    (other,) = [name for name in _TOKEN_SPELLINGS if name != spelling]
+    if other not in sampling:
+        return sampling
+    echoed = {key: value for key, value in sampling.items() if key != other}
+    if echoed.get(spelling) is None:
+        echoed[spelling] = sampling[other]
     return echoed
 
 
@@ -72,8 +89,10 @@ def validate(criteria: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list
                 ["testing_criteria", index, *path],
             ) from exc
         if kind in MODEL_GRADERS:
-            with_id["input"] = [_message(message) for message in criterion.get("input") or []]
-            with_id.setdefault("sampling_params", None)
+            with_id["input"] = [echo_message(message) for message in criterion.get("input") or []]
+            with_id["sampling_params"] = echo_tokens(
+                criterion.get("sampling_params"), "max_completions_tokens"
+            )
         echoed.append(with_id)
         # Stored as evaluations store validated specs: a run copies them as its metrics.
         specs.append(spec.model_dump(mode="json", exclude_none=True))

@@ -493,12 +493,29 @@ def create_run(
             id=evaluation.id,
             tenant_id=tenant.id,
             eval_id=definition.id,
-            data_source=data_source,
+            data_source=_echo(data_source),
             model=model_name,
             model_id=model.id if model is not None else None,
         )
     )
     return evaluation
+
+
+def _echo(data_source: dict[str, Any]) -> dict[str, Any]:
+    """The data source as OpenAI echoes it: template messages typed (string content as an
+    `input_text` part), the max-tokens field spelt as the SDK's run types spell it."""
+    echoed = dict(data_source)
+    spec = data_source.get("input_messages")
+    if isinstance(spec, dict) and spec.get("type") == "template":
+        echoed["input_messages"] = {
+            **spec,
+            "template": [criteria.echo_message(message) for message in spec["template"]],
+        }
+    if "sampling_params" in data_source:
+        echoed["sampling_params"] = criteria.echo_tokens(
+            data_source["sampling_params"], "max_completion_tokens"
+        )
+    return echoed
 
 
 def _webhook_endpoint(session: Session, tenant: Tenant, payload: EvalRunCreate) -> str | None:

@@ -44,3 +44,15 @@ class TestRoundTrip:
                 retrieved.testing_criteria, dump
             )
             assert again.testing_criteria[0].id != retrieved.testing_criteria[0].id
+
+
+class TestEchoes:
+    @pytest.mark.parametrize("grader", [CRITERIA[2], CRITERIA[3]])
+    def test_model_graders_echo_max_completions_tokens(
+        self, client: openai.OpenAI, grader: dict[str, Any]
+    ) -> None:
+        criterion = {**grader, "sampling_params": {"max_completion_tokens": 5, "seed": 1}}
+        created = client.evals.create(data_source_config=CONFIG, testing_criteria=[criterion])  # type: ignore[arg-type]
+        for ev in (created, client.evals.retrieve(created.id)):
+            echoed = ev.testing_criteria[0].to_dict()["sampling_params"]
+            assert echoed == {"max_completions_tokens": 5, "seed": 1}

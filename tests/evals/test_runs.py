@@ -105,6 +105,33 @@ class TestCompletionsTemplate:
         assert client.evals.runs.list(ev.id).data == []
 
 
+class TestEcho:
+    def test_template_and_token_spelling_come_back_as_the_sdk_reads_them(
+        self, client: openai.OpenAI
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        template = [
+            {"role": "developer", "content": "Answer in one word."},
+            {"role": "user", "content": [{"type": "input_text", "text": "{{ item.question }}"}]},
+        ]
+        params = {"max_completions_tokens": 20, "temperature": 0}
+        source = completions(template, sampling_params=params)
+        created = client.evals.runs.create(ev.id, data_source=source)  # type: ignore[arg-type]
+        retrieved = client.evals.runs.retrieve(created.id, eval_id=ev.id)
+        for run in (created, retrieved):
+            echoed = run.data_source.to_dict()
+            assert echoed["input_messages"]["template"] == [
+                {
+                    "type": "message",
+                    "role": "developer",
+                    "content": {"type": "input_text", "text": "Answer in one word."},
+                },
+                {"type": "message", **template[1]},
+            ]
+            assert echoed["sampling_params"] == {"max_completion_tokens": 20, "temperature": 0}
+            assert run.data_source.sampling_params.max_completion_tokens == 20
+
+
 class TestSampling:
     def test_openais_defaults_reach_the_model_and_the_sample(
         self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
