@@ -61,7 +61,10 @@ class Sampler(Predictor):
 
 
 class EvalRunKind(kinds.Kind):
-    """An OpenAI Evals run: rows sampled first for `completions`; its own webhook events."""
+    """An OpenAI Evals run: rows sampled first for `completions`; its own webhook events, in
+    OpenAI's envelope so the SDK's `client.webhooks.unwrap()` reads them."""
+
+    event_envelope = "openai"
 
     def predictor(
         self,
@@ -85,11 +88,19 @@ class EvalRunKind(kinds.Kind):
         run = session.get(EvalRun, evaluation.id)
         # Counted as the run reports them: rows, not row x criterion results.
         counts = report.Grades.of(session, evaluation).counts().model_dump()
+        error = evaluation.error
         return f"eval.run.{_EVENTS.get(evaluation.status, evaluation.status)}", {
             **data,
             "object": "eval.run",
             "eval_id": run.eval_id if run else None,
             "result_counts": counts,
+            # As the run object has them: Unix seconds, and `code` rather than `type`.
+            "completed_at": int(evaluation.completed_at.timestamp())
+            if evaluation.completed_at
+            else None,
+            "error": {"code": error.get("type", "error"), "message": error.get("message", "")}
+            if error
+            else None,
         }
 
 

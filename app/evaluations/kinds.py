@@ -5,7 +5,7 @@ stores in `evaluation.kind`; the job asks the registry, never imports the kind's
 """
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -43,6 +43,9 @@ class Predictor(Protocol):
 
 class Kind:
     """A plain evaluation; kinds override what they add."""
+
+    # How its webhook bodies are wrapped (app.webhooks.service.Envelope).
+    event_envelope: Literal["loupe", "openai"] = "loupe"
 
     def predictor(
         self,

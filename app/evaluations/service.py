@@ -597,13 +597,15 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         "completed_at": evaluation.completed_at.isoformat() if evaluation.completed_at else None,
     }
     # Kinds built on evaluations name their own events (`run.completed`, `eval.run.succeeded`).
-    event_type, data = kind_of(evaluation).terminal_event(session, evaluation, data)
+    kind = kind_of(evaluation)
+    event_type, data = kind.terminal_event(session, evaluation, data)
     event = webhook_service.emit(
         session,
         evaluation.tenant_id,
         evaluation.webhook_endpoint_id,
         event_type,
         data,
+        kind.event_envelope,
     )
     return event.id
 

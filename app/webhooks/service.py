@@ -7,7 +7,7 @@ import random
 import secrets
 import time
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 from sqlalchemy.exc import IntegrityError
@@ -104,15 +104,38 @@ def endpoint_by_id(session: Session, endpoint_id: str) -> WebhookEndpoint | None
     return DeliveryRepository(session).endpoint(endpoint_id)
 
 
+# How an event's body wraps its data: Loupe's own (`type`, ISO `timestamp`, `data`), or
+# OpenAI's (`id`, `object: "event"`, Unix-seconds `created_at`, `type`, `data`), which the
+# official SDK's `client.webhooks.unwrap()` parses (eval runs).
+Envelope = Literal["loupe", "openai"]
+
+
 def emit(
-    session: Session, tenant_id: str, endpoint_id: str, event_type: str, data: dict[str, Any]
+    session: Session,
+    tenant_id: str,
+    endpoint_id: str,
+    event_type: str,
+    data: dict[str, Any],
+    envelope: Envelope = "loupe",
 ) -> WebhookEvent:
-    """Store an event for delivery; the caller enqueues it after committing."""
+    """Store an event for delivery; the caller enqueues it after committing.
+
+    Either envelope's event id is the `webhook-id` header it is signed under.
+    """
     event_id = new_id("msg")
-    payload = json.dumps(
-        {"type": event_type, "timestamp": utcnow().isoformat(), "data": data},
-        separators=(",", ":"),
+    now = utcnow()
+    body: dict[str, Any] = (
+        {
+            "id": event_id,
+            "object": "event",
+            "created_at": int(now.timestamp()),
+            "type": event_type,
+            "data": data,
+        }
+        if envelope == "openai"
+        else {"type": event_type, "timestamp": now.isoformat(), "data": data}
     )
+    payload = json.dumps(body, separators=(",", ":"))
     event = WebhookEvent(
         id=event_id,
         tenant_id=tenant_id,
@@ -121,7 +144,7 @@ def emit(
         payload=payload,
         status="pending",
         attempt_count=0,
-        next_attempt_at=utcnow(),
+        next_attempt_at=now,
     )
     session.add(event)
     session.flush()
