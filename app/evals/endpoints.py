@@ -56,6 +56,12 @@ def list_evals(
     order_by: Literal["created_at", "updated_at"] = "created_at",
 ) -> EvalList:
     definitions = EvalRepository(session, tenant.id).page(after, limit, order == "asc", order_by)
+    if definitions is None:
+        raise bad_request(
+            f"after {after!r} is not one of your evals (deleted?); with order_by=updated_at "
+            "a page can only follow an existing eval",
+            ["after"],
+        )
     return EvalList.of(
         [service.eval_schema(d) for d in definitions[:limit]], len(definitions) > limit
     )

@@ -27,31 +27,40 @@ class EvalRepository:
 
     def page(
         self, after: str | None, limit: int, ascending: bool, order_by: str
-    ) -> Sequence[EvalDefinition]:
-        """`limit + 1` evals in (created_at or updated_at, id) order after the eval `after`."""
-        column = (
-            EvalDefinition.updated_at if order_by == "updated_at" else EvalDefinition.created_at
-        )
+    ) -> Sequence[EvalDefinition] | None:
+        """`limit + 1` evals after the eval `after`: in creation (id) order, or in
+        (updated_at, id) order. None when ordering by updated_at after an eval that does not
+        exist (deleted, say): there is no place to continue from, and starting over would
+        repeat the evals already listed."""
         statement = self._base()
-        if after:
-            cursor = self.session.scalar(
-                select(column).where(
-                    EvalDefinition.id == after, EvalDefinition.tenant_id == self.tenant_id
+        if order_by == "updated_at":
+            column = EvalDefinition.updated_at
+            if after:
+                cursor = self.session.scalar(
+                    select(column).where(
+                        EvalDefinition.id == after, EvalDefinition.tenant_id == self.tenant_id
+                    )
                 )
-            )
-            if cursor is not None:
+                if cursor is None:
+                    return None
                 statement = statement.where(
                     _after(column, cursor, ascending)
                     | ((column == cursor) & _after(EvalDefinition.id, after, ascending))
                 )
-        order = (
-            (column.asc(), EvalDefinition.id.asc())
-            if ascending
-            else (
-                column.desc(),
-                EvalDefinition.id.desc(),
+            order = (
+                (column.asc(), EvalDefinition.id.asc())
+                if ascending
+                else (
+                    column.desc(),
+                    EvalDefinition.id.desc(),
+                )
             )
-        )
+        else:
+            # Ids sort by creation time (app/ids.py): a cursor needs no lookup, as for runs
+            # and files, and one that names no eval (any more) still has its place.
+            if after:
+                statement = statement.where(_after(EvalDefinition.id, after, ascending))
+            order = (EvalDefinition.id.asc() if ascending else EvalDefinition.id.desc(),)
         return self.session.scalars(statement.order_by(*order).limit(limit + 1)).all()
 
     def add(self, definition: EvalDefinition) -> None:
