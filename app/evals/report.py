@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.evals import repository
+from app.evals.data_source import sampling_used
 from app.evals.schemas import (
     EvalRunCriterionCounts,
     EvalRunError,
@@ -19,7 +20,6 @@ from app.evals.schemas import (
     EvalRunResultCounts,
     OutputItem,
 )
-from app.evals.service import sampling_used
 from app.evaluations.repository import result_summary
 from app.evaluations.service import recovery
 from app.metrics._templates import TemplateError, flatten

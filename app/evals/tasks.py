@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session
 from app.candidates.predictor import Predictor, endpoint_or_error
 from app.config import Settings
 from app.evals import report
-from app.evals.service import KIND, generation_params
+from app.evals.data_source import generation_params
+from app.evals.service import KIND
 from app.evaluations import kinds
 from app.judges import Generation
 from app.media.resolve import CaseImages

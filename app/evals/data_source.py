@@ -1,0 +1,310 @@
+"""A run's data source: its rows read and checked, its template and sampling params, and each
+row as the test case an eval-run job grades (images ingested at create)."""
+
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.evals import criteria
+from app.files import service as files
+from app.media.ingest import ingest_contents
+from app.media.store import DatabaseBlobStore
+from app.metrics._templates import (
+    RenderError,
+    build_sample,
+    image_url_templates,
+    render_messages,
+    render_template,
+    resolve,
+)
+from app.models import EvalDefinition, Tenant
+from app.problems import ProblemError, bad_request
+
+SOURCE = ["data_source", "source"]
+
+
+def read_rows(
+    session: Session, tenant: Tenant, source: Any
+) -> tuple[list[dict[str, Any]], list[int] | None]:
+    """The data source's rows, and for a file each row's line number (errors name lines)."""
+    if not isinstance(source, dict):
+        raise bad_request("data_source.source must be an object", SOURCE)
+    kind = source.get("type")
+    if kind == "file_content":
+        content = source.get("content")
+        if not isinstance(content, list) or not content:
+            raise bad_request("file_content needs a non-empty content array", [*SOURCE, "content"])
+        for index, row in enumerate(content):
+            problem = files.row_problem(row)
+            if problem is not None:
+                raise bad_request(problem, [*SOURCE, "content", index])
+        return content, None
+    if kind == "file_id":
+        file_id = source.get("id")
+        if not isinstance(file_id, str):
+            raise bad_request("file_id sources need an id", [*SOURCE, "id"])
+        try:
+            file = files.get_or_404(session, tenant, file_id, with_content=True)
+        except ProblemError as exc:
+            raise bad_request(f"no file {file_id!r}", [*SOURCE, "id"], "file_not_found") from exc
+        lines = files.parse_lines(file.content, [*SOURCE, "id"])
+        return [row for _, row in lines], [number for number, _ in lines]
+    if kind in ("stored_completions", "responses"):
+        raise bad_request(
+            f"source type {kind!r} reads logs stored at OpenAI; use file_content or file_id",
+            [*SOURCE, "type"],
+            "unsupported_data_source",
+        )
+    raise bad_request("source.type must be file_content or file_id", [*SOURCE, "type"])
+
+
+def check_items(
+    schema: dict[str, Any], rows: list[dict[str, Any]], lines: list[int] | None
+) -> None:
+    validator = Draft202012Validator(schema)
+    for index, row in enumerate(rows):
+        error = next(iter(validator.iter_errors(row["item"])), None)
+        if error is None:
+            continue
+        where = "/".join(str(step) for step in error.absolute_path) or "(the item)"
+        if lines is not None:
+            raise bad_request(
+                f"file line {lines[index]}: item does not match item_schema at {where}: "
+                f"{error.message}",
+                [*SOURCE, "id"],
+                "item_schema_mismatch",
+            )
+        raise bad_request(
+            f"content[{index}].item does not match item_schema at {where}: {error.message}",
+            [*SOURCE, "content", index, "item", *error.absolute_path],
+            "item_schema_mismatch",
+        )
+
+
+def input_messages(data_source: dict[str, Any]) -> dict[str, Any]:
+    spec = data_source.get("input_messages")
+    if not isinstance(spec, dict) or spec.get("type") not in ("template", "item_reference"):
+        raise bad_request(
+            "a completions run needs input_messages: {type: 'template', template: [...]} or "
+            "{type: 'item_reference', item_reference: 'item.path'}",
+            ["data_source", "input_messages"],
+        )
+    if spec["type"] == "template" and not isinstance(spec.get("template"), list):
+        raise bad_request(
+            "template must be an array", ["data_source", "input_messages", "template"]
+        )
+    if spec["type"] == "item_reference" and not isinstance(spec.get("item_reference"), str):
+        raise bad_request(
+            "item_reference must be a path such as item.messages",
+            ["data_source", "input_messages", "item_reference"],
+        )
+    if spec["type"] == "template":
+        _check_template(spec["template"])
+    return spec
+
+
+# What a template's content parts may be; each stands for a chat-completion part Loupe sends.
+_PART_TYPES = ("input_text", "output_text", "input_image", "input_audio")
+
+
+def _check_template(template: list[Any]) -> None:
+    """Refuse, before any row is stored, the parts every row would fail on: `input_file`,
+    `input_image` by `file_id` (OpenAI-hosted files) and unknown part types."""
+    base: list[str | int] = ["data_source", "input_messages", "template"]
+    for position, message in enumerate(template):
+        if not isinstance(message, dict):
+            raise bad_request("each template message must be an object", [*base, position])
+        content = message.get("content")
+        if isinstance(content, dict):
+            parts: list[tuple[list[str | int], Any]] = [([], content)]
+        elif isinstance(content, list):
+            parts = [([index], part) for index, part in enumerate(content)]
+        else:
+            continue  # a string, or nothing: rendered (or refused) per row
+        for where, part in parts:
+            path = [*base, position, "content", *where]
+            if not isinstance(part, dict):
+                continue
+            kind = part.get("type")
+            if kind == "input_file":
+                raise bad_request(
+                    "input_file parts are not supported: Loupe has no OpenAI-hosted files to "
+                    "send; put the text in an input_text part",
+                    path,
+                    "unsupported_content",
+                )
+            if kind == "input_image" and not isinstance(part.get("image_url"), str):
+                raise bad_request(
+                    "input_image needs an image_url (an https or data URL, or a template such "
+                    "as {{ item.image_url }}); file_id images are not supported",
+                    path,
+                    "unsupported_content",
+                )
+            if kind not in _PART_TYPES:
+                raise bad_request(
+                    f"content parts of type {kind!r} are not supported; use one of "
+                    f"{', '.join(_PART_TYPES)}",
+                    path,
+                    "unsupported_content",
+                )
+
+
+_PARAMS = {
+    "max_completion_tokens": "max_tokens",
+    "max_completions_tokens": "max_tokens",
+    "reasoning_effort": "reasoning_effort",
+    "response_format": "response_format",
+}
+# OpenAI's defaults for a run's sampling (API reference), used when the run leaves them out.
+SAMPLING_DEFAULTS = {"temperature": 1, "top_p": 1, "seed": 42}
+
+
+def _sampling(data_source: dict[str, Any]) -> dict[str, Any]:
+    sampling = data_source.get("sampling_params") or {}
+    if not isinstance(sampling, dict):
+        raise bad_request("sampling_params must be an object", ["data_source", "sampling_params"])
+    return sampling
+
+
+def sampling_used(data_source: dict[str, Any]) -> dict[str, Any]:
+    """The sampling values a completions run's candidate calls use (defaults filled in), as
+    an output item's `sample` shows them."""
+    sampling = _sampling(data_source)
+    used = {
+        name: default if sampling.get(name) is None else sampling[name]
+        for name, default in SAMPLING_DEFAULTS.items()
+    }
+    tokens = sampling.get("max_completion_tokens")
+    used["max_completion_tokens"] = (
+        sampling.get("max_completions_tokens") if tokens is None else tokens
+    )
+    return used
+
+
+def generation_params(data_source: dict[str, Any]) -> dict[str, Any]:
+    """The candidate call's body fields from `sampling_params` (both token spellings), with
+    OpenAI's defaults for temperature, top_p and seed rather than the endpoint's."""
+    sampling = _sampling(data_source)
+    if sampling.get("tools"):
+        raise bad_request(
+            "tools in sampling_params are not supported yet",
+            ["data_source", "sampling_params", "tools"],
+            "unsupported_parameter",
+        )
+    used = sampling_used(data_source)
+    params = {name: used[name] for name in SAMPLING_DEFAULTS}
+    for key, value in sampling.items():
+        if key in _PARAMS and value is not None:
+            params[_PARAMS[key]] = value
+    return params
+
+
+def _grader_image_templates(definition: EvalDefinition) -> list[str]:
+    templates: list[str] = []
+    for criterion in definition.testing_criteria:
+        if criterion.get("type") in criteria.MODEL_GRADERS:
+            templates.extend(image_url_templates(criterion.get("input") or []))
+    return list(dict.fromkeys(templates))
+
+
+def _identity(url: str) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def _case(
+    index: int,
+    row: dict[str, Any],
+    image_templates: list[str],
+    input_messages: dict[str, Any] | None,
+) -> dict[str, Any]:
+    """The stored test case of one row; images are ingested afterwards, in place."""
+    item = row["item"]
+    # The row's sample plus `output_json` parsed from its `output_text`, as a sampled row has.
+    sample = build_sample(row_sample=row["sample"]) if row.get("sample") is not None else None
+    namespaces = {"item": item, "sample": sample}
+    urls: list[str] = []
+    for template in image_templates:
+        try:
+            urls.append(render_template(template, namespaces))
+        except RenderError:
+            continue  # the grader reports it for this row, as an errored result
+    urls = list(dict.fromkeys(urls))
+    metadata: dict[str, Any] = {"item": item, "sample": sample, "image_urls": urls}
+    messages = None
+    if input_messages is not None:
+        try:
+            if input_messages["type"] == "template":
+                template = input_messages["template"]
+            else:
+                template = resolve(input_messages["item_reference"], {"item": item})
+                if not isinstance(template, list):
+                    raise RenderError(
+                        f"{input_messages['item_reference']} is not an array of messages"
+                    )
+            message_urls = image_url_templates(template)
+            rendered = {render_template(url, {"item": item}): None for url in message_urls}
+            messages = render_messages(
+                template, {"item": item}, {url: _identity(url) for url in rendered}
+            )
+        except RenderError as error:
+            metadata["error"] = {"code": error.type, "message": error.message}
+    output_text = (sample or {}).get("output_text")
+    return {
+        "index": index,
+        "client_id": str(index),
+        "input": [_identity(url) for url in urls] or None,
+        "actual_output": output_text if isinstance(output_text, str) else None,
+        "expected_output": None,
+        "messages": messages,
+        "metadata_": metadata,
+    }
+
+
+def _ingest(
+    cases: list[dict[str, Any]], settings: Settings, session: Session, tenant: Tenant
+) -> None:
+    contents: list[tuple[list[str | int], Any]] = []
+    for case in cases:
+        base: list[str | int] = [*SOURCE, "content", case["index"]]
+        contents.append(([*base, "images"], case["input"]))
+        for position, message in enumerate(case["messages"] or []):
+            contents.append(([*base, "input_messages", position, "content"], message["content"]))
+    ingest_contents(contents, DatabaseBlobStore(session, tenant.id), settings)
+
+
+def test_cases(
+    definition: EvalDefinition,
+    rows: list[dict[str, Any]],
+    spec: dict[str, Any] | None,
+    settings: Settings,
+    session: Session,
+    tenant: Tenant,
+) -> list[dict[str, Any]]:
+    """The run's test cases, one per row, their images ingested (a 400 names a bad one).
+
+    Args:
+        spec: a completions run's checked `input_messages` (None for jsonl).
+    """
+    image_templates = _grader_image_templates(definition)
+    cases = [_case(i, row, image_templates, spec) for i, row in enumerate(rows)]
+    _ingest(cases, settings, session, tenant)
+    return cases
+
+
+def echo(data_source: dict[str, Any]) -> dict[str, Any]:
+    """The data source as OpenAI echoes it: template messages typed (string content as an
+    `input_text` part), the max-tokens field spelt as the SDK's run types spell it."""
+    echoed = dict(data_source)
+    spec = data_source.get("input_messages")
+    if isinstance(spec, dict) and spec.get("type") == "template":
+        echoed["input_messages"] = {
+            **spec,
+            "template": [criteria.echo_message(message) for message in spec["template"]],
+        }
+    if "sampling_params" in data_source:
+        echoed["sampling_params"] = criteria.echo_tokens(
+            data_source["sampling_params"], "max_completion_tokens"
+        )
+    return echoed
