@@ -12,7 +12,15 @@ import json
 from functools import lru_cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    create_model,
+    field_validator,
+    model_validator,
+)
 
 from app.judges import JudgeError
 from app.metrics._graders import (
@@ -41,13 +49,26 @@ class LabelModelSpec(GraderSpecBase):
     # OpenAI echoes `"sampling_params": null` on label graders; given, they reach the judge.
     sampling_params: SamplingParams | None = None
 
-    @model_validator(mode="after")
-    def _labels(self) -> "LabelModelSpec":
-        if len(set(self.labels)) != len(self.labels):
+    # Field validators, not a model validator: an error then names the field
+    # (`testing_criteria[0].passing_labels`), not the grader.
+    @field_validator("labels")
+    @classmethod
+    def _distinct(cls, labels: list[str]) -> list[str]:
+        if len(set(labels)) != len(labels):
             raise ValueError("labels must be distinct")
-        outside = [label for label in self.passing_labels if label not in self.labels]
+        return labels
+
+    @field_validator("passing_labels")
+    @classmethod
+    def _subset(cls, passing: list[str], info: ValidationInfo) -> list[str]:
+        labels = info.data.get("labels")
+        outside = [label for label in passing if labels is not None and label not in labels]
         if outside:
             raise ValueError(f"passing_labels must be a subset of labels; not in labels: {outside}")
+        return passing
+
+    @model_validator(mode="after")
+    def _threshold(self) -> "LabelModelSpec":
         self.threshold = 1.0
         return self
 

@@ -11,7 +11,7 @@ did not give.
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.judges import JudgeError
 from app.metrics._graders import (
@@ -41,11 +41,17 @@ class ScoreModelSpec(GraderSpecBase):
     sampling_params: SamplingParams | None = None
     pass_threshold: float | None = Field(default=None, allow_inf_nan=False)
 
+    @field_validator("range")
+    @classmethod
+    def _ordered(cls, bounds: tuple[float, float]) -> tuple[float, float]:
+        # A field validator, so that an error names `range`, not the grader.
+        if not bounds[0] < bounds[1]:
+            raise ValueError("range must be [low, high] with low < high")
+        return bounds
+
     @model_validator(mode="after")
     def _threshold(self) -> "ScoreModelSpec":
         low, high = self.range
-        if not low < high:
-            raise ValueError("range must be [low, high] with low < high")
         self.threshold = (low + high) / 2 if self.pass_threshold is None else self.pass_threshold
         return self
 

@@ -56,3 +56,23 @@ class TestEchoes:
         for ev in (created, client.evals.retrieve(created.id)):
             echoed = ev.testing_criteria[0].to_dict()["sampling_params"]
             assert echoed == {"max_completions_tokens": 5, "seed": 1}
+
+
+class TestRefusalsNameTheField:
+    @pytest.mark.parametrize(
+        ("change", "param"),
+        [
+            ({**CRITERIA[2], "passing_labels": ["maybe"]}, "testing_criteria[0].passing_labels"),
+            (
+                {**CRITERIA[2], "labels": ["a", "a"], "passing_labels": ["a"]},
+                "testing_criteria[0].labels",
+            ),
+            ({**CRITERIA[3], "range": [10, 0]}, "testing_criteria[0].range"),
+        ],
+    )
+    def test_grader_rules_name_the_field_not_the_grader(
+        self, client: openai.OpenAI, change: dict[str, Any], param: str
+    ) -> None:
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.create(data_source_config=CONFIG, testing_criteria=[change])  # type: ignore[arg-type]
+        assert refused.value.param == param
