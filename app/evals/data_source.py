@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.evals import criteria
+from app.evals._origins import Origin, Path, Row, located, of_template
 from app.files import service as files
 from app.media.ingest import ingest_contents
 from app.media.store import DatabaseBlobStore
@@ -15,12 +16,13 @@ from app.metrics._templates import (
     RenderError,
     build_sample,
     image_url_templates,
+    path_steps,
     render_messages,
     render_template,
     resolve,
 )
 from app.models import EvalDefinition, Tenant
-from app.problems import ProblemError, bad_request
+from app.problems import ProblemError, bad_request, format_loc
 
 SOURCE = ["data_source", "source"]
 
@@ -201,95 +203,168 @@ def generation_params(data_source: dict[str, Any]) -> dict[str, Any]:
     return params
 
 
-def _grader_image_templates(definition: EvalDefinition) -> list[str]:
-    templates: list[str] = []
-    for criterion in definition.testing_criteria:
-        if criterion.get("type") in criteria.MODEL_GRADERS:
-            templates.extend(image_url_templates(criterion.get("input") or []))
-    return list(dict.fromkeys(templates))
+def _content_parts(content: Any) -> list[tuple[Path, Any]]:
+    """A message's parts with their place under `content` (none for a lone part)."""
+    if isinstance(content, list):
+        return [([index], part) for index, part in enumerate(content)]
+    return [([], content)] if isinstance(content, dict) else []
+
+
+def _grader_image_templates(definition: EvalDefinition) -> dict[str, Origin]:
+    """Each image URL template of the graders, with where its first use was written."""
+    templates: dict[str, Origin] = {}
+    for number, criterion in enumerate(definition.testing_criteria):
+        if criterion.get("type") not in criteria.MODEL_GRADERS:
+            continue
+        for position, message in enumerate(criterion.get("input") or []):
+            content = message.get("content") if isinstance(message, dict) else None
+            for where, part in _content_parts(content):
+                url = part.get("image_url") if isinstance(part, dict) else None
+                if isinstance(url, str) and part.get("type") == "input_image":
+                    path = ["testing_criteria", number, "input", position, "content", *where]
+                    templates.setdefault(url, Origin([*path, "image_url"]))
+    return templates
 
 
 def _identity(url: str) -> dict[str, Any]:
     return {"type": "image_url", "image_url": {"url": url}}
 
 
+# Where ingesting reports a part's bad URL or clip, under the part's own location.
+_PART_FIELDS: dict[str, Path] = {
+    "image_url": ["image_url", "url"],
+    "input_audio": ["input_audio", "data"],
+}
+# Where the template part that became it holds that URL or clip.
+_TEMPLATE_FIELDS: dict[str, Path] = {
+    "image_url": ["image_url"],
+    "input_audio": ["input_audio", "data"],
+}
+
+
+def _message_origins(
+    messages: list[dict[str, Any]],
+    template: list[Any],
+    row: Row,
+    spec: dict[str, Any],
+) -> dict[tuple[int, int], Origin]:
+    """(message, part) -> origin, for the media parts of a row's rendered messages (parts
+    render one for one, so a rendered part's place is its template part's)."""
+    origins: dict[tuple[int, int], Origin] = {}
+    for position, message in enumerate(messages):
+        if isinstance(message["content"], str):
+            continue
+        written = _content_parts(template[position].get("content"))
+        for index, part in enumerate(message["content"]):
+            fields = _TEMPLATE_FIELDS.get(part["type"])
+            if fields is None:
+                continue
+            where, source = written[index]
+            steps: Path = [position, "content", *where, *fields]
+            if spec["type"] == "template":
+                literal = Origin(["data_source", "input_messages", "template", *steps])
+            else:
+                literal = row.field([*path_steps(spec["item_reference"]), *steps])
+            url = source.get("image_url") if part["type"] == "image_url" else None
+            origins[(position, index)] = (
+                of_template(url, row, literal) if isinstance(url, str) else literal
+            )
+    return origins
+
+
 def _case(
-    index: int,
-    row: dict[str, Any],
-    image_templates: list[str],
-    input_messages: dict[str, Any] | None,
-) -> dict[str, Any]:
-    """The stored test case of one row; images are ingested afterwards, in place."""
-    item = row["item"]
+    row: Row,
+    data: dict[str, Any],
+    image_templates: dict[str, Origin],
+    spec: dict[str, Any] | None,
+) -> tuple[dict[str, Any], list[Origin], dict[tuple[int, int], Origin]]:
+    """The stored test case of one row (images are ingested afterwards, in place), and where
+    its image parts and its messages' media parts came from."""
+    item = data["item"]
     # The row's sample plus `output_json` parsed from its `output_text`, as a sampled row has.
-    sample = build_sample(row_sample=row["sample"]) if row.get("sample") is not None else None
+    sample = build_sample(row_sample=data["sample"]) if data.get("sample") is not None else None
     namespaces = {"item": item, "sample": sample}
     urls: list[str] = []
-    for template in image_templates:
+    image_origins: list[Origin] = []
+    for template, literal in image_templates.items():
         try:
-            urls.append(render_template(template, namespaces))
+            url = render_template(template, namespaces)
         except RenderError:
             continue  # the grader reports it for this row, as an errored result
-    urls = list(dict.fromkeys(urls))
+        if url not in urls:
+            urls.append(url)
+            image_origins.append(of_template(template, row, literal))
     metadata: dict[str, Any] = {"item": item, "sample": sample, "image_urls": urls}
     messages = None
-    if input_messages is not None:
+    message_origins: dict[tuple[int, int], Origin] = {}
+    if spec is not None:
         try:
-            if input_messages["type"] == "template":
-                template = input_messages["template"]
+            if spec["type"] == "template":
+                template = spec["template"]
             else:
-                template = resolve(input_messages["item_reference"], {"item": item})
+                template = resolve(spec["item_reference"], {"item": item})
                 if not isinstance(template, list):
-                    raise RenderError(
-                        f"{input_messages['item_reference']} is not an array of messages"
-                    )
+                    raise RenderError(f"{spec['item_reference']} is not an array of messages")
             message_urls = image_url_templates(template)
             rendered = {render_template(url, {"item": item}): None for url in message_urls}
             messages = render_messages(
                 template, {"item": item}, {url: _identity(url) for url in rendered}
             )
+            message_origins = _message_origins(messages, template, row, spec)
         except RenderError as error:
             metadata["error"] = {"code": error.type, "message": error.message}
     output_text = (sample or {}).get("output_text")
-    return {
-        "index": index,
-        "client_id": str(index),
+    case = {
+        "index": row.index,
+        "client_id": str(row.index),
         "input": [_identity(url) for url in urls] or None,
         "actual_output": output_text if isinstance(output_text, str) else None,
         "expected_output": None,
         "messages": messages,
         "metadata_": metadata,
     }
-
-
-def _ingest(
-    cases: list[dict[str, Any]], settings: Settings, session: Session, tenant: Tenant
-) -> None:
-    contents: list[tuple[list[str | int], Any]] = []
-    for case in cases:
-        base: list[str | int] = [*SOURCE, "content", case["index"]]
-        contents.append(([*base, "images"], case["input"]))
-        for position, message in enumerate(case["messages"] or []):
-            contents.append(([*base, "input_messages", position, "content"], message["content"]))
-    ingest_contents(contents, DatabaseBlobStore(session, tenant.id), settings)
+    return case, image_origins, message_origins
 
 
 def test_cases(
     definition: EvalDefinition,
     rows: list[dict[str, Any]],
+    lines: list[int] | None,
     spec: dict[str, Any] | None,
     settings: Settings,
     session: Session,
     tenant: Tenant,
 ) -> list[dict[str, Any]]:
-    """The run's test cases, one per row, their images ingested (a 400 names a bad one).
+    """The run's test cases, one per row, their images ingested; a bad image is a 400 naming
+    the field it came from.
 
     Args:
+        lines: each row's line in its file (None: the rows came inline).
         spec: a completions run's checked `input_messages` (None for jsonl).
     """
     image_templates = _grader_image_templates(definition)
-    cases = [_case(i, row, image_templates, spec) for i, row in enumerate(rows)]
-    _ingest(cases, settings, session, tenant)
+    cases = []
+    # Each media part is ingested on its own, under a location that finds its origin.
+    contents: list[tuple[Path, Any]] = []
+    origins: dict[str, Origin] = {}
+
+    def add(part: dict[str, Any], origin: Origin) -> None:
+        where: Path = ["part", len(contents)]
+        contents.append((where, [part]))
+        origins[format_loc([*where, 0, *_PART_FIELDS[part["type"]]])] = origin
+
+    for index, data in enumerate(rows):
+        row = Row(index, lines[index] if lines is not None else None)
+        case, image_origins, message_origins = _case(row, data, image_templates, spec)
+        cases.append(case)
+        for part, origin in zip(case["input"] or [], image_origins, strict=True):
+            add(part, origin)
+        for (position, part_index), origin in message_origins.items():
+            add(case["messages"][position]["content"][part_index], origin)
+    try:
+        ingest_contents(contents, DatabaseBlobStore(session, tenant.id), settings)
+    except ProblemError as problem:
+        raise located(problem, origins) from None
     return cases
 
 

@@ -199,7 +199,9 @@ def create_run(
         data_sources.generation_params(data_source)
         model = CandidateModelRepository(session, tenant.id).by_model_name(model_name)
     webhook_endpoint_id = _webhook_endpoint(session, tenant, payload)
-    cases = data_sources.test_cases(definition, rows, input_messages, settings, session, tenant)
+    cases = data_sources.test_cases(
+        definition, rows, lines, input_messages, settings, session, tenant
+    )
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
     limits.admit(session, tenant)
     evaluation = Evaluation(

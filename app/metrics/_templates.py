@@ -92,6 +92,12 @@ def resolve(path: str, namespaces: Mapping[str, Any]) -> Any:
     return value
 
 
+def path_steps(path: str) -> list[str | int]:
+    """A path's namespace then its steps: `item.meta.tags[1]` -> ["item", "meta", "tags", 1]."""
+    name, steps = _steps(path.strip())
+    return [name, *steps]
+
+
 def template_paths(template: str) -> list[str]:
     """The paths a template uses, in order; raises TemplateError for one that is not a path
     into `item` or `sample` (for checking templates before any row is rendered)."""

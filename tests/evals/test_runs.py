@@ -1,6 +1,7 @@
 """Eval runs as the SDK creates and reads them, on both backends: the run object's links and
 echoes, the sample namespace graders see, and the samples output items show."""
 
+import json
 from typing import Any
 
 import openai
@@ -14,7 +15,7 @@ from tests.runs.helpers import CANDIDATE, register_model
 
 
 def completions(template: list[dict[str, Any]], **more: Any) -> dict[str, Any]:
-    rows = [{"item": row["item"]} for row in ROWS[:2]]
+    rows = [{"item": dict(row["item"])} for row in ROWS[:2]]
     return {
         "type": "completions",
         "model": CANDIDATE,
@@ -178,3 +179,86 @@ class TestSampling:
         wait(api, client, ev.id, run.id)
         item = next(iter(client.evals.runs.output_items.list(run.id, eval_id=ev.id)))
         assert (item.sample.temperature, item.sample.top_p, item.sample.seed) == (None,) * 3
+
+
+BROKEN = "data:image/png;base64,AAAA"
+LOOKS_AT_THE_IMAGE = [
+    {"role": "user", "content": [{"type": "input_image", "image_url": "{{ item.image }}"}]}
+]
+
+
+def with_broken_image(position: int) -> list[dict[str, Any]]:
+    rows = [{"item": dict(row["item"]), "sample": row["sample"]} for row in ROWS[:3]]
+    rows[position]["item"]["image"] = BROKEN
+    return rows
+
+
+class TestImageErrors:
+    def test_a_rows_bad_image_names_the_rows_field(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[2:3])
+        source = {"type": "file_content", "content": with_broken_image(1)}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        assert refused.value.param == "data_source.source.content[1].item.image"
+        assert refused.value.body["message"].startswith("data_source.source.content[1].item.image:")
+
+    def test_a_files_bad_image_names_the_line(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[2:3])
+        content = "\n\n".join(json.dumps(row) for row in with_broken_image(1)).encode()
+        uploaded = client.files.create(file=("rows.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        source = {"type": "file_id", "id": uploaded.id}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        assert refused.value.param == "data_source.source.id"
+        assert "file line 3, item.image: " in refused.value.body["message"]
+
+    def test_a_candidate_templates_image_names_the_rows_field(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        source = completions(LOOKS_AT_THE_IMAGE)
+        source["source"]["content"][1]["item"]["image"] = BROKEN
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=source)  # type: ignore[arg-type]
+        assert refused.value.param == "data_source.source.content[1].item.image"
+
+    def test_a_literal_url_names_where_it_was_written(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        template = [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "{{ item.question }}"},
+                    {"type": "input_image", "image_url": BROKEN},
+                ],
+            }
+        ]
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=completions(template))  # type: ignore[arg-type]
+        assert refused.value.param == "data_source.input_messages.template[0].content[1].image_url"
+        # A grader's literal URL: the eval holds it; the run that ingests it is refused.
+        literal = {"role": "user", "content": [{"type": "input_image", "image_url": BROKEN}]}
+        grader = {**CRITERIA[2], "input": [CRITERIA[2]["input"][0], literal]}
+        ev = create_eval(client, [grader])
+        source = {"type": "file_content", "content": ROWS[:1]}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        assert refused.value.param == "testing_criteria[0].input[1].content[0].image_url"
+
+    def test_an_item_reference_names_the_part_inside_the_item(self, client: openai.OpenAI) -> None:
+        schema = {"type": "object", "properties": {"messages": {"type": "array"}}}
+        ev = client.evals.create(
+            data_source_config={"type": "custom", "item_schema": schema},
+            testing_criteria=[CRITERIA[0]],  # type: ignore[list-item]
+        )
+        messages = [{"role": "user", "content": [{"type": "input_image", "image_url": BROKEN}]}]
+        source = {
+            "type": "completions",
+            "model": CANDIDATE,
+            "source": {"type": "file_content", "content": [{"item": {"messages": messages}}]},
+            "input_messages": {"type": "item_reference", "item_reference": "item.messages"},
+        }
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=source)  # type: ignore[arg-type]
+        assert (
+            refused.value.param
+            == "data_source.source.content[0].item.messages[0].content[0].image_url"
+        )
