@@ -10,11 +10,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.metrics import parse_spec
+from app.models import Result
 from app.problems import bad_request, clean_loc
 
 GRADERS = ("string_check", "text_similarity", "label_model", "score_model")
 # Graders that ask a model, and the fields that hold their messages.
 MODEL_GRADERS = ("label_model", "score_model")
+# Results are stored under the criterion id, `<name>-<uuid4>`, in a column this long.
+_MAX_ID = Result.__table__.c.metric.type.length
+MAX_NAME = _MAX_ID - len(f"-{uuid.UUID(int=0)}")
 _REFUSED = {
     "python": "Loupe does not run user code: python graders are not supported",
     "multi": "multi graders belong to fine-tuning, not to eval testing_criteria",
@@ -77,6 +81,13 @@ def validate(criteria: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list
         if not isinstance(name, str) or not name:
             raise bad_request(
                 "every testing criterion needs a name", ["testing_criteria", index, "name"]
+            )
+        if len(name) > MAX_NAME:
+            raise bad_request(
+                f"testing_criteria[{index}].name has {len(name)} characters; at most {MAX_NAME}, "
+                f"as the criterion's id (its name, '-' and a UUID) holds at most {_MAX_ID}",
+                ["testing_criteria", index, "name"],
+                "string_too_long",
             )
         with_id = {**criterion, "id": f"{name}-{uuid.uuid4()}"}
         try:

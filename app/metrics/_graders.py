@@ -22,7 +22,8 @@ from app.metrics._types import MetricError, MetricResult, MetricSpecBase, Metric
 class GraderSpecBase(MetricSpecBase):
     """An OpenAI grader; `name` is the criterion id its results are reported under."""
 
-    name: str | None = Field(default=None, min_length=1, max_length=256)
+    # The criterion id results are stored under (a 128-character column).
+    name: str | None = Field(default=None, min_length=1, max_length=128)
     # Derived from the grader's own fields (pass_threshold, range): never given.
     threshold: float = Field(default=1.0, exclude=True)
 

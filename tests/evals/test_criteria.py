@@ -6,7 +6,8 @@ from typing import Any
 import openai
 import pytest
 
-from tests.evals.helpers import CRITERIA, ITEM_SCHEMA
+from tests.evals.helpers import CRITERIA, ITEM_SCHEMA, ROWS, wait
+from tests.fixtures.api import Api
 
 CONFIG = {"type": "custom", "item_schema": ITEM_SCHEMA, "include_sample_schema": True}
 # One criterion of every grader type, with every optional field a user may set.
@@ -76,3 +77,27 @@ class TestRefusalsNameTheField:
         with pytest.raises(openai.BadRequestError) as refused:
             client.evals.create(data_source_config=CONFIG, testing_criteria=[change])  # type: ignore[arg-type]
         assert refused.value.param == param
+
+
+class TestNames:
+    def test_the_longest_name_grades_end_to_end(self, api: Api, client: openai.OpenAI) -> None:
+        # Results are stored under `<name>-<uuid4>`: PostgreSQL holds it to its column's size.
+        name = "n" * 91
+        ev = client.evals.create(
+            data_source_config=CONFIG, testing_criteria=[{**CRITERIA[0], "name": name}]
+        )  # type: ignore[arg-type]
+        assert ev.testing_criteria[0].name == name
+        source = {"type": "file_content", "content": ROWS[:2]}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        final = wait(api, client, ev.id, run.id)
+        assert final.status == "completed" and final.result_counts.total == 2
+        assert final.per_testing_criteria_results[0].testing_criteria == ev.testing_criteria[0].id
+
+    def test_a_longer_name_is_refused_with_the_limit(self, client: openai.OpenAI) -> None:
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.create(
+                data_source_config=CONFIG, testing_criteria=[{**CRITERIA[0], "name": "n" * 92}]
+            )  # type: ignore[arg-type]
+        assert refused.value.param == "testing_criteria[0].name"
+        assert refused.value.code == "string_too_long"
+        assert "at most 91" in refused.value.body["message"]

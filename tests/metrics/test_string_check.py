@@ -93,10 +93,13 @@ class TestSpec:
             "reference": "{{ item.answer }}",
             "operation": "ilike",
         }
-        criterion_id = "answer match-" + "0" * 36 + "x" * 150
+        # As long as a result's metric column holds (128), and no longer.
+        criterion_id = ("answer match-" + "0" * 36).rjust(128, "x")
         spec = parse_spec({**criterion, "name": criterion_id})
         assert spec.display_name == criterion_id and spec.threshold == 1.0
         assert "threshold" not in spec.model_dump()
+        with pytest.raises(ValidationError):
+            parse_spec({**criterion, "name": "x" + criterion_id})
 
     @pytest.mark.parametrize(
         "bad",
