@@ -210,7 +210,7 @@ export interface paths {
         post: operations["update_eval"];
         /**
          * Delete Eval
-         * @description Delete an eval with its runs and their output items.
+         * @description Delete an eval with its runs and their output items; running runs are canceled first.
          */
         delete: operations["delete_eval"];
         options?: never;

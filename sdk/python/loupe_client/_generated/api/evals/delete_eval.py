@@ -94,7 +94,7 @@ def sync_detailed(
 ) -> Response[EvalDeleted | HTTPValidationError | Problem]:
     """ Delete Eval
 
-     Delete an eval with its runs and their output items.
+     Delete an eval with its runs and their output items; running runs are canceled first.
 
     Args:
         eval_id (str):
@@ -127,7 +127,7 @@ def sync(
 ) -> EvalDeleted | HTTPValidationError | Problem | None:
     """ Delete Eval
 
-     Delete an eval with its runs and their output items.
+     Delete an eval with its runs and their output items; running runs are canceled first.
 
     Args:
         eval_id (str):
@@ -155,7 +155,7 @@ async def asyncio_detailed(
 ) -> Response[EvalDeleted | HTTPValidationError | Problem]:
     """ Delete Eval
 
-     Delete an eval with its runs and their output items.
+     Delete an eval with its runs and their output items; running runs are canceled first.
 
     Args:
         eval_id (str):
@@ -188,7 +188,7 @@ async def asyncio(
 ) -> EvalDeleted | HTTPValidationError | Problem | None:
     """ Delete Eval
 
-     Delete an eval with its runs and their output items.
+     Delete an eval with its runs and their output items; running runs are canceled first.
 
     Args:
         eval_id (str):
