@@ -3,13 +3,16 @@
 import io
 import json
 import logging
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from app.telemetry import logs
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.telemetry.served import JUDGE_KEY, loupe_serve
 
 
 @pytest.fixture
@@ -128,6 +131,68 @@ class TestFormatters:
             assert "sk-live-0123456789" not in line
             assert "[redacted]" in line
 
+    def test_secrets_with_quotes_and_backslashes_are_replaced(self) -> None:
+        # JSON escapes both; a secret must be found in the values, not in the serialised line.
+        secret = 'topsecret-Value"with\\quote'
+        logs.add_secrets([secret])
+        record = self.record(
+            f"refused {secret}", detail=f"key={secret}", nested={"deeper": [secret]}
+        )
+        parsed_line = json.loads(logs.JsonFormatter().format(record))
+        assert secret not in json.dumps(parsed_line, ensure_ascii=False)
+        assert secret not in "".join(
+            [parsed_line["event"], parsed_line["detail"], *parsed_line["nested"]["deeper"]]
+        )
+        assert parsed_line["event"] == "refused [redacted]"
+        assert parsed_line["nested"] == {"deeper": ["[redacted]"]}
+        text = logs.TextFormatter().format(record)
+        assert "topsecret" not in text and "[redacted]" in text
+
+    def test_text_lines_cannot_be_forged(self) -> None:
+        forged = "2026-11-23 09:00:00,000 CRITICAL loupe.fake injected"
+        record = self.record(
+            f"judge said: no\n{forged}\r\x1b[31mred\u2028",
+            error_message=f"refused\n{forged}",
+            note="two words",
+        )
+        line = logs.TextFormatter().format(record)
+        assert len(line.splitlines()) == 1 and "\x1b" not in line
+        assert f"judge said: no\\n{forged}\\r\\x1b[31mred\\u2028" in line
+        assert f'error_message="refused\\n{forged}"' in line
+        assert 'note="two words"' in line
+
+    def test_a_traceback_is_indented_under_its_line(self) -> None:
+        try:
+            raise ValueError("bad\n2026-11-23 09:00:00,000 CRITICAL loupe.fake injected")
+        except ValueError:
+            record = logging.LogRecord(
+                "loupe.test", logging.ERROR, __file__, 1, "failed", (), sys.exc_info()
+            )
+        first, *rest = logs.TextFormatter().format(record).split("\n")
+        assert first.endswith("ERROR loupe.test failed")
+        assert rest and all(line.startswith("    ") for line in rest)
+        assert any("ValueError: bad" in line for line in rest)
+        assert json.loads(logs.JsonFormatter().format(record))["exception"].startswith("Traceback")
+
+    def test_uvicorns_colour_copy_is_dropped(self) -> None:
+        record = self.record("Started", color_message="\x1b[32mStarted\x1b[0m")
+        for formatter in (logs.JsonFormatter(), logs.TextFormatter()):
+            line = formatter.format(record)
+            assert "color_message" not in line and "\x1b" not in line
+
+    def test_loupe_keys_and_bearer_tokens_are_replaced(self) -> None:
+        key = "lp_" + "A1b2-C3d4_" * 4 + "xyz"
+        record = self.record(
+            f'GET /v1/evaluations?api_key={key} "Authorization: Bearer sk-abcdefgh1234"',
+            request_id=key,
+        )
+        for formatter in (logs.JsonFormatter(), logs.TextFormatter()):
+            line = formatter.format(record)
+            assert key not in line and "sk-abcdefgh1234" not in line
+        # The short prefix `loupe keys list` shows is no secret, nor is "help_" in a word.
+        shown = logs.TextFormatter().format(self.record("key lp_A1b2C3d… help_text_here"))
+        assert "lp_A1b2C3d…" in shown and "help_text_here" in shown
+
 
 class TestMetricsEndpoint:
     def test_serves_the_queue_backlog_in_both_modes(self, api: Api) -> None:
@@ -141,3 +206,59 @@ class TestMetricsEndpoint:
         assert 'loupe_http_requests_total{method="GET",route="/metrics",status="200"}' in (
             response.text
         )
+
+
+FORGED = "2026-11-23 09:00:00,000 CRITICAL loupe.fake injected line"
+
+
+class TestServedProcessLines:
+    """What an operator reads on `loupe serve`'s stderr."""
+
+    def test_text_lines_hold_provider_text_on_one_line(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        judge.script(lambda request: Reply(status=400, content=f"no\n{FORGED}\r\x1b[2J"))
+        with (
+            loupe_serve(tmp_path, judge.base_url, log_format="text") as served,
+            served.client() as client,
+        ):
+            created = client.post("/v1/evaluations", json=body(cases=1))
+            assert created.status_code == 202, created.text
+            served.wait(client, created.json()["id"])
+        lines = served.log().splitlines()
+        [errored] = [line for line in lines if " result.errored " in line]
+        assert f"no\\n{FORGED}\\r\\x1b[2J" in errored
+        assert not [line for line in lines if line.startswith(FORGED[:23])]
+        assert "\x1b" not in served.log()
+
+    def test_json_lines_hold_no_tenant_key_and_no_colour(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        with loupe_serve(tmp_path, judge.base_url, log_format="json") as served:
+            key = served.key
+            with served.client() as client:
+                # A key pasted where it does not belong: a query string, a request id.
+                client.get("/v1/evaluations", params={"api_key": key})
+                created = client.post(
+                    "/v1/evaluations",
+                    json={
+                        "metrics": [{"type": "exact_match"}],
+                        "test_cases": [
+                            {"input": "q", "actual_output": "a", "expected_output": "a"}
+                        ],
+                    },
+                    headers={"X-Request-Id": key},
+                )
+                assert created.status_code == 202, created.text
+                served.wait(client, created.json()["id"])
+        log = served.log()
+        parsed_lines = served.json_lines()
+        assert key not in log and JUDGE_KEY not in log
+        access = [line for line in parsed_lines if line["logger"] == "uvicorn.access"]
+        assert any("api_key=[redacted]" in line["event"] for line in access), access
+        [submitted] = [line for line in parsed_lines if line["event"] == "evaluation.submitted"]
+        assert submitted["request_id"] == "[redacted]"
+        # uvicorn's start-up lines carry an ANSI-coloured copy of themselves: not written.
+        assert any(line["logger"].startswith("uvicorn") for line in parsed_lines)
+        assert not [line for line in parsed_lines if "color_message" in line]
+        assert "\x1b" not in log and "\\u001b" not in log
