@@ -52,6 +52,7 @@ from app.judges._wire import (
     text_content,
     wire_messages,
 )
+from app.telemetry import logs
 from app.telemetry.metrics import JUDGE_CACHE_LOOKUPS
 
 logger = logging.getLogger("loupe.judges")
@@ -117,10 +118,23 @@ class JudgeClient:
             endpoint.concurrency,
             RedisPaceStore(endpoint.pace_url) if endpoint.pace_url else LOCAL_STORE,
         )
+        # A provider's error may quote the key (exception chains, library lines): no log line
+        # shows it while the client lives.
+        logs.hold_secret(endpoint.api_key)
+        self._holding_key = True
 
     async def close(self) -> None:
+        if self._holding_key:
+            self._holding_key = False
+            logs.release_secret(self.endpoint.api_key)
         await self._openai.close()
         await self._pacer.close()
+
+    def _error(
+        self, type_: str, message: str, usage: JudgeUsage | None = None, kind: str | None = None
+    ) -> JudgeError:
+        """A JudgeError whose message (stored on results, exported, logged) holds no key."""
+        return JudgeError(type_, logs.redact(message, self.endpoint.api_key), usage, kind=kind)
 
     async def call(
         self,
@@ -148,7 +162,7 @@ class JudgeClient:
         sampling = {name: value for name, value in (params or {}).items() if value is not None}
         reserved = _RESERVED_PARAMS.union(_JUDGE_OWNED).intersection(sampling)
         if reserved:
-            raise JudgeError(
+            raise self._error(
                 "judge_bad_request", f"judge params may not set {', '.join(sorted(reserved))}"
             )
         key_params: dict[str, Any] = {
@@ -235,7 +249,7 @@ class JudgeClient:
             completion = await self._complete(repair, schema, model, top_logprobs, usage, sampling)
             if completion.problem is not None:
                 second_error = completion.problem
-                raise JudgeError(
+                raise self._error(
                     f"{self.endpoint.role}_malformed",
                     f"the judge at {self.host} returned unusable JSON twice: "
                     f"{describe(second_error)}",
@@ -275,7 +289,7 @@ class JudgeClient:
         usage = JudgeUsage()
         reserved = _RESERVED_PARAMS.intersection(params or {})
         if reserved:
-            raise JudgeError(
+            raise self._error(
                 f"{role}_bad_request",
                 f"generation params may not set {', '.join(sorted(reserved))}",
                 usage,
@@ -299,7 +313,7 @@ class JudgeClient:
             completion_tokens=usage.completion_tokens - tokens[1],
         )
         if choice is None:
-            raise JudgeError(
+            raise self._error(
                 f"{role}_malformed",
                 f"the {role} endpoint {self.host} answered with something that is not a chat "
                 "completion with a choice",
@@ -332,7 +346,7 @@ class JudgeClient:
             completion_tokens=usage.completion_tokens - tokens[1],
         )
         if vectors is None or len(vectors) != len(texts):
-            raise JudgeError(
+            raise self._error(
                 f"{role}_error",
                 f"the {role} endpoint's reply is not a list of {len(texts)} embeddings",
                 usage,
@@ -394,7 +408,7 @@ class JudgeClient:
                 prompt_tokens=usage.prompt_tokens - tokens[0],
                 completion_tokens=usage.completion_tokens - tokens[1],
             )
-            raise JudgeError(
+            raise self._error(
                 f"{self.endpoint.role}_malformed",
                 f"the {self.endpoint.role} endpoint {self.host} answered with something that "
                 "is not a chat completion (not JSON)",
@@ -442,7 +456,7 @@ class JudgeClient:
                 cap = _FALLBACK_TOP_LOGPROBS
             else:
                 cap = 0
-                self._logprobs_refusals[model] = endpoint_message(error)
+                self._logprobs_refusals[model] = endpoint_message(error, self.endpoint.api_key)
             self._top_logprobs_caps[model] = cap
             logger.info("judge model %s refused top_logprobs=%d; now %d", model, sent, cap)
             return True
@@ -474,15 +488,15 @@ class JudgeClient:
                 if step_down is not None and step_down(body, error):
                     attempt -= 1
                     continue
-                raise JudgeError(
+                raise self._error(
                     f"{role}_bad_request",
                     f"the {role} endpoint {self.host} refused the request: "
-                    f"{endpoint_message(error)}",
+                    f"{endpoint_message(error, self.endpoint.api_key)}",
                     usage,
                     kind="bad_request",
                 ) from error
             except openai.AuthenticationError as error:
-                raise JudgeError(
+                raise self._error(
                     f"{role}_auth",
                     f"the {role} endpoint {self.host} refused the API key",
                     usage,
@@ -490,7 +504,7 @@ class JudgeClient:
                 ) from error
             except openai.RateLimitError as error:
                 if error_code(error) == "insufficient_quota":
-                    raise JudgeError(
+                    raise self._error(
                         f"{role}_quota",
                         f"the {role} account at {self.host} is out of quota",
                         usage,
@@ -504,7 +518,7 @@ class JudgeClient:
             except openai.InternalServerError as error:
                 message = (
                     f"the {role} endpoint {self.host} answered {error.status_code}: "
-                    f"{endpoint_message(error)}"
+                    f"{endpoint_message(error, self.endpoint.api_key)}"
                 )
                 await self._backoff(
                     attempt, error, "server_error", message, usage, retry_after(error)
@@ -515,15 +529,20 @@ class JudgeClient:
                 # connection_kind).
                 kind = connection_kind(error)
                 message = connection_message(
-                    kind, role, self.host, error, self.endpoint.timeout_seconds
+                    kind,
+                    role,
+                    self.host,
+                    error,
+                    self.endpoint.timeout_seconds,
+                    self.endpoint.api_key,
                 )
                 await self._backoff(attempt, error, kind, message, usage, None)
                 continue
             except openai.APIStatusError as error:
-                raise JudgeError(
+                raise self._error(
                     f"{role}_error",
                     f"the {role} endpoint {self.host} answered {error.status_code}: "
-                    f"{endpoint_message(error)}",
+                    f"{endpoint_message(error, self.endpoint.api_key)}",
                     usage,
                     kind="error",
                 ) from error
@@ -588,7 +607,7 @@ class JudgeClient:
     ) -> None:
         endpoint = self.endpoint
         if attempt >= endpoint.max_attempts:
-            raise JudgeError(
+            raise self._error(
                 f"{endpoint.role}_{kind}",
                 f"{message} (gave up after {attempt} attempts)",
                 usage,

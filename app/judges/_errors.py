@@ -17,6 +17,8 @@ import httpx
 import openai
 from pydantic import ValidationError
 
+from app.telemetry.logs import redact
+
 # Providers' Retry-After beyond this is capped: a job should not sleep for an hour.
 MAX_RETRY_AFTER_SECONDS = 60.0
 _LIMIT = re.compile(
@@ -59,13 +61,18 @@ def stated_limit(refusal: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def endpoint_message(error: openai.APIStatusError) -> str:
-    """The endpoint's own words for an error (its `error.message`), else the status line."""
+def endpoint_message(error: openai.APIStatusError, key: str | None = None) -> str:
+    """The endpoint's own words for an error (its `error.message`), else the status line,
+    with the request's API key and every known secret replaced.
+
+    Providers echo the Authorization header they refused ("Incorrect API key provided:
+    Bearer sk-..."); these words are stored on results, exported and logged.
+    """
     body = error.body if isinstance(error.body, dict) else {}
     inner = body.get("error", body) if isinstance(body, dict) else {}
     message = inner.get("message") if isinstance(inner, dict) else None
-    text = str(message or error)
-    return text if len(text) <= 200 else text[:197] + "..."
+    # Redacted before it is shortened: a cut through the key would leave half of it.
+    return _shortened(redact(str(message or error), key))
 
 
 def describe(error: Exception) -> str:
@@ -143,10 +150,10 @@ def connection_kind(error: Exception) -> FailureKind:
 
 
 def connection_message(
-    kind: FailureKind, role: str, host: str, error: Exception, timeout: float
+    kind: FailureKind, role: str, host: str, error: Exception, timeout: float, key: str | None
 ) -> str:
-    """A failed connection in a few words, naming the endpoint's host."""
-    cause = _innermost(error)
+    """A failed connection in a few words, naming the endpoint's host (never `key`)."""
+    cause = _innermost(error, key)
     if kind == "dns":
         return f"the {role} endpoint's host {host} does not resolve (DNS lookup failed)"
     if kind == "tls":
@@ -162,7 +169,10 @@ def connection_message(
     return f"the {role} endpoint {host} is unreachable: {cause}"
 
 
-def _innermost(error: Exception) -> str:
+def _innermost(error: Exception, key: str | None) -> str:
     *_, last = _chain(error)
-    text = str(last) or type(last).__name__
+    return _shortened(redact(str(last) or type(last).__name__, key))
+
+
+def _shortened(text: str) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
