@@ -8,6 +8,8 @@ No FastAPI, SQLAlchemy or RQ here: metrics and tests use it directly.
 import asyncio
 import atexit
 import contextlib
+import threading
+from collections import OrderedDict
 
 from app.judges import _loop as _loop_module
 from app.judges._cache import JudgeCache, cache_key
@@ -26,15 +28,25 @@ from app.judges._types import (
 )
 from app.judges._wire import text_content
 
-_clients: dict[tuple[JudgeEndpoint, int], JudgeClient] = {}
+# Clients (each with its connection pool) kept per process: one per endpoint in use, and
+# tenants register endpoints without limit. Past this many the least recently used is dropped;
+# it closes once the jobs still holding it are done with it (JudgeClient's finalizer).
+MAX_CLIENTS = 256
+_clients: OrderedDict[tuple[JudgeEndpoint, int], JudgeClient] = OrderedDict()
+_clients_lock = threading.Lock()
 
 
 def get_client(endpoint: JudgeEndpoint) -> JudgeClient:
     """The shared client for an endpoint on the running loop (created on first use)."""
     key = (endpoint, id(asyncio.get_running_loop()))
-    client = _clients.get(key)
-    if client is None:
+    with _clients_lock:
+        client = _clients.get(key)
+        if client is not None:
+            _clients.move_to_end(key)
+            return client
         client = _clients[key] = JudgeClient(endpoint)
+        while len(_clients) > MAX_CLIENTS:
+            _clients.popitem(last=False)
     return client
 
 
@@ -47,8 +59,9 @@ def close_clients() -> None:
     loop = _loop_module._loop
     if loop is None or loop.is_closed():
         return
-    for key in [key for key in _clients if key[1] == id(loop)]:
-        client = _clients.pop(key)
+    with _clients_lock:
+        closing = [_clients.pop(key) for key in [key for key in _clients if key[1] == id(loop)]]
+    for client in closing:
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(client.close(), loop).result(timeout=5)
 

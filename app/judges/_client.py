@@ -1,12 +1,14 @@
 """The judge client: one long-lived AsyncOpenAI per endpoint, bounded, retried, cached."""
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
 import random
 import ssl
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -121,11 +123,21 @@ class JudgeClient:
         # A provider's error may quote the key (exception chains, library lines): no log line
         # shows it while the client lives.
         logs.hold_secret(endpoint.api_key)
-        self._holding_key = True
+        # Once nothing refers to the client any more (dropped from the shared cache, its last
+        # job done), its connections are closed on its loop. Until then a running coroutine
+        # may still use it, so it is never closed under one.
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        self._finalizer = weakref.finalize(
+            self, _close_later, loop, self._openai, self._pacer, endpoint.api_key
+        )
+        # At exit, close_clients closes the shared ones in order; the rest go with the process.
+        self._finalizer.atexit = False
 
     async def close(self) -> None:
-        if self._holding_key:
-            self._holding_key = False
+        if self._finalizer.detach() is not None:
             logs.release_secret(self.endpoint.api_key)
         await self._openai.close()
         await self._pacer.close()
@@ -624,10 +636,42 @@ class JudgeClient:
         await asyncio.sleep(delay)
 
 
-def trust(ca_bundle: str | None) -> ssl.SSLContext | bool:
-    """The TLS trust for an endpoint: the public CAs, plus a private bundle when given."""
+# Closes of dropped clients in progress: the loop keeps only weak references to its tasks.
+_closing: set["asyncio.Task[None]"] = set()
+
+
+def _close_later(
+    loop: asyncio.AbstractEventLoop | None, http: openai.AsyncOpenAI, pacer: Pacer, key: str
+) -> None:
+    """Close a client nothing refers to any more; runs in whichever thread dropped it."""
+    logs.release_secret(key)
+    if loop is None or loop.is_closed():
+        return
+
+    async def close() -> None:
+        await http.close()
+        await pacer.close()
+
+    def start() -> None:
+        task = loop.create_task(close())
+        _closing.add(task)
+        task.add_done_callback(_closing.discard)
+
+    # RuntimeError: the loop closed meanwhile, its process is exiting.
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(start)
+
+
+@lru_cache(maxsize=8)
+def trust(ca_bundle: str | None) -> ssl.SSLContext:
+    """The TLS trust for an endpoint: the public CAs, plus a private bundle when given.
+
+    One context per bundle, shared by every client: loading the CA store takes about 30 ms,
+    which a client per tenant endpoint would otherwise pay each.
+    """
     if ca_bundle is None:
-        return True
+        # What httpx would build for verify=True (SSL_CERT_FILE / SSL_CERT_DIR honoured).
+        return httpx.create_ssl_context(verify=True, trust_env=True)
     context = ssl.create_default_context(cafile=certifi.where())
     context.load_verify_locations(cafile=ca_bundle)
     return context

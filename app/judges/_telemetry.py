@@ -1,5 +1,6 @@
 """Counts and times each request to a judge or candidate endpoint (app.telemetry.metrics)."""
 
+import threading
 from urllib.parse import urlsplit
 
 import openai
@@ -12,10 +13,42 @@ from app.telemetry.metrics import (
     PROVIDER_REQUESTS,
 )
 
-# A tenant may name any judge model: past this many distinct names per endpoint, new ones are
-# counted as "other" so the label set stays bounded.
+# Tenants choose their models' hosts and names: past this many distinct hosts in a process, new
+# ones are counted as host "other" (and model "other"); past this many model names on one host,
+# new ones are model "other". The label sets stay bounded however many models are registered.
+MAX_HOST_LABELS = 32
 MAX_MODEL_LABELS = 32
-OTHER_MODEL = "other"
+OTHER = "other"
+
+
+class LabelBudget:
+    """Which (host, model) label values a process has handed out; the first come keep theirs."""
+
+    def __init__(self, max_hosts: int = MAX_HOST_LABELS, max_models: int = MAX_MODEL_LABELS):
+        self.max_hosts = max_hosts
+        self.max_models = max_models
+        self._models: dict[str, set[str]] = {}
+        # Meters on several event loops (threads) share the budget.
+        self._lock = threading.Lock()
+
+    def labels(self, host: str, model: str) -> tuple[str, str]:
+        """The (host, model) label values to count a request to `model` at `host` under."""
+        with self._lock:
+            models = self._models.get(host)
+            if models is None:
+                if len(self._models) >= self.max_hosts:
+                    return OTHER, OTHER
+                models = self._models[host] = set()
+            if model in models:
+                return host, model
+            if len(models) >= self.max_models:
+                return host, OTHER
+            models.add(model)
+            return host, model
+
+
+# One budget per process: every client's meter draws from it.
+PROCESS_LABELS = LabelBudget()
 
 
 def outcome_of(error: Exception) -> str:
@@ -33,32 +66,29 @@ def outcome_of(error: Exception) -> str:
 class EndpointMeter:
     """The Prometheus series of one endpoint (role and host), per model."""
 
-    def __init__(self, role: str, base_url: str | None) -> None:
+    def __init__(
+        self, role: str, base_url: str | None, budget: LabelBudget = PROCESS_LABELS
+    ) -> None:
         self.role = role
         # The SDK's default endpoint when none is configured.
         self.host = urlsplit(base_url or "https://api.openai.com/v1").hostname or "unknown"
-        self._models: set[str] = set()
+        self._budget = budget
 
-    def _model(self, model: str) -> str:
-        if model in self._models:
-            return model
-        if len(self._models) >= MAX_MODEL_LABELS:
-            return OTHER_MODEL
-        self._models.add(model)
-        return model
+    def _labels(self, model: str) -> tuple[str, str, str]:
+        return (self.role, *self._budget.labels(self.host, model))
 
     def timed(self, model: str, seconds: float) -> None:
         """A request got its answer or failed after `seconds`."""
-        PROVIDER_DURATION.labels(self.role, self.host, self._model(model)).observe(seconds)
+        PROVIDER_DURATION.labels(*self._labels(model)).observe(seconds)
 
     def failed(self, model: str, error: Exception) -> None:
-        PROVIDER_REQUESTS.labels(self.role, self.host, self._model(model), outcome_of(error)).inc()
+        PROVIDER_REQUESTS.labels(*self._labels(model), outcome_of(error)).inc()
 
     def answered(
         self, model: str, *, usable: bool, prompt_tokens: int, completion_tokens: int
     ) -> None:
         """A 2xx answer: usable, or malformed (not a chat completion, or unusable JSON)."""
-        labels = (self.role, self.host, self._model(model))
+        labels = self._labels(model)
         PROVIDER_REQUESTS.labels(*labels, "ok" if usable else "malformed").inc()
         if prompt_tokens:
             PROVIDER_PROMPT_TOKENS.labels(*labels).inc(prompt_tokens)

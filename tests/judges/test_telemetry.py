@@ -7,7 +7,7 @@ import pytest
 from prometheus_client import REGISTRY
 
 from app.judges import JudgeClient, JudgeError
-from app.judges._telemetry import MAX_MODEL_LABELS, OTHER_MODEL, EndpointMeter
+from app.judges._telemetry import OTHER, EndpointMeter, LabelBudget
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.metrics import endpoint
 from tests.fixtures.services import free_port
@@ -58,11 +58,25 @@ class TestOutcomes:
         assert grown == {"refused": 1, "malformed": 1, "ok": 1}
 
 
-class TestModelLabels:
-    def test_bounded(self) -> None:
-        meter = EndpointMeter("judge", "http://judge.example/v1")
-        names = [meter._model(f"model-{i}") for i in range(MAX_MODEL_LABELS + 5)]
-        assert names[:MAX_MODEL_LABELS] == [f"model-{i}" for i in range(MAX_MODEL_LABELS)]
-        assert set(names[MAX_MODEL_LABELS:]) == {OTHER_MODEL}
-        assert meter._model("model-0") == "model-0"
-        assert meter.host == "judge.example"
+class TestLabelBudget:
+    def test_model_names_are_bounded_per_host(self) -> None:
+        budget = LabelBudget(max_hosts=4, max_models=3)
+        names = [budget.labels("a.example", f"model-{i}") for i in range(5)]
+        assert names == [("a.example", f"model-{i}") for i in range(3)] + [("a.example", OTHER)] * 2
+        assert budget.labels("a.example", "model-0") == ("a.example", "model-0")
+        # Another host has a budget of its own.
+        assert budget.labels("b.example", "model-4") == ("b.example", "model-4")
+
+    def test_hosts_are_bounded(self) -> None:
+        budget = LabelBudget(max_hosts=2, max_models=3)
+        assert budget.labels("a.example", "m") == ("a.example", "m")
+        assert budget.labels("b.example", "m") == ("b.example", "m")
+        assert budget.labels("c.example", "m") == (OTHER, OTHER)
+        assert budget.labels("a.example", "n") == ("a.example", "n")
+
+    def test_meters_of_one_host_share_it(self) -> None:
+        budget = LabelBudget(max_hosts=2, max_models=2)
+        meters = [EndpointMeter("judge", f"http://judge.example/v{i}", budget) for i in range(3)]
+        labels = [meter._labels(f"model-{i}") for i, meter in enumerate(meters)]
+        assert labels[-1] == ("judge", "judge.example", OTHER)
+        assert meters[0].host == "judge.example"
