@@ -4,11 +4,12 @@ import logging
 import os
 import socket
 import tempfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
+from urllib.parse import urlsplit
 
 import typer
 
-from app.config import Settings, get_settings
+from app.config import ConfigError, Settings, get_settings
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -160,11 +161,21 @@ def migrate(
     downgrade_to: str = typer.Option(None, "--downgrade", help="Downgrade to this revision."),
 ) -> None:
     """Upgrade the database to the latest schema (or downgrade)."""
+    from alembic.util import CommandError
+
     from app import migrate as migrations
 
     settings = get_settings()
     if downgrade_to:
-        migrations.downgrade(settings, downgrade_to)
+        try:
+            migrations.downgrade(settings, downgrade_to)
+        except CommandError as error:
+            _fail(
+                f"--downgrade {downgrade_to}: {error}; give a revision id from "
+                f"migrations/versions/ or base (the database is at "
+                f"{migrations.current(settings) or 'no schema'})",
+                2,
+            )
         typer.echo(f"downgraded to {downgrade_to}")
         return
     before, after = migrations.upgrade(settings)
@@ -332,5 +343,64 @@ def tenant_limits(
         runtime.close()
 
 
+# Exit statuses: 2 for settings (or arguments) the command cannot run with, 1 for a store
+# (database, Redis) it cannot reach.
+CONFIG_EXIT = 2
+UNREACHABLE_EXIT = 1
+
+
 def main() -> None:
-    cli()
+    """The `loupe` command. Bad settings and unreachable stores end it with a line saying
+    which variable or store and why, not a traceback."""
+    try:
+        cli()
+    except ConfigError as error:
+        _fail(str(error), CONFIG_EXIT)
+    except Exception as error:
+        failure = _store_failure(error)
+        if failure is None:
+            raise
+        _fail(*failure)
+
+
+def _fail(message: str, status: int) -> NoReturn:
+    for line in message.splitlines():
+        typer.echo(f"loupe: {line}", err=True)
+    raise SystemExit(status)
+
+
+def _store_failure(error: Exception) -> tuple[str, int] | None:
+    """What to say when `error` is a store the settings point at failing, and the status."""
+    import redis.exceptions
+    import sqlalchemy.exc
+    from alembic.util import CommandError
+
+    from app.telemetry.logs import redact
+
+    settings = get_settings()  # cached: it was read before anything could fail
+    if isinstance(error, sqlalchemy.exc.ArgumentError | sqlalchemy.exc.NoSuchModuleError):
+        return f"LOUPE_DATABASE_URL: not a database URL SQLAlchemy can use: {error}", CONFIG_EXIT
+    if isinstance(error, sqlalchemy.exc.OperationalError):
+        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
+        where = _address(settings.database_url)
+        message = f"cannot use the database{where} (LOUPE_DATABASE_URL): {reason}"
+        return redact(message, *settings.secret_values()), UNREACHABLE_EXIT
+    if isinstance(error, redis.exceptions.ConnectionError) and settings.redis_url:
+        where = _address(settings.redis_url)
+        message = f"cannot connect to Redis{where} (LOUPE_REDIS_URL): {error}"
+        return redact(message, *settings.secret_values()), UNREACHABLE_EXIT
+    if isinstance(error, CommandError):
+        return f"migrations: {error}", UNREACHABLE_EXIT
+    return None
+
+
+def _address(url: str) -> str:
+    """at host:port of a store URL, never its user or password ("" for a file)."""
+    parts = urlsplit(url)
+    if not parts.hostname:
+        return ""
+    try:
+        port = f":{parts.port}" if parts.port else ""
+    except ValueError:
+        port = ""
+    return f" at {parts.hostname}{port}"

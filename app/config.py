@@ -2,13 +2,43 @@
 
 import json
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
+
+ENV_PREFIX = "LOUPE_"
+# Settings whose values are never repeated in an error message.
+_SECRET_FIELDS = frozenset({"judge_api_key", "secret_key", "database_url", "redis_url"})
+
+
+class ConfigError(Exception):
+    """Settings a process cannot start with; the message names each variable and its problem."""
+
+
+def check_http_url(value: str) -> None:
+    """Raise ValueError unless `value` is an http(s) URL with a host."""
+    parts = urlsplit(value)
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number
+    except ValueError:
+        raise ValueError("its port is not a number") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(
+            "not an http:// or https:// URL with a host "
+            "(e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1)"
+        )
 
 
 class ModelPrice(BaseModel):
@@ -29,7 +59,7 @@ class ModelPrice(BaseModel):
 class Settings(BaseSettings):
     """Every knob Loupe has; defaults give the embedded mode (SQLite + in-process worker)."""
 
-    model_config = SettingsConfigDict(env_prefix="LOUPE_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env", extra="ignore")
 
     host: str = "127.0.0.1"
     port: int = 8000
@@ -168,6 +198,28 @@ class Settings(BaseSettings):
             )
         return self
 
+    @field_validator("judge_base_url")
+    @classmethod
+    def _judge_url(cls, value: str | None) -> str | None:
+        # Without a scheme every judged result would fail later, one by one.
+        if not value:
+            return None  # empty: unset (OPENAI_BASE_URL, else the SDK's default)
+        check_http_url(value)
+        return value
+
+    @model_validator(mode="after")
+    def _fallback_judge_url(self) -> "Settings":
+        fallback = os.environ.get("OPENAI_BASE_URL")
+        if not self.judge_base_url and fallback:
+            try:
+                check_http_url(fallback)
+            except ValueError as error:
+                raise ValueError(
+                    f"OPENAI_BASE_URL={fallback!r} (the judge's URL while LOUPE_JUDGE_BASE_URL "
+                    f"is unset): {error}"
+                ) from None
+        return self
+
     @field_validator("webhook_retry_schedule", mode="before")
     @classmethod
     def _parse_schedule(cls, value: object) -> object:
@@ -247,5 +299,53 @@ class Settings(BaseSettings):
 
 @lru_cache
 def get_settings() -> Settings:
-    """The process-wide settings, read from the environment on first use."""
-    return Settings()
+    """The process-wide settings, read from the environment on first use.
+
+    Raises ConfigError, naming each LOUPE_ variable at fault, when they are not usable.
+    """
+    try:
+        return Settings()
+    except ValidationError as error:
+        raise ConfigError("\n".join(_problems(error))) from None
+    except SettingsError as error:
+        raise ConfigError(_unparsable(error)) from None
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a setting: `port` -> LOUPE_PORT."""
+    return ENV_PREFIX + field.upper()
+
+
+def _problems(error: ValidationError) -> list[str]:
+    problems = []
+    for problem in error.errors(include_url=False):
+        loc = [str(part) for part in problem["loc"]]
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        if not loc:
+            problems.append(message)  # a check across settings: its message names them
+            continue
+        field, inner = loc[0], ".".join(loc[1:])
+        name = env_name(field)
+        shown = _shown(field, problem.get("input")) if not inner else ""
+        where = f"{name}{shown}: {inner}: " if inner else f"{name}{shown}: "
+        problems.append(where + message)
+    return problems
+
+
+def _shown(field: str, value: Any) -> str:
+    if field in _SECRET_FIELDS or not isinstance(value, str | int | float):
+        return ""
+    text = str(value)
+    return f"={text!r}" if len(text) <= 80 else f"={text[:77]!r}..."
+
+
+def _unparsable(error: SettingsError) -> str:
+    # pydantic-settings: 'error parsing value for field "x" from source "EnvSettingsSource"'.
+    match = re.search(r'field "(\w+)" from source "(\w+)"', str(error))
+    if match is None:
+        return str(error)
+    field, source = match.groups()
+    origin = " (in .env)" if source.startswith("DotEnv") else ""
+    cause = error.__cause__
+    reason = f": {cause}" if isinstance(cause, ValueError) else ""
+    return f"{env_name(field)}{origin}: not valid JSON{reason}"

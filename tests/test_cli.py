@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from app import migrate
 from tests.fixtures.api import postgres_settings
@@ -160,3 +161,93 @@ class TestWorkerHealth:
         result = worker_health(env, tmp_path)
         assert result.returncode == 1
         assert "LOUPE_REDIS_URL is not set" in result.stderr
+
+
+def loupe_command(tmp_path: Path, *args: str, **variables: str) -> subprocess.CompletedProcess[str]:
+    """`loupe <args>` in an empty directory (no .env) with only `variables` of Loupe's."""
+    env = {
+        key: value for key, value in os.environ.items() if not key.startswith(("LOUPE_", "OPENAI_"))
+    }
+    env["LOUPE_DATABASE_URL"] = f"sqlite:///{tmp_path}/c.db"
+    env.update(variables)
+    return subprocess.run(
+        [str(BIN / "loupe"), *args], env=env, cwd=tmp_path, capture_output=True, text=True
+    )
+
+
+def one_line(result: subprocess.CompletedProcess[str]) -> str:
+    """The single stderr line a failed command printed (never a traceback)."""
+    assert "Traceback" not in result.stderr, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("loupe: ")]
+    assert len(lines) == 1, result.stderr
+    return lines[0]
+
+
+class TestConfigurationErrors:
+    @pytest.mark.parametrize(
+        ("command", "variable", "value", "says"),
+        [
+            ("migrate", "LOUPE_MODEL_PRICES", "not json", "LOUPE_MODEL_PRICES: not valid JSON:"),
+            ("serve", "LOUPE_MODEL_PRICES", '{"x": {"input": 1}}', "LOUPE_MODEL_PRICES: x.output"),
+            ("serve", "LOUPE_PORT", "abc", "LOUPE_PORT='abc': Input should be a valid integer"),
+            ("migrate", "LOUPE_RETENTION_DAYS", "0", "LOUPE_RETENTION_DAYS='0': Input should be"),
+            ("migrate", "LOUPE_STUCK_AFTER_SECONDS", "1", "LOUPE_STUCK_AFTER_SECONDS must be"),
+            ("migrate", "LOUPE_DATABASE_URL", "nonsense", "LOUPE_DATABASE_URL: not a database"),
+        ],
+    )
+    def test_a_bad_setting_is_one_line_naming_it_and_exit_2(
+        self, tmp_path: Path, command: str, variable: str, value: str, says: str
+    ) -> None:
+        result = loupe_command(tmp_path, command, **{variable: value})
+        assert result.returncode == 2
+        assert one_line(result).startswith(f"loupe: {says}")
+
+    @pytest.mark.parametrize(
+        ("variables", "says"),
+        [
+            # Scheme missing: every judged result would fail later.
+            ({"LOUPE_JUDGE_BASE_URL": "127.0.0.1:18199/v1"}, "LOUPE_JUDGE_BASE_URL="),
+            ({"LOUPE_JUDGE_BASE_URL": "localhost:8080/v1"}, "LOUPE_JUDGE_BASE_URL="),
+            ({"LOUPE_JUDGE_BASE_URL": "ftp://judge.example/v1"}, "LOUPE_JUDGE_BASE_URL="),
+            ({"LOUPE_JUDGE_BASE_URL": "http://judge.example:port/v1"}, "LOUPE_JUDGE_BASE_URL="),
+            ({"OPENAI_BASE_URL": "127.0.0.1:18199/v1"}, "OPENAI_BASE_URL="),
+        ],
+    )
+    def test_a_judge_url_without_scheme_or_host_is_refused_at_start_up(
+        self, tmp_path: Path, variables: dict[str, str], says: str
+    ) -> None:
+        result = loupe_command(tmp_path, "serve", **variables)
+        assert result.returncode == 2
+        line = one_line(result)
+        assert (
+            line.startswith(f"loupe: {says}")
+            and "http:// or https://" in line
+            or ("port is not a number" in line)
+        )
+        assert "Loupe on" not in result.stdout
+
+    def test_a_judge_url_with_scheme_is_taken(self, tmp_path: Path) -> None:
+        # `migrate` reads the settings as `serve` does, and exits.
+        result = loupe_command(
+            tmp_path, "migrate", LOUPE_JUDGE_BASE_URL="http://127.0.0.1:18199/v1"
+        )
+        assert result.returncode == 0, result.stderr
+
+    def test_an_unreachable_database_is_one_line_and_exit_1(self, tmp_path: Path) -> None:
+        nothing = f"127.0.0.1:{free_port()}"
+        url = f"postgresql://loupe:pg-password-123@{nothing}/loupe"
+        for command in ("migrate", "serve"):
+            result = loupe_command(tmp_path, command, LOUPE_DATABASE_URL=url)
+            assert result.returncode == 1
+            line = one_line(result)
+            assert line.startswith(f"loupe: cannot use the database at {nothing}")
+            assert "LOUPE_DATABASE_URL" in line and "Connection refused" in line
+            assert "pg-password-123" not in result.stderr
+
+    def test_an_unknown_downgrade_revision_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
+        assert loupe_command(tmp_path, "migrate").returncode == 0
+        result = loupe_command(tmp_path, "migrate", "--downgrade", "nosuchrev")
+        assert result.returncode == 2
+        line = one_line(result)
+        assert line.startswith("loupe: --downgrade nosuchrev: Can't locate revision")
+        assert "the database is at " in line and "no schema" not in line
