@@ -72,6 +72,14 @@ def create_evaluation(
                 f"test_cases: at most {runtime.settings.max_test_cases} per evaluation "
                 "(LOUPE_MAX_TEST_CASES)",
                 slug="validation",
+                errors=[
+                    field_error(
+                        ["test_cases"],
+                        f"at most {runtime.settings.max_test_cases} test cases "
+                        "(LOUPE_MAX_TEST_CASES)",
+                        "too_long",
+                    )
+                ],
             )
         if len(payload.metrics) > runtime.settings.max_metrics:
             raise ProblemError(

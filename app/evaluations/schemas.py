@@ -71,9 +71,15 @@ class EvaluationCreate(BaseModel):
 
     name: Annotated[str, StringConstraints(max_length=256)] | None = None
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
-    test_cases: list[TestCaseCreate] = Field(min_length=1, max_length=10_000)
-    # The operator's cap is LOUPE_MAX_METRICS (default 20), checked on submit.
-    metrics: list[MetricSpec] = Field(min_length=1, max_length=200)  # type: ignore[valid-type]
+    # The operator's caps, LOUPE_MAX_TEST_CASES and LOUPE_MAX_METRICS, are checked on submit
+    # (422 naming the setting): a fixed cap here would override a raised setting.
+    test_cases: list[TestCaseCreate] = Field(
+        min_length=1,
+        description="At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.",
+    )
+    metrics: list[MetricSpec] = Field(  # type: ignore[valid-type]
+        min_length=1, description="At most LOUPE_MAX_METRICS (default 20) per evaluation."
+    )
     judge: JudgeConfig | None = None
     webhook_url: str | None = Field(
         default=None, description="A registered webhook endpoint's URL; gets the terminal event."

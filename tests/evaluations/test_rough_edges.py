@@ -10,6 +10,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
+
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
 
@@ -129,6 +131,51 @@ class TestMaxMetrics:
         assert refused.status_code == 422 and "LOUPE_MAX_METRICS" in refused.json()["detail"]
         # More than the old fixed 20.
         assert accepted.status_code == 202, accepted.text
+
+
+class TestCapsAreTheSettings:
+    """LOUPE_MAX_TEST_CASES and LOUPE_MAX_METRICS decide, above the defaults too; past them the
+    422 names the setting and the field."""
+
+    def submit(self, client: httpx.Client, cases: int, metrics: int) -> httpx.Response:
+        response = client.post(
+            "/v1/evaluations",
+            json={
+                "test_cases": [dict(CASE, id=f"c{i}") for i in range(cases)],
+                "metrics": [{"type": "exact_match", "name": f"m{i}"} for i in range(metrics)],
+            },
+        )
+        if response.status_code == 202:
+            # Accepted is all this test needs: no need to score thousands of results.
+            client.post(f"/v1/evaluations/{response.json()['id']}/cancel")
+        return response
+
+    def refusal(self, response: httpx.Response, field: str, setting: str) -> None:
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert setting in problem["detail"] and problem["detail"].startswith(f"{field}: ")
+        [error] = problem["errors"]
+        assert (error["loc"], error["pointer"], error["type"]) == (field, f"/{field}", "too_long")
+        assert setting in error["msg"]
+
+    def test_raised_above_the_old_fixed_caps(self, tmp_path: Path) -> None:
+        with (
+            side_app(tmp_path, max_test_cases=10_001, max_metrics=201) as app,
+            app.tenant_client() as client,
+        ):
+            assert self.submit(client, 10_001, 1).status_code == 202
+            assert self.submit(client, 1, 201).status_code == 202
+            self.refusal(self.submit(client, 10_002, 1), "test_cases", "LOUPE_MAX_TEST_CASES")
+            self.refusal(self.submit(client, 1, 202), "metrics", "LOUPE_MAX_METRICS")
+
+    def test_lowered(self, tmp_path: Path) -> None:
+        with (
+            side_app(tmp_path, max_test_cases=3, max_metrics=2) as app,
+            app.tenant_client() as client,
+        ):
+            assert self.submit(client, 3, 2).status_code == 202
+            self.refusal(self.submit(client, 4, 1), "test_cases", "LOUPE_MAX_TEST_CASES")
+            self.refusal(self.submit(client, 1, 3), "metrics", "LOUPE_MAX_METRICS")
 
 
 class TestMigrate:

@@ -1645,11 +1645,17 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             } | null;
-            /** Metrics */
+            /**
+             * Metrics
+             * @description At most LOUPE_MAX_METRICS (default 20) per evaluation.
+             */
             metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[];
             /** Name */
             name?: string | null;
-            /** Test Cases */
+            /**
+             * Test Cases
+             * @description At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.
+             */
             test_cases: components["schemas"]["TestCaseCreate"][];
             /**
              * Webhook Url

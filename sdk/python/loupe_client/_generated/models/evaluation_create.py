@@ -50,8 +50,9 @@ class EvaluationCreate:
             metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
                 ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
                 ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
-                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]):
-            test_cases (list[TestCaseCreate]):
+                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]): At most LOUPE_MAX_METRICS (default 20) per
+                evaluation.
+            test_cases (list[TestCaseCreate]): At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.
             cache (bool | Unset): Reuse judge answers to identical requests from this tenant's earlier evaluations; false
                 keeps this evaluation's answers to itself. Default: True.
             cluster_by (None | str | Unset): A test-case metadata key every case has (e.g. the image or source document id
