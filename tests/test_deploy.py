@@ -47,6 +47,12 @@ def environment(name: str) -> dict[str, str]:
     return {key: _INTERPOLATION.sub("test-secret", str(value)) for key, value in raw.items()}
 
 
+def env_files(name: str) -> list[str | dict[str, Any]]:
+    """The service's env_file entries (a path, or {path, required})."""
+    entries = service(name).get("env_file") or []
+    return [entries] if isinstance(entries, str | dict) else list(entries)
+
+
 def healthcheck_argv(test: str | list[str]) -> list[str]:
     """A compose healthcheck `test` as an argv (CMD form) or a shell line (CMD-SHELL form)."""
     if isinstance(test, str):
@@ -153,6 +159,48 @@ class TestCompose:
             **{key.removeprefix("LOUPE_").lower(): value for key, value in env.items()},
         )
         assert not settings.embedded and not settings.is_sqlite
+
+    @pytest.mark.parametrize("name", LOUPE_SERVICES)
+    def test_dot_env_reaches_the_containers(self, name: str) -> None:
+        # Compose reads .env by itself only for ${...}; without env_file a judge configured
+        # there never reaches Loupe. Optional, so a deployment without one still starts.
+        assert {"path": ".env", "required": False} in env_files(name), env_files(name)
+
+    @pytest.mark.parametrize("name", ("api", "worker"))
+    def test_a_judge_in_dot_env_is_the_containers_judge(
+        self, name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        from dotenv import dotenv_values
+
+        from app.evaluations.judging import operator_configured, startup_line
+
+        dot_env = tmp_path / ".env"
+        dot_env.write_text(
+            "POSTGRES_PASSWORD=test-secret\n"
+            "LOUPE_JUDGE_BASE_URL=http://vllm:8001/v1\n"
+            "LOUPE_JUDGE_API_KEY=sk-judge\n"
+            "LOUPE_JUDGE_MODEL=Qwen2.5-7B-Instruct\n"
+            'LOUPE_MODEL_PRICES=\'{"Qwen2.5-7B-Instruct": {"input": 0.1, "output": 0.2}}\'\n'
+            # The compose file's own values win over the file's.
+            "LOUPE_DATABASE_URL=sqlite:///./var/loupe.db\n",
+            encoding="utf-8",
+        )
+        # What the container gets: its env_file's lines, then `environment` over them.
+        container: dict[str, str | None] = {}
+        for entry in env_files(name):
+            path = entry if isinstance(entry, str) else entry["path"]
+            container.update(dotenv_values(tmp_path / path))
+        container.update(environment(name))
+        for key in os.environ:
+            if key.startswith(("LOUPE_", "OPENAI_")):
+                monkeypatch.delenv(key)
+        for key, value in container.items():
+            monkeypatch.setenv(key, value or "")
+        settings = Settings(_env_file=None)  # type: ignore[call-arg]
+        assert operator_configured(settings)
+        assert startup_line(settings) == "judge: Qwen2.5-7B-Instruct at vllm:8001"
+        assert settings.model_prices["Qwen2.5-7B-Instruct"].output == 0.2
+        assert not settings.is_sqlite
 
     def test_api_listens_on_all_interfaces(self) -> None:
         env = environment("api")
