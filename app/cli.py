@@ -226,8 +226,11 @@ def compare(
     metric: list[str] = typer.Option(
         [], "--metric", help="A metric to compare (repeat); default every shared metric."
     ),
-    fail_on: str = typer.Option(
-        "regressed", "--fail-on", help="Exit 1 when a compared metric has this verdict."
+    fail_on: list[str] = typer.Option(
+        [],
+        "--fail-on",
+        help="Exit 1 when a compared metric regressed, or (errored) when the candidate has more "
+        "errored items than the baseline; repeat for both (default: regressed).",
     ),
     url: str = typer.Option(
         "http://127.0.0.1:8000", envvar="LOUPE_URL", help="The Loupe service (LOUPE_URL)."
@@ -241,15 +244,20 @@ def compare(
     # One gate for both commands: `loupe-client compare` (sdk/python, installed beside Loupe).
     try:
         from loupe_client._cli import main as client_main
+        from loupe_client._gate import FAIL_ON
     except ImportError as exc:
         typer.echo(f"loupe compare: {exc}: pip install ./sdk/python (make does)", err=True)
         raise typer.Exit(2) from exc
 
-    if fail_on != "regressed":
-        raise typer.BadParameter("only 'regressed' is supported", param_hint="--fail-on")
     command = ["--url", url, "--api-key", api_key, "compare", baseline_id, candidate_id]
     for name in metric:
         command += ["--metric", name]
+    for verdict in fail_on:
+        if verdict not in FAIL_ON:
+            raise typer.BadParameter(
+                f"{verdict!r} is not one of {', '.join(FAIL_ON)}", param_hint="--fail-on"
+            )
+        command += ["--fail-on", verdict]
     raise typer.Exit(client_main(command))
 
 
@@ -266,12 +274,22 @@ def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) 
     if found is None:
         typer.echo(f"no tenant named {tenant!r}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"{'id':<30} {'prefix':<12} {'created':<20} {'last used':<20} revoked")
-    for key in found:
-        typer.echo(
-            f"{key.id:<30} {key.prefix + '…':<12} {_when(key.created_at):<20} "
-            f"{_when(key.last_used_at):<20} {_when(key.revoked_at) if key.revoked_at else ''}"
+    rows = [
+        (
+            key.id,
+            key.prefix + "…",
+            _when(key.created_at),
+            _when(key.last_used_at),
+            _when(key.revoked_at) if key.revoked_at else "",
         )
+        for key in found
+    ]
+    header = ("id", "prefix", "created", "last used", "revoked")
+    # Each column as wide as its widest cell, so ids (32 characters) never run into the prefix.
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        typer.echo("  ".join([*cells, row[-1]]).rstrip())
 
 
 @keys.command("revoke")

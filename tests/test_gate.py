@@ -116,9 +116,17 @@ class TestErroredItems:
         assert "cannot be made for acc" in result.stderr
         assert "errored items: baseline 0, candidate 6" in result.stderr
         # Failing on errored items is a gate failure, which a known failure makes 1, not 2.
-        strict = gate(api, key, baseline, broken, "--fail-on", "errored", command="loupe-client")
-        assert strict.returncode == 1, strict.stdout + strict.stderr
-        assert "FAIL: more errored items in the candidate: acc (0 → 6)" in strict.stdout
+        # Both commands take it: `loupe compare` passes --fail-on through to the same gate.
+        for command in ("loupe", "loupe-client"):
+            strict = gate(api, key, baseline, broken, "--fail-on", "errored", command=command)
+            assert strict.returncode == 1, command + strict.stdout + strict.stderr
+            assert "FAIL: more errored items in the candidate: acc (0 → 6)" in strict.stdout
+        # A verdict the gate does not know is refused before anything is fetched.
+        unknown = gate(api, key, baseline, broken, "--fail-on", "slower")
+        assert unknown.returncode == 2, unknown.stdout + unknown.stderr
+        assert "--fail-on" in unknown.stderr and "'slower' is not one of regressed, errored" in (
+            " ".join(unknown.stderr.split())
+        )
 
     def test_more_errored_items_are_flagged_and_can_fail_the_gate(
         self, api: Api, judge: ScriptedJudge
@@ -143,7 +151,6 @@ class TestErroredItems:
             "regressed",
             "--fail-on",
             "errored",
-            command="loupe-client",
         )
         assert both.returncode == 1, both.stdout + both.stderr
         assert "FAIL: more errored items in the candidate: acc (0 → 2)" in both.stdout

@@ -32,6 +32,10 @@ class TestKeys:
                 assert listed.returncode == 0, listed.stderr
                 lines = listed.stdout.splitlines()
                 assert lines[0].split()[:3] == ["id", "prefix", "created"]
+                # Columns line up: every row's prefix starts under the header's (ids are 32
+                # characters; a fixed width of 30 ran them into the prefix).
+                column = lines[0].index("prefix")
+                assert all(line[column:].startswith(key[:3]) for line in lines[1:]), lines
                 rows = [line.split() for line in lines[1:]]
                 assert len(rows) == 2
                 ours = next(row for row in rows if row[1] == key[:10] + "…")
