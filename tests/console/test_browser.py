@@ -375,6 +375,74 @@ class TestCompare:
         page.screenshot(path=SHOTS / "comparison.png", full_page=True)
         assert errors == [] and off_loopback == []
 
+    def test_notes_errors_and_what_was_not_compared(
+        self,
+        console: Api,
+        judge: ScriptedJudge,
+        page: Page,
+        errors: list[str],
+        off_loopback: list[str],
+    ) -> None:
+        # The judge refuses the candidate's first case, so its g_eval result errors.
+        def answer(request: dict) -> Any:
+            if "[refused]" in json.dumps(request):
+                return Reply(status=400)
+            return plausible_answer(request)
+
+        judge.script(answer)
+        key = console.new_key("acme")
+        client = console.client(key)
+        acc = {
+            "type": "g_eval",
+            "name": "acc",
+            "evaluation_steps": ["Check the answer."],
+            "evaluation_params": ["input", "actual_output"],
+        }
+
+        def body(refused: bool, threshold: float, shape: str, cases: int) -> dict[str, Any]:
+            return {
+                "test_cases": [
+                    {
+                        "id": f"c{index}",
+                        "input": f"question {index}"
+                        + (" [refused]" if refused and not index else ""),
+                        "actual_output": "same",
+                        "expected_output": "same",
+                    }
+                    for index in range(cases)
+                ],
+                "metrics": [
+                    {"type": "exact_match", "name": "exact", "threshold": threshold},
+                    {"type": shape, "name": "shape"},
+                    acc,
+                ],
+                "cache": False,
+            }
+
+        baseline = submit(client, body(False, 1.0, "exact_match", 5))
+        candidate = submit(client, body(True, 0.5, "bleu", 4))
+        for evaluation_id in (baseline, candidate):
+            wait(console, client, f"/v1/evaluations/{evaluation_id}")
+        sign_in(page, console, key)
+        page.goto(f"{console.base_url}/console/compare?baseline={baseline}")
+        page.get_by_label("Candidate").select_option(candidate)
+        page.get_by_role("button", name="Compare").click()
+
+        acc_row = page.locator("table.comparison tbody tr", has_text="acc")
+        expect(acc_row.locator("td.errored")).to_have_text("0 → 1 more")
+        exact_row = page.locator("table.comparison tbody tr", has_text="exact")
+        expect(exact_row.locator("td.errored")).to_have_text("0 → 0")
+        notes = page.get_by_role("region", name="Read with care")
+        expect(notes).to_contain_text("exact: thresholds differ (baseline 1.0, candidate 0.5)")
+        # Identical scores: no spread, so the interval and the detectable effect are explained.
+        expect(notes.locator("li", has_text="acc:")).not_to_have_count(0)
+        unmatched = page.get_by_role("region", name="Not compared")
+        expect(unmatched).to_contain_text("1 item(s) only in the baseline, 0 only in the candidate")
+        expect(unmatched).to_contain_text(
+            "shape: exact_match on the baseline, bleu on the candidate"
+        )
+        assert errors == [] and off_loopback == []
+
 
 class TestUntrustedContent:
     def test_injected_markup_never_runs(
