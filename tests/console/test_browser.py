@@ -429,9 +429,9 @@ class TestCompare:
         page.get_by_role("button", name="Compare").click()
 
         acc_row = page.locator("table.comparison tbody tr", has_text="acc")
-        expect(acc_row.locator("td.errored")).to_have_text("0 → 1 more")
+        expect(acc_row.locator("td.errored-items")).to_have_text("0 → 1 more")
         exact_row = page.locator("table.comparison tbody tr", has_text="exact")
-        expect(exact_row.locator("td.errored")).to_have_text("0 → 0")
+        expect(exact_row.locator("td.errored-items")).to_have_text("0 → 0")
         notes = page.get_by_role("region", name="Read with care")
         expect(notes).to_contain_text("exact: thresholds differ (baseline 1.0, candidate 0.5)")
         # Identical scores: no spread, so the interval and the detectable effect are explained.
