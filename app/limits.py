@@ -12,6 +12,13 @@ class _TooLarge(HTTPException):
         super().__init__(413, _detail(max_bytes, setting))
 
 
+# A refused body is read and thrown away, up to this many bytes, before the 413 is sent: a
+# client still uploading when the server answers and closes gets a connection reset instead of
+# the answer (Node's fetch does; httpx reads the early answer). Past this, the connection is
+# closed unread. Clients that sent `Expect: 100-continue` are answered without reading.
+DRAIN_BYTES = 32 * 1024 * 1024
+
+
 def _detail(max_bytes: int, setting: str = "LOUPE_MAX_BODY_BYTES") -> str:
     return f"The request body exceeds {max_bytes} bytes ({setting})."
 
@@ -39,18 +46,23 @@ class BodySizeLimitMiddleware:
         max_bytes, setting = self.path_limits.get(
             scope.get("path", ""), (self.max_bytes, "LOUPE_MAX_BODY_BYTES")
         )
-        for name, value in scope.get("headers", []):
-            if name == b"content-length" and value.isdigit() and int(value) > max_bytes:
-                await self._refuse(scope, send, max_bytes, setting)
-                return
+        headers = dict(scope.get("headers", []))
+        declared = headers.get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > max_bytes:
+            if headers.get(b"expect", b"").lower() != b"100-continue":
+                await _drain(receive, more_body=True)
+            await self._refuse(scope, send, max_bytes, setting)
+            return
         seen = 0
         started = False
+        more_body = True
 
         async def counting_receive() -> Message:
-            nonlocal seen
+            nonlocal seen, more_body
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
+                more_body = message.get("more_body", False)
                 if seen > max_bytes:
                     raise _TooLarge(max_bytes, setting)
             return message
@@ -65,6 +77,7 @@ class BodySizeLimitMiddleware:
             await self.app(scope, counting_receive, tracking_send)
         except _TooLarge:
             if not started:
+                await _drain(receive, more_body)
                 await self._refuse(scope, send, max_bytes, setting)
 
     async def _refuse(self, scope: Scope, send: Send, max_bytes: int, setting: str) -> None:
@@ -91,3 +104,14 @@ class BodySizeLimitMiddleware:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+async def _drain(receive: Receive, more_body: bool) -> None:
+    """Read and discard the rest of a request body, up to DRAIN_BYTES."""
+    drained = 0
+    while more_body and drained <= DRAIN_BYTES:
+        message = await receive()
+        if message["type"] != "http.request":
+            return
+        drained += len(message.get("body", b""))
+        more_body = message.get("more_body", False)

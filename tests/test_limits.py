@@ -1,0 +1,81 @@
+"""Bodies over LOUPE_MAX_BODY_BYTES: the 413 reaches a client that is still uploading.
+
+A raw socket stands for clients such as Node's fetch, which lose an answer sent before their
+upload ends: the server must read the rest of the body (up to a bound) before it answers.
+"""
+
+import json
+import socket
+from urllib.parse import urlsplit
+
+from tests.fixtures.api import Api
+
+
+def exchange(api: Api, head: dict[str, str], body: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Send a POST /v1/evaluations with `head` and the whole `body`, then read the answer."""
+    address = urlsplit(api.base_url)
+    lines = ["POST /v1/evaluations HTTP/1.1", f"Host: {address.netloc}"]
+    lines += [f"{name}: {value}" for name, value in head.items()]
+    with socket.create_connection((address.hostname, address.port), timeout=60) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        # A reset here is the defect: the server answered and closed while we were sending.
+        sock.sendall(body)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += sock.recv(65536) or b"<closed before the answer's head>"
+        head_part, _, content = answer.partition(b"\r\n\r\n")
+        status_line, *header_lines = head_part.decode().split("\r\n")
+        headers = {
+            name.lower(): value.strip()
+            for name, value in (line.split(":", 1) for line in header_lines)
+        }
+        while len(content) < int(headers["content-length"]):
+            content += sock.recv(65536) or b"<closed before the answer's body>"
+    return int(status_line.split()[1]), headers, content
+
+
+def problem(headers: dict[str, str], content: bytes) -> dict:
+    assert headers["content-type"] == "application/problem+json"
+    return json.loads(content)
+
+
+class TestTooLarge:
+    def test_a_declared_length_over_the_limit_is_read_then_refused(self, api: Api) -> None:
+        # Three times the limit: more than the loopback socket buffers hold, so the upload is
+        # still going when the server has seen the Content-Length.
+        size = 3 * api.settings.max_body_bytes
+        status, headers, content = exchange(
+            api,
+            {"Content-Type": "application/json", "Content-Length": str(size)},
+            b" " * size,
+        )
+        assert status == 413
+        answer = problem(headers, content)
+        assert answer["type"] == "https://loupe.dev/problems/body-too-large"
+        assert "LOUPE_MAX_BODY_BYTES" in answer["detail"]
+
+    def test_a_chunked_body_over_the_limit_is_refused(self, api: Api) -> None:
+        chunk = b" " * 65536
+        count = 3 * api.settings.max_body_bytes // len(chunk)
+        framed = (f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n") * count + b"0\r\n\r\n"
+        status, headers, content = exchange(
+            api,
+            {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+            framed,
+        )
+        assert status == 413
+        assert "LOUPE_MAX_BODY_BYTES" in problem(headers, content)["detail"]
+
+    def test_expect_continue_is_refused_before_the_body_is_sent(self, api: Api) -> None:
+        # The client waits for 100 Continue before uploading; it gets the 413 instead.
+        status, headers, content = exchange(
+            api,
+            {
+                "Content-Type": "application/json",
+                "Content-Length": str(3 * api.settings.max_body_bytes),
+                "Expect": "100-continue",
+            },
+            b"",
+        )
+        assert status == 413
+        assert "LOUPE_MAX_BODY_BYTES" in problem(headers, content)["detail"]
