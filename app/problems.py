@@ -159,6 +159,19 @@ def bad_request(message: str, path: list[str | int] | None = None, code: str = "
     return ProblemError(400, "Bad Request", message, slug=code.replace("_", "-"), errors=errors)
 
 
+_JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number"}
+
+
+def _whole_body_error(error: Mapping[str, Any], body: Any) -> FieldError:
+    """The FieldError for a request body that is missing or is not a JSON object."""
+    if error.get("type") == "missing":
+        return field_error(["body"], "the request body is empty; send a JSON object", "missing")
+    if body is None or isinstance(body, (list, str, bool, int, float)):
+        kind = "null" if body is None else _JSON_KINDS.get(type(body), "a number")
+        return field_error(["body"], f"expected a JSON object, got {kind}", "object_type")
+    return field_error(["body"], str(error.get("msg", "invalid")), error.get("type", "value_error"))
+
+
 _TITLES = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -224,7 +237,7 @@ def install_problem_handlers(app: FastAPI) -> None:
                 )
             )
         body = exc.body if hasattr(exc, "body") else None
-        if isinstance(body, (bytes, str)):
+        if isinstance(body, bytes):
             try:
                 body = json.loads(body)
             except ValueError:
@@ -232,12 +245,9 @@ def install_problem_handlers(app: FastAPI) -> None:
         errors = []
         for e in raw_errors:
             path = clean_loc(tuple(e.get("loc", ())), body)
-            if not path and e.get("type") == "missing":
-                errors.append(
-                    field_error(
-                        ["body"], "the request body is empty; send a JSON object", "missing"
-                    )
-                )
+            if not path:
+                # The body as a whole is wrong: name it, never an empty `loc` (or `param`).
+                errors.append(_whole_body_error(e, body))
                 continue
             if e.get("type") in ("union_tag_invalid", "union_tag_not_found"):
                 # Point at the discriminator field itself (`metrics[1].type`), not the item.
