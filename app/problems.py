@@ -10,6 +10,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 logger = logging.getLogger("loupe")
 
@@ -188,6 +189,43 @@ _TITLES = {
 }
 
 
+def _routing_detail(request: Request, status: int, headers: dict[str, str]) -> str | None:
+    """The detail of a 404 or 405 from routing, naming the method and path asked for."""
+    asked = f"{request.method} {request.url.path}"
+    if status == 404:
+        return f"No such route: {asked}."
+    if status == 405:
+        allowed = headers.get("Allow")
+        return f"{asked}: method not allowed" + (
+            f"; this path takes {allowed}." if allowed else "."
+        )
+    return None
+
+
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route answers on the request's path.
+
+    Starlette's 405 lists the methods of the first route whose path matched, so a path served
+    by two routes (GET and POST /v1/evaluations) advertised only one of them.
+    """
+    allowed = []
+    for method in _METHODS:
+        # A fresh scope per method: matching writes routing state into the scope it is given.
+        scope = {
+            "type": "http",
+            "method": method,
+            "path": request.scope["path"],
+            "root_path": request.scope.get("root_path", ""),
+            "headers": [],
+        }
+        if any(route.matches(scope)[0] == Match.FULL for route in request.app.router.routes):
+            allowed.append(method)
+    return allowed
+
+
 def install_problem_handlers(app: FastAPI) -> None:
     """Turn every error FastAPI or Loupe raises into application/problem+json."""
 
@@ -273,6 +311,12 @@ def install_problem_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else None
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405 and "Allow" in headers:
+            headers["Allow"] = ", ".join(_allowed_methods(request)) or headers["Allow"]
+        if detail == _TITLES.get(exc.status_code):
+            # Starlette's default detail only repeats the title; say what was asked for.
+            detail = _routing_detail(request, exc.status_code, headers) or detail
         return problem_response(
             Problem(
                 # A body over the limit that came chunked is refused while FastAPI reads it.
@@ -282,7 +326,7 @@ def install_problem_handlers(app: FastAPI) -> None:
                 detail=detail,
                 instance=request.url.path,
             ),
-            dict(exc.headers or {}),
+            headers,
         )
 
     @app.exception_handler(Exception)

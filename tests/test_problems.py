@@ -35,3 +35,29 @@ class TestBodyNotAnObject:
             # The OpenAI-compatible routes keep OpenAI's 400 and name the body as its param.
             body = problem(client.post("/v1/evals", **sent), 400)
             assert locs(body) == ["body"] and body["error"]["param"] == "body"
+
+
+class TestRouting:
+    def test_unknown_route_names_the_method_and_path(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            body = problem(client.get("/v1/evaluations/eval_x/nothing"), 404)
+            assert body["detail"] == "No such route: GET /v1/evaluations/eval_x/nothing."
+            assert body["instance"] == "/v1/evaluations/eval_x/nothing"
+            # No key is needed to learn that a route does not exist, and none is asked for.
+            assert "www-authenticate" not in client.get("/v1/nothing").headers
+
+    def test_wrong_method_names_it_and_every_allowed_one(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            # Two routes serve /v1/evaluations: Allow lists both, not the first one matched.
+            response = client.put("/v1/evaluations")
+            body = problem(response, 405)
+            assert response.headers["allow"] == "GET, POST"
+            assert body["detail"] == (
+                "PUT /v1/evaluations: method not allowed; this path takes GET, POST."
+            )
+            response = client.patch("/v1/evaluations/eval_x")
+            assert problem(response, 405) and response.headers["allow"] == "GET, DELETE"
+            response = client.put("/v1/evals")
+            body = problem(response, 405)
+            assert response.headers["allow"] == "GET, POST"
+            assert body["error"]["message"] == body["detail"]
