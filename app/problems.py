@@ -160,6 +160,14 @@ def bad_request(message: str, path: list[str | int] | None = None, code: str = "
     return ProblemError(400, "Bad Request", message, slug=code.replace("_", "-"), errors=errors)
 
 
+def invalid_field(path: list[str | int], message: str, code: str = "value_error") -> ProblemError:
+    """A 422 shaped like a failed validation: detail `loc: message`, errors[] naming the field."""
+    error = field_error(path, message, code)
+    return ProblemError(
+        422, "Invalid request", f"{error.loc}: {message}", slug="validation", errors=[error]
+    )
+
+
 _JSON_KINDS = {list: "an array", str: "a string", bool: "a boolean", int: "a number"}
 
 

@@ -5,7 +5,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from sqlalchemy.orm import Session
 
 from app.evaluations.schemas import UsageTotals, add_costs
-from app.problems import ProblemError
+from app.problems import invalid_field
 from app.usage import repository
 from app.usage.schemas import Usage, UsageBucket, UsageGrouping
 
@@ -26,14 +26,7 @@ def usage(
     today: date,
 ) -> Usage:
     """Sums of the tenant's results stored on UTC days start..end (both included)."""
-    end = end or today
-    start = start or end - timedelta(days=DEFAULT_DAYS - 1)
-    if start > end:
-        raise ProblemError(422, "Unprocessable Content", "start is after end")
-    if (end - start).days + 1 > MAX_DAYS:
-        raise ProblemError(
-            422, "Unprocessable Content", f"the range spans more than {MAX_DAYS} days"
-        )
+    start, end = _day_range(start, end, today)
     rows = repository.sums(
         session, tenant_id, midnight(start), midnight(end + timedelta(days=1)), group_by
     )
@@ -66,6 +59,29 @@ def usage(
         candidate=totals["candidate"],
         cost_usd=add_costs(totals["judge"].cost_usd, totals["candidate"].cost_usd),
     )
+
+
+def _day_range(start: date | None, end: date | None, today: date) -> tuple[date, date]:
+    """The days to count, or a 422 naming the query parameter at fault."""
+    if end is None:
+        end = today
+    elif end == date.max:
+        # The range ends at the midnight after `end`, which would not be a date.
+        raise invalid_field(["query", "end"], f"must be before {date.max.isoformat()}")
+    if start is None:
+        # Near year 1 the default range is shorter: a date before 0001-01-01 does not exist.
+        start = end - timedelta(days=min(DEFAULT_DAYS - 1, end.toordinal() - 1))
+    if start > end:
+        raise invalid_field(
+            ["query", "start"], f"{start.isoformat()} is after end ({end.isoformat()})"
+        )
+    days = (end - start).days + 1
+    if days > MAX_DAYS:
+        raise invalid_field(
+            ["query", "start"],
+            f"{start.isoformat()}..{end.isoformat()} spans {days} days; at most {MAX_DAYS}",
+        )
+    return start, end
 
 
 def spent_today(session: Session, tenant_id: str, now: datetime) -> tuple[float, int]:

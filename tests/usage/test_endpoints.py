@@ -61,3 +61,30 @@ class TestUsage:
             assert backwards.status_code == 422
             assert backwards.headers["content-type"].startswith("application/problem+json")
             assert client.get("/v1/usage", params={"group_by": "week"}).status_code == 422
+
+    def test_a_bad_range_is_a_problem_naming_the_parameter(self, api: Api) -> None:
+        with api.tenant_client() as client:
+
+            def refused(params: dict[str, str]) -> dict:
+                response = client.get("/v1/usage", params=params)
+                assert response.status_code == 422, response.text
+                assert response.headers["content-type"] == "application/problem+json"
+                body = response.json()
+                assert body["status"] == 422 and body["title"]
+                return body
+
+            backwards = refused({"start": "2024-05-01", "end": "2024-04-01"})
+            assert [e["loc"] for e in backwards["errors"]] == ["query.start"]
+            assert backwards["detail"] == "query.start: 2024-05-01 is after end (2024-04-01)"
+            long = refused({"start": "2020-01-01", "end": "2024-01-01"})
+            assert [e["loc"] for e in long["errors"]] == ["query.start"]
+            assert "1462 days; at most 366" in long["detail"]
+            # The last date there is: the day after it, where the range ends, is none (was 500).
+            last = refused({"end": "9999-12-31"})
+            assert [e["loc"] for e in last["errors"]] == ["query.end"]
+            assert [e["loc"] for e in refused({"start": "05/01/2024"})["errors"]] == ["query.start"]
+            # The first days there are: the default 30-day range stops at 0001-01-01 (was 500).
+            first = client.get("/v1/usage", params={"end": "0001-01-05"})
+            assert first.status_code == 200, first.text
+            assert first.json()["start"] == "0001-01-01"
+            assert client.get("/v1/usage", params={"end": "9999-12-30"}).status_code == 200
