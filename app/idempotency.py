@@ -74,8 +74,9 @@ def reserve(
             raise ProblemError(
                 422,
                 "Idempotency key reused",
-                "This Idempotency-Key was first used with a different request body.",
+                "Idempotency-Key: this key was first used with a different request body.",
                 slug="idempotency-key-reused",
+                field=["header", "Idempotency-Key"],
             )
         if stored.status_code is None:
             raise _in_progress()
@@ -130,7 +131,8 @@ def _in_progress() -> ProblemError:
     return ProblemError(
         409,
         "Conflict",
-        "A request with this Idempotency-Key is in progress; retry shortly.",
+        "Idempotency-Key: a request with this key is in progress; retry shortly.",
         slug="idempotency-key-in-progress",
+        field=["header", "Idempotency-Key"],
         headers={"Retry-After": "1"},
     )

@@ -39,7 +39,13 @@ class Problem(BaseModel):
 
 
 class ProblemError(Exception):
-    """Raise anywhere in a request to answer with a problem."""
+    """Raise anywhere in a request to answer with a problem.
+
+    Args:
+        field: where the request is at fault (`["query", "after"]`, `["header",
+            "Idempotency-Key"]`, a body path): errors[] then names it, with the detail as its
+            message, unless `errors` is given.
+    """
 
     def __init__(
         self,
@@ -50,8 +56,12 @@ class ProblemError(Exception):
         slug: str | None = None,
         errors: list[FieldError] | None = None,
         headers: dict[str, str] | None = None,
+        field: list[str | int] | None = None,
     ) -> None:
         super().__init__(detail or title)
+        if errors is None and field:
+            code = slug.replace("-", "_") if slug else "value_error"
+            errors = [field_error(field, detail or title, code)]
         self.status = status
         self.title = title
         self.detail = detail

@@ -61,3 +61,45 @@ class TestRouting:
             body = problem(response, 405)
             assert response.headers["allow"] == "GET, POST"
             assert body["error"]["message"] == body["detail"]
+
+
+EVALUATION = {
+    "metrics": [{"type": "exact_match"}],
+    "test_cases": [{"input": "q", "actual_output": "a", "expected_output": "a"}],
+}
+
+
+class TestFieldAtFault:
+    def test_bad_cursor_and_metric_filter_name_the_query_parameter(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            evaluation_id = client.post("/v1/evaluations", json=EVALUATION).json()["id"]
+            path = f"/v1/evaluations/{evaluation_id}"
+            body = problem(client.get(f"{path}/results", params={"after": "res_nope"}), 400)
+            assert locs(body) == ["query.after"] and body["detail"].startswith("after: ")
+            body = problem(client.get(f"{path}/test_cases", params={"after": "nope"}), 400)
+            assert locs(body) == ["query.after"]
+            body = problem(client.get(f"{path}/results", params={"metric": "bleu"}), 400)
+            assert locs(body) == ["query.metric"] and "exact_match" in body["detail"]
+
+    def test_idempotency_key_reused_names_the_header(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            key = {"Idempotency-Key": "reused-key"}
+            assert client.post("/v1/evaluations", json=EVALUATION, headers=key).status_code == 202
+            other = {**EVALUATION, "name": "another body"}
+            body = problem(client.post("/v1/evaluations", json=other, headers=key), 422)
+            assert locs(body) == ["header.Idempotency-Key"]
+            assert body["detail"].startswith("Idempotency-Key: ")
+
+    def test_a_registered_webhook_url_names_url(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            hook = {"url": "http://127.0.0.1:9/hook"}
+            assert client.post("/v1/webhook_endpoints", json=hook).status_code == 201
+            body = problem(client.post("/v1/webhook_endpoints", json=hook), 409)
+            assert locs(body) == ["url"] and body["detail"].startswith("url: ")
+
+    def test_an_empty_dataset_upload_names_file(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            upload = {"file": ("empty.jsonl", b"", "application/jsonl")}
+            response = client.post("/v1/datasets", files=upload, data={"format": "general_vqa"})
+            body = problem(response, 422)
+            assert locs(body) == ["file"]

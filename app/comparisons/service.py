@@ -345,6 +345,7 @@ def items(
             "Bad Request",
             f"metric: {metric!r} is not compared here ({names})",
             slug="bad-metric",
+            field=["query", "metric"],
         )
     wanted = [metric] if metric is not None else names
     base, cand, _, _ = _sides(session, comparison.baseline_id, comparison.candidate_id, wanted)
@@ -369,7 +370,11 @@ def items(
     if after is not None:
         if after not in ids:
             raise ProblemError(
-                400, "Bad Request", f"after: {after!r} is not an item here", slug="bad-cursor"
+                400,
+                "Bad Request",
+                f"after: {after!r} is not an item here",
+                slug="bad-cursor",
+                field=["query", "after"],
             )
         start = ids.index(after) + 1
     page = moved[start : start + limit]

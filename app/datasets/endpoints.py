@@ -41,7 +41,11 @@ def create_dataset(
     data = file.file.read()
     if not data:
         raise ProblemError(
-            422, "Invalid dataset", "file: the upload is empty", slug="invalid-dataset"
+            422,
+            "Invalid dataset",
+            "file: the upload is empty",
+            slug="invalid-dataset",
+            field=["file"],
         )
     dataset = service.create(
         session,

@@ -68,6 +68,7 @@ def create(
             "Invalid dataset",
             f"file: {total} rows; at most {settings.max_dataset_rows} (LOUPE_MAX_DATASET_ROWS)",
             slug="invalid-dataset",
+            field=["file"],
         )
     dataset_id = new_id("ds")
     rows = _rows(dataset_id, subsets)

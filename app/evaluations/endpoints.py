@@ -172,6 +172,7 @@ def list_evaluation_test_cases(
             "Bad Request",
             f"after: {after!r} is not a test case id of this evaluation",
             slug="bad-cursor",
+            field=["query", "after"],
         )
 
     def media_url(digest: str) -> str:
@@ -218,6 +219,7 @@ def list_evaluation_results(
             "Bad Request",
             f"after: {after!r} is not a result of this evaluation",
             slug="bad-cursor",
+            field=["query", "after"],
         )
     data = [service.result_to_schema(row) for row in rows[:limit]]
     return EvaluationResultList.of(data, len(rows) > limit)

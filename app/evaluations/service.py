@@ -531,6 +531,7 @@ def check_metric(evaluation: Evaluation, metric: str | None) -> None:
             "Bad Request",
             f"metric: {metric!r} is not a metric of this evaluation (it has {', '.join(names)})",
             slug="unknown-metric",
+            field=["query", "metric"],
         )
 
 

@@ -35,7 +35,11 @@ def create_webhook_endpoint(
     repo = WebhookRepository(session, tenant.id)
     if repo.endpoint_by_url(payload.url) is not None:
         raise ProblemError(
-            409, "Conflict", "That URL is already registered.", slug="webhook-endpoint-exists"
+            409,
+            "Conflict",
+            "url: that URL is already registered.",
+            slug="webhook-endpoint-exists",
+            field=["url"],
         )
     endpoint = create_endpoint(session, tenant.id, payload)
     session.commit()

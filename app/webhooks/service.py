@@ -91,7 +91,11 @@ def create_endpoint(
     except IntegrityError as exc:
         # A concurrent request registered the same URL between our check and this insert.
         raise ProblemError(
-            409, "Conflict", "That URL is already registered.", slug="webhook-endpoint-exists"
+            409,
+            "Conflict",
+            "url: that URL is already registered.",
+            slug="webhook-endpoint-exists",
+            field=["url"],
         ) from exc
     return endpoint
 

@@ -123,8 +123,10 @@ class TestEvaluationComparison:
         both = client.get(path, params={"limit": 1000}).json()["data"]
         assert {item["metric"] for item in both} == {"exact_match", "bleu"}
         assert len(both) == 16
-        assert problem(client.get(path, params={"metric": "nope"}), 400)
-        assert problem(client.get(path, params={"after": "nope"}), 400)
+        bad_metric = problem(client.get(path, params={"metric": "nope"}), 400)
+        assert [error["loc"] for error in bad_metric["errors"]] == ["query.metric"]
+        bad_cursor = problem(client.get(path, params={"after": "nope"}), 400)
+        assert [error["loc"] for error in bad_cursor["errors"]] == ["query.after"]
 
 
 class TestMinimumDetectableEffect:
