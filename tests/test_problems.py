@@ -103,3 +103,53 @@ class TestFieldAtFault:
             response = client.post("/v1/datasets", files=upload, data={"format": "general_vqa"})
             body = problem(response, 422)
             assert locs(body) == ["file"]
+
+
+class TestListCursors:
+    @pytest.mark.parametrize(
+        "path",
+        [
+            "/v1/evaluations",
+            "/v1/runs",
+            "/v1/datasets",
+            "/v1/models",
+            "/v1/webhook_endpoints",
+        ],
+    )
+    def test_a_cursor_that_is_no_id_of_the_list_is_400(self, api: Api, path: str) -> None:
+        with api.tenant_client() as client:
+            # Planted so that a cursor sorting after every id would answer it (the first page).
+            assert client.post("/v1/evaluations", json=EVALUATION).status_code == 202
+            assert client.post("/v1/webhook_endpoints", json={"url": "http://127.0.0.1:9/h"})
+            for cursor in ("zzz", "%%", "ds_1" if path != "/v1/datasets" else "eval_1"):
+                body = problem(client.get(path, params={"after": cursor}), 400)
+                assert locs(body) == ["query.after"] and body["detail"].startswith("after: ")
+            # An empty cursor is no cursor, as before.
+            assert client.get(path, params={"after": ""}).status_code == 200
+
+    def test_openai_routes_name_after_as_their_param(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            created = client.post("/v1/evals", json=EVAL_DEFINITION)
+            assert created.status_code == 201, created.text
+            runs = f"/v1/evals/{created.json()['id']}/runs"
+            for path in ("/v1/evals", "/v1/files", runs):
+                body = problem(client.get(path, params={"after": "zzz"}), 400)
+                assert body["error"]["param"] == "after" and locs(body) == ["after"]
+
+
+EVAL_DEFINITION = {
+    "name": "cursor",
+    "data_source_config": {
+        "type": "custom",
+        "item_schema": {"type": "object", "properties": {"q": {"type": "string"}}},
+    },
+    "testing_criteria": [
+        {
+            "type": "string_check",
+            "name": "same",
+            "input": "{{ item.q }}",
+            "reference": "a",
+            "operation": "eq",
+        }
+    ],
+}

@@ -59,3 +59,22 @@ def position(name: str, value: str, what: str) -> int:
             "bad_cursor",
         )
     return int(value)
+
+
+def id_cursor(
+    value: str | None, prefix: str, loc: tuple[str, ...] = ("query", "after")
+) -> str | None:
+    """An id cursor (`after`) from the query string; 400 problem+json naming the parameter
+    unless it is empty (no cursor) or has the prefix of the ids listed.
+
+    Ids sort by creation time, so a cursor that was deleted or never issued still has a place
+    in the order; text of another shape sorts before or after every id and would silently
+    answer the first page or an empty one.
+    """
+    if not value or value.startswith(f"{prefix}_"):
+        return value
+    raise bad_request(
+        f"{loc[-1]}: {value[:40]!r} is not an id of this list (they start with {prefix}_)",
+        list(loc),
+        "bad_cursor",
+    )

@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.query import id_cursor
 from app.candidates import service
 from app.candidates.repository import CandidateModelRepository
 from app.candidates.schemas import CandidateModel, CandidateModelCreate, CandidateModelList
@@ -35,7 +36,7 @@ def list_models(
     session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
 ) -> CandidateModelList:
     """The tenant's candidate models, newest first (keys are never returned)."""
-    rows = CandidateModelRepository(session, tenant.id).page(after, limit)
+    rows = CandidateModelRepository(session, tenant.id).page(id_cursor(after, "model"), limit)
     data = [service.to_schema(row) for row in rows[:limit]]
     return CandidateModelList.of(data, len(rows) > limit)
 

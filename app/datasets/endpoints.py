@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
-from app.api.query import position
+from app.api.query import id_cursor, position
 from app.datasets import service
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
@@ -66,7 +66,7 @@ def list_datasets(
     session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
 ) -> DatasetList:
     """The tenant's datasets, newest first."""
-    rows = DatasetRepository(session, tenant.id).page(after, limit)
+    rows = DatasetRepository(session, tenant.id).page(id_cursor(after, "ds"), limit)
     data = [service.to_schema(row) for row in rows[:limit]]
     return DatasetList.of(data, len(rows) > limit)
 

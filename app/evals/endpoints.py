@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.query import id_cursor
 from app.evals import report, service
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import (
@@ -55,7 +56,9 @@ def list_evals(
     order: Order = "asc",
     order_by: Literal["created_at", "updated_at"] = "created_at",
 ) -> EvalList:
-    definitions = EvalRepository(session, tenant.id).page(after, limit, order == "asc", order_by)
+    definitions = EvalRepository(session, tenant.id).page(
+        id_cursor(after, "eval", ("after",)), limit, order == "asc", order_by
+    )
     if definitions is None:
         raise bad_request(
             f"after {after!r} is not one of your evals (deleted?); with order_by=updated_at "
@@ -151,7 +154,9 @@ def list_eval_runs(
     status: Literal["queued", "in_progress", "completed", "canceled", "failed"] | None = None,
 ) -> EvalRunList:
     definition = service.get_eval_or_404(session, tenant, eval_id)
-    runs = EvalRunRepository(session, tenant.id).page(eval_id, status, after, limit, order == "asc")
+    runs = EvalRunRepository(session, tenant.id).page(
+        eval_id, status, id_cursor(after, "evalrun", ("after",)), limit, order == "asc"
+    )
     base = str(request.base_url)
     return EvalRunList.of(
         [report.run_schema(session, definition, r, e, base) for r, e in runs[:limit]],

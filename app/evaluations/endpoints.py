@@ -7,6 +7,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from app import idempotency
 from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
+from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.evaluations import export, lifecycle, repository, service
 from app.evaluations.repository import EvaluationRepository
@@ -129,7 +130,9 @@ def list_evaluations(
     ] = None,
 ) -> EvaluationList:
     """The tenant's evaluations, newest first."""
-    rows = EvaluationRepository(session, tenant.id).page(after, limit, status=status, name=name)
+    rows = EvaluationRepository(session, tenant.id).page(
+        id_cursor(after, "eval"), limit, status=status, name=name
+    )
     data = [service.to_schema(session, row) for row in rows[:limit]]
     return EvaluationList.of(data, len(rows) > limit)
 

@@ -5,6 +5,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 
 from app.api.deps import SessionDep, TenantDep
+from app.api.query import id_cursor
 from app.files import service
 from app.files.repository import EvalFileRepository
 from app.files.schemas import FileDeleted, FileList, FileObject
@@ -56,7 +57,9 @@ def list_files(
     order: Literal["asc", "desc"] = "desc",
 ) -> FileList:
     """The tenant's files, newest first by default."""
-    files = EvalFileRepository(session, tenant.id).page(purpose, after, limit, order == "desc")
+    files = EvalFileRepository(session, tenant.id).page(
+        purpose, id_cursor(after, "file", ("after",)), limit, order == "desc"
+    )
     return FileList.of([service.to_schema(f) for f in files[:limit]], len(files) > limit)
 
 

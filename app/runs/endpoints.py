@@ -10,7 +10,7 @@ from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
-from app.api.query import position
+from app.api.query import id_cursor, position
 from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
 from app.evaluations.export import csv_cell
@@ -53,7 +53,7 @@ def list_runs(
     session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
 ) -> RunList:
     """The tenant's runs, newest first."""
-    rows = RunRepository(session, tenant.id).page(after, limit)
+    rows = RunRepository(session, tenant.id).page(id_cursor(after, "run"), limit)
     data = [service.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
     return RunList.of(data, len(rows) > limit)
 

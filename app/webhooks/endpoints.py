@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.query import id_cursor
 from app.problems import ProblemError, problem_responses
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import (
@@ -51,7 +52,7 @@ def list_webhook_endpoints(
     session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
 ) -> WebhookEndpointList:
     """The tenant's endpoints, newest first (secrets are never listed)."""
-    rows = WebhookRepository(session, tenant.id).endpoints_page(after, limit)
+    rows = WebhookRepository(session, tenant.id).endpoints_page(id_cursor(after, "we"), limit)
     data = [WebhookEndpoint.model_validate(row, from_attributes=True) for row in rows[:limit]]
     return WebhookEndpointList.of(data, len(rows) > limit)
 
@@ -70,7 +71,7 @@ def list_webhook_deliveries(
         raise ProblemError(
             404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
         )
-    rows = repo.deliveries_page(endpoint_id, after, limit)
+    rows = repo.deliveries_page(endpoint_id, id_cursor(after, "whd"), limit)
     data = [
         WebhookDelivery(
             id=delivery.id,
