@@ -153,3 +153,18 @@ EVAL_DEFINITION = {
         }
     ],
 }
+
+
+class TestIdempotencyKey:
+    def test_an_empty_key_is_refused_naming_the_header(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            empty = {"Idempotency-Key": ""}
+            body = problem(client.post("/v1/evaluations", json=EVALUATION, headers=empty), 422)
+            assert locs(body) == ["header.Idempotency-Key"]
+            # Before, "" was a key: a second body under it was refused as a reused key.
+            other = {**EVALUATION, "name": "another"}
+            body = problem(client.post("/v1/evaluations", json=other, headers=empty), 422)
+            assert locs(body) == ["header.Idempotency-Key"] and "reused" not in body["type"]
+            too_long = {"Idempotency-Key": "k" * 256}
+            body = problem(client.post("/v1/evaluations", json=EVALUATION, headers=too_long), 422)
+            assert locs(body) == ["header.Idempotency-Key"]

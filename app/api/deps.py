@@ -60,6 +60,8 @@ def get_idempotency_key(
         str | None,
         Header(
             alias="Idempotency-Key",
+            # An empty key would be one key that every keyless-looking retry shares.
+            min_length=1,
             max_length=255,
             description="Retries with the same key and body replay the first response for 24 h.",
         ),
