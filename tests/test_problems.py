@@ -4,7 +4,10 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 
+from app.models import ApiKey
+from app.tenants.service import revoke_key
 from tests.fixtures.api import Api
 
 
@@ -168,3 +171,26 @@ class TestIdempotencyKey:
             too_long = {"Idempotency-Key": "k" * 256}
             body = problem(client.post("/v1/evaluations", json=EVALUATION, headers=too_long), 422)
             assert locs(body) == ["header.Idempotency-Key"]
+
+
+class TestAuthorization:
+    def test_missing_invalid_and_revoked_keys_name_the_header(self, api: Api) -> None:
+        key = api.new_key()
+        with api.client(key) as client, api.client() as anonymous:
+            assert client.get("/v1/evaluations").status_code == 200
+            response = anonymous.get("/v1/evaluations")
+            body = problem(response, 401)
+            assert locs(body) == ["header.Authorization"] and "Authorization" in body["detail"]
+            assert response.headers["www-authenticate"] == 'Bearer realm="loupe"'
+            with api.served.runtime.session() as session:
+                stored = session.scalars(select(ApiKey).where(ApiKey.prefix == key[:10])).one()
+                revoke_key(session, stored.id)
+                session.commit()
+            for path in ("/v1/evaluations", "/v1/evals"):
+                response = client.get(path)
+                body = problem(response, 401)
+                assert locs(body) == ["header.Authorization"]
+                assert "revoked" in body["detail"]
+                assert response.headers["www-authenticate"] == (
+                    'Bearer realm="loupe", error="invalid_token"'
+                )

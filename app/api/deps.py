@@ -35,19 +35,25 @@ def get_tenant(
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Tenant:
-    challenge = {"WWW-Authenticate": 'Bearer realm="loupe"'}
     if credentials is None or credentials.scheme.lower() != "bearer":
         raise ProblemError(
             401,
             "Unauthorized",
             "Send an API key as `Authorization: Bearer <key>`.",
             slug="unauthorized",
-            headers=challenge,
+            headers={"WWW-Authenticate": 'Bearer realm="loupe"'},
+            field=["header", "Authorization"],
         )
     tenant = tenant_for_key(session, credentials.credentials)
     if tenant is None:
         raise ProblemError(
-            401, "Unauthorized", "The API key is not valid.", slug="unauthorized", headers=challenge
+            401,
+            "Unauthorized",
+            "The API key in Authorization is not valid (unknown or revoked).",
+            slug="unauthorized",
+            # RFC 6750: a key was sent and refused, so say so to the client.
+            headers={"WWW-Authenticate": 'Bearer realm="loupe", error="invalid_token"'},
+            field=["header", "Authorization"],
         )
     return tenant
 

@@ -142,7 +142,11 @@ class TestAuth:
     def test_bad_key_is_401(self, api: Api) -> None:
         for key in ("lp_not-a-real-key", "nonsense", "lp_" + "x" * 43):
             response = api.client(key).get("/v1/evaluations")
-            assert problem(response, 401)["detail"] == "The API key is not valid."
+            body = problem(response, 401)
+            assert (
+                body["detail"] == "The API key in Authorization is not valid (unknown or revoked)."
+            )
+            assert error_locs(body) == ["header.Authorization"]
             assert response.headers["www-authenticate"].startswith("Bearer")
 
     def test_other_tenants_rows_answer_404(self, api: Api) -> None:
