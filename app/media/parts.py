@@ -62,7 +62,11 @@ def _part_tag(value: Any) -> str | None:
     if isinstance(value, str):
         return "@string"
     if isinstance(value, dict):
-        return {"text": "@text", "image_url": "@image_url"}.get(value.get("type"))  # type: ignore[arg-type]
+        kind = value.get("type")
+        # A type that is an object or a list names no member (and cannot be looked up).
+        if not isinstance(kind, str):
+            return None
+        return {"text": "@text", "image_url": "@image_url"}.get(kind)
     if isinstance(value, TextPart):
         return "@text"
     if isinstance(value, ImageUrlPart):
