@@ -1,5 +1,7 @@
 """Candidate model decisions: check the endpoint, keep the key encrypted, build endpoints."""
 
+from dataclasses import replace
+
 from sqlalchemy.orm import Session
 
 from app import crypto
@@ -9,6 +11,7 @@ from app.candidates.schemas import CandidateModelCreate
 from app.config import Settings
 from app.ids import new_id
 from app.judges import JudgeEndpoint
+from app.media.netguard import AddressPolicy
 from app.models import CandidateModel, Tenant
 from app.problems import ProblemError
 from app.webhooks.service import check_endpoint_url
@@ -79,7 +82,9 @@ def _registered(model: CandidateModel, settings: Settings, role: str) -> JudgeEn
     # The address is checked again, as DNS may have changed since registration.
     check_endpoint_url(model.base_url, settings, field="base_url", purpose="model")
     api_key = crypto.decrypt(settings, model.api_key_encrypted) if model.api_key_encrypted else ""
-    return endpoint_for(settings, model.base_url, api_key, model.model, role)
+    endpoint = endpoint_for(settings, model.base_url, api_key, model.model, role)
+    # ...and again on every connection, for the same reason (app/judges/_resolver.py).
+    return replace(endpoint, address_policy=AddressPolicy.for_purpose(settings, "model"))
 
 
 def endpoint(model: CandidateModel, settings: Settings) -> JudgeEndpoint:

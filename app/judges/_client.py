@@ -35,6 +35,7 @@ from app.judges._errors import (
 from app.judges._http import LeanAioHttpClient
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._pacing import LOCAL_STORE, Pacer, RedisPaceStore, endpoint_key, total_tokens
+from app.judges._resolver import refusal_in
 from app.judges._shared import SharedAnswers, answer_once
 from app.judges._telemetry import EndpointMeter
 from app.judges._types import (
@@ -110,7 +111,9 @@ class JudgeClient:
             # aiohttp's pool hands out connections in O(1); httpcore's scans every pooled
             # connection per request, which dominated our CPU at 64 requests in flight.
             http_client=LeanAioHttpClient(
-                timeout=endpoint.timeout_seconds, verify=trust(endpoint.ca_bundle)
+                timeout=endpoint.timeout_seconds,
+                verify=trust(endpoint.ca_bundle),
+                address_policy=endpoint.address_policy,
             ),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
@@ -537,6 +540,15 @@ class JudgeClient:
                 )
                 continue
             except openai.APIConnectionError as error:
+                refused = refusal_in(error)
+                if refused is not None:
+                    # The policy's verdict on this address: asking again would not change it.
+                    raise self._error(
+                        f"{role}_blocked",
+                        f"the {role} endpoint {self.host} is {refused}",
+                        usage,
+                        kind="blocked",
+                    ) from error
                 # APITimeoutError included: a refused connection arrives as one (see
                 # connection_kind).
                 kind = connection_kind(error)

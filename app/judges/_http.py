@@ -6,15 +6,59 @@ and redirect flows and parse each response's Set-Cookie headers into a jar: work
 endpoint never needs (the SDK sets its own headers and auth; chat completions do not redirect
 or set cookies) that cost about a sixth of the service's CPU per judge call. Requests of any
 other shape fall back to httpx's own code.
+
+With an address policy (a tenant's model), every connection's address is checked against it
+(`_resolver.py`) and proxy variables are ignored, as for image URLs and webhooks: a proxy would
+resolve the name itself, out of the policy's sight.
 """
 
+import ssl
 from typing import Any
 
+import aiohttp
 import httpx
 import openai
+from httpx_aiohttp import AiohttpTransport
+
+from app.judges._resolver import PolicyResolver, check_literal
+from app.media.netguard import AddressPolicy, url_host
 
 
 class LeanAioHttpClient(openai.DefaultAioHttpClient):
+    def __init__(self, *, address_policy: AddressPolicy | None = None, **options: Any) -> None:
+        # Read by _init_transport, which httpx calls from its constructor.
+        self.address_policy = address_policy
+        if address_policy is not None:
+            options["trust_env"] = False
+        super().__init__(**options)
+
+    def _init_transport(  # type: ignore[override]
+        self,
+        verify: ssl.SSLContext | str | bool = True,
+        limits: httpx.Limits = httpx.Limits(),
+        **options: Any,
+    ) -> httpx.AsyncBaseTransport:
+        policy = self.address_policy
+        if policy is None:
+            return super()._init_transport(verify=verify, limits=limits, **options)
+        transport = AiohttpTransport(verify=verify, limits=limits, trust_env=False)
+        timeout = self.timeout.connect or self.timeout.pool or 60.0
+
+        def session() -> aiohttp.ClientSession:
+            # httpx-aiohttp's own connector, resolving through the policy. No DNS cache:
+            # every new connection is resolved and checked again.
+            connector = aiohttp.TCPConnector(
+                keepalive_timeout=limits.keepalive_expiry,
+                ssl=transport.ssl_context,
+                limit=limits.max_connections or 0,
+                resolver=PolicyResolver(policy, timeout),
+                use_dns_cache=False,
+            )
+            return aiohttp.ClientSession(connector=connector)
+
+        transport.client = session
+        return transport
+
     def build_request(  # type: ignore[override]
         self,
         method: str,
@@ -65,6 +109,9 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
     ) -> httpx.Response:
         if self.is_closed:
             raise RuntimeError("Cannot send a request, as the client has been closed.")
+        if self.address_policy is not None:
+            # An IP literal reaches no resolver: checked here, on every request.
+            check_literal(self.address_policy, url_host(request.url))
         # Proxies from the environment are mounted per URL pattern, as httpx would pick them.
         transport = self._transport_for_url(request.url)
         response = await transport.handle_async_request(request)

@@ -3,6 +3,8 @@
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from app.media.netguard import AddressPolicy
+
 ResponseFormatMode = Literal["json_schema", "json_object", "text"]
 
 
@@ -27,6 +29,15 @@ class JudgeEndpoint:
     ca_bundle: str | None = None
     # Redis URL where the endpoint's pace is shared by every worker; None: this process only.
     pace_url: str | None = field(default=None, repr=False)
+    # A tenant's registered model: the operator's model policy, applied to the address of every
+    # connection (DNS may answer differently after the check at registration). None for the
+    # operator's own judge, which may be on any address.
+    address_policy: AddressPolicy | None = None
+
+    @property
+    def tenant_owned(self) -> bool:
+        """True for a tenant's registered model (its host and name are the tenant's data)."""
+        return self.address_policy is not None
 
 
 @dataclass
@@ -88,7 +99,8 @@ class JudgeError(Exception):
 
     Endpoint failures are typed `<role>_<kind>` (`judge_timeout`, `candidate_unreachable`);
     `kind` alone is one of app.judges._errors.FailureKind, or `auth`, `quota`, `bad_request`,
-    `error` (another HTTP status); None for failures that are not the endpoint's.
+    `error` (another HTTP status), `blocked` (the model policy refused the address a tenant's
+    model host resolved to); None for failures that are not the endpoint's.
     """
 
     def __init__(
