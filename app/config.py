@@ -20,7 +20,9 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, Settin
 
 ENV_PREFIX = "LOUPE_"
 # Settings whose values are never repeated in an error message.
-_SECRET_FIELDS = frozenset({"judge_api_key", "secret_key", "database_url", "redis_url"})
+_SECRET_FIELDS = frozenset(
+    {"judge_api_key", "secret_key", "database_url", "redis_url", "metrics_token"}
+)
 
 
 class ConfigError(Exception):
@@ -106,6 +108,9 @@ class Settings(BaseSettings):
     # Workers sharing a host need a port each; 0 turns the worker's metrics off.
     metrics_host: str = "127.0.0.1"
     metrics_port: int = Field(default=9101, ge=0, le=65535)
+    # When set, /metrics (the API's and each worker's) answers only `Authorization: Bearer
+    # <token>`; without it anyone who reaches the port may scrape.
+    metrics_token: str | None = Field(default=None, min_length=1, repr=False)
 
     idempotency_retention_hours: float = Field(default=24.0, gt=0)
     # Finished evaluations and runs older than this (by completion) are deleted by the ticker,
@@ -274,7 +279,7 @@ class Settings(BaseSettings):
 
     def secret_values(self) -> list[str]:
         """Strings no log line may contain: API keys, the secret key, URL passwords."""
-        values = [self.judge_endpoint_values()[1], self.secret_key or ""]
+        values = [self.judge_endpoint_values()[1], self.secret_key or "", self.metrics_token or ""]
         for url in (self.database_url, self.redis_url):
             password = urlsplit(url).password if url else None
             values.append(password or "")

@@ -31,6 +31,7 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
             settings.metrics_host,
             settings.metrics_port,
             QueueCollector(settings.queue_name, runtime.dispatcher.backlog),
+            token=settings.metrics_token,
         )
     # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
     # shared across jobs instead of being rebuilt in a forked child per job.

@@ -117,7 +117,9 @@ class JudgeClient:
             ),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
-        self._meter = EndpointMeter(endpoint.role, endpoint.base_url)
+        self._meter = EndpointMeter(
+            endpoint.role, endpoint.base_url, tenant_owned=endpoint.tenant_owned
+        )
         self._pacer = Pacer(
             endpoint_key(endpoint.base_url, endpoint.api_key),
             endpoint.concurrency,

@@ -19,6 +19,9 @@ from app.telemetry.metrics import (
 MAX_HOST_LABELS = 32
 MAX_MODEL_LABELS = 32
 OTHER = "other"
+# The host and model label of every tenant's registered model: /metrics may be read by anyone
+# who reaches it, and which hosts and models a tenant uses is that tenant's business.
+TENANT = "tenant"
 
 
 class LabelBudget:
@@ -64,17 +67,26 @@ def outcome_of(error: Exception) -> str:
 
 
 class EndpointMeter:
-    """The Prometheus series of one endpoint (role and host), per model."""
+    """The Prometheus series of one endpoint (role and host), per model; a tenant's model is
+    counted as host and model `tenant`, the operator's judge under its own."""
 
     def __init__(
-        self, role: str, base_url: str | None, budget: LabelBudget = PROCESS_LABELS
+        self,
+        role: str,
+        base_url: str | None,
+        budget: LabelBudget = PROCESS_LABELS,
+        *,
+        tenant_owned: bool = False,
     ) -> None:
         self.role = role
         # The SDK's default endpoint when none is configured.
         self.host = urlsplit(base_url or "https://api.openai.com/v1").hostname or "unknown"
+        self.tenant_owned = tenant_owned
         self._budget = budget
 
     def _labels(self, model: str) -> tuple[str, str, str]:
+        if self.tenant_owned:
+            return self.role, TENANT, TENANT
         return (self.role, *self._budget.labels(self.host, model))
 
     def timed(self, model: str, seconds: float) -> None:
