@@ -3,11 +3,10 @@ row as the test case an eval-run job grades (images ingested at create)."""
 
 from typing import Any
 
-from jsonschema import Draft202012Validator
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.evals import criteria
+from app.evals import _schema, criteria
 from app.evals._origins import Origin, Path, Row, located, of_template
 from app.files import service as files
 from app.media.ingest import ingest_contents
@@ -22,7 +21,7 @@ from app.metrics._templates import (
     resolve,
 )
 from app.models import EvalDefinition, Tenant
-from app.problems import ProblemError, bad_request, format_loc
+from app.problems import ProblemError, bad_request, format_loc, format_pointer
 
 SOURCE = ["data_source", "source"]
 
@@ -65,9 +64,27 @@ def read_rows(
 def check_items(
     schema: dict[str, Any], rows: list[dict[str, Any]], lines: list[int] | None
 ) -> None:
-    validator = Draft202012Validator(schema)
+    """Refuse (400) the first row whose item does not match the eval's item_schema."""
+    refused = _schema.refusal(schema)
+    if refused is not None:
+        # An eval stored before Loupe refused remote references and non-RE2 patterns.
+        where = format_pointer(refused[0]) if refused[0] else "its root"
+        raise bad_request(
+            f"this eval's item_schema cannot be applied (at {where}): {refused[1]}; "
+            "create a new eval with a schema Loupe can apply",
+            ["path", "eval_id"],
+            "invalid_item_schema",
+        )
+    checker = _schema.validator(schema)
     for index, row in enumerate(rows):
-        error = next(iter(validator.iter_errors(row["item"])), None)
+        try:
+            error = _schema.first_error(checker, row["item"])
+        except _schema.SchemaRefused as exc:
+            if lines is not None:
+                name, path = f"file line {lines[index]}", [*SOURCE, "id"]
+            else:
+                name, path = f"content[{index}].item", [*SOURCE, "content", index, "item"]
+            raise bad_request(f"{name}: {exc.message}", path, "invalid_item_schema") from exc
         if error is None:
             continue
         where = "/".join(str(step) for step in error.absolute_path) or "(the item)"

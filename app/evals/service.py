@@ -8,14 +8,12 @@ flush but never commit.
 from dataclasses import dataclass, field
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
 from sqlalchemy.orm import Session
 
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.db import utcnow
-from app.evals import criteria
+from app.evals import _schema, criteria
 from app.evals import data_source as data_sources
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import Eval, EvalCreate, EvalRunCreate, EvalUpdate
@@ -61,13 +59,7 @@ def create_eval(session: Session, tenant: Tenant, payload: EvalCreate) -> EvalDe
             ["data_source_config", "type"],
             "unsupported_data_source",
         )
-    try:
-        Draft202012Validator.check_schema(config.item_schema)
-    except SchemaError as exc:
-        raise bad_request(
-            f"item_schema is not a valid JSON Schema: {exc.message}",
-            ["data_source_config", "item_schema"],
-        ) from exc
+    _schema.check(config.item_schema)
     echoed, specs = criteria.validate(payload.testing_criteria)
     now = utcnow()
     definition = EvalDefinition(

@@ -1,0 +1,354 @@
+"""An eval's `item_schema`, checked and applied without fetching anything or backtracking.
+
+jsonschema's defaults would fetch any remote `$ref` (http://, file://) with urllib, on create
+and on every run, and run `pattern` with Python's backtracking `re`, where `^(a+)+$` against a
+few dozen `a`s holds the process for minutes. Here references resolve inside the document only
+(a registry whose retrieval refuses everything), every regex runs on RE2 (linear time; patterns
+RE2 cannot compile, such as backreferences and lookarounds, are refused at create), and the
+schema is validated as JSON Schema 2020-12 throughout: `$schema` is ignored, since a known
+dialect URI would switch a subschema to jsonschema's stock validator with Python's `re`.
+"""
+
+import reprlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from functools import lru_cache
+from typing import Any
+
+import re2
+from jsonschema import Draft202012Validator, ValidationError, validators
+from jsonschema.exceptions import SchemaError
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource, Unresolvable
+from referencing.jsonschema import DRAFT202012
+
+from app.problems import bad_request
+
+FIELD: list[str | int] = ["data_source_config", "item_schema"]
+# A schema whose references fan out (allOf of two refs to a def that does the same, 30 deep)
+# asks for 2^30 checks of one item: refuse an item once its check has followed this many.
+MAX_REFERENCE_STEPS = 20_000
+
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False  # a refused pattern is the client's 400, not a line on stderr
+_short = reprlib.Repr()
+_short.maxstring = 80
+_short.maxother = 80
+_steps: ContextVar[list[int]] = ContextVar("item_schema_steps")
+
+# Keywords whose values are schemas (draft 2020-12, as `referencing` lists them).
+_IN_VALUE = frozenset(
+    {
+        "additionalProperties",
+        "contains",
+        "contentSchema",
+        "else",
+        "if",
+        "items",
+        "not",
+        "propertyNames",
+        "then",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
+)
+_IN_SUBARRAY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+_IN_SUBVALUES = frozenset(
+    {"$defs", "definitions", "dependentSchemas", "patternProperties", "properties"}
+)
+_REFERENCES = ("$ref", "$dynamicRef")
+
+
+class SchemaRefused(Exception):
+    """A stored item_schema Loupe no longer applies (created before these checks)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@lru_cache(maxsize=1024)
+def _regex(pattern: str) -> Any:
+    return re2.compile(pattern, _OPTIONS)
+
+
+def regex_problem(pattern: str) -> str | None:
+    """Why RE2 cannot run `pattern`, or None when it can."""
+    try:
+        _regex(pattern)
+    except re2.error as exc:
+        reason = exc.args[0] if exc.args else "invalid"
+        return reason.decode(errors="replace") if isinstance(reason, bytes) else str(reason)
+    return None
+
+
+def _search(pattern: str, text: str) -> bool:
+    try:
+        return _regex(pattern).search(text) is not None
+    except re2.error as exc:
+        raise SchemaRefused(f"item_schema pattern {pattern!r} cannot run on RE2") from exc
+
+
+def _refuse_retrieval(uri: str) -> Resource[Any]:
+    raise NoSuchResource(ref=uri)
+
+
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and not _search(pattern, instance):
+        yield ValidationError(f"{_short.repr(instance)} does not match {pattern!r}")
+
+
+def _pattern_properties(
+    validator: Any, patterns: dict[str, Any], instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for key, value in instance.items():
+            if _search(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional(instance: dict[str, Any], schema: dict[str, Any]) -> list[str]:
+    properties = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    return [
+        key
+        for key in instance
+        if key not in properties and not any(_search(p, key) for p in patterns)
+    ]
+
+
+def _additional_properties(
+    validator: Any, additional: Any, instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    extras = _additional(instance, schema)
+    if validator.is_type(additional, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], additional, path=extra)
+    elif not additional and extras:
+        names = ", ".join(repr(extra) for extra in sorted(extras))
+        yield ValidationError(f"Additional properties are not allowed ({names} unexpected)")
+
+
+def _is_valid(errors: Iterator[Any]) -> bool:
+    return next(errors, None) is None
+
+
+def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any) -> set[str]:
+    """The keys of `instance` some keyword of `schema` evaluates (jsonschema's own walk, with
+    patternProperties matched by RE2)."""
+    if validator.is_type(schema, "boolean"):
+        return set()
+    keys: set[str] = set()
+    for keyword in _REFERENCES:
+        if (reference := schema.get(keyword)) is not None:
+            _spend()
+            resolved = validator._resolver.lookup(reference)
+            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+            keys |= _evaluated_keys(inner, instance, resolved.contents)
+    properties = schema.get("properties")
+    if validator.is_type(properties, "object"):
+        keys |= properties.keys() & instance.keys()
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        if (subschema := schema.get(keyword)) is not None:
+            valid = (_is_valid(validator.descend(value, subschema)) for value in instance.values())
+            keys |= {key for key, ok in zip(instance, valid, strict=True) if ok}
+    for pattern in schema.get("patternProperties", {}):
+        keys |= {key for key in instance if _search(pattern, key)}
+    for key, subschema in schema.get("dependentSchemas", {}).items():
+        if key in instance:
+            keys |= _evaluated_keys(validator, instance, subschema)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []):
+            if _is_valid(validator.descend(instance, subschema)):
+                keys |= _evaluated_keys(validator, instance, subschema)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            keys |= _evaluated_keys(validator, instance, schema["if"])
+            if "then" in schema:
+                keys |= _evaluated_keys(validator, instance, schema["then"])
+        elif "else" in schema:
+            keys |= _evaluated_keys(validator, instance, schema["else"])
+    return keys
+
+
+def _unevaluated_properties(
+    validator: Any, unevaluated: Any, instance: Any, schema: Any
+) -> Iterator[Any]:
+    if not validator.is_type(instance, "object"):
+        return
+    evaluated = _evaluated_keys(validator, instance, schema)
+    refused = [
+        key
+        for key in instance
+        if key not in evaluated
+        and not _is_valid(validator.descend(instance[key], unevaluated, path=key, schema_path=key))
+    ]
+    if refused:
+        names = ", ".join(repr(key) for key in sorted(refused))
+        if unevaluated is False:
+            yield ValidationError(f"Unevaluated properties are not allowed ({names} unexpected)")
+        else:
+            yield ValidationError(
+                f"Unevaluated properties are not valid under the given schema ({names} unexpected)"
+            )
+
+
+def _spend() -> None:
+    steps = _steps.get(None)
+    if steps is None:
+        return
+    steps[0] += 1
+    if steps[0] > MAX_REFERENCE_STEPS:
+        raise SchemaRefused(
+            f"checking one item against item_schema followed more than {MAX_REFERENCE_STEPS} "
+            "references; simplify the schema's $ref / allOf fan-out"
+        )
+
+
+def _counted(keyword: str) -> Any:
+    follow = Draft202012Validator.VALIDATORS[keyword]
+
+    def reference(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        _spend()
+        yield from follow(validator, value, instance, schema)
+
+    return reference
+
+
+ItemValidator = validators.extend(
+    Draft202012Validator,
+    {
+        "pattern": _pattern,
+        "patternProperties": _pattern_properties,
+        "additionalProperties": _additional_properties,
+        "unevaluatedProperties": _unevaluated_properties,
+        "$ref": _counted("$ref"),
+        "$dynamicRef": _counted("$dynamicRef"),
+    },
+)
+
+
+def _without_dialect(node: Any) -> Any:
+    """A copy of `node` without `$schema` anywhere: every subschema is read as 2020-12."""
+    if isinstance(node, dict):
+        return {key: _without_dialect(value) for key, value in node.items() if key != "$schema"}
+    if isinstance(node, list):
+        return [_without_dialect(value) for value in node]
+    return node
+
+
+def _subschemas(schema: dict[str, Any]) -> Iterator[tuple[list[str | int], Any]]:
+    for keyword, value in schema.items():
+        if keyword in _IN_VALUE:
+            yield [keyword], value
+        elif keyword in _IN_SUBARRAY and isinstance(value, list):
+            yield from (([keyword, index], each) for index, each in enumerate(value))
+        elif keyword in _IN_SUBVALUES and isinstance(value, dict):
+            yield from (([keyword, name], each) for name, each in value.items())
+
+
+def _remote_reference(schema: Any) -> tuple[list[str | int], str] | None:
+    """The first `$ref` / `$dynamicRef` that does not resolve inside `schema`, with its path."""
+    registry: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
+    root = DRAFT202012.create_resource(schema)
+    pending = [([], schema, registry.resolver_with_root(root))]
+    while pending:
+        path, node, resolver = pending.pop()
+        if not isinstance(node, dict):
+            continue
+        resolver = resolver.in_subresource(DRAFT202012.create_resource(node))
+        for keyword in _REFERENCES:
+            reference = node.get(keyword)
+            if not isinstance(reference, str):
+                continue
+            try:
+                resolver.lookup(reference)
+            except Unresolvable:
+                return [*path, keyword], reference
+        pending.extend(([*path, *step], each, resolver) for step, each in _subschemas(node))
+    return None
+
+
+def _bad_pattern(node: Any, path: list[str | int]) -> tuple[list[str | int], str, str] | None:
+    """The first regex RE2 cannot run, anywhere a `$ref` could make it a schema's pattern."""
+    pending = [(path, node)]
+    while pending:
+        where, value = pending.pop()
+        if isinstance(value, list):
+            pending.extend(([*where, index], each) for index, each in enumerate(value))
+            continue
+        if not isinstance(value, dict):
+            continue
+        pattern = value.get("pattern")
+        if isinstance(pattern, str) and (problem := regex_problem(pattern)) is not None:
+            return [*where, "pattern"], pattern, problem
+        patterns = value.get("patternProperties")
+        if isinstance(patterns, dict):
+            for key in patterns:
+                if (problem := regex_problem(key)) is not None:
+                    return [*where, "patternProperties", key], key, problem
+        pending.extend(([*where, key], each) for key, each in value.items())
+    return None
+
+
+def refusal(schema: Any) -> tuple[list[str | int], str] | None:
+    """Why Loupe will not apply `schema` (path inside it, message), or None."""
+    try:
+        ItemValidator.check_schema(schema, format_checker=None)
+    except SchemaError as exc:
+        return list(exc.absolute_path), f"item_schema is not a valid JSON Schema: {exc.message}"
+    if not isinstance(schema, dict):
+        return None
+    schema = _without_dialect(schema)
+    remote = _remote_reference(schema)
+    if remote is not None:
+        path, reference = remote
+        return path, (
+            f"item_schema refers to {reference!r}, which does not resolve inside item_schema: "
+            "Loupe never fetches schemas, so only in-document references may be used "
+            "('#/$defs/...', or an $id / $anchor defined in item_schema)"
+        )
+    bad = _bad_pattern(schema, [])
+    if bad is not None:
+        path, pattern, problem = bad
+        return path, (
+            f"item_schema pattern {pattern!r} cannot run on RE2 ({problem}): Loupe matches "
+            "patterns in linear time, which rules out backreferences and lookarounds"
+        )
+    return None
+
+
+def check(schema: Any) -> None:
+    """Refuse (400 naming the place inside item_schema) a schema Loupe will not apply."""
+    refused = refusal(schema)
+    if refused is not None:
+        path, message = refused
+        raise bad_request(message, [*FIELD, *path], "invalid_item_schema")
+
+
+def validator(schema: dict[str, Any]) -> Any:
+    """A validator of items against `schema` that never fetches and never backtracks."""
+    registry: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
+    return ItemValidator(_without_dialect(schema), registry=registry)
+
+
+def first_error(checker: Any, item: Any) -> Any:
+    """The item's first error against `checker`'s schema, or None; raises SchemaRefused when the
+    schema cannot be applied (an unresolvable reference, too many references followed)."""
+    token = _steps.set([0])
+    try:
+        return next(iter(checker.iter_errors(item)), None)
+    except Unresolvable as exc:
+        raise SchemaRefused(
+            "item_schema refers to something outside it; Loupe never fetches schemas"
+        ) from exc
+    except RecursionError as exc:
+        raise SchemaRefused(
+            "item_schema refers to itself without descending into the item"
+        ) from exc
+    finally:
+        _steps.reset(token)

@@ -1,0 +1,285 @@
+"""An eval's item_schema can neither make Loupe fetch (SSRF, local files) nor stall it (ReDoS).
+
+Driven through the official `openai` client. The only other server is a loopback stand-in for a
+schema host, which counts the requests it gets: it must get none.
+"""
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import openai
+import pytest
+
+from tests.evals.helpers import CRITERIA
+
+STRING = {"type": "string"}
+# With Python's backtracking `re`, `^(a+)+$` against 40 `a`s and a `!` never finishes: these
+# tests would hang on a Loupe that ran item_schema patterns on it.
+CATASTROPHIC = "^(a+)+$"
+EVIL = "a" * 5000 + "!"
+
+
+class SchemaHost:
+    """A loopback HTTP server answering every GET with a valid JSON Schema, counting requests."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        host = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                host.requests.append(self.path)
+                body = json.dumps({"type": "string"}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/schema+json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def url(self, path: str) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}{path}"
+
+    def __enter__(self) -> "SchemaHost":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@pytest.fixture
+def schema_host() -> Iterator[SchemaHost]:
+    with SchemaHost() as host:
+        yield host
+
+
+def create(client: openai.OpenAI, item_schema: dict[str, Any]) -> Any:
+    criterion = {**CRITERIA[0], "input": "{{ item.question }}", "reference": "yes"}
+    return client.evals.create(
+        name="schema",
+        data_source_config={"type": "custom", "item_schema": item_schema},
+        testing_criteria=[criterion],  # type: ignore[list-item]
+    )
+
+
+def refused(client: openai.OpenAI, item_schema: dict[str, Any]) -> openai.BadRequestError:
+    with pytest.raises(openai.BadRequestError) as refusal:
+        create(client, item_schema)
+    return refusal.value
+
+
+def run(client: openai.OpenAI, eval_id: str, items: list[Any]) -> Any:
+    content = [{"item": item} for item in items]
+    return client.evals.runs.create(
+        eval_id,
+        data_source={"type": "jsonl", "source": {"type": "file_content", "content": content}},
+    )
+
+
+def of_question(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "object", "properties": {"question": schema}}
+
+
+class TestRemoteReferences:
+    def test_a_remote_ref_is_a_400_naming_it_and_nothing_is_fetched(
+        self, client: openai.OpenAI, schema_host: SchemaHost
+    ) -> None:
+        url = schema_host.url("/schema.json")
+        cases = [
+            (of_question({"$ref": url}), "properties.question.$ref"),
+            (of_question({"$dynamicRef": url + "#meta"}), "properties.question.$dynamicRef"),
+            # Relative to an $id on the stand-in: it would resolve to the stand-in.
+            (
+                {"$id": url, "properties": {"question": {"$ref": "other.json"}}},
+                "properties.question.$ref",
+            ),
+            ({"allOf": [{"$ref": url}]}, "allOf[0].$ref"),
+            ({"$defs": {"q": {"$ref": url}}}, "$defs.q.$ref"),
+        ]
+        for schema, where in cases:
+            refusal = refused(client, schema)
+            assert refusal.code == "invalid_item_schema"
+            assert refusal.param == f"data_source_config.item_schema.{where}"
+            assert "does not resolve inside item_schema" in refusal.message
+            problem = refusal.response.json()
+            assert problem["errors"][0]["loc"] == refusal.param
+        assert schema_host.requests == []
+
+    def test_in_document_references_still_work(
+        self, client: openai.OpenAI, schema_host: SchemaHost
+    ) -> None:
+        schema = {
+            "$id": schema_host.url("/root.json"),
+            # An unknown dialect is ignored (2020-12 throughout), never fetched.
+            "$schema": schema_host.url("/dialect.json"),
+            "type": "object",
+            "properties": {
+                "question": {"$ref": "#/$defs/question"},
+                "answer": {"$ref": "#answer"},
+                "source": {"$ref": schema_host.url("/embedded.json")},
+            },
+            "$defs": {
+                "question": {"type": "string", "minLength": 2},
+                "answer": {"$anchor": "answer", "type": "string"},
+                "embedded": {"$id": schema_host.url("/embedded.json"), "type": "string"},
+            },
+        }
+        ev = create(client, schema)
+        ok = run(client, ev.id, [{"question": "why?", "answer": "yes", "source": "book"}])
+        assert ok.status in ("queued", "in_progress", "completed")
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, [{"question": "why?", "answer": "yes", "source": 3}])
+        assert mismatch.value.code == "item_schema_mismatch"
+        assert mismatch.value.param == "data_source.source.content[0].item.source"
+        assert schema_host.requests == []
+
+    def test_file_refs_answer_alike_whether_or_not_the_file_exists(
+        self, client: openai.OpenAI, tmp_path: Path
+    ) -> None:
+        schema_file = tmp_path / "schema.json"
+        schema_file.write_text(json.dumps({"type": "string"}))
+        text_file = tmp_path / "notes.txt"
+        text_file.write_text("not json")
+        answers = []
+        for target in (schema_file, text_file, tmp_path / "missing.json", Path("/etc/passwd")):
+            refusal = refused(client, of_question({"$ref": target.as_uri()}))
+            assert refusal.status_code == 400
+            assert refusal.param == "data_source_config.item_schema.properties.question.$ref"
+            answers.append((refusal.code, refusal.message.replace(target.as_uri(), "<ref>")))
+        assert len(set(answers)) == 1, answers
+
+    def test_a_ref_reaching_a_remote_ref_at_run_is_refused_without_fetching(
+        self, client: openai.OpenAI, schema_host: SchemaHost
+    ) -> None:
+        # The remote $ref sits in a data keyword, which only a run's validation follows.
+        schema = of_question({"$ref": "#/$defs/holder/default"})
+        schema["$defs"] = {"holder": {"default": {"$ref": schema_host.url("/s.json")}}}
+        ev = create(client, schema)
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [{"question": "why?"}])
+        assert refusal.value.code == "invalid_item_schema"
+        assert refusal.value.param == "data_source.source.content[0].item"
+        assert "never fetches" in refusal.value.message
+        assert schema_host.requests == []
+
+
+class TestPatterns:
+    @pytest.mark.parametrize(
+        ("schema", "bad", "where", "good"),
+        [
+            (
+                of_question({"type": "string", "pattern": CATASTROPHIC}),
+                {"question": EVIL},
+                ".question",
+                {"question": "aaaa"},
+            ),
+            (
+                {"type": "object", "patternProperties": {CATASTROPHIC: {"type": "integer"}}},
+                {"a" * 60: "not an integer"},
+                "." + "a" * 60,
+                {"a" * 60: 1, EVIL: "not matched, not checked"},
+            ),
+            (
+                {"type": "object", "propertyNames": {"pattern": CATASTROPHIC}},
+                {EVIL: 1},
+                "",
+                {"aaaa": 1},
+            ),
+            (
+                {
+                    "type": "object",
+                    "patternProperties": {CATASTROPHIC: {}},
+                    "additionalProperties": False,
+                },
+                {EVIL: 1},
+                "",
+                {"aaaa": 1},
+            ),
+            (
+                {
+                    "type": "object",
+                    "patternProperties": {CATASTROPHIC: {}},
+                    "unevaluatedProperties": False,
+                },
+                {EVIL: 1},
+                "",
+                {"aaaa": 1},
+            ),
+            # A known dialect in a subschema must not switch validation to Python's `re`.
+            (
+                {
+                    "$schema": "http://json-schema.org/draft-07/schema#",
+                    "properties": {"question": {"$ref": "#/$defs/q"}},
+                    "$defs": {
+                        "q": {
+                            "$schema": "http://json-schema.org/draft-07/schema#",
+                            "pattern": CATASTROPHIC,
+                        }
+                    },
+                },
+                {"question": EVIL},
+                ".question",
+                {"question": "aaaa"},
+            ),
+        ],
+    )
+    def test_a_catastrophic_pattern_answers_in_linear_time(
+        self, client: openai.OpenAI, schema: dict[str, Any], bad: Any, where: str, good: Any
+    ) -> None:
+        ev = create(client, schema)
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, [bad])
+        assert mismatch.value.code == "item_schema_mismatch"
+        assert mismatch.value.param == "data_source.source.content[0].item" + where
+        assert run(client, ev.id, [good]).status in ("queued", "in_progress", "completed")
+
+    def test_patterns_re2_cannot_run_are_refused_naming_them(self, client: openai.OpenAI) -> None:
+        cases = [
+            (of_question({"pattern": r"^(a)\1$"}), "properties.question.pattern"),
+            (of_question({"pattern": "^(?=a)a+$"}), "properties.question.pattern"),
+            ({"patternProperties": {"(?<!x)y": {}}}, "patternProperties.(?<!x)y"),
+            (
+                of_question({"propertyNames": {"pattern": "(?!a)"}}),
+                "properties.question.propertyNames.pattern",
+            ),
+        ]
+        for schema, where in cases:
+            refusal = refused(client, schema)
+            assert refusal.code == "invalid_item_schema"
+            assert refusal.param == f"data_source_config.item_schema.{where}"
+            assert "backreferences and lookarounds" in refusal.message
+            assert "RE2" in refusal.message
+
+
+class TestReferenceFanOut:
+    def test_an_exponential_schema_is_refused_at_run(self, client: openai.OpenAI) -> None:
+        # Each level checks the next twice: 2^40 checks of one item.
+        defs: dict[str, Any] = {
+            f"d{level}": {"allOf": [{"$ref": f"#/$defs/d{level + 1}"}] * 2} for level in range(40)
+        }
+        defs["d40"] = STRING
+        ev = create(client, of_question({"$ref": "#/$defs/d0"}) | {"$defs": defs})
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [{"question": "why?"}])
+        assert refusal.value.code == "invalid_item_schema"
+        assert refusal.value.param == "data_source.source.content[0].item"
+
+    def test_a_reference_loop_is_a_400_not_a_500(self, client: openai.OpenAI) -> None:
+        ev = create(client, {"$ref": "#/$defs/loop", "$defs": {"loop": {"$ref": "#"}}})
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [{"question": "why?"}])
+        assert refusal.value.code == "invalid_item_schema"
+        assert "refers to itself" in refusal.value.message
