@@ -70,6 +70,15 @@ class ProblemError(Exception):
         self.headers = headers
 
 
+class ProblemHTTPError(StarletteHTTPException):
+    """A ProblemError where only HTTPExceptions get through: FastAPI turns anything else raised
+    while it reads a body into a bare 400."""
+
+    def __init__(self, problem: ProblemError) -> None:
+        super().__init__(problem.status, problem.detail)
+        self.problem = problem
+
+
 def problem_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses=` entries declaring problem+json bodies, for typed SDK errors."""
     return {
@@ -328,6 +337,8 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc, ProblemHTTPError):
+            return await _problem(request, exc.problem)
         detail = exc.detail if isinstance(exc.detail, str) else None
         headers = dict(exc.headers or {})
         if exc.status_code == 405 and "Allow" in headers:

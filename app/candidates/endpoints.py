@@ -6,6 +6,7 @@ from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.query import id_cursor
+from app.api.routing import LeanRoute
 from app.candidates import service
 from app.candidates.repository import CandidateModelRepository
 from app.candidates.schemas import CandidateModel, CandidateModelCreate, CandidateModelList
@@ -14,6 +15,7 @@ from app.problems import problem_responses
 router = APIRouter(
     prefix="/v1/models",
     tags=["models"],
+    route_class=LeanRoute,
     responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
 )
 

@@ -5,11 +5,12 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, TenantDep
+from app.api.routing import LeanRoute
 from app.comparisons import service
 from app.comparisons.schemas import Comparison, ComparisonCreate, ComparisonItemList, Direction
 from app.problems import problem_responses
 
-router = APIRouter(prefix="/v1/comparisons", tags=["comparisons"])
+router = APIRouter(prefix="/v1/comparisons", tags=["comparisons"], route_class=LeanRoute)
 
 _PROBLEMS = problem_responses(400, 401, 404, 409, 422)
 

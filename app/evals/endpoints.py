@@ -10,6 +10,7 @@ from fastapi import APIRouter, Query, Request, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.query import id_cursor
+from app.api.routing import LeanRoute
 from app.evals import report, service
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import (
@@ -32,7 +33,7 @@ from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses
 from app.runtime import Runtime
 
-router = APIRouter(prefix="/v1/evals", tags=["evals"])
+router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=LeanRoute)
 _PROBLEMS = problem_responses(400, 401, 404)
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 Order = Literal["asc", "desc"]

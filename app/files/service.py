@@ -1,11 +1,11 @@
 """File decisions: validate an upload's JSONL rows, store it, read it back for a run."""
 
-import json
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.api import nesting
 from app.db import utcnow
 from app.files.repository import EvalFileRepository
 from app.files.schemas import FileObject
@@ -35,7 +35,9 @@ def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = nesting.loads(line)
+        except nesting.TooDeep as exc:
+            raise bad_request(f"{name} line {number}: {exc}", where, "json_too_deep") from exc
         except ValueError as exc:
             raise bad_request(f"{name} line {number}: not valid JSON ({exc})", where) from exc
         problem = row_problem(row)

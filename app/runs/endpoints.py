@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.query import id_cursor, position
+from app.api.routing import LeanRoute
 from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
 from app.evaluations.export import csv_cell
@@ -25,6 +26,7 @@ from app.runtime import Runtime
 router = APIRouter(
     prefix="/v1/runs",
     tags=["runs"],
+    route_class=LeanRoute,
     responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
 )
 
