@@ -6,6 +6,7 @@ from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.query import id_cursor
+from app.api.routing import LeanRoute
 from app.problems import ProblemError, problem_responses
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import (
@@ -21,6 +22,7 @@ from app.webhooks.service import check_endpoint_url, create_endpoint
 router = APIRouter(
     prefix="/v1/webhook_endpoints",
     tags=["webhooks"],
+    route_class=LeanRoute,
     responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
 )
 
