@@ -331,6 +331,13 @@ def tenant_limits(
         "submissions answer 429 and running evaluations stop calling models "
         "(budget_exceeded). 0 removes the limit.",
     ),
+    storage_bytes: int | None = typer.Option(
+        None,
+        "--storage-bytes",
+        min=0,
+        help="Bytes the tenant's datasets, their images and audio, and uploaded files may "
+        "occupy; an upload past it answers 413. 0 goes back to LOUPE_TENANT_STORAGE_BYTES.",
+    ),
 ) -> None:
     """Show or set a tenant's limits (without options: show them)."""
     from app import migrate as migrations
@@ -351,11 +358,17 @@ def tenant_limits(
                 )
             if daily_usd is not None:
                 limits.set_limits(session, row, daily_usd=daily_usd or None)
+            if storage_bytes is not None:
+                limits.set_limits(session, row, storage_bytes=storage_bytes or None)
             session.commit()
             active = row.max_active_evaluations
             budget = f"{row.daily_usd:g}" if row.daily_usd else "none"
+            quota = limits.storage_quota(row, runtime.settings)
+            origin = "" if row.storage_bytes else " (LOUPE_TENANT_STORAGE_BYTES)"
+            used = limits.storage_used(session, row.id)
             typer.echo(
-                f"tenant {row.name}: max_active_evaluations={active or 'none'} daily_usd={budget}"
+                f"tenant {row.name}: max_active_evaluations={active or 'none'} daily_usd={budget} "
+                f"storage_bytes={quota}{origin} storage_used={used}"
             )
     finally:
         runtime.close()

@@ -185,7 +185,13 @@ class Settings(BaseSettings):
     max_dataset_bytes: int = Field(default=512 * 1024 * 1024, ge=1024)
     max_dataset_rows: int = Field(default=100_000, ge=1)
     max_archive_members: int = Field(default=10_000, ge=1)
-    max_archive_bytes: int = Field(default=2 * 1024 * 1024 * 1024, ge=1024)
+    # Unset: LOUPE_MAX_DATASET_BYTES. Never more: an upload may not unpack to more than it may be.
+    max_archive_bytes: int | None = Field(default=None, ge=1024)
+    # Inflated bytes per compressed byte a zip member may reach (zip bombs are ~1000:1).
+    max_archive_ratio: int = Field(default=100, ge=1)
+    # Bytes a tenant's dataset rows, images and audio and uploaded files may occupy; a tenant's
+    # own value (`loupe tenants limits --storage-bytes`) replaces it.
+    tenant_storage_bytes: int = Field(default=10 * 1024 * 1024 * 1024, ge=1)
 
     webhook_timeout_seconds: float = Field(default=15.0, gt=0)
     # Seconds to wait before each retry; the default spans about three days.
@@ -202,6 +208,23 @@ class Settings(BaseSettings):
                 "LOUPE_STUCK_AFTER_SECONDS must be at least twice LOUPE_HEARTBEAT_SECONDS"
             )
         return self
+
+    @model_validator(mode="after")
+    def _archive_within_upload(self) -> "Settings":
+        if self.max_archive_bytes is not None and self.max_archive_bytes > self.max_dataset_bytes:
+            raise ValueError(
+                f"LOUPE_MAX_ARCHIVE_BYTES={self.max_archive_bytes} is more than "
+                f"LOUPE_MAX_DATASET_BYTES={self.max_dataset_bytes}: a zip may not unpack to more "
+                "than an upload may hold; lower it or leave it unset (it then equals "
+                "LOUPE_MAX_DATASET_BYTES)"
+            )
+        return self
+
+    @property
+    def archive_bytes_cap(self) -> int:
+        """Most bytes a dataset upload may unpack to: LOUPE_MAX_ARCHIVE_BYTES, else the
+        upload cap (LOUPE_MAX_DATASET_BYTES)."""
+        return self.max_archive_bytes or self.max_dataset_bytes
 
     @field_validator("judge_base_url")
     @classmethod

@@ -1,19 +1,52 @@
-"""An uploaded zip, read without trusting it: member and size caps, lookups that stay inside it."""
+"""An uploaded zip, read without trusting it: caps on members, unpacked bytes and compression
+ratio, members read as counted streams, lookups that stay inside it."""
 
+import copy
 import io
 import posixpath
 import re
 import zipfile
 import zlib
+from dataclasses import dataclass
+from typing import Literal
 
 from app.datasets._types import DatasetFormatError
 
 DATA_SUFFIXES = (".jsonl", ".tsv", ".csv")
 _DRIVE = re.compile(r"^[A-Za-z]:/")
+# A member inflating to less than this is not held to the ratio cap: a small, repetitive file
+# (one prompt on every line) compresses far better than 100:1 and costs nothing to read.
+RATIO_FLOOR_BYTES = 1 << 20
+# Bytes inflated per read: what a member costs in memory beyond what its parser keeps.
+CHUNK_BYTES = 64 * 1024
+
+Cap = Literal["members", "uncompressed_bytes", "ratio", "declared_size"]
+
+
+@dataclass(frozen=True)
+class ArchiveCaps:
+    """How much an uploaded zip may hold (the service fills them from settings)."""
+
+    members: int = 10_000
+    uncompressed_bytes: int = 512 * 1024 * 1024
+    # Inflated bytes per compressed byte, per member (past RATIO_FLOOR_BYTES).
+    ratio: int = 100
 
 
 class ArchiveError(ValueError):
     """A member that cannot be found or read; the caller knows which row and field asked."""
+
+
+class ArchiveTooLarge(DatasetFormatError):
+    """A zip over one of its caps: which member (None: the zip as a whole) and which cap."""
+
+    def __init__(self, upload: str, member: str | None, cap: Cap, message: str) -> None:
+        super().__init__(upload, None, None, message)
+        self.member = member
+        self.cap = cap
+
+    def __reduce__(self) -> tuple:
+        return (type(self), (self.file, self.member, self.cap, self.message))
 
 
 def is_absolute(path: str) -> bool:
@@ -26,29 +59,30 @@ def _escapes(path: str) -> bool:
 
 
 class Archive:
-    """The members of an uploaded zip, by normalised name; bytes are read only when asked for."""
+    """The members of an uploaded zip, by normalised name; bytes are inflated only when read,
+    a chunk at a time, and counted against the caps as they come (`inflated` is the total)."""
 
-    def __init__(
-        self, upload: str, data: bytes, *, max_members: int, max_uncompressed_bytes: int
-    ) -> None:
+    def __init__(self, upload: str, data: bytes, caps: ArchiveCaps) -> None:
+        self.upload = upload
+        self.caps = caps
+        self.inflated = 0
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()
         except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as exc:
             raise DatasetFormatError(upload, None, None, f"not a readable zip file: {exc}") from exc
-        # Both caps are checked on the central directory, before a single byte is inflated.
-        if len(infos) > max_members:
-            raise DatasetFormatError(
-                upload, None, None, f"the zip has {len(infos)} members; at most {max_members}"
-            )
+        # Every cap is checked on the central directory before a single byte is inflated; the
+        # sizes it declares may lie, so reading checks them again on the bytes themselves.
+        if len(infos) > caps.members:
+            message = f"the zip has {len(infos)} members; at most {caps.members}"
+            raise ArchiveTooLarge(upload, None, "members", message)
         total = sum(info.file_size for info in infos)
-        if total > max_uncompressed_bytes:
-            raise DatasetFormatError(
-                upload,
-                None,
-                None,
-                f"the zip unpacks to {total} bytes; at most {max_uncompressed_bytes}",
-            )
+        if total > caps.uncompressed_bytes:
+            message = f"the zip unpacks to {total} bytes; at most {caps.uncompressed_bytes}"
+            raise ArchiveTooLarge(upload, None, "uncompressed_bytes", message)
+        for info in infos:
+            if info.file_size > self._ratio_bound(info):
+                raise self._over_ratio(info, info.file_size)
         self._members: dict[str, zipfile.ZipInfo] = {}
         for info in infos:
             if info.is_dir():
@@ -72,24 +106,61 @@ class Archive:
             and not any(part.startswith(".") for part in name.split("/"))
         )
 
-    def read(self, name: str) -> bytes:
+    def open(self, name: str) -> io.BufferedReader:
+        """A member as a binary stream that stops, raising ArchiveTooLarge, one byte past the
+        first cap it reaches; read errors raise ArchiveError."""
         info = self._members[name]
+        # Room for more than declared, so a member holding more than its declared size is seen
+        # doing so: zipfile would cut it short at that size and answer a bad CRC. A chunk more,
+        # as zipfile inflates up to 4 KiB ahead and must not reach that end (and check the CRC)
+        # before the byte past the declared size is handed over; `_CountedMember` asks no more.
+        probe = copy.copy(info)
+        probe.file_size = info.file_size + CHUNK_BYTES
         try:
-            with self._zip.open(info) as member:
-                content = member.read(info.file_size + 1)
-        # RuntimeError: encrypted member; NotImplementedError: unsupported compression method.
-        except (
-            zipfile.BadZipFile,
-            zlib.error,
-            RuntimeError,
-            NotImplementedError,
-            OSError,
-            EOFError,
-        ) as exc:
+            member = self._zip.open(probe)
+        except (zipfile.BadZipFile, RuntimeError, NotImplementedError, OSError) as exc:
             raise ArchiveError(f"cannot read {name!r} from the zip: {exc}") from exc
-        if len(content) != info.file_size:
-            raise ArchiveError(f"{name!r} is not the size the zip says it is")
-        return content
+        return io.BufferedReader(_CountedMember(self, name, info, member), CHUNK_BYTES)
+
+    def read(self, name: str) -> bytes:
+        with self.open(name) as member:
+            return member.read()
+
+    def room(self, info: zipfile.ZipInfo, inflated: int) -> tuple[int, Cap]:
+        """Bytes a member may still inflate past `inflated`, and the cap that says so."""
+        left: list[tuple[int, Cap]] = [
+            (info.file_size - inflated, "declared_size"),
+            (self._ratio_bound(info) - inflated, "ratio"),
+            (self.caps.uncompressed_bytes - self.inflated, "uncompressed_bytes"),
+        ]
+        return min(left, key=lambda pair: pair[0])
+
+    def too_large(self, info: zipfile.ZipInfo, cap: Cap, inflated: int) -> ArchiveTooLarge:
+        name = info.filename
+        if cap == "declared_size":
+            message = (
+                f"member {name!r} inflates to more than the {info.file_size} bytes the zip "
+                f"declares for it; stopped after {inflated}"
+            )
+            return ArchiveTooLarge(self.upload, name, cap, message)
+        if cap == "ratio":
+            return self._over_ratio(info, inflated)
+        message = (
+            f"member {name!r} takes the zip past {self.caps.uncompressed_bytes} unpacked bytes; "
+            f"stopped after {self.inflated}"
+        )
+        return ArchiveTooLarge(self.upload, name, cap, message)
+
+    def _ratio_bound(self, info: zipfile.ZipInfo) -> int:
+        return max(RATIO_FLOOR_BYTES, self.caps.ratio * info.compress_size)
+
+    def _over_ratio(self, info: zipfile.ZipInfo, size: int) -> ArchiveTooLarge:
+        ratio = size // max(info.compress_size, 1)
+        message = (
+            f"member {info.filename!r} unpacks {info.compress_size} compressed bytes to {size} "
+            f"({ratio}:1); at most {self.caps.ratio}:1"
+        )
+        return ArchiveTooLarge(self.upload, info.filename, "ratio", message)
 
     def find(self, path: str, data_file: str, *, by_suffix: bool = False) -> str:
         """The member a row's media path names.
@@ -119,3 +190,51 @@ class Archive:
             if candidate in self._members:
                 return candidate
         raise ArchiveError(f"{path!r} is not in the uploaded zip (looked for {', '.join(inside)})")
+
+
+# RuntimeError: encrypted member; NotImplementedError: unsupported compression method.
+_READ_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    RuntimeError,
+    NotImplementedError,
+    OSError,
+    EOFError,
+)
+
+
+class _CountedMember(io.RawIOBase):
+    """One member's inflated bytes, asking zipfile for no more than the caps leave room for."""
+
+    def __init__(
+        self, archive: Archive, name: str, info: zipfile.ZipInfo, member: zipfile.ZipExtFile
+    ) -> None:
+        self._archive = archive
+        self._name = name
+        self._info = info
+        self._member = member
+        self._inflated = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        room, cap = self._archive.room(self._info, self._inflated)
+        # At most one byte past the room: enough to know a cap was passed, never a chunk more.
+        want = min(len(buffer), max(room, 0) + 1)
+        try:
+            chunk = self._member.read(want)
+        except _READ_ERRORS as exc:
+            raise ArchiveError(f"cannot read {self._name!r} from the zip: {exc}") from exc
+        self._inflated += len(chunk)
+        self._archive.inflated += len(chunk)
+        if len(chunk) > room:
+            raise self._archive.too_large(self._info, cap, self._inflated)
+        if not chunk and want and self._inflated != self._info.file_size:
+            raise ArchiveError(f"{self._name!r} is not the size the zip says it is")
+        buffer[: len(chunk)] = chunk
+        return len(chunk)
+
+    def close(self) -> None:
+        self._member.close()
+        super().close()

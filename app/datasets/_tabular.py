@@ -1,18 +1,25 @@
-"""Split a data file into records (JSONL objects or TSV/CSV rows), each with its first line."""
+"""Split a data file into records (JSONL objects or TSV/CSV rows), each with its first line.
+
+The file is read a line at a time from a binary stream (a zip member inflating as it is read),
+so only the records built, never the file's whole text, are held.
+"""
 
 import ast
 import csv
-import io
 import json
+import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from app.datasets._types import DatasetFormatError
 
 # Base64 images make cells far larger than csv's default 128 KiB limit; 2**31-1 is the most a
 # C long holds on every platform.
 _FIELD_SIZE_LIMIT = min(sys.maxsize, 2**31 - 1)
+# Where a lone CR ends a line: csv reads CR, LF and CRLF as line ends, as io.StringIO does.
+_AFTER_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
 @dataclass
@@ -21,31 +28,37 @@ class Record:
     fields: dict[str, Any]
 
 
-def read_records(file: str, content: bytes) -> list[Record]:
+def read_records(file: str, stream: BinaryIO) -> list[Record]:
     """The rows of a .jsonl, .tsv or .csv file; an unreadable or empty file raises."""
-    text = _decode(file, content)
+    lines = _lines(file, stream)
     suffix = file.lower().rsplit(".", 1)[-1]
     if suffix == "jsonl":
-        records = _jsonl(file, text)
+        records = _jsonl(file, lines)
     else:
-        records = _delimited(file, text, "\t" if suffix == "tsv" else ",")
+        records = _delimited(file, lines, "\t" if suffix == "tsv" else ",")
     if not records:
         raise DatasetFormatError(file, None, None, "the file holds no rows")
     return records
 
 
-def _decode(file: str, content: bytes) -> str:
-    try:
-        return content.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = content.count(b"\n", 0, exc.start) + 1
-        raise DatasetFormatError(file, line, None, "the file is not valid UTF-8") from exc
+def _lines(file: str, stream: BinaryIO) -> Iterator[str]:
+    """The file's text a line at a time, split on LF only (ends kept), a BOM dropped.
+
+    Lines are decoded one by one, so a byte that is not UTF-8 is reported on its own line.
+    """
+    number = 0
+    while raw := stream.readline():
+        number += 1
+        try:
+            yield raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as exc:
+            raise DatasetFormatError(file, number, None, "the file is not valid UTF-8") from exc
 
 
-def _jsonl(file: str, text: str) -> list[Record]:
+def _jsonl(file: str, lines: Iterator[str]) -> list[Record]:
     records = []
     # Split on "\n" only: str.splitlines would also break inside strings holding U+2028 etc.
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
         try:
@@ -59,9 +72,14 @@ def _jsonl(file: str, text: str) -> list[Record]:
     return records
 
 
-def _delimited(file: str, text: str, delimiter: str) -> list[Record]:
+def _csv_lines(lines: Iterator[str]) -> Iterator[str]:
+    for line in lines:
+        yield from (piece for piece in _AFTER_LONE_CR.split(line) if piece)
+
+
+def _delimited(file: str, lines: Iterator[str], delimiter: str) -> list[Record]:
     csv.field_size_limit(_FIELD_SIZE_LIMIT)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(_csv_lines(lines), delimiter=delimiter)
     header: list[str] | None = None
     records: list[Record] = []
     consumed = 0  # lines read so far; a quoted cell may span several

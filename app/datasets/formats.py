@@ -8,10 +8,11 @@ uploaded zip (see `_archive.Archive.find` for the lookup order, `_media_refs` fo
 accepted as media).
 """
 
+import io
 from pathlib import PurePosixPath
-from typing import get_args
+from typing import BinaryIO, get_args
 
-from app.datasets._archive import DATA_SUFFIXES, Archive, ArchiveError
+from app.datasets._archive import DATA_SUFFIXES, Archive, ArchiveCaps, ArchiveError, ArchiveTooLarge
 from app.datasets._general import vmcq_row, vqa_row
 from app.datasets._mcq import MCQ_ANSWER_MARKER, mcq_prompt, option_labels
 from app.datasets._tabular import read_records
@@ -26,6 +27,8 @@ from app.datasets._vlmeval import vlmeval_rows
 
 __all__ = [
     "MCQ_ANSWER_MARKER",
+    "ArchiveCaps",
+    "ArchiveTooLarge",
     "DatasetFormat",
     "DatasetFormatError",
     "DatasetRow",
@@ -46,15 +49,20 @@ def parse_upload(
     *,
     max_members: int = 1000,
     max_uncompressed_bytes: int = 1 << 30,
+    max_ratio: int = 100,
 ) -> list[DatasetSubset]:
     """Subsets from a .jsonl/.tsv/.csv file, or a .zip of such files plus the media they use.
+
+    Data files are parsed line by line as they inflate, never held whole.
 
     Args:
         filename: the upload's name; its extension picks the reader.
         max_members: most zip members accepted (directories included).
         max_uncompressed_bytes: most bytes a zip may unpack to (or a bare file may hold).
+        max_ratio: most inflated bytes per compressed byte of a zip member.
 
     Raises:
+        ArchiveTooLarge: a zip over a cap, naming the member and the cap.
         DatasetFormatError: at the first problem, naming the file, line and field.
     """
     if fmt not in get_args(DatasetFormat):
@@ -62,12 +70,8 @@ def parse_upload(
     suffix = PurePosixPath(filename.replace("\\", "/")).suffix.lower()
     archive: Archive | None = None
     if suffix == ".zip":
-        archive = Archive(
-            filename,
-            data,
-            max_members=max_members,
-            max_uncompressed_bytes=max_uncompressed_bytes,
-        )
+        caps = ArchiveCaps(max_members, max_uncompressed_bytes, max_ratio)
+        archive = Archive(filename, data, caps)
         files = archive.data_files()
         if not files:
             raise DatasetFormatError(
@@ -93,13 +97,13 @@ def parse_upload(
     subsets = []
     for name, file in names.items():
         if archive is None:
-            content = data
-        else:
-            try:
-                content = archive.read(file)
-            except ArchiveError as exc:
-                raise DatasetFormatError(file, None, None, str(exc)) from exc
-        subsets.append(_parse_file(name, file, content, fmt, archive))
+            subsets.append(_parse_file(name, file, io.BytesIO(data), fmt, None))
+            continue
+        try:
+            with archive.open(file) as stream:
+                subsets.append(_parse_file(name, file, stream, fmt, archive))
+        except ArchiveError as exc:
+            raise DatasetFormatError(file, None, None, str(exc)) from exc
     return subsets
 
 
@@ -113,11 +117,11 @@ def subset_name(file: str, fmt: DatasetFormat) -> str:
 
 
 def _parse_file(
-    name: str, file: str, content: bytes, fmt: DatasetFormat, archive: Archive | None
+    name: str, file: str, stream: BinaryIO, fmt: DatasetFormat, archive: Archive | None
 ) -> DatasetSubset:
     if fmt.startswith("vlmeval_") and file.lower().endswith(".jsonl"):
         raise DatasetFormatError(file, None, None, f"{fmt} reads .tsv or .csv files, not JSONL")
-    records = read_records(file, content)
+    records = read_records(file, stream)
     warnings: list[str] = []
     rows: list[DatasetRow]
     if fmt == "vlmeval_mcq" or fmt == "vlmeval_vqa":

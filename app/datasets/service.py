@@ -1,12 +1,13 @@
 """Dataset decisions: parse and validate an upload, take in its media, store its rows."""
 
+import json
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.datasets import repository
-from app.datasets.formats import DatasetFormatError, DatasetSubset, parse_upload
+from app.datasets.formats import ArchiveTooLarge, DatasetFormatError, DatasetSubset, parse_upload
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset as DatasetSchema
 from app.datasets.schemas import DatasetRow as DatasetRowSchema
@@ -16,6 +17,27 @@ from app.media.ingest import ingest_contents
 from app.media.store import DatabaseBlobStore
 from app.models import Dataset, DatasetRow, Tenant
 from app.problems import FieldError, ProblemError, format_pointer
+from app.tenants import limits
+
+# The setting behind each cap of an uploaded zip, named in the 413.
+_CAP_SETTINGS = {
+    "members": "LOUPE_MAX_ARCHIVE_MEMBERS",
+    "uncompressed_bytes": "LOUPE_MAX_ARCHIVE_BYTES",
+    "ratio": "LOUPE_MAX_ARCHIVE_RATIO",
+    "declared_size": "the member's declared size",
+}
+
+
+def _too_large_problem(error: ArchiveTooLarge) -> ProblemError:
+    # 413 as for an upload over LOUPE_MAX_DATASET_BYTES: what it unpacks to is too large.
+    cap = _CAP_SETTINGS[error.cap]
+    return ProblemError(
+        413,
+        "Dataset too large",
+        f"file: {error.file}: {error.message} (cap: {cap})",
+        slug="dataset-too-large",
+        field=["file"],
+    )
 
 
 def _format_problem(error: DatasetFormatError) -> ProblemError:
@@ -49,16 +71,23 @@ def create(
 ) -> Dataset:
     """Validate every row of an upload, store its media once and its rows.
 
-    A bad row answers 422 naming its file, line and field.
+    A bad row answers 422 naming its file, line and field; a zip over a cap, or an upload
+    that would take the tenant past its storage quota, 413 naming `file`. Nothing is stored
+    unless the whole upload is (the caller commits).
     """
+    # Refused before parsing when the tenant is already full; checked again, exactly, below.
+    limits.admit_storage(session, tenant, settings, 1, lock=False)
     try:
         subsets = parse_upload(
             filename,
             data,
             fmt,  # type: ignore[arg-type]
             max_members=settings.max_archive_members,
-            max_uncompressed_bytes=settings.max_archive_bytes,
+            max_uncompressed_bytes=settings.archive_bytes_cap,
+            max_ratio=settings.max_archive_ratio,
         )
+    except ArchiveTooLarge as error:
+        raise _too_large_problem(error) from error
     except DatasetFormatError as error:
         raise _format_problem(error) from error
     total = sum(len(subset.rows) for subset in subsets)
@@ -83,9 +112,12 @@ def create(
     ]
     # A dataset's media are budgeted as a whole archive, not as one API request.
     media_settings = settings.model_copy(
-        update={"max_request_image_bytes": settings.max_archive_bytes}
+        update={"max_request_image_bytes": settings.archive_bytes_cap}
     )
     ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings)
+    # The media just stored count as used already; the rows are added to them.
+    stored_bytes = sum(_row_bytes(row) for row in rows)
+    limits.admit_storage(session, tenant, settings, stored_bytes)
     dataset = Dataset(
         id=dataset_id,
         tenant_id=tenant.id,
@@ -102,9 +134,17 @@ def create(
             for subset in subsets
         ],
         row_count=total,
+        stored_bytes=stored_bytes,
     )
     DatasetRepository(session, tenant.id).add(dataset, rows)
     return dataset
+
+
+def _row_bytes(row: dict[str, Any]) -> int:
+    """What a stored row takes: its JSON and text, media as references (counted as blobs)."""
+    fields = [row["messages"], row["labels"], row["options"], row["extra"]]
+    size = len(json.dumps(fields, ensure_ascii=False, separators=(",", ":")).encode())
+    return size + len((row["answer"] or "").encode())
 
 
 def _rows(dataset_id: str, subsets: list[DatasetSubset]) -> list[dict[str, Any]]:

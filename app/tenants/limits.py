@@ -5,8 +5,9 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.db import utcnow
-from app.models import Evaluation, Tenant
+from app.models import Blob, BlobOwner, Dataset, EvalFile, Evaluation, Tenant
 from app.problems import ProblemError
 from app.usage.service import midnight, spent_today
 
@@ -66,6 +67,61 @@ def admit_spend(session: Session, tenant: Tenant) -> None:
         )
 
 
+def storage_quota(tenant: Tenant, settings: Settings) -> int:
+    """Bytes the tenant may occupy: its own quota, else LOUPE_TENANT_STORAGE_BYTES."""
+    return tenant.storage_bytes or settings.tenant_storage_bytes
+
+
+def storage_used(session: Session, tenant_id: str) -> int:
+    """Bytes the tenant occupies: its datasets' rows, the images and audio its rows reference
+    (each counted in full for every tenant referencing it) and its uploaded files."""
+    rows = select(func.coalesce(func.sum(Dataset.stored_bytes), 0)).where(
+        Dataset.tenant_id == tenant_id
+    )
+    blobs = (
+        select(func.coalesce(func.sum(Blob.size), 0))
+        .join(BlobOwner, BlobOwner.sha256 == Blob.sha256)
+        .where(BlobOwner.tenant_id == tenant_id)
+    )
+    files = select(func.coalesce(func.sum(EvalFile.bytes), 0)).where(
+        EvalFile.tenant_id == tenant_id
+    )
+    return sum(int(session.scalar(query) or 0) for query in (rows, blobs, files))
+
+
+def admit_storage(
+    session: Session,
+    tenant: Tenant,
+    settings: Settings,
+    adding: int,
+    *,
+    field: str = "file",
+    lock: bool = True,
+) -> None:
+    """Raise 413 problem+json naming `field` when `adding` more bytes would take the tenant
+    past its storage quota; blobs the caller has stored uncommitted already count as used.
+
+    With `lock`, the tenant row is locked until the caller commits, so two uploads cannot both
+    take the last bytes (PostgreSQL; SQLite serialises writers anyway).
+    """
+    if lock:
+        session.execute(select(Tenant.id).where(Tenant.id == tenant.id).with_for_update())
+    quota = storage_quota(tenant, settings)
+    used = storage_used(session, tenant.id)
+    if used + adding <= quota:
+        return
+    setting = "storage_bytes" if tenant.storage_bytes else "LOUPE_TENANT_STORAGE_BYTES"
+    raise ProblemError(
+        413,
+        "Storage quota exceeded",
+        f"{field}: storing this upload would take the tenant to {used + adding} bytes; its "
+        f"storage quota ({setting}) is {quota} bytes. Delete datasets or files, or ask the "
+        "operator to raise it (loupe tenants limits --storage-bytes).",
+        slug="storage-quota-exceeded",
+        field=[field],
+    )
+
+
 _KEEP = object()
 
 
@@ -75,10 +131,14 @@ def set_limits(
     *,
     max_active_evaluations: int | None | object = _KEEP,
     daily_usd: float | None | object = _KEEP,
+    storage_bytes: int | None | object = _KEEP,
 ) -> None:
-    """Set a tenant's limits; None removes one, an omitted one is kept."""
+    """Set a tenant's limits; None removes one (the storage quota: back to the default), an
+    omitted one is kept."""
     if max_active_evaluations is not _KEEP:
         tenant.max_active_evaluations = max_active_evaluations  # type: ignore[assignment]
     if daily_usd is not _KEEP:
         tenant.daily_usd = daily_usd  # type: ignore[assignment]
+    if storage_bytes is not _KEEP:
+        tenant.storage_bytes = storage_bytes  # type: ignore[assignment]
     session.flush()

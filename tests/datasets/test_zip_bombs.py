@@ -1,0 +1,216 @@
+"""Zip bombs: a dataset zip over its compression-ratio or unpacked-size cap, or with a member
+holding more than it declares, is refused with a 413 naming `file`, the member and the cap,
+and nothing is stored; members are read as streams, never more than one byte past a cap."""
+
+import io
+import os
+import struct
+import subprocess
+import sys
+import uuid
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from sqlalchemy import func, select
+
+from app.config import Settings
+from app.datasets._archive import CHUNK_BYTES, Archive, ArchiveCaps, ArchiveTooLarge
+from app.datasets._tabular import read_records
+from app.datasets.formats import DatasetFormatError
+from app.models import BlobOwner, Dataset, DatasetRow
+from app.tenants import repository
+from tests.fixtures.api import Api, side_app
+from tests.runs.helpers import upload
+
+LOUPE = Path(sys.executable).with_name("loupe")
+MIB = 1024 * 1024
+ROW = b'{"messages": [{"role": "user", "content": "What is 2 + 2?"}], "answer": "4"}\n'
+
+
+def rows_of(mebibytes: int) -> Iterator[bytes]:
+    """`mebibytes` MiB of the same valid JSONL row, a MiB at a time."""
+    chunk = ROW * (MIB // len(ROW))
+    for _ in range(mebibytes):
+        yield chunk
+
+
+def deflated(name: str, chunks: Iterator[bytes]) -> bytes:
+    """A zip of one member written as a stream, so the test never holds it inflated."""
+    buffer = io.BytesIO()
+    with (
+        zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive,
+        archive.open(name, "w") as member,
+    ):
+        for chunk in chunks:
+            member.write(chunk)
+    return buffer.getvalue()
+
+
+def forge_size(data: bytes, declared: int) -> bytes:
+    """The zip with every member's uncompressed size, in the central directory and in its local
+    header, replaced by `declared` (CRC and compressed data left as they are)."""
+    forged = bytearray(data)
+    end = forged.rindex(b"PK\x05\x06")
+    count, _, start = struct.unpack_from("<HII", forged, end + 10)
+    for _ in range(count):
+        assert forged[start : start + 4] == b"PK\x01\x02"
+        struct.pack_into("<I", forged, start + 24, declared)
+        local = struct.unpack_from("<I", forged, start + 42)[0]
+        struct.pack_into("<I", forged, local + 22, declared)
+        lengths = struct.unpack_from("<HHH", forged, start + 28)
+        start += 46 + sum(lengths)
+    return bytes(forged)
+
+
+@pytest.fixture(scope="module")
+def bomb() -> bytes:
+    """200 MiB of dataset rows in about 600 KB: the audit's bomb, a third of its size."""
+    return deflated("bomb.jsonl", rows_of(200))
+
+
+@pytest.fixture(scope="module")
+def liar() -> bytes:
+    """32 MiB of rows in one member declaring 2 MiB: the central directory looks harmless."""
+    return forge_size(deflated("liar.jsonl", rows_of(32)), 2 * MIB)
+
+
+@pytest.fixture(scope="module")
+def small_caps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """An app whose uploads may be 2 MiB, so its zips may unpack to 2 MiB at most."""
+    with side_app(tmp_path_factory.mktemp("caps"), max_dataset_bytes=2 * MIB) as app:
+        yield app
+
+
+def stored_for(api: Api, tenant_name: str) -> tuple[int, int, int]:
+    """The tenant's datasets, dataset rows and owned blobs, counted in the database."""
+    with api.served.runtime.session() as session:
+        tenant = repository.tenant_by_name(session, tenant_name)
+        assert tenant is not None
+        datasets = session.scalar(
+            select(func.count()).select_from(Dataset).where(Dataset.tenant_id == tenant.id)
+        )
+        rows = session.scalar(
+            select(func.count())
+            .select_from(DatasetRow)
+            .join(Dataset, Dataset.id == DatasetRow.dataset_id)
+            .where(Dataset.tenant_id == tenant.id)
+        )
+        blobs = session.scalar(
+            select(func.count()).select_from(BlobOwner).where(BlobOwner.tenant_id == tenant.id)
+        )
+        return datasets or 0, rows or 0, blobs or 0
+
+
+def refused_413(response) -> dict:
+    assert response.status_code == 413, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    problem = response.json()
+    assert problem["type"].endswith("/dataset-too-large")
+    assert [error["loc"] for error in problem["errors"]] == ["file"]
+    assert problem["detail"].startswith("file: ")
+    return problem
+
+
+class TestBombs:
+    def test_a_bomb_is_refused_naming_member_and_ratio_and_nothing_is_stored(
+        self, api: Api, bomb: bytes
+    ) -> None:
+        name = f"bombed-{uuid.uuid4().hex[:8]}"
+        with api.client(api.new_key(name)) as client:
+            problem = refused_413(upload(client, "rows.zip", bomb, "general_vqa"))
+            assert "member 'bomb.jsonl' unpacks" in problem["detail"]
+            assert "at most 100:1" in problem["detail"]
+            assert "LOUPE_MAX_ARCHIVE_RATIO" in problem["detail"]
+            assert client.get("/v1/datasets").json()["data"] == []
+        assert stored_for(api, name) == (0, 0, 0)
+
+    def test_a_zip_unpacking_past_the_upload_cap_is_refused(self, small_caps: Api) -> None:
+        # 3 MiB of rows at about 340:1 would pass a ratio cap of 1000; not the 2 MiB cap.
+        archive = deflated("rows.jsonl", rows_of(3))
+        name = f"big-{uuid.uuid4().hex[:8]}"
+        with small_caps.client(small_caps.new_key(name)) as client:
+            problem = refused_413(upload(client, "rows.zip", archive, "general_vqa"))
+        assert f"unpacks to {3 * len(next(rows_of(1)))} bytes" in problem["detail"]
+        assert f"at most {2 * MIB}" in problem["detail"]
+        assert "LOUPE_MAX_ARCHIVE_BYTES" in problem["detail"]
+        assert stored_for(small_caps, name) == (0, 0, 0)
+
+    def test_a_member_larger_than_it_declares_is_stopped_at_the_cap(
+        self, small_caps: Api, liar: bytes
+    ) -> None:
+        name = f"liar-{uuid.uuid4().hex[:8]}"
+        with small_caps.client(small_caps.new_key(name)) as client:
+            problem = refused_413(upload(client, "rows.zip", liar, "general_vqa"))
+        assert (
+            f"member 'liar.jsonl' inflates to more than the {2 * MIB} bytes the zip declares "
+            f"for it; stopped after {2 * MIB + 1}"
+        ) in problem["detail"]
+        assert stored_for(small_caps, name) == (0, 0, 0)
+
+    def test_an_honest_zip_within_the_caps_is_stored(self, small_caps: Api) -> None:
+        archive = deflated("rows.jsonl", iter([ROW * 100]))
+        with small_caps.tenant_client() as client:
+            response = upload(client, "rows.zip", archive, "general_vqa")
+        assert response.status_code == 201, response.text
+        assert response.json()["row_count"] == 100
+
+
+class TestStreams:
+    """What the members' streams inflate, counted by the archive as they are read."""
+
+    def test_a_bomb_is_refused_from_the_central_directory(self, bomb: bytes) -> None:
+        with pytest.raises(ArchiveTooLarge) as caught:
+            Archive("rows.zip", bomb, ArchiveCaps(uncompressed_bytes=512 * MIB))
+        assert (caught.value.member, caught.value.cap) == ("bomb.jsonl", "ratio")
+
+    def test_a_forged_size_is_read_one_byte_past_and_no_further(self, liar: bytes) -> None:
+        archive = Archive("rows.zip", liar, ArchiveCaps(uncompressed_bytes=2 * MIB))
+        with pytest.raises(ArchiveTooLarge) as caught:
+            archive.read("liar.jsonl")
+        assert (caught.value.member, caught.value.cap) == ("liar.jsonl", "declared_size")
+        # 32 MiB are in the member; 2 MiB and one byte were inflated.
+        assert archive.inflated == 2 * MIB + 1
+
+    def test_rows_are_parsed_as_the_member_inflates(self) -> None:
+        # A bad third line in 16 MiB of rows: the parser stops there, having inflated one chunk.
+        archive_bytes = deflated("rows.jsonl", iter([ROW * 2, b"{not json\n", *rows_of(16)]))
+        caps = ArchiveCaps(uncompressed_bytes=32 * MIB, ratio=1000)
+        archive = Archive("rows.zip", archive_bytes, caps)
+        with archive.open("rows.jsonl") as stream, pytest.raises(DatasetFormatError) as caught:
+            read_records("rows.jsonl", stream)
+        assert caught.value.line == 3
+        assert archive.inflated <= CHUNK_BYTES
+
+
+class TestSettings:
+    def test_the_uncompressed_cap_defaults_to_the_upload_cap(self) -> None:
+        settings = Settings(max_dataset_bytes=5 * MIB)
+        assert settings.max_archive_bytes is None
+        assert settings.archive_bytes_cap == 5 * MIB
+        assert Settings(max_dataset_bytes=5 * MIB, max_archive_bytes=MIB).archive_bytes_cap == MIB
+
+    def test_an_uncompressed_cap_over_the_upload_cap_is_refused(self) -> None:
+        with pytest.raises(ValidationError) as caught:
+            Settings(max_dataset_bytes=MIB, max_archive_bytes=2 * MIB)
+        assert "LOUPE_MAX_ARCHIVE_BYTES=2097152 is more than LOUPE_MAX_DATASET_BYTES" in str(
+            caught.value
+        )
+
+    def test_loupe_does_not_start_with_it(self, tmp_path: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LOUPE_")}
+        env |= {
+            "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/loupe.db",
+            "LOUPE_MAX_ARCHIVE_BYTES": str(4 * 1024 * MIB),
+        }
+        started = subprocess.run(
+            [str(LOUPE), "tenants", "limits", "--tenant", "acme"],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+        )
+        assert started.returncode == 2, started.stderr
+        assert "loupe: LOUPE_MAX_ARCHIVE_BYTES=4294967296 is more than" in started.stderr
