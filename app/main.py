@@ -8,6 +8,7 @@ from fastapi.routing import APIRoute
 
 from app import kinds  # noqa: F401 - kinds register with the scoring job
 from app import runtime as runtime_module
+from app.api import openapi as openapi_document
 from app.api.query import reject_unknown_query
 from app.candidates.endpoints import router as models_router
 from app.comparisons.endpoints import router as comparisons_router
@@ -91,4 +92,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)
+    openapi_document.install(app)
     return app

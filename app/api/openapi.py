@@ -1,0 +1,253 @@
+"""What the generated OpenAPI document adds to FastAPI's: links and request examples.
+
+Links (OpenAPI 3 `links`) say which operations take the `id` a response returns: a create's id
+goes to the operations under `<collection>/{id}`, a list's first item to its read. Clients and
+stateful fuzzers (tests/test_schemathesis.py) follow them, which is how an operation that needs
+an existing id is reached with one. Request examples are bodies the API accepts as they stand
+(Swagger UI's "Example Value", the fuzzer's first cases); URLs in them are on loopback, where a
+self-hosted model or receiver listens.
+"""
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import FastAPI
+
+_PARAM = re.compile(r"^\{([^}]+)\}$")
+_METHODS = ("get", "put", "post", "delete", "patch")
+
+_SKY_ROW = {
+    "messages": [{"role": "user", "content": "What colour is a clear sky?"}],
+    "answer": "Blue",
+}
+_ITEM_SCHEMA = {
+    "type": "object",
+    "properties": {"question": {"type": "string"}, "answer": {"type": "string"}},
+    "required": ["question", "answer"],
+}
+_ITEM = {"question": "Capital of France?", "answer": "Paris"}
+
+# operationId -> a request body the operation accepts (multipart: the form's fields).
+REQUEST_EXAMPLES: dict[str, Any] = {
+    "create_evaluation": {
+        "test_cases": [
+            {
+                "id": "logo",
+                "input": "What shape is the logo?",
+                "actual_output": "A red circle.",
+                "expected_output": "A red circle.",
+            }
+        ],
+        "metrics": [{"type": "exact_match"}],
+    },
+    "create_webhook_endpoint": {
+        "url": "http://127.0.0.1:8002/loupe-events",
+        "description": "CI notifications",
+    },
+    "create_model": {
+        "name": "local-vlm",
+        "base_url": "http://127.0.0.1:8001/v1",
+        "model": "qwen2.5-vl-7b-instruct",
+    },
+    "create_dataset": {
+        "file": json.dumps(_SKY_ROW) + "\n",
+        "format": "general_vqa",
+        "name": "sky",
+    },
+    "create_eval": {
+        "name": "capitals",
+        "data_source_config": {"type": "custom", "item_schema": _ITEM_SCHEMA},
+        "testing_criteria": [
+            {
+                "type": "string_check",
+                "name": "exact",
+                "operation": "eq",
+                "input": "{{ sample.output_text }}",
+                "reference": "{{ item.answer }}",
+            }
+        ],
+    },
+    "update_eval": {"name": "capitals (v2)"},
+    "create_eval_run": {
+        "name": "first run",
+        "data_source": {
+            "type": "jsonl",
+            "source": {
+                "type": "file_content",
+                "content": [{"item": _ITEM, "sample": {"output_text": "Paris"}}],
+            },
+        },
+    },
+    "create_file": {"purpose": "evals", "file": json.dumps({"item": _ITEM}) + "\n"},
+}
+
+# Multipart uploads: the file part's name, whose extension says its format.
+UPLOAD_NAMES = {"create_dataset": "sky.jsonl", "create_file": "capitals.jsonl"}
+
+# Links a path cannot imply: (source operationId, status, target operationId, requestBody).
+BODY_LINKS: list[tuple[str, str, str, dict[str, Any]]] = [
+    (
+        "create_dataset",
+        "201",
+        "create_run",
+        {"dataset_id": "$response.body#/id", "predictions": [{"index": 0, "prediction": "Blue"}]},
+    ),
+    (
+        "create_evaluation",
+        "202",
+        "create_comparison",
+        {"baseline_id": "$response.body#/id", "candidate_id": "$response.body#/id"},
+    ),
+]
+
+
+def install(app: FastAPI) -> None:
+    """Make `app.openapi()` return FastAPI's document with links and request examples."""
+    build: Callable[[], dict[str, Any]] = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document(build())
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
+def document(spec: dict[str, Any]) -> dict[str, Any]:
+    """`spec` with links from ids to the operations taking them, and request examples."""
+    operations = _operations(spec)
+    for (method, path), operation in operations.items():
+        if method == "post":
+            _link_created(path, operation, operations)
+        elif method == "get":
+            _link_listed(spec, path, operation, operations)
+        _add_example(operation)
+    by_id = {op["operationId"]: op for op in operations.values()}
+    for source, status, target, body in BODY_LINKS:
+        links = by_id[source]["responses"][status].setdefault("links", {})
+        # The body as given: a fuzzer adding generated fields to it would only be refused.
+        links[target] = {
+            "operationId": target,
+            "requestBody": body,
+            "x-schemathesis": {"merge_body": False},
+        }
+    return spec
+
+
+def _operations(spec: dict[str, Any]) -> dict[tuple[str, str], dict[str, Any]]:
+    return {
+        (method, path): operation
+        for path, item in spec["paths"].items()
+        for method, operation in item.items()
+        if method in _METHODS
+    }
+
+
+def _params(path: str) -> list[str]:
+    return [match.group(1) for part in path.split("/") if (match := _PARAM.match(part))]
+
+
+def _under(path: str, collection: str) -> str | None:
+    """The one new path parameter of `path` right under `collection` (`/things/{thing_id}`,
+    `/things/{thing_id}/parts`), or None."""
+    if not path.startswith(collection + "/"):
+        return None
+    rest = path[len(collection) + 1 :].split("/")
+    first = _PARAM.match(rest[0])
+    if first is None or any(_PARAM.match(part) for part in rest[1:]):
+        return None
+    return first.group(1)
+
+
+def _success(operation: dict[str, Any]) -> str | None:
+    codes = sorted(code for code in operation.get("responses", {}) if code.startswith("2"))
+    return codes[0] if codes else None
+
+
+def _link(
+    source_path: str,
+    response: dict[str, Any],
+    targets: list[tuple[str, dict[str, Any]]],
+    new_param: Callable[[str], str],
+) -> None:
+    if not targets:
+        return
+    known = set(_params(source_path))
+    links = response.setdefault("links", {})
+    for target_path, target in targets:
+        parameters = {}
+        for name in _params(target_path):
+            parameters[name] = f"$request.path.{name}" if name in known else new_param(name)
+        links[target["operationId"]] = {
+            "operationId": target["operationId"],
+            "parameters": parameters,
+        }
+
+
+def _link_created(
+    path: str,
+    operation: dict[str, Any],
+    operations: dict[tuple[str, str], dict[str, Any]],
+) -> None:
+    status = _success(operation)
+    if status is None or "content" not in operation["responses"][status]:
+        return
+    targets = [
+        (target_path, target)
+        for (_, target_path), target in operations.items()
+        if _under(target_path, path) is not None
+    ]
+    _link(path, operation["responses"][status], targets, lambda name: "$response.body#/id")
+
+
+def _link_listed(
+    spec: dict[str, Any],
+    path: str,
+    operation: dict[str, Any],
+    operations: dict[tuple[str, str], dict[str, Any]],
+) -> None:
+    # A list's first item goes to the read of one (GET <list path>/{id}) and nothing else:
+    # changing or deleting what a list shows is for links from a create.
+    response = operation.get("responses", {}).get("200")
+    if response is None or not _is_page(spec, response):
+        return
+    depth = path.count("/") + 1
+    targets = [
+        (item_path, target)
+        for (method, item_path), target in operations.items()
+        if method == "get" and item_path.count("/") == depth and _under(item_path, path)
+    ]
+    _link(path, response, targets, lambda name: "$response.body#/data/0/id")
+
+
+def _is_page(spec: dict[str, Any], response: dict[str, Any]) -> bool:
+    schema = response.get("content", {}).get("application/json", {}).get("schema", {})
+    ref = schema.get("$ref", "")
+    if not ref.startswith("#/components/schemas/"):
+        return False
+    component = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    return "data" in component.get("properties", {})
+
+
+def _add_example(operation: dict[str, Any]) -> None:
+    example = REQUEST_EXAMPLES.get(operation.get("operationId", ""))
+    body = operation.get("requestBody")
+    if example is None or body is None:
+        return
+    for media_type, content in body["content"].items():
+        # A named example (`examples`), not `example`: generated SDK code carries no copy of it.
+        content["examples"] = {"accepted": {"summary": "Accepted as it stands", "value": example}}
+        upload = UPLOAD_NAMES.get(operation["operationId"])
+        if upload is not None and media_type == "multipart/form-data":
+            content["encoding"] = {
+                "file": {
+                    "headers": {
+                        "Content-Disposition": {
+                            "schema": {"type": "string"},
+                            "example": f'form-data; name="file"; filename="{upload}"',
+                        }
+                    },
+                }
+            }
