@@ -2,6 +2,11 @@
 
 Both call the same job functions in `workers.jobs` with ids only, and both order waiting jobs
 fairly between tenants and tell a running job when to give its worker up (`app/fair_queue.py`).
+
+Redis going away for a while (a restart, a failover) costs time, never work: an enqueue waits
+for it (`patiently`, up to REDIS_PATIENCE_SECONDS), a running job keeps its turn and renews its
+lease once Redis answers, and the sweep for lapsed leases tries again on the next tick. Each
+time Redis is found away it is logged and counted (`loupe_redis_unavailable_total`).
 """
 
 import logging
@@ -12,7 +17,9 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from redis import exceptions as redis_errors
 
 from app.config import Settings
 from app.fair_queue import (
@@ -25,11 +32,51 @@ from app.fair_queue import (
     waiting_position,
     work_of,
 )
+from app.telemetry.metrics import REDIS_UNAVAILABLE
 
 logger = logging.getLogger("loupe.dispatch")
 
 # How long a lapsed lease (a job whose process died) is kept for the sweep to find, seconds.
 LAPSED_KEPT = 600.0
+# Redis away: how long an operation that must happen (an enqueue) waits for it, and the waits
+# between tries (doubling from the first to the cap). A restart takes seconds; past this, the
+# caller's own recovery takes over (the sweep re-enqueues what was not queued).
+REDIS_PATIENCE_SECONDS = 60.0
+REDIS_RETRY_FIRST_SECONDS = 0.1
+REDIS_RETRY_CAP_SECONDS = 5.0
+REDIS_SOCKET_TIMEOUT_SECONDS = 10.0
+# Errors that mean Redis is away (refused, reset, not answering), not that a command was wrong.
+REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError)
+
+_T = TypeVar("_T")
+
+
+def redis_away(operation: str, error: BaseException) -> None:
+    """Log and count that `operation` found Redis away."""
+    REDIS_UNAVAILABLE.labels(operation).inc()
+    logger.warning("Redis away during %s: %s", operation, error)
+
+
+def patiently(
+    operation: str,
+    call: Callable[[], _T],
+    patience: float = REDIS_PATIENCE_SECONDS,
+    sleep: Callable[[float], Any] = time.sleep,
+) -> _T:
+    """`call()`, tried again with backoff while Redis is away, for up to `patience` seconds;
+    then its last error is raised. Each failed try is logged and counted under `operation`."""
+    deadline = time.monotonic() + patience
+    delay = REDIS_RETRY_FIRST_SECONDS
+    while True:
+        try:
+            return call()
+        except REDIS_AWAY as error:
+            redis_away(operation, error)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise
+            sleep(min(delay, left))
+            delay = min(delay * 2, REDIS_RETRY_CAP_SECONDS)
 
 
 class Turn(Protocol):
@@ -94,12 +141,21 @@ class RQDispatcher:
         from rq import Queue
 
         self.settings = settings
-        self.redis = Redis.from_url(settings.redis_url)  # type: ignore[arg-type]
+        # A Redis that accepts connections but never answers is away too, not a hung thread.
+        self.redis = Redis.from_url(
+            settings.redis_url,  # type: ignore[arg-type]
+            socket_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+        )
         queue_class = FairQueue if settings.fair_sharing else Queue
         self.queue = queue_class(settings.queue_name, connection=self.redis)
         self._running_key = running_key(settings.queue_name)
 
     def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
+        return patiently("enqueue", lambda: self._enqueue(func, *args, job_id=job_id, owner=owner))
+
+    def _enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
+        from redis.exceptions import LockNotOwnedError
         from rq import Retry
         from rq.exceptions import NoSuchJobError
         from rq.job import Job, JobStatus
@@ -117,7 +173,9 @@ class RQDispatcher:
             "failure_ttl": 7 * 24 * 3600,
         }
         # One enqueue of a piece of work at a time: the check below and the push are not atomic.
-        with self.redis.lock(f"loupe:enqueue:{self.settings.queue_name}:{work}", timeout=30):
+        lock = self.redis.lock(f"loupe:enqueue:{self.settings.queue_name}:{work}", timeout=30)
+        lock.acquire()
+        try:
             if any(
                 work_of(waiting.decode()) == work
                 for waiting in self.redis.lrange(self.queue.key, 0, -1)
@@ -138,7 +196,16 @@ class RQDispatcher:
             if existing is not None:
                 existing.delete(remove_from_queue=True)
             self.queue.enqueue(func, *args, **options)
-        return True
+            return True
+        finally:
+            try:
+                lock.release()
+            except LockNotOwnedError:
+                # Redis restarted (keeping nothing) or the lock expired meanwhile: nothing to free.
+                pass
+            except REDIS_AWAY as error:
+                # It expires by itself; the enqueue's own outcome stands.
+                redis_away("enqueue", error)
 
     @contextmanager
     def running(self, job_id: str, owner: str) -> Iterator[Turn]:
@@ -149,10 +216,13 @@ class RQDispatcher:
         stop = threading.Event()
 
         def renew() -> None:
+            # A lease lost with Redis (a restart keeps nothing) is written again on the next beat.
             try:
                 self.redis.zadd(self._running_key, {queued: time.time() + lease})
                 # Lapsed leases stay a while for `lapsed()` to find (a sweep may be slow).
                 self.redis.zremrangebyscore(self._running_key, "-inf", time.time() - LAPSED_KEPT)
+            except REDIS_AWAY as error:
+                redis_away("lease", error)
             except Exception:  # noqa: BLE001 - Redis blips must not end the job
                 logger.warning("could not renew the running lease of %s", queued, exc_info=True)
 
@@ -170,21 +240,36 @@ class RQDispatcher:
             thread.join(timeout=self.settings.heartbeat_seconds + 5)
             try:
                 self.redis.zrem(self._running_key, queued)
+            except REDIS_AWAY as error:
+                # Gone with Redis, or it lapses by itself (and its sweep finds the slice done).
+                redis_away("lease", error)
             except Exception:  # noqa: BLE001 - the lease lapses by itself
                 logger.warning("could not drop the running lease of %s", queued, exc_info=True)
 
     def lapsed(self) -> list[tuple[str, str]]:
         now = time.time()
-        found = []
-        for member in self.redis.zrangebyscore(self._running_key, now - LAPSED_KEPT, now):
-            queued = member.decode()
-            # Of several tickers, the one whose ZREM removes the lease takes the job.
-            if self.redis.zrem(self._running_key, queued):
-                owner = owner_of(queued)
-                found.append((owner, queued.removeprefix(f"{owner}-") if owner else queued))
+        found: list[tuple[str, str]] = []
+        try:
+            for member in self.redis.zrangebyscore(self._running_key, now - LAPSED_KEPT, now):
+                queued = member.decode()
+                # Of several tickers, the one whose ZREM removes the lease takes the job.
+                if self.redis.zrem(self._running_key, queued):
+                    owner = owner_of(queued)
+                    found.append((owner, queued.removeprefix(f"{owner}-") if owner else queued))
+        except REDIS_AWAY as error:
+            # The next tick looks again; the leases taken so far are handed over now.
+            redis_away("lapsed", error)
         return found
 
     def _give_way(self, queued: str, owner: str) -> bool:
+        try:
+            return self._claim_turn(queued, owner)
+        except REDIS_AWAY as error:
+            # The job keeps its worker until Redis answers; it asks again in half a second.
+            redis_away("give_way", error)
+            return False
+
+    def _claim_turn(self, queued: str, owner: str) -> bool:
         head = self.redis.lindex(self.queue.key, 0)
         if head is None:
             return False

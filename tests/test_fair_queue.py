@@ -2,11 +2,13 @@
 queue applying the same rule as the embedded one."""
 
 import random
+import threading
 import time
 import uuid
 from collections.abc import Iterator
 
 import pytest
+from prometheus_client import REGISTRY
 from redis import Redis
 from rq import Queue
 
@@ -21,7 +23,7 @@ from app.fair_queue import (
     waiting_position,
     work_of,
 )
-from tests.fixtures.services import RedisServer
+from tests.fixtures.services import RedisServer, RestartableRedis, restartable_redis
 
 
 def line_after(enqueues: list[str], running: dict[str, int]) -> list[str]:
@@ -178,3 +180,63 @@ class TestDispatchers:
         waiting, oldest = dispatcher.backlog()
         assert waiting == 3
         assert oldest >= 0.3
+
+
+def redis_unavailable(operation: str) -> float:
+    return REGISTRY.get_sample_value("loupe_redis_unavailable_total", {"operation": operation}) or 0
+
+
+@pytest.fixture
+def restartable() -> Iterator[RestartableRedis]:
+    with restartable_redis() as server:
+        yield server
+
+
+class TestRedisAway:
+    def test_an_enqueue_waits_for_redis_to_come_back(self, restartable: RestartableRedis) -> None:
+        dispatcher = RQDispatcher(
+            Settings(redis_url=restartable.url, queue_name=f"fair-{uuid.uuid4().hex[:8]}")
+        )
+        before = redis_unavailable("enqueue")
+        restartable.stop()
+        comeback = threading.Timer(1.0, restartable.start)
+        comeback.start()
+        try:
+            assert dispatcher.enqueue("workers.jobs.tick", job_id="score_ev_0", owner="ten_a")
+        finally:
+            comeback.join()
+        assert dispatcher.backlog()[0] == 1
+        assert redis_unavailable("enqueue") > before
+        dispatcher.close()
+
+    def test_a_running_job_keeps_its_turn_and_lease_while_redis_is_away(
+        self, restartable: RestartableRedis
+    ) -> None:
+        name = f"fair-{uuid.uuid4().hex[:8]}"
+        dispatcher = RQDispatcher(
+            Settings(
+                redis_url=restartable.url,
+                queue_name=name,
+                job_turn_seconds=0.01,
+                heartbeat_seconds=0.1,
+                stuck_after_seconds=5,
+            )
+        )
+        before = {op: redis_unavailable(op) for op in ("give_way", "lapsed")}
+        with dispatcher.running("score_ev_0", "ten_a") as turn:
+            restartable.stop()
+            time.sleep(0.02)
+            # No answer from the line: the job keeps its worker and asks again later.
+            assert not turn.should_give_way()
+            # The sweep finds nothing now and looks again on its next tick.
+            assert dispatcher.lapsed() == []
+            restartable.start()
+            # A restarted Redis kept nothing: the next renewal writes the lease again.
+            connection = Redis.from_url(restartable.url)
+            deadline = time.monotonic() + 30
+            while connection.zscore(running_key(name), "ten_a-score_ev_0") is None:
+                assert time.monotonic() < deadline, "the lease was never written again"
+                time.sleep(0.05)
+            connection.close()
+        assert all(redis_unavailable(op) > before[op] for op in before), before
+        dispatcher.close()

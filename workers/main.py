@@ -1,18 +1,82 @@
-"""`loupe worker`: an RQ worker that scores in-process, plus the upkeep ticker."""
+"""`loupe worker`: an RQ worker that scores in-process, plus the upkeep ticker.
+
+Redis going away (a restart, a failover) does not end the worker: RQ's work loop quits on a
+Redis error outside its dequeue, so the worker waits for Redis (with backoff, up to
+WORKER_PATIENCE_SECONDS, then exits for its supervisor to restart it), registers again (a
+restarted Redis without persistence has forgotten it) and listens on.
+"""
 
 import logging
+from collections.abc import Callable
+from contextlib import suppress
+from typing import Any, TypeVar
 
 from redis import Redis
-from rq import Queue, SimpleWorker
+from rq import Queue, SimpleWorker, worker_registration
+from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler
 
 from app.config import Settings
+from app.dispatch import REDIS_AWAY, REDIS_SOCKET_TIMEOUT_SECONDS, patiently, redis_away
 from app.fair_queue import FairQueue
 from app.runtime import configure
 from app.telemetry.exposition import QueueCollector, serve_worker_metrics
 from workers.ticker import Ticker
 
 logger = logging.getLogger("loupe.worker")
+
+# How long the worker waits for Redis to come back before exiting.
+WORKER_PATIENCE_SECONDS = 300.0
+
+_T = TypeVar("_T")
+
+
+class LoupeWorker(SimpleWorker):
+    """RQ's SimpleWorker (jobs in this process) that notes when Redis went away under its
+    loop, and registers again when a restarted Redis has forgotten it."""
+
+    redis_lost = False
+
+    def _watching(self, call: Callable[..., _T], *args: Any) -> _T:
+        try:
+            answer = call(*args)
+        except REDIS_AWAY as error:
+            redis_away("worker", error)
+            self.redis_lost = True
+            raise
+        # A blip RQ rode out (its dequeue retries) does not count against the loop.
+        self.redis_lost = False
+        return answer
+
+    # Every step of RQ's work loop that talks to Redis: any of them failing ends the loop.
+    def check_for_suspension(self, burst: bool) -> None:
+        self._watching(super().check_for_suspension, burst)
+
+    def run_maintenance_tasks(self) -> None:
+        self._watching(super().run_maintenance_tasks)
+
+    def dequeue_job_and_maintain_ttl(
+        self, timeout: int | None, max_idle_time: int | None = None
+    ) -> Any:
+        return self._watching(super().dequeue_job_and_maintain_ttl, timeout, max_idle_time)
+
+    def execute_job(self, job: Any, queue: Any) -> None:
+        self._watching(super().execute_job, job, queue)
+
+    def heartbeat(self, timeout: int | None = None, pipeline: Any = None) -> None:
+        self._watching(self._beat, timeout, pipeline)
+
+    def _beat(self, timeout: int | None, pipeline: Any) -> None:
+        super().heartbeat(timeout, pipeline)
+        if pipeline is None and not self.connection.sismember(self.redis_workers_keys, self.key):
+            # Redis restarted without persistence and the beat wrote a bare hash: `loupe
+            # worker-health` and RQ's tools find workers through the registry.
+            logger.info("Redis forgot worker %s: registering it again", self.name)
+            with self.connection.pipeline() as registering:
+                registering.hset(self.key, mapping=self.serialize())
+                worker_registration.register(self, registering)
+                registering.expire(self.key, timeout or self.worker_ttl + 60)
+                registering.execute()
 
 
 def run_worker(settings: Settings, *, burst: bool = False) -> None:
@@ -35,7 +99,7 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
         )
     # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
     # shared across jobs instead of being rebuilt in a forked child per job.
-    worker = SimpleWorker([queue], connection=redis, queue_class=queue_class)
+    worker = LoupeWorker([queue], connection=redis, queue_class=queue_class)
     # RQ's own scheduler runs in a forked child, which a SIGKILLed worker would leave behind:
     # the ticker thread enqueues due retries instead, under RQ's scheduler lock.
     scheduler = RQScheduler([queue], connection=redis)
@@ -47,8 +111,47 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
     ticker = Ticker(runtime, upkeep=enqueue_due_retries)
     ticker.start()
     try:
-        worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
+        _work(worker, settings.redis_url, burst)  # type: ignore[arg-type]
     finally:
         ticker.stop()
-        scheduler.release_locks()
+        with suppress(*REDIS_AWAY):
+            scheduler.release_locks()
         runtime.close()
+
+
+def _work(worker: LoupeWorker, redis_url: str, burst: bool) -> None:
+    """RQ's work loop, started again each time Redis going away ended it."""
+    while True:
+        worker.redis_lost = False
+        try:
+            worker.work(burst=burst, with_scheduler=False, logging_level="INFO")
+        except REDIS_AWAY as error:
+            # The loop's teardown could not record the worker's death.
+            worker.redis_lost = True
+            redis_away("worker", error)
+            with suppress(Exception):
+                worker.unsubscribe()
+        if not worker.redis_lost or worker._stop_requested:
+            return
+        logger.warning("Redis went away under the worker loop: waiting for it to answer")
+        try:
+            _wait_for_redis(redis_url)
+        except StopRequested:
+            return
+        # A bare hash left by a beat would read as another live worker of the same name.
+        with suppress(*REDIS_AWAY):
+            worker.connection.delete(worker.key)
+        logger.info("Redis answers again: worker %s listens again", worker.name)
+
+
+def _wait_for_redis(redis_url: str) -> None:
+    """Return once Redis answers; raise its error after WORKER_PATIENCE_SECONDS."""
+    probe = Redis.from_url(
+        redis_url,
+        socket_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+        socket_connect_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+    )
+    try:
+        patiently("worker", probe.ping, patience=WORKER_PATIENCE_SECONDS)
+    finally:
+        probe.close()

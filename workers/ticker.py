@@ -4,6 +4,7 @@ import logging
 import threading
 from collections.abc import Callable
 
+from app.dispatch import REDIS_AWAY, redis_away
 from app.evaluations import tasks as evaluation_tasks
 from app.runtime import Runtime
 from workers import jobs
@@ -44,6 +45,10 @@ class Ticker:
                 jobs.tick()
                 if self.upkeep is not None:
                     self.upkeep()
+            except REDIS_AWAY as error:
+                # Redis restarting: the next tick tries again (what it would have enqueued is
+                # still due in the database).
+                redis_away("tick", error)
             except Exception:
                 # Upkeep must outlive a database blip; the next tick tries again.
                 logger.exception("tick failed")

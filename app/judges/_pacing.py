@@ -10,17 +10,26 @@ Three brakes, all per endpoint (base URL and API key: providers limit per key):
   answered once (its headers may state the limits), then the endpoint's concurrency; halved on
   every 429, +1/limit per answer after, never above the endpoint's concurrency.
 The schedule and the hold live in Redis when a URL is given, so every worker of a deployment
-paces to one shared limit; otherwise in this process.
+paces to one shared limit; otherwise in this process. Redis going away (a restart, a failover)
+never fails a request: the store is asked again with backoff for up to REDIS_PATIENCE_SECONDS
+per outage, then this process paces alone until Redis answers again.
 """
 
 import asyncio
 import hashlib
+import logging
 import math
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from redis import exceptions as redis_errors
+
+from app.telemetry.metrics import REDIS_UNAVAILABLE
+
+logger = logging.getLogger("loupe.judges")
 
 # Pace a little under the stated rate: clocks and arrival jitter must not cost a 429.
 RATE_MARGIN = 0.97
@@ -30,6 +39,13 @@ BURST_SECONDS = 0.2
 MAX_HOLD_SECONDS = 60.0
 # With no stated rate, the shared store is asked at most this often (for another worker's hold).
 QUIET_CHECK_SECONDS = 0.1
+# Redis away: how long one outage may hold requests back before this process paces alone, and
+# the waits between asking again (doubling from the first to the cap).
+REDIS_PATIENCE_SECONDS = 60.0
+REDIS_RETRY_FIRST_SECONDS = 0.1
+REDIS_RETRY_CAP_SECONDS = 2.0
+# A Redis that accepts connections but does not answer counts as away after this long.
+REDIS_SOCKET_TIMEOUT_SECONDS = 5.0
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
@@ -154,26 +170,99 @@ return 0
 """
 
 
-class RedisPaceStore:
-    """The schedule in Redis: every worker of a deployment paces to one shared limit."""
+_T = TypeVar("_T")
+_REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 
-    def __init__(self, url: str, prefix: str = "loupe:pace:") -> None:
+
+class RedisPaceStore:
+    """The schedule in Redis: every worker of a deployment paces to one shared limit.
+
+    While Redis is away, each operation is tried again with backoff; once an outage has lasted
+    `patience` seconds, operations fall back to a schedule in this process (one try of Redis
+    each, so the shared schedule is used again as soon as Redis answers).
+    """
+
+    def __init__(
+        self, url: str, prefix: str = "loupe:pace:", patience: float = REDIS_PATIENCE_SECONDS
+    ) -> None:
         from redis.asyncio import Redis
 
-        self._redis = Redis.from_url(url)
+        self._redis = Redis.from_url(
+            url,
+            socket_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+            socket_connect_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+        )
         self._prefix = prefix
         self._take = self._redis.register_script(_TAKE)
         self._charge = self._redis.register_script(_CHARGE)
         self._hold = self._redis.register_script(_HOLD)
+        self.patience = patience
+        # Where requests are paced while Redis stays away past `patience`.
+        self._alone = LocalPaceStore()
+        # When the current outage began (monotonic); None while Redis answers.
+        self._away_since: float | None = None
 
     async def take(self, key: str, interval: float, burst: float) -> float:
-        return float(await self._take(keys=[self._prefix + key], args=[interval, burst]))
+        return await self._patiently(
+            lambda: self._take(keys=[self._prefix + key], args=[interval, burst]),
+            lambda: self._alone.take(key, interval, burst),
+            float,
+        )
 
     async def charge(self, key: str, seconds: float, burst: float) -> None:
-        await self._charge(keys=[self._prefix + key], args=[seconds])
+        await self._patiently(
+            lambda: self._charge(keys=[self._prefix + key], args=[seconds]),
+            lambda: self._alone.charge(key, seconds, burst),
+            lambda _: None,
+        )
 
     async def hold(self, key: str, seconds: float) -> None:
-        await self._hold(keys=[self._prefix + key], args=[seconds])
+        await self._patiently(
+            lambda: self._hold(keys=[self._prefix + key], args=[seconds]),
+            lambda: self._alone.hold(key, seconds),
+            lambda _: None,
+        )
+
+    async def _patiently(
+        self,
+        shared: Callable[[], Awaitable[Any]],
+        alone: Callable[[], Awaitable[_T]],
+        read: Callable[[Any], _T],
+    ) -> _T:
+        """`shared()` read by `read`, asked again with backoff while Redis is away; `alone()`
+        once the outage has outlasted the patience."""
+        delay = REDIS_RETRY_FIRST_SECONDS
+        while True:
+            try:
+                answer = read(await shared())
+            except _REDIS_AWAY as error:
+                REDIS_UNAVAILABLE.labels("pace").inc()
+                now = time.monotonic()
+                if self._away_since is None:
+                    self._away_since = now
+                away = now - self._away_since
+                if away >= self.patience:
+                    logger.warning(
+                        "Redis away for %.0f s: pacing in this process until it answers (%s)",
+                        away,
+                        error,
+                    )
+                    return await alone()
+                logger.warning(
+                    "Redis away (%s): the judge pace schedule is asked again in %.1f s",
+                    error,
+                    delay,
+                )
+                await asyncio.sleep(min(delay, self.patience - away))
+                delay = min(delay * 2, REDIS_RETRY_CAP_SECONDS)
+                continue
+            if self._away_since is not None:
+                logger.info(
+                    "Redis answers again: the judge pace schedule is shared again after %.1f s",
+                    time.monotonic() - self._away_since,
+                )
+                self._away_since = None
+            return answer
 
     async def close(self) -> None:
         await self._redis.aclose()

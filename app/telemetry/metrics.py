@@ -75,3 +75,11 @@ WEBHOOK_DELIVERIES = Counter(
     "Webhook delivery attempts, by outcome (delivered; failed, to be retried; gave_up).",
     ["outcome"],
 )
+REDIS_UNAVAILABLE = Counter(
+    "loupe_redis_unavailable_total",
+    "Redis operations that found Redis unreachable (refused, reset, timed out) and were put "
+    "off to retry, by operation: pace (a judge call's turn in the shared schedule), enqueue, "
+    "lease (a running job's lease), give_way, lapsed (the sweep for dead jobs' leases), "
+    "worker (the RQ work loop), tick (the ticker's upkeep).",
+    ["operation"],
+)

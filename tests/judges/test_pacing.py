@@ -6,12 +6,19 @@ import uuid
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 from app.judges import JudgeClient
-from app.judges._pacing import LocalPaceStore, Pacer, parse_duration, total_tokens
+from app.judges._pacing import (
+    LocalPaceStore,
+    Pacer,
+    RedisPaceStore,
+    parse_duration,
+    total_tokens,
+)
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.metrics import endpoint
-from tests.fixtures.services import RedisServer
+from tests.fixtures.services import RedisServer, free_port, restartable_redis
 
 RPM = 600  # ten a second
 MESSAGES = [{"role": "user", "content": "hi"}]
@@ -167,3 +174,61 @@ class TestAdaptiveLimit:
             grown += 1 / grown  # + 1/limit per answer
         assert limits[4] == pytest.approx(grown)
         assert limits[5] == limits[4]
+
+
+def redis_unavailable(operation: str) -> float:
+    return REGISTRY.get_sample_value("loupe_redis_unavailable_total", {"operation": operation}) or 0
+
+
+class TestRedisAway:
+    def test_requests_wait_for_redis_to_come_back(self, judge: ScriptedJudge) -> None:
+        """Redis restarting mid-run: the calls wait for the shared schedule, none fails."""
+        arrivals: list[float] = []
+        judge.script(limited_answers(arrivals))
+        before = redis_unavailable("pace")
+
+        with restartable_redis() as redis:
+            shared = fresh_endpoint(judge, concurrency=4, pace_url=redis.url)
+
+            async def go() -> list[Any]:
+                client = JudgeClient(shared)
+                try:
+                    await generate_many(client, 3)
+                    redis.stop()
+                    calls = asyncio.gather(
+                        *(client.generate(MESSAGES) for _ in range(6)), return_exceptions=True
+                    )
+                    await asyncio.sleep(1.0)
+                    redis.start()
+                    return list(await calls)
+                finally:
+                    await client.close()
+
+            answers = asyncio.run(go())
+
+        assert [a for a in answers if isinstance(a, BaseException)] == []
+        assert len(arrivals) == 9
+        assert redis_unavailable("pace") > before
+
+    def test_past_its_patience_a_process_paces_alone(self) -> None:
+        """A Redis that stays away holds requests back for `patience` seconds per outage, no
+        more: then this process keeps the schedule until Redis answers again."""
+        nobody = f"redis://127.0.0.1:{free_port()}/0"
+        before = redis_unavailable("pace")
+
+        async def go() -> tuple[float, float]:
+            store = RedisPaceStore(nobody, patience=0.3)
+            try:
+                first = await store.take("endpoint", 1.0, 0.2)
+                await store.hold("endpoint", 30.0)
+                # Already past the patience: Redis is asked once, then this process answers.
+                second = await store.take("endpoint", 1.0, 0.2)
+                return first, second
+            finally:
+                await store.close()
+
+        first, second = asyncio.run(go())
+        assert first == 0.0
+        # The hold recorded in this process applies to the next request.
+        assert second > 29
+        assert redis_unavailable("pace") > before

@@ -1,0 +1,207 @@
+"""A Redis blink in distributed mode costs time, never results or processes.
+
+Two `loupe worker`s score an evaluation of judged metrics against a slow judge that states a
+request rate (so every judge call asks the shared pace schedule in Redis); mid-run one worker
+is SIGKILLed and Redis, which keeps nothing on disk, is stopped and started again on the same
+port; a replacement worker starts. Every result is stored once without an error, the surviving
+workers live on, and the worker's /metrics shows the outage.
+"""
+
+import json
+import os
+import re
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from redis import Redis
+from rq import Queue, Worker
+
+from tests.evaluations.test_tasks import fresh_judge
+from tests.fixtures.api import postgres_settings
+from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.fixtures.services import (
+    PostgresServer,
+    RestartableRedis,
+    free_port,
+    restartable_redis,
+)
+from tests.telemetry.test_scrape import samples, total
+from tests.workers.test_worker_process import (
+    all_results,
+    served_api,
+    stored,
+    wait_for,
+    worker_process,
+)
+
+CASES = 200
+METRICS = 4
+# Seconds Redis stays down.
+OUTAGE = 2.0
+
+
+@pytest.fixture
+def redis() -> Iterator[RestartableRedis]:
+    with restartable_redis() as server:
+        yield server
+
+
+def judged_body() -> dict:
+    # One judge model per metric: four different requests per case, none a cache hit.
+    return {
+        "metrics": [
+            {"type": "llm_accuracy", "name": f"accuracy_{m}", "model": f"judge-{m}"}
+            for m in range(METRICS)
+        ],
+        "test_cases": [
+            {"input": f"q{i};", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+            for i in range(CASES)
+        ],
+    }
+
+
+def verdict(request: dict) -> Reply:
+    assert re.search(r"q\d+;", json.dumps(request))
+    return Reply(
+        content=json.dumps({"reasoning": "same answer", "verdict": "A"}),
+        # A stated rate: every request then takes its turn in the shared schedule in Redis.
+        headers={"x-ratelimit-limit-requests": "600000"},
+    )
+
+
+def outage_count(metrics_port: int) -> float:
+    scraped = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", trust_env=False).text
+    return total(samples(scraped), "loupe_redis_unavailable_total")
+
+
+class TestRedisRestart:
+    def test_every_result_scored_once_and_every_worker_alive(
+        self,
+        postgres_server: PostgresServer,
+        redis: RestartableRedis,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        fresh_judge(judge)
+        judge.script(verdict)
+        judge.latency = 0.25
+        settings = postgres_settings(
+            postgres_server,
+            redis,
+            judge_base_url=judge.base_url,
+            judge_concurrency=6,
+            # Four slices: two run, two wait in Redis's queue (and are lost with it).
+            job_slice_size=CASES // 4,
+            heartbeat_seconds=0.5,
+            stuck_after_seconds=3,
+            tick_seconds=0.5,
+        )
+        ports = [free_port() for _ in range(3)]
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            created = client.post("/v1/evaluations", json=judged_body())
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+            with (
+                worker_process(settings, tmp_path / "first", metrics_port=ports[0]) as first,
+                worker_process(settings, tmp_path / "second", metrics_port=ports[1]) as second,
+            ):
+                deadline = time.monotonic() + 60
+                while stored(client.get(f"/v1/evaluations/{evaluation_id}").json()) < 100:
+                    assert first.alive() and second.alive(), first.log_tail() + second.log_tail()
+                    assert time.monotonic() < deadline, second.log_tail()
+                    time.sleep(0.1)
+                os.kill(first.process.pid, signal.SIGKILL)
+                first.process.wait(timeout=10)
+                redis.stop()
+                time.sleep(OUTAGE)
+                redis.start()
+                with worker_process(settings, tmp_path / "third", metrics_port=ports[2]) as third:
+                    deadline = time.monotonic() + 120
+                    while True:
+                        body = client.get(f"/v1/evaluations/{evaluation_id}").json()
+                        if body["status"] != "in_progress":
+                            break
+                        assert second.alive(), second.log_tail()
+                        assert third.alive(), third.log_tail()
+                        assert time.monotonic() < deadline, (body, second.log_tail())
+                        time.sleep(0.2)
+                    assert second.alive(), second.log_tail()
+                    assert third.alive(), third.log_tail()
+                    unavailable = outage_count(ports[1])
+            rows = all_results(client, evaluation_id)
+
+        assert body["status"] == "completed", body
+        errors = [row["error"] for row in rows if row["error"]]
+        assert errors == [], errors[:3]
+        assert body["result_counts"]["errored"] == 0
+        assert len(rows) == CASES * METRICS
+        assert len({(row["test_case_id"], row["metric"]) for row in rows}) == CASES * METRICS
+        # The surviving worker saw Redis away and says so on its /metrics.
+        assert unavailable > 0
+
+
+def one_case_body(tag: str) -> dict:
+    return {
+        "metrics": [{"type": "llm_accuracy"}],
+        "test_cases": [{"input": f"{tag};", "actual_output": "a", "expected_output": "a"}],
+    }
+
+
+class TestWorkerLoop:
+    def test_a_job_ending_while_redis_is_down_leaves_the_worker_listening(
+        self,
+        postgres_server: PostgresServer,
+        redis: RestartableRedis,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """RQ's work loop quits when its bookkeeping after a job finds Redis away; the
+        worker waits for Redis, registers again and takes the next job."""
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        settings = postgres_settings(postgres_server, redis, judge_base_url=judge.base_url)
+        port = free_port()
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            with worker_process(settings, tmp_path / "worker", metrics_port=port) as worker:
+                judge.hold()
+                first = client.post("/v1/evaluations", json=one_case_body("first")).json()["id"]
+                deadline = time.monotonic() + 60
+                while judge.in_flight < 1:
+                    assert worker.alive(), worker.log_tail()
+                    assert time.monotonic() < deadline, worker.log_tail()
+                    time.sleep(0.05)
+                # The job's one judge call is in flight: it ends (and RQ records its end)
+                # while Redis is down.
+                redis.stop()
+                judge.release()
+                deadline = time.monotonic() + 60
+                while "waiting for it to answer" not in worker.log_path.read_text():
+                    assert worker.alive(), worker.log_tail()
+                    assert time.monotonic() < deadline, worker.log_tail()
+                    time.sleep(0.05)
+                assert client.get(f"/v1/evaluations/{first}").json()["status"] == "completed"
+                time.sleep(OUTAGE)
+                assert worker.alive(), worker.log_tail()
+                redis.start()
+                second = client.post("/v1/evaluations", json=one_case_body("second"))
+                assert second.status_code == 202, second.text
+                final = wait_for(client, second.json()["id"], worker)
+                assert worker.alive(), worker.log_tail()
+                connection = Redis.from_url(redis.url)
+                try:
+                    registered = Worker.all(queue=Queue(settings.queue_name, connection=connection))
+                finally:
+                    connection.close()
+                scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", trust_env=False).text
+
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["errored"] == 0
+        # Registered again with the Redis that forgot it: health checks and RQ's tools see it.
+        assert [w.pid for w in registered] == [worker.process.pid]
+        assert total(samples(scraped), "loupe_redis_unavailable_total", operation="worker") > 0
