@@ -3,6 +3,7 @@
 import json
 from typing import Any
 
+from app.api import nesting
 from app.datasets._mcq import answer_label, mcq_prompt, option_labels
 from app.datasets._media_refs import audio_source, image_url
 from app.datasets._placeholders import PLACEHOLDER, RowMedia, has_video
@@ -23,7 +24,9 @@ def vqa_row(fields: dict[str, Any], scope: RowScope) -> DatasetRow:
         raise scope.error("messages", "the row's messages are empty")
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw)
+            raw = nesting.loads(raw)
+        except nesting.TooDeep as exc:
+            raise scope.error("messages", str(exc)) from exc
         except json.JSONDecodeError as exc:
             raise scope.error("messages", f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
     if not isinstance(raw, list) or not raw:

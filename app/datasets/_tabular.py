@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+from app.api import nesting
 from app.datasets._types import DatasetFormatError
 
 # Base64 images make cells far larger than csv's default 128 KiB limit; 2**31-1 is the most a
@@ -62,7 +63,9 @@ def _jsonl(file: str, lines: Iterator[str]) -> list[Record]:
         if not raw.strip():
             continue
         try:
-            value = json.loads(raw)
+            value = nesting.loads(raw)
+        except nesting.TooDeep as exc:
+            raise DatasetFormatError(file, number, None, str(exc)) from exc
         except json.JSONDecodeError as exc:
             message = f"invalid JSON: {exc.msg} (column {exc.colno})"
             raise DatasetFormatError(file, number, None, message) from exc
@@ -113,7 +116,9 @@ def _header(file: str, line: int, cells: list[str]) -> list[str]:
 def list_cell(value: str) -> list[Any]:
     """A list written as JSON, or failing that as a Python literal (`['a', 'b']`)."""
     try:
-        parsed = json.loads(value)
+        parsed = nesting.loads(value)
+    except nesting.TooDeep as exc:
+        raise ValueError(str(exc)) from exc
     except json.JSONDecodeError:
         parsed = None
     if not isinstance(parsed, list):

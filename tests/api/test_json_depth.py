@@ -132,3 +132,32 @@ class TestUploadedFiles:
             "line 2" in refused.value.message
             and f"deeper than {MAX_DEPTH}" in refused.value.message
         )
+
+    @pytest.mark.parametrize(
+        ("dataset_format", "line", "where"),
+        [
+            ("general_vqa", b'{"messages": [], "x": ' + b"[" * DEEP + b"]" * DEEP + b"}", ""),
+            # JSON held in a string field (as TSV/CSV cells hold it) is parsed with the limit too.
+            ("general_vqa", b'{"messages": "' + b"[" * DEEP + b"]" * DEEP + b'"}', ":messages"),
+            (
+                "general_vmcq",
+                b'{"question": "q", "answer": "A", "options": "'
+                + b"[" * DEEP
+                + b"]" * DEEP
+                + b'"}',
+                ":options",
+            ),
+        ],
+    )
+    def test_a_dataset_line_nested_too_deep_is_a_422_naming_it(
+        self, api: Api, dataset_format: str, line: bytes, where: str
+    ) -> None:
+        response = api.tenant_client().post(
+            "/v1/datasets",
+            files={"file": ("deep.jsonl", line + b"\n")},
+            data={"format": dataset_format},
+        )
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert problem["errors"][0]["loc"] == f"deep.jsonl:1{where}"
+        assert f"deeper than {MAX_DEPTH} levels" in problem["detail"]
