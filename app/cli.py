@@ -39,7 +39,7 @@ def serve(
     from app import migrate as migrations
     from app.evaluations.judging import startup_line
 
-    settings = get_settings()
+    settings = _start_up_settings()
     if workers > 1 and settings.embedded:
         typer.echo(
             "loupe serve --workers N needs LOUPE_REDIS_URL: the embedded mode runs its jobs in "
@@ -79,7 +79,7 @@ def served_app() -> "FastAPI":
     """The app of one `loupe serve --workers N` process (settings from the environment)."""
     from app.main import create_app
 
-    settings = get_settings()
+    settings = _start_up_settings()
     _configure_logging(settings)
     return create_app(settings)
 
@@ -90,10 +90,18 @@ def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.
     from app.evaluations.judging import startup_line
     from workers.main import run_worker
 
-    settings = get_settings()
+    settings = _start_up_settings()
     _configure_logging(settings)
     logging.getLogger("loupe").info(startup_line(settings))
     run_worker(settings, burst=burst)
+
+
+def _start_up_settings() -> Settings:
+    """The settings of a process that serves, works or migrates: distributed mode needs the
+    shared LOUPE_SECRET_KEY (ConfigError, exit 2, otherwise)."""
+    settings = get_settings()
+    settings.require_shared_secret_key()
+    return settings
 
 
 def _configure_logging(settings: Settings) -> None:
@@ -165,7 +173,7 @@ def migrate(
 
     from app import migrate as migrations
 
-    settings = get_settings()
+    settings = _start_up_settings()
     if downgrade_to:
         try:
             migrations.downgrade(settings, downgrade_to)
@@ -207,7 +215,7 @@ def create_key(
     from app.tenants.service import create_key as make_key
 
     # A newcomer may create a key before the first `serve`; the schema must exist either way.
-    migrations.upgrade(get_settings())
+    migrations.upgrade(_start_up_settings())
     runtime = current()
     with runtime.session() as session:
         tenant_row, key = make_key(session, tenant)

@@ -23,6 +23,8 @@ ENV_PREFIX = "LOUPE_"
 _SECRET_FIELDS = frozenset(
     {"judge_api_key", "secret_key", "database_url", "redis_url", "metrics_token"}
 )
+# LOUPE_SECRET_KEY's shortest length: 256 bits, as much as the Fernet key derived from it.
+SECRET_KEY_MIN_BYTES = 32
 
 
 class ConfigError(Exception):
@@ -169,9 +171,10 @@ class Settings(BaseSettings):
     # price here has `cost_usd` null, never 0.
     model_prices: dict[str, ModelPrice] = Field(default_factory=dict)
 
-    # Encrypts stored candidate-model API keys (any string; a Fernet key is derived from it).
-    # Unset: a random key is kept in `secret_key_file`, which suits one machine only; every API
-    # and worker process of a distributed deployment must share LOUPE_SECRET_KEY.
+    # Encrypts stored candidate-model API keys and webhook secrets, signs console sessions (any
+    # string of at least 32 bytes; a Fernet key is derived from it). Unset: a random key is kept
+    # in `secret_key_file`, which suits one machine only, so distributed mode refuses to start
+    # without it (`require_shared_secret_key`).
     secret_key: str | None = Field(default=None, repr=False)
     secret_key_file: Path = Path("./var/secret.key")
     # The web console's sign-in lasts this long (a signed cookie; sign in again after).
@@ -248,6 +251,19 @@ class Settings(BaseSettings):
                 ) from None
         return self
 
+    @field_validator("secret_key")
+    @classmethod
+    def _long_secret_key(cls, value: str | None) -> str | None:
+        if not value:
+            return None  # empty: unset
+        size = len(value.encode())
+        if size < SECRET_KEY_MIN_BYTES:
+            raise ValueError(
+                f"must be at least {SECRET_KEY_MIN_BYTES} bytes, this one has {size} "
+                "(make one with `openssl rand -base64 32`)"
+            )
+        return value
+
     @field_validator("webhook_retry_schedule", mode="before")
     @classmethod
     def _parse_schedule(cls, value: object) -> object:
@@ -312,6 +328,21 @@ class Settings(BaseSettings):
     def embedded(self) -> bool:
         """True when jobs run in the API process instead of on RQ workers."""
         return not self.redis_url
+
+    @property
+    def distributed(self) -> bool:
+        """True when processes may run on several machines (Redis, or a PostgreSQL database)."""
+        return not self.embedded or self.database_url.startswith("postgresql")
+
+    def require_shared_secret_key(self) -> None:
+        """Raise ConfigError when distributed mode has no LOUPE_SECRET_KEY: each machine would
+        make its own key file, and none could read what another encrypted or signed."""
+        if self.distributed and not self.secret_key:
+            raise ConfigError(
+                "LOUPE_SECRET_KEY is not set: distributed mode (LOUPE_REDIS_URL or a PostgreSQL "
+                "LOUPE_DATABASE_URL) needs the same key, of at least 32 bytes, in every API and "
+                "worker process (make one with `openssl rand -base64 32`)"
+            )
 
     @property
     def is_sqlite(self) -> bool:

@@ -17,6 +17,8 @@ from tests.fixtures.services import PostgresServer, RedisServer, free_port
 from tests.workers.test_worker_process import worker_env, worker_process
 
 ROOT = Path(__file__).resolve().parent.parent
+# Distributed mode refuses to start without one of at least 32 bytes.
+SHARED_SECRET_KEY = "a-secret-key-shared-by-every-process"
 BIN = Path(sys.executable).parent
 
 
@@ -237,12 +239,57 @@ class TestConfigurationErrors:
         nothing = f"127.0.0.1:{free_port()}"
         url = f"postgresql://loupe:pg-password-123@{nothing}/loupe"
         for command in ("migrate", "serve"):
-            result = loupe_command(tmp_path, command, LOUPE_DATABASE_URL=url)
+            result = loupe_command(
+                tmp_path, command, LOUPE_DATABASE_URL=url, LOUPE_SECRET_KEY=SHARED_SECRET_KEY
+            )
             assert result.returncode == 1
             line = one_line(result)
             assert line.startswith(f"loupe: cannot use the database at {nothing}")
             assert "LOUPE_DATABASE_URL" in line and "Connection refused" in line
             assert "pg-password-123" not in result.stderr
+
+    @pytest.mark.parametrize("command", ["serve", "worker", "migrate"])
+    @pytest.mark.parametrize("redis", [True, False])
+    def test_distributed_mode_without_the_secret_key_is_refused(
+        self, tmp_path: Path, command: str, redis: bool
+    ) -> None:
+        # Each machine would make its own key file: what one process encrypted or signed,
+        # another could not read. Refused before any store is reached (none listens here).
+        nothing = f"127.0.0.1:{free_port()}"
+        variables = {"LOUPE_DATABASE_URL": f"postgresql://loupe:pw-1234567@{nothing}/loupe"}
+        if redis:
+            variables["LOUPE_REDIS_URL"] = f"redis://{nothing}/0"
+        result = loupe_command(tmp_path, command, **variables)
+        assert result.returncode == 2
+        line = one_line(result)
+        assert line.startswith("loupe: LOUPE_SECRET_KEY is not set: distributed mode")
+        assert "pw-1234567" not in result.stderr
+        assert not (tmp_path / "var" / "secret.key").exists()
+
+    @pytest.mark.parametrize("command", ["serve", "worker"])
+    @pytest.mark.parametrize("database", ["postgresql", "sqlite"])
+    def test_a_secret_key_shorter_than_32_bytes_is_refused(
+        self, tmp_path: Path, command: str, database: str
+    ) -> None:
+        nothing = f"127.0.0.1:{free_port()}"
+        variables = {
+            "LOUPE_SECRET_KEY": "0123456789abcdef",
+            "LOUPE_REDIS_URL": f"redis://{nothing}/0",
+        }
+        if database == "postgresql":
+            variables["LOUPE_DATABASE_URL"] = f"postgresql://loupe@{nothing}/loupe"
+        result = loupe_command(tmp_path, command, **variables)
+        assert result.returncode == 2
+        line = one_line(result)
+        assert line.startswith(
+            "loupe: LOUPE_SECRET_KEY: must be at least 32 bytes, this one has 16"
+        )
+        assert "0123456789abcdef" not in result.stderr
+
+    def test_a_short_secret_key_is_refused_in_embedded_mode_too(self, tmp_path: Path) -> None:
+        result = loupe_command(tmp_path, "migrate", LOUPE_SECRET_KEY="short")
+        assert result.returncode == 2
+        assert one_line(result).startswith("loupe: LOUPE_SECRET_KEY: must be at least 32 bytes")
 
     def test_an_unknown_downgrade_revision_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
         assert loupe_command(tmp_path, "migrate").returncode == 0

@@ -44,7 +44,10 @@ def environment(name: str) -> dict[str, str]:
     raw = service(name).get("environment", {})
     if isinstance(raw, list):
         raw = dict(item.split("=", 1) for item in raw)
-    return {key: _INTERPOLATION.sub("test-secret", str(value)) for key, value in raw.items()}
+    return {
+        key: _INTERPOLATION.sub("test-secret-of-at-least-32-bytes-long", str(value))
+        for key, value in raw.items()
+    }
 
 
 def env_files(name: str) -> list[str | dict[str, Any]]:
@@ -159,6 +162,13 @@ class TestCompose:
             **{key.removeprefix("LOUPE_").lower(): value for key, value in env.items()},
         )
         assert not settings.embedded and not settings.is_sqlite
+
+    @pytest.mark.parametrize("name", LOUPE_SERVICES)
+    def test_the_shared_secret_key_is_required(self, name: str) -> None:
+        # Distributed mode refuses to start without it; compose says so before any container.
+        raw = service(name).get("environment", {})
+        assert re.fullmatch(r"\$\{LOUPE_SECRET_KEY:\?[^}]*32 bytes[^}]*\}", raw["LOUPE_SECRET_KEY"])
+        Settings(_env_file=None, secret_key=environment(name)["LOUPE_SECRET_KEY"])  # type: ignore[call-arg]
 
     @pytest.mark.parametrize("name", LOUPE_SERVICES)
     def test_dot_env_reaches_the_containers(self, name: str) -> None:

@@ -696,7 +696,7 @@ class TestCandidateSetupFaults:
             tmp_path,
             key,
             {"dataset_id": dataset_id, "model_id": model_id},
-            secret_key="a-rotated-secret-key",
+            secret_key="a-rotated-secret-key-of-at-least-32-bytes",
         )
         self.assert_every_sample_failed(final, rows, "candidate_secret")
         assert "LOUPE_SECRET_KEY" in rows[0]["errors"][0]["message"]

@@ -80,7 +80,7 @@ def loupe_serve(tmp_path: Path, judge_base_url: str, **settings: str) -> Iterato
         "judge_max_attempts": "2",
         "judge_backoff_base_seconds": "0.01",
         "judge_backoff_cap_seconds": "0.02",
-        "secret_key": "test-secret-key",
+        "secret_key": "test-secret-key-of-at-least-32-bytes",
         "allow_private_urls": "true",
         "result_flush_seconds": "0.1",
         **settings,
