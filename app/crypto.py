@@ -1,7 +1,9 @@
-"""Encryption of stored secrets (candidate-model API keys) with Fernet; signing keys.
+"""Encryption of stored secrets (candidate-model API keys, webhook signing secrets) with
+Fernet; signing keys.
 
-The key comes from LOUPE_SECRET_KEY (any string; SHA-256 of it is the Fernet key) or, when that
-is unset, from a random key kept in LOUPE_SECRET_KEY_FILE, created on first use.
+The key comes from LOUPE_SECRET_KEY (at least 32 bytes; SHA-256 of it is the Fernet key) or,
+when that is unset (embedded mode only), from a random key kept in LOUPE_SECRET_KEY_FILE,
+created on first use, readable by its owner only.
 """
 
 import base64
@@ -22,7 +24,8 @@ def _key_material(settings: Settings) -> str:
         return settings.secret_key
     path = Path(settings.secret_key_file)
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # Owner only, like the file: the key decrypts every stored model key and webhook secret.
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         # O_EXCL: two processes starting at once must not each write a different key.
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

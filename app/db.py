@@ -1,6 +1,8 @@
 """Engine, session factory and the column types shared by every table."""
 
+import os
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event
@@ -49,12 +51,23 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def create_sqlite_file(path: Path | None) -> None:
+    """Create the embedded database's file, and its directory, readable by their owner only.
+
+    SQLite would create it with the umask's mode (usually world-readable), and the file holds
+    every tenant's data; its -wal and -shm files take the database file's mode.
+    """
+    if path is None or path.exists():
+        return
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # Without O_EXCL: a file another process created meanwhile is opened, not an error.
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
 def make_engine(settings: Settings) -> Engine:
     """An engine for the configured database; SQLite gets WAL and a busy timeout."""
     if settings.is_sqlite:
-        path = settings.sqlite_path()
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+        create_sqlite_file(settings.sqlite_path())
         engine = create_engine(
             settings.database_url, connect_args={"check_same_thread": False, "timeout": 30}
         )

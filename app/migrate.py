@@ -7,6 +7,7 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
 from app.config import Settings
+from app.db import create_sqlite_file
 
 
 def _migrations_dir() -> Path:
@@ -19,6 +20,8 @@ def alembic_config(settings: Settings) -> Config:
     config.set_main_option("script_location", str(_migrations_dir()))
     # '%' would be read as interpolation by configparser.
     config.set_main_option("sqlalchemy.url", settings.database_url.replace("%", "%%"))
+    # Data migrations that encrypt (whsec1) need the running settings' secret key.
+    config.attributes["settings"] = settings
     return config
 
 
@@ -36,9 +39,7 @@ def current(settings: Settings) -> str | None:
 
 def upgrade(settings: Settings, revision: str = "head") -> tuple[str | None, str | None]:
     """Upgrade the schema; returns the revisions before and after."""
-    path = settings.sqlite_path()
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    create_sqlite_file(settings.sqlite_path())
     before = current(settings)
     command.upgrade(alembic_config(settings), revision)
     return before, current(settings)

@@ -2,11 +2,12 @@
 process (two apps on one database here), since no process caches authentication."""
 
 import os
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.fixtures.api import side_app
+from tests.fixtures.api import fast_settings, served_api, side_app
 
 BIN = Path(sys.executable).parent
 
@@ -59,3 +60,38 @@ class TestKeys:
         assert missing.returncode == 1 and "no tenant named 'nobody'" in missing.stderr
         unknown = loupe(tmp_path, "keys", "revoke", "key_nope")
         assert unknown.returncode == 1 and "no key 'key_nope'" in unknown.stderr
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+class TestFileModes:
+    def test_the_embedded_database_and_key_file_are_readable_by_their_owner_only(
+        self, tmp_path: Path
+    ) -> None:
+        # The defaults' layout: ./var/loupe.db and, without LOUPE_SECRET_KEY, ./var/secret.key.
+        directory = tmp_path / "var"
+        settings = fast_settings(
+            database_url=f"sqlite:///{directory}/loupe.db",
+            secret_key=None,
+            secret_key_file=directory / "secret.key",
+        )
+        with served_api(settings) as app:
+            client = app.tenant_client()
+            # Registering a webhook encrypts its secret: the key file is made then.
+            created = client.post("/v1/webhook_endpoints", json={"url": "http://127.0.0.1:9/h"})
+            assert created.status_code == 201, created.text
+            files = {path.name: mode(path) for path in directory.iterdir()}
+            assert {"loupe.db", "loupe.db-wal", "secret.key"} <= set(files)
+            assert files == dict.fromkeys(files, 0o600)
+        assert mode(directory) == 0o700
+
+    def test_loupe_migrate_creates_the_database_owner_only(self, tmp_path: Path) -> None:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("LOUPE_")}
+        done = subprocess.run(
+            [str(BIN / "loupe"), "migrate"], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert mode(tmp_path / "var" / "loupe.db") == 0o600
+        assert mode(tmp_path / "var") == 0o700

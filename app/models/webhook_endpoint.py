@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import Boolean, ForeignKey, String, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, LargeBinary, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime, utcnow
@@ -16,7 +16,8 @@ class WebhookEndpoint(Base):
     tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
     url: Mapped[str] = mapped_column(String(2048))
     description: Mapped[str | None] = mapped_column(String(512), nullable=True)
-    # `whsec_` + base64 of 32 random bytes, as Standard Webhooks prescribes.
-    secret: Mapped[str] = mapped_column(String(128))
+    # Fernet token (app/crypto.py) of `whsec_` + base64 of 32 random bytes, as Standard Webhooks
+    # prescribes: whoever reads the database could otherwise sign events as Loupe.
+    secret_encrypted: Mapped[bytes] = mapped_column(LargeBinary)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -44,9 +44,10 @@ def create_webhook_endpoint(
             slug="webhook-endpoint-exists",
             field=["url"],
         )
-    endpoint = create_endpoint(session, tenant.id, payload)
+    endpoint, secret = create_endpoint(session, tenant.id, payload, runtime.settings)
     session.commit()
-    return WebhookEndpointWithSecret.model_validate(endpoint, from_attributes=True)
+    shown = WebhookEndpoint.model_validate(endpoint, from_attributes=True)
+    return WebhookEndpointWithSecret(**shown.model_dump(), secret=secret)
 
 
 @router.get("", response_model=WebhookEndpointList)

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks import Webhook
 
+from app import crypto
 from app.config import Settings
 from app.db import utcnow
 from app.ids import new_id
@@ -60,29 +61,31 @@ def _port(url: httpx.URL) -> int:
 
 
 def create_endpoint(
-    session: Session, tenant_id: str, payload: WebhookEndpointCreate
-) -> WebhookEndpoint:
-    """Register an endpoint with a fresh `whsec_` secret.
+    session: Session, tenant_id: str, payload: WebhookEndpointCreate, settings: Settings
+) -> tuple[WebhookEndpoint, str]:
+    """Register an endpoint with a fresh `whsec_` secret, stored encrypted; returns the
+    endpoint and the secret in clear (shown to the client once).
 
     A URL whose endpoint was disabled (its receiver answered 410 Gone) is turned back on with a
     new secret: (tenant, url) is unique, and the row keeps the URL's delivery history.
     """
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+    encrypted = crypto.encrypt(settings, secret)
     endpoint = WebhookRepository(session, tenant_id).endpoint_by_url(
         payload.url, enabled_only=False
     )
     if endpoint is not None:
         endpoint.description = payload.description
-        endpoint.secret = secret
+        endpoint.secret_encrypted = encrypted
         endpoint.enabled = True
         session.flush()
-        return endpoint
+        return endpoint, secret
     endpoint = WebhookEndpoint(
         id=new_id("we"),
         tenant_id=tenant_id,
         url=payload.url,
         description=payload.description,
-        secret=secret,
+        secret_encrypted=encrypted,
         enabled=True,
     )
     session.add(endpoint)
@@ -97,7 +100,7 @@ def create_endpoint(
             slug="webhook-endpoint-exists",
             field=["url"],
         ) from exc
-    return endpoint
+    return endpoint, secret
 
 
 def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpoint | None:
@@ -187,11 +190,21 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
     body: str | None = None
     error: str | None = None
     started = time.perf_counter()
+    secret: str | None = None
     if endpoint is None or not endpoint.enabled:
         error = "endpoint is disabled"
     else:
+        try:
+            secret = crypto.decrypt(settings, endpoint.secret_encrypted)
+        except crypto.SecretUnavailable:
+            # Nothing valid can be signed: a failed attempt, retried (the key may come back).
+            error = (
+                "the webhook secret cannot be decrypted: LOUPE_SECRET_KEY differs from the one "
+                "it was stored with"
+            )
+    if endpoint is not None and secret is not None:
         sent_at = utcnow()
-        signature = Webhook(endpoint.secret).sign(event.id, sent_at, event.payload)
+        signature = Webhook(secret).sign(event.id, sent_at, event.payload)
         headers = {
             "content-type": "application/json",
             "user-agent": "Loupe-Webhooks/1",

@@ -247,8 +247,11 @@ class TestWebhookUrls:
 
         with app.served.runtime.session() as session:
             tenant, _ = create_key(session, "ssrf-delivery")
-            endpoint = webhook_service.create_endpoint(
-                session, tenant.id, WebhookEndpointCreate(url=server.url("/hook", "localhost"))
+            endpoint, _ = webhook_service.create_endpoint(
+                session,
+                tenant.id,
+                WebhookEndpointCreate(url=server.url("/hook", "localhost")),
+                app.settings,
             )
             event = webhook_service.emit(
                 session, tenant.id, endpoint.id, "evaluation.completed", {}

@@ -458,3 +458,58 @@ def test_run_score_verdicts_are_backfilled_for_runs_stored_before_them(url: str)
         ]
     finally:
         engine.dispose()
+
+
+def test_webhook_secrets_are_encrypted_by_whsec1_and_decrypted_back(url: str) -> None:
+    # whsec1 replaces the secret in clear with its Fernet token under LOUPE_SECRET_KEY, for the
+    # endpoints registered before it too; downgrading gives the same secrets back in clear.
+    from app import crypto
+
+    settings = Settings(database_url=url, secret_key="a-migration-secret-key-of-32-bytes+")
+    migrate.upgrade(settings, "quota1")
+    endpoint = table(
+        "webhook_endpoint",
+        column("id"),
+        column("tenant_id"),
+        column("url"),
+        column("secret"),
+        column("enabled"),
+        column("created_at"),
+    )
+    secrets = {f"we_{n}": f"whsec_c2VjcmV0LW51bWJlci0{n}" for n in range(3)}
+    engine = create_engine(url)
+    try:
+        with Session(engine) as session:
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
+            session.execute(
+                insert(endpoint),
+                [
+                    {
+                        "id": endpoint_id,
+                        "tenant_id": "ten_1",
+                        "url": f"http://127.0.0.1:9/{endpoint_id}",
+                        "secret": secret,
+                        "enabled": True,
+                        "created_at": datetime(2026, 11, 25, tzinfo=UTC),
+                    }
+                    for endpoint_id, secret in secrets.items()
+                ],
+            )
+            session.commit()
+        migrate.upgrade(settings, "whsec1")
+        columns = {c["name"] for c in inspect(engine).get_columns("webhook_endpoint")}
+        assert "secret" not in columns and "secret_encrypted" in columns
+        encrypted = table("webhook_endpoint", column("id"), column("secret_encrypted"))
+        with Session(engine) as session:
+            tokens = dict(
+                session.execute(select(encrypted.c.id, encrypted.c.secret_encrypted)).all()
+            )
+        assert all(b"whsec_" not in bytes(token) for token in tokens.values())
+        assert {key: crypto.decrypt(settings, token) for key, token in tokens.items()} == secrets
+        migrate.downgrade(settings, "quota1")
+        engine.dispose()
+        with Session(engine) as session:
+            restored = dict(session.execute(select(endpoint.c.id, endpoint.c.secret)).all())
+        assert restored == secrets
+    finally:
+        engine.dispose()

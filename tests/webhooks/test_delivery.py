@@ -16,11 +16,11 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from standardwebhooks import Webhook
 from standardwebhooks.webhooks import WebhookVerificationError
 
-from app import migrate
+from app import crypto, migrate
 from app import runtime as runtime_module
 from app.config import Settings
 from app.db import utcnow
@@ -161,6 +161,38 @@ class TestDelivery:
         for _ in range(3):
             pump(api)()
         assert len(receiver.received) == 2
+
+    def test_the_secret_is_stored_encrypted_and_still_signs(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        secret = endpoint["secret"]
+        with api.served.runtime.session() as session:
+            row = (
+                session.execute(
+                    text("SELECT * FROM webhook_endpoint WHERE id = :id"), {"id": endpoint["id"]}
+                )
+                .mappings()
+                .one()
+            )
+        stored = b"".join(
+            value if isinstance(value, bytes) else str(value).encode() for value in row.values()
+        )
+        # Neither the secret nor its key bytes are in the row: only a Fernet token of them.
+        assert b"whsec_" not in stored
+        assert secret.removeprefix("whsec_").encode() not in stored
+        assert base64.b64decode(secret.removeprefix("whsec_")) not in stored
+        assert (
+            "secret" not in row and crypto.decrypt(api.settings, row["secret_encrypted"]) == secret
+        )
+
+        created = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+        assert created.status_code == 202, created.text
+        api.wait(client, created.json()["id"])
+        wait_deliveries(api, client, endpoint["id"], lambda h: any(d["succeeded"] for d in h))
+        payload = verified(secret, receiver.received[0])
+        assert payload["data"]["id"] == created.json()["id"]
 
     def test_canceled_evaluation_delivers_a_canceled_event(
         self, api: Api, receiver: WebhookReceiver
