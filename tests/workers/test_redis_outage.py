@@ -171,7 +171,7 @@ class TestWorkerLoop:
             with worker_process(settings, tmp_path / "worker", metrics_port=port) as worker:
                 judge.hold()
                 first = client.post("/v1/evaluations", json=one_case_body("first")).json()["id"]
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + 120
                 while judge.in_flight < 1:
                     assert worker.alive(), worker.log_tail()
                     assert time.monotonic() < deadline, worker.log_tail()
@@ -180,7 +180,7 @@ class TestWorkerLoop:
                 # while Redis is down.
                 redis.stop()
                 judge.release()
-                deadline = time.monotonic() + 60
+                deadline = time.monotonic() + 120
                 while "waiting for it to answer" not in worker.log_path.read_text():
                     assert worker.alive(), worker.log_tail()
                     assert time.monotonic() < deadline, worker.log_tail()
