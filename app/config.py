@@ -179,6 +179,11 @@ class Settings(BaseSettings):
     secret_key_file: Path = Path("./var/secret.key")
     # The web console's sign-in lasts this long (a signed cookie; sign in again after).
     console_session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    # Requests without a valid API key (and failed console sign-ins) from one client address:
+    # past this many in a window the address gets 429 until the window ends; a valid key is
+    # still accepted. Shared through Redis in distributed mode. 0: no limit.
+    auth_failure_limit: int = Field(default=30, ge=0)
+    auth_failure_window_seconds: int = Field(default=60, ge=1, le=24 * 3600)
 
     # Candidate models (dataset runs): calls in flight per process, per-call timeout, attempts.
     candidate_concurrency: int = Field(default=32, ge=1)

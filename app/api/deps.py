@@ -11,6 +11,7 @@ from app.models import Tenant
 from app.problems import ProblemError
 from app.runtime import Runtime
 from app.tenants.service import tenant_for_key
+from app.tenants.throttle import Throttled, app_throttle, client_address, refusal
 
 
 def get_runtime(request: Request) -> Runtime:
@@ -31,11 +32,21 @@ SessionDep = Annotated[Session, Depends(get_session)]
 _bearer = HTTPBearer(auto_error=False, description="An API key from `loupe keys create`.")
 
 
+def _refused(request: Request) -> None:
+    """Count a failed authentication from the request's address; 429 when it is throttled."""
+    try:
+        app_throttle(request.app).note_failure(client_address(request))
+    except Throttled as throttled:
+        raise refusal(throttled) from None
+
+
 def get_tenant(
+    request: Request,
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Tenant:
     if credentials is None or credentials.scheme.lower() != "bearer":
+        _refused(request)
         raise ProblemError(
             401,
             "Unauthorized",
@@ -44,8 +55,11 @@ def get_tenant(
             headers={"WWW-Authenticate": 'Bearer realm="loupe"'},
             field=["header", "Authorization"],
         )
+    # Looked up even from a throttled address, so a valid key is still accepted (a key not of
+    # Loupe's form is refused without reading the database).
     tenant = tenant_for_key(session, credentials.credentials)
     if tenant is None:
+        _refused(request)
         raise ProblemError(
             401,
             "Unauthorized",

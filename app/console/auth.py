@@ -23,6 +23,7 @@ from app.crypto import signing_key
 from app.models import Tenant
 from app.tenants import repository as tenants
 from app.tenants.service import hash_key, tenant_for_key
+from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
 COOKIE = "loupe_session"
 
@@ -48,9 +49,23 @@ def _signature(settings: Settings, body: str) -> str:
     return digest.hexdigest()
 
 
-def sign_in(session: Session, settings: Settings, key: str) -> str | None:
-    """The session cookie's value for a valid API key, or None."""
+def sign_in(
+    session: Session,
+    settings: Settings,
+    key: str,
+    throttle: AuthThrottle | None = None,
+    address: str = UNKNOWN_ADDRESS,
+) -> str | None:
+    """The session cookie's value for a valid API key, or None.
+
+    Args:
+        throttle: counts a failure against the client's `address`, and raises Throttled when
+            that address has failed too often (a valid key still signs in); None outside a
+            request.
+    """
     if tenant_for_key(session, key.strip()) is None:
+        if throttle is not None:
+            throttle.note_failure(address)
         return None
     expires = int(time.time() + settings.console_session_hours * 3600)
     body = _encode({"k": hash_key(key.strip()), "exp": expires, "n": secrets.token_urlsafe(16)})

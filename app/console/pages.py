@@ -21,6 +21,7 @@ from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
 from app.models import Evaluation
 from app.problems import ProblemError
+from app.tenants.throttle import Throttled, app_throttle, client_address
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 root_router = APIRouter(include_in_schema=False)
@@ -98,18 +99,27 @@ def sign_in(
     next: Annotated[str, Form(max_length=2048)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, request.cookies.get(csrf.SIGN_IN_COOKIE), csrf_token)
-    cookie = auth.sign_in(session, runtime.settings, api_key)
+    error, status_code, retry_after = "That API key is not valid (or has been revoked).", 401, None
+    try:
+        cookie = auth.sign_in(
+            session, runtime.settings, api_key, app_throttle(request.app), client_address(request)
+        )
+    except Throttled as throttled:
+        cookie, status_code, retry_after = None, 429, throttled.retry_after
+        error = f"Too many failed sign-ins from your address: try again in {retry_after} s."
     if cookie is None:
         nonce = csrf.new_nonce()
         response = page(
             request,
             "sign_in.html",
             None,
-            status_code=401,
+            status_code=status_code,
             next=_safe_next(next),
             csrf_token=csrf.token(runtime.settings, nonce),
-            error="That API key is not valid (or has been revoked).",
+            error=error,
         )
+        if retry_after is not None:
+            response.headers["Retry-After"] = str(retry_after)
         _set_sign_in_cookie(request, response, nonce)
         return response
     response = RedirectResponse(_safe_next(next), status_code=303, headers=SECURITY_HEADERS)
