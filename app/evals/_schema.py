@@ -31,6 +31,9 @@ MAX_REFERENCE_STEPS = 20_000
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a refused pattern is the client's 400, not a line on stderr
+# RE2 bounds each compiled pattern's memory (program and DFA cache; past it a search falls back
+# to its NFA, still linear) to max_mem, 8 MiB by default: the cache of compiled patterns below
+# holds at most 64 of them, and most take a few KiB.
 _short = reprlib.Repr()
 _short.maxstring = 80
 _short.maxother = 80
@@ -60,14 +63,15 @@ _REFERENCES = ("$ref", "$dynamicRef")
 
 
 class SchemaRefused(Exception):
-    """A stored item_schema Loupe no longer applies (created before these checks)."""
+    """item_schema cannot be applied to an item: a reference outside it or in a loop, too many
+    references followed, or a pattern RE2 cannot run (in an eval stored before these checks)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=64)
 def _regex(pattern: str) -> Any:
     return re2.compile(pattern, _OPTIONS)
 
@@ -129,7 +133,7 @@ def _additional_properties(
         for extra in extras:
             yield from validator.descend(instance[extra], additional, path=extra)
     elif not additional and extras:
-        names = ", ".join(repr(extra) for extra in sorted(extras))
+        names = ", ".join(_short.repr(extra) for extra in sorted(extras))
         yield ValidationError(f"Additional properties are not allowed ({names} unexpected)")
 
 
@@ -188,7 +192,7 @@ def _unevaluated_properties(
         and not _is_valid(validator.descend(instance[key], unevaluated, path=key, schema_path=key))
     ]
     if refused:
-        names = ", ".join(repr(key) for key in sorted(refused))
+        names = ", ".join(_short.repr(key) for key in sorted(refused))
         if unevaluated is False:
             yield ValidationError(f"Unevaluated properties are not allowed ({names} unexpected)")
         else:
