@@ -14,7 +14,9 @@ from typing import Any
 import openai
 import pytest
 
+from app.models import EvalDefinition
 from tests.evals.helpers import CRITERIA
+from tests.fixtures.api import Api
 
 STRING = {"type": "string"}
 # With Python's backtracking `re`, `^(a+)+$` against 40 `a`s and a `!` never finishes: these
@@ -283,3 +285,24 @@ class TestReferenceFanOut:
             run(client, ev.id, [{"question": "why?"}])
         assert refusal.value.code == "invalid_item_schema"
         assert "refers to itself" in refusal.value.message
+
+
+class TestStoredEvals:
+    def test_an_eval_stored_with_a_remote_ref_is_refused_at_run_naming_the_eval(
+        self, api: Api, client: openai.OpenAI, schema_host: SchemaHost
+    ) -> None:
+        ev = create(client, of_question(STRING))
+        # As an eval created before Loupe refused remote references would hold it.
+        with api.served.runtime.session() as session:
+            definition = session.get(EvalDefinition, ev.id)
+            assert definition is not None
+            config = dict(definition.data_source_config)
+            config["item_schema"] = of_question({"$ref": schema_host.url("/s.json")})
+            definition.data_source_config = config
+            session.commit()
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [{"question": "why?"}])
+        assert refusal.value.code == "invalid_item_schema"
+        assert refusal.value.param == "path.eval_id"
+        assert "/properties/question/$ref" in refusal.value.message
+        assert schema_host.requests == []
