@@ -355,9 +355,10 @@ class Settings(BaseSettings):
 
     def sqlite_path(self) -> Path | None:
         """The SQLite file, if the database is a file-backed SQLite."""
-        if not self.is_sqlite:
-            return None
-        path = self.database_url.split("///", 1)[-1]
+        if not self.is_sqlite or "///" not in self.database_url:
+            return None  # not SQLite, or `sqlite://`: in memory
+        # The driver's options (`?timeout=...`) are no part of the file's name.
+        path = self.database_url.split("///", 1)[-1].split("?", 1)[0]
         return None if path in ("", ":memory:") else Path(path)
 
 

@@ -95,3 +95,13 @@ class TestFileModes:
         assert done.returncode == 0, done.stderr
         assert mode(tmp_path / "var" / "loupe.db") == 0o600
         assert mode(tmp_path / "var") == 0o700
+
+    def test_driver_options_are_no_part_of_the_file_name(self, tmp_path: Path) -> None:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("LOUPE_")}
+        env["LOUPE_DATABASE_URL"] = f"sqlite:///{tmp_path}/db/q.db?timeout=5"
+        done = subprocess.run(
+            [str(BIN / "loupe"), "migrate"], env=env, cwd=tmp_path, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert [path.name for path in (tmp_path / "db").iterdir()] == ["q.db"]
+        assert mode(tmp_path / "db" / "q.db") == 0o600
