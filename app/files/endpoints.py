@@ -4,7 +4,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 
-from app.api.deps import SessionDep, TenantDep
+from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.query import id_cursor
 from app.files import service
 from app.files.repository import EvalFileRepository
@@ -18,6 +18,7 @@ _PROBLEMS = problem_responses(400, 401, 404, 413)
 @router.post("", response_model=FileObject, responses=_PROBLEMS)
 async def create_file(
     request: Request,
+    runtime: RuntimeDep,
     session: SessionDep,
     tenant: TenantDep,
     file: Annotated[UploadFile, File(description='JSONL rows `{"item": {...}}`.')],
@@ -40,7 +41,13 @@ async def create_file(
             )
     content = await file.read()
     stored = service.create(
-        session, tenant, file.filename or "upload.jsonl", content, purpose, expires
+        session,
+        tenant,
+        file.filename or "upload.jsonl",
+        content,
+        purpose,
+        expires,
+        runtime.settings,
     )
     body = service.to_schema(stored)
     session.commit()

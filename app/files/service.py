@@ -6,12 +6,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.api import nesting
+from app.config import Settings
 from app.db import utcnow
 from app.files.repository import EvalFileRepository
 from app.files.schemas import FileObject
 from app.ids import new_id
 from app.models import EvalFile, Tenant
 from app.problems import ProblemError, bad_request
+from app.tenants import limits
 
 PURPOSES = ("evals",)
 
@@ -67,6 +69,7 @@ def create(
     content: bytes,
     purpose: str,
     expires_after_seconds: int | None,
+    settings: Settings,
 ) -> EvalFile:
     if purpose not in PURPOSES:
         raise bad_request(
@@ -74,6 +77,7 @@ def create(
             ["purpose"],
         )
     rows = parse_lines(content, ["file"])
+    limits.admit_storage(session, tenant, settings, len(content))
     now = utcnow()
     file = EvalFile(
         id=new_id("file"),

@@ -10,6 +10,7 @@ import uuid
 import zipfile
 from pathlib import Path
 
+import httpx
 import pytest
 from sqlalchemy import create_engine, func, insert, select
 from sqlalchemy.orm import Session
@@ -154,6 +155,27 @@ class TestStorageQuota:
         assert deleted.status_code == 204
         assert tenant.used() == 0
         assert upload(tenant.client, "more.jsonl", rows, "general_vqa").status_code == 201
+
+    def test_an_eval_file_past_the_quota_is_refused_and_not_stored(self, api: Api) -> None:
+        tenant = Tenancy(api)
+        rows = jsonl(*({"item": {"question": f"q{i}"}} for i in range(20)))
+
+        def upload_file() -> "httpx.Response":
+            return tenant.client.post(
+                "/v1/files", files={"file": ("rows.jsonl", rows)}, data={"purpose": "evals"}
+            )
+
+        first = upload_file()
+        assert first.status_code == 200, first.text
+        used = tenant.used()
+        assert used == len(rows)
+        tenant.set_quota(used + len(rows) - 1)
+        problem = refused_for_quota(upload_file())
+        assert problem["error"]["param"] == "file"  # the OpenAI-compatible routes' shape
+        assert tenant.used() == used
+        assert len(tenant.client.get("/v1/files").json()["data"]) == 1
+        tenant.set_quota(used + len(rows))
+        assert upload_file().status_code == 200
 
 
 class TestCli:
