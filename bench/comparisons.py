@@ -60,6 +60,8 @@ def service(mode: str, code: Path | None):
             redis = stack.enter_context(running_redis())
             env["LOUPE_DATABASE_URL"] = postgres.create_database("bench")
             env["LOUPE_REDIS_URL"] = redis.url
+            # Distributed mode refuses to start without a shared key of 32 bytes or more.
+            env["LOUPE_SECRET_KEY"] = "bench-secret-key-of-at-least-32-bytes"
         cwd = code or ROOT
         subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True, cwd=cwd)
         created = subprocess.run(

@@ -146,6 +146,8 @@ def service(judge: ScriptedJudge, workers: int, slice_size: int, **settings: str
             "LOUPE_PORT": str(port),
             "LOUPE_DATABASE_URL": postgres.create_database("bench"),
             "LOUPE_REDIS_URL": redis.url,
+            # Distributed mode refuses to start without a shared key of 32 bytes or more.
+            "LOUPE_SECRET_KEY": "bench-secret-key-of-at-least-32-bytes",
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",
             "LOUPE_JOB_SLICE_SIZE": str(slice_size),

@@ -120,6 +120,8 @@ def service(mode: str, judge: ScriptedJudge):
             redis = stack.enter_context(running_redis())
             env["LOUPE_DATABASE_URL"] = postgres.create_database("bench")
             env["LOUPE_REDIS_URL"] = redis.url
+            # Distributed mode refuses to start without a shared key of 32 bytes or more.
+            env["LOUPE_SECRET_KEY"] = "bench-secret-key-of-at-least-32-bytes"
         subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True)
         log = open(tmp / "service.log", "wb")  # noqa: SIM115 - closed with the stack
         stack.callback(log.close)
