@@ -58,10 +58,7 @@ def redis_away(operation: str, error: BaseException) -> None:
 
 
 def patiently(
-    operation: str,
-    call: Callable[[], _T],
-    patience: float = REDIS_PATIENCE_SECONDS,
-    sleep: Callable[[float], Any] = time.sleep,
+    operation: str, call: Callable[[], _T], patience: float = REDIS_PATIENCE_SECONDS
 ) -> _T:
     """`call()`, tried again with backoff while Redis is away, for up to `patience` seconds;
     then its last error is raised. Each failed try is logged and counted under `operation`."""
@@ -75,7 +72,7 @@ def patiently(
             left = deadline - time.monotonic()
             if left <= 0:
                 raise
-            sleep(min(delay, left))
+            time.sleep(min(delay, left))
             delay = min(delay * 2, REDIS_RETRY_CAP_SECONDS)
 
 
