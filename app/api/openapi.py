@@ -1,11 +1,14 @@
-"""What the generated OpenAPI document adds to FastAPI's: links and request examples.
+"""What the generated OpenAPI document adds to FastAPI's: links, request examples and the
+problems every /v1 route can answer.
 
 Links (OpenAPI 3 `links`) say which operations take the `id` a response returns: a create's id
 goes to the operations under `<collection>/{id}`, a list's first item to its read. Clients and
 stateful fuzzers (tests/test_schemathesis.py) follow them, which is how an operation that needs
 an existing id is reached with one. Request examples are bodies the API accepts as they stand
 (Swagger UI's "Example Value", the fuzzer's first cases); URLs in them are on loopback, where a
-self-hosted model or receiver listens.
+self-hosted model or receiver listens. Problems that come from the app rather than a route (an
+unknown query parameter, a missing key, a body that is not JSON) are documented on every route
+they apply to, so a response's status is always one its operation lists.
 """
 
 import json
@@ -83,6 +86,15 @@ REQUEST_EXAMPLES: dict[str, Any] = {
     "create_file": {"purpose": "evals", "file": json.dumps({"item": _ITEM}) + "\n"},
 }
 
+# Status -> what app-wide machinery answers it with, on /v1 routes: app.api.query (unknown query
+# parameters, every router main.py includes), the tenant key, and JSON body parsing.
+_APP_WIDE = {
+    "400": "Bad Request",
+    "401": "Unauthorized",
+    "415": "Unsupported Media Type",
+}
+_PROBLEM = {"schema": {"$ref": "#/components/schemas/Problem"}}
+
 # Multipart uploads: the file part's name, whose extension says its format.
 UPLOAD_NAMES = {"create_dataset": "sky.jsonl", "create_file": "capitals.jsonl"}
 
@@ -94,6 +106,7 @@ BODY_LINKS: list[tuple[str, str, str, dict[str, Any]]] = [
         "create_run",
         {"dataset_id": "$response.body#/id", "predictions": [{"index": 0, "prediction": "Blue"}]},
     ),
+    ("create_eval", "201", "create_eval_run", REQUEST_EXAMPLES["create_eval_run"]),
     (
         "create_evaluation",
         "202",
@@ -124,15 +137,21 @@ def document(spec: dict[str, Any]) -> dict[str, Any]:
         elif method == "get":
             _link_listed(spec, path, operation, operations)
         _add_example(operation)
+        if path.startswith("/v1/"):
+            _add_app_wide_problems(operation)
     by_id = {op["operationId"]: op for op in operations.values()}
     for source, status, target, body in BODY_LINKS:
         links = by_id[source]["responses"][status].setdefault("links", {})
+        name = f"{target}_example" if target in links else target
         # The body as given: a fuzzer adding generated fields to it would only be refused.
-        links[target] = {
+        links[name] = {
             "operationId": target,
             "requestBody": body,
             "x-schemathesis": {"merge_body": False},
         }
+        parameters = links.get(target, {}).get("parameters")
+        if parameters and name != target:
+            links[name]["parameters"] = parameters
     return spec
 
 
@@ -251,3 +270,15 @@ def _add_example(operation: dict[str, Any]) -> None:
                     },
                 }
             }
+
+
+def _add_app_wide_problems(operation: dict[str, Any]) -> None:
+    responses = operation.setdefault("responses", {})
+    takes_json = "application/json" in operation.get("requestBody", {}).get("content", {})
+    for status, title in _APP_WIDE.items():
+        if status in responses or (status == "415" and not takes_json):
+            continue
+        responses[status] = {
+            "description": title,
+            "content": {"application/json": _PROBLEM, "application/problem+json": _PROBLEM},
+        }
