@@ -187,3 +187,23 @@ def test_the_spec_links_every_operation_that_needs_an_id() -> None:
     }
     # A blob's digest appears only inside media URLs, which no link expression can cut out.
     assert needing_an_id - linked == {"get_media"}
+
+
+def test_problems_from_the_app_are_documented_on_every_route(served: Api) -> None:
+    with served.tenant_client() as client:
+        spec = client.get("/openapi.json").json()
+        unknown_query = client.get("/v1/usage", params={"colour": "red"})
+        not_json = client.post(
+            "/v1/comparisons", content=b"x", headers={"Content-Type": "text/plain"}
+        )
+    with served.client() as anonymous:
+        no_key = anonymous.delete("/v1/evaluations/eval_x")
+    assert (unknown_query.status_code, not_json.status_code, no_key.status_code) == (400, 415, 401)
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if not path.startswith("/v1/"):
+                continue
+            statuses = operation["responses"].keys()
+            assert {"400", "401"} <= statuses, f"{method} {path}: {sorted(statuses)}"
+            if "application/json" in operation.get("requestBody", {}).get("content", {}):
+                assert "415" in statuses, f"{method} {path}: {sorted(statuses)}"
