@@ -135,14 +135,19 @@ class RQDispatcher:
 
     def __init__(self, settings: Settings) -> None:
         from redis import Redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
         from rq import Queue
 
         self.settings = settings
         # A Redis that accepts connections but never answers is away too, not a hung thread.
+        # One immediate retry (a pooled connection a restart closed); waiting for a Redis that
+        # is away is `patiently`'s and the callers' (a lease is written again on the next beat).
         self.redis = Redis.from_url(
             settings.redis_url,  # type: ignore[arg-type]
             socket_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
             socket_connect_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+            retry=Retry(NoBackoff(), 1),
         )
         queue_class = FairQueue if settings.fair_sharing else Queue
         self.queue = queue_class(settings.queue_name, connection=self.redis)
@@ -257,6 +262,11 @@ class RQDispatcher:
             # The next tick looks again; the leases taken so far are handed over now.
             redis_away("lapsed", error)
         return found
+
+    def live_work(self) -> set[str]:
+        """The work ids (`work_of`) of the jobs holding a live lease."""
+        live = self.redis.zrangebyscore(self._running_key, time.time(), "+inf")
+        return {work_of(queued.decode()) for queued in live}
 
     def _give_way(self, queued: str, owner: str) -> bool:
         try:

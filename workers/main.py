@@ -3,10 +3,13 @@
 Redis going away (a restart, a failover) does not end the worker: RQ's work loop quits on a
 Redis error outside its dequeue, so the worker waits for Redis (with backoff, up to
 WORKER_PATIENCE_SECONDS, then exits for its supervisor to restart it), registers again (a
-restarted Redis without persistence has forgotten it) and listens on.
+restarted Redis without persistence has forgotten it) and listens on. A worker that sees Redis
+restart (a new run id) re-enqueues what the restart lost (`RestartWatch`).
 """
 
 import logging
+import os
+import time
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, TypeVar
@@ -17,9 +20,16 @@ from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler
 
 from app.config import Settings
-from app.dispatch import REDIS_AWAY, REDIS_SOCKET_TIMEOUT_SECONDS, patiently, redis_away
+from app.dispatch import (
+    REDIS_AWAY,
+    REDIS_SOCKET_TIMEOUT_SECONDS,
+    RQDispatcher,
+    patiently,
+    redis_away,
+)
+from app.evaluations import tasks as evaluation_tasks
 from app.fair_queue import FairQueue
-from app.runtime import configure
+from app.runtime import Runtime, configure
 from app.telemetry.exposition import QueueCollector, serve_worker_metrics
 from workers.ticker import Ticker
 
@@ -79,6 +89,41 @@ class LoupeWorker(SimpleWorker):
                 registering.execute()
 
 
+class RestartWatch:
+    """Notices Redis restarting under a running worker (its run id changes) and has one worker
+    re-enqueue the jobs the restart lost, once running jobs have written their leases again.
+
+    A Redis without persistence comes back empty: the waiting jobs are gone, and so are the
+    leases of jobs that died meanwhile. Without this, the stuck-evaluation sweep finds them only
+    once the evaluation's other jobs have ended and its heartbeat has gone stale.
+    """
+
+    def __init__(self, runtime: Runtime, dispatcher: RQDispatcher) -> None:
+        self.runtime = runtime
+        self.dispatcher = dispatcher
+        self.run_id: str | None = None
+        # When to look for lost jobs (monotonic); None: no restart to recover from.
+        self.due: float | None = None
+
+    def look(self) -> None:
+        """Called every tick; a Redis error is left to the ticker (tried again next tick)."""
+        redis = self.dispatcher.redis
+        run_id = str(redis.info("server")["run_id"])
+        if self.run_id is not None and run_id != self.run_id:
+            settings = self.runtime.settings
+            # Of the workers that saw the restart, one recovers.
+            claim = f"loupe:restarted:{settings.queue_name}:{run_id}"
+            if redis.set(claim, os.getpid(), nx=True, ex=3600):
+                # Live jobs write their leases again within a beat; one missed beat allowed.
+                self.due = time.monotonic() + 2 * settings.heartbeat_seconds + settings.tick_seconds
+                logger.warning("Redis restarted: jobs it lost are enqueued again shortly")
+        self.run_id = run_id
+        if self.due is not None and time.monotonic() >= self.due:
+            acted = evaluation_tasks.resume_forgotten(self.runtime, self.dispatcher.live_work())
+            self.due = None
+            logger.info("Redis restart: jobs of %d evaluations enqueued again", len(acted))
+
+
 def run_worker(settings: Settings, *, burst: bool = False) -> None:
     """Consume the queue until stopped (or until empty with `burst`)."""
     if settings.embedded:
@@ -104,11 +149,16 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
     # the ticker thread enqueues due retries instead, under RQ's scheduler lock.
     scheduler = RQScheduler([queue], connection=redis)
 
-    def enqueue_due_retries() -> None:
+    dispatcher = runtime.dispatcher
+    assert isinstance(dispatcher, RQDispatcher)
+    restarts = RestartWatch(runtime, dispatcher)
+
+    def upkeep() -> None:
         if scheduler.acquire_locks():
             scheduler.enqueue_scheduled_jobs()
+        restarts.look()
 
-    ticker = Ticker(runtime, upkeep=enqueue_due_retries)
+    ticker = Ticker(runtime, upkeep=upkeep)
     ticker.start()
     try:
         _work(worker, settings.redis_url, burst)  # type: ignore[arg-type]

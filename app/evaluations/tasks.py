@@ -24,6 +24,7 @@ from app.evaluations.repository import (
     expired,
 )
 from app.evaluations.schemas import TERMINAL_STATUSES
+from app.fair_queue import queued_id, work_of
 from app.ids import new_id
 from app.judges import JudgeEndpoint, JudgeUsage, get_client, run_on_judge_loop
 from app.judges._errors import endpoint_host
@@ -599,6 +600,34 @@ def resume_lapsed(runtime: Runtime) -> list[str]:
                 session.commit()
             lifecycle.reenqueued(ref, attempt, reason="a job's worker died")
             acted.append(evaluation_id)
+    return acted
+
+
+def resume_forgotten(runtime: Runtime, live: set[str]) -> list[str]:
+    """Re-enqueue the slices a restarted Redis forgot (one without persistence keeps no queue).
+
+    Of every unfinished evaluation, each slice that neither waits in the queue nor runs:
+    `live` holds the work ids (`<tenant>-score_<id>_<start>`, `fair_queue.work_of`) of the
+    jobs whose leases were written since the restart. Costs no dispatch attempt: the jobs were
+    lost by Loupe, not by the evaluation. Returns the evaluation ids it acted on.
+    """
+    with runtime.session() as session:
+        evaluations = JobRepository(session).unfinished()
+        session.commit()
+    acted = []
+    for evaluation in evaluations:
+        enqueued = 0
+        for start, stop in service.slices(evaluation, runtime.settings.job_slice_size):
+            job_id = service.slice_job_id(evaluation.id, start)
+            if work_of(queued_id(evaluation.tenant_id, job_id)) in live:
+                continue
+            enqueued += service.dispatch_slice(
+                runtime, evaluation.id, evaluation.tenant_id, start, stop
+            )
+        if enqueued:
+            ref = lifecycle.EvaluationRef.of(evaluation)
+            lifecycle.reenqueued(ref, evaluation.dispatch_attempts, reason="Redis forgot its jobs")
+            acted.append(evaluation.id)
     return acted
 
 

@@ -20,6 +20,10 @@ import pytest
 from redis import Redis
 from rq import Queue, Worker
 
+from app.dispatch import RQDispatcher
+from app.evaluations import service
+from app.fair_queue import queued_id, work_of
+from app.models import Evaluation
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import postgres_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
@@ -37,6 +41,7 @@ from tests.workers.test_worker_process import (
     wait_for,
     worker_process,
 )
+from workers.main import RestartWatch
 
 CASES = 200
 METRICS = 4
@@ -205,3 +210,61 @@ class TestWorkerLoop:
         # Registered again with the Redis that forgot it: health checks and RQ's tools see it.
         assert [w.pid for w in registered] == [worker.process.pid]
         assert total(samples(scraped), "loupe_redis_unavailable_total", operation="worker") > 0
+
+
+class TestRestartWatch:
+    def test_one_worker_enqueues_again_the_jobs_a_restart_lost(
+        self,
+        postgres_server: PostgresServer,
+        redis: RestartableRedis,
+        judge: ScriptedJudge,
+    ) -> None:
+        """Redis comes back empty: the slices that neither wait nor run (no lease written
+        since) are queued again, by one of the workers that saw the restart."""
+        settings = postgres_settings(
+            postgres_server,
+            redis,
+            judge_base_url=judge.base_url,
+            job_slice_size=10,
+            heartbeat_seconds=0.2,
+            stuck_after_seconds=5,
+            tick_seconds=0.2,
+        )
+        body = {
+            "metrics": [{"type": "exact_match"}],
+            "test_cases": [
+                {"input": f"q{i}", "actual_output": "a", "expected_output": "a"} for i in range(30)
+            ],
+        }
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
+            runtime = api.served.runtime
+            dispatcher = runtime.dispatcher
+            assert isinstance(dispatcher, RQDispatcher)
+            with runtime.session() as session:
+                tenant_id = session.get(Evaluation, evaluation_id).tenant_id
+            queue = Queue(settings.queue_name, connection=dispatcher.redis)
+            # Two workers watching; the middle slice runs on one of them.
+            watches = [RestartWatch(runtime, dispatcher), RestartWatch(runtime, dispatcher)]
+            running = service.slice_job_id(evaluation_id, 10)
+            with dispatcher.running(running, tenant_id):
+                for watch in watches:
+                    watch.look()
+                assert len(queue.get_job_ids()) == 3
+                redis.stop()
+                redis.start()
+                assert queue.get_job_ids() == []
+                for watch in watches:
+                    watch.look()
+                assert [watch.due is not None for watch in watches] == [True, False]
+                deadline = time.monotonic() + 60
+                while watches[0].due is not None:
+                    assert time.monotonic() < deadline
+                    time.sleep(0.1)
+                    watches[0].look()
+                waiting = {work_of(job_id) for job_id in queue.get_job_ids()}
+
+        assert waiting == {
+            queued_id(tenant_id, service.slice_job_id(evaluation_id, start)) for start in (0, 20)
+        }
