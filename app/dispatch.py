@@ -85,12 +85,20 @@ class Turn(Protocol):
 
 
 class Dispatcher(Protocol):
-    def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
+    def enqueue(
+        self,
+        func: str,
+        *args: str | int,
+        job_id: str,
+        owner: str = "",
+        patience: float = REDIS_PATIENCE_SECONDS,
+    ) -> bool:
         """Queue `func` (a dotted path in `workers.jobs`) with id arguments, at the fair place
         for `owner` (a tenant id; "" for upkeep).
 
         Returns False when a job for the same work (this id, or a continuation of it) is still
         waiting to run, so a re-dispatch never stacks copies of the same work behind a backlog.
+        Waits up to `patience` seconds for a queue that is away, then raises its error.
         """
 
     def running(self, job_id: str, owner: str) -> AbstractContextManager[Turn]:
@@ -153,8 +161,17 @@ class RQDispatcher:
         self.queue = queue_class(settings.queue_name, connection=self.redis)
         self._running_key = running_key(settings.queue_name)
 
-    def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
-        return patiently("enqueue", lambda: self._enqueue(func, *args, job_id=job_id, owner=owner))
+    def enqueue(
+        self,
+        func: str,
+        *args: str | int,
+        job_id: str,
+        owner: str = "",
+        patience: float = REDIS_PATIENCE_SECONDS,
+    ) -> bool:
+        return patiently(
+            "enqueue", lambda: self._enqueue(func, *args, job_id=job_id, owner=owner), patience
+        )
 
     def _enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
         from redis.exceptions import LockNotOwnedError
@@ -337,7 +354,14 @@ class EmbeddedDispatcher:
         for thread in self._threads:
             thread.start()
 
-    def enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
+    def enqueue(
+        self,
+        func: str,
+        *args: str | int,
+        job_id: str,
+        owner: str = "",
+        patience: float = REDIS_PATIENCE_SECONDS,
+    ) -> bool:
         queued = queued_id(owner, job_id)
         with self._ready:
             if any(work_of(waiting.queued) == work_of(queued) for waiting in self._line):

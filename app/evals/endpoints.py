@@ -138,7 +138,7 @@ def create_eval_run(
     session.commit()
     if evaluation.status == "queued":
         lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
-        evaluations.dispatch(runtime, evaluation)
+        evaluations.dispatch_submitted(runtime, evaluation)
     evaluations.enqueue_webhook(runtime, event_id)
     return body
 

@@ -114,7 +114,7 @@ def create_evaluation(
         raise
     lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
     # Enqueue only after commit, so a worker never looks for an evaluation that isn't there.
-    service.dispatch(runtime, evaluation)
+    service.dispatch_submitted(runtime, evaluation)
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
 

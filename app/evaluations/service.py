@@ -5,12 +5,14 @@ Services flush but never commit; the endpoint or job that called them owns the t
 
 import hashlib
 import json
+import logging
 from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
+from app.dispatch import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.evaluations import judging, repository
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
@@ -43,6 +45,11 @@ from app.tenants import limits
 from app.webhooks import service as webhook_service
 
 # Shown per response at most; a 10,000-case submission can have many more bad fields.
+logger = logging.getLogger("loupe.evaluations")
+
+# How long a request that has committed new work waits for a queue that is away before it
+# answers anyway (the sweep queues the work later): far less than a client's timeout.
+SUBMIT_PATIENCE_SECONDS = 5.0
 _MAX_FIELD_ERRORS = 100
 
 
@@ -261,6 +268,30 @@ def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
     return enqueued
 
 
+def dispatch_submitted(runtime: Runtime, evaluation: Evaluation) -> None:
+    """`dispatch` for a request that has just committed a new evaluation (or run).
+
+    A queue that stays away past SUBMIT_PATIENCE_SECONDS does not fail the request: what it
+    committed is stored and queued, and the ticker's sweep enqueues it once its heartbeat is
+    LOUPE_STUCK_AFTER_SECONDS old (time lost, nothing else).
+    """
+    try:
+        for start, stop in slices(evaluation, runtime.settings.job_slice_size):
+            dispatch_slice(
+                runtime,
+                evaluation.id,
+                evaluation.tenant_id,
+                start,
+                stop,
+                patience=SUBMIT_PATIENCE_SECONDS,
+            )
+    except REDIS_AWAY:
+        logger.warning(
+            "evaluation %s is stored but not queued (Redis away); the sweep will queue it",
+            evaluation.id,
+        )
+
+
 def slice_job_id(evaluation_id: str, start: int, turn: int = 0) -> str:
     """A slice's job id; a continuation (turn > 0) is the same work, queued again."""
     base = f"score_{evaluation_id}_{start}"
@@ -277,7 +308,13 @@ def parse_slice_job_id(job_id: str) -> tuple[str, int] | None:
 
 
 def dispatch_slice(
-    runtime: Runtime, evaluation_id: str, tenant_id: str, start: int, stop: int, turn: int = 0
+    runtime: Runtime,
+    evaluation_id: str,
+    tenant_id: str,
+    start: int,
+    stop: int,
+    turn: int = 0,
+    patience: float = REDIS_PATIENCE_SECONDS,
 ) -> bool:
     """Queue one slice's job in its tenant's fair place; False if one already waits."""
     args: tuple[str | int, ...] = (evaluation_id, start, stop) + ((turn,) if turn else ())
@@ -286,6 +323,7 @@ def dispatch_slice(
         *args,
         job_id=slice_job_id(evaluation_id, start, turn),
         owner=tenant_id,
+        patience=patience,
     )
 
 
@@ -612,11 +650,19 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
 
 
 def enqueue_webhook(runtime: Runtime, event_id: str | None) -> None:
-    """Hand a committed event to a delivery job (the ticker retries it if this is lost)."""
-    if event_id is not None:
+    """Hand a committed event to a delivery job (the ticker retries it if this is lost, so a
+    queue away past SUBMIT_PATIENCE_SECONDS only delays it)."""
+    if event_id is None:
+        return
+    try:
         runtime.dispatcher.enqueue(
-            "workers.jobs.deliver_webhook", event_id, job_id=f"deliver_{event_id}"
+            "workers.jobs.deliver_webhook",
+            event_id,
+            job_id=f"deliver_{event_id}",
+            patience=SUBMIT_PATIENCE_SECONDS,
         )
+    except REDIS_AWAY:
+        logger.warning("webhook event %s is stored; the ticker will deliver it", event_id)
 
 
 def delete_loaded(session: Session, evaluation: Evaluation) -> set[str]:

@@ -45,7 +45,7 @@ def create_run(
     ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
     lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
-    evaluations.dispatch(runtime, evaluation)
+    evaluations.dispatch_submitted(runtime, evaluation)
     headers = {"Location": f"/v1/runs/{run.id}", "Retry-After": POLL_AFTER_SECONDS}
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
 

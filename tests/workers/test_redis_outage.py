@@ -268,3 +268,33 @@ class TestRestartWatch:
         assert waiting == {
             queued_id(tenant_id, service.slice_job_id(evaluation_id, start)) for start in (0, 20)
         }
+
+
+class TestSubmitWhileAway:
+    def test_work_submitted_while_redis_is_away_is_accepted_and_scored_later(
+        self, postgres_server: PostgresServer, redis: RestartableRedis, tmp_path: Path
+    ) -> None:
+        """The request commits the evaluation and answers 202 although it could not queue
+        it; once Redis is back, the sweep queues it and a worker scores it."""
+        settings = postgres_settings(
+            postgres_server, redis, heartbeat_seconds=0.2, stuck_after_seconds=2, tick_seconds=0.2
+        )
+        body = {
+            "metrics": [{"type": "exact_match"}],
+            "test_cases": [
+                {"input": f"q{i}", "actual_output": "a", "expected_output": "a"} for i in range(5)
+            ],
+        }
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            redis.stop()
+            created = client.post("/v1/evaluations", json=body)
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+            assert client.get(f"/v1/evaluations/{evaluation_id}").json()["status"] == "queued"
+            redis.start()
+            with worker_process(settings, tmp_path / "worker") as worker:
+                final = wait_for(client, evaluation_id, worker)
+
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["passed"] == 5
