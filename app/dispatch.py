@@ -17,9 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import Any, Protocol, TypeVar
-
-from redis import exceptions as redis_errors
+from typing import Any, Protocol
 
 from app.config import Settings
 from app.fair_queue import (
@@ -32,48 +30,18 @@ from app.fair_queue import (
     waiting_position,
     work_of,
 )
-from app.telemetry.metrics import REDIS_UNAVAILABLE
+from app.redis_outage import (
+    REDIS_AWAY,
+    REDIS_PATIENCE_SECONDS,
+    REDIS_SOCKET_TIMEOUT_SECONDS,
+    patiently,
+    redis_away,
+)
 
 logger = logging.getLogger("loupe.dispatch")
 
 # How long a lapsed lease (a job whose process died) is kept for the sweep to find, seconds.
 LAPSED_KEPT = 600.0
-# Redis away: how long an operation that must happen (an enqueue) waits for it, and the waits
-# between tries (doubling from the first to the cap). A restart takes seconds; past this, the
-# caller's own recovery takes over (the sweep re-enqueues what was not queued).
-REDIS_PATIENCE_SECONDS = 60.0
-REDIS_RETRY_FIRST_SECONDS = 0.1
-REDIS_RETRY_CAP_SECONDS = 5.0
-REDIS_SOCKET_TIMEOUT_SECONDS = 10.0
-# Errors that mean Redis is away (refused, reset, not answering), not that a command was wrong.
-REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError)
-
-_T = TypeVar("_T")
-
-
-def redis_away(operation: str, error: BaseException) -> None:
-    """Log and count that `operation` found Redis away."""
-    REDIS_UNAVAILABLE.labels(operation).inc()
-    logger.warning("Redis away during %s: %s", operation, error)
-
-
-def patiently(
-    operation: str, call: Callable[[], _T], patience: float = REDIS_PATIENCE_SECONDS
-) -> _T:
-    """`call()`, tried again with backoff while Redis is away, for up to `patience` seconds;
-    then its last error is raised. Each failed try is logged and counted under `operation`."""
-    deadline = time.monotonic() + patience
-    delay = REDIS_RETRY_FIRST_SECONDS
-    while True:
-        try:
-            return call()
-        except REDIS_AWAY as error:
-            redis_away(operation, error)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise
-            time.sleep(min(delay, left))
-            delay = min(delay * 2, REDIS_RETRY_CAP_SECONDS)
 
 
 class Turn(Protocol):

@@ -20,15 +20,10 @@ from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler
 
 from app.config import Settings
-from app.dispatch import (
-    REDIS_AWAY,
-    REDIS_SOCKET_TIMEOUT_SECONDS,
-    RQDispatcher,
-    patiently,
-    redis_away,
-)
+from app.dispatch import RQDispatcher
 from app.evaluations import tasks as evaluation_tasks
 from app.fair_queue import FairQueue
+from app.redis_outage import REDIS_AWAY, REDIS_SOCKET_TIMEOUT_SECONDS, patiently, redis_away
 from app.runtime import Runtime, configure
 from app.telemetry.exposition import QueueCollector, serve_worker_metrics
 from workers.ticker import Ticker

@@ -4,8 +4,8 @@ import logging
 import threading
 from collections.abc import Callable
 
-from app.dispatch import REDIS_AWAY, redis_away
 from app.evaluations import tasks as evaluation_tasks
+from app.redis_outage import REDIS_AWAY, redis_away
 from app.runtime import Runtime
 from workers import jobs
 

@@ -12,7 +12,6 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.dispatch import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.evaluations import judging, repository
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
@@ -38,6 +37,7 @@ from app.media.links import MediaUrl, with_media_urls
 from app.media.store import DatabaseBlobStore
 from app.models import Evaluation, Result, Tenant, TestCase
 from app.problems import FieldError, ProblemError, field_error
+from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.runtime import Runtime
 from app.stats import clustered_spread, spread_from_sums, wilson_interval
 from app.telemetry import logs

@@ -25,8 +25,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from redis import exceptions as redis_errors
-
+from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS, REDIS_RETRY_FIRST_SECONDS
 from app.telemetry.metrics import REDIS_UNAVAILABLE
 
 logger = logging.getLogger("loupe.judges")
@@ -39,13 +38,11 @@ BURST_SECONDS = 0.2
 MAX_HOLD_SECONDS = 60.0
 # With no stated rate, the shared store is asked at most this often (for another worker's hold).
 QUIET_CHECK_SECONDS = 0.1
-# Redis away: how long one outage may hold requests back before this process paces alone, and
-# the waits between asking again (doubling from the first to the cap).
-REDIS_PATIENCE_SECONDS = 60.0
-REDIS_RETRY_FIRST_SECONDS = 0.1
-REDIS_RETRY_CAP_SECONDS = 2.0
+# Redis away: the waits between asking the shared schedule again top out sooner than a queue
+# operation's (app/redis_outage.py), as a judge call is waiting on each.
+PACE_RETRY_CAP_SECONDS = 2.0
 # A Redis that accepts connections but does not answer counts as away after this long.
-REDIS_SOCKET_TIMEOUT_SECONDS = 5.0
+PACE_SOCKET_TIMEOUT_SECONDS = 5.0
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
@@ -171,7 +168,6 @@ return 0
 
 
 _T = TypeVar("_T")
-_REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError)
 
 
 class RedisPaceStore:
@@ -189,8 +185,8 @@ class RedisPaceStore:
 
         self._redis = Redis.from_url(
             url,
-            socket_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
-            socket_connect_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
+            socket_timeout=PACE_SOCKET_TIMEOUT_SECONDS,
+            socket_connect_timeout=PACE_SOCKET_TIMEOUT_SECONDS,
         )
         self._prefix = prefix
         self._take = self._redis.register_script(_TAKE)
@@ -235,7 +231,7 @@ class RedisPaceStore:
         while True:
             try:
                 answer = read(await shared())
-            except _REDIS_AWAY as error:
+            except REDIS_AWAY as error:
                 REDIS_UNAVAILABLE.labels("pace").inc()
                 now = time.monotonic()
                 if self._away_since is None:
@@ -254,7 +250,7 @@ class RedisPaceStore:
                     delay,
                 )
                 await asyncio.sleep(min(delay, self.patience - away))
-                delay = min(delay * 2, REDIS_RETRY_CAP_SECONDS)
+                delay = min(delay * 2, PACE_RETRY_CAP_SECONDS)
                 continue
             if self._away_since is not None:
                 logger.info(
