@@ -113,6 +113,13 @@ BODY_LINKS: list[tuple[str, str, str, dict[str, Any]]] = [
         "create_comparison",
         {"baseline_id": "$response.body#/id", "candidate_id": "$response.body#/id"},
     ),
+    # Only a finished evaluation can be compared: a listed one has had time to finish.
+    (
+        "list_evaluations",
+        "200",
+        "create_comparison",
+        {"baseline_id": "$response.body#/data/0/id", "candidate_id": "$response.body#/data/0/id"},
+    ),
 ]
 
 
