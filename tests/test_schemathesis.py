@@ -26,7 +26,12 @@ SEED = 23
 MAX_EXAMPLES = 25
 STATEFUL_SCENARIOS = 200
 STATEFUL_STEPS = 10
-CHECKS = ("not_a_server_error", "status_code_conformance", "response_schema_conformance")
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_schema_conformance",
+)
 
 # Any http(s) URL off loopback: Loupe would resolve or fetch it (images, models, webhooks),
 # and tests stay on 127.0.0.0/8. Cases holding one are not sent.

@@ -75,7 +75,17 @@ def retrieve_file(file_id: str, session: SessionDep, tenant: TenantDep) -> FileO
     return service.to_schema(service.get_or_404(session, tenant, file_id))
 
 
-@router.get("/{file_id}/content", responses=_PROBLEMS)
+@router.get(
+    "/{file_id}/content",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The file as uploaded: one JSON object per line.",
+            "content": {"application/jsonl": {"schema": {"type": "string", "format": "binary"}}},
+        },
+        **_PROBLEMS,
+    },
+)
 def retrieve_file_content(file_id: str, session: SessionDep, tenant: TenantDep) -> Response:
     """The file's bytes as uploaded."""
     file = service.get_or_404(session, tenant, file_id, with_content=True)

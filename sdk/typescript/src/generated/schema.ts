@@ -6050,13 +6050,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Successful Response */
+            /** @description The file as uploaded: one JSON object per line. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/jsonl": string;
                 };
             };
             /** @description Bad Request */

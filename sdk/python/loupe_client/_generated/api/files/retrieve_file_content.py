@@ -10,6 +10,8 @@ from ... import errors
 
 from ...models.http_validation_error import HTTPValidationError
 from ...models.problem import Problem
+from ...types import File, FileTypes
+from io import BytesIO
 from typing import cast
 
 
@@ -34,9 +36,14 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | HTTPValidationError | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> File | HTTPValidationError | Problem | None:
     if response.status_code == 200:
-        response_200 = response.json()
+        response_200 = File(
+             payload = BytesIO(response.content)
+        )
+
+
+
         return response_200
 
     if response.status_code == 400:
@@ -80,7 +87,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | HTTPValidationError | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[File | HTTPValidationError | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -94,7 +101,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | HTTPValidationError | Problem]:
+) -> Response[File | HTTPValidationError | Problem]:
     """ Retrieve File Content
 
      The file's bytes as uploaded.
@@ -107,7 +114,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | HTTPValidationError | Problem]
+        Response[File | HTTPValidationError | Problem]
      """
 
 
@@ -127,7 +134,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 
-) -> Any | HTTPValidationError | Problem | None:
+) -> File | HTTPValidationError | Problem | None:
     """ Retrieve File Content
 
      The file's bytes as uploaded.
@@ -140,7 +147,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | HTTPValidationError | Problem
+        File | HTTPValidationError | Problem
      """
 
 
@@ -155,7 +162,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | HTTPValidationError | Problem]:
+) -> Response[File | HTTPValidationError | Problem]:
     """ Retrieve File Content
 
      The file's bytes as uploaded.
@@ -168,7 +175,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | HTTPValidationError | Problem]
+        Response[File | HTTPValidationError | Problem]
      """
 
 
@@ -188,7 +195,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 
-) -> Any | HTTPValidationError | Problem | None:
+) -> File | HTTPValidationError | Problem | None:
     """ Retrieve File Content
 
      The file's bytes as uploaded.
@@ -201,7 +208,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | HTTPValidationError | Problem
+        File | HTTPValidationError | Problem
      """
 
 
