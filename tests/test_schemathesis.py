@@ -34,8 +34,9 @@ CHECKS = (
 )
 
 # Any http(s) URL off loopback: Loupe would resolve or fetch it (images, models, webhooks),
-# and tests stay on 127.0.0.0/8. Cases holding one are not sent.
-_OFF_LOOPBACK_URL = re.compile(r"(?i)https?:(?!//(127\.0\.0\.1|localhost)[:/])")
+# and tests stay on 127.0.0.0/8. Cases holding one are not sent. A URL with an `@` anywhere
+# after it could name another host behind loopback-looking credentials.
+_OFF_LOOPBACK_URL = re.compile(r"(?i)https?:(?!//(127\.0\.0\.1|localhost)[:/])|https?:.*@")
 
 
 def _texts(value: Any) -> Iterator[str]:
