@@ -4,7 +4,7 @@ import logging
 import os
 import socket
 import tempfile
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import urlsplit
 
 import typer
@@ -60,7 +60,13 @@ def serve(
         from app.main import create_app
 
         # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
-        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_config=None)
+        uvicorn.run(
+            create_app(settings),
+            host=settings.host,
+            port=settings.port,
+            log_config=None,
+            **_proxy_options(settings),
+        )
         return
     # Each process writes its metrics here and GET /metrics sums them (set before any process
     # imports prometheus_client, which reads it once).
@@ -72,7 +78,16 @@ def serve(
         host=settings.host,
         port=settings.port,
         log_config=None,
+        **_proxy_options(settings),
     )
+
+
+def _proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's proxy-header options: forwarded addresses are believed only from the proxies
+    in LOUPE_FORWARDED_ALLOW_IPS (uvicorn's default believes any local process)."""
+    if not settings.forwarded_allow_ips:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": settings.forwarded_allow_ips}
 
 
 def served_app() -> "FastAPI":

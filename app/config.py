@@ -184,6 +184,10 @@ class Settings(BaseSettings):
     # still accepted. Shared through Redis in distributed mode. 0: no limit.
     auth_failure_limit: int = Field(default=30, ge=0)
     auth_failure_window_seconds: int = Field(default=60, ge=1, le=24 * 3600)
+    # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated addresses
+    # or networks, `*` for any). Empty: none, so no client can choose the address it is counted
+    # under (uvicorn otherwise believes any process on 127.0.0.1).
+    forwarded_allow_ips: str = ""
 
     # Candidate models (dataset runs): calls in flight per process, per-call timeout, attempts.
     candidate_concurrency: int = Field(default=32, ge=1)

@@ -154,8 +154,8 @@ def app_throttle(app: Any) -> AuthThrottle:
 
 
 def client_address(request: Any) -> str:
-    """The request's peer address (behind a proxy: run uvicorn with --proxy-headers and
-    --forwarded-allow-ips so this is the client's, not the proxy's)."""
+    """The request's peer address (behind a proxy named in LOUPE_FORWARDED_ALLOW_IPS, the
+    client's as the proxy forwards it)."""
     return request.client.host if request.client is not None else UNKNOWN_ADDRESS
 
 

@@ -5,9 +5,13 @@ valid key is still accepted; in distributed mode every API process shares the co
 Windows of a day: the count cannot roll over between a test's requests (short of midnight UTC).
 """
 
+import os
 import re
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import httpx
@@ -15,7 +19,9 @@ import pytest
 
 from tests.console.helpers import csrf_of
 from tests.fixtures.api import Api, postgres_settings, served_api, side_app
-from tests.fixtures.services import PostgresServer, RedisServer
+from tests.fixtures.services import PostgresServer, RedisServer, free_port
+
+LOUPE = Path(sys.executable).with_name("loupe")
 
 LIMIT = 3
 DAY = 24 * 3600
@@ -106,3 +112,63 @@ class TestConsoleSignIn:
             # The API counts the same failures: its bad keys are throttled as well.
             assert_throttled(api.client().get("/v1/evaluations"))
             assert attempt(api.new_key()).status_code == 303
+
+
+class TestForwardedAddresses:
+    """`loupe serve` believes X-Forwarded-For only from LOUPE_FORWARDED_ALLOW_IPS."""
+
+    @contextmanager
+    def serve(self, tmp_path: Path, **variables: str) -> Iterator[str]:
+        env = {name: value for name, value in os.environ.items() if not name.startswith("LOUPE_")}
+        port = free_port()
+        env.update(
+            LOUPE_DATABASE_URL=f"sqlite:///{tmp_path}/loupe.db",
+            LOUPE_PORT=str(port),
+            LOUPE_AUTH_FAILURE_LIMIT=str(LIMIT),
+            LOUPE_AUTH_FAILURE_WINDOW_SECONDS=str(DAY),
+            **variables,
+        )
+        process = subprocess.Popen(
+            [str(LOUPE), "serve"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(600):
+                try:
+                    httpx.get(f"{base}/healthz", trust_env=False)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+    def bad_keys_from(self, base: str, addresses: list[str]) -> list[int]:
+        return [
+            httpx.get(
+                f"{base}/v1/evaluations",
+                headers={"Authorization": "Bearer nope", "X-Forwarded-For": address},
+                trust_env=False,
+            ).status_code
+            for address in addresses
+        ]
+
+    def test_a_client_cannot_choose_its_address_by_default(self, tmp_path: Path) -> None:
+        # Every request names another address; none of them is believed, so the peer's own
+        # address (127.0.0.1) is counted and throttled.
+        with self.serve(tmp_path) as base:
+            statuses = self.bad_keys_from(base, [f"203.0.113.{i}" for i in range(5)])
+        assert statuses == [401, 401, 401, 429, 429]
+
+    def test_a_named_proxy_is_believed(self, tmp_path: Path) -> None:
+        with self.serve(tmp_path, LOUPE_FORWARDED_ALLOW_IPS="127.0.0.1") as base:
+            statuses = self.bad_keys_from(base, [f"203.0.113.{i}" for i in range(5)])
+            # The same forwarded address is counted as one client.
+            again = self.bad_keys_from(base, ["198.51.100.7"] * 4)
+        assert statuses == [401] * 5
+        assert again == [401, 401, 401, 429]
