@@ -75,6 +75,7 @@ def endpoint_for(
         ca_bundle=str(settings.ca_bundle) if settings.ca_bundle else None,
         # Every worker paces to the provider's one limit through Redis.
         pace_url=settings.redis_url,
+        labelled_models=frozenset(settings.model_prices),
     )
 
 

@@ -118,7 +118,10 @@ class JudgeClient:
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
         self._meter = EndpointMeter(
-            endpoint.role, endpoint.base_url, tenant_owned=endpoint.tenant_owned
+            endpoint.role,
+            endpoint.base_url,
+            tenant_owned=endpoint.tenant_owned,
+            labelled_models=endpoint.labelled_models | {endpoint.default_model},
         )
         self._pacer = Pacer(
             endpoint_key(endpoint.base_url, endpoint.api_key),

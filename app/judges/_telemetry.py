@@ -68,7 +68,8 @@ def outcome_of(error: Exception) -> str:
 
 class EndpointMeter:
     """The Prometheus series of one endpoint (role and host), per model; a tenant's model is
-    counted as host and model `tenant`, the operator's judge under its own."""
+    counted as host and model `tenant`, the operator's judge under its own host and, for the
+    names in `labelled_models` (its judge model and priced models), its own model name."""
 
     def __init__(
         self,
@@ -77,16 +78,22 @@ class EndpointMeter:
         budget: LabelBudget = PROCESS_LABELS,
         *,
         tenant_owned: bool = False,
+        labelled_models: frozenset[str] = frozenset(),
     ) -> None:
         self.role = role
         # The SDK's default endpoint when none is configured.
         self.host = urlsplit(base_url or "https://api.openai.com/v1").hostname or "unknown"
         self.tenant_owned = tenant_owned
+        self.labelled_models = labelled_models
         self._budget = budget
 
     def _labels(self, model: str) -> tuple[str, str, str]:
         if self.tenant_owned:
             return self.role, TENANT, TENANT
+        # A name the operator did not configure is a tenant's choice: not shown, not spent
+        # from the budget that the operator's own names need.
+        if model not in self.labelled_models:
+            return self.role, *self._budget.labels(self.host, OTHER)
         return (self.role, *self._budget.labels(self.host, model))
 
     def timed(self, model: str, seconds: float) -> None:

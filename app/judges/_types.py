@@ -33,6 +33,9 @@ class JudgeEndpoint:
     # connection (DNS may answer differently after the check at registration). None for the
     # operator's own judge, which may be on any address.
     address_policy: AddressPolicy | None = None
+    # Model names of the operator's that /metrics may show besides `default_model` (the priced
+    # ones); any other name a tenant asks this endpoint for counts as model `other`.
+    labelled_models: frozenset[str] = frozenset()
 
     @property
     def tenant_owned(self) -> bool:

@@ -76,7 +76,18 @@ class TestLabelBudget:
 
     def test_meters_of_one_host_share_it(self) -> None:
         budget = LabelBudget(max_hosts=2, max_models=2)
-        meters = [EndpointMeter("judge", f"http://judge.example/v{i}", budget) for i in range(3)]
+        known = frozenset(f"model-{i}" for i in range(3))
+        meters = [
+            EndpointMeter("judge", f"http://judge.example/v{i}", budget, labelled_models=known)
+            for i in range(3)
+        ]
         labels = [meter._labels(f"model-{i}") for i, meter in enumerate(meters)]
         assert labels[-1] == ("judge", "judge.example", OTHER)
         assert meters[0].host == "judge.example"
+
+    def test_a_name_the_operator_did_not_configure_is_other(self) -> None:
+        meter = EndpointMeter(
+            "judge", "http://judge.example/v1", LabelBudget(), labelled_models=frozenset({"m"})
+        )
+        assert meter._labels("m") == ("judge", "judge.example", "m")
+        assert meter._labels("a-tenants-secret-name") == ("judge", "judge.example", OTHER)

@@ -1,8 +1,9 @@
-"""The provider metrics' label sets stay bounded in a process: tenants may name any model on the
-operator's judge, and past 32 model names on one host the rest count as model `other` (the host
-cap, 32 then `other`, is tested on LabelBudget itself: a tenant's registered models all count as
-host `tenant`, so only the operator's endpoints have hosts of their own). Scraped from a real
-`loupe serve` process after one evaluation whose metrics each name another judge model."""
+"""The provider metrics' label sets stay bounded and keep tenants' words off them: tenants may
+name any model on the operator's judge, but only the names the operator configured (its judge
+model and the models in LOUPE_MODEL_PRICES) are shown, each up to 32 per host; every other name
+counts as model `other` (the host cap, 32 then `other`, is tested on LabelBudget itself: a
+tenant's registered models all count as host `tenant`). Scraped from a real `loupe serve`
+process after one evaluation whose metrics each name another judge model."""
 
 import json
 from collections import defaultdict
@@ -39,9 +40,16 @@ class TestLabelCaps:
         metrics = [
             {"type": "llm_accuracy", "name": f"judged-by-{i:02d}", "model": f"judge-model-{i:02d}"}
             for i in range(MODEL_NAMES)
-        ]
+        ] + [{"type": "llm_accuracy", "name": "own-words", "model": "carol-secret-judge-name"}]
+        # The operator prices every judge-model-NN: all of them are names it configured.
+        prices = {f"judge-model-{i:02d}": {"input": 1, "output": 1} for i in range(MODEL_NAMES)}
         with (
-            loupe_serve(tmp_path, judge.base_url, max_metrics=str(MODEL_NAMES)) as served,
+            loupe_serve(
+                tmp_path,
+                judge.base_url,
+                max_metrics=str(MODEL_NAMES + 1),
+                model_prices=json.dumps(prices),
+            ) as served,
             served.client() as client,
         ):
             created = client.post(
@@ -54,7 +62,8 @@ class TestLabelCaps:
             assert created.status_code == 202, created.text
             counts = served.wait(client, created.json()["id"])["result_counts"]
             exposition = client.get("/metrics").text
-        assert counts["passed"] == MODEL_NAMES
+        assert counts["passed"] == MODEL_NAMES + 1
+        assert "carol-secret-judge-name" not in exposition
         for name, by_host in labels_seen(exposition).items():
             assert set(by_host) == {"127.0.0.1"}, name
             models = by_host["127.0.0.1"]
