@@ -15,6 +15,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet, InvalidToken
 
 from app.config import Settings
+from app.db import owner_only
 
 _fernets: dict[str, Fernet] = {}
 
@@ -34,6 +35,8 @@ def _key_material(settings: Settings) -> str:
         else:
             with os.fdopen(fd, "w") as handle:
                 handle.write(base64.urlsafe_b64encode(os.urandom(32)).decode())
+    else:
+        owner_only(path)
     return path.read_text().strip()
 
 

@@ -1,5 +1,6 @@
 """Engine, session factory and the column types shared by every table."""
 
+import logging
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,6 +12,8 @@ from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
 from app.config import Settings
+
+logger = logging.getLogger("loupe.db")
 
 # Stable constraint names so Alembic migrations diff the same on SQLite and Postgres.
 NAMING_CONVENTION = {
@@ -57,11 +60,31 @@ def create_sqlite_file(path: Path | None) -> None:
     SQLite would create it with the umask's mode (usually world-readable), and the file holds
     every tenant's data; its -wal and -shm files take the database file's mode.
     """
-    if path is None or path.exists():
+    if path is None:
+        return
+    if path.exists():
+        # A database made before files were created owner-only (or copied in) is tightened.
+        for member in (
+            path,
+            path.with_name(path.name + "-wal"),
+            path.with_name(path.name + "-shm"),
+        ):
+            owner_only(member)
         return
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     # Without O_EXCL: a file another process created meanwhile is opened, not an error.
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
+def owner_only(path: Path) -> None:
+    """Take group and other permissions off an existing file this process owns."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return
+    if status.st_uid == os.geteuid() and status.st_mode & 0o077:
+        path.chmod(status.st_mode & 0o700)
+        logger.warning("%s was readable by others; it is now readable by its owner only", path)
 
 
 def make_engine(settings: Settings) -> Engine:

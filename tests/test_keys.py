@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from app import migrate
 from tests.fixtures.api import fast_settings, served_api, side_app
 
 BIN = Path(sys.executable).parent
@@ -95,6 +96,29 @@ class TestFileModes:
         assert done.returncode == 0, done.stderr
         assert mode(tmp_path / "var" / "loupe.db") == 0o600
         assert mode(tmp_path / "var") == 0o700
+
+    def test_files_made_readable_by_others_earlier_are_tightened(self, tmp_path: Path) -> None:
+        """An upgrade from a Loupe that made them with the umask's mode (0644)."""
+        directory = tmp_path / "var"
+        directory.mkdir()
+        key_file = directory / "secret.key"
+        key_file.write_text("an-old-key-file-of-a-loupe-before-this-one")
+        settings = fast_settings(
+            database_url=f"sqlite:///{directory}/loupe.db",
+            secret_key=None,
+            secret_key_file=key_file,
+        )
+        migrate.upgrade(settings)
+        for path in directory.iterdir():
+            path.chmod(0o644)
+        with served_api(settings) as app:
+            client = app.tenant_client()
+            # Registering a webhook encrypts its secret with the key in the file.
+            created = client.post("/v1/webhook_endpoints", json={"url": "http://127.0.0.1:9/h"})
+            assert created.status_code == 201, created.text
+            files = {path.name: mode(path) for path in directory.iterdir()}
+        assert {"loupe.db", "secret.key"} <= set(files)
+        assert files == dict.fromkeys(files, 0o600)
 
     def test_driver_options_are_no_part_of_the_file_name(self, tmp_path: Path) -> None:
         env = {key: value for key, value in os.environ.items() if not key.startswith("LOUPE_")}
