@@ -1,6 +1,7 @@
 """Schema pieces shared by every domain: the list envelope, URL checks."""
 
 from typing import Any, Generic, Literal, Self, TypeVar
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
@@ -34,4 +35,13 @@ def http_url(url: str, credentials_hint: str = "") -> str:
         raise ValueError("must be an http(s) URL")
     if "@" in url.split("/", 3)[2]:
         raise ValueError("must not carry credentials" + credentials_hint)
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise ValueError("must name a host")
+    try:
+        port = parts.port
+    except ValueError:
+        port = 0  # not a number, or past 65535
+    if port == 0:
+        raise ValueError("must have a port from 1 to 65535")
     return url

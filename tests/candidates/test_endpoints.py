@@ -56,6 +56,19 @@ class TestModels:
             client.post("/v1/models", json={"base_url": "http://127.0.0.1/v1"}).status_code == 422
         )
 
+    def test_a_url_without_a_usable_port_or_host_is_refused(self, api: Api) -> None:
+        client = api.tenant_client()
+        for url in ("http://localhost:99999/v1", "http://127.0.0.1:0/v1", "http://:8000/v1"):
+            for path, body in (
+                ("/v1/models", {"base_url": url, "model": "m"}),
+                ("/v1/webhook_endpoints", {"url": url}),
+            ):
+                response = client.post(path, json=body)
+                assert response.status_code == 422, (path, url, response.text)
+                error = response.json()["errors"][0]
+                assert error["loc"] == next(iter(body)), error
+                assert "port" in error["msg"] or "host" in error["msg"], error
+
 
 class TestModelAddresses:
     def test_loopback_refused_without_the_setting(self, tmp_path: Path) -> None:
