@@ -196,6 +196,9 @@ class Settings(BaseSettings):
     # Dataset uploads: file size, rows per dataset, members and unpacked bytes of a zip.
     max_dataset_bytes: int = Field(default=512 * 1024 * 1024, ge=1024)
     max_dataset_rows: int = Field(default=100_000, ge=1)
+    # Bytes one stored dataset row's text may take (media count as references): no model reads
+    # more in one prompt, and every row is held in memory until the upload is stored.
+    max_dataset_row_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     max_archive_members: int = Field(default=10_000, ge=1)
     # Unset: LOUPE_MAX_DATASET_BYTES. Never more: an upload may not unpack to more than it may be.
     max_archive_bytes: int | None = Field(default=None, ge=1024)

@@ -14,13 +14,15 @@ from app.datasets._types import DatasetFormatError
 
 DATA_SUFFIXES = (".jsonl", ".tsv", ".csv")
 _DRIVE = re.compile(r"^[A-Za-z]:/")
-# A member inflating to less than this is not held to the ratio cap: a small, repetitive file
-# (one prompt on every line) compresses far better than 100:1 and costs nothing to read.
+# A member, or a whole zip, inflating to less than this is not held to the ratio cap: a small,
+# repetitive file (one prompt on every line) compresses far better than 100:1 and costs nothing
+# to read. The zip as a whole is held to the ratio too, so splitting a bomb into many members
+# each under this floor gains nothing.
 RATIO_FLOOR_BYTES = 1 << 20
 # Bytes inflated per read: what a member costs in memory beyond what its parser keeps.
 CHUNK_BYTES = 64 * 1024
 
-Cap = Literal["members", "uncompressed_bytes", "ratio", "declared_size"]
+Cap = Literal["members", "uncompressed_bytes", "ratio", "archive_ratio", "declared_size"]
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,8 @@ class ArchiveCaps:
 
     members: int = 10_000
     uncompressed_bytes: int = 512 * 1024 * 1024
-    # Inflated bytes per compressed byte, per member (past RATIO_FLOOR_BYTES).
+    # Inflated bytes per compressed byte, per member and for the whole zip (past
+    # RATIO_FLOOR_BYTES); the whole zip's compressed bytes are the upload's own length.
     ratio: int = 100
 
 
@@ -66,6 +69,9 @@ class Archive:
         self.upload = upload
         self.caps = caps
         self.inflated = 0
+        # The upload's length, not the sum of its members' compressed sizes: members may
+        # share (overlap) compressed bytes, counting them many times over.
+        self.compressed = len(data)
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()
@@ -83,6 +89,8 @@ class Archive:
         for info in infos:
             if info.file_size > self._ratio_bound(info):
                 raise self._over_ratio(info, info.file_size)
+        if total > self._archive_ratio_bound():
+            raise self._over_archive_ratio(None, total)
         self._members: dict[str, zipfile.ZipInfo] = {}
         for info in infos:
             if info.is_dir():
@@ -131,6 +139,7 @@ class Archive:
         left: list[tuple[int, Cap]] = [
             (info.file_size - inflated, "declared_size"),
             (self._ratio_bound(info) - inflated, "ratio"),
+            (self._archive_ratio_bound() - self.inflated, "archive_ratio"),
             (self.caps.uncompressed_bytes - self.inflated, "uncompressed_bytes"),
         ]
         return min(left, key=lambda pair: pair[0])
@@ -145,6 +154,8 @@ class Archive:
             return ArchiveTooLarge(self.upload, name, cap, message)
         if cap == "ratio":
             return self._over_ratio(info, inflated)
+        if cap == "archive_ratio":
+            return self._over_archive_ratio(name, self.inflated)
         message = (
             f"member {name!r} takes the zip past {self.caps.uncompressed_bytes} unpacked bytes; "
             f"stopped after {self.inflated}"
@@ -153,6 +164,20 @@ class Archive:
 
     def _ratio_bound(self, info: zipfile.ZipInfo) -> int:
         return max(RATIO_FLOOR_BYTES, self.caps.ratio * info.compress_size)
+
+    def _archive_ratio_bound(self) -> int:
+        return max(RATIO_FLOOR_BYTES, self.caps.ratio * self.compressed)
+
+    def _over_archive_ratio(self, member: str | None, size: int) -> ArchiveTooLarge:
+        """The whole zip past the ratio: declared (member None) or inflated, stopped in member."""
+        ratio = size // max(self.compressed, 1)
+        unpacks = f"unpacks to {size} bytes" if member is None else f"inflated {size} bytes"
+        where = "" if member is None else f" (stopped in member {member!r})"
+        message = (
+            f"the zip of {self.compressed} bytes {unpacks} ({ratio}:1) across its members"
+            f"{where}; at most {self.caps.ratio}:1 for the whole zip"
+        )
+        return ArchiveTooLarge(self.upload, member, "archive_ratio", message)
 
     def _over_ratio(self, info: zipfile.ZipInfo, size: int) -> ArchiveTooLarge:
         ratio = size // max(info.compress_size, 1)

@@ -59,7 +59,7 @@ def parse_upload(
         filename: the upload's name; its extension picks the reader.
         max_members: most zip members accepted (directories included).
         max_uncompressed_bytes: most bytes a zip may unpack to (or a bare file may hold).
-        max_ratio: most inflated bytes per compressed byte of a zip member.
+        max_ratio: most inflated bytes per compressed byte of a zip member and of the zip.
 
     Raises:
         ArchiveTooLarge: a zip over a cap, naming the member and the cap.

@@ -24,6 +24,7 @@ _CAP_SETTINGS = {
     "members": "LOUPE_MAX_ARCHIVE_MEMBERS",
     "uncompressed_bytes": "LOUPE_MAX_ARCHIVE_BYTES",
     "ratio": "LOUPE_MAX_ARCHIVE_RATIO",
+    "archive_ratio": "LOUPE_MAX_ARCHIVE_RATIO",
     "declared_size": "the member's declared size",
 }
 
@@ -115,8 +116,17 @@ def create(
         update={"max_request_image_bytes": settings.archive_bytes_cap}
     )
     ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings)
+    sizes = [_row_bytes(row) for row in rows]
+    for row, size in zip(rows, sizes, strict=True):
+        if size > settings.max_dataset_row_bytes:
+            message = (
+                f"the row holds {size} bytes of text (media counted as references); at most "
+                f"{settings.max_dataset_row_bytes} (LOUPE_MAX_DATASET_ROW_BYTES)"
+            )
+            error = DatasetFormatError(files[row["subset"]], row["line"], None, message)
+            raise _format_problem(error)
     # The media just stored count as used already; the rows are added to them.
-    stored_bytes = sum(_row_bytes(row) for row in rows)
+    stored_bytes = sum(sizes)
     limits.admit_storage(session, tenant, settings, stored_bytes)
     dataset = Dataset(
         id=dataset_id,

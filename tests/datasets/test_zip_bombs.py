@@ -1,6 +1,7 @@
-"""Zip bombs: a dataset zip over its compression-ratio or unpacked-size cap, or with a member
-holding more than it declares, is refused with a 413 naming `file`, the member and the cap,
-and nothing is stored; members are read as streams, never more than one byte past a cap."""
+"""Zip bombs: a dataset zip over its compression-ratio cap (per member or as a whole) or its
+unpacked-size cap, or with a member holding more than it declares, is refused with a 413 naming
+`file`, the member and the cap, and nothing is stored; members are read as streams, never more
+than one byte past a cap. A row over LOUPE_MAX_DATASET_ROW_BYTES is a 422 naming its line."""
 
 import io
 import os
@@ -71,6 +72,25 @@ def bomb() -> bytes:
     return deflated("bomb.jsonl", rows_of(200))
 
 
+def one_row_members(count: int, size: int) -> bytes:
+    """A zip of `count` members, each one JSONL row of `size` bytes (a long question)."""
+    filler = size - len(ROW)
+    row = ROW.replace(b"What is 2 + 2?", b"a" * (filler + len(b"What is 2 + 2?")))
+    assert len(row) == size
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for index in range(count):
+            archive.writestr(f"part{index:03}.jsonl", row)
+    return buffer.getvalue()
+
+
+@pytest.fixture(scope="module")
+def split_bomb() -> bytes:
+    """The audit's split bomb, smaller: 40 one-row members each just under the 1 MiB that
+    exempts a member from the ratio cap, about 850:1 for the zip as a whole."""
+    return one_row_members(40, MIB - 1)
+
+
 @pytest.fixture(scope="module")
 def liar() -> bytes:
     """32 MiB of rows in one member declaring 2 MiB: the central directory looks harmless."""
@@ -81,6 +101,13 @@ def liar() -> bytes:
 def small_caps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     """An app whose uploads may be 2 MiB, so its zips may unpack to 2 MiB at most."""
     with side_app(tmp_path_factory.mktemp("caps"), max_dataset_bytes=2 * MIB) as app:
+        yield app
+
+
+@pytest.fixture(scope="module")
+def small_rows(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    """An app whose dataset rows may hold 64 KiB of text each."""
+    with side_app(tmp_path_factory.mktemp("rows"), max_dataset_row_bytes=64 * 1024) as app:
         yield app
 
 
@@ -127,6 +154,32 @@ class TestBombs:
             assert client.get("/v1/datasets").json()["data"] == []
         assert stored_for(api, name) == (0, 0, 0)
 
+    def test_a_bomb_split_into_members_under_the_floor_is_refused_as_a_whole(
+        self, api: Api, split_bomb: bytes
+    ) -> None:
+        name = f"split-{uuid.uuid4().hex[:8]}"
+        with api.client(api.new_key(name)) as client:
+            problem = refused_413(upload(client, "rows.zip", split_bomb, "general_vqa"))
+            assert (
+                f"the zip of {len(split_bomb)} bytes unpacks to {40 * (MIB - 1)} bytes"
+                in problem["detail"]
+            )
+            assert "at most 100:1 for the whole zip" in problem["detail"]
+            assert "LOUPE_MAX_ARCHIVE_RATIO" in problem["detail"]
+            assert client.get("/v1/datasets").json()["data"] == []
+        assert stored_for(api, name) == (0, 0, 0)
+
+    def test_a_small_zip_is_exempt_from_the_ratio_however_well_it_compresses(
+        self, api: Api
+    ) -> None:
+        # Under 1 MiB unpacked in all, at far more than 100:1: repetitive prompts, no bomb.
+        archive = one_row_members(4, 200 * 1024)
+        assert 100 * len(archive) < 4 * 200 * 1024
+        with api.tenant_client() as client:
+            response = upload(client, "rows.zip", archive, "general_vqa")
+        assert response.status_code == 201, response.text
+        assert response.json()["row_count"] == 4
+
     def test_a_zip_unpacking_past_the_upload_cap_is_refused(self, small_caps: Api) -> None:
         # 3 MiB of rows at about 340:1 would pass a ratio cap of 1000; not the 2 MiB cap.
         archive = deflated("rows.jsonl", rows_of(3))
@@ -158,6 +211,27 @@ class TestBombs:
         assert response.json()["row_count"] == 100
 
 
+class TestRowSize:
+    def test_a_row_over_the_row_cap_is_refused_naming_its_line(self, small_rows: Api) -> None:
+        long_row = ROW.replace(b"What is 2 + 2?", b"a" * (64 * 1024))
+        name = f"rows-{uuid.uuid4().hex[:8]}"
+        with small_rows.client(small_rows.new_key(name)) as client:
+            response = upload(client, "rows.jsonl", ROW + long_row, "general_vqa")
+        assert response.status_code == 422, response.text
+        problem = response.json()
+        assert [error["loc"] for error in problem["errors"]] == ["rows.jsonl:2"]
+        assert problem["errors"][0]["pointer"] == "/file/rows.jsonl/line/2"
+        assert "at most 65536 (LOUPE_MAX_DATASET_ROW_BYTES)" in problem["detail"]
+        assert stored_for(small_rows, name) == (0, 0, 0)
+
+    def test_rows_within_the_cap_are_stored(self, small_rows: Api) -> None:
+        row = ROW.replace(b"What is 2 + 2?", b"a" * (60 * 1024))
+        with small_rows.tenant_client() as client:
+            response = upload(client, "rows.jsonl", ROW + row, "general_vqa")
+        assert response.status_code == 201, response.text
+        assert response.json()["row_count"] == 2
+
+
 class TestStreams:
     """What the members' streams inflate, counted by the archive as they are read."""
 
@@ -165,6 +239,25 @@ class TestStreams:
         with pytest.raises(ArchiveTooLarge) as caught:
             Archive("rows.zip", bomb, ArchiveCaps(uncompressed_bytes=512 * MIB))
         assert (caught.value.member, caught.value.cap) == ("bomb.jsonl", "ratio")
+
+    def test_a_split_bomb_is_refused_from_the_central_directory(self, split_bomb: bytes) -> None:
+        with pytest.raises(ArchiveTooLarge) as caught:
+            Archive("rows.zip", split_bomb, ArchiveCaps(uncompressed_bytes=512 * MIB))
+        assert (caught.value.member, caught.value.cap) == (None, "archive_ratio")
+
+    def test_members_inflate_within_the_whole_zip_ratio(self, split_bomb: bytes) -> None:
+        # A ratio the directory passes (at most 1000:1), read member after member against a
+        # cap lowered after opening, as a directory that lied about its sizes would leave it.
+        caps = ArchiveCaps(uncompressed_bytes=512 * MIB, ratio=1000)
+        archive = Archive("rows.zip", split_bomb, caps)
+        archive.caps = ArchiveCaps(uncompressed_bytes=512 * MIB, ratio=50)
+        bound = max(MIB, 50 * len(split_bomb))
+        with pytest.raises(ArchiveTooLarge) as caught:
+            for name in archive.data_files():
+                archive.read(name)
+        assert caught.value.cap == "archive_ratio"
+        assert caught.value.member is not None
+        assert archive.inflated == bound + 1
 
     def test_a_forged_size_is_read_one_byte_past_and_no_further(self, liar: bytes) -> None:
         archive = Archive("rows.zip", liar, ArchiveCaps(uncompressed_bytes=2 * MIB))
