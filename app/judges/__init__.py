@@ -14,7 +14,7 @@ from collections import OrderedDict
 from app.judges import _loop as _loop_module
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._client import JudgeClient
-from app.judges._json import JSONExtractionError, extract_json_object
+from app.judges._json import JSONExtractionError, JSONTooDeep, extract_json_object, loads_shallow
 from app.judges._logprobs import weighted_score
 from app.judges._loop import judge_loop, run_on_judge_loop
 from app.judges._shared import SharedAnswers, answer_once
@@ -72,6 +72,7 @@ __all__ = [
     "Embeddings",
     "Generation",
     "JSONExtractionError",
+    "JSONTooDeep",
     "JudgeCache",
     "JudgeClient",
     "JudgeEndpoint",
@@ -84,6 +85,7 @@ __all__ = [
     "extract_json_object",
     "get_client",
     "judge_loop",
+    "loads_shallow",
     "run_on_judge_loop",
     "weighted_score",
 ]

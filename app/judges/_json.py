@@ -7,8 +7,42 @@ from typing import Any
 _TRAILING_COMMA = re.compile(r",\s*([\]}])")
 
 
+# Deeper than any answer a schema asks for, and than Loupe takes in a request body: past it
+# Python's parser, and every step after it that recurses per level, ends in RecursionError.
+MAX_JSON_DEPTH = 64
+
+
 class JSONExtractionError(ValueError):
     pass
+
+
+class JSONTooDeep(ValueError):
+    """A JSON document nested past MAX_JSON_DEPTH levels of objects and arrays."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested deeper than {MAX_JSON_DEPTH} levels of objects and arrays")
+
+
+def loads_shallow(text: str | bytes) -> Any:
+    """`json.loads`, raising JSONTooDeep (a ValueError) for a document nested past
+    MAX_JSON_DEPTH instead of a RecursionError (or a value that later steps cannot walk)."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise JSONTooDeep() from None
+    pending = [(value, 1)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, dict):
+            children = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            raise JSONTooDeep()
+        pending.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return value
 
 
 def extract_json_object(text: str | None) -> dict[str, Any]:
@@ -28,7 +62,9 @@ def extract_json_object(text: str | None) -> dict[str, Any]:
     )
     for attempt in attempts:
         try:
-            value = json.loads(attempt)
+            value = loads_shallow(attempt)
+        except JSONTooDeep as exc:
+            raise JSONExtractionError(f"the judge's reply is JSON {exc}") from None
         except json.JSONDecodeError:
             continue
         if isinstance(value, dict):

@@ -12,11 +12,14 @@ The test-case contract (the eval-run job builds these cases):
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeUsage
-from app.metrics._templates import RenderError
+from app.metrics._templates import RenderError, check_template
 from app.metrics._types import MetricError, MetricResult, MetricSpecBase, MetricTestCase
+
+# A `{{ path }}` template, bounded in length and placeholders when the spec is validated.
+Template = Annotated[str, AfterValidator(check_template)]
 
 
 class GraderSpecBase(MetricSpecBase):
@@ -42,17 +45,19 @@ class _Part(BaseModel):
 
 class InputText(_Part):
     type: Literal["input_text"]
-    text: str
+    text: Template
 
 
 class OutputText(_Part):
     type: Literal["output_text"]
-    text: str
+    text: Template
 
 
 class InputImage(_Part):
     type: Literal["input_image"]
-    image_url: str = Field(min_length=1, description="An https or data URL; may be a template.")
+    image_url: Template = Field(
+        min_length=1, description="An https or data URL; may be a template."
+    )
     detail: Literal["high", "low", "auto"] | None = None
 
 
@@ -77,7 +82,7 @@ class GraderMessage(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     role: Literal["user", "assistant", "system", "developer"]
-    content: str | ContentPart | list[str | ContentPart]
+    content: Template | ContentPart | list[Template | ContentPart]
     type: Literal["message"] | None = None
 
 

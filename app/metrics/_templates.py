@@ -13,12 +13,16 @@ in the images the run already put through Loupe's media pipeline.
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from app.judges import text_content
+from app.judges import loads_shallow, text_content
 
-_PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+# A grader template is a prompt: a million characters is past any model's context already.
+MAX_TEMPLATE_CHARS = 1_000_000
+# Each placeholder may insert a whole row field: bounded, so no template multiplies a row
+# into gigabytes of prompt.
+MAX_TEMPLATE_PLACEHOLDERS = 256
 _HEAD = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)")
 # `.key` (anything but dots, brackets and whitespace) or `[n]`.
 _STEP = re.compile(r"\.([^.\[\]\s]+)|\[(\d+)\]")
@@ -92,6 +96,42 @@ def resolve(path: str, namespaces: Mapping[str, Any]) -> Any:
     return value
 
 
+def _placeholders(template: str) -> Iterator[tuple[int, int, str]]:
+    """Each `{{ ... }}` as (start, end, inside): the first `}}` after each `{{`, left to right.
+
+    The same matches as a lazy `{{(.*?)}}` regex (DOTALL), found in linear time: that regex
+    rescans to the end for every unclosed `{{`, quadratic on a run of them, and Python's `re`
+    holds the GIL meanwhile (a 60 kB template stalled every request of the process).
+    """
+    at = 0
+    while True:
+        start = template.find("{{", at)
+        if start == -1:
+            return
+        end = template.find("}}", start + 2)
+        if end == -1:
+            return  # no `}}` after this `{{`, so none after any later one either
+        yield start, end + 2, template[start + 2 : end]
+        at = end + 2
+
+
+def check_template(template: str) -> str:
+    """`template` when it is at most MAX_TEMPLATE_CHARS long with at most
+    MAX_TEMPLATE_PLACEHOLDERS placeholders; raises ValueError (for a spec's validator)."""
+    if len(template) > MAX_TEMPLATE_CHARS:
+        raise ValueError(
+            f"a template may be at most {MAX_TEMPLATE_CHARS:,} characters; "
+            f"this one has {len(template):,}"
+        )
+    for count, _ in enumerate(_placeholders(template), start=1):
+        if count > MAX_TEMPLATE_PLACEHOLDERS:
+            raise ValueError(
+                f"a template may hold at most {MAX_TEMPLATE_PLACEHOLDERS} "
+                "{{ path }} placeholders"
+            )
+    return template
+
+
 def path_steps(path: str) -> list[str | int]:
     """A path's namespace then its steps: `item.meta.tags[1]` -> ["item", "meta", "tags", 1]."""
     name, steps = _steps(path.strip())
@@ -102,8 +142,8 @@ def template_paths(template: str) -> list[str]:
     """The paths a template uses, in order; raises TemplateError for one that is not a path
     into `item` or `sample` (for checking templates before any row is rendered)."""
     paths = []
-    for match in _PLACEHOLDER.finditer(template):
-        path = match.group(1).strip()
+    for _, _, inside in _placeholders(template):
+        path = inside.strip()
         name, _ = _steps(path)
         if name not in NAMESPACES:
             raise TemplateError(path, f"names no namespace ({' or '.join(NAMESPACES)})")
@@ -139,7 +179,13 @@ def as_text(value: Any) -> str:
 
 def render_template(template: str, namespaces: Mapping[str, Any]) -> str:
     """`template` with every `{{ path }}` replaced; text outside the braces is left alone."""
-    return _PLACEHOLDER.sub(lambda match: as_text(resolve(match.group(1), namespaces)), template)
+    pieces = []
+    at = 0
+    for start, end, inside in _placeholders(template):
+        pieces += (template[at:start], as_text(resolve(inside, namespaces)))
+        at = end
+    pieces.append(template[at:])
+    return "".join(pieces)
 
 
 def _parts(content: Any) -> list[Any]:
@@ -269,7 +315,8 @@ def _parsed_json(text: Any) -> tuple[bool, Any]:
     if not isinstance(text, str):
         return False, None
     try:
-        return True, json.loads(text)
+        # Nested past Loupe's JSON depth limit it is not JSON to a template (no output_json).
+        return True, loads_shallow(text)
     except ValueError:
         return False, None
 

@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from app.metrics._graders import GraderSpecBase, namespaces, render_failure
+from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
 from app.metrics._templates import RenderError, render_template
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
@@ -23,8 +23,8 @@ _DESCRIPTIONS = {
 
 class StringCheckSpec(GraderSpecBase):
     type: Literal["string_check"]
-    input: str
-    reference: str
+    input: Template
+    reference: Template
     operation: Operation
 
     @model_validator(mode="after")

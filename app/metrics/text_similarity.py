@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from app.judges import JudgeError
-from app.metrics._graders import GraderSpecBase, namespaces, render_failure
+from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
 from app.metrics._similarity import reference_score, wordnet
 from app.metrics._templates import RenderError, render_template
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
@@ -36,8 +36,8 @@ DEFAULT_EMBEDDING_MODEL = "text-embedding-3-large"
 
 class TextSimilaritySpec(GraderSpecBase):
     type: Literal["text_similarity"]
-    input: str
-    reference: str
+    input: Template
+    reference: Template
     evaluation_metric: EvaluationMetric
     pass_threshold: float = Field(allow_inf_nan=False)
 

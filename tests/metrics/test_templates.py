@@ -1,20 +1,26 @@
 """OpenAI Evals templates: paths, indexes, JSON insertion, messages, images, the sample."""
 
 import json
+import re
 
 import pytest
 
 from app.metrics._templates import (
+    MAX_TEMPLATE_CHARS,
+    MAX_TEMPLATE_PLACEHOLDERS,
     ImageUnavailable,
     TemplateError,
     UnsupportedContent,
+    as_text,
     build_sample,
+    check_template,
     flatten,
     image_url_templates,
     image_urls,
     message_templates,
     render_messages,
     render_template,
+    resolve,
     template_paths,
 )
 
@@ -84,6 +90,72 @@ class TestRenderTemplate:
     def test_sample_missing_for_the_row(self) -> None:
         with pytest.raises(TemplateError, match="no sample"):
             render_template("{{ sample.output_text }}", {"item": ITEM})
+
+
+def template_paths_or_error(template: str, lazy: re.Pattern | None = None) -> list[str] | str:
+    if lazy is None:
+        try:
+            return template_paths(template)
+        except TemplateError as error:
+            return error.message
+    paths = []
+    for match in lazy.finditer(template):
+        try:
+            paths += template_paths("{{" + match.group(1) + "}}")
+        except TemplateError as error:
+            return error.message
+    return paths
+
+
+class TestUnclosedBraces:
+    """The linear scan finds exactly what the lazy regex it replaced found."""
+
+    LAZY = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
+
+    def test_a_long_run_of_unclosed_braces_is_text(self) -> None:
+        # The lazy regex rescanned to the end for each `{{`: 200,000 of them never finished.
+        template = "{{" * 200_000
+        assert render_template(template, NS) == template
+        assert template_paths(template) == []
+        assert render_template("{{ item.answer }}" + template, NS) == "4" + template
+
+    @pytest.mark.parametrize(
+        "template",
+        [
+            "{{item.answer}}}",
+            "{{{item.answer}}",
+            "{{ item.answer }}{{}}",
+            "{{}}",
+            "}}{{ item.answer }}{{",
+            "{{ {{ item.answer }}",
+            "a{{item.answer\n}}b{{ item.meta.lang }}c }} {{",
+            "{{item.answer}}}}}{{item.question}}",
+        ],
+    )
+    def test_same_matches_as_the_lazy_regex(self, template: str) -> None:
+        def lazy_render(namespaces: dict) -> str:
+            # render_template as it was before the linear scan.
+            return self.LAZY.sub(lambda m: as_text(resolve(m.group(1), namespaces)), template)
+
+        for namespaces in (NS, {"item": {}}):
+            try:
+                expected = lazy_render(namespaces)
+            except TemplateError as error:
+                with pytest.raises(TemplateError) as raised:
+                    render_template(template, namespaces)
+                assert raised.value.message == error.message
+            else:
+                assert render_template(template, namespaces) == expected
+        assert template_paths_or_error(template) == template_paths_or_error(template, self.LAZY)
+
+    def test_lengths_and_placeholders_are_bounded(self) -> None:
+        assert check_template("x" * MAX_TEMPLATE_CHARS) == "x" * MAX_TEMPLATE_CHARS
+        with pytest.raises(ValueError, match="at most 1,000,000 characters"):
+            check_template("x" * (MAX_TEMPLATE_CHARS + 1))
+        most = "{{ item.a }}" * MAX_TEMPLATE_PLACEHOLDERS
+        assert check_template(most + "{{" * 1000) == most + "{{" * 1000
+        with pytest.raises(ValueError, match="placeholders"):
+            check_template(most + "{{ item.a }}")
 
 
 class TestTemplatePaths:
@@ -283,6 +355,18 @@ class TestBuildSample:
             "output_text": "1",
             "output_json": {"k": 2},
         }
+
+    def test_output_text_nested_too_deep_is_not_json(self) -> None:
+        # Past Python's recursion limit json.loads raised RecursionError: a 500 at run create.
+        deep = "[" * 3000 + "]" * 3000
+        assert build_sample(row_sample={"output_text": deep}) == {"output_text": deep}
+        # Within it but past Loupe's limit of 64 levels: not JSON either.
+        too_deep = "[" * 65 + "]" * 65
+        assert "output_json" not in build_sample(row_sample={"output_text": too_deep})
+        deepest = "[" * 64 + "]" * 64
+        assert build_sample(row_sample={"output_text": deepest})["output_json"] == json.loads(
+            deepest
+        )
 
     def test_exactly_one_source(self) -> None:
         with pytest.raises(ValueError):

@@ -1,0 +1,63 @@
+"""A judge answering JSON nested past Loupe's depth limit answered unusable JSON: judge_malformed,
+after the same repair request as any other broken answer (it was a RecursionError, stored as
+metric_error)."""
+
+import json
+
+import pytest
+
+from app.judges import JSONExtractionError, extract_json_object, loads_shallow
+from app.judges._json import MAX_JSON_DEPTH, JSONTooDeep
+from tests.fixtures.api import Api
+from tests.fixtures.judge import JUDGED_METRICS, ScriptedJudge, plausible_answer, task_of
+from tests.judges.test_failures import failure
+
+# Past Python's recursion limit: json.loads raises RecursionError, not a ValueError.
+DEEP = '{"reason": ' + "[" * 5000 + "]" * 5000 + ', "score": 5}'
+
+
+def nested(depth: int) -> str:
+    return '{"a": ' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+class TestLoadsShallow:
+    def test_past_the_limit_is_too_deep(self) -> None:
+        assert loads_shallow(nested(MAX_JSON_DEPTH)) == json.loads(nested(MAX_JSON_DEPTH))
+        for text in (nested(MAX_JSON_DEPTH + 1), DEEP, "[" * 100_000 + "]" * 100_000):
+            with pytest.raises(JSONTooDeep):
+                loads_shallow(text)
+
+    def test_extraction_refuses_it_as_malformed(self) -> None:
+        with pytest.raises(JSONExtractionError, match="nested deeper than 64 levels"):
+            extract_json_object("Here you are: " + DEEP)
+
+
+class TestDeepJudgeAnswer:
+    def test_a_deep_answer_is_repaired_then_malformed(self, judge: ScriptedJudge) -> None:
+        judge.sequence(DEEP, DEEP)
+        error = failure(judge)
+        assert (error.type, error.kind) == ("judge_malformed", "malformed")
+        assert len(judge.requests) == 2
+
+    def test_a_judged_evaluation_stores_judge_malformed(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        def deep_scores(request: dict) -> str | dict:
+            if task_of(request) == "g_eval_score":
+                return DEEP
+            return plausible_answer(request)
+
+        judge.script(deep_scores)
+        client = api.tenant_client()
+        case = {"input": "What shape?", "actual_output": "A circle."}
+        response = client.post(
+            "/v1/evaluations", json={"test_cases": [case, case], "metrics": JUDGED_METRICS[:1]}
+        )
+        assert response.status_code == 202, response.text
+        final = api.wait(client, response.json()["id"])
+        assert final["status"] == "completed"
+        assert final["result_counts"]["errored"] == 2
+        results = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+        assert [r["error"]["type"] for r in results] == ["judge_malformed"] * 2
+        # Each was asked again once, as for any other broken answer.
+        assert len(judge.calls_for("g_eval_score")) == 4
