@@ -48,6 +48,38 @@ class RubricItem(BaseModel):
         return value
 
 
+# Each placeholder inserts a value (the criteria, the test case): bounded, so no template
+# multiplies a request into gigabytes of prompt.
+MAX_PLACEHOLDERS = 16
+
+
+def _plain_placeholders(template: str) -> list[str]:
+    """The `{name}` placeholders of a str.format template, in order; raises ValueError for
+    anything else in braces.
+
+    A format spec (`{criteria:>300000000}` built a 300 MB prompt from a 300-byte request), a
+    conversion (`{criteria!r}`) or attribute and index access (`{criteria.__class__}`) is refused.
+    """
+    try:
+        fields = list(string.Formatter().parse(template))
+    except ValueError as exc:
+        raise ValueError(f"{exc} (write literal braces as {{{{ and }}}})") from exc
+    names = []
+    for _, name, spec, conversion in fields:
+        if name is None:
+            continue
+        if spec or conversion is not None or not name.isidentifier():
+            shown = name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+            raise ValueError(
+                f"only plain {{name}} placeholders are allowed, not {{{shown}}} (no format "
+                "specs, conversions, attribute or index access; write literal braces as {{ and }})"
+            )
+        names.append(name)
+    if len(names) > MAX_PLACEHOLDERS:
+        raise ValueError(f"a template may hold at most {MAX_PLACEHOLDERS} placeholders")
+    return names
+
+
 class GEvalTemplate(BaseModel):
     """Your own wording for the three prompts; `{name}` placeholders are filled in."""
 
@@ -70,11 +102,8 @@ class GEvalTemplate(BaseModel):
         if template is None:
             return None
         allowed = _ALLOWED[info.field_name or ""]
-        try:
-            used = {f for _, f, _, _ in string.Formatter().parse(template) if f is not None}
-        except ValueError as exc:
-            raise ValueError(f"{exc} (write literal braces as {{{{ and }}}})") from exc
-        unknown = used - allowed
+        used = _plain_placeholders(template)
+        unknown = set(used) - allowed
         if unknown:
             raise ValueError(
                 f"unknown placeholder(s) {sorted(unknown)}; allowed: {sorted(allowed)}"

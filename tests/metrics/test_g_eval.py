@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.metrics import parse_spec
+from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, logprob_tokens
 from tests.fixtures.metrics import by_task, case, run_metric, run_metrics, user_text
 
@@ -269,3 +270,50 @@ class TestValidation:
         )
         assert spec.score_range() == (0, 10)
         assert [r.score_range for r in spec.rubric] == [(0, 3), (6, 10)]
+
+
+class TestTemplatesOverHttp:
+    """Only plain `{name}` placeholders: a format spec made a 300-byte request a 300 MB prompt."""
+
+    @pytest.mark.parametrize(
+        ("field", "template"),
+        [
+            ("steps", "{criteria:>300000000}{parameters}"),
+            ("steps", "{criteria!r}"),
+            ("results", "{steps.__class__} {test_case}"),
+            ("strict_results", "{steps[0]} {test_case}"),
+            ("results", "{score_min:{score_max}}"),
+            ("results", "{} {test_case}"),
+            ("results", "{test_case}" + "{steps}" * 16),
+        ],
+    )
+    def test_anything_but_a_plain_placeholder_is_a_422_naming_the_field(
+        self, api: Api, field: str, template: str
+    ) -> None:
+        client = api.tenant_client()
+        case = {"input": "What shape?", "actual_output": "A circle."}
+        metric = {**SPEC, "evaluation_template": {field: template}}
+        response = client.post("/v1/evaluations", json={"test_cases": [case], "metrics": [metric]})
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"] == "application/problem+json"
+        [error] = response.json()["errors"]
+        assert error["loc"] == f"metrics[0].evaluation_template.{field}"
+        assert "placeholders" in error["msg"]
+        assert client.get("/v1/evaluations").json()["data"] == []
+
+    def test_plain_placeholders_and_literal_braces_are_accepted(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(by_task({"g_eval_steps": STEPS, "g_eval_score": {"reason": "r", "score": 9}}))
+        client = api.tenant_client()
+        case = {"input": "What shape?", "actual_output": "A circle."}
+        template = {
+            "steps": "Loupe task: g_eval_steps\n{{literal}} {criteria} {parameters} {parameters}",
+            "results": "Loupe task: g_eval_score\n{steps} {test_case} {{x:>9}}",
+        }
+        metric = {**SPEC, "evaluation_template": template}
+        response = client.post("/v1/evaluations", json={"test_cases": [case], "metrics": [metric]})
+        assert response.status_code == 202, response.text
+        assert api.wait(client, response.json()["id"])["result_counts"]["passed"] == 1
+        assert "{literal} Is the actual output" in user_text(judge.calls_for("g_eval_steps")[0])
+        assert "{x:>9}" in user_text(judge.calls_for("g_eval_score")[0])
