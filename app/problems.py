@@ -360,8 +360,13 @@ def install_problem_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        logger.exception("unhandled error on %s %s", request.method, request.url.path)
-        return problem_response(
+        # Starlette answers an unhandled error outside every middleware: the request id the
+        # telemetry layer gave the request is put back on the log line and the answer here.
+        request_id = getattr(request.state, "request_id", None)
+        logger.exception(
+            "unhandled error on %s %s (request %s)", request.method, request.url.path, request_id
+        )
+        response = problem_response(
             Problem(
                 title="Internal Server Error",
                 status=500,
@@ -369,3 +374,6 @@ def install_problem_handlers(app: FastAPI) -> None:
                 instance=request.url.path,
             )
         )
+        if request_id is not None:
+            response.headers["X-Request-Id"] = request_id
+        return response

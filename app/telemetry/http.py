@@ -35,6 +35,8 @@ class RequestTelemetryMiddleware:
             return
         request_id = _client_request_id(scope) or f"req_{uuid.uuid4().hex}"
         token = logs.request_id.set(request_id)
+        # For the 500 of an unhandled error, answered outside this layer (app/problems.py).
+        scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         method = scope.get("method", "GET")
         answered = False

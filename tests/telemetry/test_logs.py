@@ -1,5 +1,6 @@
 """Request ids and structured log lines from the API, in both modes."""
 
+import asyncio
 import io
 import json
 import logging
@@ -7,10 +8,12 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
+from app.main import create_app
 from app.telemetry import logs
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, fast_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.telemetry.served import JUDGE_KEY, loupe_serve
 
@@ -66,6 +69,33 @@ class TestRequestId:
             response = client.get("/v1/evaluations", headers={"X-Request-Id": "no-key"})
         assert response.status_code == 401
         assert response.headers["x-request-id"] == "no-key"
+
+    def test_an_unhandled_error_carries_it_too(
+        self, tmp_path: Path, log_records: list[logging.LogRecord]
+    ) -> None:
+        """Starlette answers an unhandled error outside every middleware; the 500 still names
+        the request, and so does its log line."""
+        app = create_app(fast_settings(database_url=f"sqlite:///{tmp_path}/loupe.db"))
+
+        # A route that fails as a bug would: the app's own 500 handling is what is under test.
+        @app.get("/v1/broken")
+        def broken() -> None:
+            raise RuntimeError("a bug")
+
+        async def call() -> httpx.Response:
+            transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+            async with httpx.AsyncClient(transport=transport, base_url="http://loupe") as client:
+                return await client.get("/v1/broken", headers={"X-Request-Id": "the-broken-one"})
+
+        response = asyncio.run(call())
+        assert response.status_code == 500
+        assert response.headers["content-type"] == "application/problem+json"
+        assert response.headers["x-request-id"] == "the-broken-one"
+        assert any(
+            "the-broken-one" in record.getMessage()
+            for record in log_records
+            if record.name == "loupe" and record.levelno == logging.ERROR
+        ), [record.getMessage() for record in log_records]
 
 
 class TestLifecycleLines:
