@@ -25,6 +25,7 @@ _SECRET_FIELDS = frozenset(
 )
 # LOUPE_SECRET_KEY's shortest length: 256 bits, as much as the Fernet key derived from it.
 SECRET_KEY_MIN_BYTES = 32
+SECRET_KEY_MIN_DISTINCT = 8
 
 
 class ConfigError(Exception):
@@ -273,6 +274,13 @@ class Settings(BaseSettings):
             raise ValueError(
                 f"must be at least {SECRET_KEY_MIN_BYTES} bytes, this one has {size} "
                 "(make one with `openssl rand -base64 32`)"
+            )
+        # 32 spaces, or one letter 32 times, is long but no secret.
+        distinct = len(set(value))
+        if distinct < SECRET_KEY_MIN_DISTINCT:
+            raise ValueError(
+                f"has only {distinct} distinct characters, at least {SECRET_KEY_MIN_DISTINCT} "
+                "are needed (make one with `openssl rand -base64 32`)"
             )
         return value
 

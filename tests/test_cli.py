@@ -291,6 +291,14 @@ class TestConfigurationErrors:
         assert result.returncode == 2
         assert one_line(result).startswith("loupe: LOUPE_SECRET_KEY: must be at least 32 bytes")
 
+    @pytest.mark.parametrize("key", [" " * 32, "a" * 40, "abab" * 10])
+    def test_a_long_key_of_few_characters_is_refused(self, tmp_path: Path, key: str) -> None:
+        result = loupe_command(tmp_path, "migrate", LOUPE_SECRET_KEY=key)
+        assert result.returncode == 2
+        line = one_line(result)
+        assert line.startswith("loupe: LOUPE_SECRET_KEY: has only "), line
+        assert "distinct characters, at least 8 are needed" in line
+
     def test_an_unknown_downgrade_revision_is_one_line_and_exit_2(self, tmp_path: Path) -> None:
         assert loupe_command(tmp_path, "migrate").returncode == 0
         result = loupe_command(tmp_path, "migrate", "--downgrade", "nosuchrev")
