@@ -1,17 +1,17 @@
 """The wire format of chat completions: request messages out, reply bodies in."""
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from app.judges._json import loads_shallow
 from app.judges._types import JudgeUsage
 
 
 def completion_body(raw: bytes, usage: JudgeUsage) -> dict[str, Any] | None:
     """A chat completion body as JSON (None when it is not an object); adds its token usage."""
     try:
-        body = json.loads(raw)
-    except ValueError:
+        body = loads_shallow(raw)
+    except ValueError:  # nested past the depth limit too: no completion is that deep
         return None
     if not isinstance(body, dict):
         return None

@@ -9,7 +9,7 @@ import pytest
 from app.judges import JSONExtractionError, extract_json_object, loads_shallow
 from app.judges._json import MAX_JSON_DEPTH, JSONTooDeep
 from tests.fixtures.api import Api
-from tests.fixtures.judge import JUDGED_METRICS, ScriptedJudge, plausible_answer, task_of
+from tests.fixtures.judge import JUDGED_METRICS, Reply, ScriptedJudge, plausible_answer, task_of
 from tests.judges.test_failures import failure
 
 # Past Python's recursion limit: json.loads raises RecursionError, not a ValueError.
@@ -61,3 +61,10 @@ class TestDeepJudgeAnswer:
         assert [r["error"]["type"] for r in results] == ["judge_malformed"] * 2
         # Each was asked again once, as for any other broken answer.
         assert len(judge.calls_for("g_eval_score")) == 4
+
+    def test_a_deep_completion_body_is_malformed(self, judge: ScriptedJudge) -> None:
+        # Not the content but the whole body: not a chat completion, as for any garbage.
+        judge.sequence(Reply(raw_body=b'{"choices": ' + b"[" * 5000 + b"]" * 5000 + b"}"))
+        error = failure(judge)
+        assert (error.type, error.kind) == ("judge_malformed", "malformed")
+        assert "not a chat completion" in error.message
