@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from tests.fixtures.api import api  # noqa: F401
+from tests.fixtures.dns import resolver  # noqa: F401
 from tests.fixtures.judge import judge, judge_server  # noqa: F401
 from tests.fixtures.logs import log_records  # noqa: F401
 from tests.fixtures.services import postgres_server, redis_server  # noqa: F401

@@ -4,23 +4,15 @@ and the scripted model's loopback address (outside the policy) when connecting, 
 without a request reaching the model. Names under `.test` are answered by the scripted resolver
 of tests/media/test_fetch_dns.py; the policy allows 127.0.0.2 only."""
 
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures.api import Api, side_app
+from tests.fixtures.dns import Resolver
 from tests.fixtures.judge import ScriptedJudge
-from tests.media.test_fetch_dns import Resolver
 from tests.runs.helpers import example_zip, samples, upload, wait_run
-
-
-@pytest.fixture
-def resolver(monkeypatch: pytest.MonkeyPatch) -> Resolver:
-    patched = Resolver(socket.getaddrinfo)
-    monkeypatch.setattr(socket, "getaddrinfo", patched)
-    return patched
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ another loopback address stands for the private one a rebinding name would turn 
 import asyncio
 import ipaddress
 import json
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,27 +20,12 @@ from pydantic import BaseModel
 from app.judges import JudgeClient, JudgeEndpoint, JudgeError
 from app.media.netguard import AddressPolicy
 from tests.fixtures.api import side_app
+from tests.fixtures.dns import Resolver
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.media.certs import Authority, server_context
 from tests.media.loopback import LoopbackServer, Route
-from tests.media.test_fetch_dns import Resolver
+from tests.media.test_policies import COMPLETION
 
-COMPLETION = json.dumps(
-    {
-        "id": "c",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "m",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": '{"verdict": "yes"}'},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    }
-).encode()
 ONLY_127_0_0_1 = AddressPolicy(
     networks=(ipaddress.ip_network("127.0.0.1/32"),), setting="LOUPE_MODEL_ALLOW"
 )
@@ -49,13 +33,6 @@ ONLY_127_0_0_1 = AddressPolicy(
 
 class Answer(BaseModel):
     verdict: str
-
-
-@pytest.fixture
-def resolver(monkeypatch: pytest.MonkeyPatch) -> Resolver:
-    patched = Resolver(socket.getaddrinfo)
-    monkeypatch.setattr(socket, "getaddrinfo", patched)
-    return patched
 
 
 @pytest.fixture

@@ -7,52 +7,18 @@ machine (tests/conftest.py's guard would stop it anyway).
 """
 
 import asyncio
-import socket
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client
 from app.media.netguard import AddressPolicy
+from tests.fixtures.dns import Resolver
 from tests.media.loopback import LoopbackServer, Route, png
 from tests.media.test_fetch import fetch, refused
 
 IMAGE = png((20, 12))
-
-
-class Resolver:
-    """Answers made-up `.test` names from a script; anything else goes to the real resolver
-    (loopback literals and `localhost` only, in these tests)."""
-
-    def __init__(self, real: Callable[..., Any]) -> None:
-        self.real = real
-        # name -> the address of each successive answer (the last one repeats)
-        self.answers: dict[str, list[str]] = {}
-        self.lookups: list[str] = []
-        self.hold = threading.Event()
-        self.held: set[str] = set()
-
-    def __call__(self, host: Any, port: Any, *args: Any, **kwargs: Any) -> list[Any]:
-        name = host.decode() if isinstance(host, bytes) else host
-        if not (isinstance(name, str) and name.rstrip(".").endswith(".test")):
-            return self.real(host, port, *args, **kwargs)
-        self.lookups.append(name)
-        if name in self.held:
-            self.hold.wait(30)
-        script = self.answers.get(name)
-        if not script:
-            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
-        address = script[min(self.lookups.count(name), len(script)) - 1]
-        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, int(port or 0)))]
-
-
-@pytest.fixture
-def resolver(monkeypatch: pytest.MonkeyPatch) -> Resolver:
-    patched = Resolver(socket.getaddrinfo)
-    monkeypatch.setattr(socket, "getaddrinfo", patched)
-    return patched
 
 
 @pytest.fixture
