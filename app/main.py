@@ -9,6 +9,7 @@ from fastapi.routing import APIRoute
 from app import kinds  # noqa: F401 - kinds register with the scoring job
 from app import runtime as runtime_module
 from app.api import openapi as openapi_document
+from app.api.nul import refuse_nul
 from app.api.query import reject_unknown_query
 from app.candidates.endpoints import router as models_router
 from app.comparisons.endpoints import router as comparisons_router
@@ -77,7 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_problem_handlers(app)
     app.include_router(health_router)
     app.include_router(telemetry_router)
-    strict_query = [Depends(reject_unknown_query)]
+    # Unknown query parameters, and U+0000 in a path, query or form field, are refused.
+    strict_query = [Depends(reject_unknown_query), Depends(refuse_nul)]
     for router in (
         evaluations_router,
         webhooks_router,

@@ -5,8 +5,9 @@ request, and `json.loads` would decode them to one more string and make a separa
 every repeat of the same data URL. A submission of hundreds of test cases sharing a few large
 images would cost several times its size. Here each chunk goes straight into an incremental
 parser (ijson's C backend) and long strings that repeat become one object, so memory holds
-the parsed values and each distinct image once. The parser's events also go through a depth
-guard, so a body nested past `nesting.MAX_DEPTH` is a 422 naming the first value too deep.
+the parsed values and each distinct image once. The parser's events also go through a guard,
+so a body nested past `nesting.MAX_DEPTH`, or holding U+0000 in a string or key, is a 422 naming
+the first value at fault (400 on the OpenAI routes, as every 422 there).
 """
 
 import json
@@ -18,7 +19,7 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 from ijson.common import ObjectBuilder
 
-from app.api.nesting import DepthGuard, TooDeep
+from app.api.nesting import JsonGuard, RefusedJson
 from app.problems import ProblemError, ProblemHTTPError, field_error
 
 # Strings this long are worth de-duplicating (data URLs, long documents); shorter ones are not.
@@ -33,11 +34,11 @@ class _SharingBuilder(ObjectBuilder):
     def __init__(self) -> None:
         super().__init__()
         self._seen: dict[str, str] = {}
-        self._depth = DepthGuard()
+        self._guard = JsonGuard()
 
     def send(self, item: tuple[str, Any]) -> None:
         event, value = item
-        self._depth.event(event, value)
+        self._guard.event(event, value)
         if event == "string" and len(value) >= _SHARED_STRING_MIN:
             value = self._seen.setdefault(value, value)
         self.event(event, value)
@@ -69,14 +70,14 @@ class LeanRequest(Request):
         except ijson.JSONError as error:
             # FastAPI answers a JSONDecodeError with 400 (problem+json via our handler).
             raise json.JSONDecodeError(str(error).splitlines()[0], "", 0) from error
-        except TooDeep as error:
+        except RefusedJson as error:
             # Raised while FastAPI reads the body, where only HTTPExceptions get through.
-            field = field_error(error.path or ["body"], str(error), "json_too_deep")
+            field = field_error(error.path or ["body"], str(error), error.code)
             problem = ProblemError(
                 422,
                 "Invalid request",
                 f"{field.loc}: {field.msg}",
-                slug="json-too-deep",
+                slug=error.code.replace("_", "-"),
                 errors=[field],
             )
             raise ProblemHTTPError(problem) from error

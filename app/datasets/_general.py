@@ -9,6 +9,7 @@ from app.datasets._media_refs import audio_source, image_url
 from app.datasets._placeholders import PLACEHOLDER, RowMedia, has_video
 from app.datasets._tabular import is_blank, list_cell
 from app.datasets._types import DatasetRow, RowScope
+from app.problems import format_loc
 
 # The roles EvalScope's OpenAI message parser takes.
 ROLES = ("system", "developer", "user", "assistant", "tool")
@@ -27,6 +28,8 @@ def vqa_row(fields: dict[str, Any], scope: RowScope) -> DatasetRow:
             raw = nesting.loads(raw)
         except nesting.TooDeep as exc:
             raise scope.error("messages", str(exc)) from exc
+        except nesting.NulCharacter as exc:
+            raise scope.error(format_loc(["messages", *exc.path]), str(exc)) from exc
         except json.JSONDecodeError as exc:
             raise scope.error("messages", f"invalid JSON: {exc.msg} (column {exc.colno})") from exc
     if not isinstance(raw, list) or not raw:

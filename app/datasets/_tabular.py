@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 
 from app.api import nesting
 from app.datasets._types import DatasetFormatError
+from app.problems import format_loc
 
 # Base64 images make cells far larger than csv's default 128 KiB limit; 2**31-1 is the most a
 # C long holds on every platform.
@@ -66,6 +67,8 @@ def _jsonl(file: str, lines: Iterator[str]) -> list[Record]:
             value = nesting.loads(raw)
         except nesting.TooDeep as exc:
             raise DatasetFormatError(file, number, None, str(exc)) from exc
+        except nesting.NulCharacter as exc:
+            raise DatasetFormatError(file, number, format_loc(exc.path) or None, str(exc)) from exc
         except json.JSONDecodeError as exc:
             message = f"invalid JSON: {exc.msg} (column {exc.colno})"
             raise DatasetFormatError(file, number, None, message) from exc
@@ -91,6 +94,7 @@ def _delimited(file: str, lines: Iterator[str], delimiter: str) -> list[Record]:
             start, consumed = consumed + 1, reader.line_num
             if not any(cell.strip() for cell in cells):
                 continue
+            _refuse_nul(file, start, header, cells)
             if header is None:
                 header = _header(file, start, cells)
                 continue
@@ -102,6 +106,19 @@ def _delimited(file: str, lines: Iterator[str], delimiter: str) -> list[Record]:
     except csv.Error as exc:
         raise DatasetFormatError(file, consumed + 1, None, f"unreadable row: {exc}") from exc
     return records
+
+
+def _refuse_nul(file: str, line: int, header: list[str] | None, cells: list[str]) -> None:
+    """A cell holding a raw NUL byte is refused naming its column (PostgreSQL cannot store it,
+    and csv reads it as any other character)."""
+    for index, cell in enumerate(cells):
+        if nesting.NUL in cell:
+            if header is None or index >= len(header) or nesting.NUL in header[index]:
+                column = f"column {index + 1}"
+            else:
+                column = header[index]
+            message = "the cell holds U+0000 (NUL), which Loupe cannot store"
+            raise DatasetFormatError(file, line, column, message)
 
 
 def _header(file: str, line: int, cells: list[str]) -> list[str]:
@@ -119,6 +136,9 @@ def list_cell(value: str) -> list[Any]:
         parsed = nesting.loads(value)
     except nesting.TooDeep as exc:
         raise ValueError(str(exc)) from exc
+    except nesting.NulCharacter:
+        # Taken as written: the row's own check names the field the text lands in.
+        parsed = json.loads(value)
     except json.JSONDecodeError:
         parsed = None
     if not isinstance(parsed, list):

@@ -12,6 +12,7 @@ import io
 from pathlib import PurePosixPath
 from typing import BinaryIO, get_args
 
+from app.api import nesting
 from app.datasets._archive import DATA_SUFFIXES, Archive, ArchiveCaps, ArchiveError, ArchiveTooLarge
 from app.datasets._general import vmcq_row, vqa_row
 from app.datasets._mcq import MCQ_ANSWER_MARKER, mcq_prompt, option_labels
@@ -24,6 +25,7 @@ from app.datasets._types import (
     RowScope,
 )
 from app.datasets._vlmeval import vlmeval_rows
+from app.problems import format_loc
 
 __all__ = [
     "MCQ_ANSWER_MARKER",
@@ -132,4 +134,22 @@ def _parse_file(
             build(record.fields, RowScope(file, record.line, archive, warnings))
             for record in records
         ]
+    for row in rows:
+        _refuse_nul(file, row)
     return DatasetSubset(name=name, file=file, rows=rows, warnings=warnings)
+
+
+def _refuse_nul(file: str, row: DatasetRow) -> None:
+    """A row whose text holds U+0000 however it came (a Python list literal, JSON in a cell)
+    is refused naming the field: PostgreSQL's text and jsonb cannot store it."""
+    # Fields copied into the prompt (options) come first, so the one the file wrote is named.
+    stored = {
+        "options": row.options,
+        "answer": row.answer,
+        "labels": row.labels,
+        "extra": row.extra,
+        "messages": row.messages,
+    }
+    nul = nesting.first_nul(stored)
+    if nul is not None:
+        raise DatasetFormatError(file, row.line, format_loc(nul.path) or None, str(nul))

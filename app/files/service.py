@@ -12,7 +12,7 @@ from app.files.repository import EvalFileRepository
 from app.files.schemas import FileObject
 from app.ids import new_id
 from app.models import EvalFile, Tenant
-from app.problems import ProblemError, bad_request
+from app.problems import ProblemError, bad_request, format_loc
 from app.tenants import limits
 
 PURPOSES = ("evals",)
@@ -39,7 +39,10 @@ def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[
         try:
             row = nesting.loads(line)
         except nesting.TooDeep as exc:
-            raise bad_request(f"{name} line {number}: {exc}", where, "json_too_deep") from exc
+            raise bad_request(f"{name} line {number}: {exc}", where, exc.code) from exc
+        except nesting.NulCharacter as exc:
+            message = f"{name} line {number}, {format_loc(exc.path) or 'the row'}: {exc}"
+            raise bad_request(message, where, exc.code) from exc
         except ValueError as exc:
             raise bad_request(f"{name} line {number}: not valid JSON ({exc})", where) from exc
         problem = row_problem(row)
