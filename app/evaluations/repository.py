@@ -16,6 +16,22 @@ from app.db import dialect_insert, insert_ignoring_duplicates, plain_rows, utcno
 from app.media import gc
 from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, Result, TestCase
 
+# What a model's U+0000 (NUL) is stored as: PostgreSQL's text and jsonb cannot hold it (a job
+# storing a judge's reason with one failed, in distributed mode only). Requests are refused
+# for it at parsing; model output cannot be, so it is replaced, alike on both databases.
+_NUL_STANDIN = "\ufffd"
+
+
+def _without_nul(value: Any) -> Any:
+    """`value` with U+0000 replaced in every string (keys and nested JSON too)."""
+    if isinstance(value, str):
+        return value.replace("\x00", _NUL_STANDIN) if "\x00" in value else value
+    if isinstance(value, dict):
+        return {_without_nul(k): _without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nul(item) for item in value]
+    return value
+
 
 class EvaluationRepository:
     def __init__(
@@ -123,6 +139,7 @@ class JobRepository:
 
     def insert_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Store results a retry has not stored yet; returns the rows this call stored."""
+        rows = [_without_nul(row) for row in rows]
         ids = insert_ignoring_duplicates(self.session, Result, rows, returning=Result.id)
         return [row for row in rows if row["id"] in ids]
 
@@ -132,7 +149,7 @@ class JobRepository:
             self.session.execute(
                 update(TestCase)
                 .where(TestCase.evaluation_id == evaluation_id, TestCase.index == index)
-                .values(actual_output=prediction)
+                .values(actual_output=_without_nul(prediction))
             )
 
     def count_results(self, evaluation_id: str) -> int:
@@ -550,7 +567,7 @@ class JudgeCacheRepository:
         }
 
     def put_many(self, rows: list[dict[str, Any]]) -> None:
-        insert_ignoring_duplicates(self.session, JudgeCacheEntry, rows)
+        insert_ignoring_duplicates(self.session, JudgeCacheEntry, [_without_nul(r) for r in rows])
 
     def claim_many(
         self, scope: str, keys: list[str], holder: str, stale_before: datetime

@@ -1,7 +1,8 @@
 """U+0000 (NUL) is refused wherever a request gives text, naming where it is, never a 500:
 PostgreSQL's text and jsonb cannot hold it (SQLite can), so both modes refuse it alike, before
 anything is stored. JSON bodies: 422 (400 on the OpenAI routes) naming the value's pointer;
-uploaded JSONL and TSV/CSV: the line and field; path, query and form fields: each by name."""
+uploaded JSONL and TSV/CSV: the line and field; path, query and form fields: each by name.
+A model's output cannot be refused: its NUL is stored as U+FFFD, in both modes."""
 
 import json
 import uuid
@@ -16,6 +17,7 @@ from app.models import Dataset, EvalFile, Evaluation
 from app.tenants import repository
 from tests.api.test_json_depth import json_operations
 from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 
 NUL = "\x00"
 CASE = {"input": "q", "actual_output": "a", "expected_output": "a"}
@@ -259,3 +261,30 @@ class TestPathQueryAndForm:
             )
             refused(response, 400, "/file")
         assert stored(api, name) == (0, 0)
+
+
+class TestModelOutputs:
+    def test_a_judges_nul_is_stored_as_a_replacement_character(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Model output cannot be refused: PostgreSQL failed the job storing it, SQLite kept it.
+        def responder(request: dict) -> Reply | dict:
+            if task_of(request) == "g_eval_score":
+                return Reply(content=json.dumps({"reason": f"fine{NUL}ish", "score": 8}))
+            return plausible_answer(request)
+
+        judge.script(responder)
+        metric = {
+            "type": "g_eval",
+            "name": "helpful",
+            "criteria": "Does the output answer the input?",
+            "evaluation_params": ["input", "actual_output"],
+        }
+        with api.tenant_client() as http:
+            created = http.post("/v1/evaluations", json={"metrics": [metric], "test_cases": [CASE]})
+            assert created.status_code == 202, created.text
+            done = api.wait(http, created.json()["id"])
+            assert done["status"] == "completed"
+            assert done["result_counts"]["passed"] == 1
+            results = http.get(f"/v1/evaluations/{created.json()['id']}/results").json()["data"]
+        assert results[0]["reason"] == "fine\ufffdish"
