@@ -10,7 +10,7 @@ dialect URI would switch a subschema to jsonschema's stock validator with Python
 """
 
 import reprlib
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
@@ -28,6 +28,12 @@ FIELD: list[str | int] = ["data_source_config", "item_schema"]
 # A schema whose references fan out (allOf of two refs to a def that does the same, 30 deep)
 # asks for 2^30 checks of one item: refuse an item once its check has followed this many.
 MAX_REFERENCE_STEPS = 20_000
+# Nested allOf / unevaluatedProperties check the same value again at every level (about 2.6
+# times more work per level: 18 levels took 281 s of CPU on an empty object), with no reference
+# to count: every keyword applied counts too, against a floor plus a share per value in a run's
+# items (about 5 us each), so that checking a run's items costs time linear in their size.
+MIN_KEYWORD_STEPS = 100_000
+KEYWORD_STEPS_PER_VALUE = 50
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a refused pattern is the client's 400, not a line on stderr
@@ -37,6 +43,7 @@ _OPTIONS.log_errors = False  # a refused pattern is the client's 400, not a line
 _short = reprlib.Repr()
 _short.maxstring = 80
 _short.maxother = 80
+# [references followed, keywords applied, keywords allowed] for the item being checked.
 _steps: ContextVar[list[int]] = ContextVar("item_schema_steps")
 
 # Keywords whose values are schemas (draft 2020-12, as `referencing` lists them).
@@ -201,6 +208,52 @@ def _unevaluated_properties(
             )
 
 
+def _canonical(value: Any) -> Hashable:
+    """A hashable stand-in for a JSON value, equal to another's exactly when JSON Schema calls
+    the two values equal: 1 and 1.0 alike, true and 1 (false and 0) not, objects whatever the
+    order of their keys, arrays element by element."""
+    if isinstance(value, bool):
+        return ("boolean", value)
+    if isinstance(value, list):
+        return ("array", tuple(_canonical(each) for each in value))
+    if isinstance(value, dict):
+        return ("object", frozenset((key, _canonical(each)) for key, each in value.items()))
+    # Strings, numbers and null: Python's equality and hashing already agree with JSON Schema's
+    # (hash(1) == hash(1.0)), and none of them equals a tagged tuple.
+    return value
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    # jsonschema compares unhashable elements pairwise (3,000 objects: 15 s of CPU); one set of
+    # canonical forms is linear in the item's size.
+    if (
+        unique
+        and validator.is_type(instance, "array")
+        and len({_canonical(each) for each in instance}) < len(instance)
+    ):
+        yield ValidationError(f"{_short.repr(instance)} has non-unique elements")
+
+
+# The canonical forms of recent `enum` arrays, by identity, so that each row of a run looks its
+# item up in a set instead of comparing it with every member (rows times members).
+_enum_members: dict[int, tuple[list[Any], frozenset[Hashable]]] = {}
+
+
+def _members(enums: list[Any]) -> frozenset[Hashable]:
+    entry = _enum_members.get(id(enums))
+    if entry is None or entry[0] is not enums:
+        if len(_enum_members) >= 64:
+            _enum_members.clear()
+        entry = (enums, frozenset(_canonical(each) for each in enums))
+        _enum_members[id(enums)] = entry
+    return entry[1]
+
+
+def _enum(validator: Any, enums: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    if _canonical(instance) not in _members(enums):
+        yield ValidationError(f"{_short.repr(instance)} is not one of {_short.repr(enums)}")
+
+
 def _spend() -> None:
     steps = _steps.get(None)
     if steps is None:
@@ -213,6 +266,23 @@ def _spend() -> None:
         )
 
 
+def _metered(apply: Any) -> Any:
+    def keyword(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        steps = _steps.get(None)
+        if steps is not None:
+            steps[1] += 1
+            if steps[1] > steps[2]:
+                raise SchemaRefused(
+                    f"checking the items up to this one against item_schema applied more than "
+                    f"{steps[2]} keywords ({KEYWORD_STEPS_PER_VALUE} per JSON value they hold); "
+                    "simplify the schema's nesting (allOf, anyOf, oneOf, "
+                    "unevaluatedProperties, unevaluatedItems inside one another)"
+                )
+        yield from apply(validator, value, instance, schema)
+
+    return keyword
+
+
 def _counted(keyword: str) -> Any:
     follow = Draft202012Validator.VALIDATORS[keyword]
 
@@ -223,16 +293,20 @@ def _counted(keyword: str) -> Any:
     return reference
 
 
+_KEYWORDS = {
+    **Draft202012Validator.VALIDATORS,
+    "pattern": _pattern,
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+    "unevaluatedProperties": _unevaluated_properties,
+    "uniqueItems": _unique_items,
+    "enum": _enum,
+    "$ref": _counted("$ref"),
+    "$dynamicRef": _counted("$dynamicRef"),
+}
 ItemValidator = validators.extend(
     Draft202012Validator,
-    {
-        "pattern": _pattern,
-        "patternProperties": _pattern_properties,
-        "additionalProperties": _additional_properties,
-        "unevaluatedProperties": _unevaluated_properties,
-        "$ref": _counted("$ref"),
-        "$dynamicRef": _counted("$dynamicRef"),
-    },
+    {keyword: _metered(apply) for keyword, apply in _KEYWORDS.items()},
 )
 
 
@@ -255,25 +329,95 @@ def _subschemas(schema: dict[str, Any]) -> Iterator[tuple[list[str | int], Any]]
             yield from (([keyword, name], each) for name, each in value.items())
 
 
-def _remote_reference(schema: Any) -> tuple[list[str | int], str] | None:
-    """The first `$ref` / `$dynamicRef` that does not resolve inside `schema`, with its path."""
-    registry: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
-    root = DRAFT202012.create_resource(schema)
-    pending = [([], schema, registry.resolver_with_root(root))]
+def _places(schema: Any) -> dict[int, list[str | int]]:
+    """Where each object and array inside `schema` sits, by identity (references resolve to
+    the very objects of the document)."""
+    places: dict[int, list[str | int]] = {}
+    pending: list[tuple[list[str | int], Any]] = [([], schema)]
     while pending:
-        path, node, resolver = pending.pop()
-        if not isinstance(node, dict):
+        path, node = pending.pop()
+        if isinstance(node, dict):
+            places[id(node)] = path
+            pending.extend(([*path, key], each) for key, each in node.items())
+        elif isinstance(node, list):
+            places[id(node)] = path
+            pending.extend(([*path, index], each) for index, each in enumerate(node))
+    return places
+
+
+def _schema_nodes(schema: Any) -> set[int]:
+    """The identities of `schema` and of every subschema in it (not those its references reach)."""
+    nodes: set[int] = set()
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict) and id(node) not in nodes:
+            nodes.add(id(node))
+            pending.extend(each for _, each in _subschemas(node))
+    return nodes
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "null" if value is None else "a number"
+
+
+def _not_a_schema(target: Any) -> str | None:
+    """Why a reference's target cannot be applied as a schema, or None."""
+    if not isinstance(target, dict | bool):
+        return f"{_kind(target)} ({_short.repr(target)}), not a schema (an object or a boolean)"
+    try:
+        ItemValidator.check_schema(target, format_checker=None)
+    except SchemaError as exc:
+        return f"not a valid JSON Schema ({exc.message})"
+    return None
+
+
+def _reference_problem(schema: Any) -> tuple[list[str | int], str] | None:
+    """The first `$ref` / `$dynamicRef` that cannot be followed at run (its path, why): one that
+    does not resolve inside `schema`, or whose target is not a valid schema. References are
+    followed into their targets, wherever in the document they sit, as a run would."""
+    registry: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
+    places = _places(schema)
+    root = registry.resolver_with_root(DRAFT202012.create_resource(schema))
+    # (path, node, resolver, whether the resolver is already the node's own: a reference's)
+    pending: list[tuple[list[str | int], Any, Any, bool]] = [([], schema, root, False)]
+    seen: set[int] = set()
+    # Subschemas the root's check against the metaschema already covered.
+    valid = _schema_nodes(schema)
+    while pending:
+        path, node, resolver, entered = pending.pop()
+        if not isinstance(node, dict) or id(node) in seen:
             continue
-        resolver = resolver.in_subresource(DRAFT202012.create_resource(node))
+        seen.add(id(node))
+        if not entered:
+            resolver = resolver.in_subresource(DRAFT202012.create_resource(node))
         for keyword in _REFERENCES:
             reference = node.get(keyword)
             if not isinstance(reference, str):
                 continue
             try:
-                resolver.lookup(reference)
+                resolved = resolver.lookup(reference)
             except Unresolvable:
-                return [*path, keyword], reference
-        pending.extend(([*path, *step], each, resolver) for step, each in _subschemas(node))
+                return [*path, keyword], (
+                    f"item_schema refers to {reference!r}, which does not resolve inside "
+                    "item_schema: Loupe never fetches schemas, so only in-document references "
+                    "may be used ('#/$defs/...', or an $id / $anchor defined in item_schema)"
+                )
+            target = resolved.contents
+            if id(target) not in valid:
+                if (problem := _not_a_schema(target)) is not None:
+                    return [*path, keyword], (
+                        f"item_schema refers to {reference!r}, which is {problem}: a reference "
+                        "must point at a schema"
+                    )
+                valid |= _schema_nodes(target)
+            where = places.get(id(target), [*path, keyword])
+            pending.append((where, target, resolved.resolver, True))
+        pending.extend(([*path, *step], each, resolver, False) for step, each in _subschemas(node))
     return None
 
 
@@ -308,14 +452,9 @@ def refusal(schema: Any) -> tuple[list[str | int], str] | None:
     if not isinstance(schema, dict):
         return None
     schema = _without_dialect(schema)
-    remote = _remote_reference(schema)
-    if remote is not None:
-        path, reference = remote
-        return path, (
-            f"item_schema refers to {reference!r}, which does not resolve inside item_schema: "
-            "Loupe never fetches schemas, so only in-document references may be used "
-            "('#/$defs/...', or an $id / $anchor defined in item_schema)"
-        )
+    reference = _reference_problem(schema)
+    if reference is not None:
+        return reference
     bad = _bad_pattern(schema, [])
     if bad is not None:
         path, pattern, problem = bad
@@ -334,18 +473,44 @@ def check(schema: Any) -> None:
         raise bad_request(message, [*FIELD, *path], "invalid_item_schema")
 
 
-def validator(schema: dict[str, Any]) -> Any:
-    """A validator of items against `schema` that never fetches and never backtracks."""
-    registry: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
-    return ItemValidator(_without_dialect(schema), registry=registry)
+class ItemChecker:
+    """A run's items checked against one schema, sharing one budget of keyword applications."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        registry: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
+        self.validator = ItemValidator(_without_dialect(schema), registry=registry)
+        self.applied = 0
+        self.allowed = MIN_KEYWORD_STEPS
 
 
-def first_error(checker: Any, item: Any) -> Any:
+def validator(schema: dict[str, Any]) -> ItemChecker:
+    """A checker of items against `schema` that never fetches, never backtracks and spends at
+    most time linear in the size of the items it is given."""
+    return ItemChecker(schema)
+
+
+def _values(item: Any) -> int:
+    """How many JSON values `item` holds, itself included."""
+    count, pending = 0, [item]
+    while pending:
+        value = pending.pop()
+        count += 1
+        if isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+    return count
+
+
+def first_error(checker: ItemChecker, item: Any) -> Any:
     """The item's first error against `checker`'s schema, or None; raises SchemaRefused when the
-    schema cannot be applied (an unresolvable reference, too many references followed)."""
-    token = _steps.set([0])
+    schema cannot be applied (an unresolvable reference, too many references followed, any
+    other failure of a broken schema)."""
+    checker.allowed += KEYWORD_STEPS_PER_VALUE * _values(item)
+    steps = [0, checker.applied, checker.allowed]
+    token = _steps.set(steps)
     try:
-        return next(iter(checker.iter_errors(item)), None)
+        return next(iter(checker.validator.iter_errors(item)), None)
     except Unresolvable as exc:
         raise SchemaRefused(
             "item_schema refers to something outside it; Loupe never fetches schemas"
@@ -354,5 +519,15 @@ def first_error(checker: Any, item: Any) -> Any:
         raise SchemaRefused(
             "item_schema refers to itself without descending into the item"
         ) from exc
+    except SchemaRefused:
+        raise
+    except Exception as exc:
+        # A schema stored before Loupe checked what its references reach can still break
+        # jsonschema (a $ref to a number: TypeError); that is the schema's fault, a 400.
+        raise SchemaRefused(
+            f"item_schema cannot be applied to this item ({type(exc).__name__}: "
+            f"{_short.repr(str(exc))}); create a new eval with a valid schema"
+        ) from exc
     finally:
+        checker.applied = steps[1]
         _steps.reset(token)

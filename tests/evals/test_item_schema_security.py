@@ -163,19 +163,87 @@ class TestRemoteReferences:
             answers.append((refusal.code, refusal.message.replace(target.as_uri(), "<ref>")))
         assert len(set(answers)) == 1, answers
 
-    def test_a_ref_reaching_a_remote_ref_at_run_is_refused_without_fetching(
+    def test_a_remote_ref_reached_through_a_data_keyword_is_refused_at_create(
         self, client: openai.OpenAI, schema_host: SchemaHost
     ) -> None:
-        # The remote $ref sits in a data keyword, which only a run's validation follows.
+        # The remote $ref sits in a data keyword: only following the first $ref reaches it.
         schema = of_question({"$ref": "#/$defs/holder/default"})
         schema["$defs"] = {"holder": {"default": {"$ref": schema_host.url("/s.json")}}}
-        ev = create(client, schema)
-        with pytest.raises(openai.BadRequestError) as refusal:
-            run(client, ev.id, [{"question": "why?"}])
-        assert refusal.value.code == "invalid_item_schema"
-        assert refusal.value.param == "data_source.source.content[0].item"
-        assert "never fetches" in refusal.value.message
+        refusal = refused(client, schema)
+        assert refusal.code == "invalid_item_schema"
+        assert refusal.param == "data_source_config.item_schema.$defs.holder.default.$ref"
+        assert "never fetches" in refusal.message
         assert schema_host.requests == []
+
+
+class TestReferenceTargets:
+    AUDITED = {
+        "type": "object",
+        "minProperties": 1,
+        "properties": {"q": {"$ref": "#/minProperties"}},
+    }
+
+    @pytest.mark.parametrize(
+        ("schema", "where", "says"),
+        [
+            (AUDITED, "properties.q.$ref", "a number (1), not a schema"),
+            (
+                of_question({"$ref": "#/required"}) | {"required": ["question"]},
+                "properties.question.$ref",
+                "an array",
+            ),
+            (
+                of_question({"$ref": "#/title"}) | {"title": "t"},
+                "properties.question.$ref",
+                "a string",
+            ),
+            # An object, but not a schema: properties' values must be schemas.
+            (
+                {"properties": {"minProperties": {}}, "$ref": "#/properties"},
+                "$ref",
+                "not a valid JSON Schema",
+            ),
+            # A schema in a data keyword whose own reference reaches a string.
+            (
+                of_question({"$ref": "#/$defs/holder/default"})
+                | {"title": "t", "$defs": {"holder": {"default": {"items": {"$ref": "#/title"}}}}},
+                "$defs.holder.default.items.$ref",
+                "a string",
+            ),
+        ],
+    )
+    def test_a_ref_to_what_is_not_a_schema_is_refused_at_create_naming_it(
+        self, client: openai.OpenAI, schema: dict[str, Any], where: str, says: str
+    ) -> None:
+        refusal = refused(client, schema)
+        assert refusal.code == "invalid_item_schema"
+        assert refusal.param == f"data_source_config.item_schema.{where}"
+        assert says in refusal.message
+        assert refusal.response.json()["errors"][0]["loc"] == refusal.param
+
+    def test_a_schema_that_is_not_a_valid_schema_is_refused_at_create(
+        self, client: openai.OpenAI
+    ) -> None:
+        refusal = refused(client, of_question({"minProperties": "one"}))
+        assert refusal.code == "invalid_item_schema"
+        assert refusal.param == "data_source_config.item_schema.properties.question.minProperties"
+        assert "not a valid JSON Schema" in refusal.message
+
+    def test_refs_to_schemas_anywhere_in_the_document_still_work(
+        self, client: openai.OpenAI
+    ) -> None:
+        schema = of_question({"$ref": "#/$defs/holder/default"}) | {
+            "$defs": {"holder": {"default": {"type": "string", "minLength": 2}}}
+        }
+        ev = create(client, schema)
+        assert run(client, ev.id, [{"question": "why?"}]).status in (
+            "queued",
+            "in_progress",
+            "completed",
+        )
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, [{"question": "?"}])
+        assert mismatch.value.code == "item_schema_mismatch"
 
 
 class TestPatterns:
@@ -287,6 +355,95 @@ class TestReferenceFanOut:
         assert "refers to itself" in refusal.value.message
 
 
+class TestKeywordCost:
+    def test_nested_unevaluated_properties_are_refused_at_run_not_a_stall(
+        self, client: openai.OpenAI
+    ) -> None:
+        # Each level checks the item again inside unevaluatedProperties: about 2.6^25 checks.
+        schema: dict[str, Any] = {"type": "object"}
+        for _ in range(25):
+            schema = {"allOf": [schema], "unevaluatedProperties": False}
+        ev = create(client, schema)
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [{}])
+        assert refusal.value.code == "invalid_item_schema"
+        assert refusal.value.param == "data_source.source.content[0].item"
+        assert "keywords" in refusal.value.message
+
+
+class TestUniqueItems:
+    SCHEMA = {
+        "type": "object",
+        "properties": {"question": STRING, "answers": {"type": "array", "uniqueItems": True}},
+    }
+
+    def test_twenty_thousand_distinct_objects_are_checked(self, client: openai.OpenAI) -> None:
+        # jsonschema compared unhashable elements pairwise: 2 * 10^8 comparisons, minutes of CPU.
+        ev = create(client, self.SCHEMA)
+        answers = [{"x": index} for index in range(20_000)]
+        accepted = run(client, ev.id, [{"question": "why?", "answers": answers}])
+        assert accepted.status in ("queued", "in_progress", "completed")
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, [{"question": "why?", "answers": [*answers, {"x": 19_999}]}])
+        assert mismatch.value.code == "item_schema_mismatch"
+        assert mismatch.value.param == "data_source.source.content[0].item.answers"
+        assert "has non-unique elements" in mismatch.value.message
+        # The 20,001 elements are not all repeated in the answer.
+        assert len(mismatch.value.message) < 1_000
+
+    @pytest.mark.parametrize(
+        ("answers", "unique"),
+        [
+            ([1, 1.0], False),
+            ([{"a": 1, "b": [1, {"c": None}]}, {"b": [1.0, {"c": None}], "a": 1}], False),
+            ([[1, 2], [1, 2]], False),
+            (["1", "1"], False),
+            ([True, 1], True),
+            ([False, 0], True),
+            ([[True], [1]], True),
+            ([{"a": False}, {"a": 0}], True),
+            ([None, False, 0, "", [], {}], True),
+            ([[1, 2], [2, 1]], True),
+            (["1", 1], True),
+        ],
+    )
+    def test_equality_is_json_schema_equality(
+        self, client: openai.OpenAI, answers: list[Any], unique: bool
+    ) -> None:
+        ev = create(client, self.SCHEMA)
+        item = {"question": "why?", "answers": answers}
+        if unique:
+            assert run(client, ev.id, [item]).status in ("queued", "in_progress", "completed")
+            return
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, [item])
+        assert mismatch.value.code == "item_schema_mismatch"
+        assert "has non-unique elements" in mismatch.value.message
+
+    @pytest.mark.parametrize(
+        ("value", "member"),
+        [(1.0, True), (True, False), ([1.0, {"b": 2, "a": 1}], True), ([True], False)],
+    )
+    def test_enum_membership_is_json_schema_equality(
+        self, client: openai.OpenAI, value: Any, member: bool
+    ) -> None:
+        members = [1, [1, {"a": 1, "b": 2}], *range(2, 5_000)]
+        schema = of_question(STRING)
+        schema["properties"]["choice"] = {"enum": members}
+        ev = create(client, schema)
+        # Many rows against a long enum: each row is one set look-up, not 5,000 comparisons.
+        items = [{"question": "why?", "choice": 4_999}] * 2_000 + [
+            {"question": "why?", "choice": value}
+        ]
+        if member:
+            assert run(client, ev.id, items).status in ("queued", "in_progress", "completed")
+            return
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, items)
+        assert mismatch.value.code == "item_schema_mismatch"
+        assert mismatch.value.param == "data_source.source.content[2000].item.choice"
+
+
 class TestStoredEvals:
     def test_an_eval_stored_with_a_remote_ref_is_refused_at_run_naming_the_eval(
         self, api: Api, client: openai.OpenAI, schema_host: SchemaHost
@@ -306,3 +463,20 @@ class TestStoredEvals:
         assert refusal.value.param == "path.eval_id"
         assert "/properties/question/$ref" in refusal.value.message
         assert schema_host.requests == []
+
+    def test_an_eval_stored_with_a_ref_to_a_number_is_a_400_not_a_500(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        ev = create(client, of_question(STRING))
+        with api.served.runtime.session() as session:
+            definition = session.get(EvalDefinition, ev.id)
+            assert definition is not None
+            config = dict(definition.data_source_config)
+            config["item_schema"] = TestReferenceTargets.AUDITED
+            definition.data_source_config = config
+            session.commit()
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [{"q": "why?", "question": "why?"}])
+        assert refusal.value.code == "invalid_item_schema"
+        assert refusal.value.param == "path.eval_id"
+        assert "/properties/q/$ref" in refusal.value.message
