@@ -2,8 +2,8 @@
 
 PostgreSQL's text cannot hold it: an id, a cursor, a filter or a form field with one failed
 in the database (a 500) in distributed mode, while SQLite took it. JSON bodies and uploaded
-JSONL are checked as they are parsed (`app/api/nesting.py`); this covers the rest, before any
-lookup, in both modes.
+JSONL are checked as they are parsed (`app/api/nesting.py`); this dependency of every `/v1`
+router and of the console's pages covers the rest, before any lookup, in both modes.
 """
 
 from fastapi import Request

@@ -5,12 +5,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.api.nul import refuse_nul
 from app.console import auth, views
 from app.console._render import page
 from app.console.compare_pages import router as compare_pages_router
@@ -31,9 +32,11 @@ def install(app: FastAPI) -> None:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.include_router(docs_router)
     app.include_router(root_router)
-    app.include_router(pages_router)
-    app.include_router(run_pages_router)
-    app.include_router(compare_pages_router)
+    # U+0000 in an id, a filter or a form field: a 400/422 page, not PostgreSQL's 500.
+    refuse = [Depends(refuse_nul)]
+    app.include_router(pages_router, dependencies=refuse)
+    app.include_router(run_pages_router, dependencies=refuse)
+    app.include_router(compare_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         if request.headers.get("hx-request"):

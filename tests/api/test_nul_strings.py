@@ -16,6 +16,7 @@ from app.ids import new_id
 from app.models import Dataset, EvalFile, Evaluation
 from app.tenants import repository
 from tests.api.test_json_depth import json_operations
+from tests.console.helpers import signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 
@@ -226,6 +227,22 @@ class TestPathQueryAndForm:
             ]:
                 problem = refused(http.get(url), 400, pointer)
                 assert problem["type"] == "https://loupe.dev/problems/nul-character", url
+
+    def test_console_pages_answer_a_400_page(self, api: Api) -> None:
+        browser = signed_in(api, api.new_key())
+        try:
+            for url in [
+                "/console/evaluations/eval_%00",
+                "/console/evaluations?after=eval_%00",
+                "/console/runs/run_%00",
+                "/console/datasets/ds_%00",
+            ]:
+                response = browser.get(url)
+                assert response.status_code == 400, url
+                assert response.headers["content-type"].startswith("text/html")
+                assert "U+0000" in response.text
+        finally:
+            browser.close()
 
     def test_a_form_field_or_file_name_is_refused_naming_it(self, api: Api) -> None:
         name = f"nul-{uuid.uuid4().hex[:8]}"
