@@ -370,6 +370,42 @@ class TestKeywordCost:
         assert refusal.value.param == "data_source.source.content[0].item"
         assert "keywords" in refusal.value.message
 
+    def test_many_patterns_against_many_keys_are_refused_not_a_stall(
+        self, client: openai.OpenAI
+    ) -> None:
+        # 2,000 patterns times 2,000 keys: 4 million searches, each compiling its pattern again
+        # once the schema has more patterns than the compiled-pattern cache holds.
+        patterns = {f"^x{index}$": STRING for index in range(2_000)}
+        ev = create(client, {"type": "object", "patternProperties": patterns})
+        item = {"question": "why?"} | {f"k{index}": 1 for index in range(2_000)}
+        with pytest.raises(openai.BadRequestError) as refusal:
+            run(client, ev.id, [item])
+        assert refusal.value.code == "invalid_item_schema"
+        assert "patternProperties" in refusal.value.message
+
+    def test_a_wide_schema_checks_each_row_by_its_own_keys(self, client: openai.OpenAI) -> None:
+        # jsonschema walked all 3,000 properties (and dependencies) for every row.
+        wide = {f"p{index}": STRING for index in range(3_000)}
+        schema = {
+            "type": "object",
+            "properties": {"question": STRING, **wide},
+            "dependentRequired": {name: ["question"] for name in wide},
+            "dependentSchemas": {name: {"required": ["question"]} for name in wide},
+        }
+        ev = create(client, schema)
+        rows = [{"question": "why?", "p7": "x"}] * 2_000
+        assert run(client, ev.id, rows).status in ("queued", "in_progress", "completed")
+        with pytest.raises(openai.BadRequestError) as mismatch:
+            run(client, ev.id, [*rows, {"question": "why?", "p7": 7}])
+        assert mismatch.value.code == "item_schema_mismatch"
+        assert mismatch.value.param == "data_source.source.content[2000].item.p7"
+        with pytest.raises(openai.BadRequestError) as missing:
+            run(client, ev.id, [{"question": "why?"}, {"p7": "x"}])
+        assert missing.value.code == "item_schema_mismatch"
+        detail = missing.value.response.json()["detail"]
+        assert "content[1].item does not match item_schema" in detail
+        assert "'question' is a" in detail  # a dependency of 'p7', a required property
+
 
 class TestUniqueItems:
     SCHEMA = {
