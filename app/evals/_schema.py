@@ -9,6 +9,7 @@ schema is validated as JSON Schema 2020-12 throughout: `$schema` is ignored, sin
 dialect URI would switch a subschema to jsonschema's stock validator with Python's `re`.
 """
 
+import json
 import reprlib
 from collections.abc import Hashable, Iterator
 from contextvars import ContextVar
@@ -34,6 +35,10 @@ MAX_REFERENCE_STEPS = 20_000
 # items (about 5 us each), so that checking a run's items costs time linear in their size.
 MIN_KEYWORD_STEPS = 100_000
 KEYWORD_STEPS_PER_VALUE = 50
+# jsonschema checks a schema against the metaschema at about 70 us per JSON value in it (a
+# 64 MiB body would hold the request for minutes): bigger schemas are refused, and the verdict
+# on a schema is cached, since every run of an eval checks it again.
+MAX_SCHEMA_VALUES = 50_000
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False  # a refused pattern is the client's 400, not a line on stderr
@@ -490,6 +495,17 @@ def _bad_pattern(node: Any, path: list[str | int]) -> tuple[list[str | int], str
 
 def refusal(schema: Any) -> tuple[list[str | int], str] | None:
     """Why Loupe will not apply `schema` (path inside it, message), or None."""
+    if _values(schema, MAX_SCHEMA_VALUES + 1) > MAX_SCHEMA_VALUES:
+        return [], (
+            f"item_schema holds more than {MAX_SCHEMA_VALUES} JSON values (keywords, "
+            "subschemas and their values); Loupe checks every one on create and on each run"
+        )
+    return _refusal(json.dumps(schema))
+
+
+@lru_cache(maxsize=64)
+def _refusal(text: str) -> tuple[list[str | int], str] | None:
+    schema = json.loads(text)
     try:
         ItemValidator.check_schema(schema, format_checker=None)
     except SchemaError as exc:
@@ -534,10 +550,10 @@ def validator(schema: dict[str, Any]) -> ItemChecker:
     return ItemChecker(schema)
 
 
-def _values(item: Any) -> int:
-    """How many JSON values `item` holds, itself included."""
+def _values(item: Any, up_to: int | None = None) -> int:
+    """How many JSON values `item` holds, itself included (counting stops at `up_to`)."""
     count, pending = 0, [item]
-    while pending:
+    while pending and count != up_to:
         value = pending.pop()
         count += 1
         if isinstance(value, dict):

@@ -406,6 +406,13 @@ class TestKeywordCost:
         assert "content[1].item does not match item_schema" in detail
         assert "'question' is a" in detail  # a dependency of 'p7', a required property
 
+    def test_a_schema_too_big_to_check_is_refused_at_create(self, client: openai.OpenAI) -> None:
+        wide = {f"p{index}": {"type": "string", "minLength": 1} for index in range(20_000)}
+        refusal = refused(client, {"type": "object", "properties": wide})
+        assert refusal.code == "invalid_item_schema"
+        assert refusal.param == "data_source_config.item_schema"
+        assert "more than 50000 JSON values" in refusal.message
+
 
 class TestUniqueItems:
     SCHEMA = {
