@@ -14,6 +14,7 @@ from app.media.store import DatabaseBlobStore
 from app.metrics._templates import (
     RenderError,
     build_sample,
+    check_template,
     image_url_templates,
     path_steps,
     render_messages,
@@ -141,11 +142,15 @@ def _check_template(template: list[Any]) -> None:
         elif isinstance(content, list):
             parts = [([index], part) for index, part in enumerate(content)]
         else:
-            continue  # a string, or nothing: rendered (or refused) per row
+            # A string is rendered (or refused) per row; its size is bounded now.
+            _check_bounds(content, [*base, position, "content"])
+            continue
         for where, part in parts:
             path = [*base, position, "content", *where]
             if not isinstance(part, dict):
                 continue
+            for field in ("text", "image_url"):
+                _check_bounds(part.get(field), [*path, field])
             kind = part.get("type")
             if kind == "input_file":
                 raise bad_request(
@@ -168,6 +173,15 @@ def _check_template(template: list[Any]) -> None:
                     path,
                     "unsupported_content",
                 )
+
+
+def _check_bounds(template: Any, path: list[str | int]) -> None:
+    """Refuse a template string past the size and placeholder bounds every row would pay."""
+    if isinstance(template, str):
+        try:
+            check_template(template)
+        except ValueError as error:
+            raise bad_request(str(error), path) from None
 
 
 _PARAMS = {

@@ -89,6 +89,35 @@ class TestTemplateBounds:
             create_eval(client, [criterion])
         assert refusal.value.param == "testing_criteria[0].input[0].content"
 
+    @pytest.mark.parametrize(
+        ("content", "param"),
+        [
+            ("x" * (MAX_TEMPLATE_CHARS + 1), "data_source.input_messages.template[0].content"),
+            (
+                [{"type": "input_text", "text": "{{ item.question }}" * 300}],
+                "data_source.input_messages.template[0].content[0].text",
+            ),
+        ],
+    )
+    def test_a_completions_runs_messages_are_bounded_too(
+        self, client: openai.OpenAI, content: Any, param: str
+    ) -> None:
+        ev = create_eval(client, [string_check(name="c", input="{{ sample.output_text }}")])
+        with pytest.raises(openai.BadRequestError) as refusal:
+            client.evals.runs.create(
+                ev.id,
+                data_source={
+                    "type": "completions",
+                    "model": "judge-model",
+                    "source": {"type": "file_content", "content": [{"item": ROWS[0]["item"]}]},
+                    "input_messages": {
+                        "type": "template",
+                        "template": [{"role": "user", "content": content}],
+                    },
+                },
+            )
+        assert refusal.value.param == param
+
 
 class TestDeepOutputText:
     def test_output_text_nested_past_the_limit_is_not_json(
