@@ -113,9 +113,13 @@ def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.
 
 def _start_up_settings() -> Settings:
     """The settings of a process that serves, works or migrates: distributed mode needs the
-    shared LOUPE_SECRET_KEY (ConfigError, exit 2, otherwise)."""
+    shared LOUPE_SECRET_KEY, and a key file must hold a usable key (ConfigError, exit 2,
+    otherwise)."""
+    from app import crypto
+
     settings = get_settings()
     settings.require_shared_secret_key()
+    crypto.check_key(settings)
     return settings
 
 

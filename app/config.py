@@ -28,6 +28,24 @@ SECRET_KEY_MIN_BYTES = 32
 SECRET_KEY_MIN_DISTINCT = 8
 
 
+def secret_key_problem(value: str) -> str | None:
+    """Why `value` is no usable secret key (too short, too few distinct characters), or None."""
+    size = len(value.encode())
+    if size < SECRET_KEY_MIN_BYTES:
+        return (
+            f"must be at least {SECRET_KEY_MIN_BYTES} bytes, this one has {size} "
+            "(make one with `openssl rand -base64 32`)"
+        )
+    # 32 spaces, or one letter 32 times, is long but no secret.
+    distinct = len(set(value))
+    if distinct < SECRET_KEY_MIN_DISTINCT:
+        return (
+            f"has only {distinct} distinct characters, at least {SECRET_KEY_MIN_DISTINCT} "
+            "are needed (make one with `openssl rand -base64 32`)"
+        )
+    return None
+
+
 class ConfigError(Exception):
     """Settings a process cannot start with; the message names each variable and its problem."""
 
@@ -164,6 +182,9 @@ class Settings(BaseSettings):
     judge_response_format: Literal["json_schema", "json_object", "text"] = "json_schema"
     judge_backoff_base_seconds: float = Field(default=0.5, ge=0)
     judge_backoff_cap_seconds: float = Field(default=30.0, ge=0)
+    # The most bytes of one judge, candidate or embeddings response body (decoded) read; a
+    # larger one is `<role>_malformed`, not retried. A tenant's model may answer anything.
+    max_model_response_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
     # Answers shared by an evaluation's jobs (G-Eval steps, truths) are made by the job that
     # claims them; a claim its job stopped refreshing for this long (a crash) is taken over.
     judge_claim_stale_seconds: float = Field(default=30.0, gt=0)
@@ -269,19 +290,9 @@ class Settings(BaseSettings):
     def _long_secret_key(cls, value: str | None) -> str | None:
         if not value:
             return None  # empty: unset
-        size = len(value.encode())
-        if size < SECRET_KEY_MIN_BYTES:
-            raise ValueError(
-                f"must be at least {SECRET_KEY_MIN_BYTES} bytes, this one has {size} "
-                "(make one with `openssl rand -base64 32`)"
-            )
-        # 32 spaces, or one letter 32 times, is long but no secret.
-        distinct = len(set(value))
-        if distinct < SECRET_KEY_MIN_DISTINCT:
-            raise ValueError(
-                f"has only {distinct} distinct characters, at least {SECRET_KEY_MIN_DISTINCT} "
-                "are needed (make one with `openssl rand -base64 32`)"
-            )
+        problem = secret_key_problem(value)
+        if problem is not None:
+            raise ValueError(problem)
         return value
 
     @field_validator("webhook_retry_schedule", mode="before")

@@ -7,14 +7,16 @@ created on first use, readable by its owner only.
 """
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import os
+import tempfile
 from pathlib import Path
 
 from cryptography.fernet import Fernet, InvalidToken
 
-from app.config import Settings
+from app.config import ConfigError, Settings, secret_key_problem
 from app.db import owner_only
 
 _fernets: dict[str, Fernet] = {}
@@ -24,20 +26,37 @@ def _key_material(settings: Settings) -> str:
     if settings.secret_key:
         return settings.secret_key
     path = Path(settings.secret_key_file)
-    if not path.exists():
-        # Owner only, like the file: the key decrypts every stored model key and webhook secret.
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        # O_EXCL: two processes starting at once must not each write a different key.
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "w") as handle:
-                handle.write(base64.urlsafe_b64encode(os.urandom(32)).decode())
-    else:
+    if path.exists():
         owner_only(path)
-    return path.read_text().strip()
+    else:
+        _create_key_file(path)
+    material = path.read_text().strip()
+    problem = secret_key_problem(material)
+    if problem is not None:
+        raise ConfigError(f"LOUPE_SECRET_KEY_FILE {path}: the key in it {problem}")
+    return material
+
+
+def _create_key_file(path: Path) -> None:
+    """Write a random key to `path`, owner-only, whole or not at all: the key is written to a
+    temporary file first and linked into place, so a process starting at the same moment
+    reads either no file or the whole key, and of two such processes one key wins."""
+    # Owner only, like the file: the key decrypts every stored model key and webhook secret.
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".secret-")  # mode 0600
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(base64.urlsafe_b64encode(os.urandom(32)).decode())
+        with contextlib.suppress(FileExistsError):
+            os.link(temporary, path)
+    finally:
+        os.unlink(temporary)
+
+
+def check_key(settings: Settings) -> None:
+    """Raise ConfigError at start-up when the key file holds no usable key (making the file
+    first if there is none), rather than on the first request that encrypts."""
+    _key_material(settings)
 
 
 def _fernet(settings: Settings) -> Fernet:

@@ -291,6 +291,23 @@ class TestConfigurationErrors:
         assert result.returncode == 2
         assert one_line(result).startswith("loupe: LOUPE_SECRET_KEY: must be at least 32 bytes")
 
+    @pytest.mark.parametrize("content", ["", " " * 32, "a" * 40, "short"])
+    def test_a_key_file_without_a_usable_key_is_refused(self, tmp_path: Path, content: str) -> None:
+        key_file = tmp_path / "secret.key"
+        key_file.write_text(content)
+        result = loupe_command(tmp_path, "migrate", LOUPE_SECRET_KEY_FILE=str(key_file))
+        assert result.returncode == 2
+        line = one_line(result)
+        assert line.startswith(f"loupe: LOUPE_SECRET_KEY_FILE {key_file}: the key in it "), line
+
+    def test_a_missing_key_file_is_made_with_a_usable_key(self, tmp_path: Path) -> None:
+        key_file = tmp_path / "keys" / "secret.key"
+        result = loupe_command(tmp_path, "migrate", LOUPE_SECRET_KEY_FILE=str(key_file))
+        assert result.returncode == 0, result.stderr
+        assert len(key_file.read_text()) >= 32
+        assert key_file.stat().st_mode & 0o777 == 0o600
+        assert [path.name for path in key_file.parent.iterdir()] == ["secret.key"]
+
     @pytest.mark.parametrize("key", [" " * 32, "a" * 40, "abab" * 10])
     def test_a_long_key_of_few_characters_is_refused(self, tmp_path: Path, key: str) -> None:
         result = loupe_command(tmp_path, "migrate", LOUPE_SECRET_KEY=key)
