@@ -15,6 +15,7 @@ from app.metrics._templates import (
     RenderError,
     build_sample,
     check_template,
+    check_templates,
     image_url_templates,
     path_steps,
     render_messages,
@@ -133,6 +134,7 @@ def _check_template(template: list[Any]) -> None:
     """Refuse, before any row is stored, the parts every row would fail on: `input_file`,
     `input_image` by `file_id` (OpenAI-hosted files) and unknown part types."""
     base: list[str | int] = ["data_source", "input_messages", "template"]
+    strings: list[str] = []
     for position, message in enumerate(template):
         if not isinstance(message, dict):
             raise bad_request("each template message must be an object", [*base, position])
@@ -144,6 +146,8 @@ def _check_template(template: list[Any]) -> None:
         else:
             # A string is rendered (or refused) per row; its size is bounded now.
             _check_bounds(content, [*base, position, "content"])
+            if isinstance(content, str):
+                strings.append(content)
             continue
         for where, part in parts:
             path = [*base, position, "content", *where]
@@ -151,6 +155,8 @@ def _check_template(template: list[Any]) -> None:
                 continue
             for field in ("text", "image_url"):
                 _check_bounds(part.get(field), [*path, field])
+                if isinstance(part.get(field), str):
+                    strings.append(part[field])
             kind = part.get("type")
             if kind == "input_file":
                 raise bad_request(
@@ -173,6 +179,10 @@ def _check_template(template: list[Any]) -> None:
                     path,
                     "unsupported_content",
                 )
+    try:
+        check_templates(strings, "a template")
+    except ValueError as error:
+        raise bad_request(str(error), base) from None
 
 
 def _check_bounds(template: Any, path: list[str | int]) -> None:

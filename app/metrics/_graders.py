@@ -10,12 +10,13 @@ The test-case contract (the eval-run job builds these cases):
   image parts (`{"type": "image_url", "image_url": {"url": "data:..."}}`) in the same order.
 """
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeUsage
-from app.metrics._templates import RenderError, check_template
+from app.metrics._templates import RenderError, check_template, check_templates
 from app.metrics._types import MetricError, MetricResult, MetricSpecBase, MetricTestCase
 
 # A `{{ path }}` template, bounded in length and placeholders when the spec is validated.
@@ -84,6 +85,27 @@ class GraderMessage(BaseModel):
     role: Literal["user", "assistant", "system", "developer"]
     content: Template | ContentPart | list[Template | ContentPart]
     type: Literal["message"] | None = None
+
+
+def _template_strings(messages: list[GraderMessage]) -> Iterator[str]:
+    for message in messages:
+        content = message.content if isinstance(message.content, list) else [message.content]
+        for part in content:
+            if isinstance(part, str):
+                yield part
+            elif isinstance(part, InputText | OutputText):
+                yield part.text
+            elif isinstance(part, InputImage):
+                yield part.image_url
+
+
+def _bounded(messages: list[GraderMessage]) -> list[GraderMessage]:
+    check_templates(_template_strings(messages), "a grader's input")
+    return messages
+
+
+# A model grader's messages, bounded as a whole: each row renders every one of them.
+GraderInput = Annotated[list[GraderMessage], Field(min_length=1), AfterValidator(_bounded)]
 
 
 def wire(messages: list[GraderMessage]) -> list[dict[str, Any]]:

@@ -118,18 +118,26 @@ def _placeholders(template: str) -> Iterator[tuple[int, int, str]]:
 def check_template(template: str) -> str:
     """`template` when it is at most MAX_TEMPLATE_CHARS long with at most
     MAX_TEMPLATE_PLACEHOLDERS placeholders; raises ValueError (for a spec's validator)."""
-    if len(template) > MAX_TEMPLATE_CHARS:
-        raise ValueError(
-            f"a template may be at most {MAX_TEMPLATE_CHARS:,} characters; "
-            f"this one has {len(template):,}"
-        )
-    for count, _ in enumerate(_placeholders(template), start=1):
-        if count > MAX_TEMPLATE_PLACEHOLDERS:
-            raise ValueError(
-                f"a template may hold at most {MAX_TEMPLATE_PLACEHOLDERS} "
-                "{{ path }} placeholders"
-            )
+    check_templates([template])
     return template
+
+
+def check_templates(templates: Iterable[str], what: str = "a template") -> None:
+    """Raise ValueError when the strings together pass MAX_TEMPLATE_CHARS or hold more than
+    MAX_TEMPLATE_PLACEHOLDERS placeholders: every row renders them all, so the bound is on
+    the whole (a message list of many strings multiplies a row as one long string would)."""
+    chars = placeholders = 0
+    for template in templates:
+        chars += len(template)
+        if chars > MAX_TEMPLATE_CHARS:
+            raise ValueError(f"{what} may be at most {MAX_TEMPLATE_CHARS:,} characters in all")
+        for _ in _placeholders(template):
+            placeholders += 1
+            if placeholders > MAX_TEMPLATE_PLACEHOLDERS:
+                raise ValueError(
+                    f"{what} may hold at most {MAX_TEMPLATE_PLACEHOLDERS} "
+                    "{{ path }} placeholders in all"
+                )
 
 
 def path_steps(path: str) -> list[str | int]:

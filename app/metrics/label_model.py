@@ -24,7 +24,7 @@ from pydantic import (
 
 from app.judges import JudgeError
 from app.metrics._graders import (
-    GraderMessage,
+    GraderInput,
     GraderSpecBase,
     SamplingParams,
     Step,
@@ -43,7 +43,7 @@ from app.metrics._types import MetricContext, MetricError, MetricResult, MetricT
 class LabelModelSpec(GraderSpecBase):
     type: Literal["label_model"]
     model: str = Field(min_length=1, description="The judge model.")
-    input: list[GraderMessage] = Field(min_length=1)
+    input: GraderInput
     labels: list[str] = Field(min_length=1)
     passing_labels: list[str] = Field(min_length=1)
     # OpenAI echoes `"sampling_params": null` on label graders; given, they reach the judge.

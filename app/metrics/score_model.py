@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from app.judges import JudgeError
 from app.metrics._graders import (
-    GraderMessage,
+    GraderInput,
     GraderSpecBase,
     SamplingParams,
     Step,
@@ -36,7 +36,7 @@ FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
 class ScoreModelSpec(GraderSpecBase):
     type: Literal["score_model"]
     model: str = Field(min_length=1, description="The judge model.")
-    input: list[GraderMessage] = Field(min_length=1)
+    input: GraderInput
     range: tuple[FiniteFloat, FiniteFloat] = (0.0, 1.0)
     sampling_params: SamplingParams | None = None
     pass_threshold: float | None = Field(default=None, allow_inf_nan=False)

@@ -89,6 +89,34 @@ class TestTemplateBounds:
             create_eval(client, [criterion])
         assert refusal.value.param == "testing_criteria[0].input[0].content"
 
+    def test_the_bounds_hold_for_a_whole_message_list(self, client: openai.OpenAI) -> None:
+        """Many strings under the bounds each would multiply a row as one long string."""
+        messages = [{"role": "user", "content": "{{ item.question }}" * 2} for _ in range(200)]
+        criterion = {
+            "type": "score_model",
+            "name": "quality",
+            "model": "judge-model",
+            "range": [0, 10],
+            "input": messages,
+        }
+        with pytest.raises(openai.BadRequestError) as refusal:
+            create_eval(client, [criterion])
+        assert refusal.value.param == "testing_criteria[0].input"
+        assert "placeholders in all" in refusal.value.message
+        ev = create_eval(client, [string_check(name="c", input="{{ sample.output_text }}")])
+        with pytest.raises(openai.BadRequestError) as refusal:
+            client.evals.runs.create(
+                ev.id,
+                data_source={
+                    "type": "completions",
+                    "model": "judge-model",
+                    "source": {"type": "file_content", "content": [{"item": ROWS[0]["item"]}]},
+                    "input_messages": {"type": "template", "template": messages},
+                },
+            )
+        assert refusal.value.param == "data_source.input_messages.template"
+        assert "placeholders in all" in refusal.value.message
+
     @pytest.mark.parametrize(
         ("content", "param"),
         [
