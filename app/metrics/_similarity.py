@@ -11,7 +11,11 @@ Which definition each follows (docs/decisions.md says why):
   over the same tokens, with the WordNet shipped in `nltk_data/corpora/wordnet.zip`.
 - `rouge_1`..`rouge_5`, `rouge_l`: Google's `rouge-score` F-measure (no stemming), its default
   tokeniser (lower-cased ASCII letters and digits); text with CJK ideographs, which that
-  tokeniser drops entirely, is jieba-cut instead.
+  tokeniser drops entirely, is jieba-cut instead. `rouge_l` is the library's `_score_lcs` formula
+  with the LCS length from `_lcs.lcs_length` (the library's table is quadratic in memory).
+
+Every metric but `fuzzy_match` (rapidfuzz, on characters) scores tokens: `length_error` refuses a
+side of more than `MAX_SCORED_TOKENS` of the metric's tokens.
 """
 
 import threading
@@ -25,9 +29,11 @@ from nltk.translate.bleu_score import sentence_bleu
 from nltk.translate.gleu_score import sentence_gleu
 from nltk.translate.meteor_score import meteor_score
 from rapidfuzz import fuzz, utils
-from rouge_score import rouge_scorer, tokenizers
+from rouge_score import rouge_scorer, scoring, tokenizers
 
+from app.metrics._lcs import lcs_length, too_long
 from app.metrics._text_scores import NLTK_DATA, bleu_tokens, has_cjk
+from app.metrics._types import MetricError
 
 ROUGE_METRICS = {f"rouge_{n}": f"rouge{n}" for n in range(1, 6)} | {"rouge_l": "rougeL"}
 REFERENCE_METRICS = ("fuzzy_match", "bleu", "gleu", "meteor", *ROUGE_METRICS)
@@ -104,9 +110,28 @@ def meteor(text: str, reference: str) -> float:
     return float(meteor_score([ref], hypothesis, wordnet=wordnet()))
 
 
+def rouge_l(text: str, reference: str) -> float:
+    """rouge-score's rougeL F-measure (`_score_lcs`), its LCS in linear memory."""
+    target, prediction = _tokenizer.tokenize(reference), _tokenizer.tokenize(text)
+    if not target or not prediction:
+        return 0.0
+    lcs = lcs_length(target, prediction)
+    return float(scoring.fmeasure(lcs / len(prediction), lcs / len(target)))
+
+
 def rouge(metric: str, text: str, reference: str) -> float:
     """ROUGE F-measure; `metric` is `rouge_1`..`rouge_5` or `rouge_l`."""
+    if metric == "rouge_l":
+        return rouge_l(text, reference)
     return float(_rouge[metric].score(reference, text)[ROUGE_METRICS[metric]].fmeasure)
+
+
+def length_error(metric: str, text: str, reference: str) -> MetricError | None:
+    """`input_too_long` when `input` or `reference` has more tokens than `metric` scores."""
+    if metric == "fuzzy_match":
+        return None
+    tokenize = _tokenizer.tokenize if metric in ROUGE_METRICS else bleu_tokens
+    return too_long(metric, {"input": tokenize(text), "reference": tokenize(reference)})
 
 
 def reference_score(metric: str, text: str, reference: str) -> float:

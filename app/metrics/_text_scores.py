@@ -4,7 +4,11 @@ BLEU: each string tokenised on its own (jieba for text with CJK ideographs, else
 `word_tokenize`), case-sensitive, then NLTK `sentence_bleu` with individual n-gram weights and
 no smoothing. ROUGE: `rouge_chinese.Rouge()` on the strings (CJK text jieba-cut and re-joined
 with spaces); where the library refuses a string (empty or blank) all nine values are 0.0,
-as EvalScope reports.
+as EvalScope reports. ROUGE-1/2 are the library's own `rouge_n`; ROUGE-L is its
+`rouge_l_summary_level` formula with the LCS length from `_lcs.lcs_length` (the library's table
+takes memory quadratic in the tokens). A side of more than `MAX_SCORED_TOKENS` tokens (NLTK's
+or the ROUGE words, whichever are more) is not scored: `text_scores_or_error` answers an
+`input_too_long` error naming the field.
 
 NLTK's English punkt tables ship inside this package (`nltk_data/`), because NLTK cannot
 download them on machines without network access; a missing table raises instead of quietly
@@ -19,6 +23,10 @@ import jieba
 import nltk
 from nltk.translate.bleu_score import sentence_bleu
 from rouge_chinese import Rouge
+from rouge_chinese.rouge_score import _split_into_words, rouge_n
+
+from app.metrics._lcs import lcs_length, too_long
+from app.metrics._types import MetricError
 
 NLTK_DATA = Path(__file__).resolve().parent / "nltk_data"
 if str(NLTK_DATA) not in nltk.data.path:
@@ -58,19 +66,45 @@ def _rouge_text(text: str) -> str:
     return " ".join(jieba.cut(text)) if has_cjk(text) else text
 
 
+def _sentences(text: str) -> list[str]:
+    # rouge_chinese's own preparation of a hypothesis or reference (Rouge._get_scores).
+    return [" ".join(part.split()) for part in _rouge.cut_sent(_rouge_text(text)) if len(part) > 0]
+
+
+def _rouge_l(hypothesis: list[str], reference: list[str]) -> dict[str, float]:
+    # rouge_chinese.rouge_score.rouge_l_summary_level, with a linear-memory LCS.
+    reference_words, hypothesis_words = _split_into_words(reference), _split_into_words(hypothesis)
+    llcs = lcs_length(reference_words, hypothesis_words)
+    r_lcs, p_lcs = llcs / len(reference_words), llcs / len(hypothesis_words)
+    f_lcs = 2.0 * ((p_lcs * r_lcs) / (p_lcs + r_lcs + 1e-8))
+    return {"f": f_lcs, "p": p_lcs, "r": r_lcs}
+
+
 def rouge_scores(prediction: str, reference: str) -> dict[str, float]:
     """The nine ROUGE values of a prediction against a reference (rouge_chinese semantics)."""
-    try:
-        scores = _rouge.get_scores(_rouge_text(prediction), _rouge_text(reference))[0]
-    except ValueError:
+    hypothesis, references = _sentences(prediction), _sentences(reference)
+    if not hypothesis or not references:
         # rouge_chinese refuses an empty or blank hypothesis or reference; EvalScope catches
         # the error and reports all nine values as 0.0.
         return dict.fromkeys(ROUGE_KEYS, 0.0)
+    scores = {
+        "1": rouge_n(hypothesis, references, 1, exclusive=_rouge.exclusive),
+        "2": rouge_n(hypothesis, references, 2, exclusive=_rouge.exclusive),
+        "l": _rouge_l(hypothesis, references),
+    }
     return {
-        f"Rouge-{n.upper()}-{s.upper()}": float(scores[f"rouge-{n}"][s])
+        f"Rouge-{n.upper()}-{s.upper()}": float(scores[n][s])
         for n in ("1", "2", "l")
         for s in ("r", "p", "f")
     }
+
+
+def _too_long(prediction: str, reference: str) -> MetricError | None:
+    sides = {}
+    for field, text in (("actual_output", prediction), ("expected_output", reference)):
+        tokens, words = bleu_tokens(text), _split_into_words(_sentences(text))
+        sides[field] = tokens if len(tokens) >= len(words) else words
+    return too_long("BLEU and ROUGE", sides)
 
 
 def text_scores(prediction: str, reference: str) -> dict[str, float]:
@@ -80,10 +114,12 @@ def text_scores(prediction: str, reference: str) -> dict[str, float]:
 
 def shared_text_scores(
     shared: dict[object, object], prediction: str, reference: str
-) -> dict[str, float]:
-    """text_scores, computed once per job for every metric that needs the same pair."""
+) -> dict[str, float] | MetricError:
+    """text_scores, or the error of a side past the token cap, once per job for each pair."""
     key = ("text_scores", prediction, reference)
     scores = shared.get(key)
     if scores is None:
-        scores = shared[key] = text_scores(prediction, reference)
+        scores = shared[key] = _too_long(prediction, reference) or text_scores(
+            prediction, reference
+        )
     return scores  # type: ignore[return-value]

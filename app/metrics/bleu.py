@@ -12,6 +12,7 @@ from app.media.parts import text_of
 from app.metrics._text_scores import shared_text_scores
 from app.metrics._types import (
     MetricContext,
+    MetricError,
     MetricResult,
     MetricSpecBase,
     MetricTestCase,
@@ -31,6 +32,8 @@ async def measure(spec: BleuSpec, case: MetricTestCase, ctx: MetricContext) -> M
     scores = shared_text_scores(
         ctx.shared, text_of(case.actual_output), text_of(case.expected_output)
     )
+    if isinstance(scores, MetricError):
+        return MetricResult.failure(spec.threshold, scores)
     score = scores[f"bleu-{spec.n}"]
     return MetricResult.scored(
         score,

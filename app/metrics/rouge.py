@@ -11,6 +11,7 @@ from app.media.parts import text_of
 from app.metrics._text_scores import shared_text_scores
 from app.metrics._types import (
     MetricContext,
+    MetricError,
     MetricResult,
     MetricSpecBase,
     MetricTestCase,
@@ -33,6 +34,8 @@ async def measure(spec: RougeSpec, case: MetricTestCase, ctx: MetricContext) -> 
     scores = shared_text_scores(
         ctx.shared, text_of(case.actual_output), text_of(case.expected_output)
     )
+    if isinstance(scores, MetricError):
+        return MetricResult.failure(spec.threshold, scores)
     key = f"Rouge-{spec.variant.upper()}-{spec.statistic.upper()}"
     score = scores[key]
     return MetricResult.scored(

@@ -14,7 +14,7 @@ from pydantic import Field, model_validator
 
 from app.judges import JudgeError
 from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
-from app.metrics._similarity import reference_score, wordnet
+from app.metrics._similarity import length_error, reference_score, wordnet
 from app.metrics._templates import RenderError, render_template
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
@@ -111,6 +111,9 @@ async def measure(
     }
     if spec.evaluation_metric == "cosine":
         return await _cosine(spec, ctx, text, reference, logs)
+    too_long = length_error(spec.evaluation_metric, text, reference)
+    if too_long is not None:
+        return MetricResult.failure(spec.threshold, too_long, **logs)
     if spec.evaluation_metric == "meteor":
         # Loading WordNet takes about a second: not on the judge loop every job shares.
         await asyncio.to_thread(wordnet)

@@ -1,0 +1,117 @@
+"""ROUGE-L's linear-memory LCS gives the libraries' numbers; sides past the token cap are errors."""
+
+import random
+
+import pytest
+from rouge_chinese.rouge_score import _len_lcs
+from rouge_score import rouge_scorer
+
+from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length
+from app.metrics._similarity import _tokenizer, rouge
+from app.metrics._text_scores import ROUGE_KEYS, text_scores
+from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.metrics import run_metric
+from tests.metrics.test_bleu_rouge import evalscope_rouge, result
+from tests.metrics.test_text_similarity import row, spec
+
+# Words, repeats, case, punctuation glued and alone, sentence ends rouge_chinese cuts on,
+# ellipses, blanks and newlines, and Chinese (jieba-cut).
+PIECES = [
+    "a",
+    "b",
+    "ab",
+    "A",
+    "cat",
+    "cat.",
+    "the",
+    "?",
+    "!",
+    "。",
+    "……",
+    "......",
+    "x,y",
+    " ",
+    "  ",
+    "\n",
+    "\t",
+    "猫坐在垫子上",
+    "一个红色",
+    "圆形。",
+    "don't",
+    "”",
+    "12",
+]
+
+
+def random_text(rng: random.Random) -> str:
+    return "".join(
+        rng.choice(PIECES) + rng.choice(["", " ", " ", "\n"]) for _ in range(rng.randrange(40))
+    )
+
+
+class TestLcsLength:
+    def test_equal_to_the_library_table(self) -> None:
+        rng = random.Random(23)
+        for _ in range(500):
+            x = [rng.choice("abcde") for _ in range(rng.randrange(30))]
+            y = [rng.choice("abcde") for _ in range(rng.randrange(30))]
+            assert lcs_length(x, y) == _len_lcs(x, y)
+
+    def test_tokens_compare_by_equality_not_hash(self) -> None:
+        # -1 and -2 share a hash in CPython: mapped to ids, they still differ.
+        assert lcs_length([-1, "a"], [-2, "a"]) == 1
+        assert lcs_length([], ["a"]) == 0
+
+    def test_ten_thousand_tokens_a_side(self) -> None:
+        rng = random.Random(5)
+        x = [rng.choice(["ab", "cd", "ef"]) for _ in range(10_000)]
+        assert lcs_length(x, x) == 10_000
+
+
+class TestRougeParity:
+    def test_rouge_chinese_on_random_texts(self) -> None:
+        rng = random.Random(1)
+        for _ in range(400):
+            prediction, reference = random_text(rng), random_text(rng)
+            ours = text_scores(prediction, reference)
+            assert [ours[k] for k in ROUGE_KEYS] == evalscope_rouge(prediction, reference), (
+                prediction,
+                reference,
+            )
+
+    def test_rouge_score_rouge_l_on_random_texts(self) -> None:
+        rng = random.Random(2)
+        library = rouge_scorer.RougeScorer(["rougeL"], tokenizer=_tokenizer)
+        for _ in range(400):
+            text, reference = random_text(rng), random_text(rng)
+            expected = library.score(reference, text)["rougeL"].fmeasure
+            assert rouge("rouge_l", text, reference) == expected, (text, reference)
+
+
+def words(count: int) -> str:
+    return " ".join(["ab", "cd", "ef", "gh"][i % 4] for i in range(count))
+
+
+class TestTokenCap:
+    @pytest.mark.parametrize("metric", ["rouge", "bleu"])
+    def test_past_the_cap_is_an_error_naming_the_field(self, metric: str) -> None:
+        r = result({"type": metric}, "ab cd", words(MAX_SCORED_TOKENS + 1))
+        assert r.score is None and r.error is not None
+        assert r.error.type == "input_too_long"
+        assert r.error.message.startswith(f"expected_output has {MAX_SCORED_TOKENS + 1:,} tokens")
+        assert f"at most {MAX_SCORED_TOKENS:,} tokens a side" in r.error.message
+
+    def test_at_the_cap_is_scored(self) -> None:
+        r = result({"type": "rouge"}, words(MAX_SCORED_TOKENS), words(MAX_SCORED_TOKENS))
+        assert r.error is None and r.score == 1.0
+
+    @pytest.mark.parametrize("metric", ["rouge_l", "rouge_2", "meteor", "bleu", "gleu"])
+    def test_text_similarity_past_the_cap(self, judge: ScriptedJudge, metric: str) -> None:
+        r = run_metric(judge, spec(metric), row(words(10_000), "ab cd"))
+        assert r.score is None and r.error is not None
+        assert r.error.type == "input_too_long"
+        assert r.error.message.startswith("input has 10,000 tokens; " + metric)
+
+    def test_fuzzy_match_has_no_token_cap(self, judge: ScriptedJudge) -> None:
+        r = run_metric(judge, spec("fuzzy_match"), row(words(10_000), words(10_000)))
+        assert r.error is None and r.score == 1.0
