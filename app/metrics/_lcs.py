@@ -34,8 +34,8 @@ def too_long(metric: str, sides: dict[str, Sequence[object]]) -> MetricError | N
         if len(tokens) > MAX_SCORED_TOKENS:
             return MetricError(
                 "input_too_long",
-                f"{field} has {len(tokens):,} tokens; {metric} scores at most "
+                f"{field} has {len(tokens):,} tokens, over the {metric} cap of "
                 f"{MAX_SCORED_TOKENS:,} tokens a side (LCS and alignment costs grow with the "
-                "product of both sides)",
+                "product of both sides' lengths)",
             )
     return None

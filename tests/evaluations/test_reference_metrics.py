@@ -4,6 +4,7 @@ import math
 
 import pytest
 
+from app.metrics._lcs import MAX_SCORED_TOKENS
 from tests.evaluations.test_endpoints import error_locs, problem
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
@@ -67,6 +68,30 @@ class TestBleuRouge:
         assert set(first_bleu["logs"]) >= {"bleu-1", "bleu-4", "Rouge-1-R", "Rouge-L-F"}
         assert rows[2]["logs"]["bleu-1"] > 0.8  # jieba-tokenised Chinese
         assert judge.requests == []
+
+    def test_a_side_past_the_token_cap_is_an_errored_result(self, api: Api) -> None:
+        # The audit's case: ~30 KB of short words a side (10,000 tokens) grew the API past 9 GB.
+        long_text = " ".join(["ab", "cd", "ef"][i % 3] for i in range(10_000))
+        client = api.tenant_client()
+        body = {
+            "test_cases": [
+                {"input": "q", "actual_output": long_text, "expected_output": long_text},
+                {"input": "q", "actual_output": "the cat sat", "expected_output": "the cat sat"},
+            ],
+            "metrics": [{"type": "rouge"}],
+        }
+        created = client.post("/v1/evaluations", json=body)
+        assert created.status_code == 202, created.text
+        final = api.wait(client, created.json()["id"])
+        assert final["status"] == "completed"
+        assert final["result_counts"]["errored"] == 1 and final["result_counts"]["passed"] == 1
+        long_row, normal_row = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+        assert long_row["score"] is None and long_row["error"]["type"] == "input_too_long"
+        assert long_row["error"]["message"].startswith(
+            "actual_output has 10,000 tokens, over the BLEU and ROUGE cap of "
+            f"{MAX_SCORED_TOKENS:,} tokens a side"
+        )
+        assert normal_row["score"] == 1.0 and normal_row["error"] is None
 
     def test_bad_options_are_422(self, api: Api) -> None:
         body = {

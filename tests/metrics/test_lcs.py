@@ -98,8 +98,10 @@ class TestTokenCap:
         r = result({"type": metric}, "ab cd", words(MAX_SCORED_TOKENS + 1))
         assert r.score is None and r.error is not None
         assert r.error.type == "input_too_long"
-        assert r.error.message.startswith(f"expected_output has {MAX_SCORED_TOKENS + 1:,} tokens")
-        assert f"at most {MAX_SCORED_TOKENS:,} tokens a side" in r.error.message
+        assert r.error.message.startswith(
+            f"expected_output has {MAX_SCORED_TOKENS + 1:,} tokens, over the BLEU and ROUGE cap"
+        )
+        assert f"cap of {MAX_SCORED_TOKENS:,} tokens a side" in r.error.message
 
     def test_at_the_cap_is_scored(self) -> None:
         r = result({"type": "rouge"}, words(MAX_SCORED_TOKENS), words(MAX_SCORED_TOKENS))
@@ -110,7 +112,9 @@ class TestTokenCap:
         r = run_metric(judge, spec(metric), row(words(10_000), "ab cd"))
         assert r.score is None and r.error is not None
         assert r.error.type == "input_too_long"
-        assert r.error.message.startswith("input has 10,000 tokens; " + metric)
+        assert r.error.message.startswith(
+            f"input has 10,000 tokens, over the {metric} cap of {MAX_SCORED_TOKENS:,}"
+        )
 
     def test_fuzzy_match_has_no_token_cap(self, judge: ScriptedJudge) -> None:
         r = run_metric(judge, spec("fuzzy_match"), row(words(10_000), words(10_000)))
