@@ -7,7 +7,7 @@ with spaces); where the library refuses a string (empty or blank) all nine value
 as EvalScope reports. ROUGE-1/2 are the library's own `rouge_n`; ROUGE-L is its
 `rouge_l_summary_level` formula with the LCS length from `_lcs.lcs_length` (the library's table
 takes memory quadratic in the tokens). A side of more than `MAX_SCORED_TOKENS` tokens (NLTK's
-or the ROUGE words, whichever are more) is not scored: `text_scores_or_error` answers an
+or the ROUGE words, whichever are more) is not scored: `length_error` answers an
 `input_too_long` error naming the field.
 
 NLTK's English punkt tables ship inside this package (`nltk_data/`), because NLTK cannot
@@ -99,8 +99,9 @@ def rouge_scores(prediction: str, reference: str) -> dict[str, float]:
     }
 
 
-def _too_long(prediction: str, reference: str) -> MetricError | None:
-    sides = {}
+def length_error(prediction: str, reference: str) -> MetricError | None:
+    """`input_too_long` naming the first side with more tokens than MAX_SCORED_TOKENS."""
+    sides: dict[str, list[str]] = {}
     for field, text in (("actual_output", prediction), ("expected_output", reference)):
         tokens, words = bleu_tokens(text), _split_into_words(_sentences(text))
         sides[field] = tokens if len(tokens) >= len(words) else words
@@ -119,7 +120,7 @@ def shared_text_scores(
     key = ("text_scores", prediction, reference)
     scores = shared.get(key)
     if scores is None:
-        scores = shared[key] = _too_long(prediction, reference) or text_scores(
+        scores = shared[key] = length_error(prediction, reference) or text_scores(
             prediction, reference
         )
     return scores  # type: ignore[return-value]

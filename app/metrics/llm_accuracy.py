@@ -16,7 +16,7 @@ from app.judges import JudgeError
 from app.media.parts import text_of
 from app.metrics import _render as render
 from app.metrics._judged import JudgeRef, JudgeSession, run_judged
-from app.metrics._text_scores import rouge_scores
+from app.metrics._text_scores import length_error, rouge_scores
 from app.metrics._types import (
     MetricContext,
     MetricError,
@@ -131,6 +131,14 @@ async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContex
         rule_logs: dict = {}
         rule = 0.0
         if spec.rule_first:
+            # The ROUGE rule has the cap of the rouge metric; the judge is not asked either.
+            too_long = (
+                length_error(text_of(case.actual_output), text_of(case.expected_output))
+                if spec.rule == "rouge"
+                else None
+            )
+            if too_long is not None:
+                return MetricResult.failure(spec.threshold, too_long)
             rule, rule_logs, name = _rule_score(spec, case)
             if rule > RULE_CUTOFF:
                 reason = f"{name} {rule:.4f} > {RULE_CUTOFF}: no judge call needed"

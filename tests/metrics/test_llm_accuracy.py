@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.metrics import MetricContext, measure, parse_spec
+from app.metrics._lcs import MAX_SCORED_TOKENS
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts
 from tests.fixtures.metrics import case, run_metric, user_text
 
@@ -177,6 +178,17 @@ class TestRuleFirst:
         assert result.score is None and result.error.type == "judge_malformed"
         assert result.logs["Rouge-L-R"] == pytest.approx(0.5)
         assert result.usage.calls == 2
+
+    def test_a_side_past_the_token_cap_is_an_error_without_a_call(
+        self, judge: ScriptedJudge
+    ) -> None:
+        long_text = " ".join(["ab", "cd"] * (MAX_SCORED_TOKENS // 2 + 1))
+        result = run_metric(judge, self.SPEC, qa_case(actual_output=long_text))
+        assert result.score is None and result.error.type == "input_too_long"
+        assert result.error.message.startswith(
+            f"actual_output has {MAX_SCORED_TOKENS + 2:,} tokens, over the"
+        )
+        assert judge.requests == []
 
 
 class TestRuleFirstWithChoiceAccuracy:
