@@ -76,6 +76,7 @@ def endpoint_for(
         # Every worker paces to the provider's one limit through Redis.
         pace_url=settings.redis_url,
         labelled_models=frozenset(settings.model_prices),
+        max_response_bytes=settings.max_model_response_bytes,
     )
 
 

@@ -32,7 +32,7 @@ from app.judges._errors import (
     retry_after,
     stated_limit,
 )
-from app.judges._http import LeanAioHttpClient
+from app.judges._http import LeanAioHttpClient, ReplyTooLarge
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._pacing import LOCAL_STORE, Pacer, RedisPaceStore, endpoint_key, total_tokens
 from app.judges._resolver import refusal_in
@@ -114,6 +114,7 @@ class JudgeClient:
                 timeout=endpoint.timeout_seconds,
                 verify=trust(endpoint.ca_bundle),
                 address_policy=endpoint.address_policy,
+                max_response_bytes=endpoint.max_response_bytes,
             ),
         )
         self._in_flight = asyncio.Semaphore(endpoint.concurrency)
@@ -515,6 +516,17 @@ class JudgeClient:
                     usage,
                     kind="bad_request",
                 ) from error
+            except ReplyTooLarge as error:
+                # Not retried: asking again would download the same again. The call was made
+                # (and is billed), so it counts.
+                usage.calls += 1
+                raise self._error(
+                    f"{role}_malformed",
+                    f"the {role} endpoint {self.host} answered with more than {error.limit} "
+                    "bytes (LOUPE_MAX_MODEL_RESPONSE_BYTES); the rest was not read",
+                    usage,
+                    kind="malformed",
+                ) from error
             except openai.AuthenticationError as error:
                 raise self._error(
                     f"{role}_auth",
@@ -610,6 +622,9 @@ class JudgeClient:
             if self._pacer.counts_tokens:
                 tokens = total_tokens(raw)
             return raw
+        except ReplyTooLarge:
+            self._meter.answered(body["model"], usable=False, prompt_tokens=0, completion_tokens=0)
+            raise
         except openai.APIError as error:
             self._meter.failed(body["model"], error)
             if isinstance(error, openai.APIStatusError):

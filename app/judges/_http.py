@@ -10,6 +10,10 @@ other shape fall back to httpx's own code.
 With an address policy (a tenant's model), every connection's address is checked against it
 (`_resolver.py`) and proxy variables are ignored, as for image URLs and webhooks: a proxy would
 resolve the name itself, out of the policy's sight.
+
+Every body is read up to the endpoint's cap (`LOUPE_MAX_MODEL_RESPONSE_BYTES`, counted after
+decompression) and no further: a model on a host a tenant chose could otherwise answer
+gigabytes, all of it held in memory and stored on a result.
 """
 
 import ssl
@@ -21,13 +25,57 @@ import openai
 from httpx_aiohttp import AiohttpTransport
 
 from app.judges._resolver import PolicyResolver, check_literal
+from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
 from app.media.netguard import AddressPolicy, url_host
 
 
+class ReplyTooLarge(openai.OpenAIError):
+    """An endpoint's response body ran past the cap; what came of it was dropped unread.
+
+    An OpenAIError, so the SDK passes it on as it is (no retry, no APIConnectionError).
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the response body is larger than {limit} bytes")
+        self.limit = limit
+
+
+async def read_capped(response: httpx.Response, limit: int) -> bytes:
+    """The whole (decoded) body of `response`, or ReplyTooLarge as soon as it passes `limit`
+    bytes: a declared Content-Length over it is refused unread, and a body without one
+    (chunked) is counted as it arrives. The response is closed on refusal, which closes its
+    connection with the rest unread (aiohttp reads no further than its buffer)."""
+    declared = response.headers.get("content-length", "")
+    if declared.isdecimal() and int(declared) > limit:
+        await response.aclose()
+        raise ReplyTooLarge(limit)
+    parts: list[bytes] = []
+    size = 0
+    try:
+        # Decoded bytes: a gzip body counts as what it inflates to. One 16 KiB chunk inflates
+        # to at most about 16 MiB (deflate's ratio) before it is counted and dropped.
+        async for part in response.aiter_bytes():
+            size += len(part)
+            if size > limit:
+                raise ReplyTooLarge(limit)
+            parts.append(part)
+    except BaseException:
+        await response.aclose()
+        raise
+    return b"".join(parts)
+
+
 class LeanAioHttpClient(openai.DefaultAioHttpClient):
-    def __init__(self, *, address_policy: AddressPolicy | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        *,
+        address_policy: AddressPolicy | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        **options: Any,
+    ) -> None:
         # Read by _init_transport, which httpx calls from its constructor.
         self.address_policy = address_policy
+        self.max_response_bytes = max_response_bytes
         if address_policy is not None:
             options["trust_env"] = False
         super().__init__(**options)
@@ -116,10 +164,7 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
         transport = self._transport_for_url(request.url)
         response = await transport.handle_async_request(request)
         response.request = request
-        try:
-            if not stream:
-                await response.aread()
-        except BaseException:
-            await response.aclose()
-            raise
+        if not stream:
+            # What httpx's aread does, up to the cap (Loupe never streams a completion).
+            response._content = await read_capped(response, self.max_response_bytes)
         return response

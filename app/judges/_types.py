@@ -6,6 +6,8 @@ from typing import Any, Literal
 from app.media.netguard import AddressPolicy
 
 ResponseFormatMode = Literal["json_schema", "json_object", "text"]
+# The most bytes of one response body read from an endpoint (LOUPE_MAX_MODEL_RESPONSE_BYTES).
+DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,8 @@ class JudgeEndpoint:
     # Model names of the operator's that /metrics may show besides `default_model` (the priced
     # ones); any other name a tenant asks this endpoint for counts as model `other`.
     labelled_models: frozenset[str] = frozenset()
+    # A response body past this many bytes (decoded) is not read on: `<role>_malformed`.
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
 
     @property
     def tenant_owned(self) -> bool:
