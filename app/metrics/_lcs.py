@@ -29,14 +29,19 @@ def lcs_length(x: Sequence[Hashable], y: Sequence[Hashable]) -> int:
     return int(LCSseq.similarity(first, second))
 
 
-def too_long(metric: str, sides: dict[str, Sequence[object]]) -> MetricError | None:
-    """An `input_too_long` error naming the first side with more than MAX_SCORED_TOKENS tokens."""
+def too_long(
+    metric: str,
+    sides: dict[str, Sequence[object]],
+    cap: int = MAX_SCORED_TOKENS,
+    unit: str = "tokens",
+) -> MetricError | None:
+    """An `input_too_long` error naming the first side with more than `cap` items."""
     for field, tokens in sides.items():
-        if len(tokens) > MAX_SCORED_TOKENS:
+        if len(tokens) > cap:
             return MetricError(
                 "input_too_long",
-                f"{field} has {len(tokens):,} tokens, over the {metric} cap of "
-                f"{MAX_SCORED_TOKENS:,} tokens a side (LCS and alignment costs grow with the "
+                f"{field} has {len(tokens):,} {unit}, over the {metric} cap of "
+                f"{cap:,} {unit} a side (LCS and alignment costs grow with the "
                 "product of both sides' lengths)",
             )
     return None

@@ -7,7 +7,7 @@ from rouge_chinese.rouge_score import _len_lcs
 from rouge_score import rouge_scorer
 
 from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length
-from app.metrics._similarity import _tokenizer, rouge
+from app.metrics._similarity import MAX_FUZZY_CHARACTERS, _tokenizer, rouge
 from app.metrics._text_scores import ROUGE_KEYS, text_scores
 from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.metrics import run_metric
@@ -116,6 +116,13 @@ class TestTokenCap:
             f"input has 10,000 tokens, over the {metric} cap of {MAX_SCORED_TOKENS:,}"
         )
 
-    def test_fuzzy_match_has_no_token_cap(self, judge: ScriptedJudge) -> None:
-        r = run_metric(judge, spec("fuzzy_match"), row(words(10_000), words(10_000)))
-        assert r.error is None and r.score == 1.0
+    def test_fuzzy_match_caps_characters(self, judge: ScriptedJudge) -> None:
+        # partial_ratio on 10,000 against 30,000 characters took 17 s of one worker.
+        r = run_metric(judge, spec("fuzzy_match"), row("ab cd", "x" * 30_000))
+        assert r.score is None and r.error.type == "input_too_long"
+        assert r.error.message.startswith(
+            "reference has 30,000 characters, over the fuzzy_match cap of "
+            f"{MAX_FUZZY_CHARACTERS:,} characters a side"
+        )
+        at_cap = "y" * MAX_FUZZY_CHARACTERS
+        assert run_metric(judge, spec("fuzzy_match"), row(at_cap, at_cap)).score == 1.0
