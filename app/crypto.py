@@ -20,12 +20,23 @@ from app.config import ConfigError, Settings, secret_key_problem
 from app.db import owner_only
 
 _fernets: dict[str, Fernet] = {}
+# The key of each key file, read and checked once per process: signing keys are asked for on
+# every console request, and the file does not change while Loupe runs.
+_file_keys: dict[Path, str] = {}
 
 
 def _key_material(settings: Settings) -> str:
     if settings.secret_key:
         return settings.secret_key
-    path = Path(settings.secret_key_file)
+    path = Path(settings.secret_key_file).absolute()
+    material = _file_keys.get(path)
+    if material is None:
+        material = _file_keys[path] = _read_key_file(path)
+    return material
+
+
+def _read_key_file(path: Path) -> str:
+    """The key in `path` (made first if there is none); ConfigError when it is not usable."""
     if path.exists():
         owner_only(path)
     else:
