@@ -3,6 +3,8 @@ after the same repair request as any other broken answer (it was a RecursionErro
 metric_error)."""
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -18,6 +20,22 @@ DEEP = '{"reason": ' + "[" * 5000 + "]" * 5000 + ', "score": 5}'
 
 def nested(depth: int) -> str:
     return '{"a": ' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+def g_eval_twice(api: Api, judge: ScriptedJudge, respond: Callable[[dict], Any]) -> list[dict]:
+    """The results of two g_eval cases judged by `respond`, all errored, once the evaluation
+    completed."""
+    judge.script(respond)
+    client = api.tenant_client()
+    case = {"input": "What shape?", "actual_output": "A circle."}
+    response = client.post(
+        "/v1/evaluations", json={"test_cases": [case, case], "metrics": JUDGED_METRICS[:1]}
+    )
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    assert final["status"] == "completed"
+    assert final["result_counts"]["errored"] == 2
+    return client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
 
 
 class TestLoadsShallow:
@@ -47,17 +65,7 @@ class TestDeepJudgeAnswer:
                 return DEEP
             return plausible_answer(request)
 
-        judge.script(deep_scores)
-        client = api.tenant_client()
-        case = {"input": "What shape?", "actual_output": "A circle."}
-        response = client.post(
-            "/v1/evaluations", json={"test_cases": [case, case], "metrics": JUDGED_METRICS[:1]}
-        )
-        assert response.status_code == 202, response.text
-        final = api.wait(client, response.json()["id"])
-        assert final["status"] == "completed"
-        assert final["result_counts"]["errored"] == 2
-        results = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+        results = g_eval_twice(api, judge, deep_scores)
         assert [r["error"]["type"] for r in results] == ["judge_malformed"] * 2
         # Each was asked again once, as for any other broken answer.
         assert len(judge.calls_for("g_eval_score")) == 4

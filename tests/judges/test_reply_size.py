@@ -22,8 +22,9 @@ from app.config import Settings
 from app.judges import JudgeClient, JudgeError
 from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
 from tests.fixtures.api import Api
-from tests.fixtures.judge import JUDGED_METRICS, Reply, ScriptedJudge, plausible_answer, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 from tests.fixtures.metrics import endpoint
+from tests.judges.test_deep_json import g_eval_twice
 from tests.judges.test_failures import KEY, failure
 
 CAP = 64 * 1024
@@ -218,17 +219,7 @@ class TestEvaluation:
                 return Reply(raw_body=completion('{"reason": "ok", "score": 8}', cap + 1))
             return plausible_answer(request)
 
-        judge.script(huge_scores)
-        client = api.tenant_client()
-        case = {"input": "What shape?", "actual_output": "A circle."}
-        response = client.post(
-            "/v1/evaluations", json={"test_cases": [case, case], "metrics": JUDGED_METRICS[:1]}
-        )
-        assert response.status_code == 202, response.text
-        final = api.wait(client, response.json()["id"])
-        assert final["status"] == "completed"
-        assert final["result_counts"]["errored"] == 2
-        results = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+        results = g_eval_twice(api, judge, huge_scores)
         assert [r["error"]["type"] for r in results] == ["judge_malformed"] * 2
         for result in results:
             assert f"more than {cap} bytes" in result["error"]["message"]
