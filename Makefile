@@ -2,21 +2,28 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# `make run` installs what the service needs (Loupe and its client, whose gate `loupe compare`
+# runs: loupe_client/_gate.py); `make test` adds the development tools (pytest, ruff,
+# Playwright, schemathesis, the SDK generator) on top.
+SERVICE := $(VENV)/.service
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint sdk openapi worker clean vendor
 
-# The Python SDK is installed beside Loupe: `loupe compare` is its gate (loupe_client/_gate.py).
-$(STAMP): pyproject.toml sdk/python/pyproject.toml
+$(SERVICE): pyproject.toml sdk/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ./sdk/python -e .
+	touch $(SERVICE)
+
+$(STAMP): $(SERVICE)
 	$(BIN)/pip install --quiet -e ./sdk/python -e '.[dev]'
 	touch $(STAMP)
 
-run: $(STAMP)
+run: $(SERVICE)
 	$(BIN)/loupe serve
 
-worker: $(STAMP)
+worker: $(SERVICE)
 	$(BIN)/loupe worker
 
 CHROMIUM ?= /usr/bin/chromium

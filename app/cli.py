@@ -49,7 +49,11 @@ def serve(
         raise typer.Exit(2)
     _configure_logging(settings)
     if migrate:
-        migrations.upgrade(settings)
+        # Alembic logs a line per revision (23 on a new database): one line says what changed.
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+        before, after = migrations.upgrade(settings)
+        if before != after:
+            typer.echo(_schema_change(before, after))
     mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
     processes = f", {workers} processes" if workers > 1 else ""
     typer.echo(
@@ -206,12 +210,16 @@ def migrate(
         typer.echo(f"downgraded to {downgrade_to}")
         return
     before, after = migrations.upgrade(settings)
+    typer.echo(_schema_change(before, after))
+
+
+def _schema_change(before: str | None, after: str | None) -> str:
+    """What an upgrade did, in one line."""
     if before == after:
-        typer.echo(f"database already at the latest schema ({after})")
-    elif before is None:
-        typer.echo(f"created every table (schema {after})")
-    else:
-        typer.echo(f"upgraded the schema from {before} to {after}")
+        return f"database already at the latest schema ({after})"
+    if before is None:
+        return f"created every table (schema {after})"
+    return f"upgraded the schema from {before} to {after}"
 
 
 @cli.command()
@@ -259,6 +267,11 @@ def compare(
         help="Exit 1 when a compared metric regressed, or (errored) when the candidate has more "
         "errored items than the baseline; repeat for both (default: regressed).",
     ),
+    accept_settings_change: bool = typer.Option(
+        False,
+        "--accept-settings-change",
+        help="Decide even on metrics whose settings differ between the sides (else exit 2).",
+    ),
     url: str = typer.Option(
         "http://127.0.0.1:8000", envvar="LOUPE_URL", help="The Loupe service (LOUPE_URL)."
     ),
@@ -267,7 +280,8 @@ def compare(
     ),
 ) -> None:
     """Compare two evaluations (or runs) on a running service and gate a CI step on it:
-    exit 1 when any compared metric regressed, 2 when the comparison cannot be made."""
+    exit 1 when any compared metric regressed, 2 when the gate cannot decide (as
+    `loupe-client compare`)."""
     # One gate for both commands: `loupe-client compare` (sdk/python, installed beside Loupe).
     try:
         from loupe_client._cli import main as client_main
@@ -285,6 +299,8 @@ def compare(
                 f"{verdict!r} is not one of {', '.join(FAIL_ON)}", param_hint="--fail-on"
             )
         command += ["--fail-on", verdict]
+    if accept_settings_change:
+        command.append("--accept-settings-change")
     raise typer.Exit(client_main(command))
 
 

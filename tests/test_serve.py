@@ -148,3 +148,41 @@ class TestServeWorkers:
         )
         assert polls_after - polls_before == POLLS
         assert counted(scraped, "loupe_evaluations_submitted_total", kind="evaluation") == 1
+
+
+class TestServeOutput:
+    def test_a_new_database_is_one_line_before_the_banner(self, tmp_path: Path) -> None:
+        """Alembic's line per revision stays out of the console: `loupe serve` on a new
+        database says once that it created the tables, then its banner."""
+        env = {name: value for name, value in os.environ.items() if not name.startswith("LOUPE_")}
+        port = free_port()
+        env.update(
+            LOUPE_DATABASE_URL=f"sqlite:///{tmp_path}/loupe.db",
+            LOUPE_PORT=str(port),
+        )
+        log_path = tmp_path / "serve.log"
+        with log_path.open("wb") as log:
+            serve = subprocess.Popen(
+                [str(LOUPE), "serve"],
+                env=env,
+                cwd=tmp_path,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            for _ in range(600):
+                assert serve.poll() is None, log_path.read_text()
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+        finally:
+            serve.terminate()
+            serve.wait(timeout=30)
+        lines = log_path.read_text().splitlines()
+        banner = next(i for i, line in enumerate(lines) if line.startswith("Loupe on http://"))
+        assert len(lines[:banner]) == 1, lines[:banner]
+        assert lines[0].startswith("created every table (schema "), lines[0]
+        assert not any("Running upgrade" in line for line in lines)
