@@ -37,6 +37,7 @@ from app.metrics import (
     MetricTestCase,
     measure,
     parse_spec,
+    watching,
 )
 from app.models import Tenant, TestCase
 from app.runtime import Runtime
@@ -68,6 +69,26 @@ def _metric_case(row: TestCase, images: CaseImages, contexts_elsewhere: set[str]
         # Rows stored without a hash (before the column existed) are assumed shared.
         context_shared=row.context_hash is None or row.context_hash in contexts_elsewhere,
     )
+
+
+def _shown(media: list[dict[str, Any]] | None, seen: set[str], spec: Any) -> list[dict[str, Any]]:
+    """The case's image log entries for the images this metric was shown, in case order.
+
+    An image in several places of the case is one digest: it is listed where the metric's
+    required fields hold it (faithfulness's actual_output, not the context), else everywhere.
+    """
+    shown = [entry for entry in media or [] if entry.get("sha256") in seen]
+    fields = set(spec.required_test_case_fields())
+
+    def read(entry: dict[str, Any]) -> bool:
+        return str(entry.get("field", "")).split("[", 1)[0] in fields
+
+    return [
+        entry
+        for entry in shown
+        if read(entry)
+        or not any(read(other) for other in shown if other.get("sha256") == entry.get("sha256"))
+    ]
 
 
 def _result_row(
@@ -400,23 +421,24 @@ async def _score(
                 result = MetricResult.failure(
                     spec.threshold, MetricError("budget_exceeded", budget.message())
                 )
-                buffer.append(_result_row(evaluation_id, case, index, spec, result, case_media))
+                buffer.append(_result_row(evaluation_id, case, index, spec, result))
                 if len(buffer) >= settings.result_batch_size:
                     await flush()
                 continue
-            if predictor is not None:
-                # A run's sample: the candidate model answers first (once per sample).
-                case, failure = await predictor.predict(case)
-                if failure is not None:
-                    result = MetricResult.failure(spec.threshold, failure)
+            with watching() as seen:
+                if predictor is not None:
+                    # A run's sample: the candidate model answers first (once per sample).
+                    case, failure = await predictor.predict(case)
+                    if failure is not None:
+                        result = MetricResult.failure(spec.threshold, failure)
+                    else:
+                        result = await measure(spec, case, metric_contexts[index])
+                    result.logs.update(predictor.logs(case.index))
+                    if case.index not in charged:
+                        charged.add(case.index)
+                        candidate = predictor.usage(case.index)
                 else:
                     result = await measure(spec, case, metric_contexts[index])
-                result.logs.update(predictor.logs(case.index))
-                if case.index not in charged:
-                    charged.add(case.index)
-                    candidate = predictor.usage(case.index)
-            else:
-                result = await measure(spec, case, metric_contexts[index])
             buffer.append(
                 _result_row(
                     evaluation_id,
@@ -424,7 +446,7 @@ async def _score(
                     index,
                     spec,
                     result,
-                    case_media,
+                    _shown(case_media, seen, spec),
                     prices=settings.model_prices,
                     judge_model=judges[index].model if index in judges else None,
                     candidate=candidate,

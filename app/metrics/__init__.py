@@ -16,6 +16,7 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter
 
 from app.metrics import (
+    _media_seen,
     answer_relevancy,
     bleu,
     choice_accuracy,
@@ -40,6 +41,7 @@ from app.metrics import (
     text_similarity,
     text_to_image,
 )
+from app.metrics._media_seen import watching
 from app.metrics._types import (
     MetricContext,
     MetricError,
@@ -130,6 +132,9 @@ def grader_spec(criterion: Mapping[str, Any], criterion_id: str) -> MetricSpecBa
 async def measure(spec: MetricSpecBase, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Run the spec's metric on one case; an unexpected exception or a score that is not a
     finite number becomes the result's error."""
+    if not spec.uses_judge:
+        # A reference metric reads the fields it needs itself: their images are what it saw.
+        _media_seen.record([getattr(case, name) for name in spec.required_test_case_fields()])
     try:
         result = await _MEASURES[spec.type](spec, case, ctx)  # type: ignore[attr-defined]
     except Exception as exc:  # noqa: BLE001 - one case's failure must not end the evaluation
@@ -186,4 +191,5 @@ __all__ = [
     "measure",
     "parse_spec",
     "storable",
+    "watching",
 ]

@@ -15,6 +15,7 @@ from app.judges import (
     JudgeUsage,
     SharedAnswers,
 )
+from app.metrics import _media_seen
 
 TestCaseField = Literal["input", "actual_output", "expected_output", "context", "retrieval_context"]
 
@@ -99,6 +100,10 @@ class MetricSpecBase(BaseModel):
     def display_name(self) -> str:
         return self.name or self.type  # type: ignore[attr-defined]
 
+    def score_bounds(self) -> tuple[float, float]:
+        """The lowest and highest score this metric gives (its intervals stay inside them)."""
+        return (0.0, 1.0)
+
     def required_test_case_fields(self) -> tuple[TestCaseField, ...]:
         """Test-case fields this spec cannot run without."""
         return self.required_fields
@@ -152,6 +157,7 @@ class MetricContext:
             raise JudgeError(
                 "judge_not_configured", self.judge_missing or "no judge endpoint is configured"
             )
+        _media_seen.record(messages)
         return await self.judge.call(
             messages,
             schema,
@@ -181,6 +187,8 @@ class MetricContext:
 
         With `across_jobs`, once per evaluation (other jobs wait for it); else once per job.
         """
+        # The answer may be another metric's call: this metric is shown the same images.
+        _media_seen.record(messages)
         task = self.shared.get(key)
         first = task is None
         if task is None:
