@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
 from app.api.deps import RuntimeDep, SessionDep
-from app.console import auth, csrf, views
+from app.console import auth, csrf, reading, views
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 templates.env.filters.update(
@@ -21,6 +21,16 @@ templates.env.filters.update(
 )
 templates.env.globals.update(
     parts=views.parts, outcome=views.outcome, histogram_bars=views.histogram_bars
+)
+# The test-case and comparison pages: scales, what each verdict judged, notes in words.
+templates.env.filters["plural"] = reading.plural
+templates.env.globals.update(
+    score_scale=reading.score_scale,
+    judge_scale=reading.judge_scale,
+    verdict_subjects=reading.verdict_subjects,
+    subject_header=reading.subject_header,
+    image_scores=reading.image_scores,
+    plain_notes=reading.plain_notes,
 )
 
 # Only Loupe's own scripts, styles and media; no framing; forms post back here only.
