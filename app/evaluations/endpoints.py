@@ -1,6 +1,6 @@
 """The evaluations API: submit, read, list, page test cases and results, export, cancel."""
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -18,6 +18,7 @@ from app.evaluations.schemas import (
     EvaluationList,
     EvaluationResultList,
     EvaluationStatus,
+    ListedKind,
     ResultOrder,
     ResultStatus,
     TestCaseList,
@@ -29,6 +30,9 @@ router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=L
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
 # How long a poller should wait before asking again about a running evaluation.
 POLL_AFTER_SECONDS = "2"
+# Kinds the read routes answer: an eval run listed with `kind=eval_run` can be read here too
+# (cancelled and deleted through /v1/evals); a run (`/v1/runs`) is not an evaluation here.
+READ_KINDS: tuple[str, ...] = get_args(ListedKind)
 
 # The schema is named under problem+json too: generators read the first media type listed, and
 # an empty one makes them return nothing for every error.
@@ -128,10 +132,20 @@ def list_evaluations(
     name: Annotated[
         str | None, Query(max_length=256, description="Only names containing this (any case).")
     ] = None,
+    kind: Annotated[
+        ListedKind,
+        Query(
+            description="`evaluation` (the default): evaluations submitted here. `eval_run`: "
+            "OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for."
+        ),
+    ] = "evaluation",
 ) -> EvaluationList:
-    """The tenant's evaluations, newest first."""
-    rows = EvaluationRepository(session, tenant.id).page(
-        id_cursor(after, "eval"), limit, status=status, name=name
+    """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first."""
+    rows = EvaluationRepository(session, tenant.id, (kind,)).page(
+        id_cursor(after, "eval" if kind == "evaluation" else "evalrun"),
+        limit,
+        status=status,
+        name=name,
     )
     data = [service.to_schema(session, row) for row in rows[:limit]]
     return EvaluationList.of(data, len(rows) > limit)
@@ -146,7 +160,7 @@ def get_evaluation(
     response: Response,
 ) -> Evaluation:
     """Status, result counts, per-metric summary and judge usage."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
     if evaluation.status not in TERMINAL_STATUSES:
         response.headers["Retry-After"] = POLL_AFTER_SECONDS
     # Three missed heartbeats: the job is busy no longer, or its worker is gone.
@@ -167,7 +181,7 @@ def list_evaluation_test_cases(
     limit: LimitQuery = 100,
 ) -> TestCaseList:
     """The submitted test cases in order; images as `GET /v1/media/{sha256}` URLs."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
     rows = repository.test_case_page(session, evaluation.id, after, limit)
     if rows is None:
         raise ProblemError(
@@ -211,7 +225,7 @@ def list_evaluation_results(
     order: OrderQuery = None,
 ) -> EvaluationResultList:
     """Stored results in (test case, metric) order, each with score, reason, error and logs."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
     service.check_metric(evaluation, metric)
     rows = repository.result_page(
         session, evaluation.id, after, limit, metric=metric, status=status, order=order
@@ -242,7 +256,7 @@ def export_evaluation_results(
     status: StatusQuery = None,
 ) -> StreamingResponse:
     """Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
     service.check_metric(evaluation, metric)
     return export.stream(runtime, evaluation, format, metric, status)
 

@@ -13,6 +13,7 @@ from sqlalchemy import and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_ignoring_duplicates, plain_rows, utcnow
+from app.ids import new_id
 from app.media import gc
 from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, Result, TestCase
 
@@ -31,6 +32,10 @@ def _without_nul(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_without_nul(item) for item in value]
     return value
+
+
+# The time-sortable tail of every id (app/ids.py): what follows `<prefix>_`.
+_ID_TAIL = len(new_id("x")) - len("x_")
 
 
 class EvaluationRepository:
@@ -68,9 +73,15 @@ class EvaluationRepository:
             status: only evaluations in this status.
             name: only evaluations whose name contains this text (any case).
         """
-        statement = self._base().order_by(Evaluation.id.desc()).limit(limit + 1)
+        key: Any = Evaluation.id
+        if len(self.kinds) > 1:
+            # Kinds' ids have different prefixes (eval_, evalrun_), so sort by the part after
+            # the prefix (time, then random bits; the same length in every id).
+            key = func.substr(Evaluation.id, func.length(Evaluation.id) - (_ID_TAIL - 1))
+            after = after[-_ID_TAIL:] if after else after
+        statement = self._base().order_by(key.desc()).limit(limit + 1)
         if after:
-            statement = statement.where(Evaluation.id < after)
+            statement = statement.where(key < after)
         if status:
             statement = statement.where(Evaluation.status == status)
         if name:
@@ -501,6 +512,20 @@ def test_case_at(session: Session, evaluation_id: str, index: int) -> TestCase |
     return session.scalars(
         select(TestCase).where(TestCase.evaluation_id == evaluation_id, TestCase.index == index)
     ).one_or_none()
+
+
+def test_cases_at(
+    session: Session, evaluation_id: str, indices: Sequence[int]
+) -> dict[int, TestCase]:
+    """The evaluation's test cases at these indices, by index."""
+    if not indices:
+        return {}
+    cases = session.scalars(
+        select(TestCase).where(
+            TestCase.evaluation_id == evaluation_id, TestCase.index.in_(set(indices))
+        )
+    )
+    return {case.index: case for case in cases}
 
 
 def test_cases_by_client_id(

@@ -10,6 +10,9 @@ from app.metrics import MetricSpec
 from app.schemas import ListPage
 
 EvaluationStatus = Literal["queued", "in_progress", "completed", "failed", "canceled"]
+# What `GET /v1/evaluations?kind=` lists: plain evaluations (the default) or OpenAI eval runs,
+# which are evaluations underneath (app/evals); runs have their own list, `/v1/runs`.
+ListedKind = Literal["evaluation", "eval_run"]
 TERMINAL_STATUSES = ("completed", "failed", "canceled")
 
 MetadataKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -199,6 +202,12 @@ class Recovery(BaseModel):
 class Evaluation(BaseModel):
     object: Literal["evaluation"] = "evaluation"
     id: str
+    kind: Literal["evaluation", "run", "eval_run"] = Field(
+        default="evaluation",
+        description="What made it: `POST /v1/evaluations` (`evaluation`) or an OpenAI Evals run "
+        "(`eval_run`, `POST /v1/evals/{eval_id}/runs`; its metrics are the eval's testing "
+        "criteria, named by their ids).",
+    )
     name: str | None
     metadata: dict[str, str]
     status: EvaluationStatus

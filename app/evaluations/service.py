@@ -454,6 +454,7 @@ def to_schema(
     )
     return EvaluationSchema(
         id=evaluation.id,
+        kind=evaluation.kind or "evaluation",  # type: ignore[arg-type]
         name=evaluation.name,
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]

@@ -123,10 +123,11 @@ class Evaluations(_Resource):
         return await self._call(get_evaluation, evaluation_id)
 
     def list(
-        self, *, status: str | None = None, name: str | None = None
+        self, *, status: str | None = None, name: str | None = None, kind: str = "evaluation"
     ) -> AsyncIterator[Evaluation]:
-        """Every evaluation of the tenant, newest first, fetched page by page."""
-        return self._each(list_evaluations, status=status, name=name, limit=100)
+        """Every evaluation of the tenant, newest first, fetched page by page; with
+        `kind="eval_run"`, the OpenAI eval runs instead."""
+        return self._each(list_evaluations, status=status, name=name, kind=kind, limit=100)
 
     def results(
         self,

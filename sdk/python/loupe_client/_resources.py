@@ -133,9 +133,12 @@ class Evaluations(_Resource):
     def get(self, evaluation_id: str) -> Evaluation:
         return self._call(get_evaluation, evaluation_id)
 
-    def list(self, *, status: str | None = None, name: str | None = None) -> Iterator[Evaluation]:
-        """Every evaluation of the tenant, newest first, fetched page by page."""
-        return self._each(list_evaluations, status=status, name=name, limit=100)
+    def list(
+        self, *, status: str | None = None, name: str | None = None, kind: str = "evaluation"
+    ) -> Iterator[Evaluation]:
+        """Every evaluation of the tenant, newest first, fetched page by page; with
+        `kind="eval_run"`, the OpenAI eval runs instead."""
+        return self._each(list_evaluations, status=status, name=name, kind=kind, limit=100)
 
     def results(
         self,

@@ -330,7 +330,7 @@ export interface paths {
         };
         /**
          * List Evaluations
-         * @description The tenant's evaluations, newest first.
+         * @description The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
          */
         get: operations["list_evaluations"];
         put?: never;
@@ -971,9 +971,14 @@ export interface components {
         ClusteredError: {
             /**
              * Ci95
-             * @description mean ± t(0.975, clusters − 1) · stderr.
+             * @description BCa cluster bootstrap 95% interval of the mean (whole clusters resampled), inside the score's range; null below 10 clusters (`interval_note`).
              */
             ci95: number[] | null;
+            /**
+             * Ci Method
+             * @description How `ci95` was made: `cluster_bootstrap_bca`.
+             */
+            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
             /** Cluster By */
             cluster_by: string;
             /**
@@ -986,6 +991,11 @@ export interface components {
              * @description (clustered stderr / stderr)².
              */
             design_effect: number | null;
+            /**
+             * Interval Note
+             * @description Why `ci95` is null or has no width, in words.
+             */
+            interval_note?: string | null;
             /**
              * Stderr
              * @description Cluster-robust SE (G/(G-1) correction).
@@ -1577,6 +1587,12 @@ export interface components {
             /** Completed At */
             completed_at: string | null;
             /**
+             * Completed With Errors
+             * @description `completed`, but some results errored (`result_counts.errored` > 0; every one of them when the judge was down): the scores cover only the rest.
+             * @default false
+             */
+            completed_with_errors?: boolean;
+            /**
              * Cost Usd
              * @description Judge plus candidate cost; null when either is unknown.
              * @default 0
@@ -1592,6 +1608,13 @@ export interface components {
             id: string;
             /** @description The judge resolved at submit (null when no metric is judged). */
             judge: components["schemas"]["JudgeUsed"] | null;
+            /**
+             * Kind
+             * @description What made it: `POST /v1/evaluations` (`evaluation`) or an OpenAI Evals run (`eval_run`, `POST /v1/evals/{eval_id}/runs`; its metrics are the eval's testing criteria, named by their ids).
+             * @default evaluation
+             * @enum {string}
+             */
+            kind?: "evaluation" | "run" | "eval_run";
             /** Metadata */
             metadata: {
                 [key: string]: string;
@@ -2363,9 +2386,14 @@ export interface components {
             candidate_threshold?: number | null;
             /**
              * Ci95
-             * @description Paired t interval of the mean difference.
+             * @description BCa paired bootstrap 95% interval of the mean difference (pairs resampled together), inside ±(the score range's width); null below 10 pairs (`notes` says so).
              */
             ci95: number[] | null;
+            /**
+             * Ci Method
+             * @description How `ci95` was made: `paired_bootstrap_bca`.
+             */
+            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
             /** @description Matched items whose result errored, per side. */
             errored: components["schemas"]["ErroredCounts"];
             /**
@@ -2413,6 +2441,11 @@ export interface components {
              */
             regressed_items: number | null;
             /**
+             * Settings Differ
+             * @description The spec settings (other than `name`, `type` and `threshold`) whose values differ between the sides, sorted (e.g. `criteria`): the scores may not measure the same thing. `notes` says so in words; `loupe-client compare` refuses to decide on it unless given --accept-settings-change.
+             */
+            settings_differ?: string[];
+            /**
              * Type
              * @description Both sides' metric type (metrics match by name and type).
              */
@@ -2447,15 +2480,25 @@ export interface components {
         MetricSummary: {
             /**
              * Ci95
-             * @description [lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2.
+             * @description [lower, upper]: a 95% interval of the mean inside the score's range (`ci_method`): Wilson when every score is at one of the range's bounds (exact_match), else a BCa bootstrap of the scores; null with `interval_note` when n is too small (Wilson below 2 scores, the bootstrap below 10), or, while results still arrive, for a bootstrap of more than 1,000 scores.
              */
             ci95: number[] | null;
+            /**
+             * Ci Method
+             * @description How `ci95` was made: `wilson` or `bootstrap_bca`.
+             */
+            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /** Errored */
             errored: number;
             /** Failed */
             failed: number;
+            /**
+             * Interval Note
+             * @description Why `ci95` is null or has no width, in words.
+             */
+            interval_note?: string | null;
             /** @description The judge this metric calls (judged metrics only). */
             judge?: components["schemas"]["JudgeUsed"] | null;
             /**
@@ -2679,11 +2722,21 @@ export interface components {
         ReportRow: {
             /**
              * Ci95
-             * @description [lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2.
+             * @description [lower, upper]: a 95% interval of the mean inside the score's range (`ci_method`): Wilson when every score is at one of the range's bounds (exact_match), else a BCa bootstrap of the scores; null with `interval_note` when n is too small (Wilson below 2 scores, the bootstrap below 10), or, while results still arrive, for a bootstrap of more than 1,000 scores.
              */
             ci95: number[] | null;
+            /**
+             * Ci Method
+             * @description How `ci95` was made: `wilson` or `bootstrap_bca`.
+             */
+            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
+            /**
+             * Interval Note
+             * @description Why `ci95` is null or has no width, in words.
+             */
+            interval_note?: string | null;
             /**
              * Metric
              * @description EvalScope's per-sample key: `bleu-1`, `Rouge-L-R`, `acc`…
@@ -2812,6 +2865,12 @@ export interface components {
             cluster_by: string | null;
             /** Completed At */
             completed_at: string | null;
+            /**
+             * Completed With Errors
+             * @description `completed`, but some results errored (`result_counts.errored` > 0): the report covers only the rest.
+             * @default false
+             */
+            completed_with_errors?: boolean;
             /**
              * Cost Usd
              * @description Judge plus candidate cost; null when either is unknown.
@@ -5016,6 +5075,8 @@ export interface operations {
                 status?: ("queued" | "in_progress" | "completed" | "canceled" | "failed") | null;
                 /** @description Only names containing this (any case). */
                 name?: string | null;
+                /** @description `evaluation` (the default): evaluations submitted here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for. */
+                kind?: "evaluation" | "eval_run";
             };
             header?: never;
             path?: never;

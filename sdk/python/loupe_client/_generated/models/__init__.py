@@ -10,6 +10,7 @@ from .candidate_model_create import CandidateModelCreate
 from .candidate_model_list import CandidateModelList
 from .choice_accuracy_spec import ChoiceAccuracySpec
 from .clustered_error import ClusteredError
+from .clustered_error_ci_method_type_0 import ClusteredErrorCiMethodType0
 from .comparison import Comparison
 from .comparison_create import ComparisonCreate
 from .comparison_item import ComparisonItem
@@ -56,6 +57,7 @@ from .eval_update_metadata_type_0 import EvalUpdateMetadataType0
 from .evaluation import Evaluation
 from .evaluation_create import EvaluationCreate
 from .evaluation_create_metadata_type_0 import EvaluationCreateMetadataType0
+from .evaluation_kind import EvaluationKind
 from .evaluation_list import EvaluationList
 from .evaluation_metadata import EvaluationMetadata
 from .evaluation_metrics_item import EvaluationMetricsItem
@@ -96,6 +98,7 @@ from .list_evals_order import ListEvalsOrder
 from .list_evals_order_by import ListEvalsOrderBy
 from .list_evaluation_results_order_type_0 import ListEvaluationResultsOrderType0
 from .list_evaluation_results_status_type_0 import ListEvaluationResultsStatusType0
+from .list_evaluations_kind import ListEvaluationsKind
 from .list_evaluations_status_type_0 import ListEvaluationsStatusType0
 from .list_files_order import ListFilesOrder
 from .list_output_items_order import ListOutputItemsOrder
@@ -107,9 +110,11 @@ from .list_page_output_item import ListPageOutputItem
 from .llm_accuracy_spec import LlmAccuracySpec
 from .llm_accuracy_spec_rule import LlmAccuracySpecRule
 from .metric_comparison import MetricComparison
+from .metric_comparison_ci_method_type_0 import MetricComparisonCiMethodType0
 from .metric_comparison_verdict import MetricComparisonVerdict
 from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
+from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
 from .output_item import OutputItem
 from .output_item_datasource_item import OutputItemDatasourceItem
 from .output_item_results_item import OutputItemResultsItem
@@ -123,6 +128,7 @@ from .psnr_spec import PsnrSpec
 from .recovery import Recovery
 from .recovery_state import RecoveryState
 from .report_row import ReportRow
+from .report_row_ci_method_type_0 import ReportRowCiMethodType0
 from .result_counts import ResultCounts
 from .rouge_spec import RougeSpec
 from .rouge_spec_statistic import RougeSpecStatistic
@@ -181,6 +187,7 @@ __all__ = (
     "CandidateModelList",
     "ChoiceAccuracySpec",
     "ClusteredError",
+    "ClusteredErrorCiMethodType0",
     "Comparison",
     "ComparisonCreate",
     "ComparisonItem",
@@ -225,6 +232,7 @@ __all__ = (
     "Evaluation",
     "EvaluationCreate",
     "EvaluationCreateMetadataType0",
+    "EvaluationKind",
     "EvaluationList",
     "EvaluationMetadata",
     "EvaluationMetricsItem",
@@ -267,6 +275,7 @@ __all__ = (
     "ListEvalsOrderBy",
     "ListEvaluationResultsOrderType0",
     "ListEvaluationResultsStatusType0",
+    "ListEvaluationsKind",
     "ListEvaluationsStatusType0",
     "ListFilesOrder",
     "ListOutputItemsOrder",
@@ -278,9 +287,11 @@ __all__ = (
     "LlmAccuracySpec",
     "LlmAccuracySpecRule",
     "MetricComparison",
+    "MetricComparisonCiMethodType0",
     "MetricComparisonVerdict",
     "MetricMismatch",
     "MetricSummary",
+    "MetricSummaryCiMethodType0",
     "OutputItem",
     "OutputItemDatasourceItem",
     "OutputItemResultsItem",
@@ -294,6 +305,7 @@ __all__ = (
     "Recovery",
     "RecoveryState",
     "ReportRow",
+    "ReportRowCiMethodType0",
     "ResultCounts",
     "RougeSpec",
     "RougeSpecStatistic",

@@ -8,6 +8,9 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.clustered_error_ci_method_type_0 import check_clustered_error_ci_method_type_0
+from ..models.clustered_error_ci_method_type_0 import ClusteredErrorCiMethodType0
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -24,11 +27,14 @@ class ClusteredError:
     """ The mean's error when cases in one cluster are correlated (computed on each read).
 
         Attributes:
-            ci95 (list[float] | None): mean ± t(0.975, clusters − 1) · stderr.
+            ci95 (list[float] | None): BCa cluster bootstrap 95% interval of the mean (whole clusters resampled), inside the
+                score's range; null below 10 clusters (`interval_note`).
             cluster_by (str):
             clusters (int): Distinct values of `cluster_by` among scored cases.
             design_effect (float | None): (clustered stderr / stderr)².
             stderr (float | None): Cluster-robust SE (G/(G-1) correction).
+            ci_method (ClusteredErrorCiMethodType0 | None | Unset): How `ci95` was made: `cluster_bootstrap_bca`.
+            interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
      """
 
     ci95: list[float] | None
@@ -36,6 +42,8 @@ class ClusteredError:
     clusters: int
     design_effect: float | None
     stderr: float | None
+    ci_method: ClusteredErrorCiMethodType0 | None | Unset = UNSET
+    interval_note: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -61,6 +69,20 @@ class ClusteredError:
         stderr: float | None
         stderr = self.stderr
 
+        ci_method: None | str | Unset
+        if isinstance(self.ci_method, Unset):
+            ci_method = UNSET
+        elif isinstance(self.ci_method, str):
+            ci_method = self.ci_method
+        else:
+            ci_method = self.ci_method
+
+        interval_note: None | str | Unset
+        if isinstance(self.interval_note, Unset):
+            interval_note = UNSET
+        else:
+            interval_note = self.interval_note
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -71,6 +93,10 @@ class ClusteredError:
             "design_effect": design_effect,
             "stderr": stderr,
         })
+        if ci_method is not UNSET:
+            field_dict["ci_method"] = ci_method
+        if interval_note is not UNSET:
+            field_dict["interval_note"] = interval_note
 
         return field_dict
 
@@ -115,12 +141,44 @@ class ClusteredError:
         stderr = _parse_stderr(d.pop("stderr"))
 
 
+        def _parse_ci_method(data: object) -> ClusteredErrorCiMethodType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                ci_method_type_0 = check_clustered_error_ci_method_type_0(data)
+
+
+
+                return ci_method_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ClusteredErrorCiMethodType0 | None | Unset, data)
+
+        ci_method = _parse_ci_method(d.pop("ci_method", UNSET))
+
+
+        def _parse_interval_note(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        interval_note = _parse_interval_note(d.pop("interval_note", UNSET))
+
+
         clustered_error = cls(
             ci95=ci95,
             cluster_by=cluster_by,
             clusters=clusters,
             design_effect=design_effect,
             stderr=stderr,
+            ci_method=ci_method,
+            interval_note=interval_note,
         )
 
 

@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.evaluation_kind import check_evaluation_kind
+from ..models.evaluation_kind import EvaluationKind
 from ..models.evaluation_status import check_evaluation_status
 from ..models.evaluation_status import EvaluationStatus
 from ..types import UNSET, Unset
@@ -57,7 +59,12 @@ class Evaluation:
             usage (UsageTotals):
             webhook_url (None | str):
             candidate_usage (UsageTotals | Unset):
+            completed_with_errors (bool | Unset): `completed`, but some results errored (`result_counts.errored` > 0; every
+                one of them when the judge was down): the scores cover only the rest. Default: False.
             cost_usd (float | None | Unset): Judge plus candidate cost; null when either is unknown. Default: 0.0.
+            kind (EvaluationKind | Unset): What made it: `POST /v1/evaluations` (`evaluation`) or an OpenAI Evals run
+                (`eval_run`, `POST /v1/evals/{eval_id}/runs`; its metrics are the eval's testing criteria, named by their ids).
+                Default: 'evaluation'.
             object_ (Literal['evaluation'] | Unset):  Default: 'evaluation'.
             recovery (None | Recovery | Unset): Set while a running evaluation waits on or runs in recovery.
      """
@@ -80,7 +87,9 @@ class Evaluation:
     usage: UsageTotals
     webhook_url: None | str
     candidate_usage: UsageTotals | Unset = UNSET
+    completed_with_errors: bool | Unset = False
     cost_usd: float | None | Unset = 0.0
+    kind: EvaluationKind | Unset = 'evaluation'
     object_: Literal['evaluation'] | Unset = 'evaluation'
     recovery: None | Recovery | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -165,11 +174,18 @@ class Evaluation:
         if not isinstance(self.candidate_usage, Unset):
             candidate_usage = self.candidate_usage.to_dict()
 
+        completed_with_errors = self.completed_with_errors
+
         cost_usd: float | None | Unset
         if isinstance(self.cost_usd, Unset):
             cost_usd = UNSET
         else:
             cost_usd = self.cost_usd
+
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind
+
 
         object_ = self.object_
 
@@ -205,8 +221,12 @@ class Evaluation:
         })
         if candidate_usage is not UNSET:
             field_dict["candidate_usage"] = candidate_usage
+        if completed_with_errors is not UNSET:
+            field_dict["completed_with_errors"] = completed_with_errors
         if cost_usd is not UNSET:
             field_dict["cost_usd"] = cost_usd
+        if kind is not UNSET:
+            field_dict["kind"] = kind
         if object_ is not UNSET:
             field_dict["object"] = object_
         if recovery is not UNSET:
@@ -384,6 +404,8 @@ class Evaluation:
 
 
 
+        completed_with_errors = d.pop("completed_with_errors", UNSET)
+
         def _parse_cost_usd(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -392,6 +414,16 @@ class Evaluation:
             return cast(float | None | Unset, data)
 
         cost_usd = _parse_cost_usd(d.pop("cost_usd", UNSET))
+
+
+        _kind = d.pop("kind", UNSET)
+        kind: EvaluationKind | Unset
+        if isinstance(_kind,  Unset):
+            kind = UNSET
+        else:
+            kind = check_evaluation_kind(_kind)
+
+
 
 
         object_ = cast(Literal['evaluation'] | Unset , d.pop("object", UNSET))
@@ -437,7 +469,9 @@ class Evaluation:
             usage=usage,
             webhook_url=webhook_url,
             candidate_usage=candidate_usage,
+            completed_with_errors=completed_with_errors,
             cost_usd=cost_usd,
+            kind=kind,
             object_=object_,
             recovery=recovery,
         )

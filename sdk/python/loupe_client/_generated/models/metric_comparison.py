@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.metric_comparison_ci_method_type_0 import check_metric_comparison_ci_method_type_0
+from ..models.metric_comparison_ci_method_type_0 import MetricComparisonCiMethodType0
 from ..models.metric_comparison_verdict import check_metric_comparison_verdict
 from ..models.metric_comparison_verdict import MetricComparisonVerdict
 from ..types import UNSET, Unset
@@ -34,7 +36,8 @@ class MetricComparison:
             baseline_pass_rate (float | None): Only for metrics with a threshold, the same on both sides.
             candidate_mean (float | None):
             candidate_pass_rate (float | None):
-            ci95 (list[float] | None): Paired t interval of the mean difference.
+            ci95 (list[float] | None): BCa paired bootstrap 95% interval of the mean difference (pairs resampled together),
+                inside ±(the score range's width); null below 10 pairs (`notes` says so).
             errored (ErroredCounts):
             improved_items (int | None): Failed on the baseline, passed now.
             mcnemar_p_value (float | None): Exact McNemar: two-sided binomial test on the discordant pairs.
@@ -54,7 +57,11 @@ class MetricComparison:
             baseline_threshold (float | None | Unset): The baseline spec's threshold (null: the type has none).
             candidate_threshold (float | None | Unset): The candidate spec's threshold. When it differs from the baseline's,
                 the pass-rate figures are null (a note says so): equal scores can pass on one side only.
+            ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_bootstrap_bca`.
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
+            settings_differ (list[str] | Unset): The spec settings (other than `name`, `type` and `threshold`) whose values
+                differ between the sides, sorted (e.g. `criteria`): the scores may not measure the same thing. `notes` says so
+                in words; `loupe-client compare` refuses to decide on it unless given --accept-settings-change.
      """
 
     adjusted_p_value: float | None
@@ -78,7 +85,9 @@ class MetricComparison:
     wilcoxon_p_value: float | None
     baseline_threshold: float | None | Unset = UNSET
     candidate_threshold: float | None | Unset = UNSET
+    ci_method: MetricComparisonCiMethodType0 | None | Unset = UNSET
     notes: list[str] | Unset = UNSET
+    settings_differ: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -156,9 +165,23 @@ class MetricComparison:
         else:
             candidate_threshold = self.candidate_threshold
 
+        ci_method: None | str | Unset
+        if isinstance(self.ci_method, Unset):
+            ci_method = UNSET
+        elif isinstance(self.ci_method, str):
+            ci_method = self.ci_method
+        else:
+            ci_method = self.ci_method
+
         notes: list[str] | Unset = UNSET
         if not isinstance(self.notes, Unset):
             notes = self.notes
+
+
+
+        settings_differ: list[str] | Unset = UNSET
+        if not isinstance(self.settings_differ, Unset):
+            settings_differ = self.settings_differ
 
 
 
@@ -190,8 +213,12 @@ class MetricComparison:
             field_dict["baseline_threshold"] = baseline_threshold
         if candidate_threshold is not UNSET:
             field_dict["candidate_threshold"] = candidate_threshold
+        if ci_method is not UNSET:
+            field_dict["ci_method"] = ci_method
         if notes is not UNSET:
             field_dict["notes"] = notes
+        if settings_differ is not UNSET:
+            field_dict["settings_differ"] = settings_differ
 
         return field_dict
 
@@ -357,7 +384,30 @@ class MetricComparison:
         candidate_threshold = _parse_candidate_threshold(d.pop("candidate_threshold", UNSET))
 
 
+        def _parse_ci_method(data: object) -> MetricComparisonCiMethodType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                ci_method_type_0 = check_metric_comparison_ci_method_type_0(data)
+
+
+
+                return ci_method_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MetricComparisonCiMethodType0 | None | Unset, data)
+
+        ci_method = _parse_ci_method(d.pop("ci_method", UNSET))
+
+
         notes = cast(list[str], d.pop("notes", UNSET))
+
+
+        settings_differ = cast(list[str], d.pop("settings_differ", UNSET))
 
 
         metric_comparison = cls(
@@ -382,7 +432,9 @@ class MetricComparison:
             wilcoxon_p_value=wilcoxon_p_value,
             baseline_threshold=baseline_threshold,
             candidate_threshold=candidate_threshold,
+            ci_method=ci_method,
             notes=notes,
+            settings_differ=settings_differ,
         )
 
 

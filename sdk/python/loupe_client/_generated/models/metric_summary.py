@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.metric_summary_ci_method_type_0 import check_metric_summary_ci_method_type_0
+from ..models.metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -28,7 +30,10 @@ T = TypeVar("T", bound="MetricSummary")
 class MetricSummary:
     """ 
         Attributes:
-            ci95 (list[float] | None): [lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2.
+            ci95 (list[float] | None): [lower, upper]: a 95% interval of the mean inside the score's range (`ci_method`):
+                Wilson when every score is at one of the range's bounds (exact_match), else a BCa bootstrap of the scores; null
+                with `interval_note` when n is too small (Wilson below 2 scores, the bootstrap below 10), or, while results
+                still arrive, for a bootstrap of more than 1,000 scores.
             errored (int):
             failed (int):
             mean_score (float | None): Mean over results that have a score.
@@ -41,7 +46,9 @@ class MetricSummary:
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             type_ (str):
+            ci_method (MetricSummaryCiMethodType0 | None | Unset): How `ci95` was made: `wilson` or `bootstrap_bca`.
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
+            interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
             judge (JudgeUsed | None | Unset): The judge this metric calls (judged metrics only).
             position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
                 bias).
@@ -61,7 +68,9 @@ class MetricSummary:
     std: float | None
     stderr: float | None
     type_: str
+    ci_method: MetricSummaryCiMethodType0 | None | Unset = UNSET
     clustered: ClusteredError | None | Unset = UNSET
+    interval_note: None | str | Unset = UNSET
     judge: JudgeUsed | None | Unset = UNSET
     position_inconsistent: int | None | Unset = UNSET
     usage: UsageTotals | Unset = UNSET
@@ -117,6 +126,14 @@ class MetricSummary:
 
         type_ = self.type_
 
+        ci_method: None | str | Unset
+        if isinstance(self.ci_method, Unset):
+            ci_method = UNSET
+        elif isinstance(self.ci_method, str):
+            ci_method = self.ci_method
+        else:
+            ci_method = self.ci_method
+
         clustered: dict[str, Any] | None | Unset
         if isinstance(self.clustered, Unset):
             clustered = UNSET
@@ -124,6 +141,12 @@ class MetricSummary:
             clustered = self.clustered.to_dict()
         else:
             clustered = self.clustered
+
+        interval_note: None | str | Unset
+        if isinstance(self.interval_note, Unset):
+            interval_note = UNSET
+        else:
+            interval_note = self.interval_note
 
         judge: dict[str, Any] | None | Unset
         if isinstance(self.judge, Unset):
@@ -161,8 +184,12 @@ class MetricSummary:
             "stderr": stderr,
             "type": type_,
         })
+        if ci_method is not UNSET:
+            field_dict["ci_method"] = ci_method
         if clustered is not UNSET:
             field_dict["clustered"] = clustered
+        if interval_note is not UNSET:
+            field_dict["interval_note"] = interval_note
         if judge is not UNSET:
             field_dict["judge"] = judge
         if position_inconsistent is not UNSET:
@@ -258,6 +285,26 @@ class MetricSummary:
 
         type_ = d.pop("type")
 
+        def _parse_ci_method(data: object) -> MetricSummaryCiMethodType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                ci_method_type_0 = check_metric_summary_ci_method_type_0(data)
+
+
+
+                return ci_method_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MetricSummaryCiMethodType0 | None | Unset, data)
+
+        ci_method = _parse_ci_method(d.pop("ci_method", UNSET))
+
+
         def _parse_clustered(data: object) -> ClusteredError | None | Unset:
             if data is None:
                 return data
@@ -276,6 +323,16 @@ class MetricSummary:
             return cast(ClusteredError | None | Unset, data)
 
         clustered = _parse_clustered(d.pop("clustered", UNSET))
+
+
+        def _parse_interval_note(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        interval_note = _parse_interval_note(d.pop("interval_note", UNSET))
 
 
         def _parse_judge(data: object) -> JudgeUsed | None | Unset:
@@ -332,7 +389,9 @@ class MetricSummary:
             std=std,
             stderr=stderr,
             type_=type_,
+            ci_method=ci_method,
             clustered=clustered,
+            interval_note=interval_note,
             judge=judge,
             position_inconsistent=position_inconsistent,
             usage=usage,

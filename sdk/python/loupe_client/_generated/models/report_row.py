@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.report_row_ci_method_type_0 import check_report_row_ci_method_type_0
+from ..models.report_row_ci_method_type_0 import ReportRowCiMethodType0
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -26,7 +28,10 @@ T = TypeVar("T", bound="ReportRow")
 class ReportRow:
     """ 
         Attributes:
-            ci95 (list[float] | None): [lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2.
+            ci95 (list[float] | None): [lower, upper]: a 95% interval of the mean inside the score's range (`ci_method`):
+                Wilson when every score is at one of the range's bounds (exact_match), else a BCa bootstrap of the scores; null
+                with `interval_note` when n is too small (Wilson below 2 scores, the bootstrap below 10), or, while results
+                still arrive, for a bootstrap of more than 1,000 scores.
             metric (str): EvalScope's per-sample key: `bleu-1`, `Rouge-L-R`, `acc`…
             n (int): Results with a score.
             num (int): Samples that carry this metric.
@@ -35,7 +40,9 @@ class ReportRow:
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             subset (str): A subset name, or `OVERALL` for every selected sample.
+            ci_method (None | ReportRowCiMethodType0 | Unset): How `ci95` was made: `wilson` or `bootstrap_bca`.
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
+            interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
      """
 
     ci95: list[float] | None
@@ -47,7 +54,9 @@ class ReportRow:
     std: float | None
     stderr: float | None
     subset: str
+    ci_method: None | ReportRowCiMethodType0 | Unset = UNSET
     clustered: ClusteredError | None | Unset = UNSET
+    interval_note: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -88,6 +97,14 @@ class ReportRow:
 
         subset = self.subset
 
+        ci_method: None | str | Unset
+        if isinstance(self.ci_method, Unset):
+            ci_method = UNSET
+        elif isinstance(self.ci_method, str):
+            ci_method = self.ci_method
+        else:
+            ci_method = self.ci_method
+
         clustered: dict[str, Any] | None | Unset
         if isinstance(self.clustered, Unset):
             clustered = UNSET
@@ -95,6 +112,12 @@ class ReportRow:
             clustered = self.clustered.to_dict()
         else:
             clustered = self.clustered
+
+        interval_note: None | str | Unset
+        if isinstance(self.interval_note, Unset):
+            interval_note = UNSET
+        else:
+            interval_note = self.interval_note
 
 
         field_dict: dict[str, Any] = {}
@@ -110,8 +133,12 @@ class ReportRow:
             "stderr": stderr,
             "subset": subset,
         })
+        if ci_method is not UNSET:
+            field_dict["ci_method"] = ci_method
         if clustered is not UNSET:
             field_dict["clustered"] = clustered
+        if interval_note is not UNSET:
+            field_dict["interval_note"] = interval_note
 
         return field_dict
 
@@ -179,6 +206,26 @@ class ReportRow:
 
         subset = d.pop("subset")
 
+        def _parse_ci_method(data: object) -> None | ReportRowCiMethodType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                ci_method_type_0 = check_report_row_ci_method_type_0(data)
+
+
+
+                return ci_method_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ReportRowCiMethodType0 | Unset, data)
+
+        ci_method = _parse_ci_method(d.pop("ci_method", UNSET))
+
+
         def _parse_clustered(data: object) -> ClusteredError | None | Unset:
             if data is None:
                 return data
@@ -199,6 +246,16 @@ class ReportRow:
         clustered = _parse_clustered(d.pop("clustered", UNSET))
 
 
+        def _parse_interval_note(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        interval_note = _parse_interval_note(d.pop("interval_note", UNSET))
+
+
         report_row = cls(
             ci95=ci95,
             metric=metric,
@@ -209,7 +266,9 @@ class ReportRow:
             std=std,
             stderr=stderr,
             subset=subset,
+            ci_method=ci_method,
             clustered=clustered,
+            interval_note=interval_note,
         )
 
 

@@ -60,6 +60,8 @@ class Run:
             usage (UsageTotals):
             webhook_url (None | str):
             candidate_usage (UsageTotals | Unset):
+            completed_with_errors (bool | Unset): `completed`, but some results errored (`result_counts.errored` > 0): the
+                report covers only the rest. Default: False.
             cost_usd (float | None | Unset): Judge plus candidate cost; null when either is unknown. Default: 0.0.
             object_ (Literal['run'] | Unset):  Default: 'run'.
             recovery (None | Recovery | Unset): Set while a running run waits on or runs in recovery.
@@ -86,6 +88,7 @@ class Run:
     usage: UsageTotals
     webhook_url: None | str
     candidate_usage: UsageTotals | Unset = UNSET
+    completed_with_errors: bool | Unset = False
     cost_usd: float | None | Unset = 0.0
     object_: Literal['run'] | Unset = 'run'
     recovery: None | Recovery | Unset = UNSET
@@ -172,6 +175,8 @@ class Run:
         if not isinstance(self.candidate_usage, Unset):
             candidate_usage = self.candidate_usage.to_dict()
 
+        completed_with_errors = self.completed_with_errors
+
         cost_usd: float | None | Unset
         if isinstance(self.cost_usd, Unset):
             cost_usd = UNSET
@@ -215,6 +220,8 @@ class Run:
         })
         if candidate_usage is not UNSET:
             field_dict["candidate_usage"] = candidate_usage
+        if completed_with_errors is not UNSET:
+            field_dict["completed_with_errors"] = completed_with_errors
         if cost_usd is not UNSET:
             field_dict["cost_usd"] = cost_usd
         if object_ is not UNSET:
@@ -395,6 +402,8 @@ class Run:
 
 
 
+        completed_with_errors = d.pop("completed_with_errors", UNSET)
+
         def _parse_cost_usd(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -451,6 +460,7 @@ class Run:
             usage=usage,
             webhook_url=webhook_url,
             candidate_usage=candidate_usage,
+            completed_with_errors=completed_with_errors,
             cost_usd=cost_usd,
             object_=object_,
             recovery=recovery,

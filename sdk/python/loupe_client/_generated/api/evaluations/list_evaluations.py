@@ -9,6 +9,8 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.evaluation_list import EvaluationList
+from ...models.list_evaluations_kind import check_list_evaluations_kind
+from ...models.list_evaluations_kind import ListEvaluationsKind
 from ...models.list_evaluations_status_type_0 import check_list_evaluations_status_type_0
 from ...models.list_evaluations_status_type_0 import ListEvaluationsStatusType0
 from ...models.problem import Problem
@@ -23,6 +25,7 @@ def _get_kwargs(
     limit: int | Unset = 20,
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
+    kind: ListEvaluationsKind | Unset = 'evaluation',
 
 ) -> dict[str, Any]:
     
@@ -55,6 +58,12 @@ def _get_kwargs(
     else:
         json_name = name
     params["name"] = json_name
+
+    json_kind: str | Unset = UNSET
+    if not isinstance(kind, Unset):
+        json_kind = kind
+
+    params["kind"] = json_kind
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -150,17 +159,21 @@ def sync_detailed(
     limit: int | Unset = 20,
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
+    kind: ListEvaluationsKind | Unset = 'evaluation',
 
 ) -> Response[EvaluationList | Problem]:
     """ List Evaluations
 
-     The tenant's evaluations, newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
 
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
+        kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
+            asked for. Default: 'evaluation'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,6 +189,7 @@ def sync_detailed(
 limit=limit,
 status=status,
 name=name,
+kind=kind,
 
     )
 
@@ -192,17 +206,21 @@ def sync(
     limit: int | Unset = 20,
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
+    kind: ListEvaluationsKind | Unset = 'evaluation',
 
 ) -> EvaluationList | Problem | None:
     """ List Evaluations
 
-     The tenant's evaluations, newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
 
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
+        kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
+            asked for. Default: 'evaluation'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -219,6 +237,7 @@ after=after,
 limit=limit,
 status=status,
 name=name,
+kind=kind,
 
     ).parsed
 
@@ -229,17 +248,21 @@ async def asyncio_detailed(
     limit: int | Unset = 20,
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
+    kind: ListEvaluationsKind | Unset = 'evaluation',
 
 ) -> Response[EvaluationList | Problem]:
     """ List Evaluations
 
-     The tenant's evaluations, newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
 
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
+        kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
+            asked for. Default: 'evaluation'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -255,6 +278,7 @@ async def asyncio_detailed(
 limit=limit,
 status=status,
 name=name,
+kind=kind,
 
     )
 
@@ -271,17 +295,21 @@ async def asyncio(
     limit: int | Unset = 20,
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
+    kind: ListEvaluationsKind | Unset = 'evaluation',
 
 ) -> EvaluationList | Problem | None:
     """ List Evaluations
 
-     The tenant's evaluations, newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
 
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
+        kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
+            asked for. Default: 'evaluation'.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -298,5 +326,6 @@ after=after,
 limit=limit,
 status=status,
 name=name,
+kind=kind,
 
     )).parsed

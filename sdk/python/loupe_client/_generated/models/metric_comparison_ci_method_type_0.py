@@ -1,0 +1,10 @@
+from typing import Literal
+
+MetricComparisonCiMethodType0 = Literal['bootstrap_bca', 'cluster_bootstrap_bca', 'paired_bootstrap_bca', 'wilson']
+
+METRIC_COMPARISON_CI_METHOD_TYPE_0_VALUES: set[MetricComparisonCiMethodType0] = { 'bootstrap_bca', 'cluster_bootstrap_bca', 'paired_bootstrap_bca', 'wilson',  }
+
+def check_metric_comparison_ci_method_type_0(value: str) -> MetricComparisonCiMethodType0:
+    if value in METRIC_COMPARISON_CI_METHOD_TYPE_0_VALUES:
+        return value
+    raise TypeError(f"Unexpected value {value!r}. Expected one of {METRIC_COMPARISON_CI_METHOD_TYPE_0_VALUES!r}")
