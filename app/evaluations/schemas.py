@@ -211,6 +211,11 @@ class Evaluation(BaseModel):
     name: str | None
     metadata: dict[str, str]
     status: EvaluationStatus
+    completed_with_errors: bool = Field(
+        default=False,
+        description="`completed`, but some results errored (`result_counts.errored` > 0; "
+        "every one of them when the judge was down): the scores cover only the rest.",
+    )
     metrics: list[dict[str, Any]]
     judge: JudgeUsed | None = Field(
         description="The judge resolved at submit (null when no metric is judged)."

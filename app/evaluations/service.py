@@ -458,6 +458,7 @@ def to_schema(
         name=evaluation.name,
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]
+        completed_with_errors=evaluation.status == "completed" and totals["errored"] > 0,
         metrics=evaluation.metrics,
         judge=_judge_used(evaluation.judge),
         webhook_url=endpoint.url if endpoint else None,
@@ -631,6 +632,7 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         "id": evaluation.id,
         "name": evaluation.name,
         "status": evaluation.status,
+        "completed_with_errors": summary.completed_with_errors,
         "metadata": evaluation.metadata_ or {},
         "result_counts": summary.result_counts.model_dump(),
         "error": evaluation.error,

@@ -130,6 +130,11 @@ class Run(BaseModel):
     name: str | None
     metadata: dict[str, str]
     status: EvaluationStatus
+    completed_with_errors: bool = Field(
+        default=False,
+        description="`completed`, but some results errored (`result_counts.errored` > 0): the "
+        "report covers only the rest.",
+    )
     dataset_id: str
     model_id: str | None
     subsets: list[str]

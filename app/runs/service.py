@@ -532,6 +532,7 @@ def to_schema(
         name=evaluation.name,
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]
+        completed_with_errors=summary.completed_with_errors,
         dataset_id=run.dataset_id,
         model_id=run.model_id,
         subsets=options.get("subsets", []),

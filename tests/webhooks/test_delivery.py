@@ -144,6 +144,7 @@ class TestDelivery:
             assert payload["data"]["status"] == "completed"
             assert payload["data"]["result_counts"] == final["result_counts"]
             assert payload["data"]["result_counts"]["failed"] == 1
+            assert payload["data"]["completed_with_errors"] is False
         with pytest.raises(WebhookVerificationError):
             verified("whsec_" + base64.b64encode(secrets.token_bytes(32)).decode(), first)
 
