@@ -2,13 +2,14 @@
 
 import json
 import logging
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
@@ -18,6 +19,10 @@ PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://loupe.dev/problems/"
 # Location segments that pydantic adds for union members, not for fields (see media/parts.py).
 _TAG_PREFIX = "@"
+# Field errors one answer lists at most; a 10,000-case submission can have many more.
+MAX_FIELD_ERRORS = 100
+
+T = TypeVar("T")
 
 
 class FieldError(BaseModel):
@@ -173,6 +178,45 @@ def problem_response(problem: Problem, headers: dict[str, str] | None = None) ->
     )
 
 
+def pydantic_message(error: Mapping[str, Any]) -> str:
+    """A pydantic error's message, without the `Value error, ` pydantic puts before a
+    validator's own words (they are written for the client as they stand)."""
+    message = str(error.get("msg", "invalid"))
+    for prefix in ("Value error, ", "Assertion failed, "):
+        message = message.removeprefix(prefix)
+    return message
+
+
+def invalid_request(errors: list[FieldError], total: int | None = None) -> ProblemError:
+    """The 422 naming every field at fault: detail lists the first three, errors[] the first
+    100 (`total`: how many there are in all, when more were found than kept)."""
+    total = max(total or 0, len(errors))
+    detail = "; ".join(f"{error.loc}: {error.msg}" for error in errors[:3])
+    if total > 3:
+        detail += f" (and {total - 3} more)"
+    return ProblemError(
+        422, "Invalid request", detail, slug="validation", errors=errors[:MAX_FIELD_ERRORS]
+    )
+
+
+# A body that is still checked past a failed schema (see `checked_anyway`).
+BodyCheck = Callable[[Request, Mapping[str, Any]], list[FieldError]]
+_BODY_CHECK = "loupe_body_check"
+
+
+def checked_anyway(check: BodyCheck) -> Callable[[T], T]:
+    """Mark an endpoint whose JSON body, when it fails its schema, is still checked by `check`
+    (run in a thread, given the request and the parsed body): its field errors join the
+    schema's in one 422, so a client fixes every problem at once rather than one stage a
+    round."""
+
+    def mark(endpoint: T) -> T:
+        setattr(endpoint, _BODY_CHECK, check)
+        return endpoint
+
+    return mark
+
+
 def bad_request(message: str, path: list[str | int] | None = None, code: str = "invalid_value"):
     """A 400 naming the field at `path` (the `param` of the SDK's BadRequestError)."""
     errors = [field_error(path, message, code)] if path else None
@@ -197,7 +241,7 @@ def _whole_body_error(error: Mapping[str, Any], body: Any) -> FieldError:
     if body is None or isinstance(body, (list, str, bool, int, float)):
         kind = "null" if body is None else _JSON_KINDS.get(type(body), "a number")
         return field_error(["body"], f"expected a JSON object, got {kind}", "object_type")
-    return field_error(["body"], str(error.get("msg", "invalid")), error.get("type", "value_error"))
+    return field_error(["body"], pydantic_message(error), error.get("type", "value_error"))
 
 
 _TITLES = {
@@ -319,21 +363,13 @@ def install_problem_handlers(app: FastAPI) -> None:
                 field = str((e.get("ctx") or {}).get("discriminator", "")).strip("'\"")
                 if field.isidentifier():
                     path.append(field)
-            errors.append(field_error(path, e.get("msg", "invalid"), e.get("type", "value_error")))
-        shown = errors[:100]
-        detail = "; ".join(f"{err.loc}: {err.msg}" for err in shown[:3])
-        if len(errors) > 3:
-            detail += f" (and {len(errors) - 3} more)"
-        return problem_response(
-            Problem(
-                type=PROBLEM_BASE + "validation",
-                title="Invalid request",
-                status=422,
-                detail=detail,
-                instance=request.url.path,
-                errors=shown,
-            )
-        )
+            errors.append(field_error(path, pydantic_message(e), e.get("type", "value_error")))
+        check = getattr(getattr(request.scope.get("route"), "endpoint", None), _BODY_CHECK, None)
+        if check is not None and isinstance(body, Mapping):
+            # What the schema stage cannot see (a metric's needs, images that do not decode):
+            # in this answer too, not the next one's.
+            errors.extend(await run_in_threadpool(check, request, body))
+        return await _problem(request, invalid_request(errors))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -1,14 +1,15 @@
 """Typed dependencies every endpoint uses: the runtime, a session, the caller's tenant."""
 
-from collections.abc import Iterator
-from typing import Annotated
+from collections.abc import Callable, Iterator, Mapping
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.models import Tenant
-from app.problems import ProblemError
+from app.problems import FieldError, ProblemError, checked_anyway
 from app.runtime import Runtime
 from app.tenants.service import tenant_for_key
 from app.tenants.throttle import Throttled, app_throttle, client_address, refusal
@@ -69,6 +70,8 @@ def get_tenant(
             headers={"WWW-Authenticate": 'Bearer realm="loupe", error="invalid_token"'},
             field=["header", "Authorization"],
         )
+    # For a body checked past a failed schema (`checked_with_tenant`): the caller is known.
+    request.state.tenant_id = tenant.id
     return tenant
 
 
@@ -91,3 +94,24 @@ def get_idempotency_key(
 
 
 IdempotencyKeyDep = Annotated[str | None, Depends(get_idempotency_key)]
+
+
+T = TypeVar("T")
+TenantBodyCheck = Callable[[Session, Tenant, Settings, Mapping[str, Any]], list[FieldError]]
+
+
+def checked_with_tenant(check: TenantBodyCheck) -> Callable[[T], T]:
+    """`checked_anyway` for a check that reads the caller's data (its models, its webhook
+    endpoints): it gets a session of its own and the authenticated tenant. A request that
+    never got as far as its tenant (refused before) is not checked further."""
+
+    def run(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
+        tenant_id = getattr(request.state, "tenant_id", None)
+        if tenant_id is None:
+            return []
+        runtime = get_runtime(request)
+        with runtime.session() as session:
+            tenant = session.get(Tenant, tenant_id)
+            return [] if tenant is None else check(session, tenant, runtime.settings, body)
+
+    return checked_anyway(run)

@@ -6,10 +6,16 @@ from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from app import idempotency
-from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
+from app.api.deps import (
+    IdempotencyKeyDep,
+    RuntimeDep,
+    SessionDep,
+    TenantDep,
+    checked_with_tenant,
+)
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import export, lifecycle, repository, service
+from app.evaluations import checks, export, lifecycle, repository, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -23,7 +29,7 @@ from app.evaluations.schemas import (
     ResultStatus,
     TestCaseList,
 )
-from app.problems import ProblemError, field_error, problem_responses
+from app.problems import ProblemError, problem_responses
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 
@@ -45,6 +51,7 @@ _PROBLEMS = problem_responses(400, 401, 404, 409, 413, 415, 422)
     response_model=Evaluation,
     responses=_PROBLEMS,
 )
+@checked_with_tenant(checks.body_problems)
 def create_evaluation(
     payload: EvaluationCreate,
     session: SessionDep,
@@ -70,37 +77,6 @@ def create_evaluation(
             )
         reservation_id = stored.id
     try:
-        if len(payload.test_cases) > runtime.settings.max_test_cases:
-            raise ProblemError(
-                422,
-                "Invalid request",
-                f"test_cases: at most {runtime.settings.max_test_cases} per evaluation "
-                "(LOUPE_MAX_TEST_CASES)",
-                slug="validation",
-                errors=[
-                    field_error(
-                        ["test_cases"],
-                        f"at most {runtime.settings.max_test_cases} test cases "
-                        "(LOUPE_MAX_TEST_CASES)",
-                        "too_long",
-                    )
-                ],
-            )
-        if len(payload.metrics) > runtime.settings.max_metrics:
-            raise ProblemError(
-                422,
-                "Invalid request",
-                f"metrics: at most {runtime.settings.max_metrics} per evaluation "
-                "(LOUPE_MAX_METRICS)",
-                slug="validation",
-                errors=[
-                    field_error(
-                        ["metrics"],
-                        f"at most {runtime.settings.max_metrics} metrics (LOUPE_MAX_METRICS)",
-                        "too_long",
-                    )
-                ],
-            )
         evaluation = service.create(session, tenant, payload, runtime.settings)
         body = service.to_schema(session, evaluation).model_dump(mode="json")
         headers = {

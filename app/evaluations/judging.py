@@ -56,7 +56,7 @@ def resolve(
     session: Session,
     tenant_id: str,
     settings: Settings,
-    specs: list[MetricSpecBase],
+    specs: list[MetricSpecBase | None],
     judge: Any,
     *,
     judge_path: list[str | int],
@@ -100,7 +100,8 @@ def resolve(
         }
     per_metric: dict[str, dict[str, Any]] = {}
     for index, spec in enumerate(specs):
-        if not is_judged(spec):
+        # None: a metric refused by its schema (its own errors say why).
+        if spec is None or not is_judged(spec):
             continue
         path: list[str | int] = [*metric_path, index]
         own = getattr(spec, "judge", None)

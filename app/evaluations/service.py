@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import judging, repository
+from app.evaluations import checks, repository
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -32,11 +32,10 @@ from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.evaluations.schemas import TestCase as TestCaseSchema
 from app.ids import new_id
 from app.media import gc
-from app.media import ingest as media
 from app.media.links import MediaUrl, with_media_urls
 from app.media.store import DatabaseBlobStore
 from app.models import Evaluation, Result, Tenant, TestCase
-from app.problems import FieldError, ProblemError, field_error
+from app.problems import ProblemError, invalid_request
 from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.runtime import Runtime
 from app.stats import clustered_spread, spread_from_sums, wilson_interval
@@ -44,143 +43,11 @@ from app.telemetry import logs
 from app.tenants import limits
 from app.webhooks import service as webhook_service
 
-# Shown per response at most; a 10,000-case submission can have many more bad fields.
 logger = logging.getLogger("loupe.evaluations")
 
 # How long a request that has committed new work waits for a queue that is away before it
 # answers anyway (the sweep queues the work later): far less than a client's timeout.
 SUBMIT_PATIENCE_SECONDS = 5.0
-_MAX_FIELD_ERRORS = 100
-
-
-def _missing_field_errors(payload: EvaluationCreate) -> tuple[list[FieldError], int]:
-    errors: list[FieldError] = []
-    count = 0
-    for m_index, spec in enumerate(payload.metrics):
-        for field in spec.required_test_case_fields():
-            for tc_index, test_case in enumerate(payload.test_cases):
-                value = getattr(test_case, field)
-                # An empty list is a valid (empty) retrieval context; None and "" are missing.
-                if value is None or value == "":
-                    count += 1
-                    if len(errors) < _MAX_FIELD_ERRORS:
-                        errors.append(
-                            field_error(
-                                ["test_cases", tc_index, field],
-                                f"metric {spec.display_name!r} (metrics[{m_index}]) needs {field}",
-                                "missing_for_metric",
-                            )
-                        )
-        for tc_index, test_case in enumerate(payload.test_cases):
-            for field, message in spec.test_case_problems(test_case):
-                count += 1
-                if len(errors) < _MAX_FIELD_ERRORS:
-                    errors.append(
-                        field_error(
-                            ["test_cases", tc_index, field],
-                            f"metric {spec.display_name!r} (metrics[{m_index}]): {message}",
-                            "unfit_for_metric",
-                        )
-                    )
-    return errors, count
-
-
-def _validate(
-    session: Session, tenant: Tenant, payload: EvaluationCreate, settings: Settings
-) -> tuple[str | None, dict[str, Any] | None]:
-    """Checks a schema cannot express; returns the webhook endpoint id, if any, and the judge
-    record (which judge each judged metric calls)."""
-    errors: list[FieldError] = []
-    seen: dict[str, int] = {}
-    for index, spec in enumerate(payload.metrics):
-        name = spec.display_name
-        if name in seen:
-            errors.append(
-                field_error(
-                    ["metrics", index, "name"],
-                    f"metric name {name!r} is already used by metrics[{seen[name]}]; "
-                    "give each metric a distinct name",
-                    "duplicate_name",
-                )
-            )
-        seen.setdefault(name, index)
-    client_ids: dict[str, int] = {}
-    for index, test_case in enumerate(payload.test_cases):
-        if test_case.id is None:
-            continue
-        key = str(test_case.id)
-        if key in client_ids and len(errors) < _MAX_FIELD_ERRORS:
-            errors.append(
-                field_error(
-                    ["test_cases", index, "id"],
-                    f"id {key!r} is already used by test_cases[{client_ids[key]}]",
-                    "duplicate_id",
-                )
-            )
-        client_ids.setdefault(key, index)
-    # A case without an id is known by its index: an explicit id equal to that index would make
-    # two cases one (comparisons match by id), so the submission names the unnamed case.
-    for index, test_case in enumerate(payload.test_cases):
-        taken = client_ids.get(str(index))
-        if test_case.id is None and taken is not None and len(errors) < _MAX_FIELD_ERRORS:
-            errors.append(
-                field_error(
-                    ["test_cases", index, "id"],
-                    f"missing, and the id a case without one gets (its index, {str(index)!r}) "
-                    f"is test_cases[{taken}]'s; give this case an id, or every case or none",
-                    "duplicate_id",
-                )
-            )
-    missing, missing_count = _missing_field_errors(payload)
-    errors.extend(missing)
-    if payload.cluster_by is not None:
-        for index, test_case in enumerate(payload.test_cases):
-            if (test_case.metadata or {}).get(payload.cluster_by) is None:
-                missing_count += 1
-                if len(errors) < _MAX_FIELD_ERRORS:
-                    errors.append(
-                        field_error(
-                            ["test_cases", index, "metadata", payload.cluster_by],
-                            f"cluster_by {payload.cluster_by!r} needs this key on every case",
-                            "missing_for_cluster_by",
-                        )
-                    )
-    judge, judge_errors = judging.resolve(
-        session,
-        tenant.id,
-        settings,
-        payload.metrics,
-        payload.judge,
-        judge_path=["judge"],
-        metric_path=["metrics"],
-    )
-    errors.extend(judge_errors)
-    endpoint_id = None
-    if payload.webhook_url is not None:
-        endpoint = webhook_service.endpoint_for_url(session, tenant.id, payload.webhook_url)
-        if endpoint is None:
-            errors.append(
-                field_error(
-                    ["webhook_url"],
-                    "not a registered webhook endpoint; register it with "
-                    "POST /v1/webhook_endpoints first",
-                    "unregistered_webhook",
-                )
-            )
-        else:
-            endpoint_id = endpoint.id
-    if errors:
-        detail = "; ".join(f"{e.loc}: {e.msg}" for e in errors[:3])
-        if missing_count > len(missing):
-            detail += f" ({missing_count} test-case fields missing or unfit in all)"
-        raise ProblemError(
-            422,
-            "Invalid request",
-            detail,
-            slug="validation",
-            errors=errors[:_MAX_FIELD_ERRORS],
-        )
-    return endpoint_id, judge
 
 
 def create(
@@ -188,10 +55,14 @@ def create(
 ) -> Evaluation:
     """Validate and store a new queued evaluation with its test cases.
 
-    Images are taken in first (URLs fetched, everything checked and normalised, stored once);
-    the stored test cases reference them as `blob:sha256:` URLs.
+    Every problem the schema could not see is found first, images included (URLs fetched,
+    everything checked and normalised), and answered in one 422; then the images are stored
+    once and the stored test cases reference them as `blob:sha256:` URLs.
     """
-    endpoint_id, judge = _validate(session, tenant, payload, settings)
+    cases = [checks.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
+    checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases)
+    if checked.findings.errors:
+        raise invalid_request(checked.findings.errors, checked.findings.total)
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
     limits.admit(session, tenant)
     evaluation = Evaluation(
@@ -200,8 +71,8 @@ def create(
         name=payload.name,
         metadata_=payload.metadata or {},
         metrics=[spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics],
-        judge=judge,
-        webhook_endpoint_id=endpoint_id,
+        judge=checked.judge,
+        webhook_endpoint_id=checked.endpoint_id,
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,
         status="queued",
@@ -209,22 +80,10 @@ def create(
         total_test_cases=len(payload.test_cases),
         dispatch_attempts=1,
     )
-    cases = [
-        {
-            "evaluation_id": evaluation.id,
-            "index": index,
-            "client_id": str(tc.id) if tc.id is not None else str(index),
-            "input": _content_json(tc.input),
-            "actual_output": _content_json(tc.actual_output),
-            "expected_output": _content_json(tc.expected_output),
-            "context": _nodes_json(tc.context),
-            "retrieval_context": _nodes_json(tc.retrieval_context),
-            "metadata_": tc.metadata,
-        }
-        for index, tc in enumerate(payload.test_cases)
-    ]
-    media.ingest(cases, DatabaseBlobStore(session, tenant.id), settings)
+    assert checked.intake is not None  # counts within their caps: images were taken in
+    checked.intake.store(DatabaseBlobStore(session, tenant.id))
     for case in cases:
+        case["evaluation_id"] = evaluation.id
         case["context_hash"] = context_hash(case["retrieval_context"])
     EvaluationRepository(session, tenant.id).add(evaluation, cases)
     return evaluation
@@ -236,19 +95,6 @@ def context_hash(nodes: list[Any] | None) -> str | None:
         return None
     canonical = json.dumps(nodes, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _content_json(content: Any) -> Any:
-    if content is None or isinstance(content, str):
-        return content
-    return [
-        part if isinstance(part, str) else part.model_dump(mode="json", exclude_none=True)
-        for part in content
-    ]
-
-
-def _nodes_json(nodes: list[Any] | None) -> Any:
-    return None if nodes is None else [_content_json(node) for node in nodes]
 
 
 def slices(evaluation: Evaluation, slice_size: int) -> list[tuple[int, int]]:

@@ -17,12 +17,10 @@ from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client, tr
 from app.media.images import ImageError, ImageLimits, NormalisedImage, data_url_size, normalise
 from app.media.images import decode_data_url as _decode
 from app.media.store import BlobStore, reference
-from app.problems import FieldError, ProblemError, field_error
+from app.problems import FieldError, field_error, invalid_request
 
 CONTENT_FIELDS = ("input", "actual_output", "expected_output")
 NODE_FIELDS = ("context", "retrieval_context")
-# Shown per response at most, as for other validation errors.
-_MAX_FIELD_ERRORS = 100
 
 T = TypeVar("T")
 
@@ -160,7 +158,10 @@ def _run(coroutine: Coroutine[Any, Any, T]) -> T:
         return pool.submit(asyncio.run, coroutine).result()
 
 
-def _problem(sources: list[_Source], errors: dict[str, ImageError | FetchError]) -> ProblemError:
+def _field_errors(
+    sources: list[_Source], errors: dict[str, ImageError | FetchError]
+) -> list[FieldError]:
+    """A field error for every use of a refused source, in the order the body has them."""
     found: list[tuple[int, FieldError]] = []
     for source in sources:
         exc = errors.get(source.url)
@@ -168,11 +169,66 @@ def _problem(sources: list[_Source], errors: dict[str, ImageError | FetchError])
             for order, path, _ in source.uses:
                 found.append((order, field_error(path, exc.message, exc.type)))
     found.sort(key=lambda item: item[0])
-    shown = [error for _, error in found[:_MAX_FIELD_ERRORS]]
-    detail = "; ".join(f"{e.loc}: {e.msg}" for e in shown[:3])
-    if len(found) > 3:
-        detail += f" (and {len(found) - 3} more)"
-    return ProblemError(422, "Invalid request", detail, slug="validation", errors=shown)
+    return [error for _, error in found]
+
+
+@dataclass
+class Intake:
+    """A submission's images and audio, decoded and checked but not stored yet."""
+
+    sources: list[_Source]
+    audio_sources: list[_Source]
+    images: dict[str, NormalisedImage]
+    clips: dict[str, AudioClip]
+    errors: list[FieldError] = field(default_factory=list)
+
+    def store(self, store: BlobStore) -> int:
+        """Store what was taken in and point its parts at the blobs; how many blobs are new.
+
+        Only for an intake without errors."""
+        if not self.sources and not self.audio_sources:
+            return 0
+        stored = store.put([*self.images.values(), *self.clips.values()])  # type: ignore[list-item]
+        for source in self.sources:
+            image = self.images[source.url]
+            details = {
+                "sha256": image.sha256,
+                "source": "data_url" if source.is_data else source.url[:2048],
+                "original": image.original.as_dict(),
+                "sent": image.sent.as_dict(),
+                "changes": list(image.changes),
+            }
+            for _, _, part in source.uses:
+                part["image_url"]["url"] = reference(image.sha256)
+                part["blob"] = details
+        for source in self.audio_sources:
+            clip = self.clips[source.url]
+            for _, _, part in source.uses:
+                part["input_audio"]["data"] = reference(clip.sha256)
+                part["input_audio"]["format"] = clip.format
+        return len(stored)
+
+
+def take_in(contents: list[tuple[list[str | int], Any]], settings: Any) -> Intake:
+    """Decode (or fetch) and check every image and audio part of `(location, content)` pairs;
+    what is refused is in `errors`, one per use, naming its field. Nothing is stored."""
+    sources_by_url: dict[str, _Source] = {}
+    audio_by_url: dict[str, _Source] = {}
+    order = itertools.count()
+    for path, content in contents:
+        _collect(content, path, sources_by_url, order, audio_by_url)
+    sources = list(sources_by_url.values())
+    audio_sources = list(audio_by_url.values())
+    images, errors = _run(_prepare(sources, settings)) if sources else ({}, {})
+    clips: dict[str, AudioClip] = {}
+    for source in audio_sources:
+        try:
+            clips[source.url] = decode_audio_url(source.url, settings.max_image_bytes)
+        except ImageError as exc:
+            errors[source.url] = exc
+    return Intake(
+        sources, audio_sources, images, clips, _field_errors(sources + audio_sources, errors)
+    )
 
 
 def ingest(cases: list[dict[str, Any]], store: BlobStore, settings: Any) -> int:
@@ -190,41 +246,7 @@ def ingest_contents(
 
     Audio (`input_audio` parts, datasets only) must be a WAV or MP3 data URL.
     """
-    sources_by_url: dict[str, _Source] = {}
-    audio_by_url: dict[str, _Source] = {}
-    order = itertools.count()
-    for path, content in contents:
-        _collect(content, path, sources_by_url, order, audio_by_url)
-    sources = list(sources_by_url.values())
-    audio_sources = list(audio_by_url.values())
-    if not sources and not audio_sources:
-        return 0
-    images, errors = _run(_prepare(sources, settings)) if sources else ({}, {})
-    clips: dict[str, AudioClip] = {}
-    for source in audio_sources:
-        try:
-            clips[source.url] = decode_audio_url(source.url, settings.max_image_bytes)
-        except ImageError as exc:
-            errors[source.url] = exc
-    if errors:
-        raise _problem(sources + audio_sources, errors)
-    stored = store.put([*images.values(), *clips.values()])  # type: ignore[list-item]
-    for source in sources:
-        image = images[source.url]
-        digest = image.sha256
-        details = {
-            "sha256": digest,
-            "source": "data_url" if source.is_data else source.url[:2048],
-            "original": image.original.as_dict(),
-            "sent": image.sent.as_dict(),
-            "changes": list(image.changes),
-        }
-        for _, _, part in source.uses:
-            part["image_url"]["url"] = reference(digest)
-            part["blob"] = details
-    for source in audio_sources:
-        clip = clips[source.url]
-        for _, _, part in source.uses:
-            part["input_audio"]["data"] = reference(clip.sha256)
-            part["input_audio"]["format"] = clip.format
-    return len(stored)
+    intake = take_in(contents, settings)
+    if intake.errors:
+        raise invalid_request(intake.errors)
+    return intake.store(store)

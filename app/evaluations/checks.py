@@ -1,0 +1,291 @@
+"""Everything wrong with a submission, found in one pass and answered in one 422.
+
+A client that sent a G-Eval without `name`, an image that does not decode and a faithfulness
+metric without `retrieval_context` must hear about all three at once, not one per round. So the
+checks run on a `Draft`: the submission as far as it could be read, each test case and metric
+on its own (None where its schema failed), and each check looks only at the parts it can.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.evaluations import judging
+from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
+from app.media import ingest as media
+from app.metrics import MetricSpec, MetricSpecBase
+from app.models import Tenant
+from app.problems import MAX_FIELD_ERRORS, FieldError, field_error
+from app.webhooks import service as webhook_service
+
+_test_case = TypeAdapter(TestCaseCreate)
+_metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
+_judge = TypeAdapter(JudgeConfig | None)
+_webhook_url = TypeAdapter(str | None)
+_cluster_by = TypeAdapter(MetadataKey | None)
+
+
+@dataclass
+class Draft:
+    """A submission as far as it could be read: None for a test case or metric whose schema
+    failed (its own errors are the schema's to report)."""
+
+    test_cases: list[TestCaseCreate | None]
+    metrics: list[MetricSpecBase | None]
+    judge: JudgeConfig | None = None
+    # False when `judge` itself was refused: which judge a metric gets is then unknown.
+    judge_known: bool = True
+    webhook_url: str | None = None
+    cluster_by: str | None = None
+
+    @classmethod
+    def of(cls, payload: EvaluationCreate) -> "Draft":
+        return cls(
+            test_cases=list(payload.test_cases),
+            metrics=list(payload.metrics),
+            judge=payload.judge,
+            webhook_url=payload.webhook_url,
+            cluster_by=payload.cluster_by,
+        )
+
+    @classmethod
+    def salvage(cls, body: Mapping[str, Any]) -> "Draft":
+        """What can still be checked of a body that failed the schema."""
+        judge, judge_known = _valid(_judge, body.get("judge"))
+        webhook_url, _ = _valid(_webhook_url, body.get("webhook_url"))
+        cluster_by, _ = _valid(_cluster_by, body.get("cluster_by"))
+        return cls(
+            test_cases=[_valid(_test_case, raw)[0] for raw in _items(body.get("test_cases"))],
+            metrics=[_valid(_metric, raw)[0] for raw in _items(body.get("metrics"))],
+            judge=judge,
+            judge_known=judge_known,
+            webhook_url=webhook_url,
+            cluster_by=cluster_by,
+        )
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _valid(adapter: TypeAdapter[Any], raw: Any) -> tuple[Any, bool]:
+    try:
+        return adapter.validate_python(raw), True
+    except ValidationError:
+        return None, False
+
+
+@dataclass
+class Findings:
+    """Field errors in the order found; the first MAX_FIELD_ERRORS kept, all counted."""
+
+    errors: list[FieldError] = field(default_factory=list)
+    total: int = 0
+
+    def add(self, path: list[str | int], message: str, type_: str) -> None:
+        self.total += 1
+        if len(self.errors) < MAX_FIELD_ERRORS:
+            self.errors.append(field_error(path, message, type_))
+
+    def extend(self, errors: list[FieldError]) -> None:
+        self.total += len(errors)
+        self.errors.extend(errors[: max(0, MAX_FIELD_ERRORS - len(self.errors))])
+
+
+@dataclass
+class Checked:
+    """A draft's findings, and what the checks resolved on the way (for a valid submission)."""
+
+    findings: Findings
+    endpoint_id: str | None = None
+    judge: dict[str, Any] | None = None
+    intake: media.Intake | None = None
+
+
+def _over_caps(draft: Draft, settings: Settings, findings: Findings) -> bool:
+    """The operator's caps on counts; True when one is passed (then nothing costly is done)."""
+    over = False
+    if len(draft.test_cases) > settings.max_test_cases:
+        over = True
+        findings.add(
+            ["test_cases"],
+            f"at most {settings.max_test_cases} test cases (LOUPE_MAX_TEST_CASES)",
+            "too_long",
+        )
+    if len(draft.metrics) > settings.max_metrics:
+        over = True
+        findings.add(
+            ["metrics"], f"at most {settings.max_metrics} metrics (LOUPE_MAX_METRICS)", "too_long"
+        )
+    return over
+
+
+def _names_and_ids(draft: Draft, findings: Findings) -> None:
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(draft.metrics):
+        if spec is None:
+            continue
+        name = spec.display_name
+        if name in seen:
+            findings.add(
+                ["metrics", index, "name"],
+                f"metric name {name!r} is already used by metrics[{seen[name]}]; "
+                "give each metric a distinct name",
+                "duplicate_name",
+            )
+        seen.setdefault(name, index)
+    client_ids: dict[str, int] = {}
+    for index, test_case in enumerate(draft.test_cases):
+        if test_case is None or test_case.id is None:
+            continue
+        key = str(test_case.id)
+        if key in client_ids:
+            findings.add(
+                ["test_cases", index, "id"],
+                f"id {key!r} is already used by test_cases[{client_ids[key]}]",
+                "duplicate_id",
+            )
+        client_ids.setdefault(key, index)
+    # A case without an id is known by its index: an explicit id equal to that index would make
+    # two cases one (comparisons match by id), so the submission names the unnamed case.
+    for index, test_case in enumerate(draft.test_cases):
+        taken = client_ids.get(str(index))
+        if test_case is not None and test_case.id is None and taken is not None:
+            findings.add(
+                ["test_cases", index, "id"],
+                f"missing, and the id a case without one gets (its index, {str(index)!r}) "
+                f"is test_cases[{taken}]'s; give this case an id, or every case or none",
+                "duplicate_id",
+            )
+
+
+def _metric_needs(draft: Draft, findings: Findings) -> None:
+    """Test-case fields each metric needs, and what it cannot accept in a case."""
+    for m_index, spec in enumerate(draft.metrics):
+        if spec is None:
+            continue
+        for field_name in spec.required_test_case_fields():
+            for tc_index, test_case in enumerate(draft.test_cases):
+                if test_case is None:
+                    continue
+                value = getattr(test_case, field_name)
+                # An empty list is a valid (empty) retrieval context; None and "" are missing.
+                if value is None or value == "":
+                    findings.add(
+                        ["test_cases", tc_index, field_name],
+                        f"metric {spec.display_name!r} (metrics[{m_index}]) needs {field_name}",
+                        "missing_for_metric",
+                    )
+        for tc_index, test_case in enumerate(draft.test_cases):
+            if test_case is None:
+                continue
+            for field_name, message in spec.test_case_problems(test_case):
+                findings.add(
+                    ["test_cases", tc_index, field_name],
+                    f"metric {spec.display_name!r} (metrics[{m_index}]): {message}",
+                    "unfit_for_metric",
+                )
+
+
+def _cluster_keys(draft: Draft, findings: Findings) -> None:
+    if draft.cluster_by is None:
+        return
+    for index, test_case in enumerate(draft.test_cases):
+        if test_case is not None and (test_case.metadata or {}).get(draft.cluster_by) is None:
+            findings.add(
+                ["test_cases", index, "metadata", draft.cluster_by],
+                f"cluster_by {draft.cluster_by!r} needs this key on every case",
+                "missing_for_cluster_by",
+            )
+
+
+def stored_case(index: int, test_case: TestCaseCreate) -> dict[str, Any]:
+    """A test case in the form it is stored in (images still as the client sent them)."""
+    return {
+        "index": index,
+        "client_id": str(test_case.id) if test_case.id is not None else str(index),
+        "input": _content_json(test_case.input),
+        "actual_output": _content_json(test_case.actual_output),
+        "expected_output": _content_json(test_case.expected_output),
+        "context": _nodes_json(test_case.context),
+        "retrieval_context": _nodes_json(test_case.retrieval_context),
+        "metadata_": test_case.metadata,
+    }
+
+
+def _content_json(content: Any) -> Any:
+    if content is None or isinstance(content, str):
+        return content
+    return [
+        part if isinstance(part, str) else part.model_dump(mode="json", exclude_none=True)
+        for part in content
+    ]
+
+
+def _nodes_json(nodes: list[Any] | None) -> Any:
+    return None if nodes is None else [_content_json(node) for node in nodes]
+
+
+def check(
+    session: Session,
+    tenant_id: str,
+    draft: Draft,
+    settings: Settings,
+    cases: list[dict[str, Any]] | None = None,
+) -> Checked:
+    """Every problem of a draft the schema could not see: counts past the operator's caps,
+    duplicate names and ids, fields a metric needs, judges, the webhook, and images.
+
+    Images are decoded (and URLs fetched) last, and not at all when a count is past its cap;
+    `cases`, the stored-form test cases, get their images checked (built from the draft's
+    valid cases when not given).
+    """
+    findings = Findings()
+    over_caps = _over_caps(draft, settings, findings)
+    _names_and_ids(draft, findings)
+    _metric_needs(draft, findings)
+    _cluster_keys(draft, findings)
+    checked = Checked(findings)
+    if draft.judge_known:
+        checked.judge, judge_errors = judging.resolve(
+            session,
+            tenant_id,
+            settings,
+            draft.metrics,
+            draft.judge,
+            judge_path=["judge"],
+            metric_path=["metrics"],
+        )
+        findings.extend(judge_errors)
+    if draft.webhook_url is not None:
+        endpoint = webhook_service.endpoint_for_url(session, tenant_id, draft.webhook_url)
+        if endpoint is None:
+            findings.add(
+                ["webhook_url"],
+                "not a registered webhook endpoint; register it with "
+                "POST /v1/webhook_endpoints first",
+                "unregistered_webhook",
+            )
+        else:
+            checked.endpoint_id = endpoint.id
+    if not over_caps:
+        if cases is None:
+            cases = [
+                stored_case(index, test_case)
+                for index, test_case in enumerate(draft.test_cases)
+                if test_case is not None
+            ]
+        checked.intake = media.take_in(media.case_contents(cases), settings)
+        findings.extend(checked.intake.errors)
+    return checked
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """The problems of a submission body that failed its schema, beyond the schema's own."""
+    return check(session, tenant.id, Draft.salvage(body), settings).findings.errors

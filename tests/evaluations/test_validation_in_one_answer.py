@@ -1,0 +1,183 @@
+"""Every problem of a submission in one 422 (issue 24, item 7): the schema's, a metric's needs,
+images that do not decode and the operator's caps, each naming its field; and no message keeps
+pydantic's `Value error, ` prefix."""
+
+from pathlib import Path
+from typing import Any
+
+from tests.evaluations.test_endpoints import problem
+from tests.fixtures.api import Api, side_app
+from tests.media.loopback import LoopbackServer, Route, data_url, png
+
+NOT_A_PNG = data_url(b"this is not a png at all, only words")
+FAITHFULNESS = {"type": "faithfulness", "name": "faithful"}
+G_EVAL_WITHOUT_NAME = {
+    "type": "g_eval",
+    "criteria": "Does the answer describe the picture?",
+    "evaluation_params": ["input", "actual_output"],
+}
+
+
+def image(url: str) -> dict[str, Any]:
+    return {"type": "image_url", "image_url": {"url": url}}
+
+
+def case(**fields: Any) -> dict[str, Any]:
+    return {"input": "What is shown?", "actual_output": "a red square", **fields}
+
+
+def by_loc(found: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {error["loc"]: error for error in found["errors"]}
+
+
+def assert_no_prefix(found: dict[str, Any]) -> None:
+    texts = [found["detail"], *(error["msg"] for error in found["errors"])]
+    assert not [text for text in texts if "Value error, " in text], texts
+
+
+class TestTheIssuesRequest:
+    def test_three_problems_one_answer(self, api: Api) -> None:
+        """A G-Eval without `name`, an undecodable PNG and no `retrieval_context` for
+        faithfulness: once, in one 422 naming the three fields."""
+        body = {
+            "name": "three-problems",
+            "test_cases": [case(actual_output=["a red square", image(NOT_A_PNG)])],
+            "metrics": [G_EVAL_WITHOUT_NAME, FAITHFULNESS],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+            listed = client.get("/v1/evaluations", params={"name": "three-problems"})
+        assert listed.json()["data"] == []
+        errors = by_loc(found)
+        assert set(errors) == {
+            "metrics[0].name",
+            "test_cases[0].actual_output[1].image_url.url",
+            "test_cases[0].retrieval_context",
+        }, found
+        assert errors["metrics[0].name"]["type"] == "missing"
+        assert errors["test_cases[0].actual_output[1].image_url.url"]["type"] == "image_type"
+        assert errors["test_cases[0].retrieval_context"]["type"] == "missing_for_metric"
+        assert errors["test_cases[0].retrieval_context"]["pointer"] == (
+            "/test_cases/0/retrieval_context"
+        )
+        assert found["detail"].startswith("metrics[0].name: ")
+        assert_no_prefix(found)
+
+    def test_once_the_schema_is_met_images_and_needs_come_together(self, api: Api) -> None:
+        """With the name given, the image and the missing context are still one answer (the
+        image used to wait until the metric's needs were met)."""
+        body = {
+            "test_cases": [case(actual_output=["a red square", image(NOT_A_PNG)])],
+            "metrics": [{**G_EVAL_WITHOUT_NAME, "name": "describes"}, FAITHFULNESS],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        assert [error["loc"] for error in found["errors"]] == [
+            "test_cases[0].retrieval_context",
+            "test_cases[0].actual_output[1].image_url.url",
+        ]
+        assert_no_prefix(found)
+
+
+class TestEachPartOnItsOwn:
+    def test_a_bad_metric_and_a_bad_case_hide_nothing_else(self, api: Api) -> None:
+        """The schema fails on test_cases[0] and metrics[1]; test_cases[1]'s image, its
+        missing context for metrics[0] and metrics[2]'s duplicate name are still found."""
+        body = {
+            "test_cases": [
+                {"input": "no output"},
+                case(input=["look", image(NOT_A_PNG)], expected_output="a red square"),
+            ],
+            "metrics": [
+                FAITHFULNESS,
+                {"type": "no_such_metric"},
+                {"type": "exact_match", "name": "faithful"},
+            ],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        assert set(by_loc(found)) == {
+            "test_cases[0].actual_output",
+            "metrics[1].type",
+            "metrics[2].name",
+            "test_cases[1].retrieval_context",
+            "test_cases[1].input[1].image_url.url",
+        }, found
+        assert_no_prefix(found)
+
+    def test_validator_messages_read_as_written(self, api: Api) -> None:
+        body = {
+            "test_cases": [case(input=["look", image("file:///etc/passwd")])],
+            "metrics": [{"type": "exact_match"}],
+            "judge": {},
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        assert {(e["loc"], e["msg"]) for e in found["errors"]} == {
+            (
+                "test_cases[0].input[1].image_url.url",
+                "must be a data:image/...;base64 URL or an http(s) URL",
+            ),
+            ("judge", "give model, model_id or both"),
+        }
+        assert_no_prefix(found)
+
+    def test_an_unregistered_judge_model_is_named_with_the_schemas_errors(self, api: Api) -> None:
+        body = {
+            "test_cases": [case(), {"actual_output": "no input"}],
+            "metrics": [{**FAITHFULNESS, "judge": {"model_id": "model_unknown"}}],
+            "webhook_url": "http://127.0.0.1:9/never-registered",
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        assert set(by_loc(found)) == {
+            "test_cases[1].input",
+            "test_cases[0].retrieval_context",
+            "metrics[0].judge.model_id",
+            "webhook_url",
+        }, found
+
+
+class TestCapsBeforeImages:
+    def test_past_a_cap_the_cheap_checks_answer_and_no_image_is_read(self, tmp_path: Path) -> None:
+        """Past LOUPE_MAX_TEST_CASES the request is not worth fetching and decoding: the cap,
+        the schema's errors and the metric's needs come in one answer, and no image is read."""
+        with LoopbackServer() as images, side_app(tmp_path, max_test_cases=2) as app:
+            images.routes["/a.png"] = Route(body=png())
+            body = {
+                "test_cases": [
+                    case(input=["look", image(images.url("/a.png"))]),
+                    case(),
+                    {"input": "no output"},
+                ],
+                "metrics": [FAITHFULNESS],
+            }
+            with app.tenant_client() as client:
+                found = problem(client.post("/v1/evaluations", json=body), 422)
+            assert images.hits == []
+        assert set(by_loc(found)) == {
+            "test_cases",
+            "test_cases[2].actual_output",
+            "test_cases[0].retrieval_context",
+            "test_cases[1].retrieval_context",
+        }, found
+        assert "LOUPE_MAX_TEST_CASES" in by_loc(found)["test_cases"]["msg"]
+
+    def test_a_metric_cap_without_schema_errors(self, tmp_path: Path) -> None:
+        """Without schema errors too: the cap answers with the other cheap checks."""
+        with LoopbackServer() as images, side_app(tmp_path, max_metrics=2) as app:
+            images.routes["/a.png"] = Route(body=png())
+            body = {
+                "test_cases": [
+                    case(input=["look", image(images.url("/a.png"))], expected_output="red")
+                ],
+                "metrics": [{"type": "exact_match", "name": f"m{i}"} for i in range(2)]
+                + [FAITHFULNESS],
+            }
+            with app.tenant_client() as client:
+                found = problem(client.post("/v1/evaluations", json=body), 422)
+            assert images.hits == []
+        assert [error["loc"] for error in found["errors"]] == [
+            "metrics",
+            "test_cases[0].retrieval_context",
+        ]
