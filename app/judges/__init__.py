@@ -25,6 +25,7 @@ from app.judges._types import (
     JudgeError,
     JudgeReply,
     JudgeUsage,
+    MismatchedAnswer,
 )
 from app.judges._wire import text_content
 
@@ -79,6 +80,7 @@ __all__ = [
     "JudgeError",
     "JudgeReply",
     "JudgeUsage",
+    "MismatchedAnswer",
     "SharedAnswers",
     "answer_once",
     "cache_key",

@@ -29,6 +29,7 @@ from app.judges._errors import (
     endpoint_host,
     endpoint_message,
     error_code,
+    misfit,
     retry_after,
     stated_limit,
 )
@@ -257,19 +258,35 @@ class JudgeClient:
             first_error = completion.problem
             # One repair round: show the judge its reply and the problem, ask for JSON only.
             repaired = True
+            unfit = misfit(first_error)
+            problem = (
+                f"Your reply does not fit the question: {unfit}."
+                if unfit is not None
+                else f"Your reply could not be used: {describe(first_error)}."
+            )
             repair = [
                 *messages,
                 {"role": "assistant", "content": completion.content or ""},
                 {
                     "role": "user",
-                    "content": "Your reply could not be used: "
-                    f"{describe(first_error)}. Reply again with only the JSON object, "
+                    "content": f"{problem} Reply again with only the JSON object, "
                     f"with exactly these fields: {', '.join(schema.model_fields)}.",
                 },
             ]
             completion = await self._complete(repair, schema, model, top_logprobs, usage, sampling)
             if completion.problem is not None:
                 second_error = completion.problem
+                unfit = misfit(second_error)
+                if unfit is not None:
+                    # Well-formed but not an answer to what was asked: scoring it anyway (a
+                    # clamp, verdicts left out) would turn it into a pass.
+                    raise self._error(
+                        "invalid_answer",
+                        f"the judge at {self.host} answered twice with an answer that does not "
+                        f"fit the question: {unfit}",
+                        usage,
+                        kind="malformed",
+                    ) from second_error
                 raise self._error(
                     f"{self.endpoint.role}_malformed",
                     f"the judge at {self.host} returned unusable JSON twice: "

@@ -17,6 +17,7 @@ import httpx
 import openai
 from pydantic import ValidationError
 
+from app.judges._types import MismatchedAnswer
 from app.telemetry.logs import redact
 
 # Providers' Retry-After beyond this is capped: a job should not sleep for an hour.
@@ -76,11 +77,27 @@ def endpoint_message(error: openai.APIStatusError, key: str | None = None) -> st
 
 
 def describe(error: Exception) -> str:
+    """What was wrong with a reply, in the words the judge is shown and results store: a
+    validator's own message without pydantic's `Value error, ` prefix."""
     if isinstance(error, ValidationError):
         first = error.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ()))
-        return f"field {where or '(root)'}: {first.get('msg')}"
+        raised = (first.get("ctx") or {}).get("error")
+        message = str(raised) if isinstance(raised, ValueError) else first.get("msg")
+        return f"field {where or '(root)'}: {message}"
     return str(error)
+
+
+def misfit(error: Exception) -> str | None:
+    """What did not fit the question when a reply failed its schema with MismatchedAnswer
+    (field and message), else None."""
+    if not isinstance(error, ValidationError):
+        return None
+    for item in error.errors():
+        if isinstance((item.get("ctx") or {}).get("error"), MismatchedAnswer):
+            where = ".".join(str(part) for part in item.get("loc", ()))
+            return f"field {where or '(root)'}: {item['ctx']['error']}"
+    return None
 
 
 # Why a call to a judge or candidate endpoint failed for good. These names are a contract: the

@@ -7,11 +7,18 @@ from typing import Any
 _MIN_LOGPROB = math.log(0.01)
 
 
-def weighted_score(raw_score: float, tokens: list[dict[str, Any]] | None) -> float | None:
+def weighted_score(
+    raw_score: float,
+    tokens: list[dict[str, Any]] | None,
+    bounds: tuple[float, float] | None = None,
+) -> float | None:
     """Σ value·p / Σ p over digit alternatives at the last token spelling the raw score.
 
     Tokens match as deepeval matches them: the score token's text must equal the score
-    exactly, and only alternatives made of digits alone count (" 7" is neither).
+    exactly, and only alternatives made of digits alone count (" 7" is neither). With
+    `bounds`, only alternatives within them count: a "9" among the alternatives of a 1-to-5
+    score is no answer to the question, and weighing it in pushed the score past the range
+    (where a clamp then hid it).
 
     Returns None when the weighting cannot be computed (no logprobs, score token not found,
     non-integer score); the caller then uses the raw score and says so.
@@ -27,7 +34,12 @@ def weighted_score(raw_score: float, tokens: list[dict[str, Any]] | None) -> flo
         for alternative in token.get("top_logprobs") or []:
             text = alternative.get("token") or ""
             logprob = alternative.get("logprob")
-            if not text.isdecimal() or logprob is None or logprob < _MIN_LOGPROB:
+            if not text.isdecimal() or not isinstance(logprob, int | float):
+                continue
+            # NaN or an infinity is no probability: it would make the weighted score NaN.
+            if not math.isfinite(logprob) or logprob < _MIN_LOGPROB:
+                continue
+            if bounds is not None and not bounds[0] <= int(text) <= bounds[1]:
                 continue
             weights[int(text)] = weights.get(int(text), 0.0) + math.exp(logprob)
         total = sum(weights.values())

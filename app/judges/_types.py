@@ -101,6 +101,13 @@ class Embeddings:
     usage: JudgeUsage
 
 
+class MismatchedAnswer(ValueError):
+    """Raised by a reply schema's validator: the answer is well-formed but does not fit the
+    question (a verdict count other than the nodes asked about, a score outside the asked
+    range). The judge client asks once for a repair saying what did not fit; a second misfit
+    is `invalid_answer`, never a clamped or partial score."""
+
+
 class JudgeError(Exception):
     """A call that failed for good; `type` becomes the result's error type.
 

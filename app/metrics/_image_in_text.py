@@ -2,14 +2,15 @@
 
 Each image of actual_output is judged on its own, with the nearest text before it (its last
 `max_context_size` characters) and the nearest text after it (its first ones), skipping other
-images and blank text. Score = mean over images of judge score / 10, each clamped to 0..10.
-One call per image, all at once. The metric's own rubric is all that differs.
+images and blank text. Score = mean over images of judge score / 10; a score outside 0..10 gets
+one repair request, then is `invalid_answer` (never clamped). One call per image, all at once.
+The metric's own rubric is all that differs.
 """
 
 import asyncio
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.metrics import _render as render
 from app.metrics import _verdicts
@@ -45,6 +46,12 @@ class ImageInTextSpecBase(JudgedSpecBase):
 class ImageScore(BaseModel):
     reasoning: str
     score: float = Field(allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _on_the_scale(self) -> "ImageScore":
+        # Clamped, a judge's 12 counted as 10.
+        _verdicts.refuse_out_of_range(self.score, 0, 10)
+        return self
 
 
 def image_contexts(
@@ -110,7 +117,7 @@ async def measure_images(
         for reply in replies:
             if isinstance(reply, BaseException):
                 raise reply
-        scores = [min(max(r.data["score"], 0.0), 10.0) / 10 for r in replies]  # type: ignore[union-attr]
+        scores = [r.data["score"] / 10 for r in replies]  # type: ignore[union-attr]
         score = sum(scores) / len(scores)
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs = {

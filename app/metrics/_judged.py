@@ -49,10 +49,14 @@ class JudgeSession:
         self.usage = Usage()
         self.raw: dict[str, Any] = {}
         self.cached_calls = 0
+        # The calls whose first answer did not fit and was asked again (once).
+        self.repaired: list[str] = []
 
     def _record(self, name: str, reply: JudgeReply, counted: bool = True) -> dict[str, Any]:
         if counted:
             self.usage.add(reply.usage)
+            if reply.repaired:
+                self.repaired.append(name)
         self.cached_calls += reply.cached
         self.raw[name] = reply.data
         return reply.data
@@ -109,6 +113,9 @@ async def run_judged(
         "host": ctx.judge_host,
     }
     result.logs["cached_calls"] = session.cached_calls
+    if session.repaired:
+        # Each repair request is a judge call of its own, counted in `usage.calls`.
+        result.logs["repaired_calls"] = session.repaired
     return result
 
 

@@ -1,10 +1,13 @@
-"""Verdict lists as judges return them: schemas, normalisation, strict-mode clamp."""
+"""Verdict lists as judges return them: schemas that refuse answers not fitting the question,
+normalisation, strict-mode clamp."""
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+
+from app.judges import MismatchedAnswer
 
 _WORD = re.compile(r"[a-z]+")
 
@@ -52,24 +55,56 @@ def strict_clamp(score: float, threshold: float, strict_mode: bool) -> float:
     return 0.0 if strict_mode and score < threshold else score
 
 
-@lru_cache
-def schema(title: str, *, with_reason: bool) -> type[BaseModel]:
-    """A `{verdicts: [...], reason?: str}` schema named for its task."""
+def refuse_miscount(given: int, expected: int, unit: str) -> None:
+    """Raises MismatchedAnswer unless there is one verdict per `unit` asked about: a verdict
+    too many or too few would be scored as if the answer fit (4 verdicts for 1 node scored 1)."""
+    if given != expected:
+        raise MismatchedAnswer(
+            f"{given} verdict(s) for {expected} {unit}(s); give exactly one verdict per {unit}, "
+            "in order"
+        )
 
-    if with_reason:
 
-        class WithReason(BaseModel):
-            model_config = ConfigDict(title=title)
-            verdicts: list[Verdict]
-            reason: str
+def refuse_out_of_range(value: float, low: float, high: float, what: str = "score") -> None:
+    """Raises MismatchedAnswer for a number outside the range the judge was asked for: a clamp
+    would turn a judge's 10 on a 0-1 scale into a pass."""
+    if not low <= value <= high:
+        raise MismatchedAnswer(f"{what} {value:g} is outside the asked range {low:g} to {high:g}")
 
-        return WithReason
 
-    class Bare(BaseModel):
-        model_config = ConfigDict(title=title)
-        verdicts: list[Verdict]
+class _Verdicts(BaseModel):
+    verdicts: list[Verdict]
+    # The vocabulary and, when the question fixes it, the verdict count (set per subclass).
+    allowed: ClassVar[dict[str, str]] = {"yes": "yes", "no": "no"}
+    count: ClassVar[int | None] = None
+    unit: ClassVar[str] = "node"
 
-    return Bare
+    @field_validator("verdicts")
+    @classmethod
+    def _readable(cls, items: list[Verdict]) -> list[Verdict]:
+        refuse_unreadable([item.verdict for item in items], cls.allowed)
+        return items
+
+    @model_validator(mode="after")
+    def _one_per_unit(self) -> "_Verdicts":
+        if self.count is not None:
+            refuse_miscount(len(self.verdicts), self.count, self.unit)
+        return self
+
+
+class _VerdictsWithReason(_Verdicts):
+    reason: str
+
+
+@lru_cache(maxsize=256)
+def schema(
+    title: str, *, with_reason: bool, count: int | None = None, unit: str = "node"
+) -> type[BaseModel]:
+    """A `{verdicts: [...], reason?: str}` schema named for its task, refusing a verdict outside
+    yes/no and, given `count`, any other number of verdicts than one per `unit`."""
+    base = _VerdictsWithReason if with_reason else _Verdicts
+    namespace = {"model_config": ConfigDict(title=title), "count": count, "unit": unit}
+    return type(title, (base,), namespace)
 
 
 def answer_shape(with_reason: bool) -> str:

@@ -1,18 +1,21 @@
 """VIEScore, shared by text_to_image and image_editing: two judge calls, one formula.
 
-score = sqrt(min(semantic scores) × min(perceptual scores)) / 10, each judge score clamped to
-0..10 first (deepeval uses them as returned, so a judge's 12 can push a score past 1). A NaN or
-an infinity is not a score to clamp: the reply is malformed (one repair request, then
+score = sqrt(min(semantic scores) × min(perceptual scores)) / 10 (deepeval uses the scores as
+returned, so a judge's 12 can push a score past 1). A reply with another number of sub-scores
+than asked for (1 semantic for text_to_image, 2 for image_editing, 2 perceptual) or a sub-score
+outside 0..10 gets one repair request saying so, then is `invalid_answer`, never clamped. A NaN
+or an infinity is not a number at all: the reply is malformed (one repair request, then
 `judge_malformed`).
 """
 
 import asyncio
 import math
 from collections.abc import Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
@@ -32,15 +35,29 @@ class SubScores(BaseModel):
     # is no number on a 0..10 scale: the schema turns both into a judge error, not a crash.
     reasoning: str
     score: list[Annotated[float, Field(allow_inf_nan=False)]] = Field(min_length=1)
+    # How many sub-scores the prompt asks for (set per task).
+    count: ClassVar[int] = 1
+
+    @model_validator(mode="after")
+    def _fits(self) -> "SubScores":
+        if len(self.score) != self.count:
+            raise MismatchedAnswer(
+                f"{len(self.score)} score(s) where {self.count} were asked for, in the order given"
+            )
+        for value in self.score:
+            # Clamped, a judge's 12 counted as 10.
+            _verdicts.refuse_out_of_range(value, 0, 10)
+        return self
 
 
-def schema(title: str) -> type[BaseModel]:
-    return type(title, (SubScores,), {"model_config": ConfigDict(title=title)})
+def schema(title: str, count: int) -> type[BaseModel]:
+    namespace = {"model_config": ConfigDict(title=title), "count": count}
+    return type(title, (SubScores,), namespace)
 
 
-SEMANTIC_T2I = schema("text_to_image_semantic")
-SEMANTIC_EDIT = schema("image_editing_semantic")
-PERCEPTUAL = schema("image_perceptual")
+SEMANTIC_T2I = schema("text_to_image_semantic", 1)
+SEMANTIC_EDIT = schema("image_editing_semantic", 2)
+PERCEPTUAL = schema("image_perceptual", 2)
 
 PERCEPTUAL_PROMPT = (
     "Loupe task: image_perceptual\n" + PREAMBLE + "Judge only how the image looks, not what it "
@@ -52,12 +69,8 @@ PERCEPTUAL_PROMPT = (
 )
 
 
-def clamp(scores: list[float]) -> list[float]:
-    return [min(max(float(value), 0.0), 10.0) for value in scores]
-
-
 def formula(semantic: list[float], perceptual: list[float]) -> float:
-    """VIEScore from clamped sub-scores."""
+    """VIEScore from sub-scores on 0..10."""
     return math.sqrt(min(semantic) * min(perceptual)) / 10
 
 
@@ -82,8 +95,8 @@ async def judge_both(
         if isinstance(reply, BaseException):
             raise reply
     semantic_reply, perceptual_reply = replies
-    sc = clamp(semantic_reply.data["score"])
-    pq = clamp(perceptual_reply.data["score"])
+    sc = [float(value) for value in semantic_reply.data["score"]]
+    pq = [float(value) for value in perceptual_reply.data["score"]]
     score = formula(sc, pq)
     logs = {
         "semantic_scores": sc,

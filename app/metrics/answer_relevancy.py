@@ -6,15 +6,17 @@ statement of its own (deepeval 4.3.1 means to, but adds none). Statements and ve
 from one call with the reason (deepeval makes three: statements, verdicts, reason). A verdict
 that is not yes, no or idk (borderline) makes the reply malformed: one repair request, then
 `judge_malformed` (deepeval's schema refuses it too, and the metric raises); it is never
-dropped, which would leave its statement out of the score.
+dropped, which would leave its statement out of the score. An answer that leaves an output
+image unjudged, judges one twice or judges one that does not exist gets one repair request
+saying so, then is `invalid_answer`.
 """
 
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from app.judges import JudgeError
+from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
@@ -45,6 +47,8 @@ class Verdicts(BaseModel):
     model_config = ConfigDict(title="answer_relevancy_verdicts")
     statements: list[StatementVerdict]
     images: list[ImageVerdict] = []
+    # How many images the output shows (set per subclass).
+    image_count: ClassVar[int] = 0
 
     @field_validator("statements")
     @classmethod
@@ -60,17 +64,28 @@ class Verdicts(BaseModel):
         _verdicts.refuse_unreadable([item.verdict for item in items], VERDICTS)
         return items
 
+    @model_validator(mode="after")
+    def _every_image_once(self) -> "Verdicts":
+        numbers = [item.image for item in self.images]
+        if sorted(numbers) != list(range(1, self.image_count + 1)):
+            # An image left unjudged would silently drop out of the score (as in deepeval);
+            # one judged twice, or one that does not exist, would weigh in as a statement.
+            raise MismatchedAnswer(
+                f"image verdicts for {sorted(numbers)} but the output shows "
+                f"{self.image_count} image(s); give exactly one verdict per image, by its number"
+            )
+        return self
 
-@lru_cache
-def _schema(with_reason: bool) -> type[BaseModel]:
+
+@lru_cache(maxsize=256)
+def _schema(with_reason: bool, image_count: int) -> type[BaseModel]:
+    namespace: dict = {
+        "model_config": ConfigDict(title="answer_relevancy_verdicts"),
+        "image_count": image_count,
+    }
     if with_reason:
-
-        class WithReason(Verdicts):
-            model_config = ConfigDict(title="answer_relevancy_verdicts")
-            reason: str
-
-        return WithReason
-    return Verdicts
+        namespace["__annotations__"] = {"reason": str}
+    return type("answer_relevancy_verdicts", (Verdicts,), namespace)
 
 
 def _prompt(with_reason: bool, image_count: int) -> str:
@@ -125,23 +140,16 @@ async def measure(
         reply = await judge.ask(
             "verdicts",
             render.messages(_prompt(spec.include_reason, image_count), parts),
-            _schema(spec.include_reason),
+            _schema(spec.include_reason, image_count),
         )
         items = [item for item in reply.data["statements"] if item["statement"].strip()]
         by_image = {item["image"]: item for item in reply.data["images"]}
-        missing = [n for n in range(1, image_count + 1) if n not in by_image]
-        if missing:
-            # An image left unjudged would silently drop out of the score, as in deepeval.
-            raise JudgeError(
-                "invalid_answer", f"the judge gave no verdict for output image(s) {missing}"
-            )
         image_items = [by_image[n] for n in range(1, image_count + 1)]
-        verdicts, dropped = _verdicts.normalise_verdicts(items + image_items, VERDICTS)
+        verdicts, _ = _verdicts.normalise_verdicts(items + image_items, VERDICTS)
         logs: dict = {
             "statements": [item["statement"] for item in items],
             "images": image_count,
             "verdicts": verdicts,
-            "dropped_verdicts": dropped,
         }
         if not verdicts:
             score = 1.0  # no statements: the schema refuses unreadable verdicts

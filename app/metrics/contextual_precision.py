@@ -1,7 +1,9 @@
 """contextual_precision: are the useful retrieval nodes ranked above the useless ones?
 
 Score = Σ_k r_k · (Σ_{i≤k} r_i) / k  ÷  Σ_k r_k (weighted cumulative precision); no verdicts or
-no relevant node scores 0.
+no relevant node scores 0. The reply must hold one yes/no verdict per node, in order: any other
+count, or another word, gets one repair request, then the result is an error (`invalid_answer`,
+`judge_malformed`), never a score of the verdicts that happen to be there.
 """
 
 from typing import ClassVar, Literal
@@ -70,15 +72,18 @@ async def measure(
         reply = await judge.ask(
             "verdicts",
             render.messages(_prompt(spec.include_reason), parts),
-            _verdicts.schema("contextual_precision_verdicts", with_reason=spec.include_reason),
+            _verdicts.schema(
+                "contextual_precision_verdicts",
+                with_reason=spec.include_reason,
+                count=len(nodes),
+                unit="retrieval-context node",
+            ),
         )
-        verdicts, dropped = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
+        verdicts, _ = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
         score = weighted_cumulative_precision([v["verdict"] == "yes" for v in verdicts])
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
-        logs = {"verdicts": verdicts, "dropped_verdicts": dropped, "nodes": len(nodes)}
-        if len(verdicts) != len(nodes):
-            logs["verdict_count_mismatch"] = {"nodes": len(nodes), "verdicts": len(verdicts)}
+        logs = {"verdicts": verdicts, "nodes": len(nodes)}
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

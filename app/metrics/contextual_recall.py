@@ -1,6 +1,8 @@
 """contextual_recall: how much of expected_output the retrieval context can account for.
 
-Score = attributable statements / statements judged; no verdicts scores 0.
+Score = attributable statements / statements judged; no verdicts scores 0. The judge splits
+expected_output itself, so no count is asked for; a verdict other than yes or no gets one repair
+request, then `judge_malformed` (it was dropped, leaving its sentence out of the score).
 """
 
 from typing import ClassVar, Literal
@@ -56,11 +58,11 @@ async def measure(
             render.messages(_prompt(spec.include_reason), parts),
             _verdicts.schema("contextual_recall_verdicts", with_reason=spec.include_reason),
         )
-        verdicts, dropped = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
+        verdicts, _ = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
-        logs = {"verdicts": verdicts, "dropped_verdicts": dropped}
+        logs = {"verdicts": verdicts}
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -4,18 +4,19 @@ Score = yes / verdicts over every node's statements (idk does not count); no ver
 without statements) scores 0, as deepeval. A text node is broken into statements; an image node
 is judged as one statement, the image itself. All nodes are judged in one call with the reason
 (deepeval makes one call per retrieval-context item and one for the reason). So one reply can
-leave a node out, which deepeval's cannot: a node without an answer (or an image node without
-a verdict) is a judge error (`invalid_answer`), never silently left out of the score. A verdict
-that is not yes, no or idk makes the reply malformed (one repair request, then
-`judge_malformed`; deepeval's schema refuses it too), never dropped.
+leave a node out, which deepeval's cannot: an answer that leaves a node out, answers a node that
+does not exist or twice, or gives an image node other than one verdict gets one repair request
+saying so, then is a judge error (`invalid_answer`), never scored on the verdicts that happen to
+be there. A verdict that is not yes, no or idk makes the reply malformed (one repair request,
+then `judge_malformed`; deepeval's schema refuses it too), never dropped.
 """
 
 from functools import lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
-from app.judges import JudgeError
+from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
@@ -53,18 +54,43 @@ class NodeVerdicts(BaseModel):
 class Nodes(BaseModel):
     model_config = ConfigDict(title="contextual_relevancy_verdicts")
     nodes: list[NodeVerdicts]
+    # The retrieval context's node kinds in order ("text", "image"), set per subclass.
+    kinds: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="after")
+    def _every_node_once(self) -> "Nodes":
+        numbers = [item.node for item in self.nodes]
+        expected = range(1, len(self.kinds) + 1)
+        missing = [n for n in expected if n not in numbers]
+        unknown = sorted({n for n in numbers if n not in expected})
+        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        problems = []
+        if missing:
+            problems.append(f"no verdicts for node(s) {missing}")
+        if unknown:
+            problems.append(f"verdicts for node(s) {unknown}, which do not exist")
+        if repeated:
+            problems.append(f"node(s) {repeated} answered more than once")
+        for item in self.nodes:
+            stated = [v for v in item.verdicts if v.statement.strip()]
+            if item.node in expected and self.kinds[item.node - 1] == "image" and len(stated) != 1:
+                # An image is one statement: more verdicts would weigh it more, none drop it.
+                problems.append(f"{len(stated)} verdict(s) for image node {item.node}, not 1")
+        if problems:
+            raise MismatchedAnswer(
+                f"{'; '.join(problems)} (of {len(self.kinds)} nodes); answer every "
+                "retrieval-context node once, by its number"
+            )
+        return self
 
 
-@lru_cache
-def _schema(with_reason: bool) -> type[BaseModel]:
+@lru_cache(maxsize=256)
+def _schema(with_reason: bool, kinds: tuple[str, ...]) -> type[BaseModel]:
+    namespace: dict = {"model_config": ConfigDict(title="contextual_relevancy_verdicts")}
+    namespace["kinds"] = kinds
     if with_reason:
-
-        class WithReason(Nodes):
-            model_config = ConfigDict(title="contextual_relevancy_verdicts")
-            reason: str
-
-        return WithReason
-    return Nodes
+        namespace["__annotations__"] = {"reason": str}
+    return type("contextual_relevancy_verdicts", (Nodes,), namespace)
 
 
 def _prompt(with_reason: bool) -> str:
@@ -104,7 +130,7 @@ async def measure(
         if not nodes:
             score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
             reason = "The retrieval context is empty." if spec.include_reason else None
-            logs = {"nodes": [], "dropped_verdicts": []}
+            logs: dict = {"nodes": []}
             return MetricResult(
                 score, passed(score, spec.threshold), spec.threshold, reason, logs=logs
             )
@@ -112,43 +138,22 @@ async def measure(
             *render.field_parts(case, "input"),
             *render.numbered_nodes("Retrieval Context", nodes),
         ]
+        kinds = tuple("image" if node.get("type") == "image_url" else "text" for node in nodes)
         reply = await judge.ask(
             "verdicts",
             render.messages(_prompt(spec.include_reason), parts),
-            _schema(spec.include_reason),
+            _schema(spec.include_reason, kinds),
         )
         answered = {item["node"]: item["verdicts"] for item in reply.data["nodes"]}
-        unjudged = [
-            number
-            for number, node in enumerate(nodes, start=1)
-            if number not in answered
-            or (node.get("type") == "image_url" and not _stated(answered[number]))
-        ]
-        if unjudged:
-            # A node left out would silently drop out of the score.
-            raise JudgeError(
-                "invalid_answer",
-                f"the judge gave no verdict for retrieval-context node(s) {unjudged} "
-                f"(of {len(nodes)} nodes)",
-            )
-        per_node, dropped = [], []
-        for number, node in enumerate(nodes, start=1):
-            items = _stated(answered.pop(number))
-            if node.get("type") == "image_url" and len(items) > 1:
-                # An image is one statement: further verdicts on it would weigh it more.
-                dropped += items[1:]
-                items = items[:1]
-            kept, unusable = _verdicts.normalise_verdicts(items, VERDICTS)
-            dropped += unusable
-            kind = "image" if node.get("type") == "image_url" else "text"
+        per_node = []
+        for number, kind in enumerate(kinds, start=1):
+            kept, _ = _verdicts.normalise_verdicts(_stated(answered[number]), VERDICTS)
             per_node.append({"node": number, "kind": kind, "verdicts": kept})
-        for items in answered.values():  # verdicts for nodes that do not exist
-            dropped += items
         verdicts = [v for node in per_node for v in node["verdicts"]]
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
-        logs = {"nodes": per_node, "dropped_verdicts": dropped}
+        logs = {"nodes": per_node}
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

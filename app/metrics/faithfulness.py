@@ -1,8 +1,10 @@
 """faithfulness: does every claim of actual_output hold against the retrieval context?
 
 Score = (yes + idk) / verdicts, or yes / verdicts with `penalize_ambiguous_claims`; no claims
-(or no usable verdicts) scores 1. In a test case with images, a claim about data or an image the
-context lacks altogether is `no` (deepeval's multimodal rule), not `idk`.
+scores 1. A verdict that is not yes, no or idk gets one repair request, then `judge_malformed`
+(it was dropped: a reply of unreadable verdicts scored 1 and passed). In a test case with
+images, a claim about data or an image the context lacks altogether is `no` (deepeval's
+multimodal rule), not `idk`.
 
 Truths are extracted once per retrieval context per evaluation and shared; claims are extracted
 and judged in one call (deepeval uses two), so the metric costs one call per test case plus one
@@ -11,10 +13,9 @@ per distinct retrieval context.
 
 import hashlib
 import json
-from functools import lru_cache
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.metrics import _render as render
 from app.metrics import _verdicts
@@ -51,22 +52,27 @@ class ClaimVerdict(BaseModel):
     reason: str | None = None
 
 
-@lru_cache
+class Claims(BaseModel):
+    model_config = ConfigDict(title="faithfulness_verdicts")
+    claims: list[ClaimVerdict]
+
+    @field_validator("claims")
+    @classmethod
+    def _readable(cls, items: list[ClaimVerdict]) -> list[ClaimVerdict]:
+        # A dropped verdict would leave its claim out: all of them dropped scored 1 and passed.
+        _verdicts.refuse_unreadable(
+            [item.verdict for item in items if item.claim.strip()], VERDICTS
+        )
+        return items
+
+
+class ClaimsWithReason(Claims):
+    model_config = ConfigDict(title="faithfulness_verdicts")
+    reason: str
+
+
 def _verdicts_schema(with_reason: bool) -> type[BaseModel]:
-    if with_reason:
-
-        class ClaimsWithReason(BaseModel):
-            model_config = ConfigDict(title="faithfulness_verdicts")
-            claims: list[ClaimVerdict]
-            reason: str
-
-        return ClaimsWithReason
-
-    class Claims(BaseModel):
-        model_config = ConfigDict(title="faithfulness_verdicts")
-        claims: list[ClaimVerdict]
-
-    return Claims
+    return ClaimsWithReason if with_reason else Claims
 
 
 def _truths_prompt(limit: int | None) -> str:
@@ -162,15 +168,14 @@ async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricConte
             _verdicts_schema(spec.include_reason),
         )
         items = [item for item in reply.data["claims"] if item["claim"].strip()]
-        verdicts, dropped = _verdicts.normalise_verdicts(items, VERDICTS)
+        verdicts, _ = _verdicts.normalise_verdicts(items, VERDICTS)
         logs: dict = {
             "truths": truths,
             "truths_shared": truths_shared,
             "claims": [item["claim"] for item in items],
             "verdicts": verdicts,
-            "dropped_verdicts": dropped,
         }
-        # No claims, or no usable verdict: nothing contradicts the context (deepeval: 1).
+        # No claims: nothing contradicts the context (deepeval: 1).
         if not verdicts:
             score = 1.0
         else:

@@ -2,10 +2,13 @@
 
 Steps are generated once per evaluation per spec (shared by every test case). The score is the
 judge's integer weighted by the probabilities of its digit tokens, normalised by the rubric's
-span; without logprobs the raw integer is used and `logs.score_mode` says so.
+span; without logprobs the raw integer is used and `logs.score_mode` says so. A score outside
+the asked range (strict mode: 0 to 1) gets one repair request saying so, then the result is an
+error (`invalid_answer`), never clamped; only digit alternatives within the range are weighed.
 """
 
 import string
+from functools import lru_cache
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import (
@@ -22,6 +25,7 @@ from app.judges import JudgeReply, weighted_score
 from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+from app.metrics._verdicts import refuse_out_of_range
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -169,6 +173,22 @@ class Score(BaseModel):
     # Reason first, so the score is the last thing the judge writes.
     reason: str
     score: float = Field(allow_inf_nan=False)
+    # The range the judge is asked for (set per subclass).
+    low: ClassVar[int] = 0
+    high: ClassVar[int] = 10
+
+    @model_validator(mode="after")
+    def _in_range(self) -> "Score":
+        # Clamped, a 12 on a 0-10 scale scored 1 and passed.
+        refuse_out_of_range(self.score, self.low, self.high)
+        return self
+
+
+@lru_cache(maxsize=256)
+def score_schema(low: int, high: int) -> type[BaseModel]:
+    """The score answer's schema for one range (strict mode: 0 to 1)."""
+    namespace = {"model_config": ConfigDict(title="g_eval_score"), "low": low, "high": high}
+    return type("Score", (Score,), namespace)
 
 
 def _parameters(spec: GEvalSpec) -> str:
@@ -274,7 +294,7 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
         reply = await judge.ask(
             "score",
             [{"role": "user", "content": render.merge_text(parts)}],
-            Score,
+            score_schema(0, 1) if spec.strict_mode else score_schema(low, high),
             top_logprobs=spec.top_logprobs if want_logprobs else None,
         )
         raw = float(reply.data["score"])
@@ -288,7 +308,7 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
             score = 1.0 if raw >= 1 else 0.0
             logs["score_mode"] = "strict_binary"
         else:
-            weighted = weighted_score(raw, reply.logprobs) if want_logprobs else None
+            weighted = weighted_score(raw, reply.logprobs, (low, high)) if want_logprobs else None
             if weighted is not None:
                 logs["score_mode"] = "logprob_weighted"
                 logs["weighted_score"] = weighted
@@ -301,7 +321,7 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
                 # A single-point rubric has no span: the case meets that point or it does not.
                 score = 1.0 if round(value) == low else 0.0
             else:
-                score = (min(max(value, low), high) - low) / (high - low)
+                score = (value - low) / (high - low)
         return MetricResult(
             score, passed(score, spec.threshold), spec.threshold, reply.data["reason"], logs=logs
         )

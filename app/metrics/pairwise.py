@@ -5,7 +5,8 @@ both calls at once. actual_output wins (score 1) or loses (0) only when both ord
 anything else is a tie (0.5). `logs.position_consistent` is false when the two verdicts
 differ, and the evaluation counts those results per metric (position bias). Passing means
 winning: the default threshold is 1, so a tie (position-inconsistent ones included) fails and
-`pass_rate` is the win rate; a threshold of 0.5 counts ties as passes.
+`pass_rate` is the win rate; a threshold of 0.5 counts ties as passes. A winner that is not A,
+B or tie gets one repair request, then is `invalid_answer`.
 """
 
 import asyncio
@@ -14,7 +15,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator
 
-from app.judges import JudgeError
+from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
@@ -93,6 +94,15 @@ class Preference(BaseModel):
     reason: str
     winner: str
 
+    @field_validator("winner")
+    @classmethod
+    def _a_b_or_tie(cls, said: str) -> str:
+        """The winner as a, b or tie; anything else does not answer the question."""
+        word = _winner(said)
+        if word is None:
+            raise MismatchedAnswer(f"the winner {said!r} is not A, B or tie")
+        return word
+
 
 def _prompt(criteria: str) -> str:
     return (
@@ -105,11 +115,10 @@ def _prompt(criteria: str) -> str:
     )
 
 
-def _winner(said: str) -> str:
+def _winner(said: str) -> str | None:
+    """a, b or tie, read from what the judge said; None when it is none of them."""
     word = said.strip().lower().removeprefix("answer").strip(" .:*`'\"")
-    if word in ("a", "b", "tie"):
-        return word
-    raise JudgeError("invalid_answer", f"the judge's winner {said!r} is not A, B or tie")
+    return word if word in ("a", "b", "tie") else None
 
 
 async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
@@ -156,7 +165,7 @@ async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) 
                 raise reply
         verdicts = []
         for order, reply in zip(orders, replies, strict=True):
-            said = _winner(reply.data["winner"])  # type: ignore[union-attr]
+            said = reply.data["winner"]  # type: ignore[union-attr]
             preferred = {"a": order[0], "b": order[1], "tie": "tie"}[said]
             verdicts.append(
                 {

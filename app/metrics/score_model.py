@@ -1,19 +1,23 @@
 """score_model (OpenAI Evals): a judge scores the rendered messages within `range`.
 
 The judge answers OpenAI's documented `{"result": float, "steps": [{"description",
-"conclusion"}]}` (asked steps first). The score is `result` clamped to `range` (default
-[0, 1]); `passed = score >= pass_threshold`, which defaults to the range's midpoint.
+"conclusion"}]}` (asked steps first). The score is `result`, which must lie in `range` (default
+[0, 1]): a result outside it gets one repair request saying so, then the result is an error
+(`invalid_answer`), never clamped into a pass. `passed = score >= pass_threshold`, which
+defaults to the range's midpoint.
 `sampling_params` go to the judge call; `max_completions_tokens` (OpenAI's spelling) and
 `max_completion_tokens` are both accepted. A reply with no usable number after the judge
 client's repair request is an errored result, not a 0: Loupe never reports a score the judge
 did not give.
 """
 
-from typing import Annotated, Any, Literal
+from functools import lru_cache
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.judges import JudgeError
+from app.metrics import _verdicts
 from app.metrics._graders import (
     GraderInput,
     GraderSpecBase,
@@ -55,11 +59,29 @@ class ScoreModelSpec(GraderSpecBase):
         self.threshold = (low + high) / 2 if self.pass_threshold is None else self.pass_threshold
         return self
 
+    def score_bounds(self) -> tuple[float, float]:
+        return self.range
+
 
 class ScoreGrade(BaseModel):
     model_config = ConfigDict(title="score_model")
     steps: list[Step]
     result: float = Field(allow_inf_nan=False)
+    # The range the judge is asked for (set per subclass).
+    low: ClassVar[float] = 0.0
+    high: ClassVar[float] = 1.0
+
+    @model_validator(mode="after")
+    def _in_range(self) -> "ScoreGrade":
+        _verdicts.refuse_out_of_range(self.result, self.low, self.high, "result")
+        return self
+
+
+@lru_cache(maxsize=256)
+def grade_schema(low: float, high: float) -> type[BaseModel]:
+    """The answer's schema for one range (classes cached: the client caches their schema)."""
+    namespace = {"model_config": ConfigDict(title="score_model"), "low": low, "high": high}
+    return type("ScoreGrade", (ScoreGrade,), namespace)
 
 
 def instructions(low: float, high: float) -> str:
@@ -75,7 +97,7 @@ def instructions(low: float, high: float) -> str:
 
 
 async def measure(spec: ScoreModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
-    """The judge's score clamped to the range; passed when at least pass_threshold."""
+    """The judge's score within the range; passed when at least pass_threshold."""
     try:
         messages = render_messages(wire(spec.input), namespaces(case), images(case))
     except RenderError as error:
@@ -87,23 +109,20 @@ async def measure(spec: ScoreModelSpec, case: MetricTestCase, ctx: MetricContext
 
     async def body(judge: JudgeSession) -> MetricResult:
         try:
-            reply = await judge.ask("score", asked, ScoreGrade, params=params)
+            reply = await judge.ask("score", asked, grade_schema(low, high), params=params)
         except JudgeError as error:
             result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
             result.logs["grader_sample"] = grader_sample(spec.model, shown, None, judge.usage)
             return result
-        given, steps = reply.data["result"], reply.data["steps"]
-        score = min(high, max(low, given))
+        score, steps = reply.data["result"], reply.data["steps"]
         logs: dict[str, Any] = {
-            "result": given,
+            "result": score,
             "range": [low, high],
             "pass_threshold": spec.threshold,
             "steps": steps,
             "grader_sample": grader_sample(spec.model, shown, reply.content, judge.usage),
         }
-        reason = reason_of(steps) or f"the judge gave {given:g}"
-        if score != given:
-            reason += f" (score {given:g} clamped to {score:g})"
+        reason = reason_of(steps) or f"the judge gave {score:g}"
         return MetricResult.scored(score, spec.threshold, reason, logs)
 
     # run_judged reads only `model` and `threshold`, which this spec has.

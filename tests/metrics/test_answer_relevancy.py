@@ -84,7 +84,8 @@ class TestAnswerRelevancy:
         output = [image(PNG), image(GIF)]
         result = run_metric(judge, SPEC, case(actual_output=output))
         assert result.score is None and result.error.type == "invalid_answer"
-        assert "[2]" in result.error.message and result.usage.calls == 1
+        assert "[1] but the output shows 2 image(s)" in result.error.message
+        assert result.usage.calls == 2  # the reply and one repair request
 
     def test_strict_mode_and_no_reason(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"answer_relevancy_verdicts": answer(["yes", "no"])}))

@@ -45,11 +45,17 @@ class TestContextualPrecision:
         assert (result.passed, result.reason, result.usage.calls) == (True, "summary", 1)
         assert "(3 nodes)" in user_text(judge.requests[0])
 
-    def test_no_verdicts_and_no_relevant_score_zero(self, judge: ScriptedJudge) -> None:
-        for answer in (verdicts(), verdicts("no", "no", "no")):
-            judge.script(by_task({"contextual_precision_verdicts": answer}))
-            result = run_metric(judge, {"type": "contextual_precision"}, rag_case())
-            assert (result.score, result.passed) == (0.0, False)
+    def test_no_relevant_node_scores_zero(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({"contextual_precision_verdicts": verdicts("no", "no", "no")}))
+        result = run_metric(judge, {"type": "contextual_precision"}, rag_case())
+        assert (result.score, result.passed) == (0.0, False)
+
+    def test_no_verdicts_for_three_nodes_is_an_invalid_answer(self, judge: ScriptedJudge) -> None:
+        # Once scored 0 as "no verdicts": the judge answered none of the nodes asked about.
+        judge.script(by_task({"contextual_precision_verdicts": verdicts()}))
+        result = run_metric(judge, {"type": "contextual_precision"}, rag_case())
+        assert (result.score, result.error.type, result.usage.calls) == (None, "invalid_answer", 2)
+        assert "0 verdict(s) for 3 retrieval-context node(s)" in result.error.message
 
     def test_image_nodes_reach_the_judge(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"contextual_precision_verdicts": verdicts("yes", "no")}))
@@ -61,7 +67,7 @@ class TestContextualPrecision:
         assert result.logs["nodes"] == 2 and result.score == 1.0
 
     def test_strict_mode(self, judge: ScriptedJudge) -> None:
-        judge.script(by_task({"contextual_precision_verdicts": verdicts("no", "yes")}))
+        judge.script(by_task({"contextual_precision_verdicts": verdicts("no", "yes", "no")}))
         result = run_metric(
             judge, {"type": "contextual_precision", "strict_mode": True}, rag_case()
         )

@@ -50,17 +50,26 @@ class TestContextualRelevancy:
         result = run_metric(judge, SPEC, case(retrieval_context=context))
         assert image_parts(judge.requests[0]) == [PNG]
         assert "Node 2 (image):" in user_text(judge.requests[0])
-        # The image's second verdict is dropped: 1 yes of 2.
+        # Two verdicts on one image (once: the second dropped) are asked again, then an error.
+        assert (result.score, result.error.type, result.usage.calls) == (None, "invalid_answer", 2)
+        assert "2 verdict(s) for image node 2, not 1" in result.error.message
+
+    def test_an_image_node_with_one_verdict_is_scored(self, judge: ScriptedJudge) -> None:
+        judge.script(
+            by_task({"contextual_relevancy_verdicts": answer(node(1, "no"), node(2, "yes"))})
+        )
+        result = run_metric(judge, SPEC, case(retrieval_context=["Unrelated.", [image(PNG)]]))
         assert result.score == 0.5
         assert [n["kind"] for n in result.logs["nodes"]] == ["text", "image"]
-        assert len(result.logs["dropped_verdicts"]) == 1
 
-    def test_verdicts_for_unknown_nodes_are_dropped(self, judge: ScriptedJudge) -> None:
+    def test_verdicts_for_unknown_nodes_are_an_invalid_answer(self, judge: ScriptedJudge) -> None:
+        # Once dropped, scoring 1.0 on node 1's verdict alone.
         judge.script(
             by_task({"contextual_relevancy_verdicts": answer(node(1, "yes"), node(7, "no"))})
         )
         result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
-        assert result.score == 1.0 and len(result.logs["dropped_verdicts"]) == 1
+        assert (result.score, result.error.type) == (None, "invalid_answer")
+        assert "node(s) [7], which do not exist" in result.error.message
 
     def test_nodes_without_statements_score_zero(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1), node(2))}))
@@ -77,13 +86,14 @@ class TestContextualRelevancy:
         result = run_metric(judge, SPEC, case(retrieval_context=context))
         assert (result.score, result.passed) == (None, None)
         assert result.error.type == "invalid_answer"
-        assert "node(s) [3] (of 3 nodes)" in result.error.message
-        assert result.usage.calls == 1
+        assert "no verdicts for node(s) [3] (of 3 nodes)" in result.error.message
+        assert result.usage.calls == 2  # the reply and one repair request
 
     def test_an_image_node_without_a_verdict_is_a_judge_error(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1, "yes"), node(2))}))
         result = run_metric(judge, SPEC, case(retrieval_context=["a", [image(PNG)]]))
-        assert result.error.type == "invalid_answer" and "[2]" in result.error.message
+        assert result.error.type == "invalid_answer"
+        assert "0 verdict(s) for image node 2, not 1" in result.error.message
 
     def test_no_answer_at_all_is_a_judge_error(self, judge: ScriptedJudge) -> None:
         # Once scored 0 as "no verdicts".

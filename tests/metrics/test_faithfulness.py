@@ -65,15 +65,17 @@ class TestScore:
         assert (result.score, result.passed) == (1.0, True)
         assert "no factual claims" in result.reason
 
-    def test_unusable_verdicts_are_dropped_and_score_one(self, judge: ScriptedJudge) -> None:
+    def test_unusable_verdicts_are_a_judge_error(self, judge: ScriptedJudge) -> None:
+        # Once dropped, leaving no verdict: scored 1 and passed.
         judge.script(
             by_task(
                 {"faithfulness_truths": TRUTHS, "faithfulness_verdicts": claims("maybe", "perhaps")}
             )
         )
         result = run_metric(judge, SPEC, rag_case())
-        assert result.score == 1.0
-        assert len(result.logs["dropped_verdicts"]) == 2
+        assert (result.score, result.passed, result.error.type) == (None, None, "judge_malformed")
+        assert "'maybe', 'perhaps'" in result.error.message
+        assert result.usage.calls == 3  # truths, the reply and one repair request
 
     def test_strict_mode_clamps_below_one(self, judge: ScriptedJudge) -> None:
         judge.script(

@@ -150,7 +150,7 @@ class TestScore:
         prompt = user_text(judge.calls_for("g_eval_score")[0])
         assert "0-2: wrong" in prompt and "3-8: right" in prompt and "from 0" in prompt
 
-    @pytest.mark.parametrize(("raw", "expected"), [(5, 1.0), (3, 0.0)])
+    @pytest.mark.parametrize(("raw", "expected"), [(5, 1.0), (3, None)])
     def test_single_point_rubric_has_no_division_by_zero(
         self, judge: ScriptedJudge, raw, expected
     ) -> None:
@@ -158,12 +158,15 @@ class TestScore:
         judge.script(
             by_task({"g_eval_steps": STEPS, "g_eval_score": {"reason": "r", "score": raw}})
         )
+        # A 3 is outside the only range asked for.
         assert run_metric(judge, {**SPEC, "rubric": rubric}, tc()).score == expected
 
-    def test_out_of_range_score_is_clamped(self, judge: ScriptedJudge) -> None:
+    def test_out_of_range_score_is_an_invalid_answer(self, judge: ScriptedJudge) -> None:
+        # Once clamped: a 14 on 0-10 scored 1.0 and passed.
         judge.script(by_task({"g_eval_steps": STEPS, "g_eval_score": {"reason": "r", "score": 14}}))
         result = run_metric(judge, SPEC, tc())
-        assert result.score == 1.0 and result.logs["raw_score"] == 14
+        assert (result.score, result.error.type) == (None, "invalid_answer")
+        assert "score 14 is outside the asked range 0 to 10" in result.error.message
 
     @pytest.mark.parametrize(("raw", "score", "passed"), [(1, 1.0, True), (0, 0.0, False)])
     def test_strict_mode_is_binary(self, judge: ScriptedJudge, raw, score, passed) -> None:

@@ -74,12 +74,13 @@ class TestImageInText:
         assert "Text after the image:\nnear aftery" in text
         assert "xnear" not in text and "aftery" + "y" not in text
 
-    def test_scores_are_clamped(self, judge: ScriptedJudge) -> None:
-        # deepeval gives 1.5 for a judge's 15.
-        judge.script(by_image({A: 15, B: -2}, "image_helpfulness"))
+    def test_scores_off_the_scale_are_an_invalid_answer(self, judge: ScriptedJudge) -> None:
+        # deepeval gives 1.5 for a judge's 15; Loupe clamped it to 1.0.
+        judge.script(by_image({A: 15, B: 5}, "image_helpfulness"))
         output = ["t", image(A), image(B)]
         result = run_metric(judge, {"type": "image_helpfulness"}, case(actual_output=output))
-        assert result.score == 0.5
+        assert (result.score, result.error.type) == (None, "invalid_answer")
+        assert "score 15 is outside the asked range 0 to 10" in result.error.message
 
     def test_strict_mode(self, judge: ScriptedJudge) -> None:
         judge.script(by_image({A: 9}, "image_coherence"))

@@ -110,7 +110,8 @@ class TestPairwise:
         judge.script(judge_says("Answer A", "both"))
         result = run_metric(judge, SPEC, pair_case())
         assert result.score is None and result.error.type == "invalid_answer"
-        assert "'both'" in result.error.message and result.usage.calls == 2
+        # Both orders asked, and the second once more after its winner did not fit.
+        assert "'both'" in result.error.message and result.usage.calls == 3
 
     @pytest.mark.parametrize(
         ("first", "second", "passed_by_default", "passed_at_half"),

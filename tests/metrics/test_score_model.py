@@ -38,15 +38,22 @@ class TestScore:
         assert sample["input"][1]["content"] == "Q: Capital of France?\nA: Paris"
         assert sample["usage"]["total_tokens"] == 15
 
-    @pytest.mark.parametrize(("given", "expected"), [(12, 10.0), (-3, 0.0), (7.5, 7.5)])
-    def test_result_is_clamped_to_the_range(
-        self, judge: ScriptedJudge, given: float, expected: float
+    def test_a_result_in_the_range_is_the_score(self, judge: ScriptedJudge) -> None:
+        judge.sequence(grade(7.5))
+        result = run_metric(judge, {**SPEC, "range": [0, 10]}, qa_case())
+        assert result.score == 7.5 and result.logs["result"] == 7.5
+        assert result.threshold == 5.0
+
+    @pytest.mark.parametrize("given", [12, -3])
+    def test_a_result_outside_the_range_is_an_invalid_answer(
+        self, judge: ScriptedJudge, given: float
     ) -> None:
+        # Once clamped to the range: a 12 on [0, 10] scored 10 and passed.
         judge.sequence(grade(given))
         result = run_metric(judge, {**SPEC, "range": [0, 10]}, qa_case())
-        assert result.score == expected and result.logs["result"] == given
-        assert result.threshold == 5.0
-        assert ("clamped" in result.reason) is (given != expected)
+        assert (result.score, result.passed, result.error.type) == (None, None, "invalid_answer")
+        assert f"result {given} is outside the asked range 0 to 10" in result.error.message
+        assert result.usage.calls == 2
 
     @pytest.mark.parametrize(("given", "passed"), [(3.0, True), (2.99, False), (5, True)])
     def test_midpoint_threshold(self, judge: ScriptedJudge, given: float, passed: bool) -> None:

@@ -53,7 +53,9 @@ class TestTextToImage:
         assert image_parts(perceptual) == [EDITED] and "fox" not in user_text(perceptual)
 
     def test_the_two_calls_are_in_flight_together(self, judge: ScriptedJudge) -> None:
-        judge.script(lambda request: {"reasoning": "r", "score": [5, 5]})
+        judge.script(
+            by_task({"text_to_image_semantic": scores(5), "image_perceptual": scores(5, 5)})
+        )
         judge.hold()
         done = threading.Event()
 
@@ -70,17 +72,20 @@ class TestTextToImage:
         # One call after the other, the held first call would time out and the metric fail.
         assert result.score == 0.5 and judge.max_in_flight == 2
 
-    def test_judge_scores_are_clamped(self, judge: ScriptedJudge) -> None:
-        # deepeval uses 12 as returned: sqrt(12·12)/10 = 1.2.
+    def test_judge_scores_off_the_scale_are_an_invalid_answer(self, judge: ScriptedJudge) -> None:
+        # deepeval uses 12 as returned: sqrt(12·12)/10 = 1.2; Loupe clamped it to 1.0 and passed.
         judge.script(
-            by_task({"text_to_image_semantic": scores(12), "image_perceptual": scores(15, 12)})
+            by_task({"text_to_image_semantic": scores(12), "image_perceptual": scores(9, 9)})
         )
         result = run_metric(judge, {"type": "text_to_image"}, t2i_case())
-        assert result.score == 1.0 and result.logs["semantic_scores"] == [10.0]
+        assert (result.score, result.error.type) == (None, "invalid_answer")
+        assert "score 12 is outside the asked range 0 to 10" in result.error.message
         judge.script(
-            by_task({"text_to_image_semantic": scores(-3), "image_perceptual": scores(9, 9)})
+            by_task({"text_to_image_semantic": scores(3), "image_perceptual": scores(9, 9, 9)})
         )
-        assert run_metric(judge, {"type": "text_to_image"}, t2i_case()).score == 0.0
+        result = run_metric(judge, {"type": "text_to_image"}, t2i_case())
+        assert (result.score, result.error.type) == (None, "invalid_answer")
+        assert "3 score(s) where 2 were asked for" in result.error.message
 
     def test_an_empty_score_list_is_a_judge_error(self, judge: ScriptedJudge) -> None:
         # deepeval crashes on min() of an empty list.
