@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.comparisons.helpers import PLANTED, evaluation, quiz_dataset, run
+from tests.comparisons.helpers import PLANTED, compare, evaluation, outcomes, quiz_dataset, run
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 
@@ -67,8 +67,8 @@ class TestCompareGate:
 
 
 def judged(api: Api, client, refused: set[int]) -> str:  # type: ignore[no-untyped-def]
-    """A completed evaluation of six cases by a g_eval metric named `acc`; the judge refuses
-    (so the result errors) the cases in `refused`."""
+    """A completed evaluation of twelve cases (enough pairs for an interval) by a g_eval metric
+    named `acc`; the judge refuses (so the result errors) the cases in `refused`."""
     metric = {
         "type": "g_eval",
         "name": "acc",
@@ -81,7 +81,7 @@ def judged(api: Api, client, refused: set[int]) -> str:  # type: ignore[no-untyp
             "input": f"question {index}" + (" [refused]" if index in refused else ""),
             "actual_output": f"answer {index}",
         }
-        for index in range(6)
+        for index in range(12)
     ]
     response = client.post(
         "/v1/evaluations", json={"test_cases": cases, "metrics": [metric], "cache": False}
@@ -107,20 +107,20 @@ class TestErroredItems:
         self.refusing(judge)
         key = api.new_key()
         client = api.client(key)
-        baseline, broken = judged(api, client, set()), judged(api, client, set(range(6)))
+        baseline, broken = judged(api, client, set()), judged(api, client, set(range(12)))
         result = gate(api, key, baseline, broken, "--metric", "acc")
         assert result.returncode == 2, result.stdout + result.stderr
         row = next(line for line in result.stdout.splitlines() if line.startswith("acc"))
-        assert "(n=0)" in row and "0 → 6 MORE" in row and "NOTHING TO COMPARE" in row
+        assert "(n=0)" in row and "0 → 12 MORE" in row and "NOTHING TO COMPARE" in row
         assert "no detectable change" not in result.stdout and "OK" not in result.stdout
         assert "cannot be made for acc" in result.stderr
-        assert "errored items: baseline 0, candidate 6" in result.stderr
+        assert "errored items: baseline 0, candidate 12" in result.stderr
         # Failing on errored items is a gate failure, which a known failure makes 1, not 2.
         # Both commands take it: `loupe compare` passes --fail-on through to the same gate.
         for command in ("loupe", "loupe-client"):
             strict = gate(api, key, baseline, broken, "--fail-on", "errored", command=command)
             assert strict.returncode == 1, command + strict.stdout + strict.stderr
-            assert "FAIL: more errored items in the candidate: acc (0 → 6)" in strict.stdout
+            assert "FAIL: more errored items in the candidate: acc (0 → 12)" in strict.stdout
         # A verdict the gate does not know is refused before anything is fetched.
         unknown = gate(api, key, baseline, broken, "--fail-on", "slower")
         assert unknown.returncode == 2, unknown.stdout + unknown.stderr
@@ -139,7 +139,7 @@ class TestErroredItems:
         default = gate(api, key, baseline, flaky)
         assert default.returncode == 0, default.stdout + default.stderr
         row = next(line for line in default.stdout.splitlines() if line.startswith("acc"))
-        assert "(n=4)" in row and "0 → 2 MORE" in row
+        assert "(n=10)" in row and "0 → 2 MORE" in row
         assert "WARNING: more errored items in the candidate: acc (0 → 2)" in default.stdout
         assert "OK: no compared metric regressed" in default.stdout
         both = gate(
@@ -159,3 +159,102 @@ class TestErroredItems:
         assert reverse.returncode == 0, reverse.stdout + reverse.stderr
         assert "2 → 0" in reverse.stdout and "MORE" not in reverse.stdout
         assert "OK: no compared metric has more errored items" in reverse.stdout
+
+
+class TestCannotDecide:
+    def test_sides_that_share_no_metric_cannot_pass(self, api: Api) -> None:
+        # It printed an empty table, "OK: no compared metric regressed" and exited 0.
+        key = api.new_key()
+        client = api.client(key)
+        exact = outcomes(api, client, [True, True])
+        bleu = outcomes(api, client, [True, False, True], [{"type": "bleu"}])
+        for command in ("loupe", "loupe-client"):
+            result = gate(api, key, exact, bleu, command=command)
+            assert result.returncode == 2, command + result.stdout + result.stderr
+            assert "OK" not in result.stdout
+            assert (
+                "CANNOT: nothing was compared: the two sides share no metric (same name and "
+                "type); on one side only: exact_match, bleu"
+            ) in result.stderr
+        # Same names of other types: still nothing compared, and the reason says so.
+        typed = outcomes(api, client, [True, True], [{"type": "bleu", "name": "exact_match"}])
+        other = gate(api, key, exact, typed)
+        assert other.returncode == 2, other.stdout + other.stderr
+        assert "of another type on each side: exact_match" in other.stderr
+
+    def test_a_metric_with_one_pair_cannot_decide(self, api: Api) -> None:
+        # At n = 1 no interval can be made; it passed with "no detectable change".
+        key = api.new_key()
+        client = api.client(key)
+        right, wrong = outcomes(api, client, [True]), outcomes(api, client, [False])
+        result = gate(api, key, right, wrong)
+        assert result.returncode == 2, result.stdout + result.stderr
+        row = next(line for line in result.stdout.splitlines() if line.startswith("exact_match"))
+        assert "(n=1)" in row and "CANNOT DECIDE" in row
+        assert "OK" not in result.stdout
+        assert (
+            "CANNOT: the gate cannot decide on exact_match (n=1): no 95% interval of the "
+            "difference can be made from fewer than 2 pairs"
+        ) in result.stderr
+        # Once a metric fails the gate, the gate has decided: 1.
+        two = outcomes(api, client, [True, True, True], [{"type": "exact_match", "name": "x"}])
+        failed = outcomes(
+            api, client, [False, False, False], [{"type": "exact_match", "name": "x"}]
+        )
+        assert gate(api, key, two, failed).returncode == 1
+
+
+def g_eval(api: Api, client, criteria: str) -> str:  # type: ignore[no-untyped-def]
+    """A completed evaluation of twelve cases by a g_eval metric `helpful` with `criteria`."""
+    metric = {
+        "type": "g_eval",
+        "name": "helpful",
+        "criteria": criteria,
+        "evaluation_params": ["input", "actual_output"],
+    }
+    cases = [{"id": f"c{i}", "input": f"q {i}", "actual_output": f"a {i}"} for i in range(12)]
+    response = client.post("/v1/evaluations", json={"test_cases": cases, "metrics": [metric]})
+    assert response.status_code == 202, response.text
+    return api.wait(client, response.json()["id"])["id"]
+
+
+class TestSettingsDiffer:
+    def test_g_evals_with_other_criteria_do_not_pass_unless_accepted(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # It printed "OK" and exited 0 while the API noted that the criteria differ.
+        judge.script(plausible_answer)
+        key = api.new_key()
+        client = api.client(key)
+        polite, terse = g_eval(api, client, "Is it polite?"), g_eval(api, client, "Is it short?")
+        compared = compare(client, polite, terse)
+        assert compared.status_code == 200, compared.text
+        (row,) = compared.json()["metrics"]
+        assert row["settings_differ"] == ["criteria"]
+
+        for command in ("loupe", "loupe-client"):
+            result = gate(api, key, polite, terse, command=command)
+            assert result.returncode == 2, command + result.stdout + result.stderr
+            assert "OK" not in result.stdout
+            # Every note the API gives is printed.
+            for note in row["notes"]:
+                assert f"note: helpful: {note}" in result.stdout
+            assert "the metric's settings differ (criteria)" in result.stdout
+            assert (
+                "CANNOT: the metric's settings differ, so the scores may not measure the same "
+                "thing: helpful (criteria) (--accept-settings-change accepts this)"
+            ) in result.stderr
+
+            accepted = gate(api, key, polite, terse, "--accept-settings-change", command=command)
+            assert accepted.returncode == 0, command + accepted.stdout + accepted.stderr
+            assert (
+                "WARNING: the metric's settings differ (accepted by --accept-settings-change): "
+                "helpful (criteria)"
+            ) in accepted.stdout
+            assert "OK: no compared metric regressed" in accepted.stdout
+
+        # The same settings: nothing to accept, the gate decides.
+        again = g_eval(api, client, "Is it polite?")
+        same = gate(api, key, polite, again)
+        assert same.returncode == 0, same.stdout + same.stderr
+        assert "settings differ" not in same.stdout + same.stderr

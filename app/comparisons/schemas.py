@@ -66,6 +66,13 @@ class MetricComparison(BaseModel):
         default_factory=list,
         description="Why a figure is null or should be read with care, one sentence each.",
     )
+    settings_differ: list[str] = Field(
+        default_factory=list,
+        description="The spec settings (other than `name`, `type` and `threshold`) whose values "
+        "differ between the sides, sorted (e.g. `criteria`): the scores may not measure the same "
+        "thing. `notes` says so in words; `loupe-client compare` refuses to decide on it unless "
+        "given --accept-settings-change.",
+    )
     verdict: Verdict = Field(
         description="improved / regressed when adjusted_p_value < alpha (by the sign of "
         "mean_difference); else no_detectable_change."

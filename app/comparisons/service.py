@@ -162,6 +162,15 @@ def _unmatched(
     )
 
 
+def _settings_differ(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
+    """The settings two same-type specs set differently, but for name and threshold."""
+    return sorted(
+        key
+        for key in {*ours, *theirs} - {"name", "type", "threshold"}
+        if ours.get(key) != theirs.get(key)
+    )
+
+
 def _settings_notes(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
     """Notes on how two same-type specs differ: thresholds (pass/fail then differs with equal
     scores) and other settings (the scores may then measure different things)."""
@@ -172,11 +181,7 @@ def _settings_notes(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
             f"{theirs.get('threshold')}): a pass on one side is not a pass on the other, so the "
             "pass-rate figures are null; the score statistics stand"
         )
-    settings = sorted(
-        key
-        for key in {*ours, *theirs} - {"name", "type", "threshold"}
-        if ours.get(key) != theirs.get(key)
-    )
+    settings = _settings_differ(ours, theirs)
     if settings:
         notes.append(
             f"the metric's settings differ ({', '.join(settings)}): the two sides' scores may "
@@ -213,6 +218,7 @@ def _compare(
     fields = dict(paired.__dict__)
     fields["ci95"] = list(paired.ci95) if paired.ci95 else None
     fields["notes"] = [*paired.notes, *_settings_notes(ours, theirs)]
+    fields["settings_differ"] = _settings_differ(ours, theirs)
     return {
         "metric": metric,
         "type": ours["type"],

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 from tests.fixtures.services import free_port
 from tests.sdk.conftest import SDK_PYTHON
 from tests.sdk.helpers import RED, while_queue_runs
@@ -121,12 +122,119 @@ class TestEvaluate:
         assert submitted.stdout.strip().startswith("eval_")
 
 
+G_EVAL = json.dumps(
+    {
+        "type": "g_eval",
+        "name": "helpful",
+        "evaluation_steps": ["Check the answer."],
+        "evaluation_params": ["input", "actual_output"],
+    }
+)
+
+
+def refused_cases(path: Path, refused: int, count: int = 10) -> Path:
+    """`count` cases for G_EVAL; the judge refuses (the result errors) the first `refused`."""
+    lines = [
+        {
+            "id": f"case-{i}",
+            "input": f"{path.stem} question {i}" + (" [refused]" if i < refused else ""),
+            "actual_output": f"answer {i}",
+        }
+        for i in range(count)
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    return path
+
+
+class TestErroredResults:
+    @pytest.fixture(autouse=True)
+    def refusing(self, judge: ScriptedJudge) -> None:
+        def answer(request: dict):  # type: ignore[no-untyped-def]
+            if "[refused]" in json.dumps(request):
+                return Reply(status=400)
+            return plausible_answer(request)
+
+        judge.script(answer)
+
+    def test_every_result_errored_fails_the_wait(self, api: Api, tmp_path: Path) -> None:
+        # It printed "completed: 0 passed, 0 failed, 10 errored of 10" and exited 0.
+        key = api.new_key()
+        cases = str(refused_cases(tmp_path / "down.jsonl", refused=10))
+        down = loupe_client(api, key, "evaluate", cases, "--metric", G_EVAL, "--wait", queue=True)
+        assert down.returncode == 1, down.stdout + down.stderr
+        evaluation_id, status = down.stdout.splitlines()[:2]
+        assert status == "completed with errors: 0 passed, 0 failed, 10 errored of 10"
+        assert (
+            "FAIL: 10 of 10 results errored (100%); --allow-errored SHARE allows some "
+            "(0.1 = 10%)" in down.stdout
+        )
+        # The service says so plainly too.
+        read = api.client(key).get(f"/v1/evaluations/{evaluation_id}").json()
+        assert read["status"] == "completed" and read["completed_with_errors"] is True
+
+    def test_allow_errored_lets_a_share_pass(self, api: Api, tmp_path: Path) -> None:
+        key = api.new_key()
+        cases = str(refused_cases(tmp_path / "flaky.jsonl", refused=1))
+        strict = loupe_client(api, key, "evaluate", cases, "--metric", G_EVAL, "--wait", queue=True)
+        assert strict.returncode == 1, strict.stdout + strict.stderr
+        assert "FAIL: 1 of 10 results errored (10%)" in strict.stdout
+        allowed = loupe_client(
+            api,
+            key,
+            "evaluate",
+            str(refused_cases(tmp_path / "flaky2.jsonl", refused=1)),
+            "--metric",
+            G_EVAL,
+            "--wait",
+            "--allow-errored",
+            "0.1",
+            queue=True,
+        )
+        assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+        assert allowed.stdout.splitlines()[1].startswith("completed with errors: ")
+        assert "FAIL" not in allowed.stdout
+        short = loupe_client(
+            api,
+            key,
+            "evaluate",
+            str(refused_cases(tmp_path / "flaky3.jsonl", refused=1)),
+            "--metric",
+            G_EVAL,
+            "--wait",
+            "--allow-errored",
+            "0.05",
+            queue=True,
+        )
+        assert short.returncode == 1, short.stdout + short.stderr
+        assert (
+            "FAIL: 1 of 10 results errored (10%); --allow-errored 0.05 allows up to 5%"
+            in short.stdout
+        )
+        clean = loupe_client(
+            api,
+            key,
+            "evaluate",
+            str(refused_cases(tmp_path / "clean.jsonl", refused=0)),
+            "--metric",
+            G_EVAL,
+            "--wait",
+            queue=True,
+        )
+        assert clean.returncode == 0, clean.stdout + clean.stderr
+        assert clean.stdout.splitlines()[1] == "completed: 10 passed, 0 failed, 0 errored of 10"
+
+
 class TestCannot:
     @pytest.mark.parametrize(
         "args, message",
         [
             (["evaluate", "CASES", "--metric", "{not json"], "not JSON"),
             (["evaluate", "CASES", "--metric", EXACT, "--fail-below", "0.5"], "needs --wait"),
+            (["evaluate", "CASES", "--metric", EXACT, "--allow-errored", "0.1"], "needs --wait"),
+            (
+                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--allow-errored", "10"],
+                "'10' is not a share from 0 to 1",
+            ),
             (["evaluate", "CASES", "--metric", '{"type": "no_such_metric"}'], "422"),
             (["results", "eval_missing"], "404"),
             (["compare", "eval_a", "eval_b"], "404"),

@@ -1,9 +1,13 @@
 """`loupe-client`: evaluate, read results and gate on comparisons from a CI step.
 
-Exit codes: 0 success; 1 the gate failed (a score below --fail-below, an evaluation that did
-not complete, a metric that regressed, with --fail-on errored a candidate with more errored
-items); 2 the command could not do its work (bad input, an error answer, the service
-unreachable, a wait that timed out, a compared metric with nothing to compare).
+Exit codes: 0 success; 1 the gate failed (`evaluate --wait`: an evaluation that did not
+complete, errored results past --allow-errored (default none), a mean score below
+--fail-below; `compare`: a metric that regressed, with --fail-on errored a candidate with more
+errored items); 2 the command could not do its work or the gate cannot decide (bad input, an
+error answer, the service unreachable, a wait that timed out; `compare`: no metric shared by
+both sides, a compared metric with nothing to compare or with no 95% interval (fewer than 2
+pairs), a metric whose settings differ unless --accept-settings-change) — unless the gate
+already failed, which makes it 1.
 """
 
 import argparse
@@ -65,9 +69,22 @@ def _metrics(values: Sequence[str]) -> list[Any]:
     return metrics
 
 
+def _share(value: str) -> float:
+    """An --allow-errored share: a number from 0 to 1."""
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if not 0 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a share from 0 to 1 (0.1 = 10%)")
+    return share
+
+
 def evaluate(client: Loupe, args: argparse.Namespace) -> int:
     if args.fail_below is not None and not args.wait:
         raise UsageError("--fail-below needs --wait")
+    if args.allow_errored is not None and not args.wait:
+        raise UsageError("--allow-errored needs --wait")
     fields: dict[str, Any] = {
         "test_cases": _test_cases(args.cases),
         "metrics": _metrics(args.metric),
@@ -80,9 +97,11 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
         return 0
     final = client.evaluations.wait(created.id, timeout=args.timeout)
     counts = final.result_counts
+    # The service's `completed_with_errors`, from the counts it derives from (any server).
+    with_errors = final.status == "completed" and counts.errored > 0
     print(
-        f"{final.status}: {counts.passed} passed, {counts.failed} failed, "
-        f"{counts.errored} errored of {counts.total}"
+        f"{'completed with errors' if with_errors else final.status}: {counts.passed} passed, "
+        f"{counts.failed} failed, {counts.errored} errored of {counts.total}"
     )
     failing = []
     for summary in final.per_metric:
@@ -93,10 +112,23 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
     if final.status != "completed":
         print(f"FAIL: evaluation {final.status}")
         return GATE_FAILED
+    allowed = args.allow_errored or 0.0
+    share = counts.errored / counts.total if counts.total else 0.0
+    failed = False
+    if share > allowed:
+        print(
+            f"FAIL: {counts.errored} of {counts.total} results errored ({share:.0%}); "
+            + (
+                f"--allow-errored {args.allow_errored} allows up to {allowed:.0%}"
+                if allowed
+                else "--allow-errored SHARE allows some (0.1 = 10%)"
+            )
+        )
+        failed = True
     if failing:
         print(f"FAIL: below {args.fail_below}: {', '.join(failing)}")
-        return GATE_FAILED
-    return 0
+        failed = True
+    return GATE_FAILED if failed else 0
 
 
 def results(client: Loupe, args: argparse.Namespace) -> int:
@@ -113,7 +145,9 @@ def compare(client: Loupe, args: argparse.Namespace) -> int:
         args.baseline_id, args.candidate_id, metrics=args.metric or None
     ).to_dict()
     print(_gate.table(comparison))
-    code, lines = _gate.decide(comparison, args.fail_on or ["regressed"])
+    code, lines = _gate.decide(
+        comparison, args.fail_on or ["regressed"], args.accept_settings_change
+    )
     for line in lines:
         # Why the gate cannot decide goes where the other "cannot" (exit 2) messages go.
         print(line, file=sys.stderr if line.startswith("CANNOT") else sys.stdout)
@@ -140,6 +174,13 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--fail-below", type=float, help="exit 1 if a metric's mean score is below this"
     )
+    run.add_argument(
+        "--allow-errored",
+        type=_share,
+        metavar="SHARE",
+        help="with --wait, pass with up to this share of results errored (0.1 = 10%%); "
+        "by default any errored result exits 1",
+    )
     run.set_defaults(handler=evaluate)
 
     read = commands.add_parser("results", help="print an evaluation's results")
@@ -159,6 +200,12 @@ def parser() -> argparse.ArgumentParser:
         choices=_gate.FAIL_ON,
         help="exit 1 when a compared metric regressed, or (errored) when the candidate has more "
         "errored items than the baseline; repeat for both (default: regressed)",
+    )
+    gate.add_argument(
+        "--accept-settings-change",
+        action="store_true",
+        help="decide even on metrics whose settings differ between the sides (criteria, n, …); "
+        "without it the gate cannot decide on them (exit 2)",
     )
     gate.set_defaults(handler=compare)
     return root

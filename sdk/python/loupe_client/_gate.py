@@ -2,8 +2,11 @@
 per-metric verdicts `POST /v1/comparisons` returns, and whether the gate passes.
 
 Prints one line per compared metric (baseline → candidate, the difference with its 95%
-interval, the Holm-adjusted p, the errored items per side and the verdict) and says whether
-the gate fails (exit 1), passes (0), or cannot be decided (2: a metric with nothing to compare).
+interval, the Holm-adjusted p, the errored items per side and the verdict), every note the
+comparison carries, and says whether the gate fails (exit 1), passes (0), or cannot be decided
+(2: no metric compared at all, a metric with nothing to compare, a metric whose 95% interval
+cannot be made — fewer than 2 pairs —, or a metric whose settings differ between the sides
+unless those are accepted).
 """
 
 from collections.abc import Sequence
@@ -38,6 +41,8 @@ def _errored(metric: dict[str, Any]) -> tuple[int, int]:
 def _verdict(metric: dict[str, Any]) -> str:
     if metric["n"] == 0:
         return "NOTHING TO COMPARE"
+    if metric.get("ci95") is None and metric["verdict"] != "regressed":
+        return "CANNOT DECIDE"
     words = metric["verdict"].replace("_", " ")
     return words.upper() if metric["verdict"] == "regressed" else words
 
@@ -81,6 +86,11 @@ def table(comparison: dict[str, Any]) -> str:
         lines.append(f"ids repeated on a side, left out: {unmatched['duplicate_ids']}")
     for mismatch in unmatched.get("mismatched_metrics") or []:
         lines.append(f"not compared: {mismatch['metric']}: {mismatch['reason']}")
+    for note in comparison.get("notes") or []:
+        lines.append(f"note: {note}")
+    for metric in comparison["metrics"]:
+        for note in metric.get("notes") or []:
+            lines.append(f"note: {metric['metric']}: {note}")
     lines.append(f"comparison {comparison['id']} (alpha {comparison['alpha']})")
     return "\n".join(line.rstrip() for line in lines)
 
@@ -114,12 +124,54 @@ def uncompared(comparison: dict[str, Any]) -> list[str]:
     return reasons
 
 
-def decide(comparison: dict[str, Any], fail_on: Sequence[str]) -> tuple[int, list[str]]:
+def nothing_compared(comparison: dict[str, Any]) -> str | None:
+    """Why no metric was compared at all (the sides share none), or None when one was."""
+    if comparison["metrics"]:
+        return None
+    unmatched = comparison["unmatched"]
+    mismatched = {m["metric"] for m in unmatched.get("mismatched_metrics") or []}
+    only = [name for name in unmatched.get("metrics") or [] if name not in mismatched]
+    why = "the two sides share no metric (same name and type)"
+    if only:
+        why += f"; on one side only: {', '.join(only)}"
+    if mismatched:
+        why += f"; of another type on each side: {', '.join(sorted(mismatched))}"
+    return why
+
+
+def undecidable(comparison: dict[str, Any]) -> list[str]:
+    """Why each compared metric with pairs but no 95% interval (fewer than 2 pairs, or a note
+    saying why) cannot decide the gate: without an interval no change can be told from noise."""
+    reasons = []
+    for metric in comparison["metrics"]:
+        if not metric["n"] or metric.get("ci95") is not None:
+            continue
+        reasons.append(
+            f"{metric['metric']} (n={metric['n']}): no 95% interval of the difference can be made"
+            + (" from fewer than 2 pairs" if metric["n"] < 2 else "")
+        )
+    return reasons
+
+
+def settings_differ(comparison: dict[str, Any]) -> list[str]:
+    """`name (settings)` of the compared metrics whose sides' specs differ beyond the
+    threshold (the server's `settings_differ`)."""
+    return [
+        f"{metric['metric']} ({', '.join(metric['settings_differ'])})"
+        for metric in comparison["metrics"]
+        if metric.get("settings_differ")
+    ]
+
+
+def decide(
+    comparison: dict[str, Any], fail_on: Sequence[str], accept_settings_change: bool = False
+) -> tuple[int, list[str]]:
     """The gate's exit code and the lines saying why.
 
     A failure (a regressed metric, or more errored items when `fail_on` has "errored") is 1
-    whatever else holds; otherwise a metric with nothing to compare is 2 (the gate cannot pass
-    on it); otherwise 0.
+    whatever else holds; otherwise the gate cannot decide (2) when no metric was compared, a
+    metric has nothing to compare or no interval, or a metric's settings differ between the
+    sides (unless `accept_settings_change`); otherwise 0.
     """
     lines = []
     failed = False
@@ -136,12 +188,31 @@ def decide(comparison: dict[str, Any], fail_on: Sequence[str]) -> tuple[int, lis
             f"WARNING: more errored items in the candidate: {', '.join(errored)} "
             "(--fail-on errored fails on this)"
         )
+    cannot = []
+    nothing = nothing_compared(comparison)
+    if nothing:
+        cannot.append(f"CANNOT: nothing was compared: {nothing}")
     empty = uncompared(comparison)
     if empty:
-        lines.append("CANNOT: the comparison cannot be made for " + "; ".join(empty))
+        cannot.append("CANNOT: the comparison cannot be made for " + "; ".join(empty))
+    small = undecidable(comparison)
+    if small:
+        cannot.append("CANNOT: the gate cannot decide on " + "; ".join(small))
+    changed = settings_differ(comparison)
+    if changed and accept_settings_change:
+        lines.append(
+            "WARNING: the metric's settings differ (accepted by --accept-settings-change): "
+            + ", ".join(changed)
+        )
+    elif changed:
+        cannot.append(
+            "CANNOT: the metric's settings differ, so the scores may not measure the same "
+            f"thing: {', '.join(changed)} (--accept-settings-change accepts this)"
+        )
+    lines.extend(cannot)
     if failed:
         return GATE_FAILED, lines
-    if empty:
+    if cannot:
         return CANNOT, lines
     watched = {"regressed": "regressed", "errored": "has more errored items"}
     lines.append(
