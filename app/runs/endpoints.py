@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.query import id_cursor, position
 from app.api.routing import LeanRoute
 from app.evaluations import lifecycle
@@ -35,6 +35,7 @@ POLL_AFTER_SECONDS = "2"
 
 
 @router.post("", status_code=status.HTTP_202_ACCEPTED, response_model=Run)
+@checked_with_tenant(service.body_problems)
 def create_run(
     payload: RunCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> Response:

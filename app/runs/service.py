@@ -1,13 +1,16 @@
 """Run decisions: select samples, pick scorers, store the run as an evaluation; report."""
 
+import dataclasses
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.api.salvage import salvage
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
@@ -18,8 +21,8 @@ from app.evaluations.schemas import ClusteredError, ErrorInfo
 from app.ids import new_id
 from app.metrics import MetricSpecBase, parse_spec
 from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
-from app.models import DatasetRow, Evaluation, Result, Run, Tenant, TestCase
-from app.problems import FieldError, ProblemError, field_error
+from app.models import Dataset, DatasetRow, Evaluation, Result, Run, Tenant, TestCase
+from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, field_error, invalid_request
 from app.runs import repository
 from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
@@ -40,11 +43,6 @@ SCORER_NAMES = ("rule", "accuracy", "acc")
 _MAX_KEY = 32
 OVERALL = "OVERALL"
 _MAX_FIELD_ERRORS = 100
-
-
-def _invalid(errors: list[FieldError]) -> ProblemError:
-    detail = "; ".join(f"{e.loc}: {e.msg}" for e in errors[:3])
-    return ProblemError(422, "Invalid request", detail, slug="validation", errors=errors[:100])
 
 
 def _select(rows: list[DatasetRow], subsets: list[str], limit: int | float | None) -> list[Any]:
@@ -206,7 +204,7 @@ def _extra_metric_errors(
 
 def _predictions(
     payload: RunCreate, selected: list[DatasetRow], subsets: list[str]
-) -> dict[tuple[str, int], str]:
+) -> tuple[dict[tuple[str, int], str], list[FieldError]]:
     wanted = {(row.subset, row.index) for row in selected}
     found: dict[tuple[str, int], str] = {}
     errors: list[FieldError] = []
@@ -232,9 +230,7 @@ def _predictions(
                 ["predictions"], f"no prediction for sample {row.subset}/{row.index}", "missing"
             )
         )
-    if errors:
-        raise _invalid(errors)
-    return found
+    return found, errors
 
 
 # Where a sample's cluster (the value of the run's `cluster_by` column) sits in its metadata.
@@ -261,42 +257,58 @@ def _cluster(row: DatasetRow, column: str) -> Any:
     return (row.extra or {}).get(column)
 
 
-def _clusters(selected: list[DatasetRow], column: str | None) -> list[Any]:
+def _clusters(selected: list[DatasetRow], column: str | None) -> tuple[list[Any], list[FieldError]]:
     if column is None:
-        return [None] * len(selected)
+        return [None] * len(selected), []
     clusters = [_cluster(row, column) for row in selected]
     missing = [row for row, cluster in zip(selected, clusters, strict=True) if cluster is None]
-    if missing:
-        raise _invalid(
-            [
-                field_error(
-                    ["cluster_by"],
-                    f"sample {missing[0].subset}/{missing[0].index} has no {column!r} "
-                    f"({len(missing)} samples in all); use subset, image or a column every "
-                    "selected row has",
-                    "missing_column",
-                )
-            ]
+    if not missing:
+        return clusters, []
+    return clusters, [
+        field_error(
+            ["cluster_by"],
+            f"sample {missing[0].subset}/{missing[0].index} has no {column!r} "
+            f"({len(missing)} samples in all); use subset, image or a column every "
+            "selected row has",
+            "missing_column",
         )
-    return clusters
+    ]
 
 
-def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Settings) -> Evaluation:
-    """Validate and store a queued run: an evaluation of kind `run`, one case per sample."""
-    errors: list[FieldError] = []
-    dataset = DatasetRepository(session, tenant.id).get(payload.dataset_id)
-    if dataset is None:
-        raise _invalid([field_error(["dataset_id"], "no such dataset", "not_found")])
+@dataclass
+class _Checked:
+    """A run request's problems, and what was read on the way (for a valid one)."""
+
+    errors: list[FieldError] = dataclasses.field(default_factory=list)
+    dataset: Dataset | None = None
+    subsets: list[str] = dataclasses.field(default_factory=list)
+    selected: list[DatasetRow] = dataclasses.field(default_factory=list)
+    clusters: list[Any] = dataclasses.field(default_factory=list)
+    predictions: dict[tuple[str, int], str] = dataclasses.field(default_factory=dict)
+    metrics: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    judge: dict[str, Any] | None = None
+    endpoint_id: str | None = None
+
+
+def _check(
+    session: Session,
+    tenant: Tenant,
+    payload: RunCreate,
+    settings: Settings,
+    refused: frozenset[str] = frozenset(),
+) -> _Checked:
+    """Every problem of a run request the schema could not see, in one list: the dataset,
+    model and webhook, subsets, the selection, clusters, predictions, metrics and judges.
+    `refused`: fields whose schema failed (a salvaged body), which are left unchecked."""
+    checked = _Checked()
+    errors = checked.errors
+    if "dataset_id" not in refused:
+        checked.dataset = DatasetRepository(session, tenant.id).get(payload.dataset_id)
+        if checked.dataset is None:
+            errors.append(field_error(["dataset_id"], "no such dataset", "not_found"))
     model_repo = CandidateModelRepository(session, tenant.id)
     if payload.model_id is not None and model_repo.get(payload.model_id) is None:
         errors.append(field_error(["model_id"], "no such model", "not_found"))
-    names = [subset["name"] for subset in dataset.subsets]
-    for position, name in enumerate(payload.subsets or []):
-        if name not in names:
-            errors.append(
-                field_error(["subsets", position], f"not a subset of the dataset: {names}")
-            )
-    endpoint_id = None
     if payload.webhook_url is not None:
         endpoint = evaluations.webhook_service.endpoint_for_url(
             session, tenant.id, payload.webhook_url
@@ -306,36 +318,71 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
                 field_error(["webhook_url"], "not a registered webhook endpoint", "unregistered")
             )
         else:
-            endpoint_id = endpoint.id
-    if errors:
-        raise _invalid(errors)
-    subsets = list(dict.fromkeys(payload.subsets or names))
-    selected = _select(
-        list(DatasetRepository(session, tenant.id).rows(dataset, subsets)), subsets, payload.limit
-    )
-    if not selected:
-        raise _invalid([field_error(["limit"], "selects no samples", "empty")])
-    clusters = _clusters(selected, payload.cluster_by)
-    given = payload.predictions is not None
-    predictions = _predictions(payload, selected, subsets) if given else {}
-    if payload.metrics:
-        metric_errors = _extra_metric_errors(payload, selected, predictions)
-        if metric_errors:
-            raise _invalid(metric_errors)
-    metrics = _metric_specs(selected[0].kind, payload)
-    judge, judge_errors = judging.resolve(
+            checked.endpoint_id = endpoint.id
+    dataset = checked.dataset
+    if dataset is not None:
+        names = [subset["name"] for subset in dataset.subsets]
+        unknown = False
+        for position, name in enumerate(payload.subsets or []):
+            if name not in names:
+                unknown = True
+                errors.append(
+                    field_error(["subsets", position], f"not a subset of the dataset: {names}")
+                )
+        checked.subsets = list(dict.fromkeys(payload.subsets or names))
+        # A refused subsets or limit would make any selection a guess.
+        if not unknown and not refused & {"subsets", "limit"}:
+            rows = list(DatasetRepository(session, tenant.id).rows(dataset, checked.subsets))
+            checked.selected = _select(rows, checked.subsets, payload.limit)
+            if not checked.selected and "limit" not in refused:
+                errors.append(field_error(["limit"], "selects no samples", "empty"))
+    selected = checked.selected
+    if selected:
+        checked.clusters, cluster_errors = _clusters(selected, payload.cluster_by)
+        errors.extend(cluster_errors)
+        if payload.predictions is not None:
+            checked.predictions, prediction_errors = _predictions(
+                payload, selected, checked.subsets
+            )
+            errors.extend(prediction_errors)
+        if payload.metrics:
+            errors.extend(_extra_metric_errors(payload, selected, checked.predictions))
+    if "judge" in refused or "metrics" in refused:
+        return checked
+    # The kind only picks the scorer that needs no judge: judges are checked without a dataset.
+    checked.metrics = _metric_specs(selected[0].kind if selected else "vqa", payload)
+    checked.judge, judge_errors = judging.resolve(
         session,
         tenant.id,
         settings,
-        [parse_spec(spec) for spec in metrics],
+        [parse_spec(spec) for spec in checked.metrics],
         None,
         judge_path=["judge"],
         metric_path=["metrics"],
     )
-    if judge_errors:
-        raise _invalid(
-            _judge_errors(judge_errors, len(metrics) - len(payload.metrics or []), payload)
-        )
+    builtin = len(checked.metrics) - len(payload.metrics or [])
+    errors.extend(_judge_errors(judge_errors, builtin, payload))
+    return checked
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """The problems of a run request that failed its schema, beyond the schema's own."""
+    payload, refused = salvage(RunCreate, body)
+    return _check(session, tenant, payload, settings, refused).errors[:MAX_FIELD_ERRORS]
+
+
+def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Settings) -> Evaluation:
+    """Validate and store a queued run: an evaluation of kind `run`, one case per sample."""
+    checked = _check(session, tenant, payload, settings)
+    if checked.errors:
+        raise invalid_request(checked.errors)
+    assert checked.dataset is not None  # no errors: the dataset was found
+    dataset, subsets, selected = checked.dataset, checked.subsets, checked.selected
+    clusters, predictions, metrics = checked.clusters, checked.predictions, checked.metrics
+    judge, endpoint_id = checked.judge, checked.endpoint_id
+    given = payload.predictions is not None
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
     limits.admit(session, tenant)
     evaluation = Evaluation(
