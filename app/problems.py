@@ -368,7 +368,10 @@ def install_problem_handlers(app: FastAPI) -> None:
         if check is not None and isinstance(body, Mapping):
             # What the schema stage cannot see (a metric's needs, images that do not decode):
             # in this answer too, not the next one's.
-            errors.extend(await run_in_threadpool(check, request, body))
+            # A field the schema refused is not named twice.
+            refused = {error.loc for error in errors}
+            more = await run_in_threadpool(check, request, body)
+            errors.extend(error for error in more if error.loc not in refused)
         return await _problem(request, invalid_request(errors))
 
     @app.exception_handler(StarletteHTTPException)

@@ -1,6 +1,8 @@
 """Candidate model decisions: check the endpoint, keep the key encrypted, build endpoints."""
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -13,8 +15,8 @@ from app.ids import new_id
 from app.judges import JudgeEndpoint
 from app.media.netguard import AddressPolicy
 from app.models import CandidateModel, Tenant
-from app.problems import ProblemError
-from app.webhooks.service import check_endpoint_url
+from app.problems import FieldError, ProblemError
+from app.webhooks.service import check_endpoint_url, url_problems
 
 
 def create(
@@ -32,6 +34,13 @@ def create(
     )
     CandidateModelRepository(session, tenant.id).add(model)
     return model
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """What POST /v1/models checks past a failed schema: the base URL's policy."""
+    return url_problems(body, "base_url", settings, "model")
 
 
 def get_or_404(session: Session, tenant: Tenant, model_id: str) -> CandidateModel:

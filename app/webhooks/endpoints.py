@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
-from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.problems import ProblemError, problem_responses
@@ -17,7 +17,7 @@ from app.webhooks.schemas import (
     WebhookEndpointList,
     WebhookEndpointWithSecret,
 )
-from app.webhooks.service import check_endpoint_url, create_endpoint
+from app.webhooks.service import body_problems, check_endpoint_url, create_endpoint
 
 router = APIRouter(
     prefix="/v1/webhook_endpoints",
@@ -30,6 +30,7 @@ LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=WebhookEndpointWithSecret)
+@checked_with_tenant(body_problems)
 def create_webhook_endpoint(
     payload: WebhookEndpointCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> WebhookEndpointWithSecret:

@@ -6,6 +6,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -27,8 +28,9 @@ from app.media.netguard import (
     resolve_sync,
     url_host,
 )
-from app.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
-from app.problems import ProblemError, field_error
+from app.models import Tenant, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from app.problems import FieldError, ProblemError, field_error
+from app.schemas import http_url
 from app.webhooks.repository import DeliveryRepository, WebhookRepository
 from app.webhooks.schemas import WebhookEndpointCreate
 
@@ -54,6 +56,30 @@ def check_endpoint_url(
             slug="validation",
             errors=[field_error([field], str(exc), "url_blocked")],
         ) from exc
+
+
+def url_problems(
+    body: Mapping[str, Any], field: str, settings: Settings, purpose: Purpose = "webhook"
+) -> list[FieldError]:
+    """The policy's refusal of the URL at `field` of a body that failed its schema for another
+    reason, so both come in one answer (none for a URL the schema refuses: that is its error)."""
+    url = body.get(field)
+    if not isinstance(url, str):
+        return []
+    try:
+        check_endpoint_url(http_url(url), settings, field, purpose)
+    except ValueError:
+        return []
+    except ProblemError as refused:
+        return refused.errors or []
+    return []
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """What POST /v1/webhook_endpoints checks past a failed schema: the URL's policy."""
+    return url_problems(body, "url", settings)
 
 
 def _port(url: httpx.URL) -> int:

@@ -181,3 +181,34 @@ class TestCapsBeforeImages:
             "metrics",
             "test_cases[0].retrieval_context",
         ]
+
+
+class TestUrlPolicyWithTheSchema:
+    """The address policy's refusal of a URL comes with the schema's errors of the same body
+    (it used to wait until the schema was met)."""
+
+    def test_a_model_without_a_name_at_a_refused_address(self, tmp_path: Path) -> None:
+        with side_app(tmp_path, allow_private_urls=False) as app, app.tenant_client() as client:
+            found = problem(
+                client.post("/v1/models", json={"base_url": "http://127.0.0.1:9/v1"}), 422
+            )
+        assert {(e["loc"], e["type"]) for e in found["errors"]} == {
+            ("model", "missing"),
+            ("base_url", "url_blocked"),
+        }
+
+    def test_a_webhook_with_a_long_description_at_a_refused_address(self, tmp_path: Path) -> None:
+        body = {"url": "http://127.0.0.1:9/hook", "description": "d" * 600}
+        with side_app(tmp_path, allow_private_urls=False) as app, app.tenant_client() as client:
+            found = problem(client.post("/v1/webhook_endpoints", json=body), 422)
+        assert {(e["loc"], e["type"]) for e in found["errors"]} == {
+            ("description", "string_too_long"),
+            ("url", "url_blocked"),
+        }
+
+    def test_a_url_the_schema_refuses_is_named_once(self, tmp_path: Path) -> None:
+        body = {"url": "ftp://127.0.0.1/hook", "description": "d" * 600}
+        with side_app(tmp_path, allow_private_urls=False) as app, app.tenant_client() as client:
+            found = problem(client.post("/v1/webhook_endpoints", json=body), 422)
+        assert sorted(e["loc"] for e in found["errors"]) == ["description", "url"]
+        assert_no_prefix(found)
