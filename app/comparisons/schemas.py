@@ -5,7 +5,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.evaluations.schemas import Interval
+from app.evaluations.schemas import Interval, IntervalMethod
 from app.schemas import ListPage
 
 Verdict = Literal["improved", "regressed", "no_detectable_change"]
@@ -52,7 +52,14 @@ class MetricComparison(BaseModel):
     baseline_mean: float | None
     candidate_mean: float | None
     mean_difference: float | None = Field(description="candidate − baseline.")
-    ci95: Interval | None = Field(description="Paired t interval of the mean difference.")
+    ci95: Interval | None = Field(
+        description="BCa paired bootstrap 95% interval of the mean difference (pairs "
+        "resampled together), inside ±(the score range's width); null below 10 pairs "
+        "(`notes` says so)."
+    )
+    ci_method: IntervalMethod | None = Field(
+        default=None, description="How `ci95` was made: `paired_bootstrap_bca`."
+    )
     p_value: float | None = Field(description="Paired t test, two-sided.")
     wilcoxon_p_value: float | None = Field(description="Wilcoxon signed-rank (zeros dropped).")
     adjusted_p_value: float | None = Field(description="p_value, Holm-adjusted across metrics.")

@@ -22,10 +22,11 @@ from app.comparisons.schemas import (
     Unmatched,
     UnmatchedItem,
 )
+from app.evaluations.intervals import metric_bounds
 from app.ids import new_id
 from app.models import Comparison, Evaluation, Tenant
 from app.problems import ProblemError, field_error
-from app.stats import compare_metric, holm_adjust
+from app.stats import Bounds, compare_metric, holm_adjust
 
 # Unmatched items listed in a comparison; the counts cover all of them.
 MAX_UNMATCHED_LISTED = 100
@@ -190,6 +191,12 @@ def _settings_notes(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
     return notes
 
 
+def _bounds(ours: dict[str, Any], theirs: dict[str, Any]) -> Bounds:
+    """The range both sides' scores lie in (psnr's `max_db` may differ between them)."""
+    (low, high), (their_low, their_high) = metric_bounds(ours), metric_bounds(theirs)
+    return min(low, their_low), max(high, their_high)
+
+
 def _compare(
     metric: str,
     specs: tuple[dict[str, Any], dict[str, Any]],
@@ -214,6 +221,7 @@ def _compare(
         [bool(b[1]) for b, _ in pairs] if thresholded else None,
         [bool(c[1]) for _, c in pairs] if thresholded else None,
         alpha,
+        _bounds(ours, theirs),
     )
     fields = dict(paired.__dict__)
     fields["ci95"] = list(paired.ci95) if paired.ci95 else None

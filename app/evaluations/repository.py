@@ -349,6 +349,19 @@ def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]
     ]
 
 
+def metric_scores(session: Session, evaluation_id: str, metric_index: int) -> list[float]:
+    """One metric's stored scores (errored results have none), for its bootstrap interval."""
+    return [
+        float(score)
+        for (score,) in plain_rows(
+            session,
+            "SELECT score FROM result WHERE evaluation_id = ? AND metric_index = ? "
+            "AND score IS NOT NULL",
+            [evaluation_id, metric_index],
+        )
+    ]
+
+
 def scores_by_cluster(
     session: Session, evaluation_id: str, key: str
 ) -> dict[int, tuple[list[float], list[Any]]]:

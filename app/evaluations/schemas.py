@@ -131,6 +131,8 @@ def add_costs(*costs: float | None) -> float | None:
 
 
 Interval = Annotated[list[float], Field(min_length=2, max_length=2)]
+# How an interval was made (app/stats/_bounded.py).
+IntervalMethod = Literal["wilson", "bootstrap_bca", "paired_bootstrap_bca", "cluster_bootstrap_bca"]
 
 
 class ClusteredError(BaseModel):
@@ -139,7 +141,16 @@ class ClusteredError(BaseModel):
     cluster_by: str
     clusters: int = Field(description="Distinct values of `cluster_by` among scored cases.")
     stderr: float | None = Field(description="Cluster-robust SE (G/(G-1) correction).")
-    ci95: Interval | None = Field(description="mean ± t(0.975, clusters − 1) · stderr.")
+    ci95: Interval | None = Field(
+        description="BCa cluster bootstrap 95% interval of the mean (whole clusters "
+        "resampled), inside the score's range; null below 10 clusters (`interval_note`)."
+    )
+    ci_method: IntervalMethod | None = Field(
+        default=None, description="How `ci95` was made: `cluster_bootstrap_bca`."
+    )
+    interval_note: str | None = Field(
+        default=None, description="Why `ci95` is null or has no width, in words."
+    )
     design_effect: float | None = Field(description="(clustered stderr / stderr)².")
 
 
@@ -150,7 +161,17 @@ class ErrorBars(BaseModel):
     std: float | None = Field(description="Sample standard deviation (n − 1); null below 2.")
     stderr: float | None = Field(description="std / √n; null below 2 scored results.")
     ci95: Interval | None = Field(
-        description="[lower, upper]: mean ± t(0.975, n − 1) · stderr; null below 2."
+        description="[lower, upper]: a 95% interval of the mean inside the score's range "
+        "(`ci_method`): Wilson when every score is at one of the range's bounds (exact_match), "
+        "else a BCa bootstrap of the scores; null with `interval_note` when n is too small "
+        "(Wilson below 2 scores, the bootstrap below 10), or, while results still arrive, for "
+        "a bootstrap of more than 1,000 scores."
+    )
+    ci_method: IntervalMethod | None = Field(
+        default=None, description="How `ci95` was made: `wilson` or `bootstrap_bca`."
+    )
+    interval_note: str | None = Field(
+        default=None, description="Why `ci95` is null or has no width, in words."
     )
     pass_rate_ci95: Interval | None = Field(
         description="Wilson 95% interval of the pass rate; null without a threshold or below 2."

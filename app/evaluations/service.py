@@ -12,7 +12,8 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import checks, repository
+from app.evaluations import checks, intervals, repository
+from app.evaluations.intervals import UNIT
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -38,7 +39,7 @@ from app.models import Evaluation, Result, Tenant, TestCase
 from app.problems import ProblemError, invalid_request
 from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.runtime import Runtime
-from app.stats import clustered_spread, spread_from_sums, wilson_interval
+from app.stats import BoundedInterval, Bounds, clustered_spread, spread_from_sums, wilson_interval
 from app.telemetry import logs
 from app.tenants import limits
 from app.webhooks import service as webhook_service
@@ -180,15 +181,19 @@ def error_bars(
     passed: int | None = None,
     failed: int | None = None,
     clustered: ClusteredError | None = None,
+    interval: BoundedInterval | None = None,
 ) -> dict[str, Any]:
-    """The error-bar fields of a summary, from running sums (and pass counts, if thresholded)."""
+    """The error-bar fields of a summary, from running sums (and pass counts, if thresholded)
+    and the mean's interval inside the score's range (`intervals.metric_interval`)."""
     spread = spread_from_sums(scored, total, total_sq)
     judged = (passed or 0) + (failed or 0)
     return {
         "n": spread.n,
         "std": spread.std,
         "stderr": spread.stderr,
-        "ci95": list(spread.ci95) if spread.ci95 else None,
+        "ci95": list(interval.ci95) if interval and interval.ci95 else None,
+        "ci_method": interval.method if interval else None,
+        "interval_note": interval.note if interval else None,
         "pass_rate_ci95": (
             list(interval) if (interval := wilson_interval(passed or 0, judged)) else None
         ),
@@ -197,17 +202,20 @@ def error_bars(
 
 
 def clustered_error(
-    cluster_by: str, scores: list[float], groups: list[Any]
+    cluster_by: str, scores: list[float], groups: list[Any], bounds: Bounds = UNIT
 ) -> ClusteredError | None:
-    """The cluster-robust error of these scores' mean; None below two clusters."""
-    spread = clustered_spread(scores, groups)
+    """The cluster-robust error of these scores' mean, and its cluster bootstrap interval
+    inside `bounds`; None below two clusters."""
+    spread = clustered_spread(scores, groups, bounds)
     if spread is None:
         return None
     return ClusteredError(
         cluster_by=cluster_by,
         clusters=spread.clusters,
         stderr=spread.stderr,
-        ci95=list(spread.ci95),
+        ci95=list(spread.ci95) if spread.ci95 else None,
+        ci_method=spread.ci_method,
+        interval_note=spread.interval_note,
         design_effect=spread.design_effect,
     )
 
@@ -245,9 +253,19 @@ def to_schema(
         row = by_index.get(index, {})
         passed, failed = row.get("passed", 0), row.get("failed", 0)
         errored, stored = row.get("errored", 0), row.get("stored", 0)
+        bounds = intervals.metric_bounds(spec)
         clustered = None
         if index in by_cluster and evaluation.cluster_by:
-            clustered = clustered_error(evaluation.cluster_by, *by_cluster[index])
+            clustered = clustered_error(evaluation.cluster_by, *by_cluster[index], bounds)
+        sums = (row.get("scored", 0), row.get("score_sum", 0.0), row.get("score_sq_sum", 0.0))
+        interval = intervals.metric_interval(
+            session,
+            evaluation.id,
+            index,
+            bounds,
+            sums,
+            complete=stored >= evaluation.total_test_cases,
+        )
         judge = judges.get(str(index))
         per_metric.append(
             MetricSummary(
@@ -259,14 +277,7 @@ def to_schema(
                 failed=failed,
                 errored=errored,
                 pending=evaluation.total_test_cases - stored,
-                **error_bars(
-                    row.get("scored", 0),
-                    row.get("score_sum", 0.0),
-                    row.get("score_sq_sum", 0.0),
-                    passed,
-                    failed,
-                    clustered,
-                ),
+                **error_bars(*sums, passed, failed, clustered, interval),
                 position_inconsistent=(
                     inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
                 ),

@@ -20,6 +20,10 @@ class PsnrSpec(PixelSpecBase):
     threshold: float = Field(default=30.0, ge=0, description="In dB: `passed = psnr >= threshold`.")
     max_db: float = Field(default=100.0, gt=0, description="The score of identical images.")
 
+    def score_bounds(self) -> tuple[float, float]:
+        # 8-bit images: the MSE is at most 255², so the PSNR is at least 0 dB.
+        return (0.0, self.max_db)
+
 
 async def measure(spec: PsnrSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """PSNR in dB (higher is closer), capped at `max_db`."""

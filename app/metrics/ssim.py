@@ -19,6 +19,9 @@ class SsimSpec(PixelSpecBase):
     type: Literal["ssim"]
     threshold: float = Field(default=0.9, ge=0, le=1)
 
+    def score_bounds(self) -> tuple[float, float]:
+        return (-1.0, 1.0)
+
 
 def window(height: int, width: int) -> int:
     """The SSIM window: 7, or the largest odd size that fits a smaller image."""

@@ -14,10 +14,10 @@ from app.api.salvage import salvage
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
-from app.evaluations import judging
+from app.evaluations import intervals, judging
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
-from app.evaluations.schemas import ClusteredError, ErrorInfo
+from app.evaluations.schemas import TERMINAL_STATUSES, ClusteredError, ErrorInfo
 from app.ids import new_id
 from app.metrics import MetricSpecBase, parse_spec
 from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
@@ -27,6 +27,7 @@ from app.runs import repository
 from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
 from app.runs.schemas import Run as RunSchema
+from app.stats import Bounds, mean_interval
 from app.telemetry import logs
 from app.tenants import limits
 
@@ -489,10 +490,9 @@ def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], Sums]:
 _PASS_FAIL_KEYS = {*REPORT_KEYS["choice_accuracy"], *REPORT_KEYS["llm_accuracy"]}
 
 
-def _clustered(
-    session: Session, run_id: str, cluster_by: str
-) -> dict[tuple[str, str], ClusteredError | None]:
-    """Per (report key, subset or OVERALL): the cluster-robust error, read from the results."""
+def _values(session: Session, run_id: str) -> dict[tuple[str, str], tuple[list[float], list[Any]]]:
+    """Per (report key, subset or OVERALL): the values and their samples' clusters, read from
+    the results."""
     values: dict[tuple[str, str], tuple[list[float], list[Any]]] = defaultdict(lambda: ([], []))
     for row, metadata in repository.scored_logs(session, run_id):
         for key, subset, value in _report_values(row):
@@ -500,18 +500,44 @@ def _clustered(
                 scores, clusters = values[(key, group)]
                 scores.append(value)
                 clusters.append(metadata.get(CLUSTER))
+    return values
+
+
+def _clustered(
+    values: dict[tuple[str, str], tuple[list[float], list[Any]]],
+    cluster_by: str,
+    bounds: dict[str, Bounds],
+) -> dict[tuple[str, str], ClusteredError | None]:
+    """Per (report key, subset or OVERALL): the cluster-robust error."""
     return {
-        where: evaluations.clustered_error(cluster_by, scores, clusters)
+        where: evaluations.clustered_error(
+            cluster_by, scores, clusters, bounds.get(where[0], intervals.UNIT)
+        )
         for where, (scores, clusters) in values.items()
     }
 
 
-def report(session: Session, run: Run, cluster_by: str | None = None) -> list[ReportRow]:
+def _key_bounds(evaluation: Evaluation | None) -> dict[str, Bounds]:
+    """The score range of the run's own metrics' keys; EvalScope's keys are all in [0, 1]."""
+    specs = evaluation.metrics if evaluation is not None else []
+    return {spec.get("name") or spec["type"]: intervals.metric_bounds(spec) for spec in specs}
+
+
+def report(
+    session: Session,
+    run: Run,
+    cluster_by: str | None = None,
+    evaluation: Evaluation | None = None,
+) -> list[ReportRow]:
     """EvalScope's report table: per metric key and subset, the mean over scored samples,
     with its error bars.
 
     Read from the running sums the jobs keep (`run_score`), not from the results; clustered
-    errors (with `cluster_by`) read the results.
+    errors (with `cluster_by`) and bootstrap intervals (scores between their range's bounds)
+    read the results, the latter once per process for the same sums.
+
+    Args:
+        evaluation: the run's evaluation: its metrics' score ranges, and whether it is done.
     """
     sums: dict[tuple[str, str], Sums] = {}
     for key, subset, total, num, total_sq, passed, failed in repository.scores(session, run.id):
@@ -524,7 +550,16 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
             a_passed + passed,
             a_failed + failed,
         )
-    clustered = _clustered(session, run.id, cluster_by) if cluster_by and sums else {}
+    read: dict[tuple[str, str], tuple[list[float], list[Any]]] = {}
+
+    def values() -> dict[tuple[str, str], tuple[list[float], list[Any]]]:
+        if not read:
+            read.update(_values(session, run.id))
+        return read
+
+    bounds = _key_bounds(evaluation)
+    clustered = _clustered(values(), cluster_by, bounds) if cluster_by and sums else {}
+    complete = evaluation is None or evaluation.status in TERMINAL_STATUSES
     order = _key_order(run)
     subsets = [*run.options.get("subsets", []), OVERALL]
     rows = []
@@ -541,6 +576,15 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
             elif passed_sum + failed_sum:
                 # The run's own metrics with a threshold: their verdicts, counted as stored.
                 passed, failed = passed_sum, failed_sum
+            interval = mean_interval(
+                num,
+                total,
+                total_sq,
+                bounds.get(key, intervals.UNIT),
+                lambda where=(key, subset): values().get(where, ([], []))[0],
+                complete=complete,
+                cache_key=("run", run.id, key, subset),
+            )
             rows.append(
                 ReportRow(
                     metric=key,
@@ -548,7 +592,13 @@ def report(session: Session, run: Run, cluster_by: str | None = None) -> list[Re
                     num=num,
                     score=round(total / num, 4),
                     **evaluations.error_bars(
-                        num, total, total_sq, passed, failed, clustered.get((key, subset))
+                        num,
+                        total,
+                        total_sq,
+                        passed,
+                        failed,
+                        clustered.get((key, subset)),
+                        interval,
                     ),
                 )
             )
@@ -590,7 +640,7 @@ def to_schema(
         sample_count=evaluation.total_test_cases,
         result_counts=summary.result_counts,
         cluster_by=evaluation.cluster_by,
-        report=report(session, run, evaluation.cluster_by),
+        report=report(session, run, evaluation.cluster_by, evaluation),
         usage=summary.usage,
         candidate_usage=summary.candidate_usage,
         cost_usd=summary.cost_usd,

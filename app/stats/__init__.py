@@ -11,15 +11,29 @@ from app.stats._aggregate import (
     spread_from_sums,
     wilson_interval,
 )
+from app.stats._bounded import (
+    MIN_BOOTSTRAP_N,
+    MIN_WILSON_N,
+    BoundedInterval,
+    Bounds,
+    bootstrap_mean,
+    mean_interval,
+)
 from app.stats._paired import PairedMetric, compare_metric, holm_adjust
 
 __all__ = [
+    "MIN_BOOTSTRAP_N",
+    "MIN_WILSON_N",
+    "BoundedInterval",
+    "Bounds",
     "ClusteredSpread",
     "PairedMetric",
     "Spread",
+    "bootstrap_mean",
     "clustered_spread",
     "compare_metric",
     "holm_adjust",
+    "mean_interval",
     "spread_from_sums",
     "wilson_interval",
 ]

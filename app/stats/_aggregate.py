@@ -11,7 +11,16 @@ import numpy as np
 from scipy import stats as scipy_stats
 from statsmodels.regression.linear_model import OLS
 
-LEVEL = 0.95
+from app.stats._bounded import LEVEL, Bounds, cluster_interval, wilson_interval
+
+__all__ = [
+    "LEVEL",
+    "ClusteredSpread",
+    "Spread",
+    "clustered_spread",
+    "spread_from_sums",
+    "wilson_interval",
+]
 
 
 @dataclass(frozen=True)
@@ -27,22 +36,22 @@ class Spread:
 
 @dataclass(frozen=True)
 class ClusteredSpread:
-    """Cluster-robust standard error of the mean and its t interval (G-1 df)."""
+    """Cluster-robust standard error of the mean, and a cluster bootstrap interval inside the
+    score's range (null, with `interval_note`, below MIN_BOOTSTRAP_N clusters)."""
 
     clusters: int
     stderr: float
-    ci95: tuple[float, float]
+    ci95: tuple[float, float] | None
     # (clustered SE / plain SE)²; None when the plain SE is 0 (every score equal).
     design_effect: float | None
+    ci_method: str | None = None
+    interval_note: str | None = None
 
 
 @lru_cache(maxsize=4096)
 def _t_critical(df: int) -> float:
     # scipy's distribution methods cost ~1 ms a call; polls need one per metric.
     return float(scipy_stats.t.ppf((1 + LEVEL) / 2, df))
-
-
-_Z = float(scipy_stats.norm.ppf((1 + LEVEL) / 2))
 
 
 def t_interval(mean: float, stderr: float, df: int) -> tuple[float, float]:
@@ -76,24 +85,6 @@ def spread_from_sums(n: int, total: float, total_sq: float) -> Spread:
     return Spread(n, mean, std, stderr, t_interval(mean, stderr, n - 1))
 
 
-def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
-    """Wilson 95% interval of passed/n; None below 2 results.
-
-    Wilson's closed form, the numbers of statsmodels' `proportion_confint(passed, n,
-    method="wilson")` (tests/stats checks it); that call costs ~1 ms, once per metric per poll.
-    """
-    if n < 2:
-        return None
-    p, z2 = passed / n, _Z * _Z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    # At 0/n the lower bound is exactly 0 and at n/n the upper exactly 1 (centre = half-width
-    # in exact arithmetic); rounding leaves 2.8e-17 or 0.9999999999999999 (statsmodels too).
-    lower = 0.0 if passed == 0 else max(0.0, centre - half)
-    upper = 1.0 if passed == n else min(1.0, centre + half)
-    return (lower, upper)
-
-
 def _json_number(value: Any) -> Any:
     """The value with integral floats as ints, inside lists and objects too: JSON has one
     number type, so 1 and 1.0 are one value (PostgreSQL's jsonb compares them equal)."""
@@ -112,31 +103,39 @@ def _cluster_label(value: Any) -> str:
     return json.dumps(_json_number(value), sort_keys=True, ensure_ascii=False, default=str)
 
 
-def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> ClusteredSpread | None:
+def clustered_spread(
+    scores: Sequence[float], groups: Sequence[Any], bounds: Bounds = (0.0, 1.0)
+) -> ClusteredSpread | None:
     """Clustered SE of the mean (intercept-only OLS, cluster-robust covariance with the
-    G/(G-1) correction, t with G-1 df); None below 2 clusters.
+    G/(G-1) correction) and a BCa cluster bootstrap interval inside `bounds`; None below 2
+    clusters.
 
     Args:
         groups: each score's cluster label, a JSON value (compared with its type:
             `_cluster_label`).
+        bounds: the score's range (lowest, highest).
     """
     labels = [_cluster_label(group) for group in groups]
     codes = {label: code for code, label in enumerate(dict.fromkeys(labels))}
     if len(codes) < 2 or len(scores) < 2:
         return None
     values = np.asarray(scores, dtype=float)
-    mean = float(values.mean())
+    groups_coded = [codes[label] for label in labels]
+    interval = cluster_interval(values, groups_coded, bounds)
     variance = float(np.var(values, ddof=1))
     if _no_variance(variance, float(np.mean(values * values))):
         # Equal scores: the plain error is 0 (spread_from_sums), and so is the clustered one;
         # the OLS fit would return rounding noise (7e-16) and a design effect of noise/noise.
         return ClusteredSpread(
-            clusters=len(codes), stderr=0.0, ci95=(mean, mean), design_effect=None
+            clusters=len(codes),
+            stderr=0.0,
+            ci95=interval.ci95,
+            design_effect=None,
+            ci_method=interval.method,
+            interval_note=interval.note,
         )
     fit = OLS(values, np.ones(len(values))).fit(
-        cov_type="cluster",
-        cov_kwds={"groups": np.asarray([codes[label] for label in labels])},
-        use_t=True,
+        cov_type="cluster", cov_kwds={"groups": np.asarray(groups_coded)}, use_t=True
     )
     stderr = float(fit.bse[0])
     if not math.isfinite(stderr):
@@ -145,6 +144,8 @@ def clustered_spread(scores: Sequence[float], groups: Sequence[Any]) -> Clustere
     return ClusteredSpread(
         clusters=len(codes),
         stderr=stderr,
-        ci95=t_interval(mean, stderr, len(codes) - 1),
+        ci95=interval.ci95,
         design_effect=(stderr / plain) ** 2 if plain > 0 else None,
+        ci_method=interval.method,
+        interval_note=interval.note,
     )

@@ -10,7 +10,7 @@ from scipy import optimize
 from scipy import stats as scipy_stats
 from statsmodels.stats.contingency_tables import mcnemar
 
-from app.stats._aggregate import t_interval
+from app.stats._bounded import Bounds, paired_interval
 
 POWER = 0.8
 # Past this noncentrality scipy's noncentral t (Boost's series) stops converging and returns
@@ -27,12 +27,14 @@ class PairedMetric:
     baseline_mean: float | None
     candidate_mean: float | None
     mean_difference: float | None
+    # Paired BCa bootstrap (inside ±(hi − lo)); None below MIN_BOOTSTRAP_N pairs (a note says).
     ci95: tuple[float, float] | None
     p_value: float | None
     wilcoxon_p_value: float | None
     minimum_detectable_effect: float | None
     # Why a figure is null or should be read with care (e.g. no minimum detectable effect).
     notes: tuple[str, ...] = ()
+    ci_method: str | None = None
     # Only for metrics with a threshold (both sides' passed known for every pair).
     baseline_pass_rate: float | None = None
     candidate_pass_rate: float | None = None
@@ -48,18 +50,15 @@ def _rounding(value: float, differences: np.ndarray) -> bool:
     return value <= 1e-12 * max(1.0, float(np.abs(differences).max()))
 
 
-def _paired_t(differences: np.ndarray) -> tuple[tuple[float, float] | None, float | None]:
-    n = len(differences)
-    if n < 2:
-        return None, None
-    mean = float(differences.mean())
-    sd = float(differences.std(ddof=1))
+def _paired_t(differences: np.ndarray) -> float | None:
+    """The paired t test's two-sided p."""
+    if len(differences) < 2:
+        return None
     if _rounding(float(np.ptp(differences)), differences):
         # scipy answers NaN (or noise) here; a constant difference is certain (p 0) unless it
         # is 0 (p 1), as lmms-eval's paired test reads it.
-        return (mean, mean), (1.0 if _rounding(abs(mean), differences) else 0.0)
-    result = scipy_stats.ttest_1samp(differences, 0.0)
-    return t_interval(mean, sd / math.sqrt(n), n - 1), float(result.pvalue)
+        return 1.0 if _rounding(abs(float(differences.mean())), differences) else 0.0
+    return float(scipy_stats.ttest_1samp(differences, 0.0).pvalue)
 
 
 def _wilcoxon(differences: np.ndarray) -> float | None:
@@ -156,10 +155,13 @@ def compare_metric(
     baseline_passed: Sequence[bool] | None,
     candidate_passed: Sequence[bool] | None,
     alpha: float,
+    bounds: Bounds = (0.0, 1.0),
 ) -> PairedMetric:
     """Paired statistics for scores matched item by item (same order on both sides).
 
     Args:
+        bounds: the score's range (lowest, highest): the interval of the mean difference
+            stays within ±(highest − lowest).
         baseline_passed: per pair, whether each side passed its threshold; None when the
             metric has no threshold.
     """
@@ -167,7 +169,8 @@ def compare_metric(
     b = np.asarray(candidate, dtype=float)
     n = len(a)
     differences = b - a
-    ci95, p_value = _paired_t(differences)
+    p_value = _paired_t(differences)
+    interval = paired_interval(differences, bounds) if n else None
     sd = float(differences.std(ddof=1)) if n >= 2 else 0.0
     if n and _rounding(float(np.ptp(differences)), differences):
         sd = 0.0
@@ -177,11 +180,17 @@ def compare_metric(
         baseline_mean=float(a.mean()) if n else None,
         candidate_mean=float(b.mean()) if n else None,
         mean_difference=float(differences.mean()) if n else None,
-        ci95=ci95,
+        ci95=interval.ci95 if interval else None,
+        ci_method=interval.method if interval else None,
         p_value=p_value,
         wilcoxon_p_value=_wilcoxon(differences),
         minimum_detectable_effect=detectable,
-        notes=(note,) if note else (),
+        # A constant difference's zero-width interval needs no note beside the MDE's.
+        notes=tuple(
+            text
+            for text in (interval.note if interval and interval.ci95 is None else None, note)
+            if text is not None
+        ),
     )
     if baseline_passed is None or candidate_passed is None or n == 0:
         return compared

@@ -5,12 +5,15 @@ import json
 import math
 import random
 
+import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 from sqlalchemy import update
 from statsmodels.stats.power import TTestPower
 
 from app.models import Result
 from app.models import TestCase as StoredCase
+from app.stats._bounded import SEED
 from tests.comparisons.helpers import (
     CASES,
     PLANTED,
@@ -22,9 +25,6 @@ from tests.comparisons.helpers import (
 )
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
-
-# t(0.975, 19) from the t table.
-T975_19 = 2.093024
 
 
 def problem(response, status: int) -> dict:
@@ -50,8 +50,14 @@ class TestEvaluationComparison:
         assert exact["n"] == CASES
         assert (exact["baseline_mean"], exact["candidate_mean"]) == (1.0, 0.6)
         assert exact["mean_difference"] == pytest.approx(-0.4)
-        stderr = math.sqrt(4.8 / 19 / CASES)
-        assert exact["ci95"] == pytest.approx([-0.4 - T975_19 * stderr, -0.4 + T975_19 * stderr])
+        # The paired BCa bootstrap of the 20 differences (scipy, Loupe's seed), inside [-1, 1].
+        differences = np.asarray([-1.0] * 8 + [0.0] * 12)
+        expected = scipy_stats.bootstrap(
+            (differences,), np.mean, method="BCa", rng=np.random.default_rng(SEED)
+        ).confidence_interval
+        assert exact["ci_method"] == "paired_bootstrap_bca"
+        assert exact["ci95"] == pytest.approx([expected.low, expected.high], rel=1e-12)
+        assert -1.0 <= exact["ci95"][0] < -0.4 < exact["ci95"][1] <= 0.0
         assert (exact["improved_items"], exact["regressed_items"]) == (0, 8)
         assert exact["pass_rate_difference"] == pytest.approx(-0.4)
         # Exact McNemar: 8 discordant pairs all one way, p = 2 · 0.5⁸.
@@ -160,12 +166,13 @@ class TestMinimumDetectableEffect:
     def test_identical_evaluations_have_none(self, api: Api) -> None:
         # Differences all 0: no spread, so no size of change can be said to be detectable.
         client = api.tenant_client()
-        pattern = [True, False, True, True, False]
+        pattern = [True, False, True, True, False] * 2
         first, second = outcomes(api, client, pattern), outcomes(api, client, pattern)
         (exact,) = compare(client, first, second).json()["metrics"]
         assert exact["mean_difference"] == 0 and exact["verdict"] == "no_detectable_change"
         assert exact["minimum_detectable_effect"] is None
         assert len(exact["notes"]) == 1 and "spread" in exact["notes"][0]
+        assert exact["ci95"] == [0, 0] and exact["ci_method"] == "paired_bootstrap_bca"
 
 
 class TestRunComparison:

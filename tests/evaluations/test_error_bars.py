@@ -8,9 +8,6 @@ import pytest
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge
 
-# t(0.975, df) from the t table.
-T975 = {2: 4.302653, 4: 2.776445}
-
 
 def exact_cases(outcomes: list[bool], clusters: list[str] | None = None) -> list[dict[str, Any]]:
     """Test cases exact_match scores 1 (True) or 0 (False), optionally with a cluster key."""
@@ -38,7 +35,7 @@ def summary(api: Api, body: dict[str, Any]) -> dict[str, Any]:
 
 
 class TestErrorBars:
-    def test_t_interval_and_wilson_on_known_vectors(self, api: Api) -> None:
+    def test_binary_scores_get_wilson_intervals_on_known_vectors(self, api: Api) -> None:
         # Scores 1,1,0,0,1: mean 0.6, s² = (3·0.16 + 2·0.36)/4 = 0.3, SE = √(0.3/5).
         final = summary(
             api,
@@ -52,7 +49,10 @@ class TestErrorBars:
         assert row["n"] == 5 and row["mean_score"] == pytest.approx(0.6)
         assert row["std"] == pytest.approx(math.sqrt(0.3))
         assert row["stderr"] == pytest.approx(stderr)
-        assert row["ci95"] == pytest.approx([0.6 - T975[4] * stderr, 0.6 + T975[4] * stderr])
+        # exact_match scores only its range's bounds, 0 and 1: the mean's interval is the
+        # Wilson interval (the t interval, 0.6 ± 2.776·SE, is not bounded by the range).
+        assert row["ci_method"] == "wilson" and row["interval_note"] is None
+        assert row["ci95"] == pytest.approx(row["pass_rate_ci95"])
         # Wilson (1927) for 3 of 5, z = 1.959964: centre (p + z²/2n)/(1 + z²/n),
         # half-width z·√(p(1−p)/n + z²/4n²)/(1 + z²/n).
         z, n, p = 1.959964, 5, 0.6
@@ -83,14 +83,17 @@ class TestErrorBars:
         row = final["per_metric"][0]
         assert (row["n"], row["mean_score"]) == (1, 1.0)
         assert row["std"] is row["stderr"] is row["ci95"] is row["pass_rate_ci95"] is None
+        assert row["ci_method"] is None and "at least 2" in row["interval_note"]
 
-    def test_equal_scores_give_a_zero_width_interval(self, api: Api) -> None:
+    def test_equal_binary_scores_keep_a_wilson_interval(self, api: Api) -> None:
         final = summary(
             api,
             {"test_cases": exact_cases([True] * 4), "metrics": [{"type": "exact_match"}]},
         )
         row = final["per_metric"][0]
-        assert (row["std"], row["stderr"], row["ci95"]) == (0.0, 0.0, [1.0, 1.0])
+        assert (row["std"], row["stderr"]) == (0.0, 0.0)
+        # Four of four say little: Wilson leaves room below 1 where the t interval had none.
+        assert row["ci95"] == row["pass_rate_ci95"] and row["ci_method"] == "wilson"
         # Wilson never collapses: 4 of 4 still leaves room below 1.
         assert row["pass_rate_ci95"][0] == pytest.approx(0.5101, abs=1e-4)
 
@@ -127,7 +130,9 @@ class TestErrorBars:
         stderr = math.sqrt(3) / 6
         assert clustered["cluster_by"] == "image" and clustered["clusters"] == 3
         assert clustered["stderr"] == pytest.approx(stderr)
-        assert clustered["ci95"] == pytest.approx([0.5 - T975[2] * stderr, 0.5 + T975[2] * stderr])
+        # Three clusters are too few for a cluster bootstrap interval: null, and a note says so.
+        assert clustered["ci95"] is None and clustered["ci_method"] is None
+        assert "at least 10" in clustered["interval_note"]
         # Plain SE² = 0.3/6 = 0.05; design effect (1/12)/0.05.
         assert row["stderr"] == pytest.approx(math.sqrt(0.05))
         assert clustered["design_effect"] == pytest.approx((1 / 12) / 0.05)
@@ -151,10 +156,10 @@ class TestErrorBars:
         (row,) = final["per_metric"]
         assert 0 < row["mean_score"] < 1
         assert (row["std"], row["stderr"]) == (0.0, 0.0)
-        assert row["ci95"][0] == row["ci95"][1]
+        assert row["ci95"][0] == row["ci95"][1] and row["ci_method"] == "bootstrap_bca"
         clustered = row["clustered"]
         assert clustered["clusters"] == 3 and clustered["stderr"] == 0.0
-        assert clustered["ci95"][0] == clustered["ci95"][1]
+        assert clustered["ci95"] is None
         assert clustered["design_effect"] is None
 
     def test_clusters_are_told_apart_by_json_type(self, api: Api) -> None:

@@ -47,9 +47,10 @@ class TestCompareMetric:
 
     def test_paired_t_on_a_textbook_vector(self) -> None:
         # Differences 1..5: mean 3, s = √2.5, t = 3/(√2.5/√5) = 4.2426 with 4 df.
-        compared = compare_metric([0] * 5, [1, 2, 3, 4, 5], None, None, 0.05)
-        stderr = math.sqrt(2.5 / 5)
-        assert compared.ci95 == pytest.approx((3 - 2.776445 * stderr, 3 + 2.776445 * stderr))
+        compared = compare_metric([0] * 5, [1, 2, 3, 4, 5], None, None, 0.05, (0.0, 5.0))
+        # Five pairs are too few for the paired bootstrap interval: null, and a note says so.
+        assert compared.ci95 is None and compared.ci_method is None
+        assert any("at least 10" in note for note in compared.notes)
         # Two-sided p of t = 4.2426, 4 df (between the table's 0.02 and 0.01 columns).
         assert compared.p_value == pytest.approx(0.01324, abs=1e-4)
         # Exact signed-rank: all 5 differences positive, p = 2/2⁵.
@@ -145,7 +146,7 @@ class TestMinimumDetectableEffect:
         for alpha in (0.8, 0.9, 0.99):
             detectable, note = minimum_detectable_effect(0.3, 50, alpha)
             assert detectable is None and note is not None and "alpha" in note
-            compared = compare_metric([0.0, 1.0, 0.5], [0.5, 0.5, 1.0], None, None, alpha)
+            compared = compare_metric([0.0, 1.0, 0.5] * 4, [0.5, 0.5, 1.0] * 4, None, None, alpha)
             assert compared.minimum_detectable_effect is None and len(compared.notes) == 1
             assert compared.p_value is not None
         just_below = detectable_effect_size(50, 0.79)
@@ -160,17 +161,17 @@ class TestMinimumDetectableEffect:
 
     def test_none_with_a_note_when_the_differences_do_not_vary(self) -> None:
         # Two identical evaluations: 0 would claim any change would have been seen.
-        same = compare_metric([0.2, 0.9, 0.4], [0.2, 0.9, 0.4], None, None, 0.05)
+        same = compare_metric([0.2, 0.9, 0.4] * 4, [0.2, 0.9, 0.4] * 4, None, None, 0.05)
         assert same.minimum_detectable_effect is None
         assert len(same.notes) == 1 and "same" in same.notes[0]
         assert same.p_value == 1.0
         # Every item up by 0.1, up to rounding (0.2 − 0.1 ≠ 0.3 − 0.2 in floating point).
-        shifted = compare_metric([0.1, 0.2, 0.3], [0.2, 0.3, 0.4], None, None, 0.05)
+        shifted = compare_metric([0.1, 0.2, 0.3] * 4, [0.2, 0.3, 0.4] * 4, None, None, 0.05)
         assert shifted.minimum_detectable_effect is None and len(shifted.notes) == 1
         assert shifted.p_value == 0.0 and shifted.ci95 == (shifted.mean_difference,) * 2
         # Differences of 0 and 5.6e-17 (0.1 + 0.2 − 0.3): no change, not a certain one.
         noise = compare_metric([0.3, 0.6, 0.5], [0.1 + 0.2, 0.6, 0.5], None, None, 0.05)
         assert noise.p_value == 1.0 and noise.minimum_detectable_effect is None
         # A genuine spread keeps its figure.
-        varied = compare_metric([0.1, 0.2, 0.3], [0.2, 0.3, 0.5], None, None, 0.05)
+        varied = compare_metric([0.1, 0.2, 0.3] * 4, [0.2, 0.3, 0.5] * 4, None, None, 0.05)
         assert varied.minimum_detectable_effect is not None and varied.notes == ()

@@ -1,0 +1,50 @@
+"""Each metric's score range and the interval of its mean inside it, for summaries and reports."""
+
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from app.evaluations import repository
+from app.metrics import parse_spec
+from app.stats import BoundedInterval, Bounds, mean_interval
+
+UNIT: Bounds = (0.0, 1.0)
+
+
+def metric_bounds(spec: dict[str, Any]) -> Bounds:
+    """The lowest and highest score a stored metric spec gives (its `score_bounds`)."""
+    try:
+        return parse_spec(spec).score_bounds()
+    except ValidationError:
+        # A spec stored before its type's rules tightened: every metric but psnr, ssim and
+        # score_model scores in [0, 1].
+        return UNIT
+
+
+def metric_interval(
+    session: Session,
+    evaluation_id: str,
+    metric_index: int,
+    bounds: Bounds,
+    sums: tuple[int, float, float],
+    complete: bool,
+) -> BoundedInterval:
+    """The 95% interval of one metric's mean score: Wilson when every score is at a bound,
+    else a BCa bootstrap of the stored scores (read only then, and kept per process for the
+    same sums).
+
+    Args:
+        sums: (scored results, Σ score, Σ score²), as `metric_summary` keeps them.
+        complete: whether every result of the metric is stored.
+    """
+    n, total, total_sq = sums
+    return mean_interval(
+        n,
+        total,
+        total_sq,
+        bounds,
+        lambda: repository.metric_scores(session, evaluation_id, metric_index),
+        complete=complete,
+        cache_key=("evaluation", evaluation_id, metric_index),
+    )

@@ -1,0 +1,245 @@
+"""Intervals that stay inside a score's range: Wilson for scores at the bounds, BCa bootstrap
+(scipy.stats.bootstrap) for scores between them, paired and clustered alike.
+
+A t interval (mean ± t·SE) ignores the range: two exact_match results (0 and 1) gave
+[-5.85, 6.85]. Bowyer, Aitchison and Ivanova (ICML 2025, arXiv 2503.01747) show CLT intervals
+under-cover at the sizes evaluations have and recommend Wilson for binary scores and BCa for
+bounded continuous ones; a bootstrap of the mean resamples observed scores, so its interval lies
+within [min, max] of them and so within the range.
+"""
+
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from threading import Lock
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+LEVEL = 0.95
+_Z = float(scipy_stats.norm.ppf((1 + LEVEL) / 2))
+
+WILSON = "wilson"
+BOOTSTRAP = "bootstrap_bca"
+PAIRED_BOOTSTRAP = "paired_bootstrap_bca"
+CLUSTER_BOOTSTRAP = "cluster_bootstrap_bca"
+
+# Below this many scores (pairs, clusters) a bootstrap interval is not honest: the resamples
+# take few distinct values and BCa's bias and acceleration estimates are noise, so the interval
+# is null with a note rather than a narrow band claiming more than a handful of results know.
+MIN_BOOTSTRAP_N = 10
+# Wilson's interval is defined from one result, but Loupe states none below two (as for the
+# pass rate): one result says nothing about spread.
+MIN_WILSON_N = 2
+RESAMPLES = 9999
+# A fixed seed: a summary polled twice shows the same interval for the same scores.
+SEED = 20_241_126
+# While results still arrive, a bootstrap of more scores than this waits for the last of them:
+# 9,999 BCa resamples of n scores cost about 0.1 s per 1,000 (docs/benchmarks.md), and each
+# new batch of results would pay it again on the next poll.
+RUNNING_BOOTSTRAP_MAX_N = 1000
+
+Bounds = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class BoundedInterval:
+    """A 95% interval inside the score's range, the method that made it, or why there is none."""
+
+    ci95: tuple[float, float] | None
+    method: str | None
+    note: str | None = None
+
+
+def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
+    """Wilson 95% interval of passed/n; None below 2 results.
+
+    Wilson's closed form, the numbers of statsmodels' `proportion_confint(passed, n,
+    method="wilson")` (tests/stats checks it); that call costs ~1 ms, once per metric per poll.
+    """
+    if n < 2:
+        return None
+    p, z2 = passed / n, _Z * _Z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # At 0/n the lower bound is exactly 0 and at n/n the upper exactly 1 (centre = half-width
+    # in exact arithmetic); rounding leaves 2.8e-17 or 0.9999999999999999 (statsmodels too).
+    lower = 0.0 if passed == 0 else max(0.0, centre - half)
+    upper = 1.0 if passed == n else min(1.0, centre + half)
+    return (lower, upper)
+
+
+def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:
+    """How many of n scores sit at the upper bound when every one sits at a bound (a binary
+    score); None when some lie between. Σ(x − lo)(hi − x) is 0 exactly then and positive
+    otherwise, and it needs only the running sums."""
+    low, high = bounds
+    width = high - low
+    inside = (low + high) * total - total_sq - n * low * high
+    if inside > 1e-9 * n * width * width:
+        return None
+    at_high = (total - n * low) / width
+    rounded = round(at_high)
+    return rounded if abs(at_high - rounded) < 1e-6 * max(1, n) else None
+
+
+def _too_few(n: int, minimum: int, what: str) -> BoundedInterval:
+    return BoundedInterval(
+        None,
+        None,
+        f"no interval from {n} {what}: at least {minimum} are needed for an honest 95% "
+        "interval of a bounded score",
+    )
+
+
+def _equal(value: float, method: str, what: str) -> BoundedInterval:
+    return BoundedInterval(
+        (value, value),
+        method,
+        f"every {what} is {value:g}: the resamples do not vary, so the interval has no width",
+    )
+
+
+def _bca(data: tuple[np.ndarray, ...], statistic: Callable[..., np.ndarray]) -> tuple[float, float]:
+    result = scipy_stats.bootstrap(
+        data,
+        statistic,
+        n_resamples=RESAMPLES,
+        vectorized=True,
+        paired=len(data) > 1,
+        confidence_level=LEVEL,
+        method="BCa",
+        # Resample in slices of about 2 million values: 9,999 × 10,000 at once is 800 MB.
+        batch=max(1, 2_000_000 // len(data[0])),
+        rng=np.random.default_rng(SEED),
+    )
+    interval = result.confidence_interval
+    return float(interval.low), float(interval.high)
+
+
+def _in_bounds(interval: tuple[float, float], bounds: Bounds) -> tuple[float, float]:
+    # A percentile of resampled means lies within the observed scores; only rounding in
+    # np.mean can step a last bit past a bound.
+    low, high = bounds
+    return max(low, interval[0]), min(high, interval[1])
+
+
+def bootstrap_mean(scores: Sequence[float], bounds: Bounds) -> BoundedInterval:
+    """BCa bootstrap 95% interval of the mean of scores in `bounds` (scipy.stats.bootstrap,
+    9,999 resamples, fixed seed); null with a note below MIN_BOOTSTRAP_N scores."""
+    # Sorted: with a fixed seed the resamples depend on the order, which a read need not keep.
+    values = np.sort(np.asarray(scores, dtype=float))
+    if len(values) < MIN_BOOTSTRAP_N:
+        return _too_few(len(values), MIN_BOOTSTRAP_N, "scores")
+    if _constant(values):
+        return _equal(float(values[0]), BOOTSTRAP, "score")
+    interval = _bca((values,), lambda x, axis: np.mean(x, axis=axis))
+    return BoundedInterval(_in_bounds(interval, bounds), BOOTSTRAP)
+
+
+def _constant(values: np.ndarray) -> bool:
+    return float(np.ptp(values)) <= 1e-12 * max(1.0, float(np.abs(values).max()))
+
+
+def mean_interval(
+    n: int,
+    total: float,
+    total_sq: float,
+    bounds: Bounds,
+    scores: Callable[[], Sequence[float]],
+    complete: bool = True,
+    cache_key: object = None,
+) -> BoundedInterval:
+    """The 95% interval of the mean of n scores in `bounds`, from their running sums: Wilson
+    when every score is at a bound, else a BCa bootstrap of the scores (`scores()` is called
+    only then).
+
+    Args:
+        complete: False while more results may arrive; a bootstrap of more than
+            RUNNING_BOOTSTRAP_MAX_N scores then waits for them (null with a note).
+        cache_key: whose scores these are (an evaluation and metric): the interval is kept
+            per process for the key and the sums, so a poll with no new score reuses it.
+    """
+    low, high = bounds
+    if n == 0:
+        return BoundedInterval(None, None, None)
+    at_high = _at_bounds(n, total, total_sq, bounds)
+    if at_high is not None:
+        if n < MIN_WILSON_N:
+            return _too_few(n, MIN_WILSON_N, "score")
+        proportion = wilson_interval(at_high, n)
+        assert proportion is not None
+        interval = (low + (high - low) * proportion[0], low + (high - low) * proportion[1])
+        return BoundedInterval(interval, WILSON)
+    if n < MIN_BOOTSTRAP_N:
+        return _too_few(n, MIN_BOOTSTRAP_N, "scores")
+    if not complete and n > RUNNING_BOOTSTRAP_MAX_N:
+        return BoundedInterval(
+            None,
+            None,
+            f"the bootstrap interval of {n:,} scores is computed once every result is in",
+        )
+    if cache_key is None:
+        return bootstrap_mean(scores(), bounds)
+    return _cached((cache_key, n, total, total_sq, bounds), scores, bounds)
+
+
+_CACHE: "OrderedDict[tuple[object, ...], BoundedInterval]" = OrderedDict()
+_CACHE_SIZE = 4096
+_LOCK = Lock()
+
+
+def _cached(
+    key: tuple[object, ...], scores: Callable[[], Sequence[float]], bounds: Bounds
+) -> BoundedInterval:
+    """The bootstrap for this key and these sums, made once per process: summaries are polled,
+    and until a result is added the same scores give the same sums."""
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    interval = bootstrap_mean(scores(), bounds)
+    with _LOCK:
+        _CACHE[key] = interval
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return interval
+
+
+def paired_interval(differences: Sequence[float], bounds: Bounds) -> BoundedInterval:
+    """BCa paired bootstrap 95% interval of the mean difference (candidate − baseline) of
+    scores in `bounds`: pairs are resampled together, so it stays within ±(hi − lo)."""
+    values = np.sort(np.asarray(differences, dtype=float))
+    if len(values) < MIN_BOOTSTRAP_N:
+        return _too_few(len(values), MIN_BOOTSTRAP_N, "pairs")
+    if _constant(values):
+        return _equal(float(values.mean()), PAIRED_BOOTSTRAP, "difference")
+    interval = _bca((values,), lambda x, axis: np.mean(x, axis=axis))
+    width = bounds[1] - bounds[0]
+    return BoundedInterval(_in_bounds(interval, (-width, width)), PAIRED_BOOTSTRAP)
+
+
+def cluster_interval(
+    scores: Sequence[float], codes: Sequence[int], bounds: Bounds
+) -> BoundedInterval:
+    """BCa cluster bootstrap 95% interval of the mean: whole clusters resampled (each as its
+    sum and count, resampled together), the mean being Σ sums / Σ counts.
+
+    Args:
+        codes: each score's cluster as an integer code.
+    """
+    values = np.asarray(scores, dtype=float)
+    groups = np.asarray(codes)
+    clusters = np.unique(groups)
+    if len(clusters) < MIN_BOOTSTRAP_N:
+        return _too_few(len(clusters), MIN_BOOTSTRAP_N, "clusters")
+    if _constant(values):
+        return _equal(float(values[0]), CLUSTER_BOOTSTRAP, "score")
+    index = np.searchsorted(clusters, groups)
+    sums = np.bincount(index, weights=values)
+    counts = np.bincount(index).astype(float)
+    order = np.lexsort((counts, sums))
+    sums, counts = sums[order], counts[order]
+    interval = _bca((sums, counts), lambda s, c, axis: np.sum(s, axis=axis) / np.sum(c, axis=axis))
+    return BoundedInterval(_in_bounds(interval, bounds), CLUSTER_BOOTSTRAP)

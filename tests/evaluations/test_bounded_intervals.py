@@ -1,0 +1,149 @@
+"""The walk-through's intervals through the API: inside the score's range, named, or null with a
+note when n is too small, in a summary, a run report and a comparison."""
+
+import json
+import re
+from typing import Any
+
+import httpx
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from tests.comparisons.helpers import compare, quiz_dataset, run
+from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
+
+G_EVAL = {
+    "type": "g_eval",
+    "name": "helpful",
+    "evaluation_steps": ["Check the answer."],
+    "evaluation_params": ["input", "actual_output"],
+}
+# Judge's scores out of 10, piled against the top: 0.85 ± t·SE reaches 1.074.
+SKEWED = [10] * 10 + [0, 2]
+
+
+def t_interval(scores: list[float]) -> tuple[float, float]:
+    """The interval Loupe gave before: mean ± t(0.975, n − 1)·SE."""
+    return scipy_stats.t.interval(
+        0.95, len(scores) - 1, loc=np.mean(scores), scale=scipy_stats.sem(scores)
+    )
+
+
+def score_from_output(request: dict) -> Reply | dict:
+    """g_eval scores what the case's output says (`score=7` → 7 of 10)."""
+    if task_of(request) != "g_eval_score":
+        return plausible_answer(request)
+    match = re.search(r"score=(\d+)", json.dumps(request))
+    assert match is not None
+    return {"reason": "As planted.", "score": int(match.group(1))}
+
+
+def submitted(api: Api, client: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/v1/evaluations", json={**body, "cache": False})
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    assert final["status"] == "completed"
+    return final
+
+
+def exact_cases(correct: list[bool]) -> list[dict[str, Any]]:
+    return [
+        {"id": f"c{i}", "input": "q", "actual_output": "a", "expected_output": "a" if ok else "b"}
+        for i, ok in enumerate(correct)
+    ]
+
+
+def judged_cases(scores: list[int]) -> list[dict[str, Any]]:
+    return [
+        {"id": f"c{i}", "input": f"question {i}", "actual_output": f"answer {i} score={score}"}
+        for i, score in enumerate(scores)
+    ]
+
+
+def in_range(interval: list[float], low: float, high: float) -> bool:
+    return low <= interval[0] <= interval[1] <= high
+
+
+class TestWalkThroughIntervals:
+    def test_summary_exact_match_of_two_is_wilson_inside_zero_one(self, api: Api) -> None:
+        # One right, one wrong: the t interval was [-5.85, 6.85].
+        assert t_interval([0.0, 1.0]) == pytest.approx((-5.853, 6.853), abs=1e-3)
+        client = api.tenant_client()
+        final = submitted(
+            api,
+            client,
+            {"test_cases": exact_cases([True, False]), "metrics": [{"type": "exact_match"}]},
+        )
+        (row,) = final["per_metric"]
+        assert row["ci_method"] == "wilson" and in_range(row["ci95"], 0.0, 1.0)
+        assert row["ci95"][0] == row["pass_rate_ci95"][0] > 0.09
+
+    def test_summary_g_eval_of_two_says_n_is_too_small(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # The walk-through's G-Eval: 0.63 and 0 gave 0.315 [-0.707, 1.337].
+        judge.script(score_from_output)
+        client = api.tenant_client()
+        final = submitted(api, client, {"test_cases": judged_cases([6, 0]), "metrics": [G_EVAL]})
+        (row,) = final["per_metric"]
+        assert row["mean_score"] == 0.3 and row["n"] == 2
+        assert row["ci95"] is None and row["ci_method"] is None
+        assert "at least 10" in row["interval_note"]
+
+    def test_summary_g_eval_of_twelve_is_a_bootstrap_inside_zero_one(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        scores = [s / 10 for s in SKEWED]
+        assert t_interval(scores)[1] > 1.05
+        judge.script(score_from_output)
+        client = api.tenant_client()
+        final = submitted(api, client, {"test_cases": judged_cases(SKEWED), "metrics": [G_EVAL]})
+        (row,) = final["per_metric"]
+        assert row["ci_method"] == "bootstrap_bca" and row["interval_note"] is None
+        assert in_range(row["ci95"], 0.0, 1.0) and row["ci95"][0] < 0.85 < row["ci95"][1]
+        # A second poll reads the same numbers (a fixed seed, kept per process).
+        again = client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0]
+        assert again["ci95"] == row["ci95"]
+
+    def test_run_report_accuracy_of_two_is_wilson(self, api: Api) -> None:
+        client = api.tenant_client()
+        dataset = quiz_dataset(client, rows=2)
+        run_id = run(api, client, dataset, {1}, rows=2)
+        body = client.get(f"/v1/runs/{run_id}").json()
+        (row,) = [
+            r for r in body["report"] if r["metric"] == "accuracy" and r["subset"] == "OVERALL"
+        ]
+        assert row["num"] == 2 and row["score"] == 0.5
+        assert row["ci_method"] == "wilson" and in_range(row["ci95"], 0.0, 1.0)
+        for every in body["report"]:
+            assert every["ci95"] is None or in_range(every["ci95"], 0.0, 1.0)
+            assert (every["ci95"] is None) == (every["ci_method"] is None)
+
+    def test_comparison_of_two_pairs_has_a_note_and_of_twelve_a_bounded_bootstrap(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(score_from_output)
+        client = api.tenant_client()
+        exact = {"metrics": [{"type": "exact_match"}]}
+        first = submitted(api, client, {"test_cases": exact_cases([True, True]), **exact})
+        second = submitted(api, client, {"test_cases": exact_cases([True, False]), **exact})
+        (small,) = compare(client, first["id"], second["id"]).json()["metrics"]
+        assert small["ci95"] is None and small["ci_method"] is None
+        assert any("2 pairs" in note for note in small["notes"])
+
+        # Every baseline score 1; the candidate loses ten of twelve: the mean difference is
+        # −0.833 and mean ± t·SE reaches −1.08, below the −1 no difference can pass.
+        baseline = submitted(
+            api, client, {"test_cases": judged_cases([10] * 12), "metrics": [G_EVAL]}
+        )
+        candidate = submitted(
+            api, client, {"test_cases": judged_cases([0] * 10 + [10, 10]), "metrics": [G_EVAL]}
+        )
+        assert t_interval([-1.0] * 10 + [0.0, 0.0])[0] < -1.05
+        (judged,) = compare(client, baseline["id"], candidate["id"]).json()["metrics"]
+        assert judged["mean_difference"] == -10 / 12
+        assert judged["ci_method"] == "paired_bootstrap_bca"
+        assert in_range(judged["ci95"], -1.0, 1.0)
+        assert judged["ci95"][0] < judged["mean_difference"] < judged["ci95"][1]
