@@ -3,7 +3,7 @@
 Routes call the services and repositories the JSON API uses; templates only format.
 """
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Header, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -11,9 +11,10 @@ from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
-from app.console import auth, csrf
+from app.console import auth, csrf, views
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
+from app.evals.labels import RunLabels, run_labels
 from app.evals.service import KIND as EVAL_RUN
 from app.evaluations import export, repository, service
 from app.evaluations.repository import EvaluationRepository
@@ -33,6 +34,8 @@ PAGE_SIZE = 25
 RESULTS_PAGE_SIZE = 50
 # An OpenAI eval run's `report_url` is its evaluation page: its criteria are the metrics.
 SHOWN_KINDS = ("evaluation", EVAL_RUN)
+# The evaluations list's kind filter ("" lists both).
+KINDS = {"": "any", "evaluation": "evaluation", EVAL_RUN: "OpenAI eval run"}
 
 
 def _choice(value: str | None, allowed: tuple[str, ...] | dict[str, str], name: str) -> str | None:
@@ -151,26 +154,53 @@ def evaluations_page(
     signed_in: SignedIn,
     status: str | None = None,
     name: Annotated[str | None, Query(max_length=256)] = None,
+    kind: str | None = None,
     after: str | None = None,
 ) -> HTMLResponse:
     wanted = _choice(status, STATUSES, "status")
-    rows = EvaluationRepository(session, signed_in.tenant.id).page(
-        after, PAGE_SIZE, status=wanted, name=name or None
-    )
+    wanted_kind = _choice(kind, KINDS, "kind")
+    rows = EvaluationRepository(
+        session, signed_in.tenant.id, (wanted_kind,) if wanted_kind else SHOWN_KINDS
+    ).page(after, PAGE_SIZE, status=wanted, name=name or None)
+    shown = rows[:PAGE_SIZE]
     return page(
         request,
         "evaluations.html",
         signed_in,
-        evaluations=[service.to_schema(session, row) for row in rows[:PAGE_SIZE]],
+        evaluations=[service.to_schema(session, row) for row in shown],
+        eval_runs=run_labels(
+            session, signed_in.tenant.id, [row.id for row in shown if row.kind == EVAL_RUN]
+        ),
         has_more=len(rows) > PAGE_SIZE,
         statuses=STATUSES,
         status=wanted or "",
         name=name or "",
+        kinds=KINDS,
+        kind=wanted_kind or "",
     )
 
 
 def _evaluation(session: Session, signed_in: ConsoleSession, evaluation_id: str) -> Evaluation:
     return service.get_or_404(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
+
+
+def _labels(session: Session, evaluation: Evaluation) -> RunLabels | None:
+    """An eval run's eval name and criteria names (None for a plain evaluation)."""
+    if evaluation.kind != EVAL_RUN:
+        return None
+    return run_labels(session, evaluation.tenant_id, [evaluation.id]).get(evaluation.id)
+
+
+def _naming(session: Session, evaluation: Evaluation) -> dict[str, Any]:
+    """What the evaluation page calls it and its metrics: an eval run by its eval's name and
+    its own, its criteria by their names instead of their ids."""
+    labels = _labels(session, evaluation)
+    run_name = evaluation.name or evaluation.id
+    return {
+        "title": f"{labels.eval_name or labels.eval_id} · {run_name}" if labels else run_name,
+        "eval_run": labels,
+        "metric_labels": labels.criteria if labels else {},
+    }
 
 
 @router.get("/evaluations/{evaluation_id}")
@@ -195,13 +225,20 @@ def evaluation_page(
     if rows is None:
         raise ProblemError(400, "Bad Request", f"after: {after!r} is not a result here")
     summary = service.to_schema(session, evaluation)
+    results = [service.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]]
+    cases = repository.test_cases_at(
+        session, evaluation.id, [result.test_case_index for result in results]
+    )
     return page(
         request,
         "evaluation.html",
         signed_in,
         evaluation=summary,
         histograms=repository.score_histogram(session, evaluation.id),
-        results=[service.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]],
+        results=results,
+        groups=views.case_groups(results),
+        thumbnails={index: views.first_image(case) for index, case in cases.items()},
+        **_naming(session, evaluation),
         has_more=len(rows) > RESULTS_PAGE_SIZE,
         live=summary.status not in TERMINAL_STATUSES,
         metric=metric or "",
@@ -231,6 +268,7 @@ def evaluation_progress(
         evaluation=summary,
         histograms=repository.score_histogram(session, evaluation.id),
         live=live,
+        **_naming(session, evaluation),
     )
     if not live and hx_request:
         # Finished while the page was open: reload it whole, results and all.
@@ -290,14 +328,20 @@ def test_case_page(
     if case is None:
         raise ProblemError(404, "Not Found", f"No test case {index} in this evaluation.")
     results = repository.results_of_case(session, evaluation.id, index)
+    # An eval run's criteria by their names: its results' `metric` is the criterion's id.
+    labels = _labels(session, evaluation)
+    named = labels.metric if labels else str
     return page(
         request,
         "test_case.html",
         signed_in,
         evaluation=evaluation,
         case=case,
-        results=[service.result_to_schema(row) for row in results],
-        specs={spec.get("name") or spec["type"]: spec for spec in evaluation.metrics},
+        results=[
+            service.result_to_schema(row).model_copy(update={"metric": named(row.metric)})
+            for row in results
+        ],
+        specs={named(spec.get("name") or spec["type"]): spec for spec in evaluation.metrics},
     )
 
 

@@ -199,3 +199,55 @@ def percent(value: float | None) -> str:
 
 def score(value: float | None) -> str:
     return "–" if value is None else f"{value:.3f}".rstrip("0").rstrip(".") if value else "0"
+
+
+# The results table's thumbnails fit this square (CSS px); the full image is one click away.
+THUMBNAIL_SIDE = 64
+
+
+def first_image(case: Any) -> dict[str, Any] | None:
+    """A test case's first stored image (input, then outputs, then the messages a candidate
+    got) as a thumbnail: its digest and a width and height that fit THUMBNAIL_SIDE."""
+    if case is None:
+        return None
+    for content in (case.input, case.actual_output, case.expected_output, case.messages):
+        found = _first_image_part(content)
+        if found is not None:
+            digest, size = found
+            width, height = size.get("width") or 0, size.get("height") or 0
+            scale = THUMBNAIL_SIDE / max(width, height, 1)
+            if not width or not height:
+                width = height = THUMBNAIL_SIDE
+            elif scale < 1:
+                width, height = max(round(width * scale), 1), max(round(height * scale), 1)
+            return {"digest": digest, "width": width, "height": height}
+    return None
+
+
+def _first_image_part(content: Any) -> tuple[str, dict[str, Any]] | None:
+    if isinstance(content, list):
+        for item in content:
+            found = _first_image_part(item)
+            if found is not None:
+                return found
+    elif isinstance(content, dict):
+        if content.get("type") == "image_url":
+            digest = digest_of((content.get("image_url") or {}).get("url") or "")
+            if digest:
+                return digest, (content.get("blob") or {}).get("sent") or {}
+        elif "content" in content:  # a chat message
+            return _first_image_part(content["content"])
+    return None
+
+
+def case_groups(results: Sequence[Any]) -> list[dict[str, Any]]:
+    """Results as the table shows them: one group per test case (consecutive results of the
+    same case; sorted by score, a case may come back later), its metrics under it."""
+    groups: list[dict[str, Any]] = []
+    for result in results:
+        if not groups or groups[-1]["index"] != result.test_case_index:
+            groups.append(
+                {"index": result.test_case_index, "id": result.test_case_id, "results": []}
+            )
+        groups[-1]["results"].append(result)
+    return groups
