@@ -296,6 +296,30 @@ class TestDelivery:
             verified(endpoint["secret"], latest)
 
 
+class TestCompletedWithErrors:
+    def test_the_completed_event_says_results_errored(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        # An evaluation whose results errored was announced as plainly `completed`.
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        body = evaluation_body(receiver.url)
+        body["metrics"] = [{"type": "bleu"}]
+        # Past BLEU's 4,096 tokens a side: an errored result (input_too_long), no judge needed.
+        body["test_cases"][0]["actual_output"] = "word " * 5000
+        created = client.post("/v1/evaluations", json=body)
+        assert created.status_code == 202, created.text
+        final = api.wait(client, created.json()["id"])
+        assert final["status"] == "completed" and final["completed_with_errors"] is True
+        wait_deliveries(api, client, endpoint["id"], lambda h: any(d["succeeded"] for d in h))
+        (request,) = receiver.received
+        payload = verified(endpoint["secret"], request)
+        assert payload["type"] == "evaluation.completed"
+        assert payload["data"]["status"] == "completed"
+        assert payload["data"]["completed_with_errors"] is True
+        assert payload["data"]["result_counts"]["errored"] == 1
+
+
 class TestRetries:
     def test_default_schedule_spans_a_day_with_the_least_jitter(
         self, monkeypatch: pytest.MonkeyPatch
