@@ -9,7 +9,7 @@ nothing of it reaches the judge cache.
 """
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -58,7 +58,6 @@ class Family:
     error_type: str
     # What the error message and the repair request must name.
     named: str
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 QA = {"input": "What shape is shown?", "actual_output": "A red circle."}
@@ -161,6 +160,45 @@ FAMILIES = [
         0.6,
         "judge_malformed",
         "field score: Input should be a finite number",
+    ),
+    Family(
+        "g_eval strict mode: a 7 where 0 or 1 was asked for",
+        {
+            "type": "g_eval",
+            "name": "shape",
+            "criteria": "Does the output name the shape?",
+            "evaluation_params": ["input", "actual_output"],
+            "strict_mode": True,
+        },
+        QA,
+        "g_eval_score",
+        json.dumps({"reason": "r", "score": 7}),
+        json.dumps({"reason": "r", "score": 0}),
+        0.0,
+        "invalid_answer",
+        "score 7 is outside the asked range 0 to 1",
+    ),
+    Family(
+        "contextual_recall: verdicts outside yes/no",
+        {"type": "contextual_recall"},
+        {**QA, "expected_output": "A red circle.", "retrieval_context": ["The logo is red."]},
+        "contextual_recall_verdicts",
+        verdicts("partly"),
+        verdicts("yes"),
+        1.0,
+        "judge_malformed",
+        "1 verdict(s) are not one of no, yes: 'partly'",
+    ),
+    Family(
+        "llm_accuracy: a verdict other than A or B",
+        {"type": "llm_accuracy"},
+        {**QA, "expected_output": "A circle."},
+        "llm_accuracy",
+        json.dumps({"reasoning": "r", "verdict": "C"}),
+        json.dumps({"reasoning": "r", "verdict": "A"}),
+        1.0,
+        "judge_malformed",
+        "field verdict: Input should be 'A' or 'B'",
     ),
     Family(
         "text_to_image: a semantic score of 12 on 0-10",
@@ -276,7 +314,6 @@ class TestMismatchedAnswers:
         self, api: Api, judge: ScriptedJudge, family: Family
     ) -> None:
         final, result, cached = evaluate(api, judge, family, family.misfit)
-        assert final["status"] == "completed"
         assert final["result_counts"]["errored"] == 1 and final["result_counts"]["passed"] == 0
         assert (result["score"], result["passed"]) == (None, None)
         assert result["error"]["type"] == family.error_type
@@ -284,7 +321,7 @@ class TestMismatchedAnswers:
         assert result["usage"]["calls"] == len(judge.requests)
         # Asked once more, not again and again.
         asked = [r for r in judge.requests if task_of(r) == family.task]
-        assert len([r for r in asked if is_repair(r)]) == len(asked) // 2
+        assert 2 * len([r for r in asked if is_repair(r)]) == len(asked)
         assert content(family.misfit) not in cached
 
 
@@ -294,7 +331,7 @@ class TestGEvalLogprobs:
     ) -> None:
         # A 4 on a 1-to-5 rubric with "9" as likely as "4": weighed in, the score was 6.5,
         # clamped to 5 and scored 1.0.
-        family = FAMILIES[5]
+        family = next(f for f in FAMILIES if f.name.startswith("g_eval: a 9"))
         metric = {**family.metric, "top_logprobs": 5}
         answer = json.dumps({"reason": "r", "score": 4})
         reply = Reply(
@@ -314,6 +351,68 @@ class TestGEvalLogprobs:
         assert result["score"] == pytest.approx(0.75)
 
 
+def grader_run(
+    api: Api, judge: ScriptedJudge, criterion: dict, first: Any, repaired: Any
+) -> tuple[Any, dict, list]:
+    """An OpenAI Evals run of one grader over one row, the judge answering `first` and its
+    repair request `repaired`: the run, its one result (as a Loupe result) and the cache."""
+
+    def respond(request: dict) -> dict:
+        result = repaired if is_repair(request) else first
+        return {"steps": [{"description": "d", "conclusion": "c"}], "result": result}
+
+    judge.script(respond)
+    key = api.new_key()
+    http = httpx.Client(trust_env=False, timeout=30)
+    client = openai.OpenAI(
+        base_url=f"{api.base_url}/v1", api_key=key, http_client=http, max_retries=0
+    )
+    ev = client.evals.create(
+        name="grading",
+        data_source_config={
+            "type": "custom",
+            "item_schema": {"type": "object", "properties": {}},
+            "include_sample_schema": True,
+        },
+        testing_criteria=[criterion],  # type: ignore[list-item]
+    )
+    rows = [{"item": {}, "sample": {"output_text": "Paris"}}]
+    source = {"type": "file_content", "content": rows}
+    run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+    final = api.wait(api.client(key), run.id)
+    [result] = all_results(api.client(key), run.id)
+    http.close()
+    return final, result, cache_contents(api, run.id)
+
+
+class TestLabelModel:
+    CRITERION = {
+        "type": "label_model",
+        "name": "correct",
+        "model": "judge-model",
+        "labels": ["correct", "incorrect"],
+        "passing_labels": ["correct"],
+        "input": [{"role": "user", "content": "Label: {{sample.output_text}}"}],
+    }
+
+    def test_a_label_outside_the_set_is_repaired(self, api: Api, judge: ScriptedJudge) -> None:
+        final, result, cached = grader_run(api, judge, self.CRITERION, "maybe", "incorrect")
+        assert (result["score"], result["passed"], result["error"]) == (0.0, False, None)
+        assert (
+            "field result: Input should be 'correct' or 'incorrect'"
+            in (judge.requests[1]["messages"][-1]["content"])
+        )
+        assert result["usage"]["calls"] == 2 and final["usage"]["calls"] == 2
+        assert len(cached) == 1 and '"result": "incorrect"' in cached[0]
+
+    def test_twice_outside_the_set_is_malformed(self, api: Api, judge: ScriptedJudge) -> None:
+        final, result, cached = grader_run(api, judge, self.CRITERION, "maybe", "maybe")
+        assert final["result_counts"]["errored"] == 1
+        assert result["error"]["type"] == "judge_malformed"
+        assert "Input should be 'correct' or 'incorrect'" in result["error"]["message"]
+        assert result["usage"]["calls"] == 2 and cached == []
+
+
 class TestScoreModel:
     """score_model is an OpenAI Evals grader: run through /v1/evals with the official client."""
 
@@ -326,32 +425,7 @@ class TestScoreModel:
     }
 
     def run(self, api: Api, judge: ScriptedJudge, repaired: float) -> tuple[Any, dict, list]:
-        def respond(request: dict) -> dict:
-            result = repaired if is_repair(request) else 10
-            return {"steps": [{"description": "d", "conclusion": "c"}], "result": result}
-
-        judge.script(respond)
-        key = api.new_key()
-        http = httpx.Client(trust_env=False, timeout=30)
-        client = openai.OpenAI(
-            base_url=f"{api.base_url}/v1", api_key=key, http_client=http, max_retries=0
-        )
-        ev = client.evals.create(
-            name="grading",
-            data_source_config={
-                "type": "custom",
-                "item_schema": {"type": "object", "properties": {}},
-                "include_sample_schema": True,
-            },
-            testing_criteria=[self.CRITERION],  # type: ignore[list-item]
-        )
-        rows = [{"item": {}, "sample": {"output_text": "Paris"}}]
-        source = {"type": "file_content", "content": rows}
-        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
-        final = api.wait(api.client(key), run.id)
-        [result] = all_results(api.client(key), run.id)
-        http.close()
-        return final, result, cache_contents(api, run.id)
+        return grader_run(api, judge, self.CRITERION, 10, repaired)
 
     def test_a_result_outside_the_range_is_repaired(self, api: Api, judge: ScriptedJudge) -> None:
         # Once "score 10 clamped to 1": a pass.
