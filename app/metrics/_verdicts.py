@@ -28,7 +28,8 @@ def normalise_verdicts(
     raw: list[dict[str, Any]], allowed: dict[str, str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Verdicts with their value mapped through `allowed` (leading word, lower case);
-    returns (kept, dropped). Values outside the vocabulary are dropped, as deepeval does."""
+    returns (kept, dropped). The reply schemas refuse values outside the vocabulary first (one
+    repair request, then `judge_malformed`), so nothing a metric scores is dropped here."""
     kept, dropped = [], []
     for item in raw:
         value = read(item.get("verdict", ""), allowed)
