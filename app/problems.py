@@ -2,7 +2,8 @@
 
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -215,6 +216,45 @@ def checked_anyway(check: BodyCheck) -> Callable[[T], T]:
         return endpoint
 
     return mark
+
+
+class Collected:
+    """Problems of checks that each raise at their first, gathered to be answered once: run
+    every check that can run `with collected.catch():`, then `collected.raise_if_any()`."""
+
+    def __init__(self) -> None:
+        self.problems: list[ProblemError] = []
+
+    @contextmanager
+    def catch(self) -> Iterator[None]:
+        try:
+            yield
+        except ProblemError as problem:
+            if problem.status not in (400, 422):
+                raise
+            self.problems.append(problem)
+
+    def add(self, problem: ProblemError) -> None:
+        self.problems.append(problem)
+
+    def __bool__(self) -> bool:
+        return bool(self.problems)
+
+    def raise_if_any(self) -> None:
+        """Raise the first problem's kind naming every field of all of them, if any."""
+        if not self.problems:
+            return
+        first = self.problems[0]
+        if len(self.problems) == 1:
+            raise first
+        errors = [error for problem in self.problems for error in problem.errors or []]
+        details = [problem.detail or problem.title for problem in self.problems]
+        detail = "; ".join(details[:3])
+        if len(details) > 3:
+            detail += f" (and {len(details) - 3} more)"
+        raise ProblemError(
+            first.status, first.title, detail, slug=first.slug, errors=errors[:MAX_FIELD_ERRORS]
+        )
 
 
 def bad_request(message: str, path: list[str | int] | None = None, code: str = "invalid_value"):

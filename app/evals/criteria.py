@@ -9,9 +9,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.metrics import parse_spec
+from app.metrics import MetricSpecBase, parse_spec
 from app.models import Result
-from app.problems import bad_request, clean_loc
+from app.problems import (
+    Collected,
+    ProblemError,
+    bad_request,
+    clean_loc,
+    field_error,
+    pydantic_message,
+)
 
 GRADERS = ("string_check", "text_similarity", "label_model", "score_model")
 # Graders that ask a model, and the fields that hold their messages.
@@ -62,49 +69,65 @@ def spec_of(criterion: dict[str, Any]) -> dict[str, Any]:
 def validate(criteria: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The criteria as echoed (each with an `id`) and the metric specs that grade them.
 
-    Raises a 400 naming the bad field.
+    Raises one 400 naming every bad field of every criterion.
     """
     echoed, specs = [], []
+    problems = Collected()
     for index, criterion in enumerate(criteria):
-        kind = criterion.get("type")
-        if kind in _REFUSED:
-            raise bad_request(
-                _REFUSED[kind], ["testing_criteria", index, "type"], "unsupported_grader"
-            )
-        if kind not in GRADERS:
-            raise bad_request(
-                f"testing_criteria[{index}].type must be one of {', '.join(GRADERS)}",
-                ["testing_criteria", index, "type"],
-                "unsupported_grader",
-            )
-        name = criterion.get("name")
-        if not isinstance(name, str) or not name:
-            raise bad_request(
-                "every testing criterion needs a name", ["testing_criteria", index, "name"]
-            )
-        if len(name) > MAX_NAME:
-            raise bad_request(
-                f"testing_criteria[{index}].name has {len(name)} characters; at most {MAX_NAME}, "
-                f"as the criterion's id (its name, '-' and a UUID) holds at most {_MAX_ID}",
-                ["testing_criteria", index, "name"],
-                "string_too_long",
-            )
-        with_id = {**criterion, "id": f"{name}-{uuid.uuid4()}"}
-        try:
-            spec = parse_spec(spec_of(with_id))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            path = clean_loc(tuple(first.get("loc", ())), with_id)
-            raise bad_request(
-                f"testing_criteria[{index}]: {first.get('msg')}",
-                ["testing_criteria", index, *path],
-            ) from exc
-        if kind in MODEL_GRADERS:
-            with_id["input"] = [echo_message(message) for message in criterion.get("input") or []]
-            with_id["sampling_params"] = echo_tokens(
-                criterion.get("sampling_params"), "max_completions_tokens"
-            )
-        echoed.append(with_id)
-        # Stored as evaluations store validated specs: a run copies them as its metrics.
-        specs.append(spec.model_dump(mode="json", exclude_none=True))
+        with problems.catch():
+            with_id, spec = _criterion(index, criterion)
+            echoed.append(with_id)
+            # Stored as evaluations store validated specs: a run copies them as its metrics.
+            specs.append(spec.model_dump(mode="json", exclude_none=True))
+    problems.raise_if_any()
     return echoed, specs
+
+
+def _criterion(index: int, criterion: dict[str, Any]) -> tuple[dict[str, Any], MetricSpecBase]:
+    """One criterion as echoed, and its grader's spec; raises a 400 naming its bad fields."""
+    kind = criterion.get("type")
+    if kind in _REFUSED:
+        raise bad_request(_REFUSED[kind], ["testing_criteria", index, "type"], "unsupported_grader")
+    if kind not in GRADERS:
+        raise bad_request(
+            f"testing_criteria[{index}].type must be one of {', '.join(GRADERS)}",
+            ["testing_criteria", index, "type"],
+            "unsupported_grader",
+        )
+    name = criterion.get("name")
+    if not isinstance(name, str) or not name:
+        raise bad_request(
+            "every testing criterion needs a name", ["testing_criteria", index, "name"]
+        )
+    if len(name) > MAX_NAME:
+        raise bad_request(
+            f"testing_criteria[{index}].name has {len(name)} characters; at most {MAX_NAME}, "
+            f"as the criterion's id (its name, '-' and a UUID) holds at most {_MAX_ID}",
+            ["testing_criteria", index, "name"],
+            "string_too_long",
+        )
+    with_id = {**criterion, "id": f"{name}-{uuid.uuid4()}"}
+    try:
+        spec = parse_spec(spec_of(with_id))
+    except ValidationError as exc:
+        errors = [
+            field_error(
+                ["testing_criteria", index, *clean_loc(tuple(error.get("loc", ())), with_id)],
+                pydantic_message(error),
+                error.get("type", "value_error"),
+            )
+            for error in exc.errors()
+        ]
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"testing_criteria[{index}]: {errors[0].msg}",
+            slug="invalid-value",
+            errors=errors,
+        ) from exc
+    if kind in MODEL_GRADERS:
+        with_id["input"] = [echo_message(message) for message in criterion.get("input") or []]
+        with_id["sampling_params"] = echo_tokens(
+            criterion.get("sampling_params"), "max_completions_tokens"
+        )
+    return with_id, spec

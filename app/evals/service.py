@@ -23,7 +23,7 @@ from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
-from app.problems import ProblemError, bad_request
+from app.problems import Collected, ProblemError, bad_request
 from app.telemetry import logs
 from app.tenants import limits
 from app.webhooks import service as webhook_service
@@ -50,17 +50,24 @@ SAMPLE_SCHEMA: dict[str, Any] = {
 
 
 def create_eval(session: Session, tenant: Tenant, payload: EvalCreate) -> EvalDefinition:
-    """Validate and store an eval; raises a 400 naming the bad field."""
+    """Validate and store an eval; raises one 400 naming every bad field."""
     config = payload.data_source_config
+    problems = Collected()
     if config.type != "custom":
-        raise bad_request(
-            f"data_source_config type {config.type!r} reads logs stored at OpenAI; "
-            "Loupe supports 'custom' (your rows, validated against item_schema)",
-            ["data_source_config", "type"],
-            "unsupported_data_source",
+        problems.add(
+            bad_request(
+                f"data_source_config type {config.type!r} reads logs stored at OpenAI; "
+                "Loupe supports 'custom' (your rows, validated against item_schema)",
+                ["data_source_config", "type"],
+                "unsupported_data_source",
+            )
         )
-    _schema.check(config.item_schema)
-    echoed, specs = criteria.validate(payload.testing_criteria)
+    else:
+        with problems.catch():
+            _schema.check(config.item_schema)
+    with problems.catch():
+        echoed, specs = criteria.validate(payload.testing_criteria)
+    problems.raise_if_any()
     now = utcnow()
     definition = EvalDefinition(
         id=new_id("eval"),
@@ -166,34 +173,62 @@ def create_run(
     definition = get_eval_or_404(session, tenant, eval_id)
     data_source = payload.data_source
     kind = data_source.get("type")
+    # Every check that can run does, and one 400 names every field at fault.
+    problems = Collected()
     if kind == "responses":
-        raise bad_request(
-            "responses data sources are not supported yet; use jsonl or completions",
-            ["data_source", "type"],
-            "unsupported_data_source",
+        problems.add(
+            bad_request(
+                "responses data sources are not supported yet; use jsonl or completions",
+                ["data_source", "type"],
+                "unsupported_data_source",
+            )
         )
-    if kind not in ("jsonl", "completions"):
-        raise bad_request("data_source.type must be jsonl or completions", ["data_source", "type"])
-    rows, lines = data_sources.read_rows(session, tenant, data_source.get("source"))
-    if len(rows) > settings.max_test_cases:
-        raise bad_request(
-            f"at most {settings.max_test_cases} rows per run (LOUPE_MAX_TEST_CASES)",
-            data_sources.SOURCE,
+    elif kind not in ("jsonl", "completions"):
+        problems.add(
+            bad_request("data_source.type must be jsonl or completions", ["data_source", "type"])
         )
-    data_sources.check_items(definition.data_source_config.get("item_schema", {}), rows, lines)
+    rows: list[dict[str, Any]] | None = None
+    lines: list[int] | None = None
+    rows_fit = False
+    with problems.catch():
+        rows, lines = data_sources.read_rows(session, tenant, data_source.get("source"))
+    if rows is not None and len(rows) > settings.max_test_cases:
+        # Past the cap, the rows are not read further (item checks, templates, images).
+        problems.add(
+            bad_request(
+                f"at most {settings.max_test_cases} rows per run (LOUPE_MAX_TEST_CASES)",
+                data_sources.SOURCE,
+            )
+        )
+    elif rows is not None:
+        with problems.catch():
+            data_sources.check_items(
+                definition.data_source_config.get("item_schema", {}), rows, lines
+            )
+            rows_fit = True
     model_name = data_source.get("model") if kind == "completions" else None
     input_messages = None
     model = None
     if kind == "completions":
         if not isinstance(model_name, str) or not model_name:
-            raise bad_request("a completions run needs a model", ["data_source", "model"])
-        input_messages = data_sources.input_messages(data_source)
-        data_sources.generation_params(data_source)
-        model = CandidateModelRepository(session, tenant.id).by_model_name(model_name)
-    webhook_endpoint_id = _webhook_endpoint(session, tenant, payload)
-    cases = data_sources.test_cases(
-        definition, rows, lines, input_messages, settings, session, tenant
-    )
+            problems.add(bad_request("a completions run needs a model", ["data_source", "model"]))
+        else:
+            model = CandidateModelRepository(session, tenant.id).by_model_name(model_name)
+        with problems.catch():
+            input_messages = data_sources.input_messages(data_source)
+        with problems.catch():
+            data_sources.generation_params(data_source)
+    webhook_endpoint_id = None
+    with problems.catch():
+        webhook_endpoint_id = _webhook_endpoint(session, tenant, payload)
+    cases: list[dict[str, Any]] = []
+    if rows is not None and rows_fit and (kind == "jsonl" or input_messages is not None):
+        with problems.catch():
+            cases = data_sources.test_cases(
+                definition, rows, lines, input_messages, settings, session, tenant
+            )
+    problems.raise_if_any()
+    assert rows is not None  # no problems: the rows were read
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
     limits.admit(session, tenant)
     evaluation = Evaluation(

@@ -5,6 +5,7 @@ pydantic's `Value error, ` prefix."""
 from pathlib import Path
 from typing import Any
 
+from tests.evals.helpers import CRITERIA, ITEM_SCHEMA
 from tests.evaluations.test_endpoints import problem
 from tests.fixtures.api import Api, side_app
 from tests.media.loopback import LoopbackServer, Route, data_url, png
@@ -212,3 +213,47 @@ class TestUrlPolicyWithTheSchema:
             found = problem(client.post("/v1/webhook_endpoints", json=body), 422)
         assert sorted(e["loc"] for e in found["errors"]) == ["description", "url"]
         assert_no_prefix(found)
+
+
+class TestOpenAIEvals:
+    """The OpenAI-compatible routes answer 400 (as OpenAI does), naming every field in
+    errors[] (the SDK's `param` is the first)."""
+
+    def test_every_bad_criterion_is_named(self, api: Api) -> None:
+        body = {
+            "data_source_config": {"type": "custom", "item_schema": ITEM_SCHEMA},
+            "testing_criteria": [
+                {"type": "python", "name": "p", "source": "def grade(s, i): 1"},
+                {**CRITERIA[0], "operation": "contains"},
+                {**CRITERIA[0], "name": ""},
+            ],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evals", json=body), 400)
+        named = [error["loc"] for error in found["errors"]]
+        assert named[0] == "testing_criteria[0].type" == found["error"]["param"]
+        assert named[1].startswith("testing_criteria[1].")
+        assert named[2] == "testing_criteria[2].name"
+        assert_no_prefix(found)
+
+    def test_a_run_names_its_rows_model_and_webhook_at_once(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            created = client.post(
+                "/v1/evals",
+                json={
+                    "data_source_config": {"type": "custom", "item_schema": ITEM_SCHEMA},
+                    "testing_criteria": CRITERIA[:1],
+                },
+            )
+            assert created.status_code == 201, created.text
+            run = {
+                "data_source": {
+                    "type": "completions",
+                    "source": {"type": "file_content", "content": [{"item": {"question": 1}}]},
+                },
+                "webhook_url": "http://127.0.0.1:9/never-registered",
+            }
+            found = problem(client.post(f"/v1/evals/{created.json()['id']}/runs", json=run), 400)
+        named = [error["loc"] for error in found["errors"]]
+        assert named[0].startswith("data_source.source.content[0].item"), named
+        assert {"data_source.model", "data_source.input_messages", "webhook_url"} <= set(named)
