@@ -55,6 +55,11 @@ def table(comparison: dict[str, Any]) -> str:
         difference = _signed(metric.get("mean_difference"))
         if interval:
             difference += f" [{_signed(interval[0])}, {_signed(interval[1])}]"
+            # How the interval was made (`paired bootstrap bca`); comparisons stored before
+            # the server named it had a paired t interval.
+            difference += " " + (metric.get("ci_method") or "t").replace("_", " ")
+        elif metric["n"]:
+            difference += " [no interval]"
         p_value = metric.get("adjusted_p_value")
         base_errored, cand_errored = _errored(metric)
         errored = f"{base_errored} → {cand_errored}"
