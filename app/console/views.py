@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.media.store import digest_of
+from app.problems import pydantic_message
 
 _ROLE_WORDS = {"judge": "The judge model", "candidate": "The candidate model"}
 # `<role>_<kind>` error types (app/judges/_errors.py) in words; the message adds the host.
@@ -108,7 +109,7 @@ def invalid_request(errors: Sequence[Mapping[str, Any]]) -> str:
         elif kind == "missing":
             why = "is missing"
         else:
-            why = f"is not valid ({error.get('msg')})"
+            why = f"is not valid ({pydantic_message(error)})"
         if where == "body":
             said.append(f"The form's {words} field {why}.")
         else:
