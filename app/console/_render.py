@@ -31,6 +31,7 @@ templates.env.globals.update(
     subject_header=reading.subject_header,
     image_scores=reading.image_scores,
     plain_notes=reading.plain_notes,
+    retrieval_metrics=reading.RETRIEVAL_METRICS,
 )
 
 # Only Loupe's own scripts, styles and media; no framing; forms post back here only.

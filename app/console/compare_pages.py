@@ -7,8 +7,9 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.comparisons import service as comparisons
+from app.comparisons.repository import ComparisonRepository
 from app.comparisons.schemas import ComparisonCreate
-from app.console import csrf
+from app.console import csrf, reading
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.evaluations import repository as evaluations
 from app.evaluations.repository import EvaluationRepository
@@ -106,12 +107,23 @@ def comparison_page(
             "baseline": evaluations.test_cases_by_client_id(session, stored.baseline_id, ids),
             "candidate": evaluations.test_cases_by_client_id(session, stored.candidate_id, ids),
         }
+    # Each side by its name beside its id (None once it has been deleted).
+    sides = ComparisonRepository(session, signed_in.tenant.id)
+    names = {
+        "baseline": getattr(sides.side(stored.baseline_id), "name", None),
+        "candidate": getattr(sides.side(stored.candidate_id), "name", None),
+    }
+    comparison = comparisons.to_schema(stored)
     return page(
         request,
         "comparison.html",
         signed_in,
-        comparison=comparisons.to_schema(stored),
+        comparison=comparison,
+        types={m.metric: m.type for m in comparison.metrics},
+        names=names,
         items=items,
+        # A test case once, its images once, with every metric that moved on it.
+        case_groups=reading.by_test_case(items),
         has_more=has_more,
         cases=cases,
         direction=direction or "",

@@ -218,8 +218,8 @@ def plain_notes(comparison: Any) -> list[str]:
             )
         elif text.startswith(_NO_SPREAD):
             said.append(
-                "Every test case moved by exactly the same amount, so there is no spread to "
-                "tell how small a change this comparison could have noticed."
+                "Every test case's score differs by the same amount between the two sides, so "
+                "there is no spread to tell how small a change this comparison could have noticed."
             )
         elif found := _ALPHA_HIGH.match(text):
             said.append(
@@ -244,3 +244,18 @@ def subject_header(subjects: Sequence[dict[str, Any] | None], text_word: str) ->
     if texts and images:
         return f"{text_word} or image"
     return "Image" if images else text_word if texts else None
+
+
+# Metrics judged against the retrieval context: their changes are shown beside it.
+RETRIEVAL_METRICS = frozenset(
+    {"faithfulness", "contextual_precision", "contextual_recall", "contextual_relevancy"}
+)
+
+
+def by_test_case(items: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """Moved items grouped by test case, in the order each case first appears (largest change
+    first), so a case and its images are shown once with every metric that moved on it."""
+    groups: dict[str, list[Any]] = {}
+    for item in items:
+        groups.setdefault(item.test_case_id, []).append(item)
+    return list(groups.items())

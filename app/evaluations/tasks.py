@@ -60,34 +60,24 @@ def _metric_case(row: TestCase, images: CaseImages, contexts_elsewhere: set[str]
     return MetricTestCase(
         index=row.index,
         id=row.client_id,
-        input=content(row.input),
-        actual_output=content(row.actual_output),
-        expected_output=content(row.expected_output),
-        context=nodes(row.context),
-        retrieval_context=nodes(row.retrieval_context),
+        input=content(row.input, "input"),
+        actual_output=content(row.actual_output, "actual_output"),
+        expected_output=content(row.expected_output, "expected_output"),
+        context=nodes(row.context, "context"),
+        retrieval_context=nodes(row.retrieval_context, "retrieval_context"),
         metadata=row.metadata_,
         # Rows stored without a hash (before the column existed) are assumed shared.
         context_shared=row.context_hash is None or row.context_hash in contexts_elsewhere,
     )
 
 
-def _shown(media: list[dict[str, Any]] | None, seen: set[str], spec: Any) -> list[dict[str, Any]]:
-    """The case's image log entries for the images this metric was shown, in case order.
-
-    An image in several places of the case is one digest: it is listed where the metric's
-    required fields hold it (faithfulness's actual_output, not the context), else everywhere.
-    """
-    shown = [entry for entry in media or [] if entry.get("sha256") in seen]
-    fields = set(spec.required_test_case_fields())
-
-    def read(entry: dict[str, Any]) -> bool:
-        return str(entry.get("field", "")).split("[", 1)[0] in fields
-
+def _shown(media: list[dict[str, Any]] | None, seen: set[str]) -> list[dict[str, Any]]:
+    """The case's image log entries for the images this metric was shown, in case order: by
+    place (`field:actual_output[1]`), or by digest for an image shown without one."""
     return [
         entry
-        for entry in shown
-        if read(entry)
-        or not any(read(other) for other in shown if other.get("sha256") == entry.get("sha256"))
+        for entry in media or []
+        if f"field:{entry.get('field')}" in seen or entry.get("sha256") in seen
     ]
 
 
@@ -446,7 +436,7 @@ async def _score(
                     index,
                     spec,
                     result,
-                    _shown(case_media, seen, spec),
+                    _shown(case_media, seen),
                     prices=settings.model_prices,
                     judge_model=judges[index].model if index in judges else None,
                     candidate=candidate,

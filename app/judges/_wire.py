@@ -62,13 +62,17 @@ def text_content(content: Any) -> str:
     return ""
 
 
+# Loupe's bookkeeping on image parts (content hash, place in the test case), never sent.
+_BOOKKEEPING = frozenset({"sha256", "case_field"})
+
+
 def wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Messages as the API takes them: our `sha256` bookkeeping on image parts removed."""
+    """Messages as the API takes them: our bookkeeping on image parts removed."""
     wire = []
     for message in messages:
         content = message.get("content")
-        if isinstance(content, list) and any("sha256" in part for part in content):
-            content = [{k: v for k, v in part.items() if k != "sha256"} for part in content]
+        if isinstance(content, list) and any(_BOOKKEEPING & part.keys() for part in content):
+            content = [{k: v for k, v in part.items() if k not in _BOOKKEEPING} for part in content]
             message = {**message, "content": content}
         wire.append(message)
     return wire

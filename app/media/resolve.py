@@ -53,21 +53,28 @@ class CaseImages:
             digest: image.data_url() for digest, image in store.get_many(digests).items()
         }
 
-    def content(self, content: Any) -> Any:
-        """`content` with blob references replaced by data URLs, in the judge's part shape."""
+    def content(self, content: Any, field: str | None = None) -> Any:
+        """`content` with blob references replaced by data URLs, in the judge's part shape.
+
+        With `field` (`actual_output`, `retrieval_context[1]`), each image part carries its
+        place as `case_field` (`actual_output[2]`, as `media` names it), so a result lists the
+        images its metric was shown by place; the judge client strips it with `sha256`.
+        """
         if not isinstance(content, list):
             return content
         resolved: list[Any] = []
-        for part in content:
+        for index, part in enumerate(content):
             if isinstance(part, dict) and part.get("type") == "image_url":
                 image_url = dict(part["image_url"])
                 digest = digest_of(image_url["url"])
+                image: dict[str, Any] = {"type": "image_url", "image_url": image_url}
                 if digest is not None and digest in self.data_urls:
                     image_url["url"] = self.data_urls[digest]
                     # The judge cache keys images by this; the judge client strips it.
-                    resolved.append({"type": "image_url", "image_url": image_url, "sha256": digest})
-                else:
-                    resolved.append({"type": "image_url", "image_url": image_url})
+                    image["sha256"] = digest
+                if field is not None:
+                    image["case_field"] = f"{field}[{index}]"
+                resolved.append(image)
             else:
                 resolved.append(part)
         return resolved
@@ -92,8 +99,13 @@ class CaseImages:
         data = self.data_urls[digest].split(",", 1)[1]
         return {"type": "input_audio", "input_audio": {**part["input_audio"], "data": data}}
 
-    def nodes(self, nodes: list[Any] | None) -> list[Any] | None:
-        return None if nodes is None else [self.content(node) for node in nodes]
+    def nodes(self, nodes: list[Any] | None, field: str | None = None) -> list[Any] | None:
+        if nodes is None:
+            return None
+        return [
+            self.content(node, None if field is None else f"{field}[{index}]")
+            for index, node in enumerate(nodes)
+        ]
 
     def media(self, case: Any) -> list[dict[str, Any]]:
         """One log entry per image of a test case: where it is, its original and sent sizes."""

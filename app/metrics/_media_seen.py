@@ -17,7 +17,8 @@ _BLOB_PREFIX = "blob:sha256:"
 
 @contextmanager
 def watching() -> Iterator[set[str]]:
-    """The set of image digests shown while the block runs (tasks it starts included)."""
+    """What was shown while the block runs (tasks it starts included): `field:<place>` for an
+    image of the test case (`field:actual_output[1]`), its digest for one shown without a place."""
     seen: set[str] = set()
     token = _SEEN.set(seen)
     try:
@@ -38,6 +39,10 @@ def record(content: Any) -> None:
             stack.extend(item)
         elif isinstance(item, dict):
             if item.get("type") == "image_url":
+                if item.get("case_field"):
+                    # Its place in the test case: the same image elsewhere was not shown.
+                    seen.add(f"field:{item['case_field']}")
+                    continue
                 url = str((item.get("image_url") or {}).get("url") or "")
                 digest = item.get("sha256") or (
                     url[len(_BLOB_PREFIX) :] if url.startswith(_BLOB_PREFIX) else None

@@ -149,7 +149,7 @@ class TestEvaluation:
         expect(helpfulness).to_contain_text("Check the shape.")  # G-Eval steps
         faithfulness = page.locator("article.result-card", has_text="faithfulness")
         expect(faithfulness.locator("table.verdicts")).to_contain_text("It is number 3.")
-        page.screenshot(path=SHOTS / "result.png", full_page=True)
+        # docs/screenshots/result.png is taken by test_browser_pages.py.
 
         page.goto(f"{console.base_url}/console/evaluations")
         page.screenshot(path=SHOTS / "evaluations.png", full_page=True)
@@ -372,7 +372,7 @@ class TestCompare:
         expect(item.locator(".side").nth(1)).to_contain_text("A blue square.")
         expect(item.locator("figure.media img")).to_have_count(1)  # the image once
         image_loaded(page, "article.compare-item figure.media img")
-        page.screenshot(path=SHOTS / "comparison.png", full_page=True)
+        # docs/screenshots/comparison.png is taken by test_browser_pages.py.
         assert errors == [] and off_loopback == []
 
     def test_notes_errors_and_what_was_not_compared(
@@ -433,11 +433,16 @@ class TestCompare:
         exact_row = page.locator("table.comparison tbody tr", has_text="exact")
         expect(exact_row.locator("td.errored-items")).to_have_text("0 → 0")
         notes = page.get_by_role("region", name="Read with care")
-        expect(notes).to_contain_text("exact: thresholds differ (baseline 1.0, candidate 0.5)")
+        expect(notes).to_contain_text(
+            "The two evaluations pass exact at different thresholds (1.0 on the baseline, 0.5 on "
+            "the candidate)"
+        )
         # Identical scores: no spread, so the interval and the detectable effect are explained.
         expect(notes.locator("li", has_text="acc:")).not_to_have_count(0)
         unmatched = page.get_by_role("region", name="Not compared")
-        expect(unmatched).to_contain_text("1 item(s) only in the baseline, 0 only in the candidate")
+        expect(unmatched).to_contain_text(
+            "1 test case only in the baseline, 0 only in the candidate"
+        )
         expect(unmatched).to_contain_text(
             "shape: exact_match on the baseline, bleu on the candidate"
         )

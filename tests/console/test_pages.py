@@ -430,7 +430,8 @@ class TestCompare:
         assert created.status_code == 303
         location = created.headers["location"]
         page = client.get(location)
-        assert page.status_code == 200 and ">picture · exact_match<" in page.text
+        assert page.status_code == 200 and 'data-test-case="picture"' in page.text
+        assert 'data-metric="exact_match"' in page.text
         assert f'href="/console/evaluations/{second["id"]}"' in page.text
         stranger = signed_in(api, api.new_key())
         assert stranger.get(location).status_code == 404
