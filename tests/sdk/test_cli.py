@@ -74,7 +74,8 @@ class TestEvaluate:
         good_id, status, summary = good.stdout.splitlines()[:3]
         assert good_id.startswith("eval_")
         assert status == "completed: 20 passed, 0 failed, 0 errored of 20"
-        assert summary.strip() == "exact_match: mean 1.000"
+        # 20 of 20 exact: the mean's Wilson interval, named (a t interval had no width).
+        assert summary.strip() == "exact_match: mean 1.000 [0.839, 1.000] wilson"
 
         bad = loupe_client(
             api,

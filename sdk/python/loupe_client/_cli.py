@@ -80,6 +80,19 @@ def _share(value: str) -> float:
     return share
 
 
+def _mean_with_interval(summary: Any) -> str:
+    """`0.500 [0.095, 0.905] wilson`: the mean, its 95% interval and how it was made, or that
+    n is too small for one."""
+    mean = summary.mean_score
+    if mean is None:
+        return "—"
+    interval = summary.ci95 if isinstance(summary.ci95, list) else None
+    if interval is None:
+        return f"{mean:.3f} (no interval at n = {summary.n})"
+    method = summary.ci_method if isinstance(summary.ci_method, str) else "t"
+    return f"{mean:.3f} [{interval[0]:.3f}, {interval[1]:.3f}] {method.replace('_', ' ')}"
+
+
 def evaluate(client: Loupe, args: argparse.Namespace) -> int:
     if args.fail_below is not None and not args.wait:
         raise UsageError("--fail-below needs --wait")
@@ -106,7 +119,7 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
     failing = []
     for summary in final.per_metric:
         mean = summary.mean_score
-        print(f"  {summary.metric}: mean {'—' if mean is None else f'{mean:.3f}'}")
+        print(f"  {summary.metric}: mean {_mean_with_interval(summary)}")
         if args.fail_below is not None and (mean is None or mean < args.fail_below):
             failing.append(summary.metric)
     if final.status != "completed":
