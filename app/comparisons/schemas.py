@@ -58,7 +58,9 @@ class MetricComparison(BaseModel):
         "(`notes` says so)."
     )
     ci_method: IntervalMethod | None = Field(
-        default=None, description="How `ci95` was made: `paired_bootstrap_bca`."
+        default=None,
+        description="How `ci95` was made: `paired_bootstrap_bca` (`paired_bootstrap_percentile` "
+        "past 1,000 pairs).",
     )
     p_value: float | None = Field(description="Paired t test, two-sided.")
     wilcoxon_p_value: float | None = Field(description="Wilcoxon signed-rank (zeros dropped).")

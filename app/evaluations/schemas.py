@@ -132,7 +132,15 @@ def add_costs(*costs: float | None) -> float | None:
 
 Interval = Annotated[list[float], Field(min_length=2, max_length=2)]
 # How an interval was made (app/stats/_bounded.py).
-IntervalMethod = Literal["wilson", "bootstrap_bca", "paired_bootstrap_bca", "cluster_bootstrap_bca"]
+IntervalMethod = Literal[
+    "wilson",
+    "bootstrap_bca",
+    "bootstrap_percentile",
+    "paired_bootstrap_bca",
+    "paired_bootstrap_percentile",
+    "cluster_bootstrap_bca",
+    "cluster_bootstrap_percentile",
+]
 
 
 class ClusteredError(BaseModel):
@@ -146,7 +154,9 @@ class ClusteredError(BaseModel):
         "resampled), inside the score's range; null below 10 clusters (`interval_note`)."
     )
     ci_method: IntervalMethod | None = Field(
-        default=None, description="How `ci95` was made: `cluster_bootstrap_bca`."
+        default=None,
+        description="How `ci95` was made: `cluster_bootstrap_bca` (`cluster_bootstrap_percentile` "
+        "past 1,000 clusters).",
     )
     interval_note: str | None = Field(
         default=None, description="Why `ci95` is null or has no width, in words."
@@ -168,7 +178,9 @@ class ErrorBars(BaseModel):
         "a bootstrap of more than 1,000 scores."
     )
     ci_method: IntervalMethod | None = Field(
-        default=None, description="How `ci95` was made: `wilson` or `bootstrap_bca`."
+        default=None,
+        description="How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores "
+        "`bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).",
     )
     interval_note: str | None = Field(
         default=None, description="Why `ci95` is null or has no width, in words."

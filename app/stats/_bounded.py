@@ -5,7 +5,8 @@ A t interval (mean ± t·SE) ignores the range: two exact_match results (0 and 1
 [-5.85, 6.85]. Bowyer, Aitchison and Ivanova (ICML 2025, arXiv 2503.01747) show CLT intervals
 under-cover at the sizes evaluations have and recommend Wilson for binary scores and BCa for
 bounded continuous ones; a bootstrap of the mean resamples observed scores, so its interval lies
-within [min, max] of them and so within the range.
+within [min, max] of them and so within the range. Past BCA_MAX_N scores the percentile
+bootstrap stands in for BCa (cost; its corrections fade with n); the method name says which.
 """
 
 import math
@@ -21,9 +22,6 @@ LEVEL = 0.95
 _Z = float(scipy_stats.norm.ppf((1 + LEVEL) / 2))
 
 WILSON = "wilson"
-BOOTSTRAP = "bootstrap_bca"
-PAIRED_BOOTSTRAP = "paired_bootstrap_bca"
-CLUSTER_BOOTSTRAP = "cluster_bootstrap_bca"
 
 # Below this many scores (pairs, clusters) a bootstrap interval is not honest: the resamples
 # take few distinct values and BCa's bias and acceleration estimates are noise, so the interval
@@ -33,11 +31,15 @@ MIN_BOOTSTRAP_N = 10
 # pass rate): one result says nothing about spread.
 MIN_WILSON_N = 2
 RESAMPLES = 9999
+# Past this many scores (pairs, clusters) the percentile interval of fewer resamples is made
+# instead of BCa: 0.1 s at 10,000 scores against 0.9 s (docs/benchmarks.md).
+BCA_MAX_N = 1000
+PERCENTILE_RESAMPLES = 1999
 # A fixed seed: a summary polled twice shows the same interval for the same scores.
 SEED = 20_241_126
 # While results still arrive, a bootstrap of more scores than this waits for the last of them:
-# 9,999 BCa resamples of n scores cost about 0.1 s per 1,000 (docs/benchmarks.md), and each
-# new batch of results would pay it again on the next poll.
+# a bootstrap of 10,000 scores costs about 0.1 s (docs/benchmarks.md), and each new batch of
+# results would pay it again on the next poll.
 RUNNING_BOOTSTRAP_MAX_N = 1000
 
 Bounds = tuple[float, float]
@@ -101,21 +103,37 @@ def _equal(value: float, method: str, what: str) -> BoundedInterval:
     )
 
 
-def _bca(data: tuple[np.ndarray, ...], statistic: Callable[..., np.ndarray]) -> tuple[float, float]:
+def _bootstrap(
+    data: tuple[np.ndarray, ...], statistic: Callable[..., np.ndarray], kind: str
+) -> tuple[tuple[float, float], str]:
+    """scipy's bootstrap interval and its method name (`<kind>_bca` or `<kind>_percentile`).
+
+    BCa's jackknife costs n² (0.4 s at 10,000 scores) and its corrections fade as n grows, so
+    past BCA_MAX_N the percentile interval of PERCENTILE_RESAMPLES resamples is taken.
+    """
+    bca = len(data[0]) <= BCA_MAX_N
     result = scipy_stats.bootstrap(
         data,
         statistic,
-        n_resamples=RESAMPLES,
+        n_resamples=RESAMPLES if bca else PERCENTILE_RESAMPLES,
         vectorized=True,
         paired=len(data) > 1,
         confidence_level=LEVEL,
-        method="BCa",
+        method="BCa" if bca else "percentile",
         # Resample in slices of about 2 million values: 9,999 × 10,000 at once is 800 MB.
         batch=max(1, 2_000_000 // len(data[0])),
         rng=np.random.default_rng(SEED),
     )
     interval = result.confidence_interval
-    return float(interval.low), float(interval.high)
+    return (float(interval.low), float(interval.high)), f"{kind}_{'bca' if bca else 'percentile'}"
+
+
+def _mean(values: np.ndarray, axis: int) -> np.ndarray:
+    return np.mean(values, axis=axis)
+
+
+def _ratio_of_sums(sums: np.ndarray, counts: np.ndarray, axis: int) -> np.ndarray:
+    return np.sum(sums, axis=axis) / np.sum(counts, axis=axis)
 
 
 def _in_bounds(interval: tuple[float, float], bounds: Bounds) -> tuple[float, float]:
@@ -133,9 +151,9 @@ def bootstrap_mean(scores: Sequence[float], bounds: Bounds) -> BoundedInterval:
     if len(values) < MIN_BOOTSTRAP_N:
         return _too_few(len(values), MIN_BOOTSTRAP_N, "scores")
     if _constant(values):
-        return _equal(float(values[0]), BOOTSTRAP, "score")
-    interval = _bca((values,), lambda x, axis: np.mean(x, axis=axis))
-    return BoundedInterval(_in_bounds(interval, bounds), BOOTSTRAP)
+        return _equal(float(values[0]), "bootstrap_bca", "score")
+    interval, method = _bootstrap((values,), _mean, "bootstrap")
+    return BoundedInterval(_in_bounds(interval, bounds), method)
 
 
 def _constant(values: np.ndarray) -> bool:
@@ -214,10 +232,10 @@ def paired_interval(differences: Sequence[float], bounds: Bounds) -> BoundedInte
     if len(values) < MIN_BOOTSTRAP_N:
         return _too_few(len(values), MIN_BOOTSTRAP_N, "pairs")
     if _constant(values):
-        return _equal(float(values.mean()), PAIRED_BOOTSTRAP, "difference")
-    interval = _bca((values,), lambda x, axis: np.mean(x, axis=axis))
+        return _equal(float(values.mean()), "paired_bootstrap_bca", "difference")
+    interval, method = _bootstrap((values,), _mean, "paired_bootstrap")
     width = bounds[1] - bounds[0]
-    return BoundedInterval(_in_bounds(interval, (-width, width)), PAIRED_BOOTSTRAP)
+    return BoundedInterval(_in_bounds(interval, (-width, width)), method)
 
 
 def cluster_interval(
@@ -235,11 +253,11 @@ def cluster_interval(
     if len(clusters) < MIN_BOOTSTRAP_N:
         return _too_few(len(clusters), MIN_BOOTSTRAP_N, "clusters")
     if _constant(values):
-        return _equal(float(values[0]), CLUSTER_BOOTSTRAP, "score")
+        return _equal(float(values[0]), "cluster_bootstrap_bca", "score")
     index = np.searchsorted(clusters, groups)
     sums = np.bincount(index, weights=values)
     counts = np.bincount(index).astype(float)
     order = np.lexsort((counts, sums))
     sums, counts = sums[order], counts[order]
-    interval = _bca((sums, counts), lambda s, c, axis: np.sum(s, axis=axis) / np.sum(c, axis=axis))
-    return BoundedInterval(_in_bounds(interval, bounds), CLUSTER_BOOTSTRAP)
+    interval, method = _bootstrap((sums, counts), _ratio_of_sums, "cluster_bootstrap")
+    return BoundedInterval(_in_bounds(interval, bounds), method)

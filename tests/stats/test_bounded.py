@@ -17,7 +17,7 @@ from app.stats import (
     compare_metric,
     mean_interval,
 )
-from app.stats._bounded import RESAMPLES, SEED
+from app.stats._bounded import BCA_MAX_N, PERCENTILE_RESAMPLES, RESAMPLES, SEED
 
 
 def sums(scores: Sequence[float]) -> tuple[int, float, float]:
@@ -122,7 +122,23 @@ class TestBootstrap:
         running = mean_interval(*sums(scores), (0, 1), unread, complete=False)
         assert running.ci95 is None and "once every result is in" in (running.note or "")
         done = mean_interval(*sums(scores), (0, 1), lambda: scores, complete=True)
-        assert done.ci95 is not None and done.method == "bootstrap_bca"
+        assert done.ci95 is not None and done.method == "bootstrap_percentile"
+
+    def test_past_a_thousand_scores_the_percentile_bootstrap_stands_in(self) -> None:
+        # BCa's jackknife costs n²; the percentile interval of 1,999 resamples, from scipy.
+        generator = random.Random(13)
+        scores = sorted(generator.betavariate(2, 5) for _ in range(BCA_MAX_N + 1))
+        interval = interval_of(scores)
+        expected = scipy_stats.bootstrap(
+            (np.asarray(scores),),
+            np.mean,
+            n_resamples=PERCENTILE_RESAMPLES,
+            method="percentile",
+            rng=np.random.default_rng(SEED),
+        ).confidence_interval
+        assert interval.method == "bootstrap_percentile"
+        assert interval.ci95 == pytest.approx((expected.low, expected.high), rel=1e-12)
+        assert interval_of(scores[:BCA_MAX_N]).method == "bootstrap_bca"
 
 
 class TestPaired:

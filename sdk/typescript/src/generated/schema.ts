@@ -976,9 +976,9 @@ export interface components {
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `cluster_bootstrap_bca`.
+             * @description How `ci95` was made: `cluster_bootstrap_bca` (`cluster_bootstrap_percentile` past 1,000 clusters).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
             /** Cluster By */
             cluster_by: string;
             /**
@@ -2391,9 +2391,9 @@ export interface components {
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `paired_bootstrap_bca`.
+             * @description How `ci95` was made: `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
             /** @description Matched items whose result errored, per side. */
             errored: components["schemas"]["ErroredCounts"];
             /**
@@ -2485,9 +2485,9 @@ export interface components {
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `wilson` or `bootstrap_bca`.
+             * @description How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /** Errored */
@@ -2727,9 +2727,9 @@ export interface components {
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `wilson` or `bootstrap_bca`.
+             * @description How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "paired_bootstrap_bca" | "cluster_bootstrap_bca") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /**

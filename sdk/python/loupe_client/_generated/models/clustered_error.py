@@ -33,7 +33,8 @@ class ClusteredError:
             clusters (int): Distinct values of `cluster_by` among scored cases.
             design_effect (float | None): (clustered stderr / stderr)².
             stderr (float | None): Cluster-robust SE (G/(G-1) correction).
-            ci_method (ClusteredErrorCiMethodType0 | None | Unset): How `ci95` was made: `cluster_bootstrap_bca`.
+            ci_method (ClusteredErrorCiMethodType0 | None | Unset): How `ci95` was made: `cluster_bootstrap_bca`
+                (`cluster_bootstrap_percentile` past 1,000 clusters).
             interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
      """
 

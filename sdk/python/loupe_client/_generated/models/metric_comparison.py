@@ -57,7 +57,8 @@ class MetricComparison:
             baseline_threshold (float | None | Unset): The baseline spec's threshold (null: the type has none).
             candidate_threshold (float | None | Unset): The candidate spec's threshold. When it differs from the baseline's,
                 the pass-rate figures are null (a note says so): equal scores can pass on one side only.
-            ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_bootstrap_bca`.
+            ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_bootstrap_bca`
+                (`paired_bootstrap_percentile` past 1,000 pairs).
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
             settings_differ (list[str] | Unset): The spec settings (other than `name`, `type` and `threshold`) whose values
                 differ between the sides, sorted (e.g. `criteria`): the scores may not measure the same thing. `notes` says so

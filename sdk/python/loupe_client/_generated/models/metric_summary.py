@@ -46,7 +46,8 @@ class MetricSummary:
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             type_ (str):
-            ci_method (MetricSummaryCiMethodType0 | None | Unset): How `ci95` was made: `wilson` or `bootstrap_bca`.
+            ci_method (MetricSummaryCiMethodType0 | None | Unset): How `ci95` was made: `wilson`, `bootstrap_bca`, or past
+                1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
             interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
             judge (JudgeUsed | None | Unset): The judge this metric calls (judged metrics only).

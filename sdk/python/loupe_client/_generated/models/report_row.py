@@ -40,7 +40,8 @@ class ReportRow:
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             subset (str): A subset name, or `OVERALL` for every selected sample.
-            ci_method (None | ReportRowCiMethodType0 | Unset): How `ci95` was made: `wilson` or `bootstrap_bca`.
+            ci_method (None | ReportRowCiMethodType0 | Unset): How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000
+                scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
             interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
      """
