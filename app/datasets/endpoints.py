@@ -1,16 +1,21 @@
 """Datasets: upload (multipart), read, list, page rows."""
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Response, UploadFile, status
+from sqlalchemy.orm import Session
+from starlette.datastructures import UploadFile as StarletteUploadFile
 
-from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.query import id_cursor, position
+from app.config import Settings
 from app.datasets import service
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
 from app.media import gc
-from app.problems import ProblemError, problem_responses
+from app.models import Tenant
+from app.problems import FieldError, ProblemError, field_error, problem_responses
 
 router = APIRouter(
     prefix="/v1/datasets",
@@ -21,7 +26,18 @@ router = APIRouter(
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
 
 
+def _empty_upload(
+    session: Session, tenant: Tenant, settings: Settings, form: Mapping[str, Any]
+) -> list[FieldError]:
+    """An empty upload, named with the errors of a form that failed its schema."""
+    upload = form.get("file")
+    if isinstance(upload, StarletteUploadFile) and upload.size == 0:
+        return [field_error(["file"], "the upload is empty", "invalid_dataset")]
+    return []
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=Dataset)
+@checked_with_tenant(_empty_upload)
 def create_dataset(
     session: SessionDep,
     tenant: TenantDep,

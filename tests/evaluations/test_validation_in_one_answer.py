@@ -257,3 +257,13 @@ class TestOpenAIEvals:
         named = [error["loc"] for error in found["errors"]]
         assert named[0].startswith("data_source.source.content[0].item"), named
         assert {"data_source.model", "data_source.input_messages", "webhook_url"} <= set(named)
+
+
+class TestDatasetUpload:
+    def test_an_empty_upload_is_named_with_a_bad_format(self, api: Api) -> None:
+        with api.tenant_client() as client:
+            response = client.post(
+                "/v1/datasets", files={"file": ("rows.jsonl", b"")}, data={"format": "nonsense"}
+            )
+        found = problem(response, 422)
+        assert sorted(error["loc"] for error in found["errors"]) == ["file", "format"]
