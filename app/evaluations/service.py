@@ -202,11 +202,15 @@ def error_bars(
 
 
 def clustered_error(
-    cluster_by: str, scores: list[float], groups: list[Any], bounds: Bounds = UNIT
+    cluster_by: str,
+    scores: list[float],
+    groups: list[Any],
+    bounds: Bounds = UNIT,
+    cache_key: object = None,
 ) -> ClusteredError | None:
     """The cluster-robust error of these scores' mean, and its cluster bootstrap interval
-    inside `bounds`; None below two clusters."""
-    spread = clustered_spread(scores, groups, bounds)
+    inside `bounds` (kept per process under `cache_key`); None below two clusters."""
+    spread = clustered_spread(scores, groups, bounds, cache_key)
     if spread is None:
         return None
     return ClusteredError(
@@ -256,7 +260,12 @@ def to_schema(
         bounds = intervals.metric_bounds(spec)
         clustered = None
         if index in by_cluster and evaluation.cluster_by:
-            clustered = clustered_error(evaluation.cluster_by, *by_cluster[index], bounds)
+            clustered = clustered_error(
+                evaluation.cluster_by,
+                *by_cluster[index],
+                bounds,
+                ("evaluation", evaluation.id, index),
+            )
         sums = (row.get("scored", 0), row.get("score_sum", 0.0), row.get("score_sq_sum", 0.0))
         interval = intervals.metric_interval(
             session,

@@ -507,11 +507,16 @@ def _clustered(
     values: dict[tuple[str, str], tuple[list[float], list[Any]]],
     cluster_by: str,
     bounds: dict[str, Bounds],
+    run_id: str,
 ) -> dict[tuple[str, str], ClusteredError | None]:
     """Per (report key, subset or OVERALL): the cluster-robust error."""
     return {
         where: evaluations.clustered_error(
-            cluster_by, scores, clusters, bounds.get(where[0], intervals.UNIT)
+            cluster_by,
+            scores,
+            clusters,
+            bounds.get(where[0], intervals.UNIT),
+            ("run", run_id, *where),
         )
         for where, (scores, clusters) in values.items()
     }
@@ -558,7 +563,7 @@ def report(
         return read
 
     bounds = _key_bounds(evaluation)
-    clustered = _clustered(values(), cluster_by, bounds) if cluster_by and sums else {}
+    clustered = _clustered(values(), cluster_by, bounds, run.id) if cluster_by and sums else {}
     complete = evaluation is None or evaluation.status in TERMINAL_STATUSES
     order = _key_order(run)
     subsets = [*run.options.get("subsets", []), OVERALL]

@@ -104,7 +104,10 @@ def _cluster_label(value: Any) -> str:
 
 
 def clustered_spread(
-    scores: Sequence[float], groups: Sequence[Any], bounds: Bounds = (0.0, 1.0)
+    scores: Sequence[float],
+    groups: Sequence[Any],
+    bounds: Bounds = (0.0, 1.0),
+    cache_key: object = None,
 ) -> ClusteredSpread | None:
     """Clustered SE of the mean (intercept-only OLS, cluster-robust covariance with the
     G/(G-1) correction) and a BCa cluster bootstrap interval inside `bounds`; None below 2
@@ -114,6 +117,8 @@ def clustered_spread(
         groups: each score's cluster label, a JSON value (compared with its type:
             `_cluster_label`).
         bounds: the score's range (lowest, highest).
+        cache_key: whose scores these are (the interval is kept per process, as
+            `mean_interval` keeps it).
     """
     labels = [_cluster_label(group) for group in groups]
     codes = {label: code for code, label in enumerate(dict.fromkeys(labels))}
@@ -121,7 +126,7 @@ def clustered_spread(
         return None
     values = np.asarray(scores, dtype=float)
     groups_coded = [codes[label] for label in labels]
-    interval = cluster_interval(values, groups_coded, bounds)
+    interval = cluster_interval(values, groups_coded, bounds, cache_key)
     variance = float(np.var(values, ddof=1))
     if _no_variance(variance, float(np.mean(values * values))):
         # Equal scores: the plain error is 0 (spread_from_sums), and so is the clustered one;

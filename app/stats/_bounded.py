@@ -200,7 +200,9 @@ def mean_interval(
         )
     if cache_key is None:
         return bootstrap_mean(scores(), bounds)
-    return _cached((cache_key, n, total, total_sq, bounds), scores, bounds)
+    return _cached(
+        (cache_key, n, total, total_sq, bounds), lambda: bootstrap_mean(scores(), bounds)
+    )
 
 
 _CACHE: "OrderedDict[tuple[object, ...], BoundedInterval]" = OrderedDict()
@@ -208,16 +210,14 @@ _CACHE_SIZE = 4096
 _LOCK = Lock()
 
 
-def _cached(
-    key: tuple[object, ...], scores: Callable[[], Sequence[float]], bounds: Bounds
-) -> BoundedInterval:
-    """The bootstrap for this key and these sums, made once per process: summaries are polled,
+def _cached(key: tuple[object, ...], make: Callable[[], BoundedInterval]) -> BoundedInterval:
+    """The interval for this key and these sums, made once per process: summaries are polled,
     and until a result is added the same scores give the same sums."""
     with _LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
-    interval = bootstrap_mean(scores(), bounds)
+    interval = make()
     with _LOCK:
         _CACHE[key] = interval
         while len(_CACHE) > _CACHE_SIZE:
@@ -239,16 +239,25 @@ def paired_interval(differences: Sequence[float], bounds: Bounds) -> BoundedInte
 
 
 def cluster_interval(
-    scores: Sequence[float], codes: Sequence[int], bounds: Bounds
+    scores: Sequence[float], codes: Sequence[int], bounds: Bounds, cache_key: object = None
 ) -> BoundedInterval:
     """BCa cluster bootstrap 95% interval of the mean: whole clusters resampled (each as its
     sum and count, resampled together), the mean being Σ sums / Σ counts.
 
     Args:
         codes: each score's cluster as an integer code.
+        cache_key: whose scores these are: the interval is kept per process for the key and
+            the scores' sums (polls of a clustered summary read the scores, but need not
+            resample them again).
     """
     values = np.asarray(scores, dtype=float)
-    groups = np.asarray(codes)
+    if cache_key is None:
+        return _cluster_bootstrap(values, np.asarray(codes), bounds)
+    key = ("clustered", cache_key, len(values), float(values.sum()), float(values @ values), bounds)
+    return _cached(key, lambda: _cluster_bootstrap(values, np.asarray(codes), bounds))
+
+
+def _cluster_bootstrap(values: np.ndarray, groups: np.ndarray, bounds: Bounds) -> BoundedInterval:
     clusters = np.unique(groups)
     if len(clusters) < MIN_BOOTSTRAP_N:
         return _too_few(len(clusters), MIN_BOOTSTRAP_N, "clusters")

@@ -192,6 +192,15 @@ class TestClustered:
         ).confidence_interval
         assert spread.ci95 == pytest.approx((expected.low, expected.high), rel=1e-12)
 
+    def test_kept_per_key_and_scores(self) -> None:
+        generator = random.Random(14)
+        groups = [i % 12 for i in range(48)]
+        scores = [generator.random() for _ in groups]
+        made = clustered_spread(scores, groups, cache_key=("t", "clustered"))
+        again = clustered_spread(scores, groups, cache_key=("t", "clustered"))
+        assert made == again == clustered_spread(scores, groups)
+        assert made is not None and made.ci95 is not None
+
     def test_too_few_clusters_give_a_note(self) -> None:
         spread = clustered_spread([0.1, 0.9, 0.5, 0.7], ["a", "a", "b", "b"])
         assert spread is not None and spread.ci95 is None
