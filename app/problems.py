@@ -230,7 +230,8 @@ class Collected:
         try:
             yield
         except ProblemError as problem:
-            if problem.status not in (400, 422):
+            # A client's problem is gathered; a server's (5xx) or a limit's (429) ends the checks.
+            if not 400 <= problem.status < 500 or problem.status == 429:
                 raise
             self.problems.append(problem)
 

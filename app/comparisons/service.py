@@ -25,7 +25,7 @@ from app.comparisons.schemas import (
 from app.evaluations.intervals import metric_bounds
 from app.ids import new_id
 from app.models import Comparison, Evaluation, Tenant
-from app.problems import ProblemError, field_error
+from app.problems import Collected, ProblemError, field_error
 from app.stats import Bounds, compare_metric, holm_adjust
 
 # Unmatched items listed in a comparison; the counts cover all of them.
@@ -250,8 +250,13 @@ def _verdict(difference: float | None, adjusted: float | None, alpha: float) -> 
 def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Comparison:
     """Compare two completed evaluations (or two runs) of the tenant, and store the answer."""
     repo = ComparisonRepository(session, tenant.id)
-    baseline = _side(repo, "baseline_id", payload.baseline_id)
-    candidate = _side(repo, "candidate_id", payload.candidate_id)
+    # Both sides are looked up before either is refused: one answer names both.
+    problems = Collected()
+    with problems.catch():
+        baseline = _side(repo, "baseline_id", payload.baseline_id)
+    with problems.catch():
+        candidate = _side(repo, "candidate_id", payload.candidate_id)
+    problems.raise_if_any()
     if baseline.kind != candidate.kind:
         raise ProblemError(
             422,

@@ -267,3 +267,11 @@ class TestDatasetUpload:
             )
         found = problem(response, 422)
         assert sorted(error["loc"] for error in found["errors"]) == ["file", "format"]
+
+
+class TestComparison:
+    def test_both_unknown_sides_are_named(self, api: Api) -> None:
+        body = {"baseline_id": "eval_unknown_a", "candidate_id": "eval_unknown_b"}
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/comparisons", json=body), 404)
+        assert [error["loc"] for error in found["errors"]] == ["baseline_id", "candidate_id"]
