@@ -194,7 +194,7 @@ class TestCannotDecide:
         assert "OK" not in result.stdout
         assert (
             "CANNOT: the gate cannot decide on exact_match (n=1): no 95% interval of the "
-            "difference can be made from fewer than 2 pairs"
+            "difference can be made from 1 pair"
         ) in result.stderr
         # Once a metric fails the gate, the gate has decided: 1.
         two = outcomes(api, client, [True, True, True], [{"type": "exact_match", "name": "x"}])

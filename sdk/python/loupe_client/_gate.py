@@ -5,8 +5,8 @@ Prints one line per compared metric (baseline → candidate, the difference with
 interval, the Holm-adjusted p, the errored items per side and the verdict), every note the
 comparison carries, and says whether the gate fails (exit 1), passes (0), or cannot be decided
 (2: no metric compared at all, a metric with nothing to compare, a metric whose 95% interval
-cannot be made — fewer than 2 pairs —, or a metric whose settings differ between the sides
-unless those are accepted).
+cannot be made — too few pairs; the comparison's note says how many are needed —, or a metric
+whose settings differ between the sides unless those are accepted).
 """
 
 from collections.abc import Sequence
@@ -145,15 +145,16 @@ def nothing_compared(comparison: dict[str, Any]) -> str | None:
 
 
 def undecidable(comparison: dict[str, Any]) -> list[str]:
-    """Why each compared metric with pairs but no 95% interval (fewer than 2 pairs, or a note
-    saying why) cannot decide the gate: without an interval no change can be told from noise."""
+    """Why each compared metric with pairs but no 95% interval (too few pairs: the comparison's
+    notes say how many are needed) cannot decide the gate: without an interval no change can be
+    told from noise."""
     reasons = []
     for metric in comparison["metrics"]:
         if not metric["n"] or metric.get("ci95") is not None:
             continue
         reasons.append(
-            f"{metric['metric']} (n={metric['n']}): no 95% interval of the difference can be made"
-            + (" from fewer than 2 pairs" if metric["n"] < 2 else "")
+            f"{metric['metric']} (n={metric['n']}): no 95% interval of the difference can be made "
+            f"from {metric['n']} pair{'' if metric['n'] == 1 else 's'}"
         )
     return reasons
 
