@@ -605,6 +605,18 @@ class JudgeCacheRepository:
         }
 
     def put_many(self, rows: list[dict[str, Any]]) -> None:
+        """Store answers, replacing a stored one under the same key: a lookup found it unfit
+        (stored before answers were checked against the question), or the call would not
+        have been made."""
+        scopes: dict[str, list[str]] = {}
+        for row in rows:
+            scopes.setdefault(row["scope"], []).append(row["key"])
+        for scope, keys in scopes.items():
+            self.session.execute(
+                delete(JudgeCacheEntry).where(
+                    JudgeCacheEntry.scope == scope, JudgeCacheEntry.key.in_(keys)
+                )
+            )
         insert_ignoring_duplicates(self.session, JudgeCacheEntry, [_without_nul(r) for r in rows])
 
     def claim_many(

@@ -473,3 +473,8 @@ class TestJudgeCache:
         assert len(judge.requests) == asked_before + 1
         assert result["error"] is None and result["score"] == family.score
         assert result["logs"]["cached_calls"] == 0
+        # The fitting answer replaced the unfit one: a third run is answered from the cache.
+        third = submit(api, client, body)
+        [result] = all_results(client, third["id"])
+        assert len(judge.requests) == asked_before + 1
+        assert result["error"] is None and result["logs"]["cached_calls"] == 1
