@@ -10,14 +10,18 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint sdk openapi worker clean vendor
 
+# PYTHONWARNINGS=ignore silences setuptools' ten-line notice on every editable install (the
+# build backend's warning, not an error: failures still print and stop make).
+PIP := PYTHONWARNINGS=ignore $(BIN)/pip install --quiet --disable-pip-version-check
+
 $(SERVICE): pyproject.toml sdk/python/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e ./sdk/python -e .
+	$(PIP) --upgrade pip
+	$(PIP) -e ./sdk/python -e .
 	touch $(SERVICE)
 
 $(STAMP): $(SERVICE)
-	$(BIN)/pip install --quiet -e ./sdk/python -e '.[dev]'
+	$(PIP) -e ./sdk/python -e '.[dev]'
 	touch $(STAMP)
 
 run: $(SERVICE)
