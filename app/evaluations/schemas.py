@@ -26,7 +26,13 @@ class TestCaseCreate(BaseModel):
         default=None, description="Your id for the case; defaults to its index in `test_cases`."
     )
     input: Content
-    actual_output: Content
+    # Optional like the rest: a metric that reads it lists it in its required fields (a 422
+    # naming the case's field otherwise); contextual_precision/recall never read it.
+    actual_output: Content | None = Field(
+        default=None,
+        description="The answer under test; needed by every metric that reads it (not "
+        "contextual_precision, contextual_recall or contextual_relevancy).",
+    )
     expected_output: Content | None = None
     context: list[ContextNode] | None = None
     retrieval_context: list[ContextNode] | None = None
