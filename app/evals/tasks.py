@@ -14,8 +14,10 @@ from app.candidates.predictor import Predictor, endpoint_or_error
 from app.config import Settings
 from app.evals import report
 from app.evals.data_source import generation_params
+from app.evals.labels import run_labels
 from app.evals.service import KIND
 from app.evaluations import kinds
+from app.evaluations.schemas import EvalRunOrigin
 from app.judges import Generation
 from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase
@@ -82,6 +84,15 @@ class EvalRunKind(kinds.Kind):
         params = generation_params(run.data_source)
         endpoint, error = endpoint_or_error(session, settings, run.model_id)
         return Sampler(endpoint, params, messages, error, model=run.model)
+
+    def naming(self, session: Session, evaluation: Evaluation) -> kinds.Naming:
+        labels = run_labels(session, evaluation.tenant_id, [evaluation.id]).get(evaluation.id)
+        if labels is None:
+            return kinds.Naming()
+        origin = EvalRunOrigin(
+            eval_id=labels.eval_id, eval_name=labels.eval_name, run_name=evaluation.name
+        )
+        return kinds.Naming(eval_run=origin, metric_labels=labels.criteria)
 
     def terminal_event(
         self, session: Session, evaluation: Evaluation, data: dict[str, Any]

@@ -5,11 +5,13 @@ stores in `evaluation.kind`; the job asks the registry, never imports the kind's
 """
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.evaluations.schemas import EvalRunOrigin
 from app.judges import JudgeUsage
 from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase
@@ -41,6 +43,15 @@ class Predictor(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Naming:
+    """What clients call an evaluation of a kind beyond its own name and metric names."""
+
+    eval_run: EvalRunOrigin | None = None
+    # Metric name -> its label (an eval run's criterion id -> the criterion's name).
+    metric_labels: dict[str, str] = field(default_factory=dict)
+
+
 class Kind:
     """A plain evaluation; kinds override what they add."""
 
@@ -60,6 +71,10 @@ class Kind:
 
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
         """Count newly stored results, in the transaction that stores them."""
+
+    def naming(self, session: Session, evaluation: Evaluation) -> Naming:
+        """Where the evaluation came from and its metrics' labels, for its API object."""
+        return Naming()
 
     def terminal_event(
         self, session: Session, evaluation: Evaluation, data: dict[str, Any]
@@ -87,3 +102,10 @@ def kind_of(evaluation: Evaluation) -> Kind:
         return _PLAIN
     # Scoring a run as a plain evaluation would silently skip its candidate calls.
     return _KINDS[name]
+
+
+def naming_of(session: Session, evaluation: Evaluation) -> Naming:
+    """The evaluation's `Naming` by its kind (none for a kind this process never loaded:
+    naming is only words, unlike scoring)."""
+    kind = _KINDS.get(evaluation.kind or "evaluation", _PLAIN)
+    return kind.naming(session, evaluation)

@@ -200,7 +200,14 @@ class ErrorBars(BaseModel):
 
 
 class MetricSummary(ErrorBars):
-    metric: str
+    metric: str = Field(
+        description="The metric's name: what `?metric=` and each result's `metric` use (an eval "
+        "run's criterion id, `<name>-<uuid>`)."
+    )
+    label: str = Field(
+        description="What to call the metric: an eval run's testing criterion's name; else "
+        "`metric`."
+    )
     type: str
     mean_score: float | None = Field(description="Mean over results that have a score.")
     pass_rate: float | None = Field(description="passed / (passed + failed).")
@@ -219,6 +226,14 @@ class MetricSummary(ErrorBars):
     usage: UsageTotals = Field(
         default_factory=UsageTotals, description="Judge usage of this metric."
     )
+
+
+class EvalRunOrigin(BaseModel):
+    """The OpenAI eval run an evaluation of kind `eval_run` is (`/v1/evals/{eval_id}/runs`)."""
+
+    eval_id: str = Field(description="The eval the run belongs to (`GET /v1/evals/{eval_id}`).")
+    eval_name: str = Field(description="The eval's name (empty when it was created without one).")
+    run_name: str | None = Field(description="The run's name (also the evaluation's `name`).")
 
 
 class ErrorInfo(BaseModel):
@@ -255,7 +270,15 @@ class Evaluation(BaseModel):
         description="`completed`, but some results errored (`result_counts.errored` > 0; "
         "every one of them when the judge was down): the scores cover only the rest.",
     )
-    metrics: list[dict[str, Any]]
+    metrics: list[dict[str, Any]] = Field(
+        description="The metric specs as submitted; an eval run's, made from its testing "
+        "criteria, are named by the criteria's ids and carry `label`, the criterion's name."
+    )
+    eval_run: EvalRunOrigin | None = Field(
+        default=None,
+        description="For `kind` `eval_run`: its eval's id and name and the run's name; null "
+        "for other kinds.",
+    )
     judge: JudgeUsed | None = Field(
         description="The judge resolved at submit (null when no metric is judged)."
     )

@@ -14,7 +14,7 @@ from app.config import Settings
 from app.db import utcnow
 from app.evaluations import checks, intervals, repository
 from app.evaluations.intervals import UNIT
-from app.evaluations.kinds import kind_of
+from app.evaluations.kinds import kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -253,6 +253,7 @@ def to_schema(
     usage = UsageTotals()
     candidate_usage = UsageTotals()
     judges = (evaluation.judge or {}).get("metrics") or {}
+    naming = naming_of(session, evaluation)
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})
         passed, failed = row.get("passed", 0), row.get("failed", 0)
@@ -276,9 +277,11 @@ def to_schema(
             complete=stored >= evaluation.total_test_cases,
         )
         judge = judges.get(str(index))
+        metric = spec.get("name") or spec["type"]
         per_metric.append(
             MetricSummary(
-                metric=spec.get("name") or spec["type"],
+                metric=metric,
+                label=naming.metric_labels.get(metric, metric),
                 type=spec["type"],
                 mean_score=row.get("mean_score"),
                 pass_rate=passed / (passed + failed) if passed + failed else None,
@@ -325,7 +328,13 @@ def to_schema(
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]
         completed_with_errors=evaluation.status == "completed" and totals["errored"] > 0,
-        metrics=evaluation.metrics,
+        metrics=[
+            {**spec, "label": naming.metric_labels[spec["name"]]}
+            if spec.get("name") in naming.metric_labels
+            else spec
+            for spec in evaluation.metrics
+        ],
+        eval_run=naming.eval_run,
         judge=_judge_used(evaluation.judge),
         webhook_url=endpoint.url if endpoint else None,
         cache=evaluation.use_cache,

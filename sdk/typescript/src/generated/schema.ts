@@ -1539,6 +1539,27 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /**
+         * EvalRunOrigin
+         * @description The OpenAI eval run an evaluation of kind `eval_run` is (`/v1/evals/{eval_id}/runs`).
+         */
+        EvalRunOrigin: {
+            /**
+             * Eval Id
+             * @description The eval the run belongs to (`GET /v1/evals/{eval_id}`).
+             */
+            eval_id: string;
+            /**
+             * Eval Name
+             * @description The eval's name (empty when it was created without one).
+             */
+            eval_name: string;
+            /**
+             * Run Name
+             * @description The run's name (also the evaluation's `name`).
+             */
+            run_name: string | null;
+        };
         /** EvalRunResultCounts */
         EvalRunResultCounts: {
             /**
@@ -1604,6 +1625,8 @@ export interface components {
              */
             created_at: string;
             error: components["schemas"]["ErrorInfo"] | null;
+            /** @description For `kind` `eval_run`: its eval's id and name and the run's name; null for other kinds. */
+            eval_run?: components["schemas"]["EvalRunOrigin"] | null;
             /** Id */
             id: string;
             /** @description The judge resolved at submit (null when no metric is judged). */
@@ -1619,7 +1642,10 @@ export interface components {
             metadata: {
                 [key: string]: string;
             };
-            /** Metrics */
+            /**
+             * Metrics
+             * @description The metric specs as submitted; an eval run's, made from its testing criteria, are named by the criteria's ids and carry `label`, the criterion's name.
+             */
             metrics: {
                 [key: string]: unknown;
             }[];
@@ -2452,10 +2478,10 @@ export interface components {
             type: string;
             /**
              * Verdict
-             * @description improved / regressed when adjusted_p_value < alpha (by the sign of mean_difference); else no_detectable_change.
+             * @description improved / regressed when adjusted_p_value < alpha (by the sign of mean_difference); else undecided when there are pairs but no `ci95` (too few pairs for an interval: no change can be told from noise; `notes` says why), else no_detectable_change.
              * @enum {string}
              */
-            verdict: "improved" | "regressed" | "no_detectable_change";
+            verdict: "improved" | "regressed" | "no_detectable_change" | "undecided";
             /**
              * Wilcoxon P Value
              * @description Wilcoxon signed-rank (zeros dropped).
@@ -2502,11 +2528,19 @@ export interface components {
             /** @description The judge this metric calls (judged metrics only). */
             judge?: components["schemas"]["JudgeUsed"] | null;
             /**
+             * Label
+             * @description What to call the metric: an eval run's testing criterion's name; else `metric`.
+             */
+            label: string;
+            /**
              * Mean Score
              * @description Mean over results that have a score.
              */
             mean_score: number | null;
-            /** Metric */
+            /**
+             * Metric
+             * @description The metric's name: what `?metric=` and each result's `metric` use (an eval run's criterion id, `<name>-<uuid>`).
+             */
             metric: string;
             /**
              * N
@@ -3144,8 +3178,11 @@ export interface components {
         };
         /** TestCaseCreate */
         TestCaseCreate: {
-            /** Actual Output */
-            actual_output: string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[];
+            /**
+             * Actual Output
+             * @description The answer under test; needed by every metric that reads it (not contextual_precision, contextual_recall or contextual_relevancy).
+             */
+            actual_output?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[]) | null;
             /** Context */
             context?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[])[] | null;
             /** Expected Output */

@@ -50,6 +50,7 @@ from .eval_run_object import EvalRunObject
 from .eval_run_object_data_source import EvalRunObjectDataSource
 from .eval_run_object_metadata_type_0 import EvalRunObjectMetadataType0
 from .eval_run_object_status import EvalRunObjectStatus
+from .eval_run_origin import EvalRunOrigin
 from .eval_run_result_counts import EvalRunResultCounts
 from .eval_testing_criteria_item import EvalTestingCriteriaItem
 from .eval_update import EvalUpdate
@@ -227,6 +228,7 @@ __all__ = (
     "EvalRunObjectDataSource",
     "EvalRunObjectMetadataType0",
     "EvalRunObjectStatus",
+    "EvalRunOrigin",
     "EvalRunResultCounts",
     "EvalTestingCriteriaItem",
     "Evaluation",

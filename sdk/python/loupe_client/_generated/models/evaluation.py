@@ -19,6 +19,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
+  from ..models.eval_run_origin import EvalRunOrigin
   from ..models.evaluation_metadata import EvaluationMetadata
   from ..models.evaluation_metrics_item import EvaluationMetricsItem
   from ..models.judge_used import JudgeUsed
@@ -47,7 +48,8 @@ class Evaluation:
             id (str):
             judge (JudgeUsed | None): The judge resolved at submit (null when no metric is judged).
             metadata (EvaluationMetadata):
-            metrics (list[EvaluationMetricsItem]):
+            metrics (list[EvaluationMetricsItem]): The metric specs as submitted; an eval run's, made from its testing
+                criteria, are named by the criteria's ids and carry `label`, the criterion's name.
             name (None | str):
             per_metric (list[MetricSummary]):
             result_counts (ResultCounts): Counts of results, one per test case × metric: passed + failed + errored + pending
@@ -62,6 +64,8 @@ class Evaluation:
             completed_with_errors (bool | Unset): `completed`, but some results errored (`result_counts.errored` > 0; every
                 one of them when the judge was down): the scores cover only the rest. Default: False.
             cost_usd (float | None | Unset): Judge plus candidate cost; null when either is unknown. Default: 0.0.
+            eval_run (EvalRunOrigin | None | Unset): For `kind` `eval_run`: its eval's id and name and the run's name; null
+                for other kinds.
             kind (EvaluationKind | Unset): What made it: `POST /v1/evaluations` (`evaluation`) or an OpenAI Evals run
                 (`eval_run`, `POST /v1/evals/{eval_id}/runs`; its metrics are the eval's testing criteria, named by their ids).
                 Default: 'evaluation'.
@@ -89,6 +93,7 @@ class Evaluation:
     candidate_usage: UsageTotals | Unset = UNSET
     completed_with_errors: bool | Unset = False
     cost_usd: float | None | Unset = 0.0
+    eval_run: EvalRunOrigin | None | Unset = UNSET
     kind: EvaluationKind | Unset = 'evaluation'
     object_: Literal['evaluation'] | Unset = 'evaluation'
     recovery: None | Recovery | Unset = UNSET
@@ -100,6 +105,7 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.eval_run_origin import EvalRunOrigin # noqa: PLC0415
         from ..models.evaluation_metadata import EvaluationMetadata # noqa: PLC0415
         from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
@@ -182,6 +188,14 @@ class Evaluation:
         else:
             cost_usd = self.cost_usd
 
+        eval_run: dict[str, Any] | None | Unset
+        if isinstance(self.eval_run, Unset):
+            eval_run = UNSET
+        elif isinstance(self.eval_run, EvalRunOrigin):
+            eval_run = self.eval_run.to_dict()
+        else:
+            eval_run = self.eval_run
+
         kind: str | Unset = UNSET
         if not isinstance(self.kind, Unset):
             kind = self.kind
@@ -225,6 +239,8 @@ class Evaluation:
             field_dict["completed_with_errors"] = completed_with_errors
         if cost_usd is not UNSET:
             field_dict["cost_usd"] = cost_usd
+        if eval_run is not UNSET:
+            field_dict["eval_run"] = eval_run
         if kind is not UNSET:
             field_dict["kind"] = kind
         if object_ is not UNSET:
@@ -239,6 +255,7 @@ class Evaluation:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.eval_run_origin import EvalRunOrigin # noqa: PLC0415
         from ..models.evaluation_metadata import EvaluationMetadata # noqa: PLC0415
         from ..models.evaluation_metrics_item import EvaluationMetricsItem # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
@@ -416,6 +433,26 @@ class Evaluation:
         cost_usd = _parse_cost_usd(d.pop("cost_usd", UNSET))
 
 
+        def _parse_eval_run(data: object) -> EvalRunOrigin | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                eval_run_type_0 = EvalRunOrigin.from_dict(data)
+
+
+
+                return eval_run_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(EvalRunOrigin | None | Unset, data)
+
+        eval_run = _parse_eval_run(d.pop("eval_run", UNSET))
+
+
         _kind = d.pop("kind", UNSET)
         kind: EvaluationKind | Unset
         if isinstance(_kind,  Unset):
@@ -471,6 +508,7 @@ class Evaluation:
             candidate_usage=candidate_usage,
             completed_with_errors=completed_with_errors,
             cost_usd=cost_usd,
+            eval_run=eval_run,
             kind=kind,
             object_=object_,
             recovery=recovery,

@@ -36,8 +36,10 @@ class MetricSummary:
                 still arrive, for a bootstrap of more than 1,000 scores.
             errored (int):
             failed (int):
+            label (str): What to call the metric: an eval run's testing criterion's name; else `metric`.
             mean_score (float | None): Mean over results that have a score.
-            metric (str):
+            metric (str): The metric's name: what `?metric=` and each result's `metric` use (an eval run's criterion id,
+                `<name>-<uuid>`).
             n (int): Results with a score.
             pass_rate (float | None): passed / (passed + failed).
             pass_rate_ci95 (list[float] | None): Wilson 95% interval of the pass rate; null without a threshold or below 2.
@@ -59,6 +61,7 @@ class MetricSummary:
     ci95: list[float] | None
     errored: int
     failed: int
+    label: str
     mean_score: float | None
     metric: str
     n: int
@@ -96,6 +99,8 @@ class MetricSummary:
         errored = self.errored
 
         failed = self.failed
+
+        label = self.label
 
         mean_score: float | None
         mean_score = self.mean_score
@@ -174,6 +179,7 @@ class MetricSummary:
             "ci95": ci95,
             "errored": errored,
             "failed": failed,
+            "label": label,
             "mean_score": mean_score,
             "metric": metric,
             "n": n,
@@ -227,6 +233,8 @@ class MetricSummary:
         errored = d.pop("errored")
 
         failed = d.pop("failed")
+
+        label = d.pop("label")
 
         def _parse_mean_score(data: object) -> float | None:
             if data is None:
@@ -380,6 +388,7 @@ class MetricSummary:
             ci95=ci95,
             errored=errored,
             failed=failed,
+            label=label,
             mean_score=mean_score,
             metric=metric,
             n=n,

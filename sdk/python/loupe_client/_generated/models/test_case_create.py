@@ -28,8 +28,9 @@ T = TypeVar("T", bound="TestCaseCreate")
 class TestCaseCreate:
     """ 
         Attributes:
-            actual_output (list[ImageUrlPart | str | TextPart] | str):
             input_ (list[ImageUrlPart | str | TextPart] | str):
+            actual_output (list[ImageUrlPart | str | TextPart] | None | str | Unset): The answer under test; needed by every
+                metric that reads it (not contextual_precision, contextual_recall or contextual_relevancy).
             context (list[list[ImageUrlPart | str | TextPart] | str] | None | Unset):
             expected_output (list[ImageUrlPart | str | TextPart] | None | str | Unset):
             id (int | None | str | Unset): Your id for the case; defaults to its index in `test_cases`.
@@ -37,8 +38,8 @@ class TestCaseCreate:
             retrieval_context (list[list[ImageUrlPart | str | TextPart] | str] | None | Unset):
      """
 
-    actual_output: list[ImageUrlPart | str | TextPart] | str
     input_: list[ImageUrlPart | str | TextPart] | str
+    actual_output: list[ImageUrlPart | str | TextPart] | None | str | Unset = UNSET
     context: list[list[ImageUrlPart | str | TextPart] | str] | None | Unset = UNSET
     expected_output: list[ImageUrlPart | str | TextPart] | None | str | Unset = UNSET
     id: int | None | str | Unset = UNSET
@@ -53,23 +54,6 @@ class TestCaseCreate:
         from ..models.image_url_part import ImageUrlPart # noqa: PLC0415
         from ..models.test_case_create_metadata_type_0 import TestCaseCreateMetadataType0 # noqa: PLC0415
         from ..models.text_part import TextPart # noqa: PLC0415
-        actual_output: list[dict[str, Any] | str] | str
-        if isinstance(self.actual_output, list):
-            actual_output = []
-            for actual_output_type_1_item_data in self.actual_output:
-                actual_output_type_1_item: dict[str, Any] | str
-                if isinstance(actual_output_type_1_item_data, TextPart):
-                    actual_output_type_1_item = actual_output_type_1_item_data.to_dict()
-                elif isinstance(actual_output_type_1_item_data, ImageUrlPart):
-                    actual_output_type_1_item = actual_output_type_1_item_data.to_dict()
-                else:
-                    actual_output_type_1_item = actual_output_type_1_item_data
-                actual_output.append(actual_output_type_1_item)
-
-
-        else:
-            actual_output = self.actual_output
-
         input_: list[dict[str, Any] | str] | str
         if isinstance(self.input_, list):
             input_ = []
@@ -86,6 +70,25 @@ class TestCaseCreate:
 
         else:
             input_ = self.input_
+
+        actual_output: list[dict[str, Any] | str] | None | str | Unset
+        if isinstance(self.actual_output, Unset):
+            actual_output = UNSET
+        elif isinstance(self.actual_output, list):
+            actual_output = []
+            for actual_output_type_0_type_1_item_data in self.actual_output:
+                actual_output_type_0_type_1_item: dict[str, Any] | str
+                if isinstance(actual_output_type_0_type_1_item_data, TextPart):
+                    actual_output_type_0_type_1_item = actual_output_type_0_type_1_item_data.to_dict()
+                elif isinstance(actual_output_type_0_type_1_item_data, ImageUrlPart):
+                    actual_output_type_0_type_1_item = actual_output_type_0_type_1_item_data.to_dict()
+                else:
+                    actual_output_type_0_type_1_item = actual_output_type_0_type_1_item_data
+                actual_output.append(actual_output_type_0_type_1_item)
+
+
+        else:
+            actual_output = self.actual_output
 
         context: list[list[dict[str, Any] | str] | str] | None | Unset
         if isinstance(self.context, Unset):
@@ -180,9 +183,10 @@ class TestCaseCreate:
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
-            "actual_output": actual_output,
             "input": input_,
         })
+        if actual_output is not UNSET:
+            field_dict["actual_output"] = actual_output
         if context is not UNSET:
             field_dict["context"] = context
         if expected_output is not UNSET:
@@ -204,48 +208,6 @@ class TestCaseCreate:
         from ..models.test_case_create_metadata_type_0 import TestCaseCreateMetadataType0 # noqa: PLC0415
         from ..models.text_part import TextPart # noqa: PLC0415
         d = dict(src_dict)
-        def _parse_actual_output(data: object) -> list[ImageUrlPart | str | TextPart] | str:
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                actual_output_type_1 = []
-                _actual_output_type_1 = data
-                for actual_output_type_1_item_data in (_actual_output_type_1):
-                    def _parse_actual_output_type_1_item(data: object) -> ImageUrlPart | str | TextPart:
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            actual_output_type_1_item_type_1 = TextPart.from_dict(data)
-
-
-
-                            return actual_output_type_1_item_type_1
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            actual_output_type_1_item_type_2 = ImageUrlPart.from_dict(data)
-
-
-
-                            return actual_output_type_1_item_type_2
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        return cast(ImageUrlPart | str | TextPart, data)
-
-                    actual_output_type_1_item = _parse_actual_output_type_1_item(actual_output_type_1_item_data)
-
-                    actual_output_type_1.append(actual_output_type_1_item)
-
-                return actual_output_type_1
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[ImageUrlPart | str | TextPart] | str, data)
-
-        actual_output = _parse_actual_output(d.pop("actual_output"))
-
-
         def _parse_input_(data: object) -> list[ImageUrlPart | str | TextPart] | str:
             try:
                 if not isinstance(data, list):
@@ -286,6 +248,52 @@ class TestCaseCreate:
             return cast(list[ImageUrlPart | str | TextPart] | str, data)
 
         input_ = _parse_input_(d.pop("input"))
+
+
+        def _parse_actual_output(data: object) -> list[ImageUrlPart | str | TextPart] | None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                actual_output_type_0_type_1 = []
+                _actual_output_type_0_type_1 = data
+                for actual_output_type_0_type_1_item_data in (_actual_output_type_0_type_1):
+                    def _parse_actual_output_type_0_type_1_item(data: object) -> ImageUrlPart | str | TextPart:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            actual_output_type_0_type_1_item_type_1 = TextPart.from_dict(data)
+
+
+
+                            return actual_output_type_0_type_1_item_type_1
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            actual_output_type_0_type_1_item_type_2 = ImageUrlPart.from_dict(data)
+
+
+
+                            return actual_output_type_0_type_1_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        return cast(ImageUrlPart | str | TextPart, data)
+
+                    actual_output_type_0_type_1_item = _parse_actual_output_type_0_type_1_item(actual_output_type_0_type_1_item_data)
+
+                    actual_output_type_0_type_1.append(actual_output_type_0_type_1_item)
+
+                return actual_output_type_0_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ImageUrlPart | str | TextPart] | None | str | Unset, data)
+
+        actual_output = _parse_actual_output(d.pop("actual_output", UNSET))
 
 
         def _parse_context(data: object) -> list[list[ImageUrlPart | str | TextPart] | str] | None | Unset:
@@ -489,8 +497,8 @@ class TestCaseCreate:
 
 
         test_case_create = cls(
-            actual_output=actual_output,
             input_=input_,
+            actual_output=actual_output,
             context=context,
             expected_output=expected_output,
             id=id,
