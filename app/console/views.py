@@ -27,15 +27,43 @@ _PROBLEMS = {
     "not the JSON asked for even after Loupe asked it once to repair it.",
     "bad_request": "refused the request as invalid.",
     "error": "answered with an error Loupe does not retry.",
+    "blocked": "is at an address the operator's model policy (LOUPE_MODEL_ALLOW) does not "
+    "allow, so Loupe did not connect to it.",
 }
+# Every other error type a result (or an evaluation) can carry, in words. A new type needs
+# its sentence here: tests/console/test_pages_audit.py finds the types in app/ and checks.
 _PLAIN = {
+    "invalid_answer": "The judge answered, but its answer did not fit the question (such as "
+    "a verdict count other than the items asked about, or a score outside the asked range), "
+    "even after Loupe asked it once to correct it, so no score is stored.",
     "invalid_json": "The judge's answer was not the JSON Loupe asked for, even after Loupe "
     "asked it once to repair it.",
     "judge_not_configured": "No judge endpoint is configured (set LOUPE_JUDGE_BASE_URL).",
     "invalid_test_case": "The test case lacks something this metric needs.",
+    "input_too_long": "A text is longer than this metric scores (4,096 tokens a side; "
+    "fuzzy_match 4,096 characters), so it was not scored.",
+    "invalid_image": "An image this metric compares could not be read, or the two images "
+    "could not be compared.",
+    "empty_text": "A side is empty: the cosine similarity needs a non-empty input and reference.",
+    "invalid_embedding": "The embeddings endpoint answered with vectors Loupe could not compare.",
+    "non_finite_score": "The metric computed a score that is not a finite number, so no "
+    "score is stored.",
+    "metric_error": "The metric stopped on an unexpected error inside Loupe.",
+    "budget_exceeded": "The tenant's daily budget was spent, so Loupe made no further model "
+    "calls for this result.",
+    "candidate_missing": "The candidate model was deleted before this sample was answered.",
+    "candidate_secret": "The candidate model's stored API key cannot be decrypted with this "
+    "server's LOUPE_SECRET_KEY.",
+    "render_error": "The grader's template could not be filled in for this row.",
+    "template_variable_missing": "The grader's template names a field this row does not have.",
+    "image_unavailable": "The grader's template refers to an image this run did not store.",
+    "unsupported_content": "The row holds content the grader's template cannot show the model.",
+    "model_not_found": "No model by that name is registered for this tenant.",
     "dispatch_exhausted": "The evaluation's jobs were lost too many times (workers stopped or "
     "crashed) and Loupe stopped retrying.",
 }
+# The sentence for a type no entry above says (a test keeps every stored type listed).
+UNKNOWN_ERROR = "The metric failed ({kind})."
 
 
 def plain_error(error: Any) -> str | None:
@@ -52,7 +80,7 @@ def plain_error(error: Any) -> str | None:
     role, _, problem = kind.partition("_")
     if role in _ROLE_WORDS and problem in _PROBLEMS:
         return f"{_ROLE_WORDS[role]} {_PROBLEMS[problem]}"
-    return f"The metric failed ({kind or 'unknown error'})."
+    return UNKNOWN_ERROR.format(kind=kind or "unknown error")
 
 
 # Chat roles as a reader names the speakers.

@@ -210,8 +210,9 @@ class TestErroredResult:
         expect(page.get_by_role("heading", name="Test case broken")).to_be_visible()
         card = page.locator("article.result-card", has_text="helpfulness")
         expect(card.get_by_role("alert")).to_contain_text(plain)
-        card.get_by_text("Technical detail").click()
-        expect(card).to_contain_text("judge_malformed: the judge at 127.0.0.1")
+        # The stored message beneath the words, its type beside it.
+        expect(card.locator(".error-message")).to_contain_text("the judge at 127.0.0.1")
+        expect(card.locator(".error-message")).to_contain_text("(judge_malformed)")
         assert errors == [] and off_loopback == []
 
 
