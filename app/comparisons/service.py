@@ -241,10 +241,23 @@ def _compare(
     }
 
 
-def _verdict(difference: float | None, adjusted: float | None, alpha: float) -> str:
-    if adjusted is None or difference is None or adjusted >= alpha or difference == 0:
-        return "no_detectable_change"
-    return "improved" if difference > 0 else "regressed"
+# The note a metric gets when its verdict is undecided.
+UNDECIDED_NOTE = (
+    "the verdict is undecided: without a 95% interval of the difference no change can be told "
+    "from noise, so 'no detectable change' would claim more than these pairs show"
+)
+
+
+def _verdict(row: dict[str, Any], adjusted: float | None, alpha: float) -> str:
+    """improved / regressed on a significant adjusted p; undecided when pairs were compared
+    but no interval could be made (n = 1, or below the bootstrap's minimum); else
+    no_detectable_change."""
+    difference = row["mean_difference"]
+    if adjusted is not None and difference is not None and adjusted < alpha and difference != 0:
+        return "improved" if difference > 0 else "regressed"
+    if row["n"] and row["ci95"] is None:
+        return "undecided"
+    return "no_detectable_change"
 
 
 def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Comparison:
@@ -279,7 +292,9 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         compared, holm_adjust([row["p_value"] for row in compared]), strict=True
     ):
         row["adjusted_p_value"] = adjusted
-        row["verdict"] = _verdict(row["mean_difference"], adjusted, payload.alpha)
+        row["verdict"] = _verdict(row, adjusted, payload.alpha)
+        if row["verdict"] == "undecided":
+            row["notes"].append(UNDECIDED_NOTE)
     comparison = Comparison(
         id=new_id("cmp"),
         tenant_id=tenant.id,

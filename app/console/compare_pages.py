@@ -1,4 +1,5 @@
-"""Console pages comparing two evaluations (or two runs): `app/comparisons` does the statistics."""
+"""Console pages comparing two evaluations (or two runs, or two OpenAI eval runs):
+`app/comparisons` does the statistics."""
 
 from typing import Annotated
 
@@ -11,8 +12,11 @@ from app.comparisons.repository import ComparisonRepository
 from app.comparisons.schemas import ComparisonCreate
 from app.console import csrf, reading
 from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.evals.labels import RunLabels, run_labels
+from app.evals.service import KIND as EVAL_RUN
 from app.evaluations import repository as evaluations
 from app.evaluations.repository import EvaluationRepository
+from app.models import Evaluation
 from app.problems import ProblemError
 from app.runs.repository import RunRepository
 
@@ -31,9 +35,14 @@ def compare_form(
     baseline: str | None = None,
     candidate: str | None = None,
 ) -> HTMLResponse:
-    """Pick a baseline and a candidate among the tenant's recent finished evaluations and runs."""
+    """Pick a baseline and a candidate among the tenant's recent finished evaluations, runs and
+    OpenAI eval runs (named `<eval name> · <run name>`, as their pages are)."""
     tenant_id = signed_in.tenant.id
     finished = EvaluationRepository(session, tenant_id).page(None, CHOICES, status="completed")
+    eval_runs = EvaluationRepository(session, tenant_id, (EVAL_RUN,)).page(
+        None, CHOICES, status="completed"
+    )[:CHOICES]
+    labels = run_labels(session, tenant_id, [row.id for row in eval_runs])
     runs = [
         (run, evaluation)
         for run, evaluation in RunRepository(session, tenant_id).page(None, CHOICES)
@@ -45,9 +54,16 @@ def compare_form(
         signed_in,
         evaluations=finished[:CHOICES],
         runs=runs[:CHOICES],
+        eval_runs=[(row, _eval_run_name(row, labels.get(row.id))) for row in eval_runs],
         baseline=baseline or "",
         candidate=candidate or "",
     )
+
+
+def _eval_run_name(run: Evaluation, labels: RunLabels | None) -> str:
+    """An eval run as its page names it: `<eval name> · <run name>`."""
+    name = run.name or run.id
+    return f"{labels.eval_name or labels.eval_id} · {name}" if labels else name
 
 
 @router.post("/compare")
@@ -102,17 +118,27 @@ def comparison_page(
     ids = [item.test_case_id for item in items]
     # Runs name items `subset/row_index`; their samples are on the run pages.
     cases = {"baseline": {}, "candidate": {}}
-    if stored.kind == "evaluation":
+    if stored.kind in ("evaluation", EVAL_RUN):
         cases = {
             "baseline": evaluations.test_cases_by_client_id(session, stored.baseline_id, ids),
             "candidate": evaluations.test_cases_by_client_id(session, stored.candidate_id, ids),
         }
     # Each side by its name beside its id (None once it has been deleted).
     sides = ComparisonRepository(session, signed_in.tenant.id)
-    names = {
-        "baseline": getattr(sides.side(stored.baseline_id), "name", None),
-        "candidate": getattr(sides.side(stored.candidate_id), "name", None),
+    found = {
+        "baseline": sides.side(stored.baseline_id),
+        "candidate": sides.side(stored.candidate_id),
     }
+    names = {side: getattr(row, "name", None) for side, row in found.items()}
+    # An eval run by its eval's name and its own, its criteria by their names.
+    metric_labels: dict[str, str] = {}
+    if stored.kind == EVAL_RUN:
+        labels = run_labels(session, signed_in.tenant.id, [stored.baseline_id, stored.candidate_id])
+        for side, row in found.items():
+            if row is not None:
+                names[side] = _eval_run_name(row, labels.get(row.id))
+        for side_labels in labels.values():
+            metric_labels |= side_labels.criteria
     comparison = comparisons.to_schema(stored)
     return page(
         request,
@@ -120,6 +146,7 @@ def comparison_page(
         signed_in,
         comparison=comparison,
         types={m.metric: m.type for m in comparison.metrics},
+        labels=metric_labels,
         names=names,
         items=items,
         # A test case once, its images once, with every metric that moved on it.

@@ -184,6 +184,8 @@ _SETTINGS = {
 _THRESHOLDS = re.compile(r"^thresholds differ \(baseline (?P<b>[^,]*), candidate (?P<c>[^)]*)\)")
 _SETTINGS_NOTE = re.compile(r"^the metric's settings differ \((?P<keys>[^)]*)\)")
 _NO_SPREAD = "no minimum detectable effect: every item's difference is the same"
+_UNDECIDED = "the verdict is undecided"
+_TOO_FEW = re.compile(r"^no interval from (?P<n>\d+) (?:pair|pairs): at least (?P<m>\d+)")
 _ALPHA_HIGH = re.compile(r"^no minimum detectable effect at alpha (?P<a>[\d.eE+-]+)")
 _ALPHA_SMALL = re.compile(
     r"^no minimum detectable effect: alpha (?P<a>[\d.eE+-]+) is too small for n = (?P<n>\d+)"
@@ -215,6 +217,17 @@ def plain_notes(comparison: Any) -> list[str]:
             said.append(
                 f"The two evaluations judged {name} with different {_listed(words)}, so their "
                 "scores may not be comparable."
+            )
+        elif text.startswith(_UNDECIDED):
+            said.append(
+                "No verdict: without a 95% interval of the difference, a change cannot be told "
+                "from noise, so this comparison does not say whether anything changed."
+            )
+        elif found := _TOO_FEW.match(text):
+            pairs = int(found["n"])
+            said.append(
+                f"Only {pairs} test case{'' if pairs == 1 else 's'} scored on both sides: at "
+                f"least {found['m']} are needed for an honest 95% interval of the difference."
             )
         elif text.startswith(_NO_SPREAD):
             said.append(

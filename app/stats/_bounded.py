@@ -87,10 +87,12 @@ def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | N
 
 
 def _too_few(n: int, minimum: int, what: str) -> BoundedInterval:
+    """Null with a note: `what` is the singular noun counted ("score", "pair", "cluster")."""
+    counted = what if n == 1 else what + "s"
     return BoundedInterval(
         None,
         None,
-        f"no interval from {n} {what}: at least {minimum} are needed for an honest 95% "
+        f"no interval from {n} {counted}: at least {minimum} are needed for an honest 95% "
         "interval of a bounded score",
     )
 
@@ -149,7 +151,7 @@ def bootstrap_mean(scores: Sequence[float], bounds: Bounds) -> BoundedInterval:
     # Sorted: with a fixed seed the resamples depend on the order, which a read need not keep.
     values = np.sort(np.asarray(scores, dtype=float))
     if len(values) < MIN_BOOTSTRAP_N:
-        return _too_few(len(values), MIN_BOOTSTRAP_N, "scores")
+        return _too_few(len(values), MIN_BOOTSTRAP_N, "score")
     if _constant(values):
         return _equal(float(values[0]), "bootstrap_bca", "score")
     interval, method = _bootstrap((values,), _mean, "bootstrap")
@@ -191,7 +193,7 @@ def mean_interval(
         interval = (low + (high - low) * proportion[0], low + (high - low) * proportion[1])
         return BoundedInterval(interval, WILSON)
     if n < MIN_BOOTSTRAP_N:
-        return _too_few(n, MIN_BOOTSTRAP_N, "scores")
+        return _too_few(n, MIN_BOOTSTRAP_N, "score")
     if not complete and n > RUNNING_BOOTSTRAP_MAX_N:
         return BoundedInterval(
             None,
@@ -230,7 +232,7 @@ def paired_interval(differences: Sequence[float], bounds: Bounds) -> BoundedInte
     scores in `bounds`: pairs are resampled together, so it stays within ±(hi − lo)."""
     values = np.sort(np.asarray(differences, dtype=float))
     if len(values) < MIN_BOOTSTRAP_N:
-        return _too_few(len(values), MIN_BOOTSTRAP_N, "pairs")
+        return _too_few(len(values), MIN_BOOTSTRAP_N, "pair")
     if _constant(values):
         return _equal(float(values.mean()), "paired_bootstrap_bca", "difference")
     interval, method = _bootstrap((values,), _mean, "paired_bootstrap")
@@ -260,7 +262,7 @@ def cluster_interval(
 def _cluster_bootstrap(values: np.ndarray, groups: np.ndarray, bounds: Bounds) -> BoundedInterval:
     clusters = np.unique(groups)
     if len(clusters) < MIN_BOOTSTRAP_N:
-        return _too_few(len(clusters), MIN_BOOTSTRAP_N, "clusters")
+        return _too_few(len(clusters), MIN_BOOTSTRAP_N, "cluster")
     if _constant(values):
         return _equal(float(values[0]), "cluster_bootstrap_bca", "score")
     index = np.searchsorted(clusters, groups)

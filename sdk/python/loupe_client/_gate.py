@@ -41,7 +41,11 @@ def _errored(metric: dict[str, Any]) -> tuple[int, int]:
 def _verdict(metric: dict[str, Any]) -> str:
     if metric["n"] == 0:
         return "NOTHING TO COMPARE"
-    if metric.get("ci95") is None and metric["verdict"] != "regressed":
+    # The server says `undecided` itself when pairs made no interval (servers before it said
+    # no_detectable_change with a null ci95).
+    if metric["verdict"] == "undecided" or (
+        metric.get("ci95") is None and metric["verdict"] != "regressed"
+    ):
         return "CANNOT DECIDE"
     words = metric["verdict"].replace("_", " ")
     return words.upper() if metric["verdict"] == "regressed" else words
@@ -150,7 +154,7 @@ def undecidable(comparison: dict[str, Any]) -> list[str]:
     told from noise."""
     reasons = []
     for metric in comparison["metrics"]:
-        if not metric["n"] or metric.get("ci95") is not None:
+        if not metric["n"] or (metric.get("ci95") is not None and metric["verdict"] != "undecided"):
             continue
         reasons.append(
             f"{metric['metric']} (n={metric['n']}): no 95% interval of the difference can be made "
