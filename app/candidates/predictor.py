@@ -75,7 +75,13 @@ class Predictor:
         error = done.exception()
         if isinstance(error, JudgeError):
             usage = self._usage[index] = error.usage
-            self._logs[index] = {"candidate": {"error": error.type, "calls": usage.calls}}
+            self._logs[index] = {
+                "candidate": {
+                    "error": error.type,
+                    "calls": usage.calls,
+                    "failed_calls": usage.failed_calls,
+                }
+            }
             return
         if error is not None:
             return

@@ -265,11 +265,13 @@ _SUMMED = (
     "score_sq_sum",
     "scored",
     "calls",
+    "failed_calls",
     "prompt_tokens",
     "completion_tokens",
     "judge_cost_usd",
     "judge_unpriced",
     "candidate_calls",
+    "candidate_failed_calls",
     "candidate_prompt_tokens",
     "candidate_completion_tokens",
     "candidate_cost_usd",
@@ -291,6 +293,7 @@ def add_to_summaries(session: Session, evaluation_id: str, rows: list[dict[str, 
             total["score_sq_sum"] += row["score"] * row["score"]
             total["scored"] += 1
         total["calls"] += row["judge_calls"] or 0
+        total["failed_calls"] += row.get("judge_failed_calls") or 0
         total["prompt_tokens"] += row["prompt_tokens"] or 0
         total["completion_tokens"] += row["completion_tokens"] or 0
         for who in ("judge", "candidate"):
@@ -300,6 +303,7 @@ def add_to_summaries(session: Session, evaluation_id: str, rows: list[dict[str, 
             else:
                 total[f"{who}_cost_usd"] += cost
         total["candidate_calls"] += row.get("candidate_calls") or 0
+        total["candidate_failed_calls"] += row.get("candidate_failed_calls") or 0
         total["candidate_prompt_tokens"] += row.get("candidate_prompt_tokens") or 0
         total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
     if not sums:
@@ -337,10 +341,12 @@ def result_summary(session: Session, evaluation_id: str) -> list[dict[str, Any]]
             "score_sum": row.score_sum,
             "score_sq_sum": row.score_sq_sum,
             "calls": row.calls,
+            "failed_calls": row.failed_calls,
             "prompt_tokens": row.prompt_tokens,
             "completion_tokens": row.completion_tokens,
             "judge_cost_usd": None if row.judge_unpriced else row.judge_cost_usd,
             "candidate_calls": row.candidate_calls,
+            "candidate_failed_calls": row.candidate_failed_calls,
             "candidate_prompt_tokens": row.candidate_prompt_tokens,
             "candidate_completion_tokens": row.candidate_completion_tokens,
             "candidate_cost_usd": None if row.candidate_unpriced else row.candidate_cost_usd,

@@ -120,7 +120,12 @@ class ResultCounts(BaseModel):
 
 
 class UsageTotals(BaseModel):
-    calls: int = 0
+    calls: int = Field(default=0, description="Requests the model answered (billed).")
+    failed_calls: int = Field(
+        default=0,
+        description="Requests sent that got no answer (an error status, a timeout, no "
+        "connection), each retry counted; not in `calls`, and their tokens are not billed.",
+    )
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float | None = Field(

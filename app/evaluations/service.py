@@ -296,6 +296,7 @@ def to_schema(
                 judge=_judge_used(judge),
                 usage=UsageTotals(
                     calls=row.get("calls", 0),
+                    failed_calls=row.get("failed_calls", 0),
                     prompt_tokens=row.get("prompt_tokens", 0),
                     completion_tokens=row.get("completion_tokens", 0),
                     cost_usd=row.get("judge_cost_usd", 0.0),
@@ -305,10 +306,12 @@ def to_schema(
         for key in totals:
             totals[key] += row.get(key, 0)
         usage.calls += row.get("calls", 0)
+        usage.failed_calls += row.get("failed_calls", 0)
         usage.prompt_tokens += row.get("prompt_tokens", 0)
         usage.completion_tokens += row.get("completion_tokens", 0)
         usage.cost_usd = add_costs(usage.cost_usd, row.get("judge_cost_usd", 0.0))
         candidate_usage.calls += row.get("candidate_calls", 0)
+        candidate_usage.failed_calls += row.get("candidate_failed_calls", 0)
         candidate_usage.prompt_tokens += row.get("candidate_prompt_tokens", 0)
         candidate_usage.completion_tokens += row.get("candidate_completion_tokens", 0)
         candidate_usage.cost_usd = add_costs(
@@ -403,12 +406,14 @@ def result_to_schema(result: Result) -> EvaluationResult:
         error=ErrorInfo(**result.error) if result.error else None,
         usage=UsageTotals(
             calls=result.judge_calls,
+            failed_calls=result.judge_failed_calls,
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
             cost_usd=result.judge_cost_usd,
         ),
         candidate_usage=UsageTotals(
             calls=result.candidate_calls,
+            failed_calls=result.candidate_failed_calls,
             prompt_tokens=result.candidate_prompt_tokens,
             completion_tokens=result.candidate_completion_tokens,
             cost_usd=result.candidate_cost_usd,

@@ -111,6 +111,7 @@ def _result_row(
         "reason": result.reason,
         "error": result.error.as_dict() if result.error else None,
         "judge_calls": result.usage.calls,
+        "judge_failed_calls": result.usage.failed_calls,
         "prompt_tokens": result.usage.prompt_tokens,
         "completion_tokens": result.usage.completion_tokens,
         "judge_cost_usd": cost_usd(
@@ -121,9 +122,11 @@ def _result_row(
             completion_tokens=usage.completion_tokens,
             cached_prompt_tokens=usage.cached_prompt_tokens,
         ),
-        "judge_model": judge_model if usage.calls else None,
+        # A judge that only failed is still the model the result's requests went to.
+        "judge_model": judge_model if usage.calls or usage.failed_calls else None,
         "candidate_model": candidate_model if spent.calls else None,
         "candidate_calls": spent.calls,
+        "candidate_failed_calls": spent.failed_calls,
         "candidate_prompt_tokens": spent.prompt_tokens,
         "candidate_completion_tokens": spent.completion_tokens,
         "candidate_cost_usd": cost_usd(

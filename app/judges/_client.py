@@ -521,7 +521,7 @@ class JudgeClient:
             body = request()
             try:
                 async with self._in_flight:
-                    raw = await self._send(path, body)
+                    raw = await self._send(path, body, usage)
             except openai.BadRequestError as error:
                 if step_down is not None and step_down(body, error):
                     attempt -= 1
@@ -607,9 +607,10 @@ class JudgeClient:
             usage.calls += 1
             return raw
 
-    async def _send(self, path: str, body: dict[str, Any]) -> bytes:
+    async def _send(self, path: str, body: dict[str, Any], usage: JudgeUsage) -> bytes:
         """POST one request to `path` when the endpoint's pace allows; its outcome and time
-        are counted, and what it says about the limits adapts the pace."""
+        are counted (a request that got no answer in `usage.failed_calls`), and what it says
+        about the limits adapts the pace."""
         await self._pacer.acquire()
         started = time.perf_counter()
         headers: httpx.Headers | None = None
@@ -644,6 +645,9 @@ class JudgeClient:
             raise
         except openai.APIError as error:
             self._meter.failed(body["model"], error)
+            # The policy's refusal of the address comes before any request is sent.
+            if refusal_in(error) is None:
+                usage.failed_calls += 1
             if isinstance(error, openai.APIStatusError):
                 headers = error.response.headers
                 limited = isinstance(error, openai.RateLimitError) and (

@@ -55,12 +55,16 @@ class JudgeUsage:
     # Of prompt_tokens, those the provider reports it served from its prompt cache
     # (`usage.prompt_tokens_details.cached_tokens`); priced apart when a price says so.
     cached_prompt_tokens: int = 0
+    # Requests sent that got no answer to read (an error status, a timeout, no connection),
+    # each retry counted: not in `calls`, which counts answers (and their billed tokens).
+    failed_calls: int = 0
 
     def add(self, other: "JudgeUsage") -> None:
         self.calls += other.calls
         self.prompt_tokens += other.prompt_tokens
         self.completion_tokens += other.completion_tokens
         self.cached_prompt_tokens += other.cached_prompt_tokens
+        self.failed_calls += other.failed_calls
 
 
 @dataclass

@@ -113,6 +113,9 @@ async def run_judged(
         "host": ctx.judge_host,
     }
     result.logs["cached_calls"] = session.cached_calls
+    if session.usage.failed_calls:
+        # Requests the judge never answered (errors, timeouts; retries included).
+        result.logs["failed_calls"] = session.usage.failed_calls
     if session.repaired:
         # Each repair request is a judge call of its own, counted in `usage.calls`.
         result.logs["repaired_calls"] = session.repaired

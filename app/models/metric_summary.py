@@ -27,6 +27,9 @@ class MetricSummary(Base):
     # With score_sum and scored, the scores' variance: error bars without reading the results.
     score_sq_sum: Mapped[float] = mapped_column(Float, server_default=text("0"))
     calls: Mapped[int] = mapped_column(Integer)
+    # Requests that got no answer (app.judges.JudgeUsage.failed_calls), judge and candidate.
+    failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    candidate_failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     prompt_tokens: Mapped[int] = mapped_column(Integer)
     completion_tokens: Mapped[int] = mapped_column(Integer)
     # Judge cost of the results whose model has a price; `judge_unpriced` counts the results

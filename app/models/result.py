@@ -42,6 +42,8 @@ class Result(Base):
     error: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     # Judge usage as columns so an evaluation's totals are one SUM.
     judge_calls: Mapped[int] = mapped_column(Integer, default=0)
+    # Judge requests sent that got no answer (retries included): apart from the answered calls.
+    judge_failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
     # USD of the judge calls above (LOUPE_MODEL_PRICES at scoring time); None: model unpriced.
@@ -53,6 +55,7 @@ class Result(Base):
     # (the case's other results show it in logs["candidate"] but do not count it again).
     # (Server defaults only, so rows written by code that predates these columns still go in.)
     candidate_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    candidate_failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_prompt_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_completion_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)

@@ -19,13 +19,15 @@ def _day(session: Session) -> Any:
 def sums(
     session: Session, tenant_id: str, start: datetime, end: datetime, group_by: str
 ) -> list[dict[str, Any]]:
-    """Per bucket (a UTC day, or a model) and role ("judge", "candidate"): calls, tokens, the
-    priced cost and how many results with calls had no price. Results in [start, end)."""
+    """Per bucket (a UTC day, or a model) and role ("judge", "candidate"): calls, failed
+    calls, tokens, the priced cost and how many results with calls had no price. Results in
+    [start, end)."""
     rows: list[dict[str, Any]] = []
-    for role, calls, prompt, completion, cost, model in (
+    for role, calls, failed, prompt, completion, cost, model in (
         (
             "judge",
             Result.judge_calls,
+            Result.judge_failed_calls,
             Result.prompt_tokens,
             Result.completion_tokens,
             Result.judge_cost_usd,
@@ -34,6 +36,7 @@ def sums(
         (
             "candidate",
             Result.candidate_calls,
+            Result.candidate_failed_calls,
             Result.candidate_prompt_tokens,
             Result.candidate_completion_tokens,
             Result.candidate_cost_usd,
@@ -45,6 +48,7 @@ def sums(
             select(
                 key.label("key"),
                 func.sum(calls),
+                func.sum(failed),
                 func.sum(prompt),
                 func.sum(completion),
                 func.sum(cost),
@@ -55,16 +59,18 @@ def sums(
                 Evaluation.tenant_id == tenant_id,
                 Result.created_at >= start,
                 Result.created_at < end,
-                calls > 0,
+                # Requests that only failed count too (as failed calls, costing nothing).
+                (calls > 0) | (failed > 0),
             )
             .group_by(key)
         )
-        for bucket, n, p, c, usd, unpriced in session.execute(statement):
+        for bucket, n, f, p, c, usd, unpriced in session.execute(statement):
             rows.append(
                 {
                     "key": str(bucket) if bucket is not None else None,
                     "role": role,
                     "calls": int(n or 0),
+                    "failed_calls": int(f or 0),
                     "prompt_tokens": int(p or 0),
                     "completion_tokens": int(c or 0),
                     "cost_usd": float(usd or 0.0),

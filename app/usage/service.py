@@ -38,6 +38,7 @@ def usage(
         cost = None if row["unpriced"] else row["cost_usd"]
         for target in (bucket[row["role"]], totals[row["role"]]):
             target.calls += row["calls"]
+            target.failed_calls += row["failed_calls"]
             target.prompt_tokens += row["prompt_tokens"]
             target.completion_tokens += row["completion_tokens"]
             target.cost_usd = add_costs(target.cost_usd, cost)

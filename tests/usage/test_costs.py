@@ -48,6 +48,7 @@ class TestEvaluationCosts:
             assert final["status"] == "completed"
             assert final["usage"] == {
                 "calls": 3,
+                "failed_calls": 0,
                 "prompt_tokens": 3000,
                 "completion_tokens": 750,
                 "cost_usd": pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12),
@@ -55,6 +56,7 @@ class TestEvaluationCosts:
             assert final["cost_usd"] == pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12)
             assert final["candidate_usage"] == {
                 "calls": 0,
+                "failed_calls": 0,
                 "prompt_tokens": 0,
                 "completion_tokens": 0,
                 "cost_usd": 0.0,
@@ -164,6 +166,7 @@ class TestRunCosts:
             assert samples == 7
             assert final["usage"] == {
                 "calls": samples,
+                "failed_calls": 0,
                 "prompt_tokens": 1000 * samples,
                 "completion_tokens": 250 * samples,
                 "cost_usd": pytest.approx(samples * JUDGE_CALL_USD, abs=1e-12),
@@ -171,6 +174,7 @@ class TestRunCosts:
             # One candidate call per sample, however many metrics score it.
             assert final["candidate_usage"] == {
                 "calls": samples,
+                "failed_calls": 0,
                 "prompt_tokens": 300 * samples,
                 "completion_tokens": 40 * samples,
                 "cost_usd": pytest.approx(samples * CANDIDATE_CALL_USD, abs=1e-12),

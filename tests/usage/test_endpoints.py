@@ -35,6 +35,7 @@ class TestUsage:
             priced = buckets["judge-model"]
             assert priced["judge"] == {
                 "calls": 3,
+                "failed_calls": 0,
                 "prompt_tokens": 3000,
                 "completion_tokens": 750,
                 "cost_usd": pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12),

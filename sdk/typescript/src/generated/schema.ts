@@ -2793,9 +2793,9 @@ export interface components {
             pass_rate_ci95: number[] | null;
             /**
              * Score
-             * @description Mean over those samples, rounded to 4 decimals.
+             * @description Mean over those samples, rounded to 4 decimals; null when every result of the metric errored (num 0, an OVERALL row whose `interval_note` says so).
              */
-            score: number;
+            score: number | null;
             /**
              * Std
              * @description Sample standard deviation (n − 1); null below 2.
@@ -3376,6 +3376,7 @@ export interface components {
         UsageTotals: {
             /**
              * Calls
+             * @description Requests the model answered (billed).
              * @default 0
              */
             calls?: number;
@@ -3390,6 +3391,12 @@ export interface components {
              * @default 0
              */
             cost_usd?: number | null;
+            /**
+             * Failed Calls
+             * @description Requests sent that got no answer (an error status, a timeout, no connection), each retry counted; not in `calls`, and their tokens are not billed.
+             * @default 0
+             */
+            failed_calls?: number;
             /**
              * Prompt Tokens
              * @default 0
@@ -5114,6 +5121,8 @@ export interface operations {
                 name?: string | null;
                 /** @description `evaluation` (the default): evaluations submitted here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for. */
                 kind?: "evaluation" | "eval_run";
+                /** @description `true`: only those that completed with errored results (`completed_with_errors`); `false`: only the others. */
+                completed_with_errors?: boolean | null;
             };
             header?: never;
             path?: never;
@@ -6652,6 +6661,8 @@ export interface operations {
             query?: {
                 after?: string | null;
                 limit?: number;
+                /** @description `true`: only those that completed with errored results (`completed_with_errors`); `false`: only the others. */
+                completed_with_errors?: boolean | null;
             };
             header?: never;
             path?: never;

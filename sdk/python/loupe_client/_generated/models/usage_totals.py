@@ -24,16 +24,19 @@ T = TypeVar("T", bound="UsageTotals")
 class UsageTotals:
     """ 
         Attributes:
-            calls (int | Unset):  Default: 0.
+            calls (int | Unset): Requests the model answered (billed). Default: 0.
             completion_tokens (int | Unset):  Default: 0.
             cost_usd (float | None | Unset): USD, from LOUPE_MODEL_PRICES; null when a call's model has no price. Default:
                 0.0.
+            failed_calls (int | Unset): Requests sent that got no answer (an error status, a timeout, no connection), each
+                retry counted; not in `calls`, and their tokens are not billed. Default: 0.
             prompt_tokens (int | Unset):  Default: 0.
      """
 
     calls: int | Unset = 0
     completion_tokens: int | Unset = 0
     cost_usd: float | None | Unset = 0.0
+    failed_calls: int | Unset = 0
     prompt_tokens: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -52,6 +55,8 @@ class UsageTotals:
         else:
             cost_usd = self.cost_usd
 
+        failed_calls = self.failed_calls
+
         prompt_tokens = self.prompt_tokens
 
 
@@ -65,6 +70,8 @@ class UsageTotals:
             field_dict["completion_tokens"] = completion_tokens
         if cost_usd is not UNSET:
             field_dict["cost_usd"] = cost_usd
+        if failed_calls is not UNSET:
+            field_dict["failed_calls"] = failed_calls
         if prompt_tokens is not UNSET:
             field_dict["prompt_tokens"] = prompt_tokens
 
@@ -89,12 +96,15 @@ class UsageTotals:
         cost_usd = _parse_cost_usd(d.pop("cost_usd", UNSET))
 
 
+        failed_calls = d.pop("failed_calls", UNSET)
+
         prompt_tokens = d.pop("prompt_tokens", UNSET)
 
         usage_totals = cls(
             calls=calls,
             completion_tokens=completion_tokens,
             cost_usd=cost_usd,
+            failed_calls=failed_calls,
             prompt_tokens=prompt_tokens,
         )
 
