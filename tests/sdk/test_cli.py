@@ -282,3 +282,42 @@ class TestCannot:
         assert denied.returncode == 2 and "401" in denied.stderr
         unset = loupe_client(None, None, "results", "eval_x")
         assert unset.returncode == 2 and "LOUPE_URL" in unset.stderr
+
+
+class TestErrorMessages:
+    def test_each_problem_is_said_once(self, api: Api, tmp_path: Path) -> None:
+        # A 422 printed its list twice (the detail, then the same errors in parentheses), and a
+        # 404 said "no evaluation or run 'nope'. (candidate_id: no such evaluation or run)".
+        key = api.new_key()
+        cases = str(write_cases(tmp_path / "cases.jsonl", 0, count=2))
+        bad = ["--metric", '{"type": "no_such_metric"}', "--metric", '{"type": "bleu", "n": 9}']
+        refused = loupe_client(api, key, "evaluate", cases, *bad)
+        assert refused.returncode == 2, refused.stdout + refused.stderr
+        lines = refused.stderr.splitlines()
+        assert lines[0] == f"loupe-client evaluate: 422 Invalid request: {len(lines) - 1} problems:"
+        assert len(lines) >= 3 and all(line.startswith("  metrics[") for line in lines[1:])
+        assert len(set(lines)) == len(lines)
+        assert any(line.startswith("  metrics[0]") for line in lines[1:])
+        assert any(line.startswith("  metrics[1].n:") for line in lines[1:])
+
+        client = api.client(key)
+        done = client.post(
+            "/v1/evaluations",
+            json={
+                "test_cases": [{"input": "q", "actual_output": "a", "expected_output": "a"}],
+                "metrics": [{"type": "exact_match"}],
+            },
+        )
+        assert done.status_code == 202, done.text
+        baseline = api.wait(client, done.json()["id"])["id"]
+        missing = loupe_client(api, key, "compare", baseline, "nope")
+        assert missing.returncode == 2, missing.stdout + missing.stderr
+        assert missing.stderr == (
+            "loupe-client compare: 404 Not Found: candidate_id: no evaluation or run 'nope'.\n"
+        )
+        both = loupe_client(api, key, "compare", "gone", "nope")
+        assert both.stderr == (
+            "loupe-client compare: 404 Not Found: 2 problems:\n"
+            "  baseline_id: no such evaluation or run\n"
+            "  candidate_id: no such evaluation or run\n"
+        )

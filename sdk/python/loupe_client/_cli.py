@@ -225,8 +225,21 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _message(error: LoupeError) -> str:
-    fields = "; ".join(f"{e.get('loc')}: {e.get('msg')}" for e in error.errors)
-    return f"{error}" + (f" ({fields})" if fields else "")
+    """Each problem of an error answer once: the detail when it already says the one field at
+    fault (`404 Not Found: candidate_id: no evaluation or run 'nope'.`); else, for several
+    fields, one `loc: msg` line each under the status (the detail only repeats the first
+    three of them)."""
+    problems = [(str(e.get("loc") or ""), str(e.get("msg") or "")) for e in error.errors]
+    detail = error.detail or ""
+    if len(problems) > 1:
+        lines = [f"  {loc}: {msg}" if loc else f"  {msg}" for loc, msg in problems]
+        return f"{error.status} {error.title}: {len(problems)} problems:\n" + "\n".join(lines)
+    if problems:
+        loc, msg = problems[0]
+        if (loc and loc in detail) or msg in detail:
+            return str(error)
+        return f"{error} ({loc}: {msg})" if loc else f"{error} ({msg})"
+    return str(error)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
