@@ -34,6 +34,14 @@ from app.problems import ProblemError, problem_responses
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
+# The read model's flag as a filter (`status` keeps its values); shared with GET /v1/runs.
+CompletedWithErrorsQuery = Annotated[
+    bool | None,
+    Query(
+        description="`true`: only those that completed with errored results "
+        "(`completed_with_errors`); `false`: only the others."
+    ),
+]
 # How long a poller should wait before asking again about a running evaluation.
 POLL_AFTER_SECONDS = "2"
 # Kinds the read routes answer: an eval run listed with `kind=eval_run` can be read here too
@@ -115,6 +123,7 @@ def list_evaluations(
             "OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for."
         ),
     ] = "evaluation",
+    completed_with_errors: CompletedWithErrorsQuery = None,
 ) -> EvaluationList:
     """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first."""
     rows = EvaluationRepository(session, tenant.id, (kind,)).page(
@@ -122,6 +131,7 @@ def list_evaluations(
         limit,
         status=status,
         name=name,
+        completed_with_errors=completed_with_errors,
     )
     data = [service.to_schema(session, row) for row in rows[:limit]]
     return EvaluationList.of(data, len(rows) > limit)

@@ -22,6 +22,13 @@ def metric_bounds(spec: dict[str, Any]) -> Bounds:
         return UNIT
 
 
+def no_scores_note(errored: int, complete: bool) -> str:
+    """Why a metric without a single score has no interval, in words."""
+    if errored:
+        return "no scored results: every result errored" + ("" if complete else " so far")
+    return "no scored results" + ("" if complete else " yet")
+
+
 def metric_interval(
     session: Session,
     evaluation_id: str,
@@ -29,16 +36,20 @@ def metric_interval(
     bounds: Bounds,
     sums: tuple[int, float, float],
     complete: bool,
+    errored: int = 0,
 ) -> BoundedInterval:
     """The 95% interval of one metric's mean score: Wilson when every score is at a bound,
     else a BCa bootstrap of the stored scores (read only then, and kept per process for the
-    same sums).
+    same sums); with no score, null with a note saying why.
 
     Args:
         sums: (scored results, Σ score, Σ score²), as `metric_summary` keeps them.
         complete: whether every result of the metric is stored.
+        errored: the metric's errored results.
     """
     n, total, total_sq = sums
+    if n == 0:
+        return BoundedInterval(None, None, no_scores_note(errored, complete))
     return mean_interval(
         n,
         total,

@@ -66,11 +66,13 @@ class EvaluationRepository:
         *,
         status: str | None = None,
         name: str | None = None,
+        completed_with_errors: bool | None = None,
     ) -> Sequence[Evaluation]:
         """Newest first; `limit + 1` rows so the caller can tell whether more follow.
 
         Args:
             status: only evaluations in this status.
+            completed_with_errors: only those whose `completed_with_errors` is this.
             name: only evaluations whose name contains this text (any case).
         """
         key: Any = Evaluation.id
@@ -84,6 +86,9 @@ class EvaluationRepository:
             statement = statement.where(key < after)
         if status:
             statement = statement.where(Evaluation.status == status)
+        if completed_with_errors is not None:
+            errored = completed_with_errored_results()
+            statement = statement.where(errored if completed_with_errors else ~errored)
         if name:
             pattern = "%" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
             statement = statement.where(Evaluation.name.ilike(pattern, escape="\\"))
@@ -96,6 +101,17 @@ class EvaluationRepository:
         for start in range(0, len(test_cases), 1000):
             self.session.execute(insert(TestCase), test_cases[start : start + 1000])
         gc.record(self.session, evaluation.tenant_id, evaluation.id, test_cases, gc.CASE_COLUMNS)
+
+
+def completed_with_errored_results() -> Any:
+    """SQL for what the read model calls `completed_with_errors`: completed, and some result
+    errored (the metric summaries' running counts; no result rows are read)."""
+    errored = (
+        select(MetricSummary.evaluation_id)
+        .where(MetricSummary.evaluation_id == Evaluation.id, MetricSummary.errored > 0)
+        .exists()
+    )
+    return and_(Evaluation.status == "completed", errored)
 
 
 class JobRepository:

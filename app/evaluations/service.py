@@ -275,6 +275,7 @@ def to_schema(
             bounds,
             sums,
             complete=stored >= evaluation.total_test_cases,
+            errored=errored,
         )
         judge = judges.get(str(index))
         metric = spec.get("name") or spec["type"]

@@ -14,6 +14,7 @@ from app.api.query import id_cursor, position
 from app.api.routing import LeanRoute
 from app.evaluations import lifecycle
 from app.evaluations import service as evaluations
+from app.evaluations.endpoints import CompletedWithErrorsQuery
 from app.evaluations.export import csv_cell
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Run as RunModel
@@ -53,10 +54,16 @@ def create_run(
 
 @router.get("", response_model=RunList)
 def list_runs(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+    completed_with_errors: CompletedWithErrorsQuery = None,
 ) -> RunList:
     """The tenant's runs, newest first."""
-    rows = RunRepository(session, tenant.id).page(id_cursor(after, "run"), limit)
+    rows = RunRepository(session, tenant.id).page(
+        id_cursor(after, "run"), limit, completed_with_errors=completed_with_errors
+    )
     data = [service.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
     return RunList.of(data, len(rows) > limit)
 

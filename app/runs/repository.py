@@ -7,6 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert
+from app.evaluations.repository import completed_with_errored_results
 from app.models import Evaluation, Result, Run, RunScore, TestCase
 
 
@@ -26,10 +27,16 @@ class RunRepository:
         row = self.session.execute(self._base().where(Run.id == run_id)).one_or_none()
         return (row[0], row[1]) if row else None
 
-    def page(self, after: str | None, limit: int) -> list[tuple[Run, Evaluation]]:
+    def page(
+        self, after: str | None, limit: int, *, completed_with_errors: bool | None = None
+    ) -> list[tuple[Run, Evaluation]]:
+        """Newest first, `limit + 1` rows; `completed_with_errors`: only runs whose flag is it."""
         statement = self._base().order_by(Run.id.desc()).limit(limit + 1)
         if after:
             statement = statement.where(Run.id < after)
+        if completed_with_errors is not None:
+            errored = completed_with_errored_results()
+            statement = statement.where(errored if completed_with_errors else ~errored)
         return [(row[0], row[1]) for row in self.session.execute(statement)]
 
     def add(self, run: Run) -> None:

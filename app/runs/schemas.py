@@ -121,7 +121,10 @@ class ReportRow(ErrorBars):
     metric: str = Field(description="EvalScope's per-sample key: `bleu-1`, `Rouge-L-R`, `acc`…")
     subset: str = Field(description="A subset name, or `OVERALL` for every selected sample.")
     num: int = Field(description="Samples that carry this metric.")
-    score: float = Field(description="Mean over those samples, rounded to 4 decimals.")
+    score: float | None = Field(
+        description="Mean over those samples, rounded to 4 decimals; null when every result "
+        "of the metric errored (num 0, an OVERALL row whose `interval_note` says so)."
+    )
 
 
 class Run(BaseModel):

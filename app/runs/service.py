@@ -15,6 +15,7 @@ from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
 from app.evaluations import intervals, judging
+from app.evaluations import repository as evaluations_repository
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, ClusteredError, ErrorInfo
@@ -27,7 +28,7 @@ from app.runs import repository
 from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
 from app.runs.schemas import Run as RunSchema
-from app.stats import Bounds, mean_interval
+from app.stats import BoundedInterval, Bounds, mean_interval
 from app.telemetry import logs
 from app.tenants import limits
 
@@ -607,6 +608,43 @@ def report(
                     ),
                 )
             )
+    return rows + _unscored_rows(session, evaluation, {row.metric for row in rows}, complete)
+
+
+def _unscored_rows(
+    session: Session, evaluation: Evaluation | None, reported: set[str], complete: bool
+) -> list[ReportRow]:
+    """An OVERALL row without a score for each key of a metric whose every stored result
+    errored (n = 0), its note saying so: the key would otherwise be missing from the report."""
+    if evaluation is None:
+        return []
+    errored = {
+        row["metric_index"]: row["errored"]
+        for row in evaluations_repository.result_summary(session, evaluation.id)
+        if row["errored"] and not row["scored"]
+    }
+    rows = []
+    for index, spec in enumerate(evaluation.metrics):
+        name = spec.get("name") or spec["type"]
+        keys = REPORT_KEYS.get(spec["type"], ()) if name in SCORER_NAMES else (name,)
+        for key in keys:
+            if index in errored and key not in reported:
+                rows.append(
+                    ReportRow(
+                        metric=key,
+                        subset=OVERALL,
+                        num=0,
+                        score=None,
+                        **evaluations.error_bars(
+                            0,
+                            0.0,
+                            0.0,
+                            interval=BoundedInterval(
+                                None, None, intervals.no_scores_note(errored[index], complete)
+                            ),
+                        ),
+                    )
+                )
     return rows
 
 

@@ -674,7 +674,14 @@ class TestCandidateSetupFaults:
     def assert_every_sample_failed(self, final: dict, rows: list, error_type: str) -> None:
         assert final["status"] == "completed"
         assert final["result_counts"]["errored"] == final["result_counts"]["total"] == 2
-        assert final["report"] == []
+        # Each key of a metric whose every result errored: an OVERALL row without a score.
+        assert final["report"] and all(
+            row["num"] == row["n"] == 0 and row["score"] is None and row["subset"] == "OVERALL"
+            for row in final["report"]
+        )
+        assert {row["interval_note"] for row in final["report"]} == {
+            "no scored results: every result errored"
+        }
         assert [[e["type"] for e in row["errors"]] for row in rows] == [[error_type]] * 2
         assert all(row["prediction"] is None for row in rows)
 

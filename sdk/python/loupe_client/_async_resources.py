@@ -123,11 +123,24 @@ class Evaluations(_Resource):
         return await self._call(get_evaluation, evaluation_id)
 
     def list(
-        self, *, status: str | None = None, name: str | None = None, kind: str = "evaluation"
+        self,
+        *,
+        status: str | None = None,
+        name: str | None = None,
+        kind: str = "evaluation",
+        completed_with_errors: bool | None = None,
     ) -> AsyncIterator[Evaluation]:
         """Every evaluation of the tenant, newest first, fetched page by page; with
-        `kind="eval_run"`, the OpenAI eval runs instead."""
-        return self._each(list_evaluations, status=status, name=name, kind=kind, limit=100)
+        `kind="eval_run"`, the OpenAI eval runs instead; `completed_with_errors=True` only
+        those that completed with errored results (False: only the others)."""
+        return self._each(
+            list_evaluations,
+            status=status,
+            name=name,
+            kind=kind,
+            completed_with_errors=completed_with_errors,
+            limit=100,
+        )
 
     def results(
         self,
@@ -190,8 +203,10 @@ class Runs(_Resource):
     async def get(self, run_id: str) -> Run:
         return await self._call(get_run, run_id)
 
-    def list(self) -> AsyncIterator[Run]:
-        return self._each(list_runs, limit=100)
+    def list(self, *, completed_with_errors: bool | None = None) -> AsyncIterator[Run]:
+        """Every run, newest first; `completed_with_errors=True` only those that completed
+        with errored results (False: only the others)."""
+        return self._each(list_runs, completed_with_errors=completed_with_errors, limit=100)
 
     def samples(self, run_id: str, *, page_size: int = 100) -> AsyncIterator[Sample]:
         return self._each(list_run_samples, run_id, limit=page_size)

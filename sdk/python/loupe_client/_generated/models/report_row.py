@@ -36,7 +36,8 @@ class ReportRow:
             n (int): Results with a score.
             num (int): Samples that carry this metric.
             pass_rate_ci95 (list[float] | None): Wilson 95% interval of the pass rate; null without a threshold or below 2.
-            score (float): Mean over those samples, rounded to 4 decimals.
+            score (float | None): Mean over those samples, rounded to 4 decimals; null when every result of the metric
+                errored (num 0, an OVERALL row whose `interval_note` says so).
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             subset (str): A subset name, or `OVERALL` for every selected sample.
@@ -51,7 +52,7 @@ class ReportRow:
     n: int
     num: int
     pass_rate_ci95: list[float] | None
-    score: float
+    score: float | None
     std: float | None
     stderr: float | None
     subset: str
@@ -88,6 +89,7 @@ class ReportRow:
         else:
             pass_rate_ci95 = self.pass_rate_ci95
 
+        score: float | None
         score = self.score
 
         std: float | None
@@ -187,7 +189,13 @@ class ReportRow:
         pass_rate_ci95 = _parse_pass_rate_ci95(d.pop("pass_rate_ci95"))
 
 
-        score = d.pop("score")
+        def _parse_score(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        score = _parse_score(d.pop("score"))
+
 
         def _parse_std(data: object) -> float | None:
             if data is None:

@@ -26,6 +26,7 @@ def _get_kwargs(
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
     kind: ListEvaluationsKind | Unset = 'evaluation',
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -64,6 +65,13 @@ def _get_kwargs(
         json_kind = kind
 
     params["kind"] = json_kind
+
+    json_completed_with_errors: bool | None | Unset
+    if isinstance(completed_with_errors, Unset):
+        json_completed_with_errors = UNSET
+    else:
+        json_completed_with_errors = completed_with_errors
+    params["completed_with_errors"] = json_completed_with_errors
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -160,6 +168,7 @@ def sync_detailed(
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
     kind: ListEvaluationsKind | Unset = 'evaluation',
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> Response[EvaluationList | Problem]:
     """ List Evaluations
@@ -174,6 +183,8 @@ def sync_detailed(
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
             here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
             asked for. Default: 'evaluation'.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,6 +201,7 @@ limit=limit,
 status=status,
 name=name,
 kind=kind,
+completed_with_errors=completed_with_errors,
 
     )
 
@@ -207,6 +219,7 @@ def sync(
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
     kind: ListEvaluationsKind | Unset = 'evaluation',
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> EvaluationList | Problem | None:
     """ List Evaluations
@@ -221,6 +234,8 @@ def sync(
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
             here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
             asked for. Default: 'evaluation'.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -238,6 +253,7 @@ limit=limit,
 status=status,
 name=name,
 kind=kind,
+completed_with_errors=completed_with_errors,
 
     ).parsed
 
@@ -249,6 +265,7 @@ async def asyncio_detailed(
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
     kind: ListEvaluationsKind | Unset = 'evaluation',
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> Response[EvaluationList | Problem]:
     """ List Evaluations
@@ -263,6 +280,8 @@ async def asyncio_detailed(
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
             here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
             asked for. Default: 'evaluation'.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -279,6 +298,7 @@ limit=limit,
 status=status,
 name=name,
 kind=kind,
+completed_with_errors=completed_with_errors,
 
     )
 
@@ -296,6 +316,7 @@ async def asyncio(
     status: ListEvaluationsStatusType0 | None | Unset = UNSET,
     name: None | str | Unset = UNSET,
     kind: ListEvaluationsKind | Unset = 'evaluation',
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> EvaluationList | Problem | None:
     """ List Evaluations
@@ -310,6 +331,8 @@ async def asyncio(
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
             here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
             asked for. Default: 'evaluation'.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -327,5 +350,6 @@ limit=limit,
 status=status,
 name=name,
 kind=kind,
+completed_with_errors=completed_with_errors,
 
     )).parsed

@@ -19,6 +19,7 @@ def _get_kwargs(
     *,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -35,6 +36,13 @@ def _get_kwargs(
     params["after"] = json_after
 
     params["limit"] = limit
+
+    json_completed_with_errors: bool | None | Unset
+    if isinstance(completed_with_errors, Unset):
+        json_completed_with_errors = UNSET
+    else:
+        json_completed_with_errors = completed_with_errors
+    params["completed_with_errors"] = json_completed_with_errors
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -128,6 +136,7 @@ def sync_detailed(
     client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> Response[Problem | RunList]:
     """ List Runs
@@ -137,6 +146,8 @@ def sync_detailed(
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +161,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         after=after,
 limit=limit,
+completed_with_errors=completed_with_errors,
 
     )
 
@@ -164,6 +176,7 @@ def sync(
     client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> Problem | RunList | None:
     """ List Runs
@@ -173,6 +186,8 @@ def sync(
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -187,6 +202,7 @@ def sync(
         client=client,
 after=after,
 limit=limit,
+completed_with_errors=completed_with_errors,
 
     ).parsed
 
@@ -195,6 +211,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> Response[Problem | RunList]:
     """ List Runs
@@ -204,6 +221,8 @@ async def asyncio_detailed(
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -217,6 +236,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         after=after,
 limit=limit,
+completed_with_errors=completed_with_errors,
 
     )
 
@@ -231,6 +251,7 @@ async def asyncio(
     client: AuthenticatedClient,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
+    completed_with_errors: bool | None | Unset = UNSET,
 
 ) -> Problem | RunList | None:
     """ List Runs
@@ -240,6 +261,8 @@ async def asyncio(
     Args:
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
+        completed_with_errors (bool | None | Unset): `true`: only those that completed with
+            errored results (`completed_with_errors`); `false`: only the others.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -254,5 +277,6 @@ async def asyncio(
         client=client,
 after=after,
 limit=limit,
+completed_with_errors=completed_with_errors,
 
     )).parsed
