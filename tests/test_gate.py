@@ -172,6 +172,8 @@ class TestCannotDecide:
             result = gate(api, key, exact, bleu, command=command)
             assert result.returncode == 2, command + result.stdout + result.stderr
             assert "OK" not in result.stdout
+            # No table header over no row.
+            assert "metric" not in result.stdout and "---" not in result.stdout, result.stdout
             assert (
                 "CANNOT: nothing was compared: the two sides share no metric (same name and "
                 "type); on one side only: exact_match, bleu"

@@ -77,3 +77,37 @@ class TestTypeScriptReadme:
         assert ran.returncode == 0, ran.stdout + ran.stderr
         assert ran.stdout.startswith("completed ")
         assert ran.stdout.splitlines()[-1].startswith("404 Not Found ")
+
+
+README = SDK_PYTHON.parents[1] / "README.md"
+
+
+def compare_example() -> tuple[str, list[str]]:
+    """The README's `loupe-client compare` step (its arguments) and the output it shows."""
+    text = README.read_text()
+    command = re.search(r"run: (loupe-client compare .*)\n", text)
+    shown = re.search(r"```\n(metric +baseline → candidate.*?)```", text, re.S)
+    assert command and shown, "the README's compare example moved"
+    return command.group(1), shown.group(1).splitlines()
+
+
+class TestCompareReadme:
+    def test_the_gate_prints_what_the_readme_shows(self, api: Api) -> None:
+        # The README's table lacked the interval's method the CLI prints beside it.
+        from tests.comparisons.helpers import PLANTED, evaluation
+        from tests.sdk.test_cli import loupe_client
+
+        command, shown = compare_example()
+        key = api.new_key()
+        client = api.client(key)
+        baseline = evaluation(api, client, set())
+        candidate = evaluation(api, client, set(PLANTED))
+        args = command.split()[2:]
+        args = [
+            {'"$BASELINE_EVAL_ID"': baseline, '"$CANDIDATE_EVAL_ID"': candidate}.get(arg, arg)
+            for arg in args
+        ]
+        gated = loupe_client(api, key, "compare", *args)
+        assert gated.returncode == 1, gated.stdout + gated.stderr
+        printed = re.sub(r"comparison cmp_\w+", "comparison cmp_...", gated.stdout + gated.stderr)
+        assert printed.splitlines() == shown, printed

@@ -85,6 +85,9 @@ def table(comparison: dict[str, Any]) -> str:
         for row in rows
     ]
     lines.insert(1, "  ".join("-" * width for width in widths))
+    if not comparison["metrics"]:
+        # Nothing was compared (the gate says why): a header over no row says nothing.
+        lines = []
     unmatched = comparison["unmatched"]
     if unmatched["baseline_only"] or unmatched["candidate_only"]:
         lines.append(
