@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from tests.fixtures.api import TERMINAL, Api, fast_settings, postgres_settings, 
 from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.receiver import WebhookReceiver
 from tests.fixtures.services import PostgresServer, RedisServer
+from workers import jobs
 
 UPGRADE = Path(__file__).resolve().parent.parent / "data" / "upgrade"
 RELEASES = sorted(path for path in UPGRADE.iterdir() if (path / "manifest.json").is_file())
@@ -175,6 +176,17 @@ def wait_terminal(upgraded: Upgraded, client: httpx.Client, path: str) -> dict[s
     raise AssertionError(f"{path} still {body['status']}")
 
 
+def pump(upgraded: Upgraded) -> Callable[[], None]:
+    """One round of what moves webhook deliveries along (the ticker does it when embedded)."""
+
+    def step() -> None:
+        if upgraded.api.redis is not None:
+            jobs.tick()
+            upgraded.api.run_queue()
+
+    return step
+
+
 class RecordingModel(ScriptedJudge):
     """The scripted model server, also keeping each request's Authorization header."""
 
@@ -243,7 +255,7 @@ class TestUpgradeKeepsData:
                 created = client.post("/v1/evaluations", json=body)
                 assert created.status_code == 202, created.text
                 wait_terminal(upgraded, client, f"/v1/evaluations/{created.json()['id']}")
-            (delivery,) = receiver.wait_for(1, pump=self._pump(upgraded))[:1]
+            (delivery,) = receiver.wait_for(1, pump=pump(upgraded))[:1]
         finally:
             receiver.stop()
         payload = Webhook(upgraded.recorded["webhook_secret"]).verify(
@@ -271,14 +283,3 @@ class TestUpgradeKeepsData:
         assert final["status"] == "completed"
         assert model.authorizations
         assert set(model.authorizations) == {f"Bearer {upgraded.recorded['model_api_key']}"}
-
-    @staticmethod
-    def _pump(upgraded: Upgraded):  # type: ignore[no-untyped-def]
-        from workers import jobs
-
-        def step() -> None:
-            if upgraded.api.redis is not None:
-                jobs.tick()
-                upgraded.api.run_queue()
-
-        return step
