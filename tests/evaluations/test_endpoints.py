@@ -233,11 +233,21 @@ class TestValidation:
         assert client.get("/v1/evaluations").json()["data"] == []
 
     def test_missing_required_case_field(self, api: Api) -> None:
-        cases = [{"input": "q"}]
+        # Only `input` is every case's; each metric names the other fields it reads.
+        cases = [{"actual_output": "a", "expected_output": "a"}]
         response = api.tenant_client().post(
             "/v1/evaluations", json=evaluation_body(test_cases=cases)
         )
-        assert error_locs(problem(response, 422)) == ["test_cases[0].actual_output"]
+        assert error_locs(problem(response, 422)) == ["test_cases[0].input"]
+
+    def test_missing_actual_output_is_named_per_metric_reading_it(self, api: Api) -> None:
+        cases = [{"input": "q", "expected_output": "a"}]
+        response = api.tenant_client().post(
+            "/v1/evaluations", json=evaluation_body(test_cases=cases)
+        )
+        body = problem(response, 422)
+        assert set(error_locs(body)) == {"test_cases[0].actual_output"}
+        assert {error["type"] for error in body["errors"]} == {"missing_for_metric"}
 
     def test_counts_and_names(self, api: Api) -> None:
         client = api.tenant_client()

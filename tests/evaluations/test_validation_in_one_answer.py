@@ -82,8 +82,9 @@ class TestTheIssuesRequest:
 
 class TestEachPartOnItsOwn:
     def test_a_bad_metric_and_a_bad_case_hide_nothing_else(self, api: Api) -> None:
-        """The schema fails on test_cases[0] and metrics[1]; test_cases[1]'s image, its
-        missing context for metrics[0] and metrics[2]'s duplicate name are still found."""
+        """The schema fails on metrics[1]; test_cases[0]'s fields the other metrics need (it
+        has only `input`), test_cases[1]'s image, its missing context for metrics[0] and
+        metrics[2]'s duplicate name are still found."""
         body = {
             "test_cases": [
                 {"input": "no output"},
@@ -99,6 +100,8 @@ class TestEachPartOnItsOwn:
             found = problem(client.post("/v1/evaluations", json=body), 422)
         assert set(by_loc(found)) == {
             "test_cases[0].actual_output",
+            "test_cases[0].retrieval_context",
+            "test_cases[0].expected_output",
             "metrics[1].type",
             "metrics[2].name",
             "test_cases[1].retrieval_context",
@@ -161,6 +164,7 @@ class TestCapsBeforeImages:
             "test_cases[2].actual_output",
             "test_cases[0].retrieval_context",
             "test_cases[1].retrieval_context",
+            "test_cases[2].retrieval_context",
         }, found
         assert "LOUPE_MAX_TEST_CASES" in by_loc(found)["test_cases"]["msg"]
 
