@@ -219,6 +219,8 @@ def plain_notes(comparison: Any) -> list[str]:
                 "scores may not be comparable."
             )
         elif text.startswith(_UNDECIDED):
+            if any(_TOO_FEW.match(str(other)) for other in comparison.notes):
+                continue  # the count of pairs says why; the badge says undecided
             said.append(
                 "No verdict: without a 95% interval of the difference, a change cannot be told "
                 "from noise, so this comparison does not say whether anything changed."
