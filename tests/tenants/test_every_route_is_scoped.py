@@ -1,0 +1,655 @@
+"""Another tenant gets 404 on every route with an id in its path, and changes nothing there.
+
+Tenant A makes one object of every kind through the API (evaluations with test cases, results,
+an image and a webhook delivery; a dataset, a model, a run; a comparison; a file, an eval, an
+eval run and its output items); tenant B, holding objects of its own, then calls every route of
+the app whose path has a parameter, with every method the route takes, A's ids put in the path.
+Each answer must be a 404 (problem+json on `/v1`, the console's error page on `/console`), and
+A must read every object back as it was. The routes come from the app itself: a route with a
+parameter `PARAMETERS` cannot fill fails `test_every_path_parameter_is_filled`, so a new route
+cannot be forgotten here.
+"""
+
+import base64
+import io
+import json
+import re
+import secrets
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.routing import iter_route_contexts
+from PIL import Image
+
+from app.main import create_app
+from tests.comparisons.helpers import quiz_dataset
+from tests.comparisons.helpers import run as predictions_run
+from tests.console.helpers import csrf_of, signed_in
+from tests.fixtures.api import TERMINAL, Api, fast_settings
+from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.receiver import WebhookReceiver
+from tests.runs.helpers import register_model
+
+PROBLEM_JSON = "application/problem+json"
+NOT_AN_OBJECT = None
+# What each path parameter names, by the path up to and including it: the kind of A's object
+# put there (a key of `World.ids`), or NOT_AN_OBJECT for a position inside an object already
+# named (a test case's index in its evaluation). A route whose parameter is missing here fails.
+PARAMETERS: dict[str, str | None] = {
+    "/v1/evaluations/{evaluation_id}": "evaluation",
+    "/v1/webhook_endpoints/{endpoint_id}": "webhook_endpoint",
+    "/v1/datasets/{dataset_id}": "dataset",
+    "/v1/models/{model_id}": "model",
+    "/v1/runs/{run_id}": "run",
+    "/v1/media/{sha256}": "image",
+    "/v1/comparisons/{comparison_id}": "comparison",
+    "/v1/evals/{eval_id}": "eval",
+    "/v1/evals/{eval_id}/runs/{run_id}": "eval_run",
+    "/v1/evals/{eval_id}/runs/{run_id}/output_items/{output_item_id}": "output_item",
+    "/v1/files/{file_id}": "file",
+    "/console/evaluations/{evaluation_id}": "evaluation",
+    "/console/evaluations/{evaluation_id}/cases/{index}": NOT_AN_OBJECT,
+    "/console/media/{sha256}": "image",
+    "/console/runs/{run_id}": "run",
+    "/console/datasets/{dataset_id}": "dataset",
+    "/console/comparisons/{comparison_id}": "comparison",
+}
+# What a position parameter holds: the first one, which A's object has.
+POSITIONS = {"index": "0"}
+# Bodies B sends, valid in form, so that nothing but the tenant check can answer first.
+EVAL_UPDATE = {"name": "taken over", "metadata": {"owner": "tenant b"}}
+ROWS = [
+    {"item": {"question": "Capital of France?", "answer": "Paris"}},
+    {"item": {"question": "Two plus two?", "answer": "4"}},
+]
+EVAL_RUN_BODY = {
+    "name": "from another tenant",
+    "data_source": {"type": "jsonl", "source": {"type": "file_content", "content": ROWS}},
+}
+JSON_BODIES = {
+    ("POST", "/v1/evals/{eval_id}"): EVAL_UPDATE,
+    ("POST", "/v1/evals/{eval_id}/runs"): EVAL_RUN_BODY,
+}
+CRITERION = {
+    "type": "string_check",
+    "name": "exact",
+    "operation": "eq",
+    "input": "{{ item.answer }}",
+    "reference": "{{ item.answer }}",
+}
+PARAMETER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    path: str
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path}"
+
+    @property
+    def parameters(self) -> list[tuple[str, str]]:
+        """Each parameter's name and the path up to and including it."""
+        return [
+            (match.group(1), self.path[: match.end()]) for match in PARAMETER.finditer(self.path)
+        ]
+
+    @property
+    def console(self) -> bool:
+        return self.path.startswith("/console/")
+
+
+# Every route of the app, those of its routers included.
+APP = list(iter_route_contexts(create_app(fast_settings()).routes))
+
+
+def app_routes() -> list[Route]:
+    """Every method of every route whose path has a parameter."""
+    routes = []
+    for context in APP:
+        path = context.path or ""
+        if "{" not in path:
+            continue
+        # A mount (no methods of its own) serves GET.
+        for method in sorted(context.methods or {"GET"}):
+            routes.append(Route(method, path))
+    return routes
+
+
+ROUTES = app_routes()
+
+
+@dataclass
+class World:
+    """One tenant's objects of every kind, made through the API."""
+
+    key: str
+    webhook_url: str = ""
+    ids: dict[str, str] = field(default_factory=dict)
+    idempotency_key: str = ""
+    evaluation_body: dict[str, Any] = field(default_factory=dict)
+    queued_evaluation: str = ""
+
+
+def filled(route: Route, owners: list[World]) -> str:
+    """The route's path with its i-th object parameter naming `owners[i]`'s object."""
+    path = route.path
+    owned = 0
+    for name, prefix in route.parameters:
+        kind = PARAMETERS[prefix]
+        if kind is NOT_AN_OBJECT:
+            value = POSITIONS[name]
+        else:
+            value = owners[owned].ids[kind]
+            owned += 1
+        path = PARAMETER.sub(value, path, count=1)
+    return path
+
+
+def unique_png() -> str:
+    """A data URL of an image no other test submits (a random colour), so only its
+    submitter's rows reference it."""
+    colour = tuple(secrets.token_bytes(3))
+    buffer = io.BytesIO()
+    Image.new("RGB", (7, 5), colour).save(buffer, format="PNG")
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+
+
+def cases(right: bool) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": f"case-{index}",
+            "input": ["Which colour?", {"type": "image_url", "image_url": {"url": unique_png()}}]
+            if index == 0
+            else f"question {index}",
+            "actual_output": f"answer {index}" if right or index % 2 else "wrong",
+            "expected_output": f"answer {index}",
+        }
+        for index in range(4)
+    ]
+
+
+def created(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    return response.json()
+
+
+def wait_until(api: Api, client: httpx.Client, path: str, done: Any, timeout: float = 60) -> Any:
+    """Run the queue and read `path` until `done(body)`; returns the body."""
+    deadline = time.monotonic() + timeout
+    while True:
+        api.run_queue()
+        body = client.get(path).json()
+        if done(body):
+            return body
+        assert time.monotonic() < deadline, f"{path} never settled: {body}"
+        time.sleep(0.05)
+
+
+def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> World:
+    world = World(key=api.new_key(), webhook_url=receiver.url)
+    with api.client(world.key) as client:
+        endpoint = created(client.post("/v1/webhook_endpoints", json={"url": receiver.url}), 201)
+        world.ids["webhook_endpoint"] = endpoint["id"]
+        world.idempotency_key = secrets.token_hex(8)
+        world.evaluation_body = {
+            "name": "scoped",
+            "test_cases": cases(right=True),
+            "metrics": [{"type": "exact_match"}],
+        }
+        evaluation = created(
+            client.post(
+                "/v1/evaluations",
+                json=world.evaluation_body,
+                headers={"Idempotency-Key": world.idempotency_key},
+            ),
+            202,
+        )
+        baseline = created(
+            client.post(
+                "/v1/evaluations",
+                json={
+                    "test_cases": cases(right=False),
+                    "metrics": [{"type": "exact_match"}],
+                    # Its completion is the delivery A's endpoint lists.
+                    "webhook_url": receiver.url,
+                },
+            ),
+            202,
+        )
+        for evaluation_id in (evaluation["id"], baseline["id"]):
+            assert api.wait(client, evaluation_id)["status"] == "completed"
+        world.ids["evaluation"] = evaluation["id"]
+        # The baseline's image: B sends the other's very body again (the idempotency test),
+        # which makes that image B's too.
+        first = client.get(f"/v1/evaluations/{baseline['id']}/test_cases").json()["data"][0]
+        world.ids["image"] = first["input"][1]["image_url"]["url"].rsplit("/", 1)[1]
+        comparison = client.post(
+            "/v1/comparisons",
+            json={"baseline_id": baseline["id"], "candidate_id": evaluation["id"]},
+        )
+        world.ids["comparison"] = created(comparison, 200)["id"]
+
+        world.ids["dataset"] = quiz_dataset(client, rows=4)
+        world.ids["run"] = predictions_run(api, client, world.ids["dataset"], {1}, rows=4)
+        world.ids["model"] = register_model(client, judge.base_url)
+
+        content = "\n".join(json.dumps(row) for row in ROWS).encode()
+        uploaded = client.post(
+            "/v1/files", files={"file": ("rows.jsonl", content)}, data={"purpose": "evals"}
+        )
+        world.ids["file"] = created(uploaded, 200)["id"]
+        ev = client.post(
+            "/v1/evals",
+            json={
+                "name": "scoped eval",
+                "data_source_config": {"type": "custom", "item_schema": {"type": "object"}},
+                "testing_criteria": [CRITERION],
+            },
+        )
+        world.ids["eval"] = created(ev, 201)["id"]
+        source = {"type": "file_id", "id": world.ids["file"]}
+        eval_run = client.post(
+            f"/v1/evals/{world.ids['eval']}/runs",
+            json={"name": "nightly", "data_source": {"type": "jsonl", "source": source}},
+        )
+        world.ids["eval_run"] = created(eval_run, 201)["id"]
+        run_path = f"/v1/evals/{world.ids['eval']}/runs/{world.ids['eval_run']}"
+        finished = wait_until(api, client, run_path, lambda body: body["status"] in TERMINAL)
+        assert finished["status"] == "completed", finished
+        items = client.get(f"{run_path}/output_items").json()["data"]
+        world.ids["output_item"] = items[0]["id"]
+
+        deliveries = f"/v1/webhook_endpoints/{endpoint['id']}/deliveries"
+        wait_until(api, client, deliveries, lambda body: any(d["succeeded"] for d in body["data"]))
+    return world
+
+
+def queue_evaluation(api: Api, world: World) -> None:
+    """An evaluation B could still cancel: in distributed mode nothing runs the queue after
+    this, so it stays queued (the embedded worker may finish it; B's cancel is a 404 either way)."""
+    with api.client(world.key) as client:
+        body = {"test_cases": cases(right=True), "metrics": [{"type": "exact_match"}]}
+        world.queued_evaluation = created(client.post("/v1/evaluations", json=body), 202)["id"]
+
+
+@dataclass
+class Worlds:
+    api: Api
+    a: World
+    b: World
+    a_http: httpx.Client
+    b_http: httpx.Client
+    a_console: httpx.Client
+    b_console: httpx.Client
+    # A's GET answers before B's calls: (status, body or None) by path.
+    before: dict[str, tuple[int, bytes | None]] = field(default_factory=dict)
+
+    def client(self, world: World, route: Route) -> httpx.Client:
+        if world is self.a:
+            return self.a_console if route.console else self.a_http
+        return self.b_console if route.console else self.b_http
+
+    def reads(self) -> dict[str, tuple[int, bytes | None]]:
+        """A's answer to every GET route with its own ids: status and body (the console's
+        pages hold per-session tokens, so only their status is compared)."""
+        answers = {}
+        for route in ROUTES:
+            if route.method != "GET":
+                continue
+            path = filled(route, [self.a] * len(route.parameters))
+            response = self.client(self.a, route).get(path)
+            html = response.headers.get("content-type", "").startswith("text/html")
+            body = None if html else response.content
+            answers[path] = (response.status_code, body)
+        return answers
+
+    def changes_to_a(self) -> list[str]:
+        """What A now reads differently from before B's calls (nothing, when scoped)."""
+        after = self.reads()
+        changed = [
+            f"A's {path} changed under B's calls: {self.before[path]} -> {answer}"
+            for path, answer in after.items()
+            if answer != self.before[path]
+        ]
+        queued = self.a_http.get(f"/v1/evaluations/{self.a.queued_evaluation}").json()
+        if queued["status"] == "canceled":
+            changed.append(f"B canceled A's evaluation {self.a.queued_evaluation}")
+        return changed
+
+
+@pytest.fixture(scope="module")
+def receivers() -> Iterator[tuple[WebhookReceiver, WebhookReceiver]]:
+    """A webhook receiver for each tenant: only its own registers its URL."""
+    with WebhookReceiver() as a, WebhookReceiver() as b:
+        yield a, b
+
+
+@pytest.fixture(scope="module")
+def worlds(
+    api: Api, judge_server: ScriptedJudge, receivers: tuple[WebhookReceiver, WebhookReceiver]
+) -> Iterator[Worlds]:
+    judge_server.reset()
+    a = build_world(api, judge_server, receivers[0])
+    b = build_world(api, judge_server, receivers[1])
+    queue_evaluation(api, a)
+    queue_evaluation(api, b)
+    made = Worlds(
+        api=api,
+        a=a,
+        b=b,
+        a_http=api.client(a.key),
+        b_http=api.client(b.key),
+        a_console=signed_in(api, a.key),
+        b_console=signed_in(api, b.key),
+    )
+    made.before = made.reads()
+    yield made
+    for client in (made.a_http, made.b_http, made.a_console, made.b_console):
+        client.close()
+
+
+def owner_mixes(route: Route, worlds: Worlds) -> list[list[World]]:
+    """Whose object goes in each object parameter: A's in every one, then B's own parents with
+    A's children (B's eval with A's run in it), so a child read only through a parent B may
+    see is refused too."""
+    count = sum(1 for _, prefix in route.parameters if PARAMETERS[prefix] is not NOT_AN_OBJECT)
+    return [[worlds.b] * own + [worlds.a] * (count - own) for own in range(count)]
+
+
+def send(worlds: Worlds, world: World, route: Route, path: str) -> httpx.Response:
+    client = worlds.client(world, route)
+    if route.console and route.method == "POST":
+        # The console's forms carry the session's CSRF token: without it any POST is a 403.
+        token = csrf_of(client.get("/console/compare").text)
+        return client.post(path, data={"csrf_token": token})
+    body = JSON_BODIES.get((route.method, route.path))
+    return client.request(route.method, path, json=body)
+
+
+def refusal(route: Route, path: str, response: httpx.Response) -> str | None:
+    """What is wrong with B's answer, or None for a 404 of the route's kind."""
+    content_type = response.headers.get("content-type", "")
+    if response.status_code != 404:
+        return f"{route} as {path}: {response.status_code} {response.text[:200]}"
+    if route.console:
+        if not content_type.startswith("text/html"):
+            return f"{route} as {path}: 404 as {content_type}, not the console's page"
+        return None
+    if not content_type.startswith(PROBLEM_JSON) or response.json().get("status") != 404:
+        return f"{route} as {path}: 404 as {content_type}: {response.text[:200]}"
+    return None
+
+
+def test_every_path_parameter_is_filled() -> None:
+    """Each parameter of each route is in PARAMETERS (or POSITIONS), and every entry there is
+    still some route's: a new route with an id must say which object it names."""
+    unknown = sorted(
+        f"{route}: {prefix}"
+        for route in ROUTES
+        for _, prefix in route.parameters
+        if prefix not in PARAMETERS
+    )
+    assert not unknown, "routes with parameters this test cannot fill: " + "; ".join(unknown)
+    positions = {
+        name
+        for route in ROUTES
+        for name, prefix in route.parameters
+        if PARAMETERS[prefix] is NOT_AN_OBJECT
+    }
+    assert positions <= POSITIONS.keys()
+    used = {prefix for route in ROUTES for _, prefix in route.parameters}
+    assert set(PARAMETERS) <= used, f"stale entries: {set(PARAMETERS) - used}"
+
+
+@pytest.mark.parametrize("route", ROUTES, ids=str)
+def test_another_tenant_gets_404(worlds: Worlds, route: Route) -> None:
+    """B, with A's ids in the path (with its own parents and A's children, and with A's ids
+    of every other kind), gets 404, where A reads its own; after B's cancels, deletes and
+    updates every object of A's reads back as it was."""
+    if route.method == "GET":
+        # Each reads its own there: the ids filled in name what the route looks up.
+        for world in (worlds.a, worlds.b):
+            own = filled(route, [world] * len(route.parameters))
+            answer = worlds.client(world, route).get(own)
+            assert answer.status_code == 200, f"{own} of its own: {answer.text[:200]}"
+
+    wrong: list[str | None] = []
+    for owners in owner_mixes(route, worlds):
+        path = filled(route, owners)
+        wrong.append(refusal(route, path, send(worlds, worlds.b, route, path)))
+    # A's id of any other kind in the last object parameter is no way in either.
+    named = [prefix for _, prefix in route.parameters if PARAMETERS[prefix] is not NOT_AN_OBJECT]
+    for kind, value in {**worlds.a.ids, "queued": worlds.a.queued_evaluation}.items():
+        if kind == PARAMETERS[named[-1]]:
+            continue
+        sprayed = World(key="", ids={**worlds.a.ids, PARAMETERS[named[-1]]: value})
+        path = filled(route, [sprayed] * len(named))
+        wrong.append(refusal(route, path, send(worlds, worlds.b, route, path)))
+    if route.method != "GET":
+        wrong.extend(worlds.changes_to_a())
+    problems = [problem for problem in wrong if problem]
+    assert not problems, "\n".join(problems)
+
+
+def list_routes() -> list[str]:
+    """Every GET route of `/v1` and the console with no parameter in its path."""
+    return sorted(
+        context.path
+        for context in APP
+        if "GET" in (context.methods or set())
+        and (context.path or "").startswith(("/v1/", "/console"))
+        and "{" not in (context.path or "")
+        and context.path != "/console/sign-in"
+    )
+
+
+# Lists that show more when asked: the eval runs among the evaluations.
+LIST_QUERIES = {
+    "/v1/evaluations": [{}, {"kind": "eval_run"}],
+    "/console/evaluations": [{}, {"kind": "eval_run"}],
+}
+
+
+@pytest.mark.parametrize("path", list_routes())
+def test_lists_name_none_of_another_tenants_objects(worlds: Worlds, path: str) -> None:
+    """B's lists (and its console's pages without an id) answer without any id of A's."""
+    client = worlds.b_console if path.startswith("/console") else worlds.b_http
+    for query in LIST_QUERIES.get(path, [{}]):
+        response = client.get(path, params=query, follow_redirects=True)
+        assert response.status_code == 200, f"{path} {query}: {response.text[:200]}"
+        seen = [value for value in worlds.a.ids.values() if value in response.text]
+        assert not seen, f"B's {path} {query} names A's {seen}"
+
+
+def test_an_idempotency_key_is_the_tenants_own(worlds: Worlds) -> None:
+    """B sending A's Idempotency-Key with A's very body gets an evaluation of its own, never A's
+    stored answer; A's retry still gets A's."""
+    headers = {"Idempotency-Key": worlds.a.idempotency_key}
+    body = worlds.a.evaluation_body
+    theirs = worlds.b_http.post("/v1/evaluations", json=body, headers=headers)
+    assert theirs.status_code == 202, theirs.text
+    assert theirs.json()["id"] != worlds.a.ids["evaluation"]
+    assert worlds.a.ids["evaluation"] not in theirs.text
+    retried = worlds.a_http.post("/v1/evaluations", json=body, headers=headers)
+    assert retried.status_code == 202, retried.text
+    assert retried.json()["id"] == worlds.a.ids["evaluation"]
+
+
+def references(worlds: Worlds, theirs: World) -> dict[str, tuple[str, str, dict[str, Any]]]:
+    """Requests B makes naming `theirs`'s objects (A's, or B's own) in a body, by what they
+    try."""
+    a, b = theirs.ids, worlds.b.ids
+    g_eval = {
+        "type": "g_eval",
+        "name": "right",
+        "criteria": "Is it right?",
+        "evaluation_params": ["input", "actual_output"],
+    }
+    judged = {**g_eval, "judge": {"model_id": a["model"]}}
+    case = {"input": "q", "actual_output": "a", "expected_output": "a"}
+    file_source = {"type": "jsonl", "source": {"type": "file_id", "id": a["file"]}}
+    return {
+        "comparison of A's evaluations": (
+            "POST",
+            "/v1/comparisons",
+            {"json": {"baseline_id": a["evaluation"], "candidate_id": a["evaluation"]}},
+        ),
+        "comparison of B's against A's": (
+            "POST",
+            "/v1/comparisons",
+            {"json": {"baseline_id": b["evaluation"], "candidate_id": a["evaluation"]}},
+        ),
+        "comparison of A's runs": (
+            "POST",
+            "/v1/comparisons",
+            {"json": {"baseline_id": a["run"], "candidate_id": a["run"]}},
+        ),
+        "run over A's dataset": (
+            "POST",
+            "/v1/runs",
+            {
+                "json": {
+                    "dataset_id": a["dataset"],
+                    "predictions": [{"index": 0, "prediction": "A"}],
+                    "limit": 1,
+                }
+            },
+        ),
+        "run of A's model": (
+            "POST",
+            "/v1/runs",
+            {"json": {"dataset_id": b["dataset"], "model_id": a["model"], "limit": 1}},
+        ),
+        "evaluation judged by A's model": (
+            "POST",
+            "/v1/evaluations",
+            {"json": {"test_cases": [case], "metrics": [judged]}},
+        ),
+        "eval run over A's file": (
+            "POST",
+            f"/v1/evals/{b['eval']}/runs",
+            {"json": {"data_source": file_source}},
+        ),
+        "evaluation wholly judged by A's model": (
+            "POST",
+            "/v1/evaluations",
+            {
+                "json": {
+                    "test_cases": [case],
+                    "metrics": [g_eval],
+                    "judge": {"model_id": a["model"]},
+                }
+            },
+        ),
+        "run judged by A's model": (
+            "POST",
+            "/v1/runs",
+            {
+                "json": {
+                    "dataset_id": b["dataset"],
+                    "predictions": [{"index": 0, "prediction": "A"}],
+                    "limit": 1,
+                    "judge": {"strategy": "llm", "model_id": a["model"]},
+                }
+            },
+        ),
+        "evaluation announced to A's webhook": (
+            "POST",
+            "/v1/evaluations",
+            {
+                "json": {
+                    "test_cases": [case],
+                    "metrics": [{"type": "exact_match"}],
+                    "webhook_url": theirs.webhook_url,
+                }
+            },
+        ),
+        "run announced to A's webhook": (
+            "POST",
+            "/v1/runs",
+            {
+                "json": {
+                    "dataset_id": b["dataset"],
+                    "predictions": [{"index": 0, "prediction": "A"}],
+                    "limit": 1,
+                    "webhook_url": theirs.webhook_url,
+                }
+            },
+        ),
+        "eval run announced to A's webhook": (
+            "POST",
+            f"/v1/evals/{b['eval']}/runs",
+            {"json": {**EVAL_RUN_BODY, "webhook_url": theirs.webhook_url}},
+        ),
+    }
+
+
+REFERENCES = [
+    "comparison of A's evaluations",
+    "comparison of B's against A's",
+    "comparison of A's runs",
+    "run over A's dataset",
+    "run of A's model",
+    "evaluation judged by A's model",
+    "evaluation wholly judged by A's model",
+    "run judged by A's model",
+    "eval run over A's file",
+    "evaluation announced to A's webhook",
+    "run announced to A's webhook",
+    "eval run announced to A's webhook",
+]
+
+
+@pytest.mark.parametrize("attempt", REFERENCES)
+def test_another_tenants_ids_in_a_body_are_not_found(worlds: Worlds, attempt: str) -> None:
+    """An id of A's in B's request body is refused as unknown (a 404, or a 422 naming the
+    field; 400 on the OpenAI-compatible routes) and changes nothing of A's, where the same
+    request naming B's own is taken."""
+    assert set(references(worlds, worlds.a)) == set(REFERENCES)
+    method, path, arguments = references(worlds, worlds.a)[attempt]
+    response = worlds.b_http.request(method, path, **arguments)
+    assert response.status_code in (400, 404, 422), f"{attempt}: {response.text[:300]}"
+    assert response.headers["content-type"].startswith(PROBLEM_JSON)
+    assert not worlds.changes_to_a()
+    method, path, arguments = references(worlds, worlds.b)[attempt]
+    own = worlds.b_http.request(method, path, **arguments)
+    assert own.is_success, f"{attempt}, B's own: {own.text[:300]}"
+
+
+def test_the_console_compares_only_the_tenants_own(worlds: Worlds) -> None:
+    """The console's compare form, handed A's ids, neither offers nor compares them."""
+    a = worlds.a.ids
+    form = worlds.b_console.get(
+        "/console/compare", params={"baseline": a["evaluation"], "candidate": a["run"]}
+    )
+    assert form.status_code == 200, form.text
+    token = csrf_of(form.text)
+    compared = worlds.b_console.post(
+        "/console/compare",
+        data={"baseline_id": a["evaluation"], "candidate_id": a["run"], "csrf_token": token},
+    )
+    assert compared.status_code in (400, 404, 422), compared.text[:300]
+    assert "/console/comparisons/" not in compared.headers.get("location", "")
+
+
+def test_naming_another_tenants_image_by_its_digest_gives_no_access(worlds: Worlds) -> None:
+    """A test case may not name a stored image (`blob:sha256:` as Loupe stores it, or its
+    media URL) in place of the image itself: B learns nothing of A's by its digest."""
+    digest = worlds.a.ids["image"]
+    for url in (f"blob:sha256:{digest}", f"{worlds.api.base_url}/v1/media/{digest}"):
+        case = {
+            "input": ["Which colour?", {"type": "image_url", "image_url": {"url": url}}],
+            "actual_output": "red",
+            "expected_output": "red",
+        }
+        body = {"test_cases": [case], "metrics": [{"type": "exact_match"}]}
+        response = worlds.b_http.post("/v1/evaluations", json=body)
+        assert response.status_code == 422, f"{url}: {response.text[:300]}"
+        assert response.headers["content-type"].startswith(PROBLEM_JSON)
+        assert worlds.b_http.get(f"/v1/media/{digest}").status_code == 404
