@@ -289,6 +289,20 @@ class Worlds:
     b_console: httpx.Client
     # A's GET answers before B's calls: (status, body or None) by path.
     before: dict[str, tuple[int, bytes | None]] = field(default_factory=dict)
+    # B's jobs started by the tests (path, as "/v1/runs/run_…"): canceled and settled at the
+    # end, so that none calls the shared scripted judge during a later test.
+    started: list[str] = field(default_factory=list)
+
+    def settle(self) -> None:
+        """Cancel every job still running here and wait until each has stopped."""
+        jobs = [(self.a_http, f"/v1/evaluations/{self.a.queued_evaluation}")]
+        jobs += [(self.b_http, f"/v1/evaluations/{self.b.queued_evaluation}")]
+        jobs += [(self.b_http, path) for path in self.started]
+        for client, path in jobs:
+            if client.get(path).json()["status"] not in TERMINAL:
+                client.post(f"{path}/cancel")  # a 409 if it finished meanwhile
+        for client, path in jobs:
+            wait_until(self.api, client, path, lambda body: body["status"] in TERMINAL)
 
     def client(self, world: World, route: Route) -> httpx.Client:
         if world is self.a:
@@ -350,6 +364,7 @@ def worlds(
     )
     made.before = made.reads()
     yield made
+    made.settle()
     for client in (made.a_http, made.b_http, made.a_console, made.b_console):
         client.close()
 
@@ -474,6 +489,7 @@ def test_an_idempotency_key_is_the_tenants_own(worlds: Worlds) -> None:
     body = worlds.a.evaluation_body
     theirs = worlds.b_http.post("/v1/evaluations", json=body, headers=headers)
     assert theirs.status_code == 202, theirs.text
+    worlds.started.append(f"/v1/evaluations/{theirs.json()['id']}")
     assert theirs.json()["id"] != worlds.a.ids["evaluation"]
     assert worlds.a.ids["evaluation"] not in theirs.text
     retried = worlds.a_http.post("/v1/evaluations", json=body, headers=headers)
@@ -620,6 +636,8 @@ def test_another_tenants_ids_in_a_body_are_not_found(worlds: Worlds, attempt: st
     method, path, arguments = references(worlds, worlds.b)[attempt]
     own = worlds.b_http.request(method, path, **arguments)
     assert own.is_success, f"{attempt}, B's own: {own.text[:300]}"
+    if not path.endswith("/comparisons"):
+        worlds.started.append(f"{path}/{own.json()['id']}")
 
 
 def test_the_console_compares_only_the_tenants_own(worlds: Worlds) -> None:
