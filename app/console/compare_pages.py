@@ -1,7 +1,7 @@
 """Console pages comparing two evaluations (or two runs, or two OpenAI eval runs):
 `app/comparisons` does the statistics."""
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -14,7 +14,6 @@ from app.console import csrf, reading
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.evals.labels import RunLabels, run_labels
 from app.evals.service import KIND as EVAL_RUN
-from app.evaluations import repository as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.models import Evaluation
 from app.problems import ProblemError
@@ -116,19 +115,19 @@ def comparison_page(
         ITEMS_PAGE_SIZE,
     )
     ids = [item.test_case_id for item in items]
-    # Runs name items `subset/row_index`; their samples are on the run pages.
-    cases = {"baseline": {}, "candidate": {}}
-    if stored.kind in ("evaluation", EVAL_RUN):
-        cases = {
-            "baseline": evaluations.test_cases_by_client_id(session, stored.baseline_id, ids),
-            "candidate": evaluations.test_cases_by_client_id(session, stored.candidate_id, ids),
-        }
     # Each side by its name beside its id (None once it has been deleted).
     sides = ComparisonRepository(session, signed_in.tenant.id)
     found = {
         "baseline": sides.side(stored.baseline_id),
         "candidate": sides.side(stored.candidate_id),
     }
+    # Runs name items `subset/row_index`; their samples are on the run pages.
+    cases: dict[str, dict[str, Any]] = {"baseline": {}, "candidate": {}}
+    if stored.kind in ("evaluation", EVAL_RUN):
+        evaluations = EvaluationRepository(session, signed_in.tenant.id)
+        for side, evaluation in found.items():
+            if evaluation is not None:
+                cases[side] = evaluations.test_cases_by_client_id(evaluation, ids)
     names = {side: getattr(row, "name", None) for side, row in found.items()}
     # An eval run by its eval's name and its own, its criteria by their names.
     metric_labels: dict[str, str] = {}

@@ -16,7 +16,7 @@ from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
 from app.evals.labels import RunLabels, run_labels
 from app.evals.service import KIND as EVAL_RUN
-from app.evaluations import export, repository, service
+from app.evaluations import export, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
@@ -230,22 +230,21 @@ def evaluation_page(
     service.check_metric(evaluation, metric)
     wanted = _choice(status, RESULT_STATUSES, "status")
     sort = _choice(order, ORDERS, "order")
-    rows = repository.result_page(
-        session, evaluation.id, after, RESULTS_PAGE_SIZE, metric=metric, status=wanted, order=sort
+    evaluations = EvaluationRepository(session, signed_in.tenant.id)
+    rows = evaluations.result_page(
+        evaluation, after, RESULTS_PAGE_SIZE, metric=metric, status=wanted, order=sort
     )
     if rows is None:
         raise ProblemError(400, "Bad Request", f"after: {after!r} is not a result here")
     summary = service.to_schema(session, evaluation)
     results = [service.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]]
-    cases = repository.test_cases_at(
-        session, evaluation.id, [result.test_case_index for result in results]
-    )
+    cases = evaluations.test_cases_at(evaluation, [result.test_case_index for result in results])
     return page(
         request,
         "evaluation.html",
         signed_in,
         evaluation=summary,
-        histograms=repository.score_histogram(session, evaluation.id),
+        histograms=evaluations.score_histogram(evaluation),
         results=results,
         groups=views.case_groups(results),
         thumbnails={index: views.first_image(case) for index, case in cases.items()},
@@ -277,7 +276,7 @@ def evaluation_progress(
         "_progress.html",
         signed_in,
         evaluation=summary,
-        histograms=repository.score_histogram(session, evaluation.id),
+        histograms=EvaluationRepository(session, signed_in.tenant.id).score_histogram(evaluation),
         live=live,
         **_naming(session, evaluation),
     )
@@ -335,10 +334,11 @@ def test_case_page(
     signed_in: SignedIn,
 ) -> HTMLResponse:
     evaluation = _evaluation(session, signed_in, evaluation_id)
-    case = repository.test_case_at(session, evaluation.id, index)
+    evaluations = EvaluationRepository(session, signed_in.tenant.id)
+    case = evaluations.test_case_at(evaluation, index)
     if case is None:
         raise ProblemError(404, "Not Found", f"No test case {index} in this evaluation.")
-    results = repository.results_of_case(session, evaluation.id, index)
+    results = evaluations.results_of_case(evaluation, index)
     # An eval run's criteria by their names: its results' `metric` is the criterion's id.
     labels = _labels(session, evaluation)
     named = labels.metric if labels else str

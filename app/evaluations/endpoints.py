@@ -15,7 +15,7 @@ from app.api.deps import (
 )
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import checks, export, lifecycle, repository, service
+from app.evaluations import checks, export, lifecycle, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -168,7 +168,7 @@ def list_evaluation_test_cases(
 ) -> TestCaseList:
     """The submitted test cases in order; images as `GET /v1/media/{sha256}` URLs."""
     evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
-    rows = repository.test_case_page(session, evaluation.id, after, limit)
+    rows = EvaluationRepository(session, tenant.id).test_case_page(evaluation, after, limit)
     if rows is None:
         raise ProblemError(
             400,
@@ -213,8 +213,8 @@ def list_evaluation_results(
     """Stored results in (test case, metric) order, each with score, reason, error and logs."""
     evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
     service.check_metric(evaluation, metric)
-    rows = repository.result_page(
-        session, evaluation.id, after, limit, metric=metric, status=status, order=order
+    rows = EvaluationRepository(session, tenant.id).result_page(
+        evaluation, after, limit, metric=metric, status=status, order=order
     )
     if rows is None:
         raise ProblemError(

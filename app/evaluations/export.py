@@ -12,7 +12,8 @@ from typing import Any
 
 from fastapi.responses import StreamingResponse
 
-from app.evaluations import repository, service
+from app.evaluations import service
+from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import EvaluationResult
 from app.models import Evaluation
 from app.runtime import Runtime
@@ -83,8 +84,9 @@ def _result_pages(
     with runtime.session() as session:
         after = None
         while True:
-            rows = repository.result_page(
-                session, evaluation.id, after, 1000, metric=metric, status=status
+            # `evaluation` was read for its tenant by the request that started the export.
+            rows = EvaluationRepository(session, evaluation.tenant_id).result_page(
+                evaluation, after, 1000, metric=metric, status=status
             )
             page = [service.result_to_schema(row) for row in (rows or [])[:1000]]
             yield page

@@ -6,8 +6,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from app.evaluations.repository import JobRepository
 from app.runtime import Runtime
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
 
 logger = logging.getLogger("loupe.jobs")
 
@@ -22,7 +22,7 @@ def beating(runtime: Runtime, evaluation_id: str) -> Iterator[None]:
         while not stop.wait(every):
             try:
                 with runtime.session() as session:
-                    JobRepository(session).heartbeat(evaluation_id)
+                    UnscopedJobRepository(session).heartbeat(evaluation_id)
                     session.commit()
             except Exception:  # noqa: BLE001 - a database blip must not end the job
                 logger.warning("heartbeat of %s failed", evaluation_id, exc_info=True)

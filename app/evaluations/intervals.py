@@ -3,10 +3,10 @@
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy.orm import Session
 
-from app.evaluations import repository
+from app.evaluations.repository import EvaluationRepository
 from app.metrics import parse_spec
+from app.models import Evaluation
 from app.stats import BoundedInterval, Bounds, mean_interval
 
 UNIT: Bounds = (0.0, 1.0)
@@ -30,8 +30,8 @@ def no_scores_note(errored: int, complete: bool) -> str:
 
 
 def metric_interval(
-    session: Session,
-    evaluation_id: str,
+    evaluations: EvaluationRepository,
+    evaluation: Evaluation,
     metric_index: int,
     bounds: Bounds,
     sums: tuple[int, float, float],
@@ -55,7 +55,7 @@ def metric_interval(
         total,
         total_sq,
         bounds,
-        lambda: repository.metric_scores(session, evaluation_id, metric_index),
+        lambda: evaluations.metric_scores(evaluation, metric_index),
         complete=complete,
-        cache_key=("evaluation", evaluation_id, metric_index),
+        cache_key=("evaluation", evaluation.id, metric_index),
     )

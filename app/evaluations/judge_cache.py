@@ -7,8 +7,8 @@ from datetime import timedelta
 from typing import Any
 
 from app.db import utcnow
-from app.evaluations.repository import JudgeCacheRepository
 from app.runtime import Runtime
+from app.unscoped.judge_cache import UnscopedJudgeCacheRepository
 
 
 class _Batched:
@@ -68,7 +68,7 @@ class DatabaseJudgeCache:
 
     def _read(self, keys: dict[str, Any]) -> dict[str, dict[str, Any]]:
         with self.runtime.session() as session:
-            return JudgeCacheRepository(session).get_many(self.scope, list(keys))
+            return UnscopedJudgeCacheRepository(session).get_many(self.scope, list(keys))
 
     async def get(self, key: str) -> dict[str, Any] | None:
         if key in self._pending:
@@ -126,7 +126,7 @@ class DatabaseSharedAnswers:
     def _acquire_many(self, keys: dict[str, Any]) -> dict[str, tuple[bool, Any]]:
         stale_before = utcnow() - timedelta(seconds=self.stale_seconds)
         with self.runtime.session() as session:
-            repo = JudgeCacheRepository(session)
+            repo = UnscopedJudgeCacheRepository(session)
             mine = repo.claim_many(self.scope, list(keys), self.holder, stale_before)
             # Read after claiming: an answer its holder stored while we claimed is seen here.
             stored = repo.get_many(self.scope, list(keys))
@@ -149,7 +149,7 @@ class DatabaseSharedAnswers:
             for key, answer in answers.items()
         ]
         with self.runtime.session() as session:
-            repo = JudgeCacheRepository(session)
+            repo = UnscopedJudgeCacheRepository(session)
             repo.put_many(rows)
             repo.release_claims(self.scope, list(answers), self.holder)
             # Another job's answer, should its claim have outlived ours, is the one stored.
@@ -159,10 +159,10 @@ class DatabaseSharedAnswers:
 
     def _refresh_claim(self, key: str) -> None:
         with self.runtime.session() as session:
-            JudgeCacheRepository(session).refresh_claim(self.scope, key, self.holder)
+            UnscopedJudgeCacheRepository(session).refresh_claim(self.scope, key, self.holder)
             session.commit()
 
     def _release_claim(self, key: str) -> None:
         with self.runtime.session() as session:
-            JudgeCacheRepository(session).release_claims(self.scope, [key], self.holder)
+            UnscopedJudgeCacheRepository(session).release_claims(self.scope, [key], self.holder)
             session.commit()

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import checks, intervals, repository
+from app.evaluations import checks, intervals
 from app.evaluations.intervals import UNIT
 from app.evaluations.kinds import kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
@@ -42,6 +42,7 @@ from app.runtime import Runtime
 from app.stats import BoundedInterval, Bounds, clustered_spread, spread_from_sums, wilson_interval
 from app.telemetry import logs
 from app.tenants import limits
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
 from app.webhooks import service as webhook_service
 
 logger = logging.getLogger("loupe.evaluations")
@@ -234,18 +235,18 @@ def to_schema(
 
     Error bars come from the running sums; clustered ones (with `cluster_by`) read the scores.
     """
-    by_index = {
-        row["metric_index"]: row for row in repository.result_summary(session, evaluation.id)
-    }
+    # Reached from the API (a row read for its tenant) and from jobs (read by id): either way
+    # the evaluation's own tenant scopes the reads of its rows.
+    evaluations = EvaluationRepository(session, evaluation.tenant_id)
+    by_index = {row["metric_index"]: row for row in evaluations.result_summary(evaluation)}
     by_cluster = (
-        repository.scores_by_cluster(session, evaluation.id, evaluation.cluster_by)
+        evaluations.scores_by_cluster(evaluation, evaluation.cluster_by)
         # A run's clusters are its dataset's, reported per report row (app/runs/service.py).
         if evaluation.cluster_by and by_index and evaluation.kind == "evaluation"
         else {}
     )
-    inconsistent = repository.position_inconsistent_counts(
-        session,
-        evaluation.id,
+    inconsistent = evaluations.position_inconsistent_counts(
+        evaluation,
         [i for i, spec in enumerate(evaluation.metrics) if spec["type"] == "pairwise"],
     )
     per_metric = []
@@ -269,8 +270,8 @@ def to_schema(
             )
         sums = (row.get("scored", 0), row.get("score_sum", 0.0), row.get("score_sq_sum", 0.0))
         interval = intervals.metric_interval(
-            session,
-            evaluation.id,
+            evaluations,
+            evaluation,
             index,
             bounds,
             sums,
@@ -486,7 +487,7 @@ def cancel_loaded(session: Session, evaluation: Evaluation) -> Evaluation:
             f"The {kind} is already {evaluation.status}.",
             slug=f"{kind}-terminal",
         )
-    finished = repository.JobRepository(session).finish(evaluation.id, "canceled")
+    finished = UnscopedJobRepository(session).finish(evaluation.id, "canceled")
     session.refresh(evaluation)
     if not finished:
         # The last job completed it between our read and our update.
@@ -563,7 +564,7 @@ def delete_loaded(session: Session, evaluation: Evaluation) -> set[str]:
             slug=f"{kind}-not-finished",
         )
     digests = gc.release(session, evaluation.id)
-    repository.delete_evaluation(session, evaluation.id)
+    EvaluationRepository(session, evaluation.tenant_id).delete(evaluation)
     return digests
 
 

@@ -17,9 +17,9 @@ from standardwebhooks import Webhook
 
 from app import migrate
 from app.evaluations import tasks
-from app.evaluations.repository import JobRepository
 from app.models import Evaluation, Result, RunScore
 from app.runs import tasks as run_tasks
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
 from tests.evaluations.test_tasks import age
 from tests.fixtures.api import Api, ServedApp, sqlite_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
@@ -94,7 +94,7 @@ class TestRetries:
                 {column: getattr(result, column) for column in RESULT_COLUMNS} | {"id": f"x{i}"}
                 for i, result in enumerate(stored)
             ]
-            inserted = JobRepository(session).insert_results(twins)
+            inserted = UnscopedJobRepository(session).insert_results(twins)
             run_tasks.tally(session, run_id, inserted)
             session.commit()
         assert inserted == []

@@ -1,0 +1,176 @@
+"""Reads of an evaluation's results, through the evaluation (checked to be the tenant's)."""
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import and_, case, func, or_, select
+
+from app.db import plain_rows
+from app.models import Evaluation, Result
+from app.repository import TenantScopedRepository
+
+HISTOGRAM_BINS = 10
+
+
+class ResultReads(TenantScopedRepository[Evaluation]):
+    """An evaluation's results: pages, one case's, scores and their aggregates."""
+
+    def result_page(
+        self,
+        evaluation: Evaluation,
+        after: str | None,
+        limit: int,
+        *,
+        metric: str | None = None,
+        status: str | None = None,
+        order: str | None = None,
+    ) -> Sequence[Result] | None:
+        """Results after the result `after`; `limit + 1` rows. None when `after` is not a result
+        of this evaluation.
+
+        Args:
+            metric: only this metric's results.
+            status: `passed`, `failed` or `errored` (as the per-metric summary counts them).
+            order: `score_asc` or `score_desc`; results without a score come last. By default,
+                (test case, metric) order.
+        """
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        statement = select(Result).where(Result.evaluation_id == evaluation_id)
+        if metric is not None:
+            statement = statement.where(Result.metric == metric)
+        if status == "passed":
+            statement = statement.where(Result.passed.is_(True))
+        elif status == "failed":
+            statement = statement.where(Result.passed.is_(False))
+        elif status == "errored":
+            statement = statement.where(Result.error.is_not(None))
+        key = (Result.test_case_index, Result.metric_index)
+        if after:
+            anchor = session.execute(
+                select(Result.score, *key).where(
+                    Result.evaluation_id == evaluation_id, Result.id == after
+                )
+            ).one_or_none()
+            if anchor is None:
+                return None
+            score, case_index, metric_index = anchor
+            later_key = or_(
+                Result.test_case_index > case_index,
+                and_(Result.test_case_index == case_index, Result.metric_index > metric_index),
+            )
+            if order is None:
+                statement = statement.where(later_key)
+            elif score is None:
+                statement = statement.where(Result.score.is_(None), later_key)
+            else:
+                beyond = Result.score > score if order == "score_asc" else Result.score < score
+                statement = statement.where(
+                    or_(beyond, and_(Result.score == score, later_key), Result.score.is_(None))
+                )
+        ordering: list[Any] = list(key)
+        if order is not None:
+            by_score = Result.score.asc() if order == "score_asc" else Result.score.desc()
+            # Unscored results last on both backends (SQLite puts NULL first, PostgreSQL last).
+            ordering = [Result.score.is_(None), by_score, *key]
+        return session.scalars(statement.order_by(*ordering).limit(limit + 1)).all()
+
+    def results_of_case(self, evaluation: Evaluation, index: int) -> Sequence[Result]:
+        """Every metric's result on the test case at `index`, in metric order."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        return session.scalars(
+            select(Result)
+            .where(Result.evaluation_id == evaluation_id, Result.test_case_index == index)
+            .order_by(Result.metric_index)
+        ).all()
+
+    def metric_scores(self, evaluation: Evaluation, metric_index: int) -> list[float]:
+        """One metric's stored scores (errored results have none), for its bootstrap interval."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        return [
+            float(score)
+            for (score,) in plain_rows(
+                session,
+                "SELECT score FROM result WHERE evaluation_id = ? AND metric_index = ? "
+                "AND score IS NOT NULL",
+                [evaluation_id, metric_index],
+            )
+        ]
+
+    def scores_by_cluster(
+        self, evaluation: Evaluation, key: str
+    ) -> dict[int, tuple[list[float], list[Any]]]:
+        """Per metric index: the stored scores and their test cases' `metadata[key]`.
+
+        Read on the driver (every poll of a clustered evaluation reads every score).
+        """
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        clusters = {}
+        for index, metadata in plain_rows(
+            session,
+            'SELECT "index", metadata FROM test_case WHERE evaluation_id = ?',
+            [evaluation_id],
+        ):
+            if isinstance(metadata, str):
+                metadata = json.loads(metadata)
+            clusters[index] = (metadata or {}).get(key)
+        by_metric: dict[int, tuple[list[float], list[Any]]] = {}
+        for metric_index, case_index, score in plain_rows(
+            session,
+            "SELECT metric_index, test_case_index, score FROM result "
+            "WHERE evaluation_id = ? AND score IS NOT NULL",
+            [evaluation_id],
+        ):
+            scores, groups = by_metric.setdefault(metric_index, ([], []))
+            scores.append(score)
+            groups.append(clusters.get(case_index))
+        return by_metric
+
+    def position_inconsistent_counts(
+        self, evaluation: Evaluation, metric_indexes: list[int]
+    ) -> dict[int, int]:
+        """Per metric index: results whose two judge orders disagreed (pairwise metrics)."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        if not metric_indexes:
+            return {}
+        rows = session.execute(
+            select(Result.metric_index, func.count())
+            .where(
+                Result.evaluation_id == evaluation_id,
+                Result.metric_index.in_(metric_indexes),
+                Result.logs["position_consistent"].as_boolean().is_(False),
+            )
+            .group_by(Result.metric_index)
+        )
+        return {index: count for index, count in rows}
+
+    def score_histogram(self, evaluation: Evaluation) -> dict[int, list[int]]:
+        """Per metric index, how many scores fall in each tenth of [0, 1] (1.0 in the last)."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        edges = [index / HISTOGRAM_BINS for index in range(HISTOGRAM_BINS + 1)]
+        bins = [
+            func.coalesce(
+                func.sum(
+                    case(
+                        (
+                            and_(
+                                Result.score >= edges[index],
+                                Result.score < edges[index + 1]
+                                if index < HISTOGRAM_BINS - 1
+                                else Result.score <= edges[index + 1],
+                            ),
+                            1,
+                        ),
+                        else_=0,
+                    )
+                ),
+                0,
+            )
+            for index in range(HISTOGRAM_BINS)
+        ]
+        rows = session.execute(
+            select(Result.metric_index, *bins)
+            .where(Result.evaluation_id == evaluation_id, Result.score.is_not(None))
+            .group_by(Result.metric_index)
+        )
+        return {row[0]: [int(count) for count in row[1:]] for row in rows}

@@ -1,0 +1,252 @@
+"""Evaluation jobs' reads and writes by evaluation id (every kind runs as an evaluation)."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.orm import Session
+
+from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
+from app.models import Evaluation, MetricSummary, Result, TestCase
+from app.unscoped.nul import without_nul
+
+_SUMMED = (
+    "stored",
+    "passed",
+    "failed",
+    "errored",
+    "score_sum",
+    "score_sq_sum",
+    "scored",
+    "calls",
+    "failed_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "judge_cost_usd",
+    "judge_unpriced",
+    "candidate_calls",
+    "candidate_failed_calls",
+    "candidate_prompt_tokens",
+    "candidate_completion_tokens",
+    "candidate_cost_usd",
+    "candidate_unpriced",
+)
+
+
+class UnscopedJobRepository:
+    """Unscoped access for jobs, which receive an evaluation id and nothing else."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def get(self, evaluation_id: str) -> Evaluation | None:
+        return self.session.get(Evaluation, evaluation_id, populate_existing=True)
+
+    def test_cases(self, evaluation_id: str, start: int, stop: int) -> Sequence[TestCase]:
+        return self.session.scalars(
+            select(TestCase)
+            .where(
+                TestCase.evaluation_id == evaluation_id,
+                TestCase.index >= start,
+                TestCase.index < stop,
+            )
+            .order_by(TestCase.index)
+        ).all()
+
+    def contexts_scored_elsewhere(
+        self, evaluation_id: str, hashes: set[str], start: int, stop: int
+    ) -> set[str]:
+        """Of these retrieval-context hashes, those test cases outside [start, stop) have too."""
+        found: set[str] = set()
+        ordered = sorted(hashes)
+        for offset in range(0, len(ordered), 500):
+            found.update(
+                self.session.scalars(
+                    select(TestCase.context_hash)
+                    .where(
+                        TestCase.evaluation_id == evaluation_id,
+                        TestCase.context_hash.in_(ordered[offset : offset + 500]),
+                        or_(TestCase.index < start, TestCase.index >= stop),
+                    )
+                    .distinct()
+                )
+            )
+        return found
+
+    def stored_result_keys(self, evaluation_id: str, start: int, stop: int) -> set[tuple[int, int]]:
+        rows = self.session.execute(
+            select(Result.test_case_index, Result.metric_index).where(
+                Result.evaluation_id == evaluation_id,
+                Result.test_case_index >= start,
+                Result.test_case_index < stop,
+            )
+        )
+        return {(tc, m) for tc, m in rows}
+
+    def insert_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Store results a retry has not stored yet; returns the rows this call stored."""
+        rows = [without_nul(row) for row in rows]
+        ids = insert_ignoring_duplicates(self.session, Result, rows, returning=Result.id)
+        return [row for row in rows if row["id"] in ids]
+
+    def store_predictions(self, evaluation_id: str, predictions: dict[int, str]) -> None:
+        """A run's candidate outputs, as the actual_output of its test cases."""
+        for index, prediction in predictions.items():
+            self.session.execute(
+                update(TestCase)
+                .where(TestCase.evaluation_id == evaluation_id, TestCase.index == index)
+                .values(actual_output=without_nul(prediction))
+            )
+
+    def count_results(self, evaluation_id: str) -> int:
+        return (
+            self.session.scalar(
+                select(func.count())
+                .select_from(Result)
+                .where(Result.evaluation_id == evaluation_id)
+            )
+            or 0
+        )
+
+    def mark_started(self, evaluation_id: str) -> bool:
+        """Move a queued evaluation to in_progress; False if it was not queued."""
+        now = utcnow()
+        outcome = self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id, Evaluation.status == "queued")
+            .values(status="in_progress", started_at=now, heartbeat_at=now)
+        )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
+
+    def heartbeat(self, evaluation_id: str) -> None:
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id, Evaluation.status == "in_progress")
+            .values(heartbeat_at=utcnow())
+        )
+
+    def hold(self, evaluation_id: str) -> bool:
+        """Refresh the heartbeat and keep the evaluation from being deleted until commit;
+        False if it is gone (deleted while its job ran).
+
+        Called before writing any row that references the evaluation: a delete in progress is
+        waited for, and a later one waits for our commit. On SQLite the UPDATE takes the one
+        write lock (a SELECT alone would not); on PostgreSQL `FOR KEY SHARE` blocks a DELETE
+        whatever the status (the UPDATE locks only a running evaluation).
+        """
+        self.heartbeat(evaluation_id)
+        found = self.session.scalar(
+            select(Evaluation.id)
+            .where(Evaluation.id == evaluation_id)
+            .with_for_update(read=True, key_share=True)
+        )
+        return found is not None
+
+    def finish(self, evaluation_id: str, status: str, error: dict[str, Any] | None = None) -> bool:
+        """Move a running evaluation to a terminal status; False if another job got there first."""
+        outcome = self.session.execute(
+            update(Evaluation)
+            .where(
+                Evaluation.id == evaluation_id,
+                Evaluation.status.in_(("queued", "in_progress")),
+            )
+            .values(status=status, completed_at=utcnow(), error=error)
+        )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
+
+    def unfinished(self) -> Sequence[Evaluation]:
+        return self.session.scalars(
+            select(Evaluation).where(Evaluation.status.in_(("queued", "in_progress")))
+        ).all()
+
+    def count_dispatch(self, evaluation_id: str) -> None:
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id)
+            .values(dispatch_attempts=Evaluation.dispatch_attempts + 1)
+        )
+
+    def claim_stuck(self, cutoff: datetime, limit: int = 100) -> list[Evaluation]:
+        """Non-terminal evaluations silent since `cutoff`, claimed by moving their heartbeat."""
+        candidates = self.session.scalars(
+            select(Evaluation)
+            .where(
+                Evaluation.status.in_(("queued", "in_progress")),
+                Evaluation.heartbeat_at < cutoff,
+            )
+            .limit(limit)
+        ).all()
+        claimed = []
+        now = utcnow()
+        for evaluation in candidates:
+            # Compare-and-set on the heartbeat: of several tickers, one wins each evaluation.
+            outcome = self.session.execute(
+                update(Evaluation)
+                .where(Evaluation.id == evaluation.id, Evaluation.heartbeat_at < cutoff)
+                .values(heartbeat_at=now)
+            )
+            if outcome.rowcount == 1:  # type: ignore[attr-defined]
+                self.session.refresh(evaluation)
+                claimed.append(evaluation)
+        return claimed
+
+    def add_to_summaries(self, evaluation_id: str, rows: list[dict[str, Any]]) -> None:
+        """Count newly stored result rows into their metrics' running summaries."""
+        session = self.session
+        sums: dict[int, dict[str, float]] = {}
+        for row in rows:
+            total = sums.setdefault(row["metric_index"], dict.fromkeys(_SUMMED, 0))
+            total["stored"] += 1
+            total["passed"] += row["passed"] is True
+            total["failed"] += row["passed"] is False
+            total["errored"] += row["error"] is not None
+            if row["score"] is not None:
+                total["score_sum"] += row["score"]
+                total["score_sq_sum"] += row["score"] * row["score"]
+                total["scored"] += 1
+            total["calls"] += row["judge_calls"] or 0
+            total["failed_calls"] += row.get("judge_failed_calls") or 0
+            total["prompt_tokens"] += row["prompt_tokens"] or 0
+            total["completion_tokens"] += row["completion_tokens"] or 0
+            for who in ("judge", "candidate"):
+                cost = row.get(f"{who}_cost_usd")
+                if cost is None:
+                    total[f"{who}_unpriced"] += 1
+                else:
+                    total[f"{who}_cost_usd"] += cost
+            total["candidate_calls"] += row.get("candidate_calls") or 0
+            total["candidate_failed_calls"] += row.get("candidate_failed_calls") or 0
+            total["candidate_prompt_tokens"] += row.get("candidate_prompt_tokens") or 0
+            total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
+        if not sums:
+            return
+        statement = dialect_insert(session, MetricSummary)
+        table = MetricSummary.__table__.c
+        session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[table.evaluation_id, table.metric_index],
+                set_={name: table[name] + statement.excluded[name] for name in _SUMMED},
+            ).values(
+                # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
+                [
+                    {"evaluation_id": evaluation_id, "metric_index": index, **total}
+                    for index, total in sorted(sums.items())
+                ]
+            )
+        )
+
+    def expired(self, cutoff: datetime, limit: int = 100) -> list[tuple[str, str]]:
+        """(id, tenant id) of finished evaluations and runs completed before `cutoff`, of every
+        tenant (the retention sweep)."""
+        session = self.session
+        rows = session.execute(
+            select(Evaluation.id, Evaluation.tenant_id)
+            .where(
+                Evaluation.status.in_(("completed", "failed", "canceled")),
+                Evaluation.completed_at < cutoff,
+            )
+            .order_by(Evaluation.completed_at)
+            .limit(limit)
+        )
+        return [(row[0], row[1]) for row in rows]

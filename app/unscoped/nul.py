@@ -1,0 +1,19 @@
+"""Model output as PostgreSQL can store it."""
+
+from typing import Any
+
+# What a model's U+0000 (NUL) is stored as: PostgreSQL's text and jsonb cannot hold it (a job
+# storing a judge's reason with one failed, in distributed mode only). Requests are refused
+# for it at parsing; model output cannot be, so it is replaced, alike on both databases.
+NUL_STANDIN = "\ufffd"
+
+
+def without_nul(value: Any) -> Any:
+    """`value` with U+0000 replaced in every string (keys and nested JSON too)."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_STANDIN) if "\x00" in value else value
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_nul(item) for item in value]
+    return value
