@@ -5,7 +5,7 @@ literal URL was written (a criterion's or the template's `image_url`)."""
 
 from dataclasses import dataclass
 
-from app.metrics._templates import TemplateError, path_steps, template_paths
+from app.metrics import TemplateError, path_steps, template_paths
 from app.problems import ProblemError, field_error, format_loc
 
 Path = list[str | int]

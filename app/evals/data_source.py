@@ -11,7 +11,7 @@ from app.evals._origins import Origin, Path, Row, located, of_template
 from app.files import service as files
 from app.media.ingest import ingest_contents
 from app.media.store import DatabaseBlobStore
-from app.metrics._templates import (
+from app.metrics import (
     RenderError,
     build_sample,
     check_template,

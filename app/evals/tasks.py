@@ -20,8 +20,7 @@ from app.evaluations import kinds
 from app.evaluations.schemas import EvalRunOrigin
 from app.judges import Generation
 from app.media.resolve import CaseImages
-from app.metrics import MetricError, MetricTestCase
-from app.metrics._templates import build_sample
+from app.metrics import MetricError, MetricTestCase, build_sample
 from app.models import EvalRun, Evaluation, TestCase
 
 # Evaluation status -> the event OpenAI's webhooks send for a run in it.

@@ -11,8 +11,7 @@ from sqlalchemy.orm import Session
 from app.candidates import service as candidates
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
-from app.judges import JudgeEndpoint
-from app.judges._errors import endpoint_host
+from app.judges import JudgeEndpoint, endpoint_host
 from app.metrics import MetricSpecBase
 from app.problems import FieldError, field_error
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from app.media.parts import Content, ContextNode
 from app.metrics import MetricSpec
 from app.schemas import ListPage
+from app.usage.schemas import UsageTotals, add_costs  # noqa: F401 - re-exported
 
 EvaluationStatus = Literal["queued", "in_progress", "completed", "failed", "canceled"]
 # What `GET /v1/evaluations?kind=` lists: plain evaluations (the default) or OpenAI eval runs,
@@ -117,28 +118,6 @@ class ResultCounts(BaseModel):
     pending: int = Field(description="Not scored yet (queued or in progress).")
     canceled: int = Field(default=0, description="Never scored: the evaluation was canceled.")
     skipped: int = Field(default=0, description="Never scored: the evaluation failed.")
-
-
-class UsageTotals(BaseModel):
-    calls: int = Field(default=0, description="Requests the model answered (billed).")
-    failed_calls: int = Field(
-        default=0,
-        description="Requests sent that got no answer (an error status, a timeout, no "
-        "connection), each retry counted; not in `calls`, and their tokens are not billed.",
-    )
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float | None = Field(
-        default=0.0,
-        description="USD, from LOUPE_MODEL_PRICES; null when a call's model has no price.",
-    )
-
-
-def add_costs(*costs: float | None) -> float | None:
-    """The sum of costs; None (unknown) when any is."""
-    if any(cost is None for cost in costs):
-        return None
-    return sum(cost for cost in costs if cost is not None)
 
 
 Interval = Annotated[list[float], Field(min_length=2, max_length=2)]

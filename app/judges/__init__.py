@@ -14,6 +14,7 @@ from collections import OrderedDict
 from app.judges import _loop as _loop_module
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._client import JudgeClient
+from app.judges._errors import endpoint_host
 from app.judges._json import JSONExtractionError, JSONTooDeep, extract_json_object, loads_shallow
 from app.judges._logprobs import weighted_score
 from app.judges._loop import judge_loop, run_on_judge_loop
@@ -69,6 +70,7 @@ def close_clients() -> None:
 
 __all__ = [
     "close_clients",
+    "endpoint_host",
     "text_content",
     "Embeddings",
     "Generation",

@@ -42,6 +42,24 @@ from app.metrics import (
     text_to_image,
 )
 from app.metrics._media_seen import watching
+
+# The `{{ item.x }}` / `{{ sample.x }}` templates of OpenAI Evals graders, which the /v1/evals
+# API also checks and renders, and the keys of the text scores runs report.
+from app.metrics._templates import (
+    RenderError,
+    TemplateError,
+    build_sample,
+    check_template,
+    check_templates,
+    flatten,
+    image_url_templates,
+    path_steps,
+    render_messages,
+    render_template,
+    resolve,
+    template_paths,
+)
+from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
 from app.metrics._types import (
     MetricContext,
     MetricError,
@@ -179,7 +197,21 @@ def _finite_logs(value: Any) -> Any:
 
 
 __all__ = [
+    "BLEU_KEYS",
     "GRADER_TYPES",
+    "ROUGE_KEYS",
+    "RenderError",
+    "TemplateError",
+    "build_sample",
+    "check_template",
+    "check_templates",
+    "flatten",
+    "image_url_templates",
+    "path_steps",
+    "render_messages",
+    "render_template",
+    "resolve",
+    "template_paths",
     "MetricContext",
     "MetricError",
     "MetricResult",

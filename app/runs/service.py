@@ -15,12 +15,12 @@ from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
 from app.evaluations import intervals, judging
+from app.evaluations import repository as evaluations_repository
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, ClusteredError, ErrorInfo
 from app.ids import new_id
-from app.metrics import MetricSpecBase, parse_spec
-from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
+from app.metrics import BLEU_KEYS, ROUGE_KEYS, MetricSpecBase, parse_spec
 from app.models import Dataset, DatasetRow, Evaluation, Result, Run, Tenant, TestCase
 from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, field_error, invalid_request
 from app.runs import repository
@@ -619,7 +619,7 @@ def _unscored_rows(
         return []
     errored = {
         row["metric_index"]: row["errored"]
-        for row in EvaluationRepository(session, evaluation.tenant_id).result_summary(evaluation)
+        for row in evaluations_repository.result_summary(session, evaluation.id)
         if row["errored"] and not row["scored"]
     }
     rows = []

@@ -5,9 +5,29 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.evaluations.schemas import UsageTotals
-
 UsageGrouping = Literal["day", "model"]
+
+
+class UsageTotals(BaseModel):
+    calls: int = Field(default=0, description="Requests the model answered (billed).")
+    failed_calls: int = Field(
+        default=0,
+        description="Requests sent that got no answer (an error status, a timeout, no "
+        "connection), each retry counted; not in `calls`, and their tokens are not billed.",
+    )
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = Field(
+        default=0.0,
+        description="USD, from LOUPE_MODEL_PRICES; null when a call's model has no price.",
+    )
+
+
+def add_costs(*costs: float | None) -> float | None:
+    """The sum of costs; None (unknown) when any is."""
+    if any(cost is None for cost in costs):
+        return None
+    return sum(cost for cost in costs if cost is not None)
 
 
 class UsageBucket(BaseModel):

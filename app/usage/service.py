@@ -4,10 +4,9 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.orm import Session
 
-from app.evaluations.schemas import UsageTotals, add_costs
 from app.problems import invalid_field
 from app.usage import repository
-from app.usage.schemas import Usage, UsageBucket, UsageGrouping
+from app.usage.schemas import Usage, UsageBucket, UsageGrouping, UsageTotals, add_costs
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
