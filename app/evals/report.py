@@ -20,7 +20,7 @@ from app.evals.schemas import (
     EvalRunResultCounts,
     OutputItem,
 )
-from app.evaluations.repository import result_summary
+from app.evaluations.repository import EvaluationRepository
 from app.evaluations.service import recovery
 from app.metrics import TemplateError, flatten
 from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
@@ -84,7 +84,7 @@ def _usage(
     session: Session, definition: EvalDefinition, run: EvalRun, evaluation: Evaluation
 ) -> list[EvalRunModelUsage]:
     totals: dict[str, list[int]] = {}
-    summaries = result_summary(session, evaluation.id)
+    summaries = EvaluationRepository(session, evaluation.tenant_id).result_summary(evaluation)
     if run.model:
         # The sampled model's calls, counted once per row as results are stored.
         sampled = totals.setdefault(run.model, [0, 0, 0])

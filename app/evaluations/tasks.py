@@ -17,12 +17,6 @@ from app.evaluations import judging, lifecycle, service
 from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor, kind_of
-from app.evaluations.repository import (
-    JobRepository,
-    JudgeCacheRepository,
-    add_to_summaries,
-    expired,
-)
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.fair_queue import queued_id, work_of
 from app.ids import new_id
@@ -40,6 +34,8 @@ from app.metrics import (
 )
 from app.models import Tenant, TestCase
 from app.runtime import Runtime
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
+from app.unscoped.judge_cache import UnscopedJudgeCacheRepository
 from app.usage.pricing import cost_usd
 from app.usage.service import Budget
 
@@ -149,7 +145,7 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tur
     again (fair sharing); each time, the rest of the slice waits in line as a new job.
     """
     with runtime.session() as session:
-        evaluation = JobRepository(session).get(evaluation_id)
+        evaluation = UnscopedJobRepository(session).get(evaluation_id)
         if evaluation is None or evaluation.status in TERMINAL_STATUSES:
             return
         tenant_id = evaluation.tenant_id
@@ -170,7 +166,7 @@ def _score_slice(
 ) -> Outcome:
     """Load the slice and score what is not stored."""
     with runtime.session() as session:
-        repo = JobRepository(session)
+        repo = UnscopedJobRepository(session)
         evaluation = repo.get(evaluation_id)
         if evaluation is None or evaluation.status in TERMINAL_STATUSES:
             return "scored"
@@ -335,19 +331,19 @@ async def _score(
     def write(rows: list[dict[str, Any]], cache_rows: list[dict[str, Any]]) -> str | None:
         """The evaluation's status once the rows are stored; None if it was deleted."""
         with runtime.session() as session:
-            repo = JobRepository(session)
+            repo = UnscopedJobRepository(session)
             # Before any row that references it: once deleted, nothing of it is stored (a
             # result would break the foreign key), and a delete waits for this write.
             if not repo.hold(evaluation_id):
                 session.rollback()
                 return None
             # Cache entries and a run's predictions go in with the results that used them.
-            JudgeCacheRepository(session).put_many(cache_rows)
+            UnscopedJudgeCacheRepository(session).put_many(cache_rows)
             if predictor is not None:
                 repo.store_predictions(evaluation_id, predictor.take_predictions())
             # Only rows this write stored count: a retried job's duplicates are not inserted.
             inserted = repo.insert_results(rows)
-            add_to_summaries(session, evaluation_id, inserted)
+            repo.add_to_summaries(evaluation_id, inserted)
             if kind is not None:
                 # A kind's own sums (a run's report) move with the results they count.
                 kind.tally(session, evaluation_id, inserted)
@@ -514,7 +510,7 @@ def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
     """Mark the evaluation completed once every result is stored; True if this call did."""
     event_id = None
     with runtime.session() as session:
-        repo = JobRepository(session)
+        repo = UnscopedJobRepository(session)
         evaluation = repo.get(evaluation_id)
         if evaluation is None or evaluation.status in TERMINAL_STATUSES:
             return False
@@ -546,7 +542,7 @@ def sweep(runtime: Runtime) -> list[str]:
     acted = []
     finished: list[tuple[lifecycle.EvaluationRef, str, dict[str, Any] | None]] = []
     with runtime.session() as session:
-        repo = JobRepository(session)
+        repo = UnscopedJobRepository(session)
         for evaluation in repo.claim_stuck(cutoff):
             acted.append(evaluation.id)
             expected = evaluation.total_test_cases * len(evaluation.metrics)
@@ -577,7 +573,7 @@ def sweep(runtime: Runtime) -> list[str]:
                 lifecycle.EvaluationRef.of(evaluation), evaluation.dispatch_attempts + 1
             )
             with runtime.session() as session:
-                JobRepository(session).count_dispatch(evaluation.id)
+                UnscopedJobRepository(session).count_dispatch(evaluation.id)
                 session.commit()
     for event_id in event_ids:
         service.enqueue_webhook(runtime, event_id)
@@ -599,7 +595,7 @@ def resume_lapsed(runtime: Runtime) -> list[str]:
             continue
         evaluation_id, start = slice_of
         with runtime.session() as session:
-            evaluation = JobRepository(session).get(evaluation_id)
+            evaluation = UnscopedJobRepository(session).get(evaluation_id)
             if evaluation is None or evaluation.status in TERMINAL_STATUSES:
                 continue
             # Out of attempts: left to `sweep`, which fails it once it goes silent.
@@ -610,7 +606,7 @@ def resume_lapsed(runtime: Runtime) -> list[str]:
             stop = min(start + settings.job_slice_size, evaluation.total_test_cases)
         if service.dispatch_slice(runtime, evaluation_id, owner, start, stop):
             with runtime.session() as session:
-                JobRepository(session).count_dispatch(evaluation_id)
+                UnscopedJobRepository(session).count_dispatch(evaluation_id)
                 session.commit()
             lifecycle.reenqueued(ref, attempt, reason="a job's worker died")
             acted.append(evaluation_id)
@@ -626,7 +622,7 @@ def resume_forgotten(runtime: Runtime, live: set[str]) -> list[str]:
     lost by Loupe, not by the evaluation. Returns the evaluation ids it acted on.
     """
     with runtime.session() as session:
-        evaluations = JobRepository(session).unfinished()
+        evaluations = UnscopedJobRepository(session).unfinished()
         session.commit()
     acted = []
     for evaluation in evaluations:
@@ -648,7 +644,7 @@ def resume_forgotten(runtime: Runtime, live: set[str]) -> list[str]:
 def resume_all(runtime: Runtime) -> int:
     """Re-enqueue every unfinished evaluation (the embedded queue does not survive restarts)."""
     with runtime.session() as session:
-        evaluations = JobRepository(session).unfinished()
+        evaluations = UnscopedJobRepository(session).unfinished()
         session.commit()
     for evaluation in evaluations:
         service.dispatch(runtime, evaluation)
@@ -662,12 +658,12 @@ def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
         return []
     cutoff = utcnow() - timedelta(days=days)
     with runtime.session() as session:
-        found = expired(session, cutoff, limit)
+        found = UnscopedJobRepository(session).expired(cutoff, limit)
         session.commit()
     pruned = []
     for evaluation_id, tenant_id in found:
         with runtime.session() as session:
-            evaluation = JobRepository(session).get(evaluation_id)
+            evaluation = UnscopedJobRepository(session).get(evaluation_id)
             if evaluation is None:
                 continue
             digests = service.delete_loaded(session, evaluation)

@@ -15,7 +15,6 @@ from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
 from app.evaluations import intervals, judging
-from app.evaluations import repository as evaluations_repository
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, ClusteredError, ErrorInfo
@@ -619,7 +618,7 @@ def _unscored_rows(
         return []
     errored = {
         row["metric_index"]: row["errored"]
-        for row in evaluations_repository.result_summary(session, evaluation.id)
+        for row in EvaluationRepository(session, evaluation.tenant_id).result_summary(evaluation)
         if row["errored"] and not row["scored"]
     }
     rows = []
