@@ -45,6 +45,7 @@ test: $(STAMP) sdk/typescript/node_modules/.installed
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 openapi: $(STAMP)
 	$(BIN)/loupe openapi > openapi.json
