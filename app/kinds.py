@@ -1,8 +1,24 @@
-"""Every kind built on evaluations, imported so each registers with the scoring job.
+"""Every kind of evaluation, by the value it stores in `evaluation.kind`: the one registry.
 
-Imported by the process entry points (the API app and the worker jobs), never by
-`app/evaluations/`: the arrow points from the kinds to the job.
+A new kind is its own folder and one line here. The process's entry points (the API app, the
+worker's jobs) call `install` at start-up; nothing registers itself by being imported.
 """
 
-from app.evals import tasks as _evals  # noqa: F401
-from app.runs import tasks as _runs  # noqa: F401
+from collections.abc import Mapping
+
+from app.evals.service import KIND as EVAL_RUN
+from app.evals.tasks import EvalRunKind
+from app.evaluations import kinds
+from app.evaluations.plain import EvaluationKind
+from app.runs.tasks import RunKind
+
+KINDS: Mapping[str, kinds.Kind] = {
+    kinds.DEFAULT_KIND: EvaluationKind(),
+    "run": RunKind(),
+    EVAL_RUN: EvalRunKind(),
+}
+
+
+def install() -> None:
+    """Hand the kinds to the evaluation core (scoring, cancel, delete, events)."""
+    kinds.use(KINDS)

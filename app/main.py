@@ -6,7 +6,7 @@ from contextlib import asynccontextmanager
 from fastapi import Depends, FastAPI
 from fastapi.routing import APIRoute
 
-from app import kinds  # noqa: F401 - kinds register with the scoring job
+from app import kinds
 from app import runtime as runtime_module
 from app.api import openapi as openapi_document
 from app.api.nul import refuse_nul
@@ -38,6 +38,7 @@ def _operation_id(route: APIRoute) -> str:
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The Loupe API for `settings` (the environment's by default)."""
     settings = settings or get_settings()
+    kinds.install()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -3,12 +3,15 @@
 The embedded worker calls these same functions, so both modes score the same way.
 """
 
-from app import idempotency, kinds  # noqa: F401 - kinds register with the scoring job
+from app import idempotency, kinds
 from app.db import utcnow
 from app.evaluations import tasks as evaluation_tasks
 from app.runtime import current
 from app.tenants import repository as tenants
 from app.webhooks import tasks as webhook_tasks
+
+# A job process scores every kind (RQ imports this module before it runs a job).
+kinds.install()
 
 
 def score_slice(evaluation_id: str, start: int, stop: int, turn: int = 0) -> None:

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Header, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy.orm import Session
 
+from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
 from app.console import auth, csrf, views
@@ -17,6 +18,7 @@ from app.console.auth import ConsoleSession
 from app.evals.labels import RunLabels, run_labels
 from app.evals.service import KIND as EVAL_RUN
 from app.evaluations import export, service
+from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
@@ -316,13 +318,11 @@ def cancel_evaluation(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
-    evaluation = service.cancel(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
-    event_id = service.emit_terminal_event(session, evaluation)
+    evaluation = service.get_for_update(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
+    evaluation = lifecycle.cancel(session, runtime, evaluation)
     session.commit()
-    service.enqueue_webhook(runtime, event_id)
-    return RedirectResponse(
-        f"/console/evaluations/{evaluation.id}", status_code=303, headers=SECURITY_HEADERS
-    )
+    page = kind_of(evaluation).console_path(evaluation)
+    return RedirectResponse(page, status_code=303, headers=SECURITY_HEADERS)
 
 
 @router.get("/evaluations/{evaluation_id}/cases/{index}")

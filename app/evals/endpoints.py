@@ -8,7 +8,9 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
+from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.evals import report, service
@@ -26,12 +28,9 @@ from app.evals.schemas import (
     OutputItem,
     OutputItemList,
 )
-from app.evaluations import lifecycle
-from app.evaluations import service as evaluations
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses
-from app.runtime import Runtime
 
 router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=LeanRoute)
 _PROBLEMS = problem_responses(400, 401, 404)
@@ -40,6 +39,7 @@ Order = Literal["asc", "desc"]
 
 
 @router.post("", response_model=Eval, status_code=status.HTTP_201_CREATED, responses=_PROBLEMS)
+@idempotent()
 def create_eval(payload: EvalCreate, session: SessionDep, tenant: TenantDep) -> Eval:
     """Define an eval: the rows' `item_schema` and the criteria that grade each row."""
     definition = service.create_eval(session, tenant, payload)
@@ -91,16 +91,9 @@ def delete_eval(
 ) -> EvalDeleted:
     """Delete an eval with its runs and their output items; running runs are canceled first."""
     definition = service.get_eval_or_404(session, tenant, eval_id)
-    deleted = service.delete_eval(session, tenant, definition)
+    service.delete_eval(session, runtime, tenant, definition)
     session.commit()
-    _after_delete(runtime, tenant, deleted)
     return EvalDeleted(eval_id=eval_id)
-
-
-def _after_delete(runtime: Runtime, tenant: Tenant, deleted: service.Deleted) -> None:
-    for ref in deleted.canceled:
-        lifecycle.finished(ref, "canceled")
-    evaluations.collect_media(runtime, tenant.id, deleted.digests)
 
 
 def _run_or_404(
@@ -121,6 +114,7 @@ def _run_or_404(
     status_code=status.HTTP_201_CREATED,
     responses=_PROBLEMS,
 )
+@idempotent()
 def create_eval_run(
     eval_id: str,
     payload: EvalRunCreate,
@@ -133,13 +127,8 @@ def create_eval_run(
     evaluation = service.create_run(session, tenant, eval_id, payload, runtime.settings)
     definition, run, evaluation = _run_or_404(session, tenant, eval_id, evaluation.id)
     body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
-    event_id = evaluations.emit_terminal_event(session, evaluation)
-    ref = lifecycle.EvaluationRef.of(evaluation)
+    lifecycle.submit(session, runtime, evaluation)
     session.commit()
-    if evaluation.status == "queued":
-        lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
-        evaluations.dispatch_submitted(runtime, evaluation)
-    evaluations.enqueue_webhook(runtime, event_id)
     return body
 
 
@@ -199,7 +188,6 @@ def cancel_eval_run(
 ) -> EvalRunObject:
     """Cancel a queued or running run; rows already graded keep their counts."""
     definition, run, evaluation = _run_or_404(session, tenant, eval_id, run_id, for_update=True)
-    event_id = None
     if evaluation.status in TERMINAL_STATUSES:
         if evaluation.status != "canceled":
             # 400, not 409: the SDK would retry a 409 twice more.
@@ -208,16 +196,11 @@ def cancel_eval_run(
             )
     else:
         try:
-            evaluation = evaluations.cancel_loaded(session, evaluation)
+            evaluation = lifecycle.cancel(session, runtime, evaluation)
         except ProblemError as exc:
             raise bad_request(exc.detail or "", ["run_id"], "run_not_cancelable") from exc
-        event_id = evaluations.emit_terminal_event(session, evaluation)
     body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
-    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
-    if event_id is not None:
-        lifecycle.finished(ref, "canceled")
-    evaluations.enqueue_webhook(runtime, event_id)
     return body
 
 
@@ -227,9 +210,8 @@ def delete_eval_run(
 ) -> EvalRunDeleted:
     """Delete a run and its output items; a running run is canceled first."""
     _, _, evaluation = _run_or_404(session, tenant, eval_id, run_id, for_update=True)
-    deleted = service.delete_runs(session, [evaluation])
+    service.delete_runs(session, runtime, [evaluation])
     session.commit()
-    _after_delete(runtime, tenant, deleted)
     return EvalRunDeleted(run_id=run_id)
 
 

@@ -5,11 +5,11 @@ per data-source row (`metadata.item`, `metadata.sample`), one metric spec per cr
 flush but never commit.
 """
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app import lifecycle
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.db import utcnow
@@ -17,15 +17,13 @@ from app.evals import _schema, criteria
 from app.evals import data_source as data_sources
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import Eval, EvalCreate, EvalRunCreate, EvalUpdate
-from app.evaluations import lifecycle
-from app.evaluations import service as evaluations
+from app.evaluations import admission
 from app.evaluations.repository import EvaluationRepository
-from app.evaluations.schemas import TERMINAL_STATUSES
 from app.ids import new_id
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import Collected, ProblemError, bad_request
+from app.runtime import Runtime
 from app.telemetry import logs
-from app.tenants import limits
 from app.webhooks import service as webhook_service
 
 KIND = "eval_run"
@@ -99,34 +97,20 @@ def update_eval(
     return definition
 
 
-@dataclass
-class Deleted:
-    """What deleting runs leaves to do after commit: blobs to collect, cancels to log."""
-
-    digests: set[str] = field(default_factory=set)
-    canceled: list[lifecycle.EvaluationRef] = field(default_factory=list)
-
-
-def delete_runs(session: Session, runs: list[Evaluation]) -> Deleted:
+def delete_runs(session: Session, runtime: Runtime, runs: list[Evaluation]) -> None:
     """Delete runs (read locked for update) with their rows, canceling running ones first:
     their jobs find them gone at their next write and stop without storing anything."""
-    deleted = Deleted()
     for evaluation in runs:
-        if evaluation.status not in TERMINAL_STATUSES:
-            try:
-                evaluations.cancel_loaded(session, evaluation)
-                deleted.canceled.append(lifecycle.EvaluationRef.of(evaluation))
-            except ProblemError:
-                pass  # its last job finished it since we read it: deleted all the same
-        deleted.digests |= evaluations.delete_loaded(session, evaluation)
-    return deleted
+        lifecycle.delete(session, runtime, evaluation)
 
 
-def delete_eval(session: Session, tenant: Tenant, definition: EvalDefinition) -> Deleted:
+def delete_eval(
+    session: Session, runtime: Runtime, tenant: Tenant, definition: EvalDefinition
+) -> None:
     """Delete an eval with its runs (running ones canceled first) and their output items."""
-    deleted = delete_runs(session, EvalRunRepository(session, tenant.id).of_eval(definition.id))
+    runs = EvalRunRepository(session, tenant.id).of_eval(definition.id)
+    delete_runs(session, runtime, runs)
     EvalRepository(session, tenant.id).delete(definition)
-    return deleted
 
 
 def get_eval_or_404(session: Session, tenant: Tenant, eval_id: str) -> EvalDefinition:
@@ -230,7 +214,13 @@ def create_run(
     problems.raise_if_any()
     assert rows is not None  # no problems: the rows were read
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
-    limits.admit(session, tenant)
+    admission.admit(
+        session,
+        tenant,
+        settings,
+        test_cases=(len(rows), list(data_sources.SOURCE)),
+        metrics=(len(definition.specs), ["testing_criteria"]),
+    )
     evaluation = Evaluation(
         id=new_id("evalrun"),
         kind=KIND,

@@ -15,7 +15,6 @@ from app.config import Settings
 from app.evals import report
 from app.evals.data_source import generation_params
 from app.evals.labels import run_labels
-from app.evals.service import KIND
 from app.evaluations import kinds
 from app.evaluations.schemas import EvalRunOrigin
 from app.judges import Generation
@@ -67,6 +66,12 @@ class EvalRunKind(kinds.Kind):
     OpenAI's envelope so the SDK's `client.webhooks.unwrap()` reads them."""
 
     event_envelope = "openai"
+    # OpenAI deletes a running run outright.
+    cancels_on_delete = True
+
+    def api_path(self, session: Session, evaluation: Evaluation) -> str:
+        run = session.get(EvalRun, evaluation.id)
+        return f"/v1/evals/{run.eval_id if run else '-'}/runs/{evaluation.id}"
 
     def predictor(
         self,
@@ -113,6 +118,3 @@ class EvalRunKind(kinds.Kind):
             if error
             else None,
         }
-
-
-kinds.register(KIND, EvalRunKind())

@@ -5,17 +5,17 @@ from typing import Annotated, Literal, get_args
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from app import idempotency
+from app import ids, lifecycle
 from app.api.deps import (
-    IdempotencyKeyDep,
     RuntimeDep,
     SessionDep,
     TenantDep,
     checked_with_tenant,
 )
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import checks, export, lifecycle, service
+from app.evaluations import checks, export, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -60,49 +60,19 @@ _PROBLEMS = problem_responses(400, 401, 404, 409, 413, 415, 422)
     responses=_PROBLEMS,
 )
 @checked_with_tenant(checks.body_problems)
+@idempotent()
 def create_evaluation(
     payload: EvaluationCreate,
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
-    idempotency_key: IdempotencyKeyDep,
 ) -> Response:
     """Submit test cases and metrics; scoring runs on workers. Poll `Location` for progress."""
-    reservation_id = None
-    if idempotency_key is not None:
-        stored = idempotency.reserve(
-            session,
-            tenant.id,
-            idempotency_key,
-            idempotency.fingerprint(payload.model_dump(mode="json")),
-            runtime.settings.idempotency_retention_hours,
-        )
-        if stored.status_code is not None:
-            return JSONResponse(
-                stored.response_body,
-                status_code=stored.status_code,
-                headers={**stored.response_headers, "Idempotent-Replayed": "true"},
-            )
-        reservation_id = stored.id
-    try:
-        evaluation = service.create(session, tenant, payload, runtime.settings)
-        body = service.to_schema(session, evaluation).model_dump(mode="json")
-        headers = {
-            "Location": f"/v1/evaluations/{evaluation.id}",
-            "Retry-After": POLL_AFTER_SECONDS,
-        }
-        if reservation_id is not None:
-            idempotency.complete(session, reservation_id, 202, body, headers)
-        ref = lifecycle.EvaluationRef.of(evaluation)
-        session.commit()
-    except BaseException:
-        # Nothing was stored, so the key must not replay anything: a retry starts afresh.
-        if reservation_id is not None:
-            idempotency.release(session, reservation_id)
-        raise
-    lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
-    # Enqueue only after commit, so a worker never looks for an evaluation that isn't there.
-    service.dispatch_submitted(runtime, evaluation)
+    evaluation = service.create(session, tenant, payload, runtime.settings)
+    body = service.to_schema(session, evaluation).model_dump(mode="json")
+    headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
+    lifecycle.submit(session, runtime, evaluation)
+    session.commit()
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
 
@@ -127,7 +97,7 @@ def list_evaluations(
 ) -> EvaluationList:
     """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first."""
     rows = EvaluationRepository(session, tenant.id, (kind,)).page(
-        id_cursor(after, "eval" if kind == "evaluation" else "evalrun"),
+        id_cursor(after, ids.EVALUATION_PREFIXES if kind == "evaluation" else "evalrun"),
         limit,
         status=status,
         name=name,
@@ -256,13 +226,10 @@ def cancel_evaluation(
     evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> Evaluation:
     """Stop a queued or running evaluation; results already stored are kept."""
-    evaluation = service.cancel(session, tenant, evaluation_id)
-    event_id = service.emit_terminal_event(session, evaluation)
+    evaluation = service.get_for_update(session, tenant, evaluation_id)
+    evaluation = lifecycle.cancel(session, runtime, evaluation)
     body = service.to_schema(session, evaluation)
-    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
-    lifecycle.finished(ref, "canceled")
-    service.enqueue_webhook(runtime, event_id)
     return body
 
 
@@ -276,7 +243,6 @@ def delete_evaluation(
 ) -> Response:
     """Delete a finished evaluation: its test cases, results and images no other row uses.
     A queued or running one answers 409: cancel it first."""
-    digests = service.delete(session, tenant, evaluation_id)
+    lifecycle.delete(session, runtime, service.get_for_update(session, tenant, evaluation_id))
     session.commit()
-    service.collect_media(runtime, tenant.id, digests)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,12 +1,14 @@
-"""How a kind built on evaluations (a run, an eval run) plugs into the scoring job.
+"""A kind of evaluation as a strategy: how it is scored, cancelled, deleted, shown, announced.
 
-The job knows evaluations only. A kind implements `Kind` and registers it under the value it
-stores in `evaluation.kind`; the job asks the registry, never imports the kind's package.
+The evaluation core and the lifecycle service know evaluations only. Each kind implements
+`Kind` in its own folder; one explicit map in `app/kinds.py` names them all by the value they
+store in `evaluation.kind`, and the process's entry points hand it to `use` at start-up. The
+core asks `kind_of`, never imports a kind's package.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
@@ -16,6 +18,7 @@ from app.judges import JudgeUsage
 from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase
 from app.models import Evaluation, TestCase
+from app.webhooks.service import Envelope
 
 
 class Predictor(Protocol):
@@ -53,10 +56,27 @@ class Naming:
 
 
 class Kind:
-    """A plain evaluation; kinds override what they add."""
+    """What every kind does alike; a kind overrides what it does its own way."""
 
-    # How its webhook bodies are wrapped (app.webhooks.service.Envelope).
-    event_envelope: Literal["loupe", "openai"] = "loupe"
+    # How its webhook bodies are wrapped.
+    event_envelope: Envelope = "loupe"
+    # Whether its per-metric summaries carry clustered error bars (a run reports its clusters
+    # per report row instead).
+    summary_clusters: bool = False
+    # Whether deleting a queued or running one cancels it first (else: 409, cancel it first).
+    cancels_on_delete: bool = False
+
+    def api_path(self, session: Session, evaluation: Evaluation) -> str:
+        """Where clients read it (the `Location` of its submit)."""
+        raise NotImplementedError
+
+    def cancel_path(self, session: Session, evaluation: Evaluation) -> str:
+        """The route that cancels it, named in the 409 a delete of a running one answers."""
+        return f"{self.api_path(session, evaluation)}/cancel"
+
+    def console_path(self, evaluation: Evaluation) -> str:
+        """Its page in the console."""
+        return f"/console/evaluations/{evaluation.id}"
 
     def predictor(
         self,
@@ -83,29 +103,28 @@ class Kind:
 
         `data` is the evaluation's own thin payload (ids, status, counts).
         """
-        return f"{evaluation.kind or 'evaluation'}.{evaluation.status}", data
+        return f"{evaluation.kind or DEFAULT_KIND}.{evaluation.status}", data
 
 
 _KINDS: dict[str, Kind] = {}
-_PLAIN = Kind()
+# What rows from before kinds were stored hold in `evaluation.kind` (the column's default).
+DEFAULT_KIND = "evaluation"
 
 
-def register(name: str, kind: Kind) -> None:
-    """Make `kind` handle evaluations stored with `kind = name`."""
-    _KINDS[name] = kind
+def use(kinds: Mapping[str, Kind]) -> None:
+    """Make these the process's kinds, by the value each stores in `evaluation.kind`."""
+    _KINDS.clear()
+    _KINDS.update(kinds)
 
 
 def kind_of(evaluation: Evaluation) -> Kind:
-    """The registered kind of an evaluation; KeyError for a kind this process never loaded."""
-    name = evaluation.kind or "evaluation"
-    if name == "evaluation":
-        return _PLAIN
-    # Scoring a run as a plain evaluation would silently skip its candidate calls.
-    return _KINDS[name]
+    """The kind of an evaluation; KeyError for a kind this process was not given (scoring a
+    run as something else would silently skip its candidate calls)."""
+    return _KINDS[evaluation.kind or DEFAULT_KIND]
 
 
 def naming_of(session: Session, evaluation: Evaluation) -> Naming:
-    """The evaluation's `Naming` by its kind (none for a kind this process never loaded:
-    naming is only words, unlike scoring)."""
-    kind = _KINDS.get(evaluation.kind or "evaluation", _PLAIN)
-    return kind.naming(session, evaluation)
+    """The evaluation's `Naming` by its kind (none for an unknown kind: naming is only words,
+    unlike scoring)."""
+    kind = _KINDS.get(evaluation.kind or DEFAULT_KIND)
+    return kind.naming(session, evaluation) if kind is not None else Naming()

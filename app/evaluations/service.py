@@ -12,9 +12,10 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import checks, intervals
+from app.evaluations import admission, checks, intervals
 from app.evaluations.intervals import UNIT
-from app.evaluations.kinds import kind_of, naming_of
+from app.evaluations.jobs import SCORE_SLICE
+from app.evaluations.kinds import DEFAULT_KIND, kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -31,7 +32,7 @@ from app.evaluations.schemas import (
 )
 from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.evaluations.schemas import TestCase as TestCaseSchema
-from app.ids import new_id
+from app.ids import EVALUATION_PREFIX, new_id
 from app.media import gc
 from app.media.links import MediaUrl, with_media_urls
 from app.media.store import DatabaseBlobStore
@@ -41,9 +42,9 @@ from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.runtime import Runtime
 from app.stats import BoundedInterval, Bounds, clustered_spread, spread_from_sums, wilson_interval
 from app.telemetry import logs
-from app.tenants import limits
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
 from app.webhooks import service as webhook_service
+from app.webhooks.jobs import DELIVER_WEBHOOK
 
 logger = logging.getLogger("loupe.evaluations")
 
@@ -66,9 +67,15 @@ def create(
     if checked.findings.errors:
         raise invalid_request(checked.findings.errors, checked.findings.total)
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
-    limits.admit(session, tenant)
+    admission.admit(
+        session,
+        tenant,
+        settings,
+        test_cases=(len(payload.test_cases), ["test_cases"]),
+        metrics=(len(payload.metrics), ["metrics"]),
+    )
     evaluation = Evaluation(
-        id=new_id("eval"),
+        id=new_id(EVALUATION_PREFIX),
         tenant_id=tenant.id,
         name=payload.name,
         metadata_=payload.metadata or {},
@@ -166,8 +173,8 @@ def dispatch_slice(
 ) -> bool:
     """Queue one slice's job in its tenant's fair place; False if one already waits."""
     args: tuple[str | int, ...] = (evaluation_id, start, stop) + ((turn,) if turn else ())
-    return runtime.dispatcher.enqueue(
-        "workers.jobs.score_slice",
+    return SCORE_SLICE.enqueue(
+        runtime,
         *args,
         job_id=slice_job_id(evaluation_id, start, turn),
         owner=tenant_id,
@@ -242,7 +249,7 @@ def to_schema(
     by_cluster = (
         evaluations.scores_by_cluster(evaluation, evaluation.cluster_by)
         # A run's clusters are its dataset's, reported per report row (app/runs/service.py).
-        if evaluation.cluster_by and by_index and evaluation.kind == "evaluation"
+        if evaluation.cluster_by and by_index and kind_of(evaluation).summary_clusters
         else {}
     )
     inconsistent = evaluations.position_inconsistent_counts(
@@ -328,7 +335,7 @@ def to_schema(
     )
     return EvaluationSchema(
         id=evaluation.id,
-        kind=evaluation.kind or "evaluation",  # type: ignore[arg-type]
+        kind=evaluation.kind or DEFAULT_KIND,  # type: ignore[arg-type]
         name=evaluation.name,
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]
@@ -458,7 +465,7 @@ def check_metric(evaluation: Evaluation, metric: str | None) -> None:
 
 
 def get_or_404(
-    session: Session, tenant: Tenant, evaluation_id: str, kinds: tuple[str, ...] = ("evaluation",)
+    session: Session, tenant: Tenant, evaluation_id: str, kinds: tuple[str, ...] = (DEFAULT_KIND,)
 ) -> Evaluation:
     """One of the tenant's evaluations of these kinds (plain ones unless told)."""
     evaluation = EvaluationRepository(session, tenant.id, kinds).get(evaluation_id)
@@ -467,19 +474,19 @@ def get_or_404(
     return evaluation
 
 
-def cancel(
-    session: Session, tenant: Tenant, evaluation_id: str, kinds: tuple[str, ...] = ("evaluation",)
+def get_for_update(
+    session: Session, tenant: Tenant, evaluation_id: str, kinds: tuple[str, ...] = (DEFAULT_KIND,)
 ) -> Evaluation:
-    """Cancel a queued or running evaluation; its stored results stay. Terminal ones: 409."""
+    """One of the tenant's evaluations of these kinds, locked for a cancel or a delete."""
     evaluation = EvaluationRepository(session, tenant.id, kinds).get(evaluation_id, for_update=True)
     if evaluation is None:
         raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
-    return cancel_loaded(session, evaluation)
+    return evaluation
 
 
 def cancel_loaded(session: Session, evaluation: Evaluation) -> Evaluation:
     """Cancel an evaluation (or run) the caller has read for its tenant; terminal ones: 409."""
-    kind = evaluation.kind or "evaluation"
+    kind = evaluation.kind or DEFAULT_KIND
     if evaluation.status in TERMINAL_STATUSES:
         raise ProblemError(
             409,
@@ -510,7 +517,7 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
     summary = to_schema(session, evaluation)
     # A thin payload (Standard Webhooks advice): ids and headline numbers; results by API.
     data = {
-        "object": evaluation.kind or "evaluation",
+        "object": evaluation.kind or DEFAULT_KIND,
         "id": evaluation.id,
         "name": evaluation.name,
         "status": evaluation.status,
@@ -540,8 +547,8 @@ def enqueue_webhook(runtime: Runtime, event_id: str | None) -> None:
     if event_id is None:
         return
     try:
-        runtime.dispatcher.enqueue(
-            "workers.jobs.deliver_webhook",
+        DELIVER_WEBHOOK.enqueue(
+            runtime,
             event_id,
             job_id=f"deliver_{event_id}",
             patience=SUBMIT_PATIENCE_SECONDS,
@@ -554,13 +561,14 @@ def delete_loaded(session: Session, evaluation: Evaluation) -> set[str]:
     """Delete a finished evaluation (or run) the caller read for its tenant, with its test cases,
     results and judge answers; returns the blob digests its cases referenced, for
     `collect_media` once this is committed. Queued or running ones: 409 (cancel them first)."""
-    kind = evaluation.kind or "evaluation"
+    kind = evaluation.kind or DEFAULT_KIND
     if evaluation.status not in TERMINAL_STATUSES:
+        cancel_path = kind_of(evaluation).cancel_path(session, evaluation)
         raise ProblemError(
             409,
             "Conflict",
             f"The {kind} is {evaluation.status}; cancel it first "
-            f"(POST /v1/{kind}s/{evaluation.id}/cancel), then delete it.",
+            f"(POST {cancel_path}), then delete it.",
             slug=f"{kind}-not-finished",
         )
     digests = gc.release(session, evaluation.id)
@@ -576,11 +584,3 @@ def collect_media(runtime: Runtime, tenant_id: str, digests: set[str]) -> list[s
         removed = gc.collect(session, tenant_id, digests)
         session.commit()
     return removed
-
-
-def delete(session: Session, tenant: Tenant, evaluation_id: str) -> set[str]:
-    """Delete one of the tenant's finished evaluations (404 for another tenant's)."""
-    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id, for_update=True)
-    if evaluation is None:
-        raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
-    return delete_loaded(session, evaluation)

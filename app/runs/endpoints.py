@@ -9,11 +9,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor, position
 from app.api.routing import LeanRoute
-from app.evaluations import lifecycle
-from app.evaluations import service as evaluations
 from app.evaluations.endpoints import CompletedWithErrorsQuery
 from app.evaluations.export import csv_cell
 from app.evaluations.schemas import TERMINAL_STATUSES
@@ -37,6 +37,7 @@ POLL_AFTER_SECONDS = "2"
 
 @router.post("", status_code=status.HTTP_202_ACCEPTED, response_model=Run)
 @checked_with_tenant(service.body_problems)
+@idempotent()
 def create_run(
     payload: RunCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> Response:
@@ -44,10 +45,8 @@ def create_run(
     evaluation = service.create(session, tenant, payload, runtime.settings)
     run, evaluation = service.get_or_404(session, tenant, evaluation.id)
     body = service.to_schema(session, run, evaluation).model_dump(mode="json")
-    ref = lifecycle.EvaluationRef.of(evaluation)
+    lifecycle.submit(session, runtime, evaluation)
     session.commit()
-    lifecycle.submitted(ref, evaluation.total_test_cases, len(evaluation.metrics))
-    evaluations.dispatch_submitted(runtime, evaluation)
     headers = {"Location": f"/v1/runs/{run.id}", "Retry-After": POLL_AFTER_SECONDS}
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
@@ -170,13 +169,9 @@ def _csv(pages: Iterable[list[Sample]], keys: list[str]) -> Iterator[str]:
 def cancel_run(run_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep) -> Run:
     """Stop a queued or running run; samples already scored are kept."""
     run, evaluation = service.get_or_404(session, tenant, run_id)
-    evaluation = evaluations.cancel_loaded(session, evaluation)
-    event_id = evaluations.emit_terminal_event(session, evaluation)
+    evaluation = lifecycle.cancel(session, runtime, evaluation)
     body = service.to_schema(session, run, evaluation)
-    ref = lifecycle.EvaluationRef.of(evaluation)
     session.commit()
-    lifecycle.finished(ref, "canceled")
-    evaluations.enqueue_webhook(runtime, event_id)
     return body
 
 
@@ -187,7 +182,6 @@ def delete_run(
     """Delete a finished run: its samples, scores and report (the dataset stays).
     A queued or running one answers 409: cancel it first."""
     _, evaluation = service.get_or_404(session, tenant, run_id)
-    digests = evaluations.delete_loaded(session, evaluation)
+    lifecycle.delete(session, runtime, evaluation)
     session.commit()
-    evaluations.collect_media(runtime, tenant.id, digests)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

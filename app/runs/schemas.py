@@ -90,7 +90,6 @@ class RunCreate(BaseModel):
     metrics: list[MetricSpec] | None = Field(  # type: ignore[valid-type]
         default=None,
         min_length=1,
-        max_length=16,
         description="Evaluation metric specs scored besides the run's EvalScope scorers "
         "(`g_eval`, `answer_relevancy`, …): each sample is a test case with `input` (the "
         "question, images in place), `actual_output` (the answer) and `expected_output` (the "

@@ -14,7 +14,7 @@ from app.api.salvage import salvage
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
-from app.evaluations import intervals, judging
+from app.evaluations import admission, intervals, judging
 from app.evaluations import service as evaluations
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, ClusteredError, ErrorInfo
@@ -22,13 +22,11 @@ from app.ids import new_id
 from app.metrics import BLEU_KEYS, ROUGE_KEYS, MetricSpecBase, parse_spec
 from app.models import Dataset, DatasetRow, Evaluation, Result, Run, Tenant, TestCase
 from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, field_error, invalid_request
-from app.runs import repository
 from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, RunCreate, Sample, SampleError
 from app.runs.schemas import Run as RunSchema
 from app.stats import BoundedInterval, Bounds, mean_interval
 from app.telemetry import logs
-from app.tenants import limits
 
 # Per-sample keys in EvalScope's report order, by the result type that logs them.
 REPORT_KEYS = {
@@ -384,7 +382,13 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
     judge, endpoint_id = checked.judge, checked.endpoint_id
     given = payload.predictions is not None
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.
-    limits.admit(session, tenant)
+    admission.admit(
+        session,
+        tenant,
+        settings,
+        test_cases=(len(selected), ["limit"]),
+        metrics=(len(payload.metrics or []), ["metrics"]),
+    )
     evaluation = Evaluation(
         id=new_id("run"),
         kind="run",
@@ -489,11 +493,11 @@ def score_sums(rows: Iterable[dict[str, Any]]) -> dict[tuple[str, str], Sums]:
 _PASS_FAIL_KEYS = {*REPORT_KEYS["choice_accuracy"], *REPORT_KEYS["llm_accuracy"]}
 
 
-def _values(session: Session, run_id: str) -> dict[tuple[str, str], tuple[list[float], list[Any]]]:
+def _values(session: Session, run: Run) -> dict[tuple[str, str], tuple[list[float], list[Any]]]:
     """Per (report key, subset or OVERALL): the values and their samples' clusters, read from
     the results."""
     values: dict[tuple[str, str], tuple[list[float], list[Any]]] = defaultdict(lambda: ([], []))
-    for row, metadata in repository.scored_logs(session, run_id):
+    for row, metadata in RunRepository(session, run.tenant_id).scored_logs(run):
         for key, subset, value in _report_values(row):
             for group in (subset, OVERALL):
                 scores, clusters = values[(key, group)]
@@ -544,7 +548,9 @@ def report(
         evaluation: the run's evaluation: its metrics' score ranges, and whether it is done.
     """
     sums: dict[tuple[str, str], Sums] = {}
-    for key, subset, total, num, total_sq, passed, failed in repository.scores(session, run.id):
+    # `run` was read for its tenant (by a request) or by id (by the job announcing it).
+    run_scores = RunRepository(session, run.tenant_id).scores(run)
+    for key, subset, total, num, total_sq, passed, failed in run_scores:
         sums[(key, subset)] = (total, num, total_sq, passed, failed)
         a_total, a_num, a_sq, a_passed, a_failed = sums.get((key, OVERALL), _NO_SUMS)
         sums[(key, OVERALL)] = (
@@ -558,7 +564,7 @@ def report(
 
     def values() -> dict[tuple[str, str], tuple[list[float], list[Any]]]:
         if not read:
-            read.update(_values(session, run.id))
+            read.update(_values(session, run))
         return read
 
     bounds = _key_bounds(evaluation)
@@ -655,7 +661,8 @@ def _key_order(run: Run) -> list[str]:
 
 def score_keys(session: Session, run: Run) -> list[str]:
     """The report keys the run has scores for, in report order."""
-    present = {key for key, _, _, num, *_ in repository.scores(session, run.id) if num}
+    scores = RunRepository(session, run.tenant_id).scores(run)
+    present = {key for key, _, _, num, *_ in scores if num}
     return [key for key in _key_order(run) if key in present]
 
 
@@ -709,7 +716,7 @@ def samples_with_cases(
     session: Session, run: Run, after: int | None, limit: int
 ) -> tuple[list[tuple[Sample, TestCase]], bool]:
     """A page of samples, each with its stored test case (the question and media sent)."""
-    cases, results = repository.sample_page(session, run.id, after, limit)
+    cases, results = RunRepository(session, run.tenant_id).sample_page(run, after, limit)
     by_case: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_case[result.test_case_index].append(result)

@@ -10,7 +10,8 @@ from app.config import Settings
 from app.evaluations import kinds
 from app.media.resolve import CaseImages
 from app.models import Evaluation, Run, TestCase
-from app.runs import repository, service
+from app.runs import service
+from app.unscoped.run_scores import UnscopedRunScoreRepository
 
 
 def predictor_for(
@@ -32,7 +33,7 @@ def predictor_for(
 
 def tally(session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
     """Add newly stored results to the run's report sums, in the transaction that stores them."""
-    repository.add_scores(session, evaluation_id, service.score_sums(inserted))
+    UnscopedRunScoreRepository(session).add(evaluation_id, service.score_sums(inserted))
 
 
 class RunKind(kinds.Kind):
@@ -51,5 +52,8 @@ class RunKind(kinds.Kind):
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
         tally(session, evaluation_id, inserted)
 
+    def api_path(self, session: Session, evaluation: Evaluation) -> str:
+        return f"/v1/runs/{evaluation.id}"
 
-kinds.register("run", RunKind())
+    def console_path(self, evaluation: Evaluation) -> str:
+        return f"/console/runs/{evaluation.id}"

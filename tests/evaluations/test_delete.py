@@ -225,7 +225,9 @@ class TestBlobCollectionRace:
                 tenant = tenants.tenant_by_key_hash(session, hash_key(key))
                 session.expunge(tenant)
                 # A: the deletion, committed; its collection comes next.
-                digests = service.delete(session, tenant, first["id"])
+                digests = service.delete_loaded(
+                    session, service.get_for_update(session, tenant, first["id"])
+                )
                 session.commit()
             assert digests == {digest}
             with runtime.session() as storing:

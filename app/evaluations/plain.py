@@ -1,0 +1,15 @@
+"""The plain evaluation as a kind: test cases submitted with their answers, scored as they are."""
+
+from sqlalchemy.orm import Session
+
+from app.evaluations.kinds import Kind
+from app.models import Evaluation
+
+
+class EvaluationKind(Kind):
+    """`POST /v1/evaluations`: nothing to answer first; its summaries carry clustered errors."""
+
+    summary_clusters = True
+
+    def api_path(self, session: Session, evaluation: Evaluation) -> str:
+        return f"/v1/evaluations/{evaluation.id}"

@@ -1,0 +1,64 @@
+"""The lifecycle service: what submit, cancel and delete do alike for every kind."""
+
+from contextlib import suppress
+
+from sqlalchemy.orm import Session
+
+from app.evaluations import lifecycle as events
+from app.evaluations import service as evaluations
+from app.evaluations.kinds import kind_of
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.models import Evaluation
+from app.outbox import outbox
+from app.problems import ProblemError
+from app.runtime import Runtime
+
+
+def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
+    """Announce a stored new evaluation and queue its jobs, once the caller commits it.
+
+    A kind that finished at submit (an eval run with no rows) gets its terminal event instead.
+    """
+    box = outbox(session)
+    ref = events.EvaluationRef.of(evaluation)
+    if evaluation.status == "queued":
+        test_cases, metrics = evaluation.total_test_cases, len(evaluation.metrics)
+        box.add(lambda: events.submitted(ref, test_cases, metrics))
+        # Enqueued only once committed, so a worker never looks for a row that isn't there.
+        box.add(lambda: evaluations.dispatch_submitted(runtime, evaluation))
+    _announce(session, runtime, evaluation)
+
+
+def cancel(session: Session, runtime: Runtime, evaluation: Evaluation) -> Evaluation:
+    """Cancel a queued or running evaluation of any kind the caller read for its tenant (for
+    update); terminal ones: 409. Counted, logged and announced once the caller commits."""
+    evaluation = _cancel(session, evaluation)
+    _announce(session, runtime, evaluation)
+    return evaluation
+
+
+def delete(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
+    """Delete a finished evaluation of any kind the caller read for its tenant (for update),
+    with its rows; a running one is canceled first if its kind does so, else 409. The images
+    no row uses any more are removed once the caller commits."""
+    if evaluation.status not in TERMINAL_STATUSES and kind_of(evaluation).cancels_on_delete:
+        # Its last job may have finished it since it was read: deleted all the same. The cancel
+        # is unannounced: its webhook event would name an evaluation that is gone.
+        with suppress(ProblemError):
+            _cancel(session, evaluation)
+    digests = evaluations.delete_loaded(session, evaluation)
+    tenant_id = evaluation.tenant_id
+    outbox(session).add(lambda: evaluations.collect_media(runtime, tenant_id, digests) and None)
+
+
+def _cancel(session: Session, evaluation: Evaluation) -> Evaluation:
+    evaluation = evaluations.cancel_loaded(session, evaluation)
+    ref = events.EvaluationRef.of(evaluation)
+    outbox(session).add(lambda: events.finished(ref, "canceled"))
+    return evaluation
+
+
+def _announce(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
+    event_id = evaluations.emit_terminal_event(session, evaluation)
+    if event_id is not None:
+        outbox(session).add(lambda: evaluations.enqueue_webhook(runtime, event_id))

@@ -1,0 +1,96 @@
+"""Every kind goes through one lifecycle: the same admission limits, the same cancel wherever
+it is asked for (API or console), side effects only after the change commits."""
+
+import logging
+from pathlib import Path
+
+from app.telemetry.metrics import EVALUATIONS_FINISHED
+from tests.console.helpers import csrf_of, signed_in
+from tests.fixtures.api import Api, side_app
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.runs.helpers import wait_run
+from tests.runs.test_endpoints import vqa_dataset
+
+G_EVAL = {
+    "type": "g_eval",
+    "criteria": "Is it right?",
+    "evaluation_params": ["input", "actual_output"],
+}
+
+
+def given_predictions(dataset_id: str, count: int) -> dict:
+    return {
+        "dataset_id": dataset_id,
+        "subsets": ["example_vqa"],
+        "limit": count,
+        "predictions": [
+            {"subset": "example_vqa", "index": index, "prediction": "a"} for index in range(count)
+        ],
+    }
+
+
+class TestAdmission:
+    def test_a_dataset_run_past_max_test_cases_is_refused(self, tmp_path: Path) -> None:
+        with side_app(tmp_path, max_test_cases=2) as app, app.tenant_client() as client:
+            response = client.post("/v1/runs", json=given_predictions(vqa_dataset(client), 3))
+            assert response.status_code == 422, response.text
+            (error,) = response.json()["errors"]
+            assert error["loc"] == "limit" and "LOUPE_MAX_TEST_CASES" in error["msg"]
+            listed = client.get("/v1/runs").json()["data"]
+            assert listed == []
+
+    def test_a_dataset_run_has_max_metrics_not_sixteen(self, tmp_path: Path) -> None:
+        # Scored without a judge: the run in the wide app completes on its own.
+        metrics = [{"type": "exact_match", "name": f"m{index}"} for index in range(17)]
+        with side_app(tmp_path, max_metrics=2) as app, app.tenant_client() as client:
+            body = {**given_predictions(vqa_dataset(client), 1), "metrics": metrics[:3]}
+            response = client.post("/v1/runs", json=body)
+            assert response.status_code == 422, response.text
+            assert any(
+                error["loc"] == "metrics" and "LOUPE_MAX_METRICS" in error["msg"]
+                for error in response.json()["errors"]
+            ), response.text
+        with side_app(tmp_path / "wide", max_metrics=20) as app, app.tenant_client() as client:
+            body = {**given_predictions(vqa_dataset(client), 1), "metrics": metrics}
+            response = client.post("/v1/runs", json=body)
+            # 17 metrics are within LOUPE_MAX_METRICS=20 (the schema used to stop at 16).
+            assert response.status_code == 202, response.text
+            assert wait_run(app, client, response.json()["id"])["status"] == "completed"
+
+
+class TestConsoleCancel:
+    def test_is_counted_and_logged_like_an_api_cancel(
+        self, api: Api, judge: ScriptedJudge, log_records: list[logging.LogRecord]
+    ) -> None:
+        judge.script(plausible_answer)
+        judge.hold()
+        counter = EVALUATIONS_FINISHED.labels("evaluation", "canceled")
+        before = counter._value.get()
+        try:
+            key = api.new_key()
+            response = api.client(key).post(
+                "/v1/evaluations",
+                json={
+                    "test_cases": [{"input": "q", "actual_output": "a"}],
+                    "metrics": [{**G_EVAL, "name": "right"}],
+                },
+            )
+            assert response.status_code == 202, response.text
+            evaluation_id = response.json()["id"]
+            client = signed_in(api, key)
+            page = client.get(f"/console/evaluations/{evaluation_id}")
+            cancel = client.post(
+                f"/console/evaluations/{evaluation_id}/cancel",
+                data={"csrf_token": csrf_of(page.text)},
+            )
+            assert cancel.status_code == 303
+        finally:
+            judge.release()
+        canceled = [
+            record
+            for record in log_records
+            if record.getMessage() == "evaluation.canceled"
+            and getattr(record, "evaluation_id", None) == evaluation_id
+        ]
+        assert len(canceled) == 1
+        assert counter._value.get() == before + 1
