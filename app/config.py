@@ -82,160 +82,311 @@ class ModelPrice(BaseModel):
 class Settings(BaseSettings):
     """Every knob Loupe has; defaults give the embedded mode (SQLite + in-process worker)."""
 
-    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, env_file=".env", extra="ignore")
+    # Each field's docstring is its description: docs/generate.py writes the settings reference
+    # page from them (tests/test_docs_site.py fails while a field has none).
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_file=".env", extra="ignore", use_attribute_docstrings=True
+    )
 
     host: str = "127.0.0.1"
+    """The address `loupe serve` listens on."""
     port: int = 8000
+    """The port `loupe serve` listens on."""
     database_url: str = "sqlite:///./var/loupe.db"
+    """SQLAlchemy URL."""
     # No Redis URL means the embedded worker runs jobs in the API process.
     redis_url: str | None = None
+    """Set it to use RQ workers instead of the in-process worker."""
     queue_name: str = "loupe"
+    """The RQ queue the API enqueues to and workers consume."""
 
     max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    """Larger request bodies get 413."""
     max_test_cases: int = Field(default=10_000, ge=1)
+    """Test cases per evaluation; more answers 422 naming the setting and `test_cases`. Raise or
+    lower it freely (no fixed cap behind it): `LOUPE_MAX_BODY_BYTES` still bounds a submission.
+    """
     max_metrics: int = Field(default=20, ge=1)
+    """Metrics per evaluation; more answers 422 naming the setting and `metrics` (no fixed cap
+    behind it either).
+    """
 
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=1000, ge=1)
+    """Test cases per job."""
     # Metric computations in progress at once inside one job. Twice the judge limit: items
     # waiting on a shared answer (G-Eval steps, truths) or on the database must not leave judge
     # slots idle; the judge limit still bounds the calls in flight.
     worker_concurrency: int = Field(default=128, ge=1)
+    """Metric computations in progress per job (judge calls in flight stay within
+    `LOUPE_JUDGE_CONCURRENCY`; more computations than judge slots keep the slots busy while some
+    wait on shared answers).
+    """
     # Results buffered before a write; writes also happen every flush interval.
     result_batch_size: int = Field(default=100, ge=1)
+    """A job writes its results every this many (and at least every `LOUPE_RESULT_FLUSH_SECONDS`).
+    """
     result_flush_seconds: float = Field(default=1.0, gt=0)
+    """A job writes its results at least this often, whatever their number (progress and heartbeat).
+    """
     job_timeout_seconds: int = Field(default=3600, ge=10)
+    """An RQ job running longer than this is stopped."""
     job_retries: int = Field(default=3, ge=0)
+    """A failed RQ job is retried this many times (after 2, 10, 30 s)."""
     embedded_worker_threads: int = Field(default=2, ge=1)
+    """Jobs the in-process worker runs at once (embedded mode)."""
     # Fair sharing between tenants: waiting jobs are lined up round-robin by tenant, and a job
     # that has run for a turn gives its worker to a waiting job of a tenant running fewer jobs
     # (its remaining cases go back in line). Off: first come, first served.
     fair_sharing: bool = True
+    """Share workers fairly between tenants: waiting jobs are lined up round-robin by tenant, and a
+    job that has had its turn gives its worker to a waiting job of a tenant running fewer jobs (the
+    rest of its slice waits in line again; nothing is lost or called twice). `false`: first come,
+    first served.
+    """
     job_turn_seconds: float = Field(default=3.0, gt=0)
+    """How long a job runs before it may give its worker up (fair sharing); shorter lets a newcomer
+    start sooner, at the cost of more hand-overs between busy tenants.
+    """
 
     # Running jobs refresh their evaluation's heartbeat this often, on a timer of their own
     # (not only when they write results), so a long judge call never looks like a dead job.
     heartbeat_seconds: float = Field(default=5.0, gt=0)
+    """How often a running job refreshes its evaluation's heartbeat, on a timer of its own (a slow
+    judge call does not silence it).
+    """
     # The ticker re-enqueues evaluations without a heartbeat for this long: four missed beats,
     # so a killed worker's evaluation resumes within about stuck_after + tick seconds.
     tick_seconds: float = Field(default=5.0, gt=0)
+    """How often the ticker re-enqueues stuck evaluations, enqueues due webhook retries and prunes
+    idempotency keys and expired console sign-outs.
+    """
     stuck_after_seconds: float = Field(default=20.0, gt=0)
+    """Heartbeat silence after which an evaluation is re-enqueued (at least twice the heartbeat); a
+    SIGKILLed worker's evaluation resumes within about this plus `LOUPE_TICK_SECONDS`.
+    """
     max_dispatch_attempts: int = Field(default=5, ge=1)
+    """Enqueues of a stuck evaluation before it fails (`dispatch_exhausted`)."""
 
     # Log lines: "text" for people, "json" (one object per line) for a log pipeline.
     log_format: Literal["text", "json"] = "text"
+    """`text` for people; `json` writes one JSON object per line."""
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    """The lowest level of log lines written."""
     # Each `loupe worker` serves Prometheus metrics here (the API serves GET /metrics itself).
     # Workers sharing a host need a port each; 0 turns the worker's metrics off.
     metrics_host: str = "127.0.0.1"
+    """The address each `loupe worker` serves Prometheus `/metrics` on."""
     metrics_port: int = Field(default=9101, ge=0, le=65535)
+    """The port each `loupe worker` serves `/metrics` on (0: not at all; workers sharing a host need
+    a port each, a taken port is logged and skipped).
+    """
     # When set, /metrics (the API's and each worker's) answers only `Authorization: Bearer
     # <token>`; without it anyone who reaches the port may scrape.
     metrics_token: str | None = Field(default=None, min_length=1, repr=False)
+    """A bearer token the API's `/metrics` and each worker's require (Prometheus: `authorization:
+    {credentials: ...}`); unset, anyone reaching them may scrape.
+    """
 
     idempotency_retention_hours: float = Field(default=24.0, gt=0)
+    """How long an `Idempotency-Key` replays its first response."""
     # Finished evaluations and runs older than this (by completion) are deleted by the ticker,
     # with their results and unused images. Unset: kept until deleted.
     retention_days: float | None = Field(default=None, gt=0)
+    """The ticker deletes finished evaluations and runs completed longer ago than this, with their
+    results and unused images; unset: keep.
+    """
 
     # Images (app/media). Caps apply to the bytes as sent; the per-request cap counts each
     # distinct image once, whether it came as a data URL or was fetched.
     max_image_bytes: int = Field(default=20 * 1024 * 1024, ge=1024)
+    """Per image, as sent or fetched."""
     max_request_image_bytes: int = Field(default=100 * 1024 * 1024, ge=1024)
+    """A request's distinct images together."""
     # Width x height; refused before Pillow decodes a pixel (decompression bombs).
     max_image_pixels: int = Field(default=50_000_000, ge=1)
+    """Width × height, checked before decoding."""
     # Providers reject larger images and bill by tile, so the long side is capped.
     judge_image_max_side: int = Field(default=2048, ge=64)
+    """Long side of the image judges receive."""
     # Where Loupe may connect for users, one policy per purpose: host names and CIDR ranges
     # allowed although not public (comma-separated). Empty: public addresses only.
     # model: registered models (candidates, tenants' judges); image: image URLs; webhook:
     # webhook receivers. The server's own judge (LOUPE_JUDGE_BASE_URL) is the operator's.
     model_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    """Host names and CIDR ranges registered models (candidates, tenants' judges) may reach although
+    not public (comma-separated); checked at registration, before every job, and on every
+    connection.
+    """
     image_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    """Host names and CIDR ranges image URLs in test cases and datasets may reach although not
+    public (comma-separated); checked at submit and on every redirect.
+    """
     webhook_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    """Host names and CIDR ranges webhook receivers may reach although not public (comma-separated);
+    checked at registration and on every delivery.
+    """
     # Deprecated, both open all three purposes: any non-public address, or these hosts.
     allow_private_urls: bool = False
+    """Deprecated: any non-public address, for all three purposes (models, images, webhooks)."""
     fetch_allowlist: Annotated[list[str], NoDecode] = Field(default=[])
+    """Deprecated: these host names, for all three purposes (models, images, webhooks)."""
     # A PEM file of extra CAs trusted (with the public ones) for HTTPS image URLs and models:
     # on-premises servers signed by a private CA.
     ca_bundle: Path | None = None
+    """PEM file of extra CAs for HTTPS image URLs and models."""
     # Connect: each DNS lookup and TCP/TLS connect. Read: the longest silence while the
     # headers or body arrive. Total: the whole fetch of one URL, redirects included.
     fetch_connect_timeout_seconds: float = Field(default=3.0, gt=0)
+    """Per image URL: each DNS lookup and connect (TLS included)."""
     fetch_read_timeout_seconds: float = Field(default=5.0, gt=0)
+    """Per image URL: the longest silence while reading the answer."""
     fetch_timeout_seconds: float = Field(default=10.0, gt=0)
+    """Per image URL: the whole fetch, redirects included."""
     fetch_max_redirects: int = Field(default=3, ge=0, le=10)
+    """Redirects followed per image URL, each checked like the first address."""
     # Image URLs fetched at once while one submission is ingested.
     fetch_concurrency: int = Field(default=8, ge=1)
+    """Image URLs fetched at once while one submission is ingested."""
 
     # The judge: any OpenAI-compatible endpoint. Unset URL/key fall back to OPENAI_BASE_URL /
     # OPENAI_API_KEY (see judge_endpoint_values).
     judge_base_url: str | None = None
+    """The judge's OpenAI-compatible endpoint (OpenAI, Azure, vLLM, Ollama, llama.cpp); unset:
+    `OPENAI_BASE_URL`. The URL needs its scheme and host (`http://127.0.0.1:8080/v1`, not
+    `127.0.0.1:8080/v1`), checked at start-up.
+    """
     judge_api_key: str | None = Field(default=None, repr=False)
+    """The judge endpoint's API key; unset: `OPENAI_API_KEY`."""
     judge_model: str = "gpt-4.1"
+    """Judge model when neither the metric nor the evaluation names one."""
     # What OpenAI Evals' `text_similarity` with `cosine` embeds with, on the judge endpoint.
     embedding_model: str = "text-embedding-3-large"
+    """Embedding model of OpenAI Evals `text_similarity` graders with `cosine` (on the judge
+    endpoint).
+    """
     # Judge requests in flight at once per process, shared by every job.
     judge_concurrency: int = Field(default=64, ge=1)
+    """Judge requests in flight per process, shared by all jobs (the most: a rate-limited endpoint
+    gets fewer, see Operations, provider rate limits).
+    """
     judge_timeout_seconds: float = Field(default=60.0, gt=0)
+    """Per judge call; retries back off exponentially with jitter and honour `Retry-After`."""
     judge_max_attempts: int = Field(default=5, ge=1)
+    """Attempts per judge call, the first included."""
     judge_response_format: Literal["json_schema", "json_object", "text"] = "json_schema"
+    """`json_schema`, `json_object` or `text`; steps down by itself when the endpoint refuses one.
+    """
     judge_backoff_base_seconds: float = Field(default=0.5, ge=0)
+    """Judge and candidate retries wait up to base × 2^(attempt−1), never more than the cap."""
     judge_backoff_cap_seconds: float = Field(default=30.0, ge=0)
+    """The longest wait between two attempts of a judge or candidate call."""
     # The most bytes of one judge, candidate or embeddings response body (decoded) read; a
     # larger one is `<role>_malformed`, not retried. A tenant's model may answer anything.
     max_model_response_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    """The most of one judge, candidate or embeddings response body read (after decompression; a
+    larger `Content-Length` is refused unread, a chunked body once it passes the cap); the call
+    fails as `<role>_malformed` naming the host and the cap, not retried, stored on the result.
+    """
     # Answers shared by an evaluation's jobs (G-Eval steps, truths) are made by the job that
     # claims them; a claim its job stopped refreshing for this long (a crash) is taken over.
     judge_claim_stale_seconds: float = Field(default=30.0, gt=0)
+    """An answer shared by an evaluation's jobs (G-Eval steps, truths) is made by the job that
+    claims it; a claim not refreshed for this long (a crashed job) is taken over.
+    """
     # Per model name (as sent to the provider), judge and candidate: a JSON object such as
     # {"gpt-4.1": {"input": 2, "output": 8, "cached_input": 0.5}}. A result whose model has no
     # price here has `cost_usd` null, never 0.
     model_prices: dict[str, ModelPrice] = Field(default_factory=dict)
+    """JSON: per model, `input`, `output` (and optional `cached_input`) USD per million tokens;
+    results of unpriced models have `cost_usd: null`.
+    """
 
     # Encrypts stored candidate-model API keys and webhook secrets, signs console sessions (any
     # string of at least 32 bytes; a Fernet key is derived from it). Unset: a random key is kept
     # in `secret_key_file`, which suits one machine only, so distributed mode refuses to start
     # without it (`require_shared_secret_key`).
     secret_key: str | None = Field(default=None, repr=False)
+    """Encrypts stored model keys and webhook secrets, signs console sessions; any string of at
+    least 32 bytes and 8 distinct characters (e.g. `openssl rand -base64 32`); required in
+    distributed mode (Redis or PostgreSQL), the same in every process.
+    """
     secret_key_file: Path = Path("./var/secret.key")
+    """Where the embedded mode keeps a random secret key when `LOUPE_SECRET_KEY` is unset (created
+    readable by its owner only; suits one machine only).
+    """
     # The web console's sign-in lasts this long (a signed cookie; sign in again after).
     console_session_hours: float = Field(default=12.0, gt=0, le=24 * 30)
+    """How long a console sign-in lasts."""
     # Requests without a valid API key (and failed console sign-ins) from one client address:
     # past this many in a window the address gets 429 until the window ends; a valid key is
     # still accepted. Shared through Redis in distributed mode. 0: no limit.
     auth_failure_limit: int = Field(default=30, ge=0)
+    """Requests without a valid API key, and failed console sign-ins, one client address may make in
+    a window before it gets 429 with `Retry-After` until the window ends (a valid key is still
+    accepted; 0 turns the limit off); shared through Redis in distributed mode.
+    """
     auth_failure_window_seconds: int = Field(default=60, ge=1, le=24 * 3600)
+    """The window `LOUPE_AUTH_FAILURE_LIMIT` counts in."""
     # Proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated addresses
     # or networks, `*` for any). Empty: none, so no client can choose the address it is counted
     # under (uvicorn otherwise believes any process on 127.0.0.1).
     forwarded_allow_ips: str = ""
+    """Proxies (comma-separated addresses or networks, `*` for any) whose `X-Forwarded-For` /
+    `X-Forwarded-Proto` `loupe serve` believes; empty: none, the peer's address is the client's.
+    """
 
     # Candidate models (dataset runs): calls in flight per process, per-call timeout, attempts.
     candidate_concurrency: int = Field(default=32, ge=1)
+    """Candidate-model requests in flight per process."""
     candidate_timeout_seconds: float = Field(default=120.0, gt=0)
+    """Per candidate-model call, retried like judge calls."""
     candidate_max_attempts: int = Field(default=5, ge=1)
+    """Attempts per candidate-model call, the first included."""
     # Dataset uploads: file size, rows per dataset, members and unpacked bytes of a zip.
     max_dataset_bytes: int = Field(default=512 * 1024 * 1024, ge=1024)
+    """Dataset upload size (413 above it)."""
     max_dataset_rows: int = Field(default=100_000, ge=1)
+    """Rows per dataset."""
     # Bytes one stored dataset row's text may take (media count as references): no model reads
     # more in one prompt, and every row is held in memory until the upload is stored.
     max_dataset_row_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)
+    """Text one dataset row may store (media counted as references; 422 naming the file and line).
+    """
     max_archive_members: int = Field(default=10_000, ge=1)
+    """Files in an uploaded zip, checked on the zip's directory (413 naming `file`, the member and
+    the setting).
+    """
     # Unset: LOUPE_MAX_DATASET_BYTES. Never more: an upload may not unpack to more than it may be.
     max_archive_bytes: int | None = Field(default=None, ge=1024)
+    """Unpacked bytes of an uploaded zip, checked on the directory and again as they inflate; unset:
+    `LOUPE_MAX_DATASET_BYTES`, and a cap above it is refused at start-up.
+    """
     # Inflated bytes per compressed byte a zip member may reach (zip bombs are ~1000:1).
     max_archive_ratio: int = Field(default=100, ge=1)
+    """Unpacked bytes per compressed byte a zip member may reach, and the whole zip too (unpacked
+    total over the upload's size, so splitting a bomb into many members gains nothing); a member, or
+    a whole zip, under 1 MiB unpacked is exempt; a zip bomb answers 413 before a byte is inflated.
+    """
     # Bytes a tenant's dataset rows, images and audio and uploaded files may occupy; a tenant's
     # own value (`loupe tenants limits --storage-bytes`) replaces it.
     tenant_storage_bytes: int = Field(default=10 * 1024 * 1024 * 1024, ge=1)
+    """Bytes a tenant's dataset rows, the images and audio its rows reference, and its uploaded
+    files may occupy; a dataset or `/v1/files` upload that would pass it answers 413 naming `file`
+    and stores nothing. Per tenant: `loupe tenants limits --tenant NAME --storage-bytes N` (0: back
+    to this default).
+    """
 
     webhook_timeout_seconds: float = Field(default=15.0, gt=0)
+    """Per delivery attempt; a receiver slower than this is a failed attempt, retried."""
     # Seconds to wait before each retry; the default spans about three days.
     # NoDecode: the env value is parsed below, so both "5,300" and "[5, 300]" work.
     webhook_retry_schedule: Annotated[list[float], NoDecode] = Field(
         default=[5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]
     )
+    """Waits before each retry (±10 % jitter, about three days in all); comma-separated or a JSON
+    list.
+    """
 
     @model_validator(mode="after")
     def _recovery_outlasts_heartbeats(self) -> "Settings":

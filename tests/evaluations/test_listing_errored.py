@@ -110,7 +110,7 @@ class TestNoScoreNote:
         (metric,) = broken["per_metric"]
         assert metric["n"] == 0 and metric["errored"] == 2
         assert metric["ci95"] is None and metric["ci_method"] is None
-        # It was null, while README says a note explains every missing interval.
+        # It was null, while docs/api.md says a note explains every missing interval.
         assert metric["interval_note"] == EVERY_RESULT_ERRORED
         page = signed_in(api, key).get(f"/console/evaluations/{broken['id']}")
         assert EVERY_RESULT_ERRORED in page.text

@@ -1,5 +1,6 @@
 """The SDK READMEs' complete examples, run as written against a live Loupe (only the server's
-URL, the key and the example's image URL swapped for the test's)."""
+URL, the key and the example's image URL swapped for the test's), and the comparisons page's
+`loupe-client compare` example (docs/comparisons.md)."""
 
 import os
 import re
@@ -79,15 +80,16 @@ class TestTypeScriptReadme:
         assert ran.stdout.splitlines()[-1].startswith("404 Not Found ")
 
 
-README = SDK_PYTHON.parents[1] / "README.md"
+# The comparisons page of the docs site (the README's example until the README was slimmed).
+COMPARISONS = SDK_PYTHON.parents[1] / "docs" / "comparisons.md"
 
 
 def compare_example() -> tuple[str, list[str]]:
-    """The README's `loupe-client compare` step (its arguments) and the output it shows."""
-    text = README.read_text()
+    """The docs' `loupe-client compare` step (its arguments) and the output it shows."""
+    text = COMPARISONS.read_text()
     command = re.search(r"run: (loupe-client compare .*)\n", text)
     shown = re.search(r"```\n(metric +baseline → candidate.*?)```", text, re.S)
-    assert command and shown, "the README's compare example moved"
+    assert command and shown, "the comparisons page's compare example moved"
     return command.group(1), shown.group(1).splitlines()
 
 
