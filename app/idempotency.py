@@ -1,9 +1,10 @@
 """Idempotency-Key handling with Stripe's semantics: replay, conflict, 24 h retention.
 
 A keyed request first reserves its key: a committed row with no response yet, unique per
-(tenant, key), so of concurrent twins exactly one proceeds. The winner stores its response in
-the transaction that stores its work, or releases the key if it fails; the others get 409 while
-it runs and its response afterwards.
+(tenant, key), so of concurrent twins exactly one proceeds. The winner claims the key in the
+transaction that stores its work (`claim`, so work and key commit together), stores its response
+just after (`complete`), or releases the key if it fails; the others get 409 while it runs and
+its response afterwards. `app/api/idempotent.py` wraps a creating endpoint in all of this.
 """
 
 import hashlib
@@ -23,6 +24,9 @@ from app.problems import ProblemError
 # process); a retry takes the key over. Should that request still finish, its completion finds
 # the reservation gone and is rolled back, so the key still yields one outcome.
 ABANDONED_AFTER = timedelta(minutes=10)
+# `status_code` of a key whose work committed and whose response is being stored: never taken
+# over as abandoned (that would do the work twice); in progress (409) until it expires.
+CLAIMED = 0
 
 
 def fingerprint(body: Any) -> str:
@@ -74,14 +78,30 @@ def reserve(
             raise ProblemError(
                 422,
                 "Idempotency key reused",
-                "Idempotency-Key: this key was first used with a different request body.",
+                "Idempotency-Key: this key was first used with a different request body "
+                "or on another route.",
                 slug="idempotency-key-reused",
                 field=["header", "Idempotency-Key"],
             )
-        if stored.status_code is None:
+        if stored.status_code is None or stored.status_code == CLAIMED:
             raise _in_progress()
         return stored
     raise _in_progress()
+
+
+def claim(session: Session, reservation_id: int) -> None:
+    """Mark the key as used by the work about to commit, in that work's transaction.
+
+    Raises 409 if the reservation was taken over as abandoned: the caller's work must then
+    be rolled back, as the key's new holder does it instead.
+    """
+    claimed = session.execute(
+        update(IdempotencyKey)
+        .where(IdempotencyKey.id == reservation_id, IdempotencyKey.status_code.is_(None))
+        .values(status_code=CLAIMED)
+    )
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        raise _in_progress()
 
 
 def complete(
@@ -91,14 +111,17 @@ def complete(
     response_body: dict[str, Any],
     response_headers: dict[str, str],
 ) -> None:
-    """Store the response on the reservation, in the caller's transaction.
+    """Store the response on the reservation (reserved or claimed), in the caller's transaction.
 
     Raises 409 if the reservation was taken over as abandoned: the caller's work must then
     be rolled back, as the key's new holder does it instead.
     """
     stored = session.execute(
         update(IdempotencyKey)
-        .where(IdempotencyKey.id == reservation_id, IdempotencyKey.status_code.is_(None))
+        .where(
+            IdempotencyKey.id == reservation_id,
+            or_(IdempotencyKey.status_code.is_(None), IdempotencyKey.status_code == CLAIMED),
+        )
         .values(
             status_code=status_code,
             response_body=response_body,

@@ -1,7 +1,20 @@
-"""Prefixed, time-sortable identifiers (`eval_0193c4...`)."""
+"""Prefixed, time-sortable identifiers (`evn_0193c4...`): one prefix per entity.
+
+Prefixes: `evn` evaluation, `run` dataset run, `ds` dataset, `model` candidate model, `cmp`
+comparison, `we` webhook endpoint, `msg` webhook event, `whd` webhook delivery, `res` result,
+`ten` tenant, `key` API key; and OpenAI's shapes on the OpenAI-compatible routes: `eval` eval,
+`evalrun` eval run, `file` file (`tests/test_id_prefixes.py` checks they stay distinct).
+"""
 
 import os
 import time
+
+# Loupe evaluations. Until 2026-11 they were `eval_`, as OpenAI evals still are, so a cursor
+# could not tell the two apart; the ids already issued keep resolving (lookups take the whole
+# id, and an evaluations cursor takes either prefix: `eval_` ids sort before every `evn_` one,
+# as they were all issued before it).
+EVALUATION_PREFIX = "evn"
+EVALUATION_PREFIXES = (EVALUATION_PREFIX, "eval")
 
 
 def new_id(prefix: str) -> str:

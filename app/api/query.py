@@ -62,19 +62,21 @@ def position(name: str, value: str, what: str) -> int:
 
 
 def id_cursor(
-    value: str | None, prefix: str, loc: tuple[str, ...] = ("query", "after")
+    value: str | None, prefix: str | tuple[str, ...], loc: tuple[str, ...] = ("query", "after")
 ) -> str | None:
     """An id cursor (`after`) from the query string; 400 problem+json naming the parameter
-    unless it is empty (no cursor) or has the prefix of the ids listed.
+    unless it is empty (no cursor) or has the prefix of the ids listed (`prefix`: a tuple when
+    the list's older ids had another, the current one first).
 
     Ids sort by creation time, so a cursor that was deleted or never issued still has a place
     in the order; text of another shape sorts before or after every id and would silently
     answer the first page or an empty one.
     """
-    if not value or value.startswith(f"{prefix}_"):
+    prefixes = (prefix,) if isinstance(prefix, str) else prefix
+    if not value or value.startswith(tuple(f"{each}_" for each in prefixes)):
         return value
     raise bad_request(
-        f"{loc[-1]}: {value[:40]!r} is not an id of this list (they start with {prefix}_)",
+        f"{loc[-1]}: {value[:40]!r} is not an id of this list (they start with {prefixes[0]}_)",
         list(loc),
         "bad_cursor",
     )

@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.candidates import service
@@ -24,6 +25,7 @@ LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=CandidateModel)
 @checked_with_tenant(service.body_problems)
+@idempotent()
 def create_model(
     payload: CandidateModelCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> CandidateModel:

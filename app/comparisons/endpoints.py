@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, TenantDep
+from app.api.idempotent import idempotent
 from app.api.routing import LeanRoute
 from app.comparisons import service
 from app.comparisons.schemas import Comparison, ComparisonCreate, ComparisonItemList, Direction
@@ -16,6 +17,7 @@ _PROBLEMS = problem_responses(400, 401, 404, 409, 422)
 
 
 @router.post("", response_model=Comparison, responses=_PROBLEMS)
+@idempotent()
 def create_comparison(
     payload: ComparisonCreate, session: SessionDep, tenant: TenantDep
 ) -> Comparison:

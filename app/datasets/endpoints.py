@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor, position
 from app.config import Settings
 from app.datasets import service
@@ -38,6 +39,7 @@ def _empty_upload(
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=Dataset)
 @checked_with_tenant(_empty_upload)
+@idempotent()
 def create_dataset(
     session: SessionDep,
     tenant: TenantDep,

@@ -5,6 +5,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.files import service
 from app.files.repository import EvalFileRepository
@@ -16,6 +17,7 @@ _PROBLEMS = problem_responses(400, 401, 404, 413)
 
 
 @router.post("", response_model=FileObject, responses=_PROBLEMS)
+@idempotent()
 async def create_file(
     request: Request,
     runtime: RuntimeDep,

@@ -5,6 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.problems import ProblemError, problem_responses
@@ -31,6 +32,7 @@ LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=WebhookEndpointWithSecret)
 @checked_with_tenant(body_problems)
+@idempotent(sealed=("secret",))
 def create_webhook_endpoint(
     payload: WebhookEndpointCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> WebhookEndpointWithSecret:

@@ -399,31 +399,34 @@ class TestIdempotency:
     def test_key_in_progress_is_409_until_abandoned(self, api: Api) -> None:
         from datetime import timedelta
 
-        from sqlalchemy import update
+        from sqlalchemy import select, update
 
         from app import idempotency
         from app.db import utcnow
-        from app.evaluations.schemas import EvaluationCreate
         from app.models import IdempotencyKey
         from app.tenants.service import create_key
 
         body = evaluation_body()
-        # A first request holds the key: reserved, no response yet.
         with api.served.runtime.session() as session:
             tenant, key = create_key(session, f"tenant-{uuid.uuid4().hex[:8]}")
-            canonical = EvaluationCreate.model_validate(body).model_dump(mode="json")
-            session.add(
-                IdempotencyKey(
-                    tenant_id=tenant.id, key="held", fingerprint=idempotency.fingerprint(canonical)
-                )
-            )
             session.commit()
         client = api.client(key)
         headers = {"Idempotency-Key": "held"}
+        # A first request holds the key: reserved, no response yet (put back so after a real
+        # request, so the fingerprint is the app's own).
+        api.wait(client, client.post("/v1/evaluations", json=body, headers=headers).json()["id"])
+        with api.served.runtime.session() as session:
+            held = session.scalars(
+                select(IdempotencyKey).where(
+                    IdempotencyKey.tenant_id == tenant.id, IdempotencyKey.key == "held"
+                )
+            ).one()
+            held.status_code, held.response_body = None, None
+            session.commit()
         response = client.post("/v1/evaluations", json=body, headers=headers)
         assert "in progress" in problem(response, 409)["detail"]
         assert response.headers["retry-after"] == "1"
-        assert client.get("/v1/evaluations").json()["data"] == []
+        assert len(client.get("/v1/evaluations").json()["data"]) == 1
         # Another body is still refused as a reuse.
         problem(
             client.post("/v1/evaluations", json=evaluation_body(name="x"), headers=headers), 422

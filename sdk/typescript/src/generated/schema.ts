@@ -3602,7 +3602,10 @@ export interface operations {
     create_comparison: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3918,7 +3921,10 @@ export interface operations {
     create_dataset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4324,7 +4330,10 @@ export interface operations {
     create_eval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4660,7 +4669,10 @@ export interface operations {
     create_eval_run: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 eval_id: string;
             };
@@ -5934,7 +5946,10 @@ export interface operations {
     create_file: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6383,7 +6398,10 @@ export interface operations {
     create_model: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6754,7 +6772,10 @@ export interface operations {
     create_run: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7460,7 +7481,10 @@ export interface operations {
     create_webhook_endpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path?: never;
             cookie?: never;
         };

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.comparison import Comparison
 from ...models.comparison_create import ComparisonCreate
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: ComparisonCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -110,6 +115,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ComparisonCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Comparison | Problem]:
     """ Create Comparison
@@ -117,6 +123,8 @@ def sync_detailed(
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ComparisonCreate):
 
     Raises:
@@ -130,6 +138,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -143,6 +152,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ComparisonCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Comparison | Problem | None:
     """ Create Comparison
@@ -150,6 +160,8 @@ def sync(
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ComparisonCreate):
 
     Raises:
@@ -164,6 +176,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -171,6 +184,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ComparisonCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Comparison | Problem]:
     """ Create Comparison
@@ -178,6 +192,8 @@ async def asyncio_detailed(
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ComparisonCreate):
 
     Raises:
@@ -191,6 +207,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -204,6 +221,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ComparisonCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Comparison | Problem | None:
     """ Create Comparison
@@ -211,6 +229,8 @@ async def asyncio(
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ComparisonCreate):
 
     Raises:
@@ -225,5 +245,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.body_create_dataset import BodyCreateDataset
 from ...models.dataset import Dataset
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: BodyCreateDataset,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -110,6 +115,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: BodyCreateDataset,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Dataset | Problem]:
     """ Create Dataset
@@ -117,6 +123,8 @@ def sync_detailed(
      Upload an EvalScope/VLMEvalKit benchmark file; every row is validated now.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateDataset):
 
     Raises:
@@ -130,6 +138,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -143,6 +152,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: BodyCreateDataset,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Dataset | Problem | None:
     """ Create Dataset
@@ -150,6 +160,8 @@ def sync(
      Upload an EvalScope/VLMEvalKit benchmark file; every row is validated now.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateDataset):
 
     Raises:
@@ -164,6 +176,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -171,6 +184,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: BodyCreateDataset,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Dataset | Problem]:
     """ Create Dataset
@@ -178,6 +192,8 @@ async def asyncio_detailed(
      Upload an EvalScope/VLMEvalKit benchmark file; every row is validated now.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateDataset):
 
     Raises:
@@ -191,6 +207,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -204,6 +221,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: BodyCreateDataset,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Dataset | Problem | None:
     """ Create Dataset
@@ -211,6 +229,8 @@ async def asyncio(
      Upload an EvalScope/VLMEvalKit benchmark file; every row is validated now.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateDataset):
 
     Raises:
@@ -225,5 +245,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

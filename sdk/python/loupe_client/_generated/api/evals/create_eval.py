@@ -12,6 +12,7 @@ from ...models.eval_ import Eval
 from ...models.eval_create import EvalCreate
 from ...models.http_validation_error import HTTPValidationError
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,9 +20,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: EvalCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -104,6 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: EvalCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Eval | HTTPValidationError | Problem]:
     """ Create Eval
@@ -111,6 +117,8 @@ def sync_detailed(
      Define an eval: the rows' `item_schema` and the criteria that grade each row.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalCreate):
 
     Raises:
@@ -124,6 +132,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -137,6 +146,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: EvalCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Eval | HTTPValidationError | Problem | None:
     """ Create Eval
@@ -144,6 +154,8 @@ def sync(
      Define an eval: the rows' `item_schema` and the criteria that grade each row.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalCreate):
 
     Raises:
@@ -158,6 +170,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -165,6 +178,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: EvalCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Eval | HTTPValidationError | Problem]:
     """ Create Eval
@@ -172,6 +186,8 @@ async def asyncio_detailed(
      Define an eval: the rows' `item_schema` and the criteria that grade each row.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalCreate):
 
     Raises:
@@ -185,6 +201,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -198,6 +215,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: EvalCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Eval | HTTPValidationError | Problem | None:
     """ Create Eval
@@ -205,6 +223,8 @@ async def asyncio(
      Define an eval: the rows' `item_schema` and the criteria that grade each row.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalCreate):
 
     Raises:
@@ -219,5 +239,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -12,6 +12,7 @@ from ...models.eval_run_create import EvalRunCreate
 from ...models.eval_run_object import EvalRunObject
 from ...models.http_validation_error import HTTPValidationError
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -20,9 +21,13 @@ def _get_kwargs(
     eval_id: str,
     *,
     body: EvalRunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -106,6 +111,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: EvalRunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[EvalRunObject | HTTPValidationError | Problem]:
     """ Create Eval Run
@@ -114,6 +120,8 @@ def sync_detailed(
 
     Args:
         eval_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalRunCreate):
 
     Raises:
@@ -128,6 +136,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         eval_id=eval_id,
 body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -142,6 +151,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: EvalRunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> EvalRunObject | HTTPValidationError | Problem | None:
     """ Create Eval Run
@@ -150,6 +160,8 @@ def sync(
 
     Args:
         eval_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalRunCreate):
 
     Raises:
@@ -165,6 +177,7 @@ def sync(
         eval_id=eval_id,
 client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -173,6 +186,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: EvalRunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[EvalRunObject | HTTPValidationError | Problem]:
     """ Create Eval Run
@@ -181,6 +195,8 @@ async def asyncio_detailed(
 
     Args:
         eval_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalRunCreate):
 
     Raises:
@@ -195,6 +211,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         eval_id=eval_id,
 body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -209,6 +226,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: EvalRunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> EvalRunObject | HTTPValidationError | Problem | None:
     """ Create Eval Run
@@ -217,6 +235,8 @@ async def asyncio(
 
     Args:
         eval_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (EvalRunCreate):
 
     Raises:
@@ -232,5 +252,6 @@ async def asyncio(
         eval_id=eval_id,
 client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

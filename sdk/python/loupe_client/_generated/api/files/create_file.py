@@ -12,6 +12,7 @@ from ...models.body_create_file import BodyCreateFile
 from ...models.file_object import FileObject
 from ...models.http_validation_error import HTTPValidationError
 from ...models.problem import Problem
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,9 +20,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: BodyCreateFile,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -104,6 +109,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: BodyCreateFile,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[FileObject | HTTPValidationError | Problem]:
     """ Create File
@@ -111,6 +117,8 @@ def sync_detailed(
      Upload a JSONL file with `purpose=evals`; every line is checked now, by number.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateFile):
 
     Raises:
@@ -124,6 +132,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -137,6 +146,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: BodyCreateFile,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> FileObject | HTTPValidationError | Problem | None:
     """ Create File
@@ -144,6 +154,8 @@ def sync(
      Upload a JSONL file with `purpose=evals`; every line is checked now, by number.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateFile):
 
     Raises:
@@ -158,6 +170,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -165,6 +178,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: BodyCreateFile,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[FileObject | HTTPValidationError | Problem]:
     """ Create File
@@ -172,6 +186,8 @@ async def asyncio_detailed(
      Upload a JSONL file with `purpose=evals`; every line is checked now, by number.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateFile):
 
     Raises:
@@ -185,6 +201,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -198,6 +215,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: BodyCreateFile,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> FileObject | HTTPValidationError | Problem | None:
     """ Create File
@@ -205,6 +223,8 @@ async def asyncio(
      Upload a JSONL file with `purpose=evals`; every line is checked now, by number.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (BodyCreateFile):
 
     Raises:
@@ -219,5 +239,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.problem import Problem
 from ...models.run import Run
 from ...models.run_create import RunCreate
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: RunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -117,6 +122,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: RunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Problem | Run]:
     """ Create Run
@@ -124,6 +130,8 @@ def sync_detailed(
      Run a candidate model (or score given predictions) over a dataset; poll `Location`.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (RunCreate):
 
     Raises:
@@ -137,6 +145,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -150,6 +159,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: RunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Problem | Run | None:
     """ Create Run
@@ -157,6 +167,8 @@ def sync(
      Run a candidate model (or score given predictions) over a dataset; poll `Location`.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (RunCreate):
 
     Raises:
@@ -171,6 +183,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -178,6 +191,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: RunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Problem | Run]:
     """ Create Run
@@ -185,6 +199,8 @@ async def asyncio_detailed(
      Run a candidate model (or score given predictions) over a dataset; poll `Location`.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (RunCreate):
 
     Raises:
@@ -198,6 +214,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -211,6 +228,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: RunCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Problem | Run | None:
     """ Create Run
@@ -218,6 +236,8 @@ async def asyncio(
      Run a candidate model (or score given predictions) over a dataset; poll `Location`.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (RunCreate):
 
     Raises:
@@ -232,5 +252,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed

@@ -11,6 +11,7 @@ from ... import errors
 from ...models.problem import Problem
 from ...models.webhook_endpoint_create import WebhookEndpointCreate
 from ...models.webhook_endpoint_with_secret import WebhookEndpointWithSecret
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -18,9 +19,13 @@ from typing import cast
 def _get_kwargs(
     *,
     body: WebhookEndpointCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -117,6 +122,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: WebhookEndpointCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Problem | WebhookEndpointWithSecret]:
     """ Create Webhook Endpoint
@@ -124,6 +130,8 @@ def sync_detailed(
      Register a URL to receive signed evaluation events; the secret is shown only here.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (WebhookEndpointCreate):
 
     Raises:
@@ -137,6 +145,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -150,6 +159,7 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: WebhookEndpointCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Problem | WebhookEndpointWithSecret | None:
     """ Create Webhook Endpoint
@@ -157,6 +167,8 @@ def sync(
      Register a URL to receive signed evaluation events; the secret is shown only here.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (WebhookEndpointCreate):
 
     Raises:
@@ -171,6 +183,7 @@ def sync(
     return sync_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -178,6 +191,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: WebhookEndpointCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Problem | WebhookEndpointWithSecret]:
     """ Create Webhook Endpoint
@@ -185,6 +199,8 @@ async def asyncio_detailed(
      Register a URL to receive signed evaluation events; the secret is shown only here.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (WebhookEndpointCreate):
 
     Raises:
@@ -198,6 +214,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -211,6 +228,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: WebhookEndpointCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Problem | WebhookEndpointWithSecret | None:
     """ Create Webhook Endpoint
@@ -218,6 +236,8 @@ async def asyncio(
      Register a URL to receive signed evaluation events; the secret is shown only here.
 
     Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (WebhookEndpointCreate):
 
     Raises:
@@ -232,5 +252,6 @@ async def asyncio(
     return (await asyncio_detailed(
         client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed
