@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.comparisons import repository
 from app.comparisons.repository import ComparisonRepository
 from app.comparisons.schemas import Comparison as ComparisonSchema
 from app.comparisons.schemas import (
@@ -69,12 +68,15 @@ def _by_metric(rows: Sequence[Any]) -> tuple[SideScores, set[str]]:
 
 
 def _sides(
-    session: Session, baseline_id: str, candidate_id: str, metrics: Sequence[str] | None = None
+    repo: ComparisonRepository,
+    baseline_id: str,
+    candidate_id: str,
+    metrics: Sequence[str] | None = None,
 ) -> tuple[SideScores, SideScores, set[str], set[str]]:
     """Both sides' scores with every id either side repeats left out (which of two cases is
     the partner is unknowable), and those ids per side."""
-    base, base_repeated = _by_metric(repository.scores(session, baseline_id, metrics))
-    cand, cand_repeated = _by_metric(repository.scores(session, candidate_id, metrics))
+    base, base_repeated = _by_metric(repo.scores(baseline_id, metrics))
+    cand, cand_repeated = _by_metric(repo.scores(candidate_id, metrics))
     ambiguous = base_repeated | cand_repeated
     if ambiguous:
         for cases in (*base.values(), *cand.values()):
@@ -281,7 +283,7 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         )
     ours, theirs = _metric_specs(baseline), _metric_specs(candidate)
     names, not_compared, mismatched = _compared_metrics(payload, ours, theirs)
-    base, cand, base_repeated, cand_repeated = _sides(session, baseline.id, candidate.id)
+    base, cand, base_repeated, cand_repeated = _sides(repo, baseline.id, candidate.id)
     compared = [
         _compare(
             name, (ours[name], theirs[name]), base.get(name, {}), cand.get(name, {}), payload.alpha
@@ -382,7 +384,8 @@ def items(
             field=["query", "metric"],
         )
     wanted = [metric] if metric is not None else names
-    base, cand, _, _ = _sides(session, comparison.baseline_id, comparison.candidate_id, wanted)
+    repo = ComparisonRepository(session, tenant.id)
+    base, cand, _, _ = _sides(repo, comparison.baseline_id, comparison.candidate_id, wanted)
     # Comparisons stored before thresholds were recorded hold neither: one threshold, as then.
     same_threshold = {
         row["metric"]: row.get("baseline_threshold") == row.get("candidate_threshold")
@@ -413,8 +416,8 @@ def items(
         start = ids.index(after) + 1
     page = moved[start : start + limit]
     case_ids = [case_id for _, _, case_id in page]
-    base_reasons = repository.reasons(session, comparison.baseline_id, wanted, case_ids)
-    cand_reasons = repository.reasons(session, comparison.candidate_id, wanted, case_ids)
+    base_reasons = repo.reasons(comparison.baseline_id, wanted, case_ids)
+    cand_reasons = repo.reasons(comparison.candidate_id, wanted, case_ids)
     return [
         ComparisonItem(
             id=f"{name}/{case_id}",

@@ -4,28 +4,25 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, tuple_
-from sqlalchemy.orm import Session
 
 from app.media import gc
 from app.models import Dataset, DatasetRow, Run
+from app.repository import TenantScopedRepository
 
 
-class DatasetRepository:
-    def __init__(self, session: Session, tenant_id: str) -> None:
-        self.session = session
-        self.tenant_id = tenant_id
+class DatasetRepository(TenantScopedRepository[Dataset]):
+    """One tenant's datasets, and their rows through the dataset."""
 
-    def _base(self):  # type: ignore[no-untyped-def]
-        return select(Dataset).where(Dataset.tenant_id == self.tenant_id)
+    model = Dataset
 
     def get(self, dataset_id: str) -> Dataset | None:
-        return self.session.scalars(self._base().where(Dataset.id == dataset_id)).one_or_none()
+        return self.get_by_id(dataset_id)
 
     def page(self, after: str | None, limit: int) -> Sequence[Dataset]:
-        statement = self._base().order_by(Dataset.id.desc()).limit(limit + 1)
-        if after:
-            statement = statement.where(Dataset.id < after)
-        return self.session.scalars(statement).all()
+        """Newest first; `limit + 1` rows so the caller can tell whether more follow."""
+        return self.keyset_page(
+            self.get_base_statement(), Dataset.id, after or None, limit, descending=True
+        )
 
     def add(self, dataset: Dataset, rows: list[dict[str, Any]]) -> None:
         self.session.add(dataset)
@@ -40,7 +37,7 @@ class DatasetRepository:
         """Rows in upload order; `limit + 1` so the caller can tell whether more follow."""
         statement = (
             select(DatasetRow)
-            .where(DatasetRow.dataset_id == dataset.id)
+            .where(DatasetRow.dataset_id == self.owned(dataset).id)
             .order_by(DatasetRow.id)
             .limit(limit + 1)
         )
@@ -72,19 +69,21 @@ class DatasetRepository:
         """Every row of the named subsets, in upload order."""
         return self.session.scalars(
             select(DatasetRow)
-            .where(DatasetRow.dataset_id == dataset.id, DatasetRow.subset.in_(subsets))
+            .where(DatasetRow.dataset_id == self.owned(dataset).id, DatasetRow.subset.in_(subsets))
             .order_by(DatasetRow.id)
         ).all()
 
+    def runs_using(self, dataset: Dataset) -> int:
+        """How many runs read the dataset (a run keeps its dataset)."""
+        statement = (
+            select(func.count())
+            .select_from(Run)
+            .where(Run.tenant_id == self.tenant_id, Run.dataset_id == self.owned(dataset).id)
+        )
+        return self.session.scalar(statement) or 0
 
-def runs_using(session: Session, dataset_id: str) -> int:
-    """How many runs read the dataset (a run keeps its dataset)."""
-    return (
-        session.scalar(select(func.count()).select_from(Run).where(Run.dataset_id == dataset_id))
-        or 0
-    )
-
-
-def delete_dataset(session: Session, dataset_id: str) -> None:
-    session.execute(delete(DatasetRow).where(DatasetRow.dataset_id == dataset_id))
-    session.execute(delete(Dataset).where(Dataset.id == dataset_id))
+    def delete(self, dataset: Dataset) -> None:
+        """The dataset and its rows (runs using it are refused first, by the service)."""
+        dataset_id = self.owned(dataset).id
+        self.session.execute(delete(DatasetRow).where(DatasetRow.dataset_id == dataset_id))
+        self.session.execute(delete(Dataset).where(Dataset.id == dataset_id))

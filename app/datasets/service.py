@@ -6,7 +6,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.datasets import repository
 from app.datasets.formats import ArchiveTooLarge, DatasetFormatError, DatasetSubset, parse_upload
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset as DatasetSchema
@@ -216,7 +215,8 @@ def delete(session: Session, tenant: Tenant, dataset_id: str) -> set[str]:
     """Delete a dataset and its rows; returns the blob digests they referenced (for
     app.media.gc once committed). A dataset runs still read answers 409."""
     dataset = get_or_404(session, tenant, dataset_id)
-    used = repository.runs_using(session, dataset.id)
+    datasets = DatasetRepository(session, tenant.id)
+    used = datasets.runs_using(dataset)
     if used:
         raise ProblemError(
             409,
@@ -225,5 +225,5 @@ def delete(session: Session, tenant: Tenant, dataset_id: str) -> set[str]:
             slug="dataset-in-use",
         )
     digests = gc.release(session, dataset.id)
-    repository.delete_dataset(session, dataset.id)
+    datasets.delete(dataset)
     return digests

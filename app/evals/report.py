@@ -10,8 +10,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.evals import repository
 from app.evals.data_source import sampling_used
+from app.evals.repository import EvalRunRepository
 from app.evals.schemas import (
     EvalRunCriterionCounts,
     EvalRunError,
@@ -49,7 +49,8 @@ class Grades:
         criteria = len(evaluation.metrics)
         rows: dict[int, _Row] = defaultdict(_Row)
         by_criterion: dict[int, list[tuple[int, bool]]] = defaultdict(list)
-        for index, metric_index, passed, errored in repository.grades(session, evaluation.id):
+        runs = EvalRunRepository(session, evaluation.tenant_id)
+        for index, metric_index, passed, errored in runs.grades(evaluation):
             row = rows[index]
             row.graded += 1
             row.errored = row.errored or bool(errored)
@@ -243,7 +244,7 @@ def output_items(
     indexes: list[int],
 ) -> list[OutputItem]:
     """The output items of the rows at `indexes` (rows every criterion has graded)."""
-    cases, results = repository.item_page(session, run.id, indexes)
+    cases, results = EvalRunRepository(session, run.tenant_id).item_page(run, indexes)
     by_row: dict[int, dict[int, Result]] = defaultdict(dict)
     for result in results:
         by_row[result.test_case_index][result.metric_index] = result

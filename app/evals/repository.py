@@ -1,29 +1,23 @@
 """All SQL about evals and eval runs, scoped to one tenant."""
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import select
 
 from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
+from app.repository import TenantScopedRepository
 
 
 def _after(column: Any, cursor: Any, ascending: bool) -> Any:
     return column > cursor if ascending else column < cursor
 
 
-class EvalRepository:
-    def __init__(self, session: Session, tenant_id: str) -> None:
-        self.session = session
-        self.tenant_id = tenant_id
-
-    def _base(self):  # type: ignore[no-untyped-def]
-        return select(EvalDefinition).where(EvalDefinition.tenant_id == self.tenant_id)
+class EvalRepository(TenantScopedRepository[EvalDefinition]):
+    model = EvalDefinition
 
     def get(self, eval_id: str) -> EvalDefinition | None:
-        return self.session.scalars(self._base().where(EvalDefinition.id == eval_id)).one_or_none()
+        return self.get_by_id(eval_id)
 
     def page(
         self, after: str | None, limit: int, ascending: bool, order_by: str
@@ -32,7 +26,7 @@ class EvalRepository:
         (updated_at, id) order. None when ordering by updated_at after an eval that does not
         exist (deleted, say): there is no place to continue from, and starting over would
         repeat the evals already listed."""
-        statement = self._base()
+        statement = self.get_base_statement()
         if order_by == "updated_at":
             column = EvalDefinition.updated_at
             if after:
@@ -73,12 +67,12 @@ class EvalRepository:
         self.session.flush()
 
 
-class EvalRunRepository:
-    def __init__(self, session: Session, tenant_id: str) -> None:
-        self.session = session
-        self.tenant_id = tenant_id
+class EvalRunRepository(TenantScopedRepository[EvalRun]):
+    """One tenant's eval runs, each with its evaluation; their results through the run."""
 
-    def _base(self):  # type: ignore[no-untyped-def]
+    model = EvalRun
+
+    def get_base_statement(self):  # type: ignore[no-untyped-def]
         return (
             select(EvalRun, Evaluation)
             .join(Evaluation, Evaluation.id == EvalRun.id)
@@ -88,7 +82,9 @@ class EvalRunRepository:
     def get(
         self, eval_id: str, run_id: str, *, for_update: bool = False
     ) -> tuple[EvalRun, Evaluation] | None:
-        statement = self._base().where(EvalRun.id == run_id, EvalRun.eval_id == eval_id)
+        statement = self.get_base_statement().where(
+            EvalRun.id == run_id, EvalRun.eval_id == eval_id
+        )
         if for_update:
             statement = statement.with_for_update()
         row = self.session.execute(statement).one_or_none()
@@ -97,7 +93,10 @@ class EvalRunRepository:
     def of_eval(self, eval_id: str) -> list[Evaluation]:
         """Every run of the eval, as evaluations, locked for update (to cancel and delete)."""
         statement = (
-            self._base().where(EvalRun.eval_id == eval_id).order_by(EvalRun.id).with_for_update()
+            self.get_base_statement()
+            .where(EvalRun.eval_id == eval_id)
+            .order_by(EvalRun.id)
+            .with_for_update()
         )
         return [row[1] for row in self.session.execute(statement).all()]
 
@@ -105,7 +104,7 @@ class EvalRunRepository:
         self, eval_id: str, status: str | None, after: str | None, limit: int, ascending: bool
     ) -> list[tuple[EvalRun, Evaluation]]:
         """`limit + 1` runs in creation (id) order after the run `after`."""
-        statement = self._base().where(EvalRun.eval_id == eval_id)
+        statement = self.get_base_statement().where(EvalRun.eval_id == eval_id)
         if status:
             statement = statement.where(Evaluation.status == status)
         if after:
@@ -118,37 +117,33 @@ class EvalRunRepository:
         self.session.add(run)
         self.session.flush()
 
+    def grades(self, evaluation: Evaluation) -> Sequence[Any]:
+        """(test case index, criterion index, passed, errored) of every stored result of the
+        run whose evaluation this is."""
+        return self.session.execute(
+            select(
+                Result.test_case_index,
+                Result.metric_index,
+                Result.passed,
+                Result.error.is_not(None),
+            ).where(Result.evaluation_id == self.owned(evaluation).id)
+        ).all()
 
-def grades(session: Session, run_id: str) -> Sequence[Any]:
-    """(test case index, criterion index, passed, errored) of every stored result."""
-    return session.execute(
-        select(
-            Result.test_case_index,
-            Result.metric_index,
-            Result.passed,
-            Result.error.is_not(None),
-        ).where(Result.evaluation_id == run_id)
-    ).all()
-
-
-def item_page(
-    session: Session, run_id: str, indexes: list[int]
-) -> tuple[Sequence[TestCase], Sequence[Result]]:
-    """The test cases at `indexes` and their results, in index then criterion order."""
-    if not indexes:
-        return [], []
-    cases = session.scalars(
-        select(TestCase)
-        .where(TestCase.evaluation_id == run_id, TestCase.index.in_(indexes))
-        .order_by(TestCase.index)
-    ).all()
-    results = session.scalars(
-        select(Result)
-        .where(Result.evaluation_id == run_id, Result.test_case_index.in_(indexes))
-        .order_by(Result.test_case_index, Result.metric_index)
-    ).all()
-    return cases, results
-
-
-def last_graded(session: Session, run_id: str) -> datetime | None:
-    return session.scalar(select(func.max(Result.created_at)).where(Result.evaluation_id == run_id))
+    def item_page(
+        self, run: EvalRun, indexes: list[int]
+    ) -> tuple[Sequence[TestCase], Sequence[Result]]:
+        """The run's test cases at `indexes` and their results, in index then criterion order."""
+        run_id = self.owned(run).id
+        if not indexes:
+            return [], []
+        cases = self.session.scalars(
+            select(TestCase)
+            .where(TestCase.evaluation_id == run_id, TestCase.index.in_(indexes))
+            .order_by(TestCase.index)
+        ).all()
+        results = self.session.scalars(
+            select(Result)
+            .where(Result.evaluation_id == run_id, Result.test_case_index.in_(indexes))
+            .order_by(Result.test_case_index, Result.metric_index)
+        ).all()
+        return cases, results

@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.db import insert_ignoring_duplicates
@@ -34,17 +34,6 @@ def keys_of(session: Session, tenant_id: str) -> Sequence[ApiKey]:
     return session.scalars(
         select(ApiKey).where(ApiKey.tenant_id == tenant_id).order_by(ApiKey.created_at)
     ).all()
-
-
-def key_by_id(session: Session, key_id: str) -> ApiKey | None:
-    return session.get(ApiKey, key_id)
-
-
-def touch_key(session: Session, key_id: str, now: datetime) -> None:
-    """Record a key's use in a transaction of its own (the request's may never commit)."""
-    with session.get_bind().connect() as connection:
-        connection.execute(update(ApiKey).where(ApiKey.id == key_id).values(last_used_at=now))
-        connection.commit()
 
 
 def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:

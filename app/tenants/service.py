@@ -10,6 +10,7 @@ from app.db import utcnow
 from app.ids import new_id
 from app.models import ApiKey, Tenant
 from app.tenants import repository
+from app.unscoped.api_keys import UnscopedApiKeyRepository
 
 KEY_PREFIX = "lp_"
 # How stale `last_used_at` may get: one write a minute per key, not one per request.
@@ -47,7 +48,7 @@ def tenant_for_key(session: Session, key: str) -> Tenant | None:
     tenant, api_key = found
     now = utcnow()
     if api_key.last_used_at is None or now - api_key.last_used_at > _USE_GRANULARITY:
-        repository.touch_key(session, api_key.id, now)
+        UnscopedApiKeyRepository(session).touch(api_key.id, now)
     return tenant
 
 
@@ -59,7 +60,7 @@ def keys_of(session: Session, tenant_name: str) -> list[ApiKey] | None:
 
 def revoke_key(session: Session, key_id: str) -> ApiKey | None:
     """Revoke a key by id (None: no such key); requests with it answer 401 from then on."""
-    api_key = repository.key_by_id(session, key_id)
+    api_key = UnscopedApiKeyRepository(session).get(key_id)
     if api_key is not None and api_key.revoked_at is None:
         api_key.revoked_at = utcnow()
         session.flush()

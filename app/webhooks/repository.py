@@ -1,7 +1,6 @@
 """All SQL about webhook endpoints, events and delivery attempts."""
 
 from collections.abc import Sequence
-from datetime import datetime
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
@@ -67,44 +66,3 @@ class WebhookRepository:
         if after:
             statement = statement.where(WebhookDelivery.id < after)
         return [(row[0], row[1]) for row in self.session.execute(statement)]
-
-
-class DeliveryRepository:
-    """Unscoped access for the delivery job and the ticker, which act on event ids."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-
-    def event(self, event_id: str) -> WebhookEvent | None:
-        return self.session.get(WebhookEvent, event_id, populate_existing=True)
-
-    def endpoint(self, endpoint_id: str) -> WebhookEndpoint | None:
-        return self.session.get(WebhookEndpoint, endpoint_id)
-
-    def claim(self, event_id: str, now: datetime, lease_until: datetime) -> bool:
-        """Take a due pending event for one delivery attempt; False if not due or taken."""
-        outcome = self.session.execute(
-            update(WebhookEvent)
-            .where(
-                WebhookEvent.id == event_id,
-                WebhookEvent.status == "pending",
-                WebhookEvent.next_attempt_at <= now,
-            )
-            .values(next_attempt_at=lease_until)
-        )
-        return outcome.rowcount == 1  # type: ignore[attr-defined]
-
-    def due_event_ids(self, now: datetime, limit: int = 100) -> list[str]:
-        return list(
-            self.session.scalars(
-                select(WebhookEvent.id)
-                .where(WebhookEvent.status == "pending", WebhookEvent.next_attempt_at <= now)
-                .order_by(WebhookEvent.next_attempt_at)
-                .limit(limit)
-            )
-        )
-
-    def disable_endpoint(self, endpoint_id: str) -> None:
-        self.session.execute(
-            update(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id).values(enabled=False)
-        )

@@ -31,7 +31,8 @@ from app.media.netguard import (
 from app.models import Tenant, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from app.problems import FieldError, ProblemError, field_error
 from app.schemas import http_url
-from app.webhooks.repository import DeliveryRepository, WebhookRepository
+from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
+from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import WebhookEndpointCreate
 
 logger = logging.getLogger("loupe.webhooks")
@@ -134,7 +135,7 @@ def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpo
 
 
 def endpoint_by_id(session: Session, endpoint_id: str) -> WebhookEndpoint | None:
-    return DeliveryRepository(session).endpoint(endpoint_id)
+    return UnscopedDeliveryRepository(session).endpoint(endpoint_id)
 
 
 # How an event's body wraps its data: Loupe's own (`type`, ISO `timestamp`, `data`), or
@@ -188,11 +189,11 @@ def claim(session: Session, event_id: str, settings: Settings) -> bool:
     """Lease a due event so exactly one delivery job attempts it."""
     now = utcnow()
     lease = now + timedelta(seconds=settings.webhook_timeout_seconds + 60)
-    return DeliveryRepository(session).claim(event_id, now, lease)
+    return UnscopedDeliveryRepository(session).claim(event_id, now, lease)
 
 
 def due_event_ids(session: Session) -> list[str]:
-    return DeliveryRepository(session).due_event_ids(utcnow())
+    return UnscopedDeliveryRepository(session).due_event_ids(utcnow())
 
 
 def _next_attempt(settings: Settings, attempt_count: int) -> datetime | None:
@@ -206,7 +207,7 @@ def _next_attempt(settings: Settings, attempt_count: int) -> datetime | None:
 
 def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDelivery | None:
     """Make one signed delivery attempt for a claimed event and record its outcome."""
-    repo = DeliveryRepository(session)
+    repo = UnscopedDeliveryRepository(session)
     event = repo.event(event_id)
     if event is None or event.status != "pending":
         return None

@@ -1,0 +1,162 @@
+"""Tenant scope by construction: no repository reads tenant-owned rows without its tenant.
+
+Every public function and method in a repository module (`app/*/repository.py`,
+`app/*/repository/*.py`, `app/repository.py`) that reads a tenant-owned table must name the
+tenant (`tenant_id`), start from the scoped base (`get_base_statement`, a `_base`) or check a
+parent row is the tenant's (`self.owned`), directly or through another such method of its
+class. Reads by bare id live in `app/unscoped/`, every class there named `Unscoped...`.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from app.repository import NotTenantsRow, TenantScopedRepository
+
+APP = Path(__file__).resolve().parents[2] / "app"
+
+# Tables (and their ORM classes) whose rows belong to one tenant, directly or via a parent.
+TENANT_OWNED = {
+    "ApiKey": "api_key",
+    "BlobOwner": "blob_owner",
+    "BlobRef": "blob_ref",
+    "CandidateModel": "candidate_model",
+    "Comparison": "comparison",
+    "Dataset": "dataset",
+    "DatasetRow": "dataset_row",
+    "EvalDefinition": "eval_definition",
+    "EvalFile": "eval_file",
+    "EvalRun": "eval_run",
+    "Evaluation": "evaluation",
+    "IdempotencyKey": "idempotency_key",
+    "JudgeCacheEntry": "judge_cache_entry",
+    "JudgeClaim": "judge_claim",
+    "MetricSummary": "metric_summary",
+    "Result": "result",
+    "Run": "run",
+    "RunScore": "run_score",
+    "TestCase": "test_case",
+    "WebhookDelivery": "webhook_delivery",
+    "WebhookEndpoint": "webhook_endpoint",
+    "WebhookEvent": "webhook_event",
+}
+
+# The one list of repository functions allowed to read without the tenant, and why.
+ALLOWED: dict[str, str] = {
+    "app/evaluations/repository/__init__.py:completed_with_errored_results": (
+        "an SQL condition correlated to the evaluation row it is added to; used only inside "
+        "scoped base statements (EvaluationRepository.page, RunRepository.page)"
+    ),
+}
+
+READS = {"select", "get", "plain_rows", "scalar", "scalars", "execute", "exists"}
+GUARDS = {"tenant_id", "owned", "get_base_statement", "_base", "_endpoints"}
+
+
+def _repository_modules() -> list[Path]:
+    found = [APP / "repository.py"]
+    found += sorted(APP.glob("*/repository.py")) + sorted(APP.glob("*/repository/*.py"))
+    return [path for path in found if path.exists()]
+
+
+def _names(node: ast.AST) -> set[str]:
+    """Every name, attribute and (for SQL text) word the body of `node` mentions."""
+    names: set[str] = set()
+    body = node.body if isinstance(node, ast.FunctionDef) else [node]
+    for statement in body:
+        for child in ast.walk(statement):
+            if isinstance(child, ast.Name):
+                names.add(child.id)
+            elif isinstance(child, ast.Attribute):
+                names.add(child.attr)
+            elif isinstance(child, ast.Constant) and isinstance(child.value, str):
+                names.update(child.value.replace('"', " ").replace(",", " ").split())
+    return names
+
+
+def _reads_tenant_rows(names: set[str]) -> bool:
+    tables = set(TENANT_OWNED.values())
+    touches = bool(names & set(TENANT_OWNED)) or bool(names & tables and "SELECT" in names)
+    return touches and bool(names & READS)
+
+
+def _guarded(
+    function: ast.FunctionDef, methods: dict[str, ast.FunctionDef], seen: dict[int, bool]
+) -> bool:
+    """Whether `function` names the tenant, or calls a method of its class that does."""
+    if id(function) in seen:
+        return seen[id(function)]
+    seen[id(function)] = False  # a method calling itself back proves nothing
+    names = _names(function)
+    verdict = bool(names & GUARDS) or any(
+        _guarded(methods[name], methods, seen)
+        for name in names & set(methods)
+        if methods[name] is not function
+    )
+    seen[id(function)] = verdict
+    return verdict
+
+
+def unscoped_reads() -> list[str]:
+    """`module:function` of every public repository function reading tenant rows unscoped."""
+    offenders = []
+    for path in _repository_modules():
+        tree = ast.parse(path.read_text())
+        module = path.relative_to(APP.parent).as_posix()
+        units: list[tuple[str, ast.FunctionDef, dict[str, ast.FunctionDef]]] = []
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef):
+                units.append((node.name, node, {}))
+            elif isinstance(node, ast.ClassDef):
+                assert not node.name.startswith("Unscoped"), (
+                    f"{module}: {node.name} belongs in app/unscoped/"
+                )
+                methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
+                units += [(f"{node.name}.{name}", m, methods) for name, m in methods.items()]
+        guarded: dict[int, bool] = {}
+        for name, function, methods in units:
+            public = not function.name.startswith("_")
+            if not public or f"{module}:{name}" in ALLOWED:
+                continue
+            if _reads_tenant_rows(_names(function)) and not _guarded(function, methods, guarded):
+                offenders.append(f"{module}:{name}")
+    return offenders
+
+
+class TestRepositoryScope:
+    def test_every_repository_read_names_its_tenant(self) -> None:
+        assert unscoped_reads() == []
+
+    def test_the_check_finds_a_read_by_bare_id(self) -> None:
+        # The check itself, on a function like the free ones it replaced, and its scoped twin.
+        bare = ast.parse(
+            "def result_page(session, evaluation_id):\n"
+            "    statement = select(Result).where(Result.evaluation_id == evaluation_id)\n"
+            "    return session.scalars(statement)\n"
+        ).body[0]
+        scoped = ast.parse(
+            "def result_page(self, evaluation):\n"
+            "    parent = self.owned(evaluation)\n"
+            "    statement = select(Result).where(Result.evaluation_id == parent.id)\n"
+            "    return self.session.scalars(statement)\n"
+        ).body[0]
+        assert isinstance(bare, ast.FunctionDef) and isinstance(scoped, ast.FunctionDef)
+        assert _reads_tenant_rows(_names(bare)) and not _guarded(bare, {}, {})
+        assert _reads_tenant_rows(_names(scoped)) and _guarded(scoped, {}, {})
+
+    def test_unscoped_classes_say_so(self) -> None:
+        for path in sorted((APP / "unscoped").glob("*.py")):
+            for node in ast.parse(path.read_text()).body:
+                if isinstance(node, ast.ClassDef):
+                    assert node.name.startswith("Unscoped"), f"{path.name}: {node.name}"
+
+    def test_a_scoped_repository_refuses_another_tenants_parent(self) -> None:
+        class Row:
+            id = "eval_1"
+            tenant_id = "tenant_b"
+
+        repository: TenantScopedRepository[Row] = TenantScopedRepository(None, "tenant_a")  # type: ignore[arg-type]
+        with pytest.raises(NotTenantsRow):
+            repository.owned(Row())
+        assert TenantScopedRepository(None, "tenant_b").owned(row := Row()) is row  # type: ignore[arg-type]
