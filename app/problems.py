@@ -4,7 +4,7 @@ import json
 import logging
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -147,9 +147,10 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
     return cleaned
 
 
-# Routes the official `openai` SDK calls: it reads `error: {message, type, param, code}` and
-# raises BadRequestError for 400 (OpenAI answers 400, never 422, to a bad body).
-OPENAI_PREFIXES = ("/v1/evals", "/v1/files")
+# How a route's errors are said: `problem` (RFC 9457 alone) or `openai` (the routes the official
+# `openai` SDK calls, declared by their router's route class: the SDK reads `error: {message,
+# type, param, code}` and raises BadRequestError for 400, as OpenAI answers a bad body).
+ErrorDialect = Literal["problem", "openai"]
 _OPENAI_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
 
 
@@ -167,9 +168,16 @@ def _openai_error(problem: Problem) -> dict[str, Any]:
     }
 
 
-def problem_response(problem: Problem, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_dialect(request: Request) -> ErrorDialect:
+    """The dialect of the route that took the request (`problem` when none did)."""
+    return getattr(request.scope.get("route"), "error_dialect", "problem")
+
+
+def problem_response(
+    problem: Problem, headers: dict[str, str] | None = None, dialect: ErrorDialect = "problem"
+) -> JSONResponse:
     body = problem.model_dump(exclude_none=True)
-    if problem.instance and problem.instance.startswith(OPENAI_PREFIXES):
+    if dialect == "openai":
         if problem.status == 422:
             problem.status = body["status"] = 400
         # The same problem, plus the member the SDK reads: one body satisfies both readers.
@@ -353,6 +361,7 @@ def install_problem_handlers(app: FastAPI) -> None:
                 errors=exc.errors,
             ),
             exc.headers,
+            error_dialect(request),
         )
 
     @app.exception_handler(RequestValidationError)
@@ -368,7 +377,8 @@ def install_problem_handlers(app: FastAPI) -> None:
                     detail=f"The request body is not valid JSON: {first.get('msg')}",
                     instance=request.url.path,
                     errors=[field_error(["body"], str(first.get("msg")), "json_invalid")],
-                )
+                ),
+                dialect=error_dialect(request),
             )
         content_type = request.headers.get("content-type", "")
         if (
@@ -384,7 +394,8 @@ def install_problem_handlers(app: FastAPI) -> None:
                     detail="Send the body as JSON with `Content-Type: application/json`.",
                     instance=request.url.path,
                     errors=[field_error(["body"], "expected application/json", "media_type")],
-                )
+                ),
+                dialect=error_dialect(request),
             )
         body = exc.body if hasattr(exc, "body") else None
         if isinstance(body, bytes):
@@ -436,6 +447,7 @@ def install_problem_handlers(app: FastAPI) -> None:
                 instance=request.url.path,
             ),
             headers,
+            error_dialect(request),
         )
 
     @app.exception_handler(Exception)
@@ -452,7 +464,8 @@ def install_problem_handlers(app: FastAPI) -> None:
                 status=500,
                 detail="An unexpected error occurred; it has been logged.",
                 instance=request.url.path,
-            )
+            ),
+            dialect=error_dialect(request),
         )
         if request_id is not None:
             response.headers["X-Request-Id"] = request_id

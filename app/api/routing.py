@@ -99,3 +99,11 @@ class LeanRoute(APIRoute):
             return await handler(LeanRequest(request.scope, request.receive))
 
         return lean_handler
+
+
+class OpenAIRoute(LeanRoute):
+    """A route of the OpenAI-compatible API (`/v1/evals`, `/v1/files`): its errors carry
+    OpenAI's `error` member beside the problem's fields, and a bad body answers 400, never 422
+    (`app.problems.ErrorDialect`)."""
+
+    error_dialect = "openai"

@@ -12,7 +12,7 @@ from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
-from app.api.routing import LeanRoute
+from app.api.routing import OpenAIRoute
 from app.evals import report, service
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import (
@@ -32,7 +32,7 @@ from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses
 
-router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=LeanRoute)
+router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=OpenAIRoute)
 _PROBLEMS = problem_responses(400, 401, 404)
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 Order = Literal["asc", "desc"]

@@ -7,12 +7,13 @@ from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
+from app.api.routing import OpenAIRoute
 from app.files import service
 from app.files.repository import EvalFileRepository
 from app.files.schemas import FileDeleted, FileList, FileObject
 from app.problems import bad_request, problem_responses
 
-router = APIRouter(prefix="/v1/files", tags=["files"])
+router = APIRouter(prefix="/v1/files", tags=["files"], route_class=OpenAIRoute)
 _PROBLEMS = problem_responses(400, 401, 404, 413)
 
 
