@@ -3,37 +3,29 @@
 from collections.abc import Sequence
 
 from sqlalchemy import delete, select, update
-from sqlalchemy.orm import Session
 
 from app.models import Evaluation, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from app.repository import TenantScopedRepository
 
 
-class WebhookRepository:
-    """Tenant-scoped reads and writes."""
+class WebhookRepository(TenantScopedRepository[WebhookEndpoint]):
+    """One tenant's webhook endpoints, and their deliveries through them."""
 
-    def __init__(self, session: Session, tenant_id: str) -> None:
-        self.session = session
-        self.tenant_id = tenant_id
-
-    def _endpoints(self):  # type: ignore[no-untyped-def]
-        return select(WebhookEndpoint).where(WebhookEndpoint.tenant_id == self.tenant_id)
+    model = WebhookEndpoint
 
     def endpoint(self, endpoint_id: str) -> WebhookEndpoint | None:
-        return self.session.scalars(
-            self._endpoints().where(WebhookEndpoint.id == endpoint_id)
-        ).one_or_none()
+        return self.get_by_id(endpoint_id)
 
     def endpoint_by_url(self, url: str, *, enabled_only: bool = True) -> WebhookEndpoint | None:
-        statement = self._endpoints().where(WebhookEndpoint.url == url)
+        statement = self.get_base_statement().where(WebhookEndpoint.url == url)
         if enabled_only:
             statement = statement.where(WebhookEndpoint.enabled.is_(True))
         return self.session.scalars(statement).one_or_none()
 
     def endpoints_page(self, after: str | None, limit: int) -> Sequence[WebhookEndpoint]:
-        statement = self._endpoints().order_by(WebhookEndpoint.id.desc()).limit(limit + 1)
-        if after:
-            statement = statement.where(WebhookEndpoint.id < after)
-        return self.session.scalars(statement).all()
+        return self.keyset_page(
+            self.get_base_statement(), WebhookEndpoint.id, after or None, limit, descending=True
+        )
 
     def delete_endpoint(self, endpoint_id: str) -> None:
         """Remove one of the tenant's endpoints, its events and deliveries; evaluations that

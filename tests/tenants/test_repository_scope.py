@@ -2,12 +2,13 @@
 
 Every public function and method in a repository module (`app/*/repository.py`,
 `app/*/repository/*.py`, `app/repository.py`) that reads a tenant-owned table must name the
-tenant (`tenant_id`), start from the scoped base (`get_base_statement`, a `_base`) or check a
+tenant (`tenant_id`), start from the scoped base (`get_base_statement`) or check a
 parent row is the tenant's (`self.owned`), directly or through another such method of its
 class. Reads by bare id live in `app/unscoped/`, every class there named `Unscoped...`.
 """
 
 import ast
+import importlib
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,7 @@ ALLOWED: dict[str, str] = {
 }
 
 READS = {"select", "get", "plain_rows", "scalar", "scalars", "execute", "exists"}
-GUARDS = {"tenant_id", "owned", "get_base_statement", "_base", "_endpoints"}
+GUARDS = {"tenant_id", "owned", "get_base_statement", "get_by_id"}
 
 
 def _repository_modules() -> list[Path]:
@@ -144,6 +145,21 @@ class TestRepositoryScope:
         assert isinstance(bare, ast.FunctionDef) and isinstance(scoped, ast.FunctionDef)
         assert _reads_tenant_rows(_names(bare)) and not _guarded(bare, {}, {})
         assert _reads_tenant_rows(_names(scoped)) and _guarded(scoped, {}, {})
+
+    def test_every_repository_class_starts_from_the_scoped_base(self) -> None:
+        for path in _repository_modules():
+            if path == APP / "repository.py":
+                continue
+            name = ".".join(path.relative_to(APP.parent).with_suffix("").parts)
+            module = importlib.import_module(name.removesuffix(".__init__"))
+            classes = [
+                value
+                for value in vars(module).values()
+                if isinstance(value, type) and value.__module__ == module.__name__
+            ]
+            for found in classes:
+                if found.__name__.endswith(("Repository", "Reads")):
+                    assert issubclass(found, TenantScopedRepository), f"{name}.{found.__name__}"
 
     def test_unscoped_classes_say_so(self) -> None:
         for path in sorted((APP / "unscoped").glob("*.py")):
