@@ -36,13 +36,22 @@ def fingerprint(body: Any) -> str:
 
 
 def reserve(
-    session: Session, tenant_id: str, key: str, body_fingerprint: str, retention_hours: float
+    session: Session,
+    tenant_id: str,
+    key: str,
+    body_fingerprint: str,
+    retention_hours: float,
+    earlier_fingerprints: tuple[str, ...] = (),
 ) -> IdempotencyKey:
     """Reserve the key for this request (committed) or find the first response to replay.
 
     Returns the key's row: this request's own reservation (`status_code` None), or the
     completed first request, whose response to replay. Raises 422 when the key came with
     another body and 409 while the first request is still in progress.
+
+    Args:
+        earlier_fingerprints: what an earlier release stored for this very request, taken as
+            the same request (keys live a day, so a retry may cross an upgrade).
     """
     for _ in range(3):
         now = utcnow()
@@ -74,7 +83,7 @@ def reserve(
         ).one_or_none()
         if stored is None:
             continue  # its request failed and released the key: try again
-        if stored.fingerprint != body_fingerprint:
+        if stored.fingerprint not in (body_fingerprint, *earlier_fingerprints):
             raise ProblemError(
                 422,
                 "Idempotency key reused",

@@ -20,6 +20,7 @@ from sqlalchemy import func, select, update
 
 from app import idempotency
 from app.db import utcnow
+from app.evaluations.schemas import EvaluationCreate
 from app.models import Comparison, IdempotencyKey
 from tests.comparisons.helpers import quiz_dataset
 from tests.fixtures.api import Api
@@ -423,3 +424,29 @@ def test_every_creating_post_documents_the_header() -> None:
             if parameter["in"] == "header"
         ]
         assert headers == ["Idempotency-Key"], path
+
+
+class TestKeysFromTheLastRelease:
+    def test_an_evaluation_key_stored_before_the_upgrade_still_replays(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """The last release fingerprinted `POST /v1/evaluations` by its body alone; a retry
+        after the upgrade, within the key's day, replays instead of a 422."""
+        tenant = tenant_for(api, judge, BY_NAME["evaluations"])
+        key = secrets.token_hex(8)
+        first = _send_evaluation(tenant, {"Idempotency-Key": key}, 0)
+        assert first.status_code == 202, first.text
+        body = EvaluationCreate.model_validate(_evaluation_body(0)).model_dump(mode="json")
+        with api.served.runtime.session() as session:
+            session.execute(
+                update(IdempotencyKey)
+                .where(IdempotencyKey.key == key)
+                .values(fingerprint=idempotency.fingerprint(body))
+            )
+            session.commit()
+        retried = _send_evaluation(tenant, {"Idempotency-Key": key}, 0)
+        assert retried.status_code == 202 and retried.json() == first.json()
+        assert retried.headers["idempotent-replayed"] == "true"
+        refused(_send_evaluation(tenant, {"Idempotency-Key": key}, 1), 422, openai=False)
+        assert _listed("/v1/evaluations")(tenant) == 1
+        settle(tenant, BY_NAME["evaluations"], first.json())

@@ -156,6 +156,7 @@ class _Call:
             self.key or "",
             idempotency.fingerprint(self._request_shape(form)),
             self.settings.idempotency_retention_hours,
+            self._body_alone(),
         )
         if stored.status_code is None:
             self.reservation_id = stored.id
@@ -242,6 +243,14 @@ class _Call:
         if form is not None:
             shape["form"] = sorted([name, _canonical(value)] for name, value in form.multi_items())
         return shape
+
+    def _body_alone(self) -> tuple[str, ...]:
+        """The fingerprint `POST /v1/evaluations` stored before keys covered every route: its
+        JSON body alone. Keys kept from then still replay (until they expire, a day later)."""
+        bodies = [value for value in self.arguments.values() if isinstance(value, BaseModel)]
+        if len(bodies) != 1:
+            return ()
+        return (idempotency.fingerprint(bodies[0].model_dump(mode="json")),)
 
     def _seal(self, body: dict[str, Any]) -> dict[str, Any]:
         return {
