@@ -11,6 +11,7 @@ from app.console._render import SignedIn, page
 from app.datasets import service as datasets
 from app.datasets.repository import DatasetRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
+from app.runs import report as run_report
 from app.runs import service as runs
 from app.runs.repository import RunRepository
 
@@ -33,7 +34,7 @@ def runs_page(
         request,
         "runs.html",
         signed_in,
-        runs=[runs.to_schema(session, run, evaluation) for run, evaluation in rows[:PAGE_SIZE]],
+        runs=[run_report.to_schema(session, run, found) for run, found in rows[:PAGE_SIZE]],
         has_more=len(rows) > PAGE_SIZE,
     )
 
@@ -48,10 +49,10 @@ def run_page(
     hx_request: Annotated[str | None, Header()] = None,
 ) -> HTMLResponse:
     run, evaluation = runs.get_or_404(session, signed_in.tenant, run_id)
-    samples, has_more = runs.samples_with_conversations(
+    samples, has_more = run_report.samples_with_conversations(
         session, run, _cursor(after), SAMPLES_PAGE_SIZE
     )
-    summary = runs.to_schema(session, run, evaluation)
+    summary = run_report.to_schema(session, run, evaluation)
     live = summary.status not in TERMINAL_STATUSES
     response = page(
         request,

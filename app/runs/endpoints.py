@@ -19,7 +19,7 @@ from app.evaluations.export import csv_cell
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Run as RunModel
 from app.problems import problem_responses
-from app.runs import service
+from app.runs import checks, report, service
 from app.runs.repository import RunRepository
 from app.runs.schemas import Run, RunCreate, RunList, Sample, SampleList
 from app.runtime import Runtime
@@ -36,7 +36,7 @@ POLL_AFTER_SECONDS = "2"
 
 
 @router.post("", status_code=status.HTTP_202_ACCEPTED, response_model=Run)
-@checked_with_tenant(service.body_problems)
+@checked_with_tenant(checks.body_problems)
 @idempotent()
 def create_run(
     payload: RunCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
@@ -44,7 +44,7 @@ def create_run(
     """Run a candidate model (or score given predictions) over a dataset; poll `Location`."""
     evaluation = service.create(session, tenant, payload, runtime.settings)
     run, evaluation = service.get_or_404(session, tenant, evaluation.id)
-    body = service.to_schema(session, run, evaluation).model_dump(mode="json")
+    body = report.to_schema(session, run, evaluation).model_dump(mode="json")
     lifecycle.submit(session, runtime, evaluation)
     session.commit()
     headers = {"Location": f"/v1/runs/{run.id}", "Retry-After": POLL_AFTER_SECONDS}
@@ -63,7 +63,7 @@ def list_runs(
     rows = RunRepository(session, tenant.id).page(
         id_cursor(after, "run"), limit, completed_with_errors=completed_with_errors
     )
-    data = [service.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
+    data = [report.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
     return RunList.of(data, len(rows) > limit)
 
 
@@ -76,7 +76,7 @@ def get_run(
     if evaluation.status not in TERMINAL_STATUSES:
         response.headers["Retry-After"] = POLL_AFTER_SECONDS
     # Three missed heartbeats, as GET /v1/evaluations/{id}: the job is busy no longer, or gone.
-    return service.to_schema(session, run, evaluation, 3 * runtime.settings.heartbeat_seconds)
+    return report.to_schema(session, run, evaluation, 3 * runtime.settings.heartbeat_seconds)
 
 
 def _cursor(after: str | None) -> int | None:
@@ -93,7 +93,7 @@ def list_run_samples(
 ) -> SampleList:
     """Per sample: prediction, extracted answer, scores, judge verdict and reasoning, errors."""
     run, _ = service.get_or_404(session, tenant, run_id)
-    data, has_more = service.samples(session, run, _cursor(after), limit)
+    data, has_more = report.samples(session, run, _cursor(after), limit)
     return SampleList.of(data, has_more)
 
 
@@ -133,7 +133,7 @@ def export_run_samples(
             headers={"Content-Disposition": f'attachment; filename="{run_id}.jsonl"'},
         )
     return StreamingResponse(
-        _csv(pages, service.score_keys(session, run)),
+        _csv(pages, report.score_keys(session, run)),
         media_type="text/csv",
         headers={"Content-Disposition": f'attachment; filename="{run_id}.csv"'},
     )
@@ -143,7 +143,7 @@ def _pages(runtime: Runtime, run: RunModel) -> Iterator[list[Sample]]:
     with runtime.session() as session:
         after = None
         while True:
-            page, has_more = service.samples(session, run, after, 1000)
+            page, has_more = report.samples(session, run, after, 1000)
             yield page
             if not has_more or not page:
                 return
@@ -170,7 +170,7 @@ def cancel_run(run_id: str, session: SessionDep, tenant: TenantDep, runtime: Run
     """Stop a queued or running run; samples already scored are kept."""
     run, evaluation = service.get_or_404(session, tenant, run_id)
     evaluation = lifecycle.cancel(session, runtime, evaluation)
-    body = service.to_schema(session, run, evaluation)
+    body = report.to_schema(session, run, evaluation)
     session.commit()
     return body
 

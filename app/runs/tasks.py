@@ -10,7 +10,7 @@ from app.config import Settings
 from app.evaluations import kinds
 from app.media.resolve import CaseImages
 from app.models import Evaluation, Run, TestCase
-from app.runs import service
+from app.runs import report
 from app.unscoped.run_scores import UnscopedRunScoreRepository
 
 
@@ -33,7 +33,7 @@ def predictor_for(
 
 def tally(session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
     """Add newly stored results to the run's report sums, in the transaction that stores them."""
-    UnscopedRunScoreRepository(session).add(evaluation_id, service.score_sums(inserted))
+    UnscopedRunScoreRepository(session).add(evaluation_id, report.score_sums(inserted))
 
 
 class RunKind(kinds.Kind):
