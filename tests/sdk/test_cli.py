@@ -72,7 +72,7 @@ class TestEvaluate:
         )
         assert good.returncode == 0, good.stdout + good.stderr
         good_id, status, summary = good.stdout.splitlines()[:3]
-        assert good_id.startswith("eval_")
+        assert good_id.startswith("evn_")
         assert status == "completed: 20 passed, 0 failed, 0 errored of 20"
         # 20 of 20 exact: the mean's Wilson interval, named (a t interval had no width).
         assert summary.strip() == "exact_match: mean 1.000 [0.839, 1.000] wilson"
@@ -120,7 +120,7 @@ class TestEvaluate:
             EXACT,
         )
         assert submitted.returncode == 0, submitted.stderr
-        assert submitted.stdout.strip().startswith("eval_")
+        assert submitted.stdout.strip().startswith("evn_")
 
 
 G_EVAL = json.dumps(
