@@ -17,7 +17,7 @@ from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
 from app.evals.labels import RunLabels, run_labels
 from app.evals.service import KIND as EVAL_RUN
-from app.evaluations import export, service
+from app.evaluations import export, read_model, service
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
@@ -180,7 +180,7 @@ def evaluations_page(
         request,
         "evaluations.html",
         signed_in,
-        evaluations=[service.to_schema(session, row) for row in shown],
+        evaluations=[read_model.to_schema(session, row) for row in shown],
         eval_runs=run_labels(
             session, signed_in.tenant.id, [row.id for row in shown if row.kind == EVAL_RUN]
         ),
@@ -238,8 +238,8 @@ def evaluation_page(
     )
     if rows is None:
         raise ProblemError(400, "Bad Request", f"after: {after!r} is not a result here")
-    summary = service.to_schema(session, evaluation)
-    results = [service.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]]
+    summary = read_model.to_schema(session, evaluation)
+    results = [read_model.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]]
     cases = evaluations.test_cases_at(evaluation, [result.test_case_index for result in results])
     return page(
         request,
@@ -271,7 +271,7 @@ def evaluation_progress(
 ) -> HTMLResponse:
     """The live part of the evaluation page (htmx polls it while the evaluation runs)."""
     evaluation = _evaluation(session, signed_in, evaluation_id)
-    summary = service.to_schema(session, evaluation)
+    summary = read_model.to_schema(session, evaluation)
     live = summary.status not in TERMINAL_STATUSES
     response = page(
         request,
@@ -349,7 +349,7 @@ def test_case_page(
         evaluation=evaluation,
         case=case,
         results=[
-            service.result_to_schema(row).model_copy(update={"metric": named(row.metric)})
+            read_model.result_to_schema(row).model_copy(update={"metric": named(row.metric)})
             for row in results
         ],
         specs={named(spec.get("name") or spec["type"]): spec for spec in evaluation.metrics},

@@ -20,8 +20,8 @@ from app.evals.schemas import (
     EvalRunResultCounts,
     OutputItem,
 )
+from app.evaluations.read_model import recovery
 from app.evaluations.repository import EvaluationRepository
-from app.evaluations.service import recovery
 from app.metrics import TemplateError, flatten
 from app.models import EvalDefinition, EvalRun, Evaluation, Result, TestCase
 

@@ -15,7 +15,7 @@ from app.api.deps import (
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import checks, export, service
+from app.evaluations import checks, export, read_model, service
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -69,7 +69,7 @@ def create_evaluation(
 ) -> Response:
     """Submit test cases and metrics; scoring runs on workers. Poll `Location` for progress."""
     evaluation = service.create(session, tenant, payload, runtime.settings)
-    body = service.to_schema(session, evaluation).model_dump(mode="json")
+    body = read_model.to_schema(session, evaluation).model_dump(mode="json")
     headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
     lifecycle.submit(session, runtime, evaluation)
     session.commit()
@@ -103,7 +103,7 @@ def list_evaluations(
         name=name,
         completed_with_errors=completed_with_errors,
     )
-    data = [service.to_schema(session, row) for row in rows[:limit]]
+    data = [read_model.to_schema(session, row) for row in rows[:limit]]
     return EvaluationList.of(data, len(rows) > limit)
 
 
@@ -120,7 +120,7 @@ def get_evaluation(
     if evaluation.status not in TERMINAL_STATUSES:
         response.headers["Retry-After"] = POLL_AFTER_SECONDS
     # Three missed heartbeats: the job is busy no longer, or its worker is gone.
-    return service.to_schema(session, evaluation, 3 * runtime.settings.heartbeat_seconds)
+    return read_model.to_schema(session, evaluation, 3 * runtime.settings.heartbeat_seconds)
 
 
 @router.get(
@@ -151,7 +151,7 @@ def list_evaluation_test_cases(
     def media_url(digest: str) -> str:
         return str(request.url_for("get_media", sha256=digest))
 
-    data = [service.test_case_to_schema(row, media_url) for row in rows[:limit]]
+    data = [read_model.test_case_to_schema(row, media_url) for row in rows[:limit]]
     return TestCaseList.of(data, len(rows) > limit)
 
 
@@ -194,7 +194,7 @@ def list_evaluation_results(
             slug="bad-cursor",
             field=["query", "after"],
         )
-    data = [service.result_to_schema(row) for row in rows[:limit]]
+    data = [read_model.result_to_schema(row) for row in rows[:limit]]
     return EvaluationResultList.of(data, len(rows) > limit)
 
 
@@ -228,7 +228,7 @@ def cancel_evaluation(
     """Stop a queued or running evaluation; results already stored are kept."""
     evaluation = service.get_for_update(session, tenant, evaluation_id)
     evaluation = lifecycle.cancel(session, runtime, evaluation)
-    body = service.to_schema(session, evaluation)
+    body = read_model.to_schema(session, evaluation)
     session.commit()
     return body
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from fastapi.responses import StreamingResponse
 
-from app.evaluations import service
+from app.evaluations import read_model
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import EvaluationResult
 from app.models import Evaluation
@@ -88,7 +88,7 @@ def _result_pages(
             rows = EvaluationRepository(session, evaluation.tenant_id).result_page(
                 evaluation, after, 1000, metric=metric, status=status
             )
-            page = [service.result_to_schema(row) for row in (rows or [])[:1000]]
+            page = [read_model.result_to_schema(row) for row in (rows or [])[:1000]]
             yield page
             if not rows or len(rows) <= 1000:
                 return

@@ -7,8 +7,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.datasets.repository import DatasetRepository
-from app.evaluations import intervals
-from app.evaluations import service as evaluations
+from app.evaluations import intervals, read_model
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, ClusteredError, ErrorInfo
 from app.metrics import BLEU_KEYS, ROUGE_KEYS
@@ -102,7 +101,7 @@ def _clustered(
 ) -> dict[tuple[str, str], ClusteredError | None]:
     """Per (report key, subset or OVERALL): the cluster-robust error."""
     return {
-        where: evaluations.clustered_error(
+        where: read_model.clustered_error(
             cluster_by,
             scores,
             clusters,
@@ -189,7 +188,7 @@ def report(
                     subset=subset,
                     num=num,
                     score=round(total / num, 4),
-                    **evaluations.error_bars(
+                    **read_model.error_bars(
                         num,
                         total,
                         total_sq,
@@ -227,7 +226,7 @@ def _unscored_rows(
                         subset=OVERALL,
                         num=0,
                         score=None,
-                        **evaluations.error_bars(
+                        **read_model.error_bars(
                             0,
                             0.0,
                             0.0,
@@ -258,7 +257,7 @@ def to_schema(
     session: Session, run: Run, evaluation: Evaluation, stalled_after: float | None = None
 ) -> RunSchema:
     """The run as clients see it; `stalled_after` as in `evaluations.to_schema` (its `recovery`)."""
-    summary = evaluations.to_schema(session, evaluation, stalled_after)
+    summary = read_model.to_schema(session, evaluation, stalled_after)
     options = run.options
     return RunSchema(
         id=run.id,
