@@ -22,7 +22,7 @@ from app.config import Settings
 from app.crypto import signing_key
 from app.models import Tenant
 from app.tenants import repository as tenants
-from app.tenants.service import hash_key, tenant_for_key
+from app.tenants.service import hash_key, tenant_by_key_hash, tenant_for_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
 COOKIE = "loupe_session"
@@ -89,7 +89,7 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
     nonce = str(payload.get("n"))
     if tenants.session_signed_out(session, nonce):
         return None
-    tenant = tenants.tenant_by_key_hash(session, str(payload.get("k")))
+    tenant = tenant_by_key_hash(session, str(payload.get("k")))
     return ConsoleSession(tenant, nonce, int(payload["exp"])) if tenant is not None else None
 
 

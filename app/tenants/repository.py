@@ -14,22 +14,6 @@ def tenant_by_name(session: Session, name: str) -> Tenant | None:
     return session.scalars(select(Tenant).where(Tenant.name == name)).one_or_none()
 
 
-def tenant_by_key_hash(session: Session, key_hash: str) -> Tenant | None:
-    found = tenant_and_key(session, key_hash)
-    return found[0] if found else None
-
-
-def tenant_and_key(session: Session, key_hash: str) -> tuple[Tenant, ApiKey] | None:
-    """The tenant and key row of an unrevoked key (read on every request: no cache, so a
-    revocation takes effect at once in every process)."""
-    row = session.execute(
-        select(Tenant, ApiKey)
-        .join(ApiKey, ApiKey.tenant_id == Tenant.id)
-        .where(ApiKey.key_hash == key_hash, ApiKey.revoked_at.is_(None))
-    ).one_or_none()
-    return (row[0], row[1]) if row else None
-
-
 def keys_of(session: Session, tenant_id: str) -> Sequence[ApiKey]:
     return session.scalars(
         select(ApiKey).where(ApiKey.tenant_id == tenant_id).order_by(ApiKey.created_at)

@@ -42,7 +42,7 @@ def tenant_for_key(session: Session, key: str) -> Tenant | None:
     key's use (at most once a minute, so reads stay reads)."""
     if not key.startswith(KEY_PREFIX) or len(key) > 200:
         return None
-    found = repository.tenant_and_key(session, hash_key(key))
+    found = UnscopedApiKeyRepository(session).tenant_and_key(hash_key(key))
     if found is None:
         return None
     tenant, api_key = found
@@ -50,6 +50,12 @@ def tenant_for_key(session: Session, key: str) -> Tenant | None:
     if api_key.last_used_at is None or now - api_key.last_used_at > _USE_GRANULARITY:
         UnscopedApiKeyRepository(session).touch(api_key.id, now)
     return tenant
+
+
+def tenant_by_key_hash(session: Session, key_hash: str) -> Tenant | None:
+    """The tenant of an unrevoked key with this hash (a console session holds the hash)."""
+    found = UnscopedApiKeyRepository(session).tenant_and_key(key_hash)
+    return found[0] if found else None
 
 
 def keys_of(session: Session, tenant_name: str) -> list[ApiKey] | None:

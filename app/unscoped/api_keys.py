@@ -1,17 +1,27 @@
-"""API keys by id: the operator's CLI revokes one by id, and authentication notes a key's use
-once it has found the key by its hash, before any tenant is known."""
+"""API keys by hash and by id: authentication finds a key (and so its tenant) by its hash and
+notes its use; the operator's CLI revokes one by id. No tenant is known yet at either."""
 
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.models import ApiKey
+from app.models import ApiKey, Tenant
 
 
 class UnscopedApiKeyRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
+
+    def tenant_and_key(self, key_hash: str) -> tuple[Tenant, ApiKey] | None:
+        """The tenant and key row of an unrevoked key (read on every request: no cache, so a
+        revocation takes effect at once in every process)."""
+        row = self.session.execute(
+            select(Tenant, ApiKey)
+            .join(ApiKey, ApiKey.tenant_id == Tenant.id)
+            .where(ApiKey.key_hash == key_hash, ApiKey.revoked_at.is_(None))
+        ).one_or_none()
+        return (row[0], row[1]) if row else None
 
     def get(self, key_id: str) -> ApiKey | None:
         return self.session.get(ApiKey, key_id)

@@ -25,8 +25,7 @@ from app.evaluations import tasks as evaluation_tasks
 from app.evaluations.schemas import EvaluationCreate
 from app.models import Blob, BlobOwner, Dataset, DatasetRow, Evaluation, Result
 from app.models import TestCase as StoredCase
-from app.tenants import repository as tenants
-from app.tenants.service import hash_key
+from app.tenants.service import hash_key, tenant_by_key_hash
 from tests.evaluations.test_endpoints import judged_body
 from tests.fixtures.api import Api, postgres_settings, served_api, side_app, sqlite_settings
 from tests.fixtures.jobs import assert_nothing_failed_or_requeued, stopped, wait_for
@@ -222,7 +221,7 @@ class TestBlobCollectionRace:
         with api.client(key) as client:
             first = submit(api, client, body(url))
             with runtime.session() as session:
-                tenant = tenants.tenant_by_key_hash(session, hash_key(key))
+                tenant = tenant_by_key_hash(session, hash_key(key))
                 session.expunge(tenant)
                 # A: the deletion, committed; its collection comes next.
                 digests = service.delete_loaded(

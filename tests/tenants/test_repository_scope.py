@@ -2,9 +2,10 @@
 
 Every public function and method in a repository module (`app/*/repository.py`,
 `app/*/repository/*.py`, `app/repository.py`) that reads a tenant-owned table must name the
-tenant (`tenant_id`), start from the scoped base (`get_base_statement`) or check a
-parent row is the tenant's (`self.owned`), directly or through another such method of its
-class. Reads by bare id live in `app/unscoped/`, every class there named `Unscoped...`.
+tenant (`self.tenant_id`, a `tenant_id` argument), start from the scoped base
+(`get_base_statement`) or check a parent row is the tenant's (`self.owned`), directly or
+through another such method of its class. Reads by bare id live in `app/unscoped/`, every
+class there named `Unscoped...`.
 """
 
 import ast
@@ -52,7 +53,15 @@ ALLOWED: dict[str, str] = {
 }
 
 READS = {"select", "get", "plain_rows", "scalar", "scalars", "execute", "exists"}
-GUARDS = {"tenant_id", "owned", "get_base_statement", "get_by_id"}
+# What names the tenant: the repository's own (`self.tenant_id`, its base statement, a parent
+# it checked) or a `tenant_id` the function is given; `X.tenant_id` alone is a join, not a filter.
+GUARDS = {
+    "self.tenant_id",
+    "self.owned",
+    "self.get_base_statement",
+    "self.get_by_id",
+    "param:tenant_id",
+}
 
 
 def _repository_modules() -> list[Path]:
@@ -65,12 +74,16 @@ def _names(node: ast.AST) -> set[str]:
     """Every name, attribute and (for SQL text) word the body of `node` mentions."""
     names: set[str] = set()
     body = node.body if isinstance(node, ast.FunctionDef) else [node]
+    if isinstance(node, ast.FunctionDef):
+        names.update(f"param:{argument.arg}" for argument in node.args.args)
     for statement in body:
         for child in ast.walk(statement):
             if isinstance(child, ast.Name):
                 names.add(child.id)
             elif isinstance(child, ast.Attribute):
                 names.add(child.attr)
+                if isinstance(child.value, ast.Name) and child.value.id == "self":
+                    names.add(f"self.{child.attr}")
             elif isinstance(child, ast.Constant) and isinstance(child.value, str):
                 names.update(child.value.replace('"', " ").replace(",", " ").split())
     return names
@@ -92,7 +105,7 @@ def _guarded(
     names = _names(function)
     verdict = bool(names & GUARDS) or any(
         _guarded(methods[name], methods, seen)
-        for name in names & set(methods)
+        for name in {name.removeprefix("self.") for name in names} & set(methods)
         if methods[name] is not function
     )
     seen[id(function)] = verdict

@@ -85,7 +85,7 @@ class EvaluationRepository(ResultReads, TestCaseReads, SummaryReads):
         return self.session.scalars(statement).all()
 
     def add(self, evaluation: Evaluation, test_cases: list[dict[str, Any]]) -> None:
-        self.session.add(evaluation)
+        self.session.add(self.owned(evaluation))
         self.session.flush()
         # Core insert in chunks: ORM objects for 10,000 cases cost several times the memory.
         for start in range(0, len(test_cases), 1000):
