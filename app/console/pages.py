@@ -9,7 +9,6 @@ from fastapi import APIRouter, Form, Header, Path, Query, Request, Response
 from fastapi.responses import HTMLResponse, RedirectResponse
 from sqlalchemy.orm import Session
 
-from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
 from app.console import auth, csrf, views
@@ -18,6 +17,7 @@ from app.console.auth import ConsoleSession
 from app.evals.labels import RunLabels, run_labels
 from app.evals.service import KIND as EVAL_RUN
 from app.evaluations import export, read_model, service
+from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.kinds import kind_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES

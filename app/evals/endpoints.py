@@ -8,7 +8,6 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
-from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
@@ -28,6 +27,7 @@ from app.evals.schemas import (
     OutputItem,
     OutputItemList,
 )
+from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses

@@ -9,7 +9,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app import lifecycle
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.db import utcnow
@@ -18,6 +17,7 @@ from app.evals import data_source as data_sources
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import Eval, EvalCreate, EvalRunCreate, EvalUpdate
 from app.evaluations import admission
+from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant

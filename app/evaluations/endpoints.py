@@ -5,7 +5,7 @@ from typing import Annotated, Literal, get_args
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from app import ids, lifecycle
+from app import ids
 from app.api.deps import (
     RuntimeDep,
     SessionDep,
@@ -16,6 +16,7 @@ from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.evaluations import checks, export, read_model, service
+from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,

@@ -9,11 +9,11 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from app import lifecycle
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor, position
 from app.api.routing import LeanRoute
+from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.endpoints import CompletedWithErrorsQuery
 from app.evaluations.export import csv_cell
 from app.evaluations.schemas import TERMINAL_STATUSES

@@ -1,4 +1,10 @@
-"""The lifecycle service: what submit, cancel and delete do alike for every kind."""
+"""One lifecycle for every kind of evaluation: submit, cancel, delete.
+
+The API endpoints, the console pages, the CLI and the ticker call these for any kind; each
+kind's own ways come from its strategy (`app.evaluations.kinds.Kind`), and every side effect
+(jobs, webhook deliveries, counters, log lines) goes to the session's outbox, sent once the
+caller's transaction commits.
+"""
 
 from contextlib import suppress
 
@@ -6,12 +12,17 @@ from sqlalchemy.orm import Session
 
 from app.evaluations import lifecycle as events
 from app.evaluations import service as evaluations
+from app.evaluations.admission import admit
 from app.evaluations.kinds import kind_of
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Evaluation
 from app.outbox import outbox
 from app.problems import ProblemError
 from app.runtime import Runtime
+
+# Admission is the submit's first step, one for every kind (kept in its own module: the
+# evaluation service, which this one builds on, calls it too).
+__all__ = ["admit", "cancel", "delete", "submit"]
 
 
 def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
