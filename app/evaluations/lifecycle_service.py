@@ -7,6 +7,7 @@ caller's transaction commits.
 """
 
 from contextlib import suppress
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -22,7 +23,7 @@ from app.runtime import Runtime
 
 # Admission is the submit's first step, one for every kind (kept in its own module: the
 # evaluation service, which this one builds on, calls it too).
-__all__ = ["admit", "cancel", "delete", "submit"]
+__all__ = ["admit", "cancel", "delete", "finished", "submit"]
 
 
 def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
@@ -60,6 +61,19 @@ def delete(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
     digests = evaluations.delete_loaded(session, evaluation)
     tenant_id = evaluation.tenant_id
     outbox(session).add(lambda: evaluations.collect_media(runtime, tenant_id, digests) and None)
+
+
+def finished(
+    session: Session,
+    runtime: Runtime,
+    evaluation: Evaluation,
+    error: dict[str, Any] | None = None,
+) -> None:
+    """Count, log and announce an evaluation its last job or the sweep has just moved to a
+    terminal status, once the caller commits."""
+    ref, status = events.EvaluationRef.of(evaluation), evaluation.status
+    outbox(session).add(lambda: events.finished(ref, status, error))
+    _announce(session, runtime, evaluation)
 
 
 def _cancel(session: Session, evaluation: Evaluation) -> Evaluation:

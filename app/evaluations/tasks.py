@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from app.config import ModelPrice, Settings
 from app.db import utcnow
 from app.dispatch import Turn
-from app.evaluations import judging, lifecycle, service
+from app.evaluations import judging, lifecycle, lifecycle_service, service
 from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor, kind_of
@@ -508,7 +508,6 @@ async def _score(
 
 def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
     """Mark the evaluation completed once every result is stored; True if this call did."""
-    event_id = None
     with runtime.session() as session:
         repo = UnscopedJobRepository(session)
         evaluation = repo.get(evaluation_id)
@@ -522,11 +521,8 @@ def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
             session.rollback()
             return False
         session.refresh(evaluation)
-        event_id = service.emit_terminal_event(session, evaluation)
-        ref = lifecycle.EvaluationRef.of(evaluation)
+        lifecycle_service.finished(session, runtime, evaluation)
         session.commit()
-    lifecycle.finished(ref, "completed")
-    service.enqueue_webhook(runtime, event_id)
     return True
 
 
@@ -538,9 +534,7 @@ def sweep(runtime: Runtime) -> list[str]:
     settings = runtime.settings
     cutoff = utcnow() - timedelta(seconds=settings.stuck_after_seconds)
     to_dispatch = []
-    event_ids = []
     acted = []
-    finished: list[tuple[lifecycle.EvaluationRef, str, dict[str, Any] | None]] = []
     with runtime.session() as session:
         repo = UnscopedJobRepository(session)
         for evaluation in repo.claim_stuck(cutoff):
@@ -549,8 +543,7 @@ def sweep(runtime: Runtime) -> list[str]:
             if repo.count_results(evaluation.id) >= expected:
                 if repo.finish(evaluation.id, "completed"):
                     session.refresh(evaluation)
-                    event_ids.append(service.emit_terminal_event(session, evaluation))
-                    finished.append((lifecycle.EvaluationRef.of(evaluation), "completed", None))
+                    lifecycle_service.finished(session, runtime, evaluation)
             elif evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
                 error = {
                     "type": "dispatch_exhausted",
@@ -559,13 +552,10 @@ def sweep(runtime: Runtime) -> list[str]:
                 }
                 if repo.finish(evaluation.id, "failed", error):
                     session.refresh(evaluation)
-                    event_ids.append(service.emit_terminal_event(session, evaluation))
-                    finished.append((lifecycle.EvaluationRef.of(evaluation), "failed", error))
+                    lifecycle_service.finished(session, runtime, evaluation, error)
             else:
                 to_dispatch.append(evaluation)
         session.commit()
-    for ref, status, error in finished:
-        lifecycle.finished(ref, status, error)
     for evaluation in to_dispatch:
         # Jobs still waiting behind a backlog are not re-enqueued and cost no attempt.
         if service.dispatch(runtime, evaluation):
@@ -575,8 +565,6 @@ def sweep(runtime: Runtime) -> list[str]:
             with runtime.session() as session:
                 UnscopedJobRepository(session).count_dispatch(evaluation.id)
                 session.commit()
-    for event_id in event_ids:
-        service.enqueue_webhook(runtime, event_id)
     return acted
 
 
@@ -661,14 +649,13 @@ def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
         found = UnscopedJobRepository(session).expired(cutoff, limit)
         session.commit()
     pruned = []
-    for evaluation_id, tenant_id in found:
+    for evaluation_id, _ in found:
         with runtime.session() as session:
             evaluation = UnscopedJobRepository(session).get(evaluation_id)
             if evaluation is None:
                 continue
-            digests = service.delete_loaded(session, evaluation)
+            lifecycle_service.delete(session, runtime, evaluation)
             session.commit()
-        service.collect_media(runtime, tenant_id, digests)
         pruned.append(evaluation_id)
     if pruned:
         logger.info("deleted %d evaluations past LOUPE_RETENTION_DAYS", len(pruned))
