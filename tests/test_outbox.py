@@ -56,3 +56,15 @@ class TestOutbox:
             outbox(session).add(lambda: ran.append("after"))
             session.commit()
         assert ran == ["after"]
+
+
+class TestJobHandles:
+    def test_each_names_an_entry_point_the_worker_runs(self) -> None:
+        import importlib
+
+        from app.evaluations.jobs import SCORE_SLICE
+        from app.webhooks.jobs import DELIVER_WEBHOOK
+
+        for job in (SCORE_SLICE, DELIVER_WEBHOOK):
+            module, _, name = job.entry.rpartition(".")
+            assert callable(getattr(importlib.import_module(module), name)), job.entry

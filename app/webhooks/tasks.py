@@ -4,6 +4,7 @@ from app.models import WebhookEvent
 from app.runtime import Runtime
 from app.telemetry.metrics import WEBHOOK_DELIVERIES
 from app.webhooks import service
+from app.webhooks.jobs import DELIVER_WEBHOOK
 
 
 def deliver_event(runtime: Runtime, event_id: str) -> None:
@@ -30,7 +31,5 @@ def enqueue_due(runtime: Runtime) -> int:
     with runtime.session() as session:
         event_ids = service.due_event_ids(session)
     for event_id in event_ids:
-        runtime.dispatcher.enqueue(
-            "workers.jobs.deliver_webhook", event_id, job_id=f"deliver_{event_id}"
-        )
+        DELIVER_WEBHOOK.enqueue(runtime, event_id, job_id=f"deliver_{event_id}")
     return len(event_ids)
