@@ -7,6 +7,7 @@ that follow the spec's links, so operations needing an existing id get one). Its
 printed (operations reached, cases, failures); docs/fuzzing.md records a run's.
 """
 
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterator
@@ -59,6 +60,20 @@ def stays_on_loopback(context: Any, case: schemathesis.Case) -> bool:
     """False for a case naming a URL off loopback anywhere in its request."""
     parts = (case.body, case.query, case.path_parameters, case.headers, case.cookies)
     return not any(_OFF_LOOPBACK_URL.search(text) for part in parts for text in _texts(part))
+
+
+_KEYS = itertools.count()
+
+
+def fresh_idempotency_key(context: Any, headers: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A well-formed `Idempotency-Key` made unique per case: the generator repeats a few short
+    values, and each repeat on another route or body is a 422 (a reuse) that would keep the
+    creating operations from ever answering 2xx. Malformed keys are sent as generated.
+    (Replays and reuses are tested in tests/test_idempotency_everywhere.py.)"""
+    for name, value in list((headers or {}).items()):
+        if name.lower() == "idempotency-key" and isinstance(value, str) and 0 < len(value) <= 200:
+            headers[name] = f"{value[:40]}-{next(_KEYS)}"  # type: ignore[index]
+    return headers
 
 
 @dataclass
@@ -145,6 +160,7 @@ def fuzz(app: Api) -> Figures:
     )
     schema = schemathesis.openapi.from_url(f"{app.base_url}/openapi.json", config=config)
     schema.hook("filter_case")(stays_on_loopback)
+    schema.hook("map_headers")(fresh_idempotency_key)
     figures = Figures(operations=[operation.label for operation in _operations(schema)])
     for event in from_schema(schema).execute():
         if isinstance(event, events.ScenarioFinished):
