@@ -10,6 +10,7 @@ from app import kinds
 from app import runtime as runtime_module
 from app.api import openapi as openapi_document
 from app.api.nul import refuse_nul
+from app.api.problem_handlers import install_problem_handlers
 from app.api.query import reject_unknown_query
 from app.candidates.endpoints import router as models_router
 from app.comparisons.endpoints import router as comparisons_router
@@ -22,7 +23,6 @@ from app.files.endpoints import router as files_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
-from app.problems import install_problem_handlers
 from app.runs.endpoints import router as runs_router
 from app.telemetry.endpoints import router as telemetry_router
 from app.telemetry.http import RequestTelemetryMiddleware
