@@ -2,8 +2,10 @@
 it is asked for (API or console), side effects only after the change commits."""
 
 import logging
+import re
 from pathlib import Path
 
+from app.main import create_app
 from app.telemetry.metrics import EVALUATIONS_FINISHED
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api, side_app
@@ -94,3 +96,25 @@ class TestConsoleCancel:
         ]
         assert len(canceled) == 1
         assert counter._value.get() == before + 1
+
+
+class TestKinds:
+    def test_each_kinds_cancel_route_exists(self, api: Api) -> None:
+        """A delete refused while one runs names the route that cancels it (it used to name
+        /v1/{kind}s/{id}/cancel, a route eval runs do not have)."""
+        from fastapi.routing import iter_route_contexts
+
+        from app.kinds import KINDS
+        from app.models import Evaluation
+
+        cancels = [
+            re.compile(re.sub(r"\{[^}]+\}", "[^/]+", context.path) + "$")
+            for context in iter_route_contexts(create_app().routes)
+            if context.path and "POST" in (context.methods or ())
+        ]
+        assert set(KINDS) == {"evaluation", "run", "eval_run"}
+        with api.served.runtime.session() as session:
+            for name, kind in KINDS.items():
+                evaluation = Evaluation(id=f"{name}_x", kind=name)
+                path = kind.cancel_path(session, evaluation)
+                assert any(pattern.match(path) for pattern in cancels), path
