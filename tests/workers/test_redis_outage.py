@@ -226,7 +226,10 @@ class TestRestartWatch:
             redis,
             judge_base_url=judge.base_url,
             job_slice_size=10,
-            heartbeat_seconds=0.2,
+            # The watch waits two beats and a tick for running jobs to write their leases again:
+            # beats of a second keep a loaded machine (a starved renewal thread) from looking
+            # like a lost job.
+            heartbeat_seconds=1.0,
             stuck_after_seconds=5,
             tick_seconds=0.2,
         )
