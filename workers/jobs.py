@@ -5,6 +5,7 @@ The embedded worker calls these same functions, so both modes score the same way
 
 from app import idempotency, kinds
 from app.db import utcnow
+from app.evaluations import recovery
 from app.evaluations import tasks as evaluation_tasks
 from app.runtime import current
 from app.tenants import repository as tenants
@@ -26,9 +27,9 @@ def tick() -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
     due webhooks, prune idempotency keys and console sign-outs whose cookies have expired."""
     runtime = current()
-    evaluation_tasks.sweep(runtime)
-    evaluation_tasks.resume_lapsed(runtime)
-    evaluation_tasks.prune_expired(runtime)
+    recovery.sweep(runtime)
+    recovery.resume_lapsed(runtime)
+    recovery.prune_expired(runtime)
     webhook_tasks.enqueue_due(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)

@@ -21,7 +21,7 @@ from rq.scheduler import RQScheduler
 
 from app.config import Settings
 from app.dispatch import RQDispatcher
-from app.evaluations import tasks as evaluation_tasks
+from app.evaluations import recovery
 from app.fair_queue import FairQueue
 from app.redis_outage import REDIS_AWAY, REDIS_SOCKET_TIMEOUT_SECONDS, patiently, redis_away
 from app.runtime import Runtime, configure
@@ -114,7 +114,7 @@ class RestartWatch:
                 logger.warning("Redis restarted: jobs it lost are enqueued again shortly")
         self.run_id = run_id
         if self.due is not None and time.monotonic() >= self.due:
-            acted = evaluation_tasks.resume_forgotten(self.runtime, self.dispatcher.live_work())
+            acted = recovery.resume_forgotten(self.runtime, self.dispatcher.live_work())
             self.due = None
             logger.info("Redis restart: jobs of %d evaluations enqueued again", len(acted))
 

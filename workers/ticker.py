@@ -4,7 +4,7 @@ import logging
 import threading
 from collections.abc import Callable
 
-from app.evaluations import tasks as evaluation_tasks
+from app.evaluations import recovery
 from app.redis_outage import REDIS_AWAY, redis_away
 from app.runtime import Runtime
 from workers import jobs
@@ -37,7 +37,7 @@ class Ticker:
     def _run(self) -> None:
         if self.resume:
             try:
-                evaluation_tasks.resume_all(self.runtime)
+                recovery.resume_all(self.runtime)
             except Exception:
                 logger.exception("resuming unfinished evaluations failed")
         while not self._stop.wait(self.runtime.settings.tick_seconds):

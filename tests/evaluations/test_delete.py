@@ -20,8 +20,7 @@ from PIL import Image
 from redis import Redis
 from sqlalchemy import func, select
 
-from app.evaluations import service
-from app.evaluations import tasks as evaluation_tasks
+from app.evaluations import recovery, service
 from app.evaluations.schemas import EvaluationCreate
 from app.models import Blob, BlobOwner, Dataset, DatasetRow, Evaluation, Result
 from app.models import TestCase as StoredCase
@@ -340,5 +339,5 @@ class TestRetention:
         url, _ = unique_png()
         with api.tenant_client() as client:
             done = submit(api, client, body(url))
-            assert evaluation_tasks.prune_expired(api.served.runtime) == []
+            assert recovery.prune_expired(api.served.runtime) == []
             assert client.get(f"/v1/evaluations/{done['id']}").status_code == 200

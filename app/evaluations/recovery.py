@@ -1,0 +1,151 @@
+"""Recovery and upkeep the ticker runs: re-enqueue evaluations whose jobs went silent, died or
+were forgotten by a restarted Redis, fail those out of attempts, and delete those past
+LOUPE_RETENTION_DAYS."""
+
+import logging
+from datetime import timedelta
+
+from app.db import utcnow
+from app.evaluations import lifecycle, lifecycle_service, service
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.fair_queue import queued_id, work_of
+from app.runtime import Runtime
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
+
+logger = logging.getLogger("loupe.jobs")
+
+
+def sweep(runtime: Runtime) -> list[str]:
+    """Re-enqueue evaluations whose jobs went silent; fail those out of attempts.
+
+    Returns the ids it acted on.
+    """
+    settings = runtime.settings
+    cutoff = utcnow() - timedelta(seconds=settings.stuck_after_seconds)
+    to_dispatch = []
+    acted = []
+    with runtime.session() as session:
+        repo = UnscopedJobRepository(session)
+        for evaluation in repo.claim_stuck(cutoff):
+            acted.append(evaluation.id)
+            expected = evaluation.total_test_cases * len(evaluation.metrics)
+            if repo.count_results(evaluation.id) >= expected:
+                if repo.finish(evaluation.id, "completed"):
+                    session.refresh(evaluation)
+                    lifecycle_service.finished(session, runtime, evaluation)
+            elif evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
+                error = {
+                    "type": "dispatch_exhausted",
+                    "message": f"no worker finished the evaluation after "
+                    f"{settings.max_dispatch_attempts} attempts",
+                }
+                if repo.finish(evaluation.id, "failed", error):
+                    session.refresh(evaluation)
+                    lifecycle_service.finished(session, runtime, evaluation, error)
+            else:
+                to_dispatch.append(evaluation)
+        session.commit()
+    for evaluation in to_dispatch:
+        # Jobs still waiting behind a backlog are not re-enqueued and cost no attempt.
+        if service.dispatch(runtime, evaluation):
+            lifecycle.reenqueued(
+                lifecycle.EvaluationRef.of(evaluation), evaluation.dispatch_attempts + 1
+            )
+            with runtime.session() as session:
+                UnscopedJobRepository(session).count_dispatch(evaluation.id)
+                session.commit()
+    return acted
+
+
+def resume_lapsed(runtime: Runtime) -> list[str]:
+    """Re-enqueue the slices whose job died while the evaluation's other jobs live on.
+
+    The evaluation's heartbeat stays fresh while any of its jobs runs, so `sweep` cannot see
+    one dead job among live ones; its lapsed lease can (distributed mode). Returns the
+    evaluation ids it acted on.
+    """
+    settings = runtime.settings
+    acted = []
+    for owner, job_id in runtime.dispatcher.lapsed():
+        slice_of = service.parse_slice_job_id(job_id)
+        if slice_of is None:
+            continue
+        evaluation_id, start = slice_of
+        with runtime.session() as session:
+            evaluation = UnscopedJobRepository(session).get(evaluation_id)
+            if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+                continue
+            # Out of attempts: left to `sweep`, which fails it once it goes silent.
+            if evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
+                continue
+            ref = lifecycle.EvaluationRef.of(evaluation)
+            attempt = evaluation.dispatch_attempts + 1
+            stop = min(start + settings.job_slice_size, evaluation.total_test_cases)
+        if service.dispatch_slice(runtime, evaluation_id, owner, start, stop):
+            with runtime.session() as session:
+                UnscopedJobRepository(session).count_dispatch(evaluation_id)
+                session.commit()
+            lifecycle.reenqueued(ref, attempt, reason="a job's worker died")
+            acted.append(evaluation_id)
+    return acted
+
+
+def resume_forgotten(runtime: Runtime, live: set[str]) -> list[str]:
+    """Re-enqueue the slices a restarted Redis forgot (one without persistence keeps no queue).
+
+    Of every unfinished evaluation, each slice that neither waits in the queue nor runs:
+    `live` holds the work ids (`<tenant>-score_<id>_<start>`, `fair_queue.work_of`) of the
+    jobs whose leases were written since the restart. Costs no dispatch attempt: the jobs were
+    lost by Loupe, not by the evaluation. Returns the evaluation ids it acted on.
+    """
+    with runtime.session() as session:
+        evaluations = UnscopedJobRepository(session).unfinished()
+        session.commit()
+    acted = []
+    for evaluation in evaluations:
+        enqueued = 0
+        for start, stop in service.slices(evaluation, runtime.settings.job_slice_size):
+            job_id = service.slice_job_id(evaluation.id, start)
+            if work_of(queued_id(evaluation.tenant_id, job_id)) in live:
+                continue
+            enqueued += service.dispatch_slice(
+                runtime, evaluation.id, evaluation.tenant_id, start, stop
+            )
+        if enqueued:
+            ref = lifecycle.EvaluationRef.of(evaluation)
+            lifecycle.reenqueued(ref, evaluation.dispatch_attempts, reason="Redis forgot its jobs")
+            acted.append(evaluation.id)
+    return acted
+
+
+def resume_all(runtime: Runtime) -> int:
+    """Re-enqueue every unfinished evaluation (the embedded queue does not survive restarts)."""
+    with runtime.session() as session:
+        evaluations = UnscopedJobRepository(session).unfinished()
+        session.commit()
+    for evaluation in evaluations:
+        service.dispatch(runtime, evaluation)
+    return len(evaluations)
+
+
+def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
+    """Delete finished evaluations and runs past LOUPE_RETENTION_DAYS; returns their ids."""
+    days = runtime.settings.retention_days
+    if days is None:
+        return []
+    cutoff = utcnow() - timedelta(days=days)
+    with runtime.session() as session:
+        found = UnscopedJobRepository(session).expired(cutoff, limit)
+        session.commit()
+    pruned = []
+    for evaluation_id, _ in found:
+        with runtime.session() as session:
+            evaluation = UnscopedJobRepository(session).get(evaluation_id)
+            if evaluation is None:
+                continue
+            lifecycle_service.delete(session, runtime, evaluation)
+            session.commit()
+        pruned.append(evaluation_id)
+    if pruned:
+        logger.info("deleted %d evaluations past LOUPE_RETENTION_DAYS", len(pruned))
+    return pruned
