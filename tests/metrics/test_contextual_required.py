@@ -1,6 +1,7 @@
 """contextual_precision and contextual_recall need no `actual_output` (deepeval requires input,
-expected_output and retrieval_context; neither formula reads the answer), as docs/api.md says: a case
-without one is scored through the API, while a metric that reads it still gets a 422 naming it."""
+expected_output and retrieval_context; neither formula reads the answer), as docs/api.md says: a
+case without one is scored through the API, while a metric that reads it still gets a 422 naming
+it."""
 
 from typing import Any
 
