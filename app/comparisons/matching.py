@@ -1,0 +1,163 @@
+"""Which items and metrics of two sides pair up: scores per test-case id, the metrics both
+sides share, what is left unmatched, and which matched items moved."""
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from app.comparisons.repository import ComparisonRepository
+from app.comparisons.schemas import (
+    ComparisonCreate,
+    Direction,
+    MetricMismatch,
+    Unmatched,
+    UnmatchedItem,
+)
+from app.models import Evaluation
+from app.problems import ProblemError, field_error
+
+# Unmatched items listed in a comparison; the counts cover all of them.
+MAX_UNMATCHED_LISTED = 100
+
+# (score, passed) per test-case id, per metric name.
+SideScores = dict[str, dict[str, tuple[float | None, bool | None]]]
+
+
+def _by_metric(rows: Sequence[Any]) -> tuple[SideScores, set[str]]:
+    """(score, passed) per test-case id per metric, and the ids that name more than one case
+    (evaluations stored before such ids were refused at submit)."""
+    found: SideScores = defaultdict(dict)
+    repeated: set[str] = set()
+    for case_id, metric, score, passed in rows:
+        if case_id in found[metric]:
+            repeated.add(case_id)
+        found[metric][case_id] = (score, passed)
+    return found, repeated
+
+
+def sides(
+    repo: ComparisonRepository,
+    baseline_id: str,
+    candidate_id: str,
+    metrics: Sequence[str] | None = None,
+) -> tuple[SideScores, SideScores, set[str], set[str]]:
+    """Both sides' scores with every id either side repeats left out (which of two cases is
+    the partner is unknowable), and those ids per side."""
+    base, base_repeated = _by_metric(repo.scores(baseline_id, metrics))
+    cand, cand_repeated = _by_metric(repo.scores(candidate_id, metrics))
+    ambiguous = base_repeated | cand_repeated
+    if ambiguous:
+        for cases in (*base.values(), *cand.values()):
+            for case_id in ambiguous:
+                cases.pop(case_id, None)
+    return base, cand, base_repeated, cand_repeated
+
+
+def metric_specs(evaluation: Evaluation) -> dict[str, dict[str, Any]]:
+    """The evaluation's metric specs by metric name."""
+    return {spec.get("name") or spec["type"]: spec for spec in evaluation.metrics}
+
+
+def compared_metrics(
+    payload: ComparisonCreate, ours: dict[str, dict[str, Any]], theirs: dict[str, dict[str, Any]]
+) -> tuple[list[str], list[str], list[MetricMismatch]]:
+    """The metric names to compare (same name and type on both sides), the names not compared,
+    and the names both sides give to metrics of different types."""
+    shared = [
+        name for name in ours if name in theirs and ours[name]["type"] == theirs[name]["type"]
+    ]
+    mismatched = [
+        MetricMismatch(
+            metric=name,
+            baseline_type=ours[name]["type"],
+            candidate_type=theirs[name]["type"],
+            reason=f"{ours[name]['type']} on the baseline, {theirs[name]['type']} on the "
+            "candidate: scores of different metrics are not comparable",
+        )
+        for name in ours
+        if name in theirs and name not in shared
+    ]
+    not_compared = list(dict.fromkeys(name for name in [*ours, *theirs] if name not in shared))
+    if payload.metrics is None:
+        return shared, not_compared, mismatched
+    why = {mismatch.metric: mismatch.reason for mismatch in mismatched}
+    errors = [
+        field_error(
+            ["metrics", index],
+            f"{name!r} is {why[name]}"
+            if name in why
+            else f"{name!r} is not a metric of both sides",
+            "type_mismatch" if name in why else "unknown",
+        )
+        for index, name in enumerate(payload.metrics)
+        if name not in shared
+    ]
+    if errors:
+        raise ProblemError(
+            422,
+            "Invalid request",
+            f"{errors[0].loc}: {errors[0].msg}; both have {shared}",
+            slug="validation",
+            errors=errors,
+        )
+    return list(dict.fromkeys(payload.metrics)), not_compared, mismatched
+
+
+def unmatched(
+    base: SideScores,
+    cand: SideScores,
+    not_compared: list[str],
+    mismatched: list[MetricMismatch],
+    base_repeated: set[str],
+    cand_repeated: set[str],
+) -> Unmatched:
+    base_ids = {case_id for cases in base.values() for case_id in cases}
+    cand_ids = {case_id for cases in cand.values() for case_id in cases}
+    baseline_only, candidate_only = sorted(base_ids - cand_ids), sorted(cand_ids - base_ids)
+    listed = [UnmatchedItem(side="baseline", test_case_id=i) for i in baseline_only] + [
+        UnmatchedItem(side="candidate", test_case_id=i) for i in candidate_only
+    ]
+    ambiguous = sorted(base_repeated | cand_repeated)
+    listed += [
+        UnmatchedItem(side=side, test_case_id=case_id, reason="duplicate_id")
+        for case_id in ambiguous
+        for side, repeated in (("baseline", base_repeated), ("candidate", cand_repeated))
+        if case_id in repeated
+    ]
+    return Unmatched(
+        baseline_only=len(baseline_only),
+        candidate_only=len(candidate_only),
+        duplicate_ids=len(ambiguous),
+        items=listed[:MAX_UNMATCHED_LISTED],
+        metrics=not_compared,
+        mismatched_metrics=mismatched,
+    )
+
+
+def moved(
+    metric: str,
+    base: dict[str, Any],
+    cand: dict[str, Any],
+    direction: Direction | None,
+    same_threshold: bool,
+) -> list[tuple[float, str, str]]:
+    """(difference, metric, test_case_id) of matched items whose score or pass/fail moved
+    (pass/fail only under one threshold: under two, equal scores can pass on one side)."""
+    moved = []
+    for case_id in base.keys() & cand.keys():
+        (b_score, b_passed), (c_score, c_passed) = base[case_id], cand[case_id]
+        if b_score is None or c_score is None:
+            continue
+        if not same_threshold:
+            b_passed = c_passed = None
+        difference = c_score - b_score
+        down = difference < 0 or (b_passed is True and c_passed is False)
+        up = difference > 0 or (b_passed is False and c_passed is True)
+        if (
+            (direction == "regressed" and down)
+            or (direction == "improved" and up)
+            or direction is None
+            and (up or down)
+        ):
+            moved.append((difference, metric, case_id))
+    return moved
