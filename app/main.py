@@ -17,13 +17,10 @@ from app.comparisons.endpoints import router as comparisons_router
 from app.config import Settings, get_settings
 from app.console import install as install_console
 from app.datasets.endpoints import router as datasets_router
-from app.evals.endpoints import router as evals_router
-from app.evaluations.endpoints import router as evaluations_router
 from app.files.endpoints import router as files_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
-from app.runs.endpoints import router as runs_router
 from app.telemetry.endpoints import router as telemetry_router
 from app.telemetry.http import RequestTelemetryMiddleware
 from app.usage.endpoints import router as usage_router
@@ -82,18 +79,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Unknown query parameters, and U+0000 in a path, query or form field, are refused.
     strict_query = [Depends(reject_unknown_query), Depends(refuse_nul)]
     for router in (
-        evaluations_router,
+        *kinds.routers(),
         webhooks_router,
         datasets_router,
         models_router,
-        runs_router,
         media_router,
         comparisons_router,
-        evals_router,
         files_router,
         usage_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)
-    openapi_document.install(app)
+    openapi_document.install(app, kinds.openapi_enums())
     return app

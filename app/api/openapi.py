@@ -13,7 +13,7 @@ they apply to, so a response's status is always one its operation lists.
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fastapi import FastAPI
@@ -123,13 +123,18 @@ BODY_LINKS: list[tuple[str, str, str, dict[str, Any]]] = [
 ]
 
 
-def install(app: FastAPI) -> None:
-    """Make `app.openapi()` return FastAPI's document with links and request examples."""
+def install(app: FastAPI, enums: Mapping[str, list[str]] | None = None) -> None:
+    """Make `app.openapi()` return FastAPI's document with links and request examples.
+
+    `enums`: the values of fields and parameters typed `str` in code whose choices are known
+    only at start-up (the registered kinds): `schemas/<Schema>/<field>` or
+    `<operationId>/<parameter>`.
+    """
     build: Callable[[], dict[str, Any]] = app.openapi
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = document(build())
+            app.openapi_schema = _with_enums(document(build()), enums or {})
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -159,6 +164,21 @@ def document(spec: dict[str, Any]) -> dict[str, Any]:
         parameters = links.get(target, {}).get("parameters")
         if parameters and name != target:
             links[name]["parameters"] = parameters
+    return spec
+
+
+def _with_enums(spec: dict[str, Any], enums: Mapping[str, list[str]]) -> dict[str, Any]:
+    """`spec` with each named field's or parameter's `enum` set (KeyError for a name that is
+    not there: a renamed schema must not silently lose its enum)."""
+    by_id = {op["operationId"]: op for op in _operations(spec).values()}
+    for where, values in enums.items():
+        first, name, *rest = where.split("/")
+        if first == "schemas":
+            target = spec["components"]["schemas"][name]["properties"][rest[0]]
+        else:
+            params = by_id[first].get("parameters", [])
+            target = next(p for p in params if p["name"] == name)["schema"]
+        target["enum"] = list(values)
     return spec
 
 

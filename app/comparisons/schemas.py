@@ -146,7 +146,8 @@ class Unmatched(BaseModel):
 class Comparison(BaseModel):
     object: Literal["comparison"] = "comparison"
     id: str
-    kind: Literal["evaluation", "run", "eval_run"] = Field(
+    # One of the registered kinds (app/kinds.py); the OpenAPI document lists them as its enum.
+    kind: str = Field(
         description="What was compared: evaluations, runs, or OpenAI Evals runs (`evalrun_` ids)."
     )
     baseline_id: str

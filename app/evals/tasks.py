@@ -65,6 +65,10 @@ class EvalRunKind(kinds.Kind):
     """An OpenAI Evals run: rows sampled first for `completions`; its own webhook events, in
     OpenAI's envelope so the SDK's `client.webhooks.unwrap()` reads them."""
 
+    label = "OpenAI eval run"
+    # Read and listed beside evaluations (`?kind=eval_run`), cancelled and deleted via /v1/evals.
+    listed = True
+    id_prefixes = ("evalrun",)
     event_envelope = "openai"
     # OpenAI deletes a running run outright.
     cancels_on_delete = True
@@ -96,7 +100,8 @@ class EvalRunKind(kinds.Kind):
         origin = EvalRunOrigin(
             eval_id=labels.eval_id, eval_name=labels.eval_name, run_name=evaluation.name
         )
-        return kinds.Naming(eval_run=origin, metric_labels=labels.criteria)
+        title = f"{labels.eval_name or labels.eval_id} · {evaluation.name or evaluation.id}"
+        return kinds.Naming(eval_run=origin, metric_labels=labels.criteria, title=title)
 
     def terminal_event(
         self, session: Session, evaluation: Evaluation, data: dict[str, Any]

@@ -1,11 +1,11 @@
 """The evaluations API: submit, read, list, page test cases and results, export, cancel."""
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import AfterValidator
 
-from app import ids
 from app.api.deps import (
     RuntimeDep,
     SessionDep,
@@ -15,7 +15,7 @@ from app.api.deps import (
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import checks, export, read_model, service
+from app.evaluations import checks, export, kinds, read_model, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -25,7 +25,6 @@ from app.evaluations.schemas import (
     EvaluationList,
     EvaluationResultList,
     EvaluationStatus,
-    ListedKind,
     ResultOrder,
     ResultStatus,
     TestCaseList,
@@ -45,9 +44,14 @@ CompletedWithErrorsQuery = Annotated[
 ]
 # How long a poller should wait before asking again about a running evaluation.
 POLL_AFTER_SECONDS = "2"
-# Kinds the read routes answer: an eval run listed with `kind=eval_run` can be read here too
-# (cancelled and deleted through /v1/evals); a run (`/v1/runs`) is not an evaluation here.
-READ_KINDS: tuple[str, ...] = get_args(ListedKind)
+
+
+def _listed_kind(value: str) -> str:
+    """A kind `GET /v1/evaluations` lists (its kind says `listed`; runs have `/v1/runs`)."""
+    if value not in kinds.listed():
+        raise ValueError(f"Input should be one of {', '.join(map(repr, kinds.listed()))}")
+    return value
+
 
 # The schema is named under problem+json too: generators read the first media type listed, and
 # an empty one makes them return nothing for every error.
@@ -88,7 +92,8 @@ def list_evaluations(
         str | None, Query(max_length=256, description="Only names containing this (any case).")
     ] = None,
     kind: Annotated[
-        ListedKind,
+        str,
+        AfterValidator(_listed_kind),
         Query(
             description="`evaluation` (the default): evaluations submitted here. `eval_run`: "
             "OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for."
@@ -98,7 +103,7 @@ def list_evaluations(
 ) -> EvaluationList:
     """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first."""
     rows = EvaluationRepository(session, tenant.id, (kind,)).page(
-        id_cursor(after, ids.EVALUATION_PREFIXES if kind == "evaluation" else "evalrun"),
+        id_cursor(after, kinds.by_name(kind).id_prefixes),
         limit,
         status=status,
         name=name,
@@ -117,7 +122,7 @@ def get_evaluation(
     response: Response,
 ) -> Evaluation:
     """Status, result counts, per-metric summary and judge usage."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     if evaluation.status not in TERMINAL_STATUSES:
         response.headers["Retry-After"] = POLL_AFTER_SECONDS
     # Three missed heartbeats: the job is busy no longer, or its worker is gone.
@@ -138,7 +143,7 @@ def list_evaluation_test_cases(
     limit: LimitQuery = 100,
 ) -> TestCaseList:
     """The submitted test cases in order; images as `GET /v1/media/{sha256}` URLs."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     rows = EvaluationRepository(session, tenant.id).test_case_page(evaluation, after, limit)
     if rows is None:
         raise ProblemError(
@@ -182,7 +187,7 @@ def list_evaluation_results(
     order: OrderQuery = None,
 ) -> EvaluationResultList:
     """Stored results in (test case, metric) order, each with score, reason, error and logs."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     service.check_metric(evaluation, metric)
     rows = EvaluationRepository(session, tenant.id).result_page(
         evaluation, after, limit, metric=metric, status=status, order=order
@@ -213,7 +218,7 @@ def export_evaluation_results(
     status: StatusQuery = None,
 ) -> StreamingResponse:
     """Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order."""
-    evaluation = service.get_or_404(session, tenant, evaluation_id, READ_KINDS)
+    evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     service.check_metric(evaluation, metric)
     return export.stream(runtime, evaluation, format, metric, status)
 

@@ -53,10 +53,23 @@ class Naming:
     eval_run: EvalRunOrigin | None = None
     # Metric name -> its label (an eval run's criterion id -> the criterion's name).
     metric_labels: dict[str, str] = field(default_factory=dict)
+    # What pages call it (None: its own name, else its id).
+    title: str | None = None
 
 
 class Kind:
     """What every kind does alike; a kind overrides what it does its own way."""
+
+    # What people call one (the console's kind filter and comparison form).
+    label: str = "evaluation"
+    # Whether `GET /v1/evaluations?kind=` lists it and the evaluation routes read it (else it
+    # has its own list and reads, as a run has `/v1/runs`).
+    listed: bool = False
+    # The prefixes of its ids, for reading a list cursor (`app/ids.py`).
+    id_prefixes: tuple[str, ...] = ()
+    # Whether its scored items are its test cases, named by the client's ids (a run's are
+    # dataset samples, `subset/row_index`, shown on its own pages).
+    items_are_test_cases: bool = True
 
     # How its webhook bodies are wrapped.
     event_envelope: Envelope = "loupe"
@@ -121,6 +134,21 @@ def kind_of(evaluation: Evaluation) -> Kind:
     """The kind of an evaluation; KeyError for a kind this process was not given (scoring a
     run as something else would silently skip its candidate calls)."""
     return _KINDS[evaluation.kind or DEFAULT_KIND]
+
+
+def by_name(name: str) -> Kind:
+    """The kind stored as `name` (KeyError for one this process was not given)."""
+    return _KINDS[name]
+
+
+def names() -> tuple[str, ...]:
+    """Every kind this process was given, by the value it stores."""
+    return tuple(_KINDS)
+
+
+def listed() -> tuple[str, ...]:
+    """The kinds `GET /v1/evaluations?kind=` lists and the evaluation routes read."""
+    return tuple(name for name, kind in _KINDS.items() if kind.listed)
 
 
 def naming_of(session: Session, evaluation: Evaluation) -> Naming:

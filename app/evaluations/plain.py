@@ -2,6 +2,7 @@
 
 from sqlalchemy.orm import Session
 
+from app import ids
 from app.evaluations.kinds import Kind
 from app.models import Evaluation
 
@@ -9,6 +10,9 @@ from app.models import Evaluation
 class EvaluationKind(Kind):
     """`POST /v1/evaluations`: nothing to answer first; its summaries carry clustered errors."""
 
+    label = "evaluation"
+    listed = True
+    id_prefixes = ids.EVALUATION_PREFIXES
     summary_clusters = True
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:

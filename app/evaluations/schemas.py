@@ -11,9 +11,6 @@ from app.schemas import ListPage
 from app.usage.schemas import UsageTotals, add_costs  # noqa: F401 - re-exported
 
 EvaluationStatus = Literal["queued", "in_progress", "completed", "failed", "canceled"]
-# What `GET /v1/evaluations?kind=` lists: plain evaluations (the default) or OpenAI eval runs,
-# which are evaluations underneath (app/evals); runs have their own list, `/v1/runs`.
-ListedKind = Literal["evaluation", "eval_run"]
 TERMINAL_STATUSES = ("completed", "failed", "canceled")
 
 MetadataKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
@@ -240,7 +237,8 @@ class Recovery(BaseModel):
 class Evaluation(BaseModel):
     object: Literal["evaluation"] = "evaluation"
     id: str
-    kind: Literal["evaluation", "run", "eval_run"] = Field(
+    # One of the registered kinds (app/kinds.py); the OpenAPI document lists them as its enum.
+    kind: str = Field(
         default="evaluation",
         description="What made it: `POST /v1/evaluations` (`evaluation`) or an OpenAI Evals run "
         "(`eval_run`, `POST /v1/evals/{eval_id}/runs`; its metrics are the eval's testing "

@@ -39,6 +39,11 @@ def tally(session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) 
 class RunKind(kinds.Kind):
     """A run: the candidate answers each sample first; its report sums move with results."""
 
+    label = "dataset run"
+    id_prefixes = ("run",)
+    # Its items are dataset samples (`subset/row_index`), shown on its own pages.
+    items_are_test_cases = False
+
     def predictor(
         self,
         session: Session,

@@ -7,12 +7,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.schemas import ListPage, http_url
 
-EVENT_TYPES = tuple(
-    f"{kind}.{status}"
-    for kind in ("evaluation", "run")
-    for status in ("completed", "failed", "canceled")
-)
-
 
 class WebhookEndpointCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")

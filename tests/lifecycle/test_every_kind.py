@@ -114,7 +114,29 @@ class TestKinds:
         ]
         assert set(KINDS) == {"evaluation", "run", "eval_run"}
         with api.served.runtime.session() as session:
-            for name, kind in KINDS.items():
+            for name, entry in KINDS.items():
                 evaluation = Evaluation(id=f"{name}_x", kind=name)
-                path = kind.cancel_path(session, evaluation)
+                path = entry.kind.cancel_path(session, evaluation)
                 assert any(pattern.match(path) for pattern in cancels), path
+
+    def test_the_evaluation_list_takes_the_kinds_that_say_they_are_listed(self, api: Api) -> None:
+        """`?kind=` takes what the registry marks as listed (a run has `/v1/runs`), refused in
+        the same answer as the other bad parameters; the OpenAPI document names the same."""
+        from app.evaluations import kinds
+
+        client = api.tenant_client()
+        response = client.get("/v1/evaluations", params={"kind": "run", "limit": 0})
+        assert response.status_code == 422, response.text
+        errors = {error["loc"]: error["msg"] for error in response.json()["errors"]}
+        assert set(errors) == {"query.kind", "query.limit"}
+        assert errors["query.kind"] == "Input should be one of 'evaluation', 'eval_run'"
+        assert client.get("/v1/evaluations", params={"kind": "eval_run"}).status_code == 200
+        spec = client.get("/openapi.json").json()
+        (kind,) = [
+            each
+            for each in spec["paths"]["/v1/evaluations"]["get"]["parameters"]
+            if each["name"] == "kind"
+        ]
+        assert kind["schema"]["enum"] == list(kinds.listed()) == ["evaluation", "eval_run"]
+        evaluation = spec["components"]["schemas"]["Evaluation"]["properties"]["kind"]
+        assert evaluation["enum"] == list(kinds.names())
