@@ -10,28 +10,33 @@ from dataclasses import dataclass
 
 from fastapi import APIRouter
 
-from app.evals.endpoints import router as evals_router
+from app.api.openapi import Extras
+from app.evals import endpoints as evals_endpoints
 from app.evals.service import KIND as EVAL_RUN
 from app.evals.tasks import EvalRunKind
+from app.evaluations import endpoints as evaluations_endpoints
 from app.evaluations import kinds
-from app.evaluations.endpoints import router as evaluations_router
 from app.evaluations.plain import EvaluationKind
-from app.runs.endpoints import router as runs_router
+from app.runs import endpoints as runs_endpoints
 from app.runs.tasks import RunKind
 
 
 @dataclass(frozen=True)
 class Registered:
-    """A kind's strategy and the routes that create and manage it."""
+    """A kind's strategy, the routes that create and manage it, and what its routes add to
+    the OpenAPI document (request examples, links)."""
 
     kind: kinds.Kind
     router: APIRouter
+    openapi: Extras
 
 
 KINDS: Mapping[str, Registered] = {
-    kinds.DEFAULT_KIND: Registered(EvaluationKind(), evaluations_router),
-    "run": Registered(RunKind(), runs_router),
-    EVAL_RUN: Registered(EvalRunKind(), evals_router),
+    kinds.DEFAULT_KIND: Registered(
+        EvaluationKind(), evaluations_endpoints.router, evaluations_endpoints.OPENAPI
+    ),
+    "run": Registered(RunKind(), runs_endpoints.router, runs_endpoints.OPENAPI),
+    EVAL_RUN: Registered(EvalRunKind(), evals_endpoints.router, evals_endpoints.OPENAPI),
 }
 
 
@@ -45,13 +50,15 @@ def routers() -> list[APIRouter]:
     return [entry.router for entry in KINDS.values()]
 
 
-def openapi_enums() -> dict[str, list[str]]:
-    """The kinds' names as the enums of the fields and parameters that hold one (they are
-    `str` in the schemas, which the evaluation core defines without knowing the kinds)."""
+def openapi() -> list[Extras]:
+    """What the kinds add to the OpenAPI document: each one's examples and links, and their
+    names as the enums of the fields and parameters that hold a kind (`str` in the schemas,
+    which the evaluation core defines without knowing the kinds)."""
     every = list(KINDS)
     listed = [name for name, entry in KINDS.items() if entry.kind.listed]
-    return {
+    enums = {
         "schemas/Evaluation/kind": every,
         "schemas/Comparison/kind": every,
         "list_evaluations/kind": listed,
     }
+    return [Extras(enums=enums), *(entry.openapi for entry in KINDS.values())]

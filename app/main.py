@@ -90,5 +90,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)
-    openapi_document.install(app, kinds.openapi_enums())
+    openapi_document.install(app, kinds.openapi())
     return app

@@ -13,7 +13,8 @@ they apply to, so a response's status is always one its operation lists.
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI
@@ -25,66 +26,77 @@ _SKY_ROW = {
     "messages": [{"role": "user", "content": "What colour is a clear sky?"}],
     "answer": "Blue",
 }
-_ITEM_SCHEMA = {
-    "type": "object",
-    "properties": {"question": {"type": "string"}, "answer": {"type": "string"}},
-    "required": ["question", "answer"],
-}
-_ITEM = {"question": "Capital of France?", "answer": "Paris"}
 
-# operationId -> a request body the operation accepts (multipart: the form's fields).
-REQUEST_EXAMPLES: dict[str, Any] = {
-    "create_evaluation": {
-        "test_cases": [
-            {
-                "id": "logo",
-                "input": "What shape is the logo?",
-                "actual_output": "A red circle.",
-                "expected_output": "A red circle.",
-            }
-        ],
-        "metrics": [{"type": "exact_match"}],
-    },
-    "create_webhook_endpoint": {
-        "url": "http://127.0.0.1:8002/loupe-events",
-        "description": "CI notifications",
-    },
-    "create_model": {
-        "name": "local-vlm",
-        "base_url": "http://127.0.0.1:8001/v1",
-        "model": "qwen2.5-vl-7b-instruct",
-    },
-    "create_dataset": {
-        "file": json.dumps(_SKY_ROW) + "\n",
-        "format": "general_vqa",
-        "name": "sky",
-    },
-    "create_eval": {
-        "name": "capitals",
-        "data_source_config": {"type": "custom", "item_schema": _ITEM_SCHEMA},
-        "testing_criteria": [
-            {
-                "type": "string_check",
-                "name": "exact",
-                "operation": "eq",
-                "input": "{{ sample.output_text }}",
-                "reference": "{{ item.answer }}",
-            }
-        ],
-    },
-    "update_eval": {"name": "capitals (v2)"},
-    "create_eval_run": {
-        "name": "first run",
-        "data_source": {
-            "type": "jsonl",
-            "source": {
-                "type": "file_content",
-                "content": [{"item": _ITEM, "sample": {"output_text": "Paris"}}],
-            },
+
+@dataclass(frozen=True)
+class BodyLink:
+    """A link a path cannot imply: from `source`'s `status` response to `target`, with the
+    request body to send (`$response.body#/...` expressions take values from the response)."""
+
+    source: str
+    status: str
+    target: str
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Extras:
+    """What a part of the API adds to its operations' documentation (each kind brings its own
+    from its folder, through the registry in app/kinds.py).
+
+    `enums`: the values of fields and parameters typed `str` in code whose choices are known
+    only at start-up (the registered kinds), by `schemas/<Schema>/<field>` or
+    `<operationId>/<parameter>`. `examples`: operationId -> a request body it accepts as it
+    stands (multipart: the form's fields). `links`: links a path cannot imply.
+    """
+
+    enums: Mapping[str, list[str]] = field(default_factory=dict)
+    examples: Mapping[str, Any] = field(default_factory=dict)
+    links: Sequence[BodyLink] = ()
+
+
+# The operations no kind owns.
+COMMON = Extras(
+    examples={
+        "create_webhook_endpoint": {
+            "url": "http://127.0.0.1:8002/loupe-events",
+            "description": "CI notifications",
+        },
+        "create_model": {
+            "name": "local-vlm",
+            "base_url": "http://127.0.0.1:8001/v1",
+            "model": "qwen2.5-vl-7b-instruct",
+        },
+        "create_dataset": {
+            "file": json.dumps(_SKY_ROW) + "\n",
+            "format": "general_vqa",
+            "name": "sky",
+        },
+        "create_file": {
+            "purpose": "evals",
+            "file": json.dumps({"item": {"question": "Capital of France?", "answer": "Paris"}})
+            + "\n",
         },
     },
-    "create_file": {"purpose": "evals", "file": json.dumps({"item": _ITEM}) + "\n"},
-}
+    links=[
+        BodyLink(
+            "create_evaluation",
+            "202",
+            "create_comparison",
+            {"baseline_id": "$response.body#/id", "candidate_id": "$response.body#/id"},
+        ),
+        # Only a finished evaluation can be compared: a listed one has had time to finish.
+        BodyLink(
+            "list_evaluations",
+            "200",
+            "create_comparison",
+            {
+                "baseline_id": "$response.body#/data/0/id",
+                "candidate_id": "$response.body#/data/0/id",
+            },
+        ),
+    ],
+)
 
 # Status -> what app-wide machinery answers it with, on /v1 routes: app.api.query (unknown query
 # parameters, every router main.py includes), the tenant key, and JSON body parsing.
@@ -98,49 +110,27 @@ _PROBLEM = {"schema": {"$ref": "#/components/schemas/Problem"}}
 # Multipart uploads: the file part's name, whose extension says its format.
 UPLOAD_NAMES = {"create_dataset": "sky.jsonl", "create_file": "capitals.jsonl"}
 
-# Links a path cannot imply: (source operationId, status, target operationId, requestBody).
-BODY_LINKS: list[tuple[str, str, str, dict[str, Any]]] = [
-    (
-        "create_dataset",
-        "201",
-        "create_run",
-        {"dataset_id": "$response.body#/id", "predictions": [{"index": 0, "prediction": "Blue"}]},
-    ),
-    ("create_eval", "201", "create_eval_run", REQUEST_EXAMPLES["create_eval_run"]),
-    (
-        "create_evaluation",
-        "202",
-        "create_comparison",
-        {"baseline_id": "$response.body#/id", "candidate_id": "$response.body#/id"},
-    ),
-    # Only a finished evaluation can be compared: a listed one has had time to finish.
-    (
-        "list_evaluations",
-        "200",
-        "create_comparison",
-        {"baseline_id": "$response.body#/data/0/id", "candidate_id": "$response.body#/data/0/id"},
-    ),
-]
 
-
-def install(app: FastAPI, enums: Mapping[str, list[str]] | None = None) -> None:
-    """Make `app.openapi()` return FastAPI's document with links and request examples.
-
-    `enums`: the values of fields and parameters typed `str` in code whose choices are known
-    only at start-up (the registered kinds): `schemas/<Schema>/<field>` or
-    `<operationId>/<parameter>`.
-    """
+def install(app: FastAPI, parts: Sequence[Extras] = ()) -> None:
+    """Make `app.openapi()` return FastAPI's document with links and request examples: the
+    common ones and what each of `parts` adds."""
     build: Callable[[], dict[str, Any]] = app.openapi
+    every = (COMMON, *parts)
+    extras = Extras(
+        enums={k: v for part in every for k, v in part.enums.items()},
+        examples={k: v for part in every for k, v in part.examples.items()},
+        links=[link for part in every for link in part.links],
+    )
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = _with_enums(document(build()), enums or {})
+            app.openapi_schema = _with_enums(document(build(), extras), extras.enums)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def document(spec: dict[str, Any]) -> dict[str, Any]:
+def document(spec: dict[str, Any], extras: Extras = COMMON) -> dict[str, Any]:
     """`spec` with links from ids to the operations taking them, and request examples."""
     operations = _operations(spec)
     for (method, path), operation in operations.items():
@@ -148,21 +138,21 @@ def document(spec: dict[str, Any]) -> dict[str, Any]:
             _link_created(path, operation, operations)
         elif method == "get":
             _link_listed(spec, path, operation, operations)
-        _add_example(operation)
+        _add_example(operation, extras.examples)
         if path.startswith("/v1/"):
             _add_app_wide_problems(operation)
     by_id = {op["operationId"]: op for op in operations.values()}
-    for source, status, target, body in BODY_LINKS:
-        links = by_id[source]["responses"][status].setdefault("links", {})
-        name = f"{target}_example" if target in links else target
+    for link in extras.links:
+        links = by_id[link.source]["responses"][link.status].setdefault("links", {})
+        name = f"{link.target}_example" if link.target in links else link.target
         # The body as given: a fuzzer adding generated fields to it would only be refused.
         links[name] = {
-            "operationId": target,
-            "requestBody": body,
+            "operationId": link.target,
+            "requestBody": link.body,
             "x-schemathesis": {"merge_body": False},
         }
-        parameters = links.get(target, {}).get("parameters")
-        if parameters and name != target:
+        parameters = links.get(link.target, {}).get("parameters")
+        if parameters and name != link.target:
             links[name]["parameters"] = parameters
     return spec
 
@@ -277,8 +267,8 @@ def _is_page(spec: dict[str, Any], response: dict[str, Any]) -> bool:
     return "data" in component.get("properties", {})
 
 
-def _add_example(operation: dict[str, Any]) -> None:
-    example = REQUEST_EXAMPLES.get(operation.get("operationId", ""))
+def _add_example(operation: dict[str, Any], examples: Mapping[str, Any]) -> None:
+    example = examples.get(operation.get("operationId", ""))
     body = operation.get("requestBody")
     if example is None or body is None:
         return

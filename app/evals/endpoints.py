@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
+from app.api import openapi
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
@@ -33,6 +34,49 @@ from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses
 
 router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=OpenAIRoute)
+
+_ITEM = {"question": "Capital of France?", "answer": "Paris"}
+_RUN = {
+    "name": "first run",
+    "data_source": {
+        "type": "jsonl",
+        "source": {
+            "type": "file_content",
+            "content": [{"item": _ITEM, "sample": {"output_text": "Paris"}}],
+        },
+    },
+}
+# Request bodies accepted as they stand, for the OpenAPI document (app/api/openapi.py).
+OPENAPI = openapi.Extras(
+    examples={
+        "create_eval": {
+            "name": "capitals",
+            "data_source_config": {
+                "type": "custom",
+                "item_schema": {
+                    "type": "object",
+                    "properties": {
+                        "question": {"type": "string"},
+                        "answer": {"type": "string"},
+                    },
+                    "required": ["question", "answer"],
+                },
+            },
+            "testing_criteria": [
+                {
+                    "type": "string_check",
+                    "name": "exact",
+                    "operation": "eq",
+                    "input": "{{ sample.output_text }}",
+                    "reference": "{{ item.answer }}",
+                }
+            ],
+        },
+        "update_eval": {"name": "capitals (v2)"},
+        "create_eval_run": _RUN,
+    },
+    links=[openapi.BodyLink("create_eval", "201", "create_eval_run", _RUN)],
+)
 _PROBLEMS = problem_responses(400, 401, 404)
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 Order = Literal["asc", "desc"]

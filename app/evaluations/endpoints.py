@@ -6,6 +6,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 from pydantic import AfterValidator
 
+from app.api import openapi
 from app.api.deps import (
     RuntimeDep,
     SessionDep,
@@ -32,6 +33,22 @@ from app.evaluations.schemas import (
 from app.problems import ProblemError, problem_responses
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
+# A request body accepted as it stands, for the OpenAPI document (app/api/openapi.py).
+OPENAPI = openapi.Extras(
+    examples={
+        "create_evaluation": {
+            "test_cases": [
+                {
+                    "id": "logo",
+                    "input": "What shape is the logo?",
+                    "actual_output": "A red circle.",
+                    "expected_output": "A red circle.",
+                }
+            ],
+            "metrics": [{"type": "exact_match"}],
+        }
+    }
+)
 
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
 # The read model's flag as a filter (`status` keeps its values); shared with GET /v1/runs.

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
 
+from app.api import openapi
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor, position
@@ -29,6 +30,20 @@ router = APIRouter(
     tags=["runs"],
     route_class=LeanRoute,
     responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
+)
+# A dataset's id goes to a run of it (app/api/openapi.py).
+OPENAPI = openapi.Extras(
+    links=[
+        openapi.BodyLink(
+            "create_dataset",
+            "201",
+            "create_run",
+            {
+                "dataset_id": "$response.body#/id",
+                "predictions": [{"index": 0, "prediction": "Blue"}],
+            },
+        )
+    ]
 )
 
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
