@@ -1,0 +1,86 @@
+"""A stored result as a row: what one metric made of one test case, with the judge's and the
+candidate's usage priced, and the images the metric was shown."""
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.config import ModelPrice
+from app.db import utcnow
+from app.ids import new_id
+from app.judges import JudgeUsage
+from app.metrics import MetricResult, MetricTestCase
+from app.usage.pricing import cost_usd
+
+
+def shown_media(media: list[dict[str, Any]] | None, seen: set[str]) -> list[dict[str, Any]]:
+    """The case's image log entries for the images this metric was shown, in case order: by
+    place (`field:actual_output[1]`), or by digest for an image shown without one."""
+    return [
+        entry
+        for entry in media or []
+        if f"field:{entry.get('field')}" in seen or entry.get("sha256") in seen
+    ]
+
+
+def result_row(
+    evaluation_id: str,
+    case: MetricTestCase,
+    metric_index: int,
+    spec: Any,
+    result: MetricResult,
+    media: list[dict[str, Any]] | None = None,
+    *,
+    prices: Mapping[str, ModelPrice] | None = None,
+    judge_model: str | None = None,
+    candidate: JudgeUsage | None = None,
+    candidate_model: str | None = None,
+) -> dict[str, Any]:
+    """The result's row as stored: scores, error, the judge's and the candidate's usage and cost,
+    and the images the metric was shown."""
+    usage = result.usage
+    prices = prices or {}
+    spent = candidate or JudgeUsage()
+    return {
+        "id": new_id("res"),
+        "evaluation_id": evaluation_id,
+        "test_case_index": case.index,
+        "test_case_id": case.id,
+        "metric_index": metric_index,
+        "metric": spec.display_name,
+        "type": spec.type,
+        "score": result.score,
+        "passed": result.passed,
+        "threshold": result.threshold,
+        "reason": result.reason,
+        "error": result.error.as_dict() if result.error else None,
+        "judge_calls": result.usage.calls,
+        "judge_failed_calls": result.usage.failed_calls,
+        "prompt_tokens": result.usage.prompt_tokens,
+        "completion_tokens": result.usage.completion_tokens,
+        "judge_cost_usd": cost_usd(
+            prices,
+            judge_model,
+            calls=usage.calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_prompt_tokens=usage.cached_prompt_tokens,
+        ),
+        # A judge that only failed is still the model the result's requests went to.
+        "judge_model": judge_model if usage.calls or usage.failed_calls else None,
+        "candidate_model": candidate_model if spent.calls else None,
+        "candidate_calls": spent.calls,
+        "candidate_failed_calls": spent.failed_calls,
+        "candidate_prompt_tokens": spent.prompt_tokens,
+        "candidate_completion_tokens": spent.completion_tokens,
+        "candidate_cost_usd": cost_usd(
+            prices,
+            candidate_model,
+            calls=spent.calls,
+            prompt_tokens=spent.prompt_tokens,
+            completion_tokens=spent.completion_tokens,
+            cached_prompt_tokens=spent.cached_prompt_tokens,
+        ),
+        # Each image's original and sent sizes, next to whatever the metric logged.
+        "logs": {**result.logs, "media": media} if media else result.logs,
+        "created_at": utcnow(),
+    }

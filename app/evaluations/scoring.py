@@ -1,0 +1,332 @@
+"""How a job scores the items it took: each (test case, metric) measured by a few workers on
+the judge loop, results buffered and written in batches, stopping on a cancel, a delete, or a
+turn given to another tenant's job.
+
+`score` runs one job's items; a `SliceJob` says what they are and what they are scored with,
+and `_Scoring` holds the state its workers share while they run.
+"""
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.db import utcnow
+from app.dispatch import Turn
+from app.evaluations import judging, lifecycle
+from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
+from app.evaluations.kinds import Kind, Predictor
+from app.evaluations.result_rows import result_row, shown_media
+from app.evaluations.schemas import TERMINAL_STATUSES
+from app.judges import JudgeEndpoint, endpoint_host, get_client
+from app.metrics import MetricContext, MetricError, MetricResult, MetricTestCase, measure, watching
+from app.runtime import Runtime
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
+from app.unscoped.judge_cache import UnscopedJudgeCacheRepository
+from app.usage.service import Budget
+
+logger = logging.getLogger("loupe.jobs")
+
+# How a job's scoring ended: everything taken was scored (or it was canceled), it gave its
+# worker to another tenant's job with items left, or its evaluation was deleted under it.
+Outcome = Literal["scored", "gave_way", "deleted"]
+
+
+@dataclass(frozen=True)
+class MetricJudge:
+    """The judge one metric of a job calls, as recorded at submit."""
+
+    endpoint: JudgeEndpoint | None
+    missing: str | None
+    model: str | None
+    model_id: str | None
+    host: str | None
+
+
+def metric_judges(
+    session: Session, settings: Settings, evaluation: Any, specs: list[Any]
+) -> dict[int, MetricJudge]:
+    """Per metric index, the judge its record names (read in the job's session)."""
+    record = evaluation.judge or {}
+    recorded = record.get("metrics")
+    judges: dict[int, MetricJudge] = {}
+    for index in range(len(specs)):
+        if recorded is not None:
+            # Metrics that are not judged (embeddings, say) use the server's endpoint.
+            chosen = recorded.get(str(index)) or {"model": None, "model_id": None}
+        else:
+            # Stored before judges were resolved at submit: the server's judge, as then.
+            chosen = {"model": record.get("model") or settings.judge_model, "model_id": None}
+            if judging.operator_configured(settings):
+                base_url, _ = settings.judge_endpoint_values()
+                chosen["host"] = endpoint_host(base_url)
+        try:
+            endpoint, missing = judging.endpoint_for(
+                session, evaluation.tenant_id, settings, chosen
+            )
+        except Exception as exc:  # noqa: BLE001 - a key this process cannot decrypt, a
+            # refused address: every call of the metric fails with the reason, not the job.
+            endpoint, missing = None, f"the judge cannot be called: {exc}"
+        judges[index] = MetricJudge(
+            endpoint, missing, chosen.get("model"), chosen.get("model_id"), chosen.get("host")
+        )
+    return judges
+
+
+@dataclass
+class SliceJob:
+    """What one job scores and with what: the context its scoring runs in."""
+
+    runtime: Runtime
+    evaluation_id: str
+    specs: list[Any]
+    # (case, metric index) pairs not stored yet, in the order they are taken.
+    todo: list[tuple[MetricTestCase, int]]
+    judges: dict[int, MetricJudge]
+    cache: DatabaseJudgeCache
+    # Per case index, its image log entries.
+    media: dict[int, list[dict[str, Any]]] | None = None
+    # A run's candidate model, answering each sample before it is scored.
+    predictor: Predictor | None = None
+    kind: Kind | None = None
+    several_jobs: bool = True
+    ref: lifecycle.EvaluationRef | None = None
+    budget: Budget | None = None
+    turn: Turn | None = None
+
+
+async def score(job: SliceJob) -> Outcome:
+    """Score the job's items until done, canceled, deleted, or the job gives its worker up (fair
+    sharing) with items left."""
+    # Made on the judge loop: the judge clients and shared answers belong to it.
+    return await _Scoring(job).run()
+
+
+class _Scoring:
+    """One job's scoring in progress: the workers taking items, the buffer of rows they fill,
+    the periodic writer, the turn keeper, and the events that stop them."""
+
+    def __init__(self, job: SliceJob) -> None:
+        self.job = job
+        self.settings = job.runtime.settings
+        # Steps and truths are made once for all of the evaluation's jobs, not once per job.
+        # A job scoring the whole evaluation has no one to share with: its in-job sharing and
+        # the cache suffice, without a claim per retrieval context.
+        self.shared_answers = (
+            DatabaseSharedAnswers(job.runtime, job.cache.scope) if job.several_jobs else None
+        )
+        self.contexts: dict[Any, MetricContext] = {}
+        self.metric_contexts = {index: self._context_for(index) for index in range(len(job.specs))}
+        self.pending = iter(job.todo)
+        self.buffer: list[dict[str, Any]] = []
+        self.stop = asyncio.Event()
+        self.deleted = asyncio.Event()
+        self.writes: set[asyncio.Task[None]] = set()
+        # Cases whose candidate call a stored result of this job already counts.
+        self.charged: set[int] = set()
+        # Set when the job gives its worker to another tenant's waiting job: items not yet
+        # taken are left for the continuation; those in flight finish and are stored.
+        self.giving_way = asyncio.Event()
+        self.taken = 0
+        self.scored = asyncio.Event()
+
+    def _context_for(self, index: int) -> MetricContext:
+        # Metrics on one judge share a context (its in-job shared answers).
+        judge = self.job.judges.get(index) or MetricJudge(None, None, None, None, None)
+        key = (judge.endpoint, judge.model, judge.model_id, judge.missing)
+        ctx = self.contexts.get(key)
+        if ctx is None:
+            ctx = self.contexts[key] = MetricContext(
+                evaluation_id=self.job.evaluation_id,
+                judge_model=judge.model,
+                judge=get_client(judge.endpoint) if judge.endpoint is not None else None,
+                judge_model_id=judge.model_id,
+                judge_host=judge.host,
+                judge_missing=judge.missing,
+                cache=self.job.cache,
+                shared_answers=self.shared_answers,
+                embedding_model=self.settings.embedding_model,
+            )
+        return ctx
+
+    def _write(self, rows: list[dict[str, Any]], cache_rows: list[dict[str, Any]]) -> str | None:
+        """The evaluation's status once the rows are stored; None if it was deleted."""
+        job, evaluation_id = self.job, self.job.evaluation_id
+        with job.runtime.session() as session:
+            repo = UnscopedJobRepository(session)
+            # Before any row that references it: once deleted, nothing of it is stored (a
+            # result would break the foreign key), and a delete waits for this write.
+            if not repo.hold(evaluation_id):
+                session.rollback()
+                return None
+            # Cache entries and a run's predictions go in with the results that used them.
+            UnscopedJudgeCacheRepository(session).put_many(cache_rows)
+            if job.predictor is not None:
+                repo.store_predictions(evaluation_id, job.predictor.take_predictions())
+            # Only rows this write stored count: a retried job's duplicates are not inserted.
+            inserted = repo.insert_results(rows)
+            repo.add_to_summaries(evaluation_id, inserted)
+            if job.kind is not None:
+                # A kind's own sums (a run's report) move with the results they count.
+                job.kind.tally(session, evaluation_id, inserted)
+            if job.budget is not None:
+                job.budget.refresh(session, utcnow())
+            evaluation = repo.get(evaluation_id)
+            if evaluation is None or evaluation.status in TERMINAL_STATUSES:
+                # Canceled (or failed) while these were scored: read after the hold, which
+                # waits for the cancel's row lock (SQLite: one writer), so nothing is stored
+                # after the cancel answered.
+                session.rollback()
+                return evaluation.status if evaluation else None
+            session.commit()
+        if job.ref is not None:
+            lifecycle.results_stored(job.ref, inserted)
+        return evaluation.status if evaluation else None
+
+    async def _write_now(self, rows: list[dict[str, Any]]) -> None:
+        status = await asyncio.to_thread(self._write, rows, self.job.cache.take_rows())
+        if status is None:
+            self.deleted.set()
+        if status is None or status in TERMINAL_STATUSES:
+            # Canceled, deleted (or failed by the sweeper) while we ran: stop spending calls.
+            self.stop.set()
+
+    async def _flush(self) -> None:
+        rows, self.buffer = self.buffer, []
+        # Shielded: a worker stopped mid-flush must not leave a write's thread running after
+        # the job has counted its results.
+        task = asyncio.ensure_future(self._write_now(rows))
+        self.writes.add(task)
+        task.add_done_callback(self.writes.discard)
+        await asyncio.shield(task)
+
+    async def _measure(self, case: MetricTestCase, index: int) -> dict[str, Any]:
+        """The result row of one item: the candidate answers first in a run, then the metric."""
+        job, spec = self.job, self.job.specs[index]
+        predictor = job.predictor
+        case_media = job.media.get(case.index) if job.media else None
+        candidate = None
+        with watching() as seen:
+            if predictor is not None:
+                # A run's sample: the candidate model answers first (once per sample).
+                case, failure = await predictor.predict(case)
+                if failure is not None:
+                    result = MetricResult.failure(spec.threshold, failure)
+                else:
+                    result = await measure(spec, case, self.metric_contexts[index])
+                result.logs.update(predictor.logs(case.index))
+                if case.index not in self.charged:
+                    self.charged.add(case.index)
+                    candidate = predictor.usage(case.index)
+            else:
+                result = await measure(spec, case, self.metric_contexts[index])
+        return result_row(
+            job.evaluation_id,
+            case,
+            index,
+            spec,
+            result,
+            shown_media(case_media, seen),
+            prices=self.settings.model_prices,
+            judge_model=job.judges[index].model if index in job.judges else None,
+            candidate=candidate,
+            candidate_model=predictor.model_name if predictor is not None else None,
+        )
+
+    async def _worker(self) -> None:
+        job, budget = self.job, self.job.budget
+        while not self.stop.is_set() and not self.giving_way.is_set():
+            item = next(self.pending, None)
+            if item is None:
+                return
+            case, index = item
+            self.taken += 1
+            spec = job.specs[index]
+            if (
+                budget is not None
+                and budget.exhausted()
+                and (judging.is_judged(spec) or job.predictor is not None)
+            ):
+                # Past the tenant's daily budget: no more paid calls; the result says why.
+                result = MetricResult.failure(
+                    spec.threshold, MetricError("budget_exceeded", budget.message())
+                )
+                self.buffer.append(result_row(job.evaluation_id, case, index, spec, result))
+                if len(self.buffer) >= self.settings.result_batch_size:
+                    await self._flush()
+                continue
+            # Measured before the buffer is read: a flush during the await swaps the buffer.
+            row = await self._measure(case, index)
+            self.buffer.append(row)
+            if budget is not None:
+                budget.charge(
+                    self.buffer[-1]["judge_cost_usd"], self.buffer[-1]["candidate_cost_usd"]
+                )
+            if len(self.buffer) >= self.settings.result_batch_size:
+                await self._flush()
+
+    async def _flusher(self) -> None:
+        # Periodic writes make progress visible and keep the heartbeat fresh on slow judges.
+        while not self.scored.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.scored.wait(), self.settings.result_flush_seconds)
+            await self._flush()
+
+    async def _turns(self) -> None:
+        # Asks the dispatcher twice a second whether another tenant's job should have the worker.
+        turn = self.job.turn
+        while turn is not None and not self.scored.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.scored.wait(), 0.5)
+            if self.scored.is_set():
+                return
+            try:
+                if await asyncio.to_thread(turn.should_give_way):
+                    self.giving_way.set()
+                    return
+            except Exception:  # noqa: BLE001 - a Redis blip only delays fairness
+                logger.warning(
+                    "could not check the turn of %s", self.job.evaluation_id, exc_info=True
+                )
+
+    async def _stopper(self, workers: list[asyncio.Task[None]]) -> None:
+        # After a cancel, computations in flight are dropped, not awaited: a judge may take
+        # minutes to answer, and their results would not be stored anyway.
+        await self.stop.wait()
+        for task in workers:
+            task.cancel()
+
+    async def run(self) -> Outcome:
+        periodic = asyncio.create_task(self._flusher())
+        turn_keeper = asyncio.create_task(self._turns())
+        workers = [
+            asyncio.create_task(self._worker()) for _ in range(self.settings.worker_concurrency)
+        ]
+        stopping = asyncio.create_task(self._stopper(workers))
+        try:
+            outcomes = await asyncio.gather(*workers, return_exceptions=True)
+            for outcome in outcomes:
+                if isinstance(outcome, BaseException) and not isinstance(
+                    outcome, asyncio.CancelledError
+                ):
+                    raise outcome
+        finally:
+            stopping.cancel()
+            # Never cancel a write in flight: its thread would commit after we counted results.
+            self.scored.set()
+            await periodic
+            await turn_keeper
+            for task in list(self.writes):
+                await task
+            # Rows finished while the last periodic write was running are still buffered.
+            if self.buffer:
+                await self._flush()
+        if self.deleted.is_set():
+            return "deleted"
+        if self.giving_way.is_set() and self.taken < len(self.job.todo) and not self.stop.is_set():
+            return "gave_way"
+        return "scored"
