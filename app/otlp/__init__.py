@@ -1,0 +1,49 @@
+"""OTLP/HTTP export requests read into the model calls Loupe judges.
+
+Pure: no database, FastAPI or domain imports. Decoding (protobuf or OTLP/JSON, gzip or deflate
+with a cap on the decompressed size) gives flat Span and LogRecord values; `judged_calls` maps
+every message convention the instrumentations emit to a JudgedCall, or a Skipped with its reason.
+"""
+
+from app.otlp._body import Decompressor, decompress
+from app.otlp._calls import JudgedCall, Skipped, SkipReason, judged_calls
+from app.otlp._content import Image, Message, Text, ToolCall, ToolResult
+from app.otlp._decode import (
+    DEFAULT_MAX_BODY,
+    JSON,
+    PROTOBUF,
+    decode_logs,
+    decode_traces,
+    media_type,
+)
+from app.otlp._errors import BodyTooLarge, OtlpDecodeError, UnsupportedContentType
+from app.otlp._limits import DEFAULT_LIMITS, Limits
+from app.otlp._records import LogRecord, Span, SpanEvent
+
+__all__ = [
+    "DEFAULT_LIMITS",
+    "DEFAULT_MAX_BODY",
+    "JSON",
+    "PROTOBUF",
+    "BodyTooLarge",
+    "Decompressor",
+    "Image",
+    "JudgedCall",
+    "Limits",
+    "LogRecord",
+    "Message",
+    "OtlpDecodeError",
+    "SkipReason",
+    "Skipped",
+    "Span",
+    "SpanEvent",
+    "Text",
+    "ToolCall",
+    "ToolResult",
+    "UnsupportedContentType",
+    "decode_logs",
+    "decode_traces",
+    "decompress",
+    "judged_calls",
+    "media_type",
+]

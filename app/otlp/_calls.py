@@ -1,0 +1,322 @@
+"""Spans (with their log records) to the calls Loupe judges, or the reason a span gives none."""
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from app.otlp import _conventions as conventions
+from app.otlp._content import Image, Message, Notes, ToolCall, parse_json
+from app.otlp._limits import DEFAULT_LIMITS, Limits
+from app.otlp._records import LogRecord, Span
+
+
+class SkipReason(StrEnum):
+    """Why a span gives no judged call (the receiver adds its own: not sampled, over budget...)."""
+
+    NOT_A_MODEL_CALL = "not_a_model_call"
+    NO_CONTENT = "no_content"
+    UNKNOWN_CONVENTION = "unknown_convention"
+    IMAGE_WITHHELD = "image_withheld"
+    MALFORMED_CONTENT = "malformed_content"
+    INVALID_IDS = "invalid_ids"
+
+
+@dataclass(frozen=True)
+class JudgedCall:
+    """One model call as Loupe judges it, with where it came from."""
+
+    trace_id: str
+    span_id: str
+    service_name: str | None
+    model: str | None
+    operation: str | None
+    provider: str | None
+    convention: str
+    system_instructions: tuple[str, ...]
+    input_messages: tuple[Message, ...]
+    output_messages: tuple[Message, ...]
+    retrieval_context: tuple[str, ...]
+    conversation_id: str | None
+    images: tuple[Image, ...]
+    tool_calls: tuple[ToolCall, ...]
+    attributes: dict[str, Any]
+    resource: dict[str, Any]
+    # Content lost on the way, e.g. "attributes_dropped: 47" or "messages_truncated".
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def input_text(self) -> str:
+        """The last user message's text: what the call was asked."""
+        for message in reversed(self.input_messages):
+            if message.role == "user":
+                return message.text
+        return ""
+
+    @property
+    def output_text(self) -> str:
+        """The output messages' text, joined by newlines."""
+        return "\n".join(message.text for message in self.output_messages if message.text)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A span that gives no judged call, and why."""
+
+    trace_id: str
+    span_id: str
+    service_name: str | None
+    reason: SkipReason
+    detail: str
+    attributes: dict[str, Any]
+    resource: dict[str, Any]
+
+
+_NOT_CALL_OPERATIONS = frozenset(
+    {"embeddings", "retrieval", "execute_tool", "create_agent", "embedding", "rerank"}
+)
+_CALL_REQUEST_TYPES = frozenset({"chat", "completion"})
+# Keys that look like content in a shape no reader knows (so: unknown, not missing).
+_CONTENT_HINTS = ("message", "prompt", "completion", "input.value", "output.value", "content")
+
+
+def judged_calls(
+    spans: Sequence[Span], logs: Sequence[LogRecord] = (), limits: Limits = DEFAULT_LIMITS
+) -> list[JudgedCall | Skipped]:
+    """One JudgedCall or Skipped per model-call span of a batch, in the spans' order.
+
+    Args:
+        spans: every span of the batch; retrieval spans give the calls of their trace
+            their retrieval_context and are not returned themselves.
+        logs: log records received for these spans (joined on trace and span id): the
+            instrumentations that put content in log records send them in other requests.
+    """
+    by_span: dict[tuple[str, str], list[LogRecord]] = defaultdict(list)
+    for record in logs:
+        if record.span_id and conventions.message_events_named(record.event_name):
+            by_span[(record.trace_id, record.span_id)].append(record)
+    documents = _retrieval_documents(spans, limits)
+    results: list[JudgedCall | Skipped] = []
+    for span in spans:
+        records = by_span.get((span.trace_id, span.span_id), [])
+        role = _role(span, records)
+        if role == "retrieval":
+            continue
+        if role != "call":
+            results.append(_skip(span, SkipReason.NOT_A_MODEL_CALL, "no GenAI call attributes"))
+            continue
+        results.append(_judged_call(span, records, documents.get(span.trace_id, []), limits))
+    return results
+
+
+def _role(span: Span, records: list[LogRecord]) -> str:
+    attributes = span.attributes
+    operation = attributes.get("gen_ai.operation.name")
+    kind = attributes.get("openinference.span.kind")
+    if operation == "retrieval" or kind == "RETRIEVER":
+        return "retrieval"
+    if isinstance(operation, str):
+        memory = operation.endswith("_memory") or operation.endswith("_memory_store")
+        return "other" if operation in _NOT_CALL_OPERATIONS or memory else "call"
+    if isinstance(kind, str):
+        return "call" if kind == "LLM" else "other"
+    request_type = attributes.get("llm.request.type")
+    if isinstance(request_type, str):
+        return "call" if request_type in _CALL_REQUEST_TYPES else "other"
+    if records or any(conventions.message_events_named(event.name) for event in span.events):
+        return "call"
+    if any(key.startswith(("gen_ai.", "llm.")) for key in attributes):
+        return "call"
+    return "other"
+
+
+def _read(span: Span, records: list[LogRecord], notes: Notes, limits: Limits):
+    attributes = span.attributes
+    reading = conventions.semconv(attributes, notes, limits)
+    if reading is not None:
+        return reading
+    for event in span.events:
+        if event.name == conventions.DETAILS_EVENT:
+            reading = conventions.semconv(event.attributes, notes, limits)
+            if reading is not None:
+                return reading
+    for record in records:
+        if record.event_name == conventions.DETAILS_EVENT:
+            reading = conventions.semconv(record.attributes, notes, limits)
+            if reading is not None:
+                return reading
+    reading = conventions.openinference(attributes, notes, limits)
+    if reading is not None:
+        return reading
+    reading = conventions.openllmetry_indexed(attributes, notes, limits)
+    if reading is not None:
+        return reading
+    events = [
+        (event.name, conventions.span_event_body(event.attributes, notes, limits))
+        for event in span.events
+    ]
+    events.extend((record.event_name, record.body) for record in records)
+    return conventions.message_events(events, notes, limits)
+
+
+def _judged_call(
+    span: Span, records: list[LogRecord], documents: list[tuple[int, str]], limits: Limits
+) -> JudgedCall | Skipped:
+    if len(span.trace_id) != 32 or len(span.span_id) != 16:
+        return _skip(span, SkipReason.INVALID_IDS, "a trace id has 16 bytes, a span id 8")
+    notes = Notes()
+    reading = _read(span, records, notes, limits)
+    if reading is None:
+        hinted = [key for key in span.attributes if any(h in key for h in _CONTENT_HINTS)]
+        if hinted:
+            return _skip(
+                span,
+                SkipReason.UNKNOWN_CONVENTION,
+                f"content in no known convention: {', '.join(sorted(hinted)[:5])}",
+            )
+        return _skip(span, SkipReason.NO_CONTENT, "no message content (capture is off?)")
+    if notes.emptied_messages or notes.images_withheld:
+        return _skip(
+            span,
+            SkipReason.IMAGE_WITHHELD,
+            "the instrumentation withheld content: "
+            + (
+                f"{notes.emptied_messages} input message(s) sent without parts (the official "
+                "openai-v2 instrumentation drops list content, images and text alike)"
+                if notes.emptied_messages
+                else f"{notes.images_withheld} image(s) redacted, hidden or provider-side"
+            ),
+        )
+    if not reading.input_messages and not reading.output_messages and notes.malformed:
+        return _skip(span, SkipReason.MALFORMED_CONTENT, "; ".join(notes.malformed[:3]))
+    if not reading.input_messages:
+        return _skip(
+            span,
+            SkipReason.NO_CONTENT,
+            "no input messages (OpenLLMetry drops an image call's input unless "
+            "upload_base64_image=None)",
+        )
+    if not reading.output_messages:
+        return _skip(span, SkipReason.NO_CONTENT, "no output messages")
+    attributes = {**reading.attributes, **span.attributes}
+    images = [
+        part
+        for message in reading.input_messages
+        for part in message.parts
+        if isinstance(part, Image)
+    ]
+    if len(images) > limits.max_images:
+        notes.truncated = True
+    warnings = list(notes.malformed)
+    if span.dropped_attributes:
+        warnings.append(f"attributes_dropped: {span.dropped_attributes}")
+    if notes.truncated:
+        warnings.append("content_truncated")
+    return JudgedCall(
+        trace_id=span.trace_id,
+        span_id=span.span_id,
+        service_name=span.service_name,
+        model=_model(attributes, limits),
+        operation=_operation(attributes),
+        provider=_first_string(
+            attributes, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"
+        ),
+        convention=reading.convention,
+        system_instructions=tuple(reading.system_instructions),
+        input_messages=tuple(reading.input_messages),
+        output_messages=tuple(reading.output_messages),
+        retrieval_context=tuple(
+            text for started, text in documents if not span.start_ns or started <= span.start_ns
+        ),
+        conversation_id=_first_string(attributes, "gen_ai.conversation.id", "session.id"),
+        images=tuple(images[: limits.max_images]),
+        tool_calls=tuple(
+            part
+            for message in reading.output_messages
+            for part in message.parts
+            if isinstance(part, ToolCall)
+        ),
+        attributes=span.attributes,
+        resource=span.resource,
+        warnings=tuple(warnings),
+    )
+
+
+def _skip(span: Span, reason: SkipReason, detail: str) -> Skipped:
+    return Skipped(
+        trace_id=span.trace_id,
+        span_id=span.span_id,
+        service_name=span.service_name,
+        reason=reason,
+        detail=detail,
+        attributes=span.attributes,
+        resource=span.resource,
+    )
+
+
+def _first_string(attributes: dict[str, Any], *keys: str) -> str | None:
+    for key in keys:
+        value = attributes.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _model(attributes: dict[str, Any], limits: Limits) -> str | None:
+    model = _first_string(attributes, "gen_ai.request.model")
+    if model is not None:
+        return model
+    # OpenInference's llm.model_name is the response's model; the request's is here.
+    parameters = attributes.get("llm.invocation_parameters")
+    if isinstance(parameters, str) and len(parameters) <= 65536:
+        decoded = parse_json(parameters, "llm.invocation_parameters", Notes(), limits)
+        if isinstance(decoded, dict) and isinstance(decoded.get("model"), str):
+            return decoded["model"]
+    return _first_string(attributes, "llm.model_name", "gen_ai.response.model")
+
+
+def _operation(attributes: dict[str, Any]) -> str | None:
+    operation = _first_string(attributes, "gen_ai.operation.name", "llm.request.type")
+    if operation is None and attributes.get("openinference.span.kind") == "LLM":
+        return "chat"
+    return operation
+
+
+def _retrieval_documents(spans: Sequence[Span], limits: Limits) -> dict[str, list[tuple[int, str]]]:
+    """Retrieved document texts per trace id, each with its retrieval's start, in time order."""
+    documents: dict[str, list[tuple[int, str]]] = defaultdict(list)
+    for span in spans:
+        attributes = span.attributes
+        if attributes.get("gen_ai.operation.name") == "retrieval":
+            texts = _semconv_documents(attributes.get("gen_ai.retrieval.documents"), limits)
+        elif attributes.get("openinference.span.kind") == "RETRIEVER":
+            notes = Notes()
+            groups = conventions.indexed(
+                attributes, "retrieval.documents.", limits.max_documents, notes
+            )
+            texts = [
+                groups[position]["document.content"]
+                for position in sorted(groups)
+                if isinstance(groups[position].get("document.content"), str)
+            ]
+        else:
+            continue
+        documents[span.trace_id].extend((span.start_ns, text) for text in texts)
+    for texts in documents.values():
+        texts.sort(key=lambda item: item[0])
+    return documents
+
+
+def _semconv_documents(value: Any, limits: Limits) -> list[str]:
+    decoded = parse_json(value, "gen_ai.retrieval.documents", Notes(), limits)
+    texts = []
+    for document in decoded[: limits.max_documents] if isinstance(decoded, list) else []:
+        if isinstance(document, str):
+            texts.append(document)
+        elif isinstance(document, dict):
+            for key in ("content", "text", "page_content"):
+                if isinstance(document.get(key), str):
+                    texts.append(document[key])
+                    break
+    return texts

@@ -1,0 +1,171 @@
+"""OTLP/HTTP export request bodies, protobuf or OTLP/JSON, to flattened spans and log records."""
+
+import base64
+import json
+from typing import Any
+
+from google.protobuf import json_format
+from google.protobuf.message import DecodeError, Message
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceRequest
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+from app.otlp._body import decompress
+from app.otlp._errors import OtlpDecodeError, UnsupportedContentType
+from app.otlp._limits import DEFAULT_LIMITS, Limits
+from app.otlp._records import LogRecord, Span, log_records_of, spans_of
+
+PROTOBUF = "application/x-protobuf"
+JSON = "application/json"
+# The body limit the OTLP specification recommends, applied after decompression.
+DEFAULT_MAX_BODY = 64 * 1024 * 1024
+
+# Where OTLP/JSON holds ids (hex there, base64 in protobuf's own JSON mapping): the list keys
+# leading to the records, then each record's id fields and its sub-records' (span links).
+_TRACE_PATH = ("resourceSpans", "scopeSpans", "spans")
+_SPAN_IDS = ("traceId", "spanId", "parentSpanId")
+_LINK_IDS = ("traceId", "spanId")
+_LOGS_PATH = ("resourceLogs", "scopeLogs", "logRecords")
+_LOG_IDS = ("traceId", "spanId")
+
+
+def media_type(content_type: str | None) -> str:
+    """The bare media type of a Content-Type header, refusing those OTLP/HTTP does not define."""
+    kind = (content_type or "").split(";", 1)[0].strip().lower()
+    if kind not in (PROTOBUF, JSON):
+        raise UnsupportedContentType(
+            f"Content-Type {content_type!r} is not supported ({PROTOBUF} or {JSON})"
+        )
+    return kind
+
+
+def decode_traces(
+    body: bytes,
+    content_type: str | None,
+    content_encoding: str | None = None,
+    *,
+    max_body: int = DEFAULT_MAX_BODY,
+    limits: Limits = DEFAULT_LIMITS,
+) -> list[Span]:
+    """The spans of an ExportTraceServiceRequest body (POST /v1/traces)."""
+    request = ExportTraceServiceRequest()
+    _decode(request, body, content_type, content_encoding, max_body, limits)
+    return spans_of(request, limits)
+
+
+def decode_logs(
+    body: bytes,
+    content_type: str | None,
+    content_encoding: str | None = None,
+    *,
+    max_body: int = DEFAULT_MAX_BODY,
+    limits: Limits = DEFAULT_LIMITS,
+) -> list[LogRecord]:
+    """The log records of an ExportLogsServiceRequest body (POST /v1/logs)."""
+    request = ExportLogsServiceRequest()
+    _decode(request, body, content_type, content_encoding, max_body, limits)
+    return log_records_of(request, limits)
+
+
+def _decode(
+    request: Message,
+    body: bytes,
+    content_type: str | None,
+    content_encoding: str | None,
+    max_body: int,
+    limits: Limits,
+) -> None:
+    kind = media_type(content_type)
+    raw = decompress(body, content_encoding, max_body)
+    name = type(request).__name__
+    if kind == PROTOBUF:
+        try:
+            request.ParseFromString(raw)
+        except (DecodeError, RecursionError) as exc:
+            raise OtlpDecodeError(f"the body is not a protobuf {name}: {exc}") from None
+        return
+    document = _json_document(raw, name, limits)
+    if isinstance(request, ExportTraceServiceRequest):
+        _hex_ids_to_base64(document, _TRACE_PATH, _SPAN_IDS, ("links", _LINK_IDS))
+    else:
+        _hex_ids_to_base64(document, _LOGS_PATH, _LOG_IDS, None)
+    try:
+        json_format.ParseDict(document, request, ignore_unknown_fields=True)
+    except (json_format.ParseError, RecursionError, TypeError, ValueError) as exc:
+        raise OtlpDecodeError(f"the body is not an OTLP/JSON {name}: {exc}") from None
+
+
+def _json_document(raw: bytes, name: str, limits: Limits) -> dict[str, Any]:
+    try:
+        document = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise OtlpDecodeError(f"the body is not JSON: {exc}") from None
+    if not isinstance(document, dict):
+        raise OtlpDecodeError(f"the body is not an OTLP/JSON {name}: not a JSON object")
+    depth = _depth(document, limits.max_json_depth)
+    if depth > limits.max_json_depth:
+        raise OtlpDecodeError(f"the JSON body nests deeper than {limits.max_json_depth} levels")
+    return document
+
+
+def _depth(document: Any, cap: int) -> int:
+    """How deep a JSON document nests, counted without recursion and stopping past `cap`."""
+    deepest = 0
+    pending = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        deepest = max(deepest, depth)
+        if depth > cap:
+            return depth
+        if isinstance(value, dict):
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
+    return deepest
+
+
+def _hex_ids_to_base64(
+    document: dict[str, Any],
+    path: tuple[str, str, str],
+    id_fields: tuple[str, ...],
+    sub_records: tuple[str, tuple[str, ...]] | None,
+) -> None:
+    """Rewrites OTLP/JSON's hex ids as the base64 protobuf's JSON parser reads.
+
+    json_format would otherwise base64-decode a 32-character hex trace id into 24 bytes of
+    garbage without complaint.
+    """
+    outer, middle, inner = path
+    for i, first in enumerate(_list(document, outer)):
+        for j, second in enumerate(_list(first, middle)):
+            for k, record in enumerate(_list(second, inner)):
+                where = f"{outer}[{i}].{middle}[{j}].{inner}[{k}]"
+                _rewrite(record, id_fields, where)
+                if sub_records is None:
+                    continue
+                key, sub_fields = sub_records
+                for m, sub in enumerate(_list(record, key)):
+                    _rewrite(sub, sub_fields, f"{where}.{key}[{m}]")
+
+
+def _list(container: Any, key: str) -> list[Any]:
+    value = container.get(key) if isinstance(container, dict) else None
+    return value if isinstance(value, list) else []
+
+
+def _rewrite(record: Any, fields: tuple[str, ...], where: str) -> None:
+    if not isinstance(record, dict):
+        return
+    for key in fields:
+        value = record.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise OtlpDecodeError(f"{where}.{key} must be a hex string")
+        digits = 32 if key == "traceId" else 16
+        # Empty means absent (a root span's parentSpanId); no other length is converted.
+        if len(value) not in (0, digits):
+            raise OtlpDecodeError(f"{where}.{key} must be {digits} hex digits, not {len(value)}")
+        try:
+            record[key] = base64.b64encode(bytes.fromhex(value)).decode("ascii")
+        except ValueError:
+            raise OtlpDecodeError(f"{where}.{key} is not hex: {value!r}") from None
