@@ -18,7 +18,7 @@ from app.otlp._decode import (
 )
 from app.otlp._errors import BodyTooLarge, OtlpDecodeError, UnsupportedContentType
 from app.otlp._limits import DEFAULT_LIMITS, Limits
-from app.otlp._records import LogRecord, Span, SpanEvent
+from app.otlp._records import LogRecord, Span, SpanEvent, plain_value
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -46,4 +46,5 @@ __all__ = [
     "decompress",
     "judged_calls",
     "media_type",
+    "plain_value",
 ]

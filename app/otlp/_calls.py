@@ -131,7 +131,10 @@ def _role(span: Span, records: list[LogRecord]) -> str:
     return "other"
 
 
-def _read(span: Span, records: list[LogRecord], notes: Notes, limits: Limits):
+def _read(
+    span: Span, records: list[LogRecord], notes: Notes, limits: Limits
+) -> conventions.Reading | None:
+    """The first convention that gives this span's messages, in order of precedence."""
     attributes = span.attributes
     reading = conventions.semconv(attributes, notes, limits)
     if reading is not None:

@@ -163,6 +163,32 @@ class TestSemanticConventions:
         assert [message.role for message in call.input_messages] == ["system", "user"]
         assert len(call.images) == 3
 
+    def test_a_blob_sent_as_bytes_in_a_structured_log_record(self):
+        messages = [
+            {
+                "role": "user",
+                "parts": [
+                    {"type": "text", "content": "What?"},
+                    {
+                        "type": "blob",
+                        "modality": "image",
+                        "mime_type": "image/png",
+                        "content": b"\x89PNG",
+                    },
+                ],
+            }
+        ]
+        record = _log(
+            "gen_ai.client.inference.operation.details",
+            None,
+            {"gen_ai.input.messages": messages, "gen_ai.output.messages": SEMCONV_OUTPUT},
+        )
+
+        call = _call([_span({"gen_ai.operation.name": "chat"})], [record])
+
+        assert call.images == (Image("blob", "iVBORw==", "image/png"),)
+        assert call.images[0].url == "data:image/png;base64,iVBORw=="
+
     def test_the_details_log_record_of_another_span_is_not_joined(self):
         record = _log(
             "gen_ai.client.inference.operation.details",

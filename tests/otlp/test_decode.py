@@ -10,14 +10,15 @@ from opentelemetry.proto.common.v1.common_pb2 import AnyValue
 
 from app.otlp import (
     BodyTooLarge,
+    Decompressor,
     Limits,
     OtlpDecodeError,
     UnsupportedContentType,
     decode_logs,
     decode_traces,
     decompress,
+    plain_value,
 )
-from app.otlp._records import plain_value
 
 TRACE_ID = "5B8EFFF798038103D269B633813FC60C"
 SPAN_ID = "EEE19B7EC3C1B174"
@@ -310,6 +311,15 @@ class TestBody:
         ):
             [span] = decode_traces(encoded, "application/json", encoding)
             assert span.span_id == SPAN_ID.lower()
+
+    def test_a_body_fed_in_small_chunks_decodes(self):
+        body = _traces_json(_span_json())
+        reader = Decompressor("gzip", len(body))
+        encoded = gzip.compress(body)
+        for start in range(0, len(encoded), 7):
+            reader.feed(encoded[start : start + 7])
+
+        assert reader.finish() == body
 
     def test_a_decompression_bomb_is_refused_at_the_limit(self):
         # 64 MiB of zeros: about 64 KiB on the wire.
