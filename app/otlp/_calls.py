@@ -202,6 +202,9 @@ def _judged_call(
         )
     if not reading.output_messages:
         return _skip(span, SkipReason.NO_CONTENT, "no output messages")
+    if not any(message.parts for message in reading.input_messages + reading.output_messages):
+        # Per-message events still arrive with capture off, each with an empty body.
+        return _skip(span, SkipReason.NO_CONTENT, "the messages carry no content (capture is off?)")
     attributes = {**reading.attributes, **span.attributes}
     images = [
         part

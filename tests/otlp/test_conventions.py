@@ -322,6 +322,20 @@ class TestPerMessageEvents:
         assert call.output_text == "A red square."
         assert call.output_messages[0].finish_reason == "stop"
 
+    def test_events_sent_with_capture_off_are_no_content(self):
+        logs = [
+            _log("gen_ai.user.message", {}),
+            _log(
+                "gen_ai.choice",
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant"}},
+            ),
+        ]
+
+        skipped = _skipped([_span({"gen_ai.operation.name": "chat"})], logs)
+
+        assert skipped.reason == SkipReason.NO_CONTENT
+        assert "no content" in skipped.detail
+
     def test_events_on_the_span(self):
         events = (
             SpanEvent("gen_ai.user.message", 1, {"content": "Hi"}),
