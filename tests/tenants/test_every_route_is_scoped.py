@@ -51,6 +51,7 @@ PARAMETERS: dict[str, str | None] = {
     "/v1/evals/{eval_id}/runs/{run_id}": "eval_run",
     "/v1/evals/{eval_id}/runs/{run_id}/output_items/{output_item_id}": "output_item",
     "/v1/files/{file_id}": "file",
+    "/v1/online_rules/{rule_id}": "online_rule",
     "/console/evaluations/{evaluation_id}": "evaluation",
     "/console/evaluations/{evaluation_id}/cases/{index}": NOT_AN_OBJECT,
     "/console/media/{sha256}": "image",
@@ -73,6 +74,7 @@ EVAL_RUN_BODY = {
 JSON_BODIES = {
     ("POST", "/v1/evals/{eval_id}"): EVAL_UPDATE,
     ("POST", "/v1/evals/{eval_id}/runs"): EVAL_RUN_BODY,
+    ("PATCH", "/v1/online_rules/{rule_id}"): {"name": "taken over", "enabled": False},
 }
 CRITERION = {
     "type": "string_check",
@@ -264,6 +266,16 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
         assert finished["status"] == "completed", finished
         items = client.get(f"{run_path}/output_items").json()["data"]
         world.ids["output_item"] = items[0]["id"]
+
+        rule = client.post(
+            "/v1/online_rules",
+            json={
+                "name": "scoped rule",
+                "sampling": {"rate": 1},
+                "metrics": [{"type": "answer_relevancy"}],
+            },
+        )
+        world.ids["online_rule"] = created(rule, 201)["id"]
 
         deliveries = f"/v1/webhook_endpoints/{endpoint['id']}/deliveries"
         wait_until(api, client, deliveries, lambda body: any(d["succeeded"] for d in body["data"]))

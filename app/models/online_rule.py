@@ -1,0 +1,46 @@
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String
+from sqlalchemy.orm import Mapped, mapped_column
+
+from app.db import Base, JSONType, UTCDateTime, utcnow
+
+
+class OnlineRule(Base):
+    """What production traffic a tenant has judged (app/online): the spans it takes, how many
+    of them, with which metrics and judge, and within what daily budget."""
+
+    __tablename__ = "online_rule"
+    __table_args__ = (Index("ix_online_rule_tenant_id", "tenant_id"),)
+
+    id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(256))
+    # [{attribute, op, value}], all of which a span must match.
+    filter: Mapped[list[dict[str, Any]]] = mapped_column(JSONType, default=list)
+    sampling_rate: Mapped[float] = mapped_column(Float)
+    # Validated metric specs as JSON, as an evaluation keeps them.
+    metrics: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    # The judge as the client chose it (`{model, model_id}`), None: the server's judge.
+    judge: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    target: Mapped[str] = mapped_column(String(16), default="span")
+    daily_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class OnlineRuleCount(Base):
+    """How many spans a rule received, matched, sampled, judged or skipped (by reason) on one
+    UTC day: added to per request, never per span."""
+
+    __tablename__ = "online_rule_count"
+
+    rule_id: Mapped[str] = mapped_column(
+        ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    # `received`, `matched`, `sampled`, `judged`, or `skipped:<reason>`.
+    counter: Mapped[str] = mapped_column(String(64), primary_key=True)
+    count: Mapped[int] = mapped_column(Integer, default=0)

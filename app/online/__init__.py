@@ -1,0 +1,1 @@
+"""Online judging: rules over the production calls tenants trace with OpenTelemetry."""

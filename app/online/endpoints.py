@@ -1,0 +1,111 @@
+"""Online rules: create, list, read, change, enable, disable, delete (issue 26)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response, status
+
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.idempotent import idempotent
+from app.api.openapi import Extras
+from app.api.query import id_cursor
+from app.api.routing import LeanRoute
+from app.online import service
+from app.online.repository import OnlineRuleRepository
+from app.online.schemas import OnlineRule, OnlineRuleCreate, OnlineRuleList, OnlineRuleUpdate
+from app.problems import problem_responses
+
+router = APIRouter(
+    prefix="/v1/online_rules",
+    tags=["online rules"],
+    route_class=LeanRoute,
+    responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+
+OPENAPI = Extras(
+    examples={
+        "create_online_rule": {
+            "name": "support bot answers",
+            "filter": [{"attribute": "service.name", "op": "eq", "value": "support-bot"}],
+            "sampling": {"rate": 0.1},
+            "metrics": [{"type": "answer_relevancy", "threshold": 0.7}],
+            "daily_usd": 5,
+        },
+        "update_online_rule": {"sampling": {"rate": 0.05}},
+    }
+)
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=OnlineRule)
+@checked_with_tenant(service.body_problems)
+@idempotent()
+def create_online_rule(
+    payload: OnlineRuleCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> OnlineRule:
+    """Judge the tenant's production calls (spans sent to `/v1/traces`) that match a filter."""
+    rule = service.create(session, tenant, payload, runtime.settings)
+    body = service.to_schema(session, tenant, rule)
+    session.commit()
+    return body
+
+
+@router.get("", response_model=OnlineRuleList)
+def list_online_rules(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> OnlineRuleList:
+    """The tenant's online rules with their counts, newest first."""
+    rows = OnlineRuleRepository(session, tenant.id).page(id_cursor(after, "rule"), limit)
+    return OnlineRuleList.of(
+        service.to_schemas(session, tenant, list(rows[:limit])), len(rows) > limit
+    )
+
+
+@router.get("/{rule_id}", response_model=OnlineRule)
+def get_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> OnlineRule:
+    """One rule and what it did with the spans it received (`counts`)."""
+    return service.to_schema(session, tenant, service.get_or_404(session, tenant, rule_id))
+
+
+@router.patch("/{rule_id}", response_model=OnlineRule)
+@checked_with_tenant(service.body_problems)
+def update_online_rule(
+    rule_id: str,
+    payload: OnlineRuleUpdate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> OnlineRule:
+    """Change the fields given; calls already judged keep the metrics they were judged with."""
+    rule = service.get_or_404(session, tenant, rule_id)
+    service.update(session, tenant, rule, payload, runtime.settings)
+    body = service.to_schema(session, tenant, rule)
+    session.commit()
+    return body
+
+
+@router.post("/{rule_id}/enable", response_model=OnlineRule)
+def enable_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> OnlineRule:
+    """Judge matching calls again from now on."""
+    return _set_enabled(session, tenant, rule_id, True)
+
+
+@router.post("/{rule_id}/disable", response_model=OnlineRule)
+def disable_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> OnlineRule:
+    """Stop judging; what was judged stays, and received calls are no longer counted."""
+    return _set_enabled(session, tenant, rule_id, False)
+
+
+@router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> Response:
+    """Forget a rule and its counts."""
+    service.delete(session, tenant, service.get_or_404(session, tenant, rule_id))
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+def _set_enabled(session: SessionDep, tenant: TenantDep, rule_id: str, enabled: bool) -> OnlineRule:
+    rule = service.set_enabled(session, service.get_or_404(session, tenant, rule_id), enabled)
+    body = service.to_schema(session, tenant, rule)
+    session.commit()
+    return body

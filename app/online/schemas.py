@@ -1,0 +1,121 @@
+"""Online rules: what production spans a tenant has judged, and how many it saw (issue 26)."""
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.evaluations.schemas import JudgeConfig
+from app.metrics import MetricSpec
+from app.schemas import ListPage
+
+FilterOp = Literal["eq", "contains", "regex"]
+Target = Literal["span", "conversation"]
+# Why a span a rule received was not judged (the keys of `counts.skipped`).
+SkipReason = Literal[
+    "not_matched",
+    "not_sampled",
+    "over_budget",
+    "no_content",
+    "image_withheld",
+    "image_refused",
+    "unknown_convention",
+    "rule_disabled",
+]
+AttributeName = Annotated[str, Field(min_length=1, max_length=256)]
+
+
+class Condition(BaseModel):
+    """One test on a span: its attribute (a span attribute, else a resource attribute such as
+    `service.name`; `model` and `operation` name the GenAI call's model and operation in
+    whichever convention the span uses) equals, contains or matches (RE2 syntax) `value`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    attribute: AttributeName
+    op: FilterOp = "eq"
+    value: str = Field(max_length=1024)
+
+
+class Sampling(BaseModel):
+    """Which matching calls are judged: a share of traces, chosen by their trace id, so every
+    API process samples a trace the same way and a trace's calls are judged together."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rate: float = Field(ge=0, le=1, description="0 judges none, 1 every matching call.")
+
+
+class OnlineRuleCreate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=256)
+    filter: list[Condition] = Field(
+        default_factory=list,
+        max_length=16,
+        description="Conditions a span must all meet; none: every GenAI call.",
+    )
+    sampling: Sampling
+    metrics: list[MetricSpec] = Field(  # type: ignore[valid-type]
+        min_length=1,
+        description="As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, "
+        "`actual_output` and, from the trace's retrieval spans, `retrieval_context`.",
+    )
+    judge: JudgeConfig | None = None
+    target: Target = Field(
+        default="span",
+        description="`span`: each call is judged on its own. `conversation`: every call of a "
+        "`gen_ai.conversation.id` together, once it has been idle.",
+    )
+    daily_usd: float | None = Field(
+        default=None, ge=0, description="What its judge calls may cost per UTC day; none: no cap."
+    )
+    enabled: bool = True
+
+
+class OnlineRuleUpdate(BaseModel):
+    """The fields to change; those left out keep their values."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(default=None, min_length=1, max_length=256)
+    filter: list[Condition] | None = Field(default=None, max_length=16)
+    sampling: Sampling | None = None
+    metrics: list[MetricSpec] | None = Field(default=None, min_length=1)  # type: ignore[valid-type]
+    judge: JudgeConfig | None = None
+    target: Target | None = None
+    daily_usd: float | None = Field(default=None, ge=0)
+    enabled: bool | None = None
+
+
+class RuleCounts(BaseModel):
+    """What the rule did with the spans it received, since it was created."""
+
+    received: int = Field(description="GenAI calls received while it was enabled.")
+    matched: int = Field(description="Received calls its filter took.")
+    sampled: int = Field(description="Matched calls its sampling chose.")
+    judged: int = Field(description="Sampled calls stored as test cases and sent to its judge.")
+    skipped: dict[str, int] = Field(
+        description="Calls not judged, by reason: `not_sampled`, `over_budget`, `no_content`, "
+        "`image_withheld` (the instrumentation left the image out), `image_refused` (the "
+        "image policy refused it), `unknown_convention`."
+    )
+
+
+class OnlineRule(BaseModel):
+    object: Literal["online_rule"] = "online_rule"
+    id: str
+    name: str
+    filter: list[Condition]
+    sampling: Sampling
+    metrics: list[dict[str, Any]]
+    judge: JudgeConfig | None
+    target: Target
+    daily_usd: float | None
+    enabled: bool
+    counts: RuleCounts
+    created_at: datetime
+    updated_at: datetime
+
+
+OnlineRuleList = ListPage[OnlineRule]

@@ -1,0 +1,250 @@
+"""Online rule decisions: check a rule whole (one 422 naming every field at fault), store it,
+change it, and show it with its counts."""
+
+from collections.abc import Mapping
+from typing import Any
+
+import re2
+from pydantic import TypeAdapter, ValidationError
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.db import utcnow
+from app.evaluations import judging
+from app.evaluations.checks import Findings
+from app.evaluations.schemas import JudgeConfig
+from app.ids import new_id
+from app.metrics import MetricSpec, MetricSpecBase
+from app.models import OnlineRule, Tenant
+from app.online.repository import OnlineRuleRepository
+from app.online.schemas import Condition, OnlineRuleCreate, OnlineRuleUpdate, RuleCounts, Sampling
+from app.online.schemas import OnlineRule as OnlineRuleSchema
+from app.problems import FieldError, ProblemError, invalid_request
+
+# What a traced call gives a metric: its messages in and out and the trace's retrieved
+# documents; nothing holds a reference answer or a golden context.
+CALL_FIELDS = frozenset({"input", "actual_output", "retrieval_context"})
+COUNTERS = ("received", "matched", "sampled", "judged")
+SKIPPED = "skipped:"
+
+_metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
+_condition = TypeAdapter(Condition)
+_judge = TypeAdapter(JudgeConfig | None)
+_RE2 = re2.Options()
+_RE2.log_errors = False
+
+
+def create(
+    session: Session, tenant: Tenant, payload: OnlineRuleCreate, settings: Settings
+) -> OnlineRule:
+    """Store a rule once every part of it checks out (else one 422 naming each problem)."""
+    metrics = list(payload.metrics)
+    _raise_if(
+        problems(
+            session, tenant.id, settings, payload.filter, metrics, payload.judge, payload.target
+        )
+    )
+    rule = OnlineRule(
+        id=new_id("rule"),
+        tenant_id=tenant.id,
+        name=payload.name,
+        filter=[c.model_dump() for c in payload.filter],
+        sampling_rate=payload.sampling.rate,
+        metrics=[spec.model_dump(mode="json", exclude_none=True) for spec in metrics],
+        judge=payload.judge.model_dump(exclude_none=True) if payload.judge else None,
+        target=payload.target,
+        daily_usd=payload.daily_usd,
+        enabled=payload.enabled,
+    )
+    OnlineRuleRepository(session, tenant.id).add(rule)
+    return rule
+
+
+def update(
+    session: Session,
+    tenant: Tenant,
+    rule: OnlineRule,
+    payload: OnlineRuleUpdate,
+    settings: Settings,
+) -> OnlineRule:
+    """Change the fields given, checked together with the ones kept."""
+    given = payload.model_fields_set
+    conditions = (
+        payload.filter if payload.filter is not None else [Condition(**c) for c in rule.filter]
+    )
+    metrics = (
+        list(payload.metrics)
+        if payload.metrics is not None
+        else [_metric.validate_python(spec) for spec in rule.metrics]
+    )
+    judge = payload.judge if "judge" in given else _judge.validate_python(rule.judge)
+    target = payload.target or rule.target
+    _raise_if(problems(session, tenant.id, settings, conditions, metrics, judge, target))
+    if payload.name is not None:
+        rule.name = payload.name
+    if payload.filter is not None:
+        rule.filter = [c.model_dump() for c in payload.filter]
+    if payload.sampling is not None:
+        rule.sampling_rate = payload.sampling.rate
+    if payload.metrics is not None:
+        rule.metrics = [spec.model_dump(mode="json", exclude_none=True) for spec in metrics]
+    if "judge" in given:
+        rule.judge = judge.model_dump(exclude_none=True) if judge else None
+    rule.target = target
+    if "daily_usd" in given:
+        rule.daily_usd = payload.daily_usd
+    if payload.enabled is not None:
+        rule.enabled = payload.enabled
+    rule.updated_at = utcnow()
+    session.flush()
+    return rule
+
+
+def set_enabled(session: Session, rule: OnlineRule, enabled: bool) -> OnlineRule:
+    rule.enabled = enabled
+    rule.updated_at = utcnow()
+    session.flush()
+    return rule
+
+
+def get_or_404(session: Session, tenant: Tenant, rule_id: str) -> OnlineRule:
+    rule = OnlineRuleRepository(session, tenant.id).get_by_id(rule_id)
+    if rule is None:
+        raise ProblemError(404, "Not Found", f"No online rule {rule_id!r}.", slug="not-found")
+    return rule
+
+
+def delete(session: Session, tenant: Tenant, rule: OnlineRule) -> None:
+    OnlineRuleRepository(session, tenant.id).delete(rule)
+
+
+def to_schemas(session: Session, tenant: Tenant, rules: list[OnlineRule]) -> list[OnlineRuleSchema]:
+    counts = OnlineRuleRepository(session, tenant.id).counts(rules)
+    return [_schema(rule, counts.get(rule.id, {})) for rule in rules]
+
+
+def to_schema(session: Session, tenant: Tenant, rule: OnlineRule) -> OnlineRuleSchema:
+    return to_schemas(session, tenant, [rule])[0]
+
+
+def _schema(rule: OnlineRule, counts: dict[str, int]) -> OnlineRuleSchema:
+    return OnlineRuleSchema(
+        id=rule.id,
+        name=rule.name,
+        filter=[Condition(**c) for c in rule.filter],
+        sampling=Sampling(rate=rule.sampling_rate),
+        metrics=rule.metrics,
+        judge=_judge.validate_python(rule.judge),
+        target=rule.target,  # type: ignore[arg-type]
+        daily_usd=rule.daily_usd,
+        enabled=rule.enabled,
+        counts=RuleCounts(
+            **{name: counts.get(name, 0) for name in COUNTERS},
+            skipped={
+                name.removeprefix(SKIPPED): n
+                for name, n in sorted(counts.items())
+                if name.startswith(SKIPPED)
+            },
+        ),
+        created_at=rule.created_at,
+        updated_at=rule.updated_at,
+    )
+
+
+def problems(
+    session: Session,
+    tenant_id: str,
+    settings: Settings,
+    conditions: list[Condition | None],
+    metrics: list[MetricSpecBase | None],
+    judge: JudgeConfig | None,
+    target: str | None,
+    judge_known: bool = True,
+) -> list[FieldError]:
+    """Everything wrong with a rule the schema could not see, in one list."""
+    findings = Findings()
+    for index, condition in enumerate(conditions):
+        if condition is not None and condition.op == "regex":
+            error = regex_problem(condition.value)
+            if error:
+                findings.add(["filter", index, "value"], error, "invalid_regex")
+    if len(metrics) > settings.max_metrics:
+        findings.add(
+            ["metrics"], f"at most {settings.max_metrics} metrics (LOUPE_MAX_METRICS)", "too_long"
+        )
+    seen: dict[str, int] = {}
+    for index, spec in enumerate(metrics):
+        if spec is None:
+            continue
+        if spec.display_name in seen:
+            findings.add(
+                ["metrics", index, "name"],
+                f"metric name {spec.display_name!r} is already used by "
+                f"metrics[{seen[spec.display_name]}]; give each metric a distinct name",
+                "duplicate_name",
+            )
+        seen.setdefault(spec.display_name, index)
+        missing = sorted(set(spec.required_test_case_fields()) - CALL_FIELDS)
+        if missing:
+            findings.add(
+                ["metrics", index],
+                f"metric {spec.display_name!r} needs {', '.join(missing)}, which a traced call "
+                "does not have (it gives input, actual_output and retrieval_context)",
+                "unfit_for_online",
+            )
+    if target == "conversation":
+        findings.add(
+            ["target"],
+            "conversation targets are not available yet: judge each call with `span`",
+            "not_available",
+        )
+    if judge_known:
+        _, errors = judging.resolve(
+            session,
+            tenant_id,
+            settings,
+            metrics,
+            judge,
+            judge_path=["judge"],
+            metric_path=["metrics"],
+        )
+        findings.extend(errors)
+    return findings.errors
+
+
+def regex_problem(pattern: str) -> str | None:
+    """Why `pattern` is no RE2 expression (linear time: no backreferences or lookaround)."""
+    try:
+        re2.compile(pattern, _RE2)
+    except re2.error as error:
+        return (
+            f"not a regular expression RE2 runs ({error}); RE2 has no backreferences or lookaround"
+        )
+    return None
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """What a rule body that failed its schema still gets checked for."""
+    conditions = [_valid(_condition, raw)[0] for raw in _items(body.get("filter"))]
+    metrics = [_valid(_metric, raw)[0] for raw in _items(body.get("metrics"))]
+    judge, judge_known = _valid(_judge, body.get("judge"))
+    target = body.get("target") if isinstance(body.get("target"), str) else None
+    return problems(session, tenant.id, settings, conditions, metrics, judge, target, judge_known)
+
+
+def _raise_if(errors: list[FieldError]) -> None:
+    if errors:
+        raise invalid_request(errors)
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _valid(adapter: TypeAdapter[Any], raw: Any) -> tuple[Any, bool]:
+    try:
+        return adapter.validate_python(raw), True
+    except ValidationError:
+        return None, False
