@@ -233,7 +233,9 @@ def message_events(
         elif name in _CONTENT_EVENTS or name == _COMPLETION_EVENT[0]:
             found = True
             key = _CONTENT_EVENTS.get(name, _COMPLETION_EVENT[1])
-            decoded = parse_json((body or {}).get(key), key, notes, limits)
+            decoded = parse_json(
+                body.get(key) if isinstance(body, dict) else None, key, notes, limits
+            )
             target = reading.input_messages if name in _CONTENT_EVENTS else reading.output_messages
             role = "user" if name in _CONTENT_EVENTS else "assistant"
             for raw in decoded if isinstance(decoded, list) else []:

@@ -336,6 +336,15 @@ class TestPerMessageEvents:
         assert skipped.reason == SkipReason.NO_CONTENT
         assert "no content" in skipped.detail
 
+    @pytest.mark.parametrize("body", ["text", ["a", "list"], 7, None])
+    def test_bodies_of_another_shape_are_no_content_not_an_error(self, body: Any):
+        logs = [_log(name, body) for name in ("gen_ai.content.prompt", "gen_ai.user.message")]
+        logs.append(_log("gen_ai.choice", body))
+
+        skipped = _skipped([_span({"gen_ai.operation.name": "chat"})], logs)
+
+        assert skipped.reason == SkipReason.NO_CONTENT
+
     def test_events_on_the_span(self):
         events = (
             SpanEvent("gen_ai.user.message", 1, {"content": "Hi"}),
