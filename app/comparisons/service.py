@@ -101,6 +101,16 @@ def get_or_404(session: Session, tenant: Tenant, comparison_id: str) -> Comparis
     return comparison
 
 
+def sides(session: Session, tenant: Tenant, comparison: Comparison) -> dict[str, Evaluation | None]:
+    """The comparison's baseline and candidate as they are now, by side (None for a side
+    deleted since)."""
+    repo = ComparisonRepository(session, tenant.id)
+    return {
+        "baseline": repo.side(comparison.baseline_id),
+        "candidate": repo.side(comparison.candidate_id),
+    }
+
+
 def to_schema(comparison: Comparison) -> ComparisonSchema:
     return ComparisonSchema(
         id=comparison.id,

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.crypto import signing_key
 from app.models import Tenant
-from app.tenants import repository as tenants
+from app.tenants import service as tenants
 from app.tenants.service import hash_key, tenant_by_key_hash, tenant_for_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 

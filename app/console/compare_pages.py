@@ -1,23 +1,21 @@
-"""Console pages comparing two evaluations (or two runs, or two OpenAI eval runs):
-`app/comparisons` does the statistics."""
+"""Console pages comparing two evaluations of a kind (two evaluations, two runs, two OpenAI
+eval runs...): `app/comparisons` does the statistics; each kind says what it is called, how its
+sides and metrics are named and whether its items are test cases."""
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.comparisons import service as comparisons
-from app.comparisons.repository import ComparisonRepository
 from app.comparisons.schemas import ComparisonCreate
 from app.console import csrf, reading
 from app.console._render import SECURITY_HEADERS, SignedIn, page
-from app.evals.labels import RunLabels, run_labels
-from app.evals.service import KIND as EVAL_RUN
-from app.evaluations.repository import EvaluationRepository
+from app.evaluations import kinds, reads
 from app.models import Evaluation
 from app.problems import ProblemError
-from app.runs.repository import RunRepository
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -34,35 +32,34 @@ def compare_form(
     baseline: str | None = None,
     candidate: str | None = None,
 ) -> HTMLResponse:
-    """Pick a baseline and a candidate among the tenant's recent finished evaluations, runs and
-    OpenAI eval runs (named `<eval name> · <run name>`, as their pages are)."""
-    tenant_id = signed_in.tenant.id
-    finished = EvaluationRepository(session, tenant_id).page(None, CHOICES, status="completed")
-    eval_runs = EvaluationRepository(session, tenant_id, (EVAL_RUN,)).page(
-        None, CHOICES, status="completed"
-    )[:CHOICES]
-    labels = run_labels(session, tenant_id, [row.id for row in eval_runs])
-    runs = [
-        (run, evaluation)
-        for run, evaluation in RunRepository(session, tenant_id).page(None, CHOICES)
-        if evaluation.status == "completed"
-    ]
+    """Pick a baseline and a candidate among the tenant's recent finished evaluations of each
+    kind, grouped by kind (those listed beside evaluations first) and named as their pages
+    name them (an eval run `<eval name> · <run name>`)."""
+    listed = kinds.listed()
+    groups = []
+    for name in (*listed, *(name for name in kinds.names() if name not in listed)):
+        finished = reads.page(session, signed_in.tenant, (name,), None, CHOICES, status="completed")
+        if finished:
+            choices = [(row, _title(session, row)) for row in finished[:CHOICES]]
+            groups.append((_plural(kinds.by_name(name).label), choices))
     return page(
         request,
         "compare.html",
         signed_in,
-        evaluations=finished[:CHOICES],
-        runs=runs[:CHOICES],
-        eval_runs=[(row, _eval_run_name(row, labels.get(row.id))) for row in eval_runs],
+        groups=groups,
         baseline=baseline or "",
         candidate=candidate or "",
     )
 
 
-def _eval_run_name(run: Evaluation, labels: RunLabels | None) -> str:
-    """An eval run as its page names it: `<eval name> · <run name>`."""
-    name = run.name or run.id
-    return f"{labels.eval_name or labels.eval_id} · {name}" if labels else name
+def _plural(label: str) -> str:
+    """A kind's label as a group's heading: "dataset run" -> "Dataset runs"."""
+    return f"{label[:1].upper()}{label[1:]}s"
+
+
+def _title(session: Session, evaluation: Evaluation) -> str:
+    """An evaluation as its page names it (an eval run `<eval name> · <run name>`)."""
+    return kinds.naming_of(session, evaluation).title or evaluation.name or evaluation.id
 
 
 @router.post("/compare")
@@ -115,29 +112,28 @@ def comparison_page(
         ITEMS_PAGE_SIZE,
     )
     ids = [item.test_case_id for item in items]
-    # Each side by its name beside its id (None once it has been deleted).
-    sides = ComparisonRepository(session, signed_in.tenant.id)
-    found = {
-        "baseline": sides.side(stored.baseline_id),
-        "candidate": sides.side(stored.candidate_id),
-    }
-    # Runs name items `subset/row_index`; their samples are on the run pages.
+    # Each side by its name beside its id, linked to its page (None once it has been deleted).
+    found = comparisons.sides(session, signed_in.tenant, stored)
+    kind = kinds.by_name(stored.kind)
+    # A kind whose items are not test cases (a run's `subset/row_index` samples) shows them on
+    # its own pages.
     cases: dict[str, dict[str, Any]] = {"baseline": {}, "candidate": {}}
-    if stored.kind in ("evaluation", EVAL_RUN):
-        evaluations = EvaluationRepository(session, signed_in.tenant.id)
+    if kind.items_are_test_cases:
         for side, evaluation in found.items():
             if evaluation is not None:
-                cases[side] = evaluations.test_cases_by_client_id(evaluation, ids)
-    names = {side: getattr(row, "name", None) for side, row in found.items()}
-    # An eval run by its eval's name and its own, its criteria by their names.
+                cases[side] = reads.test_cases_by_client_id(
+                    session, signed_in.tenant, evaluation, ids
+                )
+    # Each side as its kind names it (an eval run by its eval's name and its own), its metrics
+    # by their labels (an eval run's criteria by their names).
+    names: dict[str, str | None] = {}
+    links: dict[str, str | None] = {}
     metric_labels: dict[str, str] = {}
-    if stored.kind == EVAL_RUN:
-        labels = run_labels(session, signed_in.tenant.id, [stored.baseline_id, stored.candidate_id])
-        for side, row in found.items():
-            if row is not None:
-                names[side] = _eval_run_name(row, labels.get(row.id))
-        for side_labels in labels.values():
-            metric_labels |= side_labels.criteria
+    for side, row in found.items():
+        naming = kinds.naming_of(session, row) if row is not None else None
+        names[side] = (naming.title if naming else None) or getattr(row, "name", None)
+        links[side] = kind.console_path(row) if row is not None else None
+        metric_labels |= naming.metric_labels if naming else {}
     comparison = comparisons.to_schema(stored)
     return page(
         request,
@@ -147,6 +143,7 @@ def comparison_page(
         types={m.metric: m.type for m in comparison.metrics},
         labels=metric_labels,
         names=names,
+        links=links,
         items=items,
         # A test case once, its images once, with every metric that moved on it.
         case_groups=reading.by_test_case(items),

@@ -1,6 +1,8 @@
 """Console pages: sign in and out, evaluations, a test case with its results, media.
 
-Routes call the services and repositories the JSON API uses; templates only format.
+Routes call the services the JSON API uses; templates only format. Which kinds are listed,
+what they are called and what their metrics are labelled come from the kinds themselves
+(`app.evaluations.kinds`): these pages name none.
 """
 
 from typing import Annotated, Any
@@ -14,12 +16,8 @@ from app.api.query import MAX_POSITION
 from app.console import auth, csrf, views
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
-from app.evals.labels import RunLabels, run_labels
-from app.evals.service import KIND as EVAL_RUN
-from app.evaluations import export, read_model, service
+from app.evaluations import export, kinds, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
-from app.evaluations.kinds import kind_of
-from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
 from app.models import Evaluation
@@ -38,10 +36,12 @@ RESULT_STATUSES = ("passed", "failed", "errored")
 ORDERS = {"": "test case", "score_asc": "score, lowest first", "score_desc": "score, highest first"}
 PAGE_SIZE = 25
 RESULTS_PAGE_SIZE = 50
-# An OpenAI eval run's `report_url` is its evaluation page: its criteria are the metrics.
-SHOWN_KINDS = ("evaluation", EVAL_RUN)
-# The evaluations list's kind filter ("" lists both).
-KINDS = {"": "any", "evaluation": "evaluation", EVAL_RUN: "OpenAI eval run"}
+
+
+def _kind_choices() -> dict[str, str]:
+    """The evaluations list's kind filter: every kind listed beside evaluations (an OpenAI eval
+    run's `report_url` is its evaluation page), by its label; "" lists them all."""
+    return {"": "any", **{name: kinds.by_name(name).label for name in kinds.listed()}}
 
 
 def _choice(value: str | None, allowed: tuple[str, ...] | dict[str, str], name: str) -> str | None:
@@ -164,11 +164,13 @@ def evaluations_page(
     after: str | None = None,
 ) -> HTMLResponse:
     wanted = _choice(status, LIST_STATUSES, "status")
-    wanted_kind = _choice(kind, KINDS, "kind")
+    choices = _kind_choices()
+    wanted_kind = _choice(kind, choices, "kind")
     errored = wanted == WITH_ERRORS
-    rows = EvaluationRepository(
-        session, signed_in.tenant.id, (wanted_kind,) if wanted_kind else SHOWN_KINDS
-    ).page(
+    rows = reads.page(
+        session,
+        signed_in.tenant,
+        (wanted_kind,) if wanted_kind else kinds.listed(),
         after,
         PAGE_SIZE,
         status=None if errored else wanted,
@@ -181,38 +183,45 @@ def evaluations_page(
         "evaluations.html",
         signed_in,
         evaluations=[read_model.to_schema(session, row) for row in shown],
-        eval_runs=run_labels(
-            session, signed_in.tenant.id, [row.id for row in shown if row.kind == EVAL_RUN]
-        ),
+        shown_as={row.id: _listed_as(session, row) for row in shown},
         has_more=len(rows) > PAGE_SIZE,
         statuses=LIST_STATUSES,
         status=wanted or "",
         name=name or "",
-        kinds=KINDS,
+        kinds=choices,
         kind=wanted_kind or "",
     )
 
 
+def _listed_as(session: Session, evaluation: Evaluation) -> dict[str, Any]:
+    """How the list shows a row: its kind's label on a chip (none for plain evaluations), its
+    title, its page and its metrics' labels, as its kind names them."""
+    naming = kinds.naming_of(session, evaluation)
+    kind = kinds.kind_of(evaluation)
+    return {
+        "chip": None
+        if (evaluation.kind or kinds.DEFAULT_KIND) == kinds.DEFAULT_KIND
+        else kind.label,
+        "title": naming.title or evaluation.name or evaluation.id,
+        "path": kind.console_path(evaluation),
+        "metric_labels": naming.metric_labels,
+    }
+
+
 def _evaluation(session: Session, signed_in: ConsoleSession, evaluation_id: str) -> Evaluation:
-    return service.get_or_404(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
-
-
-def _labels(session: Session, evaluation: Evaluation) -> RunLabels | None:
-    """An eval run's eval name and criteria names (None for a plain evaluation)."""
-    if evaluation.kind != EVAL_RUN:
-        return None
-    return run_labels(session, evaluation.tenant_id, [evaluation.id]).get(evaluation.id)
+    return service.get_or_404(session, signed_in.tenant, evaluation_id, kinds.listed())
 
 
 def _naming(session: Session, evaluation: Evaluation) -> dict[str, Any]:
-    """What the evaluation page calls it and its metrics: an eval run by its eval's name and
-    its own, its criteria by their names instead of their ids."""
-    labels = _labels(session, evaluation)
-    run_name = evaluation.name or evaluation.id
+    """What the evaluation page calls it and its metrics, as its kind names them (an eval run
+    by its eval's name and its own, its criteria by their names instead of their ids)."""
+    naming = kinds.naming_of(session, evaluation)
     return {
-        "title": f"{labels.eval_name or labels.eval_id} · {run_name}" if labels else run_name,
-        "eval_run": labels,
-        "metric_labels": labels.criteria if labels else {},
+        "title": naming.title or evaluation.name or evaluation.id,
+        # Where it came from, when its kind says (an eval run's eval), and what it is.
+        "origin": naming.eval_run,
+        "kind_label": kinds.kind_of(evaluation).label,
+        "metric_labels": naming.metric_labels,
     }
 
 
@@ -232,21 +241,29 @@ def evaluation_page(
     service.check_metric(evaluation, metric)
     wanted = _choice(status, RESULT_STATUSES, "status")
     sort = _choice(order, ORDERS, "order")
-    evaluations = EvaluationRepository(session, signed_in.tenant.id)
-    rows = evaluations.result_page(
-        evaluation, after, RESULTS_PAGE_SIZE, metric=metric, status=wanted, order=sort
+    tenant = signed_in.tenant
+    rows = reads.result_page(
+        session,
+        tenant,
+        evaluation,
+        after,
+        RESULTS_PAGE_SIZE,
+        metric=metric,
+        status=wanted,
+        order=sort,
     )
     if rows is None:
         raise ProblemError(400, "Bad Request", f"after: {after!r} is not a result here")
     summary = read_model.to_schema(session, evaluation)
     results = [read_model.result_to_schema(row) for row in rows[:RESULTS_PAGE_SIZE]]
-    cases = evaluations.test_cases_at(evaluation, [result.test_case_index for result in results])
+    indices = [result.test_case_index for result in results]
+    cases = reads.test_cases_at(session, tenant, evaluation, indices)
     return page(
         request,
         "evaluation.html",
         signed_in,
         evaluation=summary,
-        histograms=evaluations.score_histogram(evaluation),
+        histograms=reads.score_histogram(session, tenant, evaluation),
         results=results,
         groups=views.case_groups(results),
         thumbnails={index: views.first_image(case) for index, case in cases.items()},
@@ -278,7 +295,7 @@ def evaluation_progress(
         "_progress.html",
         signed_in,
         evaluation=summary,
-        histograms=EvaluationRepository(session, signed_in.tenant.id).score_histogram(evaluation),
+        histograms=reads.score_histogram(session, signed_in.tenant, evaluation),
         live=live,
         **_naming(session, evaluation),
     )
@@ -318,10 +335,10 @@ def cancel_evaluation(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
-    evaluation = service.get_for_update(session, signed_in.tenant, evaluation_id, SHOWN_KINDS)
+    evaluation = service.get_for_update(session, signed_in.tenant, evaluation_id, kinds.listed())
     evaluation = lifecycle.cancel(session, runtime, evaluation)
     session.commit()
-    page = kind_of(evaluation).console_path(evaluation)
+    page = kinds.kind_of(evaluation).console_path(evaluation)
     return RedirectResponse(page, status_code=303, headers=SECURITY_HEADERS)
 
 
@@ -334,14 +351,16 @@ def test_case_page(
     signed_in: SignedIn,
 ) -> HTMLResponse:
     evaluation = _evaluation(session, signed_in, evaluation_id)
-    evaluations = EvaluationRepository(session, signed_in.tenant.id)
-    case = evaluations.test_case_at(evaluation, index)
+    case = reads.test_case_at(session, signed_in.tenant, evaluation, index)
     if case is None:
         raise ProblemError(404, "Not Found", f"No test case {index} in this evaluation.")
-    results = evaluations.results_of_case(evaluation, index)
-    # An eval run's criteria by their names: its results' `metric` is the criterion's id.
-    labels = _labels(session, evaluation)
-    named = labels.metric if labels else str
+    results = reads.results_of_case(session, signed_in.tenant, evaluation, index)
+    # Metrics by their kind's labels (an eval run's results' `metric` is the criterion's id).
+    labels = kinds.naming_of(session, evaluation).metric_labels
+
+    def named(metric: str) -> str:
+        return labels.get(metric, metric)
+
     return page(
         request,
         "test_case.html",

@@ -1,4 +1,8 @@
-"""Console pages for dataset runs and datasets (same services as `/v1/runs`, `/v1/datasets`)."""
+"""Console pages for dataset runs and datasets (same services as `/v1/runs`, `/v1/datasets`).
+
+The one console module that names a kind's package: these are the `run` kind's own pages (its
+`console_path`), as `/v1/runs` is its own API.
+"""
 
 from typing import Annotated
 
@@ -9,11 +13,9 @@ from app.api.deps import SessionDep
 from app.api.query import position
 from app.console._render import SignedIn, page
 from app.datasets import service as datasets
-from app.datasets.repository import DatasetRepository
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.runs import report as run_report
 from app.runs import service as runs
-from app.runs.repository import RunRepository
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -29,7 +31,7 @@ def _cursor(after: str | None) -> int | None:
 def runs_page(
     request: Request, session: SessionDep, signed_in: SignedIn, after: str | None = None
 ) -> HTMLResponse:
-    rows = RunRepository(session, signed_in.tenant.id).page(after or None, PAGE_SIZE)
+    rows = runs.page(session, signed_in.tenant, after or None, PAGE_SIZE)
     return page(
         request,
         "runs.html",
@@ -73,7 +75,7 @@ def run_page(
 def datasets_page(
     request: Request, session: SessionDep, signed_in: SignedIn, after: str | None = None
 ) -> HTMLResponse:
-    rows = DatasetRepository(session, signed_in.tenant.id).page(after or None, PAGE_SIZE)
+    rows = datasets.page(session, signed_in.tenant, after or None, PAGE_SIZE)
     return page(
         request,
         "datasets.html",
@@ -93,8 +95,8 @@ def dataset_page(
     after: str | None = None,
 ) -> HTMLResponse:
     dataset = datasets.get_or_404(session, signed_in.tenant, dataset_id)
-    rows = DatasetRepository(session, signed_in.tenant.id).rows_page(
-        dataset, subset or None, _cursor(after), PAGE_SIZE
+    rows = datasets.rows_page(
+        session, signed_in.tenant, dataset, subset or None, _cursor(after), PAGE_SIZE
     )
     return page(
         request,

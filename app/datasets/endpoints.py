@@ -12,7 +12,6 @@ from app.api.idempotent import idempotent
 from app.api.query import id_cursor, position
 from app.config import Settings
 from app.datasets import service
-from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
 from app.media import gc
 from app.models import Tenant
@@ -84,7 +83,7 @@ def list_datasets(
     session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
 ) -> DatasetList:
     """The tenant's datasets, newest first."""
-    rows = DatasetRepository(session, tenant.id).page(id_cursor(after, "ds"), limit)
+    rows = service.page(session, tenant, id_cursor(after, "ds"), limit)
     data = [service.to_schema(row) for row in rows[:limit]]
     return DatasetList.of(data, len(rows) > limit)
 
@@ -107,7 +106,7 @@ def list_dataset_rows(
     """Stored rows in upload order; media appear as `blob:sha256:` references."""
     dataset = service.get_or_404(session, tenant, dataset_id)
     cursor = None if after is None else position("after", after, "a row id")
-    rows = DatasetRepository(session, tenant.id).rows_page(dataset, subset, cursor, limit)
+    rows = service.rows_page(session, tenant, dataset, subset, cursor, limit)
     data = [service.row_to_schema(row) for row in rows[:limit]]
     return DatasetRowList.of(data, len(rows) > limit)
 

@@ -1,6 +1,7 @@
 """Dataset decisions: parse and validate an upload, take in its media, store its rows."""
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -180,6 +181,25 @@ def get_or_404(session: Session, tenant: Tenant, dataset_id: str) -> Dataset:
     if dataset is None:
         raise ProblemError(404, "Not Found", f"No dataset {dataset_id!r}.", slug="not-found")
     return dataset
+
+
+def page(session: Session, tenant: Tenant, after: str | None, limit: int) -> Sequence[Dataset]:
+    """The tenant's datasets, newest first; `limit + 1` so the caller can tell whether more
+    follow."""
+    return DatasetRepository(session, tenant.id).page(after, limit)
+
+
+def rows_page(
+    session: Session,
+    tenant: Tenant,
+    dataset: Dataset,
+    subset: str | None,
+    after: int | None,
+    limit: int,
+) -> Sequence[DatasetRow]:
+    """The dataset's rows (of `subset`, if given) in upload order after the row `after`;
+    `limit + 1` so the caller can tell whether more follow."""
+    return DatasetRepository(session, tenant.id).rows_page(dataset, subset, after, limit)
 
 
 def to_schema(dataset: Dataset) -> DatasetSchema:

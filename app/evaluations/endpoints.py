@@ -16,9 +16,8 @@ from app.api.deps import (
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import checks, export, kinds, read_model, service
+from app.evaluations import checks, export, kinds, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
-from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
     Evaluation,
@@ -119,7 +118,10 @@ def list_evaluations(
     completed_with_errors: CompletedWithErrorsQuery = None,
 ) -> EvaluationList:
     """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first."""
-    rows = EvaluationRepository(session, tenant.id, (kind,)).page(
+    rows = reads.page(
+        session,
+        tenant,
+        (kind,),
         id_cursor(after, kinds.by_name(kind).id_prefixes),
         limit,
         status=status,
@@ -161,7 +163,7 @@ def list_evaluation_test_cases(
 ) -> TestCaseList:
     """The submitted test cases in order; images as `GET /v1/media/{sha256}` URLs."""
     evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
-    rows = EvaluationRepository(session, tenant.id).test_case_page(evaluation, after, limit)
+    rows = reads.test_case_page(session, tenant, evaluation, after, limit)
     if rows is None:
         raise ProblemError(
             400,
@@ -206,8 +208,8 @@ def list_evaluation_results(
     """Stored results in (test case, metric) order, each with score, reason, error and logs."""
     evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     service.check_metric(evaluation, metric)
-    rows = EvaluationRepository(session, tenant.id).result_page(
-        evaluation, after, limit, metric=metric, status=status, order=order
+    rows = reads.result_page(
+        session, tenant, evaluation, after, limit, metric=metric, status=status, order=order
     )
     if rows is None:
         raise ProblemError(

@@ -21,7 +21,6 @@ from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Run as RunModel
 from app.problems import problem_responses
 from app.runs import checks, report, service
-from app.runs.repository import RunRepository
 from app.runs.schemas import Run, RunCreate, RunList, Sample, SampleList
 from app.runtime import Runtime
 
@@ -75,8 +74,8 @@ def list_runs(
     completed_with_errors: CompletedWithErrorsQuery = None,
 ) -> RunList:
     """The tenant's runs, newest first."""
-    rows = RunRepository(session, tenant.id).page(
-        id_cursor(after, "run"), limit, completed_with_errors=completed_with_errors
+    rows = service.page(
+        session, tenant, id_cursor(after, "run"), limit, completed_with_errors=completed_with_errors
     )
     data = [report.to_schema(session, run, evaluation) for run, evaluation in rows[:limit]]
     return RunList.of(data, len(rows) > limit)

@@ -1,5 +1,7 @@
 """Run decisions: store a checked run as an evaluation of kind `run`, one case per sample."""
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from app.config import Settings
@@ -90,3 +92,18 @@ def get_or_404(session: Session, tenant: Tenant, run_id: str) -> tuple[Run, Eval
     if found is None:
         raise ProblemError(404, "Not Found", f"No run {run_id!r}.", slug="not-found")
     return found
+
+
+def page(
+    session: Session,
+    tenant: Tenant,
+    after: str | None,
+    limit: int,
+    *,
+    completed_with_errors: bool | None = None,
+) -> Sequence[tuple[Run, Evaluation]]:
+    """The tenant's runs with their evaluations, newest first; `limit + 1` so the caller can
+    tell whether more follow (`completed_with_errors`: only runs whose flag is it)."""
+    return RunRepository(session, tenant.id).page(
+        after, limit, completed_with_errors=completed_with_errors
+    )

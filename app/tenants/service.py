@@ -2,7 +2,7 @@
 
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -71,3 +71,13 @@ def revoke_key(session: Session, key_id: str) -> ApiKey | None:
         api_key.revoked_at = utcnow()
         session.flush()
     return api_key
+
+
+def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:
+    """Record a console session as signed out until its cookie expires (a repeat is a no-op)."""
+    repository.sign_out_session(session, nonce, expires_at)
+
+
+def session_signed_out(session: Session, nonce: str) -> bool:
+    """Whether the console session with this nonce was signed out (asked on every page)."""
+    return repository.session_signed_out(session, nonce)
