@@ -1,10 +1,11 @@
 """Writes the reference pages generated from the code: docs/reference/settings.md from
-`Settings` (app/config.py) and docs/reference/metrics.md from the metric registry (app/metrics).
+`Settings` (app/config/) and docs/reference/metrics.md from the metric registry (app/metrics).
 
 Run `.venv/bin/python docs/generate.py` after adding or changing a setting or a metric;
 tests/test_docs_site.py fails while a committed page differs from what this writes.
 """
 
+import re
 import sys
 import typing
 from pathlib import Path
@@ -35,9 +36,10 @@ def type_name(annotation: Any) -> str:
     if isinstance(annotation, type) and not typing.get_args(annotation):
         return annotation.__name__
     text = str(annotation).replace("NoneType", "None").replace(" | ", " or ")
-    for module in ("typing.", "pathlib.", "app.config."):
+    for module in ("typing.", "pathlib."):
         text = text.replace(module, "")
-    return text
+    # ModelPrice and the like, wherever in the app.config package they are defined.
+    return re.sub(r"\bapp\.config(?:\.\w+)*\.", "", text)
 
 
 def size(value: int) -> str:

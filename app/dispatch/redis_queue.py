@@ -1,25 +1,17 @@
-"""Where jobs go: RQ on Redis in distributed mode, a thread pool in the embedded mode.
-
-Both call the same job functions in `workers.jobs` with ids only, and both order waiting jobs
-fairly between tenants and tell a running job when to give its worker up (`app/fair_queue.py`).
-
-Redis going away for a while (a restart, a failover) costs time, never work: an enqueue waits
-for it (`patiently`, up to REDIS_PATIENCE_SECONDS), a running job keeps its turn and renews its
-lease once Redis answers, and the sweep for lapsed leases tries again on the next tick. Each
-time Redis is found away it is logged and counted (`loupe_redis_unavailable_total`).
-"""
+"""The distributed mode's dispatcher: jobs on an RQ queue in Redis, a lease per running job in a
+sorted set, fair places and turns through app/fair_queue.py."""
 
 import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC
-from typing import Any, Protocol
+from typing import Any
 
 from app.config import Settings
+from app.dispatch.interface import JobTurn, Turn
 from app.fair_queue import (
     FairQueue,
     claim_key,
@@ -27,7 +19,6 @@ from app.fair_queue import (
     queued_id,
     running_key,
     should_give_way,
-    waiting_position,
     work_of,
 )
 from app.redis_outage import (
@@ -42,68 +33,6 @@ logger = logging.getLogger("loupe.dispatch")
 
 # How long a lapsed lease (a job whose process died) is kept for the sweep to find, seconds.
 LAPSED_KEPT = 600.0
-
-
-class Turn(Protocol):
-    """A running job's turn on its worker."""
-
-    def should_give_way(self) -> bool:
-        """True once the job has had its turn and another tenant's job waits for a worker
-        (claimed: no other running job gives way to the same waiting job)."""
-
-
-class Dispatcher(Protocol):
-    def enqueue(
-        self,
-        func: str,
-        *args: str | int,
-        job_id: str,
-        owner: str = "",
-        patience: float = REDIS_PATIENCE_SECONDS,
-    ) -> bool:
-        """Queue `func` (a dotted path in `workers.jobs`) with id arguments, at the fair place
-        for `owner` (a tenant id; "" for upkeep).
-
-        Returns False when a job for the same work (this id, or a continuation of it) is still
-        waiting to run, so a re-dispatch never stacks copies of the same work behind a backlog.
-        Waits up to `patience` seconds for a queue that is away, then raises its error.
-        """
-
-    def running(self, job_id: str, owner: str) -> AbstractContextManager[Turn]:
-        """Count the job as running for its owner while the block runs; yields its turn."""
-
-    def lapsed(self) -> list[tuple[str, str]]:
-        """Running jobs whose lease lapsed (their process died): (owner, job id) each, handed
-        to one caller only."""
-
-    def ping(self) -> None:
-        """Raise if the queue cannot take work."""
-
-    def backlog(self) -> tuple[int, float]:
-        """Jobs waiting to run, and how many seconds the oldest of them has waited."""
-
-    def close(self) -> None: ...
-
-
-def _resolve(func: str) -> Callable[..., Any]:
-    module_name, _, attr = func.rpartition(".")
-    module = __import__(module_name, fromlist=[attr])
-    return getattr(module, attr)
-
-
-class _JobTurn:
-    """A running job's turn: it may give way once it has run for LOUPE_JOB_TURN_SECONDS."""
-
-    def __init__(self, settings: Settings, give_way: Callable[[], bool]) -> None:
-        self.fair = settings.fair_sharing
-        self.turn_seconds = settings.job_turn_seconds
-        self.started = time.monotonic()
-        # Asks the line whether to give way, and claims the waiting job if so.
-        self._give_way = give_way
-
-    def should_give_way(self) -> bool:
-        had_turn = time.monotonic() - self.started >= self.turn_seconds
-        return self.fair and had_turn and self._give_way()
 
 
 class RQDispatcher:
@@ -221,7 +150,7 @@ class RQDispatcher:
         thread = threading.Thread(target=renewing, name=f"loupe-lease-{job_id}", daemon=True)
         thread.start()
         try:
-            yield _JobTurn(self.settings, lambda: self._give_way(queued, owner))
+            yield JobTurn(self.settings, lambda: self._give_way(queued, owner))
         finally:
             stop.set()
             thread.join(timeout=self.settings.heartbeat_seconds + 5)
@@ -293,139 +222,3 @@ class RQDispatcher:
 
     def close(self) -> None:
         self.redis.close()
-
-
-@dataclass
-class _Waiting:
-    queued: str
-    func: str
-    args: tuple[Any, ...]
-    attempt: int
-    since: float = field(default_factory=time.monotonic)
-
-
-class EmbeddedDispatcher:
-    """Runs jobs on threads in this process, retrying failures like RQ does."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        # The line, head first, in fair order; guarded by `_ready`.
-        self._line: list[_Waiting] = []
-        self._running: dict[str, str] = {}
-        self._claims: dict[str, float] = {}
-        self._ready = threading.Condition()
-        self._threads = [
-            threading.Thread(target=self._loop, name=f"loupe-worker-{i}", daemon=True)
-            for i in range(settings.embedded_worker_threads)
-        ]
-        self._stopped = threading.Event()
-        for thread in self._threads:
-            thread.start()
-
-    def enqueue(
-        self,
-        func: str,
-        *args: str | int,
-        job_id: str,
-        owner: str = "",
-        patience: float = REDIS_PATIENCE_SECONDS,
-    ) -> bool:
-        queued = queued_id(owner, job_id)
-        with self._ready:
-            if any(work_of(waiting.queued) == work_of(queued) for waiting in self._line):
-                return False
-            self._put(_Waiting(queued, func, args, 0))
-        return True
-
-    def _put(self, waiting: _Waiting) -> None:
-        """Insert at the fair place (or at the end, without fairness); hold `_ready`."""
-        if self.settings.fair_sharing:
-            owners = [owner_of(item.queued) for item in self._line]
-            running = Counter(self._running.values())
-            position = waiting_position(owners, running, owner_of(waiting.queued))
-        else:
-            position = len(self._line)
-        self._line.insert(position, waiting)
-        self._ready.notify()
-
-    @contextmanager
-    def running(self, job_id: str, owner: str) -> Iterator[Turn]:
-        queued = queued_id(owner, job_id)
-        with self._ready:
-            self._running[queued] = owner
-        try:
-            yield _JobTurn(self.settings, lambda: self._give_way(queued, owner))
-        finally:
-            with self._ready:
-                self._running.pop(queued, None)
-
-    def lapsed(self) -> list[tuple[str, str]]:
-        # Jobs live and die with this process: a dead one took the whole process with it.
-        return []
-
-    def _give_way(self, queued: str, owner: str) -> bool:
-        with self._ready:
-            if not self._line:
-                return False
-            head = self._line[0].queued
-            running = Counter(self._running.values())
-            if not should_give_way(owner_of(head), running, owner):
-                return False
-            now = time.monotonic()
-            if self._claims.get(head, 0.0) > now:
-                return False
-            self._claims = {key: until for key, until in self._claims.items() if until > now}
-            self._claims[head] = now + 2 * self.settings.job_turn_seconds
-            return True
-
-    def ping(self) -> None:
-        if self._stopped.is_set() or not all(t.is_alive() for t in self._threads):
-            raise RuntimeError("embedded worker is not running")
-
-    def backlog(self) -> tuple[int, float]:
-        with self._ready:
-            first = min((waiting.since for waiting in self._line), default=None)
-            count = len(self._line)
-        return count, 0.0 if first is None else time.monotonic() - first
-
-    def close(self) -> None:
-        self._stopped.set()
-        with self._ready:
-            self._ready.notify_all()
-        for thread in self._threads:
-            thread.join(timeout=10)
-
-    def _take(self) -> _Waiting | None:
-        with self._ready:
-            while not self._line and not self._stopped.is_set():
-                self._ready.wait()
-            if self._stopped.is_set():
-                return None
-            return self._line.pop(0)
-
-    def _retry_later(self, waiting: _Waiting, delay: float) -> None:
-        def put() -> None:
-            with self._ready:
-                self._put(_Waiting(waiting.queued, waiting.func, waiting.args, waiting.attempt + 1))
-
-        timer = threading.Timer(delay, put)
-        timer.daemon = True
-        timer.start()
-
-    def _loop(self) -> None:
-        while True:
-            waiting = self._take()
-            if waiting is None:
-                return
-            try:
-                _resolve(waiting.func)(*waiting.args)
-            except Exception:
-                logger.exception(
-                    "job %s%r failed (attempt %d)", waiting.func, waiting.args, waiting.attempt + 1
-                )
-                if waiting.attempt < self.settings.job_retries and not self._stopped.is_set():
-                    self._retry_later(waiting, [2, 10, 30][min(waiting.attempt, 2)])
-
-
-def make_dispatcher(settings: Settings) -> Dispatcher:
-    return EmbeddedDispatcher(settings) if settings.embedded else RQDispatcher(settings)

@@ -1,0 +1,141 @@
+"""Commands on tenants and their API keys: `keys create | list | revoke`, `tenants limits`."""
+
+import typer
+
+from app.cli._root import keys, start_up_settings, tenants
+from app.config import get_settings
+
+
+@keys.command("create")
+def create_key(
+    tenant: str = typer.Option(..., "--tenant", help="Tenant name; created if new."),
+) -> None:
+    """Create an API key for a tenant; the key is the last line printed, shown only once."""
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants.service import create_key as make_key
+
+    # A newcomer may create a key before the first `serve`; the schema must exist either way.
+    migrations.upgrade(start_up_settings())
+    runtime = current()
+    with runtime.session() as session:
+        tenant_row, key = make_key(session, tenant)
+        session.commit()
+    typer.echo(
+        f"tenant {tenant_row.name} ({tenant_row.id}); store this key, it is not shown again:"
+    )
+    typer.echo(key)
+    runtime.close()
+
+
+@keys.command("list")
+def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) -> None:
+    """List a tenant's keys: id, prefix, created, last used, revoked."""
+    from app.runtime import current
+    from app.tenants.service import keys_of
+
+    runtime = current()
+    with runtime.session() as session:
+        found = keys_of(session, tenant)
+    runtime.close()
+    if found is None:
+        typer.echo(f"no tenant named {tenant!r}", err=True)
+        raise typer.Exit(1)
+    rows = [
+        (
+            key.id,
+            key.prefix + "…",
+            _when(key.created_at),
+            _when(key.last_used_at),
+            _when(key.revoked_at) if key.revoked_at else "",
+        )
+        for key in found
+    ]
+    header = ("id", "prefix", "created", "last used", "revoked")
+    # Each column as wide as its widest cell, so ids (32 characters) never run into the prefix.
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        typer.echo("  ".join([*cells, row[-1]]).rstrip())
+
+
+@keys.command("revoke")
+def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys list`).")) -> None:
+    """Revoke a key: every API process answers 401 to it from the next request on."""
+    from app.runtime import current
+    from app.tenants.service import revoke_key as revoke
+
+    runtime = current()
+    with runtime.session() as session:
+        api_key = revoke(session, key_id)
+        session.commit()
+    runtime.close()
+    if api_key is None:
+        typer.echo(f"no key {key_id!r}", err=True)
+        raise typer.Exit(1)
+    typer.echo(f"revoked {api_key.id} ({api_key.prefix}…)")
+
+
+def _when(moment: object) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M:%S") if moment is not None else "never"  # type: ignore[attr-defined]
+
+
+@tenants.command("limits")
+def tenant_limits(
+    tenant: str = typer.Option(..., "--tenant", help="Tenant name."),
+    max_active_evaluations: int | None = typer.Option(
+        None,
+        "--max-active-evaluations",
+        min=0,
+        help="Evaluations and runs queued or running at once; more are refused with 429. "
+        "0 removes the limit.",
+    ),
+    daily_usd: float | None = typer.Option(
+        None,
+        "--daily-usd",
+        min=0,
+        help="USD the tenant may spend per UTC day (priced by LOUPE_MODEL_PRICES): past it "
+        "submissions answer 429 and running evaluations stop calling models "
+        "(budget_exceeded). 0 removes the limit.",
+    ),
+    storage_bytes: int | None = typer.Option(
+        None,
+        "--storage-bytes",
+        min=0,
+        help="Bytes the tenant's datasets, their images and audio, and uploaded files may "
+        "occupy; an upload past it answers 413. 0 goes back to LOUPE_TENANT_STORAGE_BYTES.",
+    ),
+) -> None:
+    """Show or set a tenant's limits (without options: show them)."""
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants import limits, repository
+
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        with runtime.session() as session:
+            row = repository.tenant_by_name(session, tenant)
+            if row is None:
+                typer.echo(f"no tenant named {tenant!r}", err=True)
+                raise typer.Exit(1)
+            if max_active_evaluations is not None:
+                limits.set_limits(
+                    session, row, max_active_evaluations=max_active_evaluations or None
+                )
+            if daily_usd is not None:
+                limits.set_limits(session, row, daily_usd=daily_usd or None)
+            if storage_bytes is not None:
+                limits.set_limits(session, row, storage_bytes=storage_bytes or None)
+            session.commit()
+            active = row.max_active_evaluations
+            budget = f"{row.daily_usd:g}" if row.daily_usd else "none"
+            quota = limits.storage_quota(row, runtime.settings)
+            origin = "" if row.storage_bytes else " (LOUPE_TENANT_STORAGE_BYTES)"
+            used = limits.storage_used(session, row.id)
+            typer.echo(
+                f"tenant {row.name}: max_active_evaluations={active or 'none'} daily_usd={budget} "
+                f"storage_bytes={quota}{origin} storage_used={used}"
+            )
+    finally:
+        runtime.close()

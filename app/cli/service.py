@@ -1,0 +1,199 @@
+"""Commands that run Loupe: `serve`, `worker`, `worker-health`, `migrate`, `openapi`."""
+
+import logging
+import os
+import socket
+import tempfile
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from app.cli._root import cli, configure_logging, fail, start_up_settings
+from app.config import Settings, get_settings
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+
+@cli.command()
+def serve(
+    migrate: bool = typer.Option(True, help="Upgrade the database first."),
+    workers: int = typer.Option(
+        1, "--workers", min=1, help="API processes (distributed mode only: LOUPE_REDIS_URL)."
+    ),
+) -> None:
+    """Start the API (and, without LOUPE_REDIS_URL, the embedded worker)."""
+    import uvicorn
+
+    from app import migrate as migrations
+    from app.evaluations.judging import startup_line
+
+    settings = start_up_settings()
+    if workers > 1 and settings.embedded:
+        typer.echo(
+            "loupe serve --workers N needs LOUPE_REDIS_URL: the embedded mode runs its jobs in "
+            "the one API process, on a queue held in that process's memory",
+            err=True,
+        )
+        raise typer.Exit(2)
+    configure_logging(settings)
+    if migrate:
+        # Alembic logs a line per revision (23 on a new database): one line says what changed.
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+        before, after = migrations.upgrade(settings)
+        if before != after:
+            typer.echo(_schema_change(before, after))
+    mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
+    processes = f", {workers} processes" if workers > 1 else ""
+    typer.echo(
+        f"Loupe on http://{settings.host}:{settings.port} ({mode}{processes}); "
+        f"{startup_line(settings)}"
+    )
+    if workers == 1:
+        from app.main import create_app
+
+        # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
+        uvicorn.run(
+            create_app(settings),
+            host=settings.host,
+            port=settings.port,
+            log_config=None,
+            **_proxy_options(settings),
+        )
+        return
+    # Each process writes its metrics here and GET /metrics sums them (set before any process
+    # imports prometheus_client, which reads it once).
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="loupe-metrics-")
+    uvicorn.run(
+        "app.cli:served_app",
+        factory=True,
+        workers=workers,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        **_proxy_options(settings),
+    )
+
+
+def _proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's proxy-header options: forwarded addresses are believed only from the proxies
+    in LOUPE_FORWARDED_ALLOW_IPS (uvicorn's default believes any local process)."""
+    if not settings.forwarded_allow_ips:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": settings.forwarded_allow_ips}
+
+
+def served_app() -> "FastAPI":
+    """The app of one `loupe serve --workers N` process (settings from the environment)."""
+    from app.main import create_app
+
+    settings = start_up_settings()
+    configure_logging(settings)
+    return create_app(settings)
+
+
+@cli.command()
+def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.")) -> None:
+    """Consume jobs from Redis (LOUPE_REDIS_URL); run as many as you like, anywhere."""
+    from app.evaluations.judging import startup_line
+    from workers.main import run_worker
+
+    settings = start_up_settings()
+    configure_logging(settings)
+    logging.getLogger("loupe").info(startup_line(settings))
+    run_worker(settings, burst=burst)
+
+
+@cli.command("worker-health")
+def worker_health() -> None:
+    """Exit 0 if a live `loupe worker` on this host serves the queue and the database and
+    Redis answer (a worker container's health check)."""
+    from redis import Redis
+    from rq import Queue, Worker
+    from sqlalchemy import text
+
+    from app.db import make_engine
+
+    settings = get_settings()
+    if not settings.redis_url:
+        typer.echo("LOUPE_REDIS_URL is not set: the embedded mode has no worker", err=True)
+        raise typer.Exit(1)
+    failures = []
+    engine = make_engine(settings)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
+        failures.append(f"database: {type(exc).__name__}")
+    finally:
+        engine.dispose()
+    host = socket.gethostname()
+    redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
+    try:
+        workers = Worker.all(queue=Queue(settings.queue_name, connection=redis))
+        # A SIGKILLed worker stays registered until its key expires; its pid is gone at once.
+        if not any(w.hostname == host and w.pid and _running(w.pid) for w in workers):
+            failures.append(f"no live worker on {host} for queue {settings.queue_name!r}")
+    except Exception as exc:  # noqa: BLE001
+        failures.append(f"redis: {type(exc).__name__}")
+    finally:
+        redis.close()
+    if failures:
+        typer.echo("unhealthy: " + "; ".join(failures), err=True)
+        raise typer.Exit(1)
+    typer.echo(f"worker on {host} is healthy")
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by another user
+    return True
+
+
+@cli.command()
+def migrate(
+    downgrade_to: str = typer.Option(None, "--downgrade", help="Downgrade to this revision."),
+) -> None:
+    """Upgrade the database to the latest schema (or downgrade)."""
+    from alembic.util import CommandError
+
+    from app import migrate as migrations
+
+    settings = start_up_settings()
+    if downgrade_to:
+        try:
+            migrations.downgrade(settings, downgrade_to)
+        except CommandError as error:
+            fail(
+                f"--downgrade {downgrade_to}: {error}; give a revision id from "
+                f"migrations/versions/ or base (the database is at "
+                f"{migrations.current(settings) or 'no schema'})",
+                2,
+            )
+        typer.echo(f"downgraded to {downgrade_to}")
+        return
+    before, after = migrations.upgrade(settings)
+    typer.echo(_schema_change(before, after))
+
+
+def _schema_change(before: str | None, after: str | None) -> str:
+    """What an upgrade did, in one line."""
+    if before == after:
+        return f"database already at the latest schema ({after})"
+    if before is None:
+        return f"created every table (schema {after})"
+    return f"upgraded the schema from {before} to {after}"
+
+
+@cli.command()
+def openapi() -> None:
+    """Print the OpenAPI document (what `openapi.json` and the SDK are made from)."""
+    import json
+
+    from app.main import create_app
+
+    typer.echo(json.dumps(create_app().openapi(), indent=2, sort_keys=True))

@@ -1,0 +1,124 @@
+"""The settings of the service itself: where it listens and stores, request and job limits, jobs'
+timing and recovery, logs, metrics and retention."""
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class ServiceFields(BaseSettings):
+    """Settings' first fields (their order is the settings reference's)."""
+
+    # Each field's docstring is its description (docs/generate.py writes the settings reference
+    # from them); Settings reads the environment, this class only declares the fields.
+    model_config = SettingsConfigDict(use_attribute_docstrings=True)
+
+    host: str = "127.0.0.1"
+    """The address `loupe serve` listens on."""
+    port: int = 8000
+    """The port `loupe serve` listens on."""
+    database_url: str = "sqlite:///./var/loupe.db"
+    """SQLAlchemy URL."""
+    # No Redis URL means the embedded worker runs jobs in the API process.
+    redis_url: str | None = None
+    """Set it to use RQ workers instead of the in-process worker."""
+    queue_name: str = "loupe"
+    """The RQ queue the API enqueues to and workers consume."""
+
+    max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    """Larger request bodies get 413."""
+    max_test_cases: int = Field(default=10_000, ge=1)
+    """Test cases per evaluation; more answers 422 naming the setting and `test_cases`. Raise or
+    lower it freely (no fixed cap behind it): `LOUPE_MAX_BODY_BYTES` still bounds a submission.
+    """
+    max_metrics: int = Field(default=20, ge=1)
+    """Metrics per evaluation; more answers 422 naming the setting and `metrics` (no fixed cap
+    behind it either).
+    """
+
+    # Test cases scored per job; a job holds this many cases' results in flight at most.
+    job_slice_size: int = Field(default=1000, ge=1)
+    """Test cases per job."""
+    # Metric computations in progress at once inside one job. Twice the judge limit: items
+    # waiting on a shared answer (G-Eval steps, truths) or on the database must not leave judge
+    # slots idle; the judge limit still bounds the calls in flight.
+    worker_concurrency: int = Field(default=128, ge=1)
+    """Metric computations in progress per job (judge calls in flight stay within
+    `LOUPE_JUDGE_CONCURRENCY`; more computations than judge slots keep the slots busy while some
+    wait on shared answers).
+    """
+    # Results buffered before a write; writes also happen every flush interval.
+    result_batch_size: int = Field(default=100, ge=1)
+    """A job writes its results every this many (and at least every `LOUPE_RESULT_FLUSH_SECONDS`).
+    """
+    result_flush_seconds: float = Field(default=1.0, gt=0)
+    """A job writes its results at least this often, whatever their number (progress and heartbeat).
+    """
+    job_timeout_seconds: int = Field(default=3600, ge=10)
+    """An RQ job running longer than this is stopped."""
+    job_retries: int = Field(default=3, ge=0)
+    """A failed RQ job is retried this many times (after 2, 10, 30 s)."""
+    embedded_worker_threads: int = Field(default=2, ge=1)
+    """Jobs the in-process worker runs at once (embedded mode)."""
+    # Fair sharing between tenants: waiting jobs are lined up round-robin by tenant, and a job
+    # that has run for a turn gives its worker to a waiting job of a tenant running fewer jobs
+    # (its remaining cases go back in line). Off: first come, first served.
+    fair_sharing: bool = True
+    """Share workers fairly between tenants: waiting jobs are lined up round-robin by tenant, and a
+    job that has had its turn gives its worker to a waiting job of a tenant running fewer jobs (the
+    rest of its slice waits in line again; nothing is lost or called twice). `false`: first come,
+    first served.
+    """
+    job_turn_seconds: float = Field(default=3.0, gt=0)
+    """How long a job runs before it may give its worker up (fair sharing); shorter lets a newcomer
+    start sooner, at the cost of more hand-overs between busy tenants.
+    """
+
+    # Running jobs refresh their evaluation's heartbeat this often, on a timer of their own
+    # (not only when they write results), so a long judge call never looks like a dead job.
+    heartbeat_seconds: float = Field(default=5.0, gt=0)
+    """How often a running job refreshes its evaluation's heartbeat, on a timer of its own (a slow
+    judge call does not silence it).
+    """
+    # The ticker re-enqueues evaluations without a heartbeat for this long: four missed beats,
+    # so a killed worker's evaluation resumes within about stuck_after + tick seconds.
+    tick_seconds: float = Field(default=5.0, gt=0)
+    """How often the ticker re-enqueues stuck evaluations, enqueues due webhook retries and prunes
+    idempotency keys and expired console sign-outs.
+    """
+    stuck_after_seconds: float = Field(default=20.0, gt=0)
+    """Heartbeat silence after which an evaluation is re-enqueued (at least twice the heartbeat); a
+    SIGKILLed worker's evaluation resumes within about this plus `LOUPE_TICK_SECONDS`.
+    """
+    max_dispatch_attempts: int = Field(default=5, ge=1)
+    """Enqueues of a stuck evaluation before it fails (`dispatch_exhausted`)."""
+
+    # Log lines: "text" for people, "json" (one object per line) for a log pipeline.
+    log_format: Literal["text", "json"] = "text"
+    """`text` for people; `json` writes one JSON object per line."""
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    """The lowest level of log lines written."""
+    # Each `loupe worker` serves Prometheus metrics here (the API serves GET /metrics itself).
+    # Workers sharing a host need a port each; 0 turns the worker's metrics off.
+    metrics_host: str = "127.0.0.1"
+    """The address each `loupe worker` serves Prometheus `/metrics` on."""
+    metrics_port: int = Field(default=9101, ge=0, le=65535)
+    """The port each `loupe worker` serves `/metrics` on (0: not at all; workers sharing a host need
+    a port each, a taken port is logged and skipped).
+    """
+    # When set, /metrics (the API's and each worker's) answers only `Authorization: Bearer
+    # <token>`; without it anyone who reaches the port may scrape.
+    metrics_token: str | None = Field(default=None, min_length=1, repr=False)
+    """A bearer token the API's `/metrics` and each worker's require (Prometheus: `authorization:
+    {credentials: ...}`); unset, anyone reaching them may scrape.
+    """
+
+    idempotency_retention_hours: float = Field(default=24.0, gt=0)
+    """How long an `Idempotency-Key` replays its first response."""
+    # Finished evaluations and runs older than this (by completion) are deleted by the ticker,
+    # with their results and unused images. Unset: kept until deleted.
+    retention_days: float | None = Field(default=None, gt=0)
+    """The ticker deletes finished evaluations and runs completed longer ago than this, with their
+    results and unused images; unset: keep.
+    """
