@@ -17,6 +17,9 @@ from app.evals.tasks import EvalRunKind
 from app.evaluations import endpoints as evaluations_endpoints
 from app.evaluations import kinds
 from app.evaluations.plain import EvaluationKind
+from app.online import endpoints as online_endpoints
+from app.online.ingest import KIND as ONLINE
+from app.online.tasks import OnlineKind
 from app.runs import endpoints as runs_endpoints
 from app.runs.tasks import RunKind
 
@@ -37,6 +40,7 @@ KINDS: Mapping[str, Registered] = {
     ),
     "run": Registered(RunKind(), runs_endpoints.router, runs_endpoints.OPENAPI),
     EVAL_RUN: Registered(EvalRunKind(), evals_endpoints.router, evals_endpoints.OPENAPI),
+    ONLINE: Registered(OnlineKind(), online_endpoints.routes, online_endpoints.OPENAPI),
 }
 
 

@@ -21,7 +21,6 @@ from app.files.endpoints import router as files_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
-from app.online.endpoints import router as online_router
 from app.telemetry.endpoints import router as telemetry_router
 from app.telemetry.http import RequestTelemetryMiddleware
 from app.usage.endpoints import router as usage_router
@@ -88,7 +87,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         comparisons_router,
         files_router,
         usage_router,
-        online_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

@@ -4,8 +4,9 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Literal, TypeVar
 
-from fastapi import Request
+from fastapi import Request, Response
 from fastapi.responses import JSONResponse
+from google.rpc.status_pb2 import Status
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -143,7 +144,13 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
 # How a route's errors are said: `problem` (RFC 9457 alone) or `openai` (the routes the official
 # `openai` SDK calls, declared by their router's route class: the SDK reads `error: {message,
 # type, param, code}` and raises BadRequestError for 400, as OpenAI answers a bad body).
-ErrorDialect = Literal["problem", "openai"]
+# `otlp`: the OTLP/HTTP receiver's, a `google.rpc.Status` in the request's encoding
+# (`otlp_protobuf`: the Status message alone; `otlp_json`: the problem with Status's `code`
+# and `message` beside its members, one body for both readers).
+ErrorDialect = Literal["problem", "openai", "otlp_json", "otlp_protobuf"]
+# gRPC status codes by HTTP status, as the OTLP specification maps them.
+OTLP_PROTOBUF = "application/x-protobuf"
+_GRPC_CODES = {400: 3, 401: 16, 403: 7, 404: 5, 413: 8, 415: 3, 429: 8, 503: 14}
 _OPENAI_TYPES = {401: "authentication_error", 403: "permission_error", 429: "rate_limit_error"}
 
 
@@ -163,13 +170,28 @@ def _openai_error(problem: Problem) -> dict[str, Any]:
 
 def error_dialect(request: Request) -> ErrorDialect:
     """The dialect of the route that took the request (`problem` when none did)."""
-    return getattr(request.scope.get("route"), "error_dialect", "problem")
+    dialect = getattr(request.scope.get("route"), "error_dialect", "problem")
+    if dialect == "otlp":
+        protobuf = (
+            request.headers.get("content-type", "").lower().startswith("application/x-protobuf")
+        )
+        return "otlp_protobuf" if protobuf else "otlp_json"
+    return dialect
 
 
 def problem_response(
     problem: Problem, headers: dict[str, str] | None = None, dialect: ErrorDialect = "problem"
 ) -> JSONResponse:
     body = problem.model_dump(exclude_none=True)
+    if dialect in ("otlp_json", "otlp_protobuf"):
+        code = _GRPC_CODES.get(problem.status, 13 if problem.status >= 500 else 3)
+        message = problem.detail or problem.title
+        if dialect == "otlp_protobuf":
+            status = Status(code=code, message=message).SerializeToString()
+            return Response(  # type: ignore[return-value]
+                status, status_code=problem.status, media_type=OTLP_PROTOBUF, headers=headers
+            )
+        body |= {"code": code, "message": message}
     if dialect == "openai":
         if problem.status == 422:
             problem.status = body["status"] = 400

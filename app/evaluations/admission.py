@@ -3,6 +3,7 @@
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.evaluations import kinds
 from app.models import Tenant
 from app.problems import FieldError, field_error, invalid_request
 from app.tenants import limits
@@ -44,4 +45,4 @@ def admit(
         )
     if errors:
         raise invalid_request(errors)
-    limits.admit(session, tenant)
+    limits.admit(session, tenant, kinds.counted_by_caps())

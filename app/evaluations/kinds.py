@@ -8,6 +8,7 @@ core asks `kind_of`, never imports a kind's package.
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
@@ -78,6 +79,10 @@ class Kind:
     summary_clusters: bool = False
     # Whether deleting a queued or running one cancels it first (else: 409, cancel it first).
     cancels_on_delete: bool = False
+    # Whether it stays open and takes test cases as they come (app/evaluations/appending.py):
+    # it completes only once `still_open` says no more will come, and no tenant cap on active
+    # evaluations counts it.
+    open_ended: bool = False
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:
         """Where clients read it (the `Location` of its submit)."""
@@ -101,6 +106,11 @@ class Kind:
     ) -> Predictor | None:
         """What answers the slice's cases before scoring; None when they come answered."""
         return None
+
+    def still_open(self, evaluation: Evaluation, now: datetime) -> bool:
+        """Whether more test cases may still be appended (an open-ended kind's until it closes):
+        every result stored does not complete it while this holds."""
+        return False
 
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
         """Count newly stored results, in the transaction that stores them."""
@@ -149,6 +159,11 @@ def names() -> tuple[str, ...]:
 def listed() -> tuple[str, ...]:
     """The kinds `GET /v1/evaluations?kind=` lists and the evaluation routes read."""
     return tuple(name for name, kind in _KINDS.items() if kind.listed)
+
+
+def counted_by_caps() -> tuple[str, ...]:
+    """The kinds a tenant's cap on active evaluations counts (open-ended ones stay active)."""
+    return tuple(name for name, kind in _KINDS.items() if not kind.open_ended)
 
 
 def naming_of(session: Session, evaluation: Evaluation) -> Naming:

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from app.db import utcnow
 from app.evaluations import lifecycle, lifecycle_service, service
+from app.evaluations.kinds import kind_of
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.fair_queue import queued_id, work_of
 from app.runtime import Runtime
@@ -30,6 +31,9 @@ def sweep(runtime: Runtime) -> list[str]:
             acted.append(evaluation.id)
             expected = evaluation.total_test_cases * len(evaluation.metrics)
             if repo.count_results(evaluation.id) >= expected:
+                # An open one with nothing pending is idle, not stuck (its claim is all).
+                if kind_of(evaluation).still_open(evaluation, utcnow()):
+                    continue
                 if repo.finish(evaluation.id, "completed"):
                     session.refresh(evaluation)
                     lifecycle_service.finished(session, runtime, evaluation)

@@ -60,7 +60,7 @@ def create(
         metrics=(len(payload.metrics), ["metrics"]),
     )
     evaluation = Evaluation(
-        id=new_id(EVALUATION_PREFIX),
+        id=new_evaluation_id(),
         tenant_id=tenant.id,
         name=payload.name,
         metadata_=payload.metadata or {},
@@ -81,6 +81,11 @@ def create(
         case["context_hash"] = context_hash(case["retrieval_context"])
     EvaluationRepository(session, tenant.id).add(evaluation, cases)
     return evaluation
+
+
+def new_evaluation_id() -> str:
+    """An id for a new evaluation of any kind built on the core's `evn_` ids."""
+    return new_id(EVALUATION_PREFIX)
 
 
 def context_hash(nodes: list[Any] | None) -> str | None:

@@ -147,6 +147,9 @@ def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
         expected = evaluation.total_test_cases * len(evaluation.metrics)
         if repo.count_results(evaluation_id) < expected:
             return False
+        # An open one takes more cases yet: the ticker's sweep completes it once it closes.
+        if kind_of(evaluation).still_open(evaluation, utcnow()):
+            return False
         # Several slices may get here at once; the conditional UPDATE lets exactly one win.
         if not repo.finish(evaluation_id, "completed"):
             session.rollback()

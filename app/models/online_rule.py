@@ -44,3 +44,17 @@ class OnlineRuleCount(Base):
     # `received`, `matched`, `sampled`, `judged`, or `skipped:<reason>`.
     counter: Mapped[str] = mapped_column(String(64), primary_key=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class OnlineRuleDay(Base):
+    """The evaluation holding a rule's judged calls of one UTC day (kind `online`)."""
+
+    __tablename__ = "online_rule_day"
+
+    rule_id: Mapped[str] = mapped_column(
+        ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
+    )
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    evaluation_id: Mapped[str] = mapped_column(
+        ForeignKey("evaluation.id", ondelete="CASCADE"), unique=True
+    )

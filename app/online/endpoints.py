@@ -9,9 +9,15 @@ from app.api.idempotent import idempotent
 from app.api.openapi import Extras
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.online import service
+from app.online import receiver, service
 from app.online.repository import OnlineRuleRepository
-from app.online.schemas import OnlineRule, OnlineRuleCreate, OnlineRuleList, OnlineRuleUpdate
+from app.online.schemas import (
+    OnlineResultList,
+    OnlineRule,
+    OnlineRuleCreate,
+    OnlineRuleList,
+    OnlineRuleUpdate,
+)
 from app.problems import problem_responses
 
 router = APIRouter(
@@ -96,6 +102,21 @@ def disable_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) ->
     return _set_enabled(session, tenant, rule_id, False)
 
 
+@router.get("/{rule_id}/results", response_model=OnlineResultList)
+def list_online_rule_results(
+    rule_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+) -> OnlineResultList:
+    """Every result of the rule's judged calls, newest first, each with the judged span's
+    `trace_id` and `span_id` and the day it was judged on."""
+    rule = service.get_or_404(session, tenant, rule_id)
+    rows = service.result_page(session, tenant, rule, id_cursor(after, "res"), limit)
+    return OnlineResultList.of(rows[:limit], len(rows) > limit)
+
+
 @router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> Response:
     """Forget a rule and its counts."""
@@ -109,3 +130,9 @@ def _set_enabled(session: SessionDep, tenant: TenantDep, rule_id: str, enabled: 
     body = service.to_schema(session, tenant, rule)
     session.commit()
     return body
+
+
+# The kind's routes, as the registry (app/kinds.py) includes them: the rules and the receiver.
+routes = APIRouter()
+routes.include_router(router)
+routes.include_router(receiver.router)

@@ -1,14 +1,26 @@
 """All SQL about online rules and their counts, scoped to one tenant."""
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from sqlalchemy import func, select
 
-from app.models import OnlineRule, OnlineRuleCount
+from app.db import dialect_insert
+from app.models import (
+    Evaluation,
+    MetricSummary,
+    OnlineRule,
+    OnlineRuleCount,
+    OnlineRuleDay,
+    Result,
+    TestCase,
+)
 from app.repository import TenantScopedRepository
 
 
 class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
+    """A tenant's rules, and through them their days: evaluations, counters and spend."""
+
     model = OnlineRule
 
     def page(self, after: str | None, limit: int) -> Sequence[OnlineRule]:
@@ -46,3 +58,96 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
         for rule_id, counter, total in rows:
             found[rule_id][counter] = int(total)
         return found
+
+    def evaluation_id(self, rule: OnlineRule, day: str) -> str | None:
+        return self.session.scalar(
+            select(OnlineRuleDay.evaluation_id).where(
+                OnlineRuleDay.rule_id == self.owned(rule).id, OnlineRuleDay.day == day
+            )
+        )
+
+    def add_day(self, rule: OnlineRule, day: str, evaluation_id: str) -> None:
+        self.session.add(
+            OnlineRuleDay(rule_id=self.owned(rule).id, day=day, evaluation_id=evaluation_id)
+        )
+        self.session.flush()
+
+    def evaluation_ids(self, rule: OnlineRule) -> list[str]:
+        """The rule's evaluations, newest day first."""
+        return list(
+            self.session.scalars(
+                select(OnlineRuleDay.evaluation_id)
+                .where(OnlineRuleDay.rule_id == self.owned(rule).id)
+                .order_by(OnlineRuleDay.day.desc())
+            )
+        )
+
+    def evaluations(self, rule: OnlineRule) -> list[Evaluation]:
+        """The rule's days' evaluations."""
+        return list(
+            self.session.scalars(
+                select(Evaluation)
+                .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == Evaluation.id)
+                .where(
+                    OnlineRuleDay.rule_id == self.owned(rule).id,
+                    Evaluation.tenant_id == self.tenant_id,
+                )
+            )
+        )
+
+    def results(
+        self, rule: OnlineRule, after: str | None, limit: int
+    ) -> list[tuple[Result, dict[str, Any] | None, str]]:
+        """The results of the rule's days, newest first, after the result `after`: each with
+        its test case's metadata and its day."""
+        statement = (
+            select(Result, TestCase.metadata_, OnlineRuleDay.day)
+            .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == Result.evaluation_id)
+            .join(
+                TestCase,
+                (TestCase.evaluation_id == Result.evaluation_id)
+                & (TestCase.index == Result.test_case_index),
+            )
+            .where(OnlineRuleDay.rule_id == self.owned(rule).id)
+            .order_by(Result.id.desc())
+            .limit(limit)
+        )
+        if after:
+            statement = statement.where(Result.id < after)
+        return [(row[0], row[1], row[2]) for row in self.session.execute(statement)]
+
+    def spent(self, evaluation_id: str) -> float:
+        """What the judge calls of one of the rules' evaluations cost (priced ones)."""
+        return float(
+            self.session.scalar(
+                select(func.coalesce(func.sum(MetricSummary.judge_cost_usd), 0.0))
+                .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == MetricSummary.evaluation_id)
+                .join(OnlineRule, OnlineRule.id == OnlineRuleDay.rule_id)
+                .where(
+                    MetricSummary.evaluation_id == evaluation_id,
+                    OnlineRule.tenant_id == self.tenant_id,
+                )
+            )
+            or 0.0
+        )
+
+    def count(self, day: str, counts: dict[tuple[str, str], int]) -> None:
+        """Add to (rule id, counter) counters of `day`; the rules are the tenant's own."""
+        rows = [
+            {"rule_id": rule_id, "day": day, "counter": counter, "count": n}
+            for (rule_id, counter), n in sorted(counts.items())
+            if n
+        ]
+        if not rows:
+            return
+        statement = dialect_insert(self.session, OnlineRuleCount)
+        self.session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[
+                    OnlineRuleCount.rule_id,
+                    OnlineRuleCount.day,
+                    OnlineRuleCount.counter,
+                ],
+                set_={"count": OnlineRuleCount.count + statement.excluded.count},
+            ).values(rows)
+        )

@@ -5,23 +5,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.evaluations.schemas import JudgeConfig
+from app.evaluations.schemas import EvaluationResult, JudgeConfig
 from app.metrics import MetricSpec
 from app.schemas import ListPage
 
 FilterOp = Literal["eq", "contains", "regex"]
 Target = Literal["span", "conversation"]
-# Why a span a rule received was not judged (the keys of `counts.skipped`).
-SkipReason = Literal[
-    "not_matched",
-    "not_sampled",
-    "over_budget",
-    "no_content",
-    "image_withheld",
-    "image_refused",
-    "unknown_convention",
-    "rule_disabled",
-]
 AttributeName = Annotated[str, Field(min_length=1, max_length=256)]
 
 
@@ -96,9 +85,11 @@ class RuleCounts(BaseModel):
     sampled: int = Field(description="Matched calls its sampling chose.")
     judged: int = Field(description="Sampled calls stored as test cases and sent to its judge.")
     skipped: dict[str, int] = Field(
-        description="Calls not judged, by reason: `not_sampled`, `over_budget`, `no_content`, "
-        "`image_withheld` (the instrumentation left the image out), `image_refused` (the "
-        "image policy refused it), `unknown_convention`."
+        description="Sampled calls not judged and matched calls not sampled, by reason: "
+        "`not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation "
+        "left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, "
+        "`over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` "
+        "(the operator's image policy refused it), `day_closed`."
     )
 
 
@@ -119,3 +110,15 @@ class OnlineRule(BaseModel):
 
 
 OnlineRuleList = ListPage[OnlineRule]
+
+
+class OnlineResult(EvaluationResult):
+    """A result of a judged production call, with where the call was traced."""
+
+    trace_id: str | None = Field(description="The judged span's trace id (32 hex digits).")
+    span_id: str | None = Field(description="The judged span's id (16 hex digits).")
+    day: str | None = Field(description="The UTC day it was judged on (`YYYY-MM-DD`).")
+    evaluation_id: str = Field(description="The rule's evaluation of that day.")
+
+
+OnlineResultList = ListPage[OnlineResult]

@@ -10,14 +10,22 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import judging
+from app.evaluations import judging, read_model
 from app.evaluations.checks import Findings
+from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import JudgeConfig
 from app.ids import new_id
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, Tenant
 from app.online.repository import OnlineRuleRepository
-from app.online.schemas import Condition, OnlineRuleCreate, OnlineRuleUpdate, RuleCounts, Sampling
+from app.online.schemas import (
+    Condition,
+    OnlineResult,
+    OnlineRuleCreate,
+    OnlineRuleUpdate,
+    RuleCounts,
+    Sampling,
+)
 from app.online.schemas import OnlineRule as OnlineRuleSchema
 from app.problems import FieldError, ProblemError, invalid_request
 
@@ -115,7 +123,28 @@ def get_or_404(session: Session, tenant: Tenant, rule_id: str) -> OnlineRule:
 
 
 def delete(session: Session, tenant: Tenant, rule: OnlineRule) -> None:
-    OnlineRuleRepository(session, tenant.id).delete(rule)
+    """Forget a rule, its counts and its days' evaluations with their results."""
+    rules = OnlineRuleRepository(session, tenant.id)
+    for evaluation in rules.evaluations(rule):
+        EvaluationRepository(session, tenant.id, (evaluation.kind,)).delete(evaluation)
+    rules.delete(rule)
+
+
+def result_page(
+    session: Session, tenant: Tenant, rule: OnlineRule, after: str | None, limit: int
+) -> list[OnlineResult]:
+    """The rule's results after the result `after`, newest first; `limit + 1` of them."""
+    rows = OnlineRuleRepository(session, tenant.id).results(rule, after, limit + 1)
+    return [
+        OnlineResult(
+            **read_model.result_to_schema(result).model_dump(),
+            trace_id=(metadata or {}).get("trace_id"),
+            span_id=(metadata or {}).get("span_id"),
+            day=day,
+            evaluation_id=result.evaluation_id,
+        )
+        for result, metadata, day in rows
+    ]
 
 
 def to_schemas(session: Session, tenant: Tenant, rules: list[OnlineRule]) -> list[OnlineRuleSchema]:

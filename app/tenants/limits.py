@@ -1,8 +1,9 @@
 """Per-tenant limits an operator sets (`loupe tenants limits`), checked at submit."""
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, true
 from sqlalchemy.orm import Session
 
 from app.config import Settings
@@ -15,8 +16,11 @@ from app.usage.service import midnight, spent_today
 ACTIVE_RETRY_AFTER_SECONDS = 30
 
 
-def admit(session: Session, tenant: Tenant) -> None:
-    """Raise 429 problem+json when one more evaluation (or run) would exceed a tenant limit."""
+def admit(session: Session, tenant: Tenant, kinds: Sequence[str] | None = None) -> None:
+    """Raise 429 problem+json when one more evaluation (or run) would exceed a tenant limit.
+
+    `kinds`: those the cap on active evaluations counts (None: all).
+    """
     admit_spend(session, tenant)
     limit = tenant.max_active_evaluations
     if limit is None:
@@ -30,6 +34,7 @@ def admit(session: Session, tenant: Tenant) -> None:
         .where(
             Evaluation.tenant_id == tenant.id,
             Evaluation.status.in_(("queued", "in_progress")),
+            Evaluation.kind.in_(kinds) if kinds is not None else true(),
         )
     )
     if (active or 0) >= limit:

@@ -1,5 +1,6 @@
-"""online rules: online_rule (what production spans a tenant has judged) and
-online_rule_count (per rule, per UTC day: received, matched, sampled, judged, skipped by reason)
+"""online rules: online_rule (what production spans a tenant has judged), online_rule_count
+(per rule, per UTC day: received, matched, sampled, judged, skipped by reason) and
+online_rule_day (the evaluation holding a rule's judged calls of a day)
 
 Revision ID: online1
 Revises: fail1
@@ -65,8 +66,30 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("rule_id", "day", "counter", name=op.f("pk_online_rule_count")),
     )
 
+    op.create_table(
+        "online_rule_day",
+        sa.Column("rule_id", sa.String(length=40), nullable=False),
+        sa.Column("day", sa.String(length=10), nullable=False),
+        sa.Column("evaluation_id", sa.String(length=40), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["rule_id"],
+            ["online_rule.id"],
+            name=op.f("fk_online_rule_day_rule_id_online_rule"),
+            ondelete="CASCADE",
+        ),
+        sa.ForeignKeyConstraint(
+            ["evaluation_id"],
+            ["evaluation.id"],
+            name=op.f("fk_online_rule_day_evaluation_id_evaluation"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("rule_id", "day", name=op.f("pk_online_rule_day")),
+        sa.UniqueConstraint("evaluation_id", name=op.f("uq_online_rule_day_evaluation_id")),
+    )
+
 
 def downgrade() -> None:
+    op.drop_table("online_rule_day")
     op.drop_table("online_rule_count")
     op.drop_index("ix_online_rule_tenant_id", table_name="online_rule")
     op.drop_table("online_rule")

@@ -101,6 +101,13 @@ class Capture:
         self._server.server_close()
 
 
+@dataclass(frozen=True)
+class Receiver:
+    """A live OTLP/HTTP receiver the exporters send to (Loupe's base URL)."""
+
+    endpoint: str
+
+
 @contextlib.contextmanager
 def capture_server() -> Iterator[Capture]:
     capture = Capture()
@@ -127,15 +134,18 @@ def _environment(values: dict[str, str]) -> Iterator[None]:
 @contextlib.contextmanager
 def instrumented(
     which: str,
-    capture: Capture,
+    capture: "Capture | Receiver",
     compression: str | None = None,
     official_mode: str = "SPAN_AND_EVENT",
+    headers: dict[str, str] | None = None,
 ) -> Iterator[None]:
     """The openai client instrumented by `which` (official, openinference, openllmetry).
 
     Args:
+        capture: where the exporters send (its `endpoint`: a loopback capture, or Loupe).
         official_mode: where the official instrumentation puts content: SPAN_ONLY,
             EVENT_ONLY (the details log record) or SPAN_AND_EVENT.
+        headers: sent with every export (Loupe's API key, as OTEL_EXPORTER_OTLP_HEADERS).
     """
     from opentelemetry.exporter.otlp.proto.http import Compression
 
@@ -144,13 +154,17 @@ def instrumented(
     tracer_provider = TracerProvider(resource=resource)
     tracer_provider.add_span_processor(
         SimpleSpanProcessor(
-            OTLPSpanExporter(endpoint=f"{capture.endpoint}/v1/traces", compression=kind)
+            OTLPSpanExporter(
+                endpoint=f"{capture.endpoint}/v1/traces", compression=kind, headers=headers
+            )
         )
     )
     logger_provider = LoggerProvider(resource=resource)
     logger_provider.add_log_record_processor(
         SimpleLogRecordProcessor(
-            OTLPLogExporter(endpoint=f"{capture.endpoint}/v1/logs", compression=kind)
+            OTLPLogExporter(
+                endpoint=f"{capture.endpoint}/v1/logs", compression=kind, headers=headers
+            )
         )
     )
     environment = {

@@ -92,6 +92,14 @@ class EvaluationRepository(ResultReads, TestCaseReads, SummaryReads):
             self.session.execute(insert(TestCase), test_cases[start : start + 1000])
         gc.record(self.session, evaluation.tenant_id, evaluation.id, test_cases, gc.CASE_COLUMNS)
 
+    def add_cases(self, evaluation: Evaluation, test_cases: list[dict[str, Any]]) -> None:
+        """More test cases for an evaluation already stored (an open one, app/evaluations/
+        appending.py), and the refs of the images they name."""
+        self.owned(evaluation)
+        for start in range(0, len(test_cases), 1000):
+            self.session.execute(insert(TestCase), test_cases[start : start + 1000])
+        gc.record(self.session, evaluation.tenant_id, evaluation.id, test_cases, gc.CASE_COLUMNS)
+
     def delete(self, evaluation: Evaluation) -> None:
         """Remove an evaluation (or run) and every row of it; a run's rows go by cascade."""
         evaluation_id = self.owned(evaluation).id

@@ -1,0 +1,101 @@
+"""Evaluations that stay open and take test cases as they come (a kind whose `open_ended` is
+set: online rules append the production calls they sample, one evaluation per rule per day).
+
+The cases appended get the next indices, under a lock on the evaluation's row, and their
+scoring jobs are queued once the caller commits (each append is its own slice, so its job id
+is new and never collides with a job still scoring earlier cases).
+"""
+
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.evaluations import service
+from app.evaluations.repository import EvaluationRepository
+from app.media.store import DatabaseBlobStore
+from app.models import Evaluation, Tenant
+from app.outbox import outbox
+from app.runtime import Runtime
+
+
+def open_evaluation(
+    session: Session,
+    tenant: Tenant,
+    *,
+    kind: str,
+    name: str,
+    metadata: dict[str, str],
+    metrics: list[dict[str, Any]],
+    judge: dict[str, Any] | None,
+) -> Evaluation:
+    """A new open evaluation of `kind` with no test cases yet (flushed, not committed)."""
+    evaluation = Evaluation(
+        id=service.new_evaluation_id(),
+        tenant_id=tenant.id,
+        kind=kind,
+        name=name,
+        metadata_=metadata,
+        metrics=metrics,
+        judge=judge,
+        use_cache=True,
+        status="in_progress",
+        total_test_cases=0,
+        dispatch_attempts=0,
+    )
+    EvaluationRepository(session, tenant.id, (kind,)).add(evaluation, [])
+    return evaluation
+
+
+def lock(session: Session, evaluation_id: str) -> Evaluation | None:
+    """The evaluation's row, locked until commit (PostgreSQL; SQLite serialises writers)."""
+    return session.scalars(
+        select(Evaluation).where(Evaluation.id == evaluation_id).with_for_update()
+    ).first()
+
+
+def append(
+    session: Session,
+    runtime: Runtime,
+    evaluation: Evaluation,
+    cases: list[dict[str, Any]],
+    intakes: list[Any],
+) -> range:
+    """Store `cases` (stored form, `index` and `client_id` unset) after the evaluation's last,
+    their images from `intakes` (checked, one per case), and queue their scoring after commit.
+
+    The evaluation must have been read with `lock`. Returns the indices given.
+    """
+    start = evaluation.total_test_cases
+    store = DatabaseBlobStore(session, evaluation.tenant_id)
+    for offset, (case, intake) in enumerate(zip(cases, intakes, strict=True)):
+        intake.store(store)
+        case["index"] = start + offset
+        case.setdefault("client_id", str(start + offset))
+        case["evaluation_id"] = evaluation.id
+        case["context_hash"] = service.context_hash(case.get("retrieval_context"))
+    EvaluationRepository(session, evaluation.tenant_id, (evaluation.kind,)).add_cases(
+        evaluation, cases
+    )
+    stop = start + len(cases)
+    evaluation.total_test_cases = stop
+    # Fresh work: the sweep looks again only once it has waited LOUPE_STUCK_AFTER_SECONDS.
+    evaluation.heartbeat_at = utcnow()
+    evaluation_id, tenant_id = evaluation.id, evaluation.tenant_id
+    outbox(session).add(lambda: _dispatch(runtime, evaluation_id, tenant_id, start, stop))
+    return range(start, stop)
+
+
+def _dispatch(runtime: Runtime, evaluation_id: str, tenant_id: str, start: int, stop: int) -> None:
+    """Queue the scoring of cases [start, stop), in slices of LOUPE_JOB_SLICE_SIZE."""
+    size = runtime.settings.job_slice_size
+    for first in range(start, stop, size):
+        service.dispatch_slice(
+            runtime,
+            evaluation_id,
+            tenant_id,
+            first,
+            min(first + size, stop),
+            patience=service.SUBMIT_PATIENCE_SECONDS,
+        )

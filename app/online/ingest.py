@@ -1,0 +1,203 @@
+"""Received calls through a tenant's enabled rules: counted, filtered, sampled, and the
+sampled ones appended as test cases to the rule's evaluation of the day, judged by workers.
+
+Counters are added once per request and rule, never per span; only sampled calls are stored.
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.evaluations import appending, judging
+from app.evaluations.schemas import TERMINAL_STATUSES, JudgeConfig
+from app.media import ingest as media
+from app.metrics import MetricSpec, MetricSpecBase
+from app.models import Evaluation, OnlineRule, Tenant
+from app.online import matching
+from app.online.repository import OnlineRuleRepository
+from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text
+from app.problems import ProblemError
+from app.runtime import Runtime
+from app.tenants.limits import admit_spend
+
+KIND = "online"
+_metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
+_judge = TypeAdapter(JudgeConfig | None)
+
+
+@dataclass
+class Taken:
+    """What one request's calls did: how many were model calls, how many each rule judged."""
+
+    calls: int = 0
+    judged: dict[str, int] = field(default_factory=dict)
+
+
+def take(
+    session: Session, runtime: Runtime, tenant: Tenant, calls: Sequence[JudgedCall | Skipped]
+) -> Taken:
+    """Run the calls of one request through the tenant's enabled rules; the caller commits."""
+    model_calls = [
+        call
+        for call in calls
+        if not (isinstance(call, Skipped) and call.reason == SkipReason.NOT_A_MODEL_CALL)
+    ]
+    taken = Taken(calls=len(model_calls))
+    rules_repo = OnlineRuleRepository(session, tenant.id)
+    rules = rules_repo.enabled() if model_calls else []
+    if not rules:
+        return taken
+    days = rules_repo
+    day = utcnow().date().isoformat()
+    counts: Counter[tuple[str, str]] = Counter()
+    for rule in rules:
+        chosen = _choose(rule, model_calls, counts)
+        if chosen:
+            judged = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts)
+            counts[(rule.id, "judged")] += judged
+            taken.judged[rule.id] = judged
+    days.count(day, dict(counts))
+    return taken
+
+
+def _choose(
+    rule: OnlineRule,
+    calls: Sequence[JudgedCall | Skipped],
+    counts: Counter[tuple[str, str]],
+) -> list[JudgedCall]:
+    """The calls the rule takes and samples that have content; the rest counted by reason."""
+    chosen = []
+    for call in calls:
+        counts[(rule.id, "received")] += 1
+        if not matching.matches(rule.filter, call):
+            continue
+        counts[(rule.id, "matched")] += 1
+        if not matching.sampled(call.trace_id, rule.sampling_rate):
+            counts[(rule.id, "skipped:not_sampled")] += 1
+            continue
+        counts[(rule.id, "sampled")] += 1
+        if isinstance(call, Skipped):
+            counts[(rule.id, f"skipped:{call.reason.value}")] += 1
+            continue
+        chosen.append(call)
+    return chosen
+
+
+def _judge_calls(
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    rule: OnlineRule,
+    day: str,
+    calls: list[JudgedCall],
+    days: OnlineRuleRepository,
+    counts: Counter[tuple[str, str]],
+) -> int:
+    """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
+    evaluation = _day_evaluation(session, tenant, rule, day, days, runtime)
+    if evaluation.status in TERMINAL_STATUSES:
+        # Closed by the ticker as the day ended while this request was on its way.
+        counts[(rule.id, "skipped:day_closed")] += len(calls)
+        return 0
+    if _over_budget(session, tenant, rule, evaluation, days):
+        counts[(rule.id, "skipped:over_budget")] += len(calls)
+        return 0
+    cases, intakes = [], []
+    for call in calls:
+        case = stored_case(call)
+        intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings)
+        if intake.errors:
+            counts[(rule.id, "skipped:image_refused")] += 1
+            continue
+        cases.append(case)
+        intakes.append(intake)
+    if cases:
+        appending.append(session, runtime, evaluation, cases, intakes)
+    return len(cases)
+
+
+def _over_budget(
+    session: Session,
+    tenant: Tenant,
+    rule: OnlineRule,
+    evaluation: Evaluation,
+    days: OnlineRuleRepository,
+) -> bool:
+    try:
+        admit_spend(session, tenant)
+    except ProblemError:
+        return True
+    return rule.daily_usd is not None and days.spent(evaluation.id) >= rule.daily_usd
+
+
+def _day_evaluation(
+    session: Session,
+    tenant: Tenant,
+    rule: OnlineRule,
+    day: str,
+    days: OnlineRuleRepository,
+    runtime: Runtime,
+) -> Evaluation:
+    """The rule's evaluation of `day`, made on its first judged call, locked until commit."""
+    evaluation_id = days.evaluation_id(rule, day)
+    if evaluation_id is not None:
+        evaluation = appending.lock(session, evaluation_id)
+        if evaluation is not None:
+            return evaluation
+    specs = [_metric.validate_python(spec) for spec in rule.metrics]
+    record, _ = judging.resolve(
+        session,
+        tenant.id,
+        runtime.settings,
+        specs,
+        _judge.validate_python(rule.judge),
+        judge_path=["judge"],
+        metric_path=["metrics"],
+    )
+    evaluation = appending.open_evaluation(
+        session,
+        tenant,
+        kind=KIND,
+        name=f"{rule.name} · {day}",
+        metadata={"online_rule_id": rule.id, "day": day},
+        metrics=rule.metrics,
+        judge=record,
+    )
+    days.add_day(rule, day, evaluation.id)
+    return evaluation
+
+
+def stored_case(call: JudgedCall) -> dict[str, Any]:
+    """A call as a test case in stored form: the last user message (its text and images) in,
+    the output messages' text out, the trace's retrieved documents, where it came from."""
+    last_user = next(
+        (message for message in reversed(call.input_messages) if message.role == "user"), None
+    )
+    parts: list[Any] = []
+    for part in last_user.parts if last_user else ():
+        if isinstance(part, Text) and part.text:
+            parts.append(part.text)
+        elif isinstance(part, Image):
+            parts.append({"type": "image_url", "image_url": {"url": part.url}})
+    content: Any = parts[0] if len(parts) == 1 and isinstance(parts[0], str) else parts
+    metadata = {
+        "trace_id": call.trace_id,
+        "span_id": call.span_id,
+        "service": call.service_name,
+        "model": call.model,
+        "convention": call.convention,
+    }
+    return {
+        "client_id": call.span_id,
+        "input": content or "",
+        "actual_output": call.output_text,
+        "expected_output": None,
+        "context": None,
+        "retrieval_context": list(call.retrieval_context) or None,
+        "metadata_": {key: str(value)[:512] for key, value in metadata.items() if value},
+    }

@@ -1,0 +1,79 @@
+"""Which received calls a rule takes: its filter on the call's attributes, then its sampling
+by trace id. Pure: the same call and rule give the same answer in every API process."""
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import re2
+
+from app.otlp import JudgedCall, Skipped
+
+# Names a filter may use for what each convention calls differently.
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "model": ("gen_ai.request.model", "gen_ai.response.model", "llm.model_name"),
+    "operation": ("gen_ai.operation.name", "llm.request.type", "openinference.span.kind"),
+    "service": ("service.name",),
+}
+_OPTIONS = re2.Options()
+_OPTIONS.log_errors = False
+# 2^64: trace ids are sampled by their lower 64 bits, as OpenTelemetry's TraceIdRatioBased
+# sampler does, so a rule at rate r keeps the traces a 0..r sampler upstream would.
+_SPACE = 1 << 64
+
+
+def attribute(call: JudgedCall | Skipped, name: str) -> Any:
+    """The value a filter sees under `name`: the span's attribute, else the resource's, else
+    the alias's first attribute present (None when none is)."""
+    for source in (call.attributes, call.resource):
+        if name in source:
+            return source[name]
+    for alias in _ALIASES.get(name, ()):
+        for source in (call.attributes, call.resource):
+            if alias in source:
+                return source[alias]
+    return None
+
+
+def matches(conditions: Sequence[Mapping[str, str]], call: JudgedCall | Skipped) -> bool:
+    """Whether the call meets every condition (none: every call)."""
+    return all(
+        _meets(condition, attribute(call, condition["attribute"])) for condition in conditions
+    )
+
+
+def _meets(condition: Mapping[str, str], value: Any) -> bool:
+    if value is None:
+        return False
+    text = value if isinstance(value, str) else _text(value)
+    wanted = condition["value"]
+    op = condition["op"]
+    if op == "eq":
+        return text == wanted
+    if op == "contains":
+        return wanted in text
+    return _compiled(wanted).search(text) is not None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(_text(item) for item in value)
+    return str(value)
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> Any:
+    # Checked when the rule was stored (app/online/service.regex_problem): RE2 runs in time
+    # linear in the attribute's length, whatever the pattern.
+    return re2.compile(pattern, _OPTIONS)
+
+
+def sampled(trace_id: str, rate: float) -> bool:
+    """Whether a rule sampling `rate` of traces takes this one (lower-case hex trace id)."""
+    if rate >= 1:
+        return True
+    if rate <= 0 or len(trace_id) != 32:
+        return False
+    return int(trace_id[16:], 16) < round(rate * _SPACE)

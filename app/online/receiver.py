@@ -1,0 +1,142 @@
+"""The OTLP/HTTP receiver: `POST /v1/traces` and `POST /v1/logs`, as OpenTelemetry exporters
+send them (`OTEL_EXPORTER_OTLP_ENDPOINT` set to Loupe's URL, the API key in
+`OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <key>`).
+
+Answers as the OTLP specification says: 200 with an export response in the request's encoding
+(`partial_success` counting what was rejected), 400 for a body that does not decode, 413 past
+the size limit, 503 with `Retry-After` when the database is away (exporters retry that), in
+the request's encoding too (a `google.rpc.Status`, `app.problems`' `otlp` dialect).
+"""
+
+from fastapi import APIRouter, Request, Response
+from fastapi.concurrency import run_in_threadpool
+from fastapi.routing import APIRoute
+from google.protobuf import json_format
+from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceResponse
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from app import otlp
+from app.api.deps import RuntimeDep, TenantDep
+from app.models import Tenant
+from app.online import ingest
+from app.problems import ProblemError, problem_responses
+from app.runtime import Runtime
+
+# Seconds an exporter is asked to wait when Loupe's database is away (well under the Python
+# exporter's 10 s deadline, past which it gives up instead of waiting).
+RETRY_AFTER_SECONDS = 2
+
+
+class OTLPRoute(APIRoute):
+    """A route of the OTLP receiver: errors as a `google.rpc.Status` in the request's encoding."""
+
+    error_dialect = "otlp"
+
+
+router = APIRouter(
+    tags=["otlp"], route_class=OTLPRoute, responses=problem_responses(400, 401, 413, 415, 503)
+)
+
+
+@router.post(
+    "/v1/traces",
+    summary="Receive OpenTelemetry spans (OTLP/HTTP)",
+    response_class=Response,
+    responses={200: {"content": {otlp.PROTOBUF: {}, otlp.JSON: {}}}},
+)
+async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
+    """An `ExportTraceServiceRequest`, protobuf or OTLP/JSON, optionally gzip or deflate: its
+    GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged)."""
+    kind, body = await _read(request, runtime)
+    try:
+        spans = otlp.decode_traces(body, kind, max_body=otlp.DEFAULT_MAX_BODY)
+    except otlp.OtlpDecodeError as error:
+        raise _bad(error) from None
+    rejected = await run_in_threadpool(_take, runtime, tenant.id, spans)
+    response = ExportTraceServiceResponse()
+    if rejected:
+        response.partial_success.rejected_spans = rejected
+        response.partial_success.error_message = (
+            f"{rejected} span(s) without a valid trace or span id were not kept"
+        )
+    return _answer(kind, response)
+
+
+@router.post(
+    "/v1/logs",
+    summary="Receive OpenTelemetry log records (OTLP/HTTP)",
+    response_class=Response,
+    responses={200: {"content": {otlp.PROTOBUF: {}, otlp.JSON: {}}}},
+)
+async def export_logs(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
+    """An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
+    (the official instrumentation's details event) is not joined to its span yet."""
+    kind, body = await _read(request, runtime)
+    try:
+        otlp.decode_logs(body, kind, max_body=otlp.DEFAULT_MAX_BODY)
+    except otlp.OtlpDecodeError as error:
+        raise _bad(error) from None
+    return _answer(kind, ExportLogsServiceResponse())
+
+
+async def _read(request: Request, runtime: Runtime) -> tuple[str, bytes]:
+    """The body's media type and its bytes, decompressed under the limit as they arrive."""
+    try:
+        kind = otlp.media_type(request.headers.get("content-type"))
+        reader = otlp.Decompressor(request.headers.get("content-encoding"), otlp.DEFAULT_MAX_BODY)
+        async for chunk in request.stream():
+            reader.feed(chunk)
+        return kind, reader.finish()
+    except otlp.UnsupportedContentType as error:
+        raise ProblemError(
+            415, "Unsupported Media Type", str(error), slug="unsupported-media-type"
+        ) from None
+    except otlp.BodyTooLarge as error:
+        raise ProblemError(413, "Content Too Large", str(error), slug="too-large") from None
+    except otlp.OtlpDecodeError as error:
+        raise _bad(error) from None
+
+
+def _bad(error: Exception) -> ProblemError:
+    return ProblemError(
+        400, "Bad Request", f"the body does not decode: {error}", slug="otlp-decode"
+    )
+
+
+def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> int:
+    """Run the spans through the tenant's rules and commit; how many were rejected."""
+    calls = otlp.judged_calls(spans)
+    rejected = sum(
+        1
+        for call in calls
+        if isinstance(call, otlp.Skipped) and call.reason == otlp.SkipReason.INVALID_IDS
+    )
+    # Two requests making a rule's first evaluation of the day at once: the second one's
+    # insert conflicts, and it runs again on the row the first one made.
+    for attempt in (1, 2):
+        try:
+            with runtime.session() as session:
+                tenant = session.get(Tenant, tenant_id)
+                if tenant is not None:
+                    ingest.take(session, runtime, tenant, calls)
+                    session.commit()
+            return rejected
+        except IntegrityError:
+            if attempt == 2:
+                raise
+        except OperationalError:
+            raise ProblemError(
+                503,
+                "Service Unavailable",
+                "the database is away; send the batch again",
+                slug="unavailable",
+                headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            ) from None
+    return rejected
+
+
+def _answer(kind: str, message: object) -> Response:
+    if kind == otlp.PROTOBUF:
+        return Response(message.SerializeToString(), media_type=otlp.PROTOBUF)  # type: ignore[attr-defined]
+    return Response(json_format.MessageToJson(message, indent=None), media_type=otlp.JSON)  # type: ignore[arg-type]

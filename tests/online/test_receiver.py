@@ -1,0 +1,293 @@
+"""Production calls in, judged: an application's openai client, instrumented by a real
+OpenTelemetry instrumentation, exports spans with the official OTLP exporter to a live Loupe;
+the tenant's online rules count, filter and sample them, and workers judge the sampled ones
+(issue 26). The model the application calls and Loupe's judge are the loopback stand-in."""
+
+import base64
+import json
+import time
+from typing import Any
+
+import httpx
+from google.rpc.status_pb2 import Status
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
+
+from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
+from tests.otlp.capture import (
+    ANSWER,
+    QUESTION,
+    Receiver,
+    ask_about_image,
+    ask_text,
+    data_url,
+    instrumented,
+    red_square_png,
+)
+
+G_EVAL = {
+    "type": "g_eval",
+    "name": "describes",
+    "criteria": "Does the answer describe what the image shows?",
+    "evaluation_params": ["input", "actual_output"],
+}
+TRACE_ID = "5b8efff798038103d269b633813fc60c"
+
+
+def model_and_judge(request: dict) -> Reply | dict:
+    """The application's model answers its question; Loupe's judge tasks get judge answers."""
+    if task_of(request) is None:
+        return Reply(content=ANSWER)
+    return plausible_answer(request)
+
+
+def make_rule(client: httpx.Client, **changes: Any) -> dict[str, Any]:
+    body = {"name": "vision", "sampling": {"rate": 1}, "metrics": [G_EVAL], **changes}
+    response = client.post("/v1/online_rules", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def judged_results(api: Api, client: httpx.Client, rule_id: str, count: int) -> list[dict]:
+    """Run the queue until the rule has `count` results; returns them."""
+    deadline = time.monotonic() + 60
+    while True:
+        api.run_queue()
+        results = client.get(f"/v1/online_rules/{rule_id}/results").json()["data"]
+        if len(results) >= count:
+            return results
+        assert time.monotonic() < deadline, f"only {len(results)} results"
+        time.sleep(0.05)
+
+
+def semconv_span(span_id: str, service: str, question: str, trace_id: str = TRACE_ID) -> dict:
+    """An OTLP/JSON resourceSpans entry holding one chat call in the GenAI conventions."""
+    messages = [{"role": "user", "parts": [{"type": "text", "content": question}]}]
+    output = [{"role": "assistant", "parts": [{"type": "text", "content": "Paris."}]}]
+    return {
+        "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": service}}]},
+        "scopeSpans": [
+            {
+                "scope": {"name": "hand-written"},
+                "spans": [
+                    {
+                        "traceId": trace_id,
+                        "spanId": span_id,
+                        "name": "chat gpt-4o-mini",
+                        "kind": 3,
+                        "startTimeUnixNano": "1795685647148688092",
+                        "endTimeUnixNano": "1795685648148688092",
+                        "attributes": [
+                            {"key": "gen_ai.operation.name", "value": {"stringValue": "chat"}},
+                            {
+                                "key": "gen_ai.request.model",
+                                "value": {"stringValue": "gpt-4o-mini"},
+                            },
+                            {
+                                "key": "gen_ai.input.messages",
+                                "value": {"stringValue": json.dumps(messages)},
+                            },
+                            {
+                                "key": "gen_ai.output.messages",
+                                "value": {"stringValue": json.dumps(output)},
+                            },
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+
+
+class TestTracedCalls:
+    def test_an_image_call_traced_by_openllmetry_is_judged_with_its_image(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        key = api.new_key()
+        client = api.client(key)
+        rule = make_rule(
+            client, filter=[{"attribute": "service.name", "op": "eq", "value": "app-openllmetry"}]
+        )
+        judge.script(model_and_judge)
+        png = red_square_png()
+        with instrumented(
+            "openllmetry", Receiver(api.base_url), headers={"Authorization": f"Bearer {key}"}
+        ):
+            ask_about_image(judge.base_url, data_url(png))
+
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert result["metric"] == "describes" and result["error"] is None
+        assert result["score"] is not None and result["reason"]
+        assert len(result["trace_id"]) == 32 and len(result["span_id"]) == 16
+        # The judge saw the call's image with its question and answer.
+        [judged] = judge.calls_for("g_eval_score")
+        assert image_parts(judged), judged
+        text = json.dumps(judged)
+        assert QUESTION in text and ANSWER in text
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts == {"received": 1, "matched": 1, "sampled": 1, "judged": 1, "skipped": {}}
+        # The day's evaluation holds the call as a test case, its image stored by Loupe.
+        evaluation_id = result["evaluation_id"]
+        cases = client.get(f"/v1/evaluations/{evaluation_id}/test_cases")
+        assert cases.status_code == 404, "an online day is read through its rule"
+
+    def test_the_official_instrumentations_image_call_is_counted_as_withheld(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        key = api.new_key()
+        client = api.client(key)
+        rule = make_rule(client)
+        judge.script(model_and_judge)
+        with instrumented(
+            "official", Receiver(api.base_url), headers={"Authorization": f"Bearer {key}"}
+        ):
+            ask_about_image(judge.base_url, data_url(red_square_png()))
+            ask_text(judge.base_url, "Name a prime number.")
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["received"] == 2 and counts["sampled"] == 2
+        assert counts["skipped"] == {"image_withheld": 1}
+        assert counts["judged"] == 1
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert result["error"] is None
+
+
+class TestRulesOnTraffic:
+    def test_filters_and_sampling_are_counted_per_rule(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        none_sampled = make_rule(client, name="none", sampling={"rate": 0})
+        other_service = make_rule(
+            client,
+            name="billing only",
+            filter=[{"attribute": "service", "op": "eq", "value": "billing"}],
+        )
+        models = make_rule(
+            client,
+            name="mini models",
+            filter=[{"attribute": "model", "op": "regex", "value": "-mini$"}],
+        )
+        body = {
+            "resourceSpans": [
+                semconv_span("00f067aa0ba902b7", "support", "Capital of France?"),
+                semconv_span("00f067aa0ba902b8", "support", "Capital of Italy?"),
+            ]
+        }
+        response = client.post("/v1/traces", json=body)
+        assert response.status_code == 200, response.text
+        assert response.headers["content-type"] == "application/json"
+        assert response.json() == {}
+
+        def counts(rule: dict) -> dict:
+            return client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+
+        assert counts(none_sampled) == {
+            "received": 2,
+            "matched": 2,
+            "sampled": 0,
+            "judged": 0,
+            "skipped": {"not_sampled": 2},
+        }
+        assert counts(other_service) == {
+            "received": 2,
+            "matched": 0,
+            "sampled": 0,
+            "judged": 0,
+            "skipped": {},
+        }
+        assert counts(models) == {
+            "received": 2,
+            "matched": 2,
+            "sampled": 2,
+            "judged": 2,
+            "skipped": {},
+        }
+        results = judged_results(api, client, models["id"], 2)
+        assert {r["span_id"] for r in results} == {"00f067aa0ba902b7", "00f067aa0ba902b8"}
+        assert {r["trace_id"] for r in results} == {TRACE_ID}
+        # A disabled rule no longer counts what arrives.
+        client.post(f"/v1/online_rules/{models['id']}/disable")
+        client.post("/v1/traces", json=body)
+        assert counts(models)["received"] == 2
+
+    def test_sampling_follows_the_trace_id(self, api: Api) -> None:
+        """The lower 64 bits of the trace id decide, as OpenTelemetry's ratio sampler does:
+        half the id space is taken at rate 0.5, whichever process receives it."""
+        client = api.tenant_client()
+        rule = make_rule(client, sampling={"rate": 0.5}, metrics=[{"type": "answer_relevancy"}])
+        low, high = "0" * 16 + "7" + "f" * 15, "0" * 16 + "8" + "0" * 15
+        body = {
+            "resourceSpans": [
+                semconv_span("00f067aa0ba902b7", "app", "Question one?", trace_id=low),
+                semconv_span("00f067aa0ba902b8", "app", "Question two?", trace_id=high),
+            ]
+        }
+        assert client.post("/v1/traces", json=body).status_code == 200
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["sampled"] == 1 and counts["skipped"] == {"not_sampled": 1}
+
+
+class TestReceiverAnswers:
+    def test_a_span_without_valid_ids_is_rejected_in_a_partial_success(self, api: Api) -> None:
+        client = api.tenant_client()
+        request = ExportTraceServiceRequest()
+        span = request.resource_spans.add().scope_spans.add().spans.add()
+        span.trace_id, span.span_id, span.name = b"\x01\x02", bytes(range(1, 9)), "chat"
+        attribute = span.attributes.add()
+        attribute.key, attribute.value.string_value = "gen_ai.operation.name", "chat"
+        response = client.post(
+            "/v1/traces",
+            content=request.SerializeToString(),
+            headers={"Content-Type": "application/x-protobuf"},
+        )
+        assert response.status_code == 200, response.text
+        partial = ExportTraceServiceResponse.FromString(response.content).partial_success
+        assert partial.rejected_spans == 1 and "trace or span id" in partial.error_message
+
+    def test_a_protobuf_export_gets_a_protobuf_answer(self, api: Api) -> None:
+        client = api.tenant_client()
+        response = client.post(
+            "/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"}
+        )
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/x-protobuf"
+        answer = ExportTraceServiceResponse.FromString(response.content)
+        assert not answer.HasField("partial_success")
+
+    def test_a_body_that_does_not_decode_is_a_400_status_in_its_encoding(self, api: Api) -> None:
+        client = api.tenant_client()
+        response = client.post(
+            "/v1/traces",
+            content=b"\xff\xff\xff",
+            headers={"Content-Type": "application/x-protobuf"},
+        )
+        assert response.status_code == 400
+        assert response.headers["content-type"] == "application/x-protobuf"
+        status = Status.FromString(response.content)
+        assert status.code == 3 and "does not decode" in status.message
+        response = client.post(
+            "/v1/traces", content=b"{not json", headers={"Content-Type": "application/json"}
+        )
+        assert response.status_code == 400
+        body = response.json()
+        assert body["code"] == 3 and body["status"] == 400 and "does not decode" in body["message"]
+
+    def test_an_unknown_encoding_or_type_and_a_missing_key_are_refused(self, api: Api) -> None:
+        client = api.tenant_client()
+        gzip_named = client.post(
+            "/v1/traces",
+            content=base64.b64encode(b"plain"),
+            headers={"Content-Type": "application/json", "Content-Encoding": "br"},
+        )
+        assert gzip_named.status_code == 400 and "br" in gzip_named.json()["message"]
+        text = client.post("/v1/traces", content=b"x", headers={"Content-Type": "text/plain"})
+        assert text.status_code == 415
+        anonymous = api.client().post(
+            "/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"}
+        )
+        assert anonymous.status_code == 401
+        assert Status.FromString(anonymous.content).code == 16
