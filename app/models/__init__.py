@@ -16,7 +16,7 @@ from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
 from app.models.metric_summary import MetricSummary
-from app.models.online_rule import OnlineRule, OnlineRuleCount, OnlineRuleDay
+from app.models.online_rule import OnlineRollup, OnlineRule, OnlineRuleCount, OnlineRuleDay
 from app.models.result import Result
 from app.models.run import Run
 from app.models.run_score import RunScore
@@ -44,6 +44,7 @@ __all__ = [
     "JudgeCacheEntry",
     "JudgeClaim",
     "MetricSummary",
+    "OnlineRollup",
     "OnlineRule",
     "OnlineRuleCount",
     "OnlineRuleDay",

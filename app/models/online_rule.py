@@ -58,3 +58,28 @@ class OnlineRuleDay(Base):
     evaluation_id: Mapped[str] = mapped_column(
         ForeignKey("evaluation.id", ondelete="CASCADE"), unique=True
     )
+
+
+class OnlineRollup(Base):
+    """One metric's results of a rule in one UTC hour: counts and sums, added to in the
+    transaction that stores the results they count, so a trend reads a row per metric and hour
+    however many calls were judged (app/online/trend.py)."""
+
+    __tablename__ = "online_rollup"
+
+    rule_id: Mapped[str] = mapped_column(
+        ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
+    )
+    # The metric's display name, as results carry it.
+    metric: Mapped[str] = mapped_column(String(256), primary_key=True)
+    # The UTC hour the results were stored in (minutes and seconds zero).
+    bucket_start: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
+    # Results stored; `scored` of them have a score (its sums below), `errored` an error.
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    scored: Mapped[int] = mapped_column(Integer, default=0)
+    passed: Mapped[int] = mapped_column(Integer, default=0)
+    failed: Mapped[int] = mapped_column(Integer, default=0)
+    errored: Mapped[int] = mapped_column(Integer, default=0)
+    score_sum: Mapped[float] = mapped_column(Float, default=0.0)
+    # With score_sum and scored, the variance: the mean's interval without reading results.
+    score_sq_sum: Mapped[float] = mapped_column(Float, default=0.0)
