@@ -515,6 +515,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive OpenTelemetry log records (OTLP/HTTP)
+         * @description An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
+         *     (the official instrumentation's details event) is not joined to its span yet.
+         */
+        post: operations["export_logs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/media/{sha256}": {
         parameters: {
             query?: never;
@@ -579,6 +600,119 @@ export interface paths {
          * @description Forget a model and its key; runs that used it keep their predictions.
          */
         delete: operations["delete_model"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/online_rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Online Rules
+         * @description The tenant's online rules with their counts, newest first.
+         */
+        get: operations["list_online_rules"];
+        put?: never;
+        /**
+         * Create Online Rule
+         * @description Judge the tenant's production calls (spans sent to `/v1/traces`) that match a filter.
+         */
+        post: operations["create_online_rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/online_rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Online Rule
+         * @description One rule and what it did with the spans it received (`counts`).
+         */
+        get: operations["get_online_rule"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Online Rule
+         * @description Forget a rule and its counts.
+         */
+        delete: operations["delete_online_rule"];
+        options?: never;
+        head?: never;
+        /**
+         * Update Online Rule
+         * @description Change the fields given; calls already judged keep the metrics they were judged with.
+         */
+        patch: operations["update_online_rule"];
+        trace?: never;
+    };
+    "/v1/online_rules/{rule_id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable Online Rule
+         * @description Stop judging; what was judged stays, and received calls are no longer counted.
+         */
+        post: operations["disable_online_rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/online_rules/{rule_id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable Online Rule
+         * @description Judge matching calls again from now on.
+         */
+        post: operations["enable_online_rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/online_rules/{rule_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Online Rule Results
+         * @description Every result of the rule's judged calls, newest first, each with the judged span's
+         *     `trace_id` and `span_id` and the day it was judged on.
+         */
+        get: operations["list_online_rule_results"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -687,6 +821,27 @@ export interface paths {
         get: operations["export_run_samples"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/traces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive OpenTelemetry spans (OTLP/HTTP)
+         * @description An `ExportTraceServiceRequest`, protobuf or OTLP/JSON, optionally gzip or deflate: its
+         *     GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged).
+         */
+        post: operations["export_traces"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1022,7 +1177,7 @@ export interface components {
              * @description What was compared: evaluations, runs, or OpenAI Evals runs (`evalrun_` ids).
              * @enum {string}
              */
-            kind: "evaluation" | "run" | "eval_run";
+            kind: "evaluation" | "run" | "eval_run" | "online";
             /** Metrics */
             metrics: components["schemas"]["MetricComparison"][];
             /**
@@ -1101,6 +1256,24 @@ export interface components {
              * @constant
              */
             object?: "list";
+        };
+        /**
+         * Condition
+         * @description One test on a span: its attribute (a span attribute, else a resource attribute such as
+         *     `service.name`; `model` and `operation` name the GenAI call's model and operation in
+         *     whichever convention the span uses) equals, contains or matches (RE2 syntax) `value`.
+         */
+        Condition: {
+            /** Attribute */
+            attribute: string;
+            /**
+             * Op
+             * @default eq
+             * @enum {string}
+             */
+            op?: "eq" | "contains" | "regex";
+            /** Value */
+            value: string;
         };
         /** ContextualPrecisionSpec */
         ContextualPrecisionSpec: {
@@ -1637,7 +1810,7 @@ export interface components {
              * @default evaluation
              * @enum {string}
              */
-            kind?: "evaluation" | "run" | "eval_run";
+            kind?: "evaluation" | "run" | "eval_run" | "online";
             /** Metadata */
             metadata: {
                 [key: string]: string;
@@ -2312,6 +2485,40 @@ export interface components {
              */
             object?: "list";
         };
+        /** ListPage[OnlineResult] */
+        ListPage_OnlineResult_: {
+            /** Data */
+            data: components["schemas"]["OnlineResult"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
+        /** ListPage[OnlineRule] */
+        ListPage_OnlineRule_: {
+            /** Data */
+            data: components["schemas"]["OnlineRule"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
         /** ListPage[OutputItem] */
         ListPage_OutputItem_: {
             /** Data */
@@ -2580,6 +2787,170 @@ export interface components {
             type: string;
             /** @description Judge usage of this metric. */
             usage?: components["schemas"]["UsageTotals"];
+        };
+        /**
+         * OnlineResult
+         * @description A result of a judged production call, with where the call was traced.
+         */
+        OnlineResult: {
+            /** @description A run's candidate call for the case, on the first of its results stored (the others show it in `logs.candidate` without counting it again). */
+            candidate_usage?: components["schemas"]["UsageTotals"];
+            /**
+             * Cost Usd
+             * @description Judge plus candidate cost in USD; null when a model used has no price.
+             */
+            cost_usd: number | null;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Day
+             * @description The UTC day it was judged on (`YYYY-MM-DD`).
+             */
+            day: string | null;
+            error: components["schemas"]["ErrorInfo"] | null;
+            /**
+             * Evaluation Id
+             * @description The rule's evaluation of that day.
+             */
+            evaluation_id: string;
+            /** Id */
+            id: string;
+            /** Logs */
+            logs: {
+                [key: string]: unknown;
+            };
+            /** Metric */
+            metric: string;
+            /**
+             * Object
+             * @default evaluation.result
+             * @constant
+             */
+            object?: "evaluation.result";
+            /** Passed */
+            passed: boolean | null;
+            /** Reason */
+            reason: string | null;
+            /** Score */
+            score: number | null;
+            /**
+             * Span Id
+             * @description The judged span's id (16 hex digits).
+             */
+            span_id: string | null;
+            /** Test Case Id */
+            test_case_id: string;
+            /** Test Case Index */
+            test_case_index: number;
+            /** Threshold */
+            threshold: number | null;
+            /**
+             * Trace Id
+             * @description The judged span's trace id (32 hex digits).
+             */
+            trace_id: string | null;
+            /** Type */
+            type: string;
+            /** @description The judge's calls, tokens and cost. */
+            usage: components["schemas"]["UsageTotals"];
+        };
+        /** OnlineRule */
+        OnlineRule: {
+            counts: components["schemas"]["RuleCounts"];
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Daily Usd */
+            daily_usd: number | null;
+            /** Enabled */
+            enabled: boolean;
+            /** Filter */
+            filter: components["schemas"]["Condition"][];
+            /** Id */
+            id: string;
+            judge: components["schemas"]["JudgeConfig"] | null;
+            /** Metrics */
+            metrics: {
+                [key: string]: unknown;
+            }[];
+            /** Name */
+            name: string;
+            /**
+             * Object
+             * @default online_rule
+             * @constant
+             */
+            object?: "online_rule";
+            sampling: components["schemas"]["Sampling"];
+            /**
+             * Target
+             * @enum {string}
+             */
+            target: "span" | "conversation";
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /** OnlineRuleCreate */
+        OnlineRuleCreate: {
+            /**
+             * Daily Usd
+             * @description What its judge calls may cost per UTC day; none: no cap.
+             */
+            daily_usd?: number | null;
+            /**
+             * Enabled
+             * @default true
+             */
+            enabled?: boolean;
+            /**
+             * Filter
+             * @description Conditions a span must all meet; none: every GenAI call.
+             */
+            filter?: components["schemas"]["Condition"][];
+            judge?: components["schemas"]["JudgeConfig"] | null;
+            /**
+             * Metrics
+             * @description As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`.
+             */
+            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[];
+            /** Name */
+            name: string;
+            sampling: components["schemas"]["Sampling"];
+            /**
+             * Target
+             * @description `span`: each call is judged on its own. `conversation`: every call of a `gen_ai.conversation.id` together, once it has been idle.
+             * @default span
+             * @enum {string}
+             */
+            target?: "span" | "conversation";
+        };
+        /**
+         * OnlineRuleUpdate
+         * @description The fields to change; those left out keep their values.
+         */
+        OnlineRuleUpdate: {
+            /** Daily Usd */
+            daily_usd?: number | null;
+            /** Enabled */
+            enabled?: boolean | null;
+            /** Filter */
+            filter?: components["schemas"]["Condition"][] | null;
+            judge?: components["schemas"]["JudgeConfig"] | null;
+            /** Metrics */
+            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[] | null;
+            /** Name */
+            name?: string | null;
+            sampling?: components["schemas"]["Sampling"] | null;
+            /** Target */
+            target?: ("span" | "conversation") | null;
         };
         /** OutputItem */
         OutputItem: {
@@ -2891,6 +3262,39 @@ export interface components {
                 number
             ];
         };
+        /**
+         * RuleCounts
+         * @description What the rule did with the spans it received, since it was created.
+         */
+        RuleCounts: {
+            /**
+             * Judged
+             * @description Sampled calls stored as test cases and sent to its judge.
+             */
+            judged: number;
+            /**
+             * Matched
+             * @description Received calls its filter took.
+             */
+            matched: number;
+            /**
+             * Received
+             * @description GenAI calls received while it was enabled.
+             */
+            received: number;
+            /**
+             * Sampled
+             * @description Matched calls its sampling chose.
+             */
+            sampled: number;
+            /**
+             * Skipped
+             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`.
+             */
+            skipped: {
+                [key: string]: number;
+            };
+        };
         /** Run */
         Run: {
             /** @description The candidate model's calls, tokens and cost. */
@@ -3106,6 +3510,18 @@ export interface components {
              * @constant
              */
             object?: "list";
+        };
+        /**
+         * Sampling
+         * @description Which matching calls are judged: a share of traces, chosen by their trace id, so every
+         *     API process samples a trace the same way and a trace's calls are judged together.
+         */
+        Sampling: {
+            /**
+             * Rate
+             * @description 0 judges none, 1 every matching call.
+             */
+            rate: number;
         };
         /** SsimSpec */
         SsimSpec: {
@@ -6232,6 +6648,77 @@ export interface operations {
             };
         };
     };
+    export_logs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/x-protobuf": unknown;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     get_media: {
         parameters: {
             query?: never;
@@ -6601,6 +7088,753 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_online_rules: {
+        parameters: {
+            query?: {
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage_OnlineRule_"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_online_rule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnlineRuleCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineRule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_online_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineRule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_online_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    update_online_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OnlineRuleUpdate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineRule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disable_online_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineRule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enable_online_rule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineRule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_online_rule_results: {
+        parameters: {
+            query?: {
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPage_OnlineResult_"];
+                };
             };
             /** @description Bad Request */
             400: {
@@ -7321,6 +8555,77 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    export_traces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/x-protobuf": unknown;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

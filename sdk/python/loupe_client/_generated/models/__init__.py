@@ -16,6 +16,8 @@ from .comparison_create import ComparisonCreate
 from .comparison_item import ComparisonItem
 from .comparison_item_list import ComparisonItemList
 from .comparison_kind import ComparisonKind
+from .condition import Condition
+from .condition_op import ConditionOp
 from .contextual_precision_spec import ContextualPrecisionSpec
 from .contextual_recall_spec import ContextualRecallSpec
 from .contextual_relevancy_spec import ContextualRelevancySpec
@@ -107,6 +109,8 @@ from .list_output_items_status_type_0 import ListOutputItemsStatusType0
 from .list_page_eval import ListPageEval
 from .list_page_eval_run_object import ListPageEvalRunObject
 from .list_page_file_object import ListPageFileObject
+from .list_page_online_result import ListPageOnlineResult
+from .list_page_online_rule import ListPageOnlineRule
 from .list_page_output_item import ListPageOutputItem
 from .llm_accuracy_spec import LlmAccuracySpec
 from .llm_accuracy_spec_rule import LlmAccuracySpecRule
@@ -116,6 +120,15 @@ from .metric_comparison_verdict import MetricComparisonVerdict
 from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
 from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
+from .online_result import OnlineResult
+from .online_result_logs import OnlineResultLogs
+from .online_rule import OnlineRule
+from .online_rule_create import OnlineRuleCreate
+from .online_rule_create_target import OnlineRuleCreateTarget
+from .online_rule_metrics_item import OnlineRuleMetricsItem
+from .online_rule_target import OnlineRuleTarget
+from .online_rule_update import OnlineRuleUpdate
+from .online_rule_update_target_type_0 import OnlineRuleUpdateTargetType0
 from .output_item import OutputItem
 from .output_item_datasource_item import OutputItemDatasourceItem
 from .output_item_results_item import OutputItemResultsItem
@@ -135,6 +148,8 @@ from .rouge_spec import RougeSpec
 from .rouge_spec_statistic import RougeSpecStatistic
 from .rouge_spec_variant import RougeSpecVariant
 from .rubric_item import RubricItem
+from .rule_counts import RuleCounts
+from .rule_counts_skipped import RuleCountsSkipped
 from .run import Run
 from .run_create import RunCreate
 from .run_create_metadata_type_0 import RunCreateMetadataType0
@@ -149,6 +164,7 @@ from .sample_candidate_type_0 import SampleCandidateType0
 from .sample_error import SampleError
 from .sample_list import SampleList
 from .sample_scores import SampleScores
+from .sampling import Sampling
 from .ssim_spec import SsimSpec
 from .stored_data_source_config import StoredDataSourceConfig
 from .stored_data_source_config_metadata_type_0 import StoredDataSourceConfigMetadataType0
@@ -194,6 +210,8 @@ __all__ = (
     "ComparisonItem",
     "ComparisonItemList",
     "ComparisonKind",
+    "Condition",
+    "ConditionOp",
     "ContextualPrecisionSpec",
     "ContextualRecallSpec",
     "ContextualRelevancySpec",
@@ -285,6 +303,8 @@ __all__ = (
     "ListPageEval",
     "ListPageEvalRunObject",
     "ListPageFileObject",
+    "ListPageOnlineResult",
+    "ListPageOnlineRule",
     "ListPageOutputItem",
     "LlmAccuracySpec",
     "LlmAccuracySpecRule",
@@ -294,6 +314,15 @@ __all__ = (
     "MetricMismatch",
     "MetricSummary",
     "MetricSummaryCiMethodType0",
+    "OnlineResult",
+    "OnlineResultLogs",
+    "OnlineRule",
+    "OnlineRuleCreate",
+    "OnlineRuleCreateTarget",
+    "OnlineRuleMetricsItem",
+    "OnlineRuleTarget",
+    "OnlineRuleUpdate",
+    "OnlineRuleUpdateTargetType0",
     "OutputItem",
     "OutputItemDatasourceItem",
     "OutputItemResultsItem",
@@ -313,6 +342,8 @@ __all__ = (
     "RougeSpecStatistic",
     "RougeSpecVariant",
     "RubricItem",
+    "RuleCounts",
+    "RuleCountsSkipped",
     "Run",
     "RunCreate",
     "RunCreateMetadataType0",
@@ -327,6 +358,7 @@ __all__ = (
     "SampleError",
     "SampleList",
     "SampleScores",
+    "Sampling",
     "SsimSpec",
     "StoredDataSourceConfig",
     "StoredDataSourceConfigMetadataType0",

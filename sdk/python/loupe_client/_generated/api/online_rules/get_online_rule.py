@@ -1,0 +1,229 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.online_rule import OnlineRule
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    rule_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/online_rules/{rule_id}".format(rule_id=quote(str(rule_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> OnlineRule | Problem | None:
+    if response.status_code == 200:
+        response_200 = OnlineRule.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[OnlineRule | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    rule_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[OnlineRule | Problem]:
+    """ Get Online Rule
+
+     One rule and what it did with the spans it received (`counts`).
+
+    Args:
+        rule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OnlineRule | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        rule_id=rule_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    rule_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> OnlineRule | Problem | None:
+    """ Get Online Rule
+
+     One rule and what it did with the spans it received (`counts`).
+
+    Args:
+        rule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OnlineRule | Problem
+     """
+
+
+    return sync_detailed(
+        rule_id=rule_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    rule_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[OnlineRule | Problem]:
+    """ Get Online Rule
+
+     One rule and what it did with the spans it received (`counts`).
+
+    Args:
+        rule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OnlineRule | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        rule_id=rule_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    rule_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> OnlineRule | Problem | None:
+    """ Get Online Rule
+
+     One rule and what it did with the spans it received (`counts`).
+
+    Args:
+        rule_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OnlineRule | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        rule_id=rule_id,
+client=client,
+
+    )).parsed

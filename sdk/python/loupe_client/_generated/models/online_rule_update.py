@@ -1,0 +1,599 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.online_rule_update_target_type_0 import check_online_rule_update_target_type_0
+from ..models.online_rule_update_target_type_0 import OnlineRuleUpdateTargetType0
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.answer_relevancy_spec import AnswerRelevancySpec
+  from ..models.bleu_spec import BleuSpec
+  from ..models.choice_accuracy_spec import ChoiceAccuracySpec
+  from ..models.condition import Condition
+  from ..models.contextual_precision_spec import ContextualPrecisionSpec
+  from ..models.contextual_recall_spec import ContextualRecallSpec
+  from ..models.contextual_relevancy_spec import ContextualRelevancySpec
+  from ..models.exact_match_spec import ExactMatchSpec
+  from ..models.faithfulness_spec import FaithfulnessSpec
+  from ..models.g_eval_spec import GEvalSpec
+  from ..models.image_coherence_spec import ImageCoherenceSpec
+  from ..models.image_editing_spec import ImageEditingSpec
+  from ..models.image_helpfulness_spec import ImageHelpfulnessSpec
+  from ..models.image_reference_spec import ImageReferenceSpec
+  from ..models.judge_config import JudgeConfig
+  from ..models.llm_accuracy_spec import LlmAccuracySpec
+  from ..models.pairwise_spec import PairwiseSpec
+  from ..models.psnr_spec import PsnrSpec
+  from ..models.rouge_spec import RougeSpec
+  from ..models.sampling import Sampling
+  from ..models.ssim_spec import SsimSpec
+  from ..models.text_to_image_spec import TextToImageSpec
+
+
+
+
+
+T = TypeVar("T", bound="OnlineRuleUpdate")
+
+
+
+@_attrs_define
+class OnlineRuleUpdate:
+    """ The fields to change; those left out keep their values.
+
+        Attributes:
+            daily_usd (float | None | Unset):
+            enabled (bool | None | Unset):
+            filter_ (list[Condition] | None | Unset):
+            judge (JudgeConfig | None | Unset):
+            metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
+                ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
+                ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
+                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset):
+            name (None | str | Unset):
+            sampling (None | Sampling | Unset):
+            target (None | OnlineRuleUpdateTargetType0 | Unset):
+     """
+
+    daily_usd: float | None | Unset = UNSET
+    enabled: bool | None | Unset = UNSET
+    filter_: list[Condition] | None | Unset = UNSET
+    judge: JudgeConfig | None | Unset = UNSET
+    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset = UNSET
+    name: None | str | Unset = UNSET
+    sampling: None | Sampling | Unset = UNSET
+    target: None | OnlineRuleUpdateTargetType0 | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.bleu_spec import BleuSpec # noqa: PLC0415
+        from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
+        from ..models.condition import Condition # noqa: PLC0415
+        from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
+        from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
+        from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
+        from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
+        from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
+        from ..models.image_coherence_spec import ImageCoherenceSpec # noqa: PLC0415
+        from ..models.image_editing_spec import ImageEditingSpec # noqa: PLC0415
+        from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
+        from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
+        from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
+        from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
+        from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.rouge_spec import RougeSpec # noqa: PLC0415
+        from ..models.sampling import Sampling # noqa: PLC0415
+        from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        daily_usd: float | None | Unset
+        if isinstance(self.daily_usd, Unset):
+            daily_usd = UNSET
+        else:
+            daily_usd = self.daily_usd
+
+        enabled: bool | None | Unset
+        if isinstance(self.enabled, Unset):
+            enabled = UNSET
+        else:
+            enabled = self.enabled
+
+        filter_: list[dict[str, Any]] | None | Unset
+        if isinstance(self.filter_, Unset):
+            filter_ = UNSET
+        elif isinstance(self.filter_, list):
+            filter_ = []
+            for filter_type_0_item_data in self.filter_:
+                filter_type_0_item = filter_type_0_item_data.to_dict()
+                filter_.append(filter_type_0_item)
+
+
+        else:
+            filter_ = self.filter_
+
+        judge: dict[str, Any] | None | Unset
+        if isinstance(self.judge, Unset):
+            judge = UNSET
+        elif isinstance(self.judge, JudgeConfig):
+            judge = self.judge.to_dict()
+        else:
+            judge = self.judge
+
+        metrics: list[dict[str, Any]] | None | Unset
+        if isinstance(self.metrics, Unset):
+            metrics = UNSET
+        elif isinstance(self.metrics, list):
+            metrics = []
+            for metrics_type_0_item_data in self.metrics:
+                metrics_type_0_item: dict[str, Any]
+                if isinstance(metrics_type_0_item_data, ExactMatchSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ChoiceAccuracySpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, BleuSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, RougeSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, GEvalSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, FaithfulnessSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ContextualPrecisionSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ContextualRecallSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, LlmAccuracySpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, AnswerRelevancySpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ContextualRelevancySpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, TextToImageSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ImageEditingSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ImageCoherenceSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ImageHelpfulnessSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ImageReferenceSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, PsnrSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, SsimSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                else:
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+
+                metrics.append(metrics_type_0_item)
+
+
+        else:
+            metrics = self.metrics
+
+        name: None | str | Unset
+        if isinstance(self.name, Unset):
+            name = UNSET
+        else:
+            name = self.name
+
+        sampling: dict[str, Any] | None | Unset
+        if isinstance(self.sampling, Unset):
+            sampling = UNSET
+        elif isinstance(self.sampling, Sampling):
+            sampling = self.sampling.to_dict()
+        else:
+            sampling = self.sampling
+
+        target: None | str | Unset
+        if isinstance(self.target, Unset):
+            target = UNSET
+        elif isinstance(self.target, str):
+            target = self.target
+        else:
+            target = self.target
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if daily_usd is not UNSET:
+            field_dict["daily_usd"] = daily_usd
+        if enabled is not UNSET:
+            field_dict["enabled"] = enabled
+        if filter_ is not UNSET:
+            field_dict["filter"] = filter_
+        if judge is not UNSET:
+            field_dict["judge"] = judge
+        if metrics is not UNSET:
+            field_dict["metrics"] = metrics
+        if name is not UNSET:
+            field_dict["name"] = name
+        if sampling is not UNSET:
+            field_dict["sampling"] = sampling
+        if target is not UNSET:
+            field_dict["target"] = target
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.bleu_spec import BleuSpec # noqa: PLC0415
+        from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
+        from ..models.condition import Condition # noqa: PLC0415
+        from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
+        from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
+        from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
+        from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
+        from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
+        from ..models.image_coherence_spec import ImageCoherenceSpec # noqa: PLC0415
+        from ..models.image_editing_spec import ImageEditingSpec # noqa: PLC0415
+        from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
+        from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
+        from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
+        from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
+        from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.rouge_spec import RougeSpec # noqa: PLC0415
+        from ..models.sampling import Sampling # noqa: PLC0415
+        from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        d = dict(src_dict)
+        def _parse_daily_usd(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        daily_usd = _parse_daily_usd(d.pop("daily_usd", UNSET))
+
+
+        def _parse_enabled(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        enabled = _parse_enabled(d.pop("enabled", UNSET))
+
+
+        def _parse_filter_(data: object) -> list[Condition] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                filter_type_0 = []
+                _filter_type_0 = data
+                for filter_type_0_item_data in (_filter_type_0):
+                    filter_type_0_item = Condition.from_dict(filter_type_0_item_data)
+
+
+
+                    filter_type_0.append(filter_type_0_item)
+
+                return filter_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[Condition] | None | Unset, data)
+
+        filter_ = _parse_filter_(d.pop("filter", UNSET))
+
+
+        def _parse_judge(data: object) -> JudgeConfig | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                judge_type_0 = JudgeConfig.from_dict(data)
+
+
+
+                return judge_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JudgeConfig | None | Unset, data)
+
+        judge = _parse_judge(d.pop("judge", UNSET))
+
+
+        def _parse_metrics(data: object) -> list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                metrics_type_0 = []
+                _metrics_type_0 = data
+                for metrics_type_0_item_data in (_metrics_type_0):
+                    def _parse_metrics_type_0_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_0 = ExactMatchSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_0
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_1 = ChoiceAccuracySpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_1
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_2 = BleuSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_2
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_3 = RougeSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_3
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_4 = GEvalSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_4
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_5 = FaithfulnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_5
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_6 = ContextualPrecisionSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_6
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_7 = ContextualRecallSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_7
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_8 = LlmAccuracySpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_8
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_9 = AnswerRelevancySpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_9
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_10 = ContextualRelevancySpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_10
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_11 = TextToImageSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_11
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_12 = ImageEditingSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_12
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_13 = ImageCoherenceSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_13
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_14 = ImageHelpfulnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_14
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_15 = ImageReferenceSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_15
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_16 = PsnrSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_16
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_17 = SsimSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_17
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_type_0_item_type_18 = PairwiseSpec.from_dict(data)
+
+
+
+                        return metrics_type_0_item_type_18
+
+                    metrics_type_0_item = _parse_metrics_type_0_item(metrics_type_0_item_data)
+
+                    metrics_type_0.append(metrics_type_0_item)
+
+                return metrics_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset, data)
+
+        metrics = _parse_metrics(d.pop("metrics", UNSET))
+
+
+        def _parse_name(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        name = _parse_name(d.pop("name", UNSET))
+
+
+        def _parse_sampling(data: object) -> None | Sampling | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                sampling_type_0 = Sampling.from_dict(data)
+
+
+
+                return sampling_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Sampling | Unset, data)
+
+        sampling = _parse_sampling(d.pop("sampling", UNSET))
+
+
+        def _parse_target(data: object) -> None | OnlineRuleUpdateTargetType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                target_type_0 = check_online_rule_update_target_type_0(data)
+
+
+
+                return target_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | OnlineRuleUpdateTargetType0 | Unset, data)
+
+        target = _parse_target(d.pop("target", UNSET))
+
+
+        online_rule_update = cls(
+            daily_usd=daily_usd,
+            enabled=enabled,
+            filter_=filter_,
+            judge=judge,
+            metrics=metrics,
+            name=name,
+            sampling=sampling,
+            target=target,
+        )
+
+        return online_rule_update
+

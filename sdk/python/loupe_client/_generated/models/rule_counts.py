@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.rule_counts_skipped import RuleCountsSkipped
+
+
+
+
+
+T = TypeVar("T", bound="RuleCounts")
+
+
+
+@_attrs_define
+class RuleCounts:
+    """ What the rule did with the spans it received, since it was created.
+
+        Attributes:
+            judged (int): Sampled calls stored as test cases and sent to its judge.
+            matched (int): Received calls its filter took.
+            received (int): GenAI calls received while it was enabled.
+            sampled (int): Matched calls its sampling chose.
+            skipped (RuleCountsSkipped): Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`,
+                `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`,
+                `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent),
+                `image_refused` (the operator's image policy refused it), `day_closed`.
+     """
+
+    judged: int
+    matched: int
+    received: int
+    sampled: int
+    skipped: RuleCountsSkipped
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.rule_counts_skipped import RuleCountsSkipped # noqa: PLC0415
+        judged = self.judged
+
+        matched = self.matched
+
+        received = self.received
+
+        sampled = self.sampled
+
+        skipped = self.skipped.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "judged": judged,
+            "matched": matched,
+            "received": received,
+            "sampled": sampled,
+            "skipped": skipped,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.rule_counts_skipped import RuleCountsSkipped # noqa: PLC0415
+        d = dict(src_dict)
+        judged = d.pop("judged")
+
+        matched = d.pop("matched")
+
+        received = d.pop("received")
+
+        sampled = d.pop("sampled")
+
+        skipped = RuleCountsSkipped.from_dict(d.pop("skipped"))
+
+
+
+
+        rule_counts = cls(
+            judged=judged,
+            matched=matched,
+            received=received,
+            sampled=sampled,
+            skipped=skipped,
+        )
+
+
+        rule_counts.additional_properties = d
+        return rule_counts
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
