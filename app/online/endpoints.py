@@ -9,13 +9,14 @@ from app.api.idempotent import idempotent
 from app.api.openapi import Extras
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.online import receiver, service
+from app.online import receiver, service, trend
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
     OnlineResultList,
     OnlineRule,
     OnlineRuleCreate,
     OnlineRuleList,
+    OnlineRuleTrend,
     OnlineRuleUpdate,
 )
 from app.problems import problem_responses
@@ -115,6 +116,31 @@ def list_online_rule_results(
     rule = service.get_or_404(session, tenant, rule_id)
     rows = service.result_page(session, tenant, rule, id_cursor(after, "res"), limit)
     return OnlineResultList.of(rows[:limit], len(rows) > limit)
+
+
+@router.get("/{rule_id}/trend", response_model=OnlineRuleTrend)
+def get_online_rule_trend(
+    rule_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    metric: Annotated[str | None, Query(description="One metric's name; none: each.")] = None,
+    bucket: Annotated[
+        str | None, Query(description="`hour` (the default) or `day` (UTC days).")
+    ] = None,
+    since: Annotated[
+        str | None,
+        Query(
+            description="ISO 8601 start (UTC if no offset); default 2 days (hour) or 30 "
+            "days (day) before `until`."
+        ),
+    ] = None,
+    until: Annotated[str | None, Query(description="ISO 8601 end, excluded; default now.")] = None,
+) -> OnlineRuleTrend:
+    """Each metric's mean score and pass rate per UTC hour or day, each with its 95% interval
+    inside the metric's range, from the rule's hourly rollups (kept as results are stored)."""
+    rule = service.get_or_404(session, tenant, rule_id)
+    query = trend.parse(rule, metric, bucket, since, until)
+    return trend.trend(session, tenant, rule, query)
 
 
 @router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -1,14 +1,16 @@
 """All SQL about online rules and their counts, scoped to one tenant."""
 
 from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, tuple_
 
 from app.db import dialect_insert
 from app.models import (
     Evaluation,
     MetricSummary,
+    OnlineRollup,
     OnlineRule,
     OnlineRuleCount,
     OnlineRuleDay,
@@ -115,6 +117,44 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
         if after:
             statement = statement.where(Result.id < after)
         return [(row[0], row[1], row[2]) for row in self.session.execute(statement)]
+
+    def rollups(self, rule: OnlineRule, since: datetime, until: datetime) -> Sequence[OnlineRollup]:
+        """The rule's hourly rollups from `since` (included) to `until` (excluded), oldest first."""
+        return self.session.scalars(
+            select(OnlineRollup)
+            .where(
+                OnlineRollup.rule_id == self.owned(rule).id,
+                OnlineRollup.bucket_start >= since,
+                OnlineRollup.bucket_start < until,
+            )
+            .order_by(OnlineRollup.bucket_start, OnlineRollup.metric)
+        ).all()
+
+    def latest_cases(self, rule: OnlineRule, limit: int) -> list[tuple[TestCase, str]]:
+        """The rule's latest stored calls (test cases), newest first, each with its day."""
+        rows = self.session.execute(
+            select(TestCase, OnlineRuleDay.day)
+            .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == TestCase.evaluation_id)
+            .where(OnlineRuleDay.rule_id == self.owned(rule).id)
+            .order_by(TestCase.id.desc())
+            .limit(limit)
+        ).all()
+        return [(row[0], row[1]) for row in rows]
+
+    def case_results(self, rule: OnlineRule, cases: Iterable[TestCase]) -> Sequence[Result]:
+        """The results of these calls of the rule, in metric order."""
+        keys = [(case.evaluation_id, case.index) for case in cases]
+        if not keys:
+            return []
+        return self.session.scalars(
+            select(Result)
+            .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == Result.evaluation_id)
+            .where(
+                OnlineRuleDay.rule_id == self.owned(rule).id,
+                tuple_(Result.evaluation_id, Result.test_case_index).in_(keys),
+            )
+            .order_by(Result.metric_index)
+        ).all()
 
     def spent(self, evaluation_id: str) -> float:
         """What the judge calls of one of the rules' evaluations cost (priced ones)."""

@@ -2,12 +2,43 @@
 the rule samples as they arrive (app/online/ingest.py), completed by the ticker once the day is
 over and every result is stored."""
 
-from datetime import datetime
+from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.db import utcnow
 from app.evaluations import kinds
 from app.models import Evaluation
+from app.unscoped.online_rollups import Sums, UnscopedOnlineRollupRepository
+
+
+def hour_of(moment: datetime) -> datetime:
+    """The UTC hour `moment` falls in (a naive moment is taken as UTC)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+def rollup_sums(rows: list[dict[str, Any]]) -> Sums:
+    """Per (metric, UTC hour stored): count, scored, passed, failed, errored, Σ score, Σ score²."""
+    sums: Sums = {}
+    for row in rows:
+        key = (row["metric"], hour_of(row.get("created_at") or utcnow()))
+        count, scored, passed, failed, errored, total, total_sq = sums.get(
+            key, (0, 0, 0, 0, 0, 0.0, 0.0)
+        )
+        score = row.get("score")
+        sums[key] = (
+            count + 1,
+            scored + (score is not None),
+            passed + (row.get("passed") is True),
+            failed + (row.get("passed") is False),
+            errored + (row.get("error") is not None),
+            total + (score or 0.0),
+            total_sq + (score or 0.0) ** 2,
+        )
+    return sums
 
 
 class OnlineKind(kinds.Kind):
@@ -25,6 +56,16 @@ class OnlineKind(kinds.Kind):
     def cancel_path(self, session: Session, evaluation: Evaluation) -> str:
         # A day is not canceled: its rule is disabled (or deleted, which deletes its days).
         return f"{self.api_path(session, evaluation)}/disable"
+
+    def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
+        """Add the results to the rule's hourly rollups, in the transaction that stores them:
+        the trend reads these rows, never the results."""
+        if not inserted:
+            return
+        rollups = UnscopedOnlineRollupRepository(session)
+        rule_id = rollups.rule_of(evaluation_id)
+        if rule_id is not None:
+            rollups.add(rule_id, rollup_sums(inserted))
 
     def still_open(self, evaluation: Evaluation, now: datetime) -> bool:
         day = (evaluation.metadata_ or {}).get("day")

@@ -1,0 +1,221 @@
+"""A rule's metrics over time, read from its hourly rollups (`online_rollup`, added to as results
+are stored: app/online/tasks.py), never from its results: per UTC hour or day, the mean score
+and the pass rate, each with its 95% interval inside its range."""
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.db import utcnow
+from app.evaluations.intervals import metric_bounds, no_scores_note
+from app.models import OnlineRule, Tenant
+from app.online.repository import OnlineRuleRepository
+from app.online.schemas import MetricTrend, OnlineRuleTrend, TrendPoint
+from app.problems import FieldError, field_error, invalid_request
+from app.stats import MIN_WILSON_N, Bounds, spread_from_sums, wilson_interval
+
+BUCKETS = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
+# What a trend covers when `since` is not given, and at most.
+DEFAULT_SPAN = {"hour": timedelta(days=2), "day": timedelta(days=30)}
+MAX_SPAN = {"hour": timedelta(days=31), "day": timedelta(days=731)}
+
+
+@dataclass(frozen=True)
+class Query:
+    """A trend's parameters, checked."""
+
+    metric: str | None
+    bucket: str
+    since: datetime
+    until: datetime
+
+
+@dataclass
+class _Sums:
+    count: int = 0
+    scored: int = 0
+    passed: int = 0
+    failed: int = 0
+    errored: int = 0
+    score_sum: float = 0.0
+    score_sq_sum: float = 0.0
+
+
+def parse(
+    rule: OnlineRule,
+    metric: str | None,
+    bucket: str | None,
+    since: str | None,
+    until: str | None,
+    now: datetime | None = None,
+) -> Query:
+    """The trend's parameters, or one 422 naming each that is wrong."""
+    errors: list[FieldError] = []
+    names = [_name(spec) for spec in rule.metrics]
+    if metric is not None and metric not in names:
+        errors.append(
+            field_error(
+                ["query", "metric"],
+                f"{metric[:80]!r} is not a metric of this rule (it has: {', '.join(names)})",
+                "unknown_metric",
+            )
+        )
+    if bucket is not None and bucket not in BUCKETS:
+        errors.append(field_error(["query", "bucket"], "must be `hour` or `day`", "invalid_bucket"))
+    width = bucket if bucket in BUCKETS else "hour"
+    start, start_error = _moment("since", since)
+    end, end_error = _moment("until", until)
+    errors += [error for error in (start_error, end_error) if error]
+    end = end or (now or utcnow())
+    start = start or end - DEFAULT_SPAN[width]
+    if not (start_error or end_error):
+        if start >= end:
+            errors.append(
+                field_error(
+                    ["query", "since"],
+                    f"{start.isoformat()} is not before until ({end.isoformat()})",
+                    "empty_range",
+                )
+            )
+        elif end - start > MAX_SPAN[width]:
+            errors.append(
+                field_error(
+                    ["query", "since"],
+                    f"a {width}ly trend covers at most {MAX_SPAN[width].days} days",
+                    "range_too_long",
+                )
+            )
+    if errors:
+        raise invalid_request(errors)
+    return Query(metric, width, _floor(start, width), end)
+
+
+def trend(session: Session, tenant: Tenant, rule: OnlineRule, query: Query) -> OnlineRuleTrend:
+    """Each metric's points (or the one asked for), from the rollups of the range."""
+    rows = OnlineRuleRepository(session, tenant.id).rollups(rule, query.since, query.until)
+    buckets: dict[str, dict[datetime, _Sums]] = {}
+    for row in rows:
+        start = _floor(_utc(row.bucket_start), query.bucket)
+        sums = buckets.setdefault(row.metric, {}).setdefault(start, _Sums())
+        sums.count += row.count
+        sums.scored += row.scored
+        sums.passed += row.passed
+        sums.failed += row.failed
+        sums.errored += row.errored
+        sums.score_sum += row.score_sum
+        sums.score_sq_sum += row.score_sq_sum
+    metrics = []
+    for spec in rule.metrics:
+        name = _name(spec)
+        if query.metric is not None and name != query.metric:
+            continue
+        bounds = metric_bounds(spec)
+        found = buckets.get(name, {})
+        metrics.append(
+            MetricTrend(
+                metric=name,
+                type=spec["type"],
+                bounds=bounds,
+                points=[point(start, found[start], bounds) for start in sorted(found)],
+            )
+        )
+    return OnlineRuleTrend(
+        rule_id=rule.id,
+        bucket=query.bucket,  # type: ignore[arg-type]
+        since=query.since,
+        until=query.until,
+        metrics=metrics,
+    )
+
+
+def point(start: datetime, sums: _Sums, bounds: Bounds) -> TrendPoint:
+    mean, ci95, method, note = mean_interval_from_sums(
+        sums.scored, sums.score_sum, sums.score_sq_sum, bounds, sums.errored
+    )
+    verdicts = sums.passed + sums.failed
+    return TrendPoint(
+        bucket_start=start,
+        count=sums.count,
+        scored=sums.scored,
+        errored=sums.errored,
+        mean=mean,
+        mean_ci95=ci95,
+        mean_method=method,
+        mean_note=note,
+        passed=sums.passed,
+        failed=sums.failed,
+        pass_rate=sums.passed / verdicts if verdicts else None,
+        pass_rate_ci95=wilson_interval(sums.passed, verdicts),
+    )
+
+
+def mean_interval_from_sums(
+    n: int, total: float, total_sq: float, bounds: Bounds, errored: int = 0
+) -> tuple[float | None, tuple[float, float] | None, str | None, str | None]:
+    """(mean, 95% interval, method, note) of n scores in `bounds` from their sums alone: Wilson
+    when every score is at a bound (a pass/fail metric), else Student's t clipped to the range.
+    The results are never read: a trend point is a bucket's rollup."""
+    if n == 0:
+        return None, None, None, no_scores_note(errored, complete=False)
+    low, high = bounds
+    mean = min(high, max(low, total / n))
+    if n < MIN_WILSON_N:
+        return mean, None, None, f"1 score: at least {MIN_WILSON_N} make an interval"
+    at_high = _at_bounds(n, total, total_sq, bounds)
+    if at_high is not None:
+        proportion = wilson_interval(at_high, n)
+        assert proportion is not None
+        width = high - low
+        return mean, (low + width * proportion[0], low + width * proportion[1]), "wilson", None
+    interval = spread_from_sums(n, total, total_sq).ci95
+    if interval is None:
+        return mean, None, None, "too few scores for an interval"
+    return mean, (max(low, interval[0]), min(high, interval[1])), "t", None
+
+
+def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:
+    """How many scores are at the high bound when every score is at one bound or the other
+    (Σ (x − low)(high − x) is then zero), else None."""
+    low, high = bounds
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return None
+    spread = (low + high) * total - total_sq - n * low * high
+    scale = max(1.0, abs(total_sq), abs(n * low * high))
+    if abs(spread) > 1e-9 * scale:
+        return None
+    at_high = (total - n * low) / (high - low)
+    rounded = round(at_high)
+    return rounded if abs(at_high - rounded) < 1e-6 and 0 <= rounded <= n else None
+
+
+def _name(spec: Mapping[str, Any]) -> str:
+    return str(spec.get("name") or spec["type"])
+
+
+def _moment(name: str, value: str | None) -> tuple[datetime | None, FieldError | None]:
+    if value is None:
+        return None, None
+    try:
+        # An unencoded `+` of an offset reaches us as a space (`...T09:00:00 01:00`).
+        text = value.replace(" ", "+") if "T" in value else value
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None, field_error(
+            ["query", name],
+            f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
+            "invalid_datetime",
+        )
+    return _utc(moment), None
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _floor(moment: datetime, bucket: str) -> datetime:
+    moment = moment.replace(minute=0, second=0, microsecond=0)
+    return moment.replace(hour=0) if bucket == "day" else moment

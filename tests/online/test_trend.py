@@ -1,0 +1,171 @@
+"""A rule's trend (issue 26 item 5): each metric's mean score and pass rate per UTC hour or day
+with their intervals, read from the rollups the judging job keeps as it stores results. Spans go
+in through POST /v1/traces, the scripted judge scores them, the trend comes out of the API."""
+
+import json
+import re
+from datetime import UTC, datetime, timedelta
+
+import httpx
+from sqlalchemy import update
+
+from app.db import utcnow
+from app.models import OnlineRollup
+from app.online.trend import mean_interval_from_sums
+from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
+from tests.online.test_receiver import ANSWER, judged_results, make_rule, semconv_span
+
+CORRECT = {
+    "type": "g_eval",
+    "name": "correct",
+    "criteria": "Is the answer right?",
+    "evaluation_params": ["input", "actual_output"],
+}
+DAY = datetime(2026, 11, 20, tzinfo=UTC)
+
+
+def score_by_question(request: dict) -> Reply | dict:
+    """The application's model answers; the judge scores `question N` N out of 10."""
+    task = task_of(request)
+    if task is None:
+        return Reply(content=ANSWER)
+    if task == "g_eval_score":
+        found = re.search(r"question (\d+)", json.dumps(request))
+        assert found, request
+        return Reply(content=json.dumps({"reason": "Graded.", "score": int(found.group(1))}))
+    return plausible_answer(request)
+
+
+def send(client: httpx.Client, *numbers: int) -> None:
+    spans = [
+        semconv_span(f"{n + 1:016x}", "app", f"question {n}", trace_id=f"{n + 1:032x}")
+        for n in numbers
+    ]
+    response = client.post("/v1/traces", json={"resourceSpans": spans})
+    assert response.status_code == 200, response.text
+
+
+def move_rollups(api: Api, rule_id: str, to: datetime) -> None:
+    """Put the rule's rollups of the current hour at another hour (as if judged then)."""
+    hour = utcnow().replace(minute=0, second=0, microsecond=0)
+    with api.served.runtime.session() as session:
+        session.execute(
+            update(OnlineRollup)
+            .where(OnlineRollup.rule_id == rule_id, OnlineRollup.bucket_start >= hour)
+            .values(bucket_start=to)
+        )
+        session.commit()
+
+
+def inside(interval: list[float] | None, low: float, high: float, value: float) -> bool:
+    return interval is not None and low <= interval[0] <= value <= interval[1] <= high
+
+
+class TestTrend:
+    def test_each_hour_has_its_mean_and_pass_rate_with_intervals_inside_the_range(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(score_by_question)
+        client = api.client(api.new_key())
+        rule = make_rule(client, metrics=[CORRECT])
+        send(client, 2, 6, 9, 10)
+        results = judged_results(api, client, rule["id"], 4)
+        scores = [r["score"] for r in results]
+        assert all(s is not None for s in scores), results
+
+        response = client.get(f"/v1/online_rules/{rule['id']}/trend")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["object"] == "online_rule_trend" and body["bucket"] == "hour"
+        [metric] = body["metrics"]
+        assert metric["metric"] == "correct" and metric["bounds"] == [0, 1]
+        [point] = metric["points"]
+        hour = utcnow().replace(minute=0, second=0, microsecond=0)
+        assert datetime.fromisoformat(point["bucket_start"]) in (hour, hour - timedelta(hours=1))
+        assert point["count"] == point["scored"] == 4 and point["errored"] == 0
+        assert abs(point["mean"] - sum(scores) / 4) < 1e-9
+        # Scores spread inside [0, 1]: a t interval of the hour's sums, clipped to the range.
+        assert point["mean_method"] == "t"
+        assert inside(point["mean_ci95"], 0, 1, point["mean"])
+        passed = sum(r["passed"] is True for r in results)
+        assert point["passed"] == passed and point["passed"] + point["failed"] == 4
+        assert point["pass_rate"] == passed / 4
+        assert inside(point["pass_rate_ci95"], 0, 1, point["pass_rate"])
+        # The rule's counts stay as they were.
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["judged"] == 4 and counts["skipped"] == {}
+
+    def test_a_day_sums_its_hours(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(score_by_question)
+        client = api.client(api.new_key())
+        rule = make_rule(client, metrics=[CORRECT])
+        send(client, 2, 8)
+        judged_results(api, client, rule["id"], 2)
+        move_rollups(api, rule["id"], DAY + timedelta(hours=3))
+        send(client, 10, 10, 7)
+        judged_results(api, client, rule["id"], 5)
+        move_rollups(api, rule["id"], DAY + timedelta(hours=15))
+
+        window = {"since": "2026-11-20T00:00:00Z", "until": "2026-11-21T00:00:00+00:00"}
+        url = f"/v1/online_rules/{rule['id']}/trend"
+        hourly = client.get(url, params={**window, "metric": "correct"}).json()
+        [metric] = hourly["metrics"]
+        first, second = metric["points"]
+        assert datetime.fromisoformat(first["bucket_start"]) == DAY + timedelta(hours=3)
+        assert datetime.fromisoformat(second["bucket_start"]) == DAY + timedelta(hours=15)
+        assert (first["count"], second["count"]) == (2, 3)
+        assert abs(first["mean"] - 0.5) < 1e-9 and abs(second["mean"] - 0.9) < 1e-9
+
+        daily = client.get(url, params={**window, "bucket": "day"}).json()
+        assert daily["bucket"] == "day"
+        [day] = daily["metrics"][0]["points"]
+        assert datetime.fromisoformat(day["bucket_start"]) == DAY
+        assert day["count"] == 5 and day["scored"] == 5
+        assert abs(day["mean"] - (2 * 0.5 + 3 * 0.9) / 5) < 1e-9
+        assert day["passed"] == first["passed"] + second["passed"]
+        assert day["failed"] == first["failed"] + second["failed"]
+        assert inside(day["mean_ci95"], 0, 1, day["mean"])
+        assert inside(day["pass_rate_ci95"], 0, 1, day["pass_rate"])
+        # Outside the window: nothing.
+        later = client.get(url, params={"since": "2026-11-21", "until": "2026-11-22"}).json()
+        assert later["metrics"][0]["points"] == []
+
+    def test_bad_parameters_are_named_in_one_422(self, api: Api) -> None:
+        client = api.client(api.new_key())
+        rule = make_rule(client, metrics=[CORRECT])
+        url = f"/v1/online_rules/{rule['id']}/trend"
+        response = client.get(
+            url, params={"metric": "nope", "bucket": "week", "since": "yesterday"}
+        )
+        assert response.status_code == 422
+        assert response.headers["content-type"].startswith("application/problem+json")
+        errors = {e["loc"]: e["type"] for e in response.json()["errors"]}
+        assert errors == {
+            "query.metric": "unknown_metric",
+            "query.bucket": "invalid_bucket",
+            "query.since": "invalid_datetime",
+        }
+        backwards = client.get(url, params={"since": "2026-11-21", "until": "2026-11-20"})
+        assert backwards.status_code == 422
+        assert [e["loc"] for e in backwards.json()["errors"]] == ["query.since"]
+        too_long = client.get(url, params={"since": "2026-01-01", "until": "2026-11-20"})
+        assert [e["type"] for e in too_long.json()["errors"]] == ["range_too_long"]
+        # Another tenant's rule is not found, whatever the parameters.
+        other = api.client(api.new_key())
+        assert other.get(url, params={"bucket": "week"}).status_code == 404
+
+
+class TestIntervalsFromSums:
+    def test_pass_fail_scores_get_wilson_and_spread_scores_stay_in_their_range(self) -> None:
+        # Every score at a bound: Wilson, scaled to the range.
+        mean, ci95, method, _ = mean_interval_from_sums(4, 3.0, 3.0, (0.0, 1.0))
+        assert method == "wilson" and ci95 is not None and 0 < ci95[0] < 0.75 < ci95[1] < 1
+        # Near the top of a 0–10 range: the t interval is clipped at 10.
+        mean, ci95, method, _ = mean_interval_from_sums(3, 29.0, 281.0, (0.0, 10.0))
+        assert method == "t" and ci95 is not None and ci95[1] == 10.0 and ci95[0] < mean
+        # One score, none: no interval, said why.
+        assert mean_interval_from_sums(1, 0.5, 0.25, (0.0, 1.0))[1:3] == (None, None)
+        assert mean_interval_from_sums(0, 0.0, 0.0, (0.0, 1.0), errored=2)[3] == (
+            "no scored results: every result errored so far"
+        )
