@@ -21,8 +21,10 @@ from app.models import Evaluation, OnlineRule, Tenant
 from app.online import matching
 from app.online.repository import OnlineRuleRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text
+from app.outbox import outbox
 from app.problems import ProblemError
 from app.runtime import Runtime
+from app.telemetry.metrics import ONLINE_CALLS
 from app.tenants.limits import admit_spend
 
 KIND = "online"
@@ -62,7 +64,15 @@ def take(
             counts[(rule.id, "judged")] += judged
             taken.judged[rule.id] = judged
     days.count(day, dict(counts))
+    # On /metrics once the counts are committed (a rolled-back request counted nothing).
+    outbox(session).add(lambda: _count_on_metrics(counts))
     return taken
+
+
+def _count_on_metrics(counts: Counter[tuple[str, str]]) -> None:
+    for (rule_id, counter), n in counts.items():
+        if n:
+            ONLINE_CALLS.labels(rule_id, counter.replace(":", "_")).inc(n)
 
 
 def _choose(

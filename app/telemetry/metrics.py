@@ -1,8 +1,10 @@
 """Loupe's Prometheus metric families: one definition each, counted where the thing happens.
 
 Labels carry bounded values only (route templates, statuses, metric types, endpoint hosts,
-model names, outcomes), never ids. With PROMETHEUS_MULTIPROC_DIR set (`loupe serve --workers N`)
-prometheus-client keeps each process's values in that directory and `/metrics` sums them.
+model names, outcomes), never ids of things made per request; online rules are the exception
+by design (issue 26 asks for each rule's counts here): a tenant makes a handful, deliberately.
+With PROMETHEUS_MULTIPROC_DIR set (`loupe serve --workers N`) prometheus-client keeps each
+process's values in that directory and `/metrics` sums them.
 """
 
 from prometheus_client import Counter, Histogram
@@ -69,6 +71,12 @@ JUDGE_CACHE_LOOKUPS = Counter(
     "loupe_judge_cache_lookups_total",
     "Judge answers looked up in the cache before asking the judge (result: hit or miss).",
     ["result"],
+)
+ONLINE_CALLS = Counter(
+    "loupe_online_calls_total",
+    "GenAI calls received over OTLP, by online rule and what the rule did with them: received, "
+    "matched, sampled, judged, or skipped_<reason> (not_sampled, over_budget, no_content, ...).",
+    ["rule", "outcome"],
 )
 WEBHOOK_DELIVERIES = Counter(
     "loupe_webhook_deliveries_total",

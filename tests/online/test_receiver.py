@@ -209,6 +209,15 @@ class TestRulesOnTraffic:
         results = judged_results(api, client, models["id"], 2)
         assert {r["span_id"] for r in results} == {"00f067aa0ba902b7", "00f067aa0ba902b8"}
         assert {r["trace_id"] for r in results} == {TRACE_ID}
+        # The same counts on /metrics, per rule and outcome.
+        exposition = api.client().get("/metrics").text
+        for rule, outcome, n in (
+            (none_sampled, "skipped_not_sampled", 2),
+            (other_service, "received", 2),
+            (models, "judged", 2),
+        ):
+            line = f'loupe_online_calls_total{{outcome="{outcome}",rule="{rule["id"]}"}} {n}.0'
+            assert line in exposition, line
         # A disabled rule no longer counts what arrives.
         client.post(f"/v1/online_rules/{models['id']}/disable")
         client.post("/v1/traces", json=body)
