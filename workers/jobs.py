@@ -7,6 +7,7 @@ from app import idempotency, kinds
 from app.db import utcnow
 from app.evaluations import recovery
 from app.evaluations import tasks as evaluation_tasks
+from app.online import export as online_export
 from app.runtime import current
 from app.tenants import repository as tenants
 from app.webhooks import tasks as webhook_tasks
@@ -23,14 +24,21 @@ def deliver_webhook(event_id: str) -> None:
     webhook_tasks.deliver_event(current(), event_id)
 
 
+def export_online_results(rule_id: str) -> None:
+    online_export.export_results(current(), rule_id)
+
+
 def tick() -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
-    due webhooks, prune idempotency keys and console sign-outs whose cookies have expired."""
+    due webhooks and online rules' new scores, prune idempotency keys and console sign-outs
+    whose cookies have expired."""
     runtime = current()
     recovery.sweep(runtime)
     recovery.resume_lapsed(runtime)
     recovery.prune_expired(runtime)
     webhook_tasks.enqueue_due(runtime)
+    # Online rules' new results go out as OpenTelemetry events (never waiting on a collector).
+    online_export.enqueue_due(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)
         tenants.prune_signed_out_sessions(session, utcnow())

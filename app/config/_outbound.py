@@ -118,3 +118,29 @@ class OutboundFields(ServiceFields):
     """JSON: per model, `input`, `output` (and optional `cached_input`) USD per million tokens;
     results of unpriced models have `cost_usd: null`.
     """
+
+    # Scores back out (app/online/export.py): each result of an online rule is sent as an
+    # OpenTelemetry `gen_ai.evaluation.result` log record to this OTLP/HTTP collector (a rule's
+    # own `export_endpoint` takes its place for that rule).
+    otlp_export_endpoint: str | None = None
+    """OTLP/HTTP base URL online rules' scores are exported to as `gen_ai.evaluation.result` log
+    records (`/v1/logs` is appended, as OpenTelemetry exporters do, e.g. `http://collector:4318`);
+    unset: only rules naming their own `export_endpoint` export.
+    """
+    # The OTEL_EXPORTER_OTLP_HEADERS format; a secret (a collector's token): never shown in
+    # errors, logs or metrics, and never sent to a rule's own endpoint.
+    otlp_export_headers: str | None = Field(default=None, repr=False)
+    """Headers sent with every export to `LOUPE_OTLP_EXPORT_ENDPOINT`, as
+    `OTEL_EXPORTER_OTLP_HEADERS` writes them (`Authorization=Bearer x,X-Team=evals`, values
+    URL-encoded); secret, and never sent to a rule's own `export_endpoint`.
+    """
+    otlp_export_timeout_seconds: float = Field(default=10.0, gt=0)
+    """Per export job: the exporter's attempts at one batch (it retries 429/502/503/504 with
+    backoff within it); a batch not accepted in time is tried again by a later job.
+    """
+    # Results are written by several jobs at once, each committing what it scored at least
+    # every LOUPE_RESULT_FLUSH_SECONDS: an id issued before the cursor may commit after it.
+    otlp_export_delay_seconds: float = Field(default=10.0, ge=0)
+    """A result is exported once it is this old, so one committed late by a slower job is not
+    passed over by the export cursor.
+    """

@@ -10,7 +10,14 @@ from pydantic_settings import SettingsError
 ENV_PREFIX = "LOUPE_"
 # Settings whose values are never repeated in an error message.
 _SECRET_FIELDS = frozenset(
-    {"judge_api_key", "secret_key", "database_url", "redis_url", "metrics_token"}
+    {
+        "judge_api_key",
+        "secret_key",
+        "database_url",
+        "redis_url",
+        "metrics_token",
+        "otlp_export_headers",
+    }
 )
 
 

@@ -13,7 +13,7 @@ from pydantic_settings import NoDecode, SettingsConfigDict, SettingsError
 
 from app.config._outbound import OutboundFields
 from app.config.errors import ENV_PREFIX, ConfigError, problem_lines, unparsable
-from app.config.values import check_http_url, secret_key_problem
+from app.config.values import check_http_url, otlp_headers, secret_key_problem
 
 
 class Settings(OutboundFields):
@@ -146,6 +146,26 @@ class Settings(OutboundFields):
         check_http_url(value)
         return value
 
+    @field_validator("otlp_export_endpoint")
+    @classmethod
+    def _export_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None  # empty: unset, no export but rules' own endpoints
+        check_http_url(value)
+        return value.rstrip("/")
+
+    @field_validator("otlp_export_headers")
+    @classmethod
+    def _export_headers(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        otlp_headers(value)  # a typo fails at start-up, not at every export
+        return value
+
+    def otlp_export_header_map(self) -> dict[str, str]:
+        """LOUPE_OTLP_EXPORT_HEADERS as the headers sent to LOUPE_OTLP_EXPORT_ENDPOINT."""
+        return otlp_headers(self.otlp_export_headers) if self.otlp_export_headers else {}
+
     @model_validator(mode="after")
     def _fallback_judge_url(self) -> "Settings":
         fallback = os.environ.get("OPENAI_BASE_URL")
@@ -224,6 +244,10 @@ class Settings(OutboundFields):
     def secret_values(self) -> list[str]:
         """Strings no log line may contain: API keys, the secret key, URL passwords."""
         values = [self.judge_endpoint_values()[1], self.secret_key or "", self.metrics_token or ""]
+        # A collector's token, and the part after its scheme (`Bearer x`: `x`); short values
+        # (a team name) would blank every log line's matching letters and are no secret.
+        for value in self.otlp_export_header_map().values():
+            values.extend(part for part in (value, value.split(" ")[-1]) if len(part) >= 8)
         for url in (self.database_url, self.redis_url):
             password = urlsplit(url).password if url else None
             values.append(password or "")

@@ -1,7 +1,7 @@
 """Checks of single setting values that the API makes too (a secret key, an http(s) URL) and
 the shape of a model's price (`LOUPE_MODEL_PRICES`)."""
 
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,6 +40,27 @@ def check_http_url(value: str) -> None:
             "not an http:// or https:// URL with a host "
             "(e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1)"
         )
+
+
+def otlp_headers(value: str) -> dict[str, str]:
+    """`key=value` pairs, comma-separated with URL-encoded values, as OTEL_EXPORTER_OTLP_HEADERS
+    writes them; raises ValueError naming the pair's position, never its value (a secret)."""
+    headers = {}
+    for position, pair in enumerate(value.split(","), start=1):
+        if not pair.strip():
+            continue
+        name, equals, raw = pair.partition("=")
+        name = unquote(name).strip()
+        if not equals or not name or not name.isascii() or any(c in name for c in " :\r\n"):
+            raise ValueError(
+                f"pair {position} is no `name=value` (e.g. `Authorization=Bearer%20x`, "
+                "comma-separated)"
+            )
+        text = unquote(raw).strip()
+        if "\r" in text or "\n" in text:
+            raise ValueError(f"pair {position}'s value holds a line break")
+        headers[name] = text
+    return headers
 
 
 class ModelPrice(BaseModel):

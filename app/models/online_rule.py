@@ -29,6 +29,16 @@ class OnlineRule(Base):
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Where its scores go as OpenTelemetry log records (an OTLP/HTTP base URL); None: the
+    # operator's LOUPE_OTLP_EXPORT_ENDPOINT, if any (app/online/export.py).
+    export_endpoint: Mapped[str | None] = mapped_column(String(2048), nullable=True)
+    # The last result exported (result ids sort by time); moved only once the collector has
+    # accepted everything up to it, so a collector that is away delays events, never drops them.
+    export_cursor: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # When an export job may next take the rule: a lease while one runs, a backoff after a
+    # failed one (`export_failures` in a row); None: whenever it has new results.
+    export_due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    export_failures: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class OnlineRuleCount(Base):

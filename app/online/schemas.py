@@ -3,15 +3,27 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from app.evaluations.schemas import EvaluationResult, JudgeConfig
 from app.metrics import MetricSpec
-from app.schemas import ListPage
+from app.schemas import ListPage, http_url
 
 FilterOp = Literal["eq", "contains", "regex"]
 Target = Literal["span", "conversation"]
 AttributeName = Annotated[str, Field(min_length=1, max_length=256)]
+EXPORT_ENDPOINT = (
+    "OTLP/HTTP base URL its scores are sent to as OpenTelemetry `gen_ai.evaluation.result` "
+    "log records (`/v1/logs` is appended), under the webhook address policy; none: the "
+    "server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set."
+)
+
+
+class _ExportEndpoint(BaseModel):
+    @field_validator("export_endpoint", check_fields=False)
+    @classmethod
+    def _http_url(cls, url: str | None) -> str | None:
+        return http_url(url, "; a collector's token cannot be sent").rstrip("/") if url else None
 
 
 class Condition(BaseModel):
@@ -35,7 +47,7 @@ class Sampling(BaseModel):
     rate: float = Field(ge=0, le=1, description="0 judges none, 1 every matching call.")
 
 
-class OnlineRuleCreate(BaseModel):
+class OnlineRuleCreate(_ExportEndpoint):
     model_config = ConfigDict(extra="forbid")
 
     name: str = Field(min_length=1, max_length=256)
@@ -60,9 +72,10 @@ class OnlineRuleCreate(BaseModel):
         default=None, ge=0, description="What its judge calls may cost per UTC day; none: no cap."
     )
     enabled: bool = True
+    export_endpoint: str | None = Field(default=None, max_length=2048, description=EXPORT_ENDPOINT)
 
 
-class OnlineRuleUpdate(BaseModel):
+class OnlineRuleUpdate(_ExportEndpoint):
     """The fields to change; those left out keep their values."""
 
     model_config = ConfigDict(extra="forbid")
@@ -75,6 +88,9 @@ class OnlineRuleUpdate(BaseModel):
     target: Target | None = None
     daily_usd: float | None = Field(default=None, ge=0)
     enabled: bool | None = None
+    export_endpoint: str | None = Field(
+        default=None, max_length=2048, description="null: back to the server's endpoint."
+    )
 
 
 class RuleCounts(BaseModel):
@@ -104,6 +120,7 @@ class OnlineRule(BaseModel):
     target: Target
     daily_usd: float | None
     enabled: bool
+    export_endpoint: str | None = Field(description=EXPORT_ENDPOINT)
     counts: RuleCounts
     created_at: datetime
     updated_at: datetime

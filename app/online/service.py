@@ -28,6 +28,7 @@ from app.online.schemas import (
 )
 from app.online.schemas import OnlineRule as OnlineRuleSchema
 from app.problems import FieldError, ProblemError, invalid_request
+from app.webhooks.service import url_problems
 
 # What a traced call gives a metric: its messages in and out and the trace's retrieved
 # documents; nothing holds a reference answer or a golden context.
@@ -49,7 +50,14 @@ def create(
     metrics = list(payload.metrics)
     _raise_if(
         problems(
-            session, tenant.id, settings, payload.filter, metrics, payload.judge, payload.target
+            session,
+            tenant.id,
+            settings,
+            payload.filter,
+            metrics,
+            payload.judge,
+            payload.target,
+            export_endpoint=payload.export_endpoint,
         )
     )
     rule = OnlineRule(
@@ -63,6 +71,7 @@ def create(
         target=payload.target,
         daily_usd=payload.daily_usd,
         enabled=payload.enabled,
+        export_endpoint=payload.export_endpoint,
     )
     OnlineRuleRepository(session, tenant.id).add(rule)
     return rule
@@ -87,7 +96,19 @@ def update(
     )
     judge = payload.judge if "judge" in given else _judge.validate_python(rule.judge)
     target = payload.target or rule.target
-    _raise_if(problems(session, tenant.id, settings, conditions, metrics, judge, target))
+    export_endpoint = payload.export_endpoint if "export_endpoint" in given else None
+    _raise_if(
+        problems(
+            session,
+            tenant.id,
+            settings,
+            conditions,
+            metrics,
+            judge,
+            target,
+            export_endpoint=export_endpoint,
+        )
+    )
     if payload.name is not None:
         rule.name = payload.name
     if payload.filter is not None:
@@ -103,6 +124,9 @@ def update(
         rule.daily_usd = payload.daily_usd
     if payload.enabled is not None:
         rule.enabled = payload.enabled
+    if "export_endpoint" in given:
+        # Another collector: the results not yet sent go there; those sent are not sent again.
+        rule.export_endpoint = payload.export_endpoint
     rule.updated_at = utcnow()
     session.flush()
     return rule
@@ -167,6 +191,7 @@ def _schema(rule: OnlineRule, counts: dict[str, int]) -> OnlineRuleSchema:
         target=rule.target,  # type: ignore[arg-type]
         daily_usd=rule.daily_usd,
         enabled=rule.enabled,
+        export_endpoint=rule.export_endpoint,
         counts=RuleCounts(
             **{name: counts.get(name, 0) for name in COUNTERS},
             skipped={
@@ -189,9 +214,15 @@ def problems(
     judge: JudgeConfig | None,
     target: str | None,
     judge_known: bool = True,
+    export_endpoint: str | None = None,
 ) -> list[FieldError]:
     """Everything wrong with a rule the schema could not see, in one list."""
     findings = Findings()
+    if export_endpoint:
+        # A tenant's collector is reached from Loupe's network: the webhook address policy.
+        findings.extend(
+            url_problems({"export_endpoint": export_endpoint}, "export_endpoint", settings)
+        )
     for index, condition in enumerate(conditions):
         if condition is not None and condition.op == "regex":
             error = regex_problem(condition.value)
@@ -260,7 +291,18 @@ def body_problems(
     metrics = [_valid(_metric, raw)[0] for raw in _items(body.get("metrics"))]
     judge, judge_known = _valid(_judge, body.get("judge"))
     target = body.get("target") if isinstance(body.get("target"), str) else None
-    return problems(session, tenant.id, settings, conditions, metrics, judge, target, judge_known)
+    endpoint = body.get("export_endpoint")
+    return problems(
+        session,
+        tenant.id,
+        settings,
+        conditions,
+        metrics,
+        judge,
+        target,
+        judge_known,
+        export_endpoint=endpoint if isinstance(endpoint, str) else None,
+    )
 
 
 def _raise_if(errors: list[FieldError]) -> None:

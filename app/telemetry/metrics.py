@@ -72,6 +72,12 @@ JUDGE_CACHE_LOOKUPS = Counter(
     "Judge answers looked up in the cache before asking the judge (result: hit or miss).",
     ["result"],
 )
+ONLINE_EXPORTS = Counter(
+    "loupe_online_exported_events_total",
+    "Online rules' gen_ai.evaluation.result events sent to OTLP collectors, by outcome "
+    "(exported: the collector accepted them; failed: not accepted, sent again later).",
+    ["outcome"],
+)
 ONLINE_CALLS = Counter(
     "loupe_online_calls_total",
     "GenAI calls received over OTLP, by online rule and what the rule did with them: received, "

@@ -49,6 +49,8 @@ class Export:
     content_type: str
     content_encoding: str
     body: bytes
+    # What the capture answered it (200, or the refusal it was told to give).
+    status: int = 200
 
 
 @dataclass
@@ -56,6 +58,8 @@ class Capture:
     """A loopback OTLP/HTTP endpoint answering 200 to every export and keeping the bodies."""
 
     exports: list[Export] = field(default_factory=list)
+    # Statuses answered, in order, before it answers 200 again (a collector away: 503).
+    refusals: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -65,15 +69,17 @@ class Capture:
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 with capture._lock:
+                    status = capture.refusals.pop(0) if capture.refusals else 200
                     capture.exports.append(
                         Export(
                             self.path,
                             self.headers.get("Content-Type") or "",
                             self.headers.get("Content-Encoding") or "",
                             body,
+                            status,
                         )
                     )
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/x-protobuf")
                 self.send_header("Content-Length", "0")
                 self.end_headers()
