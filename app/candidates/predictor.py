@@ -8,10 +8,10 @@ from sqlalchemy.orm import Session
 
 from app import crypto
 from app.candidates import service
+from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.judges import Generation, JudgeEndpoint, JudgeError, JudgeUsage, get_client
 from app.metrics import MetricError, MetricTestCase
-from app.models import CandidateModel
 from app.problems import ProblemError
 
 
@@ -112,10 +112,10 @@ class Predictor:
 
 
 def endpoint_or_error(
-    session: Session, settings: Settings, model_id: str | None
+    session: Session, settings: Settings, tenant_id: str, model_id: str | None
 ) -> tuple[JudgeEndpoint | None, MetricError | None]:
-    """The registered model's endpoint, or why its cases cannot be answered."""
-    model = session.get(CandidateModel, model_id) if model_id else None
+    """The tenant's registered model's endpoint, or why its cases cannot be answered."""
+    model = CandidateModelRepository(session, tenant_id).get(model_id) if model_id else None
     if model is None:
         return None, MetricError("candidate_missing", "the model was deleted before it ran")
     try:

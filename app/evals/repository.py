@@ -90,6 +90,13 @@ class EvalRunRepository(TenantScopedRepository[EvalRun]):
         row = self.session.execute(statement).one_or_none()
         return (row[0], row[1]) if row else None
 
+    def run(self, run_id: str) -> EvalRun | None:
+        """The tenant's eval run by its id alone (its evaluation's id), whatever its eval."""
+        row = self.session.execute(
+            self.get_base_statement().where(EvalRun.id == run_id)
+        ).one_or_none()
+        return row[0] if row else None
+
     def of_eval(self, eval_id: str) -> list[Evaluation]:
         """Every run of the eval, as evaluations, locked for update (to cancel and delete)."""
         statement = (

@@ -15,12 +15,13 @@ from app.config import Settings
 from app.evals import report
 from app.evals.data_source import generation_params
 from app.evals.labels import run_labels
+from app.evals.repository import EvalRunRepository
 from app.evaluations import kinds
 from app.evaluations.schemas import EvalRunOrigin
 from app.judges import Generation
 from app.media.resolve import CaseImages
 from app.metrics import MetricError, MetricTestCase, build_sample
-from app.models import EvalRun, Evaluation, TestCase
+from app.models import Evaluation, TestCase
 
 # Evaluation status -> the event OpenAI's webhooks send for a run in it.
 _EVENTS = {"completed": "succeeded", "failed": "failed", "canceled": "canceled"}
@@ -74,7 +75,7 @@ class EvalRunKind(kinds.Kind):
     cancels_on_delete = True
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:
-        run = session.get(EvalRun, evaluation.id)
+        run = EvalRunRepository(session, evaluation.tenant_id).run(evaluation.id)
         return f"/v1/evals/{run.eval_id if run else '-'}/runs/{evaluation.id}"
 
     def predictor(
@@ -85,12 +86,12 @@ class EvalRunKind(kinds.Kind):
         rows: Sequence[TestCase],
         images: CaseImages,
     ) -> Sampler | None:
-        run = session.get(EvalRun, evaluation.id)
+        run = EvalRunRepository(session, evaluation.tenant_id).run(evaluation.id)
         if run is None or run.model is None:
             return None  # jsonl: every row brought its own sample
         messages = {row.index: images.messages(row.messages) for row in rows if row.messages}
         params = generation_params(run.data_source)
-        endpoint, error = endpoint_or_error(session, settings, run.model_id)
+        endpoint, error = endpoint_or_error(session, settings, evaluation.tenant_id, run.model_id)
         return Sampler(endpoint, params, messages, error, model=run.model)
 
     def naming(self, session: Session, evaluation: Evaluation) -> kinds.Naming:
@@ -106,7 +107,7 @@ class EvalRunKind(kinds.Kind):
     def terminal_event(
         self, session: Session, evaluation: Evaluation, data: dict[str, Any]
     ) -> tuple[str, dict[str, Any]]:
-        run = session.get(EvalRun, evaluation.id)
+        run = EvalRunRepository(session, evaluation.tenant_id).run(evaluation.id)
         # Counted as the run reports them: rows, not row x criterion results.
         counts = report.Grades.of(session, evaluation).counts().model_dump()
         error = evaluation.error

@@ -8,11 +8,10 @@ is new and never collides with a job still scoring earlier cases).
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
-from app.evaluations import service
+from app.evaluations import kinds, service
 from app.evaluations.repository import EvaluationRepository
 from app.media.store import DatabaseBlobStore
 from app.models import Evaluation, Tenant
@@ -48,11 +47,11 @@ def open_evaluation(
     return evaluation
 
 
-def lock(session: Session, evaluation_id: str) -> Evaluation | None:
-    """The evaluation's row, locked until commit (PostgreSQL; SQLite serialises writers)."""
-    return session.scalars(
-        select(Evaluation).where(Evaluation.id == evaluation_id).with_for_update()
-    ).first()
+def lock(session: Session, tenant_id: str, evaluation_id: str) -> Evaluation | None:
+    """The tenant's open-ended evaluation, its row locked until commit (PostgreSQL; SQLite
+    serialises writers); None if it is no open-ended evaluation of the tenant's."""
+    open_ended = tuple(name for name in kinds.names() if kinds.by_name(name).open_ended)
+    return EvaluationRepository(session, tenant_id, open_ended).get(evaluation_id, for_update=True)
 
 
 def append(

@@ -9,25 +9,27 @@ from app.candidates.predictor import Predictor, endpoint_or_error
 from app.config import Settings
 from app.evaluations import kinds
 from app.media.resolve import CaseImages
-from app.models import Evaluation, Run, TestCase
+from app.models import Evaluation, TestCase
 from app.runs import report
+from app.runs.repository import RunRepository
 from app.unscoped.run_scores import UnscopedRunScoreRepository
 
 
 def predictor_for(
     session: Session,
     settings: Settings,
-    evaluation_id: str,
+    evaluation: Evaluation,
     rows: Sequence[TestCase],
     images: CaseImages,
 ) -> Predictor | None:
     """The predictor for a run's slice; None when the run scores given predictions."""
-    run = session.get(Run, evaluation_id)
+    found = RunRepository(session, evaluation.tenant_id).get(evaluation.id)
+    run = found[0] if found else None
     if run is None or not run.options.get("uses_model"):
         return None
     messages = {row.index: images.messages(row.messages) for row in rows if row.messages}
     params = dict(run.options.get("generation") or {})
-    endpoint, error = endpoint_or_error(session, settings, run.model_id)
+    endpoint, error = endpoint_or_error(session, settings, evaluation.tenant_id, run.model_id)
     return Predictor(endpoint, params, messages, error)
 
 
@@ -52,7 +54,7 @@ class RunKind(kinds.Kind):
         rows: Sequence[TestCase],
         images: CaseImages,
     ) -> Predictor | None:
-        return predictor_for(session, settings, evaluation.id, rows, images)
+        return predictor_for(session, settings, evaluation, rows, images)
 
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
         tally(session, evaluation_id, inserted)

@@ -1,8 +1,8 @@
 """What webhook jobs do: attempt a delivery, and find deliveries that are due."""
 
-from app.models import WebhookEvent
 from app.runtime import Runtime
 from app.telemetry.metrics import WEBHOOK_DELIVERIES
+from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
 from app.webhooks import service
 from app.webhooks.jobs import DELIVER_WEBHOOK
 
@@ -15,7 +15,7 @@ def deliver_event(runtime: Runtime, event_id: str) -> None:
         if not claimed:
             return
         delivery = service.deliver(session, event_id, runtime.settings)
-        event = session.get(WebhookEvent, event_id)
+        event = UnscopedDeliveryRepository(session).event(event_id)
         session.commit()
     if delivery is not None:
         # delivered; failed (another attempt is scheduled); gave_up (no attempt is left).

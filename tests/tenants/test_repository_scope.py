@@ -5,7 +5,9 @@ Every public function and method in a repository module (`app/*/repository.py`,
 tenant (`self.tenant_id`, a `tenant_id` argument), start from the scoped base
 (`get_base_statement`) or check a parent row is the tenant's (`self.owned`), directly or
 through another such method of its class. Reads by bare id live in `app/unscoped/`, every
-class there named `Unscoped...`.
+class there named `Unscoped...`. Every other module of `app/` (jobs, kinds, services, pages)
+reads tenant-owned rows through those: no `session.get` of a tenant-owned model (a read by bare
+id) and no `select` of one in a function that does not name its tenant.
 """
 
 import ast
@@ -141,9 +143,91 @@ def unscoped_reads() -> list[str]:
     return offenders
 
 
+def _root(node: ast.AST) -> str | None:
+    """The name an expression starts from: `Result` for `Result.metric`, `func.count()`..."""
+    while isinstance(node, ast.Attribute | ast.Call | ast.Subscript):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _tenant_reads(function: ast.FunctionDef) -> list[tuple[int, str, bool]]:
+    """(line, what, by bare id) of each read of a tenant-owned table in `function`."""
+    found = []
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call):
+            continue
+        called = node.func
+        name = called.attr if isinstance(called, ast.Attribute) else getattr(called, "id", None)
+        if name == "select" and any(_root(argument) in TENANT_OWNED for argument in node.args):
+            found.append((node.lineno, "select", False))
+        elif (
+            name in {"get", "query"}
+            and isinstance(called, ast.Attribute)
+            and node.args
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in TENANT_OWNED
+        ):
+            found.append((node.lineno, f"{name}({node.args[0].id})", True))
+    return found
+
+
+def reads_outside_repositories() -> list[str]:
+    """`module:line function what` of every read of tenant-owned rows in a module of `app/` that is
+    neither a repository nor `app/unscoped/`: by bare id (`session.get`), or a `select` in a
+    function that names no tenant."""
+    skipped = set(_repository_modules())
+    offenders = []
+    for path in sorted(APP.rglob("*.py")):
+        if path in skipped or (APP / "unscoped") in path.parents:
+            continue
+        tree = ast.parse(path.read_text())
+        module = path.relative_to(APP.parent).as_posix()
+        units: list[tuple[str, ast.FunctionDef, dict[str, ast.FunctionDef]]] = []
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                units.append((node.name, node, {}))  # type: ignore[arg-type]
+            elif isinstance(node, ast.ClassDef):
+                methods = {
+                    m.name: m
+                    for m in node.body
+                    if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)
+                }
+                units += [(f"{node.name}.{name}", m, methods) for name, m in methods.items()]  # type: ignore[misc]
+        guarded: dict[int, bool] = {}
+        for name, function, methods in units:
+            for line, what, bare in _tenant_reads(function):
+                if bare or not _guarded(function, methods, guarded):
+                    offenders.append(f"{module}:{line} {name} {what}")
+    return offenders
+
+
 class TestRepositoryScope:
     def test_every_repository_read_names_its_tenant(self) -> None:
         assert unscoped_reads() == []
+
+    def test_no_module_outside_repositories_reads_tenant_rows_by_bare_id(self) -> None:
+        # Jobs, kinds and services read through a tenant's repository or app/unscoped/.
+        assert reads_outside_repositories() == []
+
+    def test_the_wide_check_finds_a_job_reading_by_bare_id(self) -> None:
+        job = ast.parse(
+            "def api_path(self, session, evaluation):\n"
+            "    run = session.get(EvalRun, evaluation.id)\n"
+            "    locked = session.scalars(select(Evaluation).where(Evaluation.id == run.id))\n"
+            "    return run.eval_id\n"
+        ).body[0]
+        scoped = ast.parse(
+            "def run_labels(session, tenant_id, run_ids):\n"
+            "    return session.execute(select(EvalRun.id).where(EvalRun.tenant_id == tenant_id))\n"
+        ).body[0]
+        assert isinstance(job, ast.FunctionDef) and isinstance(scoped, ast.FunctionDef)
+        reads = _tenant_reads(job)
+        assert [(what, bare) for _, what, bare in reads] == [
+            ("get(EvalRun)", True),
+            ("select", False),
+        ]
+        assert not _guarded(job, {}, {})
+        assert _tenant_reads(scoped) == [(2, "select", False)] and _guarded(scoped, {}, {})
 
     def test_the_check_finds_a_read_by_bare_id(self) -> None:
         # The check itself, on a function like the free ones it replaced, and its scoped twin.
