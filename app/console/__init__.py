@@ -16,6 +16,7 @@ from app.console import auth, views
 from app.console._render import page
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
+from app.console.online_pages import router as online_pages_router
 from app.console.pages import root_router
 from app.console.pages import router as pages_router
 from app.console.run_pages import router as run_pages_router
@@ -36,6 +37,7 @@ def install(app: FastAPI) -> None:
     refuse = [Depends(refuse_nul)]
     app.include_router(pages_router, dependencies=refuse)
     app.include_router(run_pages_router, dependencies=refuse)
+    app.include_router(online_pages_router, dependencies=refuse)
     app.include_router(compare_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:

@@ -134,7 +134,9 @@ def get_online_rule_trend(
             "days (day) before `until`."
         ),
     ] = None,
-    until: Annotated[str | None, Query(description="ISO 8601 end, excluded; default now.")] = None,
+    until: Annotated[
+        str | None, Query(description="ISO 8601 end, excluded; default the current bucket's end.")
+    ] = None,
 ) -> OnlineRuleTrend:
     """Each metric's mean score and pass rate per UTC hour or day, each with its 95% interval
     inside the metric's range, from the rule's hourly rollups (kept as results are stored)."""

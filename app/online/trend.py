@@ -70,7 +70,8 @@ def parse(
     start, start_error = _moment("since", since)
     end, end_error = _moment("until", until)
     errors += [error for error in (start_error, end_error) if error]
-    end = end or (now or utcnow())
+    # By default up to the end of the current bucket: the same answer all through the bucket.
+    end = end or _floor(now or utcnow(), width) + BUCKETS[width]
     start = start or end - DEFAULT_SPAN[width]
     if not (start_error or end_error):
         if start >= end:

@@ -1,7 +1,7 @@
 """A new kind is its own folder and one registry line: no module outside a kind's folder names
 it (issue 25). What may: the registry (app/kinds.py), the tables (app/models: a kind that keeps
 rows of its own adds its model there and a migration), and the run pages of the console, which
-show dataset runs' own reports.
+show dataset runs' own reports, and its production pages (online_pages.py), online rules' own.
 
 The check is a search for the kinds' stored names, their packages and their classes, as a
 reviewer would grep: a fourth kind that needed a line anywhere else would show up here as the
@@ -16,7 +16,7 @@ APP = Path(__file__).resolve().parents[2] / "app"
 
 # Each kind other than the core's own (`evaluation`, app/evaluations) by its folder.
 FOLDERS = {"run": "runs", "eval_run": "evals", "online": "online"}
-ALLOWED = ("kinds.py", "models/", "console/run_pages.py")
+ALLOWED = ("kinds.py", "models/", "console/run_pages.py", "console/online_pages.py")
 # Its stored name as a literal, an import of its package, or its classes' names.
 NAMING = re.compile(
     r"""(["'])(?:run|eval_run|online)\1|\bapp\.(?:runs|evals|online)\b"""

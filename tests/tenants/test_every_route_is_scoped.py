@@ -58,6 +58,7 @@ PARAMETERS: dict[str, str | None] = {
     "/console/runs/{run_id}": "run",
     "/console/datasets/{dataset_id}": "dataset",
     "/console/comparisons/{comparison_id}": "comparison",
+    "/console/online_rules/{rule_id}": "online_rule",
 }
 # What a position parameter holds: the first one, which A's object has.
 POSITIONS = {"index": "0"}

@@ -1,0 +1,92 @@
+"""What the console's production pages show of online rules: the rules with their counts, a
+rule's skip reasons in words, its latest judged calls with their results (services over the
+rule repository, so the console reads no repository)."""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.evaluations import read_model
+from app.evaluations.schemas import EvaluationResult
+from app.models import Tenant
+from app.online import service
+from app.online.repository import OnlineRuleRepository
+from app.online.schemas import OnlineRule
+
+# Every reason a rule counts a call as skipped (app/online/ingest.py, app/otlp's SkipReason), in
+# the words its page says them; tests/online/test_reads.py keeps every reason listed.
+SKIP_WORDS = {
+    "not_sampled": "Not sampled: the rule's sampling rate left its trace out.",
+    "no_content": "No content: the span carried no messages (the instrumentation's content "
+    "capture is off).",
+    "image_withheld": "Image withheld: the instrumentation left the call's image out of the "
+    "span, so the call was not judged without it.",
+    "unknown_convention": "Unknown convention: the span's messages are in a shape Loupe does "
+    "not read.",
+    "malformed_content": "Malformed content: the span's messages could not be read (not the "
+    "JSON its convention says).",
+    "invalid_ids": "Invalid ids: the span had no valid trace or span id.",
+    "over_budget": "Over budget: the rule's or the account's daily budget was spent.",
+    "image_refused": "Image refused: the operator's image policy refused one of the call's "
+    "images (too large, a format or an address not allowed).",
+    "day_closed": "Day closed: the call arrived as the rule's UTC day was being closed.",
+}
+
+
+def skip_words(reason: str) -> str:
+    """A skip reason in words (an unknown one by its name)."""
+    return SKIP_WORDS.get(reason, f"Skipped ({reason.replace('_', ' ')}).")
+
+
+@dataclass
+class JudgedCall:
+    """One stored production call of a rule with what its metrics made of it."""
+
+    day: str
+    evaluation_id: str
+    index: int
+    input: Any
+    output: Any
+    retrieval_context: list[str] | None
+    trace_id: str | None
+    span_id: str | None
+    service: str | None
+    model: str | None
+    results: list[EvaluationResult] = field(default_factory=list)
+
+
+def rules_page(
+    session: Session, tenant: Tenant, after: str | None, limit: int
+) -> tuple[list[OnlineRule], bool]:
+    """The tenant's rules with their counts, newest first; whether more follow."""
+    rows = OnlineRuleRepository(session, tenant.id).page(after, limit + 1)
+    return service.to_schemas(session, tenant, list(rows[:limit])), len(rows) > limit
+
+
+def latest_calls(session: Session, tenant: Tenant, rule_id: str, limit: int) -> list[JudgedCall]:
+    """The rule's latest stored calls, newest first, each with its results (none yet while
+    its judge works)."""
+    rule = service.get_or_404(session, tenant, rule_id)
+    rules = OnlineRuleRepository(session, tenant.id)
+    cases = rules.latest_cases(rule, limit)
+    calls: dict[tuple[str, int], JudgedCall] = {}
+    for case, day in cases:
+        metadata = case.metadata_ or {}
+        calls[(case.evaluation_id, case.index)] = JudgedCall(
+            day=day,
+            evaluation_id=case.evaluation_id,
+            index=case.index,
+            input=case.input,
+            output=case.actual_output,
+            retrieval_context=case.retrieval_context,
+            trace_id=metadata.get("trace_id"),
+            span_id=metadata.get("span_id"),
+            service=metadata.get("service"),
+            model=metadata.get("model"),
+        )
+    for result in rules.case_results(rule, [case for case, _ in cases]):
+        call = calls.get((result.evaluation_id, result.test_case_index))
+        if call is not None:
+            call.results.append(read_model.result_to_schema(result))
+    return list(calls.values())

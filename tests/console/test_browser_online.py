@@ -1,0 +1,167 @@
+"""The console shows production (issue 26 items 4 and 5), in a real browser (Debian's Chromium via
+Playwright), loopback only: the Production list links a rule's page, which shows its filter,
+sampling and budget, its counters with each skip reason in words, each metric's hourly and daily
+trend with intervals (inline SVG and a table, no script) and its latest judged calls with their
+image, scores, reasons, trace and span ids; readable on a 420 px screen. Retakes
+docs/screenshots/online-rule.png and online-rule-narrow.png."""
+
+import base64
+import json
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from tests.console.test_browser import SHOTS, image_loaded, sign_in
+from tests.console.test_browser_compare_narrow import NARROW, fits
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge
+from tests.online.test_receiver import G_EVAL, judged_results, model_and_judge, semconv_span
+from tests.otlp.capture import red_square_png
+
+XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">'
+
+
+def image_span(span_id: str, trace_id: str) -> dict[str, Any]:
+    """A chat call whose user message carries a PNG as a blob part (GenAI conventions)."""
+    entry = semconv_span(span_id, "shop-assistant", "unused", trace_id=trace_id)
+    png = base64.b64encode(red_square_png()).decode()
+    messages = [
+        {
+            "role": "user",
+            "parts": [
+                {"type": "text", "content": f"What colour is this logo? {XSS}"},
+                {"type": "blob", "modality": "image", "mime_type": "image/png", "content": png},
+            ],
+        }
+    ]
+    attributes = entry["scopeSpans"][0]["spans"][0]["attributes"]
+    for attribute in attributes:
+        if attribute["key"] == "gen_ai.input.messages":
+            attribute["value"] = {"stringValue": json.dumps(messages)}
+    return entry
+
+
+def text_span(span_id: str, trace_id: str) -> dict[str, Any]:
+    return semconv_span(span_id, "shop-assistant", "Capital of France?", trace_id=trace_id)
+
+
+def production(console: Api, client: httpx.Client) -> dict[str, Any]:
+    """A rule sampling half the traces (by the trace id's lower 64 bits) that judged an image
+    call and a text call, and left a third call's trace out."""
+    rule = client.post(
+        "/v1/online_rules",
+        json={
+            "name": "shop assistant answers",
+            "filter": [{"attribute": "service.name", "op": "eq", "value": "shop-assistant"}],
+            "sampling": {"rate": 0.5},
+            "metrics": [G_EVAL],
+            "daily_usd": 5,
+        },
+    )
+    assert rule.status_code == 201, rule.text
+    spans = [
+        image_span("00f067aa0ba902b7", "5b8efff7980381030000000000000c0c"),
+        text_span("00f067aa0ba902b8", "5b8efff7980381030000000000000c0d"),
+        text_span("00f067aa0ba902b9", "5b8efff798038103f000000000000c0e"),
+    ]
+    sent = client.post("/v1/traces", json={"resourceSpans": spans})
+    assert sent.status_code == 200, sent.text
+    judged_results(console, client, rule.json()["id"], 2)
+    return rule.json()
+
+
+class TestRulePage:
+    def test_counters_skip_reasons_trend_and_a_judged_call_with_its_image(
+        self,
+        console: Api,
+        judge: ScriptedJudge,
+        page: Page,
+        errors: list[str],
+        off_loopback: list[str],
+    ) -> None:
+        judge.script(model_and_judge)
+        key = console.new_key("online-acme")
+        client = console.client(key)
+        rule = production(console, client)
+        sign_in(page, console, key)
+
+        page.get_by_role("navigation", name="Main").get_by_role("link", name="Production").click()
+        expect(page.get_by_role("heading", name="Production", exact=True)).to_be_visible()
+        row = page.locator("table.list tbody tr", has_text="shop assistant answers")
+        expect(row.locator('td[data-label="Received"]')).to_have_text("3")
+        expect(row.locator('td[data-label="Judged"]')).to_have_text("2")
+        expect(row.locator('td[data-label="Skipped"]')).to_have_text("1")
+        row.get_by_role("link", name="shop assistant answers").click()
+
+        expect(page.get_by_role("heading", name="shop assistant answers")).to_be_visible()
+        facts = page.locator("section.rule-settings")
+        expect(facts).to_contain_text("service.name equals shop-assistant")
+        expect(facts).to_contain_text("50% of matching traces")
+        expect(facts).to_contain_text("$5.00 a UTC day")
+        counters = page.locator("section.counters")
+        expect(counters).to_contain_text("Received3")
+        expect(counters).to_contain_text("Sampled2")
+        expect(counters).to_contain_text("Judged2")
+        # The skip reason in words, with its name.
+        expect(counters.locator(".skips li")).to_have_text(
+            "1 Not sampled: the rule's sampling rate left its trace out. not_sampled"
+        )
+        # The trend: one hour, its mean and pass rate drawn with their intervals and tabled.
+        trend = page.locator("article.metric-trend", has_text="describes")
+        expect(trend.locator("figure.trend svg")).to_have_count(2)
+        expect(trend.locator("svg circle")).to_have_count(2)
+        expect(trend.locator("svg line.interval")).to_have_count(2)
+        cells = trend.locator("table.trend-table tbody tr").first.locator("td")
+        expect(cells.nth(1)).to_have_text("2")
+        expect(cells.nth(2)).to_contain_text("[")
+        page.get_by_role("link", name="Daily").click()
+        expect(page.get_by_role("columnheader", name="Day (UTC)")).to_be_visible()
+        page.get_by_role("link", name="Hourly").click()
+
+        # The image call: its question (escaped, not run), its image through the media route,
+        # its score and reason, its trace and span ids.
+        call = page.locator("article.judged-call", has_text="00f067aa0ba902b7")
+        expect(call).to_contain_text("5b8efff7980381030000000000000c0c")
+        expect(call).to_contain_text(XSS)
+        image_loaded(page, "article.judged-call figure.media img")
+        source = call.locator("figure.media img").get_attribute("src")
+        assert source and source.startswith("/console/media/")
+        expect(call.locator(".result-card")).to_contain_text("describes")
+        expect(call.locator(".result-card .reason")).to_contain_text("names the shape")
+        page.screenshot(path=SHOTS / "online-rule.png", full_page=True)
+        assert page.evaluate("window.__pwned") is None
+        assert errors == [] and off_loopback == []
+
+        # Another account gets the not-found page.
+        other = console.new_key("online-other")
+        page.context.clear_cookies()
+        sign_in(page, console, other)
+        response = page.goto(f"{console.base_url}/console/online_rules/{rule['id']}")
+        assert response is not None and response.status == 404
+
+    def test_readable_at_420_px(
+        self,
+        console: Api,
+        judge: ScriptedJudge,
+        page: Page,
+        errors: list[str],
+        off_loopback: list[str],
+    ) -> None:
+        judge.script(model_and_judge)
+        key = console.new_key("online-narrow")
+        client = console.client(key)
+        rule = production(console, client)
+        page.set_viewport_size(NARROW)
+        sign_in(page, console, key)
+        page.goto(f"{console.base_url}/console/online_rules")
+        # The list reflows into cards (its visually hidden header row aside): no sideways scroll.
+        widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+        assert widths[0] <= widths[1] == 420, widths
+        expect(page.locator('td[data-label="Judged"]')).to_have_text("2")
+        page.goto(f"{console.base_url}/console/online_rules/{rule['id']}")
+        image_loaded(page, "article.judged-call figure.media img")
+        expect(page.locator("figure.trend svg").first).to_be_visible()
+        fits(page)
+        page.screenshot(path=SHOTS / "online-rule-narrow.png", full_page=True)
+        assert errors == [] and off_loopback == []
