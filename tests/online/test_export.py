@@ -18,6 +18,8 @@ from redis import Redis
 from app import otlp
 from app.config import Settings
 from app.config.errors import problem_lines
+from app.ids import new_id
+from app.online.export import settled_before
 from tests.fixtures.api import Api, fast_settings, postgres_settings, served_api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, task_of
 from tests.fixtures.services import PostgresServer, RedisServer
@@ -151,6 +153,10 @@ class TestScoresGoOut:
         # A result under its threshold is labelled fail.
         assert {r.attributes["gen_ai.evaluation.score.label"] for r in records} == {"pass", "fail"}
         assert counter(exporting, "exported") >= before + 4
+        # The operator's collector gets LOUPE_OTLP_EXPORT_HEADERS.
+        assert {export.headers.get("authorization") for export in collector.bodies("/v1/logs")} == {
+            f"Bearer {TOKEN}"
+        }
         # Nothing is sent twice once accepted: later ticks find nothing new.
         again = exported(exporting, collector, trace_id, 4)
         assert len(again) == 4
@@ -202,8 +208,14 @@ class TestScoresGoOut:
         ]
 
     def test_a_rules_own_endpoint_overrides_the_operators(
-        self, exporting: Api, collector: Capture, judge: ScriptedJudge
+        self,
+        exporting: Api,
+        collector: Capture,
+        judge: ScriptedJudge,
+        monkeypatch: pytest.MonkeyPatch,
     ) -> None:
+        # Loupe's own telemetry settings: the SDK would add these headers to every export.
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-process-secret=do-not-leak")
         judge.script(model_and_judge)
         client = exporting.tenant_client()
         rule = make_rule(client, enabled=False)
@@ -223,6 +235,10 @@ class TestScoresGoOut:
             [record] = exported(exporting, own, trace_id, 1)
             assert record.attributes["loupe.result.id"] == result["id"]
             assert all(export.path == "/v1/logs" for export in own.exports)
+            # A tenant's collector gets neither the operator's headers nor the process's.
+            for export in own.exports:
+                assert "authorization" not in export.headers
+                assert "x-process-secret" not in export.headers
         assert not [
             record
             for export in collector.bodies("/v1/logs")
@@ -314,3 +330,10 @@ class TestExportSettings:
         assert TOKEN not in "\n".join(lines)
         with pytest.raises(ValidationError):
             Settings(otlp_export_endpoint="collector:4318")
+
+    def test_a_result_is_exported_once_older_than_the_delay(self) -> None:
+        """A result id is issued before its job commits it: the cursor only passes ids older
+        than LOUPE_OTLP_EXPORT_DELAY_SECONDS, so a slower job's earlier id is not skipped."""
+        boundary = settled_before(fast_settings(otlp_export_delay_seconds=10))
+        assert new_id("res") > boundary
+        assert f"res_{int((time.time() - 11) * 1000):012x}{'f' * 16}" < boundary

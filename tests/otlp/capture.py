@@ -51,6 +51,8 @@ class Export:
     body: bytes
     # What the capture answered it (200, or the refusal it was told to give).
     status: int = 200
+    # Its headers, names lower-cased.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -77,6 +79,7 @@ class Capture:
                             self.headers.get("Content-Encoding") or "",
                             body,
                             status,
+                            {name.lower(): value for name, value in self.headers.items()},
                         )
                     )
                 self.send_response(status)

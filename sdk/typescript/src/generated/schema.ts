@@ -526,8 +526,9 @@ export interface paths {
         put?: never;
         /**
          * Receive OpenTelemetry log records (OTLP/HTTP)
-         * @description An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
-         *     (the official instrumentation's details event) is not joined to its span yet.
+         * @description An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
+         *     instrumentation's details event, the earlier per-message events) are joined to their span,
+         *     whichever of the two arrives first.
          */
         post: operations["export_logs"];
         delete?: never;
@@ -710,6 +711,27 @@ export interface paths {
          *     `trace_id` and `span_id` and the day it was judged on.
          */
         get: operations["list_online_rule_results"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/online_rules/{rule_id}/trend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Online Rule Trend
+         * @description Each metric's mean score and pass rate per UTC hour or day, each with its 95% interval
+         *     inside the metric's range, from the rule's hourly rollups (kept as results are stored).
+         */
+        get: operations["get_online_rule_trend"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2788,6 +2810,29 @@ export interface components {
             /** @description Judge usage of this metric. */
             usage?: components["schemas"]["UsageTotals"];
         };
+        /** MetricTrend */
+        MetricTrend: {
+            /**
+             * Bounds
+             * @description The lowest and highest score it gives.
+             */
+            bounds: [
+                number,
+                number
+            ];
+            /**
+             * Metric
+             * @description The metric's name in the rule.
+             */
+            metric: string;
+            /**
+             * Points
+             * @description Buckets holding at least one result, oldest first.
+             */
+            points: components["schemas"]["TrendPoint"][];
+            /** Type */
+            type: string;
+        };
         /**
          * OnlineResult
          * @description A result of a judged production call, with where the call was traced.
@@ -2869,6 +2914,11 @@ export interface components {
             daily_usd: number | null;
             /** Enabled */
             enabled: boolean;
+            /**
+             * Export Endpoint
+             * @description OTLP/HTTP base URL its scores are sent to as OpenTelemetry `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
+             */
+            export_endpoint: string | null;
             /** Filter */
             filter: components["schemas"]["Condition"][];
             /** Id */
@@ -2911,6 +2961,11 @@ export interface components {
              */
             enabled?: boolean;
             /**
+             * Export Endpoint
+             * @description OTLP/HTTP base URL its scores are sent to as OpenTelemetry `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
+             */
+            export_endpoint?: string | null;
+            /**
              * Filter
              * @description Conditions a span must all meet; none: every GenAI call.
              */
@@ -2933,6 +2988,37 @@ export interface components {
             target?: "span" | "conversation";
         };
         /**
+         * OnlineRuleTrend
+         * @description Each metric of a rule over time: hourly or daily mean and pass rate with intervals.
+         */
+        OnlineRuleTrend: {
+            /**
+             * Bucket
+             * @enum {string}
+             */
+            bucket: "hour" | "day";
+            /** Metrics */
+            metrics: components["schemas"]["MetricTrend"][];
+            /**
+             * Object
+             * @default online_rule_trend
+             * @constant
+             */
+            object?: "online_rule_trend";
+            /** Rule Id */
+            rule_id: string;
+            /**
+             * Since
+             * Format: date-time
+             */
+            since: string;
+            /**
+             * Until
+             * Format: date-time
+             */
+            until: string;
+        };
+        /**
          * OnlineRuleUpdate
          * @description The fields to change; those left out keep their values.
          */
@@ -2941,6 +3027,11 @@ export interface components {
             daily_usd?: number | null;
             /** Enabled */
             enabled?: boolean | null;
+            /**
+             * Export Endpoint
+             * @description null: back to the server's endpoint.
+             */
+            export_endpoint?: string | null;
             /** Filter */
             filter?: components["schemas"]["Condition"][] | null;
             judge?: components["schemas"]["JudgeConfig"] | null;
@@ -3680,6 +3771,70 @@ export interface components {
              * @enum {string}
              */
             type: "text_to_image";
+        };
+        /**
+         * TrendPoint
+         * @description One metric's results of one bucket (a UTC hour or day), read from the rule's rollups.
+         */
+        TrendPoint: {
+            /**
+             * Bucket Start
+             * Format: date-time
+             * @description The bucket's first instant (UTC).
+             */
+            bucket_start: string;
+            /**
+             * Count
+             * @description Results stored in the bucket.
+             */
+            count: number;
+            /**
+             * Errored
+             * @description Of them, results with an error (no score).
+             */
+            errored: number;
+            /** Failed */
+            failed: number;
+            /**
+             * Mean
+             * @description The mean score; null without a scored result.
+             */
+            mean: number | null;
+            /**
+             * Mean Ci95
+             * @description 95% interval of the mean, inside the metric's score range; null with `mean_note` when there is too little to tell.
+             */
+            mean_ci95: [
+                number,
+                number
+            ] | null;
+            /**
+             * Mean Method
+             * @description `wilson` when every score is at a bound of the range, else `t` (Student's t from the bucket's sums, clipped to the range).
+             */
+            mean_method: string | null;
+            /** Mean Note */
+            mean_note?: string | null;
+            /**
+             * Pass Rate
+             * @description passed / (passed + failed); null without one.
+             */
+            pass_rate: number | null;
+            /**
+             * Pass Rate Ci95
+             * @description Wilson 95% interval of the pass rate; null below two verdicts.
+             */
+            pass_rate_ci95: [
+                number,
+                number
+            ] | null;
+            /** Passed */
+            passed: number;
+            /**
+             * Scored
+             * @description Of them, results with a score.
+             */
+            scored: number;
         };
         /**
          * Unmatched
@@ -7834,6 +7989,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListPage_OnlineResult_"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_online_rule_trend: {
+        parameters: {
+            query?: {
+                /** @description One metric's name; none: each. */
+                metric?: string | null;
+                /** @description `hour` (the default) or `day` (UTC days). */
+                bucket?: string | null;
+                /** @description ISO 8601 start (UTC if no offset); default 2 days (hour) or 30 days (day) before `until`. */
+                since?: string | null;
+                /** @description ISO 8601 end, excluded; default the current bucket's end. */
+                until?: string | null;
+            };
+            header?: never;
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OnlineRuleTrend"];
                 };
             };
             /** @description Bad Request */

@@ -120,6 +120,7 @@ from .metric_comparison_verdict import MetricComparisonVerdict
 from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
 from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
+from .metric_trend import MetricTrend
 from .online_result import OnlineResult
 from .online_result_logs import OnlineResultLogs
 from .online_rule import OnlineRule
@@ -127,6 +128,8 @@ from .online_rule_create import OnlineRuleCreate
 from .online_rule_create_target import OnlineRuleCreateTarget
 from .online_rule_metrics_item import OnlineRuleMetricsItem
 from .online_rule_target import OnlineRuleTarget
+from .online_rule_trend import OnlineRuleTrend
+from .online_rule_trend_bucket import OnlineRuleTrendBucket
 from .online_rule_update import OnlineRuleUpdate
 from .online_rule_update_target_type_0 import OnlineRuleUpdateTargetType0
 from .output_item import OutputItem
@@ -176,6 +179,7 @@ from .test_case_list import TestCaseList
 from .test_case_metadata_type_0 import TestCaseMetadataType0
 from .text_part import TextPart
 from .text_to_image_spec import TextToImageSpec
+from .trend_point import TrendPoint
 from .unmatched import Unmatched
 from .unmatched_item import UnmatchedItem
 from .unmatched_item_reason import UnmatchedItemReason
@@ -314,6 +318,7 @@ __all__ = (
     "MetricMismatch",
     "MetricSummary",
     "MetricSummaryCiMethodType0",
+    "MetricTrend",
     "OnlineResult",
     "OnlineResultLogs",
     "OnlineRule",
@@ -321,6 +326,8 @@ __all__ = (
     "OnlineRuleCreateTarget",
     "OnlineRuleMetricsItem",
     "OnlineRuleTarget",
+    "OnlineRuleTrend",
+    "OnlineRuleTrendBucket",
     "OnlineRuleUpdate",
     "OnlineRuleUpdateTargetType0",
     "OutputItem",
@@ -370,6 +377,7 @@ __all__ = (
     "TestCaseMetadataType0",
     "TextPart",
     "TextToImageSpec",
+    "TrendPoint",
     "Unmatched",
     "UnmatchedItem",
     "UnmatchedItemReason",

@@ -38,6 +38,9 @@ class OnlineRule:
             created_at (datetime.datetime):
             daily_usd (float | None):
             enabled (bool):
+            export_endpoint (None | str): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
+                `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the
+                server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
             filter_ (list[Condition]):
             id (str):
             judge (JudgeConfig | None):
@@ -54,6 +57,7 @@ class OnlineRule:
     created_at: datetime.datetime
     daily_usd: float | None
     enabled: bool
+    export_endpoint: None | str
     filter_: list[Condition]
     id: str
     judge: JudgeConfig | None
@@ -83,6 +87,9 @@ class OnlineRule:
         daily_usd = self.daily_usd
 
         enabled = self.enabled
+
+        export_endpoint: None | str
+        export_endpoint = self.export_endpoint
 
         filter_ = []
         for filter_item_data in self.filter_:
@@ -124,6 +131,7 @@ class OnlineRule:
             "created_at": created_at,
             "daily_usd": daily_usd,
             "enabled": enabled,
+            "export_endpoint": export_endpoint,
             "filter": filter_,
             "id": id,
             "judge": judge,
@@ -167,6 +175,14 @@ class OnlineRule:
 
 
         enabled = d.pop("enabled")
+
+        def _parse_export_endpoint(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        export_endpoint = _parse_export_endpoint(d.pop("export_endpoint"))
+
 
         filter_ = []
         _filter_ = d.pop("filter")
@@ -234,6 +250,7 @@ class OnlineRule:
             created_at=created_at,
             daily_usd=daily_usd,
             enabled=enabled,
+            export_endpoint=export_endpoint,
             filter_=filter_,
             id=id,
             judge=judge,

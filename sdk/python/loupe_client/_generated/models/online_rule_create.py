@@ -60,6 +60,9 @@ class OnlineRuleCreate:
                 API process samples a trace the same way and a trace's calls are judged together.
             daily_usd (float | None | Unset): What its judge calls may cost per UTC day; none: no cap.
             enabled (bool | Unset):  Default: True.
+            export_endpoint (None | str | Unset): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
+                `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the
+                server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
             filter_ (list[Condition] | Unset): Conditions a span must all meet; none: every GenAI call.
             judge (JudgeConfig | None | Unset):
             target (OnlineRuleCreateTarget | Unset): `span`: each call is judged on its own. `conversation`: every call of a
@@ -71,6 +74,7 @@ class OnlineRuleCreate:
     sampling: Sampling
     daily_usd: float | None | Unset = UNSET
     enabled: bool | Unset = True
+    export_endpoint: None | str | Unset = UNSET
     filter_: list[Condition] | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
     target: OnlineRuleCreateTarget | Unset = 'span'
@@ -160,6 +164,12 @@ class OnlineRuleCreate:
 
         enabled = self.enabled
 
+        export_endpoint: None | str | Unset
+        if isinstance(self.export_endpoint, Unset):
+            export_endpoint = UNSET
+        else:
+            export_endpoint = self.export_endpoint
+
         filter_: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.filter_, Unset):
             filter_ = []
@@ -194,6 +204,8 @@ class OnlineRuleCreate:
             field_dict["daily_usd"] = daily_usd
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
+        if export_endpoint is not UNSET:
+            field_dict["export_endpoint"] = export_endpoint
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
         if judge is not UNSET:
@@ -446,6 +458,16 @@ class OnlineRuleCreate:
 
         enabled = d.pop("enabled", UNSET)
 
+        def _parse_export_endpoint(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        export_endpoint = _parse_export_endpoint(d.pop("export_endpoint", UNSET))
+
+
         _filter_ = d.pop("filter", UNSET)
         filter_: list[Condition] | Unset = UNSET
         if _filter_ is not UNSET:
@@ -494,6 +516,7 @@ class OnlineRuleCreate:
             sampling=sampling,
             daily_usd=daily_usd,
             enabled=enabled,
+            export_endpoint=export_endpoint,
             filter_=filter_,
             judge=judge,
             target=target,

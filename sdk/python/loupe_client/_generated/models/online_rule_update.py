@@ -52,6 +52,7 @@ class OnlineRuleUpdate:
         Attributes:
             daily_usd (float | None | Unset):
             enabled (bool | None | Unset):
+            export_endpoint (None | str | Unset): null: back to the server's endpoint.
             filter_ (list[Condition] | None | Unset):
             judge (JudgeConfig | None | Unset):
             metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
@@ -65,6 +66,7 @@ class OnlineRuleUpdate:
 
     daily_usd: float | None | Unset = UNSET
     enabled: bool | None | Unset = UNSET
+    export_endpoint: None | str | Unset = UNSET
     filter_: list[Condition] | None | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
     metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset = UNSET
@@ -110,6 +112,12 @@ class OnlineRuleUpdate:
             enabled = UNSET
         else:
             enabled = self.enabled
+
+        export_endpoint: None | str | Unset
+        if isinstance(self.export_endpoint, Unset):
+            export_endpoint = UNSET
+        else:
+            export_endpoint = self.export_endpoint
 
         filter_: list[dict[str, Any]] | None | Unset
         if isinstance(self.filter_, Unset):
@@ -215,6 +223,8 @@ class OnlineRuleUpdate:
             field_dict["daily_usd"] = daily_usd
         if enabled is not UNSET:
             field_dict["enabled"] = enabled
+        if export_endpoint is not UNSET:
+            field_dict["export_endpoint"] = export_endpoint
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
         if judge is not UNSET:
@@ -275,6 +285,16 @@ class OnlineRuleUpdate:
             return cast(bool | None | Unset, data)
 
         enabled = _parse_enabled(d.pop("enabled", UNSET))
+
+
+        def _parse_export_endpoint(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        export_endpoint = _parse_export_endpoint(d.pop("export_endpoint", UNSET))
 
 
         def _parse_filter_(data: object) -> list[Condition] | None | Unset:
@@ -587,6 +607,7 @@ class OnlineRuleUpdate:
         online_rule_update = cls(
             daily_usd=daily_usd,
             enabled=enabled,
+            export_endpoint=export_endpoint,
             filter_=filter_,
             judge=judge,
             metrics=metrics,

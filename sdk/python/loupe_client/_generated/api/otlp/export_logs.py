@@ -94,8 +94,9 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Receive OpenTelemetry log records (OTLP/HTTP)
 
-     An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
-    (the official instrumentation's details event) is not joined to its span yet.
+     An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
+    instrumentation's details event, the earlier per-message events) are joined to their span,
+    whichever of the two arrives first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -123,8 +124,9 @@ def sync(
 ) -> Any | Problem | None:
     """ Receive OpenTelemetry log records (OTLP/HTTP)
 
-     An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
-    (the official instrumentation's details event) is not joined to its span yet.
+     An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
+    instrumentation's details event, the earlier per-message events) are joined to their span,
+    whichever of the two arrives first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -147,8 +149,9 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Receive OpenTelemetry log records (OTLP/HTTP)
 
-     An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
-    (the official instrumentation's details event) is not joined to its span yet.
+     An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
+    instrumentation's details event, the earlier per-message events) are joined to their span,
+    whichever of the two arrives first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -176,8 +179,9 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Receive OpenTelemetry log records (OTLP/HTTP)
 
-     An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
-    (the official instrumentation's details event) is not joined to its span yet.
+     An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
+    instrumentation's details event, the earlier per-message events) are joined to their span,
+    whichever of the two arrives first.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
