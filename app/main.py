@@ -69,7 +69,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         BodySizeLimitMiddleware,
         max_bytes=settings.max_body_bytes,
         # Benchmark files are larger than any JSON request.
-        path_limits={"/v1/datasets": (settings.max_dataset_bytes, "LOUPE_MAX_DATASET_BYTES")},
+        path_limits={
+            "/v1/datasets": (settings.max_dataset_bytes, "LOUPE_MAX_DATASET_BYTES"),
+            # An OTLP export is refused past its limit before it is decompressed too.
+            "/v1/traces": (settings.otlp_max_bytes, "LOUPE_OTLP_MAX_BYTES"),
+            "/v1/logs": (settings.otlp_max_bytes, "LOUPE_OTLP_MAX_BYTES"),
+        },
     )
     # Outermost: a refused body (413) is counted and carries its request id too.
     app.add_middleware(RequestTelemetryMiddleware)

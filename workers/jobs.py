@@ -8,6 +8,7 @@ from app.db import utcnow
 from app.evaluations import recovery
 from app.evaluations import tasks as evaluation_tasks
 from app.online import export as online_export
+from app.online import ingest as online_ingest
 from app.runtime import current
 from app.tenants import repository as tenants
 from app.webhooks import tasks as webhook_tasks
@@ -39,6 +40,8 @@ def tick() -> None:
     webhook_tasks.enqueue_due(runtime)
     # Online rules' new results go out as OpenTelemetry events (never waiting on a collector).
     online_export.enqueue_due(runtime)
+    # Spans that waited their join window for log records in vain are counted as they stand.
+    online_ingest.expire_pending(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)
         tenants.prune_signed_out_sessions(session, utcnow())

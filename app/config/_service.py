@@ -36,6 +36,14 @@ class ServiceFields(BaseSettings):
     """Metrics per evaluation; more answers 422 naming the setting and `metrics` (no fixed cap
     behind it either).
     """
+    otlp_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
+    """An OTLP/HTTP export (`POST /v1/traces`, `/v1/logs`) larger than this once decompressed
+    gets 413, as the OTLP specification recommends (64 MiB); the API holds at most about three
+    times this much per request while it decodes one."""
+    otlp_join_seconds: float = Field(default=30.0, gt=0)
+    """How long a GenAI span whose messages travel in log records (sent by the instrumentation
+    in other requests) waits for them, and its records for it, before it is counted without
+    content."""
 
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=1000, ge=1)

@@ -17,6 +17,7 @@ from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
 from app.models.metric_summary import MetricSummary
 from app.models.online_rule import OnlineRollup, OnlineRule, OnlineRuleCount, OnlineRuleDay
+from app.models.otlp_pending import OtlpPending
 from app.models.result import Result
 from app.models.run import Run
 from app.models.run_score import RunScore
@@ -48,6 +49,7 @@ __all__ = [
     "OnlineRule",
     "OnlineRuleCount",
     "OnlineRuleDay",
+    "OtlpPending",
     "Result",
     "Run",
     "RunScore",

@@ -7,25 +7,28 @@ Counters are added once per request and rule, never per span; only sampled calls
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
+from app import otlp
 from app.db import utcnow
 from app.evaluations import appending, judging
 from app.evaluations.schemas import TERMINAL_STATUSES, JudgeConfig
 from app.media import ingest as media
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Evaluation, OnlineRule, Tenant
-from app.online import matching
-from app.online.repository import OnlineRuleRepository
+from app.online import joining, matching
+from app.online.repository import OnlineRuleRepository, OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text
 from app.outbox import outbox
 from app.problems import ProblemError
 from app.runtime import Runtime
 from app.telemetry.metrics import ONLINE_CALLS
 from app.tenants.limits import admit_spend
+from app.unscoped.otlp_pending import UnscopedOtlpPendingRepository
 
 KIND = "online"
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
@@ -40,21 +43,65 @@ class Taken:
     judged: dict[str, int] = field(default_factory=dict)
 
 
-def take(
-    session: Session, runtime: Runtime, tenant: Tenant, calls: Sequence[JudgedCall | Skipped]
+def take_spans(
+    session: Session, runtime: Runtime, tenant: Tenant, spans: Sequence[otlp.Span]
 ) -> Taken:
-    """Run the calls of one request through the tenant's enabled rules; the caller commits."""
+    """Run one request's spans through the tenant's enabled rules; the caller commits. A span
+    whose messages travel in log records waits for them (app/online/joining.py)."""
+    rules = OnlineRuleRepository(session, tenant.id).enabled()
+    if not rules:
+        return Taken()
+    pending = OtlpPendingRepository(session, tenant.id)
+    return take(session, runtime, tenant, joining.calls_of_spans(pending, spans), rules)
+
+
+def take_records(
+    session: Session, runtime: Runtime, tenant: Tenant, records: Sequence[otlp.LogRecord]
+) -> Taken:
+    """Run the calls these log records complete through the tenant's rules; the caller commits."""
+    rules = OnlineRuleRepository(session, tenant.id).enabled()
+    if not rules:
+        return Taken()
+    pending = OtlpPendingRepository(session, tenant.id)
+    return take(session, runtime, tenant, joining.calls_of_records(pending, records), rules)
+
+
+def expire_pending(runtime: Runtime) -> int:
+    """Count the spans that waited LOUPE_OTLP_JOIN_SECONDS for records that never came (as
+    they stand: without content) and drop records whose span never came; how many items."""
+    cutoff = utcnow() - timedelta(seconds=runtime.settings.otlp_join_seconds)
+    with runtime.session() as session:
+        rows = UnscopedOtlpPendingRepository(session).take_expired(cutoff)
+        by_tenant: dict[str, list[otlp.Span]] = {}
+        for row in rows:
+            if row.what == "span":
+                by_tenant.setdefault(row.tenant_id, []).append(otlp.unpack_span(row.body))
+        for tenant_id, spans in by_tenant.items():
+            tenant = session.get(Tenant, tenant_id)
+            rules = OnlineRuleRepository(session, tenant_id).enabled() if tenant else []
+            if tenant is not None and rules:
+                take(session, runtime, tenant, joining.expired_calls(spans), rules)
+        session.commit()
+    return len(rows)
+
+
+def take(
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    calls: Sequence[JudgedCall | Skipped],
+    rules: Sequence[OnlineRule],
+) -> Taken:
+    """Run calls through these rules of the tenant: counted, filtered, sampled, judged."""
     model_calls = [
         call
         for call in calls
         if not (isinstance(call, Skipped) and call.reason == SkipReason.NOT_A_MODEL_CALL)
     ]
     taken = Taken(calls=len(model_calls))
-    rules_repo = OnlineRuleRepository(session, tenant.id)
-    rules = rules_repo.enabled() if model_calls else []
-    if not rules:
+    if not model_calls:
         return taken
-    days = rules_repo
+    days = OnlineRuleRepository(session, tenant.id)
     day = utcnow().date().isoformat()
     counts: Counter[tuple[str, str]] = Counter()
     for rule in rules:
@@ -156,7 +203,7 @@ def _day_evaluation(
     """The rule's evaluation of `day`, made on its first judged call, locked until commit."""
     evaluation_id = days.evaluation_id(rule, day)
     if evaluation_id is not None:
-        evaluation = appending.lock(session, tenant.id, evaluation_id)
+        evaluation = appending.lock(session, evaluation_id)
         if evaluation is not None:
             return evaluation
     specs = [_metric.validate_python(spec) for spec in rule.metrics]

@@ -8,6 +8,8 @@ the size limit, 503 with `Retry-After` when the database is away (exporters retr
 the request's encoding too (a `google.rpc.Status`, `app.problems`' `otlp` dialect).
 """
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
@@ -15,6 +17,7 @@ from google.protobuf import json_format
 from opentelemetry.proto.collector.logs.v1.logs_service_pb2 import ExportLogsServiceResponse
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceResponse
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
 
 from app import otlp
 from app.api.deps import RuntimeDep, TenantDep
@@ -50,7 +53,7 @@ async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep
     GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged)."""
     kind, body = await _read(request, runtime)
     try:
-        spans = otlp.decode_traces(body, kind, max_body=otlp.DEFAULT_MAX_BODY)
+        spans = otlp.decode_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
     rejected = await run_in_threadpool(_take, runtime, tenant.id, spans)
@@ -70,13 +73,15 @@ async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep
     responses={200: {"content": {otlp.PROTOBUF: {}, otlp.JSON: {}}}},
 )
 async def export_logs(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
-    """An `ExportLogsServiceRequest`: decoded and checked. Content carried only in log records
-    (the official instrumentation's details event) is not joined to its span yet."""
+    """An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
+    instrumentation's details event, the earlier per-message events) are joined to their span,
+    whichever of the two arrives first."""
     kind, body = await _read(request, runtime)
     try:
-        otlp.decode_logs(body, kind, max_body=otlp.DEFAULT_MAX_BODY)
+        records = otlp.decode_logs(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
+    await run_in_threadpool(_take_records, runtime, tenant.id, records)
     return _answer(kind, ExportLogsServiceResponse())
 
 
@@ -84,7 +89,9 @@ async def _read(request: Request, runtime: Runtime) -> tuple[str, bytes]:
     """The body's media type and its bytes, decompressed under the limit as they arrive."""
     try:
         kind = otlp.media_type(request.headers.get("content-type"))
-        reader = otlp.Decompressor(request.headers.get("content-encoding"), otlp.DEFAULT_MAX_BODY)
+        reader = otlp.Decompressor(
+            request.headers.get("content-encoding"), runtime.settings.otlp_max_bytes
+        )
         async for chunk in request.stream():
             reader.feed(chunk)
         return kind, reader.finish()
@@ -106,12 +113,24 @@ def _bad(error: Exception) -> ProblemError:
 
 def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> int:
     """Run the spans through the tenant's rules and commit; how many were rejected."""
-    calls = otlp.judged_calls(spans)
-    rejected = sum(
-        1
-        for call in calls
-        if isinstance(call, otlp.Skipped) and call.reason == otlp.SkipReason.INVALID_IDS
+    _ingest(
+        runtime,
+        tenant_id,
+        lambda session, tenant: ingest.take_spans(session, runtime, tenant, spans),
     )
+    return sum(1 for span in spans if len(span.trace_id) != 32 or len(span.span_id) != 16)
+
+
+def _take_records(runtime: Runtime, tenant_id: str, records: list[otlp.LogRecord]) -> None:
+    _ingest(
+        runtime,
+        tenant_id,
+        lambda session, tenant: ingest.take_records(session, runtime, tenant, records),
+    )
+
+
+def _ingest(runtime: Runtime, tenant_id: str, work: Callable[[Session, Tenant], object]) -> None:
+    """Run `work` in a transaction of its own and commit it; 503 when the database is away."""
     # Two requests making a rule's first evaluation of the day at once: the second one's
     # insert conflicts, and it runs again on the row the first one made.
     for attempt in (1, 2):
@@ -119,9 +138,9 @@ def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> int:
             with runtime.session() as session:
                 tenant = session.get(Tenant, tenant_id)
                 if tenant is not None:
-                    ingest.take(session, runtime, tenant, calls)
+                    work(session, tenant)
                     session.commit()
-            return rejected
+            return
         except IntegrityError:
             if attempt == 2:
                 raise
@@ -133,7 +152,6 @@ def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> int:
                 slug="unavailable",
                 headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
             ) from None
-    return rejected
 
 
 def _answer(kind: str, message: object) -> Response:

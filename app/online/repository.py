@@ -4,9 +4,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, tuple_
+from sqlalchemy import delete, func, insert, select, tuple_
 
-from app.db import dialect_insert
+from app.db import dialect_insert, utcnow
 from app.models import (
     Evaluation,
     MetricSummary,
@@ -14,6 +14,7 @@ from app.models import (
     OnlineRule,
     OnlineRuleCount,
     OnlineRuleDay,
+    OtlpPending,
     Result,
     TestCase,
 )
@@ -191,3 +192,45 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
                 set_={"count": OnlineRuleCount.count + statement.excluded.count},
             ).values(rows)
         )
+
+
+class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
+    """A tenant's spans and log records kept aside until their partner arrives."""
+
+    model = OtlpPending
+
+    def keep(self, what: str, items: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
+        """Keep (trace id, span id, packed span or record) items aside."""
+        if items:
+            self.session.execute(
+                insert(OtlpPending),
+                [
+                    {
+                        "tenant_id": self.tenant_id,
+                        "trace_id": trace_id,
+                        "span_id": span_id,
+                        "what": what,
+                        "body": body,
+                        "received_at": utcnow(),
+                    }
+                    for trace_id, span_id, body in items
+                ],
+            )
+
+    def take(self, what: str, span_ids: Iterable[str]) -> list[OtlpPending]:
+        """The kept items of these spans (deleted as they are read: the caller consumes them)."""
+        wanted = sorted(set(span_ids))
+        if not wanted:
+            return []
+        rows = list(
+            self.session.scalars(
+                self.get_base_statement().where(
+                    OtlpPending.what == what, OtlpPending.span_id.in_(wanted)
+                )
+            )
+        )
+        if rows:
+            self.session.execute(
+                delete(OtlpPending).where(OtlpPending.id.in_([row.id for row in rows]))
+            )
+        return rows

@@ -6,7 +6,7 @@ every message convention the instrumentations emit to a JudgedCall, or a Skipped
 """
 
 from app.otlp._body import Decompressor, decompress
-from app.otlp._calls import JudgedCall, Skipped, SkipReason, judged_calls
+from app.otlp._calls import JudgedCall, Skipped, SkipReason, judged_calls, message_record
 from app.otlp._content import Image, Message, Text, ToolCall, ToolResult
 from app.otlp._decode import (
     DEFAULT_MAX_BODY,
@@ -18,6 +18,7 @@ from app.otlp._decode import (
 )
 from app.otlp._errors import BodyTooLarge, OtlpDecodeError, UnsupportedContentType
 from app.otlp._limits import DEFAULT_LIMITS, Limits
+from app.otlp._packing import pack, unpack_record, unpack_span
 from app.otlp._records import LogRecord, Span, SpanEvent, plain_value
 
 __all__ = [
@@ -46,5 +47,9 @@ __all__ = [
     "decompress",
     "judged_calls",
     "media_type",
+    "message_record",
+    "pack",
     "plain_value",
+    "unpack_record",
+    "unpack_span",
 ]

@@ -81,6 +81,11 @@ _CALL_REQUEST_TYPES = frozenset({"chat", "completion"})
 _CONTENT_HINTS = ("message", "prompt", "completion", "input.value", "output.value", "content")
 
 
+def message_record(record: LogRecord) -> bool:
+    """Whether a log record carries a call's messages (and names the span it belongs to)."""
+    return bool(record.span_id) and conventions.message_events_named(record.event_name)
+
+
 def judged_calls(
     spans: Sequence[Span], logs: Sequence[LogRecord] = (), limits: Limits = DEFAULT_LIMITS
 ) -> list[JudgedCall | Skipped]:
@@ -94,7 +99,7 @@ def judged_calls(
     """
     by_span: dict[tuple[str, str], list[LogRecord]] = defaultdict(list)
     for record in logs:
-        if record.span_id and conventions.message_events_named(record.event_name):
+        if message_record(record):
             by_span[(record.trace_id, record.span_id)].append(record)
     documents = _retrieval_documents(spans, limits)
     results: list[JudgedCall | Skipped] = []

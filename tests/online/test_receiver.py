@@ -4,8 +4,10 @@ the tenant's online rules count, filter and sample them, and workers judge the s
 (issue 26). The model the application calls and Loupe's judge are the loopback stand-in."""
 
 import base64
+import gzip
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,7 +17,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceResponse,
 )
 
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
 from tests.otlp.capture import (
     ANSWER,
@@ -300,3 +302,29 @@ class TestReceiverAnswers:
         )
         assert anonymous.status_code == 401
         assert Status.FromString(anonymous.content).code == 16
+
+
+class TestLimits:
+    def test_an_export_past_the_limit_is_a_413_compressed_or_not(self, tmp_path: Path) -> None:
+        with side_app(tmp_path, otlp_max_bytes=4096) as app, app.tenant_client() as client:
+            # 1 MiB of zeros gzips to about 1 KiB: refused once it grows past the limit.
+            bomb = gzip.compress(b"\0" * (1 << 20))
+            assert len(bomb) < 4096
+            response = client.post(
+                "/v1/traces",
+                content=bomb,
+                headers={
+                    "Content-Type": "application/x-protobuf",
+                    "Content-Encoding": "gzip",
+                },
+            )
+            assert response.status_code == 413
+            status = Status.FromString(response.content)
+            assert status.code == 8 and "4096" in status.message
+            # A body past the limit as sent is refused before it is read.
+            response = client.post(
+                "/v1/logs",
+                content=b"\0" * 8192,
+                headers={"Content-Type": "application/x-protobuf"},
+            )
+            assert response.status_code == 413

@@ -1,0 +1,65 @@
+"""Spans and the log records carrying their messages, joined across requests.
+
+Some instrumentations put a call's messages in log records (the official one's details event,
+the earlier per-message events) that their exporters send apart from the span, in either
+order. A span that gives no content keeps aside until its records come, and records until
+their span does, for LOUPE_OTLP_JOIN_SECONDS; past that the ticker counts the span as it
+stands (no content) and drops the records.
+"""
+
+from collections.abc import Sequence
+
+from app import otlp
+from app.online.repository import OtlpPendingRepository
+from app.otlp import JudgedCall, LogRecord, Skipped, SkipReason, Span
+
+Call = JudgedCall | Skipped
+
+
+def calls_of_spans(pending: OtlpPendingRepository, spans: Sequence[Span]) -> list[Call]:
+    """The spans' calls, their records joined from those kept aside; a span that gives no
+    content is kept aside for its records instead of being returned."""
+    kept = [otlp.unpack_record(row.body) for row in pending.take("log", _span_ids(spans))]
+    joined = {(record.trace_id, record.span_id) for record in kept}
+    by_key = {(span.trace_id, span.span_id): span for span in spans}
+    calls, waiting = [], []
+    for call in otlp.judged_calls(spans, kept):
+        key = (call.trace_id, call.span_id)
+        if _contentless(call) and key not in joined and key in by_key:
+            waiting.append((*key, otlp.pack(by_key[key])))
+            continue
+        calls.append(call)
+    pending.keep("span", waiting)
+    return calls
+
+
+def calls_of_records(pending: OtlpPendingRepository, records: Sequence[LogRecord]) -> list[Call]:
+    """The calls of the spans kept aside that these records complete; records whose span has
+    not come yet are kept aside for it."""
+    carrying = [record for record in records if otlp.message_record(record)]
+    if not carrying:
+        return []
+    spans = [otlp.unpack_span(row.body) for row in pending.take("span", _span_ids(carrying))]
+    present = {(span.trace_id, span.span_id) for span in spans}
+    pending.keep(
+        "log",
+        [
+            (record.trace_id, record.span_id, otlp.pack(record))
+            for record in carrying
+            if (record.trace_id, record.span_id) not in present
+        ],
+    )
+    return otlp.judged_calls(spans, carrying) if spans else []
+
+
+def expired_calls(spans: Sequence[Span]) -> list[Call]:
+    """Spans whose records never came, as they stand (counted without content)."""
+    return otlp.judged_calls(spans)
+
+
+def _contentless(call: Call) -> bool:
+    return isinstance(call, Skipped) and call.reason == SkipReason.NO_CONTENT
+
+
+def _span_ids(items: Sequence[Span] | Sequence[LogRecord]) -> list[str]:
+    return [item.span_id for item in items if item.span_id]

@@ -1,0 +1,29 @@
+"""Kept-aside spans and records past their join window, for the ticker (every tenant's)."""
+
+from datetime import datetime
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from app.models import OtlpPending
+
+
+class UnscopedOtlpPendingRepository:
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def take_expired(self, cutoff: datetime, limit: int = 5000) -> list[OtlpPending]:
+        """Items kept since before `cutoff`, oldest first (deleted as they are read)."""
+        rows = list(
+            self.session.scalars(
+                select(OtlpPending)
+                .where(OtlpPending.received_at < cutoff)
+                .order_by(OtlpPending.id)
+                .limit(limit)
+            )
+        )
+        if rows:
+            self.session.execute(
+                delete(OtlpPending).where(OtlpPending.id.in_([row.id for row in rows]))
+            )
+        return rows
