@@ -203,7 +203,7 @@ def _day_evaluation(
     """The rule's evaluation of `day`, made on its first judged call, locked until commit."""
     evaluation_id = days.evaluation_id(rule, day)
     if evaluation_id is not None:
-        evaluation = appending.lock(session, evaluation_id)
+        evaluation = appending.lock(session, tenant.id, evaluation_id)
         if evaluation is not None:
             return evaluation
     specs = [_metric.validate_python(spec) for spec in rule.metrics]
