@@ -14,13 +14,35 @@ from pathlib import Path
 
 APP = Path(__file__).resolve().parents[2] / "app"
 
-# Each kind other than the core's own (`evaluation`, app/evaluations) by its folder.
-FOLDERS = {"run": "runs", "eval_run": "evals", "online": "online"}
+
+def registered() -> dict[str, tuple[str, str]]:
+    """Each registered kind other than the core's own (`evaluation`, app/evaluations), by its
+    stored name: its folder (the package its strategy class lives in) and that class's name.
+    Read from the registry, so a kind registered tomorrow is searched for too."""
+    from app.evaluations.kinds import DEFAULT_KIND
+    from app.kinds import KINDS
+
+    found = {}
+    for name, entry in KINDS.items():
+        if name == DEFAULT_KIND:
+            continue
+        kind_class = type(entry.kind)
+        found[name] = (kind_class.__module__.split(".")[1], kind_class.__name__)
+    return found
+
+
+KINDS = registered()
+FOLDERS = {name: folder for name, (folder, _) in KINDS.items()}
+# Kinds' own console pages (a kind with reports of its own shows them there).
 ALLOWED = ("kinds.py", "models/", "console/run_pages.py", "console/online_pages.py")
+# Names of a kind's things that the registry does not say: the eval run kind's constant and
+# its tables' classes.
+ALIASES = ("EVAL_RUN", r"EvalRun\w*")
 # Its stored name as a literal, an import of its package, or its classes' names.
 NAMING = re.compile(
-    r"""(["'])(?:run|eval_run|online)\1|\bapp\.(?:runs|evals|online)\b"""
-    r"""|\b(?:EVAL_RUN|EvalRun\w*|RunKind|OnlineKind)\b"""
+    rf"""(["'])(?:{"|".join(map(re.escape, KINDS))})\1"""
+    rf"""|\bapp\.(?:{"|".join(FOLDERS.values())})\b"""
+    rf"""|\b(?:{"|".join([*ALIASES, *(cls for _, cls in KINDS.values())])})\b"""
 )
 # The one kind-named member of the generic layer: an evaluation's `eval_run` origin (eval id
 # and name, run name), an API field since OpenAI eval runs were listed beside evaluations;
@@ -43,6 +65,15 @@ def mentions() -> list[str]:
 
 def test_no_module_outside_a_kinds_folder_names_it() -> None:
     assert mentions() == []
+
+
+def test_every_registered_kind_is_searched_for() -> None:
+    """The registry's kinds (all but the core's own), each in a folder of its own under app/
+    that no other kind shares."""
+    assert {"run", "eval_run", "online"} <= set(KINDS)
+    assert len(set(FOLDERS.values())) == len(FOLDERS)
+    for folder, _ in KINDS.values():
+        assert (APP / folder / "__init__.py").is_file(), folder
 
 
 def test_the_search_finds_what_it_looks_for(tmp_path: Path) -> None:
