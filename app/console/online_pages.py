@@ -49,6 +49,10 @@ def online_rule_page(
     stored = service.get_or_404(session, tenant, rule_id)
     query = trend.parse(stored, None, bucket, None, None)
     shown = trend.trend(session, tenant, stored, query)
+    # The charts start a bucket before the earliest point shown, not at the trend's start: two
+    # days of hours with results in the last few would otherwise crowd them at the right edge.
+    firsts = [m.points[0].bucket_start for m in shown.metrics if m.points]
+    start = max(shown.since, min(firsts) - trend.BUCKETS[shown.bucket]) if firsts else shown.since
     return page(
         request,
         "online_rule.html",
@@ -56,7 +60,7 @@ def online_rule_page(
         rule=service.to_schema(session, tenant, stored),
         skip_words=reads.skip_words,
         trend=shown,
-        charts={m.metric: chart(m, shown.since, shown.until) for m in shown.metrics},
+        charts={m.metric: chart(m, start, shown.until) for m in shown.metrics},
         calls=reads.latest_calls(session, tenant, rule_id, CALLS),
     )
 

@@ -7,15 +7,20 @@ docs/screenshots/online-rule.png and online-rule-narrow.png."""
 
 import base64
 import json
+import re
+from datetime import timedelta
 from typing import Any
 
 import httpx
 from playwright.sync_api import Page, expect
+from sqlalchemy import update
 
+from app.db import utcnow
+from app.models import OnlineRollup
 from tests.console.test_browser import SHOTS, image_loaded, sign_in
 from tests.console.test_browser_compare_narrow import NARROW, fits
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge, task_of
 from tests.online.test_receiver import G_EVAL, judged_results, model_and_judge, semconv_span
 from tests.otlp.capture import red_square_png
 
@@ -42,13 +47,37 @@ def image_span(span_id: str, trace_id: str) -> dict[str, Any]:
     return entry
 
 
-def text_span(span_id: str, trace_id: str) -> dict[str, Any]:
-    return semconv_span(span_id, "shop-assistant", "Capital of France?", trace_id=trace_id)
+def text_span(number: int, sampled: bool = True) -> dict[str, Any]:
+    """A text call asking `question N` (the judge scores it N out of 10), its trace sampled at
+    a rate of 0.5 or not (by the trace id's lower 64 bits)."""
+    trace_id = f"5b8efff798038103{'0' if sampled else 'f'}{number:015x}"
+    return semconv_span(f"{number:016x}", "shop-assistant", f"question {number}", trace_id)
+
+
+def scores_by_question(request: dict) -> Reply | dict:
+    """The judge scores `question N` N out of 10, other calls as plausible_answer does."""
+    found = re.search(r"question (\d+)", json.dumps(request))
+    if task_of(request) == "g_eval_score" and found:
+        reason = f"Graded {found.group(1)} of 10: it names the shape correctly."
+        return Reply(content=json.dumps({"reason": reason, "score": int(found.group(1))}))
+    return model_and_judge(request)
+
+
+def earlier(console: Api, rule_id: str, hours: int) -> None:
+    """File the rule's results of this hour under an earlier hour, as if judged then."""
+    hour = utcnow().replace(minute=0, second=0, microsecond=0)
+    with console.served.runtime.session() as session:
+        session.execute(
+            update(OnlineRollup)
+            .where(OnlineRollup.rule_id == rule_id, OnlineRollup.bucket_start >= hour)
+            .values(bucket_start=hour - timedelta(hours=hours))
+        )
+        session.commit()
 
 
 def production(console: Api, client: httpx.Client) -> dict[str, Any]:
-    """A rule sampling half the traces (by the trace id's lower 64 bits) that judged an image
-    call and a text call, and left a third call's trace out."""
+    """A rule sampling half the traces that judged an image call and three text calls over two
+    hours, and left a fifth call's trace out."""
     rule = client.post(
         "/v1/online_rules",
         json={
@@ -60,14 +89,16 @@ def production(console: Api, client: httpx.Client) -> dict[str, Any]:
         },
     )
     assert rule.status_code == 201, rule.text
-    spans = [
-        image_span("00f067aa0ba902b7", "5b8efff7980381030000000000000c0c"),
-        text_span("00f067aa0ba902b8", "5b8efff7980381030000000000000c0d"),
-        text_span("00f067aa0ba902b9", "5b8efff798038103f000000000000c0e"),
-    ]
-    sent = client.post("/v1/traces", json={"resourceSpans": spans})
-    assert sent.status_code == 200, sent.text
-    judged_results(console, client, rule.json()["id"], 2)
+    rule_id = rule.json()["id"]
+    for spans, judged in (
+        ([text_span(9), text_span(4), text_span(7, sampled=False)], 2),
+        ([image_span("00f067aa0ba902b7", "5b8efff7980381030000000000000c0c"), text_span(10)], 4),
+    ):
+        sent = client.post("/v1/traces", json={"resourceSpans": spans})
+        assert sent.status_code == 200, sent.text
+        judged_results(console, client, rule_id, judged)
+        if judged == 2:
+            earlier(console, rule_id, hours=3)
     return rule.json()
 
 
@@ -80,7 +111,7 @@ class TestRulePage:
         errors: list[str],
         off_loopback: list[str],
     ) -> None:
-        judge.script(model_and_judge)
+        judge.script(scores_by_question)
         key = console.new_key("online-acme")
         client = console.client(key)
         rule = production(console, client)
@@ -89,8 +120,8 @@ class TestRulePage:
         page.get_by_role("navigation", name="Main").get_by_role("link", name="Production").click()
         expect(page.get_by_role("heading", name="Production", exact=True)).to_be_visible()
         row = page.locator("table.list tbody tr", has_text="shop assistant answers")
-        expect(row.locator('td[data-label="Received"]')).to_have_text("3")
-        expect(row.locator('td[data-label="Judged"]')).to_have_text("2")
+        expect(row.locator('td[data-label="Received"]')).to_have_text("5")
+        expect(row.locator('td[data-label="Judged"]')).to_have_text("4")
         expect(row.locator('td[data-label="Skipped"]')).to_have_text("1")
         row.get_by_role("link", name="shop assistant answers").click()
 
@@ -100,21 +131,26 @@ class TestRulePage:
         expect(facts).to_contain_text("50% of matching traces")
         expect(facts).to_contain_text("$5.00 a UTC day")
         counters = page.locator("section.counters")
-        expect(counters).to_contain_text("Received3")
-        expect(counters).to_contain_text("Sampled2")
-        expect(counters).to_contain_text("Judged2")
+        expect(counters).to_contain_text("Received5")
+        expect(counters).to_contain_text("Sampled4")
+        expect(counters).to_contain_text("Judged4")
         # The skip reason in words, with its name.
         expect(counters.locator(".skips li")).to_have_text(
             "1 Not sampled: the rule's sampling rate left its trace out. not_sampled"
         )
-        # The trend: one hour, its mean and pass rate drawn with their intervals and tabled.
+        # The trend: two hours, each one's mean and pass rate drawn with their intervals.
         trend = page.locator("article.metric-trend", has_text="describes")
         expect(trend.locator("figure.trend svg")).to_have_count(2)
-        expect(trend.locator("svg circle")).to_have_count(2)
-        expect(trend.locator("svg line.interval")).to_have_count(2)
-        cells = trend.locator("table.trend-table tbody tr").first.locator("td")
-        expect(cells.nth(1)).to_have_text("2")
-        expect(cells.nth(2)).to_contain_text("[")
+        expect(trend.locator("svg circle")).to_have_count(4)
+        expect(trend.locator("svg line.interval")).to_have_count(4)
+        expect(trend.locator("svg polyline.trend-line")).to_have_count(2)
+        # Newest first: this hour's image call (0.85) and question 10; question 9 and 4 before.
+        newest, oldest = trend.locator("table.trend-table tbody tr").all()
+        expect(newest.locator("td").nth(1)).to_have_text("2")
+        expect(newest.locator("td").nth(2)).to_contain_text("0.925 [")
+        expect(newest.locator("td").nth(3)).to_contain_text("100% [")
+        expect(oldest.locator("td").nth(2)).to_contain_text("0.65 [")
+        expect(oldest.locator("td").nth(3)).to_contain_text("50% [")
         page.get_by_role("link", name="Daily").click()
         expect(page.get_by_role("columnheader", name="Day (UTC)")).to_be_visible()
         page.get_by_role("link", name="Hourly").click()
@@ -129,6 +165,7 @@ class TestRulePage:
         assert source and source.startswith("/console/media/")
         expect(call.locator(".result-card")).to_contain_text("describes")
         expect(call.locator(".result-card .reason")).to_contain_text("names the shape")
+        expect(page.locator("article.judged-call", has_text="question 4")).to_contain_text("failed")
         page.screenshot(path=SHOTS / "online-rule.png", full_page=True)
         assert page.evaluate("window.__pwned") is None
         assert errors == [] and off_loopback == []
@@ -148,7 +185,7 @@ class TestRulePage:
         errors: list[str],
         off_loopback: list[str],
     ) -> None:
-        judge.script(model_and_judge)
+        judge.script(scores_by_question)
         key = console.new_key("online-narrow")
         client = console.client(key)
         rule = production(console, client)
@@ -158,7 +195,7 @@ class TestRulePage:
         # The list reflows into cards (its visually hidden header row aside): no sideways scroll.
         widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
         assert widths[0] <= widths[1] == 420, widths
-        expect(page.locator('td[data-label="Judged"]')).to_have_text("2")
+        expect(page.locator('td[data-label="Judged"]')).to_have_text("4")
         page.goto(f"{console.base_url}/console/online_rules/{rule['id']}")
         image_loaded(page, "article.judged-call figure.media img")
         expect(page.locator("figure.trend svg").first).to_be_visible()
