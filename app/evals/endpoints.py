@@ -84,9 +84,11 @@ Order = Literal["asc", "desc"]
 
 @router.post("", response_model=Eval, status_code=status.HTTP_201_CREATED, responses=_PROBLEMS)
 @idempotent()
-def create_eval(payload: EvalCreate, session: SessionDep, tenant: TenantDep) -> Eval:
+def create_eval(
+    payload: EvalCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Eval:
     """Define an eval: the rows' `item_schema` and the criteria that grade each row."""
-    definition = service.create_eval(session, tenant, payload)
+    definition = service.create_eval(session, tenant, payload, runtime.settings)
     body = service.eval_schema(definition)
     session.commit()
     return body

@@ -21,7 +21,7 @@ from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
-from app.problems import Collected, ProblemError, bad_request
+from app.problems import Collected, ProblemError, bad_request, invalid_request
 from app.runtime import Runtime
 from app.telemetry import logs
 from app.webhooks import service as webhook_service
@@ -47,8 +47,11 @@ SAMPLE_SCHEMA: dict[str, Any] = {
 # -- evals -------------------------------------------------------------------------------------
 
 
-def create_eval(session: Session, tenant: Tenant, payload: EvalCreate) -> EvalDefinition:
-    """Validate and store an eval; raises one 400 naming every bad field."""
+def create_eval(
+    session: Session, tenant: Tenant, payload: EvalCreate, settings: Settings
+) -> EvalDefinition:
+    """Validate and store an eval; raises one 400 naming every bad field (more criteria than
+    LOUPE_MAX_METRICS among them: no run of such an eval could be admitted)."""
     config = payload.data_source_config
     problems = Collected()
     if config.type != "custom":
@@ -65,6 +68,11 @@ def create_eval(session: Session, tenant: Tenant, payload: EvalCreate) -> EvalDe
             _schema.check(config.item_schema)
     with problems.catch():
         echoed, specs = criteria.validate(payload.testing_criteria)
+    too_many = admission.size_problems(
+        settings, metrics=(len(payload.testing_criteria), ["testing_criteria"])
+    )
+    if too_many:
+        problems.add(invalid_request(too_many))
     problems.raise_if_any()
     now = utcnow()
     definition = EvalDefinition(

@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.evaluations import judging
+from app.evaluations import admission, judging
 from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
 from app.media import ingest as media
 from app.metrics import MetricSpec, MetricSpecBase
@@ -108,20 +108,13 @@ class Checked:
 
 def _over_caps(draft: Draft, settings: Settings, findings: Findings) -> bool:
     """The operator's caps on counts; True when one is passed (then nothing costly is done)."""
-    over = False
-    if len(draft.test_cases) > settings.max_test_cases:
-        over = True
-        findings.add(
-            ["test_cases"],
-            f"at most {settings.max_test_cases} test cases (LOUPE_MAX_TEST_CASES)",
-            "too_long",
-        )
-    if len(draft.metrics) > settings.max_metrics:
-        over = True
-        findings.add(
-            ["metrics"], f"at most {settings.max_metrics} metrics (LOUPE_MAX_METRICS)", "too_long"
-        )
-    return over
+    errors = admission.size_problems(
+        settings,
+        test_cases=(len(draft.test_cases), ["test_cases"]),
+        metrics=(len(draft.metrics), ["metrics"]),
+    )
+    findings.extend(errors)
+    return bool(errors)
 
 
 def _names_and_ids(draft: Draft, findings: Findings) -> None:

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import judging, read_model
+from app.evaluations import admission, judging, read_model
 from app.evaluations.checks import Findings
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import JudgeConfig
@@ -228,10 +228,7 @@ def problems(
             error = regex_problem(condition.value)
             if error:
                 findings.add(["filter", index, "value"], error, "invalid_regex")
-    if len(metrics) > settings.max_metrics:
-        findings.add(
-            ["metrics"], f"at most {settings.max_metrics} metrics (LOUPE_MAX_METRICS)", "too_long"
-        )
+    findings.extend(admission.size_problems(settings, metrics=(len(metrics), ["metrics"])))
     seen: dict[str, int] = {}
     for index, spec in enumerate(metrics):
         if spec is None:

@@ -17,6 +17,14 @@ from app.runs.schemas import RunCreate
 from app.telemetry import logs
 
 
+def _chooser(payload: RunCreate) -> str:
+    """The request field that chose a run's samples: `limit` cut them, else `subsets` named
+    them, else they are the whole of `dataset_id`."""
+    if payload.limit is not None:
+        return "limit"
+    return "subsets" if payload.subsets else "dataset_id"
+
+
 def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Settings) -> Evaluation:
     """Validate and store a queued run: an evaluation of kind `run`, one case per sample."""
     checked = check(session, tenant, payload, settings)
@@ -32,7 +40,7 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         session,
         tenant,
         settings,
-        test_cases=(len(selected), ["limit"]),
+        test_cases=(len(selected), [_chooser(payload)]),
         metrics=(len(payload.metrics or []), ["metrics"]),
     )
     evaluation = Evaluation(
