@@ -12,6 +12,7 @@ from typing import Any
 from app.models import Evaluation
 from app.telemetry import logs
 from app.telemetry.metrics import (
+    EVALUATIONS_DELETED,
     EVALUATIONS_FINISHED,
     EVALUATIONS_REENQUEUED,
     EVALUATIONS_SUBMITTED,
@@ -74,6 +75,13 @@ def finished(evaluation: EvaluationRef, status: str, error: dict[str, Any] | Non
         "evaluation.canceled" if status == "canceled" else "evaluation.finished",
         extra=fields,
     )
+
+
+def deleted(evaluation: EvaluationRef, status: str) -> None:
+    """Deleted with its rows; `status`: what it was when deleted (a running one deleted by a
+    kind that cancels on delete: canceled)."""
+    EVALUATIONS_DELETED.labels(evaluation.kind).inc()
+    logger.info("evaluation.deleted", extra=evaluation.fields(status=status))
 
 
 def deleted_while_running(evaluation: EvaluationRef) -> None:

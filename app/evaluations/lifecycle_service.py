@@ -58,9 +58,12 @@ def delete(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
         # is unannounced: its webhook event would name an evaluation that is gone.
         with suppress(ProblemError):
             _cancel(session, evaluation)
+    ref, status = events.EvaluationRef.of(evaluation), evaluation.status
     digests = evaluations.delete_loaded(session, evaluation)
     tenant_id = evaluation.tenant_id
-    outbox(session).add(lambda: evaluations.collect_media(runtime, tenant_id, digests) and None)
+    box = outbox(session)
+    box.add(lambda: events.deleted(ref, status))
+    box.add(lambda: evaluations.collect_media(runtime, tenant_id, digests) and None)
 
 
 def finished(

@@ -32,6 +32,11 @@ EVALUATIONS_FINISHED = Counter(
     "Evaluations that reached a final status, counted by the process that moved them there.",
     ["kind", "status"],
 )
+EVALUATIONS_DELETED = Counter(
+    "loupe_evaluations_deleted_total",
+    "Evaluations deleted with their rows (of any kind), counted once the deletion commits.",
+    ["kind"],
+)
 EVALUATIONS_REENQUEUED = Counter(
     "loupe_evaluations_reenqueued_total",
     "Evaluations whose jobs went silent and were enqueued again.",
