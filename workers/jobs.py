@@ -7,6 +7,7 @@ from app import idempotency, kinds
 from app.db import utcnow
 from app.evaluations import recovery
 from app.evaluations import tasks as evaluation_tasks
+from app.online import alerts as online_alerts
 from app.online import export as online_export
 from app.online import ingest as online_ingest
 from app.runtime import current
@@ -31,7 +32,7 @@ def export_online_results(rule_id: str) -> None:
 
 def tick() -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
-    due webhooks and online rules' new scores, prune idempotency keys and console sign-outs
+    due webhooks, online rules' new scores and alerts, prune idempotency keys and console sign-outs
     whose cookies have expired."""
     runtime = current()
     recovery.sweep(runtime)
@@ -40,6 +41,8 @@ def tick() -> None:
     webhook_tasks.enqueue_due(runtime)
     # Online rules' new results go out as OpenTelemetry events (never waiting on a collector).
     online_export.enqueue_due(runtime)
+    # Rules whose metric's pass rate is (no longer) below their alert's threshold tell a webhook.
+    online_alerts.check_all(runtime)
     # Spans that waited their join window for log records in vain are counted as they stand.
     online_ingest.expire_pending(runtime)
     with runtime.session() as session:

@@ -39,6 +39,13 @@ class OnlineRule(Base):
     # failed one (`export_failures` in a row); None: whenever it has new results.
     export_due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     export_failures: Mapped[int] = mapped_column(Integer, default=0)
+    # `{metric, threshold, window_hours, webhook_url}`: an `online_rule.alert` webhook when the
+    # metric's pass rate over the window is below the threshold with confidence (app/online/
+    # alerts.py); None: no alert.
+    alert: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    # When the alert's current episode began; None: none is open. Set and cleared by
+    # conditional updates, so each episode's start and end are sent once by whichever ticker.
+    alert_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class OnlineRuleCount(Base):

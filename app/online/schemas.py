@@ -47,6 +47,33 @@ class Sampling(BaseModel):
     rate: float = Field(ge=0, le=1, description="0 judges none, 1 every matching call.")
 
 
+class AlertSpec(BaseModel):
+    """A Standard Webhooks `online_rule.alert` to `webhook_url` when the metric's pass rate over
+    the last `window_hours` UTC hours is below `threshold` with 95% confidence (the upper bound
+    of its Wilson interval is below it: one bad call does not do), once per episode; an
+    `online_rule.alert_resolved` once the upper bound is back at or above it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    metric: str = Field(min_length=1, max_length=256, description="One of the rule's metrics.")
+    threshold: float = Field(ge=0, le=1, description="The lowest acceptable pass rate.")
+    window_hours: int = Field(
+        ge=1, le=168, description="The hourly buckets counted, the current one included."
+    )
+    webhook_url: str = Field(
+        min_length=1,
+        max_length=2048,
+        description="A webhook endpoint registered with POST /v1/webhook_endpoints.",
+    )
+
+
+class Alert(AlertSpec):
+    firing_since: datetime | None = Field(
+        description="When its current episode began (`online_rule.alert` was sent); null: the "
+        "pass rate is not known to be below the threshold."
+    )
+
+
 class OnlineRuleCreate(_ExportEndpoint):
     model_config = ConfigDict(extra="forbid")
 
@@ -73,6 +100,7 @@ class OnlineRuleCreate(_ExportEndpoint):
     )
     enabled: bool = True
     export_endpoint: str | None = Field(default=None, max_length=2048, description=EXPORT_ENDPOINT)
+    alert: AlertSpec | None = Field(default=None, description="None: no alert.")
 
 
 class OnlineRuleUpdate(_ExportEndpoint):
@@ -90,6 +118,9 @@ class OnlineRuleUpdate(_ExportEndpoint):
     enabled: bool | None = None
     export_endpoint: str | None = Field(
         default=None, max_length=2048, description="null: back to the server's endpoint."
+    )
+    alert: AlertSpec | None = Field(
+        default=None, description="null: no alert; a changed alert starts with no episode."
     )
 
 
@@ -121,6 +152,7 @@ class OnlineRule(BaseModel):
     daily_usd: float | None
     enabled: bool
     export_endpoint: str | None = Field(description=EXPORT_ENDPOINT)
+    alert: Alert | None
     counts: RuleCounts
     created_at: datetime
     updated_at: datetime

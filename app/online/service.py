@@ -17,6 +17,7 @@ from app.evaluations.schemas import JudgeConfig
 from app.ids import new_id
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, Tenant
+from app.online import alerts
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
     Condition,
@@ -58,6 +59,7 @@ def create(
             payload.judge,
             payload.target,
             export_endpoint=payload.export_endpoint,
+            alert=alerts.stored(payload.alert),
         )
     )
     rule = OnlineRule(
@@ -72,6 +74,7 @@ def create(
         daily_usd=payload.daily_usd,
         enabled=payload.enabled,
         export_endpoint=payload.export_endpoint,
+        alert=alerts.stored(payload.alert),
     )
     OnlineRuleRepository(session, tenant.id).add(rule)
     return rule
@@ -97,6 +100,10 @@ def update(
     judge = payload.judge if "judge" in given else _judge.validate_python(rule.judge)
     target = payload.target or rule.target
     export_endpoint = payload.export_endpoint if "export_endpoint" in given else None
+    # A new alert is checked whole; a kept one's metric against the metrics given.
+    alert = alerts.stored(payload.alert) if "alert" in given else None
+    if "alert" not in given and rule.alert and payload.metrics is not None:
+        alert = {"metric": rule.alert["metric"]}
     _raise_if(
         problems(
             session,
@@ -107,6 +114,7 @@ def update(
             judge,
             target,
             export_endpoint=export_endpoint,
+            alert=alert,
         )
     )
     if payload.name is not None:
@@ -127,6 +135,8 @@ def update(
     if "export_endpoint" in given:
         # Another collector: the results not yet sent go there; those sent are not sent again.
         rule.export_endpoint = payload.export_endpoint
+    if "alert" in given:
+        alerts.apply(rule, payload.alert)
     rule.updated_at = utcnow()
     session.flush()
     return rule
@@ -192,6 +202,7 @@ def _schema(rule: OnlineRule, counts: dict[str, int]) -> OnlineRuleSchema:
         daily_usd=rule.daily_usd,
         enabled=rule.enabled,
         export_endpoint=rule.export_endpoint,
+        alert=alerts.to_schema(rule),
         counts=RuleCounts(
             **{name: counts.get(name, 0) for name in COUNTERS},
             skipped={
@@ -215,8 +226,11 @@ def problems(
     target: str | None,
     judge_known: bool = True,
     export_endpoint: str | None = None,
+    alert: Mapping[str, Any] | None = None,
+    metrics_known: bool = True,
 ) -> list[FieldError]:
-    """Everything wrong with a rule the schema could not see, in one list."""
+    """Everything wrong with a rule the schema could not see, in one list (`metrics_known`
+    False: the body's metrics are not the rule's, so the alert's metric is not checked)."""
     findings = Findings()
     if export_endpoint:
         # A tenant's collector is reached from Loupe's network: the webhook address policy.
@@ -249,6 +263,9 @@ def problems(
                 "does not have (it gives input, actual_output and retrieval_context)",
                 "unfit_for_online",
             )
+    names = [spec.display_name for spec in metrics if spec is not None]
+    known = metrics_known and len(names) == len(metrics)
+    findings.extend(alerts.problems(session, tenant_id, alert, names if known else None))
     if target == "conversation":
         findings.add(
             ["target"],
@@ -299,6 +316,8 @@ def body_problems(
         target,
         judge_known,
         export_endpoint=endpoint if isinstance(endpoint, str) else None,
+        alert=body.get("alert") if isinstance(body.get("alert"), Mapping) else None,
+        metrics_known="metrics" in body,
     )
 
 
