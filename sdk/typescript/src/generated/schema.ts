@@ -961,6 +961,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Alert */
+        Alert: {
+            /**
+             * Firing Since
+             * @description When its current episode began (`online_rule.alert` was sent); null: the pass rate is not known to be below the threshold.
+             */
+            firing_since: string | null;
+            /**
+             * Metric
+             * @description One of the rule's metrics.
+             */
+            metric: string;
+            /**
+             * Threshold
+             * @description The lowest acceptable pass rate.
+             */
+            threshold: number;
+            /**
+             * Webhook Url
+             * @description A webhook endpoint registered with POST /v1/webhook_endpoints.
+             */
+            webhook_url: string;
+            /**
+             * Window Hours
+             * @description The hourly buckets counted, the current one included.
+             */
+            window_hours: number;
+        };
+        /**
+         * AlertSpec
+         * @description A Standard Webhooks `online_rule.alert` to `webhook_url` when the metric's pass rate over
+         *     the last `window_hours` UTC hours is below `threshold` with 95% confidence (the upper bound
+         *     of its Wilson interval is below it: one bad call does not do), once per episode; an
+         *     `online_rule.alert_resolved` once the upper bound is back at or above it.
+         */
+        AlertSpec: {
+            /**
+             * Metric
+             * @description One of the rule's metrics.
+             */
+            metric: string;
+            /**
+             * Threshold
+             * @description The lowest acceptable pass rate.
+             */
+            threshold: number;
+            /**
+             * Webhook Url
+             * @description A webhook endpoint registered with POST /v1/webhook_endpoints.
+             */
+            webhook_url: string;
+            /**
+             * Window Hours
+             * @description The hourly buckets counted, the current one included.
+             */
+            window_hours: number;
+        };
         /** AnswerRelevancySpec */
         AnswerRelevancySpec: {
             /**
@@ -2904,6 +2961,7 @@ export interface components {
         };
         /** OnlineRule */
         OnlineRule: {
+            alert: components["schemas"]["Alert"] | null;
             counts: components["schemas"]["RuleCounts"];
             /**
              * Created At
@@ -2950,6 +3008,8 @@ export interface components {
         };
         /** OnlineRuleCreate */
         OnlineRuleCreate: {
+            /** @description None: no alert. */
+            alert?: components["schemas"]["AlertSpec"] | null;
             /**
              * Daily Usd
              * @description What its judge calls may cost per UTC day; none: no cap.
@@ -3023,6 +3083,8 @@ export interface components {
          * @description The fields to change; those left out keep their values.
          */
         OnlineRuleUpdate: {
+            /** @description null: no alert; a changed alert starts with no episode. */
+            alert?: components["schemas"]["AlertSpec"] | null;
             /** Daily Usd */
             daily_usd?: number | null;
             /** Enabled */

@@ -1,5 +1,7 @@
 """ Contains all the data models used in inputs/outputs """
 
+from .alert import Alert
+from .alert_spec import AlertSpec
 from .answer_relevancy_spec import AnswerRelevancySpec
 from .bleu_spec import BleuSpec
 from .body_create_dataset import BodyCreateDataset
@@ -198,6 +200,8 @@ from .webhook_endpoint_list import WebhookEndpointList
 from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
 
 __all__ = (
+    "Alert",
+    "AlertSpec",
     "AnswerRelevancySpec",
     "BleuSpec",
     "BodyCreateDataset",

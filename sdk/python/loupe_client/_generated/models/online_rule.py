@@ -16,6 +16,7 @@ from typing import Literal, cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.alert import Alert
   from ..models.condition import Condition
   from ..models.judge_config import JudgeConfig
   from ..models.online_rule_metrics_item import OnlineRuleMetricsItem
@@ -34,6 +35,7 @@ T = TypeVar("T", bound="OnlineRule")
 class OnlineRule:
     """ 
         Attributes:
+            alert (Alert | None):
             counts (RuleCounts): What the rule did with the spans it received, since it was created.
             created_at (datetime.datetime):
             daily_usd (float | None):
@@ -53,6 +55,7 @@ class OnlineRule:
             object_ (Literal['online_rule'] | Unset):  Default: 'online_rule'.
      """
 
+    alert: Alert | None
     counts: RuleCounts
     created_at: datetime.datetime
     daily_usd: float | None
@@ -74,11 +77,18 @@ class OnlineRule:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.alert import Alert # noqa: PLC0415
         from ..models.condition import Condition # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
         from ..models.online_rule_metrics_item import OnlineRuleMetricsItem # noqa: PLC0415
         from ..models.rule_counts import RuleCounts # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
+        alert: dict[str, Any] | None
+        if isinstance(self.alert, Alert):
+            alert = self.alert.to_dict()
+        else:
+            alert = self.alert
+
         counts = self.counts.to_dict()
 
         created_at = self.created_at.isoformat()
@@ -127,6 +137,7 @@ class OnlineRule:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "alert": alert,
             "counts": counts,
             "created_at": created_at,
             "daily_usd": daily_usd,
@@ -150,12 +161,31 @@ class OnlineRule:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.alert import Alert # noqa: PLC0415
         from ..models.condition import Condition # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
         from ..models.online_rule_metrics_item import OnlineRuleMetricsItem # noqa: PLC0415
         from ..models.rule_counts import RuleCounts # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         d = dict(src_dict)
+        def _parse_alert(data: object) -> Alert | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                alert_type_0 = Alert.from_dict(data)
+
+
+
+                return alert_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Alert | None, data)
+
+        alert = _parse_alert(d.pop("alert"))
+
+
         counts = RuleCounts.from_dict(d.pop("counts"))
 
 
@@ -246,6 +276,7 @@ class OnlineRule:
             raise ValueError(f"object must match const 'online_rule', got '{object_}'")
 
         online_rule = cls(
+            alert=alert,
             counts=counts,
             created_at=created_at,
             daily_usd=daily_usd,

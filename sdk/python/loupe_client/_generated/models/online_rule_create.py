@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.alert_spec import AlertSpec
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
@@ -58,6 +59,7 @@ class OnlineRuleCreate:
             name (str):
             sampling (Sampling): Which matching calls are judged: a share of traces, chosen by their trace id, so every
                 API process samples a trace the same way and a trace's calls are judged together.
+            alert (AlertSpec | None | Unset): None: no alert.
             daily_usd (float | None | Unset): What its judge calls may cost per UTC day; none: no cap.
             enabled (bool | Unset):  Default: True.
             export_endpoint (None | str | Unset): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
@@ -72,6 +74,7 @@ class OnlineRuleCreate:
     metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]
     name: str
     sampling: Sampling
+    alert: AlertSpec | None | Unset = UNSET
     daily_usd: float | None | Unset = UNSET
     enabled: bool | Unset = True
     export_endpoint: None | str | Unset = UNSET
@@ -84,6 +87,7 @@ class OnlineRuleCreate:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.alert_spec import AlertSpec # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -156,6 +160,14 @@ class OnlineRuleCreate:
 
         sampling = self.sampling.to_dict()
 
+        alert: dict[str, Any] | None | Unset
+        if isinstance(self.alert, Unset):
+            alert = UNSET
+        elif isinstance(self.alert, AlertSpec):
+            alert = self.alert.to_dict()
+        else:
+            alert = self.alert
+
         daily_usd: float | None | Unset
         if isinstance(self.daily_usd, Unset):
             daily_usd = UNSET
@@ -200,6 +212,8 @@ class OnlineRuleCreate:
             "name": name,
             "sampling": sampling,
         })
+        if alert is not UNSET:
+            field_dict["alert"] = alert
         if daily_usd is not UNSET:
             field_dict["daily_usd"] = daily_usd
         if enabled is not UNSET:
@@ -219,6 +233,7 @@ class OnlineRuleCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.alert_spec import AlertSpec # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -446,6 +461,26 @@ class OnlineRuleCreate:
 
 
 
+        def _parse_alert(data: object) -> AlertSpec | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                alert_type_0 = AlertSpec.from_dict(data)
+
+
+
+                return alert_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AlertSpec | None | Unset, data)
+
+        alert = _parse_alert(d.pop("alert", UNSET))
+
+
         def _parse_daily_usd(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -514,6 +549,7 @@ class OnlineRuleCreate:
             metrics=metrics,
             name=name,
             sampling=sampling,
+            alert=alert,
             daily_usd=daily_usd,
             enabled=enabled,
             export_endpoint=export_endpoint,

@@ -14,6 +14,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.alert_spec import AlertSpec
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
@@ -50,6 +51,7 @@ class OnlineRuleUpdate:
     """ The fields to change; those left out keep their values.
 
         Attributes:
+            alert (AlertSpec | None | Unset): null: no alert; a changed alert starts with no episode.
             daily_usd (float | None | Unset):
             enabled (bool | None | Unset):
             export_endpoint (None | str | Unset): null: back to the server's endpoint.
@@ -64,6 +66,7 @@ class OnlineRuleUpdate:
             target (None | OnlineRuleUpdateTargetType0 | Unset):
      """
 
+    alert: AlertSpec | None | Unset = UNSET
     daily_usd: float | None | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     export_endpoint: None | str | Unset = UNSET
@@ -79,6 +82,7 @@ class OnlineRuleUpdate:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.alert_spec import AlertSpec # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -101,6 +105,14 @@ class OnlineRuleUpdate:
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        alert: dict[str, Any] | None | Unset
+        if isinstance(self.alert, Unset):
+            alert = UNSET
+        elif isinstance(self.alert, AlertSpec):
+            alert = self.alert.to_dict()
+        else:
+            alert = self.alert
+
         daily_usd: float | None | Unset
         if isinstance(self.daily_usd, Unset):
             daily_usd = UNSET
@@ -219,6 +231,8 @@ class OnlineRuleUpdate:
 
         field_dict.update({
         })
+        if alert is not UNSET:
+            field_dict["alert"] = alert
         if daily_usd is not UNSET:
             field_dict["daily_usd"] = daily_usd
         if enabled is not UNSET:
@@ -244,6 +258,7 @@ class OnlineRuleUpdate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.alert_spec import AlertSpec # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -267,6 +282,26 @@ class OnlineRuleUpdate:
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
         d = dict(src_dict)
+        def _parse_alert(data: object) -> AlertSpec | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                alert_type_0 = AlertSpec.from_dict(data)
+
+
+
+                return alert_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AlertSpec | None | Unset, data)
+
+        alert = _parse_alert(d.pop("alert", UNSET))
+
+
         def _parse_daily_usd(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -605,6 +640,7 @@ class OnlineRuleUpdate:
 
 
         online_rule_update = cls(
+            alert=alert,
             daily_usd=daily_usd,
             enabled=enabled,
             export_endpoint=export_endpoint,
