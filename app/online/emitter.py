@@ -3,6 +3,10 @@ OpenTelemetry SDK's logger in the judged span's context and sent by its OTLP/HTT
 
 The records of one batch are collected, not handed to a batching processor, so the exporter's
 answer for exactly these records decides whether the export cursor moves (at least once).
+
+A rule's own endpoint (a tenant's URL) is sent through a pinned session: it connects to the
+address the webhook policy checked, never looking the name up again (DNS rebinding), keeps the
+name for the Host header, TLS SNI and the certificate check, and follows no redirect.
 """
 
 import contextvars
@@ -11,6 +15,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import requests
 from opentelemetry import trace
@@ -27,6 +32,10 @@ from opentelemetry.sdk._logs.export import LogRecordExportResult
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
 from opentelemetry.util.re import parse_env_headers
+from requests.adapters import HTTPAdapter
+from urllib3.util import parse_url
+
+from app.media.netguard import IPAddress, parse_ip_host
 
 EVENT_NAME = "gen_ai.evaluation.result"
 LOGS_PATH = "/v1/logs"
@@ -130,29 +139,108 @@ def records(events: Sequence[Evaluated]) -> list[ReadableLogRecord]:
     return batch
 
 
+class NotSent(requests.RequestException):
+    """A pinned session refused a request: another origin than the checked one, or a redirect."""
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin(url: str) -> tuple[str, str, int]:
+    parsed = parse_url(url)
+    scheme = (parsed.scheme or "").lower()
+    host = (parsed.host or "").lower().strip("[]")
+    return scheme, host, parsed.port or _DEFAULT_PORTS.get(scheme, 0)
+
+
+class PinnedAdapter(HTTPAdapter):
+    """Sends requests for one origin (scheme, host, port) to one address, checked beforehand,
+    and refuses every other origin and every 3xx answer (a redirect is neither followed nor
+    taken for success: the exporter counts any answer under 400 as accepted).
+
+    The request keeps the host name: in the Host header and, over https, as the TLS server
+    name and the name the certificate must be valid for (`server_hostname`, `assert_hostname`).
+    """
+
+    def __init__(self, url: str, address: IPAddress) -> None:
+        super().__init__(max_retries=0)
+        self.origin = _origin(requests.Request("POST", url).prepare().url or "")
+        self.address = address
+
+    def build_connection_pool_key_attributes(
+        self, request: requests.PreparedRequest, verify: Any, cert: Any = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        host_params, pool_kwargs = super().build_connection_pool_key_attributes(
+            request, verify, cert
+        )
+        scheme, host, _ = self.origin
+        host_params["host"] = str(self.address)
+        if scheme == "https":
+            # A host spelled as an address is verified as the address it spells.
+            name = host if parse_ip_host(host) is None else str(self.address)
+            pool_kwargs["server_hostname"] = name
+            pool_kwargs["assert_hostname"] = name
+        return host_params, pool_kwargs
+
+    def send(
+        self, request: requests.PreparedRequest, *args: Any, **kwargs: Any
+    ) -> requests.Response:
+        if _origin(request.url or "") != self.origin:
+            raise NotSent(f"{self.origin[1]}: only the checked origin is sent to", request=request)
+        if "Host" not in request.headers:
+            # urllib3 would name the connection's host, the address.
+            netloc = parse_url(request.url or "").netloc or ""
+            request.headers["Host"] = netloc.rsplit("@", 1)[-1]
+        response = super().send(request, *args, **kwargs)
+        if 300 <= response.status_code < 400:
+            response.close()
+            raise NotSent(
+                f"{self.origin[1]} answered {response.status_code}: redirects are not followed",
+                request=request,
+                response=response,
+            )
+        return response
+
+
+def pinned_session(url: str, address: IPAddress) -> requests.Session:
+    """A session that sends requests for `url`'s origin to `address` (the address the policy
+    checked) and nothing else, ignoring the environment's proxies and netrc."""
+    session = requests.Session()
+    session.trust_env = False
+    session.max_redirects = 0
+    adapter = PinnedAdapter(url, address)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
 def send(
     base_url: str,
     events: Sequence[Evaluated],
     headers: Mapping[str, str],
     timeout: float,
-    own_endpoint: bool,
+    pinned_to: IPAddress | None = None,
 ) -> bool:
     """Export `events` to the OTLP/HTTP collector at `base_url` (`/v1/logs` appended); True
     once it accepted them, False if it refused or could not be reached within `timeout`.
 
     Args:
-        own_endpoint: the endpoint is a rule's (a tenant's): no proxy or netrc credentials of
-            Loupe's environment, and none of its OTEL_EXPORTER_OTLP_*HEADERS.
+        pinned_to: a rule's own endpoint (a tenant's), as the address its host was checked
+            as: connected to at that address only, no redirect followed, no proxy or netrc
+            credentials of Loupe's environment, and none of its OTEL_EXPORTER_OTLP_*HEADERS.
+            None: the operator's endpoint, sent to as the operator configured it.
     """
+    endpoint = base_url.rstrip("/") + LOGS_PATH
     sent: dict[str, str | None] = dict(headers)
-    session = requests.Session()
-    if own_endpoint:
-        session.trust_env = False
+    if pinned_to is not None:
+        session = pinned_session(endpoint, pinned_to)
         # requests leaves out a header whose value is None: the SDK merges the environment's in.
         for name in _environment_header_names():
             sent.setdefault(name, None)
+    else:
+        session = requests.Session()
     exporter = OTLPLogExporter(
-        endpoint=base_url.rstrip("/") + LOGS_PATH,
+        endpoint=endpoint,
         headers=sent,  # type: ignore[arg-type]
         timeout=timeout,
         session=session,

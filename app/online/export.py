@@ -15,16 +15,24 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+import httpx
+
 from app.config import Settings
 from app.db import utcnow
+from app.media.netguard import (
+    AddressPolicy,
+    BlockedAddress,
+    InvalidHost,
+    IPAddress,
+    resolve_sync,
+    url_host,
+)
 from app.models import OnlineRule, Result
 from app.online.emitter import Evaluated, send
 from app.online.jobs import EXPORT_RESULTS
-from app.problems import ProblemError
 from app.runtime import Runtime
 from app.telemetry.metrics import ONLINE_EXPORTS
 from app.unscoped.online_exports import UnscopedOnlineExportRepository
-from app.webhooks.service import check_endpoint_url
 
 logger = logging.getLogger("loupe.online.export")
 
@@ -43,8 +51,8 @@ class Destination:
 
     base_url: str
     headers: dict[str, str]
-    # A tenant's endpoint: checked under the webhook address policy before each export, and
-    # sent none of the operator's headers.
+    # A tenant's endpoint: checked under the webhook address policy before each export, sent
+    # to the checked address only, and sent none of the operator's headers.
     own: bool
 
 
@@ -122,15 +130,32 @@ def backoff(settings: Settings, failures: int) -> timedelta:
     return timedelta(seconds=seconds)
 
 
+def checked_address(url: str, settings: Settings) -> IPAddress:
+    """The address a rule's own endpoint is sent to: its host resolved once, every address it
+    resolved to checked under the webhook policy (LOUPE_WEBHOOK_ALLOW), the first one taken.
+
+    Raises BlockedAddress (refused, or no address) or InvalidHost.
+    """
+    try:
+        target = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise InvalidHost(str(exc)) from exc
+    port = target.port or (443 if target.scheme == "https" else 80)
+    policy = AddressPolicy.for_purpose(settings, "webhook")
+    return resolve_sync(url_host(target), port, policy)[0]
+
+
 def _deliver(
     rule_id: str, target: Destination, events: list[Evaluated], settings: Settings
 ) -> bool:
+    address: IPAddress | None = None
     if target.own:
-        # DNS may have changed since the rule was saved: its address is checked again.
+        # DNS may have changed since the rule was saved (rebinding): checked again, and the
+        # export connects to the address checked, not to whatever the name resolves to next.
         try:
-            check_endpoint_url(target.base_url, settings, "export_endpoint")
-        except ProblemError as refused:
-            logger.warning("online rule %s: export endpoint refused: %s", rule_id, refused.detail)
+            address = checked_address(target.base_url, settings)
+        except (BlockedAddress, InvalidHost) as refused:
+            logger.warning("online rule %s: export endpoint refused: %s", rule_id, refused)
             return False
     try:
         accepted = send(
@@ -138,7 +163,7 @@ def _deliver(
             events,
             target.headers,
             settings.otlp_export_timeout_seconds,
-            own_endpoint=target.own,
+            pinned_to=address,
         )
     except Exception:
         # Whatever went wrong, the cursor stays: the next job sends the same results.
