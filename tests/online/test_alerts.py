@@ -103,6 +103,10 @@ class TestAlerts:
         firing_since = client.get(path).json()["alert"]["firing_since"]
         assert firing_since is not None and data["since"] == firing_since.replace("Z", "+00:00")
 
+        # The same alert sent again (a client PATCHing its whole rule) keeps its episode.
+        same = client.patch(path, json={"alert": alert_of(receiver)})
+        assert same.status_code == 200 and same.json()["alert"]["firing_since"] == firing_since
+
         # More failures and more ticks: the same episode, nothing sent again.
         send(client, FAIL, FAIL)
         judged_results(api, client, rule["id"], 6)
