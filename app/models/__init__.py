@@ -16,7 +16,13 @@ from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
 from app.models.metric_summary import MetricSummary
-from app.models.online_rule import OnlineRollup, OnlineRule, OnlineRuleCount, OnlineRuleDay
+from app.models.online_rule import (
+    OnlineCall,
+    OnlineRollup,
+    OnlineRule,
+    OnlineRuleCount,
+    OnlineRuleDay,
+)
 from app.models.otlp_pending import OtlpPending
 from app.models.result import Result
 from app.models.run import Run
@@ -45,6 +51,7 @@ __all__ = [
     "JudgeCacheEntry",
     "JudgeClaim",
     "MetricSummary",
+    "OnlineCall",
     "OnlineRollup",
     "OnlineRule",
     "OnlineRuleCount",

@@ -100,3 +100,28 @@ class OnlineRollup(Base):
     score_sum: Mapped[float] = mapped_column(Float, default=0.0)
     # With score_sum and scored, the variance: the mean's interval without reading results.
     score_sq_sum: Mapped[float] = mapped_column(Float, default=0.0)
+
+
+class OnlineCall(Base):
+    """A call some rule of the tenant stored (a test case of a rule's day), with the span's and
+    its resource's scalar attributes, so a rule made later can filter the kept calls as it
+    would have filtered them when they came (a backfill, app/online/backfill.py). Message
+    content stays in the test case only; long values are cut and the attributes bounded."""
+
+    __tablename__ = "online_call"
+    __table_args__ = (
+        Index("ix_online_call_tenant_id_received_at", "tenant_id", "received_at"),
+        Index("ix_online_call_evaluation_id", "evaluation_id"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
+    # The rule's day holding it, and its test case's index there; gone with the day.
+    evaluation_id: Mapped[str] = mapped_column(ForeignKey("evaluation.id", ondelete="CASCADE"))
+    test_case_index: Mapped[int] = mapped_column(Integer)
+    trace_id: Mapped[str] = mapped_column(String(32))
+    span_id: Mapped[str] = mapped_column(String(16))
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # {name: str | int | float | bool}, as app/online/calls.py bounds them.
+    attributes: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    resource: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
