@@ -227,7 +227,8 @@ def send(
     Args:
         pinned_to: a rule's own endpoint (a tenant's), as the address its host was checked
             as: connected to at that address only, no redirect followed, no proxy or netrc
-            credentials of Loupe's environment, and none of its OTEL_EXPORTER_OTLP_*HEADERS.
+            credentials of Loupe's environment, and none of its OTEL_EXPORTER_OTLP_*HEADERS
+            or client certificate.
             None: the operator's endpoint, sent to as the operator configured it.
     """
     endpoint = base_url.rstrip("/") + LOGS_PATH
@@ -245,6 +246,10 @@ def send(
         timeout=timeout,
         session=session,
     )
+    if pinned_to is not None:
+        # The SDK gave the session the process's OTEL_EXPORTER_OTLP_*CLIENT_CERTIFICATE:
+        # Loupe's identity for its own collector is not presented to a tenant's.
+        session.cert = None
     try:
         return exporter.export(records(events)) is LogRecordExportResult.SUCCESS
     finally:

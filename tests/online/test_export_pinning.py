@@ -210,3 +210,24 @@ class TestRedirects:
         ):
             session.post(url, data=b"x", timeout=5, allow_redirects=True)
         assert [path for path, _ in redirecting.hits] == ["/v1/logs"]
+
+
+class TestOverHttps:
+    def test_the_exporter_sends_to_the_checked_address_without_loupes_client_certificate(
+        self, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Through the SDK's exporter over https: the name is the TLS server name, and the
+        process's own client certificate (OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE, for its own
+        collector) is not presented to a tenant's endpoint: here it names no file, so
+        presenting it would fail the export."""
+        authority = Authority()
+        bundle = tmp_path / "ca.pem"
+        bundle.write_bytes(authority.cert_pem)
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_CERTIFICATE", str(bundle))
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", str(tmp_path / "absent.pem"))
+        with HttpsServer(authority.issue(dns_names=("localhost",))) as server:
+            server.routes["/v1/logs"] = ACCEPTED
+            base = f"https://localhost:{server.port}"
+            assert send(base, [EVENT], {}, 5.0, pinned_to=ipaddress.IPv4Address("127.0.0.1"))
+            assert server.server_names == ["localhost"]
+            assert server.hits == [("/v1/logs", f"localhost:{server.port}")]
