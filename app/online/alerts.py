@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from app.db import utcnow
 from app.evaluations.checks import Findings
 from app.models import OnlineRule
-from app.online.schemas import Alert, AlertSpec
+from app.online.schemas import Alert, AlertSettings
 from app.problems import FieldError
 from app.runtime import Runtime
 from app.stats import wilson_interval
@@ -69,11 +69,11 @@ def problems(
     return findings.errors
 
 
-def stored(alert: AlertSpec | None) -> dict[str, Any] | None:
+def stored(alert: AlertSettings | None) -> dict[str, Any] | None:
     return alert.model_dump() if alert is not None else None
 
 
-def apply(rule: OnlineRule, alert: AlertSpec | None) -> None:
+def apply(rule: OnlineRule, alert: AlertSettings | None) -> None:
     """Set the rule's alert; a changed one starts with no episode (the same one keeps its own)."""
     value = stored(alert)
     if value != rule.alert:

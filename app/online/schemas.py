@@ -47,7 +47,7 @@ class Sampling(BaseModel):
     rate: float = Field(ge=0, le=1, description="0 judges none, 1 every matching call.")
 
 
-class AlertSpec(BaseModel):
+class AlertSettings(BaseModel):
     """A Standard Webhooks `online_rule.alert` to `webhook_url` when the metric's pass rate over
     the last `window_hours` UTC hours is below `threshold` with 95% confidence (the upper bound
     of its Wilson interval is below it: one bad call does not do), once per episode; an
@@ -67,7 +67,7 @@ class AlertSpec(BaseModel):
     )
 
 
-class Alert(AlertSpec):
+class Alert(AlertSettings):
     firing_since: datetime | None = Field(
         description="When its current episode began (`online_rule.alert` was sent); null: the "
         "pass rate is not known to be below the threshold."
@@ -100,7 +100,7 @@ class OnlineRuleCreate(_ExportEndpoint):
     )
     enabled: bool = True
     export_endpoint: str | None = Field(default=None, max_length=2048, description=EXPORT_ENDPOINT)
-    alert: AlertSpec | None = Field(default=None, description="None: no alert.")
+    alert: AlertSettings | None = Field(default=None, description="None: no alert.")
 
 
 class OnlineRuleUpdate(_ExportEndpoint):
@@ -119,7 +119,7 @@ class OnlineRuleUpdate(_ExportEndpoint):
     export_endpoint: str | None = Field(
         default=None, max_length=2048, description="null: back to the server's endpoint."
     )
-    alert: AlertSpec | None = Field(
+    alert: AlertSettings | None = Field(
         default=None, description="null: no alert; a changed alert starts with no episode."
     )
 

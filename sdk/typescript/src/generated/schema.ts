@@ -990,13 +990,13 @@ export interface components {
             window_hours: number;
         };
         /**
-         * AlertSpec
+         * AlertSettings
          * @description A Standard Webhooks `online_rule.alert` to `webhook_url` when the metric's pass rate over
          *     the last `window_hours` UTC hours is below `threshold` with 95% confidence (the upper bound
          *     of its Wilson interval is below it: one bad call does not do), once per episode; an
          *     `online_rule.alert_resolved` once the upper bound is back at or above it.
          */
-        AlertSpec: {
+        AlertSettings: {
             /**
              * Metric
              * @description One of the rule's metrics.
@@ -3009,7 +3009,7 @@ export interface components {
         /** OnlineRuleCreate */
         OnlineRuleCreate: {
             /** @description None: no alert. */
-            alert?: components["schemas"]["AlertSpec"] | null;
+            alert?: components["schemas"]["AlertSettings"] | null;
             /**
              * Daily Usd
              * @description What its judge calls may cost per UTC day; none: no cap.
@@ -3084,7 +3084,7 @@ export interface components {
          */
         OnlineRuleUpdate: {
             /** @description null: no alert; a changed alert starts with no episode. */
-            alert?: components["schemas"]["AlertSpec"] | null;
+            alert?: components["schemas"]["AlertSettings"] | null;
             /** Daily Usd */
             daily_usd?: number | null;
             /** Enabled */

@@ -1,7 +1,7 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .alert import Alert
-from .alert_spec import AlertSpec
+from .alert_settings import AlertSettings
 from .answer_relevancy_spec import AnswerRelevancySpec
 from .bleu_spec import BleuSpec
 from .body_create_dataset import BodyCreateDataset
@@ -201,7 +201,7 @@ from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
 
 __all__ = (
     "Alert",
-    "AlertSpec",
+    "AlertSettings",
     "AnswerRelevancySpec",
     "BleuSpec",
     "BodyCreateDataset",

@@ -14,7 +14,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.alert_spec import AlertSpec
+  from ..models.alert_settings import AlertSettings
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
@@ -59,7 +59,7 @@ class OnlineRuleCreate:
             name (str):
             sampling (Sampling): Which matching calls are judged: a share of traces, chosen by their trace id, so every
                 API process samples a trace the same way and a trace's calls are judged together.
-            alert (AlertSpec | None | Unset): None: no alert.
+            alert (AlertSettings | None | Unset): None: no alert.
             daily_usd (float | None | Unset): What its judge calls may cost per UTC day; none: no cap.
             enabled (bool | Unset):  Default: True.
             export_endpoint (None | str | Unset): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
@@ -74,7 +74,7 @@ class OnlineRuleCreate:
     metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]
     name: str
     sampling: Sampling
-    alert: AlertSpec | None | Unset = UNSET
+    alert: AlertSettings | None | Unset = UNSET
     daily_usd: float | None | Unset = UNSET
     enabled: bool | Unset = True
     export_endpoint: None | str | Unset = UNSET
@@ -87,7 +87,7 @@ class OnlineRuleCreate:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.alert_spec import AlertSpec # noqa: PLC0415
+        from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -163,7 +163,7 @@ class OnlineRuleCreate:
         alert: dict[str, Any] | None | Unset
         if isinstance(self.alert, Unset):
             alert = UNSET
-        elif isinstance(self.alert, AlertSpec):
+        elif isinstance(self.alert, AlertSettings):
             alert = self.alert.to_dict()
         else:
             alert = self.alert
@@ -233,7 +233,7 @@ class OnlineRuleCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.alert_spec import AlertSpec # noqa: PLC0415
+        from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -461,7 +461,7 @@ class OnlineRuleCreate:
 
 
 
-        def _parse_alert(data: object) -> AlertSpec | None | Unset:
+        def _parse_alert(data: object) -> AlertSettings | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -469,14 +469,14 @@ class OnlineRuleCreate:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                alert_type_0 = AlertSpec.from_dict(data)
+                alert_type_0 = AlertSettings.from_dict(data)
 
 
 
                 return alert_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AlertSpec | None | Unset, data)
+            return cast(AlertSettings | None | Unset, data)
 
         alert = _parse_alert(d.pop("alert", UNSET))
 

@@ -14,7 +14,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.alert_spec import AlertSpec
+  from ..models.alert_settings import AlertSettings
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
@@ -51,7 +51,7 @@ class OnlineRuleUpdate:
     """ The fields to change; those left out keep their values.
 
         Attributes:
-            alert (AlertSpec | None | Unset): null: no alert; a changed alert starts with no episode.
+            alert (AlertSettings | None | Unset): null: no alert; a changed alert starts with no episode.
             daily_usd (float | None | Unset):
             enabled (bool | None | Unset):
             export_endpoint (None | str | Unset): null: back to the server's endpoint.
@@ -66,7 +66,7 @@ class OnlineRuleUpdate:
             target (None | OnlineRuleUpdateTargetType0 | Unset):
      """
 
-    alert: AlertSpec | None | Unset = UNSET
+    alert: AlertSettings | None | Unset = UNSET
     daily_usd: float | None | Unset = UNSET
     enabled: bool | None | Unset = UNSET
     export_endpoint: None | str | Unset = UNSET
@@ -82,7 +82,7 @@ class OnlineRuleUpdate:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.alert_spec import AlertSpec # noqa: PLC0415
+        from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -108,7 +108,7 @@ class OnlineRuleUpdate:
         alert: dict[str, Any] | None | Unset
         if isinstance(self.alert, Unset):
             alert = UNSET
-        elif isinstance(self.alert, AlertSpec):
+        elif isinstance(self.alert, AlertSettings):
             alert = self.alert.to_dict()
         else:
             alert = self.alert
@@ -258,7 +258,7 @@ class OnlineRuleUpdate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.alert_spec import AlertSpec # noqa: PLC0415
+        from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
@@ -282,7 +282,7 @@ class OnlineRuleUpdate:
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
         d = dict(src_dict)
-        def _parse_alert(data: object) -> AlertSpec | None | Unset:
+        def _parse_alert(data: object) -> AlertSettings | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -290,14 +290,14 @@ class OnlineRuleUpdate:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                alert_type_0 = AlertSpec.from_dict(data)
+                alert_type_0 = AlertSettings.from_dict(data)
 
 
 
                 return alert_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AlertSpec | None | Unset, data)
+            return cast(AlertSettings | None | Unset, data)
 
         alert = _parse_alert(d.pop("alert", UNSET))
 

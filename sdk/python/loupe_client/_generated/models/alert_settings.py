@@ -14,12 +14,12 @@ from ..types import UNSET, Unset
 
 
 
-T = TypeVar("T", bound="AlertSpec")
+T = TypeVar("T", bound="AlertSettings")
 
 
 
 @_attrs_define
-class AlertSpec:
+class AlertSettings:
     """ A Standard Webhooks `online_rule.alert` to `webhook_url` when the metric's pass rate over
     the last `window_hours` UTC hours is below `threshold` with 95% confidence (the upper bound
     of its Wilson interval is below it: one bad call does not do), once per episode; an
@@ -75,12 +75,12 @@ class AlertSpec:
 
         window_hours = d.pop("window_hours")
 
-        alert_spec = cls(
+        alert_settings = cls(
             metric=metric,
             threshold=threshold,
             webhook_url=webhook_url,
             window_hours=window_hours,
         )
 
-        return alert_spec
+        return alert_settings
 
