@@ -136,6 +136,24 @@ class TestTracedCalls:
         cases = client.get(f"/v1/evaluations/{evaluation_id}/test_cases")
         assert cases.status_code == 404, "an online day is read through its rule"
 
+    def test_an_image_call_traced_by_openinference_is_judged_with_its_image(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        key = api.new_key()
+        client = api.client(key)
+        rule = make_rule(client)
+        judge.script(model_and_judge)
+        with instrumented(
+            "openinference", Receiver(api.base_url), headers={"Authorization": f"Bearer {key}"}
+        ):
+            # A small PNG: its data URL is under OpenInference's 32,000-character limit.
+            ask_about_image(judge.base_url, data_url(red_square_png()))
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert result["error"] is None
+        [judged] = judge.calls_for("g_eval_score")
+        assert image_parts(judged), judged
+        assert QUESTION in json.dumps(judged)
+
     def test_the_official_instrumentations_image_call_is_counted_as_withheld(
         self, api: Api, judge: ScriptedJudge
     ) -> None:
