@@ -9,9 +9,11 @@ from app.api.idempotent import idempotent
 from app.api.openapi import Extras
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.online import receiver, service, trend
+from app.online import backfill, receiver, service, trend
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
+    Backfill,
+    BackfillRequest,
     OnlineResultList,
     OnlineRule,
     OnlineRuleCreate,
@@ -143,6 +145,28 @@ def get_online_rule_trend(
     rule = service.get_or_404(session, tenant, rule_id)
     query = trend.parse(rule, metric, bucket, since, until)
     return trend.trend(session, tenant, rule, query)
+
+
+@router.post("/{rule_id}/backfill", status_code=status.HTTP_202_ACCEPTED, response_model=Backfill)
+@idempotent()
+def backfill_online_rule(
+    rule_id: str,
+    payload: BackfillRequest,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    response: Response,
+) -> Backfill:
+    """Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
+    from `since` to `until`: those its filter and sampling take and it has not judged are
+    appended to its evaluation of today and judged, within its and the tenant's daily budget.
+    At most 10,000 kept calls per request (`truncated`; go on with `after`)."""
+    rule = service.get_or_404(session, tenant, rule_id)
+    window = backfill.parse(payload, runtime.settings)
+    body = backfill.backfill(session, runtime, tenant, rule, window)
+    session.commit()
+    response.headers["Location"] = f"/v1/online_rules/{rule.id}/results"
+    return body
 
 
 @router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT)

@@ -10,6 +10,7 @@ from app.db import dialect_insert, utcnow
 from app.models import (
     Evaluation,
     MetricSummary,
+    OnlineCall,
     OnlineRollup,
     OnlineRule,
     OnlineRuleCount,
@@ -234,3 +235,66 @@ class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
                 delete(OtlpPending).where(OtlpPending.id.in_([row.id for row in rows]))
             )
         return rows
+
+
+class OnlineCallRepository(TenantScopedRepository[OnlineCall]):
+    """The calls a tenant's rules stored, with what a filter needs of them (a backfill's)."""
+
+    model = OnlineCall
+    # Ids per IN list: within every database's limit on bound parameters.
+    CHUNK = 500
+
+    def keep(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Keep these calls (columns of `online_call` but the tenant)."""
+        if rows:
+            self.session.execute(
+                insert(OnlineCall), [{**row, "tenant_id": self.tenant_id} for row in rows]
+            )
+
+    def received(
+        self, since: datetime, until: datetime, after: int | None, limit: int
+    ) -> Sequence[OnlineCall]:
+        """Up to `limit` kept calls received from `since` (included) to `until` (excluded),
+        after the call `after`, in the order they were kept."""
+        statement = self.get_base_statement().where(
+            OnlineCall.received_at >= since, OnlineCall.received_at < until
+        )
+        if after is not None:
+            statement = statement.where(OnlineCall.id > after)
+        return self.session.scalars(statement.order_by(OnlineCall.id).limit(limit)).all()
+
+    def judged_spans(self, rule: OnlineRule, span_ids: Iterable[str]) -> set[str]:
+        """Which of these span ids the rule's days already hold as test cases."""
+        rule_id = OnlineRuleRepository(self.session, self.tenant_id).owned(rule).id
+        wanted = sorted(set(span_ids))
+        found: set[str] = set()
+        for start in range(0, len(wanted), self.CHUNK):
+            found.update(
+                self.session.scalars(
+                    select(TestCase.client_id)
+                    .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == TestCase.evaluation_id)
+                    .where(
+                        OnlineRuleDay.rule_id == rule_id,
+                        TestCase.client_id.in_(wanted[start : start + self.CHUNK]),
+                    )
+                )
+            )
+        return found
+
+    def cases(self, calls: Sequence[OnlineCall]) -> dict[tuple[str, int], TestCase]:
+        """The test cases these kept calls are, by (evaluation id, index)."""
+        keys = sorted({(self.owned(call).evaluation_id, call.test_case_index) for call in calls})
+        found: dict[tuple[str, int], TestCase] = {}
+        for start in range(0, len(keys), self.CHUNK):
+            for case in self.session.scalars(
+                select(TestCase)
+                .join(Evaluation, Evaluation.id == TestCase.evaluation_id)
+                .where(
+                    Evaluation.tenant_id == self.tenant_id,
+                    tuple_(TestCase.evaluation_id, TestCase.index).in_(
+                        keys[start : start + self.CHUNK]
+                    ),
+                )
+            ):
+                found[(case.evaluation_id, case.index)] = case
+        return found

@@ -131,6 +131,11 @@ class RuleCounts(BaseModel):
     matched: int = Field(description="Received calls its filter took.")
     sampled: int = Field(description="Matched calls its sampling chose.")
     judged: int = Field(description="Sampled calls stored as test cases and sent to its judge.")
+    backfilled: int = Field(
+        default=0,
+        description="Kept calls its backfills took up that it had not judged (counted here, "
+        "not in `received`; `matched`, `sampled`, `judged` and `skipped` count them too).",
+    )
     skipped: dict[str, int] = Field(
         description="Sampled calls not judged and matched calls not sampled, by reason: "
         "`not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation "
@@ -171,6 +176,54 @@ class OnlineResult(EvaluationResult):
 
 
 OnlineResultList = ListPage[OnlineResult]
+
+
+class BackfillRequest(BaseModel):
+    """Which kept calls a backfill takes up: received from `since` to `until`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    since: str | None = Field(
+        default=None,
+        max_length=64,
+        description="ISO 8601 start (UTC if no offset), at most LOUPE_RETENTION_DAYS or 31 "
+        "days back; default 24 hours before `until`.",
+    )
+    until: str | None = Field(
+        default=None, max_length=64, description="ISO 8601 end, excluded; default now."
+    )
+    after: str | None = Field(
+        default=None,
+        max_length=32,
+        description="A truncated backfill's `next_after`: go on after the calls it considered.",
+    )
+
+
+class Backfill(BaseModel):
+    """What a backfill did: the kept calls it considered, through the rule's filter and
+    sampling; those not already judged by the rule are appended to its day and judged."""
+
+    object: Literal["online_rule_backfill"] = "online_rule_backfill"
+    rule_id: str
+    since: datetime
+    until: datetime
+    considered: int = Field(description="Kept calls received in the window (each span once).")
+    matched: int = Field(description="Considered calls the rule's filter takes.")
+    sampled: int = Field(description="Matched calls its sampling chooses.")
+    already_judged: int = Field(description="Sampled calls the rule has judged already.")
+    judged: int = Field(description="Sampled calls appended to the rule's day, to be judged.")
+    skipped: dict[str, int] = Field(
+        description="Considered calls not judged, by reason: `not_sampled`, `over_budget`, "
+        "`day_closed`."
+    )
+    evaluation_id: str | None = Field(
+        description="The rule's evaluation of today, which the calls judged were appended to."
+    )
+    truncated: bool = Field(
+        description="More kept calls are in the window than one backfill considers (10,000): "
+        "send `next_after` as `after` to go on."
+    )
+    next_after: str | None
 
 
 Bucket = Literal["hour", "day"]

@@ -34,7 +34,7 @@ from app.webhooks.service import url_problems
 # What a traced call gives a metric: its messages in and out and the trace's retrieved
 # documents; nothing holds a reference answer or a golden context.
 CALL_FIELDS = frozenset({"input", "actual_output", "retrieval_context"})
-COUNTERS = ("received", "matched", "sampled", "judged")
+COUNTERS = ("received", "matched", "sampled", "judged", "backfilled")
 SKIPPED = "skipped:"
 
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)

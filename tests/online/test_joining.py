@@ -124,6 +124,7 @@ class TestJoining:
             "matched": 1,
             "sampled": 1,
             "judged": 1,
+            "backfilled": 0,
             "skipped": {},
         }
 
@@ -156,5 +157,6 @@ class TestJoining:
                 "matched": 1,
                 "sampled": 1,
                 "judged": 0,
+                "backfilled": 0,
                 "skipped": {"no_content": 1},
             }

@@ -130,7 +130,14 @@ class TestTracedCalls:
         text = json.dumps(judged)
         assert QUESTION in text and ANSWER in text
         counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
-        assert counts == {"received": 1, "matched": 1, "sampled": 1, "judged": 1, "skipped": {}}
+        assert counts == {
+            "received": 1,
+            "matched": 1,
+            "sampled": 1,
+            "judged": 1,
+            "backfilled": 0,
+            "skipped": {},
+        }
         # The day's evaluation holds the call as a test case, its image stored by Loupe.
         evaluation_id = result["evaluation_id"]
         cases = client.get(f"/v1/evaluations/{evaluation_id}/test_cases")
@@ -210,6 +217,7 @@ class TestRulesOnTraffic:
             "matched": 2,
             "sampled": 0,
             "judged": 0,
+            "backfilled": 0,
             "skipped": {"not_sampled": 2},
         }
         assert counts(other_service) == {
@@ -217,6 +225,7 @@ class TestRulesOnTraffic:
             "matched": 0,
             "sampled": 0,
             "judged": 0,
+            "backfilled": 0,
             "skipped": {},
         }
         assert counts(models) == {
@@ -224,6 +233,7 @@ class TestRulesOnTraffic:
             "matched": 2,
             "sampled": 2,
             "judged": 2,
+            "backfilled": 0,
             "skipped": {},
         }
         results = judged_results(api, client, models["id"], 2)

@@ -48,6 +48,7 @@ class TestRules:
             "matched": 0,
             "sampled": 0,
             "judged": 0,
+            "backfilled": 0,
             "skipped": {},
         }
         path = f"/v1/online_rules/{rule['id']}"

@@ -76,6 +76,7 @@ JSON_BODIES = {
     ("POST", "/v1/evals/{eval_id}"): EVAL_UPDATE,
     ("POST", "/v1/evals/{eval_id}/runs"): EVAL_RUN_BODY,
     ("PATCH", "/v1/online_rules/{rule_id}"): {"name": "taken over", "enabled": False},
+    ("POST", "/v1/online_rules/{rule_id}/backfill"): {},
 }
 CRITERION = {
     "type": "string_check",

@@ -1,0 +1,215 @@
+"""A rule applied to the calls Loupe kept (those any of the tenant's rules stored) within a
+time window: through its filter and sampling as they came, the ones it has not judged
+appended to its evaluation of today, within its and the tenant's daily budget.
+
+Each backfill considers at most MAX_CALLS kept calls; a wider window is taken up in turns
+(`next_after`), so no request runs unbounded.
+"""
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.db import utcnow
+from app.evaluations import appending
+from app.media import ingest as media
+from app.models import Evaluation, OnlineCall, OnlineRule, Tenant
+from app.online import calls, ingest, matching
+from app.online.repository import OnlineCallRepository, OnlineRuleRepository
+from app.online.schemas import Backfill, BackfillRequest
+from app.outbox import outbox
+from app.problems import FieldError, field_error, invalid_request
+from app.runtime import Runtime
+from app.telemetry.metrics import ONLINE_CALLS
+
+MAX_CALLS = 10_000
+DEFAULT_SPAN = timedelta(hours=24)
+MAX_DAYS_BACK = 31
+
+
+@dataclass(frozen=True)
+class Window:
+    """A backfill's window, checked."""
+
+    since: datetime
+    until: datetime
+    after: int | None
+
+
+def parse(body: BackfillRequest, settings: Settings, now: datetime | None = None) -> Window:
+    """The window asked for, or one 422 naming each field that is wrong."""
+    now = now or utcnow()
+    errors: list[FieldError] = []
+    start, start_error = _moment("since", body.since)
+    end, end_error = _moment("until", body.until)
+    errors += [error for error in (start_error, end_error) if error]
+    after = None
+    if body.after is not None:
+        if body.after.isdigit():
+            after = int(body.after)
+        else:
+            errors.append(field_error(["after"], "not a backfill's `next_after`", "invalid_cursor"))
+    end = end or now
+    if start is None:
+        try:
+            start = end - DEFAULT_SPAN
+        except OverflowError:  # until is the first day there is
+            start = end
+    days_back = min(settings.retention_days or MAX_DAYS_BACK, MAX_DAYS_BACK)
+    if not (start_error or end_error):
+        if start < now - timedelta(days=days_back):
+            errors.append(
+                field_error(
+                    ["since" if body.since is not None else "until"],
+                    f"a backfill goes at most {days_back:g} days back",
+                    "too_far_back",
+                )
+            )
+        if start >= end:
+            errors.append(
+                field_error(
+                    ["until"],
+                    f"{end.isoformat()} is not after since ({start.isoformat()})",
+                    "empty_range",
+                )
+            )
+    if errors:
+        raise invalid_request(errors)
+    return Window(start, end, after)
+
+
+def backfill(
+    session: Session, runtime: Runtime, tenant: Tenant, rule: OnlineRule, window: Window
+) -> Backfill:
+    """Apply the rule to the tenant's kept calls of the window; the caller commits."""
+    kept = OnlineCallRepository(session, tenant.id)
+    rows = kept.received(window.since, window.until, window.after, MAX_CALLS + 1)
+    truncated = len(rows) > MAX_CALLS
+    rows = rows[:MAX_CALLS]
+    considered = _each_span_once(rows)
+    matched = [call for call in considered if matching.matches(rule.filter, call)]
+    sampled = [call for call in matched if matching.sampled(call.trace_id, rule.sampling_rate)]
+    judged_already = kept.judged_spans(rule, [call.span_id for call in sampled])
+    fresh = [call for call in sampled if call.span_id not in judged_already]
+    skipped: Counter[str] = Counter()
+    if len(matched) > len(sampled):
+        skipped["not_sampled"] = len(matched) - len(sampled)
+    day = utcnow().date().isoformat()
+    evaluation_id, judged = None, 0
+    if fresh:
+        evaluation, refusal = ingest.open_day(session, runtime, tenant, rule, day)
+        evaluation_id = evaluation.id
+        if refusal:
+            skipped[refusal] += len(fresh)
+        else:
+            judged = _append(session, runtime, kept, evaluation, fresh)
+    already = len(sampled) - len(fresh)
+    # Taken up as `backfilled` (not `received`); calls it had judged already count nowhere.
+    counts = {
+        (rule.id, "backfilled"): len(considered) - already,
+        (rule.id, "matched"): len(matched) - already,
+        (rule.id, "sampled"): len(fresh),
+        (rule.id, "judged"): judged,
+        **{(rule.id, f"skipped:{reason}"): n for reason, n in skipped.items()},
+    }
+    OnlineRuleRepository(session, tenant.id).count(day, counts)
+    outbox(session).add(lambda: _count_on_metrics(counts))
+    return Backfill(
+        rule_id=rule.id,
+        since=window.since,
+        until=window.until,
+        considered=len(considered),
+        matched=len(matched),
+        sampled=len(sampled),
+        already_judged=already,
+        judged=judged,
+        skipped=dict(sorted(skipped.items())),
+        evaluation_id=evaluation_id,
+        truncated=truncated,
+        next_after=str(rows[-1].id) if truncated else None,
+    )
+
+
+def _append(
+    session: Session,
+    runtime: Runtime,
+    kept: OnlineCallRepository,
+    evaluation: Evaluation,
+    fresh: list[OnlineCall],
+) -> int:
+    """Copy the calls' test cases (their image references are the tenant's blobs already) to
+    the rule's day, and keep them as its calls too; how many."""
+    stored = kept.cases(fresh)
+    pairs = [
+        (call, stored[(call.evaluation_id, call.test_case_index)])
+        for call in fresh
+        if (call.evaluation_id, call.test_case_index) in stored
+    ]
+    if not pairs:
+        return 0
+    cases = [
+        {
+            "client_id": case.client_id,
+            "input": case.input,
+            "actual_output": case.actual_output,
+            "expected_output": None,
+            "context": None,
+            "retrieval_context": case.retrieval_context,
+            "metadata_": case.metadata_,
+        }
+        for _, case in pairs
+    ]
+    nothing_to_take_in = [media.take_in([], runtime.settings) for _ in cases]
+    indices = appending.append(session, runtime, evaluation, cases, nothing_to_take_in)
+    kept.keep(
+        [
+            calls.row(
+                evaluation.id,
+                index,
+                call.trace_id,
+                call.span_id,
+                call.received_at,
+                call.attributes,
+                call.resource,
+            )
+            for index, (call, _) in zip(indices, pairs, strict=True)
+        ]
+    )
+    return len(pairs)
+
+
+def _count_on_metrics(counts: dict[tuple[str, str], int]) -> None:
+    for (rule_id, counter), n in counts.items():
+        if n:
+            ONLINE_CALLS.labels(rule_id, counter.replace(":", "_")).inc(n)
+
+
+def _each_span_once(rows: Sequence[OnlineCall]) -> list[OnlineCall]:
+    """The kept calls, a call several rules stored once (its first keeping)."""
+    seen: set[tuple[str, str]] = set()
+    unique = []
+    for row in rows:
+        key = (row.trace_id, row.span_id)
+        if key not in seen:
+            seen.add(key)
+            unique.append(row)
+    return unique
+
+
+def _moment(name: str, value: str | None) -> tuple[datetime | None, FieldError | None]:
+    if value is None:
+        return None, None
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None, field_error(
+            [name],
+            f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
+            "invalid_datetime",
+        )
+    return moment, None

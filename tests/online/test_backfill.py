@@ -1,0 +1,187 @@
+"""A backfill applies a rule to the calls Loupe kept (those any rule of the tenant stored) in a
+time window: a rule made later judges the kept calls its filter and sampling take, once, from
+what was kept of their spans' attributes (issue 26, item 3)."""
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import select
+
+from app.db import utcnow
+from app.models import OnlineCall
+from app.online import backfill
+from app.online.schemas import BackfillRequest
+from app.problems import ProblemError
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge
+from tests.online.test_receiver import (
+    G_EVAL,
+    judged_results,
+    make_rule,
+    model_and_judge,
+    semconv_span,
+)
+
+METRICS = [G_EVAL]
+GOLD = {"attribute": "app.tenant_tier", "op": "eq", "value": "gold"}
+TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+
+
+def span(span_id: str, service: str, tier: str | None, trace_id: str = TRACE) -> dict[str, Any]:
+    """A chat call of `service` in the GenAI conventions, its tier as a span attribute."""
+    entry = semconv_span(span_id, service, f"Question {span_id}?", trace_id)
+    attributes = entry["scopeSpans"][0]["spans"][0]["attributes"]
+    if tier is not None:
+        attributes.append({"key": "app.tenant_tier", "value": {"stringValue": tier}})
+    attributes.append({"key": "app.long", "value": {"stringValue": "x" * 5000}})
+    return entry
+
+
+def send(client: Any, *entries: dict[str, Any]) -> None:
+    response = client.post("/v1/traces", json={"resourceSpans": list(entries)})
+    assert response.status_code == 200, response.text
+
+
+GOLD_SPANS = ("a1a1a1a1a1a1a1a1", "a2a2a2a2a2a2a2a2")
+OTHER_SPANS = ("b1b1b1b1b1b1b1b1", "b2b2b2b2b2b2b2b2")
+
+
+def judged_by_shop_rule(api: Api, key: str) -> dict[str, Any]:
+    """Rule A judges every call of `shop`; two are gold. A gold call of another service is
+    judged by no rule, so Loupe keeps nothing of it."""
+    client = api.client(key)
+    rule = make_rule(
+        client,
+        name="shop",
+        metrics=METRICS,
+        filter=[{"attribute": "service.name", "op": "eq", "value": "shop"}],
+    )
+    send(
+        client,
+        span(GOLD_SPANS[0], "shop", "gold"),
+        span(OTHER_SPANS[0], "shop", "silver"),
+        span(GOLD_SPANS[1], "shop", "gold"),
+        span(OTHER_SPANS[1], "shop", None),
+        span("c1c1c1c1c1c1c1c1", "elsewhere", "gold"),
+    )
+    judged_results(api, client, rule["id"], 4)
+    return rule
+
+
+class TestBackfill:
+    def test_a_rule_made_later_judges_the_kept_calls_it_takes_once(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        key = api.new_key()
+        client = api.client(key)
+        judged_by_shop_rule(api, key)
+        # Another tenant's kept gold calls are never considered.
+        judged_by_shop_rule(api, api.new_key())
+        rule = make_rule(client, name="gold", metrics=METRICS, filter=[GOLD])
+
+        response = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={})
+
+        assert response.status_code == 202, response.text
+        body = response.json()
+        assert {key: body[key] for key in ("considered", "matched", "sampled")} == {
+            "considered": 4,
+            "matched": 2,
+            "sampled": 2,
+        }
+        assert body["already_judged"] == 0 and body["judged"] == 2 and body["skipped"] == {}
+        assert body["truncated"] is False and body["next_after"] is None
+        results = judged_results(api, client, rule["id"], 2)
+        assert sorted(result["span_id"] for result in results) == sorted(GOLD_SPANS)
+        assert {result["trace_id"] for result in results} == {TRACE}
+        assert all(result["error"] is None and result["score"] is not None for result in results)
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts == {
+            "received": 0,
+            "matched": 2,
+            "sampled": 2,
+            "judged": 2,
+            "backfilled": 4,
+            "skipped": {},
+        }
+
+        again = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()
+
+        assert again["considered"] == 4 and again["sampled"] == 2
+        assert again["already_judged"] == 2 and again["judged"] == 0
+        assert len(client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"]) == 2
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["judged"] == 2 and counts["matched"] == 2
+
+    def test_a_window_before_the_calls_came_considers_none(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        key = api.new_key()
+        client = api.client(key)
+        judged_by_shop_rule(api, key)
+        rule = make_rule(client, name="gold", metrics=METRICS, filter=[GOLD])
+        until = (utcnow() - timedelta(hours=1)).isoformat()
+
+        body = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={"until": until})
+
+        assert body.status_code == 202, body.text
+        assert body.json()["considered"] == 0 and body.json()["judged"] == 0
+
+    def test_a_kept_call_keeps_its_scalar_attributes_bounded_and_no_content(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        key = api.new_key()
+        judged_by_shop_rule(api, key)
+        with api.served.runtime.session() as session:
+            kept = session.scalars(
+                select(OnlineCall).where(OnlineCall.span_id == GOLD_SPANS[0])
+            ).all()
+        [call] = [row for row in kept if row.trace_id == TRACE][-1:]
+        assert call.attributes["app.tenant_tier"] == "gold"
+        assert call.attributes["gen_ai.request.model"] == "gpt-4o-mini"
+        assert len(call.attributes["app.long"]) == 1024
+        assert "gen_ai.input.messages" not in call.attributes
+        assert "gen_ai.output.messages" not in call.attributes
+        assert call.resource["service.name"] == "shop"
+
+    def test_bad_windows_are_one_422_naming_each_field(self, api: Api) -> None:
+        client = api.tenant_client()
+        rule = make_rule(client, metrics=METRICS)
+        path = f"/v1/online_rules/{rule['id']}/backfill"
+        now = utcnow()
+        cases = [
+            ({"since": "yesterday", "until": "soon"}, {"since", "until"}),
+            ({"since": (now - timedelta(days=40)).isoformat()}, {"since"}),
+            (
+                {"since": now.isoformat(), "until": (now - timedelta(hours=1)).isoformat()},
+                {"until"},
+            ),
+            ({"after": "not-a-cursor", "since": "nope"}, {"after", "since"}),
+            ({"window": "all"}, {"window"}),
+        ]
+        for payload, fields in cases:
+            response = client.post(path, json=payload)
+            assert response.status_code == 422, (payload, response.text)
+            assert response.headers["content-type"].startswith("application/problem+json")
+            assert {error["loc"] for error in response.json()["errors"]} == fields, payload
+
+    def test_another_tenants_rule_is_not_found(self, api: Api) -> None:
+        rule = make_rule(api.tenant_client(), metrics=METRICS)
+
+        response = api.tenant_client().post(f"/v1/online_rules/{rule['id']}/backfill", json={})
+
+        assert response.status_code == 404
+        assert response.headers["content-type"].startswith("application/problem+json")
+
+    def test_the_window_goes_back_no_further_than_retention(self, api: Api) -> None:
+        settings = api.settings.model_copy(update={"retention_days": 2})
+        since = (utcnow() - timedelta(days=3)).isoformat()
+
+        with pytest.raises(ProblemError) as refused:
+            backfill.parse(BackfillRequest(since=since), settings)
+
+        assert refused.value.status == 422
+        assert [error.loc for error in refused.value.errors or []] == ["since"]
