@@ -658,6 +658,29 @@ export interface paths {
         patch: operations["update_online_rule"];
         trace?: never;
     };
+    "/v1/online_rules/{rule_id}/backfill": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Backfill Online Rule
+         * @description Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
+         *     from `since` to `until`: those its filter and sampling take and it has not judged are
+         *     appended to its evaluation of today and judged, within its and the tenant's daily budget.
+         *     At most 10,000 kept calls per request (`truncated`; go on with `after`).
+         */
+        post: operations["backfill_online_rule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/online_rules/{rule_id}/disable": {
         parameters: {
             query?: never;
@@ -1054,6 +1077,96 @@ export interface components {
              * @enum {string}
              */
             type: "answer_relevancy";
+        };
+        /**
+         * Backfill
+         * @description What a backfill did: the kept calls it considered, through the rule's filter and
+         *     sampling; those not already judged by the rule are appended to its day and judged.
+         */
+        Backfill: {
+            /**
+             * Already Judged
+             * @description Sampled calls the rule has judged already.
+             */
+            already_judged: number;
+            /**
+             * Considered
+             * @description Kept calls received in the window (each span once).
+             */
+            considered: number;
+            /**
+             * Evaluation Id
+             * @description The rule's evaluation of today, which the calls judged were appended to.
+             */
+            evaluation_id: string | null;
+            /**
+             * Judged
+             * @description Sampled calls appended to the rule's day, to be judged.
+             */
+            judged: number;
+            /**
+             * Matched
+             * @description Considered calls the rule's filter takes.
+             */
+            matched: number;
+            /** Next After */
+            next_after: string | null;
+            /**
+             * Object
+             * @default online_rule_backfill
+             * @constant
+             */
+            object?: "online_rule_backfill";
+            /** Rule Id */
+            rule_id: string;
+            /**
+             * Sampled
+             * @description Matched calls its sampling chooses.
+             */
+            sampled: number;
+            /**
+             * Since
+             * Format: date-time
+             */
+            since: string;
+            /**
+             * Skipped
+             * @description Considered calls not judged, by reason: `not_sampled`, `over_budget`, `day_closed`.
+             */
+            skipped: {
+                [key: string]: number;
+            };
+            /**
+             * Truncated
+             * @description More kept calls are in the window than one backfill considers (10,000): send `next_after` as `after` to go on.
+             */
+            truncated: boolean;
+            /**
+             * Until
+             * Format: date-time
+             */
+            until: string;
+        };
+        /**
+         * BackfillRequest
+         * @description Which kept calls a backfill takes up: received from `since` to `until`.
+         */
+        BackfillRequest: {
+            /**
+             * After
+             * @description A truncated backfill's `next_after`: go on after the calls it considered.
+             */
+            after?: string | null;
+            /**
+             * Since
+             * @description ISO 8601 start (UTC if no offset), at most LOUPE_RETENTION_DAYS or 31 days back; default 24 hours before `until`.
+             */
+            since?: string | null;
+            /**
+             * Until
+             * @description ISO 8601 end, excluded; default now.
+             */
+            until?: string | null;
         };
         /** BleuSpec */
         BleuSpec: {
@@ -3420,6 +3533,12 @@ export interface components {
          * @description What the rule did with the spans it received, since it was created.
          */
         RuleCounts: {
+            /**
+             * Backfilled
+             * @description Kept calls its backfills took up that it had not judged (counted here, not in `received`; `matched`, `sampled`, `judged` and `skipped` count them too).
+             * @default 0
+             */
+            backfilled?: number;
             /**
              * Judged
              * @description Sampled calls stored as test cases and sent to its judge.
@@ -7772,6 +7891,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OnlineRule"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    backfill_online_rule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                rule_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BackfillRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Backfill"];
                 };
             };
             /** @description Bad Request */

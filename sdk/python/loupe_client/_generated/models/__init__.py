@@ -3,6 +3,9 @@
 from .alert import Alert
 from .alert_settings import AlertSettings
 from .answer_relevancy_spec import AnswerRelevancySpec
+from .backfill import Backfill
+from .backfill_request import BackfillRequest
+from .backfill_skipped import BackfillSkipped
 from .bleu_spec import BleuSpec
 from .body_create_dataset import BodyCreateDataset
 from .body_create_dataset_format import BodyCreateDatasetFormat
@@ -203,6 +206,9 @@ __all__ = (
     "Alert",
     "AlertSettings",
     "AnswerRelevancySpec",
+    "Backfill",
+    "BackfillRequest",
+    "BackfillSkipped",
     "BleuSpec",
     "BodyCreateDataset",
     "BodyCreateDatasetFormat",

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ class RuleCounts:
                 `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`,
                 `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent),
                 `image_refused` (the operator's image policy refused it), `day_closed`.
+            backfilled (int | Unset): Kept calls its backfills took up that it had not judged (counted here, not in
+                `received`; `matched`, `sampled`, `judged` and `skipped` count them too). Default: 0.
      """
 
     judged: int
@@ -41,6 +44,7 @@ class RuleCounts:
     received: int
     sampled: int
     skipped: RuleCountsSkipped
+    backfilled: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -59,6 +63,8 @@ class RuleCounts:
 
         skipped = self.skipped.to_dict()
 
+        backfilled = self.backfilled
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -69,6 +75,8 @@ class RuleCounts:
             "sampled": sampled,
             "skipped": skipped,
         })
+        if backfilled is not UNSET:
+            field_dict["backfilled"] = backfilled
 
         return field_dict
 
@@ -91,12 +99,15 @@ class RuleCounts:
 
 
 
+        backfilled = d.pop("backfilled", UNSET)
+
         rule_counts = cls(
             judged=judged,
             matched=matched,
             received=received,
             sampled=sampled,
             skipped=skipped,
+            backfilled=backfilled,
         )
 
 
