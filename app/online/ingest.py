@@ -20,10 +20,9 @@ from app.evaluations.schemas import TERMINAL_STATUSES, JudgeConfig
 from app.media import ingest as media
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Evaluation, OnlineRule, Tenant
-from app.online import calls as kept
 from app.online import joining, matching
 from app.online.repository import OnlineRuleRepository, OtlpPendingRepository
-from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text
+from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
 from app.outbox import outbox
 from app.problems import ProblemError
 from app.runtime import Runtime
@@ -53,7 +52,8 @@ def take_spans(
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
-    return take(session, runtime, tenant, joining.calls_of_spans(pending, spans), rules)
+    calls = joining.calls_of_spans(pending, spans, lambda span: _sampled_by_any(rules, span))
+    return take(session, runtime, tenant, calls, rules)
 
 
 def take_records(
@@ -64,7 +64,21 @@ def take_records(
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
-    return take(session, runtime, tenant, joining.calls_of_records(pending, records), rules)
+    calls = joining.calls_of_records(
+        pending,
+        records,
+        lambda trace_id: any(matching.sampled(trace_id, rule.sampling_rate) for rule in rules),
+    )
+    return take(session, runtime, tenant, calls, rules)
+
+
+def _sampled_by_any(rules: Sequence[OnlineRule], span: otlp.Span) -> bool:
+    """Whether some rule takes and samples this span: only then is its content read (sampling
+    first keeps a span no rule samples at the cost of its attributes, and never stored)."""
+    return any(
+        matching.matches(rule.filter, span) and matching.sampled(span.trace_id, rule.sampling_rate)
+        for rule in rules
+    )
 
 
 def expire_pending(runtime: Runtime) -> int:
@@ -90,7 +104,7 @@ def take(
     session: Session,
     runtime: Runtime,
     tenant: Tenant,
-    calls: Sequence[JudgedCall | Skipped],
+    calls: Sequence[joining.Call],
     rules: Sequence[OnlineRule],
 ) -> Taken:
     """Run calls through these rules of the tenant: counted, filtered, sampled, judged."""
@@ -125,7 +139,7 @@ def _count_on_metrics(counts: Counter[tuple[str, str]]) -> None:
 
 def _choose(
     rule: OnlineRule,
-    calls: Sequence[JudgedCall | Skipped],
+    calls: Sequence[joining.Call],
     counts: Counter[tuple[str, str]],
 ) -> list[JudgedCall]:
     """The calls the rule takes and samples that have content; the rest counted by reason."""
@@ -139,6 +153,8 @@ def _choose(
             counts[(rule.id, "skipped:not_sampled")] += 1
             continue
         counts[(rule.id, "sampled")] += 1
+        if isinstance(call, Unread):  # not read as no rule samples it: not reached
+            continue
         if isinstance(call, Skipped):
             counts[(rule.id, f"skipped:{call.reason.value}")] += 1
             continue
@@ -176,7 +192,6 @@ def _judge_calls(
         intakes.append(intake)
     if cases:
         appending.append(session, runtime, evaluation, cases, intakes)
-        kept.keep(session, evaluation, cases, calls)
     return len(cases)
 
 
@@ -192,20 +207,6 @@ def _over_budget(
     except ProblemError:
         return True
     return rule.daily_usd is not None and days.spent(evaluation.id) >= rule.daily_usd
-
-
-def open_day(
-    session: Session, runtime: Runtime, tenant: Tenant, rule: OnlineRule, day: str
-) -> tuple[Evaluation, str | None]:
-    """The rule's evaluation of `day` (made if need be, locked until commit) and the reason
-    nothing may be appended to it now (`day_closed`, `over_budget`), if any: for a backfill."""
-    days = OnlineRuleRepository(session, tenant.id)
-    evaluation = _day_evaluation(session, tenant, rule, day, days, runtime)
-    if evaluation.status in TERMINAL_STATUSES:
-        return evaluation, "day_closed"
-    if _over_budget(session, tenant, rule, evaluation, days):
-        return evaluation, "over_budget"
-    return evaluation, None
 
 
 def _day_evaluation(

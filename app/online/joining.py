@@ -7,23 +7,26 @@ their span does, for LOUPE_OTLP_JOIN_SECONDS; past that the ticker counts the sp
 stands (no content) and drops the records.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app import otlp
 from app.online.repository import OtlpPendingRepository
-from app.otlp import JudgedCall, LogRecord, Skipped, SkipReason, Span
+from app.otlp import JudgedCall, LogRecord, Skipped, SkipReason, Span, Unread
 
-Call = JudgedCall | Skipped
+Call = JudgedCall | Skipped | Unread
 
 
-def calls_of_spans(pending: OtlpPendingRepository, spans: Sequence[Span]) -> list[Call]:
+def calls_of_spans(
+    pending: OtlpPendingRepository, spans: Sequence[Span], read: Callable[[Span], bool]
+) -> list[Call]:
     """The spans' calls, their records joined from those kept aside; a span that gives no
-    content is kept aside for its records instead of being returned."""
+    content is kept aside for its records instead of being returned. Only the spans `read`
+    takes (some rule samples them) are read and wait for records; the others come back Unread."""
     kept = [otlp.unpack_record(row.body) for row in pending.take("log", _span_ids(spans))]
     joined = {(record.trace_id, record.span_id) for record in kept}
     by_key = {(span.trace_id, span.span_id): span for span in spans}
     calls, waiting = [], []
-    for call in otlp.judged_calls(spans, kept):
+    for call in otlp.judged_calls(spans, kept, read=read):
         key = (call.trace_id, call.span_id)
         if _contentless(call) and key not in joined and key in by_key:
             waiting.append((*key, otlp.pack(by_key[key])))
@@ -33,10 +36,17 @@ def calls_of_spans(pending: OtlpPendingRepository, spans: Sequence[Span]) -> lis
     return calls
 
 
-def calls_of_records(pending: OtlpPendingRepository, records: Sequence[LogRecord]) -> list[Call]:
+def calls_of_records(
+    pending: OtlpPendingRepository,
+    records: Sequence[LogRecord],
+    sampled: Callable[[str], bool],
+) -> list[Call]:
     """The calls of the spans kept aside that these records complete; records whose span has
-    not come yet are kept aside for it."""
-    carrying = [record for record in records if otlp.message_record(record)]
+    not come yet are kept aside for it, unless `sampled` says no rule samples their trace id
+    (their span will not be read: they are dropped)."""
+    carrying = [
+        record for record in records if otlp.message_record(record) and sampled(record.trace_id)
+    ]
     if not carrying:
         return []
     spans = [otlp.unpack_span(row.body) for row in pending.take("span", _span_ids(carrying))]

@@ -7,7 +7,10 @@ from typing import Any
 
 import re2
 
-from app.otlp import JudgedCall, Skipped
+from app.otlp import JudgedCall, Skipped, Span, Unread
+
+# What a filter looks at: a call read or not, or the span itself before it is read.
+Filtered = JudgedCall | Skipped | Unread | Span
 
 # Names a filter may use for what each convention calls differently.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -22,7 +25,7 @@ _OPTIONS.log_errors = False
 _SPACE = 1 << 64
 
 
-def attribute(call: JudgedCall | Skipped, name: str) -> Any:
+def attribute(call: Filtered, name: str) -> Any:
     """The value a filter sees under `name`: the span's attribute, else the resource's, else
     the alias's first attribute present (None when none is)."""
     for source in (call.attributes, call.resource):
@@ -35,7 +38,7 @@ def attribute(call: JudgedCall | Skipped, name: str) -> Any:
     return None
 
 
-def matches(conditions: Sequence[Mapping[str, str]], call: JudgedCall | Skipped) -> bool:
+def matches(conditions: Sequence[Mapping[str, str]], call: Filtered) -> bool:
     """Whether the call meets every condition (none: every call)."""
     return all(
         _meets(condition, attribute(call, condition["attribute"])) for condition in conditions

@@ -56,6 +56,7 @@ async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep
         spans = otlp.decode_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
+    del body  # held no longer than its decoding: a body near the limit is not kept twice
     rejected = await run_in_threadpool(_take, runtime, tenant.id, spans)
     response = ExportTraceServiceResponse()
     if rejected:
@@ -81,11 +82,12 @@ async def export_logs(request: Request, tenant: TenantDep, runtime: RuntimeDep) 
         records = otlp.decode_logs(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
+    del body
     await run_in_threadpool(_take_records, runtime, tenant.id, records)
     return _answer(kind, ExportLogsServiceResponse())
 
 
-async def _read(request: Request, runtime: Runtime) -> tuple[str, bytes]:
+async def _read(request: Request, runtime: Runtime) -> tuple[str, bytearray]:
     """The body's media type and its bytes, decompressed under the limit as they arrive."""
     try:
         kind = otlp.media_type(request.headers.get("content-type"))

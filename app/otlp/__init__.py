@@ -6,7 +6,14 @@ every message convention the instrumentations emit to a JudgedCall, or a Skipped
 """
 
 from app.otlp._body import Decompressor, decompress
-from app.otlp._calls import JudgedCall, Skipped, SkipReason, judged_calls, message_record
+from app.otlp._calls import (
+    JudgedCall,
+    Skipped,
+    SkipReason,
+    Unread,
+    judged_calls,
+    message_record,
+)
 from app.otlp._content import Image, Message, Text, ToolCall, ToolResult
 from app.otlp._decode import (
     DEFAULT_MAX_BODY,
@@ -41,6 +48,7 @@ __all__ = [
     "Text",
     "ToolCall",
     "ToolResult",
+    "Unread",
     "UnsupportedContentType",
     "decode_logs",
     "decode_traces",

@@ -66,14 +66,15 @@ class Decompressor:
                 elif rest:
                     raise OtlpDecodeError(f"the {self._encoding} body has data after its end")
 
-    def finish(self) -> bytes:
-        """The whole decompressed body; raises if the compressed stream stopped short."""
+    def finish(self) -> bytearray:
+        """The whole decompressed body (not copied to bytes: a body near the limit is held
+        once); raises if the compressed stream stopped short."""
         if self._engine is not None:
             # What zlib still buffers is under one window (32 KiB); _append checks it all the same.
             self._append(self._engine.flush())
             if self._fed and not self._engine.eof:
                 raise OtlpDecodeError(f"the {self._encoding} body is truncated")
-        return bytes(self._out)
+        return self._out
 
     def _retry_as_raw_deflate(self, data: bytes) -> bool:
         if self._encoding != "deflate" or self._raw_deflate or self._out:
@@ -90,8 +91,13 @@ class Decompressor:
         self._out += produced
 
 
-def decompress(body: bytes, encoding: str | None, limit: int) -> bytes:
-    """`body` decoded per its Content-Encoding, refused past `limit` bytes decompressed."""
+def decompress(body: bytes | bytearray, encoding: str | None, limit: int) -> bytes | bytearray:
+    """`body` decoded per its Content-Encoding, refused past `limit` bytes decompressed (an
+    identity body is returned as it is, not copied)."""
+    if (encoding or "").strip().lower() in ("", "identity"):
+        if len(body) > limit:
+            raise BodyTooLarge(f"the request body is larger than {limit} bytes once decompressed")
+        return body
     reader = Decompressor(encoding, limit)
     reader.feed(body)
     return reader.finish()

@@ -1,7 +1,7 @@
 """Spans (with their log records) to the calls Loupe judges, or the reason a span gives none."""
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -73,6 +73,18 @@ class Skipped:
     resource: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Unread:
+    """A model call whose content was not read: the caller said no rule would sample it, so
+    only what filters and sampling look at is kept (the reason it would be skipped is unknown)."""
+
+    trace_id: str
+    span_id: str
+    service_name: str | None
+    attributes: dict[str, Any]
+    resource: dict[str, Any]
+
+
 _NOT_CALL_OPERATIONS = frozenset(
     {"embeddings", "retrieval", "execute_tool", "create_agent", "embedding", "rerank"}
 )
@@ -87,8 +99,12 @@ def message_record(record: LogRecord) -> bool:
 
 
 def judged_calls(
-    spans: Sequence[Span], logs: Sequence[LogRecord] = (), limits: Limits = DEFAULT_LIMITS
-) -> list[JudgedCall | Skipped]:
+    spans: Sequence[Span],
+    logs: Sequence[LogRecord] = (),
+    limits: Limits = DEFAULT_LIMITS,
+    *,
+    read: Callable[[Span], bool] | None = None,
+) -> list[JudgedCall | Skipped | Unread]:
     """One JudgedCall or Skipped per model-call span of a batch, in the spans' order.
 
     Args:
@@ -96,22 +112,43 @@ def judged_calls(
             their retrieval_context and are not returned themselves.
         logs: log records received for these spans (joined on trace and span id): the
             instrumentations that put content in log records send them in other requests.
+        read: which model-call spans to read the content of (default: all); the others are
+            returned as Unread, their messages never parsed (the cost of a span no rule samples
+            stays that of its attributes, however long its messages).
     """
     by_span: dict[tuple[str, str], list[LogRecord]] = defaultdict(list)
     for record in logs:
         if message_record(record):
             by_span[(record.trace_id, record.span_id)].append(record)
-    documents = _retrieval_documents(spans, limits)
-    results: list[JudgedCall | Skipped] = []
-    for span in spans:
-        records = by_span.get((span.trace_id, span.span_id), [])
-        role = _role(span, records)
+    roles = [_role(span, by_span.get((span.trace_id, span.span_id), [])) for span in spans]
+    unread = {
+        index
+        for index, (span, role) in enumerate(zip(spans, roles, strict=True))
+        if role == "call" and read is not None and not read(span)
+    }
+    read_traces = {
+        span.trace_id
+        for index, (span, role) in enumerate(zip(spans, roles, strict=True))
+        if role == "call" and index not in unread
+    }
+    documents = _retrieval_documents(
+        [span for span in spans if span.trace_id in read_traces], limits
+    )
+    results: list[JudgedCall | Skipped | Unread] = []
+    for index, (span, role) in enumerate(zip(spans, roles, strict=True)):
         if role == "retrieval":
             continue
         if role != "call":
             results.append(_skip(span, SkipReason.NOT_A_MODEL_CALL, "no GenAI call attributes"))
-            continue
-        results.append(_judged_call(span, records, documents.get(span.trace_id, []), limits))
+        elif index in unread:
+            results.append(
+                Unread(
+                    span.trace_id, span.span_id, span.service_name, span.attributes, span.resource
+                )
+            )
+        else:
+            records = by_span.get((span.trace_id, span.span_id), [])
+            results.append(_judged_call(span, records, documents.get(span.trace_id, []), limits))
     return results
 
 

@@ -39,7 +39,7 @@ def media_type(content_type: str | None) -> str:
 
 
 def decode_traces(
-    body: bytes,
+    body: bytes | bytearray,
     content_type: str | None,
     content_encoding: str | None = None,
     *,
@@ -53,7 +53,7 @@ def decode_traces(
 
 
 def decode_logs(
-    body: bytes,
+    body: bytes | bytearray,
     content_type: str | None,
     content_encoding: str | None = None,
     *,
@@ -68,7 +68,7 @@ def decode_logs(
 
 def _decode(
     request: Message,
-    body: bytes,
+    body: bytes | bytearray,
     content_type: str | None,
     content_encoding: str | None,
     max_body: int,
@@ -94,7 +94,7 @@ def _decode(
         raise OtlpDecodeError(f"the body is not an OTLP/JSON {name}: {exc}") from None
 
 
-def _json_document(raw: bytes, name: str, limits: Limits) -> dict[str, Any]:
+def _json_document(raw: bytes | bytearray, name: str, limits: Limits) -> dict[str, Any]:
     try:
         document = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:

@@ -336,6 +336,15 @@ class TestBody:
     def test_a_body_at_the_limit_passes(self):
         assert decompress(gzip.compress(bytes(10)), "gzip", 10) == bytes(10)
 
+    def test_a_body_is_held_once(self):
+        # A body near LOUPE_OTLP_MAX_BYTES is not copied on its way to the decoder.
+        body = bytes(10)
+        assert decompress(body, None, 10) is body
+        assert decompress(body, "identity", 10) is body
+        reader = Decompressor(None, 10)
+        reader.feed(body)
+        assert reader.finish() is reader.finish()
+
     @pytest.mark.parametrize(
         ("body", "encoding", "message"),
         [
