@@ -20,6 +20,7 @@ from app.evaluations.schemas import TERMINAL_STATUSES, JudgeConfig
 from app.media import ingest as media
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Evaluation, OnlineRule, Tenant
+from app.online import calls as kept
 from app.online import joining, matching
 from app.online.repository import OnlineRuleRepository, OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
@@ -192,6 +193,7 @@ def _judge_calls(
         intakes.append(intake)
     if cases:
         appending.append(session, runtime, evaluation, cases, intakes)
+        kept.keep(session, evaluation, cases, calls)
     return len(cases)
 
 
@@ -207,6 +209,20 @@ def _over_budget(
     except ProblemError:
         return True
     return rule.daily_usd is not None and days.spent(evaluation.id) >= rule.daily_usd
+
+
+def open_day(
+    session: Session, runtime: Runtime, tenant: Tenant, rule: OnlineRule, day: str
+) -> tuple[Evaluation, str | None]:
+    """The rule's evaluation of `day` (made if need be, locked until commit) and the reason
+    nothing may be appended to it now (`day_closed`, `over_budget`), if any: for a backfill."""
+    days = OnlineRuleRepository(session, tenant.id)
+    evaluation = _day_evaluation(session, tenant, rule, day, days, runtime)
+    if evaluation.status in TERMINAL_STATUSES:
+        return evaluation, "day_closed"
+    if _over_budget(session, tenant, rule, evaluation, days):
+        return evaluation, "over_budget"
+    return evaluation, None
 
 
 def _day_evaluation(
