@@ -50,6 +50,7 @@ class TestUnsampled:
             "matched": 1,
             "sampled": 0,
             "judged": 0,
+            "backfilled": 0,
             "skipped": {"not_sampled": 1},
         }
         # The same span in a sampled trace still waits for its records.
