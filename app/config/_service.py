@@ -44,6 +44,9 @@ class ServiceFields(BaseSettings):
     """How long a GenAI span whose messages travel in log records (sent by the instrumentation
     in other requests) waits for them, and its records for it, before it is counted without
     content."""
+    backfill_max_calls: int = Field(default=10_000, ge=1, le=100_000)
+    """How many kept calls one `POST /v1/online_rules/{id}/backfill` considers at most; a wider
+    window answers `truncated` and is taken up in turns (`after`)."""
 
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=1000, ge=1)

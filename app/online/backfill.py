@@ -2,8 +2,8 @@
 time window: through its filter and sampling as they came, the ones it has not judged
 appended to its evaluation of today, within its and the tenant's daily budget.
 
-Each backfill considers at most MAX_CALLS kept calls; a wider window is taken up in turns
-(`next_after`), so no request runs unbounded.
+Each backfill considers at most LOUPE_BACKFILL_MAX_CALLS kept calls; a wider window is taken
+up in turns (`next_after`), so no request runs unbounded.
 """
 
 from collections import Counter
@@ -18,7 +18,7 @@ from app.db import utcnow
 from app.evaluations import appending
 from app.media import ingest as media
 from app.models import Evaluation, OnlineCall, OnlineRule, Tenant
-from app.online import calls, ingest, matching
+from app.online import ingest, matching
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.schemas import Backfill, BackfillRequest
 from app.outbox import outbox
@@ -26,7 +26,6 @@ from app.problems import FieldError, field_error, invalid_request
 from app.runtime import Runtime
 from app.telemetry.metrics import ONLINE_CALLS
 
-MAX_CALLS = 10_000
 DEFAULT_SPAN = timedelta(hours=24)
 MAX_DAYS_BACK = 31
 
@@ -87,9 +86,10 @@ def backfill(
 ) -> Backfill:
     """Apply the rule to the tenant's kept calls of the window; the caller commits."""
     kept = OnlineCallRepository(session, tenant.id)
-    rows = kept.received(window.since, window.until, window.after, MAX_CALLS + 1)
-    truncated = len(rows) > MAX_CALLS
-    rows = rows[:MAX_CALLS]
+    limit = runtime.settings.backfill_max_calls
+    rows = kept.received(window.since, window.until, window.after, limit + 1)
+    truncated = len(rows) > limit
+    rows = rows[:limit]
     considered = _each_span_once(rows)
     matched = [call for call in considered if matching.matches(rule.filter, call)]
     sampled = [call for call in matched if matching.sampled(call.trace_id, rule.sampling_rate)]
@@ -142,14 +142,15 @@ def _append(
     fresh: list[OnlineCall],
 ) -> int:
     """Copy the calls' test cases (their image references are the tenant's blobs already) to
-    the rule's day, and keep them as its calls too; how many."""
+    the rule's day; how many."""
     stored = kept.cases(fresh)
-    pairs = [
-        (call, stored[(call.evaluation_id, call.test_case_index)])
-        for call in fresh
-        if (call.evaluation_id, call.test_case_index) in stored
+    # A call whose day was deleted meanwhile has gone with it.
+    originals = [
+        stored[key]
+        for key in ((call.evaluation_id, call.test_case_index) for call in fresh)
+        if key in stored
     ]
-    if not pairs:
+    if not originals:
         return 0
     cases = [
         {
@@ -161,25 +162,13 @@ def _append(
             "retrieval_context": case.retrieval_context,
             "metadata_": case.metadata_,
         }
-        for _, case in pairs
+        for case in originals
     ]
     nothing_to_take_in = [media.take_in([], runtime.settings) for _ in cases]
-    indices = appending.append(session, runtime, evaluation, cases, nothing_to_take_in)
-    kept.keep(
-        [
-            calls.row(
-                evaluation.id,
-                index,
-                call.trace_id,
-                call.span_id,
-                call.received_at,
-                call.attributes,
-                call.resource,
-            )
-            for index, (call, _) in zip(indices, pairs, strict=True)
-        ]
-    )
-    return len(pairs)
+    # Not kept again: the call stays kept once, where its traffic put it, and a later
+    # backfill's window does not meet it twice.
+    appending.append(session, runtime, evaluation, cases, nothing_to_take_in)
+    return len(cases)
 
 
 def _count_on_metrics(counts: dict[tuple[str, str], int]) -> None:

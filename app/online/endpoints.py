@@ -160,7 +160,8 @@ def backfill_online_rule(
     """Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
     from `since` to `until`: those its filter and sampling take and it has not judged are
     appended to its evaluation of today and judged, within its and the tenant's daily budget.
-    At most 10,000 kept calls per request (`truncated`; go on with `after`)."""
+    At most LOUPE_BACKFILL_MAX_CALLS (10,000) kept calls per request (`truncated`; go on with
+    `after`)."""
     rule = service.get_or_404(session, tenant, rule_id)
     window = backfill.parse(payload, runtime.settings)
     body = backfill.backfill(session, runtime, tenant, rule, window)

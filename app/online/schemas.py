@@ -220,8 +220,8 @@ class Backfill(BaseModel):
         description="The rule's evaluation of today, which the calls judged were appended to."
     )
     truncated: bool = Field(
-        description="More kept calls are in the window than one backfill considers (10,000): "
-        "send `next_after` as `after` to go on."
+        description="More kept calls are in the window than one backfill considers "
+        "(LOUPE_BACKFILL_MAX_CALLS, 10,000 by default): send `next_after` as `after` to go on."
     )
     next_after: str | None
 

@@ -3,6 +3,7 @@ time window: a rule made later judges the kept calls its filter and sampling tak
 what was kept of their spans' attributes (issue 26, item 3)."""
 
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,7 @@ from app.models import OnlineCall
 from app.online import backfill
 from app.online.schemas import BackfillRequest
 from app.problems import ProblemError
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
 from tests.online.test_receiver import (
     G_EVAL,
@@ -114,6 +115,29 @@ class TestBackfill:
         counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
         assert counts["judged"] == 2 and counts["matched"] == 2
 
+    def test_a_window_wider_than_one_backfill_is_taken_up_in_turns(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        with side_app(tmp_path, backfill_max_calls=3, judge_base_url=judge.base_url) as app:
+            key = app.new_key()
+            client = app.client(key)
+            judged_by_shop_rule(app, key)
+            rule = make_rule(client, name="gold", metrics=METRICS, filter=[GOLD])
+            path = f"/v1/online_rules/{rule['id']}/backfill"
+
+            first = client.post(path, json={}).json()
+
+            assert first["considered"] == 3 and first["judged"] == 2
+            assert first["truncated"] is True and first["next_after"]
+
+            rest = client.post(path, json={"after": first["next_after"]}).json()
+
+            assert rest["considered"] == 1 and rest["judged"] == 0 and rest["already_judged"] == 0
+            assert rest["truncated"] is False and rest["next_after"] is None
+            results = judged_results(app, client, rule["id"], 2)
+            assert sorted(result["span_id"] for result in results) == sorted(GOLD_SPANS)
+
     def test_a_window_before_the_calls_came_considers_none(
         self, api: Api, judge: ScriptedJudge
     ) -> None:
@@ -136,10 +160,12 @@ class TestBackfill:
         key = api.new_key()
         judged_by_shop_rule(api, key)
         with api.served.runtime.session() as session:
-            kept = session.scalars(
-                select(OnlineCall).where(OnlineCall.span_id == GOLD_SPANS[0])
-            ).all()
-        [call] = [row for row in kept if row.trace_id == TRACE][-1:]
+            call = session.scalars(
+                select(OnlineCall)
+                .where(OnlineCall.span_id == GOLD_SPANS[0])
+                .order_by(OnlineCall.id.desc())
+                .limit(1)
+            ).one()
         assert call.attributes["app.tenant_tier"] == "gold"
         assert call.attributes["gen_ai.request.model"] == "gpt-4o-mini"
         assert len(call.attributes["app.long"]) == 1024
