@@ -672,7 +672,8 @@ export interface paths {
          * @description Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
          *     from `since` to `until`: those its filter and sampling take and it has not judged are
          *     appended to its evaluation of today and judged, within its and the tenant's daily budget.
-         *     At most 10,000 kept calls per request (`truncated`; go on with `after`).
+         *     At most LOUPE_BACKFILL_MAX_CALLS (10,000) kept calls per request (`truncated`; go on with
+         *     `after`).
          */
         post: operations["backfill_online_rule"];
         delete?: never;
@@ -1138,7 +1139,7 @@ export interface components {
             };
             /**
              * Truncated
-             * @description More kept calls are in the window than one backfill considers (10,000): send `next_after` as `after` to go on.
+             * @description More kept calls are in the window than one backfill considers (LOUPE_BACKFILL_MAX_CALLS, 10,000 by default): send `next_after` as `after` to go on.
              */
             truncated: boolean;
             /**

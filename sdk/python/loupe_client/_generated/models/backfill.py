@@ -40,8 +40,8 @@ class Backfill:
             sampled (int): Matched calls its sampling chooses.
             since (datetime.datetime):
             skipped (BackfillSkipped): Considered calls not judged, by reason: `not_sampled`, `over_budget`, `day_closed`.
-            truncated (bool): More kept calls are in the window than one backfill considers (10,000): send `next_after` as
-                `after` to go on.
+            truncated (bool): More kept calls are in the window than one backfill considers (LOUPE_BACKFILL_MAX_CALLS,
+                10,000 by default): send `next_after` as `after` to go on.
             until (datetime.datetime):
             object_ (Literal['online_rule_backfill'] | Unset):  Default: 'online_rule_backfill'.
      """

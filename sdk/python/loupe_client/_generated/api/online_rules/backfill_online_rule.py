@@ -132,7 +132,8 @@ def sync_detailed(
      Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
     from `since` to `until`: those its filter and sampling take and it has not judged are
     appended to its evaluation of today and judged, within its and the tenant's daily budget.
-    At most 10,000 kept calls per request (`truncated`; go on with `after`).
+    At most LOUPE_BACKFILL_MAX_CALLS (10,000) kept calls per request (`truncated`; go on with
+    `after`).
 
     Args:
         rule_id (str):
@@ -176,7 +177,8 @@ def sync(
      Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
     from `since` to `until`: those its filter and sampling take and it has not judged are
     appended to its evaluation of today and judged, within its and the tenant's daily budget.
-    At most 10,000 kept calls per request (`truncated`; go on with `after`).
+    At most LOUPE_BACKFILL_MAX_CALLS (10,000) kept calls per request (`truncated`; go on with
+    `after`).
 
     Args:
         rule_id (str):
@@ -215,7 +217,8 @@ async def asyncio_detailed(
      Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
     from `since` to `until`: those its filter and sampling take and it has not judged are
     appended to its evaluation of today and judged, within its and the tenant's daily budget.
-    At most 10,000 kept calls per request (`truncated`; go on with `after`).
+    At most LOUPE_BACKFILL_MAX_CALLS (10,000) kept calls per request (`truncated`; go on with
+    `after`).
 
     Args:
         rule_id (str):
@@ -259,7 +262,8 @@ async def asyncio(
      Apply the rule to the calls Loupe kept (those any of the tenant's rules stored) received
     from `since` to `until`: those its filter and sampling take and it has not judged are
     appended to its evaluation of today and judged, within its and the tenant's daily budget.
-    At most 10,000 kept calls per request (`truncated`; go on with `after`).
+    At most LOUPE_BACKFILL_MAX_CALLS (10,000) kept calls per request (`truncated`; go on with
+    `after`).
 
     Args:
         rule_id (str):
