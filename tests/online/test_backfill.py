@@ -2,6 +2,8 @@
 time window: a rule made later judges the kept calls its filter and sampling take, once, from
 what was kept of their spans' attributes (issue 26, item 3)."""
 
+import base64
+import json
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -15,7 +17,7 @@ from app.online import backfill
 from app.online.schemas import BackfillRequest
 from app.problems import ProblemError
 from tests.fixtures.api import Api, side_app
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import ScriptedJudge, image_parts
 from tests.online.test_receiver import (
     G_EVAL,
     judged_results,
@@ -23,6 +25,7 @@ from tests.online.test_receiver import (
     model_and_judge,
     semconv_span,
 )
+from tests.otlp.capture import red_square_png
 
 METRICS = [G_EVAL]
 GOLD = {"attribute": "app.tenant_tier", "op": "eq", "value": "gold"}
@@ -114,6 +117,66 @@ class TestBackfill:
         assert len(client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"]) == 2
         counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
         assert counts["judged"] == 2 and counts["matched"] == 2
+
+    def test_a_backfilled_call_reaches_the_judge_with_its_image(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        shop = make_rule(
+            client,
+            metrics=METRICS,
+            filter=[{"attribute": "service.name", "op": "eq", "value": "shop"}],
+        )
+        entry = span("d1d1d1d1d1d1d1d1", "shop", "gold")
+        attributes = entry["scopeSpans"][0]["spans"][0]["attributes"]
+        image = {
+            "type": "blob",
+            "modality": "image",
+            "mime_type": "image/png",
+            "content": base64.b64encode(red_square_png()).decode("ascii"),
+        }
+        question = {"type": "text", "content": "What colour is this square?"}
+        messages = [{"role": "user", "parts": [question, image]}]
+        [content] = [item for item in attributes if item["key"] == "gen_ai.input.messages"]
+        content["value"] = {"stringValue": json.dumps(messages)}
+        send(client, entry)
+        judged_results(api, client, shop["id"], 1)
+        seen = len([call for call in judge.calls_for("g_eval_score") if image_parts(call)])
+        # Steps of its own, so its judge is asked afresh rather than answered from the cache.
+        colours = {
+            "type": "g_eval",
+            "name": "colour",
+            "evaluation_steps": ["Check that the answer names the square's colour."],
+            "evaluation_params": ["input", "actual_output"],
+        }
+        rule = make_rule(client, name="gold", metrics=[colours], filter=[GOLD])
+
+        body = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()
+
+        assert body["judged"] == 1
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert result["error"] is None and result["span_id"] == "d1d1d1d1d1d1d1d1"
+        with_images = [call for call in judge.calls_for("g_eval_score") if image_parts(call)]
+        assert len(with_images) == seen + 1
+        assert "What colour is this square?" in json.dumps(with_images[-1])
+
+    def test_a_retried_backfill_is_answered_once(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(model_and_judge)
+        key = api.new_key()
+        client = api.client(key)
+        judged_by_shop_rule(api, key)
+        rule = make_rule(client, name="gold", metrics=METRICS, filter=[GOLD])
+        path = f"/v1/online_rules/{rule['id']}/backfill"
+        headers = {"Idempotency-Key": "backfill-gold-1"}
+
+        first = client.post(path, json={}, headers=headers)
+        retry = client.post(path, json={}, headers=headers)
+
+        assert first.status_code == retry.status_code == 202
+        assert retry.headers["Idempotent-Replayed"] == "true"
+        assert retry.json() == first.json() and first.json()["judged"] == 2
+        assert client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]["backfilled"] == 4
 
     def test_a_window_wider_than_one_backfill_is_taken_up_in_turns(
         self, tmp_path: Path, judge: ScriptedJudge
