@@ -162,6 +162,9 @@ def chat_attributes(
     ]
 
 
+CONTEXT_CHARS = 0  # --context-chars
+
+
 def export_body(
     rng: random.Random,
     spans: int,

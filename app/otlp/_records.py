@@ -62,12 +62,18 @@ class LogRecord:
     dropped_attributes: int = 0
 
 
+_SCALARS = frozenset({"string_value", "bool_value", "int_value", "double_value"})
+
+
 def plain_value(value: AnyValue, limits: Limits = DEFAULT_LIMITS) -> Any:
     """An AnyValue as str, bool, int, float, bytes, list, dict or None.
 
     Iterative, so no nesting can exhaust the stack: arrays and kvlists deeper than
     `limits.max_depth` become None, and only the first `limits.max_items` items are read.
     """
+    which = value.WhichOneof("value")
+    if which in _SCALARS:  # nearly every attribute: no walk needed
+        return getattr(value, which)
     root: list[Any] = [None]
     pending: list[tuple[AnyValue, Any, Any, int]] = [(value, root, 0, 0)]
     while pending:
@@ -101,7 +107,11 @@ def plain_attributes(pairs: Iterable[KeyValue], limits: Limits = DEFAULT_LIMITS)
     for index, pair in enumerate(pairs):
         if index >= limits.max_attributes:
             break
-        attributes[pair.key] = plain_value(pair.value, limits)
+        value = pair.value
+        which = value.WhichOneof("value")
+        attributes[pair.key] = (
+            getattr(value, which) if which in _SCALARS else plain_value(value, limits)
+        )
     return attributes
 
 
