@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.common.v1.common_pb2 import AnyValue, ArrayValue, KeyValue
 from PIL import Image
@@ -163,6 +164,7 @@ def chat_attributes(
 
 
 CONTEXT_CHARS = 0  # --context-chars
+ENCODING = otlp.PROTOBUF  # --encoding
 
 
 def export_body(
@@ -193,7 +195,21 @@ def export_body(
             user_parts = [{"type": "text", "content": ""}, *images]
         span.attributes.extend(chat_attributes(span_id.hex(), user_parts, CONTEXT_CHARS))
         ids.append((trace_id.hex(), span_id.hex()))
+    if ENCODING == otlp.JSON:
+        return otlp_json(request), ids
     return request.SerializeToString(), ids
+
+
+def otlp_json(request: ExportTraceServiceRequest) -> bytes:
+    """The request in OTLP/JSON: protobuf's JSON mapping with ids as hex, not base64."""
+    document = json_format.MessageToDict(request)
+    for resource_spans in document["resourceSpans"]:
+        for scope_spans in resource_spans["scopeSpans"]:
+            for span in scope_spans["spans"]:
+                for key in ("traceId", "spanId", "parentSpanId"):
+                    if key in span:
+                        span[key] = base64.b64decode(span[key]).hex()
+    return json.dumps(document).encode()
 
 
 def noise_png(side: int, seed: int) -> bytes:
@@ -327,7 +343,7 @@ def make_rule(client: httpx.Client, rate: float) -> str:
 
 
 def post(client: httpx.Client, body: bytes) -> httpx.Response:
-    response = client.post("/v1/traces", content=body, headers={"Content-Type": otlp.PROTOBUF})
+    response = client.post("/v1/traces", content=body, headers={"Content-Type": ENCODING})
     if response.status_code != 200:
         raise SystemExit(f"/v1/traces answered {response.status_code}: {response.text[:300]}")
     return response
@@ -342,7 +358,7 @@ def decode_alone(batch: int) -> float:
     best = float("inf")
     for _ in range(5):
         started = time.process_time()
-        otlp.judged_calls(otlp.decode_traces(body, otlp.PROTOBUF))
+        otlp.judged_calls(otlp.decode_traces(body, ENCODING))
         best = min(best, time.process_time() - started)
     return best / batch * 1000
 
@@ -547,9 +563,7 @@ def run_big(mode: str, args: argparse.Namespace, judge: ScriptedJudge, clock: Ar
             sampler = RssSampler(pid)
             sampler.start()
             started, sent_at = time.perf_counter(), time.time()
-            response = client.post(
-                "/v1/traces", content=body, headers={"Content-Type": otlp.PROTOBUF}
-            )
+            response = client.post("/v1/traces", content=body, headers={"Content-Type": ENCODING})
             took = time.perf_counter() - started
             in_request = sampler.peak
             judged = "not judged"
@@ -591,13 +605,16 @@ def main() -> None:
         help="earlier turns of the conversation added to each span's input messages",
     )
     parser.add_argument("--skip", default="", help="comma-separated: ingest, big")
+    parser.add_argument("--encoding", choices=["protobuf", "json"], default="protobuf")
     args = parser.parse_args()
-    global CONTEXT_CHARS
+    global CONTEXT_CHARS, ENCODING
     CONTEXT_CHARS = args.context_chars
+    ENCODING = otlp.JSON if args.encoding == "json" else otlp.PROTOBUF
     skip = set(args.skip.split(","))
     body, _ = export_body(random.Random(1), args.batch)
     print(
-        f"{args.batch} spans a request, {len(body) / args.batch / 1000:.1f} kB a span; decode "
+        f"{args.batch} spans a request ({args.encoding}), {len(body) / args.batch / 1000:.1f} kB "
+        "a span; decode "
         f"+ read calls alone (this process): {decode_alone(args.batch):.3f} ms/span"
     )
     clock = ArrivalClock()
