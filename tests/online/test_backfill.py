@@ -16,6 +16,7 @@ from app.models import OnlineCall
 from app.online import backfill
 from app.online.schemas import BackfillRequest
 from app.problems import ProblemError
+from tests.console.helpers import signed_in
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge, image_parts
 from tests.online.test_receiver import (
@@ -109,6 +110,12 @@ class TestBackfill:
             "backfilled": 4,
             "skipped": {},
         }
+
+        # The rule's console page says it too.
+        console = signed_in(api, key)
+        page = console.get(f"/console/online_rules/{rule['id']}").text
+        console.close()
+        assert "Kept calls considered by backfills</dt><dd>4</dd>" in page
 
         again = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()
 
