@@ -40,6 +40,10 @@ class ServiceFields(BaseSettings):
     """An OTLP/HTTP export (`POST /v1/traces`, `/v1/logs`) larger than this once decompressed
     gets 413, as the OTLP specification recommends (64 MiB); the API holds at most about three
     times this much per request while it decodes one."""
+    otlp_max_concurrent: int = Field(default=4, ge=1)
+    """OTLP exports one API process reads and decodes at once; more get 429 with `Retry-After`
+    (exporters send them again), which bounds the API's memory to about this many times four
+    `LOUPE_OTLP_MAX_BYTES`."""
     otlp_join_seconds: float = Field(default=30.0, gt=0)
     """How long a GenAI span whose messages travel in log records (sent by the instrumentation
     in other requests) waits for them, and its records for it, before it is counted without

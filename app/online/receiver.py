@@ -8,7 +8,8 @@ the size limit, 503 with `Retry-After` when the database is away (exporters retr
 the request's encoding too (a `google.rpc.Status`, `app.problems`' `otlp` dialect).
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from fastapi import APIRouter, Request, Response
 from fastapi.concurrency import run_in_threadpool
@@ -29,6 +30,8 @@ from app.runtime import Runtime
 # Seconds an exporter is asked to wait when Loupe's database is away (well under the Python
 # exporter's 10 s deadline, past which it gives up instead of waiting).
 RETRY_AFTER_SECONDS = 2
+# And when this process is reading as many exports as it may at once.
+BUSY_RETRY_AFTER_SECONDS = 1
 
 
 class OTLPRoute(APIRoute):
@@ -38,7 +41,7 @@ class OTLPRoute(APIRoute):
 
 
 router = APIRouter(
-    tags=["otlp"], route_class=OTLPRoute, responses=problem_responses(400, 401, 413, 415, 503)
+    tags=["otlp"], route_class=OTLPRoute, responses=problem_responses(400, 401, 413, 415, 429, 503)
 )
 
 
@@ -51,13 +54,10 @@ router = APIRouter(
 async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
     """An `ExportTraceServiceRequest`, protobuf or OTLP/JSON, optionally gzip or deflate: its
     GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged)."""
-    kind, body = await _read(request, runtime)
-    try:
-        spans = otlp.decode_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
-    except otlp.OtlpDecodeError as error:
-        raise _bad(error) from None
-    del body  # held no longer than its decoding: a body near the limit is not kept twice
-    rejected = await run_in_threadpool(_take, runtime, tenant.id, spans)
+    with _turn(request, runtime):
+        kind, body = await _read(request, runtime)
+        # Decoding a large body takes a while: off the event loop, as the database work is.
+        rejected = await run_in_threadpool(_decode_and_take, runtime, tenant.id, kind, body)
     response = ExportTraceServiceResponse()
     if rejected:
         response.partial_success.rejected_spans = rejected
@@ -77,14 +77,50 @@ async def export_logs(request: Request, tenant: TenantDep, runtime: RuntimeDep) 
     """An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
     instrumentation's details event, the earlier per-message events) are joined to their span,
     whichever of the two arrives first."""
-    kind, body = await _read(request, runtime)
+    with _turn(request, runtime):
+        kind, body = await _read(request, runtime)
+        await run_in_threadpool(_decode_and_take_records, runtime, tenant.id, kind, body)
+    return _answer(kind, ExportLogsServiceResponse())
+
+
+@contextmanager
+def _turn(request: Request, runtime: Runtime) -> Iterator[None]:
+    """A place among the exports this process reads at once (LOUPE_OTLP_MAX_CONCURRENT); none
+    free: 429 with Retry-After, which exporters honour. Counted on the app's state: requests
+    take and give places on its one event loop, between awaits."""
+    state = request.app.state
+    if getattr(state, "otlp_in_flight", 0) >= runtime.settings.otlp_max_concurrent:
+        raise ProblemError(
+            429,
+            "Too Many Requests",
+            f"{runtime.settings.otlp_max_concurrent} exports are being read already "
+            "(LOUPE_OTLP_MAX_CONCURRENT); send this one again shortly",
+            slug="busy",
+            headers={"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)},
+        )
+    state.otlp_in_flight = getattr(state, "otlp_in_flight", 0) + 1
+    try:
+        yield
+    finally:
+        state.otlp_in_flight -= 1
+
+
+def _decode_and_take(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> int:
+    try:
+        spans = otlp.decode_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
+    except otlp.OtlpDecodeError as error:
+        raise _bad(error) from None
+    body.clear()  # held no longer than its decoding: a body near the limit is not kept twice
+    return _take(runtime, tenant_id, spans)
+
+
+def _decode_and_take_records(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> None:
     try:
         records = otlp.decode_logs(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
-    del body
-    await run_in_threadpool(_take_records, runtime, tenant.id, records)
-    return _answer(kind, ExportLogsServiceResponse())
+    body.clear()
+    _take_records(runtime, tenant_id, records)
 
 
 async def _read(request: Request, runtime: Runtime) -> tuple[str, bytearray]:

@@ -6,7 +6,9 @@ the tenant's online rules count, filter and sample them, and workers judge the s
 import base64
 import gzip
 import json
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -356,3 +358,65 @@ class TestLimits:
                 headers={"Content-Type": "application/x-protobuf"},
             )
             assert response.status_code == 413
+
+
+class TestBackPressure:
+    def test_an_export_past_the_ones_being_read_is_a_429_to_send_again(
+        self, tmp_path: Path
+    ) -> None:
+        """With one place (LOUPE_OTLP_MAX_CONCURRENT=1) held by an export still arriving, the
+        next one gets 429 with Retry-After, which exporters honour; once the first is read,
+        exports are taken again."""
+        with side_app(tmp_path, otlp_max_concurrent=1) as app:
+            key = app.new_key()
+            arriving = threading.Event()
+            finish = threading.Event()
+
+            request = ExportTraceServiceRequest()
+            span = request.resource_spans.add().scope_spans.add().spans.add()
+            span.trace_id, span.span_id, span.name = bytes(range(16)), bytes(range(8)), "x"
+            whole = request.SerializeToString()
+
+            def slow_body() -> Iterator[bytes]:
+                yield whole[:5]
+                arriving.set()
+                finish.wait(30)
+                yield whole[5:]
+
+            first: list[httpx.Response] = []
+            sender = threading.Thread(
+                target=lambda: first.append(
+                    app.client(key).post(
+                        "/v1/traces",
+                        content=slow_body(),
+                        headers={"Content-Type": "application/x-protobuf"},
+                    )
+                )
+            )
+            sender.start()
+            try:
+                assert arriving.wait(30)
+                with app.client(key) as client:
+                    deadline = time.monotonic() + 30
+                    while True:
+                        busy = client.post(
+                            "/v1/traces",
+                            content=b"",
+                            headers={"Content-Type": "application/x-protobuf"},
+                        )
+                        # The first export may still be on its way to the receiver.
+                        if busy.status_code == 429 or time.monotonic() > deadline:
+                            break
+                        time.sleep(0.05)
+                    assert busy.status_code == 429, busy.text
+                    assert busy.headers["retry-after"] == "1"
+                    assert Status.FromString(busy.content).code == 8
+            finally:
+                finish.set()
+                sender.join(30)
+            assert first and first[0].status_code == 200, first
+            with app.client(key) as client:
+                again = client.post(
+                    "/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"}
+                )
+                assert again.status_code == 200
