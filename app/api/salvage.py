@@ -39,3 +39,16 @@ def salvage(model: type[M], body: Mapping[str, Any]) -> tuple[M, frozenset[str]]
         except ValidationError:
             refused.add(name)
     return model.model_construct(**values), frozenset(refused)
+
+
+def items(value: Any) -> list[Any]:
+    """A body's list field as a list (anything else: none), for checking item by item."""
+    return value if isinstance(value, list) else []
+
+
+def valid(adapter: TypeAdapter[Any], raw: Any) -> tuple[Any, bool]:
+    """`raw` through `adapter`, and whether it passed (None and False when it did not)."""
+    try:
+        return adapter.validate_python(raw), True
+    except ValidationError:
+        return None, False

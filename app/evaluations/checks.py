@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
+from app.api.salvage import items, valid
 from app.config import Settings
 from app.evaluations import admission, judging
 from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
@@ -55,28 +56,17 @@ class Draft:
     @classmethod
     def salvage(cls, body: Mapping[str, Any]) -> "Draft":
         """What can still be checked of a body that failed the schema."""
-        judge, judge_known = _valid(_judge, body.get("judge"))
-        webhook_url, _ = _valid(_webhook_url, body.get("webhook_url"))
-        cluster_by, _ = _valid(_cluster_by, body.get("cluster_by"))
+        judge, judge_known = valid(_judge, body.get("judge"))
+        webhook_url, _ = valid(_webhook_url, body.get("webhook_url"))
+        cluster_by, _ = valid(_cluster_by, body.get("cluster_by"))
         return cls(
-            test_cases=[_valid(_test_case, raw)[0] for raw in _items(body.get("test_cases"))],
-            metrics=[_valid(_metric, raw)[0] for raw in _items(body.get("metrics"))],
+            test_cases=[valid(_test_case, raw)[0] for raw in items(body.get("test_cases"))],
+            metrics=[valid(_metric, raw)[0] for raw in items(body.get("metrics"))],
             judge=judge,
             judge_known=judge_known,
             webhook_url=webhook_url,
             cluster_by=cluster_by,
         )
-
-
-def _items(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _valid(adapter: TypeAdapter[Any], raw: Any) -> tuple[Any, bool]:
-    try:
-        return adapter.validate_python(raw), True
-    except ValidationError:
-        return None, False
 
 
 @dataclass

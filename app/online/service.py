@@ -5,9 +5,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import re2
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
+from app.api.salvage import items, valid
 from app.config import Settings
 from app.db import utcnow
 from app.evaluations import admission, judging, read_model
@@ -301,9 +302,9 @@ def body_problems(
     session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
 ) -> list[FieldError]:
     """What a rule body that failed its schema still gets checked for."""
-    conditions = [_valid(_condition, raw)[0] for raw in _items(body.get("filter"))]
-    metrics = [_valid(_metric, raw)[0] for raw in _items(body.get("metrics"))]
-    judge, judge_known = _valid(_judge, body.get("judge"))
+    conditions = [valid(_condition, raw)[0] for raw in items(body.get("filter"))]
+    metrics = [valid(_metric, raw)[0] for raw in items(body.get("metrics"))]
+    judge, judge_known = valid(_judge, body.get("judge"))
     target = body.get("target") if isinstance(body.get("target"), str) else None
     endpoint = body.get("export_endpoint")
     return problems(
@@ -324,14 +325,3 @@ def body_problems(
 def _raise_if(errors: list[FieldError]) -> None:
     if errors:
         raise invalid_request(errors)
-
-
-def _items(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _valid(adapter: TypeAdapter[Any], raw: Any) -> tuple[Any, bool]:
-    try:
-        return adapter.validate_python(raw), True
-    except ValidationError:
-        return None, False
