@@ -49,23 +49,20 @@ def keep(
     calls: Sequence[JudgedCall],
 ) -> None:
     """Keep what a filter needs of the calls just appended to a rule's day as `cases` (their
-    `index` set, `client_id` the span id; the cases are some of `calls`, in their order)."""
+    `index` set), each case made from the call at the same position."""
     now = utcnow()
-    remaining = iter(calls)
-    rows = []
-    for case in cases:
-        call = next(call for call in remaining if call.span_id == case["client_id"])
-        rows.append(
-            row(
-                evaluation.id,
-                case["index"],
-                call.trace_id,
-                call.span_id,
-                now,
-                call.attributes,
-                call.resource,
-            )
+    rows = [
+        row(
+            evaluation.id,
+            case["index"],
+            call.trace_id,
+            call.span_id,
+            now,
+            call.attributes,
+            call.resource,
         )
+        for case, call in zip(cases, calls, strict=True)
+    ]
     OnlineCallRepository(session, evaluation.tenant_id).keep(rows)
 
 

@@ -25,11 +25,10 @@ from app.online import joining, matching
 from app.online.repository import OnlineRuleRepository, OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
 from app.outbox import outbox
-from app.problems import ProblemError
 from app.runtime import Runtime
 from app.telemetry.metrics import ONLINE_CALLS
-from app.tenants.limits import admit_spend
 from app.unscoped.otlp_pending import UnscopedOtlpPendingRepository
+from app.usage.service import Budget
 
 KIND = "online"
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
@@ -174,15 +173,11 @@ def _judge_calls(
     counts: Counter[tuple[str, str]],
 ) -> int:
     """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
-    evaluation = _day_evaluation(session, tenant, rule, day, days, runtime)
-    if evaluation.status in TERMINAL_STATUSES:
-        # Closed by the ticker as the day ended while this request was on its way.
-        counts[(rule.id, "skipped:day_closed")] += len(calls)
+    evaluation, refused = open_day(session, runtime, tenant, rule, day, days)
+    if refused is not None:
+        counts[(rule.id, f"skipped:{refused}")] += len(calls)
         return 0
-    if _over_budget(session, tenant, rule, evaluation, days):
-        counts[(rule.id, "skipped:over_budget")] += len(calls)
-        return 0
-    cases, intakes = [], []
+    cases, intakes, taken = [], [], []
     for call in calls:
         case = stored_case(call)
         intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings)
@@ -191,9 +186,10 @@ def _judge_calls(
             continue
         cases.append(case)
         intakes.append(intake)
+        taken.append(call)
     if cases:
         appending.append(session, runtime, evaluation, cases, intakes)
-        kept.keep(session, evaluation, cases, calls)
+        kept.keep(session, evaluation, cases, taken)
     return len(cases)
 
 
@@ -204,19 +200,25 @@ def _over_budget(
     evaluation: Evaluation,
     days: OnlineRuleRepository,
 ) -> bool:
-    try:
-        admit_spend(session, tenant)
-    except ProblemError:
-        return True
-    return rule.daily_usd is not None and days.spent(evaluation.id) >= rule.daily_usd
+    """Whether the tenant's daily budget or the rule's is spent (priced calls, UTC day)."""
+    budget = Budget(tenant.id, tenant.daily_usd)
+    budget.refresh(session, utcnow())
+    return budget.exhausted() or (
+        rule.daily_usd is not None and days.spent(evaluation.id) >= rule.daily_usd
+    )
 
 
 def open_day(
-    session: Session, runtime: Runtime, tenant: Tenant, rule: OnlineRule, day: str
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    rule: OnlineRule,
+    day: str,
+    days: OnlineRuleRepository | None = None,
 ) -> tuple[Evaluation, str | None]:
     """The rule's evaluation of `day` (made if need be, locked until commit) and the reason
-    nothing may be appended to it now (`day_closed`, `over_budget`), if any: for a backfill."""
-    days = OnlineRuleRepository(session, tenant.id)
+    nothing may be appended to it now (`day_closed`, `over_budget`), if any."""
+    days = days or OnlineRuleRepository(session, tenant.id)
     evaluation = _day_evaluation(session, tenant, rule, day, days, runtime)
     if evaluation.status in TERMINAL_STATUSES:
         return evaluation, "day_closed"
