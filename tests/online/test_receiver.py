@@ -420,3 +420,20 @@ class TestBackPressure:
                     "/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"}
                 )
                 assert again.status_code == 200
+
+
+class TestBudgets:
+    def test_a_rule_whose_daily_budget_is_spent_judges_nothing_and_says_so(self, api: Api) -> None:
+        client = api.tenant_client()
+        spent = make_rule(client, name="spent", daily_usd=0)
+        body = {
+            "resourceSpans": [
+                semconv_span("00f067aa0ba902b7", "app", "Question one?"),
+                semconv_span("00f067aa0ba902b8", "app", "Question two?"),
+            ]
+        }
+        assert client.post("/v1/traces", json=body).status_code == 200
+        counts = client.get(f"/v1/online_rules/{spent['id']}").json()["counts"]
+        assert counts["sampled"] == 2 and counts["judged"] == 0
+        assert counts["skipped"] == {"over_budget": 2}
+        assert client.get(f"/v1/online_rules/{spent['id']}/results").json()["data"] == []
