@@ -50,8 +50,9 @@ def open_evaluation(
 def lock(session: Session, tenant_id: str, evaluation_id: str) -> Evaluation | None:
     """The tenant's open-ended evaluation, its row locked until commit (PostgreSQL; SQLite
     serialises writers); None if it is no open-ended evaluation of the tenant's."""
-    open_ended = tuple(name for name in kinds.names() if kinds.by_name(name).open_ended)
-    return EvaluationRepository(session, tenant_id, open_ended).get(evaluation_id, for_update=True)
+    return EvaluationRepository(session, tenant_id, kinds.open_ended()).get(
+        evaluation_id, for_update=True
+    )
 
 
 def append(
@@ -82,19 +83,7 @@ def append(
     # Fresh work: the sweep looks again only once it has waited LOUPE_STUCK_AFTER_SECONDS.
     evaluation.heartbeat_at = utcnow()
     evaluation_id, tenant_id = evaluation.id, evaluation.tenant_id
-    outbox(session).add(lambda: _dispatch(runtime, evaluation_id, tenant_id, start, stop))
+    outbox(session).add(
+        lambda: service.dispatch_committed(runtime, evaluation_id, tenant_id, range(start, stop))
+    )
     return range(start, stop)
-
-
-def _dispatch(runtime: Runtime, evaluation_id: str, tenant_id: str, start: int, stop: int) -> None:
-    """Queue the scoring of cases [start, stop), in slices of LOUPE_JOB_SLICE_SIZE."""
-    size = runtime.settings.job_slice_size
-    for first in range(start, stop, size):
-        service.dispatch_slice(
-            runtime,
-            evaluation_id,
-            tenant_id,
-            first,
-            min(first + size, stop),
-            patience=service.SUBMIT_PATIENCE_SECONDS,
-        )

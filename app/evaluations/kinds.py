@@ -161,9 +161,14 @@ def listed() -> tuple[str, ...]:
     return tuple(name for name, kind in _KINDS.items() if kind.listed)
 
 
+def open_ended() -> tuple[str, ...]:
+    """The kinds whose evaluations stay open and take test cases as they come."""
+    return tuple(name for name, kind in _KINDS.items() if kind.open_ended)
+
+
 def counted_by_caps() -> tuple[str, ...]:
     """The kinds a tenant's cap on active evaluations counts (open-ended ones stay active)."""
-    return tuple(name for name, kind in _KINDS.items() if not kind.open_ended)
+    return tuple(name for name in _KINDS if name not in open_ended())
 
 
 def naming_of(session: Session, evaluation: Evaluation) -> Naming:

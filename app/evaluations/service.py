@@ -114,26 +114,34 @@ def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
 
 
 def dispatch_submitted(runtime: Runtime, evaluation: Evaluation) -> None:
-    """`dispatch` for a request that has just committed a new evaluation (or run).
+    """`dispatch` for a request that has just committed a new evaluation (or run)."""
+    dispatch_committed(
+        runtime, evaluation.id, evaluation.tenant_id, range(evaluation.total_test_cases)
+    )
+
+
+def dispatch_committed(runtime: Runtime, evaluation_id: str, tenant_id: str, cases: range) -> None:
+    """Queue the scoring of test cases `cases` a request has just committed, in slices.
 
     A queue that stays away past SUBMIT_PATIENCE_SECONDS does not fail the request: what it
     committed is stored and queued, and the ticker's sweep enqueues it once its heartbeat is
     LOUPE_STUCK_AFTER_SECONDS old (time lost, nothing else).
     """
+    size = runtime.settings.job_slice_size
     try:
-        for start, stop in slices(evaluation, runtime.settings.job_slice_size):
+        for start in range(cases.start, cases.stop, size):
             dispatch_slice(
                 runtime,
-                evaluation.id,
-                evaluation.tenant_id,
+                evaluation_id,
+                tenant_id,
                 start,
-                stop,
+                min(start + size, cases.stop),
                 patience=SUBMIT_PATIENCE_SECONDS,
             )
     except REDIS_AWAY:
         logger.warning(
             "evaluation %s is stored but not queued (Redis away); the sweep will queue it",
-            evaluation.id,
+            evaluation_id,
         )
 
 
