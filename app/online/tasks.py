@@ -46,8 +46,6 @@ class OnlineKind(kinds.Kind):
 
     label = "online rule day"
     open_ended = True
-    # Its results carry the judged span's trace and span id: items are production calls.
-    items_are_test_cases = True
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:
         rule_id = (evaluation.metadata_ or {}).get("online_rule_id", "-")
