@@ -21,9 +21,10 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import and_, delete, exists, insert, select
+from sqlalchemy import and_, delete, exists, select
 from sqlalchemy.orm import Session
 
+from app.db import dialect_insert
 from app.media.store import REFERENCE_PREFIX
 from app.models import Blob, BlobOwner, BlobRef
 
@@ -62,11 +63,13 @@ def record(
     rows: Sequence[Mapping[str, Any]],
     columns: Sequence[str],
 ) -> None:
-    """Store a ref for every blob `rows` name (in the transaction storing the rows)."""
+    """Store a ref for every blob `rows` name (in the transaction storing the rows); a holder
+    given more rows later (an open evaluation's appended cases) may name a blob it holds."""
     digests = references(row.get(column) for row in rows for column in columns)
     if digests:
+        statement = dialect_insert(session, BlobRef)
         session.execute(
-            insert(BlobRef),
+            statement.on_conflict_do_nothing(index_elements=[BlobRef.sha256, BlobRef.holder_id]),
             [
                 {"sha256": d, "holder_id": holder_id, "tenant_id": tenant_id}
                 for d in sorted(digests)

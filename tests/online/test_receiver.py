@@ -437,3 +437,32 @@ class TestBudgets:
         assert counts["sampled"] == 2 and counts["judged"] == 0
         assert counts["skipped"] == {"over_budget": 2}
         assert client.get(f"/v1/online_rules/{spent['id']}/results").json()["data"] == []
+
+
+class TestSameImageTwice:
+    def test_an_image_seen_again_the_same_day_is_judged_again(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """Two requests bring the same image to one rule's day: the day already holds the
+        image, and the second request is judged like the first (it was a 500 losing the batch)."""
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        rule = make_rule(client)
+        image = data_url(red_square_png())
+        for span_id in ("00f067aa0ba902c1", "00f067aa0ba902c2"):
+            span = semconv_span(span_id, "app", "What is in this image?")
+            attributes = span["scopeSpans"][0]["spans"][0]["attributes"]
+            parts = [
+                {"type": "text", "content": "What is in this image?"},
+                {"type": "uri", "modality": "image", "uri": image},
+            ]
+            attributes[2] = {
+                "key": "gen_ai.input.messages",
+                "value": {"stringValue": json.dumps([{"role": "user", "parts": parts}])},
+            }
+            response = client.post("/v1/traces", json={"resourceSpans": [span]})
+            assert response.status_code == 200, response.text
+        results = judged_results(api, client, rule["id"], 2)
+        assert all(result["error"] is None for result in results)
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["judged"] == 2 and counts["skipped"] == {}
