@@ -54,8 +54,8 @@ router = APIRouter(
 async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
     """An `ExportTraceServiceRequest`, protobuf or OTLP/JSON, optionally gzip or deflate: its
     GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged)."""
+    kind, body = await _read(request, runtime)
     with _turn(request, runtime):
-        kind, body = await _read(request, runtime)
         # Decoding a large body takes a while: off the event loop, as the database work is.
         rejected = await run_in_threadpool(_decode_and_take, runtime, tenant.id, kind, body)
     response = ExportTraceServiceResponse()
@@ -77,8 +77,8 @@ async def export_logs(request: Request, tenant: TenantDep, runtime: RuntimeDep) 
     """An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
     instrumentation's details event, the earlier per-message events) are joined to their span,
     whichever of the two arrives first."""
+    kind, body = await _read(request, runtime)
     with _turn(request, runtime):
-        kind, body = await _read(request, runtime)
         await run_in_threadpool(_decode_and_take_records, runtime, tenant.id, kind, body)
     return _answer(kind, ExportLogsServiceResponse())
 

@@ -8,7 +8,6 @@ import gzip
 import json
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +17,12 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
 )
+from redis import Redis
+from sqlalchemy import create_engine, text
 
-from tests.fixtures.api import Api, side_app
+from tests.fixtures.api import Api, postgres_settings, served_api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
+from tests.fixtures.services import PostgresServer, RedisServer
 from tests.otlp.capture import (
     ANSWER,
     QUESTION,
@@ -361,50 +363,42 @@ class TestLimits:
 
 
 class TestBackPressure:
-    def test_an_export_past_the_ones_being_read_is_a_429_to_send_again(
-        self, tmp_path: Path
+    def test_an_export_past_the_ones_being_taken_is_a_429_to_send_again(
+        self, postgres_server: PostgresServer, redis_server: RedisServer
     ) -> None:
-        """With one place (LOUPE_OTLP_MAX_CONCURRENT=1) held by an export still arriving, the
-        next one gets 429 with Retry-After, which exporters honour; once the first is read,
-        exports are taken again."""
-        with side_app(tmp_path, otlp_max_concurrent=1) as app:
+        """With one place (LOUPE_OTLP_MAX_CONCURRENT=1) held by an export being taken in (it
+        waits for its rule's day, which the test holds locked), the next one gets 429 with
+        Retry-After, which exporters honour; a place is taken only once the body is read, so a
+        slow upload holds none; once the first is taken in, exports are taken again."""
+        settings = postgres_settings(postgres_server, redis_server, otlp_max_concurrent=1)
+        with served_api(settings, redis=Redis.from_url(redis_server.url)) as app:
             key = app.new_key()
-            arriving = threading.Event()
-            finish = threading.Event()
-
-            request = ExportTraceServiceRequest()
-            span = request.resource_spans.add().scope_spans.add().spans.add()
-            span.trace_id, span.span_id, span.name = bytes(range(16)), bytes(range(8)), "x"
-            whole = request.SerializeToString()
-
-            def slow_body() -> Iterator[bytes]:
-                yield whole[:5]
-                arriving.set()
-                finish.wait(30)
-                yield whole[5:]
-
+            with app.client(key) as client:
+                rule = make_rule(client, metrics=[{"type": "answer_relevancy"}])
+                one = {"resourceSpans": [semconv_span("00f067aa0ba902b7", "app", "Hi?")]}
+                assert client.post("/v1/traces", json=one).status_code == 200
+                [result] = client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"] or [
+                    None
+                ]
+            engine = create_engine(settings.database_url)
+            holder = engine.connect()
+            holder.execute(text("SELECT id FROM evaluation WHERE kind = 'online' FOR UPDATE"))
+            two = {"resourceSpans": [semconv_span("00f067aa0ba902b8", "app", "Hi again?")]}
             first: list[httpx.Response] = []
             sender = threading.Thread(
-                target=lambda: first.append(
-                    app.client(key).post(
-                        "/v1/traces",
-                        content=slow_body(),
-                        headers={"Content-Type": "application/x-protobuf"},
-                    )
-                )
+                target=lambda: first.append(app.client(key).post("/v1/traces", json=two))
             )
             sender.start()
             try:
-                assert arriving.wait(30)
                 with app.client(key) as client:
-                    deadline = time.monotonic() + 30
+                    deadline = time.monotonic() + 20
                     while True:
                         busy = client.post(
                             "/v1/traces",
                             content=b"",
                             headers={"Content-Type": "application/x-protobuf"},
                         )
-                        # The first export may still be on its way to the receiver.
+                        # The first export may still be on its way to its place.
                         if busy.status_code == 429 or time.monotonic() > deadline:
                             break
                         time.sleep(0.05)
@@ -412,7 +406,9 @@ class TestBackPressure:
                     assert busy.headers["retry-after"] == "1"
                     assert Status.FromString(busy.content).code == 8
             finally:
-                finish.set()
+                holder.rollback()
+                holder.close()
+                engine.dispose()
                 sender.join(30)
             assert first and first[0].status_code == 200, first
             with app.client(key) as client:
