@@ -292,8 +292,13 @@ def regex_problem(pattern: str) -> str | None:
     try:
         re2.compile(pattern, _RE2)
     except re2.error as error:
+        # RE2 gives its reason as bytes.
+        reason = error.args[0] if error.args else ""
+        if isinstance(reason, bytes):
+            reason = reason.decode("utf-8", "replace")
         return (
-            f"not a regular expression RE2 runs ({error}); RE2 has no backreferences or lookaround"
+            f"not a regular expression RE2 runs ({reason}); RE2 has no backreferences or "
+            "lookaround"
         )
     return None
 

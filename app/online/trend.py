@@ -86,7 +86,7 @@ def parse(
             errors.append(
                 field_error(
                     ["query", "since"],
-                    f"a {width}ly trend covers at most {MAX_SPAN[width].days} days",
+                    f"a trend by {width} covers at most {MAX_SPAN[width].days} days",
                     "range_too_long",
                 )
             )

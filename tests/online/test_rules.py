@@ -100,6 +100,7 @@ class TestRules:
         } <= locs, body_problem["errors"]
         messages = {error["loc"]: error["msg"] for error in body_problem["errors"]}
         assert "RE2" in messages["filter[0].value"]
+        assert "b'" not in messages["filter[0].value"]
         assert "expected_output" in messages["metrics[2]"]
         assert client.get("/v1/online_rules").json()["data"] == []
 
