@@ -297,8 +297,7 @@ def regex_problem(pattern: str) -> str | None:
         if isinstance(reason, bytes):
             reason = reason.decode("utf-8", "replace")
         return (
-            f"not a regular expression RE2 runs ({reason}); RE2 has no backreferences or "
-            "lookaround"
+            f"not a regular expression RE2 runs ({reason}); RE2 has no backreferences or lookaround"
         )
     return None
 
