@@ -6,7 +6,6 @@ the tenant's online rules count, filter and sample them, and workers judge the s
 import base64
 import gzip
 import json
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,9 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
     ExportTraceServiceRequest,
     ExportTraceServiceResponse,
 )
-from redis import Redis
-from sqlalchemy import create_engine, text
 
-from tests.fixtures.api import Api, postgres_settings, served_api, side_app
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer, task_of
-from tests.fixtures.services import PostgresServer, RedisServer
 from tests.otlp.capture import (
     ANSWER,
     QUESTION,
@@ -360,65 +356,6 @@ class TestLimits:
                 headers={"Content-Type": "application/x-protobuf"},
             )
             assert response.status_code == 413
-
-
-class TestBackPressure:
-    def test_an_export_past_the_ones_being_taken_is_a_429_to_send_again(
-        self, postgres_server: PostgresServer, redis_server: RedisServer
-    ) -> None:
-        """With one place (LOUPE_OTLP_MAX_CONCURRENT=1) held by an export being taken in (it
-        waits for its rule's day, which the test holds locked), the next one gets 429 with
-        Retry-After, which exporters honour; a place is taken only once the body is read, so a
-        slow upload holds none; once the first is taken in, exports are taken again."""
-        settings = postgres_settings(postgres_server, redis_server, otlp_max_concurrent=1)
-        with served_api(settings, redis=Redis.from_url(redis_server.url)) as app:
-            key = app.new_key()
-            with app.client(key) as client:
-                make_rule(client, metrics=[{"type": "answer_relevancy"}])
-                one = {"resourceSpans": [semconv_span("00f067aa0ba902b7", "app", "Hi?")]}
-                assert client.post("/v1/traces", json=one).status_code == 200
-            engine = create_engine(settings.database_url)
-            holder = engine.connect()
-            holder.execute(text("SELECT id FROM evaluation WHERE kind = 'online' FOR UPDATE"))
-            two = {"resourceSpans": [semconv_span("00f067aa0ba902b8", "app", "Hi again?")]}
-            first: list[httpx.Response] = []
-            sender = threading.Thread(
-                target=lambda: first.append(app.client(key).post("/v1/traces", json=two))
-            )
-            sender.start()
-            try:
-                # Wait until the first export waits for the day's row (in its place), as
-                # PostgreSQL reports it; probing before would take the place from it.
-                deadline = time.monotonic() + 20
-                with engine.connect() as watcher:
-                    while not watcher.execute(
-                        text(
-                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = "
-                            "'Lock' AND datname = current_database()"
-                        )
-                    ).scalar():
-                        assert time.monotonic() < deadline, "the first export never waited"
-                        time.sleep(0.05)
-                with app.client(key) as client:
-                    busy = client.post(
-                        "/v1/traces",
-                        content=b"",
-                        headers={"Content-Type": "application/x-protobuf"},
-                    )
-                    assert busy.status_code == 429, busy.text
-                    assert busy.headers["retry-after"] == "1"
-                    assert Status.FromString(busy.content).code == 8
-            finally:
-                holder.rollback()
-                holder.close()
-                engine.dispose()
-                sender.join(30)
-            assert first and first[0].status_code == 200, first
-            with app.client(key) as client:
-                again = client.post(
-                    "/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"}
-                )
-                assert again.status_code == 200
 
 
 class TestBudgets:
