@@ -104,7 +104,16 @@ def resolve(
             continue
         path: list[str | int] = [*metric_path, index]
         own = getattr(spec, "judge", None)
-        if own is not None:
+        if own is not None and own.panel:
+            members = [
+                _member(registered, settings, member, [*path, "judge", "panel", number], errors)
+                for number, member in enumerate(own.panel)
+            ]
+            if all(member is not None for member in members):
+                # The first member stands for the panel where one judge is shown.
+                per_metric[str(index)] = {**members[0], "panel": members}  # type: ignore[dict-item]
+            continue
+        if own is not None and own.model_id is not None:
             chosen = registered(own.model_id, [*path, "judge", "model_id"])
         elif default is None and default_id is None:
             errors.append(
@@ -125,6 +134,33 @@ def resolve(
     record = dict(default or {"model": None, "model_id": None, "host": None})
     record["metrics"] = per_metric
     return record, errors
+
+
+def _member(
+    registered: Any,
+    settings: Settings,
+    member: Any,
+    path: list[str | int],
+    errors: list[FieldError],
+) -> dict[str, Any] | None:
+    """A panel member's record (`model`, `model_id`, `host`, `weight`), or None and its error."""
+    if member.model_id is not None:
+        chosen = registered(member.model_id, [*path, "model_id"])
+    elif operator_configured(settings):
+        base_url, _ = settings.judge_endpoint_values()
+        chosen = {"model": settings.judge_model, "model_id": None, "host": endpoint_host(base_url)}
+    else:
+        errors.append(
+            field_error(
+                path,
+                f"this panel member is the server's judge; {NOT_CONFIGURED}",
+                "judge_not_configured",
+            )
+        )
+        return None
+    if chosen is None:
+        return None
+    return {**chosen, "model": member.model or chosen["model"], "weight": member.weight}
 
 
 def endpoint_for(

@@ -1,20 +1,99 @@
 """What the judged metrics share: options, and running judge calls into one result."""
 
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeError, JudgeReply
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
 
+# At most this many judge calls answer one (test case, metric) per panel member.
+MAX_SAMPLES = 20
+# A panel has two to this many members.
+MAX_PANEL = 8
 
-class JudgeRef(BaseModel):
-    """A judge the tenant registered itself (POST /v1/models): its endpoint, key and model."""
+Aggregate = Literal["median", "mean", "majority"]
+
+
+class PanelMember(BaseModel):
+    """One judge of a panel: a model the tenant registered, or the server's judge."""
 
     model_config = ConfigDict(extra="forbid")
 
-    model_id: str = Field(min_length=1, max_length=40, description="A model from /v1/models.")
+    model_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="A model from /v1/models; omitted: the server's judge (LOUPE_JUDGE_*).",
+    )
+    model: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=256,
+        description="The model name to ask at that endpoint; defaults to the registered "
+        "model's, or LOUPE_JUDGE_MODEL for the server's judge.",
+    )
+    weight: float = Field(
+        default=1.0, gt=0, le=100, description="Its share in the panel's aggregate."
+    )
+
+
+class JudgeRef(BaseModel):
+    """Which judge scores the metric, how many times, and with whom: a model the tenant
+    registered (POST /v1/models), K independent samples, a panel of judges."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model_id: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=40,
+        description="A model from /v1/models; omitted: the evaluation's judge, then the "
+        "server's (LOUPE_JUDGE_*).",
+    )
+    samples: int = Field(
+        default=1,
+        ge=1,
+        le=MAX_SAMPLES,
+        description="Independent judge calls on the same output (per panel member), none "
+        "answered from the judge cache; the score is their `aggregate` and each result "
+        "carries `stability`. The judge calls and cost are multiplied by it.",
+    )
+    aggregate: Aggregate = Field(
+        default="median",
+        description="How the samples' (and members') scores make the score: `median`, `mean` "
+        "(weighted by members' `weight`), or `majority` (the verdict most weight gave; the "
+        "score is the median of the scores that gave it; a tie fails).",
+    )
+    panel: list[PanelMember] | None = Field(
+        default=None,
+        min_length=2,
+        max_length=MAX_PANEL,
+        description="Judges that each score the output (`samples` times each); the result "
+        "keeps every member's score and reason, and the evaluation reports their agreement "
+        "(Krippendorff's alpha). Not with `model_id`.",
+    )
+
+    @model_validator(mode="after")
+    def _one_choice(self) -> "JudgeRef":
+        if self.panel is not None and self.model_id is not None:
+            raise ValueError("name either `model_id` or a `panel`, not both")
+        if self.panel is not None:
+            seen = [(member.model_id, member.model) for member in self.panel]
+            if len(set(seen)) != len(seen):
+                raise ValueError("a panel names each judge (model_id and model) once")
+        return self
+
+    @property
+    def multiplier(self) -> int:
+        """Judge calls per (test case, metric) against one: samples times members."""
+        return self.samples * (len(self.panel) if self.panel else 1)
+
+    @property
+    def repeated(self) -> bool:
+        """True when the metric is judged more than once per test case."""
+        return self.multiplier > 1
 
 
 class JudgedSpecBase(MetricSpecBase):
@@ -25,8 +104,9 @@ class JudgedSpecBase(MetricSpecBase):
     )
     judge: JudgeRef | None = Field(
         default=None,
-        description="This metric's own judge, a model registered with POST /v1/models; "
-        "defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).",
+        description="This metric's own judge, a model registered with POST /v1/models "
+        "(defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` "
+        "to judge each output K times, a `panel` of judges.",
     )
     include_reason: bool = True
     strict_mode: bool = Field(

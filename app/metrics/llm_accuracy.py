@@ -49,8 +49,9 @@ class LlmAccuracySpec(MetricSpecBase):
     )
     judge: JudgeRef | None = Field(
         default=None,
-        description="This metric's own judge, a model registered with POST /v1/models; "
-        "defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).",
+        description="This metric's own judge, a model registered with POST /v1/models "
+        "(defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` "
+        "to judge each output K times, a `panel` of judges.",
     )
     rule_first: bool = Field(
         default=False,
