@@ -1,22 +1,25 @@
 """Which received calls a rule takes: its filter on the call's attributes, then its sampling
 by trace id. Pure: the same call and rule give the same answer in every API process."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 import re2
 
+from app import otlp
 from app.otlp import JudgedCall, Skipped, Span, Unread
 
 # What a filter looks at: a call read or not, or the span itself before it is read.
 Filtered = JudgedCall | Skipped | Unread | Span
 
-# Names a filter may use for what each convention calls differently.
-_ALIASES: dict[str, tuple[str, ...]] = {
-    "model": ("gen_ai.request.model", "gen_ai.response.model", "llm.model_name"),
-    "operation": ("gen_ai.operation.name", "llm.request.type", "openinference.span.kind"),
-    "service": ("service.name",),
+# Names a filter may use for what each convention says differently, each read the same way
+# whatever the convention: `model` the model asked for, `operation` the GenAI operation name
+# (`chat`, `text_completion`, ...; app.otlp.model_of and operation_of say how).
+_ALIASES: dict[str, Callable[[Mapping[str, Any]], Any]] = {
+    "model": otlp.model_of,
+    "operation": otlp.operation_of,
+    "service": lambda attributes: attributes.get("service.name"),
 }
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
@@ -27,14 +30,17 @@ _SPACE = 1 << 64
 
 def attribute(call: Filtered, name: str) -> Any:
     """The value a filter sees under `name`: the span's attribute, else the resource's, else
-    the alias's first attribute present (None when none is)."""
+    the alias's value read from the span's attributes, then the resource's (None when none)."""
     for source in (call.attributes, call.resource):
         if name in source:
             return source[name]
-    for alias in _ALIASES.get(name, ()):
-        for source in (call.attributes, call.resource):
-            if alias in source:
-                return source[alias]
+    alias = _ALIASES.get(name)
+    if alias is None:
+        return None
+    for source in (call.attributes, call.resource):
+        value = alias(source)
+        if value is not None:
+            return value
     return None
 
 

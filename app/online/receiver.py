@@ -3,8 +3,9 @@ send them (`OTEL_EXPORTER_OTLP_ENDPOINT` set to Loupe's URL, the API key in
 `OTEL_EXPORTER_OTLP_HEADERS=Authorization=Bearer <key>`).
 
 Answers as the OTLP specification says: 200 with an export response in the request's encoding
-(`partial_success` counting what was rejected), 400 for a body that does not decode, 413 past
-the size limit, 503 with `Retry-After` when the database is away (exporters retry that), in
+(`partial_success` counting the spans rejected for their ids, and saying why), 400 for a body
+that does not decode, 413 past the size limit, 415 for a Content-Type or Content-Encoding it
+does not read, 503 with `Retry-After` when the database is away (exporters retry that), in
 the request's encoding too (a `google.rpc.Status`, `app.problems`' `otlp` dialect).
 """
 
@@ -60,10 +61,8 @@ async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep
         rejected = await run_in_threadpool(_decode_and_take, runtime, tenant.id, kind, body)
     response = ExportTraceServiceResponse()
     if rejected:
-        response.partial_success.rejected_spans = rejected
-        response.partial_success.error_message = (
-            f"{rejected} span(s) without a valid trace or span id were not kept"
-        )
+        response.partial_success.rejected_spans = len(rejected)
+        response.partial_success.error_message = _rejections(rejected)
     return _answer(kind, response)
 
 
@@ -105,13 +104,25 @@ def _turn(request: Request, runtime: Runtime) -> Iterator[None]:
         state.otlp_in_flight -= 1
 
 
-def _decode_and_take(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> int:
+def _decode_and_take(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> list[str]:
+    """Take the spans with valid ids; why each other one was rejected."""
     try:
-        spans = otlp.decode_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
+        traces = otlp.read_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
     body.clear()  # held no longer than its decoding: a body near the limit is not kept twice
-    return _take(runtime, tenant_id, spans)
+    _take(runtime, tenant_id, traces.spans)
+    return traces.rejected
+
+
+def _rejections(rejected: list[str]) -> str:
+    """The export answer's error_message: how many spans were rejected, the first few whys."""
+    shown = "; ".join(rejected[:3])
+    more = f"; and {len(rejected) - 3} more" if len(rejected) > 3 else ""
+    return (
+        f"{len(rejected)} span(s) rejected for invalid trace or span ids "
+        f"(16 and 8 bytes, not all zeros): {shown}{more}"
+    )
 
 
 def _decode_and_take_records(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> None:
@@ -135,7 +146,19 @@ async def _read(request: Request, runtime: Runtime) -> tuple[str, bytearray]:
         return kind, reader.finish()
     except otlp.UnsupportedContentType as error:
         raise ProblemError(
-            415, "Unsupported Media Type", str(error), slug="unsupported-media-type"
+            415,
+            "Unsupported Media Type",
+            str(error),
+            slug="unsupported-media-type",
+            field=["header", "Content-Type"],
+        ) from None
+    except otlp.UnsupportedContentEncoding as error:
+        raise ProblemError(
+            415,
+            "Unsupported Media Type",
+            str(error),
+            slug="unsupported-media-type",
+            field=["header", "Content-Encoding"],
         ) from None
     except otlp.BodyTooLarge as error:
         raise ProblemError(413, "Content Too Large", str(error), slug="too-large") from None
@@ -149,14 +172,13 @@ def _bad(error: Exception) -> ProblemError:
     )
 
 
-def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> int:
-    """Run the spans through the tenant's rules and commit; how many were rejected."""
+def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> None:
+    """Run the spans through the tenant's rules and commit."""
     _ingest(
         runtime,
         tenant_id,
         lambda session, tenant: ingest.take_spans(session, runtime, tenant, spans),
     )
-    return sum(1 for span in spans if len(span.trace_id) != 32 or len(span.span_id) != 16)
 
 
 def _take_records(runtime: Runtime, tenant_id: str, records: list[otlp.LogRecord]) -> None:

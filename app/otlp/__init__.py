@@ -13,20 +13,29 @@ from app.otlp._calls import (
     Unread,
     judged_calls,
     message_record,
+    model_of,
+    operation_of,
 )
 from app.otlp._content import Image, Message, Text, ToolCall, ToolResult
 from app.otlp._decode import (
     DEFAULT_MAX_BODY,
     JSON,
     PROTOBUF,
+    Traces,
     decode_logs,
     decode_traces,
     media_type,
+    read_traces,
 )
-from app.otlp._errors import BodyTooLarge, OtlpDecodeError, UnsupportedContentType
+from app.otlp._errors import (
+    BodyTooLarge,
+    OtlpDecodeError,
+    UnsupportedContentEncoding,
+    UnsupportedContentType,
+)
 from app.otlp._limits import DEFAULT_LIMITS, Limits
 from app.otlp._packing import pack, unpack_record, unpack_span
-from app.otlp._records import LogRecord, Span, SpanEvent, plain_value
+from app.otlp._records import LogRecord, Span, SpanEvent, id_problem, plain_value
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -48,16 +57,22 @@ __all__ = [
     "Text",
     "ToolCall",
     "ToolResult",
+    "Traces",
     "Unread",
+    "UnsupportedContentEncoding",
     "UnsupportedContentType",
     "decode_logs",
     "decode_traces",
     "decompress",
+    "id_problem",
     "judged_calls",
     "media_type",
     "message_record",
+    "model_of",
+    "operation_of",
     "pack",
     "plain_value",
+    "read_traces",
     "unpack_record",
     "unpack_span",
 ]

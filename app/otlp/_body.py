@@ -2,7 +2,7 @@
 
 import zlib
 
-from app.otlp._errors import BodyTooLarge, OtlpDecodeError
+from app.otlp._errors import BodyTooLarge, OtlpDecodeError, UnsupportedContentEncoding
 
 # Output is produced in slices of this size, so a bomb never holds more than the limit plus
 # one slice in memory before it is refused.
@@ -18,8 +18,8 @@ def _decompressor(encoding: str) -> "zlib._Decompress | None":
         # HTTP's deflate is the zlib format (the Python exporter's zlib.compress); a raw
         # deflate stream is accepted too, as some clients send one.
         return zlib.decompressobj(wbits=0)
-    raise OtlpDecodeError(
-        f"Content-Encoding {encoding!r} is not supported (gzip, deflate or identity)"
+    raise UnsupportedContentEncoding(
+        f"Content-Encoding {encoding[:64]!r} is not supported: send gzip, deflate or identity"
     )
 
 

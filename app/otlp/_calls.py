@@ -1,7 +1,7 @@
 """Spans (with their log records) to the calls Loupe judges, or the reason a span gives none."""
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -9,7 +9,7 @@ from typing import Any
 from app.otlp import _conventions as conventions
 from app.otlp._content import Image, Message, Notes, ToolCall, parse_json
 from app.otlp._limits import DEFAULT_LIMITS, Limits
-from app.otlp._records import LogRecord, Span
+from app.otlp._records import LogRecord, Span, id_problem
 
 
 class SkipReason(StrEnum):
@@ -208,8 +208,9 @@ def _read(
 def _judged_call(
     span: Span, records: list[LogRecord], documents: list[tuple[int, str]], limits: Limits
 ) -> JudgedCall | Skipped:
-    if len(span.trace_id) != 32 or len(span.span_id) != 16:
-        return _skip(span, SkipReason.INVALID_IDS, "a trace id has 16 bytes, a span id 8")
+    problem = id_problem(span.trace_id, span.span_id)
+    if problem is not None:
+        return _skip(span, SkipReason.INVALID_IDS, f"the span has {problem}")
     notes = Notes()
     reading = _read(span, records, notes, limits)
     if reading is None:
@@ -265,8 +266,8 @@ def _judged_call(
         trace_id=span.trace_id,
         span_id=span.span_id,
         service_name=span.service_name,
-        model=_model(attributes, limits),
-        operation=_operation(attributes),
+        model=model_of(attributes, limits),
+        operation=operation_of(attributes),
         provider=_first_string(
             attributes, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"
         ),
@@ -303,7 +304,7 @@ def _skip(span: Span, reason: SkipReason, detail: str) -> Skipped:
     )
 
 
-def _first_string(attributes: dict[str, Any], *keys: str) -> str | None:
+def _first_string(attributes: Mapping[str, Any], *keys: str) -> str | None:
     for key in keys:
         value = attributes.get(key)
         if isinstance(value, str) and value:
@@ -311,24 +312,54 @@ def _first_string(attributes: dict[str, Any], *keys: str) -> str | None:
     return None
 
 
-def _model(attributes: dict[str, Any], limits: Limits) -> str | None:
-    model = _first_string(attributes, "gen_ai.request.model")
-    if model is not None:
-        return model
-    # OpenInference's llm.model_name is the response's model; the request's is here.
+# OpenLLMetry's llm.request.type and OpenInference's span kinds, as the GenAI operation names.
+_REQUEST_TYPE_OPERATIONS = {"completion": "text_completion", "embedding": "embeddings"}
+_SPAN_KIND_OPERATIONS = {
+    "EMBEDDING": "embeddings",
+    "RETRIEVER": "retrieval",
+    "TOOL": "execute_tool",
+    "AGENT": "invoke_agent",
+}
+
+
+def model_of(attributes: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> str | None:
+    """The model a call asked for, whichever convention names it: OpenInference's
+    `llm.invocation_parameters` model (its `llm.model_name`, and the `gen_ai.request.model` it
+    adds, are the response's model), else `gen_ai.request.model`, else the response's model
+    (`llm.model_name`, `gen_ai.response.model`)."""
     parameters = attributes.get("llm.invocation_parameters")
     if isinstance(parameters, str) and len(parameters) <= 65536:
         decoded = parse_json(parameters, "llm.invocation_parameters", Notes(), limits)
-        if isinstance(decoded, dict) and isinstance(decoded.get("model"), str):
+        if isinstance(decoded, dict) and isinstance(decoded.get("model"), str) and decoded["model"]:
             return decoded["model"]
-    return _first_string(attributes, "llm.model_name", "gen_ai.response.model")
+    return _first_string(
+        attributes, "gen_ai.request.model", "llm.model_name", "gen_ai.response.model"
+    )
 
 
-def _operation(attributes: dict[str, Any]) -> str | None:
-    operation = _first_string(attributes, "gen_ai.operation.name", "llm.request.type")
-    if operation is None and attributes.get("openinference.span.kind") == "LLM":
-        return "chat"
-    return operation
+def operation_of(attributes: Mapping[str, Any]) -> str | None:
+    """The GenAI operation name (`chat`, `text_completion`, `embeddings`, ...) of a span in
+    any convention: `gen_ai.operation.name` as it is; OpenLLMetry's `llm.request.type`
+    `completion` and `embedding` as `text_completion` and `embeddings` (`chat` as it is);
+    an OpenInference `LLM` span `text_completion` when it carries prompts (`llm.prompts`) and no
+    input messages, else `chat`; its other kinds mapped (`EMBEDDING` embeddings, `RETRIEVER`
+    retrieval, `TOOL` execute_tool, `AGENT` invoke_agent) or lower-cased (`chain`, ...)."""
+    operation = _first_string(attributes, "gen_ai.operation.name")
+    if operation is not None:
+        return operation
+    request_type = _first_string(attributes, "llm.request.type")
+    if request_type is not None:
+        return _REQUEST_TYPE_OPERATIONS.get(request_type, request_type)
+    kind = _first_string(attributes, "openinference.span.kind")
+    if kind is None:
+        return None
+    if kind != "LLM":
+        return _SPAN_KIND_OPERATIONS.get(kind, kind.lower())
+    prompts = messages = False
+    for key in attributes:
+        prompts = prompts or key == "llm.prompts" or key.startswith("llm.prompts.")
+        messages = messages or key.startswith("llm.input_messages.")
+    return "text_completion" if prompts and not messages else "chat"
 
 
 def _retrieval_documents(spans: Sequence[Span], limits: Limits) -> dict[str, list[tuple[int, str]]]:

@@ -2,6 +2,7 @@
 
 import base64
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf import json_format
@@ -12,7 +13,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from app.otlp._body import decompress
 from app.otlp._errors import OtlpDecodeError, UnsupportedContentType
 from app.otlp._limits import DEFAULT_LIMITS, Limits
-from app.otlp._records import LogRecord, Span, log_records_of, spans_of
+from app.otlp._records import LogRecord, Span, id_problem, log_records_of, spans_of
 
 PROTOBUF = "application/x-protobuf"
 JSON = "application/json"
@@ -38,6 +39,37 @@ def media_type(content_type: str | None) -> str:
     return kind
 
 
+@dataclass(frozen=True)
+class Traces:
+    """The spans of an export request whose ids are valid, and why each other one was
+    rejected (the export answer's `partial_success`), one reason per span."""
+
+    spans: list[Span]
+    rejected: list[str]
+
+
+def read_traces(
+    body: bytes | bytearray,
+    content_type: str | None,
+    content_encoding: str | None = None,
+    *,
+    max_body: int = DEFAULT_MAX_BODY,
+    limits: Limits = DEFAULT_LIMITS,
+) -> Traces:
+    """The spans of an ExportTraceServiceRequest body (POST /v1/traces), a span with invalid
+    ids (not hex, the wrong length, all zeros) rejected alone, in protobuf and OTLP/JSON alike."""
+    request = ExportTraceServiceRequest()
+    rejected = _decode(request, body, content_type, content_encoding, max_body, limits)
+    spans = []
+    for span in spans_of(request, limits):
+        problem = id_problem(span.trace_id, span.span_id)
+        if problem is None:
+            spans.append(span)
+        else:
+            rejected.append(f"span {span.name[:64]!r} has {problem}")
+    return Traces(spans, rejected)
+
+
 def decode_traces(
     body: bytes | bytearray,
     content_type: str | None,
@@ -46,10 +78,8 @@ def decode_traces(
     max_body: int = DEFAULT_MAX_BODY,
     limits: Limits = DEFAULT_LIMITS,
 ) -> list[Span]:
-    """The spans of an ExportTraceServiceRequest body (POST /v1/traces)."""
-    request = ExportTraceServiceRequest()
-    _decode(request, body, content_type, content_encoding, max_body, limits)
-    return spans_of(request, limits)
+    """The spans with valid ids of an ExportTraceServiceRequest body (see read_traces)."""
+    return read_traces(body, content_type, content_encoding, max_body=max_body, limits=limits).spans
 
 
 def decode_logs(
@@ -73,7 +103,8 @@ def _decode(
     content_encoding: str | None,
     max_body: int,
     limits: Limits,
-) -> None:
+) -> list[str]:
+    """Parses the body into `request`; for OTLP/JSON, why each span left out for its ids was."""
     kind = media_type(content_type)
     raw = decompress(body, content_encoding, max_body)
     name = type(request).__name__
@@ -82,16 +113,17 @@ def _decode(
             request.ParseFromString(raw)
         except (DecodeError, RecursionError) as exc:
             raise OtlpDecodeError(f"the body is not a protobuf {name}: {exc}") from None
-        return
+        return []
     document = _json_document(raw, name, limits)
     if isinstance(request, ExportTraceServiceRequest):
-        _hex_ids_to_base64(document, _TRACE_PATH, _SPAN_IDS, ("links", _LINK_IDS))
+        rejected = _hex_ids_to_base64(document, _TRACE_PATH, _SPAN_IDS, ("links", _LINK_IDS))
     else:
-        _hex_ids_to_base64(document, _LOGS_PATH, _LOG_IDS, None)
+        rejected = _hex_ids_to_base64(document, _LOGS_PATH, _LOG_IDS, None)
     try:
         json_format.ParseDict(document, request, ignore_unknown_fields=True)
     except (json_format.ParseError, RecursionError, TypeError, ValueError) as exc:
         raise OtlpDecodeError(f"the body is not an OTLP/JSON {name}: {exc}") from None
+    return rejected
 
 
 def _json_document(raw: bytes | bytearray, name: str, limits: Limits) -> dict[str, Any]:
@@ -128,23 +160,42 @@ def _hex_ids_to_base64(
     path: tuple[str, str, str],
     id_fields: tuple[str, ...],
     sub_records: tuple[str, tuple[str, ...]] | None,
-) -> None:
+) -> list[str]:
     """Rewrites OTLP/JSON's hex ids as the base64 protobuf's JSON parser reads.
 
     json_format would otherwise base64-decode a 32-character hex trace id into 24 bytes of
-    garbage without complaint.
+    garbage without complaint. A bad id (not a hex string of its length) leaves out the span
+    it names, as protobuf's answer rejects a span of bad ids alone, and says so (the returned
+    reasons); a bad parent or link id, and a log record's, is read as absent (a record then
+    tied to no span, as OTLP says).
     """
+    rejected = []
     outer, middle, inner = path
     for i, first in enumerate(_list(document, outer)):
         for j, second in enumerate(_list(first, middle)):
-            for k, record in enumerate(_list(second, inner)):
+            records = _list(second, inner)
+            kept = []
+            for k, record in enumerate(records):
                 where = f"{outer}[{i}].{middle}[{j}].{inner}[{k}]"
-                _rewrite(record, id_fields, where)
+                problem = _rewrite(record, id_fields, where)
+                if problem is not None:
+                    field, reason = problem
+                    if inner == "spans" and field != "parentSpanId":
+                        rejected.append(reason)
+                        continue
+                    for key in (field,) if inner == "spans" else id_fields:
+                        record.pop(key, None)
+                kept.append(record)
                 if sub_records is None:
                     continue
                 key, sub_fields = sub_records
                 for m, sub in enumerate(_list(record, key)):
-                    _rewrite(sub, sub_fields, f"{where}.{key}[{m}]")
+                    if _rewrite(sub, sub_fields, f"{where}.{key}[{m}]") is not None:
+                        for field in sub_fields:
+                            sub.pop(field, None)
+            if len(kept) != len(records):
+                second[inner] = kept
+    return rejected
 
 
 def _list(container: Any, key: str) -> list[Any]:
@@ -152,20 +203,22 @@ def _list(container: Any, key: str) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _rewrite(record: Any, fields: tuple[str, ...], where: str) -> None:
+def _rewrite(record: Any, fields: tuple[str, ...], where: str) -> tuple[str, str] | None:
+    """Rewrites the record's hex ids in place; the first bad one's field and why it is bad."""
     if not isinstance(record, dict):
-        return
+        return None
     for key in fields:
         value = record.get(key)
         if value is None:
             continue
         if not isinstance(value, str):
-            raise OtlpDecodeError(f"{where}.{key} must be a hex string")
+            return key, f"{where}.{key} must be a hex string"
         digits = 32 if key == "traceId" else 16
         # Empty means absent (a root span's parentSpanId); no other length is converted.
         if len(value) not in (0, digits):
-            raise OtlpDecodeError(f"{where}.{key} must be {digits} hex digits, not {len(value)}")
+            return key, f"{where}.{key} must be {digits} hex digits, not {len(value)}"
         try:
             record[key] = base64.b64encode(bytes.fromhex(value)).decode("ascii")
         except ValueError:
-            raise OtlpDecodeError(f"{where}.{key} is not hex: {value!r}") from None
+            return key, f"{where}.{key} is not hex: {value[:40]!r}"
+    return None

@@ -11,3 +11,7 @@ class BodyTooLarge(OtlpDecodeError):
 
 class UnsupportedContentType(OtlpDecodeError):
     """Neither application/x-protobuf nor application/json (HTTP 415 at the receiver)."""
+
+
+class UnsupportedContentEncoding(OtlpDecodeError):
+    """A Content-Encoding other than gzip, deflate or identity (HTTP 415 at the receiver)."""

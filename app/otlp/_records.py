@@ -62,6 +62,19 @@ class LogRecord:
     dropped_attributes: int = 0
 
 
+def id_problem(trace_id: str, span_id: str) -> str | None:
+    """Why a span's ids are invalid in OTLP (None when they are valid): a trace id has 16
+    bytes, a span id 8, and neither may be all zeros."""
+    for what, value, size in (("trace id", trace_id, 16), ("span id", span_id, 8)):
+        if not value:
+            return f"no {what}"
+        if len(value) != 2 * size:
+            return f"a {what} of {len(value) // 2} bytes, not {size}"
+        if not value.strip("0"):
+            return f"an all-zero {what}"
+    return None
+
+
 _SCALARS = frozenset({"string_value", "bool_value", "int_value", "double_value"})
 
 
@@ -170,10 +183,15 @@ def log_records_of(
                 attributes = plain_attributes(record.attributes, limits)
                 # The event.name attribute is deprecated for the eventName field; read both.
                 event_name = record.event_name or attributes.get("event.name") or ""
+                trace_id, span_id = record.trace_id.hex(), record.span_id.hex()
+                if id_problem(trace_id, span_id) is not None:
+                    # Invalid ids (wrong length, all zeros): a record tied to no span, as the
+                    # OTLP specification says to read it.
+                    trace_id = span_id = ""
                 records.append(
                     LogRecord(
-                        trace_id=record.trace_id.hex(),
-                        span_id=record.span_id.hex(),
+                        trace_id=trace_id,
+                        span_id=span_id,
                         event_name=event_name if isinstance(event_name, str) else "",
                         # Instrumentations leave timeUnixNano 0 and set only the observed time.
                         time_ns=record.time_unix_nano or record.observed_time_unix_nano,

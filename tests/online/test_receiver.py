@@ -104,6 +104,30 @@ def semconv_span(span_id: str, service: str, question: str, trace_id: str = TRAC
     }
 
 
+def attributes_span(span_id: str, attributes: dict[str, str], trace_id: str = TRACE_ID) -> dict:
+    """An OTLP/JSON resourceSpans entry holding one span with these string attributes."""
+    return {
+        "resource": {"attributes": [{"key": "service.name", "value": {"stringValue": "app"}}]},
+        "scopeSpans": [
+            {
+                "scope": {"name": "hand-written"},
+                "spans": [
+                    {
+                        "traceId": trace_id,
+                        "spanId": span_id,
+                        "name": "call",
+                        "kind": 3,
+                        "attributes": [
+                            {"key": key, "value": {"stringValue": value}}
+                            for key, value in attributes.items()
+                        ],
+                    }
+                ],
+            }
+        ],
+    }
+
+
 class TestTracedCalls:
     def test_an_image_call_traced_by_openllmetry_is_judged_with_its_image(
         self, api: Api, judge: ScriptedJudge
@@ -253,6 +277,49 @@ class TestRulesOnTraffic:
         client.post("/v1/traces", json=body)
         assert counts(models)["received"] == 2
 
+    def test_model_and_operation_read_the_same_in_every_convention(self, api: Api) -> None:
+        """`operation` is the GenAI operation name and `model` the model asked for, whether
+        the span says so in the GenAI conventions, OpenInference's or OpenLLMetry's."""
+        client = api.tenant_client()
+        chats = make_rule(
+            client,
+            name="mini chats",
+            sampling={"rate": 0},
+            filter=[
+                {"attribute": "operation", "op": "eq", "value": "chat"},
+                {"attribute": "model", "op": "eq", "value": "gpt-4o-mini"},
+            ],
+        )
+        completions = make_rule(
+            client,
+            name="completions",
+            sampling={"rate": 0},
+            filter=[{"attribute": "operation", "op": "eq", "value": "text_completion"}],
+        )
+        genai = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o-mini"}
+        openinference = {
+            "openinference.span.kind": "LLM",
+            "llm.model_name": "gpt-4o-mini-2024-07-18",  # the response's model
+            "llm.invocation_parameters": json.dumps({"model": "gpt-4o-mini"}),
+            "llm.input_messages.0.message.role": "user",
+            "llm.input_messages.0.message.content": "Capital of France?",
+        }
+        openllmetry = {"llm.request.type": "chat", "gen_ai.request.model": "gpt-4o-mini"}
+        completion = {"llm.request.type": "completion", "gen_ai.request.model": "davinci-002"}
+        body = {
+            "resourceSpans": [
+                attributes_span(f"00f067aa0ba902c{n}", attributes)
+                for n, attributes in enumerate((genai, openinference, openllmetry, completion))
+            ]
+        }
+        assert client.post("/v1/traces", json=body).status_code == 200
+
+        def counts(rule: dict) -> dict:
+            return client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+
+        assert (counts(chats)["received"], counts(chats)["matched"]) == (4, 3)
+        assert (counts(completions)["received"], counts(completions)["matched"]) == (4, 1)
+
     def test_sampling_follows_the_trace_id(self, api: Api) -> None:
         """The lower 64 bits of the trace id decide, as OpenTelemetry's ratio sampler does:
         half the id space is taken at rate 0.5, whichever process receives it."""
@@ -286,6 +353,63 @@ class TestReceiverAnswers:
         assert response.status_code == 200, response.text
         partial = ExportTraceServiceResponse.FromString(response.content).partial_success
         assert partial.rejected_spans == 1 and "trace or span id" in partial.error_message
+        assert "span 'chat' has a trace id of 2 bytes, not 16" in partial.error_message
+
+    def test_spans_with_all_zero_ids_are_rejected_and_the_others_taken(self, api: Api) -> None:
+        """All-zero ids are invalid in OTLP: those spans are rejected, saying why, and the
+        batch's other spans are taken."""
+        client = api.tenant_client()
+        rule = make_rule(client, sampling={"rate": 0})
+        request = ExportTraceServiceRequest()
+        spans = request.resource_spans.add().scope_spans.add().spans
+        for name, trace_id, span_id in (
+            ("zero trace", bytes(16), bytes(range(1, 9))),
+            ("zero span", bytes.fromhex(TRACE_ID), bytes(8)),
+            ("good", bytes.fromhex(TRACE_ID), bytes(range(1, 9))),
+        ):
+            span = spans.add()
+            span.name, span.trace_id, span.span_id = name, trace_id, span_id
+            attribute = span.attributes.add()
+            attribute.key, attribute.value.string_value = "gen_ai.operation.name", "chat"
+        response = client.post(
+            "/v1/traces",
+            content=request.SerializeToString(),
+            headers={"Content-Type": "application/x-protobuf"},
+        )
+        assert response.status_code == 200, response.text
+        partial = ExportTraceServiceResponse.FromString(response.content).partial_success
+        assert partial.rejected_spans == 2
+        assert "span 'zero trace' has an all-zero trace id" in partial.error_message
+        assert "span 'zero span' has an all-zero span id" in partial.error_message
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["received"] == 1
+
+    def test_a_json_span_with_a_bad_id_is_rejected_alone(self, api: Api) -> None:
+        """As a protobuf export is answered: the bad span is counted in partial_success with
+        the field at fault, the batch's other spans are taken (it was a 400 for the batch)."""
+        client = api.tenant_client()
+        rule = make_rule(client, sampling={"rate": 0})
+        body = {
+            "resourceSpans": [
+                semconv_span("00f067aa0ba902b7", "app", "Capital of France?"),
+                semconv_span("not-hex-at-all!!", "app", "Capital of Italy?"),
+                semconv_span("00f067aa0ba902b9", "app", "Capital of Spain?", trace_id="abc"),
+                semconv_span("00f067aa0ba902ba", "app", "Capital of Peru?", trace_id="0" * 32),
+            ]
+        }
+        response = client.post("/v1/traces", json=body)
+        assert response.status_code == 200, response.text
+        partial = response.json()["partialSuccess"]
+        assert partial["rejectedSpans"] == "3"
+        message = partial["errorMessage"]
+        assert "resourceSpans[1].scopeSpans[0].spans[0].spanId is not hex" in message
+        assert "resourceSpans[2].scopeSpans[0].spans[0].traceId must be 32 hex digits" in message
+        assert "span 'chat gpt-4o-mini' has an all-zero trace id" in message
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["received"] == 1
+        # A body that is not OTLP at all is still refused whole.
+        response = client.post("/v1/traces", json={"resourceSpans": [{"scopeSpans": 7}]})
+        assert response.status_code == 400
 
     def test_a_protobuf_export_gets_a_protobuf_answer(self, api: Api) -> None:
         client = api.tenant_client()
@@ -317,12 +441,28 @@ class TestReceiverAnswers:
 
     def test_an_unknown_encoding_or_type_and_a_missing_key_are_refused(self, api: Api) -> None:
         client = api.tenant_client()
-        gzip_named = client.post(
+        brotli = client.post(
             "/v1/traces",
             content=base64.b64encode(b"plain"),
             headers={"Content-Type": "application/json", "Content-Encoding": "br"},
         )
-        assert gzip_named.status_code == 400 and "br" in gzip_named.json()["message"]
+        assert brotli.status_code == 415
+        assert brotli.headers["content-type"] == "application/problem+json"
+        problem = brotli.json()
+        assert problem["code"] == 3 and problem["status"] == 415
+        assert problem["detail"] == (
+            "Content-Encoding 'br' is not supported: send gzip, deflate or identity"
+        )
+        assert [error["loc"] for error in problem["errors"]] == ["header.Content-Encoding"]
+        zstd = client.post(
+            "/v1/logs",
+            content=b"\x28\xb5\x2f\xfd",
+            headers={"Content-Type": "application/x-protobuf", "Content-Encoding": "zstd"},
+        )
+        assert zstd.status_code == 415
+        assert zstd.headers["content-type"] == "application/x-protobuf"
+        status = Status.FromString(zstd.content)
+        assert "'zstd' is not supported: send gzip, deflate or identity" in status.message
         text = client.post("/v1/traces", content=b"x", headers={"Content-Type": "text/plain"})
         assert text.status_code == 415
         anonymous = api.client().post(

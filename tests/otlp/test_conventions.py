@@ -18,6 +18,8 @@ from app.otlp import (
     ToolCall,
     ToolResult,
     judged_calls,
+    model_of,
+    operation_of,
 )
 
 TRACE = "0af7651916cd43dd8448eb211c80319c"
@@ -592,15 +594,79 @@ class TestSkipped:
             "gpt-4o",
         )
 
-    def test_ids_of_the_wrong_length(self):
+    @pytest.mark.parametrize(
+        ("ids", "detail"),
+        [
+            ({"trace_id": "abcd"}, "a trace id of 2 bytes, not 16"),
+            ({"trace_id": "0" * 32}, "an all-zero trace id"),
+            ({"span_id": "0" * 16}, "an all-zero span id"),
+        ],
+    )
+    def test_invalid_ids(self, ids: dict, detail: str):
         span = _span(
             {
                 "gen_ai.input.messages": json.dumps(SEMCONV_INPUT[:1]),
                 "gen_ai.output.messages": json.dumps(SEMCONV_OUTPUT),
             },
-            trace_id="abcd",
+            **ids,
         )
 
         [skipped] = judged_calls([span])
 
         assert isinstance(skipped, Skipped) and skipped.reason == SkipReason.INVALID_IDS
+        assert skipped.detail == f"the span has {detail}"
+
+
+class TestNamesAcrossConventions:
+    """`model` and `operation` read the same way whichever convention a span uses."""
+
+    @pytest.mark.parametrize(
+        ("attributes", "operation"),
+        [
+            ({"gen_ai.operation.name": "chat"}, "chat"),
+            ({"gen_ai.operation.name": "text_completion"}, "text_completion"),
+            ({"llm.request.type": "chat"}, "chat"),
+            ({"llm.request.type": "completion"}, "text_completion"),
+            ({"llm.request.type": "embedding"}, "embeddings"),
+            (
+                {"openinference.span.kind": "LLM", "llm.input_messages.0.message.role": "user"},
+                "chat",
+            ),
+            (
+                {"openinference.span.kind": "LLM", "llm.prompts.0.prompt.text": "Once"},
+                "text_completion",
+            ),
+            ({"openinference.span.kind": "LLM", "llm.prompts": ["Once"]}, "text_completion"),
+            ({"openinference.span.kind": "LLM"}, "chat"),
+            ({"openinference.span.kind": "EMBEDDING"}, "embeddings"),
+            ({"openinference.span.kind": "CHAIN"}, "chain"),
+            ({"openinference.span.kind": "LLM", "gen_ai.operation.name": "chat"}, "chat"),
+            ({"gen_ai.request.model": "gpt-4o"}, None),
+        ],
+    )
+    def test_the_operation_is_the_genai_name(self, attributes: dict, operation: str | None):
+        assert operation_of(attributes) == operation
+
+    @pytest.mark.parametrize(
+        ("attributes", "model"),
+        [
+            ({"gen_ai.request.model": "gpt-4o", "gen_ai.response.model": "gpt-4o-2024"}, "gpt-4o"),
+            ({"gen_ai.response.model": "gpt-4o-2024"}, "gpt-4o-2024"),
+            (
+                {
+                    "llm.model_name": "gpt-4o-2024",
+                    "gen_ai.request.model": "gpt-4o-2024",
+                    "llm.invocation_parameters": json.dumps({"model": "gpt-4o"}),
+                },
+                "gpt-4o",
+            ),
+            ({"llm.model_name": "gpt-4o-2024"}, "gpt-4o-2024"),
+            (
+                {"llm.model_name": "gpt-4o-2024", "llm.invocation_parameters": "{oops"},
+                "gpt-4o-2024",
+            ),
+            ({}, None),
+        ],
+    )
+    def test_the_model_is_the_one_asked_for(self, attributes: dict, model: str | None):
+        assert model_of(attributes) == model

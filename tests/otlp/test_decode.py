@@ -13,11 +13,13 @@ from app.otlp import (
     Decompressor,
     Limits,
     OtlpDecodeError,
+    UnsupportedContentEncoding,
     UnsupportedContentType,
     decode_logs,
     decode_traces,
     decompress,
     plain_value,
+    read_traces,
 )
 
 TRACE_ID = "5B8EFFF798038103D269B633813FC60C"
@@ -196,14 +198,78 @@ class TestOtlpJson:
         [
             (
                 _span_json(traceId="zz" * 16),
-                "resourceSpans[0].scopeSpans[0].spans[0].traceId is not hex",
+                "resourceSpans[0].scopeSpans[0].spans[1].traceId is not hex",
             ),
-            (_span_json(spanId="abc"), "spans[0].spanId must be 16 hex digits, not 3"),
-            (_span_json(traceId=12), "traceId must be a hex string"),
-            (
-                _span_json(links=[{"traceId": "00"}]),
-                "spans[0].links[0].traceId must be 32 hex digits",
-            ),
+            (_span_json(spanId="abc"), "spans[1].spanId must be 16 hex digits, not 3"),
+            (_span_json(traceId=12), "spans[1].traceId must be a hex string"),
+            (_span_json(traceId="0" * 32), "span 'chat gpt-4o-mini' has an all-zero trace id"),
+            (_span_json(spanId="0" * 16), "span 'chat gpt-4o-mini' has an all-zero span id"),
+            (_span_json(spanId=""), "span 'chat gpt-4o-mini' has no span id"),
+        ],
+    )
+    def test_a_span_with_a_bad_id_is_rejected_alone_and_named(self, span: dict, message: str):
+        """As in protobuf: the span is rejected (the answer's partial_success), the others kept."""
+        traces = read_traces(_traces_json(_span_json(), span), "application/json")
+
+        assert [kept.span_id for kept in traces.spans] == [SPAN_ID.lower()]
+        assert traces.rejected == [message] or message in traces.rejected[0]
+
+    def test_protobuf_spans_with_invalid_ids_are_rejected_alone(self):
+        request = ExportTraceServiceRequest()
+        spans = request.resource_spans.add().scope_spans.add().spans
+        for name, trace_id, span_id in (
+            ("good", bytes.fromhex(TRACE_ID), bytes.fromhex(SPAN_ID)),
+            ("zeros", bytes(16), bytes.fromhex(SPAN_ID)),
+            ("short", b"\x01\x02", bytes.fromhex(SPAN_ID)),
+            ("zero span", bytes.fromhex(TRACE_ID), bytes(8)),
+        ):
+            span = spans.add()
+            span.name, span.trace_id, span.span_id = name, trace_id, span_id
+
+        traces = read_traces(request.SerializeToString(), "application/x-protobuf")
+
+        assert [span.name for span in traces.spans] == ["good"]
+        assert traces.rejected == [
+            "span 'zeros' has an all-zero trace id",
+            "span 'short' has a trace id of 2 bytes, not 16",
+            "span 'zero span' has an all-zero span id",
+        ]
+
+    def test_a_bad_parent_or_link_id_is_read_as_absent(self):
+        span = _span_json(parentSpanId="xyz", links=[{"traceId": "00", "spanId": SPAN_ID}])
+
+        [decoded] = decode_traces(_traces_json(span), "application/json")
+
+        assert (decoded.span_id, decoded.parent_span_id) == (SPAN_ID.lower(), "")
+
+    def test_a_log_record_with_a_bad_id_is_tied_to_no_span(self):
+        body = json.dumps(
+            {
+                "resourceLogs": [
+                    {
+                        "scopeLogs": [
+                            {
+                                "logRecords": [
+                                    {"traceId": "zz", "spanId": SPAN_ID, "eventName": "a"},
+                                    {"traceId": "0" * 32, "spanId": "0" * 16, "eventName": "b"},
+                                ]
+                            }
+                        ]
+                    }
+                ]
+            }
+        ).encode()
+
+        records = decode_logs(body, "application/json")
+
+        assert [(r.event_name, r.trace_id, r.span_id) for r in records] == [
+            ("a", "", ""),
+            ("b", "", ""),
+        ]
+
+    @pytest.mark.parametrize(
+        ("span", "message"),
+        [
             (_span_json(kind=[3]), "not an OTLP/JSON ExportTraceServiceRequest"),
             (_span_json(startTimeUnixNano="soon"), "not an OTLP/JSON ExportTraceServiceRequest"),
         ],
@@ -287,6 +353,7 @@ class TestProtobuf:
     def test_spans_past_the_attribute_limit_count_the_rest_as_dropped(self):
         request = ExportTraceServiceRequest()
         span = request.resource_spans.add().scope_spans.add().spans.add()
+        span.trace_id, span.span_id = bytes.fromhex(TRACE_ID), bytes.fromhex(SPAN_ID)
         span.dropped_attributes_count = 1
         for number in range(10):
             span.attributes.add(key=f"k{number}").value.int_value = number
@@ -351,12 +418,19 @@ class TestBody:
             (b"not gzip", "gzip", "the gzip body does not decompress"),
             (gzip.compress(b"x" * 1000)[:-12], "gzip", "the gzip body is truncated"),
             (zlib.compress(b"x") + b"junk", "deflate", "data after its end"),
-            (b"x", "br", "Content-Encoding 'br' is not supported"),
         ],
     )
     def test_a_bad_encoding_is_named(self, body: bytes, encoding: str, message: str):
         with pytest.raises(OtlpDecodeError, match=message):
             decode_traces(body, "application/x-protobuf", encoding)
+
+    @pytest.mark.parametrize("encoding", ["br", "zstd", "compress"])
+    def test_an_unknown_encoding_is_unsupported_and_says_what_is(self, encoding: str):
+        with pytest.raises(
+            UnsupportedContentEncoding,
+            match=f"Content-Encoding '{encoding}' is not supported: send gzip, deflate or identity",
+        ):
+            decode_traces(b"x", "application/x-protobuf", encoding)
 
     @pytest.mark.parametrize("content_type", [None, "", "text/plain", "application/protobuf"])
     def test_other_content_types_are_refused(self, content_type: str | None):
