@@ -112,12 +112,15 @@ def list_evaluations(
         AfterValidator(_listed_kind),
         Query(
             description="`evaluation` (the default): evaluations submitted here. `eval_run`: "
-            "OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for."
+            "OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules' days "
+            "(`/v1/online_rules`), each a rule's judged calls of one UTC day. The last two are "
+            "never listed unless asked for; cancel and delete them through their own routes."
         ),
     ] = "evaluation",
     completed_with_errors: CompletedWithErrorsQuery = None,
 ) -> EvaluationList:
-    """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first."""
+    """The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs; `kind=online`,
+    online rules' days), newest first."""
     rows = reads.page(
         session,
         tenant,

@@ -43,7 +43,19 @@ def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
 
 def cancel(session: Session, runtime: Runtime, evaluation: Evaluation) -> Evaluation:
     """Cancel a queued or running evaluation of any kind the caller read for its tenant (for
-    update); terminal ones: 409. Counted, logged and announced once the caller commits."""
+    update); terminal ones: 409. Counted, logged and announced once the caller commits.
+
+    An open one of an open-ended kind (an online rule's day) is not canceled: it closes by
+    itself, and the 409 names the route that stops it (its kind's `cancel_path`)."""
+    kind = kind_of(evaluation)
+    if kind.open_ended and evaluation.status not in TERMINAL_STATUSES:
+        stops = kind.cancel_path(session, evaluation)
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"An open {kind.label} is not canceled: it closes by itself; POST {stops} stops it.",
+            slug="open-ended",
+        )
     evaluation = _cancel(session, evaluation)
     _announce(session, runtime, evaluation)
     return evaluation

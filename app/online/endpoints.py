@@ -2,14 +2,14 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.openapi import Extras
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.online import backfill, receiver, service, trend
+from app.online import backfill, reads, receiver, service, trend
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
     Backfill,
@@ -108,15 +108,22 @@ def disable_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) ->
 @router.get("/{rule_id}/results", response_model=OnlineResultList)
 def list_online_rule_results(
     rule_id: str,
+    request: Request,
     session: SessionDep,
     tenant: TenantDep,
     after: str | None = None,
     limit: LimitQuery = 20,
 ) -> OnlineResultList:
     """Every result of the rule's judged calls, newest first, each with the judged span's
-    `trace_id` and `span_id` and the day it was judged on."""
+    `trace_id` and `span_id`, the day it was judged on, and the call as its `test_case`
+    (input, output, retrieved documents, images as `GET /v1/media/{sha256}` URLs). Each day
+    is an evaluation (`evaluation_id`) readable through `/v1/evaluations`."""
     rule = service.get_or_404(session, tenant, rule_id)
-    rows = service.result_page(session, tenant, rule, id_cursor(after, "res"), limit)
+
+    def media_url(digest: str) -> str:
+        return str(request.url_for("get_media", sha256=digest))
+
+    rows = reads.result_page(session, tenant, rule, id_cursor(after, "res"), limit, media_url)
     return OnlineResultList.of(rows[:limit], len(rows) > limit)
 
 

@@ -8,11 +8,16 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.evaluations import read_model
-from app.evaluations.schemas import EvaluationResult
+from app.evaluations import reads as evaluation_reads
+from app.evaluations import service as evaluations
+from app.evaluations.schemas import EvaluationResult, TestCase
+from app.media.links import MediaUrl
+from app.models import OnlineRule as OnlineRuleRow
 from app.models import Tenant
 from app.online import service
+from app.online.ingest import KIND
 from app.online.repository import OnlineRuleRepository
-from app.online.schemas import OnlineRule
+from app.online.schemas import OnlineResult, OnlineRule
 
 # Every reason a rule counts a call as skipped (app/online/ingest.py, app/otlp's SkipReason), in
 # the words its page says them; tests/online/test_reads.py keeps every reason listed.
@@ -90,3 +95,31 @@ def latest_calls(session: Session, tenant: Tenant, rule_id: str, limit: int) -> 
         if call is not None:
             call.results.append(read_model.result_to_schema(result))
     return list(calls.values())
+
+
+def result_page(
+    session: Session,
+    tenant: Tenant,
+    rule: OnlineRuleRow,
+    after: str | None,
+    limit: int,
+    media_url: MediaUrl,
+) -> list[OnlineResult]:
+    """The rule's results after the result `after`, newest first (`limit + 1` of them), each
+    with its judged call as its day's test case, as the evaluations API shows test cases."""
+    results = service.result_page(session, tenant, rule, after, limit)
+    indices: dict[str, set[int]] = {}
+    for result in results:
+        indices.setdefault(result.evaluation_id, set()).add(result.test_case_index)
+    cases: dict[tuple[str, int], TestCase] = {}
+    for evaluation_id, wanted in indices.items():
+        day = evaluations.get_or_404(session, tenant, evaluation_id, (KIND,))
+        stored = evaluation_reads.test_cases_at(session, tenant, day, sorted(wanted))
+        for index, case in stored.items():
+            cases[(evaluation_id, index)] = read_model.test_case_to_schema(case, media_url)
+    return [
+        result.model_copy(
+            update={"test_case": cases.get((result.evaluation_id, result.test_case_index))}
+        )
+        for result in results
+    ]

@@ -5,7 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.evaluations.schemas import EvaluationResult, JudgeConfig
+from app.evaluations.schemas import EvaluationResult, JudgeConfig, TestCase
 from app.metrics import MetricSpec
 from app.schemas import ListPage, http_url
 
@@ -172,7 +172,16 @@ class OnlineResult(EvaluationResult):
     trace_id: str | None = Field(description="The judged span's trace id (32 hex digits).")
     span_id: str | None = Field(description="The judged span's id (16 hex digits).")
     day: str | None = Field(description="The UTC day it was judged on (`YYYY-MM-DD`).")
-    evaluation_id: str = Field(description="The rule's evaluation of that day.")
+    evaluation_id: str = Field(
+        description="The rule's evaluation of that day, readable as any evaluation "
+        "(`GET /v1/evaluations/{evaluation_id}`, its `test_cases` and `results`)."
+    )
+    test_case: TestCase | None = Field(
+        default=None,
+        description="The judged call as its test case (`test_case_id` is the span id): the "
+        "last user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer "
+        "as `actual_output`, the trace's retrieved documents as `retrieval_context`.",
+    )
 
 
 OnlineResultList = ListPage[OnlineResult]

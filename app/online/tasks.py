@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app import ids
 from app.db import utcnow
 from app.evaluations import kinds
 from app.models import Evaluation
@@ -42,9 +43,14 @@ def rollup_sums(rows: list[dict[str, Any]]) -> Sums:
 
 
 class OnlineKind(kinds.Kind):
-    """One rule's judged calls of one UTC day; read through `/v1/online_rules/{id}/results`."""
+    """One rule's judged calls of one UTC day; read through `/v1/online_rules/{id}/results`
+    and, as any evaluation, `/v1/evaluations/{id}`."""
 
     label = "online rule day"
+    # Read through the evaluation routes too (`GET /v1/evaluations/{id}`, its test cases and
+    # results: the judged calls' input, output and images); managed through its rule.
+    listed = True
+    id_prefixes = ids.EVALUATION_PREFIXES
     open_ended = True
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:

@@ -129,7 +129,7 @@ class TestKinds:
         assert response.status_code == 422, response.text
         errors = {error["loc"]: error["msg"] for error in response.json()["errors"]}
         assert set(errors) == {"query.kind", "query.limit"}
-        assert errors["query.kind"] == "Input should be one of 'evaluation', 'eval_run'"
+        assert errors["query.kind"] == "Input should be one of 'evaluation', 'eval_run', 'online'"
         assert client.get("/v1/evaluations", params={"kind": "eval_run"}).status_code == 200
         spec = client.get("/openapi.json").json()
         (kind,) = [
@@ -137,6 +137,8 @@ class TestKinds:
             for each in spec["paths"]["/v1/evaluations"]["get"]["parameters"]
             if each["name"] == "kind"
         ]
-        assert kind["schema"]["enum"] == list(kinds.listed()) == ["evaluation", "eval_run"]
+        assert (
+            kind["schema"]["enum"] == list(kinds.listed()) == ["evaluation", "eval_run", "online"]
+        )
         evaluation = spec["components"]["schemas"]["Evaluation"]["properties"]["kind"]
         assert evaluation["enum"] == list(kinds.names())

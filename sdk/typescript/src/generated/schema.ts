@@ -330,7 +330,8 @@ export interface paths {
         };
         /**
          * List Evaluations
-         * @description The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
+         * @description The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs; `kind=online`,
+         *     online rules' days), newest first.
          */
         get: operations["list_evaluations"];
         put?: never;
@@ -732,7 +733,9 @@ export interface paths {
         /**
          * List Online Rule Results
          * @description Every result of the rule's judged calls, newest first, each with the judged span's
-         *     `trace_id` and `span_id` and the day it was judged on.
+         *     `trace_id` and `span_id`, the day it was judged on, and the call as its `test_case`
+         *     (input, output, retrieved documents, images as `GET /v1/media/{sha256}` URLs). Each day
+         *     is an evaluation (`evaluation_id`) readable through `/v1/evaluations`.
          */
         get: operations["list_online_rule_results"];
         put?: never;
@@ -1049,7 +1052,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -1475,7 +1478,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -1512,7 +1515,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -1549,7 +1552,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -2194,7 +2197,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -2306,7 +2309,7 @@ export interface components {
             /** Evaluation Steps */
             evaluation_steps?: string[] | null;
             evaluation_template?: components["schemas"]["GEvalTemplate"] | null;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -2398,7 +2401,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Max Context Size
@@ -2440,7 +2443,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -2477,7 +2480,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Max Context Size
@@ -2519,7 +2522,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Max Context Size
@@ -2597,14 +2600,33 @@ export interface components {
         };
         /**
          * JudgeRef
-         * @description A judge the tenant registered itself (POST /v1/models): its endpoint, key and model.
+         * @description Which judge scores the metric, how many times, and with whom: a model the tenant
+         *     registered (POST /v1/models), K independent samples, a panel of judges.
          */
         JudgeRef: {
             /**
-             * Model Id
-             * @description A model from /v1/models.
+             * Aggregate
+             * @description How the samples' (and members') scores make the score: `median`, `mean` (weighted by members' `weight`), or `majority` (the verdict most weight gave; the score is the median of the scores that gave it; a tie fails).
+             * @default median
+             * @enum {string}
              */
-            model_id: string;
+            aggregate?: "median" | "mean" | "majority";
+            /**
+             * Model Id
+             * @description A model from /v1/models; omitted: the evaluation's judge, then the server's (LOUPE_JUDGE_*).
+             */
+            model_id?: string | null;
+            /**
+             * Panel
+             * @description Judges that each score the output (`samples` times each); the result keeps every member's score and reason, and the evaluation reports their agreement (Krippendorff's alpha). Not with `model_id`.
+             */
+            panel?: components["schemas"]["PanelMember"][] | null;
+            /**
+             * Samples
+             * @description Independent judge calls on the same output (per panel member), none answered from the judge cache; the score is their `aggregate` and each result carries `stability`. The judge calls and cost are multiplied by it.
+             * @default 1
+             */
+            samples?: number;
         };
         /**
          * JudgeUsed
@@ -2731,7 +2753,7 @@ export interface components {
         };
         /** LlmAccuracySpec */
         LlmAccuracySpec: {
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Labels
@@ -3029,7 +3051,7 @@ export interface components {
             error: components["schemas"]["ErrorInfo"] | null;
             /**
              * Evaluation Id
-             * @description The rule's evaluation of that day.
+             * @description The rule's evaluation of that day, readable as any evaluation (`GET /v1/evaluations/{evaluation_id}`, its `test_cases` and `results`).
              */
             evaluation_id: string;
             /** Id */
@@ -3057,6 +3079,8 @@ export interface components {
              * @description The judged span's id (16 hex digits).
              */
             span_id: string | null;
+            /** @description The judged call as its test case (`test_case_id` is the span id): the last user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the trace's retrieved documents as `retrieval_context`. */
+            test_case?: components["schemas"]["TestCase"] | null;
             /** Test Case Id */
             test_case_id: string;
             /** Test Case Index */
@@ -3274,7 +3298,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -3309,6 +3333,28 @@ export interface components {
              * @enum {string}
              */
             type: "pairwise";
+        };
+        /**
+         * PanelMember
+         * @description One judge of a panel: a model the tenant registered, or the server's judge.
+         */
+        PanelMember: {
+            /**
+             * Model
+             * @description The model name to ask at that endpoint; defaults to the registered model's, or LOUPE_JUDGE_MODEL for the server's judge.
+             */
+            model?: string | null;
+            /**
+             * Model Id
+             * @description A model from /v1/models; omitted: the server's judge (LOUPE_JUDGE_*).
+             */
+            model_id?: string | null;
+            /**
+             * Weight
+             * @description Its share in the panel's aggregate.
+             * @default 1
+             */
+            weight?: number;
         };
         /** Prediction */
         Prediction: {
@@ -3924,7 +3970,7 @@ export interface components {
              * @default true
              */
             include_reason?: boolean;
-            /** @description This metric's own judge, a model registered with POST /v1/models; defaults to the evaluation's `judge`, then the server's (LOUPE_JUDGE_*). */
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
              * Model
@@ -5884,8 +5930,8 @@ export interface operations {
                 status?: ("queued" | "in_progress" | "completed" | "canceled" | "failed") | null;
                 /** @description Only names containing this (any case). */
                 name?: string | null;
-                /** @description `evaluation` (the default): evaluations submitted here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless asked for. */
-                kind?: "evaluation" | "eval_run";
+                /** @description `evaluation` (the default): evaluations submitted here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules' days (`/v1/online_rules`), each a rule's judged calls of one UTC day. The last two are never listed unless asked for; cancel and delete them through their own routes. */
+                kind?: "evaluation" | "eval_run" | "online";
                 /** @description `true`: only those that completed with errored results (`completed_with_errors`); `false`: only the others. */
                 completed_with_errors?: boolean | null;
             };

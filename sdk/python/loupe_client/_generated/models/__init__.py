@@ -98,6 +98,7 @@ from .image_url_part import ImageUrlPart
 from .item_side import ItemSide
 from .judge_config import JudgeConfig
 from .judge_ref import JudgeRef
+from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
 from .list_comparison_items_direction_type_0 import ListComparisonItemsDirectionType0
 from .list_eval_runs_order import ListEvalRunsOrder
@@ -144,6 +145,7 @@ from .output_item_sample import OutputItemSample
 from .output_item_status import OutputItemStatus
 from .pairwise_spec import PairwiseSpec
 from .pairwise_spec_evaluation_params_item import PairwiseSpecEvaluationParamsItem
+from .panel_member import PanelMember
 from .prediction import Prediction
 from .problem import Problem
 from .psnr_spec import PsnrSpec
@@ -301,6 +303,7 @@ __all__ = (
     "ItemSide",
     "JudgeConfig",
     "JudgeRef",
+    "JudgeRefAggregate",
     "JudgeUsed",
     "ListComparisonItemsDirectionType0",
     "ListEvalRunsOrder",
@@ -347,6 +350,7 @@ __all__ = (
     "OutputItemStatus",
     "PairwiseSpec",
     "PairwiseSpecEvaluationParamsItem",
+    "PanelMember",
     "Prediction",
     "Problem",
     "PsnrSpec",

@@ -37,8 +37,9 @@ class GEvalSpec:
             criteria (None | str | Unset):
             evaluation_steps (list[str] | None | Unset):
             evaluation_template (GEvalTemplate | None | Unset):
-            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
-                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
+                the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
+                of judges.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             rubric (list[RubricItem] | None | Unset):
             strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.

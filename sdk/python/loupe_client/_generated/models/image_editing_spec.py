@@ -29,8 +29,9 @@ class ImageEditingSpec:
         Attributes:
             type_ (Literal['image_editing']):
             include_reason (bool | Unset):  Default: True.
-            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
-                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
+                the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
+                of judges.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             name (None | str | Unset): Name results are reported under; defaults to the metric type.
             strict_mode (bool | Unset): Binary scoring: threshold becomes 1 and lower scores become 0. Default: False.

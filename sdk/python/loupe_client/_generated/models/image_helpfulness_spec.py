@@ -29,8 +29,9 @@ class ImageHelpfulnessSpec:
         Attributes:
             type_ (Literal['image_helpfulness']):
             include_reason (bool | Unset):  Default: True.
-            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
-                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
+                the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
+                of judges.
             max_context_size (int | None | Unset): Characters of text taken on each side of an image; the whole text if
                 unset.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.

@@ -8,7 +8,13 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.judge_ref_aggregate import check_judge_ref_aggregate
+from ..models.judge_ref_aggregate import JudgeRefAggregate
+from ..types import UNSET, Unset
+from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.panel_member import PanelMember
 
 
 
@@ -20,27 +26,73 @@ T = TypeVar("T", bound="JudgeRef")
 
 @_attrs_define
 class JudgeRef:
-    """ A judge the tenant registered itself (POST /v1/models): its endpoint, key and model.
+    """ Which judge scores the metric, how many times, and with whom: a model the tenant
+    registered (POST /v1/models), K independent samples, a panel of judges.
 
         Attributes:
-            model_id (str): A model from /v1/models.
+            aggregate (JudgeRefAggregate | Unset): How the samples' (and members') scores make the score: `median`, `mean`
+                (weighted by members' `weight`), or `majority` (the verdict most weight gave; the score is the median of the
+                scores that gave it; a tie fails). Default: 'median'.
+            model_id (None | str | Unset): A model from /v1/models; omitted: the evaluation's judge, then the server's
+                (LOUPE_JUDGE_*).
+            panel (list[PanelMember] | None | Unset): Judges that each score the output (`samples` times each); the result
+                keeps every member's score and reason, and the evaluation reports their agreement (Krippendorff's alpha). Not
+                with `model_id`.
+            samples (int | Unset): Independent judge calls on the same output (per panel member), none answered from the
+                judge cache; the score is their `aggregate` and each result carries `stability`. The judge calls and cost are
+                multiplied by it. Default: 1.
      """
 
-    model_id: str
+    aggregate: JudgeRefAggregate | Unset = 'median'
+    model_id: None | str | Unset = UNSET
+    panel: list[PanelMember] | None | Unset = UNSET
+    samples: int | Unset = 1
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
-        model_id = self.model_id
+        from ..models.panel_member import PanelMember # noqa: PLC0415
+        aggregate: str | Unset = UNSET
+        if not isinstance(self.aggregate, Unset):
+            aggregate = self.aggregate
+
+
+        model_id: None | str | Unset
+        if isinstance(self.model_id, Unset):
+            model_id = UNSET
+        else:
+            model_id = self.model_id
+
+        panel: list[dict[str, Any]] | None | Unset
+        if isinstance(self.panel, Unset):
+            panel = UNSET
+        elif isinstance(self.panel, list):
+            panel = []
+            for panel_type_0_item_data in self.panel:
+                panel_type_0_item = panel_type_0_item_data.to_dict()
+                panel.append(panel_type_0_item)
+
+
+        else:
+            panel = self.panel
+
+        samples = self.samples
 
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
-            "model_id": model_id,
         })
+        if aggregate is not UNSET:
+            field_dict["aggregate"] = aggregate
+        if model_id is not UNSET:
+            field_dict["model_id"] = model_id
+        if panel is not UNSET:
+            field_dict["panel"] = panel
+        if samples is not UNSET:
+            field_dict["samples"] = samples
 
         return field_dict
 
@@ -48,11 +100,60 @@ class JudgeRef:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.panel_member import PanelMember # noqa: PLC0415
         d = dict(src_dict)
-        model_id = d.pop("model_id")
+        _aggregate = d.pop("aggregate", UNSET)
+        aggregate: JudgeRefAggregate | Unset
+        if isinstance(_aggregate,  Unset):
+            aggregate = UNSET
+        else:
+            aggregate = check_judge_ref_aggregate(_aggregate)
+
+
+
+
+        def _parse_model_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        model_id = _parse_model_id(d.pop("model_id", UNSET))
+
+
+        def _parse_panel(data: object) -> list[PanelMember] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                panel_type_0 = []
+                _panel_type_0 = data
+                for panel_type_0_item_data in (_panel_type_0):
+                    panel_type_0_item = PanelMember.from_dict(panel_type_0_item_data)
+
+
+
+                    panel_type_0.append(panel_type_0_item)
+
+                return panel_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[PanelMember] | None | Unset, data)
+
+        panel = _parse_panel(d.pop("panel", UNSET))
+
+
+        samples = d.pop("samples", UNSET)
 
         judge_ref = cls(
+            aggregate=aggregate,
             model_id=model_id,
+            panel=panel,
+            samples=samples,
         )
 
         return judge_ref

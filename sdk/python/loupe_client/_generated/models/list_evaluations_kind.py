@@ -1,8 +1,8 @@
 from typing import Literal
 
-ListEvaluationsKind = Literal['eval_run', 'evaluation']
+ListEvaluationsKind = Literal['eval_run', 'evaluation', 'online']
 
-LIST_EVALUATIONS_KIND_VALUES: set[ListEvaluationsKind] = { 'eval_run', 'evaluation',  }
+LIST_EVALUATIONS_KIND_VALUES: set[ListEvaluationsKind] = { 'eval_run', 'evaluation', 'online',  }
 
 def check_list_evaluations_kind(value: str) -> ListEvaluationsKind:
     if value in LIST_EVALUATIONS_KIND_VALUES:

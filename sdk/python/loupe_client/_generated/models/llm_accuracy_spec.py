@@ -30,8 +30,9 @@ class LlmAccuracySpec:
     """ 
         Attributes:
             type_ (Literal['llm_accuracy']):
-            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
-                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
+                the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
+                of judges.
             labels (list[str] | Unset): With `rule: choice_accuracy`, the valid answer labels; a test case's
                 `metadata.labels` overrides them.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.

@@ -16,6 +16,7 @@ import datetime
 if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
   from ..models.online_result_logs import OnlineResultLogs
+  from ..models.test_case import TestCase
   from ..models.usage_totals import UsageTotals
 
 
@@ -35,7 +36,8 @@ class OnlineResult:
             created_at (datetime.datetime):
             day (None | str): The UTC day it was judged on (`YYYY-MM-DD`).
             error (ErrorInfo | None):
-            evaluation_id (str): The rule's evaluation of that day.
+            evaluation_id (str): The rule's evaluation of that day, readable as any evaluation (`GET
+                /v1/evaluations/{evaluation_id}`, its `test_cases` and `results`).
             id (str):
             logs (OnlineResultLogs):
             metric (str):
@@ -51,6 +53,9 @@ class OnlineResult:
             usage (UsageTotals):
             candidate_usage (UsageTotals | Unset):
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
+            test_case (None | TestCase | Unset): The judged call as its test case (`test_case_id` is the span id): the last
+                user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the trace's
+                retrieved documents as `retrieval_context`.
      """
 
     cost_usd: float | None
@@ -73,6 +78,7 @@ class OnlineResult:
     usage: UsageTotals
     candidate_usage: UsageTotals | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
+    test_case: None | TestCase | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -82,6 +88,7 @@ class OnlineResult:
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
+        from ..models.test_case import TestCase # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         cost_usd: float | None
         cost_usd = self.cost_usd
@@ -137,6 +144,14 @@ class OnlineResult:
 
         object_ = self.object_
 
+        test_case: dict[str, Any] | None | Unset
+        if isinstance(self.test_case, Unset):
+            test_case = UNSET
+        elif isinstance(self.test_case, TestCase):
+            test_case = self.test_case.to_dict()
+        else:
+            test_case = self.test_case
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -164,6 +179,8 @@ class OnlineResult:
             field_dict["candidate_usage"] = candidate_usage
         if object_ is not UNSET:
             field_dict["object"] = object_
+        if test_case is not UNSET:
+            field_dict["test_case"] = test_case
 
         return field_dict
 
@@ -173,6 +190,7 @@ class OnlineResult:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
+        from ..models.test_case import TestCase # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
         def _parse_cost_usd(data: object) -> float | None:
@@ -298,6 +316,26 @@ class OnlineResult:
         if object_ != 'evaluation.result'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
 
+        def _parse_test_case(data: object) -> None | TestCase | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                test_case_type_0 = TestCase.from_dict(data)
+
+
+
+                return test_case_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TestCase | Unset, data)
+
+        test_case = _parse_test_case(d.pop("test_case", UNSET))
+
+
         online_result = cls(
             cost_usd=cost_usd,
             created_at=created_at,
@@ -319,6 +357,7 @@ class OnlineResult:
             usage=usage,
             candidate_usage=candidate_usage,
             object_=object_,
+            test_case=test_case,
         )
 
 

@@ -34,8 +34,9 @@ class PairwiseSpec:
             evaluation_params (list[PairwiseSpecEvaluationParamsItem] | Unset): Test-case fields the judge sees besides the
                 two answers.
             include_reason (bool | Unset):  Default: True.
-            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models; defaults to
-                the evaluation's `judge`, then the server's (LOUPE_JUDGE_*).
+            judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
+                the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
+                of judges.
             model (None | str | Unset): Judge model; defaults to the evaluation's `judge.model`.
             name (None | str | Unset): Name results are reported under; defaults to the metric type.
             second_output (str | Unset): Where the other answer is: `expected_output`, or `metadata.<key>` (text). Default:

@@ -173,7 +173,8 @@ def sync_detailed(
 ) -> Response[EvaluationList | Problem]:
     """ List Evaluations
 
-     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs; `kind=online`,
+    online rules' days), newest first.
 
     Args:
         after (None | str | Unset):
@@ -181,8 +182,10 @@ def sync_detailed(
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
-            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
-            asked for. Default: 'evaluation'.
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules'
+            days (`/v1/online_rules`), each a rule's judged calls of one UTC day. The last two are
+            never listed unless asked for; cancel and delete them through their own routes. Default:
+            'evaluation'.
         completed_with_errors (bool | None | Unset): `true`: only those that completed with
             errored results (`completed_with_errors`); `false`: only the others.
 
@@ -224,7 +227,8 @@ def sync(
 ) -> EvaluationList | Problem | None:
     """ List Evaluations
 
-     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs; `kind=online`,
+    online rules' days), newest first.
 
     Args:
         after (None | str | Unset):
@@ -232,8 +236,10 @@ def sync(
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
-            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
-            asked for. Default: 'evaluation'.
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules'
+            days (`/v1/online_rules`), each a rule's judged calls of one UTC day. The last two are
+            never listed unless asked for; cancel and delete them through their own routes. Default:
+            'evaluation'.
         completed_with_errors (bool | None | Unset): `true`: only those that completed with
             errored results (`completed_with_errors`); `false`: only the others.
 
@@ -270,7 +276,8 @@ async def asyncio_detailed(
 ) -> Response[EvaluationList | Problem]:
     """ List Evaluations
 
-     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs; `kind=online`,
+    online rules' days), newest first.
 
     Args:
         after (None | str | Unset):
@@ -278,8 +285,10 @@ async def asyncio_detailed(
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
-            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
-            asked for. Default: 'evaluation'.
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules'
+            days (`/v1/online_rules`), each a rule's judged calls of one UTC day. The last two are
+            never listed unless asked for; cancel and delete them through their own routes. Default:
+            'evaluation'.
         completed_with_errors (bool | None | Unset): `true`: only those that completed with
             errored results (`completed_with_errors`); `false`: only the others.
 
@@ -321,7 +330,8 @@ async def asyncio(
 ) -> EvaluationList | Problem | None:
     """ List Evaluations
 
-     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs), newest first.
+     The tenant's evaluations (or, with `kind=eval_run`, OpenAI eval runs; `kind=online`,
+    online rules' days), newest first.
 
     Args:
         after (None | str | Unset):
@@ -329,8 +339,10 @@ async def asyncio(
         status (ListEvaluationsStatusType0 | None | Unset): Only this status.
         name (None | str | Unset): Only names containing this (any case).
         kind (ListEvaluationsKind | Unset): `evaluation` (the default): evaluations submitted
-            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`), never listed unless
-            asked for. Default: 'evaluation'.
+            here. `eval_run`: OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules'
+            days (`/v1/online_rules`), each a rule's judged calls of one UTC day. The last two are
+            never listed unless asked for; cancel and delete them through their own routes. Default:
+            'evaluation'.
         completed_with_errors (bool | None | Unset): `true`: only those that completed with
             errored results (`completed_with_errors`); `false`: only the others.
 

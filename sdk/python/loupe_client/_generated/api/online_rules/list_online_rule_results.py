@@ -135,7 +135,9 @@ def sync_detailed(
     """ List Online Rule Results
 
      Every result of the rule's judged calls, newest first, each with the judged span's
-    `trace_id` and `span_id` and the day it was judged on.
+    `trace_id` and `span_id`, the day it was judged on, and the call as its `test_case`
+    (input, output, retrieved documents, images as `GET /v1/media/{sha256}` URLs). Each day
+    is an evaluation (`evaluation_id`) readable through `/v1/evaluations`.
 
     Args:
         rule_id (str):
@@ -175,7 +177,9 @@ def sync(
     """ List Online Rule Results
 
      Every result of the rule's judged calls, newest first, each with the judged span's
-    `trace_id` and `span_id` and the day it was judged on.
+    `trace_id` and `span_id`, the day it was judged on, and the call as its `test_case`
+    (input, output, retrieved documents, images as `GET /v1/media/{sha256}` URLs). Each day
+    is an evaluation (`evaluation_id`) readable through `/v1/evaluations`.
 
     Args:
         rule_id (str):
@@ -210,7 +214,9 @@ async def asyncio_detailed(
     """ List Online Rule Results
 
      Every result of the rule's judged calls, newest first, each with the judged span's
-    `trace_id` and `span_id` and the day it was judged on.
+    `trace_id` and `span_id`, the day it was judged on, and the call as its `test_case`
+    (input, output, retrieved documents, images as `GET /v1/media/{sha256}` URLs). Each day
+    is an evaluation (`evaluation_id`) readable through `/v1/evaluations`.
 
     Args:
         rule_id (str):
@@ -250,7 +256,9 @@ async def asyncio(
     """ List Online Rule Results
 
      Every result of the rule's judged calls, newest first, each with the judged span's
-    `trace_id` and `span_id` and the day it was judged on.
+    `trace_id` and `span_id`, the day it was judged on, and the call as its `test_case`
+    (input, output, retrieved documents, images as `GET /v1/media/{sha256}` URLs). Each day
+    is an evaluation (`evaluation_id`) readable through `/v1/evaluations`.
 
     Args:
         rule_id (str):
