@@ -16,7 +16,7 @@ from app.api.deps import (
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.evaluations import checks, export, kinds, read_model, reads, service
+from app.evaluations import checks, estimate, export, kinds, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -30,6 +30,7 @@ from app.evaluations.schemas import (
     TestCaseList,
 )
 from app.problems import ProblemError, problem_responses
+from app.usage.schemas import Estimate
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
 # A request body accepted as it stands, for the OpenAPI document (app/api/openapi.py).
@@ -95,6 +96,16 @@ def create_evaluation(
     lifecycle.submit(session, runtime, evaluation)
     session.commit()
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
+
+
+@router.post("/estimate", response_model=Estimate, responses=_PROBLEMS)
+@checked_with_tenant(checks.body_problems)
+def estimate_evaluation(
+    payload: EvaluationCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Estimate:
+    """What submitting this body would cost: judge calls, tokens and dollars, per metric and
+    in total. Checked as a submit is (the same 422); nothing is stored, no judge is called."""
+    return estimate.of_submission(session, tenant, payload, runtime.settings)
 
 
 @router.get("", response_model=EvaluationList, responses=_PROBLEMS)

@@ -42,6 +42,7 @@ from app.metrics import (
     text_to_image,
 )
 from app.metrics._media_seen import watching
+from app.metrics._plan import Completion, PlannedCall
 
 # The `{{ item.x }}` / `{{ sample.x }}` templates of OpenAI Evals graders, which the /v1/evals
 # API also checks and renders, and the keys of the text scores runs report.
@@ -109,6 +110,36 @@ _INTERNAL: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "score_model": (score_model.ScoreModelSpec, score_model.measure),
 }
 _MEASURES = {kind: entry[1] for kind, entry in (_REGISTRY | _INTERNAL).items()}
+
+Plan = Callable[[Any, MetricTestCase], list[PlannedCall]]
+# type -> the judge calls its `measure` makes for one case (app/metrics/_plan.py); a metric
+# not listed calls no one.
+_PLANS: dict[str, Plan] = {
+    "g_eval": g_eval.plan,
+    "faithfulness": faithfulness.plan,
+    "contextual_precision": contextual_precision.plan,
+    "contextual_recall": contextual_recall.plan,
+    "contextual_relevancy": contextual_relevancy.plan,
+    "answer_relevancy": answer_relevancy.plan,
+    "llm_accuracy": llm_accuracy.plan,
+    "text_to_image": text_to_image.plan,
+    "image_editing": image_editing.plan,
+    "image_coherence": image_coherence.plan,
+    "image_helpfulness": image_helpfulness.plan,
+    "image_reference": image_reference.plan,
+    "pairwise": pairwise.plan,
+    "label_model": label_model.plan,
+    "score_model": score_model.plan,
+    "text_similarity": text_similarity.plan,
+}
+
+
+def plan(spec: MetricSpecBase, case: MetricTestCase) -> list[PlannedCall]:
+    """The judge calls `measure` makes for one case when every answer is full (one sample,
+    one judge); [] for a metric that calls no one."""
+    planner = _PLANS.get(spec.type)  # type: ignore[attr-defined]
+    return planner(spec, case) if planner is not None else []
+
 
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())
 # A discriminated union on `type` (one class per metric in generated SDKs); pydantic needs two
@@ -198,6 +229,9 @@ def _finite_logs(value: Any) -> Any:
 
 __all__ = [
     "BLEU_KEYS",
+    "Completion",
+    "PlannedCall",
+    "plan",
     "GRADER_TYPES",
     "ROUGE_KEYS",
     "RenderError",

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import (
     MetricContext,
     MetricError,
@@ -85,6 +86,25 @@ def _parts(image: dict[str, Any], before: str | None, after: str | None) -> list
     ]
 
 
+def _prompt(task: str, rubric: str) -> str:
+    return (
+        f"Loupe task: {task}\n{rubric} {render.IMAGE_RULES}\n"
+        'Answer with JSON only: {"reasoning": "...", "score": <0 to 10>}'
+    )
+
+
+def plan_images(
+    spec: ImageInTextSpecBase, case: MetricTestCase, task: str, rubric: str
+) -> list[PlannedCall]:
+    """One call per image of actual_output. Completion: a few sentences of reasoning and the
+    score (about 70 tokens)."""
+    prompt = _prompt(task, rubric)
+    return [
+        PlannedCall(task, render.messages(prompt, _parts(*context)), Completion(fixed=70))
+        for context in image_contexts(case.actual_output, spec.max_context_size)
+    ]
+
+
 async def measure_images(
     spec: ImageInTextSpecBase,
     case: MetricTestCase,
@@ -100,10 +120,7 @@ async def measure_images(
             spec.threshold,
             MetricError("invalid_test_case", "actual_output needs at least one image"),
         )
-    prompt = (
-        f"Loupe task: {task}\n{rubric} {render.IMAGE_RULES}\n"
-        'Answer with JSON only: {"reasoning": "...", "score": <0 to 10>}'
-    )
+    prompt = _prompt(task, rubric)
     schema = type(task, (ImageScore,), {"model_config": ConfigDict(title=task)})
 
     async def body(judge: JudgeSession) -> MetricResult:

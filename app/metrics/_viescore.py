@@ -19,6 +19,7 @@ from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
 # A case's semantic question (its parts) and the image whose perceptual quality is judged.
@@ -74,6 +75,32 @@ def formula(semantic: list[float], perceptual: list[float]) -> float:
     return math.sqrt(min(semantic) * min(perceptual)) / 10
 
 
+def _messages(
+    semantic_prompt: str, semantic_parts: list[dict[str, Any]], output_image: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The semantic and the perceptual calls' messages."""
+    return (
+        render.messages(semantic_prompt, semantic_parts),
+        render.messages(PERCEPTUAL_PROMPT, [render.text("The image:"), output_image]),
+    )
+
+
+def plan(
+    spec: JudgedSpecBase, case: MetricTestCase, semantic: tuple[str, str], parts: Parts
+) -> list[PlannedCall]:
+    """The two calls (none for a case submit refuses). Completion: a few sentences of
+    reasoning and the scores (about 90 tokens each)."""
+    if spec.test_case_problems(case):
+        return []
+    semantic_prompt, task = semantic
+    semantic_parts, output = parts(case)
+    semantic_messages, perceptual_messages = _messages(semantic_prompt, semantic_parts, output)
+    return [
+        PlannedCall(task, semantic_messages, Completion(fixed=90)),
+        PlannedCall("image_perceptual", perceptual_messages, Completion(fixed=90)),
+    ]
+
+
 async def judge_both(
     judge: JudgeSession,
     semantic: tuple[str, list[dict[str, Any]], type[BaseModel]],
@@ -81,14 +108,13 @@ async def judge_both(
 ) -> tuple[float, dict[str, Any]]:
     """Ask the semantic and perceptual questions at once; the score and its logs."""
     semantic_prompt, semantic_parts, semantic_schema = semantic
+    semantic_messages, perceptual_messages = _messages(
+        semantic_prompt, semantic_parts, output_image
+    )
     # Both calls finish (and count their usage) even when one fails; the first failure wins.
     replies = await asyncio.gather(
-        judge.ask("semantic", render.messages(semantic_prompt, semantic_parts), semantic_schema),
-        judge.ask(
-            "perceptual",
-            render.messages(PERCEPTUAL_PROMPT, [render.text("The image:"), output_image]),
-            PERCEPTUAL,
-        ),
+        judge.ask("semantic", semantic_messages, semantic_schema),
+        judge.ask("perceptual", perceptual_messages, PERCEPTUAL),
         return_exceptions=True,
     )
     for reply in replies:

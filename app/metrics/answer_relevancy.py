@@ -20,6 +20,7 @@ from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
 VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
@@ -129,19 +130,34 @@ def _output_parts(case: MetricTestCase) -> tuple[list[dict], int]:
     return parts, count
 
 
+def _messages(spec: AnswerRelevancySpec, case: MetricTestCase) -> tuple[list[dict], int]:
+    output, image_count = _output_parts(case)
+    parts = [*render.field_parts(case, "input"), *output]
+    return render.messages(_prompt(spec.include_reason, image_count), parts), image_count
+
+
+def plan(spec: AnswerRelevancySpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call. Completion: the output's statements restated, about 12 tokens of verdict and
+    reason each (images too), and the overall reason (about 50 tokens)."""
+    messages, image_count = _messages(spec, case)
+    statements = sentences(text_of_parts(render.content_parts(case.actual_output)))
+    completion = Completion(
+        fixed=12 + (50 if spec.include_reason else 0),
+        per_item=12,
+        items=len(statements) + image_count,
+        echoed=tuple(statements),
+    )
+    return [PlannedCall("answer_relevancy_verdicts", messages, completion)]
+
+
 async def measure(
     spec: AnswerRelevancySpec, case: MetricTestCase, ctx: MetricContext
 ) -> MetricResult:
     """One judge call: the output's statements and images, each with a verdict."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        output, image_count = _output_parts(case)
-        parts = [*render.field_parts(case, "input"), *output]
-        reply = await judge.ask(
-            "verdicts",
-            render.messages(_prompt(spec.include_reason, image_count), parts),
-            _schema(spec.include_reason, image_count),
-        )
+        messages, image_count = _messages(spec, case)
+        reply = await judge.ask("verdicts", messages, _schema(spec.include_reason, image_count))
         items = [item for item in reply.data["statements"] if item["statement"].strip()]
         by_image = {item["image"]: item for item in reply.data["images"]}
         image_items = [by_image[n] for n in range(1, image_count + 1)]

@@ -11,6 +11,7 @@ from typing import ClassVar, Literal
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
 VERDICTS = {"yes": "yes", "no": "no"}
@@ -57,6 +58,25 @@ def _prompt(with_reason: bool) -> str:
     )
 
 
+def _messages(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[dict]:
+    parts = [
+        *render.field_parts(case, "input"),
+        *render.field_parts(case, "expected_output"),
+        *render.numbered_nodes("Retrieval Context", render.nodes(case.retrieval_context)),
+    ]
+    return render.messages(_prompt(spec.include_reason), parts)
+
+
+def plan(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call. Completion: a verdict with a reason quoting its node (about 30 tokens) per
+    node, and the overall reason (about 50 tokens)."""
+    nodes = render.nodes(case.retrieval_context)
+    completion = Completion(
+        fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=len(nodes)
+    )
+    return [PlannedCall("contextual_precision_verdicts", _messages(spec, case), completion)]
+
+
 async def measure(
     spec: ContextualPrecisionSpec, case: MetricTestCase, ctx: MetricContext
 ) -> MetricResult:
@@ -64,14 +84,9 @@ async def measure(
 
     async def body(judge: JudgeSession) -> MetricResult:
         nodes = render.nodes(case.retrieval_context)
-        parts = [
-            *render.field_parts(case, "input"),
-            *render.field_parts(case, "expected_output"),
-            *render.numbered_nodes("Retrieval Context", nodes),
-        ]
         reply = await judge.ask(
             "verdicts",
-            render.messages(_prompt(spec.include_reason), parts),
+            _messages(spec, case),
             _verdicts.schema(
                 "contextual_precision_verdicts",
                 with_reason=spec.include_reason,

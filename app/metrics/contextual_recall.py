@@ -10,6 +10,7 @@ from typing import ClassVar, Literal
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
 VERDICTS = {"yes": "yes", "no": "no"}
@@ -43,19 +44,34 @@ def _prompt(with_reason: bool) -> str:
     )
 
 
+def _messages(spec: ContextualRecallSpec, case: MetricTestCase) -> list[dict]:
+    parts = [
+        *render.field_parts(case, "expected_output"),
+        *render.field_parts(case, "retrieval_context"),
+    ]
+    return render.messages(_prompt(spec.include_reason), parts)
+
+
+def plan(spec: ContextualRecallSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call. Completion: a verdict with a reason naming nodes and quoting briefly (about 30
+    tokens) per sentence of expected_output, and the overall reason (about 50 tokens)."""
+    units = sentences(text_of_parts(render.content_parts(case.expected_output)))
+    units += [None] * render.count_images(case.expected_output)  # type: ignore[list-item]
+    completion = Completion(
+        fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=max(1, len(units))
+    )
+    return [PlannedCall("contextual_recall_verdicts", _messages(spec, case), completion)]
+
+
 async def measure(
     spec: ContextualRecallSpec, case: MetricTestCase, ctx: MetricContext
 ) -> MetricResult:
     """One judge call: per-sentence attribution verdicts (and the reason, when asked)."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        parts = [
-            *render.field_parts(case, "expected_output"),
-            *render.field_parts(case, "retrieval_context"),
-        ]
         reply = await judge.ask(
             "verdicts",
-            render.messages(_prompt(spec.include_reason), parts),
+            _messages(spec, case),
             _verdicts.schema("contextual_recall_verdicts", with_reason=spec.include_reason),
         )
         verdicts, _ = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)

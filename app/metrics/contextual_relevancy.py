@@ -20,6 +20,7 @@ from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
 VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
@@ -120,6 +121,32 @@ def _stated(items: list[dict]) -> list[dict]:
     return [item for item in items if item["statement"].strip()]
 
 
+def _messages(spec: ContextualRelevancySpec, case: MetricTestCase, nodes: list[dict]) -> list:
+    parts = [
+        *render.field_parts(case, "input"),
+        *render.numbered_nodes("Retrieval Context", nodes),
+    ]
+    return render.messages(_prompt(spec.include_reason), parts)
+
+
+def plan(spec: ContextualRelevancySpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call, none for an empty retrieval context. Completion: every node's statements
+    restated, about 12 tokens of verdict and reason each (an image node is one), and the
+    overall reason (about 50 tokens)."""
+    nodes = render.nodes(case.retrieval_context)
+    if not nodes:
+        return []
+    statements = sentences(text_of_parts(nodes))
+    images = sum(node.get("type") == "image_url" for node in nodes)
+    completion = Completion(
+        fixed=8 + (50 if spec.include_reason else 0) + 6 * len(nodes),
+        per_item=12,
+        items=len(statements) + images,
+        echoed=tuple(statements),
+    )
+    return [PlannedCall("contextual_relevancy_verdicts", _messages(spec, case, nodes), completion)]
+
+
 async def measure(
     spec: ContextualRelevancySpec, case: MetricTestCase, ctx: MetricContext
 ) -> MetricResult:
@@ -134,14 +161,10 @@ async def measure(
             return MetricResult(
                 score, passed(score, spec.threshold), spec.threshold, reason, logs=logs
             )
-        parts = [
-            *render.field_parts(case, "input"),
-            *render.numbered_nodes("Retrieval Context", nodes),
-        ]
         kinds = tuple("image" if node.get("type") == "image_url" else "text" for node in nodes)
         reply = await judge.ask(
             "verdicts",
-            render.messages(_prompt(spec.include_reason), parts),
+            _messages(spec, case, nodes),
             _schema(spec.include_reason, kinds),
         )
         answered = {item["node"]: item["verdicts"] for item in reply.data["nodes"]}

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
 VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
@@ -127,16 +128,70 @@ def _truths_key(model: str | None, nodes: list[dict], limit: int | None) -> tupl
     return ("faithfulness_truths", model, limit, hashlib.sha256(canonical.encode()).hexdigest())
 
 
+def _truths_messages(spec: FaithfulnessSpec, nodes: list[dict]) -> list[dict]:
+    parts = render.numbered_nodes("Retrieval Context", nodes)
+    return render.messages(_truths_prompt(spec.truths_extraction_limit), parts)
+
+
+def _verdicts_messages(
+    spec: FaithfulnessSpec, case: MetricTestCase, truths: list[str]
+) -> list[dict]:
+    truth_listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
+    parts = [
+        *render.field_parts(case, "actual_output"),
+        render.text(f"Truths:\n{truth_listing}"),
+    ]
+    return render.messages(
+        _verdicts_prompt(spec.include_reason, render.case_has_images(case)), parts
+    )
+
+
+def plan(spec: FaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """Truths (once per retrieval context), then claims with verdicts.
+
+    Completions: the truths restate the context's text (its sentences, at most the limit); the
+    verdicts restate the output's claims, about 12 tokens of verdict and reason each, and the
+    overall reason (about 50 tokens)."""
+    nodes = render.nodes(case.retrieval_context)
+    truths = sentences(text_of_parts(nodes))
+    if spec.truths_extraction_limit is not None:
+        truths = truths[: spec.truths_extraction_limit]
+    calls = []
+    if nodes:
+        key = _truths_key(None, nodes, spec.truths_extraction_limit)
+        calls.append(
+            PlannedCall(
+                "faithfulness_truths",
+                _truths_messages(spec, nodes),
+                Completion(fixed=8, per_item=4, items=len(truths), echoed=tuple(truths)),
+                shared=(key[0], *key[2:]),
+            )
+        )
+    claims = sentences(text_of_parts(render.field_parts(case, "actual_output")[1:]))
+    calls.append(
+        PlannedCall(
+            "faithfulness_verdicts",
+            _verdicts_messages(spec, case, truths),
+            Completion(
+                fixed=8 + (50 if spec.include_reason else 0),
+                per_item=12,
+                items=len(claims),
+                echoed=tuple(claims),
+            ),
+        )
+    )
+    return calls
+
+
 async def _truths(
     judge: JudgeSession, spec: FaithfulnessSpec, nodes: list[dict], across_jobs: bool
 ) -> tuple[list[str], bool]:
     if not nodes:
         return [], False
-    parts = render.numbered_nodes("Retrieval Context", nodes)
     reply, first = await judge.ask_shared(
         "truths",
         _truths_key(spec.model or judge.ctx.judge_model, nodes, spec.truths_extraction_limit),
-        render.messages(_truths_prompt(spec.truths_extraction_limit), parts),
+        _truths_messages(spec, nodes),
         Truths,
         across_jobs=across_jobs,
     )
@@ -155,16 +210,9 @@ async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricConte
         truths, truths_shared = await _truths(
             judge, spec, render.nodes(case.retrieval_context), case.context_shared
         )
-        truth_listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
-        parts = [
-            *render.field_parts(case, "actual_output"),
-            render.text(f"Truths:\n{truth_listing}"),
-        ]
         reply = await judge.ask(
             "verdicts",
-            render.messages(
-                _verdicts_prompt(spec.include_reason, render.case_has_images(case)), parts
-            ),
+            _verdicts_messages(spec, case, truths),
             _verdicts_schema(spec.include_reason),
         )
         items = [item for item in reply.data["claims"] if item["claim"].strip()]

@@ -24,6 +24,7 @@ from pydantic import (
 from app.judges import JudgeReply, weighted_score
 from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 from app.metrics._verdicts import refuse_out_of_range
 
@@ -238,11 +239,15 @@ def _fill(template: str, values: dict[str, str], case_parts: list[dict]) -> list
     return parts
 
 
+def _steps_prompt(spec: GEvalSpec) -> str:
+    template = (spec.evaluation_template and spec.evaluation_template.steps) or DEFAULT_STEPS
+    return template.format(criteria=spec.criteria, parameters=_parameters(spec))
+
+
 async def _steps(judge: JudgeSession, spec: GEvalSpec) -> tuple[list[str], str]:
     if spec.evaluation_steps:
         return list(spec.evaluation_steps), "given"
-    template = (spec.evaluation_template and spec.evaluation_template.steps) or DEFAULT_STEPS
-    prompt = template.format(criteria=spec.criteria, parameters=_parameters(spec))
+    prompt = _steps_prompt(spec)
     key = ("g_eval_steps", spec.model or judge.ctx.judge_model, prompt)
     messages = [{"role": "user", "content": prompt}]
     reply, first = await judge.ask_shared("steps", key, messages, Steps)
@@ -261,39 +266,77 @@ def _raw_reason(want_logprobs: bool, reply: JudgeReply) -> str:
     return "no token in the logprobs spells the score exactly"
 
 
+def _score_messages(spec: GEvalSpec, case: MetricTestCase, steps: list[str]) -> list[dict]:
+    """The scoring call's messages: the filled results template, the test case at its place."""
+    low, high = spec.score_range()
+    case_parts: list[dict] = []
+    for param in spec.evaluation_params:
+        case_parts += render.field_parts(case, param)
+    rubric = ""
+    if spec.rubric:
+        lines = [
+            f"{r.score_range[0]}-{r.score_range[1]}: {r.expected_outcome}" for r in spec.rubric
+        ]
+        rubric = "Rubric:\n" + "\n".join(lines) + "\n"
+    values = {
+        "steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
+        "rubric": rubric,
+        "parameters": _parameters(spec),
+        "score_min": str(low),
+        "score_max": str(high),
+    }
+    templates = spec.evaluation_template or GEvalTemplate()
+    if spec.strict_mode:
+        template = templates.strict_results or DEFAULT_STRICT
+        values = {k: values[k] for k in ("steps", "parameters")}
+    else:
+        template = templates.results or DEFAULT_RESULTS
+    return [{"role": "user", "content": render.merge_text(_fill(template, values, case_parts))}]
+
+
+# What generated steps typically look like (3 or 4 short, concrete steps are asked for).
+TYPICAL_STEPS = [
+    "Read the input and note every part of what it asks for.",
+    "Check whether the actual output addresses each of those parts directly and correctly.",
+    "Look for statements in the output that are wrong, unsupported or beside the point.",
+    "Judge how fully and precisely the output meets the criteria overall.",
+]
+
+
+def plan(spec: GEvalSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """Steps (unless given; shared by every case), then the scoring call.
+
+    Completions: the steps' JSON (about 25 tokens a step) and a one- or two-sentence reason
+    with the score (about 60 tokens)."""
+    calls = []
+    steps = list(spec.evaluation_steps or [])
+    if not steps:
+        prompt = _steps_prompt(spec)
+        steps = TYPICAL_STEPS
+        calls.append(
+            PlannedCall(
+                "g_eval_steps",
+                [{"role": "user", "content": prompt}],
+                Completion(fixed=8, per_item=25, items=len(steps)),
+                shared=("g_eval_steps", prompt),
+            )
+        )
+    calls.append(
+        PlannedCall("g_eval_score", _score_messages(spec, case, steps), Completion(fixed=60))
+    )
+    return calls
+
+
 async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Steps (shared) then one scoring call that returns the reason with the score."""
 
     async def body(judge: JudgeSession) -> MetricResult:
         steps, steps_source = await _steps(judge, spec)
         low, high = spec.score_range()
-        case_parts: list[dict] = []
-        for param in spec.evaluation_params:
-            case_parts += render.field_parts(case, param)
-        rubric = ""
-        if spec.rubric:
-            lines = [
-                f"{r.score_range[0]}-{r.score_range[1]}: {r.expected_outcome}" for r in spec.rubric
-            ]
-            rubric = "Rubric:\n" + "\n".join(lines) + "\n"
-        values = {
-            "steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
-            "rubric": rubric,
-            "parameters": _parameters(spec),
-            "score_min": str(low),
-            "score_max": str(high),
-        }
-        templates = spec.evaluation_template or GEvalTemplate()
-        if spec.strict_mode:
-            template = templates.strict_results or DEFAULT_STRICT
-            values = {k: values[k] for k in ("steps", "parameters")}
-        else:
-            template = templates.results or DEFAULT_RESULTS
-        parts = _fill(template, values, case_parts)
         want_logprobs = not spec.strict_mode and spec.top_logprobs > 0
         reply = await judge.ask(
             "score",
-            [{"role": "user", "content": render.merge_text(parts)}],
+            _score_messages(spec, case, steps),
             score_schema(0, 1) if spec.strict_mode else score_schema(low, high),
             top_logprobs=spec.top_logprobs if want_logprobs else None,
         )

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 from app.metrics import _render as render
 from app.metrics import _viescore
 from app.metrics._judged import JudgedSpecBase
+from app.metrics._plan import PlannedCall
 from app.metrics._types import (
     MetricContext,
     MetricResult,
@@ -53,6 +54,11 @@ def _parts(case: MetricTestCase) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         render.text("The edited image:"),
         edited,
     ], edited
+
+
+def plan(spec: ImageEditingSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """The semantic and perceptual calls."""
+    return _viescore.plan(spec, case, (SEMANTIC_PROMPT, "image_editing_semantic"), _parts)
 
 
 async def measure(spec: ImageEditingSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:

@@ -5,7 +5,8 @@ Mean over images of the judge's 0-10 score / 10 (engine: `_image_in_text`).
 
 from typing import Literal
 
-from app.metrics._image_in_text import ImageInTextSpecBase, measure_images
+from app.metrics._image_in_text import ImageInTextSpecBase, measure_images, plan_images
+from app.metrics._plan import PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 RUBRIC = (
@@ -19,6 +20,11 @@ RUBRIC = (
 
 class ImageHelpfulnessSpec(ImageInTextSpecBase):
     type: Literal["image_helpfulness"]
+
+
+def plan(spec: ImageHelpfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call per image."""
+    return plan_images(spec, case, "image_helpfulness", RUBRIC)
 
 
 async def measure(

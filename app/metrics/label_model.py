@@ -36,6 +36,7 @@ from app.metrics._graders import (
     wire,
 )
 from app.metrics._judged import JudgeSession, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._templates import RenderError, flatten, render_messages
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
@@ -95,6 +96,17 @@ def instructions(labels: list[str]) -> str:
         'Answer with JSON only: {"steps": [{"description": "...", "conclusion": "..."}], '
         '"result": "<one of the labels, exactly as written>"}'
     )
+
+
+def plan(spec: LabelModelSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call (none when the row does not render). Completion: OpenAI's steps, a few of a
+    description and a conclusion (about 40 tokens each), and the result."""
+    try:
+        messages = render_messages(wire(spec.input), namespaces(case), images(case))
+    except RenderError:
+        return []
+    asked = [{"role": "system", "content": instructions(spec.labels)}, *messages]
+    return [PlannedCall("label_model", asked, Completion(fixed=15, per_item=40, items=3))]
 
 
 async def measure(spec: LabelModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:

@@ -16,6 +16,7 @@ from app.judges import JudgeError
 from app.media.parts import text_of
 from app.metrics import _render as render
 from app.metrics._judged import JudgeRef, JudgeSession, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._text_scores import length_error, rouge_scores
 from app.metrics._types import (
     MetricContext,
@@ -123,6 +124,20 @@ def _rule_score(spec: LlmAccuracySpec, case: MetricTestCase) -> tuple[float, dic
     prediction, reference = text_of(case.actual_output), text_of(case.expected_output)
     score = rouge_scores(prediction, reference)[ROUGE_KEY]
     return score, {ROUGE_KEY: score}, "ROUGE-L recall"
+
+
+def plan(spec: LlmAccuracySpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call, none when `rule_first` keeps the rule score (or the ROUGE rule refuses the
+    texts' length). Completion: one to three sentences of reasoning and the verdict (about 70
+    tokens)."""
+    if spec.rule_first:
+        if spec.rule == "rouge" and length_error(
+            text_of(case.actual_output), text_of(case.expected_output)
+        ):
+            return []
+        if _rule_score(spec, case)[0] > RULE_CUTOFF:
+            return []
+    return [PlannedCall("llm_accuracy", grading_messages(case), Completion(fixed=70))]
 
 
 async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:

@@ -19,6 +19,7 @@ from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import (
     MetricContext,
     MetricError,
@@ -121,14 +122,8 @@ def _winner(said: str) -> str | None:
     return word if word in ("a", "b", "tie") else None
 
 
-async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
-    """Two judge calls at once, one per order of the answers."""
-    problems = spec.test_case_problems(case)
-    if problems:
-        field, message = problems[0]
-        return MetricResult.failure(
-            spec.threshold, MetricError("invalid_test_case", f"{field} {message}")
-        )
+def _messages(spec: PairwiseSpec, case: MetricTestCase) -> list[list[dict]]:
+    """The two calls' messages: actual_output as Answer A, then as Answer B."""
     second = spec.second_output
     answers = {
         ACTUAL: render.content_parts(case.actual_output),
@@ -147,16 +142,39 @@ async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) 
             *answers[other],
         ]
 
+    return [
+        render.messages(_prompt(spec.criteria), order_parts(*order))
+        for order in ((ACTUAL, second), (second, ACTUAL))
+    ]
+
+
+def plan(spec: PairwiseSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """Two calls, one per order (none for a case submit refuses). Completion: a reason of a
+    sentence or two and the winner (about 60 tokens)."""
+    if spec.test_case_problems(case):
+        return []
+    return [
+        PlannedCall("pairwise_preference", messages, Completion(fixed=60))
+        for messages in _messages(spec, case)
+    ]
+
+
+async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
+    """Two judge calls at once, one per order of the answers."""
+    problems = spec.test_case_problems(case)
+    if problems:
+        field, message = problems[0]
+        return MetricResult.failure(
+            spec.threshold, MetricError("invalid_test_case", f"{field} {message}")
+        )
+    second = spec.second_output
+
     async def body(judge: JudgeSession) -> MetricResult:
         orders = ((ACTUAL, second), (second, ACTUAL))
         replies = await asyncio.gather(
             *(
-                judge.ask(
-                    f"order_{n}",
-                    render.messages(_prompt(spec.criteria), order_parts(*order)),
-                    Preference,
-                )
-                for n, order in enumerate(orders, start=1)
+                judge.ask(f"order_{n}", messages, Preference)
+                for n, messages in enumerate(_messages(spec, case), start=1)
             ),
             return_exceptions=True,
         )

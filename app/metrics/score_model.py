@@ -31,6 +31,7 @@ from app.metrics._graders import (
     wire,
 )
 from app.metrics._judged import JudgeSession, run_judged
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._templates import RenderError, flatten, render_messages
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
@@ -94,6 +95,18 @@ def instructions(low: float, high: float) -> str:
         'Answer with JSON only: {"steps": [{"description": "...", "conclusion": "..."}], '
         '"result": <number>}'
     )
+
+
+def plan(spec: ScoreModelSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """One call (none when the row does not render). Completion: OpenAI's steps, a few of a
+    description and a conclusion (about 40 tokens each), and the result."""
+    try:
+        messages = render_messages(wire(spec.input), namespaces(case), images(case))
+    except RenderError:
+        return []
+    low, high = spec.range
+    asked = [{"role": "system", "content": instructions(low, high)}, *messages]
+    return [PlannedCall("score_model", asked, Completion(fixed=15, per_item=40, items=3))]
 
 
 async def measure(spec: ScoreModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:

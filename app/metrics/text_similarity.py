@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from app.judges import JudgeError
 from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
+from app.metrics._plan import Completion, PlannedCall
 from app.metrics._similarity import length_error, reference_score, wordnet
 from app.metrics._templates import RenderError, render_template
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
@@ -92,6 +93,21 @@ def _reason(spec: TextSimilaritySpec, score: float) -> str:
     return (
         f"{spec.evaluation_metric} is {score:.4f} {relation} pass_threshold {spec.pass_threshold}"
     )
+
+
+def plan(spec: TextSimilaritySpec, case: MetricTestCase) -> list[PlannedCall]:
+    """`cosine`: one /embeddings call of the two texts (they are its prompt tokens); the other
+    similarities call no one."""
+    if spec.evaluation_metric != "cosine":
+        return []
+    try:
+        found = namespaces(case)
+        texts = (render_template(spec.input, found), render_template(spec.reference, found))
+    except RenderError:
+        return []
+    if not all(texts):
+        return []
+    return [PlannedCall("embeddings", [], Completion(fixed=0), embedding=True, texts=texts)]
 
 
 async def measure(

@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Literal
 from app.metrics import _render as render
 from app.metrics import _viescore
 from app.metrics._judged import JudgedSpecBase
+from app.metrics._plan import PlannedCall
 from app.metrics._types import (
     MetricContext,
     MetricResult,
@@ -50,6 +51,11 @@ def _parts(case: MetricTestCase) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     output = render.images(case.actual_output)[0]
     prompt = render.text(f"Text prompt:\n{prompt_text(case.input)}\nThe generated image:")
     return [prompt, output], output
+
+
+def plan(spec: TextToImageSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """The semantic and perceptual calls."""
+    return _viescore.plan(spec, case, (SEMANTIC_PROMPT, "text_to_image_semantic"), _parts)
 
 
 async def measure(spec: TextToImageSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:

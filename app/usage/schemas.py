@@ -46,3 +46,53 @@ class Usage(BaseModel):
     judge: UsageTotals
     candidate: UsageTotals
     cost_usd: float | None = Field(description="Everything in the range; null when unknown.")
+
+
+class EstimateTotals(BaseModel):
+    """Judge calls, tokens and dollars an estimate expects."""
+
+    calls: int = Field(description="Requests to the model, as `usage.calls` will count them.")
+    prompt_tokens: int = Field(
+        description="Counted by rendering each call's prompt with the model family's tokenizer "
+        "(tiktoken), images by OpenAI's tile rule."
+    )
+    completion_tokens: int = Field(description="What each call's answer typically takes.")
+    usd: float | None = Field(
+        description="From LOUPE_MODEL_PRICES; null when a model called has no price."
+    )
+
+
+class JudgeEstimate(EstimateTotals):
+    """One judge's share of a metric: a panel's members are priced by their own models."""
+
+    model: str | None
+    model_id: str | None = Field(description="The registered model; null: the server's judge.")
+    encoding: str = Field(description="The tokenizer the prompts were counted with.")
+
+
+class MetricEstimate(EstimateTotals):
+    """One metric's calls: per test case, each sample of each judge makes them all."""
+
+    metric: str = Field(description="The metric's name (what its results are reported under).")
+    type: str
+    samples: int = Field(description="`judge.samples`: judge calls on the same output.")
+    panel: int | None = Field(description="`judge.panel`'s members; null without a panel.")
+    multiplier: int = Field(
+        description="samples x members: how many times each test case is judged (shared "
+        "answers such as G-Eval steps and faithfulness truths are made once per judge)."
+    )
+    judges: list[JudgeEstimate] = Field(description="Per judge (a panel's members).")
+
+
+class Estimate(EstimateTotals):
+    """What a submission would cost before it runs: nothing is stored, no model is called."""
+
+    object: Literal["estimate"] = "estimate"
+    metrics: list[MetricEstimate]
+    candidate: EstimateTotals | None = Field(
+        default=None, description="A run's candidate model: one call per sample."
+    )
+    notes: list[str] = Field(
+        description="Where the figures are bounds or guesses (judge cache, unknown tokenizer, "
+        "images of unknown size)."
+    )

@@ -1,0 +1,264 @@
+"""The bill before it runs: the judge calls, tokens and dollars a submission will cost.
+
+`of_submission` checks a body with the submit's own checks (the same 422) and stores nothing;
+`estimate` is the core every kind calls with its metric specs and test cases. Each metric's
+calls come from its `plan` (app/metrics/_plan.py); a call shared by the evaluation (a G-Eval's
+steps, a retrieval context's truths) is counted once per judge, the first metric asking for it
+paying, as in scoring; every other call is made `samples` times by each judge of a panel.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.config import Settings
+from app.evaluations import checks
+from app.evaluations.schemas import EvaluationCreate
+from app.media.images import NormalisedImage
+from app.metrics import MetricSpecBase, MetricTestCase, PlannedCall, plan
+from app.models import Tenant
+from app.problems import invalid_request
+from app.usage import tokens
+from app.usage.pricing import cost_usd
+from app.usage.schemas import (
+    Estimate,
+    EstimateTotals,
+    JudgeEstimate,
+    MetricEstimate,
+    add_costs,
+)
+
+ImageSizes = Callable[[str], tokens.ImageSize | None]
+
+CACHE_NOTE = (
+    "cache is on: calls this tenant's earlier evaluations already made with the same prompt "
+    "are answered from the judge cache and cost nothing, so these figures are an upper bound "
+    "(metrics judged more than once skip the cache for their samples)"
+)
+PLACEHOLDER_NOTE = (
+    "prompts are rendered from the metrics' own templates; where a prompt quotes an earlier "
+    "answer (G-Eval's generated steps, faithfulness truths) and for every completion, a typical "
+    "answer's size is assumed; a reply that needs repairing costs one call more"
+)
+
+
+@dataclass
+class _Tally:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def add(self, times: int, prompt: int, completion: int) -> None:
+        self.calls += times
+        self.prompt_tokens += times * prompt
+        self.completion_tokens += times * completion
+
+
+@dataclass
+class _Notes:
+    items: list[str] = field(default_factory=list)
+
+    def add(self, note: str) -> None:
+        if note not in self.items:
+            self.items.append(note)
+
+
+def of_submission(
+    session: Session, tenant: Tenant, payload: EvaluationCreate, settings: Settings
+) -> Estimate:
+    """POST /v1/evaluations/estimate: the submit's checks (the same 422), then the estimate.
+
+    Images are decoded in memory by the checks, never stored."""
+    cases = [checks.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
+    checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases)
+    if checked.findings.errors:
+        raise invalid_request(checked.findings.errors, checked.findings.total)
+    images = checked.intake.images if checked.intake is not None else {}
+    return estimate(
+        settings,
+        list(payload.metrics),
+        [metric_case(case) for case in cases],
+        checked.judge,
+        image_sizes=sizes_of(images),
+        cache=payload.cache,
+    )
+
+
+def metric_case(case: dict[str, Any]) -> MetricTestCase:
+    """A stored-form test case as metrics see it."""
+    return MetricTestCase(
+        index=case["index"],
+        id=case["client_id"],
+        input=case["input"],
+        actual_output=case["actual_output"],
+        expected_output=case["expected_output"],
+        context=case["context"],
+        retrieval_context=case["retrieval_context"],
+        metadata=case["metadata_"],
+    )
+
+
+def sizes_of(images: dict[str, NormalisedImage]) -> ImageSizes:
+    """Image URL -> the size the judge is sent (after normalisation); None when unknown."""
+
+    def size(url: str) -> tokens.ImageSize | None:
+        image = images.get(url)
+        return None if image is None else tokens.ImageSize(image.sent.width, image.sent.height)
+
+    return size
+
+
+def estimate(
+    settings: Settings,
+    specs: Sequence[MetricSpecBase],
+    cases: Sequence[MetricTestCase],
+    judge: dict[str, Any] | None,
+    *,
+    image_sizes: ImageSizes,
+    cache: bool,
+    notes: list[str] | None = None,
+) -> Estimate:
+    """Per metric and in total, the calls, tokens and dollars of judging `cases` with `specs`.
+
+    Args:
+        judge: the evaluation's judge record as `judging.resolve` makes it (per metric index,
+            its model, or its panel's members).
+    """
+    found = _Notes(list(notes or []))
+    made: set[tuple[Any, ...]] = set()
+    metrics = [
+        _metric(settings, index, spec, cases, judge, image_sizes, made, found)
+        for index, spec in enumerate(specs)
+    ]
+    if cache and any(metric.calls for metric in metrics):
+        found.add(CACHE_NOTE)
+    if any(metric.calls for metric in metrics):
+        found.add(PLACEHOLDER_NOTE)
+    return Estimate(
+        calls=sum(metric.calls for metric in metrics),
+        prompt_tokens=sum(metric.prompt_tokens for metric in metrics),
+        completion_tokens=sum(metric.completion_tokens for metric in metrics),
+        usd=add_costs(*(metric.usd for metric in metrics)),
+        metrics=metrics,
+        notes=found.items,
+    )
+
+
+def _members(
+    settings: Settings, index: int, spec: MetricSpecBase, judge: dict[str, Any] | None
+) -> list[dict[str, Any]]:
+    """The judges a metric calls: its panel's members, or its one judge."""
+    record = ((judge or {}).get("metrics") or {}).get(str(index))
+    if record and record.get("panel"):
+        return list(record["panel"])
+    if record:
+        return [record]
+    model = getattr(spec, "model", None) or (judge or {}).get("model") or settings.judge_model
+    return [{"model": model, "model_id": None}]
+
+
+def _metric(
+    settings: Settings,
+    index: int,
+    spec: MetricSpecBase,
+    cases: Sequence[MetricTestCase],
+    judge: dict[str, Any] | None,
+    image_sizes: ImageSizes,
+    made: set[tuple[Any, ...]],
+    notes: _Notes,
+) -> MetricEstimate:
+    ref = getattr(spec, "judge", None)
+    samples = ref.samples if ref is not None else 1
+    members = _members(settings, index, spec, judge)
+    plans = [plan(spec, case) for case in cases]
+    judges = []
+    for member in members:
+        model = member.get("model")
+        embedding_model = settings.embedding_model
+        tally = _Tally()
+        embedded = _Tally()
+        encoding, known = tokens.encoding_for(model)
+        if not known and any(not call.embedding for calls in plans for call in calls):
+            notes.add(
+                f"no tokenizer is known for the model {model!r}: its prompts are counted with "
+                "o200k_base (gpt-4o's)"
+            )
+        for calls in plans:
+            for call in calls:
+                if call.embedding:
+                    prompt = sum(
+                        tokens.count_text(text, tokens.encoding_for(embedding_model)[0])
+                        for text in call.texts
+                    )
+                    embedded.add(samples, prompt, 0)
+                    continue
+                times = samples
+                if call.shared is not None:
+                    key = (member.get("model_id"), model, call.shared)
+                    if key in made:
+                        continue
+                    made.add(key)
+                    times = 1
+                prompt, unknown = tokens.count_messages(call.messages, encoding, image_sizes)
+                if unknown:
+                    notes.add(
+                        "an image whose size is not known before the run is counted at the "
+                        "largest an image costs (1,445 tokens)"
+                    )
+                tally.add(times, prompt, _completion(call, encoding))
+        usd = cost_usd(
+            settings.model_prices,
+            model,
+            calls=tally.calls,
+            prompt_tokens=tally.prompt_tokens,
+            completion_tokens=tally.completion_tokens,
+        )
+        if embedded.calls:
+            usd = add_costs(
+                usd,
+                cost_usd(
+                    settings.model_prices,
+                    embedding_model,
+                    calls=embedded.calls,
+                    prompt_tokens=embedded.prompt_tokens,
+                    completion_tokens=0,
+                ),
+            )
+        judges.append(
+            JudgeEstimate(
+                model=embedding_model if embedded.calls and not tally.calls else model,
+                model_id=member.get("model_id"),
+                encoding=encoding,
+                calls=tally.calls + embedded.calls,
+                prompt_tokens=tally.prompt_tokens + embedded.prompt_tokens,
+                completion_tokens=tally.completion_tokens,
+                usd=usd,
+            )
+        )
+    panel = ref.panel if ref is not None else None
+    return MetricEstimate(
+        metric=spec.display_name,
+        type=spec.type,  # type: ignore[attr-defined]
+        samples=samples,
+        panel=len(panel) if panel else None,
+        multiplier=samples * len(members),
+        judges=judges if spec.uses_judge or any(j.calls for j in judges) else [],
+        **_sum(judges).model_dump(),
+    )
+
+
+def _completion(call: PlannedCall, encoding: str) -> int:
+    expected = call.completion
+    echoed = sum(tokens.count_text(text, encoding) for text in expected.echoed)
+    return expected.fixed + expected.per_item * expected.items + echoed
+
+
+def _sum(parts: Sequence[EstimateTotals]) -> EstimateTotals:
+    return EstimateTotals(
+        calls=sum(part.calls for part in parts),
+        prompt_tokens=sum(part.prompt_tokens for part in parts),
+        completion_tokens=sum(part.completion_tokens for part in parts),
+        usd=add_costs(*(part.usd for part in parts)) if parts else 0.0,
+    )

@@ -1,0 +1,292 @@
+"""POST /v1/evaluations/estimate: the bill before it runs, checked against what the run made."""
+
+import re
+import uuid
+from typing import Any
+
+import pytest
+
+from tests.evaluations.test_judged import image, png
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, task_of
+
+RED, BLUE = png("red", (1024, 1024)), png("blue", (600, 300))
+
+
+def _texts(request: dict) -> str:
+    texts = []
+    for message in request["messages"]:
+        content = message["content"]
+        if isinstance(content, str):
+            texts.append(content)
+        else:
+            texts += [part.get("text", "") for part in content if part.get("type") == "text"]
+    return "\n".join(texts)
+
+
+def full_answer(request: dict) -> dict:
+    """A well-formed, full answer to every Loupe judge task."""
+    task = task_of(request)
+    text = _texts(request)
+    nodes = re.search(r"Retrieval Context \((\d+) nodes\):", text)
+    count = int(nodes.group(1)) if nodes else 0
+    images = len(re.findall(r"^\[Image \d+\]$", text, re.M))
+    answers: dict[str, Any] = {
+        "g_eval_steps": {"steps": ["Check the answer.", "Check the facts."]},
+        "g_eval_score": {"reason": "It answers.", "score": 8},
+        "faithfulness_truths": {"truths": ["The logo is red."]},
+        "faithfulness_verdicts": {
+            "claims": [{"claim": "It is red.", "verdict": "yes"}],
+            "reason": "Supported.",
+        },
+        "answer_relevancy_verdicts": {
+            "statements": [{"statement": "It is red.", "verdict": "yes"}],
+            "images": [{"image": n, "verdict": "yes"} for n in range(1, images + 1)],
+            "reason": "On topic.",
+        },
+        "contextual_precision_verdicts": {
+            "verdicts": [{"verdict": "yes", "reason": "n"} for _ in range(count)],
+            "reason": "Useful first.",
+        },
+        "contextual_recall_verdicts": {
+            "verdicts": [{"verdict": "yes", "reason": "node 1"}],
+            "reason": "Covered.",
+        },
+        "contextual_relevancy_verdicts": {
+            "nodes": [
+                {"node": n, "verdicts": [{"statement": "s", "verdict": "yes"}]}
+                for n in range(1, count + 1)
+            ],
+            "reason": "Relevant.",
+        },
+        "text_to_image_semantic": {"reasoning": "Fits.", "score": [8]},
+        "image_editing_semantic": {"reasoning": "Edited.", "score": [8, 7]},
+        "image_perceptual": {"reasoning": "Natural.", "score": [8, 9]},
+        "image_coherence": {"reasoning": "Fits.", "score": 7},
+        "image_helpfulness": {"reasoning": "Helps.", "score": 7},
+        "image_reference": {"reasoning": "Referred.", "score": 7},
+        "pairwise_preference": {"reason": "Better.", "winner": "A"},
+        "llm_accuracy": {"reasoning": "Same answer.", "verdict": "A"},
+    }
+    return answers[task]
+
+
+def text_cases() -> list[dict]:
+    # Two cases share a retrieval context: faithfulness makes its truths once for both.
+    tag = uuid.uuid4().hex[:6]
+    shared = [f"The logo {tag} is a red circle.", "It was drawn in 1999."]
+    return [
+        {
+            "id": "a",
+            "input": "What is the logo?",
+            "actual_output": f"The logo {tag} is a red circle. It dates from 1999.",
+            "expected_output": f"The logo {tag} is a red circle.",
+            "retrieval_context": shared,
+            "metadata": {"other": "A blue square."},
+        },
+        {
+            "id": "b",
+            "input": "When was it drawn?",
+            "actual_output": "In 1999.",
+            "expected_output": "It was drawn in 1999.",
+            "retrieval_context": shared,
+            "metadata": {"other": "In 2001."},
+        },
+        {
+            "id": "c",
+            "input": "What colour is it?",
+            "actual_output": "Red, like a fire engine.",
+            "expected_output": "Red.",
+            "retrieval_context": [f"Notes {tag}: the logo is red.", [image(BLUE)]],
+            "metadata": {"other": "Blue."},
+        },
+    ]
+
+
+def image_cases(images: int) -> list[dict]:
+    second = ["And its back:", image(BLUE)] if images == 2 else []
+    return [
+        {
+            "input": ["Make the square red.", image(BLUE)],
+            "actual_output": ["Here is a poster.", image(RED), *second],
+        },
+        {"input": ["Paint it red.", image(BLUE)], "actual_output": [image(RED), "A red one."]},
+    ]
+
+
+TEXT_METRICS = [
+    {
+        "type": "g_eval",
+        "name": "generated_steps",
+        "criteria": "Does it answer the input?",
+        "evaluation_params": ["input", "actual_output"],
+    },
+    {
+        "type": "g_eval",
+        "name": "given_steps",
+        "evaluation_steps": ["Check the answer.", "Check the facts."],
+        "evaluation_params": ["input", "actual_output", "expected_output"],
+    },
+    {"type": "faithfulness"},
+    {"type": "faithfulness", "name": "faithfulness_limited", "truths_extraction_limit": 1},
+    {"type": "answer_relevancy"},
+    {"type": "contextual_precision"},
+    {"type": "contextual_recall"},
+    {"type": "contextual_relevancy"},
+    {"type": "pairwise", "criteria": "More precise.", "second_output": "metadata.other"},
+    {"type": "llm_accuracy"},
+    # Case a's output contains its reference: the rule decides it without a judge call.
+    {"type": "llm_accuracy", "name": "rule_first", "rule_first": True},
+    {"type": "exact_match"},
+]
+# One image in and one out (VIEScore), then images in a document.
+GENERATED_IMAGE_METRICS = [{"type": "text_to_image"}, {"type": "image_editing"}]
+IMAGE_METRICS = [
+    {"type": "image_coherence"},
+    {"type": "image_helpfulness"},
+    {"type": "image_reference", "max_context_size": 40},
+    {"type": "answer_relevancy"},
+]
+
+
+def estimate_then_run(api: Api, judge: ScriptedJudge, body: dict) -> tuple[dict, dict]:
+    judge.script(full_answer)
+    client = api.tenant_client()
+    response = client.post("/v1/evaluations/estimate", json=body)
+    assert response.status_code == 200, response.text
+    estimate = response.json()
+    assert client.get("/v1/evaluations").json()["data"] == []
+    assert judge.requests == []
+    submitted = client.post("/v1/evaluations", json=body)
+    assert submitted.status_code == 202, submitted.text
+    final = api.wait(client, submitted.json()["id"])
+    assert final["status"] == "completed", final
+    assert judge.responder_errors == []
+    return estimate, final
+
+
+def assert_calls_match(estimate: dict, final: dict, judge: ScriptedJudge) -> None:
+    made = {summary["metric"]: summary["usage"]["calls"] for summary in final["per_metric"]}
+    assert final["result_counts"]["errored"] == 0, final["per_metric"]
+    planned = {metric["metric"]: metric["calls"] for metric in estimate["metrics"]}
+    assert planned == made
+    assert estimate["calls"] == final["usage"]["calls"] == len(judge.requests)
+
+
+class TestCallsExact:
+    def test_every_text_metric(self, api: Api, judge: ScriptedJudge) -> None:
+        body = {"test_cases": text_cases(), "metrics": TEXT_METRICS}
+        estimate, final = estimate_then_run(api, judge, body)
+        assert_calls_match(estimate, final, judge)
+        calls = {metric["metric"]: metric["calls"] for metric in estimate["metrics"]}
+        # Steps once, then a score per case; truths once per distinct context; the rule
+        # decides case a; pairwise asks both orders.
+        assert calls["generated_steps"] == 1 + 3
+        assert calls["given_steps"] == 3
+        assert calls["faithfulness"] == 2 + 3
+        assert calls["rule_first"] == 2
+        assert calls["pairwise"] == 6
+        assert calls["exact_match"] == 0
+
+    def test_generated_images(self, api: Api, judge: ScriptedJudge) -> None:
+        body = {"test_cases": image_cases(1), "metrics": GENERATED_IMAGE_METRICS}
+        estimate, final = estimate_then_run(api, judge, body)
+        assert_calls_match(estimate, final, judge)
+        # The semantic and the perceptual call for each case.
+        assert [metric["calls"] for metric in estimate["metrics"]] == [4, 4]
+
+    def test_images_in_a_document(self, api: Api, judge: ScriptedJudge) -> None:
+        body = {"test_cases": image_cases(2), "metrics": IMAGE_METRICS}
+        estimate, final = estimate_then_run(api, judge, body)
+        assert_calls_match(estimate, final, judge)
+        calls = {metric["metric"]: metric["calls"] for metric in estimate["metrics"]}
+        # One call per image.
+        assert calls["image_coherence"] == 2 + 1
+
+    def test_samples_and_panel(self, api: Api, judge: ScriptedJudge) -> None:
+        panel = {"panel": [{"model": "judge-model"}, {"model": "judge-b", "weight": 2}]}
+        metrics = [
+            {**TEXT_METRICS[0], "judge": {"samples": 3}},
+            {"type": "faithfulness", "judge": {"samples": 2, **panel}},
+            {"type": "pairwise", "criteria": "Better.", "judge": {"samples": 2}},
+        ]
+        cases = [{k: v for k, v in case.items() if k != "metadata"} for case in text_cases()]
+        estimate, final = estimate_then_run(api, judge, {"test_cases": cases, "metrics": metrics})
+        assert_calls_match(estimate, final, judge)
+        by_name = {metric["metric"]: metric for metric in estimate["metrics"]}
+        # Steps and truths are made once per judge; the rest by every sample of every judge.
+        assert by_name["generated_steps"]["calls"] == 1 + 3 * 3
+        assert by_name["generated_steps"]["multiplier"] == 3
+        faithfulness = by_name["faithfulness"]
+        assert (faithfulness["samples"], faithfulness["panel"]) == (2, 2)
+        assert faithfulness["multiplier"] == 4
+        assert [member["calls"] for member in faithfulness["judges"]] == [2 + 3 * 2] * 2
+        assert by_name["pairwise"]["calls"] == 3 * 2 * 2
+
+
+class TestFigures:
+    def test_tokens_and_dollars(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+        body = {"test_cases": text_cases()[:1], "metrics": [TEXT_METRICS[1]], "cache": False}
+        estimate = client.post("/v1/evaluations/estimate", json=body).json()
+        metric = estimate["metrics"][0]
+        assert metric["calls"] == 1
+        assert metric["prompt_tokens"] > 100
+        assert metric["completion_tokens"] == 60
+        # judge-model costs $2 in and $8 out per million tokens.
+        expected = (metric["prompt_tokens"] * 2 + metric["completion_tokens"] * 8) / 1e6
+        assert metric["usd"] == pytest.approx(expected)
+        assert estimate["usd"] == pytest.approx(expected)
+        assert metric["judges"][0]["encoding"] == "o200k_base"
+        assert any("judge-model" in note for note in estimate["notes"])
+        assert not any("cache" in note for note in estimate["notes"])
+
+    def test_an_unpriced_panel_member_makes_the_price_unknown(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        client = api.tenant_client()
+        panel = {"panel": [{"model": "judge-model"}, {"model": "gpt-4o-mini"}]}
+        body = {
+            "test_cases": text_cases()[:1],
+            "metrics": [{**TEXT_METRICS[1], "judge": panel}],
+        }
+        estimate = client.post("/v1/evaluations/estimate", json=body).json()
+        priced, unpriced = estimate["metrics"][0]["judges"]
+        assert priced["usd"] > 0
+        assert unpriced["usd"] is None
+        assert estimate["usd"] is None
+        assert any("upper bound" in note for note in estimate["notes"])
+
+    def test_images_by_tile(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+
+        def prompt_tokens(case: dict) -> int:
+            body = {"test_cases": [case], "metrics": [IMAGE_METRICS[0]]}
+            response = client.post("/v1/evaluations/estimate", json=body)
+            assert response.status_code == 200, response.text
+            return response.json()["prompt_tokens"]
+
+        small = prompt_tokens({"input": "x", "actual_output": ["Text.", image(BLUE)]})
+        large = prompt_tokens({"input": "x", "actual_output": ["Text.", image(RED)]})
+        # 600 x 300: 2 x 1 tiles; 1024 x 1024 scaled to 768 x 768: 2 x 2 tiles.
+        assert large - small == 170 * 4 - 170 * 2
+
+
+class TestValidation:
+    def test_the_same_problem_as_a_submit(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+        body = {
+            "test_cases": [{"input": "q", "actual_output": "a"}],
+            "metrics": [
+                {"type": "g_eval", "criteria": "c", "evaluation_params": ["input"]},
+                {"type": "faithfulness"},
+            ],
+        }
+        estimated = client.post("/v1/evaluations/estimate", json=body)
+        submitted = client.post("/v1/evaluations", json=body)
+        assert estimated.status_code == submitted.status_code == 422
+        assert estimated.headers["content-type"].startswith("application/problem+json")
+        fields = [error["loc"] for error in estimated.json()["errors"]]
+        assert fields == [error["loc"] for error in submitted.json()["errors"]]
+        assert len(fields) >= 2
+        assert client.get("/v1/evaluations").json()["data"] == []
