@@ -208,8 +208,7 @@ def _read(
 def _judged_call(
     span: Span, records: list[LogRecord], documents: list[tuple[int, str]], limits: Limits
 ) -> JudgedCall | Skipped:
-    problem = id_problem(span.trace_id, span.span_id)
-    if problem is not None:
+    if (problem := id_problem(span.trace_id, span.span_id)) is not None:
         return _skip(span, SkipReason.INVALID_IDS, f"the span has {problem}")
     notes = Notes()
     reading = _read(span, records, notes, limits)
