@@ -20,6 +20,7 @@ from app.models.online_rule import (
     OnlineCall,
     OnlineRollup,
     OnlineRule,
+    OnlineRuleBackfilled,
     OnlineRuleCount,
     OnlineRuleDay,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "OnlineCall",
     "OnlineRollup",
     "OnlineRule",
+    "OnlineRuleBackfilled",
     "OnlineRuleCount",
     "OnlineRuleDay",
     "OtlpPending",

@@ -49,8 +49,9 @@ class OnlineRule(Base):
 
 
 class OnlineRuleCount(Base):
-    """How many spans a rule received, matched, sampled, judged or skipped (by reason) on one
-    UTC day: added to per request, never per span."""
+    """How many spans a rule received, matched, sampled, sent to its judge or skipped (by
+    reason) on one UTC day, added to per request, never per span; and how many of its results
+    were stored judged or errored that day, added to by the job storing them."""
 
     __tablename__ = "online_rule_count"
 
@@ -58,9 +59,24 @@ class OnlineRuleCount(Base):
         ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
     )
     day: Mapped[str] = mapped_column(String(10), primary_key=True)
-    # `received`, `matched`, `sampled`, `judged`, or `skipped:<reason>`.
+    # `received`, `matched`, `sampled`, `sent`, `judged`, `errored`, `backfilled`, or
+    # `skipped:<reason>`.
     counter: Mapped[str] = mapped_column(String(64), primary_key=True)
     count: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class OnlineRuleBackfilled(Base):
+    """A kept call's span a rule's backfill took up and counted (`backfilled`), so a later
+    backfill over the same window counts it no more (app/online/backfill.py); gone with the
+    rule."""
+
+    __tablename__ = "online_rule_backfilled"
+
+    rule_id: Mapped[str] = mapped_column(
+        ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
+    )
+    trace_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    span_id: Mapped[str] = mapped_column(String(16), primary_key=True)
 
 
 class OnlineRuleDay(Base):

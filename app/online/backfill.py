@@ -99,22 +99,43 @@ def backfill(
     if len(matched) > len(sampled):
         skipped["not_sampled"] = len(matched) - len(sampled)
     day = utcnow().date().isoformat()
-    evaluation_id, judged = None, 0
+    evaluation_id, sent = None, 0
+    refused: set[tuple[str, str]] = set()
     if fresh:
         evaluation, refusal = ingest.open_day(session, runtime, tenant, rule, day)
         evaluation_id = evaluation.id
         if refusal:
             skipped[refusal] += len(fresh)
+            refused = {(call.trace_id, call.span_id) for call in fresh}
         else:
-            judged = _append(session, runtime, kept, evaluation, fresh)
+            sent = _append(session, runtime, kept, evaluation, fresh)
     already = len(sampled) - len(fresh)
-    # Taken up as `backfilled` (not `received`); calls it had judged already count nowhere.
+    # Counted once per rule however often a window is backfilled: only the calls no backfill
+    # of the rule counted before (and that it had not judged), as `backfilled` (not
+    # `received`); the calls it sends to its judge count as `sent` whenever they go.
+    new = kept.mark_backfilled(
+        rule,
+        [
+            (call.trace_id, call.span_id)
+            for call in considered
+            if call.span_id not in judged_already
+        ],
+    )
+    matched_new = [call for call in matched if (call.trace_id, call.span_id) in new]
+    sampled_new = [call for call in sampled if (call.trace_id, call.span_id) in new]
     counts = {
-        (rule.id, "backfilled"): len(considered) - already,
-        (rule.id, "matched"): len(matched) - already,
-        (rule.id, "sampled"): len(fresh),
-        (rule.id, "judged"): judged,
-        **{(rule.id, f"skipped:{reason}"): n for reason, n in skipped.items()},
+        (rule.id, "backfilled"): len(new),
+        (rule.id, "matched"): len(matched_new),
+        (rule.id, "sampled"): len(sampled_new),
+        (rule.id, "sent"): sent,
+        (rule.id, "skipped:not_sampled"): len(matched_new) - len(sampled_new),
+        **{
+            (rule.id, f"skipped:{reason}"): len(
+                [call for call in sampled_new if (call.trace_id, call.span_id) in refused]
+            )
+            for reason in skipped
+            if reason != "not_sampled"
+        },
     }
     OnlineRuleRepository(session, tenant.id).count(day, counts)
     outbox(session).add(lambda: _count_on_metrics(counts))
@@ -126,7 +147,7 @@ def backfill(
         matched=len(matched),
         sampled=len(sampled),
         already_judged=already,
-        judged=judged,
+        sent=sent,
         skipped=dict(sorted(skipped.items())),
         evaluation_id=evaluation_id,
         truncated=truncated,

@@ -37,10 +37,11 @@ _judge = TypeAdapter(JudgeConfig | None)
 
 @dataclass
 class Taken:
-    """What one request's calls did: how many were model calls, how many each rule judged."""
+    """What one request's calls did: how many were model calls, how many each rule sent to its
+    judge."""
 
     calls: int = 0
-    judged: dict[str, int] = field(default_factory=dict)
+    sent: dict[str, int] = field(default_factory=dict)
 
 
 def take_spans(
@@ -122,9 +123,9 @@ def take(
     for rule in rules:
         chosen = _choose(rule, model_calls, counts)
         if chosen:
-            judged = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts)
-            counts[(rule.id, "judged")] += judged
-            taken.judged[rule.id] = judged
+            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts)
+            counts[(rule.id, "sent")] += sent
+            taken.sent[rule.id] = sent
     days.count(day, dict(counts))
     # On /metrics once the counts are committed (a rolled-back request counted nothing).
     outbox(session).add(lambda: _count_on_metrics(counts))

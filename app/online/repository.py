@@ -13,6 +13,7 @@ from app.models import (
     OnlineCall,
     OnlineRollup,
     OnlineRule,
+    OnlineRuleBackfilled,
     OnlineRuleCount,
     OnlineRuleDay,
     OtlpPending,
@@ -280,6 +281,28 @@ class OnlineCallRepository(TenantScopedRepository[OnlineCall]):
                 )
             )
         return found
+
+    def mark_backfilled(
+        self, rule: OnlineRule, spans: Iterable[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        """Note these (trace id, span id) spans as counted by the rule's backfills; which of
+        them were not noted before (a concurrent backfill noting one first has it, not us)."""
+        rule_id = OnlineRuleRepository(self.session, self.tenant_id).owned(rule).id
+        wanted = sorted(set(spans))
+        noted: set[tuple[str, str]] = set()
+        for start in range(0, len(wanted), self.CHUNK):
+            rows = [
+                {"rule_id": rule_id, "trace_id": trace_id, "span_id": span_id}
+                for trace_id, span_id in wanted[start : start + self.CHUNK]
+            ]
+            statement = dialect_insert(self.session, OnlineRuleBackfilled)
+            inserted = self.session.execute(
+                statement.on_conflict_do_nothing()
+                .values(rows)
+                .returning(statement.table.c.trace_id, statement.table.c.span_id)
+            )
+            noted.update((trace_id, span_id) for trace_id, span_id in inserted)
+        return noted
 
     def cases(self, calls: Sequence[OnlineCall]) -> dict[tuple[str, int], TestCase]:
         """The test cases these kept calls are, by (evaluation id, index)."""

@@ -3,7 +3,8 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from app.evaluations.schemas import EvaluationResult, JudgeConfig, TestCase
 from app.metrics import MetricSpec
@@ -103,25 +104,52 @@ class OnlineRuleCreate(_ExportEndpoint):
     alert: AlertSettings | None = Field(default=None, description="None: no alert.")
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    """A field left out keeps its value: no default to show (and null is not one it takes)."""
+    schema.pop("default", None)
+
+
+# Fields every rule has: null is refused (a 422 naming each); left out, they keep their value.
+_KEEP: dict[str, Any] = {"default": None, "json_schema_extra": _no_default}
+NOT_NULLABLE = ("name", "filter", "sampling", "metrics", "target", "enabled")
+
+
 class OnlineRuleUpdate(_ExportEndpoint):
-    """The fields to change; those left out keep their values."""
+    """The fields to change; those left out keep their values. `null` clears a field a rule
+    may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+    null."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: str | None = Field(default=None, min_length=1, max_length=256)
-    filter: list[Condition] | None = Field(default=None, max_length=16)
-    sampling: Sampling | None = None
-    metrics: list[MetricSpec] | None = Field(default=None, min_length=1)  # type: ignore[valid-type]
-    judge: JudgeConfig | None = None
-    target: Target | None = None
-    daily_usd: float | None = Field(default=None, ge=0)
-    enabled: bool | None = None
+    name: str = Field(min_length=1, max_length=256, **_KEEP)
+    filter: list[Condition] = Field(
+        max_length=16, description="[]: every GenAI call (null is refused).", **_KEEP
+    )
+    sampling: Sampling = Field(**_KEEP)
+    metrics: list[MetricSpec] = Field(min_length=1, **_KEEP)  # type: ignore[valid-type]
+    judge: JudgeConfig | None = Field(
+        default=None, description="null: the tenant's or the server's default judge."
+    )
+    target: Target = Field(**_KEEP)
+    daily_usd: float | None = Field(default=None, ge=0, description="null: no cap.")
+    enabled: bool = Field(**_KEEP)
     export_endpoint: str | None = Field(
         default=None, max_length=2048, description="null: back to the server's endpoint."
     )
     alert: AlertSettings | None = Field(
         default=None, description="null: no alert; a changed alert starts with no episode."
     )
+
+    @field_validator(*NOT_NULLABLE, mode="before")
+    @classmethod
+    def _not_null(cls, value: Any, info: ValidationInfo) -> Any:
+        if value is None:
+            hint = "; [] takes every GenAI call" if info.field_name == "filter" else ""
+            raise PydanticCustomError(
+                "null_not_allowed",
+                f"{info.field_name} cannot be null: leave it out to keep it{hint}",
+            )
+        return value
 
 
 class RuleCounts(BaseModel):
@@ -130,11 +158,21 @@ class RuleCounts(BaseModel):
     received: int = Field(description="GenAI calls received while it was enabled.")
     matched: int = Field(description="Received calls its filter took.")
     sampled: int = Field(description="Matched calls its sampling chose.")
-    judged: int = Field(description="Sampled calls stored as test cases and sent to its judge.")
+    sent: int = Field(description="Sampled calls stored as test cases and sent to its judge.")
+    judged: int = Field(
+        description="Results its metrics stored with a score or verdict (a call sent gives one "
+        "result per metric of the rule once its judge answered)."
+    )
+    errored: int = Field(
+        description="Results stored with an error instead (the judge failed after its retries, "
+        "or its answer could not be read): `sent` times the metrics is `judged` plus `errored` "
+        "plus the results still being judged."
+    )
     backfilled: int = Field(
         default=0,
-        description="Kept calls its backfills took up that it had not judged (counted here, "
-        "not in `received`; `matched`, `sampled`, `judged` and `skipped` count them too).",
+        description="Kept calls its backfills took up, each once however often a window is "
+        "backfilled, but those it had judged already (counted here, not in `received`; "
+        "`matched`, `sampled`, `sent` and `skipped` count them too).",
     )
     skipped: dict[str, int] = Field(
         description="Sampled calls not judged and matched calls not sampled, by reason: "
@@ -210,7 +248,8 @@ class BackfillRequest(BaseModel):
 
 class Backfill(BaseModel):
     """What a backfill did: the kept calls it considered, through the rule's filter and
-    sampling; those not already judged by the rule are appended to its day and judged."""
+    sampling; those not already judged by the rule are appended to its day and sent to its
+    judge. The rule's `counts` take up each kept call once, however often it is backfilled."""
 
     object: Literal["online_rule_backfill"] = "online_rule_backfill"
     rule_id: str
@@ -220,9 +259,9 @@ class Backfill(BaseModel):
     matched: int = Field(description="Considered calls the rule's filter takes.")
     sampled: int = Field(description="Matched calls its sampling chooses.")
     already_judged: int = Field(description="Sampled calls the rule has judged already.")
-    judged: int = Field(description="Sampled calls appended to the rule's day, to be judged.")
+    sent: int = Field(description="Sampled calls appended to the rule's day and sent to its judge.")
     skipped: dict[str, int] = Field(
-        description="Considered calls not judged, by reason: `not_sampled`, `over_budget`, "
+        description="Considered calls not sent, by reason: `not_sampled`, `over_budget`, "
         "`day_closed`."
     )
     evaluation_id: str | None = Field(

@@ -29,13 +29,15 @@ from app.online.schemas import (
     Sampling,
 )
 from app.online.schemas import OnlineRule as OnlineRuleSchema
+from app.outbox import outbox
 from app.problems import FieldError, ProblemError, invalid_request
+from app.telemetry.metrics import forget_online_rule
 from app.webhooks.service import url_problems
 
 # What a traced call gives a metric: its messages in and out and the trace's retrieved
 # documents; nothing holds a reference answer or a golden context.
 CALL_FIELDS = frozenset({"input", "actual_output", "retrieval_context"})
-COUNTERS = ("received", "matched", "sampled", "judged", "backfilled")
+COUNTERS = ("received", "matched", "sampled", "sent", "judged", "errored", "backfilled")
 SKIPPED = "skipped:"
 
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
@@ -162,7 +164,10 @@ def delete(session: Session, tenant: Tenant, rule: OnlineRule) -> None:
     rules = OnlineRuleRepository(session, tenant.id)
     for evaluation in rules.evaluations(rule):
         EvaluationRepository(session, tenant.id, (evaluation.kind,)).delete(evaluation)
+    rule_id = rule.id
     rules.delete(rule)
+    # Its counts go from /metrics too, once the deletion commits.
+    outbox(session).add(lambda: forget_online_rule(rule_id))
 
 
 def result_page(

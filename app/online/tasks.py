@@ -2,6 +2,7 @@
 the rule samples as they arrive (app/online/ingest.py), completed by the ticker once the day is
 over and every result is stored."""
 
+from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
@@ -11,6 +12,8 @@ from app import ids
 from app.db import utcnow
 from app.evaluations import kinds
 from app.models import Evaluation
+from app.outbox import outbox
+from app.telemetry.metrics import ONLINE_CALLS
 from app.unscoped.online_rollups import Sums, UnscopedOnlineRollupRepository
 
 
@@ -68,9 +71,26 @@ class OnlineKind(kinds.Kind):
             return
         rollups = UnscopedOnlineRollupRepository(session)
         rule_id = rollups.rule_of(evaluation_id)
-        if rule_id is not None:
-            rollups.add(rule_id, rollup_sums(inserted))
+        if rule_id is None:
+            return
+        sums = rollup_sums(inserted)
+        rollups.add(rule_id, sums)
+        # The rule's counts say what became of the calls it sent: results judged or errored,
+        # counted by the day they were stored, and on /metrics once they are committed.
+        counts: Counter[tuple[str, str]] = Counter()
+        for (_, hour), (count, _, _, _, errored, _, _) in sums.items():
+            day = hour.date().isoformat()
+            counts[(day, "judged")] += count - errored
+            counts[(day, "errored")] += errored
+        rollups.count(rule_id, dict(counts))
+        outbox(session).add(lambda: _count_on_metrics(rule_id, counts))
 
     def still_open(self, evaluation: Evaluation, now: datetime) -> bool:
         day = (evaluation.metadata_ or {}).get("day")
         return day is not None and day >= now.date().isoformat()
+
+
+def _count_on_metrics(rule_id: str, counts: Counter[tuple[str, str]]) -> None:
+    for (_, outcome), n in counts.items():
+        if n:
+            ONLINE_CALLS.labels(rule_id, outcome).inc(n)

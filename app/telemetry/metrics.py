@@ -7,6 +7,8 @@ With PROMETHEUS_MULTIPROC_DIR set (`loupe serve --workers N`) prometheus-client 
 process's values in that directory and `/metrics` sums them.
 """
 
+import os
+
 from prometheus_client import Counter, Histogram
 
 # Judge calls take seconds, not milliseconds: the default buckets stop at 10 s.
@@ -86,7 +88,9 @@ ONLINE_EXPORTS = Counter(
 ONLINE_CALLS = Counter(
     "loupe_online_calls_total",
     "GenAI calls received over OTLP, by online rule and what the rule did with them: received, "
-    "matched, sampled, judged, or skipped_<reason> (not_sampled, over_budget, no_content, ...).",
+    "matched, sampled, sent (to its judge), backfilled, or skipped_<reason> (not_sampled, "
+    "over_budget, no_content, ...); and its results stored: judged (with a score or verdict) "
+    "or errored (with an error). A deleted rule's series are removed.",
     ["rule", "outcome"],
 )
 WEBHOOK_DELIVERIES = Counter(
@@ -102,3 +106,19 @@ REDIS_UNAVAILABLE = Counter(
     "worker (the RQ work loop), tick (the ticker's upkeep).",
     ["operation"],
 )
+
+
+def forget_online_rule(rule_id: str) -> None:
+    """Remove a deleted rule's `loupe_online_calls_total` series. With PROMETHEUS_MULTIPROC_DIR
+    each process's values live in its files, which prometheus-client cannot remove from: there
+    they stay until the processes restart."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return
+    outcomes = {
+        sample.labels["outcome"]
+        for metric in ONLINE_CALLS.collect()
+        for sample in metric.samples
+        if sample.labels.get("rule") == rule_id
+    }
+    for outcome in outcomes:
+        ONLINE_CALLS.remove(rule_id, outcome)

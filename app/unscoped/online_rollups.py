@@ -8,7 +8,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert
-from app.models import Evaluation, OnlineRollup, OnlineRule
+from app.models import Evaluation, OnlineRollup, OnlineRule, OnlineRuleCount
 
 # (metric, UTC hour) -> count, scored, passed, failed, errored, Σ score, Σ score².
 Sums = dict[tuple[str, datetime], tuple[int, int, int, int, int, float, float]]
@@ -30,6 +30,27 @@ class UnscopedOnlineRollupRepository:
         if not isinstance(rule_id, str):
             return None
         return self.session.scalar(select(OnlineRule.id).where(OnlineRule.id == rule_id))
+
+    def count(self, rule_id: str, counts: dict[tuple[str, str], int]) -> None:
+        """Add to the rule's (day, counter) counters (`online_rule_count`)."""
+        rows = [
+            {"rule_id": rule_id, "day": day, "counter": counter, "count": n}
+            for (day, counter), n in sorted(counts.items())
+            if n
+        ]
+        if not rows:
+            return
+        statement = dialect_insert(self.session, OnlineRuleCount)
+        self.session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[
+                    OnlineRuleCount.rule_id,
+                    OnlineRuleCount.day,
+                    OnlineRuleCount.counter,
+                ],
+                set_={"count": OnlineRuleCount.count + statement.excluded.count},
+            ).values(rows)
+        )
 
     def add(self, rule_id: str, sums: Sums) -> None:
         """Add to the rule's rollups, one row per (metric, hour)."""

@@ -95,7 +95,7 @@ class TestBackfill:
             "matched": 2,
             "sampled": 2,
         }
-        assert body["already_judged"] == 0 and body["judged"] == 2 and body["skipped"] == {}
+        assert body["already_judged"] == 0 and body["sent"] == 2 and body["skipped"] == {}
         assert body["truncated"] is False and body["next_after"] is None
         results = judged_results(api, client, rule["id"], 2)
         assert sorted(result["span_id"] for result in results) == sorted(GOLD_SPANS)
@@ -106,7 +106,9 @@ class TestBackfill:
             "received": 0,
             "matched": 2,
             "sampled": 2,
+            "sent": 2,
             "judged": 2,
+            "errored": 0,
             "backfilled": 4,
             "skipped": {},
         }
@@ -120,10 +122,42 @@ class TestBackfill:
         again = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()
 
         assert again["considered"] == 4 and again["sampled"] == 2
-        assert again["already_judged"] == 2 and again["judged"] == 0
+        assert again["already_judged"] == 2 and again["sent"] == 0
         assert len(client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"]) == 2
-        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
-        assert counts["judged"] == 2 and counts["matched"] == 2
+        # Each kept call counted once, however often its window is backfilled.
+        assert client.get(f"/v1/online_rules/{rule['id']}").json()["counts"] == counts
+
+    def test_backfills_over_the_same_window_count_each_kept_call_once(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """Calls a backfill took up but did not send (unmatched, unsampled) are not counted
+        again by a second backfill of the window, nor by a wider one around it."""
+        judge.script(model_and_judge)
+        key = api.new_key()
+        client = api.client(key)
+        judged_by_shop_rule(api, key)
+        rule = make_rule(client, name="gold", metrics=METRICS, filter=[GOLD], sampling={"rate": 0})
+        path = f"/v1/online_rules/{rule['id']}/backfill"
+        expected = {
+            "received": 0,
+            "matched": 2,
+            "sampled": 0,
+            "sent": 0,
+            "judged": 0,
+            "errored": 0,
+            "backfilled": 4,
+            "skipped": {"not_sampled": 2},
+        }
+        since = (utcnow() - timedelta(hours=2)).isoformat()
+        for window in ({}, {}, {"since": since}):
+            body = client.post(path, json=window).json()
+            assert body["considered"] == 4 and body["matched"] == 2 and body["sampled"] == 0
+            assert body["skipped"] == {"not_sampled": 2}
+            assert client.get(f"/v1/online_rules/{rule['id']}").json()["counts"] == expected
+        exposition = api.client().get("/metrics").text
+        for outcome, n in (("backfilled", 4), ("matched", 2), ("skipped_not_sampled", 2)):
+            line = f'loupe_online_calls_total{{outcome="{outcome}",rule="{rule["id"]}"}} {n}.0'
+            assert line in exposition, line
 
     def test_a_backfilled_call_reaches_the_judge_with_its_image(
         self, api: Api, judge: ScriptedJudge
@@ -161,7 +195,7 @@ class TestBackfill:
 
         body = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()
 
-        assert body["judged"] == 1
+        assert body["sent"] == 1
         [result] = judged_results(api, client, rule["id"], 1)
         assert result["error"] is None and result["span_id"] == "d1d1d1d1d1d1d1d1"
         with_images = [call for call in judge.calls_for("g_eval_score") if image_parts(call)]
@@ -182,7 +216,7 @@ class TestBackfill:
 
         assert first.status_code == retry.status_code == 202
         assert retry.headers["Idempotent-Replayed"] == "true"
-        assert retry.json() == first.json() and first.json()["judged"] == 2
+        assert retry.json() == first.json() and first.json()["sent"] == 2
         assert client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]["backfilled"] == 4
 
     def test_a_window_wider_than_one_backfill_is_taken_up_in_turns(
@@ -198,12 +232,12 @@ class TestBackfill:
 
             first = client.post(path, json={}).json()
 
-            assert first["considered"] == 3 and first["judged"] == 2
+            assert first["considered"] == 3 and first["sent"] == 2
             assert first["truncated"] is True and first["next_after"]
 
             rest = client.post(path, json={"after": first["next_after"]}).json()
 
-            assert rest["considered"] == 1 and rest["judged"] == 0 and rest["already_judged"] == 0
+            assert rest["considered"] == 1 and rest["sent"] == 0 and rest["already_judged"] == 0
             assert rest["truncated"] is False and rest["next_after"] is None
             results = judged_results(app, client, rule["id"], 2)
             assert sorted(result["span_id"] for result in results) == sorted(GOLD_SPANS)
@@ -221,7 +255,7 @@ class TestBackfill:
         body = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={"until": until})
 
         assert body.status_code == 202, body.text
-        assert body.json()["considered"] == 0 and body.json()["judged"] == 0
+        assert body.json()["considered"] == 0 and body.json()["sent"] == 0
 
     def test_a_kept_call_keeps_its_scalar_attributes_bounded_and_no_content(
         self, api: Api, judge: ScriptedJudge

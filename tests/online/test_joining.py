@@ -123,7 +123,9 @@ class TestJoining:
             "received": 1,
             "matched": 1,
             "sampled": 1,
+            "sent": 1,
             "judged": 1,
+            "errored": 0,
             "backfilled": 0,
             "skipped": {},
         }
@@ -156,7 +158,9 @@ class TestJoining:
                 "received": 1,
                 "matched": 1,
                 "sampled": 1,
+                "sent": 0,
                 "judged": 0,
+                "errored": 0,
                 "backfilled": 0,
                 "skipped": {"no_content": 1},
             }

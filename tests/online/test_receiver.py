@@ -158,7 +158,9 @@ class TestTracedCalls:
             "received": 1,
             "matched": 1,
             "sampled": 1,
+            "sent": 1,
             "judged": 1,
+            "errored": 0,
             "backfilled": 0,
             "skipped": {},
         }
@@ -200,7 +202,7 @@ class TestTracedCalls:
         counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
         assert counts["received"] == 2 and counts["sampled"] == 2
         assert counts["skipped"] == {"image_withheld": 1}
-        assert counts["judged"] == 1
+        assert counts["sent"] == 1
         [result] = judged_results(api, client, rule["id"], 1)
         assert result["error"] is None
 
@@ -240,7 +242,9 @@ class TestRulesOnTraffic:
             "received": 2,
             "matched": 2,
             "sampled": 0,
+            "sent": 0,
             "judged": 0,
+            "errored": 0,
             "backfilled": 0,
             "skipped": {"not_sampled": 2},
         }
@@ -248,19 +252,23 @@ class TestRulesOnTraffic:
             "received": 2,
             "matched": 0,
             "sampled": 0,
+            "sent": 0,
             "judged": 0,
+            "errored": 0,
             "backfilled": 0,
             "skipped": {},
         }
-        assert counts(models) == {
+        # Its results are judged by workers (at once in embedded mode): counted below.
+        assert {k: v for k, v in counts(models).items() if k not in ("judged", "errored")} == {
             "received": 2,
             "matched": 2,
             "sampled": 2,
-            "judged": 2,
+            "sent": 2,
             "backfilled": 0,
             "skipped": {},
         }
         results = judged_results(api, client, models["id"], 2)
+        assert (counts(models)["judged"], counts(models)["errored"]) == (2, 0)
         assert {r["span_id"] for r in results} == {"00f067aa0ba902b7", "00f067aa0ba902b8"}
         assert {r["trace_id"] for r in results} == {TRACE_ID}
         # The same counts on /metrics, per rule and outcome.
@@ -268,6 +276,7 @@ class TestRulesOnTraffic:
         for rule, outcome, n in (
             (none_sampled, "skipped_not_sampled", 2),
             (other_service, "received", 2),
+            (models, "sent", 2),
             (models, "judged", 2),
         ):
             line = f'loupe_online_calls_total{{outcome="{outcome}",rule="{rule["id"]}"}} {n}.0'
@@ -510,7 +519,7 @@ class TestBudgets:
         }
         assert client.post("/v1/traces", json=body).status_code == 200
         counts = client.get(f"/v1/online_rules/{spent['id']}").json()["counts"]
-        assert counts["sampled"] == 2 and counts["judged"] == 0
+        assert counts["sampled"] == 2 and counts["sent"] == 0
         assert counts["skipped"] == {"over_budget": 2}
         assert client.get(f"/v1/online_rules/{spent['id']}/results").json()["data"] == []
 

@@ -47,7 +47,9 @@ class TestRules:
             "received": 0,
             "matched": 0,
             "sampled": 0,
+            "sent": 0,
             "judged": 0,
+            "errored": 0,
             "backfilled": 0,
             "skipped": {},
         }
@@ -123,3 +125,44 @@ class TestRules:
             "filter[0].value",
         }
         assert client.get(path).json() == rule
+
+    def test_null_clears_a_field_a_rule_may_go_without_and_is_refused_for_the_others(
+        self, api: Api
+    ) -> None:
+        client = api.tenant_client()
+        rule = client.post("/v1/online_rules", json=rule_body(judge={"model": "gpt-4o"})).json()
+        path = f"/v1/online_rules/{rule['id']}"
+        assert rule["judge"] is not None and rule["daily_usd"] == 2.5
+
+        refused = problem(
+            client.patch(
+                path,
+                json={
+                    "name": None,
+                    "filter": None,
+                    "sampling": None,
+                    "metrics": None,
+                    "target": None,
+                    "enabled": None,
+                    "daily_usd": None,
+                },
+            ),
+            422,
+        )
+        assert {e["loc"]: e["type"] for e in refused["errors"]} == {
+            field: "null_not_allowed"
+            for field in ("name", "filter", "sampling", "metrics", "target", "enabled")
+        }
+        messages = {e["loc"]: e["msg"] for e in refused["errors"]}
+        assert "leave it out to keep it" in messages["name"] and "[]" in messages["filter"]
+        assert client.get(path).json() == rule
+
+        cleared = client.patch(path, json={"judge": None, "daily_usd": None, "alert": None})
+        assert cleared.status_code == 200, cleared.text
+        body = cleared.json()
+        assert body["judge"] is None and body["daily_usd"] is None and body["alert"] is None
+        assert body["name"] == rule["name"] and body["filter"] == rule["filter"]
+        assert body["enabled"] is True and body["metrics"] == rule["metrics"]
+        # An empty filter is [] (every GenAI call), not null.
+        emptied = client.patch(path, json={"filter": []})
+        assert emptied.status_code == 200 and emptied.json()["filter"] == []

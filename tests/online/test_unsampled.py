@@ -49,7 +49,9 @@ class TestUnsampled:
             "received": 1,
             "matched": 1,
             "sampled": 0,
+            "sent": 0,
             "judged": 0,
+            "errored": 0,
             "backfilled": 0,
             "skipped": {"not_sampled": 1},
         }

@@ -346,6 +346,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/evaluations/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Evaluation
+         * @description What submitting this body would cost: judge calls, tokens and dollars, per metric and
+         *     in total. Checked as a submit is (the same 422); nothing is stored, no judge is called.
+         */
+        post: operations["estimate_evaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/evaluations/{evaluation_id}": {
         parameters: {
             query?: never;
@@ -1085,7 +1106,8 @@ export interface components {
         /**
          * Backfill
          * @description What a backfill did: the kept calls it considered, through the rule's filter and
-         *     sampling; those not already judged by the rule are appended to its day and judged.
+         *     sampling; those not already judged by the rule are appended to its day and sent to its
+         *     judge. The rule's `counts` take up each kept call once, however often it is backfilled.
          */
         Backfill: {
             /**
@@ -1103,11 +1125,6 @@ export interface components {
              * @description The rule's evaluation of today, which the calls judged were appended to.
              */
             evaluation_id: string | null;
-            /**
-             * Judged
-             * @description Sampled calls appended to the rule's day, to be judged.
-             */
-            judged: number;
             /**
              * Matched
              * @description Considered calls the rule's filter takes.
@@ -1129,13 +1146,18 @@ export interface components {
              */
             sampled: number;
             /**
+             * Sent
+             * @description Sampled calls appended to the rule's day and sent to its judge.
+             */
+            sent: number;
+            /**
              * Since
              * Format: date-time
              */
             since: string;
             /**
              * Skipped
-             * @description Considered calls not judged, by reason: `not_sampled`, `over_budget`, `day_closed`.
+             * @description Considered calls not sent, by reason: `not_sampled`, `over_budget`, `day_closed`.
              */
             skipped: {
                 [key: string]: number;
@@ -1727,6 +1749,73 @@ export interface components {
             baseline: number;
             /** Candidate */
             candidate: number;
+        };
+        /**
+         * Estimate
+         * @description What a submission would cost before it runs: nothing is stored, no model is called.
+         */
+        Estimate: {
+            /**
+             * Calls
+             * @description Requests to the model, as `usage.calls` will count them.
+             */
+            calls: number;
+            /** @description A run's candidate model: one call per sample. */
+            candidate?: components["schemas"]["EstimateTotals"] | null;
+            /**
+             * Completion Tokens
+             * @description What each call's answer typically takes.
+             */
+            completion_tokens: number;
+            /** Metrics */
+            metrics: components["schemas"]["MetricEstimate"][];
+            /**
+             * Notes
+             * @description Where the figures are bounds or guesses (judge cache, unknown tokenizer, images of unknown size).
+             */
+            notes: string[];
+            /**
+             * Object
+             * @default estimate
+             * @constant
+             */
+            object?: "estimate";
+            /**
+             * Prompt Tokens
+             * @description Counted by rendering each call's prompt with the model family's tokenizer (tiktoken), images by OpenAI's tile rule.
+             */
+            prompt_tokens: number;
+            /**
+             * Usd
+             * @description From LOUPE_MODEL_PRICES; null when a model called has no price.
+             */
+            usd: number | null;
+        };
+        /**
+         * EstimateTotals
+         * @description Judge calls, tokens and dollars an estimate expects.
+         */
+        EstimateTotals: {
+            /**
+             * Calls
+             * @description Requests to the model, as `usage.calls` will count them.
+             */
+            calls: number;
+            /**
+             * Completion Tokens
+             * @description What each call's answer typically takes.
+             */
+            completion_tokens: number;
+            /**
+             * Prompt Tokens
+             * @description Counted by rendering each call's prompt with the model family's tokenizer (tiktoken), images by OpenAI's tile rule.
+             */
+            prompt_tokens: number;
+            /**
+             * Usd
+             * @description From LOUPE_MODEL_PRICES; null when a model called has no price.
+             */
+            usd: number | null;
         };
         /** Eval */
         Eval: {
@@ -2599,6 +2688,44 @@ export interface components {
             model_id?: string | null;
         };
         /**
+         * JudgeEstimate
+         * @description One judge's share of a metric: a panel's members are priced by their own models.
+         */
+        JudgeEstimate: {
+            /**
+             * Calls
+             * @description Requests to the model, as `usage.calls` will count them.
+             */
+            calls: number;
+            /**
+             * Completion Tokens
+             * @description What each call's answer typically takes.
+             */
+            completion_tokens: number;
+            /**
+             * Encoding
+             * @description The tokenizer the prompts were counted with.
+             */
+            encoding: string;
+            /** Model */
+            model: string | null;
+            /**
+             * Model Id
+             * @description The registered model; null: the server's judge.
+             */
+            model_id: string | null;
+            /**
+             * Prompt Tokens
+             * @description Counted by rendering each call's prompt with the model family's tokenizer (tiktoken), images by OpenAI's tile rule.
+             */
+            prompt_tokens: number;
+            /**
+             * Usd
+             * @description From LOUPE_MODEL_PRICES; null when a model called has no price.
+             */
+            usd: number | null;
+        };
+        /**
          * JudgeRef
          * @description Which judge scores the metric, how many times, and with whom: a model the tenant
          *     registered (POST /v1/models), K independent samples, a panel of judges.
@@ -2911,6 +3038,59 @@ export interface components {
             wilcoxon_p_value: number | null;
         };
         /**
+         * MetricEstimate
+         * @description One metric's calls: per test case, each sample of each judge makes them all.
+         */
+        MetricEstimate: {
+            /**
+             * Calls
+             * @description Requests to the model, as `usage.calls` will count them.
+             */
+            calls: number;
+            /**
+             * Completion Tokens
+             * @description What each call's answer typically takes.
+             */
+            completion_tokens: number;
+            /**
+             * Judges
+             * @description Per judge (a panel's members).
+             */
+            judges: components["schemas"]["JudgeEstimate"][];
+            /**
+             * Metric
+             * @description The metric's name (what its results are reported under).
+             */
+            metric: string;
+            /**
+             * Multiplier
+             * @description samples x members: how many times each test case is judged (shared answers such as G-Eval steps and faithfulness truths are made once per judge).
+             */
+            multiplier: number;
+            /**
+             * Panel
+             * @description `judge.panel`'s members; null without a panel.
+             */
+            panel: number | null;
+            /**
+             * Prompt Tokens
+             * @description Counted by rendering each call's prompt with the model family's tokenizer (tiktoken), images by OpenAI's tile rule.
+             */
+            prompt_tokens: number;
+            /**
+             * Samples
+             * @description `judge.samples`: judge calls on the same output.
+             */
+            samples: number;
+            /** Type */
+            type: string;
+            /**
+             * Usd
+             * @description From LOUPE_MODEL_PRICES; null when a model called has no price.
+             */
+            usd: number | null;
+        };
+        /**
          * MetricMismatch
          * @description A name both sides give to metrics of different types: not compared.
          */
@@ -3218,30 +3398,42 @@ export interface components {
         };
         /**
          * OnlineRuleUpdate
-         * @description The fields to change; those left out keep their values.
+         * @description The fields to change; those left out keep their values. `null` clears a field a rule
+         *     may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+         *     null.
          */
         OnlineRuleUpdate: {
             /** @description null: no alert; a changed alert starts with no episode. */
             alert?: components["schemas"]["AlertSettings"] | null;
-            /** Daily Usd */
+            /**
+             * Daily Usd
+             * @description null: no cap.
+             */
             daily_usd?: number | null;
             /** Enabled */
-            enabled?: boolean | null;
+            enabled?: boolean;
             /**
              * Export Endpoint
              * @description null: back to the server's endpoint.
              */
             export_endpoint?: string | null;
-            /** Filter */
-            filter?: components["schemas"]["Condition"][] | null;
+            /**
+             * Filter
+             * @description []: every GenAI call (null is refused).
+             */
+            filter?: components["schemas"]["Condition"][];
+            /** @description null: the tenant's or the server's default judge. */
             judge?: components["schemas"]["JudgeConfig"] | null;
             /** Metrics */
-            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[] | null;
+            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[];
             /** Name */
-            name?: string | null;
-            sampling?: components["schemas"]["Sampling"] | null;
-            /** Target */
-            target?: ("span" | "conversation") | null;
+            name?: string;
+            sampling?: components["schemas"]["Sampling"];
+            /**
+             * Target
+             * @enum {string}
+             */
+            target?: "span" | "conversation";
         };
         /** OutputItem */
         OutputItem: {
@@ -3582,13 +3774,18 @@ export interface components {
         RuleCounts: {
             /**
              * Backfilled
-             * @description Kept calls its backfills took up that it had not judged (counted here, not in `received`; `matched`, `sampled`, `judged` and `skipped` count them too).
+             * @description Kept calls its backfills took up, each once however often a window is backfilled, but those it had judged already (counted here, not in `received`; `matched`, `sampled`, `sent` and `skipped` count them too).
              * @default 0
              */
             backfilled?: number;
             /**
+             * Errored
+             * @description Results stored with an error instead (the judge failed after its retries, or its answer could not be read): `sent` times the metrics is `judged` plus `errored` plus the results still being judged.
+             */
+            errored: number;
+            /**
              * Judged
-             * @description Sampled calls stored as test cases and sent to its judge.
+             * @description Results its metrics stored with a score or verdict (a call sent gives one result per metric of the rule once its judge answered).
              */
             judged: number;
             /**
@@ -3606,6 +3803,11 @@ export interface components {
              * @description Matched calls its sampling chose.
              */
             sampled: number;
+            /**
+             * Sent
+             * @description Sampled calls stored as test cases and sent to its judge.
+             */
+            sent: number;
             /**
              * Skipped
              * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`.
@@ -6045,6 +6247,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    estimate_evaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvaluationCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Estimate"];
                 };
             };
             /** @description Bad Request */

@@ -39,6 +39,8 @@ from .dataset_row_messages_item import DatasetRowMessagesItem
 from .dataset_subset import DatasetSubset
 from .error_info import ErrorInfo
 from .errored_counts import ErroredCounts
+from .estimate import Estimate
+from .estimate_totals import EstimateTotals
 from .eval_ import Eval
 from .eval_create import EvalCreate
 from .eval_create_metadata_type_0 import EvalCreateMetadataType0
@@ -97,6 +99,7 @@ from .image_url_detail_type_0 import ImageUrlDetailType0
 from .image_url_part import ImageUrlPart
 from .item_side import ItemSide
 from .judge_config import JudgeConfig
+from .judge_estimate import JudgeEstimate
 from .judge_ref import JudgeRef
 from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
@@ -123,6 +126,7 @@ from .llm_accuracy_spec_rule import LlmAccuracySpecRule
 from .metric_comparison import MetricComparison
 from .metric_comparison_ci_method_type_0 import MetricComparisonCiMethodType0
 from .metric_comparison_verdict import MetricComparisonVerdict
+from .metric_estimate import MetricEstimate
 from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
 from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
@@ -137,7 +141,7 @@ from .online_rule_target import OnlineRuleTarget
 from .online_rule_trend import OnlineRuleTrend
 from .online_rule_trend_bucket import OnlineRuleTrendBucket
 from .online_rule_update import OnlineRuleUpdate
-from .online_rule_update_target_type_0 import OnlineRuleUpdateTargetType0
+from .online_rule_update_target import OnlineRuleUpdateTarget
 from .output_item import OutputItem
 from .output_item_datasource_item import OutputItemDatasourceItem
 from .output_item_results_item import OutputItemResultsItem
@@ -244,6 +248,8 @@ __all__ = (
     "DatasetSubset",
     "ErroredCounts",
     "ErrorInfo",
+    "Estimate",
+    "EstimateTotals",
     "Eval",
     "EvalCreate",
     "EvalCreateMetadataType0",
@@ -302,6 +308,7 @@ __all__ = (
     "ImageUrlPart",
     "ItemSide",
     "JudgeConfig",
+    "JudgeEstimate",
     "JudgeRef",
     "JudgeRefAggregate",
     "JudgeUsed",
@@ -328,6 +335,7 @@ __all__ = (
     "MetricComparison",
     "MetricComparisonCiMethodType0",
     "MetricComparisonVerdict",
+    "MetricEstimate",
     "MetricMismatch",
     "MetricSummary",
     "MetricSummaryCiMethodType0",
@@ -342,7 +350,7 @@ __all__ = (
     "OnlineRuleTrend",
     "OnlineRuleTrendBucket",
     "OnlineRuleUpdate",
-    "OnlineRuleUpdateTargetType0",
+    "OnlineRuleUpdateTarget",
     "OutputItem",
     "OutputItemDatasourceItem",
     "OutputItemResultsItem",

@@ -27,19 +27,20 @@ T = TypeVar("T", bound="Backfill")
 @_attrs_define
 class Backfill:
     """ What a backfill did: the kept calls it considered, through the rule's filter and
-    sampling; those not already judged by the rule are appended to its day and judged.
+    sampling; those not already judged by the rule are appended to its day and sent to its
+    judge. The rule's `counts` take up each kept call once, however often it is backfilled.
 
         Attributes:
             already_judged (int): Sampled calls the rule has judged already.
             considered (int): Kept calls received in the window (each span once).
             evaluation_id (None | str): The rule's evaluation of today, which the calls judged were appended to.
-            judged (int): Sampled calls appended to the rule's day, to be judged.
             matched (int): Considered calls the rule's filter takes.
             next_after (None | str):
             rule_id (str):
             sampled (int): Matched calls its sampling chooses.
+            sent (int): Sampled calls appended to the rule's day and sent to its judge.
             since (datetime.datetime):
-            skipped (BackfillSkipped): Considered calls not judged, by reason: `not_sampled`, `over_budget`, `day_closed`.
+            skipped (BackfillSkipped): Considered calls not sent, by reason: `not_sampled`, `over_budget`, `day_closed`.
             truncated (bool): More kept calls are in the window than one backfill considers (LOUPE_BACKFILL_MAX_CALLS,
                 10,000 by default): send `next_after` as `after` to go on.
             until (datetime.datetime):
@@ -49,11 +50,11 @@ class Backfill:
     already_judged: int
     considered: int
     evaluation_id: None | str
-    judged: int
     matched: int
     next_after: None | str
     rule_id: str
     sampled: int
+    sent: int
     since: datetime.datetime
     skipped: BackfillSkipped
     truncated: bool
@@ -74,8 +75,6 @@ class Backfill:
         evaluation_id: None | str
         evaluation_id = self.evaluation_id
 
-        judged = self.judged
-
         matched = self.matched
 
         next_after: None | str
@@ -84,6 +83,8 @@ class Backfill:
         rule_id = self.rule_id
 
         sampled = self.sampled
+
+        sent = self.sent
 
         since = self.since.isoformat()
 
@@ -102,11 +103,11 @@ class Backfill:
             "already_judged": already_judged,
             "considered": considered,
             "evaluation_id": evaluation_id,
-            "judged": judged,
             "matched": matched,
             "next_after": next_after,
             "rule_id": rule_id,
             "sampled": sampled,
+            "sent": sent,
             "since": since,
             "skipped": skipped,
             "truncated": truncated,
@@ -135,8 +136,6 @@ class Backfill:
         evaluation_id = _parse_evaluation_id(d.pop("evaluation_id"))
 
 
-        judged = d.pop("judged")
-
         matched = d.pop("matched")
 
         def _parse_next_after(data: object) -> None | str:
@@ -150,6 +149,8 @@ class Backfill:
         rule_id = d.pop("rule_id")
 
         sampled = d.pop("sampled")
+
+        sent = d.pop("sent")
 
         since = datetime.datetime.fromisoformat(d.pop("since"))
 
@@ -176,11 +177,11 @@ class Backfill:
             already_judged=already_judged,
             considered=considered,
             evaluation_id=evaluation_id,
-            judged=judged,
             matched=matched,
             next_after=next_after,
             rule_id=rule_id,
             sampled=sampled,
+            sent=sent,
             since=since,
             skipped=skipped,
             truncated=truncated,

@@ -20,7 +20,7 @@ T = TypeVar("T", bound="BackfillSkipped")
 
 @_attrs_define
 class BackfillSkipped:
-    """ Considered calls not judged, by reason: `not_sampled`, `over_budget`, `day_closed`.
+    """ Considered calls not sent, by reason: `not_sampled`, `over_budget`, `day_closed`.
 
      """
 

@@ -8,8 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.online_rule_update_target_type_0 import check_online_rule_update_target_type_0
-from ..models.online_rule_update_target_type_0 import OnlineRuleUpdateTargetType0
+from ..models.online_rule_update_target import check_online_rule_update_target
+from ..models.online_rule_update_target import OnlineRuleUpdateTarget
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -48,34 +48,38 @@ T = TypeVar("T", bound="OnlineRuleUpdate")
 
 @_attrs_define
 class OnlineRuleUpdate:
-    """ The fields to change; those left out keep their values.
+    """ The fields to change; those left out keep their values. `null` clears a field a rule
+    may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+    null.
 
         Attributes:
             alert (AlertSettings | None | Unset): null: no alert; a changed alert starts with no episode.
-            daily_usd (float | None | Unset):
-            enabled (bool | None | Unset):
+            daily_usd (float | None | Unset): null: no cap.
+            enabled (bool | Unset):
             export_endpoint (None | str | Unset): null: back to the server's endpoint.
-            filter_ (list[Condition] | None | Unset):
-            judge (JudgeConfig | None | Unset):
+            filter_ (list[Condition] | Unset): []: every GenAI call (null is refused).
+            judge (JudgeConfig | None | Unset): null: the tenant's or the server's default judge.
             metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
                 ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
                 ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
-                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset):
-            name (None | str | Unset):
-            sampling (None | Sampling | Unset):
-            target (None | OnlineRuleUpdateTargetType0 | Unset):
+                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | Unset):
+            name (str | Unset):
+            sampling (Sampling | Unset): Which matching calls are judged: a share of traces, chosen by their trace id, so
+                every
+                API process samples a trace the same way and a trace's calls are judged together.
+            target (OnlineRuleUpdateTarget | Unset):
      """
 
     alert: AlertSettings | None | Unset = UNSET
     daily_usd: float | None | Unset = UNSET
-    enabled: bool | None | Unset = UNSET
+    enabled: bool | Unset = UNSET
     export_endpoint: None | str | Unset = UNSET
-    filter_: list[Condition] | None | Unset = UNSET
+    filter_: list[Condition] | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
-    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset = UNSET
-    name: None | str | Unset = UNSET
-    sampling: None | Sampling | Unset = UNSET
-    target: None | OnlineRuleUpdateTargetType0 | Unset = UNSET
+    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | Unset = UNSET
+    name: str | Unset = UNSET
+    sampling: Sampling | Unset = UNSET
+    target: OnlineRuleUpdateTarget | Unset = UNSET
 
 
 
@@ -119,11 +123,7 @@ class OnlineRuleUpdate:
         else:
             daily_usd = self.daily_usd
 
-        enabled: bool | None | Unset
-        if isinstance(self.enabled, Unset):
-            enabled = UNSET
-        else:
-            enabled = self.enabled
+        enabled = self.enabled
 
         export_endpoint: None | str | Unset
         if isinstance(self.export_endpoint, Unset):
@@ -131,18 +131,14 @@ class OnlineRuleUpdate:
         else:
             export_endpoint = self.export_endpoint
 
-        filter_: list[dict[str, Any]] | None | Unset
-        if isinstance(self.filter_, Unset):
-            filter_ = UNSET
-        elif isinstance(self.filter_, list):
+        filter_: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.filter_, Unset):
             filter_ = []
-            for filter_type_0_item_data in self.filter_:
-                filter_type_0_item = filter_type_0_item_data.to_dict()
-                filter_.append(filter_type_0_item)
+            for filter_item_data in self.filter_:
+                filter_item = filter_item_data.to_dict()
+                filter_.append(filter_item)
 
 
-        else:
-            filter_ = self.filter_
 
         judge: dict[str, Any] | None | Unset
         if isinstance(self.judge, Unset):
@@ -152,79 +148,64 @@ class OnlineRuleUpdate:
         else:
             judge = self.judge
 
-        metrics: list[dict[str, Any]] | None | Unset
-        if isinstance(self.metrics, Unset):
-            metrics = UNSET
-        elif isinstance(self.metrics, list):
+        metrics: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.metrics, Unset):
             metrics = []
-            for metrics_type_0_item_data in self.metrics:
-                metrics_type_0_item: dict[str, Any]
-                if isinstance(metrics_type_0_item_data, ExactMatchSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ChoiceAccuracySpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, BleuSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, RougeSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, GEvalSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, FaithfulnessSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ContextualPrecisionSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ContextualRecallSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, LlmAccuracySpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, AnswerRelevancySpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ContextualRelevancySpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, TextToImageSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ImageEditingSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ImageCoherenceSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ImageHelpfulnessSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, ImageReferenceSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, PsnrSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
-                elif isinstance(metrics_type_0_item_data, SsimSpec):
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+            for metrics_item_data in self.metrics:
+                metrics_item: dict[str, Any]
+                if isinstance(metrics_item_data, ExactMatchSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ChoiceAccuracySpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, BleuSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, RougeSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, GEvalSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, FaithfulnessSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ContextualPrecisionSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ContextualRecallSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, LlmAccuracySpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, AnswerRelevancySpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ContextualRelevancySpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, TextToImageSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ImageEditingSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ImageCoherenceSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ImageHelpfulnessSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ImageReferenceSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, PsnrSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, SsimSpec):
+                    metrics_item = metrics_item_data.to_dict()
                 else:
-                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                    metrics_item = metrics_item_data.to_dict()
 
-                metrics.append(metrics_type_0_item)
+                metrics.append(metrics_item)
 
 
-        else:
-            metrics = self.metrics
 
-        name: None | str | Unset
-        if isinstance(self.name, Unset):
-            name = UNSET
-        else:
-            name = self.name
+        name = self.name
 
-        sampling: dict[str, Any] | None | Unset
-        if isinstance(self.sampling, Unset):
-            sampling = UNSET
-        elif isinstance(self.sampling, Sampling):
+        sampling: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sampling, Unset):
             sampling = self.sampling.to_dict()
-        else:
-            sampling = self.sampling
 
-        target: None | str | Unset
-        if isinstance(self.target, Unset):
-            target = UNSET
-        elif isinstance(self.target, str):
+        target: str | Unset = UNSET
+        if not isinstance(self.target, Unset):
             target = self.target
-        else:
-            target = self.target
+
 
 
         field_dict: dict[str, Any] = {}
@@ -312,15 +293,7 @@ class OnlineRuleUpdate:
         daily_usd = _parse_daily_usd(d.pop("daily_usd", UNSET))
 
 
-        def _parse_enabled(data: object) -> bool | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(bool | None | Unset, data)
-
-        enabled = _parse_enabled(d.pop("enabled", UNSET))
-
+        enabled = d.pop("enabled", UNSET)
 
         def _parse_export_endpoint(data: object) -> None | str | Unset:
             if data is None:
@@ -332,29 +305,16 @@ class OnlineRuleUpdate:
         export_endpoint = _parse_export_endpoint(d.pop("export_endpoint", UNSET))
 
 
-        def _parse_filter_(data: object) -> list[Condition] | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                filter_type_0 = []
-                _filter_type_0 = data
-                for filter_type_0_item_data in (_filter_type_0):
-                    filter_type_0_item = Condition.from_dict(filter_type_0_item_data)
+        _filter_ = d.pop("filter", UNSET)
+        filter_: list[Condition] | Unset = UNSET
+        if _filter_ is not UNSET:
+            filter_ = []
+            for filter_item_data in _filter_:
+                filter_item = Condition.from_dict(filter_item_data)
 
 
 
-                    filter_type_0.append(filter_type_0_item)
-
-                return filter_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[Condition] | None | Unset, data)
-
-        filter_ = _parse_filter_(d.pop("filter", UNSET))
+                filter_.append(filter_item)
 
 
         def _parse_judge(data: object) -> JudgeConfig | None | Unset:
@@ -377,266 +337,225 @@ class OnlineRuleUpdate:
         judge = _parse_judge(d.pop("judge", UNSET))
 
 
-        def _parse_metrics(data: object) -> list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, list):
-                    raise TypeError()
-                metrics_type_0 = []
-                _metrics_type_0 = data
-                for metrics_type_0_item_data in (_metrics_type_0):
-                    def _parse_metrics_type_0_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_0 = ExactMatchSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_0
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_1 = ChoiceAccuracySpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_1
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_2 = BleuSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_2
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_3 = RougeSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_3
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_4 = GEvalSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_4
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_5 = FaithfulnessSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_5
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_6 = ContextualPrecisionSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_6
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_7 = ContextualRecallSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_7
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_8 = LlmAccuracySpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_8
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_9 = AnswerRelevancySpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_9
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_10 = ContextualRelevancySpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_10
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_11 = TextToImageSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_11
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_12 = ImageEditingSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_12
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_13 = ImageCoherenceSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_13
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_14 = ImageHelpfulnessSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_14
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_15 = ImageReferenceSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_15
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_16 = PsnrSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_16
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
-                        try:
-                            if not isinstance(data, dict):
-                                raise TypeError()
-                            metrics_type_0_item_type_17 = SsimSpec.from_dict(data)
-
-
-
-                            return metrics_type_0_item_type_17
-                        except (TypeError, ValueError, AttributeError, KeyError):
-                            pass
+        _metrics = d.pop("metrics", UNSET)
+        metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | Unset = UNSET
+        if _metrics is not UNSET:
+            metrics = []
+            for metrics_item_data in _metrics:
+                def _parse_metrics_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
+                    try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_type_0_item_type_18 = PairwiseSpec.from_dict(data)
+                        metrics_item_type_0 = ExactMatchSpec.from_dict(data)
 
 
 
-                        return metrics_type_0_item_type_18
-
-                    metrics_type_0_item = _parse_metrics_type_0_item(metrics_type_0_item_data)
-
-                    metrics_type_0.append(metrics_type_0_item)
-
-                return metrics_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset, data)
-
-        metrics = _parse_metrics(d.pop("metrics", UNSET))
-
-
-        def _parse_name(data: object) -> None | str | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            return cast(None | str | Unset, data)
-
-        name = _parse_name(d.pop("name", UNSET))
-
-
-        def _parse_sampling(data: object) -> None | Sampling | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, dict):
-                    raise TypeError()
-                sampling_type_0 = Sampling.from_dict(data)
+                        return metrics_item_type_0
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_1 = ChoiceAccuracySpec.from_dict(data)
 
 
 
-                return sampling_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | Sampling | Unset, data)
-
-        sampling = _parse_sampling(d.pop("sampling", UNSET))
-
-
-        def _parse_target(data: object) -> None | OnlineRuleUpdateTargetType0 | Unset:
-            if data is None:
-                return data
-            if isinstance(data, Unset):
-                return data
-            try:
-                if not isinstance(data, str):
-                    raise TypeError()
-                target_type_0 = check_online_rule_update_target_type_0(data)
+                        return metrics_item_type_1
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_2 = BleuSpec.from_dict(data)
 
 
 
-                return target_type_0
-            except (TypeError, ValueError, AttributeError, KeyError):
-                pass
-            return cast(None | OnlineRuleUpdateTargetType0 | Unset, data)
+                        return metrics_item_type_2
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_3 = RougeSpec.from_dict(data)
 
-        target = _parse_target(d.pop("target", UNSET))
+
+
+                        return metrics_item_type_3
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_4 = GEvalSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_4
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_5 = FaithfulnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_5
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_6 = ContextualPrecisionSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_6
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_7 = ContextualRecallSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_7
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_8 = LlmAccuracySpec.from_dict(data)
+
+
+
+                        return metrics_item_type_8
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_9 = AnswerRelevancySpec.from_dict(data)
+
+
+
+                        return metrics_item_type_9
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_10 = ContextualRelevancySpec.from_dict(data)
+
+
+
+                        return metrics_item_type_10
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_11 = TextToImageSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_11
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_12 = ImageEditingSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_12
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_13 = ImageCoherenceSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_13
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_14 = ImageHelpfulnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_14
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_15 = ImageReferenceSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_15
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_16 = PsnrSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_16
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_17 = SsimSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_17
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_18 = PairwiseSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_18
+
+                metrics_item = _parse_metrics_item(metrics_item_data)
+
+                metrics.append(metrics_item)
+
+
+        name = d.pop("name", UNSET)
+
+        _sampling = d.pop("sampling", UNSET)
+        sampling: Sampling | Unset
+        if isinstance(_sampling,  Unset):
+            sampling = UNSET
+        else:
+            sampling = Sampling.from_dict(_sampling)
+
+
+
+
+        _target = d.pop("target", UNSET)
+        target: OnlineRuleUpdateTarget | Unset
+        if isinstance(_target,  Unset):
+            target = UNSET
+        else:
+            target = check_online_rule_update_target(_target)
+
+
 
 
         online_rule_update = cls(

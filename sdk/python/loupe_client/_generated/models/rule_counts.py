@@ -27,22 +27,29 @@ class RuleCounts:
     """ What the rule did with the spans it received, since it was created.
 
         Attributes:
-            judged (int): Sampled calls stored as test cases and sent to its judge.
+            errored (int): Results stored with an error instead (the judge failed after its retries, or its answer could not
+                be read): `sent` times the metrics is `judged` plus `errored` plus the results still being judged.
+            judged (int): Results its metrics stored with a score or verdict (a call sent gives one result per metric of the
+                rule once its judge answered).
             matched (int): Received calls its filter took.
             received (int): GenAI calls received while it was enabled.
             sampled (int): Matched calls its sampling chose.
+            sent (int): Sampled calls stored as test cases and sent to its judge.
             skipped (RuleCountsSkipped): Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`,
                 `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`,
                 `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent),
                 `image_refused` (the operator's image policy refused it), `day_closed`.
-            backfilled (int | Unset): Kept calls its backfills took up that it had not judged (counted here, not in
-                `received`; `matched`, `sampled`, `judged` and `skipped` count them too). Default: 0.
+            backfilled (int | Unset): Kept calls its backfills took up, each once however often a window is backfilled, but
+                those it had judged already (counted here, not in `received`; `matched`, `sampled`, `sent` and `skipped` count
+                them too). Default: 0.
      """
 
+    errored: int
     judged: int
     matched: int
     received: int
     sampled: int
+    sent: int
     skipped: RuleCountsSkipped
     backfilled: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -53,6 +60,8 @@ class RuleCounts:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.rule_counts_skipped import RuleCountsSkipped # noqa: PLC0415
+        errored = self.errored
+
         judged = self.judged
 
         matched = self.matched
@@ -60,6 +69,8 @@ class RuleCounts:
         received = self.received
 
         sampled = self.sampled
+
+        sent = self.sent
 
         skipped = self.skipped.to_dict()
 
@@ -69,10 +80,12 @@ class RuleCounts:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "errored": errored,
             "judged": judged,
             "matched": matched,
             "received": received,
             "sampled": sampled,
+            "sent": sent,
             "skipped": skipped,
         })
         if backfilled is not UNSET:
@@ -86,6 +99,8 @@ class RuleCounts:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.rule_counts_skipped import RuleCountsSkipped # noqa: PLC0415
         d = dict(src_dict)
+        errored = d.pop("errored")
+
         judged = d.pop("judged")
 
         matched = d.pop("matched")
@@ -93,6 +108,8 @@ class RuleCounts:
         received = d.pop("received")
 
         sampled = d.pop("sampled")
+
+        sent = d.pop("sent")
 
         skipped = RuleCountsSkipped.from_dict(d.pop("skipped"))
 
@@ -102,10 +119,12 @@ class RuleCounts:
         backfilled = d.pop("backfilled", UNSET)
 
         rule_counts = cls(
+            errored=errored,
             judged=judged,
             matched=matched,
             received=received,
             sampled=sampled,
+            sent=sent,
             skipped=skipped,
             backfilled=backfilled,
         )

@@ -127,7 +127,10 @@ def sync_detailed(
 
     Args:
         rule_id (str):
-        body (OnlineRuleUpdate): The fields to change; those left out keep their values.
+        body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
+            clears a field a rule
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+            null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -163,7 +166,10 @@ def sync(
 
     Args:
         rule_id (str):
-        body (OnlineRuleUpdate): The fields to change; those left out keep their values.
+        body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
+            clears a field a rule
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+            null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -194,7 +200,10 @@ async def asyncio_detailed(
 
     Args:
         rule_id (str):
-        body (OnlineRuleUpdate): The fields to change; those left out keep their values.
+        body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
+            clears a field a rule
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+            null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -230,7 +239,10 @@ async def asyncio(
 
     Args:
         rule_id (str):
-        body (OnlineRuleUpdate): The fields to change; those left out keep their values.
+        body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
+            clears a field a rule
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
+            null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
