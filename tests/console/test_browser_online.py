@@ -133,7 +133,9 @@ class TestRulePage:
         counters = page.locator("section.counters")
         expect(counters).to_contain_text("Received5")
         expect(counters).to_contain_text("Sampled4")
-        expect(counters).to_contain_text("Judged4")
+        expect(counters).to_contain_text("Sent to its judge4")
+        expect(counters).to_contain_text("Results judged4")
+        expect(counters).to_contain_text("Results errored0")
         # The skip reason in words, with its name.
         expect(counters.locator(".skips li")).to_have_text(
             "1 Not sampled: the rule's sampling rate left its trace out. not_sampled"
