@@ -7,6 +7,7 @@ steps, a retrieval context's truths) is counted once per judge, the first metric
 paying, as in scoring; every other call is made `samples` times by each judge of a panel.
 """
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,11 @@ CACHE_NOTE = (
     "cache is on: calls this tenant's earlier evaluations already made with the same prompt "
     "are answered from the judge cache and cost nothing, so these figures are an upper bound "
     "(metrics judged more than once skip the cache for their samples)"
+)
+REPEAT_NOTE = (
+    "some calls repeat an identical request of this evaluation: each is counted, though the "
+    "evaluation's own cache answers a repeat made after the first, so the figures are an upper "
+    "bound"
 )
 PLACEHOLDER_NOTE = (
     "prompts are rendered from the metrics' own templates; where a prompt quotes an earlier "
@@ -201,6 +207,13 @@ def _metric(
                         continue
                     made.add(key)
                     times = 1
+                elif samples * len(members) == 1:
+                    # A metric judged once uses the evaluation's cache: a request identical to
+                    # an earlier one is answered from it unless both are in flight at once.
+                    key = (member.get("model_id"), model, call.task, _canonical(call.messages))
+                    if key in made:
+                        notes.add(REPEAT_NOTE)
+                    made.add(key)
                 prompt, unknown = tokens.count_messages(call.messages, encoding, image_sizes)
                 if unknown:
                     notes.add(
@@ -247,6 +260,10 @@ def _metric(
         judges=judges if spec.uses_judge or any(j.calls for j in judges) else [],
         **_sum(judges).model_dump(),
     )
+
+
+def _canonical(messages: list[dict[str, Any]]) -> str:
+    return json.dumps(messages, sort_keys=True, separators=(",", ":"))
 
 
 def _completion(call: PlannedCall, encoding: str) -> int:

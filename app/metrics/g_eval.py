@@ -307,7 +307,7 @@ def plan(spec: GEvalSpec, case: MetricTestCase) -> list[PlannedCall]:
     """Steps (unless given; shared by every case), then the scoring call.
 
     Completions: the steps' JSON (about 25 tokens a step) and a one- or two-sentence reason
-    with the score (about 60 tokens)."""
+    with the score (about 45 tokens)."""
     calls = []
     steps = list(spec.evaluation_steps or [])
     if not steps:
@@ -322,7 +322,7 @@ def plan(spec: GEvalSpec, case: MetricTestCase) -> list[PlannedCall]:
             )
         )
     calls.append(
-        PlannedCall("g_eval_score", _score_messages(spec, case, steps), Completion(fixed=60))
+        PlannedCall("g_eval_score", _score_messages(spec, case, steps), Completion(fixed=45))
     )
     return calls
 

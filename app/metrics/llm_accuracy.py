@@ -128,7 +128,7 @@ def _rule_score(spec: LlmAccuracySpec, case: MetricTestCase) -> tuple[float, dic
 
 def plan(spec: LlmAccuracySpec, case: MetricTestCase) -> list[PlannedCall]:
     """One call, none when `rule_first` keeps the rule score (or the ROUGE rule refuses the
-    texts' length). Completion: one to three sentences of reasoning and the verdict (about 70
+    texts' length). Completion: one to three sentences of reasoning and the verdict (about 50
     tokens)."""
     if spec.rule_first:
         if spec.rule == "rouge" and length_error(
@@ -137,7 +137,7 @@ def plan(spec: LlmAccuracySpec, case: MetricTestCase) -> list[PlannedCall]:
             return []
         if _rule_score(spec, case)[0] > RULE_CUTOFF:
             return []
-    return [PlannedCall("llm_accuracy", grading_messages(case), Completion(fixed=70))]
+    return [PlannedCall("llm_accuracy", grading_messages(case), Completion(fixed=50))]
 
 
 async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:

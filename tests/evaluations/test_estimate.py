@@ -135,10 +135,11 @@ TEXT_METRICS = [
     {"type": "contextual_relevancy"},
     {"type": "pairwise", "criteria": "More precise.", "second_output": "metadata.other"},
     {"type": "llm_accuracy"},
-    # Case a's output contains its reference: the rule decides it without a judge call.
-    {"type": "llm_accuracy", "name": "rule_first", "rule_first": True},
     {"type": "exact_match"},
 ]
+# Case a's output contains its reference: the rule decides it without a judge call. (Alone: its
+# other calls are llm_accuracy's very requests, which the evaluation's cache may answer.)
+RULE_FIRST = {"type": "llm_accuracy", "name": "rule_first", "rule_first": True}
 # One image in and one out (VIEScore), then images in a document.
 GENERATED_IMAGE_METRICS = [{"type": "text_to_image"}, {"type": "image_editing"}]
 IMAGE_METRICS = [
@@ -184,16 +185,23 @@ class TestCallsExact:
         assert calls["generated_steps"] == 1 + 3
         assert calls["given_steps"] == 3
         assert calls["faithfulness"] == 2 + 3
-        assert calls["rule_first"] == 2
         assert calls["pairwise"] == 6
         assert calls["exact_match"] == 0
 
-    def test_generated_images(self, api: Api, judge: ScriptedJudge) -> None:
-        body = {"test_cases": image_cases(1), "metrics": GENERATED_IMAGE_METRICS}
+    def test_rule_first(self, api: Api, judge: ScriptedJudge) -> None:
+        body = {"test_cases": text_cases(), "metrics": [RULE_FIRST]}
+        estimate, final = estimate_then_run(api, judge, body)
+        assert_calls_match(estimate, final, judge)
+        assert estimate["calls"] == 2
+
+    @pytest.mark.parametrize("metric", GENERATED_IMAGE_METRICS, ids=lambda m: m["type"])
+    def test_generated_images(self, api: Api, judge: ScriptedJudge, metric: dict) -> None:
+        # One metric at a time: both ask the same perceptual question of the same image.
+        body = {"test_cases": image_cases(1), "metrics": [metric]}
         estimate, final = estimate_then_run(api, judge, body)
         assert_calls_match(estimate, final, judge)
         # The semantic and the perceptual call for each case.
-        assert [metric["calls"] for metric in estimate["metrics"]] == [4, 4]
+        assert estimate["calls"] == 4
 
     def test_images_in_a_document(self, api: Api, judge: ScriptedJudge) -> None:
         body = {"test_cases": image_cases(2), "metrics": IMAGE_METRICS}
@@ -232,7 +240,7 @@ class TestFigures:
         metric = estimate["metrics"][0]
         assert metric["calls"] == 1
         assert metric["prompt_tokens"] > 100
-        assert metric["completion_tokens"] == 60
+        assert metric["completion_tokens"] == 45
         # judge-model costs $2 in and $8 out per million tokens.
         expected = (metric["prompt_tokens"] * 2 + metric["completion_tokens"] * 8) / 1e6
         assert metric["usd"] == pytest.approx(expected)
@@ -256,6 +264,14 @@ class TestFigures:
         assert unpriced["usd"] is None
         assert estimate["usd"] is None
         assert any("upper bound" in note for note in estimate["notes"])
+
+    def test_a_repeated_request_is_an_upper_bound(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+        case = text_cases()[0]
+        body = {"test_cases": [case, {**case, "id": "again"}], "metrics": [TEXT_METRICS[1]]}
+        estimate = client.post("/v1/evaluations/estimate", json=body).json()
+        assert estimate["calls"] == 2
+        assert any("repeat an identical request" in note for note in estimate["notes"])
 
     def test_images_by_tile(self, api: Api, judge: ScriptedJudge) -> None:
         client = api.tenant_client()
