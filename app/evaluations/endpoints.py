@@ -198,6 +198,13 @@ MetricQuery = Annotated[str | None, Query(description="Only this metric's result
 StatusQuery = Annotated[
     ResultStatus | None, Query(description="Only passed, failed or errored results.")
 ]
+FragileQuery = Annotated[
+    bool | None,
+    Query(
+        description="true: only results judged more than once whose judgments straddle the "
+        "threshold; false: only those whose judgments agree."
+    ),
+]
 OrderQuery = Annotated[
     ResultOrder | None,
     Query(description="By score; results without one come last. Default: test case order."),
@@ -218,12 +225,21 @@ def list_evaluation_results(
     metric: MetricQuery = None,
     status: StatusQuery = None,
     order: OrderQuery = None,
+    fragile: FragileQuery = None,
 ) -> EvaluationResultList:
     """Stored results in (test case, metric) order, each with score, reason, error and logs."""
     evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     service.check_metric(evaluation, metric)
     rows = reads.result_page(
-        session, tenant, evaluation, after, limit, metric=metric, status=status, order=order
+        session,
+        tenant,
+        evaluation,
+        after,
+        limit,
+        metric=metric,
+        status=status,
+        order=order,
+        fragile=fragile,
     )
     if rows is None:
         raise ProblemError(

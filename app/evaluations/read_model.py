@@ -6,7 +6,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
-from app.evaluations import intervals
+from app.evaluations import intervals, stability
 from app.evaluations.intervals import UNIT
 from app.evaluations.kinds import DEFAULT_KIND, kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
@@ -23,6 +23,7 @@ from app.evaluations.schemas import (
 )
 from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.evaluations.schemas import TestCase as TestCaseSchema
+from app.evaluations.stability import StabilitySummary
 from app.media.links import MediaUrl, with_media_urls
 from app.models import Evaluation, Result, TestCase
 from app.stats import BoundedInterval, Bounds, clustered_spread, spread_from_sums, wilson_interval
@@ -150,6 +151,7 @@ def to_schema(
                     inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
                 ),
                 judge=_judge_used(judge),
+                stability=_stability(evaluations, evaluation, index, spec, row),
                 usage=UsageTotals(
                     calls=row.get("calls", 0),
                     failed_calls=row.get("failed_calls", 0),
@@ -276,8 +278,28 @@ def result_to_schema(result: Result) -> EvaluationResult:
         ),
         cost_usd=add_costs(result.judge_cost_usd, result.candidate_cost_usd),
         logs=result.logs or {},
+        stability=result.stability,
+        fragile=result.fragile,
         created_at=result.created_at,
     )
+
+
+def _stability(
+    evaluations: EvaluationRepository,
+    evaluation: Evaluation,
+    index: int,
+    spec: dict[str, Any],
+    row: dict[str, Any],
+) -> StabilitySummary | None:
+    choice = stability.judge_choice(spec)
+    if choice is None:
+        return None
+    ratings = None
+    if choice["panel"]:
+        ratings = stability.ratings(
+            evaluations.stabilities(evaluation, index), len(choice["panel"])
+        )
+    return stability.summary(spec, row, ratings)
 
 
 def test_case_to_schema(case: TestCase, media_url: MediaUrl) -> TestCaseSchema:

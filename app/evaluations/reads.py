@@ -42,11 +42,12 @@ def result_page(
     metric: str | None = None,
     status: str | None = None,
     order: str | None = None,
+    fragile: bool | None = None,
 ) -> Sequence[Result] | None:
     """The evaluation's results after the result `after`; `limit + 1` rows, None when `after`
     is not one of its results."""
     return _repository(session, tenant).result_page(
-        evaluation, after, limit, metric=metric, status=status, order=order
+        evaluation, after, limit, metric=metric, status=status, order=order, fragile=fragile
     )
 
 

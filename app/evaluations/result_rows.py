@@ -57,16 +57,12 @@ def result_row(
         "judge_failed_calls": result.usage.failed_calls,
         "prompt_tokens": result.usage.prompt_tokens,
         "completion_tokens": result.usage.completion_tokens,
-        "judge_cost_usd": cost_usd(
-            prices,
-            judge_model,
-            calls=usage.calls,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            cached_prompt_tokens=usage.cached_prompt_tokens,
+        "judge_cost_usd": _judge_cost(prices, judge_model, result),
+        # A judge that only failed is still the model the result's requests went to; a
+        # panel's results name each member's model.
+        "judge_model": (
+            _panel_models(result) or judge_model if usage.calls or usage.failed_calls else None
         ),
-        # A judge that only failed is still the model the result's requests went to.
-        "judge_model": judge_model if usage.calls or usage.failed_calls else None,
         "candidate_model": candidate_model if spent.calls else None,
         "candidate_calls": spent.calls,
         "candidate_failed_calls": spent.failed_calls,
@@ -80,7 +76,38 @@ def result_row(
             completion_tokens=spent.completion_tokens,
             cached_prompt_tokens=spent.cached_prompt_tokens,
         ),
+        # Judged more than once: every judgment, and whether they straddle the threshold.
+        "stability": result.stability,
+        "fragile": result.stability["fragile"] if result.stability else None,
         # Each image's original and sent sizes, next to whatever the metric logged.
         "logs": {**result.logs, "media": media} if media else result.logs,
         "created_at": utcnow(),
     }
+
+
+def _judge_cost(
+    prices: Mapping[str, ModelPrice], judge_model: str | None, result: MetricResult
+) -> float | None:
+    """The judge calls' cost, a panel's each by its member's model (None: one is unpriced)."""
+    parts = result.usage_by_model or [(judge_model, result.usage)]
+    total = 0.0
+    for model, usage in parts:
+        cost = cost_usd(
+            prices,
+            model,
+            calls=usage.calls,
+            prompt_tokens=usage.prompt_tokens,
+            completion_tokens=usage.completion_tokens,
+            cached_prompt_tokens=usage.cached_prompt_tokens,
+        )
+        if cost is None:
+            return None
+        total += cost
+    return total
+
+
+def _panel_models(result: MetricResult) -> str | None:
+    """A panel's models, as `usage?group_by=model` shows them (None: not a panel)."""
+    if not result.usage_by_model:
+        return None
+    return " + ".join(sorted({model or "?" for model, _ in result.usage_by_model}))[:256]

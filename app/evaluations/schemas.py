@@ -5,6 +5,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from app.evaluations.stability import Stability, StabilitySummary
 from app.media.parts import Content, ContextNode
 from app.metrics import MetricSpec
 from app.schemas import ListPage
@@ -204,6 +205,11 @@ class MetricSummary(ErrorBars):
     judge: JudgeUsed | None = Field(
         default=None, description="The judge this metric calls (judged metrics only)."
     )
+    stability: StabilitySummary | None = Field(
+        default=None,
+        description="A metric judged more than once (`judge.samples`, `judge.panel`): fragile "
+        "results, pass^k and the panel's agreement; null for a metric judged once.",
+    )
     usage: UsageTotals = Field(
         default_factory=UsageTotals, description="Judge usage of this metric."
     )
@@ -309,6 +315,16 @@ class EvaluationResult(BaseModel):
         description="Judge plus candidate cost in USD; null when a model used has no price."
     )
     logs: dict[str, Any]
+    stability: Stability | None = Field(
+        default=None,
+        description="A metric judged more than once: every judgment with its reason, their "
+        "spread, and `fragile`; null for a metric judged once.",
+    )
+    fragile: bool | None = Field(
+        default=None,
+        description="The judgments straddle the threshold (`?fragile=true` lists these); null "
+        "for a metric judged once.",
+    )
     created_at: datetime
 
 

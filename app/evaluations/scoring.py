@@ -8,6 +8,7 @@ and `_Scoring` holds the state its workers share while they run.
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -20,6 +21,7 @@ from app.dispatch import Turn
 from app.evaluations import judging, lifecycle
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor
+from app.evaluations.resampling import Member, measure_repeated
 from app.evaluations.result_rows import result_row, shown_media
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.judges import JudgeEndpoint, endpoint_host, get_client
@@ -45,6 +47,27 @@ class MetricJudge:
     model: str | None
     model_id: str | None
     host: str | None
+    weight: float = 1.0
+    # A panel's judges (the first also stands as the metric's judge); empty without a panel.
+    members: tuple["MetricJudge", ...] = ()
+
+
+def _judge_of(
+    session: Session, settings: Settings, tenant_id: str, chosen: dict[str, Any]
+) -> MetricJudge:
+    try:
+        endpoint, missing = judging.endpoint_for(session, tenant_id, settings, chosen)
+    except Exception as exc:  # noqa: BLE001 - a key this process cannot decrypt, a
+        # refused address: every call of the metric fails with the reason, not the job.
+        endpoint, missing = None, f"the judge cannot be called: {exc}"
+    return MetricJudge(
+        endpoint,
+        missing,
+        chosen.get("model"),
+        chosen.get("model_id"),
+        chosen.get("host"),
+        chosen.get("weight", 1.0),
+    )
 
 
 def metric_judges(
@@ -64,16 +87,12 @@ def metric_judges(
             if judging.operator_configured(settings):
                 base_url, _ = settings.judge_endpoint_values()
                 chosen["host"] = endpoint_host(base_url)
-        try:
-            endpoint, missing = judging.endpoint_for(
-                session, evaluation.tenant_id, settings, chosen
-            )
-        except Exception as exc:  # noqa: BLE001 - a key this process cannot decrypt, a
-            # refused address: every call of the metric fails with the reason, not the job.
-            endpoint, missing = None, f"the judge cannot be called: {exc}"
-        judges[index] = MetricJudge(
-            endpoint, missing, chosen.get("model"), chosen.get("model_id"), chosen.get("host")
+        judge = _judge_of(session, settings, evaluation.tenant_id, chosen)
+        members = tuple(
+            _judge_of(session, settings, evaluation.tenant_id, member)
+            for member in chosen.get("panel") or ()
         )
+        judges[index] = dataclasses.replace(judge, members=members)
     return judges
 
 
@@ -135,8 +154,19 @@ class _Scoring:
         self.scored = asyncio.Event()
 
     def _context_for(self, index: int) -> MetricContext:
-        # Metrics on one judge share a context (its in-job shared answers).
         judge = self.job.judges.get(index) or MetricJudge(None, None, None, None, None)
+        return self._context_of(judge)
+
+    def _members(self, index: int) -> list[Member]:
+        """The judges a metric judged more than once calls: its panel's, or its one judge."""
+        judge = self.job.judges.get(index) or MetricJudge(None, None, None, None, None)
+        return [
+            Member(self._context_of(each), each.model, each.model_id, each.host, each.weight)
+            for each in (judge.members or (judge,))
+        ]
+
+    def _context_of(self, judge: MetricJudge) -> MetricContext:
+        # Metrics on one judge share a context (its in-job shared answers).
         key = (judge.endpoint, judge.model, judge.model_id, judge.missing)
         ctx = self.contexts.get(key)
         if ctx is None:
@@ -204,6 +234,20 @@ class _Scoring:
         task.add_done_callback(self.writes.discard)
         await asyncio.shield(task)
 
+    async def _judged(self, spec: Any, case: MetricTestCase, index: int) -> MetricResult:
+        """The metric's result: one measure, or a judge's samples and a panel's judgments."""
+        choice = getattr(spec, "judge", None)
+        if choice is None or not choice.repeated:
+            return await measure(spec, case, self.metric_contexts[index])
+        return await measure_repeated(
+            spec,
+            case,
+            self._members(index),
+            samples=choice.samples,
+            aggregate=choice.aggregate,
+            panel=bool(choice.panel),
+        )
+
     async def _measure(self, case: MetricTestCase, index: int) -> dict[str, Any]:
         """The result row of one item: the candidate answers first in a run, then the metric."""
         job, spec = self.job, self.job.specs[index]
@@ -217,13 +261,13 @@ class _Scoring:
                 if failure is not None:
                     result = MetricResult.failure(spec.threshold, failure)
                 else:
-                    result = await measure(spec, case, self.metric_contexts[index])
+                    result = await self._judged(spec, case, index)
                 result.logs.update(predictor.logs(case.index))
                 if case.index not in self.charged:
                     self.charged.add(case.index)
                     candidate = predictor.usage(case.index)
             else:
-                result = await measure(spec, case, self.metric_contexts[index])
+                result = await self._judged(spec, case, index)
         return result_row(
             job.evaluation_id,
             case,

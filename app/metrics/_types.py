@@ -61,6 +61,10 @@ class MetricResult:
     error: MetricError | None = None
     usage: Usage = field(default_factory=Usage)
     logs: dict[str, Any] = field(default_factory=dict)
+    # Judged more than once (samples, a panel): every judgment and how far they agree.
+    stability: dict[str, Any] | None = None
+    # A panel's usage by model, each priced by its own model (None: one model, `usage`).
+    usage_by_model: list[tuple[str | None, Usage]] | None = None
 
     @classmethod
     def scored(

@@ -45,3 +45,7 @@ class MetricSummary(Base):
     )
     candidate_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
     candidate_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    # Results judged more than once whose judgments straddle the threshold, and those whose
+    # every judgment passed (pass^k).
+    fragile: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    all_passed: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)

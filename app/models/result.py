@@ -60,4 +60,8 @@ class Result(Base):
     candidate_completion_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     logs: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    # A metric judged more than once (samples, a panel): every judgment, their spread, and
+    # `fragile` (they straddle the threshold), a column so results can be filtered by it.
+    stability: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
+    fragile: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

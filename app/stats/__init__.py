@@ -11,6 +11,7 @@ from app.stats._aggregate import (
     spread_from_sums,
     wilson_interval,
 )
+from app.stats._agreement import LOW_AGREEMENT, Agreement, panel_agreement
 from app.stats._bounded import (
     MIN_BOOTSTRAP_N,
     MIN_WILSON_N,
@@ -20,8 +21,17 @@ from app.stats._bounded import (
     mean_interval,
 )
 from app.stats._paired import PairedMetric, compare_metric, holm_adjust
+from app.stats._samples import Aggregate, Judgment, Verdict, verdict, weighted_median
 
 __all__ = [
+    "LOW_AGREEMENT",
+    "Aggregate",
+    "Agreement",
+    "Judgment",
+    "Verdict",
+    "panel_agreement",
+    "verdict",
+    "weighted_median",
     "MIN_BOOTSTRAP_N",
     "MIN_WILSON_N",
     "BoundedInterval",

@@ -13,6 +13,8 @@ from app.unscoped.nul import without_nul
 
 _SUMMED = (
     "stored",
+    "fragile",
+    "all_passed",
     "passed",
     "failed",
     "errored",
@@ -201,6 +203,10 @@ class UnscopedJobRepository:
             total["passed"] += row["passed"] is True
             total["failed"] += row["passed"] is False
             total["errored"] += row["error"] is not None
+            stability = row.get("stability")
+            if stability:
+                total["fragile"] += bool(stability.get("fragile"))
+                total["all_passed"] += bool(stability.get("all_passed"))
             if row["score"] is not None:
                 total["score_sum"] += row["score"]
                 total["score_sq_sum"] += row["score"] * row["score"]

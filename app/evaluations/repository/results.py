@@ -25,6 +25,7 @@ class ResultReads(TenantScopedRepository[Evaluation]):
         metric: str | None = None,
         status: str | None = None,
         order: str | None = None,
+        fragile: bool | None = None,
     ) -> Sequence[Result] | None:
         """Results after the result `after`; `limit + 1` rows. None when `after` is not a result
         of this evaluation.
@@ -34,6 +35,8 @@ class ResultReads(TenantScopedRepository[Evaluation]):
             status: `passed`, `failed` or `errored` (as the per-metric summary counts them).
             order: `score_asc` or `score_desc`; results without a score come last. By default,
                 (test case, metric) order.
+            fragile: only results whose judgments straddle the threshold (True) or only those
+                judged more than once whose judgments agree (False).
         """
         session, evaluation_id = self.session, self.owned(evaluation).id
         statement = select(Result).where(Result.evaluation_id == evaluation_id)
@@ -45,6 +48,8 @@ class ResultReads(TenantScopedRepository[Evaluation]):
             statement = statement.where(Result.passed.is_(False))
         elif status == "errored":
             statement = statement.where(Result.error.is_not(None))
+        if fragile is not None:
+            statement = statement.where(Result.fragile.is_(fragile))
         key = (Result.test_case_index, Result.metric_index)
         if after:
             anchor = session.execute(

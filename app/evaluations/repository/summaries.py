@@ -4,7 +4,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.models import Evaluation, MetricSummary
+from app.models import Evaluation, MetricSummary, Result
 from app.repository import TenantScopedRepository
 
 
@@ -24,6 +24,8 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
                 "passed": row.passed,
                 "failed": row.failed,
                 "errored": row.errored,
+                "fragile": row.fragile,
+                "all_passed": row.all_passed,
                 "mean_score": row.score_sum / row.scored if row.scored else None,
                 "scored": row.scored,
                 "score_sum": row.score_sum,
@@ -40,4 +42,20 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
                 "candidate_cost_usd": None if row.candidate_unpriced else row.candidate_cost_usd,
             }
             for row in rows
+        ]
+
+    def stabilities(self, evaluation: Evaluation, metric_index: int) -> list[dict[str, Any]]:
+        """The `stability` of the metric's results judged more than once (a panel's agreement
+        is computed from its members' scores in them)."""
+        evaluation_id = self.owned(evaluation).id
+        return [
+            stability
+            for stability in self.session.scalars(
+                select(Result.stability).where(
+                    Result.evaluation_id == evaluation_id,
+                    Result.metric_index == metric_index,
+                    Result.stability.is_not(None),
+                )
+            )
+            if stability
         ]

@@ -1,0 +1,153 @@
+"""A metric judged more than once per test case: `samples` judge calls from each judge of its
+`panel` (or its one judge), none answered from the judge cache, aggregated into one result
+that keeps every judgment and how far they agree (`stability`).
+
+Answers that do not judge the output (a G-Eval's steps, a context's truths) are still made
+once and shared: the samples differ only where the output is judged.
+"""
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.judges import JudgeUsage as Usage
+from app.metrics import MetricContext, MetricError, MetricResult, MetricTestCase, measure
+from app.stats import Judgment, verdict
+
+
+@dataclass(frozen=True)
+class Member:
+    """One judge of the metric: its context (its client and shared answers), who it is, and
+    its weight in the aggregate."""
+
+    ctx: MetricContext
+    model: str | None
+    model_id: str | None
+    host: str | None
+    weight: float = 1.0
+
+
+async def measure_repeated(
+    spec: Any,
+    case: MetricTestCase,
+    members: Sequence[Member],
+    *,
+    samples: int,
+    aggregate: str,
+    panel: bool,
+) -> MetricResult:
+    """Every member's `samples` judgments of the case, run together, made into one result."""
+    runs = [
+        (number, sample, member)
+        for number, member in enumerate(members)
+        for sample in range(samples)
+    ]
+    results = await asyncio.gather(
+        *(measure(spec, case, dataclasses.replace(member.ctx, cache=None)) for _, _, member in runs)
+    )
+    judgments = [
+        Judgment(result.score, member.weight)
+        for (_, _, member), result in zip(runs, results, strict=True)
+    ]
+    made = verdict(judgments, spec.threshold, aggregate)  # type: ignore[arg-type]
+    stability: dict[str, Any] = {
+        "samples": samples,
+        "aggregate": aggregate,
+        "scores": [result.score for result in results],
+        "errored": sum(result.error is not None for result in results),
+        "judgments": [
+            {
+                "member": number if panel else None,
+                "sample": sample,
+                "score": result.score,
+                "passed": result.passed,
+                "reason": result.reason,
+                "error": result.error.as_dict() if result.error else None,
+            }
+            for (number, sample, _), result in zip(runs, results, strict=True)
+        ],
+        "panel": _panel(spec, members, results, samples, aggregate) if panel else None,
+    }
+    usage = Usage()
+    for result in results:
+        usage.add(result.usage)
+    by_model = _usage_by_model(runs, results) if panel else None
+    if made is None:
+        first = next(result for result in results if result.error is not None)
+        stability.update(scored=0, passed=0, spread=None, std=None, fragile=False)
+        stability["all_passed"] = False
+        failed = MetricResult.failure(
+            spec.threshold, first.error or MetricError("judge_error", "no judgment was made")
+        )
+        failed.logs = dict(first.logs)
+        failed.usage, failed.stability, failed.usage_by_model = usage, stability, by_model
+        return failed
+    stability.update(
+        scored=made.scored,
+        passed=made.passing,
+        spread=made.spread,
+        std=made.std,
+        fragile=made.fragile,
+        # pass^k: every judgment passed, none failed or errored.
+        all_passed=made.all_passed and made.scored == len(results),
+    )
+    # The judgment nearest the aggregate speaks for it: its reason and its logs.
+    nearest = min(
+        (result for result in results if result.score is not None),
+        key=lambda result: abs(result.score - made.score),  # type: ignore[operator]
+    )
+    return MetricResult(
+        score=made.score,
+        passed=made.passed,
+        threshold=spec.threshold,
+        reason=nearest.reason,
+        usage=usage,
+        logs=dict(nearest.logs),
+        stability=stability,
+        usage_by_model=by_model,
+    )
+
+
+def _panel(
+    spec: Any,
+    members: Sequence[Member],
+    results: Sequence[MetricResult],
+    samples: int,
+    aggregate: str,
+) -> list[dict[str, Any]]:
+    """Each member's own verdict over its samples, with the reason nearest to it."""
+    shown = []
+    for number, member in enumerate(members):
+        own = results[number * samples : (number + 1) * samples]
+        made = verdict([Judgment(result.score) for result in own], spec.threshold, aggregate)  # type: ignore[arg-type]
+        reason = None
+        if made is not None:
+            reason = min(
+                (result for result in own if result.score is not None),
+                key=lambda result: abs(result.score - made.score),  # type: ignore[operator]
+            ).reason
+        shown.append(
+            {
+                "member": number,
+                "model": member.model,
+                "model_id": member.model_id,
+                "host": member.host,
+                "weight": member.weight,
+                "score": made.score if made else None,
+                "passed": made.passed if made else None,
+                "reason": reason,
+                "errored": sum(result.error is not None for result in own),
+            }
+        )
+    return shown
+
+
+def _usage_by_model(
+    runs: Sequence[tuple[int, int, Member]], results: Sequence[MetricResult]
+) -> list[tuple[str | None, Usage]]:
+    totals: dict[str | None, Usage] = {}
+    for (_, _, member), result in zip(runs, results, strict=True):
+        totals.setdefault(member.model, Usage()).add(result.usage)
+    return list(totals.items())

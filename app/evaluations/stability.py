@@ -1,0 +1,119 @@
+"""What clients read of a metric judged more than once (`judge.samples`, `judge.panel`): each
+result's judgments, and per metric how many were fragile, pass^k and the panel's agreement."""
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.stats import LOW_AGREEMENT, panel_agreement
+
+
+class JudgmentOut(BaseModel):
+    """One judge call's verdict on the output."""
+
+    member: int | None = Field(description="Its panel member's place in `panel`; null: no panel.")
+    sample: int = Field(description="Which of the member's samples (from 0).")
+    score: float | None
+    passed: bool | None
+    reason: str | None
+    error: dict[str, str] | None = Field(description="Why this judgment failed (type, message).")
+
+
+class PanelMemberOut(BaseModel):
+    """A panel member's own verdict over its samples."""
+
+    member: int
+    model: str | None
+    model_id: str | None = Field(description="Its registered model; null: the server's judge.")
+    host: str | None
+    weight: float
+    score: float | None = Field(description="Its samples' aggregate.")
+    passed: bool | None
+    reason: str | None = Field(description="The reason of its sample nearest its score.")
+    errored: int
+
+
+class Stability(BaseModel):
+    """Every judgment of one output, and whether they agree on the verdict."""
+
+    samples: int = Field(description="Judge calls per member (`judge.samples`).")
+    aggregate: str = Field(description="How the score was made: median, mean or majority.")
+    scores: list[float | None] = Field(description="Every judgment's score, member by member.")
+    scored: int
+    passed: int = Field(description="Judgments that reached the threshold.")
+    errored: int
+    spread: float | None = Field(description="Highest minus lowest score.")
+    std: float | None = Field(description="Sample standard deviation of the scores.")
+    fragile: bool = Field(description="The judgments straddle the threshold: some pass, some fail.")
+    all_passed: bool = Field(description="Every judgment passed (what pass^k counts).")
+    judgments: list[JudgmentOut]
+    panel: list[PanelMemberOut] | None = Field(description="Per member; null without a panel.")
+
+
+class Agreement(BaseModel):
+    """How far a panel's members agree over the test cases they all scored."""
+
+    alpha: float | None = Field(
+        description="Krippendorff's alpha (interval level) of the members' scores; null below "
+        "two items rated by two members, or when every score is the same."
+    )
+    items: int = Field(description="Test cases scored by at least two members.")
+    raters: int
+    low: bool | None = Field(description=f"alpha below {LOW_AGREEMENT} (Krippendorff's bar).")
+
+
+class StabilitySummary(BaseModel):
+    """A metric judged more than once per test case: how often its judgments disagreed."""
+
+    samples: int
+    members: int | None = Field(description="Panel members; null without a panel.")
+    aggregate: str
+    fragile: int = Field(description="Results whose judgments straddle the threshold.")
+    all_passed: int = Field(description="Results whose every judgment passed.")
+    pass_hat_k: float | None = Field(
+        description="pass^k: `all_passed` / results with a verdict (beside `pass_rate`)."
+    )
+    agreement: Agreement | None = Field(description="The panel's; null without a panel.")
+
+
+def judge_choice(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """A stored spec's judge choice when it judges more than once, else None."""
+    choice = spec.get("judge") or {}
+    samples = choice.get("samples") or 1
+    panel = choice.get("panel") or None
+    if samples <= 1 and not panel:
+        return None
+    return {"samples": samples, "panel": panel, "aggregate": choice.get("aggregate") or "median"}
+
+
+def summary(
+    spec: dict[str, Any], row: dict[str, Any], ratings: list[list[float | None]] | None
+) -> StabilitySummary | None:
+    """The metric's stability summary from its running sums (and a panel's ratings)."""
+    choice = judge_choice(spec)
+    if choice is None:
+        return None
+    verdicts = row.get("passed", 0) + row.get("failed", 0)
+    agreement = None
+    if choice["panel"]:
+        made = panel_agreement(ratings or [[] for _ in choice["panel"]])
+        agreement = Agreement(alpha=made.alpha, items=made.items, raters=made.raters, low=made.low)
+    return StabilitySummary(
+        samples=choice["samples"],
+        members=len(choice["panel"]) if choice["panel"] else None,
+        aggregate=choice["aggregate"],
+        fragile=row.get("fragile", 0),
+        all_passed=row.get("all_passed", 0),
+        pass_hat_k=row.get("all_passed", 0) / verdicts if verdicts else None,
+        agreement=agreement,
+    )
+
+
+def ratings(stabilities: list[dict[str, Any]], members: int) -> list[list[float | None]]:
+    """Rows of the panel's members, columns of results: each member's score of each result."""
+    rows: list[list[float | None]] = [[] for _ in range(members)]
+    for stability in stabilities:
+        shown = {entry["member"]: entry.get("score") for entry in stability.get("panel") or []}
+        for member in range(members):
+            rows[member].append(shown.get(member))
+    return rows

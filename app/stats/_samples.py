@@ -1,0 +1,91 @@
+"""One output judged several times (K samples, a panel of judges): the score their aggregate
+makes, whether they agree on the verdict, and how far apart they are."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from statistics import stdev
+from typing import Literal
+
+import numpy as np
+
+Aggregate = Literal["median", "mean", "majority"]
+
+
+@dataclass(frozen=True)
+class Judgment:
+    """One judge call's verdict: its score (None when it failed) and the weight of its judge."""
+
+    score: float | None
+    weight: float = 1.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a set of judgments makes: the score, whether it passes, and how stable it is."""
+
+    score: float
+    passed: bool
+    # The scored judgments that pass and that were scored at all.
+    passing: int
+    scored: int
+    # Highest minus lowest score; the sample standard deviation (None below two scores).
+    spread: float
+    std: float | None
+
+    @property
+    def fragile(self) -> bool:
+        """True when the judgments straddle the threshold: some pass and some fail."""
+        return 0 < self.passing < self.scored
+
+    @property
+    def all_passed(self) -> bool:
+        """True when every judgment passes (pass^k counts these)."""
+        return self.passing == self.scored
+
+
+def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:
+    """The median of `values` weighted by `weights` (the usual median when weights are equal:
+    the mean of the two middle values when their weight splits exactly in half)."""
+    order = np.argsort(values, kind="stable")
+    ordered = np.asarray(values, dtype=float)[order]
+    cumulative = np.cumsum(np.asarray(weights, dtype=float)[order])
+    half = cumulative[-1] / 2
+    index = int(np.searchsorted(cumulative, half))
+    if np.isclose(cumulative[index], half) and index + 1 < len(ordered):
+        return float((ordered[index] + ordered[index + 1]) / 2)
+    return float(ordered[index])
+
+
+def verdict(judgments: Sequence[Judgment], threshold: float, how: Aggregate) -> Verdict | None:
+    """The aggregate of the scored judgments (None when none was scored).
+
+    `median` and `mean` (weighted) give the score and pass when it reaches the threshold;
+    `majority` passes when more weight passed than failed (a tie fails), its score the median
+    of the scores on the winning side, so the score and the verdict agree.
+    """
+    scored = [j for j in judgments if j.score is not None]
+    if not scored:
+        return None
+    scores = [float(j.score) for j in scored]  # type: ignore[arg-type]
+    weights = [j.weight for j in scored]
+    passing = [s >= threshold for s in scores]
+    if how == "mean":
+        score = float(np.average(scores, weights=weights))
+        passed = score >= threshold
+    elif how == "median":
+        score = weighted_median(scores, weights)
+        passed = score >= threshold
+    else:
+        for_pass = sum(w for w, p in zip(weights, passing, strict=True) if p)
+        for_fail = sum(w for w, p in zip(weights, passing, strict=True) if not p)
+        passed = for_pass > for_fail
+        side = [(s, w) for s, w, p in zip(scores, weights, passing, strict=True) if p == passed]
+        score = weighted_median([s for s, _ in side], [w for _, w in side])
+    return Verdict(
+        score=score,
+        passed=passed,
+        passing=sum(passing),
+        scored=len(scores),
+        spread=max(scores) - min(scores),
+        std=stdev(scores) if len(scores) > 1 else None,
+    )

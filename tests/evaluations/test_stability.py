@@ -1,0 +1,241 @@
+"""A judge asked more than once about the same output (issue 27): K samples per item and metric,
+fragile items where the samples straddle the threshold, and a panel of judges with its
+agreement, through the HTTP API against a scripted judge that disagrees with itself."""
+
+import json
+import re
+import threading
+from collections import defaultdict
+from typing import Any
+
+import httpx
+import krippendorff
+import numpy as np
+import pytest
+
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
+
+G_EVAL = {
+    "type": "g_eval",
+    "name": "helpful",
+    "evaluation_steps": ["Check the answer."],
+    "evaluation_params": ["input", "actual_output"],
+}
+
+
+class Disagreeing:
+    """Scores out of 10 per case (`answer <name>` in the output), per judge model, one after
+    another as the calls arrive; counts every g_eval scoring call it answers."""
+
+    def __init__(self, scores: dict[tuple[str, str], list[int]]) -> None:
+        self.scores = scores
+        self.calls: dict[tuple[str, str], int] = defaultdict(int)
+        self.lock = threading.Lock()
+
+    def __call__(self, request: dict) -> Any:
+        if task_of(request) != "g_eval_score":
+            return plausible_answer(request)
+        name = re.search(r"answer (\w+)", json.dumps(request))
+        assert name is not None
+        key = (request["model"], name.group(1))
+        with self.lock:
+            made = self.calls[key]
+            self.calls[key] += 1
+        planned = self.scores[key]
+        score = planned[made % len(planned)]
+        return {"reason": f"{key[0]} gives {name.group(1)} {score}.", "score": score}
+
+
+def cases(*names: str) -> list[dict[str, Any]]:
+    return [
+        {"id": name, "input": f"question {name}", "actual_output": f"answer {name}"}
+        for name in names
+    ]
+
+
+def evaluated(api: Api, client: httpx.Client, body: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/v1/evaluations", json=body)
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    assert final["status"] == "completed", final
+    return final
+
+
+def results(client: httpx.Client, evaluation_id: str, **params: Any) -> dict[str, dict]:
+    page = client.get(f"/v1/evaluations/{evaluation_id}/results", params={"limit": 100, **params})
+    assert page.status_code == 200, page.text
+    return {row["test_case_id"]: row for row in page.json()["data"]}
+
+
+class TestSamples:
+    def test_k_samples_make_k_calls_each_and_mark_the_straddling_item_fragile(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        model = "judge-model"
+        script = Disagreeing({(model, "steady"): [8], (model, "shaky"): [2, 8, 9]})
+        judge.script(script)
+        spec = {**G_EVAL, "judge": {"samples": 3}}
+        with api.tenant_client() as client:
+            # The judge cache is on (the default): samples are still new calls, every time.
+            for attempt in range(2):
+                final = evaluated(
+                    api, client, {"metrics": [spec], "test_cases": cases("steady", "shaky")}
+                )
+                assert script.calls[(model, "steady")] == 3 * (attempt + 1)
+                assert script.calls[(model, "shaky")] == 3 * (attempt + 1)
+            summary = final["per_metric"][0]
+            assert summary["usage"]["calls"] == 6
+            assert summary["stability"] == {
+                "samples": 3,
+                "members": None,
+                "aggregate": "median",
+                "fragile": 1,
+                "all_passed": 1,
+                "pass_hat_k": 0.5,
+                "agreement": None,
+            }
+            rows = results(client, final["id"])
+            shaky, steady = rows["shaky"], rows["steady"]
+            assert sorted(shaky["stability"]["scores"]) == [0.2, 0.8, 0.9]
+            assert shaky["score"] == pytest.approx(0.8)  # the median
+            assert shaky["passed"] is True
+            assert shaky["fragile"] is True and shaky["stability"]["passed"] == 2
+            assert shaky["stability"]["spread"] == pytest.approx(0.7)
+            assert shaky["stability"]["all_passed"] is False
+            reasons = {j["reason"] for j in shaky["stability"]["judgments"]}
+            assert reasons == {f"{model} gives shaky {n}." for n in (2, 8, 9)}
+            assert shaky["reason"] == f"{model} gives shaky 8."
+            assert shaky["usage"]["calls"] == 3
+            assert steady["fragile"] is False and steady["stability"]["all_passed"] is True
+            # Only the straddling item is listed as fragile; the others as not.
+            assert list(results(client, final["id"], fragile="true")) == ["shaky"]
+            assert list(results(client, final["id"], fragile="false")) == ["steady"]
+
+    def test_majority_and_mean_aggregate_as_asked(self, api: Api, judge: ScriptedJudge) -> None:
+        model = "judge-model"
+        script = Disagreeing({(model, "split"): [1, 6, 7, 9]})
+        judge.script(script)
+        metrics = [
+            {**G_EVAL, "name": "by_mean", "judge": {"samples": 4, "aggregate": "mean"}},
+            {**G_EVAL, "name": "by_majority", "judge": {"samples": 4, "aggregate": "majority"}},
+        ]
+        with api.tenant_client() as client:
+            final = evaluated(api, client, {"metrics": metrics, "test_cases": cases("split")})
+            by_metric = {
+                row["metric"]: row
+                for row in client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+            }
+        scores = sorted(by_metric["by_mean"]["stability"]["scores"])
+        assert by_metric["by_mean"]["score"] == pytest.approx(np.mean(scores))
+        # Three of four passed: the verdict passes, its score the median of the passing ones.
+        majority = by_metric["by_majority"]
+        assert majority["passed"] is True
+        assert majority["score"] == pytest.approx(0.7)
+        assert script.calls[(model, "split")] == 8
+
+    def test_bad_choices_are_named_in_one_answer(self, api: Api, judge: ScriptedJudge) -> None:
+        metrics = [
+            {**G_EVAL, "name": "a", "judge": {"samples": 0}},
+            {**G_EVAL, "name": "b", "judge": {"samples": 21, "aggregate": "mode"}},
+            {**G_EVAL, "name": "c", "judge": {"panel": [{"model_id": "mdl_missing"}, {}]}},
+            {**G_EVAL, "name": "d", "judge": {"panel": [{}]}},
+        ]
+        with api.tenant_client() as client:
+            response = client.post(
+                "/v1/evaluations", json={"metrics": metrics, "test_cases": cases("x")}
+            )
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"].startswith("application/problem+json")
+        fields = {error["loc"] for error in response.json()["errors"]}
+        for expected in (
+            "metrics[0].judge.samples",
+            "metrics[1].judge.samples",
+            "metrics[1].judge.aggregate",
+            "metrics[2].judge.panel[0].model_id",
+            "metrics[3].judge.panel",
+        ):
+            assert any(field.startswith(expected) for field in fields), (expected, fields)
+
+
+class TestPanel:
+    def test_two_registered_judges_give_member_scores_and_alpha(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        planned = {
+            "a": {"one": 9, "two": 3, "three": 7, "four": 2},
+            "b": {"one": 8, "two": 6, "three": 2, "four": 3},
+        }
+        script = Disagreeing(
+            {
+                (f"judge-{m}", case): [score]
+                for m, by in planned.items()
+                for case, score in by.items()
+            }
+        )
+        judge.script(script)
+        with api.tenant_client() as client:
+            ids = []
+            for member in ("a", "b"):
+                registered = client.post(
+                    "/v1/models",
+                    json={
+                        "base_url": judge.base_url,
+                        "model": f"judge-{member}",
+                        "api_key": "sk-x",
+                    },
+                )
+                assert registered.status_code == 201, registered.text
+                ids.append(registered.json()["id"])
+            spec = {
+                **G_EVAL,
+                "judge": {
+                    "panel": [{"model_id": ids[0], "weight": 1}, {"model_id": ids[1], "weight": 3}],
+                    "aggregate": "mean",
+                },
+            }
+            final = evaluated(api, client, {"metrics": [spec], "test_cases": cases(*planned["a"])})
+            rows = results(client, final["id"])
+        for name, row in rows.items():
+            members = row["stability"]["panel"]
+            assert [m["model"] for m in members] == ["judge-a", "judge-b"]
+            assert [m["score"] for m in members] == pytest.approx(
+                [planned["a"][name] / 10, planned["b"][name] / 10]
+            )
+            assert members[1]["reason"] == f"judge-b gives {name} {planned['b'][name]}."
+            weighted = (planned["a"][name] + 3 * planned["b"][name]) / 40
+            assert row["score"] == pytest.approx(weighted)
+            assert row["usage"]["calls"] == 2
+            # The members straddle the threshold exactly where one passes and one fails.
+            straddles = (planned["a"][name] >= 5) != (planned["b"][name] >= 5)
+            assert row["fragile"] is straddles
+        names = list(planned["a"])
+        matrix = np.array([[planned[m][n] / 10 for n in names] for m in ("a", "b")])
+        expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+        agreement = final["per_metric"][0]["stability"]["agreement"]
+        assert agreement["alpha"] == pytest.approx(expected)
+        assert agreement["items"] == 4 and agreement["raters"] == 2
+        assert agreement["low"] is bool(expected < 0.667)
+        assert final["per_metric"][0]["stability"]["fragile"] == 2
+
+    def test_samples_and_panel_combine(self, api: Api, judge: ScriptedJudge) -> None:
+        script = Disagreeing({("judge-c", "x"): [9, 1], ("judge-model", "x"): [8]})
+        judge.script(script)
+        with api.tenant_client() as client:
+            registered = client.post(
+                "/v1/models",
+                json={"base_url": judge.base_url, "model": "judge-c", "api_key": "sk-x"},
+            )
+            assert registered.status_code == 201, registered.text
+            # The server's own judge is a member too (no model_id).
+            spec = {
+                **G_EVAL,
+                "judge": {"samples": 2, "panel": [{"model_id": registered.json()["id"]}, {}]},
+            }
+            final = evaluated(api, client, {"metrics": [spec], "test_cases": cases("x")})
+            (row,) = results(client, final["id"]).values()
+        assert script.calls == {("judge-c", "x"): 2, ("judge-model", "x"): 2}
+        assert sorted(row["stability"]["scores"]) == [0.1, 0.8, 0.8, 0.9]
+        assert [m["model_id"] for m in row["stability"]["panel"]][1] is None
+        assert row["fragile"] is True
+        assert row["usage"]["calls"] == 4
