@@ -16,7 +16,7 @@ from app.evals.completions import generation_params as generation_params
 from app.evals.completions import input_messages as input_messages
 from app.evals.completions import sampling_used as sampling_used
 from app.files import service as files
-from app.media.ingest import ingest_contents
+from app.media.ingest import Intake, take_in
 from app.media.store import DatabaseBlobStore
 from app.metrics import (
     RenderError,
@@ -28,7 +28,7 @@ from app.metrics import (
     resolve,
 )
 from app.models import EvalDefinition, Tenant
-from app.problems import ProblemError, bad_request, format_loc, format_pointer
+from app.problems import ProblemError, bad_request, format_loc, format_pointer, invalid_request
 
 SOURCE = ["data_source", "source"]
 
@@ -248,6 +248,20 @@ def test_cases(
         lines: each row's line in its file (None: the rows came inline).
         spec: a completions run's checked `input_messages` (None for jsonl).
     """
+    cases, intake = checked_cases(definition, rows, lines, spec, settings)
+    intake.store(DatabaseBlobStore(session, tenant.id))
+    return cases
+
+
+def checked_cases(
+    definition: EvalDefinition,
+    rows: list[dict[str, Any]],
+    lines: list[int] | None,
+    spec: dict[str, Any] | None,
+    settings: Settings,
+) -> tuple[list[dict[str, Any]], Intake]:
+    """`test_cases` before anything is stored: the cases (images as the rows give them) and
+    their images taken in; a bad image is a 400 naming the field it came from."""
     image_templates = _grader_image_templates(definition)
     cases = []
     # Each media part is ingested on its own, under a location that finds its origin.
@@ -267,8 +281,7 @@ def test_cases(
             add(part, origin)
         for (position, part_index), origin in message_origins.items():
             add(case["messages"][position]["content"][part_index], origin)
-    try:
-        ingest_contents(contents, DatabaseBlobStore(session, tenant.id), settings)
-    except ProblemError as problem:
-        raise located(problem, origins) from None
-    return cases
+    intake = take_in(contents, settings)
+    if intake.errors:
+        raise located(invalid_request(intake.errors), origins)
+    return cases, intake

@@ -13,6 +13,7 @@ from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import OpenAIRoute
+from app.evals import estimate as estimates
 from app.evals import report, service
 from app.evals.repository import EvalRepository, EvalRunRepository
 from app.evals.schemas import (
@@ -32,6 +33,7 @@ from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import ProblemError, bad_request, problem_responses
+from app.usage.schemas import Estimate
 
 router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=OpenAIRoute)
 
@@ -176,6 +178,21 @@ def create_eval_run(
     lifecycle.submit(session, runtime, evaluation)
     session.commit()
     return body
+
+
+# Before POST /{eval_id}/runs/{run_id} (the legacy cancel), which would take `estimate` for a run.
+@router.post("/{eval_id}/runs/estimate", response_model=Estimate, responses=_PROBLEMS)
+def estimate_eval_run(
+    eval_id: str,
+    payload: EvalRunCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> Estimate:
+    """What creating this run would cost: its model's calls (`completions`) and its graders',
+    per criterion and in total. Checked as a run is (the same 400); nothing is stored, no model
+    is called."""
+    return estimates.estimate_run(session, tenant, eval_id, payload, runtime.settings)
 
 
 @router.get("/{eval_id}/runs", response_model=EvalRunList, responses=_PROBLEMS)

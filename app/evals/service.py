@@ -5,6 +5,7 @@ per data-source row (`metadata.item`, `metadata.sample`), one metric spec per cr
 flush but never commit.
 """
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -20,7 +21,8 @@ from app.evaluations import admission
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
-from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
+from app.media.ingest import Intake
+from app.models import CandidateModel, EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import Collected, ProblemError, bad_request, invalid_request
 from app.runtime import Runtime
 from app.telemetry import logs
@@ -151,6 +153,20 @@ def eval_schema(definition: EvalDefinition) -> Eval:
 # -- runs --------------------------------------------------------------------------------------
 
 
+@dataclass
+class CheckedRun:
+    """A valid eval-run request, read: its eval, rows, test cases and candidate model."""
+
+    definition: EvalDefinition
+    rows: list[dict[str, Any]]
+    cases: list[dict[str, Any]]
+    model_name: str | None
+    model: CandidateModel | None
+    webhook_endpoint_id: str | None
+    # The cases' images, taken in but not stored (check_run with store=False).
+    intake: Intake | None = None
+
+
 def create_run(
     session: Session,
     tenant: Tenant,
@@ -162,6 +178,67 @@ def create_run(
 
     A model name that resolves to no registered model stores the run as failed, with its error.
     """
+    checked = check_run(session, tenant, eval_id, payload, settings, store=True)
+    definition, rows, cases = checked.definition, checked.rows, checked.cases
+    model_name, model = checked.model_name, checked.model
+    webhook_endpoint_id = checked.webhook_endpoint_id
+    kind = payload.data_source.get("type")
+    # Last, once the submission is known to be valid: the tenant row stays locked until commit.
+    admission.admit(
+        session,
+        tenant,
+        settings,
+        test_cases=(len(rows), list(data_sources.SOURCE)),
+        metrics=(len(definition.specs), ["testing_criteria"]),
+    )
+    evaluation = Evaluation(
+        id=new_id("evalrun"),
+        kind=KIND,
+        tenant_id=tenant.id,
+        name=payload.name or model_name or "run",
+        metadata_=payload.metadata or {},
+        metrics=definition.specs,
+        webhook_endpoint_id=webhook_endpoint_id,
+        status="queued",
+        request_id=logs.request_id.get(),
+        total_test_cases=len(rows),
+        dispatch_attempts=1,
+    )
+    if kind == "completions" and model is None:
+        evaluation.status = "failed"
+        evaluation.completed_at = utcnow()
+        evaluation.error = {
+            "type": "model_not_found",
+            "message": f"no model named {model_name!r} is registered for this tenant; "
+            "register it with POST /v1/models (its `model` field)",
+        }
+    for case in cases:
+        case["evaluation_id"] = evaluation.id
+    EvaluationRepository(session, tenant.id).add(evaluation, cases)
+    EvalRunRepository(session, tenant.id).add(
+        EvalRun(
+            id=evaluation.id,
+            tenant_id=tenant.id,
+            eval_id=definition.id,
+            data_source=data_sources.echo(payload.data_source),
+            model=model_name,
+            model_id=model.id if model is not None else None,
+        )
+    )
+    return evaluation
+
+
+def check_run(
+    session: Session,
+    tenant: Tenant,
+    eval_id: str,
+    payload: EvalRunCreate,
+    settings: Settings,
+    *,
+    store: bool,
+) -> CheckedRun:
+    """Every problem of a run request, in one 400; for a valid one, what was read. With
+    `store`, the cases' images are stored and referenced; without, only taken in."""
     definition = get_eval_or_404(session, tenant, eval_id)
     data_source = payload.data_source
     kind = data_source.get("type")
@@ -214,56 +291,22 @@ def create_run(
     with problems.catch():
         webhook_endpoint_id = _webhook_endpoint(session, tenant, payload)
     cases: list[dict[str, Any]] = []
+    intake = None
     if rows is not None and rows_fit and (kind == "jsonl" or input_messages is not None):
         with problems.catch():
-            cases = data_sources.test_cases(
-                definition, rows, lines, input_messages, settings, session, tenant
-            )
+            if store:
+                cases = data_sources.test_cases(
+                    definition, rows, lines, input_messages, settings, session, tenant
+                )
+            else:
+                cases, intake = data_sources.checked_cases(
+                    definition, rows, lines, input_messages, settings
+                )
     problems.raise_if_any()
     assert rows is not None  # no problems: the rows were read
-    # Last, once the submission is known to be valid: the tenant row stays locked until commit.
-    admission.admit(
-        session,
-        tenant,
-        settings,
-        test_cases=(len(rows), list(data_sources.SOURCE)),
-        metrics=(len(definition.specs), ["testing_criteria"]),
+    return CheckedRun(
+        definition, rows, cases, model_name, model, webhook_endpoint_id, intake=intake
     )
-    evaluation = Evaluation(
-        id=new_id("evalrun"),
-        kind=KIND,
-        tenant_id=tenant.id,
-        name=payload.name or model_name or "run",
-        metadata_=payload.metadata or {},
-        metrics=definition.specs,
-        webhook_endpoint_id=webhook_endpoint_id,
-        status="queued",
-        request_id=logs.request_id.get(),
-        total_test_cases=len(rows),
-        dispatch_attempts=1,
-    )
-    if kind == "completions" and model is None:
-        evaluation.status = "failed"
-        evaluation.completed_at = utcnow()
-        evaluation.error = {
-            "type": "model_not_found",
-            "message": f"no model named {model_name!r} is registered for this tenant; "
-            "register it with POST /v1/models (its `model` field)",
-        }
-    for case in cases:
-        case["evaluation_id"] = evaluation.id
-    EvaluationRepository(session, tenant.id).add(evaluation, cases)
-    EvalRunRepository(session, tenant.id).add(
-        EvalRun(
-            id=evaluation.id,
-            tenant_id=tenant.id,
-            eval_id=definition.id,
-            data_source=data_sources.echo(data_source),
-            model=model_name,
-            model_id=model.id if model is not None else None,
-        )
-    )
-    return evaluation
 
 
 def _webhook_endpoint(session: Session, tenant: Tenant, payload: EvalRunCreate) -> str | None:

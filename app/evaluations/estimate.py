@@ -18,6 +18,7 @@ from app.config import Settings
 from app.evaluations import checks
 from app.evaluations.schemas import EvaluationCreate
 from app.media.images import NormalisedImage
+from app.media.store import DatabaseBlobStore, digest_of
 from app.metrics import MetricSpecBase, MetricTestCase, PlannedCall, plan
 from app.models import Tenant
 from app.problems import invalid_request
@@ -37,6 +38,10 @@ CACHE_NOTE = (
     "cache is on: calls this tenant's earlier evaluations already made with the same prompt "
     "are answered from the judge cache and cost nothing, so these figures are an upper bound "
     "(metrics judged more than once skip the cache for their samples)"
+)
+UNKNOWN_IMAGE_NOTE = (
+    "an image whose size is not known before the run is counted at the most an image costs "
+    "(1,445 tokens)"
 )
 REPEAT_NOTE = (
     "some calls repeat an identical request of this evaluation: each is counted, though the "
@@ -106,14 +111,44 @@ def metric_case(case: dict[str, Any]) -> MetricTestCase:
     )
 
 
-def sizes_of(images: dict[str, NormalisedImage]) -> ImageSizes:
-    """Image URL -> the size the judge is sent (after normalisation); None when unknown."""
+def sizes_of(
+    images: dict[str, NormalisedImage],
+    session: Session | None = None,
+    contents: Any = None,
+) -> ImageSizes:
+    """Image URL -> the size the judge is sent (after normalisation); None when unknown.
+
+    Args:
+        images: images the checks took in, by the URL the request gave.
+        contents: content holding `blob:sha256:` references (a dataset's stored rows), whose
+            sizes are read from the blob store with `session`.
+    """
+    stored: dict[str, tuple[int, int]] = {}
+    if session is not None and contents is not None:
+        digests = {digest_of(url) for url in _image_urls(contents)}
+        stored = DatabaseBlobStore(session).sizes(digest for digest in digests if digest)
 
     def size(url: str) -> tokens.ImageSize | None:
         image = images.get(url)
-        return None if image is None else tokens.ImageSize(image.sent.width, image.sent.height)
+        if image is not None:
+            return tokens.ImageSize(image.sent.width, image.sent.height)
+        known = stored.get(digest_of(url) or "")
+        return tokens.ImageSize(*known) if known else None
 
     return size
+
+
+def _image_urls(content: Any) -> list[str]:
+    """Every image part's URL in JSON content, however nested."""
+    if isinstance(content, list):
+        return [url for item in content for url in _image_urls(item)]
+    if not isinstance(content, dict):
+        return []
+    if content.get("type") == "image_url":
+        image = content.get("image_url")
+        url = image if isinstance(image, str) else (image or {}).get("url")
+        return [url] if isinstance(url, str) else []
+    return [url for value in content.values() for url in _image_urls(value)]
 
 
 def estimate(
@@ -125,6 +160,7 @@ def estimate(
     image_sizes: ImageSizes,
     cache: bool,
     notes: list[str] | None = None,
+    candidate: EstimateTotals | None = None,
 ) -> Estimate:
     """Per metric and in total, the calls, tokens and dollars of judging `cases` with `specs`.
 
@@ -142,13 +178,51 @@ def estimate(
         found.add(CACHE_NOTE)
     if any(metric.calls for metric in metrics):
         found.add(PLACEHOLDER_NOTE)
-    return Estimate(
-        calls=sum(metric.calls for metric in metrics),
-        prompt_tokens=sum(metric.prompt_tokens for metric in metrics),
-        completion_tokens=sum(metric.completion_tokens for metric in metrics),
-        usd=add_costs(*(metric.usd for metric in metrics)),
-        metrics=metrics,
-        notes=found.items,
+    total = _sum([*metrics, *([candidate] if candidate is not None else [])])
+    return Estimate(**total.model_dump(), metrics=metrics, candidate=candidate, notes=found.items)
+
+
+CANDIDATE_NOTE = (
+    "the candidate model's answers are not known before the run: each is taken to be as long "
+    "as its reference answer, for its completion tokens and for the metrics that judge it"
+)
+
+
+def candidate(
+    settings: Settings,
+    model: str | None,
+    conversations: Sequence[list[dict[str, Any]]],
+    answers: Sequence[str],
+    image_sizes: ImageSizes,
+    notes: list[str],
+) -> EstimateTotals:
+    """A run's candidate calls: one per sample, its conversation as the prompt."""
+    encoding, known = tokens.encoding_for(model)
+    tally = _Tally()
+    unknown = 0
+    for messages, answer in zip(conversations, answers, strict=True):
+        prompt, missing = tokens.count_messages(messages, encoding, image_sizes)
+        unknown += missing
+        tally.add(1, prompt, tokens.count_text(answer, encoding) + 1)
+    notes.append(CANDIDATE_NOTE)
+    if not known:
+        notes.append(
+            f"no tokenizer is known for the model {model!r}: its prompts are counted with "
+            "o200k_base (gpt-4o's)"
+        )
+    if unknown:
+        notes.append(UNKNOWN_IMAGE_NOTE)
+    return EstimateTotals(
+        calls=tally.calls,
+        prompt_tokens=tally.prompt_tokens,
+        completion_tokens=tally.completion_tokens,
+        usd=cost_usd(
+            settings.model_prices,
+            model,
+            calls=tally.calls,
+            prompt_tokens=tally.prompt_tokens,
+            completion_tokens=tally.completion_tokens,
+        ),
     )
 
 
@@ -216,10 +290,7 @@ def _metric(
                     made.add(key)
                 prompt, unknown = tokens.count_messages(call.messages, encoding, image_sizes)
                 if unknown:
-                    notes.add(
-                        "an image whose size is not known before the run is counted at the "
-                        "largest an image costs (1,445 tokens)"
-                    )
+                    notes.add(UNKNOWN_IMAGE_NOTE)
                 tally.add(times, prompt, _completion(call, encoding))
         usd = cost_usd(
             settings.model_prices,

@@ -124,6 +124,20 @@ class DatabaseBlobStore:
         return found
 
 
+    def sizes(self, digests: Iterable[str]) -> dict[str, tuple[int, int]]:
+        """(width, height) of the stored images among `digests` (their data is not read)."""
+        wanted = list(set(digests))
+        found: dict[str, tuple[int, int]] = {}
+        for start in range(0, len(wanted), 500):
+            rows = self.session.execute(
+                select(Blob.sha256, Blob.width, Blob.height).where(
+                    Blob.sha256.in_(wanted[start : start + 500])
+                )
+            )
+            found.update({digest: (width, height) for digest, width, height in rows})
+        return found
+
+
 def owned_blob(session: Session, tenant_id: str, sha256: str) -> Blob | None:
     """The blob if the tenant's own rows reference it, else None (whoever else stored it)."""
     return session.scalars(

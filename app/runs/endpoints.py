@@ -23,6 +23,7 @@ from app.problems import problem_responses
 from app.runs import checks, report, service
 from app.runs.schemas import Run, RunCreate, RunList, Sample, SampleList
 from app.runtime import Runtime
+from app.usage.schemas import Estimate
 
 router = APIRouter(
     prefix="/v1/runs",
@@ -63,6 +64,17 @@ def create_run(
     session.commit()
     headers = {"Location": f"/v1/runs/{run.id}", "Retry-After": POLL_AFTER_SECONDS}
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
+
+
+@router.post("/estimate", response_model=Estimate)
+@checked_with_tenant(checks.body_problems)
+def estimate_run(
+    payload: RunCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Estimate:
+    """What starting this run would cost: the candidate model's calls and tokens (one call per
+    sample) and the judge's, per metric and in total. Checked as a run is; nothing is stored,
+    no model is called."""
+    return service.estimate_cost(session, tenant, payload, runtime.settings)
 
 
 @router.get("", response_model=RunList)

@@ -4,10 +4,13 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
+from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.evaluations import admission
+from app.evaluations import estimate as estimates
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
+from app.metrics import MetricTestCase, parse_spec
 from app.models import Evaluation, Run, Tenant
 from app.problems import ProblemError, invalid_request
 from app.runs.checks import check, question
@@ -15,6 +18,7 @@ from app.runs.report import CLUSTER
 from app.runs.repository import RunRepository
 from app.runs.schemas import RunCreate
 from app.telemetry import logs
+from app.usage.schemas import Estimate
 
 
 def _chooser(payload: RunCreate) -> str:
@@ -93,6 +97,63 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         )
     )
     return evaluation
+
+
+def estimate_cost(
+    session: Session, tenant: Tenant, payload: RunCreate, settings: Settings
+) -> Estimate:
+    """What this run would cost: the candidate's calls (one per sample) and the judge's.
+
+    Checked as a run request is (the same 422); nothing is stored, nothing called. The
+    candidate's answers stand in as its references' length (a note says so)."""
+    checked = check(session, tenant, payload, settings)
+    if checked.errors:
+        raise invalid_request(checked.errors)
+    selected, predictions = checked.selected, checked.predictions
+    given = payload.predictions is not None
+    notes: list[str] = []
+    conversations = [row.messages for row in selected]
+    sizes = estimates.sizes_of({}, session, conversations)
+    candidate = None
+    if not given:
+        model = CandidateModelRepository(session, tenant.id).get(payload.model_id or "")
+        candidate = estimates.candidate(
+            settings,
+            model.model if model is not None else None,
+            conversations,
+            [row.answer or "" for row in selected],
+            sizes,
+            notes,
+        )
+    cases = [
+        MetricTestCase(
+            index=index,
+            id=f"{row.subset}/{row.index}",
+            input=question(row.messages),
+            actual_output=predictions.get((row.subset, row.index))
+            if given
+            else _stand_in(row.answer or ""),
+            expected_output=row.answer or "",
+            metadata={"labels": row.labels} if row.labels else None,
+        )
+        for index, row in enumerate(selected)
+    ]
+    return estimates.estimate(
+        settings,
+        [parse_spec(spec) for spec in checked.metrics],
+        cases,
+        checked.judge,
+        image_sizes=sizes,
+        cache=payload.cache,
+        notes=notes,
+        candidate=candidate,
+    )
+
+
+def _stand_in(reference: str) -> str:
+    """A candidate's answer before it is made: as many words as the reference, none of them its
+    own (so a rule deciding on the answer, `llm_recall`, is taken to ask the judge)."""
+    return " ".join(["answer"] * max(1, len(reference.split())))
 
 
 def get_or_404(session: Session, tenant: Tenant, run_id: str) -> tuple[Run, Evaluation]:
