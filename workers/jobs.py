@@ -10,7 +10,7 @@ from app.evaluations import tasks as evaluation_tasks
 from app.online import alerts as online_alerts
 from app.online import export as online_export
 from app.online import ingest as online_ingest
-from app.runtime import current
+from app.runtime import Runtime, current
 from app.tenants import repository as tenants
 from app.webhooks import tasks as webhook_tasks
 
@@ -30,11 +30,11 @@ def export_online_results(rule_id: str) -> None:
     online_export.export_results(current(), rule_id)
 
 
-def tick() -> None:
+def tick(runtime: Runtime | None = None) -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
     due webhooks, online rules' new scores and alerts, prune idempotency keys and console sign-outs
-    whose cookies have expired."""
-    runtime = current()
+    whose cookies have expired. On `runtime` (a ticker's own), else the process's current one."""
+    runtime = runtime or current()
     recovery.sweep(runtime)
     recovery.resume_lapsed(runtime)
     recovery.prune_expired(runtime)

@@ -42,7 +42,9 @@ class Ticker:
                 logger.exception("resuming unfinished evaluations failed")
         while not self._stop.wait(self.runtime.settings.tick_seconds):
             try:
-                jobs.tick()
+                # Its own runtime's upkeep, not the process's current one: an app's ticker must
+                # not tend another app's database (apps served side by side in one process).
+                jobs.tick(self.runtime)
                 if self.upkeep is not None:
                     self.upkeep()
             except REDIS_AWAY as error:
