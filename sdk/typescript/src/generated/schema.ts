@@ -239,6 +239,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/evals/{eval_id}/runs/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Eval Run
+         * @description What creating this run would cost: its model's calls (`completions`) and its graders',
+         *     per criterion and in total. Checked as a run is (the same 400); nothing is stored, no model
+         *     is called.
+         */
+        post: operations["estimate_eval_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/evals/{eval_id}/runs/{run_id}": {
         parameters: {
             query?: never;
@@ -812,6 +834,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/runs/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Estimate Run
+         * @description What starting this run would cost: the candidate model's calls and tokens (one call per
+         *     sample) and the judge's, per metric and in total. Checked as a run is; nothing is stored,
+         *     no model is called.
+         */
+        post: operations["estimate_run"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs/{run_id}": {
         parameters: {
             query?: never;
@@ -1009,6 +1053,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * Agreement
+         * @description How far a panel's members agree over the test cases they all scored.
+         */
+        Agreement: {
+            /**
+             * Alpha
+             * @description Krippendorff's alpha (interval level) of the members' scores; null below two items rated by two members, or when every score is the same.
+             */
+            alpha: number | null;
+            /**
+             * Items
+             * @description Test cases scored by at least two members.
+             */
+            items: number;
+            /**
+             * Low
+             * @description alpha below 0.667 (Krippendorff's bar).
+             */
+            low: boolean | null;
+            /** Raters */
+            raters: number;
+        };
         /** Alert */
         Alert: {
             /**
@@ -2202,6 +2269,11 @@ export interface components {
              */
             created_at: string;
             error: components["schemas"]["ErrorInfo"] | null;
+            /**
+             * Fragile
+             * @description The judgments straddle the threshold (`?fragile=true` lists these); null for a metric judged once.
+             */
+            fragile?: boolean | null;
             /** Id */
             id: string;
             /** Logs */
@@ -2222,6 +2294,8 @@ export interface components {
             reason: string | null;
             /** Score */
             score: number | null;
+            /** @description A metric judged more than once: every judgment with its reason, their spread, and `fragile`; null for a metric judged once. */
+            stability?: components["schemas"]["Stability"] | null;
             /** Test Case Id */
             test_case_id: string;
             /** Test Case Index */
@@ -2776,6 +2850,35 @@ export interface components {
              */
             model_id: string | null;
         };
+        /**
+         * JudgmentOut
+         * @description One judge call's verdict on the output.
+         */
+        JudgmentOut: {
+            /**
+             * Error
+             * @description Why this judgment failed (type, message).
+             */
+            error: {
+                [key: string]: string;
+            } | null;
+            /**
+             * Member
+             * @description Its panel member's place in `panel`; null: no panel.
+             */
+            member: number | null;
+            /** Passed */
+            passed: boolean | null;
+            /** Reason */
+            reason: string | null;
+            /**
+             * Sample
+             * @description Which of the member's samples (from 0).
+             */
+            sample: number;
+            /** Score */
+            score: number | null;
+        };
         /** ListPage[EvalRunObject] */
         ListPage_EvalRunObject_: {
             /** Data */
@@ -3168,6 +3271,8 @@ export interface components {
              * @description `pairwise` only: results whose two judge orders disagreed (position bias).
              */
             position_inconsistent?: number | null;
+            /** @description A metric judged more than once (`judge.samples`, `judge.panel`): fragile results, pass^k and the panel's agreement; null for a metric judged once. */
+            stability?: components["schemas"]["StabilitySummary"] | null;
             /**
              * Std
              * @description Sample standard deviation (n − 1); null below 2.
@@ -3234,6 +3339,11 @@ export interface components {
              * @description The rule's evaluation of that day, readable as any evaluation (`GET /v1/evaluations/{evaluation_id}`, its `test_cases` and `results`).
              */
             evaluation_id: string;
+            /**
+             * Fragile
+             * @description The judgments straddle the threshold (`?fragile=true` lists these); null for a metric judged once.
+             */
+            fragile?: boolean | null;
             /** Id */
             id: string;
             /** Logs */
@@ -3259,6 +3369,8 @@ export interface components {
              * @description The judged span's id (16 hex digits).
              */
             span_id: string | null;
+            /** @description A metric judged more than once: every judgment with its reason, their spread, and `fragile`; null for a metric judged once. */
+            stability?: components["schemas"]["Stability"] | null;
             /** @description The judged call as its test case (`test_case_id` is the span id): the last user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the trace's retrieved documents as `retrieval_context`. */
             test_case?: components["schemas"]["TestCase"] | null;
             /** Test Case Id */
@@ -3547,6 +3659,39 @@ export interface components {
              * @default 1
              */
             weight?: number;
+        };
+        /**
+         * PanelMemberOut
+         * @description A panel member's own verdict over its samples.
+         */
+        PanelMemberOut: {
+            /** Errored */
+            errored: number;
+            /** Host */
+            host: string | null;
+            /** Member */
+            member: number;
+            /** Model */
+            model: string | null;
+            /**
+             * Model Id
+             * @description Its registered model; null: the server's judge.
+             */
+            model_id: string | null;
+            /** Passed */
+            passed: boolean | null;
+            /**
+             * Reason
+             * @description The reason of its sample nearest its score.
+             */
+            reason: string | null;
+            /**
+             * Score
+             * @description Its samples' aggregate.
+             */
+            score: number | null;
+            /** Weight */
+            weight: number;
         };
         /** Prediction */
         Prediction: {
@@ -4061,6 +4206,95 @@ export interface components {
              * @enum {string}
              */
             type: "ssim";
+        };
+        /**
+         * Stability
+         * @description Every judgment of one output, and whether they agree on the verdict.
+         */
+        Stability: {
+            /**
+             * Aggregate
+             * @description How the score was made: median, mean or majority.
+             */
+            aggregate: string;
+            /**
+             * All Passed
+             * @description Every judgment passed (what pass^k counts).
+             */
+            all_passed: boolean;
+            /** Errored */
+            errored: number;
+            /**
+             * Fragile
+             * @description The judgments straddle the threshold: some pass, some fail.
+             */
+            fragile: boolean;
+            /** Judgments */
+            judgments: components["schemas"]["JudgmentOut"][];
+            /**
+             * Panel
+             * @description Per member; null without a panel.
+             */
+            panel: components["schemas"]["PanelMemberOut"][] | null;
+            /**
+             * Passed
+             * @description Judgments that reached the threshold.
+             */
+            passed: number;
+            /**
+             * Samples
+             * @description Judge calls per member (`judge.samples`).
+             */
+            samples: number;
+            /** Scored */
+            scored: number;
+            /**
+             * Scores
+             * @description Every judgment's score, member by member.
+             */
+            scores: (number | null)[];
+            /**
+             * Spread
+             * @description Highest minus lowest score.
+             */
+            spread: number | null;
+            /**
+             * Std
+             * @description Sample standard deviation of the scores.
+             */
+            std: number | null;
+        };
+        /**
+         * StabilitySummary
+         * @description A metric judged more than once per test case: how often its judgments disagreed.
+         */
+        StabilitySummary: {
+            /** Aggregate */
+            aggregate: string;
+            /** @description The panel's; null without a panel. */
+            agreement: components["schemas"]["Agreement"] | null;
+            /**
+             * All Passed
+             * @description Results whose every judgment passed.
+             */
+            all_passed: number;
+            /**
+             * Fragile
+             * @description Results whose judgments straddle the threshold.
+             */
+            fragile: number;
+            /**
+             * Members
+             * @description Panel members; null without a panel.
+             */
+            members: number | null;
+            /**
+             * Pass Hat K
+             * @description pass^k: `all_passed` / results with a verdict (beside `pass_rate`).
+             */
+            pass_hat_k: number | null;
+            /** Samples */
+            samples: number;
         };
         /**
          * StoredDataSourceConfig
@@ -5745,6 +5979,81 @@ export interface operations {
             };
         };
     };
+    estimate_eval_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eval_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EvalRunCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Estimate"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     retrieve_eval_run: {
         parameters: {
             query?: never;
@@ -6679,6 +6988,8 @@ export interface operations {
                 status?: ("passed" | "failed" | "errored") | null;
                 /** @description By score; results without one come last. Default: test case order. */
                 order?: ("score_asc" | "score_desc") | null;
+                /** @description true: only results judged more than once whose judgments straddle the threshold; false: only those whose judgments agree. */
+                fragile?: boolean | null;
             };
             header?: never;
             path: {
@@ -8915,6 +9226,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Run"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    estimate_run: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RunCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Estimate"];
                 };
             };
             /** @description Bad Request */

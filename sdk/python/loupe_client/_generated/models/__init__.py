@@ -1,5 +1,6 @@
 """ Contains all the data models used in inputs/outputs """
 
+from .agreement import Agreement
 from .alert import Alert
 from .alert_settings import AlertSettings
 from .answer_relevancy_spec import AnswerRelevancySpec
@@ -103,6 +104,8 @@ from .judge_estimate import JudgeEstimate
 from .judge_ref import JudgeRef
 from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
+from .judgment_out import JudgmentOut
+from .judgment_out_error_type_0 import JudgmentOutErrorType0
 from .list_comparison_items_direction_type_0 import ListComparisonItemsDirectionType0
 from .list_eval_runs_order import ListEvalRunsOrder
 from .list_eval_runs_status_type_0 import ListEvalRunsStatusType0
@@ -150,6 +153,7 @@ from .output_item_status import OutputItemStatus
 from .pairwise_spec import PairwiseSpec
 from .pairwise_spec_evaluation_params_item import PairwiseSpecEvaluationParamsItem
 from .panel_member import PanelMember
+from .panel_member_out import PanelMemberOut
 from .prediction import Prediction
 from .problem import Problem
 from .psnr_spec import PsnrSpec
@@ -180,6 +184,8 @@ from .sample_list import SampleList
 from .sample_scores import SampleScores
 from .sampling import Sampling
 from .ssim_spec import SsimSpec
+from .stability import Stability
+from .stability_summary import StabilitySummary
 from .stored_data_source_config import StoredDataSourceConfig
 from .stored_data_source_config_metadata_type_0 import StoredDataSourceConfigMetadataType0
 from .stored_data_source_config_type import StoredDataSourceConfigType
@@ -209,6 +215,7 @@ from .webhook_endpoint_list import WebhookEndpointList
 from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
 
 __all__ = (
+    "Agreement",
     "Alert",
     "AlertSettings",
     "AnswerRelevancySpec",
@@ -312,6 +319,8 @@ __all__ = (
     "JudgeRef",
     "JudgeRefAggregate",
     "JudgeUsed",
+    "JudgmentOut",
+    "JudgmentOutErrorType0",
     "ListComparisonItemsDirectionType0",
     "ListEvalRunsOrder",
     "ListEvalRunsStatusType0",
@@ -359,6 +368,7 @@ __all__ = (
     "PairwiseSpec",
     "PairwiseSpecEvaluationParamsItem",
     "PanelMember",
+    "PanelMemberOut",
     "Prediction",
     "Problem",
     "PsnrSpec",
@@ -389,6 +399,8 @@ __all__ = (
     "SampleScores",
     "Sampling",
     "SsimSpec",
+    "Stability",
+    "StabilitySummary",
     "StoredDataSourceConfig",
     "StoredDataSourceConfigMetadataType0",
     "StoredDataSourceConfigType",

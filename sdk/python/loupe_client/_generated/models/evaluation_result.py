@@ -16,6 +16,7 @@ import datetime
 if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
   from ..models.evaluation_result_logs import EvaluationResultLogs
+  from ..models.stability import Stability
   from ..models.usage_totals import UsageTotals
 
 
@@ -45,7 +46,11 @@ class EvaluationResult:
             type_ (str):
             usage (UsageTotals):
             candidate_usage (UsageTotals | Unset):
+            fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
+                metric judged once.
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
+            stability (None | Stability | Unset): A metric judged more than once: every judgment with its reason, their
+                spread, and `fragile`; null for a metric judged once.
      """
 
     cost_usd: float | None
@@ -63,7 +68,9 @@ class EvaluationResult:
     type_: str
     usage: UsageTotals
     candidate_usage: UsageTotals | Unset = UNSET
+    fragile: bool | None | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
+    stability: None | Stability | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -73,6 +80,7 @@ class EvaluationResult:
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
+        from ..models.stability import Stability # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         cost_usd: float | None
         cost_usd = self.cost_usd
@@ -115,7 +123,21 @@ class EvaluationResult:
         if not isinstance(self.candidate_usage, Unset):
             candidate_usage = self.candidate_usage.to_dict()
 
+        fragile: bool | None | Unset
+        if isinstance(self.fragile, Unset):
+            fragile = UNSET
+        else:
+            fragile = self.fragile
+
         object_ = self.object_
+
+        stability: dict[str, Any] | None | Unset
+        if isinstance(self.stability, Unset):
+            stability = UNSET
+        elif isinstance(self.stability, Stability):
+            stability = self.stability.to_dict()
+        else:
+            stability = self.stability
 
 
         field_dict: dict[str, Any] = {}
@@ -138,8 +160,12 @@ class EvaluationResult:
         })
         if candidate_usage is not UNSET:
             field_dict["candidate_usage"] = candidate_usage
+        if fragile is not UNSET:
+            field_dict["fragile"] = fragile
         if object_ is not UNSET:
             field_dict["object"] = object_
+        if stability is not UNSET:
+            field_dict["stability"] = stability
 
         return field_dict
 
@@ -149,6 +175,7 @@ class EvaluationResult:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
+        from ..models.stability import Stability # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
         def _parse_cost_usd(data: object) -> float | None:
@@ -244,9 +271,39 @@ class EvaluationResult:
 
 
 
+        def _parse_fragile(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        fragile = _parse_fragile(d.pop("fragile", UNSET))
+
+
         object_ = cast(Literal['evaluation.result'] | Unset , d.pop("object", UNSET))
         if object_ != 'evaluation.result'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
+
+        def _parse_stability(data: object) -> None | Stability | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                stability_type_0 = Stability.from_dict(data)
+
+
+
+                return stability_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Stability | Unset, data)
+
+        stability = _parse_stability(d.pop("stability", UNSET))
+
 
         evaluation_result = cls(
             cost_usd=cost_usd,
@@ -264,7 +321,9 @@ class EvaluationResult:
             type_=type_,
             usage=usage,
             candidate_usage=candidate_usage,
+            fragile=fragile,
             object_=object_,
+            stability=stability,
         )
 
 

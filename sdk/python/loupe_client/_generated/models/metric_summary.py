@@ -16,6 +16,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.clustered_error import ClusteredError
   from ..models.judge_used import JudgeUsed
+  from ..models.stability_summary import StabilitySummary
   from ..models.usage_totals import UsageTotals
 
 
@@ -55,6 +56,8 @@ class MetricSummary:
             judge (JudgeUsed | None | Unset): The judge this metric calls (judged metrics only).
             position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
                 bias).
+            stability (None | StabilitySummary | Unset): A metric judged more than once (`judge.samples`, `judge.panel`):
+                fragile results, pass^k and the panel's agreement; null for a metric judged once.
             usage (UsageTotals | Unset):
      """
 
@@ -77,6 +80,7 @@ class MetricSummary:
     interval_note: None | str | Unset = UNSET
     judge: JudgeUsed | None | Unset = UNSET
     position_inconsistent: int | None | Unset = UNSET
+    stability: None | StabilitySummary | Unset = UNSET
     usage: UsageTotals | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -87,6 +91,7 @@ class MetricSummary:
     def to_dict(self) -> dict[str, Any]:
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
+        from ..models.stability_summary import StabilitySummary # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         ci95: list[float] | None
         if isinstance(self.ci95, list):
@@ -168,6 +173,14 @@ class MetricSummary:
         else:
             position_inconsistent = self.position_inconsistent
 
+        stability: dict[str, Any] | None | Unset
+        if isinstance(self.stability, Unset):
+            stability = UNSET
+        elif isinstance(self.stability, StabilitySummary):
+            stability = self.stability.to_dict()
+        else:
+            stability = self.stability
+
         usage: dict[str, Any] | Unset = UNSET
         if not isinstance(self.usage, Unset):
             usage = self.usage.to_dict()
@@ -201,6 +214,8 @@ class MetricSummary:
             field_dict["judge"] = judge
         if position_inconsistent is not UNSET:
             field_dict["position_inconsistent"] = position_inconsistent
+        if stability is not UNSET:
+            field_dict["stability"] = stability
         if usage is not UNSET:
             field_dict["usage"] = usage
 
@@ -212,6 +227,7 @@ class MetricSummary:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
+        from ..models.stability_summary import StabilitySummary # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
         def _parse_ci95(data: object) -> list[float] | None:
@@ -374,6 +390,26 @@ class MetricSummary:
         position_inconsistent = _parse_position_inconsistent(d.pop("position_inconsistent", UNSET))
 
 
+        def _parse_stability(data: object) -> None | StabilitySummary | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                stability_type_0 = StabilitySummary.from_dict(data)
+
+
+
+                return stability_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | StabilitySummary | Unset, data)
+
+        stability = _parse_stability(d.pop("stability", UNSET))
+
+
         _usage = d.pop("usage", UNSET)
         usage: UsageTotals | Unset
         if isinstance(_usage,  Unset):
@@ -404,6 +440,7 @@ class MetricSummary:
             interval_note=interval_note,
             judge=judge,
             position_inconsistent=position_inconsistent,
+            stability=stability,
             usage=usage,
         )
 

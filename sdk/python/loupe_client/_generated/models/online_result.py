@@ -16,6 +16,7 @@ import datetime
 if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
   from ..models.online_result_logs import OnlineResultLogs
+  from ..models.stability import Stability
   from ..models.test_case import TestCase
   from ..models.usage_totals import UsageTotals
 
@@ -52,7 +53,11 @@ class OnlineResult:
             type_ (str):
             usage (UsageTotals):
             candidate_usage (UsageTotals | Unset):
+            fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
+                metric judged once.
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
+            stability (None | Stability | Unset): A metric judged more than once: every judgment with its reason, their
+                spread, and `fragile`; null for a metric judged once.
             test_case (None | TestCase | Unset): The judged call as its test case (`test_case_id` is the span id): the last
                 user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the trace's
                 retrieved documents as `retrieval_context`.
@@ -77,7 +82,9 @@ class OnlineResult:
     type_: str
     usage: UsageTotals
     candidate_usage: UsageTotals | Unset = UNSET
+    fragile: bool | None | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
+    stability: None | Stability | Unset = UNSET
     test_case: None | TestCase | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -88,6 +95,7 @@ class OnlineResult:
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
+        from ..models.stability import Stability # noqa: PLC0415
         from ..models.test_case import TestCase # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         cost_usd: float | None
@@ -142,7 +150,21 @@ class OnlineResult:
         if not isinstance(self.candidate_usage, Unset):
             candidate_usage = self.candidate_usage.to_dict()
 
+        fragile: bool | None | Unset
+        if isinstance(self.fragile, Unset):
+            fragile = UNSET
+        else:
+            fragile = self.fragile
+
         object_ = self.object_
+
+        stability: dict[str, Any] | None | Unset
+        if isinstance(self.stability, Unset):
+            stability = UNSET
+        elif isinstance(self.stability, Stability):
+            stability = self.stability.to_dict()
+        else:
+            stability = self.stability
 
         test_case: dict[str, Any] | None | Unset
         if isinstance(self.test_case, Unset):
@@ -177,8 +199,12 @@ class OnlineResult:
         })
         if candidate_usage is not UNSET:
             field_dict["candidate_usage"] = candidate_usage
+        if fragile is not UNSET:
+            field_dict["fragile"] = fragile
         if object_ is not UNSET:
             field_dict["object"] = object_
+        if stability is not UNSET:
+            field_dict["stability"] = stability
         if test_case is not UNSET:
             field_dict["test_case"] = test_case
 
@@ -190,6 +216,7 @@ class OnlineResult:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
+        from ..models.stability import Stability # noqa: PLC0415
         from ..models.test_case import TestCase # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
@@ -312,9 +339,39 @@ class OnlineResult:
 
 
 
+        def _parse_fragile(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        fragile = _parse_fragile(d.pop("fragile", UNSET))
+
+
         object_ = cast(Literal['evaluation.result'] | Unset , d.pop("object", UNSET))
         if object_ != 'evaluation.result'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
+
+        def _parse_stability(data: object) -> None | Stability | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                stability_type_0 = Stability.from_dict(data)
+
+
+
+                return stability_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Stability | Unset, data)
+
+        stability = _parse_stability(d.pop("stability", UNSET))
+
 
         def _parse_test_case(data: object) -> None | TestCase | Unset:
             if data is None:
@@ -356,7 +413,9 @@ class OnlineResult:
             type_=type_,
             usage=usage,
             candidate_usage=candidate_usage,
+            fragile=fragile,
             object_=object_,
+            stability=stability,
             test_case=test_case,
         )
 

@@ -27,6 +27,7 @@ def _get_kwargs(
     metric: None | str | Unset = UNSET,
     status: ListEvaluationResultsStatusType0 | None | Unset = UNSET,
     order: ListEvaluationResultsOrderType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -68,6 +69,13 @@ def _get_kwargs(
     else:
         json_order = order
     params["order"] = json_order
+
+    json_fragile: bool | None | Unset
+    if isinstance(fragile, Unset):
+        json_fragile = UNSET
+    else:
+        json_fragile = fragile
+    params["fragile"] = json_fragile
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -165,6 +173,7 @@ def sync_detailed(
     metric: None | str | Unset = UNSET,
     status: ListEvaluationResultsStatusType0 | None | Unset = UNSET,
     order: ListEvaluationResultsOrderType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> Response[EvaluationResultList | Problem]:
     """ List Evaluation Results
@@ -180,6 +189,8 @@ def sync_detailed(
             results.
         order (ListEvaluationResultsOrderType0 | None | Unset): By score; results without one come
             last. Default: test case order.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -197,6 +208,7 @@ limit=limit,
 metric=metric,
 status=status,
 order=order,
+fragile=fragile,
 
     )
 
@@ -215,6 +227,7 @@ def sync(
     metric: None | str | Unset = UNSET,
     status: ListEvaluationResultsStatusType0 | None | Unset = UNSET,
     order: ListEvaluationResultsOrderType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> EvaluationResultList | Problem | None:
     """ List Evaluation Results
@@ -230,6 +243,8 @@ def sync(
             results.
         order (ListEvaluationResultsOrderType0 | None | Unset): By score; results without one come
             last. Default: test case order.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -248,6 +263,7 @@ limit=limit,
 metric=metric,
 status=status,
 order=order,
+fragile=fragile,
 
     ).parsed
 
@@ -260,6 +276,7 @@ async def asyncio_detailed(
     metric: None | str | Unset = UNSET,
     status: ListEvaluationResultsStatusType0 | None | Unset = UNSET,
     order: ListEvaluationResultsOrderType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> Response[EvaluationResultList | Problem]:
     """ List Evaluation Results
@@ -275,6 +292,8 @@ async def asyncio_detailed(
             results.
         order (ListEvaluationResultsOrderType0 | None | Unset): By score; results without one come
             last. Default: test case order.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -292,6 +311,7 @@ limit=limit,
 metric=metric,
 status=status,
 order=order,
+fragile=fragile,
 
     )
 
@@ -310,6 +330,7 @@ async def asyncio(
     metric: None | str | Unset = UNSET,
     status: ListEvaluationResultsStatusType0 | None | Unset = UNSET,
     order: ListEvaluationResultsOrderType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> EvaluationResultList | Problem | None:
     """ List Evaluation Results
@@ -325,6 +346,8 @@ async def asyncio(
             results.
         order (ListEvaluationResultsOrderType0 | None | Unset): By score; results without one come
             last. Default: test case order.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -343,5 +366,6 @@ limit=limit,
 metric=metric,
 status=status,
 order=order,
+fragile=fragile,
 
     )).parsed
