@@ -13,8 +13,14 @@ def compare(
     fail_on: list[str] = typer.Option(
         [],
         "--fail-on",
-        help="Exit 1 when a compared metric regressed, or (errored) when the candidate has more "
-        "errored items than the baseline; repeat for both (default: regressed).",
+        help="Exit 1 when a compared metric regressed, (errored) when the candidate has more "
+        "errored items than the baseline, or (fragile) when the candidate has fragile items "
+        "(judgments straddling the threshold); repeat for several (default: regressed).",
+    ),
+    exclude_fragile: bool = typer.Option(
+        False,
+        "--exclude-fragile",
+        help="Set aside the items fragile on either side from the comparison (still counted).",
     ),
     accept_settings_change: bool = typer.Option(
         False,
@@ -50,4 +56,6 @@ def compare(
         command += ["--fail-on", verdict]
     if accept_settings_change:
         command.append("--accept-settings-change")
+    if exclude_fragile:
+        command.append("--exclude-fragile")
     raise typer.Exit(client_main(command))

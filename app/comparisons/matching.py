@@ -9,6 +9,7 @@ from app.comparisons.repository import ComparisonRepository
 from app.comparisons.schemas import (
     ComparisonCreate,
     Direction,
+    FragileCounts,
     MetricMismatch,
     Unmatched,
     UnmatchedItem,
@@ -19,20 +20,43 @@ from app.problems import ProblemError, field_error
 # Unmatched items listed in a comparison; the counts cover all of them.
 MAX_UNMATCHED_LISTED = 100
 
-# (score, passed) per test-case id, per metric name.
-SideScores = dict[str, dict[str, tuple[float | None, bool | None]]]
+# (score, passed, fragile) per test-case id, per metric name; fragile is None for a result
+# judged once.
+Scored = tuple[float | None, bool | None, bool | None]
+SideScores = dict[str, dict[str, Scored]]
 
 
 def _by_metric(rows: Sequence[Any]) -> tuple[SideScores, set[str]]:
-    """(score, passed) per test-case id per metric, and the ids that name more than one case
-    (evaluations stored before such ids were refused at submit)."""
+    """(score, passed, fragile) per test-case id per metric, and the ids that name more than
+    one case (evaluations stored before such ids were refused at submit)."""
     found: SideScores = defaultdict(dict)
     repeated: set[str] = set()
-    for case_id, metric, score, passed in rows:
+    for case_id, metric, score, passed, fragile in rows:
         if case_id in found[metric]:
             repeated.add(case_id)
-        found[metric][case_id] = (score, passed)
+        found[metric][case_id] = (score, passed, fragile)
     return found, repeated
+
+
+def set_aside_fragile(
+    base: dict[str, Scored], cand: dict[str, Scored], exclude: bool
+) -> tuple[dict[str, Scored], dict[str, Scored], FragileCounts]:
+    """One metric's two sides with the matched items fragile on either side left out when
+    `exclude`, and the counts: matched items fragile per side, and those set aside."""
+    matched = base.keys() & cand.keys()
+    on_base = {case_id for case_id in matched if base[case_id][2]}
+    on_cand = {case_id for case_id in matched if cand[case_id][2]}
+    fragile = on_base | on_cand
+    counts = FragileCounts(
+        baseline=len(on_base), candidate=len(on_cand), set_aside=len(fragile) if exclude else 0
+    )
+    if not exclude or not fragile:
+        return base, cand, counts
+    return (
+        {case_id: scored for case_id, scored in base.items() if case_id not in fragile},
+        {case_id: scored for case_id, scored in cand.items() if case_id not in fragile},
+        counts,
+    )
 
 
 def sides(
@@ -145,7 +169,7 @@ def moved(
     (pass/fail only under one threshold: under two, equal scores can pass on one side)."""
     moved = []
     for case_id in base.keys() & cand.keys():
-        (b_score, b_passed), (c_score, c_passed) = base[case_id], cand[case_id]
+        (b_score, b_passed, _), (c_score, c_passed, _) = base[case_id], cand[case_id]
         if b_score is None or c_score is None:
             continue
         if not same_threshold:

@@ -31,15 +31,16 @@ class ComparisonRepository(TenantScopedRepository[Comparison]):
 
     def scores(
         self, evaluation_id: str, metrics: Sequence[str] | None = None
-    ) -> list[tuple[str, str, float | None, bool | None]]:
-        """(test_case_id, metric, score, passed) of every stored result of the tenant's
-        evaluation or run with this id (none for another tenant's or a deleted one).
+    ) -> list[tuple[str, str, float | None, bool | None, bool | None]]:
+        """(test_case_id, metric, score, passed, fragile) of every stored result of the
+        tenant's evaluation or run with this id (none for another tenant's or a deleted one);
+        fragile is None for a result judged once.
 
         One query per side, no reasons or logs, read on the driver: through the ORM, 20,000
         rows cost ~0.4 s of row processing; this way ~0.05 s.
         """
         sql = (
-            "SELECT r.test_case_id, r.metric, r.score, r.passed FROM result r "
+            "SELECT r.test_case_id, r.metric, r.score, r.passed, r.fragile FROM result r "
             "JOIN evaluation e ON e.id = r.evaluation_id "
             "WHERE r.evaluation_id = ? AND e.tenant_id = ?"
         )
@@ -49,8 +50,14 @@ class ComparisonRepository(TenantScopedRepository[Comparison]):
             parameters.extend(metrics)
         # SQLite hands booleans back as 0/1.
         return [
-            (case_id, metric, score, None if passed is None else bool(passed))
-            for case_id, metric, score, passed in plain_rows(self.session, sql, parameters)
+            (
+                case_id,
+                metric,
+                score,
+                None if passed is None else bool(passed),
+                None if fragile is None else bool(fragile),
+            )
+            for case_id, metric, score, passed, fragile in plain_rows(self.session, sql, parameters)
         ]
 
     def reasons(

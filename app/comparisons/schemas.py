@@ -10,6 +10,8 @@ from app.schemas import ListPage
 
 Verdict = Literal["improved", "regressed", "no_detectable_change", "undecided"]
 Direction = Literal["regressed", "improved"]
+# What a comparison does with fragile items (results whose judgments straddle the threshold).
+FragileHandling = Literal["include", "exclude"]
 
 
 class ComparisonCreate(BaseModel):
@@ -28,11 +30,30 @@ class ComparisonCreate(BaseModel):
     alpha: float = Field(
         default=0.05, gt=0, lt=1, description="Family-wise error rate (Holm) for the verdicts."
     )
+    fragile: FragileHandling = Field(
+        default="include",
+        description="`include` (the default): fragile items (results of a metric judged more "
+        "than once whose judgments straddle the threshold) are compared like the others. "
+        "`exclude`: a matched item fragile on either side is set aside from its metric's "
+        "paired comparison and its items. Either way each metric's `fragile` counts them.",
+    )
 
 
 class ErroredCounts(BaseModel):
     baseline: int
     candidate: int
+
+
+class FragileCounts(BaseModel):
+    """A metric's matched items whose judgments straddle the threshold, per side."""
+
+    baseline: int = Field(default=0, description="Matched items fragile on the baseline.")
+    candidate: int = Field(default=0, description="Matched items fragile on the candidate.")
+    set_aside: int = Field(
+        default=0,
+        description="Items left out of the comparison as fragile on either side (with "
+        "`fragile: exclude`; 0 with `include`).",
+    )
 
 
 class MetricComparison(BaseModel):
@@ -99,6 +120,12 @@ class MetricComparison(BaseModel):
         description="Exact McNemar: two-sided binomial test on the discordant pairs."
     )
     errored: ErroredCounts = Field(description="Matched items whose result errored, per side.")
+    fragile: FragileCounts = Field(
+        default_factory=FragileCounts,
+        description="Matched items whose judgments straddle the threshold, per side, and how "
+        "many were set aside (`fragile: exclude`); all 0 for a metric judged once (and in "
+        "comparisons stored before fragile items were counted).",
+    )
 
 
 class UnmatchedItem(BaseModel):
@@ -153,6 +180,9 @@ class Comparison(BaseModel):
     baseline_id: str
     candidate_id: str
     alpha: float
+    fragile: FragileHandling = Field(
+        default="include", description="What was done with fragile items, as asked."
+    )
     metrics: list[MetricComparison]
     unmatched: Unmatched
     created_at: datetime

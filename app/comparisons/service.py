@@ -65,12 +65,17 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
     ours, theirs = matching.metric_specs(baseline), matching.metric_specs(candidate)
     names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs)
     base, cand, base_repeated, cand_repeated = matching.sides(repo, baseline.id, candidate.id)
-    compared = [
-        verdicts.compare(
-            name, (ours[name], theirs[name]), base.get(name, {}), cand.get(name, {}), payload.alpha
+    compared = []
+    for name in names:
+        ours_kept, theirs_kept, fragile = matching.set_aside_fragile(
+            base.get(name, {}), cand.get(name, {}), payload.fragile == "exclude"
         )
-        for name in names
-    ]
+        row = verdicts.compare(
+            name, (ours[name], theirs[name]), ours_kept, theirs_kept, payload.alpha
+        )
+        row["fragile"] = fragile.model_dump()
+        row["notes"].extend(verdicts.fragile_notes(fragile, payload.fragile))
+        compared.append(row)
     for row, adjusted in zip(
         compared, holm_adjust([row["p_value"] for row in compared]), strict=True
     ):
@@ -85,6 +90,7 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         baseline_id=baseline.id,
         candidate_id=candidate.id,
         alpha=payload.alpha,
+        fragile=payload.fragile,
         metrics=[MetricComparison(**row).model_dump(mode="json") for row in compared],
         unmatched=matching.unmatched(
             base, cand, not_compared, mismatched, base_repeated, cand_repeated
@@ -118,6 +124,7 @@ def to_schema(comparison: Comparison) -> ComparisonSchema:
         baseline_id=comparison.baseline_id,
         candidate_id=comparison.candidate_id,
         alpha=comparison.alpha,
+        fragile=comparison.fragile,  # type: ignore[arg-type]
         metrics=[MetricComparison(**row) for row in comparison.metrics],
         unmatched=Unmatched(**comparison.unmatched),
         created_at=comparison.created_at,
@@ -153,11 +160,12 @@ def items(
         row["metric"]: row.get("baseline_threshold") == row.get("candidate_threshold")
         for row in comparison.metrics
     }
-    moved = [
-        entry
-        for name in wanted
-        for entry in matching.moved(name, base[name], cand[name], direction, same_threshold[name])
-    ]
+    # Items set aside as fragile were not compared: they are not among those that moved.
+    exclude = comparison.fragile == "exclude"
+    moved = []
+    for name in wanted:
+        ours, theirs, _ = matching.set_aside_fragile(base[name], cand[name], exclude)
+        moved += matching.moved(name, ours, theirs, direction, same_threshold[name])
     if direction == "improved":
         moved.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
     elif direction == "regressed":
@@ -193,5 +201,5 @@ def items(
     ], start + limit < len(moved)
 
 
-def _item_side(scored: tuple[float | None, bool | None], reason: str | None) -> ItemSide:
+def _item_side(scored: matching.Scored, reason: str | None) -> ItemSide:
     return ItemSide(score=scored[0], passed=scored[1], reason=reason)

@@ -3,6 +3,8 @@ the two sides' specs differ, and the verdict after Holm's adjustment."""
 
 from typing import Any
 
+from app.comparisons.matching import Scored
+from app.comparisons.schemas import FragileCounts, FragileHandling
 from app.evaluations.intervals import metric_bounds
 from app.stats import Bounds, compare_metric
 
@@ -44,8 +46,8 @@ def _bounds(ours: dict[str, Any], theirs: dict[str, Any]) -> Bounds:
 def compare(
     metric: str,
     specs: tuple[dict[str, Any], dict[str, Any]],
-    base: dict[str, tuple[float | None, bool | None]],
-    cand: dict[str, tuple[float | None, bool | None]],
+    base: dict[str, Scored],
+    cand: dict[str, Scored],
     alpha: float,
 ) -> dict[str, Any]:
     """One metric's paired statistics over the items both sides scored, as a row of
@@ -85,6 +87,24 @@ def compare(
             "candidate": sum(1 for i in matched if cand[i][0] is None),
         },
     }
+
+
+def fragile_notes(counts: FragileCounts, handling: FragileHandling) -> list[str]:
+    """What a metric's fragile items mean for its figures: how many were set aside, or that
+    the figures count them."""
+    if counts.set_aside:
+        return [
+            f"{counts.set_aside} matched item{'' if counts.set_aside == 1 else 's'} fragile on "
+            f"either side (baseline {counts.baseline}, candidate {counts.candidate}: the "
+            "judgments straddle the threshold) set aside; the figures cover the others"
+        ]
+    if handling == "include" and (counts.baseline or counts.candidate):
+        return [
+            f"fragile items (the judgments straddle the threshold): baseline {counts.baseline}, "
+            f"candidate {counts.candidate}; their pass/fail is as much the judge's as the "
+            "output's (fragile: exclude sets them aside)"
+        ]
+    return []
 
 
 # The note a metric gets when its verdict is undecided.

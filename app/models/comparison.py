@@ -24,6 +24,8 @@ class Comparison(Base):
     baseline_id: Mapped[str] = mapped_column(ForeignKey("evaluation.id", ondelete="CASCADE"))
     candidate_id: Mapped[str] = mapped_column(ForeignKey("evaluation.id", ondelete="CASCADE"))
     alpha: Mapped[float] = mapped_column(Float)
+    # "include" or "exclude": whether items fragile on either side were compared (as asked).
+    fragile: Mapped[str] = mapped_column(String(8), server_default="include", default="include")
     # Per compared metric: the statistics and verdict (app/comparisons/schemas.MetricComparison).
     metrics: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
     # Items on one side only, counted and listed (capped), and metrics on one side only.

@@ -1,13 +1,13 @@
 """`loupe-client`: evaluate, read results and gate on comparisons from a CI step.
 
-Exit codes: 0 success; 1 the gate failed (`evaluate --wait`: an evaluation that did not
-complete, errored results past --allow-errored (default none), a mean score below
---fail-below; `compare`: a metric that regressed, with --fail-on errored a candidate with more
-errored items); 2 the command could not do its work or the gate cannot decide (bad input, an
-error answer, the service unreachable, a wait that timed out; `compare`: no metric shared by
-both sides, a compared metric with nothing to compare or with no 95% interval (fewer than 2
-pairs), a metric whose settings differ unless --accept-settings-change) — unless the gate
-already failed, which makes it 1.
+Exit codes: 0 success; 1 the gate failed (`evaluate --wait`: an evaluation that did not complete,
+errored results past --allow-errored (default none), a mean score below --fail-below; `compare`: a
+metric that regressed, with --fail-on errored a candidate with more errored items, with --fail-on
+fragile a candidate with fragile items); 2 the command could not do its work or the gate cannot
+decide (bad input, an error answer, the service unreachable, a wait that timed out; `compare`: no
+metric shared by both sides, a compared metric with nothing to compare or with no 95% interval
+(fewer than 2 pairs), a metric whose settings differ unless --accept-settings-change) — unless the
+gate already failed, which makes it 1.
 """
 
 import argparse
@@ -155,7 +155,10 @@ def results(client: Loupe, args: argparse.Namespace) -> int:
 
 def compare(client: Loupe, args: argparse.Namespace) -> int:
     comparison = client.comparisons.create(
-        args.baseline_id, args.candidate_id, metrics=args.metric or None
+        args.baseline_id,
+        args.candidate_id,
+        metrics=args.metric or None,
+        fragile="exclude" if args.exclude_fragile else None,
     ).to_dict()
     print(_gate.table(comparison))
     code, lines = _gate.decide(
@@ -211,8 +214,15 @@ def parser() -> argparse.ArgumentParser:
         "--fail-on",
         action="append",
         choices=_gate.FAIL_ON,
-        help="exit 1 when a compared metric regressed, or (errored) when the candidate has more "
-        "errored items than the baseline; repeat for both (default: regressed)",
+        help="exit 1 when a compared metric regressed, (errored) when the candidate has more "
+        "errored items than the baseline, or (fragile) when the candidate has fragile items "
+        "(judgments straddling the threshold); repeat for several (default: regressed)",
+    )
+    gate.add_argument(
+        "--exclude-fragile",
+        action="store_true",
+        help="set aside the items fragile on either side from the comparison (they are still "
+        "counted, and --fail-on fragile still sees them)",
     )
     gate.add_argument(
         "--accept-settings-change",

@@ -1,12 +1,13 @@
 """The comparison gate for CI (`loupe-client compare`, also `loupe compare`): a table of the
 per-metric verdicts `POST /v1/comparisons` returns, and whether the gate passes.
 
-Prints one line per compared metric (baseline → candidate, the difference with its 95%
-interval, the Holm-adjusted p, the errored items per side and the verdict), every note the
-comparison carries, and says whether the gate fails (exit 1), passes (0), or cannot be decided
-(2: no metric compared at all, a metric with nothing to compare, a metric whose 95% interval
-cannot be made — too few pairs; the comparison's note says how many are needed —, or a metric
-whose settings differ between the sides unless those are accepted).
+Prints one line per compared metric (baseline → candidate, the difference with its 95% interval, the
+Holm-adjusted p, the errored items per side, the fragile items per side and those set aside when any
+metric has some, and the verdict), every note the comparison carries, and says whether the gate
+fails (exit 1), passes (0), or cannot be decided (2: no metric compared at all, a metric with
+nothing to compare, a metric whose 95% interval cannot be made — too few pairs; the comparison's
+note says how many are needed —, or a metric whose settings differ between the sides unless those
+are accepted).
 """
 
 from collections.abc import Sequence
@@ -20,8 +21,10 @@ COLUMNS = (
     "errored",
     "verdict",
 )
-# What `--fail-on` takes: a metric that regressed, a candidate with more errored items.
-FAIL_ON = ("regressed", "errored")
+# What `--fail-on` takes: a metric that regressed, a candidate with more errored items, a
+# candidate with fragile items (judgments straddling the threshold) in a compared metric.
+FAIL_ON = ("regressed", "errored", "fragile")
+FRAGILE_COLUMN = "fragile"
 PASSED, GATE_FAILED, CANNOT = 0, 1, 2
 
 
@@ -36,6 +39,19 @@ def _signed(value: float | None) -> str:
 def _errored(metric: dict[str, Any]) -> tuple[int, int]:
     counts = metric.get("errored") or {}
     return counts.get("baseline", 0), counts.get("candidate", 0)
+
+
+def _fragile(metric: dict[str, Any]) -> tuple[int, int, int]:
+    """Matched items fragile on the baseline, on the candidate, and set aside (0, 0, 0 from a
+    server before fragile items were counted)."""
+    counts = metric.get("fragile") or {}
+    return counts.get("baseline", 0), counts.get("candidate", 0), counts.get("set_aside", 0)
+
+
+def _fragile_cell(metric: dict[str, Any]) -> str:
+    base_fragile, cand_fragile, set_aside = _fragile(metric)
+    cell = f"{base_fragile} → {cand_fragile}"
+    return cell + (f" ({set_aside} set aside)" if set_aside else "")
 
 
 def _verdict(metric: dict[str, Any]) -> str:
@@ -53,7 +69,11 @@ def _verdict(metric: dict[str, Any]) -> str:
 
 def table(comparison: dict[str, Any]) -> str:
     """The comparison as a fixed-width table, one row per metric, then the unmatched items."""
-    rows = [COLUMNS]
+    # The fragile column only where some metric has fragile items (a metric judged once never
+    # has): a column of zeros would say nothing.
+    fragile = any(any(_fragile(metric)) for metric in comparison["metrics"])
+    columns = (*COLUMNS[:-1], FRAGILE_COLUMN, COLUMNS[-1]) if fragile else COLUMNS
+    rows: list[tuple[str, ...]] = [columns]
     for metric in comparison["metrics"]:
         interval = metric.get("ci95")
         difference = _signed(metric.get("mean_difference"))
@@ -76,10 +96,11 @@ def table(comparison: dict[str, Any]) -> str:
                 difference,
                 "—" if p_value is None else f"{p_value:.3g}",
                 errored,
+                *((_fragile_cell(metric),) if fragile else ()),
                 _verdict(metric),
             )
         )
-    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS))]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(columns))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True))
         for row in rows
@@ -103,7 +124,11 @@ def table(comparison: dict[str, Any]) -> str:
     for metric in comparison["metrics"]:
         for note in metric.get("notes") or []:
             lines.append(f"note: {metric['metric']}: {note}")
-    lines.append(f"comparison {comparison['id']} (alpha {comparison['alpha']})")
+    handling = comparison.get("fragile") or "include"
+    lines.append(
+        f"comparison {comparison['id']} (alpha {comparison['alpha']}"
+        + (", fragile items set aside)" if handling == "exclude" else ")")
+    )
     return "\n".join(line.rstrip() for line in lines)
 
 
@@ -119,6 +144,17 @@ def more_errored(comparison: dict[str, Any]) -> list[str]:
         base_errored, cand_errored = _errored(metric)
         if cand_errored > base_errored:
             found.append(f"{metric['metric']} ({base_errored} → {cand_errored})")
+    return found
+
+
+def fragile_in_candidate(comparison: dict[str, Any]) -> list[str]:
+    """`name (n)` of the compared metrics where the candidate has fragile matched items
+    (counted whether or not they were set aside)."""
+    found = []
+    for metric in comparison["metrics"]:
+        cand_fragile = _fragile(metric)[1]
+        if cand_fragile:
+            found.append(f"{metric['metric']} ({cand_fragile})")
     return found
 
 
@@ -181,10 +217,10 @@ def decide(
 ) -> tuple[int, list[str]]:
     """The gate's exit code and the lines saying why.
 
-    A failure (a regressed metric, or more errored items when `fail_on` has "errored") is 1
-    whatever else holds; otherwise the gate cannot decide (2) when no metric was compared, a
-    metric has nothing to compare or no interval, or a metric's settings differ between the
-    sides (unless `accept_settings_change`); otherwise 0.
+    A failure (a regressed metric, more errored items when `fail_on` has "errored", fragile items in
+    the candidate when it has "fragile") is 1 whatever else holds; otherwise the gate cannot decide
+    (2) when no metric was compared, a metric has nothing to compare or no interval, or a metric's
+    settings differ between the sides (unless `accept_settings_change`); otherwise 0.
     """
     lines = []
     failed = False
@@ -200,6 +236,15 @@ def decide(
         lines.append(
             f"WARNING: more errored items in the candidate: {', '.join(errored)} "
             "(--fail-on errored fails on this)"
+        )
+    shaky = fragile_in_candidate(comparison)
+    if shaky and "fragile" in fail_on:
+        lines.append(f"FAIL: fragile items in the candidate: {', '.join(shaky)}")
+        failed = True
+    elif shaky:
+        lines.append(
+            f"WARNING: fragile items in the candidate: {', '.join(shaky)} "
+            "(--fail-on fragile fails on this)"
         )
     cannot = []
     nothing = nothing_compared(comparison)
@@ -227,7 +272,11 @@ def decide(
         return GATE_FAILED, lines
     if cannot:
         return CANNOT, lines
-    watched = {"regressed": "regressed", "errored": "has more errored items"}
+    watched = {
+        "regressed": "regressed",
+        "errored": "has more errored items",
+        "fragile": "has fragile items",
+    }
     lines.append(
         "OK: no compared metric " + " or ".join(watched[f] for f in FAIL_ON if f in fail_on)
     )

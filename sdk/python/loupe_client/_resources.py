@@ -160,15 +160,19 @@ class Evaluations(_Resource):
         metric: str | None = None,
         status: str | None = None,
         order: str | None = None,
+        fragile: bool | None = None,
         page_size: int = 100,
     ) -> Iterator[EvaluationResult]:
-        """Every result of an evaluation, fetched page by page as the iterator advances."""
+        """Every result of an evaluation, fetched page by page as the iterator advances;
+        `fragile=True` only the results whose judgments straddle the threshold (False: those
+        judged more than once whose judgments agree)."""
         return self._each(
             list_evaluation_results,
             evaluation_id,
             metric=metric,
             status=status,
             order=order,
+            fragile=fragile,
             limit=page_size,
         )
 
@@ -279,10 +283,14 @@ class Comparisons(_Resource):
         *,
         metrics: list[str] | None = None,
         alpha: float | None = None,
+        fragile: str | None = None,
     ) -> Comparison:
+        """Compare a candidate with a baseline; `fragile="exclude"` sets aside the items
+        whose judgments straddle the threshold on either side (default "include")."""
         fields = {"baseline_id": baseline_id, "candidate_id": candidate_id}
         return self._call(
-            create_comparison, body=body_of(fields, {"metrics": metrics, "alpha": alpha})
+            create_comparison,
+            body=body_of(fields, {"metrics": metrics, "alpha": alpha, "fragile": fragile}),
         )
 
     def get(self, comparison_id: str) -> Comparison:
