@@ -6,6 +6,7 @@ the tenant's online rules count, filter and sample them, and workers judge the s
 import base64
 import gzip
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -167,7 +168,12 @@ class TestTracedCalls:
         # The day's evaluation holds the call as a test case, its image stored by Loupe.
         evaluation_id = result["evaluation_id"]
         cases = client.get(f"/v1/evaluations/{evaluation_id}/test_cases")
-        assert cases.status_code == 404, "an online day is read through its rule"
+        assert cases.status_code == 200, cases.text
+        [case] = cases.json()["data"]
+        assert case["id"] == result["span_id"]
+        # Its image is a URL of Loupe's media store, readable with the tenant's key.
+        [media] = re.findall(r'"(http[^"]*/v1/media/[0-9a-f]{64})"', json.dumps(case["input"]))
+        assert client.get(media).status_code == 200
 
     def test_an_image_call_traced_by_openinference_is_judged_with_its_image(
         self, api: Api, judge: ScriptedJudge
