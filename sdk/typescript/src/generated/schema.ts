@@ -1455,6 +1455,13 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
+            /**
+             * Fragile
+             * @description What was done with fragile items, as asked.
+             * @default include
+             * @enum {string}
+             */
+            fragile?: "include" | "exclude";
             /** Id */
             id: string;
             /**
@@ -1491,6 +1498,13 @@ export interface components {
              * @description Of the same kind as the baseline.
              */
             candidate_id: string;
+            /**
+             * Fragile
+             * @description `include` (the default): fragile items (results of a metric judged more than once whose judgments straddle the threshold) are compared like the others. `exclude`: a matched item fragile on either side is set aside from its metric's paired comparison and its items. Either way each metric's `fragile` counts them.
+             * @default include
+             * @enum {string}
+             */
+            fragile?: "include" | "exclude";
             /**
              * Metrics
              * @description Metric names to compare; default every metric both sides have.
@@ -2463,6 +2477,30 @@ export interface components {
             /** Status Details */
             status_details?: string | null;
         };
+        /**
+         * FragileCounts
+         * @description A metric's matched items whose judgments straddle the threshold, per side.
+         */
+        FragileCounts: {
+            /**
+             * Baseline
+             * @description Matched items fragile on the baseline.
+             * @default 0
+             */
+            baseline?: number;
+            /**
+             * Candidate
+             * @description Matched items fragile on the candidate.
+             * @default 0
+             */
+            candidate?: number;
+            /**
+             * Set Aside
+             * @description Items left out of the comparison as fragile on either side (with `fragile: exclude`; 0 with `include`).
+             * @default 0
+             */
+            set_aside?: number;
+        };
         /** GEvalSpec */
         GEvalSpec: {
             /** Criteria */
@@ -3074,6 +3112,8 @@ export interface components {
             ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
             /** @description Matched items whose result errored, per side. */
             errored: components["schemas"]["ErroredCounts"];
+            /** @description Matched items whose judgments straddle the threshold, per side, and how many were set aside (`fragile: exclude`); all 0 for a metric judged once (and in comparisons stored before fragile items were counted). */
+            fragile?: components["schemas"]["FragileCounts"];
             /**
              * Improved Items
              * @description Failed on the baseline, passed now.

@@ -19,6 +19,8 @@ from .clustered_error import ClusteredError
 from .clustered_error_ci_method_type_0 import ClusteredErrorCiMethodType0
 from .comparison import Comparison
 from .comparison_create import ComparisonCreate
+from .comparison_create_fragile import ComparisonCreateFragile
+from .comparison_fragile import ComparisonFragile
 from .comparison_item import ComparisonItem
 from .comparison_item_list import ComparisonItemList
 from .comparison_kind import ComparisonKind
@@ -84,6 +86,7 @@ from .faithfulness_spec import FaithfulnessSpec
 from .field_error import FieldError
 from .file_deleted import FileDeleted
 from .file_object import FileObject
+from .fragile_counts import FragileCounts
 from .g_eval_spec import GEvalSpec
 from .g_eval_spec_evaluation_params_item import GEvalSpecEvaluationParamsItem
 from .g_eval_template import GEvalTemplate
@@ -234,6 +237,8 @@ __all__ = (
     "ClusteredErrorCiMethodType0",
     "Comparison",
     "ComparisonCreate",
+    "ComparisonCreateFragile",
+    "ComparisonFragile",
     "ComparisonItem",
     "ComparisonItemList",
     "ComparisonKind",
@@ -299,6 +304,7 @@ __all__ = (
     "FieldError",
     "FileDeleted",
     "FileObject",
+    "FragileCounts",
     "GenerationConfig",
     "GetUsageGroupBy",
     "GEvalSpec",

@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.comparison_fragile import check_comparison_fragile
+from ..models.comparison_fragile import ComparisonFragile
 from ..models.comparison_kind import check_comparison_kind
 from ..models.comparison_kind import ComparisonKind
 from ..types import UNSET, Unset
@@ -40,6 +42,7 @@ class Comparison:
             metrics (list[MetricComparison]):
             unmatched (Unmatched): Items never compared (on one side only, or with an id a side repeats), and metrics
                 never compared (on one side only, or of another type on the other side).
+            fragile (ComparisonFragile | Unset): What was done with fragile items, as asked. Default: 'include'.
             object_ (Literal['comparison'] | Unset):  Default: 'comparison'.
      """
 
@@ -51,6 +54,7 @@ class Comparison:
     kind: ComparisonKind
     metrics: list[MetricComparison]
     unmatched: Unmatched
+    fragile: ComparisonFragile | Unset = 'include'
     object_: Literal['comparison'] | Unset = 'comparison'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -82,6 +86,11 @@ class Comparison:
 
         unmatched = self.unmatched.to_dict()
 
+        fragile: str | Unset = UNSET
+        if not isinstance(self.fragile, Unset):
+            fragile = self.fragile
+
+
         object_ = self.object_
 
 
@@ -97,6 +106,8 @@ class Comparison:
             "metrics": metrics,
             "unmatched": unmatched,
         })
+        if fragile is not UNSET:
+            field_dict["fragile"] = fragile
         if object_ is not UNSET:
             field_dict["object"] = object_
 
@@ -142,6 +153,16 @@ class Comparison:
 
 
 
+        _fragile = d.pop("fragile", UNSET)
+        fragile: ComparisonFragile | Unset
+        if isinstance(_fragile,  Unset):
+            fragile = UNSET
+        else:
+            fragile = check_comparison_fragile(_fragile)
+
+
+
+
         object_ = cast(Literal['comparison'] | Unset , d.pop("object", UNSET))
         if object_ != 'comparison'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'comparison', got '{object_}'")
@@ -155,6 +176,7 @@ class Comparison:
             kind=kind,
             metrics=metrics,
             unmatched=unmatched,
+            fragile=fragile,
             object_=object_,
         )
 

@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.comparison_create_fragile import check_comparison_create_fragile
+from ..models.comparison_create_fragile import ComparisonCreateFragile
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -27,12 +29,17 @@ class ComparisonCreate:
             baseline_id (str): An evaluation or run id.
             candidate_id (str): Of the same kind as the baseline.
             alpha (float | Unset): Family-wise error rate (Holm) for the verdicts. Default: 0.05.
+            fragile (ComparisonCreateFragile | Unset): `include` (the default): fragile items (results of a metric judged
+                more than once whose judgments straddle the threshold) are compared like the others. `exclude`: a matched item
+                fragile on either side is set aside from its metric's paired comparison and its items. Either way each metric's
+                `fragile` counts them. Default: 'include'.
             metrics (list[str] | None | Unset): Metric names to compare; default every metric both sides have.
      """
 
     baseline_id: str
     candidate_id: str
     alpha: float | Unset = 0.05
+    fragile: ComparisonCreateFragile | Unset = 'include'
     metrics: list[str] | None | Unset = UNSET
 
 
@@ -45,6 +52,11 @@ class ComparisonCreate:
         candidate_id = self.candidate_id
 
         alpha = self.alpha
+
+        fragile: str | Unset = UNSET
+        if not isinstance(self.fragile, Unset):
+            fragile = self.fragile
+
 
         metrics: list[str] | None | Unset
         if isinstance(self.metrics, Unset):
@@ -65,6 +77,8 @@ class ComparisonCreate:
         })
         if alpha is not UNSET:
             field_dict["alpha"] = alpha
+        if fragile is not UNSET:
+            field_dict["fragile"] = fragile
         if metrics is not UNSET:
             field_dict["metrics"] = metrics
 
@@ -80,6 +94,16 @@ class ComparisonCreate:
         candidate_id = d.pop("candidate_id")
 
         alpha = d.pop("alpha", UNSET)
+
+        _fragile = d.pop("fragile", UNSET)
+        fragile: ComparisonCreateFragile | Unset
+        if isinstance(_fragile,  Unset):
+            fragile = UNSET
+        else:
+            fragile = check_comparison_create_fragile(_fragile)
+
+
+
 
         def _parse_metrics(data: object) -> list[str] | None | Unset:
             if data is None:
@@ -103,6 +127,7 @@ class ComparisonCreate:
             baseline_id=baseline_id,
             candidate_id=candidate_id,
             alpha=alpha,
+            fragile=fragile,
             metrics=metrics,
         )
 

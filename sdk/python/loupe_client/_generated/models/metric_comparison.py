@@ -17,6 +17,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.errored_counts import ErroredCounts
+  from ..models.fragile_counts import FragileCounts
 
 
 
@@ -60,6 +61,7 @@ class MetricComparison:
                 the pass-rate figures are null (a note says so): equal scores can pass on one side only.
             ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_bootstrap_bca`
                 (`paired_bootstrap_percentile` past 1,000 pairs).
+            fragile (FragileCounts | Unset): A metric's matched items whose judgments straddle the threshold, per side.
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
             settings_differ (list[str] | Unset): The spec settings (other than `name`, `type` and `threshold`) whose values
                 differ between the sides, sorted (e.g. `criteria`): the scores may not measure the same thing. `notes` says so
@@ -88,6 +90,7 @@ class MetricComparison:
     baseline_threshold: float | None | Unset = UNSET
     candidate_threshold: float | None | Unset = UNSET
     ci_method: MetricComparisonCiMethodType0 | None | Unset = UNSET
+    fragile: FragileCounts | Unset = UNSET
     notes: list[str] | Unset = UNSET
     settings_differ: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -98,6 +101,7 @@ class MetricComparison:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.errored_counts import ErroredCounts # noqa: PLC0415
+        from ..models.fragile_counts import FragileCounts # noqa: PLC0415
         adjusted_p_value: float | None
         adjusted_p_value = self.adjusted_p_value
 
@@ -175,6 +179,10 @@ class MetricComparison:
         else:
             ci_method = self.ci_method
 
+        fragile: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.fragile, Unset):
+            fragile = self.fragile.to_dict()
+
         notes: list[str] | Unset = UNSET
         if not isinstance(self.notes, Unset):
             notes = self.notes
@@ -217,6 +225,8 @@ class MetricComparison:
             field_dict["candidate_threshold"] = candidate_threshold
         if ci_method is not UNSET:
             field_dict["ci_method"] = ci_method
+        if fragile is not UNSET:
+            field_dict["fragile"] = fragile
         if notes is not UNSET:
             field_dict["notes"] = notes
         if settings_differ is not UNSET:
@@ -229,6 +239,7 @@ class MetricComparison:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.errored_counts import ErroredCounts # noqa: PLC0415
+        from ..models.fragile_counts import FragileCounts # noqa: PLC0415
         d = dict(src_dict)
         def _parse_adjusted_p_value(data: object) -> float | None:
             if data is None:
@@ -406,6 +417,16 @@ class MetricComparison:
         ci_method = _parse_ci_method(d.pop("ci_method", UNSET))
 
 
+        _fragile = d.pop("fragile", UNSET)
+        fragile: FragileCounts | Unset
+        if isinstance(_fragile,  Unset):
+            fragile = UNSET
+        else:
+            fragile = FragileCounts.from_dict(_fragile)
+
+
+
+
         notes = cast(list[str], d.pop("notes", UNSET))
 
 
@@ -435,6 +456,7 @@ class MetricComparison:
             baseline_threshold=baseline_threshold,
             candidate_threshold=candidate_threshold,
             ci_method=ci_method,
+            fragile=fragile,
             notes=notes,
             settings_differ=settings_differ,
         )
