@@ -69,6 +69,8 @@ _CSV_COLUMNS = [
     "threshold",
     "reason",
     "error",
+    "fragile",
+    "stability",
     "judge_calls",
     "prompt_tokens",
     "completion_tokens",
@@ -104,6 +106,7 @@ def _csv(pages: Iterable[list[EvaluationResult]]) -> Iterator[str]:
             row = result.model_dump(mode="json")
             row["error"] = json.dumps(row["error"]) if row["error"] else ""
             row["logs"] = json.dumps(row["logs"]) if row["logs"] else ""
+            row["stability"] = json.dumps(row["stability"]) if row["stability"] else ""
             row["judge_calls"] = result.usage.calls
             row["prompt_tokens"] = result.usage.prompt_tokens
             row["completion_tokens"] = result.usage.completion_tokens

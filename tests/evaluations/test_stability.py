@@ -2,6 +2,8 @@
 fragile items where the samples straddle the threshold, and a panel of judges with its
 agreement, through the HTTP API against a scripted judge that disagrees with itself."""
 
+import csv
+import io
 import json
 import re
 import threading
@@ -111,6 +113,17 @@ class TestSamples:
             # Only the straddling item is listed as fragile; the others as not.
             assert list(results(client, final["id"], fragile="true")) == ["shaky"]
             assert list(results(client, final["id"], fragile="false")) == ["steady"]
+            # The CSV export carries both, the judgments as JSON.
+            exported = client.get(
+                f"/v1/evaluations/{final['id']}/results/export", params={"format": "csv"}
+            )
+            rows_out = {
+                row["test_case_id"]: row for row in csv.DictReader(io.StringIO(exported.text))
+            }
+            assert rows_out["shaky"]["fragile"] == "True"
+            assert rows_out["steady"]["fragile"] == "False"
+            judged = json.loads(rows_out["shaky"]["stability"])["judgments"]
+            assert sorted(j["score"] for j in judged) == [0.2, 0.8, 0.9]
 
     def test_majority_and_mean_aggregate_as_asked(self, api: Api, judge: ScriptedJudge) -> None:
         model = "judge-model"
