@@ -33,6 +33,9 @@ STATUSES = ("queued", "in_progress", "completed", "failed", "canceled")
 WITH_ERRORS = "completed_with_errors"
 LIST_STATUSES = (*STATUSES, WITH_ERRORS)
 RESULT_STATUSES = ("passed", "failed", "errored")
+# The results' fragile filter (the API's `fragile=true|false`): results of a metric judged more
+# than once whose judgments straddle the threshold, or agree.
+FRAGILE_CHOICES = {"true": "fragile", "false": "steady"}
 ORDERS = {"": "test case", "score_asc": "score, lowest first", "score_desc": "score, highest first"}
 PAGE_SIZE = 25
 RESULTS_PAGE_SIZE = 50
@@ -234,6 +237,7 @@ def evaluation_page(
     metric: str | None = None,
     status: str | None = None,
     order: str | None = None,
+    fragile: str | None = None,
     after: str | None = None,
 ) -> HTMLResponse:
     evaluation = _evaluation(session, signed_in, evaluation_id)
@@ -241,6 +245,7 @@ def evaluation_page(
     service.check_metric(evaluation, metric)
     wanted = _choice(status, RESULT_STATUSES, "status")
     sort = _choice(order, ORDERS, "order")
+    shaky = _choice(fragile, FRAGILE_CHOICES, "fragile")
     tenant = signed_in.tenant
     rows = reads.result_page(
         session,
@@ -251,6 +256,7 @@ def evaluation_page(
         metric=metric,
         status=wanted,
         order=sort,
+        fragile=None if shaky is None else shaky == "true",
     )
     if rows is None:
         raise ProblemError(400, "Bad Request", f"after: {after!r} is not a result here")
@@ -275,8 +281,10 @@ def evaluation_page(
         order=sort or "",
         result_statuses=RESULT_STATUSES,
         orders=ORDERS,
+        fragile=shaky or "",
     )
 
+        fragile_choices=FRAGILE_CHOICES,
 
 @router.get("/evaluations/{evaluation_id}/progress")
 def evaluation_progress(
