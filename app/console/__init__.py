@@ -19,6 +19,7 @@ from app.console.docs import router as docs_router
 from app.console.online_pages import router as online_pages_router
 from app.console.pages import root_router
 from app.console.pages import router as pages_router
+from app.console.rerun_pages import router as rerun_pages_router
 from app.console.run_pages import router as run_pages_router
 from app.problems import ProblemError
 
@@ -39,6 +40,7 @@ def install(app: FastAPI) -> None:
     app.include_router(run_pages_router, dependencies=refuse)
     app.include_router(online_pages_router, dependencies=refuse)
     app.include_router(compare_pages_router, dependencies=refuse)
+    app.include_router(rerun_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         if request.headers.get("hx-request"):

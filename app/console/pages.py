@@ -276,6 +276,8 @@ def evaluation_page(
         **_naming(session, evaluation),
         has_more=len(rows) > RESULTS_PAGE_SIZE,
         live=summary.status not in TERMINAL_STATUSES,
+        # Plain evaluations can be re-run from here, their estimate shown first (rerun_pages).
+        rerun=(evaluation.kind or kinds.DEFAULT_KIND) == kinds.DEFAULT_KIND,
         metric=metric or "",
         status=wanted or "",
         order=sort or "",
