@@ -281,12 +281,12 @@ def evaluation_page(
         metric=metric or "",
         status=wanted or "",
         order=sort or "",
+        fragile=shaky or "",
         result_statuses=RESULT_STATUSES,
         orders=ORDERS,
-        fragile=shaky or "",
+        fragile_choices=FRAGILE_CHOICES,
     )
 
-        fragile_choices=FRAGILE_CHOICES,
 
 @router.get("/evaluations/{evaluation_id}/progress")
 def evaluation_progress(
