@@ -37,15 +37,20 @@ async def measure_repeated(
     samples: int,
     aggregate: str,
     panel: bool,
+    temperature: float | None = None,
 ) -> MetricResult:
     """Every member's `samples` judgments of the case, run together, made into one result."""
+    sampling = {"temperature": temperature} if temperature is not None else None
     runs = [
         (number, sample, member)
         for number, member in enumerate(members)
         for sample in range(samples)
     ]
     results = await asyncio.gather(
-        *(measure(spec, case, dataclasses.replace(member.ctx, cache=None)) for _, _, member in runs)
+        *(
+            measure(spec, case, dataclasses.replace(member.ctx, cache=None, sampling=sampling))
+            for _, _, member in runs
+        )
     )
     judgments = [
         Judgment(result.score, member.weight)

@@ -246,6 +246,7 @@ class _Scoring:
             samples=choice.samples,
             aggregate=choice.aggregate,
             panel=bool(choice.panel),
+            temperature=choice.temperature,
         )
 
     async def _measure(self, case: MetricTestCase, index: int) -> dict[str, Any]:

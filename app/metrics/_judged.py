@@ -66,6 +66,14 @@ class JudgeRef(BaseModel):
         "(weighted by members' `weight`), or `majority` (the verdict most weight gave; the "
         "score is the median of the scores that gave it; a tie fails).",
     )
+    temperature: float | None = Field(
+        default=None,
+        ge=0,
+        le=2,
+        description="The sampling temperature of the calls that judge the output when it is "
+        "judged more than once (samples or a panel); default: the judge's own (usually 0, "
+        "where samples differ only as much as the provider does).",
+    )
     panel: list[PanelMember] | None = Field(
         default=None,
         min_length=2,

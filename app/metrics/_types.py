@@ -141,6 +141,8 @@ class MetricContext:
     shared_answers: SharedAnswers | None = None
     # The model `text_similarity` with `cosine` embeds with (None: the grader's default).
     embedding_model: str | None = None
+    # Sampling fields set on every call that is not shared (a sample's `temperature`).
+    sampling: dict[str, Any] | None = None
 
     async def ask(
         self,
@@ -162,6 +164,8 @@ class MetricContext:
                 "judge_not_configured", self.judge_missing or "no judge endpoint is configured"
             )
         _media_seen.record(messages)
+        if self.sampling and not shared:
+            params = {**(params or {}), **self.sampling}
         return await self.judge.call(
             messages,
             schema,

@@ -147,6 +147,26 @@ class TestSamples:
         assert majority["score"] == pytest.approx(0.7)
         assert script.calls[(model, "split")] == 8
 
+    def test_samples_judge_at_the_temperature_asked_and_share_the_steps(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        script = Disagreeing({("judge-model", "x"): [3, 7]})
+        judge.script(script)
+        spec = {
+            "type": "g_eval",
+            "name": "helpful",
+            "criteria": "Does it answer?",
+            "evaluation_params": ["input", "actual_output"],
+            "judge": {"samples": 4, "temperature": 0.9},
+        }
+        with api.tenant_client() as client:
+            evaluated(api, client, {"metrics": [spec], "test_cases": cases("x")})
+        scoring = judge.calls_for("g_eval_score")
+        assert [call["temperature"] for call in scoring] == [0.9] * 4
+        # The steps are the rubric, not a judgment of the output: made once, as configured.
+        [steps] = judge.calls_for("g_eval_steps")
+        assert steps["temperature"] == 0.0
+
     def test_bad_choices_are_named_in_one_answer(self, api: Api, judge: ScriptedJudge) -> None:
         metrics = [
             {**G_EVAL, "name": "a", "judge": {"samples": 0}},
