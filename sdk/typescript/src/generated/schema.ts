@@ -2866,6 +2866,11 @@ export interface components {
              * @default 1
              */
             samples?: number;
+            /**
+             * Temperature
+             * @description The sampling temperature of the calls that judge the output when it is judged more than once (samples or a panel); default: the judge's own (usually 0, where samples differ only as much as the provider does).
+             */
+            temperature?: number | null;
         };
         /**
          * JudgeUsed

@@ -41,12 +41,16 @@ class JudgeRef:
             samples (int | Unset): Independent judge calls on the same output (per panel member), none answered from the
                 judge cache; the score is their `aggregate` and each result carries `stability`. The judge calls and cost are
                 multiplied by it. Default: 1.
+            temperature (float | None | Unset): The sampling temperature of the calls that judge the output when it is
+                judged more than once (samples or a panel); default: the judge's own (usually 0, where samples differ only as
+                much as the provider does).
      """
 
     aggregate: JudgeRefAggregate | Unset = 'median'
     model_id: None | str | Unset = UNSET
     panel: list[PanelMember] | None | Unset = UNSET
     samples: int | Unset = 1
+    temperature: float | None | Unset = UNSET
 
 
 
@@ -80,6 +84,12 @@ class JudgeRef:
 
         samples = self.samples
 
+        temperature: float | None | Unset
+        if isinstance(self.temperature, Unset):
+            temperature = UNSET
+        else:
+            temperature = self.temperature
+
 
         field_dict: dict[str, Any] = {}
 
@@ -93,6 +103,8 @@ class JudgeRef:
             field_dict["panel"] = panel
         if samples is not UNSET:
             field_dict["samples"] = samples
+        if temperature is not UNSET:
+            field_dict["temperature"] = temperature
 
         return field_dict
 
@@ -149,11 +161,22 @@ class JudgeRef:
 
         samples = d.pop("samples", UNSET)
 
+        def _parse_temperature(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        temperature = _parse_temperature(d.pop("temperature", UNSET))
+
+
         judge_ref = cls(
             aggregate=aggregate,
             model_id=model_id,
             panel=panel,
             samples=samples,
+            temperature=temperature,
         )
 
         return judge_ref
