@@ -62,7 +62,7 @@ class TestTypeScriptClient:
                 timeout=600,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 10" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 11" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
         # The judge saw the images the Node client sent, as data URIs.
         score_calls = [
             call for call in judge.calls_for("g_eval_score") if "SLOW-CASE" not in json.dumps(call)

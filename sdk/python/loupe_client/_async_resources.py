@@ -22,6 +22,7 @@ from ._generated.api.evaluations import (
     cancel_evaluation,
     create_evaluation,
     delete_evaluation,
+    estimate_evaluation,
     export_evaluation_results,
     get_evaluation,
     list_evaluation_results,
@@ -34,6 +35,7 @@ from ._generated.api.runs import (
     cancel_run,
     create_run,
     delete_run,
+    estimate_run,
     export_run_samples,
     get_run,
     list_run_samples,
@@ -54,6 +56,7 @@ from ._generated.models import (
     ComparisonItem,
     Dataset,
     DatasetRow,
+    Estimate,
     Evaluation,
     EvaluationResult,
     Run,
@@ -118,6 +121,11 @@ class Evaluations(_Resource):
         return await self._call(
             create_evaluation, body=body_of(body, fields), idempotency_key=idempotency_key
         )
+
+    async def estimate(self, body: Any = None, **fields: Any) -> Estimate:
+        """What submitting this body would cost (judge calls, tokens, usd per metric and in
+        total); nothing is stored, no judge is called."""
+        return await self._call(estimate_evaluation, body=body_of(body, fields))
 
     async def get(self, evaluation_id: str) -> Evaluation:
         return await self._call(get_evaluation, evaluation_id)
@@ -203,6 +211,10 @@ class Runs(_Resource):
 
     async def create(self, body: Any = None, **fields: Any) -> Run:
         return await self._call(create_run, body=body_of(body, fields))
+
+    async def estimate(self, body: Any = None, **fields: Any) -> Estimate:
+        """What starting this run would cost, its candidate model's calls included."""
+        return await self._call(estimate_run, body=body_of(body, fields))
 
     async def get(self, run_id: str) -> Run:
         return await self._call(get_run, run_id)

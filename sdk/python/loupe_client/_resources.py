@@ -21,6 +21,7 @@ from ._generated.api.evaluations import (
     cancel_evaluation,
     create_evaluation,
     delete_evaluation,
+    estimate_evaluation,
     export_evaluation_results,
     get_evaluation,
     list_evaluation_results,
@@ -33,6 +34,7 @@ from ._generated.api.runs import (
     cancel_run,
     create_run,
     delete_run,
+    estimate_run,
     export_run_samples,
     get_run,
     list_run_samples,
@@ -53,6 +55,7 @@ from ._generated.models import (
     ComparisonItem,
     Dataset,
     DatasetRow,
+    Estimate,
     Evaluation,
     EvaluationResult,
     Run,
@@ -129,6 +132,11 @@ class Evaluations(_Resource):
         return self._call(
             create_evaluation, body=body_of(body, fields), idempotency_key=idempotency_key
         )
+
+    def estimate(self, body: Any = None, **fields: Any) -> Estimate:
+        """What submitting this body would cost (judge calls, tokens, usd per metric and in
+        total); nothing is stored, no judge is called."""
+        return self._call(estimate_evaluation, body=body_of(body, fields))
 
     def get(self, evaluation_id: str) -> Evaluation:
         return self._call(get_evaluation, evaluation_id)
@@ -214,6 +222,10 @@ class Runs(_Resource):
 
     def create(self, body: Any = None, **fields: Any) -> Run:
         return self._call(create_run, body=body_of(body, fields))
+
+    def estimate(self, body: Any = None, **fields: Any) -> Estimate:
+        """What starting this run would cost, its candidate model's calls included."""
+        return self._call(estimate_run, body=body_of(body, fields))
 
     def get(self, run_id: str) -> Run:
         return self._call(get_run, run_id)

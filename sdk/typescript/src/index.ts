@@ -171,6 +171,9 @@ export class Loupe {
             : {},
         }),
       ),
+    /** What submitting `body` would cost (judge calls, tokens, usd); nothing is stored. */
+    estimate: async (body: EvaluationCreate) =>
+      unwrap(await this.api.POST("/v1/evaluations/estimate", { body })),
     get: async (evaluationId: string) =>
       unwrap(
         await this.api.GET("/v1/evaluations/{evaluation_id}", {
@@ -240,6 +243,8 @@ export class Loupe {
 
   readonly runs = {
     create: async (body: RunCreate) => unwrap(await this.api.POST("/v1/runs", { body })),
+    /** What starting this run would cost, its candidate model's calls included. */
+    estimate: async (body: RunCreate) => unwrap(await this.api.POST("/v1/runs/estimate", { body })),
     get: async (runId: string) =>
       unwrap(await this.api.GET("/v1/runs/{run_id}", { params: { path: { run_id: runId } } })),
     list: () =>

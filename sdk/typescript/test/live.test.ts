@@ -331,3 +331,26 @@ test("413 and 415 are typed request errors", async () => {
   assert.equal(error.status, 415);
   assert.ok(errorFromResponse(410, undefined, new Headers()) instanceof RequestError);
 });
+
+test("an estimate before a submit: calls per metric, samples shown", async () => {
+  const loupe = client();
+  const bill = await loupe.evaluations.estimate({
+    test_cases: [
+      { input: "q1", actual_output: "a" },
+      { input: "q2", actual_output: "b" },
+    ],
+    metrics: [
+      metric("g_eval", {
+        name: "estimated",
+        criteria: "Does it answer?",
+        evaluation_params: ["input"],
+        judge: { samples: 2 },
+      }),
+    ],
+  });
+  // The steps once, then each case's score twice.
+  assert.equal(bill.calls, 1 + 2 * 2);
+  assert.equal(bill.metrics[0].multiplier, 2);
+  assert.ok(bill.prompt_tokens > 0);
+  assert.ok(bill.notes.length > 0);
+});
