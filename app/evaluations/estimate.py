@@ -7,6 +7,7 @@ steps, a retrieval context's truths) is counted once per judge, the first metric
 paying, as in scoring; every other call is made `samples` times by each judge of a panel.
 """
 
+import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -334,7 +335,9 @@ def _metric(
 
 
 def _canonical(messages: list[dict[str, Any]]) -> str:
-    return json.dumps(messages, sort_keys=True, separators=(",", ":"))
+    """A request's identity: a digest, so that images in it are not kept for every call."""
+    text = json.dumps(messages, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _completion(call: PlannedCall, encoding: str) -> int:

@@ -13,7 +13,7 @@ import hashlib
 import math
 import threading
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -94,6 +94,17 @@ def encoding_for(model: str | None) -> tuple[str, bool]:
 
 def count_text(text: str, encoding_name: str) -> int:
     """Tokens of a text (special-token spellings counted as plain text, as providers do)."""
+    if len(text) <= _REMEMBERED_LENGTH:
+        return _count_short(text, encoding_name)
+    return len(encoding(encoding_name).encode_ordinary(text))
+
+
+# A metric's instructions are the same in every call: short texts are counted once.
+_REMEMBERED_LENGTH = 4000
+
+
+@lru_cache(maxsize=2048)
+def _count_short(text: str, encoding_name: str) -> int:
     return len(encoding(encoding_name).encode_ordinary(text))
 
 
