@@ -70,15 +70,22 @@ def compare(
     runtime: RuntimeDep,
     baseline_id: Annotated[str, Form(max_length=40)] = "",
     candidate_id: Annotated[str, Form(max_length=40)] = "",
+    fragile: Annotated[str, Form(max_length=16)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     if not baseline_id or not candidate_id:
         raise ProblemError(400, "Bad Request", "Pick both a baseline and a candidate.")
+    if fragile not in ("", "exclude"):
+        raise ProblemError(400, "Bad Request", f"fragile: {fragile!r} is not 'exclude'")
     comparison = comparisons.create(
         session,
         signed_in.tenant,
-        ComparisonCreate(baseline_id=baseline_id, candidate_id=candidate_id),
+        ComparisonCreate(
+            baseline_id=baseline_id,
+            candidate_id=candidate_id,
+            fragile="exclude" if fragile else "include",
+        ),
     )
     session.commit()
     return RedirectResponse(

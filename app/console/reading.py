@@ -186,6 +186,8 @@ _SETTINGS_NOTE = re.compile(r"^the metric's settings differ \((?P<keys>[^)]*)\)"
 _NO_SPREAD = "no minimum detectable effect: every item's difference is the same"
 _UNDECIDED = "the verdict is undecided"
 _TOO_FEW = re.compile(r"^no interval from (?P<n>\d+) (?:pair|pairs): at least (?P<m>\d+)")
+_FRAGILE_COUNTED = "fragile items (the judgments straddle the threshold)"
+_FRAGILE_SET_ASIDE = re.compile(r"^(?P<n>\d+) matched items? fragile on either side")
 _ALPHA_HIGH = re.compile(r"^no minimum detectable effect at alpha (?P<a>[\d.eE+-]+)")
 _ALPHA_SMALL = re.compile(
     r"^no minimum detectable effect: alpha (?P<a>[\d.eE+-]+) is too small for n = (?P<n>\d+)"
@@ -235,6 +237,22 @@ def plain_notes(comparison: Any) -> list[str]:
             said.append(
                 "Every test case's score differs by the same amount between the two sides, so "
                 "there is no spread to tell how small a change this comparison could have noticed."
+            )
+        elif text.startswith(_FRAGILE_COUNTED):
+            counts = getattr(comparison, "fragile", None)
+            base, cand = getattr(counts, "baseline", 0), getattr(counts, "candidate", 0)
+            said.append(
+                f"{base} test case{'' if base == 1 else 's'} on the baseline and {cand} on the "
+                "candidate are fragile: judged several times, they passed some times and failed "
+                "others, so whether they pass is as much the judge's doing as the output's. "
+                "Compare again with fragile items set aside to see the others alone."
+            )
+        elif found := _FRAGILE_SET_ASIDE.match(text):
+            aside = int(found["n"])
+            said.append(
+                f"{aside} test case{' was' if aside == 1 else 's were'} set aside as fragile on "
+                "either side (judged several times, passing some times and failing others): "
+                f"the figures cover the other {getattr(comparison, 'n', 0)}."
             )
         elif found := _ALPHA_HIGH.match(text):
             said.append(

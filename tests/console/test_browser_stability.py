@@ -3,7 +3,8 @@ via Playwright), loopback only: an evaluation judged twice per item by a panel o
 judges shows each metric's fragile results, pass^k beside the pass rate and the panel's alpha
 (flagged when low); its results filter to the fragile ones; a test case's page shows each panel
 member's score and reason and every judgment with its own, escaped. Takes
-docs/screenshots/stability.png and stability-case.png."""
+docs/screenshots/stability.png and stability-case.png. A comparison counts each side's fragile
+items and, asked from the compare form, sets them aside."""
 
 import json
 import re
@@ -13,6 +14,12 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from tests.comparisons.fragile_helpers import (
+    BASELINE_FRAGILE,
+    CANDIDATE_FRAGILE,
+    METRIC,
+    both_sides,
+)
 from tests.console.test_browser import SHOTS, sign_in, submit, wait
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
@@ -156,4 +163,45 @@ class TestStability:
         expect(judgments.nth(3)).to_contain_text("judge-b sample 2: shaky scores 8.")
         assert page.evaluate("window.__pwned") is None
         page.screenshot(path=SHOTS / "stability-case.png", full_page=True)
+        assert errors == [] and off_loopback == []
+
+
+class TestCompare:
+    def test_fragile_items_counted_and_set_aside_from_the_compare_form(
+        self,
+        console: Api,
+        judge: ScriptedJudge,
+        page: Page,
+        errors: list[str],
+        off_loopback: list[str],
+    ) -> None:
+        key = console.new_key("stability-compare")
+        baseline, candidate = both_sides(console, console.client(key), judge)
+        sign_in(page, console, key)
+        both = len(BASELINE_FRAGILE | CANDIDATE_FRAGILE)
+        for set_aside in (False, True):
+            page.goto(
+                f"{console.base_url}/console/compare?baseline={baseline}&candidate={candidate}"
+            )
+            if set_aside:
+                page.get_by_label("Set aside fragile items").check()
+            page.get_by_role("button", name="Compare").click()
+            expect(page.get_by_role("heading", name="Candidate vs baseline")).to_be_visible()
+            row = page.locator("table.comparison tbody tr", has_text=METRIC)
+            counted = f"{len(BASELINE_FRAGILE)} → {len(CANDIDATE_FRAGILE)}"
+            if set_aside:
+                counted += f" ({both} set aside)"
+            expect(row.locator("td.fragile-items")).to_have_text(counted)
+            expect(page.locator(".set-aside")).to_have_count(int(set_aside))
+            notes = page.locator("section.notes")
+            expect(notes).to_contain_text(
+                f"{both} test cases were set aside as fragile on either side"
+                if set_aside
+                else f"{len(BASELINE_FRAGILE)} test case on the baseline and "
+                f"{len(CANDIDATE_FRAGILE)} on the candidate are fragile"
+            )
+        # Set aside, only the steady move is among the items that moved on the judged metric.
+        moved = page.locator("article.compare-item")
+        expect(moved.filter(has_text=METRIC)).to_have_count(1)
+        expect(page.locator("article.compare-item[data-test-case='c5']")).to_have_count(1)
         assert errors == [] and off_loopback == []
