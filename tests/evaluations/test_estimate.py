@@ -5,7 +5,10 @@ import uuid
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 
+from app.models import Blob, BlobOwner, Evaluation, IdempotencyKey
+from app.models import TestCase as StoredCase
 from tests.evaluations.test_judged import image, png
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, task_of
@@ -286,6 +289,31 @@ class TestFigures:
         large = prompt_tokens({"input": "x", "actual_output": ["Text.", image(RED)]})
         # 600 x 300: 2 x 1 tiles; 1024 x 1024 scaled to 768 x 768: 2 x 2 tiles.
         assert large - small == 170 * 4 - 170 * 2
+
+
+def stored_rows(api: Api) -> dict[str, int]:
+    with api.served.runtime.session() as session:
+        return {
+            model.__tablename__: session.scalar(select(func.count()).select_from(model)) or 0
+            for model in (Evaluation, StoredCase, Blob, BlobOwner, IdempotencyKey)
+        }
+
+
+class TestNothingStored:
+    def test_no_evaluation_case_image_or_idempotency_row(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        client = api.tenant_client()
+        body = {"test_cases": image_cases(2), "metrics": IMAGE_METRICS[:1]}
+        before = stored_rows(api)
+        headers = {"Idempotency-Key": f"estimate-{uuid.uuid4()}"}
+        response = client.post("/v1/evaluations/estimate", json=body, headers=headers)
+        assert response.status_code == 200, response.text
+        assert stored_rows(api) == before
+        assert judge.requests == []
+        # The key was not taken: a submit with it is a submit, not a replay of the estimate.
+        submitted = client.post("/v1/evaluations", json=body, headers=headers)
+        assert submitted.status_code == 202
 
 
 class TestValidation:
