@@ -55,10 +55,11 @@ def _messages(spec: ContextualRecallSpec, case: MetricTestCase) -> list[dict]:
 def plan(spec: ContextualRecallSpec, case: MetricTestCase) -> list[PlannedCall]:
     """One call. Completion: a verdict with a reason naming nodes and quoting briefly (about 30
     tokens) per sentence of expected_output, and the overall reason (about 50 tokens)."""
-    units = sentences(text_of_parts(render.content_parts(case.expected_output)))
-    units += [None] * render.count_images(case.expected_output)  # type: ignore[list-item]
+    # An image in expected_output is a unit of its own.
+    units = len(sentences(text_of_parts(render.content_parts(case.expected_output))))
+    units += render.count_images(case.expected_output)
     completion = Completion(
-        fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=max(1, len(units))
+        fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=max(1, units)
     )
     return [PlannedCall("contextual_recall_verdicts", _messages(spec, case), completion)]
 
