@@ -123,7 +123,6 @@ class DatabaseBlobStore:
                 found[digest] = StoredImage(digest, media_type, bytes(data))
         return found
 
-
     def sizes(self, digests: Iterable[str]) -> dict[str, tuple[int, int]]:
         """(width, height) of the stored images among `digests` (their data is not read)."""
         wanted = list(set(digests))
