@@ -252,6 +252,21 @@ class TestFigures:
         assert any("judge-model" in note for note in estimate["notes"])
         assert not any("cache" in note for note in estimate["notes"])
 
+    def test_each_panel_member_at_its_own_price(self, api: Api, judge: ScriptedJudge) -> None:
+        client = api.tenant_client()
+        panel = {"samples": 2, "panel": [{"model": "judge-model"}, {"model": "candidate-vlm"}]}
+        body = {"test_cases": text_cases(), "metrics": [{**TEXT_METRICS[1], "judge": panel}]}
+        metric = client.post("/v1/evaluations/estimate", json=body).json()["metrics"][0]
+        # USD per million tokens: judge-model 2 in, 8 out; candidate-vlm 1 in, 4 out.
+        prices = {"judge-model": (2, 8), "candidate-vlm": (1, 4)}
+        for member in metric["judges"]:
+            assert member["calls"] == 3 * 2
+            inward, outward = prices[member["model"]]
+            expected = member["prompt_tokens"] * inward + member["completion_tokens"] * outward
+            assert member["usd"] == pytest.approx(expected / 1e6)
+        assert metric["usd"] == pytest.approx(sum(member["usd"] for member in metric["judges"]))
+        assert (metric["calls"], metric["multiplier"]) == (12, 4)
+
     def test_an_unpriced_panel_member_makes_the_price_unknown(
         self, api: Api, judge: ScriptedJudge
     ) -> None:
