@@ -15,6 +15,7 @@ counted, and their ratio.
 
     .venv/bin/python bench/estimate_accuracy.py            # N = 40
     .venv/bin/python bench/estimate_accuracy.py --cases 200
+    .venv/bin/python bench/estimate_accuracy.py --judge-model gpt-4-turbo   # cl100k_base
 """
 
 import argparse
@@ -247,11 +248,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", type=int, default=40)
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument(
+        "--judge-model", default="gpt-4o", help="the judge's model (gpt-4-turbo: cl100k_base)"
+    )
     args = parser.parse_args()
     body = {"test_cases": cases(args.cases, args.seed), "metrics": METRICS, "cache": False}
     with ScriptedJudge() as judge, tempfile.TemporaryDirectory() as directory:
         judge.script(billed)
-        with side_app(Path(directory), judge_base_url=judge.base_url, judge_model="gpt-4o") as app:
+        with side_app(
+            Path(directory), judge_base_url=judge.base_url, judge_model=args.judge_model
+        ) as app:
             client = app.tenant_client()
             estimate = client.post("/v1/evaluations/estimate", json=body).json()
             submitted = client.post("/v1/evaluations", json=body).json()
@@ -260,7 +266,8 @@ def main() -> None:
     errored = {s["metric"]: s["errored"] for s in final["per_metric"] if s["errored"]}
     assert not errored, (errored, final["per_metric"])
     counted = {summary["metric"]: summary["usage"] for summary in final["per_metric"]}
-    print(f"{args.cases} cases, {len(METRICS)} metrics, judge gpt-4o (o200k_base)")
+    encoding, _ = tokens.encoding_for(args.judge_model)
+    print(f"{args.cases} cases, {len(METRICS)} metrics, judge {args.judge_model} ({encoding})")
     header = ("metric", "calls est/run", "prompt est", "prompt run", "ratio", "compl est")
     print(
         "{:<20} {:>14} {:>11} {:>11} {:>6} {:>10} {:>10} {:>6}".format(
