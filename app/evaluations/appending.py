@@ -1,14 +1,17 @@
 """Evaluations that stay open and take test cases as they come (a kind whose `open_ended` is
 set: online rules append the production calls they sample, one evaluation per rule per day).
 
-The cases appended get the next indices, under a lock on the evaluation's row, and their
-scoring jobs are queued once the caller commits (each append is its own slice, so its job id
-is new and never collides with a job still scoring earlier cases).
+The cases appended get the next indices, reserved by one atomic UPDATE ... RETURNING of the
+evaluation's row (two requests appending at once never take the same index, on SQLite too,
+where `lock` locks nothing), and their scoring jobs are queued once the caller commits (each
+append is its own slice, so its job id is new and never collides with a job still scoring
+earlier cases).
 """
 
 from typing import Any
 
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db import utcnow
 from app.evaluations import kinds, service
@@ -47,6 +50,13 @@ def open_evaluation(
     return evaluation
 
 
+def discard(session: Session, evaluation: Evaluation) -> None:
+    """Remove an open evaluation just made with `open_evaluation`, still without test cases
+    (another request made the one it was for first)."""
+    EvaluationRepository(session, evaluation.tenant_id, (evaluation.kind,)).delete(evaluation)
+    session.expunge(evaluation)
+
+
 def lock(session: Session, tenant_id: str, evaluation_id: str) -> Evaluation | None:
     """The tenant's open-ended evaluation, its row locked until commit (PostgreSQL; SQLite
     serialises writers); None if it is no open-ended evaluation of the tenant's."""
@@ -67,7 +77,8 @@ def append(
 
     The evaluation must have been read with `lock`. Returns the indices given.
     """
-    start = evaluation.total_test_cases
+    repository = EvaluationRepository(session, evaluation.tenant_id, (evaluation.kind,))
+    start = repository.take_indices(evaluation, len(cases))
     store = DatabaseBlobStore(session, evaluation.tenant_id)
     for offset, (case, intake) in enumerate(zip(cases, intakes, strict=True)):
         intake.store(store)
@@ -75,11 +86,10 @@ def append(
         case.setdefault("client_id", str(start + offset))
         case["evaluation_id"] = evaluation.id
         case["context_hash"] = service.context_hash(case.get("retrieval_context"))
-    EvaluationRepository(session, evaluation.tenant_id, (evaluation.kind,)).add_cases(
-        evaluation, cases
-    )
+    repository.add_cases(evaluation, cases)
     stop = start + len(cases)
-    evaluation.total_test_cases = stop
+    # What the UPDATE stored, not a change for the ORM to write back over a later append.
+    set_committed_value(evaluation, "total_test_cases", stop)
     # Fresh work: the sweep looks again only once it has waited LOUPE_STUCK_AFTER_SECONDS.
     evaluation.heartbeat_at = utcnow()
     evaluation_id, tenant_id = evaluation.id, evaluation.tenant_id

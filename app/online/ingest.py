@@ -236,12 +236,11 @@ def _day_evaluation(
     days: OnlineRuleRepository,
     runtime: Runtime,
 ) -> Evaluation:
-    """The rule's evaluation of `day`, made on its first judged call, locked until commit."""
-    evaluation_id = days.evaluation_id(rule, day)
-    if evaluation_id is not None:
-        evaluation = appending.lock(session, tenant.id, evaluation_id)
-        if evaluation is not None:
-            return evaluation
+    """The rule's evaluation of `day`, made on its first judged call, locked until commit;
+    two requests making it at once both end up with the one made first."""
+    evaluation = _made_day(session, tenant, rule, day, days)
+    if evaluation is not None:
+        return evaluation
     specs = [_metric.validate_python(spec) for spec in rule.metrics]
     record, _ = judging.resolve(
         session,
@@ -261,8 +260,24 @@ def _day_evaluation(
         metrics=rule.metrics,
         judge=record,
     )
-    days.add_day(rule, day, evaluation.id)
-    return evaluation
+    if days.add_day(rule, day, evaluation.id):
+        return evaluation
+    # Another request made the day first: the evaluation just made goes, theirs is used.
+    appending.discard(session, evaluation)
+    existing = _made_day(session, tenant, rule, day, days)
+    if existing is None:  # pragma: no cover - the day made first is committed and stays
+        raise LookupError(f"rule {rule.id} has no evaluation of {day}")
+    return existing
+
+
+def _made_day(
+    session: Session, tenant: Tenant, rule: OnlineRule, day: str, days: OnlineRuleRepository
+) -> Evaluation | None:
+    """The rule's evaluation of `day` if it is made, locked until commit."""
+    evaluation_id = days.evaluation_id(rule, day)
+    if evaluation_id is None:
+        return None
+    return appending.lock(session, tenant.id, evaluation_id)
 
 
 def stored_case(call: JudgedCall) -> dict[str, Any]:

@@ -71,11 +71,18 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
             )
         )
 
-    def add_day(self, rule: OnlineRule, day: str, evaluation_id: str) -> None:
-        self.session.add(
-            OnlineRuleDay(rule_id=self.owned(rule).id, day=day, evaluation_id=evaluation_id)
-        )
-        self.session.flush()
+    def add_day(self, rule: OnlineRule, day: str, evaluation_id: str) -> bool:
+        """Make `evaluation_id` the rule's evaluation of `day`; False if a concurrent request
+        made the day first (PostgreSQL waits for it to commit; SQLite serialises writers)."""
+        statement = dialect_insert(self.session, OnlineRuleDay)
+        made = self.session.execute(
+            statement.on_conflict_do_nothing(
+                index_elements=[OnlineRuleDay.rule_id, OnlineRuleDay.day]
+            )
+            .values(rule_id=self.owned(rule).id, day=day, evaluation_id=evaluation_id)
+            .returning(statement.table.c.evaluation_id)
+        ).first()
+        return made is not None
 
     def evaluation_ids(self, rule: OnlineRule) -> list[str]:
         """The rule's evaluations, newest day first."""

@@ -9,7 +9,7 @@ through `app/unscoped/evaluation_jobs.py`.
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, select
+from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.evaluations.repository.results import HISTOGRAM_BINS, ResultReads
@@ -91,6 +91,21 @@ class EvaluationRepository(ResultReads, TestCaseReads, SummaryReads):
         for start in range(0, len(test_cases), 1000):
             self.session.execute(insert(TestCase), test_cases[start : start + 1000])
         gc.record(self.session, evaluation.tenant_id, evaluation.id, test_cases, gc.CASE_COLUMNS)
+
+    def take_indices(self, evaluation: Evaluation, count: int) -> int:
+        """Reserve the next `count` test-case indices of a stored evaluation in one atomic
+        UPDATE ... RETURNING (safe between concurrent writers on SQLite and PostgreSQL, whatever
+        each read before); the first of them."""
+        stop = self.session.scalar(
+            update(Evaluation)
+            .where(Evaluation.id == self.owned(evaluation).id)
+            .values(total_test_cases=Evaluation.total_test_cases + count)
+            .returning(Evaluation.total_test_cases)
+            .execution_options(synchronize_session=False)
+        )
+        if stop is None:
+            raise LookupError(f"evaluation {evaluation.id} is not stored")
+        return int(stop) - count
 
     def add_cases(self, evaluation: Evaluation, test_cases: list[dict[str, Any]]) -> None:
         """More test cases for an evaluation already stored (an open one, app/evaluations/
