@@ -1,14 +1,16 @@
 """Online rules: create, list, read, change, enable, disable, delete (issue 26)."""
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant, get_runtime
 from app.api.idempotent import idempotent
 from app.api.openapi import Extras
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
+from app.models import Tenant
 from app.online import backfill, reads, receiver, service, trend
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
@@ -21,7 +23,7 @@ from app.online.schemas import (
     OnlineRuleTrend,
     OnlineRuleUpdate,
 )
-from app.problems import problem_responses
+from app.problems import FieldError, checked_anyway, problem_responses
 
 router = APIRouter(
     prefix="/v1/online_rules",
@@ -76,8 +78,22 @@ def get_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> Onl
     return service.to_schema(session, tenant, service.get_or_404(session, tenant, rule_id))
 
 
+def _update_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
+    """`checked_with_tenant` for a change: the rule's kept metrics check its alert's metric."""
+    tenant_id = getattr(request.state, "tenant_id", None)
+    if tenant_id is None:
+        return []
+    runtime = get_runtime(request)
+    with runtime.session() as session:
+        tenant = session.get(Tenant, tenant_id)
+        if tenant is None:
+            return []
+        rule_id = str(request.path_params.get("rule_id", ""))
+        return service.update_body_problems(session, tenant, runtime.settings, body, rule_id)
+
+
 @router.patch("/{rule_id}", response_model=OnlineRule)
-@checked_with_tenant(service.body_problems)
+@checked_anyway(_update_problems)
 def update_online_rule(
     rule_id: str,
     payload: OnlineRuleUpdate,
@@ -139,12 +155,16 @@ def get_online_rule_trend(
     since: Annotated[
         str | None,
         Query(
-            description="ISO 8601 start (UTC if no offset); default 2 days (hour) or 30 "
-            "days (day) before `until`."
+            description="ISO 8601 start (UTC if no offset), floored to its bucket; default 2 "
+            "days (hour) or 30 days (day) before `until`."
         ),
     ] = None,
     until: Annotated[
-        str | None, Query(description="ISO 8601 end, excluded; default the current bucket's end.")
+        str | None,
+        Query(
+            description="ISO 8601 end, excluded, ceiled to its bucket's end (a bucket is counted "
+            "whole); default the current bucket's end."
+        ),
     ] = None,
 ) -> OnlineRuleTrend:
     """Each metric's mean score and pass rate per UTC hour or day, each with its 95% interval

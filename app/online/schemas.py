@@ -1,6 +1,6 @@
 """Online rules: what production spans a tenant has judged, and how many it saw (issue 26)."""
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -43,7 +43,8 @@ class Sampling(BaseModel):
     """Which matching calls are judged: a share of traces, chosen by their trace id, so every
     API process samples a trace the same way and a trace's calls are judged together."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Strict: "0.5" is no rate (a 422 naming it), as `true` is the only yes.
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     rate: float = Field(ge=0, le=1, description="0 judges none, 1 every matching call.")
 
@@ -54,7 +55,7 @@ class AlertSettings(BaseModel):
     of its Wilson interval is below it: one bad call does not do), once per episode; an
     `online_rule.alert_resolved` once the upper bound is back at or above it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     metric: str = Field(min_length=1, max_length=256, description="One of the rule's metrics.")
     threshold: float = Field(ge=0, le=1, description="The lowest acceptable pass rate.")
@@ -97,9 +98,14 @@ class OnlineRuleCreate(_ExportEndpoint):
         "`gen_ai.conversation.id` together, once it has been idle.",
     )
     daily_usd: float | None = Field(
-        default=None, ge=0, description="What its judge calls may cost per UTC day; none: no cap."
+        default=None,
+        ge=0,
+        strict=True,
+        description="What its judge calls may cost per UTC day, counted at LOUPE_MODEL_PRICES; "
+        "none: no cap. Not enforced for a judge model without a price there (the rule's "
+        "`warnings` say so).",
     )
-    enabled: bool = True
+    enabled: bool = Field(default=True, strict=True)
     export_endpoint: str | None = Field(default=None, max_length=2048, description=EXPORT_ENDPOINT)
     alert: AlertSettings | None = Field(default=None, description="None: no alert.")
 
@@ -131,8 +137,8 @@ class OnlineRuleUpdate(_ExportEndpoint):
         default=None, description="null: the tenant's or the server's default judge."
     )
     target: Target = Field(**_KEEP)
-    daily_usd: float | None = Field(default=None, ge=0, description="null: no cap.")
-    enabled: bool = Field(**_KEEP)
+    daily_usd: float | None = Field(default=None, ge=0, strict=True, description="null: no cap.")
+    enabled: bool = Field(strict=True, **_KEEP)
     export_endpoint: str | None = Field(
         default=None, max_length=2048, description="null: back to the server's endpoint."
     )
@@ -228,7 +234,7 @@ OnlineResultList = ListPage[OnlineResult]
 class BackfillRequest(BaseModel):
     """Which kept calls a backfill takes up: received from `since` to `until`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     since: str | None = Field(
         default=None,
@@ -244,6 +250,33 @@ class BackfillRequest(BaseModel):
         max_length=32,
         description="A truncated backfill's `next_after`: go on after the calls it considered.",
     )
+
+    @field_validator("since", "until")
+    @classmethod
+    def _iso(cls, value: str | None) -> str | None:
+        # Checked with the schema, so one 422 names it beside any other field at fault.
+        if value is not None and iso_moment(value) is None:
+            raise PydanticCustomError(
+                "invalid_datetime",
+                f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
+            )
+        return value
+
+    @field_validator("after")
+    @classmethod
+    def _cursor(cls, value: str | None) -> str | None:
+        if value is not None and not value.isdigit():
+            raise PydanticCustomError("invalid_cursor", "not a backfill's `next_after`")
+        return value
+
+
+def iso_moment(value: str) -> datetime | None:
+    """`value` as a UTC moment (UTC if it has no offset); None: no ISO 8601 date or time."""
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except (ValueError, OverflowError):
+        return None
 
 
 class Backfill(BaseModel):
@@ -317,6 +350,11 @@ class OnlineRuleTrend(BaseModel):
     object: Literal["online_rule_trend"] = "online_rule_trend"
     rule_id: str
     bucket: Bucket
-    since: datetime
-    until: datetime
+    since: datetime = Field(
+        description="The first instant covered: the asked `since` floored to its bucket."
+    )
+    until: datetime = Field(
+        description="The end of the range covered (excluded): the asked `until` ceiled to its "
+        "bucket (buckets are rollups, counted whole: `until` 20:10 by hour covers up to 21:00)."
+    )
     metrics: list[MetricTrend]

@@ -8,6 +8,7 @@ import re2
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.api.salvage import items, valid
 from app.config import Settings
 from app.db import utcnow
@@ -80,6 +81,16 @@ def create(
         alert=alerts.stored(payload.alert),
     )
     OnlineRuleRepository(session, tenant.id).add(rule)
+    audit.record(
+        session,
+        None,
+        "online_rule.create",
+        "online_rule",
+        rule.id,
+        tenant_id=tenant.id,
+        name=rule.name,
+        enabled=rule.enabled,
+    )
     return rule
 
 
@@ -142,6 +153,15 @@ def update(
         alerts.apply(rule, payload.alert)
     rule.updated_at = utcnow()
     session.flush()
+    audit.record(
+        session,
+        None,
+        "online_rule.update",
+        "online_rule",
+        rule.id,
+        tenant_id=tenant.id,
+        fields=sorted(given),
+    )
     return rule
 
 
@@ -149,6 +169,10 @@ def set_enabled(session: Session, rule: OnlineRule, enabled: bool) -> OnlineRule
     rule.enabled = enabled
     rule.updated_at = utcnow()
     session.flush()
+    verb = "enable" if enabled else "disable"
+    audit.record(
+        session, None, f"online_rule.{verb}", "online_rule", rule.id, tenant_id=rule.tenant_id
+    )
     return rule
 
 
@@ -165,6 +189,15 @@ def delete(session: Session, tenant: Tenant, rule: OnlineRule) -> None:
     for evaluation in rules.evaluations(rule):
         EvaluationRepository(session, tenant.id, (evaluation.kind,)).delete(evaluation)
     rule_id = rule.id
+    audit.record(
+        session,
+        None,
+        "online_rule.delete",
+        "online_rule",
+        rule_id,
+        tenant_id=tenant.id,
+        name=rule.name,
+    )
     rules.delete(rule)
     # Its counts go from /metrics too, once the deletion commits.
     outbox(session).add(lambda: forget_online_rule(rule_id))
@@ -329,6 +362,22 @@ def body_problems(
         alert=body.get("alert") if isinstance(body.get("alert"), Mapping) else None,
         metrics_known="metrics" in body,
     )
+
+
+def update_body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any], rule_id: str
+) -> list[FieldError]:
+    """What a change that failed its schema still gets checked for: as a new rule's body, and
+    an alert's metric against the rule's metrics when the change keeps them."""
+    errors = body_problems(session, tenant, settings, body)
+    alert = body.get("alert")
+    if "metrics" in body or not isinstance(alert, Mapping):
+        return errors
+    rule = OnlineRuleRepository(session, tenant.id).get_by_id(rule_id)
+    if rule is None:
+        return errors
+    names = [_metric.validate_python(spec).display_name for spec in rule.metrics]
+    return errors + alerts.problems(session, tenant.id, {"metric": alert.get("metric")}, names)
 
 
 def _raise_if(errors: list[FieldError]) -> None:

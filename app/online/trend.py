@@ -92,7 +92,9 @@ def parse(
             )
     if errors:
         raise invalid_request(errors)
-    return Query(metric, width, _floor(start, width), end)
+    # Buckets are rollups, whole or not at all: the range covered runs from the bucket holding
+    # `since` to the end of the bucket holding the instant before `until`, and is echoed so.
+    return Query(metric, width, _floor(start, width), _ceil(end, width))
 
 
 def trend(session: Session, tenant: Tenant, rule: OnlineRule, query: Query) -> OnlineRuleTrend:
@@ -215,6 +217,11 @@ def _moment(name: str, value: str | None) -> tuple[datetime | None, FieldError |
 
 def _utc(moment: datetime) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _ceil(moment: datetime, bucket: str) -> datetime:
+    floor = _floor(moment, bucket)
+    return floor if floor == moment else floor + BUCKETS[bucket]
 
 
 def _floor(moment: datetime, bucket: str) -> datetime:

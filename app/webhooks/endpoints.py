@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
+from app import audit
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
@@ -99,13 +100,35 @@ def list_webhook_deliveries(
 @router.delete("/{endpoint_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_webhook_endpoint(endpoint_id: str, session: SessionDep, tenant: TenantDep) -> Response:
     """Forget an endpoint with its events and delivery history; evaluations naming it keep
-    running and send nothing."""
+    running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
+    the rules): change or clear their `alert` first."""
     repo = WebhookRepository(session, tenant.id)
     endpoint = repo.endpoint(endpoint_id)
     if endpoint is None:
         raise ProblemError(
             404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
         )
+    rules = repo.rules_alerting(endpoint.url)
+    if rules:
+        named = ", ".join(f"{rule_id} ({name[:80]!r})" for rule_id, name in rules[:10])
+        more = f" and {len(rules) - 10} more" if len(rules) > 10 else ""
+        raise ProblemError(
+            409,
+            "Conflict",
+            f"The alerts of online rules {named}{more} go to this endpoint; change or clear "
+            "their `alert` (PATCH /v1/online_rules/{id}) before deleting it.",
+            slug="webhook-endpoint-in-use",
+            field=["path", "endpoint_id"],
+        )
+    audit.record(
+        session,
+        None,
+        "webhook_endpoint.delete",
+        "webhook_endpoint",
+        endpoint.id,
+        tenant_id=tenant.id,
+        url=endpoint.url,
+    )
     repo.delete_endpoint(endpoint.id)
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import delete, select, update
 
-from app.models import Evaluation, WebhookDelivery, WebhookEndpoint, WebhookEvent
+from app.models import Evaluation, OnlineRule, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from app.repository import TenantScopedRepository
 
 
@@ -26,6 +26,15 @@ class WebhookRepository(TenantScopedRepository[WebhookEndpoint]):
         return self.keyset_page(
             self.get_base_statement(), WebhookEndpoint.id, after or None, limit, descending=True
         )
+
+    def rules_alerting(self, url: str) -> list[tuple[str, str]]:
+        """The tenant's online rules whose alert goes to `url`: (id, name), oldest first."""
+        rows = self.session.execute(
+            select(OnlineRule.id, OnlineRule.name, OnlineRule.alert)
+            .where(OnlineRule.tenant_id == self.tenant_id, OnlineRule.alert.is_not(None))
+            .order_by(OnlineRule.id)
+        )
+        return [(id_, name) for id_, name, alert in rows if (alert or {}).get("webhook_url") == url]
 
     def delete_endpoint(self, endpoint_id: str) -> None:
         """Remove one of the tenant's endpoints, its events and deliveries; evaluations that
