@@ -26,6 +26,9 @@ right now: the machine is shared).
 
     .venv/bin/python bench/online_ingest.py                     # embedded, 100,000 spans
     .venv/bin/python bench/online_ingest.py --mode rq --spans 20000
+
+Where the embedded API's memory goes as it ingests and judges (SQLite, malloc, Python's heap
+by tracemalloc): bench/online_memory.py.
 """
 
 import argparse
