@@ -36,6 +36,9 @@ class Problem(BaseModel):
     detail: str | None = None
     instance: str | None = None
     errors: list[FieldError] | None = None
+    required_scope: str | None = Field(
+        None, description="On a 403: the scope the call needs, which the caller lacks."
+    )
 
 
 class ProblemError(Exception):
@@ -57,6 +60,7 @@ class ProblemError(Exception):
         errors: list[FieldError] | None = None,
         headers: dict[str, str] | None = None,
         field: list[str | int] | None = None,
+        required_scope: str | None = None,
     ) -> None:
         super().__init__(detail or title)
         if errors is None and field:
@@ -68,6 +72,7 @@ class ProblemError(Exception):
         self.slug = slug
         self.errors = errors
         self.headers = headers
+        self.required_scope = required_scope
 
 
 class ProblemHTTPError(StarletteHTTPException):

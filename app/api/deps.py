@@ -1,9 +1,18 @@
-"""Typed dependencies every endpoint uses: the runtime, a session, the caller's tenant."""
+"""Typed dependencies every endpoint uses: the runtime, a session, the caller and its tenant.
+
+Authentication yields a `Caller` (tenant, scopes, actor); the route's scope is checked right
+there, before the endpoint reads anything, so a call outside the key's scopes is a 403 naming
+the scope it needs whether or not the object it names exists. Each route's scope is declared
+once: `openapi_extra={"x-loupe-scope": ...}` on the route, else derived from its method
+(app/tenants/scopes.py); openapi.json shows it as the operation's `x-loupe-scope`.
+"""
 
 from collections.abc import Callable, Iterator, Mapping
 from typing import Annotated, Any, TypeVar
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, FastAPI, Header, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute, iter_route_contexts
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
@@ -11,7 +20,8 @@ from app.config import Settings
 from app.models import Tenant
 from app.problems import FieldError, ProblemError, checked_anyway
 from app.runtime import Runtime
-from app.tenants.service import tenant_for_key
+from app.tenants.scopes import SCOPE_EXTENSION, Caller, route_scope
+from app.tenants.service import KeyExpired, caller_for_key
 from app.tenants.throttle import Throttled, app_throttle, client_address, refusal
 
 
@@ -41,11 +51,25 @@ def _refused(request: Request) -> None:
         raise refusal(throttled) from None
 
 
-def get_tenant(
+def _unauthorized(request: Request, detail: str) -> ProblemError:
+    _refused(request)
+    return ProblemError(
+        401,
+        "Unauthorized",
+        detail,
+        slug="unauthorized",
+        # RFC 6750: a key was sent and refused, so say so to the client.
+        headers={"WWW-Authenticate": 'Bearer realm="loupe", error="invalid_token"'},
+        field=["header", "Authorization"],
+    )
+
+
+def get_caller(
     request: Request,
     session: SessionDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> Tenant:
+) -> Caller:
+    """Who calls, after checking that they hold the scope the route needs (403 otherwise)."""
     if credentials is None or credentials.scheme.lower() != "bearer":
         _refused(request)
         raise ProblemError(
@@ -58,24 +82,82 @@ def get_tenant(
         )
     # Looked up even from a throttled address, so a valid key is still accepted (a key not of
     # Loupe's form is refused without reading the database).
-    tenant = tenant_for_key(session, credentials.credentials)
-    if tenant is None:
-        _refused(request)
-        raise ProblemError(
-            401,
-            "Unauthorized",
-            "The API key in Authorization is not valid (unknown or revoked).",
-            slug="unauthorized",
-            # RFC 6750: a key was sent and refused, so say so to the client.
-            headers={"WWW-Authenticate": 'Bearer realm="loupe", error="invalid_token"'},
-            field=["header", "Authorization"],
+    caller = caller_for_key(session, credentials.credentials)
+    if isinstance(caller, KeyExpired):
+        raise _unauthorized(
+            request,
+            f"The API key in Authorization expired at {caller.expires_at.isoformat()}; "
+            "ask the operator for a new one (loupe keys create).",
         )
+    if caller is None:
+        raise _unauthorized(
+            request, "The API key in Authorization is not valid (unknown or revoked)."
+        )
+    request.state.actor = caller.actor
+    required = required_scope(request.scope.get("route"))
+    if required is not None and not caller.may(required):
+        raise forbidden(required, caller)
     # For a body checked past a failed schema (`checked_with_tenant`): the caller is known.
-    request.state.tenant_id = tenant.id
-    return tenant
+    request.state.tenant_id = caller.tenant.id
+    return caller
+
+
+def forbidden(required: str, caller: Caller) -> ProblemError:
+    """The 403 for a caller without the scope `required`."""
+    held = ", ".join(sorted(caller.scopes)) or "none"
+    return ProblemError(
+        403,
+        "Forbidden",
+        f"This call needs the `{required}` scope; the API key in Authorization has {held}.",
+        slug="scope-required",
+        field=["header", "Authorization"],
+        required_scope=required,
+    )
+
+
+CallerDep = Annotated[Caller, Depends(get_caller)]
+
+
+def get_tenant(caller: CallerDep) -> Tenant:
+    """The caller's tenant (the route's scope already checked)."""
+    return caller.tenant
 
 
 TenantDep = Annotated[Tenant, Depends(get_tenant)]
+
+
+def required_scope(route: Any) -> str | None:
+    """The scope a route needs (its declared `x-loupe-scope`, else derived; None: no route)."""
+    if not isinstance(route, APIRoute):
+        return None
+    declared = (route.openapi_extra or {}).get(SCOPE_EXTENSION)
+    if declared:
+        return str(declared)
+    return route_scope(route.methods, route.name, getattr(route, "error_dialect", None))
+
+
+def authenticates(route: APIRoute) -> bool:
+    """Whether a route takes a caller (an API key), directly or through a dependency."""
+
+    def walk(dependant: Dependant) -> bool:
+        return any(dep.call is get_caller or walk(dep) for dep in dependant.dependencies)
+
+    return walk(route.dependant)
+
+
+def route_scopes(app: FastAPI) -> dict[tuple[str, str], str]:
+    """(method, path) -> the scope of every authenticated operation in the app's document,
+    which openapi.json shows as the operation's `x-loupe-scope`."""
+    scopes: dict[tuple[str, str], str] = {}
+    for context in iter_route_contexts(app.routes):
+        route = context.original_route
+        if not isinstance(route, APIRoute) or not context.path or not authenticates(route):
+            continue
+        scope = required_scope(route)
+        for method in route.methods:
+            if scope is not None:
+                scopes[(method.lower(), context.path)] = scope
+    return scopes
 
 
 def get_idempotency_key(

@@ -19,6 +19,9 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from app.api.deps import route_scopes
+from app.tenants.scopes import SCOPE_EXTENSION
+
 _PARAM = re.compile(r"^\{([^}]+)\}$")
 _METHODS = ("get", "put", "post", "delete", "patch")
 
@@ -113,7 +116,7 @@ UPLOAD_NAMES = {"create_dataset": "sky.jsonl", "create_file": "capitals.jsonl"}
 
 def install(app: FastAPI, parts: Sequence[Extras] = ()) -> None:
     """Make `app.openapi()` return FastAPI's document with links and request examples: the
-    common ones and what each of `parts` adds."""
+    common ones and what each of `parts` adds, and each authenticated route's `x-loupe-scope`."""
     build: Callable[[], dict[str, Any]] = app.openapi
     every = (COMMON, *parts)
     extras = Extras(
@@ -124,7 +127,8 @@ def install(app: FastAPI, parts: Sequence[Extras] = ()) -> None:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = _with_enums(document(build(), extras), extras.enums)
+            spec = _with_scopes(document(build(), extras), route_scopes(app))
+            app.openapi_schema = _with_enums(spec, extras.enums)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
@@ -154,6 +158,21 @@ def document(spec: dict[str, Any], extras: Extras = COMMON) -> dict[str, Any]:
         parameters = links.get(link.target, {}).get("parameters")
         if parameters and name != link.target:
             links[name]["parameters"] = parameters
+    return spec
+
+
+def _with_scopes(spec: dict[str, Any], scopes: Mapping[tuple[str, str], str]) -> dict[str, Any]:
+    """Each authenticated operation's scope (`x-loupe-scope`), and the 403 a key without it
+    gets."""
+    for (method, path), scope in scopes.items():
+        operation = spec["paths"].get(path, {}).get(method)
+        if operation is None:
+            continue
+        operation[SCOPE_EXTENSION] = scope
+        operation["responses"].setdefault(
+            "403",
+            {"description": "Forbidden", "content": {"application/problem+json": _PROBLEM}},
+        )
     return spec
 
 

@@ -109,6 +109,7 @@ def install_problem_handlers(app: FastAPI) -> None:
                 detail=exc.detail,
                 instance=request.url.path,
                 errors=exc.errors,
+                required_scope=exc.required_scope,
             ),
             exc.headers,
             error_dialect(request),

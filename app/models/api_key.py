@@ -1,9 +1,10 @@
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base, UTCDateTime, utcnow
+from app.db import Base, JSONType, UTCDateTime, utcnow
 
 
 class ApiKey(Base):
@@ -20,3 +21,12 @@ class ApiKey(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     # Refreshed at most once a minute per key (`loupe keys list`).
     last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # What the key may do (a list of app.tenants.scopes.KEY_SCOPES); NULL, as for every key
+    # made before scopes existed: every scope.
+    scopes: Mapped[list[Any] | None] = mapped_column(JSONType, nullable=True)
+    # A name the operator gave it (`--name ci`), to tell keys apart.
+    name: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # Past this instant the key answers 401 (NULL: never).
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Who made it: `operator` (the CLI) or an actor such as `person:<id>`.
+    created_by: Mapped[str | None] = mapped_column(String(80), nullable=True)

@@ -2,6 +2,8 @@
 
 import hashlib
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
@@ -10,6 +12,7 @@ from app.db import utcnow
 from app.ids import new_id
 from app.models import ApiKey, Tenant
 from app.tenants import repository
+from app.tenants.scopes import OPERATOR, Caller, key_scopes
 from app.unscoped.api_keys import UnscopedApiKeyRepository
 
 KEY_PREFIX = "lp_"
@@ -22,24 +25,64 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def create_key(session: Session, tenant_name: str) -> tuple[Tenant, str]:
-    """A new API key for the named tenant (created if new); returns the key in clear, once."""
+class UnknownTenant(LookupError):
+    """`create_key` for a tenant that does not exist, without `create`."""
+
+
+def create_key(
+    session: Session,
+    tenant_name: str,
+    *,
+    create: bool = True,
+    scopes: Sequence[str] | None = None,
+    name: str | None = None,
+    expires_at: datetime | None = None,
+    created_by: str = OPERATOR,
+) -> tuple[Tenant, str]:
+    """A new API key for the named tenant; returns the key in clear, once.
+
+    Args:
+        create: create the tenant when there is none of that name (else UnknownTenant).
+        scopes: what the key may do (None: every scope).
+        expires_at: when it stops working (None: never).
+        created_by: the actor who made it (`operator` from the CLI).
+    """
     tenant = repository.tenant_by_name(session, tenant_name)
     if tenant is None:
+        if not create:
+            raise UnknownTenant(tenant_name)
         tenant = Tenant(id=new_id("ten"), name=tenant_name)
         session.add(tenant)
         session.flush()
     key = KEY_PREFIX + secrets.token_urlsafe(32)
     session.add(
-        ApiKey(id=new_id("key"), tenant_id=tenant.id, key_hash=hash_key(key), prefix=key[:10])
+        ApiKey(
+            id=new_id("key"),
+            tenant_id=tenant.id,
+            key_hash=hash_key(key),
+            prefix=key[:10],
+            scopes=None if scopes is None else list(scopes),
+            name=name,
+            expires_at=expires_at,
+            created_by=created_by,
+        )
     )
     session.flush()
     return tenant, key
 
 
-def tenant_for_key(session: Session, key: str) -> Tenant | None:
-    """The tenant an API key belongs to, or None for an unknown or revoked key; notes the
-    key's use (at most once a minute, so reads stay reads)."""
+@dataclass(frozen=True)
+class KeyExpired:
+    """A known, unrevoked key past its expiry (answered 401 saying so)."""
+
+    key_id: str
+    expires_at: datetime
+
+
+def caller_for_key(session: Session, key: str) -> Caller | KeyExpired | None:
+    """Who calls with an API key: its tenant, scopes and actor (`key:<id>`); KeyExpired for a
+    key past its expiry, None for an unknown or revoked one. Notes the key's use (at most once
+    a minute, so reads stay reads)."""
     if not key.startswith(KEY_PREFIX) or len(key) > 200:
         return None
     found = UnscopedApiKeyRepository(session).tenant_and_key(hash_key(key))
@@ -47,15 +90,43 @@ def tenant_for_key(session: Session, key: str) -> Tenant | None:
         return None
     tenant, api_key = found
     now = utcnow()
+    if api_key.expires_at is not None and api_key.expires_at <= now:
+        return KeyExpired(api_key.id, api_key.expires_at)
     if api_key.last_used_at is None or now - api_key.last_used_at > _USE_GRANULARITY:
         UnscopedApiKeyRepository(session).touch(api_key.id, now)
-    return tenant
+    return caller_of(tenant, api_key)
+
+
+def caller_of(tenant: Tenant, api_key: ApiKey) -> Caller:
+    return Caller(
+        tenant=tenant,
+        scopes=key_scopes(api_key.scopes),
+        actor=f"key:{api_key.id}",
+        key_id=api_key.id,
+    )
+
+
+def tenant_for_key(session: Session, key: str) -> Tenant | None:
+    """The tenant an API key belongs to, or None for an unknown, revoked or expired key."""
+    caller = caller_for_key(session, key)
+    return caller.tenant if isinstance(caller, Caller) else None
+
+
+def caller_by_key_hash(session: Session, key_hash: str) -> Caller | None:
+    """Who holds an unrevoked, unexpired key with this hash (a console session holds the hash)."""
+    found = UnscopedApiKeyRepository(session).tenant_and_key(key_hash)
+    if found is None:
+        return None
+    tenant, api_key = found
+    if api_key.expires_at is not None and api_key.expires_at <= utcnow():
+        return None
+    return caller_of(tenant, api_key)
 
 
 def tenant_by_key_hash(session: Session, key_hash: str) -> Tenant | None:
-    """The tenant of an unrevoked key with this hash (a console session holds the hash)."""
-    found = UnscopedApiKeyRepository(session).tenant_and_key(key_hash)
-    return found[0] if found else None
+    """The tenant of an unrevoked, unexpired key with this hash."""
+    caller = caller_by_key_hash(session, key_hash)
+    return caller.tenant if caller is not None else None
 
 
 def keys_of(session: Session, tenant_name: str) -> list[ApiKey] | None:
