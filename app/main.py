@@ -12,6 +12,7 @@ from app.api import openapi as openapi_document
 from app.api.nul import refuse_nul
 from app.api.problem_handlers import install_problem_handlers
 from app.api.query import reject_unknown_query
+from app.audit.endpoints import router as audit_router
 from app.candidates.endpoints import router as models_router
 from app.comparisons.endpoints import router as comparisons_router
 from app.config import Settings, get_settings
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         comparisons_router,
         files_router,
         usage_router,
+        audit_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

@@ -3,7 +3,7 @@
 The embedded worker calls these same functions, so both modes score the same way.
 """
 
-from app import idempotency, kinds
+from app import audit, idempotency, kinds
 from app.db import utcnow
 from app.evaluations import recovery
 from app.evaluations import tasks as evaluation_tasks
@@ -32,8 +32,9 @@ def export_online_results(rule_id: str) -> None:
 
 def tick(runtime: Runtime | None = None) -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
-    due webhooks, online rules' new scores and alerts, prune idempotency keys and console sign-outs
-    whose cookies have expired. On `runtime` (a ticker's own), else the process's current one."""
+    due webhooks, online rules' new scores and alerts, prune idempotency keys, console sign-outs
+    whose cookies have expired and audit events past LOUPE_AUDIT_RETENTION_DAYS. On `runtime` (a
+    ticker's own), else the process's current one."""
     runtime = runtime or current()
     recovery.sweep(runtime)
     recovery.resume_lapsed(runtime)
@@ -47,5 +48,6 @@ def tick(runtime: Runtime | None = None) -> None:
     online_ingest.expire_pending(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)
+        audit.prune(session, runtime.settings.audit_retention_days)
         tenants.prune_signed_out_sessions(session, utcnow())
         session.commit()

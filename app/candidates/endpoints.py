@@ -4,6 +4,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response, status
 
+from app import audit
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
@@ -56,6 +57,9 @@ def get_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Candidat
 def delete_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Response:
     """Forget a model and its key; runs that used it keep their predictions."""
     model = service.get_or_404(session, tenant, model_id)
+    audit.record(
+        session, None, "model.delete", "model", model.id, tenant_id=tenant.id, name=model.name
+    )
     CandidateModelRepository(session, tenant.id).delete(model)
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

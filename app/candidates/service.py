@@ -6,7 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app import crypto
+from app import audit, crypto
 from app.candidates.repository import CandidateModelRepository
 from app.candidates.schemas import CandidateModel as CandidateModelSchema
 from app.candidates.schemas import CandidateModelCreate
@@ -33,6 +33,16 @@ def create(
         api_key_encrypted=crypto.encrypt(settings, payload.api_key) if payload.api_key else None,
     )
     CandidateModelRepository(session, tenant.id).add(model)
+    audit.record(
+        session,
+        None,
+        "model.create",
+        "model",
+        model.id,
+        tenant_id=tenant.id,
+        name=model.name,
+        model=model.model,
+    )
     return model
 
 

@@ -5,6 +5,7 @@ Services flush but never commit; callers are endpoints or pages: `(session, tena
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.comparisons import matching, verdicts
 from app.comparisons.repository import ComparisonRepository
 from app.comparisons.schemas import Comparison as ComparisonSchema
@@ -97,6 +98,16 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         ).model_dump(mode="json"),
     )
     repo.add(comparison)
+    audit.record(
+        session,
+        None,
+        "comparison.create",
+        "comparison",
+        comparison.id,
+        tenant_id=tenant.id,
+        baseline_id=baseline.id,
+        candidate_id=candidate.id,
+    )
     return comparison
 
 

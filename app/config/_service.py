@@ -137,3 +137,6 @@ class ServiceFields(BaseSettings):
     """The ticker deletes finished evaluations and runs completed longer ago than this, with their
     results and unused images; unset: keep.
     """
+    # The audit trail is kept on its own clock: a deleted evaluation's deletion stays on record.
+    audit_retention_days: float = Field(default=365.0, gt=0)
+    """The ticker deletes audit events (`GET /v1/audit_events`) recorded longer ago than this."""

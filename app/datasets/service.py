@@ -6,6 +6,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.config import Settings
 from app.datasets.formats import ArchiveTooLarge, DatasetFormatError, DatasetSubset, parse_upload
 from app.datasets.repository import DatasetRepository
@@ -147,6 +148,16 @@ def create(
         stored_bytes=stored_bytes,
     )
     DatasetRepository(session, tenant.id).add(dataset, rows)
+    audit.record(
+        session,
+        None,
+        "dataset.create",
+        "dataset",
+        dataset.id,
+        tenant_id=tenant.id,
+        name=dataset.name,
+        rows=total,
+    )
     return dataset
 
 
@@ -245,5 +256,14 @@ def delete(session: Session, tenant: Tenant, dataset_id: str) -> set[str]:
             slug="dataset-in-use",
         )
     digests = gc.release(session, dataset.id)
+    audit.record(
+        session,
+        None,
+        "dataset.delete",
+        "dataset",
+        dataset.id,
+        tenant_id=tenant.id,
+        name=dataset.name,
+    )
     datasets.delete(dataset)
     return digests

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.db import utcnow
@@ -89,6 +90,15 @@ def create_eval(
         updated_at=now,
     )
     EvalRepository(session, tenant.id).add(definition)
+    audit.record(
+        session,
+        None,
+        "eval.create",
+        "eval",
+        definition.id,
+        tenant_id=tenant.id,
+        name=definition.name,
+    )
     return definition
 
 
@@ -104,6 +114,15 @@ def update_eval(
         definition.metadata_ = payload.metadata
     definition.updated_at = utcnow()
     session.flush()
+    audit.record(
+        session,
+        None,
+        "eval.update",
+        "eval",
+        definition.id,
+        tenant_id=tenant.id,
+        fields=sorted(sent),
+    )
     return definition
 
 
@@ -120,6 +139,15 @@ def delete_eval(
     """Delete an eval with its runs (running ones canceled first) and their output items."""
     runs = EvalRunRepository(session, tenant.id).of_eval(definition.id)
     delete_runs(session, runtime, runs)
+    audit.record(
+        session,
+        None,
+        "eval.delete",
+        "eval",
+        definition.id,
+        tenant_id=tenant.id,
+        name=definition.name,
+    )
     EvalRepository(session, tenant.id).delete(definition)
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.evaluations import lifecycle as events
 from app.evaluations import service as evaluations
 from app.evaluations.admission import admit
@@ -33,6 +34,7 @@ def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
     """
     box = outbox(session)
     ref = events.EvaluationRef.of(evaluation)
+    _audit(session, evaluation, "create", status=evaluation.status)
     if evaluation.status == "queued":
         test_cases, metrics = evaluation.total_test_cases, len(evaluation.metrics)
         box.add(lambda: events.submitted(ref, test_cases, metrics))
@@ -57,6 +59,7 @@ def cancel(session: Session, runtime: Runtime, evaluation: Evaluation) -> Evalua
             slug="open-ended",
         )
     evaluation = _cancel(session, evaluation)
+    _audit(session, evaluation, "cancel")
     _announce(session, runtime, evaluation)
     return evaluation
 
@@ -71,6 +74,7 @@ def delete(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
         with suppress(ProblemError):
             _cancel(session, evaluation)
     ref, status = events.EvaluationRef.of(evaluation), evaluation.status
+    _audit(session, evaluation, "delete", status=status)
     digests = evaluations.delete_loaded(session, evaluation)
     tenant_id = evaluation.tenant_id
     box = outbox(session)
@@ -89,6 +93,24 @@ def finished(
     ref, status = events.EvaluationRef.of(evaluation), evaluation.status
     outbox(session).add(lambda: events.finished(ref, status, error))
     _announce(session, runtime, evaluation)
+
+
+def _audit(session: Session, evaluation: Evaluation, verb: str, **details: Any) -> None:
+    """The audit event of a change to an evaluation of any kind (its object type is its kind),
+    by whoever acts on the session (`system` for jobs and the ticker)."""
+    kind = evaluation.kind or "evaluation"
+    name = getattr(evaluation, "name", None)
+    if name:
+        details["name"] = name
+    audit.record(
+        session,
+        None,
+        f"{kind}.{verb}",
+        kind,
+        evaluation.id,
+        tenant_id=evaluation.tenant_id,
+        **details,
+    )
 
 
 def _cancel(session: Session, evaluation: Evaluation) -> Evaluation:

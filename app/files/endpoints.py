@@ -4,6 +4,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 
+from app import audit
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
@@ -99,6 +100,9 @@ def retrieve_file_content(file_id: str, session: SessionDep, tenant: TenantDep) 
 def delete_file(file_id: str, session: SessionDep, tenant: TenantDep) -> FileDeleted:
     """Delete a file; runs already made from it keep their rows."""
     file = service.get_or_404(session, tenant, file_id)
+    audit.record(
+        session, None, "file.delete", "file", file.id, tenant_id=tenant.id, filename=file.filename
+    )
     EvalFileRepository(session, tenant.id).delete(file)
     session.commit()
     return FileDeleted(id=file_id)

@@ -5,6 +5,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.api import nesting
 from app.config import Settings
 from app.db import utcnow
@@ -96,6 +97,16 @@ def create(
         else None,
     )
     EvalFileRepository(session, tenant.id).add(file)
+    audit.record(
+        session,
+        None,
+        "file.create",
+        "file",
+        file.id,
+        tenant_id=tenant.id,
+        filename=file.filename,
+        bytes=file.bytes,
+    )
     return file
 
 

@@ -1,6 +1,7 @@
 """ORM models, one module per table."""
 
 from app.models.api_key import ApiKey
+from app.models.audit_event import AuditEvent
 from app.models.blob import Blob
 from app.models.blob_owner import BlobOwner
 from app.models.blob_ref import BlobRef
@@ -37,6 +38,7 @@ from app.models.webhook_event import WebhookEvent
 
 __all__ = [
     "ApiKey",
+    "AuditEvent",
     "Blob",
     "BlobOwner",
     "BlobRef",

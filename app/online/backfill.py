@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.config import Settings
 from app.db import utcnow
 from app.evaluations import appending
@@ -139,6 +140,17 @@ def backfill(
     }
     OnlineRuleRepository(session, tenant.id).count(day, counts)
     outbox(session).add(lambda: _count_on_metrics(counts))
+    audit.record(
+        session,
+        None,
+        "online_rule.backfill",
+        "online_rule",
+        rule.id,
+        tenant_id=tenant.id,
+        since=window.since.isoformat(),
+        until=window.until.isoformat(),
+        sent=sent,
+    )
     return Backfill(
         rule_id=rule.id,
         since=window.since,

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 from standardwebhooks import Webhook
 
-from app import crypto
+from app import audit, crypto
 from app.config import Settings
 from app.db import utcnow
 from app.ids import new_id
@@ -106,6 +106,7 @@ def create_endpoint(
         endpoint.secret_encrypted = encrypted
         endpoint.enabled = True
         session.flush()
+        _audit_created(session, endpoint)
         return endpoint, secret
     endpoint = WebhookEndpoint(
         id=new_id("we"),
@@ -127,7 +128,21 @@ def create_endpoint(
             slug="webhook-endpoint-exists",
             field=["url"],
         ) from exc
+    _audit_created(session, endpoint)
     return endpoint, secret
+
+
+def _audit_created(session: Session, endpoint: WebhookEndpoint) -> None:
+    # The URL, never the secret.
+    audit.record(
+        session,
+        None,
+        "webhook_endpoint.create",
+        "webhook_endpoint",
+        endpoint.id,
+        tenant_id=endpoint.tenant_id,
+        url=endpoint.url,
+    )
 
 
 def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpoint | None:

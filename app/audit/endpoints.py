@@ -1,0 +1,73 @@
+"""GET /v1/audit_events: who changed what in the caller's tenant, and when."""
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import SessionDep, TenantDep
+from app.api.query import id_cursor
+from app.api.routing import LeanRoute
+from app.audit import service
+from app.audit.schemas import AuditEvent, AuditEventList
+from app.audit.service import AuditFilter
+from app.problems import ProblemError, field_error, problem_responses
+
+router = APIRouter(
+    prefix="/v1/audit_events",
+    tags=["audit"],
+    route_class=LeanRoute,
+    responses=problem_responses(400, 401, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+
+
+@router.get("", response_model=AuditEventList)
+def list_audit_events(
+    session: SessionDep,
+    tenant: TenantDep,
+    actor: Annotated[
+        str | None, Query(min_length=1, max_length=80, description="e.g. `key:key_…`, `operator`.")
+    ] = None,
+    action: Annotated[
+        str | None, Query(min_length=1, max_length=64, description="e.g. `evaluation.delete`.")
+    ] = None,
+    object_type: Annotated[
+        str | None, Query(min_length=1, max_length=32, description="e.g. `online_rule`.")
+    ] = None,
+    object_id: Annotated[str | None, Query(min_length=1, max_length=80)] = None,
+    since: Annotated[
+        datetime | None, Query(description="ISO 8601; events at or after it (UTC if no offset).")
+    ] = None,
+    until: Annotated[
+        datetime | None, Query(description="ISO 8601; events before it (UTC if no offset).")
+    ] = None,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+) -> AuditEventList:
+    """The tenant's audit events, newest first: every create, delete, cancel and change made
+    through the API, the console and the `loupe` command, with who made it."""
+    since, until = _utc(since), _utc(until)
+    if since is not None and until is not None and since >= until:
+        message = "since must be before until"
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"since, until: {message}.",
+            slug="bad-time-range",
+            errors=[
+                field_error(["query", "since"], message, "bad_range"),
+                field_error(["query", "until"], message, "bad_range"),
+            ],
+        )
+    where = AuditFilter(actor, action, object_type, object_id, since, until)
+    rows = service.page(session, tenant.id, where, id_cursor(after, "aud"), limit)
+    data = [AuditEvent.model_validate(row, from_attributes=True) for row in rows[:limit]]
+    return AuditEventList.of(data, len(rows) > limit)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)

@@ -1,0 +1,94 @@
+"""Recording, listing and pruning audit events (never commits: the caller's change does)."""
+
+import logging
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app.audit.repository import AuditFilter, AuditRepository
+from app.db import utcnow
+from app.ids import new_id
+from app.models import AuditEvent
+from app.outbox import outbox
+from app.unscoped.audit_events import UnscopedAuditRepository
+
+__all__ = ["SYSTEM", "AuditFilter", "acting", "actor_of", "page", "prune", "record"]
+
+logger = logging.getLogger("loupe.audit")
+
+# Who acts when no request does: jobs and the ticker (an evaluation finishing, retention).
+SYSTEM = "system"
+_ACTOR = "loupe.audit.actor"
+# Detail names that could carry a secret are never stored nor logged, whatever a caller passes.
+_SECRET_WORDS = ("secret", "password", "token", "api_key", "authorization", "credential")
+
+
+def acting(session: Session, actor: str) -> None:
+    """Say who acts on `session` from now on (the request's authentication calls it)."""
+    session.info[_ACTOR] = actor
+
+
+def actor_of(session: Session) -> str:
+    """Who acts on `session`: the authenticated caller, else `system`."""
+    return str(session.info.get(_ACTOR) or SYSTEM)
+
+
+def record(
+    session: Session,
+    actor: str | None,
+    action: str,
+    object_type: str,
+    object_id: str,
+    *,
+    tenant_id: str,
+    **details: Any,
+) -> AuditEvent:
+    """Add an audit event to the session's transaction: it commits with the change it records
+    and is logged (logger `loupe.audit`) once committed.
+
+    Args:
+        actor: who acted; None for whoever acts on the session (`actor_of`).
+        action: `<object type>.<verb>`, e.g. `evaluation.cancel`.
+        details: JSON-friendly facts about the change; names that could hold a secret are
+            dropped.
+    """
+    event = AuditEvent(
+        id=new_id("aud"),
+        tenant_id=tenant_id,
+        actor=actor or actor_of(session),
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        at=utcnow(),
+        details={
+            name: value
+            for name, value in details.items()
+            if not any(word in name.lower() for word in _SECRET_WORDS)
+        },
+    )
+    session.add(event)
+    fields = {
+        "audit_event_id": event.id,
+        "tenant_id": event.tenant_id,
+        "actor": event.actor,
+        "action": event.action,
+        "object_type": event.object_type,
+        "object_id": event.object_id,
+        "details": dict(event.details),
+    }
+    outbox(session).add(lambda: logger.info("audit.%s", action, extra=fields))
+    return event
+
+
+def page(
+    session: Session, tenant_id: str, where: AuditFilter, after: str | None, limit: int
+) -> Sequence[AuditEvent]:
+    """`limit + 1` of the tenant's events matching `where`, newest first, past `after`."""
+    return AuditRepository(session, tenant_id).page(where, after, limit)
+
+
+def prune(session: Session, retention_days: float) -> int:
+    """Delete every tenant's events older than `retention_days`; returns how many."""
+    return UnscopedAuditRepository(session).delete_before(utcnow() - timedelta(days=retention_days))
