@@ -1,7 +1,7 @@
 """audit events: audit_event (who changed what in a tenant and when), indexed by tenant and time
 
 Revision ID: teams2
-Revises: cmpfrag1
+Revises: teams1
 Create Date: 2026-11-26 21:00:00
 """
 
@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql
 import app.db
 
 revision: str = "teams2"
-down_revision: str | None = "cmpfrag1"
+down_revision: str | None = "teams1"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
