@@ -16,6 +16,7 @@ from fastapi.routing import APIRoute, iter_route_contexts
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.config import Settings
 from app.models import Tenant
 from app.problems import FieldError, ProblemError, checked_anyway
@@ -94,6 +95,8 @@ def get_caller(
             request, "The API key in Authorization is not valid (unknown or revoked)."
         )
     request.state.actor = caller.actor
+    # What this request changes is recorded on the audit trail as the caller's doing.
+    audit.acting(session, caller.actor)
     required = required_scope(request.scope.get("route"))
     if required is not None and not caller.may(required):
         raise forbidden(required, caller)

@@ -12,18 +12,21 @@ from app.audit import service
 from app.audit.schemas import AuditEvent, AuditEventList
 from app.audit.service import AuditFilter
 from app.problems import ProblemError, field_error, problem_responses
+from app.tenants.scopes import SCOPE_EXTENSION, WRITE
 
 router = APIRouter(
     prefix="/v1/audit_events",
     tags=["audit"],
     route_class=LeanRoute,
-    responses=problem_responses(400, 401, 422),
+    responses=problem_responses(400, 401, 403, 422),
 )
 
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 
-@router.get("", response_model=AuditEventList)
+# A team's admins read its trail (issue 28); until people have roles, `write` stands for them:
+# a read-only key (a dashboard's, CI's) does not see who did what.
+@router.get("", response_model=AuditEventList, openapi_extra={SCOPE_EXTENSION: WRITE})
 def list_audit_events(
     session: SessionDep,
     tenant: TenantDep,

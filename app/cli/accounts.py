@@ -1,9 +1,14 @@
 """Commands on tenants and their API keys: `keys create | list | revoke`, `tenants limits`."""
 
+from typing import TYPE_CHECKING
+
 import typer
 
 from app.cli._root import keys, start_up_settings, tenants
 from app.config import get_settings
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
 
 
 @keys.command("create")
@@ -20,6 +25,7 @@ def create_key(
     runtime = current()
     with runtime.session() as session:
         tenant_row, key = make_key(session, tenant)
+        _audit_key(session, key, "api_key.create")
         session.commit()
     typer.echo(
         f"tenant {tenant_row.name} ({tenant_row.id}); store this key, it is not shown again:"
@@ -62,18 +68,54 @@ def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) 
 @keys.command("revoke")
 def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys list`).")) -> None:
     """Revoke a key: every API process answers 401 to it from the next request on."""
+    from app import audit
     from app.runtime import current
+    from app.tenants.scopes import OPERATOR
     from app.tenants.service import revoke_key as revoke
+    from app.unscoped.api_keys import UnscopedApiKeyRepository
 
     runtime = current()
     with runtime.session() as session:
+        found = UnscopedApiKeyRepository(session).get(key_id)
+        was_live = found is not None and found.revoked_at is None
         api_key = revoke(session, key_id)
+        if api_key is not None and was_live:
+            audit.record(
+                session,
+                OPERATOR,
+                "api_key.revoke",
+                "api_key",
+                api_key.id,
+                tenant_id=api_key.tenant_id,
+                prefix=api_key.prefix,
+            )
         session.commit()
     runtime.close()
     if api_key is None:
         typer.echo(f"no key {key_id!r}", err=True)
         raise typer.Exit(1)
     typer.echo(f"revoked {api_key.id} ({api_key.prefix}…)")
+
+
+def _audit_key(session: "Session", key: str, action: str) -> None:
+    """The operator's audit event for the key `key` (its id and prefix, never the secret)."""
+    from app import audit
+    from app.tenants.scopes import OPERATOR
+    from app.tenants.service import hash_key
+    from app.unscoped.api_keys import UnscopedApiKeyRepository
+
+    found = UnscopedApiKeyRepository(session).tenant_and_key(hash_key(key))
+    if found is not None:
+        tenant_row, api_key = found
+        audit.record(
+            session,
+            OPERATOR,
+            action,
+            "api_key",
+            api_key.id,
+            tenant_id=tenant_row.id,
+            prefix=api_key.prefix,
+        )
 
 
 def _when(moment: object) -> str:
@@ -107,9 +149,11 @@ def tenant_limits(
     ),
 ) -> None:
     """Show or set a tenant's limits (without options: show them)."""
+    from app import audit
     from app import migrate as migrations
     from app.runtime import current
     from app.tenants import limits, repository
+    from app.tenants.scopes import OPERATOR
 
     migrations.upgrade(get_settings())
     runtime = current()
@@ -127,6 +171,25 @@ def tenant_limits(
                 limits.set_limits(session, row, daily_usd=daily_usd or None)
             if storage_bytes is not None:
                 limits.set_limits(session, row, storage_bytes=storage_bytes or None)
+            changed = {
+                name: value
+                for name, value in (
+                    ("max_active_evaluations", max_active_evaluations),
+                    ("daily_usd", daily_usd),
+                    ("storage_bytes", storage_bytes),
+                )
+                if value is not None
+            }
+            if changed:
+                audit.record(
+                    session,
+                    OPERATOR,
+                    "tenant.limits",
+                    "tenant",
+                    row.id,
+                    tenant_id=row.id,
+                    **changed,
+                )
             session.commit()
             active = row.max_active_evaluations
             budget = f"{row.daily_usd:g}" if row.daily_usd else "none"
