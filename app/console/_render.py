@@ -7,6 +7,7 @@ from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from app import audit
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf, reading, views
 
@@ -66,6 +67,9 @@ def current_session(
     signed_in = auth.read(session, runtime.settings, request.cookies.get(auth.COOKIE))
     if signed_in is None:
         raise auth.SignInRequired()
+    auth.check_scope(request, signed_in)
+    # What a console action changes is recorded on the audit trail as the signed-in key's doing.
+    audit.acting(session, signed_in.actor)
     return signed_in
 
 

@@ -21,8 +21,10 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.crypto import signing_key
 from app.models import Tenant
+from app.problems import ProblemError
 from app.tenants import service as tenants
-from app.tenants.service import hash_key, tenant_by_key_hash, tenant_for_key
+from app.tenants.scopes import KEY_SCOPES, READ, WRITE
+from app.tenants.service import caller_by_key_hash, hash_key, tenant_for_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
 COOKIE = "loupe_session"
@@ -38,6 +40,10 @@ class ConsoleSession:
     nonce: str
     # The cookie's expiry (Unix seconds), after which it is refused anyway.
     expires_at: int
+    # What the key signed in with may do: GET pages need `read`, POST actions `write`.
+    scopes: frozenset[str] = frozenset(KEY_SCOPES)
+    # Who acts, for the audit trail (`key:<id>`).
+    actor: str = ""
 
 
 def _encode(payload: dict[str, object]) -> str:
@@ -89,8 +95,40 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
     nonce = str(payload.get("n"))
     if tenants.session_signed_out(session, nonce):
         return None
-    tenant = tenant_by_key_hash(session, str(payload.get("k")))
-    return ConsoleSession(tenant, nonce, int(payload["exp"])) if tenant is not None else None
+    caller = caller_by_key_hash(session, str(payload.get("k")))
+    if caller is None:
+        return None
+    return ConsoleSession(caller.tenant, nonce, int(payload["exp"]), caller.scopes, caller.actor)
+
+
+# Console actions any signed-in person may take whatever their key's scopes.
+_UNSCOPED_ACTIONS = frozenset({"sign_out"})
+
+
+def required_scope(request: Request) -> str | None:
+    """The scope a console request needs: `read` for a page, `write` for an action (a form's
+    POST), none to sign out."""
+    if getattr(request.scope.get("route"), "name", None) in _UNSCOPED_ACTIONS:
+        return None
+    return READ if request.method in ("GET", "HEAD") else WRITE
+
+
+def check_scope(request: Request, signed_in: ConsoleSession) -> None:
+    """403 (the console's error page) when the session's key lacks the scope the request
+    needs; notes who acts (`request.state.actor`) otherwise."""
+    required = required_scope(request)
+    if required is not None and required not in signed_in.scopes:
+        held = ", ".join(sorted(signed_in.scopes)) or "none"
+        raise ProblemError(
+            403,
+            "Forbidden",
+            f"This needs the `{required}` scope, and the API key you signed in with has "
+            f"{held}. Sign out and sign in with a key that has `{required}` "
+            f"(loupe keys create --scopes {required}).",
+            slug="scope-required",
+            required_scope=required,
+        )
+    request.state.actor = signed_in.actor
 
 
 def sign_out(session: Session, signed_in: ConsoleSession) -> None:
