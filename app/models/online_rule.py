@@ -79,6 +79,20 @@ class OnlineRuleBackfilled(Base):
     span_id: Mapped[str] = mapped_column(String(16), primary_key=True)
 
 
+class OnlineRuleSpan(Base):
+    """A span a rule stored as a test case, once: an exporter's or collector's retry of the
+    same span (even past midnight UTC) is counted `skipped:duplicate`, not judged again
+    (app/online/ingest.py); gone with the rule."""
+
+    __tablename__ = "online_rule_span"
+
+    rule_id: Mapped[str] = mapped_column(
+        ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
+    )
+    trace_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    span_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
 class OnlineRuleDay(Base):
     """The evaluation holding a rule's judged calls of one UTC day (kind `online`)."""
 

@@ -22,7 +22,11 @@ from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Evaluation, OnlineRule, Tenant
 from app.online import calls as kept
 from app.online import joining, matching
-from app.online.repository import OnlineRuleRepository, OtlpPendingRepository
+from app.online.repository import (
+    OnlineCallRepository,
+    OnlineRuleRepository,
+    OtlpPendingRepository,
+)
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
 from app.outbox import outbox
 from app.runtime import Runtime
@@ -188,10 +192,38 @@ def _judge_calls(
         cases.append(case)
         intakes.append(intake)
         taken.append(call)
+    cases, intakes, taken = _first_times(session, tenant, rule, cases, intakes, taken, counts)
     if cases:
         appending.append(session, runtime, evaluation, cases, intakes)
         kept.keep(session, evaluation, cases, taken)
     return len(cases)
+
+
+def _first_times(
+    session: Session,
+    tenant: Tenant,
+    rule: OnlineRule,
+    cases: list[dict[str, Any]],
+    intakes: list[Any],
+    calls: list[JudgedCall],
+    counts: Counter[tuple[str, str]],
+) -> tuple[list[dict[str, Any]], list[Any], list[JudgedCall]]:
+    """The calls whose span the rule never stored before (on any day; once if a request
+    holds it twice); the others, retried exports, counted `skipped:duplicate`."""
+    claimed = OnlineCallRepository(session, tenant.id).claim_spans(
+        rule, [(call.trace_id, call.span_id) for call in calls]
+    )
+    kept_cases, kept_intakes, kept_calls = [], [], []
+    for case, intake, call in zip(cases, intakes, calls, strict=True):
+        key = (call.trace_id, call.span_id)
+        if key not in claimed:
+            counts[(rule.id, "skipped:duplicate")] += 1
+            continue
+        claimed.discard(key)
+        kept_cases.append(case)
+        kept_intakes.append(intake)
+        kept_calls.append(call)
+    return kept_cases, kept_intakes, kept_calls
 
 
 def _over_budget(

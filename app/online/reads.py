@@ -36,6 +36,8 @@ SKIP_WORDS = {
     "image_refused": "Image refused: the operator's image policy refused one of the call's "
     "images (too large, a format or an address not allowed).",
     "day_closed": "Day closed: the call arrived as the rule's UTC day was being closed.",
+    "duplicate": "Duplicate: the rule had already stored this span (an exporter or "
+    "collector sent it again), so it was not judged twice.",
 }
 
 
