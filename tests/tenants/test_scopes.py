@@ -69,8 +69,9 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/files"): "write",
     ("DELETE", "/v1/files/{file_id}"): "write",
 }
-# GET routes that need more than `read` (an admin's).
-SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {}
+# GET routes that need more than `read`: the audit trail is for those who may change things
+# (a team's admins once people have roles).
+SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {("GET", "/v1/audit_events"): "write"}
 PARAMETER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 # Keys by what they hold: each scope alone, and a key from before scopes (NULL: all of them).
 KEYS: dict[str, list[str] | None] = {scope: [scope] for scope in KEY_SCOPES} | {"legacy": None}
