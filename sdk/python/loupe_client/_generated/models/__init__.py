@@ -4,6 +4,9 @@ from .agreement import Agreement
 from .alert import Alert
 from .alert_settings import AlertSettings
 from .answer_relevancy_spec import AnswerRelevancySpec
+from .audit_event import AuditEvent
+from .audit_event_details import AuditEventDetails
+from .audit_event_list import AuditEventList
 from .backfill import Backfill
 from .backfill_request import BackfillRequest
 from .backfill_skipped import BackfillSkipped
@@ -222,6 +225,9 @@ __all__ = (
     "Alert",
     "AlertSettings",
     "AnswerRelevancySpec",
+    "AuditEvent",
+    "AuditEventDetails",
+    "AuditEventList",
     "Backfill",
     "BackfillRequest",
     "BackfillSkipped",

@@ -60,7 +60,8 @@ class OnlineRuleCreate:
             sampling (Sampling): Which matching calls are judged: a share of traces, chosen by their trace id, so every
                 API process samples a trace the same way and a trace's calls are judged together.
             alert (AlertSettings | None | Unset): None: no alert.
-            daily_usd (float | None | Unset): What its judge calls may cost per UTC day; none: no cap.
+            daily_usd (float | None | Unset): What its judge calls may cost per UTC day, counted at LOUPE_MODEL_PRICES;
+                none: no cap. Not enforced for a judge model without a price there (the rule's `warnings` say so).
             enabled (bool | Unset):  Default: True.
             export_endpoint (None | str | Unset): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
                 `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the

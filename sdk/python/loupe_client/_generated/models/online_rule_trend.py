@@ -34,8 +34,9 @@ class OnlineRuleTrend:
             bucket (OnlineRuleTrendBucket):
             metrics (list[MetricTrend]):
             rule_id (str):
-            since (datetime.datetime):
-            until (datetime.datetime):
+            since (datetime.datetime): The first instant covered: the asked `since` floored to its bucket.
+            until (datetime.datetime): The end of the range covered (excluded): the asked `until` ceiled to its bucket
+                (buckets are rollups, counted whole: `until` 20:10 by hour covers up to 21:00).
             object_ (Literal['online_rule_trend'] | Unset):  Default: 'online_rule_trend'.
      """
 

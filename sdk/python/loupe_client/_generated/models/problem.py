@@ -32,6 +32,7 @@ class Problem:
             detail (None | str | Unset):
             errors (list[FieldError] | None | Unset):
             instance (None | str | Unset):
+            required_scope (None | str | Unset): On a 403: the scope the call needs, which the caller lacks.
             type_ (str | Unset):  Default: 'about:blank'.
      """
 
@@ -40,6 +41,7 @@ class Problem:
     detail: None | str | Unset = UNSET
     errors: list[FieldError] | None | Unset = UNSET
     instance: None | str | Unset = UNSET
+    required_scope: None | str | Unset = UNSET
     type_: str | Unset = 'about:blank'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -78,6 +80,12 @@ class Problem:
         else:
             instance = self.instance
 
+        required_scope: None | str | Unset
+        if isinstance(self.required_scope, Unset):
+            required_scope = UNSET
+        else:
+            required_scope = self.required_scope
+
         type_ = self.type_
 
 
@@ -93,6 +101,8 @@ class Problem:
             field_dict["errors"] = errors
         if instance is not UNSET:
             field_dict["instance"] = instance
+        if required_scope is not UNSET:
+            field_dict["required_scope"] = required_scope
         if type_ is not UNSET:
             field_dict["type"] = type_
 
@@ -153,6 +163,16 @@ class Problem:
         instance = _parse_instance(d.pop("instance", UNSET))
 
 
+        def _parse_required_scope(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        required_scope = _parse_required_scope(d.pop("required_scope", UNSET))
+
+
         type_ = d.pop("type", UNSET)
 
         problem = cls(
@@ -161,6 +181,7 @@ class Problem:
             detail=detail,
             errors=errors,
             instance=instance,
+            required_scope=required_scope,
             type_=type_,
         )
 

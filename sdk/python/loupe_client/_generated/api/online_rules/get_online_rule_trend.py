@@ -95,6 +95,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
 
@@ -164,9 +171,10 @@ def sync_detailed(
         rule_id (str):
         metric (None | str | Unset): One metric's name; none: each.
         bucket (None | str | Unset): `hour` (the default) or `day` (UTC days).
-        since (None | str | Unset): ISO 8601 start (UTC if no offset); default 2 days (hour) or 30
-            days (day) before `until`.
-        until (None | str | Unset): ISO 8601 end, excluded; default the current bucket's end.
+        since (None | str | Unset): ISO 8601 start (UTC if no offset), floored to its bucket;
+            default 2 days (hour) or 30 days (day) before `until`.
+        until (None | str | Unset): ISO 8601 end, excluded, ceiled to its bucket's end (a bucket
+            is counted whole); default the current bucket's end.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,9 +219,10 @@ def sync(
         rule_id (str):
         metric (None | str | Unset): One metric's name; none: each.
         bucket (None | str | Unset): `hour` (the default) or `day` (UTC days).
-        since (None | str | Unset): ISO 8601 start (UTC if no offset); default 2 days (hour) or 30
-            days (day) before `until`.
-        until (None | str | Unset): ISO 8601 end, excluded; default the current bucket's end.
+        since (None | str | Unset): ISO 8601 start (UTC if no offset), floored to its bucket;
+            default 2 days (hour) or 30 days (day) before `until`.
+        until (None | str | Unset): ISO 8601 end, excluded, ceiled to its bucket's end (a bucket
+            is counted whole); default the current bucket's end.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -253,9 +262,10 @@ async def asyncio_detailed(
         rule_id (str):
         metric (None | str | Unset): One metric's name; none: each.
         bucket (None | str | Unset): `hour` (the default) or `day` (UTC days).
-        since (None | str | Unset): ISO 8601 start (UTC if no offset); default 2 days (hour) or 30
-            days (day) before `until`.
-        until (None | str | Unset): ISO 8601 end, excluded; default the current bucket's end.
+        since (None | str | Unset): ISO 8601 start (UTC if no offset), floored to its bucket;
+            default 2 days (hour) or 30 days (day) before `until`.
+        until (None | str | Unset): ISO 8601 end, excluded, ceiled to its bucket's end (a bucket
+            is counted whole); default the current bucket's end.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -300,9 +310,10 @@ async def asyncio(
         rule_id (str):
         metric (None | str | Unset): One metric's name; none: each.
         bucket (None | str | Unset): `hour` (the default) or `day` (UTC days).
-        since (None | str | Unset): ISO 8601 start (UTC if no offset); default 2 days (hour) or 30
-            days (day) before `until`.
-        until (None | str | Unset): ISO 8601 end, excluded; default the current bucket's end.
+        since (None | str | Unset): ISO 8601 start (UTC if no offset), floored to its bucket;
+            default 2 days (hour) or 30 days (day) before `until`.
+        until (None | str | Unset): ISO 8601 end, excluded, ceiled to its bucket's end (a bucket
+            is counted whole); default the current bucket's end.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -52,6 +52,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_401
 
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
     if response.status_code == 404:
         response_404 = Problem.from_dict(response.json())
 
@@ -111,7 +118,8 @@ def sync_detailed(
     """ Delete Webhook Endpoint
 
      Forget an endpoint with its events and delivery history; evaluations naming it keep
-    running and send nothing.
+    running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
+    the rules): change or clear their `alert` first.
 
     Args:
         endpoint_id (str):
@@ -145,7 +153,8 @@ def sync(
     """ Delete Webhook Endpoint
 
      Forget an endpoint with its events and delivery history; evaluations naming it keep
-    running and send nothing.
+    running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
+    the rules): change or clear their `alert` first.
 
     Args:
         endpoint_id (str):
@@ -174,7 +183,8 @@ async def asyncio_detailed(
     """ Delete Webhook Endpoint
 
      Forget an endpoint with its events and delivery history; evaluations naming it keep
-    running and send nothing.
+    running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
+    the rules): change or clear their `alert` first.
 
     Args:
         endpoint_id (str):
@@ -208,7 +218,8 @@ async def asyncio(
     """ Delete Webhook Endpoint
 
      Forget an endpoint with its events and delivery history; evaluations naming it keep
-    running and send nothing.
+    running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
+    the rules): change or clear their `alert` first.
 
     Args:
         endpoint_id (str):
