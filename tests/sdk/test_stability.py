@@ -1,8 +1,11 @@
 """The Python SDK reads how stable a judge was (issue 27): each result's `stability` and
 `fragile`, the summary's fragile count and pass^k, results filtered to the fragile ones, and a
-comparison that sets them aside, against a live Loupe on both backends."""
+comparison that sets them aside, against a live Loupe on both backends; `loupe-client evaluate
+--wait` prints each metric's fragile count and pass^k."""
 
 import asyncio
+import json
+from pathlib import Path
 
 import pytest
 from loupe_client import AsyncLoupe, Loupe, ValidationError
@@ -13,10 +16,13 @@ from tests.comparisons.fragile_helpers import (
     CASES,
     METRIC,
     SAMPLES,
+    SPEC,
+    Disagreeing,
     both_sides,
 )
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
+from tests.sdk.test_cli import loupe_client
 
 NO_PROXY = {"trust_env": False}
 
@@ -69,3 +75,43 @@ class TestStability:
         with client, pytest.raises(ValidationError) as raised:
             client.comparisons.create("evn_a", "evn_b", fragile="maybe")
         assert [error["loc"] for error in raised.value.errors] == ["fragile"]
+
+
+class TestEvaluateCommand:
+    def test_wait_prints_fragile_items_and_pass_hat_k(
+        self, api: Api, judge: ScriptedJudge, tmp_path: Path
+    ) -> None:
+        judge.script(Disagreeing())
+        cases = tmp_path / "cases.jsonl"
+        cases.write_text(
+            "\n".join(
+                json.dumps(
+                    {
+                        "id": f"c{index}",
+                        "input": f"question {index}",
+                        "actual_output": f"answer candidate c{index}",
+                        "expected_output": f"answer candidate c{index}",
+                    }
+                )
+                for index in range(CASES)
+            )
+        )
+        ran = loupe_client(
+            api,
+            api.new_key(),
+            "evaluate",
+            str(cases),
+            "--metric",
+            json.dumps(SPEC),
+            "--metric",
+            '{"type": "exact_match"}',
+            "--wait",
+            queue=True,
+        )
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        lines = {line.split(":")[0].strip(): line for line in ran.stdout.splitlines()[2:]}
+        steady = (CASES - len(CANDIDATE_FRAGILE)) / CASES
+        assert lines[METRIC].endswith(
+            f"; {len(CANDIDATE_FRAGILE)} fragile, pass^{SAMPLES} {steady:.0%}"
+        )
+        assert "fragile" not in lines["exact_match"]

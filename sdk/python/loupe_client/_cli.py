@@ -93,6 +93,19 @@ def _mean_with_interval(summary: Any) -> str:
     return f"{mean:.3f} [{interval[0]:.3f}, {interval[1]:.3f}] {method.replace('_', ' ')}"
 
 
+def _stability(summary: Any) -> str:
+    """`; 3 fragile, pass^3 81%` for a metric judged more than once (samples, a panel); "" for
+    a metric judged once (or from a server before judges were asked more than once)."""
+    stability = getattr(summary, "stability", None)
+    if not hasattr(stability, "fragile"):
+        return ""
+    k = stability.samples * (stability.members if isinstance(stability.members, int) else 1)
+    said = f"; {stability.fragile} fragile"
+    if isinstance(stability.pass_hat_k, float | int):
+        said += f", pass^{k} {stability.pass_hat_k:.0%}"
+    return said
+
+
 def evaluate(client: Loupe, args: argparse.Namespace) -> int:
     if args.fail_below is not None and not args.wait:
         raise UsageError("--fail-below needs --wait")
@@ -119,7 +132,7 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
     failing = []
     for summary in final.per_metric:
         mean = summary.mean_score
-        print(f"  {summary.metric}: mean {_mean_with_interval(summary)}")
+        print(f"  {summary.metric}: mean {_mean_with_interval(summary)}{_stability(summary)}")
         if args.fail_below is not None and (mean is None or mean < args.fail_below):
             failing.append(summary.metric)
     if final.status != "completed":
