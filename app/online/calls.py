@@ -27,6 +27,7 @@ CONTENT = (
     "llm.output_messages",
     "llm.prompts",
     "llm.completions",
+    "llm.choices",
     "llm.prompt_template",
     "llm.tools",
     "input.value",

@@ -233,7 +233,7 @@ def _judged_call(
                 else f"{notes.images_withheld} image(s) redacted, hidden or provider-side"
             ),
         )
-    if not reading.input_messages and not reading.output_messages and notes.malformed:
+    if notes.malformed and not (reading.input_messages and reading.output_messages):
         return _skip(span, SkipReason.MALFORMED_CONTENT, "; ".join(notes.malformed[:3]))
     if not reading.input_messages:
         return _skip(

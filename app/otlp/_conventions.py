@@ -115,15 +115,48 @@ def indexed(
 
 
 def openinference(attributes: dict[str, Any], notes: Notes, limits: Limits) -> Reading | None:
-    """OpenInference's flattened llm.input_messages / llm.output_messages, if present."""
+    """OpenInference's flattened llm.input_messages / llm.output_messages, if present; else its
+    completion call's llm.prompts / llm.choices."""
     inputs = indexed(attributes, "llm.input_messages.", 1 << 20, notes)
     outputs = indexed(attributes, "llm.output_messages.", 1 << 20, notes)
     if not inputs and not outputs:
-        return None
+        return _openinference_completion(attributes, notes, limits)
     reading = Reading("openinference")
     for groups, messages in ((inputs, reading.input_messages), (outputs, reading.output_messages)):
         for position in latest(sorted(groups), limits.max_messages, notes):
             messages.append(_openinference_message(groups[position], notes, limits))
+    return reading
+
+
+def _openinference_completion(
+    attributes: dict[str, Any], notes: Notes, limits: Limits
+) -> Reading | None:
+    """A text completion (`client.completions.create`): each prompt
+    (`llm.prompts.N.prompt.text`, or older instrumentations' `llm.prompts` list of strings) a
+    user message, each choice (`llm.choices.N.completion.text`) an assistant message."""
+    prompts = [
+        group.get("prompt.text")
+        for _, group in sorted(indexed(attributes, "llm.prompts.", 1 << 20, notes).items())
+    ]
+    listed = attributes.get("llm.prompts")
+    if not prompts and isinstance(listed, list | tuple):
+        prompts = list(listed)
+    choices = [
+        group.get("completion.text")
+        for _, group in sorted(indexed(attributes, "llm.choices.", 1 << 20, notes).items())
+    ]
+    if not prompts and not choices:
+        return None
+    reading = Reading("openinference")
+    for texts, role, messages in (
+        (prompts, "user", reading.input_messages),
+        (choices, "assistant", reading.output_messages),
+    ):
+        strings = [text for text in texts if isinstance(text, str)]
+        for text in strings[-limits.max_messages :]:
+            messages.append(Message(role, (Text(text),)))
+        if len(strings) > limits.max_messages:
+            notes.truncated = True
     return reading
 
 
