@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.api.nul import refuse_nul
 from app.console import auth, views
 from app.console._render import page
+from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
 from app.console.online_pages import router as online_pages_router
@@ -38,6 +39,7 @@ def install(app: FastAPI) -> None:
     refuse = [Depends(refuse_nul)]
     app.include_router(pages_router, dependencies=refuse)
     app.include_router(run_pages_router, dependencies=refuse)
+    app.include_router(audit_pages_router, dependencies=refuse)
     app.include_router(online_pages_router, dependencies=refuse)
     app.include_router(compare_pages_router, dependencies=refuse)
     app.include_router(rerun_pages_router, dependencies=refuse)

@@ -14,6 +14,7 @@ from app.tenants.service import create_key
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
 from tests.audit.helpers import actions, events, key_actor
 from tests.comparisons.helpers import quiz_dataset
+from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
 from tests.online.test_rules import rule_body
@@ -24,6 +25,11 @@ EVALUATION = {
     "name": "audited",
     "test_cases": [{"input": "2+2?", "actual_output": "4", "expected_output": "4"}],
     "metrics": [{"type": "exact_match"}],
+}
+G_EVAL = {
+    "type": "g_eval",
+    "criteria": "Is it right?",
+    "evaluation_params": ["input", "actual_output"],
 }
 CRITERION = {
     "type": "string_check",
@@ -60,17 +66,7 @@ class TestEachChange:
         judge.script(plausible_answer)
         judge.hold()
         try:
-            judged = {
-                **EVALUATION,
-                "metrics": [
-                    {
-                        "type": "g_eval",
-                        "name": "right",
-                        "criteria": "Is it right?",
-                        "evaluation_params": ["input", "actual_output"],
-                    }
-                ],
-            }
+            judged = {**EVALUATION, "metrics": [{**G_EVAL, "name": "right"}]}
             running = created(client.post("/v1/evaluations", json=judged), 202)
             assert client.post(f"/v1/evaluations/{running['id']}/cancel").status_code == 200
         finally:
@@ -303,6 +299,41 @@ class TestListing:
         body = problem(client.get("/v1/audit_events", params={"who": "me"}), 400)
         assert [e["loc"] for e in body["errors"]] == ["query.who"]
         problem(api.client().get("/v1/audit_events"), 401)
+
+
+class TestConsole:
+    def test_a_console_cancel_is_the_signed_in_keys_act(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(plausible_answer)
+        judge.hold()
+        try:
+            key = api.new_key()
+            judged = {**EVALUATION, "metrics": [{**G_EVAL, "name": "right"}]}
+            evaluation_id = created(api.client(key).post("/v1/evaluations", json=judged), 202)["id"]
+            console = signed_in(api, key)
+            page = console.get(f"/console/evaluations/{evaluation_id}")
+            cancel = console.post(
+                f"/console/evaluations/{evaluation_id}/cancel",
+                data={"csrf_token": csrf_of(page.text)},
+            )
+            assert cancel.status_code == 303
+        finally:
+            judge.release()
+        api.run_queue()
+        canceled = events(api.client(key), action="evaluation.cancel")
+        assert [(e["actor"], e["object_id"]) for e in canceled] == [
+            (key_actor(api, key), evaluation_id)
+        ]
+        assert console.get("/console/audit").status_code == 200
+
+    def test_the_audit_page_needs_write(self, api: Api) -> None:
+        with api.served.runtime.session() as session:
+            _, key = create_key(session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["read"])
+            session.commit()
+        response = signed_in(api, key).get("/console/audit")
+        assert response.status_code == 403
+        assert "write" in response.text
 
 
 class TestLogLine:
