@@ -178,13 +178,22 @@ def _judge_calls(
     counts: Counter[tuple[str, str]],
 ) -> int:
     """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
-    evaluation, refused = open_day(session, runtime, tenant, rule, day, days)
-    if refused is not None:
-        counts[(rule.id, f"skipped:{refused}")] += len(calls)
-        return 0
-    cases, intakes, taken = [], [], []
+    specs = [_metric.validate_python(spec) for spec in rule.metrics]
+    ready = []
     for call in calls:
         case = stored_case(call)
+        if missing_fields(specs, case):
+            counts[(rule.id, "skipped:missing_fields")] += 1
+        else:
+            ready.append((call, case))
+    if not ready:
+        return 0
+    evaluation, refused = open_day(session, runtime, tenant, rule, day, days)
+    if refused is not None:
+        counts[(rule.id, f"skipped:{refused}")] += len(ready)
+        return 0
+    cases, intakes, taken = [], [], []
+    for call, case in ready:
         intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings)
         if intake.errors:
             counts[(rule.id, "skipped:image_refused")] += 1
@@ -197,6 +206,19 @@ def _judge_calls(
         appending.append(session, runtime, evaluation, cases, intakes)
         kept.keep(session, evaluation, cases, taken)
     return len(cases)
+
+
+def missing_fields(specs: Sequence[MetricSpecBase], case: dict[str, Any]) -> list[str]:
+    """The test-case fields some metric needs that a call (in stored form) does not give,
+    as POST /v1/evaluations refuses them (`missing_for_metric`): such a call is not judged
+    (counted `skipped:missing_fields`), its judge would be asked about nothing."""
+    missing = []
+    for spec in specs:
+        for name in spec.required_test_case_fields():
+            # An empty list is a valid (empty) retrieval context; None and "" are missing.
+            if case.get(name) in (None, "") and name not in missing:
+                missing.append(name)
+    return missing
 
 
 def _first_times(

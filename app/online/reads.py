@@ -38,6 +38,9 @@ SKIP_WORDS = {
     "day_closed": "Day closed: the call arrived as the rule's UTC day was being closed.",
     "duplicate": "Duplicate: the rule had already stored this span (an exporter or "
     "collector sent it again), so it was not judged twice.",
+    "missing_fields": "Missing fields: one of the rule's metrics needs a test-case field the "
+    "call does not give (retrieval_context: no retrieval span in its trace before it; input or "
+    "actual_output: empty), so it was not sent to the judge.",
 }
 
 
