@@ -65,7 +65,7 @@ def service(mode: str, code: Path | None):
         cwd = code or ROOT
         subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True, cwd=cwd)
         created = subprocess.run(
-            [str(LOUPE), "keys", "create", "--tenant", "bench"],
+            [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
             env=env,
             check=True,
             capture_output=True,

@@ -108,7 +108,7 @@ def main() -> None:
     subprocess.run([str(LOUPE), "migrate"], env=env, cwd=directory, check=True, capture_output=True)
     key = (
         subprocess.run(
-            [str(LOUPE), "keys", "create", "--tenant", "bench"],
+            [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
             env=env,
             cwd=directory,
             check=True,

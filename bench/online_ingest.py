@@ -324,7 +324,7 @@ def service(mode: str, judge: ScriptedJudge, **settings: str):
 
 def tenant_client(base_url: str, env: dict[str, str], tenant: str) -> httpx.Client:
     key = subprocess.run(
-        [str(LOUPE), "keys", "create", "--tenant", tenant],
+        [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", tenant],
         env=env,
         check=True,
         capture_output=True,

@@ -179,7 +179,14 @@ def service(judge: ScriptedJudge, workers: int, slice_size: int, **settings: str
 def new_key(env: dict) -> str:
     """An API key of a new tenant, made by `loupe keys create` as an operator would."""
     return subprocess.run(
-        [str(LOUPE), "keys", "create", "--tenant", f"bench-{uuid.uuid4().hex[:6]}"],
+        [
+            str(LOUPE),
+            "keys",
+            "create",
+            "--create-tenant",
+            "--tenant",
+            f"bench-{uuid.uuid4().hex[:6]}",
+        ],
         env=env,
         check=True,
         capture_output=True,

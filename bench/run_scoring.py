@@ -320,7 +320,7 @@ def run_mode(mode: str, items: list[tuple[str, str, str]], poll: float | None) -
     no_judge = SimpleNamespace(base_url="http://127.0.0.1:9/v1")
     with service(mode, no_judge) as (base_url, env, pids):
         key = subprocess.run(
-            [str(LOUPE), "keys", "create", "--tenant", "bench"],
+            [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
             env=env,
             check=True,
             capture_output=True,

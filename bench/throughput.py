@@ -231,7 +231,7 @@ def main() -> None:
         for mode in args.modes.split(","):
             with service(mode, judge) as (base_url, env, pids):
                 key = subprocess.run(
-                    [str(LOUPE), "keys", "create", "--tenant", "bench"],
+                    [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
                     env=env,
                     check=True,
                     capture_output=True,

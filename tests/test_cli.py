@@ -94,7 +94,7 @@ class TestEmbeddedService:
         env = {**os.environ, "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/k.db"}
         out = (
             subprocess.run(
-                [str(BIN / "loupe"), "keys", "create", "--tenant", "acme"],
+                [str(BIN / "loupe"), "keys", "create", "--create-tenant", "--tenant", "acme"],
                 env=env,
                 capture_output=True,
                 text=True,

@@ -22,10 +22,12 @@ def loupe(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 class TestKeys:
     def test_list_then_revoke_is_401_in_every_process(self, tmp_path: Path) -> None:
-        created = loupe(tmp_path, "keys", "create", "--tenant", "acme")
+        created = loupe(tmp_path, "keys", "create", "--create-tenant", "--tenant", "acme")
         assert created.returncode == 0, created.stderr
         key = created.stdout.strip().splitlines()[-1]
-        other = loupe(tmp_path, "keys", "create", "--tenant", "acme").stdout.splitlines()[-1]
+        other = loupe(
+            tmp_path, "keys", "create", "--create-tenant", "--tenant", "acme"
+        ).stdout.splitlines()[-1]
         with side_app(tmp_path) as first, side_app(tmp_path) as second:
             with first.client(key) as a, second.client(key) as b:
                 assert a.get("/v1/evaluations").status_code == 200
@@ -33,19 +35,28 @@ class TestKeys:
                 listed = loupe(tmp_path, "keys", "list", "--tenant", "acme")
                 assert listed.returncode == 0, listed.stderr
                 lines = listed.stdout.splitlines()
-                assert lines[0].split()[:3] == ["id", "prefix", "created"]
+                assert lines[0].split()[:3] == ["id", "name", "prefix"]
                 # Columns line up: every row's prefix starts under the header's (ids are 32
                 # characters; a fixed width of 30 ran them into the prefix).
                 column = lines[0].index("prefix")
                 assert all(line[column:].startswith(key[:3]) for line in lines[1:]), lines
-                rows = [line.split() for line in lines[1:]]
-                assert len(rows) == 2
-                ours = next(row for row in rows if row[1] == key[:10] + "…")
-                # Used just now (date and time), the other key never.
-                assert ours[4] != "never"
-                assert next(row for row in rows if row is not ours)[-1] == "never"
-                revoked = loupe(tmp_path, "keys", "revoke", ours[0])
-                assert revoked.returncode == 0 and ours[0] in revoked.stdout
+                assert len(lines) == 3
+                ours = next(line for line in lines[1:] if key[:10] + "…" in line)
+                theirs = next(line for line in lines[1:] if line is not ours)
+                # Every scope (none asked for), by the operator, never expiring; used just now
+                # (date and time), the other key never.
+                cells = {
+                    name: line[lines[0].index(name) :].split("  ")[0]
+                    for name in ("scopes", "expires", "created by", "last used")
+                    for line in [ours]
+                }
+                assert cells["scopes"] == "read,write,ingest,review"
+                assert cells["expires"] == "never" and cells["created by"] == "operator"
+                assert cells["last used"] != "never"
+                assert theirs[lines[0].index("last used") :].startswith("never")
+                key_id = ours.split()[0]
+                revoked = loupe(tmp_path, "keys", "revoke", key_id)
+                assert revoked.returncode == 0 and key_id in revoked.stdout
                 for client in (a, b):
                     response = client.get("/v1/evaluations")
                     assert response.status_code == 401

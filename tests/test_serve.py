@@ -93,7 +93,7 @@ class TestServeWorkers:
             assert len(workers) == 2, (tmp_path / "serve.log").read_text()
 
             key = subprocess.run(
-                [str(LOUPE), "keys", "create", "--tenant", "two-processes"],
+                [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "two-processes"],
                 env=env,
                 cwd=tmp_path,
                 check=True,

@@ -13,31 +13,78 @@ if TYPE_CHECKING:
 
 @keys.command("create")
 def create_key(
-    tenant: str = typer.Option(..., "--tenant", help="Tenant name; created if new."),
+    tenant: str = typer.Option(..., "--tenant", help="Tenant name (`loupe tenants list`)."),
+    create_tenant: bool = typer.Option(
+        False, "--create-tenant", help="Create the tenant when there is none of that name."
+    ),
+    scopes: str | None = typer.Option(
+        None,
+        "--scopes",
+        help="What the key may do, comma-separated: read, write, ingest (OTLP only), review. "
+        "Default: every scope.",
+    ),
+    name: str | None = typer.Option(None, "--name", help="A name to tell the key apart (ci)."),
+    expires: str | None = typer.Option(
+        None,
+        "--expires",
+        help="When it stops working: a duration from now (90d, 12h, 30m) or an ISO date or "
+        "time (2027-01-31, UTC). Default: never.",
+    ),
 ) -> None:
     """Create an API key for a tenant; the key is the last line printed, shown only once."""
     from app import migrate as migrations
+    from app.db import utcnow
     from app.runtime import current
+    from app.tenants.scopes import parse_scopes
+    from app.tenants.service import UnknownTenant, parse_expiry
     from app.tenants.service import create_key as make_key
 
+    try:
+        chosen = parse_scopes(scopes) if scopes is not None else None
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--scopes") from None
+    try:
+        expires_at = parse_expiry(expires, utcnow()) if expires is not None else None
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--expires") from None
     # A newcomer may create a key before the first `serve`; the schema must exist either way.
     migrations.upgrade(start_up_settings())
     runtime = current()
-    with runtime.session() as session:
-        tenant_row, key = make_key(session, tenant)
-        _audit_key(session, key, "api_key.create")
-        session.commit()
+    try:
+        with runtime.session() as session:
+            try:
+                tenant_row, key = make_key(
+                    session,
+                    tenant,
+                    create=create_tenant,
+                    scopes=chosen,
+                    name=name,
+                    expires_at=expires_at,
+                )
+            except UnknownTenant:
+                typer.echo(
+                    f"loupe: no tenant named {tenant!r}; create it with this command's "
+                    f"--create-tenant, or first `loupe tenants create {tenant}` "
+                    "(`loupe tenants list` shows those there are)",
+                    err=True,
+                )
+                raise typer.Exit(1) from None
+            _audit_key(session, key, "api_key.create")
+            session.commit()
+    finally:
+        runtime.close()
     typer.echo(
         f"tenant {tenant_row.name} ({tenant_row.id}); store this key, it is not shown again:"
     )
     typer.echo(key)
-    runtime.close()
 
 
 @keys.command("list")
 def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) -> None:
-    """List a tenant's keys: id, prefix, created, last used, revoked."""
+    """List a tenant's keys: id, name, prefix, scopes, expiry, created (and by whom), last
+    used, revoked."""
     from app.runtime import current
+    from app.tenants.scopes import KEY_SCOPES
     from app.tenants.service import keys_of
 
     runtime = current()
@@ -50,14 +97,28 @@ def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) 
     rows = [
         (
             key.id,
+            key.name or "-",
             key.prefix + "…",
+            ",".join(key.scopes if key.scopes is not None else KEY_SCOPES) or "-",
+            _when(key.expires_at),
             _when(key.created_at),
+            key.created_by or "-",
             _when(key.last_used_at),
             _when(key.revoked_at) if key.revoked_at else "",
         )
         for key in found
     ]
-    header = ("id", "prefix", "created", "last used", "revoked")
+    header = (
+        "id",
+        "name",
+        "prefix",
+        "scopes",
+        "expires",
+        "created",
+        "created by",
+        "last used",
+        "revoked",
+    )
     # Each column as wide as its widest cell, so ids (32 characters) never run into the prefix.
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     for row in [header, *rows]:

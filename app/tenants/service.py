@@ -4,7 +4,7 @@ import hashlib
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -23,6 +23,33 @@ _USE_GRANULARITY = timedelta(minutes=1)
 def hash_key(key: str) -> str:
     # A fast hash is enough: keys have 256 bits of entropy, so there is nothing to brute-force.
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+_UNITS = {"d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}
+
+
+def parse_expiry(text: str, now: datetime) -> datetime:
+    """When a key made at `now` expires: `90d`, `12h`, `30m` from now, or an ISO date (its
+    midnight, UTC) or date and time (UTC unless it says otherwise); ValueError when the text
+    is none of these or not in the future."""
+    value = text.strip()
+    unit = _UNITS.get(value[-1:].lower())
+    if unit is not None and value[:-1].isdigit():
+        if int(value[:-1]) == 0:
+            raise ValueError(f"{text!r} is no time at all; give a positive duration such as 90d")
+        return now + int(value[:-1]) * unit
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(
+            f"{text!r} is neither a duration (90d, 12h, 30m) nor an ISO date (2027-01-31) or "
+            "time (2027-01-31T12:00:00Z)"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    if moment <= now:
+        raise ValueError(f"{text!r} is in the past; a key must expire after it is made")
+    return moment
 
 
 class UnknownTenant(LookupError):

@@ -11,7 +11,7 @@ from tests.test_keys import loupe
 
 class TestOperator:
     def test_keys_and_limits(self, tmp_path: Path) -> None:
-        created = loupe(tmp_path, "keys", "create", "--tenant", "acme")
+        created = loupe(tmp_path, "keys", "create", "--create-tenant", "--tenant", "acme")
         assert created.returncode == 0, created.stderr
         key = created.stdout.strip().splitlines()[-1]
         spare = loupe(tmp_path, "keys", "create", "--tenant", "acme").stdout.splitlines()[-1]

@@ -87,7 +87,7 @@ def loupe_serve(tmp_path: Path, judge_base_url: str, **settings: str) -> Iterato
     }
     env = loupe_env(tmp_path, **values)
     created = subprocess.run(
-        [str(LOUPE), "keys", "create", "--tenant", f"t-{uuid.uuid4().hex[:8]}"],
+        [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", f"t-{uuid.uuid4().hex[:8]}"],
         env=env,
         cwd=tmp_path,
         capture_output=True,

@@ -138,7 +138,7 @@ class TestCli:
                 [str(LOUPE), *args], env=env, cwd=tmp_path, capture_output=True, text=True
             )
 
-        assert loupe("keys", "create", "--tenant", "acme").returncode == 0
+        assert loupe("keys", "create", "--create-tenant", "--tenant", "acme").returncode == 0
         set_it = loupe("tenants", "limits", "--tenant", "acme", "--daily-usd", "50")
         assert set_it.returncode == 0, set_it.stderr
         assert "daily_usd=50" in set_it.stdout

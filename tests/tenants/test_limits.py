@@ -87,7 +87,7 @@ class TestCli:
                 [str(LOUPE), *args], env=env, cwd=tmp_path, capture_output=True, text=True
             )
 
-        assert loupe("keys", "create", "--tenant", "acme").returncode == 0
+        assert loupe("keys", "create", "--create-tenant", "--tenant", "acme").returncode == 0
         set_three = loupe("tenants", "limits", "--tenant", "acme", "--max-active-evaluations", "3")
         assert set_three.returncode == 0, set_three.stderr
         assert "max_active_evaluations=3" in set_three.stdout

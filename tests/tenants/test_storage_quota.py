@@ -189,7 +189,7 @@ class TestCli:
                 [str(LOUPE), *args], env=env, cwd=tmp_path, capture_output=True, text=True
             )
 
-        assert loupe("keys", "create", "--tenant", "acme").returncode == 0
+        assert loupe("keys", "create", "--create-tenant", "--tenant", "acme").returncode == 0
         shown = loupe("tenants", "limits", "--tenant", "acme")
         assert shown.returncode == 0, shown.stderr
         assert "storage_bytes=5000000 (LOUPE_TENANT_STORAGE_BYTES) storage_used=0" in shown.stdout
