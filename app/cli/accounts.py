@@ -1,10 +1,11 @@
-"""Commands on tenants and their API keys: `keys create | list | revoke`, `tenants limits`."""
+"""Commands on tenants and their API keys: `keys create | list | revoke`, `tenants list |
+create | rename | delete | limits`."""
 
 from typing import TYPE_CHECKING
 
 import typer
 
-from app.cli._root import keys, start_up_settings, tenants
+from app.cli._root import fail, keys, start_up_settings, tenants
 from app.config import get_settings
 
 if TYPE_CHECKING:
@@ -263,3 +264,141 @@ def tenant_limits(
             )
     finally:
         runtime.close()
+
+
+@tenants.command("list")
+def list_tenants() -> None:
+    """List every tenant: name, id, created, live keys (neither revoked nor expired)."""
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants.service import all_tenants
+
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        with runtime.session() as session:
+            found = all_tenants(session)
+    finally:
+        runtime.close()
+    rows = [(t.name, t.id, _when(t.created_at), str(keys)) for t, keys in found]
+    header = ("name", "id", "created", "keys")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
+    for row in [header, *rows]:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        typer.echo("  ".join([*cells, row[-1]]).rstrip())
+
+
+@tenants.command("create")
+def create_tenant(name: str = typer.Argument(..., help="The new tenant's name.")) -> None:
+    """Create a tenant (then `loupe keys create --tenant NAME`)."""
+    from app import audit
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants.scopes import OPERATOR
+    from app.tenants.service import TenantExists, check_tenant_name
+    from app.tenants.service import create_tenant as make_tenant
+
+    try:
+        check_tenant_name(name)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="NAME") from None
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        with runtime.session() as session:
+            try:
+                row = make_tenant(session, name)
+            except TenantExists:
+                fail(f"a tenant named {name!r} exists already", 1)
+            audit.record(session, OPERATOR, "tenant.create", "tenant", row.id, tenant_id=row.id)
+            session.commit()
+    finally:
+        runtime.close()
+    typer.echo(f"created tenant {row.name} ({row.id})")
+
+
+@tenants.command("rename")
+def rename_tenant(
+    name: str = typer.Argument(..., help="The tenant's name now."),
+    new_name: str = typer.Argument(..., help="Its new name."),
+) -> None:
+    """Rename a tenant; its id, keys and everything it owns stay."""
+    from app import audit
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants.scopes import OPERATOR
+    from app.tenants.service import TenantExists, UnknownTenant, check_tenant_name
+    from app.tenants.service import rename_tenant as rename
+
+    try:
+        check_tenant_name(new_name)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="NEW_NAME") from None
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        with runtime.session() as session:
+            try:
+                row = rename(session, name, new_name)
+            except UnknownTenant:
+                fail(f"no tenant named {name!r} (`loupe tenants list` shows them)", 1)
+            except TenantExists:
+                fail(f"a tenant named {new_name!r} exists already", 1)
+            if name != new_name:
+                audit.record(
+                    session,
+                    OPERATOR,
+                    "tenant.rename",
+                    "tenant",
+                    row.id,
+                    tenant_id=row.id,
+                    old_name=name,
+                    new_name=new_name,
+                )
+            session.commit()
+    finally:
+        runtime.close()
+    typer.echo(f"renamed tenant {name} to {new_name} ({row.id})")
+
+
+@tenants.command("delete")
+def delete_tenant(
+    name: str = typer.Argument(..., help="The tenant to delete."),
+    yes: bool = typer.Option(False, "--yes", help="Do not ask for confirmation."),
+) -> None:
+    """Delete a tenant with everything it owns: keys, evaluations and runs, datasets, files,
+    models, evals, online rules, webhooks, comparisons, images no other tenant uses, and its
+    audit trail. Running evaluations stop. There is no undo."""
+    import logging
+
+    from app import migrate as migrations
+    from app.runtime import current
+    from app.tenants import repository
+    from app.tenants.service import collect_blobs
+    from app.tenants.service import delete_tenant as delete
+
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        with runtime.session() as session:
+            row = repository.tenant_by_name(session, name)
+            if row is None:
+                fail(f"no tenant named {name!r} (`loupe tenants list` shows them)", 1)
+            tenant_id = row.id
+            if not yes and not typer.confirm(
+                f"Delete tenant {name} ({tenant_id}) and everything it owns? There is no undo",
+                default=False,
+            ):
+                fail("nothing deleted", 1)
+            digests = delete(session, row)
+            session.commit()
+        with runtime.session() as session:
+            removed = collect_blobs(session, tenant_id, digests)
+            session.commit()
+    finally:
+        runtime.close()
+    # The tenant's audit trail went with it: the operator's deletion is logged instead.
+    logging.getLogger("loupe.audit").info(
+        "operator deleted tenant %s (%s) and %d images only it used", name, tenant_id, len(removed)
+    )
+    typer.echo(f"deleted tenant {name} ({tenant_id}) and everything it owned")

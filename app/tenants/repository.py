@@ -3,15 +3,47 @@
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
-from app.db import insert_ignoring_duplicates
-from app.models import ApiKey, SignedOutSession, Tenant
+from app.db import insert_ignoring_duplicates, utcnow
+from app.models import ApiKey, BlobOwner, BlobRef, SignedOutSession, Tenant
 
 
 def tenant_by_name(session: Session, name: str) -> Tenant | None:
     return session.scalars(select(Tenant).where(Tenant.name == name)).one_or_none()
+
+
+def all_tenants(session: Session) -> Sequence[Tenant]:
+    """Every tenant, by name (the operator's CLI: no tenant is the caller's)."""
+    return session.scalars(select(Tenant).order_by(Tenant.name)).all()
+
+
+def live_key_counts(session: Session) -> dict[str, int]:
+    """Tenant id -> how many of its keys are neither revoked nor expired."""
+    now = utcnow()
+    rows = session.execute(
+        select(ApiKey.tenant_id, func.count())
+        .where(
+            ApiKey.revoked_at.is_(None),
+            (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now),
+        )
+        .group_by(ApiKey.tenant_id)
+    ).all()
+    return {tenant_id: count for tenant_id, count in rows}
+
+
+def blob_digests_of(session: Session, tenant_id: str) -> set[str]:
+    """The blobs a tenant owns or its rows reference (to collect once it is gone)."""
+    owned = session.scalars(select(BlobOwner.sha256).where(BlobOwner.tenant_id == tenant_id))
+    named = session.scalars(select(BlobRef.sha256).where(BlobRef.tenant_id == tenant_id))
+    return set(owned) | set(named)
+
+
+def delete_tenant(session: Session, tenant: Tenant) -> None:
+    """Delete a tenant row: every table holding a tenant's rows cascades from it (foreign keys
+    ON DELETE CASCADE, on SQLite too: foreign_keys is on)."""
+    session.execute(delete(Tenant).where(Tenant.id == tenant.id))
 
 
 def keys_of(session: Session, tenant_id: str) -> Sequence[ApiKey]:

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.ids import new_id
+from app.media import gc
 from app.models import ApiKey, Tenant
 from app.tenants import repository
 from app.tenants.scopes import OPERATOR, Caller, key_scopes
@@ -53,7 +54,70 @@ def parse_expiry(text: str, now: datetime) -> datetime:
 
 
 class UnknownTenant(LookupError):
-    """`create_key` for a tenant that does not exist, without `create`."""
+    """A tenant name that names none (`create_key` without `create`, a rename, a delete)."""
+
+
+class TenantExists(ValueError):
+    """A tenant name already taken (create, rename)."""
+
+
+# A tenant's name: what `--tenant` takes, so no spaces or control characters.
+_NAME_MAX = 200
+
+
+def check_tenant_name(name: str) -> str:
+    """The name as given, or ValueError saying what is wrong with it."""
+    if not name or len(name) > _NAME_MAX:
+        raise ValueError(f"a tenant name has 1 to {_NAME_MAX} characters")
+    if any(ch.isspace() or not ch.isprintable() for ch in name):
+        raise ValueError(f"{name!r}: a tenant name has no spaces or control characters")
+    return name
+
+
+def all_tenants(session: Session) -> list[tuple[Tenant, int]]:
+    """Every tenant by name, with how many live keys it has."""
+    counts = repository.live_key_counts(session)
+    return [(tenant, counts.get(tenant.id, 0)) for tenant in repository.all_tenants(session)]
+
+
+def create_tenant(session: Session, name: str) -> Tenant:
+    """A new tenant (TenantExists when the name is taken); the caller commits."""
+    check_tenant_name(name)
+    if repository.tenant_by_name(session, name) is not None:
+        raise TenantExists(name)
+    tenant = Tenant(id=new_id("ten"), name=name)
+    session.add(tenant)
+    session.flush()
+    return tenant
+
+
+def rename_tenant(session: Session, name: str, new_name: str) -> Tenant:
+    """Rename a tenant: its id, keys and everything it owns stay (UnknownTenant, TenantExists)."""
+    check_tenant_name(new_name)
+    tenant = repository.tenant_by_name(session, name)
+    if tenant is None:
+        raise UnknownTenant(name)
+    if new_name != name and repository.tenant_by_name(session, new_name) is not None:
+        raise TenantExists(new_name)
+    tenant.name = new_name
+    session.flush()
+    return tenant
+
+
+def delete_tenant(session: Session, tenant: Tenant) -> set[str]:
+    """Delete a tenant with everything it owns (keys, evaluations and runs with their cases and
+    results, datasets, files, models, evals, rules, webhooks, comparisons, its audit trail);
+    returns the blobs it owned or named, for `collect_blobs` once this is committed. Jobs of
+    its running evaluations find them gone and stop."""
+    digests = repository.blob_digests_of(session, tenant.id)
+    repository.delete_tenant(session, tenant)
+    session.flush()
+    return digests
+
+
+def collect_blobs(session: Session, tenant_id: str, digests: set[str]) -> list[str]:
+    """Remove the deleted tenant's blobs that no other tenant's rows reference."""
+    return gc.collect(session, tenant_id, digests)
 
 
 def create_key(
