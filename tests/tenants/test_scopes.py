@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -27,7 +28,7 @@ from app.main import create_app
 from app.tenants.scopes import KEY_SCOPES
 from app.tenants.service import create_key
 from tests.console.helpers import csrf_of, signed_in
-from tests.fixtures.api import Api, fast_settings
+from tests.fixtures.api import Api, fast_settings, side_app
 
 PROBLEM_JSON = "application/problem+json"
 # Routes that take no key, and so have no scope.
@@ -243,6 +244,17 @@ def test_an_expired_key_is_401_saying_so_and_counts_as_a_failure(api: Api) -> No
     assert "invalid_token" in response.headers["www-authenticate"]
     fresh = _key(api, None, expires_at=utcnow() + timedelta(days=1))
     assert api.client(fresh).get("/v1/usage").status_code == 200
+
+
+def test_expired_keys_count_as_failures_for_the_throttle(tmp_path: Path) -> None:
+    with side_app(tmp_path, auth_failure_limit=2, auth_failure_window_seconds=86400) as app:
+        expired = _key(app, ["read"], expires_at=utcnow() - timedelta(minutes=1))
+        with app.client(expired) as client:
+            assert [client.get("/v1/usage").status_code for _ in range(2)] == [401, 401]
+            throttled = client.get("/v1/usage")
+        assert throttled.status_code == 429 and "valid key" in throttled.json()["detail"]
+        # A valid key is still accepted from the throttled address.
+        assert app.client(_key(app, ["read"])).get("/v1/usage").status_code == 200
 
 
 @pytest.fixture
