@@ -12,7 +12,7 @@ from datetime import datetime
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from app.api.deps import SessionDep
+from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import id_cursor
 from app.console._render import SignedIn, page
 from app.online import reads, service, trend
@@ -29,10 +29,14 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 8, 8, 22
 
 @router.get("/online_rules")
 def online_rules_page(
-    request: Request, session: SessionDep, signed_in: SignedIn, after: str | None = None
+    request: Request,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    signed_in: SignedIn,
+    after: str | None = None,
 ) -> HTMLResponse:
     rules, has_more = reads.rules_page(
-        session, signed_in.tenant, id_cursor(after or None, "rule"), PAGE_SIZE
+        session, signed_in.tenant, id_cursor(after or None, "rule"), PAGE_SIZE, runtime.settings
     )
     return page(request, "online_rules.html", signed_in, rules=rules, has_more=has_more)
 
@@ -42,6 +46,7 @@ def online_rule_page(
     request: Request,
     rule_id: str,
     session: SessionDep,
+    runtime: RuntimeDep,
     signed_in: SignedIn,
     bucket: str | None = None,
 ) -> HTMLResponse:
@@ -57,7 +62,7 @@ def online_rule_page(
         request,
         "online_rule.html",
         signed_in,
-        rule=service.to_schema(session, tenant, stored),
+        rule=service.to_schema(session, tenant, stored, runtime.settings),
         skip_words=reads.skip_words,
         trend=shown,
         charts={m.metric: chart(m, start, shown.until) for m in shown.metrics},

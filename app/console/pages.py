@@ -278,6 +278,9 @@ def evaluation_page(
         live=summary.status not in TERMINAL_STATUSES,
         # Plain evaluations can be re-run from here, their estimate shown first (rerun_pages).
         rerun=(evaluation.kind or kinds.DEFAULT_KIND) == kinds.DEFAULT_KIND,
+        # An open-ended kind (an online day) is not canceled: its owner (a rule) is disabled.
+        cancelable=not kinds.kind_of(evaluation).open_ended,
+        parent=kinds.kind_of(evaluation).console_parent(evaluation),
         metric=metric or "",
         status=wanted or "",
         order=sort or "",

@@ -96,6 +96,11 @@ class Kind:
         """Its page in the console."""
         return f"/console/evaluations/{evaluation.id}"
 
+    def console_parent(self, evaluation: Evaluation) -> tuple[str, str] | None:
+        """What its console page leads back to, (words, path), when not the evaluations list
+        (an online day: its rule's page)."""
+        return None
+
     def predictor(
         self,
         session: Session,

@@ -56,26 +56,34 @@ def create_online_rule(
 ) -> OnlineRule:
     """Judge the tenant's production calls (spans sent to `/v1/traces`) that match a filter."""
     rule = service.create(session, tenant, payload, runtime.settings)
-    body = service.to_schema(session, tenant, rule)
+    body = service.to_schema(session, tenant, rule, runtime.settings)
     session.commit()
     return body
 
 
 @router.get("", response_model=OnlineRuleList)
 def list_online_rules(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    after: str | None = None,
+    limit: LimitQuery = 20,
 ) -> OnlineRuleList:
     """The tenant's online rules with their counts, newest first."""
     rows = OnlineRuleRepository(session, tenant.id).page(id_cursor(after, "rule"), limit)
     return OnlineRuleList.of(
-        service.to_schemas(session, tenant, list(rows[:limit])), len(rows) > limit
+        service.to_schemas(session, tenant, list(rows[:limit]), runtime.settings),
+        len(rows) > limit,
     )
 
 
 @router.get("/{rule_id}", response_model=OnlineRule)
-def get_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> OnlineRule:
+def get_online_rule(
+    rule_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> OnlineRule:
     """One rule and what it did with the spans it received (`counts`)."""
-    return service.to_schema(session, tenant, service.get_or_404(session, tenant, rule_id))
+    rule = service.get_or_404(session, tenant, rule_id)
+    return service.to_schema(session, tenant, rule, runtime.settings)
 
 
 def _update_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
@@ -104,21 +112,25 @@ def update_online_rule(
     """Change the fields given; calls already judged keep the metrics they were judged with."""
     rule = service.get_or_404(session, tenant, rule_id)
     service.update(session, tenant, rule, payload, runtime.settings)
-    body = service.to_schema(session, tenant, rule)
+    body = service.to_schema(session, tenant, rule, runtime.settings)
     session.commit()
     return body
 
 
 @router.post("/{rule_id}/enable", response_model=OnlineRule)
-def enable_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> OnlineRule:
+def enable_online_rule(
+    rule_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> OnlineRule:
     """Judge matching calls again from now on."""
-    return _set_enabled(session, tenant, rule_id, True)
+    return _set_enabled(session, tenant, runtime, rule_id, True)
 
 
 @router.post("/{rule_id}/disable", response_model=OnlineRule)
-def disable_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> OnlineRule:
+def disable_online_rule(
+    rule_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> OnlineRule:
     """Stop judging; what was judged stays, and received calls are no longer counted."""
-    return _set_enabled(session, tenant, rule_id, False)
+    return _set_enabled(session, tenant, runtime, rule_id, False)
 
 
 @router.get("/{rule_id}/results", response_model=OnlineResultList)
@@ -205,9 +217,11 @@ def delete_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> 
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
-def _set_enabled(session: SessionDep, tenant: TenantDep, rule_id: str, enabled: bool) -> OnlineRule:
+def _set_enabled(
+    session: SessionDep, tenant: TenantDep, runtime: RuntimeDep, rule_id: str, enabled: bool
+) -> OnlineRule:
     rule = service.set_enabled(session, service.get_or_404(session, tenant, rule_id), enabled)
-    body = service.to_schema(session, tenant, rule)
+    body = service.to_schema(session, tenant, rule, runtime.settings)
     session.commit()
     return body
 

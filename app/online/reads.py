@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from app.config import Settings
 from app.evaluations import read_model
 from app.evaluations import reads as evaluation_reads
 from app.evaluations import service as evaluations
@@ -67,11 +68,11 @@ class JudgedCall:
 
 
 def rules_page(
-    session: Session, tenant: Tenant, after: str | None, limit: int
+    session: Session, tenant: Tenant, after: str | None, limit: int, settings: Settings
 ) -> tuple[list[OnlineRule], bool]:
     """The tenant's rules with their counts, newest first; whether more follow."""
     rows = OnlineRuleRepository(session, tenant.id).page(after, limit + 1)
-    return service.to_schemas(session, tenant, list(rows[:limit])), len(rows) > limit
+    return service.to_schemas(session, tenant, list(rows[:limit]), settings), len(rows) > limit
 
 
 def latest_calls(session: Session, tenant: Tenant, rule_id: str, limit: int) -> list[JudgedCall]:

@@ -203,6 +203,10 @@ class OnlineRule(BaseModel):
     export_endpoint: str | None = Field(description=EXPORT_ENDPOINT)
     alert: Alert | None
     counts: RuleCounts
+    warnings: list[str] = Field(
+        description="What the rule asks that is not done as asked, in words: `daily_usd` is "
+        "not enforced while a judge model of its metrics has no price in LOUPE_MODEL_PRICES."
+    )
     created_at: datetime
     updated_at: datetime
 

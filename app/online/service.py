@@ -220,16 +220,55 @@ def result_page(
     ]
 
 
-def to_schemas(session: Session, tenant: Tenant, rules: list[OnlineRule]) -> list[OnlineRuleSchema]:
+def to_schemas(
+    session: Session, tenant: Tenant, rules: list[OnlineRule], settings: Settings
+) -> list[OnlineRuleSchema]:
     counts = OnlineRuleRepository(session, tenant.id).counts(rules)
-    return [_schema(rule, counts.get(rule.id, {})) for rule in rules]
+    return [
+        _schema(rule, counts.get(rule.id, {}), warnings(session, tenant.id, settings, rule))
+        for rule in rules
+    ]
 
 
-def to_schema(session: Session, tenant: Tenant, rule: OnlineRule) -> OnlineRuleSchema:
-    return to_schemas(session, tenant, [rule])[0]
+def to_schema(
+    session: Session, tenant: Tenant, rule: OnlineRule, settings: Settings
+) -> OnlineRuleSchema:
+    return to_schemas(session, tenant, [rule], settings)[0]
 
 
-def _schema(rule: OnlineRule, counts: dict[str, int]) -> OnlineRuleSchema:
+def warnings(session: Session, tenant_id: str, settings: Settings, rule: OnlineRule) -> list[str]:
+    """What the rule asks that Loupe cannot do as asked: a `daily_usd` its judges' calls are
+    not counted against (a judge model without a price costs nothing known)."""
+    if rule.daily_usd is None:
+        return []
+    specs: list[MetricSpecBase | None] = [_metric.validate_python(s) for s in rule.metrics]
+    record, _ = judging.resolve(
+        session,
+        tenant_id,
+        settings,
+        specs,
+        _judge.validate_python(rule.judge),
+        judge_path=["judge"],
+        metric_path=["metrics"],
+    )
+    models: list[str] = []
+    for chosen in ((record or {}).get("metrics") or {}).values():
+        for member in chosen.get("panel") or [chosen]:
+            model = member.get("model")
+            if model and model not in models:
+                models.append(model)
+    unpriced = [model for model in models if model not in settings.model_prices]
+    if not unpriced:
+        return []
+    named = ", ".join(repr(model) for model in unpriced)
+    return [
+        f"daily_usd is not enforced: the judge model{'s' if len(unpriced) > 1 else ''} "
+        f"{named} {'have' if len(unpriced) > 1 else 'has'} no price in LOUPE_MODEL_PRICES, so "
+        "its calls cost nothing known"
+    ]
+
+
+def _schema(rule: OnlineRule, counts: dict[str, int], warned: list[str]) -> OnlineRuleSchema:
     return OnlineRuleSchema(
         id=rule.id,
         name=rule.name,
@@ -250,6 +289,7 @@ def _schema(rule: OnlineRule, counts: dict[str, int]) -> OnlineRuleSchema:
                 if name.startswith(SKIPPED)
             },
         ),
+        warnings=warned,
         created_at=rule.created_at,
         updated_at=rule.updated_at,
     )

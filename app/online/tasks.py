@@ -64,6 +64,10 @@ class OnlineKind(kinds.Kind):
         # A day is not canceled: its rule is disabled (or deleted, which deletes its days).
         return f"{self.api_path(session, evaluation)}/disable"
 
+    def console_parent(self, evaluation: Evaluation) -> tuple[str, str] | None:
+        rule_id = (evaluation.metadata_ or {}).get("online_rule_id")
+        return ("Online rule", f"/console/online_rules/{rule_id}") if rule_id else None
+
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
         """Add the results to the rule's hourly rollups, in the transaction that stores them:
         the trend reads these rows, never the results."""

@@ -9,7 +9,9 @@ from typing import Any
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.receiver import WebhookReceiver
-from tests.online.test_receiver import judged_results, make_rule
+from tests.online.test_backfill import send as backfill_send
+from tests.online.test_backfill import span as backfill_span
+from tests.online.test_receiver import G_EVAL, judged_results, make_rule, model_and_judge
 from tests.online.test_rules import rule_body
 from tests.online.test_trend import CORRECT, DAY, move_rollups, score_by_question, send
 from tests.test_problems import locs, problem
@@ -133,3 +135,70 @@ class TestTrendRange:
         ).json()
         assert datetime.fromisoformat(daily["since"]) == DAY
         assert datetime.fromisoformat(daily["until"]) == DAY + timedelta(days=1)
+
+
+UNPRICED = (
+    "daily_usd is not enforced: the judge model 'judge-unpriced' has no price in "
+    "LOUPE_MODEL_PRICES, so its calls cost nothing known"
+)
+
+
+class TestBudgetWarnings:
+    def test_a_daily_budget_its_judge_has_no_price_for_is_said_to_be_unenforced(
+        self, api: Api
+    ) -> None:
+        client = api.tenant_client()
+        unpriced = made(client, judge={"model": "judge-unpriced"})
+        assert unpriced["warnings"] == [UNPRICED]
+        path = f"/v1/online_rules/{unpriced['id']}"
+        assert client.get(path).json()["warnings"] == [UNPRICED]
+        listed = client.get("/v1/online_rules").json()["data"]
+        assert listed[0]["warnings"] == [UNPRICED]
+        # A priced judge (the test settings price `judge-model`), or no budget: no warning.
+        priced = client.patch(path, json={"judge": {"model": "judge-model"}}).json()
+        assert priced["warnings"] == []
+        back = client.patch(path, json={"judge": {"model": "judge-unpriced"}}).json()
+        assert back["warnings"] == [UNPRICED]
+        assert client.patch(path, json={"daily_usd": None}).json()["warnings"] == []
+
+
+class TestBackfillArrays:
+    def test_a_backfill_reads_array_attributes_as_the_live_filter_does(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        tagged = {
+            "key": "app.tags",
+            "value": {"arrayValue": {"values": [{"stringValue": "a"}, {"stringValue": "b"}]}},
+        }
+        live = make_rule(
+            client,
+            name="tagged live",
+            metrics=[G_EVAL],
+            filter=[{"attribute": "app.tags", "op": "contains", "value": "b"}],
+        )
+        entry = backfill_span("d1d1d1d1d1d1d1d1", "shop", None)
+        entry["scopeSpans"][0]["spans"][0]["attributes"].append(tagged)
+        other = backfill_span("d2d2d2d2d2d2d2d2", "shop", None)
+        backfill_send(client, entry, other)
+        # The live filter took the tagged call, which it kept; the other went unjudged.
+        [result] = judged_results(api, client, live["id"], 1)
+        assert result["span_id"] == "d1d1d1d1d1d1d1d1"
+
+        later = make_rule(
+            client,
+            name="tagged later",
+            metrics=[G_EVAL],
+            filter=[{"attribute": "app.tags", "op": "contains", "value": "b"}],
+        )
+        body = client.post(f"/v1/online_rules/{later['id']}/backfill", json={}).json()
+        assert (body["considered"], body["matched"], body["sent"]) == (1, 1, 1), body
+        exact = make_rule(
+            client,
+            name="tagged exactly",
+            metrics=[G_EVAL],
+            filter=[{"attribute": "app.tags", "op": "eq", "value": "a,b"}],
+        )
+        again = client.post(f"/v1/online_rules/{exact['id']}/backfill", json={}).json()
+        assert again["matched"] == 1, again
