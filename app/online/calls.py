@@ -1,6 +1,7 @@
 """What Loupe keeps of each call a rule stores, beside its test case: the span's and its
-resource's attributes a filter reads (scalars, long values cut, message content left out,
-bounded), so a rule made later can be applied to the kept calls (app/online/backfill.py)."""
+resource's attributes a filter reads (scalars and arrays of scalars, long values cut,
+message content left out, bounded), so a rule made later can be applied to the kept calls
+(app/online/backfill.py)."""
 
 import math
 from collections.abc import Mapping, Sequence
@@ -41,6 +42,8 @@ MAX_VALUE = 1024
 MAX_NAME = 256
 MAX_KEYS = 64
 MAX_CHARS = 16_384
+# An array attribute (`app.tags`) keeps its first items, as a filter reads it live.
+MAX_ITEMS = 32
 
 
 def keep(
@@ -89,8 +92,9 @@ def row(
 
 
 def bounded(attributes: Mapping[str, Any]) -> dict[str, Any]:
-    """The scalar attributes a filter can read, strings cut to MAX_VALUE characters, without
-    message content, at most MAX_KEYS of them and about MAX_CHARS characters in all."""
+    """The attributes a filter can read, scalars and arrays of scalars (their first MAX_ITEMS
+    items), strings cut to MAX_VALUE characters, without message content, at most MAX_KEYS of
+    them and about MAX_CHARS characters in all."""
     kept: dict[str, Any] = {}
     size = 0
     for name, value in attributes.items():
@@ -98,15 +102,26 @@ def bounded(attributes: Mapping[str, Any]) -> dict[str, Any]:
             break
         if len(name) > MAX_NAME or _is_content(name):
             continue
-        if isinstance(value, str):
-            value = value[:MAX_VALUE]
-        elif not _number(value):
-            continue
+        if isinstance(value, list | tuple):
+            value = [_scalar(item) for item in value[:MAX_ITEMS]]
+            if any(item is None for item in value):
+                continue
+        else:
+            value = _scalar(value)
+            if value is None:
+                continue
         size += len(name) + len(str(value))
         if size > MAX_CHARS:
             break
         kept[name] = value
     return kept
+
+
+def _scalar(value: Any) -> Any:
+    """A string (cut) or a number as kept; None: neither."""
+    if isinstance(value, str):
+        return value[:MAX_VALUE]
+    return value if _number(value) else None
 
 
 def _number(value: Any) -> bool:
