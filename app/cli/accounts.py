@@ -74,8 +74,11 @@ def create_key(
             session.commit()
     finally:
         runtime.close()
+    what = ",".join(chosen) if chosen is not None else "every scope"
+    until = f"expires {_when(expires_at)} UTC" if expires_at is not None else "no expiry"
     typer.echo(
-        f"tenant {tenant_row.name} ({tenant_row.id}); store this key, it is not shown again:"
+        f"tenant {tenant_row.name} ({tenant_row.id}); {what}; {until}; store this key, it is "
+        "not shown again:"
     )
     typer.echo(key)
 

@@ -43,8 +43,9 @@ class TestKeysCreate:
             *("--scopes", "ingest,read", "--name", "ci", "--expires", "90d"),
         )
         assert made.returncode == 0, made.stderr
-        key = made.stdout.strip().splitlines()[-1]
+        *said, key = made.stdout.strip().splitlines()
         assert key.startswith("lp_")
+        assert "read,ingest" in said[0] and "expires 20" in said[0], said
         listing = loupe(tmp_path, "keys", "list", "--tenant", "ci-team")
         assert listing.returncode == 0, listing.stderr
         cells = _cells(listing.stdout, key[:10])
