@@ -3556,6 +3556,11 @@ export interface components {
              * Format: date-time
              */
             updated_at: string;
+            /**
+             * Warnings
+             * @description What the rule asks that is not done as asked, in words: `daily_usd` is not enforced while a judge model of its metrics has no price in LOUPE_MODEL_PRICES.
+             */
+            warnings: string[];
         };
         /** OnlineRuleCreate */
         OnlineRuleCreate: {

@@ -52,6 +52,8 @@ class OnlineRule:
                 API process samples a trace the same way and a trace's calls are judged together.
             target (OnlineRuleTarget):
             updated_at (datetime.datetime):
+            warnings (list[str]): What the rule asks that is not done as asked, in words: `daily_usd` is not enforced while
+                a judge model of its metrics has no price in LOUPE_MODEL_PRICES.
             object_ (Literal['online_rule'] | Unset):  Default: 'online_rule'.
      """
 
@@ -69,6 +71,7 @@ class OnlineRule:
     sampling: Sampling
     target: OnlineRuleTarget
     updated_at: datetime.datetime
+    warnings: list[str]
     object_: Literal['online_rule'] | Unset = 'online_rule'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -131,6 +134,10 @@ class OnlineRule:
 
         updated_at = self.updated_at.isoformat()
 
+        warnings = self.warnings
+
+
+
         object_ = self.object_
 
 
@@ -151,6 +158,7 @@ class OnlineRule:
             "sampling": sampling,
             "target": target,
             "updated_at": updated_at,
+            "warnings": warnings,
         })
         if object_ is not UNSET:
             field_dict["object"] = object_
@@ -271,6 +279,9 @@ class OnlineRule:
 
 
 
+        warnings = cast(list[str], d.pop("warnings"))
+
+
         object_ = cast(Literal['online_rule'] | Unset , d.pop("object", UNSET))
         if object_ != 'online_rule'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'online_rule', got '{object_}'")
@@ -290,6 +301,7 @@ class OnlineRule:
             sampling=sampling,
             target=target,
             updated_at=updated_at,
+            warnings=warnings,
             object_=object_,
         )
 
