@@ -37,7 +37,7 @@ def create_key(
     from app.db import utcnow
     from app.runtime import current
     from app.tenants.scopes import parse_scopes
-    from app.tenants.service import UnknownTenant, parse_expiry
+    from app.tenants.service import UnknownTenant, check_tenant_name, parse_expiry
     from app.tenants.service import create_key as make_key
 
     try:
@@ -48,6 +48,11 @@ def create_key(
         expires_at = parse_expiry(expires, utcnow()) if expires is not None else None
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--expires") from None
+    if create_tenant:
+        try:
+            check_tenant_name(tenant)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--tenant") from None
     # A newcomer may create a key before the first `serve`; the schema must exist either way.
     migrations.upgrade(start_up_settings())
     runtime = current()

@@ -66,12 +66,14 @@ class TestKeysCreate:
             ("--expires", "2001-01-01", "in the past"),
             ("--scopes", "read,admin", "unknown scope 'admin'"),
             ("--scopes", ",", "at least one scope"),
+            ("--tenant", "two words", "no spaces"),
         ],
     )
     def test_a_bad_value_is_a_usage_error(
         self, tmp_path: Path, option: str, value: str, says: str
     ) -> None:
-        bad = loupe(tmp_path, "keys", "create", "--tenant", "x", "--create-tenant", option, value)
+        args = ["--tenant", value] if option == "--tenant" else ["--tenant", "x", option, value]
+        bad = loupe(tmp_path, "keys", "create", "--create-tenant", *args)
         assert bad.returncode == 2, bad.stderr
         assert option in bad.stderr and says in bad.stderr, bad.stderr
         assert "lp_" not in bad.stdout
