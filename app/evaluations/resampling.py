@@ -52,16 +52,25 @@ async def measure_repeated(
             for _, _, member in runs
         )
     )
+    usage = Usage()
+    for result in results:
+        usage.add(result.usage)
+    if all(_undecided_by_judge(result) for result in results):
+        # Decided without a judge (llm_accuracy's rule): one answer, not K judgments.
+        return _decided_alone(results[0], samples, aggregate, usage)
     judgments = [
         Judgment(result.score, member.weight)
         for (_, _, member), result in zip(runs, results, strict=True)
     ]
     made = verdict(judgments, spec.threshold, aggregate)  # type: ignore[arg-type]
+    errored = sum(result.error is not None for result in results)
     stability: dict[str, Any] = {
         "samples": samples,
         "aggregate": aggregate,
         "scores": [result.score for result in results],
-        "errored": sum(result.error is not None for result in results),
+        "errored": errored,
+        # Every judgment asked for was made: a failed one does not vote, and says so here.
+        "complete": errored == 0,
         "judgments": [
             {
                 "member": number if panel else None,
@@ -75,18 +84,16 @@ async def measure_repeated(
         ],
         "panel": _panel(spec, members, results, samples, aggregate) if panel else None,
     }
-    usage = Usage()
-    for result in results:
-        usage.add(result.usage)
     by_model = _usage_by_model(runs, results) if panel else None
     if made is None:
         first = next(result for result in results if result.error is not None)
-        stability.update(scored=0, passed=0, spread=None, std=None, fragile=False)
+        # No judgment at all: neither fragile nor steady.
+        stability.update(scored=0, passed=0, spread=None, std=None, fragile=None)
         stability["all_passed"] = False
         failed = MetricResult.failure(
             spec.threshold, first.error or MetricError("judge_error", "no judgment was made")
         )
-        failed.logs = dict(first.logs)
+        failed.logs = _panel_logs(dict(first.logs), members) if panel else dict(first.logs)
         failed.usage, failed.stability, failed.usage_by_model = usage, stability, by_model
         return failed
     stability.update(
@@ -98,21 +105,76 @@ async def measure_repeated(
         # pass^k: every judgment passed, none failed or errored.
         all_passed=made.all_passed and made.scored == len(results),
     )
-    # The judgment nearest the aggregate speaks for it: its reason and its logs.
+    # The judgment nearest the aggregate speaks for it: its reason and its logs. A median or a
+    # majority is one judgment's score; a mean is no judgment's, so its logs stand apart.
     nearest = min(
         (result for result in results if result.score is not None),
         key=lambda result: abs(result.score - made.score),  # type: ignore[operator]
     )
+    logs = dict(nearest.logs) if aggregate != "mean" else {"nearest_judgment": nearest.logs}
     return MetricResult(
         score=made.score,
         passed=made.passed,
         threshold=spec.threshold,
         reason=nearest.reason,
         usage=usage,
-        logs=dict(nearest.logs),
+        logs=_panel_logs(logs, members) if panel else logs,
         stability=stability,
         usage_by_model=by_model,
     )
+
+
+def _undecided_by_judge(result: MetricResult) -> bool:
+    """True for a result no judge call made or tried (a rule decided it)."""
+    return result.error is None and result.usage.calls == 0 and result.usage.failed_calls == 0
+
+
+def _decided_alone(
+    result: MetricResult, samples: int, aggregate: str, usage: Usage
+) -> MetricResult:
+    result.usage = usage
+    result.stability = {
+        "samples": samples,
+        "aggregate": aggregate,
+        "decided_without_judge": True,
+        "scores": [result.score],
+        "scored": 1,
+        "passed": int(bool(result.passed)),
+        "errored": 0,
+        "complete": True,
+        "spread": 0.0,
+        "std": None,
+        "fragile": False,
+        "all_passed": bool(result.passed),
+        "judgments": [
+            {
+                "member": None,
+                "sample": 0,
+                "score": result.score,
+                "passed": result.passed,
+                "reason": result.reason,
+                "error": None,
+            }
+        ],
+        "panel": None,
+    }
+    return result
+
+
+def _panel_logs(logs: dict[str, Any], members: Sequence[Member]) -> dict[str, Any]:
+    """A panel's result names every member's model as its judge, not one member's."""
+    models = " + ".join(str(member.model) for member in members)
+    logs["model"] = models
+    logs["judge"] = {
+        "model": models,
+        "model_id": None,
+        "host": None,
+        "members": [
+            {"model": member.model, "model_id": member.model_id, "host": member.host}
+            for member in members
+        ],
+    }
+    return logs
 
 
 def _panel(

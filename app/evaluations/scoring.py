@@ -238,7 +238,10 @@ class _Scoring:
         """The metric's result: one measure, or a judge's samples and a panel's judgments."""
         choice = getattr(spec, "judge", None)
         if choice is None or not choice.repeated:
-            return await measure(spec, case, self.metric_contexts[index])
+            ctx = self.metric_contexts[index]
+            if choice is not None and choice.temperature is not None:
+                ctx = dataclasses.replace(ctx, sampling={"temperature": choice.temperature})
+            return await measure(spec, case, ctx)
         return await measure_repeated(
             spec,
             case,

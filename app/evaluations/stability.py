@@ -41,10 +41,21 @@ class Stability(BaseModel):
     scores: list[float | None] = Field(description="Every judgment's score, member by member.")
     scored: int
     passed: int = Field(description="Judgments that reached the threshold.")
-    errored: int
+    errored: int = Field(description="Judgments that failed (after retries): they do not vote.")
+    complete: bool = Field(
+        default=True, description="Every judgment asked for was made (`errored` is 0)."
+    )
+    decided_without_judge: bool = Field(
+        default=False,
+        description="No judge was asked: a rule decided the result (llm_accuracy's `rule_first`), "
+        "once, whatever `samples`.",
+    )
     spread: float | None = Field(description="Highest minus lowest score.")
     std: float | None = Field(description="Sample standard deviation of the scores.")
-    fragile: bool = Field(description="The judgments straddle the threshold: some pass, some fail.")
+    fragile: bool | None = Field(
+        description="The judgments straddle the threshold: some pass, some fail; null when no "
+        "judgment was made (the result is an error)."
+    )
     all_passed: bool = Field(description="Every judgment passed (what pass^k counts).")
     judgments: list[JudgmentOut]
     panel: list[PanelMemberOut] | None = Field(description="Per member; null without a panel.")
@@ -69,6 +80,11 @@ class StabilitySummary(BaseModel):
     members: int | None = Field(description="Panel members; null without a panel.")
     aggregate: str
     fragile: int = Field(description="Results whose judgments straddle the threshold.")
+    incomplete: int = Field(
+        default=0,
+        description="Results some of whose judgments failed (they do not vote): their verdict "
+        "rests on fewer judgments than asked for.",
+    )
     all_passed: int = Field(description="Results whose every judgment passed.")
     pass_hat_k: float | None = Field(
         description="pass^k: `all_passed` / results with a verdict (beside `pass_rate`)."
@@ -103,6 +119,7 @@ def summary(
         members=len(choice["panel"]) if choice["panel"] else None,
         aggregate=choice["aggregate"],
         fragile=row.get("fragile", 0),
+        incomplete=row.get("incomplete", 0),
         all_passed=row.get("all_passed", 0),
         pass_hat_k=row.get("all_passed", 0) / verdicts if verdicts else None,
         agreement=agreement,

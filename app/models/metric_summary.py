@@ -49,3 +49,5 @@ class MetricSummary(Base):
     # every judgment passed (pass^k).
     fragile: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     all_passed: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    # Results judged more than once some of whose judgments failed.
+    incomplete: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)

@@ -44,22 +44,25 @@ class Verdict:
 
 
 def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:
-    """The median of `values` weighted by `weights` (the usual median when weights are equal:
-    the mean of the two middle values when their weight splits exactly in half)."""
+    """The lower weighted median of `values`: the smallest value whose cumulative weight reaches
+    half the total (with equal weights and an even count, the lower of the two middle values).
+
+    Always one of the values, so a score made this way is one judgment's, with its reason.
+    """
     order = np.argsort(values, kind="stable")
     ordered = np.asarray(values, dtype=float)[order]
     cumulative = np.cumsum(np.asarray(weights, dtype=float)[order])
     half = cumulative[-1] / 2
-    index = int(np.searchsorted(cumulative, half))
-    if np.isclose(cumulative[index], half) and index + 1 < len(ordered):
-        return float((ordered[index] + ordered[index + 1]) / 2)
-    return float(ordered[index])
+    # The tolerance keeps an exact half (two equal weights) on the lower value.
+    index = int(np.searchsorted(cumulative, half - 1e-12 * cumulative[-1]))
+    return float(ordered[min(index, len(ordered) - 1)])
 
 
 def verdict(judgments: Sequence[Judgment], threshold: float, how: Aggregate) -> Verdict | None:
     """The aggregate of the scored judgments (None when none was scored).
 
-    `median` and `mean` (weighted) give the score and pass when it reaches the threshold;
+    `median` (the lower weighted median: one judgment's score) and `mean` (weighted) give the
+    score and pass when it reaches the threshold;
     `majority` passes when more weight passed than failed (a tie fails), its score the median
     of the scores on the winning side, so the score and the verdict agree.
     """

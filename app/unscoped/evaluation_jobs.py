@@ -15,6 +15,7 @@ _SUMMED = (
     "stored",
     "fragile",
     "all_passed",
+    "incomplete",
     "passed",
     "failed",
     "errored",
@@ -207,6 +208,7 @@ class UnscopedJobRepository:
             if stability:
                 total["fragile"] += bool(stability.get("fragile"))
                 total["all_passed"] += bool(stability.get("all_passed"))
+                total["incomplete"] += not stability.get("complete", True)
             if row["score"] is not None:
                 total["score_sum"] += row["score"]
                 total["score_sq_sum"] += row["score"] * row["score"]

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 
 G_EVAL = {
     "type": "g_eval",
@@ -30,7 +30,7 @@ class Disagreeing:
     """Scores out of 10 per case (`answer <name>` in the output), per judge model, one after
     another as the calls arrive; counts every g_eval scoring call it answers."""
 
-    def __init__(self, scores: dict[tuple[str, str], list[int]]) -> None:
+    def __init__(self, scores: dict[tuple[str, str], list[int | None]]) -> None:
         self.scores = scores
         self.calls: dict[tuple[str, str], int] = defaultdict(int)
         self.lock = threading.Lock()
@@ -46,6 +46,9 @@ class Disagreeing:
             self.calls[key] += 1
         planned = self.scores[key]
         score = planned[made % len(planned)]
+        if score is None:
+            # A judge that refuses this call (400 is not retried): no judgment.
+            return Reply(status=400, content="refused")
         return {"reason": f"{key[0]} gives {name.group(1)} {score}.", "score": score}
 
 
@@ -93,6 +96,7 @@ class TestSamples:
                 "members": None,
                 "aggregate": "median",
                 "fragile": 1,
+                "incomplete": 0,
                 "all_passed": 1,
                 "pass_hat_k": 0.5,
                 "agreement": None,
@@ -167,6 +171,75 @@ class TestSamples:
         [steps] = judge.calls_for("g_eval_steps")
         assert steps["temperature"] == 0.0
 
+    def test_failed_judgments_do_not_vote_and_are_counted(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        model = "judge-model"
+        script = Disagreeing(
+            {(model, "partly"): [8, None, None], (model, "never"): [None], (model, "fine"): [9]}
+        )
+        judge.script(script)
+        spec = {**G_EVAL, "judge": {"samples": 3}}
+        with api.tenant_client() as client:
+            final = evaluated(
+                api, client, {"metrics": [spec], "test_cases": cases("partly", "never", "fine")}
+            )
+            rows = results(client, final["id"])
+            steady = results(client, final["id"], fragile="false")
+        partly, never = rows["partly"], rows["never"]
+        assert partly["passed"] is True and partly["error"] is None
+        assert partly["stability"]["errored"] == 2 and partly["stability"]["complete"] is False
+        assert partly["stability"]["all_passed"] is False
+        # No judgment at all: an error, and neither fragile nor steady.
+        assert never["error"] is not None and never["fragile"] is None
+        assert set(steady) == {"partly", "fine"}
+        summary = final["per_metric"][0]["stability"]
+        assert summary["incomplete"] == 2 and summary["all_passed"] == 1
+
+    def test_a_median_of_two_is_one_judgments_score_with_its_reason(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Disagreeing({("judge-model", "even"): [8, 2]}))
+        spec = {**G_EVAL, "judge": {"samples": 2}}
+        with api.tenant_client() as client:
+            final = evaluated(api, client, {"metrics": [spec], "test_cases": cases("even")})
+            (row,) = results(client, final["id"]).values()
+        # The lower of the two middle scores: the score, verdict and reason of one judgment.
+        assert row["score"] == pytest.approx(0.2) and row["passed"] is False
+        assert row["reason"] == "judge-model gives even 2."
+        assert row["fragile"] is True
+
+    def test_the_temperature_applies_to_a_judge_asked_once(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Disagreeing({("judge-model", "x"): [7]}))
+        spec = {**G_EVAL, "judge": {"temperature": 1.3}}
+        with api.tenant_client() as client:
+            final = evaluated(
+                api, client, {"metrics": [spec], "test_cases": cases("x"), "cache": False}
+            )
+            (row,) = results(client, final["id"]).values()
+        assert [call["temperature"] for call in judge.calls_for("g_eval_score")] == [1.3]
+        assert row["stability"] is None
+
+    def test_a_result_a_rule_decides_is_not_counted_as_k_judgments(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        spec = {"type": "llm_accuracy", "rule_first": True, "judge": {"samples": 3}}
+        case = {
+            "id": "paris",
+            "input": "Capital of France?",
+            "actual_output": "Paris",
+            "expected_output": "Paris",
+        }
+        with api.tenant_client() as client:
+            final = evaluated(api, client, {"metrics": [spec], "test_cases": [case]})
+            (row,) = results(client, final["id"]).values()
+        assert judge.requests == []
+        assert row["passed"] is True and row["usage"]["calls"] == 0
+        assert row["stability"]["decided_without_judge"] is True
+        assert len(row["stability"]["judgments"]) == 1
+
     def test_bad_choices_are_named_in_one_answer(self, api: Api, judge: ScriptedJudge) -> None:
         metrics = [
             {**G_EVAL, "name": "a", "judge": {"samples": 0}},
@@ -230,6 +303,8 @@ class TestPanel:
             final = evaluated(api, client, {"metrics": [spec], "test_cases": cases(*planned["a"])})
             rows = results(client, final["id"])
         for name, row in rows.items():
+            # The result's judge is the panel, not the member whose reason it carries.
+            assert row["logs"]["judge"]["model"] == "judge-a + judge-b"
             members = row["stability"]["panel"]
             assert [m["model"] for m in members] == ["judge-a", "judge-b"]
             assert [m["score"] for m in members] == pytest.approx(

@@ -26,6 +26,7 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
                 "errored": row.errored,
                 "fragile": row.fragile,
                 "all_passed": row.all_passed,
+                "incomplete": row.incomplete,
                 "mean_score": row.score_sum / row.scored if row.scored else None,
                 "scored": row.scored,
                 "score_sum": row.score_sum,
