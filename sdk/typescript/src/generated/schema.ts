@@ -4355,13 +4355,28 @@ export interface components {
              * @description Every judgment passed (what pass^k counts).
              */
             all_passed: boolean;
-            /** Errored */
+            /**
+             * Complete
+             * @description Every judgment asked for was made (`errored` is 0).
+             * @default true
+             */
+            complete?: boolean;
+            /**
+             * Decided Without Judge
+             * @description No judge was asked: a rule decided the result (llm_accuracy's `rule_first`), once, whatever `samples`.
+             * @default false
+             */
+            decided_without_judge?: boolean;
+            /**
+             * Errored
+             * @description Judgments that failed (after retries): they do not vote.
+             */
             errored: number;
             /**
              * Fragile
-             * @description The judgments straddle the threshold: some pass, some fail.
+             * @description The judgments straddle the threshold: some pass, some fail; null when no judgment was made (the result is an error).
              */
-            fragile: boolean;
+            fragile: boolean | null;
             /** Judgments */
             judgments: components["schemas"]["JudgmentOut"][];
             /**
@@ -4416,6 +4431,12 @@ export interface components {
              * @description Results whose judgments straddle the threshold.
              */
             fragile: number;
+            /**
+             * Incomplete
+             * @description Results some of whose judgments failed (they do not vote): their verdict rests on fewer judgments than asked for.
+             * @default 0
+             */
+            incomplete?: number;
             /**
              * Members
              * @description Panel members; null without a panel.

@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -29,8 +30,9 @@ class Stability:
         Attributes:
             aggregate (str): How the score was made: median, mean or majority.
             all_passed (bool): Every judgment passed (what pass^k counts).
-            errored (int):
-            fragile (bool): The judgments straddle the threshold: some pass, some fail.
+            errored (int): Judgments that failed (after retries): they do not vote.
+            fragile (bool | None): The judgments straddle the threshold: some pass, some fail; null when no judgment was
+                made (the result is an error).
             judgments (list[JudgmentOut]):
             panel (list[PanelMemberOut] | None): Per member; null without a panel.
             passed (int): Judgments that reached the threshold.
@@ -39,12 +41,15 @@ class Stability:
             scores (list[float | None]): Every judgment's score, member by member.
             spread (float | None): Highest minus lowest score.
             std (float | None): Sample standard deviation of the scores.
+            complete (bool | Unset): Every judgment asked for was made (`errored` is 0). Default: True.
+            decided_without_judge (bool | Unset): No judge was asked: a rule decided the result (llm_accuracy's
+                `rule_first`), once, whatever `samples`. Default: False.
      """
 
     aggregate: str
     all_passed: bool
     errored: int
-    fragile: bool
+    fragile: bool | None
     judgments: list[JudgmentOut]
     panel: list[PanelMemberOut] | None
     passed: int
@@ -53,6 +58,8 @@ class Stability:
     scores: list[float | None]
     spread: float | None
     std: float | None
+    complete: bool | Unset = True
+    decided_without_judge: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -68,6 +75,7 @@ class Stability:
 
         errored = self.errored
 
+        fragile: bool | None
         fragile = self.fragile
 
         judgments = []
@@ -108,6 +116,10 @@ class Stability:
         std: float | None
         std = self.std
 
+        complete = self.complete
+
+        decided_without_judge = self.decided_without_judge
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -125,6 +137,10 @@ class Stability:
             "spread": spread,
             "std": std,
         })
+        if complete is not UNSET:
+            field_dict["complete"] = complete
+        if decided_without_judge is not UNSET:
+            field_dict["decided_without_judge"] = decided_without_judge
 
         return field_dict
 
@@ -141,7 +157,13 @@ class Stability:
 
         errored = d.pop("errored")
 
-        fragile = d.pop("fragile")
+        def _parse_fragile(data: object) -> bool | None:
+            if data is None:
+                return data
+            return cast(bool | None, data)
+
+        fragile = _parse_fragile(d.pop("fragile"))
+
 
         judgments = []
         _judgments = d.pop("judgments")
@@ -211,6 +233,10 @@ class Stability:
         std = _parse_std(d.pop("std"))
 
 
+        complete = d.pop("complete", UNSET)
+
+        decided_without_judge = d.pop("decided_without_judge", UNSET)
+
         stability = cls(
             aggregate=aggregate,
             all_passed=all_passed,
@@ -224,6 +250,8 @@ class Stability:
             scores=scores,
             spread=spread,
             std=std,
+            complete=complete,
+            decided_without_judge=decided_without_judge,
         )
 
 

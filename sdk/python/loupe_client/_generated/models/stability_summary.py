@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -33,6 +34,8 @@ class StabilitySummary:
             members (int | None): Panel members; null without a panel.
             pass_hat_k (float | None): pass^k: `all_passed` / results with a verdict (beside `pass_rate`).
             samples (int):
+            incomplete (int | Unset): Results some of whose judgments failed (they do not vote): their verdict rests on
+                fewer judgments than asked for. Default: 0.
      """
 
     aggregate: str
@@ -42,6 +45,7 @@ class StabilitySummary:
     members: int | None
     pass_hat_k: float | None
     samples: int
+    incomplete: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -70,6 +74,8 @@ class StabilitySummary:
 
         samples = self.samples
 
+        incomplete = self.incomplete
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -82,6 +88,8 @@ class StabilitySummary:
             "pass_hat_k": pass_hat_k,
             "samples": samples,
         })
+        if incomplete is not UNSET:
+            field_dict["incomplete"] = incomplete
 
         return field_dict
 
@@ -133,6 +141,8 @@ class StabilitySummary:
 
         samples = d.pop("samples")
 
+        incomplete = d.pop("incomplete", UNSET)
+
         stability_summary = cls(
             aggregate=aggregate,
             agreement=agreement,
@@ -141,6 +151,7 @@ class StabilitySummary:
             members=members,
             pass_hat_k=pass_hat_k,
             samples=samples,
+            incomplete=incomplete,
         )
 
 
