@@ -239,11 +239,18 @@ class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
                 )
             )
         )
-        if rows:
-            self.session.execute(
-                delete(OtlpPending).where(OtlpPending.id.in_([row.id for row in rows]))
+        if not rows:
+            return rows
+        # Only the items this request deleted: two requests taking one never both join it.
+        deleted = set(
+            self.session.scalars(
+                delete(OtlpPending)
+                .where(OtlpPending.id.in_([row.id for row in rows]))
+                .returning(OtlpPending.id)
+                .execution_options(synchronize_session=False)
             )
-        return rows
+        )
+        return [row for row in rows if row.id in deleted]
 
 
 class OnlineCallRepository(TenantScopedRepository[OnlineCall]):

@@ -13,7 +13,8 @@ class UnscopedOtlpPendingRepository:
         self.session = session
 
     def take_expired(self, cutoff: datetime, limit: int = 5000) -> list[OtlpPending]:
-        """Items kept since before `cutoff`, oldest first (deleted as they are read)."""
+        """Items kept since before `cutoff`, oldest first (deleted as they are read): only those
+        this call deleted, so two tickers taking them at once never both count one."""
         rows = list(
             self.session.scalars(
                 select(OtlpPending)
@@ -22,8 +23,14 @@ class UnscopedOtlpPendingRepository:
                 .limit(limit)
             )
         )
-        if rows:
-            self.session.execute(
-                delete(OtlpPending).where(OtlpPending.id.in_([row.id for row in rows]))
+        if not rows:
+            return rows
+        deleted = set(
+            self.session.scalars(
+                delete(OtlpPending)
+                .where(OtlpPending.id.in_([row.id for row in rows]))
+                .returning(OtlpPending.id)
+                .execution_options(synchronize_session=False)
             )
-        return rows
+        )
+        return [row for row in rows if row.id in deleted]
