@@ -75,6 +75,7 @@ EVAL_RUN_BODY = {
 JSON_BODIES = {
     ("POST", "/v1/evals/{eval_id}"): EVAL_UPDATE,
     ("POST", "/v1/evals/{eval_id}/runs"): EVAL_RUN_BODY,
+    ("POST", "/v1/evals/{eval_id}/runs/estimate"): EVAL_RUN_BODY,
     ("PATCH", "/v1/online_rules/{rule_id}"): {"name": "taken over", "enabled": False},
     ("POST", "/v1/online_rules/{rule_id}/backfill"): {},
 }
