@@ -38,7 +38,9 @@ class RuleCounts:
             skipped (RuleCountsSkipped): Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`,
                 `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`,
                 `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent),
-                `image_refused` (the operator's image policy refused it), `day_closed`.
+                `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already
+                stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g.
+                retrieval_context).
             backfilled (int | Unset): Kept calls its backfills took up, each once however often a window is backfilled, but
                 those it had judged already (counted here, not in `received`; `matched`, `sampled`, `sent` and `skipped` count
                 them too). Default: 0.

@@ -23,7 +23,8 @@ class RuleCountsSkipped:
     """ Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off),
     `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`,
     `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy
-    refused it), `day_closed`.
+    refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its
+    metrics needs a field the call does not give, e.g. retrieval_context).
 
      """
 
