@@ -1,19 +1,36 @@
 """Unknown query parameters are refused: a misspelt filter must not silently list everything."""
 
+from typing import Any
+
 from fastapi import Request
 from fastapi.dependencies.models import Dependant
+from fastapi.dependencies.utils import request_params_to_args
 from fastapi.routing import APIRoute
 
-from app.problems import ProblemError, bad_request, field_error
+from app.problems import FieldError, ProblemError, bad_request, field_error, pydantic_message
 
 _known: dict[int, frozenset[str]] = {}
 
 
-def _query_names(dependant: Dependant) -> set[str]:
-    names = {param.alias for param in dependant.query_params}
+def _query_params(dependant: Dependant) -> list[Any]:
+    params = list(dependant.query_params)
     for dependency in dependant.dependencies:
-        names |= _query_names(dependency)
-    return names
+        params += _query_params(dependency)
+    return params
+
+
+def _query_names(dependant: Dependant) -> set[str]:
+    return {param.alias for param in _query_params(dependant)}
+
+
+def _declared_problems(route: APIRoute, request: Request) -> list[FieldError]:
+    """The faults of the declared parameters' values, so that one answer names them beside the
+    unknown ones (the schema's check would only run after those are fixed)."""
+    _, errors = request_params_to_args(_query_params(route.dependant), request.query_params)
+    return [
+        field_error(["query", *map(str, error["loc"][1:])], pydantic_message(error), error["type"])
+        for error in errors
+    ]
 
 
 def _declared(route: APIRoute) -> frozenset[str]:
@@ -31,15 +48,22 @@ def reject_unknown_query(request: Request) -> None:
     unknown = sorted(set(request.query_params) - _declared(route))
     if unknown:
         known = ", ".join(sorted(_declared(route))) or "none"
+        errors = [
+            field_error(["query", name], "unknown query parameter", "unknown_parameter")
+            for name in unknown
+        ]
+        invalid = _declared_problems(route, request)
+        detail = (
+            f"unknown query parameter {', '.join(map(repr, unknown))} (this route takes: {known})"
+        )
+        if invalid:
+            detail += "; " + "; ".join(f"{error.loc}: {error.msg}" for error in invalid)
         raise ProblemError(
             400,
             "Bad Request",
-            f"unknown query parameter {', '.join(map(repr, unknown))} (this route takes: {known})",
+            detail,
             slug="unknown-query-parameter",
-            errors=[
-                field_error(["query", name], "unknown query parameter", "unknown_parameter")
-                for name in unknown
-            ],
+            errors=errors + invalid,
         )
 
 

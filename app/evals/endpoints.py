@@ -12,7 +12,7 @@ from app.api import openapi
 from app.api.deps import RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
-from app.api.routing import OpenAIRoute
+from app.api.routing import OpenAIRoute, post_only
 from app.evals import estimate as estimates
 from app.evals import report, service
 from app.evals.repository import EvalRepository, EvalRunRepository
@@ -193,6 +193,9 @@ def estimate_eval_run(
     per criterion and in total. Checked as a run is (the same 400); nothing is stored, no model
     is called."""
     return estimates.estimate_run(session, tenant, eval_id, payload, runtime.settings)
+
+
+post_only(router, "/{eval_id}/runs/estimate")
 
 
 @router.get("/{eval_id}/runs", response_model=EvalRunList, responses=_PROBLEMS)

@@ -45,7 +45,7 @@ def estimate_run(
         )
         notes.append(ANSWER_NOTE)
     cases = [_case(case, answer, checked.model_name) for case in checked.cases]
-    return estimates.estimate(
+    found = estimates.estimate(
         settings,
         [parse_spec(spec) for spec in checked.definition.specs],
         cases,
@@ -55,6 +55,7 @@ def estimate_run(
         notes=notes,
         candidate=candidate,
     )
+    return estimates.within_budget(session, tenant, found)
 
 
 def _case(case: dict[str, Any], answer: str | None, model: str | None) -> MetricTestCase:

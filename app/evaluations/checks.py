@@ -42,6 +42,9 @@ class Draft:
     judge_known: bool = True
     webhook_url: str | None = None
     cluster_by: str | None = None
+    # By metric index, the `judge` of a metric whose schema failed in its judge alone: the
+    # metric is checked without it (its needs), and the judge's model ids are still looked up.
+    refused_judges: dict[int, Any] = field(default_factory=dict)
 
     @classmethod
     def of(cls, payload: EvaluationCreate) -> "Draft":
@@ -59,13 +62,24 @@ class Draft:
         judge, judge_known = valid(_judge, body.get("judge"))
         webhook_url, _ = valid(_webhook_url, body.get("webhook_url"))
         cluster_by, _ = valid(_cluster_by, body.get("cluster_by"))
+        metrics: list[MetricSpecBase | None] = []
+        refused_judges: dict[int, Any] = {}
+        for index, raw in enumerate(items(body.get("metrics"))):
+            spec, passed = valid(_metric, raw)
+            if not passed and isinstance(raw, Mapping) and raw.get("judge") is not None:
+                unjudged = {key: value for key, value in raw.items() if key != "judge"}
+                spec, passed = valid(_metric, unjudged)
+                if passed:
+                    refused_judges[index] = raw["judge"]
+            metrics.append(spec)
         return cls(
             test_cases=[valid(_test_case, raw)[0] for raw in items(body.get("test_cases"))],
-            metrics=[valid(_metric, raw)[0] for raw in items(body.get("metrics"))],
+            metrics=metrics,
             judge=judge,
             judge_known=judge_known,
             webhook_url=webhook_url,
             cluster_by=cluster_by,
+            refused_judges=refused_judges,
         )
 
 
@@ -234,16 +248,26 @@ def check(
     _cluster_keys(draft, findings)
     checked = Checked(findings)
     if draft.judge_known:
+        # A metric whose own judge was refused has no known judge: only its model ids are
+        # looked up.
+        judged = [
+            None if index in draft.refused_judges else spec
+            for index, spec in enumerate(draft.metrics)
+        ]
         checked.judge, judge_errors = judging.resolve(
             session,
             tenant_id,
             settings,
-            draft.metrics,
+            judged,
             draft.judge,
             judge_path=["judge"],
             metric_path=["metrics"],
         )
         findings.extend(judge_errors)
+    for index, raw in draft.refused_judges.items():
+        findings.extend(
+            judging.unknown_models(session, tenant_id, raw, ["metrics", index, "judge"])
+        )
     if draft.webhook_url is not None:
         endpoint = webhook_service.endpoint_for_url(session, tenant_id, draft.webhook_url)
         if endpoint is None:

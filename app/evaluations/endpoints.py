@@ -15,7 +15,7 @@ from app.api.deps import (
 )
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
-from app.api.routing import LeanRoute
+from app.api.routing import LeanRoute, post_only
 from app.evaluations import checks, estimate, export, kinds, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import (
@@ -106,6 +106,9 @@ def estimate_evaluation(
     """What submitting this body would cost: judge calls, tokens and dollars, per metric and
     in total. Checked as a submit is (the same 422); nothing is stored, no judge is called."""
     return estimate.of_submission(session, tenant, payload, runtime.settings)
+
+
+post_only(router, "/estimate")
 
 
 @router.get("", response_model=EvaluationList, responses=_PROBLEMS)

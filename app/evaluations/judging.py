@@ -109,7 +109,24 @@ def resolve(
                 _member(registered, settings, member, [*path, "judge", "panel", number], errors)
                 for number, member in enumerate(own.panel)
             ]
-            if all(member is not None for member in members):
+            # Checked once resolved: `{}` and `{"model": "<the server's judge model>"}` are the
+            # same judge, whose agreement with itself would say nothing.
+            seen: dict[tuple[Any, Any], int] = {}
+            for number, member in enumerate(members):
+                if member is None:
+                    continue
+                key = (member["model_id"], member["model"])
+                if key in seen:
+                    errors.append(
+                        field_error(
+                            [*path, "judge", "panel", number],
+                            f"the same judge as panel[{seen[key]}] ({member['model']!r} at "
+                            f"{member['host']}); a panel names each judge once",
+                            "duplicate_judge",
+                        )
+                    )
+                seen.setdefault(key, number)
+            if len(seen) == len(members) and all(member is not None for member in members):
                 # The first member stands for the panel where one judge is shown.
                 per_metric[str(index)] = {**members[0], "panel": members}  # type: ignore[dict-item]
             continue
@@ -134,6 +151,26 @@ def resolve(
     record = dict(default or {"model": None, "model_id": None, "host": None})
     record["metrics"] = per_metric
     return record, errors
+
+
+def unknown_models(
+    session: Session, tenant_id: str, raw: Any, path: list[str | int]
+) -> list[FieldError]:
+    """The errors of the model ids a judge its schema refused names (`model_id`, and each
+    panel member's), so that one answer names them beside the schema's own."""
+    if not isinstance(raw, dict):
+        return []
+    named: list[tuple[Any, list[str | int]]] = [(raw.get("model_id"), [*path, "model_id"])]
+    panel = raw.get("panel")
+    for number, member in enumerate(panel if isinstance(panel, list) else []):
+        if isinstance(member, dict):
+            named.append((member.get("model_id"), [*path, "panel", number, "model_id"]))
+    models = CandidateModelRepository(session, tenant_id)
+    return [
+        field_error(where, f"no model {model_id!r}; register it with POST /v1/models")
+        for model_id, where in named
+        if isinstance(model_id, str) and models.get(model_id) is None
+    ]
 
 
 def _member(

@@ -13,7 +13,7 @@ from app.api import openapi
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor, position
-from app.api.routing import LeanRoute
+from app.api.routing import LeanRoute, post_only
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.endpoints import CompletedWithErrorsQuery
 from app.evaluations.export import csv_cell
@@ -75,6 +75,9 @@ def estimate_run(
     sample) and the judge's, per metric and in total. Checked as a run is; nothing is stored,
     no model is called."""
     return service.estimate_cost(session, tenant, payload, runtime.settings)
+
+
+post_only(router, "/estimate")
 
 
 @router.get("", response_model=RunList)

@@ -3,7 +3,16 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
 
 from app.evaluations.schemas import (
     ErrorBars,
@@ -87,6 +96,19 @@ class RunCreate(BaseModel):
     )
     generation: GenerationConfig = Field(default_factory=GenerationConfig)
     judge: RunJudge = Field(default_factory=RunJudge)
+
+    @field_validator("limit", mode="wrap")
+    @classmethod
+    def _one_limit_error(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        # One error for the field, not one per member of its union (`limit` named twice).
+        try:
+            return handler(value)
+        except ValidationError:
+            raise ValueError(
+                "a whole number from 1 (samples per subset) or a number with a decimal point "
+                "in (0, 1] (a fraction of them)"
+            ) from None
+
     metrics: list[MetricSpec] | None = Field(  # type: ignore[valid-type]
         default=None,
         min_length=1,

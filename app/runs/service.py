@@ -138,7 +138,7 @@ def estimate_cost(
         )
         for index, row in enumerate(selected)
     ]
-    return estimates.estimate(
+    found = estimates.estimate(
         settings,
         [parse_spec(spec) for spec in checked.metrics],
         cases,
@@ -148,6 +148,7 @@ def estimate_cost(
         notes=notes,
         candidate=candidate,
     )
+    return estimates.within_budget(session, tenant, found)
 
 
 def _stand_in(reference: str) -> str:
