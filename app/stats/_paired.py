@@ -50,14 +50,24 @@ def _rounding(value: float, differences: np.ndarray) -> bool:
     return value <= 1e-12 * max(1.0, float(np.abs(differences).max()))
 
 
+def constant_difference_p(n: int) -> float:
+    """The exact two-sided p of n equal, non-zero differences under the sign-flip permutation
+    test (the exact test of a paired mean): of the 2ⁿ equally likely sign patterns, the observed
+    one and its mirror are the most extreme, so p = 2 / 2ⁿ. Never 0: n pairs cannot show more."""
+    return min(1.0, 2.0 ** (1 - n))
+
+
 def _paired_t(differences: np.ndarray) -> float | None:
     """The paired t test's two-sided p."""
     if len(differences) < 2:
         return None
     if _rounding(float(np.ptp(differences)), differences):
-        # scipy answers NaN (or noise) here; a constant difference is certain (p 0) unless it
-        # is 0 (p 1), as lmms-eval's paired test reads it.
-        return 1.0 if _rounding(abs(float(differences.mean())), differences) else 0.0
+        # The t statistic is undefined here (scipy answers NaN or noise): no difference is p 1;
+        # a constant one takes the exact sign-flip test's p, not 0 (no test of n pairs is
+        # certain).
+        if _rounding(abs(float(differences.mean())), differences):
+            return 1.0
+        return constant_difference_p(len(differences))
     return float(scipy_stats.ttest_1samp(differences, 0.0).pvalue)
 
 

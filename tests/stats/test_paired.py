@@ -168,7 +168,8 @@ class TestMinimumDetectableEffect:
         # Every item up by 0.1, up to rounding (0.2 − 0.1 ≠ 0.3 − 0.2 in floating point).
         shifted = compare_metric([0.1, 0.2, 0.3] * 4, [0.2, 0.3, 0.4] * 4, None, None, 0.05)
         assert shifted.minimum_detectable_effect is None and len(shifted.notes) == 1
-        assert shifted.p_value == 0.0 and shifted.ci95 == (shifted.mean_difference,) * 2
+        # The exact sign-flip p of 12 equal differences (2 / 2¹²), never 0.
+        assert shifted.p_value == 2 / 2**12 and shifted.ci95 == (shifted.mean_difference,) * 2
         # Differences of 0 and 5.6e-17 (0.1 + 0.2 − 0.3): no change, not a certain one.
         noise = compare_metric([0.3, 0.6, 0.5], [0.1 + 0.2, 0.6, 0.5], None, None, 0.05)
         assert noise.p_value == 1.0 and noise.minimum_detectable_effect is None
