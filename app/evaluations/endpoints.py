@@ -268,11 +268,12 @@ def export_evaluation_results(
     format: Literal["jsonl", "csv"] = "jsonl",
     metric: MetricQuery = None,
     status: StatusQuery = None,
+    fragile: FragileQuery = None,
 ) -> StreamingResponse:
     """Every stored result (or the filtered ones) as JSON Lines or CSV, in test case order."""
     evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     service.check_metric(evaluation, metric)
-    return export.stream(runtime, evaluation, format, metric, status)
+    return export.stream(runtime, evaluation, format, metric, status, fragile)
 
 
 @router.post(

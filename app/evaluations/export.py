@@ -25,10 +25,11 @@ def stream(
     format: str,
     metric: str | None = None,
     status: str | None = None,
+    fragile: bool | None = None,
 ) -> StreamingResponse:
     """The evaluation's results (optionally filtered) as a download in `jsonl` or `csv`."""
     # Streamed a page at a time from a session of its own (the request's closes first).
-    pages = _result_pages(runtime, evaluation, metric, status)
+    pages = _result_pages(runtime, evaluation, metric, status, fragile)
     if format == "jsonl":
         lines = (result.model_dump_json() + "\n" for page in pages for result in page)
         return StreamingResponse(
@@ -81,14 +82,18 @@ _CSV_COLUMNS = [
 
 
 def _result_pages(
-    runtime: Runtime, evaluation: Evaluation, metric: str | None, status: str | None
+    runtime: Runtime,
+    evaluation: Evaluation,
+    metric: str | None,
+    status: str | None,
+    fragile: bool | None = None,
 ) -> Iterator[list[EvaluationResult]]:
     with runtime.session() as session:
         after = None
         while True:
             # `evaluation` was read for its tenant by the request that started the export.
             rows = EvaluationRepository(session, evaluation.tenant_id).result_page(
-                evaluation, after, 1000, metric=metric, status=status
+                evaluation, after, 1000, metric=metric, status=status, fragile=fragile
             )
             page = [read_model.result_to_schema(row) for row in (rows or [])[:1000]]
             yield page

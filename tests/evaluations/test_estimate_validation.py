@@ -2,6 +2,9 @@
 judges are distinct once resolved, the estimate paths answer 405 to other methods, and the
 estimate says when the tenant's daily budget will not cover it."""
 
+import csv
+import io
+import json
 import os
 from typing import Any
 
@@ -9,6 +12,8 @@ import pytest
 
 from app.tenants import limits, repository
 from tests.evaluations.test_endpoints import error_locs, problem
+from tests.evaluations.test_stability import G_EVAL, Disagreeing, evaluated
+from tests.evaluations.test_stability import cases as stable_cases
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
 from tests.runs.test_endpoints import vqa_dataset
@@ -152,3 +157,22 @@ class TestEstimateAndTheDailyBudget:
             (note,) = [note for note in spent.json()["notes"] if "budget" in note]
             assert "is spent today" in note and "429" in note
             assert client.post("/v1/evaluations", json=body).status_code == 429
+
+
+class TestExportFragile:
+    def test_the_export_takes_the_fragile_filter(self, api: Api, judge: ScriptedJudge) -> None:
+        script = Disagreeing({("judge-model", "steady"): [8], ("judge-model", "shaky"): [2, 8, 9]})
+        judge.script(script)
+        spec = {**G_EVAL, "judge": {"samples": 3}}
+        with api.tenant_client() as client:
+            final = evaluated(
+                api, client, {"metrics": [spec], "test_cases": stable_cases("steady", "shaky")}
+            )
+            url = f"/v1/evaluations/{final['id']}/results/export"
+            for fragile, expected in (("true", ["shaky"]), ("false", ["steady"])):
+                exported = client.get(url, params={"format": "csv", "fragile": fragile})
+                assert exported.status_code == 200, exported.text
+                rows = csv.DictReader(io.StringIO(exported.text))
+                assert [row["test_case_id"] for row in rows] == expected
+            lines = client.get(url, params={"fragile": "true"}).text.splitlines()
+            assert [json.loads(line)["test_case_id"] for line in lines] == ["shaky"]

@@ -17,6 +17,7 @@ from ._generated.api.datasets import (
     list_dataset_rows,
     list_datasets,
 )
+from ._generated.api.evals import estimate_eval_run
 from ._generated.api.evaluations import (
     cancel_evaluation,
     create_evaluation,
@@ -252,6 +253,25 @@ class Runs(_Resource):
     def wait(self, run_id: str, *, timeout: float = 600, poll_interval: float | None = None) -> Run:
         """The run once terminal (see Evaluations.wait)."""
         return self._wait(get_run, run_id, timeout, poll_interval)
+
+
+class EvalRuns(_Resource):
+    """`/v1/evals/{eval_id}/runs`: OpenAI Evals runs (create and read them with the `openai`
+    package pointed at Loupe; their results are evaluations of kind `eval_run`)."""
+
+    def estimate(self, eval_id: str, body: Any = None, **fields: Any) -> Estimate:
+        """What creating this run of the eval would cost (the body of a create: `data_source`,
+        ...): its model's calls (`candidate`, for a `completions` source) and its graders', per
+        criterion and in total; nothing is stored, no model is called."""
+        return self._call(estimate_eval_run, eval_id, body=body_of(body, fields))
+
+
+class Evals(_Resource):
+    """`/v1/evals`: OpenAI Evals definitions; `runs.estimate` prices a run before it starts."""
+
+    def __init__(self, client: AuthenticatedClient) -> None:
+        super().__init__(client)
+        self.runs = EvalRuns(client)
 
 
 class Datasets(_Resource):
