@@ -7577,6 +7577,8 @@ export interface operations {
                 metric?: string | null;
                 /** @description Only passed, failed or errored results. */
                 status?: ("passed" | "failed" | "errored") | null;
+                /** @description true: only results judged more than once whose judgments straddle the threshold; false: only those whose judgments agree. */
+                fragile?: boolean | null;
             };
             header?: never;
             path: {

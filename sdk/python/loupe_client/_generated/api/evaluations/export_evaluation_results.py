@@ -24,6 +24,7 @@ def _get_kwargs(
     format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
     metric: None | str | Unset = UNSET,
     status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -53,6 +54,13 @@ def _get_kwargs(
     else:
         json_status = status
     params["status"] = json_status
+
+    json_fragile: bool | None | Unset
+    if isinstance(fragile, Unset):
+        json_fragile = UNSET
+    else:
+        json_fragile = fragile
+    params["fragile"] = json_fragile
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -152,6 +160,7 @@ def sync_detailed(
     format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
     metric: None | str | Unset = UNSET,
     status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> Response[Any | Problem]:
     """ Export Evaluation Results
@@ -164,6 +173,8 @@ def sync_detailed(
         metric (None | str | Unset): Only this metric's results (its name).
         status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
             results.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,6 +190,7 @@ def sync_detailed(
 format_=format_,
 metric=metric,
 status=status,
+fragile=fragile,
 
     )
 
@@ -195,6 +207,7 @@ def sync(
     format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
     metric: None | str | Unset = UNSET,
     status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> Any | Problem | None:
     """ Export Evaluation Results
@@ -207,6 +220,8 @@ def sync(
         metric (None | str | Unset): Only this metric's results (its name).
         status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
             results.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,6 +238,7 @@ client=client,
 format_=format_,
 metric=metric,
 status=status,
+fragile=fragile,
 
     ).parsed
 
@@ -233,6 +249,7 @@ async def asyncio_detailed(
     format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
     metric: None | str | Unset = UNSET,
     status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> Response[Any | Problem]:
     """ Export Evaluation Results
@@ -245,6 +262,8 @@ async def asyncio_detailed(
         metric (None | str | Unset): Only this metric's results (its name).
         status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
             results.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -260,6 +279,7 @@ async def asyncio_detailed(
 format_=format_,
 metric=metric,
 status=status,
+fragile=fragile,
 
     )
 
@@ -276,6 +296,7 @@ async def asyncio(
     format_: ExportEvaluationResultsFormat | Unset = 'jsonl',
     metric: None | str | Unset = UNSET,
     status: ExportEvaluationResultsStatusType0 | None | Unset = UNSET,
+    fragile: bool | None | Unset = UNSET,
 
 ) -> Any | Problem | None:
     """ Export Evaluation Results
@@ -288,6 +309,8 @@ async def asyncio(
         metric (None | str | Unset): Only this metric's results (its name).
         status (ExportEvaluationResultsStatusType0 | None | Unset): Only passed, failed or errored
             results.
+        fragile (bool | None | Unset): true: only results judged more than once whose judgments
+            straddle the threshold; false: only those whose judgments agree.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -304,5 +327,6 @@ client=client,
 format_=format_,
 metric=metric,
 status=status,
+fragile=fragile,
 
     )).parsed
