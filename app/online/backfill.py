@@ -101,15 +101,17 @@ def backfill(
         skipped["not_sampled"] = len(matched) - len(sampled)
     day = utcnow().date().isoformat()
     evaluation_id, sent = None, 0
-    refused: set[tuple[str, str]] = set()
+    # Per skip reason, the spans it kept from the judge.
+    refused: dict[str, set[tuple[str, str]]] = {}
     if fresh:
         evaluation, refusal = ingest.open_day(session, runtime, tenant, rule, day)
         evaluation_id = evaluation.id
         if refusal:
-            skipped[refusal] += len(fresh)
-            refused = {(call.trace_id, call.span_id) for call in fresh}
+            refused[refusal] = {(call.trace_id, call.span_id) for call in fresh}
         else:
-            sent = _append(session, runtime, kept, evaluation, fresh)
+            sent, refused = _append(session, runtime, kept, rule, evaluation, fresh)
+        for reason, spans in refused.items():
+            skipped[reason] += len(spans)
     already = len(sampled) - len(fresh)
     # Counted once per rule however often a window is backfilled: only the calls no backfill
     # of the rule counted before (and that it had not judged), as `backfilled` (not
@@ -132,7 +134,11 @@ def backfill(
         (rule.id, "skipped:not_sampled"): len(matched_new) - len(sampled_new),
         **{
             (rule.id, f"skipped:{reason}"): len(
-                [call for call in sampled_new if (call.trace_id, call.span_id) in refused]
+                [
+                    call
+                    for call in sampled_new
+                    if (call.trace_id, call.span_id) in refused.get(reason, ())
+                ]
             )
             for reason in skipped
             if reason != "not_sampled"
@@ -171,20 +177,38 @@ def _append(
     session: Session,
     runtime: Runtime,
     kept: OnlineCallRepository,
+    rule: OnlineRule,
     evaluation: Evaluation,
     fresh: list[OnlineCall],
-) -> int:
+) -> tuple[int, dict[str, set[tuple[str, str]]]]:
     """Copy the calls' test cases (their image references are the tenant's blobs already) to
-    the rule's day; how many."""
+    the rule's day; how many, and the spans left out by reason: a call without a field one of
+    the rule's metrics needs (`missing_fields`), a span the rule stored meanwhile
+    (`duplicate`: its live traffic or another backfill), as live ingest leaves them out."""
     stored = kept.cases(fresh)
+    specs = [ingest.metric_spec(spec) for spec in rule.metrics]
+    left_out: dict[str, set[tuple[str, str]]] = {}
     # A call whose day was deleted meanwhile has gone with it.
-    originals = [
-        stored[key]
-        for key in ((call.evaluation_id, call.test_case_index) for call in fresh)
-        if key in stored
-    ]
+    ready = []
+    for call in fresh:
+        case = stored.get((call.evaluation_id, call.test_case_index))
+        if case is None:
+            continue
+        fields = {"input": case.input, "actual_output": case.actual_output}
+        fields["retrieval_context"] = case.retrieval_context
+        if ingest.missing_fields(specs, fields):
+            left_out.setdefault("missing_fields", set()).add((call.trace_id, call.span_id))
+        else:
+            ready.append((call, case))
+    claimed = kept.claim_spans(rule, [(call.trace_id, call.span_id) for call, _ in ready])
+    originals = []
+    for call, case in ready:
+        if (call.trace_id, call.span_id) in claimed:
+            originals.append(case)
+        else:
+            left_out.setdefault("duplicate", set()).add((call.trace_id, call.span_id))
     if not originals:
-        return 0
+        return 0, left_out
     cases = [
         {
             "client_id": case.client_id,
@@ -201,7 +225,7 @@ def _append(
     # Not kept again: the call stays kept once, where its traffic put it, and a later
     # backfill's window does not meet it twice.
     appending.append(session, runtime, evaluation, cases, nothing_to_take_in)
-    return len(cases)
+    return len(cases), left_out
 
 
 def _count_on_metrics(counts: dict[tuple[str, str], int]) -> None:

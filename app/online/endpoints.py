@@ -11,7 +11,7 @@ from app.api.openapi import Extras
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.models import Tenant
-from app.online import backfill, reads, receiver, service, trend
+from app.online import backfill, checks, reads, receiver, service, trend
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
     Backfill,
@@ -49,7 +49,7 @@ OPENAPI = Extras(
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=OnlineRule)
-@checked_with_tenant(service.body_problems)
+@checked_with_tenant(checks.body_problems)
 @idempotent()
 def create_online_rule(
     payload: OnlineRuleCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
@@ -97,7 +97,7 @@ def _update_problems(request: Request, body: Mapping[str, Any]) -> list[FieldErr
         if tenant is None:
             return []
         rule_id = str(request.path_params.get("rule_id", ""))
-        return service.update_body_problems(session, tenant, runtime.settings, body, rule_id)
+        return checks.update_body_problems(session, tenant, runtime.settings, body, rule_id)
 
 
 @router.patch("/{rule_id}", response_model=OnlineRule)

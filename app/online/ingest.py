@@ -208,6 +208,11 @@ def _judge_calls(
     return len(cases)
 
 
+def metric_spec(spec: dict[str, Any]) -> MetricSpecBase:
+    """A stored metric spec as its metric reads it."""
+    return _metric.validate_python(spec)
+
+
 def missing_fields(specs: Sequence[MetricSpecBase], case: dict[str, Any]) -> list[str]:
     """The test-case fields some metric needs that a call (in stored form) does not give,
     as POST /v1/evaluations refuses them (`missing_for_metric`): such a call is not judged

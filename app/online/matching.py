@@ -74,7 +74,7 @@ def _text(value: Any) -> str:
 
 @lru_cache(maxsize=256)
 def _compiled(pattern: str) -> Any:
-    # Checked when the rule was stored (app/online/service.regex_problem): RE2 runs in time
+    # Checked when the rule was stored (app/online/checks.regex_problem): RE2 runs in time
     # linear in the attribute's length, whatever the pattern.
     return re2.compile(pattern, _OPTIONS)
 

@@ -1,25 +1,19 @@
 """Online rule decisions: check a rule whole (one 422 naming every field at fault), store it,
 change it, and show it with its counts."""
 
-from collections.abc import Mapping
-from typing import Any
-
-import re2
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
 from app import audit
-from app.api.salvage import items, valid
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import admission, judging, read_model
-from app.evaluations.checks import Findings
+from app.evaluations import judging, read_model
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import JudgeConfig
 from app.ids import new_id
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, Tenant
-from app.online import alerts
+from app.online import alerts, checks
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
     Condition,
@@ -33,19 +27,12 @@ from app.online.schemas import OnlineRule as OnlineRuleSchema
 from app.outbox import outbox
 from app.problems import FieldError, ProblemError, invalid_request
 from app.telemetry.metrics import forget_online_rule
-from app.webhooks.service import url_problems
 
-# What a traced call gives a metric: its messages in and out and the trace's retrieved
-# documents; nothing holds a reference answer or a golden context.
-CALL_FIELDS = frozenset({"input", "actual_output", "retrieval_context"})
 COUNTERS = ("received", "matched", "sampled", "sent", "judged", "errored", "backfilled")
 SKIPPED = "skipped:"
 
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
-_condition = TypeAdapter(Condition)
 _judge = TypeAdapter(JudgeConfig | None)
-_RE2 = re2.Options()
-_RE2.log_errors = False
 
 
 def create(
@@ -54,7 +41,7 @@ def create(
     """Store a rule once every part of it checks out (else one 422 naming each problem)."""
     metrics = list(payload.metrics)
     _raise_if(
-        problems(
+        checks.problems(
             session,
             tenant.id,
             settings,
@@ -119,7 +106,7 @@ def update(
     if "alert" not in given and rule.alert and payload.metrics is not None:
         alert = {"metric": rule.alert["metric"]}
     _raise_if(
-        problems(
+        checks.problems(
             session,
             tenant.id,
             settings,
@@ -293,131 +280,6 @@ def _schema(rule: OnlineRule, counts: dict[str, int], warned: list[str]) -> Onli
         created_at=rule.created_at,
         updated_at=rule.updated_at,
     )
-
-
-def problems(
-    session: Session,
-    tenant_id: str,
-    settings: Settings,
-    conditions: list[Condition | None],
-    metrics: list[MetricSpecBase | None],
-    judge: JudgeConfig | None,
-    target: str | None,
-    judge_known: bool = True,
-    export_endpoint: str | None = None,
-    alert: Mapping[str, Any] | None = None,
-    metrics_known: bool = True,
-) -> list[FieldError]:
-    """Everything wrong with a rule the schema could not see, in one list (`metrics_known`
-    False: the body's metrics are not the rule's, so the alert's metric is not checked)."""
-    findings = Findings()
-    if export_endpoint:
-        # A tenant's collector is reached from Loupe's network: the webhook address policy.
-        findings.extend(
-            url_problems({"export_endpoint": export_endpoint}, "export_endpoint", settings)
-        )
-    for index, condition in enumerate(conditions):
-        if condition is not None and condition.op == "regex":
-            error = regex_problem(condition.value)
-            if error:
-                findings.add(["filter", index, "value"], error, "invalid_regex")
-    findings.extend(admission.size_problems(settings, metrics=(len(metrics), ["metrics"])))
-    seen: dict[str, int] = {}
-    for index, spec in enumerate(metrics):
-        if spec is None:
-            continue
-        if spec.display_name in seen:
-            findings.add(
-                ["metrics", index, "name"],
-                f"metric name {spec.display_name!r} is already used by "
-                f"metrics[{seen[spec.display_name]}]; give each metric a distinct name",
-                "duplicate_name",
-            )
-        seen.setdefault(spec.display_name, index)
-        missing = sorted(set(spec.required_test_case_fields()) - CALL_FIELDS)
-        if missing:
-            findings.add(
-                ["metrics", index],
-                f"metric {spec.display_name!r} needs {', '.join(missing)}, which a traced call "
-                "does not have (it gives input, actual_output and retrieval_context)",
-                "unfit_for_online",
-            )
-    names = [spec.display_name for spec in metrics if spec is not None]
-    known = metrics_known and len(names) == len(metrics)
-    findings.extend(alerts.problems(session, tenant_id, alert, names if known else None))
-    if target == "conversation":
-        findings.add(
-            ["target"],
-            "conversation targets are not available yet: judge each call with `span`",
-            "not_available",
-        )
-    if judge_known:
-        _, errors = judging.resolve(
-            session,
-            tenant_id,
-            settings,
-            metrics,
-            judge,
-            judge_path=["judge"],
-            metric_path=["metrics"],
-        )
-        findings.extend(errors)
-    return findings.errors
-
-
-def regex_problem(pattern: str) -> str | None:
-    """Why `pattern` is no RE2 expression (linear time: no backreferences or lookaround)."""
-    try:
-        re2.compile(pattern, _RE2)
-    except re2.error as error:
-        # RE2 gives its reason as bytes.
-        reason = error.args[0] if error.args else ""
-        if isinstance(reason, bytes):
-            reason = reason.decode("utf-8", "replace")
-        return (
-            f"not a regular expression RE2 runs ({reason}); RE2 has no backreferences or lookaround"
-        )
-    return None
-
-
-def body_problems(
-    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
-) -> list[FieldError]:
-    """What a rule body that failed its schema still gets checked for."""
-    conditions = [valid(_condition, raw)[0] for raw in items(body.get("filter"))]
-    metrics = [valid(_metric, raw)[0] for raw in items(body.get("metrics"))]
-    judge, judge_known = valid(_judge, body.get("judge"))
-    target = body.get("target") if isinstance(body.get("target"), str) else None
-    endpoint = body.get("export_endpoint")
-    return problems(
-        session,
-        tenant.id,
-        settings,
-        conditions,
-        metrics,
-        judge,
-        target,
-        judge_known,
-        export_endpoint=endpoint if isinstance(endpoint, str) else None,
-        alert=body.get("alert") if isinstance(body.get("alert"), Mapping) else None,
-        metrics_known="metrics" in body,
-    )
-
-
-def update_body_problems(
-    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any], rule_id: str
-) -> list[FieldError]:
-    """What a change that failed its schema still gets checked for: as a new rule's body, and
-    an alert's metric against the rule's metrics when the change keeps them."""
-    errors = body_problems(session, tenant, settings, body)
-    alert = body.get("alert")
-    if "metrics" in body or not isinstance(alert, Mapping):
-        return errors
-    rule = OnlineRuleRepository(session, tenant.id).get_by_id(rule_id)
-    if rule is None:
-        return errors
-    names = [_metric.validate_python(spec).display_name for spec in rule.metrics]
-    return errors + alerts.problems(session, tenant.id, {"metric": alert.get("metric")}, names)
 
 
 def _raise_if(errors: list[FieldError]) -> None:

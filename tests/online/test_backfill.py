@@ -315,3 +315,35 @@ class TestBackfill:
 
         assert refused.value.status == 422
         assert [error.loc for error in refused.value.errors or []] == ["since"]
+
+
+class TestBackfillLeavesOutWhatIngestWould:
+    def test_a_span_backfilled_then_exported_again_is_judged_once(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        key = api.new_key()
+        client = api.client(key)
+        judged_by_shop_rule(api, key)
+        rule = make_rule(client, name="gold", metrics=METRICS, filter=[GOLD])
+        assert client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()["sent"] == 2
+        judged_results(api, client, rule["id"], 2)
+        # The exporter retries a batch the backfill already took: the rule does not judge it again.
+        send(client, span(GOLD_SPANS[0], "shop", "gold"))
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["sent"] == 2 and counts["skipped"] == {"duplicate": 1}
+        assert len(judged_results(api, client, rule["id"], 2)) == 2
+
+    def test_a_kept_call_without_a_field_a_metric_needs_is_not_sent(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        key = api.new_key()
+        client = api.client(key)
+        judged_by_shop_rule(api, key)
+        rule = make_rule(client, name="grounded", metrics=[{"type": "faithfulness"}], filter=[GOLD])
+        body = client.post(f"/v1/online_rules/{rule['id']}/backfill", json={}).json()
+        # The kept gold calls have no retrieved documents: faithfulness has nothing to check.
+        assert body["sent"] == 0 and body["skipped"] == {"missing_fields": 2}
+        counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+        assert counts["sent"] == 0 and counts["skipped"] == {"missing_fields": 2}
