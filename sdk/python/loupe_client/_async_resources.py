@@ -184,10 +184,16 @@ class Evaluations(_Resource):
         format: str = "jsonl",
         metric: str | None = None,
         status: str | None = None,
+        fragile: bool | None = None,
     ) -> str:
-        """The results as one `jsonl` or `csv` document."""
+        """The results as one `jsonl` or `csv` document (`fragile` filters as `results` does)."""
         response = await self._raw(
-            export_evaluation_results, evaluation_id, format_=format, metric=metric, status=status
+            export_evaluation_results,
+            evaluation_id,
+            format_=format,
+            metric=metric,
+            status=status,
+            fragile=fragile,
         )
         return response.text
 

@@ -160,7 +160,11 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
 def results(client: Loupe, args: argparse.Namespace) -> int:
     sys.stdout.write(
         client.evaluations.export(
-            args.evaluation_id, format=args.format, metric=args.metric, status=args.status
+            args.evaluation_id,
+            format=args.format,
+            metric=args.metric,
+            status=args.status,
+            fragile=args.fragile,
         )
     )
     return 0
@@ -217,6 +221,12 @@ def parser() -> argparse.ArgumentParser:
     read.add_argument("--format", choices=("csv", "jsonl"), default="jsonl")
     read.add_argument("--metric")
     read.add_argument("--status", choices=("passed", "failed", "errored"))
+    read.add_argument(
+        "--fragile",
+        action=argparse.BooleanOptionalAction,
+        help="only the results judged more than once whose judgments straddle the threshold "
+        "(--no-fragile: only those whose judgments agree)",
+    )
     read.set_defaults(handler=results)
 
     gate = commands.add_parser("compare", help="gate on a comparison of two evaluations or runs")

@@ -21,6 +21,7 @@ export type TestCaseCreate = Schemas["TestCaseCreate"];
 export type TestCase = Schemas["TestCase"];
 export type Run = Schemas["Run"];
 export type RunCreate = Schemas["RunCreate"];
+export type EvalRunCreate = Schemas["EvalRunCreate"];
 export type Sample = Schemas["Sample"];
 export type Dataset = Schemas["Dataset"];
 export type DatasetRow = Schemas["DatasetRow"];
@@ -400,6 +401,21 @@ export class Loupe {
           params: { path: { endpoint_id: endpointId } },
         }),
       ),
+  };
+
+  /** `/v1/evals`: OpenAI Evals definitions (create and read runs with the `openai` package). */
+  readonly evals = {
+    runs: {
+      /** What creating this run of the eval would cost: its model's calls (`candidate`) and its
+       * graders', per criterion and in total; nothing is stored, no model is called. */
+      estimate: async (evalId: string, body: EvalRunCreate) =>
+        unwrap(
+          await this.api.POST("/v1/evals/{eval_id}/runs/estimate", {
+            params: { path: { eval_id: evalId } },
+            body,
+          }),
+        ),
+    },
   };
 
   /** `/v1/usage`: the tenant's judge and candidate calls, tokens and cost. */
