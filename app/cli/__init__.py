@@ -1,12 +1,18 @@
 """`loupe serve | worker | worker-health | migrate | openapi | keys ... | tenants ... | compare`.
 
-The commands live by subject (service.py, accounts.py, gate.py) on the one `cli` of _root.py;
-`main` runs it and turns bad settings and unreachable stores into one line and an exit status.
+The commands live by subject (service.py, accounts.py, tenant_commands.py, gate.py) on the
+one `cli` of _root.py; `main` runs it and turns bad settings and unreachable stores into one
+line and an exit status.
 """
 
 from urllib.parse import urlsplit
 
-from app.cli import accounts, gate, service  # noqa: F401 - importing registers their commands
+from app.cli import (  # noqa: F401 - importing registers their commands
+    accounts,
+    gate,
+    service,
+    tenant_commands,
+)
 from app.cli._root import cli, fail
 from app.cli.service import served_app
 from app.config import ConfigError, get_settings
