@@ -144,3 +144,33 @@ class OutboundFields(ServiceFields):
     """A result is exported once it is this old, so one committed late by a slower job is not
     passed over by the export cursor.
     """
+
+    # Signing people in through the company's identity provider (OpenID Connect, authorization
+    # code with PKCE; app/people/oidc.py). Unset issuer: no OIDC sign-in.
+    oidc_issuer: str | None = None
+    """The OpenID provider's issuer URL (its `/.well-known/openid-configuration` is read from it,
+    through the outbound address policy, `LOUPE_OIDC_ALLOW`); unset: no OIDC sign-in.
+    """
+    oidc_client_id: str | None = None
+    """The client id Loupe is registered with at the provider (redirect URI
+    `<Loupe's URL>/console/oidc/callback`)."""
+    oidc_client_secret: str | None = Field(default=None, repr=False)
+    """The client's secret at the provider; secret: never logged or shown."""
+    oidc_groups_claim: str = "groups"
+    """The ID-token claim listing the person's groups (a list of names, or one name)."""
+    # JSON: group -> [team name, role], e.g. {"ml-admins": ["ml", "admin"], "ml": ["ml", "member"]}.
+    oidc_role_map: dict[str, tuple[str, Literal["admin", "member", "reviewer", "viewer"]]] = Field(
+        default={}
+    )
+    """JSON mapping each provider group to `[team name, role]` (roles: `admin`, `member`,
+    `reviewer`, `viewer`), e.g. `{"ml-admins": ["ml", "admin"], "ml": ["ml", "member"]}`; a person
+    in several groups of one team gets the highest role.
+    """
+    oidc_allow: Annotated[list[str], NoDecode] = Field(default=[])
+    """Host names and CIDR ranges the OpenID provider may be reached at although not public
+    (comma-separated); checked before every request to it.
+    """
+    console_key_sign_in: bool = True
+    """Whether the console also takes an API key to sign in; false: people sign in through the
+    identity provider only.
+    """

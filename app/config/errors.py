@@ -17,6 +17,7 @@ _SECRET_FIELDS = frozenset(
         "redis_url",
         "metrics_token",
         "otlp_export_headers",
+        "oidc_client_secret",
     }
 )
 

@@ -198,7 +198,7 @@ class Settings(OutboundFields):
             return [float(part) for part in value.split(",") if part.strip()]
         return value
 
-    @field_validator("model_allow", "image_allow", "webhook_allow", mode="after")
+    @field_validator("model_allow", "image_allow", "webhook_allow", "oidc_allow", mode="after")
     @classmethod
     def _check_allow(cls, value: list[str]) -> list[str]:
         from app.media.netguard import parse_allow
@@ -214,7 +214,12 @@ class Settings(OutboundFields):
         return value
 
     @field_validator(
-        "fetch_allowlist", "model_allow", "image_allow", "webhook_allow", mode="before"
+        "fetch_allowlist",
+        "model_allow",
+        "image_allow",
+        "webhook_allow",
+        "oidc_allow",
+        mode="before",
     )
     @classmethod
     def _parse_hosts(cls, value: object) -> object:
@@ -244,6 +249,7 @@ class Settings(OutboundFields):
     def secret_values(self) -> list[str]:
         """Strings no log line may contain: API keys, the secret key, URL passwords."""
         values = [self.judge_endpoint_values()[1], self.secret_key or "", self.metrics_token or ""]
+        values.append(self.oidc_client_secret or "")
         # A collector's token, and the part after its scheme (`Bearer x`: `x`); short values
         # (a team name) would blank every log line's matching letters and are no secret.
         for value in self.otlp_export_header_map().values():

@@ -17,6 +17,7 @@ from app.console._render import page
 from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
+from app.console.oidc_pages import router as oidc_pages_router
 from app.console.online_pages import router as online_pages_router
 from app.console.pages import root_router
 from app.console.pages import router as pages_router
@@ -43,6 +44,7 @@ def install(app: FastAPI) -> None:
     app.include_router(online_pages_router, dependencies=refuse)
     app.include_router(compare_pages_router, dependencies=refuse)
     app.include_router(rerun_pages_router, dependencies=refuse)
+    app.include_router(oidc_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         if request.headers.get("hx-request"):

@@ -1,9 +1,12 @@
-"""Console sign-in: an API key exchanged for a signed, expiring session cookie.
+"""Console sign-in: an API key, or a person through the identity provider (OIDC), exchanged for a
+signed, expiring session cookie.
 
-The cookie holds the key's SHA-256 (what the database stores, useless as a bearer token), an
-expiry and a random nonce, signed with HMAC-SHA256. Every request looks the key up again, so
-revoking the key ends its sessions; signing out records the nonce (`signed_out_session`), which
-every request checks too, so a copy of the cookie is refused by every API process afterwards.
+The cookie holds the key's SHA-256 (what the database stores, useless as a bearer token) or the
+person's id and current team, an expiry and a random nonce, signed with HMAC-SHA256. A person's
+role is looked up on every request, so a changed or removed role applies at once. Every request
+looks the key up again, so revoking the key ends its sessions; signing out records the nonce
+(`signed_out_session`), which every request checks too, so a copy of the cookie is refused by
+every API process afterwards.
 """
 
 import base64
@@ -21,9 +24,10 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.crypto import signing_key
 from app.models import Tenant
+from app.people import service as people
 from app.problems import ProblemError
 from app.tenants import service as tenants
-from app.tenants.scopes import KEY_SCOPES, READ, WRITE
+from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, WRITE
 from app.tenants.service import caller_by_key_hash, hash_key, tenant_for_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
@@ -42,8 +46,10 @@ class ConsoleSession:
     expires_at: int
     # What the key signed in with may do: GET pages need `read`, POST actions `write`.
     scopes: frozenset[str] = frozenset(KEY_SCOPES)
-    # Who acts, for the audit trail (`key:<id>`).
+    # Who acts, for the audit trail (`key:<id>`, `person:<id>`).
     actor: str = ""
+    # A person signed in through the identity provider (None: an API key).
+    person_id: str | None = None
 
 
 def _encode(payload: dict[str, object]) -> str:
@@ -74,8 +80,40 @@ def sign_in(
             throttle.note_failure(address)
         return None
     expires = int(time.time() + settings.console_session_hours * 3600)
-    body = _encode({"k": hash_key(key.strip()), "exp": expires, "n": secrets.token_urlsafe(16)})
+    return _signed(
+        settings, {"k": hash_key(key.strip()), "exp": expires, "n": secrets.token_urlsafe(16)}
+    )
+
+
+def check_key_sign_in(settings: Settings) -> None:
+    """403 when the operator turned API-key sign-in to the console off."""
+    if not settings.console_key_sign_in:
+        raise ProblemError(
+            403,
+            "Forbidden",
+            "Signing in with an API key is turned off here (LOUPE_CONSOLE_KEY_SIGN_IN=false): "
+            "sign in with your identity provider.",
+            slug="key-sign-in-off",
+        )
+
+
+def _signed(settings: Settings, payload: dict[str, object]) -> str:
+    body = _encode(payload)
     return f"{body}.{_signature(settings, body)}"
+
+
+def person_cookie(
+    settings: Settings,
+    person_id: str,
+    tenant_id: str,
+    nonce: str | None = None,
+    expires_at: int | None = None,
+) -> str:
+    """The session cookie's value for a person acting in one team; switching teams keeps the
+    session's nonce and expiry (signing out ends it in every team)."""
+    expires = expires_at or int(time.time() + settings.console_session_hours * 3600)
+    nonce = nonce or secrets.token_urlsafe(16)
+    return _signed(settings, {"p": person_id, "t": tenant_id, "exp": expires, "n": nonce})
 
 
 def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSession | None:
@@ -95,21 +133,36 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
     nonce = str(payload.get("n"))
     if tenants.session_signed_out(session, nonce):
         return None
-    caller = caller_by_key_hash(session, str(payload.get("k")))
+    if "p" in payload:
+        person_id = str(payload["p"])
+        caller = people.caller(session, person_id, str(payload.get("t")))
+    elif settings.console_key_sign_in:
+        caller = caller_by_key_hash(session, str(payload.get("k")))
+        person_id = None
+    else:
+        # API-key sign-in turned off (LOUPE_CONSOLE_KEY_SIGN_IN=false): its sessions end too.
+        return None
     if caller is None:
         return None
-    return ConsoleSession(caller.tenant, nonce, int(payload["exp"]), caller.scopes, caller.actor)
+    return ConsoleSession(
+        caller.tenant, nonce, int(payload["exp"]), caller.scopes, caller.actor, person_id
+    )
 
 
-# Console actions any signed-in person may take whatever their key's scopes.
-_UNSCOPED_ACTIONS = frozenset({"sign_out"})
+# Console actions any signed-in person may take whatever their key's scopes or role.
+_UNSCOPED_ACTIONS = frozenset({"sign_out", "switch_team", "teams_page"})
+# Pages and actions for a team's admins only (people with the `admin` role).
+_ADMIN_ROUTES = frozenset({"members_page", "grant_member", "remove_member"})
 
 
 def required_scope(request: Request) -> str | None:
     """The scope a console request needs: `read` for a page, `write` for an action (a form's
-    POST), none to sign out."""
-    if getattr(request.scope.get("route"), "name", None) in _UNSCOPED_ACTIONS:
+    POST), `admin` for the Members page and its actions, none to sign out or switch teams."""
+    name = getattr(request.scope.get("route"), "name", None)
+    if name in _UNSCOPED_ACTIONS:
         return None
+    if name in _ADMIN_ROUTES:
+        return ADMIN
     return READ if request.method in ("GET", "HEAD") else WRITE
 
 
@@ -119,15 +172,15 @@ def check_scope(request: Request, signed_in: ConsoleSession) -> None:
     required = required_scope(request)
     if required is not None and required not in signed_in.scopes:
         held = ", ".join(sorted(signed_in.scopes)) or "none"
-        raise ProblemError(
-            403,
-            "Forbidden",
-            f"This needs the `{required}` scope, and the API key you signed in with has "
+        detail = (
+            f"This needs the `{required}` scope, and your role in team {signed_in.tenant.name} "
+            f"gives {held}. Ask a team admin for a role that has it."
+            if signed_in.person_id is not None
+            else f"This needs the `{required}` scope, and the API key you signed in with has "
             f"{held}. Sign out and sign in with a key that has `{required}` "
-            f"(loupe keys create --scopes {required}).",
-            slug="scope-required",
-            required_scope=required,
+            f"(loupe keys create --scopes {required})."
         )
+        raise ProblemError(403, "Forbidden", detail, slug="scope-required", required_scope=required)
     request.state.actor = signed_in.actor
 
 

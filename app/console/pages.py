@@ -110,6 +110,7 @@ def sign_in(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
     next: Annotated[str, Form(max_length=2048)] = "",
 ) -> Response:
+    auth.check_key_sign_in(runtime.settings)
     csrf.check(request, runtime.settings, request.cookies.get(csrf.SIGN_IN_COOKIE), csrf_token)
     error, status_code, retry_after = "That API key is not valid (or has been revoked).", 401, None
     try:

@@ -16,6 +16,7 @@ from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
+from app.models.membership import Membership
 from app.models.metric_summary import MetricSummary
 from app.models.online_rule import (
     OnlineCall,
@@ -26,6 +27,7 @@ from app.models.online_rule import (
     OnlineRuleDay,
 )
 from app.models.otlp_pending import OtlpPending
+from app.models.person import Person
 from app.models.result import Result
 from app.models.run import Run
 from app.models.run_score import RunScore
@@ -53,6 +55,7 @@ __all__ = [
     "IdempotencyKey",
     "JudgeCacheEntry",
     "JudgeClaim",
+    "Membership",
     "MetricSummary",
     "OnlineCall",
     "OnlineRollup",
@@ -61,6 +64,7 @@ __all__ = [
     "OnlineRuleCount",
     "OnlineRuleDay",
     "OtlpPending",
+    "Person",
     "Result",
     "Run",
     "RunScore",

@@ -1,0 +1,290 @@
+"""Signing people in through the company's identity provider (OIDC), their team picker, and a
+team admin's Members page.
+
+Cookies: the session cookie stays SameSite=Strict. The provider's callback is a cross-site
+top-level GET, on which the browser sends no Strict cookie, so what the callback must read back
+(the sign-in's state, nonce and PKCE verifier) travels in its own short-lived cookie marked Lax
+(sent on cross-site top-level GETs only), signed, and scoped to /console/oidc. The callback sets
+the Strict session cookie on its own response, then moves on with a same-site page (a refresh,
+not a redirect: the redirect would still be part of the cross-site navigation, and the browser
+would withhold the new Strict cookie from it).
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import time
+from dataclasses import asdict
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.api.deps import RuntimeDep, SessionDep
+from app.config import Settings
+from app.console import auth, csrf
+from app.console._render import SECURITY_HEADERS, SignedIn, page, templates
+from app.crypto import signing_key
+from app.people import oidc
+from app.people import service as people
+from app.people.roles import ROLES
+from app.problems import ProblemError
+from app.tenants.scopes import Caller
+
+logger = logging.getLogger("loupe.people")
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+PENDING_COOKIE = "loupe_oidc"
+PENDING_PATH = "/console/oidc"
+# How long a sign-in at the provider may take.
+PENDING_SECONDS = 600
+CALLBACK = "/console/oidc/callback"
+
+
+def sign_in_ways(request: Request) -> dict[str, bool]:
+    """Which sign-ins the sign-in page offers."""
+    settings = request.app.state.runtime.settings
+    return {"oidc": oidc.enabled(settings), "key": settings.console_key_sign_in}
+
+
+templates.env.globals["sign_in_ways"] = sign_in_ways
+
+
+def _pending_signature(settings: Settings, body: str) -> str:
+    key = signing_key(settings, "console-oidc")
+    return hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
+
+
+def _pending_cookie(settings: Settings, pending: oidc.Pending) -> str:
+    payload = {**asdict(pending), "exp": int(time.time()) + PENDING_SECONDS}
+    body = base64.urlsafe_b64encode(json.dumps(payload).encode()).decode()
+    return f"{body}.{_pending_signature(settings, body)}"
+
+
+def _read_pending(settings: Settings, cookie: str | None) -> oidc.Pending | None:
+    if not cookie or cookie.count(".") != 1:
+        return None
+    body, signature = cookie.split(".")
+    if not hmac.compare_digest(signature, _pending_signature(settings, body)):
+        return None
+    try:
+        payload = json.loads(base64.urlsafe_b64decode(body.encode()))
+        if payload.pop("exp") < time.time():
+            return None
+        return oidc.Pending(**payload)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _redirect_uri(request: Request) -> str:
+    # Behind a TLS-terminating proxy, run uvicorn with --proxy-headers so the scheme is right.
+    return str(request.url_for("oidc_callback"))
+
+
+def _sign_in_error(
+    request: Request, message: str, status: int = 401, forget: bool = True
+) -> HTMLResponse:
+    """The sign-in error page; `forget` drops the pending sign-in (kept when the callback was
+    not this sign-in's: another page's forged state must not cancel it)."""
+    response = page(request, "sign_in_error.html", None, status_code=status, message=message)
+    if forget:
+        response.delete_cookie(PENDING_COOKIE, path=PENDING_PATH)
+    return response
+
+
+def _safe_next(target: str | None) -> str:
+    if target and target.startswith("/console/") and not target.startswith("//"):
+        return target
+    return "/console/evaluations"
+
+
+@router.get("/oidc/start")
+def oidc_start(request: Request, runtime: RuntimeDep, next: str | None = None) -> Response:
+    settings = runtime.settings
+    if not oidc.enabled(settings):
+        raise ProblemError(404, "Not Found", "Sign-in through an identity provider is not set up.")
+    try:
+        provider = oidc.discover(settings)
+        pending = oidc.start(_safe_next(next))
+        target = oidc.authorization_url(settings, provider, pending, _redirect_uri(request))
+    except oidc.SignInError as exc:
+        logger.warning("OIDC sign-in could not start: %s", exc)
+        return _sign_in_error(request, str(exc), status=502)
+    response = RedirectResponse(target, status_code=303, headers=SECURITY_HEADERS)
+    response.set_cookie(
+        PENDING_COOKIE,
+        _pending_cookie(settings, pending),
+        max_age=PENDING_SECONDS,
+        path=PENDING_PATH,
+        httponly=True,
+        # Lax, not Strict: the provider's redirect back is a cross-site top-level GET.
+        samesite="lax",
+        secure=auth.is_https(request),
+    )
+    return response
+
+
+@router.get("/oidc/callback", name="oidc_callback")
+def oidc_callback(
+    request: Request,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    code: str | None = None,
+    state: str | None = None,
+    error: str | None = None,
+    error_description: str | None = None,
+) -> Response:
+    settings = runtime.settings
+    if not oidc.enabled(settings):
+        raise ProblemError(404, "Not Found", "Sign-in through an identity provider is not set up.")
+    pending = _read_pending(settings, request.cookies.get(PENDING_COOKIE))
+    if pending is None or not state or not hmac.compare_digest(state, pending.state):
+        return _sign_in_error(
+            request,
+            "This sign-in expired or was not started here; sign in again.",
+            400,
+            forget=False,
+        )
+    if error or not code:
+        said = f"{error}: {error_description}" if error_description else (error or "no code")
+        return _sign_in_error(request, f"The identity provider did not sign you in ({said}).")
+    try:
+        provider = oidc.discover(settings)
+        id_token = oidc.exchange(settings, provider, code, pending, _redirect_uri(request))
+        claims = oidc.verified_claims(settings, provider, id_token, pending.nonce)
+    except oidc.SignInError as exc:
+        logger.warning("OIDC sign-in refused: %s", exc)
+        return _sign_in_error(request, f"Sign-in refused: {exc}")
+    person = people.signed_in(
+        session, provider.issuer, claims, settings.oidc_groups_claim, settings.oidc_role_map
+    )
+    session.commit()
+    teams = people.teams(session, person.id)
+    if not teams:
+        return _sign_in_error(
+            request,
+            f"You are signed in at the identity provider as {person.email or person.subject}, "
+            "but none of your groups gives you a team in Loupe. Ask the operator to map one "
+            "of your groups to a team (LOUPE_OIDC_ROLE_MAP) or a team admin to add you.",
+            403,
+        )
+    cookie = auth.person_cookie(settings, person.id, teams[0].tenant.id)
+    response = page(request, "signed_in.html", None, next=pending.next)
+    auth.set_cookie(request, response, cookie, settings)
+    response.delete_cookie(PENDING_COOKIE, path=PENDING_PATH)
+    return response
+
+
+def _person_only(signed_in: auth.ConsoleSession) -> str:
+    if signed_in.person_id is None:
+        raise ProblemError(
+            403,
+            "Forbidden",
+            "Teams are for people signed in through the identity provider; an API key belongs "
+            "to one team.",
+        )
+    return signed_in.person_id
+
+
+@router.get("/teams", name="teams_page")
+def teams_page(request: Request, session: SessionDep, signed_in: SignedIn) -> HTMLResponse:
+    person_id = _person_only(signed_in)
+    return page(
+        request,
+        "teams.html",
+        signed_in,
+        teams=people.teams(session, person_id),
+        current=signed_in.tenant.id,
+    )
+
+
+@router.post("/teams", name="switch_team")
+def switch_team(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    tenant_id: Annotated[str, Form(max_length=80)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    person_id = _person_only(signed_in)
+    if people.caller(session, person_id, tenant_id) is None:
+        raise ProblemError(404, "Not Found", "You are not in that team.")
+    cookie = auth.person_cookie(
+        runtime.settings, person_id, tenant_id, signed_in.nonce, signed_in.expires_at
+    )
+    response = RedirectResponse("/console/evaluations", status_code=303, headers=SECURITY_HEADERS)
+    auth.set_cookie(request, response, cookie, runtime.settings)
+    return response
+
+
+def _admin(signed_in: auth.ConsoleSession) -> Caller:
+    return Caller(signed_in.tenant, signed_in.scopes, signed_in.actor)
+
+
+def _members_page(
+    request: Request,
+    session: SessionDep,
+    signed_in: auth.ConsoleSession,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    return page(
+        request,
+        "members.html",
+        signed_in,
+        status_code=status_code,
+        members=people.members(session, signed_in.tenant.id),
+        roles=ROLES,
+        me=signed_in.person_id,
+        error=error,
+    )
+
+
+@router.get("/members", name="members_page")
+def members_page(request: Request, session: SessionDep, signed_in: SignedIn) -> HTMLResponse:
+    return _members_page(request, session, signed_in)
+
+
+@router.post("/members", name="grant_member")
+def grant_member(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    email: Annotated[str, Form(max_length=320)] = "",
+    role: Annotated[str, Form(max_length=20)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    try:
+        people.grant(session, _admin(signed_in), email, role)
+    except ProblemError as exc:
+        session.rollback()
+        return _members_page(request, session, signed_in, exc.detail, exc.status)
+    session.commit()
+    return RedirectResponse("/console/members", status_code=303, headers=SECURITY_HEADERS)
+
+
+@router.post("/members/{person_id}/remove", name="remove_member")
+def remove_member(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    person_id: str,
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    try:
+        people.remove(session, _admin(signed_in), person_id)
+    except ProblemError as exc:
+        if exc.status == 404:
+            raise
+        session.rollback()
+        return _members_page(request, session, signed_in, exc.detail, exc.status)
+    session.commit()
+    return RedirectResponse("/console/members", status_code=303, headers=SECURITY_HEADERS)

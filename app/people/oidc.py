@@ -1,0 +1,260 @@
+"""OpenID Connect sign-in: the provider's discovery and keys, the authorization request
+(authorization code with PKCE, Authlib's S256 challenge), the code exchange and the ID token's
+checks (joserfc, Authlib's JOSE library).
+
+Every request to the provider goes through the outbound address policy first (public addresses
+only unless `LOUPE_OIDC_ALLOW` or the deprecated `LOUPE_ALLOW_PRIVATE_URLS` allows the host).
+The client secret is sent to the token endpoint only, never logged.
+"""
+
+import secrets
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+import httpx
+from authlib.oauth2.rfc7636 import create_s256_code_challenge
+from joserfc import jwt
+from joserfc.errors import JoseError
+from joserfc.jwk import KeySet
+
+from app.config import Settings
+from app.media.netguard import AddressPolicy, BlockedAddress, parse_allow, resolve_sync, url_host
+
+SCOPE = "openid email profile"
+# Asymmetric algorithms only: an HS256 token would be signed with the client secret, which
+# every holder of it could forge.
+ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512")
+TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+# Discovery and keys are read again after this long, and keys at once for an unknown key id.
+CACHE_SECONDS = 3600.0
+
+
+class SignInError(Exception):
+    """An OIDC sign-in refused: the message says why, in words for the sign-in error page."""
+
+
+@dataclass(frozen=True)
+class Provider:
+    issuer: str
+    authorization_endpoint: str
+    token_endpoint: str
+    jwks_uri: str
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the browser's short-lived sign-in cookie carries between the redirect to the
+    provider and its callback."""
+
+    state: str
+    nonce: str
+    code_verifier: str
+    next: str
+
+
+def enabled(settings: Settings) -> bool:
+    return bool(settings.oidc_issuer and settings.oidc_client_id)
+
+
+def policy(settings: Settings) -> AddressPolicy:
+    """Where the provider may be reached: public addresses, plus LOUPE_OIDC_ALLOW's hosts."""
+    names, networks = parse_allow(settings.oidc_allow)
+    return AddressPolicy(
+        allow_private=settings.allow_private_urls,
+        allowlist=names | frozenset(settings.fetch_allowlist),
+        networks=networks,
+        setting="LOUPE_OIDC_ALLOW",
+    )
+
+
+def check_url(settings: Settings, url: str) -> None:
+    """SignInError unless `url` is http(s) and its host may be connected to."""
+    target = httpx.URL(url)
+    if target.scheme not in ("http", "https") or not target.host:
+        raise SignInError(f"The identity provider's URL {url!r} is not an http(s) URL.")
+    port = target.port or (443 if target.scheme == "https" else 80)
+    try:
+        resolve_sync(url_host(target), port, policy(settings))
+    except BlockedAddress as exc:
+        raise SignInError(f"Loupe may not connect to the identity provider: {exc}.") from None
+
+
+def _get_json(settings: Settings, url: str) -> dict[str, Any]:
+    check_url(settings, url)
+    try:
+        response = httpx.get(url, timeout=TIMEOUT, follow_redirects=False)
+        response.raise_for_status()
+        body = response.json()
+    except (httpx.HTTPError, ValueError) as exc:
+        raise SignInError(f"The identity provider did not answer {url}: {exc}") from None
+    if not isinstance(body, dict):
+        raise SignInError(f"The identity provider's {url} is not a JSON object.")
+    return body
+
+
+_cache: dict[str, tuple[float, Any]] = {}
+_cache_lock = threading.Lock()
+
+
+def _cached(key: str, load: Any, fresh: bool = False) -> Any:
+    with _cache_lock:
+        hit = _cache.get(key)
+    if hit is not None and not fresh and time.monotonic() - hit[0] < CACHE_SECONDS:
+        return hit[1]
+    value = load()
+    with _cache_lock:
+        _cache[key] = (time.monotonic(), value)
+    return value
+
+
+def discover(settings: Settings) -> Provider:
+    """The provider's endpoints from `<issuer>/.well-known/openid-configuration`."""
+    issuer = str(settings.oidc_issuer).rstrip("/")
+
+    def load() -> Provider:
+        found = _get_json(settings, f"{issuer}/.well-known/openid-configuration")
+        try:
+            provider = Provider(
+                issuer=str(found["issuer"]),
+                authorization_endpoint=str(found["authorization_endpoint"]),
+                token_endpoint=str(found["token_endpoint"]),
+                jwks_uri=str(found["jwks_uri"]),
+            )
+        except KeyError as exc:
+            raise SignInError(f"The provider's discovery document lacks {exc}.") from None
+        if provider.issuer.rstrip("/") != issuer:
+            raise SignInError(
+                f"The provider says its issuer is {provider.issuer!r}, not LOUPE_OIDC_ISSUER "
+                f"{issuer!r}."
+            )
+        return provider
+
+    return _cached(f"discovery {issuer}", load)
+
+
+def keys(settings: Settings, provider: Provider, fresh: bool = False) -> KeySet:
+    """The provider's signing keys (JWKS)."""
+
+    def load() -> KeySet:
+        try:
+            return KeySet.import_key_set(_get_json(settings, provider.jwks_uri))  # type: ignore[arg-type]
+        except (JoseError, ValueError, TypeError) as exc:
+            raise SignInError(f"The provider's keys could not be read: {exc}") from None
+
+    return _cached(f"jwks {provider.jwks_uri}", load, fresh)
+
+
+def start(next_page: str) -> Pending:
+    """A new sign-in's random state, nonce and PKCE verifier."""
+    return Pending(
+        state=secrets.token_urlsafe(24),
+        nonce=secrets.token_urlsafe(24),
+        code_verifier=secrets.token_urlsafe(48),
+        next=next_page,
+    )
+
+
+def authorization_url(
+    settings: Settings, provider: Provider, pending: Pending, redirect_uri: str
+) -> str:
+    """Where the browser goes to sign in at the provider."""
+    check_url(settings, provider.authorization_endpoint)
+    params = {
+        "response_type": "code",
+        "client_id": settings.oidc_client_id,
+        "redirect_uri": redirect_uri,
+        "scope": SCOPE,
+        "state": pending.state,
+        "nonce": pending.nonce,
+        "code_challenge": create_s256_code_challenge(pending.code_verifier),
+        "code_challenge_method": "S256",
+    }
+    separator = "&" if "?" in provider.authorization_endpoint else "?"
+    return f"{provider.authorization_endpoint}{separator}{urlencode(params)}"
+
+
+def exchange(
+    settings: Settings, provider: Provider, code: str, pending: Pending, redirect_uri: str
+) -> str:
+    """The ID token the provider gives for the authorization code (with the PKCE verifier)."""
+    check_url(settings, provider.token_endpoint)
+    data = {
+        "grant_type": "authorization_code",
+        "code": code,
+        "redirect_uri": redirect_uri,
+        "code_verifier": pending.code_verifier,
+        "client_id": str(settings.oidc_client_id),
+    }
+    auth = (
+        httpx.BasicAuth(str(settings.oidc_client_id), settings.oidc_client_secret)
+        if settings.oidc_client_secret
+        else None
+    )
+    try:
+        response = httpx.post(
+            provider.token_endpoint, data=data, auth=auth, timeout=TIMEOUT, follow_redirects=False
+        )
+        body = response.json()
+    except (httpx.HTTPError, ValueError) as exc:
+        raise SignInError(f"The identity provider's token endpoint failed: {exc}") from None
+    if response.status_code != 200 or not isinstance(body, dict):
+        error = body.get("error") if isinstance(body, dict) else None
+        raise SignInError(
+            f"The identity provider refused the sign-in code ({response.status_code}"
+            f"{': ' + str(error) if error else ''})."
+        )
+    id_token = body.get("id_token")
+    if not isinstance(id_token, str):
+        raise SignInError("The identity provider sent no ID token.")
+    return id_token
+
+
+def validate(
+    id_token: str,
+    key_set: KeySet,
+    issuer: str,
+    client_id: str,
+    nonce: str,
+    now: int | None = None,
+) -> dict[str, Any]:
+    """The ID token's claims once its signature (one of the provider's keys), issuer, audience,
+    nonce and expiry are right; SignInError naming what is wrong otherwise."""
+    try:
+        token = jwt.decode(id_token, key_set, algorithms=list(ALGORITHMS))
+    except (JoseError, ValueError) as exc:
+        raise SignInError(f"The ID token's signature is not the provider's ({exc}).") from None
+    claims: Mapping[str, Any] = token.claims
+    if str(claims.get("iss", "")).rstrip("/") != issuer.rstrip("/"):
+        raise SignInError(f"The ID token was issued by {claims.get('iss')!r}, not {issuer!r}.")
+    audience = claims.get("aud")
+    audiences = audience if isinstance(audience, list) else [audience]
+    if client_id not in audiences:
+        raise SignInError(f"The ID token is for {audience!r}, not this client ({client_id!r}).")
+    if len(audiences) > 1 and claims.get("azp") not in (None, client_id):
+        raise SignInError("The ID token was issued to another client (azp).")
+    if not nonce or not secrets.compare_digest(str(claims.get("nonce", "")), nonce):
+        raise SignInError("The ID token's nonce is not this sign-in's (a replayed token).")
+    registry = jwt.JWTClaimsRegistry(
+        now=now, leeway=60, exp={"essential": True}, sub={"essential": True}
+    )
+    try:
+        registry.validate(dict(claims))
+    except JoseError as exc:
+        raise SignInError(f"The ID token is expired or incomplete ({exc}).") from None
+    return dict(claims)
+
+
+def verified_claims(
+    settings: Settings, provider: Provider, id_token: str, nonce: str
+) -> dict[str, Any]:
+    """`validate` with the provider's keys, read again once if the token names an unknown key."""
+    client_id = str(settings.oidc_client_id)
+    try:
+        return validate(id_token, keys(settings, provider), provider.issuer, client_id, nonce)
+    except SignInError:
+        fresh = keys(settings, provider, fresh=True)
+        return validate(id_token, fresh, provider.issuer, client_id, nonce)

@@ -1,0 +1,180 @@
+"""People's sign-ins and memberships: who a signed-in person is, which teams they are in with
+which role, and a team admin's grants (the caller commits)."""
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from app import audit
+from app.models import Membership, Person, Tenant
+from app.people import repository
+from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
+from app.problems import ProblemError
+from app.tenants.scopes import Caller
+
+logger = logging.getLogger("loupe.people")
+
+
+@dataclass(frozen=True)
+class Team:
+    tenant: Tenant
+    role: str
+    source: str
+
+
+def roles_from_groups(
+    groups: Iterable[str], role_map: Mapping[str, tuple[str, str]]
+) -> dict[str, str]:
+    """Team name → role for a person in `groups` (the highest when several groups map to one
+    team); groups not in the map are ignored."""
+    found: dict[str, list[str]] = {}
+    for group in groups:
+        if group in role_map:
+            team, role = role_map[group]
+            found.setdefault(team, []).append(role)
+    return {team: highest(roles) for team, roles in found.items()}
+
+
+def groups_of(claims: Mapping[str, object], claim: str) -> list[str]:
+    """The groups a token's claims list (a list of strings, or one string)."""
+    value = claims.get(claim)
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list):
+        return [str(item) for item in value]
+    return []
+
+
+def signed_in(
+    session: Session,
+    issuer: str,
+    claims: Mapping[str, object],
+    groups_claim: str,
+    role_map: Mapping[str, tuple[str, str]],
+) -> Person:
+    """The person an ID token names (created at their first sign-in), their name and email as
+    the provider says now, and their `oidc` memberships re-synced to the groups claim (a
+    membership a team admin granted is kept as it is)."""
+    subject = str(claims["sub"])
+    person = repository.person_by_subject(session, issuer, subject)
+    if person is None:
+        person = repository.add_person(session, issuer, subject)
+    email, name = claims.get("email"), claims.get("name")
+    person.email = str(email)[:320] if email else person.email
+    person.name = str(name)[:200] if name else person.name
+    wanted = roles_from_groups(groups_of(claims, groups_claim), role_map)
+    teams = repository.tenants_named(session, set(wanted))
+    for missing in sorted(set(wanted) - set(teams)):
+        logger.warning("LOUPE_OIDC_ROLE_MAP names team %r, which does not exist", missing)
+    held = {m.tenant_id: m for m, _ in repository.memberships(session, person.id)}
+    for tenant_id, membership in held.items():
+        if membership.source == FROM_OIDC and tenant_id not in {t.id for t in teams.values()}:
+            session.delete(membership)
+    for team_name, tenant in teams.items():
+        membership = held.get(tenant.id)
+        if membership is None:
+            session.add(
+                Membership(
+                    person_id=person.id,
+                    tenant_id=tenant.id,
+                    role=wanted[team_name],
+                    source=FROM_OIDC,
+                )
+            )
+        elif membership.source == FROM_OIDC:
+            membership.role = wanted[team_name]
+    session.flush()
+    return person
+
+
+def teams(session: Session, person_id: str) -> list[Team]:
+    """The teams a person is in, by name, with their role in each."""
+    return [Team(t, m.role, m.source) for m, t in repository.memberships(session, person_id)]
+
+
+def caller(session: Session, person_id: str, tenant_id: str) -> Caller | None:
+    """A signed-in person acting in one team, with their role's scopes; None when they are not
+    (or no longer) in it."""
+    for team in teams(session, person_id):
+        if team.tenant.id == tenant_id:
+            return Caller(team.tenant, scopes_of(team.role), actor(person_id))
+    return None
+
+
+def person(session: Session, person_id: str) -> Person | None:
+    return repository.get_person(session, person_id)
+
+
+def members(session: Session, tenant_id: str) -> list[tuple[Membership, Person]]:
+    """A team's members and who they are."""
+    return repository.members(session, tenant_id)
+
+
+def _member_error(detail: str, field: str, status: int = 400) -> ProblemError:
+    return ProblemError(status, "Bad Request", detail, slug="invalid-member", field=["body", field])
+
+
+def grant(session: Session, by: Caller, email: str, role: str) -> Membership:
+    """A team admin gives a person (known by the email they signed in with) a role in the
+    admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
+    if role not in ROLES:
+        raise _member_error(f"role: {role!r} is not one of {', '.join(ROLES)}", "role")
+    target = repository.person_by_email(session, email.strip())
+    if target is None:
+        raise _member_error(
+            f"Nobody has signed in as {email.strip()!r} yet: they sign in once through the "
+            "identity provider, then a team admin can grant them a role.",
+            "email",
+        )
+    if actor(target.id) == by.actor:
+        raise _member_error("You cannot change your own role.", "email")
+    membership = repository.membership(session, target.id, by.tenant.id)
+    before = None if membership is None else membership.role
+    if membership is None:
+        membership = Membership(
+            person_id=target.id, tenant_id=by.tenant.id, role=role, source=GRANTED
+        )
+        session.add(membership)
+    else:
+        membership.role, membership.source = role, GRANTED
+    session.flush()
+    audit.record(
+        session,
+        by.actor,
+        "membership.grant" if before is None else "membership.change",
+        "person",
+        target.id,
+        tenant_id=by.tenant.id,
+        role=role,
+        previous_role=before,
+    )
+    return membership
+
+
+def remove(session: Session, by: Caller, person_id: str) -> None:
+    """A team admin removes a granted membership from their team (one from the groups claim
+    comes back at the person's next sign-in, so it is changed at the provider instead)."""
+    membership = repository.membership(session, person_id, by.tenant.id)
+    if membership is None:
+        raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")
+    if actor(person_id) == by.actor:
+        raise _member_error("You cannot remove yourself.", "person_id")
+    if membership.source != GRANTED:
+        raise _member_error(
+            "This role comes from the identity provider's groups: change the person's groups "
+            "there (it is re-synced at each sign-in).",
+            "person_id",
+        )
+    session.delete(membership)
+    audit.record(
+        session,
+        by.actor,
+        "membership.remove",
+        "person",
+        person_id,
+        tenant_id=by.tenant.id,
+        role=membership.role,
+    )
+    session.flush()
