@@ -140,6 +140,11 @@ def oidc_callback(
     if not oidc.enabled(settings):
         raise ProblemError(404, "Not Found", "Sign-in through an identity provider is not set up.")
     pending = _read_pending(settings, request.cookies.get(PENDING_COOKIE))
+    if error:
+        # The provider refused (or the person denied): nothing is signed in, so its words are
+        # shown even when it left the state out, as some providers do on a denial.
+        said = f"{error}: {error_description}" if error_description else error
+        return _sign_in_error(request, f"The identity provider did not sign you in ({said}).")
     if pending is None or not state or not hmac.compare_digest(state, pending.state):
         return _sign_in_error(
             request,
@@ -147,9 +152,8 @@ def oidc_callback(
             400,
             forget=False,
         )
-    if error or not code:
-        said = f"{error}: {error_description}" if error_description else (error or "no code")
-        return _sign_in_error(request, f"The identity provider did not sign you in ({said}).")
+    if not code:
+        return _sign_in_error(request, "The identity provider sent no sign-in code.", 400)
     try:
         provider = oidc.discover(settings)
         id_token = oidc.exchange(settings, provider, code, pending, _redirect_uri(request))
