@@ -151,13 +151,14 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
 
 # Console actions any signed-in person may take whatever their key's scopes or role.
 _UNSCOPED_ACTIONS = frozenset({"sign_out", "switch_team", "teams_page"})
-# Pages and actions for a team's admins only (people with the `admin` role).
-_ADMIN_ROUTES = frozenset({"members_page", "grant_member", "remove_member"})
+# Actions for a team's admins only (people with the `admin` role); every member of a team may
+# see its Members page.
+_ADMIN_ROUTES = frozenset({"grant_member", "remove_member"})
 
 
 def required_scope(request: Request) -> str | None:
     """The scope a console request needs: `read` for a page, `write` for an action (a form's
-    POST), `admin` for the Members page and its actions, none to sign out or switch teams."""
+    POST), `admin` for the Members page's actions, none to sign out or switch teams."""
     name = getattr(request.scope.get("route"), "name", None)
     if name in _UNSCOPED_ACTIONS:
         return None

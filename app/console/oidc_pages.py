@@ -31,7 +31,7 @@ from app.people import oidc
 from app.people import service as people
 from app.people.roles import ROLES
 from app.problems import ProblemError
-from app.tenants.scopes import Caller
+from app.tenants.scopes import ADMIN, Caller
 
 logger = logging.getLogger("loupe.people")
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -104,7 +104,8 @@ def _safe_next(target: str | None) -> str:
 def oidc_start(request: Request, runtime: RuntimeDep, next: str | None = None) -> Response:
     settings = runtime.settings
     if not oidc.enabled(settings):
-        raise ProblemError(404, "Not Found", "Sign-in through an identity provider is not set up.")
+        # Not set up here: the sign-in page offers what there is.
+        return RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
     try:
         provider = oidc.discover(settings)
         pending = oidc.start(_safe_next(next))
@@ -138,7 +139,7 @@ def oidc_callback(
 ) -> Response:
     settings = runtime.settings
     if not oidc.enabled(settings):
-        raise ProblemError(404, "Not Found", "Sign-in through an identity provider is not set up.")
+        return RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
     pending = _read_pending(settings, request.cookies.get(PENDING_COOKIE))
     if error:
         # The provider refused (or the person denied): nothing is signed in, so its words are
@@ -194,14 +195,12 @@ def _person_only(signed_in: auth.ConsoleSession) -> str:
 
 @router.get("/teams", name="teams_page")
 def teams_page(request: Request, session: SessionDep, signed_in: SignedIn) -> HTMLResponse:
-    person_id = _person_only(signed_in)
-    return page(
-        request,
-        "teams.html",
-        signed_in,
-        teams=people.teams(session, person_id),
-        current=signed_in.tenant.id,
-    )
+    """The person's teams and their role in each (an API key's session: its one team)."""
+    if signed_in.person_id is None:
+        teams = [people.Team(signed_in.tenant, "API key", "key")]
+    else:
+        teams = people.teams(session, signed_in.person_id)
+    return page(request, "teams.html", signed_in, teams=teams, current=signed_in.tenant.id)
 
 
 @router.post("/teams", name="switch_team")
@@ -243,6 +242,7 @@ def _members_page(
         status_code=status_code,
         members=people.members(session, signed_in.tenant.id),
         roles=ROLES,
+        admin=ADMIN in signed_in.scopes,
         me=signed_in.person_id,
         error=error,
     )
@@ -273,13 +273,13 @@ def grant_member(
     return RedirectResponse("/console/members", status_code=303, headers=SECURITY_HEADERS)
 
 
-@router.post("/members/{person_id}/remove", name="remove_member")
+@router.post("/members/remove", name="remove_member")
 def remove_member(
     request: Request,
     session: SessionDep,
     signed_in: SignedIn,
     runtime: RuntimeDep,
-    person_id: str,
+    person_id: Annotated[str, Form(max_length=80)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)

@@ -85,12 +85,18 @@ class TestOidcSignIn:
         page.get_by_role("link", name="Teams").click()
         page.get_by_role("button", name="Switch to search").click()
         expect(page.locator(".tenant")).to_have_text("search")
-        # A viewer in search: no Members link, and the page itself is the 403 page.
-        expect(page.get_by_role("link", name="Members")).to_have_count(0)
-        response = page.goto(f"{site(loupe)}/console/members")
-        assert response is not None and response.status == 403
-        expect(page.get_by_role("heading", name="Forbidden")).to_be_visible()
-        expect(page.get_by_text("your role in team search gives read")).to_be_visible()
+        # A viewer in search sees the team's members but no form to change them, and an
+        # action posted anyway (with the session's own CSRF token) gets the 403 page.
+        page.get_by_role("link", name="Members").click()
+        expect(page.get_by_role("heading", name="Members")).to_be_visible()
+        expect(page.get_by_role("button", name="Grant")).to_have_count(0)
+        token = page.locator("form.signout input[name=csrf_token]").input_value()
+        refused = context.request.post(
+            f"{site(loupe)}/console/members",
+            form={"email": f"{sub}@example.com", "role": "admin", "csrf_token": token},
+        )
+        assert refused.status == 403
+        assert "your role in team search gives read" in refused.text()
 
         kept = context.cookies()
         page.goto(f"{site(loupe)}/console/evaluations")

@@ -66,8 +66,15 @@ class TestSignIn:
         assert page.status_code == 200
         # The highest of the groups' roles in ml: member, who may act but not administer.
         assert '<span class="tenant" title="Signed in as">ml</span>' in page.text
-        assert 'href="/console/teams"' in page.text and 'href="/console/members"' not in page.text
-        assert client.get("/console/members").status_code == 403
+        assert 'href="/console/teams"' in page.text and 'href="/console/members"' in page.text
+        # A member sees who is in the team; granting roles is for the team's admins.
+        members = client.get("/console/members")
+        assert members.status_code == 200 and "Grant a role" not in members.text
+        grant = client.post(
+            "/console/members",
+            data={"email": f"{sub}@example.com", "role": "admin", "csrf_token": csrf_of(page.text)},
+        )
+        assert grant.status_code == 403 and "needs the `admin` scope" in grant.text
         assert "client-secret-never-shown" not in page.text
 
     def test_a_person_in_two_teams_switches(self, loupe: Api, idp: Provider) -> None:
@@ -161,19 +168,22 @@ class TestRoles:
         sign_in(again, other_sub)
         teams = again.get("/console/teams").text
         assert ">member<" in teams and ">viewer<" in teams
-        person_id = re.search(r'/console/members/(per_[0-9a-f]+)/remove"', listed)
+        person_id = re.search(r'name="person_id" value="(per_[0-9a-f]+)"', listed)
         assert person_id is not None
         removed = admin.post(
-            f"/console/members/{person_id.group(1)}/remove", data={"csrf_token": token}
+            "/console/members/remove", data={"person_id": person_id.group(1), "csrf_token": token}
         )
         assert removed.status_code == 303
         audit = admin.get("/console/audit").text
         for action in ("membership.grant", "membership.change", "membership.remove"):
             assert action in audit
         assert "person:per_" in audit
-        # A member (not admin) gets the 403 page on the Members page and its actions.
+        # A member (not admin) gets the 403 page on the Members page's actions.
         member, _ = signed_in(loupe, idp, "ml")
-        assert member.get("/console/members").status_code == 403
+        kept = member.post(
+            "/console/members/remove", data={"person_id": person_id.group(1), "csrf_token": token}
+        )
+        assert kept.status_code == 403
         assert (
             member.post(
                 "/console/members", data={"email": email, "role": "admin", "csrf_token": token}
@@ -246,3 +256,40 @@ class TestAddressPolicy:
         oidc.check_url(allowed, "http://127.0.0.1:9/.well-known/openid-configuration")
         with pytest.raises(oidc.SignInError, match="http"):
             oidc.check_url(allowed, "file:///etc/passwd")
+
+
+class TestResync:
+    def test_groups_are_re_synced_and_granted_roles_kept(self, loupe: Api, idp: Provider) -> None:
+        sub = person(idp, "ml", "search")
+        client = browser(loupe)
+        sign_in(client, sub)
+        teams = client.get("/console/teams").text
+        assert ">member<" in teams and ">viewer<" in teams
+        search_id = re.search(r'name="tenant_id" value="([^"]+)"', teams)
+        assert search_id is not None
+        client.post(
+            "/console/teams", data={"tenant_id": search_id.group(1), "csrf_token": csrf_of(teams)}
+        )
+        admin, _ = signed_in(loupe, idp, "ml-admins")
+        members = admin.get("/console/members").text
+        # The admin grants reviewer in ml: the membership is `granted` from now on.
+        assert (
+            admin.post(
+                "/console/members",
+                data={
+                    "email": f"{sub}@example.com",
+                    "role": "reviewer",
+                    "csrf_token": csrf_of(members),
+                },
+            ).status_code
+            == 303
+        )
+        # The person leaves both groups at the provider: at the next sign-in the team from the
+        # groups (search) is gone, the granted role in ml stays.
+        idp.set_user(sub, email=f"{sub}@example.com", groups=[])
+        again = browser(loupe)
+        assert sign_in(again, sub).status_code == 200
+        teams = again.get("/console/teams").text
+        assert ">reviewer<" in teams and "search" not in teams
+        # The old session in search ends at once: its membership is gone.
+        assert client.get("/console/evaluations").status_code == 303
