@@ -109,23 +109,24 @@ class OpenAIRoute(LeanRoute):
     error_dialect = "openai"
 
 
+async def post_only_refusal(request: Request) -> Response:
+    """The 405 of a POST-only path's other methods (the same for any id in the path)."""
+    raise ProblemError(
+        405,
+        "Method Not Allowed",
+        f"{request.method} {request.url.path}: method not allowed; this path takes POST.",
+        headers={"Allow": "POST"},
+    )
+
+
 def post_only(router: Any, path: str) -> None:
     """Answer the other methods on a POST-only path (an estimate) with 405 and `Allow: POST`,
     where a `/{id}` route of the same router would otherwise take the path for an id (a 404
     "No evaluation 'estimate'"). Register it before that route."""
-
-    async def refuse(request: Request) -> Response:
-        raise ProblemError(
-            405,
-            "Method Not Allowed",
-            f"{request.method} {request.url.path}: method not allowed; this path takes POST.",
-            headers={"Allow": "POST"},
-        )
-
     # A plain route: no operation of the API (no key, no scope, not in the document).
     router.add_route(
         router.prefix + path,
-        refuse,
+        post_only_refusal,
         methods=["GET", "PUT", "PATCH", "DELETE"],
         include_in_schema=False,
     )
