@@ -2,7 +2,9 @@
 the authorization-code flow with PKCE, in a thread on 127.0.0.1. Tests choose each user's claims
 (`set_user`), then authorize them on its page (a browser) or by posting its form (`authorize`)."""
 
+import re
 import threading
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -12,6 +14,8 @@ from typing import Any
 import httpx
 import oidc_provider_mock
 import werkzeug.serving
+
+from tests.fixtures.api import Api
 
 
 @dataclass
@@ -67,3 +71,30 @@ def sign_in(
         answer = browser.post(authorize, data={"sub": sub})
     assert answer.status_code == 302, answer.text
     return client.get(answer.headers["location"])
+
+
+def browser(api: Api) -> httpx.Client:
+    return httpx.Client(base_url=api.base_url, trust_env=False, timeout=30)
+
+
+def person(idp: Provider, *groups: str) -> str:
+    sub = f"p-{uuid.uuid4().hex[:8]}"
+    idp.set_user(sub, email=f"{sub}@example.com", name=sub.upper(), groups=list(groups))
+    return sub
+
+
+def csrf_of(html: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert found, html
+    return found.group(1)
+
+
+def signed_in(api: Api, idp: Provider, *groups: str) -> tuple[httpx.Client, str]:
+    client = browser(api)
+    sub = person(idp, *groups)
+    done = sign_in(client, sub)
+    assert done.status_code == 200, done.text
+    assert 'http-equiv="refresh"' in done.text
+    cookie = done.headers["set-cookie"]
+    assert "loupe_session=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    return client, sub

@@ -5,8 +5,6 @@ session, and a refused sign-in (expired token, replayed or forged callback, a pr
 issuer is not the configured one, no mapped team) gets the sign-in error page."""
 
 import re
-import uuid
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -15,48 +13,16 @@ import pytest
 
 from app.people import oidc
 from tests.fixtures.api import Api, side_app
-from tests.people.provider import Provider, provider, settings_for, sign_in
-
-
-@pytest.fixture(scope="module")
-def idp() -> Iterator[Provider]:
-    with provider() as started:
-        yield started
-
-
-@pytest.fixture(scope="module")
-def loupe(tmp_path_factory: pytest.TempPathFactory, idp: Provider) -> Iterator[Api]:
-    with side_app(tmp_path_factory.mktemp("people"), **settings_for(idp.issuer)) as app:
-        app.new_key("ml")
-        app.new_key("search")
-        yield app
-
-
-def browser(api: Api) -> httpx.Client:
-    return httpx.Client(base_url=api.base_url, trust_env=False, timeout=30)
-
-
-def person(idp: Provider, *groups: str) -> str:
-    sub = f"p-{uuid.uuid4().hex[:8]}"
-    idp.set_user(sub, email=f"{sub}@example.com", name=sub.upper(), groups=list(groups))
-    return sub
-
-
-def csrf_of(html: str) -> str:
-    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
-    assert found, html
-    return found.group(1)
-
-
-def signed_in(api: Api, idp: Provider, *groups: str) -> tuple[httpx.Client, str]:
-    client = browser(api)
-    sub = person(idp, *groups)
-    done = sign_in(client, sub)
-    assert done.status_code == 200, done.text
-    assert 'http-equiv="refresh"' in done.text
-    cookie = done.headers["set-cookie"]
-    assert "loupe_session=" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
-    return client, sub
+from tests.people.provider import (
+    Provider,
+    browser,
+    csrf_of,
+    person,
+    provider,
+    settings_for,
+    sign_in,
+    signed_in,
+)
 
 
 class TestSignIn:

@@ -1,0 +1,83 @@
+"""Role × console route: each role, signed in through the real provider, on every console route
+the app has (read from the app itself, so a new page or action cannot be left out). Every page
+is read by every role (the Audit page by members and admins only); a form's action is refused
+(403 page naming `write`) for viewers and reviewers and reaches the action for members and
+admins; the Members page's actions need `admin`. People's roles apply to the console; the API
+is called with keys and their scopes."""
+
+import re
+
+import httpx
+import pytest
+from fastapi.routing import iter_route_contexts
+
+from app.main import create_app
+from tests.fixtures.api import Api, fast_settings
+from tests.people.provider import Provider, csrf_of, signed_in
+
+CONTEXTS = list(iter_route_contexts(create_app(fast_settings()).routes))
+# Routes any signed-in person (or nobody) may use: signing in and out, and picking a team.
+OPEN = {"/console/sign-in", "/console/sign-out", "/console/teams", "/console/oidc/start"}
+OPEN |= {"/console/oidc/callback"}
+ADMIN_ONLY = {"/console/members", "/console/members/remove"}
+# Pages that need more than `read`: who did what is not for read-only roles (as the API's
+# GET /v1/audit_events).
+PAGES_NEEDING_WRITE = {"/console/audit"}
+GROUPS = {"viewer": "ml-read", "reviewer": "ml-review", "member": "ml", "admin": "ml-admins"}
+
+
+def console_routes(method: str) -> list[str]:
+    return sorted(
+        {
+            context.path
+            for context in CONTEXTS
+            if (context.path or "").startswith("/console/")
+            and method in (context.methods or set())
+            and context.path not in OPEN
+        }
+    )
+
+
+def fill(path: str) -> str:
+    """A path with made-up ids: the role is checked before any object is looked up."""
+    return re.sub(r"\{index\}", "0", re.sub(r"\{[a-z_0-9]+\}", "missing", path))
+
+
+@pytest.fixture(scope="module")
+def people(loupe: Api, idp: Provider) -> dict[str, tuple[httpx.Client, str]]:
+    found = {}
+    for role, group in GROUPS.items():
+        client, _ = signed_in(loupe, idp, group)
+        found[role] = (client, csrf_of(client.get("/console/evaluations").text))
+    return found
+
+
+@pytest.mark.parametrize("role", list(GROUPS))
+def test_every_page_is_read_by_every_role(
+    people: dict[str, tuple[httpx.Client, str]], role: str
+) -> None:
+    client, _ = people[role]
+    pages = [path for path in console_routes("GET") if "{" not in path]
+    assert "/console/members" in pages and "/console/evaluations" in pages
+    for path in pages:
+        answer = client.get(path, follow_redirects=True)
+        refused = path in PAGES_NEEDING_WRITE and role in ("viewer", "reviewer")
+        assert answer.status_code == (403 if refused else 200), f"{role} {path}"
+
+
+@pytest.mark.parametrize("role", list(GROUPS))
+def test_every_action_checks_the_role(
+    people: dict[str, tuple[httpx.Client, str]], role: str
+) -> None:
+    client, token = people[role]
+    actions = console_routes("POST")
+    assert "/console/evaluations/{evaluation_id}/cancel" in actions
+    for path in actions:
+        needs = "admin" if path in ADMIN_ONLY else "write"
+        allowed = role == "admin" or (needs == "write" and role == "member")
+        answer = client.post(fill(path), data={"csrf_token": token})
+        if allowed:
+            assert answer.status_code != 403, f"{role} {path}: {answer.text[:300]}"
+        else:
+            assert answer.status_code == 403, f"{role} {path}: {answer.status_code}"
+            assert f"needs the `{needs}` scope" in answer.text, answer.text[:300]
