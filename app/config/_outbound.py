@@ -4,7 +4,7 @@ the judge endpoint and its limits, and model prices."""
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import NoDecode
 
 from app.config._service import ServiceFields
@@ -174,3 +174,18 @@ class OutboundFields(ServiceFields):
     """Whether the console also takes an API key to sign in; false: people sign in through the
     identity provider only.
     """
+
+    @model_validator(mode="after")
+    def _oidc_complete(self) -> "OutboundFields":
+        # Half a configuration would silently offer no OIDC sign-in, or no sign-in at all.
+        if bool(self.oidc_issuer) != bool(self.oidc_client_id):
+            raise ValueError(
+                "LOUPE_OIDC_ISSUER and LOUPE_OIDC_CLIENT_ID go together: set both to sign people "
+                "in through the identity provider, or neither"
+            )
+        if not self.console_key_sign_in and not self.oidc_issuer:
+            raise ValueError(
+                "LOUPE_CONSOLE_KEY_SIGN_IN=false needs LOUPE_OIDC_ISSUER and LOUPE_OIDC_CLIENT_ID: "
+                "otherwise nobody could sign in to the console"
+            )
+        return self
