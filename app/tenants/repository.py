@@ -3,10 +3,10 @@
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
-from app.db import insert_ignoring_duplicates, utcnow
+from app.db import insert_ignoring_duplicates
 from app.models import ApiKey, BlobOwner, BlobRef, SignedOutSession, Tenant
 
 
@@ -17,20 +17,6 @@ def tenant_by_name(session: Session, name: str) -> Tenant | None:
 def all_tenants(session: Session) -> Sequence[Tenant]:
     """Every tenant, by name (the operator's CLI: no tenant is the caller's)."""
     return session.scalars(select(Tenant).order_by(Tenant.name)).all()
-
-
-def live_key_counts(session: Session) -> dict[str, int]:
-    """Tenant id -> how many of its keys are neither revoked nor expired."""
-    now = utcnow()
-    rows = session.execute(
-        select(ApiKey.tenant_id, func.count())
-        .where(
-            ApiKey.revoked_at.is_(None),
-            (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now),
-        )
-        .group_by(ApiKey.tenant_id)
-    ).all()
-    return {tenant_id: count for tenant_id, count in rows}
 
 
 def blob_digests_of(session: Session, tenant_id: str) -> set[str]:

@@ -76,7 +76,7 @@ def check_tenant_name(name: str) -> str:
 
 def all_tenants(session: Session) -> list[tuple[Tenant, int]]:
     """Every tenant by name, with how many live keys it has."""
-    counts = repository.live_key_counts(session)
+    counts = UnscopedApiKeyRepository(session).live_counts(utcnow())
     return [(tenant, counts.get(tenant.id, 0)) for tenant in repository.all_tenants(session)]
 
 

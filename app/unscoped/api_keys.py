@@ -1,9 +1,10 @@
 """API keys by hash and by id: authentication finds a key (and so its tenant) by its hash and
-notes its use; the operator's CLI revokes one by id. No tenant is known yet at either."""
+notes its use; the operator's CLI revokes one by id and counts every tenant's live keys. No
+tenant is known yet at any of them."""
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from app.models import ApiKey, Tenant
@@ -22,6 +23,19 @@ class UnscopedApiKeyRepository:
             .where(ApiKey.key_hash == key_hash, ApiKey.revoked_at.is_(None))
         ).one_or_none()
         return (row[0], row[1]) if row else None
+
+    def live_counts(self, now: datetime) -> dict[str, int]:
+        """Tenant id -> how many of its keys are neither revoked nor expired (`loupe tenants
+        list`, the operator's view of every tenant)."""
+        rows = self.session.execute(
+            select(ApiKey.tenant_id, func.count())
+            .where(
+                ApiKey.revoked_at.is_(None),
+                (ApiKey.expires_at.is_(None)) | (ApiKey.expires_at > now),
+            )
+            .group_by(ApiKey.tenant_id)
+        ).all()
+        return {tenant_id: count for tenant_id, count in rows}
 
     def get(self, key_id: str) -> ApiKey | None:
         return self.session.get(ApiKey, key_id)
