@@ -12,7 +12,7 @@ from app.api.query import id_cursor
 from app.audit import service
 from app.console._render import SignedIn, page
 from app.problems import ProblemError
-from app.tenants.scopes import WRITE
+from app.tenants.scopes import ADMIN, WRITE
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -31,15 +31,21 @@ def audit_page(
     object_id: Filter = None,
     after: str | None = None,
 ) -> HTMLResponse:
-    if WRITE not in signed_in.scopes:
-        # As GET /v1/audit_events: who did what is not for a read-only key.
+    # Who did what is for a team's admins; a key (keys hold no `admin`) needs `write`, as
+    # GET /v1/audit_events does.
+    needed = ADMIN if signed_in.person_id is not None else WRITE
+    if needed not in signed_in.scopes:
+        held = ", ".join(sorted(signed_in.scopes)) or "none"
         raise ProblemError(
             403,
             "Forbidden",
-            f"The audit trail needs the `{WRITE}` scope, and the API key you signed in with "
-            f"has {', '.join(sorted(signed_in.scopes)) or 'none'}.",
+            f"The audit trail is for a team's admins: your role in team "
+            f"{signed_in.tenant.name} gives {held}."
+            if signed_in.person_id is not None
+            else f"The audit trail needs the `{WRITE}` scope, and the API key you signed in with "
+            f"has {held}.",
             slug="scope-required",
-            required_scope=WRITE,
+            required_scope=needed,
         )
     filters = {
         "actor": actor or None,

@@ -98,6 +98,14 @@ class TestRoles:
             if status == 403:
                 assert "your role in team ml gives read" in answer.text
 
+    def test_the_audit_trail_is_for_team_admins(self, loupe: Api, idp: Provider) -> None:
+        member, _ = signed_in(loupe, idp, "ml")
+        admin, _ = signed_in(loupe, idp, "ml-admins")
+        refused = member.get("/console/audit")
+        assert refused.status_code == 403
+        assert "The audit trail is for a team" in refused.text and "admins" in refused.text
+        assert admin.get("/console/audit").status_code == 200
+
     def test_a_team_admin_grants_changes_and_removes(self, loupe: Api, idp: Provider) -> None:
         admin, admin_sub = signed_in(loupe, idp, "ml-admins")
         _, other_sub = signed_in(loupe, idp, "search")
