@@ -22,6 +22,7 @@ from app.models import (
 )
 from app.models.online_rule import OnlineRuleSpan
 from app.repository import TenantScopedRepository
+from app.unscoped.online_rollups import add_counts
 
 
 class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
@@ -184,23 +185,13 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
 
     def count(self, day: str, counts: dict[tuple[str, str], int]) -> None:
         """Add to (rule id, counter) counters of `day`; the rules are the tenant's own."""
-        rows = [
-            {"rule_id": rule_id, "day": day, "counter": counter, "count": n}
-            for (rule_id, counter), n in sorted(counts.items())
-            if n
-        ]
-        if not rows:
-            return
-        statement = dialect_insert(self.session, OnlineRuleCount)
-        self.session.execute(
-            statement.on_conflict_do_update(
-                index_elements=[
-                    OnlineRuleCount.rule_id,
-                    OnlineRuleCount.day,
-                    OnlineRuleCount.counter,
-                ],
-                set_={"count": OnlineRuleCount.count + statement.excluded.count},
-            ).values(rows)
+        add_counts(
+            self.session,
+            [
+                {"rule_id": rule_id, "day": day, "counter": counter, "count": n}
+                for (rule_id, counter), n in sorted(counts.items())
+                if n
+            ],
         )
 
 

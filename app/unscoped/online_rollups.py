@@ -33,23 +33,13 @@ class UnscopedOnlineRollupRepository:
 
     def count(self, rule_id: str, counts: dict[tuple[str, str], int]) -> None:
         """Add to the rule's (day, counter) counters (`online_rule_count`)."""
-        rows = [
-            {"rule_id": rule_id, "day": day, "counter": counter, "count": n}
-            for (day, counter), n in sorted(counts.items())
-            if n
-        ]
-        if not rows:
-            return
-        statement = dialect_insert(self.session, OnlineRuleCount)
-        self.session.execute(
-            statement.on_conflict_do_update(
-                index_elements=[
-                    OnlineRuleCount.rule_id,
-                    OnlineRuleCount.day,
-                    OnlineRuleCount.counter,
-                ],
-                set_={"count": OnlineRuleCount.count + statement.excluded.count},
-            ).values(rows)
+        add_counts(
+            self.session,
+            [
+                {"rule_id": rule_id, "day": day, "counter": counter, "count": n}
+                for (day, counter), n in sorted(counts.items())
+                if n
+            ],
         )
 
     def add(self, rule_id: str, sums: Sums) -> None:
@@ -80,3 +70,16 @@ class UnscopedOnlineRollupRepository:
                 },
             ).values(rows)
         )
+
+
+def add_counts(session: Session, rows: list[dict[str, Any]]) -> None:
+    """Add `count` to each (rule_id, day, counter) row of `online_rule_count` (made at 0)."""
+    if not rows:
+        return
+    statement = dialect_insert(session, OnlineRuleCount)
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[OnlineRuleCount.rule_id, OnlineRuleCount.day, OnlineRuleCount.counter],
+            set_={"count": OnlineRuleCount.count + statement.excluded.count},
+        ).values(rows)
+    )
