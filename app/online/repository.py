@@ -293,6 +293,20 @@ class OnlineCallRepository(TenantScopedRepository[OnlineCall]):
     ) -> set[tuple[str, str]]:
         """Note these (trace id, span id) spans as counted by the rule's backfills; which of
         them were not noted before (a concurrent backfill noting one first has it, not us)."""
+        return self._note(OnlineRuleBackfilled, rule, spans)
+
+    def claim_spans(
+        self, rule: OnlineRule, spans: Iterable[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        """Note these (trace id, span id) spans as stored by the rule; which of them were not
+        noted before (a retried export's spans, or a concurrent request's, are not)."""
+        return self._note(OnlineRuleSpan, rule, spans)
+
+    def _note(
+        self, table: Any, rule: OnlineRule, spans: Iterable[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        """Insert the rule's (trace id, span id) rows not in `table` yet; the ones inserted.
+        Sorted, so two requests noting overlapping spans wait for each other, never deadlock."""
         rule_id = OnlineRuleRepository(self.session, self.tenant_id).owned(rule).id
         wanted = sorted(set(spans))
         noted: set[tuple[str, str]] = set()
@@ -301,7 +315,7 @@ class OnlineCallRepository(TenantScopedRepository[OnlineCall]):
                 {"rule_id": rule_id, "trace_id": trace_id, "span_id": span_id}
                 for trace_id, span_id in wanted[start : start + self.CHUNK]
             ]
-            statement = dialect_insert(self.session, OnlineRuleBackfilled)
+            statement = dialect_insert(self.session, table)
             inserted = self.session.execute(
                 statement.on_conflict_do_nothing()
                 .values(rows)
@@ -309,29 +323,6 @@ class OnlineCallRepository(TenantScopedRepository[OnlineCall]):
             )
             noted.update((trace_id, span_id) for trace_id, span_id in inserted)
         return noted
-
-    def claim_spans(
-        self, rule: OnlineRule, spans: Iterable[tuple[str, str]]
-    ) -> set[tuple[str, str]]:
-        """Note these (trace id, span id) spans as stored by the rule; which of them were not
-        noted before (a retried export's spans, or a concurrent request's, are not). Sorted, so
-        two requests claiming overlapping spans wait for each other, never deadlock."""
-        rule_id = OnlineRuleRepository(self.session, self.tenant_id).owned(rule).id
-        wanted = sorted(set(spans))
-        claimed: set[tuple[str, str]] = set()
-        for start in range(0, len(wanted), self.CHUNK):
-            rows = [
-                {"rule_id": rule_id, "trace_id": trace_id, "span_id": span_id}
-                for trace_id, span_id in wanted[start : start + self.CHUNK]
-            ]
-            statement = dialect_insert(self.session, OnlineRuleSpan)
-            inserted = self.session.execute(
-                statement.on_conflict_do_nothing()
-                .values(rows)
-                .returning(statement.table.c.trace_id, statement.table.c.span_id)
-            )
-            claimed.update((trace_id, span_id) for trace_id, span_id in inserted)
-        return claimed
 
     def cases(self, calls: Sequence[OnlineCall]) -> dict[tuple[str, int], TestCase]:
         """The test cases these kept calls are, by (evaluation id, index)."""
