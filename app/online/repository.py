@@ -4,7 +4,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, tuple_
+from sqlalchemy import func, insert, select, tuple_
 
 from app.db import dialect_insert, utcnow
 from app.models import (
@@ -23,6 +23,7 @@ from app.models import (
 from app.models.online_rule import OnlineRuleSpan
 from app.repository import TenantScopedRepository
 from app.unscoped.online_rollups import add_counts
+from app.unscoped.otlp_pending import take
 
 
 class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
@@ -230,18 +231,8 @@ class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
                 )
             )
         )
-        if not rows:
-            return rows
         # Only the items this request deleted: two requests taking one never both join it.
-        deleted = set(
-            self.session.scalars(
-                delete(OtlpPending)
-                .where(OtlpPending.id.in_([row.id for row in rows]))
-                .returning(OtlpPending.id)
-                .execution_options(synchronize_session=False)
-            )
-        )
-        return [row for row in rows if row.id in deleted]
+        return take(self.session, rows)
 
 
 class OnlineCallRepository(TenantScopedRepository[OnlineCall]):

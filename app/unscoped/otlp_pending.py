@@ -23,14 +23,20 @@ class UnscopedOtlpPendingRepository:
                 .limit(limit)
             )
         )
-        if not rows:
-            return rows
-        deleted = set(
-            self.session.scalars(
-                delete(OtlpPending)
-                .where(OtlpPending.id.in_([row.id for row in rows]))
-                .returning(OtlpPending.id)
-                .execution_options(synchronize_session=False)
-            )
+        return take(self.session, rows)
+
+
+def take(session: Session, rows: list[OtlpPending]) -> list[OtlpPending]:
+    """Delete these waiting items; the ones this call deleted (two callers taking one item
+    never both get it: only the one whose DELETE removed it)."""
+    if not rows:
+        return rows
+    deleted = set(
+        session.scalars(
+            delete(OtlpPending)
+            .where(OtlpPending.id.in_([row.id for row in rows]))
+            .returning(OtlpPending.id)
+            .execution_options(synchronize_session=False)
         )
-        return [row for row in rows if row.id in deleted]
+    )
+    return [row for row in rows if row.id in deleted]
