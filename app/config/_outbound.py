@@ -166,6 +166,11 @@ class OutboundFields(ServiceFields):
     `reviewer`, `viewer`), e.g. `{"ml-admins": ["ml", "admin"], "ml": ["ml", "member"]}`; a person
     in several groups of one team gets the highest role.
     """
+    oidc_operator_groups: list[str] = Field(default=[])
+    """JSON list of provider groups whose people are operators, e.g. `["platform-ops"]`: they
+    see the console's Operator page (every team's spend, limits, active jobs, keys and members);
+    set at each sign-in from the groups claim.
+    """
     oidc_allow: Annotated[list[str], NoDecode] = Field(default=[])
     """Host names and CIDR ranges the OpenID provider may be reached at although not public
     (comma-separated); checked before every request to it.

@@ -17,8 +17,10 @@ from app.console._render import page
 from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
+from app.console.keys_pages import router as keys_pages_router
 from app.console.oidc_pages import router as oidc_pages_router
 from app.console.online_pages import router as online_pages_router
+from app.console.operator_pages import router as operator_pages_router
 from app.console.pages import root_router
 from app.console.pages import router as pages_router
 from app.console.rerun_pages import router as rerun_pages_router
@@ -45,6 +47,8 @@ def install(app: FastAPI) -> None:
     app.include_router(compare_pages_router, dependencies=refuse)
     app.include_router(rerun_pages_router, dependencies=refuse)
     app.include_router(oidc_pages_router, dependencies=refuse)
+    app.include_router(keys_pages_router, dependencies=refuse)
+    app.include_router(operator_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         if request.headers.get("hx-request"):

@@ -50,6 +50,8 @@ class ConsoleSession:
     actor: str = ""
     # A person signed in through the identity provider (None: an API key).
     person_id: str | None = None
+    # The person is an operator (LOUPE_OIDC_OPERATOR_GROUPS at their last sign-in).
+    operator: bool = False
 
 
 def _encode(payload: dict[str, object]) -> str:
@@ -144,16 +146,25 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
         return None
     if caller is None:
         return None
+    who = people.person(session, person_id) if person_id is not None else None
     return ConsoleSession(
-        caller.tenant, nonce, int(payload["exp"]), caller.scopes, caller.actor, person_id
+        caller.tenant,
+        nonce,
+        int(payload["exp"]),
+        caller.scopes,
+        caller.actor,
+        person_id,
+        operator=who is not None and who.operator,
     )
 
 
 # Console actions any signed-in person may take whatever their key's scopes or role.
 _UNSCOPED_ACTIONS = frozenset({"sign_out", "switch_team", "teams_page"})
 # Actions for a team's admins only (people with the `admin` role); every member of a team may
-# see its Members page.
-_ADMIN_ROUTES = frozenset({"grant_member", "remove_member"})
+# see its Members page. The Keys page and its forms are the admins' alone.
+_ADMIN_ROUTES = frozenset(
+    {"grant_member", "remove_member", "keys_page", "create_key", "revoke_key"}
+)
 
 
 def required_scope(request: Request) -> str | None:

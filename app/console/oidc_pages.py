@@ -163,7 +163,12 @@ def oidc_callback(
         logger.warning("OIDC sign-in refused: %s", exc)
         return _sign_in_error(request, f"Sign-in refused: {exc}")
     person = people.signed_in(
-        session, provider.issuer, claims, settings.oidc_groups_claim, settings.oidc_role_map
+        session,
+        provider.issuer,
+        claims,
+        settings.oidc_groups_claim,
+        settings.oidc_role_map,
+        settings.oidc_operator_groups,
     )
     session.commit()
     teams = people.teams(session, person.id)

@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import String, UniqueConstraint
+from sqlalchemy import Boolean, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime, utcnow
@@ -20,3 +20,5 @@ class Person(Base):
     email: Mapped[str | None] = mapped_column(String(320), nullable=True)
     name: Mapped[str | None] = mapped_column(String(200), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # In one of LOUPE_OIDC_OPERATOR_GROUPS at their last sign-in: sees every team's figures.
+    operator: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

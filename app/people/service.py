@@ -53,10 +53,12 @@ def signed_in(
     claims: Mapping[str, object],
     groups_claim: str,
     role_map: Mapping[str, tuple[str, str]],
+    operator_groups: Iterable[str] = (),
 ) -> Person:
     """The person an ID token names (created at their first sign-in), their name and email as
-    the provider says now, and their `oidc` memberships re-synced to the groups claim (a
-    membership a team admin granted is kept as it is)."""
+    the provider says now, whether they are an operator (in one of `operator_groups`), and their
+    `oidc` memberships re-synced to the groups claim (a membership a team admin granted is kept
+    as it is)."""
     subject = str(claims["sub"])
     person = repository.person_by_subject(session, issuer, subject)
     if person is None:
@@ -64,7 +66,10 @@ def signed_in(
     email, name = claims.get("email"), claims.get("name")
     person.email = str(email)[:320] if email else person.email
     person.name = str(name)[:200] if name else person.name
-    wanted = roles_from_groups(groups_of(claims, groups_claim), role_map)
+    groups = groups_of(claims, groups_claim)
+    # An operator (LOUPE_OIDC_OPERATOR_GROUPS) sees every team's figures; re-synced each time.
+    person.operator = bool(set(groups) & set(operator_groups))
+    wanted = roles_from_groups(groups, role_map)
     teams = repository.tenants_named(session, set(wanted))
     for missing in sorted(set(wanted) - set(teams)):
         logger.warning("LOUPE_OIDC_ROLE_MAP names team %r, which does not exist", missing)

@@ -38,6 +38,13 @@ def keys_of(session: Session, tenant_id: str) -> Sequence[ApiKey]:
     ).all()
 
 
+def key_of(session: Session, tenant_id: str, key_id: str) -> ApiKey | None:
+    """One of the tenant's keys by id (None: no such key, or another tenant's)."""
+    return session.scalars(
+        select(ApiKey).where(ApiKey.tenant_id == tenant_id, ApiKey.id == key_id)
+    ).one_or_none()
+
+
 def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:
     """Record a console session as signed out until its cookie expires (a repeat is a no-op)."""
     insert_ignoring_duplicates(

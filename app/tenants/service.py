@@ -235,6 +235,24 @@ def revoke_key(session: Session, key_id: str) -> ApiKey | None:
     return api_key
 
 
+def tenant_keys(session: Session, tenant_id: str) -> list[ApiKey]:
+    """A tenant's keys, newest first (the console's Keys page)."""
+    return list(reversed(repository.keys_of(session, tenant_id)))
+
+
+def revoke_tenant_key(session: Session, tenant_id: str, key_id: str) -> tuple[ApiKey, bool] | None:
+    """Revoke one of the tenant's keys, and whether this revoked it (a revoked key stays as it
+    is); None: no such key, or another tenant's (a team admin revokes their team's keys only)."""
+    api_key = repository.key_of(session, tenant_id, key_id)
+    if api_key is None:
+        return None
+    if api_key.revoked_at is not None:
+        return api_key, False
+    api_key.revoked_at = utcnow()
+    session.flush()
+    return api_key, True
+
+
 def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:
     """Record a console session as signed out until its cookie expires (a repeat is a no-op)."""
     repository.sign_out_session(session, nonce, expires_at)

@@ -1,9 +1,9 @@
 """Role × console route: each role, signed in through the real provider, on every console route
 the app has (read from the app itself, so a new page or action cannot be left out). Every page
-is read by every role (the Audit page by members and admins only); a form's action is refused
-(403 page naming `write`) for viewers and reviewers and reaches the action for members and
-admins; the Members page's actions need `admin`. People's roles apply to the console; the API
-is called with keys and their scopes."""
+is read by every role (the Audit and Keys pages by admins only, the Operator page by operators
+only); a form's action is refused (403 page naming `write`) for viewers and reviewers and reaches
+the action for members and admins; the Members and Keys pages' actions need `admin`. People's
+roles apply to the console; the API is called with keys and their scopes."""
 
 import re
 
@@ -19,10 +19,16 @@ CONTEXTS = list(iter_route_contexts(create_app(fast_settings()).routes))
 # Routes any signed-in person (or nobody) may use: signing in and out, and picking a team.
 OPEN = {"/console/sign-in", "/console/sign-out", "/console/teams", "/console/oidc/start"}
 OPEN |= {"/console/oidc/callback"}
-ADMIN_ONLY = {"/console/members", "/console/members/remove"}
-# Pages that need more than `read`: who did what is not for read-only roles (as the API's
-# GET /v1/audit_events).
-PAGES_NEEDING_WRITE = {"/console/audit"}
+ADMIN_ONLY = {
+    "/console/members",
+    "/console/members/remove",
+    "/console/keys",
+    "/console/keys/revoke",
+}
+# Pages for a team's admins alone (who did what, the keys), and the operator's (none of these
+# roles is an operator).
+ADMIN_PAGES = {"/console/keys", "/console/audit"}
+OPERATOR_PAGES = {"/console/operator"}
 GROUPS = {"viewer": "ml-read", "reviewer": "ml-review", "member": "ml", "admin": "ml-admins"}
 
 
@@ -61,7 +67,8 @@ def test_every_page_is_read_by_every_role(
     assert "/console/members" in pages and "/console/evaluations" in pages
     for path in pages:
         answer = client.get(path, follow_redirects=True)
-        refused = path in PAGES_NEEDING_WRITE and role in ("viewer", "reviewer")
+        refused = path in ADMIN_PAGES and role != "admin"
+        refused |= path in OPERATOR_PAGES
         assert answer.status_code == (403 if refused else 200), f"{role} {path}"
 
 

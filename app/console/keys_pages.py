@@ -1,0 +1,149 @@
+"""A team admin's API keys in the console: the team's keys, a form making one (its secret shown
+once, on the answer page, never stored, logged or shown again) and revoking one. Every route here
+needs the `admin` scope (app/console/auth.py); each change is on the audit trail."""
+
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from sqlalchemy.orm import Session
+
+from app import audit
+from app.api.deps import RuntimeDep, SessionDep
+from app.console import auth, csrf
+from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.db import utcnow
+from app.problems import ProblemError
+from app.tenants import service as tenants
+from app.tenants.scopes import KEY_SCOPES
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+# What the form offers: its value -> what the page says (`never`: no expiry).
+EXPIRIES = {"30d": "30 days", "90d": "90 days", "365d": "1 year", "never": "never"}
+NAME_MAX = 200
+
+
+def _keys_page(
+    request: Request,
+    session: Session,
+    signed_in: auth.ConsoleSession,
+    error: str | None = None,
+    status_code: int = 200,
+) -> HTMLResponse:
+    return page(
+        request,
+        "keys.html",
+        signed_in,
+        status_code=status_code,
+        keys=tenants.tenant_keys(session, signed_in.tenant.id),
+        key_scopes=KEY_SCOPES,
+        expiries=EXPIRIES,
+        now=utcnow(),
+        error=error,
+    )
+
+
+@router.get("/keys", name="keys_page")
+def keys_page(request: Request, session: SessionDep, signed_in: SignedIn) -> HTMLResponse:
+    return _keys_page(request, session, signed_in)
+
+
+def _checked(name: str, scopes: list[str], expires: str) -> tuple[str, list[str], datetime | None]:
+    """The form's values, or a 400 naming the field at fault."""
+    name = name.strip()
+    if not name or len(name) > NAME_MAX:
+        raise _form_error(f"name: give the key a name of 1 to {NAME_MAX} characters", "name")
+    unknown = sorted(set(scopes) - set(KEY_SCOPES))
+    if unknown or not scopes:
+        raise _form_error(
+            f"scopes: choose at least one of {', '.join(KEY_SCOPES)}"
+            + (f" ({', '.join(unknown)} is none of them)" if unknown else ""),
+            "scopes",
+        )
+    if expires not in EXPIRIES:
+        raise _form_error(f"expires: choose one of {', '.join(EXPIRIES)}", "expires")
+    expires_at = None if expires == "never" else tenants.parse_expiry(expires, utcnow())
+    return name, [scope for scope in KEY_SCOPES if scope in scopes], expires_at
+
+
+def _form_error(detail: str, field: str) -> ProblemError:
+    return ProblemError(400, "Bad Request", detail, slug="invalid-key", field=["body", field])
+
+
+@router.post("/keys", name="create_key")
+def create_key(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    name: Annotated[str, Form(max_length=NAME_MAX + 50)] = "",
+    scopes: Annotated[list[str], Form()] = [],  # noqa: B006 - FastAPI copies the default
+    expires: Annotated[str, Form(max_length=20)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    """Make a key for the admin's team; the answer page shows its secret, once."""
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    try:
+        name, chosen, expires_at = _checked(name, scopes, expires)
+    except ProblemError as exc:
+        return _keys_page(request, session, signed_in, exc.detail, exc.status)
+    tenant, secret = tenants.create_key(
+        session,
+        signed_in.tenant.name,
+        create=False,
+        scopes=chosen,
+        name=name,
+        expires_at=expires_at,
+        created_by=signed_in.actor,
+    )
+    made = next(
+        key
+        for key in tenants.tenant_keys(session, tenant.id)
+        if key.key_hash == tenants.hash_key(secret)
+    )
+    audit.record(
+        session,
+        signed_in.actor,
+        "api_key.create",
+        "api_key",
+        made.id,
+        tenant_id=tenant.id,
+        name=name,
+        scopes=chosen,
+        expires_at=None if expires_at is None else expires_at.isoformat(),
+    )
+    session.commit()
+    # A page, not a redirect: the secret is in this answer alone (Cache-Control: no-store).
+    return page(request, "key_created.html", signed_in, key=made, secret=secret)
+
+
+@router.post("/keys/revoke", name="revoke_key")
+def revoke_key(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    key_id: Annotated[str, Form(max_length=80)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    revoked = tenants.revoke_tenant_key(session, signed_in.tenant.id, key_id)
+    if revoked is None:
+        # Missing or another team's: the same 404.
+        raise ProblemError(404, "Not Found", "No such key in this team.", slug="not-found")
+    api_key, changed = revoked
+    if not changed:
+        return RedirectResponse("/console/keys", status_code=303, headers=SECURITY_HEADERS)
+    audit.record(
+        session,
+        signed_in.actor,
+        "api_key.revoke",
+        "api_key",
+        api_key.id,
+        tenant_id=signed_in.tenant.id,
+        name=api_key.name,
+    )
+    session.commit()
+    return RedirectResponse("/console/keys", status_code=303, headers=SECURITY_HEADERS)

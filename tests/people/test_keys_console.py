@@ -1,0 +1,117 @@
+"""A team admin's keys in the console (/console/keys), signed in through the real provider: the
+team's keys listed, one made through the form (its secret shown once, on a page no cache keeps,
+never on the list or the audit trail), revoked (the key answers 401 from then on), each change on
+the audit trail as `person:<id>`; another team's key is a 404; anyone but a team admin, and an API
+key's session, gets the 403 page naming `admin`."""
+
+import re
+
+import httpx
+
+from app.models import Person
+from app.tenants import service
+from tests.console.helpers import signed_in as key_session
+from tests.fixtures.api import Api
+from tests.people.provider import Provider, csrf_of, signed_in
+
+
+def keys_page(client: httpx.Client) -> tuple[str, str]:
+    page = client.get("/console/keys")
+    assert page.status_code == 200, page.text
+    return page.text, csrf_of(page.text)
+
+
+def create(client: httpx.Client, **form: object) -> httpx.Response:
+    _, token = keys_page(client)
+    return client.post("/console/keys", data={"csrf_token": token, **form})
+
+
+def person_id(loupe: Api, sub: str) -> str:
+    with loupe.served.runtime.session() as session:
+        found = session.query(Person).filter(Person.subject == sub).one()
+        return found.id
+
+
+def test_an_admin_creates_a_key_sees_its_secret_once_and_revokes_it(
+    loupe: Api, idp: Provider
+) -> None:
+    admin, sub = signed_in(loupe, idp, "ml-admins")
+    actor = f"person:{person_id(loupe, sub)}"
+    assert 'href="/console/keys"' in admin.get("/console/evaluations").text
+    made = create(admin, name="ci reader", scopes=["read", "ingest"], expires="90d")
+    assert made.status_code == 200, made.text
+    assert made.headers["cache-control"] == "no-store"
+    secret = re.search(r'<code class="mono secret" id="secret">(lp_[^<]+)</code>', made.text)
+    assert secret, made.text
+    key = secret.group(1)
+
+    with loupe.client(key) as client:
+        assert client.get("/v1/evaluations").status_code == 200
+        refused = client.post("/v1/evaluations", json={})
+        assert refused.status_code == 403 and "write" in refused.text
+
+    listed, token = keys_page(admin)
+    assert key not in listed and key[:10] in listed
+    row = re.search(r'<td class="card-title">ci reader</td>(.*?)</tr>', listed, re.S)
+    assert row, listed
+    assert "read, ingest" in row.group(1) and actor in row.group(1) and "live" in row.group(1)
+    key_id = re.search(r'name="key_id" value="(key_[^"]+)"', row.group(1)).group(1)
+
+    revoked = admin.post("/console/keys/revoke", data={"csrf_token": token, "key_id": key_id})
+    assert revoked.status_code == 303
+    with loupe.client(key) as client:
+        assert client.get("/v1/evaluations").status_code == 401
+    listed, _ = keys_page(admin)
+    assert "revoked" in re.search(
+        r'<td class="card-title">ci reader</td>(.*?)</tr>', listed, re.S
+    ).group(1)
+
+    audit = admin.get("/console/audit", params={"object_id": key_id}).text
+    assert "api_key.create" in audit and "api_key.revoke" in audit and actor in audit
+    assert key not in audit
+
+
+def test_the_form_names_the_field_at_fault(loupe: Api, idp: Provider) -> None:
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    for form, field in (
+        ({"name": "", "scopes": ["read"], "expires": "90d"}, "name"),
+        ({"name": "x", "expires": "90d"}, "scopes"),
+        ({"name": "x", "scopes": ["read", "root"], "expires": "90d"}, "scopes"),
+        ({"name": "x", "scopes": ["read"], "expires": "10y"}, "expires"),
+    ):
+        answer = create(admin, **form)
+        assert answer.status_code == 400, form
+        assert f'role="alert">{field}:' in answer.text, answer.text
+        assert 'id="secret"' not in answer.text
+
+
+def test_another_teams_key_is_a_404(loupe: Api, idp: Provider) -> None:
+    theirs = loupe.new_key("search")
+    with loupe.served.runtime.session() as session:
+        (key,) = [k for k in service.keys_of(session, "search") or [] if k.prefix == theirs[:10]]
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    _, token = keys_page(admin)
+    assert key.id not in admin.get("/console/keys").text
+    answer = admin.post("/console/keys/revoke", data={"csrf_token": token, "key_id": key.id})
+    assert answer.status_code == 404
+    with loupe.client(theirs) as client:
+        assert client.get("/v1/evaluations").status_code == 200
+
+
+def test_only_a_team_admin_manages_keys(loupe: Api, idp: Provider) -> None:
+    member, _ = signed_in(loupe, idp, "ml")
+    assert 'href="/console/keys"' not in member.get("/console/evaluations").text
+    page = member.get("/console/keys")
+    assert page.status_code == 403 and "needs the `admin` scope" in page.text
+    token = csrf_of(member.get("/console/evaluations").text)
+    made = member.post(
+        "/console/keys", data={"csrf_token": token, "name": "x", "scopes": "read", "expires": "30d"}
+    )
+    assert made.status_code == 403 and 'id="secret"' not in made.text
+    key = key_session(loupe, loupe.new_key("ml"))
+    assert key.get("/console/keys").status_code == 403
+
+
+def test_a_revoke_without_the_forms_token_is_refused(loupe: Api, idp: Provider) -> None:
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    assert admin.post("/console/keys/revoke", data={"key_id": "key_x"}).status_code == 403
