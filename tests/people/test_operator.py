@@ -98,7 +98,7 @@ def test_the_limits_a_team_has_are_shown(loupe: Api, idp: Provider) -> None:
     operator, _ = signed_in(loupe, idp, OPERATORS, "ml")
     row = row_of(operator.get("/console/operator").text, "ml")
     assert row["Max active"] == "4" and row["Daily USD"] == "$2.50"
-    assert row["Storage"] == "2.0 kB"
+    assert row["Storage"] == "2.0 KiB"
 
 
 def test_an_admin_who_is_no_operator_and_a_key_get_403(loupe: Api, idp: Provider) -> None:
