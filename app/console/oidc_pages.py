@@ -43,6 +43,22 @@ PENDING_SECONDS = 600
 CALLBACK = "/console/oidc/callback"
 
 
+# What the sign-in error page says for an OAuth 2.0 / OIDC error code in the callback.
+REFUSALS = {
+    "access_denied": "access was denied (you or the provider declined)",
+    "login_required": "you need to sign in at the provider first",
+    "consent_required": "the provider needs your consent first",
+    "interaction_required": "the provider needs you to act on its page first",
+    "account_selection_required": "the provider needs you to choose an account first",
+    "invalid_request": "the provider found the sign-in request invalid",
+    "unauthorized_client": "Loupe is not allowed to sign people in at this provider",
+    "unsupported_response_type": "the provider does not support this sign-in",
+    "invalid_scope": "the provider refused the requested scopes",
+    "server_error": "the provider had an error",
+    "temporarily_unavailable": "the provider is temporarily unavailable",
+}
+
+
 def sign_in_ways(request: Request) -> dict[str, bool]:
     """Which sign-ins the sign-in page offers."""
     settings = request.app.state.runtime.settings
@@ -142,10 +158,18 @@ def oidc_callback(
         return RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
     pending = _read_pending(settings, request.cookies.get(PENDING_COOKIE))
     if error:
-        # The provider refused (or the person denied): nothing is signed in, so its words are
-        # shown even when it left the state out, as some providers do on a denial.
-        said = f"{error}: {error_description}" if error_description else error
-        return _sign_in_error(request, f"The identity provider did not sign you in ({said}).")
+        # The provider refused (or the person denied). Its error_description is free text anyone
+        # can put in a link, so it is never shown: a fixed message per OAuth error code is. Only
+        # a callback carrying this sign-in's state ends it (drops the pending cookie).
+        ours = pending is not None and bool(state) and hmac.compare_digest(state, pending.state)
+        message = (
+            f"{REFUSALS[error]} ({error})"
+            if error in REFUSALS
+            else "the provider refused the sign-in"
+        )
+        return _sign_in_error(
+            request, f"The identity provider did not sign you in: {message}.", forget=ours
+        )
     if pending is None or not state or not hmac.compare_digest(state, pending.state):
         return _sign_in_error(
             request,
@@ -266,11 +290,12 @@ def grant_member(
     runtime: RuntimeDep,
     email: Annotated[str, Form(max_length=320)] = "",
     role: Annotated[str, Form(max_length=20)] = "",
+    person_id: Annotated[str, Form(max_length=80)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     try:
-        people.grant(session, _admin(signed_in), email, role)
+        people.grant(session, _admin(signed_in), email, role, person_id)
     except ProblemError as exc:
         session.rollback()
         return _members_page(request, session, signed_in, exc.detail, exc.status)

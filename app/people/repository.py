@@ -1,6 +1,6 @@
 """All SQL about people and their memberships."""
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.ids import new_id
@@ -56,7 +56,12 @@ def tenants_named(session: Session, names: set[str]) -> dict[str, Tenant]:
     return {t.name: t for t in session.scalars(select(Tenant).where(Tenant.name.in_(names)))}
 
 
-def person_by_email(session: Session, email: str) -> Person | None:
-    return session.scalars(
-        select(Person).where(Person.email == email).order_by(Person.created_at).limit(1)
-    ).one_or_none()
+def people_by_email(session: Session, email: str) -> list[Person]:
+    """Everyone who signed in with this email (any case), oldest first."""
+    return list(
+        session.scalars(
+            select(Person)
+            .where(func.lower(Person.email) == email.lower())
+            .order_by(Person.created_at, Person.id)
+        )
+    )

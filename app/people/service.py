@@ -64,7 +64,12 @@ def signed_in(
     if person is None:
         person = repository.add_person(session, issuer, subject)
     email, name = claims.get("email"), claims.get("name")
-    person.email = str(email)[:320] if email else person.email
+    if claims.get("email_verified") is False:
+        # An address the provider has not verified names nobody: it is not stored, so a team
+        # admin cannot grant a role to whoever typed someone else's address there.
+        person.email = None
+    elif email:
+        person.email = str(email)[:320]
     person.name = str(name)[:200] if name else person.name
     groups = groups_of(claims, groups_claim)
     # An operator (LOUPE_OIDC_OPERATOR_GROUPS) sees every team's figures; re-synced each time.
@@ -74,24 +79,50 @@ def signed_in(
     for missing in sorted(set(wanted) - set(teams)):
         logger.warning("LOUPE_OIDC_ROLE_MAP names team %r, which does not exist", missing)
     held = {m.tenant_id: m for m, _ in repository.memberships(session, person.id)}
+    by = actor(person.id)
     for tenant_id, membership in held.items():
         if membership.source == FROM_OIDC and tenant_id not in {t.id for t in teams.values()}:
             session.delete(membership)
+            _synced(session, by, person, "membership.remove", tenant_id, None, membership.role)
     for team_name, tenant in teams.items():
         membership = held.get(tenant.id)
+        role = wanted[team_name]
         if membership is None:
             session.add(
-                Membership(
-                    person_id=person.id,
-                    tenant_id=tenant.id,
-                    role=wanted[team_name],
-                    source=FROM_OIDC,
-                )
+                Membership(person_id=person.id, tenant_id=tenant.id, role=role, source=FROM_OIDC)
             )
-        elif membership.source == FROM_OIDC:
-            membership.role = wanted[team_name]
+            _synced(session, by, person, "membership.grant", tenant.id, role, None)
+        elif membership.source == FROM_OIDC and membership.role != role:
+            previous, membership.role = membership.role, role
+            _synced(session, by, person, "membership.change", tenant.id, role, previous)
     session.flush()
     return person
+
+
+def _synced(
+    session: Session,
+    by: str,
+    person: Person,
+    action: str,
+    tenant_id: str,
+    role: str | None,
+    previous: str | None,
+) -> None:
+    """A membership the groups claim changed at a sign-in, on the team's audit trail (the
+    person signing in acts; `source: oidc` tells it from a team admin's grant)."""
+    audit.record(
+        session,
+        by,
+        action,
+        "person",
+        person.id,
+        tenant_id=tenant_id,
+        source=FROM_OIDC,
+        email=person.email,
+        subject=person.subject,
+        role=role,
+        previous_role=previous,
+    )
 
 
 def teams(session: Session, person_id: str) -> list[Team]:
@@ -121,18 +152,38 @@ def _member_error(detail: str, field: str, status: int = 400) -> ProblemError:
     return ProblemError(status, "Bad Request", detail, slug="invalid-member", field=["body", field])
 
 
-def grant(session: Session, by: Caller, email: str, role: str) -> Membership:
-    """A team admin gives a person (known by the email they signed in with) a role in the
-    admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
-    if role not in ROLES:
-        raise _member_error(f"role: {role!r} is not one of {', '.join(ROLES)}", "role")
-    target = repository.person_by_email(session, email.strip())
-    if target is None:
+def _target(session: Session, email: str, person_id: str) -> Person:
+    """The person a grant names: by id, or by an email exactly one person signed in with (the
+    provider verified it, or said nothing of it); several with one email are listed by id and
+    issuer subject so the admin picks one by id."""
+    if person_id.strip():
+        found = repository.get_person(session, person_id.strip())
+        if found is None:
+            raise _member_error(f"No person has the id {person_id.strip()!r}.", "person_id")
+        return found
+    people = repository.people_by_email(session, email.strip())
+    if not people:
         raise _member_error(
             f"Nobody has signed in as {email.strip()!r} yet: they sign in once through the "
             "identity provider, then a team admin can grant them a role.",
             "email",
         )
+    if len(people) > 1:
+        listed = "; ".join(f"{p.id} ({p.issuer} subject {p.subject})" for p in people)
+        raise _member_error(
+            f"{len(people)} people signed in as {email.strip()!r}: {listed}. Grant the role "
+            "by person id instead.",
+            "email",
+        )
+    return people[0]
+
+
+def grant(session: Session, by: Caller, email: str, role: str, person_id: str = "") -> Membership:
+    """A team admin gives a person (by id, or by the one email they signed in with) a role in
+    the admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
+    if role not in ROLES:
+        raise _member_error(f"role: {role!r} is not one of {', '.join(ROLES)}", "role")
+    target = _target(session, email, person_id)
     if actor(target.id) == by.actor:
         raise _member_error("You cannot change your own role.", "email")
     membership = repository.membership(session, target.id, by.tenant.id)
@@ -152,6 +203,8 @@ def grant(session: Session, by: Caller, email: str, role: str) -> Membership:
         "person",
         target.id,
         tenant_id=by.tenant.id,
+        email=target.email,
+        subject=target.subject,
         role=role,
         previous_role=before,
     )

@@ -142,7 +142,7 @@ class TestRoles:
         sign_in(again, other_sub)
         teams = again.get("/console/teams").text
         assert ">member<" in teams and ">viewer<" in teams
-        person_id = re.search(r'name="person_id" value="(per_[0-9a-f]+)"', listed)
+        person_id = re.search(r'name="person_id" value="(per_[0-9a-f]+)"', row)
         assert person_id is not None
         removed = admin.post(
             "/console/members/remove", data={"person_id": person_id.group(1), "csrf_token": token}
