@@ -42,6 +42,16 @@ def configure_logging(settings: Settings) -> None:
     )
 
 
+def cli_logging() -> None:
+    """Logging for an operator's command that changes a tenant (keys create | revoke, tenants
+    create | rename | limits | delete), configured as `loupe serve` does it, so its `loupe.audit`
+    line reaches stderr; Alembic's line per revision is left out."""
+    import logging
+
+    configure_logging(get_settings())
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
 def fail(message: str, status: int) -> NoReturn:
     """End the command with `message`, a `loupe: ` line each, and exit status `status`."""
     for line in message.splitlines():

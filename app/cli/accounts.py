@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from app.cli._root import keys, start_up_settings
+from app.cli._root import cli_logging, keys, start_up_settings
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -35,7 +35,12 @@ def create_key(
     from app.db import utcnow
     from app.runtime import current
     from app.tenants.scopes import parse_scopes
-    from app.tenants.service import UnknownTenant, check_tenant_name, parse_expiry
+    from app.tenants.service import (
+        UnknownTenant,
+        check_key_name,
+        check_tenant_name,
+        parse_expiry,
+    )
     from app.tenants.service import create_key as make_key
 
     try:
@@ -46,12 +51,18 @@ def create_key(
         expires_at = parse_expiry(expires, utcnow()) if expires is not None else None
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="--expires") from None
+    if name is not None:
+        try:
+            name = check_key_name(name)
+        except ValueError as error:
+            raise typer.BadParameter(str(error), param_hint="--name") from None
     if create_tenant:
         try:
             check_tenant_name(tenant)
         except ValueError as error:
             raise typer.BadParameter(str(error), param_hint="--tenant") from None
     # A newcomer may create a key before the first `serve`; the schema must exist either way.
+    cli_logging()
     migrations.upgrade(start_up_settings())
     runtime = current()
     try:
@@ -104,7 +115,7 @@ def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) 
     rows = [
         (
             key.id,
-            key.name or "-",
+            shown(key.name) if key.name else "-",
             key.prefix + "…",
             ",".join(key.scopes if key.scopes is not None else KEY_SCOPES) or "-",
             shown_time(key.expires_at),
@@ -142,6 +153,7 @@ def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys
     from app.tenants.service import revoke_key as revoke
     from app.unscoped.api_keys import UnscopedApiKeyRepository
 
+    cli_logging()
     runtime = current()
     with runtime.session() as session:
         found = UnscopedApiKeyRepository(session).get(key_id)
@@ -184,6 +196,12 @@ def _audit_key(session: "Session", key: str, action: str) -> None:
             tenant_id=tenant_row.id,
             prefix=api_key.prefix,
         )
+
+
+def shown(text: str) -> str:
+    """Text for the terminal: control characters (a name stored before names were checked)
+    escaped as Python writes them, so a row cannot rewrite the operator's screen."""
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def shown_time(moment: object) -> str:

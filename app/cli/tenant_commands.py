@@ -2,8 +2,8 @@
 
 import typer
 
-from app.cli._root import fail, tenants
-from app.cli.accounts import shown_time
+from app.cli._root import cli_logging, fail, tenants
+from app.cli.accounts import shown, shown_time
 from app.config import get_settings
 
 
@@ -40,6 +40,7 @@ def tenant_limits(
     from app.tenants import limits, repository
     from app.tenants.scopes import OPERATOR
 
+    cli_logging()
     migrations.upgrade(get_settings())
     runtime = current()
     try:
@@ -103,7 +104,7 @@ def list_tenants() -> None:
             found = all_tenants(session)
     finally:
         runtime.close()
-    rows = [(t.name, t.id, shown_time(t.created_at), str(keys)) for t, keys in found]
+    rows = [(shown(t.name), t.id, shown_time(t.created_at), str(keys)) for t, keys in found]
     header = ("name", "id", "created", "keys")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
     for row in [header, *rows]:
@@ -125,6 +126,7 @@ def create_tenant(name: str = typer.Argument(..., help="The new tenant's name.")
         check_tenant_name(name)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="NAME") from None
+    cli_logging()
     migrations.upgrade(get_settings())
     runtime = current()
     try:
@@ -157,6 +159,7 @@ def rename_tenant(
         check_tenant_name(new_name)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="NEW_NAME") from None
+    cli_logging()
     migrations.upgrade(get_settings())
     runtime = current()
     try:
@@ -200,6 +203,7 @@ def delete_tenant(
     from app.tenants.service import collect_blobs
     from app.tenants.service import delete_tenant as delete
 
+    cli_logging()
     migrations.upgrade(get_settings())
     runtime = current()
     try:

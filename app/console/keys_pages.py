@@ -22,7 +22,8 @@ router = APIRouter(prefix="/console", include_in_schema=False)
 
 # What the form offers: its value -> what the page says (`never`: no expiry).
 EXPIRIES = {"30d": "30 days", "90d": "90 days", "365d": "1 year", "never": "never"}
-NAME_MAX = 200
+# The form takes more than a name may have, so a long one gets the page saying the limit.
+FORM_NAME_MAX = 4 * tenants.KEY_NAME_MAX
 
 
 def _keys_page(
@@ -52,9 +53,10 @@ def keys_page(request: Request, session: SessionDep, signed_in: SignedIn) -> HTM
 
 def _checked(name: str, scopes: list[str], expires: str) -> tuple[str, list[str], datetime | None]:
     """The form's values, or a 400 naming the field at fault."""
-    name = name.strip()
-    if not name or len(name) > NAME_MAX:
-        raise _form_error(f"name: give the key a name of 1 to {NAME_MAX} characters", "name")
+    try:
+        name = tenants.check_key_name(name)
+    except ValueError as error:
+        raise _form_error(f"name: {error}", "name") from None
     unknown = sorted(set(scopes) - set(KEY_SCOPES))
     if unknown or not scopes:
         raise _form_error(
@@ -78,7 +80,7 @@ def create_key(
     session: SessionDep,
     signed_in: SignedIn,
     runtime: RuntimeDep,
-    name: Annotated[str, Form(max_length=NAME_MAX + 50)] = "",
+    name: Annotated[str, Form(max_length=FORM_NAME_MAX)] = "",
     scopes: Annotated[list[str], Form()] = [],  # noqa: B006 - FastAPI copies the default
     expires: Annotated[str, Form(max_length=20)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",

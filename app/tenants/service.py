@@ -65,6 +65,21 @@ class TenantExists(ValueError):
 _NAME_MAX = 200
 
 
+# A key's name: shown in `loupe keys list` and on the console's Keys page.
+KEY_NAME_MAX = 200
+
+
+def check_key_name(name: str) -> str:
+    """The name without surrounding spaces, or ValueError saying what is wrong with it: 1 to
+    200 printable characters (a control character could rewrite an operator's terminal)."""
+    name = name.strip()
+    if not name or len(name) > KEY_NAME_MAX:
+        raise ValueError(f"a key name has 1 to {KEY_NAME_MAX} characters")
+    if not name.isprintable():
+        raise ValueError("a key name has printable characters only, no control characters")
+    return name
+
+
 def check_tenant_name(name: str) -> str:
     """The name as given, or ValueError saying what is wrong with it."""
     if not name or len(name) > _NAME_MAX:
@@ -138,6 +153,8 @@ def create_key(
         expires_at: when it stops working (None: never).
         created_by: the actor who made it (`operator` from the CLI).
     """
+    if name is not None:
+        name = check_key_name(name)
     tenant = repository.tenant_by_name(session, tenant_name)
     if tenant is None:
         if not create:

@@ -108,3 +108,22 @@ def test_the_callback_error_shows_no_free_text(loupe: Api, idp: Provider) -> Non
     )
     assert ours.status_code == 401 and planted not in ours.text
     assert 'loupe_oidc=""' in ours.headers["set-cookie"]
+
+
+def test_the_keys_form_refuses_control_characters_and_says_the_limit(
+    loupe: Api, idp: Provider
+) -> None:
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    token = csrf_of(admin.get("/console/keys").text)
+    for name, said in (
+        ("evil\x1b]0;pwned\x07\nfake-line", "no control characters"),
+        ("x" * 500, "1 to 200 characters"),
+        ("   ", "1 to 200 characters"),
+    ):
+        refused = admin.post(
+            "/console/keys",
+            data={"csrf_token": token, "name": name, "scopes": "read", "expires": "30d"},
+        )
+        assert refused.status_code == 400, refused.text
+        assert "name: a key name has" in refused.text and said in refused.text
+        assert "pwned" not in admin.get("/console/keys").text
