@@ -166,8 +166,9 @@ class OutboundFields(ServiceFields):
     `reviewer`, `viewer`), e.g. `{"ml-admins": ["ml", "admin"], "ml": ["ml", "member"]}`; a person
     in several groups of one team gets the highest role.
     """
-    oidc_operator_groups: list[str] = Field(default=[])
-    """JSON list of provider groups whose people are operators, e.g. `["platform-ops"]`: they
+    oidc_operator_groups: Annotated[list[str], NoDecode] = Field(default=[])
+    """Provider groups whose people are operators (comma-separated, or a JSON list, e.g.
+    `platform-ops` or `["platform-ops"]`): they
     see the console's Operator page (every team's spend, limits, active jobs, keys and members);
     set at each sign-in from the groups claim.
     """

@@ -231,6 +231,16 @@ class Settings(OutboundFields):
             return [str(host).strip().lower().rstrip(".") for host in value]
         return value
 
+    @field_validator("oidc_operator_groups", mode="before")
+    @classmethod
+    def _parse_groups(cls, value: object) -> object:
+        # As the other list settings: comma-separated, or a JSON list; names kept as written.
+        if isinstance(value, str) and value.strip().startswith("["):
+            value = json.loads(value)
+        if isinstance(value, str):
+            return [group.strip() for group in value.split(",") if group.strip()]
+        return value
+
     @field_validator("database_url")
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
