@@ -201,11 +201,10 @@ class TestCannotDecide:
             "CANNOT: the gate cannot decide on exact_match (n=1): no 95% interval of the "
             "difference can be made from 1 pair"
         ) in result.stderr
-        # Once a metric fails the gate, the gate has decided: 1.
-        two = outcomes(api, client, [True, True, True], [{"type": "exact_match", "name": "x"}])
-        failed = outcomes(
-            api, client, [False, False, False], [{"type": "exact_match", "name": "x"}]
-        )
+        # Once a metric fails the gate, the gate has decided: 1. (Twelve pairs that all lose:
+        # three could not tell, the exact sign-flip p of three equal differences being 0.25.)
+        two = outcomes(api, client, [True] * 12, [{"type": "exact_match", "name": "x"}])
+        failed = outcomes(api, client, [False] * 12, [{"type": "exact_match", "name": "x"}])
         assert gate(api, key, two, failed).returncode == 1
 
 
