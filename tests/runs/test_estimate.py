@@ -16,8 +16,6 @@ class TestRunEstimate:
         client = api.tenant_client()
         dataset_id = vqa_dataset(client)
         model_id = register_model(client, judge.base_url)
-        # The dataset's two files ask the same questions: with the judge cache on, whether a
-        # repeat is answered from it depends on timing (the estimate notes it as a bound).
         body = {
             "dataset_id": dataset_id,
             "model_id": model_id,
@@ -35,9 +33,12 @@ class TestRunEstimate:
         candidate = estimate["candidate"]
         assert candidate["calls"] == final["candidate_usage"]["calls"] == 7
         by_metric = {metric["metric"]: metric for metric in estimate["metrics"]}
-        # (Usage shown on failure: a judge call that timed out on a loaded machine would be
-        # an errored result, not a call the estimate miscounted.)
-        assert by_metric["acc"]["calls"] == final["usage"]["calls"] == 7, final["usage"]
+        # The dataset's two files ask the same questions: a repeat made after its first answer
+        # is answered from the run's own cache (cache off or not), so fewer calls may be made
+        # when the machine is slow, never more; the estimate says it is an upper bound.
+        assert by_metric["acc"]["calls"] == 7
+        assert 0 < final["usage"]["calls"] <= 7, final["usage"]
+        assert any("repeat an identical request" in note for note in estimate["notes"])
         assert by_metric["rule"]["calls"] == 0
         assert estimate["calls"] == 14
         # The candidate's own price (candidate-vlm: $1 in, $4 out per million tokens).
