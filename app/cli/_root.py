@@ -1,7 +1,9 @@
 """The `loupe` command and its `keys` and `tenants` groups, and the start-up every command that
 runs a process (serve, worker, migrate) shares: settings checked, logging configured."""
 
-from typing import NoReturn
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, NoReturn
 
 import typer
 
@@ -50,6 +52,24 @@ def cli_logging() -> None:
 
     configure_logging(get_settings())
     logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+@contextmanager
+def migrated_runtime(*, log: bool = True) -> Iterator[Any]:
+    """The service's runtime for an operator's command on tenants: its schema migrated first (a
+    newcomer may run one before the first `serve`), closed after; with `log`, the command's
+    `loupe.audit` lines reach stderr (`cli_logging`)."""
+    from app import migrate as migrations
+    from app.runtime import current
+
+    if log:
+        cli_logging()
+    migrations.upgrade(get_settings())
+    runtime = current()
+    try:
+        yield runtime
+    finally:
+        runtime.close()
 
 
 def fail(message: str, status: int) -> NoReturn:

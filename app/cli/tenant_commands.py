@@ -2,9 +2,8 @@
 
 import typer
 
-from app.cli._root import cli_logging, fail, tenants
+from app.cli._root import fail, migrated_runtime, tenants
 from app.cli.accounts import shown, shown_time
-from app.config import get_settings
 
 
 @tenants.command("limits")
@@ -35,75 +34,58 @@ def tenant_limits(
 ) -> None:
     """Show or set a tenant's limits (without options: show them)."""
     from app import audit
-    from app import migrate as migrations
-    from app.runtime import current
     from app.tenants import limits, repository
     from app.tenants.scopes import OPERATOR
 
-    cli_logging()
-    migrations.upgrade(get_settings())
-    runtime = current()
-    try:
-        with runtime.session() as session:
-            row = repository.tenant_by_name(session, tenant)
-            if row is None:
-                typer.echo(f"no tenant named {tenant!r}", err=True)
-                raise typer.Exit(1)
-            if max_active_evaluations is not None:
-                limits.set_limits(
-                    session, row, max_active_evaluations=max_active_evaluations or None
-                )
-            if daily_usd is not None:
-                limits.set_limits(session, row, daily_usd=daily_usd or None)
-            if storage_bytes is not None:
-                limits.set_limits(session, row, storage_bytes=storage_bytes or None)
-            changed = {
-                name: value
-                for name, value in (
-                    ("max_active_evaluations", max_active_evaluations),
-                    ("daily_usd", daily_usd),
-                    ("storage_bytes", storage_bytes),
-                )
-                if value is not None
-            }
-            if changed:
-                audit.record(
-                    session,
-                    OPERATOR,
-                    "tenant.limits",
-                    "tenant",
-                    row.id,
-                    tenant_id=row.id,
-                    **changed,
-                )
-            session.commit()
-            active = row.max_active_evaluations
-            budget = f"{row.daily_usd:g}" if row.daily_usd else "none"
-            quota = limits.storage_quota(row, runtime.settings)
-            origin = "" if row.storage_bytes else " (LOUPE_TENANT_STORAGE_BYTES)"
-            used = limits.storage_used(session, row.id)
-            typer.echo(
-                f"tenant {row.name}: max_active_evaluations={active or 'none'} daily_usd={budget} "
-                f"storage_bytes={quota}{origin} storage_used={used}"
+    with migrated_runtime() as runtime, runtime.session() as session:
+        row = repository.tenant_by_name(session, tenant)
+        if row is None:
+            typer.echo(f"no tenant named {tenant!r}", err=True)
+            raise typer.Exit(1)
+        if max_active_evaluations is not None:
+            limits.set_limits(session, row, max_active_evaluations=max_active_evaluations or None)
+        if daily_usd is not None:
+            limits.set_limits(session, row, daily_usd=daily_usd or None)
+        if storage_bytes is not None:
+            limits.set_limits(session, row, storage_bytes=storage_bytes or None)
+        changed = {
+            name: value
+            for name, value in (
+                ("max_active_evaluations", max_active_evaluations),
+                ("daily_usd", daily_usd),
+                ("storage_bytes", storage_bytes),
             )
-    finally:
-        runtime.close()
+            if value is not None
+        }
+        if changed:
+            audit.record(
+                session,
+                OPERATOR,
+                "tenant.limits",
+                "tenant",
+                row.id,
+                tenant_id=row.id,
+                **changed,
+            )
+        session.commit()
+        active = row.max_active_evaluations
+        budget = f"{row.daily_usd:g}" if row.daily_usd else "none"
+        quota = limits.storage_quota(row, runtime.settings)
+        origin = "" if row.storage_bytes else " (LOUPE_TENANT_STORAGE_BYTES)"
+        used = limits.storage_used(session, row.id)
+        typer.echo(
+            f"tenant {row.name}: max_active_evaluations={active or 'none'} daily_usd={budget} "
+            f"storage_bytes={quota}{origin} storage_used={used}"
+        )
 
 
 @tenants.command("list")
 def list_tenants() -> None:
     """List every tenant: name, id, created, live keys (neither revoked nor expired)."""
-    from app import migrate as migrations
-    from app.runtime import current
     from app.tenants.service import all_tenants
 
-    migrations.upgrade(get_settings())
-    runtime = current()
-    try:
-        with runtime.session() as session:
-            found = all_tenants(session)
-    finally:
-        runtime.close()
+    with migrated_runtime(log=False) as runtime, runtime.session() as session:
+        found = all_tenants(session)
     rows = [(shown(t.name), t.id, shown_time(t.created_at), str(keys)) for t, keys in found]
     header = ("name", "id", "created", "keys")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header) - 1)]
@@ -116,8 +98,6 @@ def list_tenants() -> None:
 def create_tenant(name: str = typer.Argument(..., help="The new tenant's name.")) -> None:
     """Create a tenant (then `loupe keys create --tenant NAME`)."""
     from app import audit
-    from app import migrate as migrations
-    from app.runtime import current
     from app.tenants.scopes import OPERATOR
     from app.tenants.service import TenantExists, check_tenant_name
     from app.tenants.service import create_tenant as make_tenant
@@ -126,19 +106,13 @@ def create_tenant(name: str = typer.Argument(..., help="The new tenant's name.")
         check_tenant_name(name)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="NAME") from None
-    cli_logging()
-    migrations.upgrade(get_settings())
-    runtime = current()
-    try:
-        with runtime.session() as session:
-            try:
-                row = make_tenant(session, name)
-            except TenantExists:
-                fail(f"a tenant named {name!r} exists already", 1)
-            audit.record(session, OPERATOR, "tenant.create", "tenant", row.id, tenant_id=row.id)
-            session.commit()
-    finally:
-        runtime.close()
+    with migrated_runtime() as runtime, runtime.session() as session:
+        try:
+            row = make_tenant(session, name)
+        except TenantExists:
+            fail(f"a tenant named {name!r} exists already", 1)
+        audit.record(session, OPERATOR, "tenant.create", "tenant", row.id, tenant_id=row.id)
+        session.commit()
     typer.echo(f"created tenant {row.name} ({row.id})")
 
 
@@ -149,8 +123,6 @@ def rename_tenant(
 ) -> None:
     """Rename a tenant; its id, keys and everything it owns stay."""
     from app import audit
-    from app import migrate as migrations
-    from app.runtime import current
     from app.tenants.scopes import OPERATOR
     from app.tenants.service import TenantExists, UnknownTenant, check_tenant_name
     from app.tenants.service import rename_tenant as rename
@@ -159,31 +131,25 @@ def rename_tenant(
         check_tenant_name(new_name)
     except ValueError as error:
         raise typer.BadParameter(str(error), param_hint="NEW_NAME") from None
-    cli_logging()
-    migrations.upgrade(get_settings())
-    runtime = current()
-    try:
-        with runtime.session() as session:
-            try:
-                row = rename(session, name, new_name)
-            except UnknownTenant:
-                fail(f"no tenant named {name!r} (`loupe tenants list` shows them)", 1)
-            except TenantExists:
-                fail(f"a tenant named {new_name!r} exists already", 1)
-            if name != new_name:
-                audit.record(
-                    session,
-                    OPERATOR,
-                    "tenant.rename",
-                    "tenant",
-                    row.id,
-                    tenant_id=row.id,
-                    old_name=name,
-                    new_name=new_name,
-                )
-            session.commit()
-    finally:
-        runtime.close()
+    with migrated_runtime() as runtime, runtime.session() as session:
+        try:
+            row = rename(session, name, new_name)
+        except UnknownTenant:
+            fail(f"no tenant named {name!r} (`loupe tenants list` shows them)", 1)
+        except TenantExists:
+            fail(f"a tenant named {new_name!r} exists already", 1)
+        if name != new_name:
+            audit.record(
+                session,
+                OPERATOR,
+                "tenant.rename",
+                "tenant",
+                row.id,
+                tenant_id=row.id,
+                old_name=name,
+                new_name=new_name,
+            )
+        session.commit()
     typer.echo(f"renamed tenant {name} to {new_name} ({row.id})")
 
 
@@ -197,16 +163,11 @@ def delete_tenant(
     audit trail. Running evaluations stop. There is no undo."""
     import logging
 
-    from app import migrate as migrations
-    from app.runtime import current
     from app.tenants import repository
     from app.tenants.service import collect_blobs
     from app.tenants.service import delete_tenant as delete
 
-    cli_logging()
-    migrations.upgrade(get_settings())
-    runtime = current()
-    try:
+    with migrated_runtime() as runtime:
         with runtime.session() as session:
             row = repository.tenant_by_name(session, name)
             if row is None:
@@ -222,8 +183,6 @@ def delete_tenant(
         with runtime.session() as session:
             removed = collect_blobs(session, tenant_id, digests)
             session.commit()
-    finally:
-        runtime.close()
     # The tenant's audit trail went with it: the operator's deletion is logged instead.
     logging.getLogger("loupe.audit").info(
         "operator deleted tenant %s (%s) and %d images only it used", name, tenant_id, len(removed)
