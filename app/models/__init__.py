@@ -16,8 +16,10 @@ from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
+from app.models.label import Label
 from app.models.membership import Membership
 from app.models.metric_summary import MetricSummary
+from app.models.metric_version import MetricVersion
 from app.models.online_rule import (
     OnlineCall,
     OnlineRollup,
@@ -55,8 +57,10 @@ __all__ = [
     "IdempotencyKey",
     "JudgeCacheEntry",
     "JudgeClaim",
+    "Label",
     "Membership",
     "MetricSummary",
+    "MetricVersion",
     "OnlineCall",
     "OnlineRollup",
     "OnlineRule",

@@ -26,6 +26,8 @@ class Result(Base):
         # Budget checks (every write of a job under `daily_usd`) and GET /v1/usage sum a time
         # range of results: today's, not every result the tenant ever stored.
         Index("ix_result_created_at", "created_at"),
+        # Labels and agreement read a version's results.
+        Index("ix_result_metric_version", "metric_version"),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
@@ -64,4 +66,7 @@ class Result(Base):
     # `fragile` (they straddle the threshold), a column so results can be filtered by it.
     stability: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
     fragile: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
+    # The judged metric's version (MetricVersion.id; None: a metric with no judge, or a result
+    # stored before versions): labels and agreement are bound to it.
+    metric_version: Mapped[str | None] = mapped_column(String(40), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
