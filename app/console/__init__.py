@@ -19,6 +19,7 @@ from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
 from app.console.keys_pages import router as keys_pages_router
 from app.console.oidc_pages import router as oidc_pages_router
+from app.console.online_admin_pages import router as online_admin_pages_router
 from app.console.online_pages import router as online_pages_router
 from app.console.operator_pages import router as operator_pages_router
 from app.console.pages import root_router
@@ -44,6 +45,7 @@ def install(app: FastAPI) -> None:
     app.include_router(run_pages_router, dependencies=refuse)
     app.include_router(audit_pages_router, dependencies=refuse)
     app.include_router(online_pages_router, dependencies=refuse)
+    app.include_router(online_admin_pages_router, dependencies=refuse)
     app.include_router(compare_pages_router, dependencies=refuse)
     app.include_router(rerun_pages_router, dependencies=refuse)
     app.include_router(oidc_pages_router, dependencies=refuse)

@@ -163,13 +163,28 @@ _UNSCOPED_ACTIONS = frozenset({"sign_out", "switch_team", "teams_page"})
 # Actions for a team's admins only (people with the `admin` role); every member of a team may
 # see its Members page. The Keys page and its forms are the admins' alone.
 _ADMIN_ROUTES = frozenset(
-    {"grant_member", "remove_member", "keys_page", "create_key", "revoke_key"}
+    {
+        "grant_member",
+        "remove_member",
+        "keys_page",
+        "create_key",
+        "revoke_key",
+        # Online rules' forms and the team's limits (app/console/online_admin_pages.py).
+        "create_online_rule_form",
+        "update_online_rule_form",
+        "enable_online_rule_form",
+        "disable_online_rule_form",
+        "delete_online_rule_confirm",
+        "delete_online_rule_form",
+        "limits_page",
+    }
 )
 
 
 def required_scope(request: Request) -> str | None:
     """The scope a console request needs: `read` for a page, `write` for an action (a form's
-    POST), `admin` for the Members page's actions, none to sign out or switch teams."""
+    POST), `admin` for the admins' pages and actions (`_ADMIN_ROUTES`), none to sign out or switch
+    teams."""
     name = getattr(request.scope.get("route"), "name", None)
     if name in _UNSCOPED_ACTIONS:
         return None

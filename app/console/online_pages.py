@@ -3,20 +3,25 @@ filter, sampling and budget, its counters with each skip reason in words, each m
 (drawn here as inline SVG, no script) and its latest judged calls.
 
 The one console module besides run_pages.py that names a kind's package: these are the online
-kind's own pages, as `/v1/online_rules` is its own API; they call its services only.
+kind's own pages, as `/v1/online_rules` is its own API; they call its services only. An admin's
+forms on these pages are answered by online_admin_pages.py.
 """
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
+from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import id_cursor
 from app.console._render import SignedIn, page
+from app.console.auth import ConsoleSession
 from app.online import reads, service, trend
 from app.online.schemas import MetricTrend, TrendPoint
+from app.runtime import Runtime
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -27,7 +32,7 @@ WIDTH, HEIGHT = 600, 150
 LEFT, RIGHT, TOP, BOTTOM = 44, 8, 8, 22
 
 
-@router.get("/online_rules")
+@router.get("/online_rules", name="online_rules_page")
 def online_rules_page(
     request: Request,
     session: SessionDep,
@@ -35,13 +40,35 @@ def online_rules_page(
     signed_in: SignedIn,
     after: str | None = None,
 ) -> HTMLResponse:
+    return rules_page(request, session, runtime, signed_in, after)
+
+
+def rules_page(
+    request: Request,
+    session: Session,
+    runtime: Runtime,
+    signed_in: ConsoleSession,
+    after: str | None = None,
+    status_code: int = 200,
+    **extra: Any,
+) -> HTMLResponse:
+    """The rules list; `extra` (an admin's new-rule form, its values and errors) goes to its
+    template."""
     rules, has_more = reads.rules_page(
         session, signed_in.tenant, id_cursor(after or None, "rule"), PAGE_SIZE, runtime.settings
     )
-    return page(request, "online_rules.html", signed_in, rules=rules, has_more=has_more)
+    return page(
+        request,
+        "online_rules.html",
+        signed_in,
+        status_code=status_code,
+        rules=rules,
+        has_more=has_more,
+        **extra,
+    )
 
 
-@router.get("/online_rules/{rule_id}")
+@router.get("/online_rules/{rule_id}", name="online_rule_page")
 def online_rule_page(
     request: Request,
     rule_id: str,
@@ -50,6 +77,21 @@ def online_rule_page(
     signed_in: SignedIn,
     bucket: str | None = None,
 ) -> HTMLResponse:
+    return rule_page(request, session, runtime, signed_in, rule_id, bucket)
+
+
+def rule_page(
+    request: Request,
+    session: Session,
+    runtime: Runtime,
+    signed_in: ConsoleSession,
+    rule_id: str,
+    bucket: str | None = None,
+    status_code: int = 200,
+    **extra: Any,
+) -> HTMLResponse:
+    """A rule's page; `extra` (an admin's settings form, its values and errors) goes to its
+    template."""
     tenant = signed_in.tenant
     stored = service.get_or_404(session, tenant, rule_id)
     query = trend.parse(stored, None, bucket, None, None)
@@ -62,11 +104,13 @@ def online_rule_page(
         request,
         "online_rule.html",
         signed_in,
+        status_code=status_code,
         rule=service.to_schema(session, tenant, stored, runtime.settings),
         skip_words=reads.skip_words,
         trend=shown,
         charts={m.metric: chart(m, start, shown.until) for m in shown.metrics},
         calls=reads.latest_calls(session, tenant, rule_id, CALLS),
+        **extra,
     )
 
 

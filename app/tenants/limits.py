@@ -28,16 +28,8 @@ def admit(session: Session, tenant: Tenant, kinds: Sequence[str] | None = None) 
     # The tenant row is locked until the submission commits, so two concurrent submissions
     # cannot both take the last slot (PostgreSQL; SQLite serialises writers anyway).
     session.execute(select(Tenant.id).where(Tenant.id == tenant.id).with_for_update())
-    active = session.scalar(
-        select(func.count())
-        .select_from(Evaluation)
-        .where(
-            Evaluation.tenant_id == tenant.id,
-            Evaluation.status.in_(("queued", "in_progress")),
-            Evaluation.kind.in_(kinds) if kinds is not None else true(),
-        )
-    )
-    if (active or 0) >= limit:
+    active = active_evaluations(session, tenant.id, kinds)
+    if active >= limit:
         raise ProblemError(
             429,
             "Too Many Requests",
@@ -46,6 +38,20 @@ def admit(session: Session, tenant: Tenant, kinds: Sequence[str] | None = None) 
             slug="tenant-limit-exceeded",
             headers={"Retry-After": str(ACTIVE_RETRY_AFTER_SECONDS)},
         )
+
+
+def active_evaluations(session: Session, tenant_id: str, kinds: Sequence[str] | None = None) -> int:
+    """The tenant's evaluations and runs queued or running (`kinds`: of those kinds alone)."""
+    active = session.scalar(
+        select(func.count())
+        .select_from(Evaluation)
+        .where(
+            Evaluation.tenant_id == tenant_id,
+            Evaluation.status.in_(("queued", "in_progress")),
+            Evaluation.kind.in_(kinds) if kinds is not None else true(),
+        )
+    )
+    return active or 0
 
 
 def seconds_to_midnight(now: datetime) -> int:

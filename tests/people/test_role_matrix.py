@@ -24,10 +24,16 @@ ADMIN_ONLY = {
     "/console/members/remove",
     "/console/keys",
     "/console/keys/revoke",
+    # A team's online rules are changed by its admins (app/console/online_admin_pages.py).
+    "/console/online_rules",
+    "/console/online_rules/{rule_id}/settings",
+    "/console/online_rules/{rule_id}/enable",
+    "/console/online_rules/{rule_id}/disable",
+    "/console/online_rules/{rule_id}/delete",
 }
 # Pages for a team's admins alone (who did what, the keys), and the operator's (none of these
 # roles is an operator).
-ADMIN_PAGES = {"/console/keys", "/console/audit"}
+ADMIN_PAGES = {"/console/keys", "/console/audit", "/console/limits"}
 OPERATOR_PAGES = {"/console/operator"}
 GROUPS = {"viewer": "ml-read", "reviewer": "ml-review", "member": "ml", "admin": "ml-admins"}
 
