@@ -2,9 +2,9 @@
 
 Prefixes: `evn` evaluation, `run` dataset run, `ds` dataset, `model` candidate model, `cmp`
 comparison, `we` webhook endpoint, `msg` webhook event, `whd` webhook delivery, `res` result,
-`ten` tenant, `key` API key, `rule` online rule; and OpenAI's shapes on the OpenAI-compatible
-routes: `eval` eval, `evalrun` eval run, `file` file (`tests/test_id_prefixes.py` checks they
-stay distinct).
+`ten` tenant, `key` API key, `rule` online rule, `lbl` label; and OpenAI's shapes on the
+OpenAI-compatible routes: `eval` eval, `evalrun` eval run, `file` file
+(`tests/test_id_prefixes.py` checks they stay distinct).
 """
 
 import os

@@ -1,0 +1,159 @@
+"""The labels API: people's verdicts on judged results, given, listed, imported, exported."""
+
+from typing import Annotated, Literal
+
+from fastapi import APIRouter, Depends, Query, Request, Response, status
+from fastapi.responses import StreamingResponse
+
+from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep
+from app.api.idempotent import idempotent
+from app.api.query import id_cursor
+from app.api.routing import LeanRoute
+from app.labels import service, transfer
+from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
+from app.problems import problem_responses
+from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
+
+router = APIRouter(
+    prefix="/v1/labels",
+    tags=["labels"],
+    route_class=LeanRoute,
+    responses=problem_responses(400, 401, 403, 404, 409, 413, 415, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+VersionQuery = Annotated[
+    str | None, Query(min_length=1, max_length=40, description="Only this metric version's.")
+]
+EvaluationQuery = Annotated[
+    str | None,
+    Query(
+        min_length=1, max_length=40, description="Only those given on this evaluation's results."
+    ),
+]
+ResultQuery = Annotated[
+    str | None, Query(min_length=1, max_length=40, description="Only those given on this result.")
+]
+ActorQuery = Annotated[
+    str | None,
+    Query(min_length=1, max_length=80, description="Only this actor's (`person:…`, `key:…`)."),
+]
+_IMPORT_EXAMPLE = (
+    '{"result_id": "res_0193c4aa5b0c1d2e3f405162", "value": 0.8, "rationale": "Close."}\n'
+    '{"evaluation_id": "evn_0193c4aa5b0c1d2e3f405162", "test_case_id": "logo", '
+    '"metric": "helpfulness", "value": false}\n'
+)
+_IMPORT_BODY = {
+    "required": True,
+    "content": {
+        "application/x-ndjson": {"schema": {"type": "string"}, "example": _IMPORT_EXAMPLE},
+        "text/csv": {
+            "schema": {"type": "string"},
+            "example": "result_id,value,rationale\nres_0193c4aa5b0c1d2e3f405162,0.8,Close.\n",
+        },
+    },
+}
+
+
+def _shown(row: object) -> Label:
+    return Label.model_validate(row, from_attributes=True)
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_201_CREATED,
+    response_model=Label,
+    responses={200: {"model": Label, "description": "Your earlier label of the item, replaced."}},
+    openapi_extra={SCOPE_EXTENSION: REVIEW},
+)
+@idempotent()
+def create_label(
+    payload: LabelCreate, session: SessionDep, caller: CallerDep, response: Response
+) -> Label:
+    """Label a judged result: your value on the metric's scale (or pass / fail), bound to the
+    metric version and the item's content. Labelling the same item and version again replaces
+    your label (200); the first time is a 201."""
+    label, created = service.label(session, caller.tenant.id, caller.actor, payload)
+    body = _shown(label)
+    session.commit()
+    response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
+    return body
+
+
+@router.get("", response_model=LabelList)
+def list_labels(
+    session: SessionDep,
+    tenant: TenantDep,
+    metric_version: VersionQuery = None,
+    evaluation_id: EvaluationQuery = None,
+    result_id: ResultQuery = None,
+    actor: ActorQuery = None,
+    after: str | None = None,
+    limit: LimitQuery = 20,
+) -> LabelList:
+    """The tenant's labels, newest first."""
+    where = service.LabelFilter(metric_version, evaluation_id, result_id, actor)
+    rows = service.page(session, tenant.id, where, id_cursor(after, "lbl"), limit)
+    return LabelList.of([_shown(row) for row in rows[:limit]], len(rows) > limit)
+
+
+@router.get(
+    "/export",
+    responses={200: {"content": {"application/x-ndjson": {}, "text/csv": {}}}},
+)
+def export_labels(
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    format: Literal["jsonl", "csv"] = "jsonl",
+    metric_version: VersionQuery = None,
+    evaluation_id: EvaluationQuery = None,
+    result_id: ResultQuery = None,
+    actor: ActorQuery = None,
+) -> StreamingResponse:
+    """Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
+    (cells a spreadsheet would run as formulas start with a single quote)."""
+    where = service.LabelFilter(metric_version, evaluation_id, result_id, actor)
+    return transfer.export(runtime, tenant.id, where, format)
+
+
+async def _import_body(request: Request) -> bytes:
+    return await request.body()
+
+
+@router.post(
+    "/import",
+    response_model=LabelImport,
+    openapi_extra={SCOPE_EXTENSION: REVIEW, "requestBody": _IMPORT_BODY},
+)
+def import_labels(
+    request: Request,
+    session: SessionDep,
+    caller: CallerDep,
+    raw: Annotated[bytes, Depends(_import_body)],
+) -> LabelImport:
+    """Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
+    line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
+    evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
+    stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`)."""
+    lines, unread = transfer.read_import(request.headers.get("content-type", ""), raw)
+    created, updated = service.import_labels(session, caller.tenant.id, caller.actor, lines, unread)
+    session.commit()
+    return LabelImport(created=created, updated=updated)
+
+
+@router.get("/{label_id}", response_model=Label)
+def get_label(label_id: str, session: SessionDep, tenant: TenantDep) -> Label:
+    """One label."""
+    return _shown(service.get_or_404(session, tenant.id, label_id))
+
+
+@router.delete(
+    "/{label_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    openapi_extra={SCOPE_EXTENSION: REVIEW},
+)
+def delete_label(label_id: str, session: SessionDep, tenant: TenantDep) -> Response:
+    """Delete a label (anyone with the review scope in the team may)."""
+    service.delete(session, tenant.id, service.get_or_404(session, tenant.id, label_id))
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,115 @@
+"""Label bodies: what a person says of a judged item, and what the judge had said."""
+
+import math
+from datetime import datetime
+from typing import Annotated, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
+
+from app.schemas import ListPage
+
+
+def _label_value(value: object) -> bool | float:
+    # One check for both forms, so a bad value is one error naming `value` (a union would
+    # answer once per member).
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float) and math.isfinite(value):
+        return float(value)
+    raise ValueError("must be a number on the metric's scale, or true / false for pass / fail")
+
+
+LabelValue = Annotated[
+    bool | float,
+    PlainValidator(_label_value),
+    WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "number"}]}),
+    Field(
+        description="On the metric's own scale (its score range: [0, 1] for most metrics, a "
+        "score_model's `range`), or `true` / `false` for pass / fail."
+    ),
+]
+
+
+class LabelCreate(BaseModel):
+    """A label for one judged result: named by `result_id`, or by `evaluation_id`,
+    `test_case_id` and `metric` (the metric's name) together."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"result_id": "res_0193c4aa5b0c1d2e3f405162", "value": 0.8, "rationale": "Close."}
+            ]
+        },
+    )
+
+    result_id: str | None = Field(None, min_length=1, max_length=40)
+    evaluation_id: str | None = Field(None, min_length=1, max_length=40)
+    test_case_id: str | None = Field(
+        None, min_length=1, max_length=256, description="The test case's id given at submission."
+    )
+    metric: str | None = Field(None, min_length=1, max_length=128, description="The metric's name.")
+    value: LabelValue
+    rationale: str | None = Field(
+        None, max_length=10_000, description="Why, in the person's words."
+    )
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Self:
+        by_case = (self.evaluation_id, self.test_case_id, self.metric)
+        if self.result_id is not None and any(part is not None for part in by_case):
+            raise ValueError(
+                "name the result either by result_id or by evaluation_id, test_case_id and "
+                "metric, not both"
+            )
+        if self.result_id is None and any(part is None for part in by_case):
+            raise ValueError(
+                "name the result: result_id, or evaluation_id, test_case_id and metric"
+            )
+        return self
+
+
+class Label(BaseModel):
+    object: Literal["label"] = "label"
+    id: str
+    metric_version: str = Field(description="The metric version the label is bound to.")
+    item_key: str = Field(
+        description="sha256 of the judged test case's content: the same content in another "
+        "evaluation (a re-run) has the same key, and shows this label."
+    )
+    result_id: str | None = Field(description="The result it was given on (may since be gone).")
+    evaluation_id: str | None
+    test_case_id: str | None
+    metric: str
+    value: float | None = Field(description="The person's value; null for a pass/fail label.")
+    passed: bool | None = Field(
+        description="The person's pass/fail: given, or the value against the threshold."
+    )
+    rationale: str | None
+    judge_score: float | None = Field(description="The judge's score when the label was given.")
+    judge_passed: bool | None
+    threshold: float | None
+    actor: str = Field(description="Who gave it: `person:<id>` or `key:<id>`.")
+    actor_name: str | None = Field(description="The person's email, or the API key's name.")
+    created_at: datetime
+    updated_at: datetime
+
+
+class LabelList(ListPage[Label]):
+    pass
+
+
+class LabelImport(BaseModel):
+    object: Literal["label.import"] = "label.import"
+    created: int = Field(description="Labels stored new.")
+    updated: int = Field(description="Labels of the same item, version and caller replaced.")
+
+
+class LabelSummary(BaseModel):
+    """What people's labels say about a result's item for its metric version (labels given on
+    any evaluation's result of the same content and version)."""
+
+    count: int
+    mean_value: float | None = Field(description="The mean of the labels with a value.")
+    passed: int = Field(description="Labels saying pass.")
+    failed: int = Field(description="Labels saying fail.")
