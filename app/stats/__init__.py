@@ -1,4 +1,5 @@
-"""Error bars and paired comparisons: pure functions of scores (scipy and statsmodels).
+"""Error bars, paired comparisons and agreement with people: pure functions of scores (scipy,
+statsmodels, scikit-learn, krippendorff, ppi_py).
 
 No FastAPI, SQLAlchemy or RQ imports: evaluations, runs and comparisons all call these with
 plain numbers, and tests check them against textbook answers.
@@ -20,10 +21,25 @@ from app.stats._bounded import (
     bootstrap_mean,
     mean_interval,
 )
+from app.stats._calibrated import CalibratedMean, calibrated_mean
+from app.stats._human import (
+    Disagreement,
+    HumanAgreement,
+    LabelledItem,
+    Statistic,
+    human_agreement,
+)
 from app.stats._paired import PairedMetric, compare_metric, holm_adjust
 from app.stats._samples import Aggregate, Judgment, Verdict, verdict, weighted_median
 
 __all__ = [
+    "CalibratedMean",
+    "Disagreement",
+    "HumanAgreement",
+    "LabelledItem",
+    "Statistic",
+    "calibrated_mean",
+    "human_agreement",
     "LOW_AGREEMENT",
     "Aggregate",
     "Agreement",
