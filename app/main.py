@@ -22,6 +22,7 @@ from app.files.endpoints import router as files_router
 from app.health import router as health_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
+from app.metric_versions.endpoints import router as metric_versions_router
 from app.telemetry.endpoints import router as telemetry_router
 from app.telemetry.http import RequestTelemetryMiddleware
 from app.usage.endpoints import router as usage_router
@@ -94,6 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         files_router,
         usage_router,
         audit_router,
+        metric_versions_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

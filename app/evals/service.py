@@ -23,6 +23,8 @@ from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
 from app.media.ingest import Intake
+from app.metric_versions import service as metric_versions
+from app.metrics import parse_spec
 from app.models import CandidateModel, EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import Collected, ProblemError, bad_request, invalid_request
 from app.runtime import Runtime
@@ -226,6 +228,10 @@ def create_run(
         name=payload.name or model_name or "run",
         metadata_=payload.metadata or {},
         metrics=definition.specs,
+        # The model graders' versions (issue 29); no judge record otherwise.
+        judge=metric_versions.with_versions(
+            session, tenant.id, [parse_spec(spec) for spec in definition.specs], None
+        ),
         webhook_endpoint_id=webhook_endpoint_id,
         status="queued",
         request_id=logs.request_id.get(),

@@ -72,6 +72,7 @@ _CSV_COLUMNS = [
     "error",
     "fragile",
     "stability",
+    "metric_version",
     "judge_calls",
     "prompt_tokens",
     "completion_tokens",

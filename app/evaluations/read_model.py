@@ -109,6 +109,7 @@ def to_schema(
     usage = UsageTotals()
     candidate_usage = UsageTotals()
     judges = (evaluation.judge or {}).get("metrics") or {}
+    versions = (evaluation.judge or {}).get("versions") or {}
     naming = naming_of(session, evaluation)
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})
@@ -151,6 +152,7 @@ def to_schema(
                     inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
                 ),
                 judge=_judge_used(judge),
+                metric_version=versions.get(str(index)),
                 stability=_stability(evaluations, evaluation, index, spec, row),
                 usage=UsageTotals(
                     calls=row.get("calls", 0),
@@ -280,6 +282,7 @@ def result_to_schema(result: Result) -> EvaluationResult:
         logs=result.logs or {},
         stability=result.stability,
         fragile=result.fragile,
+        metric_version=result.metric_version,
         created_at=result.created_at,
     )
 

@@ -205,6 +205,11 @@ class MetricSummary(ErrorBars):
     judge: JudgeUsed | None = Field(
         default=None, description="The judge this metric calls (judged metrics only)."
     )
+    metric_version: str | None = Field(
+        default=None,
+        description="The metric's version (GET /v1/metric_versions/{id}): a hash of what "
+        "changes its verdicts; null for a metric with no judge.",
+    )
     stability: StabilitySummary | None = Field(
         default=None,
         description="A metric judged more than once (`judge.samples`, `judge.panel`): fragile "
@@ -324,6 +329,11 @@ class EvaluationResult(BaseModel):
         default=None,
         description="The judgments straddle the threshold (`?fragile=true` lists these); null "
         "for a metric judged once.",
+    )
+    metric_version: str | None = Field(
+        default=None,
+        description="The version of the judged metric that scored it (GET "
+        "/v1/metric_versions/{id}); null for a metric with no judge.",
     )
     created_at: datetime
 

@@ -50,6 +50,8 @@ class MetricJudge:
     weight: float = 1.0
     # A panel's judges (the first also stands as the metric's judge); empty without a panel.
     members: tuple["MetricJudge", ...] = ()
+    # The metric's version recorded at submit (issue 29); None for a metric with no judge.
+    version: str | None = None
 
 
 def _judge_of(
@@ -76,6 +78,7 @@ def metric_judges(
     """Per metric index, the judge its record names (read in the job's session)."""
     record = evaluation.judge or {}
     recorded = record.get("metrics")
+    versions = record.get("versions") or {}
     judges: dict[int, MetricJudge] = {}
     for index in range(len(specs)):
         if recorded is not None:
@@ -92,7 +95,9 @@ def metric_judges(
             _judge_of(session, settings, evaluation.tenant_id, member)
             for member in chosen.get("panel") or ()
         )
-        judges[index] = dataclasses.replace(judge, members=members)
+        judges[index] = dataclasses.replace(
+            judge, members=members, version=versions.get(str(index))
+        )
     return judges
 
 
@@ -197,6 +202,11 @@ class _Scoring:
             UnscopedJudgeCacheRepository(session).put_many(cache_rows)
             if job.predictor is not None:
                 repo.store_predictions(evaluation_id, job.predictor.take_predictions())
+            # Every result records its metric's version here, the one place results are
+            # written from (issue 29).
+            for row in rows:
+                judge = job.judges.get(row["metric_index"])
+                row["metric_version"] = judge.version if judge is not None else None
             # Only rows this write stored count: a retried job's duplicates are not inserted.
             inserted = repo.insert_results(rows)
             repo.add_to_summaries(evaluation_id, inserted)

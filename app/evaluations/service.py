@@ -22,6 +22,7 @@ from app.evaluations.schemas import (
 from app.ids import EVALUATION_PREFIX, new_id
 from app.media import gc
 from app.media.store import DatabaseBlobStore
+from app.metric_versions import service as metric_versions
 from app.models import Evaluation, Tenant
 from app.problems import ProblemError, invalid_request
 from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
@@ -65,7 +66,8 @@ def create(
         name=payload.name,
         metadata_=payload.metadata or {},
         metrics=[spec.model_dump(mode="json", exclude_none=True) for spec in payload.metrics],
-        judge=checked.judge,
+        # Each judged metric's version, its row stored (issue 29).
+        judge=metric_versions.with_versions(session, tenant.id, payload.metrics, checked.judge),
         webhook_endpoint_id=checked.endpoint_id,
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,

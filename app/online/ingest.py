@@ -18,6 +18,7 @@ from app.db import utcnow
 from app.evaluations import appending, judging
 from app.evaluations.schemas import TERMINAL_STATUSES, JudgeConfig
 from app.media import ingest as media
+from app.metric_versions import service as metric_versions
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Evaluation, OnlineRule, Tenant
 from app.online import calls as kept
@@ -317,7 +318,8 @@ def _day_evaluation(
         name=f"{rule.name} · {day}",
         metadata={"online_rule_id": rule.id, "day": day},
         metrics=rule.metrics,
-        judge=record,
+        # Each judged metric's version, its row stored (issue 29).
+        judge=metric_versions.with_versions(session, tenant.id, specs, record),
     )
     if days.add_day(rule, day, evaluation.id):
         return evaluation

@@ -10,6 +10,7 @@ from app.evaluations import admission
 from app.evaluations import estimate as estimates
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
+from app.metric_versions import service as metric_versions
 from app.metrics import MetricTestCase, parse_spec
 from app.models import Evaluation, Run, Tenant
 from app.problems import ProblemError, invalid_request
@@ -54,7 +55,10 @@ def create(session: Session, tenant: Tenant, payload: RunCreate, settings: Setti
         name=payload.name,
         metadata_=payload.metadata or {},
         metrics=metrics,
-        judge=judge,
+        # Each judged metric's version, its row stored (issue 29).
+        judge=metric_versions.with_versions(
+            session, tenant.id, [parse_spec(spec) for spec in metrics], judge
+        ),
         webhook_endpoint_id=endpoint_id,
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,

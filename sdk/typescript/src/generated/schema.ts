@@ -623,6 +623,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/metric_versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Metric Versions
+         * @description The tenant's metric versions, newest first; `type` and `name` filter them.
+         */
+        get: operations["list_metric_versions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metric_versions/{version_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Metric Version
+         * @description One metric version: its definition, status, parent and when it was first seen.
+         */
+        get: operations["get_metric_version"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/models": {
         parameters: {
             query?: never;
@@ -2373,6 +2413,11 @@ export interface components {
             /** Metric */
             metric: string;
             /**
+             * Metric Version
+             * @description The version of the judged metric that scored it (GET /v1/metric_versions/{id}); null for a metric with no judge.
+             */
+            metric_version?: string | null;
+            /**
              * Object
              * @default evaluation.result
              * @constant
@@ -3369,6 +3414,11 @@ export interface components {
              */
             metric: string;
             /**
+             * Metric Version
+             * @description The metric's version (GET /v1/metric_versions/{id}): a hash of what changes its verdicts; null for a metric with no judge.
+             */
+            metric_version?: string | null;
+            /**
              * N
              * @description Results with a score.
              */
@@ -3432,6 +3482,69 @@ export interface components {
             /** Type */
             type: string;
         };
+        /** MetricVersion */
+        MetricVersion: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Definition
+             * @description Exactly what was hashed: `type`, `options` (what the prompt and scoring read, defaults left out) and `judge` (model or panel, and samples, aggregate and temperature when judged more than once). The threshold is not part of it.
+             */
+            definition: {
+                [key: string]: unknown;
+            };
+            /**
+             * Id
+             * @description `mv_` and 24 hex digits of sha256(tenant id, canonical `definition`).
+             */
+            id: string;
+            /**
+             * Name
+             * @description The metric's name when the version was first seen.
+             */
+            name: string;
+            /**
+             * Object
+             * @default metric_version
+             * @constant
+             */
+            object?: "metric_version";
+            /**
+             * Parent Id
+             * @description The version an alignment derived this one from; null for one a submission made.
+             */
+            parent_id: string | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "active" | "candidate" | "declined";
+            /**
+             * Type
+             * @description The metric's type, e.g. `g_eval`.
+             */
+            type: string;
+        };
+        /** MetricVersionList */
+        MetricVersionList: {
+            /** Data */
+            data: components["schemas"]["MetricVersion"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
         /**
          * OnlineResult
          * @description A result of a judged production call, with where the call was traced.
@@ -3473,6 +3586,11 @@ export interface components {
             };
             /** Metric */
             metric: string;
+            /**
+             * Metric Version
+             * @description The version of the judged metric that scored it (GET /v1/metric_versions/{id}); null for a metric with no judge.
+             */
+            metric_version?: string | null;
             /**
              * Object
              * @default evaluation.result
@@ -8357,6 +8475,151 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_metric_versions: {
+        parameters: {
+            query?: {
+                type?: string | null;
+                name?: string | null;
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricVersionList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_metric_version: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricVersion"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };

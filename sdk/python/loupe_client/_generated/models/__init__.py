@@ -140,6 +140,10 @@ from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
 from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
 from .metric_trend import MetricTrend
+from .metric_version import MetricVersion
+from .metric_version_definition import MetricVersionDefinition
+from .metric_version_list import MetricVersionList
+from .metric_version_status import MetricVersionStatus
 from .online_result import OnlineResult
 from .online_result_logs import OnlineResultLogs
 from .online_rule import OnlineRule
@@ -361,6 +365,10 @@ __all__ = (
     "MetricSummary",
     "MetricSummaryCiMethodType0",
     "MetricTrend",
+    "MetricVersion",
+    "MetricVersionDefinition",
+    "MetricVersionList",
+    "MetricVersionStatus",
     "OnlineResult",
     "OnlineResultLogs",
     "OnlineRule",

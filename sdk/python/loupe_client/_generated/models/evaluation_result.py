@@ -48,6 +48,8 @@ class EvaluationResult:
             candidate_usage (UsageTotals | Unset):
             fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
                 metric judged once.
+            metric_version (None | str | Unset): The version of the judged metric that scored it (GET
+                /v1/metric_versions/{id}); null for a metric with no judge.
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
             stability (None | Stability | Unset): A metric judged more than once: every judgment with its reason, their
                 spread, and `fragile`; null for a metric judged once.
@@ -69,6 +71,7 @@ class EvaluationResult:
     usage: UsageTotals
     candidate_usage: UsageTotals | Unset = UNSET
     fragile: bool | None | Unset = UNSET
+    metric_version: None | str | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
     stability: None | Stability | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -129,6 +132,12 @@ class EvaluationResult:
         else:
             fragile = self.fragile
 
+        metric_version: None | str | Unset
+        if isinstance(self.metric_version, Unset):
+            metric_version = UNSET
+        else:
+            metric_version = self.metric_version
+
         object_ = self.object_
 
         stability: dict[str, Any] | None | Unset
@@ -162,6 +171,8 @@ class EvaluationResult:
             field_dict["candidate_usage"] = candidate_usage
         if fragile is not UNSET:
             field_dict["fragile"] = fragile
+        if metric_version is not UNSET:
+            field_dict["metric_version"] = metric_version
         if object_ is not UNSET:
             field_dict["object"] = object_
         if stability is not UNSET:
@@ -281,6 +292,16 @@ class EvaluationResult:
         fragile = _parse_fragile(d.pop("fragile", UNSET))
 
 
+        def _parse_metric_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        metric_version = _parse_metric_version(d.pop("metric_version", UNSET))
+
+
         object_ = cast(Literal['evaluation.result'] | Unset , d.pop("object", UNSET))
         if object_ != 'evaluation.result'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
@@ -322,6 +343,7 @@ class EvaluationResult:
             usage=usage,
             candidate_usage=candidate_usage,
             fragile=fragile,
+            metric_version=metric_version,
             object_=object_,
             stability=stability,
         )

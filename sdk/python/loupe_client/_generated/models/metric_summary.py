@@ -54,6 +54,8 @@ class MetricSummary:
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
             interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
             judge (JudgeUsed | None | Unset): The judge this metric calls (judged metrics only).
+            metric_version (None | str | Unset): The metric's version (GET /v1/metric_versions/{id}): a hash of what changes
+                its verdicts; null for a metric with no judge.
             position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
                 bias).
             stability (None | StabilitySummary | Unset): A metric judged more than once (`judge.samples`, `judge.panel`):
@@ -79,6 +81,7 @@ class MetricSummary:
     clustered: ClusteredError | None | Unset = UNSET
     interval_note: None | str | Unset = UNSET
     judge: JudgeUsed | None | Unset = UNSET
+    metric_version: None | str | Unset = UNSET
     position_inconsistent: int | None | Unset = UNSET
     stability: None | StabilitySummary | Unset = UNSET
     usage: UsageTotals | Unset = UNSET
@@ -167,6 +170,12 @@ class MetricSummary:
         else:
             judge = self.judge
 
+        metric_version: None | str | Unset
+        if isinstance(self.metric_version, Unset):
+            metric_version = UNSET
+        else:
+            metric_version = self.metric_version
+
         position_inconsistent: int | None | Unset
         if isinstance(self.position_inconsistent, Unset):
             position_inconsistent = UNSET
@@ -212,6 +221,8 @@ class MetricSummary:
             field_dict["interval_note"] = interval_note
         if judge is not UNSET:
             field_dict["judge"] = judge
+        if metric_version is not UNSET:
+            field_dict["metric_version"] = metric_version
         if position_inconsistent is not UNSET:
             field_dict["position_inconsistent"] = position_inconsistent
         if stability is not UNSET:
@@ -380,6 +391,16 @@ class MetricSummary:
         judge = _parse_judge(d.pop("judge", UNSET))
 
 
+        def _parse_metric_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        metric_version = _parse_metric_version(d.pop("metric_version", UNSET))
+
+
         def _parse_position_inconsistent(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -439,6 +460,7 @@ class MetricSummary:
             clustered=clustered,
             interval_note=interval_note,
             judge=judge,
+            metric_version=metric_version,
             position_inconsistent=position_inconsistent,
             stability=stability,
             usage=usage,

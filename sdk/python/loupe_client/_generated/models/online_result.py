@@ -55,6 +55,8 @@ class OnlineResult:
             candidate_usage (UsageTotals | Unset):
             fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
                 metric judged once.
+            metric_version (None | str | Unset): The version of the judged metric that scored it (GET
+                /v1/metric_versions/{id}); null for a metric with no judge.
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
             stability (None | Stability | Unset): A metric judged more than once: every judgment with its reason, their
                 spread, and `fragile`; null for a metric judged once.
@@ -83,6 +85,7 @@ class OnlineResult:
     usage: UsageTotals
     candidate_usage: UsageTotals | Unset = UNSET
     fragile: bool | None | Unset = UNSET
+    metric_version: None | str | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
     stability: None | Stability | Unset = UNSET
     test_case: None | TestCase | Unset = UNSET
@@ -156,6 +159,12 @@ class OnlineResult:
         else:
             fragile = self.fragile
 
+        metric_version: None | str | Unset
+        if isinstance(self.metric_version, Unset):
+            metric_version = UNSET
+        else:
+            metric_version = self.metric_version
+
         object_ = self.object_
 
         stability: dict[str, Any] | None | Unset
@@ -201,6 +210,8 @@ class OnlineResult:
             field_dict["candidate_usage"] = candidate_usage
         if fragile is not UNSET:
             field_dict["fragile"] = fragile
+        if metric_version is not UNSET:
+            field_dict["metric_version"] = metric_version
         if object_ is not UNSET:
             field_dict["object"] = object_
         if stability is not UNSET:
@@ -349,6 +360,16 @@ class OnlineResult:
         fragile = _parse_fragile(d.pop("fragile", UNSET))
 
 
+        def _parse_metric_version(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        metric_version = _parse_metric_version(d.pop("metric_version", UNSET))
+
+
         object_ = cast(Literal['evaluation.result'] | Unset , d.pop("object", UNSET))
         if object_ != 'evaluation.result'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'evaluation.result', got '{object_}'")
@@ -414,6 +435,7 @@ class OnlineResult:
             usage=usage,
             candidate_usage=candidate_usage,
             fragile=fragile,
+            metric_version=metric_version,
             object_=object_,
             stability=stability,
             test_case=test_case,

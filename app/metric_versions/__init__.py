@@ -1,0 +1,1 @@
+"""Metric versions: a judged metric's verdict-changing definition per tenant (issue 29)."""

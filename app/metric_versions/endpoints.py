@@ -1,0 +1,41 @@
+"""GET /v1/metric_versions: the tenant's judged metric versions (issue 29)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from app.api.deps import SessionDep, TenantDep
+from app.api.routing import LeanRoute
+from app.metric_versions import service
+from app.metric_versions.schemas import MetricVersion, MetricVersionList
+from app.problems import problem_responses
+
+router = APIRouter(
+    prefix="/v1/metric_versions",
+    tags=["metric_versions"],
+    route_class=LeanRoute,
+    responses=problem_responses(400, 401, 404, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+
+
+@router.get("", response_model=MetricVersionList)
+def list_metric_versions(
+    session: SessionDep,
+    tenant: TenantDep,
+    type: Annotated[str | None, Query(min_length=1, max_length=64)] = None,  # noqa: A002
+    name: Annotated[str | None, Query(min_length=1, max_length=128)] = None,
+    after: Annotated[str | None, Query(max_length=40)] = None,
+    limit: LimitQuery = 20,
+) -> MetricVersionList:
+    """The tenant's metric versions, newest first; `type` and `name` filter them."""
+    rows = service.page(session, tenant.id, type, name, after, limit)
+    data = [service.to_schema(row) for row in rows[:limit]]
+    return MetricVersionList.of(data, len(rows) > limit)
+
+
+@router.get("/{version_id}", response_model=MetricVersion)
+def get_metric_version(version_id: str, session: SessionDep, tenant: TenantDep) -> MetricVersion:
+    """One metric version: its definition, status, parent and when it was first seen."""
+    return service.to_schema(service.get_or_404(session, tenant.id, version_id))
