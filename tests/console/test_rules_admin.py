@@ -14,11 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
-from app.models import Person
+from app.models import ApiKey, Person
 from app.online import service
 from app.online.schemas import OnlineRuleCreate
 from app.tenants import limits, repository
-from app.tenants.service import create_key
+from app.tenants.service import create_key, hash_key
 from tests.console.helpers import signed_in as key_session
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
@@ -309,3 +309,26 @@ def refused_actions(loupe: Api, client: httpx.Client, rule_id: str) -> None:
             r["name"] for r in api.get("/v1/online_rules", params={"limit": 100}).json()["data"]
         ]
     assert names.count("support bot") == 0
+
+
+def test_a_session_of_a_key_with_every_scope_acts_as_the_key(loupe: Api, idp: Provider) -> None:
+    """A key made without scopes holds every one, `admin` included: its console session has the
+    forms, and the audit trail names the key."""
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    rule_id = created(admin, name="switched by a key")
+    key = loupe.new_key("ml")
+    console = key_session(loupe, key)
+    page = console.get(f"/console/online_rules/{rule_id}")
+    assert "Disable rule" in page.text
+    off = console.post(
+        f"/console/online_rules/{rule_id}/disable", data={"csrf_token": csrf_of(page.text)}
+    )
+    assert off.status_code == 303
+    with loupe.served.runtime.session() as session:
+        key_id = next(k.id for k in session.query(ApiKey).all() if k.key_hash == hash_key(key))
+    with loupe.client(key) as client:
+        events = client.get(
+            "/v1/audit_events", params={"object_id": rule_id, "action": "online_rule.disable"}
+        ).json()["data"]
+        assert client.get(f"/v1/online_rules/{rule_id}").json()["enabled"] is False
+    assert [e["actor"] for e in events] == [f"key:{key_id}"]
