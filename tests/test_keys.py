@@ -50,7 +50,7 @@ class TestKeys:
                     for name in ("scopes", "expires", "created by", "last used")
                     for line in [ours]
                 }
-                assert cells["scopes"] == "read,write,ingest,review"
+                assert cells["scopes"] == "read,write,ingest,review,admin"
                 assert cells["expires"] == "never" and cells["created by"] == "operator"
                 assert cells["last used"] != "never"
                 assert theirs[lines[0].index("last used") :].startswith("never")

@@ -12,7 +12,7 @@ from app.audit import service
 from app.audit.schemas import AuditEvent, AuditEventList
 from app.audit.service import AuditFilter
 from app.problems import ProblemError, field_error, problem_responses
-from app.tenants.scopes import SCOPE_EXTENSION, WRITE
+from app.tenants.scopes import ADMIN, SCOPE_EXTENSION
 
 router = APIRouter(
     prefix="/v1/audit_events",
@@ -24,9 +24,9 @@ router = APIRouter(
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 
-# A team's admins read its trail (issue 28); until people have roles, `write` stands for them:
-# a read-only key (a dashboard's, CI's) does not see who did what.
-@router.get("", response_model=AuditEventList, openapi_extra={SCOPE_EXTENSION: WRITE})
+# A team's admins read its trail (issue 28): people with the `admin` role, keys with the
+# `admin` scope; a key that may only read or write (a dashboard's, CI's) does not see who did what.
+@router.get("", response_model=AuditEventList, openapi_extra={SCOPE_EXTENSION: ADMIN})
 def list_audit_events(
     session: SessionDep,
     tenant: TenantDep,

@@ -19,7 +19,8 @@ def create_key(
     scopes: str | None = typer.Option(
         None,
         "--scopes",
-        help="What the key may do, comma-separated: read, write, ingest (OTLP only), review. "
+        help="What the key may do, comma-separated: read, write, ingest (OTLP only), review, "
+        "admin (online rules, the audit trail). "
         "Default: every scope.",
     ),
     name: str | None = typer.Option(None, "--name", help="A name to tell the key apart (ci)."),

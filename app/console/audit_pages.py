@@ -12,7 +12,7 @@ from app.api.query import id_cursor
 from app.audit import service
 from app.console._render import SignedIn, page
 from app.problems import ProblemError
-from app.tenants.scopes import ADMIN, WRITE
+from app.tenants.scopes import ADMIN
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -31,10 +31,9 @@ def audit_page(
     object_id: Filter = None,
     after: str | None = None,
 ) -> HTMLResponse:
-    # Who did what is for a team's admins; a key (keys hold no `admin`) needs `write`, as
-    # GET /v1/audit_events does.
-    needed = ADMIN if signed_in.person_id is not None else WRITE
-    if needed not in signed_in.scopes:
+    # Who did what is for a team's admins (the `admin` role, or a key with the `admin` scope),
+    # as for GET /v1/audit_events.
+    if ADMIN not in signed_in.scopes:
         held = ", ".join(sorted(signed_in.scopes)) or "none"
         raise ProblemError(
             403,
@@ -42,10 +41,10 @@ def audit_page(
             f"The audit trail is for a team's admins: your role in team "
             f"{signed_in.tenant.name} gives {held}."
             if signed_in.person_id is not None
-            else f"The audit trail needs the `{WRITE}` scope, and the API key you signed in with "
+            else f"The audit trail needs the `{ADMIN}` scope, and the API key you signed in with "
             f"has {held}.",
             slug="scope-required",
-            required_scope=needed,
+            required_scope=ADMIN,
         )
     filters = {
         "actor": actor or None,

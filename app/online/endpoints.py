@@ -1,4 +1,5 @@
-"""Online rules: create, list, read, change, enable, disable, delete (issue 26)."""
+"""Online rules: create, list, read, change, enable, disable, delete (issue 26). Changing a rule
+needs the `admin` scope (a team's admins manage its rules, issue 28); reading needs `read`."""
 
 from collections.abc import Mapping
 from typing import Annotated, Any
@@ -24,6 +25,7 @@ from app.online.schemas import (
     OnlineRuleUpdate,
 )
 from app.problems import FieldError, checked_anyway, problem_responses
+from app.tenants.scopes import ADMIN_ONLY
 
 router = APIRouter(
     prefix="/v1/online_rules",
@@ -48,7 +50,9 @@ OPENAPI = Extras(
 )
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=OnlineRule)
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, response_model=OnlineRule, openapi_extra=ADMIN_ONLY
+)
 @checked_with_tenant(checks.body_problems)
 @idempotent()
 def create_online_rule(
@@ -100,7 +104,7 @@ def _update_problems(request: Request, body: Mapping[str, Any]) -> list[FieldErr
         return checks.update_body_problems(session, tenant, runtime.settings, body, rule_id)
 
 
-@router.patch("/{rule_id}", response_model=OnlineRule)
+@router.patch("/{rule_id}", response_model=OnlineRule, openapi_extra=ADMIN_ONLY)
 @checked_anyway(_update_problems)
 def update_online_rule(
     rule_id: str,
@@ -117,7 +121,7 @@ def update_online_rule(
     return body
 
 
-@router.post("/{rule_id}/enable", response_model=OnlineRule)
+@router.post("/{rule_id}/enable", response_model=OnlineRule, openapi_extra=ADMIN_ONLY)
 def enable_online_rule(
     rule_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> OnlineRule:
@@ -125,7 +129,7 @@ def enable_online_rule(
     return _set_enabled(session, tenant, runtime, rule_id, True)
 
 
-@router.post("/{rule_id}/disable", response_model=OnlineRule)
+@router.post("/{rule_id}/disable", response_model=OnlineRule, openapi_extra=ADMIN_ONLY)
 def disable_online_rule(
     rule_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> OnlineRule:
@@ -186,7 +190,12 @@ def get_online_rule_trend(
     return trend.trend(session, tenant, rule, query)
 
 
-@router.post("/{rule_id}/backfill", status_code=status.HTTP_202_ACCEPTED, response_model=Backfill)
+@router.post(
+    "/{rule_id}/backfill",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=Backfill,
+    openapi_extra=ADMIN_ONLY,
+)
 @idempotent()
 def backfill_online_rule(
     rule_id: str,
@@ -209,7 +218,7 @@ def backfill_online_rule(
     return body
 
 
-@router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT)
+@router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT, openapi_extra=ADMIN_ONLY)
 def delete_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> Response:
     """Forget a rule and its counts."""
     service.delete(session, tenant, service.get_or_404(session, tenant, rule_id))

@@ -37,6 +37,10 @@ class SignInError(Exception):
     """An OIDC sign-in refused: the message says why, in words for the sign-in error page."""
 
 
+class SignatureError(SignInError):
+    """The ID token is not signed by one of the keys at hand (the provider may have rotated)."""
+
+
 @dataclass(frozen=True)
 class Provider:
     issuer: str
@@ -222,20 +226,31 @@ def validate(
     now: int | None = None,
 ) -> dict[str, Any]:
     """The ID token's claims once its signature (one of the provider's keys), issuer, audience,
-    nonce and expiry are right; SignInError naming what is wrong otherwise."""
+    nonce and expiry are right; SignInError naming what is wrong otherwise.
+
+    As OpenID Connect Core 3.1.3.7 says: `iss` is exactly the provider's issuer (the one its
+    discovery document names, no trailing slash added or taken away); `aud` names this client;
+    a token for several audiences must say it was issued to this client (`azp`), and an `azp`
+    naming another client is refused whatever the audience."""
     try:
         token = jwt.decode(id_token, key_set, algorithms=list(ALGORITHMS))
     except (JoseError, ValueError) as exc:
-        raise SignInError(f"The ID token's signature is not the provider's ({exc}).") from None
+        raise SignatureError(f"The ID token's signature is not the provider's ({exc}).") from None
     claims: Mapping[str, Any] = token.claims
-    if str(claims.get("iss", "")).rstrip("/") != issuer.rstrip("/"):
+    if claims.get("iss") != issuer:
         raise SignInError(f"The ID token was issued by {claims.get('iss')!r}, not {issuer!r}.")
     audience = claims.get("aud")
     audiences = audience if isinstance(audience, list) else [audience]
     if client_id not in audiences:
         raise SignInError(f"The ID token is for {audience!r}, not this client ({client_id!r}).")
-    if len(audiences) > 1 and claims.get("azp") not in (None, client_id):
-        raise SignInError("The ID token was issued to another client (azp).")
+    authorized = claims.get("azp")
+    if authorized is not None and authorized != client_id:
+        raise SignInError(f"The ID token was issued to another client (azp {authorized!r}).")
+    if len(audiences) > 1 and authorized is None:
+        raise SignInError(
+            f"The ID token is for several audiences {audiences!r} and does not say it was "
+            "issued to this client (no azp)."
+        )
     if not nonce or not secrets.compare_digest(str(claims.get("nonce", "")), nonce):
         raise SignInError("The ID token's nonce is not this sign-in's (a replayed token).")
     registry = jwt.JWTClaimsRegistry(
@@ -251,10 +266,11 @@ def validate(
 def verified_claims(
     settings: Settings, provider: Provider, id_token: str, nonce: str
 ) -> dict[str, Any]:
-    """`validate` with the provider's keys, read again once if the token names an unknown key."""
+    """`validate` with the provider's keys, read again once if the signature matches none of
+    them (the provider may have rotated its keys)."""
     client_id = str(settings.oidc_client_id)
     try:
         return validate(id_token, keys(settings, provider), provider.issuer, client_id, nonce)
-    except SignInError:
+    except SignatureError:
         fresh = keys(settings, provider, fresh=True)
         return validate(id_token, fresh, provider.issuer, client_id, nonce)

@@ -225,6 +225,7 @@ def remove(session: Session, by: Caller, person_id: str) -> None:
             "there (it is re-synced at each sign-in).",
             "person_id",
         )
+    removed = repository.get_person(session, person_id)
     session.delete(membership)
     audit.record(
         session,
@@ -233,6 +234,9 @@ def remove(session: Session, by: Caller, person_id: str) -> None:
         "person",
         person_id,
         tenant_id=by.tenant.id,
+        # Who it was, as a grant names them: the person's row may be gone by the time it is read.
+        email=removed.email if removed is not None else None,
+        subject=removed.subject if removed is not None else None,
         role=membership.role,
     )
     session.flush()

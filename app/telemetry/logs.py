@@ -5,7 +5,7 @@ record's `extra`; the request id of the HTTP request being served is added from 
 variable. Secrets are replaced before a line is written: the operator's (API keys, the secret
 key, store passwords), the keys of the model endpoints the process is calling, and anything
 shaped like a Loupe API key or a bearer token (a client may send its key as a query parameter
-or a request id).
+or a request id), and OAuth codes, states and tokens in a URL's query.
 """
 
 import contextvars
@@ -40,6 +40,12 @@ _SHAPED = re.compile(
     r"(?<![A-Za-z0-9_-])lp_[A-Za-z0-9_-]{20,}"
     # The credential of an Authorization header, wherever a provider or library echoes it.
     r"|(?<=[Bb]earer )[^\s\"',;}\]]{8,}"
+    # An OAuth authorization code, state or token in a URL's query, as the access log writes
+    # the identity provider's redirect back (/console/oidc/callback?code=...&state=...).
+    + "".join(
+        rf"|(?<=[?&]{name}=)[^&\s\"'#]+"
+        for name in ("code", "state", "session_state", "id_token", "access_token", "refresh_token")
+    )
 )
 # Characters that would end a text line, or steer a terminal, in a message or a field: shown
 # escaped so provider text cannot forge a separate line. Tab stays.

@@ -2,9 +2,10 @@
 
 A key carries some of `KEY_SCOPES`: `read` (every GET, and the POSTs that store nothing, such
 as estimates), `write` (every other change), `ingest` (the OTLP receiver alone: POST
-/v1/traces and /v1/logs) and `review` (review queues and labels). A key made before scopes
-existed (`scopes` NULL) keeps every scope. People get theirs from their role in a team, where
-`admin` (members, keys, rules, limits) comes on top of the others.
+/v1/traces and /v1/logs), `review` (review queues and labels) and `admin` (what a team's admins
+do: online rules, the audit trail, and in the console members and keys). A key made before
+scopes existed (`scopes` NULL) keeps every scope, as it could do everything its tenant could.
+People get theirs from their role in a team (app/people/roles.py).
 
 Every API route needs exactly one scope, declared on the route (the operation's
 `x-loupe-scope` in openapi.json, see `app.api.deps.declare_scopes`).
@@ -21,11 +22,14 @@ INGEST = "ingest"
 REVIEW = "review"
 ADMIN = "admin"
 # The scopes a key may carry, in the order they are listed.
-KEY_SCOPES = (READ, WRITE, INGEST, REVIEW)
+KEY_SCOPES = (READ, WRITE, INGEST, REVIEW, ADMIN)
 # Every scope a caller can hold.
-ALL_SCOPES = (*KEY_SCOPES, ADMIN)
+ALL_SCOPES = KEY_SCOPES
 # The OpenAPI operation extension naming the scope a route needs.
 SCOPE_EXTENSION = "x-loupe-scope"
+
+# A route's `openapi_extra` for what only a team's admins may do.
+ADMIN_ONLY = {SCOPE_EXTENSION: ADMIN}
 
 # The actor of the operator's command line.
 OPERATOR = "operator"

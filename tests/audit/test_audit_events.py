@@ -274,9 +274,21 @@ class TestListing:
             _, key = create_key(session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["read"])
             session.commit()
         body = problem(api.client(key).get("/v1/audit_events"), 403)
-        assert body["required_scope"] == "write"
+        assert body["required_scope"] == "admin"
         spec = api.client(key).get("/openapi.json").json()
-        assert spec["paths"]["/v1/audit_events"]["get"]["x-loupe-scope"] == "write"
+        assert spec["paths"]["/v1/audit_events"]["get"]["x-loupe-scope"] == "admin"
+
+    def test_a_key_that_may_write_but_not_administer_is_refused(self, api: Api) -> None:
+        # Creating and deleting is not reading who did what: that takes `admin`.
+        with api.served.runtime.session() as session:
+            _, writer = create_key(
+                session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["read", "write"]
+            )
+            _, admin = create_key(session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["admin"])
+            session.commit()
+        body = problem(api.client(writer).get("/v1/audit_events"), 403)
+        assert body["required_scope"] == "admin" and "`admin`" in body["detail"]
+        assert api.client(admin).get("/v1/audit_events").status_code == 200
 
     def test_bad_filters_are_problems_naming_each_field(self, api: Api) -> None:
         client = api.tenant_client()
@@ -327,13 +339,17 @@ class TestConsole:
         ]
         assert console.get("/console/audit").status_code == 200
 
-    def test_the_audit_page_needs_write(self, api: Api) -> None:
+    def test_the_audit_page_needs_admin(self, api: Api) -> None:
         with api.served.runtime.session() as session:
-            _, key = create_key(session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["read"])
+            _, key = create_key(session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["read", "write"])
+            _, admin = create_key(
+                session, f"audit-{uuid.uuid4().hex[:8]}", scopes=["read", "admin"]
+            )
             session.commit()
         response = signed_in(api, key).get("/console/audit")
         assert response.status_code == 403
-        assert "write" in response.text
+        assert "`admin`" in response.text
+        assert signed_in(api, admin).get("/console/audit").status_code == 200
 
 
 class TestLogLine:

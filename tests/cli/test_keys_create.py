@@ -64,7 +64,7 @@ class TestKeysCreate:
             ("--expires", "soon", "neither a duration"),
             ("--expires", "0d", "no time at all"),
             ("--expires", "2001-01-01", "in the past"),
-            ("--scopes", "read,admin", "unknown scope 'admin'"),
+            ("--scopes", "read,root", "unknown scope 'root'"),
             ("--scopes", ",", "at least one scope"),
             ("--tenant", "two words", "no spaces"),
         ],

@@ -127,3 +127,27 @@ def test_the_keys_form_refuses_control_characters_and_says_the_limit(
         assert refused.status_code == 400, refused.text
         assert "name: a key name has" in refused.text and said in refused.text
         assert "pwned" not in admin.get("/console/keys").text
+
+
+def test_a_removal_names_who_was_removed(loupe: Api, idp: Provider) -> None:
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    sub = person(idp, "search")
+    assert sign_in(browser(loupe), sub).status_code == 200
+    token = csrf_of(admin.get("/console/members").text)
+    email = f"{sub}@example.com"
+    granted = admin.post(
+        "/console/members", data={"email": email, "role": "viewer", "csrf_token": token}
+    )
+    assert granted.status_code == 303
+    person_id = _person_id(admin.get("/console/members").text, email)
+    removed = admin.post(
+        "/console/members/remove", data={"person_id": person_id, "csrf_token": token}
+    )
+    assert removed.status_code == 303
+    events = loupe.client(loupe.new_key("ml")).get(
+        "/v1/audit_events", params={"action": "membership.remove", "object_id": person_id}
+    )
+    assert events.status_code == 200, events.text
+    [event] = events.json()["data"]
+    assert event["details"]["email"] == email and event["details"]["subject"] == sub
+    assert event["details"]["role"] == "viewer"

@@ -48,14 +48,22 @@ class TestValidate:
         assert claims["sub"] == "alice" and claims["email"] == "alice@example.com"
         # An audience list naming this client, with azp this client, passes too.
         listed = token(aud=[CLIENT, "other"], azp=CLIENT)
-        assert validate(listed, PUBLIC, ISSUER + "/", CLIENT, NONCE)["sub"] == "alice"
+        assert validate(listed, PUBLIC, ISSUER, CLIENT, NONCE)["sub"] == "alice"
+        assert validate(token(azp=CLIENT), PUBLIC, ISSUER, CLIENT, NONCE)["sub"] == "alice"
 
     def test_a_wrong_issuer_is_refused(self) -> None:
         assert "issued by 'http://127.0.0.1:1'" in refused(token(iss="http://127.0.0.1:1"))
+        # The issuer is compared exactly (OIDC Core 3.1.3.7): a slash more or less is another.
+        assert "issued by" in refused(token(iss=ISSUER + "/"))
+        assert "issued by" in refused(token(iss=None))
 
     def test_a_wrong_audience_is_refused(self) -> None:
         assert "not this client" in refused(token(aud="someone-else"))
         assert "another client" in refused(token(aud=[CLIENT, "x"], azp="x"))
+        # Several audiences without azp: the token may have been issued to the other one.
+        assert "no azp" in refused(token(aud=[CLIENT, "x"]))
+        # An azp naming another client is refused even for this client alone.
+        assert "another client" in refused(token(azp="x"))
 
     def test_a_wrong_signature_is_refused(self) -> None:
         assert "signature" in refused(token(key=OTHER_KEY))

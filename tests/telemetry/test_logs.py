@@ -219,6 +219,12 @@ class TestFormatters:
         for formatter in (logs.JsonFormatter(), logs.TextFormatter()):
             line = formatter.format(record)
             assert key not in line and "sk-abcdefgh1234" not in line
+        # OAuth codes and states in a URL's query, as the access log writes the redirect back.
+        line = logs.TextFormatter().format(
+            self.record("GET /console/oidc/callback?state=s1-x&code=c0de_1&next=/console")
+        )
+        assert "state=[redacted]&code=[redacted]&next=/console" in line
+        assert "barcode=5" in logs.TextFormatter().format(self.record("GET /x?barcode=5"))
         # The short prefix `loupe keys list` shows is no secret, nor is "help_" in a word.
         shown = logs.TextFormatter().format(self.record("key lp_A1b2C3d… help_text_here"))
         assert "lp_A1b2C3d…" in shown and "help_text_here" in shown
@@ -269,6 +275,11 @@ class TestServedProcessLines:
             with served.client() as client:
                 # A key pasted where it does not belong: a query string, a request id.
                 client.get("/v1/evaluations", params={"api_key": key})
+                # An identity provider's redirect back carries a one-time code and the state.
+                client.get(
+                    "/console/oidc/callback",
+                    params={"code": "one-time-code-4711", "state": "st-0815", "iss": "x"},
+                )
                 created = client.post(
                     "/v1/evaluations",
                     json={
@@ -286,6 +297,10 @@ class TestServedProcessLines:
         assert key not in log and JUDGE_KEY not in log
         access = [line for line in parsed_lines if line["logger"] == "uvicorn.access"]
         assert any("api_key=[redacted]" in line["event"] for line in access), access
+        assert "one-time-code-4711" not in log and "st-0815" not in log
+        assert any(
+            "callback?code=[redacted]&state=[redacted]&iss=x" in line["event"] for line in access
+        ), access
         [submitted] = [line for line in parsed_lines if line["event"] == "evaluation.submitted"]
         assert submitted["request_id"] == "[redacted]"
         # uvicorn's start-up lines carry an ANSI-coloured copy of themselves: not written.

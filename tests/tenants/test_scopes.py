@@ -4,9 +4,9 @@ The routes come from the app itself: every route under /v1 must authenticate and
 as `x-loupe-scope` in openapi.json (`test_every_api_route_declares_a_scope`), and every route
 whose method changes something must have had its scope decided here (`UNSAFE_SCOPES`), so a new
 POST cannot quietly take `write` when it stores nothing, or the other way round. Then each key
-(`read`, `write`, `ingest`, `review` alone, and a key from before scopes, which keeps them all)
-calls every operation: 403 with `required_scope` exactly where it lacks the operation's scope,
-something else where it has it. The scope is checked before the object is looked up, so the
+(each scope alone, and a key from before scopes, which keeps them all) calls every operation:
+403 with `required_scope` exactly where it lacks the operation's scope, something else where it
+has it. The scope is checked before the object is looked up, so the
 ids in the paths need not exist (another tenant's objects stay 404 for a key that has the
 scope: tests/tenants/test_every_route_is_scoped.py).
 """
@@ -52,12 +52,12 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/evals/{eval_id}/runs/{run_id}"): "write",
     ("DELETE", "/v1/evals/{eval_id}/runs/{run_id}"): "write",
     ("POST", "/v1/evals/{eval_id}/runs/{run_id}/cancel"): "write",
-    ("POST", "/v1/online_rules"): "write",
-    ("PATCH", "/v1/online_rules/{rule_id}"): "write",
-    ("DELETE", "/v1/online_rules/{rule_id}"): "write",
-    ("POST", "/v1/online_rules/{rule_id}/enable"): "write",
-    ("POST", "/v1/online_rules/{rule_id}/disable"): "write",
-    ("POST", "/v1/online_rules/{rule_id}/backfill"): "write",
+    ("POST", "/v1/online_rules"): "admin",
+    ("PATCH", "/v1/online_rules/{rule_id}"): "admin",
+    ("DELETE", "/v1/online_rules/{rule_id}"): "admin",
+    ("POST", "/v1/online_rules/{rule_id}/enable"): "admin",
+    ("POST", "/v1/online_rules/{rule_id}/disable"): "admin",
+    ("POST", "/v1/online_rules/{rule_id}/backfill"): "admin",
     ("POST", "/v1/traces"): "ingest",
     ("POST", "/v1/logs"): "ingest",
     ("POST", "/v1/webhook_endpoints"): "write",
@@ -70,9 +70,8 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/files"): "write",
     ("DELETE", "/v1/files/{file_id}"): "write",
 }
-# GET routes that need more than `read`: the audit trail is for those who may change things
-# (a team's admins once people have roles).
-SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {("GET", "/v1/audit_events"): "write"}
+# GET routes that need more than `read`: the audit trail is for a team's admins.
+SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {("GET", "/v1/audit_events"): "admin"}
 PARAMETER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 # Keys by what they hold: each scope alone, and a key from before scopes (NULL: all of them).
 KEYS: dict[str, list[str] | None] = {scope: [scope] for scope in KEY_SCOPES} | {"legacy": None}
