@@ -15,6 +15,7 @@ from app.models import Result
 from tests.evals.helpers import CRITERIA, ITEM_SCHEMA, ROWS, grading
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
+from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 from tests.runs.helpers import register_model, wait_run
 from tests.runs.test_endpoints import start, vqa_dataset
 from tests.runs.test_judged_metrics import judge_and_candidate
@@ -306,3 +307,18 @@ class TestOtherKinds:
         shown = client.get(f"/v1/metric_versions/{versions[0]['score_model']}").json()
         assert shown["definition"]["judge"] == {"model": "judge-model"}
         assert "pass_threshold" not in shown["definition"]["options"]
+
+    def test_online_rules_days_record_versions(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        rule = make_rule(client, metrics=[{"type": "answer_relevancy"}])
+        body = {"resourceSpans": [semconv_span("00f067aa0ba902b7", "app", "Capital of France?")]}
+        assert client.post("/v1/traces", json=body).status_code == 200
+        [result] = judged_results(api, client, rule["id"], 1)
+        (version,) = client.get("/v1/metric_versions").json()["data"]
+        assert version["type"] == "answer_relevancy"
+        assert result["metric_version"] == version["id"]
+        # The rule's day is an evaluation whose summary names the version too.
+        day = client.get(f"/v1/evaluations/{result['evaluation_id']}")
+        assert day.status_code == 200, day.text
+        assert versions_of(day.json()) == [version["id"]]
