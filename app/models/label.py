@@ -39,6 +39,13 @@ class Label(Base):
     judge_score: Mapped[float | None] = mapped_column(Float, nullable=True)
     judge_passed: Mapped[bool | None] = mapped_column(Boolean, nullable=True)
     threshold: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # How the item came to be labelled: `direct` (posted or imported), `random` (a review
+    # queue's audit share: a random sample, the only labels the calibrated mean may use with
+    # `direct` ones) or `routed` (a queue picked it for being near the threshold, fragile or
+    # among the lowest scores: not a random sample).
+    selection: Mapped[str] = mapped_column(String(16), server_default="direct")
+    # The review queue it was labelled in (None: posted or imported).
+    queue_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
     # Who gave it: `person:<id>` or `key:<id>`, and their email or the key's name.
     actor: Mapped[str] = mapped_column(String(80))
     actor_name: Mapped[str | None] = mapped_column(String(320), nullable=True)
