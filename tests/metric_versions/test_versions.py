@@ -9,12 +9,13 @@ import threading
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select
 
 from app.models import Result
 from tests.evals.helpers import CRITERIA, ITEM_SCHEMA, ROWS, grading
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 from tests.runs.helpers import register_model, wait_run
 from tests.runs.test_endpoints import start, vqa_dataset
@@ -31,6 +32,12 @@ CASES = [
     {"id": "a", "input": "question a", "actual_output": "answer a", "expected_output": "answer a"},
     {"id": "b", "input": "question b", "actual_output": "answer b", "expected_output": "other"},
 ]
+
+
+@pytest.fixture(autouse=True)
+def answering(judge: ScriptedJudge) -> None:
+    """The judge answers every task (a test may script its own)."""
+    judge.script(plausible_answer)
 
 
 def submit(client: httpx.Client, metrics: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
@@ -77,6 +84,7 @@ class TestSameAndChanged:
         for final in (first, second):
             rows = results(client, final["id"])
             assert len(rows) == 4
+            assert [row["error"] for row in rows] == [None] * 4
             assert {row["metric"]: row["metric_version"] for row in rows} == {
                 "helpful": version,
                 "exact_match": None,
