@@ -20,6 +20,7 @@ from app.console import install as install_console
 from app.datasets.endpoints import router as datasets_router
 from app.files.endpoints import router as files_router
 from app.health import router as health_router
+from app.labels.endpoints import router as labels_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
 from app.metric_versions.endpoints import router as metric_versions_router
@@ -95,6 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         files_router,
         usage_router,
         audit_router,
+        labels_router,
         metric_versions_router,
     ):
         app.include_router(router, dependencies=strict_query)

@@ -416,6 +416,7 @@ def test_every_creating_post_documents_the_header() -> None:
         "/v1/files",
         "/v1/models",
         "/v1/webhook_endpoints",
+        "/v1/labels",
     }
     for path in creating:
         headers = [

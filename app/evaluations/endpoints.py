@@ -29,6 +29,7 @@ from app.evaluations.schemas import (
     ResultStatus,
     TestCaseList,
 )
+from app.labels import service as labels
 from app.problems import ProblemError, problem_responses
 from app.usage.schemas import Estimate
 
@@ -252,7 +253,12 @@ def list_evaluation_results(
             slug="bad-cursor",
             field=["query", "after"],
         )
-    data = [read_model.result_to_schema(row) for row in rows[:limit]]
+    shown = rows[:limit]
+    labelled = labels.summaries(session, tenant.id, shown)
+    data = [
+        read_model.result_to_schema(row).model_copy(update={"labels": labelled.get(row.id)})
+        for row in shown
+    ]
     return EvaluationResultList.of(data, len(rows) > limit)
 
 

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 from app.evaluations.stability import Stability, StabilitySummary
+from app.labels.schemas import LabelSummary
 from app.media.parts import Content, ContextNode
 from app.metrics import MetricSpec
 from app.schemas import ListPage
@@ -334,6 +335,12 @@ class EvaluationResult(BaseModel):
         default=None,
         description="The version of the judged metric that scored it (GET "
         "/v1/metric_versions/{id}); null for a metric with no judge.",
+    )
+    labels: LabelSummary | None = Field(
+        default=None,
+        description="What people's labels (POST /v1/labels) say about this item for this "
+        "metric version, given on this result or on any other of the same content and version "
+        "(a re-run's); null when it has none. Filled on GET /v1/evaluations/{id}/results.",
     )
     created_at: datetime
 

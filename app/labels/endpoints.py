@@ -43,13 +43,14 @@ _IMPORT_EXAMPLE = (
     '{"evaluation_id": "evn_0193c4aa5b0c1d2e3f405162", "test_case_id": "logo", '
     '"metric": "helpfulness", "value": false}\n'
 )
+# Only JSON Lines is described: SDK generators give one body parameter per media type and
+# cannot send text (the Python SDK sends it as bytes); text/csv is taken all the same.
 _IMPORT_BODY = {
     "required": True,
     "content": {
-        "application/x-ndjson": {"schema": {"type": "string"}, "example": _IMPORT_EXAMPLE},
-        "text/csv": {
-            "schema": {"type": "string"},
-            "example": "result_id,value,rationale\nres_0193c4aa5b0c1d2e3f405162,0.8,Close.\n",
+        "application/x-ndjson": {
+            "schema": {"type": "string", "format": "binary"},
+            "example": _IMPORT_EXAMPLE,
         },
     },
 }

@@ -31,7 +31,7 @@ from tests.comparisons.helpers import quiz_dataset
 from tests.comparisons.helpers import run as predictions_run
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import TERMINAL, Api, fast_settings
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
 from tests.fixtures.receiver import WebhookReceiver
 from tests.runs.helpers import register_model
 
@@ -53,6 +53,8 @@ PARAMETERS: dict[str, str | None] = {
     "/v1/evals/{eval_id}/runs/{run_id}/output_items/{output_item_id}": "output_item",
     "/v1/files/{file_id}": "file",
     "/v1/online_rules/{rule_id}": "online_rule",
+    "/v1/labels/{label_id}": "label",
+    "/v1/metric_versions/{version_id}": "metric_version",
     "/console/evaluations/{evaluation_id}": "evaluation",
     "/console/evaluations/{evaluation_id}/cases/{index}": NOT_AN_OBJECT,
     "/console/media/{sha256}": "image",
@@ -88,6 +90,12 @@ CRITERION = {
     "reference": "{{ item.answer }}",
 }
 PARAMETER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
+G_EVAL = {
+    "type": "g_eval",
+    "name": "helpful",
+    "evaluation_steps": ["Check the answer."],
+    "evaluation_params": ["input", "actual_output"],
+}
 
 
 @dataclass(frozen=True)
@@ -242,6 +250,20 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
             json={"baseline_id": baseline["id"], "candidate_id": evaluation["id"]},
         )
         world.ids["comparison"] = created(comparison, 200)["id"]
+
+        # A judged result with a label on it (a label needs a judged metric's version).
+        judge.script(plausible_answer)
+        judged = created(
+            client.post(
+                "/v1/evaluations", json={"test_cases": cases(True)[1:], "metrics": [G_EVAL]}
+            ),
+            202,
+        )
+        assert api.wait(client, judged["id"])["status"] == "completed"
+        result = client.get(f"/v1/evaluations/{judged['id']}/results").json()["data"][0]
+        label = client.post("/v1/labels", json={"result_id": result["id"], "value": 1})
+        world.ids["label"] = created(label, 201)["id"]
+        world.ids["metric_version"] = result["metric_version"]
 
         world.ids["dataset"] = quiz_dataset(client, rows=4)
         world.ids["run"] = predictions_run(api, client, world.ids["dataset"], {1}, rows=4)

@@ -36,6 +36,7 @@ TENANT_OWNED = {
     "IdempotencyKey": "idempotency_key",
     "JudgeCacheEntry": "judge_cache_entry",
     "JudgeClaim": "judge_claim",
+    "Label": "label",
     "MetricSummary": "metric_summary",
     "OnlineRule": "online_rule",
     "OnlineRuleCount": "online_rule_count",

@@ -69,6 +69,9 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/comparisons"): "write",
     ("POST", "/v1/files"): "write",
     ("DELETE", "/v1/files/{file_id}"): "write",
+    ("POST", "/v1/labels"): "review",
+    ("POST", "/v1/labels/import"): "review",
+    ("DELETE", "/v1/labels/{label_id}"): "review",
 }
 # GET routes that need more than `read`: the audit trail is for a team's admins.
 SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {("GET", "/v1/audit_events"): "admin"}

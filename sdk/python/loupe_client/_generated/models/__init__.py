@@ -84,6 +84,7 @@ from .evaluation_status import EvaluationStatus
 from .exact_match_spec import ExactMatchSpec
 from .export_evaluation_results_format import ExportEvaluationResultsFormat
 from .export_evaluation_results_status_type_0 import ExportEvaluationResultsStatusType0
+from .export_labels_format import ExportLabelsFormat
 from .export_run_samples_format import ExportRunSamplesFormat
 from .faithfulness_spec import FaithfulnessSpec
 from .field_error import FieldError
@@ -112,6 +113,11 @@ from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
 from .judgment_out import JudgmentOut
 from .judgment_out_error_type_0 import JudgmentOutErrorType0
+from .label import Label
+from .label_create import LabelCreate
+from .label_import import LabelImport
+from .label_list import LabelList
+from .label_summary import LabelSummary
 from .list_comparison_items_direction_type_0 import ListComparisonItemsDirectionType0
 from .list_eval_runs_order import ListEvalRunsOrder
 from .list_eval_runs_status_type_0 import ListEvalRunsStatusType0
@@ -309,6 +315,7 @@ __all__ = (
     "ExactMatchSpec",
     "ExportEvaluationResultsFormat",
     "ExportEvaluationResultsStatusType0",
+    "ExportLabelsFormat",
     "ExportRunSamplesFormat",
     "FaithfulnessSpec",
     "FieldError",
@@ -337,6 +344,11 @@ __all__ = (
     "JudgeUsed",
     "JudgmentOut",
     "JudgmentOutErrorType0",
+    "Label",
+    "LabelCreate",
+    "LabelImport",
+    "LabelList",
+    "LabelSummary",
     "ListComparisonItemsDirectionType0",
     "ListEvalRunsOrder",
     "ListEvalRunsStatusType0",

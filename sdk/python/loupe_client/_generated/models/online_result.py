@@ -15,6 +15,7 @@ import datetime
 
 if TYPE_CHECKING:
   from ..models.error_info import ErrorInfo
+  from ..models.label_summary import LabelSummary
   from ..models.online_result_logs import OnlineResultLogs
   from ..models.stability import Stability
   from ..models.test_case import TestCase
@@ -55,6 +56,9 @@ class OnlineResult:
             candidate_usage (UsageTotals | Unset):
             fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
                 metric judged once.
+            labels (LabelSummary | None | Unset): What people's labels (POST /v1/labels) say about this item for this metric
+                version, given on this result or on any other of the same content and version (a re-run's); null when it has
+                none. Filled on GET /v1/evaluations/{id}/results.
             metric_version (None | str | Unset): The version of the judged metric that scored it (GET
                 /v1/metric_versions/{id}); null for a metric with no judge.
             object_ (Literal['evaluation.result'] | Unset):  Default: 'evaluation.result'.
@@ -85,6 +89,7 @@ class OnlineResult:
     usage: UsageTotals
     candidate_usage: UsageTotals | Unset = UNSET
     fragile: bool | None | Unset = UNSET
+    labels: LabelSummary | None | Unset = UNSET
     metric_version: None | str | Unset = UNSET
     object_: Literal['evaluation.result'] | Unset = 'evaluation.result'
     stability: None | Stability | Unset = UNSET
@@ -97,6 +102,7 @@ class OnlineResult:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.label_summary import LabelSummary # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
         from ..models.stability import Stability # noqa: PLC0415
         from ..models.test_case import TestCase # noqa: PLC0415
@@ -159,6 +165,14 @@ class OnlineResult:
         else:
             fragile = self.fragile
 
+        labels: dict[str, Any] | None | Unset
+        if isinstance(self.labels, Unset):
+            labels = UNSET
+        elif isinstance(self.labels, LabelSummary):
+            labels = self.labels.to_dict()
+        else:
+            labels = self.labels
+
         metric_version: None | str | Unset
         if isinstance(self.metric_version, Unset):
             metric_version = UNSET
@@ -210,6 +224,8 @@ class OnlineResult:
             field_dict["candidate_usage"] = candidate_usage
         if fragile is not UNSET:
             field_dict["fragile"] = fragile
+        if labels is not UNSET:
+            field_dict["labels"] = labels
         if metric_version is not UNSET:
             field_dict["metric_version"] = metric_version
         if object_ is not UNSET:
@@ -226,6 +242,7 @@ class OnlineResult:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.error_info import ErrorInfo # noqa: PLC0415
+        from ..models.label_summary import LabelSummary # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
         from ..models.stability import Stability # noqa: PLC0415
         from ..models.test_case import TestCase # noqa: PLC0415
@@ -360,6 +377,26 @@ class OnlineResult:
         fragile = _parse_fragile(d.pop("fragile", UNSET))
 
 
+        def _parse_labels(data: object) -> LabelSummary | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                labels_type_0 = LabelSummary.from_dict(data)
+
+
+
+                return labels_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(LabelSummary | None | Unset, data)
+
+        labels = _parse_labels(d.pop("labels", UNSET))
+
+
         def _parse_metric_version(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -435,6 +472,7 @@ class OnlineResult:
             usage=usage,
             candidate_usage=candidate_usage,
             fragile=fragile,
+            labels=labels,
             metric_version=metric_version,
             object_=object_,
             stability=stability,

@@ -1,0 +1,287 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.label import Label
+from ...models.label_create import LabelCreate
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: LabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/labels",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Label | Problem | None:
+    if response.status_code == 200:
+        response_200 = Label.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = Label.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Label | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: LabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
+
+) -> Response[Label | Problem]:
+    """ Create Label
+
+     Label a judged result: your value on the metric's scale (or pass / fail), bound to the
+    metric version and the item's content. Labelling the same item and version again replaces
+    your label (200); the first time is a 201.
+
+    Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
+        body (LabelCreate): A label for one judged result: named by `result_id`, or by
+            `evaluation_id`,
+            `test_case_id` and `metric` (the metric's name) together.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Label | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body: LabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
+
+) -> Label | Problem | None:
+    """ Create Label
+
+     Label a judged result: your value on the metric's scale (or pass / fail), bound to the
+    metric version and the item's content. Labelling the same item and version again replaces
+    your label (200); the first time is a 201.
+
+    Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
+        body (LabelCreate): A label for one judged result: named by `result_id`, or by
+            `evaluation_id`,
+            `test_case_id` and `metric` (the metric's name) together.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Label | Problem
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body: LabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
+
+) -> Response[Label | Problem]:
+    """ Create Label
+
+     Label a judged result: your value on the metric's scale (or pass / fail), bound to the
+    metric version and the item's content. Labelling the same item and version again replaces
+    your label (200); the first time is a 201.
+
+    Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
+        body (LabelCreate): A label for one judged result: named by `result_id`, or by
+            `evaluation_id`,
+            `test_case_id` and `metric` (the metric's name) together.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Label | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+idempotency_key=idempotency_key,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body: LabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
+
+) -> Label | Problem | None:
+    """ Create Label
+
+     Label a judged result: your value on the metric's scale (or pass / fail), bound to the
+    metric version and the item's content. Labelling the same item and version again replaces
+    your label (200); the first time is a 201.
+
+    Args:
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
+        body (LabelCreate): A label for one judged result: named by `result_id`, or by
+            `evaluation_id`,
+            `test_case_id` and `metric` (the metric's name) together.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Label | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+idempotency_key=idempotency_key,
+
+    )).parsed
