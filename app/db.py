@@ -29,15 +29,19 @@ JSONType = JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postg
 
 
 class UTCDateTime(TypeDecorator[datetime]):
-    """A timezone-aware UTC timestamp on every backend (SQLite drops the zone)."""
+    """A timezone-aware UTC timestamp on every backend (SQLite drops the zone).
+
+    A value with another offset is converted to UTC before it is bound: SQLite would keep its
+    wall-clock time and drop the offset (a filter's `until=...+05:00` read as five hours later).
+    A naive value is taken as UTC."""
 
     impl = DateTime(timezone=True)
     cache_ok = True
 
     def process_bind_param(self, value: datetime | None, dialect: object) -> datetime | None:
-        if value is not None and value.tzinfo is None:
-            value = value.replace(tzinfo=UTC)
-        return value
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
     def process_result_value(self, value: datetime | None, dialect: object) -> datetime | None:
         if value is not None and value.tzinfo is None:

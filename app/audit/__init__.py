@@ -5,6 +5,6 @@ event commits with it or not at all; the request's authentication says who acts 
 (`acting`), jobs and the ticker act as `system`.
 """
 
-from app.audit.service import SYSTEM, acting, actor_of, prune, record
+from app.audit.service import SYSTEM, acting, actor_of, log_only, prune, record
 
-__all__ = ["SYSTEM", "acting", "actor_of", "prune", "record"]
+__all__ = ["SYSTEM", "acting", "actor_of", "log_only", "prune", "record"]

@@ -14,7 +14,7 @@ from app.models import AuditEvent
 from app.outbox import outbox
 from app.unscoped.audit_events import UnscopedAuditRepository
 
-__all__ = ["SYSTEM", "AuditFilter", "acting", "actor_of", "page", "prune", "record"]
+__all__ = ["SYSTEM", "AuditFilter", "acting", "actor_of", "log_only", "page", "prune", "record"]
 
 logger = logging.getLogger("loupe.audit")
 
@@ -80,6 +80,22 @@ def record(
     }
     outbox(session).add(lambda: logger.info("audit.%s", action, extra=fields))
     return event
+
+
+def log_only(
+    actor: str, action: str, object_type: str, object_id: str, *, tenant_id: str, **details: Any
+) -> None:
+    """Log an audit line with no event to keep it (a tenant's deletion takes its trail with
+    it), with the fields every `loupe.audit` line has."""
+    fields = {
+        "tenant_id": tenant_id,
+        "actor": actor,
+        "action": action,
+        "object_type": object_type,
+        "object_id": object_id,
+        "details": details,
+    }
+    logger.info("audit.%s", action, extra=fields)
 
 
 def page(

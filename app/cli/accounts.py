@@ -32,10 +32,12 @@ def create_key(
     ),
 ) -> None:
     """Create an API key for a tenant; the key is the last line printed, shown only once."""
+    from app import audit
     from app import migrate as migrations
     from app.db import utcnow
     from app.runtime import current
-    from app.tenants.scopes import parse_scopes
+    from app.tenants.repository import tenant_by_name
+    from app.tenants.scopes import OPERATOR, parse_scopes
     from app.tenants.service import (
         UnknownTenant,
         check_key_name,
@@ -68,6 +70,7 @@ def create_key(
     runtime = current()
     try:
         with runtime.session() as session:
+            existed = tenant_by_name(session, tenant) is not None
             try:
                 tenant_row, key = make_key(
                     session,
@@ -85,6 +88,15 @@ def create_key(
                     err=True,
                 )
                 raise typer.Exit(1) from None
+            if not existed:
+                audit.record(
+                    session,
+                    OPERATOR,
+                    "tenant.create",
+                    "tenant",
+                    tenant_row.id,
+                    tenant_id=tenant_row.id,
+                )
             _audit_key(session, key, "api_key.create")
             session.commit()
     finally:

@@ -161,9 +161,9 @@ def delete_tenant(
     """Delete a tenant with everything it owns: keys, evaluations and runs, datasets, files,
     models, evals, online rules, webhooks, comparisons, images no other tenant uses, and its
     audit trail. Running evaluations stop. There is no undo."""
-    import logging
-
+    from app import audit
     from app.tenants import repository
+    from app.tenants.scopes import OPERATOR
     from app.tenants.service import collect_blobs
     from app.tenants.service import delete_tenant as delete
 
@@ -183,8 +183,15 @@ def delete_tenant(
         with runtime.session() as session:
             removed = collect_blobs(session, tenant_id, digests)
             session.commit()
-    # The tenant's audit trail went with it: the operator's deletion is logged instead.
-    logging.getLogger("loupe.audit").info(
-        "operator deleted tenant %s (%s) and %d images only it used", name, tenant_id, len(removed)
+    # The tenant's audit trail went with it: the operator's deletion is logged instead, with
+    # the fields of every audit line.
+    audit.log_only(
+        OPERATOR,
+        "tenant.delete",
+        "tenant",
+        tenant_id,
+        tenant_id=tenant_id,
+        name=name,
+        images_deleted=len(removed),
     )
     typer.echo(f"deleted tenant {name} ({tenant_id}) and everything it owned")

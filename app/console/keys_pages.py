@@ -89,6 +89,17 @@ def create_key(
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     try:
         name, chosen, expires_at = _checked(name, scopes, expires)
+        beyond = [scope for scope in chosen if scope not in signed_in.scopes]
+        if beyond:
+            # Nobody makes a key that can do more than they can (a key with `admin` alone
+            # signed in here must not mint one with every scope).
+            raise ProblemError(
+                403,
+                "Forbidden",
+                f"scopes: you do not hold {', '.join(beyond)}, so you cannot give it to a key.",
+                slug="invalid-key",
+                field=["body", "scopes"],
+            )
     except ProblemError as exc:
         return _keys_page(request, session, signed_in, exc.detail, exc.status)
     tenant, secret = tenants.create_key(

@@ -149,7 +149,8 @@ def members(session: Session, tenant_id: str) -> list[tuple[Membership, Person]]
 
 
 def _member_error(detail: str, field: str, status: int = 400) -> ProblemError:
-    return ProblemError(status, "Bad Request", detail, slug="invalid-member", field=["body", field])
+    title = "Forbidden" if status == 403 else "Bad Request"
+    return ProblemError(status, title, detail, slug="invalid-member", field=["body", field])
 
 
 def _target(session: Session, email: str, person_id: str) -> Person:
@@ -183,10 +184,24 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
     the admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
     if role not in ROLES:
         raise _member_error(f"role: {role!r} is not one of {', '.join(ROLES)}", "role")
+    beyond = sorted(scopes_of(role) - by.scopes)
+    if beyond:
+        # Nobody grants more than they hold (a key with `admin` alone signed in to the console
+        # must not make an admin, who holds every scope).
+        raise _member_error(
+            f"role: {role} holds {', '.join(beyond)}, which you do not hold; you can grant "
+            "only a role whose scopes you have.",
+            "role",
+            status=403,
+        )
     target = _target(session, email, person_id)
     if actor(target.id) == by.actor:
         raise _member_error("You cannot change your own role.", "email")
     membership = repository.membership(session, target.id, by.tenant.id)
+    if membership is not None and membership.role == role:
+        # Nothing changes: a role the groups claim gives stays the provider's (granting it
+        # again would pin it past the person's next sign-in without the admin meaning to).
+        return membership
     before = None if membership is None else membership.role
     if membership is None:
         membership = Membership(

@@ -46,8 +46,7 @@ def parse_expiry(text: str, now: datetime) -> datetime:
             f"{text!r} is neither a duration (90d, 12h, 30m) nor an ISO date (2027-01-31) or "
             "time (2027-01-31T12:00:00Z)"
         ) from None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
+    moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
     if moment <= now:
         raise ValueError(f"{text!r} is in the past; a key must expire after it is made")
     return moment

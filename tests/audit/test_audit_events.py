@@ -5,6 +5,7 @@ events; the list pages and filters like every other, and bad filters are problem
 import json
 import logging
 import uuid
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import httpx
@@ -267,6 +268,19 @@ class TestListing:
         assert len(events(client, since=oldest)) == 7
         assert events(client, until=oldest) == []
         assert len(events(client, since="2000-01-01T00:00:00", until="2999-01-01T00:00:00Z")) == 7
+        # The same instant written with another offset filters alike (SQLite drops offsets,
+        # so a time is turned to UTC before it is compared).
+        newest = datetime.fromisoformat(every[0]["at"])
+        east = (newest + timedelta(microseconds=1)).astimezone(timezone(timedelta(hours=5)))
+        west = newest.astimezone(timezone(timedelta(hours=-5)))
+        assert len(events(client, until=east.isoformat())) == 7
+        assert len(events(client, since=west.isoformat())) == 1
+        assert (
+            events(
+                client, since=(newest + timedelta(seconds=1)).astimezone(east.tzinfo).isoformat()
+            )
+            == []
+        )
 
     def test_a_read_only_key_is_refused(self, api: Api) -> None:
         # Who did what is for the team's admins; a read-only key (a dashboard's) is a 403.

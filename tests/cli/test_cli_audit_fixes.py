@@ -46,9 +46,21 @@ def test_every_changing_command_logs_its_audit_line(tmp_path: Path) -> None:
     assert [line["event"] for line in audit_lines(revoked.stderr)] == ["audit.api_key.revoke"]
     renamed = loupe(tmp_path, "tenants", "rename", "acme", "globex", **as_json)
     assert [line["event"] for line in audit_lines(renamed.stderr)] == ["audit.tenant.rename"]
-    deleted = loupe(tmp_path, "tenants", "delete", "globex", "--yes")
+    deleted = loupe(tmp_path, "tenants", "delete", "globex", "--yes", **as_json)
     assert deleted.returncode == 0, deleted.stderr
-    assert "loupe.audit operator deleted tenant globex" in deleted.stderr
+    # The tenant's trail went with it; its line has every audit line's fields.
+    [line] = audit_lines(deleted.stderr)
+    assert line["event"] == "audit.tenant.delete" and line["action"] == "tenant.delete"
+    assert (line["actor"], line["object_type"]) == ("operator", "tenant")
+    assert line["object_id"] == line["tenant_id"] and line["tenant_id"].startswith("ten_")
+    assert line["details"]["name"] == "globex"
+    # A key made with --create-tenant makes its tenant on the record too.
+    made = loupe(tmp_path, "keys", "create", "--tenant", "initech", "--create-tenant", **as_json)
+    assert made.returncode == 0, made.stderr
+    assert [line["event"] for line in audit_lines(made.stderr)] == [
+        "audit.tenant.create",
+        "audit.api_key.create",
+    ]
 
 
 def test_key_names_are_checked_and_shown_escaped(tmp_path: Path) -> None:

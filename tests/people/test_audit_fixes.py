@@ -151,3 +151,26 @@ def test_a_removal_names_who_was_removed(loupe: Api, idp: Provider) -> None:
     [event] = events.json()["data"]
     assert event["details"]["email"] == email and event["details"]["subject"] == sub
     assert event["details"]["role"] == "viewer"
+
+
+def test_granting_the_role_the_groups_give_leaves_it_the_providers(
+    loupe: Api, idp: Provider
+) -> None:
+    """Granting a person the very role their groups give changes nothing: it does not pin the
+    role past the provider taking it away."""
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    sub = person(idp, "ml")
+    assert sign_in(browser(loupe), sub).status_code == 200
+    email = f"{sub}@example.com"
+    token = csrf_of(admin.get("/console/members").text)
+    again = admin.post(
+        "/console/members", data={"email": email, "role": "member", "csrf_token": token}
+    )
+    assert again.status_code == 303
+    person_id = _person_id(admin.get("/console/members").text, email)
+    audit = admin.get("/console/audit", params={"object_id": person_id}).text
+    assert "membership.change" not in audit
+    idp.set_user(sub, email=email, groups=[])
+    client = browser(loupe)
+    sign_in(client, sub)
+    assert email not in admin.get("/console/members").text

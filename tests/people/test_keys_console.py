@@ -117,3 +117,25 @@ def test_only_a_team_admin_manages_keys(loupe: Api, idp: Provider) -> None:
 def test_a_revoke_without_the_forms_token_is_refused(loupe: Api, idp: Provider) -> None:
     admin, _ = signed_in(loupe, idp, "ml-admins")
     assert admin.post("/console/keys/revoke", data={"key_id": "key_x"}).status_code == 403
+
+
+def test_nobody_gives_more_than_they_hold(loupe: Api, idp: Provider) -> None:
+    """A key with `admin` alone, signed in to the console, manages keys and members but makes no
+    key with a scope it lacks and grants no role holding one."""
+    console = key_session(loupe, loupe.new_key("ml", ["admin"]))
+    page = console.get("/console/keys")
+    assert page.status_code == 200
+    token = csrf_of(page.text)
+    form = {"csrf_token": token, "name": "wider", "expires": "30d"}
+    wider = console.post("/console/keys", data={**form, "scopes": ["read", "write", "admin"]})
+    assert wider.status_code == 403 and 'id="secret"' not in wider.text
+    assert "you do not hold read, write" in wider.text
+    narrow = console.post("/console/keys", data={**form, "scopes": ["admin"]})
+    assert narrow.status_code == 200 and 'id="secret"' in narrow.text
+    # A person to grant a role to: an admin role holds every scope, so it is refused.
+    _, sub = signed_in(loupe, idp, "search")
+    granted = console.post(
+        "/console/members",
+        data={"email": f"{sub}@example.com", "role": "admin", "csrf_token": token},
+    )
+    assert granted.status_code == 403 and "which you do not hold" in granted.text

@@ -15,7 +15,7 @@ import re
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import timedelta, timezone
 from pathlib import Path
 
 import httpx
@@ -246,6 +246,17 @@ def test_an_expired_key_is_401_saying_so_and_counts_as_a_failure(api: Api) -> No
     assert "invalid_token" in response.headers["www-authenticate"]
     fresh = _key(api, None, expires_at=utcnow() + timedelta(days=1))
     assert api.client(fresh).get("/v1/usage").status_code == 200
+
+
+@pytest.mark.parametrize("api", ["embedded", "distributed"], indirect=True)
+def test_an_expiry_with_an_offset_is_the_instant_it_names(api: Api) -> None:
+    """SQLite keeps a time's wall clock and drops its offset: an hour from now written at
+    UTC-5 must not have expired, a minute ago written at UTC+5 must have."""
+    west, east = timezone(timedelta(hours=-5)), timezone(timedelta(hours=5))
+    later = _key(api, None, expires_at=(utcnow() + timedelta(hours=1)).astimezone(west))
+    assert api.client(later).get("/v1/usage").status_code == 200
+    gone = _key(api, None, expires_at=(utcnow() - timedelta(minutes=1)).astimezone(east))
+    assert api.client(gone).get("/v1/usage").status_code == 401
 
 
 def test_expired_keys_count_as_failures_for_the_throttle(tmp_path: Path) -> None:
