@@ -31,6 +31,12 @@ ADMIN_ONLY = {
     "/console/online_rules/{rule_id}/disable",
     "/console/online_rules/{rule_id}/delete",
 }
+# Review items are labelled and given back by people with `review`: reviewers, members, admins
+# (app/console/review_pages.py).
+REVIEW_ACTIONS = {
+    "/console/review/{queue_id}/items/{item_id}/label",
+    "/console/review/{queue_id}/items/{item_id}/release",
+}
 # Pages for a team's admins alone (who did what, the keys), and the operator's (none of these
 # roles is an operator).
 ADMIN_PAGES = {"/console/keys", "/console/audit", "/console/limits"}
@@ -76,6 +82,10 @@ def test_every_page_is_read_by_every_role(
         refused = path in ADMIN_PAGES and role != "admin"
         refused |= path in OPERATOR_PAGES
         assert answer.status_code == (403 if refused else 200), f"{role} {path}"
+    # The navigation links only to the admins' pages a role may open.
+    nav = client.get("/console/evaluations").text.split("</nav>")[0]
+    for path in ADMIN_PAGES:
+        assert (f'href="{path}"' in nav) == (role == "admin"), f"{role} {path}"
 
 
 @pytest.mark.parametrize("role", list(GROUPS))
@@ -86,8 +96,9 @@ def test_every_action_checks_the_role(
     actions = console_routes("POST")
     assert "/console/evaluations/{evaluation_id}/cancel" in actions
     for path in actions:
-        needs = "admin" if path in ADMIN_ONLY else "write"
+        needs = "admin" if path in ADMIN_ONLY else "review" if path in REVIEW_ACTIONS else "write"
         allowed = role == "admin" or (needs == "write" and role == "member")
+        allowed |= needs == "review" and role != "viewer"
         answer = client.post(fill(path), data={"csrf_token": token})
         if allowed:
             assert answer.status_code != 403, f"{role} {path}: {answer.text[:300]}"
