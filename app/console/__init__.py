@@ -18,6 +18,7 @@ from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
 from app.console.keys_pages import router as keys_pages_router
+from app.console.metric_version_pages import router as metric_version_pages_router
 from app.console.oidc_pages import router as oidc_pages_router
 from app.console.online_admin_pages import router as online_admin_pages_router
 from app.console.online_pages import router as online_pages_router
@@ -51,6 +52,7 @@ def install(app: FastAPI) -> None:
     app.include_router(oidc_pages_router, dependencies=refuse)
     app.include_router(keys_pages_router, dependencies=refuse)
     app.include_router(operator_pages_router, dependencies=refuse)
+    app.include_router(metric_version_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         if request.headers.get("hx-request"):

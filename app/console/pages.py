@@ -16,7 +16,7 @@ from app.api.query import MAX_POSITION
 from app.console import auth, csrf, views
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
-from app.evaluations import export, kinds, read_model, reads, service
+from app.evaluations import calibration, export, kinds, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
@@ -371,6 +371,8 @@ def test_case_page(
     results = reads.results_of_case(session, signed_in.tenant, evaluation, index)
     # Metrics by their kind's labels (an eval run's results' `metric` is the criterion's id).
     labels = kinds.naming_of(session, evaluation).metric_labels
+    # Each result's version against people (one read for the page).
+    checked = calibration.agreement_of(session, signed_in.tenant.id, results)
 
     def named(metric: str) -> str:
         return labels.get(metric, metric)
@@ -382,7 +384,12 @@ def test_case_page(
         evaluation=evaluation,
         case=case,
         results=[
-            read_model.result_to_schema(row).model_copy(update={"metric": named(row.metric)})
+            read_model.result_to_schema(row).model_copy(
+                update={
+                    "metric": named(row.metric),
+                    "agreement": checked.get(row.metric_version or ""),
+                }
+            )
             for row in results
         ],
         specs={named(spec.get("name") or spec["type"]): spec for spec in evaluation.metrics},

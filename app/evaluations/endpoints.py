@@ -16,7 +16,7 @@ from app.api.deps import (
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute, post_only
-from app.evaluations import checks, estimate, export, kinds, read_model, reads, service
+from app.evaluations import calibration, checks, estimate, export, kinds, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -255,8 +255,14 @@ def list_evaluation_results(
         )
     shown = rows[:limit]
     labelled = labels.summaries(session, tenant.id, shown)
+    checked = calibration.agreement_of(session, tenant.id, shown)
     data = [
-        read_model.result_to_schema(row).model_copy(update={"labels": labelled.get(row.id)})
+        read_model.result_to_schema(row).model_copy(
+            update={
+                "labels": labelled.get(row.id),
+                "agreement": checked.get(row.metric_version or ""),
+            }
+        )
         for row in shown
     ]
     return EvaluationResultList.of(data, len(rows) > limit)

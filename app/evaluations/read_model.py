@@ -6,7 +6,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.db import utcnow
-from app.evaluations import intervals, stability
+from app.evaluations import calibration, intervals, stability
 from app.evaluations.intervals import UNIT
 from app.evaluations.kinds import DEFAULT_KIND, kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
@@ -111,6 +111,9 @@ def to_schema(
     judges = (evaluation.judge or {}).get("metrics") or {}
     versions = (evaluation.judge or {}).get("versions") or {}
     naming = naming_of(session, evaluation)
+    verdicts = calibration.per_metric(
+        session, evaluation, {index: row.get("stored", 0) for index, row in by_index.items()}
+    )
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})
         passed, failed = row.get("passed", 0), row.get("failed", 0)
@@ -154,6 +157,8 @@ def to_schema(
                 judge=_judge_used(judge),
                 metric_version=versions.get(str(index)),
                 stability=_stability(evaluations, evaluation, index, spec, row),
+                agreement=verdict.agreement if (verdict := verdicts.get(index)) else None,
+                calibrated=verdict.calibrated if verdict else None,
                 usage=UsageTotals(
                     calls=row.get("calls", 0),
                     failed_calls=row.get("failed_calls", 0),

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from app.evaluations.stability import Stability, StabilitySummary
 from app.labels.schemas import LabelSummary
 from app.media.parts import Content, ContextNode
+from app.metric_versions.schemas import AgreementBrief, CalibratedMean
 from app.metrics import MetricSpec
 from app.schemas import ListPage
 from app.usage.schemas import UsageTotals, add_costs  # noqa: F401 - re-exported
@@ -216,6 +217,18 @@ class MetricSummary(ErrorBars):
         description="A metric judged more than once (`judge.samples`, `judge.panel`): fragile "
         "results, pass^k and the panel's agreement; null for a metric judged once.",
     )
+    agreement: AgreementBrief | None = Field(
+        default=None,
+        description="Whether the metric version agrees with people: Cohen's κ with its 95% "
+        "interval and the labels it rests on (GET /v1/metric_versions/{id}/agreement has the "
+        "rest); null: not checked against people (the version has no labels, or no judge).",
+    )
+    calibrated: CalibratedMean | None = Field(
+        default=None,
+        description="The judge's mean corrected by people's labels on this evaluation's "
+        "results (PPI++: labelled results against the others); null when no label of the "
+        "version is on any of its items.",
+    )
     usage: UsageTotals = Field(
         default_factory=UsageTotals, description="Judge usage of this metric."
     )
@@ -335,6 +348,12 @@ class EvaluationResult(BaseModel):
         default=None,
         description="The version of the judged metric that scored it (GET "
         "/v1/metric_versions/{id}); null for a metric with no judge.",
+    )
+    agreement: AgreementBrief | None = Field(
+        default=None,
+        description="Whether the result's metric version agrees with people (Cohen's κ, its "
+        "interval, how many labels); null: not checked against people. Filled on GET "
+        "/v1/evaluations/{id}/results.",
     )
     labels: LabelSummary | None = Field(
         default=None,

@@ -6,8 +6,8 @@ from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, TenantDep
 from app.api.routing import LeanRoute
-from app.metric_versions import service
-from app.metric_versions.schemas import MetricVersion, MetricVersionList
+from app.metric_versions import agreement, service
+from app.metric_versions.schemas import MetricVersion, MetricVersionAgreement, MetricVersionList
 from app.problems import problem_responses
 
 router = APIRouter(
@@ -39,3 +39,24 @@ def list_metric_versions(
 def get_metric_version(version_id: str, session: SessionDep, tenant: TenantDep) -> MetricVersion:
     """One metric version: its definition, status, parent and when it was first seen."""
     return service.to_schema(service.get_or_404(session, tenant.id, version_id))
+
+
+@router.get("/{version_id}/agreement", response_model=MetricVersionAgreement)
+def get_metric_version_agreement(
+    version_id: str,
+    session: SessionDep,
+    tenant: TenantDep,
+    threshold: Annotated[
+        float | None,
+        Query(
+            allow_inf_nan=False,
+            description="Pass at this score instead of the labelled results' threshold.",
+        ),
+    ] = None,
+) -> MetricVersionAgreement:
+    """How far the version's judge agrees with people's labels: Cohen's κ, weighted κ,
+    Krippendorff's α (with and without the judge), Spearman's ρ, TPR, TNR and mean bias, each
+    with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
+    worst first."""
+    version = service.get_or_404(session, tenant.id, version_id)
+    return agreement.report(session, tenant.id, version, threshold)

@@ -1,12 +1,13 @@
 """All SQL about a tenant's metric versions."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_
+from sqlalchemy import and_, func, or_, select
 
 from app.db import insert_ignoring_duplicates
-from app.models import MetricVersion
+from app.models import Evaluation, Label, MetricVersion, Result
 from app.repository import TenantScopedRepository
 
 
@@ -17,6 +18,39 @@ class MetricVersionRepository(TenantScopedRepository[MetricVersion]):
 
     def get(self, version_id: str) -> MetricVersion | None:
         return self.get_by_id(version_id)
+
+    def many(self, version_ids: Iterable[str]) -> dict[str, MetricVersion]:
+        """The tenant's versions with these ids, by id, in one query."""
+        wanted = sorted(set(version_ids))
+        if not wanted:
+            return {}
+        rows = self.session.scalars(self.get_base_statement().where(MetricVersion.id.in_(wanted)))
+        return {row.id: row for row in rows}
+
+    def label_stamps(self, version_ids: Iterable[str]) -> dict[str, tuple[int, datetime]]:
+        """Per version with labels: how many, and when the newest was given or changed (what
+        a cached agreement is keyed by), in one query."""
+        wanted = sorted(set(version_ids))
+        if not wanted:
+            return {}
+        rows = self.session.execute(
+            select(Label.metric_version, func.count(), func.max(Label.updated_at))
+            .where(Label.tenant_id == self.tenant_id, Label.metric_version.in_(wanted))
+            .group_by(Label.metric_version)
+        ).all()
+        return {version: (int(count), newest) for version, count, newest in rows}
+
+    def result_places(self, result_ids: Iterable[str]) -> dict[str, int]:
+        """The test case index of each of these results that still exists, in one query."""
+        wanted = sorted(set(result_ids))
+        if not wanted:
+            return {}
+        rows = self.session.execute(
+            select(Result.id, Result.test_case_index)
+            .join(Evaluation, Evaluation.id == Result.evaluation_id)
+            .where(Evaluation.tenant_id == self.tenant_id, Result.id.in_(wanted))
+        ).all()
+        return {result_id: int(index) for result_id, index in rows}
 
     def add_missing(self, rows: list[dict[str, Any]]) -> None:
         """Insert the versions not stored yet; one another submission stored first (at the

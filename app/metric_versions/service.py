@@ -88,7 +88,13 @@ def page(
 def get_or_404(session: Session, tenant_id: str, version_id: str) -> MetricVersion:
     version = MetricVersionRepository(session, tenant_id).get(version_id)
     if version is None:
-        raise ProblemError(404, "Not Found", f"No metric version {version_id!r}.", slug="not-found")
+        raise ProblemError(
+            404,
+            "Not Found",
+            f"No metric version {version_id!r}.",
+            slug="not-found",
+            field=["path", "version_id"],
+        )
     return version
 
 

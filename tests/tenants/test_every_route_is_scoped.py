@@ -62,6 +62,7 @@ PARAMETERS: dict[str, str | None] = {
     "/console/datasets/{dataset_id}": "dataset",
     "/console/comparisons/{comparison_id}": "comparison",
     "/console/online_rules/{rule_id}": "online_rule",
+    "/console/metric_versions/{version_id}": "metric_version",
 }
 # What a position parameter holds: the first one, which A's object has.
 POSITIONS = {"index": "0"}

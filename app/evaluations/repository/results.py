@@ -102,6 +102,19 @@ class ResultReads(TenantScopedRepository[Evaluation]):
             )
         ]
 
+    def scores_by_case(self, evaluation: Evaluation, metric_index: int) -> list[tuple[int, float]]:
+        """(test case index, score) of the metric's scored results, in test case order."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        return [
+            (int(index), float(score))
+            for index, score in plain_rows(
+                session,
+                "SELECT test_case_index, score FROM result WHERE evaluation_id = ? "
+                "AND metric_index = ? AND score IS NOT NULL ORDER BY test_case_index",
+                [evaluation_id, metric_index],
+            )
+        ]
+
     def scores_by_cluster(
         self, evaluation: Evaluation, key: str
     ) -> dict[int, tuple[list[float], list[Any]]]:

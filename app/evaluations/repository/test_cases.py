@@ -38,6 +38,13 @@ class TestCaseReads(TenantScopedRepository[Evaluation]):
             select(TestCase).where(TestCase.evaluation_id == evaluation_id, TestCase.index == index)
         ).one_or_none()
 
+    def every_test_case(self, evaluation: Evaluation) -> Sequence[TestCase]:
+        """All the evaluation's test cases, in submission order."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        return session.scalars(
+            select(TestCase).where(TestCase.evaluation_id == evaluation_id).order_by(TestCase.index)
+        ).all()
+
     def test_cases_at(self, evaluation: Evaluation, indices: Sequence[int]) -> dict[int, TestCase]:
         """The evaluation's test cases at these indices, by index."""
         session, evaluation_id = self.session, self.owned(evaluation).id

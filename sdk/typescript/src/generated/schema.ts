@@ -757,6 +757,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/metric_versions/{version_id}/agreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Metric Version Agreement
+         * @description How far the version's judge agrees with people's labels: Cohen's κ, weighted κ,
+         *     Krippendorff's α (with and without the judge), Spearman's ρ, TPR, TNR and mean bias, each
+         *     with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
+         *     worst first.
+         */
+        get: operations["get_metric_version_agreement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/models": {
         parameters: {
             query?: never;
@@ -1232,6 +1255,90 @@ export interface components {
             /** Raters */
             raters: number;
         };
+        /**
+         * AgreementBrief
+         * @description The one-line verdict of a metric version against people: Cohen's κ on pass/fail and how
+         *     many labels it rests on (GET /v1/metric_versions/{id}/agreement has the rest).
+         */
+        AgreementBrief: {
+            cohen_kappa: components["schemas"]["AgreementStatisticBrief"];
+            /** Metric Version */
+            metric_version: string;
+            /**
+             * N Labels
+             * @description People's labels on items the judge scored.
+             */
+            n_labels: number;
+        };
+        /**
+         * AgreementDisagreement
+         * @description An item where the judge and the people differ.
+         */
+        AgreementDisagreement: {
+            /** Evaluation Id */
+            evaluation_id: string | null;
+            /**
+             * Gap
+             * @description |score − people|, on the scale (or in share).
+             */
+            gap: number;
+            /** Item Key */
+            item_key: string;
+            /** Judge Passed */
+            judge_passed: boolean;
+            /** Labels */
+            labels: components["schemas"]["PersonLabel"][];
+            /**
+             * People
+             * @description The people's mean label (pass/fail labels: the share passing it).
+             */
+            people: number;
+            /**
+             * People Passed
+             * @description The people's majority (a tie passes).
+             */
+            people_passed: boolean;
+            /**
+             * Result Id
+             * @description The result the newest label was given on.
+             */
+            result_id: string | null;
+            /**
+             * Score
+             * @description The judge's score (the labels' snapshot of it).
+             */
+            score: number;
+            /** Test Case Id */
+            test_case_id: string | null;
+            /**
+             * Test Case Index
+             * @description The test case's position in its evaluation; null once the evaluation is deleted (the labels stay).
+             */
+            test_case_index?: number | null;
+        };
+        /**
+         * AgreementStatistic
+         * @description A statistic of agreement with people and its 95% interval; null with `note` saying why
+         *     when it is undefined (one class only, too few items) or has no honest interval.
+         */
+        AgreementStatistic: {
+            /**
+             * Ci95
+             * @description [lower, upper], percentile bootstrap over items.
+             */
+            ci95: number[] | null;
+            /** Note */
+            note?: string | null;
+            /** Value */
+            value: number | null;
+        };
+        /** AgreementStatisticBrief */
+        AgreementStatisticBrief: {
+            /** Ci95 */
+            ci95: number[] | null;
+            /** Value */
+            value: number | null;
+        };
         /** Alert */
         Alert: {
             /**
@@ -1523,6 +1630,43 @@ export interface components {
             /** Purpose */
             purpose: string;
         };
+        /**
+         * CalibratedMean
+         * @description The judge's mean corrected by people's labels: the prediction-powered (PPI++) estimate
+         *     of what people would give on average, as `ppi_py` computes it.
+         */
+        CalibratedMean: {
+            /** Ci95 */
+            ci95: number[] | null;
+            /**
+             * Estimand
+             * @description `mean` (labels on the scale) or `pass_rate` (pass/fail labels).
+             * @enum {string}
+             */
+            estimand: "mean" | "pass_rate";
+            /** Mean */
+            mean: number | null;
+            /**
+             * Method
+             * @description `ppi++` (λ tuned), `ppi` (λ = 1), `classical` (every result labelled).
+             */
+            method: string | null;
+            /**
+             * N Labels
+             * @description The evaluation's results whose item has usable labels.
+             */
+            n_labels: number;
+            /**
+             * N Unlabelled
+             * @description Its other scored results.
+             */
+            n_unlabelled: number;
+            /**
+             * Note
+             * @description Why `mean` is null, and how many labels were set aside (routed by a review queue: not a random sample).
+             */
+            note: string | null;
+        };
         /** CandidateModel */
         CandidateModel: {
             /** Base Url */
@@ -1783,6 +1927,23 @@ export interface components {
             op?: "eq" | "contains" | "regex";
             /** Value */
             value: string;
+        };
+        /**
+         * ConfusionMatrix
+         * @description Rows the people's verdict, columns the judge's, each [fail, pass] (scikit-learn's
+         *     layout): `matrix[1][0]` are items people pass and the judge fails.
+         */
+        ConfusionMatrix: {
+            /**
+             * Labels
+             * @default [
+             *       "fail",
+             *       "pass"
+             *     ]
+             */
+            labels?: string[];
+            /** Matrix */
+            matrix: number[][];
         };
         /** ContextualPrecisionSpec */
         ContextualPrecisionSpec: {
@@ -2480,6 +2641,8 @@ export interface components {
         };
         /** EvaluationResult */
         EvaluationResult: {
+            /** @description Whether the result's metric version agrees with people (Cohen's κ, its interval, how many labels); null: not checked against people. Filled on GET /v1/evaluations/{id}/results. */
+            agreement?: components["schemas"]["AgreementBrief"] | null;
             /** @description A run's candidate call for the case, on the first of its results stored (the others show it in `logs.candidate` without counting it again). */
             candidate_usage?: components["schemas"]["UsageTotals"];
             /**
@@ -3640,6 +3803,10 @@ export interface components {
         };
         /** MetricSummary */
         MetricSummary: {
+            /** @description Whether the metric version agrees with people: Cohen's κ with its 95% interval and the labels it rests on (GET /v1/metric_versions/{id}/agreement has the rest); null: not checked against people (the version has no labels, or no judge). */
+            agreement?: components["schemas"]["AgreementBrief"] | null;
+            /** @description The judge's mean corrected by people's labels on this evaluation's results (PPI++: labelled results against the others); null when no label of the version is on any of its items. */
+            calibrated?: components["schemas"]["CalibratedMean"] | null;
             /**
              * Ci95
              * @description [lower, upper]: a 95% interval of the mean inside the score's range (`ci_method`): Wilson when every score is at one of the range's bounds (exact_match), else a BCa bootstrap of the scores; null with `interval_note` when n is too small (Wilson below 2 scores, the bootstrap below 10), or, while results still arrive, for a bootstrap of more than 1,000 scores.
@@ -3793,6 +3960,94 @@ export interface components {
              */
             type: string;
         };
+        /**
+         * MetricVersionAgreement
+         * @description How far a metric version's judge agrees with the people who labelled its items: each
+         *     statistic the named library's number (scikit-learn, `krippendorff`, scipy) with a percentile
+         *     bootstrap interval over items.
+         */
+        MetricVersionAgreement: {
+            /** @description Cohen's κ of pass/fail (scikit-learn). */
+            cohen_kappa: components["schemas"]["AgreementStatistic"];
+            confusion_matrix: components["schemas"]["ConfusionMatrix"];
+            /**
+             * Disagreements
+             * @description Worst first (largest gap).
+             */
+            disagreements: components["schemas"]["AgreementDisagreement"][];
+            /** Interval Method */
+            interval_method: string;
+            /** @description Krippendorff's α of the judge and every person as raters (`krippendorff`; interval level for scores, nominal for pass/fail). */
+            krippendorff_alpha: components["schemas"]["AgreementStatistic"];
+            /** @description Krippendorff's α of the people alone: the ceiling the judge can reach. */
+            krippendorff_alpha_people: components["schemas"]["AgreementStatistic"];
+            /**
+             * Label Kind
+             * @description `score`: labels on the metric's scale; `pass_fail`: true/false labels (or a mix, scores then counting as pass/fail at the threshold).
+             * @enum {string}
+             */
+            label_kind: "score" | "pass_fail";
+            /** @description Mean of judge − people (pass/fail labels: in pass rate); positive: lenient. */
+            mean_bias: components["schemas"]["AgreementStatistic"];
+            /** Metric Version */
+            metric_version: string;
+            /**
+             * N
+             * @description Items (distinct content) with a judge score and a label.
+             */
+            n: number;
+            /**
+             * N Labels
+             * @description People's labels on those items.
+             */
+            n_labels: number;
+            /** Notes */
+            notes: string[];
+            /**
+             * Object
+             * @default metric_version.agreement
+             * @constant
+             */
+            object?: "metric_version.agreement";
+            /**
+             * People
+             * @description Distinct people (or API keys) who labelled.
+             */
+            people: number;
+            /** Resamples */
+            resamples: number;
+            /**
+             * Scale
+             * @description The metric's score range.
+             */
+            scale: number[];
+            /** Seed */
+            seed: number;
+            /** @description Spearman's ρ of judge score and mean label (scipy). */
+            spearman: components["schemas"]["AgreementStatistic"];
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`, for judge and people.
+             */
+            threshold: number;
+            /**
+             * Threshold Source
+             * @description `labels`: the threshold the labelled results had (the most common, when they differ: `thresholds` lists them); `query`: `?threshold=`; `scale`: the middle of the scale, the labelled results having none.
+             * @enum {string}
+             */
+            threshold_source: "labels" | "query" | "scale";
+            /**
+             * Thresholds
+             * @description Every threshold the labelled results had.
+             */
+            thresholds: number[];
+            /** @description Of the items people fail, the share the judge fails. */
+            tnr: components["schemas"]["AgreementStatistic"];
+            /** @description Of the items people pass, the share the judge passes. */
+            tpr: components["schemas"]["AgreementStatistic"];
+            /** @description Quadratic weighted κ on 5 equal bins of the scale (scikit-learn); labels on the scale only. */
+            weighted_kappa: components["schemas"]["AgreementStatistic"];
+        };
         /** MetricVersionList */
         MetricVersionList: {
             /** Data */
@@ -3815,6 +4070,8 @@ export interface components {
          * @description A result of a judged production call, with where the call was traced.
          */
         OnlineResult: {
+            /** @description Whether the result's metric version agrees with people (Cohen's κ, its interval, how many labels); null: not checked against people. Filled on GET /v1/evaluations/{id}/results. */
+            agreement?: components["schemas"]["AgreementBrief"] | null;
             /** @description A run's candidate call for the case, on the first of its results stored (the others show it in `logs.candidate` without counting it again). */
             candidate_usage?: components["schemas"]["UsageTotals"];
             /**
@@ -4205,6 +4462,30 @@ export interface components {
             score: number | null;
             /** Weight */
             weight: number;
+        };
+        /**
+         * PersonLabel
+         * @description One person's label of a disagreement's item.
+         */
+        PersonLabel: {
+            /** Actor */
+            actor: string;
+            /** Actor Name */
+            actor_name: string | null;
+            /** Passed */
+            passed: boolean | null;
+            /** Rationale */
+            rationale: string | null;
+            /**
+             * Selection
+             * @description `direct`, `random` (a queue's audit share) or `routed`.
+             */
+            selection: string;
+            /**
+             * Value
+             * @description On the metric's scale; null for a pass/fail label.
+             */
+            value: number | null;
         };
         /** Prediction */
         Prediction: {
@@ -9487,6 +9768,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MetricVersion"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_metric_version_agreement: {
+        parameters: {
+            query?: {
+                /** @description Pass at this score instead of the labelled results' threshold. */
+                threshold?: number | null;
+            };
+            header?: never;
+            path: {
+                version_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricVersionAgreement"];
                 };
             };
             /** @description Bad Request */

@@ -1,6 +1,10 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .agreement import Agreement
+from .agreement_brief import AgreementBrief
+from .agreement_disagreement import AgreementDisagreement
+from .agreement_statistic import AgreementStatistic
+from .agreement_statistic_brief import AgreementStatisticBrief
 from .alert import Alert
 from .alert_settings import AlertSettings
 from .answer_relevancy_spec import AnswerRelevancySpec
@@ -14,6 +18,8 @@ from .bleu_spec import BleuSpec
 from .body_create_dataset import BodyCreateDataset
 from .body_create_dataset_format import BodyCreateDatasetFormat
 from .body_create_file import BodyCreateFile
+from .calibrated_mean import CalibratedMean
+from .calibrated_mean_estimand import CalibratedMeanEstimand
 from .candidate_model import CandidateModel
 from .candidate_model_create import CandidateModelCreate
 from .candidate_model_list import CandidateModelList
@@ -29,6 +35,7 @@ from .comparison_item_list import ComparisonItemList
 from .comparison_kind import ComparisonKind
 from .condition import Condition
 from .condition_op import ConditionOp
+from .confusion_matrix import ConfusionMatrix
 from .contextual_precision_spec import ContextualPrecisionSpec
 from .contextual_recall_spec import ContextualRecallSpec
 from .contextual_relevancy_spec import ContextualRelevancySpec
@@ -147,6 +154,9 @@ from .metric_summary import MetricSummary
 from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
 from .metric_trend import MetricTrend
 from .metric_version import MetricVersion
+from .metric_version_agreement import MetricVersionAgreement
+from .metric_version_agreement_label_kind import MetricVersionAgreementLabelKind
+from .metric_version_agreement_threshold_source import MetricVersionAgreementThresholdSource
 from .metric_version_definition import MetricVersionDefinition
 from .metric_version_list import MetricVersionList
 from .metric_version_status import MetricVersionStatus
@@ -170,6 +180,7 @@ from .pairwise_spec import PairwiseSpec
 from .pairwise_spec_evaluation_params_item import PairwiseSpecEvaluationParamsItem
 from .panel_member import PanelMember
 from .panel_member_out import PanelMemberOut
+from .person_label import PersonLabel
 from .prediction import Prediction
 from .problem import Problem
 from .psnr_spec import PsnrSpec
@@ -232,6 +243,10 @@ from .webhook_endpoint_with_secret import WebhookEndpointWithSecret
 
 __all__ = (
     "Agreement",
+    "AgreementBrief",
+    "AgreementDisagreement",
+    "AgreementStatistic",
+    "AgreementStatisticBrief",
     "Alert",
     "AlertSettings",
     "AnswerRelevancySpec",
@@ -245,6 +260,8 @@ __all__ = (
     "BodyCreateDataset",
     "BodyCreateDatasetFormat",
     "BodyCreateFile",
+    "CalibratedMean",
+    "CalibratedMeanEstimand",
     "CandidateModel",
     "CandidateModelCreate",
     "CandidateModelList",
@@ -260,6 +277,7 @@ __all__ = (
     "ComparisonKind",
     "Condition",
     "ConditionOp",
+    "ConfusionMatrix",
     "ContextualPrecisionSpec",
     "ContextualRecallSpec",
     "ContextualRelevancySpec",
@@ -378,6 +396,9 @@ __all__ = (
     "MetricSummaryCiMethodType0",
     "MetricTrend",
     "MetricVersion",
+    "MetricVersionAgreement",
+    "MetricVersionAgreementLabelKind",
+    "MetricVersionAgreementThresholdSource",
     "MetricVersionDefinition",
     "MetricVersionList",
     "MetricVersionStatus",
@@ -401,6 +422,7 @@ __all__ = (
     "PairwiseSpecEvaluationParamsItem",
     "PanelMember",
     "PanelMemberOut",
+    "PersonLabel",
     "Prediction",
     "Problem",
     "PsnrSpec",

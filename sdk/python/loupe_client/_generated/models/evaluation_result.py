@@ -14,6 +14,7 @@ from typing import Literal, cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.agreement_brief import AgreementBrief
   from ..models.error_info import ErrorInfo
   from ..models.evaluation_result_logs import EvaluationResultLogs
   from ..models.label_summary import LabelSummary
@@ -46,6 +47,8 @@ class EvaluationResult:
             threshold (float | None):
             type_ (str):
             usage (UsageTotals):
+            agreement (AgreementBrief | None | Unset): Whether the result's metric version agrees with people (Cohen's κ,
+                its interval, how many labels); null: not checked against people. Filled on GET /v1/evaluations/{id}/results.
             candidate_usage (UsageTotals | Unset):
             fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
                 metric judged once.
@@ -73,6 +76,7 @@ class EvaluationResult:
     threshold: float | None
     type_: str
     usage: UsageTotals
+    agreement: AgreementBrief | None | Unset = UNSET
     candidate_usage: UsageTotals | Unset = UNSET
     fragile: bool | None | Unset = UNSET
     labels: LabelSummary | None | Unset = UNSET
@@ -86,6 +90,7 @@ class EvaluationResult:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
         from ..models.label_summary import LabelSummary # noqa: PLC0415
@@ -127,6 +132,14 @@ class EvaluationResult:
         type_ = self.type_
 
         usage = self.usage.to_dict()
+
+        agreement: dict[str, Any] | None | Unset
+        if isinstance(self.agreement, Unset):
+            agreement = UNSET
+        elif isinstance(self.agreement, AgreementBrief):
+            agreement = self.agreement.to_dict()
+        else:
+            agreement = self.agreement
 
         candidate_usage: dict[str, Any] | Unset = UNSET
         if not isinstance(self.candidate_usage, Unset):
@@ -181,6 +194,8 @@ class EvaluationResult:
             "type": type_,
             "usage": usage,
         })
+        if agreement is not UNSET:
+            field_dict["agreement"] = agreement
         if candidate_usage is not UNSET:
             field_dict["candidate_usage"] = candidate_usage
         if fragile is not UNSET:
@@ -200,6 +215,7 @@ class EvaluationResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.evaluation_result_logs import EvaluationResultLogs # noqa: PLC0415
         from ..models.label_summary import LabelSummary # noqa: PLC0415
@@ -287,6 +303,26 @@ class EvaluationResult:
         usage = UsageTotals.from_dict(d.pop("usage"))
 
 
+
+
+        def _parse_agreement(data: object) -> AgreementBrief | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                agreement_type_0 = AgreementBrief.from_dict(data)
+
+
+
+                return agreement_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgreementBrief | None | Unset, data)
+
+        agreement = _parse_agreement(d.pop("agreement", UNSET))
 
 
         _candidate_usage = d.pop("candidate_usage", UNSET)
@@ -378,6 +414,7 @@ class EvaluationResult:
             threshold=threshold,
             type_=type_,
             usage=usage,
+            agreement=agreement,
             candidate_usage=candidate_usage,
             fragile=fragile,
             labels=labels,

@@ -14,6 +14,8 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.agreement_brief import AgreementBrief
+  from ..models.calibrated_mean import CalibratedMean
   from ..models.clustered_error import ClusteredError
   from ..models.judge_used import JudgeUsed
   from ..models.stability_summary import StabilitySummary
@@ -49,6 +51,11 @@ class MetricSummary:
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             type_ (str):
+            agreement (AgreementBrief | None | Unset): Whether the metric version agrees with people: Cohen's κ with its 95%
+                interval and the labels it rests on (GET /v1/metric_versions/{id}/agreement has the rest); null: not checked
+                against people (the version has no labels, or no judge).
+            calibrated (CalibratedMean | None | Unset): The judge's mean corrected by people's labels on this evaluation's
+                results (PPI++: labelled results against the others); null when no label of the version is on any of its items.
             ci_method (MetricSummaryCiMethodType0 | None | Unset): How `ci95` was made: `wilson`, `bootstrap_bca`, or past
                 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
@@ -77,6 +84,8 @@ class MetricSummary:
     std: float | None
     stderr: float | None
     type_: str
+    agreement: AgreementBrief | None | Unset = UNSET
+    calibrated: CalibratedMean | None | Unset = UNSET
     ci_method: MetricSummaryCiMethodType0 | None | Unset = UNSET
     clustered: ClusteredError | None | Unset = UNSET
     interval_note: None | str | Unset = UNSET
@@ -92,6 +101,8 @@ class MetricSummary:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
+        from ..models.calibrated_mean import CalibratedMean # noqa: PLC0415
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
         from ..models.stability_summary import StabilitySummary # noqa: PLC0415
@@ -139,6 +150,22 @@ class MetricSummary:
         stderr = self.stderr
 
         type_ = self.type_
+
+        agreement: dict[str, Any] | None | Unset
+        if isinstance(self.agreement, Unset):
+            agreement = UNSET
+        elif isinstance(self.agreement, AgreementBrief):
+            agreement = self.agreement.to_dict()
+        else:
+            agreement = self.agreement
+
+        calibrated: dict[str, Any] | None | Unset
+        if isinstance(self.calibrated, Unset):
+            calibrated = UNSET
+        elif isinstance(self.calibrated, CalibratedMean):
+            calibrated = self.calibrated.to_dict()
+        else:
+            calibrated = self.calibrated
 
         ci_method: None | str | Unset
         if isinstance(self.ci_method, Unset):
@@ -213,6 +240,10 @@ class MetricSummary:
             "stderr": stderr,
             "type": type_,
         })
+        if agreement is not UNSET:
+            field_dict["agreement"] = agreement
+        if calibrated is not UNSET:
+            field_dict["calibrated"] = calibrated
         if ci_method is not UNSET:
             field_dict["ci_method"] = ci_method
         if clustered is not UNSET:
@@ -236,6 +267,8 @@ class MetricSummary:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
+        from ..models.calibrated_mean import CalibratedMean # noqa: PLC0415
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
         from ..models.judge_used import JudgeUsed # noqa: PLC0415
         from ..models.stability_summary import StabilitySummary # noqa: PLC0415
@@ -320,6 +353,46 @@ class MetricSummary:
 
 
         type_ = d.pop("type")
+
+        def _parse_agreement(data: object) -> AgreementBrief | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                agreement_type_0 = AgreementBrief.from_dict(data)
+
+
+
+                return agreement_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgreementBrief | None | Unset, data)
+
+        agreement = _parse_agreement(d.pop("agreement", UNSET))
+
+
+        def _parse_calibrated(data: object) -> CalibratedMean | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calibrated_type_0 = CalibratedMean.from_dict(data)
+
+
+
+                return calibrated_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CalibratedMean | None | Unset, data)
+
+        calibrated = _parse_calibrated(d.pop("calibrated", UNSET))
+
 
         def _parse_ci_method(data: object) -> MetricSummaryCiMethodType0 | None | Unset:
             if data is None:
@@ -456,6 +529,8 @@ class MetricSummary:
             std=std,
             stderr=stderr,
             type_=type_,
+            agreement=agreement,
+            calibrated=calibrated,
             ci_method=ci_method,
             clustered=clustered,
             interval_note=interval_note,

@@ -14,6 +14,7 @@ from typing import Literal, cast
 import datetime
 
 if TYPE_CHECKING:
+  from ..models.agreement_brief import AgreementBrief
   from ..models.error_info import ErrorInfo
   from ..models.label_summary import LabelSummary
   from ..models.online_result_logs import OnlineResultLogs
@@ -53,6 +54,8 @@ class OnlineResult:
             trace_id (None | str): The judged span's trace id (32 hex digits).
             type_ (str):
             usage (UsageTotals):
+            agreement (AgreementBrief | None | Unset): Whether the result's metric version agrees with people (Cohen's κ,
+                its interval, how many labels); null: not checked against people. Filled on GET /v1/evaluations/{id}/results.
             candidate_usage (UsageTotals | Unset):
             fragile (bool | None | Unset): The judgments straddle the threshold (`?fragile=true` lists these); null for a
                 metric judged once.
@@ -87,6 +90,7 @@ class OnlineResult:
     trace_id: None | str
     type_: str
     usage: UsageTotals
+    agreement: AgreementBrief | None | Unset = UNSET
     candidate_usage: UsageTotals | Unset = UNSET
     fragile: bool | None | Unset = UNSET
     labels: LabelSummary | None | Unset = UNSET
@@ -101,6 +105,7 @@ class OnlineResult:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.label_summary import LabelSummary # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
@@ -154,6 +159,14 @@ class OnlineResult:
         type_ = self.type_
 
         usage = self.usage.to_dict()
+
+        agreement: dict[str, Any] | None | Unset
+        if isinstance(self.agreement, Unset):
+            agreement = UNSET
+        elif isinstance(self.agreement, AgreementBrief):
+            agreement = self.agreement.to_dict()
+        else:
+            agreement = self.agreement
 
         candidate_usage: dict[str, Any] | Unset = UNSET
         if not isinstance(self.candidate_usage, Unset):
@@ -220,6 +233,8 @@ class OnlineResult:
             "type": type_,
             "usage": usage,
         })
+        if agreement is not UNSET:
+            field_dict["agreement"] = agreement
         if candidate_usage is not UNSET:
             field_dict["candidate_usage"] = candidate_usage
         if fragile is not UNSET:
@@ -241,6 +256,7 @@ class OnlineResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
         from ..models.error_info import ErrorInfo # noqa: PLC0415
         from ..models.label_summary import LabelSummary # noqa: PLC0415
         from ..models.online_result_logs import OnlineResultLogs # noqa: PLC0415
@@ -357,6 +373,26 @@ class OnlineResult:
 
 
 
+        def _parse_agreement(data: object) -> AgreementBrief | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                agreement_type_0 = AgreementBrief.from_dict(data)
+
+
+
+                return agreement_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AgreementBrief | None | Unset, data)
+
+        agreement = _parse_agreement(d.pop("agreement", UNSET))
+
+
         _candidate_usage = d.pop("candidate_usage", UNSET)
         candidate_usage: UsageTotals | Unset
         if isinstance(_candidate_usage,  Unset):
@@ -470,6 +506,7 @@ class OnlineResult:
             trace_id=trace_id,
             type_=type_,
             usage=usage,
+            agreement=agreement,
             candidate_usage=candidate_usage,
             fragile=fragile,
             labels=labels,

@@ -1,0 +1,99 @@
+"""What people say of an evaluation's judged metrics: each metric version's one-line agreement
+with people, and the evaluation's calibrated (PPI++) mean where its results' items have labels.
+
+Results meet labels by (metric version, item key of the result's test case), so labels given
+on another evaluation of the same content and version (a re-run's) count here too.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from app.evaluations import intervals
+from app.evaluations.repository import EvaluationRepository
+from app.labels.items import item_key
+from app.metric_versions import agreement
+from app.metric_versions.schemas import AgreementBrief, CalibratedMean
+from app.metrics import parse_spec
+from app.models import Evaluation, Result
+
+
+@dataclass(frozen=True)
+class MetricVerdict:
+    """A metric's agreement line (None: not checked against people) and calibrated mean
+    (None: no label applies to its results)."""
+
+    agreement: AgreementBrief | None
+    calibrated: CalibratedMean | None
+
+
+def _threshold(spec: dict[str, Any]) -> float | None:
+    try:
+        parsed = parse_spec(spec)
+    except ValidationError:
+        return spec.get("threshold")
+    found = getattr(parsed, "threshold", None)
+    return getattr(parsed, "pass_threshold", None) if found is None else found
+
+
+def per_metric(
+    session: Session, evaluation: Evaluation, stored: dict[int, int]
+) -> dict[int, MetricVerdict]:
+    """Per judged metric index, its verdict against people; one query when no version has
+    labels, and when the reports are kept already (`stored`: results stored per index)."""
+    versions = {
+        int(index): version
+        for index, version in ((evaluation.judge or {}).get("versions") or {}).items()
+    }
+    if not versions:
+        return {}
+    tenant_id = evaluation.tenant_id
+    stamps = agreement.stamps(session, tenant_id, versions.values())
+    briefs = agreement.briefs(session, tenant_id, versions.values(), known=stamps)
+    evaluations = EvaluationRepository(session, tenant_id)
+    keys: dict[int, str] = {}
+
+    def item_keys() -> dict[int, str]:
+        if not keys:
+            keys.update(
+                (case.index, item_key(case)) for case in evaluations.every_test_case(evaluation)
+            )
+        return keys
+
+    out = {}
+    for index, version in versions.items():
+        calibrated = None
+        if version in stamps and index < len(evaluation.metrics):
+            spec = evaluation.metrics[index]
+
+            def scored(index: int = index) -> list[tuple[str, float]]:
+                known = item_keys()
+                return [
+                    (known[case], score)
+                    for case, score in evaluations.scores_by_case(evaluation, index)
+                    if case in known
+                ]
+
+            calibrated = agreement.calibrated(
+                session,
+                tenant_id,
+                version,
+                scored,
+                scale=intervals.metric_bounds(spec),
+                threshold=_threshold(spec),
+                stamp=stamps[version],
+                cache_key=(evaluation.id, index, stored.get(index, 0), evaluation.total_test_cases),
+            )
+        out[index] = MetricVerdict(briefs.get(version), calibrated)
+    return out
+
+
+def agreement_of(
+    session: Session, tenant_id: str, results: Iterable[Result]
+) -> dict[str, AgreementBrief]:
+    """The agreement line of each of these results' metric versions that has labels, by
+    version (one query for the page when the reports are kept already)."""
+    return agreement.briefs(session, tenant_id, {result.metric_version for result in results})

@@ -1,0 +1,258 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.metric_version_agreement import MetricVersionAgreement
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    version_id: str,
+    *,
+    threshold: float | None | Unset = UNSET,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_threshold: float | None | Unset
+    if isinstance(threshold, Unset):
+        json_threshold = UNSET
+    else:
+        json_threshold = threshold
+    params["threshold"] = json_threshold
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/metric_versions/{version_id}/agreement".format(version_id=quote(str(version_id), safe=""),),
+        "params": params,
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> MetricVersionAgreement | Problem | None:
+    if response.status_code == 200:
+        response_200 = MetricVersionAgreement.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[MetricVersionAgreement | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    version_id: str,
+    *,
+    client: AuthenticatedClient,
+    threshold: float | None | Unset = UNSET,
+
+) -> Response[MetricVersionAgreement | Problem]:
+    """ Get Metric Version Agreement
+
+     How far the version's judge agrees with people's labels: Cohen's κ, weighted κ,
+    Krippendorff's α (with and without the judge), Spearman's ρ, TPR, TNR and mean bias, each
+    with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
+    worst first.
+
+    Args:
+        version_id (str):
+        threshold (float | None | Unset): Pass at this score instead of the labelled results'
+            threshold.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MetricVersionAgreement | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        version_id=version_id,
+threshold=threshold,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    version_id: str,
+    *,
+    client: AuthenticatedClient,
+    threshold: float | None | Unset = UNSET,
+
+) -> MetricVersionAgreement | Problem | None:
+    """ Get Metric Version Agreement
+
+     How far the version's judge agrees with people's labels: Cohen's κ, weighted κ,
+    Krippendorff's α (with and without the judge), Spearman's ρ, TPR, TNR and mean bias, each
+    with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
+    worst first.
+
+    Args:
+        version_id (str):
+        threshold (float | None | Unset): Pass at this score instead of the labelled results'
+            threshold.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MetricVersionAgreement | Problem
+     """
+
+
+    return sync_detailed(
+        version_id=version_id,
+client=client,
+threshold=threshold,
+
+    ).parsed
+
+async def asyncio_detailed(
+    version_id: str,
+    *,
+    client: AuthenticatedClient,
+    threshold: float | None | Unset = UNSET,
+
+) -> Response[MetricVersionAgreement | Problem]:
+    """ Get Metric Version Agreement
+
+     How far the version's judge agrees with people's labels: Cohen's κ, weighted κ,
+    Krippendorff's α (with and without the judge), Spearman's ρ, TPR, TNR and mean bias, each
+    with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
+    worst first.
+
+    Args:
+        version_id (str):
+        threshold (float | None | Unset): Pass at this score instead of the labelled results'
+            threshold.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MetricVersionAgreement | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        version_id=version_id,
+threshold=threshold,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    version_id: str,
+    *,
+    client: AuthenticatedClient,
+    threshold: float | None | Unset = UNSET,
+
+) -> MetricVersionAgreement | Problem | None:
+    """ Get Metric Version Agreement
+
+     How far the version's judge agrees with people's labels: Cohen's κ, weighted κ,
+    Krippendorff's α (with and without the judge), Spearman's ρ, TPR, TNR and mean bias, each
+    with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
+    worst first.
+
+    Args:
+        version_id (str):
+        threshold (float | None | Unset): Pass at this score instead of the labelled results'
+            threshold.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MetricVersionAgreement | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        version_id=version_id,
+client=client,
+threshold=threshold,
+
+    )).parsed

@@ -1,0 +1,102 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.agreement_statistic_brief import AgreementStatisticBrief
+
+
+
+
+
+T = TypeVar("T", bound="AgreementBrief")
+
+
+
+@_attrs_define
+class AgreementBrief:
+    """ The one-line verdict of a metric version against people: Cohen's κ on pass/fail and how
+    many labels it rests on (GET /v1/metric_versions/{id}/agreement has the rest).
+
+        Attributes:
+            cohen_kappa (AgreementStatisticBrief):
+            metric_version (str):
+            n_labels (int): People's labels on items the judge scored.
+     """
+
+    cohen_kappa: AgreementStatisticBrief
+    metric_version: str
+    n_labels: int
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.agreement_statistic_brief import AgreementStatisticBrief # noqa: PLC0415
+        cohen_kappa = self.cohen_kappa.to_dict()
+
+        metric_version = self.metric_version
+
+        n_labels = self.n_labels
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "cohen_kappa": cohen_kappa,
+            "metric_version": metric_version,
+            "n_labels": n_labels,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.agreement_statistic_brief import AgreementStatisticBrief # noqa: PLC0415
+        d = dict(src_dict)
+        cohen_kappa = AgreementStatisticBrief.from_dict(d.pop("cohen_kappa"))
+
+
+
+
+        metric_version = d.pop("metric_version")
+
+        n_labels = d.pop("n_labels")
+
+        agreement_brief = cls(
+            cohen_kappa=cohen_kappa,
+            metric_version=metric_version,
+            n_labels=n_labels,
+        )
+
+
+        agreement_brief.additional_properties = d
+        return agreement_brief
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

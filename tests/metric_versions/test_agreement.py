@@ -1,0 +1,301 @@
+"""Agreement of a metric version with people, and the calibrated mean, through the HTTP API
+(issue 29 items 4 and 5): GET /v1/metric_versions/{id}/agreement equals scikit-learn,
+`krippendorff` and scipy on planted labels; one class only gives notes, not NaN; another tenant
+gets 404; evaluation summaries and results say "not checked" until the version has labels,
+then show κ; the calibrated mean equals ppi_py's on the evaluation's data with routed labels
+left out; labels outlive the evaluation and count for a re-run of the same version."""
+
+import json
+import math
+import re
+
+import krippendorff
+import numpy as np
+import ppi_py
+import pytest
+from scipy.stats import spearmanr
+from sklearn.metrics import cohen_kappa_score
+from sqlalchemy import update
+
+from app.models import Label
+from tests.fixtures.api import Api
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
+from tests.labels.helpers import Team, problem
+
+METRIC = {
+    "type": "g_eval",
+    "name": "helpfulness",
+    "evaluation_steps": ["Check the answer is right."],
+    "evaluation_params": ["input", "actual_output"],
+    "threshold": 0.5,
+}
+N = 30
+# The judge's score of `question i` (out of 10): a spread over the scale.
+JUDGE = [(3 * i + 1) % 11 for i in range(N)]
+STATISTICS = (
+    "cohen_kappa",
+    "weighted_kappa",
+    "krippendorff_alpha",
+    "krippendorff_alpha_people",
+    "spearman",
+    "tpr",
+    "tnr",
+    "mean_bias",
+)
+
+
+def scored_by_question(request: dict) -> Reply | dict:
+    """The judge scores `question i` JUDGE[i] out of 10 (`constant i`: 8)."""
+    text = json.dumps(request)
+    if task_of(request) == "g_eval_score":
+        found = re.search(r"question (\d+)", text)
+        score = JUDGE[int(found.group(1))] if found else 8
+        return Reply(content=json.dumps({"reason": f"graded {score}", "score": score}))
+    return plausible_answer(request)
+
+
+@pytest.fixture(autouse=True)
+def scripted(judge: ScriptedJudge) -> None:
+    judge.script(scored_by_question)
+
+
+def cases(count: int = N, word: str = "question") -> list[dict]:
+    return [
+        {"id": f"q{i}", "input": f"{word} {i}", "actual_output": f"answer {i}"}
+        for i in range(count)
+    ]
+
+
+def evaluate(team: Team, test_cases: list[dict]) -> dict:
+    response = team.client.post(
+        "/v1/evaluations", json={"test_cases": test_cases, "metrics": [METRIC]}
+    )
+    assert response.status_code == 202, response.text
+    final = team.api.wait(team.client, response.json()["id"])
+    assert final["status"] == "completed", final
+    return final
+
+
+def results(team: Team, evaluation_id: str) -> list[dict]:
+    response = team.client.get(f"/v1/evaluations/{evaluation_id}/results", params={"limit": 100})
+    assert response.status_code == 200, response.text
+    return sorted(response.json()["data"], key=lambda row: row["test_case_index"])
+
+
+def give(client, result_id: str, value: float | bool, rationale: str | None = None) -> dict:
+    response = client.post(
+        "/v1/labels", json={"result_id": result_id, "value": value, "rationale": rationale}
+    )
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+def agreement(team: Team, version: str, **params) -> dict:
+    response = team.client.get(f"/v1/metric_versions/{version}/agreement", params=params)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def planted(i: int) -> float:
+    """Ann's label of item i: near the judge's score, far on every fifth."""
+    judge = JUDGE[i] / 10
+    return round(1 - judge, 2) if i % 5 == 0 else round(min(1.0, judge + 0.05 * (i % 3)), 2)
+
+
+class TestAgreementEqualsTheLibraries:
+    def test_every_statistic_is_the_librarys_number_on_planted_labels(self, api: Api) -> None:
+        team = Team(api)
+        final = evaluate(team, cases())
+        rows = results(team, final["id"])
+        version = rows[0]["metric_version"]
+        ann = api.client(team.new_key(None, name="ann"))
+        bob = api.client(team.new_key(None, name="bob"))
+        bob_says = {}
+        for i, row in enumerate(rows):
+            give(ann, row["id"], planted(i), rationale=f"ann on {i}")
+            if i % 2 == 0:
+                bob_says[i] = round(max(0.0, planted(i) - 0.1), 2)
+                give(bob, row["id"], bob_says[i], rationale=f"bob on {i}")
+
+        found = agreement(team, version)
+
+        judge = np.array([row["score"] for row in rows])
+        assert list(judge) == [score / 10 for score in JUDGE]
+        ann_values = np.array([planted(i) for i in range(N)])
+        bob_values = np.array([bob_says.get(i, np.nan) for i in range(N)])
+        people = np.nanmean(np.vstack([ann_values, bob_values]), axis=0)
+        people_pass = (
+            np.nanmean(
+                np.vstack(
+                    [ann_values >= 0.5, np.where(np.isnan(bob_values), np.nan, bob_values >= 0.5)]
+                ),
+                axis=0,
+            )
+            >= 0.5
+        )
+        judge_pass = judge >= 0.5
+        bins = lambda values: np.clip(np.floor(values * 5), 0, 4).astype(int)  # noqa: E731
+        (tn, fp), (fn, tp) = [
+            [int(np.sum((people_pass == p) & (judge_pass == j))) for j in (False, True)]
+            for p in (False, True)
+        ]
+        expected = {
+            "cohen_kappa": cohen_kappa_score(people_pass, judge_pass),
+            "weighted_kappa": cohen_kappa_score(
+                bins(people), bins(judge), labels=list(range(5)), weights="quadratic"
+            ),
+            "krippendorff_alpha": krippendorff.alpha(
+                reliability_data=np.vstack([judge, ann_values, bob_values]),
+                level_of_measurement="interval",
+            ),
+            "krippendorff_alpha_people": krippendorff.alpha(
+                reliability_data=np.vstack([ann_values, bob_values]),
+                level_of_measurement="interval",
+            ),
+            "spearman": spearmanr(judge, people).statistic,
+            "tpr": tp / (tp + fn),
+            "tnr": tn / (tn + fp),
+            "mean_bias": float(np.mean(judge - people)),
+        }
+        assert found["object"] == "metric_version.agreement"
+        assert (found["n"], found["n_labels"], found["people"]) == (N, N + N // 2, 2)
+        assert found["label_kind"] == "score"
+        assert (found["threshold"], found["threshold_source"]) == (0.5, "labels")
+        assert found["scale"] == [0.0, 1.0]
+        assert found["interval_method"] == "percentile_bootstrap"
+        for name, value in expected.items():
+            statistic = found[name]
+            assert statistic["value"] == pytest.approx(value, abs=1e-9), name
+            low, high = statistic["ci95"]
+            assert low <= high, name
+        assert found["confusion_matrix"]["matrix"] == [[tn, fp], [fn, tp]]
+
+        # Worst first, each naming where it was labelled and what each person said.
+        gaps = [row["gap"] for row in found["disagreements"]]
+        assert gaps == sorted(gaps, reverse=True) and gaps
+        worst = found["disagreements"][0]
+        i = int(worst["test_case_id"][1:])
+        assert worst["result_id"] == rows[i]["id"] and worst["evaluation_id"] == final["id"]
+        assert worst["score"] == pytest.approx(judge[i])
+        named = {label["actor_name"]: label for label in worst["labels"]}
+        assert named["ann"]["value"] == planted(i)
+        assert named["ann"]["rationale"] == f"ann on {i}"
+        assert named["ann"]["selection"] == "direct"
+
+        # ?threshold= overrides the labels' threshold.
+        strict = agreement(team, version, threshold=0.85)
+        assert (strict["threshold"], strict["threshold_source"]) == (0.85, "query")
+        expected_strict = cohen_kappa_score(
+            np.nanmean(
+                np.vstack(
+                    [ann_values >= 0.85, np.where(np.isnan(bob_values), np.nan, bob_values >= 0.85)]
+                ),
+                axis=0,
+            )
+            >= 0.5,
+            judge >= 0.85,
+        )
+        assert strict["cohen_kappa"]["value"] == pytest.approx(expected_strict, abs=1e-9)
+
+    def test_pass_fail_labels_with_one_class_only_give_notes_not_nan(self, api: Api) -> None:
+        team = Team(api)
+        final = evaluate(team, cases(12, "constant"))
+        rows = results(team, final["id"])
+        for row in rows:
+            give(team.client, row["id"], True)
+        response = team.client.get(f"/v1/metric_versions/{rows[0]['metric_version']}/agreement")
+        assert response.status_code == 200
+        assert "NaN" not in response.text
+        found = response.json()
+        assert found["label_kind"] == "pass_fail" and found["n"] == 12
+        assert found["confusion_matrix"]["matrix"] == [[0, 0], [0, 12]]
+        for name in ("cohen_kappa", "spearman", "tnr", "weighted_kappa"):
+            assert found[name]["value"] is None and found[name]["note"], name
+        assert "one class only" in found["cohen_kappa"]["note"]
+        assert found["tpr"]["value"] == 1.0
+        assert found["disagreements"] == []
+
+
+class TestTenants:
+    def test_another_tenants_version_is_404_and_an_unknown_one_names_the_path(
+        self, api: Api
+    ) -> None:
+        team, other = Team(api), Team(api)
+        final = evaluate(team, cases(3))
+        version = final["per_metric"][0]["metric_version"]
+        assert agreement(team, version)["n"] == 0
+        body = problem(other.client.get(f"/v1/metric_versions/{version}/agreement"), 404)
+        assert body["errors"][0]["pointer"] == "/path/version_id"
+        problem(team.client.get("/v1/metric_versions/mv_000000000000000000000000/agreement"), 404)
+
+
+class TestSummaries:
+    def test_not_checked_without_labels_then_kappa_and_the_calibrated_mean(self, api: Api) -> None:
+        team = Team(api)
+        final = evaluate(team, cases())
+        summary = final["per_metric"][0]
+        assert summary["agreement"] is None and summary["calibrated"] is None
+        rows = results(team, final["id"])
+        assert all(row["agreement"] is None for row in rows)
+        version = summary["metric_version"]
+
+        labelled = range(0, N, 2)
+        routed = (1, 3, 5)
+        for i in labelled:
+            give(team.client, rows[i]["id"], planted(i))
+        routed_ids = [give(team.client, rows[i]["id"], 0.0)["id"] for i in routed]
+        with api.served.runtime.session() as session:
+            session.execute(
+                update(Label).where(Label.id.in_(routed_ids)).values(selection="routed")
+            )
+            session.commit()
+
+        found = agreement(team, version)
+        again = team.client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0]
+        line = again["agreement"]
+        assert line["metric_version"] == version
+        assert line["n_labels"] == found["n_labels"] == len(labelled) + len(routed)
+        assert line["cohen_kappa"] == {
+            "value": found["cohen_kappa"]["value"],
+            "ci95": found["cohen_kappa"]["ci95"],
+        }
+        assert {json.dumps(row["agreement"]) for row in results(team, final["id"])} == {
+            json.dumps(line)
+        }
+
+        calibrated = again["calibrated"]
+        judge = np.array([row["score"] for row in rows])
+        people = np.array([planted(i) for i in labelled])
+        others = np.array([judge[i] for i in range(N) if i not in labelled])
+        assert calibrated["n_labels"] == len(labelled)
+        assert calibrated["n_unlabelled"] == N - len(labelled)
+        assert calibrated["method"] == "ppi++"
+        assert calibrated["mean"] == pytest.approx(
+            float(ppi_py.ppi_mean_pointestimate(people, judge[list(labelled)], others)[0]),
+            abs=1e-9,
+        )
+        low, high = ppi_py.ppi_mean_ci(people, judge[list(labelled)], others, alpha=0.05)
+        assert calibrated["ci95"] == pytest.approx([float(low[0]), float(high[0])], abs=1e-9)
+        assert "3 labels routed" in calibrated["note"]
+        assert not math.isclose(calibrated["mean"], again["mean_score"])
+
+    def test_labels_outlive_the_evaluation_and_count_for_a_re_run(self, api: Api) -> None:
+        team = Team(api)
+        first = evaluate(team, cases())
+        rows = results(team, first["id"])
+        version = rows[0]["metric_version"]
+        for i in range(0, N, 3):
+            give(team.client, rows[i]["id"], planted(i))
+        before = agreement(team, version)
+        assert team.client.delete(f"/v1/evaluations/{first['id']}").status_code == 204
+
+        after = agreement(team, version)
+        assert (after["n"], after["n_labels"]) == (before["n"], before["n_labels"]) == (10, 10)
+        assert after["cohen_kappa"] == before["cohen_kappa"]
+
+        rerun = evaluate(team, cases())
+        summary = rerun["per_metric"][0]
+        assert summary["metric_version"] == version
+        assert summary["agreement"]["n_labels"] == 10
+        assert summary["calibrated"]["n_labels"] == 10
+        assert summary["calibrated"]["n_unlabelled"] == N - 10
