@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 from fastapi import APIRouter
 
+from app.alignments import endpoints as alignments_endpoints
+from app.alignments.kind import AlignmentKind
+from app.alignments.service import KIND as ALIGNMENT
 from app.api.openapi import Extras
 from app.evals import endpoints as evals_endpoints
 from app.evals.service import KIND as EVAL_RUN
@@ -41,6 +44,9 @@ KINDS: Mapping[str, Registered] = {
     "run": Registered(RunKind(), runs_endpoints.router, runs_endpoints.OPENAPI),
     EVAL_RUN: Registered(EvalRunKind(), evals_endpoints.router, evals_endpoints.OPENAPI),
     ONLINE: Registered(OnlineKind(), online_endpoints.routes, online_endpoints.OPENAPI),
+    ALIGNMENT: Registered(
+        AlignmentKind(), alignments_endpoints.router, alignments_endpoints.OPENAPI
+    ),
 }
 
 

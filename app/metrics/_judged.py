@@ -6,6 +6,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeError, JudgeReply
+from app.metrics._guidance import Guidance, with_guidance
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
 
 # At most this many judge calls answer one (test case, metric) per panel member.
@@ -116,6 +117,13 @@ class JudgedSpecBase(MetricSpecBase):
         "(defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` "
         "to judge each output K times, a `panel` of judges.",
     )
+    guidance: Guidance | None = Field(
+        default=None,
+        description="People's worked examples (`examples`: input, actual_output, their "
+        "verdict and rationale) and rubric `notes`, added to every verdict prompt of the "
+        "metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the "
+        "metric's version: a spec with guidance is a new version.",
+    )
     include_reason: bool = True
     strict_mode: bool = Field(
         default=False, description="Binary scoring: threshold becomes 1 and lower scores become 0."
@@ -131,9 +139,13 @@ class JudgedSpecBase(MetricSpecBase):
 class JudgeSession:
     """Counts the usage and keeps the raw JSON of one metric's judge calls."""
 
-    def __init__(self, ctx: MetricContext, model: str | None) -> None:
+    def __init__(
+        self, ctx: MetricContext, model: str | None, guidance: Guidance | None = None
+    ) -> None:
         self.ctx = ctx
         self.model = model
+        # Added to every verdict call (`ask`); shared calls are not verdicts and go without.
+        self.guidance = guidance
         self.usage = Usage()
         self.raw: dict[str, Any] = {}
         self.cached_calls = 0
@@ -153,7 +165,9 @@ class JudgeSession:
         self, name: str, messages: list[dict[str, Any]], schema: Any, **kw: Any
     ) -> JudgeReply:
         try:
-            reply = await self.ctx.ask(messages, schema, model=self.model, **kw)
+            reply = await self.ctx.ask(
+                with_guidance(messages, self.guidance), schema, model=self.model, **kw
+            )
         except JudgeError as error:
             self.usage.add(error.usage)
             raise
@@ -185,7 +199,7 @@ async def run_judged(
     body: Callable[[JudgeSession], Awaitable[MetricResult]],
 ) -> MetricResult:
     """Run a metric body; a judge failure becomes the result's error, keeping its usage."""
-    session = JudgeSession(ctx, spec.model)
+    session = JudgeSession(ctx, spec.model, getattr(spec, "guidance", None))
     try:
         result = await body(session)
     except JudgeError as error:

@@ -1,5 +1,6 @@
 """ORM models, one module per table."""
 
+from app.models.alignment import Alignment
 from app.models.api_key import ApiKey
 from app.models.audit_event import AuditEvent
 from app.models.blob import Blob
@@ -41,6 +42,7 @@ from app.models.webhook_endpoint import WebhookEndpoint
 from app.models.webhook_event import WebhookEvent
 
 __all__ = [
+    "Alignment",
     "ApiKey",
     "AuditEvent",
     "Blob",

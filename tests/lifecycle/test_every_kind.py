@@ -112,7 +112,7 @@ class TestKinds:
             for context in iter_route_contexts(create_app().routes)
             if context.path and "POST" in (context.methods or ())
         ]
-        assert set(KINDS) == {"evaluation", "run", "eval_run", "online"}
+        assert set(KINDS) == {"evaluation", "run", "eval_run", "online", "alignment"}
         with api.served.runtime.session() as session:
             for name, entry in KINDS.items():
                 evaluation = Evaluation(id=f"{name}_x", kind=name)

@@ -27,6 +27,7 @@ from PIL import Image
 
 from app.api.routing import post_only_refusal
 from app.main import create_app
+from tests.alignments.helpers import aligned
 from tests.comparisons.helpers import quiz_dataset
 from tests.comparisons.helpers import run as predictions_run
 from tests.console.helpers import csrf_of, signed_in
@@ -55,6 +56,7 @@ PARAMETERS: dict[str, str | None] = {
     "/v1/online_rules/{rule_id}": "online_rule",
     "/v1/labels/{label_id}": "label",
     "/v1/metric_versions/{version_id}": "metric_version",
+    "/v1/alignments/{alignment_id}": "alignment",
     "/console/evaluations/{evaluation_id}": "evaluation",
     "/console/evaluations/{evaluation_id}/cases/{index}": NOT_AN_OBJECT,
     "/console/media/{sha256}": "image",
@@ -265,6 +267,8 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
         label = client.post("/v1/labels", json={"result_id": result["id"], "value": 1})
         world.ids["label"] = created(label, 201)["id"]
         world.ids["metric_version"] = result["metric_version"]
+        # An alignment of a labelled version, judged to the end.
+        world.ids["alignment"] = aligned(api, client, judge)
 
         world.ids["dataset"] = quiz_dataset(client, rows=4)
         world.ids["run"] = predictions_run(api, client, world.ids["dataset"], {1}, rows=4)

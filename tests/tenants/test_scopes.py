@@ -72,6 +72,10 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/labels"): "review",
     ("POST", "/v1/labels/import"): "review",
     ("DELETE", "/v1/labels/{label_id}"): "review",
+    ("POST", "/v1/alignments"): "write",
+    ("POST", "/v1/alignments/{alignment_id}/activate"): "write",
+    ("POST", "/v1/alignments/{alignment_id}/decline"): "write",
+    ("POST", "/v1/alignments/{alignment_id}/cancel"): "write",
 }
 # GET routes that need more than `read`: the audit trail is for a team's admins.
 SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {("GET", "/v1/audit_events"): "admin"}

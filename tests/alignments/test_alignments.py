@@ -1,0 +1,230 @@
+"""Alignments through the API and the scripted judge: a candidate version proposed from people's
+labelled disagreements carries their guidance in its prompt, agrees with planted labels better
+than the current version on held-out items (κ equal to scikit-learn's on the same judgments),
+and is activated or declined, each audited; the split never puts one item or one image on both
+sides; too few labels are refused naming why; another tenant sees none of it."""
+
+import pytest
+from sklearn.metrics import cohen_kappa_score
+from sqlalchemy import select
+
+from app.alignments.split import split
+from app.models import AuditEvent, Tenant
+from tests.alignments.helpers import (
+    ITEMS,
+    NOTES,
+    answer,
+    cases,
+    guided,
+    label_all,
+    wait,
+)
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge
+from tests.labels.helpers import Team, problem
+
+
+def audit_actions(api: Api, team: Team) -> list[tuple[str, str]]:
+    with api.served.runtime.session() as session:
+        tenant_id = session.scalars(select(Tenant.id).where(Tenant.name == team.name)).one()
+        rows = session.execute(
+            select(AuditEvent.action, AuditEvent.object_id)
+            .where(AuditEvent.tenant_id == tenant_id, AuditEvent.object_type == "alignment")
+            .order_by(AuditEvent.id)
+        ).all()
+    return [(action, object_id) for action, object_id in rows]
+
+
+@pytest.fixture
+def labelled(api: Api, judge: ScriptedJudge) -> tuple[Team, str, dict[str, str]]:
+    """A team with a g_eval version whose 24 items people labelled: (team, version, keys)."""
+    judge.script(answer)
+    team = Team(api)
+    evaluation_id = team.evaluate(cases=cases())
+    keys = label_all(team.client, evaluation_id)
+    version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+    return team, version, keys
+
+
+class TestAlignment:
+    def test_the_candidate_agrees_better_and_is_activated(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        team, version, keys = labelled
+        judge.requests.clear()
+        response = team.client.post("/v1/alignments", json={"metric_version": version})
+        assert response.status_code == 202, response.text
+        created = response.json()
+        assert response.headers["location"] == f"/v1/alignments/{created['id']}"
+        assert created["id"].startswith("aln_") and created["decision"] is None
+        assert created["metric_version"] == version == created["active_version"]
+        candidate = created["candidate_version"]
+        assert candidate != version and candidate.startswith("mv_")
+        # One call wrote the notes; the guidance holds them and the people's verdicts.
+        assert len(judge.calls_for("rubric_notes")) == 1
+        guidance = created["guidance"]
+        assert guidance["notes"] == NOTES
+        failed = [example for example in guidance["examples"] if example["verdict"] == "fail"]
+        assert failed and all(example["rationale"] == "the sum is wrong" for example in failed)
+        assert created["candidate_spec"]["guidance"] == guidance
+        assert created["notes_usage"]["calls"] == 1
+
+        shown = team.client.get(f"/v1/metric_versions/{candidate}").json()
+        assert (shown["status"], shown["parent_id"]) == ("candidate", version)
+        assert shown["definition"]["options"]["guidance"] == guidance
+
+        body = wait(api, team.client, created["id"])
+        assert body["status"] == "completed"
+        split_ = body["split"]
+        held_out, proposal = split_["held_out"], split_["proposal"]
+        assert sorted(held_out + proposal) == sorted(keys.values())
+        assert not set(held_out) & set(proposal)
+        # Half, give or take the one image group that tips it over.
+        assert abs(len(held_out) - ITEMS // 2) <= 1
+        # One image never sits on both sides.
+        for first, second in (("c0", "c1"), ("c2", "c3")):
+            assert (keys[first] in held_out) == (keys[second] in held_out)
+
+        # The candidate's verdict calls carry the guidance; the current version's do not.
+        scored = judge.calls_for("g_eval_score")
+        with_guidance = [request for request in scored if guided(request)]
+        assert len(with_guidance) == len(held_out) == len(scored) - len(held_out)
+        system = with_guidance[0]["messages"][0]["content"]
+        assert NOTES in system and "the sum is wrong" in system
+
+        report = body["report"]
+        assert report["label_kind"] == "pass_fail"
+        assert report["before"]["metric_version"] == version
+        assert report["after"]["metric_version"] == candidate
+        items = report["items"]
+        assert [item["item_key"] for item in items] == held_out
+        people = [all(item["labels"].values()) for item in items]
+        for side, name in (("before", "current"), ("after", "candidate")):
+            judged = [item[name] >= report["threshold"] for item in items]
+            expected = cohen_kappa_score(people, judged, labels=[False, True])
+            assert report[side]["cohen_kappa"]["value"] == pytest.approx(expected)
+            assert report[side]["n"] == len(held_out)
+        before = report["before"]["cohen_kappa"]["value"]
+        after = report["after"]["cohen_kappa"]["value"]
+        assert after == pytest.approx(1.0) and after > before and report["improved"] is True
+        low, high = report["before"]["cohen_kappa"]["ci95"]
+        assert low <= before <= high
+        assert body["usage"]["calls"] == 2 * len(held_out) + 1
+
+        listed = team.client.get("/v1/alignments", params={"metric_version": version}).json()
+        assert [row["id"] for row in listed["data"]] == [created["id"]]
+
+        activated = team.client.post(f"/v1/alignments/{created['id']}/activate")
+        assert activated.status_code == 200, activated.text
+        assert activated.json()["decision"] == "activated"
+        assert activated.json()["active_version"] == candidate
+        assert activated.json()["decided_by"].startswith("key:")
+        shown = team.client.get(f"/v1/metric_versions/{candidate}").json()
+        assert shown["status"] == "active"
+        again = team.client.post(f"/v1/alignments/{created['id']}/decline")
+        assert problem(again, 409)["errors"][0]["loc"] == "alignment_id"
+        assert audit_actions(api, team) == [
+            ("alignment.create", created["id"]),
+            ("alignment.activate", created["id"]),
+        ]
+
+    def test_declined_and_isolated(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        team, version, _ = labelled
+        created = team.client.post(
+            "/v1/alignments", json={"metric_version": version, "seed": 7}
+        ).json()
+        other = Team(api)
+        for method, path in (
+            ("GET", f"/v1/alignments/{created['id']}"),
+            ("POST", f"/v1/alignments/{created['id']}/activate"),
+            ("POST", f"/v1/alignments/{created['id']}/decline"),
+            ("POST", f"/v1/alignments/{created['id']}/cancel"),
+        ):
+            assert problem(other.client.request(method, path), 404)["status"] == 404
+        refused = other.client.post("/v1/alignments", json={"metric_version": version})
+        assert problem(refused, 404)["status"] == 404
+        assert other.client.get("/v1/alignments").json()["data"] == []
+
+        declined = team.client.post(f"/v1/alignments/{created['id']}/decline")
+        assert declined.status_code == 200, declined.text
+        assert declined.json()["decision"] == "declined"
+        assert declined.json()["active_version"] == version
+        shown = team.client.get(f"/v1/metric_versions/{created['candidate_version']}").json()
+        assert shown["status"] == "declined"
+        assert ("alignment.decline", created["id"]) in audit_actions(api, team)
+        wait(api, team.client, created["id"])
+
+
+class TestRefusals:
+    def test_too_few_labels(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases(12))
+        label_all(team.client, evaluation_id, 12)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        body = problem(team.client.post("/v1/alignments", json={"metric_version": version}), 422)
+        assert [error["loc"] for error in body["errors"]] == ["metric_version", "held_out_share"]
+        assert "would be held out and at least 10 are needed" in body["errors"][0]["msg"]
+        assert body["errors"][0]["type"] == "too_few_labels"
+        assert judge.calls_for("rubric_notes") == []
+
+    def test_unknown_version_and_bad_share(self, api: Api, judge: ScriptedJudge) -> None:
+        team = Team(api)
+        missing = team.client.post("/v1/alignments", json={"metric_version": "mv_nothing"})
+        assert problem(missing, 404)["status"] == 404
+        bad = team.client.post("/v1/alignments", json={"metric_version": "x", "held_out_share": 1})
+        assert problem(bad, 422)["errors"][0]["loc"] == "held_out_share"
+
+
+class TestGuidance:
+    def test_guidance_is_a_new_version_and_in_the_prompt(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(answer)
+        team = Team(api)
+        plain = team.evaluate(cases=cases(2))
+        guidance = {
+            "examples": [{"input": "1+1?", "actual_output": "3", "verdict": "fail"}],
+            "notes": "Arithmetic must be right.",
+        }
+        judge.requests.clear()
+        body = {
+            "test_cases": cases(2),
+            "metrics": [
+                {
+                    "type": "g_eval",
+                    "name": "helpfulness",
+                    "evaluation_steps": ["Check the answer is right."],
+                    "evaluation_params": ["input", "actual_output"],
+                    "guidance": guidance,
+                }
+            ],
+        }
+        response = team.client.post("/v1/evaluations", json=body)
+        assert response.status_code == 202, response.text
+        assert api.wait(team.client, response.json()["id"])["status"] == "completed"
+        with_guidance = team.results(response.json()["id"])[("c0", "helpfulness")]
+        without = team.results(plain)[("c0", "helpfulness")]
+        assert with_guidance["metric_version"] != without["metric_version"]
+        requests = judge.calls_for("g_eval_score")
+        assert requests and all(guided(request) for request in requests)
+        system = requests[0]["messages"][0]["content"]
+        assert "Arithmetic must be right." in system and "People's verdict: fail" in system
+        too_many = {**body["metrics"][0], "guidance": {"examples": [guidance["examples"][0]] * 9}}
+        refused = team.client.post("/v1/evaluations", json={**body, "metrics": [too_many]})
+        assert problem(refused, 422)["errors"]
+
+
+class TestSplit:
+    def test_groups_sharing_an_image_stay_together(self) -> None:
+        items = {f"k{n:02d}": ({f"blob:sha256:{n // 3}"} if n < 12 else set()) for n in range(40)}
+        for seed in range(20):
+            proposal, held_out = split(items, 0.5, seed)
+            assert sorted(proposal + held_out) == sorted(items)
+            for image in range(4):
+                members = {f"k{n:02d}" for n in range(image * 3, image * 3 + 3)}
+                assert members <= set(held_out) or members <= set(proposal)
+        assert split(items, 0.5, 3) == split(items, 0.5, 3)
+        assert split(items, 0.5, 3) != split(items, 0.5, 4)
