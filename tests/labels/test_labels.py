@@ -9,6 +9,7 @@ import json
 
 from sqlalchemy import event
 
+from app.labels.transfer import MAX_IMPORT_LINES
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
 from tests.labels.helpers import STEPS, Team, answer, problem
@@ -401,3 +402,19 @@ class TestResultsShowLabels:
         judged = [row for row in pages[12] if row["metric"] == "helpfulness"]
         assert len(judged) == 6 and all(row["labels"]["count"] == 1 for row in judged)
         assert all(row["labels"] is None for row in pages[12] if row["metric"] == "exact_match")
+
+
+def test_an_import_past_its_line_limit_is_413_before_any_line_is_read(api: Api) -> None:
+    team = Team(api)
+    lines = "\n".join(['{"result_id": "res_x", "value": 1}'] * (MAX_IMPORT_LINES + 1))
+    response = team.client.post(
+        "/v1/labels/import",
+        content=lines.encode(),
+        headers={"Content-Type": "application/x-ndjson"},
+    )
+    body = problem(response, 413)
+    assert body["errors"][0]["loc"] == "body" and str(MAX_IMPORT_LINES) in body["detail"]
+    empty = team.client.post(
+        "/v1/labels/import", content=b"\n\n", headers={"Content-Type": "application/x-ndjson"}
+    )
+    assert problem(empty, 422)["errors"][0]["loc"] == "body"
