@@ -5,7 +5,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse
 
-from app.alignments import service
+from app.alignments import report, service
 from app.alignments.schemas import Alignment, AlignmentCreate, AlignmentList
 from app.api import openapi
 from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep
@@ -46,7 +46,7 @@ def create_alignment(
     alignment = service.create(session, tenant, payload, runtime.settings)
     evaluation = evaluations.get_or_404(session, tenant, alignment.id, (service.KIND,))
     lifecycle.submit(session, runtime, evaluation)
-    body = service.to_schema(session, alignment, evaluation).model_dump(mode="json")
+    body = report.to_schema(session, alignment, evaluation).model_dump(mode="json")
     session.commit()
     headers = {"Location": f"/v1/alignments/{alignment.id}", "Retry-After": POLL_AFTER_SECONDS}
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
@@ -64,7 +64,7 @@ def list_alignments(
     rows = service.page(
         session, tenant.id, metric_version, id_cursor(after, (service.PREFIX,)), limit
     )
-    data = [service.to_schema(session, *row) for row in rows[:limit]]
+    data = [report.to_schema(session, *row) for row in rows[:limit]]
     return AlignmentList.of(data, len(rows) > limit)
 
 
@@ -72,7 +72,7 @@ def list_alignments(
 def get_alignment(alignment_id: str, session: SessionDep, tenant: TenantDep) -> Alignment:
     """An alignment: its candidate and guidance, the split, and once judged κ before and
     after with their intervals, per held-out item the scores of both versions."""
-    return service.to_schema(session, *service.get_or_404(session, tenant.id, alignment_id))
+    return report.to_schema(session, *service.get_or_404(session, tenant.id, alignment_id))
 
 
 def _decide(
@@ -80,7 +80,7 @@ def _decide(
 ) -> Alignment:
     alignment, evaluation = service.get_or_404(session, tenant.id, alignment_id)
     service.decide(session, alignment, evaluation, verb, caller.actor)
-    body = service.to_schema(session, alignment, evaluation)
+    body = report.to_schema(session, alignment, evaluation)
     session.commit()
     return body
 
@@ -110,6 +110,6 @@ def cancel_alignment(
     alignment, _ = service.get_or_404(session, tenant.id, alignment_id)
     evaluation = evaluations.get_for_update(session, tenant, alignment.id, (service.KIND,))
     evaluation = lifecycle.cancel(session, runtime, evaluation)
-    body = service.to_schema(session, alignment, evaluation)
+    body = report.to_schema(session, alignment, evaluation)
     session.commit()
     return body

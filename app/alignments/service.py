@@ -6,35 +6,26 @@ the proposal share's disagreements (people's verdicts and rationales as examples
 notes the judge model writes once from them), records the candidate as a metric version of
 status `candidate`, and stores an evaluation of kind `alignment` whose held-out test cases are
 judged by the current version (metric 0) and the candidate (metric 1) with the same judge.
-`report` reads κ before and after from those results and the people's labels.
+`report.report` reads κ before and after from those results and the people's labels.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from app import audit
+from app.alignments import guidance, report
 from app.alignments import split as splitting
 from app.alignments.repository import AlignmentRepository
-from app.alignments.schemas import (
-    Alignment as AlignmentSchema,
-)
-from app.alignments.schemas import (
-    AlignmentCreate,
-    HeldOutItem,
-    Report,
-    Side,
-    Split,
-)
+from app.alignments.schemas import AlignmentCreate
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import admission, judging, read_model
+from app.evaluations import admission
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
-from app.judges import JudgeError, JudgeUsage, get_client, run_on_judge_loop
 from app.labels import service as labels_service
 from app.labels.items import item_content, item_key
 from app.metric_versions import service as metric_versions
@@ -43,40 +34,12 @@ from app.metrics import MetricSpecBase, parse_spec
 from app.metrics.versions import metric_version
 from app.models import Alignment, Evaluation, Label, MetricVersion, Tenant, TestCase
 from app.problems import ProblemError, field_error, invalid_request
-from app.stats import HumanAgreement, LabelledItem, Statistic, human_agreement
+from app.stats import LabelledItem, human_agreement
 from app.telemetry import logs
-from app.usage.pricing import cost_usd
-from app.usage.schemas import UsageTotals, add_costs
 
 KIND = "alignment"
 PREFIX = "aln"
-# The worst disagreements shown to the candidate as examples, and to the judge for its notes.
-MAX_EXAMPLES = 6
-MAX_NOTES_DISAGREEMENTS = 20
-# How much of an item's text an example or the notes request quotes.
-QUOTE_CHARS = 1_500
-NOTES_CHARS = 4_000
 CURRENT, CANDIDATE = "current", "candidate"
-
-
-class RubricNotes(BaseModel):
-    """The judge's summary of where people disagreed with it."""
-
-    model_config = ConfigDict(title="rubric_notes")
-
-    notes: str
-
-
-NOTES_INSTRUCTIONS = (
-    "Loupe task: rubric_notes\n"
-    "You grade test cases for a check described below. People reviewed some of your earlier "
-    "verdicts and disagreed with them; each disagreement shows the test case, your verdict, "
-    "theirs and their reasons. Write short rubric notes (at most eight bullet points, plain "
-    "text) that tell a grader what these people weigh that the verdicts missed, stated as "
-    "general rules rather than about these cases.\n"
-    "Check: {check}\n"
-    'Answer with JSON only: {{"notes": "..."}}'
-)
 
 
 @dataclass(frozen=True)
@@ -131,147 +94,6 @@ def _source(repo: AlignmentRepository, version: MetricVersion) -> _Source:
     return _Source(spec, spec.model_dump(mode="json", exclude_none=True), judge)
 
 
-def _label_value(label: Label) -> bool | float | None:
-    return label.value if label.value is not None else label.passed
-
-
-def _labelled(labels: Sequence[Label]) -> dict[str, bool | float]:
-    """Who labelled an item -> their value (labels without one are left out)."""
-    values: dict[str, bool | float] = {}
-    for label in labels:
-        value = _label_value(label)
-        if value is not None:
-            values[label.actor] = value
-    return values
-
-
-def _text(value: Any) -> str | None:
-    """Content as plain text (images as `[image]`), cut to QUOTE_CHARS."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        words = value
-    else:
-        pieces = []
-        for part in value:
-            if isinstance(part, str):
-                pieces.append(part)
-            elif isinstance(part, dict) and part.get("type") == "text":
-                pieces.append(str(part.get("text", "")))
-            elif isinstance(part, list):
-                pieces.append(_text(part) or "")
-            else:
-                pieces.append("[image]")
-        words = " ".join(pieces)
-    return words if len(words) <= QUOTE_CHARS else words[: QUOTE_CHARS - 1] + "…"
-
-
-def _verdict(value: float, passed: bool, label_kind: str) -> str:
-    verdict = "pass" if passed else "fail"
-    return verdict if label_kind == "pass_fail" else f"{verdict} ({value:.2f})"
-
-
-def _examples(
-    agreement: HumanAgreement, cases: Mapping[str, TestCase], labels: Mapping[str, Sequence[Label]]
-) -> list[dict[str, Any]]:
-    """The worst disagreements as the candidate's examples: the people's verdict and reasons."""
-    examples = []
-    for disagreement in agreement.disagreements[:MAX_EXAMPLES]:
-        case = cases[disagreement.key]
-        reasons = [label.rationale for label in labels[disagreement.key] if label.rationale]
-        example: dict[str, Any] = {
-            "input": _text(case.input),
-            "actual_output": _text(case.actual_output),
-            "verdict": _verdict(
-                disagreement.people, disagreement.people_passed, agreement.label_kind
-            ),
-        }
-        if reasons:
-            example["rationale"] = _text(" / ".join(reasons))
-        examples.append({key: value for key, value in example.items() if value is not None})
-    return examples
-
-
-def _notes_messages(
-    spec: MetricSpecBase,
-    agreement: HumanAgreement,
-    cases: Mapping[str, TestCase],
-    labels: Mapping[str, Sequence[Label]],
-) -> list[dict[str, Any]]:
-    check = getattr(spec, "criteria", None) or getattr(spec, "evaluation_steps", None) or ""
-    if isinstance(check, list):
-        check = " ".join(str(step) for step in check)
-    described = f"{spec.type} ({spec.display_name}) {check}".strip()  # type: ignore[attr-defined]
-    lines = []
-    for number, disagreement in enumerate(
-        agreement.disagreements[:MAX_NOTES_DISAGREEMENTS], start=1
-    ):
-        case = cases[disagreement.key]
-        reasons = [label.rationale for label in labels[disagreement.key] if label.rationale]
-        lines += [
-            f"Disagreement {number}:",
-            f"Input: {_text(case.input) or '-'}",
-            f"Actual Output: {_text(case.actual_output) or '-'}",
-            "Your verdict: "
-            + _verdict(disagreement.score, disagreement.judge_passed, agreement.label_kind),
-            "People's verdict: "
-            + _verdict(disagreement.people, disagreement.people_passed, agreement.label_kind),
-            f"Their reasons: {_text(' / '.join(reasons)) or '-'}",
-        ]
-    return [
-        {"role": "system", "content": NOTES_INSTRUCTIONS.format(check=described)},
-        {"role": "user", "content": "\n".join(lines)},
-    ]
-
-
-def _ask_notes(
-    session: Session,
-    tenant_id: str,
-    settings: Settings,
-    source: _Source,
-    messages: list[dict[str, Any]],
-) -> tuple[str, UsageTotals]:
-    """The judge's rubric notes, asked once through the client every judge call uses."""
-    chosen = source.judge
-    endpoint, missing = judging.endpoint_for(session, tenant_id, settings, chosen)
-    if endpoint is None:
-        raise _refused(409, "judge-unavailable", missing or "no judge", ["metric_version"])
-    model = (chosen or {}).get("model")
-
-    async def ask() -> Any:
-        return await get_client(endpoint).call(messages, RubricNotes, model=model)
-
-    try:
-        reply = run_on_judge_loop(ask())
-    except JudgeError as error:
-        raise ProblemError(
-            502,
-            "Bad Gateway",
-            f"the judge did not write the rubric notes: {error.message}",
-            slug="judge-error",
-        ) from error
-    return str(reply.data["notes"])[:NOTES_CHARS], _usage(
-        settings, model or endpoint.default_model, reply.usage
-    )
-
-
-def _usage(settings: Settings, model: str | None, usage: JudgeUsage) -> UsageTotals:
-    return UsageTotals(
-        calls=usage.calls,
-        failed_calls=usage.failed_calls,
-        prompt_tokens=usage.prompt_tokens,
-        completion_tokens=usage.completion_tokens,
-        cost_usd=cost_usd(
-            settings.model_prices,
-            model,
-            calls=usage.calls,
-            prompt_tokens=usage.prompt_tokens,
-            completion_tokens=usage.completion_tokens,
-            cached_prompt_tokens=usage.cached_prompt_tokens,
-        ),
-    )
-
-
 def _items(
     repo: AlignmentRepository, version_id: str, labels: Sequence[Label]
 ) -> tuple[dict[str, TestCase], dict[str, list[Label]]]:
@@ -322,7 +144,10 @@ def create(
     scale = spec.score_bounds()
     threshold = spec.threshold
     proposed = human_agreement(
-        [LabelledItem(key, labels[key][0].judge_score, _labelled(labels[key])) for key in proposal],
+        [
+            LabelledItem(key, labels[key][0].judge_score, report.labelled(labels[key]))
+            for key in proposal
+        ],
         threshold=threshold,
         scale=scale,
     )
@@ -334,16 +159,16 @@ def create(
             "there is nothing to propose a candidate from",
             ["metric_version"],
         )
-    notes, notes_usage = _ask_notes(
+    notes, notes_usage = guidance.ask_notes(
         session,
         tenant.id,
         settings,
-        source,
-        _notes_messages(spec, proposed, cases, labels),
+        source.judge,
+        guidance.notes_messages(spec, proposed, cases, labels),
     )
-    guidance = {"examples": _examples(proposed, cases, labels), "notes": notes}
+    proposed_guidance = {"examples": guidance.examples(proposed, cases, labels), "notes": notes}
     current = parse_spec({**source.spec_json, "name": CURRENT})
-    candidate = parse_spec({**source.spec_json, "name": CANDIDATE, "guidance": guidance})
+    candidate = parse_spec({**source.spec_json, "name": CANDIDATE, "guidance": proposed_guidance})
     candidate_def = metric_version(tenant.id, candidate, source.judge)
     assert candidate_def is not None  # a metric taking guidance is judged
     if candidate_def.id == version.id:
@@ -446,115 +271,6 @@ def page(
     return [(row, evaluations[row.id]) for row in rows if row.id in evaluations]
 
 
-def _side(version: str, agreement: HumanAgreement) -> Side:
-    def shown(statistic: Statistic) -> dict[str, Any]:
-        return {
-            "value": statistic.value,
-            "ci95": list(statistic.ci95) if statistic.ci95 is not None else None,
-            "note": statistic.note,
-        }
-
-    return Side(
-        metric_version=version,
-        n=agreement.n,
-        cohen_kappa=shown(agreement.cohen_kappa),
-        weighted_kappa=shown(agreement.weighted_kappa),
-    )
-
-
-def report(session: Session, alignment: Alignment, evaluation: Evaluation) -> Report | None:
-    """κ before and after on the held-out items, once the judging has completed; the people's
-    labels as they are now (a label given or changed since counts)."""
-    if evaluation.status != "completed":
-        return None
-    repo = AlignmentRepository(session, alignment.tenant_id)
-    scores: dict[tuple[int, int], float | None] = {}
-    client_ids: dict[int, str] = {}
-    for result in repo.results(evaluation):
-        scores[(result.test_case_index, result.metric_index)] = (
-            None if result.error is not None else result.score
-        )
-        client_ids[result.test_case_index] = result.test_case_id
-    labels: dict[str, list[Label]] = {}
-    for label in labels_service.of_version(session, alignment.tenant_id, alignment.metric_version):
-        labels.setdefault(label.item_key, []).append(label)
-    spec = parse_spec(evaluation.metrics[0])
-    threshold, scale = spec.threshold, spec.score_bounds()
-    items = [
-        HeldOutItem(
-            item_key=key,
-            test_case_id=client_ids.get(index, str(index)),
-            labels=_labelled(labels.get(key, [])),
-            current=scores.get((index, 0)),
-            candidate=scores.get((index, 1)),
-        )
-        for index, key in enumerate(alignment.held_out_items)
-    ]
-    before = human_agreement(
-        [LabelledItem(item.item_key, item.current, item.labels) for item in items],
-        threshold=threshold,
-        scale=scale,
-        disagreements=0,
-    )
-    after = human_agreement(
-        [LabelledItem(item.item_key, item.candidate, item.labels) for item in items],
-        threshold=threshold,
-        scale=scale,
-        disagreements=0,
-    )
-    versions = (evaluation.judge or {}).get("versions") or {}
-    kappa_before, kappa_after = before.cohen_kappa.value, after.cohen_kappa.value
-    return Report(
-        threshold=threshold,
-        scale=scale,
-        label_kind=before.label_kind,
-        before=_side(versions.get("0", alignment.metric_version), before),
-        after=_side(versions.get("1", alignment.candidate_version), after),
-        improved=None
-        if kappa_before is None or kappa_after is None
-        else kappa_after > kappa_before,
-        items=items,
-    )
-
-
-def to_schema(session: Session, alignment: Alignment, evaluation: Evaluation) -> AlignmentSchema:
-    judged = read_model.to_schema(session, evaluation)
-    notes_usage = UsageTotals.model_validate(alignment.notes_usage or {})
-    usage = UsageTotals(
-        calls=judged.usage.calls + notes_usage.calls,
-        failed_calls=judged.usage.failed_calls + notes_usage.failed_calls,
-        prompt_tokens=judged.usage.prompt_tokens + notes_usage.prompt_tokens,
-        completion_tokens=judged.usage.completion_tokens + notes_usage.completion_tokens,
-        cost_usd=add_costs(judged.usage.cost_usd, notes_usage.cost_usd),
-    )
-    candidate_spec = {**evaluation.metrics[1]}
-    candidate_spec.pop("name", None)
-    return AlignmentSchema(
-        id=alignment.id,
-        status=evaluation.status,  # type: ignore[arg-type]
-        metric_version=alignment.metric_version,
-        candidate_version=alignment.candidate_version,
-        candidate_spec=candidate_spec,
-        guidance=candidate_spec.get("guidance") or {},
-        active_version=alignment.candidate_version
-        if alignment.decision == "activated"
-        else alignment.metric_version,
-        decision=alignment.decision,  # type: ignore[arg-type]
-        decided_by=alignment.decided_by,
-        decided_at=alignment.decided_at,
-        split=Split(
-            seed=alignment.seed,
-            held_out_share=alignment.held_out_share,
-            proposal=alignment.proposal_items,
-            held_out=alignment.held_out_items,
-        ),
-        report=report(session, alignment, evaluation),
-        usage=usage,
-        notes_usage=notes_usage,
-        created_at=alignment.created_at,
-    )
-
-
 def decide(
     session: Session, alignment: Alignment, evaluation: Evaluation, verb: str, actor: str
 ) -> None:
@@ -584,7 +300,7 @@ def decide(
     alignment.decided_by = actor
     alignment.decided_at = utcnow()
     kappas = {}
-    shown = report(session, alignment, evaluation)
+    shown = report.report(session, alignment, evaluation)
     if shown is not None:
         kappas = {
             "kappa_before": shown.before.cohen_kappa["value"],
