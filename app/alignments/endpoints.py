@@ -90,7 +90,7 @@ def activate_alignment(
     alignment_id: str, session: SessionDep, tenant: TenantDep, caller: CallerDep
 ) -> Alignment:
     """Make the candidate version `active` (audited as `alignment.activate`). Loupe rewrites
-    no client's metrics: submissions use the candidate by sending `candidate_spec`."""
+    no client's metrics: submissions use the candidate by sending `candidate_metric`."""
     return _decide(alignment_id, "activate", session, tenant, caller)
 
 

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.alignments.repository import AlignmentRepository
 from app.alignments.schemas import Alignment as AlignmentSchema
-from app.alignments.schemas import HeldOutItem, Report, Side, Split
+from app.alignments.schemas import AlignmentReport, AlignmentSide, AlignmentSplit, HeldOutItem
 from app.evaluations import read_model
 from app.labels import service as labels_service
 from app.metrics import parse_spec
@@ -31,7 +31,7 @@ def labelled(labels: Sequence[Label]) -> dict[str, bool | float]:
     return values
 
 
-def _side(version: str, agreement: HumanAgreement) -> Side:
+def _side(version: str, agreement: HumanAgreement) -> AlignmentSide:
     def shown(statistic: Statistic) -> dict[str, Any]:
         return {
             "value": statistic.value,
@@ -39,7 +39,7 @@ def _side(version: str, agreement: HumanAgreement) -> Side:
             "note": statistic.note,
         }
 
-    return Side(
+    return AlignmentSide(
         metric_version=version,
         n=agreement.n,
         cohen_kappa=shown(agreement.cohen_kappa),
@@ -47,7 +47,9 @@ def _side(version: str, agreement: HumanAgreement) -> Side:
     )
 
 
-def report(session: Session, alignment: Alignment, evaluation: Evaluation) -> Report | None:
+def report(
+    session: Session, alignment: Alignment, evaluation: Evaluation
+) -> AlignmentReport | None:
     """κ before and after on the held-out items, once the judging has completed; the people's
     labels as they are now (a label given or changed since counts)."""
     if evaluation.status != "completed":
@@ -89,7 +91,7 @@ def report(session: Session, alignment: Alignment, evaluation: Evaluation) -> Re
     )
     versions = (evaluation.judge or {}).get("versions") or {}
     kappa_before, kappa_after = before.cohen_kappa.value, after.cohen_kappa.value
-    return Report(
+    return AlignmentReport(
         threshold=threshold,
         scale=scale,
         label_kind=before.label_kind,
@@ -112,22 +114,22 @@ def to_schema(session: Session, alignment: Alignment, evaluation: Evaluation) ->
         completion_tokens=judged.usage.completion_tokens + notes_usage.completion_tokens,
         cost_usd=add_costs(judged.usage.cost_usd, notes_usage.cost_usd),
     )
-    candidate_spec = {**evaluation.metrics[1]}
-    candidate_spec.pop("name", None)
+    candidate_metric = {**evaluation.metrics[1]}
+    candidate_metric.pop("name", None)
     return AlignmentSchema(
         id=alignment.id,
         status=evaluation.status,  # type: ignore[arg-type]
         metric_version=alignment.metric_version,
         candidate_version=alignment.candidate_version,
-        candidate_spec=candidate_spec,
-        guidance=candidate_spec.get("guidance") or {},
+        candidate_metric=candidate_metric,
+        guidance=candidate_metric.get("guidance") or {},
         active_version=alignment.candidate_version
         if alignment.decision == "activated"
         else alignment.metric_version,
         decision=alignment.decision,  # type: ignore[arg-type]
         decided_by=alignment.decided_by,
         decided_at=alignment.decided_at,
-        split=Split(
+        split=AlignmentSplit(
             seed=alignment.seed,
             held_out_share=alignment.held_out_share,
             proposal=alignment.proposal_items,

@@ -41,7 +41,7 @@ class AlignmentCreate(BaseModel):
     )
 
 
-class Side(BaseModel):
+class AlignmentSide(BaseModel):
     """Agreement of one version's verdicts on the held-out items with people's labels."""
 
     metric_version: str
@@ -65,21 +65,21 @@ class HeldOutItem(BaseModel):
     candidate: float | None = Field(description="The candidate's score (null: errored).")
 
 
-class Report(BaseModel):
+class AlignmentReport(BaseModel):
     """κ before (the current version) and after (the candidate) on the held-out items."""
 
     threshold: float
     scale: tuple[float, float]
     label_kind: str
-    before: Side
-    after: Side
+    before: AlignmentSide
+    after: AlignmentSide
     improved: bool | None = Field(
         description="Whether the candidate's κ is higher (null: either is undefined)."
     )
     items: list[HeldOutItem]
 
 
-class Split(BaseModel):
+class AlignmentSplit(BaseModel):
     """How the labelled items were split (grouped: items sharing an image stay together)."""
 
     seed: int
@@ -96,7 +96,7 @@ class Alignment(BaseModel):
     )
     metric_version: str = Field(description="The version aligned: the candidate's parent.")
     candidate_version: str = Field(description="The version proposed (status `candidate`).")
-    candidate_spec: dict[str, Any] = Field(
+    candidate_metric: dict[str, Any] = Field(
         description="The metric spec of the candidate, guidance included: what a client "
         "submits to use it once activated (Loupe rewrites no client's metrics)."
     )
@@ -110,8 +110,8 @@ class Alignment(BaseModel):
     decision: Literal["activated", "declined"] | None
     decided_by: str | None
     decided_at: datetime | None
-    split: Split
-    report: Report | None = Field(description="Once the judging has completed.")
+    split: AlignmentSplit
+    report: AlignmentReport | None = Field(description="Once the judging has completed.")
     usage: UsageTotals = Field(
         description="The judge's calls on the held-out items (both versions) and the one "
         "call that wrote the notes, with their cost."

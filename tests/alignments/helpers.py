@@ -85,8 +85,11 @@ def answer(request: dict) -> Reply | dict:
     return {"reason": "scored", "score": score}
 
 
-def label_all(client: httpx.Client, evaluation_id: str, count: int = ITEMS) -> dict[str, str]:
-    """People fail the wrong answers and pass the others; test case id -> item key."""
+def label_all(
+    client: httpx.Client, evaluation_id: str, count: int = ITEMS, scale: bool = False
+) -> dict[str, str]:
+    """People fail the wrong answers and pass the others (with `scale`, 0.2 and 0.8 on the
+    metric's scale); test case id -> item key."""
     listed = client.get(f"/v1/evaluations/{evaluation_id}/results", params={"limit": 1000})
     results = {(row["test_case_id"], row["metric"]): row for row in listed.json()["data"]}
     keys = {}
@@ -94,7 +97,7 @@ def label_all(client: httpx.Client, evaluation_id: str, count: int = ITEMS) -> d
         result = results[(f"c{number}", "helpfulness")]
         body = {
             "result_id": result["id"],
-            "value": not wrong(number),
+            "value": (0.2 if wrong(number) else 0.8) if scale else not wrong(number),
             "rationale": "the sum is wrong" if wrong(number) else "right",
         }
         response = client.post("/v1/labels", json=body)

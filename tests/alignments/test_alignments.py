@@ -10,6 +10,7 @@ from sqlalchemy import select
 
 from app.alignments.split import split
 from app.models import AuditEvent, Tenant
+from app.stats._human import BINS
 from tests.alignments.helpers import (
     ITEMS,
     NOTES,
@@ -66,7 +67,7 @@ class TestAlignment:
         assert guidance["notes"] == NOTES
         failed = [example for example in guidance["examples"] if example["verdict"] == "fail"]
         assert failed and all(example["rationale"] == "the sum is wrong" for example in failed)
-        assert created["candidate_spec"]["guidance"] == guidance
+        assert created["candidate_metric"]["guidance"] == guidance
         assert created["notes_usage"]["calls"] == 1
 
         shown = team.client.get(f"/v1/metric_versions/{candidate}").json()
@@ -155,6 +156,41 @@ class TestAlignment:
         assert shown["status"] == "declined"
         assert ("alignment.decline", created["id"]) in audit_actions(api, team)
         wait(api, team.client, created["id"])
+
+
+class TestScoreLabels:
+    def test_weighted_kappa_before_and_after_equal_scikit_learns(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases())
+        label_all(team.client, evaluation_id, scale=True)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        created = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        # A score label is an example's verdict with its value.
+        assert "fail (0.20)" in {example["verdict"] for example in created["guidance"]["examples"]}
+        report = wait(api, team.client, created["id"])["report"]
+        assert report["label_kind"] == "score"
+        items = report["items"]
+        low, high = report["scale"]
+
+        def binned(values: list[float]) -> list[int]:
+            return [min(BINS - 1, int((value - low) / (high - low) * BINS)) for value in values]
+
+        people = binned([sum(item["labels"].values()) / len(item["labels"]) for item in items])
+        for side, name in (("before", "current"), ("after", "candidate")):
+            expected = cohen_kappa_score(
+                people,
+                binned([item[name] for item in items]),
+                labels=list(range(BINS)),
+                weights="quadratic",
+            )
+            assert report[side]["weighted_kappa"]["value"] == pytest.approx(expected)
+            assert report[side]["weighted_kappa"]["ci95"] is not None
+        assert (
+            report["after"]["weighted_kappa"]["value"] > report["before"]["weighted_kappa"]["value"]
+        )
 
 
 class TestRefusals:
