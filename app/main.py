@@ -24,6 +24,7 @@ from app.labels.endpoints import router as labels_router
 from app.limits import BodySizeLimitMiddleware
 from app.media.endpoints import router as media_router
 from app.metric_versions.endpoints import router as metric_versions_router
+from app.review.endpoints import router as review_router
 from app.telemetry.endpoints import router as telemetry_router
 from app.telemetry.http import RequestTelemetryMiddleware
 from app.usage.endpoints import router as usage_router
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         audit_router,
         labels_router,
         metric_versions_router,
+        review_router,
     ):
         app.include_router(router, dependencies=strict_query)
     install_console(app)

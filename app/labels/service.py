@@ -244,11 +244,18 @@ def label_result(
     result_id: str,
     value: bool | float,
     rationale: str | None = None,
+    *,
+    selection: str = "direct",
+    queue_id: str | None = None,
 ) -> tuple[Label, bool]:
-    """`actor`'s label of the tenant's result `result_id` (review queues call this): as
-    `label` with the result named by its id."""
+    """`actor`'s label of the tenant's result `result_id` (review queues call this, naming the
+    queue and how it picked the item: `selection` `random` or `routed`): as `label` with the
+    result named by its id."""
     body = LabelCreate(result_id=result_id, value=value, rationale=rationale)
-    return label(session, tenant_id, actor, body)
+    given, created = label(session, tenant_id, actor, body)
+    given.selection, given.queue_id = selection, queue_id
+    session.flush()
+    return given, created
 
 
 def import_labels(

@@ -32,6 +32,7 @@ from app.models.online_rule import (
 from app.models.otlp_pending import OtlpPending
 from app.models.person import Person
 from app.models.result import Result
+from app.models.review_queue import ReviewAssignment, ReviewItem, ReviewQueue
 from app.models.run import Run
 from app.models.run_score import RunScore
 from app.models.signed_out_session import SignedOutSession
@@ -72,6 +73,9 @@ __all__ = [
     "OtlpPending",
     "Person",
     "Result",
+    "ReviewAssignment",
+    "ReviewItem",
+    "ReviewQueue",
     "Run",
     "RunScore",
     "SignedOutSession",

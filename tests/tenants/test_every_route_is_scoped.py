@@ -56,6 +56,8 @@ PARAMETERS: dict[str, str | None] = {
     "/v1/online_rules/{rule_id}": "online_rule",
     "/v1/labels/{label_id}": "label",
     "/v1/metric_versions/{version_id}": "metric_version",
+    "/v1/review_queues/{queue_id}": "review_queue",
+    "/v1/review_queues/{queue_id}/items/{item_id}": "review_item",
     "/v1/alignments/{alignment_id}": "alignment",
     "/console/evaluations/{evaluation_id}": "evaluation",
     "/console/evaluations/{evaluation_id}/cases/{index}": NOT_AN_OBJECT,
@@ -84,6 +86,7 @@ JSON_BODIES = {
     ("POST", "/v1/evals/{eval_id}/runs/estimate"): EVAL_RUN_BODY,
     ("PATCH", "/v1/online_rules/{rule_id}"): {"name": "taken over", "enabled": False},
     ("POST", "/v1/online_rules/{rule_id}/backfill"): {},
+    ("POST", "/v1/review_queues/{queue_id}/items/{item_id}/label"): {"value": True},
 }
 CRITERION = {
     "type": "string_check",
@@ -267,6 +270,19 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
         label = client.post("/v1/labels", json={"result_id": result["id"], "value": 1})
         world.ids["label"] = created(label, 201)["id"]
         world.ids["metric_version"] = result["metric_version"]
+        # A review queue of those results, one of its items claimed.
+        queue = client.post(
+            "/v1/review_queues",
+            json={
+                "name": "scoped queue",
+                "evaluation_ids": [judged["id"]],
+                "metric": "helpful",
+                "routing": {"audit_share": 1},
+            },
+        )
+        world.ids["review_queue"] = created(queue, 201)["id"]
+        claim = client.post(f"/v1/review_queues/{world.ids['review_queue']}/claim")
+        world.ids["review_item"] = created(claim, 200)["id"]
         # An alignment of a labelled version, judged to the end.
         world.ids["alignment"] = aligned(api, client, judge)
 

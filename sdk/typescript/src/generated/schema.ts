@@ -44,6 +44,115 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/alignments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Alignments
+         * @description The tenant's alignments, newest first; `metric_version` keeps one version's.
+         */
+        get: operations["list_alignments"];
+        put?: never;
+        /**
+         * Create Alignment
+         * @description Propose a candidate version of a judged metric from its labelled disagreements, and
+         *     judge a held-out share of the labels with it and with the current version; poll
+         *     `Location` for κ before and after. The rubric notes are written by one judge call made
+         *     before this answers; the judging runs on workers.
+         */
+        post: operations["create_alignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alignments/{alignment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Alignment
+         * @description An alignment: its candidate and guidance, the split, and once judged κ before and
+         *     after with their intervals, per held-out item the scores of both versions.
+         */
+        get: operations["get_alignment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alignments/{alignment_id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activate Alignment
+         * @description Make the candidate version `active` (audited as `alignment.activate`). Loupe rewrites
+         *     no client's metrics: submissions use the candidate by sending `candidate_metric`.
+         */
+        post: operations["activate_alignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alignments/{alignment_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel Alignment
+         * @description Stop judging the held-out items; what was judged is kept, and no report is made.
+         */
+        post: operations["cancel_alignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/alignments/{alignment_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline Alignment
+         * @description Mark the candidate version `declined` (audited as `alignment.decline`).
+         */
+        post: operations["decline_alignment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/audit_events": {
         parameters: {
             query?: never;
@@ -988,6 +1097,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review_queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Review Queues
+         * @description The tenant's review queues with their progress, newest first.
+         */
+        get: operations["list_review_queues"];
+        put?: never;
+        /**
+         * Create Review Queue
+         * @description A queue of one metric's judged results from evaluations and online rules' days, routed
+         *     to people: near the threshold, fragile, the lowest scores, and a random audit share.
+         */
+        post: operations["create_review_queue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Review Queue
+         * @description One queue and its progress: items offered, fully labelled, in progress, remaining, and
+         *     each reviewer's labelled and reserved counts.
+         */
+        get: operations["get_review_queue"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Review Queue
+         * @description Delete the queue and its reservations; the labels given in it stay.
+         */
+        delete: operations["delete_review_queue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim Review Item
+         * @description Reserve the next item for you (the one you hold, if any) for the queue's
+         *     `reservation_minutes`: the test case and the metric's scale, without the judge's score or
+         *     reason (label blind first). 204 when nothing is left for you.
+         */
+        post: operations["claim_review_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}/items/{item_id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Label Review Item
+         * @description Label the item you reserved (stored as a label, bound to the metric version) and read
+         *     what the judge said: its score, pass / fail and reason.
+         */
+        post: operations["label_review_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}/items/{item_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release Review Item
+         * @description Give the item you reserved back for others (it is not offered to you again).
+         */
+        post: operations["release_review_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs": {
         parameters: {
             query?: never;
@@ -1396,8 +1618,194 @@ export interface components {
              */
             window_hours: number;
         };
+        /** Alignment */
+        Alignment: {
+            /**
+             * Active Version
+             * @description The version this alignment leaves active for the metric: the candidate once activated, else the parent.
+             */
+            active_version: string;
+            /**
+             * Candidate Metric
+             * @description The metric spec of the candidate, guidance included: what a client submits to use it once activated (Loupe rewrites no client's metrics).
+             */
+            candidate_metric: {
+                [key: string]: unknown;
+            };
+            /**
+             * Candidate Version
+             * @description The version proposed (status `candidate`).
+             */
+            candidate_version: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Decided At */
+            decided_at: string | null;
+            /** Decided By */
+            decided_by: string | null;
+            /** Decision */
+            decision: ("activated" | "declined") | null;
+            /**
+             * Guidance
+             * @description What the candidate adds to the prompt: `examples` and `notes`.
+             */
+            guidance: {
+                [key: string]: unknown;
+            };
+            /** Id */
+            id: string;
+            /**
+             * Metric Version
+             * @description The version aligned: the candidate's parent.
+             */
+            metric_version: string;
+            /** @description The call that wrote the notes alone. */
+            notes_usage: components["schemas"]["UsageTotals"];
+            /**
+             * Object
+             * @default alignment
+             * @constant
+             */
+            object?: "alignment";
+            /** @description Once the judging has completed. */
+            report: components["schemas"]["AlignmentReport"] | null;
+            split: components["schemas"]["AlignmentSplit"];
+            /**
+             * Status
+             * @description Of the judging of the held-out items (an evaluation of its own).
+             * @enum {string}
+             */
+            status: "queued" | "in_progress" | "completed" | "failed" | "canceled";
+            /** @description The judge's calls on the held-out items (both versions) and the one call that wrote the notes, with their cost. */
+            usage: components["schemas"]["UsageTotals"];
+        };
+        /**
+         * AlignmentCreate
+         * @description Which metric version to align, and how to split its labelled items.
+         * @example {
+         *       "metric_version": "mv_5b0c1d2e3f4051627384a5b6"
+         *     }
+         */
+        AlignmentCreate: {
+            /**
+             * Held Out Share
+             * @description The share of labelled items held out to judge the candidate and the current version on; the rest propose the candidate.
+             * @default 0.5
+             */
+            held_out_share?: number;
+            /**
+             * Metric Version
+             * @description The judged metric version to align.
+             */
+            metric_version: string;
+            /**
+             * Min Held Out
+             * @description Refuse (422) when fewer labelled items would be held out.
+             * @default 10
+             */
+            min_held_out?: number;
+            /**
+             * Seed
+             * @description Seeds the split.
+             * @default 0
+             */
+            seed?: number;
+        };
+        /** AlignmentList */
+        AlignmentList: {
+            /** Data */
+            data: components["schemas"]["Alignment"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
+        /**
+         * AlignmentReport
+         * @description κ before (the current version) and after (the candidate) on the held-out items.
+         */
+        AlignmentReport: {
+            after: components["schemas"]["AlignmentSide"];
+            before: components["schemas"]["AlignmentSide"];
+            /**
+             * Improved
+             * @description Whether the candidate's κ is higher (null: either is undefined).
+             */
+            improved: boolean | null;
+            /** Items */
+            items: components["schemas"]["HeldOutItem"][];
+            /** Label Kind */
+            label_kind: string;
+            /** Scale */
+            scale: [
+                number,
+                number
+            ];
+            /** Threshold */
+            threshold: number;
+        };
+        /**
+         * AlignmentSide
+         * @description Agreement of one version's verdicts on the held-out items with people's labels.
+         */
+        AlignmentSide: {
+            /**
+             * Cohen Kappa
+             * @description Cohen's κ of pass/fail (scikit-learn): `{value, ci95, note}`.
+             */
+            cohen_kappa: {
+                [key: string]: unknown;
+            };
+            /** Metric Version */
+            metric_version: string;
+            /**
+             * N
+             * @description Held-out items this version scored (errored ones left out).
+             */
+            n: number;
+            /**
+             * Weighted Kappa
+             * @description Quadratic weighted κ on ordinal bins, for labels on the metric's scale; a note for pass/fail labels.
+             */
+            weighted_kappa: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * AlignmentSplit
+         * @description How the labelled items were split (grouped: items sharing an image stay together).
+         */
+        AlignmentSplit: {
+            /**
+             * Held Out
+             * @description Item keys judged by both versions.
+             */
+            held_out: string[];
+            /** Held Out Share */
+            held_out_share: number;
+            /**
+             * Proposal
+             * @description Item keys that proposed the candidate.
+             */
+            proposal: string[];
+            /** Seed */
+            seed: number;
+        };
         /** AnswerRelevancySpec */
         AnswerRelevancySpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -1823,7 +2231,7 @@ export interface components {
              * @description What was compared: evaluations, runs, or OpenAI Evals runs (`evalrun_` ids).
              * @enum {string}
              */
-            kind: "evaluation" | "run" | "eval_run" | "online";
+            kind: "evaluation" | "run" | "eval_run" | "online" | "alignment";
             /** Metrics */
             metrics: components["schemas"]["MetricComparison"][];
             /**
@@ -1947,6 +2355,8 @@ export interface components {
         };
         /** ContextualPrecisionSpec */
         ContextualPrecisionSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -1984,6 +2394,8 @@ export interface components {
         };
         /** ContextualRecallSpec */
         ContextualRecallSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -2021,6 +2433,8 @@ export interface components {
         };
         /** ContextualRelevancySpec */
         ContextualRelevancySpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -2547,7 +2961,7 @@ export interface components {
              * @default evaluation
              * @enum {string}
              */
-            kind?: "evaluation" | "run" | "eval_run" | "online";
+            kind?: "evaluation" | "run" | "eval_run" | "online" | "alignment";
             /** Metadata */
             metadata: {
                 [key: string]: string;
@@ -2749,6 +3163,8 @@ export interface components {
         };
         /** FaithfulnessSpec */
         FaithfulnessSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -2890,6 +3306,8 @@ export interface components {
             /** Evaluation Steps */
             evaluation_steps?: string[] | null;
             evaluation_template?: components["schemas"]["GEvalTemplate"] | null;
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
             judge?: components["schemas"]["JudgeRef"] | null;
             /**
@@ -2970,13 +3388,72 @@ export interface components {
             /** Top P */
             top_p?: number | null;
         };
+        /**
+         * Guidance
+         * @description Worked examples and rubric notes added to the metric's verdict prompts.
+         */
+        Guidance: {
+            /** Examples */
+            examples?: components["schemas"]["GuidanceExample"][];
+            /** Notes */
+            notes?: string | null;
+        };
+        /**
+         * GuidanceExample
+         * @description One item people judged, shown to the judge as a worked example.
+         */
+        GuidanceExample: {
+            /** Actual Output */
+            actual_output?: string | null;
+            /** Input */
+            input?: string | null;
+            /**
+             * Rationale
+             * @description Why, in the people's words.
+             */
+            rationale?: string | null;
+            /**
+             * Verdict
+             * @description The people's verdict, e.g. `fail` or `pass (0.8)`.
+             */
+            verdict: string;
+        };
         /** HTTPValidationError */
         HTTPValidationError: {
             /** Detail */
             detail?: components["schemas"]["ValidationError"][];
         };
+        /**
+         * HeldOutItem
+         * @description One held-out item: people's labels and both versions' scores.
+         */
+        HeldOutItem: {
+            /**
+             * Candidate
+             * @description The candidate's score (null: errored).
+             */
+            candidate: number | null;
+            /**
+             * Current
+             * @description The current version's score (null: errored).
+             */
+            current: number | null;
+            /** Item Key */
+            item_key: string;
+            /**
+             * Labels
+             * @description Who labelled it -> their value.
+             */
+            labels: {
+                [key: string]: boolean | number;
+            };
+            /** Test Case Id */
+            test_case_id: string;
+        };
         /** ImageCoherenceSpec */
         ImageCoherenceSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -3019,6 +3496,8 @@ export interface components {
         };
         /** ImageEditingSpec */
         ImageEditingSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -3056,6 +3535,8 @@ export interface components {
         };
         /** ImageHelpfulnessSpec */
         ImageHelpfulnessSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -3098,6 +3579,8 @@ export interface components {
         };
         /** ImageReferenceSpec */
         ImageReferenceSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -3272,6 +3755,17 @@ export interface components {
              * @description The tenant's registered model (/v1/models); null: the server's judge.
              */
             model_id: string | null;
+        };
+        /** JudgeVerdict */
+        JudgeVerdict: {
+            /** Passed */
+            passed: boolean | null;
+            /** Reason */
+            reason: string | null;
+            /** Score */
+            score: number | null;
+            /** Threshold */
+            threshold: number | null;
         };
         /**
          * JudgmentOut
@@ -3622,6 +4116,14 @@ export interface components {
              * @enum {string}
              */
             type: "llm_accuracy";
+        };
+        /** Lowest */
+        Lowest: {
+            /**
+             * Share
+             * @description The lowest-scored share of the items.
+             */
+            share: number;
         };
         /**
          * MetricComparison
@@ -4065,6 +4567,14 @@ export interface components {
              */
             object?: "list";
         };
+        /** NearThreshold */
+        NearThreshold: {
+            /**
+             * Width
+             * @description Items whose |score - threshold| is at most this.
+             */
+            width: number;
+        };
         /**
          * OnlineResult
          * @description A result of a judged production call, with where the call was traced.
@@ -4367,6 +4877,8 @@ export interface components {
              * @description Test-case fields the judge sees besides the two answers.
              */
             evaluation_params?: ("input" | "context" | "retrieval_context")[];
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -4670,6 +5182,217 @@ export interface components {
              */
             total: number;
         };
+        /**
+         * ReviewItem
+         * @description An item claimed for labelling: the test case and the metric's scale, and nothing the
+         *     judge said (blind, so the judge's verdict cannot anchor yours).
+         */
+        ReviewItem: {
+            /**
+             * Expires At
+             * Format: date-time
+             * @description When the reservation lapses and the item returns.
+             */
+            expires_at: string;
+            /** Id */
+            id: string;
+            /** Metric */
+            metric: string;
+            /** Metric Type */
+            metric_type: string;
+            /** Metric Version */
+            metric_version: string;
+            /**
+             * Object
+             * @default review_item
+             * @constant
+             */
+            object?: "review_item";
+            /** Queue Id */
+            queue_id: string;
+            /** @description The metric's score range: a label's `value` is in it. */
+            scale: components["schemas"]["Scale"];
+            test_case: components["schemas"]["TestCase"];
+            /** Threshold */
+            threshold: number | null;
+        };
+        /** ReviewLabelCreate */
+        ReviewLabelCreate: {
+            /**
+             * Rationale
+             * @description Why, in your words.
+             */
+            rationale?: string | null;
+            /**
+             * Value
+             * @description On the metric's own scale (its score range: [0, 1] for most metrics, a score_model's `range`), or `true` / `false` for pass / fail.
+             */
+            value: boolean | number;
+        };
+        /**
+         * ReviewLabelled
+         * @description Your label, and now that you have answered, what the judge said and why the item was
+         *     routed to you.
+         */
+        ReviewLabelled: {
+            /** Item Id */
+            item_id: string;
+            judge: components["schemas"]["JudgeVerdict"];
+            label: components["schemas"]["Label"];
+            /**
+             * Object
+             * @default review_item.labelled
+             * @constant
+             */
+            object?: "review_item.labelled";
+            /**
+             * Reason
+             * @description Why it was offered: near_threshold, fragile, lowest, audit.
+             */
+            reason: string;
+            /** Result Id */
+            result_id: string;
+            /**
+             * Selection
+             * @description How the label is stored: `random` for the audit share (a random sample, which calibrated means may use), `routed` for the others.
+             * @enum {string}
+             */
+            selection: "random" | "routed";
+        };
+        /**
+         * ReviewProgress
+         * @description Where a queue stands, over the items offered (routed or audit) taken in so far.
+         */
+        ReviewProgress: {
+            /**
+             * In Progress
+             * @description Items reserved or labelled by fewer people.
+             */
+            in_progress: number;
+            /**
+             * Items
+             * @description Items offered.
+             */
+            items: number;
+            /**
+             * Labelled
+             * @description Items labelled by `reviewers_per_item` people.
+             */
+            labelled: number;
+            /**
+             * Remaining
+             * @description Items nobody has reserved or labelled yet.
+             */
+            remaining: number;
+            /** Reviewers */
+            reviewers: components["schemas"]["ReviewerProgress"][];
+        };
+        /** ReviewQueue */
+        ReviewQueue: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Evaluation Ids */
+            evaluation_ids: string[];
+            /** Id */
+            id: string;
+            /** Metric */
+            metric: string;
+            /** Name */
+            name: string;
+            /**
+             * Object
+             * @default review_queue
+             * @constant
+             */
+            object?: "review_queue";
+            /** Online Rule Ids */
+            online_rule_ids: string[];
+            progress: components["schemas"]["ReviewProgress"];
+            /** Reservation Minutes */
+            reservation_minutes: number;
+            /** Reviewers Per Item */
+            reviewers_per_item: number;
+            routing: components["schemas"]["Routing"];
+        };
+        /**
+         * ReviewQueueCreate
+         * @description A queue of one metric's judged results from evaluations and online rules' days.
+         * @example {
+         *       "evaluation_ids": [
+         *         "evn_0193c4aa5b0c1d2e3f405162"
+         *       ],
+         *       "metric": "helpfulness",
+         *       "name": "helpfulness near the line",
+         *       "reviewers_per_item": 2,
+         *       "routing": {
+         *         "audit_share": 0.05,
+         *         "near_threshold": {
+         *           "width": 0.1
+         *         }
+         *       }
+         *     }
+         */
+        ReviewQueueCreate: {
+            /**
+             * Evaluation Ids
+             * @description Evaluations (or runs) feeding it.
+             */
+            evaluation_ids?: string[];
+            /**
+             * Metric
+             * @description The metric's name to review.
+             */
+            metric: string;
+            /** Name */
+            name: string;
+            /**
+             * Online Rule Ids
+             * @description Online rules feeding it: their days' results, new ones taken in at claim.
+             */
+            online_rule_ids?: string[];
+            /**
+             * Reservation Minutes
+             * @description How long a claim holds the item before it returns.
+             * @default 30
+             */
+            reservation_minutes?: number;
+            /**
+             * Reviewers Per Item
+             * @description How many different people label each item (at most).
+             * @default 1
+             */
+            reviewers_per_item?: number;
+            routing: components["schemas"]["Routing"];
+        };
+        /** ReviewQueueList */
+        ReviewQueueList: {
+            /** Data */
+            data: components["schemas"]["ReviewQueue"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
+        /** ReviewerProgress */
+        ReviewerProgress: {
+            /** Actor */
+            actor: string;
+            /** Labelled */
+            labelled: number;
+            /** Reserved */
+            reserved: number;
+        };
         /** RougeSpec */
         RougeSpec: {
             /**
@@ -4700,6 +5423,27 @@ export interface components {
              * @enum {string}
              */
             variant?: "1" | "2" | "l";
+        };
+        /**
+         * Routing
+         * @description Which items are offered: each routed reason picks items, and `audit_share` adds a random
+         *     share of the rest (seeded per item: the same item is always in or out).
+         */
+        Routing: {
+            /**
+             * Audit Share
+             * @description A random share of the items no routed reason picked.
+             * @default 0
+             */
+            audit_share?: number;
+            /**
+             * Fragile
+             * @description Items whose judgments straddle the threshold (`result.fragile`).
+             * @default false
+             */
+            fragile?: boolean;
+            lowest?: components["schemas"]["Lowest"] | null;
+            near_threshold?: components["schemas"]["NearThreshold"] | null;
         };
         /** RubricItem */
         RubricItem: {
@@ -4988,6 +5732,13 @@ export interface components {
              */
             rate: number;
         };
+        /** Scale */
+        Scale: {
+            /** Max */
+            max: number;
+            /** Min */
+            min: number;
+        };
         /** SsimSpec */
         SsimSpec: {
             /**
@@ -5221,6 +5972,8 @@ export interface components {
         };
         /** TextToImageSpec */
         TextToImageSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
             /**
              * Include Reason
              * @default true
@@ -5644,6 +6397,525 @@ export interface operations {
             };
             /** @description Service Unavailable */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_alignments: {
+        parameters: {
+            query?: {
+                metric_version?: string | null;
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlignmentList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_alignment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AlignmentCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Bad Gateway */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_alignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    activate_alignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    cancel_alignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decline_alignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Alignment"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11285,6 +12557,735 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_review_queues: {
+        parameters: {
+            query?: {
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueueList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_review_queue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewQueueCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_review_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_review_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claim_review_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewItem"];
+                };
+            };
+            /** @description Nothing is left for you to label. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    label_review_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewLabelCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLabelled"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    release_review_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

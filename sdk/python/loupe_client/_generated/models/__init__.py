@@ -7,6 +7,18 @@ from .agreement_statistic import AgreementStatistic
 from .agreement_statistic_brief import AgreementStatisticBrief
 from .alert import Alert
 from .alert_settings import AlertSettings
+from .alignment import Alignment
+from .alignment_candidate_metric import AlignmentCandidateMetric
+from .alignment_create import AlignmentCreate
+from .alignment_decision_type_0 import AlignmentDecisionType0
+from .alignment_guidance import AlignmentGuidance
+from .alignment_list import AlignmentList
+from .alignment_report import AlignmentReport
+from .alignment_side import AlignmentSide
+from .alignment_side_cohen_kappa import AlignmentSideCohenKappa
+from .alignment_side_weighted_kappa import AlignmentSideWeightedKappa
+from .alignment_split import AlignmentSplit
+from .alignment_status import AlignmentStatus
 from .answer_relevancy_spec import AnswerRelevancySpec
 from .audit_event import AuditEvent
 from .audit_event_details import AuditEventDetails
@@ -103,7 +115,11 @@ from .g_eval_spec_evaluation_params_item import GEvalSpecEvaluationParamsItem
 from .g_eval_template import GEvalTemplate
 from .generation_config import GenerationConfig
 from .get_usage_group_by import GetUsageGroupBy
+from .guidance import Guidance
+from .guidance_example import GuidanceExample
 from .healthz_response_healthz import HealthzResponseHealthz
+from .held_out_item import HeldOutItem
+from .held_out_item_labels import HeldOutItemLabels
 from .http_validation_error import HTTPValidationError
 from .image_coherence_spec import ImageCoherenceSpec
 from .image_editing_spec import ImageEditingSpec
@@ -118,6 +134,7 @@ from .judge_estimate import JudgeEstimate
 from .judge_ref import JudgeRef
 from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
+from .judge_verdict import JudgeVerdict
 from .judgment_out import JudgmentOut
 from .judgment_out_error_type_0 import JudgmentOutErrorType0
 from .label import Label
@@ -145,6 +162,7 @@ from .list_page_online_rule import ListPageOnlineRule
 from .list_page_output_item import ListPageOutputItem
 from .llm_accuracy_spec import LlmAccuracySpec
 from .llm_accuracy_spec_rule import LlmAccuracySpecRule
+from .lowest import Lowest
 from .metric_comparison import MetricComparison
 from .metric_comparison_ci_method_type_0 import MetricComparisonCiMethodType0
 from .metric_comparison_verdict import MetricComparisonVerdict
@@ -160,6 +178,7 @@ from .metric_version_agreement_threshold_source import MetricVersionAgreementThr
 from .metric_version_definition import MetricVersionDefinition
 from .metric_version_list import MetricVersionList
 from .metric_version_status import MetricVersionStatus
+from .near_threshold import NearThreshold
 from .online_result import OnlineResult
 from .online_result_logs import OnlineResultLogs
 from .online_rule import OnlineRule
@@ -189,9 +208,19 @@ from .recovery_state import RecoveryState
 from .report_row import ReportRow
 from .report_row_ci_method_type_0 import ReportRowCiMethodType0
 from .result_counts import ResultCounts
+from .review_item import ReviewItem
+from .review_label_create import ReviewLabelCreate
+from .review_labelled import ReviewLabelled
+from .review_labelled_selection import ReviewLabelledSelection
+from .review_progress import ReviewProgress
+from .review_queue import ReviewQueue
+from .review_queue_create import ReviewQueueCreate
+from .review_queue_list import ReviewQueueList
+from .reviewer_progress import ReviewerProgress
 from .rouge_spec import RougeSpec
 from .rouge_spec_statistic import RougeSpecStatistic
 from .rouge_spec_variant import RougeSpecVariant
+from .routing import Routing
 from .rubric_item import RubricItem
 from .rule_counts import RuleCounts
 from .rule_counts_skipped import RuleCountsSkipped
@@ -210,6 +239,7 @@ from .sample_error import SampleError
 from .sample_list import SampleList
 from .sample_scores import SampleScores
 from .sampling import Sampling
+from .scale import Scale
 from .ssim_spec import SsimSpec
 from .stability import Stability
 from .stability_summary import StabilitySummary
@@ -249,6 +279,18 @@ __all__ = (
     "AgreementStatisticBrief",
     "Alert",
     "AlertSettings",
+    "Alignment",
+    "AlignmentCandidateMetric",
+    "AlignmentCreate",
+    "AlignmentDecisionType0",
+    "AlignmentGuidance",
+    "AlignmentList",
+    "AlignmentReport",
+    "AlignmentSide",
+    "AlignmentSideCohenKappa",
+    "AlignmentSideWeightedKappa",
+    "AlignmentSplit",
+    "AlignmentStatus",
     "AnswerRelevancySpec",
     "AuditEvent",
     "AuditEventDetails",
@@ -345,7 +387,11 @@ __all__ = (
     "GEvalSpec",
     "GEvalSpecEvaluationParamsItem",
     "GEvalTemplate",
+    "Guidance",
+    "GuidanceExample",
     "HealthzResponseHealthz",
+    "HeldOutItem",
+    "HeldOutItemLabels",
     "HTTPValidationError",
     "ImageCoherenceSpec",
     "ImageEditingSpec",
@@ -360,6 +406,7 @@ __all__ = (
     "JudgeRef",
     "JudgeRefAggregate",
     "JudgeUsed",
+    "JudgeVerdict",
     "JudgmentOut",
     "JudgmentOutErrorType0",
     "Label",
@@ -387,6 +434,7 @@ __all__ = (
     "ListPageOutputItem",
     "LlmAccuracySpec",
     "LlmAccuracySpecRule",
+    "Lowest",
     "MetricComparison",
     "MetricComparisonCiMethodType0",
     "MetricComparisonVerdict",
@@ -402,6 +450,7 @@ __all__ = (
     "MetricVersionDefinition",
     "MetricVersionList",
     "MetricVersionStatus",
+    "NearThreshold",
     "OnlineResult",
     "OnlineResultLogs",
     "OnlineRule",
@@ -431,9 +480,19 @@ __all__ = (
     "ReportRow",
     "ReportRowCiMethodType0",
     "ResultCounts",
+    "ReviewerProgress",
+    "ReviewItem",
+    "ReviewLabelCreate",
+    "ReviewLabelled",
+    "ReviewLabelledSelection",
+    "ReviewProgress",
+    "ReviewQueue",
+    "ReviewQueueCreate",
+    "ReviewQueueList",
     "RougeSpec",
     "RougeSpecStatistic",
     "RougeSpecVariant",
+    "Routing",
     "RubricItem",
     "RuleCounts",
     "RuleCountsSkipped",
@@ -452,6 +511,7 @@ __all__ = (
     "SampleList",
     "SampleScores",
     "Sampling",
+    "Scale",
     "SsimSpec",
     "Stability",
     "StabilitySummary",

@@ -1,8 +1,8 @@
 from typing import Literal
 
-ComparisonKind = Literal['eval_run', 'evaluation', 'online', 'run']
+ComparisonKind = Literal['alignment', 'eval_run', 'evaluation', 'online', 'run']
 
-COMPARISON_KIND_VALUES: set[ComparisonKind] = { 'eval_run', 'evaluation', 'online', 'run',  }
+COMPARISON_KIND_VALUES: set[ComparisonKind] = { 'alignment', 'eval_run', 'evaluation', 'online', 'run',  }
 
 def check_comparison_kind(value: str) -> ComparisonKind:
     if value in COMPARISON_KIND_VALUES:

@@ -13,6 +13,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.guidance import Guidance
   from ..models.judge_ref import JudgeRef
 
 
@@ -28,6 +29,9 @@ class ContextualRelevancySpec:
     """ 
         Attributes:
             type_ (Literal['contextual_relevancy']):
+            guidance (Guidance | None | Unset): People's worked examples (`examples`: input, actual_output, their verdict
+                and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment
+                (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version.
             include_reason (bool | Unset):  Default: True.
             judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
                 the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
@@ -39,6 +43,7 @@ class ContextualRelevancySpec:
      """
 
     type_: Literal['contextual_relevancy']
+    guidance: Guidance | None | Unset = UNSET
     include_reason: bool | Unset = True
     judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
@@ -51,8 +56,17 @@ class ContextualRelevancySpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.guidance import Guidance # noqa: PLC0415
         from ..models.judge_ref import JudgeRef # noqa: PLC0415
         type_ = self.type_
+
+        guidance: dict[str, Any] | None | Unset
+        if isinstance(self.guidance, Unset):
+            guidance = UNSET
+        elif isinstance(self.guidance, Guidance):
+            guidance = self.guidance.to_dict()
+        else:
+            guidance = self.guidance
 
         include_reason = self.include_reason
 
@@ -86,6 +100,8 @@ class ContextualRelevancySpec:
         field_dict.update({
             "type": type_,
         })
+        if guidance is not UNSET:
+            field_dict["guidance"] = guidance
         if include_reason is not UNSET:
             field_dict["include_reason"] = include_reason
         if judge is not UNSET:
@@ -105,11 +121,32 @@ class ContextualRelevancySpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.guidance import Guidance # noqa: PLC0415
         from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         type_ = cast(Literal['contextual_relevancy'] , d.pop("type"))
         if type_ != 'contextual_relevancy':
             raise ValueError(f"type must match const 'contextual_relevancy', got '{type_}'")
+
+        def _parse_guidance(data: object) -> Guidance | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                guidance_type_0 = Guidance.from_dict(data)
+
+
+
+                return guidance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Guidance | None | Unset, data)
+
+        guidance = _parse_guidance(d.pop("guidance", UNSET))
+
 
         include_reason = d.pop("include_reason", UNSET)
 
@@ -159,6 +196,7 @@ class ContextualRelevancySpec:
 
         contextual_relevancy_spec = cls(
             type_=type_,
+            guidance=guidance,
             include_reason=include_reason,
             judge=judge,
             model=model,

@@ -1,8 +1,8 @@
 from typing import Literal
 
-EvaluationKind = Literal['eval_run', 'evaluation', 'online', 'run']
+EvaluationKind = Literal['alignment', 'eval_run', 'evaluation', 'online', 'run']
 
-EVALUATION_KIND_VALUES: set[EvaluationKind] = { 'eval_run', 'evaluation', 'online', 'run',  }
+EVALUATION_KIND_VALUES: set[EvaluationKind] = { 'alignment', 'eval_run', 'evaluation', 'online', 'run',  }
 
 def check_evaluation_kind(value: str) -> EvaluationKind:
     if value in EVALUATION_KIND_VALUES:

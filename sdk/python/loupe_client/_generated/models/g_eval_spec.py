@@ -16,6 +16,7 @@ from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.g_eval_template import GEvalTemplate
+  from ..models.guidance import Guidance
   from ..models.judge_ref import JudgeRef
   from ..models.rubric_item import RubricItem
 
@@ -37,6 +38,9 @@ class GEvalSpec:
             criteria (None | str | Unset):
             evaluation_steps (list[str] | None | Unset):
             evaluation_template (GEvalTemplate | None | Unset):
+            guidance (Guidance | None | Unset): People's worked examples (`examples`: input, actual_output, their verdict
+                and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment
+                (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version.
             judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
                 the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
                 of judges.
@@ -53,6 +57,7 @@ class GEvalSpec:
     criteria: None | str | Unset = UNSET
     evaluation_steps: list[str] | None | Unset = UNSET
     evaluation_template: GEvalTemplate | None | Unset = UNSET
+    guidance: Guidance | None | Unset = UNSET
     judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
     rubric: list[RubricItem] | None | Unset = UNSET
@@ -66,6 +71,7 @@ class GEvalSpec:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.g_eval_template import GEvalTemplate # noqa: PLC0415
+        from ..models.guidance import Guidance # noqa: PLC0415
         from ..models.judge_ref import JudgeRef # noqa: PLC0415
         from ..models.rubric_item import RubricItem # noqa: PLC0415
         evaluation_params = []
@@ -102,6 +108,14 @@ class GEvalSpec:
             evaluation_template = self.evaluation_template.to_dict()
         else:
             evaluation_template = self.evaluation_template
+
+        guidance: dict[str, Any] | None | Unset
+        if isinstance(self.guidance, Unset):
+            guidance = UNSET
+        elif isinstance(self.guidance, Guidance):
+            guidance = self.guidance.to_dict()
+        else:
+            guidance = self.guidance
 
         judge: dict[str, Any] | None | Unset
         if isinstance(self.judge, Unset):
@@ -150,6 +164,8 @@ class GEvalSpec:
             field_dict["evaluation_steps"] = evaluation_steps
         if evaluation_template is not UNSET:
             field_dict["evaluation_template"] = evaluation_template
+        if guidance is not UNSET:
+            field_dict["guidance"] = guidance
         if judge is not UNSET:
             field_dict["judge"] = judge
         if model is not UNSET:
@@ -170,6 +186,7 @@ class GEvalSpec:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.g_eval_template import GEvalTemplate # noqa: PLC0415
+        from ..models.guidance import Guidance # noqa: PLC0415
         from ..models.judge_ref import JudgeRef # noqa: PLC0415
         from ..models.rubric_item import RubricItem # noqa: PLC0415
         d = dict(src_dict)
@@ -235,6 +252,26 @@ class GEvalSpec:
             return cast(GEvalTemplate | None | Unset, data)
 
         evaluation_template = _parse_evaluation_template(d.pop("evaluation_template", UNSET))
+
+
+        def _parse_guidance(data: object) -> Guidance | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                guidance_type_0 = Guidance.from_dict(data)
+
+
+
+                return guidance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Guidance | None | Unset, data)
+
+        guidance = _parse_guidance(d.pop("guidance", UNSET))
 
 
         def _parse_judge(data: object) -> JudgeRef | None | Unset:
@@ -305,6 +342,7 @@ class GEvalSpec:
             criteria=criteria,
             evaluation_steps=evaluation_steps,
             evaluation_template=evaluation_template,
+            guidance=guidance,
             judge=judge,
             model=model,
             rubric=rubric,

@@ -15,6 +15,7 @@ from typing import cast
 from typing import Literal, cast
 
 if TYPE_CHECKING:
+  from ..models.guidance import Guidance
   from ..models.judge_ref import JudgeRef
 
 
@@ -33,6 +34,9 @@ class PairwiseSpec:
             type_ (Literal['pairwise']):
             evaluation_params (list[PairwiseSpecEvaluationParamsItem] | Unset): Test-case fields the judge sees besides the
                 two answers.
+            guidance (Guidance | None | Unset): People's worked examples (`examples`: input, actual_output, their verdict
+                and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment
+                (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version.
             include_reason (bool | Unset):  Default: True.
             judge (JudgeRef | None | Unset): This metric's own judge, a model registered with POST /v1/models (defaults to
                 the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel`
@@ -49,6 +53,7 @@ class PairwiseSpec:
     criteria: str
     type_: Literal['pairwise']
     evaluation_params: list[PairwiseSpecEvaluationParamsItem] | Unset = UNSET
+    guidance: Guidance | None | Unset = UNSET
     include_reason: bool | Unset = True
     judge: JudgeRef | None | Unset = UNSET
     model: None | str | Unset = UNSET
@@ -62,6 +67,7 @@ class PairwiseSpec:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.guidance import Guidance # noqa: PLC0415
         from ..models.judge_ref import JudgeRef # noqa: PLC0415
         criteria = self.criteria
 
@@ -75,6 +81,14 @@ class PairwiseSpec:
                 evaluation_params.append(evaluation_params_item)
 
 
+
+        guidance: dict[str, Any] | None | Unset
+        if isinstance(self.guidance, Unset):
+            guidance = UNSET
+        elif isinstance(self.guidance, Guidance):
+            guidance = self.guidance.to_dict()
+        else:
+            guidance = self.guidance
 
         include_reason = self.include_reason
 
@@ -113,6 +127,8 @@ class PairwiseSpec:
         })
         if evaluation_params is not UNSET:
             field_dict["evaluation_params"] = evaluation_params
+        if guidance is not UNSET:
+            field_dict["guidance"] = guidance
         if include_reason is not UNSET:
             field_dict["include_reason"] = include_reason
         if judge is not UNSET:
@@ -134,6 +150,7 @@ class PairwiseSpec:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.guidance import Guidance # noqa: PLC0415
         from ..models.judge_ref import JudgeRef # noqa: PLC0415
         d = dict(src_dict)
         criteria = d.pop("criteria")
@@ -152,6 +169,26 @@ class PairwiseSpec:
 
 
                 evaluation_params.append(evaluation_params_item)
+
+
+        def _parse_guidance(data: object) -> Guidance | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                guidance_type_0 = Guidance.from_dict(data)
+
+
+
+                return guidance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Guidance | None | Unset, data)
+
+        guidance = _parse_guidance(d.pop("guidance", UNSET))
 
 
         include_reason = d.pop("include_reason", UNSET)
@@ -206,6 +243,7 @@ class PairwiseSpec:
             criteria=criteria,
             type_=type_,
             evaluation_params=evaluation_params,
+            guidance=guidance,
             include_reason=include_reason,
             judge=judge,
             model=model,

@@ -1,0 +1,128 @@
+"""Review queues: made, listed, read and deleted (`write` to make or delete, `read` to read);
+items claimed, labelled and given back (`review`)."""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request, Response, status
+
+from app.api.deps import CallerDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.idempotent import idempotent
+from app.api.query import id_cursor
+from app.api.routing import LeanRoute
+from app.problems import problem_responses
+from app.review import service
+from app.review.schemas import (
+    ReviewItem,
+    ReviewLabelCreate,
+    ReviewLabelled,
+    ReviewQueue,
+    ReviewQueueCreate,
+    ReviewQueueList,
+)
+from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
+
+router = APIRouter(
+    prefix="/v1/review_queues",
+    tags=["review queues"],
+    route_class=LeanRoute,
+    responses=problem_responses(400, 401, 403, 404, 409, 413, 415, 422),
+)
+
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
+REVIEW_SCOPE = {SCOPE_EXTENSION: REVIEW}
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=ReviewQueue)
+@checked_with_tenant(service.checked_body)
+@idempotent()
+def create_review_queue(
+    payload: ReviewQueueCreate, session: SessionDep, caller: CallerDep
+) -> ReviewQueue:
+    """A queue of one metric's judged results from evaluations and online rules' days, routed
+    to people: near the threshold, fragile, the lowest scores, and a random audit share."""
+    queue = service.create(session, caller.tenant.id, caller.actor, payload)
+    body = service.to_schema(session, caller.tenant.id, queue)
+    session.commit()
+    return body
+
+
+@router.get("", response_model=ReviewQueueList)
+def list_review_queues(
+    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+) -> ReviewQueueList:
+    """The tenant's review queues with their progress, newest first."""
+    rows = service.page(session, tenant.id, id_cursor(after, "rq"), limit)
+    return ReviewQueueList.of(
+        [service.to_schema(session, tenant.id, row) for row in rows[:limit]], len(rows) > limit
+    )
+
+
+@router.get("/{queue_id}", response_model=ReviewQueue)
+def get_review_queue(queue_id: str, session: SessionDep, tenant: TenantDep) -> ReviewQueue:
+    """One queue and its progress: items offered, fully labelled, in progress, remaining, and
+    each reviewer's labelled and reserved counts."""
+    return service.to_schema(session, tenant.id, service.get_or_404(session, tenant.id, queue_id))
+
+
+@router.delete("/{queue_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_review_queue(queue_id: str, session: SessionDep, caller: CallerDep) -> Response:
+    """Delete the queue and its reservations; the labels given in it stay."""
+    queue = service.get_or_404(session, caller.tenant.id, queue_id)
+    service.delete(session, caller.tenant.id, caller.actor, queue)
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post(
+    "/{queue_id}/claim",
+    response_model=ReviewItem,
+    responses={204: {"description": "Nothing is left for you to label."}},
+    openapi_extra=REVIEW_SCOPE,
+)
+def claim_review_item(
+    queue_id: str, request: Request, session: SessionDep, caller: CallerDep
+) -> ReviewItem | Response:
+    """Reserve the next item for you (the one you hold, if any) for the queue's
+    `reservation_minutes`: the test case and the metric's scale, without the judge's score or
+    reason (label blind first). 204 when nothing is left for you."""
+    queue = service.get_or_404(session, caller.tenant.id, queue_id)
+
+    def media_url(digest: str) -> str:
+        return str(request.url_for("get_media", sha256=digest))
+
+    item = service.claim(session, caller.tenant.id, caller.actor, queue, media_url)
+    session.commit()
+    if item is None:
+        return Response(status_code=status.HTTP_204_NO_CONTENT)
+    return item
+
+
+@router.post(
+    "/{queue_id}/items/{item_id}/label",
+    response_model=ReviewLabelled,
+    openapi_extra=REVIEW_SCOPE,
+)
+def label_review_item(
+    queue_id: str, item_id: str, payload: ReviewLabelCreate, session: SessionDep, caller: CallerDep
+) -> ReviewLabelled:
+    """Label the item you reserved (stored as a label, bound to the metric version) and read
+    what the judge said: its score, pass / fail and reason."""
+    queue = service.get_or_404(session, caller.tenant.id, queue_id)
+    answer = service.label(session, caller.tenant.id, caller.actor, queue, item_id, payload)
+    session.commit()
+    return answer
+
+
+@router.post(
+    "/{queue_id}/items/{item_id}/release",
+    status_code=status.HTTP_204_NO_CONTENT,
+    openapi_extra=REVIEW_SCOPE,
+)
+def release_review_item(
+    queue_id: str, item_id: str, session: SessionDep, caller: CallerDep
+) -> Response:
+    """Give the item you reserved back for others (it is not offered to you again)."""
+    queue = service.get_or_404(session, caller.tenant.id, queue_id)
+    service.release(session, caller.tenant.id, caller.actor, queue, item_id)
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,314 @@
+"""All SQL about a tenant's review queues, their items and who holds or labelled them."""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import and_, delete, exists, func, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from app.db import dialect_insert
+from app.models import (
+    Evaluation,
+    Label,
+    Result,
+    ReviewAssignment,
+    ReviewItem,
+    ReviewQueue,
+    TestCase,
+)
+from app.repository import TenantScopedRepository
+
+RESERVED = "reserved"
+LABELLED = "labelled"
+RELEASED = "released"
+
+
+@dataclass(frozen=True)
+class Counts:
+    """A queue's progress: items offered, fully labelled, in progress; per actor labelled and
+    reserved."""
+
+    items: int
+    labelled: int
+    in_progress: int
+    reviewers: dict[str, tuple[int, int]]
+
+
+class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
+    """One tenant's review queues; their items and assignments read through them."""
+
+    model = ReviewQueue
+
+    def page(self, after: str | None, limit: int) -> Sequence[ReviewQueue]:
+        return self.keyset_page(
+            self.get_base_statement(), ReviewQueue.id, after, limit, descending=True
+        )
+
+    def add_items(self, queue: ReviewQueue, rows: Sequence[dict[str, object]]) -> None:
+        """Insert the queue's new items, skipping any a concurrent claim took in first."""
+        queue_id = self.owned(queue).id
+        assert all(row["queue_id"] == queue_id for row in rows)
+        statement = dialect_insert(self.session, ReviewItem)
+        self.session.execute(
+            statement.on_conflict_do_nothing(
+                index_elements=[ReviewItem.queue_id, ReviewItem.result_id]
+            ),
+            [{**row, "tenant_id": self.tenant_id} for row in rows],
+        )
+
+    def add(self, row: ReviewQueue | ReviewItem) -> None:
+        assert row.tenant_id == self.tenant_id
+        self.session.add(row)
+        self.session.flush()
+
+    def delete(self, queue: ReviewQueue) -> None:
+        queue_id = self.owned(queue).id
+        # Children first: SQLite enforces no foreign keys' cascades unless told to.
+        self.session.execute(delete(ReviewAssignment).where(ReviewAssignment.queue_id == queue_id))
+        self.session.execute(delete(ReviewItem).where(ReviewItem.queue_id == queue_id))
+        self.session.delete(queue)
+        self.session.flush()
+
+    # Sources.
+
+    def existing_evaluations(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are the tenant's evaluations (or runs)."""
+        if not ids:
+            return set()
+        return set(
+            self.session.scalars(
+                select(Evaluation.id).where(
+                    Evaluation.tenant_id == self.tenant_id, Evaluation.id.in_(list(ids))
+                )
+            )
+        )
+
+    def metric_names(self, evaluation_ids: Sequence[str]) -> set[str]:
+        """The metric names the tenant's evaluations `evaluation_ids` were submitted with."""
+        names: set[str] = set()
+        if not evaluation_ids:
+            return names
+        for metrics in self.session.scalars(
+            select(Evaluation.metrics).where(
+                Evaluation.tenant_id == self.tenant_id, Evaluation.id.in_(list(evaluation_ids))
+            )
+        ):
+            names.update(str(spec.get("name") or spec.get("type")) for spec in metrics or [])
+        return names
+
+    def new_results(
+        self, queue: ReviewQueue, evaluation_ids: Sequence[str]
+    ) -> list[tuple[Result, TestCase]]:
+        """The sources' judged, scored results of the queue's metric not yet taken in, with
+        their test cases, oldest first."""
+        if not evaluation_ids:
+            return []
+        taken = exists().where(
+            ReviewItem.queue_id == self.owned(queue).id, ReviewItem.result_id == Result.id
+        )
+        rows = self.session.execute(
+            self._judged(queue, evaluation_ids)
+            .add_columns(TestCase)
+            .join(
+                TestCase,
+                and_(
+                    TestCase.evaluation_id == Result.evaluation_id,
+                    TestCase.index == Result.test_case_index,
+                ),
+            )
+            .where(~taken)
+            .order_by(Result.id)
+        ).all()
+        return [(row[0], row[1]) for row in rows]
+
+    def scores(self, queue: ReviewQueue, evaluation_ids: Sequence[str]) -> list[float]:
+        """Every judged score of the queue's metric in its sources (the lowest share's base)."""
+        if not evaluation_ids:
+            return []
+        statement = self._judged(queue, evaluation_ids).with_only_columns(Result.score)
+        return [float(score) for score in self.session.scalars(statement)]
+
+    def _judged(self, queue: ReviewQueue, evaluation_ids: Sequence[str]):  # type: ignore[no-untyped-def]
+        return (
+            select(Result)
+            .join(Evaluation, Evaluation.id == Result.evaluation_id)
+            .where(
+                Evaluation.tenant_id == self.tenant_id,
+                Evaluation.id.in_(list(evaluation_ids)),
+                Result.metric == queue.metric,
+                Result.metric_version.is_not(None),
+                Result.error.is_(None),
+                Result.score.is_not(None),
+            )
+        )
+
+    def result(self, result_id: str) -> Result | None:
+        return self.session.scalars(
+            select(Result)
+            .join(Evaluation, Evaluation.id == Result.evaluation_id)
+            .where(Evaluation.tenant_id == self.tenant_id, Result.id == result_id)
+        ).one_or_none()
+
+    def evaluation(self, evaluation_id: str) -> Evaluation | None:
+        return self.session.scalars(
+            select(Evaluation).where(
+                Evaluation.tenant_id == self.tenant_id, Evaluation.id == evaluation_id
+            )
+        ).one_or_none()
+
+    def test_case(self, item: ReviewItem) -> TestCase | None:
+        return self.session.scalars(
+            select(TestCase)
+            .join(Evaluation, Evaluation.id == TestCase.evaluation_id)
+            .where(
+                Evaluation.tenant_id == self.tenant_id,
+                TestCase.evaluation_id == item.evaluation_id,
+                TestCase.index == item.test_case_index,
+            )
+        ).one_or_none()
+
+    # Items and assignments.
+
+    def item(self, queue: ReviewQueue, item_id: str) -> ReviewItem | None:
+        return self.session.scalars(
+            select(ReviewItem).where(
+                ReviewItem.queue_id == self.owned(queue).id,
+                ReviewItem.tenant_id == self.tenant_id,
+                ReviewItem.id == item_id,
+            )
+        ).one_or_none()
+
+    def assignment(self, item: ReviewItem, actor: str) -> ReviewAssignment | None:
+        return self.session.scalars(
+            select(ReviewAssignment).where(
+                ReviewAssignment.item_id == item.id,
+                ReviewAssignment.tenant_id == self.tenant_id,
+                ReviewAssignment.actor == actor,
+            )
+        ).one_or_none()
+
+    def held(self, queue: ReviewQueue, actor: str, now: datetime) -> ReviewAssignment | None:
+        """The actor's live reservation in the queue, if any."""
+        return self.session.scalars(
+            select(ReviewAssignment)
+            .where(
+                ReviewAssignment.queue_id == self.owned(queue).id,
+                ReviewAssignment.tenant_id == self.tenant_id,
+                ReviewAssignment.actor == actor,
+                ReviewAssignment.status == RESERVED,
+                ReviewAssignment.expires_at > now,
+            )
+            .order_by(ReviewAssignment.id)
+            .limit(1)
+        ).first()
+
+    def drop_lapsed(self, queue: ReviewQueue, actor: str, now: datetime) -> None:
+        """Forget the actor's lapsed reservations in the queue (the items went back)."""
+        self.session.execute(
+            delete(ReviewAssignment).where(
+                ReviewAssignment.queue_id == self.owned(queue).id,
+                ReviewAssignment.actor == actor,
+                ReviewAssignment.status == RESERVED,
+                ReviewAssignment.expires_at <= now,
+            )
+        )
+
+    def _live(self, now: datetime):  # type: ignore[no-untyped-def]
+        """An assignment holding its slot: labelled, or reserved and not lapsed."""
+        return or_(
+            ReviewAssignment.status == LABELLED,
+            and_(ReviewAssignment.status == RESERVED, ReviewAssignment.expires_at > now),
+        )
+
+    def offerable(
+        self, queue: ReviewQueue, actor: str, now: datetime, limit: int
+    ) -> Sequence[ReviewItem]:
+        """Items the actor may be offered next, best first: routed before audit, fewer labels
+        first; none the actor had (labelled, released) or labelled elsewhere, none whose live
+        assignments fill `reviewers_per_item`."""
+        queue_id = self.owned(queue).id
+        mine = exists().where(
+            ReviewAssignment.item_id == ReviewItem.id, ReviewAssignment.actor == actor
+        )
+        labelled_by_me = exists().where(
+            Label.tenant_id == self.tenant_id,
+            Label.metric_version == ReviewItem.metric_version,
+            Label.item_key == ReviewItem.item_key,
+            Label.actor == actor,
+        )
+        live = (
+            select(func.count())
+            .select_from(ReviewAssignment)
+            .where(ReviewAssignment.item_id == ReviewItem.id, self._live(now))
+            .scalar_subquery()
+        )
+        return self.session.scalars(
+            select(ReviewItem)
+            .where(
+                ReviewItem.queue_id == queue_id,
+                ReviewItem.tenant_id == self.tenant_id,
+                ReviewItem.priority < 2,
+                ReviewItem.labelled < queue.reviewers_per_item,
+                ~mine,
+                ~labelled_by_me,
+                live < queue.reviewers_per_item,
+            )
+            .order_by(ReviewItem.priority, ReviewItem.labelled, ReviewItem.id)
+            .limit(limit)
+        ).all()
+
+    def take_slot(self, item: ReviewItem, assignment: ReviewAssignment, now: datetime) -> bool:
+        """Insert `assignment` in its slot of `item`, first removing a lapsed reservation
+        holding that slot; False when the slot is held (a concurrent claim took it: the unique
+        (item, slot) pair refuses the second insert on PostgreSQL and SQLite alike)."""
+        assert assignment.tenant_id == self.tenant_id and assignment.item_id == item.id
+        try:
+            with self.session.begin_nested():
+                self.session.execute(
+                    delete(ReviewAssignment).where(
+                        ReviewAssignment.item_id == item.id,
+                        ReviewAssignment.slot == assignment.slot,
+                        ReviewAssignment.status == RESERVED,
+                        ReviewAssignment.expires_at <= now,
+                    )
+                )
+                self.session.add(assignment)
+                self.session.flush()
+        except IntegrityError:
+            return False
+        return True
+
+    def counts(self, queue: ReviewQueue, now: datetime) -> Counts:
+        """The queue's progress over its offered items."""
+        queue_id = self.owned(queue).id
+        needed = queue.reviewers_per_item
+        live = (
+            select(func.count())
+            .select_from(ReviewAssignment)
+            .where(ReviewAssignment.item_id == ReviewItem.id, self._live(now))
+            .scalar_subquery()
+        )
+        rows = self.session.execute(
+            select(ReviewItem.labelled, live).where(
+                ReviewItem.queue_id == queue_id, ReviewItem.priority < 2
+            )
+        ).all()
+        items = len(rows)
+        full = sum(1 for labelled, _ in rows if labelled >= needed)
+        in_progress = sum(1 for labelled, held in rows if labelled < needed and held > 0)
+        reviewers: dict[str, tuple[int, int]] = {}
+        for actor, status, expires_at in self.session.execute(
+            select(
+                ReviewAssignment.actor, ReviewAssignment.status, ReviewAssignment.expires_at
+            ).where(ReviewAssignment.queue_id == queue_id)
+        ):
+            labelled, reserved = reviewers.get(actor, (0, 0))
+            if status == LABELLED:
+                labelled += 1
+            elif status == RESERVED and expires_at > now:
+                reserved += 1
+            else:
+                continue
+            reviewers[actor] = (labelled, reserved)
+        return Counts(items, full, in_progress, reviewers)

@@ -1,0 +1,499 @@
+"""Review queues: made, read, deleted; items taken in from their sources, claimed, labelled
+and released (never commits: the caller does).
+
+An item is a judged result of the queue's metric. It is taken in once (when the queue is made,
+then at each claim, so an online rule's new days keep feeding it) and its routing is decided
+then, once. Each item has `reviewers_per_item` slots; a claim inserts an assignment into a free
+slot, and the unique (item, slot) pair makes a concurrent claim of the same slot fail and try
+the next (app/models/review_queue.py).
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app import audit
+from app.config import Settings
+from app.db import utcnow
+from app.evaluations.read_model import test_case_to_schema
+from app.ids import new_id
+from app.labels import service as labels
+from app.labels.items import item_key
+from app.labels.schemas import Label as LabelSchema
+from app.media.links import MediaUrl
+from app.models import (
+    Evaluation,
+    Label,
+    Result,
+    ReviewAssignment,
+    ReviewItem,
+    ReviewQueue,
+    Tenant,
+    TestCase,
+)
+from app.online.repository import OnlineRuleRepository
+from app.problems import FieldError, ProblemError, field_error, invalid_request
+from app.review import routing
+from app.review.repository import LABELLED, RELEASED, RESERVED, ReviewQueueRepository
+from app.review.schemas import (
+    JudgeVerdict,
+    ReviewerProgress,
+    ReviewLabelCreate,
+    ReviewLabelled,
+    ReviewProgress,
+    ReviewQueueCreate,
+    Scale,
+)
+from app.review.schemas import ReviewItem as ReviewItemSchema
+from app.review.schemas import ReviewQueue as ReviewQueueSchema
+
+# How many offerable items a claim tries before saying nothing is left (each a slot insert
+# that a concurrent claim may win).
+CLAIM_CANDIDATES = 20
+
+
+def _ids(body: Mapping[str, Any], name: str) -> list[tuple[int, str]]:
+    found = body.get(name)
+    if not isinstance(found, list):
+        return []
+    return [(index, value) for index, value in enumerate(found) if isinstance(value, str)]
+
+
+def body_problems(session: Session, tenant_id: str, body: Mapping[str, Any]) -> list[FieldError]:
+    """What the schema cannot see in a queue's body, every field named: sources that are not
+    the tenant's, no source at all, a metric none of them has, routing that picks nothing."""
+    errors: list[FieldError] = []
+    repo = ReviewQueueRepository(session, tenant_id)
+    rules = OnlineRuleRepository(session, tenant_id)
+    evaluation_ids, rule_ids = _ids(body, "evaluation_ids"), _ids(body, "online_rule_ids")
+    if not body.get("evaluation_ids") and not body.get("online_rule_ids"):
+        message = "name at least one source: evaluation_ids, online_rule_ids or both"
+        errors.append(field_error(["evaluation_ids"], message, "missing_source"))
+        errors.append(field_error(["online_rule_ids"], message, "missing_source"))
+    known = repo.existing_evaluations([value for _, value in evaluation_ids])
+    names = repo.metric_names(sorted(known))
+    for index, value in evaluation_ids:
+        if value not in known:
+            message = f"no evaluation {value!r}"
+            errors.append(field_error(["evaluation_ids", index], message, "not_found"))
+    for index, value in rule_ids:
+        rule = rules.get_by_id(value)
+        if rule is None:
+            message = f"no online rule {value!r}"
+            errors.append(field_error(["online_rule_ids", index], message, "not_found"))
+        else:
+            names.update(str(spec.get("name") or spec.get("type")) for spec in rule.metrics)
+    metric = body.get("metric")
+    if isinstance(metric, str) and metric and (known or names) and metric not in names:
+        listed = ", ".join(sorted(names)) or "none"
+        message = f"no source has a metric named {metric!r} (they have: {listed})"
+        errors.append(field_error(["metric"], message, "unknown_metric"))
+    rules_asked = body.get("routing")
+    if isinstance(rules_asked, Mapping) and not (
+        rules_asked.get("near_threshold")
+        or rules_asked.get("fragile")
+        or rules_asked.get("lowest")
+        or rules_asked.get("audit_share")
+    ):
+        message = "route something: near_threshold, fragile, lowest or a non-zero audit_share"
+        errors.append(field_error(["routing"], message, "nothing_routed"))
+    return errors
+
+
+def checked_body(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """`body_problems` as `checked_with_tenant` calls it (a body failing its schema)."""
+    return body_problems(session, tenant.id, body)
+
+
+def create(session: Session, tenant_id: str, actor: str, body: ReviewQueueCreate) -> ReviewQueue:
+    """A new queue, its sources' results taken in; 422 naming every field at fault."""
+    errors = body_problems(session, tenant_id, body.model_dump())
+    if errors:
+        raise invalid_request(errors)
+    queue = ReviewQueue(
+        id=new_id("rq"),
+        tenant_id=tenant_id,
+        name=body.name,
+        metric=body.metric,
+        evaluation_ids=body.evaluation_ids,
+        online_rule_ids=body.online_rule_ids,
+        routing=body.routing.model_dump(),
+        reviewers_per_item=body.reviewers_per_item,
+        reservation_minutes=body.reservation_minutes,
+        created_at=utcnow(),
+    )
+    ReviewQueueRepository(session, tenant_id).add(queue)
+    intake(session, tenant_id, queue)
+    audit.record(
+        session,
+        actor,
+        "review_queue.create",
+        "review_queue",
+        queue.id,
+        tenant_id=tenant_id,
+        name=queue.name,
+        metric=queue.metric,
+        reviewers_per_item=queue.reviewers_per_item,
+    )
+    return queue
+
+
+def get_or_404(session: Session, tenant_id: str, queue_id: str) -> ReviewQueue:
+    """The tenant's queue `queue_id`; 404 naming it otherwise (another tenant's too)."""
+    found = ReviewQueueRepository(session, tenant_id).get_by_id(queue_id)
+    if found is None:
+        raise ProblemError(
+            404,
+            "Not Found",
+            f"No review queue {queue_id!r}.",
+            slug="not-found",
+            field=["path", "queue_id"],
+        )
+    return found
+
+
+def page(session: Session, tenant_id: str, after: str | None, limit: int) -> Sequence[ReviewQueue]:
+    return ReviewQueueRepository(session, tenant_id).page(after, limit)
+
+
+def delete(session: Session, tenant_id: str, actor: str, queue: ReviewQueue) -> None:
+    """Delete a queue, its items and reservations; the labels given in it stay."""
+    audit.record(
+        session,
+        actor,
+        "review_queue.delete",
+        "review_queue",
+        queue.id,
+        tenant_id=tenant_id,
+        name=queue.name,
+    )
+    ReviewQueueRepository(session, tenant_id).delete(queue)
+
+
+def progress(session: Session, tenant_id: str, queue: ReviewQueue) -> ReviewProgress:
+    counts = ReviewQueueRepository(session, tenant_id).counts(queue, utcnow())
+    return ReviewProgress(
+        items=counts.items,
+        labelled=counts.labelled,
+        in_progress=counts.in_progress,
+        remaining=counts.items - counts.labelled - counts.in_progress,
+        reviewers=[
+            ReviewerProgress(actor=actor, labelled=labelled, reserved=reserved)
+            for actor, (labelled, reserved) in sorted(counts.reviewers.items())
+        ],
+    )
+
+
+def to_schema(session: Session, tenant_id: str, queue: ReviewQueue) -> ReviewQueueSchema:
+    return ReviewQueueSchema(
+        id=queue.id,
+        name=queue.name,
+        metric=queue.metric,
+        evaluation_ids=queue.evaluation_ids,
+        online_rule_ids=queue.online_rule_ids,
+        routing=queue.routing,  # type: ignore[arg-type]
+        reviewers_per_item=queue.reviewers_per_item,
+        reservation_minutes=queue.reservation_minutes,
+        created_at=queue.created_at,
+        progress=progress(session, tenant_id, queue),
+    )
+
+
+def _source_evaluations(session: Session, tenant_id: str, queue: ReviewQueue) -> list[str]:
+    """The queue's evaluations and its online rules' days (a deleted rule feeds nothing)."""
+    found = list(queue.evaluation_ids)
+    rules = OnlineRuleRepository(session, tenant_id)
+    for rule_id in queue.online_rule_ids:
+        rule = rules.get_by_id(rule_id)
+        if rule is not None:
+            found += rules.evaluation_ids(rule)
+    return found
+
+
+def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> int:
+    """Take in the sources' results not yet in the queue, each routed once; how many."""
+    repo = ReviewQueueRepository(session, tenant_id)
+    sources = _source_evaluations(session, tenant_id, queue)
+    fresh = repo.new_results(queue, sources)
+    if not fresh:
+        return 0
+    lowest = queue.routing.get("lowest")
+    cutoff = routing.lowest_cutoff(repo.scores(queue, sources), lowest["share"]) if lowest else None
+    now = utcnow()
+    rows: list[dict[str, object]] = []
+    for result, test_case in fresh:
+        assert result.score is not None and result.metric_version is not None
+        why = routing.reason(
+            queue.routing,
+            result.score,
+            result.threshold,
+            result.fragile,
+            cutoff,
+            routing.audit_draw(queue.id, result.id),
+        )
+        rows.append(
+            {
+                "id": new_id("rqi"),
+                "queue_id": queue.id,
+                "result_id": result.id,
+                "evaluation_id": result.evaluation_id,
+                "test_case_index": result.test_case_index,
+                "metric_version": result.metric_version,
+                "item_key": item_key(test_case),
+                "reason": why,
+                "priority": routing.PRIORITY[why],
+                "labelled": 0,
+                "created_at": now,
+            }
+        )
+    repo.add_items(queue, rows)
+    return len(fresh)
+
+
+def claim_item(
+    session: Session, tenant_id: str, actor: str, queue: ReviewQueue
+) -> tuple[ReviewItem, ReviewAssignment] | None:
+    """Reserve the next item for `actor` (their live reservation in the queue, if they hold
+    one): the item and the reservation, or None when nothing is left for them."""
+    repo = ReviewQueueRepository(session, tenant_id)
+    intake(session, tenant_id, queue)
+    now = utcnow()
+    held = repo.held(queue, actor, now)
+    if held is not None:
+        item = repo.item(queue, held.item_id)
+        assert item is not None
+        return item, held
+    repo.drop_lapsed(queue, actor, now)
+    expires_at = now + timedelta(minutes=queue.reservation_minutes)
+    for item in repo.offerable(queue, actor, now, CLAIM_CANDIDATES):
+        for slot in range(queue.reviewers_per_item):
+            assignment = ReviewAssignment(
+                id=new_id("rqa"),
+                tenant_id=tenant_id,
+                queue_id=queue.id,
+                item_id=item.id,
+                actor=actor,
+                slot=slot,
+                status=RESERVED,
+                expires_at=expires_at,
+                created_at=now,
+            )
+            if repo.take_slot(item, assignment, now):
+                return item, assignment
+    return None
+
+
+def claim(
+    session: Session, tenant_id: str, actor: str, queue: ReviewQueue, media_url: MediaUrl
+) -> ReviewItemSchema | None:
+    """`claim_item` as the API answers it: blind (no score, no reason)."""
+    claimed = claim_item(session, tenant_id, actor, queue)
+    if claimed is None:
+        return None
+    item, assignment = claimed
+    return _shown(session, tenant_id, queue, item, assignment, media_url)
+
+
+@dataclass(frozen=True)
+class ItemView:
+    """An item as the console shows it to `actor`: the stored test case (media as blob
+    references), the metric's scale, and once they labelled it their label and the judge's."""
+
+    item: ReviewItem
+    test_case: TestCase
+    metric: str
+    metric_type: str
+    scale: tuple[float, float]
+    threshold: float | None
+    status: str
+    expires_at: datetime
+    label: Label | None
+    judge: JudgeVerdict | None
+
+
+def view(
+    session: Session, tenant_id: str, actor: str, queue: ReviewQueue, item: ReviewItem
+) -> ItemView:
+    """What `actor` may see of an item: blind while they hold it, the judge once they
+    labelled it; 404 for an item never offered to them (or given back)."""
+    repo = ReviewQueueRepository(session, tenant_id)
+    assignment = repo.assignment(item, actor)
+    if assignment is None or assignment.status == RELEASED:
+        raise _item_not_found(queue, item.id)
+    result, evaluation = _judged(repo, item)
+    test_case = repo.test_case(item)
+    assert test_case is not None
+    given = None
+    judge = None
+    if assignment.status == LABELLED:
+        given = next(
+            (
+                row
+                for row in labels.of_item(session, tenant_id, item.metric_version, item.item_key)
+                if row.actor == actor
+            ),
+            None,
+        )
+        judge = JudgeVerdict(
+            score=result.score,
+            passed=result.passed,
+            threshold=result.threshold,
+            reason=result.reason,
+        )
+    return ItemView(
+        item=item,
+        test_case=test_case,
+        metric=result.metric,
+        metric_type=result.type,
+        scale=_scale(evaluation, result),
+        threshold=result.threshold,
+        status=assignment.status,
+        expires_at=assignment.expires_at,
+        label=given,
+        judge=judge,
+    )
+
+
+def item_or_404(session: Session, tenant_id: str, queue: ReviewQueue, item_id: str) -> ReviewItem:
+    """The queue's item `item_id`; 404 naming it otherwise."""
+    return _item_or_404(ReviewQueueRepository(session, tenant_id), queue, item_id)
+
+
+def _scale(evaluation: Evaluation, result: Result) -> tuple[float, float]:
+    spec = (
+        evaluation.metrics[result.metric_index]
+        if result.metric_index < len(evaluation.metrics)
+        else {}
+    )
+    return labels.score_bounds(spec) if spec else (0.0, 1.0)
+
+
+def _item_not_found(queue: ReviewQueue, item_id: str) -> ProblemError:
+    return ProblemError(
+        404,
+        "Not Found",
+        f"No item {item_id!r} in review queue {queue.id!r}.",
+        slug="not-found",
+        field=["path", "item_id"],
+    )
+
+
+def _item_or_404(repo: ReviewQueueRepository, queue: ReviewQueue, item_id: str) -> ReviewItem:
+    item = repo.item(queue, item_id)
+    if item is None:
+        raise _item_not_found(queue, item_id)
+    return item
+
+
+def _judged(repo: ReviewQueueRepository, item: ReviewItem) -> tuple[Result, Evaluation]:
+    result = repo.result(item.result_id)
+    evaluation = repo.evaluation(item.evaluation_id)
+    if result is None or evaluation is None:
+        raise ProblemError(
+            410,
+            "Gone",
+            f"The result of item {item.id!r} was deleted with its evaluation.",
+            slug="item-gone",
+            field=["path", "item_id"],
+        )
+    return result, evaluation
+
+
+def _shown(
+    session: Session,
+    tenant_id: str,
+    queue: ReviewQueue,
+    item: ReviewItem,
+    assignment: ReviewAssignment,
+    media_url: MediaUrl,
+) -> ReviewItemSchema:
+    repo = ReviewQueueRepository(session, tenant_id)
+    result, evaluation = _judged(repo, item)
+    test_case = repo.test_case(item)
+    assert test_case is not None
+    low, high = _scale(evaluation, result)
+    return ReviewItemSchema(
+        id=item.id,
+        queue_id=queue.id,
+        metric=result.metric,
+        metric_type=result.type,
+        metric_version=item.metric_version,
+        scale=Scale(min=low, max=high),
+        threshold=result.threshold,
+        test_case=test_case_to_schema(test_case, media_url),
+        expires_at=assignment.expires_at,
+    )
+
+
+def _conflict(message: str, slug: str) -> ProblemError:
+    return ProblemError(409, "Conflict", message, slug=slug, field=["path", "item_id"])
+
+
+def label(
+    session: Session,
+    tenant_id: str,
+    actor: str,
+    queue: ReviewQueue,
+    item_id: str,
+    body: ReviewLabelCreate,
+) -> ReviewLabelled:
+    """Store `actor`'s label of an item they reserved (or labelled before: it is replaced)
+    through the labels service, end the reservation, and answer with what the judge said. A
+    lapsed reservation whose slot nobody took still counts; one another person took is a 409."""
+    repo = ReviewQueueRepository(session, tenant_id)
+    item = _item_or_404(repo, queue, item_id)
+    assignment = repo.assignment(item, actor)
+    if assignment is None:
+        raise _conflict(
+            f"You hold no reservation of item {item_id!r}: claim it first (a lapsed one may "
+            "have gone to another reviewer).",
+            "not-reserved",
+        )
+    if assignment.status == RELEASED:
+        raise _conflict(f"You gave item {item_id!r} back.", "released")
+    result, _ = _judged(repo, item)
+    selection = "random" if item.reason == routing.AUDIT else "routed"
+    given, _ = labels.label_result(
+        session,
+        tenant_id,
+        actor,
+        result.id,
+        body.value,
+        body.rationale,
+        selection=selection,
+        queue_id=queue.id,
+    )
+    if assignment.status != LABELLED:
+        assignment.status = LABELLED
+        item.labelled += 1
+        session.flush()
+    return ReviewLabelled(
+        item_id=item.id,
+        result_id=result.id,
+        reason=item.reason or routing.AUDIT,
+        selection=selection,
+        label=LabelSchema.model_validate(given, from_attributes=True),
+        judge=JudgeVerdict(
+            score=result.score,
+            passed=result.passed,
+            threshold=result.threshold,
+            reason=result.reason,
+        ),
+    )
+
+
+def release(session: Session, tenant_id: str, actor: str, queue: ReviewQueue, item_id: str) -> None:
+    """Give a reserved item back: its slot is free for others (not offered to `actor` again)."""
+    repo = ReviewQueueRepository(session, tenant_id)
+    item = _item_or_404(repo, queue, item_id)
+    assignment = repo.assignment(item, actor)
+    if assignment is None or assignment.status != RESERVED:
+        raise _conflict(f"You hold no reservation of item {item_id!r}.", "not-reserved")
+    assignment.status = RELEASED
+    assignment.slot = None
+    session.flush()

@@ -1,0 +1,454 @@
+"""Review queues through the HTTP API (issue 29 item 3): routing near the threshold, fragile
+items, the lowest scores and a seeded audit share; reviewers per item enforced on the server
+(concurrent claims included); lapsed reservations; blind claims and the judge's verdict after
+labelling; scopes and tenant isolation; audit events; labels outliving the queue."""
+
+import json
+import re
+import threading
+import uuid
+from collections import defaultdict
+from datetime import timedelta
+from typing import Any
+
+import httpx
+from sqlalchemy import select, update
+
+from app.db import utcnow
+from app.models import AuditEvent, Label, ReviewAssignment
+from app.review.routing import audit_draw
+from app.tenants.service import create_key
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
+
+PROBLEM_JSON = "application/problem+json"
+G_EVAL = {
+    "type": "g_eval",
+    "name": "helpful",
+    "evaluation_steps": ["Check the answer."],
+    "evaluation_params": ["input", "actual_output"],
+    "threshold": 0.5,
+}
+REVIEWER = ["read", "review"]
+
+
+class Scores:
+    """Scores out of 10 per case (`answer <name>` in the output), one after another per case
+    as its calls arrive (several: the case's samples disagree)."""
+
+    def __init__(self, scores: dict[str, list[int]]) -> None:
+        self.scores = scores
+        self.calls: dict[str, int] = defaultdict(int)
+        self.lock = threading.Lock()
+
+    def __call__(self, request: dict) -> Any:
+        if task_of(request) != "g_eval_score":
+            return plausible_answer(request)
+        match = re.search(r"answer (\w+)", json.dumps(request))
+        assert match is not None
+        name = match.group(1)
+        with self.lock:
+            made = self.calls[name]
+            self.calls[name] += 1
+        planned = self.scores[name]
+        score = planned[made % len(planned)]
+        return {"reason": f"The judge gives {name} {score} of 10.", "score": score}
+
+
+class Team:
+    """A tenant with a key of every scope, and reviewers' keys (each its own actor)."""
+
+    def __init__(self, api: Api) -> None:
+        self.api = api
+        self.name = f"review-{uuid.uuid4().hex[:8]}"
+        self.client = api.client(self.key(None))
+
+    def key(self, scopes: list[str] | None) -> str:
+        with self.api.served.runtime.session() as session:
+            _, key = create_key(session, self.name, scopes=scopes)
+            session.commit()
+        return key
+
+    def reviewer(self, scopes: list[str] = REVIEWER) -> httpx.Client:
+        return self.api.client(self.key(scopes))
+
+    def evaluate(self, scores: dict[str, list[int]], samples: int = 1) -> str:
+        metric = {**G_EVAL, "judge": {"samples": samples}} if samples > 1 else G_EVAL
+        cases = [
+            {"id": name, "input": f"question {name}", "actual_output": f"answer {name}"}
+            for name in scores
+        ]
+        response = self.client.post(
+            "/v1/evaluations", json={"test_cases": cases, "metrics": [metric]}
+        )
+        assert response.status_code == 202, response.text
+        final = self.api.wait(self.client, response.json()["id"])
+        assert final["status"] == "completed", final
+        return final["id"]
+
+    def queue(self, evaluation_id: str, **fields: Any) -> dict[str, Any]:
+        body = {
+            "name": "helpful review",
+            "evaluation_ids": [evaluation_id],
+            "metric": "helpful",
+            "routing": {"audit_share": 1},
+            **fields,
+        }
+        response = self.client.post("/v1/review_queues", json=body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+
+def claimed(client: httpx.Client, queue_id: str) -> dict[str, Any] | None:
+    response = client.post(f"/v1/review_queues/{queue_id}/claim")
+    if response.status_code == 204:
+        return None
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def labelled(
+    client: httpx.Client, queue_id: str, item_id: str, value: Any = True, rationale: str = "ok"
+) -> httpx.Response:
+    return client.post(
+        f"/v1/review_queues/{queue_id}/items/{item_id}/label",
+        json={"value": value, "rationale": rationale},
+    )
+
+
+def keys_of(body: Any) -> set[str]:
+    """Every key anywhere in a JSON body."""
+    if isinstance(body, dict):
+        return set(body) | {key for value in body.values() for key in keys_of(value)}
+    if isinstance(body, list):
+        return {key for value in body for key in keys_of(value)}
+    return set()
+
+
+def problem(response: httpx.Response, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith(PROBLEM_JSON)
+    return response.json()
+
+
+def lapse(api: Api, item_id: str) -> None:
+    """Move every reservation of the item into the past (no sleeping for minutes)."""
+    with api.served.runtime.session() as session:
+        session.execute(
+            update(ReviewAssignment)
+            .where(ReviewAssignment.item_id == item_id, ReviewAssignment.status == "reserved")
+            .values(expires_at=utcnow() - timedelta(minutes=1))
+        )
+        session.commit()
+
+
+class TestRouting:
+    def test_routed_items_come_first_with_their_reasons_then_the_seeded_audit_share(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        scores = {
+            "near": [5],
+            "shaky": [2, 8, 9],
+            "low": [1],
+            "lowish": [2],
+            **{f"high{n}": [9] for n in range(6)},
+        }
+        judge.script(Scores(scores))
+        team = Team(api)
+        evaluation_id = team.evaluate(scores, samples=3)
+        queue = team.queue(
+            evaluation_id,
+            routing={
+                "near_threshold": {"width": 0.1},
+                "fragile": True,
+                "lowest": {"share": 0.2},
+                "audit_share": 0.5,
+            },
+        )
+        results = team.client.get(f"/v1/evaluations/{evaluation_id}/results").json()["data"]
+        by_case = {row["test_case_id"]: row for row in results}
+        assert by_case["shaky"]["fragile"] is True
+        audited = {
+            name
+            for name in scores
+            if name.startswith("high") and audit_draw(queue["id"], by_case[name]["id"]) < 0.5
+        }
+        routed = {"near": "near_threshold", "shaky": "fragile", "low": "lowest", "lowish": "lowest"}
+        assert queue["progress"]["items"] == len(routed) + len(audited)
+        assert queue["progress"]["remaining"] == queue["progress"]["items"]
+
+        reviewer = team.reviewer()
+        order: list[tuple[str, str]] = []
+        while (item := claimed(reviewer, queue["id"])) is not None:
+            case = item["test_case"]["id"]
+            answer = labelled(reviewer, queue["id"], item["id"])
+            assert answer.status_code == 200, answer.text
+            order.append((case, answer.json()["reason"]))
+            assert answer.json()["selection"] == (
+                "random" if answer.json()["reason"] == "audit" else "routed"
+            )
+        assert dict(order[: len(routed)]) == routed
+        assert dict(order[len(routed) :]) == dict.fromkeys(audited, "audit")
+
+        done = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert done["labelled"] == done["items"] and done["remaining"] == 0
+        assert done["in_progress"] == 0
+        [mine] = done["reviewers"]
+        assert mine["labelled"] == done["items"] and mine["reserved"] == 0
+
+        # The same queue made again draws the same audit share only if seeded the same way:
+        # the draw is per queue and item, so each queue's audit sample is its own but stable.
+        again = team.client.get(f"/v1/review_queues/{queue['id']}").json()
+        assert again["progress"]["items"] == queue["progress"]["items"]
+
+    def test_the_claim_is_blind_and_the_label_answer_has_the_judge(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"only": [7]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"only": [7]}))
+        reviewer = team.reviewer()
+        item = claimed(reviewer, queue["id"])
+        assert item is not None
+        assert not {"score", "reason", "passed", "judge"} & keys_of(item)
+        assert "The judge gives" not in json.dumps(item)
+        assert item["test_case"]["input"] == "question only"
+        assert item["scale"] == {"min": 0.0, "max": 1.0} and item["threshold"] == 0.5
+        answer = labelled(reviewer, queue["id"], item["id"], value=0.6, rationale="fine")
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["judge"] == {
+            "score": 0.7,
+            "passed": True,
+            "threshold": 0.5,
+            "reason": "The judge gives only 7 of 10.",
+        }
+        assert body["label"]["value"] == 0.6 and body["label"]["rationale"] == "fine"
+        # A value off the metric's scale is refused naming `value`, and nothing is stored.
+        other = team.queue(queue["evaluation_ids"][0])
+        second = team.reviewer()
+        again = claimed(second, other["id"])
+        assert again is not None
+        refused = problem(labelled(second, other["id"], again["id"], value=3), 422)
+        assert [error["pointer"] for error in refused["errors"]] == ["/value"]
+        assert labelled(second, other["id"], again["id"], value=1).status_code == 200
+
+
+class TestReviewersPerItem:
+    def test_two_people_get_the_item_a_third_does_not_and_nobody_twice(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"one": [6]}), reviewers_per_item=2)
+        first, second, third = team.reviewer(), team.reviewer(), team.reviewer()
+        item = claimed(first, queue["id"])
+        assert item is not None
+        # Claiming again while holding it gives the same reservation back.
+        assert claimed(first, queue["id"])["id"] == item["id"]
+        assert claimed(second, queue["id"])["id"] == item["id"]
+        assert claimed(third, queue["id"]) is None
+        progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert progress["in_progress"] == 1 and progress["remaining"] == 0
+        assert labelled(first, queue["id"], item["id"]).status_code == 200
+        # The same person never gets it twice, and the third still cannot have it.
+        assert claimed(first, queue["id"]) is None
+        assert claimed(third, queue["id"]) is None
+        assert labelled(second, queue["id"], item["id"], value=False).status_code == 200
+        progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert progress["labelled"] == 1 and progress["in_progress"] == 0
+        assert sorted(r["labelled"] for r in progress["reviewers"]) == [1, 1]
+        problem(labelled(third, queue["id"], item["id"]), 409)
+
+    def test_a_released_item_goes_to_another_not_back(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"one": [6]}))
+        first, second = team.reviewer(), team.reviewer()
+        item = claimed(first, queue["id"])
+        assert item is not None and claimed(second, queue["id"]) is None
+        released = first.post(f"/v1/review_queues/{queue['id']}/items/{item['id']}/release")
+        assert released.status_code == 204, released.text
+        assert claimed(first, queue["id"]) is None
+        assert claimed(second, queue["id"])["id"] == item["id"]
+        problem(first.post(f"/v1/review_queues/{queue['id']}/items/{item['id']}/release"), 409)
+
+    def test_a_lapsed_reservation_returns_the_item(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"one": [6]}), reservation_minutes=5)
+        first, second = team.reviewer(), team.reviewer()
+        item = claimed(first, queue["id"])
+        assert item is not None and claimed(second, queue["id"]) is None
+        lapse(api, item["id"])
+        progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert progress["remaining"] == 1 and progress["in_progress"] == 0
+        assert claimed(second, queue["id"])["id"] == item["id"]
+        # Its first holder's reservation went to the second: their label is refused.
+        refused = problem(labelled(first, queue["id"], item["id"]), 409)
+        assert refused["errors"][0]["loc"] == "path.item_id"
+        assert labelled(second, queue["id"], item["id"]).status_code == 200
+
+    def test_concurrent_claims_never_over_assign(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(Scores({"a": [6], "b": [4]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"a": [6], "b": [4]}), reviewers_per_item=2)
+        reviewers = [team.reviewer() for _ in range(8)]
+        got: list[dict[str, Any] | None] = [None] * len(reviewers)
+        start = threading.Barrier(len(reviewers))
+
+        def claim(index: int) -> None:
+            start.wait()
+            got[index] = claimed(reviewers[index], queue["id"])
+
+        threads = [threading.Thread(target=claim, args=(n,)) for n in range(len(reviewers))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        per_item: dict[str, int] = defaultdict(int)
+        for item in got:
+            if item is not None:
+                per_item[item["id"]] += 1
+        # Two items, two people each: four claims served, none over, the rest told nothing left.
+        assert sorted(per_item.values()) == [2, 2]
+        assert sum(item is None for item in got) == 4
+        with api.served.runtime.session() as session:
+            rows = session.execute(
+                select(ReviewAssignment.item_id, ReviewAssignment.slot).where(
+                    ReviewAssignment.queue_id == queue["id"]
+                )
+            ).all()
+        assert sorted(slot for _, slot in rows) == [0, 0, 1, 1]
+
+
+class TestValidation:
+    def test_every_field_at_fault_is_named(self, api: Api) -> None:
+        team = Team(api)
+        response = team.client.post(
+            "/v1/review_queues",
+            json={
+                "name": "",
+                "evaluation_ids": ["evn_nope"],
+                "online_rule_ids": ["rule_nope"],
+                "metric": "helpful",
+                "routing": {"audit_share": 2},
+                "reviewers_per_item": 6,
+                "reservation_minutes": 0,
+            },
+        )
+        body = problem(response, 422)
+        named = {error["pointer"] for error in body["errors"]}
+        assert {
+            "/name",
+            "/evaluation_ids/0",
+            "/online_rule_ids/0",
+            "/routing/audit_share",
+            "/reviewers_per_item",
+            "/reservation_minutes",
+        } <= named, body
+
+    def test_a_metric_no_source_has_and_routing_that_picks_nothing(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        evaluation_id = team.evaluate({"one": [6]})
+        response = team.client.post(
+            "/v1/review_queues",
+            json={
+                "name": "q",
+                "evaluation_ids": [evaluation_id],
+                "metric": "kindness",
+                "routing": {},
+            },
+        )
+        named = {error["pointer"] for error in problem(response, 422)["errors"]}
+        assert named == {"/metric", "/routing"}
+        response = team.client.post(
+            "/v1/review_queues",
+            json={"name": "q", "metric": "helpful", "routing": {"fragile": True}},
+        )
+        named = {error["pointer"] for error in problem(response, 422)["errors"]}
+        assert named == {"/evaluation_ids", "/online_rule_ids"}
+
+
+class TestAccess:
+    def test_a_viewer_key_is_refused_naming_review(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"one": [6]}))
+        viewer = team.reviewer(["read"])
+        assert viewer.get(f"/v1/review_queues/{queue['id']}").status_code == 200
+        for path in ("claim", "items/rqi_x/label", "items/rqi_x/release"):
+            refused = problem(
+                viewer.post(f"/v1/review_queues/{queue['id']}/{path}", json={"value": True}), 403
+            )
+            assert "`review`" in refused["detail"]
+        # A reviewer may not make or delete queues.
+        reviewer = team.reviewer()
+        problem(reviewer.delete(f"/v1/review_queues/{queue['id']}"), 403)
+
+    def test_another_tenants_queue_and_items_are_not_found(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"one": [6]}))
+        item = claimed(team.reviewer(), queue["id"])
+        assert item is not None
+        stranger = Team(api)
+        base = f"/v1/review_queues/{queue['id']}"
+        for response in (
+            stranger.client.get(base),
+            stranger.client.delete(base),
+            stranger.client.post(f"{base}/claim"),
+            labelled(stranger.client, queue["id"], item["id"]),
+            stranger.client.post(f"{base}/items/{item['id']}/release"),
+        ):
+            problem(response, 404)
+        assert stranger.client.get("/v1/review_queues").json()["data"] == []
+        # Its own queue cannot reach the other tenant's item either.
+        judge.script(Scores({"one": [6]}))
+        own = stranger.queue(stranger.evaluate({"one": [6]}))
+        problem(labelled(stranger.client, own["id"], item["id"]), 404)
+        # Nor can a queue be fed another tenant's evaluation.
+        response = stranger.client.post(
+            "/v1/review_queues",
+            json={
+                "name": "q",
+                "evaluation_ids": queue["evaluation_ids"],
+                "metric": "helpful",
+                "routing": {"audit_share": 1},
+            },
+        )
+        assert problem(response, 422)["errors"][0]["pointer"] == "/evaluation_ids/0"
+
+
+class TestLifecycle:
+    def test_deleting_a_queue_keeps_its_labels_and_is_audited(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [6], "two": [3]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"one": [6], "two": [3]}))
+        listed = team.client.get("/v1/review_queues").json()
+        assert [row["id"] for row in listed["data"]] == [queue["id"]]
+        reviewer = team.reviewer()
+        item = claimed(reviewer, queue["id"])
+        assert item is not None
+        answer = labelled(reviewer, queue["id"], item["id"]).json()
+        assert team.client.delete(f"/v1/review_queues/{queue['id']}").status_code == 204
+        problem(team.client.get(f"/v1/review_queues/{queue['id']}"), 404)
+        kept = team.client.get(f"/v1/labels/{answer['label']['id']}")
+        assert kept.status_code == 200
+        with api.served.runtime.session() as session:
+            actions = session.scalars(
+                select(AuditEvent.action)
+                .where(AuditEvent.object_id == queue["id"])
+                .order_by(AuditEvent.id)
+            ).all()
+            label = session.get(Label, answer["label"]["id"])
+            assert label is not None and label.selection == "random"
+            assert label.queue_id == queue["id"]
+        assert actions == ["review_queue.create", "review_queue.delete"]
