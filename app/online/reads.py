@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.evaluations import read_model
+from app.evaluations import calibration, read_model
 from app.evaluations import reads as evaluation_reads
 from app.evaluations import service as evaluations
 from app.evaluations.schemas import EvaluationResult, TestCase
@@ -96,10 +96,16 @@ def latest_calls(session: Session, tenant: Tenant, rule_id: str, limit: int) -> 
             service=metadata.get("service"),
             model=metadata.get("model"),
         )
-    for result in rules.case_results(rule, [case for case, _ in cases]):
+    results = rules.case_results(rule, [case for case, _ in cases])
+    checked = calibration.agreement_of(session, tenant.id, results)
+    for result in results:
         call = calls.get((result.evaluation_id, result.test_case_index))
         if call is not None:
-            call.results.append(read_model.result_to_schema(result))
+            call.results.append(
+                read_model.result_to_schema(result).model_copy(
+                    update={"agreement": checked.get(result.metric_version or "")}
+                )
+            )
     return list(calls.values())
 
 

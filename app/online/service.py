@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 from app import audit
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import judging, read_model
+from app.evaluations import calibration, judging, read_model
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import JudgeConfig
 from app.ids import new_id
@@ -195,9 +195,12 @@ def result_page(
 ) -> list[OnlineResult]:
     """The rule's results after the result `after`, newest first; `limit + 1` of them."""
     rows = OnlineRuleRepository(session, tenant.id).results(rule, after, limit + 1)
+    checked = calibration.agreement_of(session, tenant.id, [result for result, _, _ in rows])
     return [
         OnlineResult(
-            **read_model.result_to_schema(result).model_dump(),
+            **read_model.result_to_schema(result)
+            .model_copy(update={"agreement": checked.get(result.metric_version or "")})
+            .model_dump(),
             trace_id=(metadata or {}).get("trace_id"),
             span_id=(metadata or {}).get("span_id"),
             day=day,

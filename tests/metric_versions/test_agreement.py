@@ -21,6 +21,7 @@ from app.models import Label
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 from tests.labels.helpers import Team, problem
+from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 
 METRIC = {
     "type": "g_eval",
@@ -299,3 +300,21 @@ class TestSummaries:
         assert summary["agreement"]["n_labels"] == 10
         assert summary["calibrated"]["n_labels"] == 10
         assert summary["calibrated"]["n_unlabelled"] == N - 10
+
+
+class TestOnlineResults:
+    def test_an_online_rules_results_show_their_versions_agreement(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        rule = make_rule(client)
+        body = {"resourceSpans": [semconv_span("00f067aa0ba902b7", "app", "Capital of France?")]}
+        assert client.post("/v1/traces", json=body).status_code == 200
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert result["metric_version"] and result["error"] is None, result
+        assert result["agreement"] is None
+        give(client, result["id"], True)
+        page = client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"]
+        assert page[0]["agreement"]["metric_version"] == result["metric_version"]
+        assert page[0]["agreement"]["n_labels"] == 1
