@@ -26,6 +26,7 @@ from app.console.operator_pages import router as operator_pages_router
 from app.console.pages import root_router
 from app.console.pages import router as pages_router
 from app.console.rerun_pages import router as rerun_pages_router
+from app.console.review_pages import router as review_pages_router
 from app.console.run_pages import router as run_pages_router
 from app.problems import ProblemError
 
@@ -52,6 +53,7 @@ def install(app: FastAPI) -> None:
     app.include_router(oidc_pages_router, dependencies=refuse)
     app.include_router(keys_pages_router, dependencies=refuse)
     app.include_router(operator_pages_router, dependencies=refuse)
+    app.include_router(review_pages_router, dependencies=refuse)
     app.include_router(metric_version_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:

@@ -27,7 +27,7 @@ from app.models import Tenant
 from app.people import service as people
 from app.problems import ProblemError
 from app.tenants import service as tenants
-from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, WRITE
+from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, REVIEW, WRITE
 from app.tenants.service import caller_by_key_hash, hash_key, tenant_for_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
@@ -181,6 +181,13 @@ _ADMIN_ROUTES = frozenset(
 )
 
 
+# Claiming, labelling and giving back review items (app/console/review_pages.py): people with
+# `review` (reviewers, members, admins), whatever their `write`.
+_REVIEW_ROUTES = frozenset(
+    {"review_claim_page", "review_item_page", "review_label_form", "review_release_form"}
+)
+
+
 def required_scope(request: Request) -> str | None:
     """The scope a console request needs: `read` for a page, `write` for an action (a form's
     POST), `admin` for the admins' pages and actions (`_ADMIN_ROUTES`), none to sign out or switch
@@ -190,6 +197,8 @@ def required_scope(request: Request) -> str | None:
         return None
     if name in _ADMIN_ROUTES:
         return ADMIN
+    if name in _REVIEW_ROUTES:
+        return REVIEW
     return READ if request.method in ("GET", "HEAD") else WRITE
 
 

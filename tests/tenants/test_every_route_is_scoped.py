@@ -66,6 +66,8 @@ PARAMETERS: dict[str, str | None] = {
     "/console/datasets/{dataset_id}": "dataset",
     "/console/comparisons/{comparison_id}": "comparison",
     "/console/online_rules/{rule_id}": "online_rule",
+    "/console/review/{queue_id}": "review_queue",
+    "/console/review/{queue_id}/items/{item_id}": "review_item",
     "/console/metric_versions/{version_id}": "metric_version",
 }
 # What a position parameter holds: the first one, which A's object has.

@@ -1,0 +1,143 @@
+"""The reviewers' pages: review queues with their progress, and an item to label blind.
+
+`/console/review/{queue_id}` claims the next item for the signed-in person (the one they hold,
+if any) and shows its test case with a label form and nothing the judge said; the form's POST
+stores the label through the review service (as `POST /v1/review_queues/.../label` does) and
+leads to the item's page, which then shows the person's label beside the judge's score and
+reason, and a Next button. Claiming, labelling and giving back need the `review` scope
+(app/console/auth.py `_REVIEW_ROUTES`); keyboard shortcuts come from static/review/keys.js.
+"""
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from app.api.deps import RuntimeDep, SessionDep
+from app.api.query import id_cursor
+from app.console import csrf
+from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.models import ReviewQueue
+from app.problems import ProblemError
+from app.review import service
+from app.review.schemas import ReviewLabelCreate
+
+router = APIRouter(prefix="/console", include_in_schema=False)
+
+PAGE_SIZE = 25
+Token = Annotated[str, Form(max_length=128)]
+
+
+@router.get("/review", name="review_queues_page")
+def review_queues_page(
+    request: Request, session: SessionDep, signed_in: SignedIn, after: str | None = None
+) -> HTMLResponse:
+    tenant_id = signed_in.tenant.id
+    rows = service.page(session, tenant_id, id_cursor(after or None, "rq"), PAGE_SIZE)
+    queues = [service.to_schema(session, tenant_id, row) for row in rows[:PAGE_SIZE]]
+    return page(
+        request,
+        "review_queues.html",
+        signed_in,
+        queues=queues,
+        has_more=len(rows) > PAGE_SIZE,
+        may_review="review" in signed_in.scopes,
+    )
+
+
+def _item_page(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    queue: ReviewQueue,
+    item_id: str | None,
+) -> HTMLResponse:
+    tenant_id = signed_in.tenant.id
+    progress = service.progress(session, tenant_id, queue)
+    if item_id is None:
+        return page(request, "review_item.html", signed_in, queue=queue, progress=progress)
+    item = service.item_or_404(session, tenant_id, queue, item_id)
+    shown = service.view(session, tenant_id, signed_in.actor, queue, item)
+    return page(request, "review_item.html", signed_in, queue=queue, progress=progress, shown=shown)
+
+
+@router.get("/review/{queue_id}", name="review_claim_page")
+def review_claim_page(
+    queue_id: str, request: Request, session: SessionDep, signed_in: SignedIn
+) -> HTMLResponse:
+    """The next item for the person (the one they hold, if any), blind; or that none is left."""
+    queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
+    claimed = service.claim_item(session, signed_in.tenant.id, signed_in.actor, queue)
+    session.commit()
+    item_id = None if claimed is None else claimed[0].id
+    return _item_page(request, session, signed_in, queue, item_id)
+
+
+@router.get("/review/{queue_id}/items/{item_id}", name="review_item_page")
+def review_item_page(
+    queue_id: str, item_id: str, request: Request, session: SessionDep, signed_in: SignedIn
+) -> HTMLResponse:
+    """An item the person holds (blind) or labelled (with the judge's verdict)."""
+    queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
+    return _item_page(request, session, signed_in, queue, item_id)
+
+
+def _value(choice: str, score: str) -> bool | float:
+    if choice == "pass":
+        return True
+    if choice == "fail":
+        return False
+    try:
+        return float(score.strip())
+    except ValueError:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"value: {score[:40]!r} is not a number; give a score on the metric's scale, or "
+            "press Pass or Fail.",
+            slug="invalid-request",
+            field=["body", "value"],
+        ) from None
+
+
+@router.post("/review/{queue_id}/items/{item_id}/label", name="review_label_form")
+def review_label_form(
+    queue_id: str,
+    item_id: str,
+    request: Request,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    signed_in: SignedIn,
+    csrf_token: Token = "",
+    choice: Annotated[str, Form(max_length=16)] = "",
+    score: Annotated[str, Form(max_length=64)] = "",
+    rationale: Annotated[str, Form(max_length=10_000)] = "",
+) -> RedirectResponse:
+    """Store the person's label, then show the item with the judge's verdict beside it."""
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
+    service.item_or_404(session, signed_in.tenant.id, queue, item_id)
+    body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
+    service.label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
+    session.commit()
+    return RedirectResponse(
+        f"/console/review/{queue.id}/items/{item_id}", status_code=303, headers=SECURITY_HEADERS
+    )
+
+
+@router.post("/review/{queue_id}/items/{item_id}/release", name="review_release_form")
+def review_release_form(
+    queue_id: str,
+    item_id: str,
+    request: Request,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    signed_in: SignedIn,
+    csrf_token: Token = "",
+) -> RedirectResponse:
+    """Give the item back; back to the queues."""
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
+    service.release(session, signed_in.tenant.id, signed_in.actor, queue, item_id)
+    session.commit()
+    return RedirectResponse("/console/review", status_code=303, headers=SECURITY_HEADERS)
