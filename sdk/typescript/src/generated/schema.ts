@@ -1097,6 +1097,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/review_queues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Review Queues
+         * @description The tenant's review queues with their progress, newest first.
+         */
+        get: operations["list_review_queues"];
+        put?: never;
+        /**
+         * Create Review Queue
+         * @description A queue of one metric's judged results from evaluations and online rules' days, routed
+         *     to people: near the threshold, fragile, the lowest scores, and a random audit share.
+         */
+        post: operations["create_review_queue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Review Queue
+         * @description One queue and its progress: items offered, fully labelled, in progress, remaining, and
+         *     each reviewer's labelled and reserved counts.
+         */
+        get: operations["get_review_queue"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Review Queue
+         * @description Delete the queue and its reservations; the labels given in it stay.
+         */
+        delete: operations["delete_review_queue"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim Review Item
+         * @description Reserve the next item for you (the one you hold, if any) for the queue's
+         *     `reservation_minutes`: the test case and the metric's scale, without the judge's score or
+         *     reason (label blind first). 204 when nothing is left for you.
+         */
+        post: operations["claim_review_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}/items/{item_id}/label": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Label Review Item
+         * @description Label the item you reserved (stored as a label, bound to the metric version) and read
+         *     what the judge said: its score, pass / fail and reason.
+         */
+        post: operations["label_review_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/review_queues/{queue_id}/items/{item_id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release Review Item
+         * @description Give the item you reserved back for others (it is not offered to you again).
+         */
+        post: operations["release_review_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/runs": {
         parameters: {
             query?: never;
@@ -3643,6 +3756,17 @@ export interface components {
              */
             model_id: string | null;
         };
+        /** JudgeVerdict */
+        JudgeVerdict: {
+            /** Passed */
+            passed: boolean | null;
+            /** Reason */
+            reason: string | null;
+            /** Score */
+            score: number | null;
+            /** Threshold */
+            threshold: number | null;
+        };
         /**
          * JudgmentOut
          * @description One judge call's verdict on the output.
@@ -3992,6 +4116,14 @@ export interface components {
              * @enum {string}
              */
             type: "llm_accuracy";
+        };
+        /** Lowest */
+        Lowest: {
+            /**
+             * Share
+             * @description The lowest-scored share of the items.
+             */
+            share: number;
         };
         /**
          * MetricComparison
@@ -4434,6 +4566,14 @@ export interface components {
              * @constant
              */
             object?: "list";
+        };
+        /** NearThreshold */
+        NearThreshold: {
+            /**
+             * Width
+             * @description Items whose |score - threshold| is at most this.
+             */
+            width: number;
         };
         /**
          * OnlineResult
@@ -5042,6 +5182,217 @@ export interface components {
              */
             total: number;
         };
+        /**
+         * ReviewItem
+         * @description An item claimed for labelling: the test case and the metric's scale, and nothing the
+         *     judge said (blind, so the judge's verdict cannot anchor yours).
+         */
+        ReviewItem: {
+            /**
+             * Expires At
+             * Format: date-time
+             * @description When the reservation lapses and the item returns.
+             */
+            expires_at: string;
+            /** Id */
+            id: string;
+            /** Metric */
+            metric: string;
+            /** Metric Type */
+            metric_type: string;
+            /** Metric Version */
+            metric_version: string;
+            /**
+             * Object
+             * @default review_item
+             * @constant
+             */
+            object?: "review_item";
+            /** Queue Id */
+            queue_id: string;
+            /** @description The metric's score range: a label's `value` is in it. */
+            scale: components["schemas"]["Scale"];
+            test_case: components["schemas"]["TestCase"];
+            /** Threshold */
+            threshold: number | null;
+        };
+        /** ReviewLabelCreate */
+        ReviewLabelCreate: {
+            /**
+             * Rationale
+             * @description Why, in your words.
+             */
+            rationale?: string | null;
+            /**
+             * Value
+             * @description On the metric's own scale (its score range: [0, 1] for most metrics, a score_model's `range`), or `true` / `false` for pass / fail.
+             */
+            value: boolean | number;
+        };
+        /**
+         * ReviewLabelled
+         * @description Your label, and now that you have answered, what the judge said and why the item was
+         *     routed to you.
+         */
+        ReviewLabelled: {
+            /** Item Id */
+            item_id: string;
+            judge: components["schemas"]["JudgeVerdict"];
+            label: components["schemas"]["Label"];
+            /**
+             * Object
+             * @default review_item.labelled
+             * @constant
+             */
+            object?: "review_item.labelled";
+            /**
+             * Reason
+             * @description Why it was offered: near_threshold, fragile, lowest, audit.
+             */
+            reason: string;
+            /** Result Id */
+            result_id: string;
+            /**
+             * Selection
+             * @description How the label is stored: `random` for the audit share (a random sample, which calibrated means may use), `routed` for the others.
+             * @enum {string}
+             */
+            selection: "random" | "routed";
+        };
+        /**
+         * ReviewProgress
+         * @description Where a queue stands, over the items offered (routed or audit) taken in so far.
+         */
+        ReviewProgress: {
+            /**
+             * In Progress
+             * @description Items reserved or labelled by fewer people.
+             */
+            in_progress: number;
+            /**
+             * Items
+             * @description Items offered.
+             */
+            items: number;
+            /**
+             * Labelled
+             * @description Items labelled by `reviewers_per_item` people.
+             */
+            labelled: number;
+            /**
+             * Remaining
+             * @description Items nobody has reserved or labelled yet.
+             */
+            remaining: number;
+            /** Reviewers */
+            reviewers: components["schemas"]["ReviewerProgress"][];
+        };
+        /** ReviewQueue */
+        ReviewQueue: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Evaluation Ids */
+            evaluation_ids: string[];
+            /** Id */
+            id: string;
+            /** Metric */
+            metric: string;
+            /** Name */
+            name: string;
+            /**
+             * Object
+             * @default review_queue
+             * @constant
+             */
+            object?: "review_queue";
+            /** Online Rule Ids */
+            online_rule_ids: string[];
+            progress: components["schemas"]["ReviewProgress"];
+            /** Reservation Minutes */
+            reservation_minutes: number;
+            /** Reviewers Per Item */
+            reviewers_per_item: number;
+            routing: components["schemas"]["Routing"];
+        };
+        /**
+         * ReviewQueueCreate
+         * @description A queue of one metric's judged results from evaluations and online rules' days.
+         * @example {
+         *       "evaluation_ids": [
+         *         "evn_0193c4aa5b0c1d2e3f405162"
+         *       ],
+         *       "metric": "helpfulness",
+         *       "name": "helpfulness near the line",
+         *       "reviewers_per_item": 2,
+         *       "routing": {
+         *         "audit_share": 0.05,
+         *         "near_threshold": {
+         *           "width": 0.1
+         *         }
+         *       }
+         *     }
+         */
+        ReviewQueueCreate: {
+            /**
+             * Evaluation Ids
+             * @description Evaluations (or runs) feeding it.
+             */
+            evaluation_ids?: string[];
+            /**
+             * Metric
+             * @description The metric's name to review.
+             */
+            metric: string;
+            /** Name */
+            name: string;
+            /**
+             * Online Rule Ids
+             * @description Online rules feeding it: their days' results, new ones taken in at claim.
+             */
+            online_rule_ids?: string[];
+            /**
+             * Reservation Minutes
+             * @description How long a claim holds the item before it returns.
+             * @default 30
+             */
+            reservation_minutes?: number;
+            /**
+             * Reviewers Per Item
+             * @description How many different people label each item (at most).
+             * @default 1
+             */
+            reviewers_per_item?: number;
+            routing: components["schemas"]["Routing"];
+        };
+        /** ReviewQueueList */
+        ReviewQueueList: {
+            /** Data */
+            data: components["schemas"]["ReviewQueue"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
+        /** ReviewerProgress */
+        ReviewerProgress: {
+            /** Actor */
+            actor: string;
+            /** Labelled */
+            labelled: number;
+            /** Reserved */
+            reserved: number;
+        };
         /** RougeSpec */
         RougeSpec: {
             /**
@@ -5072,6 +5423,27 @@ export interface components {
              * @enum {string}
              */
             variant?: "1" | "2" | "l";
+        };
+        /**
+         * Routing
+         * @description Which items are offered: each routed reason picks items, and `audit_share` adds a random
+         *     share of the rest (seeded per item: the same item is always in or out).
+         */
+        Routing: {
+            /**
+             * Audit Share
+             * @description A random share of the items no routed reason picked.
+             * @default 0
+             */
+            audit_share?: number;
+            /**
+             * Fragile
+             * @description Items whose judgments straddle the threshold (`result.fragile`).
+             * @default false
+             */
+            fragile?: boolean;
+            lowest?: components["schemas"]["Lowest"] | null;
+            near_threshold?: components["schemas"]["NearThreshold"] | null;
         };
         /** RubricItem */
         RubricItem: {
@@ -5359,6 +5731,13 @@ export interface components {
              * @description 0 judges none, 1 every matching call.
              */
             rate: number;
+        };
+        /** Scale */
+        Scale: {
+            /** Max */
+            max: number;
+            /** Min */
+            min: number;
         };
         /** SsimSpec */
         SsimSpec: {
@@ -12178,6 +12557,735 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_review_queues: {
+        parameters: {
+            query?: {
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueueList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    create_review_queue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewQueueCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_review_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_review_queue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claim_review_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewItem"];
+                };
+            };
+            /** @description Nothing is left for you to label. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    label_review_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewLabelCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLabelled"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    release_review_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                queue_id: string;
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

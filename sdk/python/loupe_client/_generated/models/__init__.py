@@ -134,6 +134,7 @@ from .judge_estimate import JudgeEstimate
 from .judge_ref import JudgeRef
 from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
+from .judge_verdict import JudgeVerdict
 from .judgment_out import JudgmentOut
 from .judgment_out_error_type_0 import JudgmentOutErrorType0
 from .label import Label
@@ -161,6 +162,7 @@ from .list_page_online_rule import ListPageOnlineRule
 from .list_page_output_item import ListPageOutputItem
 from .llm_accuracy_spec import LlmAccuracySpec
 from .llm_accuracy_spec_rule import LlmAccuracySpecRule
+from .lowest import Lowest
 from .metric_comparison import MetricComparison
 from .metric_comparison_ci_method_type_0 import MetricComparisonCiMethodType0
 from .metric_comparison_verdict import MetricComparisonVerdict
@@ -176,6 +178,7 @@ from .metric_version_agreement_threshold_source import MetricVersionAgreementThr
 from .metric_version_definition import MetricVersionDefinition
 from .metric_version_list import MetricVersionList
 from .metric_version_status import MetricVersionStatus
+from .near_threshold import NearThreshold
 from .online_result import OnlineResult
 from .online_result_logs import OnlineResultLogs
 from .online_rule import OnlineRule
@@ -205,9 +208,19 @@ from .recovery_state import RecoveryState
 from .report_row import ReportRow
 from .report_row_ci_method_type_0 import ReportRowCiMethodType0
 from .result_counts import ResultCounts
+from .review_item import ReviewItem
+from .review_label_create import ReviewLabelCreate
+from .review_labelled import ReviewLabelled
+from .review_labelled_selection import ReviewLabelledSelection
+from .review_progress import ReviewProgress
+from .review_queue import ReviewQueue
+from .review_queue_create import ReviewQueueCreate
+from .review_queue_list import ReviewQueueList
+from .reviewer_progress import ReviewerProgress
 from .rouge_spec import RougeSpec
 from .rouge_spec_statistic import RougeSpecStatistic
 from .rouge_spec_variant import RougeSpecVariant
+from .routing import Routing
 from .rubric_item import RubricItem
 from .rule_counts import RuleCounts
 from .rule_counts_skipped import RuleCountsSkipped
@@ -226,6 +239,7 @@ from .sample_error import SampleError
 from .sample_list import SampleList
 from .sample_scores import SampleScores
 from .sampling import Sampling
+from .scale import Scale
 from .ssim_spec import SsimSpec
 from .stability import Stability
 from .stability_summary import StabilitySummary
@@ -392,6 +406,7 @@ __all__ = (
     "JudgeRef",
     "JudgeRefAggregate",
     "JudgeUsed",
+    "JudgeVerdict",
     "JudgmentOut",
     "JudgmentOutErrorType0",
     "Label",
@@ -419,6 +434,7 @@ __all__ = (
     "ListPageOutputItem",
     "LlmAccuracySpec",
     "LlmAccuracySpecRule",
+    "Lowest",
     "MetricComparison",
     "MetricComparisonCiMethodType0",
     "MetricComparisonVerdict",
@@ -434,6 +450,7 @@ __all__ = (
     "MetricVersionDefinition",
     "MetricVersionList",
     "MetricVersionStatus",
+    "NearThreshold",
     "OnlineResult",
     "OnlineResultLogs",
     "OnlineRule",
@@ -463,9 +480,19 @@ __all__ = (
     "ReportRow",
     "ReportRowCiMethodType0",
     "ResultCounts",
+    "ReviewerProgress",
+    "ReviewItem",
+    "ReviewLabelCreate",
+    "ReviewLabelled",
+    "ReviewLabelledSelection",
+    "ReviewProgress",
+    "ReviewQueue",
+    "ReviewQueueCreate",
+    "ReviewQueueList",
     "RougeSpec",
     "RougeSpecStatistic",
     "RougeSpecVariant",
+    "Routing",
     "RubricItem",
     "RuleCounts",
     "RuleCountsSkipped",
@@ -484,6 +511,7 @@ __all__ = (
     "SampleList",
     "SampleScores",
     "Sampling",
+    "Scale",
     "SsimSpec",
     "Stability",
     "StabilitySummary",
