@@ -20,6 +20,7 @@ from app.review.routing import audit_draw
 from app.tenants.service import create_key
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
+from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 
 PROBLEM_JSON = "application/problem+json"
 G_EVAL = {
@@ -232,6 +233,43 @@ class TestRouting:
         refused = problem(labelled(second, other["id"], again["id"], value=3), 422)
         assert [error["pointer"] for error in refused["errors"]] == ["/value"]
         assert labelled(second, other["id"], again["id"], value=1).status_code == 200
+
+
+class TestOnlineRules:
+    def test_an_online_rules_new_results_are_taken_in_at_claim_time(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(model_and_judge)
+        team = Team(api)
+        rule = make_rule(team.client, metrics=[G_EVAL])
+        first = {"resourceSpans": [semconv_span("00f067aa0ba902b7", "app", "Capital of France?")]}
+        assert team.client.post("/v1/traces", json=first).status_code == 200
+        judged_results(api, team.client, rule["id"], 1)
+        response = team.client.post(
+            "/v1/review_queues",
+            json={
+                "name": "production answers",
+                "online_rule_ids": [rule["id"]],
+                "metric": "helpful",
+                "routing": {"audit_share": 1},
+            },
+        )
+        assert response.status_code == 201, response.text
+        queue = response.json()
+        assert queue["progress"]["items"] == 1
+        reviewer = team.reviewer()
+        item = claimed(reviewer, queue["id"])
+        assert item is not None and "Capital of France?" in json.dumps(item["test_case"])
+        assert labelled(reviewer, queue["id"], item["id"]).status_code == 200
+        assert claimed(reviewer, queue["id"]) is None
+        # The rule keeps judging production calls: the next claim takes the new one in.
+        second = {"resourceSpans": [semconv_span("00f067aa0ba902b8", "app", "Capital of Peru?")]}
+        assert team.client.post("/v1/traces", json=second).status_code == 200
+        judged_results(api, team.client, rule["id"], 2)
+        item = claimed(reviewer, queue["id"])
+        assert item is not None and "Capital of Peru?" in json.dumps(item["test_case"])
+        progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert progress["items"] == 2 and progress["labelled"] == 1
 
 
 class TestReviewersPerItem:
