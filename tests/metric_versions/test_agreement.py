@@ -318,3 +318,27 @@ class TestOnlineResults:
         page = client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"]
         assert page[0]["agreement"]["metric_version"] == result["metric_version"]
         assert page[0]["agreement"]["n_labels"] == 1
+
+
+class TestThresholds:
+    def test_labelled_results_with_different_thresholds_say_which_is_used(self, api: Api) -> None:
+        team = Team(api)
+        first = results(team, evaluate(team, cases(12))["id"])
+        response = team.client.post(
+            "/v1/evaluations",
+            json={
+                "test_cases": cases(12, "another question"),
+                "metrics": [{**METRIC, "threshold": 0.7}],
+            },
+        )
+        assert response.status_code == 202, response.text
+        team.api.wait(team.client, response.json()["id"])
+        second = results(team, response.json()["id"])
+        # The threshold is not part of the version: both evaluations judge with one.
+        assert first[0]["metric_version"] == second[0]["metric_version"]
+        for row in first[:6] + second[:2]:
+            give(team.client, row["id"], 0.6)
+        found = agreement(team, first[0]["metric_version"])
+        assert (found["threshold"], found["threshold_source"]) == (0.5, "labels")
+        assert found["thresholds"] == [0.5, 0.7]
+        assert any("0.5 (6), 0.7 (2)" in note for note in found["notes"])
