@@ -243,6 +243,8 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
             .where(ReviewAssignment.item_id == ReviewItem.id, self._live(now))
             .scalar_subquery()
         )
+        # An item whose evaluation was deleted since has nothing left to show.
+        still_judged = exists().where(Result.id == ReviewItem.result_id)
         return self.session.scalars(
             select(ReviewItem)
             .where(
@@ -252,6 +254,7 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 ReviewItem.labelled < queue.reviewers_per_item,
                 ~mine,
                 ~labelled_by_me,
+                still_judged,
                 live < queue.reviewers_per_item,
             )
             .order_by(ReviewItem.priority, ReviewItem.labelled, ReviewItem.id)

@@ -267,7 +267,11 @@ def claim_item(
     if held is not None:
         item = repo.item(queue, held.item_id)
         assert item is not None
-        return item, held
+        if repo.result(item.result_id) is not None:
+            return item, held
+        # Its evaluation was deleted while held: give it up and offer another.
+        held.status, held.slot = RELEASED, None
+        session.flush()
     repo.drop_lapsed(queue, actor, now)
     expires_at = now + timedelta(minutes=queue.reservation_minutes)
     for item in repo.offerable(queue, actor, now, CLAIM_CANDIDATES):

@@ -464,6 +464,40 @@ class TestAccess:
 
 
 class TestLifecycle:
+    def test_a_retried_create_makes_one_queue(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(Scores({"one": [6]}))
+        team = Team(api)
+        body = {
+            "name": "retried",
+            "evaluation_ids": [team.evaluate({"one": [6]})],
+            "metric": "helpful",
+            "routing": {"audit_share": 1},
+        }
+        headers = {"Idempotency-Key": uuid.uuid4().hex}
+        first = team.client.post("/v1/review_queues", json=body, headers=headers)
+        again = team.client.post("/v1/review_queues", json=body, headers=headers)
+        assert first.status_code == again.status_code == 201, again.text
+        assert again.json()["id"] == first.json()["id"]
+        assert len(team.client.get("/v1/review_queues").json()["data"]) == 1
+
+    def test_items_of_a_deleted_evaluation_are_no_longer_offered(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [6], "two": [4]}))
+        team = Team(api)
+        gone = team.evaluate({"one": [6]})
+        kept = team.evaluate({"two": [4]})
+        queue = team.queue(gone, evaluation_ids=[gone, kept])
+        reviewer = team.reviewer()
+        held = claimed(reviewer, queue["id"])
+        assert held is not None and held["test_case"]["id"] == "one"
+        assert team.client.delete(f"/v1/evaluations/{gone}").status_code == 204
+        # The held item's result is gone: the claim gives it up and offers the other one.
+        item = claimed(reviewer, queue["id"])
+        assert item is not None and item["test_case"]["id"] == "two"
+        assert labelled(reviewer, queue["id"], item["id"]).status_code == 200
+        assert claimed(reviewer, queue["id"]) is None
+
     def test_deleting_a_queue_keeps_its_labels_and_is_audited(
         self, api: Api, judge: ScriptedJudge
     ) -> None:
