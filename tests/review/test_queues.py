@@ -4,7 +4,6 @@ items, the lowest scores and a seeded audit share; reviewers per item enforced o
 labelling; scopes and tenant isolation; audit events; labels outliving the queue."""
 
 import json
-import re
 import threading
 import uuid
 from collections import defaultdict
@@ -17,87 +16,12 @@ from sqlalchemy import select, update
 from app.db import utcnow
 from app.models import AuditEvent, Label, ReviewAssignment
 from app.review.routing import audit_draw
-from app.tenants.service import create_key
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
+from tests.fixtures.judge import ScriptedJudge
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
+from tests.review.helpers import G_EVAL, Scores, Team
 
 PROBLEM_JSON = "application/problem+json"
-G_EVAL = {
-    "type": "g_eval",
-    "name": "helpful",
-    "evaluation_steps": ["Check the answer."],
-    "evaluation_params": ["input", "actual_output"],
-    "threshold": 0.5,
-}
-REVIEWER = ["read", "review"]
-
-
-class Scores:
-    """Scores out of 10 per case (`answer <name>` in the output), one after another per case
-    as its calls arrive (several: the case's samples disagree)."""
-
-    def __init__(self, scores: dict[str, list[int]]) -> None:
-        self.scores = scores
-        self.calls: dict[str, int] = defaultdict(int)
-        self.lock = threading.Lock()
-
-    def __call__(self, request: dict) -> Any:
-        if task_of(request) != "g_eval_score":
-            return plausible_answer(request)
-        match = re.search(r"answer (\w+)", json.dumps(request))
-        assert match is not None
-        name = match.group(1)
-        with self.lock:
-            made = self.calls[name]
-            self.calls[name] += 1
-        planned = self.scores[name]
-        score = planned[made % len(planned)]
-        return {"reason": f"The judge gives {name} {score} of 10.", "score": score}
-
-
-class Team:
-    """A tenant with a key of every scope, and reviewers' keys (each its own actor)."""
-
-    def __init__(self, api: Api) -> None:
-        self.api = api
-        self.name = f"review-{uuid.uuid4().hex[:8]}"
-        self.client = api.client(self.key(None))
-
-    def key(self, scopes: list[str] | None) -> str:
-        with self.api.served.runtime.session() as session:
-            _, key = create_key(session, self.name, scopes=scopes)
-            session.commit()
-        return key
-
-    def reviewer(self, scopes: list[str] = REVIEWER) -> httpx.Client:
-        return self.api.client(self.key(scopes))
-
-    def evaluate(self, scores: dict[str, list[int]], samples: int = 1) -> str:
-        metric = {**G_EVAL, "judge": {"samples": samples}} if samples > 1 else G_EVAL
-        cases = [
-            {"id": name, "input": f"question {name}", "actual_output": f"answer {name}"}
-            for name in scores
-        ]
-        response = self.client.post(
-            "/v1/evaluations", json={"test_cases": cases, "metrics": [metric]}
-        )
-        assert response.status_code == 202, response.text
-        final = self.api.wait(self.client, response.json()["id"])
-        assert final["status"] == "completed", final
-        return final["id"]
-
-    def queue(self, evaluation_id: str, **fields: Any) -> dict[str, Any]:
-        body = {
-            "name": "helpful review",
-            "evaluation_ids": [evaluation_id],
-            "metric": "helpful",
-            "routing": {"audit_share": 1},
-            **fields,
-        }
-        response = self.client.post("/v1/review_queues", json=body)
-        assert response.status_code == 201, response.text
-        return response.json()
 
 
 def claimed(client: httpx.Client, queue_id: str) -> dict[str, Any] | None:

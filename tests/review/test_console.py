@@ -1,0 +1,58 @@
+"""The review pages over plain HTTP with API-key console sessions: the Review link and the
+claim follow the `review` scope, a form's bad value is named, and an item's page shows the
+judge only after its label (tests/console/test_browser_review.py has people in a browser)."""
+
+import re
+
+from tests.console.helpers import csrf_of, signed_in
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge
+from tests.review.helpers import REVIEWER, Scores, Team
+
+
+def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
+    api: Api, judge: ScriptedJudge
+) -> None:
+    judge.script(Scores({"one": [7]}))
+    team = Team(api)
+    queue = team.queue(team.evaluate({"one": [7]}))
+
+    viewer = signed_in(api, team.key(["read"]))
+    listed = viewer.get("/console/review")
+    assert listed.status_code == 200 and "helpful review" in listed.text
+    assert 'href="/console/review"' not in listed.text.split("</nav>")[0]
+    refused = viewer.get(f"/console/review/{queue['id']}")
+    assert refused.status_code == 403 and "`review`" in refused.text
+
+    reviewer = signed_in(api, team.key(REVIEWER))
+    listed = reviewer.get("/console/review")
+    assert 'href="/console/review"' in listed.text.split("</nav>")[0]
+    page = reviewer.get(f"/console/review/{queue['id']}")
+    assert page.status_code == 200, page.text
+    assert "answer one" in page.text
+    assert "The judge gives" not in page.text and "judge-verdict" not in page.text
+    action = re.search(r'action="(/console/review/[^"]+/label)"', page.text)
+    assert action is not None
+    token = csrf_of(page.text)
+
+    bad = reviewer.post(
+        action.group(1), data={"csrf_token": token, "choice": "score", "score": "lots"}
+    )
+    assert bad.status_code == 400 and "value" in bad.text
+    off_scale = reviewer.post(
+        action.group(1), data={"csrf_token": token, "choice": "score", "score": "3"}
+    )
+    assert off_scale.status_code == 422 and "outside the scale" in off_scale.text
+    # The viewer's session cannot label even with a valid token of its own.
+    viewer_token = csrf_of(viewer.get("/console/review").text)
+    assert viewer.post(action.group(1), data={"csrf_token": viewer_token}).status_code == 403
+
+    done = reviewer.post(
+        action.group(1),
+        data={"csrf_token": token, "choice": "score", "score": "0.4", "rationale": "Meh."},
+    )
+    assert done.status_code == 303
+    shown = reviewer.get(done.headers["location"])
+    assert "The judge gives one 7 of 10." in shown.text and "Meh." in shown.text
+    again = reviewer.get(f"/console/review/{queue['id']}")
+    assert 'id="nothing-left"' in again.text
