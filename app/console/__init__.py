@@ -23,11 +23,12 @@ from app.console.oidc_pages import router as oidc_pages_router
 from app.console.online_admin_pages import router as online_admin_pages_router
 from app.console.online_pages import router as online_pages_router
 from app.console.operator_pages import router as operator_pages_router
-from app.console.pages import root_router
 from app.console.pages import router as pages_router
 from app.console.rerun_pages import router as rerun_pages_router
 from app.console.review_pages import router as review_pages_router
 from app.console.run_pages import router as run_pages_router
+from app.console.sign_in_pages import root_router
+from app.console.sign_in_pages import router as sign_in_pages_router
 from app.problems import ProblemError
 
 logger = logging.getLogger("loupe")
@@ -43,6 +44,7 @@ def install(app: FastAPI) -> None:
     app.include_router(root_router)
     # U+0000 in an id, a filter or a form field: a 400/422 page, not PostgreSQL's 500.
     refuse = [Depends(refuse_nul)]
+    app.include_router(sign_in_pages_router, dependencies=refuse)
     app.include_router(pages_router, dependencies=refuse)
     app.include_router(run_pages_router, dependencies=refuse)
     app.include_router(audit_pages_router, dependencies=refuse)

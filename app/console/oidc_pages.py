@@ -26,6 +26,7 @@ from app.api.deps import RuntimeDep, SessionDep
 from app.config import Settings
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page, templates
+from app.console.sign_in_pages import safe_next
 from app.crypto import signing_key
 from app.people import oidc
 from app.people import service as people
@@ -110,12 +111,6 @@ def _sign_in_error(
     return response
 
 
-def _safe_next(target: str | None) -> str:
-    if target and target.startswith("/console/") and not target.startswith("//"):
-        return target
-    return "/console/evaluations"
-
-
 @router.get("/oidc/start")
 def oidc_start(request: Request, runtime: RuntimeDep, next: str | None = None) -> Response:
     settings = runtime.settings
@@ -124,7 +119,7 @@ def oidc_start(request: Request, runtime: RuntimeDep, next: str | None = None) -
         return RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
     try:
         provider = oidc.discover(settings)
-        pending = oidc.start(_safe_next(next))
+        pending = oidc.start(safe_next(next))
         target = oidc.authorization_url(settings, provider, pending, _redirect_uri(request))
     except oidc.SignInError as exc:
         logger.warning("OIDC sign-in could not start: %s", exc)

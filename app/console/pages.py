@@ -1,4 +1,5 @@
-"""Console pages: sign in and out, evaluations, a test case with its results, media.
+"""Console pages: evaluations, a test case with its results, media (signing in and out:
+sign_in_pages.py).
 
 Routes call the services the JSON API uses; templates only format. Which kinds are listed,
 what they are called and what their metrics are labelled come from the kinds themselves
@@ -13,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
-from app.console import auth, csrf, views
+from app.console import csrf, views
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
 from app.evaluations import calibration, export, kinds, read_model, reads, service
@@ -22,10 +23,8 @@ from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
 from app.models import Evaluation
 from app.problems import ProblemError
-from app.tenants.throttle import Throttled, app_throttle, client_address
 
 router = APIRouter(prefix="/console", include_in_schema=False)
-root_router = APIRouter(include_in_schema=False)
 
 STATUSES = ("queued", "in_progress", "completed", "failed", "canceled")
 # The list's status filter also offers what the badge says: completed with errored results
@@ -54,107 +53,6 @@ def _choice(value: str | None, allowed: tuple[str, ...] | dict[str, str], name: 
     if value not in allowed:
         raise ProblemError(400, "Bad Request", f"{name}: {value!r} is not one of {list(allowed)}")
     return value
-
-
-def _safe_next(target: str | None) -> str:
-    # Only paths inside the console: never another site (`//evil`, `https://…`).
-    if target and target.startswith("/console/") and not target.startswith("//"):
-        return target
-    return "/console/evaluations"
-
-
-@root_router.get("/")
-def home() -> RedirectResponse:
-    return RedirectResponse("/console/evaluations", status_code=303)
-
-
-@router.get("")
-@router.get("/")
-def console_home() -> RedirectResponse:
-    return RedirectResponse("/console/evaluations", status_code=303)
-
-
-@router.get("/sign-in")
-def sign_in_form(request: Request, runtime: RuntimeDep, next: str | None = None) -> HTMLResponse:
-    nonce = csrf.new_nonce()
-    response = page(
-        request,
-        "sign_in.html",
-        None,
-        next=_safe_next(next),
-        csrf_token=csrf.token(runtime.settings, nonce),
-        error=None,
-    )
-    _set_sign_in_cookie(request, response, nonce)
-    return response
-
-
-def _set_sign_in_cookie(request: Request, response: Response, nonce: str) -> None:
-    response.set_cookie(
-        csrf.SIGN_IN_COOKIE,
-        nonce,
-        max_age=3600,
-        path="/console/sign-in",
-        httponly=True,
-        samesite="strict",
-        secure=auth.is_https(request),
-    )
-
-
-@router.post("/sign-in")
-def sign_in(
-    request: Request,
-    session: SessionDep,
-    runtime: RuntimeDep,
-    api_key: Annotated[str, Form(max_length=512)] = "",
-    csrf_token: Annotated[str, Form(max_length=128)] = "",
-    next: Annotated[str, Form(max_length=2048)] = "",
-) -> Response:
-    auth.check_key_sign_in(runtime.settings)
-    csrf.check(request, runtime.settings, request.cookies.get(csrf.SIGN_IN_COOKIE), csrf_token)
-    error, status_code, retry_after = "That API key is not valid (or has been revoked).", 401, None
-    try:
-        cookie = auth.sign_in(
-            session, runtime.settings, api_key, app_throttle(request.app), client_address(request)
-        )
-    except Throttled as throttled:
-        cookie, status_code, retry_after = None, 429, throttled.retry_after
-        error = f"Too many failed sign-ins from your address: try again in {retry_after} s."
-    if cookie is None:
-        nonce = csrf.new_nonce()
-        response = page(
-            request,
-            "sign_in.html",
-            None,
-            status_code=status_code,
-            next=_safe_next(next),
-            csrf_token=csrf.token(runtime.settings, nonce),
-            error=error,
-        )
-        if retry_after is not None:
-            response.headers["Retry-After"] = str(retry_after)
-        _set_sign_in_cookie(request, response, nonce)
-        return response
-    response = RedirectResponse(_safe_next(next), status_code=303, headers=SECURITY_HEADERS)
-    auth.set_cookie(request, response, cookie, runtime.settings)
-    response.delete_cookie(csrf.SIGN_IN_COOKIE, path="/console/sign-in")
-    return response
-
-
-@router.post("/sign-out")
-def sign_out(
-    request: Request,
-    session: SessionDep,
-    signed_in: SignedIn,
-    runtime: RuntimeDep,
-    csrf_token: Annotated[str, Form(max_length=128)] = "",
-) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
-    auth.sign_out(session, signed_in)
-    session.commit()
-    response = RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
-    auth.clear_cookie(request, response)
-    return response
 
 
 @router.get("/evaluations")

@@ -1,7 +1,8 @@
 """A new kind is its own folder and one registry line: no module outside a kind's folder names
 it (issue 25). What may: the registry (app/kinds.py), the tables (app/models: a kind that keeps
 rows of its own adds its model there and a migration), and the run pages of the console, which
-show dataset runs' own reports, and its production pages (online_pages.py), online rules' own.
+show dataset runs' own reports, and its production pages (online_pages.py, and the admins' forms
+in online_admin_pages.py), online rules' own.
 
 The check is a search for the kinds' stored names, their packages and their classes, as a
 reviewer would grep: a fourth kind that needed a line anywhere else would show up here as the
@@ -34,7 +35,13 @@ def registered() -> dict[str, tuple[str, str]]:
 KINDS = registered()
 FOLDERS = {name: folder for name, (folder, _) in KINDS.items()}
 # Kinds' own console pages (a kind with reports of its own shows them there).
-ALLOWED = ("kinds.py", "models/", "console/run_pages.py", "console/online_pages.py")
+ALLOWED = (
+    "kinds.py",
+    "models/",
+    "console/run_pages.py",
+    "console/online_pages.py",
+    "console/online_admin_pages.py",
+)
 # Names of a kind's things that the registry does not say: the eval run kind's constant and
 # its tables' classes.
 ALIASES = ("EVAL_RUN", r"EvalRun\w*")
