@@ -257,7 +257,9 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 still_judged,
                 live < queue.reviewers_per_item,
             )
-            .order_by(ReviewItem.priority, ReviewItem.labelled, ReviewItem.id)
+            # Then the oldest results first (result ids sort by time; item ids taken in by one
+            # claim share a millisecond).
+            .order_by(ReviewItem.priority, ReviewItem.labelled, ReviewItem.result_id)
             .limit(limit)
         ).all()
 

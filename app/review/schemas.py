@@ -79,7 +79,8 @@ class ReviewQueueCreate(BaseModel):
 
 
 class ReviewerProgress(BaseModel):
-    actor: str
+    actor: str = Field(description="`person:<id>` or `key:<id>`.")
+    name: str | None = Field(description="The person's email or the key's name.")
     labelled: int
     reserved: int
 

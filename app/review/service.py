@@ -183,7 +183,12 @@ def progress(session: Session, tenant_id: str, queue: ReviewQueue) -> ReviewProg
         in_progress=counts.in_progress,
         remaining=counts.items - counts.labelled - counts.in_progress,
         reviewers=[
-            ReviewerProgress(actor=actor, labelled=labelled, reserved=reserved)
+            ReviewerProgress(
+                actor=actor,
+                name=labels.actor_name(session, tenant_id, actor),
+                labelled=labelled,
+                reserved=reserved,
+            )
             for actor, (labelled, reserved) in sorted(counts.reviewers.items())
         ],
     )

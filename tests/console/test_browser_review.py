@@ -189,6 +189,7 @@ def test_reviewers_label_blind_then_see_the_judge(
     expect(second.locator("#judge-verdict")).to_contain_text(REASON)
     expect(second.locator("#person-label")).to_contain_text("failed")
     expect(second.locator("#progress")).to_contain_text("1 of 1 labelled")
+    expect(second.locator("#reviewers")).to_contain_text("@example.com (1 labelled)")
 
     # A third does not get it: two people labelled it already.
     third = signed_in_page(browser, loupe, idp, "ml-review")

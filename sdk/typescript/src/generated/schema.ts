@@ -5386,10 +5386,18 @@ export interface components {
         };
         /** ReviewerProgress */
         ReviewerProgress: {
-            /** Actor */
+            /**
+             * Actor
+             * @description `person:<id>` or `key:<id>`.
+             */
             actor: string;
             /** Labelled */
             labelled: number;
+            /**
+             * Name
+             * @description The person's email or the key's name.
+             */
+            name: string | null;
             /** Reserved */
             reserved: number;
         };

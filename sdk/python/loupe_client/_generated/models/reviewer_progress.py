@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from typing import cast
 
 
 
@@ -22,13 +23,15 @@ T = TypeVar("T", bound="ReviewerProgress")
 class ReviewerProgress:
     """ 
         Attributes:
-            actor (str):
+            actor (str): `person:<id>` or `key:<id>`.
             labelled (int):
+            name (None | str): The person's email or the key's name.
             reserved (int):
      """
 
     actor: str
     labelled: int
+    name: None | str
     reserved: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -41,6 +44,9 @@ class ReviewerProgress:
 
         labelled = self.labelled
 
+        name: None | str
+        name = self.name
+
         reserved = self.reserved
 
 
@@ -49,6 +55,7 @@ class ReviewerProgress:
         field_dict.update({
             "actor": actor,
             "labelled": labelled,
+            "name": name,
             "reserved": reserved,
         })
 
@@ -63,11 +70,20 @@ class ReviewerProgress:
 
         labelled = d.pop("labelled")
 
+        def _parse_name(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        name = _parse_name(d.pop("name"))
+
+
         reserved = d.pop("reserved")
 
         reviewer_progress = cls(
             actor=actor,
             labelled=labelled,
+            name=name,
             reserved=reserved,
         )
 
