@@ -21,6 +21,9 @@ from schemathesis.engine import events, from_schema
 from tests.fixtures.api import Api, served_api, sqlite_settings
 from tests.fixtures.judge import ScriptedJudge
 
+# JSON Lines bodies (POST /v1/labels/import, documented as binary): sent as raw bytes.
+schemathesis.serializer.alias("application/x-ndjson", "application/octet-stream")
+
 SEED = 23
 # Per operation in the fuzzing phase; the stateful phase runs STATEFUL_SCENARIOS chains of up to
 # STATEFUL_STEPS calls. With coverage's fixed set, about 8,000 cases in two minutes on 2 cores.

@@ -43,6 +43,18 @@ class BodyLink:
 
 
 @dataclass(frozen=True)
+class ParamLink:
+    """A link a path cannot imply, filling the target's path parameters: from `source`'s
+    `status` response to `target`, each parameter an expression (`$response.body#/id`,
+    `$request.path.<name>`)."""
+
+    source: str
+    status: str
+    target: str
+    parameters: dict[str, str]
+
+
+@dataclass(frozen=True)
 class Extras:
     """What a part of the API adds to its operations' documentation (each kind brings its own
     from its folder, through the registry in app/kinds.py).
@@ -55,7 +67,7 @@ class Extras:
 
     enums: Mapping[str, list[str]] = field(default_factory=dict)
     examples: Mapping[str, Any] = field(default_factory=dict)
-    links: Sequence[BodyLink] = ()
+    links: Sequence[BodyLink | ParamLink] = ()
 
 
 # The operations no kind owns.
@@ -87,6 +99,23 @@ COMMON = Extras(
             "202",
             "create_comparison",
             {"baseline_id": "$response.body#/id", "candidate_id": "$response.body#/id"},
+        ),
+        # A version's agreement is read below the version, deeper than a list links.
+        ParamLink(
+            "list_metric_versions",
+            "200",
+            "get_metric_version_agreement",
+            {"version_id": "$response.body#/data/0/id"},
+        ),
+        # A claimed item is labelled or given back under its queue.
+        *(
+            ParamLink(
+                "claim_review_item",
+                "200",
+                target,
+                {"queue_id": "$request.path.queue_id", "item_id": "$response.body#/id"},
+            )
+            for target in ("label_review_item", "release_review_item")
         ),
         # Only a finished evaluation can be compared: a listed one has had time to finish.
         BodyLink(
@@ -148,6 +177,9 @@ def document(spec: dict[str, Any], extras: Extras = COMMON) -> dict[str, Any]:
     by_id = {op["operationId"]: op for op in operations.values()}
     for link in extras.links:
         links = by_id[link.source]["responses"][link.status].setdefault("links", {})
+        if isinstance(link, ParamLink):
+            links[link.target] = {"operationId": link.target, "parameters": link.parameters}
+            continue
         name = f"{link.target}_example" if link.target in links else link.target
         # The body as given: a fuzzer adding generated fields to it would only be refused.
         links[name] = {
