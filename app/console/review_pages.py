@@ -19,7 +19,7 @@ from app.console import csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.models import ReviewQueue
 from app.problems import ProblemError
-from app.review import service
+from app.review import items, service
 from app.review.schemas import ReviewLabelCreate
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -56,8 +56,8 @@ def _item_page(
     progress = service.progress(session, tenant_id, queue)
     if item_id is None:
         return page(request, "review_item.html", signed_in, queue=queue, progress=progress)
-    item = service.item_or_404(session, tenant_id, queue, item_id)
-    shown = service.view(session, tenant_id, signed_in.actor, queue, item)
+    item = items.item_or_404(session, tenant_id, queue, item_id)
+    shown = items.view(session, tenant_id, signed_in.actor, queue, item)
     return page(request, "review_item.html", signed_in, queue=queue, progress=progress, shown=shown)
 
 
@@ -116,7 +116,7 @@ def review_label_form(
     """Store the person's label, then show the item with the judge's verdict beside it."""
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
-    service.item_or_404(session, signed_in.tenant.id, queue, item_id)
+    items.item_or_404(session, signed_in.tenant.id, queue, item_id)
     body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
     service.label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
     session.commit()

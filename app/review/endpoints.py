@@ -10,7 +10,7 @@ from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.problems import problem_responses
-from app.review import service
+from app.review import service, sources
 from app.review.schemas import (
     ReviewItem,
     ReviewLabelCreate,
@@ -33,7 +33,7 @@ REVIEW_SCOPE = {SCOPE_EXTENSION: REVIEW}
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ReviewQueue)
-@checked_with_tenant(service.checked_body)
+@checked_with_tenant(sources.checked_body)
 @idempotent()
 def create_review_queue(
     payload: ReviewQueueCreate, session: SessionDep, caller: CallerDep

@@ -11,6 +11,8 @@ from app.db import dialect_insert
 from app.models import (
     Evaluation,
     Label,
+    OnlineRule,
+    OnlineRuleDay,
     Result,
     ReviewAssignment,
     ReviewItem,
@@ -317,3 +319,20 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 continue
             reviewers[actor] = (labelled, reserved)
         return Counts(items, full, in_progress, reviewers)
+
+
+class SourceRuleRepository(TenantScopedRepository[OnlineRule]):
+    """The tenant's online rules as a queue's sources: a rule's metrics and its days'
+    evaluations (read from their tables, as a queue reads any evaluation's results)."""
+
+    model = OnlineRule
+
+    def day_evaluation_ids(self, rule: OnlineRule) -> list[str]:
+        """The rule's days' evaluations, newest day first."""
+        return list(
+            self.session.scalars(
+                select(OnlineRuleDay.evaluation_id)
+                .where(OnlineRuleDay.rule_id == self.owned(rule).id)
+                .order_by(OnlineRuleDay.day.desc())
+            )
+        )

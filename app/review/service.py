@@ -8,35 +8,26 @@ slot, and the unique (item, slot) pair makes a concurrent claim of the same slot
 the next (app/models/review_queue.py).
 """
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any
+from collections.abc import Sequence
+from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
 from app import audit
-from app.config import Settings
 from app.db import utcnow
-from app.evaluations.read_model import test_case_to_schema
 from app.ids import new_id
 from app.labels import service as labels
 from app.labels.items import item_key
 from app.labels.schemas import Label as LabelSchema
 from app.media.links import MediaUrl
 from app.models import (
-    Evaluation,
-    Label,
-    Result,
     ReviewAssignment,
     ReviewItem,
     ReviewQueue,
-    Tenant,
-    TestCase,
 )
-from app.online.repository import OnlineRuleRepository
-from app.problems import FieldError, ProblemError, field_error, invalid_request
-from app.review import routing
+from app.problems import ProblemError, invalid_request
+from app.review import routing, sources
+from app.review.items import item_in, judged, shown
 from app.review.repository import LABELLED, RELEASED, RESERVED, ReviewQueueRepository
 from app.review.schemas import (
     JudgeVerdict,
@@ -45,7 +36,6 @@ from app.review.schemas import (
     ReviewLabelled,
     ReviewProgress,
     ReviewQueueCreate,
-    Scale,
 )
 from app.review.schemas import ReviewItem as ReviewItemSchema
 from app.review.schemas import ReviewQueue as ReviewQueueSchema
@@ -55,64 +45,9 @@ from app.review.schemas import ReviewQueue as ReviewQueueSchema
 CLAIM_CANDIDATES = 20
 
 
-def _ids(body: Mapping[str, Any], name: str) -> list[tuple[int, str]]:
-    found = body.get(name)
-    if not isinstance(found, list):
-        return []
-    return [(index, value) for index, value in enumerate(found) if isinstance(value, str)]
-
-
-def body_problems(session: Session, tenant_id: str, body: Mapping[str, Any]) -> list[FieldError]:
-    """What the schema cannot see in a queue's body, every field named: sources that are not
-    the tenant's, no source at all, a metric none of them has, routing that picks nothing."""
-    errors: list[FieldError] = []
-    repo = ReviewQueueRepository(session, tenant_id)
-    rules = OnlineRuleRepository(session, tenant_id)
-    evaluation_ids, rule_ids = _ids(body, "evaluation_ids"), _ids(body, "online_rule_ids")
-    if not body.get("evaluation_ids") and not body.get("online_rule_ids"):
-        message = "name at least one source: evaluation_ids, online_rule_ids or both"
-        errors.append(field_error(["evaluation_ids"], message, "missing_source"))
-        errors.append(field_error(["online_rule_ids"], message, "missing_source"))
-    known = repo.existing_evaluations([value for _, value in evaluation_ids])
-    names = repo.metric_names(sorted(known))
-    for index, value in evaluation_ids:
-        if value not in known:
-            message = f"no evaluation {value!r}"
-            errors.append(field_error(["evaluation_ids", index], message, "not_found"))
-    for index, value in rule_ids:
-        rule = rules.get_by_id(value)
-        if rule is None:
-            message = f"no online rule {value!r}"
-            errors.append(field_error(["online_rule_ids", index], message, "not_found"))
-        else:
-            names.update(str(spec.get("name") or spec.get("type")) for spec in rule.metrics)
-    metric = body.get("metric")
-    if isinstance(metric, str) and metric and (known or names) and metric not in names:
-        listed = ", ".join(sorted(names)) or "none"
-        message = f"no source has a metric named {metric!r} (they have: {listed})"
-        errors.append(field_error(["metric"], message, "unknown_metric"))
-    rules_asked = body.get("routing")
-    if isinstance(rules_asked, Mapping) and not (
-        rules_asked.get("near_threshold")
-        or rules_asked.get("fragile")
-        or rules_asked.get("lowest")
-        or rules_asked.get("audit_share")
-    ):
-        message = "route something: near_threshold, fragile, lowest or a non-zero audit_share"
-        errors.append(field_error(["routing"], message, "nothing_routed"))
-    return errors
-
-
-def checked_body(
-    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
-) -> list[FieldError]:
-    """`body_problems` as `checked_with_tenant` calls it (a body failing its schema)."""
-    return body_problems(session, tenant.id, body)
-
-
 def create(session: Session, tenant_id: str, actor: str, body: ReviewQueueCreate) -> ReviewQueue:
     """A new queue, its sources' results taken in; 422 naming every field at fault."""
-    errors = body_problems(session, tenant_id, body.model_dump())
+    errors = sources.body_problems(session, tenant_id, body.model_dump())
     if errors:
         raise invalid_request(errors)
     queue = ReviewQueue(
@@ -209,26 +144,17 @@ def to_schema(session: Session, tenant_id: str, queue: ReviewQueue) -> ReviewQue
     )
 
 
-def _source_evaluations(session: Session, tenant_id: str, queue: ReviewQueue) -> list[str]:
-    """The queue's evaluations and its online rules' days (a deleted rule feeds nothing)."""
-    found = list(queue.evaluation_ids)
-    rules = OnlineRuleRepository(session, tenant_id)
-    for rule_id in queue.online_rule_ids:
-        rule = rules.get_by_id(rule_id)
-        if rule is not None:
-            found += rules.evaluation_ids(rule)
-    return found
-
-
 def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> int:
     """Take in the sources' results not yet in the queue, each routed once; how many."""
     repo = ReviewQueueRepository(session, tenant_id)
-    sources = _source_evaluations(session, tenant_id, queue)
-    fresh = repo.new_results(queue, sources)
+    evaluation_ids = sources.evaluation_ids(session, tenant_id, queue)
+    fresh = repo.new_results(queue, evaluation_ids)
     if not fresh:
         return 0
     lowest = queue.routing.get("lowest")
-    cutoff = routing.lowest_cutoff(repo.scores(queue, sources), lowest["share"]) if lowest else None
+    cutoff = None
+    if lowest:
+        cutoff = routing.lowest_cutoff(repo.scores(queue, evaluation_ids), lowest["share"])
     now = utcnow()
     rows: list[dict[str, object]] = []
     for result, test_case in fresh:
@@ -305,138 +231,7 @@ def claim(
     if claimed is None:
         return None
     item, assignment = claimed
-    return _shown(session, tenant_id, queue, item, assignment, media_url)
-
-
-@dataclass(frozen=True)
-class ItemView:
-    """An item as the console shows it to `actor`: the stored test case (media as blob
-    references), the metric's scale, and once they labelled it their label and the judge's."""
-
-    item: ReviewItem
-    test_case: TestCase
-    metric: str
-    metric_type: str
-    scale: tuple[float, float]
-    threshold: float | None
-    status: str
-    expires_at: datetime
-    label: Label | None
-    judge: JudgeVerdict | None
-
-
-def view(
-    session: Session, tenant_id: str, actor: str, queue: ReviewQueue, item: ReviewItem
-) -> ItemView:
-    """What `actor` may see of an item: blind while they hold it, the judge once they
-    labelled it; 404 for an item never offered to them (or given back)."""
-    repo = ReviewQueueRepository(session, tenant_id)
-    assignment = repo.assignment(item, actor)
-    if assignment is None or assignment.status == RELEASED:
-        raise _item_not_found(queue, item.id)
-    result, evaluation = _judged(repo, item)
-    test_case = repo.test_case(item)
-    assert test_case is not None
-    given = None
-    judge = None
-    if assignment.status == LABELLED:
-        given = next(
-            (
-                row
-                for row in labels.of_item(session, tenant_id, item.metric_version, item.item_key)
-                if row.actor == actor
-            ),
-            None,
-        )
-        judge = JudgeVerdict(
-            score=result.score,
-            passed=result.passed,
-            threshold=result.threshold,
-            reason=result.reason,
-        )
-    return ItemView(
-        item=item,
-        test_case=test_case,
-        metric=result.metric,
-        metric_type=result.type,
-        scale=_scale(evaluation, result),
-        threshold=result.threshold,
-        status=assignment.status,
-        expires_at=assignment.expires_at,
-        label=given,
-        judge=judge,
-    )
-
-
-def item_or_404(session: Session, tenant_id: str, queue: ReviewQueue, item_id: str) -> ReviewItem:
-    """The queue's item `item_id`; 404 naming it otherwise."""
-    return _item_or_404(ReviewQueueRepository(session, tenant_id), queue, item_id)
-
-
-def _scale(evaluation: Evaluation, result: Result) -> tuple[float, float]:
-    spec = (
-        evaluation.metrics[result.metric_index]
-        if result.metric_index < len(evaluation.metrics)
-        else {}
-    )
-    return labels.score_bounds(spec) if spec else (0.0, 1.0)
-
-
-def _item_not_found(queue: ReviewQueue, item_id: str) -> ProblemError:
-    return ProblemError(
-        404,
-        "Not Found",
-        f"No item {item_id!r} in review queue {queue.id!r}.",
-        slug="not-found",
-        field=["path", "item_id"],
-    )
-
-
-def _item_or_404(repo: ReviewQueueRepository, queue: ReviewQueue, item_id: str) -> ReviewItem:
-    item = repo.item(queue, item_id)
-    if item is None:
-        raise _item_not_found(queue, item_id)
-    return item
-
-
-def _judged(repo: ReviewQueueRepository, item: ReviewItem) -> tuple[Result, Evaluation]:
-    result = repo.result(item.result_id)
-    evaluation = repo.evaluation(item.evaluation_id)
-    if result is None or evaluation is None:
-        raise ProblemError(
-            410,
-            "Gone",
-            f"The result of item {item.id!r} was deleted with its evaluation.",
-            slug="item-gone",
-            field=["path", "item_id"],
-        )
-    return result, evaluation
-
-
-def _shown(
-    session: Session,
-    tenant_id: str,
-    queue: ReviewQueue,
-    item: ReviewItem,
-    assignment: ReviewAssignment,
-    media_url: MediaUrl,
-) -> ReviewItemSchema:
-    repo = ReviewQueueRepository(session, tenant_id)
-    result, evaluation = _judged(repo, item)
-    test_case = repo.test_case(item)
-    assert test_case is not None
-    low, high = _scale(evaluation, result)
-    return ReviewItemSchema(
-        id=item.id,
-        queue_id=queue.id,
-        metric=result.metric,
-        metric_type=result.type,
-        metric_version=item.metric_version,
-        scale=Scale(min=low, max=high),
-        threshold=result.threshold,
-        test_case=test_case_to_schema(test_case, media_url),
-        expires_at=assignment.expires_at,
-    )
+    return shown(session, tenant_id, queue, item, assignment, media_url)
 
 
 def _conflict(message: str, slug: str) -> ProblemError:
@@ -455,7 +250,7 @@ def label(
     through the labels service, end the reservation, and answer with what the judge said. A
     lapsed reservation whose slot nobody took still counts; one another person took is a 409."""
     repo = ReviewQueueRepository(session, tenant_id)
-    item = _item_or_404(repo, queue, item_id)
+    item = item_in(repo, queue, item_id)
     assignment = repo.assignment(item, actor)
     if assignment is None:
         raise _conflict(
@@ -465,7 +260,7 @@ def label(
         )
     if assignment.status == RELEASED:
         raise _conflict(f"You gave item {item_id!r} back.", "released")
-    result, _ = _judged(repo, item)
+    result, _ = judged(repo, item)
     selection = "random" if item.reason == routing.AUDIT else "routed"
     given, _ = labels.label_result(
         session,
@@ -499,7 +294,7 @@ def label(
 def release(session: Session, tenant_id: str, actor: str, queue: ReviewQueue, item_id: str) -> None:
     """Give a reserved item back: its slot is free for others (not offered to `actor` again)."""
     repo = ReviewQueueRepository(session, tenant_id)
-    item = _item_or_404(repo, queue, item_id)
+    item = item_in(repo, queue, item_id)
     assignment = repo.assignment(item, actor)
     if assignment is None or assignment.status != RESERVED:
         raise _conflict(f"You hold no reservation of item {item_id!r}.", "not-reserved")
