@@ -11,6 +11,7 @@ from app.alignments.schemas import Alignment as AlignmentSchema
 from app.alignments.schemas import AlignmentReport, AlignmentSide, AlignmentSplit, HeldOutItem
 from app.evaluations import read_model
 from app.labels import service as labels_service
+from app.metric_versions.repository import MetricVersionRepository
 from app.metrics import parse_spec
 from app.models import Alignment, Evaluation, Label
 from app.stats import HumanAgreement, LabelledItem, Statistic, human_agreement
@@ -114,8 +115,11 @@ def to_schema(session: Session, alignment: Alignment, evaluation: Evaluation) ->
         completion_tokens=judged.usage.completion_tokens + notes_usage.completion_tokens,
         cost_usd=add_costs(judged.usage.cost_usd, notes_usage.cost_usd),
     )
-    candidate_metric = {**evaluation.metrics[1]}
-    candidate_metric.pop("name", None)
+    # Submittable as it stands: the spec judged as `candidate`, under the metric's own name
+    # (the name is not part of a version, so results carry the candidate's).
+    parent = MetricVersionRepository(session, alignment.tenant_id).get(alignment.metric_version)
+    name = parent.name if parent else evaluation.name.removeprefix("alignment of ")
+    candidate_metric = {**evaluation.metrics[1], "name": name}
     return AlignmentSchema(
         id=alignment.id,
         status=evaluation.status,  # type: ignore[arg-type]

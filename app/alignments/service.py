@@ -115,7 +115,9 @@ def create(
 ) -> Alignment:
     """Propose a candidate for `body.metric_version` and store the evaluation that judges it;
     the caller submits that evaluation (`lifecycle_service.submit`) and commits."""
-    version = metric_versions.get_or_404(session, tenant.id, body.metric_version)
+    version = metric_versions.get_or_404(
+        session, tenant.id, body.metric_version, field=["metric_version"]
+    )
     repo = AlignmentRepository(session, tenant.id)
     source = _source(repo, version)
     cases, labels = _items(

@@ -85,7 +85,13 @@ def page(
     return repository.page(type_, name, after or None, limit)
 
 
-def get_or_404(session: Session, tenant_id: str, version_id: str) -> MetricVersion:
+def get_or_404(
+    session: Session,
+    tenant_id: str,
+    version_id: str,
+    field: list[str | int] | None = None,
+) -> MetricVersion:
+    """The tenant's version, else a 404 naming `field` (default: the path's `version_id`)."""
     version = MetricVersionRepository(session, tenant_id).get(version_id)
     if version is None:
         raise ProblemError(
@@ -93,7 +99,7 @@ def get_or_404(session: Session, tenant_id: str, version_id: str) -> MetricVersi
             "Not Found",
             f"No metric version {version_id!r}.",
             slug="not-found",
-            field=["path", "version_id"],
+            field=field or ["path", "version_id"],
         )
     return version
 

@@ -129,6 +129,18 @@ class TestAlignment:
             ("alignment.activate", created["id"]),
         ]
 
+        # candidate_metric is submittable as it stands, under the metric's own name, and its
+        # results carry the candidate's version.
+        metric = body["candidate_metric"]
+        assert metric["name"] == "helpfulness"
+        submitted = team.client.post(
+            "/v1/evaluations", json={"test_cases": cases(2), "metrics": [metric]}
+        )
+        assert submitted.status_code == 202, submitted.text
+        assert api.wait(team.client, submitted.json()["id"])["status"] == "completed"
+        rows = team.results(submitted.json()["id"])
+        assert {row["metric_version"] for row in rows.values()} == {candidate}
+
     def test_declined_and_isolated(
         self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
     ) -> None:
@@ -209,7 +221,9 @@ class TestRefusals:
     def test_unknown_version_and_bad_share(self, api: Api, judge: ScriptedJudge) -> None:
         team = Team(api)
         missing = team.client.post("/v1/alignments", json={"metric_version": "mv_nothing"})
-        assert problem(missing, 404)["status"] == 404
+        # The body's field is at fault, not a path parameter the route does not have.
+        (error,) = problem(missing, 404)["errors"]
+        assert (error["loc"], error["pointer"]) == ("metric_version", "/metric_version")
         bad = team.client.post("/v1/alignments", json={"metric_version": "x", "held_out_share": 1})
         assert problem(bad, 422)["errors"][0]["loc"] == "held_out_share"
 
