@@ -28,15 +28,33 @@ VersionQuery = Annotated[
 EvaluationQuery = Annotated[
     str | None,
     Query(
-        min_length=1, max_length=40, description="Only those given on this evaluation's results."
+        min_length=1,
+        max_length=40,
+        description="Only those given on this evaluation's results (where a label was given, "
+        "not every evaluation whose results show it: see item_key).",
     ),
 ]
 ResultQuery = Annotated[
-    str | None, Query(min_length=1, max_length=40, description="Only those given on this result.")
+    str | None,
+    Query(
+        min_length=1,
+        max_length=40,
+        description="Only those given on this result (a re-run's result shows labels given "
+        "on another: filter by metric_version and item_key for those).",
+    ),
 ]
 ActorQuery = Annotated[
     str | None,
     Query(min_length=1, max_length=80, description="Only this actor's (`person:…`, `key:…`)."),
+]
+ItemQuery = Annotated[
+    str | None,
+    Query(
+        min_length=1,
+        max_length=64,
+        description="Only those of this item (a result's `labels.item_key`): with "
+        "metric_version, the labels a result counts, whichever evaluation they were given on.",
+    ),
 ]
 _IMPORT_EXAMPLE = (
     '{"result_id": "res_0193c4aa5b0c1d2e3f405162", "value": 0.8, "rationale": "Close."}\n'
@@ -89,11 +107,12 @@ def list_labels(
     evaluation_id: EvaluationQuery = None,
     result_id: ResultQuery = None,
     actor: ActorQuery = None,
+    item_key: ItemQuery = None,
     after: str | None = None,
     limit: LimitQuery = 20,
 ) -> LabelList:
     """The tenant's labels, newest first."""
-    where = service.LabelFilter(metric_version, evaluation_id, result_id, actor)
+    where = service.LabelFilter(metric_version, evaluation_id, result_id, actor, item_key)
     rows = service.page(session, tenant.id, where, id_cursor(after, "lbl"), limit)
     return LabelList.of([_shown(row) for row in rows[:limit]], len(rows) > limit)
 
@@ -110,10 +129,12 @@ def export_labels(
     evaluation_id: EvaluationQuery = None,
     result_id: ResultQuery = None,
     actor: ActorQuery = None,
+    item_key: ItemQuery = None,
 ) -> StreamingResponse:
     """Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
-    (cells a spreadsheet would run as formulas start with a single quote)."""
-    where = service.LabelFilter(metric_version, evaluation_id, result_id, actor)
+    (cells a spreadsheet would run as formulas start with a single quote). An export goes back
+    in through POST /v1/labels/import as it stands."""
+    where = service.LabelFilter(metric_version, evaluation_id, result_id, actor, item_key)
     return transfer.export(runtime, tenant.id, where, format)
 
 
@@ -132,10 +153,13 @@ def import_labels(
     caller: CallerDep,
     raw: Annotated[bytes, Depends(_import_body)],
 ) -> LabelImport:
-    """Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
-    line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
-    evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
-    stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`)."""
+    """Import labels as your own (given directly: your actor, `selection` direct), all or
+    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
+    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
+    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
+    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
+    for the same item, stores nothing: the 422 names every bad line and field
+    (`/lines/<n>/<field>`)."""
     lines, unread = transfer.read_import(request.headers.get("content-type", ""), raw)
     created, updated = service.import_labels(session, caller.tenant.id, caller.actor, lines, unread)
     session.commit()
@@ -153,8 +177,9 @@ def get_label(label_id: str, session: SessionDep, tenant: TenantDep) -> Label:
     status_code=status.HTTP_204_NO_CONTENT,
     openapi_extra={SCOPE_EXTENSION: REVIEW},
 )
-def delete_label(label_id: str, session: SessionDep, tenant: TenantDep) -> Response:
-    """Delete a label (anyone with the review scope in the team may)."""
-    service.delete(session, tenant.id, service.get_or_404(session, tenant.id, label_id))
+def delete_label(label_id: str, session: SessionDep, caller: CallerDep) -> Response:
+    """Delete your own label; a team admin (the `admin` scope) may delete anyone's. Another's
+    label is a 403 naming whose it is."""
+    service.delete(session, caller, service.get_or_404(session, caller.tenant.id, label_id))
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

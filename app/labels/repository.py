@@ -18,6 +18,7 @@ class LabelFilter:
     evaluation_id: str | None = None
     result_id: str | None = None
     actor: str | None = None
+    item_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class LabelRepository(TenantScopedRepository[Label]):
             (Label.evaluation_id, where.evaluation_id),
             (Label.result_id, where.result_id),
             (Label.actor, where.actor),
+            (Label.item_key, where.item_key),
         ):
             if value is not None:
                 statement = statement.where(column == value)

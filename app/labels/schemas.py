@@ -2,7 +2,7 @@
 
 import math
 from datetime import datetime
-from typing import Annotated, Literal, Self
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, WithJsonSchema, model_validator
 
@@ -89,10 +89,78 @@ class Label(BaseModel):
     judge_score: float | None = Field(description="The judge's score when the label was given.")
     judge_passed: bool | None
     threshold: float | None
+    selection: Literal["direct", "random", "routed"] = Field(
+        description="How the item came to be labelled: `direct` (posted or imported), `random` "
+        "(a review queue's audit share) or `routed` (a queue picked it near the threshold, "
+        "fragile or among the lowest: not a random sample, so calibrated means leave it out)."
+    )
+    queue_id: str | None = Field(description="The review queue it was labelled in, if any.")
     actor: str = Field(description="Who gave it: `person:<id>` or `key:<id>`.")
     actor_name: str | None = Field(description="The person's email, or the API key's name.")
     created_at: datetime
     updated_at: datetime
+
+
+# What an export holds beyond a POST /v1/labels body: an import takes and ignores them, so an
+# export goes back in as it stands (the labels become the importer's, given directly).
+EXPORT_ONLY_FIELDS = tuple(
+    name for name in Label.model_fields if name not in LabelCreate.model_fields
+)
+
+
+class LabelImportLine(LabelCreate):
+    """One import line: a POST /v1/labels body, or an exported label as it stands (its
+    export-only fields ignored, a pass/fail label's `passed` read as its value)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Export-only: ignored, but an exported line's metric_version, evaluation_id, test_case_id
+    # and metric must agree with the result its result_id names (service.import_labels).
+    object: Any = None
+    id: Any = None
+    metric_version: Any = None
+    item_key: Any = None
+    passed: Any = None
+    judge_score: Any = None
+    judge_passed: Any = None
+    threshold: Any = None
+    selection: Any = None
+    queue_id: Any = None
+    actor: Any = None
+    actor_name: Any = None
+    created_at: Any = None
+    updated_at: Any = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _passed_as_value(cls, data: Any) -> Any:
+        # An exported pass/fail label has `value` null and `passed` true/false.
+        if isinstance(data, dict) and data.get("value") is None:
+            passed = data.get("passed")
+            if isinstance(passed, bool):
+                return {**data, "value": passed}
+        return data
+
+    @model_validator(mode="after")
+    def _one_target(self) -> Self:
+        # An exported line names its result both ways: result_id wins (the rest is checked).
+        if self.result_id is None and None in (self.evaluation_id, self.test_case_id, self.metric):
+            raise ValueError(
+                "name the result: result_id, or evaluation_id, test_case_id and metric"
+            )
+        return self
+
+    def body(self) -> LabelCreate:
+        """The POST /v1/labels body it stands for."""
+        if self.result_id is not None:
+            return LabelCreate(result_id=self.result_id, value=self.value, rationale=self.rationale)
+        return LabelCreate(
+            evaluation_id=self.evaluation_id,
+            test_case_id=self.test_case_id,
+            metric=self.metric,
+            value=self.value,
+            rationale=self.rationale,
+        )
 
 
 class LabelList(ListPage[Label]):
@@ -109,6 +177,10 @@ class LabelSummary(BaseModel):
     """What people's labels say about a result's item for its metric version (labels given on
     any evaluation's result of the same content and version)."""
 
+    item_key: str = Field(
+        description="The result's item: GET /v1/labels?metric_version=…&item_key=… lists "
+        "the labels counted here."
+    )
     count: int
     mean_value: float | None = Field(description="The mean of the labels with a value.")
     passed: int = Field(description="Labels saying pass.")

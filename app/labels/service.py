@@ -18,7 +18,7 @@ from app.db import utcnow
 from app.ids import new_id
 from app.labels.items import item_key
 from app.labels.repository import LabelFilter, LabelRepository
-from app.labels.schemas import LabelCreate, LabelSummary
+from app.labels.schemas import LabelCreate, LabelImportLine, LabelSummary
 from app.metrics import parse_spec
 from app.models import Evaluation, Label, Result
 from app.people import service as people
@@ -31,6 +31,7 @@ from app.problems import (
     invalid_request,
     pydantic_message,
 )
+from app.tenants.scopes import ADMIN, Caller
 
 __all__ = [
     "LabelFilter",
@@ -127,11 +128,17 @@ def _target(repo: LabelRepository, body: LabelCreate, at: Path) -> _Target | _Re
     if not isinstance(value, bool) and not bounds[0] <= value <= bounds[1]:
         low, high = (f"{bound:g}" for bound in bounds)
         message = (
-            f"{value:g} is outside the scale of metric {result.metric!r} ({result.type}): "
+            f"{_as_given(value)} is outside the scale of metric {result.metric!r} ({result.type}): "
             f"from {low} to {high}, or true / false for pass / fail"
         )
         return _Refusal(422, [field_error([*at, "value"], message, "out_of_range")])
     return _Target(result, evaluation, item_key(test_case), bounds)
+
+
+def _as_given(value: float) -> str:
+    """A value as the client wrote it: 2 for 2.0, and every digit of 1.0000001 (`:g` keeps
+    six, and would call it 1)."""
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
 def _refused(refusal: _Refusal) -> ProblemError:
@@ -196,6 +203,9 @@ def _store(
             metric_version=result.metric_version,
             item_key=target.item_key,
             actor=actor,
+            # Posted or imported; a review queue's label_result says how its queue picked it.
+            selection="direct",
+            queue_id=None,
             created_at=now,
             updated_at=now,
             **fields,
@@ -276,10 +286,12 @@ def import_labels(
     errors: list[FieldError] = list(unread)
     total = len(errors)
     checked: list[tuple[_Target, LabelCreate]] = []
+    # Each item's (metric version, item key) by the line that labels it first.
+    seen: dict[tuple[str, str], int] = {}
     for number, raw in lines:
         at: Path = ["lines", number]
         try:
-            body = LabelCreate.model_validate(raw)
+            line = LabelImportLine.model_validate(raw)
         except ValidationError as invalid:
             named: set[str] = set()
             for error in invalid.errors():
@@ -291,10 +303,28 @@ def import_labels(
                     total += 1
                     errors.append(found)
             continue
+        body = line.body()
         target = _target(repo, body, at)
         if isinstance(target, _Refusal):
             total += len(target.errors)
             errors += target.errors
+            continue
+        disagreeing = _disagreeing(line, target, at)
+        if disagreeing:
+            total += len(disagreeing)
+            errors += disagreeing
+            continue
+        assert target.result.metric_version is not None
+        item = (target.result.metric_version, target.item_key)
+        first = seen.setdefault(item, number)
+        if first != number:
+            message = (
+                f"repeats line {first}: the same item (test case "
+                f"{target.result.test_case_id!r}, metric {target.result.metric!r}) and metric "
+                "version; an import gives each item one label"
+            )
+            total += 1
+            errors.append(field_error(at, message, "duplicate"))
             continue
         checked.append((target, body))
     if errors:
@@ -307,6 +337,8 @@ def import_labels(
     stored: list[str] = []
     for target, body in checked:
         label_, new = _store(session, repo, actor, name, target, body, audited=False)
+        # An imported label is given directly, even where it replaces one given in a queue.
+        label_.selection, label_.queue_id = "direct", None
         created += new
         updated += not new
         stored.append(label_.id)
@@ -325,6 +357,25 @@ def import_labels(
     return created, updated
 
 
+def _disagreeing(line: LabelImportLine, target: _Target, at: Path) -> list[FieldError]:
+    """An exported line's fields that disagree with the result its result_id names."""
+    if line.result_id is None:
+        return []
+    result = target.result
+    errors = []
+    for name, actual in (
+        ("metric_version", result.metric_version),
+        ("evaluation_id", target.evaluation.id),
+        ("test_case_id", result.test_case_id),
+        ("metric", result.metric),
+    ):
+        given = getattr(line, name)
+        if given is not None and given != actual:
+            message = f"is {given!r}, but result {result.id!r} has {name} {actual!r}"
+            errors.append(field_error([*at, name], message, "mismatch"))
+    return errors
+
+
 def get_or_404(session: Session, tenant_id: str, label_id: str) -> Label:
     """The tenant's label `label_id`; 404 problem+json naming it otherwise."""
     found = LabelRepository(session, tenant_id).get_by_id(label_id)
@@ -339,19 +390,47 @@ def get_or_404(session: Session, tenant_id: str, label_id: str) -> Label:
     return found
 
 
-def delete(session: Session, tenant_id: str, label_: Label) -> None:
-    """Delete a label, on the audit trail."""
+# How much of a deleted label's rationale its audit event keeps (its length is always told).
+AUDITED_RATIONALE = 200
+
+
+def delete(session: Session, caller: Caller, label_: Label) -> None:
+    """Delete a label, on the audit trail with what it said and whose it was: the caller's own
+    label, or anyone's for a team admin (the `admin` scope); 403 problem+json otherwise."""
+    if label_.actor != caller.actor and not caller.may(ADMIN):
+        whose = label_.actor_name or label_.actor
+        raise ProblemError(
+            403,
+            "Forbidden",
+            f"Label {label_.id!r} was given by {whose} ({label_.actor}): only they, or a team "
+            "admin (the `admin` scope), may delete it.",
+            slug="not-your-label",
+            field=["path", "label_id"],
+            required_scope=ADMIN,
+        )
+    rationale = label_.rationale
+    shown = {}
+    if rationale is not None and len(rationale) <= AUDITED_RATIONALE:
+        shown["rationale"] = rationale
     audit.record(
         session,
-        None,
+        caller.actor,
         "label.delete",
         "label",
         label_.id,
-        tenant_id=tenant_id,
+        tenant_id=caller.tenant.id,
+        label_actor=label_.actor,
+        label_actor_name=label_.actor_name,
         metric_version=label_.metric_version,
         item_key=label_.item_key,
+        result_id=label_.result_id,
+        metric=label_.metric,
+        value=label_.value,
+        passed=label_.passed,
+        rationale_length=None if rationale is None else len(rationale),
+        **shown,
     )
-    LabelRepository(session, tenant_id).delete(label_)
+    LabelRepository(session, caller.tenant.id).delete(label_)
 
 
 def page(
@@ -390,7 +469,11 @@ def summaries(
     tallies = repo.tallies(keys.values())
     return {
         result_id: LabelSummary(
-            count=tally.count, mean_value=tally.mean_value, passed=tally.passed, failed=tally.failed
+            item_key=key[1],
+            count=tally.count,
+            mean_value=tally.mean_value,
+            passed=tally.passed,
+            failed=tally.failed,
         )
         for result_id, key in keys.items()
         if (tally := tallies.get(key)) is not None

@@ -14,8 +14,8 @@ from typing import Any
 from fastapi.responses import StreamingResponse
 
 from app.labels.repository import LabelFilter, LabelRepository
-from app.labels.schemas import Label
-from app.problems import FieldError, ProblemError, field_error
+from app.labels.schemas import EXPORT_ONLY_FIELDS, Label
+from app.problems import FieldError, ProblemError, field_error, invalid_field
 from app.runtime import Runtime
 
 JSONL_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines")
@@ -24,6 +24,10 @@ CSV_TYPE = "text/csv"
 MAX_IMPORT_LINES = 5000
 # What a CSV import's header may name (each as in POST /v1/labels).
 CSV_COLUMNS = ("result_id", "evaluation_id", "test_case_id", "metric", "value", "rationale")
+# ...and, taken and ignored, what an export's header names besides (an export goes back in).
+CSV_EXPORT_ONLY = EXPORT_ONLY_FIELDS
+# The cells read as true / false / a number rather than text.
+_CSV_TYPED = ("value", "passed", "judge_passed", "judge_score", "threshold")
 _EXPORT_PAGE = 1000
 # What a spreadsheet reads as the start of a formula (OWASP, "CSV Injection"), as the results
 # export guards against: a rationale or test case id starting with one would run when opened.
@@ -42,6 +46,8 @@ EXPORT_COLUMNS = [
     "judge_score",
     "judge_passed",
     "threshold",
+    "selection",
+    "queue_id",
     "actor",
     "actor_name",
     "created_at",
@@ -78,8 +84,11 @@ def read_import(content_type: str, raw: bytes) -> tuple[Lines, list[FieldError]]
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as bad:
-        raise ProblemError(
-            422, "Invalid request", f"body: not UTF-8 ({bad.reason})", field=["body"]
+        raise invalid_field(
+            ["body"],
+            f"the body is not UTF-8: byte {bad.start} ({bad.object[bad.start]:#04x}) is "
+            f"{bad.reason}; send the labels encoded as UTF-8",
+            "not_utf8",
         ) from None
     lines, errors = _csv(text) if media == CSV_TYPE else _jsonl(text)
     if not lines and not errors:
@@ -120,6 +129,13 @@ def _cell_value(text: str) -> Any:
         return text
 
 
+def _unguarded(cell: str) -> str:
+    """A cell as it was before an export guarded it against formulas (`'=…` back to `=…`)."""
+    if cell.startswith("'") and cell[1:].startswith(_FORMULA_STARTS):
+        return cell[1:]
+    return cell
+
+
 def _csv(text: str) -> tuple[Lines, list[FieldError]]:
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
@@ -128,13 +144,16 @@ def _csv(text: str) -> tuple[Lines, list[FieldError]]:
         return [], []
     except csv.Error as bad:
         return [], [field_error(["lines", 1], f"not CSV: {bad}", "csv_invalid")]
-    unknown = [name for name in header if name not in CSV_COLUMNS]
+    unknown = [name for name in header if name not in (*CSV_COLUMNS, *CSV_EXPORT_ONLY)]
     if unknown or "value" not in header:
         message = (
             f"the header names {', '.join(map(repr, unknown))}, "
             if unknown
             else "the header has no value column; "
-        ) + f"its columns are {', '.join(CSV_COLUMNS)} (value required)"
+        ) + (
+            f"its columns are {', '.join(CSV_COLUMNS)} (value required), and an export's "
+            f"{', '.join(CSV_EXPORT_ONLY)} (ignored)"
+        )
         return [], [field_error(["lines", 1], message, "csv_header")]
     lines: Lines = []
     errors: list[FieldError] = []
@@ -156,9 +175,12 @@ def _csv(text: str) -> tuple[Lines, list[FieldError]]:
             message = f"{len(row)} cells under a header of {len(header)} columns"
             errors.append(field_error(["lines", number], message, "csv_row"))
             continue
-        body: dict[str, Any] = {name: cell for name, cell in zip(header, row, strict=True) if cell}
-        if "value" in body:
-            body["value"] = _cell_value(body["value"])
+        body: dict[str, Any] = {
+            name: _unguarded(cell) for name, cell in zip(header, row, strict=True) if cell
+        }
+        for name in _CSV_TYPED:
+            if name in body:
+                body[name] = _cell_value(body[name])
         lines.append((number, body))
     return lines, errors
 

@@ -71,6 +71,7 @@ class TestGiving:
 
         shown = team.results(evaluation_id)
         assert shown[("sum", "helpfulness")]["labels"] == {
+            "item_key": first["item_key"],
             "count": 1,
             "mean_value": 0.25,
             "passed": 0,
@@ -102,7 +103,13 @@ class TestGiving:
         assert replayed.status_code == 200 and replayed.headers["Idempotent-Replayed"] == "true"
         assert replayed.json() == whole.json()
         summary = team.results(evaluation_id)[("product", "helpfulness")]["labels"]
-        assert summary == {"count": 2, "mean_value": 1.0, "passed": 2, "failed": 0}
+        assert summary == {
+            "item_key": mine["item_key"],
+            "count": 2,
+            "mean_value": 1.0,
+            "passed": 2,
+            "failed": 0,
+        }
 
 
 class TestRefusals:
@@ -345,7 +352,13 @@ class TestVersions:
         again = rerun[("sum", "helpfulness")]
         assert again["id"] != result["id"]
         assert again["metric_version"] == result["metric_version"]
-        assert again["labels"] == {"count": 1, "mean_value": 0.6, "passed": 1, "failed": 0}
+        assert again["labels"] == {
+            "item_key": label["item_key"],
+            "count": 1,
+            "mean_value": 0.6,
+            "passed": 1,
+            "failed": 0,
+        }
         assert rerun[("product", "helpfulness")]["labels"] is None
         assert rerun[("sum", "exact_match")]["labels"] is None
 
