@@ -725,7 +725,8 @@ export interface paths {
         /**
          * Export Labels
          * @description Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
-         *     (cells a spreadsheet would run as formulas start with a single quote).
+         *     (cells a spreadsheet would run as formulas start with a single quote). An export goes back
+         *     in through POST /v1/labels/import as it stands.
          */
         get: operations["export_labels"];
         put?: never;
@@ -747,10 +748,13 @@ export interface paths {
         put?: never;
         /**
          * Import Labels
-         * @description Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
-         *     line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
-         *     evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
-         *     stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`).
+         * @description Import labels as your own (given directly: your actor, `selection` direct), all or
+         *     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
+         *     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
+         *     rationale), at most 5000 lines. An export goes in as it stands: its other fields are
+         *     ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
+         *     for the same item, stores nothing: the 422 names every bad line and field
+         *     (`/lines/<n>/<field>`).
          */
         post: operations["import_labels"];
         delete?: never;
@@ -775,7 +779,8 @@ export interface paths {
         post?: never;
         /**
          * Delete Label
-         * @description Delete a label (anyone with the review scope in the team may).
+         * @description Delete your own label; a team admin (the `admin` scope) may delete anyone's. Another's
+         *     label is a 403 naming whose it is.
          */
         delete: operations["delete_label"];
         options?: never;
@@ -3847,6 +3852,11 @@ export interface components {
              * @description The person's pass/fail: given, or the value against the threshold.
              */
             passed: boolean | null;
+            /**
+             * Queue Id
+             * @description The review queue it was labelled in, if any.
+             */
+            queue_id: string | null;
             /** Rationale */
             rationale: string | null;
             /**
@@ -3854,6 +3864,12 @@ export interface components {
              * @description The result it was given on (may since be gone).
              */
             result_id: string | null;
+            /**
+             * Selection
+             * @description How the item came to be labelled: `direct` (posted or imported), `random` (a review queue's audit share) or `routed` (a queue picked it near the threshold, fragile or among the lowest: not a random sample, so calibrated means leave it out).
+             * @enum {string}
+             */
+            selection: "direct" | "random" | "routed";
             /** Test Case Id */
             test_case_id: string | null;
             /** Threshold */
@@ -3954,6 +3970,11 @@ export interface components {
              * @description Labels saying fail.
              */
             failed: number;
+            /**
+             * Item Key
+             * @description The result's item: GET /v1/labels?metric_version=…&item_key=… lists the labels counted here.
+             */
+            item_key: string;
             /**
              * Mean Value
              * @description The mean of the labels with a value.
@@ -4485,10 +4506,10 @@ export interface components {
             krippendorff_alpha_people: components["schemas"]["AgreementStatistic"];
             /**
              * Label Kind
-             * @description `score`: labels on the metric's scale; `pass_fail`: true/false labels (or a mix, scores then counting as pass/fail at the threshold).
+             * @description `score`: labels on the metric's scale; `pass_fail`: true/false labels; `mixed`: both, the statistics on the scale (weighted κ, α, ρ, mean bias) then reading the score labels only and κ, TPR, TNR and the confusion matrix every label (scores cut at the threshold), as each one's note and `notes` say.
              * @enum {string}
              */
-            label_kind: "score" | "pass_fail";
+            label_kind: "score" | "pass_fail" | "mixed";
             /** @description Mean of judge − people (pass/fail labels: in pass rate); positive: lenient. */
             mean_bias: components["schemas"]["AgreementStatistic"];
             /** Metric Version */
@@ -10143,12 +10164,14 @@ export interface operations {
             query?: {
                 /** @description Only this metric version's. */
                 metric_version?: string | null;
-                /** @description Only those given on this evaluation's results. */
+                /** @description Only those given on this evaluation's results (where a label was given, not every evaluation whose results show it: see item_key). */
                 evaluation_id?: string | null;
-                /** @description Only those given on this result. */
+                /** @description Only those given on this result (a re-run's result shows labels given on another: filter by metric_version and item_key for those). */
                 result_id?: string | null;
                 /** @description Only this actor's (`person:…`, `key:…`). */
                 actor?: string | null;
+                /** @description Only those of this item (a result's `labels.item_key`): with metric_version, the labels a result counts, whichever evaluation they were given on. */
+                item_key?: string | null;
                 after?: string | null;
                 limit?: number;
             };
@@ -10371,12 +10394,14 @@ export interface operations {
                 format?: "jsonl" | "csv";
                 /** @description Only this metric version's. */
                 metric_version?: string | null;
-                /** @description Only those given on this evaluation's results. */
+                /** @description Only those given on this evaluation's results (where a label was given, not every evaluation whose results show it: see item_key). */
                 evaluation_id?: string | null;
-                /** @description Only those given on this result. */
+                /** @description Only those given on this result (a re-run's result shows labels given on another: filter by metric_version and item_key for those). */
                 result_id?: string | null;
                 /** @description Only this actor's (`person:…`, `key:…`). */
                 actor?: string | null;
+                /** @description Only those of this item (a result's `labels.item_key`): with metric_version, the labels a result counts, whichever evaluation they were given on. */
+                item_key?: string | null;
             };
             header?: never;
             path?: never;

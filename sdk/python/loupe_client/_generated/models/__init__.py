@@ -141,6 +141,7 @@ from .label import Label
 from .label_create import LabelCreate
 from .label_import import LabelImport
 from .label_list import LabelList
+from .label_selection import LabelSelection
 from .label_summary import LabelSummary
 from .list_comparison_items_direction_type_0 import ListComparisonItemsDirectionType0
 from .list_eval_runs_order import ListEvalRunsOrder
@@ -413,6 +414,7 @@ __all__ = (
     "LabelCreate",
     "LabelImport",
     "LabelList",
+    "LabelSelection",
     "LabelSummary",
     "ListComparisonItemsDirectionType0",
     "ListEvalRunsOrder",

@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.label_selection import check_label_selection
+from ..models.label_selection import LabelSelection
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
@@ -38,8 +40,12 @@ class Label:
             metric (str):
             metric_version (str): The metric version the label is bound to.
             passed (bool | None): The person's pass/fail: given, or the value against the threshold.
+            queue_id (None | str): The review queue it was labelled in, if any.
             rationale (None | str):
             result_id (None | str): The result it was given on (may since be gone).
+            selection (LabelSelection): How the item came to be labelled: `direct` (posted or imported), `random` (a review
+                queue's audit share) or `routed` (a queue picked it near the threshold, fragile or among the lowest: not a
+                random sample, so calibrated means leave it out).
             test_case_id (None | str):
             threshold (float | None):
             updated_at (datetime.datetime):
@@ -58,8 +64,10 @@ class Label:
     metric: str
     metric_version: str
     passed: bool | None
+    queue_id: None | str
     rationale: None | str
     result_id: None | str
+    selection: LabelSelection
     test_case_id: None | str
     threshold: float | None
     updated_at: datetime.datetime
@@ -99,11 +107,16 @@ class Label:
         passed: bool | None
         passed = self.passed
 
+        queue_id: None | str
+        queue_id = self.queue_id
+
         rationale: None | str
         rationale = self.rationale
 
         result_id: None | str
         result_id = self.result_id
+
+        selection: str = self.selection
 
         test_case_id: None | str
         test_case_id = self.test_case_id
@@ -133,8 +146,10 @@ class Label:
             "metric": metric,
             "metric_version": metric_version,
             "passed": passed,
+            "queue_id": queue_id,
             "rationale": rationale,
             "result_id": result_id,
+            "selection": selection,
             "test_case_id": test_case_id,
             "threshold": threshold,
             "updated_at": updated_at,
@@ -205,6 +220,14 @@ class Label:
         passed = _parse_passed(d.pop("passed"))
 
 
+        def _parse_queue_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        queue_id = _parse_queue_id(d.pop("queue_id"))
+
+
         def _parse_rationale(data: object) -> None | str:
             if data is None:
                 return data
@@ -219,6 +242,11 @@ class Label:
             return cast(None | str, data)
 
         result_id = _parse_result_id(d.pop("result_id"))
+
+
+        selection = check_label_selection(d.pop("selection"))
+
+
 
 
         def _parse_test_case_id(data: object) -> None | str:
@@ -266,8 +294,10 @@ class Label:
             metric=metric,
             metric_version=metric_version,
             passed=passed,
+            queue_id=queue_id,
             rationale=rationale,
             result_id=result_id,
+            selection=selection,
             test_case_id=test_case_id,
             threshold=threshold,
             updated_at=updated_at,

@@ -27,12 +27,14 @@ class LabelSummary:
         Attributes:
             count (int):
             failed (int): Labels saying fail.
+            item_key (str): The result's item: GET /v1/labels?metric_version=…&item_key=… lists the labels counted here.
             mean_value (float | None): The mean of the labels with a value.
             passed (int): Labels saying pass.
      """
 
     count: int
     failed: int
+    item_key: str
     mean_value: float | None
     passed: int
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -46,6 +48,8 @@ class LabelSummary:
 
         failed = self.failed
 
+        item_key = self.item_key
+
         mean_value: float | None
         mean_value = self.mean_value
 
@@ -57,6 +61,7 @@ class LabelSummary:
         field_dict.update({
             "count": count,
             "failed": failed,
+            "item_key": item_key,
             "mean_value": mean_value,
             "passed": passed,
         })
@@ -72,6 +77,8 @@ class LabelSummary:
 
         failed = d.pop("failed")
 
+        item_key = d.pop("item_key")
+
         def _parse_mean_value(data: object) -> float | None:
             if data is None:
                 return data
@@ -85,6 +92,7 @@ class LabelSummary:
         label_summary = cls(
             count=count,
             failed=failed,
+            item_key=item_key,
             mean_value=mean_value,
             passed=passed,
         )

@@ -117,7 +117,8 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Label
 
-     Delete a label (anyone with the review scope in the team may).
+     Delete your own label; a team admin (the `admin` scope) may delete anyone's. Another's
+    label is a 403 naming whose it is.
 
     Args:
         label_id (str):
@@ -150,7 +151,8 @@ def sync(
 ) -> Any | Problem | None:
     """ Delete Label
 
-     Delete a label (anyone with the review scope in the team may).
+     Delete your own label; a team admin (the `admin` scope) may delete anyone's. Another's
+    label is a 403 naming whose it is.
 
     Args:
         label_id (str):
@@ -178,7 +180,8 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Label
 
-     Delete a label (anyone with the review scope in the team may).
+     Delete your own label; a team admin (the `admin` scope) may delete anyone's. Another's
+    label is a 403 naming whose it is.
 
     Args:
         label_id (str):
@@ -211,7 +214,8 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Delete Label
 
-     Delete a label (anyone with the review scope in the team may).
+     Delete your own label; a team admin (the `admin` scope) may delete anyone's. Another's
+    label is a 403 naming whose it is.
 
     Args:
         label_id (str):

@@ -23,6 +23,7 @@ def _get_kwargs(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     
@@ -64,6 +65,13 @@ def _get_kwargs(
     else:
         json_actor = actor
     params["actor"] = json_actor
+
+    json_item_key: None | str | Unset
+    if isinstance(item_key, Unset):
+        json_item_key = UNSET
+    else:
+        json_item_key = item_key
+    params["item_key"] = json_item_key
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -164,19 +172,25 @@ def sync_detailed(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
 
 ) -> Response[Any | Problem]:
     """ Export Labels
 
      Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
-    (cells a spreadsheet would run as formulas start with a single quote).
+    (cells a spreadsheet would run as formulas start with a single quote). An export goes back
+    in through POST /v1/labels/import as it stands.
 
     Args:
         format_ (ExportLabelsFormat | Unset):  Default: 'jsonl'.
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -193,6 +207,7 @@ metric_version=metric_version,
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 
     )
 
@@ -210,19 +225,25 @@ def sync(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
 
 ) -> Any | Problem | None:
     """ Export Labels
 
      Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
-    (cells a spreadsheet would run as formulas start with a single quote).
+    (cells a spreadsheet would run as formulas start with a single quote). An export goes back
+    in through POST /v1/labels/import as it stands.
 
     Args:
         format_ (ExportLabelsFormat | Unset):  Default: 'jsonl'.
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -240,6 +261,7 @@ metric_version=metric_version,
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 
     ).parsed
 
@@ -251,19 +273,25 @@ async def asyncio_detailed(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
 
 ) -> Response[Any | Problem]:
     """ Export Labels
 
      Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
-    (cells a spreadsheet would run as formulas start with a single quote).
+    (cells a spreadsheet would run as formulas start with a single quote). An export goes back
+    in through POST /v1/labels/import as it stands.
 
     Args:
         format_ (ExportLabelsFormat | Unset):  Default: 'jsonl'.
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -280,6 +308,7 @@ metric_version=metric_version,
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 
     )
 
@@ -297,19 +326,25 @@ async def asyncio(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
 
 ) -> Any | Problem | None:
     """ Export Labels
 
      Every label of the tenant (or the filtered ones), oldest first, as JSON Lines or CSV
-    (cells a spreadsheet would run as formulas start with a single quote).
+    (cells a spreadsheet would run as formulas start with a single quote). An export goes back
+    in through POST /v1/labels/import as it stands.
 
     Args:
         format_ (ExportLabelsFormat | Unset):  Default: 'jsonl'.
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -327,5 +362,6 @@ metric_version=metric_version,
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 
     )).parsed

@@ -128,10 +128,13 @@ def sync_detailed(
 ) -> Response[LabelImport | Problem]:
     """ Import Labels
 
-     Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
-    line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
-    evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
-    stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`).
+     Import labels as your own (given directly: your actor, `selection` direct), all or
+    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
+    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
+    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
+    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
+    for the same item, stores nothing: the 422 names every bad line and field
+    (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -164,10 +167,13 @@ def sync(
 ) -> LabelImport | Problem | None:
     """ Import Labels
 
-     Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
-    line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
-    evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
-    stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`).
+     Import labels as your own (given directly: your actor, `selection` direct), all or
+    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
+    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
+    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
+    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
+    for the same item, stores nothing: the 422 names every bad line and field
+    (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -195,10 +201,13 @@ async def asyncio_detailed(
 ) -> Response[LabelImport | Problem]:
     """ Import Labels
 
-     Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
-    line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
-    evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
-    stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`).
+     Import labels as your own (given directly: your actor, `selection` direct), all or
+    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
+    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
+    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
+    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
+    for the same item, stores nothing: the 422 names every bad line and field
+    (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -231,10 +240,13 @@ async def asyncio(
 ) -> LabelImport | Problem | None:
     """ Import Labels
 
-     Import labels as your own, all or nothing: JSON Lines (`application/x-ndjson`, each
-    line a POST /v1/labels body) or CSV (`text/csv`, header columns among result_id,
-    evaluation_id, test_case_id, metric, value, rationale), at most 5000 lines. A bad line
-    stores nothing: the 422 names every bad line and field (`/lines/<n>/<field>`).
+     Import labels as your own (given directly: your actor, `selection` direct), all or
+    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
+    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
+    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
+    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
+    for the same item, stores nothing: the 422 names every bad line and field
+    (`/lines/<n>/<field>`).
 
     Args:
         body (File):

@@ -21,6 +21,7 @@ def _get_kwargs(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
 
@@ -58,6 +59,13 @@ def _get_kwargs(
     else:
         json_actor = actor
     params["actor"] = json_actor
+
+    json_item_key: None | str | Unset
+    if isinstance(item_key, Unset):
+        json_item_key = UNSET
+    else:
+        json_item_key = item_key
+    params["item_key"] = json_item_key
 
     json_after: None | str | Unset
     if isinstance(after, Unset):
@@ -169,6 +177,7 @@ def sync_detailed(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
 
@@ -179,9 +188,13 @@ def sync_detailed(
 
     Args:
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -199,6 +212,7 @@ def sync_detailed(
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 after=after,
 limit=limit,
 
@@ -217,6 +231,7 @@ def sync(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
 
@@ -227,9 +242,13 @@ def sync(
 
     Args:
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -248,6 +267,7 @@ metric_version=metric_version,
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 after=after,
 limit=limit,
 
@@ -260,6 +280,7 @@ async def asyncio_detailed(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
 
@@ -270,9 +291,13 @@ async def asyncio_detailed(
 
     Args:
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -290,6 +315,7 @@ async def asyncio_detailed(
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 after=after,
 limit=limit,
 
@@ -308,6 +334,7 @@ async def asyncio(
     evaluation_id: None | str | Unset = UNSET,
     result_id: None | str | Unset = UNSET,
     actor: None | str | Unset = UNSET,
+    item_key: None | str | Unset = UNSET,
     after: None | str | Unset = UNSET,
     limit: int | Unset = 20,
 
@@ -318,9 +345,13 @@ async def asyncio(
 
     Args:
         metric_version (None | str | Unset): Only this metric version's.
-        evaluation_id (None | str | Unset): Only those given on this evaluation's results.
-        result_id (None | str | Unset): Only those given on this result.
+        evaluation_id (None | str | Unset): Only those given on this evaluation's results (where a
+            label was given, not every evaluation whose results show it: see item_key).
+        result_id (None | str | Unset): Only those given on this result (a re-run's result shows
+            labels given on another: filter by metric_version and item_key for those).
         actor (None | str | Unset): Only this actor's (`person:…`, `key:…`).
+        item_key (None | str | Unset): Only those of this item (a result's `labels.item_key`):
+            with metric_version, the labels a result counts, whichever evaluation they were given on.
         after (None | str | Unset):
         limit (int | Unset):  Default: 20.
 
@@ -339,6 +370,7 @@ metric_version=metric_version,
 evaluation_id=evaluation_id,
 result_id=result_id,
 actor=actor,
+item_key=item_key,
 after=after,
 limit=limit,
 
