@@ -68,6 +68,12 @@ def install(app: FastAPI) -> None:
         return RedirectResponse(f"{PREFIX}/sign-in?next={quote(target)}", status_code=303)
 
     app.add_exception_handler(auth.SignInRequired, sign_in_required)
+
+    async def go_elsewhere(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, auth.GoElsewhere)
+        return RedirectResponse(exc.target, status_code=303)
+
+    app.add_exception_handler(auth.GoElsewhere, go_elsewhere)
     # Exception: anything unhandled, answered by Starlette's outermost middleware (a 500).
     for error_type in (ProblemError, StarletteHTTPException, RequestValidationError, Exception):
         api_handler = app.exception_handlers[error_type]

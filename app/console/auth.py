@@ -38,6 +38,22 @@ class SignInRequired(Exception):
     """Raised by pages that need a session; answered with a redirect to the sign-in page."""
 
 
+class GoElsewhere(Exception):
+    """Raised when a session opens the console's landing page without the scope it needs but
+    may open another (a reviewer's Review pages); answered with a redirect there."""
+
+    def __init__(self, target: str) -> None:
+        super().__init__(target)
+        self.target = target
+
+
+# Where signing in, switching teams and `/console` lead; a session without `read` but with
+# `review` (the reviewer role) is sent on to the review queues instead (`landing`).
+LANDING = "/console/evaluations"
+LANDING_ROUTE = "evaluations_page"
+REVIEW_LANDING = "/console/review"
+
+
 @dataclass(frozen=True)
 class ConsoleSession:
     tenant: Tenant
@@ -181,11 +197,30 @@ _ADMIN_ROUTES = frozenset(
 )
 
 
-# Claiming, labelling and giving back review items (app/console/review_pages.py): people with
-# `review` (reviewers, members, admins), whatever their `write`.
+# The review queues' list, claiming, labelling and giving back review items
+# (app/console/review_pages.py): people with `review` (reviewers, members, admins), whatever
+# their `read` and `write`. A reviewer holds `review` alone: blind, they never see a judge's
+# score before labelling (evaluation pages, exports need `read`).
 _REVIEW_ROUTES = frozenset(
-    {"review_claim_page", "review_item_page", "review_label_form", "review_release_form"}
+    {
+        "review_queues_page",
+        "review_claim_page",
+        "review_item_page",
+        "review_label_form",
+        "review_release_form",
+    }
 )
+
+
+# The test cases' images and audio (app/console/pages.py `media`): `read`, or `review` (a
+# reviewer sees the test case they label; a blob holds nothing the judge said).
+_MEDIA_ROUTES = frozenset({"media"})
+
+
+def landing(scopes: frozenset[str]) -> str:
+    """The first page for a session holding `scopes`: the evaluations, or the review queues
+    for one that may review but not read."""
+    return REVIEW_LANDING if READ not in scopes and REVIEW in scopes else LANDING
 
 
 def required_scope(request: Request) -> str | None:
@@ -206,7 +241,12 @@ def check_scope(request: Request, signed_in: ConsoleSession) -> None:
     """403 (the console's error page) when the session's key lacks the scope the request
     needs; notes who acts (`request.state.actor`) otherwise."""
     required = required_scope(request)
+    route = getattr(request.scope.get("route"), "name", None)
+    if route in _MEDIA_ROUTES and REVIEW in signed_in.scopes:
+        required = None
     if required is not None and required not in signed_in.scopes:
+        if route == LANDING_ROUTE and landing(signed_in.scopes) != LANDING:
+            raise GoElsewhere(landing(signed_in.scopes))
         held = ", ".join(sorted(signed_in.scopes)) or "none"
         detail = (
             f"This needs the `{required}` scope, and your role in team {signed_in.tenant.name} "

@@ -83,6 +83,18 @@ def review_item_page(
 
 
 def _value(choice: str, score: str) -> bool | float:
+    """The label the form asks for; 400 when it asks for two (a verdict button pressed with a
+    value typed: which one the reviewer meant cannot be told) or for a value that is no number."""
+    if choice in ("pass", "fail") and score.strip():
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"score: you typed the value {score.strip()[:40]!r} and pressed "
+            f"{choice.capitalize()}; label with one of them: clear the value to give a verdict, "
+            "or press Save value (Enter in the value field) to give the value.",
+            slug="invalid-request",
+            field=["body", "score"],
+        )
     if choice == "pass":
         return True
     if choice == "fail":

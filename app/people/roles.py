@@ -1,7 +1,9 @@
 """What each role in a team may do, as the scopes the console checks (app/tenants/scopes.py).
 
 - `viewer`: read only.
-- `reviewer`: read, and review queues and labels (`review`); no create, run, cancel or delete.
+- `reviewer`: review queues and labels only (`review`): the Review pages, where they label
+  blind; not `read`, so no evaluation, result, export or label list shows them a judge's score
+  before they label; no create, run, cancel or delete.
 - `member`: read, create, run, cancel and delete (`write`) and review; not `ingest` (OTLP is
   sent by services with keys, never by a person) and not `admin`.
 - `admin`: every scope, `admin` included (members and roles, keys, online rules, the audit
@@ -19,7 +21,7 @@ ROLES = (ADMIN_ROLE, MEMBER, REVIEWER, VIEWER)
 
 ROLE_SCOPES: dict[str, frozenset[str]] = {
     VIEWER: frozenset({READ}),
-    REVIEWER: frozenset({READ, REVIEW}),
+    REVIEWER: frozenset({REVIEW}),
     MEMBER: frozenset({READ, WRITE, REVIEW}),
     ADMIN_ROLE: frozenset(KEY_SCOPES),
 }

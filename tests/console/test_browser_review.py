@@ -113,7 +113,9 @@ def own_context(browser: Browser) -> BrowserContext:
 def signed_in_page(browser: Browser, loupe: Api, idp: Provider, *groups: str) -> Page:
     page = own_context(browser).new_page()
     sign_in_at_provider(page, loupe, person(idp, *groups))
-    expect(page.get_by_role("heading", name="Evaluations", exact=True)).to_be_visible()
+    # A reviewer (`review` alone) lands on the review queues; the others on the evaluations.
+    landing = "Review" if groups == ("ml-review",) else "Evaluations"
+    expect(page.get_by_role("heading", name=landing, exact=True)).to_be_visible()
     return page
 
 
@@ -150,7 +152,9 @@ def test_reviewers_label_blind_then_see_the_judge(
     queue_id = queue_of(loupe, judge_server, "Logos, two people each", "logo", reviewers_per_item=2)
 
     sign_in_at_provider(page, loupe, person(idp, "ml-review"))
-    expect(page.get_by_role("heading", name="Evaluations", exact=True)).to_be_visible()
+    # Signing in leads a reviewer to the review queues; their navigation has no Evaluations.
+    expect(page.get_by_role("heading", name="Review", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="Evaluations", exact=True)).to_have_count(0)
     page.get_by_role("link", name="Review", exact=True).click()
     row = page.locator(f"tr[data-queue='{queue_id}']")
     expect(row).to_contain_text("0 of 1")
@@ -226,7 +230,7 @@ def test_a_lapsed_reservation_returns_the_item(
     open_queue(second, loupe, queue_id)
     expect(second.locator("main")).to_contain_text("A red circle (lapsing).")
     assert_blind(second)
-    second.get_by_label("Or a value from 0 to 1").fill("0.4")
+    second.get_by_label("A value from 0 to 1").fill("0.4")
     second.get_by_role("button", name="Save value").click()
     expect(second.locator("#person-label")).to_contain_text("value 0.4")
     # The first holder's form, sent after their reservation went to another, is refused.

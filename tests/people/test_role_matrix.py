@@ -1,9 +1,12 @@
 """Role × console route: each role, signed in through the real provider, on every console route
 the app has (read from the app itself, so a new page or action cannot be left out). Every page
-is read by every role (the Audit and Keys pages by admins only, the Operator page by operators
-only); a form's action is refused (403 page naming `write`) for viewers and reviewers and reaches
-the action for members and admins; the Members and Keys pages' actions need `admin`. People's
-roles apply to the console; the API is called with keys and their scopes."""
+is read by viewers, members and admins (the Audit and Keys pages by admins only, the Operator
+page by operators only, the Review list by people with `review`); a reviewer holds `review`
+alone (issue 29: blind), so every page needing `read` is a 403 for them, the evaluations (the
+console's landing) send them on to the Review list, and their navigation links only to Review
+and Teams; a form's action is refused (403 page naming `write`) for viewers and reviewers and
+reaches the action for members and admins; the Members and Keys pages' actions need `admin`.
+People's roles apply to the console; the API is called with keys and their scopes."""
 
 import re
 
@@ -40,6 +43,10 @@ REVIEW_ACTIONS = {
 # Pages for a team's admins alone (who did what, the keys), and the operator's (none of these
 # roles is an operator).
 ADMIN_PAGES = {"/console/keys", "/console/audit", "/console/limits"}
+# Pages for people with `review` (reviewers, members, admins), not viewers.
+REVIEW_PAGES = {"/console/review"}
+# The console's landing (and `/console/`, which leads there): a reviewer is sent on to Review.
+LANDING = {"/console/", "/console/evaluations"}
 OPERATOR_PAGES = {"/console/operator"}
 GROUPS = {"viewer": "ml-read", "reviewer": "ml-review", "member": "ml", "admin": "ml-admins"}
 
@@ -66,7 +73,7 @@ def people(loupe: Api, idp: Provider) -> dict[str, tuple[httpx.Client, str]]:
     found = {}
     for role, group in GROUPS.items():
         client, _ = signed_in(loupe, idp, group)
-        found[role] = (client, csrf_of(client.get("/console/evaluations").text))
+        found[role] = (client, csrf_of(client.get("/console/teams").text))
     return found
 
 
@@ -81,11 +88,44 @@ def test_every_page_is_read_by_every_role(
         answer = client.get(path, follow_redirects=True)
         refused = path in ADMIN_PAGES and role != "admin"
         refused |= path in OPERATOR_PAGES
+        refused |= path in REVIEW_PAGES and role == "viewer"
+        # A reviewer reads nothing but the Review pages (the landing sends them there).
+        refused |= role == "reviewer" and path not in REVIEW_PAGES | LANDING
         assert answer.status_code == (403 if refused else 200), f"{role} {path}"
-    # The navigation links only to the admins' pages a role may open.
-    nav = client.get("/console/evaluations").text.split("</nav>")[0]
+        if refused and role == "reviewer" and path not in ADMIN_PAGES | OPERATOR_PAGES:
+            assert "needs the `read` scope" in answer.text, f"{role} {path}"
+    landing = client.get("/console/evaluations")
+    if role == "reviewer":
+        assert landing.status_code == 303 and landing.headers["location"] == "/console/review"
+        assert client.get("/console", follow_redirects=True).url.path == "/console/review"
+    else:
+        assert landing.status_code == 200, f"{role}"
+    # The navigation links only to the pages a role may open.
+    nav = client.get("/console/teams").text.split("</nav>")[0]
     for path in ADMIN_PAGES:
         assert (f'href="{path}"' in nav) == (role == "admin"), f"{role} {path}"
+    for path in ("/console/evaluations", "/console/members", "/console/datasets"):
+        assert (f'href="{path}"' in nav) == (role != "reviewer"), f"{role} {path}"
+    assert ('href="/console/review"' in nav) == (role != "viewer"), f"{role}"
+    assert 'href="/console/teams"' in nav
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/console/evaluations/missing",
+        "/console/evaluations/missing/export",
+        "/console/runs/missing",
+    ],
+)
+def test_a_reviewer_reads_no_judged_result(
+    people: dict[str, tuple[httpx.Client, str]], path: str
+) -> None:
+    """Blind: the pages (and exports) that show a judge's score need `read`, which a reviewer
+    lacks; the role is checked before the object is looked up."""
+    client, _ = people["reviewer"]
+    answer = client.get(path)
+    assert answer.status_code == 403 and "needs the `read` scope" in answer.text, answer.text
 
 
 @pytest.mark.parametrize("role", list(GROUPS))

@@ -18,8 +18,10 @@ def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
     queue = team.queue(team.evaluate({"one": [7]}))
 
     viewer = signed_in(api, team.key(["read"]))
+    # The queues' list needs `review` too (a reviewer's console is its Review pages).
     listed = viewer.get("/console/review")
-    assert listed.status_code == 200 and "helpful review" in listed.text
+    assert listed.status_code == 403 and "`review`" in listed.text
+    listed = viewer.get("/console/evaluations")
     assert 'href="/console/review"' not in listed.text.split("</nav>")[0]
     refused = viewer.get(f"/console/review/{queue['id']}")
     assert refused.status_code == 403 and "`review`" in refused.text
@@ -44,8 +46,16 @@ def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
     )
     assert off_scale.status_code == 422 and "outside the scale" in off_scale.text
     # The viewer's session cannot label even with a valid token of its own.
-    viewer_token = csrf_of(viewer.get("/console/review").text)
+    viewer_token = csrf_of(viewer.get("/console/evaluations").text)
     assert viewer.post(action.group(1), data={"csrf_token": viewer_token}).status_code == 403
+
+    # A verdict button pressed with a value typed is ambiguous: refused, naming the field, and
+    # nothing is stored.
+    both = reviewer.post(
+        action.group(1), data={"csrf_token": token, "choice": "pass", "score": "0.2"}
+    )
+    assert both.status_code == 400 and "score" in both.text and "Pass" in both.text, both.text
+    assert team.client.get("/v1/labels").json()["data"] == []
 
     done = reviewer.post(
         action.group(1),
