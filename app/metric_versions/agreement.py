@@ -285,7 +285,8 @@ def calibrated(
 ) -> CalibratedMean | None:
     """The PPI++ mean of an evaluation's results of the version (`scored()`: their item keys
     and judge scores): results whose item has `direct` or `random` labels are the labelled set
-    (the people's value: their mean label; pass/fail labels make it a pass rate), the others
+    (the people's value: their mean score label; when most labels are pass/fail, the share
+    passing, scores cut at the threshold, and the estimand a pass rate), the others
     the unlabelled set. None when no label of the version is on any of these items.
 
     Args:
@@ -316,19 +317,49 @@ def _calibrate(
         if label.selection in RANDOM_SELECTIONS:
             usable.setdefault(label.item_key, []).append(label)
     routed = len(applying) - sum(len(own) for own in usable.values())
-    passing = any(label.value is None for own in usable.values() for label in own)
-    if passing and threshold is None:
-        passing = False
+    verdicts = sum(1 for own in usable.values() for label in own if label.value is None)
+    scores = sum(len(own) for own in usable.values()) - verdicts
+    # The pass rate when most labels are pass/fail (and the metric has a threshold to cut the
+    # judge's scores at); else the mean on the scale, from the score labels alone.
+    passing = verdicts > scores and threshold is not None
     people: dict[str, float] = {}
     for key, own in usable.items():
         if passing:
-            verdicts = [label.passed for label in own if label.passed is not None]
-            if verdicts:
-                people[key] = sum(verdicts) / len(verdicts)
+            assert threshold is not None
+            passes = [
+                label.passed if label.value is None else label.value >= threshold for label in own
+            ]
+            known = [bool(p) for p in passes if p is not None]
+            if known:
+                people[key] = sum(known) / len(known)
         else:
             values = [label.value for label in own if label.value is not None]
             if values:
                 people[key] = sum(values) / len(values)
+    mixing = []
+    if verdicts and scores:
+        if passing:
+            mixing.append(
+                f"the pass rate: {verdicts} of {verdicts + scores} labels are pass/fail, the "
+                f"{scores} on the scale counting as pass/fail at the threshold {threshold:g}"
+            )
+        else:
+            only = sum(1 for key in usable if key not in people)
+            mixing.append(
+                f"the mean on the scale: {scores} of {verdicts + scores} labels are on the "
+                f"scale and only they are read; the {verdicts} pass/fail labels are set aside"
+                + (
+                    f" ({only} result{'' if only == 1 else 's'} with only pass/fail labels "
+                    "counted as unlabelled)"
+                    if only
+                    else ""
+                )
+            )
+    elif verdicts and not passing:
+        mixing.append(
+            "pass/fail labels, but the metric has no threshold to cut the judge's scores at: "
+            "no pass rate"
+        )
     labelled_judge, labelled_people, unlabelled = [], [], []
     for key, score in scored:
         if key in people:
@@ -343,7 +374,7 @@ def _calibrate(
         unlabelled = [float(score >= threshold) for score in unlabelled]
         scale = (0.0, 1.0)
     found = calibrated_mean(labelled_judge, labelled_people, unlabelled, scale=scale)
-    notes = [found.note] if found.note else []
+    notes = [*mixing, *([found.note] if found.note else [])]
     if routed:
         notes.append(
             f"{routed} label{'' if routed == 1 else 's'} routed by a review queue (near the "

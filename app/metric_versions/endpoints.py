@@ -8,7 +8,7 @@ from app.api.deps import SessionDep, TenantDep
 from app.api.routing import LeanRoute
 from app.metric_versions import agreement, service
 from app.metric_versions.schemas import MetricVersion, MetricVersionAgreement, MetricVersionList
-from app.problems import problem_responses
+from app.problems import invalid_field, problem_responses
 
 router = APIRouter(
     prefix="/v1/metric_versions",
@@ -59,4 +59,12 @@ def get_metric_version_agreement(
     with its 95% bootstrap interval (or a note), the confusion matrix and the disagreements,
     worst first."""
     version = service.get_or_404(session, tenant.id, version_id)
+    if threshold is not None:
+        low, high = agreement.scale_of(version)
+        if not low <= threshold <= high:
+            raise invalid_field(
+                ["query", "threshold"],
+                f"threshold {threshold:g} is outside the version's scale [{low:g}, {high:g}]",
+                "out_of_scale",
+            )
     return agreement.report(session, tenant.id, version, threshold)

@@ -109,9 +109,11 @@ class MetricVersionAgreement(BaseModel):
     n: int = Field(description="Items (distinct content) with a judge score and a label.")
     n_labels: int = Field(description="People's labels on those items.")
     people: int = Field(description="Distinct people (or API keys) who labelled.")
-    label_kind: Literal["score", "pass_fail"] = Field(
-        description="`score`: labels on the metric's scale; `pass_fail`: true/false labels (or "
-        "a mix, scores then counting as pass/fail at the threshold)."
+    label_kind: Literal["score", "pass_fail", "mixed"] = Field(
+        description="`score`: labels on the metric's scale; `pass_fail`: true/false labels; "
+        "`mixed`: both, the statistics on the scale (weighted κ, α, ρ, mean bias) then reading "
+        "the score labels only and κ, TPR, TNR and the confusion matrix every label (scores "
+        "cut at the threshold), as each one's note and `notes` say."
     )
     threshold: float = Field(description="`passed = score >= threshold`, for judge and people.")
     threshold_source: Literal["labels", "query", "scale"] = Field(
@@ -162,7 +164,9 @@ class CalibratedMean(BaseModel):
     n_labels: int = Field(description="The evaluation's results whose item has usable labels.")
     n_unlabelled: int = Field(description="Its other scored results.")
     estimand: Literal["mean", "pass_rate"] = Field(
-        description="`mean` (labels on the scale) or `pass_rate` (pass/fail labels)."
+        description="`mean` (labels on the scale; with mixed labels, when most are on the "
+        "scale, only those, `note` saying so) or `pass_rate` (when most labels are pass/fail, "
+        "scores then cut at the threshold)."
     )
     method: str | None = Field(
         description="`ppi++` (λ tuned), `ppi` (λ = 1), `classical` (every result labelled)."

@@ -7,6 +7,7 @@ continuous scores), too slow for 2,000 resamples in a request, so the resamples 
 same formulas over numpy arrays (_resampled), checked equal to the libraries in tests/stats.
 """
 
+import dataclasses
 import math
 import warnings
 from collections.abc import Mapping, Sequence
@@ -32,7 +33,12 @@ INTERVAL_METHOD = "percentile_bootstrap"
 _BATCH_VALUES = 2_000_000
 
 Label = float | bool
-LabelKind = Literal["score", "pass_fail"]
+LabelKind = Literal["score", "pass_fail", "mixed"]
+# With mixed labels these read the score labels only (items with only pass/fail labels left
+# out), and the others every label (scores cut at the threshold).
+SCALE_STATISTICS = frozenset(
+    {"weighted_kappa", "krippendorff_alpha", "krippendorff_alpha_people", "spearman", "mean_bias"}
+)
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ class _Items:
     judge_bin: np.ndarray
     people_bin: np.ndarray
     ratings: np.ndarray
-    kind: LabelKind
+    kind: Literal["score", "pass_fail"]
 
 
 def _bin(values: np.ndarray, scale: tuple[float, float], bins: int) -> np.ndarray:
@@ -121,22 +127,32 @@ def _bin(values: np.ndarray, scale: tuple[float, float], bins: int) -> np.ndarra
     return np.clip(np.floor((values - low) / (high - low) * bins), 0, bins - 1).astype(int)
 
 
-def _label_kind(items: Sequence[LabelledItem]) -> tuple[LabelKind, tuple[str, ...]]:
+def _counts(items: Sequence[LabelledItem]) -> tuple[int, int]:
+    """How many labels are on the scale, and how many pass/fail."""
     flags = [isinstance(v, bool) for item in items for v in item.labels.values()]
-    if flags and all(flags):
-        return "pass_fail", ()
-    if any(flags):
-        return "pass_fail", (
-            "labels mix pass/fail and scores: scores count as pass/fail at the threshold",
-        )
-    return "score", ()
+    return len(flags) - sum(flags), sum(flags)
+
+
+def _on_the_scale(items: Sequence[LabelledItem]) -> list[LabelledItem]:
+    """The items with a label on the scale, with those labels only."""
+    out = []
+    for item in items:
+        own = {who: v for who, v in item.labels.items() if not isinstance(v, bool)}
+        if own:
+            out.append(LabelledItem(item.key, item.score, own))
+    return out
 
 
 def _prepare(
     items: Sequence[LabelledItem], threshold: float, scale: tuple[float, float], bins: int
 ) -> tuple[_Items, tuple[str, ...]]:
+    """The items with a score and a label as arrays: labels on the scale when every label is,
+    else every label as pass/fail (scores cut at the threshold). `notes` is always empty (kept
+    for callers that unpack it)."""
     kept = [item for item in items if item.score is not None and item.labels]
-    kind, notes = _label_kind(kept)
+    _, verdicts = _counts(kept)
+    kind: Literal["score", "pass_fail"] = "pass_fail" if verdicts else "score"
+    notes: tuple[str, ...] = ()
     people = sorted({person for item in kept for person in item.labels})
     row = {person: index + 1 for index, person in enumerate(people)}
     ratings = np.full((len(people) + 1, len(kept)), np.nan)
@@ -292,14 +308,54 @@ _UNDEFINED = {
 }
 
 
+def _collapsed(name: str, data: _Items, value: float) -> str:
+    """Why every resample gives the same value: one side never varies on the items it reads."""
+    judge, people = data.judge_pass, data.people_pass
+    if name == "cohen_kappa":
+        for who, verdicts in (("judge", judge), ("people", people)):
+            if verdicts.all() or not verdicts.any():
+                did = "passed" if verdicts.all() else "failed"
+                other = "the people say" if who == "judge" else "the judge says"
+                return f"the {who} {did} every item: κ is 0 whatever {other}"
+    if name in ("tpr", "tnr"):
+        side = people if name == "tpr" else ~people
+        seen = judge[side]
+        verdict = "passed" if name == "tpr" else "failed"
+        if seen.size and (seen.all() or not seen.any()):
+            did = "passed" if seen.all() else "failed"
+            return (
+                f"the judge {did} every item the people {verdict} ({seen.size}): no resample "
+                "can find one it judged otherwise, so the interval is a point, not certainty"
+            )
+    if name == "mean_bias" and value == 0:
+        return (
+            "the judge and the people give every item the same value: no resample can move "
+            "the mean, so the interval is a point, not certainty"
+        )
+    if name == "mean_bias":
+        return (
+            f"the judge and the people differ by {value:g} on every item: no resample can "
+            "move the mean, so the interval is a point, not certainty"
+        )
+    if name == "cohen_kappa" and (judge == people).all():
+        return (
+            "the judge and the people give every item the same verdict: no resample can find "
+            "a disagreement, so the interval is a point, not certainty"
+        )
+    return (
+        f"every resample gives {value:g} (judge and people stand in the same relation on "
+        "every item), so the interval is a point, not certainty"
+    )
+
+
 def _statistic(
     name: str,
     value: float | None,
-    n: int,
+    data: _Items,
     resampled: dict[str, tuple[np.ndarray, int]] | None,
     resamples: int,
-    kind: LabelKind,
 ) -> Statistic:
+    n, kind = len(data.keys), data.kind
     if name == "weighted_kappa" and kind == "pass_fail":
         return Statistic(None, None, "labels are pass/fail: weighted κ needs labels on the scale")
     if n < 2:
@@ -325,6 +381,8 @@ def _statistic(
             "missing from them): no honest interval",
         )
     low, high = np.quantile(finite, [0.025, 0.975])
+    if high - low <= 1e-12:
+        note = "; ".join(part for part in (note, _collapsed(name, data, value)) if part)
     return Statistic(value, (float(low), float(high)), note)
 
 
@@ -349,6 +407,32 @@ def _disagreements(data: _Items, limit: int) -> tuple[Disagreement, ...]:
     )
 
 
+def _merge_disagreements(
+    on_scale: _Items, pass_fail: _Items, scale: tuple[float, float], limit: int
+) -> tuple[Disagreement, ...]:
+    """The items with score labels (gap on the scale) and those with only pass/fail labels
+    (gap in share passing), worst first by gap as a share of the scale's width."""
+    width = scale[1] - scale[0]
+    found = [(d.gap / width, d) for d in _disagreements(on_scale, limit)]
+    found += [(d.gap, d) for d in _disagreements(pass_fail, limit)]
+    found.sort(key=lambda pair: (-pair[0], pair[1].key))
+    return tuple(d for _, d in found[:limit])
+
+
+def _mixed_note(name: str, statistic: Statistic, n: int, on_scale: int, scores: int) -> str:
+    if name in SCALE_STATISTICS:
+        said = (
+            f"from the {on_scale} of {n} items with labels on the scale, reading those labels "
+            "only (pass/fail labels left out)"
+        )
+    else:
+        said = (
+            f"from all {n} items, the {scores} labels on the scale counting as pass/fail at "
+            "the threshold"
+        )
+    return "; ".join(part for part in (said, statistic.note) if part)
+
+
 def human_agreement(
     items: Sequence[LabelledItem],
     *,
@@ -361,6 +445,11 @@ def human_agreement(
 ) -> HumanAgreement:
     """Agreement of the judge with people over the items that have a judge score and a label.
 
+    With labels of both kinds (`label_kind` "mixed"), the statistics on the scale (weighted κ,
+    α at interval level, ρ, mean bias) read the score labels of the items that have one, and
+    the pass/fail ones (κ, TPR, TNR, the confusion matrix) every label, scores cut at the
+    threshold; each such statistic's note says which items it read.
+
     Args:
         items: one per result; items without a score or a label are left out of `n`.
         threshold: `passed = score >= threshold`; a label on the scale passes the same way.
@@ -370,27 +459,66 @@ def human_agreement(
     """
     if not scale[0] < scale[1]:
         raise ValueError(f"scale {scale} is not a range")
-    data, notes = _prepare(items, threshold, scale, bins)
+    kept = [item for item in items if item.score is not None and item.labels]
+    scores, verdicts = _counts(kept)
+    mixed = bool(scores and verdicts)
+    data, _ = _prepare(kept, threshold, scale, bins)
+    views = {"all": data}
+    if mixed:
+        views["scale"] = _prepare(_on_the_scale(kept), threshold, scale, bins)[0]
+        views["pass_fail"] = _prepare(
+            [item for item in kept if all(isinstance(v, bool) for v in item.labels.values())],
+            threshold,
+            scale,
+            bins,
+        )[0]
+    computed = {}
+    for view, arrays in views.items():
+        n_view = len(arrays.keys)
+        values = _library_values(arrays, bins) if n_view and view != "pass_fail" else {}
+        boot = (
+            _bootstrap(arrays, bins, resamples, seed)
+            if n_view >= MIN_INTERVAL_N and view != "pass_fail"
+            else None
+        )
+        computed[view] = (arrays, values, boot)
+    stats = {}
+    for name in _UNDEFINED:
+        arrays, values, boot = computed["scale" if mixed and name in SCALE_STATISTICS else "all"]
+        stats[name] = _statistic(name, values.get(name), arrays, boot, resamples)
     n = len(data.keys)
-    values = _library_values(data, bins) if n else {}
-    resampled = _bootstrap(data, bins, resamples, seed) if n >= MIN_INTERVAL_N else None
-    stats = {
-        name: _statistic(name, values.get(name), n, resampled, resamples, data.kind)
-        for name in _UNDEFINED
-    }
+    notes: tuple[str, ...] = ()
+    if mixed:
+        on_scale = len(views["scale"].keys)
+        stats = {
+            name: dataclasses.replace(
+                statistic, note=_mixed_note(name, statistic, n, on_scale, scores)
+            )
+            for name, statistic in stats.items()
+        }
+        notes = (
+            f"labels mix kinds: {scores} on the scale and {verdicts} pass/fail; weighted κ, "
+            f"Krippendorff's α (interval level), ρ and mean bias read the score labels of the "
+            f"{on_scale} items that have one ({n - on_scale} items with only pass/fail labels "
+            "left out of them); κ, TPR, TNR and the confusion matrix read every label, scores "
+            "counting as pass/fail at the threshold",
+        )
+        listed = _merge_disagreements(views["scale"], views["pass_fail"], scale, disagreements)
+    else:
+        listed = _disagreements(data, disagreements)
     table = _confusion_matrix(data) if n else np.zeros((2, 2), dtype=int)
     return HumanAgreement(
         n=n,
         labels=int(np.sum(~np.isnan(data.ratings[1:]))),
         people=data.ratings.shape[0] - 1,
-        label_kind=data.kind,
+        label_kind="mixed" if mixed else data.kind,
         threshold=threshold,
         scale=scale,
         confusion_matrix=(
             (int(table[0, 0]), int(table[0, 1])),
             (int(table[1, 0]), int(table[1, 1])),
         ),
-        disagreements=_disagreements(data, disagreements),
+        disagreements=listed,
         interval_method=INTERVAL_METHOD,
         resamples=resamples,
         seed=seed,

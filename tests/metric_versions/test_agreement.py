@@ -342,3 +342,99 @@ class TestThresholds:
         assert (found["threshold"], found["threshold_source"]) == (0.5, "labels")
         assert found["thresholds"] == [0.5, 0.7]
         assert any("0.5 (6), 0.7 (2)" in note for note in found["notes"])
+
+
+class TestMixedLabels:
+    def test_a_few_pass_fail_labels_leave_the_scale_statistics_on_the_score_labels(
+        self, api: Api
+    ) -> None:
+        # ann labels items 0-25 on the scale; bob passes or fails items 0-4 (beside ann) and
+        # 26-29 (alone), as the console's Pass/Fail buttons do.
+        team = Team(api)
+        final = evaluate(team, cases())
+        rows = results(team, final["id"])
+        version = rows[0]["metric_version"]
+        ann = api.client(team.new_key(None, name="ann"))
+        bob = api.client(team.new_key(None, name="bob"))
+        on_scale = list(range(26))
+        bob_says = {i: i % 2 == 0 for i in [*range(5), *range(26, N)]}
+        for i in on_scale:
+            give(ann, rows[i]["id"], planted(i))
+        for i, passed in bob_says.items():
+            give(bob, rows[i]["id"], passed)
+
+        found = agreement(team, version)
+
+        judge = np.array([row["score"] for row in rows])
+        ann_values = np.array([planted(i) for i in on_scale])
+        assert found["label_kind"] == "mixed" and found["n"] == N
+        assert any("26 on the scale and 9 pass/fail" in note for note in found["notes"])
+        # On the scale: ann's labels of items 0-25 only.
+        scale_judge = judge[on_scale]
+
+        def bins(values: np.ndarray) -> np.ndarray:
+            return np.minimum((values * 5).astype(int), 4)
+
+        expected = {
+            "weighted_kappa": cohen_kappa_score(
+                bins(ann_values), bins(scale_judge), labels=range(5), weights="quadratic"
+            ),
+            "krippendorff_alpha": krippendorff.alpha(
+                reliability_data=np.vstack([scale_judge, ann_values]),
+                level_of_measurement="interval",
+            ),
+            "spearman": spearmanr(scale_judge, ann_values).statistic,
+            "mean_bias": np.mean(scale_judge - ann_values),
+        }
+        for name, value in expected.items():
+            assert found[name]["value"] == pytest.approx(value, abs=1e-9), name
+            assert "from the 26 of 30 items" in found[name]["note"], name
+        assert found["krippendorff_alpha_people"]["value"] is None
+        # Pass/fail: every label, ann's cut at the threshold; a tie passes.
+        verdicts = [
+            [
+                v
+                for v in ([planted(i) >= 0.5] if i < 26 else []) + [bob_says.get(i)]
+                if v is not None
+            ]
+            for i in range(N)
+        ]
+        people_pass = np.array([np.mean(v) >= 0.5 for v in verdicts])
+        judge_pass = judge >= 0.5
+        assert found["cohen_kappa"]["value"] == pytest.approx(
+            cohen_kappa_score(people_pass, judge_pass), abs=1e-9
+        )
+        assert "from all 30 items" in found["cohen_kappa"]["note"]
+        table = [
+            [int(np.sum(~people_pass & ~judge_pass)), int(np.sum(~people_pass & judge_pass))],
+            [int(np.sum(people_pass & ~judge_pass)), int(np.sum(people_pass & judge_pass))],
+        ]
+        assert found["confusion_matrix"]["matrix"] == table
+        assert found["tpr"]["value"] == pytest.approx(table[1][1] / sum(table[1]))
+        assert found["tnr"]["value"] == pytest.approx(table[0][0] / sum(table[0]))
+
+        # The calibrated mean stays a mean on the scale: ann's labels are the labelled set,
+        # the items with only bob's pass/fail count as unlabelled.
+        calibrated = team.client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0][
+            "calibrated"
+        ]
+        others = judge[26:]
+        assert calibrated["estimand"] == "mean"
+        assert (calibrated["n_labels"], calibrated["n_unlabelled"]) == (26, 4)
+        assert calibrated["mean"] == pytest.approx(
+            float(ppi_py.ppi_mean_pointestimate(ann_values, scale_judge, others)[0]), abs=1e-9
+        )
+        assert "9 pass/fail labels are set aside" in calibrated["note"]
+
+
+class TestThreshold:
+    def test_a_threshold_outside_the_scale_is_refused(self, api: Api) -> None:
+        team = Team(api)
+        version = evaluate(team, cases(3))["per_metric"][0]["metric_version"]
+        body = problem(
+            team.client.get(f"/v1/metric_versions/{version}/agreement", params={"threshold": 5}),
+            422,
+        )
+        (error,) = body["errors"]
+        assert error["loc"] == "query.threshold" and "[0, 1]" in error["msg"]
+        assert agreement(team, version, threshold=1)["threshold"] == 1

@@ -276,3 +276,90 @@ class TestCalibratedMean:
         made = calibrated_mean([0.8, 0.8, 0.8], [1.0, 1.0, 1.0], [0.8, 0.8], scale=(0.0, 1.0))
         assert made.method == "ppi" and made.mean == pytest.approx(1.0)
         json.dumps(dataclasses.asdict(made), allow_nan=False)
+
+
+class TestMixedLabels:
+    def test_scale_statistics_read_score_labels_and_verdicts_read_every_label(self) -> None:
+        # ann and dan label on the scale (dan about half), items 0-47 only; bob passes or fails
+        # a random half of all 60, the only labels of some of items 48-59.
+        judge, ann, dan = planted(n=60, seed=21)
+        rng = np.random.default_rng(5)
+        bob = np.array(
+            [
+                bool(x) if r < 0.5 else None
+                for x, r in zip(rng.random(60) < 0.5, rng.random(60), strict=True)
+            ],
+            dtype=object,
+        )
+        ann[48:] = np.nan
+        dan[48:] = np.nan
+        made = agree(as_items(judge, ("ann", ann), ("bob", bob), ("dan", dan)))
+        labelled = [i for i in range(60) if i < 48 or bob[i] is not None]
+        assert made.label_kind == "mixed" and made.n == len(labelled)
+        scores = 48 + int(np.sum(~np.isnan(dan)))
+        verdicts = sum(b is not None for b in bob)
+        assert f"{scores} on the scale and {verdicts} pass/fail" in made.notes[0]
+        s = np.arange(48)
+        people = np.nanmean(np.vstack([ann[s], dan[s]]), axis=0)
+
+        def bins(x: np.ndarray) -> np.ndarray:
+            return np.minimum((x * 5).astype(int), 4)
+
+        on_scale = {
+            "weighted_kappa": cohen_kappa_score(
+                bins(people), bins(judge[s]), labels=range(5), weights="quadratic"
+            ),
+            "krippendorff_alpha": krippendorff.alpha(
+                reliability_data=np.vstack([judge[s], ann[s], dan[s]]),
+                level_of_measurement="interval",
+            ),
+            "krippendorff_alpha_people": krippendorff.alpha(
+                reliability_data=np.vstack([ann[s], dan[s]]), level_of_measurement="interval"
+            ),
+            "spearman": spearmanr(judge[s], people).statistic,
+            "mean_bias": np.mean(judge[s] - people),
+        }
+        for name, value in on_scale.items():
+            statistic = getattr(made, name)
+            assert statistic.value == pytest.approx(value, abs=1e-12), name
+            assert statistic.ci95 is not None and "from the 48 of" in statistic.note, name
+        # Pass/fail: every label of every labelled item, scores cut at 0.5; a tie passes.
+        rows = [
+            [v >= 0.5 for v in (ann[i], dan[i]) if not np.isnan(v)]
+            + ([bob[i]] if bob[i] is not None else [])
+            for i in labelled
+        ]
+        people_pass = np.array([np.mean(row) >= 0.5 for row in rows])
+        judge_pass = judge[labelled] >= 0.5
+        table = confusion_matrix(people_pass, judge_pass, labels=[False, True])
+        assert made.confusion_matrix == tuple(tuple(int(c) for c in row) for row in table)
+        assert made.cohen_kappa.value == pytest.approx(cohen_kappa_score(people_pass, judge_pass))
+        assert made.tpr.value == pytest.approx(table[1, 1] / table[1].sum())
+        assert made.tnr.value == pytest.approx(table[0, 0] / table[0].sum())
+        assert "from all" in made.cohen_kappa.note
+        json.dumps(dataclasses.asdict(made), allow_nan=False)
+
+
+class TestCollapsedIntervals:
+    def test_a_judge_passing_everything_says_why_kappa_is_zero(self) -> None:
+        judge = np.linspace(0.6, 1.0, 12)
+        ann = np.array([0.9, 0.2, 0.8, 0.3, 0.7, 0.1, 0.9, 0.4, 0.6, 0.8, 0.2, 0.7])
+        made = agree(as_items(judge, ("ann", ann)))
+        assert made.cohen_kappa.value == cohen_kappa_score(ann >= 0.5, judge >= 0.5) == 0.0
+        assert made.cohen_kappa.ci95 == (0.0, 0.0)
+        assert "the judge passed every item: κ is 0 whatever the people say" in (
+            made.cohen_kappa.note
+        )
+        assert made.tpr.value == 1.0 and made.tpr.ci95 == (1.0, 1.0)
+        assert "the judge passed every item the people passed" in made.tpr.note
+        # Where the interval varies, no such note.
+        assert made.spearman.ci95[0] < made.spearman.ci95[1] and made.spearman.note is None
+
+    def test_people_agreeing_on_every_value_say_why_the_bias_is_zero(self) -> None:
+        judge = np.linspace(0.05, 0.95, 12)
+        made = agree(as_items(judge, ("ann", judge.copy())))
+        assert made.mean_bias.value == 0.0 and made.mean_bias.ci95 == (0.0, 0.0)
+        assert "give every item the same value" in made.mean_bias.note
+        assert "not certainty" in made.tpr.note and "not certainty" in made.tnr.note
+        assert "the same verdict" in made.cohen_kappa.note
+        assert "every resample gives 1" in made.spearman.note
