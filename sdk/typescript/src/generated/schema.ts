@@ -2053,7 +2053,7 @@ export interface components {
             ci95: number[] | null;
             /**
              * Estimand
-             * @description `mean` (labels on the scale) or `pass_rate` (pass/fail labels).
+             * @description `mean` (labels on the scale; with mixed labels, when most are on the scale, only those, `note` saying so) or `pass_rate` (when most labels are pass/fail, scores then cut at the threshold).
              * @enum {string}
              */
             estimand: "mean" | "pass_rate";

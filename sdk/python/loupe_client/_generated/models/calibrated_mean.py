@@ -28,7 +28,8 @@ class CalibratedMean:
 
         Attributes:
             ci95 (list[float] | None):
-            estimand (CalibratedMeanEstimand): `mean` (labels on the scale) or `pass_rate` (pass/fail labels).
+            estimand (CalibratedMeanEstimand): `mean` (labels on the scale; with mixed labels, when most are on the scale,
+                only those, `note` saying so) or `pass_rate` (when most labels are pass/fail, scores then cut at the threshold).
             mean (float | None):
             method (None | str): `ppi++` (λ tuned), `ppi` (λ = 1), `classical` (every result labelled).
             n_labels (int): The evaluation's results whose item has usable labels.

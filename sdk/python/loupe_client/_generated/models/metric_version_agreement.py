@@ -51,7 +51,9 @@ class MetricVersionAgreement:
                 with `note` saying why
                 when it is undefined (one class only, too few items) or has no honest interval.
             label_kind (MetricVersionAgreementLabelKind): `score`: labels on the metric's scale; `pass_fail`: true/false
-                labels (or a mix, scores then counting as pass/fail at the threshold).
+                labels; `mixed`: both, the statistics on the scale (weighted κ, α, ρ, mean bias) then reading the score labels
+                only and κ, TPR, TNR and the confusion matrix every label (scores cut at the threshold), as each one's note and
+                `notes` say.
             mean_bias (AgreementStatistic): A statistic of agreement with people and its 95% interval; null with `note`
                 saying why
                 when it is undefined (one class only, too few items) or has no honest interval.

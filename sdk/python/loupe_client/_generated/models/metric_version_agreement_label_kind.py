@@ -1,8 +1,8 @@
 from typing import Literal
 
-MetricVersionAgreementLabelKind = Literal['pass_fail', 'score']
+MetricVersionAgreementLabelKind = Literal['mixed', 'pass_fail', 'score']
 
-METRIC_VERSION_AGREEMENT_LABEL_KIND_VALUES: set[MetricVersionAgreementLabelKind] = { 'pass_fail', 'score',  }
+METRIC_VERSION_AGREEMENT_LABEL_KIND_VALUES: set[MetricVersionAgreementLabelKind] = { 'mixed', 'pass_fail', 'score',  }
 
 def check_metric_version_agreement_label_kind(value: str) -> MetricVersionAgreementLabelKind:
     if value in METRIC_VERSION_AGREEMENT_LABEL_KIND_VALUES:
