@@ -1,7 +1,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -65,13 +65,23 @@ class ReviewAssignment(Base):
     people: a claim takes a free slot by inserting, so two claims of the last slot cannot both
     succeed on PostgreSQL or SQLite; a released claim gives its slot up (NULL), a lapsed one
     is deleted by the claim that takes its slot. (item, actor) is unique: never twice to one
-    person."""
+    person. (queue, actor) is unique among reserved rows: a person holds one item of a queue at
+    a time, even when claiming from several requests at once (a claim drops the person's lapsed
+    reservations first)."""
 
     __tablename__ = "review_assignment"
     __table_args__ = (
         UniqueConstraint("item_id", "slot"),
         UniqueConstraint("item_id", "actor"),
         Index("ix_review_assignment_queue_id_actor", "queue_id", "actor"),
+        Index(
+            "uq_review_assignment_reserved",
+            "queue_id",
+            "actor",
+            unique=True,
+            postgresql_where=text("status = 'reserved'"),
+            sqlite_where=text("status = 'reserved'"),
+        ),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)

@@ -287,7 +287,8 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
         return True
 
     def counts(self, queue: ReviewQueue, now: datetime) -> Counts:
-        """The queue's progress over its offered items."""
+        """The queue's progress over its offered items whose result is still there (an item of
+        a deleted evaluation is neither offered nor counted, reserved or not)."""
         queue_id = self.owned(queue).id
         needed = queue.reviewers_per_item
         live = (
@@ -296,24 +297,31 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
             .where(ReviewAssignment.item_id == ReviewItem.id, self._live(now))
             .scalar_subquery()
         )
+        still_judged = exists().where(Result.id == ReviewItem.result_id)
         rows = self.session.execute(
             select(ReviewItem.labelled, live).where(
-                ReviewItem.queue_id == queue_id, ReviewItem.priority < 2
+                ReviewItem.queue_id == queue_id, ReviewItem.priority < 2, still_judged
             )
         ).all()
         items = len(rows)
         full = sum(1 for labelled, _ in rows if labelled >= needed)
         in_progress = sum(1 for labelled, held in rows if labelled < needed and held > 0)
         reviewers: dict[str, tuple[int, int]] = {}
-        for actor, status, expires_at in self.session.execute(
+        for actor, status, expires_at, judged in self.session.execute(
             select(
-                ReviewAssignment.actor, ReviewAssignment.status, ReviewAssignment.expires_at
-            ).where(ReviewAssignment.queue_id == queue_id)
+                ReviewAssignment.actor,
+                ReviewAssignment.status,
+                ReviewAssignment.expires_at,
+                exists().where(Result.id == ReviewItem.result_id),
+            )
+            .join(ReviewItem, ReviewItem.id == ReviewAssignment.item_id)
+            .where(ReviewAssignment.queue_id == queue_id)
         ):
             labelled, reserved = reviewers.get(actor, (0, 0))
             if status == LABELLED:
+                # The label outlives its result: the person gave it.
                 labelled += 1
-            elif status == RESERVED and expires_at > now:
+            elif status == RESERVED and expires_at > now and judged:
                 reserved += 1
             else:
                 continue

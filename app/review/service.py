@@ -5,7 +5,8 @@ An item is a judged result of the queue's metric. It is taken in once (when the 
 then at each claim, so an online rule's new days keep feeding it) and its routing is decided
 then, once. Each item has `reviewers_per_item` slots; a claim inserts an assignment into a free
 slot, and the unique (item, slot) pair makes a concurrent claim of the same slot fail and try
-the next (app/models/review_queue.py).
+the next (app/models/review_queue.py); a person holds at most one live reservation per queue
+(a unique partial index), so concurrent claims of one person all get the same item.
 """
 
 from collections.abc import Sequence
@@ -220,6 +221,13 @@ def claim_item(
             )
             if repo.take_slot(item, assignment, now):
                 return item, assignment
+            # Refused: the slot is another's, or a concurrent claim of this actor's took an
+            # item first (one live reservation per person and queue): that one is theirs.
+            held = repo.held(queue, actor, now)
+            if held is not None:
+                mine = repo.item(queue, held.item_id)
+                assert mine is not None
+                return mine, held
     return None
 
 

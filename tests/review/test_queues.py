@@ -11,10 +11,12 @@ from datetime import timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
 from app.db import utcnow
-from app.models import AuditEvent, Label, ReviewAssignment
+from app.models import AuditEvent, Label, ReviewAssignment, ReviewItem
 from app.review.routing import audit_draw
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
@@ -284,6 +286,84 @@ class TestReviewersPerItem:
             ).all()
         assert sorted(slot for _, slot in rows) == [0, 0, 1, 1]
 
+    def test_one_person_claiming_at_once_holds_one_item(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        scores = {f"c{n}": [n % 10] for n in range(12)}
+        judge.script(Scores(scores))
+        team = Team(api)
+        queue = team.queue(team.evaluate(scores))
+        # Rounds of one person's four claims at once, each round a new person (a race needs
+        # its window: several tries).
+        for _ in range(6):
+            reviewer = team.key(["review"])
+            clients = [api.client(reviewer) for _ in range(4)]
+            got: list[dict[str, Any] | None] = [None] * len(clients)
+            start = threading.Barrier(len(clients))
+
+            def claim(
+                index: int,
+                clients: list[httpx.Client],
+                got: list[dict[str, Any] | None],
+                start: threading.Barrier,
+            ) -> None:
+                start.wait()
+                got[index] = claimed(clients[index], queue["id"])
+
+            threads = [
+                threading.Thread(target=claim, args=(n, clients, got, start))
+                for n in range(len(clients))
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            # Every claim gives back the one item the person holds.
+            assert all(item is not None for item in got), got
+            assert len({item["id"] for item in got if item is not None}) == 1, got
+        with api.served.runtime.session() as session:
+            held = session.scalars(
+                select(ReviewAssignment.actor).where(
+                    ReviewAssignment.queue_id == queue["id"], ReviewAssignment.status == "reserved"
+                )
+            ).all()
+        assert len(held) == len(set(held)) == 6
+        progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert progress["in_progress"] == 6 and progress["remaining"] == 6
+
+    def test_the_database_refuses_a_second_reservation_of_one_person(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"a": [6], "b": [4]}))
+        team = Team(api)
+        queue = team.queue(team.evaluate({"a": [6], "b": [4]}))
+        item = claimed(team.reviewer(), queue["id"])
+        assert item is not None
+        with api.served.runtime.session() as session:
+            first = session.scalars(
+                select(ReviewAssignment).where(ReviewAssignment.queue_id == queue["id"])
+            ).one()
+            other = session.scalars(
+                select(ReviewItem.id).where(
+                    ReviewItem.queue_id == queue["id"], ReviewItem.id != first.item_id
+                )
+            ).one()
+            session.add(
+                ReviewAssignment(
+                    id=f"rqa_{uuid.uuid4().hex[:20]}",
+                    tenant_id=first.tenant_id,
+                    queue_id=first.queue_id,
+                    item_id=other,
+                    actor=first.actor,
+                    slot=0,
+                    status="reserved",
+                    expires_at=first.expires_at,
+                    created_at=first.created_at,
+                )
+            )
+            with pytest.raises(IntegrityError):
+                session.flush()
+
 
 class TestValidation:
     def test_every_field_at_fault_is_named(self, api: Api) -> None:
@@ -422,6 +502,25 @@ class TestLifecycle:
         assert item is not None and item["test_case"]["id"] == ({"one", "two"} - {gone}).pop()
         assert labelled(reviewer, queue["id"], item["id"]).status_code == 200
         assert claimed(reviewer, queue["id"]) is None
+
+    def test_progress_counts_no_item_whose_result_is_gone(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [6], "two": [4]}))
+        team = Team(api)
+        evaluations = [team.evaluate({"one": [6]}), team.evaluate({"two": [4]})]
+        queue = team.queue("", evaluation_ids=evaluations)
+        reviewer = team.reviewer()
+        assert claimed(reviewer, queue["id"]) is not None
+        before = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert (before["items"], before["in_progress"], before["remaining"]) == (2, 1, 1)
+        for evaluation_id in evaluations:
+            assert team.client.delete(f"/v1/evaluations/{evaluation_id}").status_code == 204
+        assert claimed(reviewer, queue["id"]) is None
+        after = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+        assert (after["items"], after["labelled"], after["in_progress"]) == (0, 0, 0)
+        assert after["remaining"] == 0
+        assert [r["reserved"] for r in after["reviewers"]] in ([], [0]), after
 
     def test_deleting_a_queue_keeps_its_labels_and_is_audited(
         self, api: Api, judge: ScriptedJudge
