@@ -1,6 +1,6 @@
-"""The operator's commands are on the audit trail as `operator`'s: `loupe keys create`,
-`loupe keys revoke` and `loupe tenants limits` (a repeat revoke or a limits read records
-nothing), never with the key's secret."""
+"""The operator's commands are on the audit trail as `operator`'s: `loupe keys create` (and the
+tenant `--create-tenant` makes), `loupe keys revoke` and `loupe tenants limits` (a repeat revoke
+or a limits read records nothing), never with the key's secret."""
 
 from pathlib import Path
 
@@ -25,11 +25,12 @@ class TestOperator:
         with side_app(tmp_path) as app, app.client(key) as client:
             trail = list(reversed(events(client)))
         assert [(e["actor"], e["action"]) for e in trail] == [
+            ("operator", "tenant.create"),
             ("operator", "api_key.create"),
             ("operator", "api_key.create"),
             ("operator", "api_key.revoke"),
             ("operator", "tenant.limits"),
         ]
-        assert trail[2]["object_id"] == spare_id and trail[1]["object_id"] == spare_id
-        assert trail[3]["details"] == {"daily_usd": 5.0}
+        assert trail[3]["object_id"] == spare_id and trail[2]["object_id"] == spare_id
+        assert trail[4]["details"] == {"daily_usd": 5.0}
         assert key not in str(trail) and spare not in str(trail)
