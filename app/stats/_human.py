@@ -10,14 +10,30 @@ same formulas over numpy arrays (_resampled), checked equal to the libraries in 
 import dataclasses
 import math
 import warnings
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
 
 from app.stats import _resampled as resampled
 from app.stats._agreement import krippendorff_alpha
+from app.stats._human_notes import (
+    _UNDEFINED,
+    _collapsed,
+    _disagreements,
+    _merge_disagreements,
+    _mixed_note,
+)
+from app.stats._human_types import (  # noqa: F401 - the types are this module's API too
+    SCALE_STATISTICS,
+    Disagreement,
+    HumanAgreement,
+    Label,
+    LabelKind,
+    LabelledItem,
+    Statistic,
+    _Items,
+)
 
 RESAMPLES = 2000
 SEED = 20_261_126
@@ -31,95 +47,6 @@ MAX_UNDEFINED_SHARE = 0.025
 INTERVAL_METHOD = "percentile_bootstrap"
 # Resamples are made in slices of about this many values, so memory stays flat with n.
 _BATCH_VALUES = 2_000_000
-
-Label = float | bool
-LabelKind = Literal["score", "pass_fail", "mixed"]
-# With mixed labels these read the score labels only (items with only pass/fail labels left
-# out), and the others every label (scores cut at the threshold).
-SCALE_STATISTICS = frozenset(
-    {"weighted_kappa", "krippendorff_alpha", "krippendorff_alpha_people", "spearman", "mean_bias"}
-)
-
-
-@dataclass(frozen=True)
-class LabelledItem:
-    """One result: the judge's score (None: it gave none) and each person's label of it.
-
-    `labels` maps who labelled (a person or a key's name) to the value: on the metric's scale,
-    or True/False for pass/fail.
-    """
-
-    key: str
-    score: float | None
-    labels: Mapping[str, Label]
-
-
-@dataclass(frozen=True)
-class Statistic:
-    """A value with its 95% interval; None with a note saying why when it is undefined."""
-
-    value: float | None
-    ci95: tuple[float, float] | None
-    note: str | None = None
-
-
-@dataclass(frozen=True)
-class Disagreement:
-    """An item where judge and people differ: `people` is the mean label (pass/fail labels: the
-    share of people passing it) and `gap` how far apart they are, on the scale (or in share)."""
-
-    key: str
-    score: float
-    people: float
-    gap: float
-    judge_passed: bool
-    people_passed: bool
-
-
-@dataclass(frozen=True)
-class HumanAgreement:
-    """Agreement of the judge with people over `n` items with a judge score and a label.
-
-    `confusion_matrix` rows are the people's verdict, columns the judge's, each [fail, pass]
-    (scikit-learn's layout). `disagreements` are worst first.
-    """
-
-    n: int
-    labels: int
-    people: int
-    label_kind: LabelKind
-    threshold: float
-    scale: tuple[float, float]
-    cohen_kappa: Statistic
-    weighted_kappa: Statistic
-    krippendorff_alpha: Statistic
-    krippendorff_alpha_people: Statistic
-    spearman: Statistic
-    tpr: Statistic
-    tnr: Statistic
-    mean_bias: Statistic
-    confusion_matrix: tuple[tuple[int, int], tuple[int, int]]
-    disagreements: tuple[Disagreement, ...]
-    interval_method: str
-    resamples: int
-    seed: int
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class _Items:
-    """The n items as arrays: judge score and verdict, people's value and verdict, bins, and
-    the raters × items matrices Krippendorff's alpha reads (judge first, then each person)."""
-
-    keys: list[str]
-    score: np.ndarray
-    judge_pass: np.ndarray
-    people: np.ndarray
-    people_pass: np.ndarray
-    judge_bin: np.ndarray
-    people_bin: np.ndarray
-    ratings: np.ndarray
-    kind: Literal["score", "pass_fail"]
 
 
 def _bin(values: np.ndarray, scale: tuple[float, float], bins: int) -> np.ndarray:
@@ -292,62 +219,6 @@ def _bootstrap(
     return out
 
 
-_UNDEFINED = {
-    "cohen_kappa": "one class only: judge and people give the same single verdict to every "
-    "item, so κ is undefined (no chance agreement to correct)",
-    "weighted_kappa": "one bin only: judge and people put every item in the same score bin, "
-    "so weighted κ is undefined",
-    "krippendorff_alpha": "no variation: every paired rating is the same, so α is undefined",
-    "krippendorff_alpha_people": "no item has two people's labels that could differ (α over "
-    "people alone needs items labelled by at least two of them, with some variation)",
-    "spearman": "all ties: the judge's scores or the people's values are constant, so ρ is "
-    "undefined",
-    "tpr": "no item the people pass: the true positive rate is undefined",
-    "tnr": "no item the people fail: the true negative rate is undefined",
-    "mean_bias": "undefined",
-}
-
-
-def _collapsed(name: str, data: _Items, value: float) -> str:
-    """Why every resample gives the same value: one side never varies on the items it reads."""
-    judge, people = data.judge_pass, data.people_pass
-    if name == "cohen_kappa":
-        for who, verdicts in (("judge", judge), ("people", people)):
-            if verdicts.all() or not verdicts.any():
-                did = "passed" if verdicts.all() else "failed"
-                other = "the people say" if who == "judge" else "the judge says"
-                return f"the {who} {did} every item: κ is 0 whatever {other}"
-    if name in ("tpr", "tnr"):
-        side = people if name == "tpr" else ~people
-        seen = judge[side]
-        verdict = "passed" if name == "tpr" else "failed"
-        if seen.size and (seen.all() or not seen.any()):
-            did = "passed" if seen.all() else "failed"
-            return (
-                f"the judge {did} every item the people {verdict} ({seen.size}): no resample "
-                "can find one it judged otherwise, so the interval is a point, not certainty"
-            )
-    if name == "mean_bias" and value == 0:
-        return (
-            "the judge and the people give every item the same value: no resample can move "
-            "the mean, so the interval is a point, not certainty"
-        )
-    if name == "mean_bias":
-        return (
-            f"the judge and the people differ by {value:g} on every item: no resample can "
-            "move the mean, so the interval is a point, not certainty"
-        )
-    if name == "cohen_kappa" and (judge == people).all():
-        return (
-            "the judge and the people give every item the same verdict: no resample can find "
-            "a disagreement, so the interval is a point, not certainty"
-        )
-    return (
-        f"every resample gives {value:g} (judge and people stand in the same relation on "
-        "every item), so the interval is a point, not certainty"
-    )
-
-
 def _statistic(
     name: str,
     value: float | None,
@@ -384,53 +255,6 @@ def _statistic(
     if high - low <= 1e-12:
         note = "; ".join(part for part in (note, _collapsed(name, data, value)) if part)
     return Statistic(value, (float(low), float(high)), note)
-
-
-def _disagreements(data: _Items, limit: int) -> tuple[Disagreement, ...]:
-    if data.kind == "score":
-        gap = np.abs(data.score - data.people)
-        differ = (data.judge_pass != data.people_pass) | (data.judge_bin != data.people_bin)
-    else:
-        gap = np.abs(data.judge_pass.astype(float) - data.people)
-        differ = data.judge_pass != data.people_pass
-    order = sorted(np.flatnonzero(differ), key=lambda i: (-gap[i], data.keys[i]))[:limit]
-    return tuple(
-        Disagreement(
-            key=data.keys[i],
-            score=float(data.score[i]),
-            people=float(data.people[i]),
-            gap=float(gap[i]),
-            judge_passed=bool(data.judge_pass[i]),
-            people_passed=bool(data.people_pass[i]),
-        )
-        for i in order
-    )
-
-
-def _merge_disagreements(
-    on_scale: _Items, pass_fail: _Items, scale: tuple[float, float], limit: int
-) -> tuple[Disagreement, ...]:
-    """The items with score labels (gap on the scale) and those with only pass/fail labels
-    (gap in share passing), worst first by gap as a share of the scale's width."""
-    width = scale[1] - scale[0]
-    found = [(d.gap / width, d) for d in _disagreements(on_scale, limit)]
-    found += [(d.gap, d) for d in _disagreements(pass_fail, limit)]
-    found.sort(key=lambda pair: (-pair[0], pair[1].key))
-    return tuple(d for _, d in found[:limit])
-
-
-def _mixed_note(name: str, statistic: Statistic, n: int, on_scale: int, scores: int) -> str:
-    if name in SCALE_STATISTICS:
-        said = (
-            f"from the {on_scale} of {n} items with labels on the scale, reading those labels "
-            "only (pass/fail labels left out)"
-        )
-    else:
-        said = (
-            f"from all {n} items, the {scores} labels on the scale counting as pass/fail at "
-            "the threshold"
-        )
-    return "; ".join(part for part in (said, statistic.note) if part)
 
 
 def human_agreement(
