@@ -9,7 +9,7 @@ from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.labels import service, transfer
+from app.labels import importing, service, transfer
 from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
 from app.problems import problem_responses
 from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
@@ -161,7 +161,9 @@ def import_labels(
     for the same item, stores nothing: the 422 names every bad line and field
     (`/lines/<n>/<field>`)."""
     lines, unread = transfer.read_import(request.headers.get("content-type", ""), raw)
-    created, updated = service.import_labels(session, caller.tenant.id, caller.actor, lines, unread)
+    created, updated = importing.import_labels(
+        session, caller.tenant.id, caller.actor, lines, unread
+    )
     session.commit()
     return LabelImport(created=created, updated=updated)
 

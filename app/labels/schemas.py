@@ -115,7 +115,7 @@ class LabelImportLine(LabelCreate):
     model_config = ConfigDict(extra="forbid")
 
     # Export-only: ignored, but an exported line's metric_version, evaluation_id, test_case_id
-    # and metric must agree with the result its result_id names (service.import_labels).
+    # and metric must agree with the result its result_id names (importing.import_labels).
     object: Any = None
     id: Any = None
     metric_version: Any = None
