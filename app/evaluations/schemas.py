@@ -5,9 +5,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
+from app.evaluations.case_schemas import TestCase, TestCaseCreate
 from app.evaluations.stability import Stability, StabilitySummary
 from app.labels.schemas import LabelSummary
-from app.media.parts import Content, ContextNode
 from app.metric_versions.schemas import AgreementBrief, CalibratedMean
 from app.metrics import MetricSpec
 from app.schemas import ListPage
@@ -18,26 +18,6 @@ TERMINAL_STATUSES = ("completed", "failed", "canceled")
 
 MetadataKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 MetadataValue = Annotated[str, StringConstraints(max_length=512)]
-
-
-class TestCaseCreate(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    id: Annotated[str, StringConstraints(min_length=1, max_length=256)] | int | None = Field(
-        default=None, description="Your id for the case; defaults to its index in `test_cases`."
-    )
-    input: Content
-    # Optional like the rest: a metric that reads it lists it in its required fields (a 422
-    # naming the case's field otherwise); contextual_precision/recall never read it.
-    actual_output: Content | None = Field(
-        default=None,
-        description="The answer under test; needed by every metric that reads it (not "
-        "contextual_precision, contextual_recall or contextual_relevancy).",
-    )
-    expected_output: Content | None = None
-    context: list[ContextNode] | None = None
-    retrieval_context: list[ContextNode] | None = None
-    metadata: dict[str, Any] | None = None
 
 
 class JudgeConfig(BaseModel):
@@ -362,21 +342,6 @@ class EvaluationResult(BaseModel):
         "(a re-run's); null when it has none. Filled on GET /v1/evaluations/{id}/results.",
     )
     created_at: datetime
-
-
-class TestCase(BaseModel):
-    """A submitted test case as stored: images are `image_url` parts whose URL is
-    `GET /v1/media/{sha256}` (send the API key), with what was done to them under `blob`."""
-
-    object: Literal["evaluation.test_case"] = "evaluation.test_case"
-    id: str = Field(description="The id given at submission, else the case's index.")
-    index: int
-    input: Any
-    actual_output: Any
-    expected_output: Any | None
-    context: list[Any] | None
-    retrieval_context: list[Any] | None
-    metadata: dict[str, Any] | None
 
 
 ResultStatus = Literal["passed", "failed", "errored"]

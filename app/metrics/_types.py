@@ -17,7 +17,24 @@ from app.judges import (
 )
 from app.metrics import _media_seen
 
-TestCaseField = Literal["input", "actual_output", "expected_output", "context", "retrieval_context"]
+TestCaseField = Literal[
+    "input",
+    "actual_output",
+    "expected_output",
+    "context",
+    "retrieval_context",
+    # A conversation's turns and the fields about it (app/metrics/_conversation.py).
+    "turns",
+    "scenario",
+    "expected_outcome",
+    "chatbot_role",
+    "user_description",
+    # Agent checks: the calls a single-turn case made, and those either shape should make.
+    "tools_called",
+    "expected_tools",
+]
+# Which test cases a metric judges: one input and output, a conversation (`turns`), or either.
+Shape = Literal["single", "conversation", "either"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +49,18 @@ class MetricTestCase:
     context: list[Any] | None = None
     retrieval_context: list[Any] | None = None
     metadata: dict[str, Any] | None = None
+    # A conversation: each turn {"role": "user"|"assistant", "content": str or parts,
+    # "tools_called": [{"name", "input_parameters", "output"}] | absent,
+    # "retrieval_context": [node, ...] | absent}; None for a single-turn case.
+    turns: list[dict[str, Any]] | None = None
+    scenario: Any = None
+    expected_outcome: Any = None
+    chatbot_role: str | None = None
+    user_description: str | None = None
+    # A single-turn case's tool calls, and the calls either shape is expected to make
+    # (each {"name", "input_parameters"?, "output"?}).
+    tools_called: list[dict[str, Any]] | None = None
+    expected_tools: list[dict[str, Any]] | None = None
     # False when no test case scored by another job has this retrieval context: answers made
     # from it (faithfulness truths) are then shared within the job without a claim across jobs.
     context_shared: bool = True
@@ -91,6 +120,9 @@ class MetricSpecBase(BaseModel):
     # True for metrics that call a judge: refused at submit when no judge can be resolved, and
     # given a `judge` field (a tenant's registered model) by app.metrics._judged.
     uses_judge: ClassVar[bool] = False
+    # Which cases the metric judges: a case of the other shape is refused at submit (422
+    # naming the case and the field).
+    shape: ClassVar[Shape] = "single"
 
     name: str | None = Field(
         default=None,
