@@ -40,6 +40,7 @@ from app.metrics import (
     string_check,
     text_similarity,
     text_to_image,
+    tool_correctness,
 )
 from app.metrics._media_seen import watching
 from app.metrics._plan import Completion, PlannedCall
@@ -100,6 +101,7 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "psnr": (psnr.PsnrSpec, psnr.measure),
     "ssim": (ssim.SsimSpec, ssim.measure),
     "pairwise": (pairwise.PairwiseSpec, pairwise.measure),
+    "tool_correctness": (tool_correctness.ToolCorrectnessSpec, tool_correctness.measure),
 }
 
 # Metrics only the /v1/evals API builds: parsed and measured, but not part of the public union.
