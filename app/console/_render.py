@@ -9,7 +9,7 @@ from fastapi.templating import Jinja2Templates
 
 from app import audit
 from app.api.deps import RuntimeDep, SessionDep
-from app.console import auth, csrf, reading, views
+from app.console import auth, csrf, reading, transcript, views
 
 templates = Jinja2Templates(directory=Path(__file__).parent / "templates")
 templates.env.filters.update(
@@ -33,6 +33,14 @@ templates.env.globals.update(
     image_scores=reading.image_scores,
     plain_notes=reading.plain_notes,
     retrieval_metrics=reading.RETRIEVAL_METRICS,
+)
+# Conversations: the transcript's turns, tool calls folded, verdicts pinned to turns.
+templates.env.globals.update(
+    is_conversation=transcript.is_conversation,
+    transcript_turns=transcript.turns,
+    tool_calls=transcript.tool_calls,
+    pinned_verdicts=transcript.pinned,
+    pins_of=transcript.pins_of,
 )
 
 # Only Loupe's own scripts, styles and media; no framing; forms post back here only.

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
-from app.console import csrf, views
+from app.console import csrf, transcript, views
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
 from app.evaluations import calibration, export, kinds, read_model, reads, service
@@ -172,6 +172,8 @@ def evaluation_page(
         results=results,
         groups=views.case_groups(results),
         thumbnails={index: views.first_image(case) for index, case in cases.items()},
+        # A conversation is listed by its turn count and its first user turn's words.
+        conversations={index: transcript.summary(case) for index, case in cases.items()},
         **_naming(session, evaluation),
         has_more=len(rows) > RESULTS_PAGE_SIZE,
         live=summary.status not in TERMINAL_STATUSES,
