@@ -41,6 +41,8 @@ from app.metrics import (
     text_similarity,
     text_to_image,
     tool_correctness,
+    turn_contextual_relevancy,
+    turn_faithfulness,
 )
 from app.metrics._media_seen import watching
 from app.metrics._plan import Completion, PlannedCall
@@ -102,6 +104,11 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "ssim": (ssim.SsimSpec, ssim.measure),
     "pairwise": (pairwise.PairwiseSpec, pairwise.measure),
     "tool_correctness": (tool_correctness.ToolCorrectnessSpec, tool_correctness.measure),
+    "turn_faithfulness": (turn_faithfulness.TurnFaithfulnessSpec, turn_faithfulness.measure),
+    "turn_contextual_relevancy": (
+        turn_contextual_relevancy.TurnContextualRelevancySpec,
+        turn_contextual_relevancy.measure,
+    ),
 }
 
 # Metrics only the /v1/evals API builds: parsed and measured, but not part of the public union.
@@ -133,6 +140,8 @@ _PLANS: dict[str, Plan] = {
     "label_model": label_model.plan,
     "score_model": score_model.plan,
     "text_similarity": text_similarity.plan,
+    "turn_faithfulness": turn_faithfulness.plan,
+    "turn_contextual_relevancy": turn_contextual_relevancy.plan,
 }
 
 

@@ -1,0 +1,139 @@
+"""What turn_faithfulness and turn_contextual_relevancy share: which assistant turns they judge,
+the conversation each judged turn is shown with, and the spec options.
+
+A judged turn is an assistant turn that has a retrieval context and answers a user (it lies in
+an exchange, app/metrics/_conversation.py). Each is judged once, with the exchanges before it
+(up to `window_size` of them, counting its own) shown only to resolve references. deepeval
+instead judges one window per exchange, each window re-judging every assistant turn in it, so a
+turn is judged up to `window_size` times and early turns weigh more.
+"""
+
+import asyncio
+from collections.abc import Awaitable, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import Field
+
+from app.metrics import _conversation as conversation
+from app.metrics import _render as render
+from app.metrics._judged import JudgedSpecBase
+from app.metrics._types import MetricTestCase, Shape, TestCaseField
+
+Parts = list[dict[str, Any]]
+T = TypeVar("T")
+# The most exchanges a window can hold: a conversation has at most 200 turns.
+MAX_WINDOW = 200
+
+
+@dataclass(frozen=True)
+class JudgedTurn:
+    """An assistant turn with retrieval context: its number, its exchange's index and turns."""
+
+    number: int
+    exchange: int
+    nodes: list[dict[str, Any]]
+    # The user turns of its exchange before it: what the user asked that this turn answers.
+    asked: tuple[int, ...]
+
+
+class TurnRagSpecBase(JudgedSpecBase):
+    """A conversation with retrieval context on at least one assistant turn."""
+
+    required_fields: ClassVar[tuple[TestCaseField, ...]] = ("turns",)
+    shape: ClassVar[Shape] = "conversation"
+
+    window_size: int = Field(
+        default=10,
+        ge=1,
+        le=MAX_WINDOW,
+        description="How many exchanges (a user message and the assistant's answer) the judge "
+        "sees for each judged turn, the turn's own exchange included; the earlier ones only "
+        "resolve references. Each turn is judged once whatever the window.",
+    )
+
+    def test_case_problems(self, case: Any) -> list[tuple[str, str]]:
+        turns = getattr(case, "turns", None)
+        if not turns:
+            return []  # the shape check names a case without turns
+        if judged_turns([_plain(turn) for turn in turns]):
+            return []
+        return [
+            (
+                "turns",
+                "needs an assistant turn, answering a user turn, with a non-empty "
+                "retrieval_context (no turn would be judged)",
+            )
+        ]
+
+
+def _plain(turn: Any) -> dict[str, Any]:
+    """A submitted turn (model or dict) as the dict the helpers read."""
+    if isinstance(turn, dict):
+        return turn
+    context = getattr(turn, "retrieval_context", None)
+    return {
+        "role": getattr(turn, "role", None),
+        "retrieval_context": [_plain_content(node) for node in context or []],
+    }
+
+
+def _plain_content(node: Any) -> Any:
+    if isinstance(node, str):
+        return node
+    return [part if isinstance(part, str | dict) else part.model_dump() for part in node]
+
+
+def judged_turns(turns: list[dict[str, Any]]) -> list[JudgedTurn]:
+    """The assistant turns with a non-empty retrieval context that answer a user, in order."""
+    found = []
+    for index, unit in enumerate(conversation.exchanges(turns)):
+        for number in unit:
+            turn = turns[number - 1]
+            nodes = render.nodes(turn.get("retrieval_context"))
+            # An assistant turn before the exchange's first user turn (a greeting) answers no one.
+            asked = tuple(n for n in unit if n < number and turns[n - 1].get("role") == "user")
+            if turn.get("role") == "assistant" and nodes and asked:
+                found.append(JudgedTurn(number, index, nodes, asked))
+    return found
+
+
+def judged(case: MetricTestCase) -> tuple[list[list[int]], list[JudgedTurn]]:
+    turns = conversation.turns_of(case)
+    return conversation.exchanges(turns), judged_turns(turns)
+
+
+def earlier_turns(
+    units: list[list[int]], turn: JudgedTurn, window_size: int, *, before: int | None = None
+) -> list[int]:
+    """The turns of the window ending at the judged turn's exchange that come before `before`
+    (default: the judged turn)."""
+    limit = turn.number if before is None else before
+    return [n for n in conversation.window(units, turn.exchange, window_size) if n < limit]
+
+
+def history(case: MetricTestCase, numbers: list[int], label: str) -> Parts:
+    """Earlier turns (content and images, no tool calls or retrieval context) under a label;
+    nothing when there are none."""
+    if not numbers:
+        return []
+    return conversation.transcript(case, numbers, tools=False, label=label)
+
+
+async def each(calls: Iterable[Awaitable[T]]) -> list[T]:
+    """Every judged turn's calls run together; the first failure is raised once all have
+    finished (none is left running, its usage uncounted, after the result is made)."""
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    for outcome in results:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return results  # type: ignore[return-value]
+
+
+def mean(scores: list[float]) -> float:
+    return sum(scores) / len(scores)
+
+
+NO_JUDGED_TURN = (
+    "no assistant turn answering a user has a retrieval_context, so there is nothing to judge"
+)

@@ -1,0 +1,216 @@
+"""turn_faithfulness: does each assistant turn hold against the retrieval context it was given?
+
+Judged turns are the assistant turns with a retrieval context (app/metrics/_turn_rag.py); a
+conversation with none is refused at submit (deepeval judges such windows and passes them).
+Per judged turn: truths from its retrieval context (made once per distinct context and shared
+with `faithfulness`), then one call listing the turn's claims with a verdict each (yes, no or
+idk), the earlier turns of its window shown only to resolve references.
+
+Turn score = (yes + idk) / claims, or yes / claims with `penalize_ambiguous_claims`; a turn
+without claims scores 1. Score = the mean over judged turns. The reason names the turns with
+contradicted claims; it is assembled from the verdicts, with no synthesis call. Calls: one per
+distinct retrieval context plus one per judged turn (deepeval 4.3.1: up to four per exchange
+and one more, re-judging each turn in every window it falls in).
+"""
+
+from typing import Any, Literal
+
+from pydantic import ConfigDict, Field
+
+from app.metrics import _conversation as conversation
+from app.metrics import _render as render
+from app.metrics import _turn_rag as turn_rag
+from app.metrics import _verdicts
+from app.metrics._judged import JudgeSession, passed, run_judged
+from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
+from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+from app.metrics.faithfulness import VERDICTS, Claims, Truths, _truths_key, _truths_messages
+
+
+class TurnFaithfulnessSpec(turn_rag.TurnRagSpecBase):
+    type: Literal["turn_faithfulness"]
+    truths_extraction_limit: int | None = Field(
+        default=None,
+        ge=1,
+        description="Keep at most this many truths per retrieval context (the most important).",
+    )
+    penalize_ambiguous_claims: bool = Field(
+        default=False, description="Count `idk` verdicts as unfaithful."
+    )
+
+
+class TurnClaims(Claims):
+    model_config = ConfigDict(title="turn_faithfulness_verdicts")
+
+
+def _prompt(number: int, with_reason: bool, multimodal: bool) -> str:
+    absent = (
+        "Images are part of this conversation: a claim about data or an image the truths say "
+        "nothing about at all is `no`, not `idk`. "
+        if multimodal
+        else ""
+    )
+    why = "Give a short reason with every `no` and `idk`. " if with_reason else ""
+    shape = '{"claims": [{"claim": "...", "verdict": "yes|no|idk", "reason": "..."}]}'
+    return (
+        "Loupe task: turn_faithfulness_verdicts\n"
+        f"You check one assistant message of a conversation, turn {number}, against the truths "
+        "taken from the documents it was given. Earlier turns, when shown, are there only so "
+        "you can tell what words like 'it' or 'that one' refer to; do not judge them and do "
+        f"not take facts from them. List every factual claim turn {number} makes (about images "
+        "it shows too), each as a short sentence that stands on its own. Then give each claim "
+        "a verdict against the truths alone, never your own knowledge: `yes` when the truths "
+        "support it, `no` only when they contradict it, `idk` when they neither support nor "
+        "contradict it. Cautious or hedged wording is not a contradiction. "
+        + absent
+        + why
+        + render.IMAGE_RULES
+        + f"\nAnswer with JSON only: {shape}"
+    )
+
+
+def _parts(
+    spec: TurnFaithfulnessSpec,
+    case: MetricTestCase,
+    units: list[list[int]],
+    turn: turn_rag.JudgedTurn,
+    truths: list[str],
+) -> list[dict[str, Any]]:
+    earlier = turn_rag.earlier_turns(units, turn, spec.window_size)
+    listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
+    return [
+        *turn_rag.history(case, earlier, "Earlier turns (context only, not judged)"),
+        *conversation.transcript(case, [turn.number], tools=False, label="The turn to judge"),
+        render.text(f"Truths from the retrieval context of turn {turn.number}:\n{listing}"),
+    ]
+
+
+def _messages(
+    spec: TurnFaithfulnessSpec,
+    case: MetricTestCase,
+    units: list[list[int]],
+    turn: turn_rag.JudgedTurn,
+    truths: list[str],
+) -> list[dict[str, Any]]:
+    parts = _parts(spec, case, units, turn, truths)
+    # Images in the turn's retrieval context count too: its truths are text by then.
+    multimodal = render.is_multimodal(parts) or render.is_multimodal(turn.nodes)
+    prompt = _prompt(turn.number, spec.include_reason, multimodal)
+    return render.messages(prompt, parts)
+
+
+def plan(spec: TurnFaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
+    """Per judged turn: truths (once per distinct retrieval context), then its claims with
+    verdicts. Completions as faithfulness: the truths restate the context's sentences (at most
+    the limit), the verdicts restate the turn's claims, about 12 tokens of verdict each."""
+    units, judged = turn_rag.judged(case)
+    calls = []
+    for turn in judged:
+        truths = sentences(text_of_parts(turn.nodes))
+        if spec.truths_extraction_limit is not None:
+            truths = truths[: spec.truths_extraction_limit]
+        key = _truths_key(None, turn.nodes, spec.truths_extraction_limit)
+        calls.append(
+            PlannedCall(
+                "faithfulness_truths",
+                _truths_messages(spec, turn.nodes),  # type: ignore[arg-type]
+                Completion(fixed=8, per_item=4, items=len(truths), echoed=tuple(truths)),
+                shared=(key[0], *key[2:]),
+            )
+        )
+        content = render.content_parts(conversation.turns_of(case)[turn.number - 1]["content"])
+        claims = sentences(text_of_parts(content))
+        calls.append(
+            PlannedCall(
+                "turn_faithfulness_verdicts",
+                _messages(spec, case, units, turn, truths),
+                Completion(fixed=8, per_item=12, items=len(claims), echoed=tuple(claims)),
+            )
+        )
+    return calls
+
+
+async def _truths(
+    judge: JudgeSession, spec: TurnFaithfulnessSpec, turn: turn_rag.JudgedTurn, across_jobs: bool
+) -> tuple[list[str], bool]:
+    # faithfulness's truths call, key and prompt: one context's truths serve both metrics.
+    reply, first = await judge.ask_shared(
+        f"turn {turn.number} truths",
+        _truths_key(spec.model or judge.ctx.judge_model, turn.nodes, spec.truths_extraction_limit),
+        _truths_messages(spec, turn.nodes),  # type: ignore[arg-type]
+        Truths,
+        across_jobs=across_jobs,
+    )
+    truths = [t for t in reply.data["truths"] if t.strip()]
+    if spec.truths_extraction_limit is not None:
+        truths = truths[: spec.truths_extraction_limit]
+    return truths, not first or reply.cached
+
+
+def _turn_score(spec: TurnFaithfulnessSpec, verdicts: list[dict[str, Any]]) -> float:
+    if not verdicts:
+        return 1.0  # no claims: nothing in the turn contradicts its context
+    faithful = ("yes",) if spec.penalize_ambiguous_claims else ("yes", "idk")
+    return sum(v["verdict"] in faithful for v in verdicts) / len(verdicts)
+
+
+def _turn_reason(verdicts: list[dict[str, Any]]) -> str:
+    if not verdicts:
+        return "makes no factual claims"
+    counts = {word: sum(v["verdict"] == word for v in verdicts) for word in ("yes", "no", "idk")}
+    said = f"{counts['yes']} of {len(verdicts)} claims supported, {counts['no']} contradicted"
+    said += f", {counts['idk']} not addressed by its retrieval context"
+    contradicted = [
+        f"{v['claim']!r}" + (f" ({v['reason']})" if v.get("reason") else "")
+        for v in verdicts
+        if v["verdict"] == "no"
+    ]
+    return said + (": contradicted " + "; ".join(contradicted) if contradicted else "")
+
+
+def _reason(pins: list[dict[str, Any]], score: float) -> str:
+    flagged = [p for p in pins if any(v["verdict"] == "no" for v in p["verdicts"])]
+    judged = conversation.turn_list(p["turn"] for p in pins)
+    head = f"Mean {score:.2f} over {judged}. "
+    if not flagged:
+        return head + "No claim of any judged turn is contradicted by its retrieval context."
+    return head + " ".join(f"turn {p['turn']}: {p['reason']}." for p in flagged)
+
+
+async def measure(
+    spec: TurnFaithfulnessSpec, case: MetricTestCase, ctx: MetricContext
+) -> MetricResult:
+    """Per judged turn, truths (shared per context) then claims with verdicts; the mean."""
+    units, judged = turn_rag.judged(case)
+    if not judged:
+        error = MetricError("missing_retrieval_context", turn_rag.NO_JUDGED_TURN)
+        return MetricResult.failure(spec.threshold, error)
+
+    async def judge_turn(judge: JudgeSession, turn: turn_rag.JudgedTurn) -> dict[str, Any]:
+        truths, shared = await _truths(judge, spec, turn, case.context_shared)
+        reply = await judge.ask(
+            f"turn {turn.number} verdicts",
+            _messages(spec, case, units, turn, truths),
+            TurnClaims,
+        )
+        items = [item for item in reply.data["claims"] if item["claim"].strip()]
+        verdicts, _ = _verdicts.normalise_verdicts(items, VERDICTS)
+        return conversation.pin(
+            turn.number,
+            _turn_score(spec, verdicts),
+            _turn_reason(verdicts),
+            claims=[v["claim"] for v in verdicts],
+            verdicts=verdicts,
+            truths=truths,
+            truths_shared=shared,
+        )
+
+    async def body(judge: JudgeSession) -> MetricResult:
+        pins = await turn_rag.each(judge_turn(judge, turn) for turn in judged)
+        score = turn_rag.mean([p["verdict"] for p in pins])
+        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        reason = _reason(pins, score) if spec.include_reason else None
+        logs = {"turns": pins, "window_size": spec.window_size}
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+
+    return await run_judged(spec, ctx, body)
