@@ -253,6 +253,13 @@ def _case_row(evaluation_id: str, index: int, case: TestCase) -> dict[str, Any]:
         "retrieval_context": case.retrieval_context,
         "messages": case.messages,
         "context_hash": case.context_hash,
+        "tools_called": case.tools_called,
+        "expected_tools": case.expected_tools,
+        "turns": case.turns,
+        "scenario": case.scenario,
+        "expected_outcome": case.expected_outcome,
+        "chatbot_role": case.chatbot_role,
+        "user_description": case.user_description,
         "metadata_": case.metadata_,
     }
 

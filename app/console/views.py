@@ -239,7 +239,8 @@ def first_image(case: Any) -> dict[str, Any] | None:
     got) as a thumbnail: its digest and a width and height that fit THUMBNAIL_SIDE."""
     if case is None:
         return None
-    for content in (case.input, case.actual_output, case.expected_output, case.messages):
+    turns = [turn.get("content") for turn in getattr(case, "turns", None) or []]
+    for content in (case.input, case.actual_output, case.expected_output, case.messages, *turns):
         found = _first_image_part(content)
         if found is not None:
             digest, size = found

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from app.api.salvage import items, valid
 from app.config import Settings
 from app.evaluations import admission, judging
+from app.evaluations.case_schemas import CONVERSATION_FIELDS, SINGLE_TURN_FIELDS
 from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
 from app.media import ingest as media
 from app.metrics import MetricSpec, MetricSpecBase
@@ -160,14 +161,78 @@ def _names_and_ids(draft: Draft, findings: Findings) -> None:
             )
 
 
+def _shapes(draft: Draft, findings: Findings) -> None:
+    """Each case is one input and output or a conversation, never a mix of both."""
+    for index, test_case in enumerate(draft.test_cases):
+        if test_case is None:
+            continue
+        if test_case.turns is None:
+            if test_case.input is None:
+                findings.add(
+                    ["test_cases", index, "input"],
+                    "a test case needs input (one request and its answer) or turns "
+                    "(a conversation)",
+                    "missing",
+                )
+            for name in CONVERSATION_FIELDS[1:]:
+                if getattr(test_case, name) is not None:
+                    findings.add(
+                        ["test_cases", index, name],
+                        f"{name} is about a conversation: give the case turns, or leave it out",
+                        "conversation_field",
+                    )
+            continue
+        for name in SINGLE_TURN_FIELDS:
+            if getattr(test_case, name) is not None:
+                findings.add(
+                    ["test_cases", index, name],
+                    f"a conversation (a case with turns) has no {name} of its own: put it in "
+                    "its turns (an assistant turn's content, tools_called or "
+                    "retrieval_context)",
+                    "single_turn_field",
+                )
+        for number, turn in enumerate(test_case.turns):
+            if turn.role == "user":
+                for name in ("tools_called", "retrieval_context"):
+                    if getattr(turn, name) is not None:
+                        findings.add(
+                            ["test_cases", index, "turns", number, name],
+                            f"only an assistant turn has {name}",
+                            "user_turn_field",
+                        )
+
+
+def _fits_shape(spec: MetricSpecBase, test_case: TestCaseCreate) -> tuple[str, str] | None:
+    """(field, message) when the metric does not judge cases of this case's shape."""
+    if spec.shape == "conversation" and test_case.turns is None:
+        return "turns", "judges conversations: give this case turns"
+    if spec.shape == "single" and test_case.turns is not None:
+        return "turns", (
+            "judges one input and its output, and this case is a conversation; use a "
+            "conversational metric (turn_relevancy, conversational_g_eval, ...) or a "
+            "single-turn case"
+        )
+    return None
+
+
 def _metric_needs(draft: Draft, findings: Findings) -> None:
     """Test-case fields each metric needs, and what it cannot accept in a case."""
     for m_index, spec in enumerate(draft.metrics):
         if spec is None:
             continue
+        misfits = set()
+        for tc_index, test_case in enumerate(draft.test_cases):
+            misfit = None if test_case is None else _fits_shape(spec, test_case)
+            if misfit is not None:
+                misfits.add(tc_index)
+                findings.add(
+                    ["test_cases", tc_index, misfit[0]],
+                    f"metric {spec.display_name!r} (metrics[{m_index}]) {misfit[1]}",
+                    "wrong_shape_for_metric",
+                )
         for field_name in spec.required_test_case_fields():
             for tc_index, test_case in enumerate(draft.test_cases):
-                if test_case is None:
+                if test_case is None or tc_index in misfits:
                     continue
                 value = getattr(test_case, field_name)
                 # An empty list is a valid (empty) retrieval context; None and "" are missing.
@@ -178,7 +243,7 @@ def _metric_needs(draft: Draft, findings: Findings) -> None:
                         "missing_for_metric",
                     )
         for tc_index, test_case in enumerate(draft.test_cases):
-            if test_case is None:
+            if test_case is None or tc_index in misfits:
                 continue
             for field_name, message in spec.test_case_problems(test_case):
                 findings.add(
@@ -210,8 +275,32 @@ def stored_case(index: int, test_case: TestCaseCreate) -> dict[str, Any]:
         "expected_output": _content_json(test_case.expected_output),
         "context": _nodes_json(test_case.context),
         "retrieval_context": _nodes_json(test_case.retrieval_context),
+        "tools_called": _tools_json(test_case.tools_called),
+        "expected_tools": _tools_json(test_case.expected_tools),
+        "turns": None if test_case.turns is None else [_turn_json(t) for t in test_case.turns],
+        "scenario": _content_json(test_case.scenario),
+        "expected_outcome": _content_json(test_case.expected_outcome),
+        "chatbot_role": test_case.chatbot_role,
+        "user_description": test_case.user_description,
         "metadata_": test_case.metadata,
     }
+
+
+def _tools_json(calls: list[Any] | None) -> Any:
+    if calls is None:
+        return None
+    return [call.model_dump(mode="json", exclude_none=True) for call in calls]
+
+
+def _turn_json(turn: Any) -> dict[str, Any]:
+    stored: dict[str, Any] = {"role": turn.role, "content": _content_json(turn.content)}
+    if turn.tools_called is not None:
+        stored["tools_called"] = _tools_json(turn.tools_called)
+    if turn.retrieval_context is not None:
+        stored["retrieval_context"] = _nodes_json(turn.retrieval_context)
+    if turn.metadata is not None:
+        stored["metadata"] = turn.metadata
+    return stored
 
 
 def _content_json(content: Any) -> Any:
@@ -244,6 +333,7 @@ def check(
     findings = Findings()
     over_caps = _over_caps(draft, settings, findings)
     _names_and_ids(draft, findings)
+    _shapes(draft, findings)
     _metric_needs(draft, findings)
     _cluster_keys(draft, findings)
     checked = Checked(findings)

@@ -137,6 +137,13 @@ def metric_case(case: dict[str, Any]) -> MetricTestCase:
         context=case["context"],
         retrieval_context=case["retrieval_context"],
         metadata=case["metadata_"],
+        turns=case.get("turns"),
+        scenario=case.get("scenario"),
+        expected_outcome=case.get("expected_outcome"),
+        chatbot_role=case.get("chatbot_role"),
+        user_description=case.get("user_description"),
+        tools_called=case.get("tools_called"),
+        expected_tools=case.get("expected_tools"),
     )
 
 

@@ -325,4 +325,24 @@ def test_case_to_schema(case: TestCase, media_url: MediaUrl) -> TestCaseSchema:
         context=public(case.context),
         retrieval_context=public(case.retrieval_context),
         metadata=case.metadata_,
+        tools_called=case.tools_called,
+        expected_tools=case.expected_tools,
+        turns=None
+        if case.turns is None
+        else [
+            {
+                **turn,
+                "content": public(turn.get("content")),
+                **(
+                    {"retrieval_context": public(turn["retrieval_context"])}
+                    if turn.get("retrieval_context") is not None
+                    else {}
+                ),
+            }
+            for turn in case.turns
+        ],
+        scenario=public(case.scenario),
+        expected_outcome=public(case.expected_outcome),
+        chatbot_role=case.chatbot_role,
+        user_description=case.user_description,
     )

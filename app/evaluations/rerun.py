@@ -17,6 +17,8 @@ from app.models import Evaluation, Tenant
 _PAGE = 1000
 _CONTENT = ("input", "actual_output", "expected_output")
 _NODES = ("context", "retrieval_context")
+_CONVERSATION = ("scenario", "expected_outcome")
+_PLAIN = ("tools_called", "expected_tools", "chatbot_role", "user_description")
 
 
 def resubmission(session: Session, tenant: Tenant, evaluation: Evaluation) -> EvaluationCreate:
@@ -32,7 +34,7 @@ def resubmission(session: Session, tenant: Tenant, evaluation: Evaluation) -> Ev
     store = DatabaseBlobStore(session)
     wanted: set[str] = set()
     for row in rows:
-        for name in (*_CONTENT, *_NODES):
+        for name in (*_CONTENT, *_NODES, *_CONVERSATION, "turns"):
             wanted.update(_digests(getattr(row, name)))
     images = {digest: image.data_url() for digest, image in store.get_many(wanted).items()}
     cases = []
@@ -43,6 +45,12 @@ def resubmission(session: Session, tenant: Tenant, evaluation: Evaluation) -> Ev
         for name in _NODES:
             nodes = getattr(row, name)
             case[name] = None if nodes is None else [_content(node, images) for node in nodes]
+        for name in _CONVERSATION:
+            case[name] = _content(getattr(row, name), images)
+        for name in _PLAIN:
+            case[name] = getattr(row, name)
+        if row.turns is not None:
+            case["turns"] = [_turn(turn, images) for turn in row.turns]
         cases.append(case)
     record = evaluation.judge or {}
     judge = None
@@ -64,7 +72,17 @@ def resubmission(session: Session, tenant: Tenant, evaluation: Evaluation) -> Ev
     )
 
 
+def _turn(turn: dict[str, Any], images: dict[str, str]) -> dict[str, Any]:
+    out = {**turn, "content": _content(turn.get("content"), images)}
+    if turn.get("retrieval_context") is not None:
+        out["retrieval_context"] = [_content(node, images) for node in turn["retrieval_context"]]
+    return out
+
+
 def _digests(content: Any) -> list[str]:
+    if isinstance(content, dict) and content.get("type") != "image_url":
+        # A conversation's turn: its content and retrieval context.
+        return _digests(content.get("content")) + _digests(content.get("retrieval_context"))
     if isinstance(content, list):
         return [digest for item in content for digest in _digests(item)]
     if isinstance(content, dict) and content.get("type") == "image_url":

@@ -34,6 +34,13 @@ def _metric_case(row: TestCase, images: CaseImages, contexts_elsewhere: set[str]
         context=nodes(row.context, "context"),
         retrieval_context=nodes(row.retrieval_context, "retrieval_context"),
         metadata=row.metadata_,
+        turns=images.turns(row.turns),
+        scenario=content(row.scenario, "scenario"),
+        expected_outcome=content(row.expected_outcome, "expected_outcome"),
+        chatbot_role=row.chatbot_role,
+        user_description=row.user_description,
+        tools_called=row.tools_called,
+        expected_tools=row.expected_tools,
         # Rows stored without a hash (before the column existed) are assumed shared.
         context_shared=row.context_hash is None or row.context_hash in contexts_elsewhere,
     )

@@ -20,6 +20,12 @@ ITEM_FIELDS = (
     "retrieval_context",
     "messages",
     "turns",
+    "scenario",
+    "expected_outcome",
+    "chatbot_role",
+    "user_description",
+    "tools_called",
+    "expected_tools",
 )
 
 

@@ -36,6 +36,9 @@ CASE_COLUMNS = (
     "context",
     "retrieval_context",
     "messages",
+    "turns",
+    "scenario",
+    "expected_outcome",
 )
 ROW_COLUMNS = ("messages",)
 

@@ -21,6 +21,26 @@ from app.problems import FieldError, field_error, invalid_request
 
 CONTENT_FIELDS = ("input", "actual_output", "expected_output")
 NODE_FIELDS = ("context", "retrieval_context")
+# A conversation's fields that hold content besides its turns.
+CONVERSATION_CONTENT_FIELDS = ("scenario", "expected_outcome")
+
+
+def conversation_contents(
+    turns: Any, scenario: Any = None, expected_outcome: Any = None
+) -> list[tuple[list[str | int], Any]]:
+    """(location within the case, content) of a conversation: each turn's content and
+    retrieval-context nodes, then its scenario and expected outcome."""
+    contents: list[tuple[list[str | int], Any]] = []
+    for number, turn in enumerate(turns or []):
+        if not isinstance(turn, dict):
+            continue
+        contents.append((["turns", number, "content"], turn.get("content")))
+        for node_index, node in enumerate(turn.get("retrieval_context") or []):
+            contents.append((["turns", number, "retrieval_context", node_index], node))
+    contents.append((["scenario"], scenario))
+    contents.append((["expected_outcome"], expected_outcome))
+    return contents
+
 
 T = TypeVar("T")
 
@@ -69,6 +89,10 @@ def case_contents(cases: list[dict[str, Any]]) -> list[tuple[list[str | int], An
         for name in NODE_FIELDS:
             for node_index, node in enumerate(case.get(name) or []):
                 contents.append(([*base, name, node_index], node))
+        for path, content in conversation_contents(
+            case.get("turns"), case.get("scenario"), case.get("expected_outcome")
+        ):
+            contents.append(([*base, *path], content))
     return contents
 
 

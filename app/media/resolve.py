@@ -9,7 +9,7 @@ drops `sha256` before sending; its cache keys images by it), and results log the
 from collections.abc import Iterable
 from typing import Any
 
-from app.media.ingest import CONTENT_FIELDS, NODE_FIELDS
+from app.media.ingest import CONTENT_FIELDS, NODE_FIELDS, conversation_contents
 from app.media.store import BlobStore, digest_of
 
 
@@ -31,9 +31,24 @@ def _contents(case: Any) -> Iterable[tuple[str, Any]]:
     for name in NODE_FIELDS:
         for index, node in enumerate(getattr(case, name) or []):
             yield f"{name}[{index}]", node
+    # A conversation's turns, scenario and expected outcome.
+    turns = getattr(case, "turns", None)
+    if turns is not None:
+        for path, content in conversation_contents(
+            turns, getattr(case, "scenario", None), getattr(case, "expected_outcome", None)
+        ):
+            yield _location(path), content
     # A run's candidate messages (app/runs) carry images and audio too.
     for index, message in enumerate(getattr(case, "messages", None) or []):
         yield f"messages[{index}].content", message.get("content")
+
+
+def _location(path: list[str | int]) -> str:
+    """["turns", 2, "retrieval_context", 0] as `turns[2].retrieval_context[0]`."""
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else step)
+    return text
 
 
 class CaseImages:
@@ -77,6 +92,22 @@ class CaseImages:
                 resolved.append(image)
             else:
                 resolved.append(part)
+        return resolved
+
+    def turns(self, turns: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+        """A conversation's turns with their images (content and retrieval context) resolved,
+        each image part carrying its place (`turns[2].content[1]`)."""
+        if turns is None:
+            return None
+        resolved = []
+        for number, turn in enumerate(turns):
+            place = f"turns[{number}]"
+            out = {**turn, "content": self.content(turn.get("content"), f"{place}.content")}
+            if turn.get("retrieval_context") is not None:
+                out["retrieval_context"] = self.nodes(
+                    turn["retrieval_context"], f"{place}.retrieval_context"
+                )
+            resolved.append(out)
         return resolved
 
     def messages(self, messages: list[dict[str, Any]] | None) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 from typing import Any
 
-from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType
@@ -29,4 +29,14 @@ class TestCase(Base):
     # sha256 of the stored retrieval_context (None: none given, or stored before the column):
     # jobs learn which contexts other jobs score too, so only those answers are coordinated.
     context_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # A single-turn case's tool calls; the calls the case (or conversation) should make.
+    tools_called: Mapped[Any] = mapped_column(JSONType, nullable=True)
+    expected_tools: Mapped[Any] = mapped_column(JSONType, nullable=True)
+    # A conversation (app/evaluations/case_schemas.py Turn) and the fields about it; a case
+    # with turns has no input or outputs of its own.
+    turns: Mapped[Any] = mapped_column(JSONType, nullable=True)
+    scenario: Mapped[Any] = mapped_column(JSONType, nullable=True)
+    expected_outcome: Mapped[Any] = mapped_column(JSONType, nullable=True)
+    chatbot_role: Mapped[str | None] = mapped_column(Text, nullable=True)
+    user_description: Mapped[str | None] = mapped_column(Text, nullable=True)
     metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONType, nullable=True)
