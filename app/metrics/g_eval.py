@@ -9,48 +9,37 @@ error (`invalid_answer`), never clamped; only digit alternatives within the rang
 
 import string
 from functools import lru_cache
-from typing import Annotated, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StringConstraints,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from app.judges import JudgeReply, weighted_score
 from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
+from app.metrics._rubric import (
+    NonEmpty,
+    RubricItem,
+    Steps,
+    numbered,
+    ordered_rubric,
+    rubric_score,
+    rubric_span,
+    rubric_text,
+)
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 from app.metrics._verdicts import refuse_out_of_range
-
-NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 STEPS_FIELDS = {"criteria", "parameters"}
 RESULTS_FIELDS = {"steps", "rubric", "parameters", "score_min", "score_max", "test_case"}
 STRICT_FIELDS = {"steps", "parameters", "test_case"}
 _ALLOWED = {"steps": STEPS_FIELDS, "results": RESULTS_FIELDS, "strict_results": STRICT_FIELDS}
-
-
-class RubricItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    score_range: tuple[int, int]
-    expected_outcome: NonEmpty
-
-    @field_validator("score_range")
-    @classmethod
-    def _range(cls, value: tuple[int, int]) -> tuple[int, int]:
-        start, end = value
-        if not (0 <= start <= 10 and 0 <= end <= 10):
-            raise ValueError("both ends must be between 0 and 10")
-        if start > end:
-            raise ValueError("start must not be greater than end")
-        return value
 
 
 # Each placeholder inserts a value (the criteria, the test case): bounded, so no template
@@ -138,16 +127,7 @@ class GEvalSpec(JudgedSpecBase):
     @field_validator("rubric")
     @classmethod
     def _sorted_without_overlap(cls, rubric: list[RubricItem] | None) -> list[RubricItem] | None:
-        if not rubric:
-            return rubric
-        ordered = sorted(rubric, key=lambda item: item.score_range[0])
-        for before, after in zip(ordered, ordered[1:], strict=False):
-            if before.score_range[1] >= after.score_range[0]:
-                raise ValueError(
-                    f"rubric ranges {list(before.score_range)} and "
-                    f"{list(after.score_range)} overlap"
-                )
-        return ordered
+        return ordered_rubric(rubric)
 
     @model_validator(mode="after")
     def _check(self) -> "GEvalSpec":
@@ -159,14 +139,7 @@ class GEvalSpec(JudgedSpecBase):
         return tuple(self.evaluation_params)
 
     def score_range(self) -> tuple[int, int]:
-        if not self.rubric:
-            return 0, 10
-        return self.rubric[0].score_range[0], self.rubric[-1].score_range[1]
-
-
-class Steps(BaseModel):
-    model_config = ConfigDict(title="g_eval_steps")
-    steps: list[str]
+        return rubric_span(self.rubric)
 
 
 class Score(BaseModel):
@@ -255,32 +228,15 @@ async def _steps(judge: JudgeSession, spec: GEvalSpec) -> tuple[list[str], str]:
     return steps, "generated" if first and not reply.cached else "shared"
 
 
-def _raw_reason(want_logprobs: bool, reply: JudgeReply) -> str:
-    """Why the raw integer was used instead of the logprob-weighted score."""
-    if not want_logprobs:
-        return "top_logprobs is 0"
-    if reply.logprobs_refusal:
-        return f"the judge endpoint refuses logprobs for this model: {reply.logprobs_refusal}"
-    if not reply.logprobs:
-        return "the judge returned no logprobs"
-    return "no token in the logprobs spells the score exactly"
-
-
 def _score_messages(spec: GEvalSpec, case: MetricTestCase, steps: list[str]) -> list[dict]:
     """The scoring call's messages: the filled results template, the test case at its place."""
     low, high = spec.score_range()
     case_parts: list[dict] = []
     for param in spec.evaluation_params:
         case_parts += render.field_parts(case, param)
-    rubric = ""
-    if spec.rubric:
-        lines = [
-            f"{r.score_range[0]}-{r.score_range[1]}: {r.expected_outcome}" for r in spec.rubric
-        ]
-        rubric = "Rubric:\n" + "\n".join(lines) + "\n"
     values = {
-        "steps": "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1)),
-        "rubric": rubric,
+        "steps": numbered(steps),
+        "rubric": rubric_text(spec.rubric),
         "parameters": _parameters(spec),
         "score_min": str(low),
         "score_max": str(high),
@@ -347,24 +303,10 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
             logs["top_logprobs"] = reply.top_logprobs
         if spec.rubric:
             logs["rubric"] = [r.model_dump() for r in spec.rubric]
-        if spec.strict_mode:
-            score = 1.0 if raw >= 1 else 0.0
-            logs["score_mode"] = "strict_binary"
-        else:
-            weighted = weighted_score(raw, reply.logprobs, (low, high)) if want_logprobs else None
-            if weighted is not None:
-                logs["score_mode"] = "logprob_weighted"
-                logs["weighted_score"] = weighted
-                value = weighted
-            else:
-                logs["score_mode"] = "raw_integer"
-                logs["score_mode_reason"] = _raw_reason(want_logprobs, reply)
-                value = raw
-            if high == low:
-                # A single-point rubric has no span: the case meets that point or it does not.
-                score = 1.0 if round(value) == low else 0.0
-            else:
-                score = (value - low) / (high - low)
+        score, how = rubric_score(
+            raw, reply, (low, high), want_logprobs=want_logprobs, strict_mode=spec.strict_mode
+        )
+        logs.update(how)
         return MetricResult(
             score, passed(score, spec.threshold), spec.threshold, reply.data["reason"], logs=logs
         )

@@ -1,0 +1,112 @@
+"""What g_eval and conversational_g_eval share: the rubric, generated steps' answer, and the
+score made from the judge's integer (logprob-weighted where it can be, normalised by the
+rubric's span)."""
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
+
+from app.judges import JudgeReply, weighted_score
+
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+class RubricItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    score_range: tuple[int, int]
+    expected_outcome: NonEmpty
+
+    @field_validator("score_range")
+    @classmethod
+    def _range(cls, value: tuple[int, int]) -> tuple[int, int]:
+        start, end = value
+        if not (0 <= start <= 10 and 0 <= end <= 10):
+            raise ValueError("both ends must be between 0 and 10")
+        if start > end:
+            raise ValueError("start must not be greater than end")
+        return value
+
+
+def ordered_rubric(rubric: list[RubricItem] | None) -> list[RubricItem] | None:
+    """The rubric sorted by its ranges' start; raises ValueError when two ranges overlap."""
+    if not rubric:
+        return rubric
+    ordered = sorted(rubric, key=lambda item: item.score_range[0])
+    for before, after in zip(ordered, ordered[1:], strict=False):
+        if before.score_range[1] >= after.score_range[0]:
+            raise ValueError(
+                f"rubric ranges {list(before.score_range)} and {list(after.score_range)} overlap"
+            )
+    return ordered
+
+
+def rubric_span(rubric: list[RubricItem] | None) -> tuple[int, int]:
+    """The lowest and highest score the judge may give: the rubric's ends, else 0 to 10."""
+    if not rubric:
+        return 0, 10
+    return rubric[0].score_range[0], rubric[-1].score_range[1]
+
+
+def rubric_text(rubric: list[RubricItem] | None) -> str:
+    """The rubric as prompt lines (empty without one)."""
+    if not rubric:
+        return ""
+    lines = [f"{r.score_range[0]}-{r.score_range[1]}: {r.expected_outcome}" for r in rubric]
+    return "Rubric:\n" + "\n".join(lines) + "\n"
+
+
+class Steps(BaseModel):
+    model_config = ConfigDict(title="g_eval_steps")
+    steps: list[str]
+
+
+def numbered(steps: list[str]) -> str:
+    return "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
+
+
+def raw_reason(want_logprobs: bool, reply: JudgeReply) -> str:
+    """Why the raw integer was used instead of the logprob-weighted score."""
+    if not want_logprobs:
+        return "top_logprobs is 0"
+    if reply.logprobs_refusal:
+        return f"the judge endpoint refuses logprobs for this model: {reply.logprobs_refusal}"
+    if not reply.logprobs:
+        return "the judge returned no logprobs"
+    return "no token in the logprobs spells the score exactly"
+
+
+def rubric_score(
+    raw: float,
+    reply: JudgeReply,
+    span: tuple[int, int],
+    *,
+    want_logprobs: bool,
+    strict_mode: bool,
+) -> tuple[float, dict]:
+    """The score in [0, 1] from the judge's integer `raw` (already refused outside the asked
+    range), and the logs saying how it was made.
+
+    Strict mode: 1 for a 1, else 0. Otherwise the logprob-weighted integer when the logprobs
+    spell it (the last such token: a digit in the reason comes earlier), else the integer,
+    normalised by the span and clamped (the weighting reads only alternatives in the span, so
+    the clamp only guards rounding).
+    """
+    low, high = span
+    logs: dict = {}
+    if strict_mode:
+        logs["score_mode"] = "strict_binary"
+        return (1.0 if raw >= 1 else 0.0), logs
+    weighted = weighted_score(raw, reply.logprobs, (low, high)) if want_logprobs else None
+    if weighted is not None:
+        logs["score_mode"] = "logprob_weighted"
+        logs["weighted_score"] = weighted
+        value = weighted
+    else:
+        logs["score_mode"] = "raw_integer"
+        logs["score_mode_reason"] = raw_reason(want_logprobs, reply)
+        value = raw
+    if high == low:
+        # A single-point rubric has no span: the case meets that point or it does not.
+        return (1.0 if round(value) == low else 0.0), logs
+    return min(1.0, max(0.0, (value - low) / (high - low))), logs
