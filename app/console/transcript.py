@@ -25,6 +25,11 @@ _TONES = {
     "failed": "no",
     "incorrect": "no",
     "idk": "idk",
+    # tool_correctness: a call made as expected, one nobody expected, one out of order.
+    "expected": "yes",
+    "extra": "no",
+    "missing": "no",
+    "out_of_order": "idk",
 }
 # The keys every pin has; the rest of a pin (a window, a score, a call) is shown beside it.
 _PIN_KEYS = frozenset({"turn", "verdict", "reason"})
@@ -82,19 +87,32 @@ def _word(verdict: Any) -> str:
     if isinstance(verdict, bool):
         return "yes" if verdict else "no"
     if isinstance(verdict, int | float):
-        return views.score(float(verdict))
+        return f"score {views.score(float(verdict))}"
     return "–" if verdict is None else str(verdict)
 
 
-def _extra(key: str, value: Any) -> tuple[str, str]:
+def _tone(verdict: Any, threshold: Any) -> str | None:
+    """yes / no / idk for the verdict's colour; a per-turn score against the result's
+    threshold; None when neither says."""
+    if isinstance(verdict, bool):
+        return "yes" if verdict else "no"
+    if isinstance(verdict, int | float):
+        if isinstance(threshold, int | float):
+            return "yes" if verdict >= threshold else "no"
+        return None
+    return _TONES.get(str(verdict).lower())
+
+
+def _extra(key: str, value: Any) -> dict[str, Any]:
+    """Anything else a pin holds: a scalar inline, a list or an object folded as JSON."""
     words = key.replace("_", " ")
     if isinstance(value, bool):
-        return words, "yes" if value else "no"
+        return {"key": words, "value": "yes" if value else "no", "folded": False}
     if isinstance(value, float):
-        return words, views.score(value)
+        return {"key": words, "value": views.score(value), "folded": False}
     if isinstance(value, str | int):
-        return words, str(value)
-    return words, json.dumps(value, ensure_ascii=False, default=str)
+        return {"key": words, "value": str(value), "folded": False}
+    return {"key": words, "value": _json(value), "folded": True}
 
 
 def _is_turn(number: Any) -> bool:
@@ -104,16 +122,21 @@ def _is_turn(number: Any) -> bool:
 def pin_view(pin: Mapping[str, Any], result: Any, anchor: str) -> dict[str, Any]:
     """A pinned verdict as the page shows it beside its turn: the metric (and the card it
     links to), the verdict in words with its tone, the reason, and anything else it holds."""
-    word = _word(pin.get("verdict"))
+    verdict = pin.get("verdict")
+    word = _word(verdict)
     return {
         "turn": pin.get("turn"),
         "metric": getattr(result, "metric", ""),
         "type": getattr(result, "type", ""),
         "anchor": anchor,
-        "verdict": word,
-        "tone": _TONES.get(word.lower()),
+        "verdict": word.replace("_", " "),
+        "tone": _tone(verdict, getattr(result, "threshold", None)),
         "reason": pin.get("reason"),
-        "extra": [_extra(str(key), value) for key, value in pin.items() if key not in _PIN_KEYS],
+        "extra": [
+            _extra(str(key), value)
+            for key, value in pin.items()
+            if key not in _PIN_KEYS and value is not None
+        ],
     }
 
 

@@ -122,12 +122,38 @@ class TestPinned:
             "yes",
             "yes",
         )
-        assert on_four["extra"] == [("window", "[1, 2]")]
+        assert on_four["extra"] == [{"key": "window", "value": "[\n  1,\n  2\n]", "folded": True}]
         assert [(v["turn"], v["verdict"]) for v in pinned["elsewhere"]] == [
-            (None, "0.25"),
+            (None, "score 0.25"),
             (9, "yes"),
             (None, "yes"),
         ]
+
+    def test_a_turn_score_is_coloured_by_the_threshold_and_tool_words_by_meaning(self) -> None:
+        scored = result(
+            "rag",
+            [{"turn": 1, "verdict": 0.4}, {"turn": 2, "verdict": 0.75, "nodes": [{"node": 1}]}],
+            threshold=0.5,
+        )
+        low, high = transcript.pins_of(scored)
+        assert (low["verdict"], low["tone"], high["tone"]) == ("score 0.4", "no", "yes")
+        assert high["extra"][0]["folded"] is True
+        calls = result(
+            "tools",
+            [
+                {"turn": 2, "verdict": "expected", "call": 1, "expected": 1},
+                {"turn": 2, "verdict": "out_of_order", "call": 2, "expected": None},
+                {"turn": 2, "verdict": "extra", "call": 3},
+            ],
+        )
+        shown = transcript.pins_of(calls)
+        assert [(v["verdict"], v["tone"]) for v in shown] == [
+            ("expected", "yes"),
+            ("out of order", "idk"),
+            ("extra", "no"),
+        ]
+        # None is left out: "expected None" says nothing.
+        assert [e["key"] for e in shown[1]["extra"]] == ["call"]
 
     def test_a_result_without_pins(self) -> None:
         assert transcript.pins_of(SimpleNamespace(logs={"verdicts": []})) == []
