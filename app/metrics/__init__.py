@@ -18,6 +18,7 @@ from pydantic import Field, TypeAdapter
 from app.metrics import (
     _media_seen,
     answer_relevancy,
+    argument_correctness,
     bleu,
     choice_accuracy,
     contextual_precision,
@@ -111,6 +112,10 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
         conversation_completeness.measure,
     ),
     "tool_correctness": (tool_correctness.ToolCorrectnessSpec, tool_correctness.measure),
+    "argument_correctness": (
+        argument_correctness.ArgumentCorrectnessSpec,
+        argument_correctness.measure,
+    ),
     "turn_faithfulness": (turn_faithfulness.TurnFaithfulnessSpec, turn_faithfulness.measure),
     "turn_contextual_relevancy": (
         turn_contextual_relevancy.TurnContextualRelevancySpec,
@@ -146,6 +151,7 @@ _PLANS: dict[str, Plan] = {
     "pairwise": pairwise.plan,
     "turn_relevancy": turn_relevancy.plan,
     "conversation_completeness": conversation_completeness.plan,
+    "argument_correctness": argument_correctness.plan,
     "label_model": label_model.plan,
     "score_model": score_model.plan,
     "text_similarity": text_similarity.plan,
