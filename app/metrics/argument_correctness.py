@@ -34,12 +34,6 @@ class ArgumentCorrectnessSpec(JudgedSpecBase):
 
     type: Literal["argument_correctness"]
 
-    def test_case_problems(self, case: Any) -> list[tuple[str, str]]:
-        # A conversation's requests are its user turns; a single-turn case's is its input.
-        if getattr(case, "turns", None) is None and getattr(case, "input", None) in (None, ""):
-            return [("input", "needs input (the request the tool calls answer)")]
-        return []
-
 
 class CallVerdict(BaseModel):
     call: int
