@@ -18,13 +18,12 @@ from pydantic import Field, TypeAdapter
 from app.metrics import (
     _media_seen,
     answer_relevancy,
-    argument_correctness,
     bleu,
     choice_accuracy,
     contextual_precision,
     contextual_recall,
     contextual_relevancy,
-    conversation_completeness,
+    conversational_g_eval,
     exact_match,
     faithfulness,
     g_eval,
@@ -40,12 +39,12 @@ from app.metrics import (
     score_model,
     ssim,
     string_check,
+    task_completion,
     text_similarity,
     text_to_image,
     tool_correctness,
     turn_contextual_relevancy,
     turn_faithfulness,
-    turn_relevancy,
 )
 from app.metrics._media_seen import watching
 from app.metrics._plan import Completion, PlannedCall
@@ -106,16 +105,12 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
     "psnr": (psnr.PsnrSpec, psnr.measure),
     "ssim": (ssim.SsimSpec, ssim.measure),
     "pairwise": (pairwise.PairwiseSpec, pairwise.measure),
-    "turn_relevancy": (turn_relevancy.TurnRelevancySpec, turn_relevancy.measure),
-    "conversation_completeness": (
-        conversation_completeness.ConversationCompletenessSpec,
-        conversation_completeness.measure,
+    "conversational_g_eval": (
+        conversational_g_eval.ConversationalGEvalSpec,
+        conversational_g_eval.measure,
     ),
+    "task_completion": (task_completion.TaskCompletionSpec, task_completion.measure),
     "tool_correctness": (tool_correctness.ToolCorrectnessSpec, tool_correctness.measure),
-    "argument_correctness": (
-        argument_correctness.ArgumentCorrectnessSpec,
-        argument_correctness.measure,
-    ),
     "turn_faithfulness": (turn_faithfulness.TurnFaithfulnessSpec, turn_faithfulness.measure),
     "turn_contextual_relevancy": (
         turn_contextual_relevancy.TurnContextualRelevancySpec,
@@ -149,9 +144,8 @@ _PLANS: dict[str, Plan] = {
     "image_helpfulness": image_helpfulness.plan,
     "image_reference": image_reference.plan,
     "pairwise": pairwise.plan,
-    "turn_relevancy": turn_relevancy.plan,
-    "conversation_completeness": conversation_completeness.plan,
-    "argument_correctness": argument_correctness.plan,
+    "conversational_g_eval": conversational_g_eval.plan,
+    "task_completion": task_completion.plan,
     "label_model": label_model.plan,
     "score_model": score_model.plan,
     "text_similarity": text_similarity.plan,
