@@ -18,11 +18,13 @@ from pydantic import Field, TypeAdapter
 from app.metrics import (
     _media_seen,
     answer_relevancy,
+    argument_correctness,
     bleu,
     choice_accuracy,
     contextual_precision,
     contextual_recall,
     contextual_relevancy,
+    conversation_completeness,
     conversational_g_eval,
     exact_match,
     faithfulness,
@@ -45,6 +47,7 @@ from app.metrics import (
     tool_correctness,
     turn_contextual_relevancy,
     turn_faithfulness,
+    turn_relevancy,
 )
 from app.metrics._media_seen import watching
 from app.metrics._plan import Completion, PlannedCall
@@ -110,7 +113,16 @@ _REGISTRY: dict[str, tuple[type[MetricSpecBase], Measure]] = {
         conversational_g_eval.measure,
     ),
     "task_completion": (task_completion.TaskCompletionSpec, task_completion.measure),
+    "turn_relevancy": (turn_relevancy.TurnRelevancySpec, turn_relevancy.measure),
+    "conversation_completeness": (
+        conversation_completeness.ConversationCompletenessSpec,
+        conversation_completeness.measure,
+    ),
     "tool_correctness": (tool_correctness.ToolCorrectnessSpec, tool_correctness.measure),
+    "argument_correctness": (
+        argument_correctness.ArgumentCorrectnessSpec,
+        argument_correctness.measure,
+    ),
     "turn_faithfulness": (turn_faithfulness.TurnFaithfulnessSpec, turn_faithfulness.measure),
     "turn_contextual_relevancy": (
         turn_contextual_relevancy.TurnContextualRelevancySpec,
@@ -146,6 +158,9 @@ _PLANS: dict[str, Plan] = {
     "pairwise": pairwise.plan,
     "conversational_g_eval": conversational_g_eval.plan,
     "task_completion": task_completion.plan,
+    "turn_relevancy": turn_relevancy.plan,
+    "conversation_completeness": conversation_completeness.plan,
+    "argument_correctness": argument_correctness.plan,
     "label_model": label_model.plan,
     "score_model": score_model.plan,
     "text_similarity": text_similarity.plan,
