@@ -1846,6 +1846,45 @@ export interface components {
              */
             type: "answer_relevancy";
         };
+        /** ArgumentCorrectnessSpec */
+        ArgumentCorrectnessSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "argument_correctness";
+        };
         /** AuditEvent */
         AuditEvent: {
             /**
@@ -2475,6 +2514,95 @@ export interface components {
              */
             type: "contextual_relevancy";
         };
+        /** ConversationCompletenessSpec */
+        ConversationCompletenessSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversation_completeness";
+        };
+        /** ConversationalGEvalSpec */
+        ConversationalGEvalSpec: {
+            /** Criteria */
+            criteria?: string | null;
+            /**
+             * Evaluation Params
+             * @description What the judge looks at: turn fields (content, role, tools_called, retrieval_context) and the conversation's (scenario, expected_outcome, chatbot_role, user_description). Each turn's role and content are always shown; a conversation field named here must be on every case.
+             */
+            evaluation_params?: ("content" | "role" | "tools_called" | "retrieval_context" | "scenario" | "expected_outcome" | "chatbot_role" | "user_description")[];
+            /** Evaluation Steps */
+            evaluation_steps?: string[] | null;
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Results are reported under this name.
+             */
+            name: string;
+            /** Rubric */
+            rubric?: components["schemas"]["RubricItem"][] | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * Top Logprobs
+             * @default 20
+             */
+            top_logprobs?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "conversational_g_eval";
+        };
         /** CustomDataSourceConfig */
         CustomDataSourceConfig: {
             /**
@@ -3027,7 +3155,7 @@ export interface components {
              * Metrics
              * @description At most LOUPE_MAX_METRICS (default 20) per evaluation.
              */
-            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[];
+            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
             name?: string | null;
             /**
@@ -3307,7 +3435,7 @@ export interface components {
             /** Criteria */
             criteria?: string | null;
             /** Evaluation Params */
-            evaluation_params: ("input" | "actual_output" | "expected_output" | "context" | "retrieval_context")[];
+            evaluation_params: ("input" | "actual_output" | "expected_output" | "context" | "retrieval_context" | "turns" | "scenario" | "expected_outcome" | "chatbot_role" | "user_description" | "tools_called" | "expected_tools")[];
             /** Evaluation Steps */
             evaluation_steps?: string[] | null;
             evaluation_template?: components["schemas"]["GEvalTemplate"] | null;
@@ -4764,7 +4892,7 @@ export interface components {
              * Metrics
              * @description As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`.
              */
-            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[];
+            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
             name: string;
             sampling: components["schemas"]["Sampling"];
@@ -4838,7 +4966,7 @@ export interface components {
             /** @description null: the tenant's or the server's default judge. */
             judge?: components["schemas"]["JudgeConfig"] | null;
             /** Metrics */
-            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[];
+            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
             name?: string;
             sampling?: components["schemas"]["Sampling"];
@@ -5634,7 +5762,7 @@ export interface components {
              * Metrics
              * @description Evaluation metric specs scored besides the run's EvalScope scorers (`g_eval`, `answer_relevancy`, …): each sample is a test case with `input` (the question, images in place), `actual_output` (the answer) and `expected_output` (the dataset's answer). The report gets a row per metric (its name, at most 32 characters) and subset.
              */
-            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"])[] | null;
+            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[] | null;
             /**
              * Model Id
              * @description A model from POST /v1/models.
@@ -5913,6 +6041,45 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** TaskCompletionSpec */
+        TaskCompletionSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Task
+             * @description What the assistant was asked to do; omitted, the judge infers it from the case (the user's requests).
+             */
+            task?: string | null;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task_completion";
+        };
         /**
          * TestCase
          * @description A submitted test case as stored: images are `image_url` parts whose URL is
@@ -5921,10 +6088,16 @@ export interface components {
         TestCase: {
             /** Actual Output */
             actual_output: unknown;
+            /** Chatbot Role */
+            chatbot_role?: string | null;
             /** Context */
             context: unknown[] | null;
+            /** Expected Outcome */
+            expected_outcome?: unknown | null;
             /** Expected Output */
             expected_output: unknown | null;
+            /** Expected Tools */
+            expected_tools?: unknown[] | null;
             /**
              * Id
              * @description The id given at submission, else the case's index.
@@ -5946,31 +6119,85 @@ export interface components {
             object?: "evaluation.test_case";
             /** Retrieval Context */
             retrieval_context: unknown[] | null;
+            /** Scenario */
+            scenario?: unknown | null;
+            /** Tools Called */
+            tools_called?: unknown[] | null;
+            /**
+             * Turns
+             * @description A conversation's turns.
+             */
+            turns?: unknown[] | null;
+            /** User Description */
+            user_description?: string | null;
         };
-        /** TestCaseCreate */
+        /**
+         * TestCaseCreate
+         * @description A single-turn case (`input`, `actual_output`, ...) or a conversation (`turns` and the
+         *     fields about it); each metric says which it judges, and a case of the other shape is a 422
+         *     naming the case and the field.
+         */
         TestCaseCreate: {
             /**
              * Actual Output
              * @description The answer under test; needed by every metric that reads it (not contextual_precision, contextual_recall or contextual_relevancy).
              */
             actual_output?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[]) | null;
+            /**
+             * Chatbot Role
+             * @description The role the assistant must keep (role_adherence).
+             */
+            chatbot_role?: string | null;
             /** Context */
             context?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[])[] | null;
+            /**
+             * Expected Outcome
+             * @description What the conversation should achieve (conversational_g_eval, task_completion).
+             */
+            expected_outcome?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[]) | null;
             /** Expected Output */
             expected_output?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[]) | null;
+            /**
+             * Expected Tools
+             * @description The tool calls the case (or the whole conversation) should make (tool_correctness).
+             */
+            expected_tools?: components["schemas"]["ToolCall"][] | null;
             /**
              * Id
              * @description Your id for the case; defaults to its index in `test_cases`.
              */
             id?: string | number | null;
-            /** Input */
-            input: string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[];
+            /**
+             * Input
+             * @description The request; every single-turn case has one.
+             */
+            input?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[]) | null;
             /** Metadata */
             metadata?: {
                 [key: string]: unknown;
             } | null;
             /** Retrieval Context */
             retrieval_context?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[])[] | null;
+            /**
+             * Scenario
+             * @description A conversation's situation (conversational_g_eval).
+             */
+            scenario?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[]) | null;
+            /**
+             * Tools Called
+             * @description A single-turn case's tool calls (tool_correctness, argument_correctness, task_completion); a conversation's are on its assistant turns.
+             */
+            tools_called?: components["schemas"]["ToolCall"][] | null;
+            /**
+             * Turns
+             * @description A conversation, in order; a case with turns has no input, actual_output, expected_output, context, retrieval_context or tools_called of its own.
+             */
+            turns?: components["schemas"]["Turn"][] | null;
+            /**
+             * User Description
+             * @description Who the user is (shown to conversational_g_eval).
+             */
+            user_description?: string | null;
         };
         /** TestCaseList */
         TestCaseList: {
@@ -6039,6 +6266,83 @@ export interface components {
             type: "text_to_image";
         };
         /**
+         * ToolCall
+         * @description A tool call an assistant made (or is expected to make).
+         */
+        ToolCall: {
+            /** Description */
+            description?: string | null;
+            /**
+             * Input Parameters
+             * @description The arguments, as the tool was called with them.
+             */
+            input_parameters?: {
+                [key: string]: unknown;
+            } | null;
+            /** Name */
+            name: string;
+            /**
+             * Output
+             * @description What the tool returned.
+             */
+            output?: unknown;
+            /**
+             * Reasoning
+             * @description Why the assistant called it (shown, never scored).
+             */
+            reasoning?: string | null;
+        };
+        /** ToolCorrectnessSpec */
+        ToolCorrectnessSpec: {
+            /**
+             * Arguments
+             * @description `ignore`: names only; `exact`: input_parameters equal too; `subset`: every expected argument present with an equal value (extra arguments allowed).
+             * @default ignore
+             * @enum {string}
+             */
+            arguments?: "ignore" | "exact" | "subset";
+            /**
+             * Check Output
+             * @description A call matches only when its output equals the expected one.
+             * @default false
+             */
+            check_output?: boolean;
+            /**
+             * Consider Ordering
+             * @description Count only calls made in the expected order (the longest common subsequence of matching calls); the others are listed as out of order.
+             * @default false
+             */
+            consider_ordering?: boolean;
+            /**
+             * Exact Match
+             * @description 1 only when the calls match the expected ones position by position, same length; else 0 (ordering is then considered).
+             * @default false
+             */
+            exact_match?: boolean;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Penalize Extra Calls
+             * @description Divide by max(expected, made) instead of expected, so calls nobody expected lower the score (deepeval never penalises them).
+             * @default false
+             */
+            penalize_extra_calls?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "tool_correctness";
+        };
+        /**
          * TrendPoint
          * @description One metric's results of one bucket (a UTC hour or day), read from the rule's rollups.
          */
@@ -6101,6 +6405,183 @@ export interface components {
              * @description Of them, results with a score.
              */
             scored: number;
+        };
+        /**
+         * Turn
+         * @description One message of a conversation.
+         */
+        Turn: {
+            /**
+             * Content
+             * @description Text, or content parts with images (any turn may hold images); an assistant turn that only calls tools may leave it empty.
+             * @default
+             */
+            content?: string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[];
+            /** Metadata */
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Retrieval Context
+             * @description Assistant turns only: what was retrieved for this answer (turn_faithfulness, turn_contextual_relevancy).
+             */
+            retrieval_context?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[])[] | null;
+            /**
+             * Role
+             * @enum {string}
+             */
+            role: "user" | "assistant";
+            /**
+             * Tools Called
+             * @description Assistant turns only: the tools called while answering, in order.
+             */
+            tools_called?: components["schemas"]["ToolCall"][] | null;
+        };
+        /** TurnContextualRelevancySpec */
+        TurnContextualRelevancySpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_contextual_relevancy";
+            /**
+             * Window Size
+             * @description How many exchanges (a user message and the assistant's answer) the judge sees for each judged turn, the turn's own exchange included; the earlier ones only resolve references. Each turn is judged once whatever the window.
+             * @default 10
+             */
+            window_size?: number;
+        };
+        /** TurnFaithfulnessSpec */
+        TurnFaithfulnessSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Penalize Ambiguous Claims
+             * @description Count `idk` verdicts as unfaithful.
+             * @default false
+             */
+            penalize_ambiguous_claims?: boolean;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * Truths Extraction Limit
+             * @description Keep at most this many truths per retrieval context (the most important).
+             */
+            truths_extraction_limit?: number | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_faithfulness";
+            /**
+             * Window Size
+             * @description How many exchanges (a user message and the assistant's answer) the judge sees for each judged turn, the turn's own exchange included; the earlier ones only resolve references. Each turn is judged once whatever the window.
+             * @default 10
+             */
+            window_size?: number;
+        };
+        /** TurnRelevancySpec */
+        TurnRelevancySpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "turn_relevancy";
+            /**
+             * Window Size
+             * @description How many EXCHANGES (not turns) each verdict may read: the exchange judged and the window_size - 1 before it. An exchange is the user's message(s) and the assistant's reply. Also how many replies one judge call judges.
+             * @default 10
+             */
+            window_size?: number;
         };
         /**
          * Unmatched

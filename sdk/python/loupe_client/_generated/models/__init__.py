@@ -20,6 +20,7 @@ from .alignment_side_weighted_kappa import AlignmentSideWeightedKappa
 from .alignment_split import AlignmentSplit
 from .alignment_status import AlignmentStatus
 from .answer_relevancy_spec import AnswerRelevancySpec
+from .argument_correctness_spec import ArgumentCorrectnessSpec
 from .audit_event import AuditEvent
 from .audit_event_details import AuditEventDetails
 from .audit_event_list import AuditEventList
@@ -51,6 +52,9 @@ from .confusion_matrix import ConfusionMatrix
 from .contextual_precision_spec import ContextualPrecisionSpec
 from .contextual_recall_spec import ContextualRecallSpec
 from .contextual_relevancy_spec import ContextualRelevancySpec
+from .conversation_completeness_spec import ConversationCompletenessSpec
+from .conversational_g_eval_spec import ConversationalGEvalSpec
+from .conversational_g_eval_spec_evaluation_params_item import ConversationalGEvalSpecEvaluationParamsItem
 from .custom_data_source_config import CustomDataSourceConfig
 from .custom_data_source_config_item_schema import CustomDataSourceConfigItemSchema
 from .dataset import Dataset
@@ -247,6 +251,7 @@ from .stability_summary import StabilitySummary
 from .stored_data_source_config import StoredDataSourceConfig
 from .stored_data_source_config_metadata_type_0 import StoredDataSourceConfigMetadataType0
 from .stored_data_source_config_type import StoredDataSourceConfigType
+from .task_completion_spec import TaskCompletionSpec
 from .test_case import TestCase
 from .test_case_create import TestCaseCreate
 from .test_case_create_metadata_type_0 import TestCaseCreateMetadataType0
@@ -254,7 +259,17 @@ from .test_case_list import TestCaseList
 from .test_case_metadata_type_0 import TestCaseMetadataType0
 from .text_part import TextPart
 from .text_to_image_spec import TextToImageSpec
+from .tool_call import ToolCall
+from .tool_call_input_parameters_type_0 import ToolCallInputParametersType0
+from .tool_correctness_spec import ToolCorrectnessSpec
+from .tool_correctness_spec_arguments import ToolCorrectnessSpecArguments
 from .trend_point import TrendPoint
+from .turn import Turn
+from .turn_contextual_relevancy_spec import TurnContextualRelevancySpec
+from .turn_faithfulness_spec import TurnFaithfulnessSpec
+from .turn_metadata_type_0 import TurnMetadataType0
+from .turn_relevancy_spec import TurnRelevancySpec
+from .turn_role import TurnRole
 from .unmatched import Unmatched
 from .unmatched_item import UnmatchedItem
 from .unmatched_item_reason import UnmatchedItemReason
@@ -293,6 +308,7 @@ __all__ = (
     "AlignmentSplit",
     "AlignmentStatus",
     "AnswerRelevancySpec",
+    "ArgumentCorrectnessSpec",
     "AuditEvent",
     "AuditEventDetails",
     "AuditEventList",
@@ -324,6 +340,9 @@ __all__ = (
     "ContextualPrecisionSpec",
     "ContextualRecallSpec",
     "ContextualRelevancySpec",
+    "ConversationalGEvalSpec",
+    "ConversationalGEvalSpecEvaluationParamsItem",
+    "ConversationCompletenessSpec",
     "CustomDataSourceConfig",
     "CustomDataSourceConfigItemSchema",
     "Dataset",
@@ -520,6 +539,7 @@ __all__ = (
     "StoredDataSourceConfig",
     "StoredDataSourceConfigMetadataType0",
     "StoredDataSourceConfigType",
+    "TaskCompletionSpec",
     "TestCase",
     "TestCaseCreate",
     "TestCaseCreateMetadataType0",
@@ -527,7 +547,17 @@ __all__ = (
     "TestCaseMetadataType0",
     "TextPart",
     "TextToImageSpec",
+    "ToolCall",
+    "ToolCallInputParametersType0",
+    "ToolCorrectnessSpec",
+    "ToolCorrectnessSpecArguments",
     "TrendPoint",
+    "Turn",
+    "TurnContextualRelevancySpec",
+    "TurnFaithfulnessSpec",
+    "TurnMetadataType0",
+    "TurnRelevancySpec",
+    "TurnRole",
     "Unmatched",
     "UnmatchedItem",
     "UnmatchedItemReason",

@@ -13,11 +13,14 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
+  from ..models.argument_correctness_spec import ArgumentCorrectnessSpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
   from ..models.contextual_precision_spec import ContextualPrecisionSpec
   from ..models.contextual_recall_spec import ContextualRecallSpec
   from ..models.contextual_relevancy_spec import ContextualRelevancySpec
+  from ..models.conversation_completeness_spec import ConversationCompletenessSpec
+  from ..models.conversational_g_eval_spec import ConversationalGEvalSpec
   from ..models.evaluation_create_metadata_type_0 import EvaluationCreateMetadataType0
   from ..models.exact_match_spec import ExactMatchSpec
   from ..models.faithfulness_spec import FaithfulnessSpec
@@ -32,8 +35,13 @@ if TYPE_CHECKING:
   from ..models.psnr_spec import PsnrSpec
   from ..models.rouge_spec import RougeSpec
   from ..models.ssim_spec import SsimSpec
+  from ..models.task_completion_spec import TaskCompletionSpec
   from ..models.test_case_create import TestCaseCreate
   from ..models.text_to_image_spec import TextToImageSpec
+  from ..models.tool_correctness_spec import ToolCorrectnessSpec
+  from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec
+  from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec
+  from ..models.turn_relevancy_spec import TurnRelevancySpec
 
 
 
@@ -47,11 +55,12 @@ T = TypeVar("T", bound="EvaluationCreate")
 class EvaluationCreate:
     """ 
         Attributes:
-            metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
-                ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
-                ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
-                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]): At most LOUPE_MAX_METRICS (default 20) per
-                evaluation.
+            metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
+                ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
+                ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
+                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
+                | TurnFaithfulnessSpec | TurnRelevancySpec]): At most LOUPE_MAX_METRICS (default 20) per evaluation.
             test_cases (list[TestCaseCreate]): At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.
             cache (bool | Unset): Reuse judge answers to identical requests from this tenant's earlier evaluations; false
                 keeps this evaluation's answers to itself. Default: True.
@@ -63,7 +72,7 @@ class EvaluationCreate:
             webhook_url (None | str | Unset): A registered webhook endpoint's URL; gets the terminal event.
      """
 
-    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
     test_cases: list[TestCaseCreate]
     cache: bool | Unset = True
     cluster_by: None | str | Unset = UNSET
@@ -78,11 +87,14 @@ class EvaluationCreate:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.evaluation_create_metadata_type_0 import EvaluationCreateMetadataType0 # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
@@ -97,8 +109,13 @@ class EvaluationCreate:
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.test_case_create import TestCaseCreate # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         metrics = []
         for metrics_item_data in self.metrics:
             metrics_item: dict[str, Any]
@@ -137,6 +154,22 @@ class EvaluationCreate:
             elif isinstance(metrics_item_data, PsnrSpec):
                 metrics_item = metrics_item_data.to_dict()
             elif isinstance(metrics_item_data, SsimSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, PairwiseSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ConversationalGEvalSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, TaskCompletionSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, TurnRelevancySpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ConversationCompletenessSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ToolCorrectnessSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ArgumentCorrectnessSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, TurnFaithfulnessSpec):
                 metrics_item = metrics_item_data.to_dict()
             else:
                 metrics_item = metrics_item_data.to_dict()
@@ -215,11 +248,14 @@ class EvaluationCreate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.evaluation_create_metadata_type_0 import EvaluationCreateMetadataType0 # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
@@ -234,13 +270,18 @@ class EvaluationCreate:
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.test_case_create import TestCaseCreate # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         d = dict(src_dict)
         metrics = []
         _metrics = d.pop("metrics")
         for metrics_item_data in (_metrics):
-            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
+            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -421,13 +462,93 @@ class EvaluationCreate:
                     return metrics_item_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_18 = PairwiseSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_18
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_19
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_20 = TaskCompletionSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_20
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_21 = TurnRelevancySpec.from_dict(data)
+
+
+
+                    return metrics_item_type_21
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_22
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_23
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_24
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_25
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                metrics_item_type_18 = PairwiseSpec.from_dict(data)
+                metrics_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                return metrics_item_type_18
+                return metrics_item_type_26
 
             metrics_item = _parse_metrics_item(metrics_item_data)
 

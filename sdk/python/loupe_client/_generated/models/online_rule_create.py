@@ -16,12 +16,15 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.alert_settings import AlertSettings
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
+  from ..models.argument_correctness_spec import ArgumentCorrectnessSpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
   from ..models.condition import Condition
   from ..models.contextual_precision_spec import ContextualPrecisionSpec
   from ..models.contextual_recall_spec import ContextualRecallSpec
   from ..models.contextual_relevancy_spec import ContextualRelevancySpec
+  from ..models.conversation_completeness_spec import ConversationCompletenessSpec
+  from ..models.conversational_g_eval_spec import ConversationalGEvalSpec
   from ..models.exact_match_spec import ExactMatchSpec
   from ..models.faithfulness_spec import FaithfulnessSpec
   from ..models.g_eval_spec import GEvalSpec
@@ -36,7 +39,12 @@ if TYPE_CHECKING:
   from ..models.rouge_spec import RougeSpec
   from ..models.sampling import Sampling
   from ..models.ssim_spec import SsimSpec
+  from ..models.task_completion_spec import TaskCompletionSpec
   from ..models.text_to_image_spec import TextToImageSpec
+  from ..models.tool_correctness_spec import ToolCorrectnessSpec
+  from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec
+  from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec
+  from ..models.turn_relevancy_spec import TurnRelevancySpec
 
 
 
@@ -50,12 +58,13 @@ T = TypeVar("T", bound="OnlineRuleCreate")
 class OnlineRuleCreate:
     """ 
         Attributes:
-            metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
-                ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
-                ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
-                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]): As in an evaluation (at most
-                LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval spans,
-                `retrieval_context`.
+            metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
+                ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
+                ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
+                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
+                | TurnFaithfulnessSpec | TurnRelevancySpec]): As in an evaluation (at most LOUPE_MAX_METRICS); a call gives
+                `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`.
             name (str):
             sampling (Sampling): Which matching calls are judged: a share of traces, chosen by their trace id, so every
                 API process samples a trace the same way and a trace's calls are judged together.
@@ -72,7 +81,7 @@ class OnlineRuleCreate:
                 `gen_ai.conversation.id` together, once it has been idle. Default: 'span'.
      """
 
-    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec]
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
     name: str
     sampling: Sampling
     alert: AlertSettings | None | Unset = UNSET
@@ -90,12 +99,15 @@ class OnlineRuleCreate:
     def to_dict(self) -> dict[str, Any]:
         from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.condition import Condition # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
         from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
@@ -110,7 +122,12 @@ class OnlineRuleCreate:
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         metrics = []
         for metrics_item_data in self.metrics:
             metrics_item: dict[str, Any]
@@ -149,6 +166,22 @@ class OnlineRuleCreate:
             elif isinstance(metrics_item_data, PsnrSpec):
                 metrics_item = metrics_item_data.to_dict()
             elif isinstance(metrics_item_data, SsimSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, PairwiseSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ConversationalGEvalSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, TaskCompletionSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, TurnRelevancySpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ConversationCompletenessSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ToolCorrectnessSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, ArgumentCorrectnessSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, TurnFaithfulnessSpec):
                 metrics_item = metrics_item_data.to_dict()
             else:
                 metrics_item = metrics_item_data.to_dict()
@@ -236,12 +269,15 @@ class OnlineRuleCreate:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.condition import Condition # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
         from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
@@ -256,12 +292,17 @@ class OnlineRuleCreate:
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         d = dict(src_dict)
         metrics = []
         _metrics = d.pop("metrics")
         for metrics_item_data in (_metrics):
-            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
+            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -442,13 +483,93 @@ class OnlineRuleCreate:
                     return metrics_item_type_17
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_18 = PairwiseSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_18
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_19
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_20 = TaskCompletionSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_20
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_21 = TurnRelevancySpec.from_dict(data)
+
+
+
+                    return metrics_item_type_21
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_22
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_23
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_24
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_25
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                metrics_item_type_18 = PairwiseSpec.from_dict(data)
+                metrics_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                return metrics_item_type_18
+                return metrics_item_type_26
 
             metrics_item = _parse_metrics_item(metrics_item_data)
 

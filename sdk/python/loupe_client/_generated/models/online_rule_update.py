@@ -16,12 +16,15 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.alert_settings import AlertSettings
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
+  from ..models.argument_correctness_spec import ArgumentCorrectnessSpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
   from ..models.condition import Condition
   from ..models.contextual_precision_spec import ContextualPrecisionSpec
   from ..models.contextual_recall_spec import ContextualRecallSpec
   from ..models.contextual_relevancy_spec import ContextualRelevancySpec
+  from ..models.conversation_completeness_spec import ConversationCompletenessSpec
+  from ..models.conversational_g_eval_spec import ConversationalGEvalSpec
   from ..models.exact_match_spec import ExactMatchSpec
   from ..models.faithfulness_spec import FaithfulnessSpec
   from ..models.g_eval_spec import GEvalSpec
@@ -36,7 +39,12 @@ if TYPE_CHECKING:
   from ..models.rouge_spec import RougeSpec
   from ..models.sampling import Sampling
   from ..models.ssim_spec import SsimSpec
+  from ..models.task_completion_spec import TaskCompletionSpec
   from ..models.text_to_image_spec import TextToImageSpec
+  from ..models.tool_correctness_spec import ToolCorrectnessSpec
+  from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec
+  from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec
+  from ..models.turn_relevancy_spec import TurnRelevancySpec
 
 
 
@@ -59,10 +67,12 @@ class OnlineRuleUpdate:
             export_endpoint (None | str | Unset): null: back to the server's endpoint.
             filter_ (list[Condition] | Unset): []: every GenAI call (null is refused).
             judge (JudgeConfig | None | Unset): null: the tenant's or the server's default judge.
-            metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
-                ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
-                ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
-                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | Unset):
+            metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
+                ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
+                ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
+                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
+                | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset):
             name (str | Unset):
             sampling (Sampling | Unset): Which matching calls are judged: a share of traces, chosen by their trace id, so
                 every
@@ -76,7 +86,7 @@ class OnlineRuleUpdate:
     export_endpoint: None | str | Unset = UNSET
     filter_: list[Condition] | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
-    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | Unset = UNSET
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
     name: str | Unset = UNSET
     sampling: Sampling | Unset = UNSET
     target: OnlineRuleUpdateTarget | Unset = UNSET
@@ -88,12 +98,15 @@ class OnlineRuleUpdate:
     def to_dict(self) -> dict[str, Any]:
         from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.condition import Condition # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
         from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
@@ -108,7 +121,12 @@ class OnlineRuleUpdate:
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         alert: dict[str, Any] | None | Unset
         if isinstance(self.alert, Unset):
             alert = UNSET
@@ -189,6 +207,22 @@ class OnlineRuleUpdate:
                     metrics_item = metrics_item_data.to_dict()
                 elif isinstance(metrics_item_data, SsimSpec):
                     metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, PairwiseSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ConversationalGEvalSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, TaskCompletionSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, TurnRelevancySpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ConversationCompletenessSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ToolCorrectnessSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, ArgumentCorrectnessSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, TurnFaithfulnessSpec):
+                    metrics_item = metrics_item_data.to_dict()
                 else:
                     metrics_item = metrics_item_data.to_dict()
 
@@ -241,12 +275,15 @@ class OnlineRuleUpdate:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.alert_settings import AlertSettings # noqa: PLC0415
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.condition import Condition # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
         from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
@@ -261,7 +298,12 @@ class OnlineRuleUpdate:
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         d = dict(src_dict)
         def _parse_alert(data: object) -> AlertSettings | None | Unset:
             if data is None:
@@ -338,11 +380,11 @@ class OnlineRuleUpdate:
 
 
         _metrics = d.pop("metrics", UNSET)
-        metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | Unset = UNSET
+        metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
         if _metrics is not UNSET:
             metrics = []
             for metrics_item_data in _metrics:
-                def _parse_metrics_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
+                def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
@@ -523,13 +565,93 @@ class OnlineRuleUpdate:
                         return metrics_item_type_17
                     except (TypeError, ValueError, AttributeError, KeyError):
                         pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_18 = PairwiseSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_18
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_19
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_20 = TaskCompletionSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_20
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_21 = TurnRelevancySpec.from_dict(data)
+
+
+
+                        return metrics_item_type_21
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_22
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_23
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_24
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_25
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_18 = PairwiseSpec.from_dict(data)
+                    metrics_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                    return metrics_item_type_18
+                    return metrics_item_type_26
 
                 metrics_item = _parse_metrics_item(metrics_item_data)
 

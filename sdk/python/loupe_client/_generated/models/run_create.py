@@ -13,11 +13,14 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.answer_relevancy_spec import AnswerRelevancySpec
+  from ..models.argument_correctness_spec import ArgumentCorrectnessSpec
   from ..models.bleu_spec import BleuSpec
   from ..models.choice_accuracy_spec import ChoiceAccuracySpec
   from ..models.contextual_precision_spec import ContextualPrecisionSpec
   from ..models.contextual_recall_spec import ContextualRecallSpec
   from ..models.contextual_relevancy_spec import ContextualRelevancySpec
+  from ..models.conversation_completeness_spec import ConversationCompletenessSpec
+  from ..models.conversational_g_eval_spec import ConversationalGEvalSpec
   from ..models.exact_match_spec import ExactMatchSpec
   from ..models.faithfulness_spec import FaithfulnessSpec
   from ..models.g_eval_spec import GEvalSpec
@@ -34,7 +37,12 @@ if TYPE_CHECKING:
   from ..models.run_create_metadata_type_0 import RunCreateMetadataType0
   from ..models.run_judge import RunJudge
   from ..models.ssim_spec import SsimSpec
+  from ..models.task_completion_spec import TaskCompletionSpec
   from ..models.text_to_image_spec import TextToImageSpec
+  from ..models.tool_correctness_spec import ToolCorrectnessSpec
+  from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec
+  from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec
+  from ..models.turn_relevancy_spec import TurnRelevancySpec
 
 
 
@@ -59,13 +67,15 @@ class RunCreate:
                 written with a decimal point is a fraction f in (0, 1] and takes the first int(N × f) (so `1.0` takes every
                 sample, `1` only the first).
             metadata (None | RunCreateMetadataType0 | Unset):
-            metrics (list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec |
-                ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec |
-                ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec |
-                PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset): Evaluation metric specs
-                scored besides the run's EvalScope scorers (`g_eval`, `answer_relevancy`, …): each sample is a test case with
-                `input` (the question, images in place), `actual_output` (the answer) and `expected_output` (the dataset's
-                answer). The report gets a row per metric (its name, at most 32 characters) and subset.
+            metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
+                ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
+                ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
+                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
+                | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset): Evaluation metric specs scored besides the run's
+                EvalScope scorers (`g_eval`, `answer_relevancy`, …): each sample is a test case with `input` (the question,
+                images in place), `actual_output` (the answer) and `expected_output` (the dataset's answer). The report gets a
+                row per metric (its name, at most 32 characters) and subset.
             model_id (None | str | Unset): A model from POST /v1/models.
             name (None | str | Unset):
             predictions (list[Prediction] | None | Unset): Score these answers instead of calling a model (one per selected
@@ -81,7 +91,7 @@ class RunCreate:
     judge: RunJudge | Unset = UNSET
     limit: float | int | None | Unset = UNSET
     metadata: None | RunCreateMetadataType0 | Unset = UNSET
-    metrics: list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset = UNSET
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset = UNSET
     model_id: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     predictions: list[Prediction] | None | Unset = UNSET
@@ -94,11 +104,14 @@ class RunCreate:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
         from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
@@ -115,7 +128,12 @@ class RunCreate:
         from ..models.run_create_metadata_type_0 import RunCreateMetadataType0 # noqa: PLC0415
         from ..models.run_judge import RunJudge # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         dataset_id = self.dataset_id
 
         cache = self.cache
@@ -190,6 +208,22 @@ class RunCreate:
                 elif isinstance(metrics_type_0_item_data, PsnrSpec):
                     metrics_type_0_item = metrics_type_0_item_data.to_dict()
                 elif isinstance(metrics_type_0_item_data, SsimSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, PairwiseSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ConversationalGEvalSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, TaskCompletionSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, TurnRelevancySpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ConversationCompletenessSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ToolCorrectnessSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, ArgumentCorrectnessSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, TurnFaithfulnessSpec):
                     metrics_type_0_item = metrics_type_0_item_data.to_dict()
                 else:
                     metrics_type_0_item = metrics_type_0_item_data.to_dict()
@@ -279,11 +313,14 @@ class RunCreate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.answer_relevancy_spec import AnswerRelevancySpec # noqa: PLC0415
+        from ..models.argument_correctness_spec import ArgumentCorrectnessSpec # noqa: PLC0415
         from ..models.bleu_spec import BleuSpec # noqa: PLC0415
         from ..models.choice_accuracy_spec import ChoiceAccuracySpec # noqa: PLC0415
         from ..models.contextual_precision_spec import ContextualPrecisionSpec # noqa: PLC0415
         from ..models.contextual_recall_spec import ContextualRecallSpec # noqa: PLC0415
         from ..models.contextual_relevancy_spec import ContextualRelevancySpec # noqa: PLC0415
+        from ..models.conversation_completeness_spec import ConversationCompletenessSpec # noqa: PLC0415
+        from ..models.conversational_g_eval_spec import ConversationalGEvalSpec # noqa: PLC0415
         from ..models.exact_match_spec import ExactMatchSpec # noqa: PLC0415
         from ..models.faithfulness_spec import FaithfulnessSpec # noqa: PLC0415
         from ..models.g_eval_spec import GEvalSpec # noqa: PLC0415
@@ -300,7 +337,12 @@ class RunCreate:
         from ..models.run_create_metadata_type_0 import RunCreateMetadataType0 # noqa: PLC0415
         from ..models.run_judge import RunJudge # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
+        from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
         from ..models.text_to_image_spec import TextToImageSpec # noqa: PLC0415
+        from ..models.tool_correctness_spec import ToolCorrectnessSpec # noqa: PLC0415
+        from ..models.turn_contextual_relevancy_spec import TurnContextualRelevancySpec # noqa: PLC0415
+        from ..models.turn_faithfulness_spec import TurnFaithfulnessSpec # noqa: PLC0415
+        from ..models.turn_relevancy_spec import TurnRelevancySpec # noqa: PLC0415
         d = dict(src_dict)
         dataset_id = d.pop("dataset_id")
 
@@ -366,7 +408,7 @@ class RunCreate:
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
 
-        def _parse_metrics(data: object) -> list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset:
+        def _parse_metrics(data: object) -> list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -377,7 +419,7 @@ class RunCreate:
                 metrics_type_0 = []
                 _metrics_type_0 = data
                 for metrics_type_0_item_data in (_metrics_type_0):
-                    def _parse_metrics_type_0_item(data: object) -> AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec:
+                    def _parse_metrics_type_0_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -558,13 +600,93 @@ class RunCreate:
                             return metrics_type_0_item_type_17
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_18 = PairwiseSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_18
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_19
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_20 = TaskCompletionSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_20
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_21 = TurnRelevancySpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_21
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_22
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_23
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_24
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_25
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_type_0_item_type_18 = PairwiseSpec.from_dict(data)
+                        metrics_type_0_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                        return metrics_type_0_item_type_18
+                        return metrics_type_0_item_type_26
 
                     metrics_type_0_item = _parse_metrics_type_0_item(metrics_type_0_item_data)
 
@@ -573,7 +695,7 @@ class RunCreate:
                 return metrics_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[AnswerRelevancySpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TextToImageSpec] | None | Unset, data)
+            return cast(list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset, data)
 
         metrics = _parse_metrics(d.pop("metrics", UNSET))
 
