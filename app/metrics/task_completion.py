@@ -37,14 +37,12 @@ class TaskCompletionSpec(JudgedSpecBase):
     )
 
     def test_case_problems(self, case: Any) -> list[tuple[str, str]]:
-        if getattr(case, "turns", None) is not None:
-            return []
-        # A single-turn case: the request and the answer are what is judged.
-        return [
-            (name, "task_completion judges a single-turn case's input and actual_output")
-            for name in ("input", "actual_output")
-            if getattr(case, name, None) in (None, "")
-        ]
+        # A single-turn case is judged on its request and answer (a missing input is named by
+        # the shape check every case goes through).
+        single = getattr(case, "turns", None) is None
+        if single and getattr(case, "actual_output", None) in (None, ""):
+            return [("actual_output", "needs actual_output (the answer the task ended with)")]
+        return []
 
 
 class Answer(BaseModel):

@@ -47,7 +47,7 @@ class TestSpec:
     def test_either_shape_and_the_single_turn_fields(self) -> None:
         spec = parse_spec(SPEC)
         assert spec.shape == "either"
-        single = SimpleNamespace(turns=None, input="Book it.", actual_output=None)
+        single = SimpleNamespace(turns=None, input=None, actual_output=None)
         assert [name for name, _ in spec.test_case_problems(single)] == ["actual_output"]
         assert spec.test_case_problems(SimpleNamespace(turns=TURNS, input=None)) == []
 
