@@ -3155,7 +3155,7 @@ export interface components {
              * Metrics
              * @description At most LOUPE_MAX_METRICS (default 20) per evaluation.
              */
-            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
+            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["KnowledgeRetentionSpec"] | components["schemas"]["RoleAdherenceSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
             name?: string | null;
             /**
@@ -3928,6 +3928,45 @@ export interface components {
             sample: number;
             /** Score */
             score: number | null;
+        };
+        /** KnowledgeRetentionSpec */
+        KnowledgeRetentionSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "knowledge_retention";
         };
         /** Label */
         Label: {
@@ -4892,7 +4931,7 @@ export interface components {
              * Metrics
              * @description As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`.
              */
-            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
+            metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["KnowledgeRetentionSpec"] | components["schemas"]["RoleAdherenceSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
             name: string;
             sampling: components["schemas"]["Sampling"];
@@ -4966,7 +5005,7 @@ export interface components {
             /** @description null: the tenant's or the server's default judge. */
             judge?: components["schemas"]["JudgeConfig"] | null;
             /** Metrics */
-            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
+            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["KnowledgeRetentionSpec"] | components["schemas"]["RoleAdherenceSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
             name?: string;
             sampling?: components["schemas"]["Sampling"];
@@ -5550,6 +5589,45 @@ export interface components {
             /** Reserved */
             reserved: number;
         };
+        /** RoleAdherenceSpec */
+        RoleAdherenceSpec: {
+            /** @description People's worked examples (`examples`: input, actual_output, their verdict and rationale) and rubric `notes`, added to every verdict prompt of the metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the metric's version: a spec with guidance is a new version. */
+            guidance?: components["schemas"]["Guidance"] | null;
+            /**
+             * Include Reason
+             * @default true
+             */
+            include_reason?: boolean;
+            /** @description This metric's own judge, a model registered with POST /v1/models (defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` to judge each output K times, a `panel` of judges. */
+            judge?: components["schemas"]["JudgeRef"] | null;
+            /**
+             * Model
+             * @description Judge model; defaults to the evaluation's `judge.model`.
+             */
+            model?: string | null;
+            /**
+             * Name
+             * @description Name results are reported under; defaults to the metric type.
+             */
+            name?: string | null;
+            /**
+             * Strict Mode
+             * @description Binary scoring: threshold becomes 1 and lower scores become 0.
+             * @default false
+             */
+            strict_mode?: boolean;
+            /**
+             * Threshold
+             * @description `passed = score >= threshold`.
+             * @default 0.5
+             */
+            threshold?: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "role_adherence";
+        };
         /** RougeSpec */
         RougeSpec: {
             /**
@@ -5762,7 +5840,7 @@ export interface components {
              * Metrics
              * @description Evaluation metric specs scored besides the run's EvalScope scorers (`g_eval`, `answer_relevancy`, …): each sample is a test case with `input` (the question, images in place), `actual_output` (the answer) and `expected_output` (the dataset's answer). The report gets a row per metric (its name, at most 32 characters) and subset.
              */
-            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[] | null;
+            metrics?: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["KnowledgeRetentionSpec"] | components["schemas"]["RoleAdherenceSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[] | null;
             /**
              * Model Id
              * @description A model from POST /v1/models.

@@ -141,6 +141,7 @@ from .judge_used import JudgeUsed
 from .judge_verdict import JudgeVerdict
 from .judgment_out import JudgmentOut
 from .judgment_out_error_type_0 import JudgmentOutErrorType0
+from .knowledge_retention_spec import KnowledgeRetentionSpec
 from .label import Label
 from .label_create import LabelCreate
 from .label_import import LabelImport
@@ -222,6 +223,7 @@ from .review_queue import ReviewQueue
 from .review_queue_create import ReviewQueueCreate
 from .review_queue_list import ReviewQueueList
 from .reviewer_progress import ReviewerProgress
+from .role_adherence_spec import RoleAdherenceSpec
 from .rouge_spec import RougeSpec
 from .rouge_spec_statistic import RougeSpecStatistic
 from .rouge_spec_variant import RougeSpecVariant
@@ -429,6 +431,7 @@ __all__ = (
     "JudgeVerdict",
     "JudgmentOut",
     "JudgmentOutErrorType0",
+    "KnowledgeRetentionSpec",
     "Label",
     "LabelCreate",
     "LabelImport",
@@ -510,6 +513,7 @@ __all__ = (
     "ReviewQueue",
     "ReviewQueueCreate",
     "ReviewQueueList",
+    "RoleAdherenceSpec",
     "RougeSpec",
     "RougeSpecStatistic",
     "RougeSpecVariant",

@@ -30,9 +30,11 @@ if TYPE_CHECKING:
   from ..models.image_helpfulness_spec import ImageHelpfulnessSpec
   from ..models.image_reference_spec import ImageReferenceSpec
   from ..models.judge_config import JudgeConfig
+  from ..models.knowledge_retention_spec import KnowledgeRetentionSpec
   from ..models.llm_accuracy_spec import LlmAccuracySpec
   from ..models.pairwise_spec import PairwiseSpec
   from ..models.psnr_spec import PsnrSpec
+  from ..models.role_adherence_spec import RoleAdherenceSpec
   from ..models.rouge_spec import RougeSpec
   from ..models.ssim_spec import SsimSpec
   from ..models.task_completion_spec import TaskCompletionSpec
@@ -58,9 +60,10 @@ class EvaluationCreate:
             metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
                 ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
                 ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
-                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
-                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
-                | TurnFaithfulnessSpec | TurnRelevancySpec]): At most LOUPE_MAX_METRICS (default 20) per evaluation.
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec |
+                PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec |
+                ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]): At most
+                LOUPE_MAX_METRICS (default 20) per evaluation.
             test_cases (list[TestCaseCreate]): At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.
             cache (bool | Unset): Reuse judge answers to identical requests from this tenant's earlier evaluations; false
                 keeps this evaluation's answers to itself. Default: True.
@@ -72,7 +75,7 @@ class EvaluationCreate:
             webhook_url (None | str | Unset): A registered webhook endpoint's URL; gets the terminal event.
      """
 
-    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
     test_cases: list[TestCaseCreate]
     cache: bool | Unset = True
     cluster_by: None | str | Unset = UNSET
@@ -104,9 +107,11 @@ class EvaluationCreate:
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
         from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
@@ -156,6 +161,10 @@ class EvaluationCreate:
             elif isinstance(metrics_item_data, SsimSpec):
                 metrics_item = metrics_item_data.to_dict()
             elif isinstance(metrics_item_data, PairwiseSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, KnowledgeRetentionSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, RoleAdherenceSpec):
                 metrics_item = metrics_item_data.to_dict()
             elif isinstance(metrics_item_data, ConversationalGEvalSpec):
                 metrics_item = metrics_item_data.to_dict()
@@ -265,9 +274,11 @@ class EvaluationCreate:
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
         from ..models.task_completion_spec import TaskCompletionSpec # noqa: PLC0415
@@ -281,7 +292,7 @@ class EvaluationCreate:
         metrics = []
         _metrics = d.pop("metrics")
         for metrics_item_data in (_metrics):
-            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
+            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -475,7 +486,7 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+                    metrics_item_type_19 = KnowledgeRetentionSpec.from_dict(data)
 
 
 
@@ -485,7 +496,7 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_20 = TaskCompletionSpec.from_dict(data)
+                    metrics_item_type_20 = RoleAdherenceSpec.from_dict(data)
 
 
 
@@ -495,7 +506,7 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_21 = TurnRelevancySpec.from_dict(data)
+                    metrics_item_type_21 = ConversationalGEvalSpec.from_dict(data)
 
 
 
@@ -505,7 +516,7 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+                    metrics_item_type_22 = TaskCompletionSpec.from_dict(data)
 
 
 
@@ -515,7 +526,7 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+                    metrics_item_type_23 = TurnRelevancySpec.from_dict(data)
 
 
 
@@ -525,7 +536,7 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+                    metrics_item_type_24 = ConversationCompletenessSpec.from_dict(data)
 
 
 
@@ -535,20 +546,40 @@ class EvaluationCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+                    metrics_item_type_25 = ToolCorrectnessSpec.from_dict(data)
 
 
 
                     return metrics_item_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_26 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_26
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_27 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_27
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                metrics_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
+                metrics_item_type_28 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                return metrics_item_type_26
+                return metrics_item_type_28
 
             metrics_item = _parse_metrics_item(metrics_item_data)
 

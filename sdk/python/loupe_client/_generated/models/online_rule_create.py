@@ -33,9 +33,11 @@ if TYPE_CHECKING:
   from ..models.image_helpfulness_spec import ImageHelpfulnessSpec
   from ..models.image_reference_spec import ImageReferenceSpec
   from ..models.judge_config import JudgeConfig
+  from ..models.knowledge_retention_spec import KnowledgeRetentionSpec
   from ..models.llm_accuracy_spec import LlmAccuracySpec
   from ..models.pairwise_spec import PairwiseSpec
   from ..models.psnr_spec import PsnrSpec
+  from ..models.role_adherence_spec import RoleAdherenceSpec
   from ..models.rouge_spec import RougeSpec
   from ..models.sampling import Sampling
   from ..models.ssim_spec import SsimSpec
@@ -61,10 +63,11 @@ class OnlineRuleCreate:
             metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
                 ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
                 ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
-                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
-                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
-                | TurnFaithfulnessSpec | TurnRelevancySpec]): As in an evaluation (at most LOUPE_MAX_METRICS); a call gives
-                `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`.
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec |
+                PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec |
+                ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]): As in an
+                evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval
+                spans, `retrieval_context`.
             name (str):
             sampling (Sampling): Which matching calls are judged: a share of traces, chosen by their trace id, so every
                 API process samples a trace the same way and a trace's calls are judged together.
@@ -81,7 +84,7 @@ class OnlineRuleCreate:
                 `gen_ai.conversation.id` together, once it has been idle. Default: 'span'.
      """
 
-    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
     name: str
     sampling: Sampling
     alert: AlertSettings | None | Unset = UNSET
@@ -116,9 +119,11 @@ class OnlineRuleCreate:
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
@@ -168,6 +173,10 @@ class OnlineRuleCreate:
             elif isinstance(metrics_item_data, SsimSpec):
                 metrics_item = metrics_item_data.to_dict()
             elif isinstance(metrics_item_data, PairwiseSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, KnowledgeRetentionSpec):
+                metrics_item = metrics_item_data.to_dict()
+            elif isinstance(metrics_item_data, RoleAdherenceSpec):
                 metrics_item = metrics_item_data.to_dict()
             elif isinstance(metrics_item_data, ConversationalGEvalSpec):
                 metrics_item = metrics_item_data.to_dict()
@@ -286,9 +295,11 @@ class OnlineRuleCreate:
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
@@ -302,7 +313,7 @@ class OnlineRuleCreate:
         metrics = []
         _metrics = d.pop("metrics")
         for metrics_item_data in (_metrics):
-            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
+            def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -496,7 +507,7 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+                    metrics_item_type_19 = KnowledgeRetentionSpec.from_dict(data)
 
 
 
@@ -506,7 +517,7 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_20 = TaskCompletionSpec.from_dict(data)
+                    metrics_item_type_20 = RoleAdherenceSpec.from_dict(data)
 
 
 
@@ -516,7 +527,7 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_21 = TurnRelevancySpec.from_dict(data)
+                    metrics_item_type_21 = ConversationalGEvalSpec.from_dict(data)
 
 
 
@@ -526,7 +537,7 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+                    metrics_item_type_22 = TaskCompletionSpec.from_dict(data)
 
 
 
@@ -536,7 +547,7 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+                    metrics_item_type_23 = TurnRelevancySpec.from_dict(data)
 
 
 
@@ -546,7 +557,7 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+                    metrics_item_type_24 = ConversationCompletenessSpec.from_dict(data)
 
 
 
@@ -556,20 +567,40 @@ class OnlineRuleCreate:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+                    metrics_item_type_25 = ToolCorrectnessSpec.from_dict(data)
 
 
 
                     return metrics_item_type_25
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_26 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_26
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    metrics_item_type_27 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                    return metrics_item_type_27
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                metrics_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
+                metrics_item_type_28 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                return metrics_item_type_26
+                return metrics_item_type_28
 
             metrics_item = _parse_metrics_item(metrics_item_data)
 

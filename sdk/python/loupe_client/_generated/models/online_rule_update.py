@@ -33,9 +33,11 @@ if TYPE_CHECKING:
   from ..models.image_helpfulness_spec import ImageHelpfulnessSpec
   from ..models.image_reference_spec import ImageReferenceSpec
   from ..models.judge_config import JudgeConfig
+  from ..models.knowledge_retention_spec import KnowledgeRetentionSpec
   from ..models.llm_accuracy_spec import LlmAccuracySpec
   from ..models.pairwise_spec import PairwiseSpec
   from ..models.psnr_spec import PsnrSpec
+  from ..models.role_adherence_spec import RoleAdherenceSpec
   from ..models.rouge_spec import RougeSpec
   from ..models.sampling import Sampling
   from ..models.ssim_spec import SsimSpec
@@ -70,9 +72,9 @@ class OnlineRuleUpdate:
             metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
                 ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
                 ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
-                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
-                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
-                | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset):
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec |
+                PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec |
+                ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset):
             name (str | Unset):
             sampling (Sampling | Unset): Which matching calls are judged: a share of traces, chosen by their trace id, so
                 every
@@ -86,7 +88,7 @@ class OnlineRuleUpdate:
     export_endpoint: None | str | Unset = UNSET
     filter_: list[Condition] | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
-    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
     name: str | Unset = UNSET
     sampling: Sampling | Unset = UNSET
     target: OnlineRuleUpdateTarget | Unset = UNSET
@@ -115,9 +117,11 @@ class OnlineRuleUpdate:
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
@@ -209,6 +213,10 @@ class OnlineRuleUpdate:
                     metrics_item = metrics_item_data.to_dict()
                 elif isinstance(metrics_item_data, PairwiseSpec):
                     metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, KnowledgeRetentionSpec):
+                    metrics_item = metrics_item_data.to_dict()
+                elif isinstance(metrics_item_data, RoleAdherenceSpec):
+                    metrics_item = metrics_item_data.to_dict()
                 elif isinstance(metrics_item_data, ConversationalGEvalSpec):
                     metrics_item = metrics_item_data.to_dict()
                 elif isinstance(metrics_item_data, TaskCompletionSpec):
@@ -292,9 +300,11 @@ class OnlineRuleUpdate:
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.sampling import Sampling # noqa: PLC0415
         from ..models.ssim_spec import SsimSpec # noqa: PLC0415
@@ -380,11 +390,11 @@ class OnlineRuleUpdate:
 
 
         _metrics = d.pop("metrics", UNSET)
-        metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
+        metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
         if _metrics is not UNSET:
             metrics = []
             for metrics_item_data in _metrics:
-                def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
+                def _parse_metrics_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
@@ -578,7 +588,7 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+                        metrics_item_type_19 = KnowledgeRetentionSpec.from_dict(data)
 
 
 
@@ -588,7 +598,7 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_20 = TaskCompletionSpec.from_dict(data)
+                        metrics_item_type_20 = RoleAdherenceSpec.from_dict(data)
 
 
 
@@ -598,7 +608,7 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_21 = TurnRelevancySpec.from_dict(data)
+                        metrics_item_type_21 = ConversationalGEvalSpec.from_dict(data)
 
 
 
@@ -608,7 +618,7 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+                        metrics_item_type_22 = TaskCompletionSpec.from_dict(data)
 
 
 
@@ -618,7 +628,7 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+                        metrics_item_type_23 = TurnRelevancySpec.from_dict(data)
 
 
 
@@ -628,7 +638,7 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+                        metrics_item_type_24 = ConversationCompletenessSpec.from_dict(data)
 
 
 
@@ -638,20 +648,40 @@ class OnlineRuleUpdate:
                     try:
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+                        metrics_item_type_25 = ToolCorrectnessSpec.from_dict(data)
 
 
 
                         return metrics_item_type_25
                     except (TypeError, ValueError, AttributeError, KeyError):
                         pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_26 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_26
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
+                    try:
+                        if not isinstance(data, dict):
+                            raise TypeError()
+                        metrics_item_type_27 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                        return metrics_item_type_27
+                    except (TypeError, ValueError, AttributeError, KeyError):
+                        pass
                     if not isinstance(data, dict):
                         raise TypeError()
-                    metrics_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
+                    metrics_item_type_28 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                    return metrics_item_type_26
+                    return metrics_item_type_28
 
                 metrics_item = _parse_metrics_item(metrics_item_data)
 

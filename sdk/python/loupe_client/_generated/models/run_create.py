@@ -29,10 +29,12 @@ if TYPE_CHECKING:
   from ..models.image_editing_spec import ImageEditingSpec
   from ..models.image_helpfulness_spec import ImageHelpfulnessSpec
   from ..models.image_reference_spec import ImageReferenceSpec
+  from ..models.knowledge_retention_spec import KnowledgeRetentionSpec
   from ..models.llm_accuracy_spec import LlmAccuracySpec
   from ..models.pairwise_spec import PairwiseSpec
   from ..models.prediction import Prediction
   from ..models.psnr_spec import PsnrSpec
+  from ..models.role_adherence_spec import RoleAdherenceSpec
   from ..models.rouge_spec import RougeSpec
   from ..models.run_create_metadata_type_0 import RunCreateMetadataType0
   from ..models.run_judge import RunJudge
@@ -70,12 +72,13 @@ class RunCreate:
             metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
                 ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec |
                 ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec |
-                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec |
-                RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec
-                | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset): Evaluation metric specs scored besides the run's
-                EvalScope scorers (`g_eval`, `answer_relevancy`, …): each sample is a test case with `input` (the question,
-                images in place), `actual_output` (the answer) and `expected_output` (the dataset's answer). The report gets a
-                row per metric (its name, at most 32 characters) and subset.
+                ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec |
+                PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec |
+                ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset):
+                Evaluation metric specs scored besides the run's EvalScope scorers (`g_eval`, `answer_relevancy`, …): each
+                sample is a test case with `input` (the question, images in place), `actual_output` (the answer) and
+                `expected_output` (the dataset's answer). The report gets a row per metric (its name, at most 32 characters) and
+                subset.
             model_id (None | str | Unset): A model from POST /v1/models.
             name (None | str | Unset):
             predictions (list[Prediction] | None | Unset): Score these answers instead of calling a model (one per selected
@@ -91,7 +94,7 @@ class RunCreate:
     judge: RunJudge | Unset = UNSET
     limit: float | int | None | Unset = UNSET
     metadata: None | RunCreateMetadataType0 | Unset = UNSET
-    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset = UNSET
+    metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset = UNSET
     model_id: None | str | Unset = UNSET
     name: None | str | Unset = UNSET
     predictions: list[Prediction] | None | Unset = UNSET
@@ -120,10 +123,12 @@ class RunCreate:
         from ..models.image_editing_spec import ImageEditingSpec # noqa: PLC0415
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.prediction import Prediction # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.run_create_metadata_type_0 import RunCreateMetadataType0 # noqa: PLC0415
         from ..models.run_judge import RunJudge # noqa: PLC0415
@@ -210,6 +215,10 @@ class RunCreate:
                 elif isinstance(metrics_type_0_item_data, SsimSpec):
                     metrics_type_0_item = metrics_type_0_item_data.to_dict()
                 elif isinstance(metrics_type_0_item_data, PairwiseSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, KnowledgeRetentionSpec):
+                    metrics_type_0_item = metrics_type_0_item_data.to_dict()
+                elif isinstance(metrics_type_0_item_data, RoleAdherenceSpec):
                     metrics_type_0_item = metrics_type_0_item_data.to_dict()
                 elif isinstance(metrics_type_0_item_data, ConversationalGEvalSpec):
                     metrics_type_0_item = metrics_type_0_item_data.to_dict()
@@ -329,10 +338,12 @@ class RunCreate:
         from ..models.image_editing_spec import ImageEditingSpec # noqa: PLC0415
         from ..models.image_helpfulness_spec import ImageHelpfulnessSpec # noqa: PLC0415
         from ..models.image_reference_spec import ImageReferenceSpec # noqa: PLC0415
+        from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.prediction import Prediction # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
+        from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
         from ..models.rouge_spec import RougeSpec # noqa: PLC0415
         from ..models.run_create_metadata_type_0 import RunCreateMetadataType0 # noqa: PLC0415
         from ..models.run_judge import RunJudge # noqa: PLC0415
@@ -408,7 +419,7 @@ class RunCreate:
         metadata = _parse_metadata(d.pop("metadata", UNSET))
 
 
-        def _parse_metrics(data: object) -> list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset:
+        def _parse_metrics(data: object) -> list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -419,7 +430,7 @@ class RunCreate:
                 metrics_type_0 = []
                 _metrics_type_0 = data
                 for metrics_type_0_item_data in (_metrics_type_0):
-                    def _parse_metrics_type_0_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
+                    def _parse_metrics_type_0_item(data: object) -> AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
@@ -613,7 +624,7 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_19 = ConversationalGEvalSpec.from_dict(data)
+                            metrics_type_0_item_type_19 = KnowledgeRetentionSpec.from_dict(data)
 
 
 
@@ -623,7 +634,7 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_20 = TaskCompletionSpec.from_dict(data)
+                            metrics_type_0_item_type_20 = RoleAdherenceSpec.from_dict(data)
 
 
 
@@ -633,7 +644,7 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_21 = TurnRelevancySpec.from_dict(data)
+                            metrics_type_0_item_type_21 = ConversationalGEvalSpec.from_dict(data)
 
 
 
@@ -643,7 +654,7 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_22 = ConversationCompletenessSpec.from_dict(data)
+                            metrics_type_0_item_type_22 = TaskCompletionSpec.from_dict(data)
 
 
 
@@ -653,7 +664,7 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_23 = ToolCorrectnessSpec.from_dict(data)
+                            metrics_type_0_item_type_23 = TurnRelevancySpec.from_dict(data)
 
 
 
@@ -663,7 +674,7 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_24 = ArgumentCorrectnessSpec.from_dict(data)
+                            metrics_type_0_item_type_24 = ConversationCompletenessSpec.from_dict(data)
 
 
 
@@ -673,20 +684,40 @@ class RunCreate:
                         try:
                             if not isinstance(data, dict):
                                 raise TypeError()
-                            metrics_type_0_item_type_25 = TurnFaithfulnessSpec.from_dict(data)
+                            metrics_type_0_item_type_25 = ToolCorrectnessSpec.from_dict(data)
 
 
 
                             return metrics_type_0_item_type_25
                         except (TypeError, ValueError, AttributeError, KeyError):
                             pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_26 = ArgumentCorrectnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_26
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
+                        try:
+                            if not isinstance(data, dict):
+                                raise TypeError()
+                            metrics_type_0_item_type_27 = TurnFaithfulnessSpec.from_dict(data)
+
+
+
+                            return metrics_type_0_item_type_27
+                        except (TypeError, ValueError, AttributeError, KeyError):
+                            pass
                         if not isinstance(data, dict):
                             raise TypeError()
-                        metrics_type_0_item_type_26 = TurnContextualRelevancySpec.from_dict(data)
+                        metrics_type_0_item_type_28 = TurnContextualRelevancySpec.from_dict(data)
 
 
 
-                        return metrics_type_0_item_type_26
+                        return metrics_type_0_item_type_28
 
                     metrics_type_0_item = _parse_metrics_type_0_item(metrics_type_0_item_data)
 
@@ -695,7 +726,7 @@ class RunCreate:
                 return metrics_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset, data)
+            return cast(list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | None | Unset, data)
 
         metrics = _parse_metrics(d.pop("metrics", UNSET))
 
