@@ -478,10 +478,14 @@ def run_deepeval(
     return found
 
 
+TOGETHER = "all three"
+
+
 def run_loupe(
     judge: ScriptedJudge, metrics: list[str], attempts: int = 4
 ) -> dict[tuple[str, str], dict]:
-    """Loupe's calls, planned calls, images sent and error per (metric, conversation)."""
+    """Loupe's calls, planned calls, images sent and error per (metric, conversation), and per
+    (metric, "all three") for the three conversations in one evaluation."""
     registered = set(loupe_metrics._REGISTRY)
     stand_in = StandIn()
     found: dict[tuple[str, str], dict] = {}
@@ -491,38 +495,43 @@ def run_loupe(
     ):
         client = app.tenant_client()
         for metric in metrics:
-            for conversation in CONVERSATIONS:
+            runs = [(c["name"], [c]) for c in CONVERSATIONS] + [(TOGETHER, CONVERSATIONS)]
+            for name, conversations in runs:
                 if metric not in registered:
-                    found[metric, conversation["name"]] = {"calls": None}
+                    found[metric, name] = {"calls": None}
                     continue
                 body = {
-                    "test_cases": [loupe_case(conversation)],
+                    "test_cases": [loupe_case(c) for c in conversations],
                     "metrics": [{"type": metric, **SPECS.get(metric, {})}],
                     "cache": False,
                 }
-                estimate = client.post("/v1/evaluations/estimate", json=body)
-                planned = (
-                    estimate.json()["metrics"][0]["calls"] if estimate.status_code == 200 else None
-                )
-                for attempt in range(1, attempts + 1):
-                    # Until a run makes no repair request (see the module's docstring).
-                    judge.reset()
-                    judge.script(stand_in)
-                    repairs_before = len(stand_in.repairs)
-                    row = submit(app, client, body)
-                    row["planned"] = planned
-                    row["calls"] = len(judge.requests)
-                    row["images"] = sum(len(image_parts(r)) for r in judge.requests)
-                    row["repairs"] = len(stand_in.repairs) - repairs_before
-                    row["attempts"] = attempt
-                    if row["repairs"] == 0:
-                        break
-                found[metric, conversation["name"]] = row
+                found[metric, name] = measure_loupe(app, client, judge, stand_in, body, attempts)
     if stand_in.unfixable:
         print("repair messages the stand-in could not follow:", file=sys.stderr)
         for message in dict.fromkeys(stand_in.unfixable):
             print(f"  {message}", file=sys.stderr)
     return found
+
+
+def measure_loupe(
+    app: Any, client: Any, judge: ScriptedJudge, stand_in: StandIn, body: dict, attempts: int
+) -> dict:
+    """One evaluation's judge requests, run until it makes no repair request (see above)."""
+    estimate = client.post("/v1/evaluations/estimate", json=body)
+    planned = estimate.json()["metrics"][0]["calls"] if estimate.status_code == 200 else None
+    for attempt in range(1, attempts + 1):
+        judge.reset()
+        judge.script(stand_in)
+        repairs_before = len(stand_in.repairs)
+        row = submit(app, client, body)
+        row["planned"] = planned
+        row["calls"] = len(judge.requests)
+        row["images"] = sum(len(image_parts(r)) for r in judge.requests)
+        row["repairs"] = len(stand_in.repairs) - repairs_before
+        row["attempts"] = attempt
+        if row["repairs"] == 0:
+            break
+    return row
 
 
 def submit(app: Any, client: Any, body: dict) -> dict:
@@ -533,7 +542,7 @@ def submit(app: Any, client: Any, body: dict) -> dict:
     results = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
     error = next((r["error"] for r in results if r.get("error")), None)
     usage = sum((r.get("usage") or {}).get("calls", 0) for r in results)
-    return {"error": error, "usage_calls": usage, "score": results[0].get("score")}
+    return {"error": error, "usage_calls": usage, "scores": [r.get("score") for r in results]}
 
 
 def cell(row: dict | None, key: str = "calls") -> str:
@@ -576,9 +585,9 @@ def main() -> None:
         loupe = {} if args.no_loupe else run_loupe(judge, metrics)
     print("| metric | conversation | deepeval 4.3.1 calls | Loupe calls | Loupe planned |")
     print("| --- | --- | ---: | ---: | ---: |")
+    names = [c["name"] for c in CONVERSATIONS] + [TOGETHER]
     for metric in metrics:
-        for conversation in CONVERSATIONS:
-            name = conversation["name"]
+        for name in names:
             theirs = deepeval.get((metric, name))
             ours = loupe.get((metric, name))
             print(
@@ -586,8 +595,7 @@ def main() -> None:
                 f"{cell(ours, 'planned') if ours and ours.get('calls') is not None else '-'} |"
             )
     for key, label in (("calls", "calls"), ("images", "images sent")):
-        for conversation in CONVERSATIONS:
-            name = conversation["name"]
+        for name in names:
             sums = [total(side, metrics, name, key) for side in (deepeval, loupe)]
             print(f"| all, {label} | {name} | {sums[0]} | {sums[1]} | |")
     rows = [

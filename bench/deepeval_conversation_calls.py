@@ -4,13 +4,14 @@ python; deepeval is not one of Loupe's dependencies).
 
     <venv>/bin/python bench/deepeval_conversation_calls.py BASE_URL CONVERSATIONS_JSON [METRICS]
 
-Each metric scores each conversation alone (one `evaluate()` each), its GPTModel pointed at
-BASE_URL and sending an `x-bench-call: <metric>/<conversation>` header, so the stand-in can count
-the requests of each. An image in a turn becomes deepeval's placeholder (an MLLMImage in the
-turn's text). ToolCorrectness, ArgumentCorrectness and TaskCompletion have no conversational
-form in 4.3.1: each conversation becomes one LLMTestCase (its user turns as the input, its
-assistant turns as the output, every tool call of the conversation as `tools_called`). Prints one
-JSON line per metric and conversation: the error deepeval stored, if any.
+Each metric scores each conversation alone (one `evaluate()` each), then the three in one
+`evaluate()` ("all three"), its GPTModel pointed at BASE_URL and sending an `x-bench-call:
+<metric>/<conversation>` header, so the stand-in can count the requests of each. An image in a
+turn becomes deepeval's placeholder (an MLLMImage in the turn's text). ToolCorrectness,
+ArgumentCorrectness and TaskCompletion have no conversational form in 4.3.1: each conversation
+becomes one LLMTestCase (its user turns as the input, its assistant turns as the output, every
+tool call of the conversation as `tools_called`). Prints one JSON line per evaluate(): its
+label, scores and the first error deepeval stored, if any.
 """
 
 import json
@@ -138,6 +139,35 @@ def metrics(model: GPTModel) -> dict:
     }
 
 
+TOGETHER = "all three"
+
+
+def run(base_url: str, name: str, label: str, conversations: list[dict], images: dict) -> dict:
+    """One evaluate() of metric `name` over `conversations`, its requests labelled `label`."""
+    model = GPTModel(
+        model="gpt-4.1",
+        base_url=base_url,
+        api_key="sk-bench",
+        default_headers={"x-bench-call": label},
+    )
+    metric, is_conversational = metrics(model)[name]
+    shape = conversational if is_conversational else single_turn
+    cases = [shape(conversation, images) for conversation in conversations]
+    try:
+        result = evaluate(
+            cases,
+            [metric],
+            async_config=AsyncConfig(run_async=True),
+            display_config=DisplayConfig(print_results=False, show_indicator=False),
+            error_config=ErrorConfig(ignore_errors=True),
+        )
+    except Exception as exc:  # noqa: BLE001 - reported beside the count
+        return {"call": label, "scores": [], "error": f"{type(exc).__name__}: {exc}"}
+    data = [m for test in result.test_results for m in test.metrics_data or []]
+    error = next((m.error for m in data if m.error is not None), None)
+    return {"call": label, "scores": [m.score for m in data], "error": error}
+
+
 def main() -> None:
     base_url, path = sys.argv[1], sys.argv[2]
     only = sys.argv[3].split(",") if len(sys.argv) > 3 else None
@@ -150,33 +180,10 @@ def main() -> None:
             continue
         for conversation in conversations:
             label = f"{name}/{conversation['name']}"
-            model = GPTModel(
-                model="gpt-4.1",
-                base_url=base_url,
-                api_key="sk-bench",
-                default_headers={"x-bench-call": label},
-            )
-            metric, is_conversational = metrics(model)[name]
-            case = (
-                conversational(conversation, images)
-                if is_conversational
-                else single_turn(conversation, images)
-            )
-            error = None
-            try:
-                result = evaluate(
-                    [case],
-                    [metric],
-                    async_config=AsyncConfig(run_async=True),
-                    display_config=DisplayConfig(print_results=False, show_indicator=False),
-                    error_config=ErrorConfig(ignore_errors=True),
-                )
-                data = [m for test in result.test_results for m in test.metrics_data or []]
-                error = next((m.error for m in data if m.error is not None), None)
-                score = data[0].score if data else None
-            except Exception as exc:  # noqa: BLE001 - reported beside the count
-                error, score = f"{type(exc).__name__}: {exc}", None
-            print(json.dumps({"call": label, "score": score, "error": error}), flush=True)
+            print(json.dumps(run(base_url, name, label, [conversation], images)), flush=True)
+        # All three conversations in one evaluate(), as a user would run them.
+        label = f"{name}/{TOGETHER}"
+        print(json.dumps(run(base_url, name, label, conversations, images)), flush=True)
 
 
 if __name__ == "__main__":
