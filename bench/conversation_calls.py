@@ -553,6 +553,8 @@ def cell(row: dict | None, key: str = "calls") -> str:
     text = "-" if row.get(key) is None else str(row[key])
     if key == "calls" and row.get("error"):
         text += " (error)"
+    if key == "calls" and row.get("usage_calls") not in (None, row["calls"]):
+        text += f" (results' usage: {row['usage_calls']})"
     if key == "calls" and row.get("repairs"):
         text += f" (+{row['repairs']} repair)"
     return text
