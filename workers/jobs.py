@@ -8,6 +8,7 @@ from app.db import utcnow
 from app.evaluations import recovery
 from app.evaluations import tasks as evaluation_tasks
 from app.online import alerts as online_alerts
+from app.online import conversations as online_conversations
 from app.online import export as online_export
 from app.online import ingest as online_ingest
 from app.runtime import Runtime, current
@@ -32,9 +33,9 @@ def export_online_results(rule_id: str) -> None:
 
 def tick(runtime: Runtime | None = None) -> None:
     """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
-    due webhooks, online rules' new scores and alerts, prune idempotency keys, console sign-outs
-    whose cookies have expired and audit events past LOUPE_AUDIT_RETENTION_DAYS. On `runtime` (a
-    ticker's own), else the process's current one."""
+    due webhooks, online rules' new scores, alerts and idle conversations, prune idempotency
+    keys, console sign-outs whose cookies have expired and audit events past
+    LOUPE_AUDIT_RETENTION_DAYS. On `runtime` (a ticker's own), else the process's current one."""
     runtime = runtime or current()
     recovery.sweep(runtime)
     recovery.resume_lapsed(runtime)
@@ -46,6 +47,8 @@ def tick(runtime: Runtime | None = None) -> None:
     online_alerts.check_all(runtime)
     # Spans that waited their join window for log records in vain are counted as they stand.
     online_ingest.expire_pending(runtime)
+    # Conversations idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS become one test case each.
+    online_conversations.sweep(runtime)
     with runtime.session() as session:
         idempotency.prune(session, runtime.settings.idempotency_retention_hours)
         audit.prune(session, runtime.settings.audit_retention_days)

@@ -48,6 +48,10 @@ class ServiceFields(BaseSettings):
     """How long a GenAI span whose messages travel in log records (sent by the instrumentation
     in other requests) waits for them, and its records for it, before it is counted without
     content."""
+    online_conversation_idle_seconds: float = Field(default=300.0, ge=0)
+    """How long a conversation (`gen_ai.conversation.id`, else `session.id`) an online rule with
+    `target: "conversation"` samples must go without a new call before the ticker judges its
+    calls as one conversational test case; a call after that starts a new one."""
     backfill_max_calls: int = Field(default=10_000, ge=1, le=100_000)
     """How many kept calls one `POST /v1/online_rules/{id}/backfill` considers at most; a wider
     window answers `truncated` and is taken up in turns (`after`)."""

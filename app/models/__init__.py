@@ -21,6 +21,7 @@ from app.models.label import Label
 from app.models.membership import Membership
 from app.models.metric_summary import MetricSummary
 from app.models.metric_version import MetricVersion
+from app.models.online_conversation_call import OnlineConversationCall
 from app.models.online_rule import (
     OnlineCall,
     OnlineRollup,
@@ -65,6 +66,7 @@ __all__ = [
     "MetricSummary",
     "MetricVersion",
     "OnlineCall",
+    "OnlineConversationCall",
     "OnlineRollup",
     "OnlineRule",
     "OnlineRuleBackfilled",

@@ -23,7 +23,7 @@ from app.online import ingest, matching
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.schemas import Backfill, BackfillRequest
 from app.outbox import outbox
-from app.problems import FieldError, field_error, invalid_request
+from app.problems import FieldError, ProblemError, field_error, invalid_request
 from app.runtime import Runtime
 from app.telemetry.metrics import ONLINE_CALLS
 
@@ -86,6 +86,16 @@ def backfill(
     session: Session, runtime: Runtime, tenant: Tenant, rule: OnlineRule, window: Window
 ) -> Backfill:
     """Apply the rule to the tenant's kept calls of the window; the caller commits."""
+    if rule.target == "conversation":
+        # Kept calls are single-turn cases (the last user message): no conversation to rebuild.
+        raise ProblemError(
+            409,
+            "Conflict",
+            "A conversation rule is not backfilled: the kept calls are single calls, not the "
+            "conversations it judges; it judges conversations from the calls it receives.",
+            slug="conversation-backfill",
+            field=["target"],
+        )
     kept = OnlineCallRepository(session, tenant.id)
     limit = runtime.settings.backfill_max_calls
     rows = kept.received(window.since, window.until, window.after, limit + 1)

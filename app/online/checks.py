@@ -24,6 +24,9 @@ from app.webhooks.service import url_problems
 # What a traced call gives a metric: its messages in and out and the trace's retrieved
 # documents; nothing holds a reference answer or a golden context.
 CALL_FIELDS = frozenset({"input", "actual_output", "retrieval_context"})
+# What a traced conversation gives: its turns (with their tool calls and retrieved documents)
+# and, from its calls' system instructions, the role its assistant was given.
+CONVERSATION_FIELDS = frozenset({"turns", "chatbot_role"})
 
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
 _condition = TypeAdapter(Condition)
@@ -71,6 +74,21 @@ def problems(
                 "duplicate_name",
             )
         seen.setdefault(spec.display_name, index)
+        misfit = _shape_problem(spec, target)
+        if misfit is not None:
+            findings.add(["metrics", index], misfit, "wrong_shape_for_target")
+            continue
+        if target == "conversation":
+            missing = sorted(set(spec.required_test_case_fields()) - CONVERSATION_FIELDS)
+            if missing:
+                findings.add(
+                    ["metrics", index],
+                    f"metric {spec.display_name!r} needs {', '.join(missing)}, which a traced "
+                    "conversation does not have (it gives turns and, from the system "
+                    "instructions, chatbot_role)",
+                    "unfit_for_online",
+                )
+            continue
         missing = sorted(set(spec.required_test_case_fields()) - CALL_FIELDS)
         if missing:
             findings.add(
@@ -82,12 +100,6 @@ def problems(
     names = [spec.display_name for spec in metrics if spec is not None]
     known = metrics_known and len(names) == len(metrics)
     findings.extend(alerts.problems(session, tenant_id, alert, names if known else None))
-    if target == "conversation":
-        findings.add(
-            ["target"],
-            "conversation targets are not available yet: judge each call with `span`",
-            "not_available",
-        )
     if judge_known:
         _, errors = judging.resolve(
             session,
@@ -100,6 +112,22 @@ def problems(
         )
         findings.extend(errors)
     return findings.errors
+
+
+def _shape_problem(spec: MetricSpecBase, target: str | None) -> str | None:
+    """Why the metric does not judge what the rule's target gives (a call or a conversation)."""
+    if target == "conversation" and spec.shape == "single":
+        return (
+            f"metric {spec.display_name!r} judges one input and its output, and this rule "
+            "judges whole conversations; use a conversational metric (turn_relevancy, "
+            'conversational_g_eval, ...) or `target: "span"`'
+        )
+    if target != "conversation" and spec.shape == "conversation":
+        return (
+            f"metric {spec.display_name!r} judges conversations, and this rule judges each "
+            'call on its own; set `target: "conversation"` or use a single-turn metric'
+        )
+    return None
 
 
 def regex_problem(pattern: str) -> str | None:
@@ -146,12 +174,13 @@ def update_body_problems(
 ) -> list[FieldError]:
     """What a change that failed its schema still gets checked for: as a new rule's body, and
     an alert's metric against the rule's metrics when the change keeps them."""
+    rule = OnlineRuleRepository(session, tenant.id).get_by_id(rule_id)
+    if rule is not None and "target" not in body:
+        # The metrics given are checked against the target the rule keeps.
+        body = {**body, "target": rule.target}
     errors = body_problems(session, tenant, settings, body)
     alert = body.get("alert")
-    if "metrics" in body or not isinstance(alert, Mapping):
-        return errors
-    rule = OnlineRuleRepository(session, tenant.id).get_by_id(rule_id)
-    if rule is None:
+    if "metrics" in body or not isinstance(alert, Mapping) or rule is None:
         return errors
     names = [_metric.validate_python(spec).display_name for spec in rule.metrics]
     return errors + alerts.problems(session, tenant.id, {"metric": alert.get("metric")}, names)

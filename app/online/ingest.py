@@ -22,7 +22,7 @@ from app.metric_versions import service as metric_versions
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Evaluation, OnlineRule, Tenant
 from app.online import calls as kept
-from app.online import joining, matching
+from app.online import holding, joining, matching
 from app.online.repository import (
     OnlineCallRepository,
     OnlineRuleRepository,
@@ -73,7 +73,11 @@ def take_records(
     calls = joining.calls_of_records(
         pending,
         records,
-        lambda trace_id: any(matching.sampled(trace_id, rule.sampling_rate) for rule in rules),
+        # A record does not name its conversation: a conversation rule keeps it for its span.
+        lambda trace_id: any(
+            rule.target == "conversation" or matching.sampled(trace_id, rule.sampling_rate)
+            for rule in rules
+        ),
     )
     return take(session, runtime, tenant, calls, rules)
 
@@ -81,10 +85,16 @@ def take_records(
 def _sampled_by_any(rules: Sequence[OnlineRule], span: otlp.Span) -> bool:
     """Whether some rule takes and samples this span: only then is its content read (sampling
     first keeps a span no rule samples at the cost of its attributes, and never stored)."""
-    return any(
-        matching.matches(rule.filter, span) and matching.sampled(span.trace_id, rule.sampling_rate)
-        for rule in rules
-    )
+    return any(matching.matches(rule.filter, span) and _reads(rule, span) for rule in rules)
+
+
+def _reads(rule: OnlineRule, span: otlp.Span) -> bool:
+    """Whether the rule samples the span: by its trace id, or a conversation rule by its
+    conversation id (a span that names none in its attributes is read: its content may)."""
+    if rule.target != "conversation":
+        return matching.sampled(span.trace_id, rule.sampling_rate)
+    conversation = matching.conversation_of(span)
+    return conversation is None or matching.sampled_conversation(conversation, rule.sampling_rate)
 
 
 def expire_pending(runtime: Runtime) -> int:
@@ -127,7 +137,10 @@ def take(
     counts: Counter[tuple[str, str]] = Counter()
     for rule in rules:
         chosen = _choose(rule, model_calls, counts)
-        if chosen:
+        if chosen and rule.target == "conversation":
+            # Judged as one test case once the conversation is idle (the ticker's sweep).
+            holding.hold(session, tenant, rule, chosen, counts)
+        elif chosen:
             sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts)
             counts[(rule.id, "sent")] += sent
             taken.sent[rule.id] = sent
@@ -148,14 +161,23 @@ def _choose(
     calls: Sequence[joining.Call],
     counts: Counter[tuple[str, str]],
 ) -> list[JudgedCall]:
-    """The calls the rule takes and samples that have content; the rest counted by reason."""
+    """The calls the rule takes and samples that have content; the rest counted by reason (a
+    conversation rule's call that names no conversation: `no_conversation_id`)."""
     chosen = []
     for call in calls:
         counts[(rule.id, "received")] += 1
         if not matching.matches(rule.filter, call):
             continue
         counts[(rule.id, "matched")] += 1
-        if not matching.sampled(call.trace_id, rule.sampling_rate):
+        if rule.target == "conversation":
+            conversation = matching.conversation_of(call)
+            if conversation is None:
+                counts[(rule.id, "skipped:no_conversation_id")] += 1
+                continue
+            sampled = matching.sampled_conversation(conversation, rule.sampling_rate)
+        else:
+            sampled = matching.sampled(call.trace_id, rule.sampling_rate)
+        if not sampled:
             counts[(rule.id, "skipped:not_sampled")] += 1
             continue
         counts[(rule.id, "sampled")] += 1

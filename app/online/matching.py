@@ -1,6 +1,7 @@
 """Which received calls a rule takes: its filter on the call's attributes, then its sampling
 by trace id. Pure: the same call and rule give the same answer in every API process."""
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -9,6 +10,9 @@ import re2
 
 from app import otlp
 from app.otlp import JudgedCall, Skipped, Span, Unread
+
+# Where a span names its conversation: the GenAI conventions, then OpenInference's session.
+CONVERSATION_ATTRIBUTES = ("gen_ai.conversation.id", "session.id")
 
 # What a filter looks at: a call read or not, or the span itself before it is read.
 Filtered = JudgedCall | Skipped | Unread | Span
@@ -86,3 +90,30 @@ def sampled(trace_id: str, rate: float) -> bool:
     if rate <= 0 or len(trace_id) != 32:
         return False
     return int(trace_id[16:], 16) < round(rate * _SPACE)
+
+
+def conversation_of(call: Filtered) -> str | None:
+    """The conversation a call belongs to (`gen_ai.conversation.id`, else `session.id`), if it
+    names one."""
+    if isinstance(call, JudgedCall) and call.conversation_id:
+        return call.conversation_id
+    for name in CONVERSATION_ATTRIBUTES:
+        value = call.attributes.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def conversation_key(conversation_id: str) -> str:
+    """The conversation id's sha256 (hex): how its calls are grouped, whatever its length."""
+    return hashlib.sha256(conversation_id.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def sampled_conversation(conversation_id: str, rate: float) -> bool:
+    """Whether a conversation rule sampling `rate` takes this conversation: by a hash of its
+    id, so every call of it (in any trace, through any API process) is taken or none."""
+    if rate >= 1:
+        return True
+    if rate <= 0:
+        return False
+    return int(conversation_key(conversation_id)[:16], 16) < round(rate * _SPACE)

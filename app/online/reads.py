@@ -42,6 +42,12 @@ SKIP_WORDS = {
     "missing_fields": "Missing fields: one of the rule's metrics needs a test-case field the "
     "call does not give (retrieval_context: no retrieval span in its trace before it; input or "
     "actual_output: empty), so it was not sent to the judge.",
+    "no_conversation_id": "No conversation id: the rule judges conversations and the call "
+    "named none (no gen_ai.conversation.id or session.id attribute).",
+    "unfit_for_metric": "Unfit for a metric: the conversation gave one of the rule's metrics "
+    "nothing to judge (no assistant reply to a user message), so it was not sent.",
+    "rule_disabled": "Rule disabled: the rule was disabled while it held the conversation's "
+    "calls, so they were not judged.",
 }
 
 
@@ -65,6 +71,8 @@ class JudgedCall:
     service: str | None
     model: str | None
     results: list[EvaluationResult] = field(default_factory=list)
+    # A conversation rule's case: how many turns (its transcript is on the case's page).
+    turns: int = 0
 
 
 def rules_page(
@@ -95,6 +103,7 @@ def latest_calls(session: Session, tenant: Tenant, rule_id: str, limit: int) -> 
             span_id=metadata.get("span_id"),
             service=metadata.get("service"),
             model=metadata.get("model"),
+            turns=len(case.turns or []),
         )
     results = rules.case_results(rule, [case for case, _ in cases])
     checked = calibration.agreement_of(session, tenant.id, results)

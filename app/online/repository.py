@@ -11,6 +11,7 @@ from app.models import (
     Evaluation,
     MetricSummary,
     OnlineCall,
+    OnlineConversationCall,
     OnlineRollup,
     OnlineRule,
     OnlineRuleBackfilled,
@@ -233,6 +234,20 @@ class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
         )
         # Only the items this request deleted: two requests taking one never both join it.
         return take(self.session, rows)
+
+
+class OnlineConversationRepository(TenantScopedRepository[OnlineConversationCall]):
+    """The calls a tenant's conversation rules hold until their conversation is idle."""
+
+    model = OnlineConversationCall
+
+    def hold(self, rows: Sequence[dict[str, Any]]) -> None:
+        """Hold these calls (columns of `online_conversation_call` but the tenant)."""
+        if rows:
+            self.session.execute(
+                insert(OnlineConversationCall),
+                [{**row, "tenant_id": self.tenant_id, "received_at": utcnow()} for row in rows],
+            )
 
 
 class OnlineCallRepository(TenantScopedRepository[OnlineCall]):

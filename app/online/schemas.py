@@ -89,13 +89,19 @@ class OnlineRuleCreate(_ExportEndpoint):
     metrics: list[MetricSpec] = Field(  # type: ignore[valid-type]
         min_length=1,
         description="As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, "
-        "`actual_output` and, from the trace's retrieval spans, `retrieval_context`.",
+        "`actual_output` and, from the trace's retrieval spans, `retrieval_context`; a "
+        "conversation (`target: conversation`) gives `turns` and, from its calls' system "
+        "instructions, `chatbot_role`. A `span` rule takes single-turn metrics, a "
+        "`conversation` rule conversational ones (a misfit is a 422 naming `metrics[i]`).",
     )
     judge: JudgeConfig | None = None
     target: Target = Field(
         default="span",
-        description="`span`: each call is judged on its own. `conversation`: every call of a "
-        "`gen_ai.conversation.id` together, once it has been idle.",
+        description="`span`: each call is judged on its own. `conversation`: the calls of a "
+        "`gen_ai.conversation.id` (else `session.id`) held until it has been idle "
+        "LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS, then judged as one conversational test case "
+        "(sampled by a hash of the conversation id; a call naming none is skipped "
+        "`no_conversation_id`).",
     )
     daily_usd: float | None = Field(
         default=None,
@@ -164,7 +170,10 @@ class RuleCounts(BaseModel):
     received: int = Field(description="GenAI calls received while it was enabled.")
     matched: int = Field(description="Received calls its filter took.")
     sampled: int = Field(description="Matched calls its sampling chose.")
-    sent: int = Field(description="Sampled calls stored as test cases and sent to its judge.")
+    sent: int = Field(
+        description="Sampled calls stored as test cases and sent to its judge; for a "
+        "conversation rule, conversations (each one test case of all its calls)."
+    )
     judged: int = Field(
         description="Results its metrics stored with a score or verdict (a call sent gives one "
         "result per metric of the rule once its judge answered)."
@@ -187,7 +196,10 @@ class RuleCounts(BaseModel):
         "`over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` "
         "(the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule "
         "already stored, sent again), `missing_fields` (one of its metrics needs a field the "
-        "call does not give, e.g. retrieval_context)."
+        "call does not give, e.g. retrieval_context); for a conversation rule also "
+        "`no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), "
+        "`unfit_for_metric` (no reply to a user message to judge) and `rule_disabled` (disabled "
+        "while it held the conversation), counting each of the conversation's calls."
     )
 
 
@@ -219,8 +231,12 @@ OnlineRuleList = ListPage[OnlineRule]
 class OnlineResult(EvaluationResult):
     """A result of a judged production call, with where the call was traced."""
 
-    trace_id: str | None = Field(description="The judged span's trace id (32 hex digits).")
-    span_id: str | None = Field(description="The judged span's id (16 hex digits).")
+    trace_id: str | None = Field(
+        description="The judged span's trace id (32 hex digits); a conversation's last call's."
+    )
+    span_id: str | None = Field(
+        description="The judged span's id (16 hex digits); a conversation's last call's."
+    )
     day: str | None = Field(description="The UTC day it was judged on (`YYYY-MM-DD`).")
     evaluation_id: str = Field(
         description="The rule's evaluation of that day, readable as any evaluation "

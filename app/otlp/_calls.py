@@ -45,6 +45,8 @@ class JudgedCall:
     resource: dict[str, Any]
     # Content lost on the way, e.g. "attributes_dropped: 47" or "messages_truncated".
     warnings: tuple[str, ...] = ()
+    # When the span started (Unix ns; 0 unknown): a conversation's calls are put in this order.
+    start_ns: int = 0
 
     @property
     def input_text(self) -> str:
@@ -288,6 +290,7 @@ def _judged_call(
         attributes=span.attributes,
         resource=span.resource,
         warnings=tuple(warnings),
+        start_ns=span.start_ns or 0,
     )
 
 

@@ -87,7 +87,7 @@ class TestRules:
                 {"type": "exact_match"},
             ],
             judge={"model_id": "model_nope"},
-            target="conversation",
+            target="group",
         )
         body_problem = problem(client.post("/v1/online_rules", json=body), 422)
         locs = {error["loc"] for error in body_problem["errors"]}
