@@ -141,6 +141,24 @@ class TestConversationRules:
         assert client.get(f"/v1/online_rules/{rule['id']}/results").json()["data"] == []
 
 
+class TestDuplicates:
+    def test_a_retried_export_is_held_once(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(model_and_turns)
+        client = api.tenant_client()
+        rule = make_rule(client, name="chats", target="conversation", metrics=[TURN_RELEVANCY])
+        ask = {"role": "user", "parts": [{"type": "text", "content": "Hello?"}]}
+        hello = {"role": "assistant", "parts": [{"type": "text", "content": "Hello!"}]}
+        body = {"resourceSpans": [conversation_span("00f067aa0ba90901", 1, [ask], [hello])]}
+        assert client.post("/v1/traces", json=body).status_code == 200
+        assert client.post("/v1/traces", json=body).status_code == 200
+        assert counts(client, rule)["skipped"] == {"duplicate": 1}
+        assert sweep_past_idle(api) >= 1
+        [result] = judged_results(api, client, rule["id"], 1)
+        cases = client.get(f"/v1/evaluations/{result['evaluation_id']}/test_cases").json()
+        [case] = cases["data"]
+        assert [turn["content"] for turn in case["turns"]] == ["Hello?", "Hello!"]
+
+
 class TestShapes:
     def test_a_metric_that_does_not_judge_the_rules_target_is_a_422_naming_it(
         self, api: Api
