@@ -4827,7 +4827,7 @@ export interface components {
             score: number | null;
             /**
              * Span Id
-             * @description The judged span's id (16 hex digits).
+             * @description The judged span's id (16 hex digits); a conversation's last call's.
              */
             span_id: string | null;
             /** @description A metric judged more than once: every judgment with its reason, their spread, and `fragile`; null for a metric judged once. */
@@ -4842,7 +4842,7 @@ export interface components {
             threshold: number | null;
             /**
              * Trace Id
-             * @description The judged span's trace id (32 hex digits).
+             * @description The judged span's trace id (32 hex digits); a conversation's last call's.
              */
             trace_id: string | null;
             /** Type */
@@ -4929,7 +4929,7 @@ export interface components {
             judge?: components["schemas"]["JudgeConfig"] | null;
             /**
              * Metrics
-             * @description As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`.
+             * @description As in an evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval spans, `retrieval_context`; a conversation (`target: conversation`) gives `turns` and, from its calls' system instructions, `chatbot_role`. A `span` rule takes single-turn metrics, a `conversation` rule conversational ones (a misfit is a 422 naming `metrics[i]`).
              */
             metrics: (components["schemas"]["ExactMatchSpec"] | components["schemas"]["ChoiceAccuracySpec"] | components["schemas"]["BleuSpec"] | components["schemas"]["RougeSpec"] | components["schemas"]["GEvalSpec"] | components["schemas"]["FaithfulnessSpec"] | components["schemas"]["ContextualPrecisionSpec"] | components["schemas"]["ContextualRecallSpec"] | components["schemas"]["LlmAccuracySpec"] | components["schemas"]["AnswerRelevancySpec"] | components["schemas"]["ContextualRelevancySpec"] | components["schemas"]["TextToImageSpec"] | components["schemas"]["ImageEditingSpec"] | components["schemas"]["ImageCoherenceSpec"] | components["schemas"]["ImageHelpfulnessSpec"] | components["schemas"]["ImageReferenceSpec"] | components["schemas"]["PsnrSpec"] | components["schemas"]["SsimSpec"] | components["schemas"]["PairwiseSpec"] | components["schemas"]["KnowledgeRetentionSpec"] | components["schemas"]["RoleAdherenceSpec"] | components["schemas"]["ConversationalGEvalSpec"] | components["schemas"]["TaskCompletionSpec"] | components["schemas"]["TurnRelevancySpec"] | components["schemas"]["ConversationCompletenessSpec"] | components["schemas"]["ToolCorrectnessSpec"] | components["schemas"]["ArgumentCorrectnessSpec"] | components["schemas"]["TurnFaithfulnessSpec"] | components["schemas"]["TurnContextualRelevancySpec"])[];
             /** Name */
@@ -4937,7 +4937,7 @@ export interface components {
             sampling: components["schemas"]["Sampling"];
             /**
              * Target
-             * @description `span`: each call is judged on its own. `conversation`: every call of a `gen_ai.conversation.id` together, once it has been idle.
+             * @description `span`: each call is judged on its own. `conversation`: the calls of a `gen_ai.conversation.id` (else `session.id`) held until it has been idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS, then judged as one conversational test case (sampled by a hash of the conversation id; a call naming none is skipped `no_conversation_id`).
              * @default span
              * @enum {string}
              */
@@ -5728,12 +5728,12 @@ export interface components {
             sampled: number;
             /**
              * Sent
-             * @description Sampled calls stored as test cases and sent to its judge.
+             * @description Sampled calls stored as test cases and sent to its judge; for a conversation rule, conversations (each one test case of all its calls).
              */
             sent: number;
             /**
              * Skipped
-             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context).
+             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge) and `rule_disabled` (disabled while it held the conversation), counting each of the conversation's calls.
              */
             skipped: {
                 [key: string]: number;

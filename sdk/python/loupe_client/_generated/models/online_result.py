@@ -47,11 +47,11 @@ class OnlineResult:
             passed (bool | None):
             reason (None | str):
             score (float | None):
-            span_id (None | str): The judged span's id (16 hex digits).
+            span_id (None | str): The judged span's id (16 hex digits); a conversation's last call's.
             test_case_id (str):
             test_case_index (int):
             threshold (float | None):
-            trace_id (None | str): The judged span's trace id (32 hex digits).
+            trace_id (None | str): The judged span's trace id (32 hex digits); a conversation's last call's.
             type_ (str):
             usage (UsageTotals):
             agreement (AgreementBrief | None | Unset): Whether the result's metric version agrees with people (Cohen's κ,

@@ -67,7 +67,9 @@ class OnlineRuleCreate:
                 PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec |
                 ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]): As in an
                 evaluation (at most LOUPE_MAX_METRICS); a call gives `input`, `actual_output` and, from the trace's retrieval
-                spans, `retrieval_context`.
+                spans, `retrieval_context`; a conversation (`target: conversation`) gives `turns` and, from its calls' system
+                instructions, `chatbot_role`. A `span` rule takes single-turn metrics, a `conversation` rule conversational ones
+                (a misfit is a 422 naming `metrics[i]`).
             name (str):
             sampling (Sampling): Which matching calls are judged: a share of traces, chosen by their trace id, so every
                 API process samples a trace the same way and a trace's calls are judged together.
@@ -80,8 +82,10 @@ class OnlineRuleCreate:
                 server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
             filter_ (list[Condition] | Unset): Conditions a span must all meet; none: every GenAI call.
             judge (JudgeConfig | None | Unset):
-            target (OnlineRuleCreateTarget | Unset): `span`: each call is judged on its own. `conversation`: every call of a
-                `gen_ai.conversation.id` together, once it has been idle. Default: 'span'.
+            target (OnlineRuleCreateTarget | Unset): `span`: each call is judged on its own. `conversation`: the calls of a
+                `gen_ai.conversation.id` (else `session.id`) held until it has been idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS,
+                then judged as one conversational test case (sampled by a hash of the conversation id; a call naming none is
+                skipped `no_conversation_id`). Default: 'span'.
      """
 
     metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]

@@ -24,7 +24,10 @@ class RuleCountsSkipped:
     `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`,
     `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy
     refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its
-    metrics needs a field the call does not give, e.g. retrieval_context).
+    metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also
+    `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a
+    user message to judge) and `rule_disabled` (disabled while it held the conversation), counting each of the
+    conversation's calls.
 
      """
 
