@@ -247,7 +247,8 @@ class TestWorkerProcess:
         redis_server: RedisServer,
         tmp_path: Path,
     ) -> None:
-        cases, metrics = 5000, 20
+        # 30,000 results: enough that the kill lands mid-run with batches stored and pending.
+        cases, metrics = 1500, 20
         total = cases * metrics
         settings = postgres_settings(
             postgres_server,
