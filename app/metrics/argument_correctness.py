@@ -110,18 +110,16 @@ def _messages(spec: ArgumentCorrectnessSpec, case: MetricTestCase, calls: Calls)
         if case.turns is not None
         else ""
     )
-    reason = (
-        ' A `no` needs a short "reason" naming the argument at fault.'
-        if (spec.include_reason)
-        else ""
-    )
+    reason = ' A `no` needs a short "reason" naming the argument at fault.'
+    if not spec.include_reason:
+        reason = ""
     item = '{"call": n, "verdict": "yes|no"' + (
         ', "reason": "..."}' if spec.include_reason else "}"
     )
     prompt = (
         "Loupe task: argument_correctness_verdicts\n"
         f"An assistant called tools while serving a user; the {len(calls)} calls are numbered "
-        "1 to " + str(len(calls)) + ". For each call judge only its input parameters: answer "
+        f"1 to {len(calls)}. For each call judge only its input parameters: answer "
         "`yes` when they carry what the user's request says or clearly implies (names, places, "
         "dates, amounts, an id an earlier tool returned) and nothing that contradicts it, and "
         "`no` when an argument is wrong, made up, at odds with the request, or missing (a call "
