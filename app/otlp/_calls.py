@@ -8,6 +8,7 @@ from typing import Any
 
 from app.otlp import _conventions as conventions
 from app.otlp._content import Image, Message, Notes, ToolCall, parse_json
+from app.otlp._documents import retrieval_documents
 from app.otlp._limits import DEFAULT_LIMITS, Limits
 from app.otlp._records import LogRecord, Span, id_problem
 
@@ -133,7 +134,7 @@ def judged_calls(
         for index, (span, role) in enumerate(zip(spans, roles, strict=True))
         if role == "call" and index not in unread
     }
-    documents = _retrieval_documents(
+    documents = retrieval_documents(
         [span for span in spans if span.trace_id in read_traces], limits
     )
     results: list[JudgedCall | Skipped | Unread] = []
@@ -362,42 +363,3 @@ def operation_of(attributes: Mapping[str, Any]) -> str | None:
         prompts = prompts or key == "llm.prompts" or key.startswith("llm.prompts.")
         messages = messages or key.startswith("llm.input_messages.")
     return "text_completion" if prompts and not messages else "chat"
-
-
-def _retrieval_documents(spans: Sequence[Span], limits: Limits) -> dict[str, list[tuple[int, str]]]:
-    """Retrieved document texts per trace id, each with its retrieval's start, in time order."""
-    documents: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    for span in spans:
-        attributes = span.attributes
-        if attributes.get("gen_ai.operation.name") == "retrieval":
-            texts = _semconv_documents(attributes.get("gen_ai.retrieval.documents"), limits)
-        elif attributes.get("openinference.span.kind") == "RETRIEVER":
-            notes = Notes()
-            groups = conventions.indexed(
-                attributes, "retrieval.documents.", limits.max_documents, notes
-            )
-            texts = [
-                groups[position]["document.content"]
-                for position in sorted(groups)
-                if isinstance(groups[position].get("document.content"), str)
-            ]
-        else:
-            continue
-        documents[span.trace_id].extend((span.start_ns, text) for text in texts)
-    for texts in documents.values():
-        texts.sort(key=lambda item: item[0])
-    return documents
-
-
-def _semconv_documents(value: Any, limits: Limits) -> list[str]:
-    decoded = parse_json(value, "gen_ai.retrieval.documents", Notes(), limits)
-    texts = []
-    for document in decoded[: limits.max_documents] if isinstance(decoded, list) else []:
-        if isinstance(document, str):
-            texts.append(document)
-        elif isinstance(document, dict):
-            for key in ("content", "text", "page_content"):
-                if isinstance(document.get(key), str):
-                    texts.append(document[key])
-                    break
-    return texts
