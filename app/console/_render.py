@@ -41,6 +41,7 @@ templates.env.globals.update(
     tool_calls=transcript.tool_calls,
     pinned_verdicts=transcript.pinned,
     pins_of=transcript.pins_of,
+    conversation_summary=transcript.summary,
 )
 
 # Only Loupe's own scripts, styles and media; no framing; forms post back here only.
