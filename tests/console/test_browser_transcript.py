@@ -3,7 +3,8 @@ only (issue 30 item 4): submitted through the HTTP API with an image in a user t
 call in an assistant turn, scored by turn_contextual_relevancy (the scripted judge) and
 tool_correctness, its page shows the turns as a transcript (the image loaded, the tool call
 folded until opened) with each metric's verdict beside the turn it judges; the results list
-names the conversation by its turns. Retakes docs/screenshots/transcript.png.
+names the conversation by its turns; at 420 px each verdict goes under its turn. Retakes
+docs/screenshots/transcript.png.
 """
 
 import re
@@ -21,6 +22,7 @@ from tests.console.test_browser import (
     submit,
     wait,
 )
+from tests.console.test_browser_narrow import NARROW, on_screen, page_fits
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, plausible_answer, task_of
 
@@ -161,5 +163,14 @@ class TestTranscript:
         page.goto(f"{console.base_url}/console/evaluations/{evaluation_id}/cases/0")
         image_loaded(page, "#turn-1 .turn-image img")
         page.screenshot(path=SHOTS / "transcript.png", full_page=True)
+
+        # At 420 px each verdict goes under its turn and nothing runs past the window's edge.
+        page.set_viewport_size(NARROW)
+        page_fits(page)
+        on_screen(page, "ol.transcript .bubble", 4)
+        on_screen(page, "ol.transcript .turn-verdicts", 4)
+        bubble = page.locator("#turn-3 .bubble").bounding_box()
+        verdicts = page.locator("#turn-3 .turn-verdicts").bounding_box()
+        assert bubble and verdicts and verdicts["y"] >= bubble["y"] + bubble["height"]
         assert page.evaluate("window.__pwned") is None
         assert errors == [] and off_loopback == []
