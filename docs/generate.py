@@ -128,13 +128,16 @@ def threshold_text(spec: type[MetricSpecBase]) -> str:
 
 
 def needs_text(kind: str, spec: type[MetricSpecBase]) -> str:
-    """The test-case fields a case needs for this metric (every case has `input`)."""
+    """The test-case fields a case needs for this metric (every single-turn case has `input`,
+    every conversation `turns`)."""
     if kind in GRADER_TYPES:
         return "an eval row's `item` (and `sample`)"
     fields = [f"`{name}`" for name in spec.required_fields]
     if spec.required_test_case_fields is not MetricSpecBase.required_test_case_fields:
         fields.append("the fields its spec lists")
-    return ", ".join(fields) or "`input`"
+    if spec.shape == "either":
+        return ", ".join(["a conversation (`turns`) or `input`", *fields])
+    return ", ".join(fields) or ("`turns`" if spec.shape == "conversation" else "`input`")
 
 
 def summary(kind: str, spec: type[MetricSpecBase]) -> str:
