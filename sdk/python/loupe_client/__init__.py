@@ -18,7 +18,7 @@ from ._errors import (
     ValidationError,
 )
 from ._generated import models
-from ._inputs import METRICS, ImageUrlPart, TestCase, TextPart
+from ._inputs import METRICS, ImageUrlPart, TestCase, TextPart, ToolCall, Turn
 from ._version import __version__
 
 globals().update(METRICS)
@@ -37,6 +37,8 @@ __all__ = [
     "ServerError",
     "TestCase",
     "TextPart",
+    "ToolCall",
+    "Turn",
     "UnsupportedMediaTypeError",
     "ValidationError",
     "__version__",

@@ -78,6 +78,12 @@ class TestCase(models.TestCaseCreate):
         super().__init__(**fields)
 
 
+# A conversation's turn and a tool call, as generated (`Turn(role="user", content=...)`;
+# `TestCase(turns=[...], expected_tools=[ToolCall(name=...)])`).
+Turn = models.Turn
+ToolCall = models.ToolCall
+
+
 def to_json(value: Any, *, in_list: bool = False) -> Any:
     """`value` as the API's JSON: models serialised, content parts given their `type`."""
     if hasattr(value, "to_dict") and not isinstance(value, Mapping):
