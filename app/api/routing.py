@@ -70,6 +70,10 @@ class LeanRequest(Request):
         except ijson.JSONError as error:
             # FastAPI answers a JSONDecodeError with 400 (problem+json via our handler).
             raise json.JSONDecodeError(str(error).splitlines()[0], "", 0) from error
+        except UnicodeDecodeError as error:
+            # A \u escape naming a lone low surrogate (`"\udfff"`) in a key: no text in UTF-8.
+            # FastAPI would answer any other exception with a bare 400 naming no field.
+            raise json.JSONDecodeError(f"undecodable text: {error.reason}", "", 0) from error
         except RefusedJson as error:
             # Raised while FastAPI reads the body, where only HTTPExceptions get through.
             field = field_error(error.path or ["body"], str(error), error.code)
