@@ -20,6 +20,7 @@ from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
 from app.metrics._types import MetricTestCase
+from app.metrics._verdicts import ItemNumber
 
 Parts = list[dict[str, Any]]
 
@@ -168,7 +169,7 @@ def turn_list(numbers: Iterable[int]) -> str:
 
 
 class TurnVerdict(BaseModel):
-    turn: int
+    turn: ItemNumber
     verdict: str
     reason: str | None = None
 

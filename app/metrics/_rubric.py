@@ -2,11 +2,13 @@
 score made from the judge's integer (logprob-weighted where it can be, normalised by the
 rubric's span)."""
 
-from typing import Annotated
+import math
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator, model_validator
 
 from app.judges import JudgeReply, weighted_score
+from app.metrics._judged import JudgedSpecBase
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -109,4 +111,33 @@ def rubric_score(
     if high == low:
         # A single-point rubric has no span: the case meets that point or it does not.
         return (1.0 if round(value) == low else 0.0), logs
-    return min(1.0, max(0.0, (value - low) / (high - low))), logs
+    score = (value - low) / (high - low)
+    # A NaN (overflowing logprobs) stays one, for `measure` to store as the result's error;
+    # min/max would turn it into a score.
+    return (score if math.isnan(score) else min(1.0, max(0.0, score))), logs
+
+
+class GEvalChecks(JudgedSpecBase):
+    """The checks both G-Evals' specs make (each declares its own fields): criteria or steps
+    given, no evaluation parameter twice, the rubric sorted and without overlaps."""
+
+    @field_validator("evaluation_params", check_fields=False)
+    @classmethod
+    def _distinct_params(cls, params: list[Any]) -> list[Any]:
+        if len(set(params)) != len(params):
+            raise ValueError("evaluation_params lists a field twice")
+        return params
+
+    @field_validator("rubric", check_fields=False)
+    @classmethod
+    def _sorted_without_overlap(cls, rubric: list[RubricItem] | None) -> list[RubricItem] | None:
+        return ordered_rubric(rubric)
+
+    @model_validator(mode="after")
+    def _criteria_or_steps(self) -> "GEvalChecks":
+        if (
+            getattr(self, "criteria", None) is None
+            and getattr(self, "evaluation_steps", None) is None
+        ):
+            raise ValueError("give `criteria` or `evaluation_steps`")
+        return self

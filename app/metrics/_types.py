@@ -33,6 +33,10 @@ TestCaseField = Literal[
     "tools_called",
     "expected_tools",
 ]
+# A single-turn case's content fields (what a G-Eval's evaluation_params may name).
+SingleTurnField = Literal[
+    "input", "actual_output", "expected_output", "context", "retrieval_context"
+]
 # Which test cases a metric judges: one input and output, a conversation (`turns`), or either.
 Shape = Literal["single", "conversation", "either"]
 

@@ -3,13 +3,24 @@ normalisation, strict-mode clamp."""
 
 import re
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, field_validator, model_validator
 
 from app.judges import MismatchedAnswer
 
 _WORD = re.compile(r"[a-z]+")
+
+
+def _not_a_boolean(value: Any) -> Any:
+    # JSON's true would otherwise be read as 1: a judge naming no item would be scored on one.
+    if isinstance(value, bool):
+        raise ValueError("give the item's number, not true or false")
+    return value
+
+
+# The number of a turn, tool call or node a judge's verdict is keyed to.
+ItemNumber = Annotated[int, BeforeValidator(_not_a_boolean)]
 
 
 class Verdict(BaseModel):

@@ -24,6 +24,7 @@ from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape
+from app.metrics._verdicts import ItemNumber
 
 VERDICTS = {"yes": "yes", "no": "no"}
 Calls = list[tuple[int | None, dict[str, Any]]]
@@ -36,7 +37,7 @@ class ArgumentCorrectnessSpec(JudgedSpecBase):
 
 
 class CallVerdict(BaseModel):
-    call: int
+    call: ItemNumber
     verdict: str
     reason: str | None = None
 

@@ -22,6 +22,7 @@ from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+from app.metrics._verdicts import ItemNumber
 
 VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
 
@@ -40,7 +41,7 @@ class StatementVerdict(BaseModel):
 
 
 class NodeVerdicts(BaseModel):
-    node: int
+    node: ItemNumber
     verdicts: list[StatementVerdict]
 
     @field_validator("verdicts")

@@ -36,6 +36,7 @@ from app.metrics._types import (
     Shape,
     TestCaseField,
 )
+from app.metrics._verdicts import ItemNumber
 
 VERDICTS = {"yes": "yes", "no": "no"}
 
@@ -60,12 +61,12 @@ def _role(turn: Any) -> Any:
 class Intention(BaseModel):
     intention: str = Field(min_length=1)
     verdict: str
-    met_in: int | None = None
+    met_in: ItemNumber | None = None
     reason: str | None = None
 
 
 class UserTurn(BaseModel):
-    turn: int
+    turn: ItemNumber
     intentions: list[Intention]
 
 

@@ -12,25 +12,25 @@ judge also lists the turns its reason rests on: they are pinned in `logs["turns"
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import MismatchedAnswer
 from app.metrics import _conversation as conversation
 from app.metrics import _render as render
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._rubric import (
+    GEvalChecks,
     NonEmpty,
     RubricItem,
     Steps,
     numbered,
-    ordered_rubric,
     rubric_score,
     rubric_span,
     rubric_text,
 )
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import refuse_out_of_range
+from app.metrics._verdicts import ItemNumber, refuse_out_of_range
 
 ConversationParam = Literal[
     "content",
@@ -57,7 +57,7 @@ _WORDS = {
 }
 
 
-class ConversationalGEvalSpec(JudgedSpecBase):
+class ConversationalGEvalSpec(GEvalChecks):
     type: Literal["conversational_g_eval"]
     shape: ClassVar[Shape] = "conversation"
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ("turns",)
@@ -75,24 +75,6 @@ class ConversationalGEvalSpec(JudgedSpecBase):
     )
     rubric: list[RubricItem] | None = Field(default=None, min_length=1)
     top_logprobs: int = Field(default=20, ge=0, le=20)
-
-    @field_validator("evaluation_params")
-    @classmethod
-    def _distinct_params(cls, params: list[str]) -> list[str]:
-        if len(set(params)) != len(params):
-            raise ValueError("evaluation_params lists a field twice")
-        return params
-
-    @field_validator("rubric")
-    @classmethod
-    def _sorted_without_overlap(cls, rubric: list[RubricItem] | None) -> list[RubricItem] | None:
-        return ordered_rubric(rubric)
-
-    @model_validator(mode="after")
-    def _check(self) -> "ConversationalGEvalSpec":
-        if self.criteria is None and self.evaluation_steps is None:
-            raise ValueError("give `criteria` or `evaluation_steps`")
-        return self
 
     def case_params(self) -> list[str]:
         return [p for p in self.evaluation_params if p in CASE_PARAMS]
@@ -112,7 +94,7 @@ class _Steps(Steps):
 
 
 class CitedTurn(BaseModel):
-    turn: int
+    turn: ItemNumber
     note: str = ""
 
 

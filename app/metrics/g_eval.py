@@ -21,19 +21,25 @@ from pydantic import (
 )
 
 from app.metrics import _render as render
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._rubric import (
+    GEvalChecks,
     NonEmpty,
     RubricItem,
     Steps,
     numbered,
-    ordered_rubric,
     rubric_score,
     rubric_span,
     rubric_text,
 )
-from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
+from app.metrics._types import (
+    MetricContext,
+    MetricResult,
+    MetricTestCase,
+    SingleTurnField,
+    TestCaseField,
+)
 from app.metrics._verdicts import refuse_out_of_range
 
 STEPS_FIELDS = {"criteria", "parameters"}
@@ -105,35 +111,17 @@ class GEvalTemplate(BaseModel):
         return template
 
 
-class GEvalSpec(JudgedSpecBase):
+class GEvalSpec(GEvalChecks):
     type: Literal["g_eval"]
     name: NonEmpty = Field(max_length=128, description="Results are reported under this name.")
     criteria: NonEmpty | None = None
     evaluation_steps: list[NonEmpty] | None = Field(default=None, min_length=1)
-    evaluation_params: list[TestCaseField] = Field(min_length=1)
+    evaluation_params: list[SingleTurnField] = Field(min_length=1)
     rubric: list[RubricItem] | None = Field(default=None, min_length=1)
     top_logprobs: int = Field(default=20, ge=0, le=20)
     evaluation_template: GEvalTemplate | None = None
     include_reason: ClassVar[bool] = True  # type: ignore[misc]
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ()
-
-    @field_validator("evaluation_params")
-    @classmethod
-    def _distinct_params(cls, params: list[TestCaseField]) -> list[TestCaseField]:
-        if len(set(params)) != len(params):
-            raise ValueError("evaluation_params lists a field twice")
-        return params
-
-    @field_validator("rubric")
-    @classmethod
-    def _sorted_without_overlap(cls, rubric: list[RubricItem] | None) -> list[RubricItem] | None:
-        return ordered_rubric(rubric)
-
-    @model_validator(mode="after")
-    def _check(self) -> "GEvalSpec":
-        if self.criteria is None and self.evaluation_steps is None:
-            raise ValueError("give `criteria` or `evaluation_steps`")
-        return self
 
     def required_test_case_fields(self) -> tuple[TestCaseField, ...]:
         return tuple(self.evaluation_params)

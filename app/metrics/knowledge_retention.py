@@ -24,6 +24,7 @@ from app.metrics import _verdicts
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
+from app.metrics._verdicts import ItemNumber
 
 VERDICTS = (("yes", "yes"), ("no", "no"))
 
@@ -36,7 +37,7 @@ class KnowledgeRetentionSpec(JudgedSpecBase):
 
 
 class TurnFacts(BaseModel):
-    turn: int
+    turn: ItemNumber
     facts: list[str]
 
 

@@ -26,6 +26,7 @@ from app.metrics import _verdicts
 from app.metrics._judged import JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+from app.metrics._verdicts import ItemNumber
 
 VERDICTS = {"yes": "yes", "no": "no"}
 
@@ -35,7 +36,7 @@ class TurnContextualRelevancySpec(turn_rag.TurnRagSpecBase):
 
 
 class NodeVerdict(BaseModel):
-    node: int
+    node: ItemNumber
     verdict: str
     reason: str | None = None
 

@@ -46,6 +46,7 @@ from app.metrics._types import (
     Shape,
     TestCaseField,
 )
+from app.metrics._verdicts import ItemNumber
 
 VERDICTS = (("yes", "yes"), ("no", "no"))
 
@@ -81,7 +82,7 @@ class ExchangeReply:
 
     exchange: int
     # The reply's last assistant turn (its verdict is keyed and pinned to it), and its first.
-    turn: int
+    turn: ItemNumber
     reply_from: int
     # The user turns it answers, and the first and last turn its verdict may read.
     asked: list[int]

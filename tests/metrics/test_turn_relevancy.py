@@ -251,3 +251,18 @@ class TestPlan:
         run_metric(judge, spec, test_case)
         assert [call.task for call in planned] == [TASK, TASK]
         assert [call.messages for call in planned] == [r["messages"] for r in judge.requests]
+
+
+def test_a_turn_named_true_is_refused_not_read_as_turn_one() -> None:
+    # JSON's true is an int to a lax parser: a judge naming no turn would be scored on turn 1.
+    from pydantic import ValidationError
+
+    from app.metrics._conversation import turn_verdicts_schema
+    from app.metrics.conversational_g_eval import CitedTurn
+
+    schema = turn_verdicts_schema("t", (1,), with_reason=False)
+    with pytest.raises(ValidationError):
+        schema.model_validate({"verdicts": [{"turn": True, "verdict": "yes"}]})
+    assert schema.model_validate({"verdicts": [{"turn": 1, "verdict": "yes"}]})
+    with pytest.raises(ValidationError):
+        CitedTurn.model_validate({"turn": True, "note": "n"})
