@@ -3435,7 +3435,7 @@ export interface components {
             /** Criteria */
             criteria?: string | null;
             /** Evaluation Params */
-            evaluation_params: ("input" | "actual_output" | "expected_output" | "context" | "retrieval_context" | "turns" | "scenario" | "expected_outcome" | "chatbot_role" | "user_description" | "tools_called" | "expected_tools")[];
+            evaluation_params: ("input" | "actual_output" | "expected_output" | "context" | "retrieval_context")[];
             /** Evaluation Steps */
             evaluation_steps?: string[] | null;
             evaluation_template?: components["schemas"]["GEvalTemplate"] | null;
