@@ -392,3 +392,23 @@ def test_every_container_has_requests_within_limits(overlay: str) -> None:
             for resource in ("cpu", "memory"):
                 request = quantity(resources["requests"][resource])
                 assert 0 < request <= quantity(resources["limits"][resource]), (obj, resource)
+
+
+def test_the_documented_migration_step_applies_the_job_and_what_it_needs() -> None:
+    # docs/kubernetes.md step 2: `kubectl apply -k $OVERLAY -l '<key> in (<values>)'`.
+    page = (ROOT / "docs" / "kubernetes.md").read_text(encoding="utf-8")
+    (selector,) = re.findall(r"kubectl apply -k \$OVERLAY -l '([^']+)'", page)
+    key, values = re.fullmatch(r"([\w./-]+) in \(([\w,-]+)\)", selector).groups()  # type: ignore[union-attr]
+    chosen = {
+        name
+        for name, obj in rendered("production").items()
+        if obj["metadata"].get("labels", {}).get(key) in values.split(",")
+    }
+    assert chosen == {
+        ("ServiceAccount", "loupe"),
+        ("ConfigMap", "loupe-config"),
+        ("Job", "loupe-migrate"),
+        ("NetworkPolicy", "loupe-migrate"),
+    }
+    job = pod_spec(rendered("production")[("Job", "loupe-migrate")])
+    assert job["serviceAccountName"] == "loupe"
