@@ -235,6 +235,8 @@ def _metric_needs(draft: Draft, findings: Findings) -> None:
                 if test_case is None or tc_index in misfits:
                     continue
                 value = getattr(test_case, field_name)
+                if field_name == "input" and test_case.turns is None and value is None:
+                    continue  # the shape check names it: input or turns
                 # An empty list is a valid (empty) retrieval context; None and "" are missing.
                 if value is None or value == "":
                     findings.add(

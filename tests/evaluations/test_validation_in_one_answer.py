@@ -134,8 +134,12 @@ class TestEachPartOnItsOwn:
         }
         with api.tenant_client() as client:
             found = problem(client.post("/v1/evaluations", json=body), 422)
+        # The case without input is still read (a case may be a conversation instead), so
+        # what else it lacks for the metric is named in the same answer, each field once.
+        assert [error["loc"] for error in found["errors"]].count("test_cases[1].input") == 1
         assert set(by_loc(found)) == {
             "test_cases[1].input",
+            "test_cases[1].retrieval_context",
             "test_cases[0].retrieval_context",
             "metrics[0].judge.model_id",
             "webhook_url",
