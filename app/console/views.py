@@ -48,6 +48,10 @@ _PLAIN = {
     "invalid_embedding": "The embeddings endpoint answered with vectors Loupe could not compare.",
     "non_finite_score": "The metric computed a score that is not a finite number, so no "
     "score is stored.",
+    "not_applicable": "The conversation has nothing this metric judges (no reply to a user, "
+    "no user turn), so no score is given.",
+    "missing_retrieval_context": "No assistant turn of the conversation has a retrieval "
+    "context, so there is nothing for this metric to judge.",
     "metric_error": "The metric stopped on an unexpected error inside Loupe.",
     "budget_exceeded": "The tenant's daily budget was spent, so Loupe made no further model "
     "calls for this result.",
