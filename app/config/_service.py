@@ -32,6 +32,11 @@ class ServiceFields(BaseSettings):
     """Test cases per evaluation; more answers 422 naming the setting and `test_cases`. Raise or
     lower it freely (no fixed cap behind it): `LOUPE_MAX_BODY_BYTES` still bounds a submission.
     """
+    max_evaluation_test_cases: int = Field(default=1_000_000, ge=1)
+    """Test cases in all of an open evaluation's batches together (`"open": true`, appended
+    with `POST /v1/evaluations/{id}/test_cases`); each batch is still at most
+    `LOUPE_MAX_TEST_CASES`. A batch past it answers 422 naming the setting and `test_cases`.
+    """
     max_metrics: int = Field(default=20, ge=1)
     """Metrics per evaluation; more answers 422 naming the setting and `metrics` (no fixed cap
     behind it either).

@@ -46,6 +46,11 @@ class Draft:
     # By metric index, the `judge` of a metric whose schema failed in its judge alone: the
     # metric is checked without it (its needs), and the judge's model ids are still looked up.
     refused_judges: dict[int, Any] = field(default_factory=dict)
+    # An open evaluation may start with no test case (batches follow).
+    open: bool = False
+    # The index of the first case (a batch appended to an open evaluation starts past 0): a
+    # case without an id is known by it.
+    first_index: int = 0
 
     @classmethod
     def of(cls, payload: EvaluationCreate) -> "Draft":
@@ -55,6 +60,7 @@ class Draft:
             judge=payload.judge,
             webhook_url=payload.webhook_url,
             cluster_by=payload.cluster_by,
+            open=payload.open,
         )
 
     @classmethod
@@ -81,6 +87,7 @@ class Draft:
             webhook_url=webhook_url,
             cluster_by=cluster_by,
             refused_judges=refused_judges,
+            open=body.get("open") is True,
         )
 
 
@@ -119,6 +126,13 @@ def _over_caps(draft: Draft, settings: Settings, findings: Findings) -> bool:
         metrics=(len(draft.metrics), ["metrics"]),
     )
     findings.extend(errors)
+    if not draft.test_cases and not draft.open:
+        findings.add(
+            ["test_cases"],
+            "at least one test case; or `open: true` to append them in batches "
+            "(POST /v1/evaluations/{id}/test_cases)",
+            "too_short",
+        )
     return bool(errors)
 
 
@@ -151,11 +165,12 @@ def _names_and_ids(draft: Draft, findings: Findings) -> None:
     # A case without an id is known by its index: an explicit id equal to that index would make
     # two cases one (comparisons match by id), so the submission names the unnamed case.
     for index, test_case in enumerate(draft.test_cases):
-        taken = client_ids.get(str(index))
+        own = str(draft.first_index + index)
+        taken = client_ids.get(own)
         if test_case is not None and test_case.id is None and taken is not None:
             findings.add(
                 ["test_cases", index, "id"],
-                f"missing, and the id a case without one gets (its index, {str(index)!r}) "
+                f"missing, and the id a case without one gets (its index, {own!r}) "
                 f"is test_cases[{taken}]'s; give this case an id, or every case or none",
                 "duplicate_id",
             )

@@ -1,6 +1,7 @@
 """The evaluations API: submit, read, list, page test cases and results, export, cancel."""
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -12,11 +13,22 @@ from app.api.deps import (
     SessionDep,
     TenantDep,
     checked_with_tenant,
+    get_runtime,
 )
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute, post_only
-from app.evaluations import calibration, checks, estimate, export, kinds, read_model, reads, service
+from app.evaluations import (
+    batches,
+    calibration,
+    checks,
+    estimate,
+    export,
+    kinds,
+    read_model,
+    reads,
+    service,
+)
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import (
     TERMINAL_STATUSES,
@@ -27,10 +39,13 @@ from app.evaluations.schemas import (
     EvaluationStatus,
     ResultOrder,
     ResultStatus,
+    TestCaseBatch,
+    TestCaseBatchAppended,
     TestCaseList,
 )
 from app.labels import service as labels
-from app.problems import ProblemError, problem_responses
+from app.models import Tenant as TenantModel
+from app.problems import FieldError, ProblemError, checked_anyway, problem_responses
 from app.usage.schemas import Estimate
 
 router = APIRouter(prefix="/v1/evaluations", tags=["evaluations"], route_class=LeanRoute)
@@ -286,6 +301,63 @@ def export_evaluation_results(
     evaluation = service.get_or_404(session, tenant, evaluation_id, kinds.listed())
     service.check_metric(evaluation, metric)
     return export.stream(runtime, evaluation, format, metric, status, fragile)
+
+
+def batch_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
+    """A batch that failed its schema: its other cases checked against the evaluation's
+    metrics all the same, so one 422 names every case at fault."""
+    tenant_id = getattr(request.state, "tenant_id", None)
+    evaluation_id = request.path_params.get("evaluation_id")
+    if tenant_id is None or evaluation_id is None:
+        return []
+    runtime = get_runtime(request)
+    with runtime.session() as session:
+        tenant = session.get(TenantModel, tenant_id)
+        if tenant is None:
+            return []
+        return batches.body_problems(session, tenant, runtime.settings, evaluation_id, body)
+
+
+@router.post(
+    "/{evaluation_id}/test_cases",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=TestCaseBatchAppended,
+    responses=_PROBLEMS,
+)
+@checked_anyway(batch_problems)
+@idempotent()
+def append_evaluation_test_cases(
+    evaluation_id: str,
+    payload: TestCaseBatch,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+) -> Response:
+    """Append a batch of test cases to an open evaluation (submitted with `open: true`); each
+    case is checked as a submit's are, ids unique across batches. Send each batch with its own
+    `Idempotency-Key`: a retried batch is appended once. Scoring starts right away."""
+    evaluation, indices = batches.append(session, runtime, tenant, evaluation_id, payload)
+    body = TestCaseBatchAppended(
+        evaluation_id=evaluation.id,
+        first_index=indices.start,
+        count=len(indices),
+        test_case_count=indices.stop,
+    ).model_dump(mode="json")
+    session.commit()
+    headers = {"Location": f"/v1/evaluations/{evaluation.id}"}
+    return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
+
+
+@router.post("/{evaluation_id}/close", response_model=Evaluation, responses=_PROBLEMS)
+def close_evaluation(
+    evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Evaluation:
+    """Say an open evaluation has all its test cases (again: no change). It completes once
+    every appended case is scored, or now if they all are."""
+    evaluation = batches.close(session, runtime, tenant, evaluation_id)
+    body = read_model.to_schema(session, evaluation)
+    session.commit()
+    return body
 
 
 @router.post(

@@ -1,5 +1,7 @@
 """The plain evaluation as a kind: test cases submitted with their answers, scored as they are."""
 
+from datetime import datetime
+
 from sqlalchemy.orm import Session
 
 from app import ids
@@ -17,3 +19,7 @@ class EvaluationKind(Kind):
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:
         return f"/v1/evaluations/{evaluation.id}"
+
+    def still_open(self, evaluation: Evaluation, now: datetime) -> bool:
+        # Submitted with `open: true` and not closed yet (app/evaluations/batches.py).
+        return bool(evaluation.open)

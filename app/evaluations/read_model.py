@@ -134,7 +134,9 @@ def to_schema(
             index,
             bounds,
             sums,
-            complete=stored >= evaluation.total_test_cases,
+            # An open one's every case so far is not every case: no bootstrap of all its
+            # scores on each read while batches come.
+            complete=stored >= evaluation.total_test_cases and not evaluation.open,
             errored=errored,
         )
         judge = judges.get(str(index))
@@ -207,6 +209,7 @@ def to_schema(
         webhook_url=endpoint.url if endpoint else None,
         cache=evaluation.use_cache,
         cluster_by=evaluation.cluster_by,
+        open=bool(evaluation.open),
         test_case_count=evaluation.total_test_cases,
         result_counts=ResultCounts(
             total=total,

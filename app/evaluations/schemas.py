@@ -63,9 +63,11 @@ class EvaluationCreate(BaseModel):
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
     # The operator's caps, LOUPE_MAX_TEST_CASES and LOUPE_MAX_METRICS, are checked on submit
     # (422 naming the setting): a fixed cap here would override a raised setting.
+    # At least one unless `open` (checks.py names it in the 422 with everything else).
     test_cases: list[TestCaseCreate] = Field(
-        min_length=1,
-        description="At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.",
+        default_factory=list,
+        description="At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation, or per "
+        "batch of an open one; at least one unless `open`.",
     )
     metrics: list[MetricSpec] = Field(  # type: ignore[valid-type]
         min_length=1, description="At most LOUPE_MAX_METRICS (default 20) per evaluation."
@@ -85,6 +87,35 @@ class EvaluationCreate(BaseModel):
         "document id when several questions share one): summaries then also report the "
         "cluster-robust standard error and interval.",
     )
+    open: bool = Field(
+        default=False,
+        description="Take more test cases in batches (`POST /v1/evaluations/{id}/test_cases`) "
+        "until `POST /v1/evaluations/{id}/close`: never completed while open. `test_cases` "
+        "may then be empty.",
+    )
+
+
+class TestCaseBatch(BaseModel):
+    """One batch of test cases for an open evaluation, checked as a submit's are."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    test_cases: list[TestCaseCreate] = Field(
+        min_length=1,
+        description="At most LOUPE_MAX_TEST_CASES (default 10,000) per batch, and "
+        "LOUPE_MAX_EVALUATION_TEST_CASES (default 1,000,000) in all; ids unique across "
+        "batches.",
+    )
+
+
+class TestCaseBatchAppended(BaseModel):
+    """Where an appended batch went: its cases' indices and the evaluation's count after it."""
+
+    object: Literal["test_case_batch"] = "test_case_batch"
+    evaluation_id: str
+    first_index: int = Field(description="The index of the batch's first test case.")
+    count: int = Field(description="Test cases in the batch.")
+    test_case_count: int = Field(description="The evaluation's test cases, this batch included.")
 
 
 class ResultCounts(BaseModel):
@@ -272,6 +303,10 @@ class Evaluation(BaseModel):
     webhook_url: str | None
     cache: bool
     cluster_by: str | None
+    open: bool = Field(
+        description="Still taking batches of test cases (submitted with `open: true`, not "
+        "closed yet); `test_case_count` says how many were appended so far.",
+    )
     test_case_count: int
     result_counts: ResultCounts
     per_metric: list[MetricSummary]

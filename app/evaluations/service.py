@@ -72,6 +72,7 @@ def create(
         use_cache=payload.cache,
         cluster_by=payload.cluster_by,
         status="queued",
+        open=payload.open,
         request_id=logs.request_id.get(),
         total_test_cases=len(payload.test_cases),
         dispatch_attempts=1,

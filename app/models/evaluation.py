@@ -1,7 +1,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, String
+from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -29,6 +29,10 @@ class Evaluation(Base):
     # False: judge answers are not reused from or shared with other evaluations.
     use_cache: Mapped[bool] = mapped_column(Boolean, default=True)
     status: Mapped[str] = mapped_column(String(16), default="queued")
+    # Taking more test cases in batches until closed (`"open": true` at submit): never
+    # completed while set (app/evaluations/batches.py).
+    # No default on the Python side: rows inserted at revisions before the column stay valid.
+    open: Mapped[bool] = mapped_column(Boolean, server_default=false())
     # A test-case metadata key grouping correlated cases (e.g. one image, several questions):
     # aggregates then add a cluster-robust standard error.
     cluster_by: Mapped[str | None] = mapped_column(String(256), nullable=True)

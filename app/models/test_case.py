@@ -13,6 +13,8 @@ class TestCase(Base):
     __table_args__ = (
         UniqueConstraint("evaluation_id", "index"),
         Index("ix_test_case_evaluation_id_context_hash", "evaluation_id", "context_hash"),
+        # A batch appended to an open evaluation is checked for ids its earlier batches hold.
+        Index("ix_test_case_evaluation_id_client_id", "evaluation_id", "client_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

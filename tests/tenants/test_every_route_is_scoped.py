@@ -89,6 +89,9 @@ JSON_BODIES = {
     ("PATCH", "/v1/online_rules/{rule_id}"): {"name": "taken over", "enabled": False},
     ("POST", "/v1/online_rules/{rule_id}/backfill"): {},
     ("POST", "/v1/review_queues/{queue_id}/items/{item_id}/label"): {"value": True},
+    ("POST", "/v1/evaluations/{evaluation_id}/test_cases"): {
+        "test_cases": [{"input": "q", "actual_output": "a", "expected_output": "a"}]
+    },
 }
 CRITERION = {
     "type": "string_check",

@@ -40,6 +40,8 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/evaluations/estimate"): "read",
     ("DELETE", "/v1/evaluations/{evaluation_id}"): "write",
     ("POST", "/v1/evaluations/{evaluation_id}/cancel"): "write",
+    ("POST", "/v1/evaluations/{evaluation_id}/test_cases"): "write",
+    ("POST", "/v1/evaluations/{evaluation_id}/close"): "write",
     ("POST", "/v1/runs"): "write",
     ("POST", "/v1/runs/estimate"): "read",
     ("DELETE", "/v1/runs/{run_id}"): "write",

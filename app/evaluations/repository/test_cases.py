@@ -70,3 +70,23 @@ class TestCaseReads(TenantScopedRepository[Evaluation]):
             .order_by(TestCase.index.desc())
         )
         return {case.client_id: case for case in cases}
+
+    def client_ids_before(
+        self, evaluation: Evaluation, client_ids: Sequence[str], before: int
+    ) -> set[str]:
+        """Of these ids, those the evaluation's cases before index `before` hold (one indexed
+        look-up per 500 ids: earlier batches are never read)."""
+        session, evaluation_id = self.session, self.owned(evaluation).id
+        wanted = sorted(set(client_ids))
+        found: set[str] = set()
+        for offset in range(0, len(wanted), 500):
+            found.update(
+                session.scalars(
+                    select(TestCase.client_id).where(
+                        TestCase.evaluation_id == evaluation_id,
+                        TestCase.client_id.in_(wanted[offset : offset + 500]),
+                        TestCase.index < before,
+                    )
+                )
+            )
+        return found

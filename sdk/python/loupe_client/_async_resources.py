@@ -3,7 +3,8 @@
 import asyncio
 import datetime
 import time
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterable
 from types import ModuleType
 from typing import Any
 
@@ -20,7 +21,9 @@ from ._generated.api.datasets import (
 )
 from ._generated.api.evals import estimate_eval_run
 from ._generated.api.evaluations import (
+    append_evaluation_test_cases,
     cancel_evaluation,
+    close_evaluation,
     create_evaluation,
     delete_evaluation,
     estimate_evaluation,
@@ -63,14 +66,25 @@ from ._generated.models import (
     Run,
     Sample,
     TestCase,
+    TestCaseBatchAppended,
     Usage,
     WebhookDelivery,
     WebhookEndpoint,
     WebhookEndpointWithSecret,
 )
-from ._inputs import upload
+from ._inputs import Payload, to_json, upload
 from ._resources import body_of, params
-from ._shared import TERMINAL, checked, media_digest, next_poll
+from ._shared import (
+    APPEND_ATTEMPTS,
+    RETRYABLE,
+    TERMINAL,
+    checked,
+    in_batches,
+    key_prefix,
+    media_digest,
+    next_poll,
+    retry_delay,
+)
 
 
 class _Resource:
@@ -196,6 +210,58 @@ class Evaluations(_Resource):
             fragile=fragile,
         )
         return response.text
+
+    async def create_open(self, body: Any = None, **fields: Any) -> Evaluation:
+        """Submit an open evaluation (`open: true`; `test_cases` may be left out): append its
+        test cases with `append` or `append_all`, then `close` it."""
+        return await self.create(body, **{**fields, "open": True})
+
+    async def append(
+        self, evaluation_id: str, test_cases: Iterable[Any], *, idempotency_key: str | None = None
+    ) -> TestCaseBatchAppended:
+        """Append one batch (at most LOUPE_MAX_TEST_CASES) to an open evaluation; sent again
+        with the same `idempotency_key` (a new one when not given), it is appended once."""
+        return await self._call(
+            append_evaluation_test_cases,
+            evaluation_id,
+            body=Payload({"test_cases": to_json(list(test_cases))}),
+            idempotency_key=idempotency_key or uuid.uuid4().hex,
+        )
+
+    async def append_all(
+        self,
+        evaluation_id: str,
+        test_cases: Iterable[Any],
+        *,
+        batch_size: int = 1000,
+        idempotency_prefix: str | None = None,
+        close: bool = False,
+    ) -> int:
+        """Append `test_cases` in batches of `batch_size`, each with its own key
+        `<idempotency_prefix>-<n>` and sent again on a network error, 5xx or 429; then close
+        the evaluation if `close`. Returns the evaluation's test case count (see `Loupe`)."""
+        prefix = key_prefix(idempotency_prefix)
+        count = (await self.get(evaluation_id)).test_case_count
+        for number, batch in enumerate(in_batches(test_cases, batch_size)):
+            for attempt in range(APPEND_ATTEMPTS):
+                try:
+                    appended = await self.append(
+                        evaluation_id, batch, idempotency_key=f"{prefix}-{number}"
+                    )
+                    count = appended.test_case_count
+                    break
+                except RETRYABLE as error:
+                    if attempt == APPEND_ATTEMPTS - 1:
+                        raise
+                    await asyncio.sleep(retry_delay(attempt, error))
+        if close:
+            await self.close(evaluation_id)
+        return count
+
+    async def close(self, evaluation_id: str) -> Evaluation:
+        """Say an open evaluation has all its test cases (again: no change); it completes
+        once every case is scored."""
+        return await self._call(close_evaluation, evaluation_id)
 
     async def cancel(self, evaluation_id: str) -> Evaluation:
         """Stop a queued or running evaluation; a finished one raises ConflictError."""

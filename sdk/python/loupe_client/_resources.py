@@ -2,7 +2,8 @@
 
 import datetime
 import time
-from collections.abc import Iterator, Mapping
+import uuid
+from collections.abc import Iterable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -19,7 +20,9 @@ from ._generated.api.datasets import (
 )
 from ._generated.api.evals import estimate_eval_run
 from ._generated.api.evaluations import (
+    append_evaluation_test_cases,
     cancel_evaluation,
+    close_evaluation,
     create_evaluation,
     delete_evaluation,
     estimate_evaluation,
@@ -62,6 +65,7 @@ from ._generated.models import (
     Run,
     Sample,
     TestCase,
+    TestCaseBatchAppended,
     Usage,
     WebhookDelivery,
     WebhookEndpoint,
@@ -69,7 +73,17 @@ from ._generated.models import (
 )
 from ._generated.types import UNSET
 from ._inputs import Payload, to_json, upload
-from ._shared import TERMINAL, checked, media_digest, next_poll
+from ._shared import (
+    APPEND_ATTEMPTS,
+    RETRYABLE,
+    TERMINAL,
+    checked,
+    in_batches,
+    key_prefix,
+    media_digest,
+    next_poll,
+    retry_delay,
+)
 
 
 def params(**values: Any) -> dict[str, Any]:
@@ -206,6 +220,60 @@ class Evaluations(_Resource):
             status=status,
             fragile=fragile,
         ).text
+
+    def create_open(self, body: Any = None, **fields: Any) -> Evaluation:
+        """Submit an open evaluation (`open: true`; `test_cases` may be left out): append its
+        test cases with `append` or `append_all`, then `close` it."""
+        return self.create(body, **{**fields, "open": True})
+
+    def append(
+        self, evaluation_id: str, test_cases: Iterable[Any], *, idempotency_key: str | None = None
+    ) -> TestCaseBatchAppended:
+        """Append one batch (at most LOUPE_MAX_TEST_CASES) to an open evaluation; sent again
+        with the same `idempotency_key` (a new one when not given), it is appended once."""
+        return self._call(
+            append_evaluation_test_cases,
+            evaluation_id,
+            body=Payload({"test_cases": to_json(list(test_cases))}),
+            idempotency_key=idempotency_key or uuid.uuid4().hex,
+        )
+
+    def append_all(
+        self,
+        evaluation_id: str,
+        test_cases: Iterable[Any],
+        *,
+        batch_size: int = 1000,
+        idempotency_prefix: str | None = None,
+        close: bool = False,
+    ) -> int:
+        """Append `test_cases` (any iterable, read lazily) in batches of `batch_size`, each
+        with its own key `<idempotency_prefix>-<n>` and sent again on a network error, 5xx or
+        429; then close the evaluation if `close`. Returns the evaluation's test case count.
+
+        Give `idempotency_prefix` to resume an interrupted upload by running it again: the
+        batches already appended are replayed, not appended twice."""
+        prefix = key_prefix(idempotency_prefix)
+        count = self.get(evaluation_id).test_case_count
+        for number, batch in enumerate(in_batches(test_cases, batch_size)):
+            for attempt in range(APPEND_ATTEMPTS):
+                try:
+                    count = self.append(
+                        evaluation_id, batch, idempotency_key=f"{prefix}-{number}"
+                    ).test_case_count
+                    break
+                except RETRYABLE as error:
+                    if attempt == APPEND_ATTEMPTS - 1:
+                        raise
+                    time.sleep(retry_delay(attempt, error))
+        if close:
+            self.close(evaluation_id)
+        return count
+
+    def close(self, evaluation_id: str) -> Evaluation:
+        """Say an open evaluation has all its test cases (again: no change); it completes
+        once every case is scored."""
+        return self._call(close_evaluation, evaluation_id)
 
     def cancel(self, evaluation_id: str) -> Evaluation:
         """Stop a queued or running evaluation; a finished one raises ConflictError."""

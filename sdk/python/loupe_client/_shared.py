@@ -1,11 +1,15 @@
 """What the sync and async clients share: answers checked, models made friendlier, polling maths."""
 
+import itertools
 import time
+import uuid
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import attrs
+import httpx
 
-from ._errors import error_from_response, retry_after
+from ._errors import RateLimitError, ServerError, error_from_response, retry_after
 from ._generated.types import Response
 
 TERMINAL = frozenset({"completed", "failed", "canceled"})
@@ -65,3 +69,31 @@ def next_poll(response: Response[Any], deadline: float, poll_interval: float | N
     else:
         delay = retry_after(response.headers) or DEFAULT_POLL_SECONDS
     return min(delay, remaining)
+
+
+# A batch's send that failed on the way (no answer, a 5xx or a 429) is sent again with the same
+# Idempotency-Key this many times in all: appended once, whichever attempt got through.
+APPEND_ATTEMPTS = 4
+RETRYABLE = (httpx.TransportError, ServerError, RateLimitError)
+
+
+def in_batches(test_cases: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    """`test_cases` in lists of at most `size`, read lazily (a generator is never held whole)."""
+    if size < 1:
+        raise ValueError("batch_size must be at least 1")
+    cases = iter(test_cases)
+    while batch := list(itertools.islice(cases, size)):
+        yield batch
+
+
+def key_prefix(given: str | None) -> str:
+    """The prefix of an upload's batch keys (`<prefix>-<batch number>`): the caller's, which
+    makes a rerun of the same upload replay the batches already appended, else a new one."""
+    return given or uuid.uuid4().hex
+
+
+def retry_delay(attempt: int, error: Exception) -> float:
+    """Seconds before sending a batch again: the server's Retry-After, else 0.5 s doubling."""
+    if isinstance(error, RateLimitError) and error.retry_after:
+        return float(error.retry_after)
+    return 0.5 * 2**attempt

@@ -564,6 +564,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/evaluations/{evaluation_id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close Evaluation
+         * @description Say an open evaluation has all its test cases (again: no change). It completes once
+         *     every appended case is scored, or now if they all are.
+         */
+        post: operations["close_evaluation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/evaluations/{evaluation_id}/results": {
         parameters: {
             query?: never;
@@ -617,7 +638,13 @@ export interface paths {
          */
         get: operations["list_evaluation_test_cases"];
         put?: never;
-        post?: never;
+        /**
+         * Append Evaluation Test Cases
+         * @description Append a batch of test cases to an open evaluation (submitted with `open: true`); each
+         *     case is checked as a submit's are, ids unique across batches. Send each batch with its own
+         *     `Idempotency-Key`: a retried batch is appended once. Scoring starts right away.
+         */
+        post: operations["append_evaluation_test_cases"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3114,6 +3141,11 @@ export interface components {
              * @constant
              */
             object?: "evaluation";
+            /**
+             * Open
+             * @description Still taking batches of test cases (submitted with `open: true`, not closed yet); `test_case_count` says how many were appended so far.
+             */
+            open: boolean;
             /** Per Metric */
             per_metric: components["schemas"]["MetricSummary"][];
             /** @description Set while a running evaluation waits on or runs in recovery. */
@@ -3159,10 +3191,16 @@ export interface components {
             /** Name */
             name?: string | null;
             /**
-             * Test Cases
-             * @description At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.
+             * Open
+             * @description Take more test cases in batches (`POST /v1/evaluations/{id}/test_cases`) until `POST /v1/evaluations/{id}/close`: never completed while open. `test_cases` may then be empty.
+             * @default false
              */
-            test_cases: components["schemas"]["TestCaseCreate"][];
+            open?: boolean;
+            /**
+             * Test Cases
+             * @description At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation, or per batch of an open one; at least one unless `open`.
+             */
+            test_cases?: components["schemas"]["TestCaseCreate"][];
             /**
              * Webhook Url
              * @description A registered webhook endpoint's URL; gets the terminal event.
@@ -6208,6 +6246,46 @@ export interface components {
             turns?: unknown[] | null;
             /** User Description */
             user_description?: string | null;
+        };
+        /**
+         * TestCaseBatch
+         * @description One batch of test cases for an open evaluation, checked as a submit's are.
+         */
+        TestCaseBatch: {
+            /**
+             * Test Cases
+             * @description At most LOUPE_MAX_TEST_CASES (default 10,000) per batch, and LOUPE_MAX_EVALUATION_TEST_CASES (default 1,000,000) in all; ids unique across batches.
+             */
+            test_cases: components["schemas"]["TestCaseCreate"][];
+        };
+        /**
+         * TestCaseBatchAppended
+         * @description Where an appended batch went: its cases' indices and the evaluation's count after it.
+         */
+        TestCaseBatchAppended: {
+            /**
+             * Count
+             * @description Test cases in the batch.
+             */
+            count: number;
+            /** Evaluation Id */
+            evaluation_id: string;
+            /**
+             * First Index
+             * @description The index of the batch's first test case.
+             */
+            first_index: number;
+            /**
+             * Object
+             * @default test_case_batch
+             * @constant
+             */
+            object?: "test_case_batch";
+            /**
+             * Test Case Count
+             * @description The evaluation's test cases, this batch included.
+             */
+            test_case_count: number;
         };
         /**
          * TestCaseCreate
@@ -9983,6 +10061,107 @@ export interface operations {
             };
         };
     };
+    close_evaluation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Evaluation"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     list_evaluation_results: {
         parameters: {
             query?: {
@@ -10227,6 +10406,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TestCaseList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    append_evaluation_test_cases: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                evaluation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestCaseBatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestCaseBatchAppended"];
                 };
             };
             /** @description Bad Request */

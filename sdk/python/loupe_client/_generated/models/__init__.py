@@ -255,6 +255,8 @@ from .stored_data_source_config_metadata_type_0 import StoredDataSourceConfigMet
 from .stored_data_source_config_type import StoredDataSourceConfigType
 from .task_completion_spec import TaskCompletionSpec
 from .test_case import TestCase
+from .test_case_batch import TestCaseBatch
+from .test_case_batch_appended import TestCaseBatchAppended
 from .test_case_create import TestCaseCreate
 from .test_case_create_metadata_type_0 import TestCaseCreateMetadataType0
 from .test_case_list import TestCaseList
@@ -545,6 +547,8 @@ __all__ = (
     "StoredDataSourceConfigType",
     "TaskCompletionSpec",
     "TestCase",
+    "TestCaseBatch",
+    "TestCaseBatchAppended",
     "TestCaseCreate",
     "TestCaseCreateMetadataType0",
     "TestCaseList",

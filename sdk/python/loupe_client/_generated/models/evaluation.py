@@ -51,6 +51,8 @@ class Evaluation:
             metrics (list[EvaluationMetricsItem]): The metric specs as submitted; an eval run's, made from its testing
                 criteria, are named by the criteria's ids and carry `label`, the criterion's name.
             name (None | str):
+            open_ (bool): Still taking batches of test cases (submitted with `open: true`, not closed yet);
+                `test_case_count` says how many were appended so far.
             per_metric (list[MetricSummary]):
             result_counts (ResultCounts): Counts of results, one per test case × metric: passed + failed + errored + pending
                 +
@@ -83,6 +85,7 @@ class Evaluation:
     metadata: EvaluationMetadata
     metrics: list[EvaluationMetricsItem]
     name: None | str
+    open_: bool
     per_metric: list[MetricSummary]
     result_counts: ResultCounts
     started_at: datetime.datetime | None
@@ -151,6 +154,8 @@ class Evaluation:
 
         name: None | str
         name = self.name
+
+        open_ = self.open_
 
         per_metric = []
         for per_metric_item_data in self.per_metric:
@@ -225,6 +230,7 @@ class Evaluation:
             "metadata": metadata,
             "metrics": metrics,
             "name": name,
+            "open": open_,
             "per_metric": per_metric,
             "result_counts": result_counts,
             "started_at": started_at,
@@ -357,6 +363,8 @@ class Evaluation:
 
         name = _parse_name(d.pop("name"))
 
+
+        open_ = d.pop("open")
 
         per_metric = []
         _per_metric = d.pop("per_metric")
@@ -498,6 +506,7 @@ class Evaluation:
             metadata=metadata,
             metrics=metrics,
             name=name,
+            open_=open_,
             per_metric=per_metric,
             result_counts=result_counts,
             started_at=started_at,

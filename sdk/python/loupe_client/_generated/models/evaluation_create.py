@@ -64,7 +64,6 @@ class EvaluationCreate:
                 PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec |
                 ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]): At most
                 LOUPE_MAX_METRICS (default 20) per evaluation.
-            test_cases (list[TestCaseCreate]): At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation.
             cache (bool | Unset): Reuse judge answers to identical requests from this tenant's earlier evaluations; false
                 keeps this evaluation's answers to itself. Default: True.
             cluster_by (None | str | Unset): A test-case metadata key every case has (e.g. the image or source document id
@@ -72,16 +71,21 @@ class EvaluationCreate:
             judge (JudgeConfig | None | Unset):
             metadata (EvaluationCreateMetadataType0 | None | Unset):
             name (None | str | Unset):
+            open_ (bool | Unset): Take more test cases in batches (`POST /v1/evaluations/{id}/test_cases`) until `POST
+                /v1/evaluations/{id}/close`: never completed while open. `test_cases` may then be empty. Default: False.
+            test_cases (list[TestCaseCreate] | Unset): At most LOUPE_MAX_TEST_CASES (default 10,000) per evaluation, or per
+                batch of an open one; at least one unless `open`.
             webhook_url (None | str | Unset): A registered webhook endpoint's URL; gets the terminal event.
      """
 
     metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]
-    test_cases: list[TestCaseCreate]
     cache: bool | Unset = True
     cluster_by: None | str | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
     metadata: EvaluationCreateMetadataType0 | None | Unset = UNSET
     name: None | str | Unset = UNSET
+    open_: bool | Unset = False
+    test_cases: list[TestCaseCreate] | Unset = UNSET
     webhook_url: None | str | Unset = UNSET
 
 
@@ -187,13 +191,6 @@ class EvaluationCreate:
 
 
 
-        test_cases = []
-        for test_cases_item_data in self.test_cases:
-            test_cases_item = test_cases_item_data.to_dict()
-            test_cases.append(test_cases_item)
-
-
-
         cache = self.cache
 
         cluster_by: None | str | Unset
@@ -224,6 +221,17 @@ class EvaluationCreate:
         else:
             name = self.name
 
+        open_ = self.open_
+
+        test_cases: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.test_cases, Unset):
+            test_cases = []
+            for test_cases_item_data in self.test_cases:
+                test_cases_item = test_cases_item_data.to_dict()
+                test_cases.append(test_cases_item)
+
+
+
         webhook_url: None | str | Unset
         if isinstance(self.webhook_url, Unset):
             webhook_url = UNSET
@@ -235,7 +243,6 @@ class EvaluationCreate:
 
         field_dict.update({
             "metrics": metrics,
-            "test_cases": test_cases,
         })
         if cache is not UNSET:
             field_dict["cache"] = cache
@@ -247,6 +254,10 @@ class EvaluationCreate:
             field_dict["metadata"] = metadata
         if name is not UNSET:
             field_dict["name"] = name
+        if open_ is not UNSET:
+            field_dict["open"] = open_
+        if test_cases is not UNSET:
+            field_dict["test_cases"] = test_cases
         if webhook_url is not UNSET:
             field_dict["webhook_url"] = webhook_url
 
@@ -586,16 +597,6 @@ class EvaluationCreate:
             metrics.append(metrics_item)
 
 
-        test_cases = []
-        _test_cases = d.pop("test_cases")
-        for test_cases_item_data in (_test_cases):
-            test_cases_item = TestCaseCreate.from_dict(test_cases_item_data)
-
-
-
-            test_cases.append(test_cases_item)
-
-
         cache = d.pop("cache", UNSET)
 
         def _parse_cluster_by(data: object) -> None | str | Unset:
@@ -658,6 +659,20 @@ class EvaluationCreate:
         name = _parse_name(d.pop("name", UNSET))
 
 
+        open_ = d.pop("open", UNSET)
+
+        _test_cases = d.pop("test_cases", UNSET)
+        test_cases: list[TestCaseCreate] | Unset = UNSET
+        if _test_cases is not UNSET:
+            test_cases = []
+            for test_cases_item_data in _test_cases:
+                test_cases_item = TestCaseCreate.from_dict(test_cases_item_data)
+
+
+
+                test_cases.append(test_cases_item)
+
+
         def _parse_webhook_url(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -670,12 +685,13 @@ class EvaluationCreate:
 
         evaluation_create = cls(
             metrics=metrics,
-            test_cases=test_cases,
             cache=cache,
             cluster_by=cluster_by,
             judge=judge,
             metadata=metadata,
             name=name,
+            open_=open_,
+            test_cases=test_cases,
             webhook_url=webhook_url,
         )
 

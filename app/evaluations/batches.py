@@ -1,0 +1,176 @@
+"""An evaluation submitted with `open: true` takes its test cases in batches, then is closed.
+
+Each batch is checked as a submit's test cases are (one 422 naming every `test_cases[i]` at
+fault, images through the media pipeline) against the evaluation's stored metrics, appended
+after the last case with its own slice jobs (`appending.append`), and checked for ids an
+earlier batch holds by one indexed query on the batch's ids, never by reading the earlier
+batches. An open evaluation is not completed, however many results are stored, until it is
+closed; the close completes it when every result is in, else its last job does.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from app import audit
+from app.config import Settings
+from app.evaluations import appending, checks, lifecycle_service, service
+from app.evaluations.case_schemas import TestCaseCreate
+from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import TERMINAL_STATUSES, TestCaseBatch
+from app.media import ingest as media
+from app.media.store import DatabaseBlobStore
+from app.metrics import parse_spec
+from app.models import Evaluation, Tenant
+from app.problems import FieldError, ProblemError, field_error, invalid_request
+from app.runtime import Runtime
+from app.tenants import limits
+from app.unscoped.evaluation_jobs import UnscopedJobRepository
+
+
+def append(
+    session: Session, runtime: Runtime, tenant: Tenant, evaluation_id: str, batch: TestCaseBatch
+) -> tuple[Evaluation, range]:
+    """Check and store one batch of an open evaluation's test cases, its jobs queued once the
+    caller commits; the evaluation and the indices its cases got. 404 for another tenant's,
+    409 for one that is not open, 422 naming every case at fault."""
+    settings = runtime.settings
+    evaluation = service.get_or_404(session, tenant, evaluation_id)
+    _check_open(evaluation)
+    cases = [checks.stored_case(index, case) for index, case in enumerate(batch.test_cases)]
+    checked = checks.check(
+        session, tenant.id, _draft(evaluation, list(batch.test_cases)), settings, cases
+    )
+    # Locked until commit: batches of one evaluation are appended one at a time, so the id
+    # check sees every batch before this one.
+    session.refresh(evaluation, with_for_update=True)
+    _check_open(evaluation)
+    checked.findings.extend(_taken_ids(session, evaluation, batch))
+    if checked.findings.errors:
+        raise invalid_request(checked.findings.errors, checked.findings.total)
+    total = evaluation.total_test_cases + len(cases)
+    if total > settings.max_evaluation_test_cases:
+        raise invalid_request(
+            [
+                field_error(
+                    ["test_cases"],
+                    f"{total} test cases in all with this batch; at most "
+                    f"{settings.max_evaluation_test_cases} (LOUPE_MAX_EVALUATION_TEST_CASES)",
+                    "too_long",
+                )
+            ]
+        )
+    limits.admit_spend(session, tenant)
+    for case, given in zip(cases, batch.test_cases, strict=True):
+        if given.id is None:
+            # Known by its index in the evaluation, given once the indices are taken.
+            del case["client_id"]
+    assert checked.intake is not None  # within the caps: images were taken in
+    # The batch's images are stored once, as a submit's are; the cases then name blobs.
+    checked.intake.store(DatabaseBlobStore(session, tenant.id))
+    stored = media.take_in([], settings)
+    indices = appending.append(session, runtime, evaluation, cases, [stored] * len(cases))
+    audit.record(
+        session,
+        None,
+        "evaluation.append",
+        "evaluation",
+        evaluation.id,
+        tenant_id=tenant.id,
+        first_index=indices.start,
+        test_cases=len(indices),
+    )
+    return evaluation, indices
+
+
+def body_problems(
+    session: Session,
+    tenant: Tenant,
+    settings: Settings,
+    evaluation_id: str,
+    body: Mapping[str, Any],
+) -> list[FieldError]:
+    """What else is wrong with a batch that failed its schema: its valid cases checked against
+    the evaluation's metrics, as `append` would (none for an evaluation it cannot take)."""
+    evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id)
+    if evaluation is None or not evaluation.open:
+        return []
+    draft = _draft(evaluation, checks.Draft.salvage(body).test_cases)
+    return checks.check(session, tenant.id, draft, settings).findings.errors
+
+
+def _draft(evaluation: Evaluation, test_cases: list[TestCaseCreate | None]) -> checks.Draft:
+    """A batch's cases as a submit of the evaluation's stored metrics would be checked."""
+    return checks.Draft(
+        test_cases=test_cases,
+        metrics=[parse_spec(spec) for spec in evaluation.metrics],
+        # Resolved at submit: the judge and the webhook are not asked about again.
+        judge_known=False,
+        cluster_by=evaluation.cluster_by,
+        first_index=evaluation.total_test_cases,
+    )
+
+
+def close(session: Session, runtime: Runtime, tenant: Tenant, evaluation_id: str) -> Evaluation:
+    """Say an evaluation's test cases are all in (again: no change); complete it now if every
+    result is stored already, else its last job will."""
+    evaluation = service.get_for_update(session, tenant, evaluation_id)
+    if not evaluation.open:
+        return evaluation
+    evaluation.open = False
+    session.flush()
+    audit.record(
+        session,
+        None,
+        "evaluation.close",
+        "evaluation",
+        evaluation.id,
+        tenant_id=tenant.id,
+        test_cases=evaluation.total_test_cases,
+    )
+    if evaluation.status in TERMINAL_STATUSES:
+        return evaluation
+    jobs = UnscopedJobRepository(session)
+    expected = evaluation.total_test_cases * len(evaluation.metrics)
+    if jobs.count_results(evaluation.id) >= expected and jobs.finish(evaluation.id, "completed"):
+        session.refresh(evaluation)
+        lifecycle_service.finished(session, runtime, evaluation)
+    return evaluation
+
+
+def _check_open(evaluation: Evaluation) -> None:
+    if evaluation.open and evaluation.status not in TERMINAL_STATUSES:
+        return
+    state = evaluation.status if evaluation.status in TERMINAL_STATUSES else "closed"
+    raise ProblemError(
+        409,
+        "Conflict",
+        f"The evaluation is {state}: test cases are appended only to an open one "
+        "(submitted with open: true, not closed yet).",
+        slug="evaluation-not-open",
+    )
+
+
+def _taken_ids(session: Session, evaluation: Evaluation, batch: TestCaseBatch) -> list[FieldError]:
+    """A field error for each case of the batch whose id (a case without one: its index in the
+    evaluation) an earlier batch holds, found by one indexed look-up of the batch's ids."""
+    first = evaluation.total_test_cases
+    ids = [
+        str(case.id) if case.id is not None else str(first + index)
+        for index, case in enumerate(batch.test_cases)
+    ]
+    repository = EvaluationRepository(session, evaluation.tenant_id)
+    taken = repository.client_ids_before(evaluation, ids, first)
+    return [
+        field_error(
+            ["test_cases", index, "id"],
+            f"id {client_id!r} is already a test case of this evaluation (an earlier batch)"
+            if batch.test_cases[index].id is not None
+            else f"missing, and the id a case without one gets (its index, {client_id!r}) is "
+            "already a test case of this evaluation; give this case an id",
+            "duplicate_id",
+        )
+        for index, client_id in enumerate(ids)
+        if client_id in taken
+    ]

@@ -1,0 +1,240 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.evaluation import Evaluation
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    evaluation_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/evaluations/{evaluation_id}/close".format(evaluation_id=quote(str(evaluation_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Evaluation | Problem | None:
+    if response.status_code == 200:
+        response_200 = Evaluation.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Problem.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Evaluation | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Evaluation | Problem]:
+    """ Close Evaluation
+
+     Say an open evaluation has all its test cases (again: no change). It completes once
+    every appended case is scored, or now if they all are.
+
+    Args:
+        evaluation_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Evaluation | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        evaluation_id=evaluation_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Evaluation | Problem | None:
+    """ Close Evaluation
+
+     Say an open evaluation has all its test cases (again: no change). It completes once
+    every appended case is scored, or now if they all are.
+
+    Args:
+        evaluation_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Evaluation | Problem
+     """
+
+
+    return sync_detailed(
+        evaluation_id=evaluation_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Evaluation | Problem]:
+    """ Close Evaluation
+
+     Say an open evaluation has all its test cases (again: no change). It completes once
+    every appended case is scored, or now if they all are.
+
+    Args:
+        evaluation_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Evaluation | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        evaluation_id=evaluation_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    evaluation_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Evaluation | Problem | None:
+    """ Close Evaluation
+
+     Say an open evaluation has all its test cases (again: no change). It completes once
+    every appended case is scored, or now if they all are.
+
+    Args:
+        evaluation_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Evaluation | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        evaluation_id=evaluation_id,
+client=client,
+
+    )).parsed

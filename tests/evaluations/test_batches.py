@@ -1,0 +1,157 @@
+"""An open evaluation's test cases appended in batches, then closed, through the HTTP API in
+embedded and distributed mode."""
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.fixtures.api import Api, side_app
+
+from .test_endpoints import error_locs, problem
+
+METRICS = [{"type": "exact_match"}]
+
+
+def cases(first: int, count: int, **fields: Any) -> list[dict[str, Any]]:
+    return [
+        {"id": f"c{i}", "input": f"q{i}", "actual_output": "a", "expected_output": "a", **fields}
+        for i in range(first, first + count)
+    ]
+
+
+def open_evaluation(client: httpx.Client, test_cases: list[dict[str, Any]]) -> dict[str, Any]:
+    response = client.post(
+        "/v1/evaluations", json={"open": True, "test_cases": test_cases, "metrics": METRICS}
+    )
+    assert response.status_code == 202, response.text
+    return response.json()
+
+
+def append(
+    client: httpx.Client, evaluation_id: str, test_cases: list[dict[str, Any]], key: str = ""
+) -> httpx.Response:
+    headers = {"Idempotency-Key": key} if key else {}
+    return client.post(
+        f"/v1/evaluations/{evaluation_id}/test_cases",
+        json={"test_cases": test_cases},
+        headers=headers,
+    )
+
+
+def wait_scored(api: Api, client: httpx.Client, evaluation_id: str) -> dict[str, Any]:
+    """Run the queue and poll until nothing appended is pending; returns the evaluation."""
+    deadline = time.monotonic() + 60
+    while True:
+        api.run_queue()
+        body = client.get(f"/v1/evaluations/{evaluation_id}").json()
+        if body["result_counts"]["pending"] == 0:
+            return body
+        assert time.monotonic() < deadline, body["result_counts"]
+        time.sleep(0.05)
+
+
+class TestBatches:
+    def test_batches_are_scored_but_completed_only_once_closed(self, api: Api) -> None:
+        client = api.tenant_client()
+        created = open_evaluation(client, cases(0, 1))
+        evaluation_id = created["id"]
+        assert (created["open"], created["test_case_count"]) == (True, 1)
+        for batch in range(3):
+            answer = append(client, evaluation_id, cases(1 + 2 * batch, 2), key=f"b{batch}")
+            assert answer.status_code == 202, answer.text
+            assert answer.json() == {
+                "object": "test_case_batch",
+                "evaluation_id": evaluation_id,
+                "first_index": 1 + 2 * batch,
+                "count": 2,
+                "test_case_count": 3 + 2 * batch,
+            }
+        scored = wait_scored(api, client, evaluation_id)
+        # Every appended case is scored, and still not completed: more may come.
+        assert scored["status"] == "in_progress" and scored["open"] is True
+        assert scored["test_case_count"] == 7 and scored["result_counts"]["passed"] == 7
+
+        closed = client.post(f"/v1/evaluations/{evaluation_id}/close")
+        assert closed.status_code == 200, closed.text
+        assert (closed.json()["status"], closed.json()["open"]) == ("completed", False)
+        # Closing again changes nothing.
+        again = client.post(f"/v1/evaluations/{evaluation_id}/close").json()
+        assert (again["status"], again["completed_at"]) == (
+            "completed",
+            closed.json()["completed_at"],
+        )
+        results = client.get(f"/v1/evaluations/{evaluation_id}/results").json()["data"]
+        assert [r["test_case_id"] for r in results] == [f"c{i}" for i in range(7)]
+
+    def test_closed_before_its_cases_are_scored_completes_with_its_last_job(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, [])["id"]
+        assert append(client, evaluation_id, cases(0, 3)).status_code == 202
+        assert client.post(f"/v1/evaluations/{evaluation_id}/close").status_code == 200
+        done = api.wait(client, evaluation_id)
+        assert done["status"] == "completed" and done["result_counts"]["passed"] == 3
+
+    def test_a_retried_batch_is_appended_once(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, [])["id"]
+        first = append(client, evaluation_id, cases(0, 2), key="batch-1")
+        retry = append(client, evaluation_id, cases(0, 2), key="batch-1")
+        assert first.status_code == retry.status_code == 202
+        assert retry.json() == first.json() and retry.headers["idempotent-replayed"] == "true"
+        other = problem(append(client, evaluation_id, cases(5, 2), key="batch-1"), 422)
+        assert "different request body" in other["detail"]
+        body = client.get(f"/v1/evaluations/{evaluation_id}").json()
+        assert body["test_case_count"] == 2
+
+    def test_every_case_at_fault_is_named_in_one_answer(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, cases(0, 2))["id"]
+        batch = [
+            *cases(1, 1),  # c1: an earlier batch's id
+            {"id": "x", "input": "q", "actual_output": "a"},  # exact_match needs expected_output
+            {"input": "q", "actual_output": "a", "expected_output": "a"},  # its index, "4"
+            {"id": "4", "input": "q", "actual_output": "a", "expected_output": "a"},
+        ]
+        body = problem(append(client, evaluation_id, batch), 422)
+        assert sorted(error_locs(body)) == [
+            "test_cases[0].id",
+            "test_cases[1].expected_output",
+            "test_cases[2].id",
+        ]
+        assert client.get(f"/v1/evaluations/{evaluation_id}").json()["test_case_count"] == 2
+        # Another tenant's open evaluation is not found.
+        stranger = api.tenant_client()
+        problem(append(stranger, evaluation_id, cases(9, 1)), 404)
+        problem(stranger.post(f"/v1/evaluations/{evaluation_id}/close"), 404)
+
+    def test_an_evaluation_not_open_takes_no_batch(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, cases(0, 1))["id"]
+        client.post(f"/v1/evaluations/{evaluation_id}/close")
+        assert problem(append(client, evaluation_id, cases(1, 1)), 409)["detail"]
+        plain = client.post(
+            "/v1/evaluations", json={"test_cases": cases(0, 1), "metrics": METRICS}
+        ).json()["id"]
+        problem(append(client, plain, cases(1, 1)), 409)
+        # Without open, a submit still needs a test case.
+        missing = client.post("/v1/evaluations", json={"metrics": METRICS})
+        assert error_locs(problem(missing, 422)) == ["test_cases"]
+
+    def test_canceled_while_open_then_deleted(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, cases(0, 1))["id"]
+        canceled = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+        assert canceled.json()["status"] == "canceled"
+        problem(append(client, evaluation_id, cases(1, 1)), 409)
+        assert client.delete(f"/v1/evaluations/{evaluation_id}").status_code == 204
+
+
+def test_the_cap_on_all_batches_names_its_setting(tmp_path: Path) -> None:
+    with side_app(tmp_path, max_evaluation_test_cases=3) as app:
+        client = app.tenant_client()
+        evaluation_id = open_evaluation(client, cases(0, 2))["id"]
+        body = problem(append(client, evaluation_id, cases(2, 2)), 422)
+        assert error_locs(body) == ["test_cases"]
+        assert "LOUPE_MAX_EVALUATION_TEST_CASES" in body["detail"]
