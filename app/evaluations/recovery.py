@@ -143,6 +143,7 @@ def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
         session.commit()
     pruned = []
     for evaluation_id, _ in found:
+        shed_rows(runtime, evaluation_id)
         with runtime.session() as session:
             evaluation = UnscopedJobRepository(session).get(evaluation_id)
             if evaluation is None:
@@ -153,3 +154,35 @@ def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
     if pruned:
         logger.info("deleted %d evaluations past LOUPE_RETENTION_DAYS", len(pruned))
     return pruned
+
+
+# Rows deleted per transaction by `shed_rows`: a few thousand keep each transaction (and the
+# locks and snapshot it holds) to tens of milliseconds.
+SHED_BATCH_ROWS = 5000
+
+
+def shed_rows(runtime: Runtime, evaluation_id: str, batch_rows: int = SHED_BATCH_ROWS) -> int:
+    """Delete a finished evaluation's results and test cases in bounded transactions (a range
+    of test-case indices each, walked along the unique index), before the evaluation itself
+    goes in one small transaction; returns the rows deleted.
+
+    One DELETE of an evaluation holding a million results would hold its transaction open for
+    as long as that takes; in batches, scoring and reads go on between them. A running
+    evaluation is left alone (its rows are still being written)."""
+    with runtime.session() as session:
+        repo = UnscopedJobRepository(session)
+        evaluation = repo.get(evaluation_id)
+        if evaluation is None or evaluation.status not in TERMINAL_STATUSES:
+            return 0
+        per_case = max(1, len(evaluation.metrics or []))
+        stop = repo.case_index_bound(evaluation_id)
+        session.commit()
+    step = max(1, batch_rows // per_case)
+    deleted = 0
+    for start in range(0, stop, step):
+        with runtime.session() as session:
+            deleted += UnscopedJobRepository(session).delete_case_rows(
+                evaluation_id, start, start + step
+            )
+            session.commit()
+    return deleted

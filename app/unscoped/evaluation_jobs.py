@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
@@ -243,6 +243,30 @@ class UnscopedJobRepository:
                 ]
             )
         )
+
+    def case_index_bound(self, evaluation_id: str) -> int:
+        """One past the highest test-case index the evaluation's test cases and results use
+        (0: none); read along their unique indexes."""
+        highest = [
+            self.session.scalar(
+                select(func.max(column)).where(model.evaluation_id == evaluation_id)
+            )
+            for model, column in ((TestCase, TestCase.index), (Result, Result.test_case_index))
+        ]
+        return max((value + 1 for value in highest if value is not None), default=0)
+
+    def delete_case_rows(self, evaluation_id: str, start: int, stop: int) -> int:
+        """Delete the evaluation's results and test cases whose test-case index is in
+        [start, stop); returns how many rows went."""
+        deleted = 0
+        for model, column in ((Result, Result.test_case_index), (TestCase, TestCase.index)):
+            outcome = self.session.execute(
+                delete(model).where(
+                    model.evaluation_id == evaluation_id, column >= start, column < stop
+                )
+            )
+            deleted += outcome.rowcount  # type: ignore[attr-defined]
+        return deleted
 
     def expired(self, cutoff: datetime, limit: int = 100) -> list[tuple[str, str]]:
         """(id, tenant id) of finished evaluations and runs completed before `cutoff`, of every
