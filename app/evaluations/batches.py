@@ -112,14 +112,13 @@ def _draft(evaluation: Evaluation, test_cases: list[TestCaseCreate | None]) -> c
     )
 
 
-def close(session: Session, runtime: Runtime, tenant: Tenant, evaluation_id: str) -> Evaluation:
-    """Say an evaluation's test cases are all in (again: no change); complete it now if every
-    result is stored already, else its last job will."""
+def close(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
+    """Say an evaluation's test cases are all in (again: no change). The caller commits, then
+    calls `complete_if_scored`."""
     evaluation = service.get_for_update(session, tenant, evaluation_id)
     if not evaluation.open:
         return evaluation
     evaluation.open = False
-    session.flush()
     audit.record(
         session,
         None,
@@ -129,14 +128,22 @@ def close(session: Session, runtime: Runtime, tenant: Tenant, evaluation_id: str
         tenant_id=tenant.id,
         test_cases=evaluation.total_test_cases,
     )
-    if evaluation.status in TERMINAL_STATUSES:
-        return evaluation
+    return evaluation
+
+
+def complete_if_scored(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
+    """Complete a closed evaluation whose every result is stored (else its last job will).
+
+    Called once the close is committed: a last job that read the evaluation still open stored
+    its results before, so this count sees them; one that reads it after sees it closed and
+    completes it itself (the conditional UPDATE lets one of the two win)."""
+    if evaluation.open or evaluation.status in TERMINAL_STATUSES:
+        return
     jobs = UnscopedJobRepository(session)
     expected = evaluation.total_test_cases * len(evaluation.metrics)
     if jobs.count_results(evaluation.id) >= expected and jobs.finish(evaluation.id, "completed"):
         session.refresh(evaluation)
         lifecycle_service.finished(session, runtime, evaluation)
-    return evaluation
 
 
 def _check_open(evaluation: Evaluation) -> None:

@@ -354,7 +354,10 @@ def close_evaluation(
 ) -> Evaluation:
     """Say an open evaluation has all its test cases (again: no change). It completes once
     every appended case is scored, or now if they all are."""
-    evaluation = batches.close(session, runtime, tenant, evaluation_id)
+    evaluation = batches.close(session, tenant, evaluation_id)
+    # Closed for every job to see before the results are counted (batches.complete_if_scored).
+    session.commit()
+    batches.complete_if_scored(session, runtime, evaluation)
     body = read_model.to_schema(session, evaluation)
     session.commit()
     return body
