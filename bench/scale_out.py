@@ -308,6 +308,8 @@ def run_once(service: Stack, key: str, n: int, latency: float, evaluations: int)
         "s_per_1000_calls": 1000 * wall / calls,
         "calls_per_s": calls / wall,
         "max_in_flight": judge.max_in_flight,
+        # The judge's floor: every call waits `latency` with at most max_in_flight at once.
+        "wall_over_bound": wall / (calls * latency / judge.max_in_flight) if latency else None,
         "cpu_s": cpu,
         "cpu_ms_per_call": {name: 1000 * cpu[name] / calls for name in COMPONENTS},
         "service_ms_per_call": 1000 * (cpu["api"] + cpu["workers"]) / calls,
@@ -320,7 +322,7 @@ def run_once(service: Stack, key: str, n: int, latency: float, evaluations: int)
 
 HEADER = (
     f"{'workers':>7} {'evals':>5} {'latency':>7} {'N':>5} {'calls':>6} {'wall s':>7} "
-    f"{'s/1k calls':>10} {'calls/s':>7} {'in flight':>9} "
+    f"{'s/1k calls':>10} {'calls/s':>7} {'in flight':>9} {'wall/bound':>10} "
     + " ".join(f"{name + ' s':>10}" for name in COMPONENTS)
     + f" {'busy cores':>10} {'other cores':>11} {'calib s':>7}"
 )
@@ -339,10 +341,11 @@ HEADER_OPS = f"{'workers':>7} {'latency':>7} " + " ".join(
 
 def print_row(row: dict) -> None:
     cpu = row["cpu_s"]
+    ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
     print(
         f"{row['workers']:7d} {row['evaluations']:5d} {row['latency_s']:7.3f} {row['n']:5d} "
         f"{row['judge_calls']:6d} {row['wall_s']:7.2f} {row['s_per_1000_calls']:10.2f} "
-        f"{row['calls_per_s']:7.0f} {row['max_in_flight']:9d} "
+        f"{row['calls_per_s']:7.0f} {row['max_in_flight']:9d} {ratio:>10} "
         + " ".join(f"{cpu[name]:10.2f}" for name in COMPONENTS)
         + f" {row['cores']['machine']:10.2f} {row['cores']['other']:11.2f}"
         + f" {row['calibration_s']:7.3f}",
