@@ -3,11 +3,13 @@ in batches with a key each, resume an upload by its key prefix, close; sync and 
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from loupe_client import AsyncLoupe, ConflictError, ExactMatch, Loupe, TestCase
 
 from tests.fixtures.api import Api
+from tests.sdk.test_cli import EXACT, loupe_client, write_cases
 from tests.sdk.test_python import NO_PROXY
 
 
@@ -55,3 +57,18 @@ class TestOpenEvaluations:
                 return batch.first_index, total
 
         assert asyncio.run(upload()) == (1, 2)
+
+
+def test_the_cli_sends_a_file_in_batches(api: Api, tmp_path: Path) -> None:
+    cases = write_cases(tmp_path / "c.jsonl", 2, count=7)
+    key = api.new_key()
+    args = ("evaluate", str(cases), "--metric", EXACT, "--batch-size", "3", "--wait")
+    finished = loupe_client(api, key, *args, "--idempotency-key", "nightly", queue=True)
+    assert finished.returncode == 0, finished.stderr
+    evaluation_id = finished.stdout.split()[0]
+    assert "5 passed, 2 failed, 0 errored of 7" in finished.stdout
+    # Run again (a CI job retried): the same evaluation, nothing appended twice.
+    again = loupe_client(api, key, *args, "--idempotency-key", "nightly", queue=True)
+    assert again.stdout.split()[0] == evaluation_id
+    with Loupe(api.base_url, key, httpx_args=NO_PROXY) as client:
+        assert client.evaluations.get(evaluation_id).test_case_count == 7

@@ -11,10 +11,11 @@ gate already failed, which makes it 1.
 """
 
 import argparse
+import itertools
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -34,7 +35,14 @@ class UsageError(Exception):
 
 def _test_cases(path: Path) -> list[dict[str, Any]]:
     """One test case per non-blank JSONL line (UTF-8)."""
-    cases = []
+    cases = list(_each_test_case(path))
+    if not cases:
+        raise UsageError(f"{path}: no test cases")
+    return cases
+
+
+def _each_test_case(path: Path) -> Iterator[dict[str, Any]]:
+    """The test cases of a JSONL file, read a line at a time (a large file is never held)."""
     with path.open("rb") as lines:
         for number, raw in enumerate(lines, start=1):
             try:
@@ -52,10 +60,7 @@ def _test_cases(path: Path) -> list[dict[str, Any]]:
                 raise UsageError(f"{path}:{number}: not JSON ({exc})") from exc
             if not isinstance(case, dict):
                 raise UsageError(f"{path}:{number}: a test case is a JSON object")
-            cases.append(case)
-    if not cases:
-        raise UsageError(f"{path}: no test cases")
-    return cases
+            yield case
 
 
 def _metrics(values: Sequence[str]) -> list[Any]:
@@ -111,14 +116,15 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
         raise UsageError("--fail-below needs --wait")
     if args.allow_errored is not None and not args.wait:
         raise UsageError("--allow-errored needs --wait")
-    fields: dict[str, Any] = {
-        "test_cases": _test_cases(args.cases),
-        "metrics": _metrics(args.metric),
-    }
+    fields: dict[str, Any] = {"metrics": _metrics(args.metric)}
     if args.name:
         fields["name"] = args.name
-    created = client.evaluations.create(idempotency_key=args.idempotency_key, **fields)
-    print(created.id)
+    if args.batch_size is None:
+        fields["test_cases"] = _test_cases(args.cases)
+        created = client.evaluations.create(idempotency_key=args.idempotency_key, **fields)
+        print(created.id)
+    else:
+        created = _evaluate_in_batches(client, args, fields)
     if not args.wait:
         return 0
     final = client.evaluations.wait(created.id, timeout=args.timeout)
@@ -155,6 +161,35 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
         print(f"FAIL: below {args.fail_below}: {', '.join(failing)}")
         failed = True
     return GATE_FAILED if failed else 0
+
+
+def _evaluate_in_batches(client: Loupe, args: argparse.Namespace, fields: dict[str, Any]) -> Any:
+    """An open evaluation given the file's cases `--batch-size` at a time, then closed.
+
+    With --idempotency-key K, the batches are keyed `K-batch-<n>`: the same command run again
+    after a failure replays what was appended and sends the rest."""
+    cases = _each_test_case(args.cases)
+    first = next(cases, None)
+    if first is None:
+        raise UsageError(f"{args.cases}: no test cases")
+    created = client.evaluations.create_open(idempotency_key=args.idempotency_key, **fields)
+    print(created.id, flush=True)
+    prefix = f"{args.idempotency_key}-batch" if args.idempotency_key else None
+    client.evaluations.append_all(
+        created.id,
+        itertools.chain([first], cases),
+        batch_size=args.batch_size,
+        idempotency_prefix=prefix,
+        close=True,
+    )
+    return created
+
+
+def _batch_size(value: str) -> int:
+    """A --batch-size: a whole number of at least 1."""
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number of at least 1")
+    return int(value)
 
 
 def results(client: Loupe, args: argparse.Namespace) -> int:
@@ -202,6 +237,13 @@ def parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--name")
     run.add_argument("--idempotency-key")
+    run.add_argument(
+        "--batch-size",
+        type=_batch_size,
+        metavar="N",
+        help="read the file a line at a time and send it N cases per request to an open "
+        "evaluation, closed once all are sent (for files past LOUPE_MAX_TEST_CASES)",
+    )
     run.add_argument("--wait", action="store_true", help="wait until it finishes")
     run.add_argument("--timeout", type=float, default=3600, help="seconds --wait waits")
     run.add_argument(
