@@ -28,6 +28,14 @@ class Result(Base):
         Index("ix_result_created_at", "created_at"),
         # Labels and agreement read a version's results.
         Index("ix_result_metric_version", "metric_version"),
+        # An evaluation's results by score (`order=score_asc|score_desc`), a page at a time.
+        Index(
+            "ix_result_evaluation_id_score",
+            "evaluation_id",
+            "score",
+            "test_case_index",
+            "metric_index",
+        ),
     )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)

@@ -4,7 +4,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select
+from sqlalchemy import and_, case, func, or_, select, tuple_
 
 from app.db import plain_rows
 from app.models import Evaluation, Result
@@ -50,35 +50,43 @@ class ResultReads(TenantScopedRepository[Evaluation]):
             statement = statement.where(Result.error.is_not(None))
         if fragile is not None:
             statement = statement.where(Result.fragile.is_(fragile))
-        key = (Result.test_case_index, Result.metric_index)
+        anchor = None
         if after:
             anchor = session.execute(
-                select(Result.score, *key).where(
+                select(Result.score, Result.test_case_index, Result.metric_index).where(
                     Result.evaluation_id == evaluation_id, Result.id == after
                 )
             ).one_or_none()
             if anchor is None:
                 return None
-            score, case_index, metric_index = anchor
-            later_key = or_(
-                Result.test_case_index > case_index,
-                and_(Result.test_case_index == case_index, Result.metric_index > metric_index),
-            )
-            if order is None:
+        # Row comparisons, not ORs: an index range starts at the anchor, so a deep page reads
+        # a page of index entries, not every entry before it.
+        key = (Result.test_case_index, Result.metric_index)
+        later_key = tuple_(*key) > tuple_(anchor[1], anchor[2]) if anchor else None
+        if order is None:
+            if later_key is not None:
                 statement = statement.where(later_key)
-            elif score is None:
-                statement = statement.where(Result.score.is_(None), later_key)
-            else:
+            return session.scalars(statement.order_by(*key).limit(limit + 1)).all()
+        # Scored results by score, then the unscored ones in (test case, metric) order: two
+        # reads along ix_result_evaluation_id_score (descending: walked backwards, ties put in
+        # test-case order as they come), never a sort of the whole evaluation.
+        scored: list[Result] = []
+        if anchor is None or anchor[0] is not None:
+            by_score = statement.where(Result.score.is_not(None))
+            if anchor is not None:
+                score = anchor[0]
+                bound = Result.score >= score if order == "score_asc" else Result.score <= score
                 beyond = Result.score > score if order == "score_asc" else Result.score < score
-                statement = statement.where(
-                    or_(beyond, and_(Result.score == score, later_key), Result.score.is_(None))
-                )
-        ordering: list[Any] = list(key)
-        if order is not None:
-            by_score = Result.score.asc() if order == "score_asc" else Result.score.desc()
-            # Unscored results last on both backends (SQLite puts NULL first, PostgreSQL last).
-            ordering = [Result.score.is_(None), by_score, *key]
-        return session.scalars(statement.order_by(*ordering).limit(limit + 1)).all()
+                by_score = by_score.where(bound, or_(beyond, later_key))
+            ranked = Result.score.asc() if order == "score_asc" else Result.score.desc()
+            scored = list(session.scalars(by_score.order_by(ranked, *key).limit(limit + 1)))
+            if len(scored) > limit:
+                return scored
+        unscored = statement.where(Result.score.is_(None))
+        if anchor is not None and anchor[0] is None:
+            unscored = unscored.where(later_key)
+        rest = session.scalars(unscored.order_by(*key).limit(limit + 1 - len(scored)))
+        return [*scored, *rest]
 
     def results_of_case(self, evaluation: Evaluation, index: int) -> Sequence[Result]:
         """Every metric's result on the test case at `index`, in metric order."""
