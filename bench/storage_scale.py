@@ -16,6 +16,7 @@ kind's rollups, commit): the pass's duration and the writer's latencies are prin
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -43,7 +44,7 @@ from app.ids import new_id  # noqa: E402
 from app.kinds import install  # noqa: E402
 from app.runtime import Runtime  # noqa: E402
 from app.unscoped.evaluation_jobs import UnscopedJobRepository  # noqa: E402
-from bench.large_data import SECRET_KEY, persistent_postgres, serve  # noqa: E402
+from bench.large_data import LOUPE, SECRET_KEY, persistent_postgres, serve  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -368,32 +369,85 @@ def measure_retention(url: str, libpq: str, share: float) -> dict[str, Any]:
     return figures
 
 
+def schema(url: str, before: bool) -> float:
+    """The schema of the code measured: `loupe migrate` (building scale_indexes' index
+    concurrently), or back to the revision before it; returns the seconds it took."""
+    env = {**os.environ, "LOUPE_DATABASE_URL": url, "LOUPE_SECRET_KEY": SECRET_KEY}
+    command = [str(LOUPE), "migrate", *(["--downgrade", "scale_append"] if before else [])]
+    started = time.perf_counter()
+    subprocess.run(command, env=env, check=True, capture_output=True)
+    return time.perf_counter() - started
+
+
+def retention_on_copy(data_dir: Path, code: Path, share: float) -> dict[str, Any]:
+    """The retention pass with `code`'s retention (a checkout: its `app`), on a copy of the
+    data (the pass deletes what later runs read)."""
+    copy = data_dir.with_name(data_dir.name + "-retention")
+    shutil.rmtree(copy, ignore_errors=True)
+    subprocess.run(["cp", "-a", str(data_dir), str(copy)], check=True)
+    out = copy.with_suffix(".json")
+    try:
+        subprocess.run(
+            [
+                sys.executable,
+                str(code / "bench" / "storage_scale.py"),
+                "--retention-here",
+                "--data-dir",
+                str(copy),
+                "--share",
+                str(share),
+                "--out",
+                str(out),
+            ],
+            env={**os.environ, "PYTHONPATH": str(code)},
+            cwd=code,
+            check=True,
+        )
+        return json.loads(out.read_text())["retention"]
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+        out.unlink(missing_ok=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=Path("/tmp/loupe-large"))
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--skip-retention", action="store_true")
     parser.add_argument("--skip-reads", action="store_true")
+    parser.add_argument(
+        "--before",
+        type=Path,
+        help="a checkout of the code before the fixes (git worktree add): its reads (without "
+        "the scale_indexes index) and retention are measured first, in the same run",
+    )
+    parser.add_argument("--retention-here", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--share", type=float, default=0.1, help="of the results to expire")
     parser.add_argument("--out", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
+    if args.retention_here:
+        with persistent_postgres(args.data_dir) as target:
+            figures = {"retention": measure_retention(target.url, target.libpq, args.share)}
+        args.out.write_text(json.dumps(figures, default=str))
+        return
     manifest = json.loads((args.data_dir / "manifest.json").read_text())
     figures: dict[str, Any] = {"results": manifest["results"]}
-    if not args.skip_reads:
-        with persistent_postgres(args.data_dir) as target, serve(target.url) as (base_url, _):
-            figures["reads"] = measure_reads(base_url, target.libpq, manifest, args.repeat)
-    if not args.skip_retention:
-        # On a copy: the pass deletes what later runs read.
-        copy = args.data_dir.with_name(args.data_dir.name + "-retention")
-        shutil.rmtree(copy, ignore_errors=True)
-        subprocess.run(["cp", "-a", str(args.data_dir), str(copy)], check=True)
-        try:
-            with persistent_postgres(copy) as target:
-                figures["retention"] = measure_retention(target.url, target.libpq, args.share)
-        finally:
-            shutil.rmtree(copy, ignore_errors=True)
-    if args.out:
-        args.out.write_text(json.dumps(figures, indent=2, default=str))
+    runs = [("before", args.before), ("after", ROOT)] if args.before else [("after", ROOT)]
+    for label, code in runs:
+        print(f"== {label}: {code}", flush=True)
+        if not args.skip_reads:
+            with persistent_postgres(args.data_dir) as target:
+                took = schema(target.url, before=label == "before")
+                print(f"schema of {label}: {took:.1f} s", flush=True)
+                figures[f"migrate_{label}_seconds"] = took
+                with serve(target.url, {"PYTHONPATH": str(code)}) as (base_url, _):
+                    figures[f"reads_{label}"] = measure_reads(
+                        base_url, target.libpq, manifest, args.repeat
+                    )
+        if not args.skip_retention:
+            figures[f"retention_{label}"] = retention_on_copy(args.data_dir, code, args.share)
+        if args.out:
+            args.out.write_text(json.dumps(figures, indent=2, default=str))
 
 
 if __name__ == "__main__":
