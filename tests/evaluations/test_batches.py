@@ -8,6 +8,7 @@ from typing import Any
 import httpx
 
 from tests.fixtures.api import Api, side_app
+from tests.sdk.helpers import RED
 
 from .test_endpoints import error_locs, problem
 
@@ -125,6 +126,20 @@ class TestBatches:
         stranger = api.tenant_client()
         problem(append(stranger, evaluation_id, cases(9, 1)), 404)
         problem(stranger.post(f"/v1/evaluations/{evaluation_id}/close"), 404)
+
+    def test_a_batch_goes_through_the_media_pipeline(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, [])["id"]
+        image = {"type": "image_url", "image_url": {"url": RED}}
+        broken = {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBO"}}
+        refused = append(client, evaluation_id, cases(0, 2, input=["What is it?", broken]))
+        assert error_locs(problem(refused, 422)) == [
+            "test_cases[0].input[1].image_url.url",
+            "test_cases[1].input[1].image_url.url",
+        ]
+        assert append(client, evaluation_id, cases(0, 1, input=["?", image])).status_code == 202
+        stored = client.get(f"/v1/evaluations/{evaluation_id}/test_cases").json()["data"]
+        assert "/v1/media/" in stored[0]["input"][1]["image_url"]["url"]
 
     def test_an_evaluation_not_open_takes_no_batch(self, api: Api) -> None:
         client = api.tenant_client()
