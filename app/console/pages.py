@@ -84,7 +84,7 @@ def evaluations_page(
         request,
         "evaluations.html",
         signed_in,
-        evaluations=[read_model.to_schema(session, row) for row in shown],
+        evaluations=read_model.to_schemas(session, shown),
         shown_as={row.id: _listed_as(session, row) for row in shown},
         has_more=len(rows) > PAGE_SIZE,
         statuses=LIST_STATUSES,

@@ -161,7 +161,7 @@ def list_evaluations(
         name=name,
         completed_with_errors=completed_with_errors,
     )
-    data = [read_model.to_schema(session, row) for row in rows[:limit]]
+    data = read_model.to_schemas(session, rows[:limit])
     return EvaluationList.of(data, len(rows) > limit)
 
 

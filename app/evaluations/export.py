@@ -31,9 +31,11 @@ def stream(
     # Streamed a page at a time from a session of its own (the request's closes first).
     pages = _result_pages(runtime, evaluation, metric, status, fragile)
     if format == "jsonl":
-        lines = (result.model_dump_json() + "\n" for page in pages for result in page)
+        # A chunk per page, not per line: Starlette runs a sync iterator's every step on a
+        # worker thread, so a hop per result cost more than writing it.
+        chunks = ("".join(result.model_dump_json() + "\n" for result in page) for page in pages)
         return StreamingResponse(
-            lines,
+            chunks,
             media_type="application/x-ndjson",
             headers={"Content-Disposition": f'attachment; filename="{evaluation.id}.jsonl"'},
         )

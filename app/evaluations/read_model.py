@@ -1,6 +1,7 @@
 """An evaluation as clients read it: counts, per-metric summaries with error bars, results and
 test cases (the read model the API, the console and the kinds built on evaluations share)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -80,20 +81,40 @@ def clustered_error(
     )
 
 
+def to_schemas(session: Session, evaluations: Sequence[Evaluation]) -> list[EvaluationSchema]:
+    """`to_schema` of a list page's evaluations (one tenant's), their summaries read at once."""
+    if not evaluations:
+        return []
+    summaries = EvaluationRepository(session, evaluations[0].tenant_id).result_summaries(
+        evaluations
+    )
+    return [
+        to_schema(session, evaluation, summary=summaries[evaluation.id])
+        for evaluation in evaluations
+    ]
+
+
 def to_schema(
-    session: Session, evaluation: Evaluation, stalled_after: float | None = None
+    session: Session,
+    evaluation: Evaluation,
+    stalled_after: float | None = None,
+    *,
+    summary: list[dict[str, Any]] | None = None,
 ) -> EvaluationSchema:
     """The evaluation as clients see it, with counts and per-metric summaries.
 
     `stalled_after`: seconds of heartbeat silence that make a running evaluation `stalled`
-    (its `recovery`); None leaves `recovery` out.
+    (its `recovery`); None leaves `recovery` out. `summary`: its `result_summary`, when the
+    caller read it already (`to_schemas`).
 
     Error bars come from the running sums; clustered ones (with `cluster_by`) read the scores.
     """
     # Reached from the API (a row read for its tenant) and from jobs (read by id): either way
     # the evaluation's own tenant scopes the reads of its rows.
     evaluations = EvaluationRepository(session, evaluation.tenant_id)
-    by_index = {row["metric_index"]: row for row in evaluations.result_summary(evaluation)}
+    if summary is None:
+        summary = evaluations.result_summary(evaluation)
+    by_index = {row["metric_index"]: row for row in summary}
     by_cluster = (
         evaluations.scores_by_cluster(evaluation, evaluation.cluster_by)
         # A run's clusters are its dataset's, reported per report row (app/runs/service.py).

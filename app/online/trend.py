@@ -101,16 +101,16 @@ def trend(session: Session, tenant: Tenant, rule: OnlineRule, query: Query) -> O
     """Each metric's points (or the one asked for), from the rollups of the range."""
     rows = OnlineRuleRepository(session, tenant.id).rollups(rule, query.since, query.until)
     buckets: dict[str, dict[datetime, _Sums]] = {}
-    for row in rows:
-        start = _floor(_utc(row.bucket_start), query.bucket)
-        sums = buckets.setdefault(row.metric, {}).setdefault(start, _Sums())
-        sums.count += row.count
-        sums.scored += row.scored
-        sums.passed += row.passed
-        sums.failed += row.failed
-        sums.errored += row.errored
-        sums.score_sum += row.score_sum
-        sums.score_sq_sum += row.score_sq_sum
+    for metric, bucket_start, count, scored, passed, failed, errored, total, total_sq in rows:
+        start = _floor(_utc(bucket_start), query.bucket)
+        sums = buckets.setdefault(metric, {}).setdefault(start, _Sums())
+        sums.count += count
+        sums.scored += scored
+        sums.passed += passed
+        sums.failed += failed
+        sums.errored += errored
+        sums.score_sum += total
+        sums.score_sq_sum += total_sq
     metrics = []
     for spec in rule.metrics:
         name = _name(spec)

@@ -1,5 +1,6 @@
 """Reads of an evaluation's per-metric running summaries (the `metric_summary` rows)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
@@ -17,33 +18,20 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
         rows = session.scalars(
             select(MetricSummary).where(MetricSummary.evaluation_id == evaluation_id)
         )
-        return [
-            {
-                "metric_index": row.metric_index,
-                "stored": row.stored,
-                "passed": row.passed,
-                "failed": row.failed,
-                "errored": row.errored,
-                "fragile": row.fragile,
-                "all_passed": row.all_passed,
-                "incomplete": row.incomplete,
-                "mean_score": row.score_sum / row.scored if row.scored else None,
-                "scored": row.scored,
-                "score_sum": row.score_sum,
-                "score_sq_sum": row.score_sq_sum,
-                "calls": row.calls,
-                "failed_calls": row.failed_calls,
-                "prompt_tokens": row.prompt_tokens,
-                "completion_tokens": row.completion_tokens,
-                "judge_cost_usd": None if row.judge_unpriced else row.judge_cost_usd,
-                "candidate_calls": row.candidate_calls,
-                "candidate_failed_calls": row.candidate_failed_calls,
-                "candidate_prompt_tokens": row.candidate_prompt_tokens,
-                "candidate_completion_tokens": row.candidate_completion_tokens,
-                "candidate_cost_usd": None if row.candidate_unpriced else row.candidate_cost_usd,
-            }
-            for row in rows
-        ]
+        return [_summary(row) for row in rows]
+
+    def result_summaries(
+        self, evaluations: Sequence[Evaluation]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """`result_summary` of each evaluation (by id) in one read: a list page's rows."""
+        ids = [self.owned(evaluation).id for evaluation in evaluations]
+        found: dict[str, list[dict[str, Any]]] = {evaluation_id: [] for evaluation_id in ids}
+        if ids:
+            for row in self.session.scalars(
+                select(MetricSummary).where(MetricSummary.evaluation_id.in_(ids))
+            ):
+                found[row.evaluation_id].append(_summary(row))
+        return found
 
     def stabilities(self, evaluation: Evaluation, metric_index: int) -> list[dict[str, Any]]:
         """The `stability` of the metric's results judged more than once (a panel's agreement
@@ -60,3 +48,30 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
             )
             if stability
         ]
+
+
+def _summary(row: MetricSummary) -> dict[str, Any]:
+    return {
+        "metric_index": row.metric_index,
+        "stored": row.stored,
+        "passed": row.passed,
+        "failed": row.failed,
+        "errored": row.errored,
+        "fragile": row.fragile,
+        "all_passed": row.all_passed,
+        "incomplete": row.incomplete,
+        "mean_score": row.score_sum / row.scored if row.scored else None,
+        "scored": row.scored,
+        "score_sum": row.score_sum,
+        "score_sq_sum": row.score_sq_sum,
+        "calls": row.calls,
+        "failed_calls": row.failed_calls,
+        "prompt_tokens": row.prompt_tokens,
+        "completion_tokens": row.completion_tokens,
+        "judge_cost_usd": None if row.judge_unpriced else row.judge_cost_usd,
+        "candidate_calls": row.candidate_calls,
+        "candidate_failed_calls": row.candidate_failed_calls,
+        "candidate_prompt_tokens": row.candidate_prompt_tokens,
+        "candidate_completion_tokens": row.candidate_completion_tokens,
+        "candidate_cost_usd": None if row.candidate_unpriced else row.candidate_cost_usd,
+    }
