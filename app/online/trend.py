@@ -99,7 +99,9 @@ def parse(
 
 def trend(session: Session, tenant: Tenant, rule: OnlineRule, query: Query) -> OnlineRuleTrend:
     """Each metric's points (or the one asked for), from the rollups of the range."""
-    rows = OnlineRuleRepository(session, tenant.id).rollups(rule, query.since, query.until)
+    rows = OnlineRuleRepository(session, tenant.id).rollups(
+        rule, query.since, query.until, query.bucket
+    )
     buckets: dict[str, dict[datetime, _Sums]] = {}
     for metric, bucket_start, count, scored, passed, failed, errored, total, total_sq in rows:
         start = _floor(_utc(bucket_start), query.bucket)
