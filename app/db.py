@@ -2,12 +2,15 @@
 
 import logging
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event
+from sqlalchemy import JSON, DateTime, Engine, MetaData, Table, create_engine, event
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
@@ -141,11 +144,83 @@ def insert_ignoring_duplicates(
     """
     if not rows:
         return set()
+    if session.get_bind().dialect.name == "postgresql":
+        fast = _driver_insert(session, getattr(table, "__table__", table), rows, returning)
+        if fast is not None:
+            return fast
     statement = dialect_insert(session, table).on_conflict_do_nothing()
     if returning is None:
         session.execute(statement, rows)
         return set()
     return set(session.scalars(statement.returning(returning), rows))
+
+
+@lru_cache(maxsize=64)
+def _insert_plan(
+    dialect: Dialect, table: Table, columns: tuple[str, ...], returning: str | None
+) -> tuple[str, tuple[Callable[[Any], Any] | None, ...]] | None:
+    """The one-row INSERT ... ON CONFLICT DO NOTHING for `columns` and each column's bind
+    processor (SQLAlchemy's own: JSONB wrapped, timestamps in UTC); None when a column the row
+    leaves out has a Python-side default (SQLAlchemy's path computes it)."""
+    given = set(columns)
+    if any(c.default is not None and c.name not in given for c in table.columns):
+        return None
+    quote = dialect.identifier_preparer.quote
+    sql = (
+        f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
+        f"VALUES ({', '.join(['%s'] * len(columns))}) ON CONFLICT DO NOTHING"
+    )
+    if returning is not None:
+        sql += f" RETURNING {quote(returning)}"
+    processors = tuple(
+        table.columns[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns
+    )
+    return sql, processors
+
+
+def _driver_insert(
+    session: Session, table: Table, rows: list[dict[str, Any]], returning: Any
+) -> set[Any] | None:
+    """PostgreSQL: the rows through psycopg's pipelined `executemany` of one short statement.
+
+    SQLAlchemy's multi-row VALUES statement is longer than psycopg caches its parse for, so
+    every batch was parsed again: a fifth of a worker's CPU per judge call (docs/benchmarks.md,
+    issue 31). None when the rows do not share their columns (SQLAlchemy's path then)."""
+    columns = tuple(rows[0])
+    if any(len(row) != len(columns) or row.keys() != rows[0].keys() for row in rows):
+        return None
+    connection = session.connection()
+    plan = _insert_plan(
+        connection.dialect, table, columns, None if returning is None else _column_name(returning)
+    )
+    if plan is None:
+        return None
+    sql, processors = plan
+    parameters = [
+        tuple(
+            row[name] if process is None else process(row[name])
+            for name, process in zip(columns, processors, strict=True)
+        )
+        for row in rows
+    ]
+    cursor = connection.connection.cursor()
+    try:
+        cursor.executemany(sql, parameters, returning=returning is not None)
+        if returning is None:
+            return set()
+        inserted: set[Any] = set()
+        while True:
+            inserted.update(value for (value,) in cursor.fetchall())
+            if not cursor.nextset():
+                return inserted
+    finally:
+        cursor.close()
+
+
+def _column_name(column: Any) -> str:
+    """The column name behind a mapped attribute (`Result.id`) or a Core column."""
+    prop = getattr(column, "property", None)
+    return prop.columns[0].name if prop is not None else column.name
 
 
 # The drivers' placeholder for a positional parameter, by DB-API paramstyle.

@@ -4,12 +4,21 @@ Starts a scripted OpenAI-compatible judge on loopback with a fixed latency and t
 embedded mode (SQLite, in-process worker) and RQ mode (PostgreSQL + Redis + 1 `loupe worker`),
 submits N test cases, waits for completion and prints, per run: judge calls per test case,
 wall time, calls/s, service CPU ms per judge call (API + worker processes, from /proc), and the
-ratio of wall time to the bound calls x latency / concurrency. Wall time runs from the submit
-to the evaluation's `completed_at`; `calib s` is a fixed Python loop's CPU time before the run
-(this machine's speed at the time).
+ratio of wall time to the bound calls x latency / 64 (the in-flight cap before issue 31) and
+the peak of judge calls in flight. Wall time runs from the submit to the evaluation's
+`completed_at`; `calib s` is a fixed Python loop's CPU time before the run (this machine's speed
+at the time).
+
+`--max-concurrency 64,1024` runs each mode with LOUPE_JUDGE_MAX_CONCURRENCY at each value (64:
+the in-flight limit never grows past LOUPE_JUDGE_CONCURRENCY, as before issue 31), an A/B in one
+run. `--deepeval-python` also runs deepeval 4.3.1's `evaluate()` (its four analogous metrics, a
+separate virtualenv) over the first run's N at its latency against the same judge, and prints
+each Loupe row's speed-up over it.
 
     .venv/bin/python bench/throughput.py                         # the recorded set of runs
     .venv/bin/python bench/throughput.py --modes embedded --runs 0.2:400,0:400
+    .venv/bin/python bench/throughput.py --modes rq --runs 0.2:400,0:400 \
+        --max-concurrency 64,1024 --deepeval-python /tmp/deepeval-venv/bin/python
 """
 
 import argparse
@@ -33,6 +42,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.rate_limit import OTHER_CLIENTS_ANSWER  # noqa: E402
 from tests.fixtures.judge import JUDGED_METRICS as METRICS  # noqa: E402
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
@@ -100,8 +110,8 @@ def wait_ready(base_url: str, process: subprocess.Popen, timeout: float = 60) ->
 
 
 @contextmanager
-def service(mode: str, judge: ScriptedJudge):
-    """Start Loupe in `mode`; yields (base_url, env, [service pids])."""
+def service(mode: str, judge: ScriptedJudge, **settings: str):
+    """Start Loupe in `mode` (`settings`: more environment); yields (base_url, env, [pids])."""
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loupe-bench-")))
         port = free_port()
@@ -112,6 +122,7 @@ def service(mode: str, judge: ScriptedJudge):
             "LOUPE_JUDGE_API_KEY": "sk-bench",
             "LOUPE_JUDGE_CONCURRENCY": str(CONCURRENCY),
             "LOUPE_MAX_BODY_BYTES": str(256 * 1024 * 1024),
+            **settings,
         }
         if mode == "embedded":
             env["LOUPE_DATABASE_URL"] = f"sqlite:///{tmp}/loupe.db"
@@ -167,6 +178,8 @@ def run_once(
     headers = {"Authorization": f"Bearer {key}"}
     with httpx.Client(base_url=base_url, headers=headers, timeout=300, trust_env=False) as client:
         cpu_before = sum(cpu_seconds(pid) for pid in pids)
+        # This process serves the scripted judge: its CPU is the provider's, not Loupe's.
+        judge_cpu_before = time.process_time()
         started = time.perf_counter()
         started_at = time.time()
         response = client.post("/v1/evaluations", json=body)
@@ -178,6 +191,7 @@ def run_once(
                 break
             time.sleep(poll)
         cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        judge_cpu = time.process_time() - judge_cpu_before
         # Wall time ends when the service marked the evaluation done (same machine, same
         # clock), not when a poll saw it: polling granularity adds nothing.
         completed_at = datetime.fromisoformat(state["completed_at"]).timestamp()
@@ -195,6 +209,7 @@ def run_once(
         "wall_s": wall,
         "calls_per_s": calls / wall,
         "cpu_ms_per_call": 1000 * cpu / calls,
+        "judge_cpu_ms_per_call": 1000 * judge_cpu / calls,
         "bound_s": bound,
         "wall_over_bound": wall / bound if bound else None,
         "max_in_flight": judge.max_in_flight,
@@ -203,6 +218,27 @@ def run_once(
         "to_first_call_s": seen[0] - started if seen else None,
         "after_last_call_s": finished - seen[-1] - latency if seen else None,
     }
+
+
+def run_deepeval(judge: ScriptedJudge, python: str, n: int, latency: float) -> dict:
+    """deepeval's `evaluate()` over n cases at `latency` against the same judge (no limit)."""
+    judge.reset()
+    judge.latency = latency
+    judge.script(lambda request: OTHER_CLIENTS_ANSWER)
+    env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "OPENAI_API_KEY": "sk-bench"}
+    scratch = tempfile.mkdtemp(prefix="deepeval-bench-")  # deepeval writes .deepeval/ here
+    done = subprocess.run(
+        [python, str(ROOT / "bench" / "deepeval_rate_limit.py"), judge.base_url, str(n)],
+        env=env,
+        cwd=scratch,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"deepeval failed:\n{done.stderr[-3000:]}")
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    return {**outcome, "n": n, "latency_s": latency, "judge_calls": len(judge.requests)}
 
 
 def main() -> None:
@@ -219,38 +255,66 @@ def main() -> None:
         default=0.5,
         help="seconds between polls (the wall time comes from the evaluation's completed_at)",
     )
+    parser.add_argument(
+        "--max-concurrency",
+        default="",
+        help="comma-separated LOUPE_JUDGE_MAX_CONCURRENCY values, each a service of its own "
+        "(default: the service's default)",
+    )
+    parser.add_argument("--deepeval-python", help="a python with deepeval 4.3.1 installed")
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
+    ceilings = [value for value in args.max_concurrency.split(",") if value] or [None]
     print(
-        f"{'mode':9} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} {'calls/s':>8} "
-        f"{'CPU ms/call':>11} {'bound s':>8} {'wall/bound':>10} {'errored':>7} "
-        f"{'first s':>7} {'tail s':>6} {'calib s':>7}"
+        f"{'mode':9} {'max':>5} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} "
+        f"{'calls/s':>8} {'CPU ms/call':>11} {'judge ms':>8} {'peak':>5} {'bound64 s':>9} "
+        f"{'wall/bound':>10} {'errored':>7} {'first s':>7} {'tail s':>6} {'calib s':>7}"
     )
     results = []
     with ScriptedJudge() as judge:
         for mode in args.modes.split(","):
-            with service(mode, judge) as (base_url, env, pids):
-                key = subprocess.run(
-                    [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
-                    env=env,
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                ).stdout.split()[-1]
-                run_once(base_url, key, pids, judge, 20, 0.0)  # warm-up: imports, JIT-free paths
-                for latency, n in runs:
-                    row = run_once(base_url, key, pids, judge, n, latency, args.poll)
-                    row["mode"] = mode
-                    results.append(row)
-                    ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
+            for ceiling in ceilings:
+                settings = {"LOUPE_JUDGE_MAX_CONCURRENCY": ceiling} if ceiling else {}
+                with service(mode, judge, **settings) as (base_url, env, pids):
+                    key = subprocess.run(
+                        [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
+                        env=env,
+                        check=True,
+                        capture_output=True,
+                        text=True,
+                    ).stdout.split()[-1]
+                    run_once(base_url, key, pids, judge, 20, 0.0)  # warm-up: imports, caches
+                    for latency, n in runs:
+                        row = run_once(base_url, key, pids, judge, n, latency, args.poll)
+                        row["mode"], row["max_concurrency"] = mode, ceiling or "default"
+                        results.append(row)
+                        ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
+                        print(
+                            f"{mode:9} {row['max_concurrency']:>5} {latency:7.3f} {n:5d} "
+                            f"{row['calls_per_case']:10.2f} {row['wall_s']:8.2f} "
+                            f"{row['calls_per_s']:8.0f} {row['cpu_ms_per_call']:11.2f} "
+                            f"{row['judge_cpu_ms_per_call']:8.2f} "
+                            f"{row['max_in_flight']:5d} {row['bound_s']:9.2f} {ratio:>10} "
+                            f"{row['errored']:7d} {row['to_first_call_s']:7.2f} "
+                            f"{row['after_last_call_s']:6.2f} {row['calibration_s']:7.3f}",
+                            flush=True,
+                        )
+        if args.deepeval_python:
+            latency, n = runs[0]
+            theirs = run_deepeval(judge, args.deepeval_python, n, latency)
+            print(
+                f"deepeval 4.3.1: N={n} latency {latency:.3f}: {theirs['wall_s']:.1f} s, "
+                f"{theirs['judge_calls']} judge calls, {theirs['errored']} of "
+                f"{theirs['results']} results errored",
+                flush=True,
+            )
+            for row in results:
+                if (row["latency_s"], row["n"]) == (latency, n):
                     print(
-                        f"{mode:9} {latency:7.3f} {n:5d} {row['calls_per_case']:10.2f} "
-                        f"{row['wall_s']:8.2f} {row['calls_per_s']:8.0f} "
-                        f"{row['cpu_ms_per_call']:11.2f} {row['bound_s']:8.2f} {ratio:>10} "
-                        f"{row['errored']:7d} {row['to_first_call_s']:7.2f} "
-                        f"{row['after_last_call_s']:6.2f} {row['calibration_s']:7.3f}",
-                        flush=True,
+                        f"  Loupe {row['mode']} max {row['max_concurrency']}: "
+                        f"{row['wall_s']:.2f} s, {theirs['wall_s'] / row['wall_s']:.1f}x deepeval"
                     )
+            results.append({"client": "deepeval", **theirs})
     print(json.dumps(results))
 
 

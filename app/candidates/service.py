@@ -86,6 +86,7 @@ def endpoint_for(
         else settings.candidate_timeout_seconds,
         max_attempts=settings.judge_max_attempts if judge else settings.candidate_max_attempts,
         concurrency=settings.judge_concurrency if judge else settings.candidate_concurrency,
+        max_concurrency=settings.judge_max_concurrency if judge else None,
         # A candidate answers freely; judges answer in the structured-output mode set.
         response_format=settings.judge_response_format if judge else "text",
         backoff_base_seconds=settings.judge_backoff_base_seconds,

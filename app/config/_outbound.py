@@ -84,8 +84,15 @@ class OutboundFields(ServiceFields):
     """
     # Judge requests in flight at once per process, shared by every job.
     judge_concurrency: int = Field(default=64, ge=1)
-    """Judge requests in flight per process, shared by all jobs (the most: a rate-limited endpoint
-    gets fewer, see Operations, provider rate limits).
+    """Judge requests in flight per process, shared by all jobs, once the endpoint stated a rate
+    limit or answered 429 (a rate-limited endpoint gets fewer, see Operations, provider rate
+    limits); where it does neither, the starting point of growth up to
+    `LOUPE_JUDGE_MAX_CONCURRENCY`.
+    """
+    judge_max_concurrency: int = Field(default=1024, ge=1)
+    """The most judge requests in flight per process for an endpoint that states no rate limit
+    and never answers 429: past `LOUPE_JUDGE_CONCURRENCY` the limit grows while requests wait
+    for a slot and the process has CPU to spare.
     """
     judge_timeout_seconds: float = Field(default=60.0, gt=0)
     """Per judge call; retries back off exponentially with jitter and honour `Retry-After`."""

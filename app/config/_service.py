@@ -64,10 +64,11 @@ class ServiceFields(BaseSettings):
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=1000, ge=1)
     """Test cases per job."""
-    # Metric computations in progress at once inside one job. Twice the judge limit: items
-    # waiting on a shared answer (G-Eval steps, truths) or on the database must not leave judge
-    # slots idle; the judge limit still bounds the calls in flight.
-    worker_concurrency: int = Field(default=128, ge=1)
+    # Metric computations in progress at once inside one job. Twice the judge limit's ceiling
+    # (LOUPE_JUDGE_MAX_CONCURRENCY): items waiting on a shared answer (G-Eval steps, truths) or
+    # on the database must not leave judge slots idle; the judge limit still bounds the calls
+    # in flight.
+    worker_concurrency: int = Field(default=2048, ge=1)
     """Metric computations in progress per job (judge calls in flight stay within
     `LOUPE_JUDGE_CONCURRENCY`; more computations than judge slots keep the slots busy while some
     wait on shared answers).

@@ -361,9 +361,9 @@ class _Scoring:
     async def run(self) -> Outcome:
         periodic = asyncio.create_task(self._flusher())
         turn_keeper = asyncio.create_task(self._turns())
-        workers = [
-            asyncio.create_task(self._worker()) for _ in range(self.settings.worker_concurrency)
-        ]
+        # No more computations than items: a small job does not start thousands of tasks.
+        count = min(self.settings.worker_concurrency, len(self.job.todo))
+        workers = [asyncio.create_task(self._worker()) for _ in range(count)]
         stopping = asyncio.create_task(self._stopper(workers))
         try:
             outcomes = await asyncio.gather(*workers, return_exceptions=True)

@@ -15,7 +15,8 @@ from app.judges._cache import JudgeCache, cache_key
 from app.judges._connections import close_later, trust
 from app.judges._errors import describe, misfit
 from app.judges._http import LeanAioHttpClient
-from app.judges._pacing import LOCAL_STORE, Pacer, RedisPaceStore, endpoint_key
+from app.judges._pace_stores import LOCAL_STORE, RedisPaceStore
+from app.judges._pacing import Pacer, endpoint_key
 from app.judges._requests import RequestLoop
 from app.judges._shared import SharedAnswers, answer_once
 from app.judges._structured import JudgeCompletions, from_store, task_name
@@ -80,6 +81,7 @@ class JudgeClient:
             endpoint_key(endpoint.base_url, endpoint.api_key),
             endpoint.concurrency,
             RedisPaceStore(endpoint.pace_url) if endpoint.pace_url else LOCAL_STORE,
+            grow_to=endpoint.max_concurrency,
         )
         self._requests = RequestLoop(endpoint, self._openai, self._pacer, self._meter)
         # Named in every failure message; the key never is.

@@ -8,7 +8,11 @@ Three brakes, all per endpoint (base URL and API key: providers limit per key):
   `x-ratelimit-remaining-*` reached 0;
 - an in-flight limit per process that adapts (AIMD): one request until the endpoint has
   answered once (its headers may state the limits), then the endpoint's concurrency; halved on
-  every 429, +1/limit per answer after, never above the endpoint's concurrency.
+  every 429, +1/limit per answer after, never above the endpoint's concurrency once it stated
+  a limit or answered 429. An endpoint that has done neither lets the limit grow past that, up
+  to its `grow_to`: +1 per answer while requests wait for a slot (doubling per round trip)
+  and the process has CPU to spare (more requests in flight than the process can serve only
+  make each one slower).
 The schedule and the hold live in Redis when a URL is given, so every worker of a deployment
 paces to one shared limit; otherwise in this process. Redis going away (a restart, a failover)
 never fails a request: the store is asked again with backoff for up to REDIS_PATIENCE_SECONDS
@@ -16,17 +20,17 @@ per outage, then this process paces alone until Redis answers again.
 """
 
 import asyncio
+import collections
 import hashlib
 import logging
 import math
 import re
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
-from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS, REDIS_RETRY_FIRST_SECONDS
-from app.telemetry.metrics import REDIS_UNAVAILABLE
+from app.judges._pace_stores import PaceStore, RedisPaceStore
 
 logger = logging.getLogger("loupe.judges")
 
@@ -38,11 +42,12 @@ BURST_SECONDS = 0.2
 MAX_HOLD_SECONDS = 60.0
 # With no stated rate, the shared store is asked at most this often (for another worker's hold).
 QUIET_CHECK_SECONDS = 0.1
-# Redis away: the waits between asking the shared schedule again top out sooner than a queue
-# operation's (app/redis_outage.py), as a judge call is waiting on each.
-PACE_RETRY_CAP_SECONDS = 2.0
-# A Redis that accepts connections but does not answer counts as away after this long.
-PACE_SOCKET_TIMEOUT_SECONDS = 5.0
+# Growth past the endpoint's concurrency stops while this event loop runs a timer this late
+# (or later): the process has no CPU to spare, whether its own work or the machine's other
+# processes take it. Measured every LAG_TICK_SECONDS; a late tick counts for a few ticks.
+BUSY_LAG_SECONDS = 0.02
+LAG_TICK_SECONDS = 0.05
+LAG_DECAY = 0.8
 _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
 
 
@@ -93,177 +98,6 @@ class RateHeaders:
         return said
 
 
-class PaceStore(Protocol):
-    """Where an endpoint's schedule and hold live (this process, or Redis for all workers)."""
-
-    async def take(self, key: str, interval: float, burst: float) -> float:
-        """Take the next request slot: 0 when taken, else the seconds to wait before asking
-        again (a hold, or the schedule being ahead of now)."""
-
-    async def charge(self, key: str, seconds: float, burst: float) -> None:
-        """Push the token schedule `seconds` further (tokens a reply used x seconds per token)."""
-
-    async def hold(self, key: str, seconds: float) -> None:
-        """Nobody sends on `key` for `seconds` from now (a longer hold already set stays)."""
-
-
-class LocalPaceStore:
-    """The schedule in this process: enough when one process is the only client."""
-
-    def __init__(self) -> None:
-        self._state: dict[str, dict[str, float]] = {}
-
-    async def take(self, key: str, interval: float, burst: float) -> float:
-        state = self._state.setdefault(key, {"tat": 0.0, "tokens": 0.0, "hold": 0.0})
-        now = time.time()
-        wait = max(state["hold"] - now, state["tokens"] - burst - now)
-        if wait > 0:
-            return wait
-        tat = max(state["tat"], now)
-        if tat - burst > now:
-            return tat - burst - now
-        state["tat"] = tat + interval
-        return 0.0
-
-    async def charge(self, key: str, seconds: float, burst: float) -> None:
-        state = self._state.setdefault(key, {"tat": 0.0, "tokens": 0.0, "hold": 0.0})
-        state["tokens"] = max(state["tokens"], time.time()) + seconds
-
-    async def hold(self, key: str, seconds: float) -> None:
-        state = self._state.setdefault(key, {"tat": 0.0, "tokens": 0.0, "hold": 0.0})
-        state["hold"] = max(state["hold"], time.time() + seconds)
-
-
-# KEYS[1]: the endpoint's hash. Redis's clock, so workers on several hosts agree on "now".
-_TAKE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local hold = tonumber(redis.call('HGET', KEYS[1], 'hold') or '0')
-local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens') or '0')
-local burst = tonumber(ARGV[2])
-local wait = math.max(hold - now, tokens - burst - now)
-if wait > 0 then return tostring(wait) end
-local tat = math.max(tonumber(redis.call('HGET', KEYS[1], 'tat') or '0'), now)
-if tat - burst > now then return tostring(tat - burst - now) end
-redis.call('HSET', KEYS[1], 'tat', tostring(tat + tonumber(ARGV[1])))
-redis.call('EXPIRE', KEYS[1], 3600)
-return '0'
-"""
-_CHARGE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local tokens = math.max(tonumber(redis.call('HGET', KEYS[1], 'tokens') or '0'), now)
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens + tonumber(ARGV[1])))
-redis.call('EXPIRE', KEYS[1], 3600)
-return 0
-"""
-_HOLD = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
-local hold = math.max(tonumber(redis.call('HGET', KEYS[1], 'hold') or '0'), now + tonumber(ARGV[1]))
-redis.call('HSET', KEYS[1], 'hold', tostring(hold))
-redis.call('EXPIRE', KEYS[1], 3600)
-return 0
-"""
-
-
-_T = TypeVar("_T")
-
-
-class RedisPaceStore:
-    """The schedule in Redis: every worker of a deployment paces to one shared limit.
-
-    While Redis is away, each operation is tried again with backoff; once an outage has lasted
-    `patience` seconds, operations fall back to a schedule in this process (one try of Redis
-    each, so the shared schedule is used again as soon as Redis answers).
-    """
-
-    def __init__(
-        self, url: str, prefix: str = "loupe:pace:", patience: float = REDIS_PATIENCE_SECONDS
-    ) -> None:
-        from redis.asyncio import Redis
-
-        self._redis = Redis.from_url(
-            url,
-            socket_timeout=PACE_SOCKET_TIMEOUT_SECONDS,
-            socket_connect_timeout=PACE_SOCKET_TIMEOUT_SECONDS,
-        )
-        self._prefix = prefix
-        self._take = self._redis.register_script(_TAKE)
-        self._charge = self._redis.register_script(_CHARGE)
-        self._hold = self._redis.register_script(_HOLD)
-        self.patience = patience
-        # Where requests are paced while Redis stays away past `patience`.
-        self._alone = LocalPaceStore()
-        # When the current outage began (monotonic); None while Redis answers.
-        self._away_since: float | None = None
-
-    async def take(self, key: str, interval: float, burst: float) -> float:
-        return await self._patiently(
-            lambda: self._take(keys=[self._prefix + key], args=[interval, burst]),
-            lambda: self._alone.take(key, interval, burst),
-            float,
-        )
-
-    async def charge(self, key: str, seconds: float, burst: float) -> None:
-        await self._patiently(
-            lambda: self._charge(keys=[self._prefix + key], args=[seconds]),
-            lambda: self._alone.charge(key, seconds, burst),
-            lambda _: None,
-        )
-
-    async def hold(self, key: str, seconds: float) -> None:
-        await self._patiently(
-            lambda: self._hold(keys=[self._prefix + key], args=[seconds]),
-            lambda: self._alone.hold(key, seconds),
-            lambda _: None,
-        )
-
-    async def _patiently(
-        self,
-        shared: Callable[[], Awaitable[Any]],
-        alone: Callable[[], Awaitable[_T]],
-        read: Callable[[Any], _T],
-    ) -> _T:
-        """`shared()` read by `read`, asked again with backoff while Redis is away; `alone()`
-        once the outage has outlasted the patience."""
-        delay = REDIS_RETRY_FIRST_SECONDS
-        while True:
-            try:
-                answer = read(await shared())
-            except REDIS_AWAY as error:
-                REDIS_UNAVAILABLE.labels("pace").inc()
-                now = time.monotonic()
-                if self._away_since is None:
-                    self._away_since = now
-                away = now - self._away_since
-                if away >= self.patience:
-                    logger.warning(
-                        "Redis away for %.0f s: pacing in this process until it answers (%s)",
-                        away,
-                        error,
-                    )
-                    return await alone()
-                logger.warning(
-                    "Redis away (%s): the judge pace schedule is asked again in %.1f s",
-                    error,
-                    delay,
-                )
-                await asyncio.sleep(min(delay, self.patience - away))
-                delay = min(delay * 2, PACE_RETRY_CAP_SECONDS)
-                continue
-            if self._away_since is not None:
-                logger.info(
-                    "Redis answers again: the judge pace schedule is shared again after %.1f s",
-                    time.monotonic() - self._away_since,
-                )
-                self._away_since = None
-            return answer
-
-    async def close(self) -> None:
-        await self._redis.aclose()
-
-
 def endpoint_key(base_url: str | None, api_key: str) -> str:
     """The shared schedule's name: providers limit per key (the key itself is never stored)."""
     return hashlib.sha256(f"{base_url or ''}\n{api_key}".encode()).hexdigest()[:24]
@@ -278,24 +112,69 @@ def total_tokens(raw: bytes) -> int:
     return int(match.group(1)) if match else 0
 
 
-# One schedule per endpoint for every client of this process without Redis.
-LOCAL_STORE = LocalPaceStore()
+class LoopLag:
+    """How late this event loop runs a timer: a loop with callbacks queued behind each other
+    (CPU-bound, or starved by other processes) runs it late."""
+
+    def __init__(self) -> None:
+        self.lag = 0.0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._due = 0.0
+        self._handle: asyncio.TimerHandle | None = None
+
+    def busy(self) -> bool:
+        """True while the loop runs timers BUSY_LAG_SECONDS late or later, and until a first
+        tick has been measured (started on the first call, on the running loop)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # the first call, or a client outliving its loop
+            self._loop, self.lag = loop, math.inf
+            self._schedule()
+        return self.lag >= BUSY_LAG_SECONDS
+
+    def _schedule(self) -> None:
+        assert self._loop is not None
+        self._due = self._loop.time() + LAG_TICK_SECONDS
+        self._handle = self._loop.call_at(self._due, self._tick)
+
+    def _tick(self) -> None:
+        assert self._loop is not None
+        late = self._loop.time() - self._due
+        self.lag = late if self.lag == math.inf else max(late, self.lag * LAG_DECAY)
+        self._schedule()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
 
 
 class Pacer:
     """Paces one endpoint's requests from this process; safe for every coroutine on one loop."""
 
-    def __init__(self, key: str, max_in_flight: int, store: PaceStore) -> None:
+    def __init__(
+        self,
+        key: str,
+        max_in_flight: int,
+        store: PaceStore,
+        grow_to: int | None = None,
+        lag: LoopLag | None = None,
+    ) -> None:
         self.key = key
         self.store = store
+        # The ceiling once the endpoint stated a limit or answered 429 (and the starting point).
         self.max_in_flight = max_in_flight
+        # The ceiling while it has done neither.
+        self.grow_to = max(grow_to or max_in_flight, max_in_flight)
         # One request until the endpoint has answered: its headers may state the limits.
         self.limit = 1.0
         self._in_flight = 0
+        # Requests waiting for an in-flight slot, first come first served: a freed slot is
+        # handed to the next one (waking every waiter on every answer cost O(waiters) each).
+        self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
         self._answered = False  # has the endpoint answered (anything) yet?
+        self._limited = False  # has it stated a limit or answered 429?
+        self._lag = lag or LoopLag()
         self._interval = 0.0  # seconds between requests; 0 while no rate is known
         self._token_interval = 0.0  # seconds per token
-        self._slots = asyncio.Condition()
         # One coroutine at a time asks the schedule, so waiters do not stampede the store.
         self._schedule = asyncio.Lock()
         # With no rate known and no hold seen, skip the store until then (a round trip per
@@ -313,15 +192,25 @@ class Pacer:
 
     async def acquire(self) -> None:
         """Wait for an in-flight slot and the schedule's turn; pair with `release`."""
-        async with self._slots:
-            await self._slots.wait_for(lambda: self._in_flight < max(1, int(self.limit)))
+        if self._waiters or self._in_flight >= self._slots():
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiters.append(waiter)
+            try:
+                await waiter  # the slot is taken for us (counted in _in_flight) when woken
+            except BaseException:
+                if waiter.done() and not waiter.cancelled():
+                    self._give_back()  # woken and cancelled at once: the slot goes on
+                elif waiter in self._waiters:  # not passed over by a hand-out already
+                    self._waiters.remove(waiter)
+                raise
+        else:
             self._in_flight += 1
         try:
             if self._interval or time.monotonic() >= self._quiet_until:
                 async with self._schedule:
                     await self._take_turn()
         except BaseException:
-            await self._free()
+            self._give_back()
             raise
 
     async def _take_turn(self) -> None:
@@ -364,25 +253,49 @@ class Pacer:
                 await self.store.hold(self.key, min(hold, MAX_HOLD_SECONDS))
                 self._quiet_until = 0.0
             if headers is not None:
-                self._adapt(rate_limited)
+                self._adapt(
+                    rate_limited, stated=bool(said.requests_per_minute or said.tokens_per_minute)
+                )
         finally:
-            await self._free()
+            self._give_back()
 
-    def _adapt(self, rate_limited: bool) -> None:
+    def _adapt(self, rate_limited: bool, stated: bool = False) -> None:
+        if (rate_limited or stated) and not self._limited:
+            self._limited = True
+            self.limit = min(self.limit, float(self.max_in_flight))
         if rate_limited:
             self.limit = max(1.0, self.limit / 2)
         elif not self._answered:
             self.limit = float(self.max_in_flight)
+        elif self._growing():
+            self.limit = min(float(self.grow_to), self.limit + 1)
+            if self.limit >= self.grow_to:
+                logger.info("judge requests in flight reached their ceiling %d", self.grow_to)
         else:
             self.limit = min(float(self.max_in_flight), self.limit + 1 / self.limit)
         self._answered = True
 
-    async def _free(self) -> None:
-        async with self._slots:
-            self._in_flight -= 1
-            self._slots.notify_all()
+    def _growing(self) -> bool:
+        """Whether the limit grows past the endpoint's concurrency now: no limit stated nor
+        429 seen, requests waiting for a slot, and CPU to spare."""
+        if self._limited or self.limit < self.max_in_flight or self.limit >= self.grow_to:
+            return False
+        return bool(self._waiters) and not self._lag.busy()
+
+    def _slots(self) -> int:
+        return max(1, int(self.limit))
+
+    def _give_back(self) -> None:
+        """A request ended: its slot, and any the limit grew by, go to the next waiters."""
+        self._in_flight -= 1
+        while self._waiters and self._in_flight < self._slots():
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                self._in_flight += 1
+                waiter.set_result(None)
 
     async def close(self) -> None:
+        self._lag.close()
         if isinstance(self.store, RedisPaceStore):
             await self.store.close()
 
@@ -391,5 +304,6 @@ class Pacer:
         return {
             "limit": self.limit,
             "in_flight": self._in_flight,
+            "limited": self._limited,
             "requests_per_second": 1 / self._interval if self._interval else None,
         }

@@ -52,7 +52,9 @@ class RequestLoop:
         self._openai = http
         self._pacer = pacer
         self.meter = meter
-        self._in_flight = asyncio.Semaphore(endpoint.concurrency)
+        self._in_flight = asyncio.Semaphore(
+            max(endpoint.concurrency, endpoint.max_concurrency or 0)
+        )
 
     def error(
         self, type_: str, message: str, usage: JudgeUsage | None = None, kind: str | None = None

@@ -21,6 +21,9 @@ class JudgeEndpoint:
     timeout_seconds: float = 60.0
     max_attempts: int = 5
     concurrency: int = 64
+    # The in-flight limit may grow past `concurrency` up to this while the endpoint states no
+    # rate limit and never answers 429 (None: it never grows past `concurrency`).
+    max_concurrency: int | None = None
     response_format: ResponseFormatMode = "json_schema"
     temperature: float = 0.0
     backoff_base_seconds: float = 0.5

@@ -9,13 +9,8 @@ import pytest
 from prometheus_client import REGISTRY
 
 from app.judges import JudgeClient
-from app.judges._pacing import (
-    LocalPaceStore,
-    Pacer,
-    RedisPaceStore,
-    parse_duration,
-    total_tokens,
-)
+from app.judges._pace_stores import LocalPaceStore, RedisPaceStore
+from app.judges._pacing import Pacer, parse_duration, total_tokens
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.metrics import endpoint
 from tests.fixtures.services import RedisServer, free_port, restartable_redis
