@@ -422,6 +422,11 @@ def main() -> None:
         "the scale_indexes index) and retention are measured first, in the same run",
     )
     parser.add_argument("--retention-here", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--retention-in-place",
+        action="store_true",
+        help="the after run's retention on the data itself (no copy; the data lose ~10%%)",
+    )
     parser.add_argument("--share", type=float, default=0.1, help="of the results to expire")
     parser.add_argument("--out", type=Path, help="write the figures here as JSON")
     args = parser.parse_args()
@@ -444,7 +449,10 @@ def main() -> None:
                     figures[f"reads_{label}"] = measure_reads(
                         base_url, target.libpq, manifest, args.repeat
                     )
-        if not args.skip_retention:
+        if args.retention_in_place and label == "after":
+            with persistent_postgres(args.data_dir) as target:
+                figures["retention_after"] = measure_retention(target.url, target.libpq, args.share)
+        elif not args.skip_retention:
             figures[f"retention_{label}"] = retention_on_copy(args.data_dir, code, args.share)
         if args.out:
             args.out.write_text(json.dumps(figures, indent=2, default=str))
