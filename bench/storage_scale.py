@@ -171,7 +171,7 @@ def measure_reads(base_url: str, libpq: str, manifest: dict, repeat: int) -> lis
         f"{results}?order=score_desc&after={deep_score}",
     )
     reads.time(
-        "results: metric=tone, order=score_asc",
+        "results: metric=correctness, order=score_asc",
         "GET",
         f"{results}?metric=correctness&order=score_asc",
     )
