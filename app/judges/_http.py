@@ -135,10 +135,14 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
                 **other,
             )
         if self.headers:
-            # Client defaults (User-Agent, Accept-Encoding...) under the SDK's own headers.
-            merged = self.headers.copy()
-            merged.update(headers)
-            headers = merged
+            # Client defaults (User-Agent, Accept-Encoding...) under the SDK's own headers, as
+            # raw pairs: Headers.update re-derives the encoding per key (5% of a worker's CPU).
+            given = headers.raw
+            taken = {key.lower() for key, _ in given}
+            headers = httpx.Headers(
+                [(key, value) for key, value in self.headers.raw if key.lower() not in taken]
+                + given
+            )
         timeout = self.timeout if timeout is httpx.USE_CLIENT_DEFAULT else httpx.Timeout(timeout)
         return httpx.Request(
             method,
