@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app import audit
 from app.config import Settings
-from app.evaluations import appending, checks, lifecycle_service, service
+from app.evaluations import appending, case_rows, checks, lifecycle_service, service
 from app.evaluations.case_schemas import TestCaseCreate
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, TestCaseBatch
@@ -38,7 +38,7 @@ def append(
     settings = runtime.settings
     evaluation = service.get_or_404(session, tenant, evaluation_id)
     _check_open(evaluation)
-    cases = [checks.stored_case(index, case) for index, case in enumerate(batch.test_cases)]
+    cases = [case_rows.stored_case(index, case) for index, case in enumerate(batch.test_cases)]
     checked = checks.check(
         session, tenant.id, _draft(evaluation, list(batch.test_cases)), settings, cases
     )

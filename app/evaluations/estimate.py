@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import checks
+from app.evaluations import case_rows, checks
 from app.evaluations.schemas import EvaluationCreate
 from app.media.images import NormalisedImage
 from app.media.store import DatabaseBlobStore, digest_of
@@ -85,7 +85,7 @@ def of_submission(
     """POST /v1/evaluations/estimate: the submit's checks (the same 422), then the estimate.
 
     Images are decoded in memory by the checks, never stored."""
-    cases = [checks.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
+    cases = [case_rows.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
     checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases)
     if checked.findings.errors:
         raise invalid_request(checked.findings.errors, checked.findings.total)

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.evaluations import admission, checks, read_model
+from app.evaluations import admission, case_rows, checks, read_model
 from app.evaluations.jobs import SCORE_SLICE
 from app.evaluations.kinds import DEFAULT_KIND, kind_of
 from app.evaluations.repository import EvaluationRepository
@@ -48,7 +48,7 @@ def create(
     everything checked and normalised), and answered in one 422; then the images are stored
     once and the stored test cases reference them as `blob:sha256:` URLs.
     """
-    cases = [checks.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
+    cases = [case_rows.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
     checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases)
     if checked.findings.errors:
         raise invalid_request(checked.findings.errors, checked.findings.total)
