@@ -206,12 +206,20 @@ class Pacer:
         else:
             self._in_flight += 1
         try:
-            if self._interval or time.monotonic() >= self._quiet_until:
+            if self._asks_store():
                 async with self._schedule:
-                    await self._take_turn()
+                    # Asked again: those queued behind the one that just asked would each ask
+                    # the store in turn (a round trip apiece, one at a time) for nothing.
+                    if self._asks_store():
+                        await self._take_turn()
         except BaseException:
             self._give_back()
             raise
+
+    def _asks_store(self) -> bool:
+        """A known rate is always asked; otherwise once per QUIET_CHECK_SECONDS (another
+        worker's hold)."""
+        return bool(self._interval) or time.monotonic() >= self._quiet_until
 
     async def _take_turn(self) -> None:
         while True:

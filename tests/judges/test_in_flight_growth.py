@@ -10,15 +10,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis import Redis
 
 from app import migrate
 from app import runtime as runtime_module
 from app.judges import JudgeClient
+from app.judges._pacing import QUIET_CHECK_SECONDS
 from tests.evaluations.test_endpoints import judged_body
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import Api, ServedApp, sqlite_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.metrics import endpoint
+from tests.fixtures.services import RedisServer
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 CAP, CEILING = 3, 12
@@ -144,3 +147,40 @@ def test_an_evaluation_keeps_more_judge_calls_in_flight_than_the_cap(
     assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
     assert len(judge.calls_for("g_eval_score")) == 200
     assert CAP < judge.max_in_flight <= CEILING
+
+
+def test_requests_queued_on_the_schedule_do_not_each_ask_redis(
+    judge: ScriptedJudge, redis_server: RedisServer
+) -> None:
+    """No rate stated: the shared schedule is asked at most once per quiet interval, not once
+    per request that queued behind the one asking (a round trip apiece, one at a time)."""
+    fresh_judge(judge)
+    judge.script(lambda request: Reply(content="an answer"))
+    judge.latency = 0.05
+    redis = Redis.from_url(redis_server.url)
+    redis.config_resetstat()
+    started = time.monotonic()
+
+    async def go() -> None:
+        client = JudgeClient(
+            endpoint(
+                judge,
+                api_key=f"sk-{uuid.uuid4().hex}",
+                role="candidate",
+                concurrency=64,
+                pace_url=redis_server.url,
+            )
+        )
+        try:
+            await calls(client, 300)
+        finally:
+            await client.close()
+
+    asyncio.run(go())
+    elapsed = time.monotonic() - started
+    asked = redis.info("commandstats").get("cmdstat_evalsha", {}).get("calls", 0)
+    asked += redis.info("commandstats").get("cmdstat_eval", {}).get("calls", 0)
+    redis.close()
+    assert len(judge.requests) == 300
+    # Once per QUIET_CHECK_SECONDS at most (and the first request's), far from 300.
+    assert asked <= elapsed / QUIET_CHECK_SECONDS + 2
