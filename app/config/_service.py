@@ -64,14 +64,16 @@ class ServiceFields(BaseSettings):
     # Test cases scored per job; a job holds this many cases' results in flight at most.
     job_slice_size: int = Field(default=1000, ge=1)
     """Test cases per job."""
-    # Metric computations in progress at once inside one job. Twice the judge limit's ceiling
-    # (LOUPE_JUDGE_MAX_CONCURRENCY): items waiting on a shared answer (G-Eval steps, truths) or
-    # on the database must not leave judge slots idle; the judge limit still bounds the calls
-    # in flight.
-    worker_concurrency: int = Field(default=2048, ge=1)
-    """Metric computations in progress per job (judge calls in flight stay within
-    `LOUPE_JUDGE_CONCURRENCY`; more computations than judge slots keep the slots busy while some
-    wait on shared answers).
+    # Metric computations in progress at once inside one job: a job's judge calls in flight
+    # never pass it, however far the judge limit grows (LOUPE_JUDGE_MAX_CONCURRENCY), and a
+    # tenant's daily budget can be overshot by as many calls. Four times the judge limit's
+    # starting point: items waiting on a shared answer (G-Eval steps, truths) or on the
+    # database must not leave judge slots idle, and the limit has room to grow.
+    worker_concurrency: int = Field(default=256, ge=1)
+    """Metric computations in progress per job: the most judge calls one job has in flight,
+    however far the judge limit grows (`LOUPE_JUDGE_MAX_CONCURRENCY`); more computations than
+    judge slots keep the slots busy while some wait on shared answers. A tenant's daily budget
+    can be overshot by up to this many calls per job.
     """
     # Results buffered before a write; writes also happen every flush interval.
     result_batch_size: int = Field(default=100, ge=1)

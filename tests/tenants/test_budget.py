@@ -78,7 +78,8 @@ class TestDailyBudget:
         name = f"midway-{api.mode}-{os.urandom(3).hex()}"
         key = api.new_key(name)
         budget(api, name, 1.5 * JUDGE_CALL_USD)
-        count = 200  # more than the job's 128 items in flight: the rest wait for a slot
+        # More than the job's LOUPE_WORKER_CONCURRENCY (256) items in flight: the rest wait.
+        count = 400
         with api.client(key) as client:
             submitted = submit(client, [{"type": "llm_accuracy"}], count)
             assert submitted.status_code == 202, submitted.text
@@ -97,9 +98,9 @@ class TestDailyBudget:
             assert len(results) == count
             stopped = [r for r in results if r["error"] and r["error"]["type"] == "budget_exceeded"]
             made = [r for r in results if r["usage"]["calls"]]
-            # 128 items start at once; the budget is spent once two results are priced, so
-            # the slot freed by the first takes one more item: at least 200 - 129 are stopped.
-            assert len(stopped) >= count - 129
+            # 256 items start at once; the budget is spent once two results are priced, so
+            # the slot freed by the first takes one more item: at least 400 - 257 are stopped.
+            assert len(stopped) >= count - 257
             assert len(stopped) + len(made) == count
             for result in stopped:
                 assert result["usage"]["calls"] == 0 and result["cost_usd"] == 0.0
