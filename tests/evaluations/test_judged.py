@@ -514,6 +514,8 @@ class TestJudgeLimit:
             job_slice_size=1,
             embedded_worker_threads=4,
             judge_concurrency=3,
+            # No growth past the three (issue 31): the sharing is what is checked here.
+            judge_max_concurrency=3,
         ) as api:
             client = api.tenant_client()
             final = submit(api, client, {"test_cases": cases(8, " limit"), "metrics": metrics})
