@@ -58,6 +58,7 @@ def one_worker(
         "judge_base_url": judge.base_url,
         # Slow enough that the big evaluation keeps the worker busy for seconds.
         "judge_concurrency": 2,
+        "judge_max_concurrency": 2,
         "worker_concurrency": 2,
         "job_turn_seconds": 0.3,
         **overrides,

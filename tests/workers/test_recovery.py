@@ -75,7 +75,12 @@ class TestRecovery:
         # Slow answers, few at a time: the evaluation takes long enough to be killed mid-run.
         judge.latency = 0.25
         settings = shipped_recovery(
-            postgres_server, redis_server, judge, judge_concurrency=4, job_slice_size=CASES
+            postgres_server,
+            redis_server,
+            judge,
+            judge_concurrency=4,
+            judge_max_concurrency=4,  # no growth: the run must last
+            job_slice_size=CASES,
         )
         with served_api(settings) as api:
             client = api.tenant_client()
@@ -152,7 +157,12 @@ class TestDeadJobAmongLiveOnes:
         judge.script(answer)
         judge.latency = 0.25
         settings = shipped_recovery(
-            postgres_server, redis_server, judge, judge_concurrency=2, job_slice_size=SLICE
+            postgres_server,
+            redis_server,
+            judge,
+            judge_concurrency=2,
+            judge_max_concurrency=2,  # no growth: the run must last
+            job_slice_size=SLICE,
         )
         body = {
             "metrics": [{"type": "llm_accuracy"}],

@@ -99,6 +99,7 @@ class TestRedisRestart:
             redis,
             judge_base_url=judge.base_url,
             judge_concurrency=6,
+            judge_max_concurrency=6,  # no growth: the run must last
             # Four slices: two run, two wait in Redis's queue (and are lost with it).
             job_slice_size=CASES // 4,
             heartbeat_seconds=0.5,
