@@ -189,6 +189,8 @@ def _driver_insert(
     columns = tuple(rows[0])
     if any(len(row) != len(columns) or row.keys() != rows[0].keys() for row in rows):
         return None
+    # What session.execute would have flushed first (pending ORM rows these may refer to).
+    session.flush()
     connection = session.connection()
     plan = _insert_plan(
         connection.dialect, table, columns, None if returning is None else _column_name(returning)
