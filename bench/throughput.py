@@ -261,20 +261,30 @@ def main() -> None:
         help="comma-separated LOUPE_JUDGE_MAX_CONCURRENCY values, each a service of its own "
         "(default: the service's default)",
     )
+    parser.add_argument(
+        "--gc-young-threshold",
+        default="",
+        help="comma-separated LOUPE_GC_YOUNG_THRESHOLD values, each a service of its own (0: "
+        "CPython's collector as it is, as before issue 31)",
+    )
     parser.add_argument("--deepeval-python", help="a python with deepeval 4.3.1 installed")
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
     ceilings = [value for value in args.max_concurrency.split(",") if value] or [None]
+    thresholds = [value for value in args.gc_young_threshold.split(",") if value] or [None]
+    variants = [(ceiling, gc) for ceiling in ceilings for gc in thresholds]
     print(
-        f"{'mode':9} {'max':>5} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} "
+        f"{'mode':9} {'max':>5} {'gc':>7} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} "
         f"{'calls/s':>8} {'CPU ms/call':>11} {'judge ms':>8} {'peak':>5} {'bound64 s':>9} "
         f"{'wall/bound':>10} {'errored':>7} {'first s':>7} {'tail s':>6} {'calib s':>7}"
     )
     results = []
     with ScriptedJudge() as judge:
         for mode in args.modes.split(","):
-            for ceiling in ceilings:
+            for ceiling, gc in variants:
                 settings = {"LOUPE_JUDGE_MAX_CONCURRENCY": ceiling} if ceiling else {}
+                if gc:
+                    settings["LOUPE_GC_YOUNG_THRESHOLD"] = gc
                 with service(mode, judge, **settings) as (base_url, env, pids):
                     key = subprocess.run(
                         [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
@@ -287,10 +297,12 @@ def main() -> None:
                     for latency, n in runs:
                         row = run_once(base_url, key, pids, judge, n, latency, args.poll)
                         row["mode"], row["max_concurrency"] = mode, ceiling or "default"
+                        row["gc_young_threshold"] = gc or "default"
                         results.append(row)
                         ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
                         print(
-                            f"{mode:9} {row['max_concurrency']:>5} {latency:7.3f} {n:5d} "
+                            f"{mode:9} {row['max_concurrency']:>5} "
+                            f"{row['gc_young_threshold']:>7} {latency:7.3f} {n:5d} "
                             f"{row['calls_per_case']:10.2f} {row['wall_s']:8.2f} "
                             f"{row['calls_per_s']:8.0f} {row['cpu_ms_per_call']:11.2f} "
                             f"{row['judge_cpu_ms_per_call']:8.2f} "
@@ -311,7 +323,8 @@ def main() -> None:
             for row in results:
                 if (row["latency_s"], row["n"]) == (latency, n):
                     print(
-                        f"  Loupe {row['mode']} max {row['max_concurrency']}: "
+                        f"  Loupe {row['mode']} max {row['max_concurrency']} "
+                        f"gc {row['gc_young_threshold']}: "
                         f"{row['wall_s']:.2f} s, {theirs['wall_s'] / row['wall_s']:.1f}x deepeval"
                     )
             results.append({"client": "deepeval", **theirs})

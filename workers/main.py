@@ -7,6 +7,7 @@ restarted Redis without persistence has forgotten it) and listens on. A worker t
 restart (a new run id) re-enqueues what the restart lost (`RestartWatch`).
 """
 
+import importlib
 import logging
 import os
 import time
@@ -19,6 +20,7 @@ from rq import Queue, SimpleWorker, worker_registration
 from rq.exceptions import StopRequested
 from rq.scheduler import RQScheduler
 
+from app import heap
 from app.config import Settings
 from app.dispatch import RQDispatcher
 from app.evaluations import recovery
@@ -154,6 +156,10 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
         restarts.look()
 
     ticker = Ticker(runtime, upkeep=upkeep)
+    # Everything alive now lives as long as the worker (the job functions and every kind,
+    # imported here rather than by the first job): the collector skips it from here on.
+    importlib.import_module("workers.jobs")
+    heap.settle(settings.gc_young_threshold)
     ticker.start()
     try:
         _work(worker, settings.redis_url, burst)  # type: ignore[arg-type]

@@ -50,11 +50,14 @@ def serve(
         f"{startup_line(settings)}"
     )
     if workers == 1:
+        from app import heap
         from app.main import create_app
 
+        app = create_app(settings)
+        heap.settle(settings.gc_young_threshold)
         # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
         uvicorn.run(
-            create_app(settings),
+            app,
             host=settings.host,
             port=settings.port,
             log_config=None,
@@ -85,11 +88,14 @@ def _proxy_options(settings: Settings) -> dict[str, Any]:
 
 def served_app() -> "FastAPI":
     """The app of one `loupe serve --workers N` process (settings from the environment)."""
+    from app import heap
     from app.main import create_app
 
     settings = start_up_settings()
     configure_logging(settings)
-    return create_app(settings)
+    app = create_app(settings)
+    heap.settle(settings.gc_young_threshold)
+    return app
 
 
 @cli.command()

@@ -118,6 +118,12 @@ class ServiceFields(BaseSettings):
     """Heartbeat silence after which an evaluation is re-enqueued (at least twice the heartbeat); a
     SIGKILLed worker's evaluation resumes within about this plus `LOUPE_TICK_SECONDS`.
     """
+    gc_young_threshold: int = Field(default=50_000, ge=0)
+    """Allocations between the garbage collector's young collections in `loupe serve` and `loupe
+    worker`, which also freeze what start-up left alive so full collections skip it; CPython's
+    default is 700, and 0 leaves its collector as it is. Fewer collections cost less CPU per judge
+    call; only garbage with reference cycles waits longer to be freed.
+    """
     max_dispatch_attempts: int = Field(default=5, ge=1)
     """Enqueues of a stuck evaluation before it fails (`dispatch_exhausted`)."""
 
