@@ -37,21 +37,30 @@ def loads_shallow(text: str | bytes) -> Any:
         if isinstance(text, bytes)
         else text.count("{") + text.count("[")
     )
-    if opened <= MAX_JSON_DEPTH:
-        return value
-    pending = [(value, 1)]
-    while pending:
-        node, depth = pending.pop()
-        if isinstance(node, dict):
-            children = node.values()
-        elif isinstance(node, list):
-            children = node
-        else:
-            continue
-        if depth > MAX_JSON_DEPTH:
-            raise JSONTooDeep()
-        pending.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    if opened > MAX_JSON_DEPTH and _nests_past_limit(text):
+        raise JSONTooDeep()
     return value
+
+
+# A JSON string (the document parsed, so every one is well formed), and every byte that is not
+# a bracket.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
+_INNERMOST = re.compile(rb"\{\}|\[\]")
+
+
+def _nests_past_limit(text: str | bytes) -> bool:
+    """Whether a parsed document nests past MAX_JSON_DEPTH: its brackets outside strings, with
+    the innermost pairs removed once per level (each step in C; a walk over every node of a
+    reply with logprobs cost more than its parse)."""
+    data = text.encode() if isinstance(text, str) else text
+    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    for _ in range(MAX_JSON_DEPTH):
+        if not brackets:
+            return False
+        # One pass removes only pairs that were innermost before it: one level.
+        brackets = _INNERMOST.sub(b"", brackets)
+    return bool(brackets)
 
 
 def extract_json_object(text: str | None) -> dict[str, Any]:
