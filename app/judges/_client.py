@@ -8,13 +8,12 @@ import asyncio
 import weakref
 from typing import Any
 
-import openai
 from pydantic import BaseModel
 
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._connections import close_later, trust
 from app.judges._errors import describe, misfit
-from app.judges._http import LeanAioHttpClient
+from app.judges._http import LeanAioHttpClient, LeanOpenAI
 from app.judges._pace_stores import LOCAL_STORE, RedisPaceStore
 from app.judges._pacing import Pacer, endpoint_key
 from app.judges._requests import RequestLoop
@@ -57,7 +56,7 @@ class JudgeClient:
     def __init__(self, endpoint: JudgeEndpoint) -> None:
         self.endpoint = endpoint
         # The SDK's own retries are off: ours honour Retry-After and know insufficient_quota.
-        self._openai = openai.AsyncOpenAI(
+        self._openai = LeanOpenAI(
             base_url=endpoint.base_url,
             api_key=endpoint.api_key or "unset",
             max_retries=0,
