@@ -72,13 +72,16 @@ def extract_json_object(text: str | None) -> dict[str, Any]:
         raise JSONExtractionError("the judge's reply contains no JSON object")
     end = text.rfind("}")
     candidate = text[start : end + 1] if end > start else text[start:] + "}"
+    # Made one at a time, as each is needed: closing what is open walks the reply a character
+    # at a time, and nearly every reply parses as it came.
     attempts = (
-        candidate,
-        _TRAILING_COMMA.sub(r"\1", candidate),
+        lambda: candidate,
+        lambda: _TRAILING_COMMA.sub(r"\1", candidate),
         # A reply cut off by max_tokens: close what is still open.
-        _TRAILING_COMMA.sub(r"\1", _close_open(text[start:])),
+        lambda: _TRAILING_COMMA.sub(r"\1", _close_open(text[start:])),
     )
-    for attempt in attempts:
+    for make in attempts:
+        attempt = make()
         try:
             value = loads_shallow(attempt)
         except JSONTooDeep as exc:
