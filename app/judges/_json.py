@@ -46,7 +46,6 @@ def loads_shallow(text: str | bytes) -> Any:
 # a bracket.
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
-_INNERMOST = re.compile(rb"\{\}|\[\]")
 
 
 def _nests_past_limit(text: str | bytes) -> bool:
@@ -54,12 +53,15 @@ def _nests_past_limit(text: str | bytes) -> bool:
     the innermost pairs removed once per level (each step in C; a walk over every node of a
     reply with logprobs cost more than its parse)."""
     data = text.encode() if isinstance(text, str) else text
-    brackets = _STRING.sub(b"", data).translate(None, _NOT_BRACKETS)
+    # Without an escaped quote, every other piece between quotes is a string's content.
+    outside = _STRING.sub(b"", data) if b'\\"' in data else b"".join(data.split(b'"')[::2])
+    brackets = outside.translate(None, _NOT_BRACKETS)
     for _ in range(MAX_JSON_DEPTH):
         if not brackets:
             return False
-        # One pass removes only pairs that were innermost before it: one level.
-        brackets = _INNERMOST.sub(b"", brackets)
+        # One pass removes only pairs that were innermost before it (one level): a removed
+        # pair leaves a NUL until the pass ends, so the brackets around it do not meet yet.
+        brackets = brackets.replace(b"{}", b"\0").replace(b"[]", b"\0").replace(b"\0", b"")
     return bool(brackets)
 
 

@@ -45,6 +45,23 @@ class TestLoadsShallow:
             with pytest.raises(JSONTooDeep):
                 loads_shallow(text)
 
+    def test_depth_counts_arrays_and_objects_alike_and_never_brackets_in_strings(self) -> None:
+        def alternating(depth: int) -> str:
+            opened = "".join("[" if level % 2 else '{"k": ' for level in range(depth))
+            return opened + "1" + "".join("]" if level % 2 else "}" for level in range(depth)[::-1])
+
+        assert loads_shallow(alternating(MAX_JSON_DEPTH)) is not None
+        for too_deep in (alternating(MAX_JSON_DEPTH + 1), alternating(MAX_JSON_DEPTH * 2)):
+            with pytest.raises(JSONTooDeep):
+                loads_shallow(too_deep.encode())
+        # Brackets inside strings (escaped quotes too) neither deepen nor hide a level.
+        shallow = json.dumps({"reason": "[[[{{{" * 40, "quote": 'a \\"]]]}}}', "list": [[1]]})
+        assert loads_shallow(shallow)["list"] == [[1]]
+        hidden = json.loads(nested(MAX_JSON_DEPTH + 1))
+        hidden["closing"] = "]]]}}}" * 40
+        with pytest.raises(JSONTooDeep):
+            loads_shallow(json.dumps(hidden))
+
     def test_extraction_refuses_it_as_malformed(self) -> None:
         with pytest.raises(JSONExtractionError, match="nested deeper than 64 levels"):
             extract_json_object("Here you are: " + DEEP)
