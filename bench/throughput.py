@@ -110,8 +110,9 @@ def wait_ready(base_url: str, process: subprocess.Popen, timeout: float = 60) ->
 
 
 @contextmanager
-def service(mode: str, judge: ScriptedJudge, **settings: str):
-    """Start Loupe in `mode` (`settings`: more environment); yields (base_url, env, [pids])."""
+def service(mode: str, judge: ScriptedJudge, workers: int = 1, **settings: str):
+    """Start Loupe in `mode` (`settings`: more environment; `workers`: `loupe worker`s in RQ
+    mode); yields (base_url, env, [pids])."""
     with ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loupe-bench-")))
         port = free_port()
@@ -138,8 +139,9 @@ def service(mode: str, judge: ScriptedJudge, **settings: str):
         stack.callback(log.close)
         processes = [subprocess.Popen([str(LOUPE), "serve"], env=env, stdout=log, stderr=log)]
         if mode == "rq":
-            processes.append(
+            processes.extend(
                 subprocess.Popen([str(LOUPE), "worker"], env=env, stdout=log, stderr=log)
+                for _ in range(workers)
             )
         try:
             base_url = f"http://127.0.0.1:{port}"
@@ -267,25 +269,46 @@ def main() -> None:
         help="comma-separated LOUPE_GC_YOUNG_THRESHOLD values, each a service of its own (0: "
         "CPython's collector as it is, as before issue 31)",
     )
+    parser.add_argument(
+        "--workers",
+        default="1",
+        help="comma-separated counts of `loupe worker`s (RQ mode), each a service of its own",
+    )
+    parser.add_argument(
+        "--slice-size",
+        help="LOUPE_JOB_SLICE_SIZE for every service (default 1,000: one job for N <= 1,000, "
+        "which one worker scores)",
+    )
     parser.add_argument("--deepeval-python", help="a python with deepeval 4.3.1 installed")
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
     ceilings = [value for value in args.max_concurrency.split(",") if value] or [None]
     thresholds = [value for value in args.gc_young_threshold.split(",") if value] or [None]
-    variants = [(ceiling, gc) for ceiling in ceilings for gc in thresholds]
+    worker_counts = [int(value) for value in args.workers.split(",") if value]
+    variants = [
+        (ceiling, gc, workers)
+        for ceiling in ceilings
+        for gc in thresholds
+        for workers in worker_counts
+    ]
     print(
-        f"{'mode':9} {'max':>5} {'gc':>7} {'latency':>7} {'N':>5} {'calls/case':>10} {'wall s':>8} "
+        f"{'mode':9} {'max':>5} {'gc':>7} {'w':>2} {'latency':>7} {'N':>5} {'calls/case':>10} "
+        f"{'wall s':>8} "
         f"{'calls/s':>8} {'CPU ms/call':>11} {'judge ms':>8} {'peak':>5} {'bound64 s':>9} "
         f"{'wall/bound':>10} {'errored':>7} {'first s':>7} {'tail s':>6} {'calib s':>7}"
     )
     results = []
     with ScriptedJudge() as judge:
         for mode in args.modes.split(","):
-            for ceiling, gc in variants:
+            for ceiling, gc, workers in variants:
+                if mode == "embedded" and workers != worker_counts[0]:
+                    continue  # the embedded mode has its one in-process worker
                 settings = {"LOUPE_JUDGE_MAX_CONCURRENCY": ceiling} if ceiling else {}
                 if gc:
                     settings["LOUPE_GC_YOUNG_THRESHOLD"] = gc
-                with service(mode, judge, **settings) as (base_url, env, pids):
+                if args.slice_size:
+                    settings["LOUPE_JOB_SLICE_SIZE"] = args.slice_size
+                with service(mode, judge, workers, **settings) as (base_url, env, pids):
                     key = subprocess.run(
                         [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
                         env=env,
@@ -298,11 +321,13 @@ def main() -> None:
                         row = run_once(base_url, key, pids, judge, n, latency, args.poll)
                         row["mode"], row["max_concurrency"] = mode, ceiling or "default"
                         row["gc_young_threshold"] = gc or "default"
+                        row["workers"] = workers if mode == "rq" else 0
                         results.append(row)
                         ratio = f"{row['wall_over_bound']:.2f}" if row["wall_over_bound"] else "-"
                         print(
                             f"{mode:9} {row['max_concurrency']:>5} "
-                            f"{row['gc_young_threshold']:>7} {latency:7.3f} {n:5d} "
+                            f"{row['gc_young_threshold']:>7} {row['workers']:2d} "
+                            f"{latency:7.3f} {n:5d} "
                             f"{row['calls_per_case']:10.2f} {row['wall_s']:8.2f} "
                             f"{row['calls_per_s']:8.0f} {row['cpu_ms_per_call']:11.2f} "
                             f"{row['judge_cpu_ms_per_call']:8.2f} "
@@ -324,7 +349,7 @@ def main() -> None:
                 if (row["latency_s"], row["n"]) == (latency, n):
                     print(
                         f"  Loupe {row['mode']} max {row['max_concurrency']} "
-                        f"gc {row['gc_young_threshold']}: "
+                        f"gc {row['gc_young_threshold']} workers {row['workers']}: "
                         f"{row['wall_s']:.2f} s, {theirs['wall_s'] / row['wall_s']:.1f}x deepeval"
                     )
             results.append({"client": "deepeval", **theirs})
