@@ -1,5 +1,6 @@
 """The TypeScript client (sdk/typescript) built with tsc and run under Node against a live
-Loupe (the embedded backend) with the scripted judge; `make test` installs it with `npm ci`."""
+Loupe (the embedded backend) with the scripted judge (test/live.test.ts, and test/append.test.ts
+for an open evaluation appended in batches); `make test` installs it with `npm ci`."""
 
 import json
 import os
@@ -48,13 +49,14 @@ class TestTypeScriptClient:
                 "LOUPE_API_KEY": app.new_key(),
                 "LOUPE_LIMITED_API_KEY": limited_key(app),
                 "LOUPE_RESOURCES_API_KEY": app.new_key(),
+                "LOUPE_APPEND_API_KEY": app.new_key(),
                 "JUDGE_URL": judge.base_url,
                 "WEBHOOK_URL": receiver.url,
                 "RED_PNG": RED,
                 "BLUE_PNG": BLUE,
             }
             ran = subprocess.run(
-                ["node", "--test", str(built)],
+                ["node", "--test", str(built), str(built.parent / "append.test.js")],
                 cwd=TYPESCRIPT,
                 env=env,
                 capture_output=True,
@@ -62,7 +64,7 @@ class TestTypeScriptClient:
                 timeout=600,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 11" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 12" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
         # The judge saw the images the Node client sent, as data URIs.
         score_calls = [
             call for call in judge.calls_for("g_eval_score") if "SLOW-CASE" not in json.dumps(call)

@@ -7,7 +7,13 @@
 
 import createClient, { type Client } from "openapi-fetch";
 
-import { errorFromResponse, retryAfterSeconds, WaitTimeoutError } from "./errors.js";
+import {
+  errorFromResponse,
+  RateLimitError,
+  retryAfterSeconds,
+  ServerError,
+  WaitTimeoutError,
+} from "./errors.js";
 import type { components, operations, paths } from "./generated/schema.js";
 
 export * from "./errors.js";
@@ -18,6 +24,7 @@ export type Evaluation = Schemas["Evaluation"];
 export type EvaluationCreate = Schemas["EvaluationCreate"];
 export type EvaluationResult = Schemas["EvaluationResult"];
 export type TestCaseCreate = Schemas["TestCaseCreate"];
+export type TestCaseBatchAppended = Schemas["TestCaseBatchAppended"];
 export type TestCase = Schemas["TestCase"];
 export type Run = Schemas["Run"];
 export type RunCreate = Schemas["RunCreate"];
@@ -146,6 +153,56 @@ async function waitUntilTerminal<T extends { status: string }>(
   }
 }
 
+export interface AppendAllOptions {
+  /** Test cases per request (at most the server's LOUPE_MAX_TEST_CASES); default 1,000. */
+  batchSize?: number;
+  /**
+   * The batches' keys are `<idempotencyPrefix>-<batch number>` (a new prefix when not given):
+   * run an interrupted upload again with the same prefix and the batches already appended are
+   * replayed, not appended twice.
+   */
+  idempotencyPrefix?: string;
+  /** Close the evaluation once every batch is appended. */
+  close?: boolean;
+}
+
+// A batch's send that failed on the way (no answer, a 5xx or a 429) is sent again with the same
+// Idempotency-Key this many times in all: appended once, whichever attempt got through.
+const APPEND_ATTEMPTS = 4;
+
+/** A new idempotency key (32 hex digits, as the Python client's). */
+const newKey = (): string => globalThis.crypto.randomUUID().replaceAll("-", "");
+
+/** `testCases` in arrays of at most `size`, read lazily (a generator is never held whole). */
+async function* inBatches<T>(
+  testCases: Iterable<T> | AsyncIterable<T>,
+  size: number,
+): AsyncGenerator<T[]> {
+  if (!Number.isInteger(size) || size < 1) throw new RangeError("batchSize must be at least 1");
+  let batch: T[] = [];
+  for await (const testCase of testCases) {
+    batch.push(testCase);
+    if (batch.length === size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Whether a failed send may be sent again: fetch's network failure (a TypeError), 5xx, 429. */
+function retryable(error: unknown): boolean {
+  return (
+    error instanceof TypeError || error instanceof ServerError || error instanceof RateLimitError
+  );
+}
+
+/** Milliseconds before sending a batch again: the server's Retry-After, else 0.5 s doubling. */
+function retryDelayMs(attempt: number, error: unknown): number {
+  const serverAsks = error instanceof RateLimitError ? error.retryAfter : null;
+  return serverAsks ? serverAsks * 1000 : 500 * 2 ** attempt;
+}
+
 /**
  * A Loupe API client: `client.evaluations`, `.runs`, `.datasets`, `.comparisons`, `.models`,
  * `.webhookEndpoints`, `.usage`, `.media`.
@@ -170,6 +227,73 @@ export class Loupe {
           params: options.idempotencyKey
             ? { header: { "Idempotency-Key": options.idempotencyKey } }
             : {},
+        }),
+      ),
+    /**
+     * Submits an open evaluation (`open: true`; `test_cases` may be left out): append its test
+     * cases with `append` or `appendAll`, then `close` it.
+     */
+    createOpen: async (
+      body: Omit<EvaluationCreate, "open">,
+      options: { idempotencyKey?: string } = {},
+    ): Promise<Evaluation> => this.evaluations.create({ ...body, open: true }, options),
+    /**
+     * Appends one batch (at most LOUPE_MAX_TEST_CASES) to an open evaluation; sent again with
+     * the same `idempotencyKey` (a new one when not given), it is appended once.
+     */
+    append: async (
+      evaluationId: string,
+      testCases: Iterable<TestCaseCreate>,
+      options: { idempotencyKey?: string } = {},
+    ): Promise<TestCaseBatchAppended> =>
+      unwrap(
+        await this.api.POST("/v1/evaluations/{evaluation_id}/test_cases", {
+          body: { test_cases: Array.from(testCases) },
+          params: {
+            path: { evaluation_id: evaluationId },
+            header: { "Idempotency-Key": options.idempotencyKey ?? newKey() },
+          },
+        }),
+      ),
+    /**
+     * Appends `testCases` (any iterable or async iterable, read lazily) in batches of
+     * `batchSize`, each with its own key `<idempotencyPrefix>-<n>` and sent again on a network
+     * error, 5xx or 429; then closes the evaluation if `close`. Resolves to the evaluation's
+     * test case count.
+     */
+    appendAll: async (
+      evaluationId: string,
+      testCases: Iterable<TestCaseCreate> | AsyncIterable<TestCaseCreate>,
+      { batchSize = 1000, idempotencyPrefix, close = false }: AppendAllOptions = {},
+    ): Promise<number> => {
+      const prefix = idempotencyPrefix || newKey();
+      let count = (await this.evaluations.get(evaluationId)).test_case_count;
+      let number = 0;
+      for await (const batch of inBatches(testCases, batchSize)) {
+        const idempotencyKey = `${prefix}-${number}`;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            count = (await this.evaluations.append(evaluationId, batch, { idempotencyKey }))
+              .test_case_count;
+            break;
+          } catch (error) {
+            if (!retryable(error) || attempt === APPEND_ATTEMPTS - 1) throw error;
+            await sleep(retryDelayMs(attempt, error));
+          }
+        }
+        number++;
+      }
+      if (close) await this.evaluations.close(evaluationId);
+      return count;
+    },
+    /**
+     * Says an open evaluation has all its test cases (again: no change); it completes once
+     * every case is scored.
+     */
+    close: async (evaluationId: string) =>
+      unwrap(
+        await this.api.POST("/v1/evaluations/{evaluation_id}/close", {
+          params: { path: { evaluation_id: evaluationId } },
         }),
       ),
     /** What submitting `body` would cost (judge calls, tokens, usd); nothing is stored. */
