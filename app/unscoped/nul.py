@@ -1,8 +1,6 @@
 """Model output as PostgreSQL can store it."""
 
 import json
-from datetime import date, datetime
-from decimal import Decimal
 from typing import Any
 
 # What a model's U+0000 (NUL) is stored as: PostgreSQL's text and jsonb cannot hold it (a job
@@ -26,20 +24,18 @@ def without_nul(value: Any) -> Any:
 
 
 def _holds_nul(value: dict[str, Any]) -> bool:
-    """Whether a U+0000 may be anywhere in `value` (JSON escapes it; anything JSON cannot
-    write is walked to be sure)."""
-    try:
-        return "\\u0000" in json.dumps(value, default=_unwritable)
-    except (_Unwritable, TypeError, ValueError):
-        return True
-
-
-class _Unwritable(Exception):
-    pass
-
-
-def _unwritable(value: Any) -> Any:
-    if isinstance(value, datetime | date | Decimal):
-        # Never holds a string.
-        return None
-    raise _Unwritable
+    """Whether a U+0000 may be anywhere in `value`: its strings looked at, its JSON values
+    written out (JSON escapes it); anything JSON cannot write is walked to be sure."""
+    for key, item in value.items():
+        if isinstance(key, str) and "\x00" in key:
+            return True
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict | list | tuple):
+            try:
+                if "\\u0000" in json.dumps(item):
+                    return True
+            except (TypeError, ValueError):
+                return True
+    return False
