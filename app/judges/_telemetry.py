@@ -1,6 +1,7 @@
 """Counts and times each request to a judge or candidate endpoint (app.telemetry.metrics)."""
 
 import threading
+from typing import Any
 from urllib.parse import urlsplit
 
 import openai
@@ -86,6 +87,8 @@ class EndpointMeter:
         self.tenant_owned = tenant_owned
         self.labelled_models = labelled_models
         self._budget = budget
+        # Each series' child, looked up once: labels() takes a lock and builds a key per call.
+        self._series: dict[tuple[Any, ...], Any] = {}
 
     def _labels(self, model: str) -> tuple[str, str, str]:
         if self.tenant_owned:
@@ -96,20 +99,30 @@ class EndpointMeter:
             return self.role, *self._budget.labels(self.host, OTHER)
         return (self.role, *self._budget.labels(self.host, model))
 
+    def _child(self, family: Any, model: str, *more: str) -> Any:
+        # Keyed by the operator's names only: every other name shares one series (and a
+        # tenant naming a new model per request must not grow this).
+        named = model if not self.tenant_owned and model in self.labelled_models else ""
+        key = (family, named, *more)
+        child = self._series.get(key)
+        if child is None:
+            # A model's labels never change once the budget handed them out.
+            child = self._series[key] = family.labels(*self._labels(model), *more)
+        return child
+
     def timed(self, model: str, seconds: float) -> None:
         """A request got its answer or failed after `seconds`."""
-        PROVIDER_DURATION.labels(*self._labels(model)).observe(seconds)
+        self._child(PROVIDER_DURATION, model).observe(seconds)
 
     def failed(self, model: str, error: Exception) -> None:
-        PROVIDER_REQUESTS.labels(*self._labels(model), outcome_of(error)).inc()
+        self._child(PROVIDER_REQUESTS, model, outcome_of(error)).inc()
 
     def answered(
         self, model: str, *, usable: bool, prompt_tokens: int, completion_tokens: int
     ) -> None:
         """A 2xx answer: usable, or malformed (not a chat completion, or unusable JSON)."""
-        labels = self._labels(model)
-        PROVIDER_REQUESTS.labels(*labels, "ok" if usable else "malformed").inc()
+        self._child(PROVIDER_REQUESTS, model, "ok" if usable else "malformed").inc()
         if prompt_tokens:
-            PROVIDER_PROMPT_TOKENS.labels(*labels).inc(prompt_tokens)
+            self._child(PROVIDER_PROMPT_TOKENS, model).inc(prompt_tokens)
         if completion_tokens:
-            PROVIDER_COMPLETION_TOKENS.labels(*labels).inc(completion_tokens)
+            self._child(PROVIDER_COMPLETION_TOKENS, model).inc(completion_tokens)
