@@ -26,7 +26,7 @@ import logging
 import math
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +65,19 @@ def parse_duration(value: str | None) -> float | None:
         scale = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
         seconds = sum(float(number) * scale[unit] for number, unit in parts)
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+_RATE_PREFIX = b"x-ratelimit-"
+
+
+def rate_limit_headers(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
+    """The `x-ratelimit-*` headers of a reply (raw name and value pairs), by lower-case name:
+    one pass, where looking each up in httpx's Headers scans them all again."""
+    return {
+        name.decode("latin-1").lower(): value.decode("latin-1")
+        for name, value in raw
+        if name[:12].lower() == _RATE_PREFIX
+    }
 
 
 def _number(headers: Mapping[str, str], name: str) -> float | None:

@@ -25,7 +25,7 @@ from app.judges._errors import (
     retry_after,
 )
 from app.judges._http import ReplyTooLarge
-from app.judges._pacing import Pacer, total_tokens
+from app.judges._pacing import Pacer, rate_limit_headers, total_tokens
 from app.judges._resolver import refusal_in
 from app.judges._telemetry import EndpointMeter
 from app.judges._types import JudgeEndpoint, JudgeError, JudgeUsage
@@ -175,7 +175,7 @@ class RequestLoop:
         about the limits adapts the pace."""
         await self._pacer.acquire()
         started = time.perf_counter()
-        headers: httpx.Headers | None = None
+        headers: dict[str, str] | None = None
         limited, wait, tokens = False, None, 0
         try:
             # The raw endpoint with plain-dict bodies: the SDK's typed request transform and
@@ -197,7 +197,7 @@ class RequestLoop:
                     "params": {},
                 },
             )
-            headers = response.headers
+            headers = rate_limit_headers(response.headers.raw)
             raw = response.content
             if self._pacer.counts_tokens:
                 tokens = total_tokens(raw)
@@ -211,7 +211,7 @@ class RequestLoop:
             if refusal_in(error) is None:
                 usage.failed_calls += 1
             if isinstance(error, openai.APIStatusError):
-                headers = error.response.headers
+                headers = rate_limit_headers(error.response.headers.raw)
                 limited = isinstance(error, openai.RateLimitError) and (
                     error_code(error) != "insufficient_quota"
                 )
