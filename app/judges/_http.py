@@ -192,8 +192,33 @@ class LeanOpenAI(openai.AsyncOpenAI):
         return prepared
 
     @property
+    def user_agent(self) -> str:
+        # The SDK names its class here: providers see the official client's name.
+        return f"AsyncOpenAI/Python {self._version}"
+
+    @property
     def default_headers(self) -> dict[str, Any]:
         if self._fixed_headers is None:
-            self._fixed_headers = super().default_headers
+            # Without the SDK's platform headers (operating system, architecture, runtime and
+            # versions): they tell a provider about the machine, and every header is scanned
+            # again by each of the SDK's and httpx's lookups in a request's headers.
+            self._fixed_headers = {
+                name: value
+                for name, value in super().default_headers.items()
+                if name not in _PLATFORM_HEADERS
+            }
         # A copy: callers merge into what they are given.
         return dict(self._fixed_headers)
+
+
+_PLATFORM_HEADERS = frozenset(
+    {
+        "X-Stainless-Lang",
+        "X-Stainless-Package-Version",
+        "X-Stainless-OS",
+        "X-Stainless-Arch",
+        "X-Stainless-Runtime",
+        "X-Stainless-Runtime-Version",
+        "X-Stainless-Async",
+    }
+)

@@ -6,8 +6,10 @@ import json
 import httpx
 import openai
 
+from app.judges import JudgeClient
 from app.judges._http import LeanAioHttpClient
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.fixtures.metrics import endpoint
 
 
 def test_sdk_requests_carry_the_sdk_headers_body_and_key(judge: ScriptedJudge) -> None:
@@ -72,3 +74,34 @@ def test_a_streamed_response_is_left_unread(judge: ScriptedJudge) -> None:
             return await response.aread()
 
     assert json.loads(asyncio.run(go()))["choices"]
+
+
+def test_judge_requests_leave_out_the_sdks_platform_headers(judge: ScriptedJudge) -> None:
+    judge.script(lambda request: Reply(content="an answer"))
+
+    async def go() -> None:
+        client = JudgeClient(endpoint(judge, api_key="sk-judge-headers"))
+        try:
+            for _ in range(2):
+                await client.generate([{"role": "user", "content": "hi"}])
+        finally:
+            await client.close()
+
+    asyncio.run(go())
+    assert len(judge.request_headers) == 2
+    for headers in judge.request_headers:
+        assert headers["authorization"] == "Bearer sk-judge-headers"
+        assert headers["content-type"] == "application/json"
+        assert headers["user-agent"].startswith("AsyncOpenAI/Python")
+        assert headers["x-stainless-retry-count"] == "0"
+        # Which machine and runtime Loupe runs on is not the provider's business.
+        assert not [
+            name
+            for name in headers
+            if name.startswith("x-stainless-")
+            and name
+            not in (
+                "x-stainless-retry-count",
+                "x-stainless-read-timeout",
+            )
+        ]
