@@ -16,7 +16,13 @@ from app.judges._errors import endpoint_message, stated_limit
 from app.judges._json import JSONExtractionError, extract_json_object
 from app.judges._requests import RequestLoop
 from app.judges._types import JudgeEndpoint, JudgeReply, JudgeUsage, ResponseFormatMode
-from app.judges._wire import completion_body, digit_logprobs, first_choice, wire_messages
+from app.judges._wire import (
+    completion_body,
+    digit_logprobs,
+    first_choice,
+    text_content,
+    wire_messages,
+)
 
 logger = logging.getLogger("loupe.judges")
 
@@ -96,7 +102,8 @@ class JudgeCompletions:
             content=None, top_logprobs=sent["top_logprobs"], logprobs_refusal=refusal
         )
         tokens = (usage.prompt_tokens, usage.completion_tokens)
-        body = completion_body(raw, usage)
+        # Only the content (parsed and checked again below) and the digits' logprobs are kept.
+        body = completion_body(raw, usage, whole=False)
         if body is None:
             # Not the model's words but no chat completion at all (a proxy's page, garbage):
             # asking the model to repair it would make no sense.
@@ -115,7 +122,11 @@ class JudgeCompletions:
             )
         choice = first_choice(body)
         if choice is not None:
-            completion.content = (choice.get("message") or {}).get("content")
+            message = choice.get("message")
+            # Text only (a list of parts joined): nothing nested of the reply is kept.
+            completion.content = (
+                text_content(message.get("content")) if isinstance(message, dict) else None
+            )
             completion.logprobs = digit_logprobs(choice)
         try:
             completion.data = schema.model_validate(

@@ -1,5 +1,6 @@
 """The wire format of chat completions: request messages out, reply bodies in."""
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -7,11 +8,17 @@ from app.judges._json import loads_shallow
 from app.judges._types import JudgeUsage
 
 
-def completion_body(raw: bytes, usage: JudgeUsage) -> dict[str, Any] | None:
-    """A chat completion body as JSON (None when it is not an object); adds its token usage."""
+def completion_body(raw: bytes, usage: JudgeUsage, *, whole: bool = True) -> dict[str, Any] | None:
+    """A chat completion body as JSON (None when it is not an object); adds its token usage.
+
+    Args:
+        whole: check the whole body's depth (a caller that keeps the choice as it is); without
+            it only the parse's own limit holds, for a caller that keeps nothing but strings
+            and numbers it checks itself (the judge's content is parsed, and checked, again).
+    """
     try:
-        body = loads_shallow(raw)
-    except ValueError:  # nested past the depth limit too: no completion is that deep
+        body = loads_shallow(raw) if whole else json.loads(raw)
+    except (ValueError, RecursionError):  # past the depth limit too: no completion is so deep
         return None
     if not isinstance(body, dict):
         return None
@@ -30,22 +37,36 @@ def first_choice(body: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def digit_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
-    tokens = ((choice.get("logprobs") or {}).get("content")) or None
-    if not tokens:
+    logprobs = choice.get("logprobs")
+    tokens = logprobs.get("content") if isinstance(logprobs, dict) else None
+    if not tokens or not isinstance(tokens, list):
         return None
+    # Strings and numbers only: nothing nested of the reply is kept (its depth is not checked).
     return [
         {
-            "token": item.get("token", ""),
-            "logprob": item.get("logprob"),
+            "token": item["token"],
+            "logprob": _number(item.get("logprob")),
             "top_logprobs": [
-                {"token": alt.get("token", ""), "logprob": alt.get("logprob")}
-                for alt in item.get("top_logprobs") or []
+                {"token": _text(alt.get("token")), "logprob": _number(alt.get("logprob"))}
+                for alt in _items(item.get("top_logprobs"))
             ],
         }
-        for item in tokens
+        for item in _items(tokens)
         # Only digit tokens can be the G-Eval score; the rest would only fill the cache.
-        if (item.get("token") or "").isdecimal()
+        if isinstance(item.get("token"), str) and item["token"].isdecimal()
     ]
+
+
+def _items(value: Any) -> list[dict[str, Any]]:
+    return [item for item in value if isinstance(item, dict)] if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _number(value: Any) -> float | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def text_content(content: Any) -> str:

@@ -2,20 +2,27 @@
 after the same repair request as any other broken answer (it was a RecursionError, stored as
 metric_error)."""
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
-from app.judges import JSONExtractionError, extract_json_object, loads_shallow
+from app.judges import JSONExtractionError, JudgeClient, extract_json_object, loads_shallow
 from app.judges._json import MAX_JSON_DEPTH, JSONTooDeep
 from tests.fixtures.api import Api
 from tests.fixtures.judge import JUDGED_METRICS, Reply, ScriptedJudge, plausible_answer, task_of
+from tests.fixtures.metrics import endpoint
 from tests.judges.test_failures import failure
 
 # Past Python's recursion limit: json.loads raises RecursionError, not a ValueError.
 DEEP = '{"reason": ' + "[" * 5000 + "]" * 5000 + ', "score": 5}'
+
+
+class Verdict(BaseModel):
+    verdict: str
 
 
 def nested(depth: int) -> str:
@@ -93,3 +100,43 @@ class TestDeepJudgeAnswer:
         error = failure(judge)
         assert (error.type, error.kind) == ("judge_malformed", "malformed")
         assert "not a chat completion" in error.message
+
+    def test_deep_parts_of_a_judge_reply_that_are_not_kept_do_not_matter(
+        self, judge: ScriptedJudge
+    ) -> None:
+        # The judge's reply keeps only its content (parsed and checked on its own) and the
+        # digits' logprobs as strings and numbers: depth elsewhere is never walked or stored.
+        deep = json.loads(nested(MAX_JSON_DEPTH * 3))
+        body = {
+            "choices": [
+                {
+                    "message": {"role": "assistant", "content": '{"verdict": "yes"}'},
+                    "logprobs": {
+                        "content": [
+                            {
+                                "token": "7",
+                                "logprob": deep,
+                                "top_logprobs": [deep, {"token": deep}],
+                            },
+                            {"token": deep, "logprob": -0.5},
+                        ]
+                    },
+                    "extra": deep,
+                }
+            ],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 2},
+        }
+        judge.sequence(Reply(raw_body=json.dumps(body).encode()))
+
+        async def go() -> Any:
+            client = JudgeClient(endpoint(judge))
+            try:
+                return await client.call([{"role": "user", "content": "judge this"}], Verdict)
+            finally:
+                await client.close()
+
+        reply = asyncio.run(go())
+        assert reply.data == {"verdict": "yes"}
+        assert reply.logprobs == [
+            {"token": "7", "logprob": None, "top_logprobs": [{"token": "", "logprob": None}] * 2}
+        ]
