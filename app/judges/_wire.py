@@ -22,13 +22,22 @@ def completion_body(raw: bytes, usage: JudgeUsage, *, whole: bool = True) -> dic
         return None
     if not isinstance(body, dict):
         return None
-    reported = body.get("usage") or {}
-    usage.prompt_tokens += reported.get("prompt_tokens") or 0
-    usage.completion_tokens += reported.get("completion_tokens") or 0
+    reported = body.get("usage")
+    if not isinstance(reported, dict):
+        return body
+    # Counts only: anything else a server writes there counts nothing.
+    usage.prompt_tokens += _count(reported.get("prompt_tokens"))
+    usage.completion_tokens += _count(reported.get("completion_tokens"))
     details = reported.get("prompt_tokens_details")
     if isinstance(details, dict):
-        usage.cached_prompt_tokens += details.get("cached_tokens") or 0
+        usage.cached_prompt_tokens += _count(details.get("cached_tokens"))
     return body
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return int(value) if 0 < value < 1e15 else 0
 
 
 def first_choice(body: dict[str, Any]) -> dict[str, Any] | None:
