@@ -177,7 +177,8 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
 class LeanOpenAI(openai.AsyncOpenAI):
     """The SDK's async client, with what it derives again for every request from values fixed
     when it was made (each path's URL merged with the base URL, the default headers with the
-    async library sniffed) derived once: a tenth of a worker's CPU per judge call went there."""
+    async library sniffed) derived once: most of the tenth of a worker's CPU per judge call that
+    building the request took."""
 
     def __init__(self, **options: Any) -> None:
         self._prepared_urls: dict[str, httpx.URL] = {}

@@ -12,7 +12,8 @@ NUL_STANDIN = "\ufffd"
 def without_nul(value: Any) -> Any:
     """`value` with U+0000 replaced in every string (keys and nested JSON too)."""
     if isinstance(value, dict) and not _holds_nul(value):
-        # Nearly every row: one check in C instead of a walk rebuilding every level.
+        # Nearly every row: its strings looked at and its JSON values written out (in C),
+        # instead of a walk rebuilding every level.
         return value
     if isinstance(value, str):
         return value.replace("\x00", NUL_STANDIN) if "\x00" in value else value
