@@ -50,14 +50,9 @@ def serve(
         f"{startup_line(settings)}"
     )
     if workers == 1:
-        from app import heap
-        from app.main import create_app
-
-        app = create_app(settings)
-        heap.settle(settings.gc_young_threshold)
         # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
         uvicorn.run(
-            app,
+            _settled_app(settings),
             host=settings.host,
             port=settings.port,
             log_config=None,
@@ -88,11 +83,16 @@ def _proxy_options(settings: Settings) -> dict[str, Any]:
 
 def served_app() -> "FastAPI":
     """The app of one `loupe serve --workers N` process (settings from the environment)."""
+    settings = start_up_settings()
+    configure_logging(settings)
+    return _settled_app(settings)
+
+
+def _settled_app(settings: Settings) -> "FastAPI":
+    """The app of a serving process, with what start-up left alive frozen (app/heap.py)."""
     from app import heap
     from app.main import create_app
 
-    settings = start_up_settings()
-    configure_logging(settings)
     app = create_app(settings)
     heap.settle(settings.gc_young_threshold)
     return app
