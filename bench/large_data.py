@@ -10,7 +10,7 @@ Everything the rows copy was written by the service itself: `loupe serve` (embed
 scripted judge at zero latency) stores a small template evaluation per tenant and its online
 rules through the HTTP API; the bulk is then cloned from those rows server-side
 (`INSERT ... SELECT generate_series`, in chunks) with scores, verdicts and timestamps varied,
-and the rows the service keeps beside its results (`metric_summary`; the rules'
+and the rows the service keeps beside its results (`metric_summary`, `usage_day`; the rules'
 `online_rule_day`, `online_call`, `online_rule_span`, `online_rollup` and
 `online_rule_count`) are made from them as its requests and jobs would have. Then ANALYZE.
 
@@ -612,6 +612,41 @@ def fill(target: Target, rows: list[dict[str, Any]], template_size: int) -> dict
             GROUP BY r.evaluation_id, r.metric_index
             """
         )
+        # Usage by UTC day, role and model: results that made or tried a call of the role.
+        for role, model, calls, failed, prompt, completion, cost in (
+            (
+                "judge",
+                "judge_model",
+                "judge_calls",
+                "judge_failed_calls",
+                "prompt_tokens",
+                "completion_tokens",
+                "judge_cost_usd",
+            ),
+            (
+                "candidate",
+                "candidate_model",
+                "candidate_calls",
+                "candidate_failed_calls",
+                "candidate_prompt_tokens",
+                "candidate_completion_tokens",
+                "candidate_cost_usd",
+            ),
+        ):
+            db.execute(
+                f"""
+                INSERT INTO usage_day (evaluation_id, day, role, model, tenant_id, calls,
+                    failed_calls, prompt_tokens, completion_tokens, cost_usd, unpriced)
+                SELECT r.evaluation_id, date(timezone('UTC', r.created_at)), '{role}',
+                    coalesce(r.{model}, ''), e.tenant_id, sum(r.{calls}), sum(r.{failed}),
+                    sum(r.{prompt}), sum(r.{completion}), coalesce(sum(r.{cost}), 0),
+                    count(*) FILTER (WHERE r.{cost} IS NULL)
+                FROM result r JOIN bench_plan p ON p.evaluation_id = r.evaluation_id
+                    JOIN evaluation e ON e.id = r.evaluation_id
+                WHERE r.{calls} > 0 OR r.{failed} > 0
+                GROUP BY 1, 2, 4, 5
+                """
+            )
         db.execute(
             """
             INSERT INTO online_rollup (rule_id, metric, bucket_start, count, scored, passed,

@@ -303,6 +303,8 @@ def writer(url: str, stop: threading.Event, latencies: list[float], errors: list
                     raise RuntimeError("the open evaluation is gone")
                 inserted = repo.insert_results(rows)
                 repo.add_to_summaries(evaluation_id, inserted)
+                if hasattr(repo, "add_to_usage"):  # not in a checkout before usage_day
+                    repo.add_to_usage(evaluation_id, inserted)
                 evaluation = repo.get(evaluation_id)
                 assert evaluation is not None
                 evaluation_kinds.kind_of(evaluation).tally(session, evaluation_id, inserted)

@@ -210,6 +210,7 @@ class _Scoring:
             # Only rows this write stored count: a retried job's duplicates are not inserted.
             inserted = repo.insert_results(rows)
             repo.add_to_summaries(evaluation_id, inserted)
+            repo.add_to_usage(evaluation_id, inserted)
             if job.kind is not None:
                 # A kind's own sums (a run's report) move with the results they count.
                 job.kind.tally(session, evaluation_id, inserted)

@@ -1,14 +1,14 @@
 """Evaluation jobs' reads and writes by evaluation id (every kind runs as an evaluation)."""
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
-from app.models import Evaluation, MetricSummary, Result, TestCase
+from app.models import Evaluation, MetricSummary, Result, TestCase, UsageDay
 from app.unscoped.nul import without_nul
 
 _SUMMED = (
@@ -34,6 +34,15 @@ _SUMMED = (
     "candidate_completion_tokens",
     "candidate_cost_usd",
     "candidate_unpriced",
+)
+
+_USAGE_SUMMED = (
+    "calls",
+    "failed_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "cost_usd",
+    "unpriced",
 )
 
 
@@ -240,6 +249,55 @@ class UnscopedJobRepository:
                 [
                     {"evaluation_id": evaluation_id, "metric_index": index, **total}
                     for index, total in sorted(sums.items())
+                ]
+            )
+        )
+
+    def add_to_usage(self, evaluation_id: str, rows: list[dict[str, Any]]) -> None:
+        """Count newly stored result rows into the evaluation's usage by UTC day, role and
+        model: the rows that made or tried a call of the role, as GET /v1/usage reads them."""
+        sums: dict[tuple[Any, str, str], dict[str, Any]] = {}
+        for row in rows:
+            day = row["created_at"].astimezone(UTC).date()
+            for role, prefix in (("judge", ""), ("candidate", "candidate_")):
+                calls = row.get(f"{role}_calls") or 0
+                failed = row.get(f"{role}_failed_calls") or 0
+                if calls <= 0 and failed <= 0:
+                    continue
+                key = (day, role, row.get(f"{role}_model") or "")
+                total = sums.setdefault(key, dict.fromkeys(_USAGE_SUMMED, 0))
+                total["calls"] += calls
+                total["failed_calls"] += failed
+                total["prompt_tokens"] += row.get(f"{prefix}prompt_tokens") or 0
+                total["completion_tokens"] += row.get(f"{prefix}completion_tokens") or 0
+                cost = row.get(f"{role}_cost_usd")
+                if cost is None:
+                    total["unpriced"] += 1
+                else:
+                    total["cost_usd"] += cost
+        if not sums:
+            return
+        tenant_id = self.session.scalar(
+            select(Evaluation.tenant_id).where(Evaluation.id == evaluation_id)
+        )
+        statement = dialect_insert(self.session, UsageDay)
+        table = UsageDay.__table__.c
+        self.session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[table.evaluation_id, table.day, table.role, table.model],
+                set_={name: table[name] + statement.excluded[name] for name in _USAGE_SUMMED},
+            ).values(
+                # Sorted, so concurrent jobs lock the shared rows in one order.
+                [
+                    {
+                        "evaluation_id": evaluation_id,
+                        "day": day,
+                        "role": role,
+                        "model": model,
+                        "tenant_id": tenant_id,
+                        **total,
+                    }
+                    for (day, role, model), total in sorted(sums.items())
                 ]
             )
         )

@@ -26,9 +26,7 @@ def usage(
 ) -> Usage:
     """Sums of the tenant's results stored on UTC days start..end (both included)."""
     start, end = _day_range(start, end, today)
-    rows = repository.sums(
-        session, tenant_id, midnight(start), midnight(end + timedelta(days=1)), group_by
-    )
+    rows = repository.sums(session, tenant_id, start, end, group_by)
     buckets: dict[str, dict[str, UsageTotals]] = {}
     totals = {"judge": UsageTotals(), "candidate": UsageTotals()}
     for row in rows:
@@ -66,7 +64,8 @@ def _day_range(start: date | None, end: date | None, today: date) -> tuple[date,
     if end is None:
         end = today
     elif end == date.max:
-        # The range ends at the midnight after `end`, which would not be a date.
+        # Refused as ever: the range's end is read as the midnight after it, and the last
+        # date has none.
         raise invalid_field(["query", "end"], f"must be before {date.max.isoformat()}")
     if start is None:
         # Near year 1 the default range is shorter: a date before 0001-01-01 does not exist.
@@ -86,8 +85,8 @@ def _day_range(start: date | None, end: date | None, today: date) -> tuple[date,
 
 def spent_today(session: Session, tenant_id: str, now: datetime) -> tuple[float, int]:
     """The USD the tenant's priced results cost since UTC midnight, and how many had no price."""
-    start = midnight(now.astimezone(UTC).date())
-    rows = repository.sums(session, tenant_id, start, start + timedelta(days=1), "day")
+    today = now.astimezone(UTC).date()
+    rows = repository.sums(session, tenant_id, today, today, "day")
     return sum(row["cost_usd"] for row in rows), sum(row["unpriced"] for row in rows)
 
 

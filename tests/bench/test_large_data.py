@@ -84,3 +84,24 @@ class TestGenerated:
         assert results and all(r["test_case"] and r["trace_id"] for r in results)
         usage = client.get("/v1/usage")
         assert usage.status_code == 200 and usage.json()["data"]
+
+    def test_usage_counts_every_cloned_result(self, generated: Any) -> None:
+        # The year's usage by day is the judge calls of every evaluation the tenant holds (the
+        # cloned ones and the template the service stored itself), as their reads report them.
+        client, _ = generated
+        calls = 0
+        for kind in ("evaluation", "online"):
+            after = None
+            while True:
+                params = {"kind": kind, "limit": 100, **({"after": after} if after else {})}
+                page = client.get("/v1/evaluations", params=params).json()
+                calls += sum(evaluation["usage"]["calls"] for evaluation in page["data"])
+                if not page["has_more"]:
+                    break
+                after = page["last_id"]
+        today = datetime.now(UTC).date()
+        year = client.get(
+            "/v1/usage", params={"start": (today - timedelta(days=365)).isoformat()}
+        ).json()
+        assert len(year["data"]) > 300
+        assert calls > 0 and year["judge"]["calls"] == calls

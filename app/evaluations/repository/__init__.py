@@ -17,7 +17,15 @@ from app.evaluations.repository.summaries import SummaryReads
 from app.evaluations.repository.test_cases import TestCaseReads
 from app.ids import new_id
 from app.media import gc
-from app.models import Evaluation, JudgeCacheEntry, JudgeClaim, MetricSummary, Result, TestCase
+from app.models import (
+    Evaluation,
+    JudgeCacheEntry,
+    JudgeClaim,
+    MetricSummary,
+    Result,
+    TestCase,
+    UsageDay,
+)
 
 # The time-sortable tail of every id (app/ids.py): what follows `<prefix>_`.
 _ID_TAIL = len(new_id("x")) - len("x_")
@@ -124,6 +132,7 @@ class EvaluationRepository(ResultReads, TestCaseReads, SummaryReads):
             delete(JudgeClaim).where(JudgeClaim.scope == scope),
             delete(Result).where(Result.evaluation_id == evaluation_id),
             delete(MetricSummary).where(MetricSummary.evaluation_id == evaluation_id),
+            delete(UsageDay).where(UsageDay.evaluation_id == evaluation_id),
             delete(TestCase).where(TestCase.evaluation_id == evaluation_id),
             delete(Evaluation).where(Evaluation.id == evaluation_id),
         ):
