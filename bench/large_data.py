@@ -43,6 +43,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.models.metric_summary import BIN_EDGES  # noqa: E402
 from tests.fixtures.judge import ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import _as_postgres, free_port  # noqa: E402
 
@@ -590,6 +591,11 @@ def fill(target: Target, rows: list[dict[str, Any]], template_size: int) -> dict
         figures["rows_seconds"] = time.perf_counter() - started
         kept = time.perf_counter()
         # What the jobs keep beside the results, as they would have added to it.
+        bins = ", ".join(
+            f"count(*) FILTER (WHERE r.score >= {low!r} AND r.score {'<=' if high == 1 else '<'} "
+            f"{high!r})"
+            for low, high in zip(BIN_EDGES, BIN_EDGES[1:], strict=False)
+        )
         db.execute(
             """
             INSERT INTO metric_summary (evaluation_id, metric_index, stored, passed, failed,
@@ -597,7 +603,8 @@ def fill(target: Target, rows: list[dict[str, Any]], template_size: int) -> dict
                 candidate_failed_calls, prompt_tokens, completion_tokens, judge_cost_usd,
                 judge_unpriced, candidate_calls, candidate_prompt_tokens,
                 candidate_completion_tokens, candidate_cost_usd, candidate_unpriced, fragile,
-                all_passed, incomplete)
+                all_passed, incomplete, score_bin_0, score_bin_1, score_bin_2, score_bin_3,
+                score_bin_4, score_bin_5, score_bin_6, score_bin_7, score_bin_8, score_bin_9)
             SELECT r.evaluation_id, r.metric_index, count(*),
                 count(*) FILTER (WHERE r.passed), count(*) FILTER (WHERE NOT r.passed),
                 count(r.error), coalesce(sum(r.score), 0), count(r.score),
@@ -607,10 +614,10 @@ def fill(target: Target, rows: list[dict[str, Any]], template_size: int) -> dict
                 count(*) FILTER (WHERE r.judge_cost_usd IS NULL), sum(r.candidate_calls),
                 sum(r.candidate_prompt_tokens), sum(r.candidate_completion_tokens),
                 coalesce(sum(r.candidate_cost_usd), 0),
-                count(*) FILTER (WHERE r.candidate_cost_usd IS NULL), 0, 0, 0
+                count(*) FILTER (WHERE r.candidate_cost_usd IS NULL), 0, 0, 0, {bins}
             FROM result r JOIN bench_plan p ON p.evaluation_id = r.evaluation_id
             GROUP BY r.evaluation_id, r.metric_index
-            """
+            """.replace("{bins}", bins)
         )
         # Usage by UTC day, role and model: results that made or tried a call of the role.
         for role, model, calls, failed, prompt, completion, cost in (

@@ -12,6 +12,7 @@ kind's rollups, commit): the pass's duration and the writer's latencies are prin
 
     flock /tmp/bench.lock .venv/bin/python bench/storage_scale.py --data-dir /tmp/loupe-large-1m
     ... --skip-retention          # reads only (the data stay as they are)
+    ... --skip-retention --only usage --before <checkout> --before-revision scale_indexes
 """
 
 import argparse
@@ -53,12 +54,17 @@ def percentile(values: list[float], share: float) -> float:
 
 
 class Reads:
-    """Timed GETs against the service; one row of figures per read."""
+    """Timed GETs against the service; one row of figures per read (`only`: the reads whose
+    label holds it, the others skipped)."""
+
+    only: str | None = None
 
     def __init__(self, client: httpx.Client, repeat: int) -> None:
         self.client, self.repeat, self.rows = client, repeat, []
 
-    def time(self, label: str, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    def time(self, label: str, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
+        if Reads.only is not None and Reads.only not in label:
+            return None
         response = self.client.request(method, url, **kwargs)  # warm-up (and the check)
         if response.status_code >= 400:
             raise RuntimeError(f"{label}: {response.status_code} {response.text[:500]}")
@@ -83,6 +89,8 @@ class Reads:
         return response
 
     def stream(self, label: str, url: str, times: int = 3) -> None:
+        if Reads.only is not None and Reads.only not in label:
+            return
         first, total, size = [], [], 0
         for _ in range(times):
             started = time.perf_counter()
@@ -371,11 +379,12 @@ def measure_retention(url: str, libpq: str, share: float) -> dict[str, Any]:
     return figures
 
 
-def schema(url: str, before: bool) -> float:
+def schema(url: str, before: str | None) -> float:
     """The schema of the code measured: `loupe migrate` (building scale_indexes' index
-    concurrently), or back to the revision before it; returns the seconds it took."""
+    concurrently, summing usage_day), or back to the revision `before`; returns the seconds it
+    took."""
     env = {**os.environ, "LOUPE_DATABASE_URL": url, "LOUPE_SECRET_KEY": SECRET_KEY}
-    command = [str(LOUPE), "migrate", *(["--downgrade", "scale_append"] if before else [])]
+    command = [str(LOUPE), "migrate", *(["--downgrade", before] if before else [])]
     started = time.perf_counter()
     subprocess.run(command, env=env, check=True, capture_output=True)
     return time.perf_counter() - started
@@ -423,6 +432,12 @@ def main() -> None:
         help="a checkout of the code before the fixes (git worktree add): its reads (without "
         "the scale_indexes index) and retention are measured first, in the same run",
     )
+    parser.add_argument(
+        "--before-revision",
+        default="scale_append",
+        help="the schema the --before checkout reads (loupe migrate --downgrade to it)",
+    )
+    parser.add_argument("--only", help="only the reads whose label holds this text (e.g. 'usage')")
     parser.add_argument("--retention-here", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--retention-in-place",
@@ -437,6 +452,7 @@ def main() -> None:
             figures = {"retention": measure_retention(target.url, target.libpq, args.share)}
         args.out.write_text(json.dumps(figures, default=str))
         return
+    Reads.only = args.only
     manifest = json.loads((args.data_dir / "manifest.json").read_text())
     figures: dict[str, Any] = {"results": manifest["results"]}
     runs = [("before", args.before), ("after", ROOT)] if args.before else [("after", ROOT)]
@@ -444,7 +460,7 @@ def main() -> None:
         print(f"== {label}: {code}", flush=True)
         if not args.skip_reads:
             with persistent_postgres(args.data_dir) as target:
-                took = schema(target.url, before=label == "before")
+                took = schema(target.url, args.before_revision if label == "before" else None)
                 print(f"schema of {label}: {took:.1f} s", flush=True)
                 figures[f"migrate_{label}_seconds"] = took
                 with serve(target.url, {"PYTHONPATH": str(code)}) as (base_url, _):

@@ -1,3 +1,5 @@
+import bisect
+
 from sqlalchemy import Float, ForeignKey, Integer, text
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -51,3 +53,29 @@ class MetricSummary(Base):
     all_passed: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     # Results judged more than once some of whose judgments failed.
     incomplete: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    # How many scores fall in each tenth of [0, 1] (1.0 in the last; scores outside [0, 1] in
+    # none, `score_bin`): the console's histogram without reading the results.
+    score_bin_0: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_1: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_2: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_3: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_4: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_5: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_6: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_7: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_8: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    score_bin_9: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+
+
+# The histogram's bins: tenths of [0, 1], the last one closed.
+HISTOGRAM_BINS = 10
+BIN_EDGES = tuple(index / HISTOGRAM_BINS for index in range(HISTOGRAM_BINS + 1))
+BIN_COLUMNS = tuple(f"score_bin_{index}" for index in range(HISTOGRAM_BINS))
+
+
+def score_bin(score: float | None) -> int | None:
+    """The bin a score counts in (None: no score, or outside [0, 1]); compared with the same
+    edges as the migration that summed the scores stored before the bins existed."""
+    if score is None or not BIN_EDGES[0] <= score <= BIN_EDGES[-1]:
+        return None
+    return min(bisect.bisect_right(BIN_EDGES, score) - 1, HISTOGRAM_BINS - 1)

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
 from app.models import Evaluation, MetricSummary, Result, TestCase, UsageDay
+from app.models.metric_summary import BIN_COLUMNS, score_bin
 from app.unscoped.nul import without_nul
 
 _SUMMED = (
@@ -34,6 +35,7 @@ _SUMMED = (
     "candidate_completion_tokens",
     "candidate_cost_usd",
     "candidate_unpriced",
+    *BIN_COLUMNS,
 )
 
 _USAGE_SUMMED = (
@@ -222,6 +224,9 @@ class UnscopedJobRepository:
                 total["score_sum"] += row["score"]
                 total["score_sq_sum"] += row["score"] * row["score"]
                 total["scored"] += 1
+                tenth = score_bin(row["score"])
+                if tenth is not None:
+                    total[BIN_COLUMNS[tenth]] += 1
             total["calls"] += row["judge_calls"] or 0
             total["failed_calls"] += row.get("judge_failed_calls") or 0
             total["prompt_tokens"] += row["prompt_tokens"] or 0

@@ -7,7 +7,7 @@ Revises: scale_indexes
 Create Date: 2026-11-27 14:00:00
 
 Workers of the release before this one that store results after the migration ran do not add
-them here: upgrade workers right after the migration (docs/operations.md, "Upgrading").
+them here: replace the workers right after the migration (docs/operations.md, "At scale").
 """
 
 from collections.abc import Sequence

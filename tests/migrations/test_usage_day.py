@@ -1,17 +1,19 @@
-"""Migration usage_day: the usage of results stored before it is summed once into usage_day,
-and GET /v1/usage reads the same numbers through it as it summed from the results before."""
+"""Migrations usage_day and score_bins: what results stored before them used is summed once
+into usage_day (GET /v1/usage reads the same numbers through it), and their scores are counted
+into the summaries' histogram bins with the edges the scoring write uses."""
 
 import uuid
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, insert, select
+from sqlalchemy import column, create_engine, insert, select, table
 from sqlalchemy.orm import Session
 
 from app import migrate
 from app.config import Settings
-from app.models import Evaluation, Result, Tenant, UsageDay
+from app.models import Evaluation, MetricSummary, Result, Tenant, UsageDay
+from app.models.metric_summary import BIN_COLUMNS, score_bin
 from app.usage import service
 from tests.fixtures.services import PostgresServer
 
@@ -125,6 +127,54 @@ def test_results_stored_before_are_summed_by_day_role_and_model(url: str) -> Non
             assert buckets["cand"].candidate.prompt_tokens == 40
             assert by_model.judge.failed_calls == 3 and by_model.cost_usd is None
         migrate.downgrade(settings, "scale_indexes")
+        migrate.upgrade(settings)
+    finally:
+        engine.dispose()
+
+
+def test_score_bins_count_the_scores_stored_before_them(url: str) -> None:
+    # score_bins adds the histogram's counts to metric_summary; older results are counted once,
+    # with the edges the scoring write uses for new ones.
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "usage_day")
+    engine = create_engine(url)
+    scores = [0.0, 0.1, 0.3, 0.29999999, 0.5, 0.99, 1.0, None, 1.5, -0.1, 0.7, 0.7]
+    stored = datetime(2026, 3, 2, tzinfo=UTC)
+    try:
+        with Session(engine) as session:
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "a"}])
+            session.flush()
+            session.execute(
+                insert(Evaluation),
+                [{"id": "evn_1", "tenant_id": "ten_1", "metrics": [], "total_test_cases": 12}],
+            )
+            session.flush()
+            session.execute(
+                insert(Result),
+                [
+                    {**result("evn_1", index, stored), "score": score}
+                    for index, score in enumerate(scores)
+                ],
+            )
+            summary = {
+                "evaluation_id": "evn_1",
+                "metric_index": 0,
+                **dict.fromkeys(("stored", "passed", "failed", "errored", "scored"), 0),
+                **dict.fromkeys(("score_sum", "calls", "prompt_tokens", "completion_tokens"), 0),
+            }
+            # Only the columns the revision before score_bins has.
+            session.execute(insert(table("metric_summary", *map(column, summary))), [summary])
+            session.commit()
+        migrate.upgrade(settings)
+        with Session(engine) as session:
+            row = session.get(MetricSummary, ("evn_1", 0))
+            counts = [getattr(row, name) for name in BIN_COLUMNS]
+        expected = [0] * len(BIN_COLUMNS)
+        for score in scores:
+            if score_bin(score) is not None:
+                expected[score_bin(score)] += 1
+        assert counts == expected == [1, 1, 1, 1, 0, 1, 0, 2, 0, 2]
+        migrate.downgrade(settings, "usage_day")
         migrate.upgrade(settings)
     finally:
         engine.dispose()

@@ -4,13 +4,14 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import and_, case, func, or_, select, tuple_
+from sqlalchemy import func, or_, select, tuple_
 
 from app.db import plain_rows
-from app.models import Evaluation, Result
+from app.models import Evaluation, MetricSummary, Result
+from app.models.metric_summary import BIN_COLUMNS, HISTOGRAM_BINS
 from app.repository import TenantScopedRepository
 
-HISTOGRAM_BINS = 10
+__all__ = ["HISTOGRAM_BINS", "ResultReads"]
 
 
 class ResultReads(TenantScopedRepository[Evaluation]):
@@ -171,32 +172,13 @@ class ResultReads(TenantScopedRepository[Evaluation]):
         return {index: count for index, count in rows}
 
     def score_histogram(self, evaluation: Evaluation) -> dict[int, list[int]]:
-        """Per metric index, how many scores fall in each tenth of [0, 1] (1.0 in the last)."""
-        session, evaluation_id = self.session, self.owned(evaluation).id
-        edges = [index / HISTOGRAM_BINS for index in range(HISTOGRAM_BINS + 1)]
-        bins = [
-            func.coalesce(
-                func.sum(
-                    case(
-                        (
-                            and_(
-                                Result.score >= edges[index],
-                                Result.score < edges[index + 1]
-                                if index < HISTOGRAM_BINS - 1
-                                else Result.score <= edges[index + 1],
-                            ),
-                            1,
-                        ),
-                        else_=0,
-                    )
-                ),
-                0,
+        """Per metric index, how many scores fall in each tenth of [0, 1] (1.0 in the last):
+        the counts its metric summaries keep as results are stored, not a read of them."""
+        evaluation_id = self.owned(evaluation).id
+        bins = [MetricSummary.__table__.c[name] for name in BIN_COLUMNS]
+        rows = self.session.execute(
+            select(MetricSummary.metric_index, *bins).where(
+                MetricSummary.evaluation_id == evaluation_id, MetricSummary.scored > 0
             )
-            for index in range(HISTOGRAM_BINS)
-        ]
-        rows = session.execute(
-            select(Result.metric_index, *bins)
-            .where(Result.evaluation_id == evaluation_id, Result.score.is_not(None))
-            .group_by(Result.metric_index)
         )
         return {row[0]: [int(count) for count in row[1:]] for row in rows}
