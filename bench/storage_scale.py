@@ -12,7 +12,8 @@ kind's rollups, commit): the pass's duration and the writer's latencies are prin
 
     flock /tmp/bench.lock .venv/bin/python bench/storage_scale.py --data-dir /tmp/loupe-large-1m
     ... --skip-retention          # reads only (the data stay as they are)
-    ... --skip-retention --only usage --before <checkout> --before-revision scale_indexes
+    ... --skip-retention --only usage,comparison --before <checkout> \
+        --before-revision scale_indexes
 """
 
 import argparse
@@ -57,13 +58,17 @@ class Reads:
     """Timed GETs against the service; one row of figures per read (`only`: the reads whose
     label holds it, the others skipped)."""
 
-    only: str | None = None
+    only: list[str] | None = None
+
+    @classmethod
+    def skipped(cls, label: str) -> bool:
+        return cls.only is not None and not any(part in label for part in cls.only)
 
     def __init__(self, client: httpx.Client, repeat: int) -> None:
         self.client, self.repeat, self.rows = client, repeat, []
 
     def time(self, label: str, method: str, url: str, **kwargs: Any) -> httpx.Response | None:
-        if Reads.only is not None and Reads.only not in label:
+        if Reads.skipped(label):
             return None
         response = self.client.request(method, url, **kwargs)  # warm-up (and the check)
         if response.status_code >= 400:
@@ -89,7 +94,7 @@ class Reads:
         return response
 
     def stream(self, label: str, url: str, times: int = 3) -> None:
-        if Reads.only is not None and Reads.only not in label:
+        if Reads.skipped(label):
             return
         first, total, size = [], [], 0
         for _ in range(times):
@@ -437,7 +442,11 @@ def main() -> None:
         default="scale_append",
         help="the schema the --before checkout reads (loupe migrate --downgrade to it)",
     )
-    parser.add_argument("--only", help="only the reads whose label holds this text (e.g. 'usage')")
+    parser.add_argument(
+        "--only",
+        help="only the reads whose label holds one of these comma-separated texts "
+        "(e.g. 'usage,console: evaluation page')",
+    )
     parser.add_argument("--retention-here", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--retention-in-place",
@@ -452,7 +461,7 @@ def main() -> None:
             figures = {"retention": measure_retention(target.url, target.libpq, args.share)}
         args.out.write_text(json.dumps(figures, default=str))
         return
-    Reads.only = args.only
+    Reads.only = args.only.split(",") if args.only else None
     manifest = json.loads((args.data_dir / "manifest.json").read_text())
     figures: dict[str, Any] = {"results": manifest["results"]}
     runs = [("before", args.before), ("after", ROOT)] if args.before else [("after", ROOT)]

@@ -97,7 +97,13 @@ class JudgeClient:
         except RuntimeError:
             loop = None
         self._finalizer = weakref.finalize(
-            self, close_later, loop, self._openai, self._pacer, endpoint.api_key
+            self,
+            close_later,
+            loop,
+            self._openai,
+            self._pacer,
+            endpoint.api_key,
+            self._requests.forget,
         )
         # At exit, close_clients closes the shared ones in order; the rest go with the process.
         self._finalizer.atexit = False
@@ -107,6 +113,7 @@ class JudgeClient:
             logs.release_secret(self.endpoint.api_key)
         await self._openai.close()
         await self._pacer.close()
+        self._requests.forget()
 
     @property
     def response_format(self) -> ResponseFormatMode:

@@ -4,6 +4,7 @@ the client holding them is dropped."""
 import asyncio
 import contextlib
 import ssl
+from collections.abc import Callable
 from functools import lru_cache
 
 import certifi
@@ -18,10 +19,16 @@ _closing: set["asyncio.Task[None]"] = set()
 
 
 def close_later(
-    loop: asyncio.AbstractEventLoop | None, http: openai.AsyncOpenAI, pacer: Pacer, key: str
+    loop: asyncio.AbstractEventLoop | None,
+    http: openai.AsyncOpenAI,
+    pacer: Pacer,
+    key: str,
+    forget: Callable[[], None] = lambda: None,
 ) -> None:
-    """Close a client nothing refers to any more; runs in whichever thread dropped it."""
+    """Close a client nothing refers to any more; runs in whichever thread dropped it.
+    `forget` takes its in-flight limit off /metrics."""
     logs.release_secret(key)
+    forget()
     if loop is None or loop.is_closed():
         return
 

@@ -55,12 +55,20 @@ class RequestLoop:
         self._in_flight = asyncio.Semaphore(
             max(endpoint.concurrency, endpoint.max_concurrency or 0)
         )
+        # The limit as /metrics last counted it.
+        self._counted_limit = pacer.limit
+        meter.limit_moved(pacer.limit)
 
     def error(
         self, type_: str, message: str, usage: JudgeUsage | None = None, kind: str | None = None
     ) -> JudgeError:
         """A JudgeError whose message (stored on results, exported, logged) holds no key."""
         return JudgeError(type_, logs.redact(message, self.endpoint.api_key), usage, kind=kind)
+
+    def forget(self) -> None:
+        """Take this endpoint's in-flight limit off /metrics (its client is closed)."""
+        self.meter.limit_moved(-self._counted_limit)
+        self._counted_limit = 0.0
 
     async def post(
         self,
@@ -174,6 +182,7 @@ class RequestLoop:
         are counted (a request that got no answer in `usage.failed_calls`), and what it says
         about the limits adapts the pace."""
         await self._pacer.acquire()
+        self.meter.in_flight(1)
         started = time.perf_counter()
         headers: dict[str, str] | None = None
         limited, wait, tokens = False, None, 0
@@ -219,9 +228,15 @@ class RequestLoop:
             raise
         finally:
             self.meter.timed(body["model"], time.perf_counter() - started)
-            await self._pacer.release(
-                headers=headers, rate_limited=limited, retry_after=wait, tokens=tokens
-            )
+            try:
+                await self._pacer.release(
+                    headers=headers, rate_limited=limited, retry_after=wait, tokens=tokens
+                )
+            finally:
+                self.meter.in_flight(-1)
+                limit = self._pacer.limit
+                self.meter.limit_moved(limit - self._counted_limit)
+                self._counted_limit = limit
 
     async def _backoff(
         self,

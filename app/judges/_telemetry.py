@@ -10,6 +10,8 @@ from app.judges._errors import connection_kind
 from app.telemetry.metrics import (
     PROVIDER_COMPLETION_TOKENS,
     PROVIDER_DURATION,
+    PROVIDER_IN_FLIGHT,
+    PROVIDER_IN_FLIGHT_LIMIT,
     PROVIDER_PROMPT_TOKENS,
     PROVIDER_REQUESTS,
 )
@@ -36,14 +38,15 @@ class LabelBudget:
         self._lock = threading.Lock()
 
     def labels(self, host: str, model: str) -> tuple[str, str]:
-        """The (host, model) label values to count a request to `model` at `host` under."""
+        """The (host, model) label values to count a request to `model` at `host` under (model
+        "": the host's alone, spending none of its model names)."""
         with self._lock:
             models = self._models.get(host)
             if models is None:
                 if len(self._models) >= self.max_hosts:
                     return OTHER, OTHER
                 models = self._models[host] = set()
-            if model in models:
+            if model in models or not model:
                 return host, model
             if len(models) >= self.max_models:
                 return host, OTHER
@@ -109,6 +112,27 @@ class EndpointMeter:
             # A model's labels never change once the budget handed them out.
             child = self._series[key] = family.labels(*self._labels(model), *more)
         return child
+
+    def _endpoint_child(self, family: Any) -> Any:
+        # By role and host only: every model of the endpoint shares its requests in flight.
+        child = self._series.get(family)
+        if child is None:
+            role, host, _ = (
+                (self.role, TENANT, TENANT)
+                if self.tenant_owned
+                else (self.role, *self._budget.labels(self.host, ""))
+            )
+            child = self._series[family] = family.labels(role, host)
+        return child
+
+    def in_flight(self, change: int) -> None:
+        """A request was sent (+1) or got its answer or failed (-1)."""
+        self._endpoint_child(PROVIDER_IN_FLIGHT).inc(change)
+
+    def limit_moved(self, change: float) -> None:
+        """The endpoint's in-flight limit in this process grew or shrank by `change`."""
+        if change:
+            self._endpoint_child(PROVIDER_IN_FLIGHT_LIMIT).inc(change)
 
     def timed(self, model: str, seconds: float) -> None:
         """A request got its answer or failed after `seconds`."""

@@ -9,7 +9,7 @@ process's values in that directory and `/metrics` sums them.
 
 import os
 
-from prometheus_client import Counter, Histogram
+from prometheus_client import Counter, Gauge, Histogram
 
 # Judge calls take seconds, not milliseconds: the default buckets stop at 10 s.
 _PROVIDER_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60, 120)
@@ -73,6 +73,20 @@ PROVIDER_COMPLETION_TOKENS = Counter(
     "loupe_provider_completion_tokens_total",
     "Completion (output) tokens the endpoints reported.",
     ["role", "host", "model"],
+)
+# Summed over the endpoints sharing the labels, and over processes (`livesum`).
+PROVIDER_IN_FLIGHT = Gauge(
+    "loupe_provider_in_flight",
+    "Judge and candidate requests sent and not yet answered, by role and endpoint host.",
+    ["role", "host"],
+    multiprocess_mode="livesum",
+)
+PROVIDER_IN_FLIGHT_LIMIT = Gauge(
+    "loupe_provider_in_flight_limit",
+    "How many requests may be in flight at once, as pacing has adapted it (from 1, growing "
+    "while the endpoint states no limit and answers no 429, halved on a 429).",
+    ["role", "host"],
+    multiprocess_mode="livesum",
 )
 JUDGE_CACHE_LOOKUPS = Counter(
     "loupe_judge_cache_lookups_total",

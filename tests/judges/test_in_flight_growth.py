@@ -22,6 +22,7 @@ from tests.fixtures.api import Api, ServedApp, sqlite_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.fixtures.metrics import endpoint
 from tests.fixtures.services import RedisServer
+from tests.telemetry.test_scrape import samples, value
 
 MESSAGES = [{"role": "user", "content": "hi"}]
 CAP, CEILING = 3, 12
@@ -141,12 +142,37 @@ def test_an_evaluation_keeps_more_judge_calls_in_flight_than_the_cap(
     fresh_judge(judge)
     judge.latency = 0.05
     client = growing_api.tenant_client()
+    judge_series = {"role": "judge", "host": "127.0.0.1"}
+    # The process's other judge clients count in the same series: what this one adds is seen.
+    before = samples(growing_api.client().get("/metrics").text)
     created = client.post("/v1/evaluations", json=judged_body(200))
     assert created.status_code == 202, created.text
+    # /metrics while it runs: the limit as it grows, and the requests in flight.
+    limits, in_flight = [], []
+    with growing_api.client() as scraper:
+        while client.get(f"/v1/evaluations/{created.json()['id']}").json()["status"] in (
+            "queued",
+            "in_progress",
+        ):
+            scraped = samples(scraper.get("/metrics").text)
+            limits.append(
+                value(scraped, "loupe_provider_in_flight_limit", **judge_series)
+                - value(before, "loupe_provider_in_flight_limit", **judge_series)
+            )
+            in_flight.append(value(scraped, "loupe_provider_in_flight", **judge_series))
+            time.sleep(0.02)
+        after = samples(scraper.get("/metrics").text)
     final = growing_api.wait(client, created.json()["id"])
     assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
     assert len(judge.calls_for("g_eval_score")) == 200
     assert CAP < judge.max_in_flight <= CEILING
+    assert CAP < max(limits) <= CEILING and CAP < max(in_flight) <= CEILING
+    # Idle again, the limit is back at the cap (no waiting requests to grow for), and nothing
+    # is left in flight.
+    assert value(after, "loupe_provider_in_flight", **judge_series) == 0
+    assert value(after, "loupe_provider_in_flight_limit", **judge_series) - value(
+        before, "loupe_provider_in_flight_limit", **judge_series
+    ) == pytest.approx(CAP)
 
 
 def test_requests_queued_on_the_schedule_do_not_each_ask_redis(
