@@ -40,7 +40,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 test: $(STAMP) sdk/typescript/node_modules/.installed
 	@command -v redis-server >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq redis-server >/dev/null; }
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null; }
-	CHROMIUM_PATH=$(CHROMIUM) $(BIN)/pytest -q --durations=30
+	CHROMIUM_PATH=$(CHROMIUM) $(BIN)/pytest -q -n 2 --durations=30
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
