@@ -4,7 +4,6 @@ import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 from sqlalchemy import column, create_engine, insert, inspect, select, table
 from sqlalchemy.orm import Session
 
@@ -50,15 +49,6 @@ def add_evaluation(session: Session, **values: object) -> None:
     """An evaluation row holding only these columns (and defaults), so the insert works at
     revisions before columns the model has gained since."""
     session.execute(insert(Evaluation), [values])
-
-
-@pytest.fixture(params=["postgres", "sqlite"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database on each backend."""
-    if request.param == "postgres":
-        server: PostgresServer = request.getfixturevalue("postgres_server")
-        return server.create_database(f"m_{uuid.uuid4().hex[:8]}")
-    return f"sqlite:///{tmp_path}/m.db"
 
 
 class TestMigrations:

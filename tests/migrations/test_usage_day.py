@@ -2,11 +2,8 @@
 into usage_day (GET /v1/usage reads the same numbers through it), and their scores are counted
 into the summaries' histogram bins with the edges the scoring write uses."""
 
-import uuid
 from datetime import UTC, date, datetime
-from pathlib import Path
 
-import pytest
 from sqlalchemy import column, create_engine, insert, select, table
 from sqlalchemy.orm import Session
 
@@ -15,15 +12,6 @@ from app.config import Settings
 from app.models import Evaluation, MetricSummary, Result, Tenant, UsageDay
 from app.models.metric_summary import BIN_COLUMNS, score_bin
 from app.usage import service
-from tests.fixtures.services import PostgresServer
-
-
-@pytest.fixture(params=["postgres", "sqlite"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "postgres":
-        server: PostgresServer = request.getfixturevalue("postgres_server")
-        return server.create_database(f"u_{uuid.uuid4().hex[:8]}")
-    return f"sqlite:///{tmp_path}/u.db"
 
 
 def result(evaluation_id: str, index: int, stored: datetime, **usage: object) -> dict:
