@@ -14,6 +14,7 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
 
+from app import jsonio
 from app.config import Settings
 
 logger = logging.getLogger("loupe.db")
@@ -99,7 +100,11 @@ def make_engine(settings: Settings) -> Engine:
     if settings.is_sqlite:
         create_sqlite_file(settings.sqlite_path())
         engine = create_engine(
-            settings.database_url, connect_args={"check_same_thread": False, "timeout": 30}
+            settings.database_url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            # JSON columns are text in SQLite.
+            json_serializer=jsonio.dumps_text,
+            json_deserializer=jsonio.loads,
         )
 
         @event.listens_for(engine, "connect")
@@ -114,7 +119,15 @@ def make_engine(settings: Settings) -> Engine:
             cursor.close()
 
         return engine
-    return create_engine(settings.database_url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    return create_engine(
+        settings.database_url,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=20,
+        # psycopg takes the bytes as they are.
+        json_serializer=jsonio.dumps,
+        json_deserializer=jsonio.loads,
+    )
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

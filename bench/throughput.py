@@ -26,6 +26,7 @@ import base64
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -90,9 +91,35 @@ def calibration_seconds() -> float:
     return time.process_time() - started
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_split(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of `pid` so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+    return int(fields[11]) / TICKS, int(fields[12]) / TICKS  # utime, stime
+
+
+def thread_cpu(pids: list[int]) -> dict[str, float]:
+    """CPU seconds (user + system) so far of every thread of `pids` but the first (the API),
+    by thread id."""
+    totals: dict[str, float] = {}
+    for pid in pids[1:]:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+            except FileNotFoundError:
+                continue  # the thread ended
+            totals[task.name] = (int(fields[11]) + int(fields[12])) / TICKS
+    return totals
+
+
+def thread_names(pids: list[int], py_spy: str | None) -> dict[str, str]:
+    """Python's names of the threads of `pids` by thread id (`py-spy dump` reads them; Python
+    3.11 gives the system none), with digits dropped (`asyncio_3` is `asyncio_`)."""
+    names: dict[str, str] = {}
+    for pid in pids[1:] if py_spy else []:
+        dump = subprocess.run([py_spy, "dump", "--pid", str(pid)], capture_output=True, text=True)
+        for match in re.finditer(r'^Thread (\d+) \([^)]*\): "([^"]*)"', dump.stdout, re.M):
+            names[match[1]] = match[2].rstrip("0123456789")
+    return names
 
 
 def wait_ready(base_url: str, process: subprocess.Popen, timeout: float = 60) -> None:
@@ -165,6 +192,7 @@ def run_once(
     n: int,
     latency: float,
     poll: float = 0.5,
+    py_spy: str | None = None,
 ) -> dict:
     calibration = calibration_seconds()
     judge.reset()
@@ -179,7 +207,9 @@ def run_once(
     body = {"test_cases": test_cases(n, uuid.uuid4().hex[:8]), "metrics": METRICS}
     headers = {"Authorization": f"Bearer {key}"}
     with httpx.Client(base_url=base_url, headers=headers, timeout=300, trust_env=False) as client:
-        cpu_before = sum(cpu_seconds(pid) for pid in pids)
+        split_before = [cpu_split(pid) for pid in pids]
+        threads_before = thread_cpu(pids)
+        cpu_before = sum(map(sum, split_before))
         # This process serves the scripted judge: its CPU is the provider's, not Loupe's.
         judge_cpu_before = time.process_time()
         started = time.perf_counter()
@@ -192,7 +222,9 @@ def run_once(
             if state["status"] in ("completed", "failed", "canceled"):
                 break
             time.sleep(poll)
-        cpu = sum(cpu_seconds(pid) for pid in pids) - cpu_before
+        split_after = [cpu_split(pid) for pid in pids]
+        threads_after = thread_cpu(pids)
+        cpu = sum(map(sum, split_after)) - cpu_before
         judge_cpu = time.process_time() - judge_cpu_before
         # Wall time ends when the service marked the evaluation done (same machine, same
         # clock), not when a poll saw it: polling granularity adds nothing.
@@ -200,6 +232,13 @@ def run_once(
         wall = completed_at - started_at
         finished = started + wall
     calls = len(judge.requests)
+    names = thread_names(pids, py_spy)
+    by_name: dict[str, float] = {}
+    for tid, seconds in threads_after.items():
+        name = names.get(tid, "?")
+        by_name[name] = (
+            by_name.get(name, 0.0) + 1000 * (seconds - threads_before.get(tid, 0.0)) / calls
+        )
     bound = calls * latency / CONCURRENCY
     return {
         "n": n,
@@ -212,6 +251,18 @@ def run_once(
         "calls_per_s": calls / wall,
         "cpu_ms_per_call": 1000 * cpu / calls,
         "judge_cpu_ms_per_call": 1000 * judge_cpu / calls,
+        # Where the service's CPU went: the API process, then its workers; user and system.
+        "api_user_sys_ms_per_call": [
+            1000 * (split_after[0][i] - split_before[0][i]) / calls for i in (0, 1)
+        ],
+        # A worker's threads (RQ mode), by name: the judge loop, the database threads...
+        "worker_threads_ms_per_call": by_name,
+        "workers_user_sys_ms_per_call": [
+            1000
+            * sum(a[i] - b[i] for a, b in zip(split_after[1:], split_before[1:], strict=True))
+            / calls
+            for i in (0, 1)
+        ],
         "bound_s": bound,
         "wall_over_bound": wall / bound if bound else None,
         "max_in_flight": judge.max_in_flight,
@@ -279,6 +330,9 @@ def main() -> None:
         help="LOUPE_JOB_SLICE_SIZE for every service (default 1,000: one job for N <= 1,000, "
         "which one worker scores)",
     )
+    parser.add_argument(
+        "--py-spy", help="a py-spy executable: the workers' CPU is shown by thread name"
+    )
     parser.add_argument("--deepeval-python", help="a python with deepeval 4.3.1 installed")
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
@@ -318,7 +372,9 @@ def main() -> None:
                     ).stdout.split()[-1]
                     run_once(base_url, key, pids, judge, 20, 0.0)  # warm-up: imports, caches
                     for latency, n in runs:
-                        row = run_once(base_url, key, pids, judge, n, latency, args.poll)
+                        row = run_once(
+                            base_url, key, pids, judge, n, latency, args.poll, args.py_spy
+                        )
                         row["mode"], row["max_concurrency"] = mode, ceiling or "default"
                         row["gc_young_threshold"] = gc or "default"
                         row["workers"] = workers if mode == "rq" else 0
@@ -334,6 +390,21 @@ def main() -> None:
                             f"{row['max_in_flight']:5d} {row['bound_s']:9.2f} {ratio:>10} "
                             f"{row['errored']:7d} {row['to_first_call_s']:7.2f} "
                             f"{row['after_last_call_s']:6.2f} {row['calibration_s']:7.3f}",
+                            flush=True,
+                        )
+                        api, work = (
+                            row["api_user_sys_ms_per_call"],
+                            row["workers_user_sys_ms_per_call"],
+                        )
+                        print(
+                            f"{'':9} CPU ms/call: API user {api[0]:.3f} sys {api[1]:.3f}, "
+                            f"worker(s) user {work[0]:.3f} sys {work[1]:.3f}; by thread: "
+                            + ", ".join(
+                                f"{name} {ms:.3f}"
+                                for name, ms in sorted(
+                                    row["worker_threads_ms_per_call"].items(), key=lambda x: -x[1]
+                                )
+                            ),
                             flush=True,
                         )
         if args.deepeval_python:

@@ -23,6 +23,7 @@ import aiohttp
 import httpx
 import openai
 from httpx_aiohttp import AiohttpTransport
+from openai._models import FinalRequestOptions
 
 from app.judges._resolver import PolicyResolver, check_literal
 from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
@@ -178,12 +179,84 @@ class LeanOpenAI(openai.AsyncOpenAI):
     """The SDK's async client, with what it derives again for every request from values fixed
     when it was made (each path's URL merged with the base URL, the default headers with the
     async library sniffed) derived once: most of the tenth of a worker's CPU per judge call that
-    building the request took."""
+    building the request took.
+
+    Loupe's own requests (`post_bytes`: a POST of a serialised body with fixed headers) go
+    through the SDK's `request`, its errors and its hooks, with their options copied from one
+    the SDK made for the path and their request from one the SDK built for it: building both
+    anew was about a quarter of the judge path's CPU per call (docs/benchmarks.md, issue 31).
+    """
 
     def __init__(self, **options: Any) -> None:
         self._prepared_urls: dict[str, httpx.URL] = {}
         self._fixed_headers: dict[str, Any] | None = None
+        # By (path, headers): the options post_bytes copies, and the request built from them.
+        self._options: dict[tuple[Any, ...], FinalRequestOptions] = {}
+        self._requests: dict[tuple[Any, ...], tuple[httpx.Request, bool]] = {}
         super().__init__(**options)
+
+    async def post_bytes(
+        self, path: str, content: bytes, headers: dict[str, str], idempotency_key: str
+    ) -> httpx.Response:
+        """POST `content` (JSON already) to `path`; the response, read, as `post` with
+        `cast_to=httpx.Response` would return it (no retries: the caller's loop has them)."""
+        key = (path, *headers.items())
+        options = self._options.get(key)
+        if options is None:
+            options = self._options[key] = FinalRequestOptions.construct(
+                method="post",
+                url=path,
+                headers=headers,
+                max_retries=0,
+                timeout=self.timeout,
+                params={},
+                content=b"",
+            )
+        this = options.model_copy(update={"content": content, "idempotency_key": idempotency_key})
+        return await self.request(httpx.Response, this)
+
+    def _build_request(
+        self, options: FinalRequestOptions, *, retries_taken: int = 0
+    ) -> httpx.Request:
+        # post_bytes's requests differ only in their body: the headers, URL and extensions of
+        # the first one the SDK built (for an empty body) serve every later one.
+        content = options.content
+        headers = options.headers
+        if (
+            type(content) is not bytes
+            or options.method != "post"
+            or options.timeout is not self.timeout
+            or options.json_data is not None
+            or options.extra_json is not None
+            or options.files is not None
+            or options.params
+            or not isinstance(headers, dict)
+            or not all(type(value) is str for value in headers.values())
+        ):
+            return super()._build_request(options, retries_taken=retries_taken)
+        key = (options.url, retries_taken, *headers.items())
+        built = self._requests.get(key)
+        if built is None:
+            first = super()._build_request(
+                options.model_copy(update={"content": b""}), retries_taken=retries_taken
+            )
+            first.headers.pop("content-length", None)
+            built = self._requests[key] = (first, super()._should_stream_response_body(first))
+        first, stream = built
+        request = httpx.Request(
+            "POST",
+            first.url,
+            content=content,
+            headers=first.headers,
+            extensions={**first.extensions, _STREAM: stream},
+        )
+        return request
+
+    def _should_stream_response_body(self, request: httpx.Request) -> bool:
+        stream = request.extensions.get(_STREAM)
+        if stream is None:
+            return super()._should_stream_response_body(request)
+        return bool(stream)
 
     def _prepare_url(self, url: str) -> httpx.URL:
         prepared = self._prepared_urls.get(url)
@@ -211,6 +284,9 @@ class LeanOpenAI(openai.AsyncOpenAI):
         # A copy: callers merge into what they are given.
         return dict(self._fixed_headers)
 
+
+# Whether the SDK streams a request's response, worked out once for the requests built alike.
+_STREAM = "loupe_stream_response"
 
 _PLATFORM_HEADERS = frozenset(
     {

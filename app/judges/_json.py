@@ -4,6 +4,8 @@ import json
 import re
 from typing import Any
 
+from app import jsonio
+
 _TRAILING_COMMA = re.compile(r",\s*([\]}])")
 
 
@@ -27,7 +29,7 @@ def loads_shallow(text: str | bytes) -> Any:
     """`json.loads`, raising JSONTooDeep (a ValueError) for a document nested past
     MAX_JSON_DEPTH instead of a RecursionError (or a value that later steps cannot walk)."""
     try:
-        value = json.loads(text)
+        value = jsonio.loads(text)
     except RecursionError:
         raise JSONTooDeep() from None
     # A document with no more brackets than the limit cannot nest past it: the walk below

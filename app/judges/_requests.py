@@ -5,15 +5,14 @@ Every failure leaves it as a JudgeError whose message names the endpoint's host,
 
 import asyncio
 import itertools
-import json
 import random
 import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import openai
 
+from app import jsonio
 from app.judges._errors import (
     MAX_RETRY_AFTER_SECONDS,
     FailureKind,
@@ -24,7 +23,7 @@ from app.judges._errors import (
     error_code,
     retry_after,
 )
-from app.judges._http import ReplyTooLarge
+from app.judges._http import LeanOpenAI, ReplyTooLarge
 from app.judges._pacing import Pacer, rate_limit_headers, total_tokens
 from app.judges._resolver import refusal_in
 from app.judges._telemetry import EndpointMeter
@@ -42,7 +41,7 @@ class RequestLoop:
     def __init__(
         self,
         endpoint: JudgeEndpoint,
-        http: openai.AsyncOpenAI,
+        http: LeanOpenAI,
         pacer: Pacer,
         meter: EndpointMeter,
     ) -> None:
@@ -189,22 +188,13 @@ class RequestLoop:
         try:
             # The raw endpoint with plain-dict bodies: the SDK's typed request transform and
             # response models cost more CPU than the rest of a judge call.
-            response = await self._openai.post(
+            response = await self._openai.post_bytes(
                 path,
                 # Serialised here: the SDK would deep-copy the body (images included).
-                content=json.dumps(body, ensure_ascii=False).encode(),
-                # The response itself (read already): its rate-limit headers pace the next ones.
-                cast_to=httpx.Response,
-                options={
-                    "headers": _JSON_HEADERS,
-                    # The SDK would make a uuid4 per request for this header.
-                    "idempotency_key": f"loupe-{next(_request_numbers)}",
-                    # The client's own values, given so the SDK does not deep-copy its
-                    # placeholder defaults for them on every request.
-                    "max_retries": 0,
-                    "timeout": self._openai.timeout,
-                    "params": {},
-                },
+                jsonio.dumps(body),
+                _JSON_HEADERS,
+                # The SDK would make a uuid4 per request for this header.
+                f"loupe-{next(_request_numbers)}",
             )
             headers = rate_limit_headers(response.headers.raw)
             raw = response.content

@@ -1,9 +1,9 @@
 """The wire format of chat completions: request messages out, reply bodies in."""
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
+from app import jsonio
 from app.judges._json import loads_shallow
 from app.judges._types import JudgeUsage
 
@@ -17,7 +17,7 @@ def completion_body(raw: bytes, usage: JudgeUsage, *, whole: bool = True) -> dic
             and numbers it checks itself (the judge's content is parsed, and checked, again).
     """
     try:
-        body = loads_shallow(raw) if whole else json.loads(raw)
+        body = loads_shallow(raw) if whole else jsonio.loads(raw)
     except (ValueError, RecursionError):  # past the depth limit too: no completion is so deep
         return None
     if not isinstance(body, dict):

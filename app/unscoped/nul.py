@@ -1,7 +1,8 @@
 """Model output as PostgreSQL can store it."""
 
-import json
 from typing import Any
+
+from app import jsonio
 
 # What a model's U+0000 (NUL) is stored as: PostgreSQL's text and jsonb cannot hold it (a job
 # storing a judge's reason with one failed, in distributed mode only). Requests are refused
@@ -35,7 +36,7 @@ def _holds_nul(value: dict[str, Any]) -> bool:
                 return True
         elif isinstance(item, dict | list | tuple):
             try:
-                if "\\u0000" in json.dumps(item):
+                if b"\\u0000" in jsonio.dumps(item):
                     return True
             except (TypeError, ValueError):
                 return True
