@@ -102,8 +102,8 @@ def make_engine(settings: Settings) -> Engine:
         engine = create_engine(
             settings.database_url,
             connect_args={"check_same_thread": False, "timeout": 30},
-            # JSON columns are text in SQLite.
-            json_serializer=jsonio.dumps_text,
+            # JSON columns are text in SQLite; U+0000 is replaced as in PostgreSQL.
+            json_serializer=jsonio.dumps_stored_text,
             json_deserializer=jsonio.loads,
         )
 
@@ -124,8 +124,8 @@ def make_engine(settings: Settings) -> Engine:
         pool_pre_ping=True,
         pool_size=10,
         max_overflow=20,
-        # psycopg takes the bytes as they are.
-        json_serializer=jsonio.dumps,
+        # psycopg takes the bytes as they are; jsonb cannot hold U+0000.
+        json_serializer=jsonio.dumps_stored,
         json_deserializer=jsonio.loads,
     )
 
@@ -168,27 +168,101 @@ def insert_ignoring_duplicates(
     return set(session.scalars(statement.returning(returning), rows))
 
 
+def add_into(
+    session: Session,
+    table: Any,
+    rows: list[dict[str, Any]],
+    keys: tuple[str, ...],
+    added: tuple[str, ...] = (),
+    replaced: tuple[str, ...] = (),
+) -> None:
+    """INSERT rows; a row whose `keys` are stored already adds its `added` columns to the
+    stored row's and replaces its `replaced` ones (running sums, replaced answers).
+
+    One short statement through the driver's `executemany`, in the rows' order (give them
+    sorted, so concurrent writers lock shared rows in one order): a multi-row upsert built
+    and compiled per call cost more CPU than its rows (docs/benchmarks.md, issue 31).
+    """
+    if not rows:
+        return
+    columns = tuple(rows[0])
+    core = getattr(table, "__table__", table)
+    conflict = (keys, added, replaced)
+    if not any(len(row) != len(columns) or row.keys() != rows[0].keys() for row in rows):
+        session.flush()
+        connection = session.connection()
+        plan = _insert_plan(connection.dialect, core, columns, None, conflict)
+        if plan is not None:
+            _execute_plan(connection, plan, columns, rows)
+            return
+    statement = dialect_insert(session, core)
+    excluded = statement.excluded
+    changes = {name: core.c[name] + excluded[name] for name in added}
+    changes.update({name: excluded[name] for name in replaced})
+    for row in rows:  # in order, as the driver's path
+        session.execute(
+            statement.on_conflict_do_update(
+                index_elements=[core.c[name] for name in keys], set_=changes
+            ).values(row)
+        )
+
+
 @lru_cache(maxsize=64)
 def _insert_plan(
-    dialect: Dialect, table: Table, columns: tuple[str, ...], returning: str | None
+    dialect: Dialect,
+    table: Table,
+    columns: tuple[str, ...],
+    returning: str | None,
+    conflict: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None = None,
 ) -> tuple[str, tuple[Callable[[Any], Any] | None, ...]] | None:
-    """The one-row INSERT ... ON CONFLICT DO NOTHING for `columns` and each column's bind
-    processor (SQLAlchemy's own: JSONB wrapped, timestamps in UTC); None when a column the row
-    leaves out has a Python-side default (SQLAlchemy's path computes it)."""
+    """The one-row INSERT for `columns`, ON CONFLICT DO NOTHING (or, with `conflict` as
+    (keys, added, replaced), DO UPDATE as `add_into` says), and each column's bind processor
+    (SQLAlchemy's own: JSONB wrapped, timestamps in UTC); None when a column the row leaves
+    out has a Python-side default (SQLAlchemy's path computes it)."""
     given = set(columns)
     if any(c.default is not None and c.name not in given for c in table.columns):
         return None
     quote = dialect.identifier_preparer.quote
+    mark = _PLACEHOLDERS[dialect.paramstyle]
+    name = quote(table.name)
     sql = (
-        f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
-        f"VALUES ({', '.join(['%s'] * len(columns))}) ON CONFLICT DO NOTHING"
+        f"INSERT INTO {name} ({', '.join(quote(c) for c in columns)}) "
+        f"VALUES ({', '.join([mark] * len(columns))}) ON CONFLICT"
     )
+    if conflict is None:
+        sql += " DO NOTHING"
+    else:
+        keys, added, replaced = conflict
+        changes = [f"{quote(c)} = {name}.{quote(c)} + excluded.{quote(c)}" for c in added]
+        changes += [f"{quote(c)} = excluded.{quote(c)}" for c in replaced]
+        sql += f" ({', '.join(quote(c) for c in keys)}) DO UPDATE SET {', '.join(changes)}"
     if returning is not None:
         sql += f" RETURNING {quote(returning)}"
     processors = tuple(
         table.columns[name].type.dialect_impl(dialect).bind_processor(dialect) for name in columns
     )
     return sql, processors
+
+
+def _execute_plan(
+    connection: Any,
+    plan: tuple[str, tuple[Callable[[Any], Any] | None, ...]],
+    columns: tuple[str, ...],
+    rows: list[dict[str, Any]],
+) -> None:
+    sql, processors = plan
+    parameters = [
+        tuple(
+            row[name] if process is None else process(row[name])
+            for name, process in zip(columns, processors, strict=True)
+        )
+        for row in rows
+    ]
+    cursor = connection.connection.cursor()
+    try:
+        cursor.executemany(sql, parameters)
+    finally:
+        cursor.close()
 
 
 def _driver_insert(

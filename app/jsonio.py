@@ -26,8 +26,41 @@ def dumps(value: Any) -> bytes:
 
 
 def dumps_text(value: Any) -> str:
-    """`dumps` as a str (for SQLite's JSON columns, stored as text)."""
+    """`dumps` as a str."""
     return dumps(value).decode()
+
+
+# What a model's U+0000 (NUL) is stored as: PostgreSQL's text and jsonb cannot hold it (a job
+# storing a judge's reason with one failed, in distributed mode only). Requests are refused
+# for it at parsing; model output cannot be, so it is replaced, alike on both databases.
+NUL_STANDIN = "\ufffd"
+
+
+def without_nul(value: Any) -> Any:
+    """`value` with U+0000 replaced in every string (keys and nested values too)."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_STANDIN) if "\x00" in value else value
+    if isinstance(value, dict):
+        return {without_nul(k): without_nul(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [without_nul(item) for item in value]
+    return value
+
+
+def dumps_stored(value: Any) -> bytes:
+    """`dumps` for a JSON column (the engine's serializer): a U+0000 anywhere in `value` is
+    stored as NUL_STANDIN. Looked for in what was written (JSON escapes it), so nearly every
+    value is written once and walked never."""
+    written = dumps(value)
+    if b"\\u0000" in written:
+        # Or a backslash written before "u0000": the walk finds nothing and changes nothing.
+        written = dumps(without_nul(value))
+    return written
+
+
+def dumps_stored_text(value: Any) -> str:
+    """`dumps_stored` as a str (SQLite's JSON columns are text)."""
+    return dumps_stored(value).decode()
 
 
 def loads(text: str | bytes) -> Any:

@@ -7,10 +7,10 @@ from typing import Any
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
-from app.db import dialect_insert, insert_ignoring_duplicates, utcnow
+from app.db import add_into, insert_ignoring_duplicates, utcnow
 from app.models import Evaluation, MetricSummary, Result, TestCase, UsageDay
 from app.models.metric_summary import BIN_COLUMNS, score_bin
-from app.unscoped.nul import without_nul
+from app.unscoped.nul import row_without_nul, without_nul
 
 _SUMMED = (
     "stored",
@@ -100,7 +100,7 @@ class UnscopedJobRepository:
 
     def insert_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Store results a retry has not stored yet; returns the rows this call stored."""
-        rows = [without_nul(row) for row in rows]
+        rows = [row_without_nul(row) for row in rows]
         ids = insert_ignoring_duplicates(self.session, Result, rows, returning=Result.id)
         return [row for row in rows if row["id"] in ids]
 
@@ -243,19 +243,16 @@ class UnscopedJobRepository:
             total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
         if not sums:
             return
-        statement = dialect_insert(session, MetricSummary)
-        table = MetricSummary.__table__.c
-        session.execute(
-            statement.on_conflict_do_update(
-                index_elements=[table.evaluation_id, table.metric_index],
-                set_={name: table[name] + statement.excluded[name] for name in _SUMMED},
-            ).values(
-                # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
-                [
-                    {"evaluation_id": evaluation_id, "metric_index": index, **total}
-                    for index, total in sorted(sums.items())
-                ]
-            )
+        add_into(
+            session,
+            MetricSummary,
+            # Sorted, so concurrent jobs lock the shared rows in one order and cannot deadlock.
+            [
+                {"evaluation_id": evaluation_id, "metric_index": index, **total}
+                for index, total in sorted(sums.items())
+            ],
+            keys=("evaluation_id", "metric_index"),
+            added=_SUMMED,
         )
 
     def add_to_usage(self, evaluation_id: str, rows: list[dict[str, Any]]) -> None:
@@ -285,26 +282,23 @@ class UnscopedJobRepository:
         tenant_id = self.session.scalar(
             select(Evaluation.tenant_id).where(Evaluation.id == evaluation_id)
         )
-        statement = dialect_insert(self.session, UsageDay)
-        table = UsageDay.__table__.c
-        self.session.execute(
-            statement.on_conflict_do_update(
-                index_elements=[table.evaluation_id, table.day, table.role, table.model],
-                set_={name: table[name] + statement.excluded[name] for name in _USAGE_SUMMED},
-            ).values(
-                # Sorted, so concurrent jobs lock the shared rows in one order.
-                [
-                    {
-                        "evaluation_id": evaluation_id,
-                        "day": day,
-                        "role": role,
-                        "model": model,
-                        "tenant_id": tenant_id,
-                        **total,
-                    }
-                    for (day, role, model), total in sorted(sums.items())
-                ]
-            )
+        add_into(
+            self.session,
+            UsageDay,
+            # Sorted, so concurrent jobs lock the shared rows in one order.
+            [
+                {
+                    "evaluation_id": evaluation_id,
+                    "day": day,
+                    "role": role,
+                    "model": model,
+                    "tenant_id": tenant_id,
+                    **total,
+                }
+                for (day, role, model), total in sorted(sums.items())
+            ],
+            keys=("evaluation_id", "day", "role", "model"),
+            added=_USAGE_SUMMED,
         )
 
     def case_index_bound(self, evaluation_id: str) -> int:

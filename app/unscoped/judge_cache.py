@@ -7,9 +7,9 @@ from typing import Any
 from sqlalchemy import delete, update
 from sqlalchemy.orm import Session
 
-from app.db import insert_ignoring_duplicates, utcnow
+from app.db import add_into, insert_ignoring_duplicates, utcnow
 from app.models import JudgeCacheEntry, JudgeClaim
-from app.unscoped.nul import without_nul
+from app.unscoped.nul import row_without_nul
 
 # The drivers' placeholder for a positional parameter, by DB-API paramstyle.
 _PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s"}
@@ -56,16 +56,16 @@ class UnscopedJudgeCacheRepository:
         """Store answers, replacing a stored one under the same key: a lookup found it unfit
         (stored before answers were checked against the question), or the call would not
         have been made."""
-        scopes: dict[str, list[str]] = {}
-        for row in rows:
-            scopes.setdefault(row["scope"], []).append(row["key"])
-        for scope, keys in scopes.items():
-            self.session.execute(
-                delete(JudgeCacheEntry).where(
-                    JudgeCacheEntry.scope == scope, JudgeCacheEntry.key.in_(keys)
-                )
-            )
-        insert_ignoring_duplicates(self.session, JudgeCacheEntry, [without_nul(r) for r in rows])
+        add_into(
+            self.session,
+            JudgeCacheEntry,
+            # Sorted, so concurrent jobs lock the rows they share in one order.
+            sorted(
+                (row_without_nul(row) for row in rows), key=lambda row: (row["scope"], row["key"])
+            ),
+            keys=("scope", "key"),
+            replaced=("content", "logprobs", "created_at"),
+        )
 
     def claim_many(
         self, scope: str, keys: list[str], holder: str, stale_before: datetime

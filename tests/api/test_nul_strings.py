@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from app.db import utcnow
 from app.ids import new_id
-from app.models import Dataset, EvalFile, Evaluation
+from app.models import Dataset, EvalFile, Evaluation, JudgeCacheEntry
 from app.tenants import repository
 from tests.api.test_json_depth import json_operations
 from tests.console.helpers import signed_in
@@ -305,3 +305,9 @@ class TestModelOutputs:
             assert done["result_counts"]["passed"] == 1
             results = http.get(f"/v1/evaluations/{created.json()['id']}/results").json()["data"]
         assert results[0]["reason"] == "fine\ufffdish"
+        # In the result's JSON too (replaced as the column is written).
+        assert results[0]["logs"]["judge_json"]["score"]["reason"] == "fine\ufffdish"
+        with api.served.runtime.session() as session:
+            answers = session.scalars(select(JudgeCacheEntry.content)).all()
+        # The cache keeps the judge's words as written: JSON, its NUL escaped.
+        assert any("fine\\u0000ish" in answer for answer in answers), answers

@@ -329,6 +329,8 @@ class TestNothingStored:
         # The key was not taken: a submit with it is a submit, not a replay of the estimate.
         submitted = client.post("/v1/evaluations", json=body, headers=headers)
         assert submitted.status_code == 202
+        # Scored before the next test: a job left queued would call the judge during it.
+        assert api.wait(client, submitted.json()["id"])["status"] == "completed"
 
 
 class TestValidation:
