@@ -22,10 +22,10 @@ from typing import Any
 import aiohttp
 import httpx
 import openai
-from httpx_aiohttp import AiohttpTransport
 from openai._models import FinalRequestOptions
 
 from app.judges._resolver import PolicyResolver, check_literal
+from app.judges._transport import BodyTooLarge, LeanAiohttpTransport, LeanResponseStream
 from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
 from app.media.netguard import AddressPolicy, url_host
 
@@ -50,6 +50,18 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
     if declared.isdecimal() and int(declared) > limit:
         await response.aclose()
         raise ReplyTooLarge(limit)
+    if isinstance(response.stream, LeanResponseStream) and (
+        response.headers.get("content-encoding", "identity") == "identity"
+    ):
+        # Nothing to decode: read straight from aiohttp, past httpx's chunkers.
+        try:
+            return await response.stream.read_up_to(limit)
+        except BodyTooLarge:
+            await response.aclose()
+            raise ReplyTooLarge(limit) from None
+        except BaseException:
+            await response.aclose()
+            raise
     parts: list[bytes] = []
     size = 0
     try:
@@ -89,8 +101,11 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
     ) -> httpx.AsyncBaseTransport:
         policy = self.address_policy
         if policy is None:
-            return super()._init_transport(verify=verify, limits=limits, **options)
-        transport = AiohttpTransport(verify=verify, limits=limits, trust_env=False)
+            given = options.pop("transport", None)
+            if given is not None:
+                return given
+            return LeanAiohttpTransport(verify=verify, limits=limits, **options)
+        transport = LeanAiohttpTransport(verify=verify, limits=limits, trust_env=False)
         timeout = self.timeout.connect or self.timeout.pool or 60.0
 
         def session() -> aiohttp.ClientSession:
