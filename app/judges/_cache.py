@@ -4,6 +4,8 @@ import hashlib
 import json
 from typing import Any, Protocol
 
+import orjson
+
 
 class JudgeCache(Protocol):
     """Where identical judge requests find their earlier answers (the database, in Loupe)."""
@@ -46,12 +48,46 @@ def _keyable(messages: list[dict[str, Any]]) -> list[Any]:
 def cache_key(
     model: str, messages: list[dict[str, Any]], schema_name: str, params: dict[str, Any]
 ) -> str:
-    """SHA-256 over model, messages (images by content hash), expected schema and parameters."""
-    material = {
-        "model": model,
-        "messages": _keyable(messages),
-        "schema": schema_name,
-        "params": params,
-    }
-    canonical = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(canonical.encode()).hexdigest()
+    """SHA-256 over model, messages (images by content hash), expected schema and parameters.
+
+    The hashed text is the standard library's `json.dumps(material, sort_keys=True,
+    separators=(",", ":"), ensure_ascii=False)`: stored keys stay valid across versions. The
+    messages, most of its length, are written by orjson, whose text is the same but for
+    floats (which the messages hardly ever hold: then `json` writes them).
+    """
+    keyable = _keyable(messages)
+    if _floatless(keyable):
+        try:
+            canonical = b"".join(
+                (
+                    b'{"messages":',
+                    orjson.dumps(keyable, option=orjson.OPT_SORT_KEYS),
+                    b',"model":',
+                    orjson.dumps(model),
+                    b',"params":',
+                    _canonical(params).encode(),
+                    b',"schema":',
+                    orjson.dumps(schema_name),
+                    b"}",
+                )
+            )
+            return hashlib.sha256(canonical).hexdigest()
+        except TypeError:  # orjson.JSONEncodeError: keys that are not strings, big integers
+            pass
+    material = {"model": model, "messages": keyable, "schema": schema_name, "params": params}
+    return hashlib.sha256(_canonical(material).encode()).hexdigest()
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _floatless(value: Any) -> bool:
+    """Whether no float is anywhere in `value` (strings are not looked into)."""
+    if isinstance(value, float):
+        return False
+    if isinstance(value, dict):
+        return all(_floatless(item) for item in value.values())
+    if isinstance(value, list | tuple):
+        return all(_floatless(item) for item in value)
+    return True

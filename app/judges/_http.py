@@ -46,13 +46,18 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
     bytes: a declared Content-Length over it is refused unread, and a body without one
     (chunked) is counted as it arrives. The response is closed on refusal, which closes its
     connection with the rest unread (aiohttp reads no further than its buffer)."""
-    declared = response.headers.get("content-length", "")
-    if declared.isdecimal() and int(declared) > limit:
+    # One pass over the raw pairs (each lookup in httpx's Headers scans them all).
+    declared, encoding = b"", b"identity"
+    for name, value in response.headers.raw:
+        lowered = name.lower()
+        if lowered == b"content-length":
+            declared = value
+        elif lowered == b"content-encoding":
+            encoding = value
+    if declared.strip().isdigit() and int(declared) > limit:
         await response.aclose()
         raise ReplyTooLarge(limit)
-    if isinstance(response.stream, LeanResponseStream) and (
-        response.headers.get("content-encoding", "identity") == "identity"
-    ):
+    if isinstance(response.stream, LeanResponseStream) and encoding.strip().lower() == b"identity":
         # Nothing to decode: read straight from aiohttp, past httpx's chunkers.
         try:
             return await response.stream.read_up_to(limit)
@@ -258,13 +263,20 @@ class LeanOpenAI(openai.AsyncOpenAI):
             first.headers.pop("content-length", None)
             built = self._requests[key] = (first, super()._should_stream_response_body(first))
         first, stream = built
+        headers = first.headers.copy()
+        headers["Content-Length"] = str(len(content))
+        # Given as a stream with its headers complete, the request is taken as it is: httpx
+        # neither encodes the body nor derives its headers again (each lookup in a new
+        # Headers first works out their encoding, a pass over all of them).
         request = httpx.Request(
             "POST",
             first.url,
-            content=content,
-            headers=first.headers,
+            headers=headers,
+            stream=httpx.ByteStream(content),
             extensions={**first.extensions, _STREAM: stream},
         )
+        request.headers.encoding = headers.encoding
+        request.read()
         return request
 
     def _should_stream_response_body(self, request: httpx.Request) -> bool:

@@ -262,12 +262,33 @@ def storable(result: MetricResult) -> MetricResult:
 
 
 def _finite_logs(value: Any) -> Any:
+    # Looked through first: nearly every result's logs are kept as they are, not rebuilt.
+    return _finite_copy(value) if _holds_non_finite(value) else value
+
+
+def _holds_non_finite(value: Any) -> bool:
+    kind = type(value)
+    if kind is float:
+        return not math.isfinite(value)
+    if kind is str or kind is int or value is None:
+        return False
+    if isinstance(value, dict):
+        value = value.values()
+    elif not isinstance(value, list | tuple):
+        return isinstance(value, float) and not math.isfinite(value)
+    for item in value:  # noqa: SIM110 - a loop: any() over a generator costs twice the walk
+        if _holds_non_finite(item):
+            return True
+    return False
+
+
+def _finite_copy(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return repr(value)
     if isinstance(value, dict):
-        return {key: _finite_logs(item) for key, item in value.items()}
+        return {key: _finite_copy(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
-        return [_finite_logs(item) for item in value]
+        return [_finite_copy(item) for item in value]
     return value
 
 

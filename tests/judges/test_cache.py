@@ -56,3 +56,43 @@ class TestImageKeys:
         for _ in range(3):
             cache_key("m", with_image(url), "s", {})
         assert sys.getrefcount(url) == before
+
+
+def reference_key(model: str, messages: list, schema: str, params: dict) -> str:
+    """The key as every earlier version made it: the standard library's canonical JSON."""
+    from app.judges._cache import _keyable
+
+    material = {"model": model, "messages": _keyable(messages), "schema": schema, "params": params}
+    text = json.dumps(material, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+class TestKeysStayTheSame:
+    """Keys are made faster now; every stored entry must still be found by them."""
+
+    MESSAGES = [
+        [{"role": "system", "content": "Loupe task: x"}, {"role": "user", "content": "q"}],
+        # Every control character, quotes, backslashes, non-ASCII, astral, BOM, keys to sort.
+        [{"z": 1, "role": "user", "content": "".join(map(chr, range(32))) + '"\\é✓😀\ufeff\u2028'}],
+        [{"role": "user", "content": [{"type": "text", "text": "a"}, {"b": None, "a": True}]}],
+        # A float in the messages (the rare case): the standard library writes them.
+        [{"role": "tool", "content": "x", "score": 1e-05, "n": [0.1, 2.5e-08, 1e22]}],
+        # A key that is not a string, and an integer past 64 bits.
+        [{"role": "user", "content": "x", "big": 10**30}],
+        with_image("data:image/png;base64,QUJD"),
+        with_image("https://example.org/a.png", detail="low"),
+    ]
+
+    def test_every_shape_of_message_keeps_its_key(self) -> None:
+        params = [
+            {"temperature": 0.0, "top_logprobs": None},
+            {"temperature": 1e-05, "top_logprobs": 20, "sampling": {"top_p": 0.9, "seed": 7}},
+        ]
+        for messages in self.MESSAGES:
+            for each in params:
+                got = cache_key("judge-é", messages, "g_eval_score", each)
+                assert got == reference_key("judge-é", messages, "g_eval_score", each), messages
+
+    def test_keys_that_do_not_sort_fall_back_to_the_standard_library(self) -> None:
+        messages = [{"role": "user", "content": "x", "map": {1: "a", 2: "b"}}]
+        assert cache_key("m", messages, "s", {}) == reference_key("m", messages, "s", {})
