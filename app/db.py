@@ -251,18 +251,26 @@ def _execute_plan(
     rows: list[dict[str, Any]],
 ) -> None:
     sql, processors = plan
-    parameters = [
+    cursor = connection.connection.cursor()
+    try:
+        cursor.executemany(sql, _bound(processors, columns, rows))
+    finally:
+        cursor.close()
+
+
+def _bound(
+    processors: tuple[Callable[[Any], Any] | None, ...],
+    columns: tuple[str, ...],
+    rows: list[dict[str, Any]],
+) -> list[tuple[Any, ...]]:
+    """Each row's values in `columns` order, through their columns' bind processors."""
+    return [
         tuple(
             row[name] if process is None else process(row[name])
             for name, process in zip(columns, processors, strict=True)
         )
         for row in rows
     ]
-    cursor = connection.connection.cursor()
-    try:
-        cursor.executemany(sql, parameters)
-    finally:
-        cursor.close()
 
 
 def _driver_insert(
@@ -285,16 +293,9 @@ def _driver_insert(
     if plan is None:
         return None
     sql, processors = plan
-    parameters = [
-        tuple(
-            row[name] if process is None else process(row[name])
-            for name, process in zip(columns, processors, strict=True)
-        )
-        for row in rows
-    ]
     cursor = connection.connection.cursor()
     try:
-        cursor.executemany(sql, parameters, returning=returning is not None)
+        cursor.executemany(sql, _bound(processors, columns, rows), returning=returning is not None)
         if returning is None:
             return set()
         inserted: set[Any] = set()

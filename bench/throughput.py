@@ -7,7 +7,11 @@ wall time, calls/s, service CPU ms per judge call (API + worker processes, from 
 ratio of wall time to the bound calls x latency / 64 (the in-flight cap before issue 31) and
 the peak of judge calls in flight. Wall time runs from the submit to the evaluation's
 `completed_at`; `calib s` is a fixed Python loop's CPU time before the run (this machine's speed
-at the time).
+at the time), `judge ms` the scripted judge's own CPU per call (the same work every run, so a
+second gauge of the machine's speed). Under each row, the CPU per call by process (the API, the
+workers) as user and system time, and the workers' by thread: the judge loop
+(`loupe-judge-loop`), the threads writing results and reading the judge cache (`asyncio_`), RQ's
+main thread; `--py-spy` names the threads (Python 3.11 gives the system no names).
 
 `--max-concurrency 64,1024` runs each mode with LOUPE_JUDGE_MAX_CONCURRENCY at each value (64:
 the in-flight limit never grows past LOUPE_JUDGE_CONCURRENCY, as before issue 31), an A/B in one
