@@ -252,9 +252,12 @@ class LeanOpenAI(openai.AsyncOpenAI):
             or options.params
             or not isinstance(headers, dict)
             or not all(type(value) is str for value in headers.values())
+            # A per-request header the SDK would add (OpenAI's client has none).
+            or self._idempotency_header
         ):
             return super()._build_request(options, retries_taken=retries_taken)
-        key = (options.url, retries_taken, *headers.items())
+        # The key too: the Authorization header comes from it.
+        key = (options.url, retries_taken, self.api_key, *headers.items())
         built = self._requests.get(key)
         if built is None:
             first = super()._build_request(
