@@ -5,7 +5,9 @@ its result and cache rows are written out for the database: with the standard li
 that was about a tenth of a worker's CPU per call (docs/benchmarks.md, issue 31); orjson does
 the same work in C several times faster. Where orjson refuses what `json` takes (integers past
 64 bits when writing; NaN, lone surrogates, a byte order mark or more than 1,024 levels when
-reading) the standard library does it, so every caller sees `json`'s behaviour and errors.
+reading) the standard library does it, so callers see `json`'s results and errors. Two
+differences remain: a NaN or infinity is written as null (`json` writes NaN, which PostgreSQL's
+jsonb refuses), and an integer past 64 bits is read as a float.
 """
 
 import json
