@@ -332,8 +332,11 @@ class TestRetention:
             while client.get(f"/v1/evaluations/{done['id']}").status_code != 404:
                 assert time.monotonic() < deadline, "not pruned"
                 time.sleep(0.1)
-            assert not blob_exists(app, digest)
             assert rows_where(app, StoredCase.evaluation_id, done["id"]) == 0
+            # Its image goes once the delete has committed (an effect after the commit).
+            while blob_exists(app, digest):
+                assert time.monotonic() < deadline, "its image was not collected"
+                time.sleep(0.1)
 
     def test_kept_without_the_setting(self, api: Api) -> None:
         url, _ = unique_png()

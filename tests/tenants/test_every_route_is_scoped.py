@@ -18,6 +18,7 @@ import secrets
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -383,7 +384,9 @@ class Worlds:
             if route.method != "GET":
                 continue
             path = filled(route, [self.a] * len(route.parameters))
-            response = self.client(self.a, route).get(path)
+            response = self.client(self.a, route).get(path, params=_PINNED.get(route.path))
+            if route.path in _PINNED:
+                assert response.status_code == 200, response.text  # the window is taken
             html = response.headers.get("content-type", "").startswith("text/html")
             body = None if html else response.content
             answers[path] = (response.status_code, body)
@@ -401,6 +404,18 @@ class Worlds:
         if queued["status"] == "canceled":
             changed.append(f"B canceled A's evaluation {self.a.queued_evaluation}")
         return changed
+
+
+# Reads whose default window follows the clock are asked for one fixed window around the
+# module's run (it holds now and the next day): compared before and after B's calls, a default
+# window would move when an hour ends between the two reads.
+_NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+_PINNED = {
+    "/v1/online_rules/{rule_id}/trend": {
+        "since": (_NOW - timedelta(days=2)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "until": (_NOW + timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
+}
 
 
 @pytest.fixture(scope="module")
