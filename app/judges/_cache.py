@@ -65,7 +65,7 @@ def cache_key(
                     b',"model":',
                     orjson.dumps(model),
                     b',"params":',
-                    _canonical(params).encode(),
+                    _canonical_params(params),
                     b',"schema":',
                     orjson.dumps(schema_name),
                     b"}",
@@ -82,12 +82,41 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+# The parameters' text by their items (and each value's type: 1, 1.0 and True are equal keys
+# of a dict): a call's few parameters take a handful of values in a process.
+_PARAMS_TEXT: dict[tuple[Any, ...], bytes] = {}
+_PARAMS_TEXT_MAX = 1024
+
+
+def _canonical_params(params: dict[str, Any]) -> bytes:
+    try:
+        key = tuple((name, type(value), value) for name, value in params.items())
+        text = _PARAMS_TEXT.get(key)
+    except TypeError:  # a value that cannot be hashed (a dict of sampling fields)
+        return _canonical(params).encode()
+    if text is None:
+        if len(_PARAMS_TEXT) >= _PARAMS_TEXT_MAX:
+            _PARAMS_TEXT.clear()
+        text = _PARAMS_TEXT[key] = _canonical(params).encode()
+    return text
+
+
 def _floatless(value: Any) -> bool:
     """Whether no float is anywhere in `value` (strings are not looked into)."""
-    if isinstance(value, float):
-        return False
-    if isinstance(value, dict):
-        return all(_floatless(item) for item in value.values())
-    if isinstance(value, list | tuple):
-        return all(_floatless(item) for item in value)
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or kind is int or item is None:
+            continue
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif isinstance(item, float):
+            return False
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
     return True

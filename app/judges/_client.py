@@ -61,8 +61,8 @@ class JudgeClient:
             api_key=endpoint.api_key or "unset",
             max_retries=0,
             timeout=endpoint.timeout_seconds,
-            # aiohttp's pool hands out connections in O(1); httpcore's scans every pooled
-            # connection per request, which dominated our CPU at 64 requests in flight.
+            # Its pool (`_lean_http.py`) hands out connections in O(1); httpcore's scanned
+            # every pooled connection per request, which dominated our CPU at 64 in flight.
             http_client=LeanAioHttpClient(
                 timeout=endpoint.timeout_seconds,
                 verify=trust(endpoint.ca_bundle),

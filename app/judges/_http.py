@@ -1,4 +1,5 @@
-"""The HTTP client under the judge's AsyncOpenAI: aiohttp, without httpx's per-request extras.
+"""The HTTP client under the judge's AsyncOpenAI, without httpx's per-request extras; its
+transport (`_transport.py`) sends Loupe's own requests through `_lean_http.LeanPool`.
 
 The SDK builds every request through `build_request` and sends it through `send`, both public
 httpx methods. httpx's versions merge client-level cookies, params and headers, run the auth
@@ -24,8 +25,9 @@ import httpx
 import openai
 from openai._models import FinalRequestOptions
 
+from app.judges._http1 import BodyTooLarge
 from app.judges._resolver import PolicyResolver, check_literal
-from app.judges._transport import BodyTooLarge, LeanAiohttpTransport, LeanResponseStream
+from app.judges._transport import LeanAiohttpTransport, ReadBody
 from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
 from app.media.netguard import AddressPolicy, url_host
 
@@ -44,8 +46,8 @@ class ReplyTooLarge(openai.OpenAIError):
 async def read_capped(response: httpx.Response, limit: int) -> bytes:
     """The whole (decoded) body of `response`, or ReplyTooLarge as soon as it passes `limit`
     bytes: a declared Content-Length over it is refused unread, and a body without one
-    (chunked) is counted as it arrives. The response is closed on refusal, which closes its
-    connection with the rest unread (aiohttp reads no further than its buffer)."""
+    (chunked) is counted as it arrives (by the pool, which closes the connection with the rest
+    unread; or here, for a response httpx-aiohttp made)."""
     # One pass over the raw pairs (each lookup in httpx's Headers scans them all).
     declared, encoding = b"", b"identity"
     for name, value in response.headers.raw:
@@ -57,8 +59,8 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
     if declared.strip().isdigit() and int(declared) > limit:
         await response.aclose()
         raise ReplyTooLarge(limit)
-    if isinstance(response.stream, LeanResponseStream) and encoding.strip().lower() == b"identity":
-        # Nothing to decode: read straight from aiohttp, past httpx's chunkers.
+    if isinstance(response.stream, ReadBody) and encoding.strip().lower() == b"identity":
+        # Nothing to decode: the body as the pool read it, past httpx's chunkers.
         try:
             return await response.stream.read_up_to(limit)
         except BodyTooLarge:
@@ -77,6 +79,9 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
             if size > limit:
                 raise ReplyTooLarge(limit)
             parts.append(part)
+    except BodyTooLarge:
+        await response.aclose()
+        raise ReplyTooLarge(limit) from None
     except BaseException:
         await response.aclose()
         raise
@@ -105,13 +110,22 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
         **options: Any,
     ) -> httpx.AsyncBaseTransport:
         policy = self.address_policy
+        capped = self.max_response_bytes
         if policy is None:
             given = options.pop("transport", None)
             if given is not None:
                 return given
-            return LeanAiohttpTransport(verify=verify, limits=limits, **options)
-        transport = LeanAiohttpTransport(verify=verify, limits=limits, trust_env=False)
+            return LeanAiohttpTransport(
+                verify=verify, limits=limits, max_response_bytes=capped, **options
+            )
         timeout = self.timeout.connect or self.timeout.pool or 60.0
+        transport = LeanAiohttpTransport(
+            verify=verify,
+            limits=limits,
+            trust_env=False,
+            resolver=PolicyResolver(policy, timeout),
+            max_response_bytes=capped,
+        )
 
         def session() -> aiohttp.ClientSession:
             # httpx-aiohttp's own connector, resolving through the policy. No DNS cache:

@@ -81,14 +81,17 @@ def rate_limit_headers(raw: Iterable[tuple[bytes, bytes]]) -> dict[str, str]:
 
 
 def _number(headers: Mapping[str, str], name: str) -> float | None:
+    text = headers.get(name)
+    if text is None:
+        return None
     try:
-        value = float(headers.get(name, ""))
+        value = float(text)
     except ValueError:
         return None
     return value if math.isfinite(value) and value >= 0 else None
 
 
-@dataclass
+@dataclass(frozen=True)
 class RateHeaders:
     """What one reply said about the endpoint's limits (None: not said)."""
 
@@ -100,15 +103,24 @@ class RateHeaders:
 
     @classmethod
     def read(cls, headers: Mapping[str, str]) -> "RateHeaders":
-        said = cls(
+        return cls(
             requests_per_minute=_number(headers, "x-ratelimit-limit-requests"),
             tokens_per_minute=_number(headers, "x-ratelimit-limit-tokens"),
+            requests_exhausted_for=(
+                parse_duration(headers.get("x-ratelimit-reset-requests"))
+                if _number(headers, "x-ratelimit-remaining-requests") == 0
+                else None
+            ),
+            tokens_exhausted_for=(
+                parse_duration(headers.get("x-ratelimit-reset-tokens"))
+                if _number(headers, "x-ratelimit-remaining-tokens") == 0
+                else None
+            ),
         )
-        if _number(headers, "x-ratelimit-remaining-requests") == 0:
-            said.requests_exhausted_for = parse_duration(headers.get("x-ratelimit-reset-requests"))
-        if _number(headers, "x-ratelimit-remaining-tokens") == 0:
-            said.tokens_exhausted_for = parse_duration(headers.get("x-ratelimit-reset-tokens"))
-        return said
+
+
+# What an answer without rate-limit headers said (never changed: read only).
+_NOTHING_SAID = RateHeaders()
 
 
 def endpoint_key(base_url: str | None, api_key: str) -> str:
@@ -257,19 +269,16 @@ class Pacer:
         """The request ended: adapt to what the endpoint said (headers: None when it did not
         answer at all, e.g. a timeout)."""
         try:
-            said = RateHeaders.read(headers) if headers is not None else RateHeaders()
+            # No x-ratelimit-* header (most answers of an endpoint that states no limits):
+            # nothing said, nothing to read.
+            said = RateHeaders.read(headers) if headers else _NOTHING_SAID
             if said.requests_per_minute:
                 self._interval = 60.0 / (said.requests_per_minute * RATE_MARGIN)
             if said.tokens_per_minute:
                 self._token_interval = 60.0 / (said.tokens_per_minute * RATE_MARGIN)
             if tokens and self._token_interval:
                 await self.store.charge(self.key, tokens * self._token_interval, self._burst())
-            holds = [said.tokens_exhausted_for, retry_after if rate_limited else None]
-            if said.requests_exhausted_for is not None:
-                # None left now, but the next one comes back a request's interval later, not
-                # when the whole window has refilled (what the reset header counts down to).
-                holds.append(min(said.requests_exhausted_for, self._interval or math.inf))
-            hold = max((h for h in holds if h is not None), default=0.0)
+            hold = self._hold(said, retry_after if rate_limited else None)
             if hold > 0:
                 await self.store.hold(self.key, min(hold, MAX_HOLD_SECONDS))
                 self._quiet_until = 0.0
@@ -279,6 +288,15 @@ class Pacer:
                 )
         finally:
             self._give_back()
+
+    def _hold(self, said: RateHeaders, retry_after: float | None) -> float:
+        """Seconds nobody may send for, from what a reply said (0: none)."""
+        holds = [said.tokens_exhausted_for, retry_after]
+        if said.requests_exhausted_for is not None:
+            # None left now, but the next one comes back a request's interval later, not
+            # when the whole window has refilled (what the reset header counts down to).
+            holds.append(min(said.requests_exhausted_for, self._interval or math.inf))
+        return max((h for h in holds if h is not None), default=0.0)
 
     def _adapt(self, rate_limited: bool, stated: bool = False) -> None:
         if (rate_limited or stated) and not self._limited:

@@ -1,94 +1,83 @@
-"""httpx-aiohttp's transport, without what it redoes for every judge request.
+"""The transport under the judge's httpx client: Loupe's own requests through `LeanPool`, any
+other through httpx-aiohttp.
 
-The SDK's requests reach aiohttp through httpx-aiohttp's transport, which hands aiohttp the
-request's httpx `Headers` (a mapping each of whose lookups scans every header, so aiohttp's
-copy of them costs a scan per header), makes a new aiohttp timeout for each request, and gives
-back a response whose body httpx then reads through its chunkers and decoders. Here the headers
-go over as plain pairs, timeouts are made once per value, and a body without a
-Content-Encoding is read straight from aiohttp, up to the endpoint's cap (`read_up_to`). Any
-other request (through a proxy, with a streamed body, or a server name of its own) takes
-httpx-aiohttp's own path. Together about a tenth of the judge path's CPU per call
-(docs/benchmarks.md, issue 31).
+A request whose body is in memory, to an http or https URL, with no proxy and no server name of
+its own (every request the judge client makes) is sent by `_lean_http.LeanPool` and answered
+with its body read already, up to the endpoint's cap (`ReadBody`). Anything else takes
+httpx-aiohttp's own path. aiohttp's client was the largest part of the service's CPU per judge
+call (docs/benchmarks.md, issue 31).
 """
 
+from collections.abc import AsyncIterator
 from typing import Any
 
-import aiohttp
 import httpx
-from httpx_aiohttp.transport import (
-    AiohttpResponseStream,
-    AiohttpTransport,
-    map_aiohttp_exceptions,
-)
+from httpx_aiohttp.transport import AiohttpTransport
+
+from app.judges._http1 import BodyTooLarge
+from app.judges._lean_http import LeanPool
+from app.judges._resolver import PolicyResolver
+from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
+
+# Slices a compressed body is decoded in: one inflates to at most about 16 MiB (deflate's
+# ratio) before the cap counts it.
+_DECODE_SLICE = 16 * 1024
 
 
-class BodyTooLarge(Exception):
-    """A body ran past the cap it was read with; the rest was left unread."""
+class ReadBody(httpx.AsyncByteStream):
+    """A response body the pool has read (None: it ran past the cap, and was left unread)."""
 
+    def __init__(self, body: bytes | None, limit: int) -> None:
+        self._body = body
+        self._limit = limit
 
-class LeanResponseStream(AiohttpResponseStream):
     async def read_up_to(self, limit: int) -> bytes:
-        """The whole body as it came (no Content-Encoding to undo), or BodyTooLarge as soon
-        as it passes `limit` bytes."""
-        parts: list[bytes] = []
-        size = 0
-        content = self._aiohttp_response.content
-        with map_aiohttp_exceptions():
-            while chunk := await content.readany():
-                size += len(chunk)
-                if size > limit:
-                    raise BodyTooLarge(limit)
-                parts.append(chunk)
-        return b"".join(parts)
+        """The whole body as it came, or BodyTooLarge when it is more than `limit` bytes."""
+        if self._body is None or len(self._body) > limit:
+            raise BodyTooLarge(min(limit, self._limit))
+        return self._body
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        if self._body is None:
+            raise BodyTooLarge(self._limit)
+        view = memoryview(self._body)
+        for start in range(0, len(view), _DECODE_SLICE):
+            yield bytes(view[start : start + _DECODE_SLICE])
+
+    async def aclose(self) -> None:
+        pass
 
 
 class LeanAiohttpTransport(AiohttpTransport):
-    def __init__(self, **options: Any) -> None:
+    def __init__(
+        self,
+        *,
+        resolver: PolicyResolver | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        **options: Any,
+    ) -> None:
         super().__init__(**options)
-        self._timeouts: dict[tuple[Any, ...], aiohttp.ClientTimeout] = {}
+        self.max_response_bytes = max_response_bytes
+        self.pool = LeanPool(self.ssl_context, self.limits, resolver)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        extensions = request.extensions
         if (
             self.proxy is not None
-            or extensions.get("sni_hostname")
+            or request.extensions.get("sni_hostname")
             or not isinstance(request.stream, httpx.ByteStream)
+            or request.url.scheme not in ("http", "https")
         ):
             return await super().handle_async_request(request)
-        if not isinstance(self.client, aiohttp.ClientSession):
-            self.client = self.get_client()
-        timeout = extensions.get("timeout", {})
-        key = (timeout.get("connect"), timeout.get("read"), timeout.get("pool"))
-        client_timeout = self._timeouts.get(key)
-        if client_timeout is None:
-            client_timeout = self._timeouts[key] = aiohttp.ClientTimeout(
-                sock_connect=key[0], sock_read=key[1], connect=key[2]
-            )
-        try:
-            headers = [
-                (name.decode("ascii"), value.decode("ascii")) for name, value in request.headers.raw
-            ]
-        except UnicodeDecodeError:
-            headers = request.headers.multi_items()  # decoded as httpx encoded them
-        with map_aiohttp_exceptions():
-            response = await self.client.request(
-                method=request.method,
-                url=str(request.url),
-                headers=headers,
-                data=request.content or None,
-                allow_redirects=False,
-                auto_decompress=False,
-                compress=False,
-                timeout=client_timeout,
-            ).__aenter__()
+        limit = self.max_response_bytes
+        answer = await self.pool.send(request, limit)
         return httpx.Response(
-            status_code=response.status,
-            headers=response.raw_headers,
-            stream=LeanResponseStream(response),
+            status_code=answer.status,
+            headers=answer.headers,
+            stream=ReadBody(answer.body, limit),
             request=request,
-            extensions=(
-                {"http_version": b"HTTP/1.1", "reason_phrase": response.reason.encode()}
-                if response.reason
-                else {"http_version": b"HTTP/1.1"}
-            ),
+            extensions={"http_version": b"HTTP/" + answer.http_version.encode()},
         )
+
+    async def aclose(self) -> None:
+        await self.pool.aclose()
+        await super().aclose()

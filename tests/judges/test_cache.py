@@ -96,3 +96,13 @@ class TestKeysStayTheSame:
     def test_keys_that_do_not_sort_fall_back_to_the_standard_library(self) -> None:
         messages = [{"role": "user", "content": "x", "map": {1: "a", 2: "b"}}]
         assert cache_key("m", messages, "s", {}) == reference_key("m", messages, "s", {})
+
+    def test_parameters_equal_in_python_but_written_apart_keep_their_keys(self) -> None:
+        # 1, 1.0 and True are one key of a dict but three texts: the parameters' texts are
+        # remembered, and each must stay its own.
+        messages = self.MESSAGES[0]
+        for _ in range(2):
+            for value in (1, 1.0, True, 0, 0.0, False, None, 1e-05):
+                params = {"temperature": value, "top_logprobs": value}
+                got = cache_key("m", messages, "s", params)
+                assert got == reference_key("m", messages, "s", params), value
