@@ -3,6 +3,7 @@ its answer parsed by httptools (llhttp, the parser uvicorn serves with), with th
 body capped as they arrive."""
 
 import asyncio
+import re
 from typing import Any, NamedTuple
 
 import httptools
@@ -15,7 +16,7 @@ MAX_HEADERS = 256
 # A compressed body may run this far past the cap before it is decoded, where the cap holds on
 # what it decodes to (gzip adds a few bytes to a body it cannot shrink).
 ENCODED_SLACK = 64 * 1024
-_FORBIDDEN = (b"\r", b"\n", b"\x00")
+_FORBIDDEN = re.compile(rb"[\r\n\x00]")
 
 
 class BodyTooLarge(Exception):
@@ -204,11 +205,15 @@ class Connection(asyncio.Protocol):
 
 
 def request_bytes(request: httpx.Request) -> bytes:
-    """The request as it goes on the wire (its headers as httpx holds them)."""
-    lines = [request.method.encode(), b" ", request.url.raw_path, b" HTTP/1.1\r\n"]
-    for name, value in request.headers.raw:
-        if any(bad in name or bad in value for bad in _FORBIDDEN):
-            raise httpx.LocalProtocolError("a header holds a line break or NUL")
-        lines += (name, b": ", value, b"\r\n")
-    lines += (b"\r\n", request.content)
+    """The request as it goes on the wire (its headers as httpx holds them). A header whose
+    name or value holds a line break or NUL (a key pasted with one) would end the head early
+    and start one the server reads as the sender's: refused, nothing is sent."""
+    fields = [part for pair in request.headers.raw for part in pair]
+    target = request.url.raw_path
+    if _FORBIDDEN.search(b" ".join([target, *fields])):
+        raise httpx.LocalProtocolError("a header or the path holds a line break or NUL")
+    lines = [request.method.encode(), b" ", target, b" HTTP/1.1"]
+    for index in range(0, len(fields), 2):
+        lines += (b"\r\n", fields[index], b": ", fields[index + 1])
+    lines += (b"\r\n\r\n", request.content)
     return b"".join(lines)
