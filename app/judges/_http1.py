@@ -45,7 +45,8 @@ class Connection(asyncio.Protocol):
         self.closed = False
         self.idle_since = 0.0
         self._waiter: asyncio.Future[Answer] | None = None
-        self._parser: Any = None
+        # One parser for the connection's answers: llhttp starts over after each.
+        self._parser: Any = httptools.HttpResponseParser(self)
         self._keep_alive = False
         self._limit = 0
         self._read_timeout: float | None = None
@@ -147,17 +148,17 @@ class Connection(asyncio.Protocol):
         assert self.transport is not None
         self._limit = limit
         self._reset()
-        self._parser = httptools.HttpResponseParser(self)
         waiter = self._waiter = self._loop.create_future()
         self._read_timeout = read_timeout
         self._last_read = self._loop.time()
-        if read_timeout is not None:
+        if read_timeout is not None and self._timer is None:
+            # One timer per connection, not per request: one still set from an earlier
+            # exchange finds this one waiting when it fires, and is set again for it.
             self._timer = self._loop.call_at(self._last_read + read_timeout, self._check_timeout)
         self.transport.write(message)
         try:
             return await waiter
         finally:
-            self._stop_timer()
             self._waiter = None
 
     def reusable(self, answer: Answer) -> bool:

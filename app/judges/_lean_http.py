@@ -50,14 +50,22 @@ class LeanPool:
         self._idle_count = 0
         self._open = 0
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._url: httpx.URL | None = None
+        self._origin = ("", "", 0)
 
     async def send(self, request: httpx.Request, limit: int) -> Answer:
         """`request` sent (its body already read) and its answer read up to `limit` bytes."""
         url = request.url
         timeouts = request.extensions.get("timeout", {})
         message = request_bytes(request)
-        port = url.port or (443 if url.scheme == "https" else 80)
-        origin = (url.scheme, url.host, port)
+        if url is self._url:
+            # Judge requests share one URL object (`LeanOpenAI._build_request`): its parts
+            # are worked out by properties, each time.
+            origin = self._origin
+        else:
+            port = url.port or (443 if url.scheme == "https" else 80)
+            origin = self._origin = (url.scheme, url.host, port)
+            self._url = url
         connection = await self._checkout(origin, timeouts)
         try:
             answer = await connection.exchange(message, limit, timeouts.get("read"))
