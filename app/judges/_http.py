@@ -27,16 +27,24 @@ from openai._models import FinalRequestOptions
 
 from app.judges._http1 import BodyTooLarge
 from app.judges._resolver import PolicyResolver, check_literal
-from app.judges._transport import LeanAiohttpTransport, ReadBody
+from app.judges._transport import STREAMED, LeanAiohttpTransport, ReadBody
 from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
 from app.media.netguard import AddressPolicy, url_host
 
 
-class ReplyTooLarge(openai.OpenAIError):
-    """An endpoint's response body ran past the cap; what came of it was dropped unread.
+class ReplyRefused(openai.OpenAIError):
+    """An endpoint's response body that Loupe does not read; what came of it was dropped.
 
     An OpenAIError, so the SDK passes it on as it is (no retry, no APIConnectionError).
     """
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class ReplyTooLarge(ReplyRefused):
+    """The body ran past the cap."""
 
     def __init__(self, limit: int) -> None:
         super().__init__(f"the response body is larger than {limit} bytes")
@@ -49,17 +57,25 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
     (chunked) is counted as it arrives (by the pool, which closes the connection with the rest
     unread; or here, for a response httpx-aiohttp made)."""
     # One pass over the raw pairs (each lookup in httpx's Headers scans them all).
-    declared, encoding = b"", b"identity"
+    declared, codings = b"", []
     for name, value in response.headers.raw:
         lowered = name.lower()
         if lowered == b"content-length":
             declared = value
         elif lowered == b"content-encoding":
-            encoding = value
+            codings += [c for c in value.lower().replace(b" ", b"").split(b",") if c]
+    codings = [coding for coding in codings if coding != b"identity"]
     if declared.strip().isdigit() and int(declared) > limit:
         await response.aclose()
         raise ReplyTooLarge(limit)
-    if isinstance(response.stream, ReadBody) and encoding.strip().lower() == b"identity":
+    if len(codings) > 1:
+        # Each layer multiplies what one slice inflates to before it is counted (two gzip
+        # layers: a few hundred bytes to hundreds of MiB). No provider sends two.
+        await response.aclose()
+        raise ReplyRefused(
+            f"the response body is encoded more than once ({b', '.join(codings).decode()})"
+        )
+    if isinstance(response.stream, ReadBody) and not codings:
         # Nothing to decode: the body as the pool read it, past httpx's chunkers.
         try:
             return await response.stream.read_up_to(limit)
@@ -199,6 +215,8 @@ class LeanAioHttpClient(openai.DefaultAioHttpClient):
         if self.address_policy is not None:
             # An IP literal reaches no resolver: checked here, on every request.
             check_literal(self.address_policy, url_host(request.url))
+        if stream:
+            request.extensions[STREAMED] = True
         # Proxies from the environment are mounted per URL pattern, as httpx would pick them.
         transport = self._transport_for_url(request.url)
         response = await transport.handle_async_request(request)

@@ -57,9 +57,14 @@ class Connection(asyncio.Protocol):
     def _reset(self) -> None:
         self._headers: list[tuple[bytes, bytes]] = []
         self._head_size = 0  # bytes received before the head ended
-        self._header_bytes = 0  # the headers' own
-        self._parts: list[bytes] = []
+        self._header_bytes = 0  # the headers' own (and trailers')
+        # The body: its one part as it came, or every part gathered in one buffer (a body of
+        # many small chunks as a list of bytes objects would take many times its size).
+        self._body: bytes | bytearray | None = None
         self._size = 0
+        # After a chunk's size line, until its data: past the last chunk, the trailers.
+        self._trailing = False
+        self._trailer_bytes = 0
         self._cap = self._limit
         self._until_eof = False
         self._headers_done = False
@@ -87,12 +92,17 @@ class Connection(asyncio.Protocol):
             return
         self._last_read = self._loop.time()
         self._head_size += len(data)
+        trailing = self._trailing
         try:
             self._parser.feed_data(data)
             # Checked on what came, not on the headers: httptools holds a header's value until
-            # it ends, however long it runs.
+            # it ends, however long it runs (the trailers' after the last chunk too).
             if not self._headers_done and self._head_size > MAX_HEAD_BYTES:
                 raise _HeadTooLarge
+            if trailing and self._trailing:  # nothing of this read was a chunk's data
+                self._trailer_bytes += len(data)
+                if self._trailer_bytes > MAX_HEAD_BYTES:
+                    raise _HeadTooLarge
         except _HeadTooLarge:
             self._fail(httpx.RemoteProtocolError("the server's response head is too large"))
         except httptools.HttpParserCallbackError as exc:
@@ -105,11 +115,24 @@ class Connection(asyncio.Protocol):
             self._fail(httpx.RemoteProtocolError(f"malformed HTTP response: {exc}"))
 
     # httptools' side
+    def on_message_begin(self) -> None:
+        if self._waiter is None or self._waiter.done():
+            # A second answer in the same read as the first: nobody asked for it, and reading
+            # it as the next request's would hand that request this one's bytes.
+            raise ValueError("an answer began after the one asked for")
+
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_bytes += len(name) + len(value) + 4
         if self._header_bytes > MAX_HEAD_BYTES or len(self._headers) >= MAX_HEADERS:
             raise ValueError("the response head is too large")
-        self._headers.append((name, value))
+        if not self._headers_done:  # trailers are counted, not kept
+            self._headers.append((name, value))
+
+    def on_chunk_header(self) -> None:
+        self._trailing = True
+
+    def on_chunk_complete(self) -> None:
+        self._trailing = False
 
     def on_headers_complete(self) -> None:
         self._headers_done = True
@@ -130,10 +153,16 @@ class Connection(asyncio.Protocol):
             raise BodyTooLarge
 
     def on_body(self, body: bytes) -> None:
+        self._trailing = False
         self._size += len(body)
         if self._size > self._cap:
             raise BodyTooLarge
-        self._parts.append(body)
+        if self._body is None:
+            self._body = body
+        elif isinstance(self._body, bytearray):
+            self._body += body
+        else:
+            self._body = bytearray(self._body) + body
 
     def on_message_complete(self) -> None:
         status = self._parser.get_status_code()
@@ -146,15 +175,22 @@ class Connection(asyncio.Protocol):
     async def exchange(self, message: bytes, limit: int, read_timeout: float | None) -> Answer:
         """Write `message` (a request, whole) and wait for its answer, read up to `limit`."""
         assert self.transport is not None
+        if self.closed:
+            raise httpx.RemoteProtocolError("the server closed the connection before the request")
         self._limit = limit
         self._reset()
         waiter = self._waiter = self._loop.create_future()
         self._read_timeout = read_timeout
         self._last_read = self._loop.time()
-        if read_timeout is not None and self._timer is None:
+        if read_timeout is not None:
             # One timer per connection, not per request: one still set from an earlier
-            # exchange finds this one waiting when it fires, and is set again for it.
-            self._timer = self._loop.call_at(self._last_read + read_timeout, self._check_timeout)
+            # exchange finds this one waiting when it fires, and is set again for it; one set
+            # for later than this exchange's timeout is set again now.
+            due = self._last_read + read_timeout
+            if self._timer is not None and self._timer.when() > due:
+                self._stop_timer()
+            if self._timer is None:
+                self._timer = self._loop.call_at(due, self._check_timeout)
         self.transport.write(message)
         try:
             return await waiter
@@ -172,11 +208,13 @@ class Connection(asyncio.Protocol):
     def _answer(self, too_large: bool = False) -> None:
         waiter = self._waiter
         if waiter is None or waiter.done():
+            if too_large:
+                self.close()
             return
         version = self._parser.get_http_version()
         # Asked now: once the message is complete the parser answers False.
         self._keep_alive = self._parser.should_keep_alive()
-        body = None if too_large else b"".join(self._parts)
+        body = None if too_large else bytes(self._body or b"")
         waiter.set_result(Answer(self._parser.get_status_code(), self._headers, body, version))
         if too_large:
             self.close()  # the rest is left unread

@@ -50,6 +50,7 @@ class LeanPool:
         self._idle_count = 0
         self._open = 0
         self._waiters: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._closed = False
         self._url: httpx.URL | None = None
         self._origin = ("", "", 0)
 
@@ -64,7 +65,9 @@ class LeanPool:
             origin = self._origin
         else:
             port = url.port or (443 if url.scheme == "https" else 80)
-            origin = self._origin = (url.scheme, url.host, port)
+            # The host as it goes on the wire (IDNA 2008, as httpx writes the Host header and
+            # netguard checks it): Python's own IDNA would look up another name for some.
+            origin = self._origin = (url.scheme, url.raw_host.decode("ascii"), port)
             self._url = url
         connection = await self._checkout(origin, timeouts)
         try:
@@ -72,13 +75,19 @@ class LeanPool:
         except BaseException:
             self._drop(connection)
             raise
-        if connection.reusable(answer):
+        if connection.reusable(answer) and not self._closed:
             self._keep(origin, connection)
         else:
             self._drop(connection)
         return answer
 
     async def aclose(self) -> None:
+        """Closes the kept connections; those in use close when their request ends, and
+        requests waiting for one fail."""
+        self._closed = True
+        for waiter in self._waiters:
+            if not waiter.done():
+                waiter.set_exception(httpx.PoolTimeout("the client was closed"))
         for connections in self._idle.values():
             for connection in connections:
                 connection.close()
@@ -94,6 +103,8 @@ class LeanPool:
         pool_timeout = timeouts.get("pool")
         deadline = None if pool_timeout is None else loop.time() + pool_timeout
         while True:
+            if self._closed:
+                raise RuntimeError("Cannot send a request, as the client has been closed.")
             connection = self._idle_one(origin)
             if connection is not None:
                 return connection
@@ -113,11 +124,14 @@ class LeanPool:
             try:
                 async with asyncio.timeout_at(deadline):
                     await waiter
-            except TimeoutError as exc:
-                raise httpx.PoolTimeout("no connection came free in time") from exc
-            finally:
-                if waiter in self._waiters:
+            except BaseException as exc:
+                if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                    self._wake()  # woken, then cancelled or timed out: the turn goes on
+                elif waiter in self._waiters:
                     self._waiters.remove(waiter)
+                if isinstance(exc, TimeoutError):
+                    raise httpx.PoolTimeout("no connection came free in time") from exc
+                raise
 
     def _idle_one(self, origin: tuple[str, str, int]) -> Connection | None:
         connections = self._idle.get(origin)

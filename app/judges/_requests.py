@@ -23,7 +23,7 @@ from app.judges._errors import (
     error_code,
     retry_after,
 )
-from app.judges._http import LeanOpenAI, ReplyTooLarge
+from app.judges._http import LeanOpenAI, ReplyRefused, ReplyTooLarge
 from app.judges._pacing import Pacer, rate_limit_headers, total_tokens
 from app.judges._resolver import refusal_in
 from app.judges._telemetry import EndpointMeter
@@ -102,14 +102,19 @@ class RequestLoop:
                     usage,
                     kind="bad_request",
                 ) from error
-            except ReplyTooLarge as error:
+            except ReplyRefused as error:
                 # Not retried: asking again would download the same again. The call was made
                 # (and is billed), so it counts.
                 usage.calls += 1
+                said = (
+                    f"answered with more than {error.limit} bytes "
+                    "(LOUPE_MAX_MODEL_RESPONSE_BYTES); the rest was not read"
+                    if isinstance(error, ReplyTooLarge)
+                    else f"answered with a body Loupe does not read: {error.why}"
+                )
                 raise self.error(
                     f"{role}_malformed",
-                    f"the {role} endpoint {self.host} answered with more than {error.limit} "
-                    "bytes (LOUPE_MAX_MODEL_RESPONSE_BYTES); the rest was not read",
+                    f"the {role} endpoint {self.host} {said}",
                     usage,
                     kind="malformed",
                 ) from error
@@ -201,7 +206,7 @@ class RequestLoop:
             if self._pacer.counts_tokens:
                 tokens = total_tokens(raw)
             return raw
-        except ReplyTooLarge:
+        except ReplyRefused:
             self.meter.answered(body["model"], usable=False, prompt_tokens=0, completion_tokens=0)
             raise
         except openai.APIError as error:

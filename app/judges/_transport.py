@@ -1,11 +1,11 @@
 """The transport under the judge's httpx client: Loupe's own requests through `LeanPool`, any
 other through httpx-aiohttp.
 
-A request whose body is in memory, to an http or https URL, with no proxy and no server name of
-its own (every request the judge client makes) is sent by `_lean_http.LeanPool` and answered
-with its body read already, up to the endpoint's cap (`ReadBody`). Anything else takes
-httpx-aiohttp's own path. aiohttp's client was the largest part of the service's CPU per judge
-call (docs/benchmarks.md, issue 31).
+A request whose body is in memory, to an http or https URL, with no proxy, no server name of
+its own and an answer read whole (every request the judge client makes) is sent by
+`_lean_http.LeanPool` and answered with its body read already, up to the endpoint's cap
+(`ReadBody`). Anything else takes httpx-aiohttp's own path. aiohttp's client was the largest
+part of the service's CPU per judge call (docs/benchmarks.md, issue 31).
 """
 
 from collections.abc import AsyncIterator
@@ -18,6 +18,10 @@ from app.judges._http1 import BodyTooLarge
 from app.judges._lean_http import LeanPool
 from app.judges._resolver import PolicyResolver
 from app.judges._types import DEFAULT_MAX_RESPONSE_BYTES
+
+# Marks a request whose answer the caller reads as it comes (`stream=True`): the pool reads
+# whole answers only.
+STREAMED = "loupe_streamed"
 
 # Slices a compressed body is decoded in: one inflates to at most about 16 MiB (deflate's
 # ratio) before the cap counts it.
@@ -61,11 +65,15 @@ class LeanAiohttpTransport(AiohttpTransport):
         self.pool = LeanPool(self.ssl_context, self.limits, resolver)
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        extensions = request.extensions
         if (
             self.proxy is not None
-            or request.extensions.get("sni_hostname")
+            or extensions.get("sni_hostname")
+            or extensions.get(STREAMED)
             or not isinstance(request.stream, httpx.ByteStream)
             or request.url.scheme not in ("http", "https")
+            # Answered without a body whatever their headers say: the parser cannot tell.
+            or request.method in ("HEAD", "CONNECT")
         ):
             return await super().handle_async_request(request)
         limit = self.max_response_bytes

@@ -4,6 +4,7 @@ server says so, bodies ended by the connection, interim answers, heads too large
 that would split the request, the pool's cap on connections and its timeouts."""
 
 import asyncio
+import gzip
 import json
 import socket
 import ssl
@@ -18,6 +19,7 @@ from pydantic import BaseModel
 
 from app.judges import JudgeClient, JudgeEndpoint, JudgeError
 from app.judges._lean_http import LeanPool
+from app.judges._transport import LeanAiohttpTransport
 
 ENDPOINT: dict[str, Any] = {
     "api_key": "sk-test-secret",
@@ -322,11 +324,166 @@ def _trust() -> ssl.SSLContext:
     return ssl.create_default_context()
 
 
-async def post(pool: LeanPool, server: RawServer) -> Any:
+async def post(
+    pool: LeanPool, server: RawServer, pool_timeout: float | None = 0.3, read: float = 5.0
+) -> Any:
     request = httpx.Request(
         "POST",
         f"{server.base_url}/chat/completions",
         content=b"{}",
-        extensions={"timeout": {"connect": 5.0, "read": 5.0, "pool": 0.3}},
+        extensions={"timeout": {"connect": 5.0, "read": read, "pool": pool_timeout}},
     )
     return await pool.send(request, 1 << 20)
+
+
+class TestReviewedEdges:
+    """What an outside review of the pool found, each driven against the loopback server."""
+
+    def test_a_second_answer_in_the_same_read_is_not_handed_to_the_next_request(
+        self, serve: Callable[..., RawServer]
+    ) -> None:
+        stray = b"HTTP/1.1 200 OK\r\nX-Injected: yes\r\nContent-Length: 20\r\n\r\n"
+        server = serve(lambda request: (ok() + stray, False))
+        assert calls(server, 2) == [{"verdict": "yes"}] * 2
+        # The connection with bytes nobody asked for was not used again.
+        assert server.connections == 2
+
+    def test_trailers_are_not_taken_for_headers(self, serve: Callable[..., RawServer]) -> None:
+        body = b"%x\r\n%s\r\n0\r\nContent-Encoding: gzip\r\nRetry-After: 999\r\n\r\n" % (
+            len(BODY),
+            BODY,
+        )
+        head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: Retry-After\r\n\r\n"
+        server = serve(lambda request: (head + body, False))
+        assert calls(server, 2) == [{"verdict": "yes"}] * 2
+
+    def test_a_trailer_that_never_ends_fails_the_call(
+        self, serve: Callable[..., RawServer]
+    ) -> None:
+        endless = (
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + b"%x\r\n%s\r\n0\r\nX-T: " % (len(BODY), BODY)
+            + b"v" * (512 * 1024)
+        )
+        server = serve(lambda request: (endless, False))
+        [error] = calls(server, 1)
+        assert isinstance(error, JudgeError) and error.type == "judge_unreachable"
+
+    def test_a_body_in_tiny_chunks_is_read_whole(self, serve: Callable[..., RawServer]) -> None:
+        chunks = b"".join(b"1\r\n%c\r\n" % byte for byte in BODY) + b"0\r\n\r\n"
+        head = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        server = serve(lambda request: (head + chunks, False))
+        assert calls(server, 2) == [{"verdict": "yes"}] * 2
+
+    def test_a_body_encoded_twice_is_refused(self, serve: Callable[..., RawServer]) -> None:
+        packed = gzip.compress(gzip.compress(BODY))
+        server = serve(
+            lambda request: (ok(packed, extra=b"Content-Encoding: gzip, gzip\r\n"), False)
+        )
+        [error] = calls(server, 1)
+        assert isinstance(error, JudgeError) and error.type == "judge_malformed"
+        assert "encoded more than once (gzip, gzip)" in error.message
+
+    def test_a_waiter_cancelled_as_it_is_woken_passes_its_turn_on(
+        self, serve: Callable[..., RawServer]
+    ) -> None:
+        server = serve(lambda request: (ok(), False), delay=0.2)
+
+        async def go() -> Any:
+            pool = LeanPool(_trust(), httpx.Limits(max_connections=1))
+            try:
+                first = asyncio.create_task(post(pool, server, pool_timeout=None))
+                await asyncio.sleep(0.05)
+                second = asyncio.create_task(post(pool, server, pool_timeout=None))
+                third = asyncio.create_task(post(pool, server, pool_timeout=None))
+                await asyncio.sleep(0.05)
+                wake = pool._wake
+
+                def wake_then_cancel() -> None:
+                    # The window: the second is woken, then cancelled before it runs.
+                    wake()
+                    if not second.done():
+                        second.cancel()
+
+                pool._wake = wake_then_cancel  # type: ignore[method-assign]
+                await first
+                pool._wake = wake  # type: ignore[method-assign]
+                return await asyncio.wait_for(third, 10)
+            finally:
+                await pool.aclose()
+
+        assert asyncio.run(go()).status == 200
+
+    def test_a_request_ending_after_the_pool_closed_leaves_no_connection_open(
+        self, serve: Callable[..., RawServer]
+    ) -> None:
+        server = serve(lambda request: (ok(), False), delay=0.2)
+
+        async def go() -> tuple[int, int]:
+            pool = LeanPool(_trust(), httpx.Limits())
+            sent = asyncio.create_task(post(pool, server))
+            await asyncio.sleep(0.05)
+            await pool.aclose()
+            answer = await sent
+            await asyncio.sleep(0.1)
+            return answer.status, pool._open
+
+        assert asyncio.run(go()) == (200, 0)
+        deadline = time.monotonic() + 5
+        while server.open_now and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.open_now == 0
+
+    def test_a_shorter_read_timeout_holds_on_a_connection_kept_from_a_longer_one(
+        self, serve: Callable[..., RawServer]
+    ) -> None:
+        answers = iter([(ok(), False), (ok()[:30], False)])
+        server = serve(lambda request: next(answers))
+
+        async def go() -> Any:
+            pool = LeanPool(_trust(), httpx.Limits())
+            try:
+                await post(pool, server, read=60.0)
+                # Were the first request's 60 s timer left to decide, this would wait 60 s.
+                return await asyncio.wait_for(
+                    asyncio.gather(post(pool, server, read=0.3), return_exceptions=True), 10
+                )
+            finally:
+                await pool.aclose()
+
+        [outcome] = asyncio.run(go())
+        assert isinstance(outcome, httpx.ReadTimeout)
+        assert server.connections == 1
+
+    def test_a_head_request_is_not_left_waiting_for_a_body(
+        self, serve: Callable[..., RawServer]
+    ) -> None:
+        server = serve(lambda request: (b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", False))
+
+        async def go() -> int:
+            async with httpx.AsyncClient(transport=LeanAiohttpTransport(), timeout=10) as client:
+                response = await client.head(server.base_url)
+                return response.status_code
+
+        assert asyncio.run(go()) == 200
+
+    def test_a_unicode_host_is_looked_up_as_httpx_spells_it(
+        self, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        looked_up: list[str] = []
+
+        def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+            looked_up.append(host.decode() if isinstance(host, bytes) else str(host))
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+        async def go() -> None:
+            pool = LeanPool(_trust(), httpx.Limits())
+            request = httpx.Request("POST", "http://faß.test/v1", content=b"{}")
+            with pytest.raises(httpx.ConnectError):
+                await pool.send(request, 1 << 20)
+
+        asyncio.run(go())
+        # IDNA 2008, as the Host header says: Python's own codec would look up "fass.test".
+        assert looked_up == ["xn--fa-hia.test"]
