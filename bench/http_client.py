@@ -18,7 +18,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -30,28 +29,12 @@ sys.path.insert(0, str(ROOT))
 
 from app.judges._lean_http import LeanPool  # noqa: E402
 from app.judges._transport import ReadBody  # noqa: E402
+from bench.judge_path import calibration_seconds  # noqa: E402
 
 BODY = json.dumps(
     {"model": "judge", "messages": [{"role": "user", "content": "Loupe task: g_eval_score x"}]}
 ).encode()
 HEADERS = {"Content-Type": "application/json", "Authorization": "Bearer sk-bench"}
-
-
-def serve_judge() -> None:
-    from tests.fixtures.judge import ScriptedJudge, plausible_answer
-
-    with ScriptedJudge() as judge:
-        judge.script(plausible_answer)
-        print(judge.base_url, flush=True)
-        signal.sigwait({signal.SIGTERM, signal.SIGINT})
-
-
-def calibration_seconds() -> float:
-    started = time.process_time()
-    total = 0
-    for value in range(2_000_000):
-        total += value % 7
-    return time.process_time() - started
 
 
 async def per_request(send: Callable[[], Awaitable[bytes]], n: int, in_flight: int) -> tuple:
@@ -145,7 +128,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     judge = subprocess.Popen(
-        [sys.executable, "-c", "import bench.http_client as b; b.serve_judge()"],
+        [sys.executable, "-c", "import bench.judge_path as b; b.serve_judge()"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
