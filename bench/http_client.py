@@ -15,8 +15,6 @@ import argparse
 import asyncio
 import json
 import os
-import signal
-import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.judges._lean_http import LeanPool  # noqa: E402
 from app.judges._transport import ReadBody  # noqa: E402
-from bench.judge_path import calibration_seconds  # noqa: E402
+from bench.judge_path import calibration_seconds, judge_process  # noqa: E402
 
 BODY = json.dumps(
     {"model": "judge", "messages": [{"role": "user", "content": "Loupe task: g_eval_score x"}]}
@@ -127,14 +125,8 @@ def main() -> None:
     parser.add_argument("--in-flight", type=int, default=64)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    judge = subprocess.Popen(
-        [sys.executable, "-c", "import bench.judge_path as b; b.serve_judge()"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        url = judge.stdout.readline().strip() + "/chat/completions"  # type: ignore[union-attr]
+    with judge_process() as base_url:
+        url = base_url + "/chat/completions"
         print(f"{'client':16} {'in flight':>9} {'user µs':>8} {'sys µs':>7} {'calib s':>7}")
         rows = []
         for _ in range(args.rounds):
@@ -155,9 +147,6 @@ def main() -> None:
                     flush=True,
                 )
         print(json.dumps(rows))
-    finally:
-        judge.send_signal(signal.SIGTERM)
-        judge.wait(timeout=30)
 
 
 if __name__ == "__main__":

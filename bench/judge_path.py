@@ -14,6 +14,7 @@ Python loop's CPU time (this machine's speed at the time).
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -21,6 +22,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +37,22 @@ def serve_judge() -> None:
         judge.script(plausible_answer)
         print(judge.base_url, flush=True)
         signal.sigwait({signal.SIGTERM, signal.SIGINT})
+
+
+@contextlib.contextmanager
+def judge_process() -> Iterator[str]:
+    """The scripted judge in a process of its own (its CPU is not the measured one): its URL."""
+    judge = subprocess.Popen(
+        [sys.executable, "-c", "import bench.judge_path as b; b.serve_judge()"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield judge.stdout.readline().strip()  # type: ignore[union-attr]
+    finally:
+        judge.terminate()
+        judge.wait(timeout=30)
 
 
 def calibration_seconds() -> float:
@@ -113,14 +131,7 @@ def main() -> None:
         base_url, n, collector = args.one
         print(json.dumps(measure_once(base_url, int(n), collector)))
         return
-    judge = subprocess.Popen(
-        [sys.executable, "-c", "import bench.judge_path as b; b.serve_judge()"],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        base_url = judge.stdout.readline().strip()  # type: ignore[union-attr]
+    with judge_process() as base_url:
         print(f"{'gc':8} {'N':>5} {'calls':>6} {'errored':>7} {'CPU ms/call':>11} {'calib s':>7}")
         rows = []
         for _ in range(args.runs):
@@ -140,9 +151,6 @@ def main() -> None:
                     flush=True,
                 )
         print(json.dumps(rows))
-    finally:
-        judge.terminate()
-        judge.wait()
 
 
 if __name__ == "__main__":

@@ -109,6 +109,8 @@ class Connection(asyncio.Protocol):
             cause = exc.__context__
             if isinstance(cause, BodyTooLarge):
                 self._answer(too_large=True)
+            elif isinstance(cause, _HeadTooLarge):
+                self._fail(httpx.RemoteProtocolError("the server's response head is too large"))
             else:
                 self._fail(httpx.RemoteProtocolError(f"malformed HTTP response: {cause}"))
         except (httptools.HttpParserError, httptools.HttpParserUpgrade) as exc:
@@ -124,7 +126,7 @@ class Connection(asyncio.Protocol):
     def on_header(self, name: bytes, value: bytes) -> None:
         self._header_bytes += len(name) + len(value) + 4
         if self._header_bytes > MAX_HEAD_BYTES or len(self._headers) >= MAX_HEADERS:
-            raise ValueError("the response head is too large")
+            raise _HeadTooLarge
         if not self._headers_done:  # trailers are counted, not kept
             self._headers.append((name, value))
 

@@ -4,13 +4,14 @@ server says so, bodies ended by the connection, interim answers, heads too large
 that would split the request, the pool's cap on connections and its timeouts."""
 
 import asyncio
+import contextlib
 import gzip
 import json
 import socket
 import ssl
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import httpx
@@ -222,11 +223,8 @@ class TestConnections:
         server = serve(lambda request: (ok(), False), delay=0.05)
 
         async def go() -> list[Any]:
-            pool = LeanPool(_trust(), httpx.Limits(max_connections=2))
-            try:
+            async with open_pool(max_connections=2) as pool:
                 return list(await asyncio.gather(*(post(pool, server) for _ in range(6))))
-            finally:
-                await pool.aclose()
 
         answers = asyncio.run(go())
         assert [answer.status for answer in answers] == [200] * 6
@@ -238,15 +236,12 @@ class TestConnections:
         server = serve(lambda request: (ok(), False), delay=1.0)
 
         async def go() -> list[Any]:
-            pool = LeanPool(_trust(), httpx.Limits(max_connections=1))
-            try:
+            async with open_pool(max_connections=1) as pool:
                 return list(
                     await asyncio.gather(
                         post(pool, server), post(pool, server), return_exceptions=True
                     )
                 )
-            finally:
-                await pool.aclose()
 
         first, second = asyncio.run(go())
         assert first.status == 200
@@ -258,13 +253,10 @@ class TestConnections:
         server = serve(lambda request: (ok(), False))
 
         async def go() -> None:
-            pool = LeanPool(_trust(), httpx.Limits(keepalive_expiry=0.05))
-            try:
+            async with open_pool(keepalive_expiry=0.05) as pool:
                 await post(pool, server)
                 await asyncio.sleep(0.2)
                 await post(pool, server)
-            finally:
-                await pool.aclose()
 
         asyncio.run(go())
         assert server.connections == 2
@@ -322,6 +314,15 @@ class TestRequestsRefused:
 
 def _trust() -> ssl.SSLContext:
     return ssl.create_default_context()
+
+
+@contextlib.asynccontextmanager
+async def open_pool(**limits: Any) -> AsyncIterator[LeanPool]:
+    pool = LeanPool(_trust(), httpx.Limits(**limits))
+    try:
+        yield pool
+    finally:
+        await pool.aclose()
 
 
 async def post(
@@ -390,8 +391,7 @@ class TestReviewedEdges:
         server = serve(lambda request: (ok(), False), delay=0.2)
 
         async def go() -> Any:
-            pool = LeanPool(_trust(), httpx.Limits(max_connections=1))
-            try:
+            async with open_pool(max_connections=1) as pool:
                 first = asyncio.create_task(post(pool, server, pool_timeout=None))
                 await asyncio.sleep(0.05)
                 second = asyncio.create_task(post(pool, server, pool_timeout=None))
@@ -409,8 +409,6 @@ class TestReviewedEdges:
                 await first
                 pool._wake = wake  # type: ignore[method-assign]
                 return await asyncio.wait_for(third, 10)
-            finally:
-                await pool.aclose()
 
         assert asyncio.run(go()).status == 200
 
@@ -441,15 +439,12 @@ class TestReviewedEdges:
         server = serve(lambda request: next(answers))
 
         async def go() -> Any:
-            pool = LeanPool(_trust(), httpx.Limits())
-            try:
+            async with open_pool() as pool:
                 await post(pool, server, read=60.0)
                 # Were the first request's 60 s timer left to decide, this would wait 60 s.
                 return await asyncio.wait_for(
                     asyncio.gather(post(pool, server, read=0.3), return_exceptions=True), 10
                 )
-            finally:
-                await pool.aclose()
 
         [outcome] = asyncio.run(go())
         assert isinstance(outcome, httpx.ReadTimeout)
