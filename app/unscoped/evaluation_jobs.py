@@ -101,7 +101,9 @@ class UnscopedJobRepository:
     def insert_results(self, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Store results a retry has not stored yet; returns the rows this call stored."""
         rows = [row_without_nul(row) for row in rows]
-        ids = insert_ignoring_duplicates(self.session, Result, rows, returning=Result.id)
+        ids = insert_ignoring_duplicates(
+            self.session, Result, rows, returning=Result.id, likely_new=True
+        )
         return [row for row in rows if row["id"] in ids]
 
     def store_predictions(self, evaluation_id: str, predictions: dict[int, str]) -> None:

@@ -65,6 +65,8 @@ class UnscopedJudgeCacheRepository:
             ),
             keys=("scope", "key"),
             replaced=("content", "logprobs", "created_at"),
+            # Answers to calls just made: seldom stored already (a stale one being replaced).
+            likely_new=True,
         )
 
     def claim_many(
