@@ -24,6 +24,7 @@ from app.evaluations import (
     checks,
     estimate,
     export,
+    intervals,
     kinds,
     read_model,
     reads,
@@ -358,6 +359,11 @@ def close_evaluation(
     # Closed for every job to see before the results are counted (batches.complete_if_scored).
     session.commit()
     batches.complete_if_scored(session, runtime, evaluation)
+    session.commit()
+    if evaluation.status == "completed":
+        # Completed by this close: its intervals stored now, as a last job would have.
+        intervals.settle(session, evaluation.id)
+        session.commit()
     body = read_model.to_schema(session, evaluation)
     session.commit()
     return body

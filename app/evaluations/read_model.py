@@ -159,6 +159,7 @@ def to_schema(
             # scores on each read while batches come.
             complete=stored >= evaluation.total_test_cases and not evaluation.open,
             errored=errored,
+            stored=row.get("interval"),
         )
         judge = judges.get(str(index))
         metric = spec.get("name") or spec["type"]

@@ -6,7 +6,7 @@ import logging
 from datetime import timedelta
 
 from app.db import utcnow
-from app.evaluations import lifecycle, lifecycle_service, service
+from app.evaluations import intervals, lifecycle, lifecycle_service, service
 from app.evaluations.kinds import kind_of
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.fair_queue import queued_id, work_of
@@ -25,6 +25,7 @@ def sweep(runtime: Runtime) -> list[str]:
     cutoff = utcnow() - timedelta(seconds=settings.stuck_after_seconds)
     to_dispatch = []
     acted = []
+    completed = []
     with runtime.session() as session:
         repo = UnscopedJobRepository(session)
         for evaluation in repo.claim_stuck(cutoff):
@@ -37,6 +38,7 @@ def sweep(runtime: Runtime) -> list[str]:
                 if repo.finish(evaluation.id, "completed"):
                     session.refresh(evaluation)
                     lifecycle_service.finished(session, runtime, evaluation)
+                    completed.append(evaluation.id)
             elif evaluation.dispatch_attempts >= settings.max_dispatch_attempts:
                 error = {
                     "type": "dispatch_exhausted",
@@ -49,6 +51,8 @@ def sweep(runtime: Runtime) -> list[str]:
             else:
                 to_dispatch.append(evaluation)
         session.commit()
+    for evaluation_id in completed:
+        intervals.settle_completed(runtime, evaluation_id)
     for evaluation in to_dispatch:
         # Jobs still waiting behind a backlog are not re-enqueued and cost no attempt.
         if service.dispatch(runtime, evaluation):

@@ -4,7 +4,7 @@ finish the evaluation."""
 from app.config import Settings
 from app.db import utcnow
 from app.dispatch import Turn
-from app.evaluations import judging, lifecycle, lifecycle_service, scoring, service
+from app.evaluations import intervals, judging, lifecycle, lifecycle_service, scoring, service
 from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache
 from app.evaluations.kinds import kind_of
@@ -164,4 +164,5 @@ def finish_if_complete(runtime: Runtime, evaluation_id: str) -> bool:
         session.refresh(evaluation)
         lifecycle_service.finished(session, runtime, evaluation)
         session.commit()
+    intervals.settle_completed(runtime, evaluation_id)
     return True

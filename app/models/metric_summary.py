@@ -1,9 +1,10 @@
 import bisect
+from typing import Any
 
 from sqlalchemy import Float, ForeignKey, Integer, text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from app.db import Base
+from app.db import Base, JSONType
 
 
 class MetricSummary(Base):
@@ -65,6 +66,10 @@ class MetricSummary(Base):
     score_bin_7: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     score_bin_8: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     score_bin_9: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
+    # A completed evaluation's 95% interval of the mean score, stored once it completed with
+    # the sums and score range it was made for (`app/evaluations/intervals.py`): a read of it,
+    # in any process, bootstraps no scores (seconds for 50,000 of them).
+    interval: Mapped[dict[str, Any] | None] = mapped_column(JSONType, nullable=True)
 
 
 # The histogram's bins: tenths of [0, 1], the last one closed.

@@ -159,6 +159,18 @@ class UnscopedJobRepository:
         )
         return found is not None
 
+    def store_intervals(self, evaluation_id: str, intervals: dict[int, dict[str, Any]]) -> None:
+        """Each metric's interval of its mean, on its summary row (`evaluations.intervals`)."""
+        for metric_index, interval in intervals.items():
+            self.session.execute(
+                update(MetricSummary)
+                .where(
+                    MetricSummary.evaluation_id == evaluation_id,
+                    MetricSummary.metric_index == metric_index,
+                )
+                .values(interval=interval)
+            )
+
     def finish(self, evaluation_id: str, status: str, error: dict[str, Any] | None = None) -> bool:
         """Move a running evaluation to a terminal status; False if another job got there first."""
         outcome = self.session.execute(

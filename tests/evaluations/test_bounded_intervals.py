@@ -3,13 +3,17 @@ note when n is too small, in a summary, a run report and a comparison."""
 
 import json
 import re
+import time
 from typing import Any
 
 import httpx
 import numpy as np
 import pytest
 from scipy import stats as scipy_stats
+from sqlalchemy import select, update
 
+from app.models import MetricSummary, Result
+from app.stats import _bounded
 from tests.comparisons.helpers import compare, quiz_dataset, run
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
@@ -147,3 +151,74 @@ class TestWalkThroughIntervals:
         assert judged["ci_method"] == "paired_bootstrap_bca"
         assert in_range(judged["ci95"], -1.0, 1.0)
         assert judged["ci95"][0] < judged["mean_difference"] < judged["ci95"][1]
+
+
+def stored_interval(api: Api, evaluation_id: str) -> dict[str, Any] | None:
+    """The interval stored on the evaluation's one summary row, once its worker stored it."""
+    deadline = time.monotonic() + 30
+    while True:
+        with api.served.runtime.session() as session:
+            stored = session.scalar(
+                select(MetricSummary.interval).where(MetricSummary.evaluation_id == evaluation_id)
+            )
+        if stored is not None or time.monotonic() > deadline:
+            return stored
+        time.sleep(0.05)
+
+
+class TestStoredIntervals:
+    def test_a_completed_evaluation_is_read_with_the_interval_stored_when_it_completed(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # A bootstrap of every score on a process's first read took seconds at 50,000 scores:
+        # the interval is made once, when the evaluation completes, and stored.
+        judge.script(score_from_output)
+        client = api.tenant_client()
+        final = submitted(api, client, {"test_cases": judged_cases(SKEWED), "metrics": [G_EVAL]})
+        (row,) = final["per_metric"]
+        stored = stored_interval(api, final["id"])
+        assert stored is not None and stored["ci95"] == row["ci95"]
+        assert stored["method"] == row["ci_method"] == "bootstrap_bca"
+        # Its scores changed behind the summaries' back: a read that bootstrapped them again
+        # would give another interval (all equal: a point).
+        with api.served.runtime.session() as session:
+            session.execute(
+                update(Result).where(Result.evaluation_id == final["id"]).values(score=0.5)
+            )
+            session.commit()
+        _bounded._CACHE.clear()  # as a process that never read it
+        again = client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0]
+        assert again["ci95"] == row["ci95"] and again["ci_method"] == "bootstrap_bca"
+        listed = client.get("/v1/evaluations", params={"limit": 100}).json()["data"]
+        (same,) = [item for item in listed if item["id"] == final["id"]]
+        assert same["per_metric"][0]["ci95"] == row["ci95"]
+
+    def test_an_evaluation_still_scoring_stores_none(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(score_from_output)
+        client = api.tenant_client()
+        response = client.post(
+            "/v1/evaluations",
+            json={"test_cases": judged_cases(SKEWED), "metrics": [G_EVAL], "open": True},
+        )
+        assert response.status_code == 202, response.text
+        evaluation_id = response.json()["id"]
+        # Open: every case scored is not every case; nothing is stored for it yet.
+        deadline = time.monotonic() + 30
+        while client.get(f"/v1/evaluations/{evaluation_id}").json()["result_counts"]["pending"]:
+            api.run_queue()
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        with api.served.runtime.session() as session:
+            assert (
+                session.scalar(
+                    select(MetricSummary.interval).where(
+                        MetricSummary.evaluation_id == evaluation_id
+                    )
+                )
+                is None
+            )
+        closed = client.post(f"/v1/evaluations/{evaluation_id}/close")
+        assert closed.status_code == 200, closed.text
+        final = api.wait(client, evaluation_id)
+        assert final["status"] == "completed"
+        assert stored_interval(api, evaluation_id) is not None

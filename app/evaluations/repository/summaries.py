@@ -74,4 +74,5 @@ def _summary(row: MetricSummary) -> dict[str, Any]:
         "candidate_prompt_tokens": row.candidate_prompt_tokens,
         "candidate_completion_tokens": row.candidate_completion_tokens,
         "candidate_cost_usd": None if row.candidate_unpriced else row.candidate_cost_usd,
+        "interval": row.interval,
     }
