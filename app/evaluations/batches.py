@@ -1,11 +1,12 @@
 """An evaluation submitted with `open: true` takes its test cases in batches, then is closed.
 
-Each batch is checked as a submit's test cases are (one 422 naming every `test_cases[i]` at
-fault, images through the media pipeline) against the evaluation's stored metrics, appended
-after the last case with its own slice jobs (`appending.append`), and checked for ids an
-earlier batch holds by one indexed query on the batch's ids, never by reading the earlier
-batches. An open evaluation is not completed, however many results are stored, until it is
-closed; the close completes it when every result is in, else its last job does.
+Each batch is checked as a submit's test cases are (images through the media pipeline)
+against the evaluation's stored metrics, for ids an earlier batch holds (one indexed query on
+the batch's ids, never reading the earlier batches) and against the cap on all batches: one 422
+names all of it, whether or not the batch passed its schema. It is appended after the last
+case with its own slice jobs (`appending.append`). An open evaluation is not completed, however
+many results are stored, until it is closed; the close completes it when every result is in,
+else its last job does.
 """
 
 from collections.abc import Mapping
@@ -14,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app import audit
+from app.api.salvage import items, salvage
 from app.config import Settings
 from app.evaluations import appending, case_rows, checks, lifecycle_service, service
 from app.evaluations.case_schemas import TestCaseCreate
@@ -27,6 +29,9 @@ from app.problems import FieldError, ProblemError, field_error, invalid_request
 from app.runtime import Runtime
 from app.tenants import limits
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
+
+# A case's id as the schema reads it (`TestCaseCreate.id`); stored and compared as a string.
+CaseId = str | int
 
 
 def append(
@@ -46,20 +51,12 @@ def append(
     # check sees every batch before this one.
     session.refresh(evaluation, with_for_update=True)
     _check_open(evaluation)
-    checked.findings.extend(_taken_ids(session, evaluation, batch))
-    if checked.findings.errors:
-        raise invalid_request(checked.findings.errors, checked.findings.total)
-    total = evaluation.total_test_cases + len(cases)
-    if total > settings.max_evaluation_test_cases:
+    over_cap = _over_cap(settings, evaluation, len(cases))
+    ids = {index: case.id for index, case in enumerate(batch.test_cases)}
+    checked.findings.extend(_taken_ids(session, evaluation, ids))
+    if over_cap or checked.findings.errors:
         raise invalid_request(
-            [
-                field_error(
-                    ["test_cases"],
-                    f"{total} test cases in all with this batch; at most "
-                    f"{settings.max_evaluation_test_cases} (LOUPE_MAX_EVALUATION_TEST_CASES)",
-                    "too_long",
-                )
-            ]
+            [*over_cap, *checked.findings.errors], len(over_cap) + checked.findings.total
         )
     limits.admit_spend(session, tenant)
     for case, given in zip(cases, batch.test_cases, strict=True):
@@ -91,13 +88,17 @@ def body_problems(
     evaluation_id: str,
     body: Mapping[str, Any],
 ) -> list[FieldError]:
-    """What else is wrong with a batch that failed its schema: its valid cases checked against
-    the evaluation's metrics, as `append` would (none for an evaluation it cannot take)."""
+    """What else is wrong with a batch that failed its schema, as `append` would find it (none
+    for an evaluation it cannot take): the cap on all batches, its valid cases checked against
+    the evaluation's metrics, and the ids of earlier batches among those it can read."""
     evaluation = EvaluationRepository(session, tenant.id).get(evaluation_id)
     if evaluation is None or not evaluation.open:
         return []
+    raw_cases = items(body.get("test_cases"))
     draft = _draft(evaluation, checks.Draft.salvage(body).test_cases)
-    return checks.check(session, tenant.id, draft, settings).findings.errors
+    findings = checks.check(session, tenant.id, draft, settings).findings.errors
+    taken = _taken_ids(session, evaluation, _readable_ids(raw_cases, draft.test_cases))
+    return [*_over_cap(settings, evaluation, len(raw_cases)), *findings, *taken]
 
 
 def _draft(evaluation: Evaluation, test_cases: list[TestCaseCreate | None]) -> checks.Draft:
@@ -159,25 +160,63 @@ def _check_open(evaluation: Evaluation) -> None:
     )
 
 
-def _taken_ids(session: Session, evaluation: Evaluation, batch: TestCaseBatch) -> list[FieldError]:
-    """A field error for each case of the batch whose id (a case without one: its index in the
-    evaluation) an earlier batch holds, found by one indexed look-up of the batch's ids."""
-    first = evaluation.total_test_cases
-    ids = [
-        str(case.id) if case.id is not None else str(first + index)
-        for index, case in enumerate(batch.test_cases)
+def _over_cap(settings: Settings, evaluation: Evaluation, count: int) -> list[FieldError]:
+    """The field error when `count` more cases would pass LOUPE_MAX_EVALUATION_TEST_CASES."""
+    total = evaluation.total_test_cases + count
+    if total <= settings.max_evaluation_test_cases:
+        return []
+    return [
+        field_error(
+            ["test_cases"],
+            f"{total} test cases in all with this batch; at most "
+            f"{settings.max_evaluation_test_cases} (LOUPE_MAX_EVALUATION_TEST_CASES)",
+            "too_long",
+        )
     ]
+
+
+def _readable_ids(
+    raw_cases: list[Any], salvaged: list[TestCaseCreate | None]
+) -> dict[int, CaseId | None]:
+    """By index in the batch, the id of each case whose id passes its schema, the case's other
+    fields or not (None: it gives none); a case whose id does not is left out."""
+    given: dict[int, CaseId | None] = {}
+    for index, (raw, case) in enumerate(zip(raw_cases, salvaged, strict=True)):
+        if case is None and isinstance(raw, Mapping):
+            case, refused = salvage(TestCaseCreate, raw)
+            if "id" in refused:
+                continue
+        if case is not None:
+            given[index] = case.id
+    return given
+
+
+def _taken_ids(
+    session: Session, evaluation: Evaluation, given: Mapping[int, CaseId | None]
+) -> list[FieldError]:
+    """A field error for each case whose id an earlier batch holds, found by one indexed
+    look-up of the batch's ids.
+
+    Args:
+        given: by index in the batch, each case's id (None: it gives none, so it is known by
+            its index in the evaluation).
+    """
+    first = evaluation.total_test_cases
+    ids = {
+        index: str(client_id) if client_id is not None else str(first + index)
+        for index, client_id in given.items()
+    }
     repository = EvaluationRepository(session, evaluation.tenant_id)
-    taken = repository.client_ids_before(evaluation, ids, first)
+    taken = repository.client_ids_before(evaluation, list(ids.values()), first)
     return [
         field_error(
             ["test_cases", index, "id"],
             f"id {client_id!r} is already a test case of this evaluation (an earlier batch)"
-            if batch.test_cases[index].id is not None
+            if given[index] is not None
             else f"missing, and the id a case without one gets (its index, {client_id!r}) is "
             "already a test case of this evaluation; give this case an id",
             "duplicate_id",
         )
-        for index, client_id in enumerate(ids)
+        for index, client_id in ids.items()
         if client_id in taken
     ]

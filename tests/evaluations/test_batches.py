@@ -127,6 +127,24 @@ class TestBatches:
         problem(append(stranger, evaluation_id, cases(9, 1)), 404)
         problem(stranger.post(f"/v1/evaluations/{evaluation_id}/close"), 404)
 
+    def test_a_batch_whose_only_fault_is_a_taken_id_is_a_422_naming_it(self, api: Api) -> None:
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, cases(0, 2))["id"]
+        body = problem(append(client, evaluation_id, cases(1, 1)), 422)
+        message = "id 'c1' is already a test case of this evaluation (an earlier batch)"
+        assert body["errors"] == [
+            {
+                "loc": "test_cases[0].id",
+                "pointer": "/test_cases/0/id",
+                "msg": message,
+                "type": "duplicate_id",
+            }
+        ]
+        assert body["detail"] == f"test_cases[0].id: {message}"
+        assert body["type"].endswith("/validation")
+        assert client.get(f"/v1/evaluations/{evaluation_id}").json()["test_case_count"] == 2
+        assert append(client, evaluation_id, cases(2, 1)).status_code == 202
+
     def test_a_batch_goes_through_the_media_pipeline(self, api: Api) -> None:
         client = api.tenant_client()
         evaluation_id = open_evaluation(client, [])["id"]
@@ -170,3 +188,48 @@ def test_the_cap_on_all_batches_names_its_setting(tmp_path: Path) -> None:
         body = problem(append(client, evaluation_id, cases(2, 2)), 422)
         assert error_locs(body) == ["test_cases"]
         assert "LOUPE_MAX_EVALUATION_TEST_CASES" in body["detail"]
+
+
+class TestEveryProblemInOneAnswer:
+    """A batch's schema errors, a metric's needs, ids earlier batches hold and the cap on all
+    batches (3 here) are named in one 422, not one kind a round."""
+
+    def test_a_batch_failing_its_schema_is_told_its_taken_ids_and_the_cap_too(
+        self, tmp_path: Path
+    ) -> None:
+        with side_app(tmp_path, max_evaluation_test_cases=3) as app:
+            client = app.tenant_client()
+            evaluation_id = open_evaluation(client, cases(0, 2))["id"]
+            batch = [
+                {**cases(0, 1)[0], "score": 1},  # no such field, and an earlier batch's id
+                *cases(1, 1),  # an earlier batch's id
+                {"id": "x", "input": "q", "actual_output": "a"},  # no expected_output
+            ]
+            body = problem(append(client, evaluation_id, batch), 422)
+            assert sorted((error["loc"], error["type"]) for error in body["errors"]) == [
+                ("test_cases", "too_long"),
+                ("test_cases[0].id", "duplicate_id"),
+                ("test_cases[0].score", "extra_forbidden"),
+                ("test_cases[1].id", "duplicate_id"),
+                ("test_cases[2].expected_output", "missing_for_metric"),
+            ]
+            cap = next(error for error in body["errors"] if error["loc"] == "test_cases")
+            assert "LOUPE_MAX_EVALUATION_TEST_CASES" in cap["msg"]
+            assert "(and 2 more)" in body["detail"]
+            assert client.get(f"/v1/evaluations/{evaluation_id}").json()["test_case_count"] == 2
+
+    def test_a_batch_passing_its_schema_is_told_its_taken_ids_and_the_cap_with_its_needs(
+        self, tmp_path: Path
+    ) -> None:
+        with side_app(tmp_path, max_evaluation_test_cases=3) as app:
+            client = app.tenant_client()
+            evaluation_id = open_evaluation(client, cases(0, 2))["id"]
+            batch = [*cases(1, 1), {"id": "x", "input": "q", "actual_output": "a"}]
+            body = problem(append(client, evaluation_id, batch), 422)
+            assert sorted((error["loc"], error["type"]) for error in body["errors"]) == [
+                ("test_cases", "too_long"),
+                ("test_cases[0].id", "duplicate_id"),
+                ("test_cases[1].expected_output", "missing_for_metric"),
+            ]
+            assert "LOUPE_MAX_EVALUATION_TEST_CASES" in body["detail"]
+            assert client.get(f"/v1/evaluations/{evaluation_id}").json()["test_case_count"] == 2
