@@ -1,6 +1,7 @@
 """The TypeScript client (sdk/typescript) built with tsc and run under Node against a live
 Loupe (the embedded backend) with the scripted judge (test/live.test.ts, and test/append.test.ts
-for an open evaluation appended in batches); `make test` installs it with `npm ci`."""
+for an open evaluation appended in batches, test/in_progress.test.ts for a batch sent again while
+its first send is still stored); `make test` installs it with `npm ci`."""
 
 import json
 import os
@@ -14,7 +15,7 @@ from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, plausible_answer
 from tests.fixtures.receiver import WebhookReceiver
 from tests.sdk.conftest import TYPESCRIPT
-from tests.sdk.helpers import BLUE, RED
+from tests.sdk.helpers import BLUE, RED, HeldImage
 
 
 def slow_for_marked_cases(request: dict) -> Reply | dict:
@@ -73,3 +74,29 @@ class TestTypeScriptClient:
             [url.startswith("data:image/png") for url in image_parts(call)] == [True]
             for call in score_calls
         )
+
+    def test_a_batch_meeting_its_first_send_in_progress_waits_for_it(
+        self, built: Path, judge: ScriptedJudge, tmp_path_factory: pytest.TempPathFactory
+    ) -> None:
+        with (
+            side_app(tmp_path_factory.mktemp("ts-held"), judge_base_url=judge.base_url) as app,
+            HeldImage() as image,
+        ):
+            env = {
+                **os.environ,
+                "LOUPE_URL": app.base_url,
+                "LOUPE_API_KEY": app.new_key(),
+                "HELD_URL": image.base_url,
+            }
+            ran = subprocess.run(
+                ["node", "--test", str(built.parent / "in_progress.test.js")],
+                cwd=TYPESCRIPT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert "# pass 1" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        # Loupe fetched the image once: the batch was stored by its first send alone.
+        assert image.fetches == 1

@@ -76,7 +76,7 @@ from ._inputs import Payload, to_json, upload
 from ._resources import body_of, params
 from ._shared import (
     APPEND_ATTEMPTS,
-    RETRYABLE,
+    SEND_FAILURES,
     TERMINAL,
     checked,
     in_batches,
@@ -84,6 +84,7 @@ from ._shared import (
     media_digest,
     next_poll,
     retry_delay,
+    sent_again,
 )
 
 
@@ -238,8 +239,9 @@ class Evaluations(_Resource):
         close: bool = False,
     ) -> int:
         """Append `test_cases` in batches of `batch_size`, each with its own key
-        `<idempotency_prefix>-<n>` and sent again on a network error, 5xx or 429; then close
-        the evaluation if `close`. Returns the evaluation's test case count (see `Loupe`)."""
+        `<idempotency_prefix>-<n>` and sent again on a network error, 5xx, 429, or 409 while
+        the batch's first send is still in progress; then close the evaluation if `close`.
+        Returns the evaluation's test case count (see `Loupe`)."""
         prefix = key_prefix(idempotency_prefix)
         count = (await self.get(evaluation_id)).test_case_count
         for number, batch in enumerate(in_batches(test_cases, batch_size)):
@@ -250,8 +252,8 @@ class Evaluations(_Resource):
                     )
                     count = appended.test_case_count
                     break
-                except RETRYABLE as error:
-                    if attempt == APPEND_ATTEMPTS - 1:
+                except SEND_FAILURES as error:
+                    if not sent_again(error) or attempt == APPEND_ATTEMPTS - 1:
                         raise
                     await asyncio.sleep(retry_delay(attempt, error))
         if close:

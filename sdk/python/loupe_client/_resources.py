@@ -75,7 +75,7 @@ from ._generated.types import UNSET
 from ._inputs import Payload, to_json, upload
 from ._shared import (
     APPEND_ATTEMPTS,
-    RETRYABLE,
+    SEND_FAILURES,
     TERMINAL,
     checked,
     in_batches,
@@ -83,6 +83,7 @@ from ._shared import (
     media_digest,
     next_poll,
     retry_delay,
+    sent_again,
 )
 
 
@@ -248,11 +249,13 @@ class Evaluations(_Resource):
         close: bool = False,
     ) -> int:
         """Append `test_cases` (any iterable, read lazily) in batches of `batch_size`, each
-        with its own key `<idempotency_prefix>-<n>` and sent again on a network error, 5xx or
-        429; then close the evaluation if `close`. Returns the evaluation's test case count.
+        with its own key `<idempotency_prefix>-<n>` and sent again on a network error, 5xx,
+        429, or 409 while the batch's first send is still in progress; then close the
+        evaluation if `close`. Returns the evaluation's test case count.
 
         Give `idempotency_prefix` to resume an interrupted upload by running it again: the
-        batches already appended are replayed, not appended twice."""
+        batches already appended are replayed, not appended twice (within the server's
+        LOUPE_IDEMPOTENCY_RETENTION_HOURS of each batch's first send; later a batch is new)."""
         prefix = key_prefix(idempotency_prefix)
         count = self.get(evaluation_id).test_case_count
         for number, batch in enumerate(in_batches(test_cases, batch_size)):
@@ -262,8 +265,8 @@ class Evaluations(_Resource):
                         evaluation_id, batch, idempotency_key=f"{prefix}-{number}"
                     ).test_case_count
                     break
-                except RETRYABLE as error:
-                    if attempt == APPEND_ATTEMPTS - 1:
+                except SEND_FAILURES as error:
+                    if not sent_again(error) or attempt == APPEND_ATTEMPTS - 1:
                         raise
                     time.sleep(retry_delay(attempt, error))
         if close:

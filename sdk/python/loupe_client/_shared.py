@@ -9,7 +9,14 @@ from typing import Any
 import attrs
 import httpx
 
-from ._errors import RateLimitError, ServerError, error_from_response, retry_after
+from ._errors import (
+    ConflictError,
+    LoupeError,
+    RateLimitError,
+    ServerError,
+    error_from_response,
+    retry_after,
+)
 from ._generated.types import Response
 
 TERMINAL = frozenset({"completed", "failed", "canceled"})
@@ -71,10 +78,17 @@ def next_poll(response: Response[Any], deadline: float, poll_interval: float | N
     return min(delay, remaining)
 
 
-# A batch's send that failed on the way (no answer, a 5xx or a 429) is sent again with the same
-# Idempotency-Key this many times in all: appended once, whichever attempt got through.
+# A batch's send that failed on the way (no answer, a 5xx, a 429, or a 409 while an earlier
+# send under its key still runs) is sent again with the same Idempotency-Key this many times in
+# all: appended once, whichever attempt got through.
 APPEND_ATTEMPTS = 4
-RETRYABLE = (httpx.TransportError, ServerError, RateLimitError)
+# What a failed send may raise; `sent_again` says which of these are worth another send.
+SEND_FAILURES = (httpx.TransportError, LoupeError)
+# How the problem type of Loupe's 409 ends while the key's first request still runs (a send
+# that timed out may still be appending): sending again under the key is what the key is for.
+KEY_IN_PROGRESS = "idempotency-key-in-progress"
+# The longest wait a 409's Retry-After gets (Loupe asks 1 s): the attempts stay a few seconds.
+MAX_IN_PROGRESS_WAIT_SECONDS = 10.0
 
 
 def in_batches(test_cases: Iterable[Any], size: int) -> Iterator[list[Any]]:
@@ -92,8 +106,20 @@ def key_prefix(given: str | None) -> str:
     return given or uuid.uuid4().hex
 
 
+def sent_again(error: Exception) -> bool:
+    """Whether a batch's failed send is sent again under its key: no answer, a 5xx, a 429, or
+    a 409 saying the key's first request is still in progress (any other 409 stands)."""
+    if isinstance(error, ConflictError):
+        return error.type.endswith(KEY_IN_PROGRESS)
+    return isinstance(error, httpx.TransportError | ServerError | RateLimitError)
+
+
 def retry_delay(attempt: int, error: Exception) -> float:
-    """Seconds before sending a batch again: the server's Retry-After, else 0.5 s doubling."""
+    """Seconds before sending a batch again: the server's Retry-After on a 429, or on a 409
+    while the key is in progress (at most MAX_IN_PROGRESS_WAIT_SECONDS), else 0.5 s doubling."""
     if isinstance(error, RateLimitError) and error.retry_after:
         return float(error.retry_after)
+    asked = retry_after(error.headers) if isinstance(error, ConflictError) else None
+    if asked:
+        return min(asked, MAX_IN_PROGRESS_WAIT_SECONDS)
     return 0.5 * 2**attempt

@@ -8,6 +8,7 @@
 import createClient, { type Client } from "openapi-fetch";
 
 import {
+  ConflictError,
   errorFromResponse,
   RateLimitError,
   retryAfterSeconds,
@@ -159,16 +160,23 @@ export interface AppendAllOptions {
   /**
    * The batches' keys are `<idempotencyPrefix>-<batch number>` (a new prefix when not given):
    * run an interrupted upload again with the same prefix and the batches already appended are
-   * replayed, not appended twice.
+   * replayed, not appended twice (within the server's LOUPE_IDEMPOTENCY_RETENTION_HOURS of each
+   * batch's first send; later a batch is taken as new).
    */
   idempotencyPrefix?: string;
   /** Close the evaluation once every batch is appended. */
   close?: boolean;
 }
 
-// A batch's send that failed on the way (no answer, a 5xx or a 429) is sent again with the same
-// Idempotency-Key this many times in all: appended once, whichever attempt got through.
+// A batch's send that failed on the way (no answer, a 5xx, a 429, or a 409 while an earlier
+// send under its key still runs) is sent again with the same Idempotency-Key this many times in
+// all: appended once, whichever attempt got through.
 const APPEND_ATTEMPTS = 4;
+// How the problem type of Loupe's 409 ends while the key's first request still runs (a send
+// that failed on the way may still be appending): sending again under the key is what it is for.
+const KEY_IN_PROGRESS = "idempotency-key-in-progress";
+// The longest wait a 409's Retry-After gets (Loupe asks 1 s): the attempts stay a few seconds.
+const MAX_IN_PROGRESS_WAIT_MS = 10_000;
 
 /** A new idempotency key (32 hex digits, as the Python client's). */
 const newKey = (): string => globalThis.crypto.randomUUID().replaceAll("-", "");
@@ -190,17 +198,25 @@ async function* inBatches<T>(
   if (batch.length > 0) yield batch;
 }
 
-/** Whether a failed send may be sent again: fetch's network failure (a TypeError), 5xx, 429. */
+/**
+ * Whether a failed send may be sent again: fetch's network failure (a TypeError), 5xx, 429, or
+ * a 409 saying the key's first request is still in progress (any other 409 stands).
+ */
 function retryable(error: unknown): boolean {
+  if (error instanceof ConflictError) return error.type.endsWith(KEY_IN_PROGRESS);
   return (
     error instanceof TypeError || error instanceof ServerError || error instanceof RateLimitError
   );
 }
 
-/** Milliseconds before sending a batch again: the server's Retry-After, else 0.5 s doubling. */
+/**
+ * Milliseconds before sending a batch again: the server's Retry-After on a 429, or on a 409
+ * while the key is in progress (at most MAX_IN_PROGRESS_WAIT_MS), else 0.5 s doubling.
+ */
 function retryDelayMs(attempt: number, error: unknown): number {
-  const serverAsks = error instanceof RateLimitError ? error.retryAfter : null;
-  return serverAsks ? serverAsks * 1000 : 500 * 2 ** attempt;
+  if (error instanceof RateLimitError && error.retryAfter) return error.retryAfter * 1000;
+  const serverAsks = error instanceof ConflictError ? retryAfterSeconds(error.headers) : null;
+  return serverAsks ? Math.min(serverAsks * 1000, MAX_IN_PROGRESS_WAIT_MS) : 500 * 2 ** attempt;
 }
 
 /**
@@ -258,8 +274,8 @@ export class Loupe {
     /**
      * Appends `testCases` (any iterable or async iterable, read lazily) in batches of
      * `batchSize`, each with its own key `<idempotencyPrefix>-<n>` and sent again on a network
-     * error, 5xx or 429; then closes the evaluation if `close`. Resolves to the evaluation's
-     * test case count.
+     * error, 5xx, 429, or 409 while the batch's first send is still in progress; then closes
+     * the evaluation if `close`. Resolves to the evaluation's test case count.
      */
     appendAll: async (
       evaluationId: string,
