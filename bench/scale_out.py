@@ -39,6 +39,7 @@ from redis import Redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import TICKS, children, find_process, proc_stat, tree_cpu  # noqa: E402
 from bench.throughput import (  # noqa: E402
     LOUPE,
     METRICS,
@@ -49,39 +50,11 @@ from bench.throughput import (  # noqa: E402
 from tests.fixtures.judge import ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
 
-TICKS = os.sysconf("SC_CLK_TCK")
 COMPONENTS = ("api", "workers", "postgres", "redis", "judge")
 
 
-def _stat(path: Path) -> list[str] | None:
-    """The fields of a /proc stat file after the command name (None: the process is gone)."""
-    try:
-        return path.read_text().rsplit(")", 1)[1].split()
-    except (FileNotFoundError, ProcessLookupError):
-        return None
-
-
-def _children() -> dict[int, list[int]]:
-    """Every live process's children, by parent pid."""
-    tree: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and (fields := _stat(entry / "stat")) is not None:
-            tree.setdefault(int(fields[1]), []).append(int(entry.name))
-    return tree
-
-
-def tree_cpu(pid: int, tree: dict[int, list[int]]) -> float:
-    """CPU seconds of a process and all its descendants, those it has reaped included."""
-    fields = _stat(Path(f"/proc/{pid}/stat"))
-    if fields is None:
-        return 0.0
-    # utime, stime, cutime (reaped children), cstime
-    own = sum(int(value) for value in fields[11:15]) / TICKS
-    return own + sum(tree_cpu(child, tree) for child in tree.get(pid, []))
-
-
 def thread_cpu(native_id: int) -> float:
-    fields = _stat(Path(f"/proc/self/task/{native_id}/stat"))
+    fields = proc_stat(Path(f"/proc/self/task/{native_id}/stat"))
     return 0.0 if fields is None else (int(fields[11]) + int(fields[12])) / TICKS
 
 
@@ -89,20 +62,6 @@ def machine_busy() -> float:
     """CPU seconds every core of the machine spent not idle, since boot."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     return (sum(values) - values[3] - values[4]) / TICKS  # minus idle and iowait
-
-
-def find_process(*words: str) -> int:
-    """The pid of the one process whose command line holds all `words`."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        if all(word in command for word in words):
-            return int(entry.name)
-    raise RuntimeError(f"no process with {words} in its command line")
 
 
 @dataclass
@@ -121,7 +80,7 @@ class Stack:
     workers: list[subprocess.Popen] = field(default_factory=list)
 
     def cpu(self) -> dict[str, float]:
-        tree = _children()
+        tree = children()
         return {
             "api": tree_cpu(self.api, tree),
             "workers": sum(tree_cpu(worker.pid, tree) for worker in self.workers),
@@ -155,7 +114,7 @@ class Stack:
         return dict(zip(names, (*row, commands), strict=True))
 
     def worker_cpus(self) -> list[float]:
-        tree = _children()
+        tree = children()
         return [tree_cpu(worker.pid, tree) for worker in self.workers]
 
     @contextmanager

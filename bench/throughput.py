@@ -47,6 +47,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import children, find_process, tree_cpu  # noqa: E402
 from bench.rate_limit import OTHER_CLIENTS_ANSWER  # noqa: E402
 from tests.fixtures.judge import JUDGED_METRICS as METRICS  # noqa: E402
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer  # noqa: E402
@@ -140,6 +141,16 @@ def wait_ready(base_url: str, process: subprocess.Popen, timeout: float = 60) ->
     raise RuntimeError("the service did not become ready")
 
 
+# RQ mode's PostgreSQL and Redis servers, by name: pid (the service in use's).
+SERVERS: dict[str, int] = {}
+
+
+def servers_cpu() -> dict[str, float]:
+    """CPU seconds so far of each server in SERVERS, its processes' descendants included."""
+    tree = children()
+    return {name: tree_cpu(pid, tree) for name, pid in SERVERS.items()}
+
+
 @contextmanager
 def service(mode: str, judge: ScriptedJudge, workers: int = 1, **settings: str):
     """Start Loupe in `mode` (`settings`: more environment; `workers`: `loupe worker`s in RQ
@@ -165,6 +176,9 @@ def service(mode: str, judge: ScriptedJudge, workers: int = 1, **settings: str):
             env["LOUPE_REDIS_URL"] = redis.url
             # Distributed mode refuses to start without a shared key of 32 bytes or more.
             env["LOUPE_SECRET_KEY"] = "bench-secret-key-of-at-least-32-bytes"
+            # Their CPU is counted beside the service's (not in it): servers of their own.
+            SERVERS["postgres"] = find_process("postgres", "-D", f"-p {postgres.port} ")
+            SERVERS["redis"] = find_process("redis-server", f":{redis.port}")
         subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True)
         log = open(tmp / "service.log", "wb")  # noqa: SIM115 - closed with the stack
         stack.callback(log.close)
@@ -174,6 +188,8 @@ def service(mode: str, judge: ScriptedJudge, workers: int = 1, **settings: str):
                 subprocess.Popen([str(LOUPE), "worker"], env=env, stdout=log, stderr=log)
                 for _ in range(workers)
             )
+        if mode != "rq":
+            SERVERS.clear()
         try:
             base_url = f"http://127.0.0.1:{port}"
             wait_ready(base_url, processes[0])
@@ -213,6 +229,7 @@ def run_once(
     with httpx.Client(base_url=base_url, headers=headers, timeout=300, trust_env=False) as client:
         split_before = [cpu_split(pid) for pid in pids]
         threads_before = thread_cpu(pids)
+        servers_before = servers_cpu()
         cpu_before = sum(map(sum, split_before))
         # This process serves the scripted judge: its CPU is the provider's, not Loupe's.
         judge_cpu_before = time.process_time()
@@ -228,6 +245,7 @@ def run_once(
             time.sleep(poll)
         split_after = [cpu_split(pid) for pid in pids]
         threads_after = thread_cpu(pids)
+        servers_after = servers_cpu()
         cpu = sum(map(sum, split_after)) - cpu_before
         judge_cpu = time.process_time() - judge_cpu_before
         # Wall time ends when the service marked the evaluation done (same machine, same
@@ -267,6 +285,12 @@ def run_once(
             / calls
             for i in (0, 1)
         ],
+        # RQ mode: PostgreSQL's and Redis's CPU per call (servers of their own, not counted
+        # in cpu_ms_per_call; embedded mode's SQLite is, being in the service's process).
+        "servers_ms_per_call": {
+            name: 1000 * (servers_after[name] - servers_before.get(name, 0.0)) / calls
+            for name in servers_after
+        },
         "bound_s": bound,
         "wall_over_bound": wall / bound if bound else None,
         "max_in_flight": judge.max_in_flight,
@@ -408,16 +432,25 @@ def main() -> None:
                                 for name, ms in sorted(
                                     row["worker_threads_ms_per_call"].items(), key=lambda x: -x[1]
                                 )
+                            )
+                            + "".join(
+                                f"; servers: {name} {ms:.3f}"
+                                for name, ms in row["servers_ms_per_call"].items()
                             ),
                             flush=True,
                         )
         if args.deepeval_python:
             latency, n = runs[0]
             theirs = run_deepeval(judge, args.deepeval_python, n, latency)
+            expected = len(METRICS) * n
+            # deepeval drops a test case whose metric timed out in its own loop: a run that
+            # returned fewer results did less work, and its time is no fair baseline.
+            theirs["complete"] = theirs["results"] == expected and not theirs["errored"]
             print(
                 f"deepeval 4.3.1: N={n} latency {latency:.3f}: {theirs['wall_s']:.1f} s, "
-                f"{theirs['judge_calls']} judge calls, {theirs['errored']} of "
-                f"{theirs['results']} results errored",
+                f"{theirs['judge_calls']} judge calls, {theirs['results']} of {expected} "
+                f"results, {theirs['errored']} errored"
+                + ("" if theirs["complete"] else " -- INCOMPLETE: not a fair baseline"),
                 flush=True,
             )
             for row in results:
