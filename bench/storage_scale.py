@@ -46,7 +46,13 @@ from app.ids import new_id  # noqa: E402
 from app.kinds import install  # noqa: E402
 from app.runtime import Runtime  # noqa: E402
 from app.unscoped.evaluation_jobs import UnscopedJobRepository  # noqa: E402
-from bench.large_data import LOUPE, SECRET_KEY, persistent_postgres, serve  # noqa: E402
+from bench.large_data import (  # noqa: E402
+    LOUPE,
+    SECRET_KEY,
+    persistent_postgres,
+    serve,
+    settle_intervals,
+)
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -119,6 +125,67 @@ class Reads:
             f"  {label:52} n={times:3} first byte {row['p50_ms']:8.1f} ms, all "
             f"{row['total_ms'] / 1000:6.1f} s ({size / 2**20:.0f} MiB)"
         )
+
+
+def once(client: httpx.Client, label: str, urls: list[str]) -> dict[str, Any]:
+    """Each URL read once (a process that never read it): p50/p95 over them."""
+    took = []
+    for url in urls:
+        started = time.perf_counter()
+        response = client.get(url)
+        took.append((time.perf_counter() - started) * 1000)
+        if response.status_code >= 400:
+            raise RuntimeError(f"{label}: {response.status_code} {response.text[:500]}")
+    row = {
+        "read": label,
+        "n": len(took),
+        "p50_ms": statistics.median(took),
+        "p95_ms": percentile(took, 0.95),
+    }
+    print(f"  {label:52} n={row['n']:3} p50 {row['p50_ms']:8.1f} ms  p95 {row['p95_ms']:8.1f} ms")
+    return row
+
+
+def measure_cold_reads(base_url: str, libpq: str, manifest: dict, count: int) -> list[dict]:
+    """Reads a fresh `loupe serve` makes for the first time: the console's list, the big
+    evaluation, `count` pages of the evaluations list (their cursors from the database), then
+    `count` of the oldest completed evaluations (on none of those pages), each once."""
+    key = manifest["key"]
+    big = manifest["big_evaluations"][0]
+    acme = "FROM evaluation e JOIN tenant t ON t.id = e.tenant_id WHERE t.name = 'acme'"
+    with psycopg.connect(libpq) as db:
+        newest = [
+            row[0]
+            for row in db.execute(f"SELECT e.id {acme} ORDER BY e.id DESC LIMIT %s", [20 * count])
+        ]
+        older = [
+            row[0]
+            for row in db.execute(
+                f"SELECT e.id {acme} AND e.status = 'completed' AND e.id <> %s "
+                "ORDER BY e.id LIMIT %s",
+                [big, count],
+            )
+        ]
+    client = httpx.Client(
+        base_url=base_url, headers={"Authorization": f"Bearer {key}"}, timeout=600, trust_env=False
+    )
+    console = httpx.Client(base_url=base_url, timeout=600, trust_env=False)
+    sign_in(console, key)
+    cursors = [None, *newest[19::20]][:count]
+    return [
+        once(console, "cold: console evaluations list", ["/console/evaluations"]),
+        once(client, "cold: big evaluation, first read", [f"/v1/evaluations/{big}"]),
+        once(
+            client,
+            "cold: evaluations list pages, each once",
+            [f"/v1/evaluations?limit=20{f'&after={c}' if c else ''}" for c in cursors],
+        ),
+        once(
+            client,
+            "cold: evaluation reads, each once",
+            [f"/v1/evaluations/{evaluation_id}" for evaluation_id in older],
+        ),
+    ]
 
 
 def sign_in(client: httpx.Client, key: str) -> None:
@@ -455,6 +522,14 @@ def main() -> None:
     )
     parser.add_argument("--share", type=float, default=0.1, help="of the results to expire")
     parser.add_argument("--out", type=Path, help="write the figures here as JSON")
+    parser.add_argument(
+        "--cold",
+        type=int,
+        metavar="N",
+        help="only reads a fresh service makes for the first time (N list pages, N evaluations), "
+        "before and after the completed evaluations' intervals are stored (as the service "
+        "stores them on completion; data generated before that lack them)",
+    )
     args = parser.parse_args()
     if args.retention_here:
         with persistent_postgres(args.data_dir) as target:
@@ -464,6 +539,22 @@ def main() -> None:
     Reads.only = args.only.split(",") if args.only else None
     manifest = json.loads((args.data_dir / "manifest.json").read_text())
     figures: dict[str, Any] = {"results": manifest["results"]}
+    if args.cold:
+        with persistent_postgres(args.data_dir) as target:
+            figures["migrate_seconds"] = schema(target.url, None)
+            for label in ("as_generated", "intervals_stored"):
+                if label == "intervals_stored":
+                    settled, seconds = settle_intervals(target.url)
+                    print(f"intervals of {settled:,} evaluations stored in {seconds:.0f} s")
+                    figures["settled"] = {"evaluations": settled, "seconds": seconds}
+                print(f"== cold reads, {label}", flush=True)
+                with serve(target.url) as (base_url, _):
+                    figures[f"cold_{label}"] = measure_cold_reads(
+                        base_url, target.libpq, manifest, args.cold
+                    )
+        if args.out:
+            args.out.write_text(json.dumps(figures, indent=2, default=str))
+        return
     runs = [("before", args.before), ("after", ROOT)] if args.before else [("after", ROOT)]
     for label, code in runs:
         print(f"== {label}: {code}", flush=True)
