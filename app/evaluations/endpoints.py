@@ -361,9 +361,8 @@ def close_evaluation(
     batches.complete_if_scored(session, runtime, evaluation)
     session.commit()
     if evaluation.status == "completed":
-        # Completed by this close: its intervals stored now, as a last job would have.
-        intervals.settle(session, evaluation.id)
-        session.commit()
+        # Completed by this close: its intervals stored now, as a last job's would be.
+        intervals.settle_completed(runtime, evaluation.id)
     body = read_model.to_schema(session, evaluation)
     session.commit()
     return body
