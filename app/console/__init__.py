@@ -13,7 +13,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.nul import refuse_nul
 from app.console import auth, views
-from app.console._render import page
+from app.console._render import compile_templates, page
 from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
@@ -34,6 +34,8 @@ from app.problems import ProblemError
 logger = logging.getLogger("loupe")
 STATIC = Path(__file__).parent / "static"
 PREFIX = "/console"
+
+__all__ = ["PREFIX", "compile_templates", "install"]
 
 
 def install(app: FastAPI) -> None:

@@ -44,6 +44,20 @@ templates.env.globals.update(
     conversation_summary=transcript.summary,
 )
 
+
+def compile_templates() -> int:
+    """Compile every console template now; Jinja keeps them compiled. A serving process calls
+    it during start-up, before it answers (about 0.7 s for all of them here), so its first
+    visitor of each page does not wait for the compile (docs/benchmarks.md, cold reads).
+    Returns how many."""
+    names = templates.env.list_templates(extensions=["html"])
+    if templates.env.cache is not None and templates.env.cache.capacity < len(names):
+        raise RuntimeError("the template cache is smaller than the console's templates")
+    for name in names:
+        templates.env.get_template(name)
+    return len(names)
+
+
 # Only Loupe's own scripts, styles and media; no framing; forms post back here only.
 POLICY = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "

@@ -5,7 +5,7 @@ Results meet labels by (metric version, item key of the result's test case), so 
 on another evaluation of the same content and version (a re-run's) count here too.
 """
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,19 +39,45 @@ def _threshold(spec: dict[str, Any]) -> float | None:
     return getattr(parsed, "pass_threshold", None) if found is None else found
 
 
-def per_metric(
-    session: Session, evaluation: Evaluation, stored: dict[int, int]
-) -> dict[int, MetricVerdict]:
-    """Per judged metric index, its verdict against people; one query when no version has
-    labels, and when the reports are kept already (`stored`: results stored per index)."""
-    versions = {
+def versions_of(evaluation: Evaluation) -> dict[int, str]:
+    """The metric version of each judged metric index."""
+    return {
         int(index): version
         for index, version in ((evaluation.judge or {}).get("versions") or {}).items()
     }
+
+
+def label_stamps(session: Session, evaluations: Sequence[Evaluation]) -> dict[str, agreement.Stamp]:
+    """The label stamps of every version these evaluations (one tenant's) judge with, in one
+    query: a list page's, for `per_metric` of each."""
+    wanted = {version for evaluation in evaluations for version in versions_of(evaluation).values()}
+    if not wanted:
+        return {}
+    return agreement.stamps(session, evaluations[0].tenant_id, wanted)
+
+
+def per_metric(
+    session: Session,
+    evaluation: Evaluation,
+    stored: dict[int, int],
+    known_stamps: Mapping[str, agreement.Stamp] | None = None,
+) -> dict[int, MetricVerdict]:
+    """Per judged metric index, its verdict against people; one query when no version has
+    labels, and when the reports are kept already (`stored`: results stored per index), none
+    when `known_stamps` holds the stamps of its versions (`label_stamps` of a page)."""
+    versions = versions_of(evaluation)
     if not versions:
         return {}
     tenant_id = evaluation.tenant_id
-    stamps = agreement.stamps(session, tenant_id, versions.values())
+    stamps = (
+        agreement.stamps(session, tenant_id, versions.values())
+        if known_stamps is None
+        else {
+            version: known_stamps[version]
+            for version in versions.values()
+            if version in known_stamps
+        }
+    )
     briefs = agreement.briefs(session, tenant_id, versions.values(), known=stamps)
     evaluations = EvaluationRepository(session, tenant_id)
     keys: dict[int, str] = {}

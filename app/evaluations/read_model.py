@@ -1,7 +1,7 @@
 """An evaluation as clients read it: counts, per-metric summaries with error bars, results and
 test cases (the read model the API, the console and the kinds built on evaluations share)."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -26,6 +26,7 @@ from app.evaluations.schemas import Evaluation as EvaluationSchema
 from app.evaluations.schemas import TestCase as TestCaseSchema
 from app.evaluations.stability import StabilitySummary
 from app.media.links import MediaUrl, with_media_urls
+from app.metric_versions.agreement import Stamp
 from app.models import Evaluation, Result, TestCase
 from app.stats import BoundedInterval, Bounds, clustered_spread, spread_from_sums, wilson_interval
 from app.webhooks import service as webhook_service
@@ -88,8 +89,9 @@ def to_schemas(session: Session, evaluations: Sequence[Evaluation]) -> list[Eval
     summaries = EvaluationRepository(session, evaluations[0].tenant_id).result_summaries(
         evaluations
     )
+    stamps = calibration.label_stamps(session, evaluations)
     return [
-        to_schema(session, evaluation, summary=summaries[evaluation.id])
+        to_schema(session, evaluation, summary=summaries[evaluation.id], stamps=stamps)
         for evaluation in evaluations
     ]
 
@@ -100,12 +102,14 @@ def to_schema(
     stalled_after: float | None = None,
     *,
     summary: list[dict[str, Any]] | None = None,
+    stamps: Mapping[str, Stamp] | None = None,
 ) -> EvaluationSchema:
     """The evaluation as clients see it, with counts and per-metric summaries.
 
     `stalled_after`: seconds of heartbeat silence that make a running evaluation `stalled`
-    (its `recovery`); None leaves `recovery` out. `summary`: its `result_summary`, when the
-    caller read it already (`to_schemas`).
+    (its `recovery`); None leaves `recovery` out. `summary`: its `result_summary`, and
+    `stamps`: the label stamps of its metric versions, when the caller read them already
+    (`to_schemas`).
 
     Error bars come from the running sums; clustered ones (with `cluster_by`) read the scores.
     """
@@ -133,7 +137,10 @@ def to_schema(
     versions = (evaluation.judge or {}).get("versions") or {}
     naming = naming_of(session, evaluation)
     verdicts = calibration.per_metric(
-        session, evaluation, {index: row.get("stored", 0) for index, row in by_index.items()}
+        session,
+        evaluation,
+        {index: row.get("stored", 0) for index, row in by_index.items()},
+        stamps,
     )
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})

@@ -15,7 +15,7 @@ import ppi_py
 import pytest
 from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
-from sqlalchemy import update
+from sqlalchemy import event, update
 
 from app.models import Label
 from tests.fixtures.api import Api
@@ -300,6 +300,42 @@ class TestSummaries:
         assert summary["agreement"]["n_labels"] == 10
         assert summary["calibrated"]["n_labels"] == 10
         assert summary["calibrated"]["n_unlabelled"] == N - 10
+
+    def test_a_list_page_reads_its_versions_label_counts_once(self, api: Api) -> None:
+        """Each evaluation on a list page shows its version's agreement and calibrated mean; the
+        page reads the label counts of all its versions in one query, however many it lists."""
+        team = Team(api)
+        first = evaluate(team, cases(6))
+        rows = results(team, first["id"])
+        for i in range(0, 6, 2):
+            give(team.client, rows[i]["id"], planted(i))
+        others = [evaluate(team, cases(6, word)) for word in ("another question", "a third one")]
+        statements: list[str] = []
+
+        def watch(_conn, _cursor, statement: str, *_: object) -> None:
+            statements.append(statement)
+
+        # The version's report is made once, then kept per process: list it first.
+        team.client.get("/v1/evaluations", params={"limit": 3})
+        event.listen(api.served.runtime.engine, "before_cursor_execute", watch)
+        try:
+            pages = {}
+            for limit in (1, 3):
+                statements.clear()
+                response = team.client.get("/v1/evaluations", params={"limit": limit})
+                assert response.status_code == 200, response.text
+                pages[limit] = response.json()["data"]
+                assert len([s for s in statements if "FROM label" in s]) == 1, statements
+        finally:
+            event.remove(api.served.runtime.engine, "before_cursor_execute", watch)
+        listed = {row["id"]: row["per_metric"][0] for row in pages[3]}
+        assert set(listed) == {first["id"], *(other["id"] for other in others)}
+        for summary in listed.values():
+            assert summary["metric_version"] == rows[0]["metric_version"]
+            assert summary["agreement"]["n_labels"] == 3
+        # The labels are first's items: only it has labelled results to calibrate with.
+        assert listed[first["id"]]["calibrated"]["n_labels"] == 3
+        assert all(listed[other["id"]]["calibrated"] is None for other in others), listed
 
 
 class TestOnlineResults:

@@ -3,10 +3,13 @@
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 
 from app.models import Evaluation, MetricSummary, Result
 from app.repository import TenantScopedRepository
+
+# Read as rows, not mapped objects: a list page reads hundreds, and only copies their values.
+_SUMMARY = MetricSummary.__table__
 
 
 class SummaryReads(TenantScopedRepository[Evaluation]):
@@ -15,9 +18,7 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
     def result_summary(self, evaluation: Evaluation) -> list[dict[str, Any]]:
         """Per metric index: counts, mean score and usage sums (kept as results are stored)."""
         session, evaluation_id = self.session, self.owned(evaluation).id
-        rows = session.scalars(
-            select(MetricSummary).where(MetricSummary.evaluation_id == evaluation_id)
-        )
+        rows = session.execute(select(_SUMMARY).where(_SUMMARY.c.evaluation_id == evaluation_id))
         return [_summary(row) for row in rows]
 
     def result_summaries(
@@ -27,8 +28,8 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
         ids = [self.owned(evaluation).id for evaluation in evaluations]
         found: dict[str, list[dict[str, Any]]] = {evaluation_id: [] for evaluation_id in ids}
         if ids:
-            for row in self.session.scalars(
-                select(MetricSummary).where(MetricSummary.evaluation_id.in_(ids))
+            for row in self.session.execute(
+                select(_SUMMARY).where(_SUMMARY.c.evaluation_id.in_(ids))
             ):
                 found[row.evaluation_id].append(_summary(row))
         return found
@@ -50,7 +51,7 @@ class SummaryReads(TenantScopedRepository[Evaluation]):
         ]
 
 
-def _summary(row: MetricSummary) -> dict[str, Any]:
+def _summary(row: Row[Any]) -> dict[str, Any]:
     return {
         "metric_index": row.metric_index,
         "stored": row.stored,
