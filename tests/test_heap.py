@@ -49,28 +49,3 @@ class TestSettle:
         assert frozen > 100_000
         threshold, frozen = collector_after(code, tmp_path, LOUPE_GC_YOUNG_THRESHOLD="0")
         assert (threshold[0], frozen) == (700, 0)
-
-
-class TestTemplates:
-    def test_a_served_app_process_has_every_console_template_compiled(self, tmp_path: Path) -> None:
-        """A fresh process's first visitor of a page does not wait for its template's compile:
-        start-up compiled every one (in the heap it froze)."""
-        code = (
-            "from app.cli.service import served_app; served_app()\n"
-            "from app.console._render import templates\n"
-            "names = templates.env.list_templates(extensions=['html'])\n"
-            "cached = {key[1] for key in templates.env.cache}\n"
-            "print(json.dumps([len(names), sorted(set(names) - cached)]))"
-        )
-        environment = {**os.environ, "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/loupe.db"}
-        done = subprocess.run(
-            [sys.executable, "-c", f"import json\n{code}"],
-            env=environment,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=True,
-        )
-        count, missing = json.loads(done.stdout.strip().splitlines()[-1])
-        assert count > 30
-        assert missing == []

@@ -89,14 +89,13 @@ def served_app() -> "FastAPI":
 
 
 def _settled_app(settings: Settings) -> "FastAPI":
-    """The app of a serving process, its console templates compiled and what start-up left
-    alive frozen (app/heap.py)."""
+    """The app of a serving process, warmed up (`warm_up`) and what start-up left alive frozen
+    (app/heap.py)."""
     from app import heap
-    from app.console import compile_templates
-    from app.main import create_app
+    from app.main import create_app, warm_up
 
     app = create_app(settings)
-    compile_templates()
+    warm_up(app)
     heap.settle(settings.gc_young_threshold)
     return app
 

@@ -17,7 +17,7 @@ from app.api.query import MAX_POSITION
 from app.console import csrf, transcript, views
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.console.auth import ConsoleSession
-from app.evaluations import calibration, export, kinds, read_model, reads, service
+from app.evaluations import calibration, export, kinds, list_rows, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.media.serving import blob_response
@@ -84,7 +84,7 @@ def evaluations_page(
         request,
         "evaluations.html",
         signed_in,
-        evaluations=read_model.to_schemas(session, shown),
+        evaluations=list_rows.listed(session, shown),
         shown_as={row.id: _listed_as(session, row) for row in shown},
         has_more=len(rows) > PAGE_SIZE,
         statuses=LIST_STATUSES,

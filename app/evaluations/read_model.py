@@ -213,8 +213,6 @@ def to_schema(
         candidate_usage.cost_usd = add_costs(
             candidate_usage.cost_usd, row.get("candidate_cost_usd", 0.0)
         )
-    total = evaluation.total_test_cases * len(evaluation.metrics)
-    unscored = total - totals["stored"]
     endpoint = (
         webhook_service.endpoint_by_id(session, evaluation.webhook_endpoint_id)
         if evaluation.webhook_endpoint_id
@@ -226,7 +224,7 @@ def to_schema(
         name=evaluation.name,
         metadata=evaluation.metadata_ or {},
         status=evaluation.status,  # type: ignore[arg-type]
-        completed_with_errors=evaluation.status == "completed" and totals["errored"] > 0,
+        completed_with_errors=completed_with_errors(evaluation, totals),
         metrics=[
             {**spec, "label": naming.metric_labels[spec["name"]]}
             if spec.get("name") in naming.metric_labels
@@ -240,16 +238,7 @@ def to_schema(
         cluster_by=evaluation.cluster_by,
         open=bool(evaluation.open),
         test_case_count=evaluation.total_test_cases,
-        result_counts=ResultCounts(
-            total=total,
-            passed=totals["passed"],
-            failed=totals["failed"],
-            errored=totals["errored"],
-            # A canceled or failed evaluation keeps what it stored; the rest will never come.
-            pending=0 if evaluation.status in ("canceled", "failed") else unscored,
-            canceled=unscored if evaluation.status == "canceled" else 0,
-            skipped=unscored if evaluation.status == "failed" else 0,
-        ),
+        result_counts=result_counts(evaluation, totals),
         per_metric=per_metric,
         usage=usage,
         candidate_usage=candidate_usage,
@@ -260,6 +249,27 @@ def to_schema(
         completed_at=evaluation.completed_at,
         recovery=recovery(evaluation, stalled_after),
     )
+
+
+def result_counts(evaluation: Evaluation, totals: dict[str, int]) -> ResultCounts:
+    """The evaluation's result counts from its summary rows' totals (passed, failed, errored,
+    stored)."""
+    total = evaluation.total_test_cases * len(evaluation.metrics)
+    unscored = total - totals["stored"]
+    return ResultCounts(
+        total=total,
+        passed=totals["passed"],
+        failed=totals["failed"],
+        errored=totals["errored"],
+        # A canceled or failed evaluation keeps what it stored; the rest will never come.
+        pending=0 if evaluation.status in ("canceled", "failed") else unscored,
+        canceled=unscored if evaluation.status == "canceled" else 0,
+        skipped=unscored if evaluation.status == "failed" else 0,
+    )
+
+
+def completed_with_errors(evaluation: Evaluation, totals: dict[str, int]) -> bool:
+    return evaluation.status == "completed" and totals["errored"] > 0
 
 
 def recovery(evaluation: Evaluation, stalled_after: float | None) -> Recovery | None:
