@@ -188,6 +188,53 @@ def measure_cold_reads(base_url: str, libpq: str, manifest: dict, count: int) ->
     ]
 
 
+def measure_first_requests(url: str, manifest: dict, processes: int) -> list[dict]:
+    """The first requests of `processes` fresh `loupe serve` processes, one after another on
+    the same database: an API key's first request (a list page), then the console's list
+    right after signing in; p50/p95 over the processes."""
+    key = manifest["key"]
+    took: dict[str, list[float]] = {"api": [], "console": []}
+    for _ in range(processes):
+        with serve(url) as (base_url, _):
+            client = httpx.Client(
+                base_url=base_url,
+                headers={"Authorization": f"Bearer {key}"},
+                timeout=600,
+                trust_env=False,
+            )
+            console = httpx.Client(base_url=base_url, timeout=600, trust_env=False)
+            for label, session, path in (
+                ("api", client, "/v1/evaluations?limit=20"),
+                ("console", console, "/console/evaluations"),
+            ):
+                if label == "console":
+                    sign_in(session, key)
+                started = time.perf_counter()
+                response = session.get(path)
+                took[label].append((time.perf_counter() - started) * 1000)
+                if response.status_code >= 400:
+                    raise RuntimeError(f"{path}: {response.status_code} {response.text[:500]}")
+    rows = []
+    for label, read in (
+        ("api", "first request of a process: evaluations list"),
+        ("console", "console list after signing in, in a fresh process"),
+    ):
+        values = took[label]
+        row = {
+            "read": read,
+            "n": len(values),
+            "p50_ms": statistics.median(values),
+            "p95_ms": percentile(values, 0.95),
+            "max_ms": max(values),
+        }
+        print(
+            f"  {read:52} n={row['n']:3} p50 {row['p50_ms']:8.1f} ms  p95 {row['p95_ms']:8.1f} ms"
+            f"  max {row['max_ms']:8.1f} ms"
+        )
+        rows.append(row)
+    return rows
+
+
 def sign_in(client: httpx.Client, key: str) -> None:
     form = client.get("/console/sign-in")
     token = re.search(r'name="csrf_token" value="([^"]+)"', form.text)
@@ -530,6 +577,12 @@ def main() -> None:
         "before and after the completed evaluations' intervals are stored (as the service "
         "stores them on completion; data generated before that lack them)",
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=10,
+        help="with --cold: fresh processes whose first requests are timed",
+    )
     args = parser.parse_args()
     if args.retention_here:
         with persistent_postgres(args.data_dir) as target:
@@ -552,6 +605,9 @@ def main() -> None:
                     figures[f"cold_{label}"] = measure_cold_reads(
                         base_url, target.libpq, manifest, args.cold
                     )
+                figures[f"first_{label}"] = measure_first_requests(
+                    target.url, manifest, args.processes
+                )
         if args.out:
             args.out.write_text(json.dumps(figures, indent=2, default=str))
         return
