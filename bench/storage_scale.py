@@ -319,6 +319,11 @@ def measure_reads(base_url: str, libpq: str, manifest: dict, repeat: int) -> lis
         "GET",
         f"/v1/online_rules/{rule}/trend?bucket=day&since={since}",
     )
+    reads.time(
+        "online rule trend: one metric, 90 days by day",
+        "GET",
+        f"/v1/online_rules/{rule}/trend?bucket=day&since={since}&metric=helpfulness",
+    )
     reads.time("online rule trend: 48 hours by hour", "GET", f"/v1/online_rules/{rule}/trend")
     start = (datetime.now(UTC) - timedelta(days=29)).date().isoformat()
     reads.time("usage: 30 days by day", "GET", f"/v1/usage?start={start}")

@@ -133,10 +133,16 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
         return [(row[0], row[1], row[2]) for row in self.session.execute(statement)]
 
     def rollups(
-        self, rule: OnlineRule, since: datetime, until: datetime, bucket: str = "hour"
+        self,
+        rule: OnlineRule,
+        since: datetime,
+        until: datetime,
+        bucket: str = "hour",
+        metric: str | None = None,
     ) -> list[tuple[Any, ...]]:
-        """The rule's rollups from `since` (included) to `until` (excluded) by `bucket` (`hour`
-        as kept, or `day`: summed in the database), oldest first: (metric, bucket start,
+        """The rule's rollups (of one metric, or all) from `since` (included) to `until`
+        (excluded) by `bucket` (`hour` as kept, or `day`: summed in the database), oldest
+        first: (metric, bucket start,
         count, scored, passed, failed, errored, score_sum, score_sq_sum) rows. Plain rows, not
         entities: 90 days of ten metrics are 21,600 hourly ones, most of a second as objects."""
         sums = [
@@ -159,15 +165,15 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
                 if self.session.get_bind().dialect.name == "postgresql"
                 else func.substr(OnlineRollup.bucket_start, 1, 10)
             )
+        statement = select(OnlineRollup.metric, start.label("start"), *sums).where(
+            OnlineRollup.rule_id == self.owned(rule).id,
+            OnlineRollup.bucket_start >= since,
+            OnlineRollup.bucket_start < until,
+        )
+        if metric is not None:
+            statement = statement.where(OnlineRollup.metric == metric)
         rows = self.session.execute(
-            select(OnlineRollup.metric, start.label("start"), *sums)
-            .where(
-                OnlineRollup.rule_id == self.owned(rule).id,
-                OnlineRollup.bucket_start >= since,
-                OnlineRollup.bucket_start < until,
-            )
-            .group_by(OnlineRollup.metric, start)
-            .order_by(start, OnlineRollup.metric)
+            statement.group_by(OnlineRollup.metric, start).order_by(start, OnlineRollup.metric)
         ).all()
         if bucket != "day":
             return [tuple(row) for row in rows]

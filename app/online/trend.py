@@ -100,7 +100,7 @@ def parse(
 def trend(session: Session, tenant: Tenant, rule: OnlineRule, query: Query) -> OnlineRuleTrend:
     """Each metric's points (or the one asked for), from the rollups of the range."""
     rows = OnlineRuleRepository(session, tenant.id).rollups(
-        rule, query.since, query.until, query.bucket
+        rule, query.since, query.until, query.bucket, query.metric
     )
     buckets: dict[str, dict[datetime, _Sums]] = {}
     for metric, bucket_start, count, scored, passed, failed, errored, total, total_sq in rows:

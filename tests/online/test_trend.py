@@ -131,6 +131,37 @@ class TestTrend:
         later = client.get(url, params={"since": "2026-11-21", "until": "2026-11-22"}).json()
         assert later["metrics"][0]["points"] == []
 
+    def test_one_metric_is_that_metrics_points_alone(self, api: Api, judge: ScriptedJudge) -> None:
+        """`metric=` reads that metric's rollups only (the database sums no other's), and its
+        points are the ones the whole trend has for it."""
+
+        def polite_scores_three(request: dict) -> Reply | dict:
+            if task_of(request) == "g_eval_score" and "polite" in json.dumps(request):
+                return Reply(content=json.dumps({"reason": "Curt.", "score": 3}))
+            return score_by_question(request)
+
+        judge.script(polite_scores_three)
+        client = api.client(api.new_key())
+        polite = {
+            "type": "g_eval",
+            "name": "polite",
+            "evaluation_steps": ["Check that the answer is polite."],
+            "evaluation_params": ["input", "actual_output"],
+        }
+        rule = make_rule(client, metrics=[CORRECT, polite])
+        send(client, 8, 10)
+        judged_results(api, client, rule["id"], 4)
+        url = f"/v1/online_rules/{rule['id']}/trend"
+        for bucket in ("hour", "day"):
+            whole = client.get(url, params={"bucket": bucket}).json()["metrics"]
+            assert [metric["metric"] for metric in whole] == ["correct", "polite"]
+            for metric in whole:
+                response = client.get(url, params={"bucket": bucket, "metric": metric["metric"]})
+                assert response.status_code == 200, response.text
+                assert response.json()["metrics"] == [metric]
+            [correct], [polite_point] = (metric["points"] for metric in whole)
+            assert abs(correct["mean"] - 0.9) < 1e-9 and abs(polite_point["mean"] - 0.3) < 1e-9
+
     def test_bad_parameters_are_named_in_one_422(self, api: Api) -> None:
         client = api.client(api.new_key())
         rule = make_rule(client, metrics=[CORRECT])
