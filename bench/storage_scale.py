@@ -14,6 +14,7 @@ kind's rollups, commit): the pass's duration and the writer's latencies are prin
     ... --skip-retention          # reads only (the data stay as they are)
     ... --skip-retention --only usage,comparison --before <checkout> \
         --before-revision scale_indexes
+    ... --cold 20 --processes 20  # reads a fresh process makes first, and 20 processes' first
 """
 
 import argparse
