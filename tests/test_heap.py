@@ -12,21 +12,26 @@ from pathlib import Path
 REPORT = "import gc, json; print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))"
 
 
-def collector_after(code: str, tmp_path: Path, **env: str) -> tuple[list[int], int]:
+def last_line(code: str, tmp_path: Path, **env: str) -> str:
+    """The last line `code` prints, run in a Python process of its own on a SQLite database."""
     environment = {
         **os.environ,
         "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/loupe.db",
         **env,
     }
     done = subprocess.run(
-        [sys.executable, "-c", f"{code}\n{REPORT}"],
+        [sys.executable, "-c", code],
         env=environment,
         capture_output=True,
         text=True,
         timeout=120,
         check=True,
     )
-    threshold, frozen = json.loads(done.stdout.strip().splitlines()[-1])
+    return done.stdout.strip().splitlines()[-1]
+
+
+def collector_after(code: str, tmp_path: Path, **env: str) -> tuple[list[int], int]:
+    threshold, frozen = json.loads(last_line(f"{code}\n{REPORT}", tmp_path, **env))
     return threshold, frozen
 
 

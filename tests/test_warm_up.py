@@ -4,10 +4,9 @@ wait for what FastAPI and Jinja would otherwise do on first use. Each case runs 
 its own: a process's first request is what is checked."""
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.test_heap import last_line
 
 # The templates compiled once the app is made, and the routes FastAPI resolves (their
 # dependencies and response fields): while the app is made, then on its first requests.
@@ -39,16 +38,7 @@ print(json.dumps(checks))
 
 
 def run(code: str, tmp_path: Path) -> list:
-    environment = {**os.environ, "LOUPE_DATABASE_URL": f"sqlite:///{tmp_path}/loupe.db"}
-    done = subprocess.run(
-        [sys.executable, "-c", f"import json\n{code}"],
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return json.loads(last_line(f"import json\n{code}", tmp_path))
 
 
 class TestWarmUp:
