@@ -5,7 +5,7 @@ Results meet labels by (metric version, item key of the result's test case), so 
 on another evaluation of the same content and version (a re-run's) count here too.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +60,7 @@ def per_metric(
     session: Session,
     evaluation: Evaluation,
     stored: dict[int, int],
-    known_stamps: Mapping[str, agreement.Stamp] | None = None,
+    known_stamps: dict[str, agreement.Stamp] | None = None,
 ) -> dict[int, MetricVerdict]:
     """Per judged metric index, its verdict against people; one query when no version has
     labels, and when the reports are kept already (`stored`: results stored per index), none
@@ -69,14 +69,11 @@ def per_metric(
     if not versions:
         return {}
     tenant_id = evaluation.tenant_id
+    # A page's stamps hold other evaluations' versions too: only this one's are looked up.
     stamps = (
         agreement.stamps(session, tenant_id, versions.values())
         if known_stamps is None
-        else {
-            version: known_stamps[version]
-            for version in versions.values()
-            if version in known_stamps
-        }
+        else known_stamps
     )
     briefs = agreement.briefs(session, tenant_id, versions.values(), known=stamps)
     evaluations = EvaluationRepository(session, tenant_id)

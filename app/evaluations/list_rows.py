@@ -3,8 +3,9 @@ metric's pass rate, from their summary rows in one read.
 
 None of what an evaluation read adds per metric (intervals, agreement with people, usage,
 stability) is made: a page of 25 evaluations of ten metrics would make it 250 times for a
-table that shows a pass rate. The counts are `read_model`'s own (`result_counts`,
-`completed_with_errors`), so the list and an evaluation's page cannot disagree.
+table that shows a pass rate. The counts are `read_model`'s own (`summary_totals`,
+`result_counts`, `completed_with_errors`, `pass_rate`), so the list and an evaluation's page
+cannot disagree.
 """
 
 from collections.abc import Sequence
@@ -14,12 +15,15 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.evaluations.read_model import completed_with_errors, result_counts
+from app.evaluations.read_model import (
+    completed_with_errors,
+    pass_rate,
+    result_counts,
+    summary_totals,
+)
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import ResultCounts
 from app.models import Evaluation
-
-_TOTALS = ("passed", "failed", "errored", "stored")
 
 
 @dataclass(frozen=True)
@@ -52,17 +56,14 @@ def listed(session: Session, evaluations: Sequence[Evaluation]) -> list[ListedEv
 
 def _listed(evaluation: Evaluation, summary: list[dict[str, Any]]) -> ListedEvaluation:
     by_index = {row["metric_index"]: row for row in summary}
-    totals = dict.fromkeys(_TOTALS, 0)
+    totals = summary_totals(evaluation, by_index)
     per_metric = []
     for index, spec in enumerate(evaluation.metrics):
         row = by_index.get(index, {})
-        passed, failed = row.get("passed", 0), row.get("failed", 0)
-        for key in _TOTALS:
-            totals[key] += row.get(key, 0)
         per_metric.append(
             ListedMetric(
                 metric=spec.get("name") or spec["type"],
-                pass_rate=passed / (passed + failed) if passed + failed else None,
+                pass_rate=pass_rate(row.get("passed", 0), row.get("failed", 0)),
                 errored=row.get("errored", 0),
             )
         )

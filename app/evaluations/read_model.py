@@ -1,7 +1,7 @@
 """An evaluation as clients read it: counts, per-metric summaries with error bars, results and
 test cases (the read model the API, the console and the kinds built on evaluations share)."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -102,7 +102,7 @@ def to_schema(
     stalled_after: float | None = None,
     *,
     summary: list[dict[str, Any]] | None = None,
-    stamps: Mapping[str, Stamp] | None = None,
+    stamps: dict[str, Stamp] | None = None,
 ) -> EvaluationSchema:
     """The evaluation as clients see it, with counts and per-metric summaries.
 
@@ -130,7 +130,7 @@ def to_schema(
         [i for i, spec in enumerate(evaluation.metrics) if spec["type"] == "pairwise"],
     )
     per_metric = []
-    totals = {"passed": 0, "failed": 0, "errored": 0, "stored": 0}
+    totals = summary_totals(evaluation, by_index)
     usage = UsageTotals()
     candidate_usage = UsageTotals()
     judges = (evaluation.judge or {}).get("metrics") or {}
@@ -176,7 +176,7 @@ def to_schema(
                 label=naming.metric_labels.get(metric, metric),
                 type=spec["type"],
                 mean_score=row.get("mean_score"),
-                pass_rate=passed / (passed + failed) if passed + failed else None,
+                pass_rate=pass_rate(passed, failed),
                 passed=passed,
                 failed=failed,
                 errored=errored,
@@ -199,8 +199,6 @@ def to_schema(
                 ),
             )
         )
-        for key in totals:
-            totals[key] += row.get(key, 0)
         usage.calls += row.get("calls", 0)
         usage.failed_calls += row.get("failed_calls", 0)
         usage.prompt_tokens += row.get("prompt_tokens", 0)
@@ -251,9 +249,21 @@ def to_schema(
     )
 
 
+_TOTALS = ("passed", "failed", "errored", "stored")
+
+
+def summary_totals(evaluation: Evaluation, by_index: dict[int, dict[str, Any]]) -> dict[str, int]:
+    """Passed, failed, errored and stored results over its metrics' summary rows by index."""
+    rows = [by_index.get(index, {}) for index in range(len(evaluation.metrics))]
+    return {key: sum(row.get(key, 0) for row in rows) for key in _TOTALS}
+
+
+def pass_rate(passed: int, failed: int) -> float | None:
+    return passed / (passed + failed) if passed + failed else None
+
+
 def result_counts(evaluation: Evaluation, totals: dict[str, int]) -> ResultCounts:
-    """The evaluation's result counts from its summary rows' totals (passed, failed, errored,
-    stored)."""
+    """The evaluation's result counts from its `summary_totals`."""
     total = evaluation.total_test_cases * len(evaluation.metrics)
     unscored = total - totals["stored"]
     return ResultCounts(

@@ -142,9 +142,9 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
     ) -> list[tuple[Any, ...]]:
         """The rule's rollups (of one metric, or all) from `since` (included) to `until`
         (excluded) by `bucket` (`hour` as kept, or `day`: summed in the database), oldest
-        first: (metric, bucket start,
-        count, scored, passed, failed, errored, score_sum, score_sq_sum) rows. Plain rows, not
-        entities: 90 days of ten metrics are 21,600 hourly ones, most of a second as objects."""
+        first: (metric, bucket start, count, scored, passed, failed, errored, score_sum,
+        score_sq_sum) rows. Plain rows, not entities: 90 days of ten metrics are 21,600 hourly
+        ones, most of a second as objects."""
         sums = [
             func.sum(column)
             for column in (
