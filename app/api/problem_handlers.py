@@ -120,14 +120,16 @@ def install_problem_handlers(app: FastAPI) -> None:
         raw_errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in raw_errors):
             first = raw_errors[0]
+            # FastAPI's message is always "JSON decode error"; the parser's says what and where.
+            reason = str((first.get("ctx") or {}).get("error") or first.get("msg"))
             return problem_response(
                 Problem(
                     type=PROBLEM_BASE + "malformed-json",
                     title="Malformed JSON",
                     status=400,
-                    detail=f"The request body is not valid JSON: {first.get('msg')}",
+                    detail=f"The request body is not valid JSON: {reason}",
                     instance=request.url.path,
-                    errors=[field_error(["body"], str(first.get("msg")), "json_invalid")],
+                    errors=[field_error(["body"], reason, "json_invalid")],
                 ),
                 dialect=error_dialect(request),
             )

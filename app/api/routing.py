@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute
 from ijson.common import ObjectBuilder
 
 from app.api.nesting import JsonGuard, RefusedJson
+from app.api.surrogates import LoneSurrogate, SurrogateScan
 from app.problems import ProblemError, ProblemHTTPError, field_error
 
 # Strings this long are worth de-duplicating (data URLs, long documents); shorter ones are not.
@@ -59,13 +60,16 @@ class LeanRequest(Request):
             return await super().body()
         builder = _SharingBuilder()
         parser = ijson.basic_parse_coro(builder, use_float=True)
+        surrogates = SurrogateScan()
         received = 0
         try:
             async for chunk in self.stream():
                 if chunk:
                     received += len(chunk)
+                    surrogates.feed(chunk)
                     parser.send(chunk)
             if received:
+                surrogates.close()
                 parser.close()
         except ijson.JSONError as error:
             # FastAPI answers a JSONDecodeError with 400 (problem+json via our handler).
@@ -74,6 +78,9 @@ class LeanRequest(Request):
             # A \u escape naming a lone low surrogate (`"\udfff"`) in a key: no text in UTF-8.
             # FastAPI would answer any other exception with a bare 400 naming no field.
             raise json.JSONDecodeError(f"undecodable text: {error.reason}", "", 0) from error
+        except LoneSurrogate as error:
+            # The parser would store `?` in its place: the text kept would not be the text sent.
+            raise json.JSONDecodeError(str(error), "", error.offset) from error
         except RefusedJson as error:
             # Raised while FastAPI reads the body, where only HTTPExceptions get through.
             field = field_error(error.path or ["body"], str(error), error.code)

@@ -1,0 +1,80 @@
+"""A high surrogate escape without its low half (`"\\ud800x"`) is refused as malformed JSON
+naming the body, never stored as `?x`; a pair, and the escaped text `\\\\ud800`, arrive intact."""
+
+import pytest
+
+from app.api.surrogates import LoneSurrogate, SurrogateScan
+from tests.evaluations.test_endpoints import error_locs, problem
+from tests.fixtures.api import Api
+
+
+def _body(output: str) -> bytes:
+    # `output` is spliced in as raw JSON text, escapes and all.
+    return (
+        b'{"test_cases": [{"input": "q", "actual_output": "' + output.encode() + b'",'
+        b' "expected_output": "a"}], "metrics": [{"type": "exact_match"}]}'
+    )
+
+
+@pytest.mark.parametrize(
+    "output", ["\\ud800x", "x\\uDBFF", "\\ud83d\\ud83d\\ude00", "\\ud800\\\\udc00"]
+)
+def test_a_lone_high_surrogate_is_refused_and_nothing_is_stored(api: Api, output: str) -> None:
+    client = api.tenant_client()
+    response = client.post(
+        "/v1/evaluations", content=_body(output), headers={"content-type": "application/json"}
+    )
+    found = problem(response, 400)
+    assert found["type"].endswith("/malformed-json")
+    assert error_locs(found) == ["body"]
+    assert "lone UTF-16 surrogate" in found["detail"]
+    assert client.get("/v1/evaluations").json()["data"] == []
+
+
+@pytest.mark.parametrize(
+    ("output", "text"),
+    [("\\ud83d\\ude00!", "\U0001f600!"), ("\\\\ud800x", "\\ud800x"), ("?x", "?x")],
+    ids=["pair", "escaped-backslash", "question-mark"],
+)
+def test_pairs_and_escaped_backslashes_arrive_as_sent(api: Api, output: str, text: str) -> None:
+    client = api.tenant_client()
+    response = client.post(
+        "/v1/evaluations", content=_body(output), headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 202, response.text
+    final = api.wait(client, response.json()["id"])
+    cases = client.get(f"/v1/evaluations/{final['id']}/test_cases").json()["data"]
+    assert cases[0]["actual_output"] == text
+
+
+def _scan(chunks: list[bytes]) -> LoneSurrogate | None:
+    scan = SurrogateScan()
+    try:
+        for chunk in chunks:
+            scan.feed(chunk)
+        scan.close()
+    except LoneSurrogate as error:
+        return error
+    return None
+
+
+@pytest.mark.parametrize(
+    ("text", "lone_at"),
+    [
+        (b'"ab\\ud800\\udc00cd"', None),
+        (b'"ab\\ud800cd"', 3),
+        (b'"ab\\\\ud800cd"', None),  # an escaped backslash, then letters
+        (b'"ab\\\\\\ud800cd"', 5),  # an escaped backslash, then an escape
+        (b'"\\ud800\\ud800\\udc00"', 1),  # the first high has no low of its own
+        (b'"\\ud800\\\\udc00"', 1),  # the "low" is letters after an escaped backslash
+        (b'"' + b"\\\\" * 40 + b'\\ud800"', 81),
+        (b'"' + b"\\\\" * 40 + b'\\\\ud800"', None),
+        (b'"end\\uD8FF', 4),  # the body ends after the high half
+    ],
+)
+def test_the_scan_sees_escapes_across_every_cut(text: bytes, lone_at: int | None) -> None:
+    # Every way of cutting the body in two, and one byte at a time.
+    cuts = [[text[:cut], text[cut:]] for cut in range(len(text) + 1)]
+    for chunks in [*cuts, [bytes([byte]) for byte in text]]:
+        found = _scan(chunks)
+        assert (found.offset if found else None) == lone_at, chunks
