@@ -105,9 +105,9 @@ class MetricComparison(BaseModel):
     )
     verdict: Verdict = Field(
         description="improved / regressed when adjusted_p_value < alpha (by the sign of "
-        "mean_difference); else undecided when there are pairs but no `ci95` (too few pairs "
-        "for an interval: no change can be told from noise; `notes` says why), else "
-        "no_detectable_change."
+        "mean_difference); else undecided when there is no `ci95` (no item scored on both "
+        "sides, or too few pairs for an interval: no change can be told from noise; `notes` "
+        "says why), else no_detectable_change."
     )
     baseline_pass_rate: float | None = Field(
         description="Only for metrics with a threshold, the same on both sides."

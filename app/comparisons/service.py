@@ -83,7 +83,7 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         row["adjusted_p_value"] = adjusted
         row["verdict"] = verdicts.verdict(row, adjusted, payload.alpha)
         if row["verdict"] == "undecided":
-            row["notes"].append(verdicts.UNDECIDED_NOTE)
+            row["notes"].append(verdicts.undecided_note(row))
     comparison = Comparison(
         id=new_id("cmp"),
         tenant_id=tenant.id,

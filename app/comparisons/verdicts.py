@@ -112,15 +112,24 @@ UNDECIDED_NOTE = (
     "the verdict is undecided: without a 95% interval of the difference no change can be told "
     "from noise, so 'no detectable change' would claim more than these pairs show"
 )
+# Its note when no item was scored on both sides: nothing was measured at all.
+NOTHING_COMPARED_NOTE = (
+    "the verdict is undecided: no item was scored on both sides (no shared test-case id, or "
+    "every shared one errored on a side), so nothing was compared"
+)
 
 
 def verdict(row: dict[str, Any], adjusted: float | None, alpha: float) -> str:
-    """improved / regressed on a significant adjusted p; undecided when pairs were compared
-    but no interval could be made (n = 1, or below the bootstrap's minimum); else
-    no_detectable_change."""
+    """improved / regressed on a significant adjusted p; undecided when no interval could be
+    made (no pair at all, n = 1, or below the bootstrap's minimum); else no_detectable_change.
+    """
     difference = row["mean_difference"]
     if adjusted is not None and difference is not None and adjusted < alpha and difference != 0:
         return "improved" if difference > 0 else "regressed"
-    if row["n"] and row["ci95"] is None:
+    if row["ci95"] is None:
         return "undecided"
     return "no_detectable_change"
+
+
+def undecided_note(row: dict[str, Any]) -> str:
+    return UNDECIDED_NOTE if row["n"] else NOTHING_COMPARED_NOTE

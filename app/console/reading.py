@@ -185,6 +185,7 @@ _THRESHOLDS = re.compile(r"^thresholds differ \(baseline (?P<b>[^,]*), candidate
 _SETTINGS_NOTE = re.compile(r"^the metric's settings differ \((?P<keys>[^)]*)\)")
 _NO_SPREAD = "no minimum detectable effect: every item's difference is the same"
 _UNDECIDED = "the verdict is undecided"
+_NOTHING_COMPARED = "the verdict is undecided: no item was scored on both sides"
 _TOO_FEW = re.compile(r"^no interval from (?P<n>\d+) (?:pair|pairs): at least (?P<m>\d+)")
 _FRAGILE_COUNTED = "fragile items (the judgments straddle the threshold)"
 _FRAGILE_SET_ASIDE = re.compile(r"^(?P<n>\d+) matched items? fragile on either side")
@@ -219,6 +220,11 @@ def plain_notes(comparison: Any) -> list[str]:
             said.append(
                 f"The two evaluations judged {name} with different {_listed(words)}, so their "
                 "scores may not be comparable."
+            )
+        elif text.startswith(_NOTHING_COMPARED):
+            said.append(
+                "No test case was scored on both sides (no shared id, or every shared one "
+                "errored on a side), so nothing was compared and there is no verdict."
             )
         elif text.startswith(_UNDECIDED):
             if any(_TOO_FEW.match(str(other)) for other in comparison.notes):

@@ -12,6 +12,7 @@ from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
 
 UNDECIDED_NOTE = "the verdict is undecided: without a 95% interval of the difference"
+NOTHING_NOTE = "the verdict is undecided: no item was scored on both sides"
 
 
 def badges(html: str) -> list[str]:
@@ -53,6 +54,30 @@ class TestUndecided:
         ).json()["metrics"]
         assert (exact["n"], exact["ci95"], exact["verdict"]) == (4, None, "undecided")
         assert any(n.startswith("no interval from 4 pairs:") for n in exact["notes"])
+
+    def test_nothing_compared_is_undecided_in_the_api_and_on_the_page(self, api: Api) -> None:
+        # No shared id: n = 0 said "no_detectable_change", and the page showed that badge.
+        key = api.new_key()
+        client = api.client(key)
+        baseline = outcomes(api, client, [True] * 12)
+        cases = [
+            {"id": f"z{i}", "input": "q", "actual_output": "a", "expected_output": "a"}
+            for i in range(12)
+        ]
+        submitted = client.post(
+            "/v1/evaluations", json={"test_cases": cases, "metrics": [{"type": "exact_match"}]}
+        )
+        candidate = api.wait(client, submitted.json()["id"])["id"]
+        body = compare(client, baseline, candidate).json()
+        (exact,) = body["metrics"]
+        assert (exact["n"], exact["ci95"], exact["verdict"]) == (0, None, "undecided")
+        assert any(note.startswith(NOTHING_NOTE) for note in exact["notes"]), exact["notes"]
+        assert body["unmatched"]["baseline_only"] == 12
+
+        page = signed_in(api, key).get(f"/console/comparisons/{body['id']}")
+        assert badges(page.text) == ["undecided"]
+        assert "no detectable change" not in page.text
+        assert "No test case was scored on both sides" in page.text
 
     def test_ten_pairs_are_decided(self, api: Api) -> None:
         client = api.tenant_client()

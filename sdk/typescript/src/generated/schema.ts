@@ -4452,7 +4452,7 @@ export interface components {
             type: string;
             /**
              * Verdict
-             * @description improved / regressed when adjusted_p_value < alpha (by the sign of mean_difference); else undecided when there are pairs but no `ci95` (too few pairs for an interval: no change can be told from noise; `notes` says why), else no_detectable_change.
+             * @description improved / regressed when adjusted_p_value < alpha (by the sign of mean_difference); else undecided when there is no `ci95` (no item scored on both sides, or too few pairs for an interval: no change can be told from noise; `notes` says why), else no_detectable_change.
              * @enum {string}
              */
             verdict: "improved" | "regressed" | "no_detectable_change" | "undecided";

@@ -53,8 +53,8 @@ class MetricComparison:
             regressed_items (int | None): Passed on the baseline, failed now.
             type_ (str): Both sides' metric type (metrics match by name and type).
             verdict (MetricComparisonVerdict): improved / regressed when adjusted_p_value < alpha (by the sign of
-                mean_difference); else undecided when there are pairs but no `ci95` (too few pairs for an interval: no change
-                can be told from noise; `notes` says why), else no_detectable_change.
+                mean_difference); else undecided when there is no `ci95` (no item scored on both sides, or too few pairs for an
+                interval: no change can be told from noise; `notes` says why), else no_detectable_change.
             wilcoxon_p_value (float | None): Wilcoxon signed-rank (zeros dropped).
             baseline_threshold (float | None | Unset): The baseline spec's threshold (null: the type has none).
             candidate_threshold (float | None | Unset): The candidate spec's threshold. When it differs from the baseline's,
