@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.evaluations.read_model import (
+from app.evaluations.counts import (
     completed_with_errors,
     pass_rate,
     result_counts,

@@ -8,6 +8,13 @@ from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.evaluations import calibration, intervals, stability
+from app.evaluations.counts import (
+    completed_with_errors,
+    pass_rate,
+    result_counts,
+    summary_totals,
+    unscored,
+)
 from app.evaluations.intervals import UNIT
 from app.evaluations.kinds import DEFAULT_KIND, kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
@@ -18,7 +25,6 @@ from app.evaluations.schemas import (
     JudgeUsed,
     MetricSummary,
     Recovery,
-    ResultCounts,
     UsageTotals,
     add_costs,
 )
@@ -28,7 +34,14 @@ from app.evaluations.stability import StabilitySummary
 from app.media.links import MediaUrl, with_media_urls
 from app.metric_versions.agreement import Stamp
 from app.models import Evaluation, Result, TestCase
-from app.stats import BoundedInterval, Bounds, clustered_spread, spread_from_sums, wilson_interval
+from app.stats import (
+    BoundedInterval,
+    Bounds,
+    clustered_spread,
+    snap_into,
+    spread_from_sums,
+    wilson_interval,
+)
 from app.webhooks import service as webhook_service
 
 
@@ -175,12 +188,12 @@ def to_schema(
                 metric=metric,
                 label=naming.metric_labels.get(metric, metric),
                 type=spec["type"],
-                mean_score=row.get("mean_score"),
+                mean_score=snap_into(row.get("mean_score"), interval and interval.ci95),
                 pass_rate=pass_rate(passed, failed),
                 passed=passed,
                 failed=failed,
                 errored=errored,
-                pending=evaluation.total_test_cases - stored,
+                **unscored(evaluation, evaluation.total_test_cases - stored),
                 **error_bars(*sums, passed, failed, clustered, interval),
                 position_inconsistent=(
                     inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
@@ -247,39 +260,6 @@ def to_schema(
         completed_at=evaluation.completed_at,
         recovery=recovery(evaluation, stalled_after),
     )
-
-
-_TOTALS = ("passed", "failed", "errored", "stored")
-
-
-def summary_totals(evaluation: Evaluation, by_index: dict[int, dict[str, Any]]) -> dict[str, int]:
-    """Passed, failed, errored and stored results over its metrics' summary rows by index."""
-    rows = [by_index.get(index, {}) for index in range(len(evaluation.metrics))]
-    return {key: sum(row.get(key, 0) for row in rows) for key in _TOTALS}
-
-
-def pass_rate(passed: int, failed: int) -> float | None:
-    return passed / (passed + failed) if passed + failed else None
-
-
-def result_counts(evaluation: Evaluation, totals: dict[str, int]) -> ResultCounts:
-    """The evaluation's result counts from its `summary_totals`."""
-    total = evaluation.total_test_cases * len(evaluation.metrics)
-    unscored = total - totals["stored"]
-    return ResultCounts(
-        total=total,
-        passed=totals["passed"],
-        failed=totals["failed"],
-        errored=totals["errored"],
-        # A canceled or failed evaluation keeps what it stored; the rest will never come.
-        pending=0 if evaluation.status in ("canceled", "failed") else unscored,
-        canceled=unscored if evaluation.status == "canceled" else 0,
-        skipped=unscored if evaluation.status == "failed" else 0,
-    )
-
-
-def completed_with_errors(evaluation: Evaluation, totals: dict[str, int]) -> bool:
-    return evaluation.status == "completed" and totals["errored"] > 0
 
 
 def recovery(evaluation: Evaluation, stalled_after: float | None) -> Recovery | None:

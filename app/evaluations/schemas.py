@@ -209,7 +209,9 @@ class MetricSummary(ErrorBars):
     passed: int
     failed: int
     errored: int
-    pending: int
+    pending: int = Field(description="Not scored yet (queued or in progress).")
+    canceled: int = Field(default=0, description="Never scored: the evaluation was canceled.")
+    skipped: int = Field(default=0, description="Never scored: the evaluation failed.")
     position_inconsistent: int | None = Field(
         default=None,
         description="`pairwise` only: results whose two judge orders disagreed (position bias).",

@@ -221,8 +221,12 @@ class _Scoring:
                 # Canceled (or failed) while these were scored: read after the hold, which
                 # waits for the cancel's row lock (SQLite: one writer), so nothing is stored
                 # after the cancel answered.
+                status = evaluation.status if evaluation else None
                 session.rollback()
-                return evaluation.status if evaluation else None
+                # A canceled one's calls were billed all the same: its usage counts them.
+                if status == "canceled" and repo.add_dropped_usage(evaluation_id, rows):
+                    session.commit()
+                return status
             session.commit()
         if job.ref is not None:
             lifecycle.results_stored(job.ref, inserted)

@@ -20,6 +20,7 @@ from app.stats._bounded import (
     Bounds,
     bootstrap_mean,
     mean_interval,
+    snap_into,
 )
 from app.stats._calibrated import CalibratedMean, calibrated_mean
 from app.stats._human import (
@@ -39,6 +40,7 @@ __all__ = [
     "LabelledItem",
     "Statistic",
     "calibrated_mean",
+    "snap_into",
     "human_agreement",
     "LOW_AGREEMENT",
     "Aggregate",

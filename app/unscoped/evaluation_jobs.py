@@ -48,6 +48,24 @@ _USAGE_SUMMED = (
 )
 
 
+def _count_usage(total: dict[str, float], row: dict[str, Any]) -> None:
+    """Add a result row's judge and candidate calls, tokens and costs to its summary's sums."""
+    total["calls"] += row["judge_calls"] or 0
+    total["failed_calls"] += row.get("judge_failed_calls") or 0
+    total["prompt_tokens"] += row["prompt_tokens"] or 0
+    total["completion_tokens"] += row["completion_tokens"] or 0
+    for who in ("judge", "candidate"):
+        cost = row.get(f"{who}_cost_usd")
+        if cost is None:
+            total[f"{who}_unpriced"] += 1
+        else:
+            total[f"{who}_cost_usd"] += cost
+    total["candidate_calls"] += row.get("candidate_calls") or 0
+    total["candidate_failed_calls"] += row.get("candidate_failed_calls") or 0
+    total["candidate_prompt_tokens"] += row.get("candidate_prompt_tokens") or 0
+    total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
+
+
 class UnscopedJobRepository:
     """Unscoped access for jobs, which receive an evaluation id and nothing else."""
 
@@ -219,12 +237,19 @@ class UnscopedJobRepository:
                 claimed.append(evaluation)
         return claimed
 
-    def add_to_summaries(self, evaluation_id: str, rows: list[dict[str, Any]]) -> None:
-        """Count newly stored result rows into their metrics' running summaries."""
+    def add_to_summaries(
+        self, evaluation_id: str, rows: list[dict[str, Any]], *, dropped: bool = False
+    ) -> None:
+        """Count newly stored result rows into their metrics' running summaries; `dropped`:
+        rows not stored (their evaluation was canceled as they were scored), whose calls were
+        made all the same, so only their usage is counted."""
         session = self.session
         sums: dict[int, dict[str, float]] = {}
         for row in rows:
             total = sums.setdefault(row["metric_index"], dict.fromkeys(_SUMMED, 0))
+            _count_usage(total, row)
+            if dropped:
+                continue
             total["stored"] += 1
             total["passed"] += row["passed"] is True
             total["failed"] += row["passed"] is False
@@ -241,20 +266,6 @@ class UnscopedJobRepository:
                 tenth = score_bin(row["score"])
                 if tenth is not None:
                     total[BIN_COLUMNS[tenth]] += 1
-            total["calls"] += row["judge_calls"] or 0
-            total["failed_calls"] += row.get("judge_failed_calls") or 0
-            total["prompt_tokens"] += row["prompt_tokens"] or 0
-            total["completion_tokens"] += row["completion_tokens"] or 0
-            for who in ("judge", "candidate"):
-                cost = row.get(f"{who}_cost_usd")
-                if cost is None:
-                    total[f"{who}_unpriced"] += 1
-                else:
-                    total[f"{who}_cost_usd"] += cost
-            total["candidate_calls"] += row.get("candidate_calls") or 0
-            total["candidate_failed_calls"] += row.get("candidate_failed_calls") or 0
-            total["candidate_prompt_tokens"] += row.get("candidate_prompt_tokens") or 0
-            total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
         if not sums:
             return
         add_into(
@@ -268,6 +279,25 @@ class UnscopedJobRepository:
             keys=("evaluation_id", "metric_index"),
             added=_SUMMED,
         )
+
+    def add_dropped_usage(self, evaluation_id: str, rows: list[dict[str, Any]]) -> bool:
+        """Count the calls of result rows a cancel dropped (the caller rolled their insert
+        back): the judge and the candidate bill them all the same, so the evaluation's usage
+        and the tenant's (GET /v1/usage, the daily budget) count them though no result is
+        stored. True when there was something to count (the caller commits)."""
+        called = [
+            row
+            for row in rows
+            if any(
+                row.get(f"{who}_calls") or row.get(f"{who}_failed_calls")
+                for who in ("judge", "candidate")
+            )
+        ]
+        if not called or not self.hold(evaluation_id):
+            return False
+        self.add_to_summaries(evaluation_id, called, dropped=True)
+        self.add_to_usage(evaluation_id, called)
+        return True
 
     def add_to_usage(self, evaluation_id: str, rows: list[dict[str, Any]]) -> None:
         """Count newly stored result rows into the evaluation's usage by UTC day, role and

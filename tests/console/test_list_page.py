@@ -58,7 +58,8 @@ def as_the_api_says(evaluation: dict) -> tuple:
     errors = evaluation["status"] == "completed" and evaluation["completed_with_errors"]
     return (
         "completed_with_errors" if errors else evaluation["status"],
-        counts["total"] - counts["pending"],
+        # Stored results: a canceled evaluation's unscored ones are not done.
+        counts["passed"] + counts["failed"] + counts["errored"],
         counts["total"],
         [
             (metric["label"], percent(metric["pass_rate"]), metric["errored"])

@@ -111,6 +111,19 @@ class TestWalkThroughIntervals:
         again = client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0]
         assert again["ci95"] == row["ci95"]
 
+    def test_a_constant_score_lies_inside_its_own_interval(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Twelve 8s: the running sum gave a mean of 0.7999999999999999 beside [0.8, 0.8], so
+        # a client checking lower <= mean failed.
+        assert sum([0.8] * 12) / 12 < 0.8
+        judge.script(score_from_output)
+        client = api.tenant_client()
+        final = submitted(api, client, {"test_cases": judged_cases([8] * 12), "metrics": [G_EVAL]})
+        (row,) = final["per_metric"]
+        assert row["ci95"] is not None
+        assert row["ci95"][0] <= row["mean_score"] <= row["ci95"][1], row
+
     def test_run_report_accuracy_of_two_is_wilson(self, api: Api) -> None:
         client = api.tenant_client()
         dataset = quiz_dataset(client, rows=2)

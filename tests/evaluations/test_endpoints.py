@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from tests.console.helpers import signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
 
@@ -537,7 +538,8 @@ class TestPagination:
 
 class TestCancel:
     def test_cancel_keeps_stored_results_and_stops(self, api: Api, judge: ScriptedJudge) -> None:
-        client = api.tenant_client()
+        key = api.new_key()
+        client = api.client(key)
         judge.script(plausible_answer)
         judge.hold()
         try:
@@ -562,6 +564,17 @@ class TestCancel:
         )
         assert counts["total"] - counts["canceled"] >= kept
         assert counts["canceled"] > 0 and counts["pending"] == 0
+        # Per metric too: the judged metric's unscored results were pending on a canceled
+        # evaluation, and the console counted them as done ("400 / 400 results").
+        for metric in final["per_metric"]:
+            stored = metric["passed"] + metric["failed"] + metric["errored"]
+            assert (metric["pending"], metric["skipped"]) == (0, 0), metric
+            assert metric["canceled"] == 200 - stored, metric
+        assert sum(m["canceled"] for m in final["per_metric"]) == counts["canceled"]
+        page = signed_in(api, key).get(f"/console/evaluations/{evaluation_id}")
+        stored = counts["total"] - counts["canceled"]
+        assert f"{stored} / {counts['total']} results" in page.text
+        assert f'<span class="n-canceled">{counts["canceled"]} canceled</span>' in page.text
         problem(client.post(f"/v1/evaluations/{evaluation_id}/cancel"), 409)
 
     def test_cancel_completed_is_409(self, api: Api) -> None:

@@ -4536,6 +4536,12 @@ export interface components {
             /** @description The judge's mean corrected by people's labels on this evaluation's results (PPI++: labelled results against the others); null when no label of the version is on any of its items. */
             calibrated?: components["schemas"]["CalibratedMean"] | null;
             /**
+             * Canceled
+             * @description Never scored: the evaluation was canceled.
+             * @default 0
+             */
+            canceled?: number;
+            /**
              * Ci95
              * @description [lower, upper]: a 95% interval of the mean inside the score's range (`ci_method`): Wilson when every score is at one of the range's bounds (exact_match), else a BCa bootstrap of the scores; null with `interval_note` when n is too small (Wilson below 2 scores, the bootstrap below 10), or, while results still arrive, for a bootstrap of more than 1,000 scores.
              */
@@ -4595,13 +4601,22 @@ export interface components {
             pass_rate_ci95: number[] | null;
             /** Passed */
             passed: number;
-            /** Pending */
+            /**
+             * Pending
+             * @description Not scored yet (queued or in progress).
+             */
             pending: number;
             /**
              * Position Inconsistent
              * @description `pairwise` only: results whose two judge orders disagreed (position bias).
              */
             position_inconsistent?: number | null;
+            /**
+             * Skipped
+             * @description Never scored: the evaluation failed.
+             * @default 0
+             */
+            skipped?: number;
             /** @description A metric judged more than once (`judge.samples`, `judge.panel`): fragile results, pass^k and the panel's agreement; null for a metric judged once. */
             stability?: components["schemas"]["StabilitySummary"] | null;
             /**

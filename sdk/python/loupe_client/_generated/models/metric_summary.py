@@ -47,7 +47,7 @@ class MetricSummary:
             pass_rate (float | None): passed / (passed + failed).
             pass_rate_ci95 (list[float] | None): Wilson 95% interval of the pass rate; null without a threshold or below 2.
             passed (int):
-            pending (int):
+            pending (int): Not scored yet (queued or in progress).
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             type_ (str):
@@ -56,6 +56,7 @@ class MetricSummary:
                 against people (the version has no labels, or no judge).
             calibrated (CalibratedMean | None | Unset): The judge's mean corrected by people's labels on this evaluation's
                 results (PPI++: labelled results against the others); null when no label of the version is on any of its items.
+            canceled (int | Unset): Never scored: the evaluation was canceled. Default: 0.
             ci_method (MetricSummaryCiMethodType0 | None | Unset): How `ci95` was made: `wilson`, `bootstrap_bca`, or past
                 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
@@ -65,6 +66,7 @@ class MetricSummary:
                 its verdicts; null for a metric with no judge.
             position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
                 bias).
+            skipped (int | Unset): Never scored: the evaluation failed. Default: 0.
             stability (None | StabilitySummary | Unset): A metric judged more than once (`judge.samples`, `judge.panel`):
                 fragile results, pass^k and the panel's agreement; null for a metric judged once.
             usage (UsageTotals | Unset):
@@ -86,12 +88,14 @@ class MetricSummary:
     type_: str
     agreement: AgreementBrief | None | Unset = UNSET
     calibrated: CalibratedMean | None | Unset = UNSET
+    canceled: int | Unset = 0
     ci_method: MetricSummaryCiMethodType0 | None | Unset = UNSET
     clustered: ClusteredError | None | Unset = UNSET
     interval_note: None | str | Unset = UNSET
     judge: JudgeUsed | None | Unset = UNSET
     metric_version: None | str | Unset = UNSET
     position_inconsistent: int | None | Unset = UNSET
+    skipped: int | Unset = 0
     stability: None | StabilitySummary | Unset = UNSET
     usage: UsageTotals | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -167,6 +171,8 @@ class MetricSummary:
         else:
             calibrated = self.calibrated
 
+        canceled = self.canceled
+
         ci_method: None | str | Unset
         if isinstance(self.ci_method, Unset):
             ci_method = UNSET
@@ -209,6 +215,8 @@ class MetricSummary:
         else:
             position_inconsistent = self.position_inconsistent
 
+        skipped = self.skipped
+
         stability: dict[str, Any] | None | Unset
         if isinstance(self.stability, Unset):
             stability = UNSET
@@ -244,6 +252,8 @@ class MetricSummary:
             field_dict["agreement"] = agreement
         if calibrated is not UNSET:
             field_dict["calibrated"] = calibrated
+        if canceled is not UNSET:
+            field_dict["canceled"] = canceled
         if ci_method is not UNSET:
             field_dict["ci_method"] = ci_method
         if clustered is not UNSET:
@@ -256,6 +266,8 @@ class MetricSummary:
             field_dict["metric_version"] = metric_version
         if position_inconsistent is not UNSET:
             field_dict["position_inconsistent"] = position_inconsistent
+        if skipped is not UNSET:
+            field_dict["skipped"] = skipped
         if stability is not UNSET:
             field_dict["stability"] = stability
         if usage is not UNSET:
@@ -394,6 +406,8 @@ class MetricSummary:
         calibrated = _parse_calibrated(d.pop("calibrated", UNSET))
 
 
+        canceled = d.pop("canceled", UNSET)
+
         def _parse_ci_method(data: object) -> MetricSummaryCiMethodType0 | None | Unset:
             if data is None:
                 return data
@@ -484,6 +498,8 @@ class MetricSummary:
         position_inconsistent = _parse_position_inconsistent(d.pop("position_inconsistent", UNSET))
 
 
+        skipped = d.pop("skipped", UNSET)
+
         def _parse_stability(data: object) -> None | StabilitySummary | Unset:
             if data is None:
                 return data
@@ -531,12 +547,14 @@ class MetricSummary:
             type_=type_,
             agreement=agreement,
             calibrated=calibrated,
+            canceled=canceled,
             ci_method=ci_method,
             clustered=clustered,
             interval_note=interval_note,
             judge=judge,
             metric_version=metric_version,
             position_inconsistent=position_inconsistent,
+            skipped=skipped,
             stability=stability,
             usage=usage,
         )

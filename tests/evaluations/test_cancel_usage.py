@@ -1,0 +1,49 @@
+"""A call answered after a cancel is billed: its result is dropped, but the judge made (and its
+provider charges) the call, so the evaluation's usage and the tenant's count it. Before, a
+canceled evaluation said 0 calls while the judge had answered."""
+
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.evaluations.test_endpoints import judged_body
+from tests.evaluations.test_judged import service
+from tests.fixtures.judge import ScriptedJudge, plausible_answer
+
+
+@pytest.mark.parametrize("mode", ["embedded", "distributed"])
+def test_a_call_answered_after_a_cancel_is_billed(
+    mode: str, request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+) -> None:
+    judge.script(plausible_answer)
+    judge.hold()
+    # One case: exact_match, and one g_eval call held in flight until after the cancel (a
+    # judge timeout long enough that the held call is answered, not retried).
+    with (
+        service(mode, request, tmp_path, judge, judge_timeout_seconds=60) as api,
+        api.tenant_client() as client,
+    ):
+        try:
+            evaluation_id = client.post("/v1/evaluations", json=judged_body(1)).json()["id"]
+            deadline = time.monotonic() + 60
+            while judge.in_flight < 1:
+                assert time.monotonic() < deadline, "the judge call was never made"
+                time.sleep(0.02)
+            response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+            assert response.status_code == 200, response.text
+        finally:
+            judge.release()
+        deadline = time.monotonic() + 60
+        while (final := client.get(f"/v1/evaluations/{evaluation_id}").json())["usage"][
+            "calls"
+        ] < 1:
+            assert time.monotonic() < deadline, final["usage"]
+            time.sleep(0.05)
+        assert final["status"] == "canceled" and len(judge.requests) == 1
+        assert final["usage"]["calls"] == 1 and final["usage"]["failed_calls"] == 0
+        judged = next(m for m in final["per_metric"] if m["metric"] == "judged")
+        assert judged["usage"]["calls"] == 1 and judged["usage"]["prompt_tokens"] > 0
+        # Its result was not stored: the cancel came first.
+        assert (judged["passed"], judged["failed"], judged["canceled"]) == (0, 0, 1)
+        assert client.get("/v1/usage").json()["judge"]["calls"] == 1
