@@ -119,6 +119,16 @@ def close(session: Session, tenant: Tenant, evaluation_id: str) -> Evaluation:
     evaluation = service.get_for_update(session, tenant, evaluation_id)
     if not evaluation.open:
         return evaluation
+    if evaluation.total_test_cases == 0 and evaluation.status not in TERMINAL_STATUSES:
+        # It would complete at once, green, having judged nothing: a pipeline whose upload
+        # produced no case would read it as a pass.
+        raise ProblemError(
+            409,
+            "Conflict",
+            "The evaluation has no test cases: append at least one batch before closing it, "
+            "or cancel it (then delete it) if there is nothing to judge.",
+            slug="evaluation-empty",
+        )
     evaluation.open = False
     audit.record(
         session,

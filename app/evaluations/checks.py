@@ -6,14 +6,14 @@ checks run on a `Draft`: the submission as far as it could be read, each test ca
 on its own (None where its schema failed), and each check looks only at the parts it can.
 """
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
-from app.api.salvage import items, valid
+from app.api.salvage import items, salvage, valid
 from app.config import Settings
 from app.evaluations import admission, case_rows, judging
 from app.evaluations.case_schemas import CONVERSATION_FIELDS, SINGLE_TURN_FIELDS
@@ -51,6 +51,10 @@ class Draft:
     # The index of the first case (a batch appended to an open evaluation starts past 0): a
     # case without an id is known by it.
     first_index: int = 0
+    # By index, a case whose schema failed as far as its valid fields go, and the fields the
+    # schema refused: the fields a metric needs are still checked on the others, so one
+    # answer names them all.
+    partial: dict[int, tuple[TestCaseCreate, frozenset[str]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, payload: EvaluationCreate) -> "Draft":
@@ -79,8 +83,15 @@ class Draft:
                 if passed:
                     refused_judges[index] = raw["judge"]
             metrics.append(spec)
+        test_cases, partial = [], {}
+        for index, raw in enumerate(items(body.get("test_cases"))):
+            case, passed = valid(_test_case, raw)
+            test_cases.append(case)
+            if not passed and isinstance(raw, Mapping):
+                partial[index] = salvage(TestCaseCreate, raw)
         return cls(
-            test_cases=[valid(_test_case, raw)[0] for raw in items(body.get("test_cases"))],
+            test_cases=test_cases,
+            partial=partial,
             metrics=metrics,
             judge=judge,
             judge_known=judge_known,
@@ -230,14 +241,26 @@ def _fits_shape(spec: MetricSpecBase, test_case: TestCaseCreate) -> tuple[str, s
     return None
 
 
+def _readable_cases(draft: Draft, *needed: str) -> Iterator[tuple[int, TestCaseCreate]]:
+    """The cases whose `needed` fields can be read: every valid case, and each case whose
+    schema failed elsewhere (the schema's errors name the fields it refused)."""
+    for index, test_case in enumerate(draft.test_cases):
+        if test_case is not None:
+            yield index, test_case
+        elif index in draft.partial:
+            salvaged, refused = draft.partial[index]
+            if refused.isdisjoint(needed):
+                yield index, salvaged
+
+
 def _metric_needs(draft: Draft, findings: Findings) -> None:
     """Test-case fields each metric needs, and what it cannot accept in a case."""
     for m_index, spec in enumerate(draft.metrics):
         if spec is None:
             continue
         misfits = set()
-        for tc_index, test_case in enumerate(draft.test_cases):
-            misfit = None if test_case is None else _fits_shape(spec, test_case)
+        for tc_index, test_case in _readable_cases(draft, "turns"):
+            misfit = _fits_shape(spec, test_case)
             if misfit is not None:
                 misfits.add(tc_index)
                 findings.add(
@@ -246,8 +269,8 @@ def _metric_needs(draft: Draft, findings: Findings) -> None:
                     "wrong_shape_for_metric",
                 )
         for field_name in spec.required_test_case_fields():
-            for tc_index, test_case in enumerate(draft.test_cases):
-                if test_case is None or tc_index in misfits:
+            for tc_index, test_case in _readable_cases(draft, field_name, "turns"):
+                if tc_index in misfits:
                     continue
                 value = getattr(test_case, field_name)
                 if field_name == "input" and test_case.turns is None and value is None:

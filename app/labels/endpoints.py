@@ -5,7 +5,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import StreamingResponse
 
-from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep
+from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
@@ -85,6 +85,7 @@ def _shown(row: object) -> Label:
     responses={200: {"model": Label, "description": "Your earlier label of the item, replaced."}},
     openapi_extra={SCOPE_EXTENSION: REVIEW},
 )
+@checked_with_tenant(service.body_problems)
 @idempotent()
 def create_label(
     payload: LabelCreate, session: SessionDep, caller: CallerDep, response: Response

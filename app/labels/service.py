@@ -6,7 +6,7 @@ was given on keeps it. Review queues and agreement call `label_result`, `of_vers
 `of_item` and `summaries`.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,13 +14,15 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from app import audit
+from app.api.salvage import salvage
+from app.config import Settings
 from app.db import utcnow
 from app.ids import new_id
 from app.labels.items import item_key
 from app.labels.repository import LabelFilter, LabelRepository
 from app.labels.schemas import LabelCreate, LabelSummary
 from app.metrics import parse_spec
-from app.models import Evaluation, Label, Result
+from app.models import Evaluation, Label, Result, Tenant
 from app.people import service as people
 from app.problems import (
     FieldError,
@@ -32,6 +34,7 @@ from app.tenants.scopes import ADMIN, Caller
 
 __all__ = [
     "LabelFilter",
+    "body_problems",
     "delete",
     "get_or_404",
     "label",
@@ -129,6 +132,24 @@ def _target(repo: LabelRepository, body: LabelCreate, at: Path) -> _Target | _Re
         )
         return _Refusal(422, [field_error([*at, "value"], message, "out_of_range")])
     return _Target(result, evaluation, item_key(test_case), bounds)
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """What else is wrong with a label the schema refused: the result it names and the value's
+    scale, checked on the fields that passed, so one 422 names every field at fault."""
+    salvaged, refused = salvage(LabelCreate, body)
+    named = ("result_id",) if body.get("result_id") is not None else _BY_CASE
+    if refused.intersection((*named, "value")) or any(
+        getattr(salvaged, name) is None for name in named
+    ):
+        return []
+    found = _target(LabelRepository(session, tenant.id), salvaged, [])
+    return found.errors if isinstance(found, _Refusal) else []
+
+
+_BY_CASE = ("evaluation_id", "test_case_id", "metric")
 
 
 def _as_given(value: float) -> str:

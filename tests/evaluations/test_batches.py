@@ -94,6 +94,25 @@ class TestBatches:
         done = api.wait(client, evaluation_id)
         assert done["status"] == "completed" and done["result_counts"]["passed"] == 3
 
+    def test_an_evaluation_with_no_case_is_not_closed_into_a_green_completed(
+        self, api: Api
+    ) -> None:
+        # A pipeline whose upload produced nothing closed it "completed", 0 / 0 results.
+        client = api.tenant_client()
+        evaluation_id = open_evaluation(client, [])["id"]
+        refused = problem(client.post(f"/v1/evaluations/{evaluation_id}/close"), 409)
+        assert refused["type"].endswith("/evaluation-empty"), refused
+        assert "append at least one batch" in refused["detail"]
+        still = client.get(f"/v1/evaluations/{evaluation_id}").json()
+        assert (still["open"], still["status"]) != (False, "completed")
+        # Appending then closing works; an empty one can still be canceled and deleted.
+        assert append(client, evaluation_id, cases(0, 1)).status_code == 202
+        assert client.post(f"/v1/evaluations/{evaluation_id}/close").status_code == 200
+        assert api.wait(client, evaluation_id)["status"] == "completed"
+        empty = open_evaluation(client, [])["id"]
+        assert client.post(f"/v1/evaluations/{empty}/cancel").status_code == 200
+        assert client.delete(f"/v1/evaluations/{empty}").status_code == 204
+
     def test_a_retried_batch_is_appended_once(self, api: Api) -> None:
         client = api.tenant_client()
         evaluation_id = open_evaluation(client, [])["id"]

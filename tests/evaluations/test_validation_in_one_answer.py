@@ -109,6 +109,32 @@ class TestEachPartOnItsOwn:
         }, found
         assert_no_prefix(found)
 
+    def test_a_case_the_schema_refuses_still_has_its_needs_checked(self, api: Api) -> None:
+        """test_cases[1]'s output is a number (the schema's error) and it has no retrieval
+        context, which faithfulness needs: the second error came only after the first was
+        fixed. Case 2's output is refused too, so what it lacks there is the schema's alone."""
+        body = {
+            "test_cases": [
+                case(retrieval_context=["c"]),
+                {"input": "z", "actual_output": 3},
+                {"input": "y", "actual_output": {"not": "text"}, "retrieval_context": ["c"]},
+            ],
+            "metrics": [FAITHFULNESS, {"type": "exact_match"}],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        errors = by_loc(found)
+        assert set(errors) == {
+            "test_cases[1].actual_output",
+            "test_cases[1].retrieval_context",
+            "test_cases[1].expected_output",
+            "test_cases[2].actual_output",
+            "test_cases[0].expected_output",
+            "test_cases[2].expected_output",
+        }, found
+        assert errors["test_cases[1].retrieval_context"]["type"] == "missing_for_metric"
+        assert errors["test_cases[1].actual_output"]["type"] != "missing_for_metric"
+
     def test_validator_messages_read_as_written(self, api: Api) -> None:
         body = {
             "test_cases": [case(input=["look", image("file:///etc/passwd")])],
@@ -123,6 +149,11 @@ class TestEachPartOnItsOwn:
                 "must be a data:image/...;base64 URL or an http(s) URL",
             ),
             ("judge", "give model, model_id or both"),
+            # The case's image is refused, its other fields still checked against the metric.
+            (
+                "test_cases[0].expected_output",
+                "metric 'exact_match' (metrics[0]) needs expected_output",
+            ),
         }
         assert_no_prefix(found)
 

@@ -131,6 +131,12 @@ class TestRefusals:
             team.client.post("/v1/labels", json={"result_id": judged, "value": "high"}), 422
         )
         assert [error["loc"] for error in body["errors"]] == ["value"]
+        # A rationale the schema refuses and a value off the scale: one answer names both
+        # (the scale came only once the rationale was fixed).
+        both_wrong = {"result_id": judged, "value": 7, "rationale": 5}
+        body = problem(team.client.post("/v1/labels", json=both_wrong), 422)
+        assert sorted(error["loc"] for error in body["errors"]) == ["rationale", "value"], body
+        assert "from 0 to 1" in next(e["msg"] for e in body["errors"] if e["loc"] == "value")
 
         exact = results[("sum", "exact_match")]
         assert exact["metric_version"] is None
