@@ -3,7 +3,7 @@
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.problems import PROBLEM_MEDIA_TYPE, Problem
+from app.problems import PROBLEM_MEDIA_TYPE, Problem, field_error
 
 
 class _TooLarge(HTTPException):
@@ -88,6 +88,8 @@ class BodySizeLimitMiddleware:
                 status=413,
                 detail=_detail(max_bytes, setting),
                 instance=scope.get("path"),
+                # The field at fault, as every other problem names it.
+                errors=[field_error(["body"], _detail(max_bytes, setting), "too_large")],
             )
             .model_dump_json(exclude_none=True)
             .encode()

@@ -53,6 +53,8 @@ class TestTooLarge:
         answer = problem(headers, content)
         assert answer["type"] == "https://loupe.dev/problems/body-too-large"
         assert "LOUPE_MAX_BODY_BYTES" in answer["detail"]
+        # The field at fault is named, as in every other problem.
+        assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("body", "too_large")]
 
     def test_a_chunked_body_over_the_limit_is_refused(self, api: Api) -> None:
         chunk = b" " * 65536
@@ -64,7 +66,9 @@ class TestTooLarge:
             framed,
         )
         assert status == 413
-        assert "LOUPE_MAX_BODY_BYTES" in problem(headers, content)["detail"]
+        answer = problem(headers, content)
+        assert "LOUPE_MAX_BODY_BYTES" in answer["detail"]
+        assert [error["loc"] for error in answer["errors"]] == ["body"]
 
     def test_expect_continue_is_refused_before_the_body_is_sent(self, api: Api) -> None:
         # The client waits for 100 Continue before uploading; it gets the 413 instead.

@@ -199,6 +199,11 @@ def install_problem_handlers(app: FastAPI) -> None:
                 status=exc.status_code,
                 detail=detail,
                 instance=request.url.path,
+                errors=(
+                    [field_error(["body"], detail or "too large", "too_large")]
+                    if exc.status_code == 413
+                    else None
+                ),
             ),
             headers,
             error_dialect(request),

@@ -73,7 +73,14 @@ class LeanRequest(Request):
                 parser.close()
         except ijson.JSONError as error:
             # FastAPI answers a JSONDecodeError with 400 (problem+json via our handler).
-            raise json.JSONDecodeError(str(error).splitlines()[0], "", 0) from error
+            reason = str(error).splitlines()[0]
+            if reason.endswith("overflow"):
+                # Valid JSON all the same: say what cannot be read, not just "overflow".
+                reason = (
+                    f"{reason}: a number too large to read (an integer must fit in 64 bits, "
+                    "any other number in a double)"
+                )
+            raise json.JSONDecodeError(reason, "", 0) from error
         except UnicodeDecodeError as error:
             # A \u escape naming a lone low surrogate (`"\udfff"`) in a key: no text in UTF-8.
             # FastAPI would answer any other exception with a bare 400 naming no field.

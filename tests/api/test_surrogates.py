@@ -1,5 +1,6 @@
 """A high surrogate escape without its low half (`"\\ud800x"`) is refused as malformed JSON
-naming the body, never stored as `?x`; a pair, and the escaped text `\\\\ud800`, arrive intact."""
+naming the body, never stored as `?x`; a pair, and the escaped text `\\\\ud800`, arrive intact.
+A number past what can be read (an integer past 64 bits) is named as such, not as "overflow"."""
 
 import pytest
 
@@ -78,3 +79,17 @@ def test_the_scan_sees_escapes_across_every_cut(text: bytes, lone_at: int | None
     for chunks in [*cuts, [bytes([byte]) for byte in text]]:
         found = _scan(chunks)
         assert (found.offset if found else None) == lone_at, chunks
+
+
+@pytest.mark.parametrize("number", [b"99999999999999999999", b"1e999"])
+def test_a_number_too_large_is_named_as_such(api: Api, number: bytes) -> None:
+    body = b'{"test_cases": [{"input": "q", "actual_output": "a", "expected_output": "a",'
+    body += b' "metadata": {"n": ' + number + b'}}], "metrics": [{"type": "exact_match"}]}'
+    found = problem(
+        api.tenant_client().post(
+            "/v1/evaluations", content=body, headers={"content-type": "application/json"}
+        ),
+        400,
+    )
+    assert error_locs(found) == ["body"]
+    assert "a number too large to read" in found["detail"], found
