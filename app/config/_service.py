@@ -156,7 +156,8 @@ class ServiceFields(BaseSettings):
     # with their results and unused images. Unset: kept until deleted.
     retention_days: float | None = Field(default=None, gt=0)
     """The ticker deletes finished evaluations and runs completed longer ago than this, with their
-    results and unused images; unset: keep.
+    results and unused images, and cancels then deletes open evaluations (`open: true`, never
+    closed) whose last batch came longer ago, once every case they hold is scored; unset: keep.
     """
     # The audit trail is kept on its own clock: a deleted evaluation's deletion stays on record.
     audit_retention_days: float = Field(default=365.0, gt=0)

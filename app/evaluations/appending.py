@@ -91,7 +91,7 @@ def append(
     # What the UPDATE stored, not a change for the ORM to write back over a later append.
     set_committed_value(evaluation, "total_test_cases", stop)
     # Fresh work: the sweep looks again only once it has waited LOUPE_STUCK_AFTER_SECONDS.
-    evaluation.heartbeat_at = utcnow()
+    evaluation.heartbeat_at = evaluation.appended_at = utcnow()
     evaluation_id, tenant_id = evaluation.id, evaluation.tenant_id
     outbox(session).add(
         lambda: service.dispatch_committed(runtime, evaluation_id, tenant_id, range(start, stop))

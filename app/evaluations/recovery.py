@@ -3,7 +3,7 @@ were forgotten by a restarted Redis, fail those out of attempts, and delete thos
 LOUPE_RETENTION_DAYS."""
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from app.db import utcnow
 from app.evaluations import intervals, lifecycle, lifecycle_service, service
@@ -12,6 +12,7 @@ from app.evaluations.schemas import TERMINAL_STATUSES
 from app.fair_queue import queued_id, work_of
 from app.runtime import Runtime
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
+from app.unscoped.retention import UnscopedRetentionRepository
 
 logger = logging.getLogger("loupe.jobs")
 
@@ -143,8 +144,10 @@ def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
         return []
     cutoff = utcnow() - timedelta(days=days)
     with runtime.session() as session:
-        found = UnscopedJobRepository(session).expired(cutoff, limit)
+        found = UnscopedRetentionRepository(session).expired(cutoff, limit)
         session.commit()
+    retired = _retire_abandoned(runtime, cutoff, limit)
+    found += [(evaluation_id, "") for evaluation_id in retired]
     pruned = []
     for evaluation_id, _ in found:
         shed_rows(runtime, evaluation_id)
@@ -158,6 +161,37 @@ def prune_expired(runtime: Runtime, limit: int = 100) -> list[str]:
     if pruned:
         logger.info("deleted %d evaluations past LOUPE_RETENTION_DAYS", len(pruned))
     return pruned
+
+
+def _retire_abandoned(runtime: Runtime, cutoff: datetime, limit: int) -> list[str]:
+    """Cancel the open evaluations (`open: true`, never closed) whose last batch came before
+    `cutoff` and whose every case is scored: left open, they would never be finished, so never
+    deleted. Canceled (announced like any cancel), they are deleted with the expired ones.
+    One still scoring is left for later."""
+    with runtime.session() as session:
+        candidates = UnscopedRetentionRepository(session).abandoned(cutoff, limit)
+        session.commit()
+    retired = []
+    for evaluation_id in candidates:
+        with runtime.session() as session:
+            repo = UnscopedJobRepository(session)
+            evaluation = repo.get_for_update(evaluation_id)
+            if evaluation is None or not evaluation.open:
+                continue
+            expected = evaluation.total_test_cases * len(evaluation.metrics)
+            if (
+                evaluation.status in TERMINAL_STATUSES
+                or repo.count_results(evaluation_id) < expected
+            ):
+                continue
+            lifecycle_service.cancel(session, runtime, evaluation)
+            session.commit()
+        retired.append(evaluation_id)
+    if retired:
+        logger.info(
+            "canceled %d open evaluations without a batch for LOUPE_RETENTION_DAYS", len(retired)
+        )
+    return retired
 
 
 # Rows deleted per transaction by `shed_rows`: a few thousand keep each transaction (and the
@@ -179,13 +213,13 @@ def shed_rows(runtime: Runtime, evaluation_id: str, batch_rows: int = SHED_BATCH
         if evaluation is None or evaluation.status not in TERMINAL_STATUSES:
             return 0
         per_case = max(1, len(evaluation.metrics or []))
-        stop = repo.case_index_bound(evaluation_id)
+        stop = UnscopedRetentionRepository(session).case_index_bound(evaluation_id)
         session.commit()
     step = max(1, batch_rows // per_case)
     deleted = 0
     for start in range(0, stop, step):
         with runtime.session() as session:
-            deleted += UnscopedJobRepository(session).delete_case_rows(
+            deleted += UnscopedRetentionRepository(session).delete_case_rows(
                 evaluation_id, start, start + step
             )
             session.commit()

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
+from app.db import utcnow
 from app.evaluations import admission, case_rows, checks, read_model
 from app.evaluations.jobs import SCORE_SLICE
 from app.evaluations.kinds import DEFAULT_KIND, kind_of
@@ -73,6 +74,7 @@ def create(
         cluster_by=payload.cluster_by,
         status="queued",
         open=payload.open,
+        appended_at=utcnow() if payload.open else None,
         request_id=logs.request_id.get(),
         total_test_cases=len(payload.test_cases),
         dispatch_attempts=1,

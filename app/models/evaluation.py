@@ -47,3 +47,6 @@ class Evaluation(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # An open evaluation's last batch of test cases (its submit, then each append): retention
+    # deletes one left open and idle past LOUPE_RETENTION_DAYS. None for the others.
+    appended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

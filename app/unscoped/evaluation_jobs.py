@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, func, or_, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from app.db import add_into, insert_ignoring_duplicates, utcnow
@@ -74,6 +74,12 @@ class UnscopedJobRepository:
 
     def get(self, evaluation_id: str) -> Evaluation | None:
         return self.session.get(Evaluation, evaluation_id, populate_existing=True)
+
+    def get_for_update(self, evaluation_id: str) -> Evaluation | None:
+        """The evaluation, locked until commit (an append or a close waits for us)."""
+        return self.session.get(
+            Evaluation, evaluation_id, populate_existing=True, with_for_update=True
+        )
 
     def test_cases(self, evaluation_id: str, start: int, stop: int) -> Sequence[TestCase]:
         return self.session.scalars(
@@ -344,42 +350,3 @@ class UnscopedJobRepository:
             keys=("evaluation_id", "day", "role", "model"),
             added=_USAGE_SUMMED,
         )
-
-    def case_index_bound(self, evaluation_id: str) -> int:
-        """One past the highest test-case index the evaluation's test cases and results use
-        (0: none); read along their unique indexes."""
-        highest = [
-            self.session.scalar(
-                select(func.max(column)).where(model.evaluation_id == evaluation_id)
-            )
-            for model, column in ((TestCase, TestCase.index), (Result, Result.test_case_index))
-        ]
-        return max((value + 1 for value in highest if value is not None), default=0)
-
-    def delete_case_rows(self, evaluation_id: str, start: int, stop: int) -> int:
-        """Delete the evaluation's results and test cases whose test-case index is in
-        [start, stop); returns how many rows went."""
-        deleted = 0
-        for model, column in ((Result, Result.test_case_index), (TestCase, TestCase.index)):
-            outcome = self.session.execute(
-                delete(model).where(
-                    model.evaluation_id == evaluation_id, column >= start, column < stop
-                )
-            )
-            deleted += outcome.rowcount  # type: ignore[attr-defined]
-        return deleted
-
-    def expired(self, cutoff: datetime, limit: int = 100) -> list[tuple[str, str]]:
-        """(id, tenant id) of finished evaluations and runs completed before `cutoff`, of every
-        tenant (the retention sweep)."""
-        session = self.session
-        rows = session.execute(
-            select(Evaluation.id, Evaluation.tenant_id)
-            .where(
-                Evaluation.status.in_(("completed", "failed", "canceled")),
-                Evaluation.completed_at < cutoff,
-            )
-            .order_by(Evaluation.completed_at)
-            .limit(limit)
-        )
-        return [(row[0], row[1]) for row in rows]

@@ -3,10 +3,11 @@ before the evaluation itself: everything old goes, nothing newer, images stay ex
 something still uses them."""
 
 import dataclasses
+import time
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import event, func, select, update
+from sqlalchemy import delete, event, func, select, update
 
 from app.db import utcnow
 from app.evaluations import recovery
@@ -138,3 +139,75 @@ class TestRetentionInBatches:
         }
         assert not blob_exists(api, only_old_digest)
         assert blob_exists(api, shared_digest)
+
+
+def appended_days_ago(api: Api, evaluation_id: str, days: float) -> None:
+    with api.served.runtime.session() as session:
+        session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id)
+            .values(appended_at=utcnow() - timedelta(days=days))
+        )
+        session.commit()
+
+
+class TestOpenEvaluationsLeftOpen:
+    def test_one_idle_past_retention_is_canceled_and_deleted_a_recent_one_stays(
+        self, api: Api
+    ) -> None:
+        # An open evaluation never closed was never finished, so never deleted: it grew the
+        # database past LOUPE_RETENTION_DAYS for good.
+        with api.tenant_client() as client:
+            opened = []
+            for _ in range(3):
+                response = client.post("/v1/evaluations", json={**body(cases=2), "open": True})
+                assert response.status_code == 202, response.text
+                opened.append(response.json()["id"])
+            idle, recent, scoring = opened
+            for evaluation_id in opened:
+                wait_all_scored(api, client, evaluation_id)
+            # A batch appended today keeps `recent`, though it was opened long ago.
+            appended_days_ago(api, idle, 10)
+            appended_days_ago(api, recent, 10)
+            more = client.post(
+                f"/v1/evaluations/{recent}/test_cases",
+                json={"test_cases": body(cases=1)["test_cases"]},
+            )
+            assert more.status_code == 202, more.text
+            wait_all_scored(api, client, recent)
+            # One whose last batch is still being scored is left for a later sweep.
+            appended_days_ago(api, scoring, 10)
+            with api.served.runtime.session() as session:
+                session.execute(delete(Result).where(Result.evaluation_id == scoring))
+                session.commit()
+
+            settings = api.served.runtime.settings.model_copy(update={"retention_days": 5.0})
+            runtime: Runtime = dataclasses.replace(api.served.runtime, settings=settings)
+            pruned = recovery.prune_expired(runtime)
+            assert pruned == [idle]
+            assert client.get(f"/v1/evaluations/{idle}").status_code == 404
+            assert rows_of(api, idle) == dict.fromkeys(
+                ("result", "test_case", "metric_summary", "evaluation"), 0
+            )
+            for kept in (recent, scoring):
+                still = client.get(f"/v1/evaluations/{kept}").json()
+                assert (still["open"], still["status"]) == (True, "in_progress"), still
+            actions = [
+                event["action"]
+                for event in client.get("/v1/audit_events", params={"object_id": idle}).json()[
+                    "data"
+                ]
+            ]
+            assert actions == ["evaluation.delete", "evaluation.cancel", "evaluation.create"]
+
+
+def wait_all_scored(api: Api, client: Any, evaluation_id: str) -> None:
+    """Until every case appended so far has its results (an open one never completes)."""
+    deadline = time.monotonic() + 60
+    while True:
+        api.run_queue()
+        counts = client.get(f"/v1/evaluations/{evaluation_id}").json()["result_counts"]
+        if counts["pending"] == 0:
+            return
+        assert time.monotonic() < deadline, counts
+        time.sleep(0.05)
