@@ -14,6 +14,7 @@ import os
 import threading
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from app.telemetry.metrics import IMAGE_DECODES, IMAGE_DECODES_WAITING
@@ -33,6 +34,10 @@ class DecodeSlots:
         # The most ever in use at once: what tests and benchmarks read to see the bound hold.
         self.peak = 0
         self._lock = threading.Lock()
+        # Threads of their own, as many as the slots: the same few threads decode every image,
+        # so the allocator's per-thread arenas that hold freed image memory are reused rather
+        # than one set per request's event loop (each loop has its own default executor).
+        self._threads = ThreadPoolExecutor(size, thread_name_prefix="loupe-decode")
         self._waiting: deque[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = deque()
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
@@ -41,7 +46,7 @@ class DecodeSlots:
         await self._acquire()
         try:
             done = asyncio.get_running_loop().run_in_executor(
-                None, functools.partial(self._holding, function, *args)
+                self._threads, functools.partial(self._holding, function, *args)
             )
         except BaseException:
             self._give_back()

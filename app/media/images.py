@@ -253,7 +253,7 @@ _SWAPS_SIDES |= {Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270}
 _REDUCING_GAP = 2.0
 
 
-def fitted(size: tuple[int, int], max_side: int) -> tuple[int, int]:
+def _fitted(size: tuple[int, int], max_side: int) -> tuple[int, int]:
     """`size` scaled to a long side of `max_side`, rounded as Pillow's thumbnail rounds it."""
     width, height = size
     aspect = width / height
@@ -270,12 +270,12 @@ def _nearest(number: float, key: Any) -> int:
 def _target(
     size: tuple[int, int], upright: Image.Transpose | None, max_side: int
 ) -> tuple[int, int] | None:
-    """The size to resize to before turning upright, so the upright image fits `max_side`
-    exactly as before; None when it fits already."""
+    """The size to resize to before turning upright, such that the upright image fits
+    `max_side` as Pillow's thumbnail of it would; None when it fits already."""
     if max(size) <= max_side:
         return None
     swapped = upright in _SWAPS_SIDES
-    width, height = fitted(size[::-1] if swapped else size, max_side)
+    width, height = _fitted(size[::-1] if swapped else size, max_side)
     return (height, width) if swapped else (width, height)
 
 
