@@ -23,6 +23,11 @@ class OutboundFields(ServiceFields):
     # Width x height; refused before Pillow decodes a pixel (decompression bombs).
     max_image_pixels: int = Field(default=50_000_000, ge=1)
     """Width × height, checked before decoding."""
+    # Decoding costs memory and time by the pixel: a PNG of 50M blank pixels is 190 kB. The
+    # default is four images at the per-image cap (see docs/decisions.md).
+    max_request_image_pixels: int = Field(default=200_000_000, ge=1)
+    """A request's distinct images together, width × height from each header, counted before
+    any is decoded."""
     # Providers reject larger images and bill by tile, so the long side is capped.
     judge_image_max_side: int = Field(default=2048, ge=64)
     """Long side of the image judges receive."""

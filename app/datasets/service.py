@@ -112,9 +112,14 @@ def create(
         for row in rows
         for index, message in enumerate(row["messages"])
     ]
-    # A dataset's media are budgeted as a whole archive, not as one API request.
+    # A dataset's media are budgeted as a whole archive, not as one API request: its bytes up
+    # to the archive cap, its pixels in the same proportion to its bytes as a request's.
+    pixels_per_byte = settings.max_request_image_pixels / settings.max_request_image_bytes
     media_settings = settings.model_copy(
-        update={"max_request_image_bytes": settings.archive_bytes_cap}
+        update={
+            "max_request_image_bytes": settings.archive_bytes_cap,
+            "max_request_image_pixels": int(settings.archive_bytes_cap * pixels_per_byte),
+        }
     )
     ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings)
     sizes = [_row_bytes(row) for row in rows]

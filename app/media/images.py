@@ -3,11 +3,12 @@
 import binascii
 import hashlib
 import io
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, UnidentifiedImageError
 
 # format -> media type; the only formats accepted, and the ones OpenAI-style judges take.
 MEDIA_TYPES = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp", "gif": "image/gif"}
@@ -135,6 +136,16 @@ class NormalisedImage:
 def check(data: bytes, declared: str | None, limits: ImageLimits) -> str:
     """The image's format, after checking size, magic bytes against `declared`, and that
     Pillow can read it without decoding more than `limits.max_pixels`."""
+    return _inspect(data, declared, limits, verify=True).format
+
+
+def header(data: bytes, declared: str | None, limits: ImageLimits) -> ImageFacts:
+    """The image's format and size as its header states them, after the checks `check` makes
+    short of reading the whole file: nothing is decoded, so this is cheap at any size."""
+    return _inspect(data, declared, limits, verify=False)
+
+
+def _inspect(data: bytes, declared: str | None, limits: ImageLimits, verify: bool) -> ImageFacts:
     if len(data) > limits.max_bytes:
         raise ImageError(
             f"the image is larger than {limits.max_bytes} bytes (LOUPE_MAX_IMAGE_BYTES)",
@@ -151,7 +162,9 @@ def check(data: bytes, declared: str | None, limits: ImageLimits) -> str:
     try:
         with Image.open(io.BytesIO(data), formats=[_PILLOW_FORMATS[found]]) as image:
             _check_pixels(image, limits)
-            image.verify()
+            facts = ImageFacts(found, len(data), image.width, image.height)
+            if verify:
+                image.verify()
     except ImageError:
         raise
     except Image.DecompressionBombError as exc:
@@ -159,7 +172,7 @@ def check(data: bytes, declared: str | None, limits: ImageLimits) -> str:
         raise ImageError(f"the image has too many pixels: {exc}", "image_too_many_pixels") from exc
     except _UNREADABLE as exc:
         raise ImageError(f"the image cannot be read: {exc}", "image_unreadable") from exc
-    return found
+    return facts
 
 
 def _check_pixels(image: Image.Image, limits: ImageLimits) -> None:
@@ -223,19 +236,81 @@ def _judge_mode(image: Image.Image) -> Image.Image:
     return image.convert("RGB")
 
 
+# EXIF orientation -> the transposition that makes the image upright (as ImageOps.exif_transpose).
+_UPRIGHT = {
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+_SWAPS_SIDES = {Image.Transpose.TRANSPOSE, Image.Transpose.TRANSVERSE}
+_SWAPS_SIDES |= {Image.Transpose.ROTATE_90, Image.Transpose.ROTATE_270}
+# Resize in two steps when the image is over this many times too large: a whole-factor reduce
+# (box average), then LANCZOS; Pillow's own default for thumbnails, close to a fair resample.
+_REDUCING_GAP = 2.0
+
+
+def _fitted(size: tuple[int, int], max_side: int) -> tuple[int, int]:
+    """`size` scaled to a long side of `max_side`, rounded as Pillow's thumbnail rounds it."""
+    width, height = size
+    aspect = width / height
+    if aspect <= 1:
+        return max(_nearest(max_side * aspect, lambda n: abs(aspect - n / max_side)), 1), max_side
+    height = _nearest(max_side / aspect, lambda n: 0 if n == 0 else abs(aspect - max_side / n))
+    return max_side, max(height, 1)
+
+
+def _nearest(number: float, key: Any) -> int:
+    return min(math.floor(number), math.ceil(number), key=key)
+
+
+def _target(
+    size: tuple[int, int], upright: Image.Transpose | None, max_side: int
+) -> tuple[int, int] | None:
+    """The size to resize to before turning upright, such that the upright image fits
+    `max_side` as Pillow's thumbnail of it would; None when it fits already."""
+    if max(size) <= max_side:
+        return None
+    swapped = upright in _SWAPS_SIDES
+    width, height = _fitted(size[::-1] if swapped else size, max_side)
+    return (height, width) if swapped else (width, height)
+
+
+def _shrunk(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """`image` resized to `size` (LANCZOS) with at most one full-size copy: alpha is
+    premultiplied once and the reduce and resize run on that copy (Pillow's resize of RGBA would
+    premultiply without its reducing step, and reduce would premultiply again)."""
+    premultiplied = {"RGBA": "RGBa", "LA": "La"}.get(image.mode)
+    working = image.convert(premultiplied) if premultiplied else image
+    resized = working.resize(size, Image.Resampling.LANCZOS, reducing_gap=_REDUCING_GAP)
+    return resized.convert(image.mode) if premultiplied else resized
+
+
 def _reencode(
     image: Image.Image, fmt: str, changes: list[str], limits: ImageLimits
 ) -> tuple[bytes, str, tuple[int, int]]:
     image.seek(0)
+    orientation = image.getexif().get(_EXIF_ORIENTATION, 1)
+    upright = _UPRIGHT.get(orientation) if "exif_orientation" in changes else None
+    target = _target(image.size, upright, limits.max_side)
+    if target is not None:
+        # A JPEG decodes at 1/2, 1/4 or 1/8 scale if that is still at least the size sent.
+        image.draft(None, target)
     image.load()
     icc_profile = image.info.get("icc_profile")
-    upright = ImageOps.exif_transpose(image) if "exif_orientation" in changes else image
-    converted = _judge_mode(upright)
+    # Resize first, in the decoded mode where LANCZOS takes it, so the conversion and the
+    # transposition work on the small image; other modes are converted first.
+    converted = image if image.mode in ("RGB", "RGBA", "L", "LA") else _judge_mode(image)
+    if target is not None and converted.size != target:
+        converted = _shrunk(converted, target)
+    converted = _judge_mode(converted)
+    if upright is not None:
+        converted = converted.transpose(upright)
     if converted.mode != image.mode:
         icc_profile = None  # a CMYK or 16-bit profile does not describe the converted pixels
-    if max(converted.size) > limits.max_side:
-        converted = converted.copy() if converted is image else converted
-        converted.thumbnail((limits.max_side, limits.max_side), Image.Resampling.LANCZOS)
     out = io.BytesIO()
     # JPEG stays JPEG (photos); everything else becomes PNG so text and edges stay sharp.
     if fmt == "jpeg" and converted.mode in ("RGB", "L"):

@@ -6,15 +6,22 @@ Each distinct URL string is handled once, and each distinct normalised image sto
 
 import asyncio
 import itertools
-import os
 from collections.abc import Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from app.media.audio import AudioClip, decode_audio_url
+from app.media.decoding import SLOTS
 from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client, trust_context
-from app.media.images import ImageError, ImageLimits, NormalisedImage, data_url_size, normalise
+from app.media.images import (
+    ImageError,
+    ImageLimits,
+    NormalisedImage,
+    data_url_size,
+    header,
+    normalise,
+)
 from app.media.images import decode_data_url as _decode
 from app.media.store import BlobStore, reference
 from app.problems import FieldError, field_error, invalid_request
@@ -106,20 +113,41 @@ def image_sources(cases: list[dict[str, Any]]) -> dict[str, _Source]:
 
 
 class _Budget:
-    """The per-request total of image bytes (LOUPE_MAX_REQUEST_IMAGE_BYTES)."""
+    """A per-request total of the images' bytes or pixels, each distinct image counted once."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, unit: str, setting: str, type_: str) -> None:
         self.limit = limit
+        self.unit = unit
+        self.setting = setting
+        self.type = type_
         self.spent = 0
 
-    def spend(self, size: int) -> None:
-        self.spent += size
+    def spend(self, amount: int) -> None:
+        self.spent += amount
         if self.spent > self.limit:
             raise ImageError(
-                f"the request's images total more than {self.limit} bytes "
-                "(LOUPE_MAX_REQUEST_IMAGE_BYTES)",
-                "image_request_total",
+                f"the request's images total more than {self.limit} {self.unit} ({self.setting})",
+                self.type,
             )
+
+
+def _budgets(settings: Any) -> tuple[_Budget, _Budget]:
+    """The request's byte and pixel budgets: pixels are counted from each image's header before
+    any is decoded, since decoding costs memory and time by the pixel, not by the byte."""
+    return (
+        _Budget(
+            settings.max_request_image_bytes,
+            "bytes",
+            "LOUPE_MAX_REQUEST_IMAGE_BYTES",
+            "image_request_total",
+        ),
+        _Budget(
+            settings.max_request_image_pixels,
+            "pixels",
+            "LOUPE_MAX_REQUEST_IMAGE_PIXELS",
+            "image_request_pixels",
+        ),
+    )
 
 
 def _from_data_url(url: str, limits: ImageLimits) -> NormalisedImage:
@@ -127,48 +155,97 @@ def _from_data_url(url: str, limits: ImageLimits) -> NormalisedImage:
     return normalise(data, declared, limits)
 
 
+def _data_url_pixels(url: str, limits: ImageLimits) -> int:
+    """Width x height of a data URL's image, from its header (the bytes are decoded again with
+    the image, so that only images being decoded hold theirs)."""
+    declared, data = _decode(url, limits.max_bytes)
+    facts = header(data, declared, limits)
+    return facts.width * facts.height
+
+
 async def _prepare(
     sources: list[_Source], settings: Any
 ) -> tuple[dict[str, NormalisedImage], dict[str, ImageError | FetchError]]:
     limits = ImageLimits.from_settings(settings)
     policy = FetchPolicy.from_settings(settings)
-    budget = _Budget(settings.max_request_image_bytes)
+    budget, pixels = _budgets(settings)
     fetch_slots = asyncio.Semaphore(settings.fetch_concurrency)
-    # Decoding and resizing release the GIL; more threads than cores only add memory.
-    cpu_slots = asyncio.Semaphore(max(1, min(4, os.cpu_count() or 1)))
     images: dict[str, NormalisedImage] = {}
     errors: dict[str, ImageError | FetchError] = {}
 
-    async def take_in(source: _Source, client: Any) -> None:
+    async def decode(source: _Source, function: Any, *args: Any) -> None:
         try:
-            if source.is_data:
-                async with cpu_slots:
-                    images[source.url] = await asyncio.to_thread(_from_data_url, source.url, limits)
-                return
+            # Decoding slots are the process's, shared by every request.
+            images[source.url] = await SLOTS.run(function, *args, limits)
+        except ImageError as exc:
+            errors[source.url] = exc
+
+    async def fetch(source: _Source, client: Any) -> tuple[bytes, int] | None:
+        try:
             async with fetch_slots:
                 fetched = await fetch_image(client, source.url, policy)
             budget.spend(len(fetched.data))
-            async with cpu_slots:
-                # The bytes decide the format; servers mislabel images too often to refuse it.
-                images[source.url] = await asyncio.to_thread(normalise, fetched.data, None, limits)
+            # The bytes decide the format; servers mislabel images too often to refuse it.
+            facts = await asyncio.to_thread(header, fetched.data, None, limits)
         except (ImageError, FetchError) as exc:
             errors[source.url] = exc
+            return None
+        return fetched.data, facts.width * facts.height
 
-    # Data URLs are already in memory: count them up front, in order, before decoding any.
-    for source in sources:
-        if source.is_data:
+    async def fetch_and_decode(fetched_sources: list[_Source], client: Any) -> None:
+        fetched = await asyncio.gather(*(fetch(source, client) for source in fetched_sources))
+        admitted = []
+        # Pixels in the order the body has the URLs, whichever arrived first.
+        for source, got in zip(fetched_sources, fetched, strict=True):
+            if got is not None and _spent(pixels, got[1], source, errors):
+                admitted.append((source, got[0]))
+        if not over():
+            await asyncio.gather(
+                *(decode(source, normalise, data, None) for source, data in admitted)
+            )
+
+    def over() -> bool:
+        # Past a budget the request is refused whatever else is found: decode nothing more.
+        return budget.spent > budget.limit or pixels.spent > pixels.limit
+
+    # Data URLs are already in memory: count their bytes, then their pixels, in order, before
+    # decoding any.
+    data_sources = [source for source in sources if source.is_data]
+    for source in data_sources:
+        _spent(budget, data_url_size(source.url), source, errors)
+    for source in data_sources:
+        if source.url not in errors:
             try:
-                budget.spend(data_url_size(source.url))
+                size = _data_url_pixels(source.url, limits)
             except ImageError as exc:
                 errors[source.url] = exc
-    todo = [source for source in sources if source.url not in errors]
-    if any(not source.is_data for source in todo):
+                continue
+            _spent(pixels, size, source, errors)
+    decodes = [
+        decode(source, _from_data_url, source.url)
+        for source in data_sources
+        if source.url not in errors and not over()
+    ]
+    fetched_sources = [source for source in sources if not source.is_data]
+    if fetched_sources:
         verify = trust_context(getattr(settings, "ca_bundle", None))
         async with new_client(policy, verify) as client:
-            await asyncio.gather(*(take_in(source, client) for source in todo))
+            await asyncio.gather(*decodes, fetch_and_decode(fetched_sources, client))
     else:
-        await asyncio.gather(*(take_in(source, None) for source in todo))
+        await asyncio.gather(*decodes)
     return images, errors
+
+
+def _spent(
+    budget: _Budget, amount: int, source: _Source, errors: dict[str, ImageError | FetchError]
+) -> bool:
+    """Whether `amount` fitted in `budget`; if not, the source's error says so."""
+    try:
+        budget.spend(amount)
+    except ImageError as exc:
+        errors[source.url] = exc
+        return False
+    return True
 
 
 def _run(coroutine: Coroutine[Any, Any, T]) -> T:

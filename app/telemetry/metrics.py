@@ -88,6 +88,17 @@ PROVIDER_IN_FLIGHT_LIMIT = Gauge(
     ["role", "host"],
     multiprocess_mode="livesum",
 )
+# Submitted images being decoded, process-wide (app/media/decoding.py), and those waiting.
+IMAGE_DECODES = Gauge(
+    "loupe_image_decodes",
+    "Submitted images being decoded and resized now (at most min(4, CPUs) per process).",
+    multiprocess_mode="livesum",
+)
+IMAGE_DECODES_WAITING = Gauge(
+    "loupe_image_decodes_waiting",
+    "Submitted images waiting for a decoding slot.",
+    multiprocess_mode="livesum",
+)
 JUDGE_CACHE_LOOKUPS = Counter(
     "loupe_judge_cache_lookups_total",
     "Judge answers looked up in the cache before asking the judge (result: hit or miss).",

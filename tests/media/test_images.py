@@ -203,3 +203,28 @@ class TestNormalise:
     def test_same_bytes_same_digest(self) -> None:
         data = png((3000, 100))
         assert normalise(data, "png", LIMITS).sha256 == normalise(data, None, LIMITS).sha256
+
+
+class TestLargeImages:
+    def test_a_large_jpeg_turned_upright_after_its_reduced_decode(self) -> None:
+        exif = Image.Exif()
+        exif[0x0112] = 6  # stored sideways: display rotated 90° clockwise
+        data = encode(halves((4400, 2000), "red", "blue"), "JPEG", exif=exif.tobytes())
+        image = normalise(data, "jpeg", ImageLimits(max_side=1000))
+        assert image.changes == ("exif_orientation", "downscaled")
+        assert (image.sent.format, image.sent.width, image.sent.height) == ("jpeg", 455, 1000)
+        upright = Image.open(io.BytesIO(image.data))
+        assert upright.getpixel((200, 100))[0] > 200  # the left (red) half is now on top
+        assert upright.getpixel((200, 900))[2] > 200
+
+    def test_transparent_pixels_do_not_darken_the_edges_they_border(self) -> None:
+        # Resized with premultiplied alpha: the invisible black of the right half stays out.
+        picture = Image.new("RGBA", (9000, 100), (0, 0, 0, 0))
+        picture.paste(Image.new("RGBA", (4500, 100), (255, 0, 0, 255)), (0, 0))
+        image = normalise(encode(picture), "png", LIMITS)
+        assert (image.sent.width, image.sent.height) == (2048, 23)
+        sent = Image.open(io.BytesIO(image.data))
+        assert sent.mode == "RGBA"
+        visible = [sent.getpixel((x, 10)) for x in range(1000, 1100)]
+        assert all(red >= 250 for red, _, _, alpha in visible if alpha > 8)
+        assert {alpha for *_, alpha in visible} - {0, 255}  # the edge is blended, not cut
