@@ -11,20 +11,28 @@ jsonb refuses), and an integer past 64 bits is read as a float.
 """
 
 import json
+import re
 from typing import Any
 
 import orjson
 
 # Keys that are not strings are written as `json` writes them (their str()), not refused.
 _OPTIONS = orjson.OPT_NON_STR_KEYS
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def dumps(value: Any) -> bytes:
-    """`value` as compact UTF-8 JSON (non-ASCII characters as they are, not escaped)."""
+    """`value` as compact UTF-8 JSON (non-ASCII characters as they are, not escaped).
+
+    A lone surrogate in a string (no UTF-8 text holds one) is written as U+FFFD: requests that
+    carry one are refused where they are read, so only a model's output can bring one here,
+    and like its U+0000 it is kept as the replacement character rather than fail the write.
+    """
     try:
         return orjson.dumps(value, option=_OPTIONS)
-    except TypeError:  # orjson.JSONEncodeError: past 64 bits, or a type JSON cannot write
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    except TypeError:  # orjson.JSONEncodeError: past 64 bits, a lone surrogate, another type
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return _SURROGATE.sub("\ufffd", text).encode()
 
 
 def dumps_text(value: Any) -> str:

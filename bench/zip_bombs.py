@@ -59,7 +59,7 @@ def new_way(data: bytes, ratio: int) -> str:
     try:
         archive = Archive("rows.zip", data, caps)
         with archive.open("rows.jsonl") as member:
-            records = read_records("rows.jsonl", member)
+            records = read_records("rows.jsonl", member, [])
     except ArchiveTooLarge as error:
         return f"refused: {error.message} (cap {error.cap})"
     return f"parsed {len(records):,} records from {archive.inflated:,} bytes"

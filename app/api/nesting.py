@@ -1,5 +1,5 @@
 """What JSON Loupe takes, in any request body and in any uploaded JSONL line: at most MAX_DEPTH
-levels of objects and arrays, and no string or object key holding U+0000.
+levels of objects and arrays, and no string or object key holding U+0000 or a lone surrogate.
 
 Python's json and every later step (storing as JSON, validating, rendering) recurse once per
 level, so a body nested 1,000 deep ended as a RecursionError (a 500). No field Loupe takes needs
@@ -12,6 +12,7 @@ refused before anything is stored, in both modes, naming where it is.
 
 import io
 import json
+import re
 from typing import Any
 
 import ijson
@@ -20,6 +21,10 @@ MAX_DEPTH = 64
 NUL = "\x00"
 # How U+0000 is written in JSON text: json.loads refuses a raw NUL inside a string.
 _ESCAPED_NUL = "\\u0000"
+# A surrogate can only come from an escape too (UTF-8 text cannot hold one); paired ones are
+# joined by the parser, so a surrogate left in a string stood alone.
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class RefusedJson(ValueError):
@@ -45,15 +50,28 @@ class TooDeep(RefusedJson):
         )
 
 
-class NulCharacter(RefusedJson):
-    """A string, or an object key (`key`), holding U+0000; `path` leads to it."""
+class UnstorableText(RefusedJson):
+    """A string, or an object key (`key`), holding what no stored text can; `path` leads to
+    it: U+0000 (NulCharacter) or a lone UTF-16 surrogate (LoneSurrogate)."""
 
-    code = "nul_character"
+    what = "a character Loupe cannot store"
 
     def __init__(self, path: list[str | int], *, key: bool = False) -> None:
-        what = "the key" if key else "the text"
-        super().__init__(path, f"{what} holds U+0000 (NUL), which Loupe cannot store")
+        holder = "the key" if key else "the text"
+        super().__init__(path, f"{holder} holds {self.what}")
         self.key = key
+
+
+class NulCharacter(UnstorableText):
+    code = "nul_character"
+    what = "U+0000 (NUL), which Loupe cannot store"
+
+
+class LoneSurrogate(UnstorableText):
+    # `"\ud800"` is valid JSON syntax but names no character: no UTF-8 text holds it, so it
+    # failed where the row was written (a 500).
+    code = "lone_surrogate"
+    what = "a lone UTF-16 surrogate (a \\u escape of half a pair), which is no character"
 
 
 class JsonGuard:
@@ -99,17 +117,20 @@ def _too_deep(value: Any) -> bool:
 
 
 class _Key(str):
-    """An object key waiting in `first_nul`'s stack, checked before its value."""
+    """An object key waiting in `first_unstorable`'s stack, checked before its value."""
 
 
-def first_nul(value: Any) -> NulCharacter | None:
-    """The first string or key (in document order) of a parsed JSON value holding U+0000."""
+def first_unstorable(value: Any) -> UnstorableText | None:
+    """The first string or key (in document order) of a parsed JSON value holding U+0000 or a
+    lone surrogate."""
     pending: list[tuple[Any, list[str | int]]] = [(value, [])]
     while pending:
         node, path = pending.pop()
         if isinstance(node, str):
             if NUL in node:
                 return NulCharacter(path, key=isinstance(node, _Key))
+            if _SURROGATE.search(node):
+                return LoneSurrogate(path, key=isinstance(node, _Key))
         elif isinstance(node, dict):
             for key, item in reversed(node.items()):
                 pending.append((item, [*path, key]))
@@ -130,10 +151,11 @@ def loads(text: str) -> Any:
         if isinstance(value, (dict, list)) and _too_deep(value):
             pass  # find where below
         else:
-            # Only a document with the escape can hold NUL; most are never walked.
-            nul = first_nul(value) if _ESCAPED_NUL in text else None
-            if nul is not None:
-                raise nul
+            # Only a document with one of the escapes can hold either; most are never walked.
+            escaped = _ESCAPED_NUL in text or _ESCAPED_SURROGATE.search(text) is not None
+            unstorable = first_unstorable(value) if escaped else None
+            if unstorable is not None:
+                raise unstorable
             return value
     guard = JsonGuard()
     for event, item in ijson.basic_parse(io.BytesIO(text.encode()), use_float=True):

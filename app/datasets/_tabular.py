@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from app.api import nesting
-from app.datasets._types import DatasetFormatError
+from app.datasets._types import DatasetFormatError, add_problem
 from app.problems import format_loc
 
 # Base64 images make cells far larger than csv's default 128 KiB limit; 2**31-1 is the most a
@@ -30,15 +30,17 @@ class Record:
     fields: dict[str, Any]
 
 
-def read_records(file: str, stream: BinaryIO) -> list[Record]:
-    """The rows of a .jsonl, .tsv or .csv file; an unreadable or empty file raises."""
+def read_records(file: str, stream: BinaryIO, problems: list[DatasetFormatError]) -> list[Record]:
+    """The rows of a .jsonl, .tsv or .csv file; an unreadable or empty file raises. A line that
+    is not a row (bad JSON, a NUL, too many cells) is added to `problems` and skipped, so the
+    other rows are still read and checked."""
     lines = _lines(file, stream)
     suffix = file.lower().rsplit(".", 1)[-1]
     if suffix == "jsonl":
-        records = _jsonl(file, lines)
+        records = _jsonl(file, lines, problems)
     else:
-        records = _delimited(file, lines, "\t" if suffix == "tsv" else ",")
-    if not records:
+        records = _delimited(file, lines, "\t" if suffix == "tsv" else ",", problems)
+    if not records and not problems:
         raise DatasetFormatError(file, None, None, "the file holds no rows")
     return records
 
@@ -57,7 +59,7 @@ def _lines(file: str, stream: BinaryIO) -> Iterator[str]:
             raise DatasetFormatError(file, number, None, "the file is not valid UTF-8") from exc
 
 
-def _jsonl(file: str, lines: Iterator[str]) -> list[Record]:
+def _jsonl(file: str, lines: Iterator[str], problems: list[DatasetFormatError]) -> list[Record]:
     records = []
     # Split on "\n" only: str.splitlines would also break inside strings holding U+2028 etc.
     for number, raw in enumerate(lines, start=1):
@@ -66,14 +68,21 @@ def _jsonl(file: str, lines: Iterator[str]) -> list[Record]:
         try:
             value = nesting.loads(raw)
         except nesting.TooDeep as exc:
-            raise DatasetFormatError(file, number, None, str(exc)) from exc
-        except nesting.NulCharacter as exc:
-            raise DatasetFormatError(file, number, format_loc(exc.path) or None, str(exc)) from exc
+            add_problem(problems, DatasetFormatError(file, number, None, str(exc)))
+            continue
+        except nesting.UnstorableText as exc:
+            field = format_loc(exc.path) or None
+            add_problem(problems, DatasetFormatError(file, number, field, str(exc)))
+            continue
         except json.JSONDecodeError as exc:
             message = f"invalid JSON: {exc.msg} (column {exc.colno})"
-            raise DatasetFormatError(file, number, None, message) from exc
+            add_problem(problems, DatasetFormatError(file, number, None, message))
+            continue
         if not isinstance(value, dict):
-            raise DatasetFormatError(file, number, None, "each line must be a JSON object")
+            add_problem(
+                problems, DatasetFormatError(file, number, None, "each line must be a JSON object")
+            )
+            continue
         records.append(Record(number, value))
     return records
 
@@ -83,7 +92,9 @@ def _csv_lines(lines: Iterator[str]) -> Iterator[str]:
         yield from (piece for piece in _AFTER_LONE_CR.split(line) if piece)
 
 
-def _delimited(file: str, lines: Iterator[str], delimiter: str) -> list[Record]:
+def _delimited(
+    file: str, lines: Iterator[str], delimiter: str, problems: list[DatasetFormatError]
+) -> list[Record]:
     csv.field_size_limit(_FIELD_SIZE_LIMIT)
     reader = csv.reader(_csv_lines(lines), delimiter=delimiter)
     header: list[str] | None = None
@@ -94,13 +105,19 @@ def _delimited(file: str, lines: Iterator[str], delimiter: str) -> list[Record]:
             start, consumed = consumed + 1, reader.line_num
             if not any(cell.strip() for cell in cells):
                 continue
-            _refuse_nul(file, start, header, cells)
             if header is None:
+                _refuse_nul(file, start, header, cells)
                 header = _header(file, start, cells)
+                continue
+            try:
+                _refuse_nul(file, start, header, cells)
+            except DatasetFormatError as problem:
+                add_problem(problems, problem)
                 continue
             if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
                 message = f"the row has {len(cells)} cells but the header has {len(header)}"
-                raise DatasetFormatError(file, start, None, message)
+                add_problem(problems, DatasetFormatError(file, start, None, message))
+                continue
             cells += [""] * (len(header) - len(cells))
             records.append(Record(start, dict(zip(header, cells, strict=False))))
     except csv.Error as exc:
@@ -136,7 +153,7 @@ def list_cell(value: str) -> list[Any]:
         parsed = nesting.loads(value)
     except nesting.TooDeep as exc:
         raise ValueError(str(exc)) from exc
-    except nesting.NulCharacter:
+    except nesting.UnstorableText:
         # Taken as written: the row's own check names the field the text lands in.
         parsed = json.loads(value)
     except json.JSONDecodeError:

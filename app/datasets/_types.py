@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from app.problems import MAX_FIELD_ERRORS
+
 if TYPE_CHECKING:
     from app.datasets._archive import Archive
 
@@ -27,6 +29,31 @@ class DatasetFormatError(ValueError):
         if self.field:
             return f"{place}: {self.field}: {self.message}"
         return f"{place}: {self.message}"
+
+
+class DatasetFormatErrors(DatasetFormatError):
+    """Every row problem of an upload, in file and line order; reads as the first."""
+
+    def __init__(self, errors: list[DatasetFormatError]) -> None:
+        first = errors[0]
+        super().__init__(first.file, first.line, first.field, first.message)
+        self.errors = errors
+
+
+def add_problem(problems: list[DatasetFormatError], problem: DatasetFormatError) -> None:
+    """Collect a row's problem; past MAX_FIELD_ERRORS the upload is not read further (an
+    answer names at most that many, and a broken file is not read to its end for them)."""
+    problems.append(problem)
+    if len(problems) >= MAX_FIELD_ERRORS:
+        raise_collected(problems)
+
+
+def raise_collected(problems: list[DatasetFormatError]) -> None:
+    """Raise the problems collected row by row, one answer naming them all (none: nothing)."""
+    if len(problems) == 1:
+        raise problems[0]
+    if problems:
+        raise DatasetFormatErrors(problems)
 
 
 @dataclass

@@ -8,7 +8,7 @@ from app.datasets._general import text_answer
 from app.datasets._mcq import answer_label, mcq_prompt, option_labels
 from app.datasets._media_refs import image_from_base64, image_url
 from app.datasets._tabular import Record, is_blank, list_cell
-from app.datasets._types import DatasetRow, RowScope
+from app.datasets._types import DatasetFormatError, DatasetRow, RowScope, add_problem
 
 # VLMEvalKit writes an image shared by several rows once; the other rows' `image` cell holds
 # the index of the row that has it. Real base64 images are always longer than this.
@@ -16,7 +16,12 @@ _INDEX_REFERENCE_MAX = 64
 
 
 def vlmeval_rows(
-    records: list[Record], kind: str, file: str, archive: Archive | None, warnings: list[str]
+    records: list[Record],
+    kind: str,
+    file: str,
+    archive: Archive | None,
+    warnings: list[str],
+    problems: list[DatasetFormatError],
 ) -> list[DatasetRow]:
     """Rows of a VLMEvalKit `kind` ("mcq" or "vqa") file; `extra` holds index and category."""
     shared = {
@@ -26,39 +31,43 @@ def vlmeval_rows(
     }
     rows = []
     for record in records:
-        scope = RowScope(file, record.line, archive, warnings)
-        fields = record.fields
-        index = _required(fields, "index", scope)
-        question = _required(fields, "question", scope)
-        content = _images(fields, shared, scope)
-        extra: dict[str, Any] = {"index": index}
-        if not is_blank(fields.get("category")):
-            extra["category"] = fields["category"].strip()
-        if not is_blank(fields.get("hint")):
-            # MMBench-style hints carry context the question depends on; VLMEvalKit sends them.
-            question = f"Hint: {fields['hint'].strip()}\n{question}"
-        options: list[str] | None = None
-        labels: list[str] | None = None
-        if kind == "mcq":
-            options = _options(fields, scope)
-            labels = option_labels(len(options))
-            answer: str | None = answer_label(fields.get("answer"), labels, scope)
-            content.append({"type": "text", "text": mcq_prompt(question, options, labels)})
-        else:
-            answer = text_answer(fields.get("answer"), scope)
-            content.append({"type": "text", "text": question})
-        rows.append(
-            DatasetRow(
-                line=record.line,
-                kind="mcq" if kind == "mcq" else "vqa",
-                messages=[{"role": "user", "content": content}],
-                answer=answer,
-                labels=labels,
-                options=options,
-                extra=extra,
-            )
-        )
+        try:
+            rows.append(_row(record, kind, shared, RowScope(file, record.line, archive, warnings)))
+        except DatasetFormatError as problem:
+            add_problem(problems, problem)  # the other rows are still checked
     return rows
+
+
+def _row(record: Record, kind: str, shared: dict[str, Any], scope: RowScope) -> DatasetRow:
+    fields = record.fields
+    index = _required(fields, "index", scope)
+    question = _required(fields, "question", scope)
+    content = _images(fields, shared, scope)
+    extra: dict[str, Any] = {"index": index}
+    if not is_blank(fields.get("category")):
+        extra["category"] = fields["category"].strip()
+    if not is_blank(fields.get("hint")):
+        # MMBench-style hints carry context the question depends on; VLMEvalKit sends them.
+        question = f"Hint: {fields['hint'].strip()}\n{question}"
+    options: list[str] | None = None
+    labels: list[str] | None = None
+    if kind == "mcq":
+        options = _options(fields, scope)
+        labels = option_labels(len(options))
+        answer: str | None = answer_label(fields.get("answer"), labels, scope)
+        content.append({"type": "text", "text": mcq_prompt(question, options, labels)})
+    else:
+        answer = text_answer(fields.get("answer"), scope)
+        content.append({"type": "text", "text": question})
+    return DatasetRow(
+        line=record.line,
+        kind="mcq" if kind == "mcq" else "vqa",
+        messages=[{"role": "user", "content": content}],
+        answer=answer,
+        labels=labels,
+        options=options,
+        extra=extra,
+    )
 
 
 def _required(fields: dict[str, Any], column: str, scope: RowScope) -> str:

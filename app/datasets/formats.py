@@ -20,9 +20,12 @@ from app.datasets._tabular import read_records
 from app.datasets._types import (
     DatasetFormat,
     DatasetFormatError,
+    DatasetFormatErrors,
     DatasetRow,
     DatasetSubset,
     RowScope,
+    add_problem,
+    raise_collected,
 )
 from app.datasets._vlmeval import vlmeval_rows
 from app.problems import format_loc
@@ -33,6 +36,7 @@ __all__ = [
     "ArchiveTooLarge",
     "DatasetFormat",
     "DatasetFormatError",
+    "DatasetFormatErrors",
     "DatasetRow",
     "DatasetSubset",
     "mcq_prompt",
@@ -65,7 +69,8 @@ def parse_upload(
 
     Raises:
         ArchiveTooLarge: a zip over a cap, naming the member and the cap.
-        DatasetFormatError: at the first problem, naming the file, line and field.
+        DatasetFormatError: naming the file, line and field (DatasetFormatErrors, every
+            row's problem of every file, when there are several).
     """
     if fmt not in get_args(DatasetFormat):
         raise DatasetFormatError(filename, None, None, f"unknown dataset format {fmt!r}")
@@ -97,15 +102,18 @@ def parse_upload(
         names[name] = file
 
     subsets = []
+    # Every row's problem, of every file, in one answer (capped where it is shown).
+    problems: list[DatasetFormatError] = []
     for name, file in names.items():
         if archive is None:
-            subsets.append(_parse_file(name, file, io.BytesIO(data), fmt, None))
+            subsets.append(_parse_file(name, file, io.BytesIO(data), fmt, None, problems))
             continue
         try:
             with archive.open(file) as stream:
-                subsets.append(_parse_file(name, file, stream, fmt, archive))
+                subsets.append(_parse_file(name, file, stream, fmt, archive, problems))
         except ArchiveError as exc:
             raise DatasetFormatError(file, None, None, str(exc)) from exc
+    raise_collected(problems)
     return subsets
 
 
@@ -119,23 +127,41 @@ def subset_name(file: str, fmt: DatasetFormat) -> str:
 
 
 def _parse_file(
-    name: str, file: str, stream: BinaryIO, fmt: DatasetFormat, archive: Archive | None
+    name: str,
+    file: str,
+    stream: BinaryIO,
+    fmt: DatasetFormat,
+    archive: Archive | None,
+    problems: list[DatasetFormatError],
 ) -> DatasetSubset:
+    """The file's rows; each row's problem is added to `problems` and the next row read."""
     if fmt.startswith("vlmeval_") and file.lower().endswith(".jsonl"):
         raise DatasetFormatError(file, None, None, f"{fmt} reads .tsv or .csv files, not JSONL")
-    records = read_records(file, stream)
+    first = len(problems)
+    records = read_records(file, stream, problems)
     warnings: list[str] = []
-    rows: list[DatasetRow]
+    built: list[DatasetRow]
     if fmt == "vlmeval_mcq" or fmt == "vlmeval_vqa":
-        rows = vlmeval_rows(records, fmt.removeprefix("vlmeval_"), file, archive, warnings)
+        kind = fmt.removeprefix("vlmeval_")
+        built = vlmeval_rows(records, kind, file, archive, warnings, problems)
     else:
         build = vqa_row if fmt == "general_vqa" else vmcq_row
-        rows = [
-            build(record.fields, RowScope(file, record.line, archive, warnings))
-            for record in records
-        ]
-    for row in rows:
-        _refuse_nul(file, row)
+        built = []
+        for record in records:
+            try:
+                built.append(build(record.fields, RowScope(file, record.line, archive, warnings)))
+            except DatasetFormatError as problem:
+                add_problem(problems, problem)
+    rows = []
+    for row in built:
+        try:
+            _refuse_nul(file, row)
+        except DatasetFormatError as problem:
+            add_problem(problems, problem)
+            continue
+        rows.append(row)
+    # In line order within the file: a bad JSON line and a bad row are found in two passes.
+    problems[first:] = sorted(problems[first:], key=lambda problem: problem.line or 0)
     return DatasetSubset(name=name, file=file, rows=rows, warnings=warnings)
 
 
@@ -150,6 +176,6 @@ def _refuse_nul(file: str, row: DatasetRow) -> None:
         "extra": row.extra,
         "messages": row.messages,
     }
-    nul = nesting.first_nul(stored)
+    nul = nesting.first_unstorable(stored)
     if nul is not None:
         raise DatasetFormatError(file, row.line, format_loc(nul.path) or None, str(nul))

@@ -8,7 +8,13 @@ from sqlalchemy.orm import Session
 
 from app import audit
 from app.config import Settings
-from app.datasets.formats import ArchiveTooLarge, DatasetFormatError, DatasetSubset, parse_upload
+from app.datasets.formats import (
+    ArchiveTooLarge,
+    DatasetFormatError,
+    DatasetFormatErrors,
+    DatasetSubset,
+    parse_upload,
+)
 from app.datasets.repository import DatasetRepository
 from app.datasets.schemas import Dataset as DatasetSchema
 from app.datasets.schemas import DatasetRow as DatasetRowSchema
@@ -17,7 +23,7 @@ from app.media import gc
 from app.media.ingest import ingest_contents
 from app.media.store import DatabaseBlobStore
 from app.models import Dataset, DatasetRow, Tenant
-from app.problems import FieldError, ProblemError, format_pointer
+from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, format_pointer
 from app.tenants import limits
 
 # The setting behind each cap of an uploaded zip, named in the 413.
@@ -43,6 +49,16 @@ def _too_large_problem(error: ArchiveTooLarge) -> ProblemError:
 
 
 def _format_problem(error: DatasetFormatError) -> ProblemError:
+    """422 naming each row problem (DatasetFormatErrors: every one, up to MAX_FIELD_ERRORS)."""
+    every = error.errors if isinstance(error, DatasetFormatErrors) else [error]
+    fields = [_field_error(each) for each in every[:MAX_FIELD_ERRORS]]
+    detail = f"{fields[0].loc}: {error.message}"
+    if len(every) > 1:
+        detail += f" (and {len(every) - 1} more)"
+    return ProblemError(422, "Invalid dataset", detail, slug="invalid-dataset", errors=fields)
+
+
+def _field_error(error: DatasetFormatError) -> FieldError:
     where = error.file + (f":{error.line}" if error.line else "")
     loc = f"{where}:{error.field}" if error.field else where
     path: list[str | int] = ["file", error.file]
@@ -50,15 +66,7 @@ def _format_problem(error: DatasetFormatError) -> ProblemError:
         path += ["line", error.line]
     if error.field:
         path.append(error.field)
-    return ProblemError(
-        422,
-        "Invalid dataset",
-        f"{loc}: {error.message}",
-        slug="invalid-dataset",
-        errors=[
-            FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type="dataset_row")
-        ],
-    )
+    return FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type="dataset_row")
 
 
 def create(

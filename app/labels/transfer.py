@@ -13,6 +13,7 @@ from typing import Any
 
 from fastapi.responses import StreamingResponse
 
+from app.api import nesting
 from app.labels.repository import LabelFilter, LabelRepository
 from app.labels.schemas import EXPORT_ONLY_FIELDS, Label
 from app.problems import FieldError, ProblemError, field_error, invalid_field
@@ -107,7 +108,11 @@ def _jsonl(text: str) -> tuple[Lines, list[FieldError]]:
         if len(lines) + len(errors) >= MAX_IMPORT_LINES:
             raise _too_many(MAX_IMPORT_LINES + 1)
         try:
-            body = json.loads(line)
+            body = nesting.loads(line)
+        except nesting.RefusedJson as refused:
+            # Too deep, or text no row can hold (U+0000, a lone surrogate): named where it is.
+            errors.append(field_error(["lines", number, *refused.path], str(refused), refused.code))
+            continue
         except json.JSONDecodeError as bad:
             errors.append(field_error(["lines", number], f"not JSON: {bad.msg}", "json_invalid"))
             continue

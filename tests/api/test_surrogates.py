@@ -93,3 +93,67 @@ def test_a_number_too_large_is_named_as_such(api: Api, number: bytes) -> None:
     )
     assert error_locs(found) == ["body"]
     assert "a number too large to read" in found["detail"], found
+
+
+# A lone surrogate written as a JSON escape inside an uploaded file: the parser takes it, and
+# the row failed where it was written (a 500; the file was stored and failed the eval run).
+LONE = b"\\ud800"
+
+
+def test_a_files_line_with_one_is_refused_naming_the_line_and_field(api: Api) -> None:
+    with api.tenant_client() as http:
+        content = b'{"item": {"a": "x"}}\n{"item": {"a": "x' + LONE + b'y"}}\n'
+        response = http.post(
+            "/v1/files", files={"file": ("rows.jsonl", content)}, data={"purpose": "evals"}
+        )
+        found = problem(response, 400)
+        assert found["error"]["code"] == "lone_surrogate", found
+        assert "file line 2, item.a: the text holds a lone UTF-16 surrogate" in found["detail"]
+        assert http.get("/v1/files").json()["data"] == []
+
+
+@pytest.mark.parametrize(
+    ("filename", "content", "fmt", "loc"),
+    [
+        (
+            "rows.jsonl",
+            b'{"messages": [{"role": "user", "content": "a' + LONE + b'b"}], "answer": "x"}\n',
+            "general_vqa",
+            "rows.jsonl:1:messages[0].content",
+        ),
+        (
+            "rows.tsv",
+            b'messages\tanswer\n[{"role": "user", "content": "a' + LONE + b'b"}]\tx\n',
+            "general_vqa",
+            "rows.tsv:2:messages[0].content",
+        ),
+        (
+            "mcq.csv",
+            b'question,options,answer\nq,"[""a' + LONE + b'"", ""b""]",A\n',
+            "general_vmcq",
+            "mcq.csv:2:options[0]",
+        ),
+    ],
+    ids=["jsonl", "tsv-messages", "csv-options"],
+)
+def test_a_dataset_row_with_one_is_refused_naming_line_and_field(
+    api: Api, filename: str, content: bytes, fmt: str, loc: str
+) -> None:
+    with api.tenant_client() as http:
+        response = http.post(
+            "/v1/datasets", files={"file": (filename, content)}, data={"format": fmt}
+        )
+        found = problem(response, 422)
+        assert [error["loc"] for error in found["errors"]] == [loc], found
+        assert "lone UTF-16 surrogate" in found["errors"][0]["msg"]
+        assert http.get("/v1/datasets").json()["data"] == []
+
+
+def test_a_label_import_line_with_one_is_named(api: Api) -> None:
+    with api.tenant_client() as http:
+        line = b'{"result_id": "res_x", "value": 1, "rationale": "a' + LONE + b'"}\n'
+        response = http.post(
+            "/v1/labels/import", content=line, headers={"content-type": "application/x-ndjson"}
+        )
+        found = problem(response, 422)
+        assert [error["loc"] for error in found["errors"]] == ["lines[1].rationale"], found

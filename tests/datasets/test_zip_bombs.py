@@ -20,8 +20,9 @@ from sqlalchemy import func, select
 from app.config import Settings
 from app.datasets._archive import CHUNK_BYTES, Archive, ArchiveCaps, ArchiveTooLarge
 from app.datasets._tabular import read_records
-from app.datasets.formats import DatasetFormatError
+from app.datasets.formats import DatasetFormatErrors
 from app.models import BlobOwner, Dataset, DatasetRow
+from app.problems import MAX_FIELD_ERRORS
 from app.tenants import repository
 from tests.fixtures.api import Api, side_app
 from tests.runs.helpers import upload
@@ -268,13 +269,15 @@ class TestStreams:
         assert archive.inflated == 2 * MIB + 1
 
     def test_rows_are_parsed_as_the_member_inflates(self) -> None:
-        # A bad third line in 16 MiB of rows: the parser stops there, having inflated one chunk.
-        archive_bytes = deflated("rows.jsonl", iter([ROW * 2, b"{not json\n", *rows_of(16)]))
+        # Bad lines from the third on, then 16 MiB of rows: the parser names every bad line up
+        # to the cap on errors an answer lists, and stops there, having inflated one chunk.
+        bad = b"{not json\n" * MAX_FIELD_ERRORS
+        archive_bytes = deflated("rows.jsonl", iter([ROW * 2, bad, *rows_of(16)]))
         caps = ArchiveCaps(uncompressed_bytes=32 * MIB, ratio=1000)
         archive = Archive("rows.zip", archive_bytes, caps)
-        with archive.open("rows.jsonl") as stream, pytest.raises(DatasetFormatError) as caught:
-            read_records("rows.jsonl", stream)
-        assert caught.value.line == 3
+        with archive.open("rows.jsonl") as stream, pytest.raises(DatasetFormatErrors) as caught:
+            read_records("rows.jsonl", stream, [])
+        assert [error.line for error in caught.value.errors] == list(range(3, 3 + MAX_FIELD_ERRORS))
         assert archive.inflated <= CHUNK_BYTES
 
 
