@@ -58,10 +58,10 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         raise ProblemError(
             422,
             "Invalid request",
-            f"candidate_id: a {candidate.kind}, but baseline_id is a {baseline.kind}; "
+            f"candidate_id: {_a(candidate.kind)}, but baseline_id is {_a(baseline.kind)}; "
             "compare two evaluations or two runs",
             slug="validation",
-            errors=[field_error(["candidate_id"], f"not a {baseline.kind}", "kind_mismatch")],
+            errors=[field_error(["candidate_id"], f"not {_a(baseline.kind)}", "kind_mismatch")],
         )
     ours, theirs = matching.metric_specs(baseline), matching.metric_specs(candidate)
     names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs)
@@ -214,3 +214,8 @@ def items(
 
 def _item_side(scored: matching.Scored, reason: str | None) -> ItemSide:
     return ItemSide(score=scored[0], passed=scored[1], reason=reason)
+
+
+def _a(noun: str) -> str:
+    """The noun with its article ("an evaluation", "a run")."""
+    return f"{'an' if noun[:1] in 'aeiou' else 'a'} {noun}"

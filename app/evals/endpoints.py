@@ -32,7 +32,7 @@ from app.evals.schemas import (
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
-from app.problems import ProblemError, bad_request, problem_responses
+from app.problems import ProblemError, bad_request, checked_anyway, problem_responses
 from app.usage.schemas import Estimate
 
 router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=OpenAIRoute)
@@ -85,6 +85,7 @@ Order = Literal["asc", "desc"]
 
 
 @router.post("", response_model=Eval, status_code=status.HTTP_201_CREATED, responses=_PROBLEMS)
+@checked_anyway(service.body_problems)
 @idempotent()
 def create_eval(
     payload: EvalCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep

@@ -5,6 +5,7 @@ per data-source row (`metadata.item`, `metadata.sample`), one metric spec per cr
 flush but never commit.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,7 +27,7 @@ from app.media.ingest import Intake
 from app.metric_versions import service as metric_versions
 from app.metrics import parse_spec
 from app.models import CandidateModel, EvalDefinition, EvalRun, Evaluation, Tenant
-from app.problems import Collected, ProblemError, bad_request, invalid_request
+from app.problems import Collected, FieldError, ProblemError, bad_request, invalid_request
 from app.runtime import Runtime
 from app.telemetry import logs
 from app.webhooks import service as webhook_service
@@ -50,6 +51,24 @@ SAMPLE_SCHEMA: dict[str, Any] = {
 
 
 # -- evals -------------------------------------------------------------------------------------
+
+
+def body_problems(request: Any, body: Mapping[str, Any]) -> list[FieldError]:
+    """What else is wrong with an eval the schema refused (a name too long, say): its
+    `item_schema` and every criterion, checked as a valid body's are, so one answer names
+    every field at fault. Parts the schema itself refused are left to it."""
+    problems = Collected()
+    config = body.get("data_source_config")
+    if isinstance(config, Mapping) and config.get("type") == "custom":
+        item_schema = config.get("item_schema")
+        if isinstance(item_schema, dict):
+            with problems.catch():
+                _schema.check(item_schema)
+    given = body.get("testing_criteria")
+    if isinstance(given, list) and all(isinstance(item, dict) for item in given):
+        with problems.catch():
+            criteria.validate(given)
+    return [error for problem in problems.problems for error in problem.errors or []]
 
 
 def create_eval(

@@ -275,6 +275,11 @@ def check(
         checked.dataset = DatasetRepository(session, tenant.id).get(payload.dataset_id)
         if checked.dataset is None:
             errors.append(field_error(["dataset_id"], "no such dataset", "not_found"))
+    if refused.isdisjoint(("model_id", "predictions")) and (payload.model_id is None) == (
+        payload.predictions is None
+    ):
+        message = "give exactly one of model_id or predictions"
+        errors.append(field_error(["model_id"], message, "one_source"))
     model_repo = CandidateModelRepository(session, tenant.id)
     if payload.model_id is not None and model_repo.get(payload.model_id) is None:
         errors.append(field_error(["model_id"], "no such model", "not_found"))

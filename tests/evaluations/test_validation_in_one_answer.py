@@ -258,6 +258,21 @@ class TestOpenAIEvals:
     """The OpenAI-compatible routes answer 400 (as OpenAI does), naming every field in
     errors[] (the SDK's `param` is the first)."""
 
+    def test_a_name_too_long_hides_no_criterion_or_schema_problem(self, api: Api) -> None:
+        # The name's error was the only one: criteria are checked past the schema stage.
+        body = {
+            "name": "n" * 300,
+            "data_source_config": {"type": "custom", "item_schema": {"type": "nonsense"}},
+            "testing_criteria": [{**CRITERIA[0], "operation": "contains"}],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evals", json=body), 400)
+            assert client.get("/v1/evals").json()["data"] == []
+        named = [error["loc"] for error in found["errors"]]
+        assert named[0] == "name", named
+        assert any(loc.startswith("data_source_config.item_schema") for loc in named), named
+        assert any(loc.startswith("testing_criteria[0].") for loc in named), named
+
     def test_every_bad_criterion_is_named(self, api: Api) -> None:
         body = {
             "data_source_config": {"type": "custom", "item_schema": ITEM_SCHEMA},

@@ -65,3 +65,19 @@ class TestOneAnswer:
         assert [e["msg"] for e in found["errors"]] == [
             "give exactly one of model_id or predictions"
         ]
+        # Named where a client can point: model_id, not the body.
+        assert [e["pointer"] for e in found["errors"]] == ["/model_id"]
+
+    def test_a_bad_limit_does_not_hide_two_sources(self, api: Api) -> None:
+        # The one-source rule was a model validator: any field's error skipped it.
+        with api.tenant_client() as client:
+            body = {
+                "dataset_id": vqa_dataset(client),
+                "limit": 1.5,
+                "model_id": "model_nope",
+                "predictions": [{"index": 0, "prediction": "x"}],
+            }
+            found = problem(client.post("/v1/runs", json=body), 422)
+        named = [(e["loc"], e["msg"]) for e in found["errors"]]
+        assert named[0][0] == "limit", named
+        assert ("model_id", "give exactly one of model_id or predictions") in named, named
