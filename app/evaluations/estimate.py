@@ -215,6 +215,19 @@ def estimate(
     if any(metric.calls for metric in metrics):
         found.add(PLACEHOLDER_NOTE)
     total = _sum([*metrics, *([candidate] if candidate is not None else [])])
+    unpriced = sorted(
+        {
+            each.model or "the server's judge"
+            for metric in metrics
+            for each in metric.judges
+            if each.usd is None and each.calls
+        }
+    )
+    if unpriced:
+        found.add(
+            f"no price is known for {', '.join(unpriced)}: `usd` is null where it is called "
+            "(the calls and tokens are still estimated); LOUPE_MODEL_PRICES gives prices"
+        )
     return Estimate(**total.model_dump(), metrics=metrics, candidate=candidate, notes=found.items)
 
 

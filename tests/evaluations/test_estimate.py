@@ -290,6 +290,11 @@ class TestFigures:
         assert unpriced["usd"] is None
         assert estimate["usd"] is None
         assert any("upper bound" in note for note in estimate["notes"])
+        # Why it is null, and where prices come from (it said nothing).
+        assert any(
+            note.startswith("no price is known for gpt-4o-mini:") and "LOUPE_MODEL_PRICES" in note
+            for note in estimate["notes"]
+        ), estimate["notes"]
 
     def test_a_repeated_request_is_an_upper_bound(self, api: Api, judge: ScriptedJudge) -> None:
         client = api.tenant_client()
