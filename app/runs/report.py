@@ -307,8 +307,18 @@ def samples_with_cases(
     by_case: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_case[result.test_case_index].append(result)
-    pairs = [(_sample(case, by_case[case.index]), case) for case in cases[:limit]]
+    found = RunRepository(session, run.tenant_id).get(run.id)
+    evaluation = found[1] if found is not None else None
+    scorers = len(evaluation.metrics) if evaluation is not None else 0
+    # What a sample without all its results is: it will come, or never will.
+    unscored = _UNSCORED.get(evaluation.status if evaluation is not None else "", "pending")
+    pairs = [
+        (_sample(case, by_case[case.index], scorers, unscored), case) for case in cases[:limit]
+    ]
     return pairs, len(cases) > limit
+
+
+_UNSCORED = {"canceled": "canceled", "failed": "skipped"}
 
 
 def samples_with_conversations(
@@ -329,7 +339,7 @@ def samples_with_conversations(
     return conversations, has_more
 
 
-def _sample(case: TestCase, results: list[Result]) -> Sample:
+def _sample(case: TestCase, results: list[Result], scorers: int, unscored: str) -> Sample:
     scores: dict[str, float] = {}
     extracted = verdict = reasoning = None
     errors: list[SampleError] = []
@@ -365,6 +375,7 @@ def _sample(case: TestCase, results: list[Result]) -> Sample:
         reasoning=reasoning,
         errors=errors,
         candidate=candidate,
+        status="scored" if len(results) >= scorers else unscored,
     )
 
 

@@ -202,6 +202,11 @@ class Sample(BaseModel):
     reasoning: str | None
     errors: list[SampleError]
     candidate: dict[str, Any] | None
+    status: Literal["scored", "pending", "canceled", "skipped"] = Field(
+        description="scored: every scorer stored its result (errored ones included); else "
+        "pending while the run goes on, canceled or skipped (never to come: the run was "
+        "canceled or failed)."
+    )
 
 
 class RunList(ListPage[Run]):

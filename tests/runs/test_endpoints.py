@@ -730,7 +730,23 @@ class TestCandidateSetupFaults:
 
 
 class TestExportsAndLifecycle:
-    def test_exports_cancel_and_tenants(self, api: Api, judge: ScriptedJudge) -> None:
+    def test_a_canceled_runs_unscored_samples_say_so(self, api: Api, judge: ScriptedJudge) -> None:
+        # They read as never tried ({"prediction": null, "scores": {}, "errors": []}).
+        client = api.tenant_client()
+        model_id = register_model(client, judge.base_url)
+        judge.hold()
+        try:
+            run = start(client, {"dataset_id": vqa_dataset(client), "model_id": model_id})
+            response = client.post(f"/v1/runs/{run['id']}/cancel")
+            assert response.status_code == 200, response.text
+        finally:
+            judge.release()
+        api.run_queue()
+        rows = samples(client, run["id"])
+        assert rows and {row["status"] for row in rows} == {"canceled"}, rows
+        counts = client.get(f"/v1/runs/{run['id']}").json()["result_counts"]
+        assert counts["canceled"] > 0 and counts["pending"] == 0
+
         client = api.tenant_client()
         dataset_id = vqa_dataset(client)
         predictions = [
@@ -754,6 +770,7 @@ class TestExportsAndLifecycle:
 
         page = client.get(f"/v1/runs/{run['id']}/samples", params={"limit": 1}).json()
         assert page["has_more"] and page["data"][0]["index"] == 0
+        assert {line["status"] for line in lines} == {"scored"}
         rest = client.get(f"/v1/runs/{run['id']}/samples", params={"after": page["last_id"]}).json()
         assert [s["index"] for s in rest["data"]] == [1] and not rest["has_more"]
         assert client.post(f"/v1/runs/{run['id']}/cancel").status_code == 409

@@ -5977,6 +5977,12 @@ export interface components {
             scores: {
                 [key: string]: number;
             };
+            /**
+             * Status
+             * @description scored: every scorer stored its result (errored ones included); else pending while the run goes on, canceled or skipped (never to come: the run was canceled or failed).
+             * @enum {string}
+             */
+            status: "scored" | "pending" | "canceled" | "skipped";
             /** Subset */
             subset: string;
             /** Verdict */

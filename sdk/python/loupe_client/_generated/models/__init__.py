@@ -245,6 +245,7 @@ from .sample_candidate_type_0 import SampleCandidateType0
 from .sample_error import SampleError
 from .sample_list import SampleList
 from .sample_scores import SampleScores
+from .sample_status import SampleStatus
 from .sampling import Sampling
 from .scale import Scale
 from .ssim_spec import SsimSpec
@@ -537,6 +538,7 @@ __all__ = (
     "SampleError",
     "SampleList",
     "SampleScores",
+    "SampleStatus",
     "Sampling",
     "Scale",
     "SsimSpec",

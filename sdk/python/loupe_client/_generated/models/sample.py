@@ -8,6 +8,8 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..models.sample_status import check_sample_status
+from ..models.sample_status import SampleStatus
 from ..types import UNSET, Unset
 from typing import cast
 from typing import Literal, cast
@@ -39,6 +41,8 @@ class Sample:
             reference (None | str):
             row_index (int):
             scores (SampleScores):
+            status (SampleStatus): scored: every scorer stored its result (errored ones included); else pending while the
+                run goes on, canceled or skipped (never to come: the run was canceled or failed).
             subset (str):
             verdict (None | str):
             object_ (Literal['run.sample'] | Unset):  Default: 'run.sample'.
@@ -54,6 +58,7 @@ class Sample:
     reference: None | str
     row_index: int
     scores: SampleScores
+    status: SampleStatus
     subset: str
     verdict: None | str
     object_: Literal['run.sample'] | Unset = 'run.sample'
@@ -100,6 +105,8 @@ class Sample:
 
         scores = self.scores.to_dict()
 
+        status: str = self.status
+
         subset = self.subset
 
         verdict: None | str
@@ -121,6 +128,7 @@ class Sample:
             "reference": reference,
             "row_index": row_index,
             "scores": scores,
+            "status": status,
             "subset": subset,
             "verdict": verdict,
         })
@@ -208,6 +216,11 @@ class Sample:
 
 
 
+        status = check_sample_status(d.pop("status"))
+
+
+
+
         subset = d.pop("subset")
 
         def _parse_verdict(data: object) -> None | str:
@@ -233,6 +246,7 @@ class Sample:
             reference=reference,
             row_index=row_index,
             scores=scores,
+            status=status,
             subset=subset,
             verdict=verdict,
             object_=object_,
