@@ -12,6 +12,7 @@ from app.evals.tasks import sample_of
 from app.evaluations import estimate as estimates
 from app.metrics import MetricTestCase, parse_spec
 from app.models import Tenant
+from app.usage import service as usage_service
 from app.usage.schemas import Estimate
 
 # A sampled answer before it is made: about this many tokens unless the run caps them lower.
@@ -55,7 +56,7 @@ def estimate_run(
         notes=notes,
         candidate=candidate,
     )
-    return estimates.within_budget(session, tenant, found)
+    return usage_service.within_budget(session, tenant, found)
 
 
 def _case(case: dict[str, Any], answer: str | None, model: str | None) -> MetricTestCase:

@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from app.config import Settings
-from app.db import utcnow
 from app.evaluations import case_rows, checks
 from app.evaluations.schemas import EvaluationCreate
 from app.media.images import NormalisedImage
@@ -24,6 +23,7 @@ from app.media.store import DatabaseBlobStore, digest_of
 from app.metrics import MetricSpecBase, MetricTestCase, PlannedCall, plan
 from app.models import Tenant
 from app.problems import invalid_request
+from app.usage import service as usage_service
 from app.usage import tokens
 from app.usage.pricing import cost_usd
 from app.usage.schemas import (
@@ -33,7 +33,6 @@ from app.usage.schemas import (
     MetricEstimate,
     add_costs,
 )
-from app.usage.service import spent_today
 
 ImageSizes = Callable[[str], tokens.ImageSize | None]
 
@@ -98,32 +97,7 @@ def of_submission(
         image_sizes=sizes_of(images),
         cache=payload.cache,
     )
-    return within_budget(session, tenant, found)
-
-
-def within_budget(session: Session, tenant: Tenant, found: Estimate) -> Estimate:
-    """The estimate, with a note when the tenant's daily budget (`loupe tenants limits
-    --daily-usd`) is spent or has less left today (UTC) than the estimate's dollars: a submit
-    would answer 429, or the job would stop calling models part way."""
-    limit = tenant.daily_usd
-    if limit is None:
-        return found
-    spent, _ = spent_today(session, tenant.id, utcnow())
-    left = max(0.0, limit - spent)
-    if left <= 0:
-        note = (
-            f"the tenant's daily budget of {limit:g} USD is spent today (UTC): submitting this "
-            "now answers 429 until midnight UTC"
-        )
-    elif found.usd is not None and found.usd > left:
-        note = (
-            f"this costs about {found.usd:.6g} USD but {left:.6g} USD of the tenant's daily "
-            f"budget of {limit:g} USD is left today (UTC): once it is spent no further model "
-            "calls are made today, and the results not yet judged are errored saying so"
-        )
-    else:
-        return found
-    return found.model_copy(update={"notes": [*found.notes, note]})
+    return usage_service.within_budget(session, tenant, found)
 
 
 def metric_case(case: dict[str, Any]) -> MetricTestCase:

@@ -19,6 +19,7 @@ from app.runs.report import CLUSTER
 from app.runs.repository import RunRepository
 from app.runs.schemas import RunCreate
 from app.telemetry import logs
+from app.usage import service as usage_service
 from app.usage.schemas import Estimate
 
 
@@ -152,7 +153,7 @@ def estimate_cost(
         notes=notes,
         candidate=candidate,
     )
-    return estimates.within_budget(session, tenant, found)
+    return usage_service.within_budget(session, tenant, found)
 
 
 def _stand_in(reference: str) -> str:

@@ -4,9 +4,18 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.orm import Session
 
+from app.db import utcnow
+from app.models import Tenant
 from app.problems import invalid_field
 from app.usage import repository
-from app.usage.schemas import Usage, UsageBucket, UsageGrouping, UsageTotals, add_costs
+from app.usage.schemas import (
+    Estimate,
+    Usage,
+    UsageBucket,
+    UsageGrouping,
+    UsageTotals,
+    add_costs,
+)
 
 DEFAULT_DAYS = 30
 MAX_DAYS = 366
@@ -116,3 +125,28 @@ class Budget:
             f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent; "
             "no further model calls are made for it today"
         )
+
+
+def within_budget(session: Session, tenant: Tenant, found: Estimate) -> Estimate:
+    """The estimate, with a note when the tenant's daily budget (`loupe tenants limits
+    --daily-usd`) is spent or has less left today (UTC) than the estimate's dollars: a submit
+    would answer 429, or the job would stop calling models part way."""
+    limit = tenant.daily_usd
+    if limit is None:
+        return found
+    spent, _ = spent_today(session, tenant.id, utcnow())
+    left = max(0.0, limit - spent)
+    if left <= 0:
+        note = (
+            f"the tenant's daily budget of {limit:g} USD is spent today (UTC): submitting this "
+            "now answers 429 until midnight UTC"
+        )
+    elif found.usd is not None and found.usd > left:
+        note = (
+            f"this costs about {found.usd:.6g} USD but {left:.6g} USD of the tenant's daily "
+            f"budget of {limit:g} USD is left today (UTC): once it is spent no further model "
+            "calls are made today, and the results not yet judged are errored saying so"
+        )
+    else:
+        return found
+    return found.model_copy(update={"notes": [*found.notes, note]})
