@@ -52,7 +52,7 @@ def run_page(
 ) -> HTMLResponse:
     run, evaluation = runs.get_or_404(session, signed_in.tenant, run_id)
     samples, has_more = run_report.samples_with_conversations(
-        session, run, _cursor(after), SAMPLES_PAGE_SIZE
+        session, run, run_report.SampleState.of(evaluation), _cursor(after), SAMPLES_PAGE_SIZE
     )
     summary = run_report.to_schema(session, run, evaluation)
     live = summary.status not in TERMINAL_STATUSES

@@ -121,8 +121,9 @@ def list_run_samples(
     limit: LimitQuery = 100,
 ) -> SampleList:
     """Per sample: prediction, extracted answer, scores, judge verdict and reasoning, errors."""
-    run, _ = service.get_or_404(session, tenant, run_id)
-    data, has_more = report.samples(session, run, _cursor(after), limit)
+    run, evaluation = service.get_or_404(session, tenant, run_id)
+    state = report.SampleState.of(evaluation)
+    data, has_more = report.samples(session, run, state, _cursor(after), limit)
     return SampleList.of(data, has_more)
 
 
@@ -151,9 +152,9 @@ def export_run_samples(
     format: Literal["jsonl", "csv"] = "jsonl",
 ) -> StreamingResponse:
     """Every sample as JSON Lines or CSV (one column per score key)."""
-    run, _ = service.get_or_404(session, tenant, run_id)
+    run, evaluation = service.get_or_404(session, tenant, run_id)
     # Streamed a page at a time from a session of its own (the request's closes first).
-    pages = _pages(runtime, run)
+    pages = _pages(runtime, run, report.SampleState.of(evaluation))
     if format == "jsonl":
         lines = (sample.model_dump_json() + "\n" for page in pages for sample in page)
         return StreamingResponse(
@@ -168,11 +169,11 @@ def export_run_samples(
     )
 
 
-def _pages(runtime: Runtime, run: RunModel) -> Iterator[list[Sample]]:
+def _pages(runtime: Runtime, run: RunModel, state: report.SampleState) -> Iterator[list[Sample]]:
     with runtime.session() as session:
         after = None
         while True:
-            page, has_more = report.samples(session, run, after, 1000)
+            page, has_more = report.samples(session, run, state, after, 1000)
             yield page
             if not has_more or not page:
                 return

@@ -2,6 +2,7 @@
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -293,41 +294,47 @@ def _astext_of(value: Any) -> str | None:
     return text_of(value)
 
 
-def samples(session: Session, run: Run, after: int | None, limit: int) -> tuple[list[Sample], bool]:
+@dataclass(frozen=True)
+class SampleState:
+    """What a run's samples are measured against: its scorers, and what a sample without all
+    their results is (pending while it runs; canceled or skipped once it never will be)."""
+
+    scorers: int
+    unscored: str
+
+    @classmethod
+    def of(cls, evaluation: Evaluation) -> "SampleState":
+        unscored = {"canceled": "canceled", "failed": "skipped"}.get(evaluation.status, "pending")
+        return cls(len(evaluation.metrics), unscored)
+
+
+def samples(
+    session: Session, run: Run, state: SampleState, after: int | None, limit: int
+) -> tuple[list[Sample], bool]:
     """A page of samples with prediction, extracted answer, scores and judge reasoning."""
-    pairs, has_more = samples_with_cases(session, run, after, limit)
+    pairs, has_more = samples_with_cases(session, run, state, after, limit)
     return [sample for sample, _ in pairs], has_more
 
 
 def samples_with_cases(
-    session: Session, run: Run, after: int | None, limit: int
+    session: Session, run: Run, state: SampleState, after: int | None, limit: int
 ) -> tuple[list[tuple[Sample, TestCase]], bool]:
     """A page of samples, each with its stored test case (the question and media sent)."""
     cases, results = RunRepository(session, run.tenant_id).sample_page(run, after, limit)
     by_case: dict[int, list[Result]] = defaultdict(list)
     for result in results:
         by_case[result.test_case_index].append(result)
-    found = RunRepository(session, run.tenant_id).get(run.id)
-    evaluation = found[1] if found is not None else None
-    scorers = len(evaluation.metrics) if evaluation is not None else 0
-    # What a sample without all its results is: it will come, or never will.
-    unscored = _UNSCORED.get(evaluation.status if evaluation is not None else "", "pending")
-    pairs = [
-        (_sample(case, by_case[case.index], scorers, unscored), case) for case in cases[:limit]
-    ]
+    pairs = [(_sample(case, by_case[case.index], state), case) for case in cases[:limit]]
     return pairs, len(cases) > limit
 
 
-_UNSCORED = {"canceled": "canceled", "failed": "skipped"}
-
-
 def samples_with_conversations(
-    session: Session, run: Run, after: int | None, limit: int
+    session: Session, run: Run, state: SampleState, after: int | None, limit: int
 ) -> tuple[list[tuple[Sample, list[dict[str, Any]]]], bool]:
     """A page of samples, each with the conversation it asks about: the dataset row's messages,
     text, images and audio as stored (a test case's `input` is the judge's transcript, where
     speakers are markdown labels and audio is words)."""
-    pairs, has_more = samples_with_cases(session, run, after, limit)
+    pairs, has_more = samples_with_cases(session, run, state, after, limit)
     rows = DatasetRepository(session, run.tenant_id).rows_at(
         run.dataset_id, [(sample.subset, sample.row_index) for sample, _ in pairs]
     )
@@ -339,7 +346,7 @@ def samples_with_conversations(
     return conversations, has_more
 
 
-def _sample(case: TestCase, results: list[Result], scorers: int, unscored: str) -> Sample:
+def _sample(case: TestCase, results: list[Result], state: SampleState) -> Sample:
     scores: dict[str, float] = {}
     extracted = verdict = reasoning = None
     errors: list[SampleError] = []
@@ -375,7 +382,7 @@ def _sample(case: TestCase, results: list[Result], scorers: int, unscored: str) 
         reasoning=reasoning,
         errors=errors,
         candidate=candidate,
-        status="scored" if len(results) >= scorers else unscored,
+        status="scored" if len(results) >= state.scorers else state.unscored,
     )
 
 

@@ -62,14 +62,19 @@ def blob_exists(api: Api, digest: str) -> bool:
         return session.scalar(select(func.count()).where(Blob.sha256 == digest)) == 1
 
 
-def completed_days_ago(api: Api, evaluation_id: str, days: float) -> None:
+def days_ago(api: Api, evaluation_id: str, days: float, column: str = "completed_at") -> None:
+    """Move one of the evaluation's timestamps `days` into the past."""
     with api.served.runtime.session() as session:
         session.execute(
             update(Evaluation)
             .where(Evaluation.id == evaluation_id)
-            .values(completed_at=utcnow() - timedelta(days=days))
+            .values({column: utcnow() - timedelta(days=days)})
         )
         session.commit()
+
+
+def completed_days_ago(api: Api, evaluation_id: str, days: float) -> None:
+    days_ago(api, evaluation_id, days)
 
 
 class TestShedRows:
@@ -142,13 +147,7 @@ class TestRetentionInBatches:
 
 
 def appended_days_ago(api: Api, evaluation_id: str, days: float) -> None:
-    with api.served.runtime.session() as session:
-        session.execute(
-            update(Evaluation)
-            .where(Evaluation.id == evaluation_id)
-            .values(appended_at=utcnow() - timedelta(days=days))
-        )
-        session.commit()
+    days_ago(api, evaluation_id, days, "appended_at")
 
 
 class TestOpenEvaluationsLeftOpen:
