@@ -170,7 +170,7 @@ def turn_list(numbers: Iterable[int]) -> str:
 
 class TurnVerdict(BaseModel):
     turn: ItemNumber
-    verdict: str
+    verdict: _verdicts.YesNo
     reason: str | None = None
 
 

@@ -5,7 +5,14 @@ import re
 from functools import lru_cache
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 
 from app.judges import MismatchedAnswer
 
@@ -23,8 +30,20 @@ def _not_a_boolean(value: Any) -> Any:
 ItemNumber = Annotated[int, BeforeValidator(_not_a_boolean)]
 
 
+def _words(*allowed: str) -> WithJsonSchema:
+    return WithJsonSchema({"type": "string", "enum": list(allowed)})
+
+
+# Verdict fields: read leniently here (the leading word, any case, through the metric's
+# vocabulary), but their JSON schema lists the words, so a judge that decodes to the schema
+# (vLLM's guided decoding, a strict structured-output mode) can only answer one of them.
+YesNo = Annotated[str, _words("yes", "no")]
+YesNoIdk = Annotated[str, _words("yes", "no", "idk")]
+AOrBOrTie = Annotated[str, _words("A", "B", "tie")]
+
+
 class Verdict(BaseModel):
-    verdict: str
+    verdict: YesNo
     reason: str | None = None
 
 

@@ -34,13 +34,13 @@ class AnswerRelevancySpec(JudgedSpecBase):
 
 class StatementVerdict(BaseModel):
     statement: str
-    verdict: str
+    verdict: _verdicts.YesNoIdk
     reason: str | None = None
 
 
 class ImageVerdict(BaseModel):
     image: int
-    verdict: str
+    verdict: _verdicts.YesNoIdk
     reason: str | None = None
 
 

@@ -38,7 +38,7 @@ class ArgumentCorrectnessSpec(JudgedSpecBase):
 
 class CallVerdict(BaseModel):
     call: ItemNumber
-    verdict: str
+    verdict: _verdicts.YesNo
     reason: str | None = None
 
 

@@ -36,7 +36,7 @@ class ContextualRelevancySpec(JudgedSpecBase):
 
 class StatementVerdict(BaseModel):
     statement: str
-    verdict: str
+    verdict: _verdicts.YesNoIdk
     reason: str | None = None
 
 

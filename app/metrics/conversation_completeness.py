@@ -60,7 +60,7 @@ def _role(turn: Any) -> Any:
 
 class Intention(BaseModel):
     intention: str = Field(min_length=1)
-    verdict: str
+    verdict: _verdicts.YesNo
     met_in: ItemNumber | None = None
     reason: str | None = None
 

@@ -49,7 +49,7 @@ class Truths(BaseModel):
 
 class ClaimVerdict(BaseModel):
     claim: str
-    verdict: str
+    verdict: _verdicts.YesNoIdk
     reason: str | None = None
 
 

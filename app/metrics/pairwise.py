@@ -93,7 +93,7 @@ class Preference(BaseModel):
     model_config = ConfigDict(title="pairwise_preference")
     # Reason first, so the verdict is the last thing the judge writes.
     reason: str
-    winner: str
+    winner: _verdicts.AOrBOrTie
 
     @field_validator("winner")
     @classmethod

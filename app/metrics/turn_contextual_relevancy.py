@@ -37,7 +37,7 @@ class TurnContextualRelevancySpec(turn_rag.TurnRagSpecBase):
 
 class NodeVerdict(BaseModel):
     node: ItemNumber
-    verdict: str
+    verdict: _verdicts.YesNo
     reason: str | None = None
 
 
