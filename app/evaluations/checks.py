@@ -13,10 +13,9 @@ from typing import Any
 from pydantic import TypeAdapter
 from sqlalchemy.orm import Session
 
-from app.api.salvage import items, salvage, valid
+from app.api.salvage import items, valid
 from app.config import Settings
-from app.evaluations import admission, case_rows, judging
-from app.evaluations.case_schemas import CONVERSATION_FIELDS, SINGLE_TURN_FIELDS
+from app.evaluations import admission, case_rows, judging, shapes
 from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
 from app.media import ingest as media
 from app.metrics import MetricSpec, MetricSpecBase
@@ -88,7 +87,7 @@ class Draft:
             case, passed = valid(_test_case, raw)
             test_cases.append(case)
             if not passed and isinstance(raw, Mapping):
-                partial[index] = salvage(TestCaseCreate, raw)
+                partial[index] = shapes.salvage_case(raw)
         return cls(
             test_cases=test_cases,
             partial=partial,
@@ -188,57 +187,18 @@ def _names_and_ids(draft: Draft, findings: Findings) -> None:
 
 
 def _shapes(draft: Draft, findings: Findings) -> None:
-    """Each case is one input and output or a conversation, never a mix of both."""
+    """Each case is one input and output or a conversation, never a mix of both (a case whose
+    schema failed is checked on the fields it kept, its turns each on their own)."""
     for index, test_case in enumerate(draft.test_cases):
+        refused: frozenset[str] = frozenset()
         if test_case is None:
-            continue
-        if test_case.turns is None:
-            if test_case.input is None:
-                findings.add(
-                    ["test_cases", index, "input"],
-                    "a test case needs input (one request and its answer) or turns "
-                    "(a conversation)",
-                    "missing",
-                )
-            for name in CONVERSATION_FIELDS[1:]:
-                if getattr(test_case, name) is not None:
-                    findings.add(
-                        ["test_cases", index, name],
-                        f"{name} is about a conversation: give the case turns, or leave it out",
-                        "conversation_field",
-                    )
-            continue
-        for name in SINGLE_TURN_FIELDS:
-            if getattr(test_case, name) is not None:
-                findings.add(
-                    ["test_cases", index, name],
-                    f"a conversation (a case with turns) has no {name} of its own: put it in "
-                    "its turns (an assistant turn's content, tools_called or "
-                    "retrieval_context)",
-                    "single_turn_field",
-                )
-        for number, turn in enumerate(test_case.turns):
-            if turn.role == "user":
-                for name in ("tools_called", "retrieval_context"):
-                    if getattr(turn, name) is not None:
-                        findings.add(
-                            ["test_cases", index, "turns", number, name],
-                            f"only an assistant turn has {name}",
-                            "user_turn_field",
-                        )
-
-
-def _fits_shape(spec: MetricSpecBase, test_case: TestCaseCreate) -> tuple[str, str] | None:
-    """(field, message) when the metric does not judge cases of this case's shape."""
-    if spec.shape == "conversation" and test_case.turns is None:
-        return "turns", "judges conversations: give this case turns"
-    if spec.shape == "single" and test_case.turns is not None:
-        return "turns", (
-            "judges one input and its output, and this case is a conversation; use a "
-            "conversational metric (turn_relevancy, conversational_g_eval, ...) or a "
-            "single-turn case"
-        )
-    return None
+            if index not in draft.partial:
+                continue
+            test_case, refused = draft.partial[index]
+            if "turns" in refused:
+                continue
+        for path, message, type_ in shapes.problems(test_case, refused):
+            findings.add(["test_cases", index, *path], message, type_)
 
 
 def _readable_cases(draft: Draft, *needed: str) -> Iterator[tuple[int, TestCaseCreate]]:
@@ -260,7 +220,7 @@ def _metric_needs(draft: Draft, findings: Findings) -> None:
             continue
         misfits = set()
         for tc_index, test_case in _readable_cases(draft, "turns"):
-            misfit = _fits_shape(spec, test_case)
+            misfit = shapes.fits(spec, test_case)
             if misfit is not None:
                 misfits.add(tc_index)
                 findings.add(

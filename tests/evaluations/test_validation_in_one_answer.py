@@ -135,6 +135,41 @@ class TestEachPartOnItsOwn:
         assert errors["test_cases[1].retrieval_context"]["type"] == "missing_for_metric"
         assert errors["test_cases[1].actual_output"]["type"] != "missing_for_metric"
 
+    def test_a_conversation_with_a_refused_turn_still_has_its_shape_checked(self, api: Api) -> None:
+        """Turn 0's role and name are the schema's errors; turn 1 (a user turn) carries a
+        retrieval context, the case lacks the chatbot role its metric needs, and case 1 (its
+        output refused) mixes in a conversation's field: all named with the schema's."""
+        body = {
+            "test_cases": [
+                {
+                    "turns": [
+                        {"role": "robot", "content": "Hi", "tools_called": [{"name": ""}]},
+                        {"role": "user", "content": "hi", "retrieval_context": ["x"]},
+                        "not a turn",
+                    ]
+                },
+                {"input": "q", "actual_output": 3, "chatbot_role": "a pirate"},
+            ],
+            "metrics": [{"type": "role_adherence"}],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        errors = by_loc(found)
+        assert set(errors) == {
+            "test_cases[0].turns[0].role",
+            "test_cases[0].turns[0].tools_called[0].name",
+            "test_cases[0].turns[2]",
+            "test_cases[0].turns[1].retrieval_context",
+            "test_cases[0].chatbot_role",
+            "test_cases[1].actual_output",
+            "test_cases[1].chatbot_role",
+            "test_cases[1].turns",
+        }, found
+        assert errors["test_cases[0].turns[1].retrieval_context"]["type"] == "user_turn_field"
+        assert errors["test_cases[0].chatbot_role"]["type"] == "missing_for_metric"
+        assert errors["test_cases[1].chatbot_role"]["type"] == "conversation_field"
+        assert errors["test_cases[1].turns"]["type"] == "wrong_shape_for_metric"
+
     def test_validator_messages_read_as_written(self, api: Api) -> None:
         body = {
             "test_cases": [case(input=["look", image("file:///etc/passwd")])],
