@@ -4,6 +4,7 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response, status
 from fastapi.responses import StreamingResponse
+from starlette.datastructures import UploadFile
 
 from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
@@ -11,7 +12,7 @@ from app.api.query import id_cursor
 from app.api.routing import LeanRoute
 from app.labels import importing, service, transfer
 from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
-from app.problems import problem_responses
+from app.problems import invalid_field, problem_responses
 from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
 
 router = APIRouter(
@@ -139,8 +140,26 @@ def export_labels(
     return transfer.export(runtime, tenant.id, where, format)
 
 
-async def _import_body(request: Request) -> bytes:
-    return await request.body()
+async def _import_body(request: Request) -> tuple[str, bytes]:
+    """The import's media type and bytes: the body, or the `file` field of a form upload."""
+    content_type = request.headers.get("content-type", "")
+    media = content_type.split(";", 1)[0].strip().lower()
+    if media == "multipart/form-data":
+        # Parsed once already (the NUL check reads every form): Starlette keeps it.
+        form = await request.form()
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile):
+            raise invalid_field(
+                ["body", "file"],
+                "a form upload holds the labels as a file in the field `file` "
+                "(curl -F file=@labels.jsonl)",
+                "missing",
+            )
+        return transfer.upload_media(upload.filename, upload.content_type), await upload.read()
+    if media == "application/x-www-form-urlencoded":
+        # Form fields are no file of labels: read_import answers 415 for the media type.
+        return content_type, b""
+    return content_type, await request.body()
 
 
 @router.post(
@@ -152,16 +171,17 @@ def import_labels(
     request: Request,
     session: SessionDep,
     caller: CallerDep,
-    raw: Annotated[bytes, Depends(_import_body)],
+    body: Annotated[tuple[str, bytes], Depends(_import_body)],
 ) -> LabelImport:
     """Import labels as your own (given directly: your actor, `selection` direct), all or
     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
-    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
-    for the same item, stores nothing: the 422 names every bad line and field
-    (`/lines/<n>/<field>`)."""
-    lines, unread = transfer.read_import(request.headers.get("content-type", ""), raw)
+    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
+    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
+    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item, stores nothing: the 422 names every bad line and
+    field (`/lines/<n>/<field>`)."""
+    lines, unread = transfer.read_import(*body)
     created, updated = importing.import_labels(
         session, caller.tenant.id, caller.actor, lines, unread
     )

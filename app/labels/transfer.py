@@ -68,6 +68,20 @@ def _too_many(count: int) -> ProblemError:
     )
 
 
+_EXTENSIONS = {".jsonl": JSONL_TYPES[0], ".ndjson": JSONL_TYPES[0], ".csv": CSV_TYPE}
+
+
+def upload_media(filename: str | None, content_type: str | None) -> str:
+    """An uploaded file's media type: its part's, when one of the import's, else the one its
+    name's extension gives (curl sends `application/octet-stream` for a .jsonl file)."""
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media in (*JSONL_TYPES, CSV_TYPE):
+        return media
+    name = (filename or "").lower()
+    by_name = next((kind for ext, kind in _EXTENSIONS.items() if name.endswith(ext)), None)
+    return by_name or media
+
+
 def read_import(content_type: str, raw: bytes) -> tuple[Lines, list[FieldError]]:
     """Each line's (number, body) of an import, and the lines that are no body at all (not
     JSON, not CSV under the header); 415 for another media type, 413 past MAX_IMPORT_LINES,

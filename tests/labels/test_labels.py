@@ -290,6 +290,32 @@ class TestFiles:
         actions = [action for action, _ in team.actions()]
         assert actions == ["label.import", "label.import"]
 
+    def test_a_form_upload_imports_its_file(self, api: Api, judge: ScriptedJudge) -> None:
+        """`curl -F file=@labels.jsonl` (a part typed application/octet-stream): the file is
+        read by its name's extension; a form without the file, or of plain fields, is a 4xx
+        naming what is missing, never a 500."""
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate()
+        sum_id = team.results(evaluation_id)[("sum", "helpfulness")]["id"]
+        line = json.dumps({"result_id": sum_id, "value": 0.4}).encode()
+        files = {"file": ("labels.jsonl", line, "application/octet-stream")}
+        imported = team.client.post("/v1/labels/import", files=files)
+        assert imported.status_code == 200, imported.text
+        assert imported.json()["created"] == 1
+        as_csv = {"file": ("labels.csv", f"result_id,value\n{sum_id},0.6\n".encode(), "text/csv")}
+        assert team.client.post("/v1/labels/import", files=as_csv).json()["updated"] == 1
+        assert team.client.get("/v1/labels").json()["data"][0]["value"] == 0.6
+
+        misnamed = {"labels": ("labels.jsonl", line, "application/x-ndjson")}
+        body = problem(team.client.post("/v1/labels/import", files=misnamed), 422)
+        assert [error["loc"] for error in body["errors"]] == ["body.file"]
+        unknown = {"file": ("labels.txt", line, "text/plain")}
+        body = problem(team.client.post("/v1/labels/import", files=unknown), 415)
+        assert body["errors"][0]["loc"] == "header.Content-Type"
+        body = problem(team.client.post("/v1/labels/import", data={"a": "1"}), 415)
+        assert body["errors"][0]["loc"] == "header.Content-Type"
+
     def test_exports_in_both_formats_guard_against_formulas(
         self, api: Api, judge: ScriptedJudge
     ) -> None:

@@ -778,10 +778,11 @@ export interface paths {
          * @description Import labels as your own (given directly: your actor, `selection` direct), all or
          *     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
          *     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-         *     rationale), at most 5000 lines. An export goes in as it stands: its other fields are
-         *     ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
-         *     for the same item, stores nothing: the 422 names every bad line and field
-         *     (`/lines/<n>/<field>`).
+         *     rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
+         *     its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
+         *     other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
+         *     or a second line for the same item, stores nothing: the 422 names every bad line and
+         *     field (`/lines/<n>/<field>`).
          */
         post: operations["import_labels"];
         delete?: never;

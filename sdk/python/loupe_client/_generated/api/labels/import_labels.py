@@ -131,10 +131,11 @@ def sync_detailed(
      Import labels as your own (given directly: your actor, `selection` direct), all or
     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
-    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
-    for the same item, stores nothing: the 422 names every bad line and field
-    (`/lines/<n>/<field>`).
+    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
+    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
+    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item, stores nothing: the 422 names every bad line and
+    field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -170,10 +171,11 @@ def sync(
      Import labels as your own (given directly: your actor, `selection` direct), all or
     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
-    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
-    for the same item, stores nothing: the 422 names every bad line and field
-    (`/lines/<n>/<field>`).
+    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
+    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
+    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item, stores nothing: the 422 names every bad line and
+    field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -204,10 +206,11 @@ async def asyncio_detailed(
      Import labels as your own (given directly: your actor, `selection` direct), all or
     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
-    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
-    for the same item, stores nothing: the 422 names every bad line and field
-    (`/lines/<n>/<field>`).
+    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
+    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
+    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item, stores nothing: the 422 names every bad line and
+    field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -243,10 +246,11 @@ async def asyncio(
      Import labels as your own (given directly: your actor, `selection` direct), all or
     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines. An export goes in as it stands: its other fields are
-    ignored (an exported pass/fail label's `passed` is its value). A bad line, or a second line
-    for the same item, stores nothing: the 422 names every bad line and field
-    (`/lines/<n>/<field>`).
+    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
+    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
+    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item, stores nothing: the 422 names every bad line and
+    field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
