@@ -72,6 +72,31 @@ def _routing_detail(request: Request, status: int, headers: dict[str, str]) -> s
     return None
 
 
+def _path_fault(request: Request, exc: ProblemError) -> list[FieldError] | None:
+    """A 404 or 409 that names no field names the path's id it is about: a 404 the id its
+    detail names first (`No run 'r' in eval 'e'.` is the run's), a 409 the resource acted on
+    (the path's last id)."""
+    params = {name: str(value) for name, value in request.path_params.items() if str(value)}
+    if exc.status not in (404, 409) or not params:
+        return None
+    detail = exc.detail or exc.title
+    if exc.status == 404:
+        named = sorted(
+            (detail.find(value), name) for name, value in params.items() if value in detail
+        )
+        if not named:
+            return None
+        field = named[0][1]
+    else:
+        field = list(params)[-1]
+    code = (
+        exc.slug.replace("-", "_")
+        if exc.slug
+        else ("not_found" if exc.status == 404 else "conflict")
+    )
+    return [field_error(["path", field], detail, code)]
+
+
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 
 
@@ -108,7 +133,7 @@ def install_problem_handlers(app: FastAPI) -> None:
                 status=exc.status,
                 detail=exc.detail,
                 instance=request.url.path,
-                errors=exc.errors,
+                errors=exc.errors or _path_fault(request, exc),
                 required_scope=exc.required_scope,
             ),
             exc.headers,
