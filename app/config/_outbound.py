@@ -109,7 +109,9 @@ class OutboundFields(ServiceFields):
     judge_backoff_base_seconds: float = Field(default=0.5, ge=0)
     """Judge and candidate retries wait up to base × 2^(attempt−1), never more than the cap."""
     judge_backoff_cap_seconds: float = Field(default=30.0, ge=0)
-    """The longest wait between two attempts of a judge or candidate call."""
+    """The longest backoff between two attempts of a judge or candidate call when the endpoint
+    names no wait; a `Retry-After` is honoured as given, up to 60 s, and holds the endpoint's
+    pace for every call to it (the provider's limit is the endpoint's, not one call's)."""
     # The most bytes of one judge, candidate or embeddings response body (decoded) read; a
     # larger one is `<role>_malformed`, not retried. A tenant's model may answer anything.
     max_model_response_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)

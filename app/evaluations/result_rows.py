@@ -8,7 +8,7 @@ from app.config import ModelPrice
 from app.db import utcnow
 from app.ids import new_id
 from app.judges import JudgeUsage
-from app.metrics import MetricResult, MetricTestCase
+from app.metrics import MetricError, MetricResult, MetricTestCase
 from app.usage.pricing import cost_usd
 
 
@@ -83,6 +83,32 @@ def result_row(
         "logs": {**result.logs, "media": media} if media else result.logs,
         "created_at": utcnow(),
     }
+
+
+def dropped_rows(
+    evaluation_id: str,
+    case: MetricTestCase,
+    metric_index: int,
+    spec: Any,
+    spent: list[tuple[str | None, JudgeUsage]],
+    prices: Mapping[str, ModelPrice] | None = None,
+) -> list[dict[str, Any]]:
+    """The row of an item canceled before its result was made, for its calls alone (never
+    stored as a result: the job counts its usage, `add_dropped_usage`); none without a call."""
+    if not spent:
+        return []
+    result = MetricResult.failure(spec.threshold, MetricError("canceled", "canceled"))
+    for _, usage in spent:
+        result.usage.add(usage)
+    models = {model for model, _ in spent}
+    if len(models) > 1:
+        result.usage_by_model = list(spent)
+    model = next(iter(models))
+    return [
+        result_row(
+            evaluation_id, case, metric_index, spec, result, prices=prices, judge_model=model
+        )
+    ]
 
 
 def _judge_cost(

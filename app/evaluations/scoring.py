@@ -13,19 +13,25 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy.orm import Session
-
-from app.config import Settings
 from app.db import utcnow
 from app.dispatch import Turn
 from app.evaluations import judging, lifecycle
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
 from app.evaluations.kinds import Kind, Predictor
+from app.evaluations.metric_judges import MetricJudge
 from app.evaluations.resampling import Member, measure_repeated
-from app.evaluations.result_rows import result_row, shown_media
+from app.evaluations.result_rows import dropped_rows, result_row, shown_media
 from app.evaluations.schemas import TERMINAL_STATUSES
-from app.judges import JudgeEndpoint, endpoint_host, get_client
-from app.metrics import MetricContext, MetricError, MetricResult, MetricTestCase, measure, watching
+from app.judges import get_client
+from app.metrics import (
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricTestCase,
+    canceled_calls,
+    measure,
+    watching,
+)
 from app.runtime import Runtime
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
 from app.unscoped.judge_cache import UnscopedJudgeCacheRepository
@@ -36,69 +42,6 @@ logger = logging.getLogger("loupe.jobs")
 # How a job's scoring ended: everything taken was scored (or it was canceled), it gave its
 # worker to another tenant's job with items left, or its evaluation was deleted under it.
 Outcome = Literal["scored", "gave_way", "deleted"]
-
-
-@dataclass(frozen=True)
-class MetricJudge:
-    """The judge one metric of a job calls, as recorded at submit."""
-
-    endpoint: JudgeEndpoint | None
-    missing: str | None
-    model: str | None
-    model_id: str | None
-    host: str | None
-    weight: float = 1.0
-    # A panel's judges (the first also stands as the metric's judge); empty without a panel.
-    members: tuple["MetricJudge", ...] = ()
-    # The metric's version recorded at submit (issue 29); None for a metric with no judge.
-    version: str | None = None
-
-
-def _judge_of(
-    session: Session, settings: Settings, tenant_id: str, chosen: dict[str, Any]
-) -> MetricJudge:
-    try:
-        endpoint, missing = judging.endpoint_for(session, tenant_id, settings, chosen)
-    except Exception as exc:  # noqa: BLE001 - a key this process cannot decrypt, a
-        # refused address: every call of the metric fails with the reason, not the job.
-        endpoint, missing = None, f"the judge cannot be called: {exc}"
-    return MetricJudge(
-        endpoint,
-        missing,
-        chosen.get("model"),
-        chosen.get("model_id"),
-        chosen.get("host"),
-        chosen.get("weight", 1.0),
-    )
-
-
-def metric_judges(
-    session: Session, settings: Settings, evaluation: Any, specs: list[Any]
-) -> dict[int, MetricJudge]:
-    """Per metric index, the judge its record names (read in the job's session)."""
-    record = evaluation.judge or {}
-    recorded = record.get("metrics")
-    versions = record.get("versions") or {}
-    judges: dict[int, MetricJudge] = {}
-    for index in range(len(specs)):
-        if recorded is not None:
-            # Metrics that are not judged (embeddings, say) use the server's endpoint.
-            chosen = recorded.get(str(index)) or {"model": None, "model_id": None}
-        else:
-            # Stored before judges were resolved at submit: the server's judge, as then.
-            chosen = {"model": record.get("model") or settings.judge_model, "model_id": None}
-            if judging.operator_configured(settings):
-                base_url, _ = settings.judge_endpoint_values()
-                chosen["host"] = endpoint_host(base_url)
-        judge = _judge_of(session, settings, evaluation.tenant_id, chosen)
-        members = tuple(
-            _judge_of(session, settings, evaluation.tenant_id, member)
-            for member in chosen.get("panel") or ()
-        )
-        judges[index] = dataclasses.replace(
-            judge, members=members, version=versions.get(str(index))
-        )
-    return judges
 
 
 @dataclass
@@ -147,6 +90,8 @@ class _Scoring:
         self.metric_contexts = {index: self._context_for(index) for index in range(len(job.specs))}
         self.pending = iter(job.todo)
         self.buffer: list[dict[str, Any]] = []
+        # Rows of items a cancel stopped mid-way, for their calls' usage alone.
+        self.dropped: list[dict[str, Any]] = []
         self.stop = asyncio.Event()
         self.deleted = asyncio.Event()
         self.writes: set[asyncio.Task[None]] = set()
@@ -232,6 +177,14 @@ class _Scoring:
             lifecycle.results_stored(job.ref, inserted)
         return evaluation.status if evaluation else None
 
+    def _count_dropped(self) -> None:
+        with self.job.runtime.session() as session:
+            repo = UnscopedJobRepository(session)
+            evaluation = repo.get(self.job.evaluation_id)
+            canceled = evaluation is not None and evaluation.status == "canceled"
+            if canceled and repo.add_dropped_usage(self.job.evaluation_id, self.dropped):
+                session.commit()
+
     async def _write_now(self, rows: list[dict[str, Any]]) -> None:
         status = await asyncio.to_thread(self._write, rows, self.job.cache.take_rows())
         if status is None:
@@ -272,24 +225,17 @@ class _Scoring:
         job, spec = self.job, self.job.specs[index]
         predictor = job.predictor
         case_media = job.media.get(case.index) if job.media else None
-        candidate = None
-        with watching() as seen:
-            if predictor is not None:
-                # A run's sample: the candidate model answers first (once per sample).
-                case, failure = await predictor.predict(case)
-                if failure is not None:
-                    result = MetricResult.failure(spec.threshold, failure)
-                else:
-                    result = await self._judged(spec, case, index)
-                result.logs.update(predictor.logs(case.index))
-                if case.index not in self.charged:
-                    self.charged.add(case.index)
-                    candidate = predictor.usage(case.index)
-            else:
-                result = await self._judged(spec, case, index)
+        with watching() as seen, canceled_calls() as spent:
+            try:
+                judged, result, candidate = await self._answered(case, index)
+            except asyncio.CancelledError:
+                # Canceled: what the judge answered meanwhile is counted, if no result is.
+                prices = self.settings.model_prices
+                self.dropped += dropped_rows(job.evaluation_id, case, index, spec, spent, prices)
+                raise
         return result_row(
             job.evaluation_id,
-            case,
+            judged,
             index,
             spec,
             result,
@@ -299,6 +245,26 @@ class _Scoring:
             candidate=candidate,
             candidate_model=predictor.model_name if predictor is not None else None,
         )
+
+    async def _answered(
+        self, case: MetricTestCase, index: int
+    ) -> tuple[MetricTestCase, MetricResult, Any]:
+        """The item's case as judged, its result, and the candidate's usage this result is the
+        first to count: in a run the candidate model answers first (once per sample)."""
+        job, spec = self.job, self.job.specs[index]
+        predictor, candidate = job.predictor, None
+        if predictor is None:
+            return case, await self._judged(spec, case, index), None
+        case, failure = await predictor.predict(case)
+        if failure is not None:
+            result = MetricResult.failure(spec.threshold, failure)
+        else:
+            result = await self._judged(spec, case, index)
+        result.logs.update(predictor.logs(case.index))
+        if case.index not in self.charged:
+            self.charged.add(case.index)
+            candidate = predictor.usage(case.index)
+        return case, result, candidate
 
     async def _worker(self) -> None:
         job, budget = self.job, self.job.budget
@@ -388,6 +354,8 @@ class _Scoring:
             # Rows finished while the last periodic write was running are still buffered.
             if self.buffer:
                 await self._flush()
+            if self.dropped:
+                await asyncio.to_thread(self._count_dropped)
         if self.deleted.is_set():
             return "deleted"
         if self.giving_way.is_set() and self.taken < len(self.job.todo) and not self.stop.is_set():

@@ -4,7 +4,15 @@ finish the evaluation."""
 from app.config import Settings
 from app.db import utcnow
 from app.dispatch import Turn
-from app.evaluations import intervals, judging, lifecycle, lifecycle_service, scoring, service
+from app.evaluations import (
+    intervals,
+    judging,
+    lifecycle,
+    lifecycle_service,
+    metric_judges,
+    scoring,
+    service,
+)
 from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache
 from app.evaluations.kinds import kind_of
@@ -96,7 +104,7 @@ def _score_slice(
         cases = [_metric_case(row, images, elsewhere) for row in rows]
         media = {row.index: images.media(row) for row in rows}
         stored = repo.stored_result_keys(evaluation_id, start, stop)
-        judges = scoring.metric_judges(session, runtime.settings, evaluation, specs)
+        judges = metric_judges.metric_judges(session, runtime.settings, evaluation, specs)
         cache_scope = evaluation.tenant_id if evaluation.use_cache else f"eval:{evaluation_id}"
         kind = kind_of(evaluation)
         predictor = kind.predictor(session, runtime.settings, evaluation, rows, images)

@@ -104,9 +104,10 @@ class JudgeCompletions:
         tokens = (usage.prompt_tokens, usage.completion_tokens)
         # Only the content (parsed and checked again below) and the digits' logprobs are kept.
         body = completion_body(raw, usage, whole=False)
-        if body is None:
-            # Not the model's words but no chat completion at all (a proxy's page, garbage):
-            # asking the model to repair it would make no sense.
+        choice = first_choice(body) if body is not None else None
+        if choice is None:
+            # Not the model's words but no chat completion at all (a proxy's page, garbage,
+            # JSON without choices): asking the model to repair it would make no sense.
             self.requests.meter.answered(
                 model,
                 usable=False,
@@ -116,19 +117,22 @@ class JudgeCompletions:
             raise self.requests.error(
                 f"{self.endpoint.role}_malformed",
                 f"the {self.endpoint.role} endpoint {self.requests.host} answered with "
-                "something that is not a chat completion (not JSON)",
+                "something that is not a chat completion "
+                + ("(not JSON)" if body is None else "(JSON without choices)"),
                 usage,
                 kind="malformed",
             )
-        choice = first_choice(body)
-        if choice is not None:
-            message = choice.get("message")
-            # Text only (a list of parts joined): nothing nested of the reply is kept.
-            completion.content = (
-                text_content(message.get("content")) if isinstance(message, dict) else None
-            )
-            completion.logprobs = digit_logprobs(choice)
+        message = choice.get("message")
+        if not isinstance(message, dict):
+            message = {}
+        # Text only (a list of parts joined): nothing nested of the reply is kept.
+        completion.content = text_content(message.get("content"))
+        completion.logprobs = digit_logprobs(choice)
+        refusal = message.get("refusal")
         try:
+            if not completion.content and isinstance(refusal, str) and refusal.strip():
+                # The model declined (structured outputs' `refusal`): its words say why.
+                raise JSONExtractionError(f"the model refused: {refusal.strip()[:300]}")
             completion.data = schema.model_validate(
                 extract_json_object(completion.content)
             ).model_dump()

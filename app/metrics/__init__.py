@@ -51,6 +51,7 @@ from app.metrics import (
     turn_faithfulness,
     turn_relevancy,
 )
+from app.metrics._abandoned import collecting as canceled_calls
 from app.metrics._media_seen import watching
 from app.metrics._plan import Completion, PlannedCall
 
@@ -323,4 +324,5 @@ __all__ = [
     "parse_spec",
     "storable",
     "watching",
+    "canceled_calls",
 ]

@@ -1,11 +1,13 @@
 """What the judged metrics share: options, and running judge calls into one result."""
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeError, JudgeReply
+from app.metrics import _abandoned
 from app.metrics._guidance import Guidance, with_guidance
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
 
@@ -204,6 +206,10 @@ async def run_judged(
         result = await body(session)
     except JudgeError as error:
         result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
+    except asyncio.CancelledError:
+        # Its evaluation was canceled: the calls answered so far are billed all the same.
+        _abandoned.record(spec.model or ctx.judge_model, session.usage)
+        raise
     result.usage = session.usage
     result.logs.setdefault("judge_json", session.raw)
     result.logs["model"] = spec.model or ctx.judge_model

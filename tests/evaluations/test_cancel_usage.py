@@ -1,7 +1,10 @@
 """A call answered after a cancel is billed: its result is dropped, but the judge made (and its
 provider charges) the call, so the evaluation's usage and the tenant's count it. Before, a
-canceled evaluation said 0 calls while the judge had answered."""
+canceled evaluation said 0 calls while the judge had answered. So is a call answered before the
+cancel whose result the cancel kept from being made."""
 
+import dataclasses
+import json
 import time
 from pathlib import Path
 
@@ -9,7 +12,7 @@ import pytest
 
 from tests.evaluations.test_endpoints import judged_body
 from tests.evaluations.test_judged import service
-from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 
 
 @pytest.mark.parametrize("mode", ["embedded", "distributed"])
@@ -47,3 +50,60 @@ def test_a_call_answered_after_a_cancel_is_billed(
         # Its result was not stored: the cancel came first.
         assert (judged["passed"], judged["failed"], judged["canceled"]) == (0, 0, 1)
         assert client.get("/v1/usage").json()["judge"]["calls"] == 1
+
+
+@pytest.mark.parametrize("mode", ["embedded", "distributed"])
+def test_calls_answered_before_a_cancel_count_though_no_result_is_stored(
+    mode: str, request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+) -> None:
+    """A G-Eval's steps are answered at once; its score call is still in flight when the
+    evaluation is canceled, so no result of it is ever made. The steps call was billed: the
+    evaluation's usage and the tenant's count it (they said 0 calls)."""
+
+    def steps_now_score_late(body: dict) -> Reply | dict:
+        answer = plausible_answer(body)
+        if task_of(body) == "g_eval_steps":
+            return answer
+        if isinstance(answer, Reply):
+            return dataclasses.replace(answer, delay=5)
+        return Reply(content=json.dumps(answer), delay=5)
+
+    judge.script(steps_now_score_late)
+    body = {
+        "test_cases": [{"input": "q", "actual_output": "a"}],
+        "metrics": [
+            {
+                "type": "g_eval",
+                "name": "judged",
+                "criteria": "Does the output answer the input?",
+                "evaluation_params": ["input", "actual_output"],
+            }
+        ],
+    }
+    with (
+        service(mode, request, tmp_path, judge, judge_timeout_seconds=60) as api,
+        api.tenant_client() as client,
+    ):
+        evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
+        deadline = time.monotonic() + 60
+        while not judge.calls_for("g_eval_score"):
+            assert time.monotonic() < deadline, "the score call was never made"
+            time.sleep(0.02)
+        response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+        assert response.status_code == 200, response.text
+        deadline = time.monotonic() + 60
+        while (final := client.get(f"/v1/evaluations/{evaluation_id}").json())["usage"][
+            "calls"
+        ] < 1:
+            assert time.monotonic() < deadline, final["usage"]
+            time.sleep(0.05)
+        assert final["status"] == "canceled"
+        assert final["usage"]["calls"] == 1 and final["usage"]["prompt_tokens"] == 10
+        judged = next(m for m in final["per_metric"] if m["metric"] == "judged")
+        assert judged["usage"]["calls"] == 1 and judged["canceled"] == 1
+        assert client.get("/v1/usage").json()["judge"]["calls"] == 1
+        assert judge.responder_errors == [] and len(judge.requests) == 2
+    deadline = time.monotonic() + 30
+    while judge.in_flight:
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
