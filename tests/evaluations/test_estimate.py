@@ -2,6 +2,7 @@
 
 import re
 import uuid
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -181,7 +182,9 @@ def assert_calls_match(estimate: dict, final: dict, judge: ScriptedJudge) -> Non
     made = {summary["metric"]: summary["usage"]["calls"] for summary in final["per_metric"]}
     assert final["result_counts"]["errored"] == 0, final["per_metric"]
     planned = {metric["metric"]: metric["calls"] for metric in estimate["metrics"]}
-    assert planned == made
+    # What the judge was asked, by task: should the counts differ, where the calls went.
+    asked = Counter(task_of(request) for request in judge.requests)
+    assert planned == made, (dict(asked), final["per_metric"])
     assert estimate["calls"] == final["usage"]["calls"] == len(judge.requests)
 
 
