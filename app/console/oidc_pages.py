@@ -306,10 +306,11 @@ def remove_member(
     runtime: RuntimeDep,
     person_id: Annotated[str, Form(max_length=80)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
+    revoke_keys: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     try:
-        people.remove(session, _admin(signed_in), person_id)
+        people.remove(session, _admin(signed_in), person_id, revoke_keys=revoke_keys == "on")
     except ProblemError as exc:
         if exc.status == 404:
             raise

@@ -12,6 +12,7 @@ from app.models import Membership, Person, Tenant
 from app.people import repository
 from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
 from app.problems import ProblemError
+from app.tenants import service as tenants
 from app.tenants.scopes import Caller
 
 logger = logging.getLogger("loupe.people")
@@ -226,9 +227,10 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
     return membership
 
 
-def remove(session: Session, by: Caller, person_id: str) -> None:
+def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = False) -> int:
     """A team admin removes a granted membership from their team (one from the groups claim
-    comes back at the person's next sign-in, so it is changed at the provider instead)."""
+    comes back at the person's next sign-in, so it is changed at the provider instead); with
+    `revoke_keys`, the team's keys the person made stop working too. Returns how many did."""
     membership = repository.membership(session, person_id, by.tenant.id)
     if membership is None:
         raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")
@@ -254,4 +256,18 @@ def remove(session: Session, by: Caller, person_id: str) -> None:
         subject=removed.subject if removed is not None else None,
         role=membership.role,
     )
+    revoked = (
+        tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id)) if revoke_keys else []
+    )
+    for key in revoked:
+        audit.record(
+            session,
+            by.actor,
+            "api_key.revoke",
+            "api_key",
+            key.id,
+            tenant_id=by.tenant.id,
+            name=key.name,
+        )
     session.flush()
+    return len(revoked)

@@ -269,6 +269,20 @@ def revoke_tenant_key(session: Session, tenant_id: str, key_id: str) -> tuple[Ap
     return api_key, True
 
 
+def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
+    """Revoke the tenant's working keys that `created_by` (an actor) made; returns them."""
+    now = utcnow()
+    revoked = [
+        key
+        for key in repository.keys_of(session, tenant_id)
+        if key.created_by == created_by and key.revoked_at is None
+    ]
+    for key in revoked:
+        key.revoked_at = now
+    session.flush()
+    return revoked
+
+
 def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:
     """Record a console session as signed out until its cookie expires (a repeat is a no-op)."""
     repository.sign_out_session(session, nonce, expires_at)

@@ -139,3 +139,55 @@ def test_nobody_gives_more_than_they_hold(loupe: Api, idp: Provider) -> None:
         data={"email": f"{sub}@example.com", "role": "admin", "csrf_token": token},
     )
     assert granted.status_code == 403 and "which you do not hold" in granted.text
+
+
+def _admin_in_ml_making_a_key(loupe: Api, idp: Provider, admin: httpx.Client) -> tuple[str, str]:
+    """A person of team search, granted admin of team ml, makes a key there: (their id, key)."""
+    client, sub = signed_in(loupe, idp, "search")
+    token = csrf_of(admin.get("/console/members").text)
+    granted = admin.post(
+        "/console/members",
+        data={"email": f"{sub}@example.com", "role": "admin", "csrf_token": token},
+    )
+    assert granted.status_code == 303, granted.text
+    teams = client.get("/console/teams").text
+    ml = re.search(
+        r'name="tenant_id" value="([^"]+)">\s*<button[^>]*aria-label="Switch to ml"', teams
+    )
+    assert ml is not None, teams
+    switched = client.post(
+        "/console/teams", data={"tenant_id": ml.group(1), "csrf_token": csrf_of(teams)}
+    )
+    assert switched.status_code == 303
+    made = create(client, name="their script", scopes=["read"], expires="90d")
+    assert made.status_code == 200, made.text
+    key = re.search(r'id="secret">(lp_[^<]+)</code>', made.text)
+    assert key is not None, made.text
+    return person_id(loupe, sub), key.group(1)
+
+
+def test_removing_a_member_revokes_the_keys_they_made_unless_kept(
+    loupe: Api, idp: Provider
+) -> None:
+    """The Members page's Remove revokes the team's keys the person made (a box, checked): a
+    key outliving its maker's access kept working until someone found it on the Keys page."""
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    for revoke in (True, False):
+        person, key = _admin_in_ml_making_a_key(loupe, idp, admin)
+        with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == 200
+        page = admin.get("/console/members").text
+        assert 'type="checkbox" name="revoke_keys" checked' in page
+        form = {"person_id": person, "csrf_token": csrf_of(page)}
+        removed = admin.post(
+            "/console/members/remove", data={**form, "revoke_keys": "on"} if revoke else form
+        )
+        assert removed.status_code == 303, removed.text
+        with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == (401 if revoke else 200)
+    # One revocation on the audit trail, by the admin who removed its maker.
+    events = loupe.client(loupe.new_key("ml")).get(
+        "/v1/audit_events", params={"action": "api_key.revoke"}
+    )
+    names = [event["details"]["name"] for event in events.json()["data"]]
+    assert names.count("their script") == 1, names
