@@ -164,6 +164,30 @@ class TestDailyBudget:
         day = client.get(f"/v1/evaluations/{results[0]['evaluation_id']}").json()
         assert day["cost_usd"] <= rule["daily_usd"] + one_call
 
+    def test_a_backfill_past_the_daily_cap_is_cut_too(self, api: Api, judge: ScriptedJudge) -> None:
+        judge.script(judge_everything)
+        client = api.tenant_client()
+        one_call = client.post(
+            "/v1/evaluations/estimate",
+            json={
+                "test_cases": [{"input": "Capital of France?", "actual_output": "Paris."}],
+                "metrics": [{"type": "answer_relevancy"}],
+            },
+        ).json()["usd"]
+        keeper = make_rule(client, name="keeps", metrics=[{"type": "answer_relevancy"}])
+        batch = [
+            semconv_span(f"00f067aa0ba904{n:02x}", "app", "Capital of France?") for n in range(10)
+        ]
+        assert client.post("/v1/traces", json={"resourceSpans": batch}).status_code == 200
+        judged_results(api, client, keeper["id"], 10)
+        later = make_rule(
+            client, name="later", metrics=[{"type": "answer_relevancy"}], daily_usd=2.5 * one_call
+        )
+        response = client.post(f"/v1/online_rules/{later['id']}/backfill", json={})
+        assert response.status_code == 202, response.text
+        done = response.json()
+        assert done["sent"] == 3 and done["skipped"] == {"over_budget": 7}, done
+
 
 class TestAlertOfAChange:
     def test_refused_null_metrics_leave_the_alert_checked_on_the_rules_own(self, api: Api) -> None:
