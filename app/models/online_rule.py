@@ -94,7 +94,9 @@ class OnlineRuleSpan(Base):
 
 
 class OnlineRuleDay(Base):
-    """The evaluation holding a rule's judged calls of one UTC day (kind `online`)."""
+    """The evaluation holding a rule's judged calls of one UTC day (kind `online`) under one
+    configuration: a change of its metrics, judge or target opens another (app/online/days.py),
+    so every call is judged as the rule stood when it was taken."""
 
     __tablename__ = "online_rule_day"
 
@@ -102,6 +104,9 @@ class OnlineRuleDay(Base):
         ForeignKey("online_rule.id", ondelete="CASCADE"), primary_key=True
     )
     day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    # A digest of the rule's metrics, judge and target; "" for the days opened before it was
+    # kept (migration `rule_day_config`).
+    config: Mapped[str] = mapped_column(String(16), primary_key=True, server_default="")
     evaluation_id: Mapped[str] = mapped_column(
         ForeignKey("evaluation.id", ondelete="CASCADE"), unique=True
     )

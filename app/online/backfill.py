@@ -19,7 +19,7 @@ from app.db import utcnow
 from app.evaluations import appending
 from app.media import ingest as media
 from app.models import Evaluation, OnlineCall, OnlineRule, Tenant
-from app.online import ingest, matching
+from app.online import days, ingest, matching
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.schemas import Backfill, BackfillRequest
 from app.outbox import outbox
@@ -114,12 +114,12 @@ def backfill(
     # Per skip reason, the spans it kept from the judge.
     refused: dict[str, set[tuple[str, str]]] = {}
     if fresh:
-        evaluation, refusal = ingest.open_day(session, runtime, tenant, rule, day)
+        evaluation, refusal = days.open_day(session, runtime, tenant, rule, day)
         evaluation_id = evaluation.id
         if refusal:
             refused[refusal] = {(call.trace_id, call.span_id) for call in fresh}
         else:
-            sent, refused = _append(session, runtime, kept, rule, evaluation, fresh)
+            sent, refused = _append(session, runtime, tenant, kept, rule, evaluation, fresh)
         for reason, spans in refused.items():
             skipped[reason] += len(spans)
     already = len(sampled) - len(fresh)
@@ -186,6 +186,7 @@ def backfill(
 def _append(
     session: Session,
     runtime: Runtime,
+    tenant: Tenant,
     kept: OnlineCallRepository,
     rule: OnlineRule,
     evaluation: Evaluation,
@@ -194,7 +195,8 @@ def _append(
     """Copy the calls' test cases (their image references are the tenant's blobs already) to
     the rule's day; how many, and the spans left out by reason: a call without a field one of
     the rule's metrics needs (`missing_fields`), a span the rule stored meanwhile
-    (`duplicate`: its live traffic or another backfill), as live ingest leaves them out."""
+    (`duplicate`: its live traffic or another backfill), calls past the rule's daily_usd
+    (`over_budget`), as live ingest leaves them out."""
     stored = kept.cases(fresh)
     specs = [ingest.metric_spec(spec) for spec in rule.metrics]
     left_out: dict[str, set[tuple[str, str]]] = {}
@@ -210,16 +212,7 @@ def _append(
             left_out.setdefault("missing_fields", set()).add((call.trace_id, call.span_id))
         else:
             ready.append((call, case))
-    claimed = kept.claim_spans(rule, [(call.trace_id, call.span_id) for call, _ in ready])
-    originals = []
-    for call, case in ready:
-        if (call.trace_id, call.span_id) in claimed:
-            originals.append(case)
-        else:
-            left_out.setdefault("duplicate", set()).add((call.trace_id, call.span_id))
-    if not originals:
-        return 0, left_out
-    cases = [
+    as_cases = [
         {
             "client_id": case.client_id,
             "input": case.input,
@@ -229,8 +222,22 @@ def _append(
             "retrieval_context": case.retrieval_context,
             "metadata_": case.metadata_,
         }
-        for case in originals
+        for _, case in ready
     ]
+    day = utcnow().date().isoformat()
+    room = days.within_budget(session, runtime, tenant, rule, evaluation, day, as_cases)
+    for call, _ in ready[room:]:
+        left_out.setdefault("over_budget", set()).add((call.trace_id, call.span_id))
+    ready, as_cases = ready[:room], as_cases[:room]
+    claimed = kept.claim_spans(rule, [(call.trace_id, call.span_id) for call, _ in ready])
+    cases = []
+    for (call, _), case in zip(ready, as_cases, strict=True):
+        if (call.trace_id, call.span_id) in claimed:
+            cases.append(case)
+        else:
+            left_out.setdefault("duplicate", set()).add((call.trace_id, call.span_id))
+    if not cases:
+        return 0, left_out
     nothing_to_take_in = [media.take_in([], runtime.settings) for _ in cases]
     # Not kept again: the call stays kept once, where its traffic put it, and a later
     # backfill's window does not meet it twice.

@@ -165,7 +165,9 @@ def body_problems(
         judge_known,
         export_endpoint=endpoint if isinstance(endpoint, str) else None,
         alert=body.get("alert") if isinstance(body.get("alert"), Mapping) else None,
-        metrics_known="metrics" in body,
+        # Metrics that are null or not a list are the schema's to name: no alert is checked
+        # against them.
+        metrics_known=isinstance(body.get("metrics"), list),
     )
 
 
@@ -180,7 +182,9 @@ def update_body_problems(
         body = {**body, "target": rule.target}
     errors = body_problems(session, tenant, settings, body)
     alert = body.get("alert")
-    if "metrics" in body or not isinstance(alert, Mapping) or rule is None:
+    metrics = body.get("metrics")
+    # `"metrics": null` is refused and the rule keeps its own: the alert is checked on those.
+    if metrics is not None or not isinstance(alert, Mapping) or rule is None:
         return errors
     names = [_metric.validate_python(spec).display_name for spec in rule.metrics]
     return errors + alerts.problems(session, tenant.id, {"metric": alert.get("metric")}, names)

@@ -20,7 +20,7 @@ from app.db import utcnow
 from app.evaluations import appending
 from app.media import ingest as media
 from app.models import OnlineConversationCall, OnlineRule, Tenant
-from app.online import ingest, turns
+from app.online import days, ingest, turns
 from app.online.repository import OnlineRuleRepository
 from app.outbox import outbox
 from app.runtime import Runtime
@@ -69,11 +69,13 @@ def _store(
     counts: Counter[tuple[str, str]] = Counter()
     reason = _unfit(rule, case)
     if reason is None:
-        evaluation, reason = ingest.open_day(session, runtime, tenant, rule, day)
+        evaluation, reason = days.open_day(session, runtime, tenant, rule, day)
     if reason is None:
         intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings)
         if intake.errors:
             reason = "image_refused"
+        elif not days.within_budget(session, runtime, tenant, rule, evaluation, day, [case]):
+            reason = "over_budget"
         else:
             appending.append(session, runtime, evaluation, [case], [intake])
             counts[(rule.id, "sent")] += 1
@@ -84,11 +86,15 @@ def _store(
 
 
 def _unfit(rule: OnlineRule, case: dict[str, Any]) -> str | None:
-    """Why the rule does not judge this conversation: disabled meanwhile (`rule_disabled`), a
-    field one of its metrics needs is missing (`missing_fields`: no system instructions for
-    role_adherence), or a metric cannot judge it (`unfit_for_metric`: no reply to a user turn)."""
+    """Why the rule does not judge this conversation: disabled meanwhile (`rule_disabled`),
+    changed meanwhile to judge single calls (`target_changed`: its metrics are not of a
+    conversation's shape), a field one of its metrics needs is missing (`missing_fields`: no
+    system instructions for role_adherence), or a metric cannot judge it (`unfit_for_metric`:
+    no reply to a user turn)."""
     if not rule.enabled:
         return "rule_disabled"
+    if rule.target != "conversation":
+        return "target_changed"
     specs = [ingest.metric_spec(spec) for spec in rule.metrics]
     if not case["turns"] or ingest.missing_fields(specs, case):
         return "missing_fields"

@@ -8,7 +8,8 @@ from sqlalchemy.orm import Session
 
 from app.models import OnlineRule, Tenant
 from app.online import matching, turns
-from app.online.repository import OnlineCallRepository, OnlineConversationRepository
+from app.online.repository import OnlineCallRepository
+from app.online.waiting import OnlineConversationRepository
 from app.otlp import JudgedCall
 
 

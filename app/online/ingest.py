@@ -15,29 +15,23 @@ from sqlalchemy.orm import Session
 
 from app import otlp
 from app.db import utcnow
-from app.evaluations import appending, judging
-from app.evaluations.schemas import TERMINAL_STATUSES, JudgeConfig
+from app.evaluations import appending
 from app.media import ingest as media
-from app.metric_versions import service as metric_versions
 from app.metrics import MetricSpec, MetricSpecBase
-from app.models import Evaluation, OnlineRule, Tenant
+from app.models import OnlineRule, Tenant
 from app.online import calls as kept
+from app.online import days as days_of
 from app.online import holding, joining, matching
-from app.online.repository import (
-    OnlineCallRepository,
-    OnlineRuleRepository,
-    OtlpPendingRepository,
-)
+from app.online.repository import OnlineCallRepository, OnlineRuleRepository
+from app.online.waiting import OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
 from app.outbox import outbox
 from app.runtime import Runtime
 from app.telemetry.metrics import ONLINE_CALLS
 from app.unscoped.otlp_pending import UnscopedOtlpPendingRepository
-from app.usage.service import Budget
 
-KIND = "online"
+KIND = days_of.KIND
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
-_judge = TypeAdapter(JudgeConfig | None)
 
 
 @dataclass
@@ -211,7 +205,7 @@ def _judge_calls(
             ready.append((call, case))
     if not ready:
         return 0
-    evaluation, refused = open_day(session, runtime, tenant, rule, day, days)
+    evaluation, refused = days_of.open_day(session, runtime, tenant, rule, day, days)
     if refused is not None:
         counts[(rule.id, f"skipped:{refused}")] += len(ready)
         return 0
@@ -224,6 +218,10 @@ def _judge_calls(
         cases.append(case)
         intakes.append(intake)
         taken.append(call)
+    # Past the rule's daily_usd with the calls taken and not judged yet: a batch is cut.
+    room = days_of.within_budget(session, runtime, tenant, rule, evaluation, day, cases)
+    counts[(rule.id, "skipped:over_budget")] += len(cases) - room
+    cases, intakes, taken = cases[:room], intakes[:room], taken[:room]
     cases, intakes, taken = _first_times(session, tenant, rule, cases, intakes, taken, counts)
     if cases:
         appending.append(session, runtime, evaluation, cases, intakes)
@@ -274,93 +272,6 @@ def _first_times(
         kept_intakes.append(intake)
         kept_calls.append(call)
     return kept_cases, kept_intakes, kept_calls
-
-
-def _over_budget(
-    session: Session,
-    tenant: Tenant,
-    rule: OnlineRule,
-    evaluation: Evaluation,
-    days: OnlineRuleRepository,
-) -> bool:
-    """Whether the tenant's daily budget or the rule's is spent (priced calls, UTC day)."""
-    budget = Budget(tenant.id, tenant.daily_usd)
-    budget.refresh(session, utcnow())
-    return budget.exhausted() or (
-        rule.daily_usd is not None and days.spent(evaluation.id) >= rule.daily_usd
-    )
-
-
-def open_day(
-    session: Session,
-    runtime: Runtime,
-    tenant: Tenant,
-    rule: OnlineRule,
-    day: str,
-    days: OnlineRuleRepository | None = None,
-) -> tuple[Evaluation, str | None]:
-    """The rule's evaluation of `day` (made if need be, locked until commit) and the reason
-    nothing may be appended to it now (`day_closed`, `over_budget`), if any."""
-    days = days or OnlineRuleRepository(session, tenant.id)
-    evaluation = _day_evaluation(session, tenant, rule, day, days, runtime)
-    if evaluation.status in TERMINAL_STATUSES:
-        return evaluation, "day_closed"
-    if _over_budget(session, tenant, rule, evaluation, days):
-        return evaluation, "over_budget"
-    return evaluation, None
-
-
-def _day_evaluation(
-    session: Session,
-    tenant: Tenant,
-    rule: OnlineRule,
-    day: str,
-    days: OnlineRuleRepository,
-    runtime: Runtime,
-) -> Evaluation:
-    """The rule's evaluation of `day`, made on its first judged call, locked until commit;
-    two requests making it at once both end up with the one made first."""
-    evaluation = _made_day(session, tenant, rule, day, days)
-    if evaluation is not None:
-        return evaluation
-    specs = [_metric.validate_python(spec) for spec in rule.metrics]
-    record, _ = judging.resolve(
-        session,
-        tenant.id,
-        runtime.settings,
-        specs,
-        _judge.validate_python(rule.judge),
-        judge_path=["judge"],
-        metric_path=["metrics"],
-    )
-    evaluation = appending.open_evaluation(
-        session,
-        tenant,
-        kind=KIND,
-        name=f"{rule.name} · {day}",
-        metadata={"online_rule_id": rule.id, "day": day},
-        metrics=rule.metrics,
-        # Each judged metric's version, its row stored (issue 29).
-        judge=metric_versions.with_versions(session, tenant.id, specs, record),
-    )
-    if days.add_day(rule, day, evaluation.id):
-        return evaluation
-    # Another request made the day first: the evaluation just made goes, theirs is used.
-    appending.discard(session, evaluation)
-    existing = _made_day(session, tenant, rule, day, days)
-    if existing is None:  # pragma: no cover - the day made first is committed and stays
-        raise LookupError(f"rule {rule.id} has no evaluation of {day}")
-    return existing
-
-
-def _made_day(
-    session: Session, tenant: Tenant, rule: OnlineRule, day: str, days: OnlineRuleRepository
-) -> Evaluation | None:
-    """The rule's evaluation of `day` if it is made, locked until commit."""
-    evaluation_id = days.evaluation_id(rule, day)
-    if evaluation_id is None:
-        return None
-    return appending.lock(session, tenant.id, evaluation_id)
 
 
 def stored_case(call: JudgedCall) -> dict[str, Any]:

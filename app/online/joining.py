@@ -10,7 +10,7 @@ stands (no content) and drops the records.
 from collections.abc import Callable, Sequence
 
 from app import otlp
-from app.online.repository import OtlpPendingRepository
+from app.online.waiting import OtlpPendingRepository
 from app.otlp import JudgedCall, LogRecord, Skipped, SkipReason, Span, Unread
 
 Call = JudgedCall | Skipped | Unread

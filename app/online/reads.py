@@ -48,6 +48,8 @@ SKIP_WORDS = {
     "nothing to judge (no assistant reply to a user message), so it was not sent.",
     "rule_disabled": "Rule disabled: the rule was disabled while it held the conversation's "
     "calls, so they were not judged.",
+    "target_changed": "Target changed: the rule was changed to judge single calls while it held "
+    "the conversation's calls, so its metrics could not judge them as a conversation.",
 }
 
 

@@ -6,25 +6,22 @@ from typing import Any
 
 from sqlalchemy import func, insert, select, tuple_
 
-from app.db import dialect_insert, utcnow
+from app.db import dialect_insert
 from app.models import (
     Evaluation,
     MetricSummary,
     OnlineCall,
-    OnlineConversationCall,
     OnlineRollup,
     OnlineRule,
     OnlineRuleBackfilled,
     OnlineRuleCount,
     OnlineRuleDay,
-    OtlpPending,
     Result,
     TestCase,
 )
 from app.models.online_rule import OnlineRuleSpan
 from app.repository import TenantScopedRepository
 from app.unscoped.online_rollups import add_counts
-from app.unscoped.otlp_pending import take
 
 
 class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
@@ -68,22 +65,39 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
             found[rule_id][counter] = int(total)
         return found
 
-    def evaluation_id(self, rule: OnlineRule, day: str) -> str | None:
+    def evaluation_id(self, rule: OnlineRule, day: str, config: str) -> str | None:
+        """The rule's evaluation of `day` under the configuration `config`, if made."""
         return self.session.scalar(
             select(OnlineRuleDay.evaluation_id).where(
-                OnlineRuleDay.rule_id == self.owned(rule).id, OnlineRuleDay.day == day
+                OnlineRuleDay.rule_id == self.owned(rule).id,
+                OnlineRuleDay.day == day,
+                OnlineRuleDay.config == config,
             )
         )
 
-    def add_day(self, rule: OnlineRule, day: str, evaluation_id: str) -> bool:
-        """Make `evaluation_id` the rule's evaluation of `day`; False if a concurrent request
-        made the day first (PostgreSQL waits for it to commit; SQLite serialises writers)."""
+    def day_count(self, rule: OnlineRule, day: str) -> int:
+        """How many evaluations (one per configuration) the rule has of `day`."""
+        return int(
+            self.session.scalar(
+                select(func.count())
+                .select_from(OnlineRuleDay)
+                .where(OnlineRuleDay.rule_id == self.owned(rule).id, OnlineRuleDay.day == day)
+            )
+            or 0
+        )
+
+    def add_day(self, rule: OnlineRule, day: str, config: str, evaluation_id: str) -> bool:
+        """Make `evaluation_id` the rule's evaluation of `day` under `config`; False if a
+        concurrent request made it first (PostgreSQL waits for it to commit; SQLite serialises
+        writers)."""
         statement = dialect_insert(self.session, OnlineRuleDay)
         made = self.session.execute(
             statement.on_conflict_do_nothing(
-                index_elements=[OnlineRuleDay.rule_id, OnlineRuleDay.day]
+                index_elements=[OnlineRuleDay.rule_id, OnlineRuleDay.day, OnlineRuleDay.config]
             )
-            .values(rule_id=self.owned(rule).id, day=day, evaluation_id=evaluation_id)
+            .values(
+                rule_id=self.owned(rule).id, day=day, config=config, evaluation_id=evaluation_id
+            )
             .returning(statement.table.c.evaluation_id)
         ).first()
         return made is not None
@@ -207,20 +221,30 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
             .order_by(Result.metric_index)
         ).all()
 
-    def spent(self, evaluation_id: str) -> float:
-        """What the judge calls of one of the rules' evaluations cost (priced ones)."""
-        return float(
-            self.session.scalar(
-                select(func.coalesce(func.sum(MetricSummary.judge_cost_usd), 0.0))
-                .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == MetricSummary.evaluation_id)
-                .join(OnlineRule, OnlineRule.id == OnlineRuleDay.rule_id)
-                .where(
-                    MetricSummary.evaluation_id == evaluation_id,
-                    OnlineRule.tenant_id == self.tenant_id,
-                )
+    def spent(self, rule: OnlineRule, day: str) -> tuple[float, int]:
+        """What the judge calls of the rule's evaluations of `day` (every configuration) cost,
+        priced ones; and how many results they still owe (cases times metrics, less those
+        stored): calls taken and not judged yet."""
+        rule_id = self.owned(rule).id
+        evaluations = self.session.execute(
+            select(Evaluation.id, Evaluation.total_test_cases, Evaluation.metrics)
+            .join(OnlineRuleDay, OnlineRuleDay.evaluation_id == Evaluation.id)
+            .where(
+                OnlineRuleDay.rule_id == rule_id,
+                OnlineRuleDay.day == day,
+                Evaluation.tenant_id == self.tenant_id,
             )
-            or 0.0
-        )
+        ).all()
+        if not evaluations:
+            return 0.0, 0
+        cost, stored = self.session.execute(
+            select(
+                func.coalesce(func.sum(MetricSummary.judge_cost_usd), 0.0),
+                func.coalesce(func.sum(MetricSummary.stored), 0),
+            ).where(MetricSummary.evaluation_id.in_([row[0] for row in evaluations]))
+        ).one()
+        owed = sum(cases * len(metrics or []) for _, cases, metrics in evaluations)
+        return float(cost or 0.0), max(0, owed - int(stored or 0))
 
     def count(self, day: str, counts: dict[tuple[str, str], int]) -> None:
         """Add to (rule id, counter) counters of `day`; the rules are the tenant's own."""
@@ -232,59 +256,6 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
                 if n
             ],
         )
-
-
-class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
-    """A tenant's spans and log records kept aside until their partner arrives."""
-
-    model = OtlpPending
-
-    def keep(self, what: str, items: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
-        """Keep (trace id, span id, packed span or record) items aside."""
-        if items:
-            self.session.execute(
-                insert(OtlpPending),
-                [
-                    {
-                        "tenant_id": self.tenant_id,
-                        "trace_id": trace_id,
-                        "span_id": span_id,
-                        "what": what,
-                        "body": body,
-                        "received_at": utcnow(),
-                    }
-                    for trace_id, span_id, body in items
-                ],
-            )
-
-    def take(self, what: str, span_ids: Iterable[str]) -> list[OtlpPending]:
-        """The kept items of these spans (deleted as they are read: the caller consumes them)."""
-        wanted = sorted(set(span_ids))
-        if not wanted:
-            return []
-        rows = list(
-            self.session.scalars(
-                self.get_base_statement().where(
-                    OtlpPending.what == what, OtlpPending.span_id.in_(wanted)
-                )
-            )
-        )
-        # Only the items this request deleted: two requests taking one never both join it.
-        return take(self.session, rows)
-
-
-class OnlineConversationRepository(TenantScopedRepository[OnlineConversationCall]):
-    """The calls a tenant's conversation rules hold until their conversation is idle."""
-
-    model = OnlineConversationCall
-
-    def hold(self, rows: Sequence[dict[str, Any]]) -> None:
-        """Hold these calls (columns of `online_conversation_call` but the tenant)."""
-        if rows:
-            self.session.execute(
-                insert(OnlineConversationCall),
-                [{**row, "tenant_id": self.tenant_id, "received_at": utcnow()} for row in rows],
-            )
 
 
 class OnlineCallRepository(TenantScopedRepository[OnlineCall]):

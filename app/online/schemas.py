@@ -167,8 +167,12 @@ class OnlineRuleUpdate(_ExportEndpoint):
 class RuleCounts(BaseModel):
     """What the rule did with the spans it received, since it was created."""
 
-    received: int = Field(description="GenAI calls received while it was enabled.")
-    matched: int = Field(description="Received calls its filter took.")
+    received: int = Field(
+        description="The tenant's GenAI calls received while it was enabled, whatever their "
+        "service: every call the rule's filter was applied to, so `received` is the same for "
+        "rules enabled alike; the calls that reached the rule are `matched`."
+    )
+    matched: int = Field(description="Received calls its filter took: the calls it judges from.")
     sampled: int = Field(description="Matched calls its sampling chose.")
     sent: int = Field(
         description="Sampled calls stored as test cases and sent to its judge; for a "
@@ -198,8 +202,9 @@ class RuleCounts(BaseModel):
         "already stored, sent again), `missing_fields` (one of its metrics needs a field the "
         "call does not give, e.g. retrieval_context); for a conversation rule also "
         "`no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), "
-        "`unfit_for_metric` (no reply to a user message to judge) and `rule_disabled` (disabled "
-        "while it held the conversation), counting each of the conversation's calls."
+        "`unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled "
+        "while it held the conversation) and `target_changed` (changed to judge single calls "
+        "while it held it), counting each of the conversation's calls."
     )
 
 

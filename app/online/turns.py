@@ -96,7 +96,12 @@ def conversation_case(
         "retrieval_context": None,
         "turns": turns,
         "chatbot_role": role,
-        "metadata_": {key: str(value)[:512] for key, value in metadata.items() if value},
+        # `calls` stays a number; the ids and names are text, cut as a case's metadata is.
+        "metadata_": {
+            key: value if isinstance(value, int) else str(value)[:512]
+            for key, value in metadata.items()
+            if value
+        },
     }
 
 

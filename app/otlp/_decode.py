@@ -114,10 +114,15 @@ def _decode(
         except (DecodeError, RecursionError) as exc:
             raise OtlpDecodeError(f"the body is not a protobuf {name}: {exc}") from None
         return []
-    document = _json_document(raw, name, limits)
+    document = _json_document(raw, name)
     if isinstance(request, ExportTraceServiceRequest):
-        rejected = _hex_ids_to_base64(document, _TRACE_PATH, _SPAN_IDS, ("links", _LINK_IDS))
+        # A span nested too deep for the parser is rejected alone; anything else too deep
+        # refuses the body.
+        rejected = _deep_spans_left_out(document, limits)
+        _refuse_if_deep(document, limits)
+        rejected += _hex_ids_to_base64(document, _TRACE_PATH, _SPAN_IDS, ("links", _LINK_IDS))
     else:
+        _refuse_if_deep(document, limits)
         rejected = _hex_ids_to_base64(document, _LOGS_PATH, _LOG_IDS, None)
     try:
         json_format.ParseDict(document, request, ignore_unknown_fields=True)
@@ -126,17 +131,41 @@ def _decode(
     return rejected
 
 
-def _json_document(raw: bytes | bytearray, name: str, limits: Limits) -> dict[str, Any]:
+def _json_document(raw: bytes | bytearray, name: str) -> dict[str, Any]:
     try:
         document = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise OtlpDecodeError(f"the body is not JSON: {exc}") from None
     if not isinstance(document, dict):
         raise OtlpDecodeError(f"the body is not an OTLP/JSON {name}: not a JSON object")
-    depth = _depth(document, limits.max_json_depth)
-    if depth > limits.max_json_depth:
-        raise OtlpDecodeError(f"the JSON body nests deeper than {limits.max_json_depth} levels")
     return document
+
+
+def _refuse_if_deep(document: dict[str, Any], limits: Limits) -> None:
+    if _depth(document, limits.max_json_depth) > limits.max_json_depth:
+        raise OtlpDecodeError(f"the JSON body nests deeper than {limits.max_json_depth} levels")
+
+
+def _deep_spans_left_out(document: dict[str, Any], limits: Limits) -> list[str]:
+    """Leaves out each span nesting deeper than `max_span_json_depth` (an attribute's arrays
+    in arrays), as protobuf's JSON parser would refuse the whole body for it; why each."""
+    rejected = []
+    outer, middle, inner = _TRACE_PATH
+    for i, first in enumerate(_list(document, outer)):
+        for j, second in enumerate(_list(first, middle)):
+            spans = _list(second, inner)
+            kept = []
+            for k, span in enumerate(spans):
+                if _depth(span, limits.max_span_json_depth) > limits.max_span_json_depth:
+                    rejected.append(
+                        f"{outer}[{i}].{middle}[{j}].{inner}[{k}] nests deeper than "
+                        f"{limits.max_span_json_depth} levels"
+                    )
+                else:
+                    kept.append(span)
+            if len(kept) != len(spans):
+                second[inner] = kept
+    return rejected
 
 
 def _depth(document: Any, cap: int) -> int:

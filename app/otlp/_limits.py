@@ -29,6 +29,10 @@ class Limits:
     max_json_chars: int = 64 * 1024 * 1024
     # Nesting of a JSON document in the body (OTLP/JSON) before it is refused.
     max_json_depth: int = 160
+    # Nesting of one span in OTLP/JSON before it alone is rejected: below what protobuf's JSON
+    # parser takes (100 messages; an arrayValue in an arrayValue is 3 JSON levels and 2
+    # messages, a kvlistValue's 4 and 3), and far below what the readers read (`max_depth`).
+    max_span_json_depth: int = 120
 
 
 DEFAULT_LIMITS = Limits()

@@ -83,7 +83,7 @@ class TestTurns:
         assert case["chatbot_role"] == "You describe images."
         assert case["client_id"] == "conv-1"
         assert case["metadata_"]["span_id"] == "b" * 16
-        assert case["metadata_"]["calls"] == "2"
+        assert case["metadata_"]["calls"] == 2
 
     def test_a_tool_call_and_the_reply_made_from_its_result_are_one_assistant_turn(
         self,

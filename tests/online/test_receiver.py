@@ -426,6 +426,26 @@ class TestReceiverAnswers:
         response = client.post("/v1/traces", json={"resourceSpans": [{"scopeSpans": 7}]})
         assert response.status_code == 400
 
+    def test_a_json_span_nested_too_deep_is_rejected_alone(self, api: Api) -> None:
+        """An attribute of arrays in arrays 50 deep leaves out its span, named in
+        partial_success, not the batch (it was a 400 for the batch)."""
+        client = api.tenant_client()
+        rule = make_rule(client, sampling={"rate": 0})
+        deep = semconv_span("00f067aa0ba902b8", "app", "Capital of Italy?")
+        value: dict = {"stringValue": "leaf"}
+        for _ in range(50):
+            value = {"arrayValue": {"values": [value]}}
+        deep["scopeSpans"][0]["spans"][0]["attributes"].append({"key": "deep", "value": value})
+        body = {"resourceSpans": [semconv_span("00f067aa0ba902b7", "app", "Capital?"), deep]}
+        response = client.post("/v1/traces", json=body)
+        assert response.status_code == 200, response.text
+        partial = response.json()["partialSuccess"]
+        assert partial["rejectedSpans"] == "1"
+        assert (
+            "resourceSpans[1].scopeSpans[0].spans[0] nests deeper than" in (partial["errorMessage"])
+        )
+        assert client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]["received"] == 1
+
     def test_a_protobuf_export_gets_a_protobuf_answer(self, api: Api) -> None:
         client = api.tenant_client()
         response = client.post(

@@ -291,14 +291,28 @@ class TestOtlpJson:
         with pytest.raises(OtlpDecodeError, match=message):
             decode_traces(body, "application/json")
 
-    def test_json_nested_past_the_limit_is_refused_without_recursion(self):
+    def test_a_span_nested_past_the_limit_is_rejected_alone_without_recursion(self):
         value: dict = {"stringValue": "leaf"}
         for _ in range(200):
             value = {"arrayValue": {"values": [value]}}
-        span = _span_json(attributes=[{"key": "deep", "value": value}])
+        deep = _span_json(attributes=[{"key": "deep", "value": value}])
+        other = _span_json(spanId="b7ad6b7169203332")
+
+        traces = read_traces(_traces_json(deep, other), "application/json")
+        assert [span.span_id for span in traces.spans] == ["b7ad6b7169203332"]
+        assert traces.rejected == [
+            "resourceSpans[0].scopeSpans[0].spans[0] nests deeper than 120 levels"
+        ]
+
+    def test_json_nested_past_the_limit_outside_a_span_is_refused_without_recursion(self):
+        value: dict = {"stringValue": "leaf"}
+        for _ in range(200):
+            value = {"arrayValue": {"values": [value]}}
+        body = json.loads(_traces_json(_span_json()))
+        body["resourceSpans"][0]["resource"]["attributes"].append({"key": "deep", "value": value})
 
         with pytest.raises(OtlpDecodeError, match="nests deeper than 160 levels"):
-            decode_traces(_traces_json(span), "application/json")
+            decode_traces(json.dumps(body).encode(), "application/json")
 
 
 def _varint(number: int) -> bytes:
