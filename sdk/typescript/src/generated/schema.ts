@@ -5767,12 +5767,12 @@ export interface components {
             judged: number;
             /**
              * Matched
-             * @description Received calls its filter took.
+             * @description Received calls its filter took: the calls it judges from.
              */
             matched: number;
             /**
              * Received
-             * @description GenAI calls received while it was enabled.
+             * @description The tenant's GenAI calls received while it was enabled, whatever their service: every call the rule's filter was applied to, so `received` is the same for rules enabled alike; the calls that reached the rule are `matched`.
              */
             received: number;
             /**
@@ -5787,7 +5787,7 @@ export interface components {
             sent: number;
             /**
              * Skipped
-             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge) and `rule_disabled` (disabled while it held the conversation), counting each of the conversation's calls.
+             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it), counting each of the conversation's calls.
              */
             skipped: {
                 [key: string]: number;

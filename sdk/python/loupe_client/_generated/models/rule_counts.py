@@ -31,8 +31,10 @@ class RuleCounts:
                 be read): `sent` times the metrics is `judged` plus `errored` plus the results still being judged.
             judged (int): Results its metrics stored with a score or verdict (a call sent gives one result per metric of the
                 rule once its judge answered).
-            matched (int): Received calls its filter took.
-            received (int): GenAI calls received while it was enabled.
+            matched (int): Received calls its filter took: the calls it judges from.
+            received (int): The tenant's GenAI calls received while it was enabled, whatever their service: every call the
+                rule's filter was applied to, so `received` is the same for rules enabled alike; the calls that reached the rule
+                are `matched`.
             sampled (int): Matched calls its sampling chose.
             sent (int): Sampled calls stored as test cases and sent to its judge; for a conversation rule, conversations
                 (each one test case of all its calls).
@@ -42,8 +44,9 @@ class RuleCounts:
                 `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already
                 stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g.
                 retrieval_context); for a conversation rule also `no_conversation_id` (the call names no
-                `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge) and
-                `rule_disabled` (disabled while it held the conversation), counting each of the conversation's calls.
+                `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge),
+                `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls
+                while it held it), counting each of the conversation's calls.
             backfilled (int | Unset): Kept calls its backfills took up, each once however often a window is backfilled, but
                 those it had judged already (counted here, not in `received`; `matched`, `sampled`, `sent` and `skipped` count
                 them too). Default: 0.

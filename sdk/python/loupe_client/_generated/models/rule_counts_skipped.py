@@ -26,8 +26,8 @@ class RuleCountsSkipped:
     refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its
     metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also
     `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a
-    user message to judge) and `rule_disabled` (disabled while it held the conversation), counting each of the
-    conversation's calls.
+    user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to
+    judge single calls while it held it), counting each of the conversation's calls.
 
      """
 
