@@ -243,8 +243,8 @@ class TestCannot:
                 "'nan' is not a finite number",
             ),
             (
-                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--fail-below", "-inf"],
-                "'-inf' is not a finite number",
+                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--fail-below", "inf"],
+                "'inf' is not a finite number",
             ),
             (
                 ["evaluate", "CASES", "--metric", EXACT, "--wait", "--timeout", "nan"],

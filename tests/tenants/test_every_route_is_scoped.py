@@ -609,7 +609,7 @@ def references(worlds: Worlds, theirs: World) -> dict[str, tuple[str, str, dict[
         "comparison of B's against A's": (
             "POST",
             "/v1/comparisons",
-            {"json": {"baseline_id": b["evaluation"], "candidate_id": a["evaluation"]}},
+            {"json": {"baseline_id": b["baseline"], "candidate_id": a["evaluation"]}},
         ),
         "comparison of A's runs": (
             "POST",
