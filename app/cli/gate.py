@@ -14,8 +14,9 @@ def compare(
         [],
         "--fail-on",
         help="Exit 1 when a compared metric regressed, (errored) when the candidate has more "
-        "errored items than the baseline, or (fragile) when the candidate has fragile items "
-        "(judgments straddling the threshold); repeat for several (default: regressed).",
+        "errored items than the baseline, (fragile) when the candidate has fragile items "
+        "(judgments straddling the threshold), or (unmatched) when the candidate lacks items of "
+        "the baseline; repeat for several (default: regressed).",
     ),
     exclude_fragile: bool = typer.Option(
         False,
@@ -27,6 +28,11 @@ def compare(
         "--accept-settings-change",
         help="Decide even on metrics whose settings differ between the sides (else exit 2).",
     ),
+    allow_missing_metrics: bool = typer.Option(
+        False,
+        "--allow-missing-metrics",
+        help="Pass even when the candidate lacks a metric of the baseline (else exit 1).",
+    ),
     url: str = typer.Option(
         "http://127.0.0.1:8000", envvar="LOUPE_URL", help="The Loupe service (LOUPE_URL)."
     ),
@@ -35,8 +41,8 @@ def compare(
     ),
 ) -> None:
     """Compare two evaluations (or runs) on a running service and gate a CI step on it:
-    exit 1 when any compared metric regressed, 2 when the gate cannot decide (as
-    `loupe-client compare`)."""
+    exit 1 when any compared metric regressed or a metric of the baseline is missing, 2 when
+    the gate cannot decide (as `loupe-client compare`)."""
     # One gate for both commands: `loupe-client compare` (sdk/python, installed beside Loupe).
     try:
         from loupe_client._cli import main as client_main
@@ -58,4 +64,6 @@ def compare(
         command.append("--accept-settings-change")
     if exclude_fragile:
         command.append("--exclude-fragile")
+    if allow_missing_metrics:
+        command.append("--allow-missing-metrics")
     raise typer.Exit(client_main(command))

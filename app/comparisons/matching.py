@@ -134,7 +134,10 @@ def unmatched(
     mismatched: list[MetricMismatch],
     base_repeated: set[str],
     cand_repeated: set[str],
+    missing: list[str],
 ) -> Unmatched:
+    """What was never compared: items on one side only or with a repeated id, and metrics
+    (`missing`: the baseline's that the candidate has no metric of that name and type for)."""
     base_ids = {case_id for cases in base.values() for case_id in cases}
     cand_ids = {case_id for cases in cand.values() for case_id in cases}
     baseline_only, candidate_only = sorted(base_ids - cand_ids), sorted(cand_ids - base_ids)
@@ -155,6 +158,7 @@ def unmatched(
         items=listed[:MAX_UNMATCHED_LISTED],
         metrics=not_compared,
         mismatched_metrics=mismatched,
+        missing_metrics=missing,
     )
 
 

@@ -168,6 +168,13 @@ class Unmatched(BaseModel):
         default_factory=list,
         description="Names both sides use for metrics of different types, with the reason.",
     )
+    missing_metrics: list[str] = Field(
+        default_factory=list,
+        description="The baseline's metrics the candidate has no metric of the same name and "
+        "type for (dropped, or of another type: `mismatched_metrics`): no verdict covers them. "
+        "`loupe-client compare` fails on them unless given --allow-missing-metrics (or "
+        "--metric names what to gate on). Empty in comparisons stored before it was kept.",
+    )
 
 
 class Comparison(BaseModel):

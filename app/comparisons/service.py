@@ -63,8 +63,24 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
             slug="validation",
             errors=[field_error(["candidate_id"], f"not {_a(baseline.kind)}", "kind_mismatch")],
         )
+    # The request's own faults, named in one answer.
+    refused = Collected()
+    if payload.candidate_id == payload.baseline_id:
+        # Every pair would differ by 0: a gate comparing a candidate with itself always passes.
+        refused.add(
+            ProblemError(
+                422,
+                "Invalid request",
+                f"candidate_id: {payload.candidate_id!r} is the baseline itself; compare two "
+                "evaluations or runs",
+                slug="validation",
+                errors=[field_error(["candidate_id"], "is the baseline_id", "same_as_baseline")],
+            )
+        )
     ours, theirs = matching.metric_specs(baseline), matching.metric_specs(candidate)
-    names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs)
+    with refused.catch():
+        names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs)
+    refused.raise_if_any()
     base, cand, base_repeated, cand_repeated = matching.sides(repo, baseline.id, candidate.id)
     compared = []
     for name in names:
@@ -94,7 +110,13 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         fragile=payload.fragile,
         metrics=[MetricComparison(**row).model_dump(mode="json") for row in compared],
         unmatched=matching.unmatched(
-            base, cand, not_compared, mismatched, base_repeated, cand_repeated
+            base,
+            cand,
+            not_compared,
+            mismatched,
+            base_repeated,
+            cand_repeated,
+            [name for name in not_compared if name in ours],
         ).model_dump(mode="json"),
     )
     repo.add(comparison)

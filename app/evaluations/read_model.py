@@ -16,6 +16,7 @@ from app.evaluations.counts import (
     unscored,
 )
 from app.evaluations.intervals import UNIT
+from app.evaluations.judge_schemas import JudgePanelMember, MetricJudgeUsed
 from app.evaluations.kinds import DEFAULT_KIND, kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
@@ -198,7 +199,7 @@ def to_schema(
                 position_inconsistent=(
                     inconsistent.get(index, 0) if spec["type"] == "pairwise" else None
                 ),
-                judge=_judge_used(judge),
+                judge=_metric_judge(judge),
                 metric_version=versions.get(str(index)),
                 stability=_stability(evaluations, evaluation, index, spec, row),
                 agreement=verdict.agreement if (verdict := verdicts.get(index)) else None,
@@ -287,6 +288,16 @@ def _judge_used(record: dict[str, Any] | None) -> JudgeUsed | None:
     return JudgeUsed(
         model=record.get("model"), model_id=record.get("model_id"), host=record.get("host")
     )
+
+
+def _metric_judge(record: dict[str, Any] | None) -> MetricJudgeUsed | None:
+    """A metric's stored judge record as the API shows it: one judge, or a panel (its record
+    holds every member; its first stands where one judge is named)."""
+    judge = _judge_used(record)
+    if judge is None or record is None:
+        return None
+    panel = [JudgePanelMember(**{"weight": 1.0, **member}) for member in record.get("panel") or []]
+    return MetricJudgeUsed(**judge.model_dump(), panel=panel or None)
 
 
 def result_to_schema(result: Result) -> EvaluationResult:

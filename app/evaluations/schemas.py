@@ -3,9 +3,14 @@
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from app.evaluations.case_schemas import TestCase, TestCaseCreate
+from app.evaluations.judge_schemas import (  # noqa: F401 - JudgeConfig re-exported
+    JudgeConfig,
+    JudgeUsed,
+    MetricJudgeUsed,
+)
 from app.evaluations.stability import Stability, StabilitySummary
 from app.labels.schemas import LabelSummary
 from app.metric_versions.schemas import AgreementBrief, CalibratedMean
@@ -18,42 +23,6 @@ TERMINAL_STATUSES = ("completed", "failed", "canceled")
 
 MetadataKey = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 MetadataValue = Annotated[str, StringConstraints(max_length=512)]
-
-
-class JudgeConfig(BaseModel):
-    """The evaluation's judge: a model name on the server's judge, or the tenant's own model."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    model: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=256,
-        description="Default judge model for metrics naming none.",
-    )
-    model_id: str | None = Field(
-        default=None,
-        min_length=1,
-        max_length=40,
-        description="A model registered with POST /v1/models, called as the judge with its own "
-        "endpoint and key; without it, the server's judge (LOUPE_JUDGE_*) is used.",
-    )
-
-    @model_validator(mode="after")
-    def _something(self) -> "JudgeConfig":
-        if self.model is None and self.model_id is None:
-            raise ValueError("give model, model_id or both")
-        return self
-
-
-class JudgeUsed(BaseModel):
-    """The judge a metric or evaluation resolved to when it was submitted."""
-
-    model: str | None = Field(description="The model name sent to the judge endpoint.")
-    model_id: str | None = Field(
-        description="The tenant's registered model (/v1/models); null: the server's judge."
-    )
-    host: str | None = Field(description="The judge endpoint's host.")
 
 
 class EvaluationCreate(BaseModel):
@@ -217,7 +186,7 @@ class MetricSummary(ErrorBars):
         description="`pairwise` only: results whose two judge orders disagreed (position bias).",
     )
 
-    judge: JudgeUsed | None = Field(
+    judge: MetricJudgeUsed | None = Field(
         default=None, description="The judge this metric calls (judged metrics only)."
     )
     metric_version: str | None = Field(

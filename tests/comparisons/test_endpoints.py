@@ -212,7 +212,7 @@ class TestRefusals:
         assert [e["loc"] for e in body["errors"]] == ["baseline_id"]
         body = problem(compare(stranger, mine, theirs), 404)
         assert [e["loc"] for e in body["errors"]] == ["candidate_id"]
-        comparison = compare(owner, theirs, theirs).json()["id"]
+        comparison = compare(owner, theirs, evaluation(api, owner, set())).json()["id"]
         problem(stranger.get(f"/v1/comparisons/{comparison}"), 404)
         problem(stranger.get(f"/v1/comparisons/{comparison}/items"), 404)
 
@@ -225,10 +225,27 @@ class TestRefusals:
 
     def test_unknown_metric_and_bad_alpha_are_422(self, api: Api) -> None:
         client = api.tenant_client()
-        one = evaluation(api, client, set())
-        body = problem(compare(client, one, one, metrics=["exact_match", "telepathy"]), 422)
+        one, other = evaluation(api, client, set()), evaluation(api, client, set())
+        body = problem(compare(client, one, other, metrics=["exact_match", "telepathy"]), 422)
         assert [e["loc"] for e in body["errors"]] == ["metrics[1]"]
-        problem(compare(client, one, one, alpha=1.5), 422)
+        problem(compare(client, one, other, alpha=1.5), 422)
+
+    def test_an_evaluation_compared_with_itself_is_422_naming_the_candidate(self, api: Api) -> None:
+        # It answered 200 `no_detectable_change`: every difference 0, so the gate always passed.
+        client = api.tenant_client()
+        one = evaluation(api, client, set())
+        body = problem(compare(client, one, one), 422)
+        assert [(e["loc"], e["type"]) for e in body["errors"]] == [
+            ("candidate_id", "same_as_baseline")
+        ]
+        assert "candidate_id" in body["detail"]
+        # One answer names every field at fault.
+        both = problem(compare(client, one, one, metrics=["exact_match", "telepathy"]), 422)
+        assert [e["loc"] for e in both["errors"]] == ["candidate_id", "metrics[1]"]
+        # A run compared with itself too.
+        a_run = run(api, client, quiz_dataset(client), set())
+        body = problem(compare(client, a_run, a_run), 422)
+        assert [e["loc"] for e in body["errors"]] == ["candidate_id"]
 
 
 class TestMetricIdentity:
@@ -254,6 +271,8 @@ class TestMetricIdentity:
         body = compare(client, bleu, exact).json()
         assert body["metrics"] == []
         assert body["unmatched"]["metrics"] == ["q"]
+        # The baseline's `q` has no counterpart on the candidate: no verdict covers it.
+        assert body["unmatched"]["missing_metrics"] == ["q"]
         (mismatch,) = body["unmatched"]["mismatched_metrics"]
         assert (mismatch["metric"], mismatch["baseline_type"], mismatch["candidate_type"]) == (
             "q",
@@ -267,6 +286,20 @@ class TestMetricIdentity:
         assert (
             "bleu" in refused["errors"][0]["msg"] and "exact_match" in refused["errors"][0]["msg"]
         )
+
+    def test_a_metric_the_candidate_lacks_is_named_missing(self, api: Api) -> None:
+        # It was listed in `unmatched.metrics` with the candidate's own extras, side unsaid, so
+        # a gate could not tell a dropped metric from an added one.
+        client = api.tenant_client()
+        full = outcomes(api, client, [True] * 4, [{"type": "exact_match"}, {"type": "bleu"}])
+        partial = outcomes(api, client, [True] * 4)
+        dropped = compare(client, full, partial).json()
+        assert [row["metric"] for row in dropped["metrics"]] == ["exact_match"]
+        assert dropped["unmatched"]["metrics"] == ["bleu"]
+        assert dropped["unmatched"]["missing_metrics"] == ["bleu"]
+        assert client.get(f"/v1/comparisons/{dropped['id']}").json() == dropped
+        added = compare(client, partial, full).json()["unmatched"]
+        assert added["metrics"] == ["bleu"] and added["missing_metrics"] == []
 
     def test_different_thresholds_give_no_pass_rate_figures(self, api: Api) -> None:
         # Identical scores; before, the 0.99 side's fails were 4 "regressed_items".
@@ -292,7 +325,8 @@ class TestMetricIdentity:
         moved = client.get(f"/v1/comparisons/{body['id']}/items").json()["data"]
         assert moved == []
         # One threshold: the figures are there, and no note about thresholds.
-        (same,) = compare(client, lenient, lenient).json()["metrics"]
+        again = self.submitted(api, client, {"type": "bleu", "name": "q"})
+        (same,) = compare(client, lenient, again).json()["metrics"]
         assert (same["baseline_threshold"], same["candidate_threshold"]) == (0.5, 0.5)
         assert same["baseline_pass_rate"] == 1.0 and same["regressed_items"] == 0
         assert not any("threshold" in note for note in same["notes"])

@@ -115,7 +115,8 @@ class TestNoJudgeConfigured:
         host = judge.base_url.split("//")[1].split("/")[0]
         expected = {"model": "tenant-judge", "model_id": model_id, "host": host}
         assert body["status"] == "completed", body
-        assert body["judge"] == expected and body["per_metric"][0]["judge"] == expected
+        assert body["judge"] == expected
+        assert body["per_metric"][0]["judge"] == {**expected, "panel": None}
         assert body["per_metric"][0]["usage"]["calls"] == result["usage"]["calls"] > 0
         assert result["error"] is None and result["score"] == 1.0
         assert result["logs"]["model"] == "tenant-judge" and result["logs"]["judge"] == expected
@@ -178,7 +179,10 @@ class TestTenantJudges:
         team = {"model": "team-judge", "model_id": model_id, "host": host}
         # The evaluation's default is the server's judge, recorded (it used to be null).
         assert body["judge"] == server
-        assert [m["judge"] for m in body["per_metric"]] == [server, team]
+        assert [m["judge"] for m in body["per_metric"]] == [
+            {**server, "panel": None},
+            {**team, "panel": None},
+        ]
         assert by_metric["server"]["logs"]["judge"] == server
         assert by_metric["team"]["logs"]["judge"] == team
         keys = {

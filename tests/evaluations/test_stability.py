@@ -325,6 +325,14 @@ class TestPanel:
         assert agreement["items"] == 4 and agreement["raters"] == 2
         assert agreement["low"] is bool(expected < 0.667)
         assert final["per_metric"][0]["stability"]["fragile"] == 2
+        # The metric's judge is the panel, every member shown (it showed judge-a alone).
+        shown = final["per_metric"][0]["judge"]
+        assert [(m["model"], m["model_id"], m["weight"]) for m in shown["panel"]] == [
+            ("judge-a", ids[0], 1),
+            ("judge-b", ids[1], 3),
+        ]
+        assert all(m["host"] == shown["host"] for m in shown["panel"])
+        assert (shown["model"], shown["model_id"]) == ("judge-a", ids[0])
 
     def test_samples_and_panel_combine(self, api: Api, judge: ScriptedJudge) -> None:
         script = Disagreeing({("judge-c", "x"): [9, 1], ("judge-model", "x"): [8]})
@@ -345,5 +353,8 @@ class TestPanel:
         assert script.calls == {("judge-c", "x"): 2, ("judge-model", "x"): 2}
         assert sorted(row["stability"]["scores"]) == [0.1, 0.8, 0.8, 0.9]
         assert [m["model_id"] for m in row["stability"]["panel"]][1] is None
+        shown = final["per_metric"][0]["judge"]["panel"]
+        assert [m["model_id"] for m in shown] == [registered.json()["id"], None]
+        assert [m["model"] for m in shown] == ["judge-c", "judge-model"]
         assert row["fragile"] is True
         assert row["usage"]["calls"] == 4

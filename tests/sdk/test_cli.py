@@ -236,6 +236,29 @@ class TestCannot:
                 ["evaluate", "CASES", "--metric", EXACT, "--wait", "--allow-errored", "10"],
                 "'10' is not a share from 0 to 1",
             ),
+            # --fail-below nan never failed (no mean is below NaN); --allow-errored nan was
+            # refused: every number the gate takes is refused when not finite.
+            (
+                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--fail-below", "nan"],
+                "'nan' is not a finite number",
+            ),
+            (
+                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--fail-below", "inf"],
+                "'inf' is not a finite number",
+            ),
+            (
+                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--timeout", "nan"],
+                "'nan' is not a finite number",
+            ),
+            (
+                ["evaluate", "CASES", "--metric", EXACT, "--wait", "--allow-errored", "nan"],
+                "'nan' is not a share from 0 to 1",
+            ),
+            # A traceback and exit 1 (which CI reads as "the gate failed").
+            (
+                ["evaluate", "CASES", "--metric", '{"type": "exact_match", "threshold": NaN}'],
+                "threshold: NaN is not a JSON number",
+            ),
             (["evaluate", "CASES", "--metric", '{"type": "no_such_metric"}'], "422"),
             (["results", "eval_missing"], "404"),
             (["compare", "eval_a", "eval_b"], "404"),
@@ -258,6 +281,33 @@ class TestCannot:
         assert failed.returncode == 2, failed.stdout + failed.stderr
         assert f"{cases}:2: not UTF-8 text (byte 0xe9 at column 15)" in failed.stderr
         assert "Traceback" not in failed.stderr and failed.stdout == ""
+
+    def test_numbers_json_cannot_carry_name_their_line_and_field(
+        self, api: Api, tmp_path: Path
+    ) -> None:
+        # Python's json reads NaN, Infinity and 1e400 (as Infinity); sending them was a
+        # ValueError traceback and exit 1, which CI reads as "the gate failed".
+        key = api.new_key()
+        good = json.dumps({"input": "q", "actual_output": "a", "expected_output": "a"})
+        for literal, said in (("NaN", "NaN"), ("1e400", "Infinity"), ("-Infinity", "-Infinity")):
+            cases = tmp_path / "cases.jsonl"
+            bad = good[:-1] + f', "metadata": {{"n": {literal}}}}}'
+            cases.write_text(f"{good}\n\n{bad}\n")
+            failed = loupe_client(api, key, "evaluate", str(cases), "--metric", EXACT)
+            assert failed.returncode == 2, failed.stdout + failed.stderr
+            assert failed.stderr.startswith(
+                f"loupe-client evaluate: {cases}:3: metadata.n: {said} is not a JSON number"
+            ), failed.stderr
+            assert "Traceback" not in failed.stderr and failed.stdout == ""
+        # In batches, the first line is read before the open evaluation is made.
+        cases.write_text(f"{bad}\n{good}\n")
+        batched = loupe_client(
+            api, key, "evaluate", str(cases), "--metric", EXACT, "--batch-size", "1"
+        )
+        assert batched.returncode == 2, batched.stdout + batched.stderr
+        assert f"{cases}:1: metadata.n: -Infinity is not a JSON number" in batched.stderr
+        assert batched.stdout == ""
+        assert api.client(key).get("/v1/evaluations").json()["data"] == []
 
     def test_an_unreachable_service_is_named_but_not_the_key(self, tmp_path: Path) -> None:
         url = f"http://127.0.0.1:{free_port()}"

@@ -4,6 +4,7 @@ import asyncio
 import csv
 import io
 import json
+import math
 import time
 from pathlib import Path
 from typing import Any
@@ -324,6 +325,43 @@ class TestErrors:
             )
         assert invalid.value.status == 422 and invalid.value.title
         assert [e["loc"] for e in invalid.value.errors] == ["test_cases[0].expected_output"]
+
+    def test_a_number_json_cannot_carry_is_a_validation_error_before_sending(
+        self, api: Api
+    ) -> None:
+        # It was httpx's bare ValueError ("Out of range float values are not JSON compliant").
+        key = api.new_key()
+        case = {"input": "q", "actual_output": "a", "expected_output": "a"}
+        with connect(api, key) as client:
+            with pytest.raises(ValidationError) as invalid:
+                client.evaluations.create(
+                    test_cases=[case, {**case, "metadata": {"n": math.nan}}],
+                    metrics=[ExactMatch()],
+                )
+            assert invalid.value.status == 422
+            (error,) = invalid.value.errors
+            assert error["loc"] == "test_cases[1].metadata.n" and error["msg"].startswith(
+                "NaN is not a JSON number"
+            )
+            assert "test_cases[1].metadata.n" in str(invalid.value)
+            # 1e400 in a JSON file is read as Infinity.
+            with pytest.raises(ValidationError) as invalid:
+                client.evaluations.create(
+                    test_cases=[case], metrics=[{"type": "exact_match", "threshold": 1e400}]
+                )
+            assert [e["loc"] for e in invalid.value.errors] == ["metrics[0].threshold"]
+            assert invalid.value.errors[0]["msg"].startswith("Infinity is not a JSON number")
+            # Nothing was sent.
+            assert list(client.evaluations.list()) == []
+
+        async def appended() -> None:
+            async with AsyncLoupe(api.base_url, key, httpx_args=NO_PROXY) as client:
+                await client.evaluations.append("evn_x", [{**case, "metadata": {"n": -math.inf}}])
+
+        with pytest.raises(ValidationError) as invalid:
+            asyncio.run(appended())
+        assert [e["loc"] for e in invalid.value.errors] == ["test_cases[0].metadata.n"]
+        assert invalid.value.errors[0]["msg"].startswith("-Infinity is not a JSON number")
 
     def test_a_misspelt_field_reaches_the_api_and_is_refused(self, api: Api) -> None:
         with connect(api) as client, pytest.raises(ValidationError) as invalid:

@@ -253,6 +253,8 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
         for evaluation_id in (evaluation["id"], baseline["id"]):
             assert api.wait(client, evaluation_id)["status"] == "completed"
         world.ids["evaluation"] = evaluation["id"]
+        # A comparison's two sides are two evaluations (one compared with itself is a 422).
+        world.ids["baseline"] = baseline["id"]
         # The baseline's image: B sends the other's very body again (the idempotency test),
         # which makes that image B's too.
         first = client.get(f"/v1/evaluations/{baseline['id']}/test_cases").json()["data"][0]
@@ -294,6 +296,9 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
 
         world.ids["dataset"] = quiz_dataset(client, rows=4)
         world.ids["run"] = predictions_run(api, client, world.ids["dataset"], {1}, rows=4)
+        world.ids["baseline_run"] = predictions_run(
+            api, client, world.ids["dataset"], set(), rows=4
+        )
         world.ids["model"] = register_model(client, judge.base_url)
 
         content = "\n".join(json.dumps(row) for row in ROWS).encode()
@@ -599,17 +604,17 @@ def references(worlds: Worlds, theirs: World) -> dict[str, tuple[str, str, dict[
         "comparison of A's evaluations": (
             "POST",
             "/v1/comparisons",
-            {"json": {"baseline_id": a["evaluation"], "candidate_id": a["evaluation"]}},
+            {"json": {"baseline_id": a["baseline"], "candidate_id": a["evaluation"]}},
         ),
         "comparison of B's against A's": (
             "POST",
             "/v1/comparisons",
-            {"json": {"baseline_id": b["evaluation"], "candidate_id": a["evaluation"]}},
+            {"json": {"baseline_id": b["baseline"], "candidate_id": a["evaluation"]}},
         ),
         "comparison of A's runs": (
             "POST",
             "/v1/comparisons",
-            {"json": {"baseline_id": a["run"], "candidate_id": a["run"]}},
+            {"json": {"baseline_id": a["baseline_run"], "candidate_id": a["run"]}},
         ),
         "run over A's dataset": (
             "POST",

@@ -2,17 +2,19 @@
 
 Exit codes: 0 success; 1 the gate failed (`evaluate --wait`: an evaluation that did not complete,
 errored results past --allow-errored (default none), a mean score below --fail-below; `compare`: a
-metric that regressed, with --fail-on errored a candidate with more errored items, with --fail-on
-fragile a candidate with fragile items); 2 the command could not do its work or the gate cannot
-decide (bad input, an error answer, the service unreachable, a wait that timed out; `compare`: no
-metric shared by both sides, a compared metric with nothing to compare or with no 95% interval
-(fewer than 2 pairs), a metric whose settings differ unless --accept-settings-change) — unless the
-gate already failed, which makes it 1.
+metric that regressed, a metric of the baseline the candidate lacks unless --allow-missing-metrics,
+with --fail-on errored a candidate with more errored items, with --fail-on fragile a candidate with
+fragile items, with --fail-on unmatched a candidate lacking items of the baseline); 2 the command
+could not do its work or the gate cannot decide (bad input, an error answer, the service
+unreachable, a wait that timed out; `compare`: no metric shared by both sides, a compared metric
+with nothing to compare or with no 95% interval (fewer than 2 pairs), a metric whose settings
+differ unless --accept-settings-change) — unless the gate already failed, which makes it 1.
 """
 
 import argparse
 import itertools
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -25,6 +27,7 @@ import httpx
 from . import _gate
 from ._client import Loupe
 from ._errors import LoupeError
+from ._inputs import NOT_JSON_NUMBER, non_finite, number_name, spelled
 
 GATE_FAILED, CANNOT = 1, 2
 
@@ -60,6 +63,13 @@ def _each_test_case(path: Path) -> Iterator[dict[str, Any]]:
                 raise UsageError(f"{path}:{number}: not JSON ({exc})") from exc
             if not isinstance(case, dict):
                 raise UsageError(f"{path}:{number}: a test case is a JSON object")
+            # Python's json reads NaN, Infinity and 1e400, which no JSON body can carry.
+            found = non_finite(case)
+            if found is not None:
+                raise UsageError(
+                    f"{path}:{number}: {spelled(found[0])}: {number_name(found[1])} "
+                    f"{NOT_JSON_NUMBER}"
+                )
             yield case
 
 
@@ -70,6 +80,12 @@ def _metrics(values: Sequence[str]) -> list[Any]:
             metric = json.loads(value)
         except ValueError as exc:
             raise UsageError(f"--metric {value!r}: not JSON ({exc})") from exc
+        found = non_finite(metric)
+        if found is not None:
+            raise UsageError(
+                f"--metric {value!r}: {spelled(found[0]) or 'the value'}: "
+                f"{number_name(found[1])} {NOT_JSON_NUMBER}"
+            )
         metrics.extend(metric if isinstance(metric, list) else [metric])
     return metrics
 
@@ -83,6 +99,25 @@ def _share(value: str) -> float:
     if not 0 <= share <= 1:
         raise argparse.ArgumentTypeError(f"{value!r} is not a share from 0 to 1 (0.1 = 10%)")
     return share
+
+
+def _finite(value: str) -> float:
+    """A --fail-below or --timeout: a number, never NaN (no score is below it) or infinite."""
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a finite number")
+    return number
+
+
+def _seconds(value: str) -> float:
+    """A --timeout: a finite number of seconds, at least 0."""
+    seconds = _finite(value)
+    if seconds < 0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds (at least 0)")
+    return seconds
 
 
 def _mean_with_interval(summary: Any) -> str:
@@ -214,7 +249,11 @@ def compare(client: Loupe, args: argparse.Namespace) -> int:
     ).to_dict()
     print(_gate.table(comparison))
     code, lines = _gate.decide(
-        comparison, args.fail_on or ["regressed"], args.accept_settings_change
+        comparison,
+        args.fail_on or ["regressed"],
+        args.accept_settings_change,
+        allow_missing_metrics=args.allow_missing_metrics,
+        metrics_named=bool(args.metric),
     )
     for line in lines:
         # Why the gate cannot decide goes where the other "cannot" (exit 2) messages go.
@@ -245,9 +284,9 @@ def parser() -> argparse.ArgumentParser:
         "evaluation, closed once all are sent (for files past LOUPE_MAX_TEST_CASES)",
     )
     run.add_argument("--wait", action="store_true", help="wait until it finishes")
-    run.add_argument("--timeout", type=float, default=3600, help="seconds --wait waits")
+    run.add_argument("--timeout", type=_seconds, default=3600, help="seconds --wait waits")
     run.add_argument(
-        "--fail-below", type=float, help="exit 1 if a metric's mean score is below this"
+        "--fail-below", type=_finite, help="exit 1 if a metric's mean score is below this"
     )
     run.add_argument(
         "--allow-errored",
@@ -280,8 +319,9 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         choices=_gate.FAIL_ON,
         help="exit 1 when a compared metric regressed, (errored) when the candidate has more "
-        "errored items than the baseline, or (fragile) when the candidate has fragile items "
-        "(judgments straddling the threshold); repeat for several (default: regressed)",
+        "errored items than the baseline, (fragile) when the candidate has fragile items "
+        "(judgments straddling the threshold), or (unmatched) when the candidate lacks items "
+        "of the baseline; repeat for several (default: regressed)",
     )
     gate.add_argument(
         "--exclude-fragile",
@@ -294,6 +334,12 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="decide even on metrics whose settings differ between the sides (criteria, n, …); "
         "without it the gate cannot decide on them (exit 2)",
+    )
+    gate.add_argument(
+        "--allow-missing-metrics",
+        action="store_true",
+        help="pass even when the candidate lacks a metric of the baseline (a warning); without "
+        "it that exits 1, since no verdict covers the metric",
     )
     gate.set_defaults(handler=compare)
     return root

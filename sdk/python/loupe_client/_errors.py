@@ -35,7 +35,10 @@ class RequestError(LoupeError):
 
 
 class ValidationError(RequestError):
-    """400 or 422: the request was malformed; `errors` lists each bad field (`loc`, `msg`)."""
+    """400 or 422: the request was malformed; `errors` lists each bad field (`loc`, `msg`).
+
+    Also raised, with status 422, before sending a body JSON cannot carry (a NaN or infinite
+    number): its `errors` name the field."""
 
 
 class PayloadTooLargeError(RequestError):

@@ -4,10 +4,11 @@ per-metric verdicts `POST /v1/comparisons` returns, and whether the gate passes.
 Prints one line per compared metric (baseline → candidate, the difference with its 95% interval, the
 Holm-adjusted p, the errored items per side, the fragile items per side and those set aside when any
 metric has some, and the verdict), every note the comparison carries, and says whether the gate
-fails (exit 1), passes (0), or cannot be decided (2: no metric compared at all, a metric with
-nothing to compare, a metric whose 95% interval cannot be made — too few pairs; the comparison's
-note says how many are needed —, or a metric whose settings differ between the sides unless those
-are accepted).
+fails (exit 1: a regressed metric, or a metric of the baseline the candidate lacks unless that is
+allowed, and whatever `--fail-on` adds), passes (0), or cannot be decided (2: no metric compared
+at all, a metric with nothing to compare, a metric whose 95% interval cannot be made — too few
+pairs; the comparison's note says how many are needed —, or a metric whose settings differ between
+the sides unless those are accepted).
 """
 
 from collections.abc import Sequence
@@ -22,8 +23,9 @@ COLUMNS = (
     "verdict",
 )
 # What `--fail-on` takes: a metric that regressed, a candidate with more errored items, a
-# candidate with fragile items (judgments straddling the threshold) in a compared metric.
-FAIL_ON = ("regressed", "errored", "fragile")
+# candidate with fragile items (judgments straddling the threshold) in a compared metric, a
+# candidate lacking some of the baseline's items (or ids a side repeats, left out).
+FAIL_ON = ("regressed", "errored", "fragile", "unmatched")
 FRAGILE_COLUMN = "fragile"
 PASSED, GATE_FAILED, CANNOT = 0, 1, 2
 
@@ -117,8 +119,19 @@ def table(comparison: dict[str, Any]) -> str:
         )
     if unmatched.get("duplicate_ids"):
         lines.append(f"ids repeated on a side, left out: {unmatched['duplicate_ids']}")
+    mismatched = {m["metric"] for m in unmatched.get("mismatched_metrics") or []}
     for mismatch in unmatched.get("mismatched_metrics") or []:
         lines.append(f"not compared: {mismatch['metric']}: {mismatch['reason']}")
+    if comparison["metrics"]:
+        # (With nothing compared, the gate's reason names them.)
+        missing = set(missing_metrics(comparison))
+        for name in unmatched.get("metrics") or []:
+            if name in mismatched:
+                continue
+            side = "the baseline" if name in missing else "the candidate"
+            if "missing_metrics" not in unmatched:
+                side = "one side"  # a server that did not say which
+            lines.append(f"not compared: {name}: only in {side}")
     for note in comparison.get("notes") or []:
         lines.append(f"note: {note}")
     for metric in comparison["metrics"]:
@@ -130,6 +143,28 @@ def table(comparison: dict[str, Any]) -> str:
         + (", fragile items set aside)" if handling == "exclude" else ")")
     )
     return "\n".join(line.rstrip() for line in lines)
+
+
+def missing_metrics(comparison: dict[str, Any]) -> list[str]:
+    """The baseline's metrics the candidate has no metric of that name and type for (the
+    server's `unmatched.missing_metrics`; none from a server before it said so)."""
+    return list(comparison["unmatched"].get("missing_metrics") or [])
+
+
+def missing_items(comparison: dict[str, Any]) -> str | None:
+    """How many of the baseline's items were never compared (the candidate lacks them, or a
+    side repeats their id), or None when every one was matched."""
+    unmatched = comparison["unmatched"]
+    parts = []
+    if unmatched["baseline_only"]:
+        count = unmatched["baseline_only"]
+        parts.append(
+            f"{count} item{'' if count == 1 else 's'} of the baseline not in the candidate"
+        )
+    if unmatched.get("duplicate_ids"):
+        count = unmatched["duplicate_ids"]
+        parts.append(f"{count} id{'' if count == 1 else 's'} repeated on a side, left out")
+    return "; ".join(parts) or None
 
 
 def regressed(comparison: dict[str, Any]) -> list[str]:
@@ -213,17 +248,41 @@ def settings_differ(comparison: dict[str, Any]) -> list[str]:
 
 
 def decide(
-    comparison: dict[str, Any], fail_on: Sequence[str], accept_settings_change: bool = False
+    comparison: dict[str, Any],
+    fail_on: Sequence[str],
+    accept_settings_change: bool = False,
+    allow_missing_metrics: bool = False,
+    metrics_named: bool = False,
 ) -> tuple[int, list[str]]:
     """The gate's exit code and the lines saying why.
 
     A failure (a regressed metric, more errored items when `fail_on` has "errored", fragile items in
-    the candidate when it has "fragile") is 1 whatever else holds; otherwise the gate cannot decide
-    (2) when no metric was compared, a metric has nothing to compare or no interval, or a metric's
-    settings differ between the sides (unless `accept_settings_change`); otherwise 0.
+    the candidate when it has "fragile", baseline items the candidate lacks when it has "unmatched",
+    a metric of the baseline the candidate lacks unless `allow_missing_metrics` or `metrics_named`)
+    is 1 whatever else holds; otherwise the gate cannot decide (2) when no metric was compared, a
+    metric has nothing to compare or no interval, or a metric's settings differ between the sides
+    (unless `accept_settings_change`); otherwise 0.
+
+    Args:
+        metrics_named: the caller named the metrics to gate on (`--metric`): the server refuses
+            one the candidate lacks, and the others are not the gate's.
     """
     lines = []
     failed = False
+    # A candidate could pass by dropping the metric that would regress: no verdict covers it.
+    # With nothing compared at all the gate cannot decide (2), which already says why.
+    dropped = missing_metrics(comparison) if comparison["metrics"] and not metrics_named else []
+    if dropped and allow_missing_metrics:
+        lines.append(
+            "WARNING: metrics of the baseline missing from the candidate, not compared (allowed "
+            f"by --allow-missing-metrics): {', '.join(dropped)}"
+        )
+    elif dropped:
+        lines.append(
+            f"FAIL: metrics of the baseline missing from the candidate: {', '.join(dropped)} (no "
+            "verdict covers them; --allow-missing-metrics passes without them)"
+        )
+        failed = True
     fell = regressed(comparison)
     if fell and "regressed" in fail_on:
         lines.append(f"FAIL: regressed: {', '.join(fell)}")
@@ -245,6 +304,15 @@ def decide(
         lines.append(
             f"WARNING: fragile items in the candidate: {', '.join(shaky)} "
             "(--fail-on fragile fails on this)"
+        )
+    uncovered = missing_items(comparison)
+    if uncovered and "unmatched" in fail_on:
+        lines.append(f"FAIL: unmatched items: {uncovered}")
+        failed = True
+    elif uncovered:
+        lines.append(
+            f"WARNING: unmatched items: {uncovered}; the gate saw only the items both sides have "
+            "(--fail-on unmatched fails on this)"
         )
     cannot = []
     nothing = nothing_compared(comparison)
@@ -277,7 +345,9 @@ def decide(
         "errored": "has more errored items",
         "fragile": "has fragile items",
     }
-    lines.append(
-        "OK: no compared metric " + " or ".join(watched[f] for f in FAIL_ON if f in fail_on)
-    )
+    said = [watched[f] for f in FAIL_ON if f in fail_on and f in watched]
+    found = ["no compared metric " + " or ".join(said)] if said else []
+    if "unmatched" in fail_on:
+        found.append("the candidate has every item of the baseline")
+    lines.append("OK: " + "; ".join(found))
     return PASSED, lines

@@ -7,12 +7,14 @@ Anything a method takes may also be a plain dict in the API's own JSON shape.
 """
 
 import io
+import math
 import re
 import typing
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ._errors import ValidationError
 from ._generated import models
 from ._generated.types import UNSET, File
 
@@ -106,14 +108,65 @@ def to_json(value: Any, *, in_list: bool = False) -> Any:
     return value
 
 
+# What a number JSON cannot carry is called in messages.
+NOT_JSON_NUMBER = (
+    "is not a JSON number: JSON has no NaN or Infinity (a literal past ±1.8e308, such as 1e400, "
+    "reads as Infinity)"
+)
+
+
+def non_finite(value: Any, loc: tuple[str | int, ...] = ()) -> tuple[list[str | int], float] | None:
+    """Where the first NaN or infinite number inside `value` is (its path of keys and indices),
+    and the number; None when every number is finite."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return list(loc), value
+    if isinstance(value, Mapping):
+        items: Any = value.items()
+    elif isinstance(value, list | tuple):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        found = non_finite(item, (*loc, key))
+        if found is not None:
+            return found
+    return None
+
+
+def spelled(loc: list[str | int]) -> str:
+    """A path as messages spell it: `test_cases[3].metadata.n`."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def number_name(number: float) -> str:
+    """NaN, Infinity or -Infinity, as JavaScript and Python's json module write them."""
+    return "NaN" if math.isnan(number) else ("Infinity" if number > 0 else "-Infinity")
+
+
 class Payload:
     """A JSON body for a generated endpoint function, sent exactly as given.
 
     Round-tripping through the generated model's `from_dict` would silently drop fields it does
-    not know (a typo the API should answer with 422), so the body goes out untouched.
+    not know (a typo the API should answer with 422), so the body goes out untouched. A body
+    JSON cannot carry (NaN, ±Infinity) is refused here, before anything is sent, with the
+    `ValidationError` the server's 422 would raise, naming the field.
     """
 
     def __init__(self, body: Any) -> None:
+        found = non_finite(body)
+        if found is not None:
+            loc, number = found
+            where, message = spelled(loc) or "body", f"{number_name(number)} {NOT_JSON_NUMBER}"
+            raise ValidationError(
+                422,
+                "Invalid request",
+                f"{where}: {message}; nothing was sent",
+                # Spelled as the server spells a field (`test_cases[0].metadata.n`).
+                errors=[{"loc": where, "msg": message, "type": "non_finite_number"}],
+            )
         self.body = body
 
     def to_dict(self) -> Any:
