@@ -10,7 +10,7 @@ from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_w
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.labels import importing, service, transfer
+from app.labels import checks, importing, service, transfer
 from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
 from app.problems import invalid_field, problem_responses
 from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
@@ -86,7 +86,7 @@ def _shown(row: object) -> Label:
     responses={200: {"model": Label, "description": "Your earlier label of the item, replaced."}},
     openapi_extra={SCOPE_EXTENSION: REVIEW},
 )
-@checked_with_tenant(service.body_problems)
+@checked_with_tenant(checks.body_problems)
 @idempotent()
 def create_label(
     payload: LabelCreate, session: SessionDep, caller: CallerDep, response: Response
@@ -173,18 +173,18 @@ def import_labels(
     caller: CallerDep,
     body: Annotated[tuple[str, bytes], Depends(_import_body)],
 ) -> LabelImport:
-    """Import labels as your own (given directly: your actor, `selection` direct), all or
-    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-    or a second line for the same item, stores nothing: the 422 names every bad line and
-    field (`/lines/<n>/<field>`)."""
+    """Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+    /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+    test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+    `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+    is your label, given directly, unless its `actor` names another of the team's people or
+    keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+    `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+    other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item and person, stores nothing: the 422 names every bad
+    line and field (`/lines/<n>/<field>`)."""
     lines, unread = transfer.read_import(*body)
-    created, updated = importing.import_labels(
-        session, caller.tenant.id, caller.actor, lines, unread
-    )
+    created, updated = importing.import_labels(session, caller, lines, unread)
     session.commit()
     return LabelImport(created=created, updated=updated)
 
