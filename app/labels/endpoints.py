@@ -13,7 +13,7 @@ from app.api.routing import LeanRoute
 from app.labels import checks, importing, service, transfer
 from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
 from app.problems import invalid_field, problem_responses
-from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
+from app.tenants.scopes import READ, REVIEW, SCOPE_EXTENSION
 
 router = APIRouter(
     prefix="/v1/labels",
@@ -93,9 +93,14 @@ def create_label(
 ) -> Label:
     """Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201."""
+    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+    `judge_passed` as null (they are stored all the same)."""
     label, created = service.label(session, caller.tenant.id, caller.actor, payload)
     body = _shown(label)
+    if not caller.may(READ):
+        # A key or person without `read` reads no judged result: labelling one shows them
+        # nothing the judge said (a review queue shows it once they answered an item it gave).
+        body = body.model_copy(update={"judge_score": None, "judge_passed": None})
     session.commit()
     response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     return body

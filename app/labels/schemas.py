@@ -88,8 +88,13 @@ class Label(BaseModel):
         description="The person's pass/fail: given, or the value against the threshold."
     )
     rationale: str | None
-    judge_score: float | None = Field(description="The judge's score when the label was given.")
-    judge_passed: bool | None
+    judge_score: float | None = Field(
+        description="The judge's score when the label was given (null in POST /v1/labels' "
+        "answer to a caller without `read`)."
+    )
+    judge_passed: bool | None = Field(
+        description="The judge's pass / fail when the label was given (null as judge_score)."
+    )
     threshold: float | None
     selection: Literal["direct", "random", "routed"] = Field(
         description="How the item came to be labelled: `direct` (posted or imported), `random` "

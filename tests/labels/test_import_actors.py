@@ -1,7 +1,8 @@
 """Whose label an imported line becomes (outside audit, item 1): an export of a queue labelled
 by several people imports back for a team admin, each label under who gave it and as it was
 given; nobody else imports a label in another's name, and an admin only in the name of the
-team's own people and keys."""
+team's own people and keys. And (item 4) a caller without `read` labelling a result directly is
+shown nothing the judge said."""
 
 import json
 from typing import Any
@@ -162,3 +163,22 @@ def test_nobody_imports_a_label_in_anothers_name_but_an_admin_for_the_team(
     assert [error["pointer"] for error in body["errors"]] == ["/lines/2"]
     assert "repeats line 1" in body["errors"][0]["msg"]
     assert len(_labels(team.client)) == len(before) + 1
+
+
+def test_a_review_only_key_labelling_directly_is_shown_nothing_the_judge_said(
+    api: Api, judge: ScriptedJudge
+) -> None:
+    judge.script(Scores({"one": [7]}))
+    team = Team(api)
+    result_id = item_result(team, team.evaluate({"one": [7]}))
+    blind = team.reviewer(["review"])
+    given = blind.post("/v1/labels", json={"result_id": result_id, "value": 0.5})
+    assert given.status_code == 201, given.text
+    shown = given.json()
+    assert (shown["judge_score"], shown["judge_passed"]) == (None, None)
+    # Stored all the same, and shown to a caller who may read results.
+    stored = team.client.get(f"/v1/labels/{shown['id']}").json()
+    assert (stored["judge_score"], stored["judge_passed"]) == (0.7, True)
+    reader = team.reviewer(["read", "review"])
+    again = reader.post("/v1/labels", json={"result_id": result_id, "value": 0.5}).json()
+    assert (again["judge_score"], again["judge_passed"]) == (0.7, True)
