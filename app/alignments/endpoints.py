@@ -8,7 +8,7 @@ from fastapi.responses import JSONResponse
 from app.alignments import report, service
 from app.alignments.schemas import Alignment, AlignmentCreate, AlignmentList
 from app.api import openapi
-from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep
+from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
@@ -35,6 +35,7 @@ POLL_AFTER_SECONDS = "2"
     response_model=Alignment,
     responses=problem_responses(502),
 )
+@checked_with_tenant(service.body_problems)
 @idempotent()
 def create_alignment(
     payload: AlignmentCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep

@@ -9,7 +9,7 @@ judged by the current version (metric 0) and the candidate (metric 1) with the s
 `report.report` reads κ before and after from those results and the people's labels.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +21,7 @@ from app.alignments import guidance, report
 from app.alignments import split as splitting
 from app.alignments.repository import AlignmentRepository
 from app.alignments.schemas import AlignmentCreate
+from app.api.salvage import salvage
 from app.config import Settings
 from app.db import utcnow
 from app.evaluations import admission
@@ -33,7 +34,7 @@ from app.metric_versions.repository import MetricVersionRepository
 from app.metrics import MetricSpecBase, parse_spec
 from app.metrics.versions import metric_version
 from app.models import Alignment, Evaluation, Label, MetricVersion, Tenant, TestCase
-from app.problems import ProblemError, field_error, invalid_request
+from app.problems import FieldError, ProblemError, field_error, invalid_request
 from app.stats import LabelledItem, human_agreement
 from app.telemetry import logs
 
@@ -60,6 +61,24 @@ def _refused(status: int, slug: str, detail: str, loc: list[str | int]) -> Probl
     return ProblemError(
         status, title, detail, slug=slug, errors=[field_error(loc, detail, slug.replace("-", "_"))]
     )
+
+
+def _version_problems(session: Session, tenant_id: str, version_id: str) -> list[FieldError]:
+    if MetricVersionRepository(session, tenant_id).get(version_id) is not None:
+        return []
+    message = f"no metric version {version_id!r}"
+    return [field_error(["metric_version"], message, "not_found")]
+
+
+def body_problems(
+    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """What else is wrong with an alignment body the schema refused: a metric version that
+    is not the tenant's (an id in a body that names nothing is the body's fault, a 422)."""
+    salvaged, refused = salvage(AlignmentCreate, body)
+    if "metric_version" in refused:
+        return []
+    return _version_problems(session, tenant.id, salvaged.metric_version)
 
 
 def _source(repo: AlignmentRepository, version: MetricVersion) -> _Source:
@@ -115,9 +134,9 @@ def create(
 ) -> Alignment:
     """Propose a candidate for `body.metric_version` and store the evaluation that judges it;
     the caller submits that evaluation (`lifecycle_service.submit`) and commits."""
-    version = metric_versions.get_or_404(
-        session, tenant.id, body.metric_version, field=["metric_version"]
-    )
+    version = MetricVersionRepository(session, tenant.id).get(body.metric_version)
+    if version is None:
+        raise invalid_request(_version_problems(session, tenant.id, body.metric_version))
     repo = AlignmentRepository(session, tenant.id)
     source = _source(repo, version)
     cases, labels = _items(

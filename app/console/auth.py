@@ -204,7 +204,8 @@ _ADMIN_ROUTES = frozenset(
 _REVIEW_ROUTES = frozenset(
     {
         "review_queues_page",
-        "review_claim_page",
+        "review_queue_page",
+        "review_claim_form",
         "review_item_page",
         "review_label_form",
         "review_release_form",

@@ -1,11 +1,14 @@
 """The reviewers' pages: review queues with their progress, and an item to label blind.
 
-`/console/review/{queue_id}` claims the next item for the signed-in person (the one they hold,
-if any) and shows its test case with a label form and nothing the judge said; the form's POST
-stores the label through the review service (as `POST /v1/review_queues/.../label` does) and
-leads to the item's page, which then shows the person's label beside the judge's score and
-reason, and a Next button. Claiming, labelling and giving back need the `review` scope
-(app/console/auth.py `_REVIEW_ROUTES`); keyboard shortcuts come from static/review/keys.js.
+`/console/review/{queue_id}` shows the queue and a Start button; its POST (`.../claim`, as
+`POST /v1/review_queues/{id}/claim`) reserves the next item for the signed-in person (the one
+they hold, if any) and leads to the item's page: its test case with a label form and nothing the
+judge said. Opening a page never claims: a crawler, a link preview or a prefetch would hold
+items nobody labels. The label form's POST stores the label through the review service (as
+`POST /v1/review_queues/.../label` does) and leads back to the item's page, which then shows
+the person's label beside the judge's score and reason, and a Next item button (a claim).
+Claiming, labelling and giving back need the `review` scope (app/console/auth.py
+`_REVIEW_ROUTES`); keyboard shortcuts come from static/review/keys.js.
 """
 
 from typing import Annotated
@@ -50,27 +53,54 @@ def _item_page(
     session: SessionDep,
     signed_in: SignedIn,
     queue: ReviewQueue,
-    item_id: str | None,
+    item_id: str,
 ) -> HTMLResponse:
     tenant_id = signed_in.tenant.id
     progress = service.progress(session, tenant_id, queue)
-    if item_id is None:
-        return page(request, "review_item.html", signed_in, queue=queue, progress=progress)
     item = items.item_or_404(session, tenant_id, queue, item_id)
     shown = items.view(session, tenant_id, signed_in.actor, queue, item)
     return page(request, "review_item.html", signed_in, queue=queue, progress=progress, shown=shown)
 
 
-@router.get("/review/{queue_id}", name="review_claim_page")
-def review_claim_page(
-    queue_id: str, request: Request, session: SessionDep, signed_in: SignedIn
+@router.get("/review/{queue_id}", name="review_queue_page")
+def review_queue_page(
+    queue_id: str, request: Request, session: SessionDep, signed_in: SignedIn, left: str = ""
 ) -> HTMLResponse:
-    """The next item for the person (the one they hold, if any), blind; or that none is left."""
+    """The queue and its progress, with a button that claims the next item; opening it
+    reserves nothing (a link preview, a prefetch or a look would otherwise hold an item)."""
+    queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
+    progress = service.progress(session, signed_in.tenant.id, queue)
+    return page(
+        request,
+        "review_item.html",
+        signed_in,
+        queue=queue,
+        progress=progress,
+        nothing_left=left == "none",
+    )
+
+
+@router.post("/review/{queue_id}/claim", name="review_claim_form")
+def review_claim_form(
+    queue_id: str,
+    request: Request,
+    session: SessionDep,
+    runtime: RuntimeDep,
+    signed_in: SignedIn,
+    csrf_token: Token = "",
+) -> RedirectResponse:
+    """Reserve the next item for the person (the one they hold, if any) and show it, blind;
+    back to the queue's page saying so when none is left for them."""
+    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     claimed = service.claim_item(session, signed_in.tenant.id, signed_in.actor, queue)
     session.commit()
-    item_id = None if claimed is None else claimed[0].id
-    return _item_page(request, session, signed_in, queue, item_id)
+    where = (
+        f"/console/review/{queue.id}?left=none"
+        if claimed is None
+        else f"/console/review/{queue.id}/items/{claimed[0].id}"
+    )
+    return RedirectResponse(where, status_code=303, headers=SECURITY_HEADERS)
 
 
 @router.get("/review/{queue_id}/items/{item_id}", name="review_item_page")

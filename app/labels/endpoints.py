@@ -10,10 +10,10 @@ from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_w
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.labels import importing, service, transfer
+from app.labels import checks, importing, service, transfer
 from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
 from app.problems import invalid_field, problem_responses
-from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
+from app.tenants.scopes import READ, REVIEW, SCOPE_EXTENSION
 
 router = APIRouter(
     prefix="/v1/labels",
@@ -86,16 +86,21 @@ def _shown(row: object) -> Label:
     responses={200: {"model": Label, "description": "Your earlier label of the item, replaced."}},
     openapi_extra={SCOPE_EXTENSION: REVIEW},
 )
-@checked_with_tenant(service.body_problems)
+@checked_with_tenant(checks.body_problems)
 @idempotent()
 def create_label(
     payload: LabelCreate, session: SessionDep, caller: CallerDep, response: Response
 ) -> Label:
     """Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201."""
+    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+    `judge_passed` as null (they are stored all the same)."""
     label, created = service.label(session, caller.tenant.id, caller.actor, payload)
     body = _shown(label)
+    if not caller.may(READ):
+        # A key or person without `read` reads no judged result: labelling one shows them
+        # nothing the judge said (a review queue shows it once they answered an item it gave).
+        body = body.model_copy(update={"judge_score": None, "judge_passed": None})
     session.commit()
     response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     return body
@@ -173,18 +178,18 @@ def import_labels(
     caller: CallerDep,
     body: Annotated[tuple[str, bytes], Depends(_import_body)],
 ) -> LabelImport:
-    """Import labels as your own (given directly: your actor, `selection` direct), all or
-    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-    or a second line for the same item, stores nothing: the 422 names every bad line and
-    field (`/lines/<n>/<field>`)."""
+    """Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+    /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+    test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+    `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+    is your label, given directly, unless its `actor` names another of the team's people or
+    keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+    `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+    other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item and person, stores nothing: the 422 names every bad
+    line and field (`/lines/<n>/<field>`)."""
     lines, unread = transfer.read_import(*body)
-    created, updated = importing.import_labels(
-        session, caller.tenant.id, caller.actor, lines, unread
-    )
+    created, updated = importing.import_labels(session, caller, lines, unread)
     session.commit()
     return LabelImport(created=created, updated=updated)
 

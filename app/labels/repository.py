@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from sqlalchemy import Select, and_, case, func, or_, select, tuple_
 from sqlalchemy.exc import IntegrityError
 
-from app.models import ApiKey, Evaluation, Label, Result, TestCase
+from app.models import ApiKey, Evaluation, Label, Membership, Result, TestCase
 from app.repository import TenantScopedRepository
 
 
@@ -186,6 +186,26 @@ class LabelRepository(TenantScopedRepository[Label]):
             )
         ).all()
         return {(row.evaluation_id, row.index): row for row in rows}
+
+    def is_known_actor(self, actor: str) -> bool:
+        """Whether `actor` is one of the tenant's keys (revoked or not), a person who is a
+        member, or anyone who has given one of its labels (a member since gone)."""
+        kind, _, actor_id = actor.partition(":")
+        if kind == "key":
+            found = select(ApiKey.id).where(
+                ApiKey.tenant_id == self.tenant_id, ApiKey.id == actor_id
+            )
+        elif kind == "person":
+            found = select(Membership.person_id).where(
+                Membership.tenant_id == self.tenant_id, Membership.person_id == actor_id
+            )
+        else:
+            return False
+        labelled = self.get_base_statement().where(Label.actor == actor).with_only_columns(Label.id)
+        return (
+            self.session.scalar(found.limit(1)) is not None
+            or self.session.scalar(labelled.limit(1)) is not None
+        )
 
     def key_name(self, key_id: str) -> str | None:
         """The name of the tenant's API key (its prefix when it has none)."""

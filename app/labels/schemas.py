@@ -30,6 +30,11 @@ LabelValue = Annotated[
 ]
 
 
+BOTH_TARGETS = (
+    "name the result either by result_id or by evaluation_id, test_case_id and metric, not both"
+)
+
+
 class LabelCreate(BaseModel):
     """A label for one judged result: named by `result_id`, or by `evaluation_id`,
     `test_case_id` and `metric` (the metric's name) together."""
@@ -58,10 +63,7 @@ class LabelCreate(BaseModel):
     def _one_target(self) -> Self:
         by_case = (self.evaluation_id, self.test_case_id, self.metric)
         if self.result_id is not None and any(part is not None for part in by_case):
-            raise ValueError(
-                "name the result either by result_id or by evaluation_id, test_case_id and "
-                "metric, not both"
-            )
+            raise ValueError(BOTH_TARGETS)
         if self.result_id is None and any(part is None for part in by_case):
             raise ValueError(
                 "name the result: result_id, or evaluation_id, test_case_id and metric"
@@ -86,8 +88,13 @@ class Label(BaseModel):
         description="The person's pass/fail: given, or the value against the threshold."
     )
     rationale: str | None
-    judge_score: float | None = Field(description="The judge's score when the label was given.")
-    judge_passed: bool | None
+    judge_score: float | None = Field(
+        description="The judge's score when the label was given (null in POST /v1/labels' "
+        "answer to a caller without `read`)."
+    )
+    judge_passed: bool | None = Field(
+        description="The judge's pass / fail when the label was given (null as judge_score)."
+    )
     threshold: float | None
     selection: Literal["direct", "random", "routed"] = Field(
         description="How the item came to be labelled: `direct` (posted or imported), `random` "
@@ -101,21 +108,34 @@ class Label(BaseModel):
     updated_at: datetime
 
 
-# What an export holds beyond a POST /v1/labels body: an import takes and ignores them, so an
-# export goes back in as it stands (the labels become the importer's, given directly).
+# What an export holds beyond a POST /v1/labels body: an import takes them, so an export goes
+# back in as it stands (`actor`, `selection` and `queue_id` say whose label it is and how it was
+# given: app/labels/importing.py; the others are ignored).
 EXPORT_ONLY_FIELDS = tuple(
     name for name in Label.model_fields if name not in LabelCreate.model_fields
 )
 
 
+def passed_as_value(data: Any) -> Any:
+    """An import line with an exported pass/fail label's `passed` as its `value` (an export
+    has `value` null and `passed` true/false for those)."""
+    if isinstance(data, dict) and data.get("value") is None:
+        passed = data.get("passed")
+        if isinstance(passed, bool):
+            return {**data, "value": passed}
+    return data
+
+
 class LabelImportLine(LabelCreate):
-    """One import line: a POST /v1/labels body, or an exported label as it stands (its
-    export-only fields ignored, a pass/fail label's `passed` read as its value)."""
+    """One import line: a POST /v1/labels body, or an exported label as it stands (its `actor`
+    says whose label it is, an admin's import keeps its `selection` and `queue_id`, its other
+    export-only fields are ignored, a pass/fail label's `passed` is read as its value)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    # Export-only: ignored, but an exported line's metric_version, evaluation_id, test_case_id
-    # and metric must agree with the result its result_id names (importing.import_labels).
+    # Export-only: actor, selection and queue_id are read (importing.py), the others ignored,
+    # but an exported line's metric_version, evaluation_id, test_case_id and metric must agree
+    # with the result its result_id names (importing.import_labels).
     object: Any = None
     id: Any = None
     metric_version: Any = None
@@ -134,12 +154,7 @@ class LabelImportLine(LabelCreate):
     @model_validator(mode="before")
     @classmethod
     def _passed_as_value(cls, data: Any) -> Any:
-        # An exported pass/fail label has `value` null and `passed` true/false.
-        if isinstance(data, dict) and data.get("value") is None:
-            passed = data.get("passed")
-            if isinstance(passed, bool):
-                return {**data, "value": passed}
-        return data
+        return passed_as_value(data)
 
     @model_validator(mode="after")
     def _one_target(self) -> Self:

@@ -6,7 +6,7 @@ was given on keeps it. Review queues and agreement call `label_result`, `of_vers
 `of_item` and `summaries`.
 """
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -14,15 +14,13 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from app import audit
-from app.api.salvage import salvage
-from app.config import Settings
 from app.db import utcnow
 from app.ids import new_id
 from app.labels.items import item_key
 from app.labels.repository import LabelFilter, LabelRepository
 from app.labels.schemas import LabelCreate, LabelSummary
 from app.metrics import parse_spec
-from app.models import Evaluation, Label, Result, Tenant
+from app.models import Evaluation, Label, Result
 from app.people import service as people
 from app.problems import (
     FieldError,
@@ -34,7 +32,6 @@ from app.tenants.scopes import ADMIN, Caller
 
 __all__ = [
     "LabelFilter",
-    "body_problems",
     "delete",
     "get_or_404",
     "label",
@@ -61,7 +58,9 @@ class _Target:
 
 @dataclass(frozen=True)
 class _Refusal:
-    status: int
+    """Why the result a body names cannot take its label: each a 422 field error (an id in a
+    body that names nothing of the tenant's is the body's fault, as any other field's)."""
+
     errors: list[FieldError]
 
 
@@ -81,7 +80,7 @@ def _target(repo: LabelRepository, body: LabelCreate, at: Path) -> _Target | _Re
         found = repo.result(body.result_id)
         if found is None:
             message = f"no result {body.result_id!r}"
-            return _Refusal(404, [field_error([*at, "result_id"], message, "not_found")])
+            return _Refusal([field_error([*at, "result_id"], message, "not_found")])
         named: Path = [*at, "result_id"]
     else:
         assert body.evaluation_id and body.test_case_id and body.metric
@@ -89,17 +88,16 @@ def _target(repo: LabelRepository, body: LabelCreate, at: Path) -> _Target | _Re
         if found is None:
             if not repo.evaluation_exists(body.evaluation_id):
                 message = f"no evaluation {body.evaluation_id!r}"
-                return _Refusal(404, [field_error([*at, "evaluation_id"], message, "not_found")])
+                return _Refusal([field_error([*at, "evaluation_id"], message, "not_found")])
             message = (
                 f"evaluation {body.evaluation_id!r} has no result of metric {body.metric!r} on "
                 f"test case {body.test_case_id!r}"
             )
             return _Refusal(
-                404,
                 [
                     field_error([*at, "test_case_id"], message, "not_found"),
                     field_error([*at, "metric"], message, "not_found"),
-                ],
+                ]
             )
         named = [*at, "test_case_id"]
     result, evaluation = found
@@ -108,15 +106,15 @@ def _target(repo: LabelRepository, body: LabelCreate, at: Path) -> _Target | _Re
             f"result {result.id!r} ({result.type}) has no metric version: only a judged "
             "metric's results can be labelled"
         )
-        return _Refusal(422, [field_error(named, message, "not_judged")])
+        return _Refusal([field_error(named, message, "not_judged")])
     if result.error is not None:
         message = f"result {result.id!r} errored: the judge gave no verdict to label"
-        return _Refusal(409, [field_error(named, message, "result_errored")])
+        return _Refusal([field_error(named, message, "result_errored")])
     test_case = repo.test_cases([(evaluation.id, result.test_case_index)]).get(
         (evaluation.id, result.test_case_index)
     )
     if test_case is None:  # pragma: no cover - a result's test case goes only with it
-        return _Refusal(404, [field_error(named, f"no test case for {result.id!r}", "not_found")])
+        return _Refusal([field_error(named, f"no test case for {result.id!r}", "not_found")])
     spec = (
         evaluation.metrics[result.metric_index]
         if result.metric_index < len(evaluation.metrics)
@@ -130,44 +128,14 @@ def _target(repo: LabelRepository, body: LabelCreate, at: Path) -> _Target | _Re
             f"{_as_given(value)} is outside the scale of metric {result.metric!r} ({result.type}): "
             f"from {low} to {high}, or true / false for pass / fail"
         )
-        return _Refusal(422, [field_error([*at, "value"], message, "out_of_range")])
+        return _Refusal([field_error([*at, "value"], message, "out_of_range")])
     return _Target(result, evaluation, item_key(test_case), bounds)
-
-
-def body_problems(
-    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
-) -> list[FieldError]:
-    """What else is wrong with a label the schema refused: the result it names and the value's
-    scale, checked on the fields that passed, so one 422 names every field at fault."""
-    salvaged, refused = salvage(LabelCreate, body)
-    named = ("result_id",) if body.get("result_id") is not None else _BY_CASE
-    if refused.intersection((*named, "value")) or any(
-        getattr(salvaged, name) is None for name in named
-    ):
-        return []
-    found = _target(LabelRepository(session, tenant.id), salvaged, [])
-    return found.errors if isinstance(found, _Refusal) else []
-
-
-_BY_CASE = ("evaluation_id", "test_case_id", "metric")
 
 
 def _as_given(value: float) -> str:
     """A value as the client wrote it: 2 for 2.0, and every digit of 1.0000001 (`:g` keeps
     six, and would call it 1)."""
     return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
-
-
-def _refused(refusal: _Refusal) -> ProblemError:
-    if refusal.status == 422:
-        return invalid_request(refusal.errors)
-    first = refusal.errors[0]
-    title, slug = (
-        ("Not Found", "not-found") if refusal.status == 404 else ("Conflict", "result-errored")
-    )
-    return ProblemError(
-        refusal.status, title, f"{first.loc}: {first.msg}", slug=slug, errors=refusal.errors
-    )
 
 
 def actor_name(session: Session, tenant_id: str, actor: str) -> str | None:
@@ -254,13 +222,12 @@ def _store(
 
 def label(session: Session, tenant_id: str, actor: str, body: LabelCreate) -> tuple[Label, bool]:
     """Store `actor`'s label for the result `body` names (replacing their earlier label of the
-    same item and version); the label and whether it is new. 404 for a result not of the
-    tenant, 422 for a metric that is not judged or a value off its scale, 409 for an errored
-    result."""
+    same item and version); the label and whether it is new. 422 naming the field for a result
+    not of the tenant, errored or of a metric that is not judged, or a value off its scale."""
     repo = LabelRepository(session, tenant_id)
     target = _target(repo, body, [])
     if isinstance(target, _Refusal):
-        raise _refused(target)
+        raise invalid_request(target.errors)
     return _store(session, repo, actor, actor_name(session, tenant_id, actor), target, body)
 
 

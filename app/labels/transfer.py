@@ -25,7 +25,8 @@ CSV_TYPE = "text/csv"
 MAX_IMPORT_LINES = 5000
 # What a CSV import's header may name (each as in POST /v1/labels).
 CSV_COLUMNS = ("result_id", "evaluation_id", "test_case_id", "metric", "value", "rationale")
-# ...and, taken and ignored, what an export's header names besides (an export goes back in).
+# ...and what an export's header names besides (an export goes back in: importing.py reads its
+# actor, selection and queue_id and ignores the rest).
 CSV_EXPORT_ONLY = EXPORT_ONLY_FIELDS
 # The cells read as true / false / a number rather than text.
 _CSV_TYPED = ("value", "passed", "judge_passed", "judge_score", "threshold")
@@ -171,7 +172,7 @@ def _csv(text: str) -> tuple[Lines, list[FieldError]]:
             else "the header has no value column; "
         ) + (
             f"its columns are {', '.join(CSV_COLUMNS)} (value required), and an export's "
-            f"{', '.join(CSV_EXPORT_ONLY)} (ignored)"
+            f"{', '.join(CSV_EXPORT_ONLY)}"
         )
         return [], [field_error(["lines", 1], message, "csv_header")]
     lines: Lines = []

@@ -1,16 +1,17 @@
 """Review queues: made, listed, read and deleted (`write` to make or delete, `read` to read);
 items claimed, labelled and given back (`review`)."""
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from app.api.deps import CallerDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.deps import CallerDep, SessionDep, TenantDep, checked_with_tenant, get_runtime
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import LeanRoute
-from app.problems import problem_responses
-from app.review import service, sources
+from app.problems import FieldError, checked_anyway, problem_responses
+from app.review import items, service, sources
 from app.review.schemas import (
     ReviewItem,
     ReviewLabelCreate,
@@ -97,11 +98,24 @@ def claim_review_item(
     return item
 
 
+def _label_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
+    """`checked_with_tenant` for a label: the item's metric checks the value's scale."""
+    tenant_id = getattr(request.state, "tenant_id", None)
+    if tenant_id is None:
+        return []
+    with get_runtime(request).session() as session:
+        queue_id, item_id = (
+            str(request.path_params.get(name, "")) for name in ("queue_id", "item_id")
+        )
+        return items.label_body_problems(session, tenant_id, queue_id, item_id, body)
+
+
 @router.post(
     "/{queue_id}/items/{item_id}/label",
     response_model=ReviewLabelled,
     openapi_extra=REVIEW_SCOPE,
 )
+@checked_anyway(_label_problems)
 def label_review_item(
     queue_id: str, item_id: str, payload: ReviewLabelCreate, session: SessionDep, caller: CallerDep
 ) -> ReviewLabelled:

@@ -2,12 +2,15 @@
 metric's scale), with the judge's verdict once they labelled it; the item lookups (404 for one
 not in the queue, 410 for one whose evaluation was deleted)."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
 from app.evaluations.read_model import test_case_to_schema
+from app.labels import checks as label_checks
 from app.labels import service as labels
 from app.media.links import MediaUrl
 from app.models import (
@@ -19,7 +22,7 @@ from app.models import (
     ReviewQueue,
     TestCase,
 )
-from app.problems import ProblemError
+from app.problems import FieldError, ProblemError
 from app.review.repository import LABELLED, RELEASED, ReviewQueueRepository
 from app.review.schemas import JudgeVerdict, Scale
 from app.review.schemas import ReviewItem as ReviewItemSchema
@@ -154,3 +157,16 @@ def shown(
         test_case=test_case_to_schema(test_case, media_url),
         expires_at=assignment.expires_at,
     )
+
+
+def label_body_problems(
+    session: Session, tenant_id: str, queue_id: str, item_id: str, body: Mapping[str, Any]
+) -> list[FieldError]:
+    """A label body the schema refused, checked on: its `value` against the scale of the
+    item's metric (a queue or item not the tenant's is left to the route's 404)."""
+    repo = ReviewQueueRepository(session, tenant_id)
+    queue = repo.get_by_id(queue_id)
+    item = None if queue is None else repo.item(queue, item_id)
+    if item is None:
+        return []
+    return label_checks.value_problems(session, tenant_id, item.result_id, body)

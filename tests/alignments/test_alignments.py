@@ -156,8 +156,9 @@ class TestAlignment:
             ("POST", f"/v1/alignments/{created['id']}/cancel"),
         ):
             assert problem(other.client.request(method, path), 404)["status"] == 404
+        # Another team's version, named in a body: a 422 naming the field (404s are for paths).
         refused = other.client.post("/v1/alignments", json={"metric_version": version})
-        assert problem(refused, 404)["status"] == 404
+        assert [error["loc"] for error in problem(refused, 422)["errors"]] == ["metric_version"]
         assert other.client.get("/v1/alignments").json()["data"] == []
 
         declined = team.client.post(f"/v1/alignments/{created['id']}/decline")
@@ -221,11 +222,24 @@ class TestRefusals:
     def test_unknown_version_and_bad_share(self, api: Api, judge: ScriptedJudge) -> None:
         team = Team(api)
         missing = team.client.post("/v1/alignments", json={"metric_version": "mv_nothing"})
-        # The body's field is at fault, not a path parameter the route does not have.
-        (error,) = problem(missing, 404)["errors"]
+        # The body's field is at fault (a 422), not a path parameter the route does not have.
+        (error,) = problem(missing, 422)["errors"]
         assert (error["loc"], error["pointer"]) == ("metric_version", "/metric_version")
+        assert error["type"] == "not_found" and "mv_nothing" in error["msg"]
         bad = team.client.post("/v1/alignments", json={"metric_version": "x", "held_out_share": 1})
-        assert problem(bad, 422)["errors"][0]["loc"] == "held_out_share"
+        assert sorted(error["loc"] for error in problem(bad, 422)["errors"]) == [
+            "held_out_share",
+            "metric_version",
+        ]
+        # An unknown version among other faults: one answer names them all, the same status.
+        everything = {"metric_version": "mv_nope", "held_out_share": 2, "seed": "x", "foo": 1}
+        body = problem(team.client.post("/v1/alignments", json=everything), 422)
+        assert sorted(error["loc"] for error in body["errors"]) == [
+            "foo",
+            "held_out_share",
+            "metric_version",
+            "seed",
+        ], body
 
 
 class TestGuidance:

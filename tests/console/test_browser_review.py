@@ -1,11 +1,11 @@
 """Reviewers label judged items in a real browser (Debian's Chromium via Playwright), signed in
-through a real OpenID provider on loopback with their team roles (issue 29 item 3): a reviewer
-claims an item with its image, labels it blind (nothing the judge said is on the page before
-the label), then sees their label beside the judge's score and reason; a second reviewer gets
-the same item when two people are required, labelling it with the `f` key; a third gets
-nothing; a viewer has no Review link and is refused the claim; a lapsed reservation returns the
-item to another reviewer. Retakes docs/screenshots/review.png, review-claim.png and
-review-judged.png.
+through a real OpenID provider on loopback with their team roles (issue 29 item 3): opening a
+queue's page claims nothing; a reviewer presses Start (`n`) and claims an item with its image,
+labels it blind (nothing the judge said is on the page before the label), then sees their
+label beside the judge's score and reason; a second reviewer gets the same item when two
+people are required, labelling it with the `f` key; a third gets nothing; a viewer has no
+Review link and is refused the claim; a lapsed reservation returns the item to another
+reviewer. Retakes docs/screenshots/review.png, review-claim.png and review-judged.png.
 """
 
 import re
@@ -120,8 +120,11 @@ def signed_in_page(browser: Browser, loupe: Api, idp: Provider, *groups: str) ->
 
 
 def open_queue(page: Page, loupe: Api, queue_id: str) -> None:
+    """Open the queue's page (which claims nothing) and press Start (which claims)."""
     page.goto(f"{site(loupe)}/console/review/{queue_id}")
     expect(page.locator("h1")).to_be_visible()
+    with page.expect_navigation():
+        page.locator("#start").click()
 
 
 def assert_blind(page: Page) -> None:
@@ -160,6 +163,11 @@ def test_reviewers_label_blind_then_see_the_judge(
     expect(row).to_contain_text("0 of 1")
     page.screenshot(path=str(SHOTS / "review.png"), full_page=True)
     row.get_by_role("link", name="Logos, two people each").click()
+    # Opening the queue reserves nothing: its Start button does.
+    expect(page.locator("#progress")).to_contain_text("0 in progress")
+    expect(page.locator("main")).not_to_contain_text("A red circle (logo).")
+    with page.expect_navigation():
+        page.keyboard.press("n")
 
     # Blind: the test case and its image, a form, and nothing the judge said.
     expect(page.get_by_role("heading", name="Your label")).to_be_visible()

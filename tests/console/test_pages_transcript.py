@@ -12,7 +12,7 @@ from tests.console.test_browser_transcript import CONVERSATION, NODE_REASON, jud
 from tests.console.test_detail_pages import compared
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
-from tests.review.helpers import REVIEWER, Team
+from tests.review.helpers import REVIEWER, Team, claimed_page
 
 CONTEXT = {"type": "turn_contextual_relevancy", "name": "context"}
 TOOLS = {"type": "tool_correctness", "name": "tools"}
@@ -84,7 +84,7 @@ class TestConversationPages:
         evaluation_id = evaluate(team.client, api, "chats to review", CONVERSATION)
         queue = team.queue(evaluation_id, metric="context")
         reviewer = signed_in(api, team.key(REVIEWER))
-        page = reviewer.get(f"/console/review/{queue['id']}")
+        page = claimed_page(reviewer, queue["id"])
         assert page.status_code == 200, page.text
         html = page.text
         assert html.count('<li class="turn turn-') == 4

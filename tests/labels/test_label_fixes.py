@@ -1,7 +1,8 @@
 """Issue 29's audit of labels: a label is deleted by whoever gave it or by a team admin, on an
-audit trail that says what it was; an export imports back as it stands; an import refuses two
-lines for one item; a body not UTF-8 and a value just off the scale are told as given; a
-re-run's result lists the labels it counts by item_key."""
+audit trail that says what it was; an export imports back as it stands (as it was given:
+tests/labels/test_import_actors.py); an import refuses two lines for one item; a body not
+UTF-8 and a value just off the scale are told as given; a re-run's result lists the labels it
+counts by item_key."""
 
 import csv
 import io
@@ -112,7 +113,7 @@ def _keyed(labels: list[dict]) -> dict[str, tuple]:
     }
 
 
-def test_an_export_in_either_format_imports_back_as_the_importers(
+def test_an_export_in_either_format_imports_back_as_it_was_given(
     api: Api, judge: ScriptedJudge
 ) -> None:
     judge.script(answer)
@@ -153,8 +154,8 @@ def test_an_export_in_either_format_imports_back_as_the_importers(
         assert imported.json() == {"object": "label.import", "created": 2, "updated": 0}
         back = team.client.get("/v1/labels").json()["data"]
         assert _keyed(back) == before, headers
-        # Imported labels are the importer's, given directly.
-        assert {label["actor_name"] for label in back} == {"reviewer bot"}
+        # The team's key holds `admin`: the labels are restored as the giver's, given directly.
+        assert {label["actor_name"] for label in back} == {"giver"}
         assert {label["selection"] for label in back} == {"direct"}
 
     # Still refused: a field no export has, and an exported line that disagrees with its result.

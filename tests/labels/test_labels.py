@@ -148,14 +148,16 @@ class TestRefusals:
         errored = results[("refused", "helpfulness")]
         assert errored["error"] is not None
         body = problem(
-            team.client.post("/v1/labels", json={"result_id": errored["id"], "value": 1}), 409
+            team.client.post("/v1/labels", json={"result_id": errored["id"], "value": 1}), 422
         )
         assert body["errors"][0]["loc"] == "result_id" and "errored" in body["detail"]
+        assert body["errors"][0]["type"] == "result_errored"
 
         both = {"result_id": judged, "evaluation_id": evaluation_id, "value": 1}
         problem(team.client.post("/v1/labels", json=both), 422)
+        # An id in the body that names nothing is the body's fault: a 422 naming it.
         missing = problem(
-            team.client.post("/v1/labels", json={"result_id": "res_0", "value": 1}), 404
+            team.client.post("/v1/labels", json={"result_id": "res_0", "value": 1}), 422
         )
         assert missing["errors"][0]["loc"] == "result_id"
         no_case = {
@@ -164,7 +166,7 @@ class TestRefusals:
             "metric": "helpfulness",
             "value": 1,
         }
-        body = problem(team.client.post("/v1/labels", json=no_case), 404)
+        body = problem(team.client.post("/v1/labels", json=no_case), 422)
         assert [error["loc"] for error in body["errors"]] == ["test_case_id", "metric"]
         assert team.client.get("/v1/labels").json()["data"] == []
 
@@ -187,7 +189,7 @@ class TestRefusals:
         # Reading them needs only `read`.
         assert reader.get(f"/v1/labels/{label['id']}").status_code == 200
 
-    def test_another_tenants_results_and_labels_are_404(
+    def test_another_tenants_results_are_unknown_and_labels_404(
         self, api: Api, judge: ScriptedJudge
     ) -> None:
         judge.script(answer)
@@ -197,9 +199,9 @@ class TestRefusals:
         label = _label(team, {"result_id": result["id"], "value": 1}, 201)
         by_case = {"evaluation_id": evaluation_id, "test_case_id": "sum", "metric": "helpfulness"}
         problem(
-            stranger.client.post("/v1/labels", json={"result_id": result["id"], "value": 1}), 404
+            stranger.client.post("/v1/labels", json={"result_id": result["id"], "value": 1}), 422
         )
-        body = problem(stranger.client.post("/v1/labels", json={**by_case, "value": 1}), 404)
+        body = problem(stranger.client.post("/v1/labels", json={**by_case, "value": 1}), 422)
         assert body["errors"][0]["loc"] == "evaluation_id"
         problem(stranger.client.get(f"/v1/labels/{label['id']}"), 404)
         problem(stranger.client.delete(f"/v1/labels/{label['id']}"), 404)

@@ -34,9 +34,10 @@ ADMIN_ONLY = {
     "/console/online_rules/{rule_id}/disable",
     "/console/online_rules/{rule_id}/delete",
 }
-# Review items are labelled and given back by people with `review`: reviewers, members, admins
-# (app/console/review_pages.py).
+# Review items are claimed, labelled and given back by people with `review`: reviewers,
+# members, admins (app/console/review_pages.py).
 REVIEW_ACTIONS = {
+    "/console/review/{queue_id}/claim",
     "/console/review/{queue_id}/items/{item_id}/label",
     "/console/review/{queue_id}/items/{item_id}/release",
 }

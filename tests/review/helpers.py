@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 
 from app.tenants.service import create_key
+from tests.console.helpers import csrf_of
 from tests.fixtures.api import Api
 from tests.fixtures.judge import plausible_answer, task_of
 
@@ -88,3 +89,15 @@ class Team:
         response = self.client.post("/v1/review_queues", json=body)
         assert response.status_code == 201, response.text
         return response.json()
+
+
+def claimed_page(console: httpx.Client, queue_id: str) -> httpx.Response:
+    """The page a console session is led to by the queue page's Start button (a POST that
+    claims the next item): the item, blind, or the queue saying nothing is left."""
+    queue_page = console.get(f"/console/review/{queue_id}")
+    assert queue_page.status_code == 200, queue_page.text
+    claimed = console.post(
+        f"/console/review/{queue_id}/claim", data={"csrf_token": csrf_of(queue_page.text)}
+    )
+    assert claimed.status_code == 303, claimed.text
+    return console.get(claimed.headers["location"])

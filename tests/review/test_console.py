@@ -1,13 +1,14 @@
 """The review pages over plain HTTP with API-key console sessions: the Review link and the
-claim follow the `review` scope, a form's bad value is named, and an item's page shows the
-judge only after its label (tests/console/test_browser_review.py has people in a browser)."""
+claim follow the `review` scope, a form's bad value is named, an item's page shows the judge
+only after its label, and opening a queue's page claims nothing (its Start button does)
+(tests/console/test_browser_review.py has people in a browser)."""
 
 import re
 
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
-from tests.review.helpers import REVIEWER, Scores, Team
+from tests.review.helpers import REVIEWER, Scores, Team, claimed_page
 
 
 def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
@@ -29,7 +30,7 @@ def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
     reviewer = signed_in(api, team.key(REVIEWER))
     listed = reviewer.get("/console/review")
     assert 'href="/console/review"' in listed.text.split("</nav>")[0]
-    page = reviewer.get(f"/console/review/{queue['id']}")
+    page = claimed_page(reviewer, queue["id"])
     assert page.status_code == 200, page.text
     assert "answer one" in page.text
     assert "The judge gives" not in page.text and "judge-verdict" not in page.text
@@ -64,5 +65,38 @@ def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
     assert done.status_code == 303
     shown = reviewer.get(done.headers["location"])
     assert "The judge gives one 7 of 10." in shown.text and "Meh." in shown.text
-    again = reviewer.get(f"/console/review/{queue['id']}")
+    again = claimed_page(reviewer, queue["id"])
     assert 'id="nothing-left"' in again.text
+
+
+def test_opening_a_queues_page_claims_nothing_its_start_button_does(
+    api: Api, judge: ScriptedJudge
+) -> None:
+    judge.script(Scores({"one": [7]}))
+    team = Team(api)
+    queue = team.queue(team.evaluate({"one": [7]}))
+
+    def progress() -> dict:
+        return team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
+
+    # A crawler, a link preview, a prefetch or a colleague looking: GETs reserve nothing.
+    first, second = signed_in(api, team.key(REVIEWER)), signed_in(api, team.key(REVIEWER))
+    for looker in (first, second, first):
+        page = looker.get(f"/console/review/{queue['id']}")
+        assert page.status_code == 200, page.text
+        assert 'id="start"' in page.text and 'id="nothing-left"' not in page.text
+        assert "answer one" not in page.text
+    assert (progress()["in_progress"], progress()["remaining"]) == (0, 1)
+    assert progress()["reviewers"] == []
+
+    # Start is a form with the session's CSRF token: without it nothing is claimed.
+    refused = second.post(f"/console/review/{queue['id']}/claim", data={"csrf_token": "nope"})
+    assert refused.status_code == 403
+    assert progress()["in_progress"] == 0
+
+    item = claimed_page(second, queue["id"])
+    assert "answer one" in item.text and "The judge gives" not in item.text
+    assert progress()["in_progress"] == 1
+    # The one item is held: the first reviewer is told nothing is left, and may look again.
+    left = claimed_page(first, queue["id"])
+    assert 'id="nothing-left"' in left.text and "Look again" in left.text

@@ -1,4 +1,5 @@
-// Keyboard shortcuts on a review item's page: p pass, f fail, n next item, ? the list of them.
+// Keyboard shortcuts on a review queue's and item's page: p pass, f fail, n start or next item
+// (a claim: a button of a POST form), ? the list of them.
 // An external file: the console's Content-Security-Policy allows no inline script. Keys typed
 // into a field (the rationale, the value) are left alone.
 (function () {
@@ -21,7 +22,7 @@
     var done = false;
     if (event.key === "p") done = press("label-pass");
     else if (event.key === "f") done = press("label-fail");
-    else if (event.key === "n") done = press("next");
+    else if (event.key === "n") done = press("next") || press("start");
     else if (event.key === "?") {
       var list = document.getElementById("shortcuts");
       if (list) {
