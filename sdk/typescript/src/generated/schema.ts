@@ -733,7 +733,8 @@ export interface paths {
          * Create Label
          * @description Label a judged result: your value on the metric's scale (or pass / fail), bound to the
          *     metric version and the item's content. Labelling the same item and version again replaces
-         *     your label (200); the first time is a 201.
+         *     your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+         *     `judge_passed` as null (they are stored all the same).
          */
         post: operations["create_label"];
         delete?: never;
@@ -775,14 +776,16 @@ export interface paths {
         put?: never;
         /**
          * Import Labels
-         * @description Import labels as your own (given directly: your actor, `selection` direct), all or
-         *     nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-         *     (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-         *     rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-         *     its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-         *     other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-         *     or a second line for the same item, stores nothing: the 422 names every bad line and
-         *     field (`/lines/<n>/<field>`).
+         * @description Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+         *     /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+         *     test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+         *     `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+         *     is your label, given directly, unless its `actor` names another of the team's people or
+         *     keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+         *     `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+         *     other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+         *     or a second line for the same item and person, stores nothing: the 422 names every bad
+         *     line and field (`/lines/<n>/<field>`).
          */
         post: operations["import_labels"];
         delete?: never;
@@ -3873,6 +3876,32 @@ export interface components {
             usd: number | null;
         };
         /**
+         * JudgePanelMember
+         * @description One judge of a metric's panel, as resolved at submit.
+         */
+        JudgePanelMember: {
+            /**
+             * Host
+             * @description The judge endpoint's host.
+             */
+            host: string | null;
+            /**
+             * Model
+             * @description The model name sent to the judge endpoint.
+             */
+            model: string | null;
+            /**
+             * Model Id
+             * @description The tenant's registered model (/v1/models); null: the server's judge.
+             */
+            model_id: string | null;
+            /**
+             * Weight
+             * @description The member's weight in the panel's aggregate.
+             */
+            weight: number;
+        };
+        /**
          * JudgeRef
          * @description Which judge scores the metric, how many times, and with whom: a model the tenant
          *     registered (POST /v1/models), K independent samples, a panel of judges.
@@ -4033,11 +4062,14 @@ export interface components {
              * @description sha256 of the judged test case's content: the same content in another evaluation (a re-run) has the same key, and shows this label.
              */
             item_key: string;
-            /** Judge Passed */
+            /**
+             * Judge Passed
+             * @description The judge's pass / fail when the label was given (null as judge_score).
+             */
             judge_passed: boolean | null;
             /**
              * Judge Score
-             * @description The judge's score when the label was given.
+             * @description The judge's score when the label was given (null in POST /v1/labels' answer to a caller without `read`).
              */
             judge_score: number | null;
             /** Metric */
@@ -4517,6 +4549,32 @@ export interface components {
             usd: number | null;
         };
         /**
+         * MetricJudgeUsed
+         * @description The judge a metric resolved to when it was submitted: one model, or a panel.
+         */
+        MetricJudgeUsed: {
+            /**
+             * Host
+             * @description The judge endpoint's host.
+             */
+            host: string | null;
+            /**
+             * Model
+             * @description The model name sent to the judge endpoint.
+             */
+            model: string | null;
+            /**
+             * Model Id
+             * @description The tenant's registered model (/v1/models); null: the server's judge.
+             */
+            model_id: string | null;
+            /**
+             * Panel
+             * @description A metric judged by a panel (`judge.panel`): every member, in the order given; `model`, `model_id` and `host` above then name the first. Null for one judge.
+             */
+            panel?: components["schemas"]["JudgePanelMember"][] | null;
+        };
+        /**
          * MetricMismatch
          * @description A name both sides give to metrics of different types: not compared.
          */
@@ -4564,7 +4622,7 @@ export interface components {
              */
             interval_note?: string | null;
             /** @description The judge this metric calls (judged metrics only). */
-            judge?: components["schemas"]["JudgeUsed"] | null;
+            judge?: components["schemas"]["MetricJudgeUsed"] | null;
             /**
              * Label
              * @description What to call the metric: an eval run's testing criterion's name; else `metric`.
@@ -6792,6 +6850,11 @@ export interface components {
              * @description Names both sides use for metrics of different types, with the reason.
              */
             mismatched_metrics?: components["schemas"]["MetricMismatch"][];
+            /**
+             * Missing Metrics
+             * @description The baseline's metrics the candidate has no metric of the same name and type for (dropped, or of another type: `mismatched_metrics`): no verdict covers them. `loupe-client compare` fails on them unless given --allow-missing-metrics (or --metric names what to gate on). Empty in comparisons stored before it was kept.
+             */
+            missing_metrics?: string[];
         };
         /** UnmatchedItem */
         UnmatchedItem: {

@@ -135,6 +135,7 @@ from .image_url_part import ImageUrlPart
 from .item_side import ItemSide
 from .judge_config import JudgeConfig
 from .judge_estimate import JudgeEstimate
+from .judge_panel_member import JudgePanelMember
 from .judge_ref import JudgeRef
 from .judge_ref_aggregate import JudgeRefAggregate
 from .judge_used import JudgeUsed
@@ -173,6 +174,7 @@ from .metric_comparison import MetricComparison
 from .metric_comparison_ci_method_type_0 import MetricComparisonCiMethodType0
 from .metric_comparison_verdict import MetricComparisonVerdict
 from .metric_estimate import MetricEstimate
+from .metric_judge_used import MetricJudgeUsed
 from .metric_mismatch import MetricMismatch
 from .metric_summary import MetricSummary
 from .metric_summary_ci_method_type_0 import MetricSummaryCiMethodType0
@@ -428,6 +430,7 @@ __all__ = (
     "ItemSide",
     "JudgeConfig",
     "JudgeEstimate",
+    "JudgePanelMember",
     "JudgeRef",
     "JudgeRefAggregate",
     "JudgeUsed",
@@ -466,6 +469,7 @@ __all__ = (
     "MetricComparisonCiMethodType0",
     "MetricComparisonVerdict",
     "MetricEstimate",
+    "MetricJudgeUsed",
     "MetricMismatch",
     "MetricSummary",
     "MetricSummaryCiMethodType0",

@@ -35,8 +35,9 @@ class Label:
             id (str):
             item_key (str): sha256 of the judged test case's content: the same content in another evaluation (a re-run) has
                 the same key, and shows this label.
-            judge_passed (bool | None):
-            judge_score (float | None): The judge's score when the label was given.
+            judge_passed (bool | None): The judge's pass / fail when the label was given (null as judge_score).
+            judge_score (float | None): The judge's score when the label was given (null in POST /v1/labels' answer to a
+                caller without `read`).
             metric (str):
             metric_version (str): The metric version the label is bound to.
             passed (bool | None): The person's pass/fail: given, or the value against the threshold.

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
   from ..models.agreement_brief import AgreementBrief
   from ..models.calibrated_mean import CalibratedMean
   from ..models.clustered_error import ClusteredError
-  from ..models.judge_used import JudgeUsed
+  from ..models.metric_judge_used import MetricJudgeUsed
   from ..models.stability_summary import StabilitySummary
   from ..models.usage_totals import UsageTotals
 
@@ -61,7 +61,7 @@ class MetricSummary:
                 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
             clustered (ClusteredError | None | Unset): Only with `cluster_by`, once two clusters have scores.
             interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
-            judge (JudgeUsed | None | Unset): The judge this metric calls (judged metrics only).
+            judge (MetricJudgeUsed | None | Unset): The judge this metric calls (judged metrics only).
             metric_version (None | str | Unset): The metric's version (GET /v1/metric_versions/{id}): a hash of what changes
                 its verdicts; null for a metric with no judge.
             position_inconsistent (int | None | Unset): `pairwise` only: results whose two judge orders disagreed (position
@@ -92,7 +92,7 @@ class MetricSummary:
     ci_method: MetricSummaryCiMethodType0 | None | Unset = UNSET
     clustered: ClusteredError | None | Unset = UNSET
     interval_note: None | str | Unset = UNSET
-    judge: JudgeUsed | None | Unset = UNSET
+    judge: MetricJudgeUsed | None | Unset = UNSET
     metric_version: None | str | Unset = UNSET
     position_inconsistent: int | None | Unset = UNSET
     skipped: int | Unset = 0
@@ -108,7 +108,7 @@ class MetricSummary:
         from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
         from ..models.calibrated_mean import CalibratedMean # noqa: PLC0415
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
-        from ..models.judge_used import JudgeUsed # noqa: PLC0415
+        from ..models.metric_judge_used import MetricJudgeUsed # noqa: PLC0415
         from ..models.stability_summary import StabilitySummary # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         ci95: list[float] | None
@@ -198,7 +198,7 @@ class MetricSummary:
         judge: dict[str, Any] | None | Unset
         if isinstance(self.judge, Unset):
             judge = UNSET
-        elif isinstance(self.judge, JudgeUsed):
+        elif isinstance(self.judge, MetricJudgeUsed):
             judge = self.judge.to_dict()
         else:
             judge = self.judge
@@ -282,7 +282,7 @@ class MetricSummary:
         from ..models.agreement_brief import AgreementBrief # noqa: PLC0415
         from ..models.calibrated_mean import CalibratedMean # noqa: PLC0415
         from ..models.clustered_error import ClusteredError # noqa: PLC0415
-        from ..models.judge_used import JudgeUsed # noqa: PLC0415
+        from ..models.metric_judge_used import MetricJudgeUsed # noqa: PLC0415
         from ..models.stability_summary import StabilitySummary # noqa: PLC0415
         from ..models.usage_totals import UsageTotals # noqa: PLC0415
         d = dict(src_dict)
@@ -458,7 +458,7 @@ class MetricSummary:
         interval_note = _parse_interval_note(d.pop("interval_note", UNSET))
 
 
-        def _parse_judge(data: object) -> JudgeUsed | None | Unset:
+        def _parse_judge(data: object) -> MetricJudgeUsed | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -466,14 +466,14 @@ class MetricSummary:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                judge_type_0 = JudgeUsed.from_dict(data)
+                judge_type_0 = MetricJudgeUsed.from_dict(data)
 
 
 
                 return judge_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(JudgeUsed | None | Unset, data)
+            return cast(MetricJudgeUsed | None | Unset, data)
 
         judge = _parse_judge(d.pop("judge", UNSET))
 

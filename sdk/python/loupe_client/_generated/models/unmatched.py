@@ -38,6 +38,10 @@ class Unmatched:
                 sides. Default: 0.
             mismatched_metrics (list[MetricMismatch] | Unset): Names both sides use for metrics of different types, with the
                 reason.
+            missing_metrics (list[str] | Unset): The baseline's metrics the candidate has no metric of the same name and
+                type for (dropped, or of another type: `mismatched_metrics`): no verdict covers them. `loupe-client compare`
+                fails on them unless given --allow-missing-metrics (or --metric names what to gate on). Empty in comparisons
+                stored before it was kept.
      """
 
     baseline_only: int
@@ -46,6 +50,7 @@ class Unmatched:
     metrics: list[str]
     duplicate_ids: int | Unset = 0
     mismatched_metrics: list[MetricMismatch] | Unset = UNSET
+    missing_metrics: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -81,6 +86,12 @@ class Unmatched:
 
 
 
+        missing_metrics: list[str] | Unset = UNSET
+        if not isinstance(self.missing_metrics, Unset):
+            missing_metrics = self.missing_metrics
+
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -94,6 +105,8 @@ class Unmatched:
             field_dict["duplicate_ids"] = duplicate_ids
         if mismatched_metrics is not UNSET:
             field_dict["mismatched_metrics"] = mismatched_metrics
+        if missing_metrics is not UNSET:
+            field_dict["missing_metrics"] = missing_metrics
 
         return field_dict
 
@@ -135,6 +148,9 @@ class Unmatched:
                 mismatched_metrics.append(mismatched_metrics_item)
 
 
+        missing_metrics = cast(list[str], d.pop("missing_metrics", UNSET))
+
+
         unmatched = cls(
             baseline_only=baseline_only,
             candidate_only=candidate_only,
@@ -142,6 +158,7 @@ class Unmatched:
             metrics=metrics,
             duplicate_ids=duplicate_ids,
             mismatched_metrics=mismatched_metrics,
+            missing_metrics=missing_metrics,
         )
 
 

@@ -143,7 +143,8 @@ def sync_detailed(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201.
+    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+    `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -184,7 +185,8 @@ def sync(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201.
+    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+    `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -220,7 +222,8 @@ async def asyncio_detailed(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201.
+    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+    `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -261,7 +264,8 @@ async def asyncio(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201.
+    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
+    `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first

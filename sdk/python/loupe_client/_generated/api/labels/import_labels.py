@@ -128,14 +128,16 @@ def sync_detailed(
 ) -> Response[LabelImport | Problem]:
     """ Import Labels
 
-     Import labels as your own (given directly: your actor, `selection` direct), all or
-    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-    or a second line for the same item, stores nothing: the 422 names every bad line and
-    field (`/lines/<n>/<field>`).
+     Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+    /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+    test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+    `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+    is your label, given directly, unless its `actor` names another of the team's people or
+    keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+    `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+    other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item and person, stores nothing: the 422 names every bad
+    line and field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -168,14 +170,16 @@ def sync(
 ) -> LabelImport | Problem | None:
     """ Import Labels
 
-     Import labels as your own (given directly: your actor, `selection` direct), all or
-    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-    or a second line for the same item, stores nothing: the 422 names every bad line and
-    field (`/lines/<n>/<field>`).
+     Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+    /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+    test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+    `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+    is your label, given directly, unless its `actor` names another of the team's people or
+    keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+    `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+    other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item and person, stores nothing: the 422 names every bad
+    line and field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -203,14 +207,16 @@ async def asyncio_detailed(
 ) -> Response[LabelImport | Problem]:
     """ Import Labels
 
-     Import labels as your own (given directly: your actor, `selection` direct), all or
-    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-    or a second line for the same item, stores nothing: the 422 names every bad line and
-    field (`/lines/<n>/<field>`).
+     Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+    /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+    test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+    `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+    is your label, given directly, unless its `actor` names another of the team's people or
+    keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+    `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+    other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item and person, stores nothing: the 422 names every bad
+    line and field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
@@ -243,14 +249,16 @@ async def asyncio(
 ) -> LabelImport | Problem | None:
     """ Import Labels
 
-     Import labels as your own (given directly: your actor, `selection` direct), all or
-    nothing: JSON Lines (`application/x-ndjson`, each line a POST /v1/labels body) or CSV
-    (`text/csv`, header columns among result_id, evaluation_id, test_case_id, metric, value,
-    rationale), at most 5000 lines; or either as a form upload's `file` (its part's type, else
-    its name's extension: `.jsonl`, `.ndjson`, `.csv`). An export goes in as it stands: its
-    other fields are ignored (an exported pass/fail label's `passed` is its value). A bad line,
-    or a second line for the same item, stores nothing: the 422 names every bad line and
-    field (`/lines/<n>/<field>`).
+     Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
+    /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,
+    test_case_id, metric, value, rationale), at most 5000 lines; or either as a form upload's
+    `file` (its part's type, else its name's extension: `.jsonl`, `.ndjson`, `.csv`). A line
+    is your label, given directly, unless its `actor` names another of the team's people or
+    keys: a team admin (the `admin` scope) then restores it as theirs, with its `selection` and
+    `queue_id`, and anyone else is refused at that line. An export goes in as it stands (its
+    other fields are ignored; an exported pass/fail label's `passed` is its value). A bad line,
+    or a second line for the same item and person, stores nothing: the 422 names every bad
+    line and field (`/lines/<n>/<field>`).
 
     Args:
         body (File):
