@@ -14,10 +14,9 @@ from app.labels.service import Path, _Refusal, _store, _Target, _target, actor_n
 from app.problems import (
     MAX_FIELD_ERRORS,
     FieldError,
-    clean_loc,
     field_error,
     invalid_request,
-    pydantic_message,
+    located_errors,
 )
 
 
@@ -47,9 +46,8 @@ def import_labels(
             line = LabelImportLine.model_validate(raw)
         except ValidationError as invalid:
             named: set[str] = set()
-            for error in invalid.errors():
-                where = [*at, *clean_loc(tuple(error["loc"]), raw)]
-                found = field_error(where, pydantic_message(error), error["type"])
+            for path, message, kind, _ in located_errors(invalid.errors(), raw):
+                found = field_error([*at, *path], message, kind)
                 # `value`'s union answers once per member it tried: one error says it.
                 if found.pointer not in named:
                     named.add(found.pointer)
