@@ -116,16 +116,33 @@ def format_pointer(path: list[str | int]) -> str:
 
 def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
     """The body path of a validation error, without pydantic's union-member segments."""
+    return _located(raw, body, named=True)[0]
+
+
+_UNKNOWN = object()
+
+
+def _located(raw: tuple[Any, ...], body: Any, named: bool) -> tuple[list[str | int], str | None]:
+    """The body path of a validation error, and the union member's name pydantic put last in
+    it (`constrained-str`, `int`: the member that refused the value at that path), if any.
+
+    Args:
+        named: whether a last segment absent from the body is still a field (a `missing`
+            one): else it is a union member's name.
+    """
     path = list(raw)
     if path and path[0] in ("body", "query", "path", "header"):
         where = path.pop(0)
         if where != "body":
-            return [where, *path]
+            return [where, *path], None
     cleaned: list[str | int] = []
-    node = body
+    member: str | None = None
+    # An unparsed body (None) says nothing of which segments are the client's.
+    node: Any = body if body is not None else _UNKNOWN
     for i, segment in enumerate(path):
         if isinstance(segment, str) and segment.startswith(_TAG_PREFIX):
             continue
+        member = None
         last = i == len(path) - 1
         # Mapping, not dict: a multipart body arrives as Starlette's FormData.
         if isinstance(segment, str) and isinstance(node, Mapping):
@@ -134,16 +151,90 @@ def clean_loc(raw: tuple[Any, ...], body: Any) -> list[str | int]:
             elif not last:
                 # A discriminator value (e.g. a metric type) standing for the union member.
                 continue
+            elif not named:
+                member = segment
+                continue
         elif isinstance(segment, int) and isinstance(node, list) and 0 <= segment < len(node):
             node = node[segment]
         elif isinstance(segment, str) and not last:
             continue
-        elif isinstance(segment, str) and node is not None and not isinstance(node, Mapping):
+        elif isinstance(segment, str) and node is not _UNKNOWN and not isinstance(node, Mapping):
             # A union member's name (`constrained-str`, `int`) under a value that is no
             # object: pydantic's, not the client's.
+            member = segment
             continue
         cleaned.append(segment)
-    return cleaned
+    return cleaned, member
+
+
+# What a union member pydantic names expects, for one message naming them all.
+_MEMBER_KINDS = {
+    "str": "a string",
+    "constrained-str": "a string",
+    "int": "an integer",
+    "constrained-int": "an integer",
+    "float": "a number",
+    "constrained-float": "a number",
+    "bool": "a boolean",
+    "none": "null",
+    "list": "an array",
+    "tuple": "an array",
+    "set": "an array",
+    "dict": "an object",
+}
+_MISMATCHES = ("_type", "_parsing", "int_from_float", "literal_error", "union_tag_invalid")
+
+
+def _member_kind(member: str) -> str:
+    kind = _MEMBER_KINDS.get(member.split("[", 1)[0])
+    if kind is None and member[:1].isupper():
+        return "an object"  # a model's class name
+    return kind or "a valid value"
+
+
+def located_errors(
+    raw_errors: list[Any], body: Any
+) -> list[tuple[list[str | int], str, str, Mapping[str, Any]]]:
+    """Each pydantic error as (body path, message, type, the error), with union members'
+    names left out of the paths: the members' errors at one value become one error there.
+
+    A value no member takes (`"id": {}` for a string or an integer) was two errors at
+    `id.constrained-str` and `id.int`, paths into nothing; it is one, "must be a string or an
+    integer". A value of a member's type that fails that member's rule (a string too long)
+    is that member's error alone.
+    """
+    located = [
+        (*_located(tuple(e.get("loc", ())), body, e.get("type") == "missing"), e)
+        for e in raw_errors
+    ]
+    members: dict[tuple[str | int, ...], list[tuple[str, Mapping[str, Any]]]] = {}
+    for path, member, error in located:
+        if member is not None:
+            members.setdefault(tuple(path), []).append((member, error))
+    found = []
+    said: set[tuple[str | int, ...]] = set()
+    for path, member, error in located:
+        kind = str(error.get("type", "value_error"))
+        if member is None:
+            found.append((path, pydantic_message(error), kind, error))
+            continue
+        at = tuple(path)
+        tried = members[at]
+        fits = [e for _, e in tried if not str(e.get("type", "")).endswith(_MISMATCHES)]
+        if fits:
+            # The value is of a member's type: that member's complaint is the one to hear.
+            if not str(error.get("type", "")).endswith(_MISMATCHES):
+                found.append((path, pydantic_message(error), kind, error))
+            continue
+        if at in said:
+            continue
+        said.add(at)
+        kinds = list(dict.fromkeys(_member_kind(name) for name, _ in tried))
+        message = "must be " + (
+            ", ".join(kinds[:-1]) + " or " + kinds[-1] if len(kinds) > 1 else kinds[0]
+        )
+        found.append((path, message, "union_type" if len(tried) > 1 else kind, error))
+    return found
 
 
 # How a route's errors are said: `problem` (RFC 9457 alone) or `openai` (the routes the official

@@ -10,7 +10,7 @@ from app.alignments.schemas import Alignment, AlignmentCreate, AlignmentList
 from app.api import openapi
 from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations import service as evaluations
@@ -58,7 +58,7 @@ def list_alignments(
     session: SessionDep,
     tenant: TenantDep,
     metric_version: Annotated[str | None, Query(min_length=1, max_length=40)] = None,
-    after: str | None = None,
+    after: Annotated[str | None, id_after(service.PREFIX)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> AlignmentList:
     """The tenant's alignments, newest first; `metric_version` keeps one version's."""

@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
+from app.api.query import BAD_CURSOR
 from app.problems import (
     BODY_CHECK_ATTRIBUTE,
     PROBLEM_BASE,
@@ -20,10 +21,10 @@ from app.problems import (
     Problem,
     ProblemError,
     ProblemHTTPError,
-    clean_loc,
     error_dialect,
     field_error,
     invalid_request,
+    located_errors,
     problem_response,
     pydantic_message,
 )
@@ -182,8 +183,7 @@ def install_problem_handlers(app: FastAPI) -> None:
             except ValueError:
                 body = None
         errors = []
-        for e in raw_errors:
-            path = clean_loc(tuple(e.get("loc", ())), body)
+        for path, message, kind, e in located_errors(raw_errors, body):
             if not path:
                 # The body as a whole is wrong: name it, never an empty `loc` (or `param`).
                 errors.append(_whole_body_error(e, body))
@@ -193,7 +193,16 @@ def install_problem_handlers(app: FastAPI) -> None:
                 field = str((e.get("ctx") or {}).get("discriminator", "")).strip("'\"")
                 if field.isidentifier():
                     path.append(field)
-            errors.append(field_error(path, pydantic_message(e), e.get("type", "value_error")))
+            errors.append(field_error(path, message, kind))
+        if all(e.get("type") == BAD_CURSOR for e in raw_errors):
+            # A cursor alone is answered as the endpoints answer one they cannot place.
+            detail = "; ".join(
+                f"{error.loc.removeprefix('query.')}: {error.msg}" for error in errors
+            )
+            return await _problem(
+                request,
+                ProblemError(400, "Bad Request", detail, slug="bad-cursor", errors=errors),
+            )
         endpoint = getattr(request.scope.get("route"), "endpoint", None)
         check = getattr(endpoint, BODY_CHECK_ATTRIBUTE, None)
         if check is not None and isinstance(body, Mapping):

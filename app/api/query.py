@@ -6,6 +6,8 @@ from fastapi import Request
 from fastapi.dependencies.models import Dependant
 from fastapi.dependencies.utils import request_params_to_args
 from fastapi.routing import APIRoute
+from pydantic import AfterValidator
+from pydantic_core import PydanticCustomError
 
 from app.problems import FieldError, ProblemError, bad_request, field_error, pydantic_message
 
@@ -104,3 +106,39 @@ def id_cursor(
         list(loc),
         "bad_cursor",
     )
+
+
+# The error type of a cursor refused with the query's other parameters: alone, it is answered
+# as a 400 bad-cursor, as a cursor refused by an endpoint is.
+BAD_CURSOR = "bad_cursor"
+
+
+def id_after(*prefixes: str) -> AfterValidator:
+    """The check of a list's `after` id (`Annotated[str | None, id_after("lbl")]`): run with
+    the query's other parameters, so one answer names a bad cursor beside a bad `limit`."""
+
+    def check(value: str | None) -> str | None:
+        if not value or value.startswith(tuple(f"{each}_" for each in prefixes)):
+            return value
+        raise PydanticCustomError(
+            BAD_CURSOR,
+            "{value} is not an id of this list (they start with {prefix}_)",
+            {"value": repr(value[:40]), "prefix": prefixes[0]},
+        )
+
+    return AfterValidator(check)
+
+
+def position_after(what: str) -> AfterValidator:
+    """The check of a numeric `after` (a row or sample position), as `id_after`'s."""
+
+    def check(value: str | None) -> str | None:
+        if value is None or (value.isascii() and value.isdigit() and int(value) <= MAX_POSITION):
+            return value
+        raise PydanticCustomError(
+            BAD_CURSOR,
+            "{value} is not {what} (a whole number from 0 to {most})",
+            {"value": repr(value[:40]), "what": what, "most": MAX_POSITION},
+        )
+
+    return AfterValidator(check)

@@ -6,7 +6,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import SessionDep, TenantDep
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.audit import service
 from app.audit.schemas import AuditEvent, AuditEventList
@@ -46,7 +46,7 @@ def list_audit_events(
     until: Annotated[
         datetime | None, Query(description="ISO 8601; events before it (UTC if no offset).")
     ] = None,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("aud")] = None,
     limit: LimitQuery = 20,
 ) -> AuditEventList:
     """The tenant's audit events, newest first: every create, delete, cancel and change made

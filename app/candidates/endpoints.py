@@ -7,7 +7,7 @@ from fastapi import APIRouter, Query, Response, status
 from app import audit
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.candidates import service
 from app.candidates.repository import CandidateModelRepository
@@ -39,7 +39,10 @@ def create_model(
 
 @router.get("", response_model=CandidateModelList)
 def list_models(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    after: Annotated[str | None, id_after("model")] = None,
+    limit: LimitQuery = 20,
 ) -> CandidateModelList:
     """The tenant's candidate models, newest first (keys are never returned)."""
     rows = CandidateModelRepository(session, tenant.id).page(id_cursor(after, "model"), limit)

@@ -28,7 +28,11 @@ class ComparisonCreate(BaseModel):
         description="Metric names to compare; default every metric both sides have.",
     )
     alpha: float = Field(
-        default=0.05, gt=0, lt=1, description="Family-wise error rate (Holm) for the verdicts."
+        default=0.05,
+        gt=0,
+        lt=1,
+        strict=True,
+        description="Family-wise error rate (Holm) for the verdicts.",
     )
     fragile: FragileHandling = Field(
         default="include",

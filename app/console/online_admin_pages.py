@@ -25,7 +25,7 @@ from app.console.online_pages import rule_page, rules_page
 from app.db import utcnow
 from app.online import checks, service
 from app.online.schemas import OnlineRuleCreate, OnlineRuleUpdate
-from app.problems import FieldError, ProblemError, clean_loc, field_error, pydantic_message
+from app.problems import FieldError, ProblemError, field_error, located_errors
 from app.runtime import Runtime
 from app.tenants import limits
 from app.usage.service import spent_today
@@ -64,11 +64,10 @@ def _budget(text: str) -> float | str | None:
 def _field_errors(error: ValidationError, body: Mapping[str, Any]) -> list[FieldError]:
     """The schema's errors as the API's 422 names them (`metrics[0].threshold`)."""
     found = []
-    for raw in error.errors():
-        path = clean_loc(tuple(raw.get("loc", ())), body)
+    for path, message, kind, raw in located_errors(error.errors(), body):
         if raw.get("type") in ("union_tag_invalid", "union_tag_not_found"):
             path.append("type")
-        found.append(field_error(path or ["body"], pydantic_message(raw), raw.get("type", "")))
+        found.append(field_error(path or ["body"], message, kind))
     return found
 
 

@@ -9,7 +9,7 @@ from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor, position
+from app.api.query import id_after, id_cursor, position, position_after
 from app.config import Settings
 from app.datasets import service
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
@@ -80,7 +80,10 @@ def create_dataset(
 
 @router.get("", response_model=DatasetList)
 def list_datasets(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    after: Annotated[str | None, id_after("ds")] = None,
+    limit: LimitQuery = 20,
 ) -> DatasetList:
     """The tenant's datasets, newest first."""
     rows = service.page(session, tenant, id_cursor(after, "ds"), limit)
@@ -100,7 +103,7 @@ def list_dataset_rows(
     session: SessionDep,
     tenant: TenantDep,
     subset: str | None = None,
-    after: str | None = None,
+    after: Annotated[str | None, position_after("a row id")] = None,
     limit: LimitQuery = 100,
 ) -> DatasetRowList:
     """Stored rows in upload order; media appear as `blob:sha256:` references."""

@@ -15,9 +15,8 @@ from app.problems import (
     Collected,
     ProblemError,
     bad_request,
-    clean_loc,
     field_error,
-    pydantic_message,
+    located_errors,
 )
 
 GRADERS = ("string_check", "text_similarity", "label_model", "score_model")
@@ -111,12 +110,8 @@ def _criterion(index: int, criterion: dict[str, Any]) -> tuple[dict[str, Any], M
         spec = parse_spec(spec_of(with_id))
     except ValidationError as exc:
         errors = [
-            field_error(
-                ["testing_criteria", index, *clean_loc(tuple(error.get("loc", ())), with_id)],
-                pydantic_message(error),
-                error.get("type", "value_error"),
-            )
-            for error in exc.errors()
+            field_error(["testing_criteria", index, *path], message, kind)
+            for path, message, kind, _ in located_errors(exc.errors(), with_id)
         ]
         raise ProblemError(
             400,

@@ -16,7 +16,7 @@ from app.api.deps import (
     get_runtime,
 )
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute, post_only
 from app.evaluations import (
     batches,
@@ -240,7 +240,7 @@ def list_evaluation_results(
     evaluation_id: str,
     session: SessionDep,
     tenant: TenantDep,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("res")] = None,
     limit: LimitQuery = 100,
     metric: MetricQuery = None,
     status: StatusQuery = None,

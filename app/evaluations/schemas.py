@@ -47,6 +47,7 @@ class EvaluationCreate(BaseModel):
     )
     cache: bool = Field(
         default=True,
+        strict=True,
         description="Reuse judge answers to identical requests from this tenant's earlier "
         "evaluations; false keeps this evaluation's answers to itself.",
     )
@@ -58,6 +59,7 @@ class EvaluationCreate(BaseModel):
     )
     open: bool = Field(
         default=False,
+        strict=True,
         description="Take more test cases in batches (`POST /v1/evaluations/{id}/test_cases`) "
         "until `POST /v1/evaluations/{id}/close`: never completed while open. `test_cases` "
         "may then be empty.",
@@ -110,6 +112,7 @@ IntervalMethod = Literal[
     "paired_bootstrap_percentile",
     "cluster_bootstrap_bca",
     "cluster_bootstrap_percentile",
+    "cluster_wilson",
 ]
 
 
@@ -120,16 +123,15 @@ class ClusteredError(BaseModel):
     clusters: int = Field(description="Distinct values of `cluster_by` among scored cases.")
     stderr: float | None = Field(description="Cluster-robust SE (G/(G-1) correction).")
     ci95: Interval | None = Field(
-        description="BCa cluster bootstrap 95% interval of the mean (whole clusters "
-        "resampled), inside the score's range; null below 10 clusters (`interval_note`)."
+        description="95% interval of the mean in the score's range, never narrower than the "
+        "plain `ci95`: Wilson's over the clustered effective n for scores at the bounds, else "
+        "a BCa cluster bootstrap (whole clusters; null below 10 clusters, `interval_note`)."
     )
     ci_method: IntervalMethod | None = Field(
-        default=None,
-        description="How `ci95` was made: `cluster_bootstrap_bca` (`cluster_bootstrap_percentile` "
-        "past 1,000 clusters).",
+        default=None, description="`cluster_wilson`, `cluster_bootstrap_bca` or `_percentile`."
     )
     interval_note: str | None = Field(
-        default=None, description="Why `ci95` is null or has no width, in words."
+        default=None, description="Why `ci95` is null, has no width or was widened, in words."
     )
     design_effect: float | None = Field(description="(clustered stderr / stderr)².")
 

@@ -8,7 +8,7 @@ from starlette.datastructures import UploadFile
 
 from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.labels import checks, importing, service, transfer
 from app.labels.schemas import Label, LabelCreate, LabelImport, LabelList
@@ -115,7 +115,7 @@ def list_labels(
     result_id: ResultQuery = None,
     actor: ActorQuery = None,
     item_key: ItemQuery = None,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("lbl")] = None,
     limit: LimitQuery = 20,
 ) -> LabelList:
     """The tenant's labels, newest first."""

@@ -25,10 +25,9 @@ from app.labels.service import Path, _Refusal, _store, _Target, _target, actor_n
 from app.problems import (
     MAX_FIELD_ERRORS,
     FieldError,
-    clean_loc,
     field_error,
     invalid_request,
-    pydantic_message,
+    located_errors,
 )
 from app.tenants.scopes import ADMIN, Caller
 
@@ -76,7 +75,18 @@ def import_labels(
         try:
             line = LabelImportLine.model_validate(raw)
         except ValidationError as invalid:
+<<<<<<< HEAD
             errors += _invalid(repo, caller, invalid, raw, at, known)
+=======
+            named: set[str] = set()
+            for path, message, kind, _ in located_errors(invalid.errors(), raw):
+                found = field_error([*at, *path], message, kind)
+                # `value`'s union answers once per member it tried: one error says it.
+                if found.pointer not in named:
+                    named.add(found.pointer)
+                    total += 1
+                    errors.append(found)
+>>>>>>> fix-statsval
             continue
         body = line.body()
         target = _target(repo, body, at)

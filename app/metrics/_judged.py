@@ -126,9 +126,11 @@ class JudgedSpecBase(MetricSpecBase):
         "metric; usually proposed by an alignment (`POST /v1/alignments`). Part of the "
         "metric's version: a spec with guidance is a new version.",
     )
-    include_reason: bool = True
+    include_reason: bool = Field(default=True, strict=True)
     strict_mode: bool = Field(
-        default=False, description="Binary scoring: threshold becomes 1 and lower scores become 0."
+        default=False,
+        strict=True,
+        description="Binary scoring: threshold becomes 1 and lower scores become 0.",
     )
 
     @model_validator(mode="after")

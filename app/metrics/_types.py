@@ -4,7 +4,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.judges import (
     Embeddings,
@@ -134,7 +135,34 @@ class MetricSpecBase(BaseModel):
         max_length=128,
         description="Name results are reported under; defaults to the metric type.",
     )
-    threshold: float = Field(default=0.5, ge=0, le=1, description="`passed = score >= threshold`.")
+    threshold: float = Field(
+        default=0.5, ge=0, le=1, strict=True, description="`passed = score >= threshold`."
+    )
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _threshold_in_range(cls, data: Any, handler: Any) -> Any:
+        """A threshold sent must lie in the metric's score range: psnr's 1000 dB over a
+        `max_db` of 100 was taken, and every result failed."""
+        spec = handler(data)
+        if isinstance(data, dict) and "threshold" in data:
+            low, high = spec.score_bounds()
+            if not low <= spec.threshold <= high:
+                raise ValidationError.from_exception_data(
+                    cls.__name__,
+                    [
+                        InitErrorDetails(
+                            type=PydanticCustomError(
+                                "threshold_out_of_range",
+                                "must lie in the metric's score range, {low} to {high}",
+                                {"low": f"{low:g}", "high": f"{high:g}"},
+                            ),
+                            loc=("threshold",),
+                            input=data["threshold"],
+                        )
+                    ],
+                )
+        return spec
 
     @property
     def display_name(self) -> str:

@@ -18,9 +18,11 @@ class ExactMatchSpec(MetricSpecBase):
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ("actual_output", "expected_output")
 
     type: Literal["exact_match"]
-    case_sensitive: bool = True
-    strip: bool = Field(default=True, description="Ignore leading and trailing whitespace.")
-    threshold: float = Field(default=1.0, ge=0, le=1)
+    case_sensitive: bool = Field(default=True, strict=True)
+    strip: bool = Field(
+        default=True, strict=True, description="Ignore leading and trailing whitespace."
+    )
+    threshold: float = Field(default=1.0, ge=0, le=1, strict=True)
 
 
 def _normalise(text: str, spec: ExactMatchSpec) -> str:

@@ -38,7 +38,7 @@ class FaithfulnessSpec(JudgedSpecBase):
         default=None, ge=1, description="Keep at most this many truths (the most important)."
     )
     penalize_ambiguous_claims: bool = Field(
-        default=False, description="Count `idk` verdicts as unfaithful."
+        default=False, strict=True, description="Count `idk` verdicts as unfaithful."
     )
 
 

@@ -56,6 +56,7 @@ class LlmAccuracySpec(MetricSpecBase):
     )
     rule_first: bool = Field(
         default=False,
+        strict=True,
         description="EvalScope's `llm_recall`: keep the rule score when above 0.99 (no judge "
         "call), else score max(rule score, judge).",
     )

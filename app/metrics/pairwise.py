@@ -40,6 +40,7 @@ class PairwiseSpec(JudgedSpecBase):
         default=1.0,
         ge=0,
         le=1,
+        strict=True,
         description="`passed = score >= threshold`; the default 1 passes a win in both orders "
         "only (0.5 also passes ties).",
     )

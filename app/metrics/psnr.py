@@ -17,7 +17,9 @@ from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 class PsnrSpec(PixelSpecBase):
     type: Literal["psnr"]
-    threshold: float = Field(default=30.0, ge=0, description="In dB: `passed = psnr >= threshold`.")
+    threshold: float = Field(
+        default=30.0, ge=0, strict=True, description="In dB: `passed = psnr >= threshold`."
+    )
     max_db: float = Field(default=100.0, gt=0, description="The score of identical images.")
 
     def score_bounds(self) -> tuple[float, float]:

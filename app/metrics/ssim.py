@@ -17,7 +17,7 @@ from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 class SsimSpec(PixelSpecBase):
     type: Literal["ssim"]
-    threshold: float = Field(default=0.9, ge=0, le=1)
+    threshold: float = Field(default=0.9, ge=-1, le=1, strict=True)
 
     def score_bounds(self) -> tuple[float, float]:
         return (-1.0, 1.0)

@@ -50,20 +50,25 @@ class ToolCorrectnessSpec(MetricSpecBase):
         "every expected argument present with an equal value (extra arguments allowed).",
     )
     check_output: bool = Field(
-        default=False, description="A call matches only when its output equals the expected one."
+        default=False,
+        strict=True,
+        description="A call matches only when its output equals the expected one.",
     )
     consider_ordering: bool = Field(
         default=False,
+        strict=True,
         description="Count only calls made in the expected order (the longest common "
         "subsequence of matching calls); the others are listed as out of order.",
     )
     exact_match: bool = Field(
         default=False,
+        strict=True,
         description="1 only when the calls match the expected ones position by position, "
         "same length; else 0 (ordering is then considered).",
     )
     penalize_extra_calls: bool = Field(
         default=False,
+        strict=True,
         description="Divide by max(expected, made) instead of expected, so calls nobody "
         "expected lower the score (deepeval never penalises them).",
     )

@@ -35,7 +35,7 @@ class TurnFaithfulnessSpec(turn_rag.TurnRagSpecBase):
         description="Keep at most this many truths per retrieval context (the most important).",
     )
     penalize_ambiguous_claims: bool = Field(
-        default=False, description="Count `idk` verdicts as unfaithful."
+        default=False, strict=True, description="Count `idk` verdicts as unfaithful."
     )
 
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant, get_runtime
 from app.api.idempotent import idempotent
 from app.api.openapi import Extras
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.models import Tenant
 from app.online import backfill, checks, reads, receiver, service, trend
@@ -70,7 +70,7 @@ def list_online_rules(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("rule")] = None,
     limit: LimitQuery = 20,
 ) -> OnlineRuleList:
     """The tenant's online rules with their counts, newest first."""
@@ -143,7 +143,7 @@ def list_online_rule_results(
     request: Request,
     session: SessionDep,
     tenant: TenantDep,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("res")] = None,
     limit: LimitQuery = 20,
 ) -> OnlineResultList:
     """Every result of the rule's judged calls, newest first, each with the judged span's

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from app.api.deps import CallerDep, SessionDep, TenantDep, checked_with_tenant, get_runtime
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.problems import FieldError, checked_anyway, problem_responses
 from app.review import items, service, sources
@@ -49,7 +49,10 @@ def create_review_queue(
 
 @router.get("", response_model=ReviewQueueList)
 def list_review_queues(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    after: Annotated[str | None, id_after("rq")] = None,
+    limit: LimitQuery = 20,
 ) -> ReviewQueueList:
     """The tenant's review queues with their progress, newest first."""
     rows = service.page(session, tenant.id, id_cursor(after, "rq"), limit)

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from app.api import openapi
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor, position
+from app.api.query import id_after, id_cursor, position, position_after
 from app.api.routing import LeanRoute, post_only
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.endpoints import CompletedWithErrorsQuery
@@ -84,7 +84,7 @@ post_only(router, "/estimate")
 def list_runs(
     session: SessionDep,
     tenant: TenantDep,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("run")] = None,
     limit: LimitQuery = 20,
     completed_with_errors: CompletedWithErrorsQuery = None,
 ) -> RunList:
@@ -117,7 +117,7 @@ def list_run_samples(
     run_id: str,
     session: SessionDep,
     tenant: TenantDep,
-    after: str | None = None,
+    after: Annotated[str | None, position_after("a sample id")] = None,
     limit: LimitQuery = 100,
 ) -> SampleList:
     """Per sample: prediction, extracted answer, scores, judge verdict and reasoning, errors."""

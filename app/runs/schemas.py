@@ -120,7 +120,7 @@ class RunCreate(BaseModel):
     name: Annotated[str, StringConstraints(max_length=256)] | None = None
     metadata: dict[MetadataKey, MetadataValue] | None = Field(default=None, max_length=16)
     webhook_url: str | None = None
-    cache: bool = True
+    cache: bool = Field(default=True, strict=True)
     cluster_by: str | None = Field(
         default=None,
         min_length=1,

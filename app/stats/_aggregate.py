@@ -11,7 +11,15 @@ import numpy as np
 from scipy import special
 from statsmodels.regression.linear_model import OLS
 
-from app.stats._bounded import LEVEL, Bounds, cluster_interval, wilson_interval
+from app.stats._bounded import (
+    LEVEL,
+    BoundedInterval,
+    Bounds,
+    at_bounds,
+    cluster_interval,
+    wilson_bounds,
+    wilson_interval,
+)
 
 __all__ = [
     "LEVEL",
@@ -36,13 +44,15 @@ class Spread:
 
 @dataclass(frozen=True)
 class ClusteredSpread:
-    """Cluster-robust standard error of the mean, and a cluster bootstrap interval inside the
-    score's range (null, with `interval_note`, below MIN_BOOTSTRAP_N clusters)."""
+    """Cluster-robust standard error of the mean, and an interval inside the score's range:
+    Wilson's with a clustered effective n for a binary score, else a cluster bootstrap (null,
+    with `interval_note`, below MIN_BOOTSTRAP_N clusters)."""
 
     clusters: int
     stderr: float
     ci95: tuple[float, float] | None
-    # (clustered SE / plain SE)²; None when the plain SE is 0 (every score equal).
+    # (clustered SE / plain SE)²; None when the plain SE is 0 (every score equal), 0 when the
+    # clusters' means are all the overall mean.
     design_effect: float | None
     ci_method: str | None = None
     interval_note: str | None = None
@@ -104,6 +114,43 @@ def _cluster_label(value: Any) -> str:
     return json.dumps(_json_number(value), sort_keys=True, ensure_ascii=False, default=str)
 
 
+CLUSTER_WILSON = "cluster_wilson"
+# A clustered SE this small beside the plain one is the OLS fit's rounding (7.8e-17 when two
+# clusters have equal means), not a measurement: it is 0.
+_NOISE = 1e-9
+
+
+def clustered_wilson(
+    at_high: int, n: int, stderr: float, sizes: Sequence[int], bounds: Bounds
+) -> BoundedInterval:
+    """Wilson's 95% interval of a binary score's mean under clustering (Korn and Graubard, as
+    inspect's `ci_wilson(cluster=...)`): over the effective n = min(n, p(1−p)/SE²), with t's
+    critical value at C−1 df in place of z. A smaller n and a larger critical value only
+    widen Wilson's interval, so it holds the plain one.
+
+    Args:
+        at_high: scores at the range's upper bound; the other n − at_high are at its lower.
+        stderr: the cluster-robust SE of the mean, in the score's units.
+        sizes: each cluster's number of scores.
+    """
+    low, high = bounds
+    width = high - low
+    p = at_high / n
+    if p in (0.0, 1.0):
+        # Every score equal: the data cannot say how much a cluster's scores move together,
+        # so assume they move as one (Kish's n²/Σ size², the number of clusters when they are
+        # of a size): a cluster bootstrap gave [1, 1] here, narrower than plain Wilson.
+        effective = n * n / sum(size * size for size in sizes)
+    elif stderr == 0:
+        effective = float(n)
+    else:
+        effective = min(float(n), p * (1 - p) / (stderr / width) ** 2)
+    proportion = wilson_bounds(p, effective, _t_critical(len(sizes) - 1))
+    return BoundedInterval(
+        (low + width * proportion[0], low + width * proportion[1]), CLUSTER_WILSON
+    )
+
+
 def clustered_spread(
     scores: Sequence[float],
     groups: Sequence[Any],
@@ -111,14 +158,15 @@ def clustered_spread(
     cache_key: object = None,
 ) -> ClusteredSpread | None:
     """Clustered SE of the mean (intercept-only OLS, cluster-robust covariance with the
-    G/(G-1) correction) and a BCa cluster bootstrap interval inside `bounds`; None below 2
-    clusters.
+    G/(G-1) correction) and an interval inside `bounds` that holds the plain one: Wilson's
+    with a clustered effective n when every score is at a bound (`clustered_wilson`), else a
+    BCa cluster bootstrap; None below 2 clusters.
 
     Args:
         groups: each score's cluster label, a JSON value (compared with its type:
             `_cluster_label`).
         bounds: the score's range (lowest, highest).
-        cache_key: whose scores these are (the interval is kept per process, as
+        cache_key: whose scores these are (the bootstrap interval is kept per process, as
             `mean_interval` keeps it).
     """
     labels = [_cluster_label(group) for group in groups]
@@ -127,26 +175,24 @@ def clustered_spread(
         return None
     values = np.asarray(scores, dtype=float)
     groups_coded = [codes[label] for label in labels]
-    interval = cluster_interval(values, groups_coded, bounds, cache_key)
     variance = float(np.var(values, ddof=1))
-    if _no_variance(variance, float(np.mean(values * values))):
-        # Equal scores: the plain error is 0 (spread_from_sums), and so is the clustered one;
-        # the OLS fit would return rounding noise (7e-16) and a design effect of noise/noise.
-        return ClusteredSpread(
-            clusters=len(codes),
-            stderr=0.0,
-            ci95=interval.ci95,
-            design_effect=None,
-            ci_method=interval.method,
-            interval_note=interval.note,
+    stderr = plain = 0.0
+    if not _no_variance(variance, float(np.mean(values * values))):
+        fit = OLS(values, np.ones(len(values))).fit(
+            cov_type="cluster", cov_kwds={"groups": np.asarray(groups_coded)}, use_t=True
         )
-    fit = OLS(values, np.ones(len(values))).fit(
-        cov_type="cluster", cov_kwds={"groups": np.asarray(groups_coded)}, use_t=True
-    )
-    stderr = float(fit.bse[0])
-    if not math.isfinite(stderr):
-        stderr = 0.0
-    plain = math.sqrt(variance / len(values))
+        plain = math.sqrt(variance / len(values))
+        stderr = float(fit.bse[0])
+        if not math.isfinite(stderr) or stderr <= _NOISE * plain:
+            stderr = 0.0
+    # Equal scores: the plain error is 0 (spread_from_sums), and so is the clustered one; the
+    # OLS fit would return rounding noise (7e-16) and a design effect of noise/noise.
+    at_high = at_bounds(len(values), float(values.sum()), float(values @ values), bounds)
+    if at_high is not None:
+        sizes = np.bincount(np.asarray(groups_coded)).tolist()
+        interval = clustered_wilson(at_high, len(values), stderr, sizes, bounds)
+    else:
+        interval = cluster_interval(values, groups_coded, bounds, cache_key)
     return ClusteredSpread(
         clusters=len(codes),
         stderr=stderr,

@@ -62,17 +62,23 @@ def wilson_interval(passed: int, n: int) -> tuple[float, float] | None:
     """
     if n < 2:
         return None
-    p, z2 = passed / n, _Z * _Z
+    return wilson_bounds(passed / n, n, _Z)
+
+
+def wilson_bounds(p: float, n: float, critical: float) -> tuple[float, float]:
+    """Wilson's interval of a proportion p over n (an effective n may be fractional), with
+    `critical` in place of the normal quantile (t's, for clustered scores)."""
+    z2 = critical * critical
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = _Z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    half = critical * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
     # At 0/n the lower bound is exactly 0 and at n/n the upper exactly 1 (centre = half-width
     # in exact arithmetic); rounding leaves 2.8e-17 or 0.9999999999999999 (statsmodels too).
-    lower = 0.0 if passed == 0 else max(0.0, centre - half)
-    upper = 1.0 if passed == n else min(1.0, centre + half)
+    lower = 0.0 if p == 0 else max(0.0, centre - half)
+    upper = 1.0 if p == 1 else min(1.0, centre + half)
     return (lower, upper)
 
 
-def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:
+def at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:
     """How many of n scores sit at the upper bound when every one sits at a bound (a binary
     score); None when some lie between. Σ(x − lo)(hi − x) is 0 exactly then and positive
     otherwise, and it needs only the running sums."""
@@ -83,6 +89,9 @@ def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | N
         return None
     at_high = (total - n * low) / width
     rounded = round(at_high)
+    # Scores outside the range (a caller's range that is not the metric's) are not binary.
+    if not 0 <= rounded <= n:
+        return None
     return rounded if abs(at_high - rounded) < 1e-6 * max(1, n) else None
 
 
@@ -184,7 +193,7 @@ def mean_interval(
     low, high = bounds
     if n == 0:
         return BoundedInterval(None, None, None)
-    at_high = _at_bounds(n, total, total_sq, bounds)
+    at_high = at_bounds(n, total, total_sq, bounds)
     if at_high is not None:
         if n < MIN_WILSON_N:
             return _too_few(n, MIN_WILSON_N, "score")
@@ -271,7 +280,19 @@ def _cluster_bootstrap(values: np.ndarray, groups: np.ndarray, bounds: Bounds) -
     order = np.lexsort((counts, sums))
     sums, counts = sums[order], counts[order]
     interval, method = _bootstrap((sums, counts), _ratio_of_sums, "cluster_bootstrap")
-    return BoundedInterval(_in_bounds(interval, bounds), method)
+    low, high = _in_bounds(interval, bounds)
+    # Clustering only adds uncertainty: resampled clusters can still give a narrower band than
+    # resampled scores by chance (or by a negative intra-cluster correlation, which a 95%
+    # claim should not bank on), so the clustered interval holds the plain one.
+    plain = bootstrap_mean(values, bounds).ci95
+    if plain is None or (low <= plain[0] and plain[1] <= high):
+        return BoundedInterval((low, high), method)
+    return BoundedInterval(
+        (min(low, plain[0]), max(high, plain[1])),
+        method,
+        f"widened to hold the plain interval [{plain[0]:.4g}, {plain[1]:.4g}]: the clusters' "
+        "resamples gave a narrower one, and clustering never makes a mean surer",
+    )
 
 
 def snap_into(value: float | None, interval: tuple[float, float] | None) -> float | None:

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Query, Response, status
 from app import audit
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
-from app.api.query import id_cursor
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.problems import ProblemError, problem_responses
 from app.webhooks.repository import WebhookRepository
@@ -56,7 +56,10 @@ def create_webhook_endpoint(
 
 @router.get("", response_model=WebhookEndpointList)
 def list_webhook_endpoints(
-    session: SessionDep, tenant: TenantDep, after: str | None = None, limit: LimitQuery = 20
+    session: SessionDep,
+    tenant: TenantDep,
+    after: Annotated[str | None, id_after("we")] = None,
+    limit: LimitQuery = 20,
 ) -> WebhookEndpointList:
     """The tenant's endpoints, newest first (secrets are never listed)."""
     rows = WebhookRepository(session, tenant.id).endpoints_page(id_cursor(after, "we"), limit)
@@ -69,7 +72,7 @@ def list_webhook_deliveries(
     endpoint_id: str,
     session: SessionDep,
     tenant: TenantDep,
-    after: str | None = None,
+    after: Annotated[str | None, id_after("whd")] = None,
     limit: LimitQuery = 20,
 ) -> WebhookDeliveryList:
     """Every delivery attempt to an endpoint, newest first."""

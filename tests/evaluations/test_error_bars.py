@@ -130,12 +130,48 @@ class TestErrorBars:
         stderr = math.sqrt(3) / 6
         assert clustered["cluster_by"] == "image" and clustered["clusters"] == 3
         assert clustered["stderr"] == pytest.approx(stderr)
-        # Three clusters are too few for a cluster bootstrap interval: null, and a note says so.
-        assert clustered["ci95"] is None and clustered["ci_method"] is None
-        assert "at least 10" in clustered["interval_note"]
+        # Binary scores: Wilson's over n_eff = p(1−p)/SE² = 0.25·12 = 3, with t(0.975, 2).
+        t = 4.302652729749462
+        half = t * math.sqrt(0.25 / 3 + t * t / 36) / (1 + t * t / 3)
+        assert clustered["ci_method"] == "cluster_wilson"
+        assert clustered["ci95"] == pytest.approx([0.5 - half, 0.5 + half])
+        assert clustered["ci95"][0] < row["ci95"][0] and clustered["ci95"][1] > row["ci95"][1]
         # Plain SE² = 0.3/6 = 0.05; design effect (1/12)/0.05.
         assert row["stderr"] == pytest.approx(math.sqrt(0.05))
         assert clustered["design_effect"] == pytest.approx((1 / 12) / 0.05)
+
+    def test_equal_binary_scores_keep_a_clustered_interval_no_narrower(self, api: Api) -> None:
+        # Twenty exact_match scores of 1 in ten clusters: plain Wilson [0.839, 1], and the
+        # cluster bootstrap gave [1, 1] (audit): clustering claimed a surer mean.
+        final = summary(
+            api,
+            {
+                "test_cases": exact_cases([True] * 20, [f"img{i // 2}" for i in range(20)]),
+                "metrics": [{"type": "exact_match"}],
+                "cluster_by": "image",
+            },
+        )
+        (row,) = final["per_metric"]
+        assert row["ci_method"] == "wilson" and row["ci95"][0] == pytest.approx(0.8389, abs=1e-4)
+        clustered = row["clustered"]
+        assert clustered["clusters"] == 10 and clustered["ci_method"] == "cluster_wilson"
+        # Each cluster counted as one result, t(0.975, 9) for z: Wilson of 10/10 with t.
+        assert clustered["ci95"][0] == pytest.approx(0.6615, abs=1e-4)
+        assert clustered["ci95"][1] == 1.0
+        assert clustered["stderr"] == 0.0 and clustered["design_effect"] is None
+
+    def test_clusters_of_equal_means_have_zero_clustered_error(self, api: Api) -> None:
+        # Two clusters (metadata.image true and 1), each half right: every cluster's deviations
+        # sum to 0, so the clustered SE is 0 (the fit gave 1.1e-16 and a design effect of 9e-31).
+        cases = exact_cases([index % 2 == 1 for index in range(20)])
+        for index, case in enumerate(cases):
+            case["metadata"] = {"image": True if index < 10 else 1}
+        final = summary(
+            api,
+            {"test_cases": cases, "metrics": [{"type": "exact_match"}], "cluster_by": "image"},
+        )
+        clustered = final["per_metric"][0]["clustered"]
+        assert clustered["stderr"] == 0.0 and clustered["design_effect"] == 0.0
 
     def test_equal_scores_have_a_zero_clustered_error(self, api: Api) -> None:
         # Twelve equal BLEU scores (0.8187…) in three clusters: the OLS fit gave a stderr of

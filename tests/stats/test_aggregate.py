@@ -75,14 +75,76 @@ class TestSpread:
                 spread = clustered_spread(scores, [i % 3 for i in range(n)])
                 assert spread is not None and spread.clusters == 3
                 assert spread.stderr == 0.0 and spread.design_effect is None
-                # Three clusters are too few for a cluster bootstrap; twelve give no width.
-                assert spread.ci95 is None and "at least 10" in (spread.interval_note or "")
+                if value in (0.0, 1.0):
+                    # A binary score at one bound: Wilson's interval, as wide as three
+                    # clusters of one mind make it (below).
+                    assert spread.ci_method == "cluster_wilson" and spread.ci95 is not None
+                else:
+                    # Three clusters are too few for a cluster bootstrap; twelve give no width.
+                    assert spread.ci95 is None and "at least 10" in (spread.interval_note or "")
                 many = clustered_spread([value] * 24, [i % 12 for i in range(24)], (0.0, 40.0))
                 assert many is not None and many.ci95 is not None
-                assert many.ci95[0] == many.ci95[1] == value
+                if value == 0.0:
+                    # At the lower bound of [0, 40]: every score at a bound, so Wilson's.
+                    assert many.ci_method == "cluster_wilson" and many.ci95[0] == 0.0
+                else:
+                    assert many.ci95[0] == many.ci95[1] == value
                 plain = spread_from_sums(n, sum(scores), sum(x * x for x in scores))
                 assert plain.stderr == 0.0 and plain.ci95 is not None
                 assert plain.ci95[0] == plain.ci95[1]
+
+    def test_clustered_binary_interval_holds_the_plain_one(self) -> None:
+        # Twenty exact_match scores of 1 in ten clusters: plain Wilson [0.839, 1], and the
+        # cluster bootstrap gave [1, 1], which claimed clustering made the mean surer.
+        scores = [1.0] * 20
+        spread = clustered_spread(scores, [i // 2 for i in range(20)])
+        plain = wilson_interval(20, 20)
+        assert spread is not None and plain is not None
+        assert spread.ci_method == "cluster_wilson" and spread.ci95 is not None
+        # Every score equal says nothing of how clusters move: each counts as one result,
+        # with t's critical value at 9 df (Wilson of 10/10 with t in place of z).
+        t = scipy_stats.t.ppf(0.975, 9)
+        centre = (1 + t * t / 20) / (1 + t * t / 10)
+        half = t * math.sqrt(t * t / 400) / (1 + t * t / 10)
+        assert spread.ci95 == pytest.approx((centre - half, 1.0), rel=1e-12)
+        assert spread.ci95[0] < plain[0]
+        for seed in range(30):
+            generator = random.Random(seed)
+            n, clusters = generator.choice([(12, 3), (20, 10), (40, 8), (60, 30)])
+            rate = generator.choice([0.05, 0.5, 0.9, 1.0])
+            groups = [generator.randrange(clusters) for _ in range(n)]
+            groups[:clusters] = range(clusters)
+            binary = [float(generator.random() < rate) for _ in range(n)]
+            spread = clustered_spread(binary, groups)
+            plain = wilson_interval(round(sum(binary)), n)
+            assert spread is not None and spread.ci95 is not None and plain is not None
+            assert spread.ci95[0] <= plain[0] + 1e-12 and spread.ci95[1] >= plain[1] - 1e-12
+
+    def test_korn_graubard_effective_n(self) -> None:
+        # min(n, p(1−p)/SE²) results, with t at C−1 df (inspect's clustered ci_wilson).
+        groups = [i % 6 for i in range(36)]
+        scores = [float(g < 3 or i % 5 == 0) for i, g in enumerate(groups)]
+        spread = clustered_spread(scores, groups)
+        assert spread is not None and spread.stderr > 0
+        p = sum(scores) / 36
+        effective = min(36, p * (1 - p) / spread.stderr**2)
+        t = scipy_stats.t.ppf(0.975, 5)
+        centre = (p + t * t / (2 * effective)) / (1 + t * t / effective)
+        half = (
+            t
+            * math.sqrt(p * (1 - p) / effective + t * t / (4 * effective**2))
+            / (1 + t * t / effective)
+        )
+        assert spread.ci95 == pytest.approx((centre - half, centre + half), rel=1e-9)
+
+    def test_clusters_of_equal_means_have_a_clustered_error_of_zero(self) -> None:
+        # Two clusters with equal means: every D_c is 0, so the clustered SE is 0; the OLS fit
+        # gave 7.8e-17 and a design effect of 4.6e-31.
+        for scores in ([0.2, 0.8, 0.2, 0.8], [0.3, 0.9, 0.6, 0.1, 0.7, 1.0]):
+            groups = [i * 2 // len(scores) for i in range(len(scores))]
+            spread = clustered_spread(scores, groups)
+            assert spread is not None
+            assert spread.stderr == 0.0 and spread.design_effect == 0.0
 
     def test_clusters_are_json_values_with_their_type(self) -> None:
         # str() made 1 and "1" one cluster; Python's == would make 1 and true one.

@@ -205,3 +205,20 @@ class TestClustered:
         spread = clustered_spread([0.1, 0.9, 0.5, 0.7], ["a", "a", "b", "b"])
         assert spread is not None and spread.ci95 is None
         assert "2 clusters" in (spread.interval_note or "")
+
+    def test_a_cluster_bootstrap_holds_the_plain_interval(self) -> None:
+        # Clusters that each hold a low and a high score (a negative intra-cluster
+        # correlation) resample to a narrower band than the scores do; clustering must not
+        # make the mean look surer than the plain interval says.
+        generator = random.Random(3)
+        groups = [i // 2 for i in range(40)]
+        scores = [
+            0.1 + 0.2 * generator.random() if i % 2 else 0.7 + 0.2 * generator.random()
+            for i in range(40)
+        ]
+        spread = clustered_spread(scores, groups)
+        plain = bootstrap_mean(scores, (0.0, 1.0)).ci95
+        assert spread is not None and spread.ci95 is not None and plain is not None
+        assert spread.ci_method == "cluster_bootstrap_bca"
+        assert spread.ci95[0] <= plain[0] and spread.ci95[1] >= plain[1]
+        assert "widened to hold the plain interval" in (spread.interval_note or "")
