@@ -75,18 +75,7 @@ def import_labels(
         try:
             line = LabelImportLine.model_validate(raw)
         except ValidationError as invalid:
-<<<<<<< HEAD
             errors += _invalid(repo, caller, invalid, raw, at, known)
-=======
-            named: set[str] = set()
-            for path, message, kind, _ in located_errors(invalid.errors(), raw):
-                found = field_error([*at, *path], message, kind)
-                # `value`'s union answers once per member it tried: one error says it.
-                if found.pointer not in named:
-                    named.add(found.pointer)
-                    total += 1
-                    errors.append(found)
->>>>>>> fix-statsval
             continue
         body = line.body()
         target = _target(repo, body, at)
@@ -159,9 +148,8 @@ def _invalid(
     (an unknown result beside an unknown field, another's actor), each field once."""
     named: set[str] = set()
     errors: list[FieldError] = []
-    for error in invalid.errors():
-        where = [*at, *clean_loc(tuple(error["loc"]), raw)]
-        found = field_error(where, pydantic_message(error), error["type"])
+    for path, message, kind, _ in located_errors(invalid.errors(), raw):
+        found = field_error([*at, *path], message, kind)
         # `value`'s union answers once per member it tried: one error says it.
         if found.pointer not in named:
             named.add(found.pointer)

@@ -2248,14 +2248,14 @@ export interface components {
         ClusteredError: {
             /**
              * Ci95
-             * @description BCa cluster bootstrap 95% interval of the mean (whole clusters resampled), inside the score's range; null below 10 clusters (`interval_note`).
+             * @description 95% interval of the mean in the score's range, never narrower than the plain `ci95`: Wilson's over the clustered effective n for scores at the bounds, else a BCa cluster bootstrap (whole clusters; null below 10 clusters, `interval_note`).
              */
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `cluster_bootstrap_bca` (`cluster_bootstrap_percentile` past 1,000 clusters).
+             * @description `cluster_wilson`, `cluster_bootstrap_bca` or `_percentile`.
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** Cluster By */
             cluster_by: string;
             /**
@@ -2270,7 +2270,7 @@ export interface components {
             design_effect: number | null;
             /**
              * Interval Note
-             * @description Why `ci95` is null or has no width, in words.
+             * @description Why `ci95` is null, has no width or was widened, in words.
              */
             interval_note?: string | null;
             /**
@@ -4424,7 +4424,7 @@ export interface components {
              * Ci Method
              * @description How `ci95` was made: `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** @description Matched items whose result errored, per side. */
             errored: components["schemas"]["ErroredCounts"];
             /** @description Matched items whose judgments straddle the threshold, per side, and how many were set aside (`fragile: exclude`); all 0 for a metric judged once (and in comparisons stored before fragile items were counted). */
@@ -4609,7 +4609,7 @@ export interface components {
              * Ci Method
              * @description How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /** Errored */
@@ -5395,7 +5395,7 @@ export interface components {
              * Ci Method
              * @description How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /**

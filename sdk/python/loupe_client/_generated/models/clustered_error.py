@@ -27,15 +27,16 @@ class ClusteredError:
     """ The mean's error when cases in one cluster are correlated (computed on each read).
 
         Attributes:
-            ci95 (list[float] | None): BCa cluster bootstrap 95% interval of the mean (whole clusters resampled), inside the
-                score's range; null below 10 clusters (`interval_note`).
+            ci95 (list[float] | None): 95% interval of the mean in the score's range, never narrower than the plain `ci95`:
+                Wilson's over the clustered effective n for scores at the bounds, else a BCa cluster bootstrap (whole clusters;
+                null below 10 clusters, `interval_note`).
             cluster_by (str):
             clusters (int): Distinct values of `cluster_by` among scored cases.
             design_effect (float | None): (clustered stderr / stderr)².
             stderr (float | None): Cluster-robust SE (G/(G-1) correction).
-            ci_method (ClusteredErrorCiMethodType0 | None | Unset): How `ci95` was made: `cluster_bootstrap_bca`
-                (`cluster_bootstrap_percentile` past 1,000 clusters).
-            interval_note (None | str | Unset): Why `ci95` is null or has no width, in words.
+            ci_method (ClusteredErrorCiMethodType0 | None | Unset): `cluster_wilson`, `cluster_bootstrap_bca` or
+                `_percentile`.
+            interval_note (None | str | Unset): Why `ci95` is null, has no width or was widened, in words.
      """
 
     ci95: list[float] | None
