@@ -213,6 +213,16 @@ def _readable_cases(draft: Draft, *needed: str) -> Iterator[tuple[int, TestCaseC
                 yield index, salvaged
 
 
+def _cases_to_fit(draft: Draft) -> Iterator[tuple[int, TestCaseCreate, frozenset[str]]]:
+    """Every valid case, and each case whose schema failed but whose turns (if any) were all
+    read, with the fields its schema refused: what a metric can check it cannot accept."""
+    for index, test_case in enumerate(draft.test_cases):
+        if test_case is not None:
+            yield index, test_case, frozenset()
+        elif index in draft.partial and shapes.whole_turns(draft.partial[index][0]):
+            yield index, *draft.partial[index]
+
+
 def _metric_needs(draft: Draft, findings: Findings) -> None:
     """Test-case fields each metric needs, and what it cannot accept in a case."""
     for m_index, spec in enumerate(draft.metrics):
@@ -242,10 +252,12 @@ def _metric_needs(draft: Draft, findings: Findings) -> None:
                         f"metric {spec.display_name!r} (metrics[{m_index}]) needs {field_name}",
                         "missing_for_metric",
                     )
-        for tc_index, test_case in enumerate(draft.test_cases):
-            if test_case is None or tc_index in misfits:
+        for tc_index, test_case, refused in _cases_to_fit(draft):
+            if tc_index in misfits:
                 continue
             for field_name, message in spec.test_case_problems(test_case):
+                if field_name in refused:
+                    continue  # the schema names it
                 findings.add(
                     ["test_cases", tc_index, field_name],
                     f"metric {spec.display_name!r} (metrics[{m_index}]): {message}",

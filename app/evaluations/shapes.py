@@ -31,6 +31,15 @@ def salvage_case(raw: Mapping[str, Any]) -> tuple[TestCaseCreate, frozenset[str]
     return case, refused
 
 
+def whole_turns(case: TestCaseCreate) -> bool:
+    """Whether every turn of a (salvaged) case was read with its role: what a metric's own
+    checks of the turns need."""
+    return all(
+        isinstance(turn, Turn) and getattr(turn, "role", None) is not None
+        for turn in case.turns or ()
+    )
+
+
 def problems(case: TestCaseCreate, refused: frozenset[str] = frozenset()) -> list[Problem]:
     """What mixes the two shapes in `case`; fields in `refused` (the schema's to name) are
     left alone, as is a turn whose role the schema refused."""

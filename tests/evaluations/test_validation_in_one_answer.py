@@ -170,6 +170,36 @@ class TestEachPartOnItsOwn:
         assert errors["test_cases[1].chatbot_role"]["type"] == "conversation_field"
         assert errors["test_cases[1].turns"]["type"] == "wrong_shape_for_metric"
 
+    def test_a_refused_case_is_still_checked_by_each_metric(self, api: Api) -> None:
+        """A typo'd field is the schema's error; the case's lack of a scenario (which
+        conversational_g_eval's params name) and of any turn with a retrieval context (which
+        turn_faithfulness judges) came in a second 422, only once the typo was fixed."""
+        turns = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]
+        body = {
+            "test_cases": [{"id": "a", "turns": turns, "chatbotrole": "x"}],
+            "metrics": [
+                {
+                    "type": "conversational_g_eval",
+                    "name": "flow",
+                    "criteria": "Does it flow?",
+                    "evaluation_params": ["content", "scenario"],
+                },
+                {"type": "turn_faithfulness"},
+                {"type": "role_adherence"},
+            ],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        errors = by_loc(found)
+        assert set(errors) == {
+            "test_cases[0].chatbotrole",
+            "test_cases[0].chatbot_role",
+            "test_cases[0].scenario",
+            "test_cases[0].turns",
+        }, found
+        assert errors["test_cases[0].scenario"]["type"] == "unfit_for_metric"
+        assert errors["test_cases[0].turns"]["type"] == "unfit_for_metric"
+
     def test_validator_messages_read_as_written(self, api: Api) -> None:
         body = {
             "test_cases": [case(input=["look", image("file:///etc/passwd")])],
