@@ -186,3 +186,42 @@ class TestServeOutput:
         assert len(lines[:banner]) == 1, lines[:banner]
         assert lines[0].startswith("created every table (schema "), lines[0]
         assert not any("Running upgrade" in line for line in lines)
+
+    def test_serving_without_redis_says_so(
+        self, postgres_server: PostgresServer, tmp_path: Path
+    ) -> None:
+        """The API serves while Redis is away (work is queued once it answers), but it said
+        nothing of it; a worker in the same state exits naming Redis."""
+        env = {name: value for name, value in os.environ.items() if not name.startswith("LOUPE_")}
+        port, nobody = free_port(), free_port()
+        env.update(
+            LOUPE_DATABASE_URL=postgres_server.create_database(f"loupe_away_{port}"),
+            LOUPE_REDIS_URL=f"redis://:sekrit@127.0.0.1:{nobody}/0",
+            LOUPE_PORT=str(port),
+            LOUPE_SECRET_KEY="abcdefghijklmnopqrstuvwxyz012345",
+        )
+        log_path = tmp_path / "serve.log"
+        with log_path.open("wb") as log:
+            serve = subprocess.Popen(
+                [str(LOUPE), "serve"],
+                env=env,
+                cwd=tmp_path,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        try:
+            for _ in range(600):
+                assert serve.poll() is None, log_path.read_text()
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                        break
+                except httpx.TransportError:
+                    time.sleep(0.1)
+            assert httpx.get(f"http://127.0.0.1:{port}/readyz").status_code == 503
+        finally:
+            serve.terminate()
+            serve.wait(timeout=30)
+        said = log_path.read_text()
+        assert f"warning: cannot connect to Redis at 127.0.0.1:{nobody} (LOUPE_REDIS_URL)" in said
+        assert "serving anyway" in said and "sekrit" not in said

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+import sqlalchemy.exc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -96,6 +97,24 @@ def _path_fault(request: Request, exc: ProblemError) -> list[FieldError] | None:
         else ("not_found" if exc.status == 404 else "conflict")
     )
     return [field_error(["path", field], detail, code)]
+
+
+# Seconds a client is told to wait while the database is unreachable.
+_STORAGE_RETRY_AFTER = "5"
+
+
+def _storage_away(exc: BaseException) -> bool:
+    """Whether `exc` says the database could not be reached (a refused or dropped connection,
+    a pool that gave up), rather than that a statement was wrong."""
+    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(
+        exc,
+        sqlalchemy.exc.OperationalError
+        | sqlalchemy.exc.InterfaceError
+        | sqlalchemy.exc.InvalidatePoolError
+        | sqlalchemy.exc.TimeoutError,
+    )
 
 
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -243,13 +262,46 @@ def install_problem_handlers(app: FastAPI) -> None:
             error_dialect(request),
         )
 
+    @app.exception_handler(sqlalchemy.exc.SQLAlchemyError)
+    async def _storage(request: Request, exc: sqlalchemy.exc.SQLAlchemyError) -> JSONResponse:
+        # Answered here, not as an unexpected error: that one is re-raised to the server,
+        # which then closes the client's connection.
+        if not _storage_away(exc):
+            raise exc
+        request_id = getattr(request.state, "request_id", None)
+        # The database is unreachable (restarting, failing over): not a Loupe bug, and a
+        # retry shortly may well work, as /readyz says meanwhile.
+        logger.warning(
+            "database unavailable on %s %s (request %s): %s",
+            request.method,
+            request.url.path,
+            request_id,
+            type(exc).__name__,
+        )
+        problem = Problem(
+            type=PROBLEM_BASE + "storage-unavailable",
+            title="Service Unavailable",
+            status=503,
+            detail="The database is unavailable; retry shortly.",
+            instance=request.url.path,
+        )
+        response = problem_response(
+            problem, {"Retry-After": _STORAGE_RETRY_AFTER}, error_dialect(request)
+        )
+        if request_id is not None:
+            response.headers["X-Request-Id"] = request_id
+        return response
+
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         # Starlette answers an unhandled error outside every middleware: the request id the
         # telemetry layer gave the request is put back on the log line and the answer here.
         request_id = getattr(request.state, "request_id", None)
         logger.exception(
-            "unhandled error on %s %s (request %s)", request.method, request.url.path, request_id
+            "unhandled error on %s %s (request %s)",
+            request.method,
+            request.url.path,
+            request_id,
         )
         response = problem_response(
             Problem(

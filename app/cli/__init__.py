@@ -56,11 +56,11 @@ def _store_failure(error: Exception) -> tuple[str, int] | None:
         return f"LOUPE_DATABASE_URL: not a database URL SQLAlchemy can use: {error}", CONFIG_EXIT
     if isinstance(error, sqlalchemy.exc.OperationalError):
         reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-        where = _address(settings.database_url)
+        where = store_address(settings.database_url)
         message = f"cannot use the database{where} (LOUPE_DATABASE_URL): {reason}"
         return redact(message, *settings.secret_values()), UNREACHABLE_EXIT
     if isinstance(error, redis.exceptions.ConnectionError) and settings.redis_url:
-        where = _address(settings.redis_url)
+        where = store_address(settings.redis_url)
         message = f"cannot connect to Redis{where} (LOUPE_REDIS_URL): {error}"
         return redact(message, *settings.secret_values()), UNREACHABLE_EXIT
     if isinstance(error, CommandError):
@@ -68,7 +68,7 @@ def _store_failure(error: Exception) -> tuple[str, int] | None:
     return None
 
 
-def _address(url: str) -> str:
+def store_address(url: str) -> str:
     """at host:port of a store URL, never its user or password ("" for a file)."""
     parts = urlsplit(url)
     if not parts.hostname:

@@ -43,6 +43,8 @@ def serve(
         before, after = migrations.upgrade(settings)
         if before != after:
             typer.echo(_schema_change(before, after))
+    if not settings.embedded:
+        _warn_if_redis_is_away(settings)
     mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
     processes = f", {workers} processes" if workers > 1 else ""
     typer.echo(
@@ -205,3 +207,23 @@ def openapi() -> None:
     from app.main import create_app
 
     typer.echo(json.dumps(create_app().openapi(), indent=2, sort_keys=True))
+
+
+def _warn_if_redis_is_away(settings: Settings) -> None:
+    """The API serves while Redis is away (it accepts work and queues it once Redis answers;
+    /readyz says 503 meanwhile), unlike a worker, which has nothing to do without it: say so."""
+    import redis
+
+    from app.cli import store_address
+    from app.telemetry.logs import redact
+
+    assert settings.redis_url is not None
+    try:
+        redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=2).ping()
+    except redis.exceptions.RedisError as error:
+        message = (
+            f"loupe: warning: cannot connect to Redis{store_address(settings.redis_url)} "
+            f"(LOUPE_REDIS_URL): {error}; serving anyway: submissions are accepted and queued "
+            "once Redis answers, and /readyz answers 503 until then"
+        )
+        typer.echo(redact(message, *settings.secret_values()), err=True)

@@ -128,7 +128,9 @@ class ServiceFields(BaseSettings):
     call; only garbage with reference cycles waits longer to be freed.
     """
     max_dispatch_attempts: int = Field(default=5, ge=1)
-    """Enqueues of a stuck evaluation before it fails (`dispatch_exhausted`)."""
+    """Enqueues of a stuck evaluation before it fails (`dispatch_exhausted`), counted since it
+    last stored a result: one that keeps making progress never runs out, however many of its
+    workers die on the way."""
 
     # Log lines: "text" for people, "json" (one object per line) for a log pipeline.
     log_format: Literal["text", "json"] = "text"

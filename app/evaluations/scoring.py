@@ -154,6 +154,8 @@ class _Scoring:
                 row["metric_version"] = judge.version if judge is not None else None
             # Only rows this write stored count: a retried job's duplicates are not inserted.
             inserted = repo.insert_results(rows)
+            if inserted:
+                repo.made_progress(evaluation_id)
             repo.add_to_summaries(evaluation_id, inserted)
             repo.add_to_usage(evaluation_id, inserted)
             if job.kind is not None:

@@ -219,6 +219,16 @@ class UnscopedJobRepository:
             .values(dispatch_attempts=Evaluation.dispatch_attempts + 1)
         )
 
+    def made_progress(self, evaluation_id: str) -> None:
+        """Results were stored: the enqueues counted against `LOUPE_MAX_DISPATCH_ATTEMPTS` start
+        again from the one running (an evaluation making progress is not stuck, however many
+        of its workers died on the way)."""
+        self.session.execute(
+            update(Evaluation)
+            .where(Evaluation.id == evaluation_id, Evaluation.dispatch_attempts > 1)
+            .values(dispatch_attempts=1)
+        )
+
     def claim_stuck(self, cutoff: datetime, limit: int = 100) -> list[Evaluation]:
         """Non-terminal evaluations silent since `cutoff`, claimed by moving their heartbeat."""
         candidates = self.session.scalars(

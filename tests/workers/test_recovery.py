@@ -6,6 +6,7 @@ import os
 import re
 import signal
 import time
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -217,3 +218,59 @@ class TestDeadJobAmongLiveOnes:
         # The other worker scored on meanwhile: the evaluation never looked silent.
         assert gaps[live] is not None and gaps[live] < 3, gaps
         assert "recovering" in states and "stalled" not in states, states
+
+
+class TestProgressRenewsAttempts:
+    def test_workers_killed_one_after_another_never_exhaust_a_progressing_evaluation(
+        self,
+        postgres_server: PostgresServer,
+        redis_server: RedisServer,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """With two attempts allowed, two workers killed in turn, each after the evaluation
+        made progress: every enqueue was counted for good, so the second kill failed it
+        (`dispatch_exhausted`) while it was storing results. Attempts count since progress."""
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        judge.latency = 0.25
+        settings = postgres_settings(
+            postgres_server,
+            redis_server,
+            judge_base_url=judge.base_url,
+            judge_concurrency=4,
+            judge_max_concurrency=4,
+            job_slice_size=CASES,
+            max_dispatch_attempts=2,
+        )
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            created = client.post("/v1/evaluations", json=judged_body())
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+
+            def progress() -> int:
+                return stored(client.get(f"/v1/evaluations/{evaluation_id}").json())
+
+            with ExitStack() as workers:
+                worker = workers.enter_context(worker_process(settings, tmp_path / "w0"))
+                for turn in (1, 2):
+                    reached = progress() + 20
+                    deadline = time.monotonic() + 120
+                    while progress() < reached:
+                        assert worker.alive(), worker.log_tail()
+                        assert time.monotonic() < deadline, worker.log_tail()
+                        time.sleep(0.1)
+                    os.kill(worker.process.pid, signal.SIGKILL)
+                    worker.process.wait(timeout=10)
+                    worker = workers.enter_context(worker_process(settings, tmp_path / f"w{turn}"))
+                deadline = time.monotonic() + 240
+                while (body := client.get(f"/v1/evaluations/{evaluation_id}").json())[
+                    "status"
+                ] == "in_progress":
+                    assert worker.alive(), worker.log_tail()
+                    assert time.monotonic() < deadline, (body, worker.log_tail())
+                    time.sleep(0.2)
+            rows = all_results(client, evaluation_id)
+        assert body["status"] == "completed", body
+        assert len({row["test_case_id"] for row in rows}) == len(rows) == CASES
