@@ -142,16 +142,6 @@ def case_fields(case: MetricTestCase, names: Iterable[str]) -> Parts:
     return parts
 
 
-def has_images(case: MetricTestCase) -> bool:
-    """True when a turn (its content or retrieval context), the scenario or the expected
-    outcome holds an image."""
-    values: list[Any] = [case.scenario, case.expected_outcome]
-    for turn in turns_of(case):
-        values.append(turn.get("content"))
-        values.extend(turn.get("retrieval_context") or [])
-    return any(render.is_multimodal(render.content_parts(value)) for value in values)
-
-
 def pin(number: int | None, verdict: Any, reason: str | None = None, **extra: Any) -> dict:
     """A verdict pinned to the turn it is about, as `logs["turns"]` holds them (the console
     shows each beside its turn)."""

@@ -34,22 +34,39 @@ def content_parts(content: Any) -> Parts:
     return parts
 
 
-def nodes(context: list[Any] | None) -> list[dict[str, Any]]:
-    """Context nodes in order; each text run and each image of a node is its own node."""
-    out: list[dict[str, Any]] = []
-    for node in context or []:
+def _passage_nodes(context: list[Any] | None) -> list[tuple[int, dict[str, Any]]]:
+    """(passage number from 1, node) for every node of a context, in order."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for passage, node in enumerate(context or [], start=1):
         pending: list[str] = []
         for part in content_parts(node):
             if part.get("type") == "text":
                 pending.append(part["text"])
                 continue
             if pending:
-                out.append(text("\n".join(pending)))
+                out.append((passage, text("\n".join(pending))))
                 pending = []
-            out.append(part)
+            out.append((passage, part))
         if pending:
-            out.append(text("\n".join(pending)))
+            out.append((passage, text("\n".join(pending))))
     return out
+
+
+def nodes(context: list[Any] | None) -> list[dict[str, Any]]:
+    """Context nodes in order; each text run and each image of a node is its own node."""
+    return [node for _, node in _passage_nodes(context)]
+
+
+def passages(context: list[Any] | None) -> list[int]:
+    """For each node `nodes` gives, the submitted passage (item of the context, numbered from
+    1 as the console lists them) it comes from: a caption and its image are two nodes of one
+    passage, and an empty list of parts is a passage with no node."""
+    return [passage for passage, _ in _passage_nodes(context)]
+
+
+def node_name(number: int, passage: int, kind: str) -> str:
+    """A node as reasons name it, findable in what was submitted: "node 3 (passage 2, image)"."""
+    return f"node {number} (passage {passage}, {kind})"
 
 
 def numbered_nodes(label: str, context_nodes: list[dict[str, Any]]) -> Parts:

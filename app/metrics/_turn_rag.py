@@ -35,6 +35,8 @@ class JudgedTurn:
     nodes: list[dict[str, Any]]
     # The user turns of its exchange before it: what the user asked that this turn answers.
     asked: tuple[int, ...]
+    # Each node's passage (the retrieval_context item it comes from, numbered from 1).
+    passages: tuple[int, ...]
 
 
 class TurnRagSpecBase(JudgedSpecBase):
@@ -90,11 +92,13 @@ def judged_turns(turns: list[dict[str, Any]]) -> list[JudgedTurn]:
     for index, unit in enumerate(conversation.exchanges(turns)):
         for number in unit:
             turn = turns[number - 1]
-            nodes = render.nodes(turn.get("retrieval_context"))
+            context = turn.get("retrieval_context")
+            nodes = render.nodes(context)
             # An assistant turn before the exchange's first user turn (a greeting) answers no one.
             asked = tuple(n for n in unit if n < number and turns[n - 1].get("role") == "user")
             if turn.get("role") == "assistant" and nodes and asked:
-                found.append(JudgedTurn(number, index, nodes, asked))
+                passages = tuple(render.passages(context))
+                found.append(JudgedTurn(number, index, nodes, asked, passages))
     return found
 
 

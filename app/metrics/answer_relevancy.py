@@ -89,7 +89,8 @@ def _schema(with_reason: bool, image_count: int) -> type[BaseModel]:
     return type("answer_relevancy_verdicts", (Verdicts,), namespace)
 
 
-def _prompt(with_reason: bool, image_count: int) -> str:
+def _prompt(with_reason: bool, image_count: int, shows_images: bool) -> str:
+    rules = f" {render.IMAGE_RULES}" if shows_images else ""
     images = (
         f" The output also shows {image_count} image(s), labelled Image 1 to Image "
         f"{image_count}: judge each image as one statement of its own against the input, in "
@@ -114,7 +115,7 @@ def _prompt(with_reason: bool, image_count: int) -> str:
         "taken at face value. For each, decide whether it helps address the input: `yes` if it "
         "does, `no` if it is beside the point, `idk` if it is supporting detail that neither "
         "answers nor strays (a borderline case). A `no` or `idk` needs a short reason."
-        f"{images} {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+        f"{images}{rules}{reason}\nAnswer with JSON only: {shape}"
     )
 
 
@@ -133,7 +134,8 @@ def _output_parts(case: MetricTestCase) -> tuple[list[dict], int]:
 def _messages(spec: AnswerRelevancySpec, case: MetricTestCase) -> tuple[list[dict], int]:
     output, image_count = _output_parts(case)
     parts = [*render.field_parts(case, "input"), *output]
-    return render.messages(_prompt(spec.include_reason, image_count), parts), image_count
+    prompt = _prompt(spec.include_reason, image_count, render.is_multimodal(parts))
+    return render.messages(prompt, parts), image_count
 
 
 def plan(spec: AnswerRelevancySpec, case: MetricTestCase) -> list[PlannedCall]:

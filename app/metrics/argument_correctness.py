@@ -97,14 +97,10 @@ def _request_parts(case: MetricTestCase, calls: Calls) -> list[dict[str, Any]]:
     return parts
 
 
-def _has_images(case: MetricTestCase) -> bool:
-    if case.turns is None:
-        return render.is_multimodal(render.content_parts(case.input))
-    return conversation.has_images(case)
-
-
 def _messages(spec: ArgumentCorrectnessSpec, case: MetricTestCase, calls: Calls) -> list[dict]:
-    rules = f" {render.IMAGE_RULES}" if _has_images(case) else ""
+    parts = _request_parts(case, calls)
+    # The image rules only where this prompt shows an image (retrieval context is not shown).
+    rules = f" {render.IMAGE_RULES}" if render.is_multimodal(parts) else ""
     where = (
         " Judge each call against what the user had asked by the turn that made it (earlier "
         "turns included, later ones not shown)."
@@ -129,7 +125,7 @@ def _messages(spec: ArgumentCorrectnessSpec, case: MetricTestCase, calls: Calls)
         "later call may use them." + where + rules + reason + "\n"
         f'Answer with JSON only, one verdict per call: {{"verdicts": [{item}]}}'
     )
-    return render.messages(prompt, _request_parts(case, calls))
+    return render.messages(prompt, parts)
 
 
 def plan(spec: ArgumentCorrectnessSpec, case: MetricTestCase) -> list[PlannedCall]:

@@ -41,7 +41,8 @@ def weighted_cumulative_precision(relevant: list[bool]) -> float:
     return acc / total
 
 
-def _prompt(with_reason: bool) -> str:
+def _prompt(with_reason: bool, shows_images: bool) -> str:
+    rules = render.IMAGE_RULES if shows_images else ""
     reason = (
         ' Then give "reason": two or three sentences on whether the useful nodes are ranked '
         "above the others, citing node numbers."
@@ -54,7 +55,7 @@ def _prompt(with_reason: bool) -> str:
         "For each node of the retrieval context, in the order given, answer `yes` if it was "
         "useful for arriving at the expected output for this input, else `no`, with a short "
         "reason quoting the node. Give exactly one verdict per node. A node is either text or "
-        f"an image, never both. {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+        f"an image, never both. {rules}{reason}\nAnswer with JSON only: {shape}"
     )
 
 
@@ -64,7 +65,7 @@ def _messages(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[dict]
         *render.field_parts(case, "expected_output"),
         *render.numbered_nodes("Retrieval Context", render.nodes(case.retrieval_context)),
     ]
-    return render.messages(_prompt(spec.include_reason), parts)
+    return render.messages(_prompt(spec.include_reason, render.is_multimodal(parts)), parts)
 
 
 def plan(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[PlannedCall]:

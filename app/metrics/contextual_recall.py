@@ -26,7 +26,8 @@ class ContextualRecallSpec(JudgedSpecBase):
     type: Literal["contextual_recall"]
 
 
-def _prompt(with_reason: bool) -> str:
+def _prompt(with_reason: bool, shows_images: bool) -> str:
+    rules = render.IMAGE_RULES if shows_images else ""
     reason = (
         ' Then give "reason": two or three sentences on how well the retrieval context covers '
         "the expected output, citing node numbers."
@@ -40,7 +41,7 @@ def _prompt(with_reason: bool) -> str:
         "each unit, in order, answer `yes` if it can be attributed to one or more nodes of the "
         "retrieval context, else `no`. Each verdict's reason names the supporting node numbers "
         "and quotes the relevant words briefly. A node is either text or an image, never both. "
-        f"{render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+        f"{rules}{reason}\nAnswer with JSON only: {shape}"
     )
 
 
@@ -49,7 +50,7 @@ def _messages(spec: ContextualRecallSpec, case: MetricTestCase) -> list[dict]:
         *render.field_parts(case, "expected_output"),
         *render.field_parts(case, "retrieval_context"),
     ]
-    return render.messages(_prompt(spec.include_reason), parts)
+    return render.messages(_prompt(spec.include_reason, render.is_multimodal(parts)), parts)
 
 
 def plan(spec: ContextualRecallSpec, case: MetricTestCase) -> list[PlannedCall]:

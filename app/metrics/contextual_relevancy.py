@@ -95,7 +95,8 @@ def _schema(with_reason: bool, kinds: tuple[str, ...]) -> type[BaseModel]:
     return type("contextual_relevancy_verdicts", (Nodes,), namespace)
 
 
-def _prompt(with_reason: bool) -> str:
+def _prompt(with_reason: bool, shows_images: bool) -> str:
+    rules = render.IMAGE_RULES if shows_images else ""
     reason = (
         ' Finally give "reason": one or two sentences on how relevant the retrieval context is '
         "to the input, quoting what is and is not."
@@ -113,7 +114,7 @@ def _prompt(with_reason: bool) -> str:
         "statement, described in a few words. Judge every statement: `yes` if it is relevant "
         "to answering the input, `no` if it is not, `idk` if you cannot tell. A `no` or `idk` "
         "needs a short reason quoting the irrelevant part. A node is either text or an image, "
-        f"never both. {render.IMAGE_RULES}{reason}\nAnswer with JSON only: {shape}"
+        f"never both. {rules}{reason}\nAnswer with JSON only: {shape}"
     )
 
 
@@ -127,7 +128,7 @@ def _messages(spec: ContextualRelevancySpec, case: MetricTestCase, nodes: list[d
         *render.field_parts(case, "input"),
         *render.numbered_nodes("Retrieval Context", nodes),
     ]
-    return render.messages(_prompt(spec.include_reason), parts)
+    return render.messages(_prompt(spec.include_reason, render.is_multimodal(parts)), parts)
 
 
 def plan(spec: ContextualRelevancySpec, case: MetricTestCase) -> list[PlannedCall]:
@@ -169,10 +170,13 @@ async def measure(
             _schema(spec.include_reason, kinds),
         )
         answered = {item["node"]: item["verdicts"] for item in reply.data["nodes"]}
+        passages = render.passages(case.retrieval_context)
         per_node = []
         for number, kind in enumerate(kinds, start=1):
             kept, _ = _verdicts.normalise_verdicts(_stated(answered[number]), VERDICTS)
-            per_node.append({"node": number, "kind": kind, "verdicts": kept})
+            per_node.append(
+                {"node": number, "passage": passages[number - 1], "kind": kind, "verdicts": kept}
+            )
         verdicts = [v for node in per_node for v in node["verdicts"]]
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)

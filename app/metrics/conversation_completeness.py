@@ -5,7 +5,9 @@ user turn, the intentions it expresses (none for thanks or small talk), each wit
 conversation met it, the assistant turn that met it, and why. The answer is keyed by user turn
 (a user turn left out, named twice or not a user turn is one repair request, then the result's
 error): deepeval extracts the intentions in a free list, so an unmet request the judge never
-listed silently counted as nothing; here every user turn must be accounted for.
+listed silently counted as nothing; here every user turn must be accounted for. A `yes` names
+the assistant turn that met it (`met_in`), one after the user turn stating the intention: none,
+or a turn that is no assistant turn or comes before, is a repair request, then the error.
 
 Score = intentions met / intentions, then the strict clamp. A conversation whose user turns
 express no intention scores 1 (nothing asked, nothing left unmet, as deepeval); one without a
@@ -88,21 +90,36 @@ class Intentions(BaseModel):
         conversation.refuse_unkeyed(
             [item.turn for item in self.turns], self.user_turns, "user turn"
         )
-        wrong = sorted(
-            {
-                intention.met_in
-                for item in self.turns
-                for intention in item.intentions
-                if intention.met_in is not None and intention.met_in not in self.assistant_turns
-            }
-        )
-        if wrong:
-            # A "met in" that is no assistant turn would pin the verdict to nothing.
+        problems = _met_in_problems(self.turns, self.assistant_turns)
+        if problems:
             raise MismatchedAnswer(
-                f"met_in names turn(s) {', '.join(map(str, wrong))}, which are not assistant "
-                "turns; name the assistant turn that met the intention, or null"
+                "; ".join(problems) + '; for a `yes`, "met_in" is the assistant turn after the '
+                'user turn stating the intention that met it; for a `no`, "met_in" is null'
             )
         return self
+
+
+def _met_in_problems(turns: list[UserTurn], assistant_turns: tuple[int, ...]) -> list[str]:
+    """What is wrong with the `met_in` of `yes` intentions: a turn that is no assistant turn
+    (the verdict would be pinned to nothing), one before the user turn stating the intention
+    (it could not have met it), or none at all (a `yes` with nothing that met it)."""
+    problems = []
+    for item in turns:
+        for intention in item.intentions:
+            if _verdicts.read(intention.verdict, VERDICTS) != "yes":
+                continue  # a `no` is met nowhere: its met_in is ignored
+            said = f"the intention {intention.intention!r} of turn {item.turn}"
+            met_in = intention.met_in
+            if met_in is None:
+                problems.append(f"{said} is `yes` with no met_in")
+            elif met_in not in assistant_turns:
+                problems.append(f"{said} has met_in {met_in}, which is not an assistant turn")
+            elif met_in < item.turn:
+                problems.append(
+                    f"{said} has met_in {met_in}, an assistant turn before turn {item.turn} "
+                    "stated it"
+                )
+    return problems
 
 
 @lru_cache(maxsize=256)
@@ -137,8 +154,9 @@ def _instructions(with_reason: bool, images: bool) -> str:
         "assistant's question) gets an empty list. Then judge each intention over the whole "
         "conversation: `yes` when the assistant's turns fulfil it (answered, done, or declined "
         "with a reason the user accepted), `no` when it is ignored, half done, dropped, or "
-        'left open at the end. For a `yes`, "met_in" is the assistant turn that met it; for a '
-        f"`no`, null.{rules}{why}\nAnswer with JSON only, one entry per user turn: {shape}"
+        'left open at the end. For a `yes`, "met_in" is the number of the assistant turn that '
+        "met it, always one after the user turn that states the intention; for a `no`, null."
+        f"{rules}{why}\nAnswer with JSON only, one entry per user turn: {shape}"
     )
 
 

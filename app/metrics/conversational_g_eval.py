@@ -131,9 +131,20 @@ def refuse_unknown_turns(cited: list[int], count: int) -> None:
 
 
 def cited_reason(reason: str, cited: list[dict[str, Any]]) -> str:
-    """The judge's reason followed by its notes on the turns it cites ("turn 3: ...")."""
-    notes = [f"turn {item['turn']}: {item['note']}" for item in cited if item["note"].strip()]
+    """The judge's reason followed by its notes on the turns it cites ("turn 3: ..."), leaving
+    out a note the reason already says."""
+    said = _plain(reason)
+    notes = [
+        note
+        for note in (f"turn {item['turn']}: {item['note'].strip()}" for item in cited)
+        if not note.endswith(": ") and _plain(note) not in said
+    ]
     return f"{reason} ({'; '.join(notes)})" if notes else reason
+
+
+def _plain(text: str) -> str:
+    """Text compared as words: case and runs of white space ignored."""
+    return " ".join(text.split()).casefold()
 
 
 @lru_cache(maxsize=256)

@@ -76,7 +76,7 @@ def _verdicts_schema(with_reason: bool) -> type[BaseModel]:
     return ClaimsWithReason if with_reason else Claims
 
 
-def _truths_prompt(limit: int | None) -> str:
+def _truths_prompt(limit: int | None, shows_images: bool) -> str:
     amount = (
         "every factual statement"
         if limit is None
@@ -86,12 +86,12 @@ def _truths_prompt(limit: int | None) -> str:
         "Loupe task: faithfulness_truths\n"
         f"Read the retrieval context below and list {amount} it makes, each as a short, "
         "self-contained sentence. Take the context at face value: whether it is true in the "
-        "world does not matter. " + render.IMAGE_RULES + "\n"
+        "world does not matter. " + (render.IMAGE_RULES if shows_images else "") + "\n"
         'Answer with JSON only: {"truths": ["...", ...]}'
     )
 
 
-def _verdicts_prompt(with_reason: bool, multimodal: bool) -> str:
+def _verdicts_prompt(with_reason: bool, multimodal: bool, shows_images: bool) -> str:
     # deepeval's multimodal variant is harsher than its text rule: what the context lacks
     # altogether is a `no`, not an ambiguity.
     absent = (
@@ -118,8 +118,8 @@ def _verdicts_prompt(with_reason: bool, multimodal: bool) -> str:
         "knowledge. "
         + absent
         + "A `no` or `idk` verdict needs a short reason. "
-        + render.IMAGE_RULES
-        + f" {reason}\nAnswer with JSON only: {shape}"
+        + (render.IMAGE_RULES + " " if shows_images else "")
+        + f"{reason}\nAnswer with JSON only: {shape}"
     )
 
 
@@ -130,7 +130,8 @@ def _truths_key(model: str | None, nodes: list[dict], limit: int | None) -> tupl
 
 def _truths_messages(spec: FaithfulnessSpec, nodes: list[dict]) -> list[dict]:
     parts = render.numbered_nodes("Retrieval Context", nodes)
-    return render.messages(_truths_prompt(spec.truths_extraction_limit), parts)
+    prompt = _truths_prompt(spec.truths_extraction_limit, render.is_multimodal(parts))
+    return render.messages(prompt, parts)
 
 
 def _verdicts_messages(
@@ -141,9 +142,12 @@ def _verdicts_messages(
         *render.field_parts(case, "actual_output"),
         render.text(f"Truths:\n{truth_listing}"),
     ]
-    return render.messages(
-        _verdicts_prompt(spec.include_reason, render.case_has_images(case)), parts
+    # The absent-evidence rule follows the whole case (its context's images are truths by
+    # now); the image rules only an image this prompt shows.
+    prompt = _verdicts_prompt(
+        spec.include_reason, render.case_has_images(case), render.is_multimodal(parts)
     )
+    return render.messages(prompt, parts)
 
 
 def plan(spec: FaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:

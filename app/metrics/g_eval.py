@@ -171,7 +171,7 @@ DEFAULT_RESULTS = (
     "{parameters}.\nSteps:\n{steps}\n{rubric}"
     "Give an integer score from {score_min} (does not meet the steps at all) to {score_max} "
     "(fully meets them), and a reason in one or two sentences that names specifics from the "
-    "test case without stating the score. " + render.IMAGE_RULES + "\n"
+    "test case without stating the score. {image_rules}\n"
     'Answer with JSON only, reason first: {{"reason": "...", "score": <integer>}}\n'
     "{test_case}"
 )
@@ -180,7 +180,7 @@ DEFAULT_STRICT = (
     "Grade the test case below by following these evaluation steps, looking at its "
     "{parameters}.\nSteps:\n{steps}\n"
     "Give score 1 only if the test case fully meets every step, else 0, and a reason in one "
-    "or two sentences. " + render.IMAGE_RULES + "\n"
+    "or two sentences. {image_rules}\n"
     'Answer with JSON only, reason first: {{"reason": "...", "score": 0 or 1}}\n'
     "{test_case}"
 )
@@ -235,6 +235,9 @@ def _score_messages(spec: GEvalSpec, case: MetricTestCase, steps: list[str]) -> 
         values = {k: values[k] for k in ("steps", "parameters")}
     else:
         template = templates.results or DEFAULT_RESULTS
+    # The default templates' image rules, said only where the test case shows an image (not
+    # a placeholder a template of your own may name).
+    values["image_rules"] = render.IMAGE_RULES if render.is_multimodal(case_parts) else ""
     return [{"role": "user", "content": render.merge_text(_fill(template, values, case_parts))}]
 
 

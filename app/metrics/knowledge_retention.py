@@ -94,7 +94,9 @@ def judged_turns(turns: list[dict[str, Any]], first_fact: int | None) -> list[in
 
 
 def _image_rules(case: MetricTestCase) -> str:
-    return f" {render.IMAGE_RULES}" if conversation.has_images(case) else ""
+    # Only where the prompt shows an image: the transcript (retrieval context is not shown).
+    shown = render.is_multimodal(conversation.transcript(case))
+    return f" {render.IMAGE_RULES}" if shown else ""
 
 
 def _facts_messages(case: MetricTestCase, asked: list[int]) -> list[dict]:

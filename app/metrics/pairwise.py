@@ -106,13 +106,14 @@ class Preference(BaseModel):
         return word
 
 
-def _prompt(criteria: str) -> str:
+def _prompt(criteria: str, shows_images: bool) -> str:
+    rules = f"{render.IMAGE_RULES}\n" if shows_images else ""
     return (
         "Loupe task: pairwise_preference\n"
         "Two AI answers, Answer A and Answer B, respond to the same test case. Decide which "
         "one better meets the criteria below. Their order is arbitrary and says nothing about "
         "quality; length is not quality either. Say `tie` only when neither is better.\n"
-        f"Criteria: {criteria}\n{render.IMAGE_RULES}\n"
+        f"Criteria: {criteria}\n{rules}"
         'Answer with JSON only, reason first: {"reason": "...", "winner": "A" or "B" or "tie"}'
     )
 
@@ -143,10 +144,9 @@ def _messages(spec: PairwiseSpec, case: MetricTestCase) -> list[list[dict]]:
             *answers[other],
         ]
 
-    return [
-        render.messages(_prompt(spec.criteria), order_parts(*order))
-        for order in ((ACTUAL, second), (second, ACTUAL))
-    ]
+    orders = [order_parts(ACTUAL, second), order_parts(second, ACTUAL)]
+    prompt = _prompt(spec.criteria, render.is_multimodal(orders[0]))
+    return [render.messages(prompt, parts) for parts in orders]
 
 
 def plan(spec: PairwiseSpec, case: MetricTestCase) -> list[PlannedCall]:

@@ -32,7 +32,13 @@ class RoleAdherenceSpec(JudgedSpecBase):
 
 
 def _messages(case: MetricTestCase, judged: list[int]) -> list[dict]:
-    rules = f" {render.IMAGE_RULES}" if conversation.has_images(case) else ""
+    parts = [
+        *conversation.case_fields(case, ["chatbot_role"]),
+        *conversation.transcript(case),
+        render.text(f"Assistant turns to judge: {', '.join(map(str, judged))}"),
+    ]
+    # The image rules only where this prompt shows an image (retrieval context is not shown).
+    rules = f" {render.IMAGE_RULES}" if render.is_multimodal(parts) else ""
     prompt = (
         "Loupe task: role_adherence_verdicts\n"
         "The assistant in the conversation below was given the role described. For each "
@@ -44,11 +50,6 @@ def _messages(case: MetricTestCase, judged: list[int]) -> list[dict]:
         'Answer with JSON only: {"verdicts": [{"turn": n, "verdict": "yes|no", "reason": '
         '"..."}]}'
     )
-    parts = [
-        *conversation.case_fields(case, ["chatbot_role"]),
-        *conversation.transcript(case),
-        render.text(f"Assistant turns to judge: {', '.join(map(str, judged))}"),
-    ]
     return render.messages(prompt, parts)
 
 

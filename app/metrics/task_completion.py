@@ -102,7 +102,9 @@ def _messages(spec: TaskCompletionSpec, case: MetricTestCase) -> list[dict]:
         f"The task: {spec.task}"
         if spec.task is not None
         else "First state the task in one sentence, as the user gave it.",
-        "Then state the outcome: what the assistant actually did and achieved, as plain facts "
+        # With the task given, the outcome is the first thing the judge writes.
+        ("First" if spec.task is not None else "Then")
+        + " state the outcome: what the assistant actually did and achieved, as plain facts "
         "(not intentions or claims it made without doing them).",
     ]
     if case.expected_outcome not in (None, ""):

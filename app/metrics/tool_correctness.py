@@ -169,6 +169,37 @@ def _listed(items: list[str]) -> str:
     return shown + (f"; and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")
 
 
+def _calls(count: int, what: str = "tool call") -> str:
+    """ "1 tool call", "2 tool calls"."""
+    return f"{count} {what}" + ("" if count == 1 else "s")
+
+
+def _was(count: int) -> str:
+    return "was" if count == 1 else "were"
+
+
+def _summary(spec: ToolCorrectnessSpec, expected: int, made: int, matched: int) -> str:
+    """The reason's first sentence, in the words its counts call for."""
+    if not expected:
+        if not made:
+            return "No tool call was expected and none was made"
+        return f"No tool call was expected but {made} {_was(made)} made"
+    if spec.exact_match:
+        if made == expected and matched == expected:
+            verb, ones = ("matches", "one") if made == 1 else ("match", "ones")
+            return f"The {_calls(made)} made {verb} the expected {ones} position by position"
+        return (
+            "The tool calls do not match the expected ones position by position "
+            f"({made} made, {expected} expected, {matched} in order)"
+        )
+    ordered = " in order" if spec.consider_ordering else ""
+    if expected == 1:
+        said = f"The expected tool call was {'' if matched else 'not '}made{ordered}"
+    else:
+        said = f"{matched} of {expected} expected tool calls {_was(matched)} made{ordered}"
+    return said + (f", out of {_calls(made)} made" if spec.penalize_extra_calls else "")
+
+
 def _compared(spec: ToolCorrectnessSpec) -> str:
     what = {"ignore": "names", "exact": "names and arguments", "subset": "names and arguments"}
     words = what[spec.arguments]
@@ -249,27 +280,12 @@ async def measure(
     matched = len(in_order) if ordered else len(others)
     if not expected:
         score = 0.0 if made else 1.0
-        summary = (
-            f"No tool call was expected but {len(made)} were made"
-            if made
-            else "No tool call was expected and none was made"
-        )
     elif spec.exact_match:
         score = float(len(made) == len(expected) and matched == len(expected))
-        summary = (
-            f"The {len(made)} tool calls match the expected ones position by position"
-            if score
-            else f"The tool calls do not match the expected ones position by position "
-            f"({len(made)} made, {len(expected)} expected, {matched} in order)"
-        )
     else:
         divisor = max(len(expected), len(made)) if spec.penalize_extra_calls else len(expected)
         score = matched / divisor
-        summary = (
-            f"{matched} of {len(expected)} expected tool calls were made"
-            + (" in order" if ordered else "")
-            + (f", out of {len(made)} calls made" if spec.penalize_extra_calls else "")
-        )
+    summary = _summary(spec, len(expected), len(made), matched)
     sentences = [f"{summary} ({_compared(spec)})."]
     if missing:
         named = [

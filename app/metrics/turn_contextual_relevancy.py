@@ -2,10 +2,13 @@
 
 Judged turns are the assistant turns with a retrieval context (app/metrics/_turn_rag.py); a
 conversation with none is refused at submit (deepeval scores it 1). Per judged turn, one call
-judges every node of that turn's retrieval context (a text run or an image, numbered) against
-what the user asked in that exchange, the earlier turns of its window shown only to resolve
-references: `yes` relevant, `no` not. The verdicts are keyed by node number and must answer
-each node exactly once (otherwise one repair request, then `invalid_answer`).
+judges every node of that turn's retrieval context (a text run or an image, numbered; a passage of
+a caption and an image is two nodes) against what the user asked in that exchange, the earlier
+turns of its window shown only to resolve references: `yes` relevant, `no` not. The verdicts are
+keyed by node number and must answer each node exactly once (otherwise one repair request, then
+`invalid_answer`). Each node in `logs.turns[].nodes` carries its `passage` (the retrieval_context
+item it comes from, numbered from 1 as the console lists them) and the reason names both: "node 3
+(passage 2, image)".
 
 Turn score = relevant nodes / nodes (deepeval counts statements the judge extracts from each
 node, so the judge chooses the denominator; an image node is one verdict there too). Score =
@@ -68,7 +71,7 @@ def _schema(count: int) -> type[BaseModel]:
     return type("turn_contextual_relevancy_verdicts", (_NodeVerdicts,), namespace)
 
 
-def _prompt(turn: turn_rag.JudgedTurn, with_reason: bool) -> str:
+def _prompt(turn: turn_rag.JudgedTurn, with_reason: bool, shows_images: bool) -> str:
     why = "Give a short reason with every `no`, saying what the node is about instead. "
     shape = '{"nodes": [{"node": 1, "verdict": "yes|no", "reason": "..."}]}'
     asked = conversation.turn_list(turn.asked)
@@ -82,7 +85,7 @@ def _prompt(turn: turn_rag.JudgedTurn, with_reason: bool) -> str:
         "the request refers to ('it', 'the second one'); a node that is relevant only to an "
         "earlier request is `no`. Answer every node exactly once. "
         + (why if with_reason else "")
-        + render.IMAGE_RULES
+        + (render.IMAGE_RULES if shows_images else "")
         + f"\nAnswer with JSON only: {shape}"
     )
 
@@ -99,7 +102,8 @@ def _messages(
         *turn_rag.history(case, shown, "Conversation up to the request"),
         *render.numbered_nodes(f"Retrieval context of turn {turn.number}", turn.nodes),
     ]
-    return render.messages(_prompt(turn, spec.include_reason), parts)
+    prompt = _prompt(turn, spec.include_reason, render.is_multimodal(parts))
+    return render.messages(prompt, parts)
 
 
 def plan(spec: TurnContextualRelevancySpec, case: MetricTestCase) -> list[PlannedCall]:
@@ -118,9 +122,17 @@ def plan(spec: TurnContextualRelevancySpec, case: MetricTestCase) -> list[Planne
 
 def _turn_reason(verdicts: list[dict[str, Any]]) -> str:
     relevant = sum(v["verdict"] == "yes" for v in verdicts)
-    said = f"{relevant} of {len(verdicts)} retrieval-context nodes relevant"
+    # Nodes are what the judge numbers; passages are what the user submitted and the console
+    # lists (a caption and its image are two nodes of one passage).
+    passages = len({v["passage"] for v in verdicts})
+    source = ""
+    if passages != len(verdicts):
+        source = f" (from {passages} passage{'' if passages == 1 else 's'})"
+    noun = "node" if len(verdicts) == 1 else "nodes"
+    said = f"{relevant} of {len(verdicts)} retrieval-context {noun}{source} relevant"
     irrelevant = [
-        f"node {v['node']}" + (f" ({v['reason']})" if v.get("reason") else "")
+        render.node_name(v["node"], v["passage"], v["kind"])
+        + (f": {v['reason']}" if v.get("reason") else "")
         for v in verdicts
         if v["verdict"] == "no"
     ]
@@ -146,6 +158,7 @@ async def measure(
         verdicts = [
             {
                 "node": item["node"],
+                "passage": turn.passages[item["node"] - 1],
                 "kind": "image"
                 if turn.nodes[item["node"] - 1].get("type") == "image_url"
                 else "text",

@@ -43,7 +43,7 @@ class TurnClaims(Claims):
     model_config = ConfigDict(title="turn_faithfulness_verdicts")
 
 
-def _prompt(number: int, with_reason: bool, multimodal: bool) -> str:
+def _prompt(number: int, with_reason: bool, multimodal: bool, shows_images: bool) -> str:
     absent = (
         "Images are part of this conversation: a claim about data or an image the truths say "
         "nothing about at all is `no`, not `idk`. "
@@ -64,7 +64,7 @@ def _prompt(number: int, with_reason: bool, multimodal: bool) -> str:
         "contradict it. Cautious or hedged wording is not a contradiction. "
         + absent
         + why
-        + render.IMAGE_RULES
+        + (render.IMAGE_RULES if shows_images else "")
         + f"\nAnswer with JSON only: {shape}"
     )
 
@@ -93,9 +93,11 @@ def _messages(
     truths: list[str],
 ) -> list[dict[str, Any]]:
     parts = _parts(spec, case, units, turn, truths)
-    # Images in the turn's retrieval context count too: its truths are text by then.
-    multimodal = render.is_multimodal(parts) or render.is_multimodal(turn.nodes)
-    prompt = _prompt(turn.number, spec.include_reason, multimodal)
+    # Images in the turn's retrieval context count for the absent-evidence rule (its truths
+    # are text by then); the image rules only where this prompt shows an image itself.
+    shows_images = render.is_multimodal(parts)
+    multimodal = shows_images or render.is_multimodal(turn.nodes)
+    prompt = _prompt(turn.number, spec.include_reason, multimodal, shows_images)
     return render.messages(prompt, parts)
 
 

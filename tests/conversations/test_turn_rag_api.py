@@ -110,8 +110,12 @@ class TestScores:
             ["text", "text"],
         ]
         assert relevancy["score"] == pytest.approx((3 / 3 + 1 / 2) / 2)
+        # Turn 2's two passages are three nodes (a caption and its photo are one passage).
+        assert [[n["passage"] for n in p["nodes"]] for p in pins] == [[1, 1, 2], [1, 2]]
+        said = "turn 4: 1 of 2 retrieval-context nodes relevant: not node 2 (passage 2, text): n2"
+        assert said in relevancy["reason"]
         assert (
-            "turn 4: 1 of 2 retrieval-context nodes relevant: not node 2 (n2)"
+            "turn 2: 3 of 3 retrieval-context nodes (from 2 passages) relevant"
             in (relevancy["reason"])
         )
         assert relevancy["usage"]["calls"] == 2  # one per judged turn

@@ -62,6 +62,26 @@ class TestContextualRelevancy:
         assert result.score == 0.5
         assert [n["kind"] for n in result.logs["nodes"]] == ["text", "image"]
 
+    def test_each_node_names_the_passage_it_comes_from(self, judge: ScriptedJudge) -> None:
+        # A caption and its image are two nodes of one submitted passage.
+        judge.script(
+            by_task(
+                {
+                    "contextual_relevancy_verdicts": answer(
+                        node(1, "no"), node(2, "yes"), node(3, "yes"), node(4, "no")
+                    )
+                }
+            )
+        )
+        context = ["Unrelated.", ["The museum:", image(PNG)], "Closed Tuesdays."]
+        result = run_metric(judge, SPEC, case(retrieval_context=context))
+        assert [(n["node"], n["passage"], n["kind"]) for n in result.logs["nodes"]] == [
+            (1, 1, "text"),
+            (2, 2, "text"),
+            (3, 2, "image"),
+            (4, 3, "text"),
+        ]
+
     def test_verdicts_for_unknown_nodes_are_an_invalid_answer(self, judge: ScriptedJudge) -> None:
         # Once dropped, scoring 1.0 on node 1's verdict alone.
         judge.script(

@@ -179,7 +179,39 @@ class TestKeyedAnswer:
         judge.script(by_task({TASK: answer}))
         result = run_metric(judge, SPEC, case(turns=TURNS[:2]))
         assert result.error.type == "invalid_answer"
-        assert "not assistant turns" in result.error.message
+        assert "met_in 1, which is not an assistant turn" in result.error.message
+
+    @pytest.mark.parametrize(
+        ("met_in", "named"),
+        [
+            (2, "the intention 'vegan?' of turn 3 has met_in 2, an assistant turn before turn 3"),
+            (None, "the intention 'vegan?' of turn 3 is `yes` with no met_in"),
+        ],
+    )
+    def test_a_yes_not_met_after_its_turn_is_repaired_then_an_error(
+        self, judge: ScriptedJudge, met_in, named
+    ) -> None:
+        # Turn 2 answered turn 1, before turn 3 asked: it cannot have met turn 3's intention.
+        answer = {
+            "turns": [
+                {"turn": 1, "intentions": [intention("book", "yes", 2)]},
+                {"turn": 3, "intentions": [intention("vegan?", "yes", met_in)]},
+                {"turn": 5, "intentions": []},
+            ]
+        }
+        judge.script(by_task({TASK: answer}))
+        result = run_metric(judge, SPEC, case(turns=TURNS))
+        assert (result.score, result.error.type) == (None, "invalid_answer")
+        assert named in result.error.message
+        assert result.usage.calls == 2
+        assert named in user_text(judge.requests[1])
+
+    def test_the_prompt_asks_for_a_turn_after_the_intention(self, judge: ScriptedJudge) -> None:
+        judge.script(by_task({TASK: ANSWER}))
+        run_metric(judge, SPEC, case(turns=TURNS))
+        assert "always one after the user turn that states the intention" in user_text(
+            judge.requests[0]
+        )
 
     def test_a_repaired_answer_is_scored(self, judge: ScriptedJudge) -> None:
         answers = iter([{"turns": [{"turn": 1, "intentions": []}]}, ANSWER])

@@ -207,6 +207,21 @@ class TestScore:
         assert result.reason == "Both birds named. (turn 2: names the robin; turn 4: names the jay)"
         assert judge.calls_for("conversational_g_eval_score")[0]["top_logprobs"] == 20
 
+    def test_notes_the_reason_already_says_are_not_repeated(self, judge: ScriptedJudge) -> None:
+        cited = [{"turn": 2, "note": "names the robin"}, {"turn": 4, "note": "names the jay"}]
+        reason = "turn 2: names the robin; turn 4: names  the Jay."
+        judge.script(
+            by_task(
+                {
+                    "conversational_g_eval_steps": STEPS,
+                    "conversational_g_eval_score": scored(7, turns=cited, reason=reason),
+                }
+            )
+        )
+        result = run_metric(judge, SPEC, conversation())
+        assert result.reason == reason
+        assert [p["reason"] for p in result.logs["turns"]] == ["names the robin", "names the jay"]
+
     def test_rubric_span_normalises(self, judge: ScriptedJudge) -> None:
         # deepeval divides by 10 whatever the rubric: 4 on a 0-5 rubric would be 0.4.
         judge.script(

@@ -84,7 +84,16 @@ class TestConversation:
         judge.script(by_task({"task_completion": answer(task=None, turns=[])}))
         result = run_metric(judge, {**SPEC, "task": "Book a hotel."}, conversation())
         assert (result.logs["task"], result.logs["task_source"]) == ("Book a hotel.", "given")
-        assert "The task: Book a hotel." in user_text(judge.calls_for("task_completion")[0])
+        sent = user_text(judge.calls_for("task_completion")[0])
+        assert "The task: Book a hotel.\nFirst state the outcome" in sent
+        assert "Then state the outcome" not in sent
+
+    def test_a_note_the_reason_already_says_is_not_repeated(self, judge: ScriptedJudge) -> None:
+        cited = [{"turn": 1, "note": "asked"}, {"turn": 2, "note": "booked it"}]
+        reply = {**answer(turns=cited), "reason": "Turn 1: asked for a booking; done."}
+        judge.script(by_task({"task_completion": reply}))
+        result = run_metric(judge, SPEC, conversation())
+        assert result.reason == "Turn 1: asked for a booking; done. (turn 2: booked it)"
 
     def test_an_inferred_task_left_out_is_repaired(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"task_completion": answer(task=None)}))

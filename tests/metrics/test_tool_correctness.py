@@ -37,6 +37,29 @@ class TestNames:
         assert "out_of_order" not in result.logs
         assert result.reason == "2 of 2 expected tool calls were made (names compared)."
 
+    @pytest.mark.parametrize(
+        ("expected", "made", "options", "said"),
+        [
+            ([], ["a"], {}, "No tool call was expected but 1 was made"),
+            ([], ["a", "b"], {}, "No tool call was expected but 2 were made"),
+            (["a"], ["a"], {}, "The expected tool call was made"),
+            (["a"], ["b"], {}, "The expected tool call was not made"),
+            (["a", "b"], ["a"], {}, "1 of 2 expected tool calls was made"),
+            (["a", "b"], ["c"], {}, "0 of 2 expected tool calls were made"),
+            (["a"], ["a"], {"exact_match": True}, "The 1 tool call made matches the expected one"),
+            (["a", "b"], ["a", "b"], {"exact_match": True}, "The 2 tool calls made match"),
+            (
+                ["a", "b"],
+                ["a"],
+                {"penalize_extra_calls": True},
+                "1 of 2 expected tool calls was made, out of 1 tool call made",
+            ),
+        ],
+    )
+    def test_the_reason_counts_in_words_that_agree(self, expected, made, options, said) -> None:
+        result = run([call(n) for n in expected], [call(n) for n in made], **options)
+        assert result.reason.startswith(said + " ")
+
     def test_arguments_are_ignored_by_default(self) -> None:
         assert run([call("search", q="cats")], [call("search", q="dogs")]).score == 1.0
 
@@ -62,7 +85,7 @@ class TestNames:
             penalize_extra_calls=True,
         )
         assert result.score == 1 / 4
-        assert "1 of 2 expected tool calls were made, out of 4 calls made" in result.reason
+        assert "1 of 2 expected tool calls was made, out of 4 tool calls made" in result.reason
 
     def test_penalize_extra_calls_with_fewer_made_divides_by_expected(self) -> None:
         assert run([call("a"), call("b")], [call("a")], penalize_extra_calls=True).score == 0.5

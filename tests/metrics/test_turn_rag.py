@@ -276,9 +276,8 @@ class TestTurnContextualRelevancy:
         assert [(p["turn"], p["verdict"]) for p in pins] == [(2, 1.0), (4, 0.5)]
         assert [n["verdict"] for n in pins[1]["nodes"]] == ["yes", "no"]
         assert result.usage.calls == 2  # one per judged turn, no reason call
-        assert "turn 4: 1 of 2 retrieval-context nodes relevant: not node 2 (node 2 no)" in (
-            result.reason
-        )
+        said = "turn 4: 1 of 2 retrieval-context nodes relevant: not node 2 (passage 2, text)"
+        assert f"{said}: node 2 no" in result.reason
 
     def test_the_request_and_earlier_turns_are_shown_not_the_answer(
         self, judge: ScriptedJudge
@@ -316,6 +315,28 @@ class TestTurnContextualRelevancy:
         assert image_parts(judge.requests[0]) == [PNG, JPEG]
         assert [n["kind"] for n in result.logs["turns"][0]["nodes"]] == ["text", "image"]
         assert result.score == 0.5
+
+    def test_nodes_name_the_passage_the_user_submitted(self, judge: ScriptedJudge) -> None:
+        # Two passages, the second a caption and an image: three nodes for the judge.
+        judge.script(
+            by_task(
+                {"turn_contextual_relevancy_verdicts": nodes_by_turn({2: ("yes", "yes", "no")})}
+            )
+        )
+        context = ["Aspirin is a painkiller.", ["Ibuprofen tablets:", image(JPEG)]]
+        turns = (user("What is aspirin?"), assistant("A painkiller.", context))
+        result = run_metric(judge, RELEVANCY, conversation(*turns))
+        (pin,) = result.logs["turns"]
+        assert [(n["node"], n["passage"], n["kind"]) for n in pin["nodes"]] == [
+            (1, 1, "text"),
+            (2, 2, "text"),
+            (3, 2, "image"),
+        ]
+        assert pin["reason"] == (
+            "2 of 3 retrieval-context nodes (from 2 passages) relevant: "
+            "not node 3 (passage 2, image): node 3 no"
+        )
+        assert "not node 3 (passage 2, image): node 3 no" in result.reason
 
     @pytest.mark.parametrize(
         ("numbers", "message"),
