@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
 from app.api.query import BAD_CURSOR
+from app.db_outage import database_away, unreachable
 from app.problems import (
     BODY_CHECK_ATTRIBUTE,
     PROBLEM_BASE,
@@ -101,20 +102,6 @@ def _path_fault(request: Request, exc: ProblemError) -> list[FieldError] | None:
 
 # Seconds a client is told to wait while the database is unreachable.
 _STORAGE_RETRY_AFTER = "5"
-
-
-def _storage_away(exc: BaseException) -> bool:
-    """Whether `exc` says the database could not be reached (a refused or dropped connection,
-    a pool that gave up), rather than that a statement was wrong."""
-    if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.connection_invalidated:
-        return True
-    return isinstance(
-        exc,
-        sqlalchemy.exc.OperationalError
-        | sqlalchemy.exc.InterfaceError
-        | sqlalchemy.exc.InvalidatePoolError
-        | sqlalchemy.exc.TimeoutError,
-    )
 
 
 _METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
@@ -266,18 +253,12 @@ def install_problem_handlers(app: FastAPI) -> None:
     async def _storage(request: Request, exc: sqlalchemy.exc.SQLAlchemyError) -> JSONResponse:
         # Answered here, not as an unexpected error: that one is re-raised to the server,
         # which then closes the client's connection.
-        if not _storage_away(exc):
+        if not unreachable(exc):
             raise exc
+        database_away("request", exc)
         request_id = getattr(request.state, "request_id", None)
         # The database is unreachable (restarting, failing over): not a Loupe bug, and a
         # retry shortly may well work, as /readyz says meanwhile.
-        logger.warning(
-            "database unavailable on %s %s (request %s): %s",
-            request.method,
-            request.url.path,
-            request_id,
-            type(exc).__name__,
-        )
         problem = Problem(
             type=PROBLEM_BASE + "storage-unavailable",
             title="Service Unavailable",

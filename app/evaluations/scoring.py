@@ -10,10 +10,20 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
+import sqlalchemy.exc
+
 from app.db import utcnow
+from app.db_outage import (
+    DATABASE_PATIENCE_SECONDS,
+    DATABASE_RETRY_CAP_SECONDS,
+    DATABASE_RETRY_FIRST_SECONDS,
+    database_away,
+    unreachable,
+)
 from app.dispatch import Turn
 from app.evaluations import judging, lifecycle
 from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswers
@@ -188,12 +198,30 @@ class _Scoring:
                 session.commit()
 
     async def _write_now(self, rows: list[dict[str, Any]]) -> None:
-        status = await asyncio.to_thread(self._write, rows, self.job.cache.take_rows())
+        status = await self._stored(rows, self.job.cache.take_rows())
         if status is None:
             self.deleted.set()
         if status is None or status in TERMINAL_STATUSES:
             # Canceled, deleted (or failed by the sweeper) while we ran: stop spending calls.
             self.stop.set()
+
+    async def _stored(
+        self, rows: list[dict[str, Any]], cache_rows: list[dict[str, Any]]
+    ) -> str | None:
+        """`_write`, tried again while the database is away (a restart, a failover): the
+        rows' judge calls were made and billed; failing the job would make them again. A
+        write is safe to repeat: results already stored are not inserted (nor counted) twice."""
+        deadline = time.monotonic() + DATABASE_PATIENCE_SECONDS
+        delay = DATABASE_RETRY_FIRST_SECONDS
+        while True:
+            try:
+                return await asyncio.to_thread(self._write, rows, cache_rows)
+            except sqlalchemy.exc.SQLAlchemyError as error:
+                if not unreachable(error) or time.monotonic() + delay > deadline:
+                    raise
+                database_away("store", error)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, DATABASE_RETRY_CAP_SECONDS)
 
     async def _flush(self) -> None:
         rows, self.buffer = self.buffer, []

@@ -123,6 +123,13 @@ WEBHOOK_DELIVERIES = Counter(
     "Webhook delivery attempts, by outcome (delivered; failed, to be retried; gave_up).",
     ["outcome"],
 )
+DATABASE_UNAVAILABLE = Counter(
+    "loupe_database_unavailable_total",
+    "Database operations that found it unreachable (refused, dropped, the pool giving up), by "
+    "operation: request (an API request, answered 503), store (a job's write of judged "
+    "results, tried again).",
+    ["operation"],
+)
 REDIS_UNAVAILABLE = Counter(
     "loupe_redis_unavailable_total",
     "Redis operations that found Redis unreachable (refused, reset, timed out) and were put "

@@ -1,11 +1,15 @@
 """While PostgreSQL is away, the API answers 503 with `Retry-After` (problem+json naming the
 database), not a 500 "unexpected error" a client and its alerting cannot tell from a Loupe bug;
-once it is back, the same request answers as before."""
+once it is back, the same request answers as before. A job waits for it to store what it judged."""
 
+import time
+from pathlib import Path
+
+from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import postgres_settings
 from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.services import RedisServer, running_postgres
-from tests.workers.test_worker_process import served_api
+from tests.workers.test_worker_process import all_results, served_api, stored, worker_process
 
 
 def test_reads_while_the_database_is_away_are_503_then_answer_again(
@@ -32,3 +36,59 @@ def test_reads_while_the_database_is_away_are_503_then_answer_again(
             finally:
                 postgres.start()
             assert client.get(path).status_code == 200
+
+
+CASES = 80
+
+
+def test_a_job_waits_out_a_database_restart_and_no_call_is_made_twice(
+    redis_server: RedisServer, judge: ScriptedJudge, tmp_path: Path
+) -> None:
+    """PostgreSQL restarts while a worker judges: the job's write failed, RQ ran the whole
+    slice again, and the calls judged before the restart were made twice (and counted once,
+    so the usage said fewer calls than the judge answered). The job waits for the database
+    and stores what it judged."""
+    fresh_judge(judge)
+    judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+    judge.latency = 0.1
+    with running_postgres() as postgres:
+        settings = postgres_settings(
+            postgres,
+            redis_server,
+            judge_base_url=judge.base_url,
+            judge_concurrency=4,
+            judge_max_concurrency=4,
+            job_slice_size=CASES,
+        )
+        body = {
+            "metrics": [{"type": "llm_accuracy"}],
+            "test_cases": [
+                {"input": f"q{i}", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+                for i in range(CASES)
+            ],
+        }
+        with served_api(settings) as api, api.tenant_client() as client:
+            created = client.post("/v1/evaluations", json=body)
+            assert created.status_code == 202, created.text
+            path = f"/v1/evaluations/{created.json()['id']}"
+            with worker_process(settings, tmp_path / "worker") as worker:
+                deadline = time.monotonic() + 60
+                while stored(client.get(path).json()) < 10:
+                    assert worker.alive(), worker.log_tail()
+                    assert time.monotonic() < deadline, worker.log_tail()
+                    time.sleep(0.05)
+                postgres.stop()
+                time.sleep(3)
+                postgres.start()
+                deadline = time.monotonic() + 120
+                while (final := client.get(path).json())["status"] == "in_progress":
+                    assert worker.alive(), worker.log_tail()
+                    assert time.monotonic() < deadline, (final, worker.log_tail())
+                    time.sleep(0.2)
+                said = worker.log_path.read_text(errors="replace")
+            rows = all_results(client, created.json()["id"])
+    assert final["status"] == "completed", final
+    assert len({row["test_case_id"] for row in rows}) == len(rows) == CASES
+    assert final["result_counts"]["errored"] == 0
+    assert final["usage"]["calls"] == len(judge.requests) == CASES, said[-3000:]
+    assert "database away during store" in said
