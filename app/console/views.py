@@ -33,6 +33,8 @@ _PROBLEMS = {
 # Every other error type a result (or an evaluation) can carry, in words. A new type needs
 # its sentence here: tests/console/test_pages_audit.py finds the types in app/ and checks.
 _PLAIN = {
+    "canceled": "The evaluation was canceled before this result was made; the judge calls it "
+    "had made count in the evaluation's usage.",
     "invalid_answer": "The judge answered, but its answer did not fit the question (such as "
     "a verdict count other than the items asked about, or a score outside the asked range), "
     "even after Loupe asked it once to correct it, so no score is stored.",
