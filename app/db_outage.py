@@ -7,6 +7,7 @@ with them the judge calls that made them.
 """
 
 import logging
+import sqlite3
 
 import sqlalchemy.exc
 
@@ -22,15 +23,23 @@ DATABASE_RETRY_FIRST_SECONDS = 0.5
 DATABASE_RETRY_CAP_SECONDS = 5.0
 
 
+# SQLite's OperationalErrors that say the file is busy or unreadable, not that the schema or a
+# statement is wrong ("no such table" is a broken database: a 500, not a wait).
+_SQLITE_AWAY = ("database is locked", "unable to open database", "disk i/o error")
+
+
 def unreachable(error: BaseException) -> bool:
     """Whether `error` says the database could not be reached (a refused or dropped
     connection, a pool that gave up), rather than that a statement was wrong."""
     if isinstance(error, sqlalchemy.exc.DBAPIError) and error.connection_invalidated:
         return True
+    if isinstance(error, sqlalchemy.exc.OperationalError):
+        if isinstance(error.orig, sqlite3.Error):
+            return any(said in str(error.orig).lower() for said in _SQLITE_AWAY)
+        return True
     return isinstance(
         error,
-        sqlalchemy.exc.OperationalError
-        | sqlalchemy.exc.InterfaceError
+        sqlalchemy.exc.InterfaceError
         | sqlalchemy.exc.InvalidatePoolError
         | sqlalchemy.exc.TimeoutError,
     )

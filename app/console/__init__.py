@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import sqlalchemy.exc
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
@@ -29,6 +30,7 @@ from app.console.review_pages import router as review_pages_router
 from app.console.run_pages import router as run_pages_router
 from app.console.sign_in_pages import root_router
 from app.console.sign_in_pages import router as sign_in_pages_router
+from app.db_outage import database_away, unreachable
 from app.problems import ProblemError
 
 logger = logging.getLogger("loupe")
@@ -77,7 +79,13 @@ def install(app: FastAPI) -> None:
 
     app.add_exception_handler(auth.GoElsewhere, go_elsewhere)
     # Exception: anything unhandled, answered by Starlette's outermost middleware (a 500).
-    for error_type in (ProblemError, StarletteHTTPException, RequestValidationError, Exception):
+    for error_type in (
+        ProblemError,
+        StarletteHTTPException,
+        RequestValidationError,
+        sqlalchemy.exc.SQLAlchemyError,
+        Exception,
+    ):
         api_handler = app.exception_handlers[error_type]
         app.add_exception_handler(error_type, _on_console_paths(api_handler))
 
@@ -93,6 +101,9 @@ def _on_console_paths(api_handler: Any) -> Any:
             message = exc.detail if isinstance(exc.detail, str) else "Error"
         elif isinstance(exc, RequestValidationError):
             status, message = 400, views.invalid_request(exc.errors())
+        elif isinstance(exc, sqlalchemy.exc.SQLAlchemyError) and unreachable(exc):
+            database_away("request", exc)
+            status, message = 503, "The database is unavailable; try again shortly."
         else:
             logger.exception("unhandled error on %s %s", request.method, request.url.path)
             status, message = 500, "Something went wrong on Loupe's side; it has been logged."

@@ -217,7 +217,9 @@ class TestDeadJobAmongLiveOnes:
         assert gaps[dead] is not None and 5 < gaps[dead] <= 30, gaps
         # The other worker scored on meanwhile: the evaluation never looked silent.
         assert gaps[live] is not None and gaps[live] < 3, gaps
-        assert "recovering" in states and "stalled" not in states, states
+        # Never stalled; `recovering` only between the re-enqueue and the resumed slice's first
+        # stored result (dispatch attempts count since progress), which polling may not see.
+        assert "stalled" not in states, states
 
 
 class TestProgressRenewsAttempts:
