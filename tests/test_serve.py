@@ -5,6 +5,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -40,6 +42,33 @@ def counted(text: str, name: str, **labels: str) -> float:
         for sample in family.samples
         if sample.name == name and labels.items() <= sample.labels.items()
     )
+
+
+@contextmanager
+def serving(env: dict[str, str], port: int, log_path: Path) -> Iterator[None]:
+    """`loupe serve` with `env`, logging to `log_path`, until it answers /healthz; stopped
+    however the block ends."""
+    with log_path.open("wb") as log:
+        serve = subprocess.Popen(
+            [str(LOUPE), "serve"],
+            env=env,
+            cwd=log_path.parent,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        for _ in range(600):
+            assert serve.poll() is None, log_path.read_text()
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield
+    finally:
+        serve.terminate()
+        serve.wait(timeout=30)
 
 
 class TestServeWorkers:
@@ -161,26 +190,8 @@ class TestServeOutput:
             LOUPE_PORT=str(port),
         )
         log_path = tmp_path / "serve.log"
-        with log_path.open("wb") as log:
-            serve = subprocess.Popen(
-                [str(LOUPE), "serve"],
-                env=env,
-                cwd=tmp_path,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        try:
-            for _ in range(600):
-                assert serve.poll() is None, log_path.read_text()
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
-        finally:
-            serve.terminate()
-            serve.wait(timeout=30)
+        with serving(env, port, log_path):
+            pass
         lines = log_path.read_text().splitlines()
         banner = next(i for i, line in enumerate(lines) if line.startswith("Loupe on http://"))
         assert len(lines[:banner]) == 1, lines[:banner]
@@ -201,27 +212,8 @@ class TestServeOutput:
             LOUPE_SECRET_KEY="abcdefghijklmnopqrstuvwxyz012345",
         )
         log_path = tmp_path / "serve.log"
-        with log_path.open("wb") as log:
-            serve = subprocess.Popen(
-                [str(LOUPE), "serve"],
-                env=env,
-                cwd=tmp_path,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        try:
-            for _ in range(600):
-                assert serve.poll() is None, log_path.read_text()
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    time.sleep(0.1)
+        with serving(env, port, log_path):
             assert httpx.get(f"http://127.0.0.1:{port}/readyz").status_code == 503
-        finally:
-            serve.terminate()
-            serve.wait(timeout=30)
         said = log_path.read_text()
         assert f"warning: cannot connect to Redis at 127.0.0.1:{nobody} (LOUPE_REDIS_URL)" in said
         assert "serving anyway" in said and "sekrit" not in said
