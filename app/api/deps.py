@@ -21,7 +21,13 @@ from app.config import Settings
 from app.models import Tenant
 from app.problems import FieldError, ProblemError, checked_anyway
 from app.runtime import Runtime
-from app.tenants.scopes import SCOPE_EXTENSION, Caller, route_scope
+from app.tenants.scopes import (
+    REVIEW,
+    REVIEW_NARROWED_EXTENSION,
+    SCOPE_EXTENSION,
+    Caller,
+    route_scope,
+)
 from app.tenants.service import KeyExpired, caller_for_key
 from app.tenants.throttle import Throttled, app_throttle, client_address, refusal
 
@@ -97,12 +103,20 @@ def get_caller(
     request.state.actor = caller.actor
     # What this request changes is recorded on the audit trail as the caller's doing.
     audit.acting(session, caller.actor)
-    required = required_scope(request.scope.get("route"))
-    if required is not None and not caller.may(required):
+    route = request.scope.get("route")
+    required = required_scope(route)
+    if required is not None and not caller.may(required) and not _narrowed(route, caller):
         raise forbidden(required, caller)
     # For a body checked past a failed schema (`checked_with_tenant`): the caller is known.
     request.state.tenant_id = caller.tenant.id
     return caller
+
+
+def _narrowed(route: Any, caller: Caller) -> bool:
+    """Whether the route admits the caller's `review` scope, answering it less
+    (REVIEW_NARROWED_EXTENSION); the endpoint narrows its answer."""
+    extra = getattr(route, "openapi_extra", None) or {}
+    return bool(extra.get(REVIEW_NARROWED_EXTENSION)) and caller.may(REVIEW)
 
 
 def forbidden(required: str, caller: Caller) -> ProblemError:

@@ -20,9 +20,11 @@ from app.console.auth import ConsoleSession
 from app.evaluations import calibration, export, kinds, list_rows, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
-from app.media.serving import blob_response
+from app.media.serving import blob_response, not_found
 from app.models import Evaluation
 from app.problems import ProblemError
+from app.review import access
+from app.tenants.scopes import READ
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -303,5 +305,10 @@ def media(
     signed_in: SignedIn,
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
-    """An image or audio clip the signed-in tenant's rows reference (404 otherwise)."""
+    """An image or audio clip the signed-in tenant's rows reference (404 otherwise); a
+    reviewer without `read` loads only those of the items they hold or labelled."""
+    if READ not in signed_in.scopes and not access.may_load(
+        session, signed_in.tenant.id, signed_in.actor, sha256
+    ):
+        raise not_found(sha256)
     return blob_response(session, signed_in.tenant.id, sha256, if_none_match)

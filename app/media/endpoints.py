@@ -4,11 +4,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Response
 
-from app.api.deps import SessionDep, TenantDep
-from app.media.serving import blob_response
+from app.api.deps import CallerDep, SessionDep
+from app.media.serving import blob_response, not_found
 from app.problems import problem_responses
+from app.review import access
+from app.tenants.scopes import READ, REVIEW_NARROWED_EXTENSION, SCOPE_EXTENSION
 
-router = APIRouter(prefix="/v1/media", tags=["media"], responses=problem_responses(401, 404))
+router = APIRouter(prefix="/v1/media", tags=["media"], responses=problem_responses(401, 403, 404))
 
 
 @router.get(
@@ -24,13 +26,19 @@ router = APIRouter(prefix="/v1/media", tags=["media"], responses=problem_respons
         },
         304: {"description": "Not modified (`If-None-Match` names the current ETag)."},
     },
+    openapi_extra={SCOPE_EXTENSION: READ, REVIEW_NARROWED_EXTENSION: True},
 )
 def get_media(
     sha256: str,
     session: SessionDep,
-    tenant: TenantDep,
+    caller: CallerDep,
     if_none_match: Annotated[str | None, Header()] = None,
 ) -> Response:
     """A stored image or audio clip by SHA-256, if one of the caller's test cases or dataset
-    rows references it (404 otherwise); cacheable forever, with an ETag."""
-    return blob_response(session, tenant.id, sha256, if_none_match)
+    rows references it (404 otherwise); cacheable forever, with an ETag. A key with `review`
+    but not `read` loads only the media of the review items it holds or labelled."""
+    if not caller.may(READ) and not access.may_load(
+        session, caller.tenant.id, caller.actor, sha256
+    ):
+        raise not_found(sha256)
+    return blob_response(session, caller.tenant.id, sha256, if_none_match)

@@ -20,7 +20,7 @@ def blob_response(
     """
     blob = owned_blob(session, tenant_id, sha256.lower()) if len(sha256) == 64 else None
     if blob is None:
-        raise ProblemError(404, "Not Found", f"No media {sha256!r}.", slug="not-found")
+        raise not_found(sha256)
     etag = f'"{blob.sha256}"'
     headers = {
         "ETag": etag,
@@ -30,6 +30,13 @@ def blob_response(
     if if_none_match is not None and _matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
     return Response(bytes(blob.data), media_type=blob.media_type, headers=headers)
+
+
+def not_found(sha256: str) -> ProblemError:
+    """The 404 for a blob the caller may not load, whether or not it exists."""
+    return ProblemError(
+        404, "Not Found", f"No media {sha256[:80]!r}.", slug="not-found", field=["path", "sha256"]
+    )
 
 
 def _matches(if_none_match: str, etag: str) -> bool:

@@ -4,11 +4,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, delete, exists, func, or_, select
+from sqlalchemy import Text, and_, cast, delete, exists, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from app.db import dialect_insert
 from app.models import (
+    BlobRef,
     Evaluation,
     Label,
     OnlineRule,
@@ -169,6 +170,47 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 TestCase.index == item.test_case_index,
             )
         ).one_or_none()
+
+    def held_cases_naming(self, actor: str, sha256: str) -> Sequence[TestCase]:
+        """Test cases of items `actor` holds or labelled (in any queue) whose stored content
+        names the blob `sha256` (as text: the caller checks the references exactly); a few
+        at most."""
+        named = or_(
+            *(
+                cast(column, Text).contains(sha256)
+                for column in (
+                    TestCase.input,
+                    TestCase.actual_output,
+                    TestCase.expected_output,
+                    TestCase.context,
+                    TestCase.retrieval_context,
+                    TestCase.turns,
+                )
+            )
+        )
+        return self.session.scalars(
+            select(TestCase)
+            .join(
+                ReviewItem,
+                and_(
+                    ReviewItem.evaluation_id == TestCase.evaluation_id,
+                    ReviewItem.test_case_index == TestCase.index,
+                ),
+            )
+            .join(ReviewAssignment, ReviewAssignment.item_id == ReviewItem.id)
+            .join(
+                BlobRef,
+                and_(BlobRef.holder_id == ReviewItem.evaluation_id, BlobRef.sha256 == sha256),
+            )
+            .where(
+                ReviewAssignment.tenant_id == self.tenant_id,
+                ReviewAssignment.actor == actor,
+                ReviewAssignment.status.in_((RESERVED, LABELLED)),
+                BlobRef.tenant_id == self.tenant_id,
+                named,
+            )
+            .limit(20)
+        ).all()
 
     # Items and assignments.
 

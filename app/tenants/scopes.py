@@ -28,6 +28,10 @@ ALL_SCOPES = KEY_SCOPES
 # The OpenAPI operation extension naming the scope a route needs.
 SCOPE_EXTENSION = "x-loupe-scope"
 
+# An operation that also admits a `review` key without its `read` scope, answering it only
+# what the review items it holds or labelled show (`GET /v1/media/{sha256}`: their images).
+REVIEW_NARROWED_EXTENSION = "x-loupe-review-narrowed"
+
 # A route's `openapi_extra` for what only a team's admins may do.
 ADMIN_ONLY = {SCOPE_EXTENSION: ADMIN}
 

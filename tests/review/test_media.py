@@ -1,0 +1,94 @@
+"""A reviewer without `read` loads the images of the items they hold or labelled, through the
+API (the claim's media URLs) and the console, and no other image of the team's."""
+
+import io
+from typing import Any
+
+import httpx
+from PIL import Image
+
+from tests.console.helpers import signed_in
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge
+from tests.otlp.capture import data_url
+from tests.review.helpers import G_EVAL, Scores, Team
+
+
+def png(color: str) -> str:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), color).save(buffer, format="PNG")
+    return data_url(buffer.getvalue())
+
+
+def image_url(case: dict[str, Any]) -> str:
+    [_, part] = case["input"]
+    return str(part["image_url"]["url"])
+
+
+def path_of(url: str) -> str:
+    return httpx.URL(url).path
+
+
+class TestReviewerMedia:
+    def test_a_reviewer_loads_the_images_of_the_items_they_hold_and_no_other(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"red": [7], "blue": [3]}))
+        team = Team(api)
+        cases = [
+            {
+                "id": name,
+                "input": [
+                    f"question {name}",
+                    {"type": "image_url", "image_url": {"url": png(name)}},
+                ],
+                "actual_output": f"answer {name}",
+            }
+            for name in ("red", "blue")
+        ]
+        created = team.client.post(
+            "/v1/evaluations", json={"test_cases": cases, "metrics": [G_EVAL]}
+        )
+        assert created.status_code == 202, created.text
+        evaluation = api.wait(team.client, created.json()["id"])
+        assert evaluation["status"] == "completed", evaluation
+        listed = team.client.get(f"/v1/evaluations/{evaluation['id']}/test_cases").json()
+        images = {case["id"]: path_of(image_url(case)) for case in listed["data"]}
+        queue = team.queue(evaluation["id"])
+
+        reviewer_key = team.key(["review"])
+        reviewer = api.client(reviewer_key)
+        item = reviewer.post(f"/v1/review_queues/{queue['id']}/claim").json()
+        held = path_of(image_url(item["test_case"]))
+        [other] = set(images.values()) - {held}
+        # The claim's own link loads, with the image's bytes; the team's other image does not.
+        loaded = reviewer.get(held)
+        assert loaded.status_code == 200, loaded.text
+        assert loaded.headers["content-type"] == "image/png"
+        assert loaded.content == team.client.get(held).content
+        refused = reviewer.get(other)
+        assert refused.status_code == 404, refused.text
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert team.client.get(other).status_code == 200
+
+        # The console answers a reviewer's session the same.
+        console = signed_in(api, reviewer_key)
+        assert console.get(held.replace("/v1/", "/console/")).status_code == 200
+        assert console.get(other.replace("/v1/", "/console/")).status_code == 404
+
+        # Labelled, the item's image still loads; a reviewer who holds nothing loads none.
+        answer = reviewer.post(
+            f"/v1/review_queues/{queue['id']}/items/{item['id']}/label",
+            json={"value": True, "rationale": "ok"},
+        )
+        assert answer.status_code == 200, answer.text
+        assert reviewer.get(held).status_code == 200
+        newcomer = team.reviewer(["review"])
+        assert [newcomer.get(path).status_code for path in images.values()] == [404, 404]
+        # Another tenant's reviewer holding an item of its own loads none of these.
+        judge.script(Scores({"red": [7]}))
+        stranger = Team(api)
+        strangers_queue = stranger.queue(stranger.evaluate({"red": [7]}))
+        outsider = stranger.reviewer(["review"])
+        assert outsider.post(f"/v1/review_queues/{strangers_queue['id']}/claim").status_code == 200
+        assert [outsider.get(path).status_code for path in images.values()] == [404, 404]
