@@ -851,7 +851,8 @@ export interface paths {
         /**
          * Get Media
          * @description A stored image or audio clip by SHA-256, if one of the caller's test cases or dataset
-         *     rows references it (404 otherwise); cacheable forever, with an ETag.
+         *     rows references it (404 otherwise); cacheable forever, with an ETag. A key with `review`
+         *     but not `read` loads only the media of the review items it holds or labelled.
          */
         get: operations["get_media"];
         put?: never;
@@ -11888,6 +11889,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Problem"];
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };

@@ -118,7 +118,8 @@ def sync_detailed(
     """ Get Media
 
      A stored image or audio clip by SHA-256, if one of the caller's test cases or dataset
-    rows references it (404 otherwise); cacheable forever, with an ETag.
+    rows references it (404 otherwise); cacheable forever, with an ETag. A key with `review`
+    but not `read` loads only the media of the review items it holds or labelled.
 
     Args:
         sha256 (str):
@@ -155,7 +156,8 @@ def sync(
     """ Get Media
 
      A stored image or audio clip by SHA-256, if one of the caller's test cases or dataset
-    rows references it (404 otherwise); cacheable forever, with an ETag.
+    rows references it (404 otherwise); cacheable forever, with an ETag. A key with `review`
+    but not `read` loads only the media of the review items it holds or labelled.
 
     Args:
         sha256 (str):
@@ -187,7 +189,8 @@ async def asyncio_detailed(
     """ Get Media
 
      A stored image or audio clip by SHA-256, if one of the caller's test cases or dataset
-    rows references it (404 otherwise); cacheable forever, with an ETag.
+    rows references it (404 otherwise); cacheable forever, with an ETag. A key with `review`
+    but not `read` loads only the media of the review items it holds or labelled.
 
     Args:
         sha256 (str):
@@ -224,7 +227,8 @@ async def asyncio(
     """ Get Media
 
      A stored image or audio clip by SHA-256, if one of the caller's test cases or dataset
-    rows references it (404 otherwise); cacheable forever, with an ETag.
+    rows references it (404 otherwise); cacheable forever, with an ETag. A key with `review`
+    but not `read` loads only the media of the review items it holds or labelled.
 
     Args:
         sha256 (str):
