@@ -289,7 +289,7 @@ def check(
 
     Images are decoded (and URLs fetched) last, and not at all when a count is past its cap;
     `cases`, the stored-form test cases, get their images checked (built from the draft's
-    valid cases when not given).
+    valid cases, and what its refused cases kept, when not given).
     """
     findings = Findings()
     over_caps = _over_caps(draft, settings, findings)
@@ -332,10 +332,10 @@ def check(
             checked.endpoint_id = endpoint.id
     if not over_caps:
         if cases is None:
+            # A case the schema refused still has the images of the fields it kept checked.
             cases = [
                 case_rows.stored_case(index, test_case)
-                for index, test_case in enumerate(draft.test_cases)
-                if test_case is not None
+                for index, test_case, _ in _cases_to_fit(draft)
             ]
         checked.intake = media.take_in(media.case_contents(cases), settings)
         findings.extend(checked.intake.errors)

@@ -135,6 +135,28 @@ class TestEachPartOnItsOwn:
         assert errors["test_cases[1].retrieval_context"]["type"] == "missing_for_metric"
         assert errors["test_cases[1].actual_output"]["type"] != "missing_for_metric"
 
+    def test_a_case_the_schema_refuses_still_has_its_images_checked(self, api: Api) -> None:
+        """Case 0's output is a number and its input's image does not decode: both in one
+        answer (the image was named only once the output was fixed)."""
+        body = {
+            "test_cases": [
+                {"input": ["look", image(NOT_A_PNG)], "actual_output": 3},
+                {"input": ["look", image(NOT_A_PNG)], "actual_output": "ok"},
+            ],
+            "metrics": [{"type": "exact_match"}],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        errors = by_loc(found)
+        assert set(errors) == {
+            "test_cases[0].actual_output",
+            "test_cases[0].input[1].image_url.url",
+            "test_cases[0].expected_output",
+            "test_cases[1].input[1].image_url.url",
+            "test_cases[1].expected_output",
+        }, found
+        assert errors["test_cases[0].input[1].image_url.url"]["type"] == "image_type"
+
     def test_a_conversation_with_a_refused_turn_still_has_its_shape_checked(self, api: Api) -> None:
         """Turn 0's role and name are the schema's errors; turn 1 (a user turn) carries a
         retrieval context, the case lacks the chatbot role its metric needs, and case 1 (its
