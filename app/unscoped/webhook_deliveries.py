@@ -2,10 +2,10 @@
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from app.models import WebhookEndpoint, WebhookEvent
+from app.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 
 class UnscopedDeliveryRepository:
@@ -47,3 +47,22 @@ class UnscopedDeliveryRepository:
         self.session.execute(
             update(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id).values(enabled=False)
         )
+
+    def delete_finished_before(self, cutoff: datetime, limit: int) -> int:
+        """Delete up to `limit` of every tenant's delivered or given-up events created before
+        `cutoff`, with their delivery attempts (retention); returns how many events went."""
+        event_ids = list(
+            self.session.scalars(
+                select(WebhookEvent.id)
+                .where(
+                    WebhookEvent.status.in_(("delivered", "failed")),
+                    WebhookEvent.created_at < cutoff,
+                )
+                .limit(limit)
+            )
+        )
+        if not event_ids:
+            return 0
+        self.session.execute(delete(WebhookDelivery).where(WebhookDelivery.event_id.in_(event_ids)))
+        self.session.execute(delete(WebhookEvent).where(WebhookEvent.id.in_(event_ids)))
+        return len(event_ids)
