@@ -43,10 +43,14 @@ class UnscopedDeliveryRepository:
             )
         )
 
-    def disable_endpoint(self, endpoint_id: str) -> None:
-        self.session.execute(
-            update(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id).values(enabled=False)
+    def disable_endpoint(self, endpoint_id: str) -> bool:
+        """Turn an enabled endpoint off; False when it was off already (or is gone)."""
+        outcome = self.session.execute(
+            update(WebhookEndpoint)
+            .where(WebhookEndpoint.id == endpoint_id, WebhookEndpoint.enabled.is_(True))
+            .values(enabled=False)
         )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
 
     def delete_finished_before(self, cutoff: datetime, limit: int) -> int:
         """Delete up to `limit` of every tenant's delivered or given-up events created before

@@ -343,8 +343,18 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
         event.next_attempt_at = None
     elif status_code == 410 or endpoint is None or not endpoint.enabled:
         # 410 Gone: the receiver asks us to stop (Standard Webhooks).
-        if status_code == 410:
-            repo.disable_endpoint(event.endpoint_id)
+        if status_code == 410 and endpoint is not None and repo.disable_endpoint(endpoint.id):
+            # A change to the team's state, by the system: on the record like any other.
+            audit.record(
+                session,
+                audit.SYSTEM,
+                "webhook_endpoint.disable",
+                "webhook_endpoint",
+                endpoint.id,
+                tenant_id=endpoint.tenant_id,
+                url=endpoint.url,
+                status_code=status_code,
+            )
         event.status = "failed"
         event.next_attempt_at = None
     else:
