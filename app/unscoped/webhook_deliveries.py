@@ -52,16 +52,21 @@ class UnscopedDeliveryRepository:
         )
         return outcome.rowcount == 1  # type: ignore[attr-defined]
 
-    def delete_finished_before(self, cutoff: datetime, limit: int) -> int:
-        """Delete up to `limit` of every tenant's delivered or given-up events created before
-        `cutoff`, with their delivery attempts (retention); returns how many events went."""
+    def delete_finished_before(self, before_id: str, limit: int) -> int:
+        """Delete up to `limit` of every tenant's delivered or given-up events whose ids sort
+        below `before_id`, with their delivery attempts (retention); returns how many went.
+
+        Ids sort by creation time, so "created before" is a range of the primary key: a tick
+        with nothing to delete reads no younger event.
+        """
         event_ids = list(
             self.session.scalars(
                 select(WebhookEvent.id)
                 .where(
+                    WebhookEvent.id < before_id,
                     WebhookEvent.status.in_(("delivered", "failed")),
-                    WebhookEvent.created_at < cutoff,
                 )
+                .order_by(WebhookEvent.id)
                 .limit(limit)
             )
         )

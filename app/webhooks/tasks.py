@@ -5,6 +5,7 @@ import logging
 from datetime import timedelta
 
 from app.db import utcnow
+from app.ids import id_floor
 from app.runtime import Runtime
 from app.telemetry.metrics import WEBHOOK_DELIVERIES
 from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
@@ -58,7 +59,9 @@ def prune_expired(runtime: Runtime) -> int:
         return 0
     cutoff = utcnow() - timedelta(days=days)
     with runtime.session() as session:
-        deleted = UnscopedDeliveryRepository(session).delete_finished_before(cutoff, _PRUNE_BATCH)
+        deleted = UnscopedDeliveryRepository(session).delete_finished_before(
+            id_floor("msg", cutoff), _PRUNE_BATCH
+        )
         session.commit()
     if deleted:
         logger.info("deleted %d webhook events past LOUPE_RETENTION_DAYS", deleted)
