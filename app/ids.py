@@ -9,6 +9,7 @@ OpenAI-compatible routes: `eval` eval, `evalrun` eval run, `file` file
 
 import os
 import time
+from datetime import datetime
 
 # Loupe evaluations. Until 2026-11 they were `eval_`, as OpenAI evals still are, so a cursor
 # could not tell the two apart; the ids already issued keep resolving (lookups take the whole
@@ -27,3 +28,9 @@ def new_id(prefix: str) -> str:
     a forked child cannot replay its parent's sequence.
     """
     return f"{prefix}_{int(time.time() * 1000):012x}{os.urandom(8).hex()}"
+
+
+def id_floor(prefix: str, moment: datetime) -> str:
+    """The lowest id `new_id(prefix)` can issue at `moment`: every id issued before it sorts
+    below this one, so "created before" is a range of the primary key."""
+    return f"{prefix}_{max(int(moment.timestamp() * 1000), 0):012x}"

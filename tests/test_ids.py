@@ -4,8 +4,9 @@
 import os
 import random
 import time
+from datetime import UTC, datetime
 
-from app.ids import new_id
+from app.ids import id_floor, new_id
 
 _MASK = 0xFFFFFFFF
 
@@ -71,3 +72,15 @@ class TestNewId:
         assert len(set(earlier + later)) == 2000
         assert max(earlier) < min(later)
         assert all(len(identifier) == len("eval_") + 28 for identifier in earlier + later)
+
+
+class TestIdFloor:
+    def test_ids_issued_before_a_moment_sort_below_its_floor_later_ones_above(self) -> None:
+        earlier = new_id("msg")
+        time.sleep(0.002)
+        moment = datetime.now(UTC)
+        floor = id_floor("msg", moment)
+        time.sleep(0.002)
+        later = new_id("msg")
+        assert earlier < floor < later
+        assert floor == f"msg_{int(moment.timestamp() * 1000):012x}"

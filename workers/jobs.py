@@ -32,14 +32,16 @@ def export_online_results(rule_id: str) -> None:
 
 
 def tick(runtime: Runtime | None = None) -> None:
-    """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS, send
-    due webhooks, online rules' new scores, alerts and idle conversations, prune idempotency
-    keys, console sign-outs whose cookies have expired and audit events past
-    LOUPE_AUDIT_RETENTION_DAYS. On `runtime` (a ticker's own), else the process's current one."""
+    """Periodic upkeep: recover stuck evaluations, delete those past LOUPE_RETENTION_DAYS (and
+    finished webhook events as old), send due webhooks, online rules' new scores, alerts and
+    idle conversations, prune idempotency keys, console sign-outs whose cookies have expired
+    and audit events past LOUPE_AUDIT_RETENTION_DAYS. On `runtime` (a ticker's own), else the
+    process's current one."""
     runtime = runtime or current()
     recovery.sweep(runtime)
     recovery.resume_lapsed(runtime)
     recovery.prune_expired(runtime)
+    webhook_tasks.prune_expired(runtime)
     webhook_tasks.enqueue_due(runtime)
     # Online rules' new results go out as OpenTelemetry events (never waiting on a collector).
     online_export.enqueue_due(runtime)

@@ -159,7 +159,9 @@ class ServiceFields(BaseSettings):
     retention_days: float | None = Field(default=None, gt=0)
     """The ticker deletes finished evaluations and runs completed longer ago than this, with their
     results and unused images, and cancels then deletes open evaluations (`open: true`, never
-    closed) whose last batch came longer ago, once every case they hold is scored; unset: keep.
+    closed) whose last batch came longer ago, once every case they hold is scored; webhook events
+    delivered or given up that were created longer ago go too, with their delivery attempts (an
+    event's body copies its evaluation's name and metadata); unset: keep.
     """
     # The audit trail is kept on its own clock: a deleted evaluation's deletion stays on record.
     audit_retention_days: float = Field(default=365.0, gt=0)

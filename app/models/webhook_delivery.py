@@ -10,7 +10,11 @@ class WebhookDelivery(Base):
     """One attempt to deliver an event, kept whatever its outcome."""
 
     __tablename__ = "webhook_delivery"
-    __table_args__ = (Index("ix_webhook_delivery_endpoint_id_id", "endpoint_id", "id"),)
+    __table_args__ = (
+        Index("ix_webhook_delivery_endpoint_id_id", "endpoint_id", "id"),
+        # Deleting an event (retention, an endpoint's deletion) finds its attempts by index.
+        Index("ix_webhook_delivery_event_id", "event_id"),
+    )
 
     id: Mapped[str] = mapped_column(String(40), primary_key=True)
     event_id: Mapped[str] = mapped_column(ForeignKey("webhook_event.id", ondelete="CASCADE"))

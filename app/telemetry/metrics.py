@@ -2,12 +2,13 @@
 
 Labels carry bounded values only (route templates, statuses, metric types, endpoint hosts,
 model names, outcomes), never ids of things made per request; online rules are the exception
-by design (issue 26 asks for each rule's counts here): a tenant makes a handful, deliberately.
+by design (issue 26 asks for each rule's counts here), capped per process at MAX_RULE_LABELS.
 With PROMETHEUS_MULTIPROC_DIR set (`loupe serve --workers N`) prometheus-client keeps each
 process's values in that directory and `/metrics` sums them.
 """
 
 import os
+import threading
 
 from prometheus_client import Counter, Gauge, Histogram
 
@@ -110,13 +111,58 @@ ONLINE_EXPORTS = Counter(
     "(exported: the collector accepted them; failed: not accepted, sent again later).",
     ["outcome"],
 )
-ONLINE_CALLS = Counter(
-    "loupe_online_calls_total",
-    "GenAI calls received over OTLP, by online rule and what the rule did with them: received, "
-    "matched, sampled, sent (to its judge), backfilled, or skipped_<reason> (not_sampled, "
-    "over_budget, no_content, ...); and its results stored: judged (with a score or verdict) "
-    "or errored (with an error). A deleted rule's series are removed.",
-    ["rule", "outcome"],
+# Rules are the tenants' to make, as many as they like: past this many in one process, more
+# are counted as rule `other`, so no tenant can grow the label set without bound (a deleted
+# rule gives its place back). Each rule's exact counts are on GET /v1/online_rules/{id}.
+MAX_RULE_LABELS = 256
+OTHER_RULE = "other"
+
+
+class _PerRule:
+    """`loupe_online_calls_total` by rule and outcome, its rule values capped per process."""
+
+    def __init__(self, counter: Counter, limit: int) -> None:
+        self._counter = counter
+        self._limit = limit
+        self._rules: set[str] = set()
+        self._lock = threading.Lock()
+
+    def labels(self, rule_id: str, outcome: str) -> Counter:
+        with self._lock:
+            if rule_id not in self._rules:
+                if len(self._rules) >= self._limit:
+                    rule_id = OTHER_RULE
+                else:
+                    self._rules.add(rule_id)
+        return self._counter.labels(rule_id, outcome)
+
+    def forget(self, rule_id: str) -> None:
+        """Remove a rule's series and give its place back."""
+        with self._lock:
+            if rule_id not in self._rules:
+                return
+            self._rules.discard(rule_id)
+        outcomes = {
+            sample.labels["outcome"]
+            for metric in self._counter.collect()
+            for sample in metric.samples
+            if sample.labels.get("rule") == rule_id
+        }
+        for outcome in outcomes:
+            self._counter.remove(rule_id, outcome)
+
+
+ONLINE_CALLS = _PerRule(
+    Counter(
+        "loupe_online_calls_total",
+        "GenAI calls received over OTLP, by online rule and what the rule did with them: "
+        "received, matched, sampled, sent (to its judge), backfilled, or skipped_<reason> "
+        "(not_sampled, over_budget, no_content, ...); and its results stored: judged (with a "
+        "score or verdict) or errored (with an error). A deleted rule's series are removed; "
+        f"past {MAX_RULE_LABELS} rules in a process, more count as rule `{OTHER_RULE}`.",
+        ["rule", "outcome"],
+    ),
+    MAX_RULE_LABELS,
 )
 WEBHOOK_DELIVERIES = Counter(
     "loupe_webhook_deliveries_total",
@@ -146,11 +192,4 @@ def forget_online_rule(rule_id: str) -> None:
     they stay until the processes restart."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         return
-    outcomes = {
-        sample.labels["outcome"]
-        for metric in ONLINE_CALLS.collect()
-        for sample in metric.samples
-        if sample.labels.get("rule") == rule_id
-    }
-    for outcome in outcomes:
-        ONLINE_CALLS.remove(rule_id, outcome)
+    ONLINE_CALLS.forget(rule_id)

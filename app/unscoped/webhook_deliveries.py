@@ -2,10 +2,10 @@
 
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from app.models import WebhookEndpoint, WebhookEvent
+from app.models import WebhookDelivery, WebhookEndpoint, WebhookEvent
 
 
 class UnscopedDeliveryRepository:
@@ -43,7 +43,35 @@ class UnscopedDeliveryRepository:
             )
         )
 
-    def disable_endpoint(self, endpoint_id: str) -> None:
-        self.session.execute(
-            update(WebhookEndpoint).where(WebhookEndpoint.id == endpoint_id).values(enabled=False)
+    def disable_endpoint(self, endpoint_id: str) -> bool:
+        """Turn an enabled endpoint off; False when it was off already (or is gone)."""
+        outcome = self.session.execute(
+            update(WebhookEndpoint)
+            .where(WebhookEndpoint.id == endpoint_id, WebhookEndpoint.enabled.is_(True))
+            .values(enabled=False)
         )
+        return outcome.rowcount == 1  # type: ignore[attr-defined]
+
+    def delete_finished_before(self, before_id: str, limit: int) -> int:
+        """Delete up to `limit` of every tenant's delivered or given-up events whose ids sort
+        below `before_id`, with their delivery attempts (retention); returns how many went.
+
+        Ids sort by creation time, so "created before" is a range of the primary key: a tick
+        with nothing to delete reads no younger event.
+        """
+        event_ids = list(
+            self.session.scalars(
+                select(WebhookEvent.id)
+                .where(
+                    WebhookEvent.id < before_id,
+                    WebhookEvent.status.in_(("delivered", "failed")),
+                )
+                .order_by(WebhookEvent.id)
+                .limit(limit)
+            )
+        )
+        if not event_ids:
+            return 0
+        self.session.execute(delete(WebhookDelivery).where(WebhookDelivery.event_id.in_(event_ids)))
+        self.session.execute(delete(WebhookEvent).where(WebhookEvent.id.in_(event_ids)))
+        return len(event_ids)

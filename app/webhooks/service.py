@@ -1,6 +1,8 @@
 """Webhook endpoints and Standard Webhooks delivery (signed, retried, every attempt stored)."""
 
+import asyncio
 import base64
+import contextlib
 import json
 import logging
 import random
@@ -220,6 +222,46 @@ def _next_attempt(settings: Settings, attempt_count: int) -> datetime | None:
     return utcnow() + timedelta(seconds=delay * random.uniform(0.9, 1.1))
 
 
+async def _post(
+    url: httpx.URL,
+    content: bytes,
+    headers: dict[str, str],
+    extensions: dict[str, Any],
+    timeout: float,
+) -> tuple[int, str]:
+    """POST one attempt; its status and the start of its body. Raises TimeoutError when the
+    answer's head is not in within `timeout` all told, and httpx.HTTPError.
+
+    The deadline covers the whole head: httpx's own timeouts are per read, so a receiver
+    dribbling a byte at a time would hold the worker (shared with every tenant's scoring) for
+    as long as it liked, past the event's lease. The body is read only as far as it is kept,
+    and only until the same deadline: a 2xx head already says the event arrived.
+    """
+    deadline = asyncio.get_running_loop().time() + timeout
+    # No redirects (3xx counts as failure) and no proxy variables rerouting the request.
+    async with httpx.AsyncClient(
+        timeout=timeout, follow_redirects=False, trust_env=False
+    ) as client:
+        request = client.build_request(
+            "POST", url, content=content, headers=headers, extensions=extensions
+        )
+        async with asyncio.timeout_at(deadline):
+            response = await client.send(request, stream=True)
+        kept = bytearray()
+        try:
+            with contextlib.suppress(TimeoutError, httpx.HTTPError):
+                async with asyncio.timeout_at(deadline):
+                    async for chunk in response.aiter_raw():
+                        kept += chunk
+                        if len(kept) >= _RESPONSE_BODY_LIMIT:
+                            break
+        finally:
+            # Closing a body not read to its end drops the connection: the rest is never read.
+            await response.aclose()
+    text = kept[:_RESPONSE_BODY_LIMIT].decode("utf-8", errors="replace")
+    return response.status_code, text.replace("\x00", "")
+
+
 def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDelivery | None:
     """Make one signed delivery attempt for a claimed event and record its outcome."""
     repo = UnscopedDeliveryRepository(session)
@@ -250,6 +292,8 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
         headers = {
             "content-type": "application/json",
             "user-agent": "Loupe-Webhooks/1",
+            # Raw bytes only: the kept start of a body is then never a decompression's output.
+            "accept-encoding": "identity",
             "webhook-id": event.id,
             "webhook-timestamp": str(int(sent_at.timestamp())),
             "webhook-signature": signature,
@@ -261,20 +305,22 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
             policy = AddressPolicy.for_purpose(settings, "webhook")
             address = resolve_sync(url_host(target), _port(target), policy)[0]
             pinned, pin_headers, extensions = pin(target, address)
-            # No redirects (3xx counts as failure) and no proxy variables rerouting the request.
-            with httpx.Client(
-                timeout=settings.webhook_timeout_seconds, follow_redirects=False, trust_env=False
-            ) as client:
-                response = client.post(
+            status_code, body = asyncio.run(
+                _post(
                     pinned,
-                    content=event.payload.encode(),
-                    headers={**headers, **pin_headers},
-                    extensions=extensions,
+                    event.payload.encode(),
+                    {**headers, **pin_headers},
+                    extensions,
+                    settings.webhook_timeout_seconds,
                 )
-            status_code = response.status_code
-            body = response.text[:_RESPONSE_BODY_LIMIT].replace("\x00", "")
+            )
         except (BlockedAddress, InvalidHost) as exc:
             error = f"refused: {exc}"[:1024]
+        except TimeoutError:
+            error = (
+                f"TimeoutError: no complete answer within {settings.webhook_timeout_seconds:g} s "
+                "(LOUPE_WEBHOOK_TIMEOUT_SECONDS)"
+            )
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {exc}"[:1024]
     succeeded = status_code is not None and 200 <= status_code < 300
@@ -297,8 +343,18 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
         event.next_attempt_at = None
     elif status_code == 410 or endpoint is None or not endpoint.enabled:
         # 410 Gone: the receiver asks us to stop (Standard Webhooks).
-        if status_code == 410:
-            repo.disable_endpoint(event.endpoint_id)
+        if status_code == 410 and endpoint is not None and repo.disable_endpoint(endpoint.id):
+            # A change to the team's state, by the system: on the record like any other.
+            audit.record(
+                session,
+                audit.SYSTEM,
+                "webhook_endpoint.disable",
+                "webhook_endpoint",
+                endpoint.id,
+                tenant_id=endpoint.tenant_id,
+                url=endpoint.url,
+                status_code=status_code,
+            )
         event.status = "failed"
         event.next_attempt_at = None
     else:

@@ -2,8 +2,9 @@
 name any model on the operator's judge, but only the names the operator configured (its judge
 model and the models in LOUPE_MODEL_PRICES) are shown, each up to 32 per host; every other name
 counts as model `other` (the host cap, 32 then `other`, is tested on LabelBudget itself: a
-tenant's registered models all count as host `tenant`). Scraped from a real `loupe serve`
-process after one evaluation whose metrics each name another judge model."""
+tenant's registered models all count as host `tenant`); online rules' series are capped per
+process too, past MAX_RULE_LABELS rules as rule `other`. Scraped from a real `loupe serve`
+process."""
 
 import json
 from collections import defaultdict
@@ -12,7 +13,9 @@ from pathlib import Path
 from prometheus_client.parser import text_string_to_metric_families
 
 from app.judges._telemetry import MAX_MODEL_LABELS, OTHER
+from app.telemetry.metrics import MAX_RULE_LABELS
 from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.online.test_receiver import G_EVAL, semconv_span
 from tests.telemetry.served import loupe_serve
 
 MODEL_NAMES = MAX_MODEL_LABELS + 8
@@ -69,3 +72,45 @@ class TestLabelCaps:
             models = by_host["127.0.0.1"]
             assert len(models) == MAX_MODEL_LABELS + 1, (name, sorted(models))
             assert OTHER in models and "judge-model-00" in models, name
+
+
+def rules_seen(exposition: str) -> set[str]:
+    """The `rule` label values of loupe_online_calls_total."""
+    return {
+        sample.labels["rule"]
+        for family in text_string_to_metric_families(exposition)
+        for sample in family.samples
+        if sample.name == "loupe_online_calls_total"
+    }
+
+
+class TestRuleLabelCap:
+    def test_rule_labels_are_capped_per_process(self, tmp_path: Path, judge: ScriptedJudge) -> None:
+        # Rules are the tenants' to make, as many as they like: past MAX_RULE_LABELS a process
+        # counts more as rule `other`, and each rule's own counts stay exact on the API.
+        rules = MAX_RULE_LABELS + 4
+        with loupe_serve(tmp_path, judge.base_url) as served, served.client() as client:
+            made = []
+            for n in range(rules):
+                response = client.post(
+                    "/v1/online_rules",
+                    json={"name": f"rule-{n}", "sampling": {"rate": 0}, "metrics": [G_EVAL]},
+                )
+                assert response.status_code == 201, response.text
+                made.append(response.json()["id"])
+            spans = {"resourceSpans": [semconv_span("00f067aa0ba90301", "app", "Capital?")]}
+            assert client.post("/v1/traces", json=spans).status_code == 200
+            exposition = client.get("/metrics").text
+            last = client.get(f"/v1/online_rules/{made[-1]}").json()["counts"]
+        seen = rules_seen(exposition)
+        assert len(seen) == MAX_RULE_LABELS + 1, len(seen)
+        assert OTHER in seen and seen - {OTHER} <= set(made)
+        other = [
+            sample.value
+            for family in text_string_to_metric_families(exposition)
+            for sample in family.samples
+            if sample.name == "loupe_online_calls_total"
+            and sample.labels == {"rule": OTHER, "outcome": "received"}
+        ]
+        assert other == [4.0]
+        assert (last["received"], last["matched"]) == (1, 1)

@@ -254,6 +254,14 @@ class TestDelivery:
         assert event_status(api, history[0]["event_id"]) == "failed"
         listed = client.get("/v1/webhook_endpoints").json()["data"]
         assert [(e["id"], e["enabled"]) for e in listed] == [(endpoint["id"], False)]
+        # Turned off by the system, on the record: the team's admins can see why events stopped.
+        trail = client.get("/v1/audit_events", params={"object_id": endpoint["id"]}).json()
+        assert [e["action"] for e in trail["data"]] == [
+            "webhook_endpoint.disable",
+            "webhook_endpoint.create",
+        ]
+        assert trail["data"][0]["actor"] == "system"
+        assert trail["data"][0]["details"] == {"url": receiver.url, "status_code": 410}
 
         # No retry follows a 410, and a disabled endpoint takes no new evaluations.
         for _ in range(3):
