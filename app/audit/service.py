@@ -1,9 +1,10 @@
 """Recording, listing and pruning audit events (never commits: the caller's change does)."""
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy.orm import Session
 
@@ -23,6 +24,28 @@ SYSTEM = "system"
 _ACTOR = "loupe.audit.actor"
 # Detail names that could carry a secret are never stored nor logged, whatever a caller passes.
 _SECRET_WORDS = ("secret", "password", "token", "api_key", "authorization", "credential")
+
+
+def _loggable(details: Mapping[str, Any]) -> dict[str, Any]:
+    """Details as a log line carries them: a URL (a detail named `...url`) as its scheme and
+    host alone, since receivers put tokens in paths and queries (`hooks.example/T0/B0/<token>`)
+    and log lines leave the tenant's sight; the audit trail keeps the whole URL."""
+    return {
+        name: _origin(value) if name.lower().endswith("url") and isinstance(value, str) else value
+        for name, value in details.items()
+    }
+
+
+def _origin(url: str) -> str:
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        return "(unreadable URL)"
+    host = f"[{host}]" if ":" in host else host
+    rest = "/…" if parts.path.strip("/") or parts.query or parts.fragment else ""
+    return f"{parts.scheme}://{host}{port}{rest}"
 
 
 def acting(session: Session, actor: str) -> None:
@@ -76,7 +99,7 @@ def record(
         "action": event.action,
         "object_type": event.object_type,
         "object_id": event.object_id,
-        "details": dict(event.details),
+        "details": _loggable(event.details),
     }
     outbox(session).add(lambda: logger.info("audit.%s", action, extra=fields))
     return event
@@ -93,7 +116,7 @@ def log_only(
         "action": action,
         "object_type": object_type,
         "object_id": object_id,
-        "details": details,
+        "details": _loggable(details),
     }
     logger.info("audit.%s", action, extra=fields)
 

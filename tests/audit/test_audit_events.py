@@ -383,3 +383,9 @@ class TestLogLine:
         assert line.object_id == hook["id"] and line.object_type == "webhook_endpoint"
         assert line.actor.startswith("key:") and line.action == "webhook_endpoint.create"
         assert hook["secret"] not in json.dumps(line.__dict__, default=str)
+        # A receiver's URL may carry a token in its path or query: the line has its origin,
+        # the trail the whole URL.
+        assert line.details == {"url": "http://127.0.0.1:9/…"}
+        assert hook["url"].rsplit("/", 1)[1] not in json.dumps(line.__dict__, default=str)
+        trail = client.get("/v1/audit_events").json()["data"]
+        assert [event["details"]["url"] for event in trail] == [hook["url"]]
