@@ -2,8 +2,9 @@
 request on the docs pages, and the JSON bodies of their `curl -d` examples, with only
 placeholders (`evn_…`, `model_...`, `data:image/png;base64,...`, an example host) swapped for
 real ids, an image and a loopback receiver. The estimate's example answer is checked against a
-real one's fields. A new ```json block or `curl -d` body on a page fails
-`test_every_example_is_run` until a test here runs it."""
+real one's fields, and the metrics reference's options against what the API takes. A new
+```json block or `curl -d` body on a page fails `test_every_example_is_run` until a test here
+runs it."""
 
 import json
 import re
@@ -220,3 +221,77 @@ RUN_BY_TESTS = {
 )
 def test_every_example_is_run(page: str) -> None:
     assert (len(json_blocks(page)), len(curl_bodies(page))) == RUN_BY_TESTS.get(page, (0, 0))
+
+
+# The options the metrics page names for judged metrics, checked against each reference row.
+JUDGED_OPTIONS = {"model": "judge-model", "judge": {}, "include_reason": True, "strict_mode": False}
+# Values for the fields a minimal spec of a metric gives, where its row lists them.
+REQUIRED_VALUES = {
+    "name": "m",
+    "criteria": "Is it right?",
+    "evaluation_params": ["input", "actual_output"],
+}
+IMAGE = {"type": "image_url", "image_url": {"url": RED}}
+SINGLE_TURN = {
+    "input": ["What is shown?", IMAGE],
+    "actual_output": ["A red square.", IMAGE],
+    "expected_output": "A red square.",
+    "retrieval_context": ["The square is red."],
+}
+CONVERSATION = {
+    "turns": [
+        {"role": "user", "content": "What colour is the square?"},
+        {"role": "assistant", "content": "Red.", "retrieval_context": ["The square is red."]},
+    ],
+    "chatbot_role": "A helpful assistant.",
+}
+
+
+def reference_rows() -> dict[str, dict[str, str]]:
+    """The committed metrics reference's rows of metrics, by type: judged and options cells."""
+    text = (DOCS / "reference" / "metrics.md").read_text()
+    lines = [line for line in text.splitlines() if line.startswith("| `")]
+    header = next(line for line in text.splitlines() if line.startswith("| `type`"))
+    columns = [cell.strip() for cell in header.strip("|").split(" | ")]
+    rows = {}
+    for line in lines[1:] if lines[0] == header else lines:
+        cells = dict(
+            zip(columns, (cell.strip() for cell in line.strip("|").split(" | ")), strict=True)
+        )
+        if cells["kind"] == "metric":
+            rows[cells["`type`"].strip("`")] = cells
+    return rows
+
+
+class TestMetricsReference:
+    def test_judged_metrics_take_exactly_the_options_their_row_lists(self, api: Api) -> None:
+        client = api.tenant_client()
+        wrong = []
+        for kind, row in reference_rows().items():
+            if row["judged"] != "yes":
+                continue
+            listed = set(re.findall(r"`(\w+)`", row["options"]))
+            spec = {"type": kind}
+            # Its required fields, and `criteria` where it takes one (or `evaluation_steps`).
+            spec |= {
+                name: value
+                for name, value in REQUIRED_VALUES.items()
+                if f"`{name}` (required)" in row["options"]
+                or (name == "criteria" and name in listed)
+            }
+            case = (
+                CONVERSATION
+                if kind.startswith(("conversation", "turn_", "knowledge", "role"))
+                else SINGLE_TURN
+            )
+            for option, value in JUDGED_OPTIONS.items():
+                response = client.post(
+                    "/v1/evaluations/estimate",
+                    json={"test_cases": [case], "metrics": [{**spec, option: value}]},
+                )
+                named = {error["loc"] for error in response.json().get("errors") or []}
+                accepted = response.status_code == 200
+                refused = f"metrics[0].{option}" in named and response.status_code == 422
+                if (option in listed and not accepted) or (option not in listed and not refused):
+                    wrong.append((kind, option, response.status_code, sorted(named)))
+        assert wrong == []
