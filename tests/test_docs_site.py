@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
@@ -109,3 +110,19 @@ class TestReadme:
     def test_names_the_two_commands(self) -> None:
         text = README.read_text(encoding="utf-8")
         assert "make run" in text and "make test" in text
+
+
+class TestIndex:
+    def test_lists_every_page_a_user_reads(self) -> None:
+        # The home page's table is the map a new user starts from: each page under "Using
+        # Loupe" and "Running Loupe" in the site's navigation is on it.
+        nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+        sections = {name: pages for entry in nav for name, pages in entry.items()}
+        pages = [
+            page
+            for section in ("Using Loupe", "Running Loupe")
+            for entry in sections[section]
+            for page in entry.values()
+        ]
+        index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+        assert [page for page in pages if f"]({page})" not in index] == []
