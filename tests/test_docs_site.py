@@ -3,6 +3,7 @@ fails), offline; the reference pages generated from the code are committed as th
 them; and the README stays the short front door with the two commands."""
 
 import importlib.util
+import re
 import shutil
 import sys
 import typing
@@ -126,3 +127,27 @@ class TestIndex:
         ]
         index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
         assert [page for page in pages if f"]({page})" not in index] == []
+
+
+class TestSettingNames:
+    # Variables the docs name that are not server settings: the clients' (loupe-client, the
+    # SDKs), and shell variables of the examples holding a key.
+    NOT_SETTINGS = {"LOUPE_URL", "LOUPE_API_KEY", "LOUPE_KEY"}
+
+    def test_every_variable_the_docs_name_is_a_setting(self) -> None:
+        texts = [
+            README,
+            *sorted((ROOT / "docs").glob("*.md")),
+            *sorted(ROOT.glob("deploy/**/*.yaml")),
+        ]
+        texts += [ROOT / "docker-compose.yml", ROOT / "Dockerfile"]
+        settings = {f"LOUPE_{name.upper()}" for name in Settings.model_fields}
+        unknown = {
+            (path.name, name)
+            for path in texts
+            if path.name != "decisions.md"  # a record of what was, settings since renamed included
+            # `LOUPE_MAX_*` names a family; a name ending in `_` is such a prefix.
+            for name in re.findall(r"LOUPE_[A-Z0-9_]*[A-Z0-9]\b", path.read_text(encoding="utf-8"))
+            if name not in settings | self.NOT_SETTINGS
+        }
+        assert unknown == set()
