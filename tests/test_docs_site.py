@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from app.cli import cli
 from app.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -151,3 +153,43 @@ class TestSettingNames:
             if name not in settings | self.NOT_SETTINGS
         }
         assert unknown == set()
+
+
+class TestCommands:
+    def test_every_loupe_command_the_docs_show_exists_with_its_options(self) -> None:
+        root = typer.main.get_command(cli)
+        texts = [
+            README,
+            *sorted((ROOT / "docs").glob("*.md")),
+            *sorted(ROOT.glob("deploy/**/*.yaml")),
+        ]
+        wrong = set()
+        for path in texts:
+            if path.name in ("decisions.md", "benchmarks.md"):  # records of what was run then
+                continue
+            text = path.read_text(encoding="utf-8")
+            for line in re.findall(
+                r"(?<![\w/-])loupe((?: [a-z][\w-]*)+(?: --?[\w-]+[^\n`|#)]*)?)", text
+            ):
+                words = line.split()
+                command: Any = root
+                for word in words:
+                    # A group has subcommands (typer's click is its own: no isinstance here).
+                    if word.startswith("-") or not hasattr(command, "commands"):
+                        break
+                    sub = command.commands.get(word)
+                    if sub is None:
+                        break
+                    command = sub
+                if command is root:
+                    continue  # prose: "loupe serves", "loupe is"
+                options = {
+                    name
+                    for param in command.params
+                    for name in [*param.opts, *param.secondary_opts]
+                }
+                for word in words:
+                    flag = word.split("=")[0]
+                    if flag.startswith("--") and flag not in options:
+                        wrong.add((path.name, command.name, flag))
+        assert wrong == set()
