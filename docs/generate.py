@@ -152,6 +152,25 @@ def judged(spec: type[MetricSpecBase]) -> bool:
     return spec.uses_judge or "model" in spec.model_fields
 
 
+def options_text(kind: str, spec: type[MetricSpecBase]) -> str:
+    """The spec's fields beside `type` and `threshold`: each required one marked, each scalar
+    default shown (a field the API refuses on one metric is not listed for it)."""
+    if kind in GRADER_TYPES:
+        return "its `testing_criteria` entry's fields"
+    options = []
+    for name, field in spec.model_fields.items():
+        if name in ("type", "threshold") or field.exclude:
+            continue
+        if field.is_required():
+            options.append(f"`{name}` (required)")
+        elif isinstance(field.default, (bool, int, float, str)) and field.default != "":
+            shown = str(field.default).lower() if isinstance(field.default, bool) else field.default
+            options.append(f"`{name}` ({shown})")
+        else:
+            options.append(f"`{name}`")
+    return ", ".join(options)
+
+
 def metrics_page() -> str:
     """The metrics reference: each metric type, its required fields, range, threshold, judge."""
     lines = [
@@ -160,19 +179,23 @@ def metrics_page() -> str:
         GENERATED,
         "",
         "Each metric `type` a spec takes, the test-case fields every case needs for it, its score"
-        " range, the default `threshold` (`passed = score >= threshold`) and whether it calls a"
-        " judge. What each one scores and its options: [metrics](../metrics.md); graders are"
-        " built by the [OpenAI Evals API](../openai-evals.md) from `testing_criteria`.",
+        " range, the default `threshold` (`passed = score >= threshold`), whether it calls a"
+        " judge and every other field its spec takes (with its default where it is a single"
+        " value; any other field is a 422 naming it). What each one scores and what its options"
+        " do: [metrics](../metrics.md); graders are built by the"
+        " [OpenAI Evals API](../openai-evals.md) from `testing_criteria`.",
         "",
-        "| `type` | kind | needs | score range | default threshold | judged | what it is |",
-        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| `type` | kind | needs | score range | default threshold | judged | options"
+        " | what it is |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for spec in spec_classes():
         kind = typing.get_args(spec.model_fields["type"].annotation)[0]
         lines.append(
             f"| `{kind}` | {'grader' if kind in GRADER_TYPES else 'metric'}"
             f" | {needs_text(kind, spec)} | {bounds_text(spec)} | {threshold_text(spec)}"
-            f" | {'yes' if judged(spec) else 'no'} | {cell(summary(kind, spec))} |"
+            f" | {'yes' if judged(spec) else 'no'} | {options_text(kind, spec)}"
+            f" | {cell(summary(kind, spec))} |"
         )
     return "\n".join(lines) + "\n"
 

@@ -3,6 +3,7 @@ fails), offline; the reference pages generated from the code are committed as th
 them; and the README stays the short front door with the two commands."""
 
 import importlib.util
+import re
 import shutil
 import sys
 import typing
@@ -10,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
+import yaml
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 from mkdocs.exceptions import Abort
 
+from app.cli import cli
 from app.config import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,3 +113,97 @@ class TestReadme:
     def test_names_the_two_commands(self) -> None:
         text = README.read_text(encoding="utf-8")
         assert "make run" in text and "make test" in text
+
+
+class TestIndex:
+    def test_lists_every_page_a_user_reads(self) -> None:
+        # The home page's table is the map a new user starts from: each page under "Using
+        # Loupe" and "Running Loupe" in the site's navigation is on it.
+        nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+        sections = {name: pages for entry in nav for name, pages in entry.items()}
+        pages = [
+            page
+            for section in ("Using Loupe", "Running Loupe")
+            for entry in sections[section]
+            for page in entry.values()
+        ]
+        index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+        assert [page for page in pages if f"]({page})" not in index] == []
+
+
+class TestSettingNames:
+    # Variables the docs name that are not server settings: the clients' (loupe-client, the
+    # SDKs), and shell variables of the examples holding a key.
+    NOT_SETTINGS = {"LOUPE_URL", "LOUPE_API_KEY", "LOUPE_KEY"}
+
+    def test_every_variable_the_docs_name_is_a_setting(self) -> None:
+        texts = [
+            README,
+            *sorted((ROOT / "docs").glob("*.md")),
+            *sorted(ROOT.glob("deploy/**/*.yaml")),
+        ]
+        texts += [ROOT / "docker-compose.yml", ROOT / "Dockerfile"]
+        settings = {f"LOUPE_{name.upper()}" for name in Settings.model_fields}
+        unknown = {
+            (path.name, name)
+            for path in texts
+            if path.name != "decisions.md"  # a record of what was, settings since renamed included
+            # `LOUPE_MAX_*` names a family; a name ending in `_` is such a prefix.
+            for name in re.findall(r"LOUPE_[A-Z0-9_]*[A-Z0-9]\b", path.read_text(encoding="utf-8"))
+            if name not in settings | self.NOT_SETTINGS
+        }
+        assert unknown == set()
+
+
+class TestCommands:
+    def test_every_loupe_command_the_docs_show_exists_with_its_options(self) -> None:
+        root = typer.main.get_command(cli)
+        texts = [
+            README,
+            *sorted((ROOT / "docs").glob("*.md")),
+            *sorted(ROOT.glob("deploy/**/*.yaml")),
+        ]
+        wrong = set()
+        for path in texts:
+            if path.name in ("decisions.md", "benchmarks.md"):  # records of what was run then
+                continue
+            text = path.read_text(encoding="utf-8")
+            for line in re.findall(
+                r"(?<![\w/-])loupe((?: [a-z][\w-]*)+(?: --?[\w-]+[^\n`|#)]*)?)", text
+            ):
+                words = line.split()
+                command: Any = root
+                for word in words:
+                    # A group has subcommands (typer's click is its own: no isinstance here).
+                    if word.startswith("-") or not hasattr(command, "commands"):
+                        break
+                    sub = command.commands.get(word)
+                    if sub is None:
+                        break
+                    command = sub
+                if command is root:
+                    continue  # prose: "loupe serves", "loupe is"
+                options = {
+                    name
+                    for param in command.params
+                    for name in [*param.opts, *param.secondary_opts]
+                }
+                for word in words:
+                    flag = word.split("=")[0]
+                    if flag.startswith("--") and flag not in options:
+                        wrong.add((path.name, command.name, flag))
+        assert wrong == set()
+
+
+class TestMetricFamilies:
+    def test_the_operations_page_lists_every_family(self) -> None:
+        source = "\n".join(
+            path.read_text(encoding="utf-8") for path in (ROOT / "app" / "telemetry").glob("*.py")
+        )
+        families = set(
+            re.findall(r"(?:Counter|Gauge|Histogram|MetricFamily)\(\s*\"loupe_(\w+)\"", source)
+        )
+        assert len(families) > 20  # the pattern still finds them
+        page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+        watching = page.split("## Watching it", 1)[1].split("\n## ", 1)[0]
+        assert sorted(name for name in families if f"`{name}`" not in watching) == []

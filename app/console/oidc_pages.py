@@ -96,7 +96,7 @@ def _read_pending(settings: Settings, cookie: str | None) -> oidc.Pending | None
 
 
 def _redirect_uri(request: Request) -> str:
-    # Behind a TLS-terminating proxy, run uvicorn with --proxy-headers so the scheme is right.
+    # Behind a TLS-terminating proxy, LOUPE_FORWARDED_ALLOW_IPS names it so the scheme is right.
     return str(request.url_for("oidc_callback"))
 
 

@@ -4,12 +4,13 @@ Errors carry `error: {message, type, param, code}` beside the problem members (a
 a bad body is a 400 (BadRequestError), and no state conflict answers 409, which the SDK retries.
 """
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request, status
 
 from app.api import openapi
-from app.api.deps import RuntimeDep, SessionDep, TenantDep
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, get_runtime
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import OpenAIRoute, post_only
@@ -32,7 +33,13 @@ from app.evals.schemas import (
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
-from app.problems import ProblemError, bad_request, checked_anyway, problem_responses
+from app.problems import (
+    FieldError,
+    ProblemError,
+    bad_request,
+    checked_anyway,
+    problem_responses,
+)
 from app.usage.schemas import Estimate
 
 router = APIRouter(prefix="/v1/evals", tags=["evals"], route_class=OpenAIRoute)
@@ -157,12 +164,36 @@ def _run_or_404(
     return definition, *found
 
 
+def _run_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
+    """What else is wrong with a run the schema refused (a `name` that is not a string, say):
+    its data source, checked as a valid body's is, so one answer names every field at fault."""
+    tenant_id = getattr(request.state, "tenant_id", None)
+    data_source = body.get("data_source")
+    if tenant_id is None or not isinstance(data_source, dict):
+        return []
+    runtime = get_runtime(request)
+    extra = {"webhook_url": body["webhook_url"]} if "webhook_url" in body else {}
+    payload = EvalRunCreate.model_construct(data_source=data_source, **extra)
+    eval_id = str(request.path_params.get("eval_id", ""))
+    with runtime.session() as session:
+        tenant = session.get(Tenant, tenant_id)
+        if tenant is None:
+            return []
+        try:
+            service.check_run(session, tenant, eval_id, payload, runtime.settings, store=False)
+        except ProblemError as problem:
+            # A missing eval is the path's 404, not a field of this body.
+            return list(problem.errors or []) if problem.status in (400, 422) else []
+    return []
+
+
 @router.post(
     "/{eval_id}/runs",
     response_model=EvalRunObject,
     status_code=status.HTTP_201_CREATED,
     responses=_PROBLEMS,
 )
+@checked_anyway(_run_problems)
 @idempotent()
 def create_eval_run(
     eval_id: str,
@@ -183,6 +214,7 @@ def create_eval_run(
 
 # Before POST /{eval_id}/runs/{run_id} (the legacy cancel), which would take `estimate` for a run.
 @router.post("/{eval_id}/runs/estimate", response_model=Estimate, responses=_PROBLEMS)
+@checked_anyway(_run_problems)
 def estimate_eval_run(
     eval_id: str,
     payload: EvalRunCreate,

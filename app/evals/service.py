@@ -64,11 +64,22 @@ def body_problems(request: Any, body: Mapping[str, Any]) -> list[FieldError]:
         if isinstance(item_schema, dict):
             with problems.catch():
                 _schema.check(item_schema)
+    elif isinstance(config, Mapping) and config.get("type") in ("logs", "stored_completions"):
+        problems.add(_unsupported_config(config["type"]))
     given = body.get("testing_criteria")
     if isinstance(given, list) and all(isinstance(item, dict) for item in given):
         with problems.catch():
             criteria.validate(given)
     return [error for problem in problems.problems for error in problem.errors or []]
+
+
+def _unsupported_config(config_type: str) -> ProblemError:
+    return bad_request(
+        f"data_source_config type {config_type!r} reads logs stored at OpenAI; "
+        "Loupe supports 'custom' (your rows, validated against item_schema)",
+        ["data_source_config", "type"],
+        "unsupported_data_source",
+    )
 
 
 def create_eval(
@@ -79,14 +90,7 @@ def create_eval(
     config = payload.data_source_config
     problems = Collected()
     if config.type != "custom":
-        problems.add(
-            bad_request(
-                f"data_source_config type {config.type!r} reads logs stored at OpenAI; "
-                "Loupe supports 'custom' (your rows, validated against item_schema)",
-                ["data_source_config", "type"],
-                "unsupported_data_source",
-            )
-        )
+        problems.add(_unsupported_config(config.type))
     else:
         with problems.catch():
             _schema.check(config.item_schema)

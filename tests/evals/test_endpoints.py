@@ -71,6 +71,11 @@ class TestEvals:
         with pytest.raises(openai.BadRequestError) as logs:
             client.evals.create(data_source_config={"type": "logs"}, testing_criteria=CRITERIA)  # type: ignore[arg-type]
         assert logs.value.param == "data_source_config.type"
+        # Beside a fault the schema finds, the unsupported source is named in the same answer.
+        with pytest.raises(openai.BadRequestError) as both:
+            client.evals.create(data_source_config={"type": "logs"}, testing_criteria=[])  # type: ignore[arg-type]
+        named = sorted(error["loc"] for error in both.value.response.json()["errors"])
+        assert named == ["data_source_config.type", "testing_criteria"]
         with pytest.raises(openai.BadRequestError) as op:
             create_eval(client, [{**CRITERIA[0], "operation": "contains"}])
         assert op.value.param.startswith("testing_criteria[0]")

@@ -106,6 +106,22 @@ class TestCompletionsTemplate:
         assert client.evals.runs.list(ev.id).data == []
 
 
+class TestOneAnswer:
+    @pytest.mark.parametrize("path", ["runs", "runs/estimate"])
+    def test_a_bad_name_and_an_unsupported_source_are_named_together(
+        self, api: Api, client: openai.OpenAI, path: str
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        body = {
+            "name": 5,
+            "data_source": {"type": "responses", "source": {"type": "file_content"}},
+        }
+        refused = api.client(client.api_key).post(f"/v1/evals/{ev.id}/{path}", json=body)
+        assert refused.status_code == 400, refused.text
+        named = sorted(error["loc"] for error in refused.json()["errors"])
+        assert named == ["data_source.source.content", "data_source.type", "name"]
+
+
 class TestEcho:
     def test_template_and_token_spelling_come_back_as_the_sdk_reads_them(
         self, client: openai.OpenAI

@@ -1,16 +1,19 @@
 """The SDK READMEs' complete examples, run as written against a live Loupe (only the server's
 URL, the key and the example's image URL swapped for the test's), and the comparisons page's
-`loupe-client compare` example (docs/comparisons.md)."""
+`loupe-client compare` example and CI job (docs/comparisons.md)."""
 
+import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 from tests.sdk.conftest import SDK_PYTHON, TYPESCRIPT
 from tests.sdk.helpers import RED, while_queue_runs
 
@@ -113,3 +116,96 @@ class TestCompareReadme:
         assert gated.returncode == 1, gated.stdout + gated.stderr
         printed = re.sub(r"comparison cmp_\w+", "comparison cmp_...", gated.stdout + gated.stderr)
         assert printed.splitlines() == shown, printed
+
+
+# The shell GitHub Actions runs a step's `run:` with, by the step's (or the job's default)
+# `shell` (docs.github.com, "jobs.<job_id>.steps[*].shell"): none means `bash -e`.
+GITHUB_SHELLS = {
+    None: ["bash", "-e"],
+    "bash": ["bash", "--noprofile", "--norc", "-eo", "pipefail"],
+    "sh": ["sh", "-e"],
+}
+
+
+def ci_job() -> dict:
+    """The comparisons page's CI job (`A CI job with loupe-client`), parsed."""
+    text = COMPARISONS.read_text()
+    block = re.search(r"```yaml\n(# \.github/workflows/eval\.yml\njobs:.*?)```", text, re.S)
+    assert block, "the comparisons page's CI job moved"
+    return yaml.safe_load(block.group(1))["jobs"]["evaluate"]
+
+
+def judged_step(job: dict) -> tuple[list[str], str]:
+    """The job's `loupe-client evaluate` step: the shell GitHub runs it with, and its script."""
+    step = next(step for step in job["steps"] if "loupe-client evaluate" in step.get("run", ""))
+    shell = step.get("shell", job.get("defaults", {}).get("run", {}).get("shell"))
+    return GITHUB_SHELLS[shell], step["run"]
+
+
+class TestCiJobExample:
+    """The documented CI job's evaluate step, run as GitHub Actions would run it."""
+
+    def run_step(self, api: Api, tmp_path: Path) -> tuple[subprocess.CompletedProcess[str], Path]:
+        shell, script = judged_step(ci_job())
+        (tmp_path / "eval").mkdir()
+        cases = [
+            {"id": f"q{i}", "input": f"{i}+{i}?", "actual_output": str(2 * i)} for i in range(3)
+        ]
+        for case in cases:
+            case["expected_output"] = case["actual_output"]
+        (tmp_path / "eval" / "cases.jsonl").write_text(
+            "".join(json.dumps(case) + "\n" for case in cases)
+        )
+        bin_dir = tmp_path / "bin"
+        bin_dir.mkdir()
+        wrapper = bin_dir / "loupe-client"
+        wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m loupe_client "$@"\n')
+        wrapper.chmod(0o755)
+        github_env = tmp_path / "github_env"
+        github_env.touch()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LOUPE_")}
+        env |= {
+            "PATH": f"{bin_dir}{os.pathsep}{env['PATH']}",
+            "PYTHONPATH": str(SDK_PYTHON),
+            "NO_PROXY": "127.0.0.1",
+            "no_proxy": "127.0.0.1",
+            "LOUPE_URL": api.base_url,
+            "LOUPE_API_KEY": api.new_key(),
+            "GITHUB_ENV": str(github_env),
+        }
+        (tmp_path / "step.sh").write_text(script.replace("${{ github.sha }}", "0123abc"))
+        ran = while_queue_runs(
+            api,
+            lambda: subprocess.run(
+                [*shell, str(tmp_path / "step.sh")],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            ),
+        )
+        return ran, github_env
+
+    def test_the_step_passes_when_the_gate_passes(
+        self, api: Api, judge: ScriptedJudge, tmp_path: Path
+    ) -> None:
+        judge.script(plausible_answer)
+        ran, github_env = self.run_step(api, tmp_path)
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert re.fullmatch(r"CANDIDATE=evn_\w+\n", github_env.read_text())
+
+    def test_the_step_fails_when_the_gate_fails(
+        self, api: Api, judge: ScriptedJudge, tmp_path: Path
+    ) -> None:
+        # A helpfulness of 0.2 is below the step's --fail-below 0.7: the gate prints FAIL and
+        # exits 1, which `| tee` must not swallow.
+        def low_helpfulness(request: dict) -> Reply | dict:
+            if task_of(request) == "g_eval_score":
+                return {"reason": "It does not help.", "score": 2}
+            return plausible_answer(request)
+
+        judge.script(low_helpfulness)
+        ran, _ = self.run_step(api, tmp_path)
+        assert "FAIL: below 0.7: helpfulness" in ran.stdout, ran.stdout + ran.stderr
+        assert ran.returncode != 0, ran.stdout + ran.stderr
