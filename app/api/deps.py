@@ -22,8 +22,7 @@ from app.models import Tenant
 from app.problems import FieldError, ProblemError, checked_anyway
 from app.runtime import Runtime
 from app.tenants.scopes import (
-    REVIEW,
-    REVIEW_NARROWED_EXTENSION,
+    ALSO_SCOPE_EXTENSION,
     SCOPE_EXTENSION,
     Caller,
     route_scope,
@@ -105,18 +104,17 @@ def get_caller(
     audit.acting(session, caller.actor)
     route = request.scope.get("route")
     required = required_scope(route)
-    if required is not None and not caller.may(required) and not _narrowed(route, caller):
+    if required is not None and not caller.may(required) and not _also(route, caller):
         raise forbidden(required, caller)
     # For a body checked past a failed schema (`checked_with_tenant`): the caller is known.
     request.state.tenant_id = caller.tenant.id
     return caller
 
 
-def _narrowed(route: Any, caller: Caller) -> bool:
-    """Whether the route admits the caller's `review` scope, answering it less
-    (REVIEW_NARROWED_EXTENSION); the endpoint narrows its answer."""
-    extra = getattr(route, "openapi_extra", None) or {}
-    return bool(extra.get(REVIEW_NARROWED_EXTENSION)) and caller.may(REVIEW)
+def _also(route: Any, caller: Caller) -> bool:
+    """Whether the caller holds the second scope the route admits (ALSO_SCOPE_EXTENSION)."""
+    also = (getattr(route, "openapi_extra", None) or {}).get(ALSO_SCOPE_EXTENSION)
+    return also is not None and caller.may(str(also))
 
 
 def forbidden(required: str, caller: Caller) -> ProblemError:

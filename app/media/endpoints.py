@@ -8,7 +8,7 @@ from app.api.deps import CallerDep, SessionDep
 from app.media.serving import blob_response, not_found
 from app.problems import problem_responses
 from app.review import access
-from app.tenants.scopes import READ, REVIEW_NARROWED_EXTENSION, SCOPE_EXTENSION
+from app.tenants.scopes import READ, READ_OR_REVIEW
 
 router = APIRouter(prefix="/v1/media", tags=["media"], responses=problem_responses(401, 403, 404))
 
@@ -26,7 +26,7 @@ router = APIRouter(prefix="/v1/media", tags=["media"], responses=problem_respons
         },
         304: {"description": "Not modified (`If-None-Match` names the current ETag)."},
     },
-    openapi_extra={SCOPE_EXTENSION: READ, REVIEW_NARROWED_EXTENSION: True},
+    openapi_extra=READ_OR_REVIEW,
 )
 def get_media(
     sha256: str,

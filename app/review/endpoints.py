@@ -1,5 +1,5 @@
-"""Review queues: made, listed, read and deleted (`write` to make or delete, `read` to read);
-items claimed, labelled and given back (`review`)."""
+"""Review queues: made, listed, read and deleted (`write` to make or delete, `read` or `review`
+to read); items claimed, labelled and given back (`review`)."""
 
 from collections.abc import Mapping
 from typing import Annotated, Any
@@ -20,7 +20,7 @@ from app.review.schemas import (
     ReviewQueueCreate,
     ReviewQueueList,
 )
-from app.tenants.scopes import REVIEW, SCOPE_EXTENSION
+from app.tenants.scopes import READ_OR_REVIEW, REVIEW, SCOPE_EXTENSION
 
 router = APIRouter(
     prefix="/v1/review_queues",
@@ -47,7 +47,7 @@ def create_review_queue(
     return body
 
 
-@router.get("", response_model=ReviewQueueList)
+@router.get("", response_model=ReviewQueueList, openapi_extra=READ_OR_REVIEW)
 def list_review_queues(
     session: SessionDep,
     tenant: TenantDep,
@@ -61,7 +61,7 @@ def list_review_queues(
     )
 
 
-@router.get("/{queue_id}", response_model=ReviewQueue)
+@router.get("/{queue_id}", response_model=ReviewQueue, openapi_extra=READ_OR_REVIEW)
 def get_review_queue(queue_id: str, session: SessionDep, tenant: TenantDep) -> ReviewQueue:
     """One queue and its progress: items offered, fully labelled, in progress, remaining, and
     each reviewer's labelled and reserved counts."""

@@ -28,9 +28,12 @@ ALL_SCOPES = KEY_SCOPES
 # The OpenAPI operation extension naming the scope a route needs.
 SCOPE_EXTENSION = "x-loupe-scope"
 
-# An operation that also admits a `review` key without its `read` scope, answering it only
-# what the review items it holds or labelled show (`GET /v1/media/{sha256}`: their images).
-REVIEW_NARROWED_EXTENSION = "x-loupe-review-narrowed"
+# A second scope an operation admits instead of its `x-loupe-scope`: `review` on the reads a
+# blind reviewer needs (the review queues; `GET /v1/media/{sha256}`, which answers a caller
+# without `read` only the images of the review items it holds or labelled).
+ALSO_SCOPE_EXTENSION = "x-loupe-also-scope"
+# A read that a reviewer (`review` without `read`) may make too.
+READ_OR_REVIEW = {SCOPE_EXTENSION: READ, ALSO_SCOPE_EXTENSION: REVIEW}
 
 # A route's `openapi_extra` for what only a team's admins may do.
 ADMIN_ONLY = {SCOPE_EXTENSION: ADMIN}

@@ -431,6 +431,14 @@ class TestAccess:
         # A reviewer may not make or delete queues.
         reviewer = team.reviewer()
         problem(reviewer.delete(f"/v1/review_queues/{queue['id']}"), 403)
+        # A key with `review` alone finds its queues (the console's reviewers see them), and
+        # reads no evaluation.
+        blind = team.reviewer(["review"])
+        listed = blind.get("/v1/review_queues")
+        assert listed.status_code == 200, listed.text
+        assert [row["id"] for row in listed.json()["data"]] == [queue["id"]]
+        assert blind.get(f"/v1/review_queues/{queue['id']}").json()["id"] == queue["id"]
+        problem(blind.get(f"/v1/evaluations/{queue['evaluation_ids'][0]}"), 403)
 
     def test_another_tenants_queue_and_items_are_not_found(
         self, api: Api, judge: ScriptedJudge

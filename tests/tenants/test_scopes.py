@@ -100,11 +100,11 @@ class Operation:
     path: str
     scope: str
     dialect: str
-    # Also admits a `review` key, answering it less (`x-loupe-review-narrowed`).
-    review_narrowed: bool = False
+    # The second scope it admits (`x-loupe-also-scope`), if any.
+    also: str | None = None
 
     def admits(self, held: set[str]) -> bool:
-        return self.scope in held or (self.review_narrowed and "review" in held)
+        return self.scope in held or self.also in held
 
     def __str__(self) -> str:
         return f"{self.method} {self.path}"
@@ -132,9 +132,8 @@ def operations() -> list[Operation]:
                 dialect = "openai"
             elif path in ("/v1/traces", "/v1/logs"):
                 dialect = "otlp"
-            narrowed = bool(operation.get("x-loupe-review-narrowed"))
-            scope = operation["x-loupe-scope"]
-            found.append(Operation(method.upper(), path, scope, dialect, narrowed))
+            scope, also = operation["x-loupe-scope"], operation.get("x-loupe-also-scope")
+            found.append(Operation(method.upper(), path, scope, dialect, also))
     return found
 
 
