@@ -1,9 +1,9 @@
 """The settings of the service itself: where it listens and stores, request and job limits, jobs'
 timing and recovery, logs, metrics and retention."""
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -135,8 +135,11 @@ class ServiceFields(BaseSettings):
     # Log lines: "text" for people, "json" (one object per line) for a log pipeline.
     log_format: Literal["text", "json"] = "text"
     """`text` for people; `json` writes one JSON object per line."""
-    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
-    """The lowest level of log lines written."""
+    log_level: Annotated[
+        Literal["DEBUG", "INFO", "WARNING", "ERROR"],
+        BeforeValidator(lambda value: value.upper() if isinstance(value, str) else value),
+    ] = "INFO"
+    """The lowest level of log lines written (any case: `debug` is `DEBUG`)."""
     # Each `loupe worker` serves Prometheus metrics here (the API serves GET /metrics itself).
     # Workers sharing a host need a port each; 0 turns the worker's metrics off.
     metrics_host: str = "127.0.0.1"

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from pydantic import ValidationError
 
+from app.config import Settings
 from app.main import create_app
 from app.telemetry import logs
 from tests.fixtures.api import Api, fast_settings
@@ -307,3 +309,11 @@ class TestServedProcessLines:
         assert any(line["logger"].startswith("uvicorn") for line in parsed_lines)
         assert not [line for line in parsed_lines if "color_message" in line]
         assert "\x1b" not in log and "\\u001b" not in log
+
+
+class TestLevelSetting:
+    def test_any_case_names_a_level_and_a_wrong_name_is_refused(self) -> None:
+        assert Settings(log_level="debug").log_level == "DEBUG"
+        assert Settings(log_level="Warning").log_level == "WARNING"
+        with pytest.raises(ValidationError, match="log_level"):
+            Settings(log_level="verbose")
