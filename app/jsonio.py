@@ -12,6 +12,7 @@ jsonb refuses), and an integer past 64 bits is read as a float.
 
 import json
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -80,3 +81,9 @@ def loads(text: str | bytes) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
         return json.loads(text)
+
+
+def utc_text(moment: datetime) -> str:
+    """A moment as the API writes it (pydantic's form): UTC, ending in `Z`, not `+00:00`; what
+    webhook payloads carry too, so a receiver parses one form."""
+    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")

@@ -21,6 +21,7 @@ from app.evaluations.schemas import (
     EvaluationCreate,
 )
 from app.ids import EVALUATION_PREFIX, new_id
+from app.jsonio import utc_text
 from app.media import gc
 from app.media.store import DatabaseBlobStore
 from app.metric_versions import service as metric_versions
@@ -259,7 +260,7 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
         "metadata": evaluation.metadata_ or {},
         "result_counts": summary.result_counts.model_dump(),
         "error": evaluation.error,
-        "completed_at": evaluation.completed_at.isoformat() if evaluation.completed_at else None,
+        "completed_at": utc_text(evaluation.completed_at) if evaluation.completed_at else None,
     }
     # Kinds built on evaluations name their own events (`run.completed`, `eval.run.succeeded`).
     kind = kind_of(evaluation)

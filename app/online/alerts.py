@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 
 from app.db import utcnow
 from app.evaluations.checks import Findings
+from app.jsonio import utc_text
 from app.models import OnlineRule
 from app.online.schemas import Alert, AlertSettings
 from app.problems import FieldError
@@ -199,15 +200,15 @@ def payload(
         "metric": rule.alert["metric"],
         "threshold": rule.alert["threshold"],
         "window_hours": rule.alert["window_hours"],
-        "window_start": seen.start.isoformat(),
-        "window_end": seen.end.isoformat(),
+        "window_start": utc_text(seen.start),
+        "window_end": utc_text(seen.end),
         "pass_rate": seen.pass_rate,
         "pass_rate_ci95": list(seen.interval) if seen.interval else None,
         "count": seen.count,
         "passed": seen.passed,
         "failed": seen.failed,
-        "since": since.isoformat(),
+        "since": utc_text(since),
     }
     if resolved_at is not None:
-        data["resolved_at"] = resolved_at.isoformat()
+        data["resolved_at"] = utc_text(resolved_at)
     return data

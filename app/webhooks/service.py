@@ -21,6 +21,7 @@ from app import audit, crypto
 from app.config import Settings
 from app.db import utcnow
 from app.ids import new_id
+from app.jsonio import utc_text
 from app.media.netguard import (
     AddressPolicy,
     BlockedAddress,
@@ -184,7 +185,7 @@ def emit(
             "data": data,
         }
         if envelope == "openai"
-        else {"type": event_type, "timestamp": now.isoformat(), "data": data}
+        else {"type": event_type, "timestamp": utc_text(now), "data": data}
     )
     payload = json.dumps(body, separators=(",", ":"))
     event = WebhookEvent(

@@ -228,7 +228,12 @@ class TestDelivery:
         assert payload["type"] == "evaluation.canceled"
         assert payload["data"]["status"] == "canceled"
         assert payload["data"]["result_counts"]["total"] == canceled["result_counts"]["total"]
-        assert payload["data"]["completed_at"] is not None
+        # Moments as the API writes them (`Z`), the evaluation's own among them.
+        assert (
+            payload["data"]["completed_at"]
+            == client.get(f"/v1/evaluations/{canceled['id']}").json()["completed_at"]
+        )
+        assert payload["timestamp"].endswith("Z") and payload["data"]["completed_at"].endswith("Z")
         canceled_attempts = [d for d in history if d["event_type"] == "evaluation.canceled"]
         assert len(canceled_attempts) == 1
         assert canceled_attempts[0]["event_id"] == request.headers["webhook-id"]
