@@ -12,7 +12,7 @@ from pydantic import Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 from skimage.metrics import peak_signal_noise_ratio
 
-from app.metrics._pixels import PixelSpecBase, measure_pixels
+from app.metrics._pixels import PixelSpecBase, measure_pixels, resizing
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 
@@ -62,4 +62,17 @@ async def measure(spec: PsnrSpec, case: MetricTestCase, ctx: MetricContext) -> M
         db = float(peak_signal_noise_ratio(expected, actual, data_range=255))
         return min(db, spec.max_db), {"mse": mse}
 
-    return await measure_pixels(spec, case, compare)
+    def describe(score: float, logs: dict[str, Any]) -> str:
+        if logs["mse"] == 0:
+            return (
+                f"The images are identical ({resizing(logs)}): PSNR is infinite, stored as "
+                f"max_db, {score:g} dB."
+            )
+        capped = f", capped at max_db {spec.max_db:g}" if score == spec.max_db else ""
+        side = "at or above" if score >= spec.threshold else "under"
+        return (
+            f"PSNR is {score:.2f} dB{capped} (mean squared error {logs['mse']:.4g} per 8-bit "
+            f"channel value; {resizing(logs)}); {side} the threshold of {spec.threshold:g} dB."
+        )
+
+    return await measure_pixels(spec, case, compare, describe)
