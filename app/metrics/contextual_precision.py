@@ -1,9 +1,10 @@
 """contextual_precision: are the useful retrieval nodes ranked above the useless ones?
 
 Score = Σ_k r_k · (Σ_{i≤k} r_i) / k  ÷  Σ_k r_k (weighted cumulative precision); no verdicts or
-no relevant node scores 0. The reply must hold one yes/no verdict per node, in order: any other
-count, or another word, gets one repair request, then the result is an error (`invalid_answer`,
-`judge_malformed`), never a score of the verdicts that happen to be there.
+no relevant node scores 0, and an empty retrieval context 0 without a judge call. The reply
+must hold one yes/no verdict per node, in order: any other count, or another word, gets one
+repair request, then the result is an error (`invalid_answer`, `judge_malformed`), never a
+score of the verdicts that happen to be there.
 """
 
 from typing import ClassVar, Literal
@@ -72,10 +73,23 @@ def plan(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[PlannedCal
     """One call. Completion: a verdict with a reason quoting its node (about 30 tokens) per
     node, and the overall reason (about 50 tokens)."""
     nodes = render.nodes(case.retrieval_context)
+    if not nodes:
+        return []
     completion = Completion(
         fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=len(nodes)
     )
     return [PlannedCall("contextual_precision_verdicts", _messages(spec, case), completion)]
+
+
+def _empty_context(spec: ContextualPrecisionSpec) -> MetricResult:
+    score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
+    reason = (
+        "The retrieval context is empty: no node could be useful, so the score is 0."
+        if spec.include_reason
+        else None
+    )
+    logs: dict = {"verdicts": [], "nodes": 0}
+    return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
 
 async def measure(
@@ -85,6 +99,10 @@ async def measure(
 
     async def body(judge: JudgeSession) -> MetricResult:
         nodes = render.nodes(case.retrieval_context)
+        if not nodes:
+            # No node, so none useful: 0 without asking (a judge shown "0 nodes" that
+            # answered a verdict anyway made the result an `invalid_answer`).
+            return _empty_context(spec)
         reply = await judge.ask(
             "verdicts",
             _messages(spec, case),
