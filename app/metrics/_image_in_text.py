@@ -136,7 +136,6 @@ async def measure_images(
                 raise reply
         scores = [r.data["score"] / 10 for r in replies]  # type: ignore[union-attr]
         score = sum(scores) / len(scores)
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs = {
             "images": [
                 {
@@ -155,6 +154,9 @@ async def measure_images(
             reason = "\n".join(
                 f"Image {i}: {item['reasoning']}" for i, item in enumerate(logs["images"], 1)
             )
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

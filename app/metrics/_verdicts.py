@@ -86,6 +86,25 @@ def strict_clamp(score: float, threshold: float, strict_mode: bool) -> float:
     return 0.0 if strict_mode and score < threshold else score
 
 
+def strict_scored(
+    score: float, threshold: float, strict_mode: bool, reason: str | None, logs: dict[str, Any]
+) -> tuple[float, str | None]:
+    """`strict_clamp`, and a reason that says so when it clamps: the judge wrote its reason
+    before the score was made, so a stored 0 came with "mostly relevant". The formula's own
+    score is kept in `logs.unclamped_score`."""
+    clamped = strict_clamp(score, threshold, strict_mode)
+    if clamped == score:
+        return score, reason
+    logs["unclamped_score"] = score
+    if reason is None:
+        return clamped, None
+    note = (
+        f"Strict mode: the score {score:.4g} is under the threshold {threshold:g}, so it is "
+        "stored as 0."
+    )
+    return clamped, f"{note} {reason}"
+
+
 def refuse_miscount(given: int, expected: int, unit: str) -> None:
     """Raises MismatchedAnswer unless there is one verdict per `unit` asked about: a verdict
     too many or too few would be scored as if the answer fit (4 verdicts for 1 node scored 1)."""

@@ -164,8 +164,10 @@ async def measure(
         score, logs = await judge_both(
             judge, (semantic_prompt, semantic_parts, semantic_schema), output
         )
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason_text = reason(score, logs) if spec.include_reason else None
+        score, reason_text = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason_text, logs
+        )
         return MetricResult(
             score, passed(score, spec.threshold), spec.threshold, reason_text, logs=logs
         )

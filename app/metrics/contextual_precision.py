@@ -115,9 +115,11 @@ async def measure(
         )
         verdicts, _ = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
         score = weighted_cumulative_precision([v["verdict"] == "yes" for v in verdicts])
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"verdicts": verdicts, "nodes": len(nodes)}
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

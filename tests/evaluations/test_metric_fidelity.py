@@ -3,7 +3,7 @@ the single-turn judged metrics against the scripted judge."""
 
 from tests.evaluations.test_judged import all_results, submit
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import ScriptedJudge, task_of
 
 
 class TestEmptyRetrievalContext:
@@ -32,3 +32,95 @@ class TestEmptyRetrievalContext:
             assert (row["score"], row["passed"]) == (0.0, False), row
             assert row["reason"].startswith("The retrieval context is empty")
         assert judge.requests == [] and final["usage"]["calls"] == 0
+
+
+def _strict_answers(request: dict) -> dict:
+    task = task_of(request)
+    if task == "answer_relevancy_verdicts":
+        return {
+            "statements": [
+                {"statement": "Paris is the capital.", "verdict": "yes"},
+                {"statement": "It is in France.", "verdict": "yes"},
+                {"statement": "I like cheese.", "verdict": "no", "reason": "off topic"},
+            ],
+            "images": [],
+            "reason": "Mostly relevant; one aside about cheese.",
+        }
+    if task == "contextual_precision_verdicts":
+        verdicts = [{"verdict": "no", "reason": "x"}, {"verdict": "yes", "reason": "y"}]
+        return {"verdicts": verdicts, "reason": "The useful node comes second."}
+    raise AssertionError(f"unexpected task {task}")
+
+
+class TestStrictModeReasons:
+    def test_a_clamped_score_says_so_in_its_reason(self, api: Api, judge: ScriptedJudge) -> None:
+        # The judge writes its reason before the score is made: strict mode stored 0 with
+        # "Mostly relevant" and nothing saying why.
+        judge.script(_strict_answers)
+        client = api.tenant_client()
+        case = {
+            "input": "What is the capital of France?",
+            "actual_output": "Paris is the capital. It is in France. I like cheese.",
+            "expected_output": "Paris.",
+            "retrieval_context": ["Lyon is big.", "Paris is the capital of France."],
+        }
+        metrics = [
+            {"type": "answer_relevancy", "strict_mode": True},
+            {"type": "answer_relevancy", "name": "lenient"},
+            {"type": "contextual_precision", "strict_mode": True},
+        ]
+        final = submit(api, client, {"test_cases": [case], "metrics": metrics})
+        rows = {row["metric"]: row for row in all_results(client, final["id"])}
+        strict = rows["answer_relevancy"]
+        assert (strict["score"], strict["threshold"], strict["passed"]) == (0.0, 1.0, False)
+        assert strict["reason"] == (
+            "Strict mode: the score 0.6667 is under the threshold 1, so it is stored as 0. "
+            "Mostly relevant; one aside about cheese."
+        )
+        assert strict["logs"]["unclamped_score"] == 2 / 3
+        lenient = rows["lenient"]
+        assert lenient["score"] == 2 / 3
+        assert lenient["reason"] == "Mostly relevant; one aside about cheese."
+        assert "unclamped_score" not in lenient["logs"]
+        precision = rows["contextual_precision"]
+        assert precision["score"] == 0.0 and precision["reason"].startswith(
+            "Strict mode: the score 0.5 is under the threshold 1, so it is stored as 0. "
+        )
+
+
+class TestPenalizedAmbiguity:
+    def test_the_reason_is_asked_to_name_unsupported_claims(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # With penalize_ambiguous_claims an `idk` costs as much as a `no`, but the judge was
+        # asked only to name contradicted claims: "no claim is contradicted" came with 0.5.
+        prompts: dict[str, str] = {}
+
+        def answer(request: dict) -> dict:
+            task = task_of(request)
+            if task == "faithfulness_truths":
+                return {"truths": ["Paris is the capital of France."]}
+            prompts[str(request["messages"][0]["content"])] = task
+            claims = [
+                {"claim": "Paris is the capital of France.", "verdict": "yes"},
+                {"claim": "Paris has 2 million people.", "verdict": "idk", "reason": "unsaid"},
+            ]
+            return {"claims": claims, "reason": "Nothing is contradicted; the size is unsaid."}
+
+        judge.script(answer)
+        client = api.tenant_client()
+        case = {
+            "input": "Tell me about Paris.",
+            "actual_output": "Paris is the capital of France. Paris has 2 million people.",
+            "retrieval_context": ["Paris is the capital of France."],
+        }
+        metrics = [
+            {"type": "faithfulness", "penalize_ambiguous_claims": True},
+            {"type": "faithfulness", "name": "default"},
+        ]
+        final = submit(api, client, {"test_cases": [case], "metrics": metrics})
+        rows = {row["metric"]: row["score"] for row in all_results(client, final["id"])}
+        assert rows == {"faithfulness": 0.5, "default": 1.0}
+        penalized = [p for p in prompts if "count as unfaithful" in p]
+        assert len(prompts) == 2 and len(penalized) == 1
+        assert "those the truths do not support" in penalized[0]
