@@ -35,7 +35,7 @@ from nltk.translate.meteor_score import meteor_score
 from rapidfuzz import fuzz, utils
 from rouge_score import rouge_scorer, scoring, tokenizers
 
-from app.metrics._lcs import lcs_length, too_long
+from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length, too_long
 from app.metrics._text_scores import NLTK_DATA, bleu_tokens, has_cjk
 from app.metrics._types import MetricError
 
@@ -156,7 +156,16 @@ def length_error(metric: str, text: str, reference: str) -> MetricError | None:
         sides = {"input": text, "reference": reference}
         return too_long(metric, sides, MAX_FUZZY_CHARACTERS, "characters")
     tokenize = _tokenizer.tokenize if metric in ROUGE_METRICS else bleu_tokens
-    return too_long(metric, {"input": tokenize(text), "reference": tokenize(reference)})
+    sides = {}
+    for field, side in (("input", text), ("reference", reference)):
+        chunks = side.split()
+        if len(chunks) > MAX_SCORED_TOKENS and metric in ROUGE_METRICS:
+            # ROUGE drops punctuation: only a chunk with a letter or digit is a word for sure.
+            chunks = [chunk for chunk in chunks if any(char.isalnum() for char in chunk)]
+        # Each such chunk is at least one token: past the cap without tokenising it all
+        # (seconds of the judge loop for a long text).
+        sides[field] = chunks if len(chunks) > MAX_SCORED_TOKENS else tokenize(side)
+    return too_long(metric, sides)
 
 
 def reference_score(metric: str, text: str, reference: str) -> float:
