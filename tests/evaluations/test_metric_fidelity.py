@@ -124,3 +124,32 @@ class TestPenalizedAmbiguity:
         penalized = [p for p in prompts if "count as unfaithful" in p]
         assert len(prompts) == 2 and len(penalized) == 1
         assert "those the truths do not support" in penalized[0]
+
+
+class TestRuleFirstReason:
+    def test_a_score_the_rule_made_is_explained_as_the_rules(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # rule_first keeps max(rule, judge): ROUGE-L recall 0.5 against the judge's B stored
+        # 0.5 with the judge's "incorrect" reasoning as its whole reason.
+        judge.script(lambda request: {"reasoning": "It misses 'on white'.", "verdict": "B"})
+        client = api.tenant_client()
+        case = {
+            "input": "What is shown?",
+            "actual_output": "a red circle",
+            "expected_output": "red circle on white",
+        }
+        metrics = [
+            {"type": "llm_accuracy", "rule_first": True},
+            {"type": "llm_accuracy", "name": "judge_only"},
+        ]
+        final = submit(api, client, {"test_cases": [case], "metrics": metrics})
+        rows = {row["metric"]: row for row in all_results(client, final["id"])}
+        ruled = rows["llm_accuracy"]
+        assert (ruled["score"], ruled["passed"]) == (0.5, True)
+        assert ruled["reason"] == (
+            "The judge found the prediction incorrect (B), but ROUGE-L recall is 0.5000, and "
+            "the score is the better of the two: 0.5000. The judge: It misses 'on white'."
+        )
+        assert rows["judge_only"]["score"] == 0.0
+        assert rows["judge_only"]["reason"] == "It misses 'on white'."
