@@ -46,7 +46,7 @@ class ImageInTextSpecBase(JudgedSpecBase):
 
 class ImageScore(BaseModel):
     reasoning: str
-    score: float = Field(allow_inf_nan=False)
+    score: _verdicts.JudgeNumber
 
     @model_validator(mode="after")
     def _on_the_scale(self) -> "ImageScore":

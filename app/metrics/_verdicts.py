@@ -9,6 +9,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -28,6 +29,18 @@ def _not_a_boolean(value: Any) -> Any:
 
 # The number of a turn, tool call or node a judge's verdict is keyed to.
 ItemNumber = Annotated[int, BeforeValidator(_not_a_boolean)]
+
+
+def _a_number(value: Any) -> Any:
+    # JSON's true would otherwise be read as 1: "score": true passed a strict G-Eval.
+    if isinstance(value, bool):
+        raise ValueError("give a number, not true or false")
+    return value
+
+
+# A score a judge gives: a finite number, never a boolean (one repair request, then
+# `judge_malformed`).
+JudgeNumber = Annotated[float, BeforeValidator(_a_number), Field(allow_inf_nan=False)]
 
 
 def _words(*allowed: str) -> WithJsonSchema:

@@ -1,7 +1,7 @@
 """The metrics fidelity audit's findings, through the HTTP API and the workers: edge cases of
 the single-turn judged metrics against the scripted judge."""
 
-from tests.evaluations.test_judged import all_results, submit
+from tests.evaluations.test_judged import RED, all_results, image, submit
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, task_of
 
@@ -153,3 +153,40 @@ class TestRuleFirstReason:
         )
         assert rows["judge_only"]["score"] == 0.0
         assert rows["judge_only"]["reason"] == "It misses 'on white'."
+
+
+class TestBooleanScores:
+    def test_true_is_no_score(self, api: Api, judge: ScriptedJudge) -> None:
+        # JSON's true was read as 1: a strict G-Eval passed on "score": true, and an image
+        # scored 0.1 on a 0-10 scale.
+        def answer(request: dict) -> dict:
+            if task_of(request) == "g_eval_score":
+                return {"reason": "Meets every step.", "score": True}
+            return {"reasoning": "Fits.", "score": True}
+
+        judge.script(answer)
+        client = api.tenant_client()
+        case = {
+            "input": "Describe it.",
+            "actual_output": ["A red circle:", image(RED), "as asked."],
+        }
+        metrics = [
+            {
+                "type": "g_eval",
+                "name": "strict",
+                "criteria": "Is it correct?",
+                "evaluation_steps": ["Check it."],
+                "evaluation_params": ["input", "actual_output"],
+                "strict_mode": True,
+            },
+            {"type": "image_coherence"},
+        ]
+        final = submit(api, client, {"test_cases": [case], "metrics": metrics})
+        rows = {row["metric"]: row for row in all_results(client, final["id"])}
+        for metric in ("strict", "image_coherence"):
+            row = rows[metric]
+            assert (row["score"], row["passed"]) == (None, None), row
+            assert row["error"]["type"] == "judge_malformed"
+            assert "give a number, not true or false" in row["error"]["message"]
+        # Each asked once more to repair its answer.
+        assert final["usage"]["calls"] == 4
