@@ -3,7 +3,9 @@ the single-turn judged metrics against the scripted judge."""
 
 from tests.evaluations.test_judged import RED, all_results, image, submit
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, task_of
+from tests.fixtures.metrics import user_text
+from tests.judges.test_reply_size import completion
 
 
 class TestEmptyRetrievalContext:
@@ -190,3 +192,42 @@ class TestBooleanScores:
             assert "give a number, not true or false" in row["error"]["message"]
         # Each asked once more to repair its answer.
         assert final["usage"]["calls"] == 4
+
+
+class TestHalfCharacters:
+    def test_a_lone_surrogate_in_a_reply_is_stored_as_a_replacement(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Half an emoji (a lone UTF-16 surrogate) in a judge's reason, escaped in its JSON or
+        # in the chat completion around it, could not be encoded for the database: the job
+        # failed its write again and again and the evaluation stayed in_progress.
+        replies = {
+            "escaped": '{"reason": "Good \\ud83d answer", "score": 7}',
+            "raw": '{"reason": "Good \ud83d answer", "score": 7}',
+            "paired": '{"reason": "Good \\ud83d\\ude00 answer", "score": 7}',
+        }
+
+        def answer(request: dict) -> Reply:
+            content = next(reply for name, reply in replies.items() if name in user_text(request))
+            # json.dumps writes the raw surrogate as an escape in the completion's JSON.
+            return Reply(raw_body=completion(content))
+
+        judge.script(answer)
+        client = api.tenant_client()
+        cases = [{"id": name, "input": "q", "actual_output": name} for name in replies]
+        metric = {
+            "type": "g_eval",
+            "name": "g",
+            "criteria": "c",
+            "evaluation_steps": ["s"],
+            "evaluation_params": ["actual_output"],
+            "top_logprobs": 0,
+        }
+        final = submit(api, client, {"test_cases": cases, "metrics": [metric]})
+        assert final["status"] == "completed", final
+        reasons = {row["test_case_id"]: row["reason"] for row in all_results(client, final["id"])}
+        assert reasons == {
+            "escaped": "Good \ufffd answer",
+            "raw": "Good \ufffd answer",
+            "paired": "Good \U0001f600 answer",
+        }
