@@ -135,7 +135,9 @@ async def measure_images(
             if isinstance(reply, BaseException):
                 raise reply
         scores = [r.data["score"] / 10 for r in replies]  # type: ignore[union-attr]
-        score = sum(scores) / len(scores)
+        # One division of the judge's own numbers: the mean of 0.7 and 0.1 in floats is
+        # 0.39999999999999997, which failed a threshold of 0.4.
+        score = sum(r.data["score"] for r in replies) / (10 * len(replies))  # type: ignore[union-attr]
         logs = {
             "images": [
                 {

@@ -7,6 +7,7 @@ repair request, then the result is an error (`invalid_answer`, `judge_malformed`
 score of the verdicts that happen to be there.
 """
 
+from fractions import Fraction
 from typing import ClassVar, Literal
 
 from app.metrics import _render as render
@@ -29,17 +30,20 @@ class ContextualPrecisionSpec(JudgedSpecBase):
 
 
 def weighted_cumulative_precision(relevant: list[bool]) -> float:
-    """The contextual precision formula over relevance flags in rank order."""
+    """The contextual precision formula over relevance flags in rank order.
+
+    Summed as exact fractions and rounded once: float steps made [yes, no, yes] 0.83333…33,
+    under the 5/6 (0.83333…34) a threshold of 5/6 is, so it failed its own score."""
     total = sum(relevant)
     if total == 0:
         return 0.0
     hits = 0
-    acc = 0.0
+    acc = Fraction(0)
     for k, is_relevant in enumerate(relevant, start=1):
         if is_relevant:
             hits += 1
-            acc += hits / k
-    return acc / total
+            acc += Fraction(hits, k)
+    return float(acc / total)
 
 
 def _prompt(with_reason: bool, shows_images: bool) -> str:

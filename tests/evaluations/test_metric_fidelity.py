@@ -1,9 +1,9 @@
 """The metrics fidelity audit's findings, through the HTTP API and the workers: edge cases of
 the single-turn judged metrics against the scripted judge."""
 
-from tests.evaluations.test_judged import RED, all_results, image, submit
+from tests.evaluations.test_judged import BLUE, RED, all_results, image, submit
 from tests.fixtures.api import Api
-from tests.fixtures.judge import Reply, ScriptedJudge, task_of
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, task_of
 from tests.fixtures.metrics import user_text
 from tests.judges.test_reply_size import completion
 
@@ -231,3 +231,33 @@ class TestHalfCharacters:
             "raw": "Good \ufffd answer",
             "paired": "Good \U0001f600 answer",
         }
+
+
+class TestScoresAtTheThreshold:
+    def test_a_score_equal_to_the_threshold_passes(self, api: Api, judge: ScriptedJudge) -> None:
+        # Float steps put both under a threshold equal to their exact value: images scored
+        # 7 and 1 gave 0.39999999999999997 (threshold 0.4 failed), precision over [yes, no,
+        # yes] 0.8333333333333333 (threshold 5/6 failed).
+        def answer(request: dict) -> dict:
+            if task_of(request) == "contextual_precision_verdicts":
+                verdicts = [{"verdict": word, "reason": "r"} for word in ("yes", "no", "yes")]
+                return {"verdicts": verdicts, "reason": "Nodes 1 and 3."}
+            return {"reasoning": "r", "score": 7 if image_parts(request) == [RED] else 1}
+
+        judge.script(answer)
+        client = api.tenant_client()
+        case = {
+            "input": "q",
+            "actual_output": ["A red one:", image(RED), "and a blue one:", image(BLUE), "."],
+            "expected_output": "e",
+            "retrieval_context": ["a", "b", "c"],
+        }
+        metrics = [
+            {"type": "image_coherence", "threshold": 0.4},
+            {"type": "contextual_precision", "threshold": 5 / 6},
+        ]
+        final = submit(api, client, {"test_cases": [case], "metrics": metrics})
+        rows = {row["metric"]: row for row in all_results(client, final["id"])}
+        assert (rows["image_coherence"]["score"], rows["image_coherence"]["passed"]) == (0.4, True)
+        precision = rows["contextual_precision"]
+        assert (precision["score"], precision["passed"]) == (5 / 6, True)
