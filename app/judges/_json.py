@@ -67,10 +67,36 @@ def _nests_past_limit(text: str | bytes) -> bool:
     return bool(brackets)
 
 
+# A UTF-16 surrogate, or a `\u` escape of one, in what the judge wrote.
+_SURROGATE = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]")
+
+
+def whole_characters(value: Any) -> Any:
+    """`value` with every lone UTF-16 surrogate in its strings replaced by U+FFFD: no text
+    encoding holds one, so a reason with half an emoji could never be stored (the job failed
+    its write over and over, the evaluation stuck)."""
+    if isinstance(value, str):
+        if not _SURROGATE.search(value):
+            return value
+        # Through UTF-16, a pair written as two escapes becomes its character again.
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, list):
+        return [whole_characters(item) for item in value]
+    if isinstance(value, dict):
+        return {whole_characters(key): whole_characters(item) for key, item in value.items()}
+    return value
+
+
 def extract_json_object(text: str | None) -> dict[str, Any]:
     """The first-to-last-brace JSON object in `text`; raises JSONExtractionError."""
     if not text:
         raise JSONExtractionError("the judge returned no content")
+    if _SURROGATE.search(text):
+        return whole_characters(_extract(whole_characters(text)))
+    return _extract(text)
+
+
+def _extract(text: str) -> dict[str, Any]:
     start = text.find("{")
     if start == -1:
         raise JSONExtractionError("the judge's reply contains no JSON object")

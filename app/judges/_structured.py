@@ -13,7 +13,7 @@ import openai
 from pydantic import BaseModel, ValidationError
 
 from app.judges._errors import endpoint_message, stated_limit
-from app.judges._json import JSONExtractionError, extract_json_object
+from app.judges._json import JSONExtractionError, extract_json_object, whole_characters
 from app.judges._requests import RequestLoop
 from app.judges._types import JudgeEndpoint, JudgeReply, JudgeUsage, ResponseFormatMode
 from app.judges._wire import (
@@ -125,10 +125,11 @@ class JudgeCompletions:
         message = choice.get("message")
         if not isinstance(message, dict):
             message = {}
-        # Text only (a list of parts joined): nothing nested of the reply is kept.
-        completion.content = text_content(message.get("content"))
+        # Text only (a list of parts joined): nothing nested of the reply is kept. Whole
+        # characters only: it is stored (the judge cache, a grader's sample).
+        completion.content = whole_characters(text_content(message.get("content")))
         completion.logprobs = digit_logprobs(choice)
-        refusal = message.get("refusal")
+        refusal = whole_characters(message.get("refusal"))
         try:
             if not completion.content and isinstance(refusal, str) and refusal.strip():
                 # The model declined (structured outputs' `refusal`): its words say why.

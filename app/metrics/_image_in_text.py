@@ -46,7 +46,7 @@ class ImageInTextSpecBase(JudgedSpecBase):
 
 class ImageScore(BaseModel):
     reasoning: str
-    score: float = Field(allow_inf_nan=False)
+    score: _verdicts.JudgeNumber
 
     @model_validator(mode="after")
     def _on_the_scale(self) -> "ImageScore":
@@ -135,8 +135,9 @@ async def measure_images(
             if isinstance(reply, BaseException):
                 raise reply
         scores = [r.data["score"] / 10 for r in replies]  # type: ignore[union-attr]
-        score = sum(scores) / len(scores)
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
+        # One division of the judge's own numbers: the mean of 0.7 and 0.1 in floats is
+        # 0.39999999999999997, which failed a threshold of 0.4.
+        score = sum(r.data["score"] for r in replies) / (10 * len(replies))  # type: ignore[union-attr]
         logs = {
             "images": [
                 {
@@ -155,6 +156,9 @@ async def measure_images(
             reason = "\n".join(
                 f"Image {i}: {item['reasoning']}" for i, item in enumerate(logs["images"], 1)
             )
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -61,12 +61,26 @@ def pair(case: MetricTestCase) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
     return np.asarray(actual), np.asarray(expected), logs
 
 
+def resizing(logs: dict[str, Any]) -> str:
+    """How the two images were compared, as the reason says it."""
+    width, height = logs["size"]
+    if not logs["resized"]:
+        return f"both images {width}x{height}"
+    actual_width, actual_height = logs["actual_size"]
+    return (
+        f"the actual image resized from {actual_width}x{actual_height} to the expected "
+        f"image's {width}x{height}"
+    )
+
+
 async def measure_pixels(
     spec: PixelSpecBase,
     case: MetricTestCase,
     compare: Callable[[np.ndarray, np.ndarray], tuple[float, dict[str, Any]]],
+    describe: Callable[[float, dict[str, Any]], str],
 ) -> MetricResult:
-    """Run `compare(actual, expected)` off the event loop (it is CPU work) into a result."""
+    """Run `compare(actual, expected)` off the event loop (it is CPU work) into a result whose
+    reason is `describe(score, logs)`."""
     problems = spec.test_case_problems(case)
     if problems:
         field, message = problems[0]
@@ -83,4 +97,4 @@ async def measure_pixels(
         score, logs = await asyncio.to_thread(work)
     except (ImageError, OSError, ValueError) as exc:
         return MetricResult.failure(spec.threshold, MetricError("invalid_image", str(exc)))
-    return MetricResult.scored(score, spec.threshold, None, logs)
+    return MetricResult.scored(score, spec.threshold, describe(score, logs), logs)

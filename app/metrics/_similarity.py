@@ -10,9 +10,11 @@ Which definition each follows (docs/decisions.md says why):
 - `meteor`: NLTK `meteor_score` (its defaults: lower-cased, Porter stems, WordNet 3.0 synonyms)
   over the same tokens, with the WordNet shipped in `nltk_data/corpora/wordnet.zip`.
 - `rouge_1`..`rouge_5`, `rouge_l`: Google's `rouge-score` F-measure (no stemming), its default
-  tokeniser (lower-cased ASCII letters and digits); text with CJK ideographs, which that
-  tokeniser drops entirely, is jieba-cut instead. `rouge_l` is the library's `_score_lcs` formula
-  with the LCS length from `_lcs.lcs_length` (the library's table is quadratic in memory).
+  tokeniser's rule (lower-cased runs of letters and digits) for the letters and digits of
+  every script, where the library keeps only ASCII ones (Cyrillic or Hangul text lost every
+  word); text with CJK ideographs is jieba-cut instead. `rouge_l` is the library's
+  `_score_lcs` formula with the LCS length from `_lcs.lcs_length` (the library's table is
+  quadratic in memory).
 
 Every metric but `fuzzy_match` scores tokens: `length_error` refuses a side of more than
 `MAX_SCORED_TOKENS` of the metric's tokens, or for `fuzzy_match` more than
@@ -20,6 +22,7 @@ Every metric but `fuzzy_match` scores tokens: `length_error` refuses a side of m
 """
 
 import threading
+import unicodedata
 import warnings
 from typing import Any
 
@@ -32,7 +35,7 @@ from nltk.translate.meteor_score import meteor_score
 from rapidfuzz import fuzz, utils
 from rouge_score import rouge_scorer, scoring, tokenizers
 
-from app.metrics._lcs import lcs_length, too_long
+from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length, too_long
 from app.metrics._text_scores import NLTK_DATA, bleu_tokens, has_cjk
 from app.metrics._types import MetricError
 
@@ -64,16 +67,32 @@ def wordnet() -> WordNetCorpusReader:
         return _wordnet
 
 
-class _RougeTokenizer(tokenizers.Tokenizer):
-    """rouge-score's tokeniser, except that CJK text is jieba-cut (it would lose every word)."""
+def _word_tokens(text: str) -> list[str]:
+    """rouge-score's tokens (lower-cased runs of letters and digits) with every script's
+    letters, digits and combining marks, not only ASCII's: its own tokeniser left nothing of
+    Cyrillic, Greek, Hangul or Arabic text (identical answers scored 0) and cut `café` to
+    `caf`. On ASCII text the tokens are rouge-score's."""
+    words: list[str] = []
+    current: list[str] = []
+    for char in unicodedata.normalize("NFC", text.lower()):
+        if unicodedata.category(char)[0] in "LMN":
+            current.append(char)
+        elif current:
+            words.append("".join(current))
+            current = []
+    if current:
+        words.append("".join(current))
+    return words
 
-    def __init__(self) -> None:
-        self._default = tokenizers.DefaultTokenizer(use_stemmer=False)
+
+class _RougeTokenizer(tokenizers.Tokenizer):
+    """rouge-score's tokeniser for every script: CJK text is jieba-cut, other text split into
+    runs of letters and digits of any script (rouge-score keeps only ASCII ones)."""
 
     def tokenize(self, text: str) -> list[str]:
         if has_cjk(text):
             return [t.lower() for t in jieba.cut(text) if any(ch.isalnum() for ch in t)]
-        return self._default.tokenize(text)
+        return _word_tokens(text)
 
 
 # WRatio's partial_ratio (sides 1.5 times apart or more) grows about as the cube of the
@@ -137,7 +156,16 @@ def length_error(metric: str, text: str, reference: str) -> MetricError | None:
         sides = {"input": text, "reference": reference}
         return too_long(metric, sides, MAX_FUZZY_CHARACTERS, "characters")
     tokenize = _tokenizer.tokenize if metric in ROUGE_METRICS else bleu_tokens
-    return too_long(metric, {"input": tokenize(text), "reference": tokenize(reference)})
+    sides = {}
+    for field, side in (("input", text), ("reference", reference)):
+        chunks = side.split()
+        if len(chunks) > MAX_SCORED_TOKENS and metric in ROUGE_METRICS:
+            # ROUGE drops punctuation: only a chunk with a letter or digit is a word for sure.
+            chunks = [chunk for chunk in chunks if any(char.isalnum() for char in chunk)]
+        # Each such chunk is at least one token: past the cap without tokenising it all
+        # (seconds of the judge loop for a long text).
+        sides[field] = chunks if len(chunks) > MAX_SCORED_TOKENS else tokenize(side)
+    return too_long(metric, sides)
 
 
 def reference_score(metric: str, text: str, reference: str) -> float:

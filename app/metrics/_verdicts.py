@@ -9,6 +9,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -28,6 +29,18 @@ def _not_a_boolean(value: Any) -> Any:
 
 # The number of a turn, tool call or node a judge's verdict is keyed to.
 ItemNumber = Annotated[int, BeforeValidator(_not_a_boolean)]
+
+
+def _a_number(value: Any) -> Any:
+    # JSON's true would otherwise be read as 1: "score": true passed a strict G-Eval.
+    if isinstance(value, bool):
+        raise ValueError("give a number, not true or false")
+    return value
+
+
+# A score a judge gives: a finite number, never a boolean (one repair request, then
+# `judge_malformed`).
+JudgeNumber = Annotated[float, BeforeValidator(_a_number), Field(allow_inf_nan=False)]
 
 
 def _words(*allowed: str) -> WithJsonSchema:
@@ -84,6 +97,25 @@ def refuse_unreadable(verdicts: list[str], allowed: dict[str, str]) -> None:
 def strict_clamp(score: float, threshold: float, strict_mode: bool) -> float:
     """In strict mode a score under the threshold is 0."""
     return 0.0 if strict_mode and score < threshold else score
+
+
+def strict_scored(
+    score: float, threshold: float, strict_mode: bool, reason: str | None, logs: dict[str, Any]
+) -> tuple[float, str | None]:
+    """`strict_clamp`, and a reason that says so when it clamps: the judge wrote its reason
+    before the score was made, so a stored 0 came with "mostly relevant". The formula's own
+    score is kept in `logs.unclamped_score`."""
+    clamped = strict_clamp(score, threshold, strict_mode)
+    if clamped == score:
+        return score, reason
+    logs["unclamped_score"] = score
+    if reason is None:
+        return clamped, None
+    note = (
+        f"Strict mode: the score {score:.4g} is under the threshold {threshold:g}, so it is "
+        "stored as 0."
+    )
+    return clamped, f"{note} {reason}"
 
 
 def refuse_miscount(given: int, expected: int, unit: str) -> None:

@@ -11,7 +11,7 @@ or an infinity is not a number at all: the reply is malformed (one repair reques
 import asyncio
 import math
 from collections.abc import Callable
-from typing import Annotated, Any, ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -35,7 +35,7 @@ class SubScores(BaseModel):
     # An empty list cannot be scored, and NaN or Infinity (which Python's JSON reader accepts)
     # is no number on a 0..10 scale: the schema turns both into a judge error, not a crash.
     reasoning: str
-    score: list[Annotated[float, Field(allow_inf_nan=False)]] = Field(min_length=1)
+    score: list[_verdicts.JudgeNumber] = Field(min_length=1)
     # How many sub-scores the prompt asks for (set per task).
     count: ClassVar[int] = 1
 
@@ -164,8 +164,10 @@ async def measure(
         score, logs = await judge_both(
             judge, (semantic_prompt, semantic_parts, semantic_schema), output
         )
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason_text = reason(score, logs) if spec.include_reason else None
+        score, reason_text = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason_text, logs
+        )
         return MetricResult(
             score, passed(score, spec.threshold), spec.threshold, reason_text, logs=logs
         )

@@ -173,10 +173,12 @@ async def measure(
             score = 1.0  # no statements: the schema refuses unreadable verdicts
         else:
             score = sum(v["verdict"] in ("yes", "idk") for v in verdicts) / len(verdicts)
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = None
         if spec.include_reason:
             reason = reply.data.get("reason") or "actual_output makes no statements to judge."
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -1,11 +1,13 @@
 """contextual_precision: are the useful retrieval nodes ranked above the useless ones?
 
 Score = Σ_k r_k · (Σ_{i≤k} r_i) / k  ÷  Σ_k r_k (weighted cumulative precision); no verdicts or
-no relevant node scores 0. The reply must hold one yes/no verdict per node, in order: any other
-count, or another word, gets one repair request, then the result is an error (`invalid_answer`,
-`judge_malformed`), never a score of the verdicts that happen to be there.
+no relevant node scores 0, and an empty retrieval context 0 without a judge call. The reply
+must hold one yes/no verdict per node, in order: any other count, or another word, gets one
+repair request, then the result is an error (`invalid_answer`, `judge_malformed`), never a
+score of the verdicts that happen to be there.
 """
 
+from fractions import Fraction
 from typing import ClassVar, Literal
 
 from app.metrics import _render as render
@@ -28,17 +30,20 @@ class ContextualPrecisionSpec(JudgedSpecBase):
 
 
 def weighted_cumulative_precision(relevant: list[bool]) -> float:
-    """The contextual precision formula over relevance flags in rank order."""
+    """The contextual precision formula over relevance flags in rank order.
+
+    Summed as exact fractions and rounded once: float steps made [yes, no, yes] 0.83333…33,
+    under the 5/6 (0.83333…34) a threshold of 5/6 is, so it failed its own score."""
     total = sum(relevant)
     if total == 0:
         return 0.0
     hits = 0
-    acc = 0.0
+    acc = Fraction(0)
     for k, is_relevant in enumerate(relevant, start=1):
         if is_relevant:
             hits += 1
-            acc += hits / k
-    return acc / total
+            acc += Fraction(hits, k)
+    return float(acc / total)
 
 
 def _prompt(with_reason: bool, shows_images: bool) -> str:
@@ -72,10 +77,23 @@ def plan(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[PlannedCal
     """One call. Completion: a verdict with a reason quoting its node (about 30 tokens) per
     node, and the overall reason (about 50 tokens)."""
     nodes = render.nodes(case.retrieval_context)
+    if not nodes:
+        return []
     completion = Completion(
         fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=len(nodes)
     )
     return [PlannedCall("contextual_precision_verdicts", _messages(spec, case), completion)]
+
+
+def _empty_context(spec: ContextualPrecisionSpec) -> MetricResult:
+    score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
+    reason = (
+        "The retrieval context is empty: no node could be useful, so the score is 0."
+        if spec.include_reason
+        else None
+    )
+    logs: dict = {"verdicts": [], "nodes": 0}
+    return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
 
 async def measure(
@@ -85,6 +103,10 @@ async def measure(
 
     async def body(judge: JudgeSession) -> MetricResult:
         nodes = render.nodes(case.retrieval_context)
+        if not nodes:
+            # No node, so none useful: 0 without asking (a judge shown "0 nodes" that
+            # answered a verdict anyway made the result an `invalid_answer`).
+            return _empty_context(spec)
         reply = await judge.ask(
             "verdicts",
             _messages(spec, case),
@@ -97,9 +119,11 @@ async def measure(
         )
         verdicts, _ = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
         score = weighted_cumulative_precision([v["verdict"] == "yes" for v in verdicts])
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"verdicts": verdicts, "nodes": len(nodes)}
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -1,6 +1,7 @@
 """contextual_recall: how much of expected_output the retrieval context can account for.
 
-Score = attributable statements / statements judged; no verdicts scores 0. The judge splits
+Score = attributable statements / statements judged; no verdicts scores 0, and an empty
+retrieval context 0 without a judge call. The judge splits
 expected_output itself, so no count is asked for; a verdict other than yes or no gets one repair
 request, then `judge_malformed` (it was dropped, leaving its sentence out of the score).
 """
@@ -59,6 +60,8 @@ def plan(spec: ContextualRecallSpec, case: MetricTestCase) -> list[PlannedCall]:
     # An image in expected_output is a unit of its own.
     units = len(sentences(text_of_parts(render.content_parts(case.expected_output))))
     units += render.count_images(case.expected_output)
+    if not render.nodes(case.retrieval_context):
+        return []
     completion = Completion(
         fixed=8 + (50 if spec.include_reason else 0), per_item=30, items=max(1, units)
     )
@@ -71,6 +74,19 @@ async def measure(
     """One judge call: per-sentence attribution verdicts (and the reason, when asked)."""
 
     async def body(judge: JudgeSession) -> MetricResult:
+        if not render.nodes(case.retrieval_context):
+            # Nothing to attribute expected_output to: 0 without asking (a judge shown
+            # "0 nodes" could still answer `yes`).
+            score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
+            reason = (
+                "The retrieval context is empty: nothing in expected_output can be attributed "
+                "to it, so the score is 0."
+                if spec.include_reason
+                else None
+            )
+            return MetricResult(
+                score, passed(score, spec.threshold), spec.threshold, reason, logs={"verdicts": []}
+            )
         reply = await judge.ask(
             "verdicts",
             _messages(spec, case),
@@ -78,9 +94,11 @@ async def measure(
         )
         verdicts, _ = _verdicts.normalise_verdicts(reply.data["verdicts"], VERDICTS)
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"verdicts": verdicts}
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -179,9 +179,11 @@ async def measure(
             )
         verdicts = [v for node in per_node for v in node["verdicts"]]
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"nodes": per_node}
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -30,7 +30,7 @@ from app.metrics._rubric import (
     rubric_text,
 )
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import ItemNumber, refuse_out_of_range
+from app.metrics._verdicts import ItemNumber, JudgeNumber, refuse_out_of_range
 
 ConversationParam = Literal[
     "content",
@@ -104,7 +104,7 @@ class Score(BaseModel):
     # logprobs are read at the last token spelling it).
     reason: str
     turns: list[CitedTurn]
-    score: float = Field(allow_inf_nan=False)
+    score: JudgeNumber
     # Set per subclass: the asked range and the conversation's turn count.
     low: ClassVar[int] = 0
     high: ClassVar[int] = 10

@@ -91,7 +91,9 @@ def _truths_prompt(limit: int | None, shows_images: bool) -> str:
     )
 
 
-def _verdicts_prompt(with_reason: bool, multimodal: bool, shows_images: bool) -> str:
+def _verdicts_prompt(
+    with_reason: bool, multimodal: bool, shows_images: bool, penalize_ambiguous: bool = False
+) -> str:
     # deepeval's multimodal variant is harsher than its text rule: what the context lacks
     # altogether is a `no`, not an ambiguity.
     absent = (
@@ -100,9 +102,17 @@ def _verdicts_prompt(with_reason: bool, multimodal: bool, shows_images: bool) ->
         if multimodal
         else ""
     )
+    # With `penalize_ambiguous_claims` an `idk` costs as much as a `no`: a reason naming only
+    # contradictions called a half-scored output faithful.
+    named = (
+        "naming the contradicted claims and those the truths do not support (both count as "
+        "unfaithful)"
+        if penalize_ambiguous
+        else "naming the contradicted claims"
+    )
     reason = (
         'Finally give "reason": two or three sentences on how faithful the output is overall, '
-        "naming the contradicted claims."
+        f"{named}."
         if with_reason
         else ""
     )
@@ -145,7 +155,10 @@ def _verdicts_messages(
     # The absent-evidence rule follows the whole case (its context's images are truths by
     # now); the image rules only an image this prompt shows.
     prompt = _verdicts_prompt(
-        spec.include_reason, render.case_has_images(case), render.is_multimodal(parts)
+        spec.include_reason,
+        render.case_has_images(case),
+        render.is_multimodal(parts),
+        spec.penalize_ambiguous_claims,
     )
     return render.messages(prompt, parts)
 
@@ -233,13 +246,15 @@ async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricConte
         else:
             faithful = ("yes",) if spec.penalize_ambiguous_claims else ("yes", "idk")
             score = sum(v["verdict"] in faithful for v in verdicts) / len(verdicts)
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = None
         if spec.include_reason:
             reason = reply.data.get("reason") or (
                 "actual_output makes no factual claims, so nothing in it contradicts the "
                 "retrieval context."
             )
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

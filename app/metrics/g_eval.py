@@ -40,7 +40,7 @@ from app.metrics._types import (
     SingleTurnField,
     TestCaseField,
 )
-from app.metrics._verdicts import refuse_out_of_range
+from app.metrics._verdicts import JudgeNumber, refuse_out_of_range
 
 STEPS_FIELDS = {"criteria", "parameters"}
 RESULTS_FIELDS = {"steps", "rubric", "parameters", "score_min", "score_max", "test_case"}
@@ -134,7 +134,7 @@ class Score(BaseModel):
     model_config = ConfigDict(title="g_eval_score")
     # Reason first, so the score is the last thing the judge writes.
     reason: str
-    score: float = Field(allow_inf_nan=False)
+    score: JudgeNumber
     # The range the judge is asked for (set per subclass).
     low: ClassVar[int] = 0
     high: ClassVar[int] = 10

@@ -146,7 +146,7 @@ async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContex
 
     async def body(judge: JudgeSession) -> MetricResult:
         rule_logs: dict = {}
-        rule = 0.0
+        rule, name = 0.0, "the rule score"
         if spec.rule_first:
             # The ROUGE rule has the cap of the rouge metric; the judge is not asked either.
             too_long = (
@@ -173,6 +173,13 @@ async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContex
             )
         verdict, reasoning = reply.data["verdict"], reply.data["reasoning"]
         score = max(rule, SCORES[verdict])
+        reason = reasoning
+        if score > SCORES[verdict]:
+            # The judge's reasoning argues for its 0; the score stored is the rule's.
+            reason = (
+                f"The judge found the prediction incorrect (B), but {name} is {rule:.4f}, and "
+                f"the score is the better of the two: {rule:.4f}. The judge: {reasoning}"
+            )
         logs = {
             **rule_logs,
             "decided_by": "judge",
@@ -180,7 +187,7 @@ async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContex
             "reasoning": reasoning,
             "acc": score,
         }
-        return MetricResult.scored(score, spec.threshold, reasoning, logs)
+        return MetricResult.scored(score, spec.threshold, reason, logs)
 
     # run_judged reads only `model` and `threshold`, which this spec has.
     return await run_judged(spec, ctx, body)  # type: ignore[arg-type]

@@ -8,10 +8,11 @@ to the expected one's size. Identical images have an infinite PSNR; the score is
 from typing import Any, Literal
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 from skimage.metrics import peak_signal_noise_ratio
 
-from app.metrics._pixels import PixelSpecBase, measure_pixels
+from app.metrics._pixels import PixelSpecBase, measure_pixels, resizing
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 
@@ -26,6 +27,30 @@ class PsnrSpec(PixelSpecBase):
         # 8-bit images: the MSE is at most 255², so the PSNR is at least 0 dB.
         return (0.0, self.max_db)
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _max_db_reaches_threshold(cls, data: Any, handler: Any) -> Any:
+        """A `max_db` under the default threshold (30 dB) failed every result, identical
+        images included; a threshold sent is checked against `max_db` by the base spec."""
+        spec = handler(data)
+        if isinstance(data, dict) and "threshold" not in data and spec.max_db < spec.threshold:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError(
+                            "max_db_under_threshold",
+                            "is under the default threshold of {threshold} dB, so no image "
+                            "could pass; send a threshold of at most max_db",
+                            {"threshold": f"{spec.threshold:g}"},
+                        ),
+                        loc=("max_db",),
+                        input=data.get("max_db"),
+                    )
+                ],
+            )
+        return spec
+
 
 async def measure(spec: PsnrSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """PSNR in dB (higher is closer), capped at `max_db`."""
@@ -37,4 +62,17 @@ async def measure(spec: PsnrSpec, case: MetricTestCase, ctx: MetricContext) -> M
         db = float(peak_signal_noise_ratio(expected, actual, data_range=255))
         return min(db, spec.max_db), {"mse": mse}
 
-    return await measure_pixels(spec, case, compare)
+    def describe(score: float, logs: dict[str, Any]) -> str:
+        if logs["mse"] == 0:
+            return (
+                f"The images are identical ({resizing(logs)}): PSNR is infinite, stored as "
+                f"max_db, {score:g} dB."
+            )
+        capped = f", capped at max_db {spec.max_db:g}" if score == spec.max_db else ""
+        side = "at or above" if score >= spec.threshold else "under"
+        return (
+            f"PSNR is {score:.2f} dB{capped} (mean squared error {logs['mse']:.4g} per 8-bit "
+            f"channel value; {resizing(logs)}); {side} the threshold of {spec.threshold:g} dB."
+        )
+
+    return await measure_pixels(spec, case, compare, describe)

@@ -67,7 +67,7 @@ class ScoreModelSpec(GraderSpecBase):
 class ScoreGrade(BaseModel):
     model_config = ConfigDict(title="score_model")
     steps: list[Step]
-    result: float = Field(allow_inf_nan=False)
+    result: _verdicts.JudgeNumber
     # The range the judge is asked for (set per subclass).
     low: ClassVar[float] = 0.0
     high: ClassVar[float] = 1.0

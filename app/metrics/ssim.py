@@ -11,7 +11,7 @@ import numpy as np
 from pydantic import Field
 from skimage.metrics import structural_similarity
 
-from app.metrics._pixels import PixelSpecBase, measure_pixels
+from app.metrics._pixels import PixelSpecBase, measure_pixels, resizing
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 
@@ -43,4 +43,13 @@ async def measure(spec: SsimSpec, case: MetricTestCase, ctx: MetricContext) -> M
         )
         return float(value), {"win_size": win}
 
-    return await measure_pixels(spec, case, compare)
+    def describe(score: float, logs: dict[str, Any]) -> str:
+        side = logs["win_size"]
+        return (
+            f"SSIM is {score:.4f} (1 is identical, -1 inverted; mean over {side}x{side} windows "
+            f"and the RGB channels; {resizing(logs)}); "
+            f"{'at or above' if score >= spec.threshold else 'under'} the threshold of "
+            f"{spec.threshold:g}."
+        )
+
+    return await measure_pixels(spec, case, compare, describe)

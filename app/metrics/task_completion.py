@@ -19,7 +19,7 @@ from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape
-from app.metrics._verdicts import refuse_out_of_range, strict_clamp
+from app.metrics._verdicts import JudgeNumber, refuse_out_of_range, strict_clamp
 from app.metrics.conversational_g_eval import CitedTurn, cited_reason, refuse_unknown_turns
 
 Task = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
@@ -51,7 +51,7 @@ class Answer(BaseModel):
     outcome: str
     turns: list[CitedTurn] = Field(default_factory=list)
     reason: str
-    verdict: float = Field(allow_inf_nan=False)
+    verdict: JudgeNumber
     # Set per subclass: whether the task must be stated, and the conversation's turn count
     # (None: a single-turn case, which has no turns to cite).
     infer: ClassVar[bool] = True

@@ -1,8 +1,10 @@
 """One output judged several times (K samples, a panel of judges): the score their aggregate
 makes, whether they agree on the verdict, and how far apart they are."""
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from statistics import stdev
 from typing import Literal
 
@@ -58,6 +60,18 @@ def weighted_median(values: Sequence[float], weights: Sequence[float]) -> float:
     return float(ordered[min(index, len(ordered) - 1)])
 
 
+def exact_mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    """The weighted mean of the numbers as written (each float's shortest decimal), rounded
+    once: in floats the mean of 0.7 and 0.1 is 0.39999999999999997, which failed a threshold
+    of 0.4."""
+    if not all(math.isfinite(number) for number in (*values, *weights)):
+        # A NaN stays one (the result stores it as its error); no fraction holds it.
+        return float(np.average(values, weights=weights))
+    exact = [Fraction(repr(value)) for value in values]
+    shares = [Fraction(repr(weight)) for weight in weights]
+    return float(sum(v * w for v, w in zip(exact, shares, strict=True)) / sum(shares))
+
+
 def verdict(judgments: Sequence[Judgment], threshold: float, how: Aggregate) -> Verdict | None:
     """The aggregate of the scored judgments (None when none was scored).
 
@@ -73,7 +87,7 @@ def verdict(judgments: Sequence[Judgment], threshold: float, how: Aggregate) -> 
     weights = [j.weight for j in scored]
     passing = [s >= threshold for s in scores]
     if how == "mean":
-        score = float(np.average(scores, weights=weights))
+        score = exact_mean(scores, weights)
         passed = score >= threshold
     elif how == "median":
         score = weighted_median(scores, weights)

@@ -47,6 +47,18 @@ class TestThresholdInScoreRange:
         assert "0 to 100" in body["errors"][0]["msg"] and "0 to 40" in body["errors"][1]["msg"]
         assert estimate(api, [{"type": "psnr", "threshold": 100}]).status_code == 200
 
+    def test_psnr_max_db_under_the_default_threshold_is_refused(self, api: Api) -> None:
+        # max_db 20 with the default threshold of 30 dB was taken, and identical images
+        # scored 20 and failed: no result could pass.
+        body = problem(estimate(api, [{"type": "psnr", "max_db": 20}]), 422)
+        assert error_locs(body) == ["metrics[0].max_db"]
+        assert "30 dB" in body["errors"][0]["msg"]
+        for spec in (
+            {"type": "psnr", "max_db": 20, "threshold": 15},
+            {"type": "psnr", "max_db": 30},
+        ):
+            assert estimate(api, [spec]).status_code == 200, spec
+
     def test_ssim_threshold_may_be_negative(self, api: Api) -> None:
         # SSIM ranges over −1..1: a threshold of −0.5 was refused ("greater than or equal
         # to 0"), and −1.5 is outside the range.

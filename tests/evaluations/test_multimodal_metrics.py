@@ -150,6 +150,20 @@ class TestPixelMetrics:
         assert rows[(1, "psnr")]["logs"]["resized"] is True
         assert rows[(1, "ssim")]["passed"] is False
         assert judge.requests == [] and final["usage"]["calls"] == 0
+        # Every result says what its score is (they had no reason at all).
+        assert rows[(0, "psnr")]["reason"] == (
+            "The images are identical (both images 16x12): PSNR is infinite, stored as max_db, "
+            "100 dB."
+        )
+        assert rows[(1, "psnr")]["reason"].startswith(
+            f"PSNR is {10 * math.log10(3 / 2):.2f} dB (mean squared error 4.335e+04 per 8-bit "
+            "channel value; the actual image resized from 12x16 to the expected image's 16x12); "
+            "under the threshold of 30 dB."
+        )
+        assert rows[(0, "ssim")]["reason"].startswith("SSIM is 1.0000 (1 is identical")
+        ssim = rows[(1, "ssim")]
+        assert f"SSIM is {ssim['score']:.4f} " in ssim["reason"]
+        assert ssim["reason"].endswith("under the threshold of 0.9.")
 
 
 class TestPairwise:

@@ -151,6 +151,22 @@ class TestSamples:
         assert majority["score"] == pytest.approx(0.7)
         assert script.calls[(model, "split")] == 8
 
+    def test_a_mean_equal_to_the_threshold_passes(self, api: Api, judge: ScriptedJudge) -> None:
+        # In floats the mean of 0.7 and 0.1 was 0.39999999999999997: a threshold of 0.4
+        # failed the mean it equals.
+        judge.script(Disagreeing({("judge-model", "pair"): [7, 1]}))
+        spec = {
+            **G_EVAL,
+            "threshold": 0.4,
+            "top_logprobs": 0,
+            "judge": {"samples": 2, "aggregate": "mean"},
+        }
+        with api.tenant_client() as client:
+            final = evaluated(api, client, {"metrics": [spec], "test_cases": cases("pair")})
+            row = results(client, final["id"])["pair"]
+        assert sorted(row["stability"]["scores"]) == [0.1, 0.7]
+        assert (row["score"], row["passed"]) == (0.4, True)
+
     def test_samples_judge_at_the_temperature_asked_and_share_the_steps(
         self, api: Api, judge: ScriptedJudge
     ) -> None:

@@ -2,6 +2,8 @@
 
 import random
 
+import jieba
+import nltk
 import pytest
 from rouge_chinese.rouge_score import _len_lcs
 from rouge_score import rouge_scorer
@@ -115,6 +117,33 @@ class TestTokenCap:
         assert r.error.message.startswith(
             f"input has 10,000 tokens, over the {metric} cap of {MAX_SCORED_TOKENS:,}"
         )
+
+    @pytest.mark.parametrize("metric", [{"type": "bleu"}, "bleu", "rouge_l"], ids=str)
+    def test_a_long_side_is_refused_without_tokenising_it(
+        self, judge: ScriptedJudge, monkeypatch: pytest.MonkeyPatch, metric
+    ) -> None:
+        # Its whitespace chunks are past the cap already: NLTK and jieba spent 3.5 s of the
+        # judge loop on 900 kB before answering input_too_long.
+        tokenised: list[int] = []
+        for module, name in ((nltk, "word_tokenize"), (jieba, "cut"), (jieba, "lcut")):
+            original = getattr(module, name)
+            monkeypatch.setattr(
+                module,
+                name,
+                lambda text, *a, _f=original, **k: tokenised.append(len(text)) or _f(text, *a, **k),
+            )
+        # Chinese, so every metric's tokeniser is jieba; "……" is no ROUGE word.
+        long_text = " ".join(["猫", "狗"] * 10_000) + " ……"
+        if isinstance(metric, dict):
+            r = result(metric, long_text, "ab cd")
+        else:
+            r = run_metric(judge, spec(metric), row(long_text, "ab cd"))
+        assert r.error is not None and r.error.type == "input_too_long"
+        count = 20_000 if metric == "rouge_l" else 20_001
+        assert r.error.message.startswith(
+            f"{'input' if isinstance(metric, str) else 'actual_output'} has {count:,} tokens"
+        )
+        assert all(length < 100 for length in tokenised), tokenised
 
     def test_fuzzy_match_caps_characters(self, judge: ScriptedJudge) -> None:
         # partial_ratio on 10,000 against 30,000 characters took 17 s of one worker.

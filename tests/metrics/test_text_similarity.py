@@ -146,6 +146,19 @@ class TestHandComputed:
         )
         assert score(judge, "rouge_1", "猫坐在垫子上", "猫坐在垫子上").score == 1.0
 
+    @pytest.mark.parametrize("metric", ["rouge_1", "rouge_2", "rouge_l"])
+    def test_rouge_keeps_the_words_of_every_script(self, judge: ScriptedJudge, metric) -> None:
+        # rouge-score's tokeniser keeps only ASCII letters and digits: identical Russian or
+        # Korean answers scored 0, as if nothing matched.
+        for text in ("Кошка сидит на ковре", "고양이가 매트 위에 앉아 있다", "Η γάτα κάθεται"):
+            assert score(judge, metric, text, text).score == pytest.approx(1.0), text
+        # Counted as words: 3 of 4 Russian words (and 1 of 3 bigrams) match.
+        half = score(judge, metric, "Кошка сидит на ковре", "Кошка сидела на ковре").score
+        assert half == pytest.approx({"rouge_2": 1 / 3}.get(metric, 3 / 4))
+        # Accented letters stay in their word (rouge-score read `café` as `caf`).
+        assert score(judge, metric, "Café crème", "CAFÉ CRÈME").score == pytest.approx(1.0)
+        assert score(judge, "rouge_1", "café", "caf").score == 0.0
+
 
 class TestPassing:
     def test_threshold_is_pass_threshold(self, judge: ScriptedJudge) -> None:
