@@ -7,7 +7,9 @@ tokens mapped to small integers, so equal tokens and only equal tokens compare e
 collisions).
 """
 
-from collections.abc import Hashable, Sequence
+import asyncio
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 from rapidfuzz.distance import LCSseq
 
@@ -19,6 +21,17 @@ from app.metrics._types import MetricError
 # 2 MB (bench/rouge_cost.py, docs/benchmarks.md). Past it the result is an `input_too_long`
 # error, never a truncated score that would differ from EvalScope's.
 MAX_SCORED_TOKENS = 4096
+# Characters each side may have for the same metrics, checked before any tokeniser runs: jieba
+# and NLTK cost about 60 µs a character, so a side of a million Chinese characters held the
+# judge loop for a minute only to be refused at the token cap. Sixteen characters a token is
+# far more than text at the token cap has (English about six, Chinese under two).
+MAX_SCORED_CHARACTERS = 16 * MAX_SCORED_TOKENS
+# A pair longer than this (both sides' characters) is tokenised and scored in a worker thread,
+# not on the judge loop every job's calls share; shorter pairs are scored in place (a thread
+# hop costs more than they do).
+OFF_LOOP_CHARACTERS = 2_000
+
+T = TypeVar("T")
 
 
 def lcs_length(x: Sequence[Hashable], y: Sequence[Hashable]) -> int:
@@ -27,6 +40,19 @@ def lcs_length(x: Sequence[Hashable], y: Sequence[Hashable]) -> int:
     first = [ids.setdefault(token, len(ids)) for token in x]
     second = [ids.setdefault(token, len(ids)) for token in y]
     return int(LCSseq.similarity(first, second))
+
+
+async def scored(work: Callable[[], T], *texts: str) -> T:
+    """`work()`, in a worker thread when `texts` are long (OFF_LOOP_CHARACTERS)."""
+    if sum(len(text) for text in texts) <= OFF_LOOP_CHARACTERS:
+        return work()
+    return await asyncio.to_thread(work)
+
+
+def too_many_characters(metric: str, sides: dict[str, str]) -> MetricError | None:
+    """`input_too_long` naming the first side of more than MAX_SCORED_CHARACTERS, before
+    anything tokenises it."""
+    return too_long(metric, sides, MAX_SCORED_CHARACTERS, "characters")
 
 
 def too_long(

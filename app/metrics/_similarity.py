@@ -35,7 +35,7 @@ from nltk.translate.meteor_score import meteor_score
 from rapidfuzz import fuzz, utils
 from rouge_score import rouge_scorer, scoring, tokenizers
 
-from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length, too_long
+from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length, too_long, too_many_characters
 from app.metrics._text_scores import NLTK_DATA, bleu_tokens, has_cjk
 from app.metrics._types import MetricError
 
@@ -151,10 +151,14 @@ def rouge(metric: str, text: str, reference: str) -> float:
 
 
 def length_error(metric: str, text: str, reference: str) -> MetricError | None:
-    """`input_too_long` when `input` or `reference` has more tokens than `metric` scores."""
+    """`input_too_long` when `input` or `reference` has more characters (MAX_SCORED_CHARACTERS,
+    checked untokenised) or tokens than `metric` scores."""
     if metric == "fuzzy_match":
         sides = {"input": text, "reference": reference}
         return too_long(metric, sides, MAX_FUZZY_CHARACTERS, "characters")
+    over = too_many_characters(metric, {"input": text, "reference": reference})
+    if over is not None:
+        return over
     tokenize = _tokenizer.tokenize if metric in ROUGE_METRICS else bleu_tokens
     sides = {}
     for field, side in (("input", text), ("reference", reference)):

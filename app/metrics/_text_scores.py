@@ -6,9 +6,9 @@ no smoothing. ROUGE: `rouge_chinese.Rouge()` on the strings (CJK text jieba-cut 
 with spaces); where the library refuses a string (empty or blank) all nine values are 0.0,
 as EvalScope reports. ROUGE-1/2 are the library's own `rouge_n`; ROUGE-L is its
 `rouge_l_summary_level` formula with the LCS length from `_lcs.lcs_length` (the library's table
-takes memory quadratic in the tokens). A side of more than `MAX_SCORED_TOKENS` tokens (NLTK's
-or the ROUGE words, whichever are more) is not scored: `length_error` answers an
-`input_too_long` error naming the field.
+takes memory quadratic in the tokens). A side of more than `MAX_SCORED_CHARACTERS` characters
+(checked first, untokenised) or `MAX_SCORED_TOKENS` tokens (NLTK's or the ROUGE words, whichever
+are more) is not scored: `length_error` answers an `input_too_long` error naming the field.
 
 NLTK's English punkt tables ship inside this package (`nltk_data/`), because NLTK cannot
 download them on machines without network access; a missing table raises instead of quietly
@@ -25,7 +25,13 @@ from nltk.translate.bleu_score import sentence_bleu
 from rouge_chinese import Rouge
 from rouge_chinese.rouge_score import _split_into_words, rouge_n
 
-from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length, too_long
+from app.metrics._lcs import (
+    MAX_SCORED_TOKENS,
+    lcs_length,
+    scored,
+    too_long,
+    too_many_characters,
+)
 from app.metrics._types import MetricError
 
 NLTK_DATA = Path(__file__).resolve().parent / "nltk_data"
@@ -100,7 +106,13 @@ def rouge_scores(prediction: str, reference: str) -> dict[str, float]:
 
 
 def length_error(prediction: str, reference: str) -> MetricError | None:
-    """`input_too_long` naming the first side with more tokens than MAX_SCORED_TOKENS."""
+    """`input_too_long` naming the first side with more characters than MAX_SCORED_CHARACTERS
+    or more tokens than MAX_SCORED_TOKENS."""
+    over = too_many_characters(
+        "BLEU and ROUGE", {"actual_output": prediction, "expected_output": reference}
+    )
+    if over is not None:
+        return over
     sides: dict[str, list[str]] = {}
     for field, text in (("actual_output", prediction), ("expected_output", reference)):
         chunks = text.split()
@@ -120,14 +132,17 @@ def text_scores(prediction: str, reference: str) -> dict[str, float]:
     return {**bleu_scores(prediction, reference), **rouge_scores(prediction, reference)}
 
 
-def shared_text_scores(
+async def shared_text_scores(
     shared: dict[object, object], prediction: str, reference: str
 ) -> dict[str, float] | MetricError:
-    """text_scores, or the error of a side past the token cap, once per job for each pair."""
+    """text_scores, or the error of a side past a cap, once per job for each pair (long pairs
+    off the judge loop)."""
     key = ("text_scores", prediction, reference)
     scores = shared.get(key)
     if scores is None:
-        scores = shared[key] = length_error(prediction, reference) or text_scores(
-            prediction, reference
+        scores = shared[key] = await scored(
+            lambda: length_error(prediction, reference) or text_scores(prediction, reference),
+            prediction,
+            reference,
         )
     return scores  # type: ignore[return-value]

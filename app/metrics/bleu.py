@@ -29,7 +29,7 @@ class BleuSpec(MetricSpecBase):
 
 async def measure(spec: BleuSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """bleu-n, with every EvalScope per-sample key in the logs."""
-    scores = shared_text_scores(
+    scores = await shared_text_scores(
         ctx.shared, text_of(case.actual_output), text_of(case.expected_output)
     )
     if isinstance(scores, MetricError):

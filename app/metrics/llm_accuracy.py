@@ -16,6 +16,7 @@ from app.judges import JudgeError
 from app.media.parts import text_of
 from app.metrics import _render as render
 from app.metrics._judged import JudgeRef, JudgeSession, run_judged
+from app.metrics._lcs import scored
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._text_scores import length_error, rouge_scores
 from app.metrics._types import (
@@ -149,14 +150,17 @@ async def measure(spec: LlmAccuracySpec, case: MetricTestCase, ctx: MetricContex
         rule, name = 0.0, "the rule score"
         if spec.rule_first:
             # The ROUGE rule has the cap of the rouge metric; the judge is not asked either.
+            prediction, reference = text_of(case.actual_output), text_of(case.expected_output)
             too_long = (
-                length_error(text_of(case.actual_output), text_of(case.expected_output))
+                await scored(lambda: length_error(prediction, reference), prediction, reference)
                 if spec.rule == "rouge"
                 else None
             )
             if too_long is not None:
                 return MetricResult.failure(spec.threshold, too_long)
-            rule, rule_logs, name = _rule_score(spec, case)
+            rule, rule_logs, name = await scored(
+                lambda: _rule_score(spec, case), prediction, reference
+            )
             if rule > RULE_CUTOFF:
                 reason = f"{name} {rule:.4f} > {RULE_CUTOFF}: no judge call needed"
                 logs = {**rule_logs, "decided_by": "rule", "acc": rule}

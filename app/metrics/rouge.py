@@ -31,7 +31,7 @@ class RougeSpec(MetricSpecBase):
 
 async def measure(spec: RougeSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """One ROUGE value, with every EvalScope per-sample key in the logs."""
-    scores = shared_text_scores(
+    scores = await shared_text_scores(
         ctx.shared, text_of(case.actual_output), text_of(case.expected_output)
     )
     if isinstance(scores, MetricError):

@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from app.judges import JudgeError
 from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
+from app.metrics._lcs import scored
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._similarity import length_error, reference_score, wordnet
 from app.metrics._templates import RenderError, render_template
@@ -127,11 +128,12 @@ async def measure(
     }
     if spec.evaluation_metric == "cosine":
         return await _cosine(spec, ctx, text, reference, logs)
-    too_long = length_error(spec.evaluation_metric, text, reference)
+    metric = spec.evaluation_metric
+    too_long = await scored(lambda: length_error(metric, text, reference), text, reference)
     if too_long is not None:
         return MetricResult.failure(spec.threshold, too_long, **logs)
-    if spec.evaluation_metric == "meteor":
+    if metric == "meteor":
         # Loading WordNet takes about a second: not on the judge loop every job shares.
         await asyncio.to_thread(wordnet)
-    score = reference_score(spec.evaluation_metric, text, reference)
+    score = await scored(lambda: reference_score(metric, text, reference), text, reference)
     return MetricResult.scored(score, spec.threshold, _reason(spec, score), logs)

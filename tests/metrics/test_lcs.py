@@ -8,7 +8,7 @@ import pytest
 from rouge_chinese.rouge_score import _len_lcs
 from rouge_score import rouge_scorer
 
-from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length
+from app.metrics._lcs import MAX_SCORED_CHARACTERS, MAX_SCORED_TOKENS, lcs_length
 from app.metrics._similarity import MAX_FUZZY_CHARACTERS, _tokenizer, rouge
 from app.metrics._text_scores import ROUGE_KEYS, text_scores
 from tests.fixtures.judge import ScriptedJudge
@@ -144,6 +144,36 @@ class TestTokenCap:
             f"{'input' if isinstance(metric, str) else 'actual_output'} has {count:,} tokens"
         )
         assert all(length < 100 for length in tokenised), tokenised
+
+    @pytest.mark.parametrize("metric", [{"type": "rouge"}, "bleu", "rouge_l"], ids=str)
+    def test_a_side_past_the_character_cap_is_refused_untokenised(
+        self, judge: ScriptedJudge, monkeypatch: pytest.MonkeyPatch, metric
+    ) -> None:
+        # Chinese has no spaces to count: a million characters held the judge loop for a
+        # minute in jieba before the token cap refused them.
+        tokenised: list[int] = []
+        for module, name in ((nltk, "word_tokenize"), (jieba, "cut"), (jieba, "lcut")):
+            original = getattr(module, name)
+            monkeypatch.setattr(
+                module,
+                name,
+                lambda text, *a, _f=original, **k: tokenised.append(len(text)) or _f(text, *a, **k),
+            )
+        long_text = "猫狗" * (MAX_SCORED_CHARACTERS // 2 + 1)
+        if isinstance(metric, dict):
+            r = result(metric, long_text, "ab cd")
+        else:
+            r = run_metric(judge, spec(metric), row(long_text, "ab cd"))
+        assert r.error is not None and r.error.type == "input_too_long"
+        field = "input" if isinstance(metric, str) else "actual_output"
+        assert r.error.message.startswith(
+            f"{field} has {MAX_SCORED_CHARACTERS + 2:,} characters, over the "
+        ), r.error.message
+        assert tokenised == []
+        # At the cap, such a side is tokenised (and here refused at the token cap).
+        at_cap = "猫狗" * (MAX_SCORED_CHARACTERS // 2)
+        r = result({"type": "rouge"}, at_cap, "ab cd")
+        assert r.error is not None and "tokens" in r.error.message
 
     def test_fuzzy_match_caps_characters(self, judge: ScriptedJudge) -> None:
         # partial_ratio on 10,000 against 30,000 characters took 17 s of one worker.
