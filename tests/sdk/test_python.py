@@ -6,6 +6,7 @@ import io
 import json
 import math
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from sqlalchemy import text
 from app.tenants import repository as tenants_repository
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import JUDGED_METRICS, Reply, ScriptedJudge, plausible_answer
+from tests.fixtures.services import free_port
 from tests.sdk.helpers import BLUE, RED, while_queue_runs
 
 NO_PROXY = {"trust_env": False}
@@ -417,6 +419,23 @@ class TestErrors:
         with connect(api, "lp_not_a_key") as client, pytest.raises(AuthenticationError) as denied:
             client.evaluations.get("eval_anything")
         assert denied.value.status == 401
+
+    def test_the_key_is_in_no_repr_nor_in_a_traceback_with_its_locals(self, api: Api) -> None:
+        # Error trackers and `pytest --showlocals` print every frame's locals: the generated
+        # functions hold the connection, whose generated repr printed the token.
+        key = api.new_key()
+        with connect(api, key) as client:
+            client.evaluations.get(client.evaluations.create_open(metrics=[ExactMatch()]).id)
+            printed = [repr(client.api)]
+        unreachable = Loupe(f"http://127.0.0.1:{free_port()}", key, httpx_args=NO_PROXY)
+        with unreachable, pytest.raises(httpx.ConnectError) as refused:
+            unreachable.evaluations.get("evn_anything")
+        sdk_frames = traceback.walk_tb(refused.value.__traceback__.tb_next)  # past this test's
+        printed.append(
+            "".join(traceback.StackSummary.extract(sdk_frames, capture_locals=True).format())
+        )
+        assert "evn_anything" in printed[-1] and "    client = " in printed[-1]
+        assert not [text for text in printed if key in text]
 
     def test_missing_objects_are_not_found(self, api: Api) -> None:
         with connect(api) as client:

@@ -9,14 +9,22 @@ from . import _async_resources, _resources
 from ._generated.client import AuthenticatedClient
 
 
+class Connection(AuthenticatedClient):
+    """The generated authenticated connection, whose repr names no API key: the generated one
+    prints its token and Authorization header, and tracebacks, debuggers and logs print reprs."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self._base_url!r}, token='[secure]')"
+
+
 def _connection(
     base_url: str | None, api_key: str | None, timeout: float, httpx_args: dict[str, Any] | None
-) -> AuthenticatedClient:
+) -> Connection:
     base_url = base_url or os.environ.get("LOUPE_URL")
     api_key = api_key or os.environ.get("LOUPE_API_KEY")
     if not base_url or not api_key:
         raise ValueError("give base_url and api_key, or set LOUPE_URL and LOUPE_API_KEY")
-    return AuthenticatedClient(
+    return Connection(
         base_url=base_url.rstrip("/"),
         token=api_key,
         timeout=httpx.Timeout(timeout),
