@@ -1,6 +1,7 @@
 """`Loupe`'s resources: each method calls one generated endpoint function and checks its answer."""
 
 import datetime
+import itertools
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
@@ -75,13 +76,17 @@ from ._generated.types import UNSET
 from ._inputs import Payload, to_json, upload
 from ._shared import (
     APPEND_ATTEMPTS,
+    DEFAULT_MAX_RETRIES,
+    POLL_THROUGH_STATUSES,
     SEND_FAILURES,
     TERMINAL,
     checked,
     in_batches,
     key_prefix,
+    may_resend,
     media_digest,
     next_poll,
+    resend_after,
     retry_delay,
     sent_again,
 )
@@ -102,17 +107,39 @@ def body_of(body: Any, fields: Mapping[str, Any]) -> Payload:
 
 
 class _Resource:
-    def __init__(self, client: AuthenticatedClient) -> None:
+    def __init__(self, client: AuthenticatedClient, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
         self._client = client
+        self._max_retries = max_retries
+
+    def _send(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
+        """The answer to the request `endpoint` describes, sent again (at most `max_retries`
+        times) on no answer or a 429 or 503 as its Retry-After asks, when it is a read or a
+        write under an Idempotency-Key: a POST without one is sent once, never created twice."""
+        request = endpoint._get_kwargs(*args, **params(**kwargs))
+        resend = may_resend(request)
+        for attempt in itertools.count():
+            last = not resend or attempt >= self._max_retries
+            try:
+                response = self._client.get_httpx_client().request(**request)
+            except httpx.TransportError:
+                if last:
+                    raise
+                time.sleep(resend_after(None, attempt) or 0)
+                continue
+            delay = None if last else resend_after(response, attempt)
+            if delay is None:
+                return response
+            time.sleep(delay)
+        raise AssertionError("unreachable")
 
     def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
-        return checked(endpoint.sync_detailed(*args, client=self._client, **params(**kwargs)))
+        response = self._send(endpoint, *args, **kwargs)
+        return checked(endpoint._build_response(client=self._client, response=response))
 
     def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
         """The answer to the request `endpoint` describes, its body unread: the generated
         functions parse every 200 as JSON, which a CSV export or an image is not."""
-        request = endpoint._get_kwargs(*args, **params(**kwargs))
-        response = self._client.get_httpx_client().request(**request)
+        response = self._send(endpoint, *args, **kwargs)
         if response.status_code >= 400:
             raise error_from_response(response.status_code, response.content, response.headers)
         return response
@@ -131,10 +158,14 @@ class _Resource:
     ) -> Any:
         deadline = time.monotonic() + timeout
         while True:
-            response = endpoint.sync_detailed(object_id, client=self._client)
-            current = checked(response)
-            if current.status in TERMINAL:
-                return current
+            try:
+                response: httpx.Response | None = self._send(endpoint, object_id)
+            except httpx.TransportError:
+                response = None  # the service restarting: polled again until the deadline
+            if response is not None and response.status_code not in POLL_THROUGH_STATUSES:
+                current = checked(endpoint._build_response(client=self._client, response=response))
+                if current.status in TERMINAL:
+                    return current
             time.sleep(next_poll(response, deadline, poll_interval))
 
 
@@ -346,9 +377,9 @@ class EvalRuns(_Resource):
 class Evals(_Resource):
     """`/v1/evals`: OpenAI Evals definitions; `runs.estimate` prices a run before it starts."""
 
-    def __init__(self, client: AuthenticatedClient) -> None:
-        super().__init__(client)
-        self.runs = EvalRuns(client)
+    def __init__(self, client: AuthenticatedClient, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        super().__init__(client, max_retries)
+        self.runs = EvalRuns(client, max_retries)
 
 
 class Datasets(_Resource):
