@@ -420,6 +420,20 @@ class TestErrors:
             client.evaluations.get("eval_anything")
         assert denied.value.status == 401
 
+    def test_a_key_without_the_scope_names_the_scope_it_lacks(self, api: Api) -> None:
+        case = {"input": "q", "actual_output": "a", "expected_output": "a"}
+        with (
+            connect(api, api.new_key(scopes=["read"])) as client,
+            pytest.raises(AuthenticationError) as denied,
+        ):
+            client.evaluations.create(test_cases=[case], metrics=[ExactMatch()])
+        assert denied.value.status == 403 and denied.value.required_scope == "write"
+        # The whole problem, members the client has no attribute for included.
+        assert denied.value.problem["required_scope"] == "write"
+        assert denied.value.problem["status"] == 403 and denied.value.problem["type"].endswith(
+            denied.value.type.rsplit("/", 1)[-1]
+        )
+
     def test_the_key_is_in_no_repr_nor_in_a_traceback_with_its_locals(self, api: Api) -> None:
         # Error trackers and `pytest --showlocals` print every frame's locals: the generated
         # functions hold the connection, whose generated repr printed the token.

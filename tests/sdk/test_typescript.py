@@ -49,6 +49,7 @@ class TestTypeScriptClient:
                 **os.environ,
                 "LOUPE_URL": app.base_url,
                 "LOUPE_API_KEY": app.new_key(),
+                "LOUPE_READ_API_KEY": app.new_key(scopes=["read"]),
                 "LOUPE_LIMITED_API_KEY": limited_key(app),
                 "LOUPE_RESOURCES_API_KEY": app.new_key(),
                 "LOUPE_APPEND_API_KEY": app.new_key(),
@@ -66,7 +67,7 @@ class TestTypeScriptClient:
                 timeout=600,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 12" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 13" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
         # The judge saw the images the Node client sent, as data URIs.
         score_calls = [
             call for call in judge.calls_for("g_eval_score") if "SLOW-CASE" not in json.dumps(call)
