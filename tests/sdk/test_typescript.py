@@ -138,6 +138,7 @@ class TestRetries:
                 "LOUPE_BUDGET_API_KEY": budget_key,
                 "BUDGET_EVALUATION_ID": budget_evaluation,
                 "HELD_URL": held.base_url,
+                "JUDGE_URL": judge.base_url,
             }
             ran = subprocess.run(
                 ["node", "--test", str(built.parent / "retries.test.js")],
@@ -148,4 +149,4 @@ class TestRetries:
                 timeout=300,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 5" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 6" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout

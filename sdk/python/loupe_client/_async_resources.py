@@ -311,8 +311,12 @@ class Evaluations(_Resource):
 class Runs(_Resource):
     """`/v1/runs`: a candidate model answers a dataset and the answers are scored."""
 
-    async def create(self, body: Any = None, **fields: Any) -> Run:
-        return await self._call(create_run, body=body_of(body, fields))
+    async def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> Run:
+        return await self._call(
+            create_run, body=body_of(body, fields), idempotency_key=idempotency_key
+        )
 
     async def estimate(self, body: Any = None, **fields: Any) -> Estimate:
         """What starting this run would cost, its candidate model's calls included."""
@@ -368,7 +372,14 @@ class Evals(_Resource):
 class Datasets(_Resource):
     """`/v1/datasets`: uploaded datasets and their rows."""
 
-    async def create(self, file: Any, *, format: str, name: str | None = None) -> Dataset:
+    async def create(
+        self,
+        file: Any,
+        *,
+        format: str,
+        name: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Dataset:
         """Upload a benchmark file (.jsonl, .tsv, .csv or a .zip with its media); every row is
         validated now.
 
@@ -378,7 +389,7 @@ class Datasets(_Resource):
         body = BodyCreateDataset(file=upload(file), format_=format)  # type: ignore[arg-type]
         if name is not None:
             body.name = name
-        return await self._call(create_dataset, body=body)
+        return await self._call(create_dataset, body=body, idempotency_key=idempotency_key)
 
     async def get(self, dataset_id: str) -> Dataset:
         return await self._call(get_dataset, dataset_id)
@@ -406,6 +417,7 @@ class Comparisons(_Resource):
         metrics: list[str] | None = None,
         alpha: float | None = None,
         fragile: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Comparison:
         """Compare a candidate with a baseline; `fragile="exclude"` sets aside the items
         whose judgments straddle the threshold on either side (default "include")."""
@@ -413,6 +425,7 @@ class Comparisons(_Resource):
         return await self._call(
             create_comparison,
             body=body_of(fields, {"metrics": metrics, "alpha": alpha, "fragile": fragile}),
+            idempotency_key=idempotency_key,
         )
 
     async def get(self, comparison_id: str) -> Comparison:
@@ -438,8 +451,12 @@ class Comparisons(_Resource):
 class Models(_Resource):
     """`/v1/models` (see _resources.Models)."""
 
-    async def create(self, body: Any = None, **fields: Any) -> CandidateModel:
-        return await self._call(create_model, body=body_of(body, fields))
+    async def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> CandidateModel:
+        return await self._call(
+            create_model, body=body_of(body, fields), idempotency_key=idempotency_key
+        )
 
     async def get(self, model_id: str) -> CandidateModel:
         return await self._call(get_model, model_id)
@@ -455,10 +472,12 @@ class WebhookEndpoints(_Resource):
     """`/v1/webhook_endpoints` (see _resources.WebhookEndpoints)."""
 
     async def create(
-        self, url: str, *, description: str | None = None
+        self, url: str, *, description: str | None = None, idempotency_key: str | None = None
     ) -> WebhookEndpointWithSecret:
         return await self._call(
-            create_webhook_endpoint, body=body_of({"url": url}, {"description": description})
+            create_webhook_endpoint,
+            body=body_of({"url": url}, {"description": description}),
+            idempotency_key=idempotency_key,
         )
 
     def list(self) -> AsyncIterator[WebhookEndpoint]:

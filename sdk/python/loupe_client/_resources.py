@@ -329,8 +329,8 @@ class Evaluations(_Resource):
 class Runs(_Resource):
     """`/v1/runs`: a candidate model answers a dataset and the answers are scored."""
 
-    def create(self, body: Any = None, **fields: Any) -> Run:
-        return self._call(create_run, body=body_of(body, fields))
+    def create(self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any) -> Run:
+        return self._call(create_run, body=body_of(body, fields), idempotency_key=idempotency_key)
 
     def estimate(self, body: Any = None, **fields: Any) -> Estimate:
         """What starting this run would cost, its candidate model's calls included."""
@@ -385,7 +385,14 @@ class Evals(_Resource):
 class Datasets(_Resource):
     """`/v1/datasets`: uploaded datasets and their rows."""
 
-    def create(self, file: Any, *, format: str, name: str | None = None) -> Dataset:
+    def create(
+        self,
+        file: Any,
+        *,
+        format: str,
+        name: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Dataset:
         """Upload a benchmark file (.jsonl, .tsv, .csv or a .zip with its media); every row is
         validated now.
 
@@ -395,7 +402,7 @@ class Datasets(_Resource):
         body = BodyCreateDataset(file=upload(file), format_=format)  # type: ignore[arg-type]
         if name is not None:
             body.name = name
-        return self._call(create_dataset, body=body)
+        return self._call(create_dataset, body=body, idempotency_key=idempotency_key)
 
     def get(self, dataset_id: str) -> Dataset:
         return self._call(get_dataset, dataset_id)
@@ -424,6 +431,7 @@ class Comparisons(_Resource):
         metrics: list[str] | None = None,
         alpha: float | None = None,
         fragile: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Comparison:
         """Compare a candidate with a baseline; `fragile="exclude"` sets aside the items
         whose judgments straddle the threshold on either side (default "include")."""
@@ -431,6 +439,7 @@ class Comparisons(_Resource):
         return self._call(
             create_comparison,
             body=body_of(fields, {"metrics": metrics, "alpha": alpha, "fragile": fragile}),
+            idempotency_key=idempotency_key,
         )
 
     def get(self, comparison_id: str) -> Comparison:
@@ -456,10 +465,12 @@ class Comparisons(_Resource):
 class Models(_Resource):
     """`/v1/models`: the tenant's own OpenAI-compatible endpoints, as candidates or judges."""
 
-    def create(self, body: Any = None, **fields: Any) -> CandidateModel:
+    def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> CandidateModel:
         """Register a model; `fields` are CandidateModelCreate's (`base_url`, `model`,
         `api_key`, `name`). The key is stored encrypted and never returned."""
-        return self._call(create_model, body=body_of(body, fields))
+        return self._call(create_model, body=body_of(body, fields), idempotency_key=idempotency_key)
 
     def get(self, model_id: str) -> CandidateModel:
         return self._call(get_model, model_id)
@@ -474,10 +485,14 @@ class Models(_Resource):
 class WebhookEndpoints(_Resource):
     """`/v1/webhook_endpoints`: where terminal events are POSTed (Standard Webhooks)."""
 
-    def create(self, url: str, *, description: str | None = None) -> WebhookEndpointWithSecret:
+    def create(
+        self, url: str, *, description: str | None = None, idempotency_key: str | None = None
+    ) -> WebhookEndpointWithSecret:
         """Register an endpoint; the answer carries its signing `secret`, shown only here."""
         return self._call(
-            create_webhook_endpoint, body=body_of({"url": url}, {"description": description})
+            create_webhook_endpoint,
+            body=body_of({"url": url}, {"description": description}),
+            idempotency_key=idempotency_key,
         )
 
     def list(self) -> Iterator[WebhookEndpoint]:

@@ -263,6 +263,15 @@ const KEY_IN_PROGRESS = "idempotency-key-in-progress";
 // The longest wait a 409's Retry-After gets (Loupe asks 1 s): the attempts stay a few seconds.
 const MAX_IN_PROGRESS_WAIT_MS = 10_000;
 
+/** Options of a creating POST: under an Idempotency-Key, sending it again stores it once. */
+export interface CreateOptions {
+  idempotencyKey?: string;
+}
+
+/** The header params of a create under `idempotencyKey`, if given. */
+const keyed = ({ idempotencyKey }: CreateOptions) =>
+  idempotencyKey ? { header: { "Idempotency-Key": idempotencyKey } } : {};
+
 /** A new idempotency key (32 hex digits, as the Python client's). */
 const newKey = (): string => globalThis.crypto.randomUUID().replaceAll("-", "");
 
@@ -330,22 +339,15 @@ export class Loupe {
   }
 
   readonly evaluations = {
-    create: async (body: EvaluationCreate, options: { idempotencyKey?: string } = {}) =>
-      unwrap(
-        await this.api.POST("/v1/evaluations", {
-          body,
-          params: options.idempotencyKey
-            ? { header: { "Idempotency-Key": options.idempotencyKey } }
-            : {},
-        }),
-      ),
+    create: async (body: EvaluationCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/evaluations", { body, params: keyed(options) })),
     /**
      * Submits an open evaluation (`open: true`; `test_cases` may be left out): append its test
      * cases with `append` or `appendAll`, then `close` it.
      */
     createOpen: async (
       body: Omit<EvaluationCreate, "open">,
-      options: { idempotencyKey?: string } = {},
+      options: CreateOptions = {},
     ): Promise<Evaluation> => this.evaluations.create({ ...body, open: true }, options),
     /**
      * Appends one batch (at most LOUPE_MAX_TEST_CASES) to an open evaluation; sent again with
@@ -477,7 +479,8 @@ export class Loupe {
   }
 
   readonly runs = {
-    create: async (body: RunCreate) => unwrap(await this.api.POST("/v1/runs", { body })),
+    create: async (body: RunCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/runs", { body, params: keyed(options) })),
     /** What starting this run would cost, its candidate model's calls included. */
     estimate: async (body: RunCreate) => unwrap(await this.api.POST("/v1/runs/estimate", { body })),
     get: async (runId: string) =>
@@ -525,7 +528,7 @@ export class Loupe {
      */
     create: async (
       file: Blob,
-      fields: { format: DatasetFormat; name?: string; filename?: string },
+      fields: { format: DatasetFormat; name?: string; filename?: string } & CreateOptions,
     ): Promise<Dataset> => {
       const filename = fields.filename ?? (file as File).name;
       if (!filename) throw new TypeError("datasets.create needs a File or a filename");
@@ -537,6 +540,7 @@ export class Loupe {
         await this.api.POST("/v1/datasets", {
           body: { file: filename, format: fields.format },
           bodySerializer: () => form,
+          params: keyed(fields),
         }),
       );
     },
@@ -568,8 +572,8 @@ export class Loupe {
   };
 
   readonly comparisons = {
-    create: async (body: ComparisonCreate) =>
-      unwrap(await this.api.POST("/v1/comparisons", { body })),
+    create: async (body: ComparisonCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/comparisons", { body, params: keyed(options) })),
     get: async (comparisonId: string) =>
       unwrap(
         await this.api.GET("/v1/comparisons/{comparison_id}", {
@@ -589,8 +593,8 @@ export class Loupe {
   /** `/v1/models`: your own OpenAI-compatible endpoints, as run candidates or judges. */
   readonly models = {
     /** Registers a model; its `api_key` is stored encrypted and never returned. */
-    create: async (body: CandidateModelCreate) =>
-      unwrap(await this.api.POST("/v1/models", { body })),
+    create: async (body: CandidateModelCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/models", { body, params: keyed(options) })),
     get: async (modelId: string) =>
       unwrap(
         await this.api.GET("/v1/models/{model_id}", { params: { path: { model_id: modelId } } }),
@@ -610,8 +614,8 @@ export class Loupe {
   /** `/v1/webhook_endpoints`: where terminal events are POSTed (Standard Webhooks). */
   readonly webhookEndpoints = {
     /** Registers an endpoint; the answer's signing `secret` is shown only here. */
-    create: async (body: WebhookEndpointCreate) =>
-      unwrap(await this.api.POST("/v1/webhook_endpoints", { body })),
+    create: async (body: WebhookEndpointCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/webhook_endpoints", { body, params: keyed(options) })),
     list: () =>
       everyPage<WebhookEndpoint>(async (after) =>
         unwrap(

@@ -160,3 +160,43 @@ test("timeoutMs ends a request Loupe does not answer", async () => {
     (error: unknown) => error instanceof DOMException && error.name === "TimeoutError",
   );
 });
+
+test("every create sent again under its key is stored once", async () => {
+  globalThis.setTimeout = realSetTimeout; // the runs are waited for as a caller would
+  const loupe = new Loupe({ baseUrl: env("LOUPE_URL"), apiKey: env("LOUPE_API_KEY") });
+  /** Created under one key twice, then under another (keys are per tenant). */
+  const twice = async (kind: string, create: (key: string) => Promise<{ id: string }>) => {
+    const ids: string[] = [];
+    for (const n of [1, 1, 2]) ids.push((await create(`${kind}-${n}`)).id);
+    return ids;
+  };
+  const row = { messages: [{ role: "user", content: "Say 0." }], answer: "0" };
+  const file = new Blob([`${JSON.stringify(row)}\n`]);
+  const datasets = await twice("dataset", (idempotencyKey) =>
+    loupe.datasets.create(file, { format: "general_vqa", filename: "say.jsonl", idempotencyKey }),
+  );
+  const predictions = [{ subset: "say", index: 0, prediction: "0" }];
+  const runs = await twice("run", (idempotencyKey) =>
+    loupe.runs.create({ dataset_id: datasets[0], predictions }, { idempotencyKey }),
+  );
+  const models = await twice("model", (idempotencyKey) =>
+    loupe.models.create(
+      { base_url: env("JUDGE_URL"), model: "m", name: `m-${idempotencyKey}` },
+      { idempotencyKey },
+    ),
+  );
+  for (const run of runs) await loupe.runs.wait(run, { timeoutMs: 120_000 });
+  const comparisons = await twice("comparison", (idempotencyKey) =>
+    loupe.comparisons.create({ baseline_id: runs[0], candidate_id: runs[2] }, { idempotencyKey }),
+  );
+  const hooks = await twice("hook", (idempotencyKey) =>
+    loupe.webhookEndpoints.create(
+      { url: `${env("LOUPE_URL")}/hook-${idempotencyKey}` },
+      { idempotencyKey },
+    ),
+  );
+  for (const ids of [datasets, runs, models, comparisons, hooks]) {
+    assert.equal(ids[0], ids[1]);
+    assert.notEqual(ids[1], ids[2]);
+  }
+});
