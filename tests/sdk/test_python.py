@@ -542,3 +542,13 @@ class TestErrorParsing:
         assert next_poll(response, now + near, None) <= near
         with pytest.raises(TimeoutError):
             next_poll(response, now - 1, None)
+
+    def test_polling_never_spins(self) -> None:
+        # A poll_interval of 0, or a proxy's Retry-After: 0, polled as fast as the loop ran.
+        now_answer = Response(
+            status_code=200, content=b"", headers=httpx.Headers({"Retry-After": "0"}), parsed=None
+        )
+        far = time.monotonic() + 1e9
+        assert next_poll(now_answer, far, 0) == 0.1
+        assert next_poll(now_answer, far, None) == 1.0  # the interval without a Retry-After
+        assert next_poll(None, far, None) == 1.0  # no answer at all: the same
