@@ -12,13 +12,14 @@ from typing import Any
 
 import httpx
 import pytest
-from loupe_client import ExactMatch, Loupe, RateLimitError, ServerError
+from loupe_client import ExactMatch, ImageUrlPart, Loupe, RateLimitError, ServerError
 from loupe_client import _resources as sync_resources
 from redis import Redis
 
 from app.tenants import limits, repository
 from tests.fixtures.api import Api, postgres_settings, served_api
 from tests.fixtures.services import PostgresServer, RedisServer, running_postgres
+from tests.sdk.helpers import HeldImage
 
 CASE = {"input": "q", "actual_output": "a", "expected_output": "a"}
 
@@ -166,3 +167,35 @@ class TestLongRetryAfter:
         assert refused.value.retry_after is not None and refused.value.retry_after > 60
         assert "daily_usd" in (refused.value.detail or "")
         assert slept == []
+
+
+class TestKeyInProgress:
+    def test_a_keyed_create_that_timed_out_gets_its_first_sends_answer_once_stored(
+        self, api: Api
+    ) -> None:
+        # The first send fetches an image that is held, so it outlasts the client's timeout;
+        # sent again under its key, Loupe answers 409 while the first runs: that was raised.
+        answers = Answers()
+        hooks = {"trust_env": False, "event_hooks": {"response": [answers.hook]}}
+        name = f"held-{api.mode}"
+        with HeldImage(hold_limit=30) as image:
+            client = Loupe(
+                api.base_url, api.new_key(), timeout=0.5, max_retries=10, httpx_args=hooks
+            )
+            case = {
+                "input": ["What?", ImageUrlPart(image.url)],
+                "actual_output": "a",
+                "expected_output": "a",
+            }
+            creating = InThread(
+                lambda: client.evaluations.create(
+                    name=name, test_cases=[case], metrics=[ExactMatch()], idempotency_key=name
+                )
+            )
+            answers.wait_for("POST", "/v1/evaluations", 409)
+            image.release()
+            created = creating.result()
+        assert image.fetches == 1
+        assert [e.id for e in client.evaluations.list(name=name)] == [created.id]
+        assert answers.of("POST", "/v1/evaluations")[-1] == 202
+        client.close()

@@ -149,4 +149,4 @@ class TestRetries:
                 timeout=300,
             )
         assert ran.returncode == 0, ran.stdout + ran.stderr
-        assert "# pass 6" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout
+        assert "# pass 7" in ran.stdout and "# fail 0" in ran.stdout, ran.stdout

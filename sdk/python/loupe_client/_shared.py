@@ -102,10 +102,25 @@ def may_resend(request: Mapping[str, Any]) -> bool:
     return any(name.lower() == "idempotency-key" for name in request.get("headers") or {})
 
 
+def key_in_progress(response: httpx.Response) -> bool:
+    """Whether `response` is Loupe's 409 saying the key's first request still runs (a send that
+    timed out may still be storing): sending again under the key gets its answer once done."""
+    if response.status_code != 409:
+        return False
+    try:
+        problem = response.json()
+    except ValueError:
+        return False
+    return isinstance(problem, dict) and str(problem.get("type", "")).endswith(KEY_IN_PROGRESS)
+
+
 def resend_after(response: httpx.Response | None, attempt: int) -> float | None:
     """Seconds before sending a request again after `response` (None: no answer came), or None
-    when it is not sent again: a 429 or 503's Retry-After up to MAX_RETRY_WAIT_SECONDS, else
-    0.5 s doubling; any other answer stands."""
+    when it is not sent again: a 429 or 503's Retry-After up to MAX_RETRY_WAIT_SECONDS, a 409
+    while the key's first request runs after its Retry-After (at most
+    MAX_IN_PROGRESS_WAIT_SECONDS), else 0.5 s doubling; any other answer stands."""
+    if response is not None and key_in_progress(response):
+        return min(retry_after(response.headers) or 0.5 * 2**attempt, MAX_IN_PROGRESS_WAIT_SECONDS)
     if response is not None:
         if response.status_code not in RESEND_STATUSES:
             return None

@@ -168,11 +168,31 @@ function mayResend(request: Request): boolean {
 }
 
 /**
+ * Whether `response` is Loupe's 409 saying the key's first request still runs (a send that timed
+ * out may still be storing): sending again under the key gets its answer once done.
+ */
+async function keyInProgress(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  try {
+    const problem: unknown = await response.clone().json();
+    const type = (problem as { type?: unknown } | null)?.type;
+    return typeof type === "string" && type.endsWith(KEY_IN_PROGRESS);
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Milliseconds before sending a request again after `response` (null: no answer came), or null
- * when it is not sent again: a 429 or 503's Retry-After up to MAX_RETRY_WAIT_MS, else 0.5 s
+ * when it is not sent again: a 429 or 503's Retry-After up to MAX_RETRY_WAIT_MS, a 409 while the
+ * key's first request runs after its Retry-After (at most MAX_IN_PROGRESS_WAIT_MS), else 0.5 s
  * doubling; any other answer stands.
  */
-function resendAfterMs(response: Response | null, attempt: number): number | null {
+async function resendAfterMs(response: Response | null, attempt: number): Promise<number | null> {
+  if (response !== null && (await keyInProgress(response))) {
+    const serverAsks = retryAfterSeconds(response.headers);
+    return Math.min(serverAsks ? serverAsks * 1000 : 500 * 2 ** attempt, MAX_IN_PROGRESS_WAIT_MS);
+  }
   if (response !== null) {
     if (!RESEND_STATUSES.has(response.status)) return null;
     const serverAsks = retryAfterSeconds(response.headers);
@@ -200,7 +220,7 @@ function resending(base: typeof fetch, timeoutMs: number, maxRetries: number): t
         await sleep(500 * 2 ** attempt);
         continue;
       }
-      const delay = last ? null : resendAfterMs(response, attempt);
+      const delay = last ? null : await resendAfterMs(response, attempt);
       if (delay === null) return response;
       await response.body?.cancel();
       await sleep(delay);

@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
-import { Loupe, metric, RateLimitError } from "../src/index.js";
+import { imagePart, Loupe, metric, RateLimitError, textPart } from "../src/index.js";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -199,4 +199,44 @@ test("every create sent again under its key is stored once", async () => {
     assert.equal(ids[0], ids[1]);
     assert.notEqual(ids[1], ids[2]);
   }
+});
+
+test("a keyed create that timed out gets its first send's answer once that is stored", async () => {
+  // The first send fetches an image HELD_URL holds, so it outlasts timeoutMs; sent again under
+  // its key, Loupe answers 409 while the first runs, and that was thrown.
+  globalThis.setTimeout = realSetTimeout; // the 409's Retry-After is waited for as it says
+  const statuses: number[] = [];
+  const watching: typeof fetch = async (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init);
+    const response = await fetch(request);
+    statuses.push(response.status);
+    if (response.status === 409) await fetch(`${env("HELD_URL")}/release`);
+    return response;
+  };
+  const loupe = new Loupe({
+    baseUrl: env("LOUPE_URL"),
+    apiKey: env("LOUPE_API_KEY"),
+    fetch: watching,
+    timeoutMs: 500,
+    maxRetries: 10,
+  });
+  const created = await loupe.evaluations.create(
+    {
+      name: "held",
+      test_cases: [
+        {
+          input: [textPart("What?"), imagePart(`${env("HELD_URL")}/held.png`)],
+          actual_output: "a",
+          expected_output: "a",
+        },
+      ],
+      metrics: [metric("exact_match", {})],
+    },
+    { idempotencyKey: "held-create" },
+  );
+  assert.ok(statuses.includes(409), `${statuses}`);
+  assert.equal(statuses.at(-1), 202);
+  const named: string[] = [];
+  for await (const evaluation of loupe.evaluations.list({ name: "held" })) named.push(evaluation.id);
+  assert.deepEqual(named, [created.id]);
 });
