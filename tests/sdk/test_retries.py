@@ -4,6 +4,7 @@ POST under an Idempotency-Key. A wait polls through the service being away until
 and a Retry-After past the client's limit (a daily budget, until midnight UTC) is the caller's,
 raised at once rather than slept through."""
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -12,7 +13,14 @@ from typing import Any
 
 import httpx
 import pytest
-from loupe_client import ExactMatch, ImageUrlPart, Loupe, RateLimitError, ServerError
+from loupe_client import (
+    AsyncLoupe,
+    ExactMatch,
+    ImageUrlPart,
+    Loupe,
+    RateLimitError,
+    ServerError,
+)
 from loupe_client import _resources as sync_resources
 from redis import Redis
 
@@ -36,6 +44,9 @@ class Answers:
             self.seen.append(
                 (response.request.method, response.request.url.path, response.status_code)
             )
+
+    async def async_hook(self, response: httpx.Response) -> None:
+        self.hook(response)
 
     def of(self, method: str, path: str) -> list[int]:
         with self.lock:
@@ -199,3 +210,25 @@ class TestKeyInProgress:
         assert [e.id for e in client.evaluations.list(name=name)] == [created.id]
         assert answers.of("POST", "/v1/evaluations")[-1] == 202
         client.close()
+
+    def test_the_async_client_does_the_same(self, api: Api) -> None:
+        answers = Answers()
+        hooks = {"trust_env": False, "event_hooks": {"response": [answers.async_hook]}}
+        name = f"held-async-{api.mode}"
+
+        async def create(image_url: str) -> Any:
+            async with AsyncLoupe(
+                api.base_url, api.new_key(), timeout=0.5, max_retries=10, httpx_args=hooks
+            ) as client:
+                case = {**CASE, "input": ["What?", ImageUrlPart(image_url)]}
+                created = await client.evaluations.create(
+                    name=name, test_cases=[case], metrics=[ExactMatch()], idempotency_key=name
+                )
+                return created, [e.id async for e in client.evaluations.list(name=name)]
+
+        with HeldImage(hold_limit=30) as image:
+            creating = InThread(lambda: asyncio.run(create(image.url)))
+            answers.wait_for("POST", "/v1/evaluations", 409)
+            image.release()
+            created, named = creating.result()
+        assert image.fetches == 1 and named == [created.id]
