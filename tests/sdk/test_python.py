@@ -6,6 +6,7 @@ import io
 import json
 import math
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from sqlalchemy import text
 from app.tenants import repository as tenants_repository
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import JUDGED_METRICS, Reply, ScriptedJudge, plausible_answer
+from tests.fixtures.services import free_port
 from tests.sdk.helpers import BLUE, RED, while_queue_runs
 
 NO_PROXY = {"trust_env": False}
@@ -418,6 +420,37 @@ class TestErrors:
             client.evaluations.get("eval_anything")
         assert denied.value.status == 401
 
+    def test_a_key_without_the_scope_names_the_scope_it_lacks(self, api: Api) -> None:
+        case = {"input": "q", "actual_output": "a", "expected_output": "a"}
+        with (
+            connect(api, api.new_key(scopes=["read"])) as client,
+            pytest.raises(AuthenticationError) as denied,
+        ):
+            client.evaluations.create(test_cases=[case], metrics=[ExactMatch()])
+        assert denied.value.status == 403 and denied.value.required_scope == "write"
+        # The whole problem, members the client has no attribute for included.
+        assert denied.value.problem["required_scope"] == "write"
+        assert denied.value.problem["status"] == 403 and denied.value.problem["type"].endswith(
+            denied.value.type.rsplit("/", 1)[-1]
+        )
+
+    def test_the_key_is_in_no_repr_nor_in_a_traceback_with_its_locals(self, api: Api) -> None:
+        # Error trackers and `pytest --showlocals` print every frame's locals: the generated
+        # functions hold the connection, whose generated repr printed the token.
+        key = api.new_key()
+        with connect(api, key) as client:
+            client.evaluations.get(client.evaluations.create_open(metrics=[ExactMatch()]).id)
+            printed = [repr(client.api), repr(vars(client.evaluations))]
+        unreachable = Loupe(f"http://127.0.0.1:{free_port()}", key, httpx_args=NO_PROXY)
+        with unreachable, pytest.raises(httpx.ConnectError) as refused:
+            unreachable.evaluations.get("evn_anything")
+        sdk_frames = traceback.walk_tb(refused.value.__traceback__.tb_next)  # past this test's
+        printed.append(
+            "".join(traceback.StackSummary.extract(sdk_frames, capture_locals=True).format())
+        )
+        assert "evn_anything" in printed[-1] and "Connection(base_url=" in printed[1]
+        assert not [text for text in printed if key in text]
+
     def test_missing_objects_are_not_found(self, api: Api) -> None:
         with connect(api) as client:
             for missing in (
@@ -509,3 +542,13 @@ class TestErrorParsing:
         assert next_poll(response, now + near, None) <= near
         with pytest.raises(TimeoutError):
             next_poll(response, now - 1, None)
+
+    def test_polling_never_spins(self) -> None:
+        # A poll_interval of 0, or a proxy's Retry-After: 0, polled as fast as the loop ran.
+        now_answer = Response(
+            status_code=200, content=b"", headers=httpx.Headers({"Retry-After": "0"}), parsed=None
+        )
+        far = time.monotonic() + 1e9
+        assert next_poll(now_answer, far, 0) == 0.1
+        assert next_poll(now_answer, far, None) == 1.0  # the interval without a Retry-After
+        assert next_poll(None, far, None) == 1.0  # no answer at all: the same

@@ -193,3 +193,52 @@ class TestAsyncResources:
         assert [row["prediction"] for row in csv.DictReader(io.StringIO(seen["export"]))] == ["0"]
         assert (seen["model"], seen["models"], seen["hooks"]) == ("m", True, True)
         assert (seen["deliveries"], seen["usage"]) == ([], "day")
+
+
+class TestIdempotencyKeys:
+    def test_every_create_sent_again_under_its_key_is_stored_once(
+        self, api: Api, judge: ScriptedJudge, tmp_path: Path
+    ) -> None:
+        # Only evaluations took a key: a CI step run again after a lost answer started a second
+        # run (its candidate called twice) or registered a second model or webhook endpoint.
+        digits = tmp_path / "digits.jsonl"
+        row = {"messages": [{"role": "user", "content": "Say 0."}], "answer": "0"}
+        digits.write_text(json.dumps(row) + "\n")
+        with connect(api) as client:
+
+            def twice(kind: str, create: Any) -> list[str]:
+                """Created under one key twice, then under another (keys are per tenant)."""
+                return [create(f"{kind}-{n}").id for n in (1, 1, 2)]
+
+            datasets = twice(
+                "dataset",
+                lambda key: client.datasets.create(
+                    digits, format="general_vqa", idempotency_key=key
+                ),
+            )
+            dataset = client.datasets.get(datasets[0])
+            runs = twice(
+                "run",
+                lambda key: client.runs.create(
+                    dataset_id=dataset.id, predictions=predictions(dataset), idempotency_key=key
+                ),
+            )
+            models = twice(
+                "model",
+                lambda key: client.models.create(
+                    base_url=judge.base_url, model="m", name=f"m-{key}", idempotency_key=key
+                ),
+            )
+            while_queue_runs(api, lambda: [client.runs.wait(run) for run in runs])
+            comparisons = twice(
+                "comparison",
+                lambda key: client.comparisons.create(runs[0], runs[2], idempotency_key=key),
+            )
+            hooks = twice(
+                "hook",
+                lambda key: client.webhook_endpoints.create(
+                    f"{judge.base_url}/hook-{key}", idempotency_key=key
+                ),
+            )
+        for ids in (datasets, runs, models, comparisons, hooks):
+            assert ids[0] == ids[1] != ids[2], ids

@@ -2,6 +2,7 @@
 
 import asyncio
 import datetime
+import itertools
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterable
@@ -76,31 +77,53 @@ from ._inputs import Payload, to_json, upload
 from ._resources import body_of, params
 from ._shared import (
     APPEND_ATTEMPTS,
+    DEFAULT_MAX_RETRIES,
+    POLL_THROUGH_STATUSES,
     SEND_FAILURES,
     TERMINAL,
     checked,
     in_batches,
     key_prefix,
+    may_resend,
     media_digest,
     next_poll,
+    resend_after,
     retry_delay,
     sent_again,
 )
 
 
 class _Resource:
-    def __init__(self, client: AuthenticatedClient) -> None:
+    def __init__(self, client: AuthenticatedClient, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
         self._client = client
+        self._max_retries = max_retries
+
+    async def _send(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
+        """The answer to the request `endpoint` describes, sent again as `_resources` says."""
+        request = endpoint._get_kwargs(*args, **params(**kwargs))
+        resend = may_resend(request)
+        for attempt in itertools.count():
+            last = not resend or attempt >= self._max_retries
+            try:
+                response = await self._client.get_async_httpx_client().request(**request)
+            except httpx.TransportError:
+                if last:
+                    raise
+                await asyncio.sleep(resend_after(None, attempt) or 0)
+                continue
+            delay = None if last else resend_after(response, attempt)
+            if delay is None:
+                return response
+            await asyncio.sleep(delay)
+        raise AssertionError("unreachable")
 
     async def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
-        return checked(
-            await endpoint.asyncio_detailed(*args, client=self._client, **params(**kwargs))
-        )
+        response = await self._send(endpoint, *args, **kwargs)
+        return checked(endpoint._build_response(client=self._client, response=response))
 
     async def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
         """The answer to the request `endpoint` describes, its body unread (see _resources)."""
-        request = endpoint._get_kwargs(*args, **params(**kwargs))
-        response = await self._client.get_async_httpx_client().request(**request)
+        response = await self._send(endpoint, *args, **kwargs)
         if response.status_code >= 400:
             raise error_from_response(response.status_code, response.content, response.headers)
         return response
@@ -120,10 +143,14 @@ class _Resource:
     ) -> Any:
         deadline = time.monotonic() + timeout
         while True:
-            response = await endpoint.asyncio_detailed(object_id, client=self._client)
-            current = checked(response)
-            if current.status in TERMINAL:
-                return current
+            try:
+                response: httpx.Response | None = await self._send(endpoint, object_id)
+            except httpx.TransportError:
+                response = None  # the service restarting: polled again until the deadline
+            if response is not None and response.status_code not in POLL_THROUGH_STATUSES:
+                current = checked(endpoint._build_response(client=self._client, response=response))
+                if current.status in TERMINAL:
+                    return current
             await asyncio.sleep(next_poll(response, deadline, poll_interval))
 
 
@@ -284,8 +311,12 @@ class Evaluations(_Resource):
 class Runs(_Resource):
     """`/v1/runs`: a candidate model answers a dataset and the answers are scored."""
 
-    async def create(self, body: Any = None, **fields: Any) -> Run:
-        return await self._call(create_run, body=body_of(body, fields))
+    async def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> Run:
+        return await self._call(
+            create_run, body=body_of(body, fields), idempotency_key=idempotency_key
+        )
 
     async def estimate(self, body: Any = None, **fields: Any) -> Estimate:
         """What starting this run would cost, its candidate model's calls included."""
@@ -333,15 +364,22 @@ class EvalRuns(_Resource):
 class Evals(_Resource):
     """`/v1/evals`: OpenAI Evals definitions; `runs.estimate` prices a run before it starts."""
 
-    def __init__(self, client: AuthenticatedClient) -> None:
-        super().__init__(client)
-        self.runs = EvalRuns(client)
+    def __init__(self, client: AuthenticatedClient, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        super().__init__(client, max_retries)
+        self.runs = EvalRuns(client, max_retries)
 
 
 class Datasets(_Resource):
     """`/v1/datasets`: uploaded datasets and their rows."""
 
-    async def create(self, file: Any, *, format: str, name: str | None = None) -> Dataset:
+    async def create(
+        self,
+        file: Any,
+        *,
+        format: str,
+        name: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Dataset:
         """Upload a benchmark file (.jsonl, .tsv, .csv or a .zip with its media); every row is
         validated now.
 
@@ -351,7 +389,7 @@ class Datasets(_Resource):
         body = BodyCreateDataset(file=upload(file), format_=format)  # type: ignore[arg-type]
         if name is not None:
             body.name = name
-        return await self._call(create_dataset, body=body)
+        return await self._call(create_dataset, body=body, idempotency_key=idempotency_key)
 
     async def get(self, dataset_id: str) -> Dataset:
         return await self._call(get_dataset, dataset_id)
@@ -379,6 +417,7 @@ class Comparisons(_Resource):
         metrics: list[str] | None = None,
         alpha: float | None = None,
         fragile: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Comparison:
         """Compare a candidate with a baseline; `fragile="exclude"` sets aside the items
         whose judgments straddle the threshold on either side (default "include")."""
@@ -386,6 +425,7 @@ class Comparisons(_Resource):
         return await self._call(
             create_comparison,
             body=body_of(fields, {"metrics": metrics, "alpha": alpha, "fragile": fragile}),
+            idempotency_key=idempotency_key,
         )
 
     async def get(self, comparison_id: str) -> Comparison:
@@ -411,8 +451,12 @@ class Comparisons(_Resource):
 class Models(_Resource):
     """`/v1/models` (see _resources.Models)."""
 
-    async def create(self, body: Any = None, **fields: Any) -> CandidateModel:
-        return await self._call(create_model, body=body_of(body, fields))
+    async def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> CandidateModel:
+        return await self._call(
+            create_model, body=body_of(body, fields), idempotency_key=idempotency_key
+        )
 
     async def get(self, model_id: str) -> CandidateModel:
         return await self._call(get_model, model_id)
@@ -428,10 +472,12 @@ class WebhookEndpoints(_Resource):
     """`/v1/webhook_endpoints` (see _resources.WebhookEndpoints)."""
 
     async def create(
-        self, url: str, *, description: str | None = None
+        self, url: str, *, description: str | None = None, idempotency_key: str | None = None
     ) -> WebhookEndpointWithSecret:
         return await self._call(
-            create_webhook_endpoint, body=body_of({"url": url}, {"description": description})
+            create_webhook_endpoint,
+            body=body_of({"url": url}, {"description": description}),
+            idempotency_key=idempotency_key,
         )
 
     def list(self) -> AsyncIterator[WebhookEndpoint]:

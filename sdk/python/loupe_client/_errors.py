@@ -6,7 +6,8 @@ import httpx
 
 
 class LoupeError(Exception):
-    """Any error answer from Loupe; `status`, `title` and `detail` come from its problem body."""
+    """Any error answer from Loupe; `status`, `title` and `detail` come from its problem body,
+    `required_scope` too on a 403 (the scope the key lacks), and `problem` is that whole body."""
 
     def __init__(
         self,
@@ -18,6 +19,8 @@ class LoupeError(Exception):
         instance: str | None = None,
         errors: list[dict[str, Any]] | None = None,
         headers: httpx.Headers | None = None,
+        required_scope: str | None = None,
+        problem: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(f"{status} {title}" + (f": {detail}" if detail else ""))
         self.status = status
@@ -27,6 +30,8 @@ class LoupeError(Exception):
         self.instance = instance
         self.errors = errors or []
         self.headers = headers or httpx.Headers()
+        self.required_scope = required_scope
+        self.problem = problem or {}
 
 
 class RequestError(LoupeError):
@@ -111,6 +116,7 @@ def error_from_response(status: int, content: bytes, headers: httpx.Headers) -> 
         problem = httpx.Response(status, content=content).json()
     except ValueError:
         problem = None
+    body = problem if isinstance(problem, dict) else {}
     if not isinstance(problem, dict):
         problem = {"title": httpx.codes.get_reason_phrase(status) or "Error", "detail": None}
     return _error_class(status)(
@@ -121,4 +127,6 @@ def error_from_response(status: int, content: bytes, headers: httpx.Headers) -> 
         instance=problem.get("instance"),
         errors=problem.get("errors") or [],
         headers=headers,
+        required_scope=problem.get("required_scope"),
+        problem=body,
     )

@@ -1,6 +1,7 @@
 """`Loupe`'s resources: each method calls one generated endpoint function and checks its answer."""
 
 import datetime
+import itertools
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
@@ -75,13 +76,17 @@ from ._generated.types import UNSET
 from ._inputs import Payload, to_json, upload
 from ._shared import (
     APPEND_ATTEMPTS,
+    DEFAULT_MAX_RETRIES,
+    POLL_THROUGH_STATUSES,
     SEND_FAILURES,
     TERMINAL,
     checked,
     in_batches,
     key_prefix,
+    may_resend,
     media_digest,
     next_poll,
+    resend_after,
     retry_delay,
     sent_again,
 )
@@ -102,17 +107,39 @@ def body_of(body: Any, fields: Mapping[str, Any]) -> Payload:
 
 
 class _Resource:
-    def __init__(self, client: AuthenticatedClient) -> None:
+    def __init__(self, client: AuthenticatedClient, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
         self._client = client
+        self._max_retries = max_retries
+
+    def _send(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
+        """The answer to the request `endpoint` describes, sent again (at most `max_retries`
+        times) on no answer or a 429 or 503 as its Retry-After asks, when it is a read or a
+        write under an Idempotency-Key: a POST without one is sent once, never created twice."""
+        request = endpoint._get_kwargs(*args, **params(**kwargs))
+        resend = may_resend(request)
+        for attempt in itertools.count():
+            last = not resend or attempt >= self._max_retries
+            try:
+                response = self._client.get_httpx_client().request(**request)
+            except httpx.TransportError:
+                if last:
+                    raise
+                time.sleep(resend_after(None, attempt) or 0)
+                continue
+            delay = None if last else resend_after(response, attempt)
+            if delay is None:
+                return response
+            time.sleep(delay)
+        raise AssertionError("unreachable")
 
     def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
-        return checked(endpoint.sync_detailed(*args, client=self._client, **params(**kwargs)))
+        response = self._send(endpoint, *args, **kwargs)
+        return checked(endpoint._build_response(client=self._client, response=response))
 
     def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
         """The answer to the request `endpoint` describes, its body unread: the generated
         functions parse every 200 as JSON, which a CSV export or an image is not."""
-        request = endpoint._get_kwargs(*args, **params(**kwargs))
-        response = self._client.get_httpx_client().request(**request)
+        response = self._send(endpoint, *args, **kwargs)
         if response.status_code >= 400:
             raise error_from_response(response.status_code, response.content, response.headers)
         return response
@@ -131,10 +158,14 @@ class _Resource:
     ) -> Any:
         deadline = time.monotonic() + timeout
         while True:
-            response = endpoint.sync_detailed(object_id, client=self._client)
-            current = checked(response)
-            if current.status in TERMINAL:
-                return current
+            try:
+                response: httpx.Response | None = self._send(endpoint, object_id)
+            except httpx.TransportError:
+                response = None  # the service restarting: polled again until the deadline
+            if response is not None and response.status_code not in POLL_THROUGH_STATUSES:
+                current = checked(endpoint._build_response(client=self._client, response=response))
+                if current.status in TERMINAL:
+                    return current
             time.sleep(next_poll(response, deadline, poll_interval))
 
 
@@ -298,8 +329,8 @@ class Evaluations(_Resource):
 class Runs(_Resource):
     """`/v1/runs`: a candidate model answers a dataset and the answers are scored."""
 
-    def create(self, body: Any = None, **fields: Any) -> Run:
-        return self._call(create_run, body=body_of(body, fields))
+    def create(self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any) -> Run:
+        return self._call(create_run, body=body_of(body, fields), idempotency_key=idempotency_key)
 
     def estimate(self, body: Any = None, **fields: Any) -> Estimate:
         """What starting this run would cost, its candidate model's calls included."""
@@ -346,15 +377,22 @@ class EvalRuns(_Resource):
 class Evals(_Resource):
     """`/v1/evals`: OpenAI Evals definitions; `runs.estimate` prices a run before it starts."""
 
-    def __init__(self, client: AuthenticatedClient) -> None:
-        super().__init__(client)
-        self.runs = EvalRuns(client)
+    def __init__(self, client: AuthenticatedClient, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
+        super().__init__(client, max_retries)
+        self.runs = EvalRuns(client, max_retries)
 
 
 class Datasets(_Resource):
     """`/v1/datasets`: uploaded datasets and their rows."""
 
-    def create(self, file: Any, *, format: str, name: str | None = None) -> Dataset:
+    def create(
+        self,
+        file: Any,
+        *,
+        format: str,
+        name: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Dataset:
         """Upload a benchmark file (.jsonl, .tsv, .csv or a .zip with its media); every row is
         validated now.
 
@@ -364,7 +402,7 @@ class Datasets(_Resource):
         body = BodyCreateDataset(file=upload(file), format_=format)  # type: ignore[arg-type]
         if name is not None:
             body.name = name
-        return self._call(create_dataset, body=body)
+        return self._call(create_dataset, body=body, idempotency_key=idempotency_key)
 
     def get(self, dataset_id: str) -> Dataset:
         return self._call(get_dataset, dataset_id)
@@ -393,6 +431,7 @@ class Comparisons(_Resource):
         metrics: list[str] | None = None,
         alpha: float | None = None,
         fragile: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Comparison:
         """Compare a candidate with a baseline; `fragile="exclude"` sets aside the items
         whose judgments straddle the threshold on either side (default "include")."""
@@ -400,6 +439,7 @@ class Comparisons(_Resource):
         return self._call(
             create_comparison,
             body=body_of(fields, {"metrics": metrics, "alpha": alpha, "fragile": fragile}),
+            idempotency_key=idempotency_key,
         )
 
     def get(self, comparison_id: str) -> Comparison:
@@ -425,10 +465,12 @@ class Comparisons(_Resource):
 class Models(_Resource):
     """`/v1/models`: the tenant's own OpenAI-compatible endpoints, as candidates or judges."""
 
-    def create(self, body: Any = None, **fields: Any) -> CandidateModel:
+    def create(
+        self, body: Any = None, *, idempotency_key: str | None = None, **fields: Any
+    ) -> CandidateModel:
         """Register a model; `fields` are CandidateModelCreate's (`base_url`, `model`,
         `api_key`, `name`). The key is stored encrypted and never returned."""
-        return self._call(create_model, body=body_of(body, fields))
+        return self._call(create_model, body=body_of(body, fields), idempotency_key=idempotency_key)
 
     def get(self, model_id: str) -> CandidateModel:
         return self._call(get_model, model_id)
@@ -443,10 +485,14 @@ class Models(_Resource):
 class WebhookEndpoints(_Resource):
     """`/v1/webhook_endpoints`: where terminal events are POSTed (Standard Webhooks)."""
 
-    def create(self, url: str, *, description: str | None = None) -> WebhookEndpointWithSecret:
+    def create(
+        self, url: str, *, description: str | None = None, idempotency_key: str | None = None
+    ) -> WebhookEndpointWithSecret:
         """Register an endpoint; the answer carries its signing `secret`, shown only here."""
         return self._call(
-            create_webhook_endpoint, body=body_of({"url": url}, {"description": description})
+            create_webhook_endpoint,
+            body=body_of({"url": url}, {"description": description}),
+            idempotency_key=idempotency_key,
         )
 
     def list(self) -> Iterator[WebhookEndpoint]:

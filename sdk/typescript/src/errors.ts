@@ -1,21 +1,30 @@
 /** Errors thrown for problem+json answers (RFC 9457), one class per kind of failure. */
 
+/** One bad field of a request: where (`loc`, and `pointer` into the body), why and its kind. */
 export interface FieldError {
   loc: string;
+  pointer: string;
   msg: string;
-  type?: string;
+  type: string;
 }
 
-interface ProblemBody {
+/** A problem+json body (RFC 9457) as Loupe sends it. */
+export interface ProblemBody {
   type?: string;
   title?: string;
   status?: number;
   detail?: string | null;
   instance?: string | null;
   errors?: FieldError[] | null;
+  /** On a 403: the scope the call needs, which the key lacks. */
+  required_scope?: string | null;
+  [member: string]: unknown;
 }
 
-/** Any error answer from Loupe; `status`, `title` and `detail` come from its problem body. */
+/**
+ * Any error answer from Loupe; `status`, `title` and `detail` come from its problem body,
+ * `requiredScope` too on a 403 (the scope the key lacks), and `problem` is that whole body.
+ */
 export class LoupeError extends Error {
   readonly status: number;
   readonly title: string;
@@ -25,6 +34,8 @@ export class LoupeError extends Error {
   /** Each bad field of a request (`loc`, `msg`), for validation errors. */
   readonly errors: FieldError[];
   readonly headers: Headers;
+  readonly requiredScope: string | null;
+  readonly problem: ProblemBody;
 
   constructor(status: number, problem: ProblemBody, headers: Headers) {
     const title = problem.title ?? `HTTP ${status}`;
@@ -37,6 +48,8 @@ export class LoupeError extends Error {
     this.instance = problem.instance ?? null;
     this.errors = problem.errors ?? [];
     this.headers = headers;
+    this.requiredScope = problem.required_scope ?? null;
+    this.problem = problem;
   }
 }
 

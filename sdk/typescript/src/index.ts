@@ -57,6 +57,16 @@ type Query<Operation extends keyof operations> = NonNullable<
 const TERMINAL = new Set(["completed", "failed", "canceled"]);
 // Between polls when the server sends no Retry-After (it does on queued/in-progress reads).
 const DEFAULT_POLL_MS = 1000;
+// The shortest wait between polls, whatever the caller or a Retry-After of 0 asks: never a spin.
+const MIN_POLL_MS = 100;
+// Answers a request is sent again after: the server did nothing with it and asks to be asked
+// again later (a tenant limit, the database away), as its Retry-After says.
+const RESEND_STATUSES = new Set([429, 503]);
+// Answers a wait polls through until its deadline: the service or its proxy briefly away.
+const POLL_THROUGH_STATUSES = new Set([429, 502, 503, 504]);
+// The longest Retry-After a request is sent again after: a longer one (a spent daily budget
+// asks to wait until midnight UTC) is the caller's to decide on, so its error is thrown at once.
+const MAX_RETRY_WAIT_MS = 60_000;
 
 export interface LoupeOptions {
   /** e.g. "https://loupe.internal.example" */
@@ -64,6 +74,14 @@ export interface LoupeOptions {
   apiKey: string;
   /** A fetch to use instead of the global one. */
   fetch?: typeof fetch;
+  /** How long each request may take, its answer's body read included; default 60 s. */
+  timeoutMs?: number;
+  /**
+   * How many times a request is sent again on no answer (a network error or the timeout), or
+   * on a 429 or 503 whose Retry-After is at most 60 s (after that wait), when it is a read or a
+   * POST under an `idempotencyKey`; a POST without one is sent once. Default 2; 0: never.
+   */
+  maxRetries?: number;
 }
 
 export interface WaitOptions {
@@ -136,6 +154,80 @@ async function* everyPage<T>(fetchPage: (after?: string) => Promise<Page<T>>): A
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Whether fetch failed without an answer: a network error (a TypeError) or the timeout. */
+const noAnswer = (error: unknown): boolean =>
+  error instanceof TypeError ||
+  (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError"));
+
+/**
+ * Whether a request may be sent again when it failed: a read, or a write under an
+ * Idempotency-Key (replayed by the server, never stored twice).
+ */
+function mayResend(request: Request): boolean {
+  return ["GET", "HEAD"].includes(request.method) || request.headers.has("Idempotency-Key");
+}
+
+/**
+ * Whether `response` is Loupe's 409 saying the key's first request still runs (a send that timed
+ * out may still be storing): sending again under the key gets its answer once done.
+ */
+async function keyInProgress(response: Response): Promise<boolean> {
+  if (response.status !== 409) return false;
+  try {
+    const problem: unknown = await response.clone().json();
+    const type = (problem as { type?: unknown } | null)?.type;
+    return typeof type === "string" && type.endsWith(KEY_IN_PROGRESS);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Milliseconds before sending a request again after `response` (null: no answer came), or null
+ * when it is not sent again: a 429 or 503's Retry-After up to MAX_RETRY_WAIT_MS, a 409 while the
+ * key's first request runs after its Retry-After (at most MAX_IN_PROGRESS_WAIT_MS), else 0.5 s
+ * doubling; any other answer stands.
+ */
+async function resendAfterMs(response: Response | null, attempt: number): Promise<number | null> {
+  if (response !== null && (await keyInProgress(response))) {
+    const serverAsks = retryAfterSeconds(response.headers);
+    return Math.min(serverAsks ? serverAsks * 1000 : 500 * 2 ** attempt, MAX_IN_PROGRESS_WAIT_MS);
+  }
+  if (response !== null) {
+    if (!RESEND_STATUSES.has(response.status)) return null;
+    const serverAsks = retryAfterSeconds(response.headers);
+    if (serverAsks !== null) return serverAsks * 1000 <= MAX_RETRY_WAIT_MS ? serverAsks * 1000 : null;
+  }
+  return 500 * 2 ** attempt;
+}
+
+/**
+ * `base` with each request limited to `timeoutMs` and sent again (at most `maxRetries` times)
+ * where `mayResend` allows: on no answer, or a 429 or 503 after its Retry-After.
+ */
+function resending(base: typeof fetch, timeoutMs: number, maxRetries: number): typeof fetch {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const request = new Request(input, init);
+    const resend = mayResend(request);
+    for (let attempt = 0; ; attempt++) {
+      const last = !resend || attempt >= maxRetries;
+      const signal = AbortSignal.any([request.signal, AbortSignal.timeout(timeoutMs)]);
+      let response: Response;
+      try {
+        response = await base(new Request(request.clone(), { signal }));
+      } catch (error) {
+        if (last || request.signal.aborted || !noAnswer(error)) throw error;
+        await sleep(500 * 2 ** attempt);
+        continue;
+      }
+      const delay = last ? null : await resendAfterMs(response, attempt);
+      if (delay === null) return response;
+      await response.body?.cancel();
+      await sleep(delay);
+    }
+  };
+}
+
 async function waitUntilTerminal<T extends { status: string }>(
   read: () => Promise<Answer<T>>,
   what: string,
@@ -143,14 +235,27 @@ async function waitUntilTerminal<T extends { status: string }>(
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const answer = await read();
-    const current = unwrap(answer);
-    if (TERMINAL.has(current.status)) return current;
+    // The service or its proxy briefly away (no answer, a 429, 502, 503 or 504): polled again
+    // until the deadline, as a Retry-After asks.
+    let answer: Answer<T> | null = null;
+    let status = "unreachable";
+    try {
+      answer = await read();
+    } catch (error) {
+      if (!noAnswer(error)) throw error;
+    }
+    if (answer !== null && !POLL_THROUGH_STATUSES.has(answer.response.status)) {
+      const current = unwrap(answer);
+      if (TERMINAL.has(current.status)) return current;
+      status = current.status;
+    } else if (answer !== null) {
+      status = `answering ${answer.response.status}`;
+    }
     const remaining = deadline - Date.now();
-    if (remaining <= 0) throw new WaitTimeoutError(`${what} still ${current.status}`);
-    const serverAsks = retryAfterSeconds(answer.response.headers);
-    const delay = pollIntervalMs ?? (serverAsks === null ? DEFAULT_POLL_MS : serverAsks * 1000);
-    await sleep(Math.min(delay, remaining));
+    if (remaining <= 0) throw new WaitTimeoutError(`${what} still ${status}`);
+    const serverAsks = answer === null ? null : retryAfterSeconds(answer.response.headers);
+    const delay = pollIntervalMs ?? (serverAsks ? serverAsks * 1000 : DEFAULT_POLL_MS);
+    await sleep(Math.min(Math.max(delay, MIN_POLL_MS), remaining));
   }
 }
 
@@ -178,6 +283,15 @@ const KEY_IN_PROGRESS = "idempotency-key-in-progress";
 // The longest wait a 409's Retry-After gets (Loupe asks 1 s): the attempts stay a few seconds.
 const MAX_IN_PROGRESS_WAIT_MS = 10_000;
 
+/** Options of a creating POST: under an Idempotency-Key, sending it again stores it once. */
+export interface CreateOptions {
+  idempotencyKey?: string;
+}
+
+/** The header params of a create under `idempotencyKey`, if given. */
+const keyed = ({ idempotencyKey }: CreateOptions) =>
+  idempotencyKey ? { header: { "Idempotency-Key": idempotencyKey } } : {};
+
 /** A new idempotency key (32 hex digits, as the Python client's). */
 const newKey = (): string => globalThis.crypto.randomUUID().replaceAll("-", "");
 
@@ -199,22 +313,30 @@ async function* inBatches<T>(
 }
 
 /**
- * Whether a failed send may be sent again: fetch's network failure (a TypeError), 5xx, 429, or
- * a 409 saying the key's first request is still in progress (any other 409 stands).
+ * Whether a failed send may be sent again: no answer (a network error or the timeout), 5xx, 429
+ * (not one asking to wait past MAX_RETRY_WAIT_MS), or a 409 saying the key's first request is
+ * still in progress (any other 409 stands).
  */
 function retryable(error: unknown): boolean {
   if (error instanceof ConflictError) return error.type.endsWith(KEY_IN_PROGRESS);
-  return (
-    error instanceof TypeError || error instanceof ServerError || error instanceof RateLimitError
-  );
+  if (error instanceof ServerError || error instanceof RateLimitError) {
+    // A spent daily budget asks to wait until midnight UTC: not a wait to sleep through.
+    const serverAsks = retryAfterSeconds(error.headers);
+    return serverAsks === null || serverAsks * 1000 <= MAX_RETRY_WAIT_MS;
+  }
+  return noAnswer(error);
 }
 
 /**
- * Milliseconds before sending a batch again: the server's Retry-After on a 429, or on a 409
- * while the key is in progress (at most MAX_IN_PROGRESS_WAIT_MS), else 0.5 s doubling.
+ * Milliseconds before sending a batch again: the server's Retry-After on a 429 or 5xx (at most
+ * MAX_RETRY_WAIT_MS, which `retryable` checks), or on a 409 while the key is in progress (at
+ * most MAX_IN_PROGRESS_WAIT_MS), else 0.5 s doubling.
  */
 function retryDelayMs(attempt: number, error: unknown): number {
-  if (error instanceof RateLimitError && error.retryAfter) return error.retryAfter * 1000;
+  if (error instanceof RateLimitError || error instanceof ServerError) {
+    const serverAsks = retryAfterSeconds(error.headers);
+    if (serverAsks) return Math.min(serverAsks * 1000, MAX_RETRY_WAIT_MS);
+  }
   const serverAsks = error instanceof ConflictError ? retryAfterSeconds(error.headers) : null;
   return serverAsks ? Math.min(serverAsks * 1000, MAX_IN_PROGRESS_WAIT_MS) : 500 * 2 ** attempt;
 }
@@ -228,30 +350,24 @@ export class Loupe {
   readonly api: Client<paths>;
 
   constructor(options: LoupeOptions) {
+    const base = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ""),
       headers: { Authorization: `Bearer ${options.apiKey}` },
-      ...(options.fetch ? { fetch: options.fetch } : {}),
+      fetch: resending(base, options.timeoutMs ?? 60_000, options.maxRetries ?? 2),
     });
   }
 
   readonly evaluations = {
-    create: async (body: EvaluationCreate, options: { idempotencyKey?: string } = {}) =>
-      unwrap(
-        await this.api.POST("/v1/evaluations", {
-          body,
-          params: options.idempotencyKey
-            ? { header: { "Idempotency-Key": options.idempotencyKey } }
-            : {},
-        }),
-      ),
+    create: async (body: EvaluationCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/evaluations", { body, params: keyed(options) })),
     /**
      * Submits an open evaluation (`open: true`; `test_cases` may be left out): append its test
      * cases with `append` or `appendAll`, then `close` it.
      */
     createOpen: async (
       body: Omit<EvaluationCreate, "open">,
-      options: { idempotencyKey?: string } = {},
+      options: CreateOptions = {},
     ): Promise<Evaluation> => this.evaluations.create({ ...body, open: true }, options),
     /**
      * Appends one batch (at most LOUPE_MAX_TEST_CASES) to an open evaluation; sent again with
@@ -383,7 +499,8 @@ export class Loupe {
   }
 
   readonly runs = {
-    create: async (body: RunCreate) => unwrap(await this.api.POST("/v1/runs", { body })),
+    create: async (body: RunCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/runs", { body, params: keyed(options) })),
     /** What starting this run would cost, its candidate model's calls included. */
     estimate: async (body: RunCreate) => unwrap(await this.api.POST("/v1/runs/estimate", { body })),
     get: async (runId: string) =>
@@ -431,7 +548,7 @@ export class Loupe {
      */
     create: async (
       file: Blob,
-      fields: { format: DatasetFormat; name?: string; filename?: string },
+      fields: { format: DatasetFormat; name?: string; filename?: string } & CreateOptions,
     ): Promise<Dataset> => {
       const filename = fields.filename ?? (file as File).name;
       if (!filename) throw new TypeError("datasets.create needs a File or a filename");
@@ -443,6 +560,7 @@ export class Loupe {
         await this.api.POST("/v1/datasets", {
           body: { file: filename, format: fields.format },
           bodySerializer: () => form,
+          params: keyed(fields),
         }),
       );
     },
@@ -474,8 +592,8 @@ export class Loupe {
   };
 
   readonly comparisons = {
-    create: async (body: ComparisonCreate) =>
-      unwrap(await this.api.POST("/v1/comparisons", { body })),
+    create: async (body: ComparisonCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/comparisons", { body, params: keyed(options) })),
     get: async (comparisonId: string) =>
       unwrap(
         await this.api.GET("/v1/comparisons/{comparison_id}", {
@@ -495,8 +613,8 @@ export class Loupe {
   /** `/v1/models`: your own OpenAI-compatible endpoints, as run candidates or judges. */
   readonly models = {
     /** Registers a model; its `api_key` is stored encrypted and never returned. */
-    create: async (body: CandidateModelCreate) =>
-      unwrap(await this.api.POST("/v1/models", { body })),
+    create: async (body: CandidateModelCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/models", { body, params: keyed(options) })),
     get: async (modelId: string) =>
       unwrap(
         await this.api.GET("/v1/models/{model_id}", { params: { path: { model_id: modelId } } }),
@@ -516,8 +634,8 @@ export class Loupe {
   /** `/v1/webhook_endpoints`: where terminal events are POSTed (Standard Webhooks). */
   readonly webhookEndpoints = {
     /** Registers an endpoint; the answer's signing `secret` is shown only here. */
-    create: async (body: WebhookEndpointCreate) =>
-      unwrap(await this.api.POST("/v1/webhook_endpoints", { body })),
+    create: async (body: WebhookEndpointCreate, options: CreateOptions = {}) =>
+      unwrap(await this.api.POST("/v1/webhook_endpoints", { body, params: keyed(options) })),
     list: () =>
       everyPage<WebhookEndpoint>(async (after) =>
         unwrap(

@@ -162,6 +162,38 @@ test("past the tenant's limit of active evaluations is a RateLimitError", async 
   await limited.evaluations.cancel(first.id);
 });
 
+test("a key without the scope names the scope it lacks, and every field error is typed", async () => {
+  const reader = new Loupe({ baseUrl: env("LOUPE_URL"), apiKey: env("LOUPE_READ_API_KEY") });
+  const body = {
+    test_cases: [{ input: "q", actual_output: "a", expected_output: "a" }],
+    metrics: [metric("exact_match", {})],
+  };
+  await assert.rejects(reader.evaluations.create(body), (error: unknown) => {
+    assert.ok(error instanceof AuthenticationError);
+    assert.equal(error.status, 403);
+    assert.equal(error.requiredScope, "write");
+    assert.equal(error.problem.required_scope, "write");
+    return true;
+  });
+  const writer = new Loupe({ baseUrl: env("LOUPE_URL"), apiKey: env("LOUPE_API_KEY") });
+  const bad = { test_cases: [{ input: "q", actual_output: "a" }], metrics: body.metrics };
+  await assert.rejects(writer.evaluations.create(bad), (error: unknown) => {
+    assert.ok(error instanceof ValidationError);
+    const [field] = error.errors;
+    const { loc, pointer, msg, type } = field;
+    assert.deepEqual(
+      { loc, pointer, type },
+      {
+        loc: "test_cases[0].expected_output",
+        pointer: "/test_cases/0/expected_output",
+        type: "missing_for_metric",
+      },
+    );
+    assert.match(msg, /needs expected_output/);
+    return true;
+  });
+});
+
 test("bodies that are not a problem still map by status", () => {
   const limited = errorFromResponse(
     429,
