@@ -7,6 +7,7 @@ from types import SimpleNamespace
 import pytest
 
 from app.evaluations import case_schemas
+from app.metrics import _turn_rag as turn_rag
 from app.metrics import parse_spec, plan
 from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
 from tests.fixtures.metrics import by_task, case, run_metric, user_text
@@ -380,3 +381,12 @@ class TestTurnContextualRelevancy:
         planned = plan(parse_spec(RELEVANCY), conversation(*TURNS))
         assert [c.task for c in planned] == ["turn_contextual_relevancy_verdicts"] * 2
         assert planned[1].completion.items == 2
+
+
+class TestMeanOfTurns:
+    def test_a_mean_equal_to_a_threshold_is_that_threshold(self) -> None:
+        # Three judged turns, 0, 0 and 3 of 5 claims faithful: a mean of exactly 0.2 (floats
+        # summed in turn made 0.19999999999999998, under a threshold of 0.2).
+        assert turn_rag.mean([0.0, 0.0, 3 / 5]) == 0.2
+        assert turn_rag.mean([2 / 3, 1.0]) == 5 / 6
+        assert turn_rag.mean([1 / 7] * 7) == 1 / 7
