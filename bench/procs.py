@@ -14,6 +14,14 @@ def proc_stat(path: Path) -> list[str] | None:
         return None
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of `pid` so far (its reaped children not included)."""
+    fields = proc_stat(Path(f"/proc/{pid}/stat"))
+    if fields is None:
+        raise ProcessLookupError(pid)
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
+
+
 def children() -> dict[int, list[int]]:
     """Every live process's children, by parent pid."""
     tree: dict[int, list[int]] = {}

@@ -7,8 +7,10 @@ distinct WordNet nouns (no exact match, so METEOR compares every pair and looks 
 WordNet). Figures: docs/benchmarks.md.
 
     .venv/bin/python bench/rouge_cost.py
+    .venv/bin/python bench/rouge_cost.py --sizes 200   # a quick check that it runs
 """
 
+import argparse
 import random
 import time
 import tracemalloc
@@ -38,6 +40,14 @@ def _words(count: int, vocabulary: list[str], seed: int) -> str:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--sizes",
+        default=f"500,1000,2000,{MAX_SCORED_TOKENS},10000",
+        help="comma-separated tokens a side (the libraries' own LCS only up to 2,000)",
+    )
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",")]
     short = [a + b for a in "abcdefgh" for b in "ijklmnop"]
     library_rouge, library_rouge_l = Rouge(), rouge_scorer.RougeScorer(["rougeL"])
     scorers: dict[str, tuple[Callable[[str, str], object], int]] = {
@@ -50,7 +60,7 @@ def main() -> None:
     print(f"cap: {MAX_SCORED_TOKENS} tokens a side")
     print(f"{'scoring':34s} {'tokens':>7s} {'seconds':>8s} {'peak MB':>8s}")
     for name, (score, limit) in scorers.items():
-        for tokens in (500, 1000, 2000, MAX_SCORED_TOKENS, 10_000):
+        for tokens in sizes:
             if tokens <= limit:
                 a, b = _words(tokens, short, 1), _words(tokens, short, 2)
                 elapsed, peak = _cost(score, a, b)
