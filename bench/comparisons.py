@@ -34,7 +34,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import cpu_seconds  # noqa: E402
+from bench.procs import cpu_seconds, pythonpath  # noqa: E402
 from bench.throughput import wait_ready  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
 
@@ -48,6 +48,7 @@ def service(mode: str, code: Path | None):
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loupe-bench-")))
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(free_port()),
             "LOUPE_MAX_BODY_BYTES": str(256 * 1024 * 1024),
         }

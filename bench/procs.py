@@ -4,6 +4,16 @@ import os
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pythonpath(*first: str | Path) -> str:
+    """PYTHONPATH for a `loupe` process a bench starts: `first`, then the bench's own PYTHONPATH
+    (an A/B's older checkout still wins), then this checkout. Without this checkout on it,
+    `loupe` imports the code of the checkout the virtualenv was installed from (an editable
+    install), not the code beside the bench: another worktree's, or main's in an A/B."""
+    given = [part for part in os.environ.get("PYTHONPATH", "").split(os.pathsep) if part]
+    return os.pathsep.join(dict.fromkeys([*map(str, first), *given, str(ROOT)]))
 
 
 def proc_stat(path: Path) -> list[str] | None:

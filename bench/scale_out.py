@@ -39,7 +39,7 @@ from redis import Redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import TICKS, children, find_process, proc_stat, tree_cpu  # noqa: E402
+from bench.procs import TICKS, children, find_process, proc_stat, pythonpath, tree_cpu  # noqa: E402
 from bench.throughput import (  # noqa: E402
     LOUPE,
     METRICS,
@@ -158,6 +158,7 @@ def stack(judge: ScriptedJudge, extra_env: dict[str, str]) -> Iterator[Stack]:
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",

@@ -47,7 +47,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import children, find_process, tree_cpu  # noqa: E402
+from bench.procs import children, find_process, pythonpath, tree_cpu  # noqa: E402
 from bench.rate_limit import OTHER_CLIENTS_ANSWER  # noqa: E402
 from tests.fixtures.judge import JUDGED_METRICS as METRICS  # noqa: E402
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer  # noqa: E402
@@ -160,6 +160,7 @@ def service(mode: str, judge: ScriptedJudge, workers: int = 1, **settings: str):
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",
