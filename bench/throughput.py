@@ -382,8 +382,7 @@ def main() -> None:
         "--deepeval-max-concurrent",
         type=int,
         help="deepeval's AsyncConfig.max_concurrent, the test cases it scores at once (default: "
-        "its own, 20); Loupe's calls in flight are not capped the same way, so the multiple "
-        "at deepeval's default is partly a difference of concurrency",
+        "its own, 20), to check that its multiple is not its default concurrency's",
     )
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
