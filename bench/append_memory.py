@@ -31,6 +31,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import pythonpath  # noqa: E402
 from tests.fixtures.judge import ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
 
@@ -94,6 +95,7 @@ def rq_service(judge: ScriptedJudge) -> Iterator[tuple[str, dict[str, str], int,
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",

@@ -34,7 +34,8 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.throughput import cpu_seconds, wait_ready  # noqa: E402
+from bench.procs import cpu_seconds, pythonpath  # noqa: E402
+from bench.throughput import wait_ready  # noqa: E402
 from tests.fixtures.services import free_port, running_postgres, running_redis  # noqa: E402
 
 LOUPE = Path(sys.executable).parent / "loupe"
@@ -47,6 +48,7 @@ def service(mode: str, code: Path | None):
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="loupe-bench-")))
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(free_port()),
             "LOUPE_MAX_BODY_BYTES": str(256 * 1024 * 1024),
         }
@@ -167,7 +169,9 @@ def measure(mode: str, args: argparse.Namespace) -> None:
                 return
             clustered = submit(client, args.n, 10, clustered=True)
             wait(client, clustered)
-            poll = timed(pid, args.polls // 4, lambda: client.get(f"/v1/evaluations/{clustered}"))
+            poll = timed(
+                pid, max(1, args.polls // 4), lambda: client.get(f"/v1/evaluations/{clustered}")
+            )
             print(f"{mode} poll n={args.n} cluster_by: " + fmt(poll), flush=True)
 
             def compare() -> None:

@@ -1,8 +1,10 @@
 """deepeval 4.3.1 against the rate-limited loopback judge (run by bench/rate_limit.py with a
 separate virtualenv's python; deepeval is not one of Loupe's dependencies).
 
-    <venv>/bin/python bench/deepeval_rate_limit.py BASE_URL CASES
-Prints one JSON line: cases scored, metrics errored, wall seconds.
+    <venv>/bin/python bench/deepeval_rate_limit.py BASE_URL CASES [MAX_CONCURRENT]
+Prints one JSON line: cases scored, metrics errored, wall seconds. MAX_CONCURRENT is
+`AsyncConfig.max_concurrent`, the test cases deepeval scores at once (its default, 20, unless
+given).
 """
 
 import json
@@ -23,6 +25,7 @@ from deepeval.test_case import LLMTestCase, LLMTestCaseParams
 
 def main() -> None:
     base_url, cases = sys.argv[1], int(sys.argv[2])
+    max_concurrent = int(sys.argv[3]) if len(sys.argv) > 3 else AsyncConfig().max_concurrent
     model = GPTModel(model="gpt-4.1", base_url=base_url, api_key="sk-bench")
     metrics = [
         GEval(
@@ -48,7 +51,7 @@ def main() -> None:
     result = evaluate(
         test_cases,
         metrics,
-        async_config=AsyncConfig(run_async=True),
+        async_config=AsyncConfig(run_async=True, max_concurrent=max_concurrent),
         display_config=DisplayConfig(print_results=False, show_indicator=False),
         error_config=ErrorConfig(ignore_errors=True),
     )
@@ -60,7 +63,16 @@ def main() -> None:
         if metric.error is not None
     )
     scored = sum(len(test.metrics_data or []) for test in result.test_results)
-    print(json.dumps({"results": scored, "errored": errored, "wall_s": wall}))
+    print(
+        json.dumps(
+            {
+                "results": scored,
+                "errored": errored,
+                "wall_s": wall,
+                "max_concurrent": max_concurrent,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

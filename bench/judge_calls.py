@@ -8,6 +8,7 @@ the judge received are counted. deepeval 4.3.1's counts are from
     .venv/bin/python bench/judge_calls.py
 """
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -76,6 +77,7 @@ CASES = [
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args()
     with ScriptedJudge() as judge:
         judge.script(lambda request: ANSWERS[task_of(request)])
         print("| metric | Loupe calls | deepeval 4.3.1 | deepeval's calls |")

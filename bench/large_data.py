@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.models.metric_summary import BIN_EDGES  # noqa: E402
+from bench.procs import pythonpath  # noqa: E402
 from tests.fixtures.judge import ScriptedJudge, plausible_answer  # noqa: E402
 from tests.fixtures.services import _as_postgres, free_port  # noqa: E402
 
@@ -230,6 +231,7 @@ def serve(url: str, extra_env: dict[str, str] | None = None) -> Iterator[tuple[s
     port = free_port()
     env = {
         **os.environ,
+        "PYTHONPATH": pythonpath(),
         "LOUPE_DATABASE_URL": url,
         "LOUPE_PORT": str(port),
         "LOUPE_SECRET_KEY": SECRET_KEY,
@@ -745,7 +747,12 @@ def generate(
     Args:
         template_size: test cases in each template evaluation the service scores.
     """
-    env = {**os.environ, "LOUPE_DATABASE_URL": url, "LOUPE_SECRET_KEY": SECRET_KEY}
+    env = {
+        **os.environ,
+        "PYTHONPATH": pythonpath(),
+        "LOUPE_DATABASE_URL": url,
+        "LOUPE_SECRET_KEY": SECRET_KEY,
+    }
     env.pop("LOUPE_REDIS_URL", None)
     subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True)
     started = time.perf_counter()

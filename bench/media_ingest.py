@@ -26,7 +26,11 @@ import httpx
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
-LOUPE = ROOT / ".venv" / "bin" / "loupe"
+sys.path.insert(0, str(ROOT))
+
+from bench.procs import pythonpath  # noqa: E402
+
+LOUPE = Path(sys.executable).parent / "loupe"
 
 
 def images(count: int) -> list[tuple[str, bytes]]:
@@ -99,6 +103,7 @@ def main() -> None:
     port = free_port()
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("LOUPE_")},
+        "PYTHONPATH": pythonpath(),
         "LOUPE_DATABASE_URL": f"sqlite:///{directory}/loupe.db",
         "LOUPE_PORT": str(port),
         # The single request is ~600 MB; the default request image total (100 MiB) already

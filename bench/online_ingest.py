@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import otlp  # noqa: E402
 from app.online.matching import sampled  # noqa: E402
+from bench.procs import pythonpath  # noqa: E402
 from tests.fixtures.judge import (  # noqa: E402
     Reply,
     ScriptedJudge,
@@ -272,6 +273,7 @@ def service(mode: str, judge: ScriptedJudge, **settings: str):
         port = free_port()
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("LOUPE_")},
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",

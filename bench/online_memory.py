@@ -26,6 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import online_ingest as ingest  # noqa: E402
 
+from bench.procs import pythonpath  # noqa: E402
+
 PROBE = Path(__file__).resolve().parent / "memory_probe"
 
 
@@ -169,7 +171,7 @@ def main() -> None:
         folder = Path(directory)
         judge.script(clock)
         settings = {
-            "PYTHONPATH": str(PROBE),
+            "PYTHONPATH": pythonpath(PROBE),
             "BENCH_MEMORY_DIR": directory,
             "BENCH_MEMORY_FRAMES": str(args.frames),
         }

@@ -184,12 +184,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="a checkout of the code before the change")
     parser.add_argument("--out", type=Path, help="write the figures here as JSON")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="only the scenarios whose label holds one of these comma-separated texts (e.g. "
+        "'5 images', refused before any decode: a quick check that the bench runs)",
+    )
     args = parser.parse_args()
+    wanted = [text for text in args.only.split(",") if text]
     runs = (
         [("before", args.before.resolve()), ("after", ROOT)] if args.before else [("after", ROOT)]
     )
     figures: dict[str, dict[str, dict]] = {}
     for label, requests, per_request in SCENARIOS:
+        if wanted and not any(text in label for text in wanted):
+            continue
         for name, checkout in runs:
             result = measure(checkout, requests, per_request)
             figures.setdefault(label, {})[name] = result

@@ -4,6 +4,16 @@ import os
 from pathlib import Path
 
 TICKS = os.sysconf("SC_CLK_TCK")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pythonpath(*first: str | Path) -> str:
+    """PYTHONPATH for a `loupe` process a bench starts: `first`, then the bench's own PYTHONPATH
+    (an A/B's older checkout still wins), then this checkout. Without this checkout on it,
+    `loupe` imports the code of the checkout the virtualenv was installed from (an editable
+    install), not the code beside the bench: another worktree's, or main's in an A/B."""
+    given = [part for part in os.environ.get("PYTHONPATH", "").split(os.pathsep) if part]
+    return os.pathsep.join(dict.fromkeys([*map(str, first), *given, str(ROOT)]))
 
 
 def proc_stat(path: Path) -> list[str] | None:
@@ -12,6 +22,14 @@ def proc_stat(path: Path) -> list[str] | None:
         return path.read_text().rsplit(")", 1)[1].split()
     except (FileNotFoundError, ProcessLookupError):
         return None
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of `pid` so far (its reaped children not included)."""
+    fields = proc_stat(Path(f"/proc/{pid}/stat"))
+    if fields is None:
+        raise ProcessLookupError(pid)
+    return (int(fields[11]) + int(fields[12])) / TICKS  # utime + stime
 
 
 def children() -> dict[int, list[int]]:

@@ -32,6 +32,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.procs import pythonpath  # noqa: E402
 from tests.fixtures.judge import (  # noqa: E402
     JUDGED_METRICS,
     PLAUSIBLE_ANSWERS,
@@ -143,6 +144,7 @@ def service(judge: ScriptedJudge, workers: int, slice_size: int, **settings: str
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_DATABASE_URL": postgres.create_database("bench"),
             "LOUPE_REDIS_URL": redis.url,

@@ -7,8 +7,14 @@ distinct WordNet nouns (no exact match, so METEOR compares every pair and looks 
 WordNet). Figures: docs/benchmarks.md.
 
     .venv/bin/python bench/rouge_cost.py
+    .venv/bin/python bench/rouge_cost.py --sizes 200   # a quick check that it runs
+    .venv/bin/python bench/rouge_cost.py --sizes 0 --fuzzy 2000:30000,2730:4096
+
+`--fuzzy` times `fuzzy_match` (rapidfuzz `WRatio`) on short words, shorter:longer characters a
+side, past its cap too (the metric refuses a side over 4,096 characters before calling it).
 """
 
+import argparse
 import random
 import time
 import tracemalloc
@@ -19,6 +25,8 @@ from rouge_score import rouge_scorer
 
 from app.metrics import _similarity, _text_scores
 from app.metrics._lcs import MAX_SCORED_TOKENS
+
+SHORT = [a + b for a in "abcdefgh" for b in "ijklmnop"]  # 64 two-letter words
 
 
 def _cost(score: Callable[[str, str], object], a: str, b: str) -> tuple[float, float]:
@@ -38,7 +46,32 @@ def _words(count: int, vocabulary: list[str], seed: int) -> str:
 
 
 def main() -> None:
-    short = [a + b for a in "abcdefgh" for b in "ijklmnop"]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--sizes",
+        default=f"500,1000,2000,{MAX_SCORED_TOKENS},10000",
+        help="comma-separated tokens a side (the libraries' own LCS only up to 2,000)",
+    )
+    parser.add_argument(
+        "--fuzzy",
+        default="",
+        help="comma-separated shorter:longer characters for fuzzy_match (e.g. 2730:4096)",
+    )
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.sizes.split(",") if int(size) > 0]
+    for pair in filter(None, args.fuzzy.split(",")):
+        shorter, longer = map(int, pair.split(":"))
+        a, b = _words(shorter, SHORT, 1)[:shorter], _words(longer, SHORT, 2)[:longer]
+        started, cpu = time.perf_counter(), time.process_time()
+        _similarity.fuzzy_match(a, b)
+        elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+        print(
+            f"fuzzy_match {len(a):,} against {len(b):,} characters: {elapsed:.3f} s "
+            f"({cpu:.3f} s of CPU)",
+            flush=True,
+        )
+    if not sizes:
+        return
     library_rouge, library_rouge_l = Rouge(), rouge_scorer.RougeScorer(["rougeL"])
     scorers: dict[str, tuple[Callable[[str, str], object], int]] = {
         "before rouge_chinese get_scores": (library_rouge.get_scores, 2000),
@@ -50,9 +83,9 @@ def main() -> None:
     print(f"cap: {MAX_SCORED_TOKENS} tokens a side")
     print(f"{'scoring':34s} {'tokens':>7s} {'seconds':>8s} {'peak MB':>8s}")
     for name, (score, limit) in scorers.items():
-        for tokens in (500, 1000, 2000, MAX_SCORED_TOKENS, 10_000):
+        for tokens in sizes:
             if tokens <= limit:
-                a, b = _words(tokens, short, 1), _words(tokens, short, 2)
+                a, b = _words(tokens, SHORT, 1), _words(tokens, SHORT, 2)
                 elapsed, peak = _cost(score, a, b)
                 print(f"{name:34s} {tokens:7d} {elapsed:8.3f} {peak:8.1f}", flush=True)
     nouns = _similarity.wordnet().all_lemma_names(pos="n")

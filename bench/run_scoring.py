@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.media_ingest import rss_kib  # noqa: E402
-from bench.throughput import LOUPE, cpu_seconds, service  # noqa: E402
+from bench.procs import cpu_seconds  # noqa: E402
+from bench.throughput import LOUPE, service  # noqa: E402
 
 FILENAME = "vqa_bench.jsonl"
 DEFAULT_MAX_BODY = 64 * 1024 * 1024  # LOUPE_MAX_BODY_BYTES's default

@@ -39,7 +39,7 @@ from redis import Redis
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import TICKS, children, find_process, proc_stat, tree_cpu  # noqa: E402
+from bench.procs import TICKS, children, find_process, proc_stat, pythonpath, tree_cpu  # noqa: E402
 from bench.throughput import (  # noqa: E402
     LOUPE,
     METRICS,
@@ -158,6 +158,7 @@ def stack(judge: ScriptedJudge, extra_env: dict[str, str]) -> Iterator[Stack]:
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",
@@ -355,7 +356,10 @@ def main() -> None:
         "LOUPE_JOB_SLICE_SIZE=250",
     )
     parser.add_argument(
-        "--idle", type=float, default=10.0, help="seconds of idle CPU measured per worker count"
+        "--idle",
+        type=float,
+        default=10.0,
+        help="seconds of idle CPU measured per worker count (0: none)",
     )
     args = parser.parse_args()
     counts = [int(count) for count in args.workers.split(",")]
@@ -379,9 +383,10 @@ def main() -> None:
             with service.running_workers(count):
                 # Warm-up: imports and connections in every worker (one small evaluation each).
                 run_once(service, key, 20 * count, 0.0, count)
-                cores = idle(service, args.idle)
-                idles.append((count, cores))
-                print(f"idle, {count} workers: " + fmt_idle(cores), flush=True)
+                if args.idle > 0:  # 0: not measured
+                    cores = idle(service, args.idle)
+                    idles.append((count, cores))
+                    print(f"idle, {count} workers: " + fmt_idle(cores), flush=True)
                 for latency, n, evaluations in runs:
                     row = run_once(service, key, n, latency, evaluations)
                     results.append(row)

@@ -54,6 +54,7 @@ from bench.large_data import (  # noqa: E402
     serve,
     settle_intervals,
 )
+from bench.procs import pythonpath  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -508,7 +509,12 @@ def schema(url: str, before: str | None) -> float:
     """The schema of the code measured: `loupe migrate` (building scale_indexes' index
     concurrently, summing usage_day), or back to the revision `before`; returns the seconds it
     took."""
-    env = {**os.environ, "LOUPE_DATABASE_URL": url, "LOUPE_SECRET_KEY": SECRET_KEY}
+    env = {
+        **os.environ,
+        "PYTHONPATH": pythonpath(),
+        "LOUPE_DATABASE_URL": url,
+        "LOUPE_SECRET_KEY": SECRET_KEY,
+    }
     command = [str(LOUPE), "migrate", *(["--downgrade", before] if before else [])]
     started = time.perf_counter()
     subprocess.run(command, env=env, check=True, capture_output=True)

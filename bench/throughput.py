@@ -47,7 +47,7 @@ from PIL import Image
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.procs import children, find_process, tree_cpu  # noqa: E402
+from bench.procs import children, find_process, pythonpath, tree_cpu  # noqa: E402
 from bench.rate_limit import OTHER_CLIENTS_ANSWER  # noqa: E402
 from tests.fixtures.judge import JUDGED_METRICS as METRICS  # noqa: E402
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer  # noqa: E402
@@ -160,6 +160,7 @@ def service(mode: str, judge: ScriptedJudge, workers: int = 1, **settings: str):
         port = free_port()
         env = {
             **os.environ,
+            "PYTHONPATH": pythonpath(),
             "LOUPE_PORT": str(port),
             "LOUPE_JUDGE_BASE_URL": judge.base_url,
             "LOUPE_JUDGE_API_KEY": "sk-bench",
@@ -301,15 +302,24 @@ def run_once(
     }
 
 
-def run_deepeval(judge: ScriptedJudge, python: str, n: int, latency: float) -> dict:
-    """deepeval's `evaluate()` over n cases at `latency` against the same judge (no limit)."""
+def run_deepeval(
+    judge: ScriptedJudge, python: str, n: int, latency: float, max_concurrent: int | None = None
+) -> dict:
+    """deepeval's `evaluate()` over n cases at `latency` against the same judge (no limit),
+    `max_concurrent` test cases at once (None: deepeval's default, 20)."""
     judge.reset()
     judge.latency = latency
     judge.script(lambda request: OTHER_CLIENTS_ANSWER)
     env = {**os.environ, "DEEPEVAL_TELEMETRY_OPT_OUT": "YES", "OPENAI_API_KEY": "sk-bench"}
     scratch = tempfile.mkdtemp(prefix="deepeval-bench-")  # deepeval writes .deepeval/ here
     done = subprocess.run(
-        [python, str(ROOT / "bench" / "deepeval_rate_limit.py"), judge.base_url, str(n)],
+        [
+            python,
+            str(ROOT / "bench" / "deepeval_rate_limit.py"),
+            judge.base_url,
+            str(n),
+            *([str(max_concurrent)] if max_concurrent else []),
+        ],
         env=env,
         cwd=scratch,
         capture_output=True,
@@ -319,7 +329,13 @@ def run_deepeval(judge: ScriptedJudge, python: str, n: int, latency: float) -> d
     if done.returncode != 0:
         raise RuntimeError(f"deepeval failed:\n{done.stderr[-3000:]}")
     outcome = json.loads(done.stdout.strip().splitlines()[-1])
-    return {**outcome, "n": n, "latency_s": latency, "judge_calls": len(judge.requests)}
+    return {
+        **outcome,
+        "n": n,
+        "latency_s": latency,
+        "judge_calls": len(judge.requests),
+        "max_in_flight": judge.max_in_flight,
+    }
 
 
 def main() -> None:
@@ -362,6 +378,12 @@ def main() -> None:
         "--py-spy", help="a py-spy executable: the workers' CPU is shown by thread name"
     )
     parser.add_argument("--deepeval-python", help="a python with deepeval 4.3.1 installed")
+    parser.add_argument(
+        "--deepeval-max-concurrent",
+        type=int,
+        help="deepeval's AsyncConfig.max_concurrent, the test cases it scores at once (default: "
+        "its own, 20), to check that its multiple is not its default concurrency's",
+    )
     args = parser.parse_args()
     runs = [(float(lat), int(n)) for lat, n in (item.split(":") for item in args.runs.split(","))]
     ceilings = [value for value in args.max_concurrency.split(",") if value] or [None]
@@ -441,7 +463,9 @@ def main() -> None:
                         )
         if args.deepeval_python:
             latency, n = runs[0]
-            theirs = run_deepeval(judge, args.deepeval_python, n, latency)
+            theirs = run_deepeval(
+                judge, args.deepeval_python, n, latency, args.deepeval_max_concurrent
+            )
             expected = len(METRICS) * n
             # deepeval drops a test case whose metric timed out in its own loop: a run that
             # returned fewer results did less work, and its time is no fair baseline.
@@ -449,7 +473,9 @@ def main() -> None:
             print(
                 f"deepeval 4.3.1: N={n} latency {latency:.3f}: {theirs['wall_s']:.1f} s, "
                 f"{theirs['judge_calls']} judge calls, {theirs['results']} of {expected} "
-                f"results, {theirs['errored']} errored"
+                f"results, {theirs['errored']} errored, {theirs['max_concurrent']} test cases at "
+                f"once, peak {theirs['max_in_flight']} calls in flight (Loupe's: each row's "
+                "peak column); its cases are text, Loupe's carry two images each"
                 + ("" if theirs["complete"] else " -- INCOMPLETE: not a fair baseline"),
                 flush=True,
             )
