@@ -4,6 +4,9 @@ finished events past LOUPE_RETENTION_DAYS."""
 import logging
 from datetime import timedelta
 
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.exc import StaleDataError
+
 from app.db import utcnow
 from app.ids import id_floor
 from app.runtime import Runtime
@@ -25,9 +28,18 @@ def deliver_event(runtime: Runtime, event_id: str) -> None:
         session.commit()
         if not claimed:
             return
-        delivery = service.deliver(session, event_id, runtime.settings)
-        event = UnscopedDeliveryRepository(session).event(event_id)
-        session.commit()
+        try:
+            delivery = service.deliver(session, event_id, runtime.settings)
+            event = UnscopedDeliveryRepository(session).event(event_id)
+            session.commit()
+        except (IntegrityError, StaleDataError):
+            session.rollback()
+            if UnscopedDeliveryRepository(session).event(event_id) is not None:
+                raise
+            # Its endpoint was deleted (and the event with it) while the receiver answered:
+            # nothing is left to record the attempt on.
+            logger.info("webhook event %s went with its endpoint during its attempt", event_id)
+            return
     if delivery is not None:
         # delivered; failed (another attempt is scheduled); gave_up (no attempt is left).
         if delivery.succeeded:

@@ -7,6 +7,7 @@ threads do both.
 
 import base64
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterator
@@ -275,6 +276,28 @@ class TestDelivery:
         refused = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
         assert refused.status_code == 422, refused.text
         assert [e["loc"] for e in refused.json()["errors"]] == ["webhook_url"]
+
+    @pytest.mark.parametrize("api", ["embedded"], indirect=True)
+    def test_an_endpoint_deleted_during_an_attempt_ends_it_quietly(
+        self, api: Api, receiver: WebhookReceiver, log_records: list[logging.LogRecord]
+    ) -> None:
+        """The attempt's event went with its endpoint while the receiver answered: the job
+        says so, without a traceback (it failed writing the attempt to a deleted event)."""
+        client = api.tenant_client()
+        endpoint = client.post("/v1/webhook_endpoints", json={"url": receiver.url}).json()
+        receiver.hold()
+        created = client.post("/v1/evaluations", json=evaluation_body(receiver.url))
+        assert api.wait(client, created.json()["id"])["status"] == "completed"
+        receiver.wait_for(1)
+        deleted = client.delete(f"/v1/webhook_endpoints/{endpoint['id']}")
+        assert deleted.status_code == 204, deleted.text
+        receiver.release()
+        deadline = time.monotonic() + 30
+        while not [r for r in log_records if "went with its endpoint" in r.getMessage()]:
+            assert time.monotonic() < deadline, [r.getMessage() for r in log_records]
+            time.sleep(0.05)
+        assert not [r.getMessage() for r in log_records if r.levelno >= logging.WARNING]
+        assert client.get("/v1/webhook_endpoints").json()["data"] == []
 
     def test_registering_a_disabled_url_again_turns_it_back_on(
         self, api: Api, receiver: WebhookReceiver
