@@ -1,13 +1,17 @@
 """Another tenant gets 404 on every route with an id in its path, and changes nothing there.
 
 Tenant A makes one object of every kind through the API (evaluations with test cases, results,
-an image and a webhook delivery; a dataset, a model, a run; a comparison; a file, an eval, an
-eval run and its output items); tenant B, holding objects of its own, then calls every route of
-the app whose path has a parameter, with every method the route takes, A's ids put in the path.
-Each answer must be a 404 (problem+json on `/v1`, the console's error page on `/console`), and
-A must read every object back as it was. The routes come from the app itself: a route with a
-parameter `PARAMETERS` cannot fill fails `test_every_path_parameter_is_filled`, so a new route
-cannot be forgotten here.
+an image and a webhook delivery; a dataset with images of its own, a model, a run; a comparison;
+a file, an eval, an eval run and its output items; a label, a review queue with a claimed item,
+an alignment; an online rule with a traced call ingested over OTLP and judged, its image; audit
+events); tenant B, holding objects of its own, then calls every route of the app whose path has
+a parameter, with every method the route takes, A's ids put in the path. Each answer must be a
+404 (problem+json on `/v1`, the console's error page on `/console`), and A must read every
+object back as it was. The routes come from the app itself: a route with a parameter
+`PARAMETERS` cannot fill fails `test_every_path_parameter_is_filled`, so a new route cannot be
+forgotten here. B's lists (filtered by A's ids too) name none of A's objects; A's blobs, asked
+for however (upper-case, If-None-Match), are the 404 of a digest nobody stored; and A's ids in
+B's request bodies get the very answer an id nobody made gets.
 """
 
 import base64
@@ -16,7 +20,9 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Iterator
+import zipfile
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -29,13 +35,12 @@ from PIL import Image
 from app.api.routing import post_only_refusal
 from app.main import create_app
 from tests.alignments.helpers import aligned
-from tests.comparisons.helpers import quiz_dataset
 from tests.comparisons.helpers import run as predictions_run
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import TERMINAL, Api, fast_settings
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
 from tests.fixtures.receiver import WebhookReceiver
-from tests.runs.helpers import register_model
+from tests.runs.helpers import register_model, upload
 
 PROBLEM_JSON = "application/problem+json"
 NOT_AN_OBJECT = None
@@ -179,13 +184,76 @@ def filled(route: Route, owners: list[World]) -> str:
     return path
 
 
-def unique_png() -> str:
-    """A data URL of an image no other test submits (a random colour), so only its
-    submitter's rows reference it."""
+def unique_png_bytes() -> bytes:
+    """A PNG no other test submits (a random colour), so only its submitter's rows reference
+    it."""
     colour = tuple(secrets.token_bytes(3))
     buffer = io.BytesIO()
     Image.new("RGB", (7, 5), colour).save(buffer, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()
+    return buffer.getvalue()
+
+
+def unique_png() -> str:
+    """`unique_png_bytes` as a data URL."""
+    return "data:image/png;base64," + base64.b64encode(unique_png_bytes()).decode()
+
+
+MEDIA_URL = re.compile(r"/v1/media/([0-9a-f]{64})")
+
+
+def unique_quiz_dataset(client: httpx.Client, rows: int = 4) -> tuple[str, str]:
+    """A General-VMCQ dataset (answer A) whose rows show images of their own: its id and the
+    digest of its first row's image."""
+    lines = [
+        {
+            "question": f"<image 1> Question {index}?",
+            "options": ["yes", "no"],
+            "image_1": f"images/{index}.png",
+            "answer": "A",
+        }
+        for index in range(rows)
+    ]
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("quiz_val.jsonl", "\n".join(json.dumps(line) for line in lines))
+        for index in range(rows):
+            archive.writestr(f"images/{index}.png", unique_png_bytes())
+    dataset = created(upload(client, "quiz.zip", buffer.getvalue(), "general_vmcq"), 201)
+    first = client.get(f"/v1/datasets/{dataset['id']}/rows", params={"limit": 1})
+    # Rows show their media as `blob:sha256:` references.
+    [digest] = re.findall(r"blob:sha256:([0-9a-f]{64})", first.text)
+    return dataset["id"], digest
+
+
+def image_span(span_id: str) -> dict[str, Any]:
+    """An OTLP/JSON resourceSpans entry: one chat call in the GenAI conventions whose question
+    shows an image of its own."""
+    image = {
+        "type": "blob",
+        "modality": "image",
+        "mime_type": "image/png",
+        "content": base64.b64encode(unique_png_bytes()).decode("ascii"),
+    }
+    question = [{"role": "user", "parts": [{"type": "text", "content": "Which colour?"}, image]}]
+    answer = [{"role": "assistant", "parts": [{"type": "text", "content": "Red."}]}]
+    attributes = {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.request.model": "gpt-4o-mini",
+        "gen_ai.input.messages": json.dumps(question),
+        "gen_ai.output.messages": json.dumps(answer),
+    }
+    span = {
+        "traceId": secrets.token_hex(16),
+        "spanId": span_id,
+        "name": "chat gpt-4o-mini",
+        "kind": 3,
+        "attributes": [{"key": k, "value": {"stringValue": v}} for k, v in attributes.items()],
+    }
+    service = {"key": "service.name", "value": {"stringValue": "app"}}
+    return {
+        "resource": {"attributes": [service]},
+        "scopeSpans": [{"scope": {"name": "hand-written"}, "spans": [span]}],
+    }
 
 
 def cases(right: bool) -> list[dict[str, Any]]:
@@ -274,6 +342,7 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
             202,
         )
         assert api.wait(client, judged["id"])["status"] == "completed"
+        world.ids["judged"] = judged["id"]
         result = client.get(f"/v1/evaluations/{judged['id']}/results").json()["data"][0]
         label = client.post("/v1/labels", json={"result_id": result["id"], "value": 1})
         world.ids["label"] = created(label, 201)["id"]
@@ -294,7 +363,7 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
         # An alignment of a labelled version, judged to the end.
         world.ids["alignment"] = aligned(api, client, judge)
 
-        world.ids["dataset"] = quiz_dataset(client, rows=4)
+        world.ids["dataset"], world.ids["dataset_image"] = unique_quiz_dataset(client)
         world.ids["run"] = predictions_run(api, client, world.ids["dataset"], {1}, rows=4)
         world.ids["baseline_run"] = predictions_run(
             api, client, world.ids["dataset"], set(), rows=4
@@ -336,9 +405,22 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
             },
         )
         world.ids["online_rule"] = created(rule, 201)["id"]
+        # A production call with an image, ingested and judged by the rule: the rule's day
+        # (an evaluation of kind `online`), its result and the call's image.
+        traced = client.post("/v1/traces", json={"resourceSpans": [image_span("0a0b0c0d0e0f0102")]})
+        assert traced.status_code == 200, traced.text
+        results = f"/v1/online_rules/{world.ids['online_rule']}/results"
+        online = wait_until(api, client, results, lambda body: len(body["data"]) == 1)["data"][0]
+        world.ids["online_evaluation"] = online["evaluation_id"]
+        world.ids["online_result"] = online["id"]
+        day_cases = client.get(f"/v1/evaluations/{online['evaluation_id']}/test_cases")
+        [world.ids["online_image"]] = MEDIA_URL.findall(day_cases.text)
+        world.ids["result"] = result["id"]
 
         deliveries = f"/v1/webhook_endpoints/{endpoint['id']}/deliveries"
         wait_until(api, client, deliveries, lambda body: any(d["succeeded"] for d in body["data"]))
+        audited = client.get("/v1/audit_events", params={"limit": 1}).json()["data"]
+        world.ids["audit_event"] = audited[0]["id"]
     return world
 
 
@@ -556,8 +638,8 @@ def list_routes() -> list[str]:
 
 # Lists that show more when asked: the eval runs among the evaluations.
 LIST_QUERIES = {
-    "/v1/evaluations": [{}, {"kind": "eval_run"}],
-    "/console/evaluations": [{}, {"kind": "eval_run"}],
+    "/v1/evaluations": [{}, {"kind": "eval_run"}, {"kind": "online"}],
+    "/console/evaluations": [{}, {"kind": "eval_run"}, {"kind": "online"}],
 }
 
 
@@ -761,3 +843,198 @@ def test_naming_another_tenants_image_by_its_digest_gives_no_access(worlds: Worl
         assert response.status_code == 422, f"{url}: {response.text[:300]}"
         assert response.headers["content-type"].startswith(PROBLEM_JSON)
         assert worlds.b_http.get(f"/v1/media/{digest}").status_code == 404
+
+
+# A's blobs, by what holds them: a test case's image, a dataset row's, a traced call's.
+DIGESTS = ["image", "dataset_image", "online_image"]
+
+
+@pytest.mark.parametrize("kind", DIGESTS)
+def test_another_tenants_media_is_not_found_however_asked(worlds: Worlds, kind: str) -> None:
+    """B asking for A's blob by its digest (as given, upper-case, with If-None-Match naming its
+    ETag or `*`) gets the 404 a digest nobody stored gets, on the API and the console alike;
+    never a 304 saying the blob exists."""
+    digest = worlds.a.ids[kind]
+    for prefix, client in (("/v1", worlds.b_http), ("/console", worlds.b_console)):
+        own = worlds.client(worlds.a, Route("GET", f"{prefix}/media/{{sha256}}"))
+        own = own.get(f"{prefix}/media/{digest}")
+        assert own.status_code == 200, f"A's own {kind}: {own.status_code}"
+        for asked in (digest, digest.upper()):
+            for headers in ({}, {"If-None-Match": f'"{digest}"'}, {"If-None-Match": "*"}):
+                answer = client.get(f"{prefix}/media/{asked}", headers=headers)
+                nobodys = client.get(f"{prefix}/media/{'e' * 64}", headers=headers)
+                assert answer.status_code == nobodys.status_code == 404, (prefix, asked, headers)
+                if prefix == "/v1":
+                    assert _comparable(answer, [asked]) == _comparable(nobodys, ["e" * 64])
+                assert "etag" not in answer.headers
+
+
+def filters(a: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    """B's lists filtered by A's ids."""
+    return [
+        ("/v1/labels", {"metric_version": a["metric_version"]}),
+        ("/v1/labels", {"evaluation_id": a["evaluation"]}),
+        ("/v1/labels", {"result_id": a["result"]}),
+        ("/v1/labels/export", {"metric_version": a["metric_version"]}),
+        ("/v1/labels/export", {"format": "csv", "result_id": a["result"]}),
+        ("/v1/alignments", {"metric_version": a["metric_version"]}),
+        ("/v1/audit_events", {"object_id": a["evaluation"]}),
+        ("/v1/audit_events", {"object_id": a["online_rule"]}),
+        ("/v1/evaluations", {"after": a["evaluation"]}),
+        ("/v1/evaluations", {"kind": "online", "after": a["online_evaluation"]}),
+    ]
+
+
+def test_lists_filtered_by_another_tenants_ids_are_empty(worlds: Worlds) -> None:
+    """B's lists and exports filtered by A's ids name nothing of A's (the filters are applied
+    inside B's own rows)."""
+    for path, query in filters(worlds.a.ids):
+        response = worlds.b_http.get(path, params=query)
+        assert response.status_code == 200, f"{path} {query}: {response.text[:200]}"
+        named = [kind for kind, value in worlds.a.ids.items() if value in response.text]
+        assert not named, f"B's {path} {query} names A's {named}"
+        if path.endswith("/export"):
+            assert response.text.count("\n") <= 1, f"{path} {query}: {response.text[:300]}"
+        else:
+            ids = [item["id"] for item in response.json()["data"]]
+            assert not set(ids) & set(worlds.a.ids.values()), (path, query)
+
+
+def made_up(value: str) -> str:
+    """An id of the same form as `value` that nobody made (its prefix, zeros after)."""
+    prefix, _, rest = value.rpartition("_")
+    return f"{prefix}_{'0' * len(rest)}"
+
+
+def naming(ids: dict[str, str]) -> dict[str, tuple[str, str, dict[str, Any], str]]:
+    """Requests naming `ids`'s objects in their bodies: method, path, arguments and the
+    pointer of the field that names the object."""
+    line = {"evaluation_id": ids["judged"], "test_case_id": "case-1", "metric": "helpful"}
+    return {
+        "review queue of an evaluation": (
+            "POST",
+            "/v1/review_queues",
+            {
+                "json": {
+                    "name": "taken",
+                    "evaluation_ids": [ids["judged"]],
+                    "metric": "helpful",
+                    "routing": {"audit_share": 1},
+                }
+            },
+            "/evaluation_ids/0",
+        ),
+        "review queue of an online rule": (
+            "POST",
+            "/v1/review_queues",
+            {
+                "json": {
+                    "name": "taken",
+                    "online_rule_ids": [ids["online_rule"]],
+                    "metric": "answer_relevancy",
+                    "routing": {"audit_share": 1},
+                }
+            },
+            "/online_rule_ids/0",
+        ),
+        "alignment of a metric version": (
+            "POST",
+            "/v1/alignments",
+            {"json": {"metric_version": ids["metric_version"]}},
+            "/metric_version",
+        ),
+        "label of a result": (
+            "POST",
+            "/v1/labels",
+            {"json": {"result_id": ids["result"], "value": 1}},
+            "/result_id",
+        ),
+        "label of an online result": (
+            "POST",
+            "/v1/labels",
+            {"json": {"result_id": ids["online_result"], "value": 1}},
+            "/result_id",
+        ),
+        "label of a test case": (
+            "POST",
+            "/v1/labels",
+            {"json": {**line, "value": 1}},
+            "/evaluation_id",
+        ),
+        "labels imported onto a result": (
+            "POST",
+            "/v1/labels/import",
+            {
+                "content": json.dumps({"result_id": ids["result"], "value": 1}) + "\n",
+                "headers": {"Content-Type": "application/x-ndjson"},
+            },
+            "/lines/1/result_id",
+        ),
+        "online rule judged by a model": (
+            "POST",
+            "/v1/online_rules",
+            {
+                "json": {
+                    "name": "taken",
+                    "sampling": {"rate": 1},
+                    "metrics": [{"type": "answer_relevancy"}],
+                    "judge": {"model_id": ids["model"]},
+                }
+            },
+            "/judge/model_id",
+        ),
+        "comparison of an eval run": (
+            "POST",
+            "/v1/comparisons",
+            {"json": {"baseline_id": ids["evaluation"], "candidate_id": ids["eval_run"]}},
+            "/baseline_id",
+        ),
+        "run estimate over a dataset": (
+            "POST",
+            "/v1/runs/estimate",
+            {"json": {"dataset_id": ids["dataset"], "limit": 1}},
+            "/dataset_id",
+        ),
+        "evaluation estimate judged by a model": (
+            "POST",
+            "/v1/evaluations/estimate",
+            {
+                "json": {
+                    "test_cases": [{"input": "q", "actual_output": "a"}],
+                    "metrics": [{**G_EVAL, "judge": {"model_id": ids["model"]}}],
+                }
+            },
+            "/metrics/0/judge/model_id",
+        ),
+    }
+
+
+def _comparable(response: httpx.Response, ids: Iterable[str]) -> tuple[int, Any]:
+    """The answer with the ids it may name, and the parts that differ per request, left out."""
+    body = response.json()
+    for volatile in ("instance", "request_id"):
+        body.pop(volatile, None)
+    text = json.dumps(body)
+    # Longest first: `run_000…` is the tail of `evalrun_000…`.
+    for value in sorted(ids, key=len, reverse=True):
+        text = text.replace(value, "<id>")
+    return response.status_code, json.loads(text)
+
+
+@pytest.mark.parametrize("attempt", list(naming(defaultdict(str))))
+def test_another_tenants_id_in_a_body_reads_as_one_nobody_made(
+    worlds: Worlds, attempt: str
+) -> None:
+    """B naming A's object in a body gets the very answer an id nobody made gets (the field
+    named, nothing saying the id exists elsewhere), and changes nothing of A's."""
+    theirs = naming(worlds.a.ids)[attempt]
+    nobodys = naming({kind: made_up(value) for kind, value in worlds.a.ids.items()})[attempt]
+    method, path, arguments, pointer = theirs
+    answer = worlds.b_http.request(method, path, **arguments)
+    assert answer.status_code in (400, 404, 422), f"{attempt}: {answer.text[:300]}"
+    assert answer.headers["content-type"].startswith(PROBLEM_JSON)
+    assert pointer in [error.get("pointer") for error in answer.json()["errors"]], answer.text
+    unknown = worlds.b_http.request(nobodys[0], nobodys[1], **nobodys[2])
+    made = [made_up(value) for value in worlds.a.ids.values()]
+    assert _comparable(answer, worlds.a.ids.values()) == _comparable(unknown, made), attempt
+    assert not worlds.changes_to_a()

@@ -315,6 +315,53 @@ def test_a_read_only_key_reads_console_pages_but_takes_no_action(
     assert out.status_code == 303, out.text
 
 
+# Console actions open to any session (signing in and out, picking a team), and those a
+# `review` key takes (claiming, labelling, giving back review items).
+OPEN_ACTIONS = {"/console/sign-in", "/console/sign-out", "/console/teams"}
+REVIEW_ACTIONS = {
+    "/console/review/{queue_id}/claim",
+    "/console/review/{queue_id}/items/{item_id}/label",
+    "/console/review/{queue_id}/items/{item_id}/release",
+}
+
+
+def console_actions() -> list[str]:
+    """Every console route taking a POST, from the app itself (a new form cannot be missed)."""
+    return sorted(
+        {
+            context.path
+            for context in iter_route_contexts(APP.routes)
+            if (context.path or "").startswith("/console/")
+            and "POST" in (context.methods or set())
+            and context.path not in OPEN_ACTIONS
+        }
+    )
+
+
+@pytest.mark.parametrize("api", ["embedded"], indirect=True)
+@pytest.mark.parametrize("scopes", [["read"], ["review"], ["read", "review"]])
+def test_a_console_session_without_write_takes_no_action(api: Api, scopes: list[str]) -> None:
+    """Signed in with a key holding `read` and/or `review`, every console form's POST but the
+    review items' is a 403 page naming the scope it lacks, before any id is looked up."""
+    console = signed_in(api, _key(api, scopes))
+    landing = console.get("/console/review" if "read" not in scopes else "/console/evaluations")
+    assert landing.status_code == 200, landing.text
+    token = csrf_of(landing.text)
+    actions = console_actions()
+    assert len(actions) > 10 and set(actions) >= REVIEW_ACTIONS
+    wrong = []
+    for path in actions:
+        if path in REVIEW_ACTIONS:
+            continue
+        url = PARAMETER.sub(lambda match: f"{match.group(1)}_{uuid.uuid4().hex[:24]}", path)
+        refused = console.post(url, data={"csrf_token": token})
+        if refused.status_code != 403 or "Forbidden" not in refused.text:
+            wrong.append(f"{path}: {refused.status_code}")
+        elif not re.search(r"`(write|admin)`", refused.text):
+            wrong.append(f"{path}: the 403 names no scope")
+    assert not wrong, wrong
+
+
 @pytest.mark.parametrize("api", ["embedded"], indirect=True)
 def test_a_key_without_read_signs_in_to_a_403_page(api: Api) -> None:
     console = signed_in(api, _key(api, ["ingest"]))
