@@ -162,12 +162,14 @@ class _Scoring:
             for row in rows:
                 judge = job.judges.get(row["metric_index"])
                 row["metric_version"] = judge.version if judge is not None else None
-            # Only rows this write stored count: a retried job's duplicates are not inserted.
+            # Only rows this write stored are results: a retried job's duplicates are not inserted.
             inserted = repo.insert_results(rows)
             if inserted:
                 repo.made_progress(evaluation_id)
             repo.add_to_summaries(evaluation_id, inserted)
             repo.add_to_usage(evaluation_id, inserted)
+            # Rows another job stored first (a slice run twice at once): called all the same.
+            repo.add_dropped_usage(evaluation_id, rows, inserted)
             if job.kind is not None:
                 # A kind's own sums (a run's report) move with the results they count.
                 job.kind.tally(session, evaluation_id, inserted)
@@ -180,8 +182,8 @@ class _Scoring:
                 # after the cancel answered.
                 status = evaluation.status if evaluation else None
                 session.rollback()
-                # A canceled one's calls were billed all the same: its usage counts them.
-                if status == "canceled" and repo.add_dropped_usage(evaluation_id, rows):
+                # Canceled, or finished by another job: the calls were billed all the same.
+                if status is not None and repo.add_dropped_usage(evaluation_id, rows):
                     session.commit()
                 return status
             session.commit()

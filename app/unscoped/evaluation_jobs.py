@@ -296,19 +296,34 @@ class UnscopedJobRepository:
             added=_SUMMED,
         )
 
-    def add_dropped_usage(self, evaluation_id: str, rows: list[dict[str, Any]]) -> bool:
-        """Count the calls of result rows a cancel dropped (the caller rolled their insert
-        back): the judge and the candidate bill them all the same, so the evaluation's usage
-        and the tenant's (GET /v1/usage, the daily budget) count them though no result is
-        stored. True when there was something to count (the caller commits)."""
+    def add_dropped_usage(
+        self,
+        evaluation_id: str,
+        rows: list[dict[str, Any]],
+        inserted: Sequence[dict[str, Any]] = (),
+    ) -> bool:
+        """Count the calls of result rows not stored: their evaluation was canceled or finished
+        as they were scored (the caller rolled their insert back), or another job stored its
+        results of the same items first (a slice enqueued again while its job still ran: a
+        stalled worker's lapsed lease, a sweep after an outage). The judge and the candidate
+        bill their calls all the same, so the evaluation's usage and the tenant's (GET
+        /v1/usage, the daily budget) count them. A row an earlier try of the same write
+        stored (its id is found) is counted already. True when there was something to count
+        (the caller commits)."""
+        stored = {row["id"] for row in inserted}
         called = [
             row
             for row in rows
-            if any(
+            if row["id"] not in stored
+            and any(
                 row.get(f"{who}_calls") or row.get(f"{who}_failed_calls")
                 for who in ("judge", "candidate")
             )
         ]
+        if called:
+            ids = [row["id"] for row in called]
+            found = set(self.session.scalars(select(Result.id).where(Result.id.in_(ids))))
+            called = [row for row in called if row["id"] not in found]
         if not called or not self.hold(evaluation_id):
             return False
         self.add_to_summaries(evaluation_id, called, dropped=True)

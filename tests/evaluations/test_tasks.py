@@ -162,7 +162,8 @@ class TestConcurrency:
 class TestSummaries:
     def test_a_duplicate_jobs_results_count_once(self, api: Api, judge: ScriptedJudge) -> None:
         # A re-enqueued job racing the original on one slice: both score every test case, the
-        # unique key stores one result of each, and only stored rows reach the summaries.
+        # unique key stores one result of each, and only stored rows reach the summaries' counts
+        # and scores (both jobs' calls reach their usage).
         fresh_judge(judge)
         # Slow answers (within the judge timeout): both jobs call before either stores.
         judge.latency = 1.0
@@ -202,9 +203,12 @@ class TestSummaries:
             "canceled": 0,
             "skipped": 0,
         }
-        # Usage counts the stored results' calls only, as the summaries' rows do.
-        assert final["usage"]["calls"] == sum(r.judge_calls for r in stored) == 2
+        # The stored results made 2 of the calls; usage counts all 4 the judge answered (the
+        # twin's were made and billed too, though its results were duplicates).
+        assert sum(r.judge_calls for r in stored) == 2
+        assert final["usage"]["calls"] == 4
         judged = {m["metric"]: m for m in final["per_metric"]}["judged"]
+        assert judged["usage"]["calls"] == 4
         scores = [r.score for r in stored if r.metric == "judged"]
         assert judged["mean_score"] == pytest.approx(sum(scores) / 2)
         assert judged["passed"] == 2 and judged["pending"] == 0
