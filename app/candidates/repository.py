@@ -2,7 +2,9 @@
 
 from collections.abc import Sequence
 
-from app.models import CandidateModel
+from sqlalchemy import select, union_all
+
+from app.models import CandidateModel, EvalRun, Evaluation, Run
 from app.repository import TenantScopedRepository
 
 
@@ -28,6 +30,18 @@ class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
     def add(self, model: CandidateModel) -> None:
         self.session.add(model)
         self.session.flush()
+
+    def calling(self, model: CandidateModel) -> list[str]:
+        """Ids of the queued or running runs and eval runs that call the model, oldest first."""
+        model_id = self.owned(model).id
+        unfinished = Evaluation.status.in_(("queued", "in_progress"))
+        statements = [
+            select(table.id)
+            .join(Evaluation, Evaluation.id == table.id)
+            .where(table.tenant_id == self.tenant_id, table.model_id == model_id, unfinished)
+            for table in (Run, EvalRun)
+        ]
+        return sorted(self.session.scalars(union_all(*statements)))
 
     def delete(self, model: CandidateModel) -> None:
         self.session.delete(model)
