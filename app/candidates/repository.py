@@ -2,10 +2,30 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import select, union_all
+from sqlalchemy import Table, select, union_all
 
-from app.models import CandidateModel, EvalRun, Evaluation, Run
+from app.db import Base
+from app.models import CandidateModel, Evaluation
 from app.repository import TenantScopedRepository
+
+
+def _calling_tables() -> list[Table]:
+    """The tables of kinds' own rows that name the candidate model they call (a dataset run's,
+    an eval run's): keyed by their evaluation's id, with the tenant and a `model_id`. Read from
+    the foreign keys, so a kind that calls models tomorrow is counted without a line here."""
+
+    def refers(column: str, table: Table, target: str) -> bool:
+        found = table.c.get(column)
+        return found is not None and any(
+            key.column.table.name == target for key in found.foreign_keys
+        )
+
+    return [
+        table
+        for table in Base.metadata.sorted_tables
+        if refers("model_id", table, CandidateModel.__tablename__)
+        and refers("id", table, Evaluation.__tablename__)
+    ]
 
 
 class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
@@ -36,10 +56,10 @@ class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
         model_id = self.owned(model).id
         unfinished = Evaluation.status.in_(("queued", "in_progress"))
         statements = [
-            select(table.id)
-            .join(Evaluation, Evaluation.id == table.id)
-            .where(table.tenant_id == self.tenant_id, table.model_id == model_id, unfinished)
-            for table in (Run, EvalRun)
+            select(table.c.id)
+            .join(Evaluation, Evaluation.id == table.c.id)
+            .where(table.c.tenant_id == self.tenant_id, table.c.model_id == model_id, unfinished)
+            for table in _calling_tables()
         ]
         return sorted(self.session.scalars(union_all(*statements)))
 
