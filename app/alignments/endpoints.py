@@ -114,3 +114,17 @@ def cancel_alignment(
     body = report.to_schema(session, alignment, evaluation)
     session.commit()
     return body
+
+
+@router.delete("/{alignment_id}", status_code=status.HTTP_204_NO_CONTENT)
+def delete_alignment(
+    alignment_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
+    """Delete a finished alignment: its held-out items and both versions' judgments (the
+    candidate version and people's labels stay). A queued or running one answers 409: cancel
+    it first, as an evaluation's or a run's delete does."""
+    alignment, _ = service.get_or_404(session, tenant.id, alignment_id)
+    evaluation = evaluations.get_for_update(session, tenant, alignment.id, (service.KIND,))
+    lifecycle.delete(session, runtime, evaluation)
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

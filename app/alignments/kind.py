@@ -9,13 +9,12 @@ from app.models import Evaluation
 
 class AlignmentKind(Kind):
     """`POST /v1/alignments`: its test cases come answered (the labelled items' content); it is
-    read, listed and canceled through `/v1/alignments`, never the evaluation routes."""
+    read, listed, canceled and deleted through `/v1/alignments` (a running one's
+    delete answers 409, as an evaluation's and a run's do), never the evaluation routes."""
 
     label = "alignment"
     listed = False
     id_prefixes = (PREFIX,)
-    # Deleting a tenant's running one cancels it first, as a run's would be.
-    cancels_on_delete = True
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:
         return f"/v1/alignments/{evaluation.id}"

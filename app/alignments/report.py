@@ -133,6 +133,7 @@ def to_schema(session: Session, alignment: Alignment, evaluation: Evaluation) ->
         decision=alignment.decision,  # type: ignore[arg-type]
         decided_by=alignment.decided_by,
         decided_at=alignment.decided_at,
+        webhook_url=judged.webhook_url,
         split=AlignmentSplit(
             seed=alignment.seed,
             held_out_share=alignment.held_out_share,

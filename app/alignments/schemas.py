@@ -39,6 +39,12 @@ class AlignmentCreate(BaseModel):
         le=100_000,
         description="Refuse (422) when fewer labelled items would be held out.",
     )
+    webhook_url: str | None = Field(
+        default=None,
+        description="A registered webhook endpoint's URL; gets the terminal event "
+        "(`alignment.completed`, `alignment.failed` or `alignment.canceled`), as an "
+        "evaluation's or a run's does.",
+    )
 
 
 class AlignmentSide(BaseModel):
@@ -110,6 +116,7 @@ class Alignment(BaseModel):
     decision: Literal["activated", "declined"] | None
     decided_by: str | None
     decided_at: datetime | None
+    webhook_url: str | None = Field(description="Where its terminal event is sent.")
     split: AlignmentSplit
     report: AlignmentReport | None = Field(description="Once the judging has completed.")
     usage: UsageTotals = Field(

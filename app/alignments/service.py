@@ -37,6 +37,7 @@ from app.models import Alignment, Evaluation, Label, MetricVersion, Tenant, Test
 from app.problems import FieldError, ProblemError, field_error, invalid_request
 from app.stats import LabelledItem, human_agreement
 from app.telemetry import logs
+from app.webhooks import service as webhook_service
 
 KIND = "alignment"
 PREFIX = "aln"
@@ -76,9 +77,19 @@ def body_problems(
     """What else is wrong with an alignment body the schema refused: a metric version that
     is not the tenant's (an id in a body that names nothing is the body's fault, a 422)."""
     salvaged, refused = salvage(AlignmentCreate, body)
-    if "metric_version" in refused:
+    found = []
+    if "metric_version" not in refused:
+        found += _version_problems(session, tenant.id, salvaged.metric_version)
+    if "webhook_url" not in refused:
+        found += _webhook_problems(session, tenant.id, salvaged.webhook_url)
+    return found
+
+
+def _webhook_problems(session: Session, tenant_id: str, url: str | None) -> list[FieldError]:
+    if url is None:
         return []
-    return _version_problems(session, tenant.id, salvaged.metric_version)
+    _, unregistered = webhook_service.registered(session, tenant_id, url, ["webhook_url"])
+    return [] if unregistered is None else [unregistered]
 
 
 def _source(repo: AlignmentRepository, version: MetricVersion) -> _Source:
@@ -135,8 +146,15 @@ def create(
     """Propose a candidate for `body.metric_version` and store the evaluation that judges it;
     the caller submits that evaluation (`lifecycle_service.submit`) and commits."""
     version = MetricVersionRepository(session, tenant.id).get(body.metric_version)
-    if version is None:
-        raise invalid_request(_version_problems(session, tenant.id, body.metric_version))
+    problems = _version_problems(session, tenant.id, body.metric_version)
+    problems += _webhook_problems(session, tenant.id, body.webhook_url)
+    if version is None or problems:
+        raise invalid_request(problems)
+    endpoint_id = None
+    if body.webhook_url is not None:
+        endpoint_id, _ = webhook_service.registered(
+            session, tenant.id, body.webhook_url, ["webhook_url"]
+        )
     repo = AlignmentRepository(session, tenant.id)
     source = _source(repo, version)
     cases, labels = _items(
@@ -231,7 +249,7 @@ def create(
         metadata_={"metric_version": version.id, "candidate_version": candidate_def.id},
         metrics=[each.model_dump(mode="json", exclude_none=True) for each in specs],
         judge=metric_versions.with_versions(session, tenant.id, specs, record),
-        webhook_endpoint_id=None,
+        webhook_endpoint_id=endpoint_id,
         # Both versions answer afresh: a cached answer of the current one would not be a call
         # made beside the candidate's.
         use_cache=False,

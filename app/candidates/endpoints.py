@@ -58,8 +58,11 @@ def get_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Candidat
 
 @router.delete("/{model_id}", status_code=status.HTTP_204_NO_CONTENT)
 def delete_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Response:
-    """Forget a model and its key; runs that used it keep their predictions."""
+    """Forget a model and its key; runs that used it keep their predictions. A model a queued
+    or running run still calls is kept (409 naming the runs), as a dataset runs read is:
+    cancel them or let them finish first."""
     model = service.get_or_404(session, tenant, model_id)
+    service.check_unused(session, tenant, model)
     audit.record(
         session, None, "model.delete", "model", model.id, tenant_id=tenant.id, name=model.name
     )

@@ -2,8 +2,30 @@
 
 from collections.abc import Sequence
 
-from app.models import CandidateModel
+from sqlalchemy import Table, select, union_all
+
+from app.db import Base
+from app.models import CandidateModel, Evaluation
 from app.repository import TenantScopedRepository
+
+
+def _calling_tables() -> list[Table]:
+    """The tables of kinds' own rows that name the candidate model they call (a dataset run's,
+    an eval run's): keyed by their evaluation's id, with the tenant and a `model_id`. Read from
+    the foreign keys, so a kind that calls models tomorrow is counted without a line here."""
+
+    def refers(column: str, table: Table, target: str) -> bool:
+        found = table.c.get(column)
+        return found is not None and any(
+            key.column.table.name == target for key in found.foreign_keys
+        )
+
+    return [
+        table
+        for table in Base.metadata.sorted_tables
+        if refers("model_id", table, CandidateModel.__tablename__)
+        and refers("id", table, Evaluation.__tablename__)
+    ]
 
 
 class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
@@ -28,6 +50,18 @@ class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
     def add(self, model: CandidateModel) -> None:
         self.session.add(model)
         self.session.flush()
+
+    def calling(self, model: CandidateModel) -> list[str]:
+        """Ids of the queued or running runs and eval runs that call the model, oldest first."""
+        model_id = self.owned(model).id
+        unfinished = Evaluation.status.in_(("queued", "in_progress"))
+        statements = [
+            select(table.c.id)
+            .join(Evaluation, Evaluation.id == table.c.id)
+            .where(table.c.tenant_id == self.tenant_id, table.c.model_id == model_id, unfinished)
+            for table in _calling_tables()
+        ]
+        return sorted(self.session.scalars(union_all(*statements)))
 
     def delete(self, model: CandidateModel) -> None:
         self.session.delete(model)

@@ -60,6 +60,25 @@ def get_or_404(session: Session, tenant: Tenant, model_id: str) -> CandidateMode
     return model
 
 
+def check_unused(session: Session, tenant: Tenant, model: CandidateModel) -> None:
+    """409 while a queued or running run still calls the model: deleted, its remaining samples
+    would each fail `candidate_missing` (a finished run keeps its predictions without it)."""
+    calling = CandidateModelRepository(session, tenant.id).calling(model)
+    if not calling:
+        return
+    named = ", ".join(calling[:10]) + (
+        f" and {len(calling) - 10} more" if len(calling) > 10 else ""
+    )
+    raise ProblemError(
+        409,
+        "Conflict",
+        f"{len(calling)} queued or running run(s) call model {model.id!r} ({named}); cancel "
+        "them or let them finish, then delete it.",
+        slug="model-in-use",
+        field=["path", "model_id"],
+    )
+
+
 def to_schema(model: CandidateModel) -> CandidateModelSchema:
     return CandidateModelSchema(
         id=model.id,

@@ -2,7 +2,7 @@
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import SessionDep, TenantDep
 from app.api.idempotent import idempotent
@@ -32,6 +32,17 @@ def create_comparison(
 def get_comparison(comparison_id: str, session: SessionDep, tenant: TenantDep) -> Comparison:
     """A stored comparison."""
     return service.to_schema(service.get_or_404(session, tenant, comparison_id))
+
+
+@router.delete(
+    "/{comparison_id}", status_code=status.HTTP_204_NO_CONTENT, responses=problem_responses(404)
+)
+def delete_comparison(comparison_id: str, session: SessionDep, tenant: TenantDep) -> Response:
+    """Forget a comparison; its baseline and candidate stay. (Deleting either side deletes
+    the comparisons made of it.)"""
+    service.delete(session, tenant, service.get_or_404(session, tenant, comparison_id))
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/{comparison_id}/items", response_model=ComparisonItemList, responses=_PROBLEMS)

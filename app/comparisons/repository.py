@@ -29,6 +29,10 @@ class ComparisonRepository(TenantScopedRepository[Comparison]):
         self.session.add(comparison)
         self.session.flush()
 
+    def delete(self, comparison: Comparison) -> None:
+        self.session.delete(self.owned(comparison))
+        self.session.flush()
+
     def scores(
         self, evaluation_id: str, metrics: Sequence[str] | None = None
     ) -> list[tuple[str, str, float | None, bool | None, bool | None]]:

@@ -140,6 +140,21 @@ def get_or_404(session: Session, tenant: Tenant, comparison_id: str) -> Comparis
     return comparison
 
 
+def delete(session: Session, tenant: Tenant, comparison: Comparison) -> None:
+    """Forget a comparison (its two sides stay); audited as its create is."""
+    audit.record(
+        session,
+        None,
+        "comparison.delete",
+        "comparison",
+        comparison.id,
+        tenant_id=tenant.id,
+        baseline_id=comparison.baseline_id,
+        candidate_id=comparison.candidate_id,
+    )
+    ComparisonRepository(session, tenant.id).delete(comparison)
+
+
 def sides(session: Session, tenant: Tenant, comparison: Comparison) -> dict[str, Evaluation | None]:
     """The comparison's baseline and candidate as they are now, by side (None for a side
     deleted since)."""

@@ -275,7 +275,7 @@ def delete_online_rule_form(
     """Forget the rule, as DELETE /v1/online_rules/{id} does."""
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
     tenant = signed_in.tenant
-    service.delete(session, tenant, service.get_or_404(session, tenant, rule_id))
+    service.delete(session, runtime, tenant, service.get_or_404(session, tenant, rule_id))
     session.commit()
     return RedirectResponse("/console/online_rules", status_code=303, headers=SECURITY_HEADERS)
 

@@ -320,16 +320,11 @@ def check(
             judging.unknown_models(session, tenant_id, raw, ["metrics", index, "judge"])
         )
     if draft.webhook_url is not None:
-        endpoint = webhook_service.endpoint_for_url(session, tenant_id, draft.webhook_url)
-        if endpoint is None:
-            findings.add(
-                ["webhook_url"],
-                "not a registered webhook endpoint; register it with "
-                "POST /v1/webhook_endpoints first",
-                "unregistered_webhook",
-            )
-        else:
-            checked.endpoint_id = endpoint.id
+        checked.endpoint_id, unregistered = webhook_service.registered(
+            session, tenant_id, draft.webhook_url, ["webhook_url"]
+        )
+        if unregistered is not None:
+            findings.extend([unregistered])
     if not over_caps:
         if cases is None:
             # A case the schema refused still has the images of the fields it kept checked.

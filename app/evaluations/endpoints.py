@@ -80,13 +80,6 @@ CompletedWithErrorsQuery = Annotated[
 POLL_AFTER_SECONDS = "2"
 
 
-def _listed_kind(value: str) -> str:
-    """A kind `GET /v1/evaluations` lists (its kind says `listed`; runs have `/v1/runs`)."""
-    if value not in kinds.listed():
-        raise ValueError(f"Input should be one of {', '.join(map(repr, kinds.listed()))}")
-    return value
-
-
 # The schema is named under problem+json too: generators read the first media type listed, and
 # an empty one makes them return nothing for every error.
 _PROBLEMS = problem_responses(400, 401, 404, 409, 413, 415, 422)
@@ -132,7 +125,7 @@ post_only(router, "/estimate")
 def list_evaluations(
     session: SessionDep,
     tenant: TenantDep,
-    after: str | None = None,
+    after: Annotated[str | None, AfterValidator(kinds.listed_after)] = None,
     limit: LimitQuery = 20,
     status: Annotated[EvaluationStatus | None, Query(description="Only this status.")] = None,
     name: Annotated[
@@ -140,7 +133,7 @@ def list_evaluations(
     ] = None,
     kind: Annotated[
         str,
-        AfterValidator(_listed_kind),
+        AfterValidator(kinds.listed_kind),
         Query(
             description="`evaluation` (the default): evaluations submitted here. `eval_run`: "
             "OpenAI Evals runs (`/v1/evals/{eval_id}/runs`). `online`: online rules' days "

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
+from app.api.query import id_after
 from app.config import Settings
 from app.evaluations.schemas import EvalRunOrigin
 from app.judges import JudgeUsage
@@ -164,6 +165,20 @@ def names() -> tuple[str, ...]:
 def listed() -> tuple[str, ...]:
     """The kinds `GET /v1/evaluations?kind=` lists and the evaluation routes read."""
     return tuple(name for name, kind in _KINDS.items() if kind.listed)
+
+
+def listed_kind(value: str) -> str:
+    """A kind `GET /v1/evaluations` lists (its kind says `listed`; runs have `/v1/runs`)."""
+    if value not in listed():
+        raise ValueError(f"Input should be one of {', '.join(map(repr, listed()))}")
+    return value
+
+
+def listed_after(value: str | None) -> str | None:
+    """A list cursor of some listed kind's ids, refused with the query's other faults (the
+    `kind` asked for checks its own prefixes once read)."""
+    prefixes = tuple(prefix for name in listed() for prefix in _KINDS[name].id_prefixes)
+    return id_after(*prefixes).func(value)  # type: ignore[no-any-return]
 
 
 def open_ended() -> tuple[str, ...]:

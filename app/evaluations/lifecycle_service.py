@@ -64,11 +64,19 @@ def cancel(session: Session, runtime: Runtime, evaluation: Evaluation) -> Evalua
     return evaluation
 
 
-def delete(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
+def delete(
+    session: Session, runtime: Runtime, evaluation: Evaluation, *, with_owner: bool = False
+) -> None:
     """Delete a finished evaluation of any kind the caller read for its tenant (for update),
     with its rows; a running one is canceled first if its kind does so, else 409. The images
-    no row uses any more are removed once the caller commits."""
-    if evaluation.status not in TERMINAL_STATUSES and kind_of(evaluation).cancels_on_delete:
+    no row uses any more are removed once the caller commits.
+
+    Args:
+        with_owner: the evaluation goes because what owns it goes (an online rule's days with
+            the rule): a running one is canceled first whatever its kind.
+    """
+    cancels = with_owner or kind_of(evaluation).cancels_on_delete
+    if evaluation.status not in TERMINAL_STATUSES and cancels:
         # Its last job may have finished it since it was read: deleted all the same. The cancel
         # is unannounced: its webhook event would name an evaluation that is gone.
         with suppress(ProblemError):

@@ -219,9 +219,11 @@ def backfill_online_rule(
 
 
 @router.delete("/{rule_id}", status_code=status.HTTP_204_NO_CONTENT, openapi_extra=ADMIN_ONLY)
-def delete_online_rule(rule_id: str, session: SessionDep, tenant: TenantDep) -> Response:
-    """Forget a rule and its counts."""
-    service.delete(session, tenant, service.get_or_404(session, tenant, rule_id))
+def delete_online_rule(
+    rule_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
+    """Forget a rule, its counts and its days' evaluations (their images with them)."""
+    service.delete(session, runtime, tenant, service.get_or_404(session, tenant, rule_id))
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

@@ -113,7 +113,7 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
         )
 
     def evaluations(self, rule: OnlineRule) -> list[Evaluation]:
-        """The rule's days' evaluations."""
+        """The rule's days' evaluations, locked for their delete."""
         return list(
             self.session.scalars(
                 select(Evaluation)
@@ -122,6 +122,8 @@ class OnlineRuleRepository(TenantScopedRepository[OnlineRule]):
                     OnlineRuleDay.rule_id == self.owned(rule).id,
                     Evaluation.tenant_id == self.tenant_id,
                 )
+                .order_by(Evaluation.id)
+                .with_for_update(of=Evaluation)
             )
         )
 

@@ -7,8 +7,7 @@ from sqlalchemy.orm import Session
 from app import audit
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import calibration, judging, read_model
-from app.evaluations.repository import EvaluationRepository
+from app.evaluations import calibration, judging, lifecycle_service, read_model
 from app.evaluations.schemas import JudgeConfig
 from app.ids import new_id
 from app.metrics import MetricSpec, MetricSpecBase
@@ -26,6 +25,7 @@ from app.online.schemas import (
 from app.online.schemas import OnlineRule as OnlineRuleSchema
 from app.outbox import outbox
 from app.problems import FieldError, ProblemError, invalid_request
+from app.runtime import Runtime
 from app.telemetry.metrics import forget_online_rule
 
 COUNTERS = ("received", "matched", "sampled", "sent", "judged", "errored", "backfilled")
@@ -170,11 +170,12 @@ def get_or_404(session: Session, tenant: Tenant, rule_id: str) -> OnlineRule:
     return rule
 
 
-def delete(session: Session, tenant: Tenant, rule: OnlineRule) -> None:
-    """Forget a rule, its counts and its days' evaluations with their results."""
+def delete(session: Session, runtime: Runtime, tenant: Tenant, rule: OnlineRule) -> None:
+    """Forget a rule, its counts and its days' evaluations with their results; each day goes
+    as any evaluation's delete does (its images collected, logged and counted)."""
     rules = OnlineRuleRepository(session, tenant.id)
     for evaluation in rules.evaluations(rule):
-        EvaluationRepository(session, tenant.id, (evaluation.kind,)).delete(evaluation)
+        lifecycle_service.delete(session, runtime, evaluation, with_owner=True)
     rule_id = rule.id
     audit.record(
         session,

@@ -16,12 +16,12 @@ from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.datasets.repository import DatasetRepository
 from app.evaluations import judging
-from app.evaluations import service as evaluations
 from app.metrics import MetricSpecBase, parse_spec
 from app.models import Dataset, DatasetRow, Tenant
 from app.problems import MAX_FIELD_ERRORS, FieldError, field_error
 from app.runs.report import MAX_KEY, OVERALL, REPORT_KEYS, SCORER_NAMES
 from app.runs.schemas import RunCreate
+from app.webhooks import service as webhook_service
 
 
 def _select(rows: list[DatasetRow], subsets: list[str], limit: int | float | None) -> list[Any]:
@@ -284,15 +284,11 @@ def check(
     if payload.model_id is not None and model_repo.get(payload.model_id) is None:
         errors.append(field_error(["model_id"], "no such model", "not_found"))
     if payload.webhook_url is not None:
-        endpoint = evaluations.webhook_service.endpoint_for_url(
-            session, tenant.id, payload.webhook_url
+        checked.endpoint_id, unregistered = webhook_service.registered(
+            session, tenant.id, payload.webhook_url, ["webhook_url"]
         )
-        if endpoint is None:
-            errors.append(
-                field_error(["webhook_url"], "not a registered webhook endpoint", "unregistered")
-            )
-        else:
-            checked.endpoint_id = endpoint.id
+        if unregistered is not None:
+            errors.append(unregistered)
     dataset = checked.dataset
     if dataset is not None:
         names = [subset["name"] for subset in dataset.subsets]

@@ -67,6 +67,19 @@ def list_webhook_endpoints(
     return WebhookEndpointList.of(data, len(rows) > limit)
 
 
+@router.get("/{endpoint_id}", response_model=WebhookEndpoint)
+def get_webhook_endpoint(
+    endpoint_id: str, session: SessionDep, tenant: TenantDep
+) -> WebhookEndpoint:
+    """An endpoint as listed (its secret was shown once, at registration)."""
+    endpoint = WebhookRepository(session, tenant.id).endpoint(endpoint_id)
+    if endpoint is None:
+        raise ProblemError(
+            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
+        )
+    return WebhookEndpoint.model_validate(endpoint, from_attributes=True)
+
+
 @router.get("/{endpoint_id}/deliveries", response_model=WebhookDeliveryList)
 def list_webhook_deliveries(
     endpoint_id: str,

@@ -152,6 +152,18 @@ def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpo
     return WebhookRepository(session, tenant_id).endpoint_by_url(url)
 
 
+def registered(
+    session: Session, tenant_id: str, url: str, loc: list[str | int]
+) -> tuple[str | None, FieldError | None]:
+    """The id of the tenant's endpoint at a create body's `webhook_url`, else the field error
+    every kind's create answers for it (one type and wording, whatever the kind)."""
+    endpoint = endpoint_for_url(session, tenant_id, url)
+    if endpoint is not None:
+        return endpoint.id, None
+    message = "not a registered webhook endpoint; register it with POST /v1/webhook_endpoints first"
+    return None, field_error(loc, message, "unregistered_webhook")
+
+
 def endpoint_by_id(session: Session, endpoint_id: str) -> WebhookEndpoint | None:
     return UnscopedDeliveryRepository(session).endpoint(endpoint_id)
 

@@ -203,6 +203,25 @@ class TestRunComparison:
         assert sorted(item["test_case_id"] for item in items) == [f"quiz/{i}" for i in range(6)]
 
 
+class TestDelete:
+    def test_is_audited_leaves_its_sides_and_is_404_after_and_for_another_tenant(
+        self, api: Api
+    ) -> None:
+        """Every other object a tenant makes can be deleted; a comparison could not."""
+        client, stranger = api.tenant_client(), api.tenant_client()
+        baseline, candidate = evaluation(api, client, set()), evaluation(api, client, {0})
+        comparison = compare(client, baseline, candidate).json()["id"]
+        problem(stranger.delete(f"/v1/comparisons/{comparison}"), 404)
+        assert client.delete(f"/v1/comparisons/{comparison}").status_code == 204
+        problem(client.get(f"/v1/comparisons/{comparison}"), 404)
+        problem(client.delete(f"/v1/comparisons/{comparison}"), 404)
+        for side in (baseline, candidate):
+            assert client.get(f"/v1/evaluations/{side}").status_code == 200
+        events = client.get("/v1/audit_events", params={"object_id": comparison}).json()["data"]
+        assert [event["action"] for event in events] == ["comparison.delete", "comparison.create"]
+        assert events[0]["details"] == {"baseline_id": baseline, "candidate_id": candidate}
+
+
 class TestRefusals:
     def test_another_tenants_ids_are_404(self, api: Api) -> None:
         owner, stranger = api.tenant_client(), api.tenant_client()

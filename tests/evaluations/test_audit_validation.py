@@ -131,6 +131,8 @@ class TestCursorWithTheOtherQueryFaults:
     @pytest.mark.parametrize(
         "path",
         [
+            "/v1/evaluations",
+            "/v1/alignments",
             "/v1/labels",
             "/v1/audit_events",
             "/v1/datasets",

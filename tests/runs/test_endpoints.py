@@ -9,8 +9,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+from sqlalchemy import delete
 
 from app.metrics._text_scores import text_scores
+from app.models import CandidateModel
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, image_parts, task_of
 from tests.fixtures.services import RedisServer
@@ -712,14 +714,18 @@ class TestCandidateSetupFaults:
     def test_model_deleted_before_the_job_ran(
         self, tmp_path: Path, judge: ScriptedJudge, redis_server: RedisServer
     ) -> None:
-        # The run is queued on Redis by an app whose jobs nothing takes; its model is deleted;
-        # an embedded app on the same database then resumes the unfinished run.
+        # The run is queued on Redis by an app whose jobs nothing takes; its model's row goes
+        # (the API keeps a model a queued run calls, 409: a delete racing the submit); an
+        # embedded app on the same database then resumes the unfinished run.
         queued = {"redis_url": redis_server.url, "queue_name": f"q_{uuid.uuid4().hex[:10]}"}
         key, dataset_id, model_id = self.prepare(tmp_path, judge)
         with side_app(tmp_path, **queued) as queuer:
             client = queuer.client(key)
             run = start(client, {"dataset_id": dataset_id, "model_id": model_id})
-            assert client.delete(f"/v1/models/{model_id}").status_code == 204
+            assert client.delete(f"/v1/models/{model_id}").status_code == 409
+            with queuer.served.runtime.session() as session:
+                session.execute(delete(CandidateModel).where(CandidateModel.id == model_id))
+                session.commit()
             assert client.get(f"/v1/runs/{run['id']}").json()["status"] == "queued"
         with side_app(tmp_path) as resumer:
             client = resumer.client(key)

@@ -83,6 +83,8 @@ UNSAFE_SCOPES = {
     ("POST", "/v1/alignments/{alignment_id}/activate"): "write",
     ("POST", "/v1/alignments/{alignment_id}/decline"): "write",
     ("POST", "/v1/alignments/{alignment_id}/cancel"): "write",
+    ("DELETE", "/v1/alignments/{alignment_id}"): "write",
+    ("DELETE", "/v1/comparisons/{comparison_id}"): "write",
 }
 # GET routes that need more than `read`: the audit trail is for a team's admins.
 SAFE_EXCEPTIONS: dict[tuple[str, str], str] = {("GET", "/v1/audit_events"): "admin"}

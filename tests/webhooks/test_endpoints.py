@@ -98,6 +98,23 @@ class TestCreate:
         assert_problem(api.client("lp_not_a_key").get("/v1/webhook_endpoints"), 401)
 
 
+class TestRead:
+    def test_an_endpoint_is_read_by_its_id_as_listed_and_by_no_other_tenant(self, api: Api) -> None:
+        """Every other object a tenant makes reads back by its id; endpoints were only listed."""
+        client = api.tenant_client()
+        endpoint = register(client, hook_url()).json()
+        response = client.get(f"/v1/webhook_endpoints/{endpoint['id']}")
+        assert response.status_code == 200, response.text
+        [listed] = client.get("/v1/webhook_endpoints").json()["data"]
+        assert response.json() == listed and "secret" not in listed
+        stranger = api.tenant_client()
+        problem = assert_problem(stranger.get(f"/v1/webhook_endpoints/{endpoint['id']}"), 404)
+        assert problem["type"].endswith("/not-found")
+        assert_problem(client.get("/v1/webhook_endpoints/we_missing"), 404)
+        assert client.delete(f"/v1/webhook_endpoints/{endpoint['id']}").status_code == 204
+        assert_problem(client.get(f"/v1/webhook_endpoints/{endpoint['id']}"), 404)
+
+
 class TestDeliveries:
     def test_new_endpoint_has_no_deliveries(self, api: Api) -> None:
         client = api.tenant_client()
