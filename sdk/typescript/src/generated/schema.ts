@@ -86,7 +86,13 @@ export interface paths {
         get: operations["get_alignment"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Alignment
+         * @description Delete a finished alignment: its held-out items and both versions' judgments (the
+         *     candidate version and people's labels stay). A queued or running one answers 409: cancel
+         *     it first, as an evaluation's or a run's delete does.
+         */
+        delete: operations["delete_alignment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -208,7 +214,12 @@ export interface paths {
         get: operations["get_comparison"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete Comparison
+         * @description Forget a comparison; its baseline and candidate stay. (Deleting either side deletes
+         *     the comparisons made of it.)
+         */
+        delete: operations["delete_comparison"];
         options?: never;
         head?: never;
         patch?: never;
@@ -966,7 +977,9 @@ export interface paths {
         post?: never;
         /**
          * Delete Model
-         * @description Forget a model and its key; runs that used it keep their predictions.
+         * @description Forget a model and its key; runs that used it keep their predictions. A model a queued
+         *     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
+         *     cancel them or let them finish first.
          */
         delete: operations["delete_model"];
         options?: never;
@@ -1014,7 +1027,7 @@ export interface paths {
         post?: never;
         /**
          * Delete Online Rule
-         * @description Forget a rule and its counts.
+         * @description Forget a rule, its counts and its days' evaluations (their images with them).
          */
         delete: operations["delete_online_rule"];
         options?: never;
@@ -1452,7 +1465,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Get Webhook Endpoint
+         * @description An endpoint as listed (its secret was shown once, at registration).
+         */
+        get: operations["get_webhook_endpoint"];
         put?: never;
         post?: never;
         /**
@@ -1718,6 +1735,11 @@ export interface components {
             status: "queued" | "in_progress" | "completed" | "failed" | "canceled";
             /** @description The judge's calls on the held-out items (both versions) and the one call that wrote the notes, with their cost. */
             usage: components["schemas"]["UsageTotals"];
+            /**
+             * Webhook Url
+             * @description Where its terminal event is sent.
+             */
+            webhook_url: string | null;
         };
         /**
          * AlignmentCreate
@@ -1750,6 +1772,11 @@ export interface components {
              * @default 0
              */
             seed?: number;
+            /**
+             * Webhook Url
+             * @description A registered webhook endpoint's URL; gets the terminal event (`alignment.completed`, `alignment.failed` or `alignment.canceled`), as an evaluation's or a run's does.
+             */
+            webhook_url?: string | null;
         };
         /** AlignmentList */
         AlignmentList: {
@@ -7432,6 +7459,86 @@ export interface operations {
             };
         };
     };
+    delete_alignment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                alignment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     activate_alignment: {
         parameters: {
             query?: never;
@@ -7925,6 +8032,74 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Problem"];
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    delete_comparison: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                comparison_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
@@ -15408,6 +15583,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request Entity Too Large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    get_webhook_endpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
             /** @description Bad Request */

@@ -53,6 +53,7 @@ class Alignment:
             split (AlignmentSplit): How the labelled items were split (grouped: items sharing an image stay together).
             status (AlignmentStatus): Of the judging of the held-out items (an evaluation of its own).
             usage (UsageTotals):
+            webhook_url (None | str): Where its terminal event is sent.
             object_ (Literal['alignment'] | Unset):  Default: 'alignment'.
      """
 
@@ -71,6 +72,7 @@ class Alignment:
     split: AlignmentSplit
     status: AlignmentStatus
     usage: UsageTotals
+    webhook_url: None | str
     object_: Literal['alignment'] | Unset = 'alignment'
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -127,6 +129,9 @@ class Alignment:
 
         usage = self.usage.to_dict()
 
+        webhook_url: None | str
+        webhook_url = self.webhook_url
+
         object_ = self.object_
 
 
@@ -148,6 +153,7 @@ class Alignment:
             "split": split,
             "status": status,
             "usage": usage,
+            "webhook_url": webhook_url,
         })
         if object_ is not UNSET:
             field_dict["object"] = object_
@@ -269,6 +275,14 @@ class Alignment:
 
 
 
+        def _parse_webhook_url(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url"))
+
+
         object_ = cast(Literal['alignment'] | Unset , d.pop("object", UNSET))
         if object_ != 'alignment'and not isinstance(object_, Unset):
             raise ValueError(f"object must match const 'alignment', got '{object_}'")
@@ -289,6 +303,7 @@ class Alignment:
             split=split,
             status=status,
             usage=usage,
+            webhook_url=webhook_url,
             object_=object_,
         )
 

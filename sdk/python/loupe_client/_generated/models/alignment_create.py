@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -29,12 +30,15 @@ class AlignmentCreate:
                 version on; the rest propose the candidate. Default: 0.5.
             min_held_out (int | Unset): Refuse (422) when fewer labelled items would be held out. Default: 10.
             seed (int | Unset): Seeds the split. Default: 0.
+            webhook_url (None | str | Unset): A registered webhook endpoint's URL; gets the terminal event
+                (`alignment.completed`, `alignment.failed` or `alignment.canceled`), as an evaluation's or a run's does.
      """
 
     metric_version: str
     held_out_share: float | Unset = 0.5
     min_held_out: int | Unset = 10
     seed: int | Unset = 0
+    webhook_url: None | str | Unset = UNSET
 
 
 
@@ -49,6 +53,12 @@ class AlignmentCreate:
 
         seed = self.seed
 
+        webhook_url: None | str | Unset
+        if isinstance(self.webhook_url, Unset):
+            webhook_url = UNSET
+        else:
+            webhook_url = self.webhook_url
+
 
         field_dict: dict[str, Any] = {}
 
@@ -61,6 +71,8 @@ class AlignmentCreate:
             field_dict["min_held_out"] = min_held_out
         if seed is not UNSET:
             field_dict["seed"] = seed
+        if webhook_url is not UNSET:
+            field_dict["webhook_url"] = webhook_url
 
         return field_dict
 
@@ -77,11 +89,22 @@ class AlignmentCreate:
 
         seed = d.pop("seed", UNSET)
 
+        def _parse_webhook_url(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        webhook_url = _parse_webhook_url(d.pop("webhook_url", UNSET))
+
+
         alignment_create = cls(
             metric_version=metric_version,
             held_out_share=held_out_share,
             min_held_out=min_held_out,
             seed=seed,
+            webhook_url=webhook_url,
         )
 
         return alignment_create

@@ -117,7 +117,9 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Model
 
-     Forget a model and its key; runs that used it keep their predictions.
+     Forget a model and its key; runs that used it keep their predictions. A model a queued
+    or running run still calls is kept (409 naming the runs), as a dataset runs read is:
+    cancel them or let them finish first.
 
     Args:
         model_id (str):
@@ -150,7 +152,9 @@ def sync(
 ) -> Any | Problem | None:
     """ Delete Model
 
-     Forget a model and its key; runs that used it keep their predictions.
+     Forget a model and its key; runs that used it keep their predictions. A model a queued
+    or running run still calls is kept (409 naming the runs), as a dataset runs read is:
+    cancel them or let them finish first.
 
     Args:
         model_id (str):
@@ -178,7 +182,9 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Model
 
-     Forget a model and its key; runs that used it keep their predictions.
+     Forget a model and its key; runs that used it keep their predictions. A model a queued
+    or running run still calls is kept (409 naming the runs), as a dataset runs read is:
+    cancel them or let them finish first.
 
     Args:
         model_id (str):
@@ -211,7 +217,9 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Delete Model
 
-     Forget a model and its key; runs that used it keep their predictions.
+     Forget a model and its key; runs that used it keep their predictions. A model a queued
+    or running run still calls is kept (409 naming the runs), as a dataset runs read is:
+    cancel them or let them finish first.
 
     Args:
         model_id (str):

@@ -117,7 +117,7 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Online Rule
 
-     Forget a rule and its counts.
+     Forget a rule, its counts and its days' evaluations (their images with them).
 
     Args:
         rule_id (str):
@@ -150,7 +150,7 @@ def sync(
 ) -> Any | Problem | None:
     """ Delete Online Rule
 
-     Forget a rule and its counts.
+     Forget a rule, its counts and its days' evaluations (their images with them).
 
     Args:
         rule_id (str):
@@ -178,7 +178,7 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Delete Online Rule
 
-     Forget a rule and its counts.
+     Forget a rule, its counts and its days' evaluations (their images with them).
 
     Args:
         rule_id (str):
@@ -211,7 +211,7 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Delete Online Rule
 
-     Forget a rule and its counts.
+     Forget a rule, its counts and its days' evaluations (their images with them).
 
     Args:
         rule_id (str):

@@ -1,0 +1,226 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    alignment_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "delete",
+        "url": "/v1/alignments/{alignment_id}".format(alignment_id=quote(str(alignment_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Problem | None:
+    if response.status_code == 204:
+        response_204 = cast(Any, None)
+        return response_204
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+
+
+        return response_409
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    alignment_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Any | Problem]:
+    """ Delete Alignment
+
+     Delete a finished alignment: its held-out items and both versions' judgments (the
+    candidate version and people's labels stay). A queued or running one answers 409: cancel
+    it first, as an evaluation's or a run's delete does.
+
+    Args:
+        alignment_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        alignment_id=alignment_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    alignment_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Any | Problem | None:
+    """ Delete Alignment
+
+     Delete a finished alignment: its held-out items and both versions' judgments (the
+    candidate version and people's labels stay). A queued or running one answers 409: cancel
+    it first, as an evaluation's or a run's delete does.
+
+    Args:
+        alignment_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Problem
+     """
+
+
+    return sync_detailed(
+        alignment_id=alignment_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    alignment_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Response[Any | Problem]:
+    """ Delete Alignment
+
+     Delete a finished alignment: its held-out items and both versions' judgments (the
+    candidate version and people's labels stay). A queued or running one answers 409: cancel
+    it first, as an evaluation's or a run's delete does.
+
+    Args:
+        alignment_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        alignment_id=alignment_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    alignment_id: str,
+    *,
+    client: AuthenticatedClient,
+
+) -> Any | Problem | None:
+    """ Delete Alignment
+
+     Delete a finished alignment: its held-out items and both versions' judgments (the
+    candidate version and people's labels stay). A queued or running one answers 409: cancel
+    it first, as an evaluation's or a run's delete does.
+
+    Args:
+        alignment_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        alignment_id=alignment_id,
+client=client,
+
+    )).parsed
