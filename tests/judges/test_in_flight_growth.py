@@ -140,7 +140,9 @@ def test_an_evaluation_keeps_more_judge_calls_in_flight_than_the_cap(
     growing_api: Api, judge: ScriptedJudge
 ) -> None:
     fresh_judge(judge)
-    judge.latency = 0.05
+    # Long enough answers that the grown limit lasts through several scrapes of /metrics,
+    # however slowly a loaded machine answers them (at 0.05 s a run was over unseen).
+    judge.latency = 0.25
     client = growing_api.tenant_client()
     judge_series = {"role": "judge", "host": "127.0.0.1"}
     # The process's other judge clients count in the same series: what this one adds is seen.

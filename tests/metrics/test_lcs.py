@@ -170,10 +170,12 @@ class TestTokenCap:
             f"{field} has {MAX_SCORED_CHARACTERS + 2:,} characters, over the "
         ), r.error.message
         assert tokenised == []
-        # At the cap, such a side is tokenised (and here refused at the token cap).
-        at_cap = "猫狗" * (MAX_SCORED_CHARACTERS // 2)
+        # At the character cap a side passes on to the token cap (here its whitespace chunks
+        # are past that already: still nothing tokenised).
+        at_cap = ("ab " * MAX_SCORED_CHARACTERS)[:MAX_SCORED_CHARACTERS]
         r = result({"type": "rouge"}, at_cap, "ab cd")
-        assert r.error is not None and "tokens" in r.error.message
+        assert r.error is not None and " tokens, over " in r.error.message, r.error.message
+        assert all(length < 100 for length in tokenised), tokenised
 
     def test_fuzzy_match_caps_characters(self, judge: ScriptedJudge) -> None:
         # partial_ratio on 10,000 against 30,000 characters took 17 s of one worker.
