@@ -55,6 +55,17 @@ def too_many_characters(metric: str, sides: dict[str, str]) -> MetricError | Non
     return too_long(metric, sides, MAX_SCORED_CHARACTERS, "characters")
 
 
+def chunks_past_cap(text: str, words_only: bool = False) -> list[str] | None:
+    """The whitespace-separated chunks of `text` when they alone pass MAX_SCORED_TOKENS (each is
+    at least one token, so the side is past the cap without tokenising it: NLTK and jieba took
+    seconds of the judge loop on a long text); else None. `words_only`: count only chunks with a
+    letter or digit (ROUGE tokenisers drop punctuation)."""
+    chunks = text.split()
+    if words_only and len(chunks) > MAX_SCORED_TOKENS:
+        chunks = [chunk for chunk in chunks if any(char.isalnum() for char in chunk)]
+    return chunks if len(chunks) > MAX_SCORED_TOKENS else None
+
+
 def too_long(
     metric: str,
     sides: dict[str, Sequence[object]],

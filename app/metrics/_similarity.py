@@ -35,7 +35,7 @@ from nltk.translate.meteor_score import meteor_score
 from rapidfuzz import fuzz, utils
 from rouge_score import rouge_scorer, scoring, tokenizers
 
-from app.metrics._lcs import MAX_SCORED_TOKENS, lcs_length, too_long, too_many_characters
+from app.metrics._lcs import chunks_past_cap, lcs_length, too_long, too_many_characters
 from app.metrics._text_scores import NLTK_DATA, bleu_tokens, has_cjk
 from app.metrics._types import MetricError
 
@@ -160,15 +160,10 @@ def length_error(metric: str, text: str, reference: str) -> MetricError | None:
     if over is not None:
         return over
     tokenize = _tokenizer.tokenize if metric in ROUGE_METRICS else bleu_tokens
-    sides = {}
-    for field, side in (("input", text), ("reference", reference)):
-        chunks = side.split()
-        if len(chunks) > MAX_SCORED_TOKENS and metric in ROUGE_METRICS:
-            # ROUGE drops punctuation: only a chunk with a letter or digit is a word for sure.
-            chunks = [chunk for chunk in chunks if any(char.isalnum() for char in chunk)]
-        # Each such chunk is at least one token: past the cap without tokenising it all
-        # (seconds of the judge loop for a long text).
-        sides[field] = chunks if len(chunks) > MAX_SCORED_TOKENS else tokenize(side)
+    sides = {
+        field: chunks_past_cap(side, words_only=metric in ROUGE_METRICS) or tokenize(side)
+        for field, side in (("input", text), ("reference", reference))
+    }
     return too_long(metric, sides)
 
 

@@ -26,7 +26,7 @@ from rouge_chinese import Rouge
 from rouge_chinese.rouge_score import _split_into_words, rouge_n
 
 from app.metrics._lcs import (
-    MAX_SCORED_TOKENS,
+    chunks_past_cap,
     lcs_length,
     scored,
     too_long,
@@ -115,11 +115,8 @@ def length_error(prediction: str, reference: str) -> MetricError | None:
         return over
     sides: dict[str, list[str]] = {}
     for field, text in (("actual_output", prediction), ("expected_output", reference)):
-        chunks = text.split()
-        if len(chunks) > MAX_SCORED_TOKENS:
-            # Each whitespace-separated chunk is at least one token of either kind: past the
-            # cap already, without tokenising (NLTK and jieba took 3.5 s of the judge loop for
-            # 900 kB, every other metric of the job waiting).
+        chunks = chunks_past_cap(text)
+        if chunks is not None:
             sides[field] = chunks
             continue
         tokens, words = bleu_tokens(text), _split_into_words(_sentences(text))

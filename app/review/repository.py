@@ -8,6 +8,7 @@ from sqlalchemy import Text, and_, cast, delete, exists, func, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from app.db import dialect_insert
+from app.media.gc import CASE_COLUMNS
 from app.models import (
     BlobRef,
     Evaluation,
@@ -176,17 +177,7 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
         names the blob `sha256` (as text: the caller checks the references exactly); a few
         at most."""
         named = or_(
-            *(
-                cast(column, Text).contains(sha256)
-                for column in (
-                    TestCase.input,
-                    TestCase.actual_output,
-                    TestCase.expected_output,
-                    TestCase.context,
-                    TestCase.retrieval_context,
-                    TestCase.turns,
-                )
-            )
+            *(cast(getattr(TestCase, column), Text).contains(sha256) for column in CASE_COLUMNS)
         )
         return self.session.scalars(
             select(TestCase)
