@@ -57,16 +57,12 @@ def problems(
             "unknown_metric",
         )
     url = alert.get("webhook_url")
-    if (
-        isinstance(url, str)
-        and url
-        and not webhook_service.endpoint_for_url(session, tenant_id, url)
-    ):
-        findings.add(
-            ["alert", "webhook_url"],
-            "not a registered webhook endpoint; register it with POST /v1/webhook_endpoints first",
-            "unregistered_webhook",
+    if isinstance(url, str) and url:
+        _, unregistered = webhook_service.registered(
+            session, tenant_id, url, ["alert", "webhook_url"]
         )
+        if unregistered is not None:
+            findings.extend([unregistered])
     return findings.errors
 
 
