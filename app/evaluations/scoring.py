@@ -112,6 +112,9 @@ class _Scoring:
         self.giving_way = asyncio.Event()
         self.taken = 0
         self.scored = asyncio.Event()
+        # Another job stored every result first (a slice enqueued twice): take no more items,
+        # but let calls in flight be answered and counted (billed; a cancel drops them).
+        self.finished = asyncio.Event()
 
     def _context_for(self, index: int) -> MetricContext:
         judge = self.job.judges.get(index) or MetricJudge(None, None, None, None, None)
@@ -203,7 +206,9 @@ class _Scoring:
         status = await self._stored(rows, self.job.cache.take_rows())
         if status is None:
             self.deleted.set()
-        if status is None or status in TERMINAL_STATUSES:
+        if status == "completed":
+            self.finished.set()
+        elif status is None or status in TERMINAL_STATUSES:
             # Canceled, deleted (or failed by the sweeper) while we ran: stop spending calls.
             self.stop.set()
 
@@ -300,7 +305,7 @@ class _Scoring:
 
     async def _worker(self) -> None:
         job, budget = self.job, self.job.budget
-        while not self.stop.is_set() and not self.giving_way.is_set():
+        while not any(event.is_set() for event in (self.stop, self.giving_way, self.finished)):
             item = next(self.pending, None)
             if item is None:
                 return

@@ -1,6 +1,9 @@
 """Jobs: judge calls in flight within the configured bound, and recovery: the ticker
 re-enqueues evaluations whose jobs were lost, and gives up in bounds."""
 
+import dataclasses
+import itertools
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -20,7 +23,7 @@ from app.evaluations import tasks
 from app.models import Evaluation, Result
 from tests.evaluations.test_endpoints import evaluation_body, judged_body
 from tests.fixtures.api import Api, ServedApp, postgres_settings, sqlite_settings
-from tests.fixtures.judge import ScriptedJudge, plausible_answer
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 from tests.fixtures.receiver import WebhookReceiver
 from tests.fixtures.services import PostgresServer, RedisServer
 from workers import jobs
@@ -44,6 +47,15 @@ def age(
         )
         session.commit()
     return stale
+
+
+def release_at(judge: ScriptedJudge, task: str, calls: int, within: float = 60.0) -> None:
+    """Release the judge's hold once `calls` requests of `task` were made (or after `within`
+    seconds, so that a test which never gets there fails on its assertions, not a hang)."""
+    deadline = time.monotonic() + within
+    while len(judge.calls_for(task)) < calls and time.monotonic() < deadline:
+        time.sleep(0.02)
+    judge.release()
 
 
 def fresh_judge(judge: ScriptedJudge) -> None:
@@ -161,14 +173,37 @@ class TestConcurrency:
 
 class TestSummaries:
     def test_a_duplicate_jobs_results_count_once(self, api: Api, judge: ScriptedJudge) -> None:
-        # A re-enqueued job racing the original on one slice: both score every test case, the
-        # unique key stores one result of each, and only stored rows reach the summaries' counts
-        # and scores (both jobs' calls reach their usage).
+        # A re-enqueued job racing the original on one slice: both score the test case, the
+        # unique key stores one result of each metric, and only stored rows reach the
+        # summaries' counts and scores (both jobs' calls reach their usage).
         fresh_judge(judge)
-        # Slow answers (within the judge timeout): both jobs call before either stores.
-        judge.latency = 1.0
         client = api.tenant_client()
-        evaluation_id = client.post("/v1/evaluations", json=judged_body(2)).json()["id"]
+        # Once the judge has answered, this process's pacing lets more than one call go out
+        # at a time (until then it sends one, to read the provider's limits first).
+        warm_body = judged_body(1)
+        # Another test case: the judge cache must not answer the test's calls from it.
+        warm_body["test_cases"][0]["input"] = "warm-up"
+        warm_up = client.post("/v1/evaluations", json=warm_body).json()["id"]
+        assert api.wait(client, warm_up)["status"] == "completed"
+        judge.reset()
+        score_calls = itertools.count()
+
+        def answer(request: dict) -> Reply | dict:
+            reply = plausible_answer(request)
+            if task_of(request) != "g_eval_score" or next(score_calls) == 0:
+                return reply
+            # The later call is answered a second after the first (within the judge timeout).
+            if isinstance(reply, Reply):
+                return dataclasses.replace(reply, delay=1.0)
+            return Reply(content=json.dumps(reply), delay=1.0)
+
+        judge.script(answer)
+        # Each job's score call is held in flight until both are made: neither job stores
+        # its result before the other has called. The job whose call is answered later finds
+        # the evaluation completed by the other meanwhile: it takes no more items, but its
+        # call in flight is answered and counted (the provider bills it), not abandoned.
+        judge.hold("g_eval_score")
+        evaluation_id = client.post("/v1/evaluations", json=judged_body(1)).json()["id"]
         failures: list[BaseException] = []
 
         def run(job: Callable[[], object]) -> None:
@@ -179,36 +214,39 @@ class TestSummaries:
 
         twin = threading.Thread(
             target=run,
-            args=(lambda: tasks.score_slice(api.served.runtime, evaluation_id, 0, 2),),
+            args=(lambda: tasks.score_slice(api.served.runtime, evaluation_id, 0, 1),),
         )
         twin.start()
+        releaser = threading.Thread(target=release_at, args=(judge, "g_eval_score", 2))
+        releaser.start()
         # The dispatched job: embedded mode runs it by itself; RQ's burst worker needs the
         # main thread (signal handlers).
         api.run_queue()
         twin.join(30)
+        releaser.join(60)
         final = api.wait(client, evaluation_id)
         with api.served.runtime.session() as session:
             stored = session.scalars(
                 select(Result).where(Result.evaluation_id == evaluation_id)
             ).all()
         assert failures == []
-        # Both jobs judged both test cases (no retries: the latency is within the timeout).
-        assert len(judge.calls_for("g_eval_score")) == 4 and len(stored) == 4
+        # Both jobs judged the test case (no retries: the hold ends within the timeout).
+        assert len(judge.calls_for("g_eval_score")) == 2 and len(stored) == 2
         assert final["result_counts"] == {
-            "total": 4,
-            "passed": 4,
+            "total": 2,
+            "passed": 2,
             "failed": 0,
             "errored": 0,
             "pending": 0,
             "canceled": 0,
             "skipped": 0,
         }
-        # The stored results made 2 of the calls; usage counts all 4 the judge answered (the
-        # twin's were made and billed too, though its results were duplicates).
-        assert sum(r.judge_calls for r in stored) == 2
-        assert final["usage"]["calls"] == 4
+        # The stored result made 1 of the calls; usage counts both the judge answered (the
+        # twin's was made and billed too, though its result was a duplicate).
+        assert sum(r.judge_calls for r in stored) == 1
+        assert final["usage"]["calls"] == 2
         judged = {m["metric"]: m for m in final["per_metric"]}["judged"]
-        assert judged["usage"]["calls"] == 4
-        scores = [r.score for r in stored if r.metric == "judged"]
-        assert judged["mean_score"] == pytest.approx(sum(scores) / 2)
-        assert judged["passed"] == 2 and judged["pending"] == 0
+        assert judged["usage"]["calls"] == 2
+        (score,) = [r.score for r in stored if r.metric == "judged"]
+        assert judged["mean_score"] == pytest.approx(score)
+        assert judged["passed"] == 1 and judged["pending"] == 0
