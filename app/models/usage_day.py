@@ -13,14 +13,17 @@ class UsageDay(Base):
     `GET /v1/usage` and a job's daily-budget check read a row per evaluation, day and model,
     however many results the days hold. Only results that made or tried a call of the role
     count, as the sums over results did before this table (app/usage/repository.py).
+
+    The rows outlive their evaluation: its calls were made and billed, so deleting it (or
+    retention) gives nothing back to the tenant's usage or to today's budget. They go with
+    their tenant.
     """
 
     __tablename__ = "usage_day"
     __table_args__ = (Index("ix_usage_day_tenant_id_day", "tenant_id", "day"),)
 
-    evaluation_id: Mapped[str] = mapped_column(
-        ForeignKey("evaluation.id", ondelete="CASCADE"), primary_key=True
-    )
+    # No foreign key: the evaluation may have been deleted since.
+    evaluation_id: Mapped[str] = mapped_column(String(40), primary_key=True)
     # The UTC day the results were stored on.
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     # "judge" or "candidate".
@@ -28,7 +31,7 @@ class UsageDay(Base):
     # The model the results name; "" when they name none (shown as "unknown").
     model: Mapped[str] = mapped_column(String(256), primary_key=True)
     # The evaluation's tenant, so a tenant's days are read without the evaluations.
-    tenant_id: Mapped[str] = mapped_column(String(40))
+    tenant_id: Mapped[str] = mapped_column(ForeignKey("tenant.id", ondelete="CASCADE"))
     calls: Mapped[int] = mapped_column(BigInteger)
     failed_calls: Mapped[int] = mapped_column(BigInteger)
     prompt_tokens: Mapped[int] = mapped_column(BigInteger)

@@ -9,8 +9,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import select
 
+from app.models import UsageDay
 from app.tenants import limits, repository
+from app.tenants import service as tenants_service
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
 from tests.usage.test_costs import JUDGE_CALL_USD, cases, judge_reply
@@ -70,6 +73,39 @@ class TestDailyBudget:
             again = submit(client, [{"type": "exact_match"}], 1)
             assert again.status_code == 202
             assert api.wait(client, again.json()["id"])["status"] == "completed"
+
+    def test_deleting_what_spent_it_gives_nothing_back(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # The calls were made and billed: deleting their evaluation keeps them in the
+        # tenant's usage and in what today's budget counts as spent.
+        judge.script(judge_reply)
+        name = f"deleted-{api.mode}-{os.urandom(3).hex()}"
+        key = api.new_key(name)
+        budget(api, name, 2.5 * JUDGE_CALL_USD)
+        with api.client(key) as client:
+            first = submit(client, [{"type": "llm_accuracy"}], 3)
+            assert first.status_code == 202, first.text
+            assert api.wait(client, first.json()["id"])["status"] == "completed"
+            before = client.get("/v1/usage").json()
+            assert before["judge"]["calls"] == 3
+            assert client.delete(f"/v1/evaluations/{first.json()['id']}").status_code == 204
+            after = client.get("/v1/usage").json()
+            assert after == before
+            refused = submit(client, [{"type": "llm_accuracy"}], 1)
+            assert refused.status_code == 429, refused.text
+            assert "0.012000 USD was spent today" in refused.json()["detail"]
+        # They go with their tenant.
+        with api.served.runtime.session() as session:
+            tenant = repository.tenant_by_name(session, name)
+            assert tenant is not None
+            tenant_id = tenant.id
+            assert session.scalars(select(UsageDay).where(UsageDay.tenant_id == tenant_id)).all()
+            tenants_service.delete_tenant(session, tenant)
+            session.commit()
+            assert not session.scalars(
+                select(UsageDay).where(UsageDay.tenant_id == tenant_id)
+            ).all()
 
     def test_a_budget_spent_mid_evaluation_stops_its_calls_and_it_finishes(
         self, api: Api, judge: ScriptedJudge

@@ -24,7 +24,6 @@ from app.models import (
     MetricSummary,
     Result,
     TestCase,
-    UsageDay,
 )
 
 # The time-sortable tail of every id (app/ids.py): what follows `<prefix>_`.
@@ -124,7 +123,8 @@ class EvaluationRepository(ResultReads, TestCaseReads, SummaryReads):
         gc.record(self.session, evaluation.tenant_id, evaluation.id, test_cases, gc.CASE_COLUMNS)
 
     def delete(self, evaluation: Evaluation) -> None:
-        """Remove an evaluation (or run) and every row of it; a run's rows go by cascade."""
+        """Remove an evaluation (or run) and every row of it; a run's rows go by cascade. Its
+        usage days stay: its calls were billed (app/models/usage_day.py)."""
         evaluation_id = self.owned(evaluation).id
         scope = f"eval:{evaluation_id}"
         for statement in (
@@ -132,7 +132,6 @@ class EvaluationRepository(ResultReads, TestCaseReads, SummaryReads):
             delete(JudgeClaim).where(JudgeClaim.scope == scope),
             delete(Result).where(Result.evaluation_id == evaluation_id),
             delete(MetricSummary).where(MetricSummary.evaluation_id == evaluation_id),
-            delete(UsageDay).where(UsageDay.evaluation_id == evaluation_id),
             delete(TestCase).where(TestCase.evaluation_id == evaluation_id),
             delete(Evaluation).where(Evaluation.id == evaluation_id),
         ):
