@@ -5,9 +5,12 @@ and a Retry-After past the client's limit (a daily budget, until midnight UTC) i
 raised at once rather than slept through."""
 
 import asyncio
+import http.server
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from types import SimpleNamespace
 from typing import Any
 
@@ -232,3 +235,77 @@ class TestKeyInProgress:
             image.release()
             created, named = creating.result()
         assert image.fetches == 1 and named == [created.id]
+
+
+class Ingress:
+    """A loopback proxy in front of the API, as an ingress with its own rate limit: it answers
+    the first `refusals` requests 503 with a Retry-After HTTP-date `ahead` seconds from then,
+    and forwards the rest. `seen` lists each request's path."""
+
+    def __init__(self, upstream: str, refusals: int, ahead: float) -> None:
+        self.seen: list[str] = []
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                proxy.seen.append(self.path)
+                if len(proxy.seen) <= refusals:
+                    moment = datetime.now(UTC) + timedelta(seconds=ahead)
+                    self.send_response(503)
+                    self.send_header("Retry-After", format_datetime(moment, usegmt=True))
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                headers = {"authorization": self.headers["authorization"]}
+                with httpx.Client(trust_env=False) as client:
+                    answer = client.get(upstream + self.path, headers=headers)
+                self.send_response(answer.status_code)
+                self.send_header("Content-Type", answer.headers["content-type"])
+                self.send_header("Content-Length", str(len(answer.content)))
+                self.end_headers()
+                self.wfile.write(answer.content)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class TestHttpDateRetryAfter:
+    """Loupe sends Retry-After in seconds; a proxy in front of it may send an HTTP-date. Read
+    as absent before, an hour's date was retried at once, four times, instead of raised."""
+
+    def test_a_date_an_hour_ahead_is_raised_at_once(self, api: Api) -> None:
+        ingress = Ingress(api.base_url, refusals=10, ahead=3600)
+        try:
+            with (
+                Loupe(
+                    ingress.url,
+                    api.new_key(f"sdk-date-{api.mode}"),
+                    httpx_args={"trust_env": False},
+                ) as client,
+                pytest.raises(ServerError) as refused,
+            ):
+                list(client.evaluations.list())
+        finally:
+            ingress.close()
+        assert len(ingress.seen) == 1 and refused.value.status == 503
+
+    def test_a_date_moments_ahead_is_waited_for_then_answered(self, api: Api) -> None:
+        ingress = Ingress(api.base_url, refusals=1, ahead=1)
+        try:
+            with Loupe(
+                ingress.url,
+                api.new_key(f"sdk-date-soon-{api.mode}"),
+                httpx_args={"trust_env": False},
+            ) as client:
+                listed = list(client.evaluations.list())
+        finally:
+            ingress.close()
+        assert len(ingress.seen) == 2 and listed == []

@@ -1,5 +1,7 @@
 """Exceptions raised for problem+json answers (RFC 9457), one class per kind of failure."""
 
+import email.utils
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -80,12 +82,22 @@ class ServerError(LoupeError):
 
 
 def retry_after(headers: httpx.Headers) -> float | None:
-    """The Retry-After header in seconds (delta-seconds form only), or None."""
+    """The Retry-After header in seconds, or None. Loupe sends delta-seconds; a proxy or an
+    ingress in front of it may send an HTTP-date (RFC 9110), read as the seconds until then."""
     value = headers.get("retry-after")
-    try:
-        return max(0.0, float(value)) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if moment.tzinfo is None:  # an obsolete form without a zone: HTTP-dates are GMT
+        moment = moment.replace(tzinfo=UTC)
+    return max(0.0, (moment - datetime.now(UTC)).total_seconds())
 
 
 def _error_class(status: int) -> type[LoupeError]:

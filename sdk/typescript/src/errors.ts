@@ -87,12 +87,17 @@ export class WaitTimeoutError extends Error {
   }
 }
 
-/** The Retry-After header in seconds (delta-seconds form only), or null. */
+/**
+ * The Retry-After header in seconds, or null. Loupe sends delta-seconds; a proxy or an ingress
+ * in front of it may send an HTTP-date (RFC 9110), read as the seconds until then.
+ */
 export function retryAfterSeconds(headers: Headers): number | null {
   const value = headers.get("retry-after");
   if (value === null) return null;
   const seconds = Number(value);
-  return Number.isFinite(seconds) ? Math.max(0, seconds) : null;
+  if (value.trim() !== "" && Number.isFinite(seconds)) return Math.max(0, seconds);
+  const moment = Date.parse(value);
+  return Number.isNaN(moment) ? null : Math.max(0, (moment - Date.now()) / 1000);
 }
 
 function errorClass(status: number): typeof LoupeError {

@@ -202,6 +202,14 @@ test("bodies that are not a problem still map by status", () => {
   );
   assert.ok(limited instanceof RateLimitError);
   assert.equal(limited.retryAfter, 7);
+  // A proxy in front of Loupe may send an HTTP-date: read as the seconds until then.
+  const dated = errorFromResponse(
+    429,
+    { title: "Too Many Requests", status: 429 },
+    new Headers({ "Retry-After": new Date(Date.now() + 3600_000).toUTCString() }),
+  );
+  assert.ok(dated instanceof RateLimitError);
+  assert.ok(dated.retryAfter !== null && dated.retryAfter > 3500 && dated.retryAfter <= 3600);
   const failed = errorFromResponse(502, "<html>bad gateway</html>", new Headers());
   assert.ok(failed instanceof ServerError);
   assert.equal(failed.status, 502);
