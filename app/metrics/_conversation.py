@@ -186,6 +186,11 @@ class _TurnVerdicts(BaseModel):
 class _TurnVerdictsWithReason(_TurnVerdicts):
     reason: str
 
+    @model_validator(mode="after")
+    def _explained(self) -> "_TurnVerdictsWithReason":
+        self.reason = _verdicts.refuse_empty_reason(self.reason, len(self.verdicts))
+        return self
+
 
 def refuse_unkeyed(given: list[int], expected: Iterable[int], unit: str = "turn") -> None:
     """Raises MismatchedAnswer unless `given` names every expected key exactly once (a turn

@@ -10,6 +10,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    StringConstraints,
     WithJsonSchema,
     field_validator,
     model_validator,
@@ -41,6 +42,11 @@ def _a_number(value: Any) -> Any:
 # A score a judge gives: a finite number, never a boolean (one repair request, then
 # `judge_malformed`).
 JudgeNumber = Annotated[float, BeforeValidator(_a_number), Field(allow_inf_nan=False)]
+
+# The reason a judge gives for its score or verdicts: every score is stored with its reason,
+# so an empty one (or only spaces) is an answer off its shape (one repair request, then
+# `judge_malformed`), not a result without a reason.
+Reason = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
 
 def _words(*allowed: str) -> WithJsonSchema:
@@ -155,8 +161,22 @@ class _Verdicts(BaseModel):
         return self
 
 
+def refuse_empty_reason(reason: str, judged: int) -> str:
+    """The reason of a verdict list, stripped; empty is refused (as `Reason` is) when there are
+    verdicts for it to explain. With none, the metric says why itself (no claims, no nodes)."""
+    reason = reason.strip()
+    if judged and not reason:
+        raise ValueError("give a reason for the verdicts: it is stored with the score")
+    return reason
+
+
 class _VerdictsWithReason(_Verdicts):
     reason: str
+
+    @model_validator(mode="after")
+    def _explained(self) -> "_VerdictsWithReason":
+        self.reason = refuse_empty_reason(self.reason, len(self.verdicts))
+        return self
 
 
 @lru_cache(maxsize=256)

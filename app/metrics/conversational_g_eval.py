@@ -30,7 +30,7 @@ from app.metrics._rubric import (
     rubric_text,
 )
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import ItemNumber, JudgeNumber, refuse_out_of_range
+from app.metrics._verdicts import ItemNumber, JudgeNumber, Reason, refuse_out_of_range
 
 ConversationParam = Literal[
     "content",
@@ -102,7 +102,7 @@ class Score(BaseModel):
     model_config = ConfigDict(title="conversational_g_eval_score")
     # Reason and cited turns first, so the score is the last number the judge writes (the
     # logprobs are read at the last token spelling it).
-    reason: str
+    reason: Reason
     turns: list[CitedTurn]
     score: JudgeNumber
     # Set per subclass: the asked range and the conversation's turn count.

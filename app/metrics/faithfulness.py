@@ -15,7 +15,7 @@ import hashlib
 import json
 from typing import ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from app.metrics import _render as render
 from app.metrics import _verdicts
@@ -70,6 +70,12 @@ class Claims(BaseModel):
 class ClaimsWithReason(Claims):
     model_config = ConfigDict(title="faithfulness_verdicts")
     reason: str
+
+    @model_validator(mode="after")
+    def _explained(self) -> "ClaimsWithReason":
+        judged = sum(1 for item in self.claims if item.claim.strip())
+        self.reason = _verdicts.refuse_empty_reason(self.reason, judged)
+        return self
 
 
 def _verdicts_schema(with_reason: bool) -> type[BaseModel]:

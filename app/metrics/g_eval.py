@@ -40,7 +40,7 @@ from app.metrics._types import (
     SingleTurnField,
     TestCaseField,
 )
-from app.metrics._verdicts import JudgeNumber, refuse_out_of_range
+from app.metrics._verdicts import JudgeNumber, Reason, refuse_out_of_range
 
 STEPS_FIELDS = {"criteria", "parameters"}
 RESULTS_FIELDS = {"steps", "rubric", "parameters", "score_min", "score_max", "test_case"}
@@ -133,7 +133,7 @@ class GEvalSpec(GEvalChecks):
 class Score(BaseModel):
     model_config = ConfigDict(title="g_eval_score")
     # Reason first, so the score is the last thing the judge writes.
-    reason: str
+    reason: Reason
     score: JudgeNumber
     # The range the judge is asked for (set per subclass).
     low: ClassVar[int] = 0

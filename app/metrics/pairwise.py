@@ -93,7 +93,7 @@ class PairwiseSpec(JudgedSpecBase):
 class Preference(BaseModel):
     model_config = ConfigDict(title="pairwise_preference")
     # Reason first, so the verdict is the last thing the judge writes.
-    reason: str
+    reason: _verdicts.Reason
     winner: _verdicts.AOrBOrTie
 
     @field_validator("winner")

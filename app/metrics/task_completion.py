@@ -19,7 +19,7 @@ from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape
-from app.metrics._verdicts import JudgeNumber, refuse_out_of_range, strict_clamp
+from app.metrics._verdicts import JudgeNumber, Reason, refuse_out_of_range, strict_clamp
 from app.metrics.conversational_g_eval import CitedTurn, cited_reason, refuse_unknown_turns
 
 Task = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
@@ -50,7 +50,7 @@ class Answer(BaseModel):
     task: str | None = None
     outcome: str
     turns: list[CitedTurn] = Field(default_factory=list)
-    reason: str
+    reason: Reason
     verdict: JudgeNumber
     # Set per subclass: whether the task must be stated, and the conversation's turn count
     # (None: a single-turn case, which has no turns to cite).

@@ -261,3 +261,44 @@ class TestScoresAtTheThreshold:
         assert (rows["image_coherence"]["score"], rows["image_coherence"]["passed"]) == (0.4, True)
         precision = rows["contextual_precision"]
         assert (precision["score"], precision["passed"]) == (5 / 6, True)
+
+
+class TestEmptyReason:
+    def test_an_empty_reason_is_asked_again_then_an_error(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Every score is stored with its reason: "reason": "" (or spaces) was stored as the
+        # result's reason. Now it is an answer off its shape: one repair request, and a second
+        # empty one is `judge_malformed`, as any other unusable answer.
+        asked: dict[str, int] = {}
+
+        def answer(request: dict) -> dict:
+            text = user_text(request)
+            which = "repaired" if "q-repaired" in text else "empty"
+            asked[which] = asked.get(which, 0) + 1
+            if which == "repaired" and asked[which] > 1:
+                return {"reason": "Answers the question.", "score": 8}
+            return {"reason": "  ", "score": 8}
+
+        judge.script(answer)
+        client = api.tenant_client()
+        metric = {
+            "type": "g_eval",
+            "name": "reasoned",
+            "evaluation_steps": ["Check that the output answers the input."],
+            "evaluation_params": ["input", "actual_output"],
+        }
+        cases = [
+            {"input": "q-repaired", "actual_output": "a"},
+            {"input": "q-empty", "actual_output": "a"},
+        ]
+        final = submit(api, client, {"test_cases": cases, "metrics": [metric]})
+        rows = {row["test_case_index"]: row for row in all_results(client, final["id"])}
+        repaired, empty = rows[0], rows[1]
+        assert repaired["error"] is None, repaired
+        assert repaired["reason"] == "Answers the question."
+        assert repaired["usage"]["calls"] == 2
+        assert (empty["score"], empty["passed"]) == (None, None), empty
+        assert empty["error"]["type"] == "judge_malformed"
+        assert "reason" in empty["error"]["message"]
+        assert empty["usage"]["calls"] == 2

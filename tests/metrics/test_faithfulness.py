@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.fixtures.judge import ScriptedJudge, image_parts
+from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
 from tests.fixtures.metrics import by_task, case, run_metric, run_metrics, user_text
 
 SPEC = {"type": "faithfulness"}
@@ -64,6 +64,17 @@ class TestScore:
         result = run_metric(judge, SPEC, rag_case())
         assert (result.score, result.passed) == (1.0, True)
         assert "no factual claims" in result.reason
+
+    def test_verdicts_with_an_empty_reason_are_asked_again(self, judge: ScriptedJudge) -> None:
+        # Verdicts to explain and no reason: asked again (stored with the score, a reason
+        # must say something); with no claims the metric says why itself (above).
+        replies = iter([claims("yes", "no", reason=" "), claims("yes", "no", reason="half")])
+        judge.script(
+            lambda request: TRUTHS if task_of(request) == "faithfulness_truths" else next(replies)
+        )
+        result = run_metric(judge, SPEC, rag_case())
+        assert result.error is None and result.reason == "half"
+        assert result.usage.calls == 3  # truths, the reply and one repair request
 
     def test_unusable_verdicts_are_a_judge_error(self, judge: ScriptedJudge) -> None:
         # Once dropped, leaving no verdict: scored 1 and passed.
