@@ -139,6 +139,13 @@ _APP_WIDE = {
 }
 _PROBLEM = {"schema": {"$ref": "#/components/schemas/Problem"}}
 
+# What a POST's `Location` names (RFC 9110): the object it created, or where the work it
+# accepted is followed.
+_LOCATION = {
+    "201": "The path of the created object: GET it to read it again.",
+    "202": "The path where the accepted work is followed: GET it until it is done.",
+}
+
 # Multipart uploads: the file part's name, whose extension says its format.
 UPLOAD_NAMES = {"create_dataset": "sky.jsonl", "create_file": "capitals.jsonl"}
 
@@ -169,6 +176,7 @@ def document(spec: dict[str, Any], extras: Extras = COMMON) -> dict[str, Any]:
     for (method, path), operation in operations.items():
         if method == "post":
             _link_created(path, operation, operations)
+            _add_location(operation)
         elif method == "get":
             _link_listed(spec, path, operation, operations)
         _add_example(operation, extras.examples)
@@ -337,6 +345,19 @@ def _add_example(operation: dict[str, Any], examples: Mapping[str, Any]) -> None
                         }
                     },
                 }
+            }
+
+
+def _add_location(operation: dict[str, Any]) -> None:
+    """The `Location` header every POST's 201 and 202 carries (tests/api/test_created_location.py
+    reads each 201's)."""
+    for status, description in _LOCATION.items():
+        response = operation.get("responses", {}).get(status)
+        if response is not None:
+            response.setdefault("headers", {})["Location"] = {
+                "description": description,
+                "required": True,
+                "schema": {"type": "string"},
             }
 
 

@@ -28,12 +28,17 @@ LimitQuery = Annotated[int, Query(ge=1, le=100)]
 @checked_with_tenant(service.body_problems)
 @idempotent()
 def create_model(
-    payload: CandidateModelCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+    payload: CandidateModelCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    response: Response,
 ) -> CandidateModel:
     """Register a candidate model (an OpenAI-compatible endpoint) for dataset runs."""
     model = service.create(session, tenant, payload, runtime.settings)
     body = service.to_schema(model)
     session.commit()
+    response.headers["Location"] = f"/v1/models/{model.id}"
     return body
 
 

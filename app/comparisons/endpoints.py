@@ -1,4 +1,5 @@
-"""The comparisons API: compare two evaluations or runs, read a comparison, page its items."""
+"""The comparisons API: compare two evaluations or runs, list and read comparisons, page their
+items."""
 
 from typing import Annotated
 
@@ -6,26 +7,50 @@ from fastapi import APIRouter, Query, Response, status
 
 from app.api.deps import SessionDep, TenantDep
 from app.api.idempotent import idempotent
+from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
 from app.comparisons import service
-from app.comparisons.schemas import Comparison, ComparisonCreate, ComparisonItemList, Direction
+from app.comparisons.schemas import (
+    Comparison,
+    ComparisonCreate,
+    ComparisonItemList,
+    ComparisonList,
+    Direction,
+)
 from app.problems import problem_responses
 
 router = APIRouter(prefix="/v1/comparisons", tags=["comparisons"], route_class=LeanRoute)
 
 _PROBLEMS = problem_responses(400, 401, 404, 409, 422)
+LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 
-@router.post("", response_model=Comparison, responses=_PROBLEMS)
+@router.post(
+    "", status_code=status.HTTP_201_CREATED, response_model=Comparison, responses=_PROBLEMS
+)
 @idempotent()
 def create_comparison(
-    payload: ComparisonCreate, session: SessionDep, tenant: TenantDep
+    payload: ComparisonCreate, session: SessionDep, tenant: TenantDep, response: Response
 ) -> Comparison:
-    """Compare a candidate evaluation (or run) with a baseline, item by item, per metric."""
+    """Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
+    comparison is stored (201, `Location` where it is read again)."""
     comparison = service.create(session, tenant, payload)
     body = service.to_schema(comparison)
     session.commit()
+    response.headers["Location"] = f"/v1/comparisons/{comparison.id}"
     return body
+
+
+@router.get("", response_model=ComparisonList, responses=_PROBLEMS)
+def list_comparisons(
+    session: SessionDep,
+    tenant: TenantDep,
+    after: Annotated[str | None, id_after("cmp")] = None,
+    limit: LimitQuery = 20,
+) -> ComparisonList:
+    """The tenant's comparisons, newest first."""
+    rows = service.page(session, tenant, id_cursor(after, "cmp"), limit)
+    return ComparisonList.of([service.to_schema(row) for row in rows[:limit]], len(rows) > limit)
 
 
 @router.get("/{comparison_id}", response_model=Comparison, responses=_PROBLEMS)

@@ -17,6 +17,12 @@ class ComparisonRepository(TenantScopedRepository[Comparison]):
     def get(self, comparison_id: str) -> Comparison | None:
         return self.get_by_id(comparison_id)
 
+    def page(self, after: str | None, limit: int) -> Sequence[Comparison]:
+        """Newest first; `limit + 1` rows so the caller can tell whether more follow."""
+        return self.keyset_page(
+            self.get_base_statement(), Comparison.id, after or None, limit, descending=True
+        )
+
     def side(self, evaluation_id: str) -> Evaluation | None:
         """The tenant's evaluation or run with this id (runs are evaluations of kind run)."""
         return self.session.scalars(

@@ -199,6 +199,10 @@ class Comparison(BaseModel):
     created_at: datetime
 
 
+class ComparisonList(ListPage[Comparison]):
+    pass
+
+
 class ItemSide(BaseModel):
     score: float | None
     passed: bool | None

@@ -3,6 +3,8 @@
 Services flush but never commit; callers are endpoints or pages: `(session, tenant, ...)`.
 """
 
+from collections.abc import Sequence
+
 from sqlalchemy.orm import Session
 
 from app import audit
@@ -138,6 +140,12 @@ def get_or_404(session: Session, tenant: Tenant, comparison_id: str) -> Comparis
     if comparison is None:
         raise ProblemError(404, "Not Found", f"No comparison {comparison_id!r}.", slug="not-found")
     return comparison
+
+
+def page(session: Session, tenant: Tenant, after: str | None, limit: int) -> Sequence[Comparison]:
+    """The tenant's comparisons, newest first; `limit + 1` so the caller can tell whether more
+    follow."""
+    return ComparisonRepository(session, tenant.id).page(after, limit)
 
 
 def delete(session: Session, tenant: Tenant, comparison: Comparison) -> None:

@@ -43,6 +43,7 @@ def create_dataset(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    response: Response,
     file: Annotated[
         UploadFile,
         File(
@@ -75,6 +76,7 @@ def create_dataset(
     )
     body = service.to_schema(dataset)
     session.commit()
+    response.headers["Location"] = f"/v1/datasets/{dataset.id}"
     return body
 
 

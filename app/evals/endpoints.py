@@ -7,7 +7,7 @@ a bad body is a 400 (BadRequestError), and no state conflict answers 409, which 
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from app.api import openapi
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, get_runtime
@@ -95,12 +95,17 @@ Order = Literal["asc", "desc"]
 @checked_anyway(service.body_problems)
 @idempotent()
 def create_eval(
-    payload: EvalCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+    payload: EvalCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    response: Response,
 ) -> Eval:
     """Define an eval: the rows' `item_schema` and the criteria that grade each row."""
     definition = service.create_eval(session, tenant, payload, runtime.settings)
     body = service.eval_schema(definition)
     session.commit()
+    response.headers["Location"] = f"/v1/evals/{definition.id}"
     return body
 
 
@@ -202,6 +207,7 @@ def create_eval_run(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    response: Response,
 ) -> EvalRunObject:
     """Run an eval over `jsonl` rows or a model's `completions`; grading runs on workers."""
     evaluation = service.create_run(session, tenant, eval_id, payload, runtime.settings)
@@ -209,6 +215,7 @@ def create_eval_run(
     body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
     lifecycle.submit(session, runtime, evaluation)
     session.commit()
+    response.headers["Location"] = f"/v1/evals/{definition.id}/runs/{run.id}"
     return body
 
 

@@ -102,6 +102,8 @@ def create_label(
         # nothing the judge said (a review queue shows it once they answered an item it gave).
         body = body.model_copy(update={"judge_score": None, "judge_passed": None})
     session.commit()
+    if created:
+        response.headers["Location"] = f"/v1/labels/{label.id}"
     response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     return body
 

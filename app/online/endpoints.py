@@ -56,12 +56,17 @@ OPENAPI = Extras(
 @checked_with_tenant(checks.body_problems)
 @idempotent()
 def create_online_rule(
-    payload: OnlineRuleCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+    payload: OnlineRuleCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    response: Response,
 ) -> OnlineRule:
     """Judge the tenant's production calls (spans sent to `/v1/traces`) that match a filter."""
     rule = service.create(session, tenant, payload, runtime.settings)
     body = service.to_schema(session, tenant, rule, runtime.settings)
     session.commit()
+    response.headers["Location"] = f"/v1/online_rules/{rule.id}"
     return body
 
 

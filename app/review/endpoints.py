@@ -37,13 +37,14 @@ REVIEW_SCOPE = {SCOPE_EXTENSION: REVIEW}
 @checked_with_tenant(sources.checked_body)
 @idempotent()
 def create_review_queue(
-    payload: ReviewQueueCreate, session: SessionDep, caller: CallerDep
+    payload: ReviewQueueCreate, session: SessionDep, caller: CallerDep, response: Response
 ) -> ReviewQueue:
     """A queue of one metric's judged results from evaluations and online rules' days, routed
     to people: near the threshold, fragile, the lowest scores, and a random audit share."""
     queue = service.create(session, caller.tenant.id, caller.actor, payload)
     body = service.to_schema(session, caller.tenant.id, queue)
     session.commit()
+    response.headers["Location"] = f"/v1/review_queues/{queue.id}"
     return body
 
 

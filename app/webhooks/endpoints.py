@@ -35,7 +35,11 @@ LimitQuery = Annotated[int, Query(ge=1, le=100)]
 @checked_with_tenant(body_problems)
 @idempotent(sealed=("secret",))
 def create_webhook_endpoint(
-    payload: WebhookEndpointCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+    payload: WebhookEndpointCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    response: Response,
 ) -> WebhookEndpointWithSecret:
     """Register a URL to receive signed evaluation events; the secret is shown only here."""
     check_endpoint_url(payload.url, runtime.settings)
@@ -50,6 +54,7 @@ def create_webhook_endpoint(
         )
     endpoint, secret = create_endpoint(session, tenant.id, payload, runtime.settings)
     session.commit()
+    response.headers["Location"] = f"/v1/webhook_endpoints/{endpoint.id}"
     shown = WebhookEndpoint.model_validate(endpoint, from_attributes=True)
     return WebhookEndpointWithSecret(**shown.model_dump(), secret=secret)
 

@@ -141,6 +141,7 @@ class TestCursorWithTheOtherQueryFaults:
             "/v1/online_rules",
             "/v1/review_queues",
             "/v1/models",
+            "/v1/comparisons",
         ],
     )
     def test_every_id_cursor_joins_the_query_answer(self, api: Api, path: str) -> None:

@@ -232,6 +232,7 @@ class TestComparisons:
             [metric] = comparison.metrics
             assert (metric.metric, metric.baseline_mean, metric.n) == ("exact_match", 1.0, 3)
             assert client.comparisons.get(comparison.id).id == comparison.id
+            assert [listed.id for listed in client.comparisons.list()] == [comparison.id]
             items = list(client.comparisons.items(comparison.id, page_size=1))
             assert sorted(i.test_case_id for i in items if i.difference) == ["q1", "q2"]
 

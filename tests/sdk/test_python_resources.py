@@ -152,20 +152,25 @@ class TestAsyncResources:
                     ),
                     format="general_vqa",
                 )
-                evaluation = await client.evaluations.create(
-                    test_cases=[
-                        {
-                            "input": ["Shown?", {"image_url": RED}],
-                            "actual_output": "4",
-                            "expected_output": "4",
-                        }
-                    ],
-                    metrics=[ExactMatch()],
-                )
+                case = {
+                    "input": ["Shown?", {"image_url": RED}],
+                    "actual_output": "4",
+                    "expected_output": "4",
+                }
+                evaluation, twin = [
+                    await client.evaluations.create(test_cases=[case], metrics=[ExactMatch()])
+                    for _ in range(2)
+                ]
                 await client.evaluations.wait(evaluation.id)
+                await client.evaluations.wait(twin.id)
                 [test_case] = [c async for c in client.evaluations.test_cases(evaluation.id)]
                 seen["media"] = await client.media.get(test_case.input_[1]["image_url"]["url"])
+                compared = await client.comparisons.create(twin.id, evaluation.id)
+                seen["comparisons"] = [c.id async for c in client.comparisons.list()] == [
+                    compared.id
+                ]
                 await client.evaluations.delete(evaluation.id)
+                await client.evaluations.delete(twin.id)
                 seen["evaluations"] = [e async for e in client.evaluations.list()]
 
                 run = await client.runs.create(dataset_id=other.id, predictions=predictions(other))
@@ -193,6 +198,7 @@ class TestAsyncResources:
         assert [row["prediction"] for row in csv.DictReader(io.StringIO(seen["export"]))] == ["0"]
         assert (seen["model"], seen["models"], seen["hooks"]) == ("m", True, True)
         assert (seen["deliveries"], seen["usage"]) == ([], "day")
+        assert seen["comparisons"] is True
 
 
 class TestIdempotencyKeys:
@@ -240,5 +246,8 @@ class TestIdempotencyKeys:
                     f"{judge.base_url}/hook-{key}", idempotency_key=key
                 ),
             )
+            # Listed once each, newest first.
+            listed = [comparison.id for comparison in client.comparisons.list()]
         for ids in (datasets, runs, models, comparisons, hooks):
             assert ids[0] == ids[1] != ids[2], ids
+        assert listed == sorted({comparisons[0], comparisons[2]}, reverse=True)

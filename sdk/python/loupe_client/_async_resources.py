@@ -12,7 +12,12 @@ from typing import Any
 import httpx
 
 from ._errors import error_from_response
-from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
+from ._generated.api.comparisons import (
+    create_comparison,
+    get_comparison,
+    list_comparison_items,
+    list_comparisons,
+)
 from ._generated.api.datasets import (
     create_dataset,
     delete_dataset,
@@ -430,6 +435,10 @@ class Comparisons(_Resource):
 
     async def get(self, comparison_id: str) -> Comparison:
         return await self._call(get_comparison, comparison_id)
+
+    def list(self) -> AsyncIterator[Comparison]:
+        """Every comparison of the tenant, newest first, fetched page by page."""
+        return self._each(list_comparisons, limit=100)
 
     def items(
         self,

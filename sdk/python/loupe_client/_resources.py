@@ -11,7 +11,12 @@ from typing import Any
 import httpx
 
 from ._errors import error_from_response
-from ._generated.api.comparisons import create_comparison, get_comparison, list_comparison_items
+from ._generated.api.comparisons import (
+    create_comparison,
+    get_comparison,
+    list_comparison_items,
+    list_comparisons,
+)
 from ._generated.api.datasets import (
     create_dataset,
     delete_dataset,
@@ -444,6 +449,10 @@ class Comparisons(_Resource):
 
     def get(self, comparison_id: str) -> Comparison:
         return self._call(get_comparison, comparison_id)
+
+    def list(self) -> Iterator[Comparison]:
+        """Every comparison of the tenant, newest first, fetched page by page."""
+        return self._each(list_comparisons, limit=100)
 
     def items(
         self,

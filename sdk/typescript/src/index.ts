@@ -600,6 +600,13 @@ export class Loupe {
           params: { path: { comparison_id: comparisonId } },
         }),
       ),
+    /** Every comparison of the tenant, newest first. */
+    list: () =>
+      everyPage<Comparison>(async (after) =>
+        unwrap(
+          await this.api.GET("/v1/comparisons", { params: { query: { after, limit: 100 } } }),
+        ),
+      ),
     items: (comparisonId: string, query: Omit<Query<"list_comparison_items">, "after"> = {}) =>
       everyPage<ComparisonItem>(async (after) =>
         unwrap(

@@ -199,6 +199,10 @@ test("every create sent again under its key is stored once", async () => {
     assert.equal(ids[0], ids[1]);
     assert.notEqual(ids[1], ids[2]);
   }
+  // Listed once each, newest first.
+  const listed: string[] = [];
+  for await (const comparison of loupe.comparisons.list()) listed.push(comparison.id);
+  assert.deepEqual(listed, [comparisons[0], comparisons[2]].sort().reverse());
 });
 
 test("a keyed create that timed out gets its first send's answer once that is stored", async () => {

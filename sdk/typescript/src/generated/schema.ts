@@ -187,11 +187,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List Comparisons
+         * @description The tenant's comparisons, newest first.
+         */
+        get: operations["list_comparisons"];
         put?: never;
         /**
          * Create Comparison
-         * @description Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
+         * @description Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
+         *     comparison is stored (201, `Location` where it is read again).
          */
         post: operations["create_comparison"];
         delete?: never;
@@ -2408,6 +2413,23 @@ export interface components {
         ComparisonItemList: {
             /** Data */
             data: components["schemas"]["ComparisonItem"][];
+            /** First Id */
+            first_id: string | null;
+            /** Has More */
+            has_more: boolean;
+            /** Last Id */
+            last_id: string | null;
+            /**
+             * Object
+             * @default list
+             * @constant
+             */
+            object?: "list";
+        };
+        /** ComparisonList */
+        ComparisonList: {
+            /** Data */
+            data: components["schemas"]["Comparison"][];
             /** First Id */
             first_id: string | null;
             /** Has More */
@@ -7289,6 +7311,8 @@ export interface operations {
             /** @description Successful Response */
             202: {
                 headers: {
+                    /** @description The path where the accepted work is followed: GET it until it is done. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7859,6 +7883,88 @@ export interface operations {
             };
         };
     };
+    list_comparisons: {
+        parameters: {
+            query?: {
+                after?: string | null;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComparisonList"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Problem"];
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     create_comparison: {
         parameters: {
             query?: never;
@@ -7876,8 +7982,10 @@ export interface operations {
         };
         responses: {
             /** @description Successful Response */
-            200: {
+            201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8301,6 +8409,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,6 +8865,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9141,6 +9253,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9852,6 +9966,8 @@ export interface operations {
             /** @description Successful Response */
             202: {
                 headers: {
+                    /** @description The path where the accepted work is followed: GET it until it is done. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10771,6 +10887,8 @@ export interface operations {
             /** @description Successful Response */
             202: {
                 headers: {
+                    /** @description The path where the accepted work is followed: GET it until it is done. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11407,6 +11525,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12429,6 +12549,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12837,6 +12959,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13250,6 +13374,8 @@ export interface operations {
             /** @description Successful Response */
             202: {
                 headers: {
+                    /** @description The path where the accepted work is followed: GET it until it is done. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13875,6 +14001,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14605,6 +14733,8 @@ export interface operations {
             /** @description Successful Response */
             202: {
                 headers: {
+                    /** @description The path where the accepted work is followed: GET it until it is done. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15579,6 +15709,8 @@ export interface operations {
             /** @description Successful Response */
             201: {
                 headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -46,6 +46,7 @@ from .comparison_fragile import ComparisonFragile
 from .comparison_item import ComparisonItem
 from .comparison_item_list import ComparisonItemList
 from .comparison_kind import ComparisonKind
+from .comparison_list import ComparisonList
 from .condition import Condition
 from .condition_op import ConditionOp
 from .confusion_matrix import ConfusionMatrix
@@ -341,6 +342,7 @@ __all__ = (
     "ComparisonItem",
     "ComparisonItemList",
     "ComparisonKind",
+    "ComparisonList",
     "Condition",
     "ConditionOp",
     "ConfusionMatrix",

@@ -47,12 +47,12 @@ def _get_kwargs(
 
 
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Comparison | Problem | None:
-    if response.status_code == 200:
-        response_200 = Comparison.from_dict(response.json())
+    if response.status_code == 201:
+        response_201 = Comparison.from_dict(response.json())
 
 
 
-        return response_200
+        return response_201
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -127,7 +127,8 @@ def sync_detailed(
 ) -> Response[Comparison | Problem]:
     """ Create Comparison
 
-     Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
+     Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
+    comparison is stored (201, `Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -164,7 +165,8 @@ def sync(
 ) -> Comparison | Problem | None:
     """ Create Comparison
 
-     Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
+     Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
+    comparison is stored (201, `Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -196,7 +198,8 @@ async def asyncio_detailed(
 ) -> Response[Comparison | Problem]:
     """ Create Comparison
 
-     Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
+     Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
+    comparison is stored (201, `Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -233,7 +236,8 @@ async def asyncio(
 ) -> Comparison | Problem | None:
     """ Create Comparison
 
-     Compare a candidate evaluation (or run) with a baseline, item by item, per metric.
+     Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
+    comparison is stored (201, `Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
