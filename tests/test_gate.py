@@ -232,7 +232,7 @@ class TestSettingsDiffer:
         client = api.client(key)
         polite, terse = g_eval(api, client, "Is it polite?"), g_eval(api, client, "Is it short?")
         compared = compare(client, polite, terse)
-        assert compared.status_code == 201, compared.text
+        assert compared.status_code == 200, compared.text
         (row,) = compared.json()["metrics"]
         assert row["settings_differ"] == ["criteria"]
 

@@ -168,7 +168,7 @@ CREATING = [
         openai=True,
     ),
     Creating(
-        "comparisons", 201, _send_comparison, _listed("/v1/comparisons"), needs=("evaluations",)
+        "comparisons", 200, _send_comparison, _listed("/v1/comparisons"), needs=("evaluations",)
     ),
     Creating("datasets", 201, _send_dataset, _listed("/v1/datasets")),
     Creating("files", 200, _send_file, _listed("/v1/files"), openai=True),

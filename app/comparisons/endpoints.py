@@ -25,15 +25,29 @@ _PROBLEMS = problem_responses(400, 401, 404, 409, 422)
 LimitQuery = Annotated[int, Query(ge=1, le=100)]
 
 
-@router.post(
-    "", status_code=status.HTTP_201_CREATED, response_model=Comparison, responses=_PROBLEMS
-)
+# 200, not 201, though the comparison is stored: clients generated from earlier releases read a
+# comparison from a 200 only (the CI gates pinning them would break). `Location` names it.
+_CREATED = {
+    200: {
+        "description": "The comparison, stored.",
+        "headers": {
+            "Location": {
+                "description": "The path of the stored comparison: GET it to read it again.",
+                "required": True,
+                "schema": {"type": "string"},
+            }
+        },
+    }
+}
+
+
+@router.post("", response_model=Comparison, responses={**_PROBLEMS, **_CREATED})
 @idempotent()
 def create_comparison(
     payload: ComparisonCreate, session: SessionDep, tenant: TenantDep, response: Response
 ) -> Comparison:
     """Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
-    comparison is stored (201, `Location` where it is read again)."""
+    comparison is stored (`Location` where it is read again)."""
     comparison = service.create(session, tenant, payload)
     body = service.to_schema(comparison)
     session.commit()

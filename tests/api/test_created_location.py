@@ -1,5 +1,6 @@
-"""Every POST that stores an object and answers 201 names it in `Location`, through the real
-HTTP API on both backends: the path of its GET, which answers 200 with the same id. A retry
+"""Every POST that stores an object and answers 201 (a comparison's: 200) names it in
+`Location`, through the real HTTP API on both backends: the path of its GET, which answers 200
+with the same id. A retry
 under the same `Idempotency-Key` replays the header with the body. The table below covers
 every 201 the OpenAPI document declares, so a new create without a row here fails, and the
 document describes the header on each.
@@ -56,6 +57,9 @@ class Creating:
     read: str
     send: Callable[[Tenant, dict[str, str], int], httpx.Response]
     needs: tuple[str, ...] = ()
+    # 201, but a comparison's create answers 200 as it always has (clients generated from
+    # earlier releases read a comparison from a 200 only), naming it in `Location` all the same.
+    status: int = 201
 
 
 def _completed(tenant: Tenant, metrics: list[dict[str, Any]], count: int) -> dict[str, Any]:
@@ -173,13 +177,19 @@ CREATING = [
         needs=("eval",),
     ),
     Creating("/v1/webhook_endpoints", "/v1/webhook_endpoints/{id}", _send_webhook_endpoint),
-    Creating("/v1/comparisons", "/v1/comparisons/{id}", _send_comparison, needs=("evaluations",)),
+    Creating(
+        "/v1/comparisons",
+        "/v1/comparisons/{id}",
+        _send_comparison,
+        needs=("evaluations",),
+        status=200,
+    ),
 ]
 
 
 def located(tenant: Tenant, creating: Creating, response: httpx.Response) -> str:
     """The created object's `Location`, checked to be its GET path, which reads it back."""
-    assert response.status_code == 201, response.text
+    assert response.status_code == creating.status, response.text
     created = response.json()
     expected = creating.read.format(id=created["id"], **tenant.ids)
     assert response.headers.get("location") == expected
@@ -242,7 +252,8 @@ class TestDocument:
             for path, item in spec["paths"].items()
             if "201" in item.get("post", {}).get("responses", {})
         }
-        assert declared == {creating.post for creating in CREATING}
-        for path in declared:
-            headers = spec["paths"][path]["post"]["responses"]["201"].get("headers", {})
-            assert headers.get("Location", {}).get("required") is True, path
+        assert declared == {creating.post for creating in CREATING if creating.status == 201}
+        for creating in CREATING:
+            answer = spec["paths"][creating.post]["post"]["responses"][str(creating.status)]
+            location = answer.get("headers", {}).get("Location", {})
+            assert location.get("required") is True, creating.post

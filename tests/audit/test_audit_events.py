@@ -100,7 +100,8 @@ class TestEachChange:
             runs.append(created(client.post("/v1/runs", json=body), 202)["id"])
             wait_run(api, client, runs[-1])
         comparison = created(
-            client.post("/v1/comparisons", json={"baseline_id": runs[0], "candidate_id": runs[1]})
+            client.post("/v1/comparisons", json={"baseline_id": runs[0], "candidate_id": runs[1]}),
+            200,
         )
         for run_id in runs:
             assert client.delete(f"/v1/runs/{run_id}").status_code == 204

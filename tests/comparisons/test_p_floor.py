@@ -23,7 +23,7 @@ class TestConstantDifferences:
         baseline = outcomes(api, client, [False] * 10)
         candidate = outcomes(api, client, [True] * 10)
         response = compare(client, baseline, candidate)
-        assert response.status_code == 201, response.text
+        assert response.status_code == 200, response.text
         (exact,) = response.json()["metrics"]
         assert exact["mean_difference"] == 1
         assert exact["p_value"] == 2 / 1024 and exact["adjusted_p_value"] == 2 / 1024

@@ -434,7 +434,7 @@ class TestComparisons:
             response = loupe.post(
                 "/v1/comparisons", json={"baseline_id": runs[0], "candidate_id": runs[1]}
             )
-        assert response.status_code == 201, response.text
+        assert response.status_code == 200, response.text
         body = response.json()
         assert body["kind"] == "eval_run"
         (exact,) = body["metrics"]

@@ -331,7 +331,7 @@ def build_world(api: Api, judge: ScriptedJudge, receiver: WebhookReceiver) -> Wo
             "/v1/comparisons",
             json={"baseline_id": baseline["id"], "candidate_id": evaluation["id"]},
         )
-        world.ids["comparison"] = created(comparison, 201)["id"]
+        world.ids["comparison"] = created(comparison, 200)["id"]
 
         # A judged result with a label on it (a label needs a judged metric's version).
         judge.script(plausible_answer)

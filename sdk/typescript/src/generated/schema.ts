@@ -196,7 +196,7 @@ export interface paths {
         /**
          * Create Comparison
          * @description Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
-         *     comparison is stored (201, `Location` where it is read again).
+         *     comparison is stored (`Location` where it is read again).
          */
         post: operations["create_comparison"];
         delete?: never;
@@ -7981,10 +7981,10 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
-            201: {
+            /** @description The comparison, stored. */
+            200: {
                 headers: {
-                    /** @description The path of the created object: GET it to read it again. */
+                    /** @description The path of the stored comparison: GET it to read it again. */
                     Location: string;
                     [name: string]: unknown;
                 };

@@ -47,12 +47,12 @@ def _get_kwargs(
 
 
 def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Comparison | Problem | None:
-    if response.status_code == 201:
-        response_201 = Comparison.from_dict(response.json())
+    if response.status_code == 200:
+        response_200 = Comparison.from_dict(response.json())
 
 
 
-        return response_201
+        return response_200
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -128,7 +128,7 @@ def sync_detailed(
     """ Create Comparison
 
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
-    comparison is stored (201, `Location` where it is read again).
+    comparison is stored (`Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -166,7 +166,7 @@ def sync(
     """ Create Comparison
 
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
-    comparison is stored (201, `Location` where it is read again).
+    comparison is stored (`Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -199,7 +199,7 @@ async def asyncio_detailed(
     """ Create Comparison
 
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
-    comparison is stored (201, `Location` where it is read again).
+    comparison is stored (`Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -237,7 +237,7 @@ async def asyncio(
     """ Create Comparison
 
      Compare a candidate evaluation (or run) with a baseline, item by item, per metric; the
-    comparison is stored (201, `Location` where it is read again).
+    comparison is stored (`Location` where it is read again).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
