@@ -195,6 +195,19 @@ class TestConfigurationErrors:
             ("migrate", "LOUPE_RETENTION_DAYS", "0", "LOUPE_RETENTION_DAYS='0': Input should be"),
             ("migrate", "LOUPE_STUCK_AFTER_SECONDS", "1", "LOUPE_STUCK_AFTER_SECONDS must be"),
             ("migrate", "LOUPE_DATABASE_URL", "nonsense", "LOUPE_DATABASE_URL: not a database"),
+            (
+                "migrate",
+                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS",
+                "-1",
+                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS='-1': Input should be greater than or equal to "
+                "0",
+            ),
+            (
+                "migrate",
+                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS",
+                "nan",
+                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS='nan': Input should be a finite number",
+            ),
         ],
     )
     def test_a_bad_setting_is_one_line_naming_it_and_exit_2(

@@ -110,6 +110,14 @@ class Settings(OutboundFields):
     """Waits before each retry (±10 % jitter, about three days in all); comma-separated or a JSON
     list.
     """
+    # Standard Webhooks' (and Svix's) five days: a receiver gone for good would otherwise have
+    # every event tried for three days, for ever. Fractions of an hour are taken (tests).
+    webhook_disable_after_hours: float = Field(default=120.0, ge=0, allow_inf_nan=False)
+    """An endpoint whose every attempt has failed for this long (since the first failed attempt
+    after its last success) is disabled at its next failed attempt, as a `410 Gone` disables it:
+    its pending events are not attempted again, and the audit trail says why (registering its URL
+    again turns it back on); 0: never.
+    """
 
     @model_validator(mode="after")
     def _recovery_outlasts_heartbeats(self) -> "Settings":

@@ -30,6 +30,7 @@ from app.console.review_pages import router as review_pages_router
 from app.console.run_pages import router as run_pages_router
 from app.console.sign_in_pages import root_router
 from app.console.sign_in_pages import router as sign_in_pages_router
+from app.console.webhook_pages import router as webhook_pages_router
 from app.db_outage import database_away, unreachable
 from app.problems import ProblemError
 
@@ -61,6 +62,7 @@ def install(app: FastAPI) -> None:
     app.include_router(operator_pages_router, dependencies=refuse)
     app.include_router(review_pages_router, dependencies=refuse)
     app.include_router(metric_version_pages_router, dependencies=refuse)
+    app.include_router(webhook_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:
         if request.headers.get("hx-request"):

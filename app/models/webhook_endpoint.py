@@ -20,4 +20,10 @@ class WebhookEndpoint(Base):
     # prescribes: whoever reads the database could otherwise sign events as Loupe.
     secret_encrypted: Mapped[bytes] = mapped_column(LargeBinary)
     enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The first failed attempt since the last successful one (None: the last attempt succeeded,
+    # or none failed yet); LOUPE_WEBHOOK_DISABLE_AFTER_HOURS past it, a failure disables the
+    # endpoint. Set by whichever attempt fails first, cleared by any success.
+    failing_since: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # Why the endpoint was turned off (410 Gone, or failing for too long); None while enabled.
+    disabled_reason: Mapped[str | None] = mapped_column(String(512), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

@@ -43,14 +43,36 @@ class UnscopedDeliveryRepository:
             )
         )
 
-    def disable_endpoint(self, endpoint_id: str) -> bool:
-        """Turn an enabled endpoint off; False when it was off already (or is gone)."""
+    def disable_endpoint(self, endpoint_id: str, reason: str) -> bool:
+        """Turn an enabled endpoint off for `reason`; False when it was off already (or is gone)."""
         outcome = self.session.execute(
             update(WebhookEndpoint)
             .where(WebhookEndpoint.id == endpoint_id, WebhookEndpoint.enabled.is_(True))
-            .values(enabled=False)
+            .values(enabled=False, disabled_reason=reason)
         )
         return outcome.rowcount == 1  # type: ignore[attr-defined]
+
+    def mark_failing(self, endpoint_id: str, at: datetime) -> datetime | None:
+        """Start the endpoint's failing streak at `at` unless one is under way; returns its
+        start (None when the endpoint is gone)."""
+        # Conditional, so of two attempts failing at once the first to commit sets it.
+        self.session.execute(
+            update(WebhookEndpoint)
+            .where(WebhookEndpoint.id == endpoint_id, WebhookEndpoint.failing_since.is_(None))
+            .values(failing_since=at)
+        )
+        return self.session.scalar(
+            select(WebhookEndpoint.failing_since).where(WebhookEndpoint.id == endpoint_id)
+        )
+
+    def clear_failing(self, endpoint_id: str) -> None:
+        """End the endpoint's failing streak: an attempt succeeded."""
+        # Only a failing endpoint's row is written: a healthy one's successes take no row lock.
+        self.session.execute(
+            update(WebhookEndpoint)
+            .where(WebhookEndpoint.id == endpoint_id, WebhookEndpoint.failing_since.is_not(None))
+            .values(failing_since=None)
+        )
 
     def delete_finished_before(self, before_id: str, limit: int) -> int:
         """Delete up to `limit` of every tenant's delivered or given-up events whose ids sort

@@ -19,7 +19,12 @@ from app.webhooks.schemas import (
     WebhookEndpointList,
     WebhookEndpointWithSecret,
 )
-from app.webhooks.service import body_problems, check_endpoint_url, create_endpoint
+from app.webhooks.service import (
+    body_problems,
+    check_endpoint_url,
+    create_endpoint,
+    endpoints_page,
+)
 
 router = APIRouter(
     prefix="/v1/webhook_endpoints",
@@ -67,7 +72,7 @@ def list_webhook_endpoints(
     limit: LimitQuery = 20,
 ) -> WebhookEndpointList:
     """The tenant's endpoints, newest first (secrets are never listed)."""
-    rows = WebhookRepository(session, tenant.id).endpoints_page(id_cursor(after, "we"), limit)
+    rows = endpoints_page(session, tenant.id, id_cursor(after, "we"), limit)
     data = [WebhookEndpoint.model_validate(row, from_attributes=True) for row in rows[:limit]]
     return WebhookEndpointList.of(data, len(rows) > limit)
 

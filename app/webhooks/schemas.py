@@ -26,6 +26,16 @@ class WebhookEndpoint(BaseModel):
     url: str
     description: str | None
     enabled: bool
+    failing_since: datetime | None = Field(
+        description="The first failed attempt since the last successful one: every attempt since "
+        "has failed (null once one succeeds). Failing for `LOUPE_WEBHOOK_DISABLE_AFTER_HOURS` "
+        "(120 by default) disables the endpoint."
+    )
+    disabled_reason: str | None = Field(
+        description="Why the endpoint was disabled (`enabled: false`): its receiver answered 410 "
+        "Gone, or it failed continuously for too long; null while enabled. Registering its URL "
+        "again turns it back on."
+    )
     created_at: datetime
 
 

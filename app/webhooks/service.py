@@ -8,7 +8,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -35,6 +35,7 @@ from app.models import Tenant, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from app.problems import FieldError, ProblemError, field_error
 from app.schemas import http_url
 from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
+from app.webhooks import disabling
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import WebhookEndpointCreate
 
@@ -96,8 +97,9 @@ def create_endpoint(
     """Register an endpoint with a fresh `whsec_` secret, stored encrypted; returns the
     endpoint and the secret in clear (shown to the client once).
 
-    A URL whose endpoint was disabled (its receiver answered 410 Gone) is turned back on with a
-    new secret: (tenant, url) is unique, and the row keeps the URL's delivery history.
+    A URL whose endpoint was disabled (its receiver answered 410 Gone, or failed for
+    LOUPE_WEBHOOK_DISABLE_AFTER_HOURS) is turned back on with a new secret and a clean slate:
+    (tenant, url) is unique, and the row keeps the URL's delivery history.
     """
     secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
     encrypted = crypto.encrypt(settings, secret)
@@ -108,6 +110,9 @@ def create_endpoint(
         endpoint.description = payload.description
         endpoint.secret_encrypted = encrypted
         endpoint.enabled = True
+        # Back on with a clean slate: its old streak of failures is not held against it.
+        endpoint.failing_since = None
+        endpoint.disabled_reason = None
         session.flush()
         _audit_created(session, endpoint)
         return endpoint, secret
@@ -146,6 +151,13 @@ def _audit_created(session: Session, endpoint: WebhookEndpoint) -> None:
         tenant_id=endpoint.tenant_id,
         url=endpoint.url,
     )
+
+
+def endpoints_page(
+    session: Session, tenant_id: str, after: str | None, limit: int
+) -> Sequence[WebhookEndpoint]:
+    """The tenant's endpoints after `after`, newest first: `limit` and one more if there are."""
+    return WebhookRepository(session, tenant_id).endpoints_page(after, limit)
 
 
 def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpoint | None:
@@ -337,6 +349,14 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {exc}"[:1024]
     succeeded = status_code is not None and 200 <= status_code < 300
+    now = utcnow()
+    # An attempt made counts towards the endpoint's failing streak; one Loupe could not sign
+    # (its secret key changed: the operator's fault, and every endpoint's) does not.
+    stopped = (
+        endpoint is not None
+        and secret is not None
+        and disabling.after_attempt(session, settings, endpoint, succeeded, status_code, error, now)
+    )
     delivery = WebhookDelivery(
         id=new_id("whd"),
         event_id=event.id,
@@ -347,27 +367,16 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
         response_body=body,
         error=error,
         duration_ms=int((time.perf_counter() - started) * 1000),
+        attempted_at=now,
     )
     session.add(delivery)
     event.attempt_count = attempt
     if succeeded:
         event.status = "delivered"
-        event.delivered_at = utcnow()
+        event.delivered_at = now
         event.next_attempt_at = None
-    elif status_code == 410 or endpoint is None or not endpoint.enabled:
-        # 410 Gone: the receiver asks us to stop (Standard Webhooks).
-        if status_code == 410 and endpoint is not None and repo.disable_endpoint(endpoint.id):
-            # A change to the team's state, by the system: on the record like any other.
-            audit.record(
-                session,
-                audit.SYSTEM,
-                "webhook_endpoint.disable",
-                "webhook_endpoint",
-                endpoint.id,
-                tenant_id=endpoint.tenant_id,
-                url=endpoint.url,
-                status_code=status_code,
-            )
+    elif stopped or endpoint is None or not endpoint.enabled:
+        # Disabled by this attempt (410 Gone, or failing too long) or before it: not retried.
         event.status = "failed"
         event.next_attempt_at = None
     else:

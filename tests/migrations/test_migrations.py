@@ -503,3 +503,55 @@ def test_webhook_secrets_are_encrypted_by_whsec1_and_decrypted_back(url: str) ->
         assert restored == secrets
     finally:
         engine.dispose()
+
+
+def test_endpoints_disabled_before_failing_since_were_disabled_by_a_410(url: str) -> None:
+    # webhook_failing_since adds why an endpoint is off; a 410 was the only way before it.
+    settings = Settings(database_url=url)
+    migrate.upgrade(settings, "usage_outlives_evaluation")
+    endpoint = table(
+        "webhook_endpoint",
+        column("id"),
+        column("tenant_id"),
+        column("url"),
+        column("secret_encrypted"),
+        column("enabled"),
+        column("created_at"),
+    )
+    engine = create_engine(url)
+    try:
+        with Session(engine) as session:
+            session.execute(insert(Tenant), [{"id": "ten_1", "name": "t"}])
+            session.execute(
+                insert(endpoint),
+                [
+                    {
+                        "id": f"we_{state}",
+                        "tenant_id": "ten_1",
+                        "url": f"http://127.0.0.1:9/{state}",
+                        "secret_encrypted": b"token",
+                        "enabled": state == "on",
+                        "created_at": datetime(2026, 11, 28, tzinfo=UTC),
+                    }
+                    for state in ("on", "off")
+                ],
+            )
+            session.commit()
+        migrate.upgrade(settings, "webhook_failing_since")
+        after = table(
+            "webhook_endpoint", column("id"), column("failing_since"), column("disabled_reason")
+        )
+        with Session(engine) as session:
+            rows = session.execute(
+                select(after.c.id, after.c.failing_since, after.c.disabled_reason)
+            ).all()
+        assert sorted(tuple(row) for row in rows) == [
+            ("we_off", None, "the receiver answered 410 Gone"),
+            ("we_on", None, None),
+        ]
+        migrate.downgrade(settings, "usage_outlives_evaluation")
+        engine.dispose()
+        columns = {c["name"] for c in inspect(engine).get_columns("webhook_endpoint")}
+        assert not columns & {"failing_since", "disabled_reason"}
+    finally:
+        engine.dispose()

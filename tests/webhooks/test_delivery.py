@@ -260,6 +260,9 @@ class TestDelivery:
         assert event_status(api, history[0]["event_id"]) == "failed"
         listed = client.get("/v1/webhook_endpoints").json()["data"]
         assert [(e["id"], e["enabled"]) for e in listed] == [(endpoint["id"], False)]
+        # The read says why it is off, and since when it failed (its one attempt).
+        assert listed[0]["disabled_reason"] == "the receiver answered 410 Gone"
+        assert listed[0]["failing_since"] == history[0]["attempted_at"]
         # Turned off by the system, on the record: the team's admins can see why events stopped.
         trail = client.get("/v1/audit_events", params={"object_id": endpoint["id"]}).json()
         assert [e["action"] for e in trail["data"]] == [
@@ -267,7 +270,11 @@ class TestDelivery:
             "webhook_endpoint.create",
         ]
         assert trail["data"][0]["actor"] == "system"
-        assert trail["data"][0]["details"] == {"url": receiver.url, "status_code": 410}
+        assert trail["data"][0]["details"] == {
+            "url": receiver.url,
+            "reason": "the receiver answered 410 Gone",
+            "status_code": 410,
+        }
 
         # No retry follows a 410, and a disabled endpoint takes no new evaluations.
         for _ in range(3):
@@ -308,14 +315,20 @@ class TestDelivery:
         first = client.post("/v1/evaluations", json=evaluation_body(receiver.url)).json()
         api.wait(client, first["id"])
         wait_deliveries(api, client, endpoint["id"], lambda h: len(h) >= 1)
-        assert client.get("/v1/webhook_endpoints").json()["data"][0]["enabled"] is False
+        disabled = client.get("/v1/webhook_endpoints").json()["data"][0]
+        assert (disabled["enabled"], disabled["disabled_reason"]) == (
+            False,
+            "the receiver answered 410 Gone",
+        )
+        assert disabled["failing_since"] is not None
 
         response = client.post("/v1/webhook_endpoints", json={"url": receiver.url})
         assert response.status_code == 201, response.text
         again = response.json()
-        # The same endpoint (its history stays), on again, with a new secret.
+        # The same endpoint (its history stays), on again, with a new secret and a clean slate.
         assert again["id"] == endpoint["id"]
         assert again["enabled"] is True
+        assert (again["failing_since"], again["disabled_reason"]) == (None, None)
         assert again["secret"] != endpoint["secret"]
         listed = client.get("/v1/webhook_endpoints").json()["data"]
         assert [(e["id"], e["enabled"]) for e in listed] == [(endpoint["id"], True)]

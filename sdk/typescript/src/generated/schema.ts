@@ -7083,8 +7083,18 @@ export interface components {
             created_at: string;
             /** Description */
             description: string | null;
+            /**
+             * Disabled Reason
+             * @description Why the endpoint was disabled (`enabled: false`): its receiver answered 410 Gone, or it failed continuously for too long; null while enabled. Registering its URL again turns it back on.
+             */
+            disabled_reason: string | null;
             /** Enabled */
             enabled: boolean;
+            /**
+             * Failing Since
+             * @description The first failed attempt since the last successful one: every attempt since has failed (null once one succeeds). Failing for `LOUPE_WEBHOOK_DISABLE_AFTER_HOURS` (120 by default) disables the endpoint.
+             */
+            failing_since: string | null;
             /** Id */
             id: string;
             /**
@@ -7129,8 +7139,18 @@ export interface components {
             created_at: string;
             /** Description */
             description: string | null;
+            /**
+             * Disabled Reason
+             * @description Why the endpoint was disabled (`enabled: false`): its receiver answered 410 Gone, or it failed continuously for too long; null while enabled. Registering its URL again turns it back on.
+             */
+            disabled_reason: string | null;
             /** Enabled */
             enabled: boolean;
+            /**
+             * Failing Since
+             * @description The first failed attempt since the last successful one: every attempt since has failed (null once one succeeds). Failing for `LOUPE_WEBHOOK_DISABLE_AFTER_HOURS` (120 by default) disables the endpoint.
+             */
+            failing_since: string | null;
             /** Id */
             id: string;
             /**

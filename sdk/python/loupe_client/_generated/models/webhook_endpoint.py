@@ -28,7 +28,12 @@ class WebhookEndpoint:
         Attributes:
             created_at (datetime.datetime):
             description (None | str):
+            disabled_reason (None | str): Why the endpoint was disabled (`enabled: false`): its receiver answered 410 Gone,
+                or it failed continuously for too long; null while enabled. Registering its URL again turns it back on.
             enabled (bool):
+            failing_since (datetime.datetime | None): The first failed attempt since the last successful one: every attempt
+                since has failed (null once one succeeds). Failing for `LOUPE_WEBHOOK_DISABLE_AFTER_HOURS` (120 by default)
+                disables the endpoint.
             id (str):
             url (str):
             object_ (Literal['webhook_endpoint'] | Unset):  Default: 'webhook_endpoint'.
@@ -36,7 +41,9 @@ class WebhookEndpoint:
 
     created_at: datetime.datetime
     description: None | str
+    disabled_reason: None | str
     enabled: bool
+    failing_since: datetime.datetime | None
     id: str
     url: str
     object_: Literal['webhook_endpoint'] | Unset = 'webhook_endpoint'
@@ -52,7 +59,16 @@ class WebhookEndpoint:
         description: None | str
         description = self.description
 
+        disabled_reason: None | str
+        disabled_reason = self.disabled_reason
+
         enabled = self.enabled
+
+        failing_since: None | str
+        if isinstance(self.failing_since, datetime.datetime):
+            failing_since = self.failing_since.isoformat()
+        else:
+            failing_since = self.failing_since
 
         id = self.id
 
@@ -66,7 +82,9 @@ class WebhookEndpoint:
         field_dict.update({
             "created_at": created_at,
             "description": description,
+            "disabled_reason": disabled_reason,
             "enabled": enabled,
+            "failing_since": failing_since,
             "id": id,
             "url": url,
         })
@@ -93,7 +111,33 @@ class WebhookEndpoint:
         description = _parse_description(d.pop("description"))
 
 
+        def _parse_disabled_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        disabled_reason = _parse_disabled_reason(d.pop("disabled_reason"))
+
+
         enabled = d.pop("enabled")
+
+        def _parse_failing_since(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                failing_since_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return failing_since_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        failing_since = _parse_failing_since(d.pop("failing_since"))
+
 
         id = d.pop("id")
 
@@ -106,7 +150,9 @@ class WebhookEndpoint:
         webhook_endpoint = cls(
             created_at=created_at,
             description=description,
+            disabled_reason=disabled_reason,
             enabled=enabled,
+            failing_since=failing_since,
             id=id,
             url=url,
             object_=object_,

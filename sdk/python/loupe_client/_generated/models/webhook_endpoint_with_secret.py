@@ -28,7 +28,12 @@ class WebhookEndpointWithSecret:
         Attributes:
             created_at (datetime.datetime):
             description (None | str):
+            disabled_reason (None | str): Why the endpoint was disabled (`enabled: false`): its receiver answered 410 Gone,
+                or it failed continuously for too long; null while enabled. Registering its URL again turns it back on.
             enabled (bool):
+            failing_since (datetime.datetime | None): The first failed attempt since the last successful one: every attempt
+                since has failed (null once one succeeds). Failing for `LOUPE_WEBHOOK_DISABLE_AFTER_HOURS` (120 by default)
+                disables the endpoint.
             id (str):
             secret (str): `whsec_…`; shown only when the endpoint is created.
             url (str):
@@ -37,7 +42,9 @@ class WebhookEndpointWithSecret:
 
     created_at: datetime.datetime
     description: None | str
+    disabled_reason: None | str
     enabled: bool
+    failing_since: datetime.datetime | None
     id: str
     secret: str
     url: str
@@ -54,7 +61,16 @@ class WebhookEndpointWithSecret:
         description: None | str
         description = self.description
 
+        disabled_reason: None | str
+        disabled_reason = self.disabled_reason
+
         enabled = self.enabled
+
+        failing_since: None | str
+        if isinstance(self.failing_since, datetime.datetime):
+            failing_since = self.failing_since.isoformat()
+        else:
+            failing_since = self.failing_since
 
         id = self.id
 
@@ -70,7 +86,9 @@ class WebhookEndpointWithSecret:
         field_dict.update({
             "created_at": created_at,
             "description": description,
+            "disabled_reason": disabled_reason,
             "enabled": enabled,
+            "failing_since": failing_since,
             "id": id,
             "secret": secret,
             "url": url,
@@ -98,7 +116,33 @@ class WebhookEndpointWithSecret:
         description = _parse_description(d.pop("description"))
 
 
+        def _parse_disabled_reason(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        disabled_reason = _parse_disabled_reason(d.pop("disabled_reason"))
+
+
         enabled = d.pop("enabled")
+
+        def _parse_failing_since(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                failing_since_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return failing_since_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        failing_since = _parse_failing_since(d.pop("failing_since"))
+
 
         id = d.pop("id")
 
@@ -113,7 +157,9 @@ class WebhookEndpointWithSecret:
         webhook_endpoint_with_secret = cls(
             created_at=created_at,
             description=description,
+            disabled_reason=disabled_reason,
             enabled=enabled,
+            failing_since=failing_since,
             id=id,
             secret=secret,
             url=url,
