@@ -5,7 +5,7 @@ say so; those failing at the upgrade count from their next failed attempt.
 
 Revision ID: webhook_failing_since
 Revises: usage_outlives_evaluation
-Create Date: 2026-11-29 09:00:00
+Create Date: 2026-11-28 16:00:00
 """
 
 from collections.abc import Sequence
