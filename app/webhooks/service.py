@@ -2,7 +2,6 @@
 
 import asyncio
 import base64
-import contextlib
 import json
 import logging
 import random
@@ -27,7 +26,6 @@ from app.media.netguard import (
     BlockedAddress,
     InvalidHost,
     Purpose,
-    pin,
     resolve_sync,
     url_host,
 )
@@ -35,13 +33,11 @@ from app.models import Tenant, WebhookDelivery, WebhookEndpoint, WebhookEvent
 from app.problems import FieldError, ProblemError, field_error
 from app.schemas import http_url
 from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
-from app.webhooks import disabling
+from app.webhooks import disabling, sending
 from app.webhooks.repository import WebhookRepository
 from app.webhooks.schemas import WebhookEndpointCreate
 
 logger = logging.getLogger("loupe.webhooks")
-
-_RESPONSE_BODY_LIMIT = 2048
 
 
 def check_endpoint_url(
@@ -247,46 +243,6 @@ def _next_attempt(settings: Settings, attempt_count: int) -> datetime | None:
     return utcnow() + timedelta(seconds=delay * random.uniform(0.9, 1.1))
 
 
-async def _post(
-    url: httpx.URL,
-    content: bytes,
-    headers: dict[str, str],
-    extensions: dict[str, Any],
-    timeout: float,
-) -> tuple[int, str]:
-    """POST one attempt; its status and the start of its body. Raises TimeoutError when the
-    answer's head is not in within `timeout` all told, and httpx.HTTPError.
-
-    The deadline covers the whole head: httpx's own timeouts are per read, so a receiver
-    dribbling a byte at a time would hold the worker (shared with every tenant's scoring) for
-    as long as it liked, past the event's lease. The body is read only as far as it is kept,
-    and only until the same deadline: a 2xx head already says the event arrived.
-    """
-    deadline = asyncio.get_running_loop().time() + timeout
-    # No redirects (3xx counts as failure) and no proxy variables rerouting the request.
-    async with httpx.AsyncClient(
-        timeout=timeout, follow_redirects=False, trust_env=False
-    ) as client:
-        request = client.build_request(
-            "POST", url, content=content, headers=headers, extensions=extensions
-        )
-        async with asyncio.timeout_at(deadline):
-            response = await client.send(request, stream=True)
-        kept = bytearray()
-        try:
-            with contextlib.suppress(TimeoutError, httpx.HTTPError):
-                async with asyncio.timeout_at(deadline):
-                    async for chunk in response.aiter_raw():
-                        kept += chunk
-                        if len(kept) >= _RESPONSE_BODY_LIMIT:
-                            break
-        finally:
-            # Closing a body not read to its end drops the connection: the rest is never read.
-            await response.aclose()
-    text = kept[:_RESPONSE_BODY_LIMIT].decode("utf-8", errors="replace")
-    return response.status_code, text.replace("\x00", "")
-
-
 def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDelivery | None:
     """Make one signed delivery attempt for a claimed event and record its outcome."""
     repo = UnscopedDeliveryRepository(session)
@@ -324,28 +280,20 @@ def deliver(session: Session, event_id: str, settings: Settings) -> WebhookDeliv
             "webhook-signature": signature,
         }
         try:
-            # Checked on every attempt and pinned to the checked address: DNS may have changed
-            # since registration (rebinding).
-            target = httpx.URL(endpoint.url)
-            policy = AddressPolicy.for_purpose(settings, "webhook")
-            address = resolve_sync(url_host(target), _port(target), policy)[0]
-            pinned, pin_headers, extensions = pin(target, address)
             status_code, body = asyncio.run(
-                _post(
-                    pinned,
+                sending.attempt(
+                    httpx.URL(endpoint.url),
+                    AddressPolicy.for_purpose(settings, "webhook"),
                     event.payload.encode(),
-                    {**headers, **pin_headers},
-                    extensions,
+                    headers,
                     settings.webhook_timeout_seconds,
                 )
             )
         except (BlockedAddress, InvalidHost) as exc:
             error = f"refused: {exc}"[:1024]
-        except TimeoutError:
-            error = (
-                f"TimeoutError: no complete answer within {settings.webhook_timeout_seconds:g} s "
-                "(LOUPE_WEBHOOK_TIMEOUT_SECONDS)"
-            )
+        except TimeoutError as exc:
+            late = str(exc) or (f"no complete answer within {settings.webhook_timeout_seconds:g} s")
+            error = f"TimeoutError: {late} (LOUPE_WEBHOOK_TIMEOUT_SECONDS)"
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {exc}"[:1024]
     succeeded = status_code is not None and 200 <= status_code < 300

@@ -89,3 +89,38 @@ class TestRebinding:
         assert first["error"].startswith(f"refused: {NAME} resolves to a loopback address")
         assert "LOUPE_WEBHOOK_ALLOW" in first["error"]
         assert allowed.received == [] and elsewhere.received == []
+
+
+class TestHangingResolver:
+    def test_a_lookup_that_hangs_is_a_timeout_within_the_attempts_deadline(
+        self, tmp_path: Path, resolver: Resolver, allowed: WebhookReceiver
+    ) -> None:
+        # The lookup ran before the attempt's deadline began: a resolver that did not answer
+        # held the worker (shared with every tenant's scoring) for as long as it hung.
+        resolver.answers[NAME] = ["127.0.0.1"]
+        url = named_url(allowed)
+        with side_app(
+            tmp_path,
+            allow_private_urls=False,
+            webhook_allow=["127.0.0.1/32"],
+            webhook_timeout_seconds=1,
+        ) as app:
+            client = app.tenant_client()
+            endpoint = client.post("/v1/webhook_endpoints", json={"url": url})
+            assert endpoint.status_code == 201, endpoint.text
+            # Registered; from now on the name's lookups hang until released.
+            resolver.held.add(NAME)
+            try:
+                created = client.post("/v1/evaluations", json=evaluation_body(url))
+                assert created.status_code == 202, created.text
+                app.wait(client, created.json()["id"])
+                history = wait_deliveries(app, client, endpoint.json()["id"], lambda h: len(h) >= 1)
+                # Nothing reached the receiver while its name did not resolve.
+                assert allowed.received == []
+            finally:
+                resolver.hold.set()
+        first = history[-1]
+        assert (first["succeeded"], first["status_code"]) == (False, None)
+        assert first["error"] == (
+            f"TimeoutError: {NAME} did not resolve within 1 s (LOUPE_WEBHOOK_TIMEOUT_SECONDS)"
+        )
