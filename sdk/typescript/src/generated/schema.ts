@@ -2179,7 +2179,7 @@ export interface components {
             n_unlabelled: number;
             /**
              * Note
-             * @description Why `mean` is null, and how many labels were set aside (routed by a review queue: not a random sample).
+             * @description Why `mean` or `ci95` is null (fewer than 2 labelled results; for `ci95`, fewer than 10, labels that do not vary, or an interval wholly off the scale), and how many labels were set aside (routed by a review queue: not a random sample).
              */
             note: string | null;
         };
