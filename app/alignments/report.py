@@ -32,12 +32,12 @@ def labelled(labels: Sequence[Label]) -> dict[str, bool | float]:
     return values
 
 
-def _side(version: str, agreement: HumanAgreement) -> AlignmentSide:
+def _side(version: str, agreement: HumanAgreement, left_out: str | None) -> AlignmentSide:
     def shown(statistic: Statistic) -> dict[str, Any]:
         return {
             "value": statistic.value,
             "ci95": list(statistic.ci95) if statistic.ci95 is not None else None,
-            "note": statistic.note,
+            "note": "; ".join(note for note in (left_out, statistic.note) if note) or None,
         }
 
     return AlignmentSide(
@@ -78,17 +78,30 @@ def report(
         )
         for index, key in enumerate(alignment.held_out_items)
     ]
+    # Both sides read the same items, those both versions scored: a candidate that errored on
+    # the items the current version got wrong would otherwise be measured on the easy rest,
+    # and its higher κ called an improvement.
+    both = [item for item in items if item.current is not None and item.candidate is not None]
     before = human_agreement(
-        [LabelledItem(item.item_key, item.current, item.labels) for item in items],
+        [LabelledItem(item.item_key, item.current, item.labels) for item in both],
         threshold=threshold,
         scale=scale,
         disagreements=0,
     )
     after = human_agreement(
-        [LabelledItem(item.item_key, item.candidate, item.labels) for item in items],
+        [LabelledItem(item.item_key, item.candidate, item.labels) for item in both],
         threshold=threshold,
         scale=scale,
         disagreements=0,
+    )
+    errored = sum(
+        1 for item in items if item.labels and (item.current is None or item.candidate is None)
+    )
+    left_out = (
+        f"from the {before.n} held-out items both versions scored; {errored} left out, "
+        "a version's judging of them having errored"
+        if errored
+        else None
     )
     versions = (evaluation.judge or {}).get("versions") or {}
     kappa_before, kappa_after = before.cohen_kappa.value, after.cohen_kappa.value
@@ -96,8 +109,8 @@ def report(
         threshold=threshold,
         scale=scale,
         label_kind=before.label_kind,
-        before=_side(versions.get("0", alignment.metric_version), before),
-        after=_side(versions.get("1", alignment.candidate_version), after),
+        before=_side(versions.get("0", alignment.metric_version), before, left_out),
+        after=_side(versions.get("1", alignment.candidate_version), after, left_out),
         improved=None
         if kappa_before is None or kappa_after is None
         else kappa_after > kappa_before,

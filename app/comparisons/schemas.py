@@ -78,14 +78,15 @@ class MetricComparison(BaseModel):
     candidate_mean: float | None
     mean_difference: float | None = Field(description="candidate − baseline.")
     ci95: Interval | None = Field(
-        description="BCa paired bootstrap 95% interval of the mean difference (pairs "
-        "resampled together), inside ±(the score range's width); null below 10 pairs "
-        "(`notes` says so)."
+        description="95% interval of the mean difference, inside ±(the score range's width): "
+        "Newcombe's paired interval when every score on both sides sits at a bound of the "
+        "range (a pass/fail score), else a BCa paired bootstrap (pairs resampled together); "
+        "null below 10 pairs (`notes` says so)."
     )
     ci_method: IntervalMethod | None = Field(
         default=None,
-        description="How `ci95` was made: `paired_bootstrap_bca` (`paired_bootstrap_percentile` "
-        "past 1,000 pairs).",
+        description="How `ci95` was made: `paired_newcombe` (binary scores), else "
+        "`paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).",
     )
     p_value: float | None = Field(description="Paired t test, two-sided.")
     wilcoxon_p_value: float | None = Field(description="Wilcoxon signed-rank (zeros dropped).")

@@ -110,6 +110,7 @@ IntervalMethod = Literal[
     "bootstrap_percentile",
     "paired_bootstrap_bca",
     "paired_bootstrap_percentile",
+    "paired_newcombe",
     "cluster_bootstrap_bca",
     "cluster_bootstrap_percentile",
     "cluster_wilson",

@@ -172,6 +172,7 @@ class CalibratedMean(BaseModel):
         description="`ppi++` (λ tuned), `ppi` (λ = 1), `classical` (every result labelled)."
     )
     note: str | None = Field(
-        description="Why `mean` is null, and how many labels were set aside (routed by a review "
-        "queue: not a random sample)."
+        description="Why `mean` or `ci95` is null (fewer than 2 labelled results; for `ci95`, "
+        "fewer than 10, labels that do not vary, or an interval wholly off the scale), and how "
+        "many labels were set aside (routed by a review queue: not a random sample)."
     )

@@ -10,9 +10,20 @@ from scipy import optimize
 from scipy import stats as scipy_stats
 from statsmodels.stats.contingency_tables import mcnemar
 
-from app.stats._bounded import Bounds, paired_interval
+from app.stats._bounded import (
+    LEVEL,
+    MIN_BOOTSTRAP_N,
+    BoundedInterval,
+    Bounds,
+    _too_few,
+    at_bounds,
+    paired_interval,
+    wilson_bounds,
+)
 
 POWER = 0.8
+PAIRED_NEWCOMBE = "paired_newcombe"
+_Z = float(scipy_stats.norm.ppf((1 + LEVEL) / 2))
 # Past this noncentrality scipy's noncentral t (Boost's series) stops converging and returns
 # wrong numbers without failing (checked against the exact df = 1 power); only n = 2 or 3
 # with alpha below ~1e-6 needs more.
@@ -27,7 +38,8 @@ class PairedMetric:
     baseline_mean: float | None
     candidate_mean: float | None
     mean_difference: float | None
-    # Paired BCa bootstrap (inside ±(hi − lo)); None below MIN_BOOTSTRAP_N pairs (a note says).
+    # Paired BCa bootstrap (inside ±(hi − lo)), or Newcombe's interval when both sides' scores
+    # are binary; None below MIN_BOOTSTRAP_N pairs (a note says).
     ci95: tuple[float, float] | None
     p_value: float | None
     wilcoxon_p_value: float | None
@@ -150,6 +162,75 @@ def minimum_detectable_effect(sd: float, n: int, alpha: float) -> tuple[float | 
     return size * sd, None
 
 
+def at_top(scores: np.ndarray, bounds: Bounds) -> np.ndarray | None:
+    """Which scores sit at the range's upper bound when every one sits at a bound (a binary
+    score), else None."""
+    if at_bounds(len(scores), float(scores.sum()), float(scores @ scores), bounds) is None:
+        return None
+    return scores > (bounds[0] + bounds[1]) / 2
+
+
+def paired_proportions_interval(
+    baseline_top: np.ndarray, candidate_top: np.ndarray, bounds: Bounds
+) -> BoundedInterval:
+    """Newcombe's square-and-add 95% interval of candidate − baseline for a binary score on
+    both sides (Newcombe 1998, paired method 10, with the correlation's continuity correction
+    of Fagerland, Lydersen and Laake's textbook): each side's Wilson interval, combined
+    through the pairs' correlation; null below MIN_BOOTSTRAP_N pairs.
+
+    A bootstrap of differences that are mostly 0 resamples the few discordant pairs: at 10
+    pairs it covered the true difference 55% of the time (all pairs concordant gave [0, 0]).
+
+    Args:
+        baseline_top: per pair, whether the baseline's score is the range's top (else bottom).
+    """
+    n = len(baseline_top)
+    if n < MIN_BOOTSTRAP_N:
+        return _too_few(n, MIN_BOOTSTRAP_N, "pair")
+    both = int(np.sum(baseline_top & candidate_top))
+    candidate_only = int(np.sum(candidate_top & ~baseline_top))
+    baseline_only = int(np.sum(baseline_top & ~candidate_top))
+    neither = n - both - candidate_only - baseline_only
+    candidate, baseline = (both + candidate_only) / n, (both + baseline_only) / n
+    low_c, high_c = wilson_bounds(candidate, n, _Z)
+    low_b, high_b = wilson_bounds(baseline, n, _Z)
+    margins = (
+        (both + candidate_only)
+        * (baseline_only + neither)
+        * (both + baseline_only)
+        * (candidate_only + neither)
+    )
+    crossed = both * neither - candidate_only * baseline_only
+    # The correlation of the two sides' rates with Newcombe's continuity correction: a positive
+    # cross-product is reduced by n/2, and to 0 when that would pass it.
+    if margins == 0 or 0 <= crossed <= n / 2:
+        correlation = 0.0
+    else:
+        correlation = (crossed - n / 2 if crossed > 0 else crossed) / math.sqrt(margins)
+    down = math.sqrt(
+        max(
+            0.0,
+            (candidate - low_c) ** 2
+            + (high_b - baseline) ** 2
+            - 2 * correlation * (candidate - low_c) * (high_b - baseline),
+        )
+    )
+    up = math.sqrt(
+        max(
+            0.0,
+            (baseline - low_b) ** 2
+            + (high_c - candidate) ** 2
+            - 2 * correlation * (baseline - low_b) * (high_c - candidate),
+        )
+    )
+    width = bounds[1] - bounds[0]
+    difference = candidate - baseline
+    return BoundedInterval(
+        (max(-width, width * (difference - down)), min(width, width * (difference + up))),
+        PAIRED_NEWCOMBE,
+    )
+
+
 def exact_mcnemar(improved: int, regressed: int) -> float:
     """Two-sided exact binomial p on the discordant pairs (1 when there are none)."""
     if improved + regressed == 0:
@@ -180,7 +261,14 @@ def compare_metric(
     n = len(a)
     differences = b - a
     p_value = _paired_t(differences)
-    interval = paired_interval(differences, bounds) if n else None
+    interval = None
+    if n:
+        baseline_top, candidate_top = at_top(a, bounds), at_top(b, bounds)
+        interval = (
+            paired_proportions_interval(baseline_top, candidate_top, bounds)
+            if baseline_top is not None and candidate_top is not None
+            else paired_interval(differences, bounds)
+        )
     sd = float(differences.std(ddof=1)) if n >= 2 else 0.0
     if n and _rounding(float(np.ptp(differences)), differences):
         sd = 0.0

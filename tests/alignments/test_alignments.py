@@ -4,6 +4,8 @@ than the current version on held-out items (κ equal to scikit-learn's on the sa
 and is activated or declined, each audited; the split never puts one item or one image on both
 sides; too few labels are refused naming why; another tenant sees none of it."""
 
+import re
+
 import pytest
 from sklearn.metrics import cohen_kappa_score
 from sqlalchemy import select
@@ -18,10 +20,11 @@ from tests.alignments.helpers import (
     cases,
     guided,
     label_all,
+    user_text,
     wait,
 )
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.labels.helpers import Team, problem
 
 
@@ -169,6 +172,43 @@ class TestAlignment:
         assert shown["status"] == "declined"
         assert ("alignment.decline", created["id"]) in audit_actions(api, team)
         wait(api, team.client, created["id"])
+
+
+class TestPairedItems:
+    def test_before_and_after_read_the_items_both_versions_scored(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        """A candidate that judges as the current version does, but errors on some of the
+        items the current version gets wrong: on the items both scored their κ is the same,
+        so it is no improvement (measured on its own items, it was)."""
+        team, version, keys = labelled
+
+        def errs_where_the_current_is_wrong(request: dict) -> Reply | dict:
+            found = re.search(r"What is (\d+)\+", user_text(request))
+            if guided(request) and found and int(found.group(1)) % 4 == 1:
+                return Reply(status=400, content="refused")
+            if guided(request):
+                # As the current version judges, guidance or not.
+                request = {**request, "messages": request["messages"][1:]}
+            return answer(request)
+
+        judge.script(errs_where_the_current_is_wrong)
+        created = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        report = wait(api, team.client, created["id"])["report"]
+        items = report["items"]
+        errored = [item for item in items if item["candidate"] is None]
+        both = [item for item in items if item["candidate"] is not None]
+        assert errored and all(item["current"] is not None for item in items)
+        assert all(item["candidate"] == item["current"] for item in both)
+        people = [all(item["labels"].values()) for item in both]
+        expected = cohen_kappa_score(
+            people, [item["current"] >= report["threshold"] for item in both], labels=[False, True]
+        )
+        for side in ("before", "after"):
+            assert report[side]["n"] == len(both)
+            assert report[side]["cohen_kappa"]["value"] == pytest.approx(expected)
+            assert f"{len(errored)} left out" in report[side]["cohen_kappa"]["note"]
+        assert report["improved"] is False
 
 
 class TestScoreLabels:

@@ -1,12 +1,37 @@
 """Evaluations and runs with planted differences, for the comparison and gate tests."""
 
+import math
 from typing import Any
 
 import httpx
+from statsmodels.stats.proportion import proportion_confint
 
 from tests.fixtures.api import Api
 from tests.runs.helpers import upload, wait_run
 from tests.runs.test_error_bars import IMAGES, mcq_zip
+
+
+def newcombe(
+    both: int, candidate_only: int, baseline_only: int, neither: int
+) -> tuple[float, float]:
+    """Newcombe's paired square-and-add 95% interval of the candidate's pass rate minus the
+    baseline's, as Fagerland, Lydersen and Laake's `contingencytables` computes it (R,
+    `Newcombe_square_and_add_CI_paired_2x2`), each side's Wilson interval from statsmodels."""
+    n = both + candidate_only + baseline_only + neither
+    p1, p2 = (both + candidate_only) / n, (both + baseline_only) / n
+    l1, u1 = proportion_confint(both + candidate_only, n, alpha=0.05, method="wilson")
+    l2, u2 = proportion_confint(both + baseline_only, n, alpha=0.05, method="wilson")
+    rows = (both + candidate_only, baseline_only + neither)
+    columns = (both + baseline_only, candidate_only + neither)
+    psi = 0.0
+    if 0 not in rows + columns:
+        a = both * neither - candidate_only * baseline_only
+        product = math.sqrt(rows[0] * rows[1] * columns[0] * columns[1])
+        psi = (a - n / 2) / product if a > n / 2 else 0.0 if a >= 0 else a / product
+    low = p1 - p2 - math.sqrt((p1 - l1) ** 2 + (u2 - p2) ** 2 - 2 * psi * (p1 - l1) * (u2 - p2))
+    high = p1 - p2 + math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2 - 2 * psi * (p2 - l2) * (u1 - p1))
+    return low, high
+
 
 CASES = 20
 # Cases 0..7 are answered wrongly on the planted side.

@@ -5,20 +5,18 @@ import json
 import math
 import random
 
-import numpy as np
 import pytest
-from scipy import stats as scipy_stats
 from sqlalchemy import update
 from statsmodels.stats.power import TTestPower
 
 from app.models import Result
 from app.models import TestCase as StoredCase
-from app.stats._bounded import SEED
 from tests.comparisons.helpers import (
     CASES,
     PLANTED,
     compare,
     evaluation,
+    newcombe,
     outcomes,
     quiz_dataset,
     run,
@@ -50,13 +48,10 @@ class TestEvaluationComparison:
         assert exact["n"] == CASES
         assert (exact["baseline_mean"], exact["candidate_mean"]) == (1.0, 0.6)
         assert exact["mean_difference"] == pytest.approx(-0.4)
-        # The paired BCa bootstrap of the 20 differences (scipy, Loupe's seed), inside [-1, 1].
-        differences = np.asarray([-1.0] * 8 + [0.0] * 12)
-        expected = scipy_stats.bootstrap(
-            (differences,), np.mean, method="BCa", rng=np.random.default_rng(SEED)
-        ).confidence_interval
-        assert exact["ci_method"] == "paired_bootstrap_bca"
-        assert exact["ci95"] == pytest.approx([expected.low, expected.high], rel=1e-12)
+        # Pass/fail on both sides: Newcombe's paired interval (12 pass on both, 8 on the
+        # baseline only), inside [-1, 1].
+        assert exact["ci_method"] == "paired_newcombe"
+        assert exact["ci95"] == pytest.approx(newcombe(12, 0, 8, 0), rel=1e-12)
         assert -1.0 <= exact["ci95"][0] < -0.4 < exact["ci95"][1] <= 0.0
         assert (exact["improved_items"], exact["regressed_items"]) == (0, 8)
         assert exact["pass_rate_difference"] == pytest.approx(-0.4)
@@ -172,7 +167,10 @@ class TestMinimumDetectableEffect:
         assert exact["mean_difference"] == 0 and exact["verdict"] == "no_detectable_change"
         assert exact["minimum_detectable_effect"] is None
         assert len(exact["notes"]) == 1 and "spread" in exact["notes"][0]
-        assert exact["ci95"] == [0, 0] and exact["ci_method"] == "paired_bootstrap_bca"
+        # Ten identical pairs do not make the difference certain: [0, 0] was shown.
+        assert exact["ci95"] == pytest.approx(newcombe(6, 0, 0, 4), rel=1e-12)
+        assert exact["ci95"][0] < 0 < exact["ci95"][1]
+        assert exact["ci_method"] == "paired_newcombe"
 
 
 class TestRunComparison:

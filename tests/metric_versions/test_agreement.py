@@ -280,6 +280,35 @@ class TestSummaries:
         assert "3 labels routed" in calibrated["note"]
         assert not math.isclose(calibrated["mean"], again["mean_score"])
 
+    def test_the_calibrated_interval_is_null_where_it_would_claim_certainty(self, api: Api) -> None:
+        """Passes given to results the judge passed: ppi_py's interval of the pass rate is
+        [1, 1] (the labels do not vary, λ is tuned to 0), while the judge fails 14 of the 18
+        other results; and 5 labels are too few for a 95% interval at all. The estimate stays,
+        its interval is null with the reason."""
+        team = Team(api)
+        final = evaluate(team, cases())
+        rows = results(team, final["id"])
+        passing = [i for i in range(N) if JUDGE[i] >= 5]
+        for i in passing[:5]:
+            give(team.client, rows[i]["id"], True)
+        few = team.client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0]
+        assert few["calibrated"]["estimand"] == "pass_rate"
+        assert few["calibrated"]["mean"] == pytest.approx(1.0)
+        assert few["calibrated"]["ci95"] is None
+        assert "at least 10" in few["calibrated"]["note"]
+
+        for i in passing[5:12]:
+            give(team.client, rows[i]["id"], True)
+        calibrated = team.client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0][
+            "calibrated"
+        ]
+        others = np.array([float(JUDGE[i] >= 5) for i in range(N) if i not in passing[:12]])
+        assert calibrated["n_labels"] == 12 and others.size == 18 and others.sum() == 4
+        low, high = ppi_py.ppi_mean_ci(np.ones(12), np.ones(12), others, alpha=0.05)
+        assert (float(low[0]), float(high[0])) == (1.0, 1.0)
+        assert calibrated["mean"] == pytest.approx(1.0)
+        assert calibrated["ci95"] is None and "no width" in calibrated["note"]
+
     def test_labels_outlive_the_evaluation_and_count_for_a_re_run(self, api: Api) -> None:
         team = Team(api)
         first = evaluate(team, cases())

@@ -16,7 +16,7 @@ class TestCompareIntervalColumn:
         compared = loupe_client(api, key, "compare", baseline, candidate)
         assert compared.returncode == 1, compared.stdout + compared.stderr
         match = re.search(
-            r"-0\.500 \[([-+]\d\.\d+), ([-+]\d\.\d+)\] paired bootstrap bca", compared.stdout
+            r"-0\.500 \[([-+]\d\.\d+), ([-+]\d\.\d+)\] paired newcombe", compared.stdout
         )
         assert match is not None, compared.stdout
         low, high = float(match.group(1)), float(match.group(2))

@@ -248,9 +248,10 @@ class TestCalibratedMean:
         assert made.ci95[0] <= made.mean <= made.ci95[1]
 
     def test_bounds_stay_inside_the_scale(self) -> None:
-        made = calibrated_mean([0.9, 0.95, 0.2], [1.0, 1.0, 0.0], [0.99] * 5, scale=(0.0, 1.0))
+        judge, people = [0.9, 0.95, 0.2, 0.9] * 3, [1.0, 1.0, 0.0, 1.0] * 3
+        made = calibrated_mean(judge, people, [0.99] * 5, scale=(0.0, 1.0))
         raw = ppi_py.ppi_mean_ci(
-            np.array([1.0, 1.0, 0.0]), np.array([0.9, 0.95, 0.2]), np.array([0.99] * 5), alpha=0.05
+            np.array(people), np.array(judge), np.array([0.99] * 5), alpha=0.05
         )
         assert raw[1][0] > 1.0 and made.ci95[1] == 1.0 and made.ci95[0] == pytest.approx(raw[0][0])
 

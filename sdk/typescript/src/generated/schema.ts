@@ -2179,7 +2179,7 @@ export interface components {
             n_unlabelled: number;
             /**
              * Note
-             * @description Why `mean` is null, and how many labels were set aside (routed by a review queue: not a random sample).
+             * @description Why `mean` or `ci95` is null (fewer than 2 labelled results; for `ci95`, fewer than 10, labels that do not vary, or an interval wholly off the scale), and how many labels were set aside (routed by a review queue: not a random sample).
              */
             note: string | null;
         };
@@ -2288,7 +2288,7 @@ export interface components {
              * Ci Method
              * @description `cluster_wilson`, `cluster_bootstrap_bca` or `_percentile`.
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "paired_newcombe" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** Cluster By */
             cluster_by: string;
             /**
@@ -4467,14 +4467,14 @@ export interface components {
             candidate_threshold?: number | null;
             /**
              * Ci95
-             * @description BCa paired bootstrap 95% interval of the mean difference (pairs resampled together), inside ±(the score range's width); null below 10 pairs (`notes` says so).
+             * @description 95% interval of the mean difference, inside ±(the score range's width): Newcombe's paired interval when every score on both sides sits at a bound of the range (a pass/fail score), else a BCa paired bootstrap (pairs resampled together); null below 10 pairs (`notes` says so).
              */
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
+             * @description How `ci95` was made: `paired_newcombe` (binary scores), else `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "paired_newcombe" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** @description Matched items whose result errored, per side. */
             errored: components["schemas"]["ErroredCounts"];
             /** @description Matched items whose judgments straddle the threshold, per side, and how many were set aside (`fragile: exclude`); all 0 for a metric judged once (and in comparisons stored before fragile items were counted). */
@@ -4659,7 +4659,7 @@ export interface components {
              * Ci Method
              * @description How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "paired_newcombe" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /** Errored */
@@ -5445,7 +5445,7 @@ export interface components {
              * Ci Method
              * @description How `ci95` was made: `wilson`, `bootstrap_bca`, or past 1,000 scores `bootstrap_percentile` (1,999 resamples; BCa's jackknife costs n²).
              */
-            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
+            ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "paired_newcombe" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
             /** @description Only with `cluster_by`, once two clusters have scores. */
             clustered?: components["schemas"]["ClusteredError"] | null;
             /**

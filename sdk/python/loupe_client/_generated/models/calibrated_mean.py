@@ -34,8 +34,9 @@ class CalibratedMean:
             method (None | str): `ppi++` (λ tuned), `ppi` (λ = 1), `classical` (every result labelled).
             n_labels (int): The evaluation's results whose item has usable labels.
             n_unlabelled (int): Its other scored results.
-            note (None | str): Why `mean` is null, and how many labels were set aside (routed by a review queue: not a
-                random sample).
+            note (None | str): Why `mean` or `ci95` is null (fewer than 2 labelled results; for `ci95`, fewer than 10,
+                labels that do not vary, or an interval wholly off the scale), and how many labels were set aside (routed by a
+                review queue: not a random sample).
      """
 
     ci95: list[float] | None

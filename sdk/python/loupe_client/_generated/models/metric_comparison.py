@@ -37,8 +37,9 @@ class MetricComparison:
             baseline_pass_rate (float | None): Only for metrics with a threshold, the same on both sides.
             candidate_mean (float | None):
             candidate_pass_rate (float | None):
-            ci95 (list[float] | None): BCa paired bootstrap 95% interval of the mean difference (pairs resampled together),
-                inside ±(the score range's width); null below 10 pairs (`notes` says so).
+            ci95 (list[float] | None): 95% interval of the mean difference, inside ±(the score range's width): Newcombe's
+                paired interval when every score on both sides sits at a bound of the range (a pass/fail score), else a BCa
+                paired bootstrap (pairs resampled together); null below 10 pairs (`notes` says so).
             errored (ErroredCounts):
             improved_items (int | None): Failed on the baseline, passed now.
             mcnemar_p_value (float | None): Exact McNemar: two-sided binomial test on the discordant pairs.
@@ -59,8 +60,8 @@ class MetricComparison:
             baseline_threshold (float | None | Unset): The baseline spec's threshold (null: the type has none).
             candidate_threshold (float | None | Unset): The candidate spec's threshold. When it differs from the baseline's,
                 the pass-rate figures are null (a note says so): equal scores can pass on one side only.
-            ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_bootstrap_bca`
-                (`paired_bootstrap_percentile` past 1,000 pairs).
+            ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_newcombe` (binary
+                scores), else `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
             fragile (FragileCounts | Unset): A metric's matched items whose judgments straddle the threshold, per side.
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
             settings_differ (list[str] | Unset): The spec settings (other than `name`, `type` and `threshold`) whose values

@@ -1,8 +1,8 @@
 from typing import Literal
 
-MetricComparisonCiMethodType0 = Literal['bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'wilson']
+MetricComparisonCiMethodType0 = Literal['bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'paired_newcombe', 'wilson']
 
-METRIC_COMPARISON_CI_METHOD_TYPE_0_VALUES: set[MetricComparisonCiMethodType0] = { 'bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'wilson',  }
+METRIC_COMPARISON_CI_METHOD_TYPE_0_VALUES: set[MetricComparisonCiMethodType0] = { 'bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'paired_newcombe', 'wilson',  }
 
 def check_metric_comparison_ci_method_type_0(value: str) -> MetricComparisonCiMethodType0:
     if value in METRIC_COMPARISON_CI_METHOD_TYPE_0_VALUES:

@@ -1,8 +1,8 @@
 from typing import Literal
 
-MetricSummaryCiMethodType0 = Literal['bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'wilson']
+MetricSummaryCiMethodType0 = Literal['bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'paired_newcombe', 'wilson']
 
-METRIC_SUMMARY_CI_METHOD_TYPE_0_VALUES: set[MetricSummaryCiMethodType0] = { 'bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'wilson',  }
+METRIC_SUMMARY_CI_METHOD_TYPE_0_VALUES: set[MetricSummaryCiMethodType0] = { 'bootstrap_bca', 'bootstrap_percentile', 'cluster_bootstrap_bca', 'cluster_bootstrap_percentile', 'cluster_wilson', 'paired_bootstrap_bca', 'paired_bootstrap_percentile', 'paired_newcombe', 'wilson',  }
 
 def check_metric_summary_ci_method_type_0(value: str) -> MetricSummaryCiMethodType0:
     if value in METRIC_SUMMARY_CI_METHOD_TYPE_0_VALUES:
