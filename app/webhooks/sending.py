@@ -21,6 +21,11 @@ RESPONSE_BODY_LIMIT = 2048
 _LOOKUPS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="loupe-webhook-dns")
 
 
+def port_of(url: httpx.URL) -> int:
+    """The port a receiver's URL names, or its scheme's."""
+    return url.port or (443 if url.scheme == "https" else 80)
+
+
 async def attempt(
     url: httpx.URL, policy: AddressPolicy, content: bytes, headers: dict[str, str], timeout: float
 ) -> tuple[int, str]:
@@ -31,7 +36,7 @@ async def attempt(
     BlockedAddress, InvalidHost and httpx.HTTPError."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    port = url.port or (443 if url.scheme == "https" else 80)
+    port = port_of(url)
     host = url_host(url)
     try:
         async with asyncio.timeout_at(deadline):

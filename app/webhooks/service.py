@@ -48,7 +48,7 @@ def check_endpoint_url(
     try:
         target = httpx.URL(url)
         policy = AddressPolicy.for_purpose(settings, purpose)
-        resolve_sync(url_host(target), _port(target), policy)
+        resolve_sync(url_host(target), sending.port_of(target), policy)
     except (BlockedAddress, InvalidHost, httpx.InvalidURL) as exc:
         raise ProblemError(
             422,
@@ -81,10 +81,6 @@ def body_problems(
 ) -> list[FieldError]:
     """What POST /v1/webhook_endpoints checks past a failed schema: the URL's policy."""
     return url_problems(body, "url", settings)
-
-
-def _port(url: httpx.URL) -> int:
-    return url.port or (443 if url.scheme == "https" else 80)
 
 
 def create_endpoint(
