@@ -105,6 +105,17 @@ def resolve(
         path: list[str | int] = [*metric_path, index]
         own = getattr(spec, "judge", None)
         if own is not None and own.panel:
+            if getattr(spec, "model", None):
+                # One model name for every member would ask each endpoint for that model: a
+                # panel of one judge, shown and priced as the members it names.
+                errors.append(
+                    field_error(
+                        [*path, "model"],
+                        "a panel's judges are its members: name another model per member "
+                        "(`judge.panel[].model`), not one for the whole metric",
+                        "model_with_panel",
+                    )
+                )
             members = [
                 _member(registered, settings, member, [*path, "judge", "panel", number], errors)
                 for number, member in enumerate(own.panel)

@@ -13,7 +13,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.judges import JudgeUsage as Usage
-from app.metrics import MetricContext, MetricError, MetricResult, MetricTestCase, measure
+from app.metrics import (
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricTestCase,
+    measure,
+    strict_scored,
+)
 from app.stats import Judgment, verdict
 
 
@@ -41,6 +48,11 @@ async def measure_repeated(
 ) -> MetricResult:
     """Every member's `samples` judgments of the case, run together, made into one result."""
     sampling = {"temperature": temperature} if temperature is not None else None
+    if panel and getattr(spec, "model", None):
+        # Each member asks for its own model (its context's), as recorded and priced: a spec
+        # stored with one `model` for the whole panel (refused at submit since) asked every
+        # member's endpoint for that one.
+        spec = spec.model_copy(update={"model": None})
     runs = [
         (number, sample, member)
         for number, member in enumerate(members)
@@ -93,7 +105,8 @@ async def measure_repeated(
         failed = MetricResult.failure(
             spec.threshold, first.error or MetricError("judge_error", "no judgment was made")
         )
-        failed.logs = _panel_logs(dict(first.logs), members) if panel else dict(first.logs)
+        logs = _with_calls(dict(first.logs), results, usage)
+        failed.logs = _panel_logs(logs, members) if panel else logs
         failed.usage, failed.stability, failed.usage_by_model = usage, stability, by_model
         return failed
     stability.update(
@@ -111,17 +124,51 @@ async def measure_repeated(
         (result for result in results if result.score is not None),
         key=lambda result: abs(result.score - made.score),  # type: ignore[operator]
     )
-    logs = dict(nearest.logs) if aggregate != "mean" else {"nearest_judgment": nearest.logs}
+    logs = dict(nearest.logs) if aggregate != "mean" else _mean_logs(nearest, results)
+    logs = _with_calls(logs, results, usage)
+    score, reason = made.score, nearest.reason
+    if getattr(spec, "strict_mode", False):
+        # Strict mode stores 0 or 1, as each judgment did: a mean under the threshold is 0.
+        score, reason = strict_scored(score, spec.threshold, True, reason, logs)
     return MetricResult(
-        score=made.score,
+        score=score,
         passed=made.passed,
         threshold=spec.threshold,
-        reason=nearest.reason,
+        reason=reason,
         usage=usage,
         logs=_panel_logs(logs, members) if panel else logs,
         stability=stability,
         usage_by_model=by_model,
     )
+
+
+def _mean_logs(nearest: MetricResult, results: Sequence[MetricResult]) -> dict[str, Any]:
+    """A mean's logs: the nearest judgment's apart, the judge that made them all beside it,
+    and `position_consistent` (pairwise's) false when any judgment's two orders disagreed,
+    which the metric's `position_inconsistent` counts."""
+    logs: dict[str, Any] = {"nearest_judgment": nearest.logs}
+    for key in ("model", "judge"):
+        if key in nearest.logs:
+            logs[key] = nearest.logs[key]
+    consistent = [r.logs["position_consistent"] for r in results if "position_consistent" in r.logs]
+    if consistent:
+        logs["position_consistent"] = all(consistent)
+    return logs
+
+
+def _with_calls(
+    logs: dict[str, Any], results: Sequence[MetricResult], usage: Usage
+) -> dict[str, Any]:
+    """`logs` with the calls of every judgment, as `usage` counts them, not one judgment's:
+    answers from a cache, requests never answered, and repair requests (each a call)."""
+    logs["cached_calls"] = sum(result.logs.get("cached_calls", 0) for result in results)
+    repaired = [name for result in results for name in result.logs.get("repaired_calls", ())]
+    for key, value in (("failed_calls", usage.failed_calls), ("repaired_calls", repaired)):
+        if value:
+            logs[key] = value
+        else:
+            logs.pop(key, None)
+    return logs
 
 
 def _undecided_by_judge(result: MetricResult) -> bool:

@@ -80,6 +80,7 @@ from app.metrics._types import (
     MetricTestCase,
     Usage,
 )
+from app.metrics._verdicts import strict_scored
 
 Measure = Callable[[Any, MetricTestCase, MetricContext], Awaitable[MetricResult]]
 
@@ -323,6 +324,7 @@ __all__ = [
     "measure",
     "parse_spec",
     "storable",
+    "strict_scored",
     "watching",
     "canceled_calls",
 ]

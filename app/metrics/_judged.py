@@ -4,7 +4,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.judges import JudgeError, JudgeReply
 from app.metrics import _abandoned
@@ -17,6 +18,8 @@ MAX_SAMPLES = 20
 MAX_PANEL = 8
 
 Aggregate = Literal["median", "mean", "majority"]
+
+_BOTH_NAMED = "name either `model_id` or a `panel`, not both"
 
 
 class PanelMember(BaseModel):
@@ -86,15 +89,35 @@ class JudgeRef(BaseModel):
         "(Krippendorff's alpha). Not with `model_id`.",
     )
 
-    @model_validator(mode="after")
-    def _one_choice(self) -> "JudgeRef":
-        if self.panel is not None and self.model_id is not None:
-            raise ValueError("name either `model_id` or a `panel`, not both")
-        if self.panel is not None:
-            seen = [(member.model_id, member.model) for member in self.panel]
+    @model_validator(mode="wrap")
+    @classmethod
+    def _one_choice(cls, data: Any, handler: Any) -> "JudgeRef":
+        """Either `model_id` or a `panel`, said beside the choice's other faults (a check after
+        validation was not made until they were fixed), and each judge of a panel once."""
+        both = isinstance(data, dict) and None not in (data.get("model_id"), data.get("panel"))
+        try:
+            ref = handler(data)
+        except ValidationError as error:
+            if not both:
+                raise
+            found = [
+                InitErrorDetails(
+                    type=PydanticCustomError(each["type"], each["msg"]),
+                    loc=each["loc"],
+                    input=each["input"],
+                )
+                for each in error.errors()
+            ]
+            both_named = PydanticCustomError("value_error", _BOTH_NAMED)
+            found.append(InitErrorDetails(type=both_named, loc=(), input=data))
+            raise ValidationError.from_exception_data(cls.__name__, found) from None
+        if both:
+            raise ValueError(_BOTH_NAMED)
+        if ref.panel is not None:
+            seen = [(member.model_id, member.model) for member in ref.panel]
             if len(set(seen)) != len(seen):
                 raise ValueError("a panel names each judge (model_id and model) once")
-        return self
+        return ref
 
     @property
     def multiplier(self) -> int:
