@@ -340,4 +340,13 @@ def body_problems(
 ) -> list[FieldError]:
     """The problems of a run request that failed its schema, beyond the schema's own."""
     payload, refused = salvage(RunCreate, body)
-    return check(session, tenant, payload, settings, refused).errors[:MAX_FIELD_ERRORS]
+    errors = check(session, tenant, payload, settings, refused).errors
+    if refused & {"judge", "metrics"}:
+        # Judges are not resolved then: the model ids they name are still looked up.
+        errors += judging.unknown_models(session, tenant.id, body.get("judge"), ["judge"])
+        metrics = body.get("metrics")
+        for index, metric in enumerate(metrics if isinstance(metrics, list) else []):
+            if isinstance(metric, dict):
+                path: list[str | int] = ["metrics", index, "judge"]
+                errors += judging.unknown_models(session, tenant.id, metric.get("judge"), path)
+    return errors[:MAX_FIELD_ERRORS]

@@ -75,3 +75,28 @@ class TestRunEstimate:
         assert estimated.status_code == started.status_code == 422
         assert estimated.json()["errors"] == started.json()["errors"]
         assert len(estimated.json()["errors"]) >= 2
+
+    def test_a_refused_judge_still_has_its_model_ids_looked_up(self, api: Api) -> None:
+        client = api.tenant_client()
+        body = {
+            "dataset_id": "ds_missing",
+            "predictions": [{"index": 0, "prediction": "A"}],
+            "judge": {"strategy": "vote", "model_id": "model_missing"},
+            "metrics": [
+                {"type": "g_eval", "criteria": "Right?", "judge": {"model_id": "model_gone"}},
+                {"type": "faithfulness", "threshold": 2},
+            ],
+        }
+        for path in ("/v1/runs/estimate", "/v1/runs"):
+            response = client.post(path, json=body)
+            assert response.status_code == 422, response.text
+            locs = [error["loc"] for error in response.json()["errors"]]
+            assert set(locs) >= {
+                "judge.strategy",
+                "judge.model_id",
+                "metrics[0].evaluation_params",
+                "metrics[0].judge.model_id",
+                "metrics[1].threshold",
+                "dataset_id",
+            }, locs
+            assert len(locs) == len(set(locs))
