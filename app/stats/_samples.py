@@ -93,8 +93,10 @@ def verdict(judgments: Sequence[Judgment], threshold: float, how: Aggregate) -> 
         score = weighted_median(scores, weights)
         passed = score >= threshold
     else:
-        for_pass = sum(w for w, p in zip(weights, passing, strict=True) if p)
-        for_fail = sum(w for w, p in zip(weights, passing, strict=True) if not p)
+        # Weights as written: in floats 0.1 + 0.2 outweighed 0.3, and a tie passed.
+        shares = [Fraction(repr(weight)) for weight in weights]
+        for_pass = sum(w for w, p in zip(shares, passing, strict=True) if p)
+        for_fail = sum(w for w, p in zip(shares, passing, strict=True) if not p)
         passed = for_pass > for_fail
         side = [(s, w) for s, w, p in zip(scores, weights, passing, strict=True) if p == passed]
         score = weighted_median([s for s, _ in side], [w for _, w in side])

@@ -177,3 +177,27 @@ class TestChoiceFaultsInOneAnswer:
                 assert ("metrics[0].judge", "name either `model_id` or a `panel`, not both") in (
                     errors
                 )
+
+
+class TestWeightedMajority:
+    def test_a_tie_of_weights_fails_whatever_floats_make_of_them(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(
+            Disagreeing({("judge-a", "x"): [9], ("judge-b", "x"): [8], ("judge-model", "x"): [1]})
+        )
+        with api.tenant_client() as client:
+            ids = [register(client, judge, name) for name in ("judge-a", "judge-b")]
+            panel = [
+                {"model_id": ids[0], "weight": 0.1},
+                {"model_id": ids[1], "weight": 0.2},
+                {"weight": 0.3},
+            ]
+            spec = {**G_EVAL, "judge": {"panel": panel, "aggregate": "majority"}}
+            final = evaluated(api, client, {"metrics": [spec], "test_cases": cases("x")})
+            (row,) = results(client, final["id"]).values()
+        # 0.1 + 0.2 passing against 0.3 failing is a tie (in floats 0.30000000000000004
+        # outweighed 0.3): it fails, its score the failing side's.
+        assert row["stability"]["passed"] == 2
+        assert (row["passed"], row["score"]) == (False, 0.1)
+        assert row["reason"] == "judge-model gives x 1."

@@ -33,6 +33,13 @@ def test_majority_score_agrees_with_its_verdict_and_a_tie_fails() -> None:
     assert tie is not None and not tie.passed and tie.score == 0.3
 
 
+def test_a_tie_of_weights_fails_though_floats_sum_them_unequal() -> None:
+    # 0.1 + 0.2 is 0.30000000000000004 in floats, more than 0.3.
+    judgments = [Judgment(0.9, 0.1), Judgment(0.8, 0.2), Judgment(0.1, 0.3)]
+    made = verdict(judgments, 0.5, "majority")
+    assert made is not None and (made.passed, made.score) == (False, 0.1)
+
+
 def test_weighted_mean() -> None:
     made = verdict([Judgment(0.2, 1), Judgment(0.8, 3)], 0.5, "mean")
     assert made is not None and made.score == pytest.approx(0.65) and made.passed
