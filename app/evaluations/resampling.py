@@ -150,7 +150,11 @@ def _mean_logs(nearest: MetricResult, results: Sequence[MetricResult]) -> dict[s
     for key in ("model", "judge"):
         if key in nearest.logs:
             logs[key] = nearest.logs[key]
-    consistent = [r.logs["position_consistent"] for r in results if "position_consistent" in r.logs]
+    consistent = [
+        result.logs["position_consistent"]
+        for result in results
+        if "position_consistent" in result.logs
+    ]
     if consistent:
         logs["position_consistent"] = all(consistent)
     return logs
