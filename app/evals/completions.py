@@ -4,7 +4,7 @@ call's fields (OpenAI's defaults filled in), and both echoed as OpenAI echoes th
 
 from typing import Any
 
-from app.evals import criteria
+from app.evals import criteria, placeholders
 from app.metrics import RenderError, UnsupportedContent, check_template, check_templates
 from app.problems import bad_request
 
@@ -89,6 +89,12 @@ def _check_template(template: list[Any]) -> None:
         check_templates(strings, "a template")
     except ValueError as error:
         raise bad_request(str(error), base) from None
+    placeholders.check(placeholders.message_strings(template, base), ("item",), _ASKED_FIRST)
+
+
+_ASKED_FIRST = (
+    "the model is asked before there is any sample, so only the row's item can fill its messages"
+)
 
 
 def _check_bounds(template: Any, path: list[str | int]) -> None:

@@ -105,6 +105,31 @@ class TestCompletionsTemplate:
         # Nothing was stored: no run to fail row by row.
         assert client.evals.runs.list(ev.id).data == []
 
+    @pytest.mark.parametrize(
+        ("message", "param"),
+        [
+            (
+                {"role": "user", "content": "{{ item.question }} {{ sample.output_text }}"},
+                "data_source.input_messages.template[1].content",
+            ),
+            (
+                {"role": "user", "content": [{"type": "input_text", "text": "{{ question }}"}]},
+                "data_source.input_messages.template[1].content[0].text",
+            ),
+        ],
+    )
+    def test_a_placeholder_no_row_can_fill_is_refused_at_create(
+        self, client: openai.OpenAI, message: dict[str, Any], param: str
+    ) -> None:
+        # The model is asked before any sample exists: only item.* can fill its messages.
+        ev = create_eval(client, CRITERIA[:1])
+        template = [{"role": "developer", "content": "Answer in one word."}, message]
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=completions(template))  # type: ignore[arg-type]
+        assert refused.value.param == param
+        assert "item" in refused.value.body["message"]
+        assert client.evals.runs.list(ev.id).data == []
+
 
 class TestOneAnswer:
     @pytest.mark.parametrize("path", ["runs", "runs/estimate"])
