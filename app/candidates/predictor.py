@@ -93,6 +93,7 @@ class Predictor:
                 "calls": generation.usage.calls,
                 "prompt_tokens": generation.usage.prompt_tokens,
                 "completion_tokens": generation.usage.completion_tokens,
+                "cached_tokens": generation.usage.cached_prompt_tokens,
                 "finish_reason": generation.finish_reason,
             }
         }

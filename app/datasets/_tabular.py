@@ -20,7 +20,8 @@ from app.problems import format_loc
 # Base64 images make cells far larger than csv's default 128 KiB limit; 2**31-1 is the most a
 # C long holds on every platform.
 _FIELD_SIZE_LIMIT = min(sys.maxsize, 2**31 - 1)
-# Where a lone CR ends a line: csv reads CR, LF and CRLF as line ends, as io.StringIO does.
+# Where a lone CR ends a line: csv, and EvalScope's JSONL reading in text mode, take CR, LF and
+# CRLF as line ends, as io.StringIO does.
 _AFTER_LONE_CR = re.compile(r"(?<=\r)(?!\n)")
 
 
@@ -61,12 +62,13 @@ def _lines(file: str, stream: BinaryIO) -> Iterator[str]:
 
 def _jsonl(file: str, lines: Iterator[str], problems: list[DatasetFormatError]) -> list[Record]:
     records = []
-    # Split on "\n" only: str.splitlines would also break inside strings holding U+2028 etc.
-    for number, raw in enumerate(lines, start=1):
+    # Lines end at CR, LF or CRLF, as EvalScope's text-mode reading ends them (str.splitlines
+    # would also break inside strings holding U+2028 etc.), and are stripped as it strips them.
+    for number, raw in enumerate(_universal_lines(lines), start=1):
         if not raw.strip():
             continue
         try:
-            value = nesting.loads(raw)
+            value = nesting.loads(raw.strip())
         except nesting.TooDeep as exc:
             add_problem(problems, DatasetFormatError(file, number, None, str(exc)))
             continue
@@ -87,7 +89,8 @@ def _jsonl(file: str, lines: Iterator[str], problems: list[DatasetFormatError]) 
     return records
 
 
-def _csv_lines(lines: Iterator[str]) -> Iterator[str]:
+def _universal_lines(lines: Iterator[str]) -> Iterator[str]:
+    """The lines split at a lone CR too (ends kept)."""
     for line in lines:
         yield from (piece for piece in _AFTER_LONE_CR.split(line) if piece)
 
@@ -96,7 +99,7 @@ def _delimited(
     file: str, lines: Iterator[str], delimiter: str, problems: list[DatasetFormatError]
 ) -> list[Record]:
     csv.field_size_limit(_FIELD_SIZE_LIMIT)
-    reader = csv.reader(_csv_lines(lines), delimiter=delimiter)
+    reader = csv.reader(_universal_lines(lines), delimiter=delimiter)
     header: list[str] | None = None
     records: list[Record] = []
     consumed = 0  # lines read so far; a quoted cell may span several

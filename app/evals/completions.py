@@ -1,11 +1,11 @@
 """A completions run's request to its candidate model: `input_messages` checked before any row
-is stored, `sampling_params` turned into the call's fields (OpenAI's defaults filled in), and
-both echoed as OpenAI echoes them."""
+is stored, an `item_reference`'s messages as they are sent, `sampling_params` turned into the
+call's fields (OpenAI's defaults filled in), and both echoed as OpenAI echoes them."""
 
 from typing import Any
 
-from app.evals import criteria
-from app.metrics import check_template, check_templates
+from app.evals import criteria, placeholders
+from app.metrics import RenderError, UnsupportedContent, check_template, check_templates
 from app.problems import bad_request
 
 
@@ -89,6 +89,12 @@ def _check_template(template: list[Any]) -> None:
         check_templates(strings, "a template")
     except ValueError as error:
         raise bad_request(str(error), base) from None
+    placeholders.check(placeholders.message_strings(template, base), ("item",), _ASKED_FIRST)
+
+
+_ASKED_FIRST = (
+    "the model is asked before there is any sample, so only the row's item can fill its messages"
+)
 
 
 def _check_bounds(template: Any, path: list[str | int]) -> None:
@@ -98,6 +104,70 @@ def _check_bounds(template: Any, path: list[str | int]) -> None:
             check_template(template)
         except ValueError as error:
             raise bad_request(str(error), path) from None
+
+
+# What an item's message keeps besides role and content: a trajectory's tool calls and results.
+_MESSAGE_FIELDS = ("name", "tool_calls", "tool_call_id")
+_TEXT_PARTS = ("text", "input_text", "output_text")
+
+
+def item_messages(messages: Any) -> list[dict[str, Any]]:
+    """An `item_reference`'s messages as the model gets them: sent as written (OpenAI: "a
+    prebuilt trajectory"), so no `{{ }}` in them is rendered; EvalItem parts become Chat
+    Completions' (`input_text` -> `text`, `input_image` -> `image_url`), whose own parts,
+    tool calls and tool results are kept. As for templates, `developer` is sent as `system`
+    and a message whose parts are all text as one string.
+
+    Raises RenderError (the row is errored) for a value that is not such a message list.
+    """
+    if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+        raise RenderError("the item_reference is not an array of messages")
+    sent = []
+    for message in messages:
+        role = message.get("role", "user")
+        kept = {key: message[key] for key in _MESSAGE_FIELDS if key in message}
+        sent.append(
+            {
+                "role": "system" if role == "developer" else role,
+                "content": _item_content(message.get("content")),
+                **kept,
+            }
+        )
+    return sent
+
+
+def _item_content(content: Any) -> Any:
+    if content is None or isinstance(content, str):
+        return content  # None: an assistant turn that only calls tools
+    parts = [_item_part(part) for part in (content if isinstance(content, list) else [content])]
+    if all(part["type"] == "text" for part in parts):
+        return "\n".join(part["text"] for part in parts)
+    return parts
+
+
+def _item_part(part: Any) -> dict[str, Any]:
+    if isinstance(part, str):
+        return {"type": "text", "text": part}
+    kind = part.get("type") if isinstance(part, dict) else None
+    if kind in _TEXT_PARTS and isinstance(part.get("text"), str):
+        return {"type": "text", "text": part["text"]}
+    image = part.get("image_url") if isinstance(part, dict) else None
+    if kind == "image_url" and isinstance(image, dict) and isinstance(image.get("url"), str):
+        return {"type": "image_url", "image_url": dict(image)}
+    if kind == "input_image" and isinstance(image, str):
+        detail = part.get("detail")
+        # The Responses API's "no downscaling"; chat completions' nearest is "high".
+        detail = "high" if detail == "original" else detail
+        return {
+            "type": "image_url",
+            "image_url": {"url": image, **({"detail": detail} if detail else {})},
+        }
+    if kind == "input_audio" and isinstance(part.get("input_audio"), dict):
+        return {"type": "input_audio", "input_audio": dict(part["input_audio"])}
+    raise UnsupportedContent(
+        f"a content part of type {kind!r} cannot be sent; use text or input_text, image_url "
+        "or input_image (with a URL), or input_audio"
+    )
 
 
 _PARAMS = {

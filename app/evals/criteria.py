@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app.evals import placeholders
 from app.metrics import MetricSpecBase, parse_spec
 from app.models import Result
 from app.problems import (
@@ -25,6 +26,7 @@ MODEL_GRADERS = ("label_model", "score_model")
 # Results are stored under the criterion id, `<name>-<uuid4>`, in a column this long.
 _MAX_ID = Result.__table__.c.metric.type.length
 MAX_NAME = _MAX_ID - len(f"-{uuid.UUID(int=0)}")
+_GRADERS_SEE = "a grader sees a row's item and its sample, nothing else, so no row could fill it"
 _REFUSED = {
     "python": "Loupe does not run user code: python graders are not supported",
     "multi": "multi graders belong to fine-tuning, not to eval testing_criteria",
@@ -120,6 +122,12 @@ def _criterion(index: int, criterion: dict[str, Any]) -> tuple[dict[str, Any], M
             slug="invalid-value",
             errors=errors,
         ) from exc
+    base: list[str | int] = ["testing_criteria", index]
+    if kind in MODEL_GRADERS:
+        templates = placeholders.message_strings(criterion["input"], [*base, "input"])
+    else:
+        templates = [([*base, field], criterion[field]) for field in ("input", "reference")]
+    placeholders.check(templates, ("item", "sample"), _GRADERS_SEE)
     if kind in MODEL_GRADERS:
         with_id["input"] = [echo_message(message) for message in criterion.get("input") or []]
         with_id["sampling_params"] = echo_tokens(

@@ -14,6 +14,7 @@ from app.evals.completions import SAMPLING_DEFAULTS as SAMPLING_DEFAULTS
 from app.evals.completions import echo as echo
 from app.evals.completions import generation_params as generation_params
 from app.evals.completions import input_messages as input_messages
+from app.evals.completions import item_messages
 from app.evals.completions import sampling_used as sampling_used
 from app.files import service as files
 from app.media.ingest import Intake, take_in
@@ -141,10 +142,10 @@ _PART_FIELDS: dict[str, Path] = {
     "image_url": ["image_url", "url"],
     "input_audio": ["input_audio", "data"],
 }
-# Where the template part that became it holds that URL or clip.
-_TEMPLATE_FIELDS: dict[str, Path] = {
-    "image_url": ["image_url"],
-    "input_audio": ["input_audio", "data"],
+# Where the written part that became it (a template's, or an item's) holds that URL or clip.
+_WRITTEN_FIELDS: dict[str, Path] = {
+    "input_image": ["image_url"],
+    **_PART_FIELDS,
 }
 
 
@@ -158,20 +159,22 @@ def _message_origins(
     render one for one, so a rendered part's place is its template part's)."""
     origins: dict[tuple[int, int], Origin] = {}
     for position, message in enumerate(messages):
-        if isinstance(message["content"], str):
+        if not isinstance(message["content"], list):
             continue
         written = _content_parts(template[position].get("content"))
         for index, part in enumerate(message["content"]):
-            fields = _TEMPLATE_FIELDS.get(part["type"])
-            if fields is None:
+            if part["type"] not in _PART_FIELDS:
                 continue
             where, source = written[index]
-            steps: Path = [position, "content", *where, *fields]
-            if spec["type"] == "template":
-                literal = Origin(["data_source", "input_messages", "template", *steps])
-            else:
-                literal = row.field([*path_steps(spec["item_reference"]), *steps])
-            url = source.get("image_url") if part["type"] == "image_url" else None
+            steps: Path = [position, "content", *where, *_WRITTEN_FIELDS[source["type"]]]
+            if spec["type"] != "template":
+                # An item's messages are sent as written: their URLs are the item's own.
+                origins[(position, index)] = row.field(
+                    [*path_steps(spec["item_reference"]), *steps]
+                )
+                continue
+            literal = Origin(["data_source", "input_messages", "template", *steps])
+            url = source.get("image_url") if source["type"] == "input_image" else None
             origins[(position, index)] = (
                 of_template(url, row, literal) if isinstance(url, str) else literal
             )
@@ -207,15 +210,16 @@ def _case(
         try:
             if spec["type"] == "template":
                 template = spec["template"]
+                message_urls = image_url_templates(template)
+                rendered = {render_template(url, {"item": item}): None for url in message_urls}
+                messages = render_messages(
+                    template, {"item": item}, {url: _identity(url) for url in rendered}
+                )
             else:
                 template = resolve(spec["item_reference"], {"item": item})
                 if not isinstance(template, list):
                     raise RenderError(f"{spec['item_reference']} is not an array of messages")
-            message_urls = image_url_templates(template)
-            rendered = {render_template(url, {"item": item}): None for url in message_urls}
-            messages = render_messages(
-                template, {"item": item}, {url: _identity(url) for url in rendered}
-            )
+                messages = item_messages(template)
             message_origins = _message_origins(messages, template, row, spec)
         except RenderError as error:
             metadata["error"] = {"code": error.type, "message": error.message}

@@ -225,7 +225,7 @@ def _sample(run: EvalRun, case: TestCase, results: list[Result]) -> dict[str, An
             "total_tokens": prompt + completion,
             "completion_tokens": completion,
             "prompt_tokens": prompt,
-            "cached_tokens": 0,
+            "cached_tokens": int(candidate.get("cached_tokens") or 0),
         },
         "error": error,
         "temperature": sampling.get("temperature"),

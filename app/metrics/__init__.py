@@ -60,6 +60,7 @@ from app.metrics._plan import Completion, PlannedCall
 from app.metrics._templates import (
     RenderError,
     TemplateError,
+    UnsupportedContent,
     build_sample,
     check_template,
     check_templates,
@@ -303,6 +304,7 @@ __all__ = [
     "ROUGE_KEYS",
     "RenderError",
     "TemplateError",
+    "UnsupportedContent",
     "build_sample",
     "check_template",
     "check_templates",

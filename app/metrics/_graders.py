@@ -186,6 +186,6 @@ def grader_sample(
             "prompt_tokens": usage.prompt_tokens,
             "completion_tokens": usage.completion_tokens,
             "total_tokens": usage.prompt_tokens + usage.completion_tokens,
-            "cached_tokens": 0,
+            "cached_tokens": usage.cached_prompt_tokens,
         },
     }

@@ -307,13 +307,15 @@ def image_urls(messages: Iterable[Mapping[str, Any]], namespaces: Mapping[str, A
 
 
 def flatten(messages: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """Rendered messages with content as one string each (images as `<image>`), for logs."""
+    """Rendered messages with content as one string each (images as `<image_url>`; none, as
+    an assistant turn that only calls tools has, as ""), for logs."""
     flat = []
     for message in messages:
         content = message["content"]
         if not isinstance(content, str):
             content = "\n".join(
-                part["text"] if part["type"] == "text" else f"<{part['type']}>" for part in content
+                part["text"] if part["type"] == "text" else f"<{part['type']}>"
+                for part in content or []
             )
         flat.append({"role": message["role"], "content": content})
     return flat

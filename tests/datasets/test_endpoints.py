@@ -128,6 +128,23 @@ class TestUpload:
         warnings = response.json()["subsets"][0]["warnings"]
         assert len(warnings) == 1 and "image 2" in warnings[0].replace("_", " ")
 
+    def test_jsonl_line_ends_and_padding_as_evalscope_reads_them(self, api: Api) -> None:
+        # EvalScope reads JSONL in text mode (CR, LF and CRLF end lines) and strips each line.
+        client = api.tenant_client()
+        rows = [json.dumps({"messages": [{"role": "user", "content": f"q{n}"}]}) for n in range(4)]
+        data = f"{rows[0]}\r{rows[1]}\u00a0\r\n\r{rows[2]}\n\t{rows[3]}\r".encode()
+        response = upload(client, "old_mac.jsonl", data, "general_vqa")
+        assert response.status_code == 201, response.text
+        dataset = response.json()
+        assert dataset["row_count"] == 4
+        stored = client.get(f"/v1/datasets/{dataset['id']}/rows").json()["data"]
+        assert [row["messages"][0]["content"] for row in stored] == ["q0", "q1", "q2", "q3"]
+        assert [row["line"] for row in stored] == [1, 2, 4, 5]
+        # A bad line is named by the line an editor shows it on.
+        response = upload(client, "old_mac.jsonl", f"{rows[0]}\r{{oops\r".encode(), "general_vqa")
+        assert response.status_code == 422
+        assert response.json()["errors"][0]["loc"].startswith("old_mac.jsonl:2")
+
 
 class TestUploadErrors:
     def test_relative_path_outside_an_archive(self, api: Api) -> None:

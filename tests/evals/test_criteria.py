@@ -78,6 +78,45 @@ class TestRefusalsNameTheField:
             client.evals.create(data_source_config=CONFIG, testing_criteria=[change])  # type: ignore[arg-type]
         assert refused.value.param == param
 
+    @pytest.mark.parametrize(
+        ("criterion", "param"),
+        [
+            ({**CRITERIA[0], "reference": "{{ answer }}"}, "testing_criteria[0].reference"),
+            ({**CRITERIA[1], "input": "{{ samples.output_text }}"}, "testing_criteria[0].input"),
+            (
+                {
+                    **CRITERIA[3],
+                    "input": [
+                        CRITERIA[3]["input"][0],
+                        {"role": "user", "content": "{{ item.answer }} or {{ output_text }}?"},
+                    ],
+                },
+                "testing_criteria[0].input[1].content",
+            ),
+            (
+                {
+                    **CRITERIA[2],
+                    "input": [
+                        CRITERIA[2]["input"][0],
+                        {"role": "user", "content": [{"type": "input_text", "text": "{{ }}"}]},
+                    ],
+                },
+                "testing_criteria[0].input[1].content[0].text",
+            ),
+        ],
+    )
+    def test_a_placeholder_no_row_can_fill_is_refused_at_create(
+        self, client: openai.OpenAI, criterion: dict[str, Any], param: str
+    ) -> None:
+        # Every row would fail on it (template_variable_missing): one 400 instead.
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.create(
+                data_source_config=CONFIG,
+                testing_criteria=[CRITERIA[0], criterion],  # type: ignore[list-item]
+            )
+        assert refused.value.param == param.replace("[0]", "[1]", 1)
+        assert "item" in refused.value.body["message"] and "sample" in refused.value.body["message"]
+
 
 class TestNames:
     def test_the_longest_name_grades_end_to_end(self, api: Api, client: openai.OpenAI) -> None:

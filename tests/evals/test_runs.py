@@ -10,7 +10,7 @@ import pytest
 from tests.console.helpers import signed_in
 from tests.evals.helpers import CRITERIA, ROWS, create_eval, grading, wait
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge
 from tests.runs.helpers import CANDIDATE, register_model
 
 
@@ -105,6 +105,31 @@ class TestCompletionsTemplate:
         # Nothing was stored: no run to fail row by row.
         assert client.evals.runs.list(ev.id).data == []
 
+    @pytest.mark.parametrize(
+        ("message", "param"),
+        [
+            (
+                {"role": "user", "content": "{{ item.question }} {{ sample.output_text }}"},
+                "data_source.input_messages.template[1].content",
+            ),
+            (
+                {"role": "user", "content": [{"type": "input_text", "text": "{{ question }}"}]},
+                "data_source.input_messages.template[1].content[0].text",
+            ),
+        ],
+    )
+    def test_a_placeholder_no_row_can_fill_is_refused_at_create(
+        self, client: openai.OpenAI, message: dict[str, Any], param: str
+    ) -> None:
+        # The model is asked before any sample exists: only item.* can fill its messages.
+        ev = create_eval(client, CRITERIA[:1])
+        template = [{"role": "developer", "content": "Answer in one word."}, message]
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=completions(template))  # type: ignore[arg-type]
+        assert refused.value.param == param
+        assert "item" in refused.value.body["message"]
+        assert client.evals.runs.list(ev.id).data == []
+
 
 class TestOneAnswer:
     @pytest.mark.parametrize("path", ["runs", "runs/estimate"])
@@ -195,6 +220,29 @@ class TestSampling:
         wait(api, client, ev.id, run.id)
         item = next(iter(client.evals.runs.output_items.list(run.id, eval_id=ev.id)))
         assert (item.sample.temperature, item.sample.top_p, item.sample.seed) == (None,) * 3
+
+
+def cached_replies(request: dict) -> Reply:
+    """`grading`'s answers, the candidate's with 4 of its prompt tokens cached, a grader's 6."""
+    answer = grading(request)
+    content = answer.content if isinstance(answer, Reply) else json.dumps(answer)
+    cached = 4 if request.get("model") == CANDIDATE else 6
+    return Reply(content=content, cached_tokens=cached)
+
+
+class TestCachedTokens:
+    def test_output_items_show_the_cached_prompt_tokens_of_each_call(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        judge.script(cached_replies)
+        with api.client(client.api_key) as loupe:
+            register_model(loupe, judge.base_url)
+        ev = create_eval(client, [CRITERIA[0], CRITERIA[3]])
+        run = client.evals.runs.create(ev.id, data_source=completions(QUESTION))  # type: ignore[arg-type]
+        wait(api, client, ev.id, run.id)
+        for item in client.evals.runs.output_items.list(run.id, eval_id=ev.id):
+            assert item.sample.usage.cached_tokens == 4
+            assert item.results[1].sample["usage"]["cached_tokens"] == 6
 
 
 BROKEN = "data:image/png;base64,AAAA"
