@@ -70,6 +70,22 @@ def _checked(name: str, scopes: list[str], expires: str) -> tuple[str, list[str]
     return name, [scope for scope in KEY_SCOPES if scope in scopes], expires_at
 
 
+def _check_outlives(signed_in: auth.ConsoleSession, expires_at: datetime | None) -> None:
+    """403 naming `expires` when the key would outlive the key signed in with: an expiring key
+    (given for a while, to a contractor, a CI) must not mint one that keeps working after it."""
+    limit = signed_in.key_expires_at
+    if limit is None or (expires_at is not None and expires_at <= limit):
+        return
+    raise ProblemError(
+        403,
+        "Forbidden",
+        f"expires: the key you signed in with expires at {limit.isoformat(timespec='minutes')}"
+        ", and a key made with it cannot outlive it; choose an expiry before then.",
+        slug="invalid-key",
+        field=["body", "expires"],
+    )
+
+
 def _form_error(detail: str, field: str) -> ProblemError:
     return ProblemError(400, "Bad Request", detail, slug="invalid-key", field=["body", field])
 
@@ -100,6 +116,7 @@ def create_key(
                 slug="invalid-key",
                 field=["body", "scopes"],
             )
+        _check_outlives(signed_in, expires_at)
     except ProblemError as exc:
         return _keys_page(request, session, signed_in, exc.detail, exc.status)
     tenant, secret = tenants.create_key(

@@ -210,6 +210,7 @@ def caller_of(tenant: Tenant, api_key: ApiKey) -> Caller:
         scopes=key_scopes(api_key.scopes),
         actor=f"key:{api_key.id}",
         key_id=api_key.id,
+        expires_at=api_key.expires_at,
     )
 
 

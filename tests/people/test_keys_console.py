@@ -5,9 +5,11 @@ the audit trail as `person:<id>`; another team's key is a 404; anyone but a team
 key's session, gets the 403 page naming `admin`."""
 
 import re
+from datetime import timedelta
 
 import httpx
 
+from app.db import utcnow
 from app.models import Person
 from app.tenants import service
 from tests.console.helpers import signed_in as key_session
@@ -139,6 +141,26 @@ def test_nobody_gives_more_than_they_hold(loupe: Api, idp: Provider) -> None:
         data={"email": f"{sub}@example.com", "role": "admin", "csrf_token": token},
     )
     assert granted.status_code == 403 and "which you do not hold" in granted.text
+
+
+def test_a_key_makes_no_key_that_outlives_it(loupe: Api) -> None:
+    """Nobody gives more than they hold, in time too: a key given for 40 days, signed in to the
+    console, made keys that never expire (or last a year), and so outlived its own expiry."""
+    with loupe.served.runtime.session() as session:
+        _, expiring = service.create_key(
+            session, "ml", scopes=["read", "admin"], expires_at=utcnow() + timedelta(days=40)
+        )
+        session.commit()
+    console = key_session(loupe, expiring)
+    for expires in ("never", "90d", "365d"):
+        refused = create(console, name="outliving", scopes=["read"], expires=expires)
+        assert refused.status_code == 403, (expires, refused.text)
+        assert 'role="alert">expires:' in refused.text and 'id="secret"' not in refused.text
+        assert "cannot outlive it" in refused.text
+    made = create(console, name="within", scopes=["read"], expires="30d")
+    assert made.status_code == 200 and 'id="secret"' in made.text
+    listed, _ = keys_page(console)
+    assert "outliving" not in listed and "within" in listed
 
 
 def _admin_in_ml_making_a_key(loupe: Api, idp: Provider, admin: httpx.Client) -> tuple[str, str]:
