@@ -5,7 +5,8 @@ the console's actions (tests/tenants/test_scopes.py), each role × every console
 (tests/people/test_role_matrix.py), another tenant's ids in paths, lists and bodies
 (tests/tenants/test_every_route_is_scoped.py). Here: no key, a key that is not one (another
 scheme, unknown), a revoked and an expired key, on every API operation (401, the OTLP receiver
-in its own encoding); no session, a forged, signed-out, revoked or expired key's session on
+in its own encoding), and a key without the operation's scope (403), each before a body that
+cannot be read is read; no session, a forged, signed-out, revoked or expired key's session on
 every console route (the sign-in page, never the page); and a session's form posted without
 its token, with another session's, or from another site, on every console POST (403, nothing
 changed). Routes come from the app itself: a new route is in every row, and a console route
@@ -19,18 +20,22 @@ from datetime import timedelta
 
 import httpx
 import pytest
-from fastapi.routing import iter_route_contexts
+from fastapi.routing import APIRoute, iter_route_contexts
 from sqlalchemy import update
 
+from app.api.deps import authenticates
+from app.api.routing import LeanRoute
 from app.db import utcnow
 from app.main import create_app
 from app.models import ApiKey
+from app.tenants.scopes import KEY_SCOPES
 from app.tenants.service import create_key, hash_key, revoke_key
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api, fast_settings
-from tests.tenants.test_scopes import OPERATIONS, Operation
+from tests.tenants.test_scopes import DOCUMENT, OPERATIONS, Operation
 
-pytestmark = pytest.mark.parametrize("api", ["embedded"], indirect=True)
+# One mode: what is checked here is the app's routing, the same on either database.
+EMBEDDED = pytest.mark.parametrize("api", ["embedded"], indirect=True)
 
 CONTEXTS = list(iter_route_contexts(create_app(fast_settings()).routes))
 PARAMETER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
@@ -89,15 +94,36 @@ BAD_CREDENTIALS: dict[str, Callable[[Api], dict[str, str]]] = {
 }
 
 
+def _body_kind(operation: Operation) -> str | None:
+    """The media type of the operation's request body, from the document (None: no body)."""
+    method = DOCUMENT["paths"][operation.path][operation.method.lower()]
+    content = (method.get("requestBody") or {}).get("content") or {}
+    return next(iter(content), None)
+
+
+# A body the key must be checked before: JSON that does not parse, a form whose text field is
+# past what the multipart parser takes. Read first, either is a 400 naming the body, whoever
+# sends it; refused for the key first, neither is read (nor spooled, nor parsed).
+UNREADABLE_JSON = b'{"test_cases": [{"input": "never parsed'
+UNREADABLE_FORM = {"files": {"file": ("rows.jsonl", b"{}")}, "data": {"name": "x" * (2 << 20)}}
+
+
 def _call(client: httpx.Client, operation: Operation) -> httpx.Response:
     url = operation.url()
+    kind = _body_kind(operation)
     if operation.dialect == "otlp":
         return client.post(url, content=b"", headers={"Content-Type": "application/x-protobuf"})
+    if kind == "application/json":
+        headers = {"Content-Type": "application/json"}
+        return client.request(operation.method, url, content=UNREADABLE_JSON, headers=headers)
+    if kind == "multipart/form-data":
+        return client.request(operation.method, url, **UNREADABLE_FORM)  # type: ignore[arg-type]
     if operation.method in ("POST", "PATCH", "PUT"):
         return client.request(operation.method, url, json={})
     return client.request(operation.method, url)
 
 
+@EMBEDDED
 @pytest.mark.parametrize("credential", list(BAD_CREDENTIALS))
 def test_every_operation_refuses_a_request_without_a_working_key(api: Api, credential: str) -> None:
     headers = BAD_CREDENTIALS[credential](api)
@@ -116,6 +142,38 @@ def test_every_operation_refuses_a_request_without_a_working_key(api: Api, crede
             elif response.json()["errors"][0]["loc"] != "header.Authorization":
                 wrong.append(f"{operation}: {response.text[:200]}")
     assert len(OPERATIONS) > 50
+    assert not wrong, "\n".join(wrong)
+
+
+def test_every_route_taking_a_body_checks_the_key_before_reading_it() -> None:
+    """FastAPI reads a body before it solves any dependency: a route taking a body and a key
+    is a LeanRoute, which checks the key and its scope first (app/api/routing.py)."""
+    unchecked = [
+        f"{sorted(context.methods or [])} {context.path}"
+        for context in CONTEXTS
+        if isinstance(context.original_route, APIRoute)
+        and context.original_route.body_field is not None
+        and authenticates(context.original_route)
+        and not isinstance(context.original_route, LeanRoute)
+    ]
+    assert not unchecked, unchecked
+
+
+@EMBEDDED
+def test_a_key_without_the_scope_is_refused_before_its_body_is_read(api: Api) -> None:
+    """Each operation taking a body, called with a key holding every scope but the one it
+    needs, and a body that cannot be read: the 403 naming the scope, not the body's 400."""
+    wrong = []
+    taking = [
+        op for op in OPERATIONS if _body_kind(op) in ("application/json", "multipart/form-data")
+    ]
+    assert len(taking) > 15
+    for operation in taking:
+        held = [scope for scope in KEY_SCOPES if scope not in (operation.scope, operation.also)]
+        with api.client(_key(api, scopes=held)[0]) as client:
+            response = _call(client, operation)
+        if response.status_code != 403 or response.json().get("required_scope") != operation.scope:
+            wrong.append(f"{operation}: {response.status_code} {response.text[:160]}")
     assert not wrong, "\n".join(wrong)
 
 
@@ -176,6 +234,7 @@ BAD_SESSIONS: dict[str, Callable[[Api], httpx.Client]] = {
 }
 
 
+@EMBEDDED
 @pytest.mark.parametrize("how", list(BAD_SESSIONS))
 def test_every_console_route_without_a_working_session_goes_to_sign_in(api: Api, how: str) -> None:
     routes = console_routes()
@@ -210,6 +269,7 @@ def _events(client: httpx.Client) -> list[str]:
     return [event["id"] for event in client.get("/v1/audit_events").json()["data"]]
 
 
+@EMBEDDED
 def test_every_console_form_refuses_a_post_without_the_sessions_own_token(
     api: Api, admin_console: tuple[httpx.Client, str, httpx.Client]
 ) -> None:
