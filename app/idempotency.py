@@ -87,8 +87,9 @@ def reserve(
             raise ProblemError(
                 422,
                 "Idempotency key reused",
-                "Idempotency-Key: this key was first used with a different request body "
-                "or on another route.",
+                "Idempotency-Key: this key was first used with a different request body, "
+                "on another route, or (for a label or a webhook endpoint, whose answer is its "
+                "caller's) by another API key.",
                 slug="idempotency-key-reused",
                 field=["header", "Idempotency-Key"],
             )

@@ -369,6 +369,24 @@ class TestWebhookSecret:
             stored = session.scalars(select(IdempotencyKey).where(IdempotencyKey.key == key)).one()
         assert first["secret"] not in json.dumps(stored.response_body)
 
+    def test_another_key_of_the_tenant_gets_no_replay_of_the_secret(self, api: Api) -> None:
+        """The secret is shown once, to who registered the endpoint: another key of the tenant
+        sending the same key and body got the replay, and with it the secret that signs every
+        delivery, which it may not read otherwise (registering the URL again would change it)."""
+        team = f"hooks-{secrets.token_hex(4)}"
+        first, other = (api.client(api.new_key(team, scopes)) for scopes in (None, ["write"]))
+        key = {"Idempotency-Key": secrets.token_hex(8)}
+        body = {"url": "http://127.0.0.1:9/hooks/shared"}
+        made = first.post("/v1/webhook_endpoints", json=body, headers=key)
+        assert made.status_code == 201, made.text
+        refused = other.post("/v1/webhook_endpoints", json=body, headers=key)
+        assert refused.status_code == 422, refused.text
+        assert made.json()["secret"] not in refused.text
+        assert refused.json()["errors"][0]["loc"] == "header.Idempotency-Key", refused.text
+        replayed = first.post("/v1/webhook_endpoints", json=body, headers=key)
+        assert replayed.headers["Idempotent-Replayed"] == "true"
+        assert replayed.json()["secret"] == made.json()["secret"]
+
 
 class TestClaimedKey:
     def test_a_key_whose_work_committed_is_never_taken_over(

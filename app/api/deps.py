@@ -15,6 +15,7 @@ from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, iter_route_contexts
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
+from starlette.concurrency import run_in_threadpool
 
 from app import audit
 from app.config import Settings
@@ -109,6 +110,22 @@ def get_caller(
     # For a body checked past a failed schema (`checked_with_tenant`): the caller is known.
     request.state.tenant_id = caller.tenant.id
     return caller
+
+
+async def check_before_body(request: Request) -> None:
+    """`get_caller`'s refusals (401, 403, the throttle's 429) for a request whose body is still
+    unread: FastAPI reads and parses a body before it solves any dependency, so without this a
+    caller holding no working key, or not the route's scope, had its body parsed (up to
+    LOUPE_MAX_BODY_BYTES of JSON) or spooled (a dataset's LOUPE_MAX_DATASET_BYTES) first. A
+    caller let through is looked up again by the route's own `get_caller`."""
+    credentials = await _bearer(request)
+    runtime = get_runtime(request)
+
+    def check() -> None:
+        with runtime.session() as session:
+            get_caller(request, session, credentials)
+
+    await run_in_threadpool(check)
 
 
 def _also(route: Any, caller: Caller) -> bool:

@@ -8,7 +8,10 @@ and headers (`Location`, `Retry-After`) with `Idempotent-Replayed: true`; anothe
 the key (another body, or another route: keys are the tenant's, not a route's) is a 422; a twin
 arriving while the first runs is a 409; a first request that fails releases the key. The key is
 claimed in the transaction that commits the endpoint's work, so work and key stand or fall
-together.
+together. A route whose answer is its caller's own (`per_caller`: a label, which is the caller's
+and shows a judge's score only to a caller with `read`; `sealed`: a secret shown once, to who
+made it) replays only to the same caller: another caller's request under the key is the 422 of
+another request.
 """
 
 import functools
@@ -48,14 +51,18 @@ _REQUEST, _KEY, _SESSION, _TENANT, _RUNTIME, _RESPONSE = (
 _NOT_STORED = frozenset({"content-length", "content-type"})
 
 
-def idempotent(*, sealed: Iterable[str] = ()) -> Callable[[F], F]:
+def idempotent(*, sealed: Iterable[str] = (), per_caller: bool = False) -> Callable[[F], F]:
     """Give a creating endpoint `Idempotency-Key` (see the module's docstring).
 
     Args:
         sealed: top-level response fields shown only once (a webhook endpoint's `secret`),
-            stored encrypted with the app's key for the replay instead of in clear.
+            stored encrypted with the app's key for the replay instead of in clear, and
+            replayed only to the caller who made them.
+        per_caller: the answer is the caller's own: replayed only to the same caller.
     """
     sealed_fields = tuple(sealed)
+    # Who calls is part of the request when the answer is theirs alone.
+    by_caller = per_caller or bool(sealed_fields)
 
     def wrap(endpoint: F) -> F:
         hints = typing.get_type_hints(endpoint, include_extras=True)
@@ -95,7 +102,7 @@ def idempotent(*, sealed: Iterable[str] = ()) -> Callable[[F], F]:
 
             @functools.wraps(endpoint)
             async def wrapper(**arguments: Any) -> Any:
-                call = _Call(arguments, names, sealed_fields)
+                call = _Call(arguments, names, sealed_fields, by_caller)
                 if call.key is None:
                     return await endpoint(**arguments)
                 form = await call.request.form() if _is_form(call.request) else None
@@ -110,7 +117,7 @@ def idempotent(*, sealed: Iterable[str] = ()) -> Callable[[F], F]:
 
             @functools.wraps(endpoint)
             def wrapper(**arguments: Any) -> Any:  # type: ignore[misc]
-                call = _Call(arguments, names, sealed_fields)
+                call = _Call(arguments, names, sealed_fields, by_caller)
                 if call.key is None:
                     return endpoint(**arguments)
                 replay = call.reserve(None)
@@ -136,7 +143,11 @@ class _Call:
     """One keyed request through the wrapper: its fingerprint, reservation and response."""
 
     def __init__(
-        self, arguments: dict[str, Any], names: dict[str, str], sealed: tuple[str, ...]
+        self,
+        arguments: dict[str, Any],
+        names: dict[str, str],
+        sealed: tuple[str, ...],
+        by_caller: bool,
     ) -> None:
         self.request: Request = _take(arguments, names[_REQUEST], mine=_REQUEST)
         self.key: str | None = arguments.pop(_KEY)
@@ -146,6 +157,7 @@ class _Call:
         self.sub_response: Response = _take(arguments, names[_RESPONSE], mine=_RESPONSE)
         self.arguments = arguments
         self.sealed = sealed
+        self.by_caller = by_caller
         self.reservation_id: int | None = None
 
     def reserve(self, form: Any) -> Response | None:
@@ -240,13 +252,19 @@ class _Call:
                 if _fingerprinted(value)
             },
         }
+        if self.by_caller:
+            # `key:<id>`, noted by the authentication (app/api/deps.py `get_caller`).
+            shape["caller"] = getattr(self.request.state, "actor", None)
         if form is not None:
             shape["form"] = sorted([name, _canonical(value)] for name, value in form.multi_items())
         return shape
 
     def _body_alone(self) -> tuple[str, ...]:
         """The fingerprint `POST /v1/evaluations` stored before keys covered every route: its
-        JSON body alone. Keys kept from then still replay (until they expire, a day later)."""
+        JSON body alone. Keys kept from then still replay (until they expire, a day later); never
+        on a route whose answer is its caller's, whom a body alone does not name."""
+        if self.by_caller:
+            return ()
         bodies = [value for value in self.arguments.values() if isinstance(value, BaseModel)]
         if len(bodies) != 1:
             return ()

@@ -19,6 +19,7 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 from ijson.common import ObjectBuilder
 
+from app.api.deps import authenticates, check_before_body
 from app.api.nesting import JsonGuard, RefusedJson
 from app.api.surrogates import LoneSurrogate, SurrogateScan
 from app.problems import ProblemError, ProblemHTTPError, field_error
@@ -108,13 +109,18 @@ class LeanRequest(Request):
 
 
 class LeanRoute(APIRoute):
-    """An APIRoute whose handlers see a LeanRequest."""
+    """An APIRoute whose handlers see a LeanRequest; one that takes a body and a key checks
+    the key and its scope before reading the body (`deps.check_before_body`)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
+        key_first = self.body_field is not None and authenticates(self)
 
         async def lean_handler(request: Request) -> Response:
-            return await handler(LeanRequest(request.scope, request.receive))
+            lean = LeanRequest(request.scope, request.receive)
+            if key_first:
+                await check_before_body(lean)
+            return await handler(lean)
 
         return lean_handler
 

@@ -65,7 +65,8 @@ def get_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Candidat
 def delete_model(model_id: str, session: SessionDep, tenant: TenantDep) -> Response:
     """Forget a model and its key; runs that used it keep their predictions. A model a queued
     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
-    cancel them or let them finish first."""
+    cancel them or let them finish first; so is a model an online rule judges with (409 naming
+    the rules): give them another judge first."""
     model = service.get_or_404(session, tenant, model_id)
     service.check_unused(session, tenant, model)
     audit.record(

@@ -1,11 +1,12 @@
 """All SQL about candidate models, scoped to one tenant."""
 
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import Table, select, union_all
 
 from app.db import Base
-from app.models import CandidateModel, Evaluation
+from app.models import CandidateModel, Evaluation, OnlineRule
 from app.repository import TenantScopedRepository
 
 
@@ -26,6 +27,16 @@ def _calling_tables() -> list[Table]:
         if refers("model_id", table, CandidateModel.__tablename__)
         and refers("id", table, Evaluation.__tablename__)
     ]
+
+
+def _judges(judge: Any, metrics: Any) -> set[str]:
+    """The model ids an online rule's stored judge and metric specs name."""
+    named = {(judge or {}).get("model_id")}
+    for spec in metrics or []:
+        own = spec.get("judge") or {}
+        named.add(own.get("model_id"))
+        named.update(member.get("model_id") for member in own.get("panel") or [])
+    return {model_id for model_id in named if isinstance(model_id, str)}
 
 
 class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
@@ -62,6 +73,19 @@ class CandidateModelRepository(TenantScopedRepository[CandidateModel]):
             for table in _calling_tables()
         ]
         return sorted(self.session.scalars(union_all(*statements)))
+
+    def rules_judging(self, model: CandidateModel) -> list[tuple[str, str]]:
+        """The tenant's online rules that judge with the model (as the rule's judge, a metric's,
+        or a panel member): (id, name), oldest first."""
+        model_id = self.owned(model).id
+        rows = self.session.execute(
+            select(OnlineRule.id, OnlineRule.name, OnlineRule.judge, OnlineRule.metrics)
+            .where(OnlineRule.tenant_id == self.tenant_id)
+            .order_by(OnlineRule.id)
+        )
+        return [
+            (id_, name) for id_, name, judge, metrics in rows if model_id in _judges(judge, metrics)
+        ]
 
     def delete(self, model: CandidateModel) -> None:
         self.session.delete(model)

@@ -61,22 +61,38 @@ def get_or_404(session: Session, tenant: Tenant, model_id: str) -> CandidateMode
 
 
 def check_unused(session: Session, tenant: Tenant, model: CandidateModel) -> None:
-    """409 while a queued or running run still calls the model: deleted, its remaining samples
-    would each fail `candidate_missing` (a finished run keeps its predictions without it)."""
-    calling = CandidateModelRepository(session, tenant.id).calling(model)
-    if not calling:
+    """409 while a queued or running run still calls the model (deleted, its remaining samples
+    would each fail `candidate_missing`; a finished run keeps its predictions without it) or an
+    online rule judges with it (its next day would find no judge: changing a rule's judge is a
+    team admin's, so a key that may delete models must not do it by deleting one)."""
+    repository = CandidateModelRepository(session, tenant.id)
+    calling, judging = repository.calling(model), repository.rules_judging(model)
+    if not calling and not judging:
         return
-    named = ", ".join(calling[:10]) + (
-        f" and {len(calling) - 10} more" if len(calling) > 10 else ""
-    )
+    reasons = []
+    if calling:
+        reasons.append(
+            f"{len(calling)} queued or running run(s) call model {model.id!r} "
+            f"({_listed(calling)}); cancel them or let them finish"
+        )
+    if judging:
+        rules = [f"{rule_id} ({name[:80]!r})" for rule_id, name in judging]
+        reasons.append(
+            f"online rule(s) {_listed(rules)} judge with model {model.id!r}; give them another "
+            "judge (PATCH /v1/online_rules/{id}, a team admin's) or delete them"
+        )
     raise ProblemError(
         409,
         "Conflict",
-        f"{len(calling)} queued or running run(s) call model {model.id!r} ({named}); cancel "
-        "them or let them finish, then delete it.",
+        "; ".join(reasons) + ", then delete it.",
         slug="model-in-use",
         field=["path", "model_id"],
     )
+
+
+def _listed(names: list[str]) -> str:
+    """The first ten names, and how many more."""
+    return ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
 
 
 def to_schema(model: CandidateModel) -> CandidateModelSchema:

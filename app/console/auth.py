@@ -68,6 +68,8 @@ class ConsoleSession:
     person_id: str | None = None
     # The person is an operator (LOUPE_OIDC_OPERATOR_GROUPS at their last sign-in).
     operator: bool = False
+    # When the API key signed in with expires (None: never, or a person).
+    key_expires_at: datetime | None = None
 
 
 def _encode(payload: dict[str, object]) -> str:
@@ -171,6 +173,7 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
         caller.actor,
         person_id,
         operator=who is not None and who.operator,
+        key_expires_at=caller.expires_at,
     )
 
 

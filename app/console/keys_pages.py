@@ -70,6 +70,18 @@ def _checked(name: str, scopes: list[str], expires: str) -> tuple[str, list[str]
     return name, [scope for scope in KEY_SCOPES if scope in scopes], expires_at
 
 
+def _within(
+    signed_in: auth.ConsoleSession, expires_at: datetime | None
+) -> tuple[datetime | None, bool]:
+    """The new key's expiry, brought back to the signed-in key's own when it would outlive it,
+    and whether it was: an expiring key (given for a while, to a contractor, a CI) must not mint
+    one that keeps working after it."""
+    limit = signed_in.key_expires_at
+    if limit is None or (expires_at is not None and expires_at <= limit):
+        return expires_at, False
+    return limit, True
+
+
 def _form_error(detail: str, field: str) -> ProblemError:
     return ProblemError(400, "Bad Request", detail, slug="invalid-key", field=["body", field])
 
@@ -102,6 +114,7 @@ def create_key(
             )
     except ProblemError as exc:
         return _keys_page(request, session, signed_in, exc.detail, exc.status)
+    expires_at, capped = _within(signed_in, expires_at)
     tenant, secret = tenants.create_key(
         session,
         signed_in.tenant.name,
@@ -129,7 +142,7 @@ def create_key(
     )
     session.commit()
     # A page, not a redirect: the secret is in this answer alone (Cache-Control: no-store).
-    return page(request, "key_created.html", signed_in, key=made, secret=secret)
+    return page(request, "key_created.html", signed_in, key=made, secret=secret, capped=capped)
 
 
 @router.post("/keys/revoke", name="revoke_key")

@@ -10,6 +10,7 @@ from starlette.datastructures import UploadFile as StarletteUploadFile
 from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_after, id_cursor, position, position_after
+from app.api.routing import LeanRoute
 from app.config import Settings
 from app.datasets import service
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
@@ -20,6 +21,8 @@ from app.problems import FieldError, ProblemError, field_error, problem_response
 router = APIRouter(
     prefix="/v1/datasets",
     tags=["datasets"],
+    # Its key checked before an upload is spooled (app/api/routing.py).
+    route_class=LeanRoute,
     responses=problem_responses(400, 401, 404, 413, 415, 422),
 )
 

@@ -76,13 +76,16 @@ def resolve(
     default_model = getattr(judge, "model", None)
     default_id = getattr(judge, "model_id", None)
 
-    def registered(model_id: str, path: list[str | int]) -> dict[str, Any] | None:
+    def registered(model_id: str, path: list[str | int]) -> dict[str, Any]:
         row = models.get(model_id)
         if row is None:
             errors.append(
                 field_error(path, f"no model {model_id!r}; register it with POST /v1/models")
             )
-            return None
+            # A submission is refused for the error; a choice stored earlier and resolved again
+            # (an online rule's next day) still names the model it lacks, so its calls fail for
+            # want of it instead of going to the server's judge.
+            return {"model": None, "model_id": model_id, "host": None}
         return {"model": row.model, "model_id": row.id, "host": endpoint_host(row.base_url)}
 
     default: dict[str, Any] | None = None

@@ -87,7 +87,9 @@ def _shown(row: object) -> Label:
     openapi_extra={SCOPE_EXTENSION: REVIEW},
 )
 @checked_with_tenant(checks.body_problems)
-@idempotent()
+# A label is its caller's, and shows the judge's score only to a caller with `read`: a key
+# another caller used replays nothing to them.
+@idempotent(per_caller=True)
 def create_label(
     payload: LabelCreate, session: SessionDep, caller: CallerDep, response: Response
 ) -> Label:

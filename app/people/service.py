@@ -230,7 +230,8 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
 def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = False) -> int:
     """A team admin removes a granted membership from their team (one from the groups claim
     comes back at the person's next sign-in, so it is changed at the provider instead); with
-    `revoke_keys`, the team's keys the person made stop working too. Returns how many did."""
+    `revoke_keys`, the team's keys the person made stop working too (and the keys those made).
+    Returns how many did."""
     membership = repository.membership(session, person_id, by.tenant.id)
     if membership is None:
         raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")

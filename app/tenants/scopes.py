@@ -13,6 +13,7 @@ Every API route needs exactly one scope, declared on the route (the operation's
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from app.models import Tenant
 
@@ -51,6 +52,9 @@ class Caller:
     scopes: frozenset[str]
     actor: str
     key_id: str | None = None
+    # When the caller's key stops working (None: never, or not a key): nothing it makes may
+    # outlive it.
+    expires_at: datetime | None = None
 
     def may(self, scope: str) -> bool:
         return scope in self.scopes

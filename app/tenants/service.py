@@ -210,6 +210,7 @@ def caller_of(tenant: Tenant, api_key: ApiKey) -> Caller:
         scopes=key_scopes(api_key.scopes),
         actor=f"key:{api_key.id}",
         key_id=api_key.id,
+        expires_at=api_key.expires_at,
     )
 
 
@@ -270,13 +271,19 @@ def revoke_tenant_key(session: Session, tenant_id: str, key_id: str) -> tuple[Ap
 
 
 def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
-    """Revoke the tenant's working keys that `created_by` (an actor) made; returns them."""
+    """Revoke the tenant's working keys that `created_by` (an actor) made, and those its keys
+    made in turn (a key signed in to the console makes keys too: the chain would outlive its
+    maker's access); returns them."""
     now = utcnow()
-    revoked = [
-        key
-        for key in repository.keys_of(session, tenant_id)
-        if key.created_by == created_by and key.revoked_at is None
-    ]
+    keys = repository.keys_of(session, tenant_id)
+    makers, made = {created_by}, True
+    while made:
+        made = False
+        for key in keys:
+            if key.created_by in makers and f"key:{key.id}" not in makers:
+                makers.add(f"key:{key.id}")
+                made = True
+    revoked = [key for key in keys if key.created_by in makers and key.revoked_at is None]
     for key in revoked:
         key.revoked_at = now
     session.flush()

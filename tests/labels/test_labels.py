@@ -111,6 +111,36 @@ class TestGiving:
             "failed": 0,
         }
 
+    def test_a_key_another_caller_labelled_under_replays_nothing_to_them(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """Idempotency-Keys made from the item (`label-<result id>`) collide between callers: a
+        blind reviewer's label under a key another caller used was a replay of that caller's
+        label, the judge's score in it, and the reviewer's own was never stored. It is the 422
+        of another request now, and the reviewer's label is stored under a key of their own."""
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate()
+        result = team.results(evaluation_id)[("sum", "helpfulness")]
+        body = {"result_id": result["id"], "value": 1}
+        key = {"Idempotency-Key": f"label-{result['id']}"}
+        seeing = team.client.post("/v1/labels", json=body, headers=key)
+        assert seeing.status_code == 201 and seeing.json()["judge_score"] == result["score"]
+        blind = api.client(team.new_key(["review"], name="blind"))
+        refused = blind.post("/v1/labels", json=body, headers=key)
+        assert refused.status_code == 422, refused.text
+        assert "idempotent-replayed" not in refused.headers
+        assert str(result["score"]) not in refused.text and seeing.json()["id"] not in refused.text
+        assert refused.json()["errors"][0]["loc"] == "header.Idempotency-Key", refused.text
+        # The same caller's retry still replays; the reviewer's own key stores their label.
+        again = team.client.post("/v1/labels", json=body, headers=key)
+        assert again.headers["Idempotent-Replayed"] == "true" and again.json() == seeing.json()
+        own = blind.post("/v1/labels", json=body, headers={"Idempotency-Key": "blind-1"})
+        assert own.status_code == 201 and own.json()["actor_name"] == "blind", own.text
+        assert own.json()["judge_score"] is None
+        listed = team.client.get("/v1/labels", params={"result_id": result["id"]}).json()
+        assert sorted(label["actor_name"] for label in listed["data"]) == ["blind", "reviewer bot"]
+
 
 class TestRefusals:
     def test_values_off_the_scale_and_results_that_cannot_be_labelled(

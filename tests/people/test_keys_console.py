@@ -5,9 +5,11 @@ the audit trail as `person:<id>`; another team's key is a 404; anyone but a team
 key's session, gets the 403 page naming `admin`."""
 
 import re
+from datetime import timedelta
 
 import httpx
 
+from app.db import utcnow
 from app.models import Person
 from app.tenants import service
 from tests.console.helpers import signed_in as key_session
@@ -141,6 +143,34 @@ def test_nobody_gives_more_than_they_hold(loupe: Api, idp: Provider) -> None:
     assert granted.status_code == 403 and "which you do not hold" in granted.text
 
 
+def test_a_key_makes_no_key_that_outlives_it(loupe: Api) -> None:
+    """Nobody gives more than they hold, in time too: a key given for 40 days, signed in to the
+    console, made keys that never expire (or last a year), outliving its own expiry. They now
+    expire with it, and the answer page says so; a shorter expiry is kept as chosen."""
+    ends = utcnow() + timedelta(days=40)
+    with loupe.served.runtime.session() as session:
+        _, expiring = service.create_key(session, "ml", scopes=["read", "admin"], expires_at=ends)
+        session.commit()
+    console = key_session(loupe, expiring)
+    made = {}
+    for expires in ("never", "90d", "365d", "30d"):
+        answer = create(console, name=f"made {expires}", scopes=["read"], expires=expires)
+        assert answer.status_code == 200 and 'id="secret"' in answer.text, answer.text
+        assert ("does not outlive it" in answer.text) == (expires != "30d"), expires
+        made[expires] = re.search(r'id="secret">(lp_[^<]+)</code>', answer.text).group(1)
+    with loupe.served.runtime.session() as session:
+        by_prefix = {key.prefix: key for key in service.keys_of(session, "ml") or []}
+    for expires, secret in made.items():
+        expires_at = by_prefix[secret[:10]].expires_at
+        assert expires_at is not None, expires
+        if expires == "30d":
+            assert expires_at < ends - timedelta(days=9)
+        else:
+            assert abs((expires_at - ends).total_seconds()) < 1, (expires, expires_at, ends)
+        with loupe.client(secret) as client:
+            assert client.get("/v1/evaluations").status_code == 200
+
+
 def _admin_in_ml_making_a_key(loupe: Api, idp: Provider, admin: httpx.Client) -> tuple[str, str]:
     """A person of team search, granted admin of team ml, makes a key there: (their id, key)."""
     client, sub = signed_in(loupe, idp, "search")
@@ -191,3 +221,47 @@ def test_removing_a_member_revokes_the_keys_they_made_unless_kept(
     )
     names = [event["details"]["name"] for event in events.json()["data"]]
     assert names.count("their script") == 1, names
+
+
+def _secret(made: httpx.Response) -> str:
+    found = re.search(r'id="secret">(lp_[^<]+)</code>', made.text)
+    assert found is not None, made.text
+    return found.group(1)
+
+
+def test_removing_a_member_revokes_the_keys_their_keys_made(loupe: Api, idp: Provider) -> None:
+    """A person's key with `admin`, signed in to the console, makes keys too, and those make
+    more: they outlived the person's removal (only the keys the person made were revoked), so
+    one more hop kept everything a removed admin held."""
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    person, _ = _admin_in_ml_making_a_key(loupe, idp, admin)
+    with loupe.served.runtime.session() as session:
+        _, first = service.create_key(
+            session, "ml", scopes=["read", "admin"], name="chain 1", created_by=f"person:{person}"
+        )
+        session.commit()
+    made = create(
+        key_session(loupe, first), name="chain 2", scopes=["read", "admin"], expires="30d"
+    )
+    second = _secret(made)
+    third = _secret(
+        create(key_session(loupe, second), name="chain 3", scopes=["read"], expires="30d")
+    )
+    page = admin.get("/console/members").text
+    removed = admin.post(
+        "/console/members/remove",
+        data={"person_id": person, "csrf_token": csrf_of(page), "revoke_keys": "on"},
+    )
+    assert removed.status_code == 303, removed.text
+    for key in (first, second, third):
+        with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == 401
+    events = loupe.client(loupe.new_key("ml")).get(
+        "/v1/audit_events", params={"action": "api_key.revoke", "limit": 100}
+    )
+    names = [event["details"]["name"] for event in events.json()["data"]]
+    assert sorted(name for name in names if name.startswith("chain")) == [
+        "chain 1",
+        "chain 2",
+        "chain 3",
+    ]

@@ -984,7 +984,8 @@ export interface paths {
          * Delete Model
          * @description Forget a model and its key; runs that used it keep their predictions. A model a queued
          *     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
-         *     cancel them or let them finish first.
+         *     cancel them or let them finish first; so is a model an online rule judges with (409 naming
+         *     the rules): give them another judge first.
          */
         delete: operations["delete_model"];
         options?: never;

@@ -119,7 +119,8 @@ def sync_detailed(
 
      Forget a model and its key; runs that used it keep their predictions. A model a queued
     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
-    cancel them or let them finish first.
+    cancel them or let them finish first; so is a model an online rule judges with (409 naming
+    the rules): give them another judge first.
 
     Args:
         model_id (str):
@@ -154,7 +155,8 @@ def sync(
 
      Forget a model and its key; runs that used it keep their predictions. A model a queued
     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
-    cancel them or let them finish first.
+    cancel them or let them finish first; so is a model an online rule judges with (409 naming
+    the rules): give them another judge first.
 
     Args:
         model_id (str):
@@ -184,7 +186,8 @@ async def asyncio_detailed(
 
      Forget a model and its key; runs that used it keep their predictions. A model a queued
     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
-    cancel them or let them finish first.
+    cancel them or let them finish first; so is a model an online rule judges with (409 naming
+    the rules): give them another judge first.
 
     Args:
         model_id (str):
@@ -219,7 +222,8 @@ async def asyncio(
 
      Forget a model and its key; runs that used it keep their predictions. A model a queued
     or running run still calls is kept (409 naming the runs), as a dataset runs read is:
-    cancel them or let them finish first.
+    cancel them or let them finish first; so is a model an online rule judges with (409 naming
+    the rules): give them another judge first.
 
     Args:
         model_id (str):
