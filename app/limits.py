@@ -3,7 +3,7 @@
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.problems import PROBLEM_MEDIA_TYPE, Problem, field_error
+from app.problems import ErrorDialect, Problem, field_error, otlp_dialect, problem_response
 
 
 class _TooLarge(HTTPException):
@@ -26,7 +26,9 @@ def _detail(max_bytes: int, setting: str = "LOUPE_MAX_BODY_BYTES") -> str:
 class BodySizeLimitMiddleware:
     """413 for bodies over `max_bytes`, by Content-Length or by counting a streamed body.
 
-    `path_limits` gives other limits for exact paths: {path: (max_bytes, setting name)}.
+    `path_limits` gives other limits for exact paths: {path: (max_bytes, setting name)};
+    `otlp_paths` are answered as the OTLP receiver answers (a `google.rpc.Status` in the
+    request's encoding), as the refusal comes before any route takes the request.
     """
 
     def __init__(
@@ -34,10 +36,12 @@ class BodySizeLimitMiddleware:
         app: ASGIApp,
         max_bytes: int,
         path_limits: dict[str, tuple[int, str]] | None = None,
+        otlp_paths: frozenset[str] = frozenset(),
     ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.path_limits = path_limits or {}
+        self.otlp_paths = otlp_paths
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -81,31 +85,32 @@ class BodySizeLimitMiddleware:
                 await self._refuse(scope, send, max_bytes, setting)
 
     async def _refuse(self, scope: Scope, send: Send, max_bytes: int, setting: str) -> None:
-        body = (
-            Problem(
-                type="https://loupe.dev/problems/body-too-large",
-                title="Content Too Large",
-                status=413,
-                detail=_detail(max_bytes, setting),
-                instance=scope.get("path"),
-                # The field at fault, as every other problem names it.
-                errors=[field_error(["body"], _detail(max_bytes, setting), "too_large")],
-            )
-            .model_dump_json(exclude_none=True)
-            .encode()
+        problem = Problem(
+            type="https://loupe.dev/problems/body-too-large",
+            title="Content Too Large",
+            status=413,
+            detail=_detail(max_bytes, setting),
+            instance=scope.get("path"),
+            # The field at fault, as every other problem names it.
+            errors=[field_error(["body"], _detail(max_bytes, setting), "too_large")],
         )
+        dialect: ErrorDialect = "problem"
+        if scope.get("path") in self.otlp_paths:
+            headers = dict(scope.get("headers", []))
+            dialect = otlp_dialect(headers.get(b"content-type", b"").decode("latin-1"))
+        response = problem_response(problem, dialect=dialect)
         await send(
             {
                 "type": "http.response.start",
                 "status": 413,
                 "headers": [
-                    (b"content-type", PROBLEM_MEDIA_TYPE.encode()),
-                    (b"content-length", str(len(body)).encode()),
+                    (b"content-type", response.headers["content-type"].encode("latin-1")),
+                    (b"content-length", str(len(response.body)).encode()),
                     (b"connection", b"close"),
                 ],
             }
         )
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": "http.response.body", "body": response.body})
 
 
 async def _drain(receive: Receive, more_body: bool) -> None:

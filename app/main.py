@@ -81,6 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "/v1/traces": (settings.otlp_max_bytes, "LOUPE_OTLP_MAX_BYTES"),
             "/v1/logs": (settings.otlp_max_bytes, "LOUPE_OTLP_MAX_BYTES"),
         },
+        otlp_paths=frozenset({"/v1/traces", "/v1/logs"}),
     )
     # Outermost: a refused body (413) is counted and carries its request id too.
     app.add_middleware(RequestTelemetryMiddleware)

@@ -268,11 +268,15 @@ def error_dialect(request: Request) -> ErrorDialect:
     """The dialect of the route that took the request (`problem` when none did)."""
     dialect = getattr(request.scope.get("route"), "error_dialect", "problem")
     if dialect == "otlp":
-        protobuf = (
-            request.headers.get("content-type", "").lower().startswith("application/x-protobuf")
-        )
-        return "otlp_protobuf" if protobuf else "otlp_json"
+        return otlp_dialect(request.headers.get("content-type", ""))
     return dialect
+
+
+def otlp_dialect(content_type: str) -> ErrorDialect:
+    """The OTLP receiver's errors for a request of this Content-Type: a protobuf Status for a
+    protobuf export, else JSON."""
+    protobuf = content_type.lower().startswith(OTLP_PROTOBUF)
+    return "otlp_protobuf" if protobuf else "otlp_json"
 
 
 def problem_response(

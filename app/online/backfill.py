@@ -220,6 +220,7 @@ def _append(
             "expected_output": None,
             "context": None,
             "retrieval_context": case.retrieval_context,
+            "tools_called": case.tools_called,
             "metadata_": case.metadata_,
         }
         for _, case in ready

@@ -64,6 +64,8 @@ class Evaluated:
     trace_id: str | None
     span_id: str | None
     time_unix_nano: int | None
+    # The judged call's response (gen_ai.response.id), when its span said it.
+    response_id: str | None = None
 
     def attributes(self) -> dict[str, str | float]:
         """The event's attributes (semantic conventions 1.38+), and Loupe's ids, which let a
@@ -78,6 +80,8 @@ class Evaluated:
             attributes["gen_ai.evaluation.explanation"] = explanation
         if self.error_type:
             attributes["error.type"] = self.error_type
+        if self.response_id:
+            attributes["gen_ai.response.id"] = self.response_id
         attributes["loupe.result.id"] = self.result_id
         attributes["loupe.online_rule.id"] = self.rule_id
         return attributes

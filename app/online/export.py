@@ -193,5 +193,6 @@ def evaluated(rule_id: str, result: Result, metadata: dict[str, Any] | None) -> 
         error_message=error.get("message"),
         trace_id=(metadata or {}).get("trace_id"),
         span_id=(metadata or {}).get("span_id"),
+        response_id=(metadata or {}).get("response_id"),
         time_unix_nano=int(created.timestamp() * 1_000_000_000) if created else None,
     )

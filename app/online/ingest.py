@@ -21,7 +21,7 @@ from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, Tenant
 from app.online import calls as kept
 from app.online import days as days_of
-from app.online import holding, joining, matching
+from app.online import holding, joining, matching, turns
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.waiting import OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
@@ -129,8 +129,17 @@ def take(
     days = OnlineRuleRepository(session, tenant.id)
     day = utcnow().date().isoformat()
     counts: Counter[tuple[str, str]] = Counter()
+    # A span that waited for log records in vain may be a retried export of a span whose
+    # records were joined to its first copy: a rule that stored that copy counts a duplicate.
+    waited = [
+        (call.trace_id, call.span_id)
+        for call in model_calls
+        if isinstance(call, Skipped) and call.awaits_records
+    ]
+    stored_calls = OnlineCallRepository(session, tenant.id) if waited else None
     for rule in rules:
-        chosen = _choose(rule, model_calls, counts)
+        retried = stored_calls.stored_spans(rule, waited) if stored_calls is not None else set()
+        chosen = _choose(rule, model_calls, counts, retried)
         if chosen and rule.target == "conversation":
             # Judged as one test case once the conversation is idle (the ticker's sweep).
             holding.hold(session, tenant, rule, chosen, counts)
@@ -154,9 +163,11 @@ def _choose(
     rule: OnlineRule,
     calls: Sequence[joining.Call],
     counts: Counter[tuple[str, str]],
+    retried: set[tuple[str, str]],
 ) -> list[JudgedCall]:
     """The calls the rule takes and samples that have content; the rest counted by reason (a
-    conversation rule's call that names no conversation: `no_conversation_id`)."""
+    conversation rule's call that names no conversation: `no_conversation_id`; a span without
+    content that the rule stored before, in `retried`: `duplicate`)."""
     chosen = []
     for call in calls:
         counts[(rule.id, "received")] += 1
@@ -178,7 +189,8 @@ def _choose(
         if isinstance(call, Unread):  # not read as no rule samples it: not reached
             continue
         if isinstance(call, Skipped):
-            counts[(rule.id, f"skipped:{call.reason.value}")] += 1
+            again = (call.trace_id, call.span_id) in retried
+            counts[(rule.id, "skipped:duplicate" if again else f"skipped:{call.reason.value}")] += 1
             continue
         chosen.append(call)
     return chosen
@@ -276,7 +288,8 @@ def _first_times(
 
 def stored_case(call: JudgedCall) -> dict[str, Any]:
     """A call as a test case in stored form: the last user message (its text and images) in,
-    the output messages' text out, the trace's retrieved documents, where it came from."""
+    the output messages' text out, the tools they called, the trace's retrieved documents,
+    where it came from."""
     last_user = next(
         (message for message in reversed(call.input_messages) if message.role == "user"), None
     )
@@ -293,7 +306,16 @@ def stored_case(call: JudgedCall) -> dict[str, Any]:
         "service": call.service_name,
         "model": call.model,
         "convention": call.convention,
+        "response_id": call.response_id,
+        # What the instrumentation or its SDK lost on the way (an attribute limit evicting the
+        # oldest messages, lists cut), so a judged call says what it was judged without.
+        "warnings": "; ".join(call.warnings),
     }
+    # The tools the reply called, as a test case holds them (the call id only pairs results).
+    tools = [
+        {key: value for key, value in tool.items() if key != "id" and value is not None}
+        for tool in turns.tools_called(call)
+    ]
     return {
         "client_id": call.span_id,
         "input": content or "",
@@ -301,5 +323,6 @@ def stored_case(call: JudgedCall) -> dict[str, Any]:
         "expected_output": None,
         "context": None,
         "retrieval_context": list(call.retrieval_context) or None,
+        "tools_called": tools or None,
         "metadata_": {key: str(value)[:512] for key, value in metadata.items() if value},
     }

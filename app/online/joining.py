@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from app import otlp
 from app.online.waiting import OtlpPendingRepository
-from app.otlp import JudgedCall, LogRecord, Skipped, SkipReason, Span, Unread
+from app.otlp import JudgedCall, LogRecord, Skipped, Span, Unread
 
 Call = JudgedCall | Skipped | Unread
 
@@ -68,7 +68,8 @@ def expired_calls(spans: Sequence[Span]) -> list[Call]:
 
 
 def _contentless(call: Call) -> bool:
-    return isinstance(call, Skipped) and call.reason == SkipReason.NO_CONTENT
+    """A call without content that its log records may still bring."""
+    return isinstance(call, Skipped) and call.awaits_records
 
 
 def _span_ids(items: Sequence[Span] | Sequence[LogRecord]) -> list[str]:

@@ -25,7 +25,7 @@ from app.online.schemas import OnlineResult, OnlineRule
 SKIP_WORDS = {
     "not_sampled": "Not sampled: the rule's sampling rate left its trace out.",
     "no_content": "No content: the span carried no messages (the instrumentation's content "
-    "capture is off).",
+    "capture is off), or only the placeholders of texts it hides.",
     "image_withheld": "Image withheld: the instrumentation left the call's image out of the "
     "span, so the call was not judged without it.",
     "unknown_convention": "Unknown convention: the span's messages are in a shape Loupe does "
@@ -33,6 +33,8 @@ SKIP_WORDS = {
     "malformed_content": "Malformed content: the span's messages could not be read (not the "
     "JSON its convention says).",
     "invalid_ids": "Invalid ids: the span had no valid trace or span id.",
+    "call_failed": "Call failed: the model call ended in an error (the span's status or "
+    "error.type), so there was no answer to judge.",
     "over_budget": "Over budget: the rule's or the account's daily budget was spent.",
     "image_refused": "Image refused: the operator's image policy refused one of the call's "
     "images (too large, a format or an address not allowed).",

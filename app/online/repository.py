@@ -318,6 +318,25 @@ class OnlineCallRepository(TenantScopedRepository[OnlineCall]):
         noted before (a retried export's spans, or a concurrent request's, are not)."""
         return self._note(OnlineRuleSpan, rule, spans)
 
+    def stored_spans(
+        self, rule: OnlineRule, spans: Iterable[tuple[str, str]]
+    ) -> set[tuple[str, str]]:
+        """Which of these (trace id, span id) spans the rule stored (or holds) already."""
+        rule_id = OnlineRuleRepository(self.session, self.tenant_id).owned(rule).id
+        wanted = sorted(set(spans))
+        found: set[tuple[str, str]] = set()
+        for start in range(0, len(wanted), self.CHUNK):
+            rows = self.session.execute(
+                select(OnlineRuleSpan.trace_id, OnlineRuleSpan.span_id).where(
+                    OnlineRuleSpan.rule_id == rule_id,
+                    tuple_(OnlineRuleSpan.trace_id, OnlineRuleSpan.span_id).in_(
+                        wanted[start : start + self.CHUNK]
+                    ),
+                )
+            )
+            found.update((trace_id, span_id) for trace_id, span_id in rows)
+        return found
+
     def _note(
         self, table: Any, rule: OnlineRule, spans: Iterable[tuple[str, str]]
     ) -> set[tuple[str, str]]:

@@ -195,8 +195,9 @@ class RuleCounts(BaseModel):
     )
     skipped: dict[str, int] = Field(
         description="Sampled calls not judged and matched calls not sampled, by reason: "
-        "`not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation "
-        "left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, "
+        "`not_sampled`, `no_content` (capture is off, or the texts hidden), `image_withheld` "
+        "(the instrumentation left the image out), `unknown_convention`, `malformed_content`, "
+        "`invalid_ids`, `call_failed` (the call ended in an error: no answer), "
         "`over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` "
         "(the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule "
         "already stored, sent again), `missing_fields` (one of its metrics needs a field the "
@@ -251,7 +252,9 @@ class OnlineResult(EvaluationResult):
         default=None,
         description="The judged call as its test case (`test_case_id` is the span id): the "
         "last user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer "
-        "as `actual_output`, the trace's retrieved documents as `retrieval_context`.",
+        "as `actual_output`, the tools it called as `tools_called`, the trace's retrieved "
+        "documents as `retrieval_context`; `metadata` names the trace, span, service, model, "
+        "convention, `response_id` and `warnings` of content lost on the way.",
     )
 
 

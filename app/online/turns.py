@@ -40,20 +40,26 @@ def exchange_of(call: JudgedCall) -> dict[str, Any]:
         if message.role == "user" and content:
             inputs.append({"user": content})
     reply_text = "\n".join(message.text for message in call.output_messages if message.text)
-    tools = [
-        {"name": part.name, "id": part.id, "input_parameters": _parameters(part.arguments)}
-        for message in call.output_messages
-        for part in message.parts
-        if isinstance(part, ToolCall) and part.name
-    ]
     return {
         "inputs": inputs,
-        "reply": {"content": reply_text, "tools_called": tools},
+        "reply": {"content": reply_text, "tools_called": tools_called(call)},
         "retrieval_context": list(call.retrieval_context),
         "system": _system(call),
         "model": call.model,
         "service": call.service_name,
+        "response_id": call.response_id,
     }
+
+
+def tools_called(call: JudgedCall) -> list[dict[str, Any]]:
+    """The tools a call's reply called, in stored form: name, the instrumentation's call id
+    (to pair a later tool result; a test case drops it) and input_parameters."""
+    return [
+        {"name": part.name, "id": part.id, "input_parameters": _parameters(part.arguments)}
+        for message in call.output_messages
+        for part in message.parts
+        if isinstance(part, ToolCall) and part.name
+    ][:MAX_TOOL_CALLS]
 
 
 def conversation_case(
@@ -82,6 +88,7 @@ def conversation_case(
         # The last call's span: where the conversation's scores are reported in traces.
         "trace_id": last_trace,
         "span_id": last_span,
+        "response_id": calls[-1][2].get("response_id") if calls else None,
         "calls": len(calls),
         "service": first.get("service"),
         "model": first.get("model"),

@@ -8,8 +8,6 @@ every message convention the instrumentations emit to a JudgedCall, or a Skipped
 from app.otlp._body import Decompressor, decompress
 from app.otlp._calls import (
     JudgedCall,
-    Skipped,
-    SkipReason,
     Unread,
     judged_calls,
     message_record,
@@ -36,6 +34,7 @@ from app.otlp._errors import (
 from app.otlp._limits import DEFAULT_LIMITS, Limits
 from app.otlp._packing import pack, unpack_record, unpack_span
 from app.otlp._records import LogRecord, Span, SpanEvent, id_problem, plain_value
+from app.otlp._skips import Skipped, SkipReason
 
 __all__ = [
     "DEFAULT_LIMITS",

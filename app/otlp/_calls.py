@@ -3,7 +3,6 @@
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from app.otlp import _conventions as conventions
@@ -11,17 +10,7 @@ from app.otlp._content import Image, Message, Notes, ToolCall, parse_json
 from app.otlp._documents import retrieval_documents
 from app.otlp._limits import DEFAULT_LIMITS, Limits
 from app.otlp._records import LogRecord, Span, id_problem
-
-
-class SkipReason(StrEnum):
-    """Why a span gives no judged call (the receiver adds its own: not sampled, over budget...)."""
-
-    NOT_A_MODEL_CALL = "not_a_model_call"
-    NO_CONTENT = "no_content"
-    UNKNOWN_CONVENTION = "unknown_convention"
-    IMAGE_WITHHELD = "image_withheld"
-    MALFORMED_CONTENT = "malformed_content"
-    INVALID_IDS = "invalid_ids"
+from app.otlp._skips import Skipped, SkipReason, skip, unjudgeable, unread
 
 
 @dataclass(frozen=True)
@@ -48,6 +37,8 @@ class JudgedCall:
     warnings: tuple[str, ...] = ()
     # When the span started (Unix ns; 0 unknown): a conversation's calls are put in this order.
     start_ns: int = 0
+    # The provider's id of the response (`gen_ai.response.id`), which scores sent back carry.
+    response_id: str | None = None
 
     @property
     def input_text(self) -> str:
@@ -61,19 +52,6 @@ class JudgedCall:
     def output_text(self) -> str:
         """The output messages' text, joined by newlines."""
         return "\n".join(message.text for message in self.output_messages if message.text)
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A span that gives no judged call, and why."""
-
-    trace_id: str
-    span_id: str
-    service_name: str | None
-    reason: SkipReason
-    detail: str
-    attributes: dict[str, Any]
-    resource: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -92,8 +70,6 @@ _NOT_CALL_OPERATIONS = frozenset(
     {"embeddings", "retrieval", "execute_tool", "create_agent", "embedding", "rerank"}
 )
 _CALL_REQUEST_TYPES = frozenset({"chat", "completion"})
-# Keys that look like content in a shape no reader knows (so: unknown, not missing).
-_CONTENT_HINTS = ("message", "prompt", "completion", "input.value", "output.value", "content")
 
 
 def message_record(record: LogRecord) -> bool:
@@ -142,7 +118,7 @@ def judged_calls(
         if role == "retrieval":
             continue
         if role != "call":
-            results.append(_skip(span, SkipReason.NOT_A_MODEL_CALL, "no GenAI call attributes"))
+            results.append(skip(span, SkipReason.NOT_A_MODEL_CALL, "no GenAI call attributes"))
         elif index in unread:
             results.append(
                 Unread(
@@ -212,44 +188,14 @@ def _judged_call(
     span: Span, records: list[LogRecord], documents: list[tuple[int, str]], limits: Limits
 ) -> JudgedCall | Skipped:
     if (problem := id_problem(span.trace_id, span.span_id)) is not None:
-        return _skip(span, SkipReason.INVALID_IDS, f"the span has {problem}")
+        return skip(span, SkipReason.INVALID_IDS, f"the span has {problem}")
     notes = Notes()
     reading = _read(span, records, notes, limits)
     if reading is None:
-        hinted = [key for key in span.attributes if any(h in key for h in _CONTENT_HINTS)]
-        if hinted:
-            return _skip(
-                span,
-                SkipReason.UNKNOWN_CONVENTION,
-                f"content in no known convention: {', '.join(sorted(hinted)[:5])}",
-            )
-        return _skip(span, SkipReason.NO_CONTENT, "no message content (capture is off?)")
-    if notes.emptied_messages or notes.images_withheld:
-        return _skip(
-            span,
-            SkipReason.IMAGE_WITHHELD,
-            "the instrumentation withheld content: "
-            + (
-                f"{notes.emptied_messages} input message(s) sent without parts (the official "
-                "openai-v2 instrumentation drops list content, images and text alike)"
-                if notes.emptied_messages
-                else f"{notes.images_withheld} image(s) redacted, hidden or provider-side"
-            ),
-        )
-    if notes.malformed and not (reading.input_messages and reading.output_messages):
-        return _skip(span, SkipReason.MALFORMED_CONTENT, "; ".join(notes.malformed[:3]))
-    if not reading.input_messages:
-        return _skip(
-            span,
-            SkipReason.NO_CONTENT,
-            "no input messages (OpenLLMetry drops an image call's input unless "
-            "upload_base64_image=None)",
-        )
-    if not reading.output_messages:
-        return _skip(span, SkipReason.NO_CONTENT, "no output messages")
-    if not any(message.parts for message in reading.input_messages + reading.output_messages):
-        # Per-message events still arrive with capture off, each with an empty body.
-        return _skip(span, SkipReason.NO_CONTENT, "the messages carry no content (capture is off?)")
+        return unread(span)
+    skipped = unjudgeable(span, reading, notes)
+    if skipped is not None:
+        return skipped
     attributes = {**reading.attributes, **span.attributes}
     images = [
         part
@@ -292,18 +238,7 @@ def _judged_call(
         resource=span.resource,
         warnings=tuple(warnings),
         start_ns=span.start_ns or 0,
-    )
-
-
-def _skip(span: Span, reason: SkipReason, detail: str) -> Skipped:
-    return Skipped(
-        trace_id=span.trace_id,
-        span_id=span.span_id,
-        service_name=span.service_name,
-        reason=reason,
-        detail=detail,
-        attributes=span.attributes,
-        resource=span.resource,
+        response_id=response_id_of(attributes, limits),
     )
 
 
@@ -323,6 +258,17 @@ _SPAN_KIND_OPERATIONS = {
     "TOOL": "execute_tool",
     "AGENT": "invoke_agent",
 }
+
+
+def response_id_of(attributes: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> str | None:
+    """The provider's response id: `gen_ai.response.id`, else the `id` of the response
+    OpenInference keeps as JSON in `output.value`."""
+    found = _first_string(attributes, "gen_ai.response.id")
+    if found is not None or attributes.get("output.mime_type") != "application/json":
+        return found
+    response = parse_json(attributes.get("output.value"), "output.value", Notes(), limits)
+    identifier = response.get("id") if isinstance(response, dict) else None
+    return identifier if isinstance(identifier, str) and identifier else None
 
 
 def model_of(attributes: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> str | None:

@@ -65,6 +65,9 @@ class Notes:
     """What a reader noticed while reading one call: withheld images, cut lists, bad JSON."""
 
     images_withheld: int = 0
+    # Texts the instrumentation replaced with its placeholder (OpenInference's
+    # OPENINFERENCE_HIDE_INPUT_TEXT / _OUTPUT_TEXT): judging the placeholder would score nothing.
+    texts_withheld: int = 0
     # Messages whose content the instrumentation dropped whole (official openai-v2: list content).
     emptied_messages: int = 0
     truncated: bool = False
@@ -91,6 +94,15 @@ def latest(items: list[Any], limit: int, notes: Notes) -> list[Any]:
         notes.truncated = True
         return items[-limit:]
     return items
+
+
+def text_part(value: Any, notes: Notes) -> Text | None:
+    """A text as a Text part; None when it is not a string or is the instrumentation's
+    placeholder for a hidden text (counted withheld)."""
+    if value == REDACTED:
+        notes.texts_withheld += 1
+        return None
+    return Text(value) if isinstance(value, str) else None
 
 
 def image_from_url(url: Any, notes: Notes) -> Image | None:
@@ -150,8 +162,7 @@ def semconv_parts(raw_parts: Any, notes: Notes, limits: Limits) -> list[Part]:
 def _semconv_part(raw: dict[str, Any], notes: Notes) -> Part | None:
     kind = raw.get("type")
     if kind == "text":
-        content = raw.get("content")
-        return Text(content) if isinstance(content, str) else None
+        return text_part(raw.get("content"), notes)
     if kind in ("blob", "uri", "file"):
         if raw.get("modality") not in ("image", None):
             return None  # audio, video and documents are not judged
@@ -191,27 +202,28 @@ def _semconv_part(raw: dict[str, Any], notes: Notes) -> Part | None:
 def openai_content(content: Any, notes: Notes, limits: Limits) -> list[Part]:
     """OpenAI Chat Completions `content` (a string or a list of text/image_url parts) as Parts."""
     if isinstance(content, str):
-        return [Text(content)]
+        text = text_part(content, notes)
+        return [text] if text is not None else []
     if not isinstance(content, list):
         return []
     if len(content) > limits.max_parts:
         notes.truncated = True
     parts: list[Part] = []
     for raw in content[: limits.max_parts]:
+        part: Part | None = None
         if isinstance(raw, str):
-            parts.append(Text(raw))
+            part = text_part(raw, notes)
         elif not isinstance(raw, dict):
             continue
-        elif raw.get("type") in ("text", "input_text", "output_text") and isinstance(
-            raw.get("text"), str
-        ):
-            parts.append(Text(raw["text"]))
+        elif raw.get("type") in ("text", "input_text", "output_text"):
+            part = text_part(raw.get("text"), notes)
         elif raw.get("type") in ("image_url", "input_image"):
             image_url = raw.get("image_url")
-            url = image_url.get("url") if isinstance(image_url, dict) else image_url
-            image = image_from_url(url, notes)
-            if image is not None:
-                parts.append(image)
+            part = image_from_url(
+                image_url.get("url") if isinstance(image_url, dict) else image_url, notes
+            )
+        if part is not None:
+            parts.append(part)
     return parts
 
 

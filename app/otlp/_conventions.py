@@ -30,6 +30,7 @@ from app.otlp._content import (
     parse_json,
     semconv_messages,
     semconv_parts,
+    text_part,
 )
 from app.otlp._limits import Limits
 
@@ -84,6 +85,7 @@ def semconv(attributes: dict[str, Any], notes: Notes, limits: Limits) -> Reading
         attributes.get(OUTPUT_MESSAGES), OUTPUT_MESSAGES, outputs_notes, limits
     )
     notes.images_withheld += outputs_notes.images_withheld
+    notes.texts_withheld += outputs_notes.texts_withheld
     notes.truncated = notes.truncated or outputs_notes.truncated
     notes.malformed.extend(outputs_notes.malformed)
     instructions = parse_json(
@@ -154,7 +156,8 @@ def _openinference_completion(
     ):
         strings = [text for text in texts if isinstance(text, str)]
         for text in strings[-limits.max_messages :]:
-            messages.append(Message(role, (Text(text),)))
+            part = text_part(text, notes)
+            messages.append(Message(role, (part,) if part is not None else ()))
         if len(strings) > limits.max_messages:
             notes.truncated = True
     return reading
@@ -167,14 +170,15 @@ def _openinference_message(fields: dict[str, Any], notes: Notes, limits: Limits)
     if role == "tool":
         call_id = fields.get("message.tool_call_id")
         parts.append(ToolResult(content, call_id if isinstance(call_id, str) else None))
-    elif isinstance(content, str):
-        parts.append(Text(content))
+    elif (text := text_part(content, notes)) is not None:
+        parts.append(text)
     contents = indexed(fields, "message.contents.", limits.max_parts, notes)
     for position in sorted(contents):
         item = contents[position]
         kind = item.get("message_content.type")
-        if kind == "text" and isinstance(item.get("message_content.text"), str):
-            parts.append(Text(item["message_content.text"]))
+        if kind == "text":
+            if (text := text_part(item.get("message_content.text"), notes)) is not None:
+                parts.append(text)
         elif kind == "image":
             # OPENINFERENCE_HIDE_INPUT_IMAGES leaves the type without its url: withheld.
             image = image_from_url(item.get("message_content.image.image.url"), notes)
@@ -258,9 +262,11 @@ def message_events(
         elif name == CHOICE_EVENT:
             found = True
             body = body if isinstance(body, dict) else {}
-            message = openai_message(
-                body.get("message") or {}, "assistant", notes, limits, body.get("finish_reason")
-            )
+            raw = body.get("message") or {}
+            if isinstance(raw, dict) and "tool_calls" not in raw and "tool_calls" in body:
+                # OpenLLMetry's events put a choice's tool calls beside its message, not in it.
+                raw = {**raw, "tool_calls": body["tool_calls"]}
+            message = openai_message(raw, "assistant", notes, limits, body.get("finish_reason"))
             if message is not None:
                 reading.output_messages.append(message)
         elif name in _CONTENT_EVENTS or name == _COMPLETION_EVENT[0]:

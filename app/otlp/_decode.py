@@ -33,8 +33,9 @@ def media_type(content_type: str | None) -> str:
     """The bare media type of a Content-Type header, refusing those OTLP/HTTP does not define."""
     kind = (content_type or "").split(";", 1)[0].strip().lower()
     if kind not in (PROTOBUF, JSON):
+        said = f"Content-Type {content_type[:64]!r} is not supported" if content_type else None
         raise UnsupportedContentType(
-            f"Content-Type {content_type!r} is not supported ({PROTOBUF} or {JSON})"
+            f"{said or 'The request has no Content-Type'}: send {PROTOBUF} or {JSON}"
         )
     return kind
 

@@ -2,16 +2,20 @@
 the retry comes in the same request, a later one or the next UTC day; the repeat is counted
 `skipped:duplicate` and the rule's counts, results and days hold the call once (issue 26)."""
 
+import time
 from datetime import timedelta
+from pathlib import Path
 
 from sqlalchemy import update
 
 from app.db import utcnow
 from app.models import OnlineRuleDay
+from app.online import ingest
 from tests.console.helpers import signed_in
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
+from tests.otlp.capture import ask_text, capture_server, instrumented
 
 RELEVANCY = [{"type": "answer_relevancy"}]
 
@@ -96,3 +100,39 @@ class TestDuplicates:
         assert counts["sent"] == 1
         assert counts["skipped"] == {"duplicate": 1}
         assert stored_spans(client, rule["id"]) == ["00f067aa0ba90501"]
+
+    def test_a_span_sent_again_without_its_records_is_a_duplicate(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        """The official instrumentation's content in its details log record (EVENT_ONLY): the
+        span export alone is retried after both were judged (a collector retrying one request;
+        traces and logs travel apart). The copy waits for records that went to the first one,
+        in vain: once the join window passes it is the rule's duplicate, not a call without
+        content (it counted `no_content`, saying capture is off)."""
+        judge.script(model_and_judge)
+        with (
+            capture_server() as capture,
+            side_app(tmp_path, judge_base_url=judge.base_url, otlp_join_seconds=0.2) as app,
+            app.tenant_client() as client,
+        ):
+            with instrumented("official", capture, official_mode="EVENT_ONLY"):
+                ask_text(judge.base_url, "Capital of France?")
+            rule = make_rule(client, metrics=RELEVANCY)
+            exports = capture.bodies("/v1/logs") + capture.bodies("/v1/traces")
+            spans_only = capture.bodies("/v1/traces")
+            for export in (*exports, *spans_only):
+                response = client.post(
+                    export.path, content=export.body, headers={"Content-Type": export.content_type}
+                )
+                assert response.status_code == 200, response.text
+            judged_results(app, client, rule["id"], 1)
+            deadline = time.monotonic() + 30
+            while client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]["received"] < 2:
+                # The ticker runs this every tick; called here so as not to wait for one.
+                ingest.expire_pending(app.served.runtime)
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
+
+            counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+            assert (counts["received"], counts["sampled"], counts["sent"]) == (2, 2, 1)
+            assert counts["skipped"] == {"duplicate": 1}

@@ -25,7 +25,7 @@ from tests.fixtures.judge import Reply, ScriptedJudge, task_of
 from tests.fixtures.services import PostgresServer, RedisServer
 from tests.online.test_receiver import G_EVAL, judged_results, make_rule, model_and_judge
 from tests.online.test_receiver import semconv_span as span_of
-from tests.otlp.capture import Capture, capture_server
+from tests.otlp.capture import Capture, Receiver, ask_text, capture_server, instrumented
 from workers import jobs
 
 TOKEN = "collector-token-0123456789"
@@ -178,6 +178,45 @@ class TestScoresGoOut:
         assert record.attributes["gen_ai.evaluation.explanation"] == result["error"]["message"]
         assert "gen_ai.evaluation.score.value" not in record.attributes
         assert "gen_ai.evaluation.score.label" not in record.attributes
+
+    @pytest.mark.parametrize("which", ["official", "openinference", "openllmetry"])
+    def test_a_traced_calls_event_names_its_response(
+        self, exporting: Api, collector: Capture, judge: ScriptedJudge, which: str
+    ) -> None:
+        """The event carries the judged call's gen_ai.response.id, as the conventions
+        recommend, from the span of each real instrumentation (OpenInference keeps it in
+        output.value's response JSON)."""
+        response_id = f"chatcmpl-{uuid.uuid4().hex}"
+
+        def model(request: dict) -> Reply | dict:
+            if task_of(request) is not None:
+                return model_and_judge(request)
+            choice = {"index": 0, "message": {"role": "assistant", "content": "Paris."}}
+            body = {
+                "id": response_id,
+                "object": "chat.completion",
+                "created": 1,
+                "model": "gpt-4o-mini",
+                "choices": [{**choice, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 9, "completion_tokens": 2, "total_tokens": 11},
+            }
+            return Reply(raw_body=json.dumps(body).encode())
+
+        judge.script(model)
+        key = exporting.new_key()
+        client = exporting.client(key)
+        app_model = [{"attribute": "model", "op": "eq", "value": "gpt-4o-mini"}]
+        rule = make_rule(client, filter=app_model)
+        with instrumented(
+            which, Receiver(exporting.base_url), headers={"Authorization": f"Bearer {key}"}
+        ):
+            ask_text(judge.base_url, "Capital of France?")
+        [result] = judged_results(exporting, client, rule["id"], 1)
+
+        [record] = exported(exporting, collector, result["trace_id"], 1)
+        assert record.span_id == result["span_id"]
+        assert record.attributes["gen_ai.response.id"] == response_id
+        assert result["test_case"]["metadata"]["response_id"] == response_id
 
     def test_a_collector_that_is_away_costs_time_not_events(
         self, exporting: Api, collector: Capture, judge: ScriptedJudge

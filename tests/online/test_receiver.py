@@ -500,6 +500,11 @@ class TestReceiverAnswers:
         assert "'zstd' is not supported: send gzip, deflate or identity" in status.message
         text = client.post("/v1/traces", content=b"x", headers={"Content-Type": "text/plain"})
         assert text.status_code == 415
+        untyped = client.post("/v1/traces", content=b"x")
+        assert untyped.status_code == 415
+        assert untyped.json()["detail"] == (
+            "The request has no Content-Type: send application/x-protobuf or application/json"
+        )
         anonymous = api.client().post(
             "/v1/traces", content=b"", headers={"Content-Type": "application/x-protobuf"}
         )
@@ -524,13 +529,30 @@ class TestLimits:
             assert response.status_code == 413
             status = Status.FromString(response.content)
             assert status.code == 8 and "4096" in status.message
-            # A body past the limit as sent is refused before it is read.
+            # A body past the limit as sent is refused before it is read, and before any route
+            # takes it: still a Status in the request's encoding, as the receiver answers.
             response = client.post(
                 "/v1/logs",
                 content=b"\0" * 8192,
                 headers={"Content-Type": "application/x-protobuf"},
             )
             assert response.status_code == 413
+            assert response.headers["content-type"] == "application/x-protobuf"
+            status = Status.FromString(response.content)
+            assert status.code == 8 and "LOUPE_OTLP_MAX_BYTES" in status.message
+            response = client.post(
+                "/v1/traces", content=b" " * 8192, headers={"Content-Type": "application/json"}
+            )
+            assert response.status_code == 413
+            assert response.json()["code"] == 8 and response.json()["status"] == 413
+            # Other routes keep their problem+json.
+            response = client.post(
+                "/v1/evaluations",
+                content=b" " * ((4 << 20) + 1),
+                headers={"Content-Type": "application/json"},
+            )
+            assert response.status_code == 413
+            assert "code" not in response.json()
 
 
 class TestBudgets:

@@ -147,14 +147,18 @@ def instrumented(
     compression: str | None = None,
     official_mode: str = "SPAN_AND_EVENT",
     headers: dict[str, str] | None = None,
+    capture_content: bool = True,
 ) -> Iterator[None]:
-    """The openai client instrumented by `which` (official, openinference, openllmetry).
+    """The openai client instrumented by `which` (official, openinference, openllmetry, or
+    openllmetry-events: its messages in log records).
 
     Args:
         capture: where the exporters send (its `endpoint`: a loopback capture, or Loupe).
         official_mode: where the official instrumentation puts content: SPAN_ONLY,
             EVENT_ONLY (the details log record) or SPAN_AND_EVENT.
         headers: sent with every export (Loupe's API key, as OTEL_EXPORTER_OTLP_HEADERS).
+        capture_content: False turns content capture off (official: NO_CONTENT; OpenLLMetry:
+            TRACELOOP_TRACE_CONTENT=false).
     """
     from opentelemetry.exporter.otlp.proto.http import Compression
 
@@ -177,9 +181,11 @@ def instrumented(
         )
     )
     environment = {
-        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": official_mode,
+        "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": (
+            official_mode if capture_content else "NO_CONTENT"
+        ),
         "OTEL_SEMCONV_STABILITY_OPT_IN": "gen_ai_latest_experimental",
-        "TRACELOOP_TRACE_CONTENT": "true",
+        "TRACELOOP_TRACE_CONTENT": "true" if capture_content else "false",
     }
     with _environment(environment):
         instrumentor = _instrumentor(which)
@@ -206,6 +212,11 @@ def _instrumentor(which: str) -> Any:
 
         # The default uploader is awaited as a plain lambda and fails, dropping the input.
         return OpenAIInstrumentor(upload_base64_image=None)
+    if which == "openllmetry-events":
+        from opentelemetry.instrumentation.openai import OpenAIInstrumentor
+
+        # Messages as per-message log records (gen_ai.user.message, gen_ai.choice, ...).
+        return OpenAIInstrumentor(upload_base64_image=None, use_attributes=False)
     raise ValueError(which)
 
 

@@ -4995,7 +4995,7 @@ export interface components {
             span_id: string | null;
             /** @description A metric judged more than once: every judgment with its reason, their spread, and `fragile`; null for a metric judged once. */
             stability?: components["schemas"]["Stability"] | null;
-            /** @description The judged call as its test case (`test_case_id` is the span id): the last user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the trace's retrieved documents as `retrieval_context`. */
+            /** @description The judged call as its test case (`test_case_id` is the span id): the last user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the tools it called as `tools_called`, the trace's retrieved documents as `retrieval_context`; `metadata` names the trace, span, service, model, convention, `response_id` and `warnings` of content lost on the way. */
             test_case?: components["schemas"]["TestCase"] | null;
             /** Test Case Id */
             test_case_id: string;
@@ -5896,7 +5896,7 @@ export interface components {
             sent: number;
             /**
              * Skipped
-             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it), counting each of the conversation's calls.
+             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off, or the texts hidden), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `call_failed` (the call ended in an error: no answer), `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it), counting each of the conversation's calls.
              */
             skipped: {
                 [key: string]: number;

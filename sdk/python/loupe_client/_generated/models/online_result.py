@@ -68,8 +68,9 @@ class OnlineResult:
             stability (None | Stability | Unset): A metric judged more than once: every judgment with its reason, their
                 spread, and `fragile`; null for a metric judged once.
             test_case (None | TestCase | Unset): The judged call as its test case (`test_case_id` is the span id): the last
-                user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the trace's
-                retrieved documents as `retrieval_context`.
+                user message as `input` (images as `GET /v1/media/{sha256}` URLs), the answer as `actual_output`, the tools it
+                called as `tools_called`, the trace's retrieved documents as `retrieval_context`; `metadata` names the trace,
+                span, service, model, convention, `response_id` and `warnings` of content lost on the way.
      """
 
     cost_usd: float | None

@@ -20,14 +20,15 @@ T = TypeVar("T", bound="RuleCountsSkipped")
 
 @_attrs_define
 class RuleCountsSkipped:
-    """ Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off),
-    `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`,
-    `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy
-    refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its
-    metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also
-    `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a
-    user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to
-    judge single calls while it held it), counting each of the conversation's calls.
+    """ Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off, or
+    the texts hidden), `image_withheld` (the instrumentation left the image out), `unknown_convention`,
+    `malformed_content`, `invalid_ids`, `call_failed` (the call ended in an error: no answer), `over_budget` (the rule's
+    or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`,
+    `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the
+    call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no
+    `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled`
+    (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it),
+    counting each of the conversation's calls.
 
      """
 
