@@ -173,7 +173,8 @@ DATABASE_UNAVAILABLE = Counter(
     "loupe_database_unavailable_total",
     "Database operations that found it unreachable (refused, dropped, the pool giving up), by "
     "operation: request (an API request, answered 503), store (a job's write of judged "
-    "results, tried again).",
+    "results, tried again), tick (the ticker's upkeep, tried next tick), heartbeat (a running "
+    "job's beat, written on the next).",
     ["operation"],
 )
 REDIS_UNAVAILABLE = Counter(

@@ -5,10 +5,13 @@ once it is back, the same request answers as before. A job waits for it to store
 import time
 from pathlib import Path
 
+import httpx
+
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import postgres_settings
 from tests.fixtures.judge import ScriptedJudge
-from tests.fixtures.services import RedisServer, running_postgres
+from tests.fixtures.services import RedisServer, free_port, running_postgres
+from tests.telemetry.test_scrape import samples, total
 from tests.workers.test_worker_process import all_results, served_api, stored, worker_process
 
 
@@ -47,7 +50,8 @@ def test_a_job_waits_out_a_database_restart_and_no_call_is_made_twice(
     """PostgreSQL restarts while a worker judges: the job's write failed, RQ ran the whole
     slice again, and the calls judged before the restart were made twice (and counted once,
     so the usage said fewer calls than the judge answered). The job waits for the database
-    and stores what it judged."""
+    and stores what it judged; the worker's upkeep waits too, counted and without an error's
+    traceback per tick."""
     fresh_judge(judge)
     judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
     judge.latency = 0.1
@@ -71,7 +75,8 @@ def test_a_job_waits_out_a_database_restart_and_no_call_is_made_twice(
             created = client.post("/v1/evaluations", json=body)
             assert created.status_code == 202, created.text
             path = f"/v1/evaluations/{created.json()['id']}"
-            with worker_process(settings, tmp_path / "worker") as worker:
+            port = free_port()
+            with worker_process(settings, tmp_path / "worker", metrics_port=port) as worker:
                 deadline = time.monotonic() + 60
                 while stored(client.get(path).json()) < 10:
                     assert worker.alive(), worker.log_tail()
@@ -86,9 +91,12 @@ def test_a_job_waits_out_a_database_restart_and_no_call_is_made_twice(
                     assert time.monotonic() < deadline, (final, worker.log_tail())
                     time.sleep(0.2)
                 said = worker.log_path.read_text(errors="replace")
+                scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", trust_env=False).text
             rows = all_results(client, created.json()["id"])
     assert final["status"] == "completed", final
     assert len({row["test_case_id"] for row in rows}) == len(rows) == CASES
     assert final["result_counts"]["errored"] == 0
     assert final["usage"]["calls"] == len(judge.requests) == CASES, said[-3000:]
     assert "database away during store" in said
+    assert "tick failed" not in said and "Traceback" not in said, said[-3000:]
+    assert total(samples(scraped), "loupe_database_unavailable_total", operation="tick") > 0
