@@ -174,7 +174,8 @@ DATABASE_UNAVAILABLE = Counter(
     "Database operations that found it unreachable (refused, dropped, the pool giving up), by "
     "operation: request (an API request, answered 503), store (a job's write of judged "
     "results, tried again), tick (the ticker's upkeep, tried next tick), heartbeat (a running "
-    "job's beat, written on the next).",
+    "job's beat, written on the next), close (a session's connection dropped after its last "
+    "commit: nothing to undo).",
     ["operation"],
 )
 REDIS_UNAVAILABLE = Counter(
