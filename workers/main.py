@@ -44,6 +44,14 @@ class LoupeWorker(SimpleWorker):
     loop, and registers again when a restarted Redis has forgotten it."""
 
     redis_lost = False
+    # Called when the worker is asked to stop (SIGTERM, SIGINT), before RQ's warm shutdown
+    # waits for the job in hand (`RQDispatcher.hand_back`).
+    on_stop: Callable[[], None] | None = None
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        if self.on_stop is not None:
+            self.on_stop()
+        super().request_stop(signum, frame)
 
     def _watching(self, call: Callable[..., _T], *args: Any) -> _T:
         try:
@@ -155,6 +163,7 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
 
     dispatcher = runtime.dispatcher
     assert isinstance(dispatcher, RQDispatcher)
+    worker.on_stop = dispatcher.hand_back
     restarts = RestartWatch(runtime, dispatcher)
 
     def upkeep() -> None:

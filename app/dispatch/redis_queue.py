@@ -57,6 +57,16 @@ class RQDispatcher:
         queue_class = FairQueue if settings.fair_sharing else Queue
         self.queue = queue_class(settings.queue_name, connection=self.redis)
         self._running_key = running_key(settings.queue_name)
+        # Set when this process's worker is asked to stop (`hand_back`).
+        self._stopping = threading.Event()
+
+    def hand_back(self) -> None:
+        """This process's worker is stopping: its running jobs take no more items, store those
+        in flight and queue the rest of their slices for another worker, as when they give way
+        to another tenant's job. A slice of 1,000 test cases takes minutes, longer than any
+        supervisor's grace before it kills the worker: calls in flight would be billed but
+        never counted, and the slice would wait for its lease to lapse."""
+        self._stopping.set()
 
     def enqueue(
         self,
@@ -150,7 +160,7 @@ class RQDispatcher:
         thread = threading.Thread(target=renewing, name=f"loupe-lease-{job_id}", daemon=True)
         thread.start()
         try:
-            yield JobTurn(self.settings, lambda: self._give_way(queued, owner))
+            yield JobTurn(self.settings, lambda: self._give_way(queued, owner), self._stopping)
         finally:
             stop.set()
             thread.join(timeout=self.settings.heartbeat_seconds + 5)

@@ -46,7 +46,8 @@ EVALUATIONS_REENQUEUED = Counter(
 )
 JOBS_GAVE_WAY = Counter(
     "loupe_jobs_gave_way_total",
-    "Scoring jobs that gave their worker to another tenant's waiting job (fair sharing).",
+    "Scoring jobs that gave their worker to another tenant's waiting job (fair sharing), or "
+    "queued the rest of their slice because their worker was stopping.",
 )
 RESULTS_STORED = Counter(
     "loupe_results_stored_total",
