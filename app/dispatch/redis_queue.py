@@ -109,14 +109,15 @@ class RQDispatcher:
                 return False
             try:
                 existing = Job.fetch(queued, connection=self.redis)
-                waiting = existing.get_status(refresh=True) in (
-                    JobStatus.QUEUED,
-                    JobStatus.SCHEDULED,
-                    JobStatus.DEFERRED,
-                )
+                status = existing.get_status(refresh=True)
             except NoSuchJobError:
-                existing, waiting = None, False
-            if waiting:
+                existing, status = None, None
+            if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+                return False
+            if self._running(work, existing if status == JobStatus.STARTED else None):
+                # Both sweeps find a dead worker's slice (its lapsed lease, its evaluation's
+                # stale heartbeat), and the first one's job may already run: a copy would
+                # judge the same items again, billed twice.
                 return False
             # Finished, failed, or "started" on a worker that died: replace it with a fresh job.
             if existing is not None:
@@ -171,6 +172,18 @@ class RQDispatcher:
                 redis_away("lease", error)
             except Exception:  # noqa: BLE001 - the lease lapses by itself
                 logger.warning("could not drop the running lease of %s", queued, exc_info=True)
+
+    def _running(self, work: str, started: Any) -> bool:
+        """Whether `work` runs on a live worker: its lease was renewed within
+        LOUPE_STUCK_AFTER_SECONDS, or its job (`started`, RQ's) began since then (a job
+        writes its lease once it has loaded its evaluation)."""
+        if work in self.live_work():
+            return True
+        began = started.started_at if started is not None else None
+        if began is None:
+            return False
+        began = began.replace(tzinfo=began.tzinfo or UTC)
+        return time.time() - began.timestamp() < self.settings.stuck_after_seconds
 
     def lapsed(self) -> list[tuple[str, str]]:
         now = time.time()
