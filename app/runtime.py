@@ -5,11 +5,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+import sqlalchemy.exc
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings, get_settings
 from app.db import make_engine, make_sessionmaker
+from app.db_outage import database_away, unreachable
 from app.dispatch import Dispatcher, make_dispatcher
 
 
@@ -32,18 +34,34 @@ class Runtime:
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A session whose transaction the caller commits; rolled back on error."""
-        with self.sessions() as session:
-            try:
-                yield session
-            except BaseException:
-                session.rollback()
-                raise
+        session = self.sessions()
+        try:
+            yield session
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            _close(session)
 
     def close(self) -> None:
         if self._dispatcher is not None:
             self._dispatcher.close()
             self._dispatcher = None
         self.engine.dispose()
+
+
+def _close(session: Session) -> None:
+    """Close `session`. A connection the database dropped meanwhile (a restart) fails the
+    rollback of what was read since the last commit: the server ended that transaction with
+    the connection, so nothing is left to undo, and what was committed stands (a request's
+    answer is not turned into an error after its work was stored)."""
+    try:
+        session.close()
+    except sqlalchemy.exc.SQLAlchemyError as error:
+        if not unreachable(error):
+            raise
+        database_away("close", error)
+        session.invalidate()
 
 
 _current: Runtime | None = None

@@ -4,7 +4,8 @@ Redis going away (a restart, a failover) does not end the worker: RQ's work loop
 Redis error outside its dequeue, so the worker waits for Redis (with backoff, up to
 WORKER_PATIENCE_SECONDS, then exits for its supervisor to restart it), registers again (a
 restarted Redis without persistence has forgotten it) and listens on. A worker that sees Redis
-restart (a new run id) re-enqueues what the restart lost (`RestartWatch`).
+restart (a new run id) re-enqueues what the restart lost (`RestartWatch`). A worker started
+while Redis is away waits for it the same way.
 """
 
 import importlib
@@ -43,6 +44,14 @@ class LoupeWorker(SimpleWorker):
     loop, and registers again when a restarted Redis has forgotten it."""
 
     redis_lost = False
+    # Called when the worker is asked to stop (SIGTERM, SIGINT), before RQ's warm shutdown
+    # waits for the job in hand (`RQDispatcher.hand_back`).
+    on_stop: Callable[[], None] | None = None
+
+    def request_stop(self, signum: int, frame: Any) -> None:
+        if self.on_stop is not None:
+            self.on_stop()
+        super().request_stop(signum, frame)
 
     def _watching(self, call: Callable[..., _T], *args: Any) -> _T:
         try:
@@ -140,14 +149,21 @@ def run_worker(settings: Settings, *, burst: bool = False) -> None:
             token=settings.metrics_token,
         )
     # SimpleWorker runs jobs in this process: judge clients and the in-flight limit stay
-    # shared across jobs instead of being rebuilt in a forked child per job.
-    worker = LoupeWorker([queue], connection=redis, queue_class=queue_class)
+    # shared across jobs instead of being rebuilt in a forked child per job. RQ names its
+    # connection in Redis as it is built: a worker started (or restarted by its supervisor)
+    # while Redis restarts waits for it as a running one does, rather than exiting.
+    worker = patiently(
+        "worker",
+        lambda: LoupeWorker([queue], connection=redis, queue_class=queue_class),
+        patience=WORKER_PATIENCE_SECONDS,
+    )
     # RQ's own scheduler runs in a forked child, which a SIGKILLed worker would leave behind:
     # the ticker thread enqueues due retries instead, under RQ's scheduler lock.
     scheduler = RQScheduler([queue], connection=redis)
 
     dispatcher = runtime.dispatcher
     assert isinstance(dispatcher, RQDispatcher)
+    worker.on_stop = dispatcher.hand_back
     restarts = RestartWatch(runtime, dispatcher)
 
     def upkeep() -> None:

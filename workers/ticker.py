@@ -4,6 +4,9 @@ import logging
 import threading
 from collections.abc import Callable
 
+import sqlalchemy.exc
+
+from app.db_outage import database_away, unreachable
 from app.evaluations import recovery
 from app.redis_outage import REDIS_AWAY, redis_away
 from app.runtime import Runtime
@@ -51,6 +54,13 @@ class Ticker:
                 # Redis restarting: the next tick tries again (what it would have enqueued is
                 # still due in the database).
                 redis_away("tick", error)
+            except sqlalchemy.exc.SQLAlchemyError as error:
+                # The database restarting: a line and a count, not an error's traceback per
+                # tick; the next tick tries again.
+                if not unreachable(error):
+                    logger.exception("tick failed")
+                else:
+                    database_away("tick", error)
             except Exception:
                 # Upkeep must outlive a database blip; the next tick tries again.
                 logger.exception("tick failed")

@@ -1,6 +1,7 @@
 """What a dispatcher does (`Dispatcher`), and a running job's turn on its worker (`Turn`, and
 `JobTurn`, the one both dispatchers hand out)."""
 
+import threading
 import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -15,7 +16,8 @@ class Turn(Protocol):
 
     def should_give_way(self) -> bool:
         """True once the job has had its turn and another tenant's job waits for a worker
-        (claimed: no other running job gives way to the same waiting job)."""
+        (claimed: no other running job gives way to the same waiting job), or at once when its
+        worker is stopping."""
 
 
 class Dispatcher(Protocol):
@@ -52,15 +54,24 @@ class Dispatcher(Protocol):
 
 
 class JobTurn:
-    """A running job's turn: it may give way once it has run for LOUPE_JOB_TURN_SECONDS."""
+    """A running job's turn: it may give way once it has run for LOUPE_JOB_TURN_SECONDS, and
+    gives way at once when its worker is stopping (`stopping` set)."""
 
-    def __init__(self, settings: Settings, give_way: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        give_way: Callable[[], bool],
+        stopping: threading.Event | None = None,
+    ) -> None:
         self.fair = settings.fair_sharing
         self.turn_seconds = settings.job_turn_seconds
         self.started = time.monotonic()
         # Asks the line whether to give way, and claims the waiting job if so.
         self._give_way = give_way
+        self._stopping = stopping
 
     def should_give_way(self) -> bool:
+        if self._stopping is not None and self._stopping.is_set():
+            return True
         had_turn = time.monotonic() - self.started >= self.turn_seconds
         return self.fair and had_turn and self._give_way()

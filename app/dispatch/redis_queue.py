@@ -57,6 +57,16 @@ class RQDispatcher:
         queue_class = FairQueue if settings.fair_sharing else Queue
         self.queue = queue_class(settings.queue_name, connection=self.redis)
         self._running_key = running_key(settings.queue_name)
+        # Set when this process's worker is asked to stop (`hand_back`).
+        self._stopping = threading.Event()
+
+    def hand_back(self) -> None:
+        """This process's worker is stopping: its running jobs take no more items, store those
+        in flight and queue the rest of their slices for another worker, as when they give way
+        to another tenant's job. A slice of 1,000 test cases takes minutes, longer than any
+        supervisor's grace before it kills the worker: calls in flight would be billed but
+        never counted, and the slice would wait for its lease to lapse."""
+        self._stopping.set()
 
     def enqueue(
         self,
@@ -99,14 +109,15 @@ class RQDispatcher:
                 return False
             try:
                 existing = Job.fetch(queued, connection=self.redis)
-                waiting = existing.get_status(refresh=True) in (
-                    JobStatus.QUEUED,
-                    JobStatus.SCHEDULED,
-                    JobStatus.DEFERRED,
-                )
+                status = existing.get_status(refresh=True)
             except NoSuchJobError:
-                existing, waiting = None, False
-            if waiting:
+                existing, status = None, None
+            if status in (JobStatus.QUEUED, JobStatus.SCHEDULED, JobStatus.DEFERRED):
+                return False
+            if self._running(work, existing if status == JobStatus.STARTED else None):
+                # Both sweeps find a dead worker's slice (its lapsed lease, its evaluation's
+                # stale heartbeat), and the first one's job may already run: a copy would
+                # judge the same items again, billed twice.
                 return False
             # Finished, failed, or "started" on a worker that died: replace it with a fresh job.
             if existing is not None:
@@ -150,7 +161,7 @@ class RQDispatcher:
         thread = threading.Thread(target=renewing, name=f"loupe-lease-{job_id}", daemon=True)
         thread.start()
         try:
-            yield JobTurn(self.settings, lambda: self._give_way(queued, owner))
+            yield JobTurn(self.settings, lambda: self._give_way(queued, owner), self._stopping)
         finally:
             stop.set()
             thread.join(timeout=self.settings.heartbeat_seconds + 5)
@@ -161,6 +172,18 @@ class RQDispatcher:
                 redis_away("lease", error)
             except Exception:  # noqa: BLE001 - the lease lapses by itself
                 logger.warning("could not drop the running lease of %s", queued, exc_info=True)
+
+    def _running(self, work: str, started: Any) -> bool:
+        """Whether `work` runs on a live worker: its lease was renewed within
+        LOUPE_STUCK_AFTER_SECONDS, or its job (`started`, RQ's) began since then (a job
+        writes its lease once it has loaded its evaluation)."""
+        if work in self.live_work():
+            return True
+        began = started.started_at if started is not None else None
+        if began is None:
+            return False
+        began = began.replace(tzinfo=began.tzinfo or UTC)
+        return time.time() - began.timestamp() < self.settings.stuck_after_seconds
 
     def lapsed(self) -> list[tuple[str, str]]:
         now = time.time()

@@ -6,6 +6,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import sqlalchemy.exc
+
+from app.db_outage import database_away, unreachable
 from app.runtime import Runtime
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
 
@@ -24,6 +27,13 @@ def beating(runtime: Runtime, evaluation_id: str) -> Iterator[None]:
                 with runtime.session() as session:
                     UnscopedJobRepository(session).heartbeat(evaluation_id)
                     session.commit()
+            except sqlalchemy.exc.SQLAlchemyError as error:
+                if not unreachable(error):
+                    logger.warning("heartbeat of %s failed", evaluation_id, exc_info=True)
+                else:
+                    # The database restarting: the next beat writes it (a stale beat only lets
+                    # the sweep enqueue a copy of the job, whose results count once).
+                    database_away("heartbeat", error)
             except Exception:  # noqa: BLE001 - a database blip must not end the job
                 logger.warning("heartbeat of %s failed", evaluation_id, exc_info=True)
 

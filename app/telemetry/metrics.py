@@ -46,7 +46,8 @@ EVALUATIONS_REENQUEUED = Counter(
 )
 JOBS_GAVE_WAY = Counter(
     "loupe_jobs_gave_way_total",
-    "Scoring jobs that gave their worker to another tenant's waiting job (fair sharing).",
+    "Scoring jobs that gave their worker to another tenant's waiting job (fair sharing), or "
+    "queued the rest of their slice because their worker was stopping.",
 )
 RESULTS_STORED = Counter(
     "loupe_results_stored_total",
@@ -173,7 +174,9 @@ DATABASE_UNAVAILABLE = Counter(
     "loupe_database_unavailable_total",
     "Database operations that found it unreachable (refused, dropped, the pool giving up), by "
     "operation: request (an API request, answered 503), store (a job's write of judged "
-    "results, tried again).",
+    "results, tried again), tick (the ticker's upkeep, tried next tick), heartbeat (a running "
+    "job's beat, written on the next), close (a session's connection dropped after its last "
+    "commit: nothing to undo).",
     ["operation"],
 )
 REDIS_UNAVAILABLE = Counter(

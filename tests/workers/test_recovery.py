@@ -12,11 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Settings
+from app.evaluations import service
+from app.models import Evaluation
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import postgres_settings
 from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.services import PostgresServer, RedisServer
-from tests.workers.test_worker_process import all_results, served_api, stored, worker_process
+from tests.workers.test_worker_process import (
+    all_results,
+    served_api,
+    stored,
+    wait_for,
+    worker_process,
+)
 
 CASES = 240
 DEFAULTS = Settings()
@@ -278,3 +286,62 @@ class TestProgressRenewsAttempts:
             rows = all_results(client, evaluation_id)
         assert body["status"] == "completed", body
         assert len({row["test_case_id"] for row in rows}) == len(rows) == CASES
+
+
+class TestOneCopy:
+    def test_a_slice_running_on_a_live_worker_is_not_queued_again(
+        self,
+        postgres_server: PostgresServer,
+        redis_server: RedisServer,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """A dead worker's slice is found by two sweeps, its lapsed lease and the evaluation's
+        stale heartbeat, a tick apart on different workers. The first re-enqueue starts at once
+        on an idle worker; the second replaced that running job (RQ says "started", as of a
+        dead worker's) with a fresh copy, and a third worker judged the slice's items again,
+        billed and counted twice. A slice whose job holds a live lease is running: the sweep's
+        dispatch leaves it be."""
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        cases = 10
+        settings = postgres_settings(
+            postgres_server, redis_server, judge_base_url=judge.base_url, job_slice_size=cases
+        )
+        body = {
+            "metrics": [{"type": "llm_accuracy"}],
+            "test_cases": [
+                {"input": f"q{i};", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+                for i in range(cases)
+            ],
+        }
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            judge.hold()
+            created = client.post("/v1/evaluations", json=body)
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+            with (
+                worker_process(settings, tmp_path / "first") as first,
+                worker_process(settings, tmp_path / "second") as second,
+            ):
+                deadline = time.monotonic() + 120
+                # One worker runs the slice (its calls held, its lease renewed).
+                while judge.in_flight < 1:
+                    assert first.alive() and second.alive(), first.log_tail()
+                    assert time.monotonic() < deadline, first.log_tail() + second.log_tail()
+                    time.sleep(0.05)
+                runtime = api.served.runtime
+                with runtime.session() as session:
+                    evaluation = session.get(Evaluation, evaluation_id)
+                    assert evaluation is not None
+                    # What the sweep of stale heartbeats does once it claims the evaluation.
+                    enqueued = service.dispatch(runtime, evaluation)
+                judge.release()
+                final = wait_for(client, evaluation_id, second)
+            rows = all_results(client, evaluation_id)
+
+        assert enqueued == 0
+        assert final["status"] == "completed", final
+        assert len({row["test_case_id"] for row in rows}) == len(rows) == cases
+        assert final["usage"]["calls"] == len(judge.requests) == cases

@@ -213,6 +213,42 @@ class TestWorkerLoop:
         assert total(samples(scraped), "loupe_redis_unavailable_total", operation="worker") > 0
 
 
+class TestWorkerStart:
+    def test_a_worker_started_while_redis_is_away_waits_for_it(
+        self,
+        postgres_server: PostgresServer,
+        redis: RestartableRedis,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """A worker started during a Redis restart (a replacement, or one its supervisor
+        restarted) exited at once (`loupe: cannot connect to Redis`: RQ names its connection
+        as the worker is built); it waits for Redis as a running worker does, then listens."""
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        settings = postgres_settings(postgres_server, redis, judge_base_url=judge.base_url)
+        port = free_port()
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            redis.stop()
+            with worker_process(settings, tmp_path / "worker", metrics_port=port) as worker:
+                deadline = time.monotonic() + 120
+                while "Redis away during worker" not in worker.log_path.read_text():
+                    assert worker.alive(), worker.log_tail()
+                    assert time.monotonic() < deadline, worker.log_tail()
+                    time.sleep(0.05)
+                redis.start()
+                created = client.post("/v1/evaluations", json=one_case_body("started"))
+                assert created.status_code == 202, created.text
+                final = wait_for(client, created.json()["id"], worker)
+                assert worker.alive(), worker.log_tail()
+                scraped = httpx.get(f"http://127.0.0.1:{port}/metrics", trust_env=False).text
+
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["errored"] == 0
+        assert total(samples(scraped), "loupe_redis_unavailable_total", operation="worker") > 0
+
+
 class TestRestartWatch:
     def test_one_worker_enqueues_again_the_jobs_a_restart_lost(
         self,

@@ -22,7 +22,9 @@ from app import migrate
 from app import runtime as runtime_module
 from app.config import Settings
 from app.models import Evaluation
+from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import Api, ServedApp, postgres_settings
+from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.receiver import WebhookReceiver
 from tests.fixtures.services import PostgresServer, RedisServer
 
@@ -315,3 +317,62 @@ class TestWorkerProcess:
             rows = all_results(client, evaluation_id)
             assert len(rows) == total
             assert len({(r["test_case_id"], r["metric"]) for r in rows}) == total
+
+    def test_sigterm_stores_what_is_in_flight_and_hands_back_the_rest(
+        self,
+        postgres_server: PostgresServer,
+        redis_server: RedisServer,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """A stopping worker (SIGTERM: a rollout, a scale-in) finished its whole slice first,
+        minutes for 1,000 test cases, past its supervisor's grace: killed, its calls in flight
+        were billed but never counted and the slice waited for its lease to lapse. It stores
+        what is in flight, queues the rest for another worker, and exits."""
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        judge.latency = 0.2
+        cases = 40
+        settings = postgres_settings(
+            postgres_server,
+            redis_server,
+            judge_base_url=judge.base_url,
+            judge_concurrency=2,
+            judge_max_concurrency=2,
+            worker_concurrency=2,
+            job_slice_size=cases,
+        )
+        body = {
+            "metrics": [{"type": "llm_accuracy"}],
+            "test_cases": [
+                {"input": f"q{i};", "actual_output": f"a{i}", "expected_output": f"a{i}"}
+                for i in range(cases)
+            ],
+        }
+        with served_api(settings) as api:
+            client = api.tenant_client()
+            created = client.post("/v1/evaluations", json=body)
+            assert created.status_code == 202, created.text
+            path = f"/v1/evaluations/{created.json()['id']}"
+            with worker_process(settings, tmp_path / "first") as first:
+                deadline = time.monotonic() + 120
+                while stored(client.get(path).json()) < 4:
+                    assert first.alive(), first.log_tail()
+                    assert time.monotonic() < deadline, first.log_tail()
+                    time.sleep(0.05)
+                first.process.send_signal(signal.SIGTERM)
+                first.process.wait(timeout=120)
+                said = first.log_path.read_text(errors="replace")
+            handed_back = client.get(path).json()
+            with worker_process(settings, tmp_path / "second") as second:
+                final = wait_for(client, created.json()["id"], second)
+            rows = all_results(client, created.json()["id"])
+
+        assert first.process.returncode == 0, said[-3000:]
+        assert "evaluation.gave_way" in said, said[-3000:]
+        assert handed_back["result_counts"]["pending"] > 0, handed_back
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["errored"] == 0
+        assert len({row["test_case_id"] for row in rows}) == len(rows) == cases
+        # Every call the judge answered is counted, none made twice.
+        assert final["usage"]["calls"] == len(judge.requests) == cases
