@@ -46,6 +46,9 @@ def _whole_body_error(error: Mapping[str, Any], body: Any) -> FieldError:
     return field_error(["body"], pydantic_message(error), error.get("type", "value_error"))
 
 
+# The bare HTTP errors Starlette and FastAPI raise while reading a body: the problem type and
+# the fault named at `body` (our own code raises `ProblemHTTPError`, never these).
+_BODY_FAULTS = {400: ("malformed-body", "malformed_body"), 413: ("body-too-large", "too_large")}
 _TITLES = {
     400: "Bad Request",
     401: "Unauthorized",
@@ -231,19 +234,17 @@ def install_problem_handlers(app: FastAPI) -> None:
         if detail == _TITLES.get(exc.status_code):
             # Starlette's default detail only repeats the title; say what was asked for.
             detail = _routing_detail(request, exc.status_code, headers) or detail
+        # A body over the limit that came chunked is refused while FastAPI reads it (413); a
+        # form Starlette cannot parse (a part over 1 MB, too many fields) is its bare 400.
+        slug, fault = _BODY_FAULTS.get(exc.status_code, (None, None))
         return problem_response(
             Problem(
-                # A body over the limit that came chunked is refused while FastAPI reads it.
-                type=PROBLEM_BASE + "body-too-large" if exc.status_code == 413 else "about:blank",
+                type=PROBLEM_BASE + slug if slug else "about:blank",
                 title=_TITLES.get(exc.status_code, "Error"),
                 status=exc.status_code,
                 detail=detail,
                 instance=request.url.path,
-                errors=(
-                    [field_error(["body"], detail or "too large", "too_large")]
-                    if exc.status_code == 413
-                    else None
-                ),
+                errors=[field_error(["body"], detail or slug, fault)] if fault else None,
             ),
             headers,
             error_dialect(request),
