@@ -1,7 +1,13 @@
-"""Refuse request bodies over the configured size before they are read into memory."""
+"""Refuse request bodies, and request heads, over the configured size before they are read
+into memory."""
+
+import functools
+from collections.abc import Callable
+from typing import Any
 
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from app.problems import PROBLEM_MEDIA_TYPE, Problem, field_error
 
@@ -117,3 +123,75 @@ async def _drain(receive: Receive, more_body: bool) -> None:
             return
         drained += len(message.get("body", b""))
         more_body = message.get("more_body", False)
+
+
+class HeadLimitedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol, refusing (431) a request whose line and headers pass
+    `max_head_bytes` before they are complete.
+
+    Neither uvicorn nor httptools bounds a request's head: a header of 200 MB was taken whole,
+    and httptools joins a header's pieces by copying, so the work grows with the square of its
+    size (120 MB held the event loop, and every request of the process, for 12 s). Counted as
+    the bytes arrive, a head is refused at most one read (256 KiB) past the limit.
+    """
+
+    def __init__(self, *args: Any, max_head_bytes: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._max_head_bytes = max_head_bytes
+        self._head_bytes = 0
+        self._in_head = True
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._in_head = True
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._head_bytes = 0
+        super().on_headers_complete()
+
+    def data_received(self, data: bytes) -> None:
+        in_head = self._in_head
+        super().data_received(data)
+        if not (in_head and self._in_head) or self.transport.is_closing():
+            return
+        self._head_bytes += len(data)
+        if self._head_bytes > self._max_head_bytes:
+            self._refuse_head()
+
+    def _refuse_head(self) -> None:
+        detail = (
+            f"The request line and headers exceed {self._max_head_bytes} bytes "
+            "(LOUPE_MAX_HEADER_BYTES)."
+        )
+        body = (
+            Problem(
+                type="https://loupe.dev/problems/header-too-large",
+                title="Request Header Fields Too Large",
+                status=431,
+                detail=detail,
+                errors=[field_error(["header"], detail, "too_large")],
+            )
+            .model_dump_json(exclude_none=True)
+            .encode()
+        )
+        head = (
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+            + b"content-type: "
+            + PROBLEM_MEDIA_TYPE.encode()
+            + b"\r\n"
+            + b"content-length: "
+            + str(len(body)).encode()
+            + b"\r\n"
+            + b"connection: close\r\n\r\n"
+        )
+        self.logger.warning("Request head over %d bytes refused.", self._max_head_bytes)
+        self.transport.write(head + body)
+        self.transport.close()
+
+
+def bounded_http(max_head_bytes: int) -> Callable[..., HttpToolsProtocol]:
+    """uvicorn's `http` option for Loupe's servers: HeadLimitedProtocol with this limit (a
+    partial of a module-level class, so `loupe serve --workers N` can hand it to each process).
+    """
+    return functools.partial(HeadLimitedProtocol, max_head_bytes=max_head_bytes)

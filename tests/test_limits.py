@@ -83,3 +83,52 @@ class TestTooLarge:
         )
         assert status == 413
         assert "LOUPE_MAX_BODY_BYTES" in problem(headers, content)["detail"]
+
+
+def head_answer(
+    api: Api, header_value: str, *, complete: bool
+) -> tuple[int, dict[str, str], bytes]:
+    """Send a GET whose one header holds `header_value` (and, `complete`, the blank line ending
+    the head), then read the answer to its end."""
+    address = urlsplit(api.base_url)
+    head = f"GET /v1/evaluations HTTP/1.1\r\nHost: {address.netloc}\r\nX-Padding: {header_value}"
+    with socket.create_connection((address.hostname, address.port), timeout=60) as sock:
+        sock.sendall(head.encode() + (b"\r\n\r\n" if complete else b""))
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+            if b"\r\n\r\n" in answer:
+                head_part, _, content = answer.partition(b"\r\n\r\n")
+                length = next(
+                    int(line.split(b":", 1)[1])
+                    for line in head_part.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                )
+                if len(content) >= length:
+                    break
+    status_line, *header_lines = head_part.decode().split("\r\n")
+    headers = {
+        name.lower(): value.strip() for name, value in (line.split(":", 1) for line in header_lines)
+    }
+    return int(status_line.split()[1]), headers, content
+
+
+class TestHeadTooLarge:
+    def test_a_head_past_the_limit_is_refused_before_it_ends(self, api: Api) -> None:
+        # The head never ends: the answer comes once it has passed the limit (uvicorn read a
+        # header of any size whole, in time growing with its square).
+        limit = api.settings.max_header_bytes
+        status, headers, content = head_answer(api, "a" * (limit + 1024), complete=False)
+        assert status == 431
+        answer = problem(headers, content)
+        assert answer["type"] == "https://loupe.dev/problems/header-too-large"
+        assert "LOUPE_MAX_HEADER_BYTES" in answer["detail"]
+        assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "too_large")]
+        assert headers["connection"] == "close"
+
+    def test_a_head_within_the_limit_is_answered(self, api: Api) -> None:
+        status, _, content = head_answer(
+            api, "a" * (api.settings.max_header_bytes - 1024), complete=True
+        )
+        # No key was sent: the request itself was read and answered.
+        assert status == 401, content
