@@ -179,7 +179,11 @@ def _decode_and_take_records(runtime: Runtime, tenant_id: str, kind: str, body: 
 
 def _bad(error: Exception) -> ProblemError:
     return ProblemError(
-        400, "Bad Request", f"the body does not decode: {error}", slug="otlp-decode"
+        400,
+        "Bad Request",
+        f"the body does not decode: {error}",
+        slug="otlp-decode",
+        field=["body"],
     )
 
 
