@@ -1,5 +1,7 @@
 """What JSON Loupe takes, in any request body and in any uploaded JSONL line: at most MAX_DEPTH
-levels of objects and arrays, and no string or object key holding U+0000 or a lone surrogate.
+levels of objects and arrays, no string or object key holding U+0000 or a lone surrogate, and
+(in lines, which Python's json reads) no NaN, infinity or integer too long to read, which the
+body's streaming parser refuses already.
 
 Python's json and every later step (storing as JSON, validating, rendering) recurse once per
 level, so a body nested 1,000 deep ended as a RecursionError (a 500). No field Loupe takes needs
