@@ -1,11 +1,14 @@
-"""JSON in telemetry that Python reads badly: an integer of more digits than it converts
-(4,300), and JSON inside a string attribute nested far deeper than any request body may be.
+"""Telemetry values Python or the database reads badly: an integer of more digits than Python
+converts (4,300), JSON inside a string attribute nested far deeper than any request body may
+be, and a time past what a signed 64-bit column holds.
 
 A 5,000-digit integer in an OTLP/JSON body, or in a span's `gen_ai.input.messages`, was a 500
 for the whole export (an exporter does not retry a 500: every span of the batch was lost). A
 tool call's arguments nested 300 deep were stored with their conversation's test case, and
 every read of it failed (pydantic writes at most 255 levels). A JSON string attribute is now
 read as a structured one is: nested at most `Limits.max_depth` (16) levels, deeper values cut.
+A span starting at 2^64 - 1 ns (OTLP's field is unsigned) was a 500 for its export in both
+modes where a conversation rule stored its time; such a time is read as unknown (0).
 """
 
 import json
@@ -105,3 +108,18 @@ class TestDeepJsonStrings:
         for tool in tools:
             assert 0 < depth(tool["input_parameters"]) <= 16
         assert counts(client, rule)["sent"] == 1
+
+
+class TestTimes:
+    def test_a_time_past_2262_is_read_as_unknown_and_the_export_taken(self, api: Api) -> None:
+        client = api.tenant_client()
+        rule = make_rule(client, name="chats", target="conversation", metrics=[TURN_RELEVANCY])
+        ask = {"role": "user", "parts": [{"type": "text", "content": "Hello?"}]}
+        hello = {"role": "assistant", "parts": [{"type": "text", "content": "Hello!"}]}
+        span = conversation_span("00f067aa0ba90a05", 1, [ask], [hello])
+        span["scopeSpans"][0]["spans"][0]["startTimeUnixNano"] = str(2**64 - 1)
+        response = client.post("/v1/traces", json={"resourceSpans": [span]})
+        assert response.status_code == 200, response.text
+        assert counts(client, rule)["sampled"] == 1
+        # Its held call goes with it: no other test's sweep judges it.
+        assert client.delete(f"/v1/online_rules/{rule['id']}").status_code == 204
