@@ -164,29 +164,34 @@ class HeadLimitedProtocol(HttpToolsProtocol):
             f"The request line and headers exceed {self._max_head_bytes} bytes "
             "(LOUPE_MAX_HEADER_BYTES)."
         )
+        self.logger.warning("Request head over %d bytes refused.", self._max_head_bytes)
+        title = "Request Header Fields Too Large"
+        self._refuse(431, title, "header-too-large", detail, "too_large")
+
+    def send_400_response(self, msg: str) -> None:
+        # What httptools cannot parse (a control character in a header, a bad request line)
+        # is a problem too, not uvicorn's text/plain line.
+        detail = f"The request's line or headers are not HTTP/1.1: {msg}"
+        self._refuse(400, "Bad Request", "malformed-http", detail, "invalid_http")
+
+    def _refuse(self, status: int, title: str, slug: str, detail: str, code: str) -> None:
+        """Answer with a problem naming the head and close the connection."""
         body = (
             Problem(
-                type="https://loupe.dev/problems/header-too-large",
-                title="Request Header Fields Too Large",
-                status=431,
+                type=f"https://loupe.dev/problems/{slug}",
+                title=title,
+                status=status,
                 detail=detail,
-                errors=[field_error(["header"], detail, "too_large")],
+                errors=[field_error(["header"], detail, code)],
             )
             .model_dump_json(exclude_none=True)
             .encode()
         )
         head = (
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
-            + b"content-type: "
-            + PROBLEM_MEDIA_TYPE.encode()
-            + b"\r\n"
-            + b"content-length: "
-            + str(len(body)).encode()
-            + b"\r\n"
-            + b"connection: close\r\n\r\n"
+            f"HTTP/1.1 {status} {title}\r\ncontent-type: {PROBLEM_MEDIA_TYPE}\r\n"
+            f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
         )
-        self.logger.warning("Request head over %d bytes refused.", self._max_head_bytes)
-        self.transport.write(head + body)
+        self.transport.write(head.encode() + body)
         self.transport.close()
 
 

@@ -132,3 +132,12 @@ class TestHeadTooLarge:
         )
         # No key was sent: the request itself was read and answered.
         assert status == 401, content
+
+    def test_a_head_that_is_not_http_is_a_problem(self, api: Api) -> None:
+        # A control character in a header value: httptools refuses it, and uvicorn answered
+        # with a text/plain line.
+        status, headers, content = head_answer(api, "a\x01b", complete=True)
+        assert status == 400
+        answer = problem(headers, content)
+        assert answer["type"] == "https://loupe.dev/problems/malformed-http"
+        assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "invalid_http")]
