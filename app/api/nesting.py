@@ -1,6 +1,6 @@
 """What JSON Loupe takes, in any request body and in any uploaded JSONL line: at most MAX_DEPTH
 levels of objects and arrays, no string or object key holding U+0000 or a lone surrogate, and
-(in lines, which Python's json reads) no NaN, infinity or integer too long to read, which the
+(in lines, which Python's json reads) no NaN, infinity, or integer past 64 bits, which the
 body's streaming parser refuses already.
 
 Python's json and every later step (storing as JSON, validating, rendering) recurse once per
@@ -29,9 +29,11 @@ _ESCAPED_NUL = "\\u0000"
 # joined by the parser, so a surrogate left in a string stood alone.
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-# What a document must spell to hold NaN, an infinity or a float past a double's range (an
-# exponent of three digits, or 309 digits before it); inside strings too, which costs a walk.
-_SUSPECT_NUMBER = re.compile(r"NaN|Infinity|[eE]\+?0*[1-9]\d\d|\d{309}")
+# What a document must spell to hold NaN, an infinity, a float past a double's range (an
+# exponent of three digits, or 309 digits before it) or an integer past 64 bits (19 digits or
+# more); inside strings too, which costs a walk.
+_SUSPECT_NUMBER = re.compile(r"NaN|Infinity|[eE]\+?0*[1-9]\d\d|\d{19}")
+_INT64 = (-(2**63), 2**63 - 1)
 
 
 class RefusedJson(ValueError):
@@ -84,19 +86,25 @@ class LoneSurrogate(UnstorableText):
 class UnreadableNumber(RefusedJson):
     """A number no JSON Loupe stores can hold as it was written: NaN or an infinity (which
     RFC 8259 JSON has no words for, and which a JSON column stored as null), a literal too
-    large for a double (read as an infinity), or an integer of more digits than Python
-    converts; `path` leads to it. A request body's parser refuses all three as malformed."""
+    large for a double (read as an infinity), or an integer past 64 bits (read back as a
+    float) or of more digits than Python converts; `path` leads to it. A request body's parser
+    refuses them all as malformed."""
 
     code = "invalid_number"
 
     def __init__(self, path: list[str | int], literal: str) -> None:
         shown = literal if len(literal) <= 24 else f"{literal[:20]}... ({len(literal)} characters)"
-        if literal.lstrip("-") in ("NaN", "Infinity"):
+        digits = literal.lstrip("-")
+        if digits in ("NaN", "Infinity"):
             why = "JSON has no NaN or infinity; send null or a string"
-        elif set(literal.lstrip("-")) <= set("0123456789"):
+        elif set(digits) <= set("0123456789") and len(digits) > sys.get_int_max_str_digits():
             why = (
                 f"an integer of more than {sys.get_int_max_str_digits()} digits, more than "
                 "Python reads; send it as a string"
+            )
+        elif set(digits) <= set("0123456789"):
+            why = (
+                "an integer past 64 bits, which would be read back as a float; send it as a string"
             )
         else:
             why = "too large for a double (it would be read as an infinity); send it as a string"
@@ -176,7 +184,10 @@ class _Number(str):
 def _int(literal: str) -> int | _Number:
     if len(literal) - literal.startswith("-") > sys.get_int_max_str_digits():
         return _Number(literal)
-    return int(literal)
+    number = int(literal)
+    # Past 64 bits a JSON column's reader (orjson, app/jsonio.py) gives a float: a run graded
+    # the file's 123456789012345678901234 as 1.2345678901234569e+23. A body refuses it too.
+    return number if _INT64[0] <= number <= _INT64[1] else _Number(literal)
 
 
 def _float(literal: str) -> float | _Number:

@@ -4,7 +4,9 @@ field, as a request body's parser refuses them (a 400 malformed-json):
 - an integer of more digits than Python converts (4,300): `json.loads` raised a ValueError
   that was a 500 for a label import and a dataset upload;
 - NaN, Infinity and a literal too large for a double (1e400): `/v1/files` took them, and a run
-  of the file stored each as null.
+  of the file stored each as null;
+- an integer past 64 bits: taken, and read back from every JSON column as a float (a run
+  graded 123456789012345678901234 as 1.2345678901234569e+23).
 """
 
 import json
@@ -62,12 +64,16 @@ class TestDatasets:
 
 
 class TestFiles:
-    def test_nan_infinity_and_1e400_are_refused_naming_the_line_and_field(self, api: Api) -> None:
+    def test_nan_infinity_1e400_and_long_integers_are_refused_naming_the_line_and_field(
+        self, api: Api
+    ) -> None:
         with api.tenant_client() as http:
             for literal, why in [
                 ("NaN", "JSON has no NaN or infinity"),
                 ("-Infinity", "JSON has no NaN or infinity"),
                 ("1e400", "too large for a double"),
+                ("123456789012345678901234", "an integer past 64 bits"),
+                ("9223372036854775808", "an integer past 64 bits"),
             ]:
                 content = b'{"item": {"a": 1}}\n{"item": {"a": 1, "b": [%s]}}\n' % literal.encode()
                 response = http.post(
@@ -82,3 +88,11 @@ class TestFiles:
                 )
                 assert why in problem["detail"]
             assert http.get("/v1/files").json()["data"] == []
+
+    def test_an_integer_within_64_bits_is_kept_exactly(self, api: Api) -> None:
+        with api.tenant_client() as http:
+            content = b'{"item": {"a": 9223372036854775807, "b": "12345678901234567890123"}}\n'
+            response = http.post(
+                "/v1/files", files={"file": ("rows.jsonl", content)}, data={"purpose": "evals"}
+            )
+            assert response.status_code == 200, response.text
