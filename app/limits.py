@@ -1,6 +1,7 @@
 """Refuse request bodies, and request heads, over the configured size before they are read
 into memory."""
 
+import asyncio
 import functools
 from collections.abc import Callable
 from typing import Any
@@ -9,6 +10,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from app.config import Settings
 from app.problems import PROBLEM_MEDIA_TYPE, Problem, field_error
 
 
@@ -126,29 +128,63 @@ async def _drain(receive: Receive, more_body: bool) -> None:
 
 
 class HeadLimitedProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol, refusing (431) a request whose line and headers pass
-    `max_head_bytes` before they are complete.
+    """uvicorn's httptools protocol, refusing a request whose line and headers pass
+    `max_head_bytes` (431) or take longer than `head_timeout` seconds to arrive (408).
 
     Neither uvicorn nor httptools bounds a request's head: a header of 200 MB was taken whole,
     and httptools joins a header's pieces by copying, so the work grows with the square of its
     size (120 MB held the event loop, and every request of the process, for 12 s). Counted as
-    the bytes arrive, a head is refused at most one read (256 KiB) past the limit.
+    the bytes arrive, a head is refused at most one read (256 KiB) past the limit. Nor does
+    uvicorn time a head: a connection that sent nothing, or half a head, was held open for
+    good, so a client could take every connection the process may hold.
     """
 
-    def __init__(self, *args: Any, max_head_bytes: int, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, max_head_bytes: int, head_timeout: float, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._max_head_bytes = max_head_bytes
+        self._head_timeout = head_timeout
         self._head_bytes = 0
         self._in_head = True
+        self._head_deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._start_head_clock()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_clock()
+        super().connection_lost(exc)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
         self._in_head = True
+        # A kept-alive connection's next request: its head has the same time to arrive.
+        self._start_head_clock()
 
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._head_bytes = 0
+        self._stop_head_clock()
         super().on_headers_complete()
+
+    def _start_head_clock(self) -> None:
+        if self._head_deadline is None:
+            self._head_deadline = self.loop.call_later(self._head_timeout, self._head_too_slow)
+
+    def _stop_head_clock(self) -> None:
+        if self._head_deadline is not None:
+            self._head_deadline.cancel()
+            self._head_deadline = None
+
+    def _head_too_slow(self) -> None:
+        self._head_deadline = None
+        if self.transport.is_closing():
+            return
+        detail = (
+            f"The request line and headers did not arrive within {self._head_timeout:g} s "
+            "(LOUPE_HEADER_TIMEOUT_SECONDS)."
+        )
+        self._refuse(408, "Request Timeout", "header-timeout", detail, "timeout")
 
     def data_received(self, data: bytes) -> None:
         in_head = self._in_head
@@ -195,8 +231,12 @@ class HeadLimitedProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
-def bounded_http(max_head_bytes: int) -> Callable[..., HttpToolsProtocol]:
-    """uvicorn's `http` option for Loupe's servers: HeadLimitedProtocol with this limit (a
-    partial of a module-level class, so `loupe serve --workers N` can hand it to each process).
-    """
-    return functools.partial(HeadLimitedProtocol, max_head_bytes=max_head_bytes)
+def bounded_http(settings: Settings) -> Callable[..., HttpToolsProtocol]:
+    """uvicorn's `http` option for Loupe's servers: HeadLimitedProtocol with the settings'
+    limits (a partial of a module-level class, so `loupe serve --workers N` can hand it to
+    each process)."""
+    return functools.partial(
+        HeadLimitedProtocol,
+        max_head_bytes=settings.max_header_bytes,
+        head_timeout=settings.header_timeout_seconds,
+    )

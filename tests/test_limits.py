@@ -6,9 +6,10 @@ upload ends: the server must read the rest of the body (up to a bound) before it
 
 import json
 import socket
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 
 
 def exchange(api: Api, head: dict[str, str], body: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -141,3 +142,21 @@ class TestHeadTooLarge:
         answer = problem(headers, content)
         assert answer["type"] == "https://loupe.dev/problems/malformed-http"
         assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "invalid_http")]
+
+
+class TestHeadTimeout:
+    def test_a_head_that_does_not_arrive_in_time_is_a_408(self, tmp_path: Path) -> None:
+        # uvicorn held a connection that sent half a head, or nothing, open for good.
+        with side_app(tmp_path, header_timeout_seconds=0.5) as app:
+            status, headers, content = head_answer(app, "half a head", complete=False)
+            assert status == 408
+            answer = problem(headers, content)
+            assert answer["type"] == "https://loupe.dev/problems/header-timeout"
+            assert "LOUPE_HEADER_TIMEOUT_SECONDS" in answer["detail"]
+            assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "timeout")]
+            address = urlsplit(app.base_url)
+            with socket.create_connection((address.hostname, address.port), timeout=60) as sock:
+                assert sock.recv(65536).startswith(b"HTTP/1.1 408 ")
+            # A head that arrives in time is answered as ever.
+            status, _, _ = head_answer(app, "a", complete=True)
+            assert status == 401

@@ -59,7 +59,7 @@ def serve(
             host=settings.host,
             port=settings.port,
             log_config=None,
-            http=bounded_http(settings.max_header_bytes),
+            http=bounded_http(settings),
             **_proxy_options(settings),
         )
         return
@@ -73,7 +73,7 @@ def serve(
         host=settings.host,
         port=settings.port,
         log_config=None,
-        http=bounded_http(settings.max_header_bytes),
+        http=bounded_http(settings),
         **_proxy_options(settings),
     )
 
