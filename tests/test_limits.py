@@ -6,9 +6,10 @@ upload ends: the server must read the rest of the body (up to a bound) before it
 
 import json
 import socket
+from pathlib import Path
 from urllib.parse import urlsplit
 
-from tests.fixtures.api import Api
+from tests.fixtures.api import Api, side_app
 
 
 def exchange(api: Api, head: dict[str, str], body: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -83,3 +84,79 @@ class TestTooLarge:
         )
         assert status == 413
         assert "LOUPE_MAX_BODY_BYTES" in problem(headers, content)["detail"]
+
+
+def head_answer(
+    api: Api, header_value: str, *, complete: bool
+) -> tuple[int, dict[str, str], bytes]:
+    """Send a GET whose one header holds `header_value` (and, `complete`, the blank line ending
+    the head), then read the answer to its end."""
+    address = urlsplit(api.base_url)
+    head = f"GET /v1/evaluations HTTP/1.1\r\nHost: {address.netloc}\r\nX-Padding: {header_value}"
+    with socket.create_connection((address.hostname, address.port), timeout=60) as sock:
+        sock.sendall(head.encode() + (b"\r\n\r\n" if complete else b""))
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+            if b"\r\n\r\n" in answer:
+                head_part, _, content = answer.partition(b"\r\n\r\n")
+                length = next(
+                    int(line.split(b":", 1)[1])
+                    for line in head_part.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                )
+                if len(content) >= length:
+                    break
+    status_line, *header_lines = head_part.decode().split("\r\n")
+    headers = {
+        name.lower(): value.strip() for name, value in (line.split(":", 1) for line in header_lines)
+    }
+    return int(status_line.split()[1]), headers, content
+
+
+class TestHeadTooLarge:
+    def test_a_head_past_the_limit_is_refused_before_it_ends(self, api: Api) -> None:
+        # The head never ends: the answer comes once it has passed the limit (uvicorn read a
+        # header of any size whole, in time growing with its square).
+        limit = api.settings.max_header_bytes
+        status, headers, content = head_answer(api, "a" * (limit + 1024), complete=False)
+        assert status == 431
+        answer = problem(headers, content)
+        assert answer["type"] == "https://loupe.dev/problems/header-too-large"
+        assert "LOUPE_MAX_HEADER_BYTES" in answer["detail"]
+        assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "too_large")]
+        assert headers["connection"] == "close"
+
+    def test_a_head_within_the_limit_is_answered(self, api: Api) -> None:
+        status, _, content = head_answer(
+            api, "a" * (api.settings.max_header_bytes - 1024), complete=True
+        )
+        # No key was sent: the request itself was read and answered.
+        assert status == 401, content
+
+    def test_a_head_that_is_not_http_is_a_problem(self, api: Api) -> None:
+        # A control character in a header value: httptools refuses it, and uvicorn answered
+        # with a text/plain line.
+        status, headers, content = head_answer(api, "a\x01b", complete=True)
+        assert status == 400
+        answer = problem(headers, content)
+        assert answer["type"] == "https://loupe.dev/problems/malformed-http"
+        assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "invalid_http")]
+
+
+class TestHeadTimeout:
+    def test_a_head_that_does_not_arrive_in_time_is_a_408(self, tmp_path: Path) -> None:
+        # uvicorn held a connection that sent half a head, or nothing, open for good.
+        with side_app(tmp_path, header_timeout_seconds=0.5) as app:
+            status, headers, content = head_answer(app, "half a head", complete=False)
+            assert status == 408
+            answer = problem(headers, content)
+            assert answer["type"] == "https://loupe.dev/problems/header-timeout"
+            assert "LOUPE_HEADER_TIMEOUT_SECONDS" in answer["detail"]
+            assert [(e["loc"], e["type"]) for e in answer["errors"]] == [("header", "timeout")]
+            address = urlsplit(app.base_url)
+            with socket.create_connection((address.hostname, address.port), timeout=60) as sock:
+                assert sock.recv(65536).startswith(b"HTTP/1.1 408 ")
+            # A head that arrives in time is answered as ever.
+            status, _, _ = head_answer(app, "a", complete=True)
+            assert status == 401

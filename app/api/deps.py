@@ -45,7 +45,10 @@ def get_session(runtime: RuntimeDep) -> Iterator[Session]:
         yield session
 
 
-SessionDep = Annotated[Session, Depends(get_session)]
+# Closed when the endpoint returns, before its answer is sent ("function" scope): closed after
+# (FastAPI's default), a read's pooled connection stayed checked out while a client took its
+# time reading the answer, and a few clients reading nothing held the whole pool.
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 
 _bearer = HTTPBearer(auto_error=False, description="An API key from `loupe keys create`.")
 

@@ -1,5 +1,7 @@
 """What JSON Loupe takes, in any request body and in any uploaded JSONL line: at most MAX_DEPTH
-levels of objects and arrays, and no string or object key holding U+0000 or a lone surrogate.
+levels of objects and arrays, no string or object key holding U+0000 or a lone surrogate, and
+(in lines, which Python's json reads) no NaN, infinity, or integer past 64 bits, which the
+body's streaming parser refuses already.
 
 Python's json and every later step (storing as JSON, validating, rendering) recurse once per
 level, so a body nested 1,000 deep ended as a RecursionError (a 500). No field Loupe takes needs
@@ -12,7 +14,9 @@ refused before anything is stored, in both modes, naming where it is.
 
 import io
 import json
+import math
 import re
+import sys
 from typing import Any
 
 import ijson
@@ -25,6 +29,11 @@ _ESCAPED_NUL = "\\u0000"
 # joined by the parser, so a surrogate left in a string stood alone.
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# What a document must spell to hold NaN, an infinity, a float past a double's range (an
+# exponent of three digits, or 309 digits before it) or an integer past 64 bits (19 digits or
+# more); inside strings too, which costs a walk.
+_SUSPECT_NUMBER = re.compile(r"NaN|Infinity|[eE]\+?0*[1-9]\d\d|\d{19}")
+_INT64 = (-(2**63), 2**63 - 1)
 
 
 class RefusedJson(ValueError):
@@ -72,6 +81,34 @@ class LoneSurrogate(UnstorableText):
     # failed where the row was written (a 500).
     code = "lone_surrogate"
     what = "a lone UTF-16 surrogate (a \\u escape of half a pair), which is no character"
+
+
+class UnreadableNumber(RefusedJson):
+    """A number no JSON Loupe stores can hold as it was written: NaN or an infinity (which
+    RFC 8259 JSON has no words for, and which a JSON column stored as null), a literal too
+    large for a double (read as an infinity), or an integer past 64 bits (read back as a
+    float) or of more digits than Python converts; `path` leads to it. A request body's parser
+    refuses them all as malformed."""
+
+    code = "invalid_number"
+
+    def __init__(self, path: list[str | int], literal: str) -> None:
+        shown = literal if len(literal) <= 24 else f"{literal[:20]}... ({len(literal)} characters)"
+        digits = literal.lstrip("-")
+        if digits in ("NaN", "Infinity"):
+            why = "JSON has no NaN or infinity; send null or a string"
+        elif set(digits) <= set("0123456789") and len(digits) > sys.get_int_max_str_digits():
+            why = (
+                f"an integer of more than {sys.get_int_max_str_digits()} digits, more than "
+                "Python reads; send it as a string"
+            )
+        elif set(digits) <= set("0123456789"):
+            why = (
+                "an integer past 64 bits, which would be read back as a float; send it as a string"
+            )
+        else:
+            why = "too large for a double (it would be read as an infinity); send it as a string"
+        super().__init__(path, f"the number {shown} cannot be stored: {why}")
 
 
 class JsonGuard:
@@ -140,14 +177,65 @@ def first_unstorable(value: Any) -> UnstorableText | None:
     return None
 
 
+class _Number(str):
+    """A number literal `loads` refuses, standing in its place while its path is looked for."""
+
+
+def _int(literal: str) -> int | _Number:
+    if len(literal) - literal.startswith("-") > sys.get_int_max_str_digits():
+        return _Number(literal)
+    number = int(literal)
+    # Past 64 bits a JSON column's reader (orjson, app/jsonio.py) gives a float: a run graded
+    # the file's 123456789012345678901234 as 1.2345678901234569e+23. A body refuses it too.
+    return number if _INT64[0] <= number <= _INT64[1] else _Number(literal)
+
+
+def _float(literal: str) -> float | _Number:
+    number = float(literal)
+    return number if math.isfinite(number) else _Number(literal)
+
+
+def _unreadable_number(text: str) -> UnreadableNumber | None:
+    """The first number of `text` (in document order) that Loupe refuses, with its path."""
+    value = json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_Number)
+    pending: list[tuple[Any, list[str | int]]] = [(value, [])]
+    while pending:
+        node, path = pending.pop()
+        if isinstance(node, _Number):
+            return UnreadableNumber(path, str(node))
+        if isinstance(node, dict):
+            pending.extend((item, [*path, key]) for key, item in reversed(node.items()))
+        elif isinstance(node, list):
+            pending.extend((item, [*path, i]) for i, item in reversed(list(enumerate(node))))
+    return None
+
+
 def loads(text: str) -> Any:
-    """`json.loads`, raising TooDeep for a document nested past MAX_DEPTH and NulCharacter for
-    one holding U+0000 (both RefusedJson, a ValueError)."""
+    """`json.loads`, raising TooDeep for a document nested past MAX_DEPTH, NulCharacter (or
+    LoneSurrogate) for one holding U+0000 (or half a surrogate pair), and UnreadableNumber for
+    NaN, an infinity or an integer too long to read (all RefusedJson, a ValueError)."""
     try:
         value = json.loads(text)
     except RecursionError:
         pass  # far too deep for Python's parser; find where below
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        # An integer of more digits than Python converts (a 500 where the line was read).
+        try:
+            unreadable = _unreadable_number(text)
+        except RecursionError:
+            pass  # nested too deep as well, further on; find where below
+        else:
+            if unreadable is None:
+                raise
+            raise unreadable from None
     else:
+        # Only a document spelling one of them can hold a number Loupe refuses.
+        if _SUSPECT_NUMBER.search(text) is not None:
+            unreadable = _unreadable_number(text)
+            if unreadable is not None:
+                raise unreadable
         if isinstance(value, (dict, list)) and _too_deep(value):
             pass  # find where below
         else:
@@ -158,6 +246,11 @@ def loads(text: str) -> Any:
                 raise unstorable
             return value
     guard = JsonGuard()
-    for event, item in ijson.basic_parse(io.BytesIO(text.encode()), use_float=True):
-        guard.event(event, item)
-    raise TooDeep([])  # unreachable: the guard raised on the same document
+    try:
+        for event, item in ijson.basic_parse(io.BytesIO(text.encode()), use_float=True):
+            guard.event(event, item)
+    except ijson.JSONError:
+        # What the streaming parser refuses before it reaches the depth (NaN, an integer past
+        # 64 bits): the document is too deep all the same, as Python's parser found.
+        pass
+    raise TooDeep([])

@@ -11,7 +11,7 @@ from app.api.routing import LeanRoute
 from app.audit import service
 from app.audit.schemas import AuditEvent, AuditEventList
 from app.audit.service import AuditFilter
-from app.problems import ProblemError, field_error, problem_responses
+from app.problems import ProblemError, field_error, invalid_request, problem_responses
 from app.tenants.scopes import ADMIN, SCOPE_EXTENSION
 
 router = APIRouter(
@@ -51,6 +51,18 @@ def list_audit_events(
 ) -> AuditEventList:
     """The tenant's audit events, newest first: every create, delete, cancel and change made
     through the API, the console and the `loupe` command, with who made it."""
+    out_of_range = [
+        field_error(
+            ["query", name],
+            f"{moment.isoformat()} is outside the years 1 to 9999 once in UTC",
+            "datetime_out_of_range",
+        )
+        for name, moment in (("since", since), ("until", until))
+        if moment is not None and _utc(moment) is None
+    ]
+    if out_of_range:
+        # 9999-12-31T23:00:00-14:00 is in year 10000 in UTC (it was a 500).
+        raise invalid_request(out_of_range)
     since, until = _utc(since), _utc(until)
     if since is not None and until is not None and since >= until:
         message = "since must be before until"
@@ -71,6 +83,10 @@ def list_audit_events(
 
 
 def _utc(moment: datetime | None) -> datetime | None:
+    """`moment` in UTC (UTC if it has no offset); None for none, or one past year 1 or 9999."""
     if moment is None:
         return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    try:
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+    except OverflowError:
+        return None

@@ -27,6 +27,7 @@ def serve(
 
     from app import migrate as migrations
     from app.evaluations.judging import startup_line
+    from app.limits import bounded_http
 
     settings = start_up_settings()
     if workers > 1 and settings.embedded:
@@ -58,6 +59,7 @@ def serve(
             host=settings.host,
             port=settings.port,
             log_config=None,
+            http=bounded_http(settings),
             **_proxy_options(settings),
         )
         return
@@ -71,6 +73,7 @@ def serve(
         host=settings.host,
         port=settings.port,
         log_config=None,
+        http=bounded_http(settings),
         **_proxy_options(settings),
     )
 

@@ -28,6 +28,13 @@ class ServiceFields(BaseSettings):
 
     max_body_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
     """Larger request bodies get 413."""
+    max_header_bytes: int = Field(default=64 * 1024, ge=8 * 1024)
+    """A request's line and headers together; past it the answer is 431 and the connection is
+    closed (uvicorn bounds neither, and reads a long header in time growing with its square)."""
+    header_timeout_seconds: float = Field(default=30.0, gt=0)
+    """Time a request's line and headers have to arrive, from the connection's start or the
+    request's first byte; past it the answer is 408 and the connection is closed (uvicorn held
+    a connection that sent nothing, or half a head, open for good)."""
     max_test_cases: int = Field(default=10_000, ge=1)
     """Test cases per evaluation; more answers 422 naming the setting and `test_cases`. Raise or
     lower it freely (no fixed cap behind it): `LOUPE_MAX_BODY_BYTES` still bounds a submission.

@@ -5,6 +5,7 @@ import copy
 import io
 import posixpath
 import re
+import struct
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -61,6 +62,41 @@ def _escapes(path: str) -> bool:
     return path == ".." or path.startswith("../")
 
 
+# A central directory entry: its signature, fixed fields, then the lengths of its file name,
+# extra field and comment at offset 28 (APPNOTE 4.3.12).
+_ENTRY = struct.Struct("<4s24xHHH12x")
+
+
+def _listed_past(data: bytes, cap: int) -> bool:
+    """Whether the zip's central directory lists more than `cap` entries, walked as zipfile will
+    walk it (by the directory's size: the count it declares may lie) without reading one.
+    A directory that cannot be found or walked is left for zipfile to refuse."""
+    try:
+        # zipfile's own finder of the end records (zip64 included), so the directory found is
+        # the one it reads.
+        end = zipfile._EndRecData(io.BytesIO(data))  # type: ignore[attr-defined]
+    except OSError:
+        return False
+    if not end:
+        return False
+    size = end[zipfile._ECD_SIZE]  # type: ignore[attr-defined]
+    start = end[zipfile._ECD_LOCATION] - size  # type: ignore[attr-defined]
+    if end[zipfile._ECD_SIGNATURE] == zipfile.stringEndArchive64:  # type: ignore[attr-defined]
+        start -= zipfile.sizeEndCentDir64 + zipfile.sizeEndCentDir64Locator  # type: ignore[attr-defined]
+    position, listed = start, 0
+    while position < start + size:
+        if start < 0 or position + _ENTRY.size > len(data):
+            return False
+        signature, name, extra, comment = _ENTRY.unpack_from(data, position)
+        if signature != b"PK\x01\x02":
+            return False
+        listed += 1
+        if listed > cap:
+            return True
+        position += _ENTRY.size + name + extra + comment
+    return False
+
+
 class Archive:
     """The members of an uploaded zip, by normalised name; bytes are inflated only when read,
     a chunk at a time, and counted against the caps as they come (`inflated` is the total)."""
@@ -72,6 +108,12 @@ class Archive:
         # The upload's length, not the sum of its members' compressed sizes: members may
         # share (overlap) compressed bytes, counting them many times over.
         self.compressed = len(data)
+        # Counted before zipfile reads the directory: it builds an object for every entry it
+        # lists, and a 14 MB directory of 300,000 entries took 0.9 s and 110 MB (a 512 MiB
+        # upload, some 4 GB) before the cap below could refuse it.
+        if _listed_past(data, caps.members):
+            message = f"the zip has more than {caps.members} members; at most {caps.members}"
+            raise ArchiveTooLarge(upload, None, "members", message)
         try:
             self._zip = zipfile.ZipFile(io.BytesIO(data))
             infos = self._zip.infolist()

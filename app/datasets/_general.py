@@ -28,7 +28,7 @@ def vqa_row(fields: dict[str, Any], scope: RowScope) -> DatasetRow:
             raw = nesting.loads(raw)
         except nesting.TooDeep as exc:
             raise scope.error("messages", str(exc)) from exc
-        except nesting.UnstorableText as exc:
+        except nesting.RefusedJson as exc:
             raise scope.error(format_loc(["messages", *exc.path]), str(exc)) from exc
         except json.JSONDecodeError as exc:
             raise scope.error("messages", f"invalid JSON: {exc.msg} (column {exc.colno})") from exc

@@ -72,7 +72,8 @@ def _jsonl(file: str, lines: Iterator[str], problems: list[DatasetFormatError]) 
         except nesting.TooDeep as exc:
             add_problem(problems, DatasetFormatError(file, number, None, str(exc)))
             continue
-        except nesting.UnstorableText as exc:
+        except nesting.RefusedJson as exc:
+            # Text no row can hold, or a number none can (NaN, an integer too long to read).
             field = format_loc(exc.path) or None
             add_problem(problems, DatasetFormatError(file, number, field, str(exc)))
             continue
@@ -154,7 +155,7 @@ def list_cell(value: str) -> list[Any]:
     """A list written as JSON, or failing that as a Python literal (`['a', 'b']`)."""
     try:
         parsed = nesting.loads(value)
-    except nesting.TooDeep as exc:
+    except (nesting.TooDeep, nesting.UnreadableNumber) as exc:
         raise ValueError(str(exc)) from exc
     except nesting.UnstorableText:
         # Taken as written: the row's own check names the field the text lands in.

@@ -44,6 +44,8 @@ __all__ = [
     "parse_upload",
 ]
 
+# A subset's name (a data file's name without its extension and split) is stored with each row.
+MAX_SUBSET_NAME = 256
 # EvalScope names files `<subset>_<split>`; the split is test for VQA and val for VMCQ.
 _SPLIT_SUFFIX = {"general_vqa": "_test", "general_vmcq": "_val"}
 
@@ -96,6 +98,13 @@ def parse_upload(
     names: dict[str, str] = {}
     for file in files:
         name = subset_name(file, fmt)
+        if len(name) > MAX_SUBSET_NAME:
+            # Stored with every row (PostgreSQL refused the rows: a 500; SQLite took them).
+            message = (
+                f"the file's name makes a subset name of {len(name)} characters; at most "
+                f"{MAX_SUBSET_NAME} (rename the file)"
+            )
+            raise DatasetFormatError(file, None, None, message)
         if name in names:
             message = f"subset {name!r} is also given by {names[name]}"
             raise DatasetFormatError(file, None, None, message)

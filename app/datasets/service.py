@@ -145,9 +145,11 @@ def create(
     dataset = Dataset(
         id=dataset_id,
         tenant_id=tenant.id,
-        name=name or filename,
+        # Cut to their columns, as /v1/files keeps a file's name (a zip's name of 600
+        # characters was a 500 on PostgreSQL).
+        name=name or filename[:256],
         format=fmt,
-        filename=filename,
+        filename=filename[:512],
         subsets=[
             {
                 "name": subset.name,

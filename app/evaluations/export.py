@@ -28,7 +28,7 @@ def stream(
     fragile: bool | None = None,
 ) -> StreamingResponse:
     """The evaluation's results (optionally filtered) as a download in `jsonl` or `csv`."""
-    # Streamed a page at a time from a session of its own (the request's closes first).
+    # Streamed a page at a time, each read in a session of its own (the request's closes first).
     pages = _result_pages(runtime, evaluation, metric, status, fragile)
     if format == "jsonl":
         # A chunk per page, not per line: Starlette runs a sync iterator's every step on a
@@ -91,18 +91,21 @@ def _result_pages(
     status: str | None,
     fragile: bool | None = None,
 ) -> Iterator[list[EvaluationResult]]:
-    with runtime.session() as session:
-        after = None
-        while True:
+    after = None
+    while True:
+        # A session per page, closed before the page is sent: a client reading slowly (or not
+        # at all) held a pooled connection for as long as it liked, and a few such exports
+        # left every other request waiting for one (keyset pages need no one transaction).
+        with runtime.session() as session:
             # `evaluation` was read for its tenant by the request that started the export.
             rows = EvaluationRepository(session, evaluation.tenant_id).result_page(
                 evaluation, after, 1000, metric=metric, status=status, fragile=fragile
             )
             page = [read_model.result_to_schema(row) for row in (rows or [])[:1000]]
-            yield page
-            if not rows or len(rows) <= 1000:
-                return
-            after = page[-1].id
+        yield page
+        if not rows or len(rows) <= 1000:
+            return
+        after = page[-1].id
 
 
 def _csv(pages: Iterable[list[EvaluationResult]]) -> Iterator[str]:

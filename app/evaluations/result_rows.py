@@ -22,6 +22,16 @@ def shown_media(media: list[dict[str, Any]] | None, seen: set[str]) -> list[dict
     ]
 
 
+# The most a result's integer columns hold (PostgreSQL's integer): a provider's usage report is
+# taken up to 10^15 tokens a call, and a result of 3 * 10^9 failed its job's every write on
+# PostgreSQL (SQLite took it), leaving the evaluation in progress. No call uses as many.
+_MAX_STORED = 2**31 - 1
+
+
+def _stored(count: int) -> int:
+    return min(count, _MAX_STORED)
+
+
 def result_row(
     evaluation_id: str,
     case: MetricTestCase,
@@ -55,8 +65,8 @@ def result_row(
         "error": result.error.as_dict() if result.error else None,
         "judge_calls": result.usage.calls,
         "judge_failed_calls": result.usage.failed_calls,
-        "prompt_tokens": result.usage.prompt_tokens,
-        "completion_tokens": result.usage.completion_tokens,
+        "prompt_tokens": _stored(result.usage.prompt_tokens),
+        "completion_tokens": _stored(result.usage.completion_tokens),
         "judge_cost_usd": _judge_cost(prices, judge_model, result),
         # A judge that only failed is still the model the result's requests went to; a
         # panel's results name each member's model.
@@ -66,8 +76,8 @@ def result_row(
         "candidate_model": candidate_model if spent.calls else None,
         "candidate_calls": spent.calls,
         "candidate_failed_calls": spent.failed_calls,
-        "candidate_prompt_tokens": spent.prompt_tokens,
-        "candidate_completion_tokens": spent.completion_tokens,
+        "candidate_prompt_tokens": _stored(spent.prompt_tokens),
+        "candidate_completion_tokens": _stored(spent.completion_tokens),
         "candidate_cost_usd": cost_usd(
             prices,
             candidate_model,

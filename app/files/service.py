@@ -41,7 +41,8 @@ def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[
             row = nesting.loads(line)
         except nesting.TooDeep as exc:
             raise bad_request(f"{name} line {number}: {exc}", where, exc.code) from exc
-        except nesting.UnstorableText as exc:
+        except nesting.RefusedJson as exc:
+            # Text no row can hold, or a number none can (NaN, 1e400: a run stored null).
             message = f"{name} line {number}, {format_loc(exc.path) or 'the row'}: {exc}"
             raise bad_request(message, where, exc.code) from exc
         except ValueError as exc:

@@ -177,10 +177,12 @@ async def _import_body(request: Request) -> tuple[str, bytes]:
     openapi_extra={SCOPE_EXTENSION: REVIEW, "requestBody": _IMPORT_BODY},
 )
 def import_labels(
+    # First, so the body is read before the key is checked: a session opened for the check
+    # kept its pooled connection while a slow client trickled the body in.
+    body: Annotated[tuple[str, bytes], Depends(_import_body)],
     request: Request,
     session: SessionDep,
     caller: CallerDep,
-    body: Annotated[tuple[str, bytes], Depends(_import_body)],
 ) -> LabelImport:
     """Import labels, all or nothing: JSON Lines (`application/x-ndjson`, each line a POST
     /v1/labels body) or CSV (`text/csv`, header columns among result_id, evaluation_id,

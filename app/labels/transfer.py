@@ -223,17 +223,17 @@ def export(runtime: Runtime, tenant_id: str, where: LabelFilter, format: str) ->
 
 
 def _pages(runtime: Runtime, tenant_id: str, where: LabelFilter) -> Iterator[list[Label]]:
-    # Streamed a page at a time from a session of its own (the request's closes first).
-    with runtime.session() as session:
-        repo = LabelRepository(session, tenant_id)
-        after = None
-        while True:
-            rows = repo.oldest_first(where, after, _EXPORT_PAGE)
+    # Streamed a page at a time, each read in a session of its own closed before the page is
+    # sent: a slow reader holds no pooled connection (the request's closes first).
+    after = None
+    while True:
+        with runtime.session() as session:
+            rows = LabelRepository(session, tenant_id).oldest_first(where, after, _EXPORT_PAGE)
             page = [Label.model_validate(row, from_attributes=True) for row in rows[:_EXPORT_PAGE]]
-            yield page
-            if len(rows) <= _EXPORT_PAGE:
-                return
-            after = page[-1].id
+        yield page
+        if len(rows) <= _EXPORT_PAGE:
+            return
+        after = page[-1].id
 
 
 def _cell(value: Any) -> Any:

@@ -1,7 +1,7 @@
 import bisect
 from typing import Any
 
-from sqlalchemy import Float, ForeignKey, Integer, text
+from sqlalchemy import BigInteger, Float, ForeignKey, Integer, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType
@@ -33,18 +33,20 @@ class MetricSummary(Base):
     # Requests that got no answer (app.judges.JudgeUsage.failed_calls), judge and candidate.
     failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
-    prompt_tokens: Mapped[int] = mapped_column(Integer)
-    completion_tokens: Mapped[int] = mapped_column(Integer)
+    # Token sums are 64-bit: an evaluation's results together pass 2^31 (migration
+    # summary_tokens_bigint).
+    prompt_tokens: Mapped[int] = mapped_column(BigInteger)
+    completion_tokens: Mapped[int] = mapped_column(BigInteger)
     # Judge cost of the results whose model has a price; `judge_unpriced` counts the results
     # with judge calls and no price (the cost is then unknown, shown as null).
     judge_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
     judge_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     candidate_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     candidate_prompt_tokens: Mapped[int] = mapped_column(
-        Integer, server_default=text("0"), default=0
+        BigInteger, server_default=text("0"), default=0
     )
     candidate_completion_tokens: Mapped[int] = mapped_column(
-        Integer, server_default=text("0"), default=0
+        BigInteger, server_default=text("0"), default=0
     )
     candidate_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
     candidate_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)

@@ -11,8 +11,9 @@ the request's encoding too (a `google.rpc.Status`, `app.problems`' `otlp` dialec
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Annotated
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Depends, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from fastapi.routing import APIRoute
 from google.protobuf import json_format
@@ -46,16 +47,56 @@ router = APIRouter(
 )
 
 
+async def _read(request: Request, runtime: RuntimeDep) -> tuple[str, bytearray]:
+    """The body's media type and its bytes, decompressed under the limit as they arrive."""
+    try:
+        kind = otlp.media_type(request.headers.get("content-type"))
+        reader = otlp.Decompressor(
+            request.headers.get("content-encoding"), runtime.settings.otlp_max_bytes
+        )
+        async for chunk in request.stream():
+            reader.feed(chunk)
+        return kind, reader.finish()
+    except otlp.UnsupportedContentType as error:
+        raise ProblemError(
+            415,
+            "Unsupported Media Type",
+            str(error),
+            slug="unsupported-media-type",
+            field=["header", "Content-Type"],
+        ) from None
+    except otlp.UnsupportedContentEncoding as error:
+        raise ProblemError(
+            415,
+            "Unsupported Media Type",
+            str(error),
+            slug="unsupported-media-type",
+            field=["header", "Content-Encoding"],
+        ) from None
+    except otlp.BodyTooLarge as error:
+        raise ProblemError(413, "Content Too Large", str(error), slug="too-large") from None
+    except otlp.OtlpDecodeError as error:
+        raise _bad(error) from None
+
+
+# The export's body, read before the key is checked (as FastAPI reads a JSON body): checking it
+# first opened a session whose pooled connection stayed checked out while the body trickled in,
+# and a few exports sent slowly left every other request waiting for one.
+ExportBody = Annotated[tuple[str, bytearray], Depends(_read)]
+
+
 @router.post(
     "/v1/traces",
     summary="Receive OpenTelemetry spans (OTLP/HTTP)",
     response_class=Response,
     responses={200: {"content": {otlp.PROTOBUF: {}, otlp.JSON: {}}}},
 )
-async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
+async def export_traces(
+    request: Request, export: ExportBody, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
     """An `ExportTraceServiceRequest`, protobuf or OTLP/JSON, optionally gzip or deflate: its
     GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged)."""
-    kind, body = await _read(request, runtime)
+    kind, body = export
     with _turn(request, runtime):
         # Decoding a large body takes a while: off the event loop, as the database work is.
         rejected = await run_in_threadpool(_decode_and_take, runtime, tenant.id, kind, body)
@@ -72,11 +113,13 @@ async def export_traces(request: Request, tenant: TenantDep, runtime: RuntimeDep
     response_class=Response,
     responses={200: {"content": {otlp.PROTOBUF: {}, otlp.JSON: {}}}},
 )
-async def export_logs(request: Request, tenant: TenantDep, runtime: RuntimeDep) -> Response:
+async def export_logs(
+    request: Request, export: ExportBody, tenant: TenantDep, runtime: RuntimeDep
+) -> Response:
     """An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
     instrumentation's details event, the earlier per-message events) are joined to their span,
     whichever of the two arrives first."""
-    kind, body = await _read(request, runtime)
+    kind, body = export
     with _turn(request, runtime):
         await run_in_threadpool(_decode_and_take_records, runtime, tenant.id, kind, body)
     return _answer(kind, ExportLogsServiceResponse())
@@ -134,41 +177,13 @@ def _decode_and_take_records(runtime: Runtime, tenant_id: str, kind: str, body: 
     _take_records(runtime, tenant_id, records)
 
 
-async def _read(request: Request, runtime: Runtime) -> tuple[str, bytearray]:
-    """The body's media type and its bytes, decompressed under the limit as they arrive."""
-    try:
-        kind = otlp.media_type(request.headers.get("content-type"))
-        reader = otlp.Decompressor(
-            request.headers.get("content-encoding"), runtime.settings.otlp_max_bytes
-        )
-        async for chunk in request.stream():
-            reader.feed(chunk)
-        return kind, reader.finish()
-    except otlp.UnsupportedContentType as error:
-        raise ProblemError(
-            415,
-            "Unsupported Media Type",
-            str(error),
-            slug="unsupported-media-type",
-            field=["header", "Content-Type"],
-        ) from None
-    except otlp.UnsupportedContentEncoding as error:
-        raise ProblemError(
-            415,
-            "Unsupported Media Type",
-            str(error),
-            slug="unsupported-media-type",
-            field=["header", "Content-Encoding"],
-        ) from None
-    except otlp.BodyTooLarge as error:
-        raise ProblemError(413, "Content Too Large", str(error), slug="too-large") from None
-    except otlp.OtlpDecodeError as error:
-        raise _bad(error) from None
-
-
 def _bad(error: Exception) -> ProblemError:
     return ProblemError(
-        400, "Bad Request", f"the body does not decode: {error}", slug="otlp-decode"
+        400,
+        "Bad Request",
+        f"the body does not decode: {error}",
+        slug="otlp-decode",
+        field=["body"],
     )
 
 

@@ -72,7 +72,19 @@ def parse(
     errors += [error for error in (start_error, end_error) if error]
     # By default up to the end of the current bucket: the same answer all through the bucket.
     end = end or _floor(now or utcnow(), width) + BUCKETS[width]
-    start = start or end - DEFAULT_SPAN[width]
+    try:
+        start = start or end - DEFAULT_SPAN[width]
+        _ceil(end, width)
+    except OverflowError:
+        # An `until` in the first days of year 1 or the last hour of 9999 (it was a 500).
+        errors.append(
+            field_error(
+                ["query", "until"],
+                f"{end.isoformat()} leaves no room for a trend's buckets before or after it",
+                "datetime_out_of_range",
+            )
+        )
+        end_error = errors[-1]
     if not (start_error or end_error):
         if start >= end:
             errors.append(
@@ -214,7 +226,14 @@ def _moment(name: str, value: str | None) -> tuple[datetime | None, FieldError |
             f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
             "invalid_datetime",
         )
-    return _utc(moment), None
+    try:
+        return _utc(moment), None
+    except OverflowError:
+        return None, field_error(
+            ["query", name],
+            f"{value[:40]!r} is outside the years 1 to 9999 once in UTC",
+            "datetime_out_of_range",
+        )
 
 
 def _utc(moment: datetime) -> datetime:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.evaluations.case_schemas import MAX_TOOL_CALLS, MAX_TURNS
-from app.otlp import Image, JudgedCall, Message, Text, ToolCall, ToolResult
+from app.otlp import Image, JudgedCall, Message, Text, ToolCall, ToolResult, decode_json
 
 # The role a conversational test case keeps (deepeval's `chatbot_role`) is the system
 # instructions' text, at most this long (the field's limit).
@@ -193,11 +193,11 @@ def _content(message: Message) -> Any:
 
 def _parameters(arguments: Any) -> dict[str, Any] | None:
     """A tool call's arguments as a test case holds them (an object; OpenAI sends a JSON
-    string)."""
+    string, read as any JSON in telemetry is: nested at most `Limits.max_depth` deep)."""
     if isinstance(arguments, str):
         try:
-            arguments = json.loads(arguments)
-        except (json.JSONDecodeError, RecursionError):
+            arguments, _ = decode_json(arguments)
+        except ValueError:
             return {"arguments": arguments}
     if arguments is None or isinstance(arguments, dict):
         return arguments
@@ -208,8 +208,8 @@ def _json_safe(value: Any) -> Any:
     """A tool's result as JSON stores it (a JSON string decoded, anything else as text)."""
     if isinstance(value, str):
         try:
-            return json.loads(value)
-        except (json.JSONDecodeError, RecursionError):
+            return decode_json(value)[0]
+        except ValueError:
             return value
     try:
         json.dumps(value)

@@ -14,7 +14,7 @@ from app.otlp._calls import (
     model_of,
     operation_of,
 )
-from app.otlp._content import Image, Message, Text, ToolCall, ToolResult
+from app.otlp._content import Image, Message, Text, ToolCall, ToolResult, decode_json
 from app.otlp._decode import (
     DEFAULT_MAX_BODY,
     JSON,
@@ -60,6 +60,7 @@ __all__ = [
     "Unread",
     "UnsupportedContentEncoding",
     "UnsupportedContentType",
+    "decode_json",
     "decode_logs",
     "decode_traces",
     "decompress",

@@ -5,7 +5,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from app.otlp._limits import Limits
+from app.otlp._limits import DEFAULT_LIMITS, Limits
 
 # What OpenInference writes in place of an image over its length limit or hidden by settings.
 REDACTED = "__REDACTED__"
@@ -74,6 +74,35 @@ class Notes:
     malformed: list[str] = field(default_factory=list)
 
 
+def decode_json(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[Any, bool]:
+    """`text` decoded as JSON, with arrays and objects nested deeper than `limits.max_depth`
+    cut to None (as `plain_value` cuts an AnyValue), and whether any was; raises ValueError for
+    text that is not JSON, nests past what Python's parser reads, or holds an integer of more
+    digits than Python converts (4,300)."""
+    try:
+        value = json.loads(text)
+    except RecursionError as exc:
+        raise ValueError("nested deeper than Python's JSON parser reads") from exc
+    if not isinstance(value, dict | list):
+        return value, False
+    # Kept whole, a call's tool arguments nested 900 deep were stored with its conversation
+    # and every read of the test case failed (pydantic writes at most 255 levels).
+    root: list[Any] = [value]
+    cut = False
+    pending: list[tuple[Any, Any, int]] = [(root, 0, 0)]
+    while pending:
+        parent, slot, depth = pending.pop()
+        node = parent[slot]
+        if not isinstance(node, dict | list):
+            continue
+        if depth >= limits.max_depth:
+            parent[slot], cut = None, True
+            continue
+        keys = node.keys() if isinstance(node, dict) else range(len(node))
+        pending.extend((node, key, depth + 1) for key in keys)
+    return root[0], cut
+
+
 def parse_json(value: Any, what: str, notes: Notes, limits: Limits) -> Any:
     """A JSON string attribute decoded (a structured value passes as is); None if it is bad."""
     if not isinstance(value, str):
@@ -82,10 +111,14 @@ def parse_json(value: Any, what: str, notes: Notes, limits: Limits) -> Any:
         notes.malformed.append(f"{what} is longer than {limits.max_json_chars} characters")
         return None
     try:
-        return json.loads(value)
-    except (json.JSONDecodeError, RecursionError):
+        decoded, cut = decode_json(value, limits)
+    except ValueError:
+        # ValueError, not only JSONDecodeError: an integer of 5,000 digits failed the whole
+        # export with a 500.
         notes.malformed.append(f"{what} is not JSON")
         return None
+    notes.truncated = notes.truncated or cut
+    return decoded
 
 
 def latest(items: list[Any], limit: int, notes: Notes) -> list[Any]:

@@ -135,7 +135,9 @@ def _decode(
 def _json_document(raw: bytes | bytearray, name: str) -> dict[str, Any]:
     try:
         document = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:
+        # ValueError: undecodable bytes, bad JSON, or an integer of more digits than Python
+        # converts (a 5,000-digit intValue was a 500).
         raise OtlpDecodeError(f"the body is not JSON: {exc}") from None
     if not isinstance(document, dict):
         raise OtlpDecodeError(f"the body is not an OTLP/JSON {name}: not a JSON object")

@@ -128,6 +128,17 @@ def plain_attributes(pairs: Iterable[KeyValue], limits: Limits = DEFAULT_LIMITS)
     return attributes
 
 
+# The latest moment a time is read as (2262-04-11, a signed 64-bit count of nanoseconds, as
+# the database stores it); OTLP's unsigned field holds later ones.
+_LAST_NS = 2**63 - 1
+
+
+def _moment(unix_nano: int) -> int:
+    """An OTLP time in nanoseconds, or 0 (unknown, as OTLP writes it) past `_LAST_NS`: a span
+    starting at 2^64 - 1 was a 500 for its whole export where its time was stored."""
+    return unix_nano if unix_nano <= _LAST_NS else 0
+
+
 def _dropped(pairs: Any, reported: int, limits: Limits) -> int:
     return reported + max(0, len(pairs) - limits.max_attributes)
 
@@ -143,7 +154,7 @@ def spans_of(request: ExportTraceServiceRequest, limits: Limits = DEFAULT_LIMITS
                 events = tuple(
                     SpanEvent(
                         name=event.name,
-                        time_ns=event.time_unix_nano,
+                        time_ns=_moment(event.time_unix_nano),
                         attributes=plain_attributes(event.attributes, limits),
                     )
                     for event in span.events[: limits.max_events]
@@ -155,8 +166,8 @@ def spans_of(request: ExportTraceServiceRequest, limits: Limits = DEFAULT_LIMITS
                         parent_span_id=span.parent_span_id.hex(),
                         name=span.name,
                         kind=span.kind,
-                        start_ns=span.start_time_unix_nano,
-                        end_ns=span.end_time_unix_nano,
+                        start_ns=_moment(span.start_time_unix_nano),
+                        end_ns=_moment(span.end_time_unix_nano),
                         attributes=plain_attributes(span.attributes, limits),
                         resource=resource,
                         scope_name=scope.name,
@@ -194,7 +205,8 @@ def log_records_of(
                         span_id=span_id,
                         event_name=event_name if isinstance(event_name, str) else "",
                         # Instrumentations leave timeUnixNano 0 and set only the observed time.
-                        time_ns=record.time_unix_nano or record.observed_time_unix_nano,
+                        time_ns=_moment(record.time_unix_nano)
+                        or _moment(record.observed_time_unix_nano),
                         body=plain_value(record.body, limits),
                         attributes=attributes,
                         resource=resource,

@@ -170,14 +170,16 @@ def export_run_samples(
 
 
 def _pages(runtime: Runtime, run: RunModel, state: report.SampleState) -> Iterator[list[Sample]]:
-    with runtime.session() as session:
-        after = None
-        while True:
+    # A session per page, closed before the page is sent: a slow reader holds no pooled
+    # connection.
+    after = None
+    while True:
+        with runtime.session() as session:
             page, has_more = report.samples(session, run, state, after, 1000)
-            yield page
-            if not has_more or not page:
-                return
-            after = page[-1].index
+        yield page
+        if not has_more or not page:
+            return
+        after = page[-1].index
 
 
 def _csv(pages: Iterable[list[Sample]], keys: list[str]) -> Iterator[str]:

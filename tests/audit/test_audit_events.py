@@ -318,6 +318,18 @@ class TestListing:
             400,
         )
         assert sorted(e["loc"] for e in body["errors"]) == ["query.since", "query.until"]
+        # Moments past year 9999 or before year 1 once in UTC (each was a 500).
+        body = problem(
+            client.get(
+                "/v1/audit_events",
+                params={"since": "9999-12-31T23:00:00-14:00", "until": "0001-01-01T00:00:00+14:00"},
+            ),
+            422,
+        )
+        assert {e["loc"]: e["type"] for e in body["errors"]} == {
+            "query.since": "datetime_out_of_range",
+            "query.until": "datetime_out_of_range",
+        }
         body = problem(client.get("/v1/audit_events", params={"after": "evn_nope"}), 400)
         assert [e["loc"] for e in body["errors"]] == ["query.after"]
         body = problem(client.get("/v1/audit_events", params={"limit": 0, "action": ""}), 422)

@@ -169,6 +169,12 @@ class TestAnAdmin:
         assert "not JSON" in field_errors(not_json.text)["metrics"]
         # What was typed stays in the form.
         assert "[{type: answer_relevancy}</textarea>" in not_json.text
+        # Nested past what Python's parser reads (it was a 500), or past 64 levels, as the API
+        # refuses a body.
+        for depth in (5000, 100):
+            deep = create(admin, name="deep", metrics="[" * depth + "]" * depth)
+            assert deep.status_code == 400, deep.text[:300]
+            assert "nested deeper than 64 levels" in field_errors(deep.text)["metrics"]
 
         refused = create(
             admin,

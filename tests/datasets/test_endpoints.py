@@ -166,6 +166,22 @@ class TestUploadErrors:
         assert body["errors"][0]["loc"].startswith("bad.jsonl:2")
         assert "bad.jsonl:2" in body["detail"]
 
+    def test_long_names_are_kept_within_what_the_database_holds(self, api: Api) -> None:
+        """A data file whose name makes a subset name past 256 characters is a 422 naming it;
+        a zip's own long name is kept cut to the dataset's columns (both were a 500 on
+        PostgreSQL, and stored whole on SQLite)."""
+        client = api.tenant_client()
+        row = jsonl({"messages": [{"role": "user", "content": "hi"}], "answer": "a"})
+        long_member = "s" * 300 + ".jsonl"
+        error = only_error(upload(client, "rows.zip", zip_of({long_member: row}), "general_vqa"))
+        assert error["loc"] == long_member
+        assert "subset name of 300 characters; at most 256" in error["msg"]
+        made = upload(client, "n" * 600 + ".zip", zip_of({"rows.jsonl": row}), "general_vqa")
+        assert made.status_code == 201, made.text
+        dataset = made.json()
+        assert (dataset["name"], dataset["filename"]) == ("n" * 256, "n" * 512)
+        assert [subset["name"] for subset in dataset["subsets"]] == ["rows"]
+
     def test_undecodable_image_names_its_row(self, api: Api) -> None:
         client = api.tenant_client()
         fake = "data:image/png;base64,iVBORw0KGgoAAAAAAAA="

@@ -8,6 +8,7 @@ import os
 import struct
 import subprocess
 import sys
+import tracemalloc
 import uuid
 import zipfile
 from collections.abc import Iterator
@@ -310,3 +311,35 @@ class TestSettings:
         )
         assert started.returncode == 2, started.stderr
         assert "loupe: LOUPE_MAX_ARCHIVE_BYTES=4294967296 is more than" in started.stderr
+
+
+def listing_only(entries: int) -> bytes:
+    """A zip whose central directory lists `entries` entries, every one the same empty member
+    (47 bytes each): a directory bomb, small to send and costly to read whole."""
+    name = b"a"
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0) + name
+    entry = struct.pack(
+        "<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 0, 0, 0, 0, 0, 0, len(name), 0, 0, 0, 0, 0, 0
+    )
+    directory = (entry + name) * entries
+    # The end record may say anything: zipfile reads the directory by its size.
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(directory), len(local), 0)
+    return local + directory + end
+
+
+class TestDirectoryBombs:
+    def test_a_directory_past_the_members_cap_is_refused_before_it_is_read(self, api: Api) -> None:
+        # 100,000 entries in 4.7 MB: zipfile built an object per entry (some 40 MB) before the
+        # cap was checked, so a 512 MiB upload took gigabytes. Python's allocations during the
+        # request are traced: the upload's own copies, not the entries.
+        archive = listing_only(100_000)
+        with api.client(api.new_key()) as client:
+            tracemalloc.start()
+            try:
+                problem = refused_413(upload(client, "rows.zip", archive, "general_vqa"))
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+        assert f"at most {api.settings.max_archive_members}" in problem["detail"]
+        assert "LOUPE_MAX_ARCHIVE_MEMBERS" in problem["detail"]
+        assert peak < 4 * len(archive), peak

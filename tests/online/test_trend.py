@@ -182,6 +182,20 @@ class TestTrend:
         assert [e["loc"] for e in backwards.json()["errors"]] == ["query.since"]
         too_long = client.get(url, params={"since": "2026-01-01", "until": "2026-11-20"})
         assert [e["type"] for e in too_long.json()["errors"]] == ["range_too_long"]
+        # The calendar's ends, once in UTC or once a trend's buckets are laid out around them
+        # (each was a 500).
+        for params, field in [
+            ({"since": "0001-01-01T00:00:00+14:00"}, "query.since"),
+            ({"until": "9999-12-31T23:00:00-14:00"}, "query.until"),
+            ({"until": "0001-01-01T00:00:00Z"}, "query.until"),
+            ({"since": "9999-12-31T00:00:00Z", "until": "9999-12-31T23:30:00Z"}, "query.until"),
+            ({"bucket": "day", "until": "9999-12-31T12:00:00Z"}, "query.until"),
+        ]:
+            edge = client.get(url, params=params)
+            assert edge.status_code == 422, (params, edge.text)
+            assert [(e["loc"], e["type"]) for e in edge.json()["errors"]] == [
+                (field, "datetime_out_of_range")
+            ]
         # Another tenant's rule is not found, whatever the parameters.
         other = api.client(api.new_key())
         assert other.get(url, params={"bucket": "week"}).status_code == 404
