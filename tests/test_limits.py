@@ -61,9 +61,15 @@ class TestTooLarge:
         chunk = b" " * 65536
         count = 3 * api.settings.max_body_bytes // len(chunk)
         framed = (f"{len(chunk):x}\r\n".encode() + chunk + b"\r\n") * count + b"0\r\n\r\n"
+        # With a working key: a caller without one is refused before its body is read.
+        key = api.new_key()
         status, headers, content = exchange(
             api,
-            {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+            {
+                "Content-Type": "application/json",
+                "Transfer-Encoding": "chunked",
+                "Authorization": f"Bearer {key}",
+            },
             framed,
         )
         assert status == 413
