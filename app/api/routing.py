@@ -110,11 +110,13 @@ class LeanRequest(Request):
 
 class LeanRoute(APIRoute):
     """An APIRoute whose handlers see a LeanRequest; one that takes a body and a key checks
-    the key and its scope before reading the body (`deps.check_before_body`)."""
+    the key and its scope before reading the body (`deps.check_before_body`): a body FastAPI
+    reads, or one the route reads itself and declares in `openapi_extra` (a label import)."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
-        key_first = self.body_field is not None and authenticates(self)
+        takes_body = self.body_field is not None or "requestBody" in (self.openapi_extra or {})
+        key_first = takes_body and authenticates(self)
 
         async def lean_handler(request: Request) -> Response:
             lean = LeanRequest(request.scope, request.receive)

@@ -177,8 +177,9 @@ async def _import_body(request: Request) -> tuple[str, bytes]:
     openapi_extra={SCOPE_EXTENSION: REVIEW, "requestBody": _IMPORT_BODY},
 )
 def import_labels(
-    # First, so the body is read before the key is checked: a session opened for the check
-    # kept its pooled connection while a slow client trickled the body in.
+    # First, so the body is read before the route's own session is opened: that session kept
+    # its pooled connection while a slow client trickled the body in. The key was checked
+    # before the body was read, in a session closed at once (LeanRoute).
     body: Annotated[tuple[str, bytes], Depends(_import_body)],
     request: Request,
     session: SessionDep,

@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from app import otlp
-from app.api.deps import RuntimeDep, TenantDep
+from app.api.deps import RuntimeDep, TenantDep, check_before_body
 from app.models import Tenant
 from app.online import ingest
 from app.problems import ProblemError, problem_responses
@@ -48,7 +48,10 @@ router = APIRouter(
 
 
 async def _read(request: Request, runtime: RuntimeDep) -> tuple[str, bytearray]:
-    """The body's media type and its bytes, decompressed under the limit as they arrive."""
+    """The body's media type and its bytes, decompressed under the limit as they arrive; the
+    key checked first (in a session closed before the body is read), so a caller without
+    one has nothing decompressed or held for it."""
+    await check_before_body(request)
     try:
         kind = otlp.media_type(request.headers.get("content-type"))
         reader = otlp.Decompressor(
@@ -79,9 +82,9 @@ async def _read(request: Request, runtime: RuntimeDep) -> tuple[str, bytearray]:
         raise _bad(error) from None
 
 
-# The export's body, read before the key is checked (as FastAPI reads a JSON body): checking it
-# first opened a session whose pooled connection stayed checked out while the body trickled in,
-# and a few exports sent slowly left every other request waiting for one.
+# The export's body, read before the route's session is opened for `TenantDep`: that session's
+# pooled connection stayed checked out while the body trickled in, and a few exports sent
+# slowly left every other request waiting for one.
 ExportBody = Annotated[tuple[str, bytearray], Depends(_read)]
 
 
