@@ -5,11 +5,14 @@ sees every team on the Operator page. Retakes docs/screenshots/keys.png and oper
 
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.console.test_browser import SHOTS
+from app.db import utcnow
+from app.tenants.service import create_key
+from tests.console.test_browser import SHOTS, sign_in
 from tests.console.test_browser_oidc import ours, sign_in_at_provider
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
@@ -81,4 +84,25 @@ def test_keys_and_the_operators_view(
     expect(ml_row.locator('[data-label="Spent today"]')).to_have_text(f"${2 * JUDGE_CALL_USD:.4f}")
     expect(page.locator("table.operator tbody tr", has_text="search")).to_be_visible()
     page.screenshot(path=str(SHOTS / "operator.png"), full_page=True)
+    assert errors == [] and ours(off_loopback) == []
+
+
+def test_a_key_signed_in_is_told_its_new_key_expires_with_it(
+    page: Page, loupe: Api, errors: list[str], off_loopback: list[str]
+) -> None:
+    """Signed in with a key given for 40 days, an admin asks for a key that never expires: the
+    answer page shows the earlier expiry and says why (a key makes no key that outlives it)."""
+    ends = utcnow() + timedelta(days=40)
+    with loupe.served.runtime.session() as session:
+        _, expiring = create_key(session, "ml", scopes=["read", "admin"], expires_at=ends)
+        session.commit()
+    sign_in(page, loupe, expiring)
+    page.goto(f"{loupe.base_url}/console/keys")
+    page.get_by_label("Name").fill("made forever")
+    page.get_by_label("Expires after").select_option("never")
+    page.get_by_role("button", name="Create key").click()
+    expect(page.get_by_role("heading", name="Key created")).to_be_visible()
+    expires = page.locator("dd", has_text="UTC")
+    expect(expires).to_contain_text(ends.strftime("%Y-%m-%d"))
+    expect(expires).to_contain_text("does not outlive it")
     assert errors == [] and ours(off_loopback) == []
