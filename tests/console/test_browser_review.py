@@ -166,6 +166,9 @@ def test_reviewers_label_blind_then_see_the_judge(
     # Opening the queue reserves nothing: its Start button does.
     expect(page.locator("#progress")).to_contain_text("0 in progress")
     expect(page.locator("main")).not_to_contain_text("A red circle (logo).")
+    # The shortcuts' script is deferred: it listens once the page has loaded, which the
+    # checks above (on the parsed page) do not wait for.
+    page.wait_for_load_state("load")
     with page.expect_navigation():
         page.keyboard.press("n")
 
@@ -189,6 +192,7 @@ def test_reviewers_label_blind_then_see_the_judge(
     expect(page.locator("#person-label")).to_contain_text("It is a red circle.")
     expect(page.locator("#progress")).to_contain_text("1 in progress")
     page.screenshot(path=str(SHOTS / "review-judged.png"), full_page=True)
+    page.wait_for_load_state("load")
     page.keyboard.press("n")
     expect(page.locator("#nothing-left")).to_be_visible()
 
