@@ -60,21 +60,16 @@ async def _read(request: Request, runtime: RuntimeDep) -> tuple[str, bytearray]:
         async for chunk in request.stream():
             reader.feed(chunk)
         return kind, reader.finish()
-    except otlp.UnsupportedContentType as error:
+    except (otlp.UnsupportedContentType, otlp.UnsupportedContentEncoding) as error:
+        header = (
+            "Content-Type" if isinstance(error, otlp.UnsupportedContentType) else "Content-Encoding"
+        )
         raise ProblemError(
             415,
             "Unsupported Media Type",
             str(error),
             slug="unsupported-media-type",
-            field=["header", "Content-Type"],
-        ) from None
-    except otlp.UnsupportedContentEncoding as error:
-        raise ProblemError(
-            415,
-            "Unsupported Media Type",
-            str(error),
-            slug="unsupported-media-type",
-            field=["header", "Content-Encoding"],
+            field=["header", header],
         ) from None
     except otlp.BodyTooLarge as error:
         raise ProblemError(413, "Content Too Large", str(error), slug="too-large") from None
