@@ -161,6 +161,10 @@ class JudgeClient:
         if sampling:
             # Only calls with sampling fields key on them: other keys stay as they were.
             key_params["sampling"] = sampling
+        if self.endpoint.tenant_owned:
+            # A tenant's model is its server as well as its name: two registered "llama"s on
+            # two hosts answer differently. The operator's judge keeps its keys as they were.
+            key_params["endpoint"] = self.endpoint.base_url
         key = None
         if cache is not None or shared is not None:
             key = cache_key(model, messages, task_name(schema), key_params)

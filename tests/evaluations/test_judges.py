@@ -223,3 +223,38 @@ class TestRunsNeedAJudgeToo:
         assert error["loc"] == "judge.strategy" and error["type"] == "judge_not_configured"
         assert "LOUPE_JUDGE_BASE_URL" in error["msg"]
         assert rule_only.status_code == 202, rule_only.text
+
+
+class TestJudgeCacheKnowsTheEndpoint:
+    def test_same_model_name_on_another_endpoint_is_asked_anew(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Two registered models of one tenant share a model name but not a server (a vLLM
+        # "llama" on two hosts, a fine-tune behind a gateway): one's cached answers are not
+        # the other's. The same model asked again is still answered from the cache.
+        judge.script(plausible_answer)
+        with ScriptedJudge() as other, api.tenant_client() as client:
+            other.script(plausible_answer)
+            first = register(client, judge, "sk-first", model="llama")
+            second = register(client, other, "sk-second", model="llama")
+
+            def evaluate(model_id: str) -> dict:
+                response = client.post(
+                    "/v1/evaluations",
+                    json={
+                        "test_cases": [RECALL_CASE],
+                        "metrics": [{"type": "contextual_recall"}],
+                        "judge": {"model_id": model_id},
+                    },
+                )
+                assert response.status_code == 202, response.text
+                return api.wait(client, response.json()["id"])
+
+            assert evaluate(first)["status"] == "completed"
+            asked = len(judge.requests)
+            assert asked > 0
+            assert evaluate(first)["status"] == "completed"
+            assert len(judge.requests) == asked  # the same endpoint: the cache answered
+            assert evaluate(second)["status"] == "completed"
+        assert len(other.requests) == asked
+        assert len(judge.requests) == asked
