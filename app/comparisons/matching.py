@@ -42,13 +42,17 @@ def set_aside_fragile(
     base: dict[str, Scored], cand: dict[str, Scored], exclude: bool
 ) -> tuple[dict[str, Scored], dict[str, Scored], FragileCounts]:
     """One metric's two sides with the matched items fragile on either side left out when
-    `exclude`, and the counts: matched items fragile per side, and those set aside."""
+    `exclude`, and the counts: matched items fragile per side, those set aside, and the
+    candidate's fragile items the baseline lacks."""
     matched = base.keys() & cand.keys()
     on_base = {case_id for case_id in matched if base[case_id][2]}
     on_cand = {case_id for case_id in matched if cand[case_id][2]}
     fragile = on_base | on_cand
     counts = FragileCounts(
-        baseline=len(on_base), candidate=len(on_cand), set_aside=len(fragile) if exclude else 0
+        baseline=len(on_base),
+        candidate=len(on_cand),
+        set_aside=len(fragile) if exclude else 0,
+        candidate_unmatched=sum(1 for case_id in cand.keys() - matched if cand[case_id][2]),
     )
     if not exclude or not fragile:
         return base, cand, counts

@@ -58,6 +58,11 @@ class FragileCounts(BaseModel):
         description="Items left out of the comparison as fragile on either side (with "
         "`fragile: exclude`; 0 with `include`).",
     )
+    candidate_unmatched: int = Field(
+        default=0,
+        description="Fragile items of the candidate that the baseline lacks: not compared (so "
+        "never set aside), but counted by a gate failing on fragile items.",
+    )
 
 
 class MetricComparison(BaseModel):

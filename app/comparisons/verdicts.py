@@ -91,7 +91,18 @@ def compare(
 
 def fragile_notes(counts: FragileCounts, handling: FragileHandling) -> list[str]:
     """What a metric's fragile items mean for its figures: how many were set aside, or that
-    the figures count them."""
+    the figures count them; and the candidate's fragile items the baseline lacks."""
+    notes = _matched_fragile_notes(counts, handling)
+    if counts.candidate_unmatched:
+        notes.append(
+            f"{counts.candidate_unmatched} fragile item"
+            f"{'' if counts.candidate_unmatched == 1 else 's'} of the candidate not in the "
+            "baseline (not compared)"
+        )
+    return notes
+
+
+def _matched_fragile_notes(counts: FragileCounts, handling: FragileHandling) -> list[str]:
     if counts.set_aside:
         return [
             f"{counts.set_aside} matched item{'' if counts.set_aside == 1 else 's'} fragile on "

@@ -35,37 +35,44 @@ class Disagreeing:
     """Answers g_eval's scoring calls with the planned scores of the side and case named in the
     output (`answer <side> <case>`), in turn; any other call plausibly."""
 
-    def __init__(self) -> None:
+    def __init__(self, plans: dict[str, dict[str, list[int]]] | None = None) -> None:
+        self.plans = plans or {"baseline": BASELINE, "candidate": CANDIDATE}
         self.calls: dict[tuple[str, str], int] = defaultdict(int)
         self.lock = threading.Lock()
 
     def __call__(self, request: dict) -> Any:
         if task_of(request) != "g_eval_score":
             return plausible_answer(request)
-        found = re.search(r"answer (baseline|candidate) (c\d+)", json.dumps(request))
+        found = re.search(r"answer ([a-z]+) (c\d+)", json.dumps(request))
         assert found is not None
         side, case = found.groups()
         with self.lock:
             made = self.calls[(side, case)]
             self.calls[(side, case)] += 1
-        planned = (BASELINE if side == "baseline" else CANDIDATE)[case]
+        planned = self.plans[side][case]
         score = planned[made % len(planned)]
         return {"reason": f"sample {made + 1} gives {side} {case} {score}.", "score": score}
 
 
-def judged(api: Api, client: httpx.Client, side: str, metrics: list[dict] | None = None) -> str:
-    """A completed evaluation of cases c0..c15 answered as `side`, by the judged metric (three
-    samples) and exact_match."""
-    cases = [
+def judged(
+    api: Api,
+    client: httpx.Client,
+    side: str,
+    metrics: list[dict] | None = None,
+    cases: int = CASES,
+) -> str:
+    """A completed evaluation of cases c0..c15 (or as many as `cases`) answered as `side`, by
+    the judged metric (three samples) and exact_match."""
+    test_cases = [
         {
             "id": f"c{index}",
             "input": f"question {index}",
             "actual_output": f"answer {side} c{index}",
             "expected_output": f"answer {side} c{index}",
         }
-        for index in range(CASES)
+        for index in range(cases)
     ]
-    body = {"test_cases": cases, "metrics": metrics or [SPEC, {"type": "exact_match"}]}
+    body = {"test_cases": test_cases, "metrics": metrics or [SPEC, {"type": "exact_match"}]}
     response = client.post("/v1/evaluations", json=body)
     assert response.status_code == 202, response.text
     final = api.wait(client, response.json()["id"])

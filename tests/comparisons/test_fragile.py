@@ -6,11 +6,15 @@ with itself."""
 import httpx
 
 from tests.comparisons.fragile_helpers import (
+    BASELINE,
     BASELINE_FRAGILE,
     CANDIDATE_FRAGILE,
     CASES,
     METRIC,
+    STEADY,
+    Disagreeing,
     both_sides,
+    judged,
 )
 from tests.comparisons.helpers import compare
 from tests.fixtures.api import Api
@@ -54,6 +58,7 @@ class TestComparison:
             "baseline": len(BASELINE_FRAGILE),
             "candidate": len(CANDIDATE_FRAGILE),
             "set_aside": 0,
+            "candidate_unmatched": 0,
         }
         assert judged["n"] == CASES
         assert any("fragile items" in note and "exclude" in note for note in judged["notes"])
@@ -63,6 +68,7 @@ class TestComparison:
             "baseline": len(BASELINE_FRAGILE),
             "candidate": len(CANDIDATE_FRAGILE),
             "set_aside": both,
+            "candidate_unmatched": 0,
         }
         assert judged["n"] == CASES - both
         assert any(f"{both} matched items fragile" in note for note in judged["notes"])
@@ -75,7 +81,12 @@ class TestComparison:
         # A metric judged once has no fragile item, and nothing is set aside from it.
         for comparison in (included, excluded):
             exact = by_metric(comparison)["exact_match"]
-            assert exact["fragile"] == {"baseline": 0, "candidate": 0, "set_aside": 0}
+            assert exact["fragile"] == {
+                "baseline": 0,
+                "candidate": 0,
+                "set_aside": 0,
+                "candidate_unmatched": 0,
+            }
             assert exact["n"] == CASES
             assert not any("fragile" in note for note in exact["notes"])
         assert stored["fragile"] == "exclude"
@@ -133,3 +144,32 @@ class TestGate:
         assert unknown.returncode == 2
         # Unwrapped from the box typer draws around it.
         assert "regressed, errored, fragile" in " ".join(unknown.stderr.replace("│", " ").split())
+
+    def test_a_fragile_item_the_baseline_lacks_fails_the_gate_too(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # The candidate adds c16, fragile; every item both sides share is steady on the
+        # candidate. "The candidate has fragile items" must not pass for being new.
+        judge.script(Disagreeing({"baseline": BASELINE, "grown": {**STEADY, "c16": [2, 8, 9]}}))
+        key = api.new_key()
+        client = api.client(key)
+        baseline = judged(api, client, "baseline")
+        candidate = judged(api, client, "grown", cases=CASES + 1)
+        comparison = created(compare(client, baseline, candidate))
+        judged_metric = by_metric(comparison)[METRIC]
+        assert judged_metric["fragile"] == {
+            "baseline": len(BASELINE_FRAGILE),
+            "candidate": 0,
+            "set_aside": 0,
+            "candidate_unmatched": 1,
+        }
+        assert any("1 fragile item of the candidate not in" in n for n in judged_metric["notes"])
+
+        failed = gate(api, key, baseline, candidate, "--metric", METRIC, "--fail-on", "fragile")
+        assert failed.returncode == 1, failed.stdout + failed.stderr
+        shaky = f"{METRIC} (0 + 1 unmatched)"
+        assert f"FAIL: fragile items in the candidate: {shaky}" in failed.stdout
+        warned = gate(api, key, baseline, candidate, "--metric", METRIC)
+        assert warned.returncode == 0, warned.stdout + warned.stderr
+        assert f"WARNING: fragile items in the candidate: {shaky}" in warned.stdout
+        assert f"{len(BASELINE_FRAGILE)} → 0 (+1 unmatched)" in warned.stdout

@@ -43,16 +43,23 @@ def _errored(metric: dict[str, Any]) -> tuple[int, int]:
     return counts.get("baseline", 0), counts.get("candidate", 0)
 
 
-def _fragile(metric: dict[str, Any]) -> tuple[int, int, int]:
-    """Matched items fragile on the baseline, on the candidate, and set aside (0, 0, 0 from a
-    server before fragile items were counted)."""
+def _fragile(metric: dict[str, Any]) -> tuple[int, int, int, int]:
+    """Matched items fragile on the baseline, on the candidate, and set aside, then the
+    candidate's fragile items the baseline lacks (0 from a server before each was counted)."""
     counts = metric.get("fragile") or {}
-    return counts.get("baseline", 0), counts.get("candidate", 0), counts.get("set_aside", 0)
+    return (
+        counts.get("baseline", 0),
+        counts.get("candidate", 0),
+        counts.get("set_aside", 0),
+        counts.get("candidate_unmatched", 0),
+    )
 
 
 def _fragile_cell(metric: dict[str, Any]) -> str:
-    base_fragile, cand_fragile, set_aside = _fragile(metric)
+    base_fragile, cand_fragile, set_aside, new_fragile = _fragile(metric)
     cell = f"{base_fragile} → {cand_fragile}"
+    if new_fragile:
+        cell += f" (+{new_fragile} unmatched)"
     return cell + (f" ({set_aside} set aside)" if set_aside else "")
 
 
@@ -183,12 +190,14 @@ def more_errored(comparison: dict[str, Any]) -> list[str]:
 
 
 def fragile_in_candidate(comparison: dict[str, Any]) -> list[str]:
-    """`name (n)` of the compared metrics where the candidate has fragile matched items
-    (counted whether or not they were set aside)."""
+    """`name (n)` of the compared metrics where the candidate has fragile items: matched ones
+    (counted whether or not they were set aside) and those the baseline lacks."""
     found = []
     for metric in comparison["metrics"]:
-        cand_fragile = _fragile(metric)[1]
-        if cand_fragile:
+        _, cand_fragile, _, new_fragile = _fragile(metric)
+        if new_fragile:
+            found.append(f"{metric['metric']} ({cand_fragile} + {new_fragile} unmatched)")
+        elif cand_fragile:
             found.append(f"{metric['metric']} ({cand_fragile})")
     return found
 

@@ -64,5 +64,6 @@ test("a comparison sets fragile items aside and counts them per side", async () 
     baseline: want.baseline_fragile.length,
     candidate: want.candidate_fragile.length,
     set_aside: want.set_aside,
+    candidate_unmatched: 0,
   });
 });

@@ -3517,6 +3517,12 @@ export interface components {
              */
             candidate?: number;
             /**
+             * Candidate Unmatched
+             * @description Fragile items of the candidate that the baseline lacks: not compared (so never set aside), but counted by a gate failing on fragile items.
+             * @default 0
+             */
+            candidate_unmatched?: number;
+            /**
              * Set Aside
              * @description Items left out of the comparison as fragile on either side (with `fragile: exclude`; 0 with `include`).
              * @default 0

@@ -26,12 +26,15 @@ class FragileCounts:
         Attributes:
             baseline (int | Unset): Matched items fragile on the baseline. Default: 0.
             candidate (int | Unset): Matched items fragile on the candidate. Default: 0.
+            candidate_unmatched (int | Unset): Fragile items of the candidate that the baseline lacks: not compared (so
+                never set aside), but counted by a gate failing on fragile items. Default: 0.
             set_aside (int | Unset): Items left out of the comparison as fragile on either side (with `fragile: exclude`; 0
                 with `include`). Default: 0.
      """
 
     baseline: int | Unset = 0
     candidate: int | Unset = 0
+    candidate_unmatched: int | Unset = 0
     set_aside: int | Unset = 0
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -44,6 +47,8 @@ class FragileCounts:
 
         candidate = self.candidate
 
+        candidate_unmatched = self.candidate_unmatched
+
         set_aside = self.set_aside
 
 
@@ -55,6 +60,8 @@ class FragileCounts:
             field_dict["baseline"] = baseline
         if candidate is not UNSET:
             field_dict["candidate"] = candidate
+        if candidate_unmatched is not UNSET:
+            field_dict["candidate_unmatched"] = candidate_unmatched
         if set_aside is not UNSET:
             field_dict["set_aside"] = set_aside
 
@@ -69,11 +76,14 @@ class FragileCounts:
 
         candidate = d.pop("candidate", UNSET)
 
+        candidate_unmatched = d.pop("candidate_unmatched", UNSET)
+
         set_aside = d.pop("set_aside", UNSET)
 
         fragile_counts = cls(
             baseline=baseline,
             candidate=candidate,
+            candidate_unmatched=candidate_unmatched,
             set_aside=set_aside,
         )
 
