@@ -4,6 +4,7 @@ and nothing of the run is left behind."""
 
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -59,6 +60,19 @@ def rows_of(api: Api, evaluation_id: str) -> int:
         )
 
 
+def settled(count: Callable[[], int], quiet: float = 1.0, timeout: float = 30) -> int:
+    """`count()` once it has not changed for `quiet` seconds."""
+    deadline = time.monotonic() + timeout
+    last, since = count(), time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < deadline, "the judge's count never settled"
+        time.sleep(0.05)
+        now = count()
+        if now != last:
+            last, since = now, time.monotonic()
+    return last
+
+
 def delete_mid_run(
     api: Api,
     client: openai.OpenAI,
@@ -87,7 +101,9 @@ def delete_mid_run(
         api.run_queue()
         deleter.join()
         wait_for(lambda: stopped(records, run.id), "the job did not notice the deletion")
-        asked = len(judge.requests)
+        # Calls the job sent before it stopped may reach the judge a little later (a loaded
+        # machine): the count is taken once it has settled, and must not move after.
+        asked = settled(lambda: len(judge.requests))
     finally:
         judge.release()
     assert answers and answers[0].deleted is True
