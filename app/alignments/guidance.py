@@ -168,6 +168,7 @@ def usage_totals(settings: Settings, model: str | None, usage: JudgeUsage) -> Us
         failed_calls=usage.failed_calls,
         prompt_tokens=usage.prompt_tokens,
         completion_tokens=usage.completion_tokens,
+        cached_prompt_tokens=usage.cached_prompt_tokens,
         cost_usd=cost_usd(
             settings.model_prices,
             model,

@@ -126,6 +126,7 @@ def to_schema(session: Session, alignment: Alignment, evaluation: Evaluation) ->
         failed_calls=judged.usage.failed_calls + notes_usage.failed_calls,
         prompt_tokens=judged.usage.prompt_tokens + notes_usage.prompt_tokens,
         completion_tokens=judged.usage.completion_tokens + notes_usage.completion_tokens,
+        cached_prompt_tokens=judged.usage.cached_prompt_tokens + notes_usage.cached_prompt_tokens,
         cost_usd=add_costs(judged.usage.cost_usd, notes_usage.cost_usd),
     )
     # Submittable as it stands: the spec judged as `candidate`, under the metric's own name

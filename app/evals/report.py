@@ -88,11 +88,12 @@ def _usage(
     summaries = EvaluationRepository(session, evaluation.tenant_id).result_summary(evaluation)
     if run.model:
         # The sampled model's calls, counted once per row as results are stored.
-        sampled = totals.setdefault(run.model, [0, 0, 0])
+        sampled = totals.setdefault(run.model, [0, 0, 0, 0])
         for summary in summaries:
             sampled[0] += summary["candidate_calls"]
             sampled[1] += summary["candidate_prompt_tokens"]
             sampled[2] += summary["candidate_completion_tokens"]
+            sampled[3] += summary["candidate_cached_prompt_tokens"]
     # Graders' calls are the results' judge usage, summed per criterion as results are stored.
     models = [criterion.get("model") for criterion in definition.testing_criteria]
     for summary in summaries:
@@ -100,10 +101,11 @@ def _usage(
         model = models[index] if index < len(models) else None
         if not model or not summary["calls"]:
             continue
-        total = totals.setdefault(model, [0, 0, 0])
+        total = totals.setdefault(model, [0, 0, 0, 0])
         total[0] += summary["calls"]
         total[1] += summary["prompt_tokens"]
         total[2] += summary["completion_tokens"]
+        total[3] += summary["cached_prompt_tokens"]
     return [
         EvalRunModelUsage(
             model_name=name,
@@ -111,8 +113,9 @@ def _usage(
             prompt_tokens=prompt,
             completion_tokens=completion,
             total_tokens=prompt + completion,
+            cached_tokens=cached,
         )
-        for name, (calls, prompt, completion) in totals.items()
+        for name, (calls, prompt, completion, cached) in totals.items()
         if calls
     ]
 

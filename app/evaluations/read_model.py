@@ -209,6 +209,7 @@ def to_schema(
                     failed_calls=row.get("failed_calls", 0),
                     prompt_tokens=row.get("prompt_tokens", 0),
                     completion_tokens=row.get("completion_tokens", 0),
+                    cached_prompt_tokens=row.get("cached_prompt_tokens", 0),
                     cost_usd=row.get("judge_cost_usd", 0.0),
                 ),
             )
@@ -217,11 +218,13 @@ def to_schema(
         usage.failed_calls += row.get("failed_calls", 0)
         usage.prompt_tokens += row.get("prompt_tokens", 0)
         usage.completion_tokens += row.get("completion_tokens", 0)
+        usage.cached_prompt_tokens += row.get("cached_prompt_tokens", 0)
         usage.cost_usd = add_costs(usage.cost_usd, row.get("judge_cost_usd", 0.0))
         candidate_usage.calls += row.get("candidate_calls", 0)
         candidate_usage.failed_calls += row.get("candidate_failed_calls", 0)
         candidate_usage.prompt_tokens += row.get("candidate_prompt_tokens", 0)
         candidate_usage.completion_tokens += row.get("candidate_completion_tokens", 0)
+        candidate_usage.cached_prompt_tokens += row.get("candidate_cached_prompt_tokens", 0)
         candidate_usage.cost_usd = add_costs(
             candidate_usage.cost_usd, row.get("candidate_cost_usd", 0.0)
         )
@@ -317,6 +320,7 @@ def result_to_schema(result: Result) -> EvaluationResult:
             failed_calls=result.judge_failed_calls,
             prompt_tokens=result.prompt_tokens,
             completion_tokens=result.completion_tokens,
+            cached_prompt_tokens=result.cached_prompt_tokens or 0,
             cost_usd=result.judge_cost_usd,
         ),
         candidate_usage=UsageTotals(
@@ -324,6 +328,7 @@ def result_to_schema(result: Result) -> EvaluationResult:
             failed_calls=result.candidate_failed_calls,
             prompt_tokens=result.candidate_prompt_tokens,
             completion_tokens=result.candidate_completion_tokens,
+            cached_prompt_tokens=result.candidate_cached_prompt_tokens or 0,
             cost_usd=result.candidate_cost_usd,
         ),
         cost_usd=add_costs(result.judge_cost_usd, result.candidate_cost_usd),

@@ -67,6 +67,7 @@ def result_row(
         "judge_failed_calls": result.usage.failed_calls,
         "prompt_tokens": _stored(result.usage.prompt_tokens),
         "completion_tokens": _stored(result.usage.completion_tokens),
+        "cached_prompt_tokens": _stored(result.usage.cached_prompt_tokens),
         "judge_cost_usd": _judge_cost(prices, judge_model, result),
         # A judge that only failed is still the model the result's requests went to; a
         # panel's results name each member's model.
@@ -78,6 +79,7 @@ def result_row(
         "candidate_failed_calls": spent.failed_calls,
         "candidate_prompt_tokens": _stored(spent.prompt_tokens),
         "candidate_completion_tokens": _stored(spent.completion_tokens),
+        "candidate_cached_prompt_tokens": _stored(spent.cached_prompt_tokens),
         "candidate_cost_usd": cost_usd(
             prices,
             candidate_model,

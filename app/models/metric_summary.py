@@ -37,6 +37,7 @@ class MetricSummary(Base):
     # summary_tokens_bigint).
     prompt_tokens: Mapped[int] = mapped_column(BigInteger)
     completion_tokens: Mapped[int] = mapped_column(BigInteger)
+    cached_prompt_tokens: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     # Judge cost of the results whose model has a price; `judge_unpriced` counts the results
     # with judge calls and no price (the cost is then unknown, shown as null).
     judge_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
@@ -48,6 +49,7 @@ class MetricSummary(Base):
     candidate_completion_tokens: Mapped[int] = mapped_column(
         BigInteger, server_default=text("0"), default=0
     )
+    candidate_cached_prompt_tokens: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     candidate_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
     candidate_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     # Results judged more than once whose judgments straddle the threshold, and those whose

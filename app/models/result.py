@@ -56,6 +56,9 @@ class Result(Base):
     judge_failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     prompt_tokens: Mapped[int] = mapped_column(Integer, default=0)
     completion_tokens: Mapped[int] = mapped_column(Integer, default=0)
+    # Of prompt_tokens, those the provider served from its prompt cache (priced apart; OpenAI
+    # evals' `cached_tokens`), judge and candidate.
+    cached_prompt_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     # USD of the judge calls above (LOUPE_MODEL_PRICES at scoring time); None: model unpriced.
     judge_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     # The models the costs were priced by (GET /v1/usage?group_by=model).
@@ -68,6 +71,7 @@ class Result(Base):
     candidate_failed_calls: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_prompt_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_completion_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
+    candidate_cached_prompt_tokens: Mapped[int] = mapped_column(Integer, server_default=text("0"))
     candidate_cost_usd: Mapped[float | None] = mapped_column(Float, nullable=True)
     logs: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     # A metric judged more than once (samples, a panel): every judgment, their spread, and

@@ -1,6 +1,6 @@
 from datetime import date
 
-from sqlalchemy import BigInteger, Date, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import BigInteger, Date, Float, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base
@@ -36,6 +36,8 @@ class UsageDay(Base):
     failed_calls: Mapped[int] = mapped_column(BigInteger)
     prompt_tokens: Mapped[int] = mapped_column(BigInteger)
     completion_tokens: Mapped[int] = mapped_column(BigInteger)
+    # Of prompt_tokens, those served from the provider's prompt cache.
+    cached_prompt_tokens: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
     # The cost of the results whose model has a price; `unpriced` counts those without one.
     cost_usd: Mapped[float] = mapped_column(Float)
     unpriced: Mapped[int] = mapped_column(Integer)

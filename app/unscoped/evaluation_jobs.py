@@ -27,12 +27,14 @@ _SUMMED = (
     "failed_calls",
     "prompt_tokens",
     "completion_tokens",
+    "cached_prompt_tokens",
     "judge_cost_usd",
     "judge_unpriced",
     "candidate_calls",
     "candidate_failed_calls",
     "candidate_prompt_tokens",
     "candidate_completion_tokens",
+    "candidate_cached_prompt_tokens",
     "candidate_cost_usd",
     "candidate_unpriced",
     *BIN_COLUMNS,
@@ -43,6 +45,7 @@ _USAGE_SUMMED = (
     "failed_calls",
     "prompt_tokens",
     "completion_tokens",
+    "cached_prompt_tokens",
     "cost_usd",
     "unpriced",
 )
@@ -54,6 +57,7 @@ def _count_usage(total: dict[str, float], row: dict[str, Any]) -> None:
     total["failed_calls"] += row.get("judge_failed_calls") or 0
     total["prompt_tokens"] += row["prompt_tokens"] or 0
     total["completion_tokens"] += row["completion_tokens"] or 0
+    total["cached_prompt_tokens"] += row.get("cached_prompt_tokens") or 0
     for who in ("judge", "candidate"):
         cost = row.get(f"{who}_cost_usd")
         if cost is None:
@@ -64,6 +68,7 @@ def _count_usage(total: dict[str, float], row: dict[str, Any]) -> None:
     total["candidate_failed_calls"] += row.get("candidate_failed_calls") or 0
     total["candidate_prompt_tokens"] += row.get("candidate_prompt_tokens") or 0
     total["candidate_completion_tokens"] += row.get("candidate_completion_tokens") or 0
+    total["candidate_cached_prompt_tokens"] += row.get("candidate_cached_prompt_tokens") or 0
 
 
 class UnscopedJobRepository:
@@ -347,6 +352,7 @@ class UnscopedJobRepository:
                 total["failed_calls"] += failed
                 total["prompt_tokens"] += row.get(f"{prefix}prompt_tokens") or 0
                 total["completion_tokens"] += row.get(f"{prefix}completion_tokens") or 0
+                total["cached_prompt_tokens"] += row.get(f"{prefix}cached_prompt_tokens") or 0
                 cost = row.get(f"{role}_cost_usd")
                 if cost is None:
                     total["unpriced"] += 1

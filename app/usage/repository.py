@@ -25,6 +25,7 @@ def sums(
             func.sum(UsageDay.failed_calls),
             func.sum(UsageDay.prompt_tokens),
             func.sum(UsageDay.completion_tokens),
+            func.sum(UsageDay.cached_prompt_tokens),
             func.sum(UsageDay.cost_usd),
             func.sum(UsageDay.unpriced),
         )
@@ -40,8 +41,9 @@ def sums(
             "failed_calls": int(f or 0),
             "prompt_tokens": int(p or 0),
             "completion_tokens": int(c or 0),
+            "cached_prompt_tokens": int(cached or 0),
             "cost_usd": float(usd or 0.0),
             "unpriced": int(unpriced or 0),
         }
-        for bucket, role, n, f, p, c, usd, unpriced in session.execute(statement)
+        for bucket, role, n, f, p, c, cached, usd, unpriced in session.execute(statement)
     ]

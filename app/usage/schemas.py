@@ -17,6 +17,11 @@ class UsageTotals(BaseModel):
     )
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    cached_prompt_tokens: int = Field(
+        default=0,
+        description="Of `prompt_tokens`, those the provider answered from its prompt cache "
+        "(`usage.prompt_tokens_details.cached_tokens`; priced as `cached_input` where set).",
+    )
     cost_usd: float | None = Field(
         default=0.0,
         description="USD, from LOUPE_MODEL_PRICES; null when a call's model has no price.",

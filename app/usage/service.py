@@ -47,6 +47,7 @@ def usage(
             target.failed_calls += row["failed_calls"]
             target.prompt_tokens += row["prompt_tokens"]
             target.completion_tokens += row["completion_tokens"]
+            target.cached_prompt_tokens += row["cached_prompt_tokens"]
             target.cost_usd = add_costs(target.cost_usd, cost)
     data = [
         UsageBucket(

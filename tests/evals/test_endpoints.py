@@ -28,7 +28,7 @@ from tests.evals.helpers import (
 )
 from tests.evaluations.test_tasks import age
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge, image_parts
+from tests.fixtures.judge import Reply, ScriptedJudge, image_parts
 from tests.fixtures.receiver import WebhookReceiver
 from tests.runs.helpers import CANDIDATE, register_model
 from tests.webhooks.test_delivery import wait_deliveries
@@ -228,7 +228,15 @@ class TestRuns:
     def test_completions_run_samples_the_registered_model(
         self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
     ) -> None:
-        judge.script(grading)
+        def cached(request: dict) -> Reply:
+            # The provider served part of each prompt from its cache: 4 of the candidate's 10
+            # prompt tokens, 3 of a grader's.
+            answer = grading(request)
+            reply = answer if isinstance(answer, Reply) else Reply(content=json.dumps(answer))
+            reply.cached_tokens = 4 if request.get("model") == CANDIDATE else 3
+            return reply
+
+        judge.script(cached)
         auth = {"Authorization": f"Bearer {client.api_key}"}
         with httpx.Client(base_url=api.base_url, headers=auth, trust_env=False) as loupe:
             register_model(loupe, judge.base_url)
@@ -269,6 +277,8 @@ class TestRuns:
         }  # fmt: skip
         usage = {u.model_name: u.invocation_count for u in final.per_model_usage}
         assert usage == {CANDIDATE: 3, "judge-model": 3}
+        cached_tokens = {u.model_name: u.cached_tokens for u in final.per_model_usage}
+        assert cached_tokens == {CANDIDATE: 3 * 4, "judge-model": 3 * 3}
         sampled = [r for r in judge.requests if r.get("model") == CANDIDATE]
         assert len(sampled) == 3
         assert all(

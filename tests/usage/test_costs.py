@@ -51,6 +51,7 @@ class TestEvaluationCosts:
                 "failed_calls": 0,
                 "prompt_tokens": 3000,
                 "completion_tokens": 750,
+                "cached_prompt_tokens": 0,
                 "cost_usd": pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12),
             }
             assert final["cost_usd"] == pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12)
@@ -59,6 +60,7 @@ class TestEvaluationCosts:
                 "failed_calls": 0,
                 "prompt_tokens": 0,
                 "completion_tokens": 0,
+                "cached_prompt_tokens": 0,
                 "cost_usd": 0.0,
             }
             judged, exact = final["per_metric"]
@@ -130,6 +132,14 @@ class TestEvaluationCosts:
             )
             final = api.wait(client, submitted.json()["id"])
             assert final["cost_usd"] == pytest.approx(JUDGE_CALL_USD, abs=1e-12)
+            # Counted wherever the tokens are: the evaluation, its metric, its result, the day.
+            [result] = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+            day = client.get("/v1/usage").json()
+        assert final["usage"]["cached_prompt_tokens"] == 800
+        assert final["per_metric"][0]["usage"]["cached_prompt_tokens"] == 800
+        assert result["usage"]["cached_prompt_tokens"] == 800
+        assert day["judge"]["cached_prompt_tokens"] == 800
+        assert final["candidate_usage"]["cached_prompt_tokens"] == 0
 
 
 def candidate_and_judge(request: dict) -> Reply:
@@ -169,6 +179,7 @@ class TestRunCosts:
                 "failed_calls": 0,
                 "prompt_tokens": 1000 * samples,
                 "completion_tokens": 250 * samples,
+                "cached_prompt_tokens": 0,
                 "cost_usd": pytest.approx(samples * JUDGE_CALL_USD, abs=1e-12),
             }
             # One candidate call per sample, however many metrics score it.
@@ -177,6 +188,7 @@ class TestRunCosts:
                 "failed_calls": 0,
                 "prompt_tokens": 300 * samples,
                 "completion_tokens": 40 * samples,
+                "cached_prompt_tokens": 200 * samples,
                 "cost_usd": pytest.approx(samples * CANDIDATE_CALL_USD, abs=1e-12),
             }
             assert final["cost_usd"] == pytest.approx(
@@ -187,6 +199,7 @@ class TestRunCosts:
             buckets = {bucket["key"]: bucket for bucket in usage["data"]}
             assert set(buckets) == {"judge-model", CANDIDATE}
             assert buckets[CANDIDATE]["candidate"]["calls"] == samples
+            assert buckets[CANDIDATE]["candidate"]["cached_prompt_tokens"] == 200 * samples
             assert buckets[CANDIDATE]["candidate"]["cost_usd"] == pytest.approx(
                 samples * CANDIDATE_CALL_USD, abs=1e-12
             )
