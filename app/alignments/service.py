@@ -126,18 +126,24 @@ def _source(repo: AlignmentRepository, version: MetricVersion) -> _Source:
 
 def _items(
     repo: AlignmentRepository, version_id: str, labels: Sequence[Label]
-) -> tuple[dict[str, TestCase], dict[str, list[Label]]]:
+) -> tuple[dict[str, TestCase], dict[str, list[Label]], dict[str, set[str]]]:
     """The labelled items whose content some result of the version still holds: a test case
-    holding it and the labels, by item key."""
+    holding it, the labels, and what it shares with other items (its images, and the
+    conversations of every test case holding it: splitting.groups), by item key."""
     by_key: dict[str, list[Label]] = {}
     for label in labels:
         by_key.setdefault(label.item_key, []).append(label)
     cases: dict[str, TestCase] = {}
+    marks: dict[str, set[str]] = {}
     for case in repo.judged_cases(version_id):
         key = item_key(case)
-        if key in by_key and key not in cases:
+        if key not in by_key:
+            continue
+        if key not in cases:
             cases[key] = case
-    return cases, {key: by_key[key] for key in cases}
+            marks[key] = splitting.blobs_of(item_content(case))
+        marks[key] |= splitting.conversation_marks(case.metadata_)
+    return cases, {key: by_key[key] for key in cases}, marks
 
 
 def create(
@@ -157,11 +163,10 @@ def create(
         )
     repo = AlignmentRepository(session, tenant.id)
     source = _source(repo, version)
-    cases, labels = _items(
+    cases, labels, marks = _items(
         repo, version.id, labels_service.of_version(session, tenant.id, version.id)
     )
-    blobs = {key: splitting.blobs_of(item_content(case)) for key, case in cases.items()}
-    proposal, held_out = splitting.split(blobs, body.held_out_share, body.seed)
+    proposal, held_out = splitting.split(marks, body.held_out_share, body.seed)
     if len(held_out) < body.min_held_out:
         raise invalid_request(
             [

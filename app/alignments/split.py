@@ -1,8 +1,9 @@
 """Splitting labelled items into a proposal share and a held-out share, seeded and grouped.
 
-Items that share an image (the same blob, whichever field holds it) form one group with their
-item keys, so one image never sits on both sides: a candidate shown an image as an example is
-never scored on it.
+Items that share an image (the same blob, whichever field holds it) or a conversation (their
+test cases' metadata names the same `conversation_id`, as an online rule's judged calls of one
+chat do) form one group with their item keys, so one image or conversation never sits on both
+sides: a candidate shown one as an example is never scored on it.
 """
 
 import random
@@ -28,9 +29,15 @@ def blobs_of(content: Any) -> set[str]:
     return found
 
 
+def conversation_marks(metadata: Any) -> set[str]:
+    """The mark of the conversation a test case's metadata names (`conversation_id`), if any."""
+    found = metadata.get("conversation_id") if isinstance(metadata, dict) else None
+    return {f"conversation:{found}"} if isinstance(found, str) and found else set()
+
+
 def groups(items: Mapping[str, Iterable[str]]) -> list[list[str]]:
-    """Item keys grouped so that items sharing a blob are in one group (union-find), each
-    group sorted, the groups in the order of their first key."""
+    """Item keys grouped so that items sharing a mark (a blob, a conversation) are in one
+    group (union-find), each group sorted, the groups in the order of their first key."""
     parent = {key: key for key in items}
 
     def root(key: str) -> str:

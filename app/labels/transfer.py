@@ -117,7 +117,9 @@ def read_import(content_type: str, raw: bytes) -> tuple[Lines, list[FieldError]]
 def _jsonl(text: str) -> tuple[Lines, list[FieldError]]:
     lines: Lines = []
     errors: list[FieldError] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # Lines end at "\n" only: str.splitlines() also splits at U+2028, U+0085 and other
+    # separators an exported rationale holds raw inside its JSON string (as files/service.py).
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         if len(lines) + len(errors) >= MAX_IMPORT_LINES:
@@ -150,8 +152,8 @@ def _cell_value(text: str) -> Any:
 
 
 def _unguarded(cell: str) -> str:
-    """A cell as it was before an export guarded it against formulas (`'=…` back to `=…`)."""
-    if cell.startswith("'") and cell[1:].startswith(_FORMULA_STARTS):
+    """A cell as it was before an export guarded it (`'=…` back to `=…`, `''…` to `'…`)."""
+    if cell.startswith("'") and cell[1:].startswith((*_FORMULA_STARTS, "'")):
         return cell[1:]
     return cell
 
@@ -239,7 +241,9 @@ def _pages(runtime: Runtime, tenant_id: str, where: LabelFilter) -> Iterator[lis
 def _cell(value: Any) -> Any:
     if value is None:
         return ""
-    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+    # A text that starts with a quote is quoted too, so the import takes off exactly the quote
+    # the export put on: `'=x` typed as such comes back as `'=x`, not `=x`.
+    if isinstance(value, str) and value.startswith((*_FORMULA_STARTS, "'")):
         return "'" + value
     return value
 

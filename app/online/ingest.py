@@ -307,6 +307,8 @@ def stored_case(call: JudgedCall) -> dict[str, Any]:
         "model": call.model,
         "convention": call.convention,
         "response_id": call.response_id,
+        # The chat the call belongs to: an alignment keeps one chat's calls on one side.
+        "conversation_id": call.conversation_id,
         # What the instrumentation or its SDK lost on the way (an attribute limit evicting the
         # oldest messages, lists cut), so a judged call says what it was judged without.
         "warnings": "; ".join(call.warnings),

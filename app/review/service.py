@@ -22,6 +22,7 @@ from app.labels.items import item_key
 from app.labels.schemas import Label as LabelSchema
 from app.media.links import MediaUrl
 from app.models import (
+    Label,
     ReviewAssignment,
     ReviewItem,
     ReviewQueue,
@@ -254,9 +255,10 @@ def label(
     item_id: str,
     body: ReviewLabelCreate,
 ) -> ReviewLabelled:
-    """Store `actor`'s label of an item they reserved (or labelled before: it is replaced)
-    through the labels service, end the reservation, and answer with what the judge said. A
-    lapsed reservation whose slot nobody took still counts; one another person took is a 409."""
+    """Store `actor`'s label of an item they reserved through the labels service, end the
+    reservation, and answer with what the judge said. A lapsed reservation whose slot nobody
+    took still counts; one another person took is a 409. An item they labelled already is
+    answered again for the same label, and a 409 for another (they have seen the judge)."""
     repo = ReviewQueueRepository(session, tenant_id)
     item = item_in(repo, queue, item_id)
     assignment = repo.assignment(item, actor)
@@ -270,16 +272,26 @@ def label(
         raise _conflict(f"You gave item {item_id!r} back.", "released")
     result, _ = judged(repo, item)
     selection = "random" if item.reason == routing.AUDIT else "routed"
-    given, _ = labels.label_result(
-        session,
-        tenant_id,
-        actor,
-        result.id,
-        body.value,
-        body.rationale,
-        selection=selection,
-        queue_id=queue.id,
-    )
+    given = _given(session, tenant_id, actor, item) if assignment.status == LABELLED else None
+    if given is not None and not _same(given, body):
+        # They have seen the judge's verdict since: another label would be anchored on it
+        # and counted as blind. The same one again (a double click, a retry) is answered.
+        raise _conflict(
+            f"You labelled item {item_id!r} already and have seen the judge's verdict since: "
+            "your label stands as you gave it.",
+            "already-labelled",
+        )
+    if given is None:
+        given, _ = labels.label_result(
+            session,
+            tenant_id,
+            actor,
+            result.id,
+            body.value,
+            body.rationale,
+            selection=selection,
+            queue_id=queue.id,
+        )
     if assignment.status != LABELLED:
         assignment.status = LABELLED
         item.labelled += 1
@@ -297,6 +309,21 @@ def label(
             reason=result.reason,
         ),
     )
+
+
+def _given(session: Session, tenant_id: str, actor: str, item: ReviewItem) -> Label | None:
+    """`actor`'s label of the item's content and version, if they gave one."""
+    mine = labels.of_item(session, tenant_id, item.metric_version, item.item_key)
+    return next((label for label in mine if label.actor == actor), None)
+
+
+def _same(given: Label, body: ReviewLabelCreate) -> bool:
+    """Whether `body` is the label given: the same value (or verdict) and rationale."""
+    if isinstance(body.value, bool):
+        same_value = given.value is None and given.passed is body.value
+    else:
+        same_value = given.value is not None and given.value == body.value
+    return same_value and (given.rationale or None) == (body.rationale or None)
 
 
 def release(session: Session, tenant_id: str, actor: str, queue: ReviewQueue, item_id: str) -> None:

@@ -250,3 +250,23 @@ def test_a_lapsed_reservation_returns_the_item(
     expect(first.locator("main")).to_contain_text("claim it first")
     for page in (first, second):
         page.context.close()
+
+
+def test_a_second_tabs_label_after_the_judge_was_shown_is_refused(
+    browser: Browser, loupe: Api, idp: Provider, judge_server: ScriptedJudge
+) -> None:
+    queue_id = queue_of(loupe, judge_server, "Logos, once each", "twice")
+    first = signed_in_page(browser, loupe, idp, "ml-review")
+    open_queue(first, loupe, queue_id)
+    # The same item, blind, in a second tab of the same session.
+    second = first.context.new_page()
+    second.goto(first.url)
+    assert_blind(second)
+    first.get_by_role("button", name="Fail").click()
+    expect(first.locator("#judge-verdict")).to_contain_text(REASON)
+    # Having seen the judge pass it, the reviewer answers Pass from the other tab: refused.
+    second.get_by_role("button", name="Pass").click()
+    expect(second.locator("main")).to_contain_text("your label stands")
+    second.goto(first.url)
+    expect(second.locator("#person-label")).to_contain_text("failed")
+    first.context.close()
