@@ -49,7 +49,9 @@ class MetricSummary(Base):
     candidate_completion_tokens: Mapped[int] = mapped_column(
         BigInteger, server_default=text("0"), default=0
     )
-    candidate_cached_prompt_tokens: Mapped[int] = mapped_column(BigInteger, server_default=text("0"))
+    candidate_cached_prompt_tokens: Mapped[int] = mapped_column(
+        BigInteger, server_default=text("0")
+    )
     candidate_cost_usd: Mapped[float] = mapped_column(Float, server_default=text("0"), default=0.0)
     candidate_unpriced: Mapped[int] = mapped_column(Integer, server_default=text("0"), default=0)
     # Results judged more than once whose judgments straddle the threshold, and those whose

@@ -38,6 +38,7 @@ class TestUsage:
                 "failed_calls": 0,
                 "prompt_tokens": 3000,
                 "completion_tokens": 750,
+                "cached_prompt_tokens": 0,
                 "cost_usd": pytest.approx(3 * JUDGE_CALL_USD, abs=1e-12),
             }
             assert priced["candidate"]["calls"] == 0

@@ -6991,6 +6991,12 @@ export interface components {
         /** UsageTotals */
         UsageTotals: {
             /**
+             * Cached Prompt Tokens
+             * @description Of `prompt_tokens`, those the provider answered from its prompt cache (`usage.prompt_tokens_details.cached_tokens`; priced as `cached_input` where set).
+             * @default 0
+             */
+            cached_prompt_tokens?: number;
+            /**
              * Calls
              * @description Requests the model answered (billed).
              * @default 0

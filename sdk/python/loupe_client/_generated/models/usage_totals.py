@@ -24,6 +24,8 @@ T = TypeVar("T", bound="UsageTotals")
 class UsageTotals:
     """ 
         Attributes:
+            cached_prompt_tokens (int | Unset): Of `prompt_tokens`, those the provider answered from its prompt cache
+                (`usage.prompt_tokens_details.cached_tokens`; priced as `cached_input` where set). Default: 0.
             calls (int | Unset): Requests the model answered (billed). Default: 0.
             completion_tokens (int | Unset):  Default: 0.
             cost_usd (float | None | Unset): USD, from LOUPE_MODEL_PRICES; null when a call's model has no price. Default:
@@ -33,6 +35,7 @@ class UsageTotals:
             prompt_tokens (int | Unset):  Default: 0.
      """
 
+    cached_prompt_tokens: int | Unset = 0
     calls: int | Unset = 0
     completion_tokens: int | Unset = 0
     cost_usd: float | None | Unset = 0.0
@@ -45,6 +48,8 @@ class UsageTotals:
 
 
     def to_dict(self) -> dict[str, Any]:
+        cached_prompt_tokens = self.cached_prompt_tokens
+
         calls = self.calls
 
         completion_tokens = self.completion_tokens
@@ -64,6 +69,8 @@ class UsageTotals:
         field_dict.update(self.additional_properties)
         field_dict.update({
         })
+        if cached_prompt_tokens is not UNSET:
+            field_dict["cached_prompt_tokens"] = cached_prompt_tokens
         if calls is not UNSET:
             field_dict["calls"] = calls
         if completion_tokens is not UNSET:
@@ -82,6 +89,8 @@ class UsageTotals:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        cached_prompt_tokens = d.pop("cached_prompt_tokens", UNSET)
+
         calls = d.pop("calls", UNSET)
 
         completion_tokens = d.pop("completion_tokens", UNSET)
@@ -101,6 +110,7 @@ class UsageTotals:
         prompt_tokens = d.pop("prompt_tokens", UNSET)
 
         usage_totals = cls(
+            cached_prompt_tokens=cached_prompt_tokens,
             calls=calls,
             completion_tokens=completion_tokens,
             cost_usd=cost_usd,
