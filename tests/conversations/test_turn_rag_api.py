@@ -239,3 +239,24 @@ class TestNoRetrievalContext:
         for metric in ("turn_faithfulness", "turn_contextual_relevancy"):
             assert [p["turn"] for p in rows[metric]["logs"]["turns"]] == [2, 4], metric
         assert len(judge.calls_for(TRUTHS)) == 2
+
+
+class TestReasons:
+    def test_penalized_ambiguous_claims_are_named_with_their_turn(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        def respond(request: dict) -> dict:
+            if task_of(request) == TRUTHS:
+                return {"truths": ["The dose is 12 mg."]}
+            claims = [{"claim": "12 mg", "verdict": "idk", "reason": "no dose in the truths"}]
+            return {"claims": claims}
+
+        judge.script(respond)
+        client = api.tenant_client()
+        spec = {"type": "turn_faithfulness", "penalize_ambiguous_claims": True}
+        body = {"test_cases": [one_turn(["Dose: 12 mg."])], "metrics": [spec]}
+        (result,) = all_results(client, submit(api, client, body)["id"])
+        assert result["score"] == 0.0
+        # The reason says why the score is 0: turn 2's claim is not addressed, and counted.
+        assert "turn 2: 0 of 1 claims supported" in result["reason"]
+        assert "'12 mg' (no dose in the truths)" in result["reason"]
