@@ -73,6 +73,12 @@ def numbers_with_role(turns: list[dict[str, Any]], role: str) -> list[int]:
     return [n for n, turn in enumerate(turns, start=1) if turn.get("role") == role]
 
 
+def up_to_last_reply(turns: list[dict[str, Any]]) -> range:
+    """Turn numbers from the first to the last assistant turn: what a metric judging assistant
+    turns shows (user turns after the last reply are evidence for no verdict)."""
+    return range(1, max(numbers_with_role(turns, "assistant"), default=0) + 1)
+
+
 def tool_calls(case: MetricTestCase) -> list[tuple[int | None, dict[str, Any]]]:
     """Every tool call the case made, in order, with the turn that made it (None: a
     single-turn case's `tools_called`)."""

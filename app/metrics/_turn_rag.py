@@ -64,8 +64,8 @@ class TurnRagSpecBase(JudgedSpecBase):
         return [
             (
                 "turns",
-                "needs an assistant turn, answering a user turn, with a non-empty "
-                "retrieval_context (no turn would be judged)",
+                "needs an assistant turn, answering a user turn, with a retrieval_context "
+                "holding text or an image (no turn would be judged)",
             )
         ]
 
@@ -88,7 +88,8 @@ def _plain_content(node: Any) -> Any:
 
 
 def judged_turns(turns: list[dict[str, Any]]) -> list[JudgedTurn]:
-    """The assistant turns with a non-empty retrieval context that answer a user, in order."""
+    """The assistant turns with a retrieval context holding text or an image that answer a
+    user, in order."""
     found = []
     for index, unit in enumerate(conversation.exchanges(turns)):
         for number in unit:
@@ -97,10 +98,17 @@ def judged_turns(turns: list[dict[str, Any]]) -> list[JudgedTurn]:
             nodes = render.nodes(context)
             # An assistant turn before the exchange's first user turn (a greeting) answers no one.
             asked = tuple(n for n in unit if n < number and turns[n - 1].get("role") == "user")
-            if turn.get("role") == "assistant" and nodes and asked:
+            if turn.get("role") == "assistant" and _holds_something(nodes) and asked:
                 passages = tuple(render.passages(context))
                 found.append(JudgedTurn(number, index, nodes, asked, passages))
     return found
+
+
+def _holds_something(nodes: list[dict[str, Any]]) -> bool:
+    """Whether a context has a node with text or an image: a context of blank passages gives
+    the judge nothing to hold the turn to (its truths would be extracted from empty text), so
+    its turn is not judged, as a turn without retrieval context is not."""
+    return any(node.get("type") != "text" or str(node.get("text", "")).strip() for node in nodes)
 
 
 def judged(case: MetricTestCase) -> tuple[list[list[int]], list[JudgedTurn]]:

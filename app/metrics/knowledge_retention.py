@@ -93,13 +93,19 @@ def judged_turns(turns: list[dict[str, Any]], first_fact: int | None) -> list[in
     return [n for n in conversation.numbers_with_role(turns, "assistant") if n > first_fact]
 
 
-def _image_rules(case: MetricTestCase) -> str:
+def _shown(case: MetricTestCase) -> conversation.Parts:
+    """The transcript up to the last assistant turn: a user turn after it gives facts no turn
+    can forget, so neither its text nor its images are sent."""
+    return conversation.transcript(case, conversation.up_to_last_reply(conversation.turns_of(case)))
+
+
+def _image_rules(parts: conversation.Parts) -> str:
     # Only where the prompt shows an image: the transcript (retrieval context is not shown).
-    shown = render.is_multimodal(conversation.transcript(case))
-    return f" {render.IMAGE_RULES}" if shown else ""
+    return f" {render.IMAGE_RULES}" if render.is_multimodal(parts) else ""
 
 
 def _facts_messages(case: MetricTestCase, asked: list[int]) -> list[dict]:
+    shown = _shown(case)
     prompt = (
         "Loupe task: knowledge_retention_facts\n"
         "Read the conversation below. For each user turn asked about, list the facts the user "
@@ -109,11 +115,11 @@ def _facts_messages(case: MetricTestCase, asked: list[int]) -> list[dict]:
         '"yes" to what the assistant proposed states that proposal as a fact. When the user '
         "corrects something said before, write the corrected fact. Questions, greetings and "
         "thanks are not facts. Answer each user turn asked about exactly once, with an empty "
-        "list when it states no fact." + _image_rules(case) + "\n"
+        "list when it states no fact." + _image_rules(shown) + "\n"
         'Answer with JSON only: {"turns": [{"turn": 1, "facts": ["..."]}]}'
     )
     parts = [
-        *conversation.transcript(case),
+        *shown,
         render.text(f"User turns to read: {', '.join(map(str, asked))}"),
     ]
     return render.messages(prompt, parts)
@@ -122,6 +128,7 @@ def _facts_messages(case: MetricTestCase, asked: list[int]) -> list[dict]:
 def _verdicts_messages(
     case: MetricTestCase, facts: list[dict[str, Any]], judged: list[int]
 ) -> list[dict]:
+    shown = _shown(case)
     prompt = (
         "Loupe task: knowledge_retention_verdicts\n"
         "Below are a conversation and the facts the user gave in it, by the turn that gave "
@@ -131,7 +138,7 @@ def _verdicts_messages(
         "`yes`. Only facts given before the turn count, and a later fact on the same point "
         "replaces an earlier one: the turn must keep the latest. Asking the user to confirm a "
         "fact while stating it is not forgetting. A `no` needs a short reason naming the fact "
-        "and the turn it was given in." + _image_rules(case) + "\n"
+        "and the turn it was given in." + _image_rules(shown) + "\n"
         'Answer with JSON only: {"verdicts": [{"turn": n, "verdict": "yes|no", "reason": '
         '"..."}]}'
     )
@@ -139,7 +146,7 @@ def _verdicts_messages(
         f"Turn {item['turn']}: " + " ".join(item["facts"]) for item in facts if item["facts"]
     )
     parts = [
-        *conversation.transcript(case),
+        *shown,
         render.text(f"Facts the user gave:\n{listing}"),
         render.text(f"Assistant turns to judge: {', '.join(map(str, judged))}"),
     ]

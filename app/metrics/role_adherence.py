@@ -1,6 +1,7 @@
 """role_adherence: does every assistant turn keep the role the chatbot was given?
 
-One call per conversation: the role, the transcript (images in place, tool calls shown) and one
+One call per conversation: the role, the transcript up to the last assistant turn (images in
+place, tool calls shown; a user turn after it is context for no verdict) and one
 verdict per assistant turn, keyed by turn; a turn left out, named twice or not an assistant
 turn is one repair request, then the result's error. deepeval asks for the indices of the
 out-of-character turns, unchecked (2 verdicts naming the same turn over 2 assistant turns
@@ -32,9 +33,11 @@ class RoleAdherenceSpec(JudgedSpecBase):
 
 
 def _messages(case: MetricTestCase, judged: list[int]) -> list[dict]:
+    # Up to the last assistant turn: a user turn after it is context for no judged turn.
+    shown = conversation.up_to_last_reply(conversation.turns_of(case))
     parts = [
         *conversation.case_fields(case, ["chatbot_role"]),
-        *conversation.transcript(case),
+        *conversation.transcript(case, shown),
         render.text(f"Assistant turns to judge: {', '.join(map(str, judged))}"),
     ]
     # The image rules only where this prompt shows an image (retrieval context is not shown).

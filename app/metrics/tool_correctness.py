@@ -3,7 +3,8 @@
 The calls made are a single-turn case's `tools_called`, or a conversation's assistant turns'
 `tools_called` in turn order. A made call matches an expected one when the names are equal and,
 per the options, the arguments (`exact`: equal; `subset`: each expected argument present with
-an equal value) and the output (`check_output`) are too. Values compare as JSON: 1 equals 1.0,
+a value containing the expected one, nested objects compared the same way, lists item by item)
+and the output (`check_output`) are too. Values compare as JSON: 1 equals 1.0,
 `true` never equals 1.
 
 Score, with E calls expected, M made and k matched:
@@ -47,7 +48,8 @@ class ToolCorrectnessSpec(MetricSpecBase):
     arguments: ArgumentsMode = Field(
         default="ignore",
         description="`ignore`: names only; `exact`: input_parameters equal too; `subset`: "
-        "every expected argument present with an equal value (extra arguments allowed).",
+        "every expected argument present with an equal value, extra arguments allowed at any "
+        "depth (a nested object may hold more keys; lists match item by item, same length).",
     )
     check_output: bool = Field(
         default=False,
@@ -87,6 +89,20 @@ def same_value(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def contains(wanted: Any, given: Any) -> bool:
+    """`subset` equality: every key of an expected object is present in the made one with a
+    value that contains the expected value, at any depth (a filter object with one more key
+    still matches); lists have the same length and contain item by item; anything else is
+    `same_value`."""
+    if isinstance(wanted, dict) and isinstance(given, dict):
+        return all(key in given and contains(value, given[key]) for key, value in wanted.items())
+    if isinstance(wanted, list) and isinstance(given, list):
+        return len(wanted) == len(given) and all(
+            contains(x, y) for x, y in zip(wanted, given, strict=True)
+        )
+    return same_value(wanted, given)
+
+
 def _arguments(call: Mapping[str, Any]) -> dict[str, Any]:
     return call.get("input_parameters") or {}
 
@@ -100,9 +116,7 @@ def matches(
     wanted, given = _arguments(expected), _arguments(made)
     if spec.arguments == "exact" and not same_value(wanted, given):
         return False
-    if spec.arguments == "subset" and not all(
-        key in given and same_value(value, given[key]) for key, value in wanted.items()
-    ):
+    if spec.arguments == "subset" and not contains(wanted, given):
         return False
     return not spec.check_output or same_value(expected.get("output"), made.get("output"))
 

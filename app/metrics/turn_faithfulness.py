@@ -156,22 +156,32 @@ def _turn_score(spec: TurnFaithfulnessSpec, verdicts: list[dict[str, Any]]) -> f
     return sum(v["verdict"] in faithful for v in verdicts) / len(verdicts)
 
 
-def _turn_reason(verdicts: list[dict[str, Any]]) -> str:
+def _named(verdicts: list[dict[str, Any]], word: str) -> list[str]:
+    return [
+        f"{v['claim']!r}" + (f" ({v['reason']})" if v.get("reason") else "")
+        for v in verdicts
+        if v["verdict"] == word
+    ]
+
+
+def _turn_reason(spec: TurnFaithfulnessSpec, verdicts: list[dict[str, Any]]) -> str:
     if not verdicts:
         return "makes no factual claims"
     counts = {word: sum(v["verdict"] == word for v in verdicts) for word in ("yes", "no", "idk")}
     said = f"{counts['yes']} of {len(verdicts)} claims supported, {counts['no']} contradicted"
     said += f", {counts['idk']} not addressed by its retrieval context"
-    contradicted = [
-        f"{v['claim']!r}" + (f" ({v['reason']})" if v.get("reason") else "")
-        for v in verdicts
-        if v["verdict"] == "no"
-    ]
-    return said + (": contradicted " + "; ".join(contradicted) if contradicted else "")
+    contradicted = _named(verdicts, "no")
+    said += ": contradicted " + "; ".join(contradicted) if contradicted else ""
+    # Penalised, a claim the context does not address lowers the score: name it too.
+    unaddressed = _named(verdicts, "idk") if spec.penalize_ambiguous_claims else []
+    if unaddressed:
+        said += ("; " if contradicted else ": ") + "not addressed " + "; ".join(unaddressed)
+    return said
 
 
-def _reason(pins: list[dict[str, Any]], score: float) -> str:
-    flagged = [p for p in pins if any(v["verdict"] == "no" for v in p["verdicts"])]
+def _reason(spec: TurnFaithfulnessSpec, pins: list[dict[str, Any]], score: float) -> str:
+    unfaithful = ("no", "idk") if spec.penalize_ambiguous_claims else ("no",)
+    flagged = [p for p in pins if any(v["verdict"] in unfaithful for v in p["verdicts"])]
     judged = conversation.turn_list(p["turn"] for p in pins)
     head = f"Mean {score:.2f} over {judged}. "
     if not flagged:
@@ -200,7 +210,7 @@ async def measure(
         return conversation.pin(
             turn.number,
             _turn_score(spec, verdicts),
-            _turn_reason(verdicts),
+            _turn_reason(spec, verdicts),
             claims=[v["claim"] for v in verdicts],
             verdicts=verdicts,
             truths=truths,
@@ -211,7 +221,7 @@ async def measure(
         pins = await turn_rag.each(judge_turn(judge, turn) for turn in judged)
         score = turn_rag.mean([p["verdict"] for p in pins])
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
-        reason = _reason(pins, score) if spec.include_reason else None
+        reason = _reason(spec, pins, score) if spec.include_reason else None
         logs = {"turns": pins, "window_size": spec.window_size}
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 

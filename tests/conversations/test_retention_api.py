@@ -13,7 +13,7 @@ import pytest
 from PIL import Image
 
 from tests.evaluations.test_endpoints import error_locs, problem
-from tests.evaluations.test_judged import BLUE, RED, all_results, image, submit
+from tests.evaluations.test_judged import BLUE, RED, all_results, image, png, submit
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
 from tests.fixtures.metrics import user_text
@@ -107,6 +107,7 @@ def formula(pins: list[dict]) -> float:
 
 
 METRICS = [{"type": "knowledge_retention"}, {"type": "role_adherence"}]
+SAND = png("yellow", (20, 10))
 
 
 class TestScores:
@@ -148,6 +149,22 @@ class TestScores:
             assert image_sizes(request) == [(16, 12), (12, 16)], task
         verdicts_call = user_text(judge.calls_for(RETENTION)[0])
         assert "Turn 3: The flight is on 6 May." in verdicts_call
+
+    def test_a_last_user_turn_no_one_answered_is_not_sent(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Its facts can be forgotten by no turn, and no judged turn comes after it: neither
+        # its text nor its photo (20x10) reaches either metric's calls.
+        case = conversation()
+        case["turns"].append({"role": "user", "content": ["One more: where is this?", image(SAND)]})
+        judge.script(answer)
+        client = api.tenant_client()
+        final = submit(api, client, {"test_cases": [case], "metrics": METRICS})
+        assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
+        for task in (FACTS, RETENTION, ROLE):
+            (request,) = judge.calls_for(task)
+            assert image_sizes(request) == [(16, 12), (12, 16)], task
+            assert "Turn 7" not in user_text(request) and "One more" not in user_text(request)
 
     def test_the_estimate_is_the_calls_the_run_makes(self, api: Api, judge: ScriptedJudge) -> None:
         judge.script(answer)

@@ -144,6 +144,58 @@ class TestToolCorrectness:
         assert "Out of order: turn 4: call 3, book(" in result["reason"]
         assert "Missing: expected call 4, pay({})." in result["reason"]
 
+    def test_subset_arguments_reach_into_nested_objects(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # A search whose filter object holds more than the expected one: `subset` asks that
+        # every expected argument be there, at any depth, not that a nested object be equal.
+        made = call("search", q="shoes", filter={"color": "red", "size": {"eu": 42, "uk": 8}})
+        cases = [
+            {
+                "id": "nested",
+                "input": "q",
+                "tools_called": [made],
+                "expected_tools": [call("search", filter={"size": {"eu": 42}})],
+            },
+            {
+                "id": "differs-deep",
+                "input": "q",
+                "tools_called": [made],
+                "expected_tools": [call("search", filter={"size": {"eu": 41}})],
+            },
+            {
+                # Lists are compared item by item (same length), each item by the same rule.
+                "id": "list-of-objects",
+                "input": "q",
+                "tools_called": [call("send", to=[{"id": 1, "name": "Ann"}, {"id": 2}])],
+                "expected_tools": [call("send", to=[{"id": 1}, {"id": 2}])],
+            },
+            {
+                "id": "list-shorter",
+                "input": "q",
+                "tools_called": [call("send", to=[{"id": 1}, {"id": 2}])],
+                "expected_tools": [call("send", to=[{"id": 1}])],
+            },
+        ]
+        metrics = [
+            {"type": "tool_correctness", "arguments": "subset"},
+            {"type": "tool_correctness", "name": "exact", "arguments": "exact"},
+        ]
+        client = api.tenant_client()
+        final = submit(api, client, {"test_cases": cases, "metrics": metrics})
+        assert final["status"] == "completed" and judge.requests == []
+        scores = {key: row["score"] for key, row in rows_by_case(client, final["id"]).items()}
+        assert scores == {
+            ("nested", "tool_correctness"): 1.0,
+            ("nested", "exact"): 0.0,
+            ("differs-deep", "tool_correctness"): 0.0,
+            ("differs-deep", "exact"): 0.0,
+            ("list-of-objects", "tool_correctness"): 1.0,
+            ("list-of-objects", "exact"): 0.0,
+            ("list-shorter", "tool_correctness"): 0.0,
+            ("list-shorter", "exact"): 0.0,
+        }
+
     def test_expected_tools_is_required_and_options_are_checked(self, api: Api) -> None:
         client = api.tenant_client()
         body = {

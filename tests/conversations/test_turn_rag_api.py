@@ -219,3 +219,44 @@ class TestNoRetrievalContext:
         assert any("'turn_faithfulness'" in m and "retrieval_context" in m for m in messages)
         assert any("'turn_contextual_relevancy'" in m for m in messages)
         assert judge.requests == []
+
+    def test_a_context_of_blank_text_is_no_context(self, api: Api, judge: ScriptedJudge) -> None:
+        # Passages that hold no text and no image give the judge nothing to hold a turn to: a
+        # conversation whose only context is blank is refused like one with none, and a blank
+        # context beside a real one is not judged (no truths call on empty text).
+        blank = one_turn(["", "  \n"])
+        body = {"test_cases": [blank], "metrics": METRICS}
+        locs = error_locs(problem(api.tenant_client().post("/v1/evaluations", json=body), 422))
+        assert locs == ["test_cases[0].turns", "test_cases[0].turns"]
+
+        judge.script(answer)
+        case = conversation()
+        case["turns"][5]["retrieval_context"] = [""]
+        client = api.tenant_client()
+        final = submit(api, client, {"test_cases": [case], "metrics": METRICS})
+        assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
+        rows = results_by_metric(client, final["id"])
+        for metric in ("turn_faithfulness", "turn_contextual_relevancy"):
+            assert [p["turn"] for p in rows[metric]["logs"]["turns"]] == [2, 4], metric
+        assert len(judge.calls_for(TRUTHS)) == 2
+
+
+class TestReasons:
+    def test_penalized_ambiguous_claims_are_named_with_their_turn(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        def respond(request: dict) -> dict:
+            if task_of(request) == TRUTHS:
+                return {"truths": ["The dose is 12 mg."]}
+            claims = [{"claim": "12 mg", "verdict": "idk", "reason": "no dose in the truths"}]
+            return {"claims": claims}
+
+        judge.script(respond)
+        client = api.tenant_client()
+        spec = {"type": "turn_faithfulness", "penalize_ambiguous_claims": True}
+        body = {"test_cases": [one_turn(["Dose: 12 mg."])], "metrics": [spec]}
+        (result,) = all_results(client, submit(api, client, body)["id"])
+        assert result["score"] == 0.0
+        # The reason says why the score is 0: turn 2's claim is not addressed, and counted.
+        assert "turn 2: 0 of 1 claims supported" in result["reason"]
+        assert "'12 mg' (no dose in the truths)" in result["reason"]

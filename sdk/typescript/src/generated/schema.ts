@@ -6589,7 +6589,7 @@ export interface components {
         ToolCorrectnessSpec: {
             /**
              * Arguments
-             * @description `ignore`: names only; `exact`: input_parameters equal too; `subset`: every expected argument present with an equal value (extra arguments allowed).
+             * @description `ignore`: names only; `exact`: input_parameters equal too; `subset`: every expected argument present with an equal value, extra arguments allowed at any depth (a nested object may hold more keys; lists match item by item, same length).
              * @default ignore
              * @enum {string}
              */

@@ -29,7 +29,8 @@ class ToolCorrectnessSpec:
         Attributes:
             type_ (Literal['tool_correctness']):
             arguments (ToolCorrectnessSpecArguments | Unset): `ignore`: names only; `exact`: input_parameters equal too;
-                `subset`: every expected argument present with an equal value (extra arguments allowed). Default: 'ignore'.
+                `subset`: every expected argument present with an equal value, extra arguments allowed at any depth (a nested
+                object may hold more keys; lists match item by item, same length). Default: 'ignore'.
             check_output (bool | Unset): A call matches only when its output equals the expected one. Default: False.
             consider_ordering (bool | Unset): Count only calls made in the expected order (the longest common subsequence of
                 matching calls); the others are listed as out of order. Default: False.
