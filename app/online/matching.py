@@ -19,10 +19,12 @@ Filtered = JudgedCall | Skipped | Unread | Span
 
 # Names a filter may use for what each convention says differently, each read the same way
 # whatever the convention: `model` the model asked for, `operation` the GenAI operation name
-# (`chat`, `text_completion`, ...; app.otlp.model_of and operation_of say how).
+# (`chat`, `text_completion`, ...), `provider` the provider (`openai`, ...; app.otlp.model_of,
+# operation_of and provider_of say how).
 _ALIASES: dict[str, Callable[[Mapping[str, Any]], Any]] = {
     "model": otlp.model_of,
     "operation": otlp.operation_of,
+    "provider": otlp.provider_of,
     "service": lambda attributes: attributes.get("service.name"),
 }
 _OPTIONS = re2.Options()

@@ -13,6 +13,7 @@ from app.otlp._calls import (
     message_record,
     model_of,
     operation_of,
+    provider_of,
 )
 from app.otlp._content import Image, Message, Text, ToolCall, ToolResult, decode_json
 from app.otlp._decode import (
@@ -70,6 +71,7 @@ __all__ = [
     "message_record",
     "model_of",
     "operation_of",
+    "provider_of",
     "pack",
     "plain_value",
     "read_traces",

@@ -286,6 +286,15 @@ def model_of(attributes: Mapping[str, Any], limits: Limits = DEFAULT_LIMITS) -> 
     )
 
 
+def provider_of(attributes: Mapping[str, Any]) -> str | None:
+    """The provider a call went to in any convention: `gen_ai.provider.name` (semantic
+    conventions 1.37 on), else `gen_ai.system` (before 1.37; OpenLLMetry), else OpenInference's
+    `llm.provider`, else its `llm.system`."""
+    return _first_string(
+        attributes, "gen_ai.provider.name", "gen_ai.system", "llm.provider", "llm.system"
+    )
+
+
 def operation_of(attributes: Mapping[str, Any]) -> str | None:
     """The GenAI operation name (`chat`, `text_completion`, `embeddings`, ...) of a span in
     any convention: `gen_ai.operation.name` as it is; OpenLLMetry's `llm.request.type`

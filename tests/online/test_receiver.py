@@ -335,6 +335,36 @@ class TestRulesOnTraffic:
         assert (counts(chats)["received"], counts(chats)["matched"]) == (4, 3)
         assert (counts(completions)["received"], counts(completions)["matched"]) == (4, 1)
 
+    def test_provider_reads_the_same_in_every_convention(self, api: Api) -> None:
+        """`provider` is `gen_ai.provider.name` (1.37 on), `gen_ai.system` (before it, and
+        OpenLLMetry), OpenInference's `llm.provider`, else its `llm.system`."""
+        client = api.tenant_client()
+        openai_calls = make_rule(
+            client,
+            name="openai calls",
+            sampling={"rate": 0},
+            filter=[{"attribute": "provider", "op": "eq", "value": "openai"}],
+        )
+        chat = {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o-mini"}
+        spans = (
+            {**chat, "gen_ai.provider.name": "openai"},
+            {**chat, "gen_ai.system": "openai"},
+            {"openinference.span.kind": "LLM", "llm.system": "openai"},
+            # OpenInference's provider (who served it) wins over its system (the API spoken).
+            {"openinference.span.kind": "LLM", "llm.provider": "azure", "llm.system": "openai"},
+            {**chat, "gen_ai.provider.name": "anthropic", "gen_ai.system": "openai"},
+            chat,
+        )
+        body = {
+            "resourceSpans": [
+                attributes_span(f"00f067aa0ba902d{n}", attributes)
+                for n, attributes in enumerate(spans)
+            ]
+        }
+        assert client.post("/v1/traces", json=body).status_code == 200
+        counts = client.get(f"/v1/online_rules/{openai_calls['id']}").json()["counts"]
+        assert (counts["received"], counts["matched"]) == (6, 3)
+
     def test_sampling_follows_the_trace_id(self, api: Api) -> None:
         """The lower 64 bits of the trace id decide, as OpenTelemetry's ratio sampler does:
         half the id space is taken at rate 0.5, whichever process receives it."""
