@@ -111,6 +111,21 @@ class UnreadableNumber(RefusedJson):
         super().__init__(path, f"the number {shown} cannot be stored: {why}")
 
 
+class NumberTooLarge(RefusedJson):
+    """A request body's number the parser cannot read (a literal past a double's range, or an
+    integer past 64 bits); `path` leads to it. Valid JSON, so a 422 naming its field, as a
+    value out of range is (a `daily_usd` of 1e400 was a 400 naming the body)."""
+
+    code = "invalid_number"
+
+    def __init__(self, path: list[str | int]) -> None:
+        super().__init__(
+            path,
+            "a number too large to read (an integer must fit in 64 bits, any other number in a "
+            "double); send it as a string if it is not meant as a number",
+        )
+
+
 class JsonGuard:
     """Follows an ijson event stream and raises TooDeep at the first container past
     MAX_DEPTH, or NulCharacter at the first string or key holding U+0000, with the path to it."""
@@ -119,6 +134,13 @@ class JsonGuard:
         # Per open container: the key or index of the value being read in it.
         self._path: list[str | int] = []
         self._in_array: list[bool] = []
+
+    def next_path(self) -> list[str | int]:
+        """The path of the value the parser is reading now (the next item of an array)."""
+        path = list(self._path)
+        if self._in_array and self._in_array[-1]:
+            path[-1] = int(path[-1]) + 1
+        return path
 
     def event(self, event: str, value: Any) -> None:
         if event == "map_key":

@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 from ijson.common import ObjectBuilder
 
 from app.api.deps import authenticates, check_before_body
-from app.api.nesting import JsonGuard, RefusedJson
+from app.api.nesting import JsonGuard, NumberTooLarge, RefusedJson
 from app.api.surrogates import LoneSurrogate, SurrogateScan
 from app.problems import ProblemError, ProblemHTTPError, field_error
 
@@ -38,6 +38,10 @@ class _SharingBuilder(ObjectBuilder):
         self._seen: dict[str, str] = {}
         self._guard = JsonGuard()
 
+    def next_path(self) -> list[str | int]:
+        """The path of the value being read (a number too large to read, when it fails)."""
+        return self._guard.next_path()
+
     def send(self, item: tuple[str, Any]) -> None:
         event, value = item
         self._guard.event(event, value)
@@ -51,6 +55,20 @@ def _is_json(content_type: str) -> bool:
     return media == "application/json" or (
         media.startswith("application/") and media.endswith("+json")
     )
+
+
+def _refused(error: RefusedJson) -> ProblemHTTPError:
+    """A 422 naming the value at fault, raised while FastAPI reads the body, where only
+    HTTPExceptions get through."""
+    field = field_error(error.path or ["body"], str(error), error.code)
+    problem = ProblemError(
+        422,
+        "Invalid request",
+        f"{field.loc}: {field.msg}",
+        slug=error.code.replace("_", "-"),
+        errors=[field],
+    )
+    return ProblemHTTPError(problem)
 
 
 class LeanRequest(Request):
@@ -76,11 +94,9 @@ class LeanRequest(Request):
             # FastAPI answers a JSONDecodeError with 400 (problem+json via our handler).
             reason = str(error).splitlines()[0]
             if reason.endswith("overflow"):
-                # Valid JSON all the same: say what cannot be read, not just "overflow".
-                reason = (
-                    f"{reason}: a number too large to read (an integer must fit in 64 bits, "
-                    "any other number in a double)"
-                )
+                # Valid JSON all the same: a 422 naming the number's field, as for a value out
+                # of range, not a 400 naming the body.
+                raise _refused(NumberTooLarge(builder.next_path())) from error
             raise json.JSONDecodeError(reason, "", 0) from error
         except UnicodeDecodeError as error:
             # A \u escape naming a lone low surrogate (`"\udfff"`) in a key: no text in UTF-8.
@@ -90,16 +106,7 @@ class LeanRequest(Request):
             # The parser would store `?` in its place: the text kept would not be the text sent.
             raise json.JSONDecodeError(str(error), "", error.offset) from error
         except RefusedJson as error:
-            # Raised while FastAPI reads the body, where only HTTPExceptions get through.
-            field = field_error(error.path or ["body"], str(error), error.code)
-            problem = ProblemError(
-                422,
-                "Invalid request",
-                f"{field.loc}: {field.msg}",
-                slug=error.code.replace("_", "-"),
-                errors=[field],
-            )
-            raise ProblemHTTPError(problem) from error
+            raise _refused(error) from error
         if not received:
             self._body = b""
             return self._body

@@ -26,26 +26,52 @@ _ACTOR = "loupe.audit.actor"
 _SECRET_WORDS = ("secret", "password", "token", "api_key", "authorization", "credential")
 
 
+def _is_url(name: str, value: Any) -> bool:
+    return name.lower().endswith("url") and isinstance(value, str)
+
+
 def _loggable(details: Mapping[str, Any]) -> dict[str, Any]:
     """Details as a log line carries them: a URL (a detail named `...url`) as its scheme and
     host alone, since receivers put tokens in paths and queries (`hooks.example/T0/B0/<token>`)
-    and log lines leave the tenant's sight; the audit trail keeps the whole URL."""
+    and log lines leave the tenant's sight; the audit trail keeps its path (`_kept`)."""
     return {
-        name: _origin(value) if name.lower().endswith("url") and isinstance(value, str) else value
-        for name, value in details.items()
+        name: _origin(value) if _is_url(name, value) else value for name, value in details.items()
     }
 
 
-def _origin(url: str) -> str:
+def _parts(url: str) -> tuple[str, str, str, str, str] | None:
+    """A URL's scheme, host (bracketed when IPv6), `:port` or nothing, path and query; None
+    when it cannot be read."""
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
         port = f":{parts.port}" if parts.port is not None else ""
     except ValueError:
-        return "(unreadable URL)"
+        return None
     host = f"[{host}]" if ":" in host else host
-    rest = "/…" if parts.path.strip("/") or parts.query or parts.fragment else ""
-    return f"{parts.scheme}://{host}{port}{rest}"
+    return parts.scheme, host, port, parts.path, parts.query
+
+
+def _origin(url: str) -> str:
+    found = _parts(url)
+    if found is None:
+        return "(unreadable URL)"
+    scheme, host, port, path, query = found
+    rest = "/…" if path.strip("/") or query or "#" in url else ""
+    return f"{scheme}://{host}{port}{rest}"
+
+
+def _kept(url: str) -> str:
+    """A URL as the audit trail keeps it: scheme, host, port and path; no user or password, no
+    fragment, and each query value `REDACTED` (receivers take tokens there, `?token=...`, and
+    the trail is read by every key with `admin` for a year)."""
+    found = _parts(url)
+    if found is None:
+        return "(unreadable URL)"
+    scheme, host, port, path, query = found
+    names = [pair.split("=", 1)[0] for pair in query.split("&") if pair]
+    shown = "&".join(f"{name}=REDACTED" for name in names)
+    return f"{scheme}://{host}{port}{path}" + (f"?{shown}" if shown else "")
 
 
 def acting(session: Session, actor: str) -> None:
@@ -75,7 +101,8 @@ def record(
         actor: who acted; None for whoever acts on the session (`actor_of`).
         action: `<object type>.<verb>`, e.g. `evaluation.cancel`.
         details: JSON-friendly facts about the change; names that could hold a secret are
-            dropped.
+            dropped, a URL (a name ending `url`) loses its user, password, fragment and query
+            values.
     """
     event = AuditEvent(
         id=new_id("aud"),
@@ -86,7 +113,7 @@ def record(
         object_id=object_id,
         at=utcnow(),
         details={
-            name: value
+            name: _kept(value) if _is_url(name, value) else value
             for name, value in details.items()
             if not any(word in name.lower() for word in _SECRET_WORDS)
         },

@@ -1,9 +1,19 @@
 """Commands on tenants: `tenants list | create | rename | delete | limits`."""
 
+import math
+
 import typer
 
 from app.cli._root import fail, migrated_runtime, tenants
 from app.cli.accounts import shown, shown_time
+
+
+def _finite(value: float | None) -> float | None:
+    # Click reads `1e400` as an infinity and `nan` as NaN: stored, an infinity was no budget at
+    # all and NaN never reached.
+    if value is not None and not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a finite number of dollars")
+    return value
 
 
 @tenants.command("limits")
@@ -20,6 +30,7 @@ def tenant_limits(
         None,
         "--daily-usd",
         min=0,
+        callback=_finite,
         help="USD the tenant may spend per UTC day (priced by LOUPE_MODEL_PRICES): past it "
         "submissions answer 429 and running evaluations stop calling models "
         "(budget_exceeded). 0 removes the limit.",

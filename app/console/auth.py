@@ -27,7 +27,7 @@ from app.models import Tenant
 from app.people import service as people
 from app.problems import ProblemError
 from app.tenants import service as tenants
-from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, REVIEW, WRITE
+from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, REVIEW, WRITE, Caller
 from app.tenants.service import caller_by_key_hash, hash_key, tenant_for_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
@@ -70,6 +70,14 @@ class ConsoleSession:
     operator: bool = False
     # When the API key signed in with expires (None: never, or a person).
     key_expires_at: datetime | None = None
+
+
+def caller_of(signed_in: ConsoleSession) -> Caller:
+    """Who acts in a console session, as the services take a caller: the team, the scopes,
+    the actor and, for a key, when it expires (nothing it gives may outlive it)."""
+    return Caller(
+        signed_in.tenant, signed_in.scopes, signed_in.actor, expires_at=signed_in.key_expires_at
+    )
 
 
 def _encode(payload: dict[str, object]) -> str:

@@ -14,6 +14,7 @@ from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
 from app.db import utcnow
+from app.people import service as people
 from app.problems import ProblemError
 from app.tenants import service as tenants
 from app.tenants.scopes import KEY_SCOPES
@@ -80,6 +81,11 @@ def _within(
     if limit is None or (expires_at is not None and expires_at <= limit):
         return expires_at, False
     return limit, True
+
+
+def _no_such_key() -> ProblemError:
+    # Missing or another team's: the same 404.
+    return ProblemError(404, "Not Found", "No such key in this team.", slug="not-found")
 
 
 def _form_error(detail: str, field: str) -> ProblemError:
@@ -155,10 +161,16 @@ def revoke_key(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    found = tenants.tenant_key(session, signed_in.tenant.id, key_id)
+    if found is None:
+        raise _no_such_key()
+    try:
+        people.check_may_revoke(session, auth.caller_of(signed_in), found)
+    except ProblemError as exc:
+        return _keys_page(request, session, signed_in, exc.detail, exc.status)
     revoked = tenants.revoke_tenant_key(session, signed_in.tenant.id, key_id)
     if revoked is None:
-        # Missing or another team's: the same 404.
-        raise ProblemError(404, "Not Found", "No such key in this team.", slug="not-found")
+        raise _no_such_key()
     api_key, changed = revoked
     if not changed:
         return RedirectResponse("/console/keys", status_code=303, headers=SECURITY_HEADERS)

@@ -249,7 +249,7 @@ def switch_team(
 
 
 def _admin(signed_in: auth.ConsoleSession) -> Caller:
-    return Caller(signed_in.tenant, signed_in.scopes, signed_in.actor)
+    return auth.caller_of(signed_in)
 
 
 def _members_page(

@@ -107,6 +107,9 @@ class OnlineRuleCreate(_ExportEndpoint):
         default=None,
         ge=0,
         strict=True,
+        # The console's form reads `1e400` as an infinity, which was stored and read back as
+        # null: no cap at all.
+        allow_inf_nan=False,
         description="What its judge calls may cost per UTC day, counted at LOUPE_MODEL_PRICES; "
         "none: no cap. Not enforced for a judge model without a price there (the rule's "
         "`warnings` say so).",
@@ -143,7 +146,9 @@ class OnlineRuleUpdate(_ExportEndpoint):
         default=None, description="null: the tenant's or the server's default judge."
     )
     target: Target = Field(**_KEEP)
-    daily_usd: float | None = Field(default=None, ge=0, strict=True, description="null: no cap.")
+    daily_usd: float | None = Field(
+        default=None, ge=0, strict=True, allow_inf_nan=False, description="null: no cap."
+    )
     enabled: bool = Field(strict=True, **_KEEP)
     export_endpoint: str | None = Field(
         default=None, max_length=2048, description="null: back to the server's endpoint."

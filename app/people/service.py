@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app import audit
-from app.models import Membership, Person, Tenant
+from app.models import ApiKey, Membership, Person, Tenant
 from app.people import repository
 from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
 from app.problems import ProblemError
@@ -180,6 +180,60 @@ def _target(session: Session, email: str, person_id: str) -> Person:
     return people[0]
 
 
+def _check_not_above(by: Caller, role: str, field: str) -> None:
+    """403 naming `field` when a person's `role` holds a scope `by` lacks: nobody changes the
+    role of, removes or revokes the keys of someone holding more than they do (a key with
+    `admin` alone signed in to the console demoted and removed the team's admins)."""
+    beyond = sorted(scopes_of(role) - by.scopes)
+    if beyond:
+        raise _member_error(
+            f"{field}: this person's role ({role}) holds {', '.join(beyond)}, which you do not "
+            "hold; you can change, remove or revoke the keys of only people holding no more "
+            "than you.",
+            field,
+            status=403,
+        )
+
+
+def _check_lasting(by: Caller, role: str, before: str | None) -> None:
+    """403 naming `role` when a caller whose key expires would give someone a scope: a role
+    never expires, so it would outlive the key (a lowered role gives nothing, and is taken)."""
+    given = scopes_of(role) - (scopes_of(before) if before else frozenset())
+    if by.expires_at is not None and given:
+        raise _member_error(
+            f"role: you are signed in with a key that expires ({by.expires_at:%Y-%m-%d %H:%M} "
+            f"UTC, its expires_at), and a role granted here never does, so it would outlive "
+            "the key. Sign in as a person, or with a key that does not expire, to grant it.",
+            "role",
+            status=403,
+        )
+
+
+def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
+    """403 naming `key_id` when the key was made by a person of the team holding more than
+    `by`, or by a key such a person made (down the chain): revoking it is acting on them."""
+    makers = {f"key:{key.id}": key.created_by for key in tenants.tenant_keys(session, by.tenant.id)}
+    maker, seen = api_key.created_by, set()
+    while maker in makers and maker not in seen:
+        seen.add(maker)
+        maker = makers[maker]
+    if not maker.startswith("person:"):
+        return
+    membership = repository.membership(session, maker.removeprefix("person:"), by.tenant.id)
+    if membership is None or not scopes_of(membership.role) - by.scopes:
+        return
+    beyond = ", ".join(sorted(scopes_of(membership.role) - by.scopes))
+    raise ProblemError(
+        403,
+        "Forbidden",
+        f"key_id: this key was made by {maker} (or by a key they made), whose role "
+        f"({membership.role}) holds {beyond}, which you do not hold; you can revoke the keys "
+        "of only people holding no more than you.",
+        slug="invalid-key",
+        field=["body", "key_id"],
+    )
+
+
 def grant(session: Session, by: Caller, email: str, role: str, person_id: str = "") -> Membership:
     """A team admin gives a person (by id, or by the one email they signed in with) a role in
     the admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
@@ -196,14 +250,18 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
             status=403,
         )
     target = _target(session, email, person_id)
+    named = "person_id" if person_id.strip() else "email"
     if actor(target.id) == by.actor:
         raise _member_error("You cannot change your own role.", "email")
     membership = repository.membership(session, target.id, by.tenant.id)
+    if membership is not None:
+        _check_not_above(by, membership.role, named)
     if membership is not None and membership.role == role:
         # Nothing changes: a role the groups claim gives stays the provider's (granting it
         # again would pin it past the person's next sign-in without the admin meaning to).
         return membership
     before = None if membership is None else membership.role
+    _check_lasting(by, role, before)
     if membership is None:
         membership = Membership(
             person_id=target.id, tenant_id=by.tenant.id, role=role, source=GRANTED
@@ -237,6 +295,7 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")
     if actor(person_id) == by.actor:
         raise _member_error("You cannot remove yourself.", "person_id")
+    _check_not_above(by, membership.role, "person_id")
     if membership.source != GRANTED:
         raise _member_error(
             "This role comes from the identity provider's groups: change the person's groups "

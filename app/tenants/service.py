@@ -257,6 +257,11 @@ def tenant_keys(session: Session, tenant_id: str) -> list[ApiKey]:
     return list(reversed(repository.keys_of(session, tenant_id)))
 
 
+def tenant_key(session: Session, tenant_id: str, key_id: str) -> ApiKey | None:
+    """One of the tenant's keys by id (None: no such key, or another tenant's)."""
+    return repository.key_of(session, tenant_id, key_id)
+
+
 def revoke_tenant_key(session: Session, tenant_id: str, key_id: str) -> tuple[ApiKey, bool] | None:
     """Revoke one of the tenant's keys, and whether this revoked it (a revoked key stays as it
     is); None: no such key, or another tenant's (a team admin revokes their team's keys only)."""

@@ -1,5 +1,6 @@
 """Numbers in uploaded JSON that no stored JSON holds as written, refused naming the line and
-field, as a request body's parser refuses them (a 400 malformed-json):
+field, as a request body's parser refuses them (NaN and Infinity a 400 malformed-json, the
+others a 422 naming their field):
 
 - an integer of more digits than Python converts (4,300): `json.loads` raised a ValueError
   that was a 500 for a label import and a dataset upload;

@@ -179,6 +179,25 @@ class TestEachChange:
         assert listed[-3]["details"] == {"fields": ["sampling"]}
         assert hook["secret"] not in json.dumps(listed)
 
+    def test_a_webhook_urls_query_values_are_not_kept(self, api: Api) -> None:
+        """Receivers take tokens in query strings (`?token=...`): the trail, which every key
+        with `admin` reads for a year, kept the whole URL. Its query's values are replaced."""
+        client = api.tenant_client()
+        token = uuid.uuid4().hex
+        path = f"http://127.0.0.1:9/hooks/{uuid.uuid4().hex[:8]}"
+        hook = created(
+            client.post(
+                "/v1/webhook_endpoints",
+                json={"url": f"{path}?token={token}&channel=ops&flag#part-{token}"},
+            )
+        )
+        assert client.delete(f"/v1/webhook_endpoints/{hook['id']}").status_code == 204
+        trail = events(client, object_type="webhook_endpoint")
+        assert [event["details"]["url"] for event in trail] == [
+            f"{path}?token=REDACTED&channel=REDACTED&flag=REDACTED"
+        ] * 2
+        assert token not in json.dumps(events(client))
+
 
 class TestNothingHappened:
     def test_refused_requests_leave_no_event(self, api: Api) -> None:

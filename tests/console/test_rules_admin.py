@@ -222,6 +222,42 @@ class TestAnAdmin:
         assert rule["name"] == "kept" and rule["sampling"] == {"rate": 0.25}
         assert rule["enabled"] is True and rule["daily_usd"] == 2.5
 
+    def test_a_budget_no_finite_number_reads_is_refused_naming_it(
+        self, loupe: Api, idp: Provider
+    ) -> None:
+        """`1e400` read as an infinity, stored, and read back as null: no cap at all."""
+        admin, _ = signed_in(loupe, idp, "ml-admins")
+        rule_id = created(admin, name="capped")
+        for budget in ("1e400", "inf", "-Infinity", "nan"):
+            made = create(admin, name=f"budget {budget}", daily_usd=budget)
+            assert made.status_code == 400, (budget, made.text[:300])
+            assert "finite" in field_errors(made.text).get("daily_usd", ""), budget
+            changed = admin.post(
+                f"/console/online_rules/{rule_id}/settings",
+                data={"csrf_token": token(admin), "name": "capped", "sampling_rate": "0.25"}
+                | {"daily_usd": budget, "enabled": "on"},
+            )
+            assert changed.status_code == 400, (budget, changed.text[:300])
+            assert "finite" in field_errors(changed.text).get("daily_usd", ""), budget
+        key = loupe.new_key("ml")
+        assert api_rule(loupe, key, rule_id).json()["daily_usd"] == 2.5
+        assert "budget 1e400" not in admin.get("/console/online_rules").text
+        # The API names the field too (a literal too large for a double, read as an infinity).
+        body = (
+            b'{"name": "n", "sampling": {"rate": 1}, "metrics": ' + json.dumps(RELEVANCY).encode()
+        )
+        with loupe.client(key) as client:
+            for method, path, sent in (
+                ("POST", "/v1/online_rules", body + b', "daily_usd": 1e400}'),
+                ("PATCH", f"/v1/online_rules/{rule_id}", b'{"daily_usd": -1e999}'),
+            ):
+                answer = client.request(
+                    method, path, content=sent, headers={"content-type": "application/json"}
+                )
+                assert answer.status_code == 422, answer.text
+                assert [e["loc"] for e in answer.json()["errors"]] == ["daily_usd"], answer.text
+        assert api_rule(loupe, key, rule_id).json()["daily_usd"] == 2.5
+
     def test_another_teams_rule_is_a_404(self, loupe: Api, idp: Provider) -> None:
         admin, _ = signed_in(loupe, idp, "ml-admins")
         loupe.new_key("search")

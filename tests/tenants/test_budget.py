@@ -183,3 +183,10 @@ class TestCli:
         assert "max_active_evaluations=3 daily_usd=50" in both.stdout
         cleared = loupe("tenants", "limits", "--tenant", "acme", "--daily-usd", "0")
         assert "daily_usd=none" in cleared.stdout and "max_active_evaluations=3" in cleared.stdout
+        # Read as an infinity or NaN, it was stored: no budget at all, or one never reached.
+        for number in ("1e400", "inf", "nan"):
+            refused = loupe("tenants", "limits", "--tenant", "acme", "--daily-usd", number)
+            assert refused.returncode == 2, (number, refused.stdout)
+            assert "--daily-usd" in refused.stderr and "not a finite number" in refused.stderr
+        shown = loupe("tenants", "limits", "--tenant", "acme")
+        assert "daily_usd=none" in shown.stdout, shown.stdout
