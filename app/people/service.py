@@ -13,7 +13,7 @@ from app.people import repository
 from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
 from app.problems import ProblemError
 from app.tenants import service as tenants
-from app.tenants.scopes import Caller
+from app.tenants.scopes import Caller, key_scopes
 
 logger = logging.getLogger("loupe.people")
 
@@ -210,8 +210,19 @@ def _check_lasting(by: Caller, role: str, before: str | None) -> None:
 
 
 def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
-    """403 naming `key_id` when the key was made by a person of the team holding more than
-    `by`, or by a key such a person made (down the chain): revoking it is acting on them."""
+    """403 naming `key_id` when the key holds a scope `by` lacks (an operator's key has no
+    person behind it), or was made by a person of the team holding more than `by`, or by a key
+    such a person made (down the chain): revoking it is acting on them."""
+    held = sorted(key_scopes(api_key.scopes) - by.scopes)
+    if held:
+        raise ProblemError(
+            403,
+            "Forbidden",
+            f"key_id: this key holds {', '.join(held)}, which you do not hold; you can revoke "
+            "only keys holding no more than you.",
+            slug="invalid-key",
+            field=["body", "key_id"],
+        )
     makers = {f"key:{key.id}": key.created_by for key in tenants.tenant_keys(session, by.tenant.id)}
     maker, seen = api_key.created_by, set()
     while maker in makers and maker not in seen:

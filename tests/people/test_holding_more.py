@@ -9,6 +9,7 @@
 
 import re
 from datetime import timedelta
+from typing import Any
 
 import httpx
 
@@ -37,6 +38,15 @@ def _key_session(loupe: Api, scopes: list[str], days: int | None = None) -> http
         _, key = service.create_key(session, "ml", scopes=scopes, expires_at=ends)
         session.commit()
     return key_session(loupe, key)
+
+
+def _stored_key(loupe: Api, scopes: list[str] | None = None) -> tuple[Any, str]:
+    """A key of team ml as the operator makes one (no person behind it): (its row, the key)."""
+    with loupe.served.runtime.session() as session:
+        _, key = service.create_key(session, "ml", scopes=scopes)
+        session.commit()
+        [made] = [k for k in service.keys_of(session, "ml") or [] if k.prefix == key[:10]]
+    return made, key
 
 
 class TestNobodyActsOnSomeoneHoldingMore:
@@ -94,6 +104,27 @@ class TestNobodyActsOnSomeoneHoldingMore:
         )
         assert revoked.status_code == 303, revoked.text
         with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == 401
+
+    def test_nor_revokes_an_operators_key_holding_more(self, loupe: Api, idp: Provider) -> None:
+        # Made with the CLI (`loupe tenants key`): no person behind it, every scope.
+        made, key = _stored_key(loupe)
+        console = _key_session(loupe, ["read", "admin"])
+        token = csrf_of(console.get("/console/keys").text)
+        revoked = console.post(
+            "/console/keys/revoke", data={"key_id": made.id, "csrf_token": token}
+        )
+        assert revoked.status_code == 403, revoked.text
+        assert "key_id: this key holds ingest, review, write" in revoked.text, revoked.text
+        with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == 200
+        # A key of no more than the caller's own scopes is theirs to revoke.
+        lesser, lesser_key = _stored_key(loupe, ["read"])
+        revoked = console.post(
+            "/console/keys/revoke", data={"key_id": lesser.id, "csrf_token": token}
+        )
+        assert revoked.status_code == 303, revoked.text
+        with loupe.client(lesser_key) as client:
             assert client.get("/v1/evaluations").status_code == 401
 
     def test_a_viewer_is_still_theirs_to_change(self, loupe: Api, idp: Provider) -> None:
