@@ -1,13 +1,23 @@
 """Run Alembic migrations programmatically (`loupe migrate`)."""
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
+import sqlalchemy.exc
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 
 from app.config import Settings
 from app.db import create_sqlite_file
+from app.db_outage import (
+    DATABASE_PATIENCE_SECONDS,
+    DATABASE_RETRY_CAP_SECONDS,
+    DATABASE_RETRY_FIRST_SECONDS,
+    database_away,
+    unreachable,
+)
 
 
 def _migrations_dir() -> Path:
@@ -37,10 +47,47 @@ def current(settings: Settings) -> str | None:
         engine.dispose()
 
 
-def upgrade(settings: Settings, revision: str = "head") -> tuple[str | None, str | None]:
-    """Upgrade the schema; returns the revisions before and after."""
+def reachable_current(
+    settings: Settings,
+    waiting: Callable[[BaseException, float], None] | None = None,
+    patience: float = DATABASE_PATIENCE_SECONDS,
+) -> str | None:
+    """`current`, waiting up to `patience` seconds for a database that cannot be reached yet
+    (a pod started before PostgreSQL, a restart): each wait is logged and counted, and told to
+    `waiting(error, seconds left)`; a statement's error, or an outage past it, is raised."""
+    deadline = time.monotonic() + patience
+    delay = DATABASE_RETRY_FIRST_SECONDS
+    while True:
+        try:
+            return current(settings)
+        except sqlalchemy.exc.SQLAlchemyError as error:
+            left = deadline - time.monotonic()
+            if not unreachable(error) or _turned_away(error) or left < delay:
+                raise
+            database_away("migrate", error)
+            if waiting is not None:
+                waiting(error, left)
+        time.sleep(delay)
+        delay = min(delay * 2, DATABASE_RETRY_CAP_SECONDS)
+
+
+def _turned_away(error: BaseException) -> bool:
+    """Whether the server answered and refused for good (a wrong password or database name:
+    `FATAL:` from PostgreSQL), rather than not answering or still starting or stopping ("the
+    database system is starting up"): that is not worth waiting for."""
+    said = str(getattr(error, "orig", None) or error)
+    return "FATAL:" in said and "the database system is" not in said
+
+
+def upgrade(
+    settings: Settings,
+    revision: str = "head",
+    waiting: Callable[[BaseException, float], None] | None = None,
+) -> tuple[str | None, str | None]:
+    """Upgrade the schema (once the database can be reached: `reachable_current`); returns the
+    revisions before and after."""
     create_sqlite_file(settings.sqlite_path())
-    before = current(settings)
+    before = reachable_current(settings, waiting)
     command.upgrade(alembic_config(settings), revision)
     return before, current(settings)
 

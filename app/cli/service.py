@@ -41,7 +41,7 @@ def serve(
     if migrate:
         # Alembic logs a line per revision (23 on a new database): one line says what changed.
         logging.getLogger("alembic").setLevel(logging.WARNING)
-        before, after = migrations.upgrade(settings)
+        before, after = migrations.upgrade(settings, waiting=_told_waiting)
         if before != after:
             typer.echo(_schema_change(before, after))
     if not settings.embedded:
@@ -189,8 +189,17 @@ def migrate(
             )
         typer.echo(f"downgraded to {downgrade_to}")
         return
-    before, after = migrations.upgrade(settings)
+    before, after = migrations.upgrade(settings, waiting=_told_waiting)
     typer.echo(_schema_change(before, after))
+
+
+def _told_waiting(error: BaseException, left: float) -> None:
+    """One line on stderr per wait for a database that cannot be reached yet (logging may not
+    be configured: `loupe migrate` logs nothing else). The driver's first line says why; it
+    names the host and port, never the password."""
+    orig = getattr(error, "orig", None) or error
+    reason = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    typer.echo(f"loupe: waiting for the database ({reason}); {left:.0f} s left", err=True)
 
 
 def _schema_change(before: str | None, after: str | None) -> str:

@@ -176,7 +176,7 @@ DATABASE_UNAVAILABLE = Counter(
     "operation: request (an API request, answered 503), store (a job's write of judged "
     "results, tried again), tick (the ticker's upkeep, tried next tick), heartbeat (a running "
     "job's beat, written on the next), close (a session's connection dropped after its last "
-    "commit: nothing to undo).",
+    "commit: nothing to undo), migrate (`loupe migrate` or `serve` waiting to reach it).",
     ["operation"],
 )
 REDIS_UNAVAILABLE = Counter(

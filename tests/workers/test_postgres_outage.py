@@ -4,12 +4,15 @@ once it is back, the same request answers as before. A job waits for it to store
 and a request whose work was committed is answered although the database restarted under it."""
 
 import logging
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import httpx
 import psycopg
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
 
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import postgres_settings
@@ -142,3 +145,59 @@ def test_a_session_whose_database_restarted_under_it_closes_cleanly(
     assert total(samples(scraped), "loupe_database_unavailable_total", operation="close") == 1
     errors = [record.getMessage() for record in log_records if record.levelno >= logging.ERROR]
     assert errors == []
+
+
+def _migrating(url: str, directory: Path) -> subprocess.Popen[str]:
+    env = {name: value for name, value in os.environ.items() if not name.startswith("LOUPE_")}
+    env["LOUPE_DATABASE_URL"] = url
+    env["LOUPE_SECRET_KEY"] = "a-shared-key-of-at-least-32-bytes-for-tests"
+    return subprocess.Popen(
+        [str(Path(sys.executable).parent / "loupe"), "migrate"],
+        env=env,
+        cwd=directory,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_migrate_waits_for_a_database_that_is_not_up_yet(tmp_path: Path) -> None:
+    """A pod (or a compose service) started before PostgreSQL: `loupe migrate`, and `loupe
+    serve` as it migrates first, exited with a traceback; they wait for it, saying why, and
+    migrate once it answers."""
+    with running_postgres() as postgres:
+        url = postgres.create_database("late")
+        postgres.stop()
+        process = _migrating(url, tmp_path)
+        try:
+            assert process.stderr is not None
+            # Blocks until the first wait is told (after the log's own line, when logging is
+            # not configured).
+            line = next(
+                line for line in process.stderr if line.startswith("loupe: waiting for the")
+            )
+            assert line.startswith("loupe: waiting for the database ("), line
+            assert "Connection refused" in line and "s left" in line
+        finally:
+            postgres.start()
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, out + err
+        assert "Traceback" not in err
+        assert out.strip().startswith("created every table (schema "), out
+        engine = create_engine(url)
+        try:
+            with engine.connect() as connection:
+                assert connection.scalar(text("SELECT version_num FROM alembic_version"))
+        finally:
+            engine.dispose()
+
+
+def test_migrate_fails_at_once_when_the_server_refuses(tmp_path: Path) -> None:
+    """A database name (or password) the server refuses is not worth waiting for."""
+    with running_postgres() as postgres:
+        wrong = postgres.url("no_such_database")
+        process = _migrating(wrong, tmp_path)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode != 0
+    assert "waiting for the database" not in err
+    assert 'database "no_such_database" does not exist' in err
