@@ -12,7 +12,6 @@ from alembic.runtime.migration import MigrationContext
 from app.config import Settings
 from app.db import create_sqlite_file
 from app.db_outage import (
-    DATABASE_PATIENCE_SECONDS,
     DATABASE_RETRY_CAP_SECONDS,
     DATABASE_RETRY_FIRST_SECONDS,
     database_away,
@@ -48,14 +47,12 @@ def current(settings: Settings) -> str | None:
 
 
 def reachable_current(
-    settings: Settings,
-    waiting: Callable[[BaseException, float], None] | None = None,
-    patience: float = DATABASE_PATIENCE_SECONDS,
+    settings: Settings, waiting: Callable[[BaseException, float], None] | None = None
 ) -> str | None:
-    """`current`, waiting up to `patience` seconds for a database that cannot be reached yet
-    (a pod started before PostgreSQL, a restart): each wait is logged and counted, and told to
+    """`current`, waiting up to LOUPE_DATABASE_WAIT_SECONDS for a database that cannot be
+    reached yet (a pod started before PostgreSQL): each wait is logged and counted, and told to
     `waiting(error, seconds left)`; a statement's error, or an outage past it, is raised."""
-    deadline = time.monotonic() + patience
+    deadline = time.monotonic() + settings.database_wait_seconds
     delay = DATABASE_RETRY_FIRST_SECONDS
     while True:
         try:

@@ -20,6 +20,11 @@ class ServiceFields(BaseSettings):
     """The port `loupe serve` listens on."""
     database_url: str = "sqlite:///./var/loupe.db"
     """SQLAlchemy URL."""
+    database_wait_seconds: float = Field(default=0.0, ge=0, le=3600)
+    """How long `loupe migrate` (and `loupe serve` as it migrates first) wait for a database they
+    cannot reach yet, saying why on stderr at each try; 0: fail at once with one line (a
+    supervisor restarts it). A server that answers and refuses (a wrong password or database
+    name) fails at once either way."""
     # No Redis URL means the embedded worker runs jobs in the API process.
     redis_url: str | None = None
     """Set it to use RQ workers instead of the in-process worker."""

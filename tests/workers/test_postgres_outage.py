@@ -151,6 +151,7 @@ def _migrating(url: str, directory: Path) -> subprocess.Popen[str]:
     env = {name: value for name, value in os.environ.items() if not name.startswith("LOUPE_")}
     env["LOUPE_DATABASE_URL"] = url
     env["LOUPE_SECRET_KEY"] = "a-shared-key-of-at-least-32-bytes-for-tests"
+    env["LOUPE_DATABASE_WAIT_SECONDS"] = "120"
     return subprocess.Popen(
         [str(Path(sys.executable).parent / "loupe"), "migrate"],
         env=env,
@@ -162,9 +163,9 @@ def _migrating(url: str, directory: Path) -> subprocess.Popen[str]:
 
 
 def test_migrate_waits_for_a_database_that_is_not_up_yet(tmp_path: Path) -> None:
-    """A pod (or a compose service) started before PostgreSQL: `loupe migrate`, and `loupe
-    serve` as it migrates first, exited with a traceback; they wait for it, saying why, and
-    migrate once it answers."""
+    """A compose service started with PostgreSQL: `loupe migrate`, and `loupe serve` as it
+    migrates first, could only exit (one line, for a supervisor to restart them); with
+    LOUPE_DATABASE_WAIT_SECONDS they wait for it, saying why, and migrate once it answers."""
     with running_postgres() as postgres:
         url = postgres.create_database("late")
         postgres.stop()
