@@ -17,7 +17,9 @@ from tests.evaluations.test_endpoints import problem
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge, image_parts, task_of
 from tests.media.loopback import data_url, png
+from tests.media.test_dataset_urls import vqa_jsonl
 from tests.media.test_ingest import G_EVAL, case, image
+from tests.runs.helpers import upload
 
 MEDIA_FIELD = "test_cases[0].actual_output[1].image_url.url"
 
@@ -78,6 +80,17 @@ class TestReadBackCaseSubmittedAgain:
         assert sent == [picture]
         (again,) = client.get(f"/v1/evaluations/{final['id']}/test_cases").json()["data"]
         assert media_url(again) == media_url(read)
+
+    def test_a_body_failing_its_schema_has_its_own_urls_read_too(self, api: Api) -> None:
+        client = api.tenant_client()
+        read = read_back(api, client, unique_png())
+        body = {
+            "test_cases": [as_submitted(read), {**as_submitted(read), "id": ["not", "an id"]}],
+            "metrics": [{"type": "exact_match"}],
+        }
+        found = problem(client.post("/v1/evaluations", json=body), 422)
+        # Only the schema's error: the second case's image, checked all the same, is fine.
+        assert [e["loc"] for e in found["errors"]] == ["test_cases[1].id"]
 
     def test_another_tenants_media_reads_as_an_unknown_one(self, api: Api) -> None:
         owner = api.tenant_client()
@@ -140,3 +153,25 @@ class TestOtherHosts:
         assert [(e["loc"], e["type"]) for e in found["errors"]] == [
             ("test_cases[0].input[1].image_url.url", "url_blocked")
         ]
+
+
+class TestDatasetRows:
+    def test_a_dataset_row_may_name_this_servers_media(self, strict: Api) -> None:
+        client = strict.tenant_client()
+        picture = unique_png()
+        read = read_back(strict, client, picture)
+        response = upload(client, "seen.jsonl", vqa_jsonl(media_url(read)), "general_vqa")
+        assert response.status_code == 201, response.text
+        rows = client.get(f"/v1/datasets/{response.json()['id']}/rows").json()["data"]
+        part = rows[1]["messages"][0]["content"][1]
+        assert part["image_url"]["url"] == f"blob:sha256:{hashlib.sha256(picture).hexdigest()}"
+
+    def test_another_tenants_media_is_refused_naming_the_line(self, strict: Api) -> None:
+        read = read_back(strict, strict.tenant_client(), unique_png())
+        response = upload(
+            strict.tenant_client(), "seen.jsonl", vqa_jsonl(media_url(read)), "general_vqa"
+        )
+        [error] = problem(response, 422)["errors"]
+        assert error["loc"].startswith("seen.jsonl:2")
+        assert error["loc"].endswith("messages[0].content[1].image_url.url")
+        assert error["type"] == "media_not_found"
