@@ -19,6 +19,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app import audit
 from app.config import Settings
+from app.media.own import OwnMedia
 from app.models import Tenant
 from app.problems import FieldError, ProblemError, checked_anyway
 from app.runtime import Runtime
@@ -161,6 +162,16 @@ def get_tenant(caller: CallerDep) -> Tenant:
 TenantDep = Annotated[Tenant, Depends(get_tenant)]
 
 
+def get_own_media(request: Request, session: SessionDep, tenant: TenantDep) -> OwnMedia:
+    """This server's media URLs, on the base URL the request reached (`request.base_url`: its
+    Host, or what a trusted proxy forwarded), as the tenant reads them: a body's images
+    naming them are read from the store, not fetched."""
+    return OwnMedia(str(request.base_url), session, tenant.id)
+
+
+OwnMediaDep = Annotated[OwnMedia, Depends(get_own_media)]
+
+
 def required_scope(route: Any) -> str | None:
     """The scope a route needs (its declared `x-loupe-scope`, else derived; None: no route)."""
     if not isinstance(route, APIRoute):
@@ -223,12 +234,45 @@ def checked_with_tenant(check: TenantBodyCheck) -> Callable[[T], T]:
     never got as far as its tenant (refused before) is not checked further."""
 
     def run(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
-        tenant_id = getattr(request.state, "tenant_id", None)
-        if tenant_id is None:
-            return []
-        runtime = get_runtime(request)
-        with runtime.session() as session:
-            tenant = session.get(Tenant, tenant_id)
-            return [] if tenant is None else check(session, tenant, runtime.settings, body)
+        return with_tenant(
+            request, lambda session, tenant, settings, _: check(session, tenant, settings, body)
+        )
 
     return checked_anyway(run)
+
+
+MediaBodyCheck = Callable[
+    [Session, Tenant, Settings, Mapping[str, Any], OwnMedia], list[FieldError]
+]
+
+
+def checked_with_media(check: MediaBodyCheck) -> Callable[[T], T]:
+    """`checked_with_tenant` for a body with images: the check also gets this server's media
+    as the tenant reads them, so its own media URLs are judged as the endpoint judges them."""
+
+    def run(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
+        return with_tenant(
+            request,
+            lambda session, tenant, settings, own: check(session, tenant, settings, body, own),
+        )
+
+    return checked_anyway(run)
+
+
+def with_tenant(
+    request: Request,
+    check: Callable[[Session, Tenant, Settings, OwnMedia], list[FieldError]],
+) -> list[FieldError]:
+    """`check`'s errors for a body that failed its schema, given a session of its own, the
+    authenticated tenant, the settings and `get_own_media`'s answer; none for a request that
+    never got as far as its tenant."""
+    tenant_id = getattr(request.state, "tenant_id", None)
+    if tenant_id is None:
+        return []
+    runtime = get_runtime(request)
+    with runtime.session() as session:
+        tenant = session.get(Tenant, tenant_id)
+        if tenant is None:
+            return []
+        own = OwnMedia(str(request.base_url), session, tenant.id)
+        return check(session, tenant, runtime.settings, own)

@@ -7,7 +7,7 @@ from fastapi import APIRouter, File, Form, Query, Response, UploadFile, status
 from sqlalchemy.orm import Session
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
-from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.deps import OwnMediaDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
 from app.api.idempotent import idempotent
 from app.api.query import id_after, id_cursor, position, position_after
 from app.api.routing import LeanRoute
@@ -46,6 +46,7 @@ def create_dataset(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    own: OwnMediaDep,
     response: Response,
     file: Annotated[
         UploadFile,
@@ -76,6 +77,7 @@ def create_dataset(
         fmt=format,
         name=name,
         settings=runtime.settings,
+        own=own,
     )
     body = service.to_schema(dataset)
     session.commit()

@@ -21,6 +21,7 @@ from app.datasets.schemas import DatasetRow as DatasetRowSchema
 from app.ids import new_id
 from app.media import gc
 from app.media.ingest import ingest_contents
+from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.models import Dataset, DatasetRow, Tenant
 from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, format_pointer
@@ -78,6 +79,7 @@ def create(
     fmt: str,
     name: str | None,
     settings: Settings,
+    own: OwnMedia | None = None,
 ) -> Dataset:
     """Validate every row of an upload, store its media once and its rows.
 
@@ -129,7 +131,7 @@ def create(
             "max_request_image_pixels": int(settings.archive_bytes_cap * pixels_per_byte),
         }
     )
-    ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings)
+    ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings, own)
     sizes = [_row_bytes(row) for row in rows]
     for row, size in zip(rows, sizes, strict=True):
         if size > settings.max_dataset_row_bytes:

@@ -18,6 +18,7 @@ from app.evals.completions import item_messages
 from app.evals.completions import sampling_used as sampling_used
 from app.files import service as files
 from app.media.ingest import Intake, take_in
+from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.metrics import (
     RenderError,
@@ -244,6 +245,7 @@ def test_cases(
     settings: Settings,
     session: Session,
     tenant: Tenant,
+    own: OwnMedia | None = None,
 ) -> list[dict[str, Any]]:
     """The run's test cases, one per row, their images ingested; a bad image is a 400 naming
     the field it came from.
@@ -251,8 +253,9 @@ def test_cases(
     Args:
         lines: each row's line in its file (None: the rows came inline).
         spec: a completions run's checked `input_messages` (None for jsonl).
+        own: this server's media as the tenant reads them (their URLs are not fetched).
     """
-    cases, intake = checked_cases(definition, rows, lines, spec, settings)
+    cases, intake = checked_cases(definition, rows, lines, spec, settings, own)
     intake.store(DatabaseBlobStore(session, tenant.id))
     return cases
 
@@ -263,6 +266,7 @@ def checked_cases(
     lines: list[int] | None,
     spec: dict[str, Any] | None,
     settings: Settings,
+    own: OwnMedia | None = None,
 ) -> tuple[list[dict[str, Any]], Intake]:
     """`test_cases` before anything is stored: the cases (images as the rows give them) and
     their images taken in; a bad image is a 400 naming the field it came from."""
@@ -285,7 +289,7 @@ def checked_cases(
             add(part, origin)
         for (position, part_index), origin in message_origins.items():
             add(case["messages"][position]["content"][part_index], origin)
-    intake = take_in(contents, settings)
+    intake = take_in(contents, settings, own)
     if intake.errors:
         raise located(invalid_request(intake.errors), origins)
     return cases, intake

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request, Response, status
 
 from app.api import openapi
-from app.api.deps import RuntimeDep, SessionDep, TenantDep, get_runtime
+from app.api.deps import OwnMediaDep, RuntimeDep, SessionDep, TenantDep, get_runtime
 from app.api.idempotent import idempotent
 from app.api.query import id_cursor
 from app.api.routing import OpenAIRoute, post_only
@@ -32,6 +32,7 @@ from app.evals.schemas import (
 )
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
+from app.media.own import OwnMedia
 from app.models import EvalDefinition, EvalRun, Evaluation, Tenant
 from app.problems import (
     FieldError,
@@ -185,7 +186,10 @@ def _run_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]
         if tenant is None:
             return []
         try:
-            service.check_run(session, tenant, eval_id, payload, runtime.settings, store=False)
+            own = OwnMedia(str(request.base_url), session, tenant.id)
+            service.check_run(
+                session, tenant, eval_id, payload, runtime.settings, store=False, own=own
+            )
         except ProblemError as problem:
             # A missing eval is the path's 404, not a field of this body.
             return list(problem.errors or []) if problem.status in (400, 422) else []
@@ -207,10 +211,11 @@ def create_eval_run(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    own: OwnMediaDep,
     response: Response,
 ) -> EvalRunObject:
     """Run an eval over `jsonl` rows or a model's `completions`; grading runs on workers."""
-    evaluation = service.create_run(session, tenant, eval_id, payload, runtime.settings)
+    evaluation = service.create_run(session, tenant, eval_id, payload, runtime.settings, own)
     definition, run, evaluation = _run_or_404(session, tenant, eval_id, evaluation.id)
     body = report.run_schema(session, definition, run, evaluation, str(request.base_url))
     lifecycle.submit(session, runtime, evaluation)
@@ -228,11 +233,12 @@ def estimate_eval_run(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    own: OwnMediaDep,
 ) -> Estimate:
     """What creating this run would cost: its model's calls (`completions`) and its graders',
     per criterion and in total. Checked as a run is (the same 400); nothing is stored, no model
     is called."""
-    return estimates.estimate_run(session, tenant, eval_id, payload, runtime.settings)
+    return estimates.estimate_run(session, tenant, eval_id, payload, runtime.settings, own)
 
 
 post_only(router, "/{eval_id}/runs/estimate")

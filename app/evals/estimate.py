@@ -10,6 +10,7 @@ from app.evals import service
 from app.evals.schemas import EvalRunCreate
 from app.evals.tasks import sample_of
 from app.evaluations import estimate as estimates
+from app.media.own import OwnMedia
 from app.metrics import MetricTestCase, parse_spec
 from app.models import Tenant
 from app.usage import service as usage_service
@@ -25,11 +26,16 @@ ANSWER_NOTE = (
 
 
 def estimate_run(
-    session: Session, tenant: Tenant, eval_id: str, payload: EvalRunCreate, settings: Settings
+    session: Session,
+    tenant: Tenant,
+    eval_id: str,
+    payload: EvalRunCreate,
+    settings: Settings,
+    own: OwnMedia | None = None,
 ) -> Estimate:
     """POST /v1/evals/{eval_id}/runs/estimate: checked as a run is (the same 400), nothing
     stored, no model called."""
-    checked = service.check_run(session, tenant, eval_id, payload, settings, store=False)
+    checked = service.check_run(session, tenant, eval_id, payload, settings, store=False, own=own)
     sizes = estimates.sizes_of(checked.intake.images if checked.intake is not None else {})
     notes: list[str] = []
     candidate = None

@@ -24,6 +24,7 @@ from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.repository import EvaluationRepository
 from app.ids import new_id
 from app.media.ingest import Intake
+from app.media.own import OwnMedia
 from app.metric_versions import service as metric_versions
 from app.metrics import parse_spec
 from app.models import CandidateModel, EvalDefinition, EvalRun, Evaluation, Tenant
@@ -226,12 +227,13 @@ def create_run(
     eval_id: str,
     payload: EvalRunCreate,
     settings: Settings,
+    own: OwnMedia | None = None,
 ) -> Evaluation:
     """Validate a run's data source and store it as a queued evaluation of kind eval_run.
 
     A model name that resolves to no registered model stores the run as failed, with its error.
     """
-    checked = check_run(session, tenant, eval_id, payload, settings, store=True)
+    checked = check_run(session, tenant, eval_id, payload, settings, store=True, own=own)
     definition, rows, cases = checked.definition, checked.rows, checked.cases
     model_name, model = checked.model_name, checked.model
     webhook_endpoint_id = checked.webhook_endpoint_id
@@ -293,9 +295,11 @@ def check_run(
     settings: Settings,
     *,
     store: bool,
+    own: OwnMedia | None = None,
 ) -> CheckedRun:
     """Every problem of a run request, in one 400; for a valid one, what was read. With
-    `store`, the cases' images are stored and referenced; without, only taken in."""
+    `store`, the cases' images are stored and referenced; without, only taken in. With
+    `own`, images naming this server's media are read from its store, not fetched."""
     definition = get_eval_or_404(session, tenant, eval_id)
     data_source = payload.data_source
     kind = data_source.get("type")
@@ -353,11 +357,11 @@ def check_run(
         with problems.catch():
             if store:
                 cases = data_sources.test_cases(
-                    definition, rows, lines, input_messages, settings, session, tenant
+                    definition, rows, lines, input_messages, settings, session, tenant, own
                 )
             else:
                 cases, intake = data_sources.checked_cases(
-                    definition, rows, lines, input_messages, settings
+                    definition, rows, lines, input_messages, settings, own
                 )
     problems.raise_if_any()
     assert rows is not None  # no problems: the rows were read

@@ -22,6 +22,7 @@ from app.evaluations.case_schemas import TestCaseCreate
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import TERMINAL_STATUSES, TestCaseBatch
 from app.media import ingest as media
+from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.metrics import parse_spec
 from app.models import Evaluation, Tenant
@@ -35,7 +36,12 @@ CaseId = str | int
 
 
 def append(
-    session: Session, runtime: Runtime, tenant: Tenant, evaluation_id: str, batch: TestCaseBatch
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    evaluation_id: str,
+    batch: TestCaseBatch,
+    own: OwnMedia | None = None,
 ) -> tuple[Evaluation, range]:
     """Check and store one batch of an open evaluation's test cases, its jobs queued once the
     caller commits; the evaluation and the indices its cases got. 404 for another tenant's,
@@ -44,9 +50,8 @@ def append(
     evaluation = service.get_or_404(session, tenant, evaluation_id)
     _check_open(evaluation)
     cases = [case_rows.stored_case(index, case) for index, case in enumerate(batch.test_cases)]
-    checked = checks.check(
-        session, tenant.id, _draft(evaluation, list(batch.test_cases)), settings, cases
-    )
+    draft = _draft(evaluation, list(batch.test_cases))
+    checked = checks.check(session, tenant.id, draft, settings, cases, own)
     # Locked until commit: batches of one evaluation are appended one at a time, so the id
     # check sees every batch before this one.
     session.refresh(evaluation, with_for_update=True)
@@ -87,6 +92,7 @@ def body_problems(
     settings: Settings,
     evaluation_id: str,
     body: Mapping[str, Any],
+    own: OwnMedia | None = None,
 ) -> list[FieldError]:
     """What else is wrong with a batch that failed its schema, as `append` would find it (none
     for an evaluation it cannot take): the cap on all batches, its valid cases checked against
@@ -96,7 +102,7 @@ def body_problems(
         return []
     raw_cases = items(body.get("test_cases"))
     draft = _draft(evaluation, checks.Draft.salvage(body).test_cases)
-    findings = checks.check(session, tenant.id, draft, settings).findings.errors
+    findings = checks.check(session, tenant.id, draft, settings, own=own).findings.errors
     taken = _taken_ids(session, evaluation, _readable_ids(raw_cases, draft.test_cases))
     return [*_over_cap(settings, evaluation, len(raw_cases)), *findings, *taken]
 

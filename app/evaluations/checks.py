@@ -18,6 +18,7 @@ from app.config import Settings
 from app.evaluations import admission, case_rows, judging, shapes
 from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
 from app.media import ingest as media
+from app.media.own import OwnMedia
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Tenant
 from app.problems import MAX_FIELD_ERRORS, FieldError, field_error
@@ -283,13 +284,15 @@ def check(
     draft: Draft,
     settings: Settings,
     cases: list[dict[str, Any]] | None = None,
+    own: OwnMedia | None = None,
 ) -> Checked:
     """Every problem of a draft the schema could not see: counts past the operator's caps,
     duplicate names and ids, fields a metric needs, judges, the webhook, and images.
 
     Images are decoded (and URLs fetched) last, and not at all when a count is past its cap;
     `cases`, the stored-form test cases, get their images checked (built from the draft's
-    valid cases, and what its refused cases kept, when not given).
+    valid cases, and what its refused cases kept, when not given). With `own`, images naming
+    this server's media are read from its store as that tenant may read them.
     """
     findings = Findings()
     over_caps = _over_caps(draft, settings, findings)
@@ -332,13 +335,18 @@ def check(
                 case_rows.stored_case(index, test_case)
                 for index, test_case, _ in _cases_to_fit(draft)
             ]
-        checked.intake = media.take_in(media.case_contents(cases), settings)
+        checked.intake = media.take_in(media.case_contents(cases), settings, own)
         findings.extend(checked.intake.errors)
     return checked
 
 
 def body_problems(
-    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+    session: Session,
+    tenant: Tenant,
+    settings: Settings,
+    body: Mapping[str, Any],
+    own: OwnMedia | None = None,
 ) -> list[FieldError]:
     """The problems of a submission body that failed its schema, beyond the schema's own."""
-    return check(session, tenant.id, Draft.salvage(body), settings).findings.errors
+    draft = Draft.salvage(body)
+    return check(session, tenant.id, draft, settings, own=own).findings.errors

@@ -9,11 +9,12 @@ from pydantic import AfterValidator
 
 from app.api import openapi
 from app.api.deps import (
+    OwnMediaDep,
     RuntimeDep,
     SessionDep,
     TenantDep,
-    checked_with_tenant,
-    get_runtime,
+    checked_with_media,
+    with_tenant,
 )
 from app.api.idempotent import idempotent
 from app.api.query import id_after, id_cursor
@@ -45,7 +46,6 @@ from app.evaluations.schemas import (
     TestCaseList,
 )
 from app.labels import service as labels
-from app.models import Tenant as TenantModel
 from app.problems import FieldError, ProblemError, checked_anyway, problem_responses
 from app.usage.schemas import Estimate
 
@@ -91,16 +91,17 @@ _PROBLEMS = problem_responses(400, 401, 404, 409, 413, 415, 422)
     response_model=Evaluation,
     responses=_PROBLEMS,
 )
-@checked_with_tenant(checks.body_problems)
+@checked_with_media(checks.body_problems)
 @idempotent()
 def create_evaluation(
     payload: EvaluationCreate,
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    own: OwnMediaDep,
 ) -> Response:
     """Submit test cases and metrics; scoring runs on workers. Poll `Location` for progress."""
-    evaluation = service.create(session, tenant, payload, runtime.settings)
+    evaluation = service.create(session, tenant, payload, runtime.settings, own)
     body = read_model.to_schema(session, evaluation).model_dump(mode="json")
     headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
     lifecycle.submit(session, runtime, evaluation)
@@ -109,13 +110,17 @@ def create_evaluation(
 
 
 @router.post("/estimate", response_model=Estimate, responses=_PROBLEMS)
-@checked_with_tenant(checks.body_problems)
+@checked_with_media(checks.body_problems)
 def estimate_evaluation(
-    payload: EvaluationCreate, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
+    payload: EvaluationCreate,
+    session: SessionDep,
+    tenant: TenantDep,
+    runtime: RuntimeDep,
+    own: OwnMediaDep,
 ) -> Estimate:
     """What submitting this body would cost: judge calls, tokens and dollars, per metric and
     in total. Checked as a submit is (the same 422); nothing is stored, no judge is called."""
-    return estimate.of_submission(session, tenant, payload, runtime.settings)
+    return estimate.of_submission(session, tenant, payload, runtime.settings, own)
 
 
 post_only(router, "/estimate")
@@ -300,16 +305,15 @@ def export_evaluation_results(
 def batch_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
     """A batch that failed its schema: its other cases checked against the evaluation's
     metrics all the same, so one 422 names every case at fault."""
-    tenant_id = getattr(request.state, "tenant_id", None)
     evaluation_id = request.path_params.get("evaluation_id")
-    if tenant_id is None or evaluation_id is None:
+    if evaluation_id is None:
         return []
-    runtime = get_runtime(request)
-    with runtime.session() as session:
-        tenant = session.get(TenantModel, tenant_id)
-        if tenant is None:
-            return []
-        return batches.body_problems(session, tenant, runtime.settings, evaluation_id, body)
+    return with_tenant(
+        request,
+        lambda session, tenant, settings, own: batches.body_problems(
+            session, tenant, settings, evaluation_id, body, own
+        ),
+    )
 
 
 @router.post(
@@ -326,11 +330,12 @@ def append_evaluation_test_cases(
     session: SessionDep,
     tenant: TenantDep,
     runtime: RuntimeDep,
+    own: OwnMediaDep,
 ) -> Response:
     """Append a batch of test cases to an open evaluation (submitted with `open: true`); each
     case is checked as a submit's are, ids unique across batches. Send each batch with its own
     `Idempotency-Key`: a retried batch is appended once. Scoring starts right away."""
-    evaluation, indices = batches.append(session, runtime, tenant, evaluation_id, payload)
+    evaluation, indices = batches.append(session, runtime, tenant, evaluation_id, payload, own)
     body = TestCaseBatchAppended(
         evaluation_id=evaluation.id,
         first_index=indices.start,

@@ -19,6 +19,7 @@ from app.config import Settings
 from app.evaluations import case_rows, checks
 from app.evaluations.schemas import EvaluationCreate
 from app.media.images import NormalisedImage
+from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore, digest_of
 from app.metrics import MetricSpecBase, MetricTestCase, PlannedCall, plan
 from app.models import Tenant
@@ -79,13 +80,17 @@ class _Notes:
 
 
 def of_submission(
-    session: Session, tenant: Tenant, payload: EvaluationCreate, settings: Settings
+    session: Session,
+    tenant: Tenant,
+    payload: EvaluationCreate,
+    settings: Settings,
+    own: OwnMedia | None = None,
 ) -> Estimate:
     """POST /v1/evaluations/estimate: the submit's checks (the same 422), then the estimate.
 
     Images are decoded in memory by the checks, never stored."""
     cases = [case_rows.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
-    checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases)
+    checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases, own)
     if checked.findings.errors:
         raise invalid_request(checked.findings.errors, checked.findings.total)
     images = checked.intake.images if checked.intake is not None else {}

@@ -23,6 +23,7 @@ from app.evaluations.schemas import (
 from app.ids import EVALUATION_PREFIX, new_id
 from app.jsonio import utc_text
 from app.media import gc
+from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.metric_versions import service as metric_versions
 from app.models import Evaluation, Tenant
@@ -42,16 +43,21 @@ SUBMIT_PATIENCE_SECONDS = 5.0
 
 
 def create(
-    session: Session, tenant: Tenant, payload: EvaluationCreate, settings: Settings
+    session: Session,
+    tenant: Tenant,
+    payload: EvaluationCreate,
+    settings: Settings,
+    own: OwnMedia | None = None,
 ) -> Evaluation:
     """Validate and store a new queued evaluation with its test cases.
 
     Every problem the schema could not see is found first, images included (URLs fetched,
     everything checked and normalised), and answered in one 422; then the images are stored
-    once and the stored test cases reference them as `blob:sha256:` URLs.
+    once and the stored test cases reference them as `blob:sha256:` URLs (this server's own
+    media URLs, with `own`, read from the store as the tenant may read them).
     """
     cases = [case_rows.stored_case(index, tc) for index, tc in enumerate(payload.test_cases)]
-    checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases)
+    checked = checks.check(session, tenant.id, checks.Draft.of(payload), settings, cases, own)
     if checked.findings.errors:
         raise invalid_request(checked.findings.errors, checked.findings.total)
     # Last, once the submission is known to be valid: the tenant row stays locked until commit.

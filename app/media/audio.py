@@ -69,3 +69,11 @@ def decode_audio_url(url: str, max_bytes: int) -> AudioClip:
     if found != declared:
         raise ImageError(f"declared {declared} but the bytes are {found}", "audio_type_mismatch")
     return AudioClip(data=data, format=found)
+
+
+def stored_clip(data: bytes) -> AudioClip:
+    """A stored blob as a clip; raises ImageError (a field error) if it is not WAV or MP3."""
+    found = sniff_audio(data)
+    if found is None:
+        raise ImageError("the stored media is not a WAV or MP3 file", "audio_format")
+    return AudioClip(data=data, format=found)

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from app.media.audio import AudioClip, decode_audio_url
+from app.media.audio import AudioClip, decode_audio_url, stored_clip
 from app.media.decoding import SLOTS
 from app.media.fetch import FetchError, FetchPolicy, fetch_image, new_client, trust_context
 from app.media.images import (
@@ -23,7 +23,8 @@ from app.media.images import (
     normalise,
 )
 from app.media.images import decode_data_url as _decode
-from app.media.store import BlobStore, reference
+from app.media.own import OwnMedia
+from app.media.store import BlobStore, StoredImage, reference
 from app.problems import FieldError, field_error, invalid_request
 
 CONTENT_FIELDS = ("input", "actual_output", "expected_output")
@@ -164,7 +165,7 @@ def _data_url_pixels(url: str, limits: ImageLimits) -> int:
 
 
 async def _prepare(
-    sources: list[_Source], settings: Any
+    sources: list[_Source], settings: Any, held: dict[str, StoredImage | FetchError]
 ) -> tuple[dict[str, NormalisedImage], dict[str, ImageError | FetchError]]:
     limits = ImageLimits.from_settings(settings)
     policy = FetchPolicy.from_settings(settings)
@@ -182,15 +183,22 @@ async def _prepare(
 
     async def fetch(source: _Source, client: Any) -> tuple[bytes, int] | None:
         try:
-            async with fetch_slots:
-                fetched = await fetch_image(client, source.url, policy)
-            budget.spend(len(fetched.data))
+            # This server's own media URLs come from the store, checked like fetched bytes.
+            stored = held.get(source.url)
+            if isinstance(stored, FetchError):
+                raise stored
+            if stored is not None:
+                data = stored.data
+            else:
+                async with fetch_slots:
+                    data = (await fetch_image(client, source.url, policy)).data
+            budget.spend(len(data))
             # The bytes decide the format; servers mislabel images too often to refuse it.
-            facts = await asyncio.to_thread(header, fetched.data, None, limits)
+            facts = await asyncio.to_thread(header, data, None, limits)
         except (ImageError, FetchError) as exc:
             errors[source.url] = exc
             return None
-        return fetched.data, facts.width * facts.height
+        return data, facts.width * facts.height
 
     async def fetch_and_decode(fetched_sources: list[_Source], client: Any) -> None:
         fetched = await asyncio.gather(*(fetch(source, client) for source in fetched_sources))
@@ -310,9 +318,16 @@ class Intake:
         return len(stored)
 
 
-def take_in(contents: list[tuple[list[str | int], Any]], settings: Any) -> Intake:
+def take_in(
+    contents: list[tuple[list[str | int], Any]], settings: Any, own: OwnMedia | None = None
+) -> Intake:
     """Decode (or fetch) and check every image and audio part of `(location, content)` pairs;
-    what is refused is in `errors`, one per use, naming its field. Nothing is stored."""
+    what is refused is in `errors`, one per use, naming its field. Nothing is stored.
+
+    Args:
+        own: this server's media as the submitting tenant may read them; URLs naming them are
+            read from the store instead of fetched (without it, every URL is fetched).
+    """
     sources_by_url: dict[str, _Source] = {}
     audio_by_url: dict[str, _Source] = {}
     order = itertools.count()
@@ -320,34 +335,40 @@ def take_in(contents: list[tuple[list[str | int], Any]], settings: Any) -> Intak
         _collect(content, path, sources_by_url, order, audio_by_url)
     sources = list(sources_by_url.values())
     audio_sources = list(audio_by_url.values())
-    images, errors = _run(_prepare(sources, settings)) if sources else ({}, {})
+    # Read here, on the caller's thread: the session is not to be shared with the loop's.
+    linked = [source.url for source in sources + audio_sources if not source.is_data]
+    held = own.resolve(linked) if own is not None and linked else {}
+    images, errors = _run(_prepare(sources, settings, held)) if sources else ({}, {})
     clips: dict[str, AudioClip] = {}
     for source in audio_sources:
         try:
-            clips[source.url] = decode_audio_url(source.url, settings.max_image_bytes)
-        except ImageError as exc:
+            stored = held.get(source.url)
+            if isinstance(stored, FetchError):
+                raise stored
+            clips[source.url] = (
+                stored_clip(stored.data)
+                if stored is not None
+                else decode_audio_url(source.url, settings.max_image_bytes)
+            )
+        except (ImageError, FetchError) as exc:
             errors[source.url] = exc
     return Intake(
         sources, audio_sources, images, clips, _field_errors(sources + audio_sources, errors)
     )
 
 
-def ingest(cases: list[dict[str, Any]], store: BlobStore, settings: Any) -> int:
-    """Replace every image part of stored-form test cases by a blob reference, in place.
-
-    Returns how many new blobs were stored. Raises ProblemError (422) naming each bad field.
-    """
-    return ingest_contents(case_contents(cases), store, settings)
-
-
 def ingest_contents(
-    contents: list[tuple[list[str | int], Any]], store: BlobStore, settings: Any
+    contents: list[tuple[list[str | int], Any]],
+    store: BlobStore,
+    settings: Any,
+    own: OwnMedia | None = None,
 ) -> int:
     """Replace every image and audio part of `(location, content)` pairs by blob references.
 
-    Audio (`input_audio` parts, datasets only) must be a WAV or MP3 data URL.
+    Returns how many new blobs were stored. Raises ProblemError (422) naming each bad field.
+    Audio (`input_audio` parts) must be a WAV or MP3 data URL, or this server's media URL.
     """
-    intake = take_in(contents, settings)
+    intake = take_in(contents, settings, own)
     if intake.errors:
         raise invalid_request(intake.errors)
     return intake.store(store)

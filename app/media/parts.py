@@ -56,6 +56,13 @@ class ImageUrlPart(BaseModel):
 
     type: Literal["image_url"]
     image_url: ImageUrl
+    # Read back with every stored image; taken so a case read back can be sent again as it
+    # reads, and never kept: Loupe writes its own when it stores the image.
+    blob: dict[str, Any] | None = Field(
+        default=None,
+        exclude=True,
+        description="What Loupe did to a stored image, as read back; ignored when submitted.",
+    )
 
 
 def _part_tag(value: Any) -> str | None:

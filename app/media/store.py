@@ -144,3 +144,19 @@ def owned_blob(session: Session, tenant_id: str, sha256: str) -> Blob | None:
         .join(BlobOwner, BlobOwner.sha256 == Blob.sha256)
         .where(BlobOwner.tenant_id == tenant_id, Blob.sha256 == sha256)
     ).one_or_none()
+
+
+def owned_blobs(session: Session, tenant_id: str, digests: Iterable[str]) -> dict[str, StoredImage]:
+    """The blobs among `digests` that the tenant's own rows reference, by digest (the rule
+    `owned_blob` applies, for many at once)."""
+    wanted = sorted(set(digests))
+    found: dict[str, StoredImage] = {}
+    for start in range(0, len(wanted), 100):
+        rows = session.execute(
+            select(Blob.sha256, Blob.media_type, Blob.data)
+            .join(BlobOwner, BlobOwner.sha256 == Blob.sha256)
+            .where(BlobOwner.tenant_id == tenant_id, Blob.sha256.in_(wanted[start : start + 100]))
+        )
+        for digest, media_type, data in rows:
+            found[digest] = StoredImage(digest, media_type, bytes(data))
+    return found

@@ -3862,6 +3862,13 @@ export interface components {
         };
         /** ImageUrlPart */
         ImageUrlPart: {
+            /**
+             * Blob
+             * @description What Loupe did to a stored image, as read back; ignored when submitted.
+             */
+            blob?: {
+                [key: string]: unknown;
+            } | null;
             image_url: components["schemas"]["ImageUrl"];
             /**
              * Type

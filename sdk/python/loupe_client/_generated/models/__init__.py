@@ -133,6 +133,7 @@ from .image_reference_spec import ImageReferenceSpec
 from .image_url import ImageUrl
 from .image_url_detail_type_0 import ImageUrlDetailType0
 from .image_url_part import ImageUrlPart
+from .image_url_part_blob_type_0 import ImageUrlPartBlobType0
 from .item_side import ItemSide
 from .judge_config import JudgeConfig
 from .judge_estimate import JudgeEstimate
@@ -429,6 +430,7 @@ __all__ = (
     "ImageUrl",
     "ImageUrlDetailType0",
     "ImageUrlPart",
+    "ImageUrlPartBlobType0",
     "ItemSide",
     "JudgeConfig",
     "JudgeEstimate",
