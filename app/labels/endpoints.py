@@ -83,7 +83,13 @@ def _shown(row: object) -> Label:
     "",
     status_code=status.HTTP_201_CREATED,
     response_model=Label,
-    responses={200: {"model": Label, "description": "Your earlier label of the item, replaced."}},
+    responses={
+        200: {
+            "model": Label,
+            "description": "Your earlier label of the item, replaced (or, given through a "
+            "review queue, the same label as it stands).",
+        }
+    },
     openapi_extra={SCOPE_EXTENSION: REVIEW},
 )
 @checked_with_tenant(checks.body_problems)
@@ -95,8 +101,10 @@ def create_label(
 ) -> Label:
     """Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
-    `judge_passed` as null (they are stored all the same)."""
+    your label (200); the first time is a 201. A label you gave through a review queue is
+    final: the same one again answers 200 with it as it stands, another is a 409
+    `already-labelled` (delete it to give the item back to its queue). A caller without
+    `read` gets `judge_score` and `judge_passed` as null (they are stored all the same)."""
     label, created = service.label(session, caller.tenant.id, caller.actor, payload)
     body = _shown(label)
     if not caller.may(READ):

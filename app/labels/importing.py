@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from app import audit
 from app.api.salvage import salvage
+from app.labels.blind import Giving, same
 from app.labels.checks import target_problems
 from app.labels.repository import LabelRepository
 from app.labels.schemas import Label as LabelSchema
@@ -31,6 +32,7 @@ from app.problems import (
 )
 from app.tenants.scopes import ADMIN, Caller
 
+_BY_CASE = ("test_case_id", "metric")
 _SELECTIONS = get_args(LabelSchema.model_fields["selection"].annotation)
 
 
@@ -48,6 +50,7 @@ class _Checked:
     target: _Target
     body: LabelCreate
     whose: _Whose
+    giving: Giving
 
 
 def import_labels(
@@ -68,6 +71,7 @@ def import_labels(
     errors: list[FieldError] = list(unread)
     checked: list[_Checked] = []
     known: dict[str, bool] = {}
+    admin = caller.may(ADMIN)
     # Each (metric version, item key, actor) by the line that labels it first.
     seen: dict[tuple[str, str, str], int] = {}
     for number, raw in lines:
@@ -97,7 +101,21 @@ def import_labels(
             )
             errors.append(field_error(at, message, "duplicate"))
             continue
-        checked.append(_Checked(target, body, whose))
+        # A team admin restores labels as exported; anyone else's line is given directly,
+        # and never changes a label they gave blind through a review queue.
+        named = [[*at, name] for name in (["result_id"] if body.result_id else _BY_CASE)]
+        giving = Giving(whose.selection, whose.queue_id, None if admin else tuple(named))
+        existing = None if admin else repo.mine(item[0], item[1], whose.actor)
+        changing = existing is not None and not same(existing, body.value, body.rationale)
+        if existing is not None and existing.queue_id is not None and changing:
+            message = (
+                f"you labelled this item through review queue {existing.queue_id!r}, blind, "
+                "and have been shown the judge's verdict since: your label stands as you "
+                "gave it (delete it to give the item back to the queue)"
+            )
+            errors += [field_error(path, message, "already_labelled") for path in named]
+            continue
+        checked.append(_Checked(target, body, whose, giving))
     if errors:
         errors.sort(key=lambda error: int(error.pointer.split("/")[2]))
         problem = invalid_request(errors[:MAX_FIELD_ERRORS], len(errors))
@@ -110,11 +128,18 @@ def import_labels(
         actor = line_.whose.actor
         if actor not in names:
             names[actor] = actor_name(session, tenant_id, actor)
+        # How it was given: an admin's restore keeps the export's; anyone else's is direct
+        # (a blind label of theirs the same as the line stands as it is).
         label_, new = _store(
-            session, repo, actor, names[actor], line_.target, line_.body, audited=False
+            session,
+            repo,
+            actor,
+            names[actor],
+            line_.target,
+            line_.body,
+            audited=False,
+            giving=line_.giving,
         )
-        # How it was given: an admin's restore keeps the export's; anyone else's is direct.
-        label_.selection, label_.queue_id = line_.whose.selection, line_.whose.queue_id
         created += new
         updated += not new
         stored.append(label_.id)

@@ -3,10 +3,19 @@
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Select, and_, case, func, or_, select, tuple_
+from sqlalchemy import Select, and_, case, delete, func, or_, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 
-from app.models import ApiKey, Evaluation, Label, Membership, Result, TestCase
+from app.models import (
+    ApiKey,
+    Evaluation,
+    Label,
+    Membership,
+    Result,
+    ReviewAssignment,
+    ReviewItem,
+    TestCase,
+)
 from app.repository import TenantScopedRepository
 
 
@@ -96,7 +105,42 @@ class LabelRepository(TenantScopedRepository[Label]):
         return True
 
     def delete(self, label: Label) -> None:
-        self.session.delete(self.owned(label))
+        """Delete `label` and free the review queue slots it filled: its actor's labelled
+        assignments of the item (in any of the tenant's queues) go and each item counts one
+        label fewer, so the item is offered again, blind (a reservation marked labelled with
+        no label would hold its slot, and let a label given after the judge was shown in as
+        the queue's)."""
+        owned = self.owned(label)
+        filled = self.session.execute(
+            select(ReviewAssignment.id, ReviewAssignment.item_id)
+            .join(ReviewItem, ReviewItem.id == ReviewAssignment.item_id)
+            .where(
+                ReviewAssignment.tenant_id == self.tenant_id,
+                ReviewAssignment.actor == owned.actor,
+                # app.review.repository.LABELLED (the review domain sits above labels).
+                ReviewAssignment.status == "labelled",
+                ReviewItem.tenant_id == self.tenant_id,
+                ReviewItem.metric_version == owned.metric_version,
+                ReviewItem.item_key == owned.item_key,
+            )
+        ).all()
+        if filled:
+            self.session.execute(
+                update(ReviewItem)
+                .where(
+                    ReviewItem.tenant_id == self.tenant_id,
+                    ReviewItem.id.in_([item_id for _, item_id in filled]),
+                )
+                .values(labelled=ReviewItem.labelled - 1)
+                .execution_options(synchronize_session=False)
+            )
+            self.session.execute(
+                delete(ReviewAssignment).where(
+                    ReviewAssignment.tenant_id == self.tenant_id,
+                    ReviewAssignment.id.in_([assignment_id for assignment_id, _ in filled]),
+                )
+            )
+        self.session.delete(owned)
         self.session.flush()
 
     def tallies(self, items: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Tally]:

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 from app import audit
 from app.db import utcnow
 from app.ids import new_id
+from app.labels.blind import Giving, stands
 from app.labels.items import item_key
 from app.labels.repository import LabelFilter, LabelRepository
 from app.labels.schemas import LabelCreate, LabelSummary
@@ -157,7 +158,11 @@ def _store(
     target: _Target,
     body: LabelCreate,
     audited: bool = True,
+    giving: Giving = Giving(),
 ) -> tuple[Label, bool]:
+    """Store `actor`'s label, given as `giving` says: the label and whether it is new. A
+    label they gave earlier is replaced, or stands when it is the same one given through a
+    queue (unchanged, not audited again); 409 when it may be neither (`blind.stands`)."""
     result = target.result
     if isinstance(body.value, bool):
         value, passed = None, body.value
@@ -188,21 +193,26 @@ def _store(
             metric_version=result.metric_version,
             item_key=target.item_key,
             actor=actor,
-            # Posted or imported; a review queue's label_result says how its queue picked it.
-            selection="direct",
-            queue_id=None,
+            # Posted or imported (`direct`), or how a review queue picked it.
+            selection=giving.selection,
+            queue_id=giving.queue_id,
             created_at=now,
             updated_at=now,
             **fields,
         )
         created = repo.add(label)
         if not created:
-            # The same caller's concurrent request stored it first: replace that one.
+            # The same caller's concurrent request stored it first (the unique actor, item
+            # and version refused this one): that one is replaced, or stands, as any earlier.
             label = repo.mine(result.metric_version, target.item_key, actor)
             assert label is not None
     if not created:
+        if stands(label, body.value, body.rationale, giving):
+            return label, False
         for field, value_ in fields.items():
             setattr(label, field, value_)
+        # Only a label given blind through a queue counts as its `random` or `routed`.
+        label.selection, label.queue_id = giving.selection, giving.queue_id
         label.updated_at = utcnow()
     session.flush()
     if audited:
@@ -220,15 +230,25 @@ def _store(
     return label, created
 
 
-def label(session: Session, tenant_id: str, actor: str, body: LabelCreate) -> tuple[Label, bool]:
+def label(
+    session: Session, tenant_id: str, actor: str, body: LabelCreate, giving: Giving | None = None
+) -> tuple[Label, bool]:
     """Store `actor`'s label for the result `body` names (replacing their earlier label of the
     same item and version); the label and whether it is new. 422 naming the field for a result
-    not of the tenant, errored or of a metric that is not judged, or a value off its scale."""
+    not of the tenant, errored or of a metric that is not judged, or a value off its scale;
+    409 `already-labelled` naming the result's field when they labelled the item through a
+    review queue and this label is another (the same one again is answered as it stands)."""
     repo = LabelRepository(session, tenant_id)
     target = _target(repo, body, [])
     if isinstance(target, _Refusal):
         raise invalid_request(target.errors)
-    return _store(session, repo, actor, actor_name(session, tenant_id, actor), target, body)
+    if giving is None:
+        named: tuple[Path, ...] = (
+            (["result_id"],) if body.result_id is not None else (["test_case_id"], ["metric"])
+        )
+        giving = Giving(named=named)
+    name = actor_name(session, tenant_id, actor)
+    return _store(session, repo, actor, name, target, body, giving=giving)
 
 
 def label_result(
@@ -244,12 +264,11 @@ def label_result(
 ) -> tuple[Label, bool]:
     """`actor`'s label of the tenant's result `result_id` (review queues call this, naming the
     queue and how it picked the item: `selection` `random` or `routed`): as `label` with the
-    result named by its id."""
+    result named by its id. A 409 names `path.item_id` when they labelled the item already
+    (outside the queue, or through a queue with another label)."""
     body = LabelCreate(result_id=result_id, value=value, rationale=rationale)
-    given, created = label(session, tenant_id, actor, body)
-    given.selection, given.queue_id = selection, queue_id
-    session.flush()
-    return given, created
+    giving = Giving(selection, queue_id, (["path", "item_id"],))
+    return label(session, tenant_id, actor, body, giving)
 
 
 def get_or_404(session: Session, tenant_id: str, label_id: str) -> Label:
@@ -272,7 +291,8 @@ AUDITED_RATIONALE = 200
 
 def delete(session: Session, caller: Caller, label_: Label) -> None:
     """Delete a label, on the audit trail with what it said and whose it was: the caller's own
-    label, or anyone's for a team admin (the `admin` scope); 403 problem+json otherwise."""
+    label, or anyone's for a team admin (the `admin` scope); 403 problem+json otherwise. The
+    review queue slots it filled are freed: the item goes back to its queue, blind again."""
     if label_.actor != caller.actor and not caller.may(ADMIN):
         whose = label_.actor_name or label_.actor
         raise ProblemError(
@@ -304,6 +324,7 @@ def delete(session: Session, caller: Caller, label_: Label) -> None:
         value=label_.value,
         passed=label_.passed,
         rationale_length=None if rationale is None else len(rationale),
+        queue_id=label_.queue_id,
         **shown,
     )
     LabelRepository(session, caller.tenant.id).delete(label_)

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Text, and_, cast, delete, exists, func, or_, select
+from sqlalchemy import Text, and_, cast, delete, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.db import dialect_insert
@@ -318,6 +318,26 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
         except IntegrityError:
             return False
         return True
+
+    def mark_labelled(self, item: ReviewItem, assignment: ReviewAssignment) -> None:
+        """Mark the reservation labelled and count the item's label once: of two requests at
+        once, only the one whose UPDATE finds it unlabelled counts it (not what either read)."""
+        assert assignment.item_id == item.id and assignment.tenant_id == self.tenant_id
+        marked = self.session.execute(
+            update(ReviewAssignment)
+            .where(
+                ReviewAssignment.id == assignment.id,
+                ReviewAssignment.tenant_id == self.tenant_id,
+                ReviewAssignment.status != LABELLED,
+            )
+            .values(status=LABELLED)
+        )
+        if marked.rowcount:  # type: ignore[attr-defined]
+            self.session.execute(
+                update(ReviewItem)
+                .where(ReviewItem.id == item.id, ReviewItem.tenant_id == self.tenant_id)
+                .values(labelled=ReviewItem.labelled + 1)
+            )
 
     def counts(self, queue: ReviewQueue, now: datetime) -> Counts:
         """The queue's progress over its offered items whose result is still there (an item of

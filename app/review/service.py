@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from app import audit
 from app.db import utcnow
 from app.ids import new_id
+from app.labels import blind
 from app.labels import service as labels
 from app.labels.items import item_key
 from app.labels.schemas import Label as LabelSchema
@@ -273,7 +274,15 @@ def label(
     result, _ = judged(repo, item)
     selection = "random" if item.reason == routing.AUDIT else "routed"
     given = _given(session, tenant_id, actor, item) if assignment.status == LABELLED else None
-    if given is not None and not _same(given, body):
+    if assignment.status == LABELLED and given is None:
+        # Deleted since (a delete frees the reservation; one from before that did not): a
+        # label now would be given after the judge's verdict was shown, counted as blind.
+        raise _conflict(
+            f"Your label of item {item_id!r} was deleted after the judge's verdict was shown: "
+            "this reservation holds no label to give.",
+            "not-reserved",
+        )
+    if given is not None and not blind.same(given, body.value, body.rationale):
         # They have seen the judge's verdict since: another label would be anchored on it
         # and counted as blind. The same one again (a double click, a retry) is answered.
         raise _conflict(
@@ -282,6 +291,8 @@ def label(
             "already-labelled",
         )
     if given is None:
+        # A label of theirs given meanwhile (outside the queue, or a concurrent request's
+        # different one) is a 409 too: the unique actor, item and version decide the race.
         given, _ = labels.label_result(
             session,
             tenant_id,
@@ -292,10 +303,7 @@ def label(
             selection=selection,
             queue_id=queue.id,
         )
-    if assignment.status != LABELLED:
-        assignment.status = LABELLED
-        item.labelled += 1
-        session.flush()
+    repo.mark_labelled(item, assignment)
     return ReviewLabelled(
         item_id=item.id,
         result_id=result.id,
@@ -315,15 +323,6 @@ def _given(session: Session, tenant_id: str, actor: str, item: ReviewItem) -> La
     """`actor`'s label of the item's content and version, if they gave one."""
     mine = labels.of_item(session, tenant_id, item.metric_version, item.item_key)
     return next((label for label in mine if label.actor == actor), None)
-
-
-def _same(given: Label, body: ReviewLabelCreate) -> bool:
-    """Whether `body` is the label given: the same value (or verdict) and rationale."""
-    if isinstance(body.value, bool):
-        same_value = given.value is None and given.passed is body.value
-    else:
-        same_value = given.value is not None and given.value == body.value
-    return same_value and (given.rationale or None) == (body.rationale or None)
 
 
 def release(session: Session, tenant_id: str, actor: str, queue: ReviewQueue, item_id: str) -> None:

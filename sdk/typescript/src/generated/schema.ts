@@ -749,8 +749,10 @@ export interface paths {
          * Create Label
          * @description Label a judged result: your value on the metric's scale (or pass / fail), bound to the
          *     metric version and the item's content. Labelling the same item and version again replaces
-         *     your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
-         *     `judge_passed` as null (they are stored all the same).
+         *     your label (200); the first time is a 201. A label you gave through a review queue is
+         *     final: the same one again answers 200 with it as it stands, another is a 409
+         *     `already-labelled` (delete it to give the item back to its queue). A caller without
+         *     `read` gets `judge_score` and `judge_passed` as null (they are stored all the same).
          */
         post: operations["create_label"];
         delete?: never;
@@ -11553,7 +11555,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Your earlier label of the item, replaced. */
+            /** @description Your earlier label of the item, replaced (or, given through a review queue, the same label as it stands). */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -143,8 +143,10 @@ def sync_detailed(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
-    `judge_passed` as null (they are stored all the same).
+    your label (200); the first time is a 201. A label you gave through a review queue is
+    final: the same one again answers 200 with it as it stands, another is a 409
+    `already-labelled` (delete it to give the item back to its queue). A caller without
+    `read` gets `judge_score` and `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -185,8 +187,10 @@ def sync(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
-    `judge_passed` as null (they are stored all the same).
+    your label (200); the first time is a 201. A label you gave through a review queue is
+    final: the same one again answers 200 with it as it stands, another is a 409
+    `already-labelled` (delete it to give the item back to its queue). A caller without
+    `read` gets `judge_score` and `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -222,8 +226,10 @@ async def asyncio_detailed(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
-    `judge_passed` as null (they are stored all the same).
+    your label (200); the first time is a 201. A label you gave through a review queue is
+    final: the same one again answers 200 with it as it stands, another is a 409
+    `already-labelled` (delete it to give the item back to its queue). A caller without
+    `read` gets `judge_score` and `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
@@ -264,8 +270,10 @@ async def asyncio(
 
      Label a judged result: your value on the metric's scale (or pass / fail), bound to the
     metric version and the item's content. Labelling the same item and version again replaces
-    your label (200); the first time is a 201. A caller without `read` gets `judge_score` and
-    `judge_passed` as null (they are stored all the same).
+    your label (200); the first time is a 201. A label you gave through a review queue is
+    final: the same one again answers 200 with it as it stands, another is a 409
+    `already-labelled` (delete it to give the item back to its queue). A caller without
+    `read` gets `judge_score` and `judge_passed` as null (they are stored all the same).
 
     Args:
         idempotency_key (None | str | Unset): Retries with the same key and body replay the first
