@@ -59,6 +59,16 @@ class TestCaseCreate(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # What a read of a case carries besides its fields: a case read back (GET .../test_cases)
+    # is sent again as it reads (its images by their /v1/media URLs).
+    object: Literal["evaluation.test_case"] | None = Field(
+        default=None, description="Ignored: a case read back may be sent again as it reads."
+    )
+    index: int | None = Field(
+        default=None,
+        description="Ignored (a case's index is its place in `test_cases`): a case read back "
+        "may be sent again as it reads.",
+    )
     id: Annotated[str, StringConstraints(min_length=1, max_length=256)] | int | None = Field(
         default=None, description="Your id for the case; defaults to its index in `test_cases`."
     )

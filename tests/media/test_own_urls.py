@@ -44,11 +44,6 @@ def read_back(api: Api, client: httpx.Client, picture: bytes) -> dict[str, Any]:
     return read
 
 
-def as_submitted(read: dict[str, Any]) -> dict[str, Any]:
-    """A case read back, as a client sends it again: without what only a read carries."""
-    return {k: v for k, v in read.items() if k not in ("object", "index")}
-
-
 def media_url(read: dict[str, Any]) -> str:
     return read["actual_output"][1]["image_url"]["url"]
 
@@ -66,9 +61,9 @@ class TestReadBackCaseSubmittedAgain:
         digest = hashlib.sha256(picture).hexdigest()
         assert media_url(read) == f"{api.base_url}/v1/media/{digest}"
 
-        response = client.post(
-            "/v1/evaluations", json={"test_cases": [as_submitted(read)], "metrics": [G_EVAL]}
-        )
+        # Exactly as it reads: `object`, `index`, its nulls and the image part's `blob`.
+        assert read["object"] == "evaluation.test_case" and read["index"] == 0
+        response = client.post("/v1/evaluations", json={"test_cases": [read], "metrics": [G_EVAL]})
         assert response.status_code == 202, response.text
         final = api.wait(client, response.json()["id"])
         assert final["result_counts"]["errored"] == 0
@@ -85,7 +80,7 @@ class TestReadBackCaseSubmittedAgain:
         client = api.tenant_client()
         read = read_back(api, client, unique_png())
         body = {
-            "test_cases": [as_submitted(read), {**as_submitted(read), "id": ["not", "an id"]}],
+            "test_cases": [read, {**read, "id": ["not", "an id"]}],
             "metrics": [{"type": "exact_match"}],
         }
         found = problem(client.post("/v1/evaluations", json=body), 422)
@@ -144,7 +139,7 @@ class TestOtherHosts:
         own = media_url(read)
         port = httpx.URL(strict.base_url).port
         elsewhere = httpx.URL(own).copy_with(netloc=host.format(port=port, other=port + 1).encode())
-        twice = {**as_submitted(read), "input": ["look:", image(str(elsewhere))]}
+        twice = {**read, "input": ["look:", image(str(elsewhere))]}
         found = problem(
             client.post("/v1/evaluations", json={"test_cases": [twice], "metrics": [G_EVAL]}), 422
         )

@@ -6470,6 +6470,11 @@ export interface components {
              */
             id?: string | number | null;
             /**
+             * Index
+             * @description Ignored (a case's index is its place in `test_cases`): a case read back may be sent again as it reads.
+             */
+            index?: number | null;
+            /**
              * Input
              * @description The request; every single-turn case has one.
              */
@@ -6478,6 +6483,11 @@ export interface components {
             metadata?: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Object
+             * @description Ignored: a case read back may be sent again as it reads.
+             */
+            object?: "evaluation.test_case" | null;
             /** Retrieval Context */
             retrieval_context?: (string | (string | components["schemas"]["TextPart"] | components["schemas"]["ImageUrlPart"])[])[] | null;
             /**

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
 from typing import cast
+from typing import Literal, cast
 
 if TYPE_CHECKING:
   from ..models.image_url_part import ImageUrlPart
@@ -43,8 +44,12 @@ class TestCaseCreate:
             expected_tools (list[ToolCall] | None | Unset): The tool calls the case (or the whole conversation) should make
                 (tool_correctness).
             id (int | None | str | Unset): Your id for the case; defaults to its index in `test_cases`.
+            index (int | None | Unset): Ignored (a case's index is its place in `test_cases`): a case read back may be sent
+                again as it reads.
             input_ (list[ImageUrlPart | str | TextPart] | None | str | Unset): The request; every single-turn case has one.
             metadata (None | TestCaseCreateMetadataType0 | Unset):
+            object_ (Literal['evaluation.test_case'] | None | Unset): Ignored: a case read back may be sent again as it
+                reads.
             retrieval_context (list[list[ImageUrlPart | str | TextPart] | str] | None | Unset):
             scenario (list[ImageUrlPart | str | TextPart] | None | str | Unset): A conversation's situation
                 (conversational_g_eval).
@@ -62,8 +67,10 @@ class TestCaseCreate:
     expected_output: list[ImageUrlPart | str | TextPart] | None | str | Unset = UNSET
     expected_tools: list[ToolCall] | None | Unset = UNSET
     id: int | None | str | Unset = UNSET
+    index: int | None | Unset = UNSET
     input_: list[ImageUrlPart | str | TextPart] | None | str | Unset = UNSET
     metadata: None | TestCaseCreateMetadataType0 | Unset = UNSET
+    object_: Literal['evaluation.test_case'] | None | Unset = UNSET
     retrieval_context: list[list[ImageUrlPart | str | TextPart] | str] | None | Unset = UNSET
     scenario: list[ImageUrlPart | str | TextPart] | None | str | Unset = UNSET
     tools_called: list[ToolCall] | None | Unset = UNSET
@@ -190,6 +197,12 @@ class TestCaseCreate:
         else:
             id = self.id
 
+        index: int | None | Unset
+        if isinstance(self.index, Unset):
+            index = UNSET
+        else:
+            index = self.index
+
         input_: list[dict[str, Any] | str] | None | str | Unset
         if isinstance(self.input_, Unset):
             input_ = UNSET
@@ -216,6 +229,12 @@ class TestCaseCreate:
             metadata = self.metadata.to_dict()
         else:
             metadata = self.metadata
+
+        object_: Literal['evaluation.test_case'] | None | Unset
+        if isinstance(self.object_, Unset):
+            object_ = UNSET
+        else:
+            object_ = self.object_
 
         retrieval_context: list[list[dict[str, Any] | str] | str] | None | Unset
         if isinstance(self.retrieval_context, Unset):
@@ -315,10 +334,14 @@ class TestCaseCreate:
             field_dict["expected_tools"] = expected_tools
         if id is not UNSET:
             field_dict["id"] = id
+        if index is not UNSET:
+            field_dict["index"] = index
         if input_ is not UNSET:
             field_dict["input"] = input_
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if object_ is not UNSET:
+            field_dict["object"] = object_
         if retrieval_context is not UNSET:
             field_dict["retrieval_context"] = retrieval_context
         if scenario is not UNSET:
@@ -587,6 +610,16 @@ class TestCaseCreate:
         id = _parse_id(d.pop("id", UNSET))
 
 
+        def _parse_index(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        index = _parse_index(d.pop("index", UNSET))
+
+
         def _parse_input_(data: object) -> list[ImageUrlPart | str | TextPart] | None | str | Unset:
             if data is None:
                 return data
@@ -651,6 +684,20 @@ class TestCaseCreate:
             return cast(None | TestCaseCreateMetadataType0 | Unset, data)
 
         metadata = _parse_metadata(d.pop("metadata", UNSET))
+
+
+        def _parse_object_(data: object) -> Literal['evaluation.test_case'] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            object_type_0 = cast(Literal['evaluation.test_case'] , data)
+            if object_type_0 != 'evaluation.test_case':
+                raise ValueError(f"object_type_0 must match const 'evaluation.test_case', got '{object_type_0}'")
+            return object_type_0
+            return cast(Literal['evaluation.test_case'] | None | Unset, data)
+
+        object_ = _parse_object_(d.pop("object", UNSET))
 
 
         def _parse_retrieval_context(data: object) -> list[list[ImageUrlPart | str | TextPart] | str] | None | Unset:
@@ -829,8 +876,10 @@ class TestCaseCreate:
             expected_output=expected_output,
             expected_tools=expected_tools,
             id=id,
+            index=index,
             input_=input_,
             metadata=metadata,
+            object_=object_,
             retrieval_context=retrieval_context,
             scenario=scenario,
             tools_called=tools_called,
