@@ -275,7 +275,7 @@ def _metric(
     ref = getattr(spec, "judge", None)
     samples = ref.samples if ref is not None else 1
     members = _members(settings, index, spec, judge)
-    plans = [plan(spec, case) for case in cases]
+    plans = [plan(spec, case, window_chars=settings.max_window_chars) for case in cases]
     judges = []
     for member in members:
         model = member.get("model")

@@ -6,6 +6,11 @@ an exchange, app/metrics/_conversation.py). Each is judged once, with the exchan
 (up to `window_size` of them, counting its own) shown only to resolve references. deepeval
 instead judges one window per exchange, each window re-judging every assistant turn in it, so a
 turn is judged up to `window_size` times and early turns weigh more.
+
+A window is also bounded by characters (`MetricContext.window_chars`, LOUPE_MAX_WINDOW_CHARS):
+past it its earliest turns are left out, each whole, so that one conversation's prompts grow with
+judged turns times that bound, not times window times turn size; the result's
+`logs.window_trimmed` names the judged turns whose windows lost turns, and how many.
 """
 
 import asyncio
@@ -116,6 +121,15 @@ def judged(case: MetricTestCase) -> tuple[list[list[int]], list[JudgedTurn]]:
     return conversation.exchanges(turns), judged_turns(turns)
 
 
+@dataclass(frozen=True)
+class Window:
+    """The earlier turns a judged turn's prompt shows, and how many of its window's it left
+    out for length (the earliest ones)."""
+
+    shown: list[int]
+    left_out: int = 0
+
+
 def earlier_turns(
     units: list[list[int]], turn: JudgedTurn, window_size: int, *, before: int | None = None
 ) -> list[int]:
@@ -125,12 +139,72 @@ def earlier_turns(
     return [n for n in conversation.window(units, turn.exchange, window_size) if n < limit]
 
 
-def history(case: MetricTestCase, numbers: list[int], label: str) -> Parts:
-    """Earlier turns (content and images, no tool calls or retrieval context) under a label;
-    nothing when there are none."""
-    if not numbers:
-        return []
-    return conversation.transcript(case, numbers, tools=False, label=label)
+def shown_sizes(case: MetricTestCase) -> list[int]:
+    """Each turn's characters of text as `history` shows it (its heading included), by turn
+    number from 1 (index 0 unused)."""
+    return [0] + [
+        sum(len(part["text"]) for part in shown if part.get("type") == "text")
+        for number, turn in enumerate(conversation.turns_of(case), start=1)
+        for shown in [conversation.turn_parts(turn, number, tools=False)]
+    ]
+
+
+def window(numbers: list[int], sizes: list[int], max_chars: int) -> Window:
+    """The latest of the earlier turns `numbers` whose text fits in `max_chars` together; a
+    turn is shown whole or not at all, and once one does not fit no earlier one is shown (the
+    judge reads an unbroken stretch before the judged turn)."""
+    total = 0
+    first = len(numbers)
+    while first > 0 and total + sizes[numbers[first - 1]] <= max_chars:
+        first -= 1
+        total += sizes[numbers[first]]
+    return Window(numbers[first:], first)
+
+
+def windows(
+    case: MetricTestCase,
+    units: list[list[int]],
+    turns: list[JudgedTurn],
+    window_size: int,
+    max_chars: int,
+    *,
+    up_to_request: bool = False,
+) -> list[Window]:
+    """Each judged turn's earlier turns as shown: those of its window before it (with
+    `up_to_request`, before the request it answers), bounded by `max_chars`."""
+    sizes = shown_sizes(case)
+    return [
+        window(
+            earlier_turns(
+                units, turn, window_size, before=max(turn.asked) + 1 if up_to_request else None
+            ),
+            sizes,
+            max_chars,
+        )
+        for turn in turns
+    ]
+
+
+def trimmed(turns: list[JudgedTurn], windows: list[Window]) -> list[dict[str, int]]:
+    """`logs.window_trimmed`: the judged turns whose window lost turns, and how many."""
+    return [
+        {"turn": turn.number, "left_out": shown.left_out}
+        for turn, shown in zip(turns, windows, strict=True)
+        if shown.left_out
+    ]
+
+
+def history(case: MetricTestCase, shown: Window, label: str) -> Parts:
+    """Earlier turns (content and images, no tool calls or retrieval context) under a label
+    that says how many were left out for length; nothing when none is shown."""
+    earliest = "turn" if shown.left_out == 1 else f"{shown.left_out} turns"
+    if not shown.shown:
+        return (
+            [render.text(f"{label}: its {earliest} left out for length")] if shown.left_out else []
+        )
+    if shown.left_out:
+        label += f" (the earliest {earliest} of the window left out for length)"
+    return conversation.transcript(case, shown.shown, tools=False, label=label)
 
 
 async def each(calls: Iterable[Awaitable[T]]) -> list[T]:
