@@ -127,7 +127,10 @@ class Window:
     out for length (the earliest ones)."""
 
     shown: list[int]
-    left_out: int = 0
+    left_out: int
+    # Every turn of the conversation as `history` shows it, by turn number from 1: rendered
+    # once per case and shared by its windows.
+    rendered: list[Parts]
 
 
 def earlier_turns(
@@ -139,26 +142,17 @@ def earlier_turns(
     return [n for n in conversation.window(units, turn.exchange, window_size) if n < limit]
 
 
-def shown_sizes(case: MetricTestCase) -> list[int]:
-    """Each turn's characters of text as `history` shows it (its heading included), by turn
-    number from 1 (index 0 unused)."""
-    return [0] + [
-        sum(len(part["text"]) for part in shown if part.get("type") == "text")
-        for number, turn in enumerate(conversation.turns_of(case), start=1)
-        for shown in [conversation.turn_parts(turn, number, tools=False)]
-    ]
-
-
-def window(numbers: list[int], sizes: list[int], max_chars: int) -> Window:
-    """The latest of the earlier turns `numbers` whose text fits in `max_chars` together; a
-    turn is shown whole or not at all, and once one does not fit no earlier one is shown (the
-    judge reads an unbroken stretch before the judged turn)."""
+def fitting(numbers: list[int], sizes: list[int], max_chars: int) -> int:
+    """How many of the earliest turns `numbers` are left out so that the rest fit in
+    `max_chars` characters together: a turn is shown whole or not at all, and once one does
+    not fit no earlier one is shown (the judge reads an unbroken stretch before the judged
+    turn)."""
     total = 0
     first = len(numbers)
     while first > 0 and total + sizes[numbers[first - 1]] <= max_chars:
         first -= 1
         total += sizes[numbers[first]]
-    return Window(numbers[first:], first)
+    return first
 
 
 def windows(
@@ -171,18 +165,20 @@ def windows(
     up_to_request: bool = False,
 ) -> list[Window]:
     """Each judged turn's earlier turns as shown: those of its window before it (with
-    `up_to_request`, before the request it answers), bounded by `max_chars`."""
-    sizes = shown_sizes(case)
-    return [
-        window(
-            earlier_turns(
-                units, turn, window_size, before=max(turn.asked) + 1 if up_to_request else None
-            ),
-            sizes,
-            max_chars,
-        )
-        for turn in turns
+    `up_to_request`, before the request it answers), bounded by `max_chars` characters of
+    text as shown (headings included, images not)."""
+    rendered: list[Parts] = [[]] + [
+        conversation.turn_parts(turn, number, tools=False)
+        for number, turn in enumerate(conversation.turns_of(case), start=1)
     ]
+    sizes = [sum(len(p["text"]) for p in parts if p.get("type") == "text") for parts in rendered]
+    found = []
+    for turn in turns:
+        before = max(turn.asked) + 1 if up_to_request else None
+        numbers = earlier_turns(units, turn, window_size, before=before)
+        left_out = fitting(numbers, sizes, max_chars)
+        found.append(Window(numbers[left_out:], left_out, rendered))
+    return found
 
 
 def trimmed(turns: list[JudgedTurn], windows: list[Window]) -> list[dict[str, int]]:
@@ -194,9 +190,9 @@ def trimmed(turns: list[JudgedTurn], windows: list[Window]) -> list[dict[str, in
     ]
 
 
-def history(case: MetricTestCase, shown: Window, label: str) -> Parts:
+def history(shown: Window, label: str) -> Parts:
     """Earlier turns (content and images, no tool calls or retrieval context) under a label
-    that says how many were left out for length; nothing when none is shown."""
+    that says how many were left out for length; nothing when there were none."""
     earliest = "turn" if shown.left_out == 1 else f"{shown.left_out} turns"
     if not shown.shown:
         return (
@@ -204,7 +200,7 @@ def history(case: MetricTestCase, shown: Window, label: str) -> Parts:
         )
     if shown.left_out:
         label += f" (the earliest {earliest} of the window left out for length)"
-    return conversation.transcript(case, shown.shown, tools=False, label=label)
+    return [render.text(f"{label}:"), *(p for n in shown.shown for p in shown.rendered[n])]
 
 
 async def each(calls: Iterable[Awaitable[T]]) -> list[T]:

@@ -104,7 +104,7 @@ def _messages(
 ) -> list[dict[str, Any]]:
     # The conversation up to the request: earlier exchanges and the request's own turns.
     parts = [
-        *turn_rag.history(case, shown, "Conversation up to the request"),
+        *turn_rag.history(shown, "Conversation up to the request"),
         *render.numbered_nodes(f"Retrieval context of turn {turn.number}", turn.nodes),
     ]
     prompt = _prompt(turn, spec.include_reason, render.is_multimodal(parts))

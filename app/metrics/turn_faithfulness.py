@@ -80,7 +80,7 @@ def _parts(
 ) -> list[dict[str, Any]]:
     listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
     return [
-        *turn_rag.history(case, earlier, "Earlier turns (context only, not judged)"),
+        *turn_rag.history(earlier, "Earlier turns (context only, not judged)"),
         *conversation.transcript(case, [turn.number], tools=False, label="The turn to judge"),
         render.text(f"Truths from the retrieval context of turn {turn.number}:\n{listing}"),
     ]
