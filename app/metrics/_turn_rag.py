@@ -167,8 +167,9 @@ def windows(
     """Each judged turn's earlier turns as shown: those of its window before it (with
     `up_to_request`, before the request it answers), bounded by `max_chars` characters of
     text as shown (headings included, images not)."""
+    # Each turn's texts joined as the prompt joins them: fewer parts for every window to copy.
     rendered: list[Parts] = [[]] + [
-        conversation.turn_parts(turn, number, tools=False)
+        render.merge_text(conversation.turn_parts(turn, number, tools=False))
         for number, turn in enumerate(conversation.turns_of(case), start=1)
     ]
     sizes = [sum(len(p["text"]) for p in parts if p.get("type") == "text") for parts in rendered]

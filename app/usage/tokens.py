@@ -114,8 +114,9 @@ def _count_short(text: str, encoding_name: str) -> int:
 # first character is never a line break), and what comes before ends the same way whatever
 # follows (its line break is the end of a whitespace or punctuation piece). So the tokens of
 # a text are the sum of the tokens of its stretches cut just after such breaks; tests/usage
-# checks it on random texts against the whole.
-_CUT = re.compile(r"\n(?=[^\W\d_])")
+# checks it on random texts against the whole. Cut only before a capital A-Z: prompts' headings
+# ("Turn 3 (user):") start so, and an ASCII class is searched several times faster.
+_CUT = re.compile(r"\n(?=[A-Z])")
 # Stretches' counts by (encoding, length, hash): prompts that repeat a conversation's turns
 # (each judged turn shows a window of the turns before it) count each turn once, and no text
 # is kept alive by the memo. A hash collision would miscount one stretch of one estimate.
