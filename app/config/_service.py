@@ -53,6 +53,14 @@ class ServiceFields(BaseSettings):
     """Metrics per evaluation; more answers 422 naming the setting and `metrics` (no fixed cap
     behind it either).
     """
+    max_window_chars: int = Field(default=60_000, ge=1_000)
+    """Characters of earlier turns' text one judged turn's prompt shows at most
+    (`turn_faithfulness`, `turn_contextual_relevancy`: each assistant turn with retrieval context
+    is judged with up to `window_size` exchanges before it). Past it the window's earliest turns
+    are left out, each whole, and the result's `logs.window_trimmed` says how many per turn.
+    Without it a conversation's prompts grow as judged turns times window times turn size: a 4 MB
+    body made 57 million prompt tokens. 60,000 characters is about 15,000 tokens, room for some
+    fifty exchanges of a few sentences each."""
     otlp_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
     """An OTLP/HTTP export (`POST /v1/traces`, `/v1/logs`) larger than this once decompressed
     gets 413, as the OTLP specification recommends (64 MiB); the API holds at most about three

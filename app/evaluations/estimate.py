@@ -7,9 +7,8 @@ steps, a retrieval context's truths) is counted once per judge, the first metric
 paying, as in scoring; every other call is made `samples` times by each judge of a panel.
 """
 
-import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,10 +16,9 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.evaluations import case_rows, checks
+from app.evaluations.image_sizes import ImageSizes, sizes_of
 from app.evaluations.schemas import EvaluationCreate
-from app.media.images import NormalisedImage
 from app.media.own import OwnMedia
-from app.media.store import DatabaseBlobStore, digest_of
 from app.metrics import MetricSpecBase, MetricTestCase, PlannedCall, plan
 from app.models import Tenant
 from app.problems import invalid_request
@@ -34,8 +32,6 @@ from app.usage.schemas import (
     MetricEstimate,
     add_costs,
 )
-
-ImageSizes = Callable[[str], tokens.ImageSize | None]
 
 CACHE_NOTE = (
     "cache is on: calls this tenant's earlier evaluations already made with the same prompt "
@@ -124,46 +120,6 @@ def metric_case(case: dict[str, Any]) -> MetricTestCase:
         tools_called=case.get("tools_called"),
         expected_tools=case.get("expected_tools"),
     )
-
-
-def sizes_of(
-    images: dict[str, NormalisedImage],
-    session: Session | None = None,
-    contents: Any = None,
-) -> ImageSizes:
-    """Image URL -> the size the judge is sent (after normalisation); None when unknown.
-
-    Args:
-        images: images the checks took in, by the URL the request gave.
-        contents: content holding `blob:sha256:` references (a dataset's stored rows), whose
-            sizes are read from the blob store with `session`.
-    """
-    stored: dict[str, tuple[int, int]] = {}
-    if session is not None and contents is not None:
-        digests = {digest_of(url) for url in _image_urls(contents)}
-        stored = DatabaseBlobStore(session).sizes(digest for digest in digests if digest)
-
-    def size(url: str) -> tokens.ImageSize | None:
-        image = images.get(url)
-        if image is not None:
-            return tokens.ImageSize(image.sent.width, image.sent.height)
-        known = stored.get(digest_of(url) or "")
-        return tokens.ImageSize(*known) if known else None
-
-    return size
-
-
-def _image_urls(content: Any) -> list[str]:
-    """Every image part's URL in JSON content, however nested."""
-    if isinstance(content, list):
-        return [url for item in content for url in _image_urls(item)]
-    if not isinstance(content, dict):
-        return []
-    if content.get("type") == "image_url":
-        image = content.get("image_url")
-        url = image if isinstance(image, str) else (image or {}).get("url")
-        return [url] if isinstance(url, str) else []
-    return [url for value in content.values() for url in _image_urls(value)]
 
 
 def estimate(
@@ -267,6 +223,17 @@ def _members(
     return [{"model": model, "model_id": None}]
 
 
+@dataclass
+class _Judged:
+    """One judge's running count of a metric's calls."""
+
+    member: dict[str, Any]
+    encoding: str
+    known: bool
+    tally: _Tally = field(default_factory=_Tally)
+    embedded: _Tally = field(default_factory=_Tally)
+
+
 def _metric(
     settings: Settings,
     index: int,
@@ -280,31 +247,29 @@ def _metric(
     ref = getattr(spec, "judge", None)
     samples = ref.samples if ref is not None else 1
     members = _members(settings, index, spec, judge)
-    plans = [plan(spec, case) for case in cases]
-    judges = []
-    for member in members:
-        model = member.get("model")
-        embedding_model = settings.embedding_model
-        tally = _Tally()
-        embedded = _Tally()
-        encoding, known = tokens.encoding_for(model)
-        if not known and any(not call.embedding for calls in plans for call in calls):
-            notes.add(
-                f"no tokenizer is known for the model {model!r}: its prompts are counted with "
-                "o200k_base (gpt-4o's)"
-            )
-        for calls in plans:
-            for call in calls:
+    embedding_model = settings.embedding_model
+    judged = [_Judged(member, *tokens.encoding_for(member.get("model"))) for member in members]
+    # One case's calls at a time, counted then dropped: a conversation's prompts together can
+    # be many times its size (each judged turn shows the turns before it).
+    for case in cases:
+        for call in plan(spec, case, window_chars=settings.max_window_chars):
+            for each in judged:
+                model = each.member.get("model")
                 if call.embedding:
                     prompt = sum(
                         tokens.count_text(text, tokens.encoding_for(embedding_model)[0])
                         for text in call.texts
                     )
-                    embedded.add(samples, prompt, 0)
+                    each.embedded.add(samples, prompt, 0)
                     continue
+                if not each.known:
+                    notes.add(
+                        f"no tokenizer is known for the model {model!r}: its prompts are "
+                        "counted with o200k_base (gpt-4o's)"
+                    )
                 times = samples
                 if call.shared is not None:
-                    key = (member.get("model_id"), model, call.shared)
+                    key = (each.member.get("model_id"), model, call.shared)
                     if key in made:
                         continue
                     made.add(key)
@@ -312,43 +277,15 @@ def _metric(
                 elif samples * len(members) == 1:
                     # A metric judged once uses the evaluation's cache: a request identical to
                     # an earlier one is answered from it unless both are in flight at once.
-                    key = (member.get("model_id"), model, call.task, _canonical(call.messages))
+                    key = (each.member.get("model_id"), model, call.task, _identity(call.messages))
                     if key in made:
                         notes.add(REPEAT_NOTE)
                     made.add(key)
-                prompt, unknown = tokens.count_messages(call.messages, encoding, image_sizes)
+                prompt, unknown = tokens.count_messages(call.messages, each.encoding, image_sizes)
                 if unknown:
                     notes.add(UNKNOWN_IMAGE_NOTE)
-                tally.add(times, prompt, _completion(call, encoding))
-        usd = cost_usd(
-            settings.model_prices,
-            model,
-            calls=tally.calls,
-            prompt_tokens=tally.prompt_tokens,
-            completion_tokens=tally.completion_tokens,
-        )
-        if embedded.calls:
-            usd = add_costs(
-                usd,
-                cost_usd(
-                    settings.model_prices,
-                    embedding_model,
-                    calls=embedded.calls,
-                    prompt_tokens=embedded.prompt_tokens,
-                    completion_tokens=0,
-                ),
-            )
-        judges.append(
-            JudgeEstimate(
-                model=embedding_model if embedded.calls and not tally.calls else model,
-                model_id=member.get("model_id"),
-                encoding=encoding,
-                calls=tally.calls + embedded.calls,
-                prompt_tokens=tally.prompt_tokens + embedded.prompt_tokens,
-                completion_tokens=tally.completion_tokens,
-                usd=usd,
-            )
-        )
+                each.tally.add(times, prompt, _completion(call, each.encoding))
+    judges = [_judge_estimate(settings, each, embedding_model) for each in judged]
     panel = ref.panel if ref is not None else None
     return MetricEstimate(
         metric=spec.display_name,
@@ -361,10 +298,55 @@ def _metric(
     )
 
 
-def _canonical(messages: list[dict[str, Any]]) -> str:
-    """A request's identity: a digest, so that images in it are not kept for every call."""
-    text = json.dumps(messages, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+def _judge_estimate(
+    settings: Settings, each: _Judged, embedding_model: str | None
+) -> JudgeEstimate:
+    model, tally, embedded = each.member.get("model"), each.tally, each.embedded
+    usd = cost_usd(
+        settings.model_prices,
+        model,
+        calls=tally.calls,
+        prompt_tokens=tally.prompt_tokens,
+        completion_tokens=tally.completion_tokens,
+    )
+    if embedded.calls:
+        usd = add_costs(
+            usd,
+            cost_usd(
+                settings.model_prices,
+                embedding_model,
+                calls=embedded.calls,
+                prompt_tokens=embedded.prompt_tokens,
+                completion_tokens=0,
+            ),
+        )
+    return JudgeEstimate(
+        model=embedding_model if embedded.calls and not tally.calls else model,
+        model_id=each.member.get("model_id"),
+        encoding=each.encoding,
+        calls=tally.calls + embedded.calls,
+        prompt_tokens=tally.prompt_tokens + embedded.prompt_tokens,
+        completion_tokens=tally.completion_tokens,
+        usd=usd,
+    )
+
+
+def _identity(messages: list[dict[str, Any]]) -> int:
+    """A request's identity, as a hash kept instead of the request: its texts are hashed as
+    they are (a prompt can be tens of thousands of characters, tens of thousands of times),
+    other parts (images) by their JSON. A collision would only add the repeat note."""
+    return hash(
+        tuple((message.get("role"), *_shown(message.get("content"))) for message in messages)
+    )
+
+
+def _shown(content: Any) -> list[Any]:
+    if isinstance(content, str):
+        return [content]
+    return [
+        part["text"] if part.get("type") == "text" else json.dumps(part, sort_keys=True)
+        for part in content or []
+    ]
 
 
 def _completion(call: PlannedCall, encoding: str) -> int:

@@ -143,6 +143,7 @@ class _Scoring:
                 cache=self.job.cache,
                 shared_answers=self.shared_answers,
                 embedding_model=self.settings.embedding_model,
+                window_chars=self.settings.max_window_chars,
             )
         return ctx
 
@@ -160,8 +161,7 @@ class _Scoring:
             UnscopedJudgeCacheRepository(session).put_many(cache_rows)
             if job.predictor is not None:
                 repo.store_predictions(evaluation_id, job.predictor.take_predictions())
-            # Every result records its metric's version here, the one place results are
-            # written from (issue 29).
+            # Every result records its metric's version here, the one place results are written.
             for row in rows:
                 judge = job.judges.get(row["metric_index"])
                 row["metric_version"] = judge.version if judge is not None else None

@@ -74,6 +74,7 @@ from app.metrics._templates import (
 )
 from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
 from app.metrics._types import (
+    WINDOW_CHARS,
     MetricContext,
     MetricError,
     MetricResult,
@@ -149,7 +150,7 @@ _INTERNAL: dict[str, tuple[type[MetricSpecBase], Measure]] = {
 }
 _MEASURES = {kind: entry[1] for kind, entry in (_REGISTRY | _INTERNAL).items()}
 
-Plan = Callable[[Any, MetricTestCase], list[PlannedCall]]
+Plan = Callable[..., list[PlannedCall]]
 # type -> the judge calls its `measure` makes for one case (app/metrics/_plan.py); a metric
 # not listed calls no one.
 _PLANS: dict[str, Plan] = {
@@ -181,11 +182,27 @@ _PLANS: dict[str, Plan] = {
 }
 
 
-def plan(spec: MetricSpecBase, case: MetricTestCase) -> list[PlannedCall]:
+# Metrics whose prompts show a window of earlier turns bounded by characters: their plan takes
+# the bound the service measures with (MetricContext.window_chars).
+_WINDOWED = frozenset({"turn_faithfulness", "turn_contextual_relevancy"})
+
+
+def plan(
+    spec: MetricSpecBase, case: MetricTestCase, *, window_chars: int = WINDOW_CHARS
+) -> list[PlannedCall]:
     """The judge calls `measure` makes for one case when every answer is full (one sample,
-    one judge); [] for a metric that calls no one."""
-    planner = _PLANS.get(spec.type)  # type: ignore[attr-defined]
-    return planner(spec, case) if planner is not None else []
+    one judge); [] for a metric that calls no one.
+
+    Args:
+        window_chars: what `MetricContext.window_chars` is where the case is measured.
+    """
+    kind = spec.type  # type: ignore[attr-defined]
+    planner = _PLANS.get(kind)
+    if planner is None:
+        return []
+    if kind in _WINDOWED:
+        return planner(spec, case, window_chars=window_chars)
+    return planner(spec, case)
 
 
 _SPEC_CLASSES = tuple(spec for spec, _ in _REGISTRY.values())

@@ -91,11 +91,20 @@ def field_parts(case: MetricTestCase, field: str) -> Parts:
 def merge_text(parts: Parts) -> Parts:
     """Adjacent text parts joined with newlines: fewer, larger parts for the judge."""
     merged: Parts = []
-    for part in parts:
-        if part.get("type") == "text" and merged and merged[-1].get("type") == "text":
-            merged[-1] = text(merged[-1]["text"] + "\n" + part["text"])
-        else:
-            merged.append(dict(part) if part.get("type") == "text" else part)
+    run: Parts = []
+    for part in [*parts, None]:
+        if part is not None and part.get("type") == "text":
+            run.append(part)
+            continue
+        # Joined once per run: adding each text to the last made prompts of many turns (a
+        # conversation's window) quadratic in their length.
+        if len(run) == 1:
+            merged.append(dict(run[0]))
+        elif run:
+            merged.append(text("\n".join(each["text"] for each in run)))
+        run = []
+        if part is not None:
+            merged.append(part)
     return merged
 
 

@@ -6,6 +6,11 @@ an exchange, app/metrics/_conversation.py). Each is judged once, with the exchan
 (up to `window_size` of them, counting its own) shown only to resolve references. deepeval
 instead judges one window per exchange, each window re-judging every assistant turn in it, so a
 turn is judged up to `window_size` times and early turns weigh more.
+
+A window is also bounded by characters (`MetricContext.window_chars`, LOUPE_MAX_WINDOW_CHARS):
+past it its earliest turns are left out, each whole, so that one conversation's prompts grow with
+judged turns times that bound, not times window times turn size; the result's
+`logs.window_trimmed` names the judged turns whose windows lost turns, and how many.
 """
 
 import asyncio
@@ -116,6 +121,18 @@ def judged(case: MetricTestCase) -> tuple[list[list[int]], list[JudgedTurn]]:
     return conversation.exchanges(turns), judged_turns(turns)
 
 
+@dataclass(frozen=True)
+class Window:
+    """The earlier turns a judged turn's prompt shows, and how many of its window's it left
+    out for length (the earliest ones)."""
+
+    shown: list[int]
+    left_out: int
+    # Every turn of the conversation as `history` shows it, by turn number from 1: rendered
+    # once per case and shared by its windows.
+    rendered: list[Parts]
+
+
 def earlier_turns(
     units: list[list[int]], turn: JudgedTurn, window_size: int, *, before: int | None = None
 ) -> list[int]:
@@ -125,12 +142,66 @@ def earlier_turns(
     return [n for n in conversation.window(units, turn.exchange, window_size) if n < limit]
 
 
-def history(case: MetricTestCase, numbers: list[int], label: str) -> Parts:
-    """Earlier turns (content and images, no tool calls or retrieval context) under a label;
-    nothing when there are none."""
-    if not numbers:
-        return []
-    return conversation.transcript(case, numbers, tools=False, label=label)
+def fitting(numbers: list[int], sizes: list[int], max_chars: int) -> int:
+    """How many of the earliest turns `numbers` are left out so that the rest fit in
+    `max_chars` characters together: a turn is shown whole or not at all, and once one does
+    not fit no earlier one is shown (the judge reads an unbroken stretch before the judged
+    turn)."""
+    total = 0
+    first = len(numbers)
+    while first > 0 and total + sizes[numbers[first - 1]] <= max_chars:
+        first -= 1
+        total += sizes[numbers[first]]
+    return first
+
+
+def windows(
+    case: MetricTestCase,
+    units: list[list[int]],
+    turns: list[JudgedTurn],
+    window_size: int,
+    max_chars: int,
+    *,
+    up_to_request: bool = False,
+) -> list[Window]:
+    """Each judged turn's earlier turns as shown: those of its window before it (with
+    `up_to_request`, before the request it answers), bounded by `max_chars` characters of
+    text as shown (headings included, images not)."""
+    # Each turn's texts joined as the prompt joins them: fewer parts for every window to copy.
+    rendered: list[Parts] = [[]] + [
+        render.merge_text(conversation.turn_parts(turn, number, tools=False))
+        for number, turn in enumerate(conversation.turns_of(case), start=1)
+    ]
+    sizes = [sum(len(p["text"]) for p in parts if p.get("type") == "text") for parts in rendered]
+    found = []
+    for turn in turns:
+        before = max(turn.asked) + 1 if up_to_request else None
+        numbers = earlier_turns(units, turn, window_size, before=before)
+        left_out = fitting(numbers, sizes, max_chars)
+        found.append(Window(numbers[left_out:], left_out, rendered))
+    return found
+
+
+def trimmed(turns: list[JudgedTurn], windows: list[Window]) -> list[dict[str, int]]:
+    """`logs.window_trimmed`: the judged turns whose window lost turns, and how many."""
+    return [
+        {"turn": turn.number, "left_out": shown.left_out}
+        for turn, shown in zip(turns, windows, strict=True)
+        if shown.left_out
+    ]
+
+
+def history(shown: Window, label: str) -> Parts:
+    """Earlier turns (content and images, no tool calls or retrieval context) under a label
+    that says how many were left out for length; nothing when there were none."""
+    earliest = "turn" if shown.left_out == 1 else f"{shown.left_out} turns"
+    if not shown.shown:
+        return (
+            [render.text(f"{label}: its {earliest} left out for length")] if shown.left_out else []
+        )
+    if shown.left_out:
+        label += f" (the earliest {earliest} of the window left out for length)"
+    return [render.text(f"{label}:"), *(p for n in shown.shown for p in shown.rendered[n])]
 
 
 async def each(calls: Iterable[Awaitable[T]]) -> list[T]:

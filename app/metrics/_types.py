@@ -185,6 +185,11 @@ class MetricSpecBase(BaseModel):
         return []
 
 
+# The most characters of earlier turns' text a judged turn's prompt shows (LOUPE_MAX_WINDOW_CHARS's
+# default, which the service passes in; app/metrics/_turn_rag.py).
+WINDOW_CHARS = 60_000
+
+
 @dataclass
 class MetricContext:
     """What a metric may use besides its test case: the judge, its cache, shared answers."""
@@ -207,6 +212,8 @@ class MetricContext:
     embedding_model: str | None = None
     # Sampling fields set on every call that is not shared (a sample's `temperature`).
     sampling: dict[str, Any] | None = None
+    # The most characters of earlier turns' text one judged turn's prompt shows.
+    window_chars: int = WINDOW_CHARS
 
     async def ask(
         self,

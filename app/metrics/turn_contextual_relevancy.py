@@ -28,7 +28,13 @@ from app.metrics import _turn_rag as turn_rag
 from app.metrics import _verdicts
 from app.metrics._judged import JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
-from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+from app.metrics._types import (
+    WINDOW_CHARS,
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricTestCase,
+)
 from app.metrics._verdicts import ItemNumber
 
 VERDICTS = {"yes": "yes", "no": "no"}
@@ -93,30 +99,43 @@ def _prompt(turn: turn_rag.JudgedTurn, with_reason: bool, shows_images: bool) ->
 def _messages(
     spec: TurnContextualRelevancySpec,
     case: MetricTestCase,
-    units: list[list[int]],
     turn: turn_rag.JudgedTurn,
+    shown: turn_rag.Window,
 ) -> list[dict[str, Any]]:
     # The conversation up to the request: earlier exchanges and the request's own turns.
-    shown = turn_rag.earlier_turns(units, turn, spec.window_size, before=max(turn.asked) + 1)
     parts = [
-        *turn_rag.history(case, shown, "Conversation up to the request"),
+        *turn_rag.history(shown, "Conversation up to the request"),
         *render.numbered_nodes(f"Retrieval context of turn {turn.number}", turn.nodes),
     ]
     prompt = _prompt(turn, spec.include_reason, render.is_multimodal(parts))
     return render.messages(prompt, parts)
 
 
-def plan(spec: TurnContextualRelevancySpec, case: MetricTestCase) -> list[PlannedCall]:
+def _windows(
+    spec: TurnContextualRelevancySpec,
+    case: MetricTestCase,
+    judged: list[turn_rag.JudgedTurn],
+    units: list[list[int]],
+    window_chars: int,
+) -> list[turn_rag.Window]:
+    return turn_rag.windows(case, units, judged, spec.window_size, window_chars, up_to_request=True)
+
+
+def plan(
+    spec: TurnContextualRelevancySpec, case: MetricTestCase, *, window_chars: int = WINDOW_CHARS
+) -> list[PlannedCall]:
     """One call per judged turn; its completion is about 14 tokens per node (number, verdict,
     a short reason)."""
     units, judged = turn_rag.judged(case)
     return [
         PlannedCall(
             "turn_contextual_relevancy_verdicts",
-            _messages(spec, case, units, turn),
+            _messages(spec, case, turn, shown),
             Completion(fixed=8, per_item=14, items=len(turn.nodes)),
         )
-        for turn in judged
+        for turn, shown in zip(
+            judged, _windows(spec, case, judged, units, window_chars), strict=True
+        )
     ]
 
 
@@ -147,11 +166,14 @@ async def measure(
     if not judged:
         error = MetricError("missing_retrieval_context", turn_rag.NO_JUDGED_TURN)
         return MetricResult.failure(spec.threshold, error)
+    windows = _windows(spec, case, judged, units, ctx.window_chars)
 
-    async def judge_turn(judge: JudgeSession, turn: turn_rag.JudgedTurn) -> dict[str, Any]:
+    async def judge_turn(
+        judge: JudgeSession, turn: turn_rag.JudgedTurn, shown: turn_rag.Window
+    ) -> dict[str, Any]:
         reply = await judge.ask(
             f"turn {turn.number} verdicts",
-            _messages(spec, case, units, turn),
+            _messages(spec, case, turn, shown),
             _schema(len(turn.nodes)),
         )
         answered = sorted(reply.data["nodes"], key=lambda item: item["node"])
@@ -171,7 +193,9 @@ async def measure(
         return conversation.pin(turn.number, score, _turn_reason(verdicts), nodes=verdicts)
 
     async def body(judge: JudgeSession) -> MetricResult:
-        pins = await turn_rag.each(judge_turn(judge, turn) for turn in judged)
+        pins = await turn_rag.each(
+            judge_turn(judge, turn, shown) for turn, shown in zip(judged, windows, strict=True)
+        )
         score = turn_rag.mean([p["verdict"] for p in pins])
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = None
@@ -179,7 +203,11 @@ async def measure(
             judged_list = conversation.turn_list(p["turn"] for p in pins)
             lines = " ".join(f"turn {p['turn']}: {p['reason']}." for p in pins)
             reason = f"Mean {score:.2f} over {judged_list}. {lines}"
-        logs = {"turns": pins, "window_size": spec.window_size}
+        logs = {
+            "turns": pins,
+            "window_size": spec.window_size,
+            "window_trimmed": turn_rag.trimmed(judged, windows),
+        }
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -23,7 +23,13 @@ from app.metrics import _turn_rag as turn_rag
 from app.metrics import _verdicts
 from app.metrics._judged import JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
-from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+from app.metrics._types import (
+    WINDOW_CHARS,
+    MetricContext,
+    MetricError,
+    MetricResult,
+    MetricTestCase,
+)
 from app.metrics.faithfulness import VERDICTS, Claims, Truths, _truths_key, _truths_messages
 
 
@@ -70,16 +76,11 @@ def _prompt(number: int, with_reason: bool, multimodal: bool, shows_images: bool
 
 
 def _parts(
-    spec: TurnFaithfulnessSpec,
-    case: MetricTestCase,
-    units: list[list[int]],
-    turn: turn_rag.JudgedTurn,
-    truths: list[str],
+    case: MetricTestCase, turn: turn_rag.JudgedTurn, earlier: turn_rag.Window, truths: list[str]
 ) -> list[dict[str, Any]]:
-    earlier = turn_rag.earlier_turns(units, turn, spec.window_size)
     listing = "\n".join(f"- {t}" for t in truths) or "(no truths were found)"
     return [
-        *turn_rag.history(case, earlier, "Earlier turns (context only, not judged)"),
+        *turn_rag.history(earlier, "Earlier turns (context only, not judged)"),
         *conversation.transcript(case, [turn.number], tools=False, label="The turn to judge"),
         render.text(f"Truths from the retrieval context of turn {turn.number}:\n{listing}"),
     ]
@@ -88,11 +89,11 @@ def _parts(
 def _messages(
     spec: TurnFaithfulnessSpec,
     case: MetricTestCase,
-    units: list[list[int]],
     turn: turn_rag.JudgedTurn,
+    earlier: turn_rag.Window,
     truths: list[str],
 ) -> list[dict[str, Any]]:
-    parts = _parts(spec, case, units, turn, truths)
+    parts = _parts(case, turn, earlier, truths)
     # Images in the turn's retrieval context count for the absent-evidence rule (its truths
     # are text by then); the image rules only where this prompt shows an image itself.
     shows_images = render.is_multimodal(parts)
@@ -101,13 +102,16 @@ def _messages(
     return render.messages(prompt, parts)
 
 
-def plan(spec: TurnFaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
+def plan(
+    spec: TurnFaithfulnessSpec, case: MetricTestCase, *, window_chars: int = WINDOW_CHARS
+) -> list[PlannedCall]:
     """Per judged turn: truths (once per distinct retrieval context), then its claims with
     verdicts. Completions as faithfulness: the truths restate the context's sentences (at most
     the limit), the verdicts restate the turn's claims, about 12 tokens of verdict each."""
     units, judged = turn_rag.judged(case)
+    windows = turn_rag.windows(case, units, judged, spec.window_size, window_chars)
     calls = []
-    for turn in judged:
+    for turn, earlier in zip(judged, windows, strict=True):
         truths = sentences(text_of_parts(turn.nodes))
         if spec.truths_extraction_limit is not None:
             truths = truths[: spec.truths_extraction_limit]
@@ -125,7 +129,7 @@ def plan(spec: TurnFaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
         calls.append(
             PlannedCall(
                 "turn_faithfulness_verdicts",
-                _messages(spec, case, units, turn, truths),
+                _messages(spec, case, turn, earlier, truths),
                 Completion(fixed=8, per_item=12, items=len(claims), echoed=tuple(claims)),
             )
         )
@@ -197,12 +201,15 @@ async def measure(
     if not judged:
         error = MetricError("missing_retrieval_context", turn_rag.NO_JUDGED_TURN)
         return MetricResult.failure(spec.threshold, error)
+    windows = turn_rag.windows(case, units, judged, spec.window_size, ctx.window_chars)
 
-    async def judge_turn(judge: JudgeSession, turn: turn_rag.JudgedTurn) -> dict[str, Any]:
+    async def judge_turn(
+        judge: JudgeSession, turn: turn_rag.JudgedTurn, earlier: turn_rag.Window
+    ) -> dict[str, Any]:
         truths, shared = await _truths(judge, spec, turn, case.context_shared)
         reply = await judge.ask(
             f"turn {turn.number} verdicts",
-            _messages(spec, case, units, turn, truths),
+            _messages(spec, case, turn, earlier, truths),
             TurnClaims,
         )
         items = [item for item in reply.data["claims"] if item["claim"].strip()]
@@ -218,11 +225,17 @@ async def measure(
         )
 
     async def body(judge: JudgeSession) -> MetricResult:
-        pins = await turn_rag.each(judge_turn(judge, turn) for turn in judged)
+        pins = await turn_rag.each(
+            judge_turn(judge, turn, earlier) for turn, earlier in zip(judged, windows, strict=True)
+        )
         score = turn_rag.mean([p["verdict"] for p in pins])
         score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = _reason(spec, pins, score) if spec.include_reason else None
-        logs = {"turns": pins, "window_size": spec.window_size}
+        logs = {
+            "turns": pins,
+            "window_size": spec.window_size,
+            "window_trimmed": turn_rag.trimmed(judged, windows),
+        }
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -11,6 +11,7 @@ import base64
 import gzip
 import hashlib
 import math
+import re
 import threading
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -96,7 +97,7 @@ def count_text(text: str, encoding_name: str) -> int:
     """Tokens of a text (special-token spellings counted as plain text, as providers do)."""
     if len(text) <= _REMEMBERED_LENGTH:
         return _count_short(text, encoding_name)
-    return len(encoding(encoding_name).encode_ordinary(text))
+    return _count_long(text, encoding_name)
 
 
 # A metric's instructions are the same in every call: short texts are counted once.
@@ -106,6 +107,41 @@ _REMEMBERED_LENGTH = 4000
 @lru_cache(maxsize=2048)
 def _count_short(text: str, encoding_name: str) -> int:
     return len(encoding(encoding_name).encode_ordinary(text))
+
+
+# A line break followed by a letter ends a piece of both encodings' pre-tokenizer: no pattern
+# takes a letter after a line break into a piece that started before it (a word's optional
+# first character is never a line break), and what comes before ends the same way whatever
+# follows (its line break is the end of a whitespace or punctuation piece). So the tokens of
+# a text are the sum of the tokens of its stretches cut just after such breaks; tests/usage
+# checks it on random texts against the whole. Cut only before a capital A-Z: prompts' headings
+# ("Turn 3 (user):") start so, and an ASCII class is searched several times faster.
+_CUT = re.compile(r"\n(?=[A-Z])")
+# Stretches' counts by (encoding, length, hash): prompts that repeat a conversation's turns
+# (each judged turn shows a window of the turns before it) count each turn once, and no text
+# is kept alive by the memo. A hash collision would miscount one stretch of one estimate.
+_STRETCHES: dict[tuple[str, int, int], int] = {}
+_MAX_STRETCHES = 200_000
+
+
+def _count_long(text: str, encoding_name: str) -> int:
+    encoder = encoding(encoding_name)
+    total = 0
+    start = 0
+    ends = [match.end() for match in _CUT.finditer(text)]
+    ends.append(len(text))
+    for end in ends:
+        stretch = text[start:end]
+        start = end
+        key = (encoding_name, len(stretch), hash(stretch))
+        count = _STRETCHES.get(key)
+        if count is None:
+            count = len(encoder.encode_ordinary(stretch))
+            if len(_STRETCHES) >= _MAX_STRETCHES:
+                _STRETCHES.clear()
+            _STRETCHES[key] = count
+        total += count
+    return total
 
 
 @dataclass(frozen=True)

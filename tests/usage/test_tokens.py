@@ -1,6 +1,8 @@
 """Tokens counted before a call is made (app/usage/tokens.py): OpenAI's tokenizers from the
 shipped ranks, the model families, OpenAI's chat overhead and its image tile rule."""
 
+import random
+
 import pytest
 
 from app.usage import tokens
@@ -100,3 +102,33 @@ class TestImageRule:
         assert (
             tokens.image_tokens(None) == 1445 == tokens.image_tokens(tokens.ImageSize(9000, 3000))
         )
+
+
+class TestLongTexts:
+    """A long text is counted by stretches cut after a line break followed by a letter, each
+    stretch's count remembered: the sum must be the whole text's count, whatever the text."""
+
+    PIECES = [
+        *"abcXYZ019 \t\n\n\r.,'/-_!?éÉßñ漢字ㅎ\u0301\u00b2Ⅻ😀ǅʰـ\u00a0\u3000\u2028\x85\x0b\x0c",
+        "'s",
+        "'ll",
+        "  ",
+        "Turn 3 (user):\n",
+        "http://x/y",
+    ]
+
+    @pytest.mark.parametrize("encoding", ["o200k_base", "cl100k_base"])
+    def test_the_stretches_add_up_to_the_whole(self, encoding: str) -> None:
+        rng = random.Random(20261128)
+        whole = tokens.encoding(encoding)
+        for _ in range(500):
+            text = "".join(rng.choice(self.PIECES) for _ in range(rng.randint(1, 300)))
+            text = (text * (tokens._REMEMBERED_LENGTH // len(text) + rng.randint(1, 3)))[:9000]
+            assert tokens.count_text(text, encoding) == len(whole.encode_ordinary(text)), text
+
+    def test_a_conversations_turns_repeated_in_many_prompts(self) -> None:
+        turns = [f"Turn {n} (user):\n" + "word. " * 300 + f"end {n}.\n" for n in range(40)]
+        for first in range(30):
+            prompt = "Earlier turns:\n" + "".join(turns[first : first + 10]) + "Judge it."
+            expected = len(tokens.encoding("o200k_base").encode_ordinary(prompt))
+            assert tokens.count_text(prompt, "o200k_base") == expected
