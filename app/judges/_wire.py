@@ -26,11 +26,14 @@ def completion_body(raw: bytes, usage: JudgeUsage, *, whole: bool = True) -> dic
     if not isinstance(reported, dict):
         return body
     # Counts only: anything else a server writes there counts nothing.
-    usage.prompt_tokens += _count(reported.get("prompt_tokens"))
+    prompt = _count(reported.get("prompt_tokens"))
+    usage.prompt_tokens += prompt
     usage.completion_tokens += _count(reported.get("completion_tokens"))
     details = reported.get("prompt_tokens_details")
     if isinstance(details, dict):
-        usage.cached_prompt_tokens += _count(details.get("cached_tokens"))
+        # Prompt tokens a cache served: never more than the reply's prompt (a server saying
+        # so would price another reply's prompt at the cached rate in every sum).
+        usage.cached_prompt_tokens += min(_count(details.get("cached_tokens")), prompt)
     return body
 
 

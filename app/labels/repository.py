@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Select, and_, case, delete, func, or_, select, tuple_, update
+from sqlalchemy import Select, and_, case, func, or_, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 
 from app.models import (
@@ -106,10 +106,10 @@ class LabelRepository(TenantScopedRepository[Label]):
 
     def delete(self, label: Label) -> None:
         """Delete `label` and free the review queue slots it filled: its actor's labelled
-        assignments of the item (in any of the tenant's queues) go and each item counts one
-        label fewer, so the item is offered again, blind (a reservation marked labelled with
-        no label would hold its slot, and let a label given after the judge was shown in as
-        the queue's)."""
+        assignments of the item (in any of the tenant's queues) are withdrawn, giving up their
+        slots, and each item counts one label fewer, so the item is offered again, blind, to
+        others; never to its actor, who has seen the judge's verdict (a label of theirs
+        through a queue now would be anchored on it and counted as blind)."""
         owned = self.owned(label)
         filled = self.session.execute(
             select(ReviewAssignment.id, ReviewAssignment.item_id)
@@ -135,10 +135,14 @@ class LabelRepository(TenantScopedRepository[Label]):
                 .execution_options(synchronize_session=False)
             )
             self.session.execute(
-                delete(ReviewAssignment).where(
+                update(ReviewAssignment)
+                .where(
                     ReviewAssignment.tenant_id == self.tenant_id,
                     ReviewAssignment.id.in_([assignment_id for assignment_id, _ in filled]),
                 )
+                # app.review.repository.WITHDRAWN.
+                .values(status="withdrawn", slot=None)
+                .execution_options(synchronize_session=False)
             )
         self.session.delete(owned)
         self.session.flush()

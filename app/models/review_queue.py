@@ -59,7 +59,8 @@ class ReviewItem(Base):
 
 
 class ReviewAssignment(Base):
-    """An item offered to one person: reserved (until `expires_at`), labelled or released.
+    """An item offered to one person: reserved (until `expires_at`), labelled, released or
+    withdrawn.
 
     The unique (item, slot) pair is what keeps an item with at most `reviewers_per_item`
     people: a claim takes a free slot by inserting, so two claims of the last slot cannot both
@@ -91,7 +92,7 @@ class ReviewAssignment(Base):
     actor: Mapped[str] = mapped_column(String(80))
     # 0 .. reviewers_per_item - 1 while reserved or labelled; None once released.
     slot: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    # `reserved`, `labelled` or `released`.
+    # `reserved`, `labelled`, `released` or `withdrawn` (its label deleted since).
     status: Mapped[str] = mapped_column(String(16))
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)

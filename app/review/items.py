@@ -23,7 +23,7 @@ from app.models import (
     TestCase,
 )
 from app.problems import FieldError, ProblemError
-from app.review.repository import LABELLED, RELEASED, ReviewQueueRepository
+from app.review.repository import LABELLED, RELEASED, WITHDRAWN, ReviewQueueRepository
 from app.review.schemas import JudgeVerdict, Scale
 from app.review.schemas import ReviewItem as ReviewItemSchema
 
@@ -52,7 +52,7 @@ def view(
     labelled it; 404 for an item never offered to them (or given back)."""
     repo = ReviewQueueRepository(session, tenant_id)
     assignment = repo.assignment(item, actor)
-    if assignment is None or assignment.status == RELEASED:
+    if assignment is None or assignment.status in (RELEASED, WITHDRAWN):
         raise item_not_found(queue, item.id)
     result, evaluation = judged(repo, item)
     test_case = repo.test_case(item)

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import Text, and_, cast, delete, exists, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import aliased
 
 from app.db import dialect_insert
 from app.media.gc import CASE_COLUMNS
@@ -13,8 +14,6 @@ from app.models import (
     BlobRef,
     Evaluation,
     Label,
-    OnlineRule,
-    OnlineRuleDay,
     Result,
     ReviewAssignment,
     ReviewItem,
@@ -26,6 +25,9 @@ from app.repository import TenantScopedRepository
 RESERVED = "reserved"
 LABELLED = "labelled"
 RELEASED = "released"
+# Its label was deleted after the judge's verdict was shown (app.labels.repository.delete):
+# no slot held, and the item's content never offered to that person again, in any queue.
+WITHDRAWN = "withdrawn"
 
 
 @dataclass(frozen=True)
@@ -260,11 +262,20 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
         self, queue: ReviewQueue, actor: str, now: datetime, limit: int
     ) -> Sequence[ReviewItem]:
         """Items the actor may be offered next, best first: routed before audit, fewer labels
-        first; none the actor had (labelled, released) or labelled elsewhere, none whose live
-        assignments fill `reviewers_per_item`."""
+        first; none the actor had (labelled, released) or labelled elsewhere, none whose
+        label they withdrew in any queue, none whose live assignments fill `reviewers_per_item`."""
         queue_id = self.owned(queue).id
         mine = exists().where(
             ReviewAssignment.item_id == ReviewItem.id, ReviewAssignment.actor == actor
+        )
+        withdrawn = aliased(ReviewItem)
+        withdrawn_by_me = exists().where(
+            ReviewAssignment.tenant_id == self.tenant_id,
+            ReviewAssignment.actor == actor,
+            ReviewAssignment.status == WITHDRAWN,
+            withdrawn.id == ReviewAssignment.item_id,
+            withdrawn.metric_version == ReviewItem.metric_version,
+            withdrawn.item_key == ReviewItem.item_key,
         )
         labelled_by_me = exists().where(
             Label.tenant_id == self.tenant_id,
@@ -289,6 +300,7 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 ReviewItem.labelled < queue.reviewers_per_item,
                 ~mine,
                 ~labelled_by_me,
+                ~withdrawn_by_me,
                 still_judged,
                 live < queue.reviewers_per_item,
             )
@@ -380,20 +392,3 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 continue
             reviewers[actor] = (labelled, reserved)
         return Counts(items, full, in_progress, reviewers)
-
-
-class SourceRuleRepository(TenantScopedRepository[OnlineRule]):
-    """The tenant's online rules as a queue's sources: a rule's metrics and its days'
-    evaluations (read from their tables, as a queue reads any evaluation's results)."""
-
-    model = OnlineRule
-
-    def day_evaluation_ids(self, rule: OnlineRule) -> list[str]:
-        """The rule's days' evaluations, newest day first."""
-        return list(
-            self.session.scalars(
-                select(OnlineRuleDay.evaluation_id)
-                .where(OnlineRuleDay.rule_id == self.owned(rule).id)
-                .order_by(OnlineRuleDay.day.desc())
-            )
-        )

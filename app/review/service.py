@@ -31,7 +31,13 @@ from app.models import (
 from app.problems import ProblemError, invalid_request
 from app.review import routing, sources
 from app.review.items import item_in, judged, shown
-from app.review.repository import LABELLED, RELEASED, RESERVED, ReviewQueueRepository
+from app.review.repository import (
+    LABELLED,
+    RELEASED,
+    RESERVED,
+    WITHDRAWN,
+    ReviewQueueRepository,
+)
 from app.review.schemas import (
     JudgeVerdict,
     ReviewerProgress,
@@ -274,8 +280,8 @@ def label(
     result, _ = judged(repo, item)
     selection = "random" if item.reason == routing.AUDIT else "routed"
     given = _given(session, tenant_id, actor, item) if assignment.status == LABELLED else None
-    if assignment.status == LABELLED and given is None:
-        # Deleted since (a delete frees the reservation; one from before that did not): a
+    if assignment.status == WITHDRAWN or (assignment.status == LABELLED and given is None):
+        # Deleted since (a delete withdraws the reservation; one from before that did not): a
         # label now would be given after the judge's verdict was shown, counted as blind.
         raise _conflict(
             f"Your label of item {item_id!r} was deleted after the judge's verdict was shown: "

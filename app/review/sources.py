@@ -9,7 +9,8 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.models import ReviewQueue, Tenant
 from app.problems import FieldError, field_error
-from app.review.repository import ReviewQueueRepository, SourceRuleRepository
+from app.review.repository import ReviewQueueRepository
+from app.review.source_rules import SourceRuleRepository
 
 
 def _ids(body: Mapping[str, Any], name: str) -> list[tuple[int, str]]:

@@ -117,7 +117,7 @@ class TestPostingOverAQueueLabel:
 
 
 class TestDeletingAQueueLabel:
-    def test_the_item_returns_to_the_queue_and_is_labelled_blind_again(
+    def test_the_item_returns_to_the_queue_for_others_never_to_its_reviewer(
         self, api: Api, judge: ScriptedJudge
     ) -> None:
         judge.script(Scores({"one": [9]}))
@@ -133,12 +133,33 @@ class TestDeletingAQueueLabel:
         assert again.status_code == 409, again.text
         assert again.json()["type"].endswith("/not-reserved")
         assert _given(team) == []
-        # The item is back in the queue: claimed anew, blind, and labelled through it.
-        reclaimed = _claim(reviewer, queue["id"])
+        # They have seen the judge's verdict: the item is never offered to them again (a
+        # label through the queue now would be anchored on it and counted as random).
+        assert reviewer.post(f"/v1/review_queues/{queue['id']}/claim").status_code == 204
+        # It is back in the queue for everyone else, blind.
+        other = team.reviewer(["review"])
+        reclaimed = _claim(other, queue["id"])
         assert reclaimed["id"] == item["id"] and "score" not in reclaimed
-        relabelled = _label(reviewer, queue["id"], item["id"], value=0.3)
+        relabelled = _label(other, queue["id"], item["id"], value=0.3)
         assert relabelled.status_code == 200, relabelled.text
         assert _given(team) == [(0.3, None, "random")]
+
+    def test_another_queue_over_the_same_results_does_not_offer_it_either(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(Scores({"one": [9]}))
+        team = Team(api)
+        evaluation_id = team.evaluate({"one": [9]})
+        first, second = team.queue(evaluation_id), team.queue(evaluation_id)
+        reviewer = team.reviewer(["review"])
+        item = _claim(reviewer, first["id"])
+        given = _label(reviewer, first["id"], item["id"], value=0.2).json()["label"]
+        # While the label stands, the other queue offers them nothing (they labelled it).
+        assert reviewer.post(f"/v1/review_queues/{second['id']}/claim").status_code == 204
+        assert reviewer.delete(f"/v1/labels/{given['id']}").status_code == 204
+        # Deleted after the judge was shown: still nothing, in any queue.
+        assert reviewer.post(f"/v1/review_queues/{second['id']}/claim").status_code == 204
+        assert _claim(team.reviewer(["review"]), second["id"])["test_case"]["id"] == "one"
 
     def test_the_slot_is_freed_for_another_reviewer(self, api: Api, judge: ScriptedJudge) -> None:
         judge.script(Scores({"one": [9]}))

@@ -141,6 +141,30 @@ class TestEvaluationCosts:
         assert day["judge"]["cached_prompt_tokens"] == 800
         assert final["candidate_usage"]["cached_prompt_tokens"] == 0
 
+    def test_cached_tokens_past_the_prompt_count_as_the_prompt(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Cached tokens are prompt tokens served from a cache: a server reporting more (or
+        # a negative count) would show more cached than prompt tokens, and price the excess
+        # of one reply at the cached rate in every sum it joins.
+        judge.script(
+            lambda request: Reply(
+                content=GRADE, prompt_tokens=100, completion_tokens=250, cached_tokens=5000
+            )
+        )
+        with api.tenant_client() as client:
+            submitted = client.post(
+                "/v1/evaluations",
+                json={"metrics": [{"type": "llm_accuracy"}], "test_cases": cases(1)},
+            )
+            final = api.wait(client, submitted.json()["id"])
+            [result] = client.get(f"/v1/evaluations/{final['id']}/results").json()["data"]
+            day = client.get("/v1/usage").json()
+        assert final["usage"]["prompt_tokens"] == 100
+        assert final["usage"]["cached_prompt_tokens"] == 100
+        assert result["usage"]["cached_prompt_tokens"] == 100
+        assert day["judge"]["cached_prompt_tokens"] == 100
+
 
 def candidate_and_judge(request: dict) -> Reply:
     if request["model"] != CANDIDATE:
