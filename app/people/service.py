@@ -245,6 +245,20 @@ def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
     )
 
 
+def _check_may_revoke_all(by: Caller, keys: Iterable[ApiKey]) -> None:
+    """403 naming `revoke_keys` when a key a removal would revoke holds a scope `by` lacks (a
+    person demoted since may have made keys holding more than their role now does)."""
+    beyond = sorted(set().union(*(key_scopes(key.scopes) for key in keys)) - by.scopes)
+    if beyond:
+        raise _member_error(
+            f"revoke_keys: this person made keys (or their keys did) holding "
+            f"{', '.join(beyond)}, which you do not hold; untick revoking their keys, or ask "
+            "someone holding them.",
+            "revoke_keys",
+            status=403,
+        )
+
+
 def grant(session: Session, by: Caller, email: str, role: str, person_id: str = "") -> Membership:
     """A team admin gives a person (by id, or by the one email they signed in with) a role in
     the admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
@@ -313,6 +327,8 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
             "there (it is re-synced at each sign-in).",
             "person_id",
         )
+    if revoke_keys:
+        _check_may_revoke_all(by, tenants.keys_made_by(session, by.tenant.id, actor(person_id)))
     removed = repository.get_person(session, person_id)
     session.delete(membership)
     audit.record(

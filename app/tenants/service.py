@@ -275,11 +275,9 @@ def revoke_tenant_key(session: Session, tenant_id: str, key_id: str) -> tuple[Ap
     return api_key, True
 
 
-def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
-    """Revoke the tenant's working keys that `created_by` (an actor) made, and those its keys
-    made in turn (a key signed in to the console makes keys too: the chain would outlive its
-    maker's access); returns them."""
-    now = utcnow()
+def keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
+    """The tenant's working keys that `created_by` (an actor) made, and those its keys made in
+    turn (a key signed in to the console makes keys too)."""
     keys = repository.keys_of(session, tenant_id)
     makers, made = {created_by}, True
     while made:
@@ -288,7 +286,13 @@ def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> li
             if key.created_by in makers and f"key:{key.id}" not in makers:
                 makers.add(f"key:{key.id}")
                 made = True
-    revoked = [key for key in keys if key.created_by in makers and key.revoked_at is None]
+    return [key for key in keys if key.created_by in makers and key.revoked_at is None]
+
+
+def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
+    """Revoke `keys_made_by` (the chain would outlive its maker's access); returns them."""
+    now = utcnow()
+    revoked = keys_made_by(session, tenant_id, created_by)
     for key in revoked:
         key.revoked_at = now
     session.flush()

@@ -127,6 +127,42 @@ class TestNobodyActsOnSomeoneHoldingMore:
         with loupe.client(lesser_key) as client:
             assert client.get("/v1/evaluations").status_code == 401
 
+    def test_nor_revokes_by_removal_what_a_demoted_persons_keys_hold(
+        self, loupe: Api, idp: Provider
+    ) -> None:
+        # An admin made a key holding write, then was made a viewer: removing them (a viewer
+        # holds no more than the caller) must not revoke, on the way, a key holding more.
+        admin, _ = signed_in(loupe, idp, "ml-admins")
+        target, _ = _admin_in_ml_making_a_key(loupe, idp, admin)
+        with loupe.served.runtime.session() as session:
+            _, key = service.create_key(session, "ml", scopes=["read", "write"])
+            [made] = [k for k in service.keys_of(session, "ml") or [] if k.prefix == key[:10]]
+            made.created_by = f"person:{target}"
+            session.commit()
+        token = csrf_of(admin.get("/console/members").text)
+        demoted = admin.post(
+            "/console/members", data={"person_id": target, "role": "viewer", "csrf_token": token}
+        )
+        assert demoted.status_code == 303, demoted.text
+        console = _key_session(loupe, ["read", "admin"])
+        token = csrf_of(console.get("/console/members").text)
+        removed = console.post(
+            "/console/members/remove",
+            data={"person_id": target, "csrf_token": token, "revoke_keys": "on"},
+        )
+        assert removed.status_code == 403, removed.text
+        assert "revoke_keys: this person made keys" in removed.text, removed.text
+        assert _role_of(admin, target) == "viewer"
+        with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == 200
+        # Keeping their keys, the removal is the caller's to make.
+        removed = console.post(
+            "/console/members/remove", data={"person_id": target, "csrf_token": token}
+        )
+        assert removed.status_code == 303, removed.text
+        with loupe.client(key) as client:
+            assert client.get("/v1/evaluations").status_code == 200
+
     def test_a_viewer_is_still_theirs_to_change(self, loupe: Api, idp: Provider) -> None:
         _, sub = signed_in(loupe, idp, "ml-read")
         target = person_id(loupe, sub)
