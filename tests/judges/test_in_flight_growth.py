@@ -166,7 +166,11 @@ def test_an_evaluation_keeps_more_judge_calls_in_flight_than_the_cap(
         after = samples(scraper.get("/metrics").text)
     final = growing_api.wait(client, created.json()["id"])
     assert final["status"] == "completed" and final["result_counts"]["errored"] == 0
-    assert len(judge.calls_for("g_eval_score")) == 200
+    # Each request answered once: a loaded machine may have let one pass the suite's 2 s judge
+    # timeout, to be retried, which counts as a failed call, never as a second answer.
+    usage = final["usage"]
+    assert len(judge.requests) == usage["calls"] + usage["failed_calls"]
+    assert len(judge.calls_for("g_eval_score")) - usage["failed_calls"] <= 200
     assert CAP < judge.max_in_flight <= CEILING
     assert CAP < max(limits) <= CEILING and CAP < max(in_flight) <= CEILING
     # Idle again, the limit is back at the cap (no waiting requests to grow for), and nothing
