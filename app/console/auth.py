@@ -204,6 +204,8 @@ _ADMIN_ROUTES = frozenset(
         "delete_online_rule_confirm",
         "delete_online_rule_form",
         "limits_page",
+        # The audit trail, as GET /v1/audit_events: `admin` alone (app/console/audit_pages.py).
+        "audit_page",
     }
 )
 

@@ -206,16 +206,26 @@ def test_a_keys_navigation_shows_the_pages_it_may_open(loupe: Api) -> None:
     nav = re.compile(r'<nav aria-label="Main">(.*?)</nav>', re.S)
     links = re.compile(r'href="(/console/[a-z_]+)"')
     for scopes, shown in (
-        (["read", "admin"], {"/console/members", "/console/keys", "/console/limits"}),
+        (
+            ["read", "admin"],
+            {"/console/members", "/console/keys", "/console/limits", "/console/audit"},
+        ),
         (["read"], {"/console/members"}),
-        (["admin"], {"/console/keys", "/console/limits"}),
+        # The audit trail needs `admin` alone, as GET /v1/audit_events does.
+        (["admin"], {"/console/keys", "/console/limits", "/console/audit"}),
     ):
         console = _key_session(loupe, scopes)
         landing = "/console/evaluations" if "read" in scopes else "/console/keys"
         page = console.get(landing)
         assert page.status_code == 200, page.text
         found = set(links.findall(nav.search(page.text).group(1)))
-        admin_pages = {"/console/members", "/console/keys", "/console/limits", "/console/teams"}
+        admin_pages = {
+            "/console/members",
+            "/console/keys",
+            "/console/limits",
+            "/console/teams",
+            "/console/audit",
+        }
         assert found & admin_pages == shown, (scopes, found)
         for link in found:
             assert console.get(link).status_code == 200, (scopes, link)
