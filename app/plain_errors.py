@@ -15,6 +15,9 @@ def pydantic_message(error: Mapping[str, Any]) -> str:
     kind, ctx = error.get("type"), error.get("ctx") or {}
     if kind in _NOT_AN_OBJECT:
         return "must be a JSON object"
+    if kind == "extra_forbidden":
+        # "Extra inputs are not permitted": "inputs" read as a test case's `input`.
+        return "unknown field: the object here takes no such member (check its spelling)"
     if kind == "union_tag_invalid":
         # "Input tag 'GEval' found using 'type' does not match any of the expected tags".
         return f"unknown value {str(ctx.get('tag'))!r}; use one of {ctx.get('expected_tags')}"

@@ -240,3 +240,15 @@ class TestPlainWords:
             ("metrics[0]", "must be a JSON object"),
             ("judge", "must be a JSON object"),
         }, body["errors"]
+
+    def test_an_unknown_field_is_called_one(self, api: Api) -> None:
+        # Was "Extra inputs are not permitted": "inputs", beside a test case's `input`.
+        metric = {"type": "turn_relevancy", "window": 3}
+        case = {**self.CASE, "image": "cat.png"}
+        body = self.submit(api, {"test_cases": [case], "metrics": [metric], "tests": []})
+        assert {(e["loc"], e["type"]) for e in body["errors"]} == {
+            ("metrics[0].window", "extra_forbidden"),
+            ("test_cases[0].image", "extra_forbidden"),
+            ("tests", "extra_forbidden"),
+        }, body["errors"]
+        assert all(e["msg"].startswith("unknown field: ") for e in body["errors"])
