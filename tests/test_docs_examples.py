@@ -2,8 +2,8 @@
 request on the docs pages, and the JSON bodies of their `curl -d` examples, with only
 placeholders (`evn_…`, `model_...`, `data:image/png;base64,...`, an example host) swapped for
 real ids, an image and a loopback receiver. The estimate's example answer is checked against a
-real one's fields, the metrics reference's options against what the API takes, and the OpenAI
-Evals page's Python example run with the `openai` client. A new
+real one's fields, the metrics reference's options against what the API takes, and the Python
+examples of the API guide (its client) and the OpenAI Evals page (the `openai` client) run. A new
 ```json block or `curl -d` body on a page fails `test_every_example_is_run` until a test here
 runs it."""
 
@@ -146,6 +146,20 @@ class TestApiGuide:
         appended = client.post(path, json=json.loads(append))
         assert appended.status_code == 202, appended.text
         assert appended.json()["test_case_count"] == 1
+
+    def test_the_python_client_example_runs(
+        self, api: Api, judge: ScriptedJudge, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        judge.script(plausible_answer)
+        page = (DOCS / "api.md").read_text()
+        section = page[page.index("## Python client") :]
+        source = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+        source = source.replace("http://127.0.0.1:8000", api.base_url).replace(
+            '"lp_..."', repr(api.new_key())
+        )
+        while_queue_runs(api, lambda: exec(compile(source, "api.md", "exec"), {}))
+        [printed] = capsys.readouterr().out.splitlines()
+        assert printed.startswith("correct ")
 
 
 class TestReview:
