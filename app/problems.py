@@ -10,6 +10,8 @@ from google.rpc.status_pb2 import Status
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.plain_errors import pydantic_message
+
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 PROBLEM_BASE = "https://loupe.dev/problems/"
 # Location segments that pydantic adds for union members, not for fields (see media/parts.py).
@@ -300,15 +302,6 @@ def problem_response(
     return JSONResponse(
         body, status_code=problem.status, media_type=PROBLEM_MEDIA_TYPE, headers=headers
     )
-
-
-def pydantic_message(error: Mapping[str, Any]) -> str:
-    """A pydantic error's message, without the `Value error, ` pydantic puts before a
-    validator's own words (they are written for the client as they stand)."""
-    message = str(error.get("msg", "invalid"))
-    for prefix in ("Value error, ", "Assertion failed, "):
-        message = message.removeprefix(prefix)
-    return message
 
 
 def invalid_request(errors: list[FieldError], total: int | None = None) -> ProblemError:

@@ -2,7 +2,8 @@
 request on the docs pages, and the JSON bodies of their `curl -d` examples, with only
 placeholders (`evn_…`, `model_...`, `data:image/png;base64,...`, an example host) swapped for
 real ids, an image and a loopback receiver. The estimate's example answer is checked against a
-real one's fields, and the metrics reference's options against what the API takes. A new
+real one's fields, the metrics reference's options against what the API takes, and the Python
+examples of the API guide (its client) and the OpenAI Evals page (the `openai` client) run. A new
 ```json block or `curl -d` body on a page fails `test_every_example_is_run` until a test here
 runs it."""
 
@@ -16,7 +17,7 @@ import pytest
 
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
-from tests.sdk.helpers import RED
+from tests.sdk.helpers import RED, while_queue_runs
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 # Pages of record, not instructions: decisions and measurements as they were.
@@ -146,6 +147,20 @@ class TestApiGuide:
         assert appended.status_code == 202, appended.text
         assert appended.json()["test_case_count"] == 1
 
+    def test_the_python_client_example_runs(
+        self, api: Api, judge: ScriptedJudge, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        judge.script(plausible_answer)
+        page = (DOCS / "api.md").read_text()
+        section = page[page.index("## Python client") :]
+        source = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+        source = source.replace("http://127.0.0.1:8000", api.base_url).replace(
+            '"lp_..."', repr(api.new_key())
+        )
+        while_queue_runs(api, lambda: exec(compile(source, "api.md", "exec"), {}))
+        [printed] = capsys.readouterr().out.splitlines()
+        assert printed.startswith("correct ")
+
 
 class TestReview:
     def test_the_queue_example_is_taken(self, api: Api, judge: ScriptedJudge) -> None:
@@ -203,6 +218,22 @@ class TestDatasetsAndRuns:
         assert run_path == "/v1/runs"
         response = client.post("/v1/runs/estimate", json=body)
         assert response.status_code == 200, response.text
+
+
+class TestOpenAIEvals:
+    def test_the_client_example_runs_as_written(
+        self, api: Api, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        # The page's example was a sketch (`item_schema: {...}`, an undefined LOUPE_KEY) that
+        # a reader coming from OpenAI Evals could not run.
+        [source] = re.findall(r"```python\n(.*?)```", (DOCS / "openai-evals.md").read_text(), re.S)
+        assert "{...}" not in source and "..." not in source
+        monkeypatch.setenv("LOUPE_API_KEY", api.new_key())
+        source = source.replace("http://127.0.0.1:8000", api.base_url)
+        while_queue_runs(api, lambda: exec(compile(source, "openai-evals.md", "exec"), {}))
+        printed = capsys.readouterr().out.splitlines()
+        assert printed[0] == "completed 1 of 2 passed"
+        assert printed[1].startswith("1 [('exact-") and "not true that" in printed[1]
 
 
 RUN_BY_TESTS = {

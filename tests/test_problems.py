@@ -194,3 +194,61 @@ class TestAuthorization:
                 assert response.headers["www-authenticate"] == (
                     'Bearer realm="loupe", error="invalid_token"'
                 )
+
+
+class TestPlainWords:
+    """pydantic's words for its own machinery ("tag", "dictionary or object to extract fields
+    from") are said as a client would: what to send instead, at the field."""
+
+    CASE = {"input": "q", "actual_output": "a", "expected_output": "a"}
+
+    def submit(self, api: Api, body: dict[str, Any]) -> dict[str, Any]:
+        with api.tenant_client() as client:
+            return problem(client.post("/v1/evaluations", json=body), 422)
+
+    def test_an_unknown_metric_type_lists_the_known_ones(self, api: Api) -> None:
+        # deepeval's class name was answered "Input tag 'GEval' found using 'type' does not
+        # match any of the expected tags: ...".
+        body = self.submit(api, {"test_cases": [self.CASE], "metrics": [{"type": "GEval"}]})
+        [error] = body["errors"]
+        assert error["loc"] == "metrics[0].type"
+        assert error["msg"].startswith("unknown value 'GEval'; use one of 'exact_match', ")
+        assert "'g_eval'" in error["msg"] and "tag" not in error["msg"]
+
+    def test_a_metric_without_a_type_says_type_is_required(self, api: Api) -> None:
+        # Was "Unable to extract tag using discriminator 'type'".
+        body = self.submit(api, {"test_cases": [self.CASE], "metrics": [{"name": "x"}]})
+        assert [(e["loc"], e["msg"]) for e in body["errors"]] == [
+            ("metrics[0].type", "Field required")
+        ]
+
+    def test_a_value_that_should_be_an_object_says_so(self, api: Api) -> None:
+        # Was "Input should be a valid dictionary or object to extract fields from".
+        part = {"type": "image_url", "image_url": "data:image/png;base64,AAAA"}
+        body = self.submit(
+            api,
+            {
+                "test_cases": ["a question", {**self.CASE, "input": [part]}],
+                "metrics": ["exact_match"],
+                "judge": "gpt-4.1",
+            },
+        )
+        found = {(e["loc"], e["msg"]) for e in body["errors"]}
+        assert found == {
+            ("test_cases[0]", "must be a JSON object"),
+            ("test_cases[1].input[0].image_url", "must be a JSON object"),
+            ("metrics[0]", "must be a JSON object"),
+            ("judge", "must be a JSON object"),
+        }, body["errors"]
+
+    def test_an_unknown_field_is_called_one(self, api: Api) -> None:
+        # Was "Extra inputs are not permitted": "inputs", beside a test case's `input`.
+        metric = {"type": "turn_relevancy", "window": 3}
+        case = {**self.CASE, "image": "cat.png"}
+        body = self.submit(api, {"test_cases": [case], "metrics": [metric], "tests": []})
+        assert {(e["loc"], e["type"]) for e in body["errors"]} == {
+            ("metrics[0].window", "extra_forbidden"),
+            ("test_cases[0].image", "extra_forbidden"),
+            ("tests", "extra_forbidden"),
+        }, body["errors"]
+        assert all(e["msg"].startswith("unknown field: ") for e in body["errors"])

@@ -16,6 +16,7 @@ from starlette.routing import Match
 
 from app.api.query import BAD_CURSOR
 from app.db_outage import database_away, unreachable
+from app.plain_errors import pydantic_message
 from app.problems import (
     BODY_CHECK_ATTRIBUTE,
     PROBLEM_BASE,
@@ -28,7 +29,6 @@ from app.problems import (
     invalid_request,
     located_errors,
     problem_response,
-    pydantic_message,
 )
 
 logger = logging.getLogger("loupe")

@@ -9,7 +9,8 @@ from fastapi.routing import APIRoute
 from pydantic import AfterValidator
 from pydantic_core import PydanticCustomError
 
-from app.problems import FieldError, ProblemError, bad_request, field_error, pydantic_message
+from app.plain_errors import pydantic_message
+from app.problems import FieldError, ProblemError, bad_request, field_error
 
 _known: dict[int, frozenset[str]] = {}
 

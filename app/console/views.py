@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.media.store import digest_of
-from app.problems import pydantic_message
+from app.plain_errors import pydantic_message
 
 _ROLE_WORDS = {"judge": "The judge model", "candidate": "The candidate model"}
 # `<role>_<kind>` error types (app/judges/_errors.py) in words; the message adds the host.

@@ -1,6 +1,6 @@
 """The SDK READMEs' complete examples, run as written against a live Loupe (only the server's
-URL, the key and the example's image URL swapped for the test's), and the comparisons page's
-`loupe-client compare` example and CI job (docs/comparisons.md)."""
+URL and the key swapped for the test's: the image is inline, as a reader runs it), and the
+comparisons page's `loupe-client compare` example and CI job (docs/comparisons.md)."""
 
 import json
 import os
@@ -15,9 +15,7 @@ import yaml
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 from tests.sdk.conftest import SDK_PYTHON, TYPESCRIPT
-from tests.sdk.helpers import RED, while_queue_runs
-
-EXAMPLE_IMAGE = "https://example.com/logo.png"
+from tests.sdk.helpers import while_queue_runs
 
 
 def first_block(readme: Path, language: str) -> str:
@@ -30,11 +28,11 @@ class TestPythonReadme:
     ) -> None:
         judge.script(plausible_answer)
         source = first_block(SDK_PYTHON / "README.md", "python")
-        assert EXAMPLE_IMAGE in source and '"lp_..."' in source
-        source = (
-            source.replace("http://127.0.0.1:8000", api.base_url)
-            .replace('"lp_..."', repr(api.new_key()))
-            .replace(EXAMPLE_IMAGE, RED)
+        # Its image was https://example.com/logo.png, which no reader's Loupe could fetch
+        # as an image (422): the test swapped it for its own.
+        assert '"lp_..."' in source and "example.com" not in source
+        source = source.replace("http://127.0.0.1:8000", api.base_url).replace(
+            '"lp_..."', repr(api.new_key())
         )
         while_queue_runs(api, lambda: exec(compile(source, "README.md", "exec"), {}))
         printed = capsys.readouterr().out.splitlines()
@@ -48,14 +46,12 @@ class TestTypeScriptReadme:
     ) -> None:
         judge.script(plausible_answer)
         source = first_block(TYPESCRIPT / "README.md", "ts")
-        assert EXAMPLE_IMAGE in source
+        assert "example.com" not in source
         # A relative import, so that tsc finds the built declarations beside it.
         index = os.path.relpath(TYPESCRIPT / "dist" / "src" / "index.js", tmp_path)
         index = index if index.startswith(".") else f"./{index}"
-        source = (
-            source.replace("http://127.0.0.1:8000", api.base_url)
-            .replace(EXAMPLE_IMAGE, RED)
-            .replace('from "@loupe/client"', f'from "{index}"')
+        source = source.replace("http://127.0.0.1:8000", api.base_url).replace(
+            'from "@loupe/client"', f'from "{index}"'
         )
         example = tmp_path / "example.mts"
         example.write_text(source)
