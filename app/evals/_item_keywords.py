@@ -37,6 +37,11 @@ _short.maxstring = 80
 _short.maxother = 80
 # [references followed by this item, keywords applied by the run so far, keywords allowed].
 STEPS: ContextVar[list[int]] = ContextVar("item_schema_steps")
+# The references being followed now, each as (the schema holding it, the value it applies to)
+# by identity (references resolve to the document's very objects): one met again while it is
+# followed is a loop that never descends into the item.
+FOLLOWING: ContextVar[set[tuple[int, int]]] = ContextVar("item_schema_following")
+LOOP = "item_schema refers to itself without descending into the item"
 
 REFERENCES = ("$ref", "$dynamicRef")
 
@@ -303,7 +308,20 @@ def _counted(keyword: str) -> Any:
 
     def reference(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
         _spend()
-        yield from follow(validator, value, instance, schema)
+        following = FOLLOWING.get(None)
+        if following is None:
+            yield from follow(validator, value, instance, schema)
+            return
+        # Found here, not by running into Python's recursion limit: that limit may be met
+        # inside a Rust extension (rpds, under `referencing`), which panics instead of raising.
+        place = (id(schema), id(instance))
+        if place in following:
+            raise SchemaRefused(LOOP)
+        following.add(place)
+        try:
+            yield from follow(validator, value, instance, schema)
+        finally:
+            following.discard(place)
 
     return reference
 

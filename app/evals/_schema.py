@@ -20,7 +20,9 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from app.evals._item_keywords import (
+    FOLLOWING,
     KEYWORD_STEPS_PER_VALUE,
+    LOOP,
     MIN_KEYWORD_STEPS,
     REFERENCES,
     STEPS,
@@ -275,6 +277,7 @@ def first_error(checker: ItemChecker, item: Any) -> Any:
     checker.allowed += KEYWORD_STEPS_PER_VALUE * _values(item)
     steps = [0, checker.applied, checker.allowed]
     token = STEPS.set(steps)
+    following = FOLLOWING.set(set())
     try:
         return next(iter(checker.validator.iter_errors(item)), None)
     except Unresolvable as exc:
@@ -282,9 +285,7 @@ def first_error(checker: ItemChecker, item: Any) -> Any:
             "item_schema refers to something outside it; Loupe never fetches schemas"
         ) from exc
     except RecursionError as exc:
-        raise SchemaRefused(
-            "item_schema refers to itself without descending into the item"
-        ) from exc
+        raise SchemaRefused(LOOP) from exc
     except SchemaRefused:
         raise
     except Exception as exc:
@@ -297,3 +298,4 @@ def first_error(checker: ItemChecker, item: Any) -> Any:
     finally:
         checker.applied = steps[1]
         STEPS.reset(token)
+        FOLLOWING.reset(following)
