@@ -5,7 +5,16 @@ rubric's span)."""
 import math
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    StringConstraints,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.judges import JudgeReply, weighted_score
 from app.metrics._judged import JudgedSpecBase
@@ -133,11 +142,50 @@ class GEvalChecks(JudgedSpecBase):
     def _sorted_without_overlap(cls, rubric: list[RubricItem] | None) -> list[RubricItem] | None:
         return ordered_rubric(rubric)
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _criteria_or_steps_beside_other_faults(
+        cls, data: Any, handler: ValidatorFunctionWrapHandler
+    ) -> Any:
+        # A spec failing on another field never reaches the check below: its answer would name
+        # that field and, only once it was mended, the missing criteria (one answer names all).
+        try:
+            return handler(data)
+        except ValidationError as error:
+            if not isinstance(data, dict) or any(
+                data.get(name) is not None for name in ("criteria", "evaluation_steps")
+            ):
+                raise
+            details = [_detail(fault) for fault in error.errors()]
+            details.append(
+                InitErrorDetails(
+                    type=PydanticCustomError("value_error", _NEITHER), loc=(), input=data
+                )
+            )
+            raise ValidationError.from_exception_data(error.title, details) from None
+
     @model_validator(mode="after")
     def _criteria_or_steps(self) -> "GEvalChecks":
         if (
             getattr(self, "criteria", None) is None
             and getattr(self, "evaluation_steps", None) is None
         ):
-            raise ValueError("give `criteria` or `evaluation_steps`")
+            raise ValueError(_NEITHER.removeprefix("Value error, "))
         return self
+
+
+_NEITHER = "Value error, give `criteria` or `evaluation_steps`"
+
+
+def _detail(fault: Any) -> InitErrorDetails:
+    """A fault of `ValidationError.errors()` as raised again (a type pydantic does not know,
+    one of ours, as a custom error of the same type and words)."""
+    known = InitErrorDetails(type=fault["type"], loc=fault["loc"], input=fault["input"])
+    if "ctx" in fault:
+        known["ctx"] = fault["ctx"]
+    try:
+        ValidationError.from_exception_data("check", [known])
+    except (KeyError, TypeError, ValueError):
+        custom = PydanticCustomError(fault["type"], fault["msg"])
+        return InitErrorDetails(type=custom, loc=fault["loc"], input=fault["input"])
+    return known

@@ -222,6 +222,24 @@ class TestEachPartOnItsOwn:
         assert errors["test_cases[0].scenario"]["type"] == "unfit_for_metric"
         assert errors["test_cases[0].turns"]["type"] == "unfit_for_metric"
 
+    def test_a_g_eval_without_criteria_says_so_beside_its_other_faults(self, api: Api) -> None:
+        """Neither `criteria` nor `evaluation_steps`, and a name of the wrong type: both in the
+        one answer (the missing criteria used to wait until the name was mended)."""
+        body = {
+            "test_cases": [case()],
+            "metrics": [
+                {"type": "g_eval", "name": 7, "evaluation_params": ["input", "actual_output"]},
+                {"type": "conversational_g_eval", "name": "chat", "threshold": "high"},
+            ],
+        }
+        with api.tenant_client() as client:
+            found = problem(client.post("/v1/evaluations", json=body), 422)
+        errors = {(e["loc"], e["msg"]) for e in found["errors"]}
+        assert ("metrics[0]", "give `criteria` or `evaluation_steps`") in errors, found
+        assert ("metrics[1]", "give `criteria` or `evaluation_steps`") in errors, found
+        assert {loc for loc, _ in errors} >= {"metrics[0].name", "metrics[1].threshold"}, found
+        assert_no_prefix(found)
+
     def test_validator_messages_read_as_written(self, api: Api) -> None:
         body = {
             "test_cases": [case(input=["look", image("file:///etc/passwd")])],
