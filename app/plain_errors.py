@@ -27,4 +27,7 @@ def pydantic_message(error: Mapping[str, Any]) -> str:
     message = str(error.get("msg", "invalid"))
     for prefix in ("Value error, ", "Assertion failed, "):
         message = message.removeprefix(prefix)
+    if message.startswith("Input should be "):
+        # The value at the field named beside it, not a test case's `input`.
+        message = "must be " + message.removeprefix("Input should be ")
     return message

@@ -215,6 +215,14 @@ class TestPlainWords:
         assert error["msg"].startswith("unknown value 'GEval'; use one of 'exact_match', ")
         assert "'g_eval'" in error["msg"] and "tag" not in error["msg"]
 
+    def test_a_wrong_value_is_said_of_the_field_not_of_input(self, api: Api) -> None:
+        # Was "Input should be a valid number, ...": read as the test case's `input` field.
+        metric = {"type": "exact_match", "threshold": "high"}
+        body = self.submit(api, {"test_cases": [self.CASE], "metrics": [metric]})
+        [error] = body["errors"]
+        assert error["loc"] == "metrics[0].threshold"
+        assert error["msg"].startswith("must be a valid number"), error
+
     def test_a_metric_without_a_type_says_type_is_required(self, api: Api) -> None:
         # Was "Unable to extract tag using discriminator 'type'".
         body = self.submit(api, {"test_cases": [self.CASE], "metrics": [{"name": "x"}]})

@@ -129,7 +129,7 @@ class TestKinds:
         assert response.status_code == 422, response.text
         errors = {error["loc"]: error["msg"] for error in response.json()["errors"]}
         assert set(errors) == {"query.kind", "query.limit"}
-        assert errors["query.kind"] == "Input should be one of 'evaluation', 'eval_run', 'online'"
+        assert errors["query.kind"] == "must be one of 'evaluation', 'eval_run', 'online'"
         assert client.get("/v1/evaluations", params={"kind": "eval_run"}).status_code == 200
         spec = client.get("/openapi.json").json()
         (kind,) = [
