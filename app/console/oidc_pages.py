@@ -30,7 +30,7 @@ from app.console.sign_in_pages import safe_next
 from app.crypto import signing_key
 from app.people import oidc
 from app.people import service as people
-from app.people.roles import ROLES
+from app.people.roles import ROLES, scopes_of
 from app.problems import ProblemError
 from app.tenants.scopes import ADMIN, Caller
 
@@ -265,7 +265,9 @@ def _members_page(
         signed_in,
         status_code=status_code,
         members=people.members(session, signed_in.tenant.id),
-        roles=ROLES,
+        # The roles the caller holds every scope of: the ones they may give, and the people
+        # holding them the ones they may change or remove (the service refuses the rest).
+        roles=[role for role in ROLES if scopes_of(role) <= signed_in.scopes],
         admin=ADMIN in signed_in.scopes,
         me=signed_in.person_id,
         error=error,

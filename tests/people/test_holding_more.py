@@ -163,6 +163,20 @@ class TestNobodyActsOnSomeoneHoldingMore:
         with loupe.client(key) as client:
             assert client.get("/v1/evaluations").status_code == 200
 
+    def test_the_page_offers_only_what_the_caller_may_do(self, loupe: Api, idp: Provider) -> None:
+        _, admin_sub = signed_in(loupe, idp, "ml-admins")
+        _, viewer_sub = signed_in(loupe, idp, "ml-read")
+        console = _key_session(loupe, ["read", "admin", "review"])
+        members = console.get("/console/members").text
+        # The admin's row offers neither Change nor Remove; the viewer's offers Change.
+        assert f'aria-label="Role of {admin_sub}@example.com"' not in members
+        assert f'aria-label="Remove {admin_sub}@example.com"' not in members
+        assert f'aria-label="Role of {viewer_sub}@example.com"' in members
+        # Offered: the roles whose every scope the caller holds.
+        grant = members.split('class="grant"')[1]
+        offered = set(re.findall(r'<option value="([a-z]+)"', grant))
+        assert offered == {"viewer", "reviewer"}, offered
+
     def test_a_viewer_is_still_theirs_to_change(self, loupe: Api, idp: Provider) -> None:
         _, sub = signed_in(loupe, idp, "ml-read")
         target = person_id(loupe, sub)
