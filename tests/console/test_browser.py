@@ -91,7 +91,9 @@ def sign_in(page: Page, api: Api, key: str) -> None:
 
 
 def image_loaded(page: Page, selector: str) -> None:
-    """Wait until the first image matching `selector` has decoded (naturalWidth > 0)."""
+    """Wait until the first image matching `selector` has decoded (naturalWidth > 0), scrolled
+    into view first: the console's images load lazily, and one below the fold never would."""
+    page.locator(selector).first.scroll_into_view_if_needed()
     page.wait_for_function(
         "s => { const i = document.querySelector(s); "
         "return i && i.complete && i.naturalWidth > 0 }",
