@@ -6,12 +6,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response, status
 
-from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant, get_runtime
+from app.api.deps import RuntimeDep, SessionDep, TenantDep, checked_with_tenant, with_tenant
 from app.api.idempotent import idempotent
 from app.api.openapi import Extras
 from app.api.query import id_after, id_cursor
 from app.api.routing import LeanRoute
-from app.models import Tenant
 from app.online import backfill, checks, reads, receiver, service, trend
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
@@ -97,16 +96,13 @@ def get_online_rule(
 
 def _update_problems(request: Request, body: Mapping[str, Any]) -> list[FieldError]:
     """`checked_with_tenant` for a change: the rule's kept metrics check its alert's metric."""
-    tenant_id = getattr(request.state, "tenant_id", None)
-    if tenant_id is None:
-        return []
-    runtime = get_runtime(request)
-    with runtime.session() as session:
-        tenant = session.get(Tenant, tenant_id)
-        if tenant is None:
-            return []
-        rule_id = str(request.path_params.get("rule_id", ""))
-        return checks.update_body_problems(session, tenant, runtime.settings, body, rule_id)
+    rule_id = str(request.path_params.get("rule_id", ""))
+    return with_tenant(
+        request,
+        lambda session, tenant, settings, _own: checks.update_body_problems(
+            session, tenant, settings, body, rule_id
+        ),
+    )
 
 
 @router.patch("/{rule_id}", response_model=OnlineRule, openapi_extra=ADMIN_ONLY)

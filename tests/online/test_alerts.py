@@ -232,6 +232,27 @@ class TestAlertChecks:
         assert removed.status_code == 200 and removed.json()["alert"] is None
         assert client.get(path).json()["alert"] is None
 
+    def test_a_change_failing_its_schema_still_has_its_alert_checked(
+        self, api: Api, receiver: WebhookReceiver
+    ) -> None:
+        client = api.tenant_client()
+        created = client.post(
+            "/v1/online_rules",
+            json={"name": "to change", "sampling": {"rate": 1}, "metrics": [CORRECT]},
+        )
+        assert created.status_code == 201, created.text
+        change = {
+            "sampling": {"rate": 5},
+            "alert": {
+                "metric": "missing",
+                "threshold": 0.5,
+                "window_hours": 1,
+                "webhook_url": receiver.url,
+            },
+        }
+        answer = problem(client.patch(f"/v1/online_rules/{created.json()['id']}", json=change), 422)
+        assert {"sampling.rate", "alert.metric"} <= set(locs(answer)), answer
+
 
 def _with_alert(receiver: WebhookReceiver) -> dict[str, Any]:
     return {
