@@ -231,9 +231,9 @@ def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
     if not maker.startswith("person:"):
         return
     membership = repository.membership(session, maker.removeprefix("person:"), by.tenant.id)
-    if membership is None or not scopes_of(membership.role) - by.scopes:
+    beyond = ", ".join(sorted(scopes_of(membership.role) - by.scopes)) if membership else ""
+    if not beyond:
         return
-    beyond = ", ".join(sorted(scopes_of(membership.role) - by.scopes))
     raise ProblemError(
         403,
         "Forbidden",
