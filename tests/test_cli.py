@@ -191,22 +191,21 @@ class TestConfigurationErrors:
         [
             ("migrate", "LOUPE_MODEL_PRICES", "not json", "LOUPE_MODEL_PRICES: not valid JSON:"),
             ("serve", "LOUPE_MODEL_PRICES", '{"x": {"input": 1}}', "LOUPE_MODEL_PRICES: x.output"),
-            ("serve", "LOUPE_PORT", "abc", "LOUPE_PORT='abc': Input should be a valid integer"),
-            ("migrate", "LOUPE_RETENTION_DAYS", "0", "LOUPE_RETENTION_DAYS='0': Input should be"),
+            ("serve", "LOUPE_PORT", "abc", "LOUPE_PORT='abc': must be a valid integer"),
+            ("migrate", "LOUPE_RETENTION_DAYS", "0", "LOUPE_RETENTION_DAYS='0': must be"),
             ("migrate", "LOUPE_STUCK_AFTER_SECONDS", "1", "LOUPE_STUCK_AFTER_SECONDS must be"),
             ("migrate", "LOUPE_DATABASE_URL", "nonsense", "LOUPE_DATABASE_URL: not a database"),
             (
                 "migrate",
                 "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS",
                 "-1",
-                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS='-1': Input should be greater than or equal to "
-                "0",
+                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS='-1': must be greater than or equal to 0",
             ),
             (
                 "migrate",
                 "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS",
                 "nan",
-                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS='nan': Input should be a finite number",
+                "LOUPE_WEBHOOK_DISABLE_AFTER_HOURS='nan': must be a finite number",
             ),
         ],
     )

@@ -37,6 +37,9 @@ def problem_lines(error: ValidationError) -> list[str]:
     for problem in error.errors(include_url=False):
         loc = [str(part) for part in problem["loc"]]
         message = str(problem["msg"]).removeprefix("Value error, ")
+        if message.startswith("Input should be "):
+            # The value of the variable named beside it (the API's 422s say the same).
+            message = "must be " + message.removeprefix("Input should be ")
         if not loc:
             problems.append(message)  # a check across settings: its message names them
             continue
