@@ -62,8 +62,7 @@ def window_problems(
             among = (
                 "these test cases"
                 if counted == len(cases)
-                else f"test_cases[0] to test_cases[{case['index']}] alone (counting stopped "
-                "once past the cap)"
+                else f"test_cases[0] to test_cases[{case['index']}] alone, where counting stopped"
             )
             errors = _refusal(windowed, shown, among, cap)
             return errors if metrics_sent else errors[:1]
@@ -83,8 +82,8 @@ def _refusal(
         field_error(
             ["test_cases"],
             f"the windowed metrics {names} would show the judge {total:,} characters of "
-            f"earlier turns for {among} (each judged turn is shown with the turns of its "
-            f"window); {limit}: send them in smaller submissions (or in batches of an open "
+            f"earlier turns (each judged turn with the turns of its window) for {among}; "
+            f"{limit}: send them in smaller submissions (or in batches of an open "
             "evaluation), or give the metrics a smaller window_size",
             ERROR_TYPE,
         )
