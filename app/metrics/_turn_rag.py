@@ -11,6 +11,8 @@ A window is also bounded by characters (`MetricContext.window_chars`, LOUPE_MAX_
 past it its earliest turns are left out, each whole, so that one conversation's prompts grow with
 judged turns times that bound, not times window times turn size; the result's
 `logs.window_trimmed` names the judged turns whose windows lost turns, and how many.
+`outline` and `window_text` count what the windows show from each turn's size, without
+building them (the cap on what one submission plans, LOUPE_MAX_PLANNED_WINDOW_CHARS).
 """
 
 import asyncio
