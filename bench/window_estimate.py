@@ -7,10 +7,15 @@ turn with a one-passage retrieval context, each turn `--turn-chars` characters o
 an embedded `loupe serve` (SQLite, no judge called) for their estimate with both metrics at
 `window_size` 200, and prints the body's size, the request's wall time, the prompt tokens the
 estimate counts and the API process's peak resident memory (VmHWM from /proc) before and after.
+Then the same body's estimate on a second server whose LOUPE_MAX_PLANNED_WINDOW_CHARS is `--cap`
+(its default unless given): its refusal's time, and how many times faster it is than the whole
+estimate measured just before (the whole one on a server with the cap out of reach).
 
     .venv/bin/python bench/window_estimate.py                       # 3.9 MB body
     .venv/bin/python bench/window_estimate.py --before /work/main   # the same on another checkout
     .venv/bin/python bench/window_estimate.py --conversations 60 --window-chars 20000
+    .venv/bin/python bench/window_estimate.py --conversations 460   # 64 MB: refused by default
+    .venv/bin/python bench/window_estimate.py --conversations 460 --metrics 20
 """
 
 import argparse
@@ -21,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +36,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.config import Settings  # noqa: E402
 from bench.append_memory import memory_mb, wait_ready  # noqa: E402
 from bench.procs import pythonpath  # noqa: E402
 from tests.fixtures.services import free_port  # noqa: E402
@@ -96,19 +104,25 @@ def conversation(number: int, turn_chars: int, rng: random.Random) -> dict[str, 
     return {"id": f"chat-{number}", "turns": turns}
 
 
-def body_of(conversations: int, turn_chars: int) -> dict[str, Any]:
+def body_of(conversations: int, turn_chars: int, metrics: int) -> dict[str, Any]:
+    """The conversations with `metrics` windowed metrics at `window_size` 200, the two kinds in
+    turn (named apart past the first two, as a submission comparing judges or thresholds is)."""
     rng = random.Random(7)
+    kinds = ["turn_faithfulness", "turn_contextual_relevancy"]
     return {
         "test_cases": [conversation(n, turn_chars, rng) for n in range(conversations)],
         "metrics": [
-            {"type": "turn_faithfulness", "window_size": 200},
-            {"type": "turn_contextual_relevancy", "window_size": 200},
+            {"type": kinds[n % 2], "window_size": 200}
+            | ({"name": f"{kinds[n % 2]} {n // 2}"} if n >= 2 else {})
+            for n in range(metrics)
         ],
         "judge": {"model": "gpt-4o"},
     }
 
 
-def run(conversations: int, turn_chars: int, before: str | None, window_chars: int | None) -> None:
+@contextmanager
+def served(before: str | None, settings: dict[str, str]) -> Iterator[tuple[str, str, int]]:
+    """An embedded `loupe serve` on a fresh SQLite database: its base URL, a key, its pid."""
     with tempfile.TemporaryDirectory(prefix="loupe-window-") as tmp:
         port = free_port()
         env = {
@@ -121,9 +135,8 @@ def run(conversations: int, turn_chars: int, before: str | None, window_chars: i
             "LOUPE_JUDGE_MODEL": "gpt-4o",
             "LOUPE_SECRET_KEY": "bench-secret-key-of-at-least-32-bytes",
             "LOUPE_MAX_BODY_BYTES": str(256 * 1024 * 1024),
+            **settings,
         }
-        if window_chars is not None:
-            env["LOUPE_MAX_WINDOW_CHARS"] = str(window_chars)
         subprocess.run([str(LOUPE), "migrate"], env=env, check=True, capture_output=True)
         key = subprocess.run(
             [str(LOUPE), "keys", "create", "--create-tenant", "--tenant", "bench"],
@@ -137,25 +150,7 @@ def run(conversations: int, turn_chars: int, before: str | None, window_chars: i
             try:
                 base_url = f"http://127.0.0.1:{port}"
                 wait_ready(base_url, api)
-                payload = json.dumps(body_of(conversations, turn_chars)).encode()
-                headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
-                with httpx.Client(base_url=base_url, timeout=3600, trust_env=False) as http:
-                    peak_before, _ = memory_mb(api.pid)
-                    started = time.perf_counter()
-                    answer = http.post("/v1/evaluations/estimate", content=payload, headers=headers)
-                    seconds = time.perf_counter() - started
-                    answer.raise_for_status()
-                    peak_after, _ = memory_mb(api.pid)
-                estimate = answer.json()
-                print(
-                    f"code {before or ROOT}; {conversations} conversations of 200 turns, "
-                    f"{turn_chars} chars a turn; body {len(payload) / 1e6:.1f} MB"
-                )
-                print(
-                    f"estimate: {seconds:.2f} s, calls {estimate['calls']:,}, prompt tokens "
-                    f"{estimate['prompt_tokens']:,}; API peak RSS {peak_before:.0f} -> "
-                    f"{peak_after:.0f} MB"
-                )
+                yield base_url, key, api.pid
             finally:
                 api.terminate()
                 try:
@@ -164,14 +159,83 @@ def run(conversations: int, turn_chars: int, before: str | None, window_chars: i
                     api.kill()
 
 
+def estimate_of(
+    before: str | None, settings: dict[str, str], payload: bytes
+) -> tuple[float, httpx.Response, float, float]:
+    """One estimate request on a server of its own: seconds, the answer, and the API's peak
+    RSS in MB before and after."""
+    with served(before, settings) as (base_url, key, pid):
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        with httpx.Client(base_url=base_url, timeout=3600, trust_env=False) as http:
+            peak_before, _ = memory_mb(pid)
+            started = time.perf_counter()
+            answer = http.post("/v1/evaluations/estimate", content=payload, headers=headers)
+            seconds = time.perf_counter() - started
+            peak_after, _ = memory_mb(pid)
+    return seconds, answer, peak_before, peak_after
+
+
+def run(
+    conversations: int,
+    turn_chars: int,
+    before: str | None,
+    window_chars: int | None,
+    cap: int,
+    metrics: int,
+) -> None:
+    settings = {} if window_chars is None else {"LOUPE_MAX_WINDOW_CHARS": str(window_chars)}
+    payload = json.dumps(body_of(conversations, turn_chars, metrics)).encode()
+    print(
+        f"code {before or ROOT}; {conversations} conversations of 200 turns, "
+        f"{turn_chars} chars a turn, {metrics} windowed metrics; body {len(payload) / 1e6:.1f} MB"
+    )
+    # The whole estimate: past any cap (an older checkout has none, and ignores the setting).
+    uncapped = {**settings, "LOUPE_MAX_PLANNED_WINDOW_CHARS": str(10**18)}
+    full, answer, peak_before, peak_after = estimate_of(before, uncapped, payload)
+    answer.raise_for_status()
+    estimate = answer.json()
+    print(
+        f"estimate: {full:.2f} s, calls {estimate['calls']:,}, prompt tokens "
+        f"{estimate['prompt_tokens']:,}; API peak RSS {peak_before:.0f} -> {peak_after:.0f} MB"
+    )
+    if before:
+        return
+    capped = {**settings, "LOUPE_MAX_PLANNED_WINDOW_CHARS": str(cap)}
+    seconds, answer, peak_before, peak_after = estimate_of(before, capped, payload)
+    if answer.status_code != 422:
+        print(f"within LOUPE_MAX_PLANNED_WINDOW_CHARS={cap:,}: {answer.status_code}")
+        return
+    (cases,) = [e["msg"] for e in answer.json()["errors"] if e["loc"] == "test_cases"]
+    print(
+        f"refused at LOUPE_MAX_PLANNED_WINDOW_CHARS={cap:,}: {seconds:.2f} s "
+        f"({full / seconds:.1f} times faster than the whole estimate); API peak RSS "
+        f"{peak_before:.0f} -> {peak_after:.0f} MB"
+    )
+    print(f"  test_cases: {cases}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--conversations", type=int, default=30)
     parser.add_argument("--turn-chars", type=int, default=600)
     parser.add_argument("--before", help="a checkout whose code to measure instead")
     parser.add_argument("--window-chars", type=int, help="LOUPE_MAX_WINDOW_CHARS for the server")
+    parser.add_argument(
+        "--cap",
+        type=int,
+        default=Settings.model_fields["max_planned_window_chars"].default,
+        help="LOUPE_MAX_PLANNED_WINDOW_CHARS for the refused estimate (default: its default)",
+    )
+    parser.add_argument("--metrics", type=int, default=2, help="windowed metrics (2: one of each)")
     args = parser.parse_args()
-    run(args.conversations, args.turn_chars, args.before, args.window_chars)
+    run(
+        args.conversations,
+        args.turn_chars,
+        args.before,
+        args.window_chars,
+        args.cap,
+        args.metrics,
+    )
 
 
 if __name__ == "__main__":

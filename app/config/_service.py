@@ -61,6 +61,18 @@ class ServiceFields(BaseSettings):
     Without it a conversation's prompts grow as judged turns times window times turn size: a 4 MB
     body made 57 million prompt tokens. 60,000 characters is about 15,000 tokens, room for some
     fifty exchanges of a few sentences each."""
+    max_planned_window_chars: int = Field(default=2_000_000_000, ge=1)
+    """Characters of earlier turns the windowed conversation metrics (`turn_faithfulness`,
+    `turn_contextual_relevancy`) of one submission would show the judge, every judged turn's
+    window of every case and metric added up; past it the submission (its estimate, a batch of
+    an open evaluation, a re-run) answers 422 naming `test_cases` and each such metric, and
+    nothing is stored. Counted from the turns' sizes, case by case, stopping at the case that
+    passes it, so a refusal is quick however large the body, and what an accepted estimate
+    renders and a worker sends is bounded whatever the number of metrics. At the metrics'
+    default `window_size` no body within the default `LOUPE_MAX_BODY_BYTES` reaches 2 billion
+    with each metric once (the most is about 1.2 billion, from 100-exchange conversations;
+    10,000 conversations within it plan at most 0.8 billion); a 64 MB body of 200-turn
+    conversations at `window_size` 200 plans 4.2 billion. Raise it with the body limit."""
     otlp_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
     """An OTLP/HTTP export (`POST /v1/traces`, `/v1/logs`) larger than this once decompressed
     gets 413, as the OTLP specification recommends (64 MiB); the API holds at most about three

@@ -114,6 +114,7 @@ def _draft(evaluation: Evaluation, test_cases: list[TestCaseCreate | None]) -> c
         metrics=[parse_spec(spec) for spec in evaluation.metrics],
         # Resolved at submit: the judge and the webhook are not asked about again.
         judge_known=False,
+        metrics_sent=False,
         cluster_by=evaluation.cluster_by,
         first_index=evaluation.total_test_cases,
     )

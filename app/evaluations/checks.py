@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from app.api.salvage import items, valid
 from app.config import Settings
-from app.evaluations import admission, case_rows, judging, shapes
+from app.evaluations import admission, case_rows, judging, planned, shapes
 from app.evaluations.schemas import EvaluationCreate, JudgeConfig, MetadataKey, TestCaseCreate
 from app.media import ingest as media
 from app.media.own import OwnMedia
@@ -48,6 +48,9 @@ class Draft:
     refused_judges: dict[int, Any] = field(default_factory=dict)
     # An open evaluation may start with no test case (batches follow).
     open: bool = False
+    # False for a batch: its metrics are the evaluation's, not the request's, so what is
+    # wrong with them together with its cases is named on the cases alone.
+    metrics_sent: bool = True
     # The index of the first case (a batch appended to an open evaluation starts past 0): a
     # case without an id is known by it.
     first_index: int = 0
@@ -287,7 +290,8 @@ def check(
     own: OwnMedia | None = None,
 ) -> Checked:
     """Every problem of a draft the schema could not see: counts past the operator's caps,
-    duplicate names and ids, fields a metric needs, judges, the webhook, and images.
+    duplicate names and ids, fields a metric needs, judges, the webhook, the windows of earlier
+    turns its conversations would show the judge (`planned`), and images.
 
     Images are decoded (and URLs fetched) last, and not at all when a count is past its cap;
     `cases`, the stored-form test cases, get their images checked (built from the draft's
@@ -335,6 +339,14 @@ def check(
                 case_rows.stored_case(index, test_case)
                 for index, test_case, _ in _cases_to_fit(draft)
             ]
+        # Before images, which cost more than counting does: past it nothing is decoded.
+        too_much = planned.window_problems(
+            settings, draft.metrics, cases, metrics_sent=draft.metrics_sent
+        )
+        findings.extend(too_much)
+        over_caps = bool(too_much)
+    if not over_caps:
+        assert cases is not None
         checked.intake = media.take_in(media.case_contents(cases), settings, own)
         findings.extend(checked.intake.errors)
     return checked

@@ -73,6 +73,9 @@ from app.metrics._templates import (
     template_paths,
 )
 from app.metrics._text_scores import BLEU_KEYS, ROUGE_KEYS
+from app.metrics._turn_rag import Outline, TurnRagSpecBase
+from app.metrics._turn_rag import outline as conversation_outline
+from app.metrics._turn_rag import window_text as turn_rag_windows
 from app.metrics._types import (
     WINDOW_CHARS,
     MetricContext,
@@ -185,6 +188,24 @@ _PLANS: dict[str, Plan] = {
 # Metrics whose prompts show a window of earlier turns bounded by characters: their plan takes
 # the bound the service measures with (MetricContext.window_chars).
 _WINDOWED = frozenset({"turn_faithfulness", "turn_contextual_relevancy"})
+
+
+def shows_windows(spec: MetricSpecBase) -> bool:
+    """Whether the metric shows each judged turn with a window of the turns before it."""
+    return isinstance(spec, TurnRagSpecBase)
+
+
+def window_text(spec: MetricSpecBase, shape: Outline, *, window_chars: int) -> int:
+    """The characters of earlier turns the metric's prompts show for one conversation (its
+    `conversation_outline`), every judged turn's window together, counted from turn sizes
+    without building a prompt; 0 for a metric that shows no window.
+
+    Args:
+        window_chars: what `MetricContext.window_chars` is where the case is measured.
+    """
+    if not isinstance(spec, TurnRagSpecBase):
+        return 0
+    return turn_rag_windows(spec, shape, window_chars)
 
 
 def plan(
@@ -317,6 +338,10 @@ __all__ = [
     "Completion",
     "PlannedCall",
     "plan",
+    "Outline",
+    "conversation_outline",
+    "shows_windows",
+    "window_text",
     "GRADER_TYPES",
     "ROUGE_KEYS",
     "RenderError",

@@ -108,6 +108,18 @@ def merge_text(parts: Parts) -> Parts:
     return merged
 
 
+def text_size(parts: Parts) -> int:
+    """The characters of the texts `merge_text(parts)` gives, without joining them."""
+    size = 0
+    after_text = False
+    for part in parts:
+        is_text = part.get("type") == "text"
+        if is_text:
+            size += len(part["text"]) + after_text  # the newline joining it to the text before
+        after_text = is_text
+    return size
+
+
 def messages(instructions: str, parts: Parts) -> list[dict[str, Any]]:
     """A system message of instructions and a user message of content."""
     user = merge_text(parts)

@@ -11,12 +11,16 @@ A window is also bounded by characters (`MetricContext.window_chars`, LOUPE_MAX_
 past it its earliest turns are left out, each whole, so that one conversation's prompts grow with
 judged turns times that bound, not times window times turn size; the result's
 `logs.window_trimmed` names the judged turns whose windows lost turns, and how many.
+`outline` and `window_text` count what the windows show from each turn's size, without
+building them (the cap on what one submission plans, LOUPE_MAX_PLANNED_WINDOW_CHARS).
 """
 
 import asyncio
+from bisect import bisect_left
 from collections.abc import Awaitable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any, ClassVar, TypeVar
 
 from pydantic import Field
@@ -50,6 +54,9 @@ class TurnRagSpecBase(JudgedSpecBase):
 
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ("turns",)
     shape: ClassVar[Shape] = "conversation"
+    # Whether a judged turn's window ends at the request it answers (the turns between are
+    # not shown), not at the turn itself.
+    window_ends_at_request: ClassVar[bool] = False
 
     window_size: int = Field(
         default=10,
@@ -133,26 +140,31 @@ class Window:
     rendered: list[Parts]
 
 
-def earlier_turns(
-    units: list[list[int]], turn: JudgedTurn, window_size: int, *, before: int | None = None
-) -> list[int]:
-    """The turns of the window ending at the judged turn's exchange that come before `before`
-    (default: the judged turn)."""
-    limit = turn.number if before is None else before
-    return [n for n in conversation.window(units, turn.exchange, window_size) if n < limit]
+def _reach(rendered: list[Parts]) -> list[int]:
+    """The characters `history` shows of turns 1..n together, by n (`rendered[0]` is empty)."""
+    return list(accumulate(render.text_size(parts) for parts in rendered))
 
 
-def fitting(numbers: list[int], sizes: list[int], max_chars: int) -> int:
-    """How many of the earliest turns `numbers` are left out so that the rest fit in
-    `max_chars` characters together: a turn is shown whole or not at all, and once one does
-    not fit no earlier one is shown (the judge reads an unbroken stretch before the judged
-    turn)."""
-    total = 0
-    first = len(numbers)
-    while first > 0 and total + sizes[numbers[first - 1]] <= max_chars:
-        first -= 1
-        total += sizes[numbers[first]]
-    return first
+def _cut(
+    units: list[list[int]],
+    turn: JudgedTurn,
+    window_size: int,
+    reach: list[int],
+    max_chars: int,
+    up_to_request: bool,
+) -> tuple[int, int, int]:
+    """A judged turn's earlier turns as shown: (first, last, left out), the turns `first` to
+    `last` shown (none when `first` is past `last`). They are the turns of the window ending
+    at its exchange that come before it (with `up_to_request`, up to the request it answers),
+    less the earliest ones, each whole, that do not fit in `max_chars` with those after them:
+    once one does not fit no earlier one is shown (the judge reads an unbroken stretch before
+    the judged turn). Exchanges are consecutive runs of turns, so a window is one run and what
+    fits is found by bisecting the running sizes: one judged turn costs a logarithm of the
+    conversation, not its window."""
+    start = units[max(0, turn.exchange - window_size + 1)][0]
+    last = max(turn.asked) if up_to_request else turn.number - 1
+    first = bisect_left(reach, reach[last] - max_chars, lo=start - 1, hi=last) + 1
+    return first, last, first - start
 
 
 def windows(
@@ -172,14 +184,48 @@ def windows(
         render.merge_text(conversation.turn_parts(turn, number, tools=False))
         for number, turn in enumerate(conversation.turns_of(case), start=1)
     ]
-    sizes = [sum(len(p["text"]) for p in parts if p.get("type") == "text") for parts in rendered]
+    reach = _reach(rendered)
     found = []
     for turn in turns:
-        before = max(turn.asked) + 1 if up_to_request else None
-        numbers = earlier_turns(units, turn, window_size, before=before)
-        left_out = fitting(numbers, sizes, max_chars)
-        found.append(Window(numbers[left_out:], left_out, rendered))
+        first, last, left_out = _cut(units, turn, window_size, reach, max_chars, up_to_request)
+        found.append(Window(list(range(first, last + 1)), left_out, rendered))
     return found
+
+
+@dataclass(frozen=True)
+class Outline:
+    """A conversation as its windows are cut from it, for counting what they show: its
+    exchanges, its judged turns, and `reach` (the characters shown of turns 1..n, by n)."""
+
+    units: list[list[int]]
+    judged: list[JudgedTurn]
+    reach: list[int]
+
+
+def outline(case: MetricTestCase) -> Outline:
+    """The outline of a case's conversation: each turn's parts are built to be measured, no
+    prompt is (a turn's size is the length of its texts as the prompt joins them)."""
+    turns = conversation.turns_of(case)
+    judged_ones = judged_turns(turns)
+    if not judged_ones:
+        return Outline([], [], [0])
+    sized = [[]] + [
+        conversation.turn_parts(turn, number, tools=False)
+        for number, turn in enumerate(turns, start=1)
+    ]
+    return Outline(conversation.exchanges(turns), judged_ones, _reach(sized))
+
+
+def window_text(spec: TurnRagSpecBase, shape: Outline, max_chars: int) -> int:
+    """The characters of earlier turns the metric's prompts show for one conversation, every
+    judged turn's window together: what `windows` shows, summed from `reach`."""
+    reach, total = shape.reach, 0
+    for turn in shape.judged:
+        first, last, _ = _cut(
+            shape.units, turn, spec.window_size, reach, max_chars, spec.window_ends_at_request
+        )
+        total += reach[last] - reach[first - 1]
+    return total
 
 
 def trimmed(turns: list[JudgedTurn], windows: list[Window]) -> list[dict[str, int]]:

@@ -41,6 +41,8 @@ VERDICTS = {"yes": "yes", "no": "no"}
 
 
 class TurnContextualRelevancySpec(turn_rag.TurnRagSpecBase):
+    window_ends_at_request: ClassVar[bool] = True
+
     type: Literal["turn_contextual_relevancy"]
 
 
@@ -118,7 +120,14 @@ def _windows(
     units: list[list[int]],
     window_chars: int,
 ) -> list[turn_rag.Window]:
-    return turn_rag.windows(case, units, judged, spec.window_size, window_chars, up_to_request=True)
+    return turn_rag.windows(
+        case,
+        units,
+        judged,
+        spec.window_size,
+        window_chars,
+        up_to_request=spec.window_ends_at_request,
+    )
 
 
 def plan(
