@@ -131,11 +131,14 @@ COMMON = Extras(
 )
 
 # Status -> what app-wide machinery answers it with, on /v1 routes: app.api.query (unknown query
-# parameters, every router main.py includes), the tenant key, and JSON body parsing.
+# parameters, every router main.py includes), the tenant key (and its throttle on guessing: 429),
+# JSON body parsing, and the database or Redis away (503, with Retry-After).
 _APP_WIDE = {
     "400": "Bad Request",
     "401": "Unauthorized",
     "415": "Unsupported Media Type",
+    "429": "Too Many Requests",
+    "503": "Service Unavailable",
 }
 _PROBLEM = {"schema": {"$ref": "#/components/schemas/Problem"}}
 

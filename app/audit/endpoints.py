@@ -1,6 +1,5 @@
 """GET /v1/audit_events: who changed what in the caller's tenant, and when."""
 
-from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -11,7 +10,8 @@ from app.api.routing import LeanRoute
 from app.audit import service
 from app.audit.schemas import AuditEvent, AuditEventList
 from app.audit.service import AuditFilter
-from app.problems import ProblemError, field_error, invalid_request, problem_responses
+from app.problems import ProblemError, field_error, problem_responses
+from app.schemas import Moment
 from app.tenants.scopes import ADMIN, SCOPE_EXTENSION
 
 router = APIRouter(
@@ -41,29 +41,16 @@ def list_audit_events(
     ] = None,
     object_id: Annotated[str | None, Query(min_length=1, max_length=80)] = None,
     since: Annotated[
-        datetime | None, Query(description="ISO 8601; events at or after it (UTC if no offset).")
+        Moment | None, Query(description="ISO 8601; events at or after it (UTC if no offset).")
     ] = None,
     until: Annotated[
-        datetime | None, Query(description="ISO 8601; events before it (UTC if no offset).")
+        Moment | None, Query(description="ISO 8601; events before it (UTC if no offset).")
     ] = None,
     after: Annotated[str | None, id_after("aud")] = None,
     limit: LimitQuery = 20,
 ) -> AuditEventList:
     """The tenant's audit events, newest first: every create, delete, cancel and change made
     through the API, the console and the `loupe` command, with who made it."""
-    out_of_range = [
-        field_error(
-            ["query", name],
-            f"{moment.isoformat()} is outside the years 1 to 9999 once in UTC",
-            "datetime_out_of_range",
-        )
-        for name, moment in (("since", since), ("until", until))
-        if moment is not None and _utc(moment) is None
-    ]
-    if out_of_range:
-        # 9999-12-31T23:00:00-14:00 is in year 10000 in UTC (it was a 500).
-        raise invalid_request(out_of_range)
-    since, until = _utc(since), _utc(until)
     if since is not None and until is not None and since >= until:
         message = "since must be before until"
         raise ProblemError(
@@ -80,13 +67,3 @@ def list_audit_events(
     rows = service.page(session, tenant.id, where, id_cursor(after, "aud"), limit)
     data = [AuditEvent.model_validate(row, from_attributes=True) for row in rows[:limit]]
     return AuditEventList.of(data, len(rows) > limit)
-
-
-def _utc(moment: datetime | None) -> datetime | None:
-    """`moment` in UTC (UTC if it has no offset); None for none, or one past year 1 or 9999."""
-    if moment is None:
-        return None
-    try:
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except OverflowError:
-        return None

@@ -9,7 +9,7 @@ up in turns (`next_after`), so no request runs unbounded.
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -21,7 +21,7 @@ from app.media import ingest as media
 from app.models import Evaluation, OnlineCall, OnlineRule, Tenant
 from app.online import days, ingest, matching
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
-from app.online.schemas import Backfill, BackfillRequest
+from app.online.schemas import Backfill, BackfillRequest, moment_at
 from app.outbox import outbox
 from app.problems import FieldError, ProblemError, field_error, invalid_request
 from app.runtime import Runtime
@@ -44,8 +44,8 @@ def parse(body: BackfillRequest, settings: Settings, now: datetime | None = None
     """The window asked for, or one 422 naming each field that is wrong."""
     now = now or utcnow()
     errors: list[FieldError] = []
-    start, start_error = _moment("since", body.since)
-    end, end_error = _moment("until", body.until)
+    start, start_error = moment_at(["since"], body.since)
+    end, end_error = moment_at(["until"], body.until)
     errors += [error for error in (start_error, end_error) if error]
     after = None
     if body.after is not None:
@@ -262,18 +262,3 @@ def _each_span_once(rows: Sequence[OnlineCall]) -> list[OnlineCall]:
             seen.add(key)
             unique.append(row)
     return unique
-
-
-def _moment(name: str, value: str | None) -> tuple[datetime | None, FieldError | None]:
-    if value is None:
-        return None, None
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        moment = moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except (ValueError, OverflowError):
-        return None, field_error(
-            [name],
-            f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
-            "invalid_datetime",
-        )
-    return moment, None

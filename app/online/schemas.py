@@ -1,6 +1,6 @@
 """Online rules: what production spans a tenant has judged, and how many it saw (issue 26)."""
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
@@ -8,7 +8,8 @@ from pydantic_core import PydanticCustomError
 
 from app.evaluations.schemas import EvaluationResult, JudgeConfig, TestCase
 from app.metrics import MetricSpec
-from app.schemas import ListPage, http_url
+from app.problems import FieldError, field_error
+from app.schemas import ListPage, http_url, utc_moment
 
 FilterOp = Literal["eq", "contains", "regex"]
 Target = Literal["span", "conversation"]
@@ -290,11 +291,8 @@ class BackfillRequest(BaseModel):
     @classmethod
     def _iso(cls, value: str | None) -> str | None:
         # Checked with the schema, so one 422 names it beside any other field at fault.
-        if value is not None and iso_moment(value) is None:
-            raise PydanticCustomError(
-                "invalid_datetime",
-                f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
-            )
+        if value is not None:
+            utc_moment(value)
         return value
 
     @field_validator("after")
@@ -305,13 +303,16 @@ class BackfillRequest(BaseModel):
         return value
 
 
-def iso_moment(value: str) -> datetime | None:
-    """`value` as a UTC moment (UTC if it has no offset); None: no ISO 8601 date or time."""
+def moment_at(
+    path: list[str | int], value: str | None
+) -> tuple[datetime | None, FieldError | None]:
+    """`value` as a UTC moment, or the error naming `path` (None and None for no value)."""
+    if value is None:
+        return None, None
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
-    except (ValueError, OverflowError):
-        return None
+        return utc_moment(value), None
+    except PydanticCustomError as error:
+        return None, field_error(path, str(error), error.type)
 
 
 class Backfill(BaseModel):

@@ -14,7 +14,7 @@ from app.db import utcnow
 from app.evaluations.intervals import metric_bounds, no_scores_note
 from app.models import OnlineRule, Tenant
 from app.online.repository import OnlineRuleRepository
-from app.online.schemas import MetricTrend, OnlineRuleTrend, TrendPoint
+from app.online.schemas import MetricTrend, OnlineRuleTrend, TrendPoint, moment_at
 from app.problems import FieldError, field_error, invalid_request
 from app.stats import MIN_WILSON_N, Bounds, spread_from_sums, wilson_interval
 
@@ -67,8 +67,8 @@ def parse(
     if bucket is not None and bucket not in BUCKETS:
         errors.append(field_error(["query", "bucket"], "must be `hour` or `day`", "invalid_bucket"))
     width = bucket if bucket in BUCKETS else "hour"
-    start, start_error = _moment("since", since)
-    end, end_error = _moment("until", until)
+    start, start_error = moment_at(["query", "since"], since)
+    end, end_error = moment_at(["query", "until"], until)
     errors += [error for error in (start_error, end_error) if error]
     # By default up to the end of the current bucket: the same answer all through the bucket.
     end = end or _floor(now or utcnow(), width) + BUCKETS[width]
@@ -211,29 +211,6 @@ def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | N
 
 def _name(spec: Mapping[str, Any]) -> str:
     return str(spec.get("name") or spec["type"])
-
-
-def _moment(name: str, value: str | None) -> tuple[datetime | None, FieldError | None]:
-    if value is None:
-        return None, None
-    try:
-        # An unencoded `+` of an offset reaches us as a space (`...T09:00:00 01:00`).
-        text = value.replace(" ", "+") if "T" in value else value
-        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None, field_error(
-            ["query", name],
-            f"{value[:40]!r} is not an ISO 8601 date or time (such as 2026-11-26T09:00:00Z)",
-            "invalid_datetime",
-        )
-    try:
-        return _utc(moment), None
-    except OverflowError:
-        return None, field_error(
-            ["query", name],
-            f"{value[:40]!r} is outside the years 1 to 9999 once in UTC",
-            "datetime_out_of_range",
-        )
 
 
 def _utc(moment: datetime) -> datetime:

@@ -1,12 +1,11 @@
 """GET /v1/usage."""
 
-from datetime import date
-
 from fastapi import APIRouter
 
 from app.api.deps import SessionDep, TenantDep
 from app.db import utcnow
 from app.problems import problem_responses
+from app.schemas import Day
 from app.usage import service
 from app.usage.schemas import Usage, UsageGrouping
 
@@ -17,8 +16,8 @@ router = APIRouter(prefix="/v1/usage", tags=["usage"], responses=problem_respons
 def get_usage(
     session: SessionDep,
     tenant: TenantDep,
-    start: date | None = None,
-    end: date | None = None,
+    start: Day | None = None,
+    end: Day | None = None,
     group_by: UsageGrouping = "day",
 ) -> Usage:
     """The tenant's judge and candidate calls, tokens and cost (LOUPE_MODEL_PRICES) from its

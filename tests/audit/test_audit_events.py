@@ -329,6 +329,15 @@ class TestListing:
             client.get("/v1/audit_events", params={"since": "yesterday", "until": "soon"}), 422
         )
         assert sorted(e["loc"] for e in body["errors"]) == ["query.since", "query.until"]
+        # A number is no moment (pydantic read it as seconds since 1970).
+        body = problem(
+            client.get("/v1/audit_events", params={"since": "1700000000", "until": "0.5"}), 422
+        )
+        assert {e["loc"]: e["type"] for e in body["errors"]} == {
+            "query.since": "invalid_datetime",
+            "query.until": "invalid_datetime",
+        }
+        assert "'0.5' is not an ISO 8601 date or time" in body["detail"]
         body = problem(
             client.get(
                 "/v1/audit_events",

@@ -89,6 +89,27 @@ class TestBadKeys:
         assert response.status_code == 429, response.text
         assert int(response.headers["retry-after"]) >= 1
 
+    def test_every_operation_documents_the_throttle_and_an_outage(
+        self, apps: tuple[Api, Api]
+    ) -> None:
+        """Any /v1 route answers 429 to a throttled address (and 503 while the database or
+        Redis is away): its OpenAPI responses say so, for typed SDK errors and fuzzers."""
+        api, _ = apps
+        bad = api.client("lp_" + "w" * 43)
+        for _ in range(LIMIT):
+            bad.delete("/v1/datasets/ds_x")
+        assert_throttled(bad.delete("/v1/datasets/ds_x"))
+        spec = api.client().get("/openapi.json").json()
+        undocumented = [
+            f"{method.upper()} {path} {status}"
+            for path, item in spec["paths"].items()
+            if path.startswith("/v1/")
+            for method, operation in item.items()
+            for status in ("401", "429", "503")
+            if status not in operation["responses"]
+        ]
+        assert undocumented == []
+
 
 class TestConsoleSignIn:
     def test_failed_sign_ins_are_throttled_and_a_valid_key_still_signs_in(

@@ -50,6 +50,10 @@ class TestUsage:
 
             by_day = client.get("/v1/usage", params={"start": today, "end": today}).json()
             assert [bucket["key"] for bucket in by_day["data"]] == [today]
+            # ISO 8601's basic form names the same day.
+            compact = today.replace("-", "")
+            basic = client.get("/v1/usage", params={"start": compact, "end": compact}).json()
+            assert basic["data"] == by_day["data"] and basic["start"] == today
             assert by_day["data"][0]["judge"]["prompt_tokens"] == 5000
             assert by_day["data"][0]["judge"]["cost_usd"] is None
 
@@ -75,6 +79,13 @@ class TestUsage:
                 assert body["status"] == 422 and body["title"]
                 return body
 
+            # A number is no day (pydantic read it as seconds since 1970: `end=0` was 1970-01-01).
+            numbers = refused({"start": "0", "end": "1764374400.5"})
+            assert {e["loc"]: e["type"] for e in numbers["errors"]} == {
+                "query.start": "invalid_date",
+                "query.end": "invalid_date",
+            }
+            assert "'0' is not an ISO 8601 date (such as 2026-11-26)" in numbers["detail"]
             backwards = refused({"start": "2024-05-01", "end": "2024-04-01"})
             assert [e["loc"] for e in backwards["errors"]] == ["query.start"]
             assert backwards["detail"] == "query.start: 2024-05-01 is after end (2024-04-01)"
