@@ -7,7 +7,7 @@ with --fail-on errored a candidate with more errored items, with --fail-on fragi
 fragile items, with --fail-on unmatched a candidate lacking items of the baseline); 2 the command
 could not do its work or the gate cannot decide (bad input, an error answer, the service
 unreachable, a wait that timed out; `compare`: no metric shared by both sides, a compared metric
-with nothing to compare or with no 95% interval (fewer than 2 pairs), a metric whose settings
+with nothing to compare or with no 95% interval (fewer than 10 pairs), a metric whose settings
 differ unless --accept-settings-change) — unless the gate already failed, which makes it 1.
 """
 
