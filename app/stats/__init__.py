@@ -30,6 +30,7 @@ from app.stats._human import (
     Statistic,
     human_agreement,
 )
+from app.stats._kappa_change import kappa_change
 from app.stats._paired import PairedMetric, compare_metric, holm_adjust
 from app.stats._samples import Aggregate, Judgment, Verdict, verdict, weighted_median
 
@@ -42,6 +43,7 @@ __all__ = [
     "calibrated_mean",
     "snap_into",
     "human_agreement",
+    "kappa_change",
     "LOW_AGREEMENT",
     "Aggregate",
     "Agreement",

@@ -1812,11 +1812,18 @@ export interface components {
             before: components["schemas"]["AlignmentSide"];
             /**
              * Improved
-             * @description Whether the candidate's κ is higher (null: either is undefined).
+             * @description Whether the candidate's κ is the higher estimate (null: either is undefined); not a test: `kappa_difference` is.
              */
             improved: boolean | null;
             /** Items */
             items: components["schemas"]["HeldOutItem"][];
+            /**
+             * Kappa Difference
+             * @description κ after − κ before over the same items, `{value, ci95, note}`: a 95% paired percentile bootstrap over the items (both κ from each resample; 2,000, seeded), null below 10 items. An interval above 0 says the candidate agrees with the people better beyond what the choice of items explains; the two sides' own intervals overlapping or not says little, as they share their items.
+             */
+            kappa_difference?: {
+                [key: string]: unknown;
+            };
             /** Label Kind */
             label_kind: string;
             /** Scale */
