@@ -23,6 +23,7 @@ from app.stats._bounded import (
     snap_into,
 )
 from app.stats._calibrated import CalibratedMean, calibrated_mean
+from app.stats._clustered_paired import with_clusters
 from app.stats._human import (
     Disagreement,
     HumanAgreement,
@@ -66,4 +67,5 @@ __all__ = [
     "mean_interval",
     "spread_from_sums",
     "wilson_interval",
+    "with_clusters",
 ]

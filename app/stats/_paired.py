@@ -59,6 +59,8 @@ class PairedMetric:
     improved_items: int | None = None
     regressed_items: int | None = None
     mcnemar_p_value: float | None = None
+    # The clusters the pairs fall in, when the items come in clusters (app/stats/_clustered_paired).
+    clusters: int | None = None
 
 
 def _rounding(value: float, differences: np.ndarray) -> bool:
