@@ -11,12 +11,16 @@ from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 
 BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[1]
+# This checkout's app and gate, not those of the checkout the environment was installed from.
+CHECKOUT = os.pathsep.join(str(path) for path in (ROOT, ROOT / "sdk" / "python"))
 
 
 def gate(
     api: Api, key: str, *args: str, command: str = "loupe"
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "LOUPE_URL": api.base_url, "LOUPE_API_KEY": key}
+    path = os.pathsep.join(filter(None, (CHECKOUT, os.environ.get("PYTHONPATH"))))
+    env = {**os.environ, "LOUPE_URL": api.base_url, "LOUPE_API_KEY": key, "PYTHONPATH": path}
     return subprocess.run(
         [str(BIN / command), "compare", *args],
         env=env,

@@ -14,7 +14,7 @@ from app.labels import service as labels_service
 from app.metric_versions.repository import MetricVersionRepository
 from app.metrics import parse_spec
 from app.models import Alignment, Evaluation, Label
-from app.stats import HumanAgreement, LabelledItem, Statistic, human_agreement
+from app.stats import HumanAgreement, LabelledItem, Statistic, human_agreement, kappa_change
 from app.usage.schemas import UsageTotals, add_costs
 
 
@@ -32,19 +32,20 @@ def labelled(labels: Sequence[Label]) -> dict[str, bool | float]:
     return values
 
 
-def _side(version: str, agreement: HumanAgreement, left_out: str | None) -> AlignmentSide:
-    def shown(statistic: Statistic) -> dict[str, Any]:
-        return {
-            "value": statistic.value,
-            "ci95": list(statistic.ci95) if statistic.ci95 is not None else None,
-            "note": "; ".join(note for note in (left_out, statistic.note) if note) or None,
-        }
+def _shown(statistic: Statistic, left_out: str | None) -> dict[str, Any]:
+    return {
+        "value": statistic.value,
+        "ci95": list(statistic.ci95) if statistic.ci95 is not None else None,
+        "note": "; ".join(note for note in (left_out, statistic.note) if note) or None,
+    }
 
+
+def _side(version: str, agreement: HumanAgreement, left_out: str | None) -> AlignmentSide:
     return AlignmentSide(
         metric_version=version,
         n=agreement.n,
-        cohen_kappa=shown(agreement.cohen_kappa),
-        weighted_kappa=shown(agreement.weighted_kappa),
+        cohen_kappa=_shown(agreement.cohen_kappa, left_out),
+        weighted_kappa=_shown(agreement.weighted_kappa, left_out),
     )
 
 
@@ -82,18 +83,10 @@ def report(
     # the items the current version got wrong would otherwise be measured on the easy rest,
     # and its higher κ called an improvement.
     both = [item for item in items if item.current is not None and item.candidate is not None]
-    before = human_agreement(
-        [LabelledItem(item.item_key, item.current, item.labels) for item in both],
-        threshold=threshold,
-        scale=scale,
-        disagreements=0,
-    )
-    after = human_agreement(
-        [LabelledItem(item.item_key, item.candidate, item.labels) for item in both],
-        threshold=threshold,
-        scale=scale,
-        disagreements=0,
-    )
+    current = [LabelledItem(item.item_key, item.current, item.labels) for item in both]
+    candidate = [LabelledItem(item.item_key, item.candidate, item.labels) for item in both]
+    before = human_agreement(current, threshold=threshold, scale=scale, disagreements=0)
+    after = human_agreement(candidate, threshold=threshold, scale=scale, disagreements=0)
     errored = sum(
         1 for item in items if item.labels and (item.current is None or item.candidate is None)
     )
@@ -114,6 +107,9 @@ def report(
         improved=None
         if kappa_before is None or kappa_after is None
         else kappa_after > kappa_before,
+        kappa_difference=_shown(
+            kappa_change(current, candidate, threshold=threshold, scale=scale), left_out
+        ),
         items=items,
     )
 

@@ -80,7 +80,16 @@ class AlignmentReport(BaseModel):
     before: AlignmentSide
     after: AlignmentSide
     improved: bool | None = Field(
-        description="Whether the candidate's κ is higher (null: either is undefined)."
+        description="Whether the candidate's κ is the higher estimate (null: either is "
+        "undefined); not a test: `kappa_difference` is."
+    )
+    kappa_difference: dict[str, Any] = Field(
+        default_factory=lambda: {"value": None, "ci95": None, "note": None},
+        description="κ after − κ before over the same items, `{value, ci95, note}`: a 95% "
+        "paired percentile bootstrap over the items (both κ from each resample; 2,000, "
+        "seeded), null below 10 items. An interval above 0 says the candidate agrees with the "
+        "people better beyond what the choice of items explains; the two sides' own intervals "
+        "overlapping or not says little, as they share their items.",
     )
     items: list[HeldOutItem]
 

@@ -14,6 +14,7 @@ from app.comparisons.schemas import (
     Unmatched,
     UnmatchedItem,
 )
+from app.evaluations.kinds import kind_of
 from app.models import Evaluation
 from app.problems import ProblemError, field_error
 
@@ -79,6 +80,18 @@ def sides(
             for case_id in ambiguous:
                 cases.pop(case_id, None)
     return base, cand, base_repeated, cand_repeated
+
+
+def clusters(
+    repo: ComparisonRepository, baseline: Evaluation, candidate: Evaluation
+) -> tuple[str, dict[str, Any]] | None:
+    """What clusters the items (the metadata key, and each test-case id's value of it): the
+    `cluster_by` the baseline was submitted with, else the candidate's; None when neither
+    declared one (or their kind keeps its clusters elsewhere: a run's are per report row)."""
+    for side in (baseline, candidate):
+        if side.cluster_by and kind_of(side).summary_clusters:
+            return side.cluster_by, repo.clusters(side.id, side.cluster_by)
+    return None
 
 
 def metric_specs(evaluation: Evaluation) -> dict[str, dict[str, Any]]:

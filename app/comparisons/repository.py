@@ -1,6 +1,8 @@
 """All SQL about comparisons: the stored rows and the two sides' results, scoped to one tenant."""
 
+import json
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import select
 
@@ -69,6 +71,21 @@ class ComparisonRepository(TenantScopedRepository[Comparison]):
             )
             for case_id, metric, score, passed, fragile in plain_rows(self.session, sql, parameters)
         ]
+
+    def clusters(self, evaluation_id: str, key: str) -> dict[str, Any]:
+        """Each test case's `metadata[key]` by its test-case id, of the tenant's evaluation with
+        this id (its `cluster_by`)."""
+        sql = (
+            "SELECT t.client_id, t.metadata FROM test_case t "
+            "JOIN evaluation e ON e.id = t.evaluation_id "
+            "WHERE t.evaluation_id = ? AND e.tenant_id = ?"
+        )
+        found = {}
+        for case_id, metadata in plain_rows(self.session, sql, [evaluation_id, self.tenant_id]):
+            if isinstance(metadata, str):
+                metadata = json.loads(metadata)
+            found[case_id] = (metadata or {}).get(key)
+        return found
 
     def reasons(
         self, evaluation_id: str, metrics: Sequence[str], test_case_ids: Sequence[str]

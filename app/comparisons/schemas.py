@@ -86,14 +86,28 @@ class MetricComparison(BaseModel):
         description="95% interval of the mean difference, inside ±(the score range's width): "
         "Newcombe's paired interval when every score on both sides sits at a bound of the "
         "range (a pass/fail score), else a BCa paired bootstrap (pairs resampled together); "
-        "null below 10 pairs (`notes` says so)."
+        "null below 10 pairs (`notes` says so). With `cluster_by`, a BCa bootstrap of whole "
+        "clusters of pairs, never narrower than the per-item one; null below 10 clusters."
     )
     ci_method: IntervalMethod | None = Field(
         default=None,
         description="How `ci95` was made: `paired_newcombe` (binary scores), else "
-        "`paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).",
+        "`paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs); with "
+        "`cluster_by`, `cluster_bootstrap_bca` (`_percentile` past 1,000 clusters).",
     )
-    p_value: float | None = Field(description="Paired t test, two-sided.")
+    p_value: float | None = Field(
+        description="Paired t test, two-sided; with `cluster_by`, over clusters (cluster-robust "
+        "standard error, t with clusters − 1 df)."
+    )
+    cluster_by: str | None = Field(
+        default=None,
+        description="The metadata key that clusters the items (the baseline's `cluster_by`, "
+        "else the candidate's): `p_value`, `ci95` and `minimum_detectable_effect` then count "
+        "clusters, not items, since a cluster's items move together. Null: items counted alone.",
+    )
+    clusters: int | None = Field(
+        default=None, description="With `cluster_by`: the clusters the pairs fall in."
+    )
     wilcoxon_p_value: float | None = Field(description="Wilcoxon signed-rank (zeros dropped).")
     adjusted_p_value: float | None = Field(description="p_value, Holm-adjusted across metrics.")
     minimum_detectable_effect: float | None = Field(

@@ -84,13 +84,14 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs)
     refused.raise_if_any()
     base, cand, base_repeated, cand_repeated = matching.sides(repo, baseline.id, candidate.id)
+    clusters = matching.clusters(repo, baseline, candidate)
     compared = []
     for name in names:
         ours_kept, theirs_kept, fragile = matching.set_aside_fragile(
             base.get(name, {}), cand.get(name, {}), payload.fragile == "exclude"
         )
         row = verdicts.compare(
-            name, (ours[name], theirs[name]), ours_kept, theirs_kept, payload.alpha
+            name, (ours[name], theirs[name]), ours_kept, theirs_kept, payload.alpha, clusters
         )
         row["fragile"] = fragile.model_dump()
         row["notes"].extend(verdicts.fragile_notes(fragile, payload.fragile))

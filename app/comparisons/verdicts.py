@@ -6,7 +6,10 @@ from typing import Any
 from app.comparisons.matching import Scored
 from app.comparisons.schemas import FragileCounts, FragileHandling
 from app.evaluations.intervals import metric_bounds
-from app.stats import Bounds, compare_metric
+from app.stats import Bounds, compare_metric, with_clusters
+
+# What clusters a comparison's items: the metadata key and each test-case id's value of it.
+Clusters = tuple[str, dict[str, Any]]
 
 
 def _settings_differ(ours: dict[str, Any], theirs: dict[str, Any]) -> list[str]:
@@ -49,14 +52,15 @@ def compare(
     base: dict[str, Scored],
     cand: dict[str, Scored],
     alpha: float,
+    clusters: Clusters | None = None,
 ) -> dict[str, Any]:
     """One metric's paired statistics over the items both sides scored, as a row of
-    MetricComparison fields (without the adjusted p-value and verdict, which need every row)."""
+    MetricComparison fields (without the adjusted p-value and verdict, which need every row);
+    with `clusters`, its test, interval and detectable effect count clusters, not items."""
     ours, theirs = specs
     matched = sorted(base.keys() & cand.keys())
-    pairs = [
-        (base[i], cand[i]) for i in matched if base[i][0] is not None and cand[i][0] is not None
-    ]
+    paired_ids = [i for i in matched if base[i][0] is not None and cand[i][0] is not None]
+    pairs = [(base[i], cand[i]) for i in paired_ids]
     same_threshold = ours.get("threshold") == theirs.get("threshold")
     thresholded = (
         same_threshold
@@ -71,7 +75,19 @@ def compare(
         alpha,
         _bounds(ours, theirs),
     )
+    if clusters is not None:
+        cluster_by, of_case = clusters
+        paired = with_clusters(
+            paired,
+            [b[0] for b, _ in pairs],  # type: ignore[misc]
+            [c[0] for _, c in pairs],  # type: ignore[misc]
+            [of_case.get(i) for i in paired_ids],
+            alpha,
+            _bounds(ours, theirs),
+            cluster_by,
+        )
     fields = dict(paired.__dict__)
+    fields["cluster_by"] = clusters[0] if clusters is not None and paired.clusters else None
     fields["ci95"] = list(paired.ci95) if paired.ci95 else None
     fields["notes"] = [*paired.notes, *_settings_notes(ours, theirs)]
     fields["settings_differ"] = _settings_differ(ours, theirs)

@@ -23,6 +23,7 @@ from app.stats._bounded import (
     snap_into,
 )
 from app.stats._calibrated import CalibratedMean, calibrated_mean
+from app.stats._clustered_paired import with_clusters
 from app.stats._human import (
     Disagreement,
     HumanAgreement,
@@ -30,6 +31,7 @@ from app.stats._human import (
     Statistic,
     human_agreement,
 )
+from app.stats._kappa_change import kappa_change
 from app.stats._paired import PairedMetric, compare_metric, holm_adjust
 from app.stats._samples import Aggregate, Judgment, Verdict, verdict, weighted_median
 
@@ -42,6 +44,7 @@ __all__ = [
     "calibrated_mean",
     "snap_into",
     "human_agreement",
+    "kappa_change",
     "LOW_AGREEMENT",
     "Aggregate",
     "Agreement",
@@ -64,4 +67,5 @@ __all__ = [
     "mean_interval",
     "spread_from_sums",
     "wilson_interval",
+    "with_clusters",
 ]

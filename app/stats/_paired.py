@@ -1,6 +1,7 @@
 """Two sets of scores on the same items: paired t, Wilcoxon, exact McNemar, Holm, power."""
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +25,10 @@ from app.stats._bounded import (
 POWER = 0.8
 PAIRED_NEWCOMBE = "paired_newcombe"
 _Z = float(scipy_stats.norm.ppf((1 + LEVEL) / 2))
+# The smallest normal double: a p-value below it (scipy's t tail past |t| ≈ 150 at a few
+# hundred pairs, 2 / 2ⁿ from n = 1,076) reads as 0.0, which no finite sample can show; it is
+# given as this, "at most".
+SMALLEST_P = sys.float_info.min
 # Past this noncentrality scipy's noncentral t (Boost's series) stops converging and returns
 # wrong numbers without failing (checked against the exact df = 1 power); only n = 2 or 3
 # with alpha below ~1e-6 needs more.
@@ -54,6 +59,8 @@ class PairedMetric:
     improved_items: int | None = None
     regressed_items: int | None = None
     mcnemar_p_value: float | None = None
+    # The clusters the pairs fall in, when the items come in clusters (app/stats/_clustered_paired).
+    clusters: int | None = None
 
 
 def _rounding(value: float, differences: np.ndarray) -> bool:
@@ -66,7 +73,7 @@ def constant_difference_p(n: int) -> float:
     """The exact two-sided p of n equal, non-zero differences under the sign-flip permutation
     test (the exact test of a paired mean): of the 2ⁿ equally likely sign patterns, the observed
     one and its mirror are the most extreme, so p = 2 / 2ⁿ. Never 0: n pairs cannot show more."""
-    return min(1.0, 2.0 ** (1 - n))
+    return max(SMALLEST_P, min(1.0, 2.0 ** (1 - n)))
 
 
 def _paired_t(differences: np.ndarray) -> float | None:
@@ -80,7 +87,7 @@ def _paired_t(differences: np.ndarray) -> float | None:
         if _rounding(abs(float(differences.mean())), differences):
             return 1.0
         return constant_difference_p(len(differences))
-    return float(scipy_stats.ttest_1samp(differences, 0.0).pvalue)
+    return max(SMALLEST_P, float(scipy_stats.ttest_1samp(differences, 0.0).pvalue))
 
 
 def _wilcoxon(differences: np.ndarray) -> float | None:
@@ -89,7 +96,7 @@ def _wilcoxon(differences: np.ndarray) -> float | None:
     if not differences.any():
         return 1.0
     # zero_method="wilcox" drops zero differences (Wilcoxon's original test).
-    return float(scipy_stats.wilcoxon(differences, zero_method="wilcox").pvalue)
+    return max(SMALLEST_P, float(scipy_stats.wilcoxon(differences, zero_method="wilcox").pvalue))
 
 
 def t_test_power(effect_size: float, n: int, alpha: float) -> float:
@@ -237,7 +244,7 @@ def exact_mcnemar(improved: int, regressed: int) -> float:
         return 1.0
     # The concordant cells do not enter the exact test; statsmodels wants the full table.
     table = [[0, regressed], [improved, 0]]
-    return float(mcnemar(table, exact=True).pvalue)
+    return max(SMALLEST_P, float(mcnemar(table, exact=True).pvalue))
 
 
 def compare_metric(

@@ -5,7 +5,9 @@ and is activated or declined, each audited; the split never puts one item or one
 sides; too few labels are refused naming why; another tenant sees none of it."""
 
 import re
+import warnings
 
+import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 from sqlalchemy import select
@@ -332,3 +334,81 @@ class TestSplit:
                 assert members <= set(held_out) or members <= set(proposal)
         assert split(items, 0.5, 3) == split(items, 0.5, 3)
         assert split(items, 0.5, 3) != split(items, 0.5, 4)
+
+
+def kappa_change_bootstrap(report: dict, seed: int) -> tuple[float, float]:
+    """κ(candidate) − κ(current) over item resamples, by scikit-learn's κ per resample with
+    numpy's generator (not the service's formulas): its 95% percentile interval."""
+    items = report["items"]
+    people = np.array([all(item["labels"].values()) for item in items])
+    current = np.array([item["current"] >= report["threshold"] for item in items])
+    candidate = np.array([item["candidate"] >= report["threshold"] for item in items])
+    rng = np.random.default_rng(seed)
+    changes = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(2000):
+            idx = rng.integers(0, len(items), len(items))
+            kappas = [
+                cohen_kappa_score(people[idx], side[idx], labels=[False, True])
+                for side in (current, candidate)
+            ]
+            changes.append(kappas[1] - kappas[0])
+    finite = np.array(changes)[np.isfinite(changes)]
+    low, high = np.percentile(finite, [2.5, 97.5])
+    return float(low), float(high)
+
+
+class TestKappaDifference:
+    """`improved` compares two estimates; whether the candidate agrees better beyond the
+    choice of items is the paired difference's interval (two κ on the same items share their
+    labels, so their own intervals overlapping says little). There was none: the docs said
+    "compare the intervals"."""
+
+    def test_a_real_improvement_has_an_interval_above_0(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        team, version, _ = labelled
+        created = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        report = wait(api, team.client, created["id"])["report"]
+        before = report["before"]["cohen_kappa"]["value"]
+        after = report["after"]["cohen_kappa"]["value"]
+        change = report["kappa_difference"]
+        assert change["value"] == pytest.approx(after - before)
+        low, high = change["ci95"]
+        assert 0 < low <= change["value"] <= high
+        expected = kappa_change_bootstrap(report, seed=7)
+        assert (low, high) == pytest.approx(expected, abs=0.1)
+
+    def test_one_item_judged_better_is_improved_but_not_beyond_chance(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        team, version, _ = labelled
+        # The candidate judges as the current version does but on the first held-out item it
+        # is asked about that the current version wrongly passes (an odd sum): that one it
+        # fails, as the people do. (Only held-out items reach the candidate; the judge answers
+        # one request at a time, so "first" is one item.)
+        better: list[int] = []
+
+        def better_on_one_item(request: dict) -> Reply | dict:
+            found = re.search(r"What is (\d+)\+", user_text(request))
+            if guided(request) and found:
+                number = int(found.group(1))
+                if not better and number % 2 == 1:
+                    better.append(number)
+                if number in better:
+                    return answer(request)
+                request = {**request, "messages": request["messages"][1:]}
+            return answer(request)
+
+        judge.script(better_on_one_item)
+        created = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        report = wait(api, team.client, created["id"])["report"]
+        moved = [item for item in report["items"] if item["current"] != item["candidate"]]
+        assert len(moved) == 1 and len(better) == 1
+        # κ −0.31 → −0.09 on 12 items: `improved`, but the paired interval holds 0.
+        assert report["improved"] is True
+        change = report["kappa_difference"]
+        low, high = change["ci95"]
+        assert low <= 0 < change["value"] <= high
+        assert (low, high) == pytest.approx(kappa_change_bootstrap(report, seed=7), abs=0.1)

@@ -122,3 +122,22 @@ class TestUnmatchedItems:
             "OK: no compared metric regressed; the candidate has every item of the baseline"
             in grown.stdout
         )
+
+
+class TestRegressionLeftOutOfFailOn:
+    def test_a_regression_the_gate_does_not_fail_on_is_warned(self, api: Api) -> None:
+        # `--fail-on errored` alone leaves regressions out of the gate, as documented; it printed
+        # "OK: no compared metric has more errored items" and exited 0 with no word of the
+        # REGRESSED metric beside the table, where the other conditions it leaves out warn.
+        key = api.new_key()
+        client = api.client(key)
+        baseline = outcomes(api, client, [True] * 12)
+        candidate = outcomes(api, client, [False] * 12)
+        for command in COMMANDS:
+            result = gate(api, key, baseline, candidate, "--fail-on", "errored", command=command)
+            assert result.returncode == 0, command + result.stdout + result.stderr
+            assert (
+                "WARNING: regressed: exact_match (--fail-on regressed fails on this)"
+                in result.stdout
+            )
+            assert "OK: no compared metric has more errored items" in result.stdout

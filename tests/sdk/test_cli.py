@@ -224,6 +224,41 @@ class TestErroredResults:
         assert clean.returncode == 0, clean.stdout + clean.stderr
         assert clean.stdout.splitlines()[1] == "completed: 10 passed, 0 failed, 0 errored of 10"
 
+    def test_a_metric_with_no_score_fails_whatever_share_is_allowed(
+        self, api: Api, tmp_path: Path
+    ) -> None:
+        # Every `helpful` result errored, every exact_match one scored: 10 of 20 errored, which
+        # --allow-errored 0.5 allows, so it printed "helpful: mean —" and exited 0 with one of
+        # its two metrics never measured.
+        key = api.new_key()
+        path = tmp_path / "half.jsonl"
+        lines = [
+            {"input": f"half question {i} [refused]", "actual_output": "a", "expected_output": "a"}
+            for i in range(10)
+        ]
+        path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+        result = loupe_client(
+            api,
+            key,
+            "evaluate",
+            str(path),
+            "--metric",
+            G_EVAL,
+            "--metric",
+            EXACT,
+            "--wait",
+            "--allow-errored",
+            "0.5",
+            queue=True,
+        )
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert "FAIL: 10 of 20 results errored" not in result.stdout
+        assert (
+            "FAIL: no scored result: helpful (10 errored): --allow-errored allows a share of "
+            "errored results, not a metric never measured"
+        ) in result.stdout
+        assert "exact_match" not in result.stdout.split("FAIL")[1]
+
 
 class TestCannot:
     @pytest.mark.parametrize(

@@ -1,13 +1,14 @@
 """`loupe-client`: evaluate, read results and gate on comparisons from a CI step.
 
 Exit codes: 0 success; 1 the gate failed (`evaluate --wait`: an evaluation that did not complete,
-errored results past --allow-errored (default none), a mean score below --fail-below; `compare`: a
-metric that regressed, a metric of the baseline the candidate lacks unless --allow-missing-metrics,
+errored results past --allow-errored (default none) or a metric without a single score, a mean
+score below --fail-below; `compare`: a metric that regressed, a metric of the baseline the
+candidate lacks unless --allow-missing-metrics,
 with --fail-on errored a candidate with more errored items, with --fail-on fragile a candidate with
 fragile items, with --fail-on unmatched a candidate lacking items of the baseline); 2 the command
 could not do its work or the gate cannot decide (bad input, an error answer, the service
 unreachable, a wait that timed out; `compare`: no metric shared by both sides, a compared metric
-with nothing to compare or with no 95% interval (fewer than 2 pairs), a metric whose settings
+with nothing to compare or with no 95% interval (fewer than 10 pairs), a metric whose settings
 differ unless --accept-settings-change) — unless the gate already failed, which makes it 1.
 """
 
@@ -170,12 +171,14 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
         f"{'completed with errors' if with_errors else final.status}: {counts.passed} passed, "
         f"{counts.failed} failed, {counts.errored} errored of {counts.total}"
     )
-    failing = []
+    failing, unmeasured = [], []
     for summary in final.per_metric:
         mean = summary.mean_score
         print(f"  {summary.metric}: mean {_mean_with_interval(summary)}{_stability(summary)}")
         if args.fail_below is not None and (mean is None or mean < args.fail_below):
             failing.append(summary.metric)
+        if mean is None and summary.errored:
+            unmeasured.append(f"{summary.metric} ({summary.errored} errored)")
     if final.status != "completed":
         print(f"FAIL: evaluation {final.status}")
         return GATE_FAILED
@@ -190,6 +193,14 @@ def evaluate(client: Loupe, args: argparse.Namespace) -> int:
                 if allowed
                 else "--allow-errored SHARE allows some (0.1 = 10%)"
             )
+        )
+        failed = True
+    if unmeasured and share <= allowed:
+        # A share of errored results is allowed, never a metric without a single score: the
+        # gate would pass on a metric it never measured.
+        print(
+            f"FAIL: no scored result: {', '.join(unmeasured)}: --allow-errored allows a share "
+            "of errored results, not a metric never measured"
         )
         failed = True
     if failing:

@@ -296,6 +296,10 @@ def decide(
     if fell and "regressed" in fail_on:
         lines.append(f"FAIL: regressed: {', '.join(fell)}")
         failed = True
+    elif fell:
+        # A --fail-on list without `regressed` leaves regressions out of the gate, as asked;
+        # they are said all the same, as the other conditions left out are.
+        lines.append(f"WARNING: regressed: {', '.join(fell)} (--fail-on regressed fails on this)")
     errored = more_errored(comparison)
     if errored and "errored" in fail_on:
         lines.append(f"FAIL: more errored items in the candidate: {', '.join(errored)}")

@@ -1812,11 +1812,18 @@ export interface components {
             before: components["schemas"]["AlignmentSide"];
             /**
              * Improved
-             * @description Whether the candidate's κ is higher (null: either is undefined).
+             * @description Whether the candidate's κ is the higher estimate (null: either is undefined); not a test: `kappa_difference` is.
              */
             improved: boolean | null;
             /** Items */
             items: components["schemas"]["HeldOutItem"][];
+            /**
+             * Kappa Difference
+             * @description κ after − κ before over the same items, `{value, ci95, note}`: a 95% paired percentile bootstrap over the items (both κ from each resample; 2,000, seeded), null below 10 items. An interval above 0 says the candidate agrees with the people better beyond what the choice of items explains; the two sides' own intervals overlapping or not says little, as they share their items.
+             */
+            kappa_difference?: {
+                [key: string]: unknown;
+            };
             /** Label Kind */
             label_kind: string;
             /** Scale */
@@ -4483,14 +4490,24 @@ export interface components {
             candidate_threshold?: number | null;
             /**
              * Ci95
-             * @description 95% interval of the mean difference, inside ±(the score range's width): Newcombe's paired interval when every score on both sides sits at a bound of the range (a pass/fail score), else a BCa paired bootstrap (pairs resampled together); null below 10 pairs (`notes` says so).
+             * @description 95% interval of the mean difference, inside ±(the score range's width): Newcombe's paired interval when every score on both sides sits at a bound of the range (a pass/fail score), else a BCa paired bootstrap (pairs resampled together); null below 10 pairs (`notes` says so). With `cluster_by`, a BCa bootstrap of whole clusters of pairs, never narrower than the per-item one; null below 10 clusters.
              */
             ci95: number[] | null;
             /**
              * Ci Method
-             * @description How `ci95` was made: `paired_newcombe` (binary scores), else `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
+             * @description How `ci95` was made: `paired_newcombe` (binary scores), else `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs); with `cluster_by`, `cluster_bootstrap_bca` (`_percentile` past 1,000 clusters).
              */
             ci_method?: ("wilson" | "bootstrap_bca" | "bootstrap_percentile" | "paired_bootstrap_bca" | "paired_bootstrap_percentile" | "paired_newcombe" | "cluster_bootstrap_bca" | "cluster_bootstrap_percentile" | "cluster_wilson") | null;
+            /**
+             * Cluster By
+             * @description The metadata key that clusters the items (the baseline's `cluster_by`, else the candidate's): `p_value`, `ci95` and `minimum_detectable_effect` then count clusters, not items, since a cluster's items move together. Null: items counted alone.
+             */
+            cluster_by?: string | null;
+            /**
+             * Clusters
+             * @description With `cluster_by`: the clusters the pairs fall in.
+             */
+            clusters?: number | null;
             /** @description Matched items whose result errored, per side. */
             errored: components["schemas"]["ErroredCounts"];
             /** @description Matched items whose judgments straddle the threshold, per side, and how many were set aside (`fragile: exclude`); all 0 for a metric judged once (and in comparisons stored before fragile items were counted). */
@@ -4529,7 +4546,7 @@ export interface components {
             notes?: string[];
             /**
              * P Value
-             * @description Paired t test, two-sided.
+             * @description Paired t test, two-sided; with `cluster_by`, over clusters (cluster-robust standard error, t with clusters − 1 df).
              */
             p_value: number | null;
             /** Pass Rate Difference */

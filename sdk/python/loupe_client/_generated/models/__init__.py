@@ -14,6 +14,7 @@ from .alignment_decision_type_0 import AlignmentDecisionType0
 from .alignment_guidance import AlignmentGuidance
 from .alignment_list import AlignmentList
 from .alignment_report import AlignmentReport
+from .alignment_report_kappa_difference import AlignmentReportKappaDifference
 from .alignment_side import AlignmentSide
 from .alignment_side_cohen_kappa import AlignmentSideCohenKappa
 from .alignment_side_weighted_kappa import AlignmentSideWeightedKappa
@@ -311,6 +312,7 @@ __all__ = (
     "AlignmentGuidance",
     "AlignmentList",
     "AlignmentReport",
+    "AlignmentReportKappaDifference",
     "AlignmentSide",
     "AlignmentSideCohenKappa",
     "AlignmentSideWeightedKappa",

@@ -8,9 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.alignment_report_kappa_difference import AlignmentReportKappaDifference
   from ..models.alignment_side import AlignmentSide
   from ..models.held_out_item import HeldOutItem
 
@@ -29,11 +31,16 @@ class AlignmentReport:
         Attributes:
             after (AlignmentSide): Agreement of one version's verdicts on the held-out items with people's labels.
             before (AlignmentSide): Agreement of one version's verdicts on the held-out items with people's labels.
-            improved (bool | None): Whether the candidate's κ is higher (null: either is undefined).
+            improved (bool | None): Whether the candidate's κ is the higher estimate (null: either is undefined); not a
+                test: `kappa_difference` is.
             items (list[HeldOutItem]):
             label_kind (str):
             scale (list[float]):
             threshold (float):
+            kappa_difference (AlignmentReportKappaDifference | Unset): κ after − κ before over the same items, `{value,
+                ci95, note}`: a 95% paired percentile bootstrap over the items (both κ from each resample; 2,000, seeded), null
+                below 10 items. An interval above 0 says the candidate agrees with the people better beyond what the choice of
+                items explains; the two sides' own intervals overlapping or not says little, as they share their items.
      """
 
     after: AlignmentSide
@@ -43,6 +50,7 @@ class AlignmentReport:
     label_kind: str
     scale: list[float]
     threshold: float
+    kappa_difference: AlignmentReportKappaDifference | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,6 +58,7 @@ class AlignmentReport:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.alignment_report_kappa_difference import AlignmentReportKappaDifference # noqa: PLC0415
         from ..models.alignment_side import AlignmentSide # noqa: PLC0415
         from ..models.held_out_item import HeldOutItem # noqa: PLC0415
         after = self.after.to_dict()
@@ -78,6 +87,10 @@ class AlignmentReport:
 
         threshold = self.threshold
 
+        kappa_difference: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.kappa_difference, Unset):
+            kappa_difference = self.kappa_difference.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -90,6 +103,8 @@ class AlignmentReport:
             "scale": scale,
             "threshold": threshold,
         })
+        if kappa_difference is not UNSET:
+            field_dict["kappa_difference"] = kappa_difference
 
         return field_dict
 
@@ -97,6 +112,7 @@ class AlignmentReport:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.alignment_report_kappa_difference import AlignmentReportKappaDifference # noqa: PLC0415
         from ..models.alignment_side import AlignmentSide # noqa: PLC0415
         from ..models.held_out_item import HeldOutItem # noqa: PLC0415
         d = dict(src_dict)
@@ -143,6 +159,16 @@ class AlignmentReport:
 
         threshold = d.pop("threshold")
 
+        _kappa_difference = d.pop("kappa_difference", UNSET)
+        kappa_difference: AlignmentReportKappaDifference | Unset
+        if isinstance(_kappa_difference,  Unset):
+            kappa_difference = UNSET
+        else:
+            kappa_difference = AlignmentReportKappaDifference.from_dict(_kappa_difference)
+
+
+
+
         alignment_report = cls(
             after=after,
             before=before,
@@ -151,6 +177,7 @@ class AlignmentReport:
             label_kind=label_kind,
             scale=scale,
             threshold=threshold,
+            kappa_difference=kappa_difference,
         )
 
 

@@ -39,7 +39,8 @@ class MetricComparison:
             candidate_pass_rate (float | None):
             ci95 (list[float] | None): 95% interval of the mean difference, inside ±(the score range's width): Newcombe's
                 paired interval when every score on both sides sits at a bound of the range (a pass/fail score), else a BCa
-                paired bootstrap (pairs resampled together); null below 10 pairs (`notes` says so).
+                paired bootstrap (pairs resampled together); null below 10 pairs (`notes` says so). With `cluster_by`, a BCa
+                bootstrap of whole clusters of pairs, never narrower than the per-item one; null below 10 clusters.
             errored (ErroredCounts):
             improved_items (int | None): Failed on the baseline, passed now.
             mcnemar_p_value (float | None): Exact McNemar: two-sided binomial test on the discordant pairs.
@@ -49,7 +50,8 @@ class MetricComparison:
                 80% power, for this n and the observed spread of the differences; null below 2 pairs and where none exists
                 (`notes` says why): differences without spread (identical evaluations), alpha ≥ 0.8, an alpha too small for n.
             n (int): Matched items with a score on both sides.
-            p_value (float | None): Paired t test, two-sided.
+            p_value (float | None): Paired t test, two-sided; with `cluster_by`, over clusters (cluster-robust standard
+                error, t with clusters − 1 df).
             pass_rate_difference (float | None):
             regressed_items (int | None): Passed on the baseline, failed now.
             type_ (str): Both sides' metric type (metrics match by name and type).
@@ -61,7 +63,12 @@ class MetricComparison:
             candidate_threshold (float | None | Unset): The candidate spec's threshold. When it differs from the baseline's,
                 the pass-rate figures are null (a note says so): equal scores can pass on one side only.
             ci_method (MetricComparisonCiMethodType0 | None | Unset): How `ci95` was made: `paired_newcombe` (binary
-                scores), else `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs).
+                scores), else `paired_bootstrap_bca` (`paired_bootstrap_percentile` past 1,000 pairs); with `cluster_by`,
+                `cluster_bootstrap_bca` (`_percentile` past 1,000 clusters).
+            cluster_by (None | str | Unset): The metadata key that clusters the items (the baseline's `cluster_by`, else the
+                candidate's): `p_value`, `ci95` and `minimum_detectable_effect` then count clusters, not items, since a
+                cluster's items move together. Null: items counted alone.
+            clusters (int | None | Unset): With `cluster_by`: the clusters the pairs fall in.
             fragile (FragileCounts | Unset): A metric's matched items whose judgments straddle the threshold, per side.
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
             settings_differ (list[str] | Unset): The spec settings (other than `name`, `type` and `threshold`) whose values
@@ -91,6 +98,8 @@ class MetricComparison:
     baseline_threshold: float | None | Unset = UNSET
     candidate_threshold: float | None | Unset = UNSET
     ci_method: MetricComparisonCiMethodType0 | None | Unset = UNSET
+    cluster_by: None | str | Unset = UNSET
+    clusters: int | None | Unset = UNSET
     fragile: FragileCounts | Unset = UNSET
     notes: list[str] | Unset = UNSET
     settings_differ: list[str] | Unset = UNSET
@@ -180,6 +189,18 @@ class MetricComparison:
         else:
             ci_method = self.ci_method
 
+        cluster_by: None | str | Unset
+        if isinstance(self.cluster_by, Unset):
+            cluster_by = UNSET
+        else:
+            cluster_by = self.cluster_by
+
+        clusters: int | None | Unset
+        if isinstance(self.clusters, Unset):
+            clusters = UNSET
+        else:
+            clusters = self.clusters
+
         fragile: dict[str, Any] | Unset = UNSET
         if not isinstance(self.fragile, Unset):
             fragile = self.fragile.to_dict()
@@ -226,6 +247,10 @@ class MetricComparison:
             field_dict["candidate_threshold"] = candidate_threshold
         if ci_method is not UNSET:
             field_dict["ci_method"] = ci_method
+        if cluster_by is not UNSET:
+            field_dict["cluster_by"] = cluster_by
+        if clusters is not UNSET:
+            field_dict["clusters"] = clusters
         if fragile is not UNSET:
             field_dict["fragile"] = fragile
         if notes is not UNSET:
@@ -418,6 +443,26 @@ class MetricComparison:
         ci_method = _parse_ci_method(d.pop("ci_method", UNSET))
 
 
+        def _parse_cluster_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        cluster_by = _parse_cluster_by(d.pop("cluster_by", UNSET))
+
+
+        def _parse_clusters(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        clusters = _parse_clusters(d.pop("clusters", UNSET))
+
+
         _fragile = d.pop("fragile", UNSET)
         fragile: FragileCounts | Unset
         if isinstance(_fragile,  Unset):
@@ -457,6 +502,8 @@ class MetricComparison:
             baseline_threshold=baseline_threshold,
             candidate_threshold=candidate_threshold,
             ci_method=ci_method,
+            cluster_by=cluster_by,
+            clusters=clusters,
             fragile=fragile,
             notes=notes,
             settings_differ=settings_differ,
