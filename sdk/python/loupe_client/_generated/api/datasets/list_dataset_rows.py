@@ -143,7 +143,9 @@ def sync_detailed(
 ) -> Response[DatasetRowList | Problem]:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
@@ -185,7 +187,9 @@ def sync(
 ) -> DatasetRowList | Problem | None:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
@@ -222,7 +226,9 @@ async def asyncio_detailed(
 ) -> Response[DatasetRowList | Problem]:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
@@ -264,7 +270,9 @@ async def asyncio(
 ) -> DatasetRowList | Problem | None:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
