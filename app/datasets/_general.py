@@ -135,11 +135,13 @@ def _part(part: Any, field: str, scope: RowScope) -> dict[str, Any]:
         return {"type": "image_url", "image_url": image}
     if kind == "input_audio":
         spec = part.get("input_audio")
-        if not isinstance(spec, dict) or "data" not in spec:
+        # A row read back names its clip by `url` (this server's media URL), as test cases do.
+        key = "url" if isinstance(spec, dict) and "data" not in spec else "data"
+        if not isinstance(spec, dict) or key not in spec:
             raise scope.error(f"{field}.input_audio", 'expected an object with "data"')
         here = f"{field}.input_audio"
         data, audio_format = audio_source(
-            spec["data"], spec.get("format"), scope, f"{here}.data", f"{here}.format"
+            spec[key], spec.get("format"), scope, f"{here}.{key}", f"{here}.format"
         )
         return {"type": "input_audio", "input_audio": {"data": data, "format": audio_format}}
     if kind in ("video_url", "video"):

@@ -1,7 +1,9 @@
 """Turn a row's media reference into a URL a candidate model can be sent.
 
 `data:` URLs are checked (base64, media type by magic number) and rewritten with the type the
-bytes really have; `http(s)://` URLs are kept (fetching happens later, behind the SSRF guard);
+bytes really have; `http(s)://` URLs are kept (fetching happens later, behind the SSRF guard,
+but for this server's own `/v1/media` URLs, read from its store) and so are `blob:sha256:`
+references (a row as Loupe stored it: read from the store, the tenant's own blobs only);
 paths are read from the uploaded zip and become data URLs. The server's own disk is never read:
 a path in a bare upload, a `file:` URL or any other scheme is refused.
 """
@@ -27,6 +29,7 @@ _AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 _EXPECTED = {"image": "a PNG, JPEG, GIF or WEBP image", "audio": "WAV or MP3 audio"}
 # Two characters at least, so a Windows drive letter (C:/...) is not taken for a scheme.
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")
+_REFERENCE = re.compile(r"blob:sha256:[0-9a-fA-F]{64}")
 
 
 def sniff(content: bytes) -> str | None:
@@ -113,10 +116,16 @@ def resolve(
         if not urlsplit(reference).netloc:
             raise scope.error(field, f"{reference!r} has no host")
         return reference, None
+    if name == "blob":
+        if _REFERENCE.fullmatch(reference) is None:
+            raise scope.error(field, "a stored media reference is blob:sha256:<64 hex digits>")
+        return reference, None
     if name == "file":
         raise scope.error(field, "file: URLs are not accepted; put the file in the zip instead")
     raise scope.error(
-        field, f"unsupported URL scheme {name!r}; use a path in the zip, data: or https:"
+        field,
+        f"unsupported URL scheme {name!r}; use a path in the zip, data:, https: or a "
+        "blob:sha256: reference",
     )
 
 

@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Query, Response, UploadFile, status
+from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile, status
 from sqlalchemy.orm import Session
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
@@ -106,6 +106,7 @@ def get_dataset(dataset_id: str, session: SessionDep, tenant: TenantDep) -> Data
 
 @router.get("/{dataset_id}/rows", response_model=DatasetRowList)
 def list_dataset_rows(
+    request: Request,
     dataset_id: str,
     session: SessionDep,
     tenant: TenantDep,
@@ -113,11 +114,17 @@ def list_dataset_rows(
     after: Annotated[str | None, position_after("a row id")] = None,
     limit: LimitQuery = 100,
 ) -> DatasetRowList:
-    """Stored rows in upload order; media appear as `blob:sha256:` references."""
+    """Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read."""
+
+    def media_url(digest: str) -> str:
+        return str(request.url_for("get_media", sha256=digest))
+
     dataset = service.get_or_404(session, tenant, dataset_id)
     cursor = None if after is None else position("after", after, "a row id")
     rows = service.rows_page(session, tenant, dataset, subset, cursor, limit)
-    data = [service.row_to_schema(row) for row in rows[:limit]]
+    data = [service.row_to_schema(row, media_url) for row in rows[:limit]]
     return DatasetRowList.of(data, len(rows) > limit)
 
 

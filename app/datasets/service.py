@@ -21,6 +21,7 @@ from app.datasets.schemas import DatasetRow as DatasetRowSchema
 from app.ids import new_id
 from app.media import gc
 from app.media.ingest import ingest_contents
+from app.media.links import MediaUrl, with_media_urls
 from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.models import Dataset, DatasetRow, Tenant
@@ -244,14 +245,16 @@ def to_schema(dataset: Dataset) -> DatasetSchema:
     )
 
 
-def row_to_schema(row: DatasetRow) -> DatasetRowSchema:
+def row_to_schema(row: DatasetRow, media_url: MediaUrl) -> DatasetRowSchema:
+    """A stored row as clients read it, media references as URLs from `media_url` (as test
+    cases read), so a row read back can be uploaded or submitted again as it reads."""
     return DatasetRowSchema(
         id=str(row.id),
         subset=row.subset,
         index=row.index,
         line=row.line,
         kind=row.kind,  # type: ignore[arg-type]
-        messages=row.messages,
+        messages=with_media_urls(row.messages, media_url),
         answer=row.answer,
         labels=row.labels,
         options=row.options,

@@ -162,11 +162,16 @@ def _item_part(part: Any) -> dict[str, Any]:
             "type": "image_url",
             "image_url": {"url": image, **({"detail": detail} if detail else {})},
         }
-    if kind == "input_audio" and isinstance(part.get("input_audio"), dict):
-        return {"type": "input_audio", "input_audio": dict(part["input_audio"])}
+    clip = part.get("input_audio") if kind == "input_audio" else None
+    audio = dict(clip) if isinstance(clip, dict) else {}
+    if "data" not in audio and isinstance(audio.get("url"), str):
+        # As Loupe reads a clip back (a dataset row, a run's messages): its media URL.
+        audio["data"] = audio.pop("url")
+    if isinstance(audio.get("data"), str):
+        return {"type": "input_audio", "input_audio": audio}
     raise UnsupportedContent(
         f"a content part of type {kind!r} cannot be sent; use text or input_text, image_url "
-        "or input_image (with a URL), or input_audio"
+        "or input_image (with a URL), or input_audio (with its data or url)"
     )
 
 

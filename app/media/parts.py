@@ -10,6 +10,8 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, field_val
 # segments so error locations read `actual_output[1].image_url.url`.
 
 _DATA_URL = re.compile(r"data:image/(png|jpeg|webp|gif);base64,", re.IGNORECASE)
+# A stored image as Loupe references it (a dataset row read before rows gave media URLs).
+_REFERENCE = re.compile(r"blob:sha256:[0-9a-fA-F]{64}")
 
 
 class TextPart(BaseModel):
@@ -33,6 +35,10 @@ class ImageUrl(BaseModel):
         if scheme == "data":
             if _DATA_URL.match(url) is None:
                 raise ValueError("a data URL must be data:image/{png,jpeg,webp,gif};base64,<data>")
+        elif scheme == "blob":
+            # Read from the store, the tenant's own blobs only (app.media.own), never fetched.
+            if _REFERENCE.fullmatch(url) is None:
+                raise ValueError("a stored image's reference is blob:sha256:<64 hex digits>")
         elif scheme in ("http", "https"):
             if len(url) > 2048:
                 raise ValueError("an image URL may be at most 2048 characters")
@@ -47,7 +53,9 @@ class ImageUrl(BaseModel):
         else:
             # Never file:, bare paths or other schemes: the server's disk and network are not
             # the client's to read.
-            raise ValueError("must be a data:image/...;base64 URL or an http(s) URL")
+            raise ValueError(
+                "must be a data:image/...;base64 URL, an http(s) URL or a blob:sha256: reference"
+            )
         return url
 
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from app.db import utcnow
 from app.evaluations import appending
 from app.media import ingest as media
+from app.media.own import OwnMedia
 from app.models import OnlineConversationCall, OnlineRule, Tenant
 from app.online import days, ingest, turns
 from app.online.repository import OnlineRuleRepository
@@ -71,7 +72,10 @@ def _store(
     if reason is None:
         evaluation, reason = days.open_day(session, runtime, tenant, rule, day)
     if reason is None:
-        intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings)
+        # Held calls carry this server's media as `blob:sha256:` references (holding.py).
+        own = OwnMedia(None, session, tenant.id)
+        contents = media.case_contents([{**case, "index": 0}])
+        intake = media.take_in(contents, runtime.settings, own)
         if intake.errors:
             reason = "image_refused"
         elif not days.within_budget(session, runtime, tenant, rule, evaluation, day, [case]):

@@ -17,6 +17,7 @@ from app import otlp
 from app.db import utcnow
 from app.evaluations import appending
 from app.media import ingest as media
+from app.media.own import OwnMedia
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, Tenant
 from app.online import calls as kept
@@ -44,22 +45,36 @@ class Taken:
 
 
 def take_spans(
-    session: Session, runtime: Runtime, tenant: Tenant, spans: Sequence[otlp.Span]
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    spans: Sequence[otlp.Span],
+    own: OwnMedia,
 ) -> Taken:
     """Run one request's spans through the tenant's enabled rules; the caller commits. A span
-    whose messages travel in log records waits for them (app/online/joining.py)."""
+    whose messages travel in log records waits for them (app/online/joining.py).
+
+    Args:
+        own: this server's media as the tenant reads them, on the request's base URL: a
+            call's images naming them are read from the store, never fetched.
+    """
     rules = OnlineRuleRepository(session, tenant.id).enabled()
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
     calls = joining.calls_of_spans(pending, spans, lambda span: _sampled_by_any(rules, span))
-    return take(session, runtime, tenant, calls, rules)
+    return take(session, runtime, tenant, calls, rules, own)
 
 
 def take_records(
-    session: Session, runtime: Runtime, tenant: Tenant, records: Sequence[otlp.LogRecord]
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    records: Sequence[otlp.LogRecord],
+    own: OwnMedia,
 ) -> Taken:
-    """Run the calls these log records complete through the tenant's rules; the caller commits."""
+    """Run the calls these log records complete through the tenant's rules; the caller commits
+    (`own` as for `take_spans`)."""
     rules = OnlineRuleRepository(session, tenant.id).enabled()
     if not rules:
         return Taken()
@@ -73,7 +88,7 @@ def take_records(
             for rule in rules
         ),
     )
-    return take(session, runtime, tenant, calls, rules)
+    return take(session, runtime, tenant, calls, rules, own)
 
 
 def _sampled_by_any(rules: Sequence[OnlineRule], span: otlp.Span) -> bool:
@@ -105,7 +120,9 @@ def expire_pending(runtime: Runtime) -> int:
             tenant = session.get(Tenant, tenant_id)
             rules = OnlineRuleRepository(session, tenant_id).enabled() if tenant else []
             if tenant is not None and rules:
-                take(session, runtime, tenant, joining.expired_calls(spans), rules)
+                # No request: only `blob:sha256:` references are this server's media here.
+                own = OwnMedia(None, session, tenant_id)
+                take(session, runtime, tenant, joining.expired_calls(spans), rules, own)
         session.commit()
     return len(rows)
 
@@ -116,8 +133,10 @@ def take(
     tenant: Tenant,
     calls: Sequence[joining.Call],
     rules: Sequence[OnlineRule],
+    own: OwnMedia,
 ) -> Taken:
-    """Run calls through these rules of the tenant: counted, filtered, sampled, judged."""
+    """Run calls through these rules of the tenant: counted, filtered, sampled, judged; their
+    images naming this server's media (`own`) read from its store."""
     model_calls = [
         call
         for call in calls
@@ -142,9 +161,9 @@ def take(
         chosen = _choose(rule, model_calls, counts, retried)
         if chosen and rule.target == "conversation":
             # Judged as one test case once the conversation is idle (the ticker's sweep).
-            holding.hold(session, tenant, rule, chosen, counts)
+            holding.hold(session, tenant, rule, chosen, counts, own)
         elif chosen:
-            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts)
+            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts, own)
             counts[(rule.id, "sent")] += sent
             taken.sent[rule.id] = sent
     days.count(day, dict(counts))
@@ -205,6 +224,7 @@ def _judge_calls(
     calls: list[JudgedCall],
     days: OnlineRuleRepository,
     counts: Counter[tuple[str, str]],
+    own: OwnMedia,
 ) -> int:
     """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
     specs = [_metric.validate_python(spec) for spec in rule.metrics]
@@ -223,7 +243,7 @@ def _judge_calls(
         return 0
     cases, intakes, taken = [], [], []
     for call, case in ready:
-        intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings)
+        intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings, own)
         if intake.errors:
             counts[(rule.id, "skipped:image_refused")] += 1
             continue

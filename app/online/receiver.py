@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app import otlp
 from app.api.deps import RuntimeDep, TenantDep, check_before_body
+from app.media.own import OwnMedia
 from app.models import Tenant
 from app.online import ingest
 from app.problems import ProblemError, problem_responses
@@ -97,7 +98,9 @@ async def export_traces(
     kind, body = export
     with _turn(request, runtime):
         # Decoding a large body takes a while: off the event loop, as the database work is.
-        rejected = await run_in_threadpool(_decode_and_take, runtime, tenant.id, kind, body)
+        rejected = await run_in_threadpool(
+            _decode_and_take, runtime, tenant.id, kind, body, str(request.base_url)
+        )
     response = ExportTraceServiceResponse()
     if rejected:
         response.partial_success.rejected_spans = len(rejected)
@@ -119,7 +122,9 @@ async def export_logs(
     whichever of the two arrives first."""
     kind, body = export
     with _turn(request, runtime):
-        await run_in_threadpool(_decode_and_take_records, runtime, tenant.id, kind, body)
+        await run_in_threadpool(
+            _decode_and_take_records, runtime, tenant.id, kind, body, str(request.base_url)
+        )
     return _answer(kind, ExportLogsServiceResponse())
 
 
@@ -145,14 +150,21 @@ def _turn(request: Request, runtime: Runtime) -> Iterator[None]:
         state.otlp_in_flight -= 1
 
 
-def _decode_and_take(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> list[str]:
-    """Take the spans with valid ids; why each other one was rejected."""
+def _decode_and_take(
+    runtime: Runtime, tenant_id: str, kind: str, body: bytearray, base_url: str
+) -> list[str]:
+    """Take the spans with valid ids; why each other one was rejected.
+
+    Args:
+        base_url: the request's base URL, on which a call's images naming this server's media
+            are read from its store (app.media.own), as a submission's are.
+    """
     try:
         traces = otlp.read_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
     body.clear()  # held no longer than its decoding: a body near the limit is not kept twice
-    _take(runtime, tenant_id, traces.spans)
+    _take(runtime, tenant_id, traces.spans, base_url)
     return traces.rejected
 
 
@@ -166,13 +178,15 @@ def _rejections(rejected: list[str]) -> str:
     )
 
 
-def _decode_and_take_records(runtime: Runtime, tenant_id: str, kind: str, body: bytearray) -> None:
+def _decode_and_take_records(
+    runtime: Runtime, tenant_id: str, kind: str, body: bytearray, base_url: str
+) -> None:
     try:
         records = otlp.decode_logs(body, kind, max_body=runtime.settings.otlp_max_bytes)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
     body.clear()
-    _take_records(runtime, tenant_id, records)
+    _take_records(runtime, tenant_id, records, base_url)
 
 
 def _bad(error: Exception) -> ProblemError:
@@ -185,20 +199,26 @@ def _bad(error: Exception) -> ProblemError:
     )
 
 
-def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span]) -> None:
+def _take(runtime: Runtime, tenant_id: str, spans: list[otlp.Span], base_url: str) -> None:
     """Run the spans through the tenant's rules and commit."""
     _ingest(
         runtime,
         tenant_id,
-        lambda session, tenant: ingest.take_spans(session, runtime, tenant, spans),
+        lambda session, tenant: ingest.take_spans(
+            session, runtime, tenant, spans, OwnMedia(base_url, session, tenant.id)
+        ),
     )
 
 
-def _take_records(runtime: Runtime, tenant_id: str, records: list[otlp.LogRecord]) -> None:
+def _take_records(
+    runtime: Runtime, tenant_id: str, records: list[otlp.LogRecord], base_url: str
+) -> None:
     _ingest(
         runtime,
         tenant_id,
-        lambda session, tenant: ingest.take_records(session, runtime, tenant, records),
+        lambda session, tenant: ingest.take_records(
+            session, runtime, tenant, records, OwnMedia(base_url, session, tenant.id)
+        ),
     )
 
 

@@ -90,10 +90,11 @@ class TestUpload:
         parts = [p for m in rows[3]["messages"] for p in m["content"] if isinstance(p, dict)]
         audio = [p for p in parts if p["type"] == "input_audio"]
         images = [p for p in parts if p["type"] == "image_url"]
-        # Media are stored once and referenced; no bytes come back in rows.
-        assert audio[0]["input_audio"]["data"].startswith("blob:sha256:")
+        # Media are stored once and named by this server's media URLs; no bytes in rows.
+        media = f"{api.base_url}/v1/media/"
+        assert audio[0]["input_audio"]["url"].startswith(media)
         assert audio[0]["input_audio"]["format"] == "wav"
-        assert images[0]["image_url"]["url"].startswith("blob:sha256:")
+        assert images[0]["image_url"]["url"].startswith(media)
         # The same red circle is used by rows 0 and 3: one blob.
         first = rows[0]["messages"][0]["content"][1]["image_url"]["url"]
         assert first == images[0]["image_url"]["url"]
@@ -235,10 +236,10 @@ class TestMedia:
             for row in rows_of(client, response.json()["id"])
         ]
         assert [clip["format"] for clip in clips] == ["mp3", "wav", "mp3", "wav"]
-        assert all(clip["data"].startswith("blob:sha256:") for clip in clips)
+        assert all(clip["url"].startswith(f"{api.base_url}/v1/media/") for clip in clips)
         # The MP3 sent as a data URL and the one in the zip are the same bytes: one blob.
-        assert clips[0]["data"] == clips[2]["data"] and clips[1]["data"] == clips[3]["data"]
-        assert clips[0]["data"] != clips[1]["data"]
+        assert clips[0]["url"] == clips[2]["url"] and clips[1]["url"] == clips[3]["url"]
+        assert clips[0]["url"] != clips[1]["url"]
 
     def test_image_url_fetched_when_private_urls_are_allowed(
         self, api: Api, media_server: LoopbackServer
@@ -251,7 +252,7 @@ class TestMedia:
         response = upload(client, "web.jsonl", jsonl(ask(image(url))), "general_vqa")
         assert response.status_code == 201, response.text
         part = rows_of(client, response.json()["id"])[0]["messages"][0]["content"][1]
-        assert part["image_url"]["url"].startswith("blob:sha256:")
+        assert part["image_url"]["url"].startswith(f"{api.base_url}/v1/media/")
         assert [path for path, _ in media_server.hits[before:]] == ["/red.png"]
 
     def test_audio_url_refused_at_upload(self, api: Api, media_server: LoopbackServer) -> None:

@@ -3,14 +3,18 @@ sent to the model as they are written (OpenAI: "a prebuilt trajectory"), never r
 templates, in the EvalItem shapes or in Chat Completions' own (tool calls, `text` and
 `image_url` parts)."""
 
+import base64
 from typing import Any
 
 import openai
 
+from tests.datasets.test_endpoints import ask, audio, data_url, image, jsonl, rows_of
+from tests.datasets.test_rows_submitted_again import unique_wav
 from tests.evals.helpers import RED, grading, wait
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
-from tests.runs.helpers import CANDIDATE, register_model
+from tests.media.test_own_urls import unique_png
+from tests.runs.helpers import CANDIDATE, register_model, upload
 
 ANSWERED = {
     "type": "string_check",
@@ -106,3 +110,39 @@ class TestSentAsWritten:
             ("assistant", ""),
             ("tool", "Paris"),
         ]
+
+    def test_a_dataset_row_read_back_is_sent_as_it_reads(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        picture, clip = unique_png(), unique_wav()
+        row = ask(image(data_url(picture, "image/png")), audio(data_url(clip, "audio/wav")))
+        with api.client(client.api_key) as loupe:
+            response = upload(loupe, "rows.jsonl", jsonl(row), "general_vqa")
+            assert response.status_code == 201, response.text
+            [read] = rows_of(loupe, response.json()["id"])
+        # This server's media URLs: the image's `url`, the clip's `input_audio.url`.
+        _, shown, heard = read["messages"][0]["content"]
+        assert (
+            "/v1/media/" in shown["image_url"]["url"]
+            and "/v1/media/" in heard["input_audio"]["url"]
+        )
+
+        final, output_items, sampled = run_over(
+            api, client, judge, [{"messages": read["messages"]}]
+        )
+        assert final.result_counts.errored == 0, output_items[0].sample.error
+        (request,) = sampled
+        _, sent_image, sent_audio = request["messages"][0]["content"]
+        assert base64.b64decode(sent_image["image_url"]["url"].split(",", 1)[1]) == picture
+        assert base64.b64decode(sent_audio["input_audio"]["data"]) == clip
+        assert sent_audio["input_audio"]["format"] == "wav"
+
+    def test_a_clip_without_data_or_url_is_the_items_error(
+        self, api: Api, client: openai.OpenAI, judge: ScriptedJudge
+    ) -> None:
+        clipless = {"type": "input_audio", "input_audio": {"format": "wav"}}
+        messages = [{"role": "user", "content": [{"type": "text", "text": "Hear?"}, clipless]}]
+        final, output_items, sampled = run_over(api, client, judge, [{"messages": messages}])
+        assert final.status == "completed" and final.result_counts.errored == 1
+        assert "input_audio (with its data or url)" in output_items[0].sample.error.message
+        assert sampled == []

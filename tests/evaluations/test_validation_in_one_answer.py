@@ -251,7 +251,7 @@ class TestEachPartOnItsOwn:
         assert {(e["loc"], e["msg"]) for e in found["errors"]} == {
             (
                 "test_cases[0].input[1].image_url.url",
-                "must be a data:image/...;base64 URL or an http(s) URL",
+                "must be a data:image/...;base64 URL, an http(s) URL or a blob:sha256: reference",
             ),
             ("judge", "give model, model_id or both"),
             # The case's image is refused, its other fields still checked against the metric.

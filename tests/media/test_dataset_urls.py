@@ -78,7 +78,7 @@ class TestDatasetImageUrls:
         part = rows[1]["messages"][0]["content"][1]
         # A PNG within the judge's limits is kept byte for byte, so its hash is the file's.
         digest = hashlib.sha256(IMAGE).hexdigest()
-        assert part["image_url"]["url"] == f"blob:sha256:{digest}"
+        assert part["image_url"]["url"] == f"{api.base_url}/v1/media/{digest}"
         with api.served.runtime.session() as session:
             blob = session.scalars(select(Blob).where(Blob.sha256 == digest)).one()
             assert blob.size == len(IMAGE)

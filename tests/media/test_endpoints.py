@@ -100,6 +100,6 @@ class TestMedia:
         assert response.status_code == 201, response.text
         (stored,) = owner.get(f"/v1/datasets/{response.json()['id']}/rows").json()["data"]
         url = stored["messages"][0]["content"][1]["image_url"]["url"]
-        digest = url.rsplit(":", 1)[1]
+        digest = url.rsplit("/", 1)[1]
         assert owner.get(f"/v1/media/{digest}").status_code == 200
         assert stranger.get(f"/v1/media/{digest}").status_code == 404

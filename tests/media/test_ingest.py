@@ -19,7 +19,8 @@ from tests.media.loopback import LoopbackServer, Route, data_url, decode_data_ur
 from tests.media.test_images import halves, png_header
 
 EXACT = [{"type": "exact_match"}]
-NOT_AN_IMAGE_URL = "must be a data:image/...;base64 URL or an http(s) URL"
+NOT_AN_IMAGE_URL = "must be a data:image/...;base64 URL, an http(s) URL or a blob:sha256: reference"
+NOT_A_REFERENCE = "a stored image's reference is blob:sha256:<64 hex digits>"
 NOT_AN_IMAGE_DATA_URL = "a data URL must be data:image/{png,jpeg,webp,gif};base64,<data>"
 G_EVAL = {
     "type": "g_eval",
@@ -109,8 +110,9 @@ class TestRefusedImages:
             ("etc/passwd", NOT_AN_IMAGE_URL),
             ("gopher://127.0.0.1:{port}/_INFO", NOT_AN_IMAGE_URL),
             ("ftp://127.0.0.1:{port}/a.png", NOT_AN_IMAGE_URL),
-            # References are Loupe's to write, never a client's.
-            ("blob:sha256:" + "0" * 64, NOT_AN_IMAGE_URL),
+            # A reference names a stored image by its whole digest (app.media.own reads it).
+            ("blob:sha256:" + "0" * 63, NOT_A_REFERENCE),
+            ("blob:md5:" + "0" * 32, NOT_A_REFERENCE),
             ("data:image/svg+xml;base64,PHN2Zz4=", NOT_AN_IMAGE_DATA_URL),
             ("data:text/html;base64,PGI+", NOT_AN_IMAGE_DATA_URL),
             ("http://user:secret@127.0.0.1:{port}/a.png", "the URL must not carry credentials"),

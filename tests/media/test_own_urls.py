@@ -159,7 +159,7 @@ class TestDatasetRows:
         assert response.status_code == 201, response.text
         rows = client.get(f"/v1/datasets/{response.json()['id']}/rows").json()["data"]
         part = rows[1]["messages"][0]["content"][1]
-        assert part["image_url"]["url"] == f"blob:sha256:{hashlib.sha256(picture).hexdigest()}"
+        assert part["image_url"]["url"] == media_url(read)
 
     def test_another_tenants_media_is_refused_naming_the_line(self, strict: Api) -> None:
         read = read_back(strict, strict.tenant_client(), unique_png())

@@ -220,8 +220,8 @@ def unique_quiz_dataset(client: httpx.Client, rows: int = 4) -> tuple[str, str]:
             archive.writestr(f"images/{index}.png", unique_png_bytes())
     dataset = created(upload(client, "quiz.zip", buffer.getvalue(), "general_vmcq"), 201)
     first = client.get(f"/v1/datasets/{dataset['id']}/rows", params={"limit": 1})
-    # Rows show their media as `blob:sha256:` references.
-    [digest] = re.findall(r"blob:sha256:([0-9a-f]{64})", first.text)
+    # Rows show their media as this server's media URLs.
+    [digest] = MEDIA_URL.findall(first.text)
     return dataset["id"], digest
 
 
@@ -829,8 +829,8 @@ def test_the_console_compares_only_the_tenants_own(worlds: Worlds) -> None:
 
 
 def test_naming_another_tenants_image_by_its_digest_gives_no_access(worlds: Worlds) -> None:
-    """A test case may not name a stored image (`blob:sha256:` as Loupe stores it, or its
-    media URL) in place of the image itself: B learns nothing of A's by its digest."""
+    """A test case naming a stored image of A's (`blob:sha256:` as Loupe stores it, or its
+    media URL) is refused as if nobody held it: B learns nothing of A's by its digest."""
     digest = worlds.a.ids["image"]
     for url in (f"blob:sha256:{digest}", f"{worlds.api.base_url}/v1/media/{digest}"):
         case = {
@@ -842,6 +842,7 @@ def test_naming_another_tenants_image_by_its_digest_gives_no_access(worlds: Worl
         response = worlds.b_http.post("/v1/evaluations", json=body)
         assert response.status_code == 422, f"{url}: {response.text[:300]}"
         assert response.headers["content-type"].startswith(PROBLEM_JSON)
+        assert [e["type"] for e in response.json()["errors"]] == ["media_not_found"]
         assert worlds.b_http.get(f"/v1/media/{digest}").status_code == 404
 
 

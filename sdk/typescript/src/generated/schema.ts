@@ -307,7 +307,9 @@ export interface paths {
         };
         /**
          * List Dataset Rows
-         * @description Stored rows in upload order; media appear as `blob:sha256:` references.
+         * @description Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+         *     `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+         *     takes back as they read.
          */
         get: operations["list_dataset_rows"];
         put?: never;

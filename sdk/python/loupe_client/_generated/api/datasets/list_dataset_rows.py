@@ -157,7 +157,9 @@ def sync_detailed(
 ) -> Response[DatasetRowList | Problem]:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
@@ -199,7 +201,9 @@ def sync(
 ) -> DatasetRowList | Problem | None:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
@@ -236,7 +240,9 @@ async def asyncio_detailed(
 ) -> Response[DatasetRowList | Problem]:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
@@ -278,7 +284,9 @@ async def asyncio(
 ) -> DatasetRowList | Problem | None:
     """ List Dataset Rows
 
-     Stored rows in upload order; media appear as `blob:sha256:` references.
+     Stored rows in upload order; media as `GET /v1/media/{sha256}` URLs (an image part's
+    `image_url.url`, an audio part's `input_audio.url`), which an upload or a submission
+    takes back as they read.
 
     Args:
         dataset_id (str):
