@@ -188,7 +188,13 @@ _MISMATCHES = ("_type", "_parsing", "int_from_float", "literal_error", "union_ta
 
 
 def _member_kind(member: str) -> str:
-    kind = _MEMBER_KINDS.get(member.split("[", 1)[0])
+    name = member.split("[", 1)[0]
+    if name.startswith("function-") and member.endswith("]"):
+        # A validated type (`function-after[check_template(), str]`): the type it validates.
+        name = member[:-1].rsplit(",", 1)[-1].strip().split("[", 1)[0]
+    if name == "tagged-union":
+        return "an object"  # models told apart by a field such as `type`
+    kind = _MEMBER_KINDS.get(name)
     if kind is None and member[:1].isupper():
         return "an object"  # a model's class name
     return kind or "a valid value"
@@ -213,6 +219,9 @@ def located_errors(
     for path, member, error in located:
         if member is not None:
             members.setdefault(tuple(path), []).append((member, error))
+    # Paths under which some error lies deeper: a union's value there was of a member's type
+    # (an array, an object) and failed inside, where those errors say what is wrong.
+    deeper = {tuple(path[:end]) for path, _, _ in located for end in range(len(path))}
     found = []
     said: set[tuple[str | int, ...]] = set()
     for path, member, error in located:
@@ -223,7 +232,7 @@ def located_errors(
         at = tuple(path)
         tried = members[at]
         fits = [e for _, e in tried if not str(e.get("type", "")).endswith(_MISMATCHES)]
-        if fits:
+        if fits or at in deeper:
             # The value is of a member's type: that member's complaint is the one to hear.
             if not str(error.get("type", "")).endswith(_MISMATCHES):
                 found.append((path, pydantic_message(error), kind, error))

@@ -5,7 +5,13 @@ call's fields (OpenAI's defaults filled in), and both echoed as OpenAI echoes th
 from typing import Any
 
 from app.evals import criteria, placeholders
-from app.metrics import RenderError, UnsupportedContent, check_template, check_templates
+from app.metrics import (
+    RenderError,
+    UnsupportedContent,
+    audio_clip,
+    check_template,
+    check_templates,
+)
 from app.problems import bad_request
 
 
@@ -76,6 +82,16 @@ def _check_template(template: list[Any]) -> None:
                     "input_image needs an image_url (an https or data URL, or a template such "
                     "as {{ item.image_url }}); file_id images are not supported",
                     path,
+                    "unsupported_content",
+                )
+            if kind in ("input_text", "output_text") and not isinstance(part.get("text"), str):
+                raise bad_request(f"{kind} needs its text (a string)", [*path, "text"])
+            if kind == "input_audio" and audio_clip(part) is None:
+                raise bad_request(
+                    "input_audio needs an input_audio object whose `data` is the clip (a WAV or "
+                    "MP3 data URL), or whose `url` is this server's media URL (as a clip reads "
+                    "back)",
+                    [*path, "input_audio"],
                     "unsupported_content",
                 )
             if kind not in _PART_TYPES:
@@ -162,12 +178,8 @@ def _item_part(part: Any) -> dict[str, Any]:
             "type": "image_url",
             "image_url": {"url": image, **({"detail": detail} if detail else {})},
         }
-    clip = part.get("input_audio") if kind == "input_audio" else None
-    audio = dict(clip) if isinstance(clip, dict) else {}
-    if "data" not in audio and isinstance(audio.get("url"), str):
-        # As Loupe reads a clip back (a dataset row, a run's messages): its media URL.
-        audio["data"] = audio.pop("url")
-    if isinstance(audio.get("data"), str):
+    audio = audio_clip(part) if kind == "input_audio" else None
+    if audio is not None:
         return {"type": "input_audio", "input_audio": audio}
     raise UnsupportedContent(
         f"a content part of type {kind!r} cannot be sent; use text or input_text, image_url "

@@ -61,6 +61,7 @@ from app.metrics._templates import (
     RenderError,
     TemplateError,
     UnsupportedContent,
+    audio_clip,
     build_sample,
     check_template,
     check_templates,
@@ -334,6 +335,7 @@ def _finite_copy(value: Any) -> Any:
 
 
 __all__ = [
+    "audio_clip",
     "BLEU_KEYS",
     "Completion",
     "PlannedCall",

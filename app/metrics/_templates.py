@@ -247,11 +247,21 @@ def render_content(
             parts.append({"type": "text", "text": render_template(part["text"], namespaces)})
         elif kind == "input_image":
             parts.append(_image_part(part, namespaces, images or {}))
-        elif kind == "input_audio":
-            parts.append({"type": "input_audio", "input_audio": dict(part["input_audio"])})
+        elif kind == "input_audio" and (clip := audio_clip(part)) is not None:
+            parts.append({"type": "input_audio", "input_audio": clip})
         else:
             raise UnsupportedContent(f"content parts of type {kind!r} are not supported")
     return parts
+
+
+def audio_clip(part: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An `input_audio` part's clip as sent (its `data`), or None when it names none. A clip
+    as Loupe reads it back (a dataset row, a run's messages) names this server's media `url`."""
+    clip = part.get("input_audio")
+    audio = dict(clip) if isinstance(clip, Mapping) else {}
+    if "data" not in audio and isinstance(audio.get("url"), str):
+        audio["data"] = audio.pop("url")
+    return audio if isinstance(audio.get("data"), str) else None
 
 
 def render_messages(

@@ -79,6 +79,26 @@ class TestRefusalsNameTheField:
         assert refused.value.param == param
 
     @pytest.mark.parametrize(
+        ("part", "field", "says"),
+        [
+            ({"type": "input_text"}, "content[1].text", "Field required"),
+            ({"type": "input_audio"}, "content[1].input_audio", "Field required"),
+            (5, "content[1]", "must be a string or an object"),
+        ],
+    )
+    def test_a_grader_messages_bad_part_is_named_itself(
+        self, client: openai.OpenAI, part: Any, field: str, says: str
+    ) -> None:
+        """A part inside content's list is the field at fault, not the whole content (which
+        was "must be a valid value": content is a string, a part or a list of them)."""
+        message = {"role": "user", "content": [{"type": "input_text", "text": "Hi"}, part]}
+        criterion = {**CRITERIA[2], "input": [CRITERIA[2]["input"][0], message]}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.create(data_source_config=CONFIG, testing_criteria=[criterion])  # type: ignore[list-item]
+        assert refused.value.param == f"testing_criteria[0].input[1].{field}"
+        assert refused.value.body["message"] == f"testing_criteria[0]: {says}"
+
+    @pytest.mark.parametrize(
         ("criterion", "param"),
         [
             ({**CRITERIA[0], "reference": "{{ answer }}"}, "testing_criteria[0].reference"),

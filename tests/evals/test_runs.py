@@ -106,6 +106,31 @@ class TestCompletionsTemplate:
         assert client.evals.runs.list(ev.id).data == []
 
     @pytest.mark.parametrize(
+        ("part", "field", "code"),
+        [
+            # Each was a 500 (a KeyError while the run's rows were taken in or rendered).
+            (
+                {"type": "input_audio", "input_audio": {"format": "wav"}},
+                "input_audio",
+                "unsupported_content",
+            ),
+            ({"type": "input_audio"}, "input_audio", "unsupported_content"),
+            ({"type": "input_text"}, "text", "invalid_value"),
+            ({"type": "output_text", "text": 5}, "text", "invalid_value"),
+        ],
+    )
+    def test_a_part_without_its_content_is_refused_at_create(
+        self, client: openai.OpenAI, part: dict[str, Any], field: str, code: str
+    ) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        template = [{"role": "user", "content": [{"type": "input_text", "text": "Hi"}, part]}]
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source=completions(template))  # type: ignore[arg-type]
+        assert refused.value.code == code
+        assert refused.value.param == f"data_source.input_messages.template[0].content[1].{field}"
+        assert client.evals.runs.list(ev.id).data == []
+
+    @pytest.mark.parametrize(
         ("message", "param"),
         [
             (

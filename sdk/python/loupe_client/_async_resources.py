@@ -124,7 +124,7 @@ class _Resource:
 
     async def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
         response = await self._send(endpoint, *args, **kwargs)
-        return checked(endpoint._build_response(client=self._client, response=response))
+        return checked(endpoint, self._client, response)
 
     async def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
         """The answer to the request `endpoint` describes, its body unread (see _resources)."""
@@ -153,7 +153,7 @@ class _Resource:
             except httpx.TransportError:
                 response = None  # the service restarting: polled again until the deadline
             if response is not None and response.status_code not in POLL_THROUGH_STATUSES:
-                current = checked(endpoint._build_response(client=self._client, response=response))
+                current = checked(endpoint, self._client, response)
                 if current.status in TERMINAL:
                     return current
             await asyncio.sleep(next_poll(response, deadline, poll_interval))

@@ -139,7 +139,7 @@ class _Resource:
 
     def _call(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> Any:
         response = self._send(endpoint, *args, **kwargs)
-        return checked(endpoint._build_response(client=self._client, response=response))
+        return checked(endpoint, self._client, response)
 
     def _raw(self, endpoint: ModuleType, *args: Any, **kwargs: Any) -> httpx.Response:
         """The answer to the request `endpoint` describes, its body unread: the generated
@@ -168,7 +168,7 @@ class _Resource:
             except httpx.TransportError:
                 response = None  # the service restarting: polled again until the deadline
             if response is not None and response.status_code not in POLL_THROUGH_STATUSES:
-                current = checked(endpoint._build_response(client=self._client, response=response))
+                current = checked(endpoint, self._client, response)
                 if current.status in TERMINAL:
                     return current
             time.sleep(next_poll(response, deadline, poll_interval))

@@ -4,6 +4,7 @@ import itertools
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping
+from types import ModuleType
 from typing import Any
 
 import attrs
@@ -70,11 +71,13 @@ def media_digest(sha256_or_url: str) -> str:
     return digest if found else sha256_or_url
 
 
-def checked(response: Response[Any]) -> Any:
-    """The parsed body of a success, or the typed exception for an error answer."""
+def checked(endpoint: ModuleType, client: Any, response: httpx.Response) -> Any:
+    """The parsed body of a success, or the typed exception for an error answer, raised before
+    the generated parser reads it: it parses each documented error status as a problem, and a
+    proxy's 503 page or an empty 429 is no JSON."""
     if response.status_code >= 400:
-        raise error_from_response(int(response.status_code), response.content, response.headers)
-    return plain(response.parsed)
+        raise error_from_response(response.status_code, response.content, response.headers)
+    return plain(endpoint._build_response(client=client, response=response).parsed)
 
 
 def next_poll(
