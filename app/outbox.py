@@ -9,7 +9,8 @@ Polar's `worker/_enqueue.py` collects jobs during a request and sends them after
 """
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +27,8 @@ logger = logging.getLogger("loupe.outbox")
 Effect = Callable[[], None]
 
 _KEY = "loupe.outbox"
+# Effects of committed transactions kept for the end of a `held` block.
+_HELD = "loupe.outbox.held"
 
 
 @dataclass(frozen=True)
@@ -70,18 +73,46 @@ class Outbox:
 
         self.add(send)
 
-    def flush(self) -> None:
+    def take(self) -> list[Effect]:
+        """The effects recorded so far, no longer this outbox's to run."""
         effects, self._effects = self._effects, []
-        for effect in effects:
-            try:
-                effect()
-            except Exception:
-                # The change is committed: a lost enqueue is picked up by the ticker's sweep,
-                # and one failed effect must not keep the others from running.
-                logger.exception("an effect of a committed transaction failed")
+        return effects
+
+    def flush(self) -> None:
+        run(self.take())
 
     def drop(self) -> None:
         self._effects.clear()
+
+
+def run(effects: list[Effect]) -> None:
+    """Run the effects of committed transactions, in order, each whatever the others do."""
+    for effect in effects:
+        try:
+            effect()
+        except Exception:
+            # The change is committed: a lost enqueue is picked up by the ticker's sweep,
+            # and one failed effect must not keep the others from running.
+            logger.exception("an effect of a committed transaction failed")
+
+
+@contextmanager
+def held(session: Session) -> Iterator[None]:
+    """Keep the effects of the transactions the session commits in the block, and run them
+    once it ends, however it ends.
+
+    An idempotent request stores its answer on its key in a second commit after its work's:
+    run between the two, an enqueue waiting out a Redis that is away (seconds) left the key
+    claimed without an answer for that long, and a process killed then left it so for good
+    (a retry is told "in progress" until the key expires a day later).
+    """
+    kept: list[Effect] = []
+    session.info[_HELD] = kept
+    try:
+        yield
+    finally:
+        session.info.pop(_HELD, None)
+        run(kept)
 
 
 def outbox(session: Session) -> Outbox:
@@ -95,7 +126,12 @@ def outbox(session: Session) -> Outbox:
 @event.listens_for(Session, "after_commit")
 def _flush(session: Session) -> None:
     box = session.info.get(_KEY)
-    if box is not None:
+    if box is None:
+        return
+    kept = session.info.get(_HELD)
+    if kept is not None:
+        kept.extend(box.take())
+    else:
         box.flush()
 
 

@@ -1,5 +1,5 @@
-"""Redis going away for a while (a restart, a failover): which errors say so, how long an
-operation waits for it, and the one place each wait is logged and counted
+"""Redis going away for a while (a restart, a failover, a full memory): which errors say so,
+how long an operation waits for it, and the one place each wait is logged and counted
 (`loupe_redis_unavailable_total{operation}`)."""
 
 import logging
@@ -20,8 +20,15 @@ REDIS_PATIENCE_SECONDS = 60.0
 REDIS_RETRY_FIRST_SECONDS = 0.1
 REDIS_RETRY_CAP_SECONDS = 5.0
 REDIS_SOCKET_TIMEOUT_SECONDS = 10.0
-# Errors that mean Redis is away (refused, reset, not answering), not that a command was wrong.
-REDIS_AWAY = (redis_errors.ConnectionError, redis_errors.TimeoutError)
+# Errors that mean Redis is away (refused, reset, not answering) or cannot take writes for now
+# (its memory full under RQ's `noeviction`, a replica a failover left read-only), not that a
+# command was wrong: each passes, and is waited out like a restart.
+REDIS_AWAY = (
+    redis_errors.ConnectionError,
+    redis_errors.TimeoutError,
+    redis_errors.OutOfMemoryError,
+    redis_errors.ReadOnlyError,
+)
 
 _T = TypeVar("_T")
 

@@ -38,6 +38,7 @@ def tick(runtime: Runtime | None = None) -> None:
     and audit events past LOUPE_AUDIT_RETENTION_DAYS. On `runtime` (a ticker's own), else the
     process's current one."""
     runtime = runtime or current()
+    recovery.requeue_unqueued(runtime)
     recovery.sweep(runtime)
     recovery.resume_lapsed(runtime)
     recovery.prune_expired(runtime)

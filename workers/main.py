@@ -12,6 +12,7 @@ import importlib
 import logging
 import os
 import time
+import uuid
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any, TypeVar
@@ -212,13 +213,18 @@ def _work(worker: LoupeWorker, redis_url: str, burst: bool) -> None:
 
 
 def _wait_for_redis(redis_url: str) -> None:
-    """Return once Redis answers; raise its error after WORKER_PATIENCE_SECONDS."""
+    """Return once Redis takes a write; raise its error after WORKER_PATIENCE_SECONDS.
+
+    A write, not a PING: a Redis whose memory is full (or a replica a failover left read-only)
+    answers a PING but refuses the worker's registration, and the loop would start and fail
+    again without a pause."""
     probe = Redis.from_url(
         redis_url,
         socket_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
         socket_connect_timeout=REDIS_SOCKET_TIMEOUT_SECONDS,
     )
+    key = f"loupe:worker-probe:{uuid.uuid4().hex}"
     try:
-        patiently("worker", probe.ping, patience=WORKER_PATIENCE_SECONDS)
+        patiently("worker", lambda: probe.set(key, 1, px=1000), patience=WORKER_PATIENCE_SECONDS)
     finally:
         probe.close()

@@ -8,10 +8,12 @@ and headers (`Location`, `Retry-After`) with `Idempotent-Replayed: true`; anothe
 the key (another body, or another route: keys are the tenant's, not a route's) is a 422; a twin
 arriving while the first runs is a 409; a first request that fails releases the key. The key is
 claimed in the transaction that commits the endpoint's work, so work and key stand or fall
-together. A route whose answer is its caller's own (`per_caller`: a label, which is the caller's
-and shows a judge's score only to a caller with `read`; `sealed`: a secret shown once, to who
-made it) replays only to the same caller: another caller's request under the key is the 422 of
-another request.
+together; the work's effects (its jobs' enqueues, which wait for a Redis that is away) run
+once the answer is stored on the key (`outbox.held`), so a process dying meanwhile leaves a key
+that replays, not one "in progress" until it expires. A route whose answer is its caller's
+own (`per_caller`: a label, which is the caller's and shows a judge's score only to a caller
+with `read`; `sealed`: a secret shown once, to who made it) replays only to the same caller:
+another caller's request under the key is the 422 of another request.
 """
 
 import functools
@@ -35,6 +37,7 @@ from starlette.datastructures import UploadFile as StarletteUpload
 from app import crypto, idempotency
 from app.api.deps import IdempotencyKeyDep, RuntimeDep, SessionDep, TenantDep
 from app.config import Settings
+from app.outbox import held
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -109,9 +112,11 @@ def idempotent(*, sealed: Iterable[str] = (), per_caller: bool = False) -> Calla
                 replay = call.reserve(form)
                 if replay is not None:
                     return replay
-                with call.guarded():
-                    result = await endpoint(**arguments)
-                return call.complete(result)
+                # The work's effects (its jobs' enqueues) wait for its answer to be stored.
+                with held(call.session):
+                    with call.guarded():
+                        result = await endpoint(**arguments)
+                    return call.complete(result)
 
         else:
 
@@ -123,9 +128,10 @@ def idempotent(*, sealed: Iterable[str] = (), per_caller: bool = False) -> Calla
                 replay = call.reserve(None)
                 if replay is not None:
                     return replay
-                with call.guarded():
-                    result = endpoint(**arguments)
-                return call.complete(result)
+                with held(call.session):
+                    with call.guarded():
+                        result = endpoint(**arguments)
+                    return call.complete(result)
 
         wrapper.__signature__ = signature  # type: ignore[attr-defined]
         del wrapper.__wrapped__  # FastAPI must read the signature above, not the endpoint's

@@ -33,6 +33,9 @@ logger = logging.getLogger("loupe.dispatch")
 
 # How long a lapsed lease (a job whose process died) is kept for the sweep to find, seconds.
 LAPSED_KEPT = 600.0
+# How long an enqueue waits for another one of the same work to let go of its lock, seconds
+# (the caller records what it could not queue: `app/evaluations/unqueued.py`).
+ENQUEUE_LOCK_WAIT_SECONDS = 5.0
 
 
 class RQDispatcher:
@@ -81,7 +84,7 @@ class RQDispatcher:
         )
 
     def _enqueue(self, func: str, *args: str | int, job_id: str, owner: str = "") -> bool:
-        from redis.exceptions import LockNotOwnedError
+        from redis.exceptions import LockError, LockNotOwnedError
         from rq import Retry
         from rq.exceptions import NoSuchJobError
         from rq.job import Job, JobStatus
@@ -100,7 +103,10 @@ class RQDispatcher:
         }
         # One enqueue of a piece of work at a time: the check below and the push are not atomic.
         lock = self.redis.lock(f"loupe:enqueue:{self.settings.queue_name}:{work}", timeout=30)
-        lock.acquire()
+        # Held for milliseconds; one held longer was most likely taken by a try that timed out
+        # while Redis was frozen and ran once it thawed, and holds until it expires.
+        if not lock.acquire(blocking_timeout=ENQUEUE_LOCK_WAIT_SECONDS):
+            raise LockError(f"the enqueue lock of {work} stayed taken; try again later")
         try:
             if any(
                 work_of(waiting.decode()) == work

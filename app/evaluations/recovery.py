@@ -6,13 +6,15 @@ import logging
 from datetime import datetime, timedelta
 
 from app.db import utcnow
-from app.evaluations import intervals, lifecycle, lifecycle_service, service
+from app.evaluations import intervals, lifecycle, lifecycle_service, service, unqueued
 from app.evaluations.kinds import kind_of
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.fair_queue import queued_id, work_of
+from app.redis_outage import REDIS_AWAY, redis_away
 from app.runtime import Runtime
 from app.unscoped.evaluation_jobs import UnscopedJobRepository
 from app.unscoped.retention import UnscopedRetentionRepository
+from app.unscoped.unqueued_slices import UnscopedUnqueuedSliceRepository
 
 logger = logging.getLogger("loupe.jobs")
 
@@ -90,7 +92,13 @@ def resume_lapsed(runtime: Runtime) -> list[str]:
             ref = lifecycle.EvaluationRef.of(evaluation)
             attempt = evaluation.dispatch_attempts + 1
             stop = min(start + settings.job_slice_size, evaluation.total_test_cases)
-        if service.dispatch_slice(runtime, evaluation_id, owner, start, stop):
+        try:
+            queued = service.dispatch_slice(runtime, evaluation_id, owner, start, stop)
+        except Exception as error:
+            # Its lease is gone from Redis: only the database remembers the slice now.
+            unqueued.record(runtime, evaluation_id, [(start, stop, 0)], error)
+            raise
+        if queued:
             with runtime.session() as session:
                 UnscopedJobRepository(session).count_dispatch(evaluation_id)
                 session.commit()
@@ -125,6 +133,35 @@ def resume_forgotten(runtime: Runtime, live: set[str]) -> list[str]:
             lifecycle.reenqueued(ref, evaluation.dispatch_attempts, reason="Redis forgot its jobs")
             acted.append(evaluation.id)
     return acted
+
+
+def requeue_unqueued(runtime: Runtime, limit: int = unqueued.REQUEUE_BATCH) -> int:
+    """Queue the slices whose job Redis did not take when their cases were committed
+    (`unqueued.py`), oldest first; returns how many went to the queue. A slice whose job
+    already waits or runs (an enqueue that timed out but reached Redis) is only forgotten; one
+    of a finished evaluation too. Redis still away: the rest wait for the next tick."""
+    with runtime.session() as session:
+        found = UnscopedUnqueuedSliceRepository(session).oldest(limit)
+        session.commit()
+    queued = 0
+    for evaluation_id, start, stop, turn, tenant_id, status in found:
+        if status not in TERMINAL_STATUSES:
+            try:
+                queued += service.dispatch_slice(
+                    runtime, evaluation_id, tenant_id, start, stop, turn, patience=0
+                )
+            except Exception as error:  # noqa: BLE001 - kept for the next tick
+                if isinstance(error, REDIS_AWAY):
+                    redis_away("requeue", error)
+                else:
+                    logger.warning("could not queue a slice of %s: %r", evaluation_id, error)
+                break
+        with runtime.session() as session:
+            UnscopedUnqueuedSliceRepository(session).remove(evaluation_id, start)
+            session.commit()
+    if queued:
+        logger.info("queued %d slices Redis had not taken", queued)
+    return queued
 
 
 def resume_all(runtime: Runtime) -> int:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.config import Settings
 from app.db import utcnow
-from app.evaluations import admission, case_rows, checks, read_model
+from app.evaluations import admission, case_rows, checks, read_model, unqueued
 from app.evaluations.jobs import SCORE_SLICE
 from app.evaluations.kinds import DEFAULT_KIND, kind_of
 from app.evaluations.repository import EvaluationRepository
@@ -118,10 +118,16 @@ def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
     """Enqueue one scoring job per slice; call after the evaluation is committed.
 
     Returns how many jobs were enqueued: slices whose job still waits in the queue are skipped.
+    Raises the queue's error after recording the slices it did not take (`unqueued.py`).
     """
     enqueued = 0
-    for start, stop in slices(evaluation, runtime.settings.job_slice_size):
-        enqueued += dispatch_slice(runtime, evaluation.id, evaluation.tenant_id, start, stop)
+    every = slices(evaluation, runtime.settings.job_slice_size)
+    for done, (start, stop) in enumerate(every):
+        try:
+            enqueued += dispatch_slice(runtime, evaluation.id, evaluation.tenant_id, start, stop)
+        except Exception as error:
+            unqueued.record(runtime, evaluation.id, [(a, b, 0) for a, b in every[done:]], error)
+            raise
     return enqueued
 
 
@@ -135,26 +141,23 @@ def dispatch_submitted(runtime: Runtime, evaluation: Evaluation) -> None:
 def dispatch_committed(runtime: Runtime, evaluation_id: str, tenant_id: str, cases: range) -> None:
     """Queue the scoring of test cases `cases` a request has just committed, in slices.
 
-    A queue that stays away past SUBMIT_PATIENCE_SECONDS does not fail the request: what it
-    committed is stored and queued, and the ticker's sweep enqueues it once its heartbeat is
-    LOUPE_STUCK_AFTER_SECONDS old (time lost, nothing else).
+    A queue that stays away past SUBMIT_PATIENCE_SECONDS (or refuses the job) does not fail the
+    request: what it committed is stored, the slices not queued are recorded, and the ticker
+    queues them once Redis takes work again (time lost, nothing else; `unqueued.py`).
     """
     size = runtime.settings.job_slice_size
-    try:
-        for start in range(cases.start, cases.stop, size):
+    slices = [
+        (start, min(start + size, cases.stop)) for start in range(cases.start, cases.stop, size)
+    ]
+    for done, (start, stop) in enumerate(slices):
+        try:
             dispatch_slice(
-                runtime,
-                evaluation_id,
-                tenant_id,
-                start,
-                min(start + size, cases.stop),
-                patience=SUBMIT_PATIENCE_SECONDS,
+                runtime, evaluation_id, tenant_id, start, stop, patience=SUBMIT_PATIENCE_SECONDS
             )
-    except REDIS_AWAY:
-        logger.warning(
-            "evaluation %s is stored but not queued (Redis away); the sweep will queue it",
-            evaluation_id,
-        )
+        except Exception as error:  # noqa: BLE001 - whatever kept the job out, it is retried
+            left = [(first, last, 0) for first, last in slices[done:]]
+            unqueued.record(runtime, evaluation_id, left, error)
+            return
 
 
 def slice_job_id(evaluation_id: str, start: int, turn: int = 0) -> str:

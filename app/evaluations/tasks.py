@@ -12,6 +12,7 @@ from app.evaluations import (
     metric_judges,
     scoring,
     service,
+    unqueued,
 )
 from app.evaluations.heartbeat import beating
 from app.evaluations.judge_cache import DatabaseJudgeCache
@@ -72,7 +73,10 @@ def score_slice(runtime: Runtime, evaluation_id: str, start: int, stop: int, tur
         outcome = _score_slice(runtime, evaluation_id, start, stop, job_turn)
     if outcome == "gave_way":
         # After the lease is dropped, so the continuation's place counts this job as done.
-        service.dispatch_slice(runtime, evaluation_id, tenant_id, start, stop, turn + 1)
+        try:
+            service.dispatch_slice(runtime, evaluation_id, tenant_id, start, stop, turn + 1)
+        except Exception as error:  # noqa: BLE001 - recorded: the ticker queues it later
+            unqueued.record(runtime, evaluation_id, [(start, stop, turn + 1)], error)
     elif outcome == "scored":
         finish_if_complete(runtime, evaluation_id)
 

@@ -39,6 +39,7 @@ from app.models.run_score import RunScore
 from app.models.signed_out_session import SignedOutSession
 from app.models.tenant import Tenant
 from app.models.test_case import TestCase
+from app.models.unqueued_slice import UnqueuedSlice
 from app.models.usage_day import UsageDay
 from app.models.webhook_delivery import WebhookDelivery
 from app.models.webhook_endpoint import WebhookEndpoint
@@ -84,6 +85,7 @@ __all__ = [
     "SignedOutSession",
     "Tenant",
     "TestCase",
+    "UnqueuedSlice",
     "UsageDay",
     "WebhookDelivery",
     "WebhookEndpoint",

@@ -176,15 +176,17 @@ DATABASE_UNAVAILABLE = Counter(
     "operation: request (an API request, answered 503), store (a job's write of judged "
     "results, tried again), tick (the ticker's upkeep, tried next tick), heartbeat (a running "
     "job's beat, written on the next), close (a session's connection dropped after its last "
-    "commit: nothing to undo), migrate (`loupe migrate` or `serve` waiting to reach it).",
+    "commit: nothing to undo), migrate (`loupe migrate` or `serve` waiting to reach it), "
+    "unqueued (recording slices Redis did not take: left to the stuck-evaluation sweep).",
     ["operation"],
 )
 REDIS_UNAVAILABLE = Counter(
     "loupe_redis_unavailable_total",
-    "Redis operations that found Redis unreachable (refused, reset, timed out) and were put "
-    "off to retry, by operation: pace (a judge call's turn in the shared schedule), enqueue, "
-    "lease (a running job's lease), give_way, lapsed (the sweep for dead jobs' leases), "
-    "worker (the RQ work loop), tick (the ticker's upkeep).",
+    "Redis operations that found Redis unreachable (refused, reset, timed out) or refusing "
+    "writes (out of memory, a read-only replica) and were put off to retry, by operation: pace "
+    "(a judge call's turn in the shared schedule), enqueue, lease (a running job's lease), "
+    "give_way, lapsed (the sweep for dead jobs' leases), worker (the RQ work loop), tick (the "
+    "ticker's upkeep), requeue (the ticker queueing slices Redis had not taken).",
     ["operation"],
 )
 

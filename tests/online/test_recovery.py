@@ -6,8 +6,9 @@ from redis import Redis
 from app.evaluations import recovery
 from tests.fixtures.api import postgres_settings, served_api
 from tests.fixtures.judge import ScriptedJudge
-from tests.fixtures.services import PostgresServer, RedisServer
+from tests.fixtures.services import PostgresServer, RedisServer, restartable_redis
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
+from workers import jobs
 
 
 def test_calls_queued_before_redis_forgot_its_jobs_are_judged_after(
@@ -32,3 +33,48 @@ def test_calls_queued_before_redis_forgot_its_jobs_are_judged_after(
         results = judged_results(api, client, rule["id"], 3)
         assert all(result["error"] is None for result in results)
         assert len({result["span_id"] for result in results}) == 3
+
+
+def test_calls_taken_while_redis_refused_writes_are_judged_at_the_next_tick(
+    postgres_server: PostgresServer, judge: ScriptedJudge
+) -> None:
+    """Redis full (its memory at `maxmemory` under RQ's `noeviction`) when a request committed
+    a rule's calls: the job was refused, "an effect of a committed transaction failed" was
+    logged, and nothing remembered it. The stuck-evaluation sweep waits for a stale heartbeat,
+    which the day's later calls keep fresh, so under steady traffic those calls waited for a
+    lull of LOUPE_STUCK_AFTER_SECONDS, or the day's end. The slice not queued is recorded and
+    the next tick queues it."""
+    judge.script(model_and_judge)
+    with restartable_redis() as redis_server:
+        # The sweep never finds the day silent here: only the record can bring the calls back.
+        settings = postgres_settings(
+            postgres_server, redis_server, judge_base_url=judge.base_url, stuck_after_seconds=3600
+        )
+        redis = Redis.from_url(redis_server.url)
+        try:
+            with served_api(settings, redis=redis) as api, api.tenant_client() as client:
+                rule = make_rule(client)
+
+                def send(first: int) -> None:
+                    spans = [
+                        semconv_span(f"00f067aa0ba903{index:02x}", "app", f"Question {index}?")
+                        for index in range(first, first + 3)
+                    ]
+                    sent = client.post("/v1/traces", json={"resourceSpans": spans})
+                    assert sent.status_code == 200, sent.text
+
+                send(0)
+                judged_results(api, client, rule["id"], 3)
+                redis.config_set("maxmemory", 1)
+                try:
+                    send(3)
+                finally:
+                    redis.config_set("maxmemory", 0)
+                # Traffic goes on: the day's heartbeat stays fresh.
+                send(6)
+                jobs.tick(api.served.runtime)
+                results = judged_results(api, client, rule["id"], 9)
+        finally:
+            redis.close()
+    assert all(result["error"] is None for result in results)
+    assert len({result["span_id"] for result in results}) == 9

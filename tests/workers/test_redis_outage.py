@@ -41,6 +41,7 @@ from tests.workers.test_worker_process import (
     wait_for,
     worker_process,
 )
+from workers import jobs
 from workers.main import RestartWatch
 
 CASES = 200
@@ -338,3 +339,91 @@ class TestSubmitWhileAway:
 
         assert final["status"] == "completed", final
         assert final["result_counts"]["passed"] == 5
+
+
+class TestRedisFull:
+    def test_a_worker_started_while_redis_refuses_writes_waits_for_room(
+        self,
+        postgres_server: PostgresServer,
+        redis: RestartableRedis,
+        judge: ScriptedJudge,
+        tmp_path: Path,
+    ) -> None:
+        """Redis at its `maxmemory` (RQ needs `noeviction`, so writes are refused): a worker
+        starting then exited on its registration's OutOfMemoryError, a traceback for its
+        supervisor to restart it into the same error. It waits for Redis to take writes, as
+        for a Redis that is away, then listens."""
+        fresh_judge(judge)
+        judge.script(lambda request: {"reasoning": "same answer", "verdict": "A"})
+        settings = postgres_settings(postgres_server, redis, judge_base_url=judge.base_url)
+        connection = Redis.from_url(redis.url)
+        port = free_port()
+        try:
+            with served_api(settings) as api:
+                client = api.tenant_client()
+                connection.config_set("maxmemory", 1)
+                try:
+                    with worker_process(settings, tmp_path / "worker", metrics_port=port) as worker:
+                        deadline = time.monotonic() + 120
+                        while "Redis away during worker" not in worker.log_path.read_text():
+                            assert worker.alive(), worker.log_tail()
+                            assert time.monotonic() < deadline, worker.log_tail()
+                            time.sleep(0.05)
+                        connection.config_set("maxmemory", 0)
+                        created = client.post("/v1/evaluations", json=one_case_body("full"))
+                        assert created.status_code == 202, created.text
+                        final = wait_for(client, created.json()["id"], worker)
+                        assert worker.alive(), worker.log_tail()
+                finally:
+                    connection.config_set("maxmemory", 0)
+        finally:
+            connection.close()
+
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["errored"] == 0
+
+
+class TestEnqueueLock:
+    def test_a_lock_left_by_a_timed_out_try_does_not_hold_the_request(
+        self, postgres_server: PostgresServer, redis: RestartableRedis
+    ) -> None:
+        """Redis frozen (a stopped process, a stalled host) past the socket timeout: the
+        enqueue's lock command timed out in the client, but Redis ran it once it thawed, so
+        the lock stood for its 30 s while the next try waited on it without bound, and the
+        request with it (a submit promises at most 5 s). The request answers while that lock
+        still stands, and the next tick queues the batch once it is gone."""
+        settings = postgres_settings(postgres_server, redis)
+        connection = Redis.from_url(redis.url)
+        try:
+            with served_api(settings) as api:
+                client = api.tenant_client()
+                body = {"metrics": [{"type": "exact_match"}], "test_cases": [], "open": True}
+                created = client.post("/v1/evaluations", json=body)
+                assert created.status_code == 202, created.text
+                evaluation_id = created.json()["id"]
+                with api.served.runtime.session() as session:
+                    evaluation = session.get(Evaluation, evaluation_id)
+                    assert evaluation is not None
+                    work = work_of(queued_id(evaluation.tenant_id, f"score_{evaluation_id}_0"))
+                # What the timed-out try left: a lock of the first batch's slice.
+                ghost = f"loupe:enqueue:{settings.queue_name}:{work}"
+                connection.set(ghost, "a try that timed out", ex=20)
+                batch = {
+                    "test_cases": [{"input": "q", "actual_output": "a", "expected_output": "a"}]
+                }
+                appended = client.post(f"/v1/evaluations/{evaluation_id}/test_cases", json=batch)
+                still_locked = bool(connection.exists(ghost))
+                connection.delete(ghost)
+                jobs.tick(api.served.runtime)
+                api.redis = connection
+                api.run_queue()
+                closed = client.post(f"/v1/evaluations/{evaluation_id}/close")
+                final = client.get(f"/v1/evaluations/{evaluation_id}").json()
+        finally:
+            connection.close()
+
+        assert appended.status_code in (200, 202), appended.text
+        assert still_locked
+        assert closed.status_code == 200, closed.text
+        assert final["status"] == "completed", final
+        assert final["result_counts"]["passed"] == 1
