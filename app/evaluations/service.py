@@ -286,17 +286,13 @@ def emit_terminal_event(session: Session, evaluation: Evaluation) -> str | None:
 
 
 def enqueue_webhook(runtime: Runtime, event_id: str | None) -> None:
-    """Hand a committed event to a delivery job (the ticker retries it if this is lost, so a
-    queue away past SUBMIT_PATIENCE_SECONDS only delays it)."""
+    """Hand a committed event to a delivery job, tried once: the event is stored and due, so
+    with Redis away the ticker's sweep of due events queues it later (a cancel, a delete or a
+    finishing job waited out SUBMIT_PATIENCE_SECONDS for it)."""
     if event_id is None:
         return
     try:
-        DELIVER_WEBHOOK.enqueue(
-            runtime,
-            event_id,
-            job_id=f"deliver_{event_id}",
-            patience=SUBMIT_PATIENCE_SECONDS,
-        )
+        DELIVER_WEBHOOK.enqueue(runtime, event_id, job_id=f"deliver_{event_id}", patience=0)
     except REDIS_AWAY:
         logger.warning("webhook event %s is stored; the ticker will deliver it", event_id)
 

@@ -128,7 +128,8 @@ def check_all(runtime: Runtime) -> int:
             events.append(event_id)
     for event_id in events:
         try:
-            DELIVER_WEBHOOK.enqueue(runtime, event_id, job_id=f"deliver_{event_id}")
+            # Tried once: the ticker's sweep of due events queues it once Redis is back.
+            DELIVER_WEBHOOK.enqueue(runtime, event_id, job_id=f"deliver_{event_id}", patience=0)
         except Exception:
             # Stored: the ticker's due-webhook sweep sends it.
             logger.warning("webhook event %s is stored; the ticker will deliver it", event_id)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from prometheus_client import REGISTRY
 from redis import Redis
 from rq import Queue, Worker
 
@@ -27,6 +28,7 @@ from app.models import Evaluation
 from tests.evaluations.test_tasks import fresh_judge
 from tests.fixtures.api import postgres_settings
 from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.fixtures.receiver import WebhookReceiver
 from tests.fixtures.services import (
     PostgresServer,
     RestartableRedis,
@@ -427,3 +429,38 @@ class TestEnqueueLock:
         assert closed.status_code == 200, closed.text
         assert final["status"] == "completed", final
         assert final["result_counts"]["passed"] == 1
+
+
+class TestCancelWhileAway:
+    def test_a_cancel_tries_the_webhook_queue_once_and_the_ticker_delivers_the_event(
+        self, postgres_server: PostgresServer, redis: RestartableRedis, tmp_path: Path
+    ) -> None:
+        """The canceled event is stored with the cancel: its delivery job is tried once while
+        Redis is away (it waited out SUBMIT_PATIENCE_SECONDS, five seconds of the request),
+        and the ticker's sweep of due events hands it to a worker once Redis is back."""
+        settings = postgres_settings(postgres_server, redis, tick_seconds=0.2)
+        with WebhookReceiver() as receiver, served_api(settings) as api:
+            client = api.tenant_client()
+            assert client.post("/v1/webhook_endpoints", json={"url": receiver.url}).is_success
+            body = {**one_case_body("cancel-away"), "webhook_url": receiver.url}
+            created = client.post("/v1/evaluations", json=body)
+            assert created.status_code == 202, created.text
+            evaluation_id = created.json()["id"]
+            redis.stop()
+            before = enqueue_failures()
+            canceled = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+            assert canceled.status_code == 200, canceled.text
+            assert enqueue_failures() - before == 1
+            redis.start()
+            with worker_process(settings, tmp_path / "worker") as worker:
+                deadline = time.monotonic() + 60
+                while not receiver.received and time.monotonic() < deadline:
+                    assert worker.alive()
+                    time.sleep(0.1)
+        assert [json.loads(r.body)["type"] for r in receiver.received] == ["evaluation.canceled"]
+
+
+def enqueue_failures() -> float:
+    """Tries of an enqueue that found Redis away, in this process (the served API's)."""
+    found = REGISTRY.get_sample_value("loupe_redis_unavailable_total", {"operation": "enqueue"})
+    return found or 0.0
