@@ -360,19 +360,22 @@ def _calibrate(
             "pass/fail labels, but the metric has no threshold to cut the judge's scores at: "
             "no pass rate"
         )
-    labelled_judge, labelled_people, unlabelled = [], [], []
+    # PPI's units are items (N judged, n of them labelled: statistics.md 4.5): an item held
+    # twice in one evaluation is one person's judgment, not two labelled results. Each item
+    # is one unit, the judge's value its results' mean (their share passing, for a pass rate).
+    by_item: dict[str, list[float]] = {}
     for key, score in scored:
+        # The pass rate: judge scores as passes at the threshold, people's share passing.
+        judged = float(score >= threshold) if passing and threshold is not None else score
+        by_item.setdefault(key, []).append(judged)
+    labelled_judge, labelled_people, unlabelled = [], [], []
+    for key, values in by_item.items():
         if key in people:
-            labelled_judge.append(score)
+            labelled_judge.append(sum(values) / len(values))
             labelled_people.append(people[key])
         else:
-            unlabelled.append(score)
-    if passing:
-        # The pass rate: judge scores as passes at the threshold, people's share passing.
-        assert threshold is not None
-        labelled_judge = [float(score >= threshold) for score in labelled_judge]
-        unlabelled = [float(score >= threshold) for score in unlabelled]
-        scale = (0.0, 1.0)
+            unlabelled.append(sum(values) / len(values))
+    scale = (0.0, 1.0) if passing else scale
     found = calibrated_mean(labelled_judge, labelled_people, unlabelled, scale=scale)
     notes = [*mixing, *([found.note] if found.note else [])]
     if routed:

@@ -161,8 +161,11 @@ class CalibratedMean(BaseModel):
 
     mean: float | None
     ci95: Interval | None
-    n_labels: int = Field(description="The evaluation's results whose item has usable labels.")
-    n_unlabelled: int = Field(description="Its other scored results.")
+    n_labels: int = Field(
+        description="The evaluation's items (distinct judged content) with usable labels: an "
+        "item held by two results is one labelled unit, its judge scores averaged."
+    )
+    n_unlabelled: int = Field(description="Its other scored items, counted the same way.")
     estimand: Literal["mean", "pass_rate"] = Field(
         description="`mean` (labels on the scale; with mixed labels, when most are on the "
         "scale, only those, `note` saying so) or `pass_rate` (when most labels are pass/fail, "

@@ -359,8 +359,9 @@ class TrendPoint(BaseModel):
         "`mean_note` when there is too little to tell."
     )
     mean_method: str | None = Field(
-        description="`wilson` when every score is at a bound of the range, else `t` (Student's t "
-        "from the bucket's sums, clipped to the range)."
+        description="`wilson` when every score is at a bound of the range (from 2 scores), else "
+        "`t` (Student's t from the bucket's sums, clipped to the range, from 10 scores; of no "
+        "width with `mean_note` when they are all equal); null below that, with `mean_note`."
     )
     mean_note: str | None = None
     passed: int

@@ -16,7 +16,7 @@ from app.models import OnlineRule, Tenant
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import MetricTrend, OnlineRuleTrend, TrendPoint, moment_at
 from app.problems import FieldError, field_error, invalid_request
-from app.stats import MIN_WILSON_N, Bounds, spread_from_sums, wilson_interval
+from app.stats import MIN_BOOTSTRAP_N, MIN_WILSON_N, Bounds, spread_from_sums, wilson_interval
 
 BUCKETS = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
 # What a trend covers when `since` is not given, and at most.
@@ -173,25 +173,45 @@ def point(start: datetime, sums: _Sums, bounds: Bounds) -> TrendPoint:
 def mean_interval_from_sums(
     n: int, total: float, total_sq: float, bounds: Bounds, errored: int = 0
 ) -> tuple[float | None, tuple[float, float] | None, str | None, str | None]:
-    """(mean, 95% interval, method, note) of n scores in `bounds` from their sums alone: Wilson
-    when every score is at a bound (a pass/fail metric), else Student's t clipped to the range.
-    The results are never read: a trend point is a bucket's rollup."""
+    """(mean, 95% interval, method, note) of n scores in `bounds` from their sums alone, by an
+    evaluation summary's rules (app/stats/_bounded.py `mean_interval`): Wilson when every score
+    is at a bound (a pass/fail metric) from MIN_WILSON_N scores; else none below
+    MIN_BOOTSTRAP_N scores, and from there Student's t clipped to the range (a bootstrap needs
+    the scores, and a trend point is a bucket's rollup: the results are never read). Equal
+    scores give an interval of no width only from MIN_BOOTSTRAP_N on, with a note, as a
+    summary's bootstrap does; two equal scores said nothing of the spread yet gave [x, x]."""
     if n == 0:
         return None, None, None, no_scores_note(errored, complete=False)
     low, high = bounds
     mean = min(high, max(low, total / n))
-    if n < MIN_WILSON_N:
-        return mean, None, None, f"1 score: at least {MIN_WILSON_N} make an interval"
     at_high = _at_bounds(n, total, total_sq, bounds)
     if at_high is not None:
+        if n < MIN_WILSON_N:
+            return mean, None, None, _too_few(n, MIN_WILSON_N)
         proportion = wilson_interval(at_high, n)
         assert proportion is not None
         width = high - low
         return mean, (low + width * proportion[0], low + width * proportion[1]), "wilson", None
-    interval = spread_from_sums(n, total, total_sq).ci95
-    if interval is None:
-        return mean, None, None, "too few scores for an interval"
-    return mean, (max(low, interval[0]), min(high, interval[1])), "t", None
+    if n < MIN_BOOTSTRAP_N:
+        return mean, None, None, _too_few(n, MIN_BOOTSTRAP_N)
+    spread = spread_from_sums(n, total, total_sq)
+    assert spread.ci95 is not None
+    if spread.std == 0:
+        return (
+            mean,
+            (mean, mean),
+            "t",
+            f"every score is {mean:g}: the scores do not vary, so the interval has no width",
+        )
+    return mean, (max(low, spread.ci95[0]), min(high, spread.ci95[1])), "t", None
+
+
+def _too_few(n: int, minimum: int) -> str:
+    """An evaluation summary's words for too few scores (app/stats/_bounded.py)."""
+    return (
+        f"no interval from {n} score{'' if n == 1 else 's'}: at least {minimum} are needed for "
+        "an honest 95% interval of a bounded score"
+    )
 
 
 def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:

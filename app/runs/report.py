@@ -16,7 +16,7 @@ from app.models import Evaluation, Result, Run, TestCase
 from app.runs.repository import RunRepository
 from app.runs.schemas import ReportRow, Sample, SampleError
 from app.runs.schemas import Run as RunSchema
-from app.stats import BoundedInterval, Bounds, mean_interval
+from app.stats import BoundedInterval, Bounds, mean_interval, snap_into
 
 # Per-sample keys in EvalScope's report order, by the result type that logs them.
 REPORT_KEYS = {
@@ -183,24 +183,32 @@ def report(
                 complete=complete,
                 cache_key=("run", run.id, key, subset),
             )
+            bars = read_model.error_bars(
+                num, total, total_sq, passed, failed, clustered.get((key, subset)), interval
+            )
+            # The sums' mean can miss an interval made from the exact scores by a last bit.
+            score = round(snap_into(total / num, interval.ci95) or 0.0, DECIMALS)
             rows.append(
-                ReportRow(
-                    metric=key,
-                    subset=subset,
-                    num=num,
-                    score=round(total / num, 4),
-                    **read_model.error_bars(
-                        num,
-                        total,
-                        total_sq,
-                        passed,
-                        failed,
-                        clustered.get((key, subset)),
-                        interval,
-                    ),
-                )
+                ReportRow(metric=key, subset=subset, num=num, score=score, **_rounded(bars))
             )
     return rows + _unscored_rows(session, evaluation, {row.metric for row in rows}, complete)
+
+
+# EvalScope rounds a report's score to 4 decimals (evalscope-formats.md, "Aggregation"); its
+# intervals are rounded alike, so a score lies in its own interval (all 1/3 gave 0.3333 below
+# [0.33333…, 0.33333…]); rounding is monotone, so lower ≤ mean ≤ upper stays so.
+DECIMALS = 4
+
+
+def _rounded(bars: dict[str, Any]) -> dict[str, Any]:
+    """The error bars with every interval's bounds rounded as the report's score is."""
+    out = dict(bars)
+    for name in ("ci95", "pass_rate_ci95"):
+        out[name] = out[name] and [round(bound, DECIMALS) for bound in out[name]]
+    if (clustered := out.get("clustered")) is not None and clustered.ci95 is not None:
+        rounded = [round(bound, DECIMALS) for bound in clustered.ci95]
+        out["clustered"] = clustered.model_copy(update={"ci95": rounded})
+    return out
 
 
 def _unscored_rows(

@@ -139,7 +139,8 @@ class ReportRow(ErrorBars):
     subset: str = Field(description="A subset name, or `OVERALL` for every selected sample.")
     num: int = Field(description="Samples that carry this metric.")
     score: float | None = Field(
-        description="Mean over those samples, rounded to 4 decimals; null when every result "
+        description="Mean over those samples, rounded to 4 decimals as EvalScope rounds it (the "
+        "row's interval bounds alike, so the score lies inside them); null when every result "
         "of the metric errored (num 0, an OVERALL row whose `interval_note` says so)."
     )
 

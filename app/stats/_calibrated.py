@@ -58,11 +58,12 @@ def calibrated_mean(
     the interval from MIN_INTERVAL_LABELS labels on.
 
     Args:
-        labelled_judge: the judge's score of each labelled result.
+        labelled_judge: the judge's score of each labelled item (PPI's unit: an item held by
+            several results counts once, with their mean score; app/metric_versions/agreement.py).
         labelled_people: the people's value of the same results, in the same order (their mean
             label when several people labelled one), or True/False for pass/fail labels: the
             estimate is then of the pass rate, judge scores counting as passes at `threshold`.
-        unlabelled_judge: the judge's score of the results nobody labelled.
+        unlabelled_judge: the judge's score of the items nobody labelled.
         scale: the score's range; the estimate and its bounds are kept inside it.
     """
     passing = any(isinstance(value, bool) for value in labelled_people)

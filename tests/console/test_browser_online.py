@@ -141,18 +141,19 @@ class TestRulePage:
         expect(counters.locator(".skips li")).to_have_text(
             "1 Not sampled: the rule's sampling rate left its trace out. not_sampled"
         )
-        # The trend: two hours, each one's mean and pass rate drawn with their intervals.
+        # The trend: two hours, each one's mean and pass rate; the pass rates with their
+        # intervals, the means (two scores between the bounds) with none, said why.
         trend = page.locator("article.metric-trend", has_text="describes")
         expect(trend.locator("figure.trend svg")).to_have_count(2)
         expect(trend.locator("svg circle")).to_have_count(4)
-        expect(trend.locator("svg line.interval")).to_have_count(4)
+        expect(trend.locator("svg line.interval")).to_have_count(2)
         expect(trend.locator("svg polyline.trend-line")).to_have_count(2)
         # Newest first: this hour's image call (0.85) and question 10; question 9 and 4 before.
         newest, oldest = trend.locator("table.trend-table tbody tr").all()
         expect(newest.locator("td").nth(1)).to_have_text("2")
-        expect(newest.locator("td").nth(2)).to_contain_text("0.925 [")
+        expect(newest.locator("td").nth(2)).to_contain_text("0.925 no interval from 2 scores")
         expect(newest.locator("td").nth(3)).to_contain_text("100% [")
-        expect(oldest.locator("td").nth(2)).to_contain_text("0.65 [")
+        expect(oldest.locator("td").nth(2)).to_contain_text("0.65 no interval from 2 scores")
         expect(oldest.locator("td").nth(3)).to_contain_text("50% [")
         page.get_by_role("link", name="Daily").click()
         expect(page.get_by_role("columnheader", name="Day (UTC)")).to_be_visible()

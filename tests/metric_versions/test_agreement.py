@@ -309,6 +309,34 @@ class TestSummaries:
         assert calibrated["mean"] == pytest.approx(1.0)
         assert calibrated["ci95"] is None and "no width" in calibrated["note"]
 
+    def test_an_item_held_twice_is_one_labelled_unit(self, api: Api) -> None:
+        """Every case twice (the same judged content, another id): a label on an item covers
+        both of its results, but it is one person's judgment of one item, so PPI's n counts it
+        once (statistics.md 4.5: N items, n labelled). Counted twice, n_labels was 30 from 15
+        labels, and the interval was ppi_py's for 30 labelled items: narrower than the labels
+        allow."""
+        team = Team(api)
+        twice = cases() + [{**case, "id": f"{case['id']}-again"} for case in cases()]
+        final = evaluate(team, twice)
+        rows = results(team, final["id"])
+        labelled = range(0, N, 2)
+        for i in labelled:
+            give(team.client, rows[i]["id"], planted(i))
+        calibrated = team.client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0][
+            "calibrated"
+        ]
+        assert (calibrated["n_labels"], calibrated["n_unlabelled"]) == (N // 2, N // 2)
+        judge = np.array([rows[i]["score"] for i in range(N)])
+        assert [rows[N + i]["score"] for i in range(N)] == list(judge)
+        people = np.array([planted(i) for i in labelled])
+        others = np.array([judge[i] for i in range(N) if i not in labelled])
+        assert calibrated["mean"] == pytest.approx(
+            float(ppi_py.ppi_mean_pointestimate(people, judge[list(labelled)], others)[0]),
+            abs=1e-9,
+        )
+        low, high = ppi_py.ppi_mean_ci(people, judge[list(labelled)], others, alpha=0.05)
+        assert calibrated["ci95"] == pytest.approx([float(low[0]), float(high[0])], abs=1e-9)
+
     def test_labels_outlive_the_evaluation_and_count_for_a_re_run(self, api: Api) -> None:
         team = Team(api)
         first = evaluate(team, cases())

@@ -85,9 +85,12 @@ class TestTrend:
         assert datetime.fromisoformat(point["bucket_start"]) in (hour, hour - timedelta(hours=1))
         assert point["count"] == point["scored"] == 4 and point["errored"] == 0
         assert abs(point["mean"] - sum(scores) / 4) < 1e-9
-        # Scores spread inside [0, 1]: a t interval of the hour's sums, clipped to the range.
-        assert point["mean_method"] == "t"
-        assert inside(point["mean_ci95"], 0, 1, point["mean"])
+        # Four scores spread inside [0, 1]: too few for an interval, as in a summary.
+        assert point["mean_ci95"] is None and point["mean_method"] is None
+        assert point["mean_note"] == (
+            "no interval from 4 scores: at least 10 are needed for an honest 95% interval of a "
+            "bounded score"
+        )
         passed = sum(r["passed"] is True for r in results)
         assert point["passed"] == passed and point["passed"] + point["failed"] == 4
         assert point["pass_rate"] == passed / 4
@@ -125,7 +128,7 @@ class TestTrend:
         assert abs(day["mean"] - (2 * 0.5 + 26 / 10) / 5) < 1e-9
         assert day["passed"] == first["passed"] + second["passed"]
         assert day["failed"] == first["failed"] + second["failed"]
-        assert inside(day["mean_ci95"], 0, 1, day["mean"])
+        assert day["mean_ci95"] is None and "from 5 scores" in day["mean_note"]
         assert inside(day["pass_rate_ci95"], 0, 1, day["pass_rate"])
         # Outside the window: nothing.
         later = client.get(url, params={"since": "2026-11-21", "until": "2026-11-22"}).json()
@@ -161,6 +164,38 @@ class TestTrend:
                 assert response.json()["metrics"] == [metric]
             [correct], [polite_point] = (metric["points"] for metric in whole)
             assert abs(correct["mean"] - 0.9) < 1e-9 and abs(polite_point["mean"] - 0.3) < 1e-9
+
+    def test_equal_scores_give_no_interval_of_no_width_from_few_results(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """Two equal scores said [0.5, 0.5] (a t interval of zero spread): a bucket's interval
+        follows a summary's rules, none below 10 scores between the bounds and, from 10 equal
+        ones, no width with a note saying why."""
+
+        def five(request: dict) -> Reply | dict:
+            if task_of(request) == "g_eval_score":
+                return Reply(content=json.dumps({"reason": "Half right.", "score": 5}))
+            return score_by_question(request)
+
+        judge.script(five)
+        client = api.client(api.new_key())
+        rule = make_rule(client, metrics=[CORRECT])
+        url = f"/v1/online_rules/{rule['id']}/trend"
+        send(client, 1, 2)
+        judged_results(api, client, rule["id"], 2)
+        [point] = client.get(url).json()["metrics"][0]["points"]
+        assert point["scored"] == 2 and abs(point["mean"] - 0.5) < 1e-9
+        assert point["mean_ci95"] is None and point["mean_method"] is None
+        assert point["mean_note"].startswith("no interval from 2 scores: at least 10")
+
+        send(client, *range(3, 11))
+        judged_results(api, client, rule["id"], 10)
+        [point] = client.get(url).json()["metrics"][0]["points"]
+        assert point["scored"] == 10 and point["mean_method"] == "t"
+        assert point["mean_ci95"] == [point["mean"], point["mean"]]
+        assert point["mean_note"] == (
+            "every score is 0.5: the scores do not vary, so the interval has no width"
+        )
 
     def test_bad_parameters_are_named_in_one_422(self, api: Api) -> None:
         client = api.client(api.new_key())
@@ -206,9 +241,11 @@ class TestIntervalsFromSums:
         # Every score at a bound: Wilson, scaled to the range.
         mean, ci95, method, _ = mean_interval_from_sums(4, 3.0, 3.0, (0.0, 1.0))
         assert method == "wilson" and ci95 is not None and 0 < ci95[0] < 0.75 < ci95[1] < 1
-        # Near the top of a 0–10 range: the t interval is clipped at 10.
-        mean, ci95, method, _ = mean_interval_from_sums(3, 29.0, 281.0, (0.0, 10.0))
+        # Ten scores near the top of a 0–10 range: the t interval is clipped at 10.
+        mean, ci95, method, _ = mean_interval_from_sums(10, 99.0, 981.0, (0.0, 10.0))
         assert method == "t" and ci95 is not None and ci95[1] == 10.0 and ci95[0] < mean
+        # Fewer: none, as a summary gives none below 10 scores between the bounds.
+        assert mean_interval_from_sums(9, 89.0, 881.0, (0.0, 10.0))[1:3] == (None, None)
         # One score, none: no interval, said why.
         assert mean_interval_from_sums(1, 0.5, 0.25, (0.0, 1.0))[1:3] == (None, None)
         assert mean_interval_from_sums(0, 0.0, 0.0, (0.0, 1.0), errored=2)[3] == (

@@ -111,7 +111,8 @@ class TestReportErrorBars:
                 row = rows[(key, subset)]
                 assert row["num"] == 15 and row["score"] == pytest.approx(7 / 15, abs=1e-4)
                 # Wilson for 7 of 15 (statsmodels proportion_confint, method="wilson").
-                assert row["pass_rate_ci95"] == pytest.approx([0.24810, 0.69883], abs=1e-5)
+                # Rounded to the report's 4 decimals, as the score is.
+                assert row["pass_rate_ci95"] == [0.2481, 0.6988]
         # BLEU keys of the run's own scorer still have none: its threshold is not theirs.
         assert rows[("bleu-1", "OVERALL")]["pass_rate_ci95"] is None
 
@@ -128,3 +129,40 @@ class TestReportErrorBars:
         )
         assert response.status_code == 422, response.text
         assert [e["loc"] for e in response.json()["errors"]] == ["cluster_by"]
+
+
+class TestReportRounding:
+    def test_the_score_lies_inside_its_own_interval(self, api: Api) -> None:
+        """Every sample's ROUGE-1 recall is 1/3: the score was rounded to 0.3333 (EvalScope's 4
+        decimals) and the interval left at [0.33333…, 0.33333…], so the score lay below its
+        own interval. Both are rounded the same way now."""
+        client = api.tenant_client()
+        rows = [
+            {
+                "messages": [{"role": "user", "content": f"Three words {n}?"}],
+                "answer": "alpha beta gamma",
+            }
+            for n in range(10)
+        ]
+        dataset = upload(
+            client,
+            "thirds.jsonl",
+            "\n".join(json.dumps(row) for row in rows).encode(),
+            "general_vqa",
+        )
+        assert dataset.status_code == 201, dataset.text
+        predictions = [{"index": n, "prediction": "alpha"} for n in range(10)]
+        response = client.post(
+            "/v1/runs", json={"dataset_id": dataset.json()["id"], "predictions": predictions}
+        )
+        assert response.status_code == 202, response.text
+        final = wait_run(api, client, response.json()["id"])
+        assert final["status"] == "completed"
+        rows_by_key = {(r["metric"], r["subset"]): r for r in final["report"]}
+        recall = rows_by_key[("Rouge-1-R", "OVERALL")]
+        assert recall["num"] == 10 and recall["score"] == 0.3333
+        assert recall["ci95"] == [0.3333, 0.3333] and recall["ci_method"] == "bootstrap_bca"
+        for row in final["report"]:
+            if row["ci95"] is not None:
+                assert row["ci95"][0] <= row["score"] <= row["ci95"][1], row
+                assert row["ci95"] == [round(bound, 4) for bound in row["ci95"]], row
