@@ -2181,12 +2181,12 @@ export interface components {
             method: string | null;
             /**
              * N Labels
-             * @description The evaluation's results whose item has usable labels.
+             * @description The evaluation's items (distinct judged content) with usable labels: an item held by two results is one labelled unit, its judge scores averaged.
              */
             n_labels: number;
             /**
              * N Unlabelled
-             * @description Its other scored results.
+             * @description Its other scored items, counted the same way.
              */
             n_unlabelled: number;
             /**
@@ -5510,7 +5510,7 @@ export interface components {
             pass_rate_ci95: number[] | null;
             /**
              * Score
-             * @description Mean over those samples, rounded to 4 decimals; null when every result of the metric errored (num 0, an OVERALL row whose `interval_note` says so).
+             * @description Mean over those samples, rounded to 4 decimals as EvalScope rounds it (the row's interval bounds alike, so the score lies inside them); null when every result of the metric errored (num 0, an OVERALL row whose `interval_note` says so).
              */
             score: number | null;
             /**
@@ -6711,7 +6711,7 @@ export interface components {
             ] | null;
             /**
              * Mean Method
-             * @description `wilson` when every score is at a bound of the range, else `t` (Student's t from the bucket's sums, clipped to the range).
+             * @description `wilson` when every score is at a bound of the range (from 2 scores), else `t` (Student's t from the bucket's sums, clipped to the range, from 10 scores; of no width with `mean_note` when they are all equal); null below that, with `mean_note`.
              */
             mean_method: string | null;
             /** Mean Note */

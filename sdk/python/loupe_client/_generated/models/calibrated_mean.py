@@ -32,8 +32,9 @@ class CalibratedMean:
                 only those, `note` saying so) or `pass_rate` (when most labels are pass/fail, scores then cut at the threshold).
             mean (float | None):
             method (None | str): `ppi++` (λ tuned), `ppi` (λ = 1), `classical` (every result labelled).
-            n_labels (int): The evaluation's results whose item has usable labels.
-            n_unlabelled (int): Its other scored results.
+            n_labels (int): The evaluation's items (distinct judged content) with usable labels: an item held by two results
+                is one labelled unit, its judge scores averaged.
+            n_unlabelled (int): Its other scored items, counted the same way.
             note (None | str): Why `mean` or `ci95` is null (fewer than 2 labelled results; for `ci95`, fewer than 10,
                 labels that do not vary, or an interval wholly off the scale), and how many labels were set aside (routed by a
                 review queue: not a random sample).

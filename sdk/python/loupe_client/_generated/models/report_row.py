@@ -36,8 +36,9 @@ class ReportRow:
             n (int): Results with a score.
             num (int): Samples that carry this metric.
             pass_rate_ci95 (list[float] | None): Wilson 95% interval of the pass rate; null without a threshold or below 2.
-            score (float | None): Mean over those samples, rounded to 4 decimals; null when every result of the metric
-                errored (num 0, an OVERALL row whose `interval_note` says so).
+            score (float | None): Mean over those samples, rounded to 4 decimals as EvalScope rounds it (the row's interval
+                bounds alike, so the score lies inside them); null when every result of the metric errored (num 0, an OVERALL
+                row whose `interval_note` says so).
             std (float | None): Sample standard deviation (n − 1); null below 2.
             stderr (float | None): std / √n; null below 2 scored results.
             subset (str): A subset name, or `OVERALL` for every selected sample.

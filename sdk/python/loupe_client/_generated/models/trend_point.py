@@ -33,8 +33,9 @@ class TrendPoint:
             mean (float | None): The mean score; null without a scored result.
             mean_ci95 (list[float] | None): 95% interval of the mean, inside the metric's score range; null with `mean_note`
                 when there is too little to tell.
-            mean_method (None | str): `wilson` when every score is at a bound of the range, else `t` (Student's t from the
-                bucket's sums, clipped to the range).
+            mean_method (None | str): `wilson` when every score is at a bound of the range (from 2 scores), else `t`
+                (Student's t from the bucket's sums, clipped to the range, from 10 scores; of no width with `mean_note` when
+                they are all equal); null below that, with `mean_note`.
             pass_rate (float | None): passed / (passed + failed); null without one.
             pass_rate_ci95 (list[float] | None): Wilson 95% interval of the pass rate; null below two verdicts.
             passed (int):
