@@ -3,9 +3,9 @@ set: online rules append the production calls they sample, one evaluation per ru
 
 The cases appended get the next indices, reserved by one atomic UPDATE ... RETURNING of the
 evaluation's row (two requests appending at once never take the same index, on SQLite too,
-where `lock` locks nothing), and their scoring jobs are queued once the caller commits (each
-append is its own slice, so its job id is new and never collides with a job still scoring
-earlier cases).
+where `lock` locks nothing), and their scoring jobs are queued once the caller commits (their
+slices recorded in its transaction, `service.queue_committed`; each append is its own slice, so
+its job id is new and never collides with a job still scoring earlier cases).
 """
 
 from typing import Any
@@ -18,7 +18,6 @@ from app.evaluations import kinds, service
 from app.evaluations.repository import EvaluationRepository
 from app.media.store import DatabaseBlobStore
 from app.models import Evaluation, Tenant
-from app.outbox import outbox
 from app.runtime import Runtime
 
 
@@ -92,8 +91,7 @@ def append(
     set_committed_value(evaluation, "total_test_cases", stop)
     # Fresh work: the sweep looks again only once it has waited LOUPE_STUCK_AFTER_SECONDS.
     evaluation.heartbeat_at = evaluation.appended_at = utcnow()
-    evaluation_id, tenant_id = evaluation.id, evaluation.tenant_id
-    outbox(session).add(
-        lambda: service.dispatch_committed(runtime, evaluation_id, tenant_id, range(start, stop))
+    service.queue_committed(
+        session, runtime, evaluation.id, evaluation.tenant_id, range(start, stop)
     )
     return range(start, stop)

@@ -39,7 +39,9 @@ def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
         test_cases, metrics = evaluation.total_test_cases, len(evaluation.metrics)
         box.add(lambda: events.submitted(ref, test_cases, metrics))
         # Enqueued only once committed, so a worker never looks for a row that isn't there.
-        box.add(lambda: evaluations.dispatch_submitted(runtime, evaluation))
+        evaluations.queue_committed(
+            session, runtime, evaluation.id, evaluation.tenant_id, range(test_cases)
+        )
     _announce(session, runtime, evaluation)
 
 

@@ -27,6 +27,7 @@ from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.metric_versions import service as metric_versions
 from app.models import Evaluation, Tenant
+from app.outbox import outbox
 from app.problems import ProblemError, invalid_request
 from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.runtime import Runtime
@@ -131,33 +132,44 @@ def dispatch(runtime: Runtime, evaluation: Evaluation) -> int:
     return enqueued
 
 
-def dispatch_submitted(runtime: Runtime, evaluation: Evaluation) -> None:
-    """`dispatch` for a request that has just committed a new evaluation (or run)."""
-    dispatch_committed(
-        runtime, evaluation.id, evaluation.tenant_id, range(evaluation.total_test_cases)
-    )
+def queue_committed(
+    session: Session, runtime: Runtime, evaluation_id: str, tenant_id: str, cases: range
+) -> None:
+    """Queue the scoring of test cases `cases`, stored in the session's transaction, once it
+    commits; their slices are recorded in that transaction (`unqueued.pending`), so a process
+    killed before its enqueue ran leaves them for the ticker to queue."""
+    unqueued.pending(session, runtime, evaluation_id, committed_slices(runtime, cases))
+    outbox(session).add(lambda: dispatch_committed(runtime, evaluation_id, tenant_id, cases))
+
+
+def committed_slices(runtime: Runtime, cases: range) -> list[tuple[int, int]]:
+    """The [start, stop) slices `queue_committed` queues `cases` in."""
+    size = runtime.settings.job_slice_size
+    return [
+        (start, min(start + size, cases.stop)) for start in range(cases.start, cases.stop, size)
+    ]
 
 
 def dispatch_committed(runtime: Runtime, evaluation_id: str, tenant_id: str, cases: range) -> None:
-    """Queue the scoring of test cases `cases` a request has just committed, in slices.
+    """Queue the scoring of test cases `cases` a request has just committed, in slices, and
+    forget the rows `queue_committed` wrote for those Redis took.
 
     A queue that stays away past SUBMIT_PATIENCE_SECONDS (or refuses the job) does not fail the
-    request: what it committed is stored, the slices not queued are recorded, and the ticker
+    request: what it committed is stored, the slices not queued stay recorded, and the ticker
     queues them once Redis takes work again (time lost, nothing else; `unqueued.py`).
     """
-    size = runtime.settings.job_slice_size
-    slices = [
-        (start, min(start + size, cases.stop)) for start in range(cases.start, cases.stop, size)
-    ]
+    slices = committed_slices(runtime, cases)
     for done, (start, stop) in enumerate(slices):
         try:
             dispatch_slice(
                 runtime, evaluation_id, tenant_id, start, stop, patience=SUBMIT_PATIENCE_SECONDS
             )
         except Exception as error:  # noqa: BLE001 - whatever kept the job out, it is retried
+            unqueued.queued(runtime, evaluation_id, [first for first, _ in slices[:done]])
             left = [(first, last, 0) for first, last in slices[done:]]
             unqueued.record(runtime, evaluation_id, left, error)
             return
+    unqueued.queued(runtime, evaluation_id, [start for start, _ in slices])
 
 
 def slice_job_id(evaluation_id: str, start: int, turn: int = 0) -> str:

@@ -1,6 +1,14 @@
 """Slices committed for scoring whose job Redis did not take (away past the caller's patience,
-refusing writes, a lock it never gave back): recorded in the database where the enqueue failed,
-queued again by the ticker (`recovery.requeue_unqueued`) once Redis takes work.
+refusing writes, a lock it never gave back, a process killed before its enqueue ran): recorded
+in the database, queued again by the ticker (`recovery.requeue_unqueued`) once Redis takes work.
+
+A request committing new cases writes their slices' rows in its own transaction (`pending`)
+and forgets them once their jobs are queued (`queued`): a process killed between its commit
+and its enqueue (SIGKILL, the OOM killer) leaves the rows behind, where a row written only
+once the enqueue failed was never written. A row the ticker reads while the request's own
+enqueue is under way costs nothing twice: a job that already waits or runs under the slice's
+id is not queued again (`RQDispatcher._enqueue`), and one that has finished skips the results
+it stored.
 
 The stuck-evaluation sweep cannot stand in for this: it looks for evaluations whose heartbeat
 is stale, and an open evaluation that keeps taking batches (an online rule's day under steady
@@ -12,6 +20,7 @@ import logging
 from collections.abc import Sequence
 
 import sqlalchemy.exc
+from sqlalchemy.orm import Session
 
 from app.db_outage import database_away, unreachable
 from app.redis_outage import REDIS_AWAY
@@ -47,6 +56,33 @@ def record(
     except sqlalchemy.exc.IntegrityError:
         # The evaluation was deleted meanwhile: nothing is left to score.
         return
+    except sqlalchemy.exc.SQLAlchemyError as away:
+        if not unreachable(away):
+            raise
+        database_away("unqueued", away)
+
+
+def pending(
+    session: Session, runtime: Runtime, evaluation_id: str, slices: Sequence[tuple[int, int]]
+) -> None:
+    """Record, in the caller's transaction, the (start, stop) slices its commit will queue
+    (with Redis: the embedded queue dies with the process, and `resume_all` re-queues
+    every unfinished evaluation when it starts again)."""
+    if slices and not runtime.settings.embedded:
+        session.flush()
+        repository = UnscopedUnqueuedSliceRepository(session)
+        repository.add(evaluation_id, [(start, stop, 0) for start, stop in slices])
+
+
+def queued(runtime: Runtime, evaluation_id: str, starts: Sequence[int]) -> None:
+    """Forget the `pending` rows of slices whose jobs Redis took (or already held). A database
+    away now leaves them to the ticker, which finds their jobs queued and only forgets them."""
+    if runtime.settings.embedded or not starts:
+        return
+    try:
+        with runtime.session() as session:
+            UnscopedUnqueuedSliceRepository(session).remove(evaluation_id, *starts)
+            session.commit()
     except sqlalchemy.exc.SQLAlchemyError as away:
         if not unreachable(away):
             raise

@@ -8,7 +8,9 @@ from app.db import Base, UTCDateTime, utcnow
 
 class UnqueuedSlice(Base):
     """A slice of test cases committed for scoring whose job Redis did not take (away past the
-    caller's patience, or refusing writes): the ticker queues it once Redis takes work again.
+    caller's patience, or refusing writes, or the process killed before its enqueue ran: a
+    request writes its slices' rows with its cases and deletes them once queued): the ticker
+    queues it once Redis takes work again.
 
     Kept in the database because nothing else remembers it: an open evaluation that keeps
     taking batches keeps a fresh heartbeat, so the stuck-evaluation sweep would not see it.

@@ -177,7 +177,8 @@ DATABASE_UNAVAILABLE = Counter(
     "results, tried again), tick (the ticker's upkeep, tried next tick), heartbeat (a running "
     "job's beat, written on the next), close (a session's connection dropped after its last "
     "commit: nothing to undo), migrate (`loupe migrate` or `serve` waiting to reach it), "
-    "unqueued (recording slices Redis did not take: left to the stuck-evaluation sweep).",
+    "unqueued (recording slices Redis did not take: left to the stuck-evaluation sweep; or "
+    "forgetting queued ones: the tick finds their jobs queued).",
     ["operation"],
 )
 REDIS_UNAVAILABLE = Counter(

@@ -1,5 +1,6 @@
-"""Slices whose scoring job Redis did not take, recorded where the enqueue failed and queued
-again by the ticker (`app/evaluations/unqueued.py`)."""
+"""Slices whose scoring job Redis has not taken: written with the cases they score (forgotten
+once the job is queued) or where an enqueue failed, queued again by the ticker
+(`app/evaluations/unqueued.py`)."""
 
 from collections.abc import Sequence
 
@@ -52,9 +53,10 @@ class UnscopedUnqueuedSliceRepository:
         ).all()
         return [tuple(row) for row in rows]  # type: ignore[misc]
 
-    def remove(self, evaluation_id: str, start: int) -> None:
+    def remove(self, evaluation_id: str, *starts: int) -> None:
+        """Forget these slices of the evaluation (one statement however many)."""
         self.session.execute(
             delete(UnqueuedSlice).where(
-                UnqueuedSlice.evaluation_id == evaluation_id, UnqueuedSlice.start == start
+                UnqueuedSlice.evaluation_id == evaluation_id, UnqueuedSlice.start.in_(starts)
             )
         )

@@ -2,8 +2,11 @@
 time, never results (issue 26's "nothing lost when a worker dies or Redis restarts")."""
 
 from redis import Redis
+from rq import Queue
+from sqlalchemy import func, select
 
 from app.evaluations import recovery
+from app.models import UnqueuedSlice
 from tests.fixtures.api import postgres_settings, served_api
 from tests.fixtures.judge import ScriptedJudge
 from tests.fixtures.services import PostgresServer, RedisServer, restartable_redis
@@ -78,3 +81,34 @@ def test_calls_taken_while_redis_refused_writes_are_judged_at_the_next_tick(
             redis.close()
     assert all(result["error"] is None for result in results)
     assert len({result["span_id"] for result in results}) == 9
+
+
+def test_calls_queued_as_usual_leave_no_record_for_the_tick(
+    postgres_server: PostgresServer, redis_server: RedisServer, judge: ScriptedJudge
+) -> None:
+    """A request records the slice of the calls it commits in its own transaction (a process
+    killed before its enqueue leaves it for the tick: tests/workers/test_killed_enqueue.py)
+    and forgets it once the job is queued: the tick finds nothing to queue a second time."""
+    judge.script(model_and_judge)
+    settings = postgres_settings(postgres_server, redis_server, judge_base_url=judge.base_url)
+    redis = Redis.from_url(redis_server.url)
+    try:
+        with served_api(settings, redis=redis) as api, api.tenant_client() as client:
+            rule = make_rule(client)
+            spans = [
+                semconv_span(f"00f067aa0ba904{index:02x}", "app", f"Question {index}?")
+                for index in range(3)
+            ]
+            assert client.post("/v1/traces", json={"resourceSpans": spans}).status_code == 200
+            queue = Queue(settings.queue_name, connection=redis)
+            waiting = queue.count
+            with api.served.runtime.session() as session:
+                recorded = session.scalar(select(func.count()).select_from(UnqueuedSlice))
+                session.commit()
+            jobs.tick(api.served.runtime)
+            waiting_after_tick = queue.count
+            results = judged_results(api, client, rule["id"], 3)
+    finally:
+        redis.close()
+    assert (recorded, waiting, waiting_after_tick) == (0, 1, 1)
+    assert all(result["error"] is None for result in results)
