@@ -9,15 +9,13 @@ from typing import Any
 
 import httpx
 import pytest
-from redis import Redis
 
 from tests.conversations.test_window_bound_api import answer
 from tests.evaluations.test_batches import append
 from tests.evaluations.test_endpoints import problem
 from tests.evaluations.test_judged import all_results, submit
-from tests.fixtures.api import Api, postgres_settings, served_api, side_app
+from tests.fixtures.api import Api, app_in_mode
 from tests.fixtures.judge import ScriptedJudge
-from tests.fixtures.services import PostgresServer, RedisServer
 
 CAP = 50_000
 SETTING = "LOUPE_MAX_PLANNED_WINDOW_CHARS"
@@ -27,27 +25,15 @@ TURN_CHARS = 1_000
 
 
 @pytest.fixture(scope="module", params=["embedded", "distributed"])
-def capped(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[Api]:
+def capped(request: pytest.FixtureRequest) -> Iterator[Api]:
     """An app whose submissions may plan CAP characters of windows."""
     judge: ScriptedJudge = request.getfixturevalue("judge_server")
     overrides: dict[str, Any] = {
         "judge_base_url": judge.base_url,
         "max_planned_window_chars": CAP,
     }
-    if request.param == "embedded":
-        with side_app(tmp_path_factory.mktemp("planned"), **overrides) as app:
-            yield app
-        return
-    postgres: PostgresServer = request.getfixturevalue("postgres_server")
-    redis_server: RedisServer = request.getfixturevalue("redis_server")
-    redis = Redis.from_url(redis_server.url)
-    try:
-        with served_api(postgres_settings(postgres, redis_server, **overrides), redis) as app:
-            yield app
-    finally:
-        redis.close()
+    with app_in_mode(request, "planned", **overrides) as app:
+        yield app
 
 
 def conversation(case_id: str) -> dict[str, Any]:

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 from PIL import Image
-from redis import Redis
 from sqlalchemy import func, select
 
 from app.evaluations import recovery, service
@@ -26,10 +25,13 @@ from app.models import Blob, BlobOwner, Dataset, DatasetRow, Evaluation, Result
 from app.models import TestCase as StoredCase
 from app.tenants.service import hash_key, tenant_by_key_hash
 from tests.evaluations.test_endpoints import judged_body
-from tests.fixtures.api import Api, postgres_settings, served_api, side_app, sqlite_settings
+from tests.fixtures.api import (
+    Api,
+    app_in_mode,
+    side_app,
+)
 from tests.fixtures.jobs import assert_nothing_failed_or_requeued, stopped, wait_for
 from tests.fixtures.judge import ScriptedJudge, plausible_answer
-from tests.fixtures.services import PostgresServer, RedisServer
 from tests.runs.helpers import upload, wait_run
 
 
@@ -157,19 +159,8 @@ def unflushed(request: pytest.FixtureRequest, judge_server: ScriptedJudge) -> It
     """Loupe whose jobs store results only at the end: a job sees a cancel late, so a delete
     that follows the cancel comes before the job's next write (the race made certain)."""
     overrides = {"judge_base_url": judge_server.base_url, "result_flush_seconds": 3600}
-    if request.param == "embedded":
-        directory = request.getfixturevalue("tmp_path_factory").mktemp("unflushed")
-        with served_api(sqlite_settings(directory, **overrides)) as app:
-            yield app
-        return
-    postgres: PostgresServer = request.getfixturevalue("postgres_server")
-    redis_server: RedisServer = request.getfixturevalue("redis_server")
-    redis = Redis.from_url(redis_server.url)
-    try:
-        with served_api(postgres_settings(postgres, redis_server, **overrides), redis) as app:
-            yield app
-    finally:
-        redis.close()
+    with app_in_mode(request, "unflushed", **overrides) as app:
+        yield app
 
 
 class TestDeleteAfterCancel:

@@ -13,16 +13,14 @@ from pathlib import Path
 import httpx
 import pytest
 from pydantic import ValidationError
-from redis import Redis
 
 from app import otlp
 from app.config import Settings
 from app.config.errors import problem_lines
 from app.ids import new_id
 from app.online.export import settled_before
-from tests.fixtures.api import Api, fast_settings, postgres_settings, served_api, side_app
+from tests.fixtures.api import Api, app_in_mode, fast_settings, side_app
 from tests.fixtures.judge import Reply, ScriptedJudge, task_of
-from tests.fixtures.services import PostgresServer, RedisServer
 from tests.online.test_receiver import G_EVAL, judged_results, make_rule, model_and_judge
 from tests.online.test_receiver import semconv_span as span_of
 from tests.otlp.capture import Capture, Receiver, ask_text, capture_server, instrumented
@@ -40,11 +38,7 @@ def collector() -> Iterator[Capture]:
 
 
 @pytest.fixture(scope="module", params=["embedded", "distributed"])
-def exporting(
-    request: pytest.FixtureRequest,
-    collector: Capture,
-    tmp_path_factory: pytest.TempPathFactory,
-) -> Iterator[Api]:
+def exporting(request: pytest.FixtureRequest, collector: Capture) -> Iterator[Api]:
     """An app in each mode exporting scores to `collector`: every result at once (no settling
     delay), and an exporter deadline shorter than its first retry's backoff, so a refusal is
     a failed export job, retried by a later one."""
@@ -56,18 +50,8 @@ def exporting(
         "otlp_export_delay_seconds": 0,
         "otlp_export_timeout_seconds": 0.5,
     }
-    if request.param == "embedded":
-        with side_app(tmp_path_factory.mktemp("export"), **overrides) as app:
-            yield app
-        return
-    postgres: PostgresServer = request.getfixturevalue("postgres_server")
-    redis_server: RedisServer = request.getfixturevalue("redis_server")
-    redis = Redis.from_url(redis_server.url)
-    try:
-        with served_api(postgres_settings(postgres, redis_server, **overrides), redis) as app:
-            yield app
-    finally:
-        redis.close()
+    with app_in_mode(request, "export", **overrides) as app:
+        yield app
 
 
 def judge_or_break(request: dict) -> Reply | dict:
