@@ -1,11 +1,16 @@
 """A call answered after a cancel is billed: its result is dropped, but the judge made (and its
 provider charges) the call, so the evaluation's usage and the tenant's count it. Before, a
 canceled evaluation said 0 calls while the judge had answered. So is a call answered before the
-cancel whose result the cancel kept from being made."""
+cancel whose result the cancel kept from being made.
+
+The scripted judge is the session's: a call another test's evaluation makes late (the session
+app's embedded worker) may reach it during these tests, so each counts only the requests that
+carry its own evaluation's marker."""
 
 import dataclasses
 import json
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -13,6 +18,26 @@ import pytest
 from tests.evaluations.test_endpoints import judged_body
 from tests.evaluations.test_judged import service
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
+
+
+def marked(body: dict) -> tuple[dict, str]:
+    """`body` with a marker unique to this test in its first case's input (and its metrics'
+    criteria, which a G-Eval's steps call sees without the case), and the marker."""
+    marker = f"marker-{uuid.uuid4().hex}"
+    body["test_cases"][0]["input"] = f"{body['test_cases'][0]['input']} {marker}"
+    for metric in body["metrics"]:
+        if "criteria" in metric:
+            metric["criteria"] = f"{metric['criteria']} ({marker})"
+    return body, marker
+
+
+def ours(judge: ScriptedJudge, marker: str, task: str | None = None) -> list[dict]:
+    """The judge requests made for the evaluation with `marker` (of `task`, if given)."""
+    return [
+        request
+        for request in list(judge.requests)
+        if marker in json.dumps(request) and (task is None or task_of(request) == task)
+    ]
 
 
 @pytest.mark.parametrize("mode", ["embedded", "distributed"])
@@ -27,10 +52,11 @@ def test_a_call_answered_after_a_cancel_is_billed(
         service(mode, request, tmp_path, judge, judge_timeout_seconds=60) as api,
         api.tenant_client() as client,
     ):
+        body, marker = marked(judged_body(1))
         try:
-            evaluation_id = client.post("/v1/evaluations", json=judged_body(1)).json()["id"]
+            evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
             deadline = time.monotonic() + 60
-            while judge.in_flight < 1:
+            while not ours(judge, marker):
                 assert time.monotonic() < deadline, "the judge call was never made"
                 time.sleep(0.02)
             response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
@@ -43,7 +69,7 @@ def test_a_call_answered_after_a_cancel_is_billed(
         ] < 1:
             assert time.monotonic() < deadline, final["usage"]
             time.sleep(0.05)
-        assert final["status"] == "canceled" and len(judge.requests) == 1
+        assert final["status"] == "canceled" and len(ours(judge, marker)) == 1
         assert final["usage"]["calls"] == 1 and final["usage"]["failed_calls"] == 0
         judged = next(m for m in final["per_metric"] if m["metric"] == "judged")
         assert judged["usage"]["calls"] == 1 and judged["usage"]["prompt_tokens"] > 0
@@ -69,24 +95,26 @@ def test_calls_answered_before_a_cancel_count_though_no_result_is_stored(
         return Reply(content=json.dumps(answer), delay=5)
 
     judge.script(steps_now_score_late)
-    body = {
-        "test_cases": [{"input": "q", "actual_output": "a"}],
-        "metrics": [
-            {
-                "type": "g_eval",
-                "name": "judged",
-                "criteria": "Does the output answer the input?",
-                "evaluation_params": ["input", "actual_output"],
-            }
-        ],
-    }
+    body, marker = marked(
+        {
+            "test_cases": [{"input": "q", "actual_output": "a"}],
+            "metrics": [
+                {
+                    "type": "g_eval",
+                    "name": "judged",
+                    "criteria": "Does the output answer the input?",
+                    "evaluation_params": ["input", "actual_output"],
+                }
+            ],
+        }
+    )
     with (
         service(mode, request, tmp_path, judge, judge_timeout_seconds=60) as api,
         api.tenant_client() as client,
     ):
         evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
         deadline = time.monotonic() + 60
-        while not judge.calls_for("g_eval_score"):
+        while not ours(judge, marker, "g_eval_score"):
             assert time.monotonic() < deadline, "the score call was never made"
             time.sleep(0.02)
         response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
@@ -102,7 +130,7 @@ def test_calls_answered_before_a_cancel_count_though_no_result_is_stored(
         judged = next(m for m in final["per_metric"] if m["metric"] == "judged")
         assert judged["usage"]["calls"] == 1 and judged["canceled"] == 1
         assert client.get("/v1/usage").json()["judge"]["calls"] == 1
-        assert judge.responder_errors == [] and len(judge.requests) == 2
+        assert judge.responder_errors == [] and len(ours(judge, marker)) == 2
     deadline = time.monotonic() + 30
     while judge.in_flight:
         assert time.monotonic() < deadline
