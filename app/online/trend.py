@@ -2,7 +2,6 @@
 are stored: app/online/tasks.py), never from its results: per UTC hour or day, the mean score
 and the pass rate, each with its 95% interval inside its range."""
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -16,7 +15,14 @@ from app.models import OnlineRule, Tenant
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import MetricTrend, OnlineRuleTrend, TrendPoint, moment_at
 from app.problems import FieldError, field_error, invalid_request
-from app.stats import MIN_BOOTSTRAP_N, MIN_WILSON_N, Bounds, spread_from_sums, wilson_interval
+from app.stats import (
+    MIN_BOOTSTRAP_N,
+    MIN_WILSON_N,
+    Bounds,
+    at_bounds,
+    spread_from_sums,
+    wilson_interval,
+)
 
 BUCKETS = {"hour": timedelta(hours=1), "day": timedelta(days=1)}
 # What a trend covers when `since` is not given, and at most.
@@ -184,7 +190,7 @@ def mean_interval_from_sums(
         return None, None, None, no_scores_note(errored, complete=False)
     low, high = bounds
     mean = min(high, max(low, total / n))
-    at_high = _at_bounds(n, total, total_sq, bounds)
+    at_high = at_bounds(n, total, total_sq, bounds)
     if at_high is not None:
         if n < MIN_WILSON_N:
             return mean, None, None, _too_few(n, MIN_WILSON_N)
@@ -212,21 +218,6 @@ def _too_few(n: int, minimum: int) -> str:
         f"no interval from {n} score{'' if n == 1 else 's'}: at least {minimum} are needed for "
         "an honest 95% interval of a bounded score"
     )
-
-
-def _at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:
-    """How many scores are at the high bound when every score is at one bound or the other
-    (Σ (x − low)(high − x) is then zero), else None."""
-    low, high = bounds
-    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
-        return None
-    spread = (low + high) * total - total_sq - n * low * high
-    scale = max(1.0, abs(total_sq), abs(n * low * high))
-    if abs(spread) > 1e-9 * scale:
-        return None
-    at_high = (total - n * low) / (high - low)
-    rounded = round(at_high)
-    return rounded if abs(at_high - rounded) < 1e-6 and 0 <= rounded <= n else None
 
 
 def _name(spec: Mapping[str, Any]) -> str:

@@ -80,16 +80,19 @@ def wilson_bounds(p: float, n: float, critical: float) -> tuple[float, float]:
 
 def at_bounds(n: int, total: float, total_sq: float, bounds: Bounds) -> int | None:
     """How many of n scores sit at the upper bound when every one sits at a bound (a binary
-    score); None when some lie between. Σ(x − lo)(hi − x) is 0 exactly then and positive
-    otherwise, and it needs only the running sums."""
+    score); None when some lie between or outside, or the range is not a finite one.
+    Σ(x − lo)(hi − x) is 0 exactly then, positive for scores between the bounds and negative
+    for scores outside them, and it needs only the running sums (an online trend's bucket
+    has nothing else)."""
     low, high = bounds
+    if not (math.isfinite(low) and math.isfinite(high)) or high <= low:
+        return None
     width = high - low
     inside = (low + high) * total - total_sq - n * low * high
-    if inside > 1e-9 * n * width * width:
+    if abs(inside) > 1e-9 * max(n * width * width, abs(total_sq), abs(n * low * high)):
         return None
     at_high = (total - n * low) / width
     rounded = round(at_high)
-    # Scores outside the range (a caller's range that is not the metric's) are not binary.
     if not 0 <= rounded <= n:
         return None
     return rounded if abs(at_high - rounded) < 1e-6 * max(1, n) else None

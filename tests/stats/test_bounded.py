@@ -12,6 +12,7 @@ from statsmodels.stats.proportion import proportion_confint
 from app.stats import (
     MIN_BOOTSTRAP_N,
     BoundedInterval,
+    at_bounds,
     bootstrap_mean,
     clustered_spread,
     compare_metric,
@@ -32,6 +33,29 @@ def interval_of(
 
 def unread() -> list[float]:
     raise AssertionError("the scores were read")
+
+
+class TestAtBounds:
+    """Whether scores are binary, from their sums alone (a summary's and an online trend's
+    bucket's one test: the trend had a copy of it)."""
+
+    @pytest.mark.parametrize(
+        ("scores", "bounds", "expected"),
+        [
+            ([0, 1, 1, 0, 1], (0.0, 1.0), 3),
+            ([1, 10, 10], (1.0, 10.0), 2),
+            ([0.5, 1, 0], (0.0, 1.0), None),
+            # Outside the range: Σ(x − lo)(hi − x) is negative, and 2 and −1 sum like 1 and 0.
+            ([2, -1], (0.0, 1.0), None),
+            ([0, 1], (0.0, float("inf")), None),
+            ([0, 1], (1.0, 1.0), None),
+            ([1e6, 1e6 + 1] * 50, (1e6, 1e6 + 1), 50),
+        ],
+    )
+    def test_binary_scores_are_counted(
+        self, scores: list[float], bounds: tuple[float, float], expected: int | None
+    ) -> None:
+        assert at_bounds(*sums(scores), bounds) == expected
 
 
 class TestWilson:
