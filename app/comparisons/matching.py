@@ -100,10 +100,16 @@ def metric_specs(evaluation: Evaluation) -> dict[str, dict[str, Any]]:
 
 
 def compared_metrics(
-    payload: ComparisonCreate, ours: dict[str, dict[str, Any]], theirs: dict[str, dict[str, Any]]
+    payload: ComparisonCreate,
+    ours: dict[str, dict[str, Any]],
+    theirs: dict[str, dict[str, Any]],
+    labels: dict[str, str] | None = None,
 ) -> tuple[list[str], list[str], list[MetricMismatch]]:
     """The metric names to compare (same name and type on both sides), the names not compared,
-    and the names both sides give to metrics of different types."""
+    and the names both sides give to metrics of different types.
+
+    `labels` maps a metric name to what a person calls it (an OpenAI eval run's criterion id,
+    `<name>-<uuid>`, to the criterion's name): `payload.metrics` may name either."""
     shared = [
         name for name in ours if name in theirs and ours[name]["type"] == theirs[name]["type"]
     ]
@@ -121,27 +127,34 @@ def compared_metrics(
     not_compared = list(dict.fromkeys(name for name in [*ours, *theirs] if name not in shared))
     if payload.metrics is None:
         return shared, not_compared, mismatched
+    labels = labels or {}
+    by_label = {labels[name]: name for name in shared if name in labels}
+    asked = [
+        name if name in ours or name in theirs else by_label.get(name, name)
+        for name in payload.metrics
+    ]
     why = {mismatch.metric: mismatch.reason for mismatch in mismatched}
     errors = [
         field_error(
             ["metrics", index],
-            f"{name!r} is {why[name]}"
+            f"{named!r} is {why[name]}"
             if name in why
-            else f"{name!r} is not a metric of both sides",
+            else f"{named!r} is not a metric of both sides",
             "type_mismatch" if name in why else "unknown",
         )
-        for index, name in enumerate(payload.metrics)
+        for index, (named, name) in enumerate(zip(payload.metrics, asked, strict=True))
         if name not in shared
     ]
     if errors:
+        both = [f"{labels[name]} ({name})" if name in labels else name for name in shared]
         raise ProblemError(
             422,
             "Invalid request",
-            f"{errors[0].loc}: {errors[0].msg}; both have {shared}",
+            f"{errors[0].loc}: {errors[0].msg}; both have {both}",
             slug="validation",
             errors=errors,
         )
-    return list(dict.fromkeys(payload.metrics)), not_compared, mismatched
+    return list(dict.fromkeys(asked)), not_compared, mismatched
 
 
 def unmatched(

@@ -25,7 +25,8 @@ class ComparisonCreate(BaseModel):
         default=None,
         min_length=1,
         max_length=20,
-        description="Metric names to compare; default every metric both sides have.",
+        description="Metric names to compare; default every metric both sides have. An OpenAI "
+        "eval run's criteria may be named by their name or by their id (`<name>-<uuid>`).",
     )
     alpha: float = Field(
         default=0.05,
@@ -69,6 +70,12 @@ class MetricComparison(BaseModel):
     """One metric, item by item: candidate − baseline over items scored on both sides."""
 
     metric: str
+    label: str | None = Field(
+        default=None,
+        description="What people call the metric where its name is an id: an OpenAI eval "
+        "run's criterion name (its `metric` is `<name>-<uuid>`); `metrics` in the request and "
+        "`--metric` in `loupe-client compare` take either. Null for other kinds.",
+    )
     type: str = Field(description="Both sides' metric type (metrics match by name and type).")
     baseline_threshold: float | None = Field(
         default=None, description="The baseline spec's threshold (null: the type has none)."

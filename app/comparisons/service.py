@@ -19,6 +19,7 @@ from app.comparisons.schemas import (
     MetricComparison,
     Unmatched,
 )
+from app.evaluations import kinds
 from app.ids import new_id
 from app.models import Comparison, Evaluation, Tenant
 from app.problems import Collected, ProblemError, field_error
@@ -80,8 +81,13 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
             )
         )
     ours, theirs = matching.metric_specs(baseline), matching.metric_specs(candidate)
+    # What people call the metrics (an eval run's criteria by name); the baseline's first.
+    labels = {
+        **kinds.naming_of(session, candidate).metric_labels,
+        **kinds.naming_of(session, baseline).metric_labels,
+    }
     with refused.catch():
-        names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs)
+        names, not_compared, mismatched = matching.compared_metrics(payload, ours, theirs, labels)
     refused.raise_if_any()
     base, cand, base_repeated, cand_repeated = matching.sides(repo, baseline.id, candidate.id)
     clusters = matching.clusters(repo, baseline, candidate)
@@ -93,6 +99,7 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
         row = verdicts.compare(
             name, (ours[name], theirs[name]), ours_kept, theirs_kept, payload.alpha, clusters
         )
+        row["label"] = labels.get(name)
         row["fragile"] = fragile.model_dump()
         row["notes"].extend(verdicts.fragile_notes(fragile, payload.fragile))
         compared.append(row)
@@ -201,6 +208,10 @@ def items(
     positive first (both: largest change first); every pass/fail flip is among them."""
     comparison = get_or_404(session, tenant, comparison_id)
     names = [row["metric"] for row in comparison.metrics]
+    # An eval run's criterion may be named by its name, as the comparison's request allows.
+    labelled = {row["label"]: row["metric"] for row in comparison.metrics if row.get("label")}
+    if metric is not None and metric not in names:
+        metric = labelled.get(metric, metric)
     if metric is not None and metric not in names:
         raise ProblemError(
             400,

@@ -10,6 +10,7 @@ import httpx
 from tests.comparisons.helpers import compare, outcomes
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
+from tests.sdk.test_cli import loupe_client
 
 UNDECIDED_NOTE = "the verdict is undecided: without a 95% interval of the difference"
 NOTHING_NOTE = "the verdict is undecided: no item was scored on both sides"
@@ -177,6 +178,23 @@ class TestEvalRuns:
         assert exact["metric"].startswith("exact-") and exact["type"] == "string_check"
         assert exact["n"] == ROWS and exact["mean_difference"] == -0.5
         assert exact["verdict"] == "regressed"
+        # The criterion's name beside its id, and taken where the id is: a gate on a criterion
+        # by name worked for no eval (its id changes with every eval).
+        assert exact["label"] == "exact"
+        named = compare(client, good, bad, metrics=["exact"])
+        assert named.status_code == 200, named.text
+        assert [m["metric"] for m in named.json()["metrics"]] == [exact["metric"]]
+        moved = client.get(f"/v1/comparisons/{body['id']}/items", params={"metric": "exact"})
+        assert moved.status_code == 200, moved.text
+        assert {item["metric"] for item in moved.json()["data"]} == {exact["metric"]}
+        unknown = compare(client, good, bad, metrics=["exact", "nearly"])
+        assert unknown.status_code == 422, unknown.text
+        assert [e["loc"] for e in unknown.json()["errors"]] == ["metrics[1]"]
+        assert f"both have ['exact ({exact['metric']})']" in unknown.json()["detail"]
+        cli = loupe_client(api, key, "compare", good, bad, "--metric", "exact")
+        assert cli.returncode == 1, cli.stdout + cli.stderr
+        assert f"exact (n={ROWS})" in cli.stdout and exact["metric"] not in cli.stdout
+        assert "FAIL: regressed: exact\n" in cli.stdout
 
         console = signed_in(api, key)
         picker = console.get(f"/console/compare?baseline={good}")

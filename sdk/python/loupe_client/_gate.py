@@ -63,6 +63,12 @@ def _fragile_cell(metric: dict[str, Any]) -> str:
     return cell + (f" ({set_aside} set aside)" if set_aside else "")
 
 
+def _name(metric: dict[str, Any]) -> str:
+    """A compared metric as people call it: an OpenAI eval run's criterion by its name (the
+    server's `label`; its `metric` is `<name>-<uuid>`), others by their name."""
+    return metric.get("label") or metric["metric"]
+
+
 def _verdict(metric: dict[str, Any]) -> str:
     if metric["n"] == 0:
         return "NOTHING TO COMPARE"
@@ -100,7 +106,7 @@ def table(comparison: dict[str, Any]) -> str:
             errored += " MORE"
         rows.append(
             (
-                f"{metric['metric']} (n={metric['n']})",
+                f"{_name(metric)} (n={metric['n']})",
                 f"{_number(metric.get('baseline_mean'))} → {_number(metric.get('candidate_mean'))}",
                 difference,
                 "—" if p_value is None else f"{p_value:.3g}",
@@ -143,7 +149,7 @@ def table(comparison: dict[str, Any]) -> str:
         lines.append(f"note: {note}")
     for metric in comparison["metrics"]:
         for note in metric.get("notes") or []:
-            lines.append(f"note: {metric['metric']}: {note}")
+            lines.append(f"note: {_name(metric)}: {note}")
     handling = comparison.get("fragile") or "include"
     lines.append(
         f"comparison {comparison['id']} (alpha {comparison['alpha']}"
@@ -176,7 +182,7 @@ def missing_items(comparison: dict[str, Any]) -> str | None:
 
 def regressed(comparison: dict[str, Any]) -> list[str]:
     """Names of the compared metrics whose verdict is regressed."""
-    return [m["metric"] for m in comparison["metrics"] if m["verdict"] == "regressed"]
+    return [_name(m) for m in comparison["metrics"] if m["verdict"] == "regressed"]
 
 
 def more_errored(comparison: dict[str, Any]) -> list[str]:
@@ -185,7 +191,7 @@ def more_errored(comparison: dict[str, Any]) -> list[str]:
     for metric in comparison["metrics"]:
         base_errored, cand_errored = _errored(metric)
         if cand_errored > base_errored:
-            found.append(f"{metric['metric']} ({base_errored} → {cand_errored})")
+            found.append(f"{_name(metric)} ({base_errored} → {cand_errored})")
     return found
 
 
@@ -196,9 +202,9 @@ def fragile_in_candidate(comparison: dict[str, Any]) -> list[str]:
     for metric in comparison["metrics"]:
         _, cand_fragile, _, new_fragile = _fragile(metric)
         if new_fragile:
-            found.append(f"{metric['metric']} ({cand_fragile} + {new_fragile} unmatched)")
+            found.append(f"{_name(metric)} ({cand_fragile} + {new_fragile} unmatched)")
         elif cand_fragile:
-            found.append(f"{metric['metric']} ({cand_fragile})")
+            found.append(f"{_name(metric)} ({cand_fragile})")
     return found
 
 
@@ -210,7 +216,7 @@ def uncompared(comparison: dict[str, Any]) -> list[str]:
             continue
         base_errored, cand_errored = _errored(metric)
         reasons.append(
-            f"{metric['metric']}: no item has a score on both sides (errored items: baseline "
+            f"{_name(metric)}: no item has a score on both sides (errored items: baseline "
             f"{base_errored}, candidate {cand_errored})"
         )
     return reasons
@@ -240,7 +246,7 @@ def undecidable(comparison: dict[str, Any]) -> list[str]:
         if not metric["n"] or (metric.get("ci95") is not None and metric["verdict"] != "undecided"):
             continue
         reasons.append(
-            f"{metric['metric']} (n={metric['n']}): no 95% interval of the difference can be made "
+            f"{_name(metric)} (n={metric['n']}): no 95% interval of the difference can be made "
             f"from {metric['n']} pair{'' if metric['n'] == 1 else 's'}"
         )
     return reasons
@@ -250,7 +256,7 @@ def settings_differ(comparison: dict[str, Any]) -> list[str]:
     """`name (settings)` of the compared metrics whose sides' specs differ beyond the
     threshold (the server's `settings_differ`)."""
     return [
-        f"{metric['metric']} ({', '.join(metric['settings_differ'])})"
+        f"{_name(metric)} ({', '.join(metric['settings_differ'])})"
         for metric in comparison["metrics"]
         if metric.get("settings_differ")
     ]

@@ -2389,7 +2389,7 @@ export interface components {
             fragile?: "include" | "exclude";
             /**
              * Metrics
-             * @description Metric names to compare; default every metric both sides have.
+             * @description Metric names to compare; default every metric both sides have. An OpenAI eval run's criteria may be named by their name or by their id (`<name>-<uuid>`).
              */
             metrics?: string[] | null;
         };
@@ -4519,6 +4519,11 @@ export interface components {
              * @description Failed on the baseline, passed now.
              */
             improved_items: number | null;
+            /**
+             * Label
+             * @description What people call the metric where its name is an id: an OpenAI eval run's criterion name (its `metric` is `<name>-<uuid>`); `metrics` in the request and `--metric` in `loupe-client compare` take either. Null for other kinds.
+             */
+            label?: string | null;
             /**
              * Mcnemar P Value
              * @description Exact McNemar: two-sided binomial test on the discordant pairs.

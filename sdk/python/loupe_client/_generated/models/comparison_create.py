@@ -33,7 +33,8 @@ class ComparisonCreate:
                 more than once whose judgments straddle the threshold) are compared like the others. `exclude`: a matched item
                 fragile on either side is set aside from its metric's paired comparison and its items. Either way each metric's
                 `fragile` counts them. Default: 'include'.
-            metrics (list[str] | None | Unset): Metric names to compare; default every metric both sides have.
+            metrics (list[str] | None | Unset): Metric names to compare; default every metric both sides have. An OpenAI
+                eval run's criteria may be named by their name or by their id (`<name>-<uuid>`).
      """
 
     baseline_id: str

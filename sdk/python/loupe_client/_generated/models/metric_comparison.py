@@ -70,6 +70,9 @@ class MetricComparison:
                 cluster's items move together. Null: items counted alone.
             clusters (int | None | Unset): With `cluster_by`: the clusters the pairs fall in.
             fragile (FragileCounts | Unset): A metric's matched items whose judgments straddle the threshold, per side.
+            label (None | str | Unset): What people call the metric where its name is an id: an OpenAI eval run's criterion
+                name (its `metric` is `<name>-<uuid>`); `metrics` in the request and `--metric` in `loupe-client compare` take
+                either. Null for other kinds.
             notes (list[str] | Unset): Why a figure is null or should be read with care, one sentence each.
             settings_differ (list[str] | Unset): The spec settings (other than `name`, `type` and `threshold`) whose values
                 differ between the sides, sorted (e.g. `criteria`): the scores may not measure the same thing. `notes` says so
@@ -101,6 +104,7 @@ class MetricComparison:
     cluster_by: None | str | Unset = UNSET
     clusters: int | None | Unset = UNSET
     fragile: FragileCounts | Unset = UNSET
+    label: None | str | Unset = UNSET
     notes: list[str] | Unset = UNSET
     settings_differ: list[str] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -205,6 +209,12 @@ class MetricComparison:
         if not isinstance(self.fragile, Unset):
             fragile = self.fragile.to_dict()
 
+        label: None | str | Unset
+        if isinstance(self.label, Unset):
+            label = UNSET
+        else:
+            label = self.label
+
         notes: list[str] | Unset = UNSET
         if not isinstance(self.notes, Unset):
             notes = self.notes
@@ -253,6 +263,8 @@ class MetricComparison:
             field_dict["clusters"] = clusters
         if fragile is not UNSET:
             field_dict["fragile"] = fragile
+        if label is not UNSET:
+            field_dict["label"] = label
         if notes is not UNSET:
             field_dict["notes"] = notes
         if settings_differ is not UNSET:
@@ -473,6 +485,16 @@ class MetricComparison:
 
 
 
+        def _parse_label(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        label = _parse_label(d.pop("label", UNSET))
+
+
         notes = cast(list[str], d.pop("notes", UNSET))
 
 
@@ -505,6 +527,7 @@ class MetricComparison:
             cluster_by=cluster_by,
             clusters=clusters,
             fragile=fragile,
+            label=label,
             notes=notes,
             settings_differ=settings_differ,
         )
