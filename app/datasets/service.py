@@ -1,6 +1,7 @@
 """Dataset decisions: parse and validate an upload, take in its media, store its rows."""
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,6 +61,14 @@ def _format_problem(error: DatasetFormatError) -> ProblemError:
     return ProblemError(422, "Invalid dataset", detail, slug="invalid-dataset", errors=fields)
 
 
+def _segments(field: str) -> list[str | int]:
+    """The path a row's field names (`messages[0].content` -> messages, 0, content), so that
+    the error's pointer is a JSON Pointer's segments throughout."""
+    return [
+        int(index) if index else name for name, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", field)
+    ]
+
+
 def _field_error(error: DatasetFormatError) -> FieldError:
     where = error.file + (f":{error.line}" if error.line else "")
     loc = f"{where}:{error.field}" if error.field else where
@@ -67,7 +76,7 @@ def _field_error(error: DatasetFormatError) -> FieldError:
     if error.line:
         path += ["line", error.line]
     if error.field:
-        path.append(error.field)
+        path += _segments(error.field)
     return FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type="dataset_row")
 
 

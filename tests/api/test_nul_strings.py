@@ -178,7 +178,7 @@ class TestUploads:
                 files={"file": ("rows.jsonl", content)},
                 data={"format": "general_vqa"},
             )
-        problem = refused(response, 422, "/file/rows.jsonl/line/2/messages[0].content[0].text")
+        problem = refused(response, 422, "/file/rows.jsonl/line/2/messages/0/content/0/text")
         assert problem["errors"][0]["loc"] == "rows.jsonl:2:messages[0].content[0].text"
         assert stored(api, name) == (0, 0)
 
@@ -212,7 +212,7 @@ class TestUploads:
                 files={"file": ("mcq.csv", content)},
                 data={"format": "general_vmcq"},
             )
-        refused(response, 422, "/file/mcq.csv/line/2/options[1]")
+        refused(response, 422, "/file/mcq.csv/line/2/options/1")
         assert stored(api, name) == (0, 0)
 
 
