@@ -47,9 +47,14 @@ def test_a_call_answered_after_a_cancel_is_billed(
     judge.script(plausible_answer)
     judge.hold()
     # One case: exact_match, and one g_eval call held in flight until after the cancel (a
-    # judge timeout long enough that the held call is answered, not retried).
+    # judge timeout long enough that the held call is answered, not retried). The job learns
+    # of a cancel when it writes results, and then drops the calls in flight unanswered; with
+    # no periodic write before the job's end it learns of this one only once the held call is
+    # answered (with the default 0.1 s, a write could come between the cancel and the answer).
     with (
-        service(mode, request, tmp_path, judge, judge_timeout_seconds=60) as api,
+        service(
+            mode, request, tmp_path, judge, judge_timeout_seconds=60, result_flush_seconds=60
+        ) as api,
         api.tenant_client() as client,
     ):
         body, marker = marked(judged_body(1))
