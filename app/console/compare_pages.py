@@ -2,6 +2,7 @@
 eval runs...): `app/comparisons` does the statistics; each kind says what it is called, how its
 sides and metrics are named and whether its items are test cases."""
 
+import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -13,9 +14,10 @@ from app.comparisons import service as comparisons
 from app.comparisons.schemas import ComparisonCreate
 from app.console import csrf, reading
 from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console.auth import ConsoleSession
 from app.evaluations import kinds, reads
-from app.models import Evaluation
-from app.problems import ProblemError
+from app.models import Comparison, Evaluation
+from app.problems import ProblemError, field_error
 
 router = APIRouter(prefix="/console", include_in_schema=False)
 
@@ -32,23 +34,44 @@ def compare_form(
     baseline: str | None = None,
     candidate: str | None = None,
 ) -> HTMLResponse:
+    return _form(request, session, signed_in, baseline or "", candidate or "")
+
+
+def _form(
+    request: Request,
+    session: Session,
+    signed_in: ConsoleSession,
+    baseline: str,
+    candidate: str,
+    fragile: str = "",
+    problem: ProblemError | None = None,
+) -> HTMLResponse:
     """Pick a baseline and a candidate among the tenant's recent finished evaluations of each
-    kind, grouped by kind (those listed beside evaluations first) and named as their pages
-    name them (an eval run `<eval name> · <run name>`)."""
+    kind, grouped by kind (those listed beside evaluations first), each named as its page names
+    it (an eval run `<eval name> · <run name>`) with what tells it from another of that name:
+    its short id, when it was created and what its kind adds (a run's model and dataset).
+    A refused comparison comes back here, its choices kept and its problem said in words."""
     listed = kinds.listed()
     groups = []
     for name in (*listed, *(name for name in kinds.names() if name not in listed)):
         finished = reads.page(session, signed_in.tenant, (name,), None, CHOICES, status="completed")
         if finished:
-            choices = [(row, _title(session, row)) for row in finished[:CHOICES]]
-            groups.append((_plural(kinds.by_name(name).label), choices))
+            kind = kinds.by_name(name)
+            shown = finished[:CHOICES]
+            details = kind.described(session, shown)
+            choices = [(row, _choice(session, row, details.get(row.id))) for row in shown]
+            groups.append((_plural(kind.label), choices))
     return page(
         request,
         "compare.html",
         signed_in,
+        status_code=problem.status if problem else 200,
         groups=groups,
-        baseline=baseline or "",
-        candidate=candidate or "",
+        baseline=baseline,
+        candidate=candidate,
+        fragile=fragile,
+        problems=_in_words(problem) if problem else [],
+        at_fault={error.loc for error in problem.errors or []} if problem else set(),
     )
 
 
@@ -57,9 +80,39 @@ def _plural(label: str) -> str:
     return f"{label[:1].upper()}{label[1:]}s"
 
 
-def _title(session: Session, evaluation: Evaluation) -> str:
-    """An evaluation as its page names it (an eval run `<eval name> · <run name>`)."""
-    return kinds.naming_of(session, evaluation).title or evaluation.name or evaluation.id
+def short_id(evaluation_id: str) -> str:
+    """An id as a picker tells it apart: its prefix and last six characters (`evn_…9f3a0c`);
+    the characters after the prefix start with the creation time, alike for ids made together."""
+    prefix, _, rest = evaluation_id.partition("_")
+    return f"{prefix}_…{rest[-6:]}" if rest and len(rest) > 8 else evaluation_id
+
+
+def _choice(session: Session, evaluation: Evaluation, detail: str | None) -> str:
+    """An evaluation as the pickers list it: its title (an eval run `<eval name> · <run
+    name>`), short id, creation time and what its kind adds (a run's model and dataset)."""
+    title = kinds.naming_of(session, evaluation).title or evaluation.name
+    said = [title] if title else []
+    said += [short_id(evaluation.id), f"{evaluation.created_at:%Y-%m-%d %H:%M:%S}"]
+    return " · ".join(said + ([detail] if detail else []))
+
+
+# A comparison's fields by what the form calls them.
+_SIDES = {"baseline_id": "baseline", "candidate_id": "candidate"}
+_FIELD = re.compile(r"\b(baseline_id|candidate_id)\b")
+
+
+def _in_words(problem: ProblemError) -> list[str]:
+    """A refused comparison's problem as sentences naming the form's fields: one for each
+    field at fault (a problem naming several joins their details with `; `)."""
+    detail = problem.detail or problem.title
+    said = []
+    for part in re.split(r"; (?=(?:baseline_id|candidate_id): )", detail):
+        field, colon, rest = part.partition(": ")
+        if colon and field in _SIDES:
+            part = f"{_SIDES[field].capitalize()}: {rest}"
+        part = _FIELD.sub(lambda found: "the " + _SIDES[found.group(1)], part)
+        said.append(part if part.endswith(".") else part + ".")
+    return said
 
 
 @router.post("/compare")
@@ -74,11 +127,38 @@ def compare(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
-    if not baseline_id or not candidate_id:
-        raise ProblemError(400, "Bad Request", "Pick both a baseline and a candidate.")
+    try:
+        comparison = _create(session, signed_in, baseline_id, candidate_id, fragile)
+    except ProblemError as problem:
+        if not 400 <= problem.status < 500 or problem.status == 429:
+            raise
+        kept = fragile if fragile == "exclude" else ""
+        return _form(request, session, signed_in, baseline_id, candidate_id, kept, problem)
+    session.commit()
+    return RedirectResponse(
+        f"/console/comparisons/{comparison.id}", status_code=303, headers=SECURITY_HEADERS
+    )
+
+
+def _create(
+    session: Session, signed_in: ConsoleSession, baseline_id: str, candidate_id: str, fragile: str
+) -> Comparison:
+    """The comparison the form asks for, or the problem naming every field at fault."""
+    missing = [
+        field_error([field], "pick one", "missing")
+        for field, value in (("baseline_id", baseline_id), ("candidate_id", candidate_id))
+        if not value
+    ]
+    if missing:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            "; ".join(f"{error.loc}: pick one" for error in missing),
+            errors=missing,
+        )
     if fragile not in ("", "exclude"):
         raise ProblemError(400, "Bad Request", f"fragile: {fragile!r} is not 'exclude'")
-    comparison = comparisons.create(
+    return comparisons.create(
         session,
         signed_in.tenant,
         ComparisonCreate(
@@ -86,10 +166,6 @@ def compare(
             candidate_id=candidate_id,
             fragile="exclude" if fragile else "include",
         ),
-    )
-    session.commit()
-    return RedirectResponse(
-        f"/console/comparisons/{comparison.id}", status_code=303, headers=SECURITY_HEADERS
     )
 
 

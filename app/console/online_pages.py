@@ -8,7 +8,7 @@ forms on these pages are answered by online_admin_pages.py.
 """
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -96,10 +96,7 @@ def rule_page(
     stored = service.get_or_404(session, tenant, rule_id)
     query = trend.parse(stored, None, bucket, None, None)
     shown = trend.trend(session, tenant, stored, query)
-    # The charts start a bucket before the earliest point shown, not at the trend's start: two
-    # days of hours with results in the last few would otherwise crowd them at the right edge.
-    firsts = [m.points[0].bucket_start for m in shown.metrics if m.points]
-    start = max(shown.since, min(firsts) - trend.BUCKETS[shown.bucket]) if firsts else shown.since
+    width = trend.BUCKETS[shown.bucket]
     return page(
         request,
         "online_rule.html",
@@ -108,7 +105,7 @@ def rule_page(
         rule=service.to_schema(session, tenant, stored, runtime.settings),
         skip_words=reads.skip_words,
         trend=shown,
-        charts={m.metric: chart(m, start, shown.until) for m in shown.metrics},
+        charts={m.metric: chart(m, shown.since, shown.until, width) for m in shown.metrics},
         calls=reads.latest_calls(session, tenant, rule_id, CALLS),
         **extra,
     )
@@ -127,9 +124,12 @@ class Mark:
 
 @dataclass(frozen=True)
 class Series:
+    """A chart's marks and its lines: one per run of consecutive buckets with a value, so an
+    empty bucket is a gap in the line, not a slope across it."""
+
     label: str
     marks: list[Mark]
-    line: str
+    lines: list[str]
 
 
 @dataclass(frozen=True)
@@ -139,46 +139,65 @@ class Chart:
     mean: Series
     pass_rate: Series
     axis: dict[str, str]
-    ticks: list[tuple[float, str]]
+    ticks: list[tuple[float, str, str]]
 
 
-def chart(metric: MetricTrend, since: datetime, until: datetime) -> Chart:
+# A bucket as a series reads it: its point, its value, its interval and its note.
+Bucket = tuple[TrendPoint, float | None, Any, str | None]
+# The axis's labels say the window as the page's heading does.
+MOMENT = "%Y-%m-%d %H:%M"
+
+
+def chart(metric: MetricTrend, since: datetime, until: datetime, bucket: timedelta) -> Chart:
+    """The metric's charts over the whole window, `since` to `until` (the trend's own, as the
+    page's heading says it), each bucket's mark at its middle."""
     low, high = metric.bounds
     span = (until - since).total_seconds() or 1.0
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
 
-    def x(point: TrendPoint) -> float:
-        return round(LEFT + plot_w * (point.bucket_start - since).total_seconds() / span, 1)
+    def x_at(moment: datetime) -> float:
+        return round(LEFT + plot_w * (moment - since).total_seconds() / span, 1)
 
     def y(value: float, lo: float, hi: float) -> float:
         share = (value - lo) / (hi - lo) if hi > lo else 0.5
         return round(TOP + plot_h * (1 - min(1.0, max(0.0, share))), 1)
 
-    def series(label: str, values: list[tuple[TrendPoint, float | None, tuple | None]]) -> Series:
+    def series(label: str, values: list[Bucket]) -> Series:
         lo, hi = (low, high) if label == "mean" else (0.0, 1.0)
-        marks = [
-            Mark(
-                x(p),
+        marks: list[Mark] = []
+        runs: list[list[Mark]] = []
+        previous: datetime | None = None
+        for p, v, ci, note in values:
+            if v is None:
+                continue
+            mark = Mark(
+                x_at(p.bucket_start + bucket / 2),
                 y(v, lo, hi),
                 y(ci[0], lo, hi) if ci else None,
                 y(ci[1], lo, hi) if ci else None,
-                f"{p.bucket_start:%Y-%m-%d %H:%M} UTC · {label} {v:.3g}"
+                f"{p.bucket_start:{MOMENT}} UTC · {label} {v:.3g}"
                 + (f" (95% interval {ci[0]:.3g}–{ci[1]:.3g})" if ci else "")
+                + (f" ({note})" if note else "")
                 + f" · {p.count} results",
             )
-            for p, v, ci in values
-            if v is not None
-        ]
-        return Series(label, marks, " ".join(f"{m.x},{m.y}" for m in marks))
+            if previous is None or p.bucket_start - previous != bucket:
+                runs.append([])
+            runs[-1].append(mark)
+            marks.append(mark)
+            previous = p.bucket_start
+        lines = [" ".join(f"{m.x},{m.y}" for m in run) for run in runs if len(run) > 1]
+        return Series(label, marks, lines)
 
-    mean = series("mean", [(p, p.mean, p.mean_ci95) for p in metric.points])
-    rate = series("pass rate", [(p, p.pass_rate, p.pass_rate_ci95) for p in metric.points])
+    mean = series("mean", [(p, p.mean, p.mean_ci95, p.mean_note) for p in metric.points])
+    rate = series("pass rate", [(p, p.pass_rate, p.pass_rate_ci95, None) for p in metric.points])
+    middle = since + (until - since) / 2
     return Chart(
         mean,
         rate,
         axis={"low": f"{low:g}", "high": f"{high:g}"},
         ticks=[
-            (LEFT, f"{since:%m-%d %H:%M}"),
-            (WIDTH - RIGHT, f"{until:%m-%d %H:%M}"),
+            (LEFT, f"{since:{MOMENT}}", "start"),
+            (x_at(middle), f"{middle:{MOMENT}}", "middle"),
+            (WIDTH - RIGHT, f"{until:{MOMENT}}", "end"),
         ],
     )

@@ -125,6 +125,11 @@ class Kind:
         """Where the evaluation came from and its metrics' labels, for its API object."""
         return Naming()
 
+    def described(self, session: Session, evaluations: Sequence[Evaluation]) -> dict[str, str]:
+        """A few words telling each of these evaluations (all of this kind, one tenant's) from
+        another of the same name, by id (a run's model and dataset); none by default."""
+        return {}
+
     def terminal_event(
         self, session: Session, evaluation: Evaluation, data: dict[str, Any]
     ) -> tuple[str, dict[str, Any]]:

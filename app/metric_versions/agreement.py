@@ -265,7 +265,9 @@ def briefs(
         out[version_id] = AgreementBrief(
             metric_version=version_id,
             cohen_kappa=AgreementStatisticBrief(
-                value=cached.cohen_kappa.value, ci95=cached.cohen_kappa.ci95
+                value=cached.cohen_kappa.value,
+                ci95=cached.cohen_kappa.ci95,
+                note=cached.cohen_kappa.note,
             ),
             n_labels=cached.n_labels,
         )

@@ -47,6 +47,11 @@ class AgreementStatistic(BaseModel):
 class AgreementStatisticBrief(BaseModel):
     value: float | None
     ci95: Interval | None
+    note: str | None = Field(
+        default=None,
+        description="Why `value` is null or `ci95` has no width (the judge or the people gave "
+        "one verdict to every item), as the agreement's own note says it.",
+    )
 
 
 class AgreementBrief(BaseModel):

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 
 from app.evaluations.repository import completed_with_errored_results
-from app.models import Evaluation, Result, Run, RunScore, TestCase
+from app.models import CandidateModel, Dataset, Evaluation, Result, Run, RunScore, TestCase
 from app.repository import TenantScopedRepository
 
 
@@ -39,6 +39,29 @@ class RunRepository(TenantScopedRepository[Run]):
             errored = completed_with_errored_results()
             statement = statement.where(errored if completed_with_errors else ~errored)
         return [(row[0], row[1]) for row in self.session.execute(statement)]
+
+    def model_and_dataset_names(self, run_ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """What each run (by id) answered with and what it ran over: its candidate model's name
+        (`given predictions`, or `a deleted model`), its dataset's name."""
+        if not run_ids:
+            return {}
+        statement = (
+            select(Run.id, Run.options, CandidateModel.name, CandidateModel.model, Dataset.name)
+            .join(Dataset, (Dataset.id == Run.dataset_id) & (Dataset.tenant_id == self.tenant_id))
+            .outerjoin(
+                CandidateModel,
+                (CandidateModel.id == Run.model_id) & (CandidateModel.tenant_id == self.tenant_id),
+            )
+            .where(Run.tenant_id == self.tenant_id, Run.id.in_(run_ids))
+        )
+        named = {}
+        for run_id, options, model_name, model, dataset in self.session.execute(statement):
+            if not (options or {}).get("uses_model"):
+                answered = "given predictions"
+            else:
+                answered = model_name or model or "a deleted model"
+            named[run_id] = (answered, dataset)
+        return named
 
     def add(self, run: Run) -> None:
         self.session.add(run)

@@ -64,3 +64,16 @@ class RunKind(kinds.Kind):
 
     def console_path(self, evaluation: Evaluation) -> str:
         return f"/console/runs/{evaluation.id}"
+
+    def described(self, session: Session, evaluations: Sequence[Evaluation]) -> dict[str, str]:
+        """`<model> on <dataset>`: one query a tenant (the choices of a page are one's)."""
+        by_tenant: dict[str, list[str]] = {}
+        for evaluation in evaluations:
+            by_tenant.setdefault(evaluation.tenant_id, []).append(evaluation.id)
+        return {
+            run_id: f"{answered} on {dataset}"
+            for tenant_id, run_ids in by_tenant.items()
+            for run_id, (answered, dataset) in RunRepository(session, tenant_id)
+            .model_and_dataset_names(run_ids)
+            .items()
+        }

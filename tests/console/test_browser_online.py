@@ -147,7 +147,14 @@ class TestRulePage:
         expect(trend.locator("figure.trend svg")).to_have_count(2)
         expect(trend.locator("svg circle")).to_have_count(4)
         expect(trend.locator("svg line.interval")).to_have_count(2)
-        expect(trend.locator("svg polyline.trend-line")).to_have_count(2)
+        # Three hours apart, the hours between them empty: no line across the gap.
+        expect(trend.locator("svg polyline.trend-line")).to_have_count(0)
+        # Both charts' x axes run over the window the heading states, in its words.
+        window = page.locator("nav.pager .muted").inner_text()
+        since, until = window.removesuffix(" UTC").split(" to ")
+        for svg in trend.locator("figure.trend svg").all():
+            expect(svg.locator("text.tick-label").first).to_have_text(since)
+            expect(svg.locator("text.tick-label").last).to_have_text(until)
         # Newest first: this hour's image call (0.85) and question 10; question 9 and 4 before.
         newest, oldest = trend.locator("table.trend-table tbody tr").all()
         expect(newest.locator("td").nth(1)).to_have_text("2")

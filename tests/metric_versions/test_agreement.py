@@ -256,10 +256,9 @@ class TestSummaries:
         line = again["agreement"]
         assert line["metric_version"] == version
         assert line["n_labels"] == found["n_labels"] == len(labelled) + len(routed)
-        assert line["cohen_kappa"] == {
-            "value": found["cohen_kappa"]["value"],
-            "ci95": found["cohen_kappa"]["ci95"],
-        }
+        # The report's κ: its value, its interval and its note (none here).
+        assert line["cohen_kappa"] == found["cohen_kappa"]
+        assert line["cohen_kappa"]["note"] is None
         assert {json.dumps(row["agreement"]) for row in results(team, final["id"])} == {
             json.dumps(line)
         }

@@ -1622,6 +1622,11 @@ export interface components {
         AgreementStatisticBrief: {
             /** Ci95 */
             ci95: number[] | null;
+            /**
+             * Note
+             * @description Why `value` is null or `ci95` has no width (the judge or the people gave one verdict to every item), as the agreement's own note says it.
+             */
+            note?: string | null;
             /** Value */
             value: number | null;
         };

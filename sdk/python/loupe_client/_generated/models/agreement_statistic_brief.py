@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 
@@ -25,10 +26,13 @@ class AgreementStatisticBrief:
         Attributes:
             ci95 (list[float] | None):
             value (float | None):
+            note (None | str | Unset): Why `value` is null or `ci95` has no width (the judge or the people gave one verdict
+                to every item), as the agreement's own note says it.
      """
 
     ci95: list[float] | None
     value: float | None
+    note: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -47,6 +51,12 @@ class AgreementStatisticBrief:
         value: float | None
         value = self.value
 
+        note: None | str | Unset
+        if isinstance(self.note, Unset):
+            note = UNSET
+        else:
+            note = self.note
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -54,6 +64,8 @@ class AgreementStatisticBrief:
             "ci95": ci95,
             "value": value,
         })
+        if note is not UNSET:
+            field_dict["note"] = note
 
         return field_dict
 
@@ -86,9 +98,20 @@ class AgreementStatisticBrief:
         value = _parse_value(d.pop("value"))
 
 
+        def _parse_note(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        note = _parse_note(d.pop("note", UNSET))
+
+
         agreement_statistic_brief = cls(
             ci95=ci95,
             value=value,
+            note=note,
         )
 
 
