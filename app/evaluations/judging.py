@@ -160,6 +160,9 @@ def resolve(
         if chosen is not None:
             named = getattr(spec, "model", None)
             per_metric[str(index)] = {**chosen, "model": named or chosen["model"]}
+    if not per_metric and not any(spec is not None and is_judged(spec) for spec in specs):
+        # Nothing is judged: no judge is named, whatever the server would have used.
+        return None, errors
     if default is None and not per_metric:
         return ({"model": default_model} if default_model else None), errors
     record = dict(default or {"model": None, "model_id": None, "host": None})

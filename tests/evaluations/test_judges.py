@@ -196,6 +196,19 @@ class TestTenantJudges:
         for summary in body["per_metric"]:
             assert summary["usage"]["calls"] == by_metric[summary["metric"]]["usage"]["calls"] > 0
 
+    def test_an_evaluation_judging_nothing_names_no_judge(self, api: Api) -> None:
+        # A reference-only evaluation named the server's judge, which it never called.
+        with api.tenant_client() as client:
+            case = {"input": "q", "actual_output": "a", "expected_output": "a"}
+            response = client.post(
+                "/v1/evaluations",
+                json={"test_cases": [case], "metrics": [{"type": "exact_match"}]},
+            )
+            assert response.status_code == 202, response.text
+            body = api.wait(client, response.json()["id"])
+        assert body["status"] == "completed" and body["judge"] is None
+        assert body["per_metric"][0]["judge"] is None
+
 
 class TestRunsNeedAJudgeToo:
     def test_llm_strategy_without_a_judge_is_refused(self, judgeless: Api) -> None:
