@@ -195,8 +195,37 @@ class TestServeOutput:
         lines = log_path.read_text().splitlines()
         banner = next(i for i, line in enumerate(lines) if line.startswith("Loupe on http://"))
         assert len(lines[:banner]) == 1, lines[:banner]
-        assert lines[0].startswith("created every table (schema "), lines[0]
+        created = "database ready: created every table (schema revision "
+        assert lines[0].startswith(created), lines[0]
         assert not any("Running upgrade" in line for line in lines)
+
+    def test_the_banner_comes_once_the_port_listens(self, tmp_path: Path) -> None:
+        """A script waiting for the `Loupe on http://…` line connects at once: the line used
+        to come before the app was made and warmed up, and a request then was refused."""
+        env = {name: value for name, value in os.environ.items() if not name.startswith("LOUPE_")}
+        port = free_port()
+        env.update(LOUPE_DATABASE_URL=f"sqlite:///{tmp_path}/loupe.db", LOUPE_PORT=str(port))
+        serve = subprocess.Popen(
+            [str(LOUPE), "serve"],
+            env=env,
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            assert serve.stdout is not None
+            said = []
+            while not (said and said[-1].startswith("Loupe on http://")):
+                line = serve.stdout.readline().decode()
+                assert line, "".join(said)
+                said.append(line)
+            # One request, no retry: answered, however long the start-up after the line takes.
+            answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=120, trust_env=False)
+            assert answer.status_code == 200, answer.text
+        finally:
+            serve.terminate()
+            serve.wait(timeout=30)
 
     def test_serving_without_redis_says_so(
         self, postgres_server: PostgresServer, tmp_path: Path

@@ -4,6 +4,7 @@ import logging
 import os
 import socket
 import tempfile
+from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -23,11 +24,8 @@ def serve(
     ),
 ) -> None:
     """Start the API (and, without LOUPE_REDIS_URL, the embedded worker)."""
-    import uvicorn
-
     from app import migrate as migrations
     from app.evaluations.judging import startup_line
-    from app.limits import bounded_http
 
     settings = start_up_settings()
     if workers > 1 and settings.embedded:
@@ -48,34 +46,58 @@ def serve(
         _warn_if_redis_is_away(settings)
     mode = "embedded worker" if settings.embedded else f"RQ queue {settings.queue_name!r}"
     processes = f", {workers} processes" if workers > 1 else ""
-    typer.echo(
+    banner = (
         f"Loupe on http://{settings.host}:{settings.port} ({mode}{processes}); "
         f"{startup_line(settings)}"
     )
-    if workers == 1:
-        # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
-        uvicorn.run(
-            _settled_app(settings),
-            host=settings.host,
-            port=settings.port,
-            log_config=None,
-            http=bounded_http(settings),
-            **_proxy_options(settings),
-        )
-        return
-    # Each process writes its metrics here and GET /metrics sums them (set before any process
-    # imports prometheus_client, which reads it once).
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="loupe-metrics-")
-    uvicorn.run(
-        "app.cli:served_app",
-        factory=True,
+    if workers > 1:
+        # Each process writes its metrics here and GET /metrics sums them (set before any
+        # process imports prometheus_client, which reads it once).
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="loupe-metrics-")
+    _serve(settings, workers, banner)
+
+
+def _serve(settings: Settings, workers: int, banner: str) -> None:
+    """Run uvicorn on a socket listening before `banner` is printed: a script waiting for the
+    line then connects (its request waits for the app's start-up), never refused."""
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    from app.limits import bounded_http
+
+    config = uvicorn.Config(
+        # One process serves an app made (and warmed up) here; several each make their own.
+        _settled_app(settings) if workers == 1 else "app.cli:served_app",
+        factory=workers > 1,
         workers=workers,
         host=settings.host,
         port=settings.port,
+        # log_config=None: uvicorn's lines go through Loupe's handler (text or JSON) too.
         log_config=None,
         http=bounded_http(settings),
         **_proxy_options(settings),
     )
+    # Bound and listening here, not by uvicorn, which listens only once a process's server has
+    # started: the kernel queues connections from now on, so the line tells the truth at once.
+    family = socket.AF_INET6 if ":" in settings.host else socket.AF_INET
+    try:
+        sock = socket.create_server(
+            (settings.host, settings.port), family=family, backlog=config.backlog
+        )
+    except OSError as error:
+        fail(f"cannot listen on {settings.host}:{settings.port}: {error}", 3)
+    # The processes of --workers N are spawned: they inherit it.
+    sock.set_inheritable(True)
+    typer.echo(banner)
+    if workers > 1:
+        Multiprocess(config, sockets=[sock]).run()
+        return
+    server = uvicorn.Server(config)
+    with suppress(KeyboardInterrupt):
+        server.run(sockets=[sock])
+    if not server.started:
+        # As uvicorn.run exits when its server never started (the app's start-up failed).
+        raise typer.Exit(3)
 
 
 def _proxy_options(settings: Settings) -> dict[str, Any]:
@@ -203,12 +225,12 @@ def _told_waiting(error: BaseException, left: float) -> None:
 
 
 def _schema_change(before: str | None, after: str | None) -> str:
-    """What an upgrade did, in one line."""
+    """What an upgrade did, in one line a newcomer reads (a revision is a migration's id)."""
     if before == after:
-        return f"database already at the latest schema ({after})"
+        return f"database ready: already at the latest schema (schema revision {after})"
     if before is None:
-        return f"created every table (schema {after})"
-    return f"upgraded the schema from {before} to {after}"
+        return f"database ready: created every table (schema revision {after})"
+    return f"database ready: upgraded the schema from revision {before} to {after}"
 
 
 @cli.command()

@@ -58,7 +58,7 @@ def _form(
         if finished:
             kind = kinds.by_name(name)
             shown = finished[:CHOICES]
-            details = kind.described(session, shown)
+            details = kind.told_apart(session, shown)
             choices = [(row, _choice(session, row, details.get(row.id))) for row in shown]
             groups.append((_plural(kind.label), choices))
     return page(

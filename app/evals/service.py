@@ -376,9 +376,12 @@ def _webhook_endpoint(session: Session, tenant: Tenant, payload: EvalRunCreate) 
     url = (payload.model_extra or {}).get("webhook_url")
     if url is None:
         return None
-    endpoint = (
-        webhook_service.endpoint_for_url(session, tenant.id, url) if isinstance(url, str) else None
-    )
-    if endpoint is None:
-        raise bad_request("webhook_url is not a registered webhook endpoint", ["webhook_url"])
-    return endpoint.id
+    if not isinstance(url, str):
+        raise bad_request("webhook_url: must be a string", ["webhook_url"])
+    endpoint_id, refused = webhook_service.registered(session, tenant.id, url, ["webhook_url"])
+    if refused is not None:
+        # Every kind's words and type; OpenAI's dialect answers 400 where the others answer 422.
+        detail = f"webhook_url: {refused.msg}"
+        slug = refused.type.replace("_", "-")
+        raise ProblemError(400, "Bad Request", detail, slug=slug, errors=[refused])
+    return endpoint_id

@@ -374,9 +374,10 @@ def close_evaluation(
 def cancel_evaluation(
     evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> Evaluation:
-    """Stop a queued or running evaluation; results already stored are kept."""
-    evaluation = service.get_for_update(session, tenant, evaluation_id)
-    evaluation = lifecycle.cancel(session, runtime, evaluation)
+    """Stop a queued or running evaluation; results already stored are kept. An online rule's
+    day or an OpenAI eval run (read here too) answers 409 naming the routes that manage it."""
+    evaluation = service.get_for_update(session, tenant, evaluation_id, kinds.listed())
+    evaluation = lifecycle.cancel(session, runtime, evaluation, through=kinds.DEFAULT_KIND)
     body = read_model.to_schema(session, evaluation)
     session.commit()
     return body
@@ -391,7 +392,9 @@ def delete_evaluation(
     evaluation_id: str, session: SessionDep, tenant: TenantDep, runtime: RuntimeDep
 ) -> Response:
     """Delete a finished evaluation: its test cases, results and images no other row uses.
-    A queued or running one answers 409: cancel it first."""
-    lifecycle.delete(session, runtime, service.get_for_update(session, tenant, evaluation_id))
+    A queued or running one answers 409: cancel it first. An online rule's day or an OpenAI
+    eval run (read here too) answers 409 naming the routes that manage it."""
+    evaluation = service.get_for_update(session, tenant, evaluation_id, kinds.listed())
+    lifecycle.delete(session, runtime, evaluation, through=kinds.DEFAULT_KIND)
     session.commit()
     return Response(status_code=status.HTTP_204_NO_CONTENT)

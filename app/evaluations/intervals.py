@@ -7,6 +7,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from app.evaluations.repository import EvaluationRepository
+from app.evaluations.schemas import TERMINAL_STATUSES
 from app.metrics import parse_spec
 from app.models import Evaluation
 from app.runtime import Runtime
@@ -26,6 +27,17 @@ def metric_bounds(spec: dict[str, Any]) -> Bounds:
         # A spec stored before its type's rules tightened: every metric but psnr, ssim and
         # score_model scores in [0, 1].
         return UNIT
+
+
+def all_in(evaluation: Evaluation, stored: int) -> bool:
+    """Whether a metric's `stored` results are all it will have: one for every case, or the
+    evaluation finished (a canceled or failed one keeps what it stored, and no more come).
+
+    An open one's every case so far is not every case: no bootstrap of all its scores on each
+    read while batches come, and no note saying there are none for good."""
+    if evaluation.status in TERMINAL_STATUSES:
+        return True
+    return stored >= evaluation.total_test_cases and not evaluation.open
 
 
 def no_scores_note(errored: int, complete: bool) -> str:

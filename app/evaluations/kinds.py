@@ -93,6 +93,20 @@ class Kind:
         """The route that cancels it, named in the 409 a delete of a running one answers."""
         return f"{self.api_path(session, evaluation)}/cancel"
 
+    def described(self, session: Session, evaluation: Evaluation) -> str:
+        """What it is, in the 409 another kind's routes answer for it (`<id> is ...`)."""
+        return (
+            f"an evaluation of kind {evaluation.kind!r} ({self.label}), canceled and deleted "
+            "through its own routes"
+        )
+
+    def managed_by(self, session: Session, evaluation: Evaluation) -> str:
+        """The routes that cancel and delete it, in the words of a 409 naming them."""
+        return (
+            f"POST {self.cancel_path(session, evaluation)} cancels it, "
+            f"DELETE {self.api_path(session, evaluation)} deletes it"
+        )
+
     def console_path(self, evaluation: Evaluation) -> str:
         """Its page in the console."""
         return f"/console/evaluations/{evaluation.id}"
@@ -125,7 +139,7 @@ class Kind:
         """Where the evaluation came from and its metrics' labels, for its API object."""
         return Naming()
 
-    def described(self, session: Session, evaluations: Sequence[Evaluation]) -> dict[str, str]:
+    def told_apart(self, session: Session, evaluations: Sequence[Evaluation]) -> dict[str, str]:
         """A few words telling each of these evaluations (all of this kind, one tenant's) from
         another of the same name, by id (a run's model and dataset); none by default."""
         return {}

@@ -15,7 +15,7 @@ from app import audit
 from app.evaluations import lifecycle as events
 from app.evaluations import service as evaluations
 from app.evaluations.admission import admit
-from app.evaluations.kinds import kind_of
+from app.evaluations.kinds import DEFAULT_KIND, kind_of
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.models import Evaluation
 from app.outbox import outbox
@@ -45,19 +45,26 @@ def submit(session: Session, runtime: Runtime, evaluation: Evaluation) -> None:
     _announce(session, runtime, evaluation)
 
 
-def cancel(session: Session, runtime: Runtime, evaluation: Evaluation) -> Evaluation:
+def cancel(
+    session: Session, runtime: Runtime, evaluation: Evaluation, *, through: str | None = None
+) -> Evaluation:
     """Cancel a queued or running evaluation of any kind the caller read for its tenant (for
     update); terminal ones: 409. Counted, logged and announced once the caller commits.
 
     An open one of an open-ended kind (an online rule's day) is not canceled: it closes by
-    itself, and the 409 names the route that stops it (its kind's `cancel_path`)."""
+    itself, and the 409 names the routes that manage it (its kind's `managed_by`).
+
+    Args:
+        through: the kind whose routes ask; one of another kind answers 409 naming its own.
+    """
+    _check_through(session, evaluation, through)
     kind = kind_of(evaluation)
     if kind.open_ended and evaluation.status not in TERMINAL_STATUSES:
-        stops = kind.cancel_path(session, evaluation)
         raise ProblemError(
             409,
             "Conflict",
-            f"An open {kind.label} is not canceled: it closes by itself; POST {stops} stops it.",
+            f"An open {kind.label} is not canceled: it closes by itself; "
+            f"{kind.managed_by(session, evaluation)}.",
             slug="open-ended",
         )
     evaluation = _cancel(session, evaluation)
@@ -67,7 +74,12 @@ def cancel(session: Session, runtime: Runtime, evaluation: Evaluation) -> Evalua
 
 
 def delete(
-    session: Session, runtime: Runtime, evaluation: Evaluation, *, with_owner: bool = False
+    session: Session,
+    runtime: Runtime,
+    evaluation: Evaluation,
+    *,
+    with_owner: bool = False,
+    through: str | None = None,
 ) -> None:
     """Delete a finished evaluation of any kind the caller read for its tenant (for update),
     with its rows; a running one is canceled first if its kind does so, else 409. The images
@@ -76,7 +88,9 @@ def delete(
     Args:
         with_owner: the evaluation goes because what owns it goes (an online rule's days with
             the rule): a running one is canceled first whatever its kind.
+        through: the kind whose routes ask; one of another kind answers 409 naming its own.
     """
+    _check_through(session, evaluation, through)
     cancels = with_owner or kind_of(evaluation).cancels_on_delete
     if evaluation.status not in TERMINAL_STATUSES and cancels:
         # Its last job may have finished it since it was read: deleted all the same. The cancel
@@ -103,6 +117,21 @@ def finished(
     ref, status = events.EvaluationRef.of(evaluation), evaluation.status
     outbox(session).add(lambda: events.finished(ref, status, error))
     _announce(session, runtime, evaluation)
+
+
+def _check_through(session: Session, evaluation: Evaluation, through: str | None) -> None:
+    # The evaluation routes read every listed kind (an online day, an eval run) but manage
+    # only their own: the others' rows and owners are their own routes' to change.
+    if through is None or (evaluation.kind or DEFAULT_KIND) == through:
+        return
+    kind = kind_of(evaluation)
+    raise ProblemError(
+        409,
+        "Conflict",
+        f"{evaluation.id} is {kind.described(session, evaluation)}: "
+        f"{kind.managed_by(session, evaluation)}.",
+        slug="managed-elsewhere",
+    )
 
 
 def _audit(session: Session, evaluation: Evaluation, verb: str, **details: Any) -> None:

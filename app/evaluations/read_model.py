@@ -176,9 +176,7 @@ def to_schema(
             index,
             bounds,
             sums,
-            # An open one's every case so far is not every case: no bootstrap of all its
-            # scores on each read while batches come.
-            complete=stored >= evaluation.total_test_cases and not evaluation.open,
+            complete=intervals.all_in(evaluation, stored),
             errored=errored,
             stored=row.get("interval"),
         )

@@ -21,9 +21,10 @@ from app.online.schemas import Condition
 from app.problems import FieldError
 from app.webhooks.service import url_problems
 
-# What a traced call gives a metric: its messages in and out and the trace's retrieved
-# documents; nothing holds a reference answer or a golden context.
-CALL_FIELDS = frozenset({"input", "actual_output", "retrieval_context"})
+# What a traced call gives a metric (the test case `ingest.py` stores for it): its messages in
+# and out, the tools its reply called and the trace's retrieved documents; nothing holds a
+# reference answer, a golden context or the tools it should have called.
+CALL_FIELDS = ("input", "actual_output", "tools_called", "retrieval_context")
 # What a traced conversation gives: its turns (with their tool calls and retrieved documents)
 # and, from its calls' system instructions, the role its assistant was given.
 CONVERSATION_FIELDS = frozenset({"turns", "chatbot_role"})
@@ -89,12 +90,12 @@ def problems(
                     "unfit_for_online",
                 )
             continue
-        missing = sorted(set(spec.required_test_case_fields()) - CALL_FIELDS)
+        missing = sorted(set(spec.required_test_case_fields()).difference(CALL_FIELDS))
         if missing:
             findings.add(
                 ["metrics", index],
                 f"metric {spec.display_name!r} needs {', '.join(missing)}, which a traced call "
-                "does not have (it gives input, actual_output and retrieval_context)",
+                f"does not have (it gives {', '.join(CALL_FIELDS[:-1])} and {CALL_FIELDS[-1]})",
                 "unfit_for_online",
             )
     names = [spec.display_name for spec in metrics if spec is not None]

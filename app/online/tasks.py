@@ -64,6 +64,14 @@ class OnlineKind(kinds.Kind):
         # A day is not canceled: its rule is disabled (or deleted, which deletes its days).
         return f"{self.api_path(session, evaluation)}/disable"
 
+    def described(self, session: Session, evaluation: Evaluation) -> str:
+        rule_id = (evaluation.metadata_ or {}).get("online_rule_id", "-")
+        return f"a day of online rule {rule_id}, managed through its rule"
+
+    def managed_by(self, session: Session, evaluation: Evaluation) -> str:
+        rule = self.api_path(session, evaluation)
+        return f"POST {rule}/disable stops it, DELETE {rule} deletes the rule with its days"
+
     def console_parent(self, evaluation: Evaluation) -> tuple[str, str] | None:
         rule_id = (evaluation.metadata_ or {}).get("online_rule_id")
         return ("Online rule", f"/console/online_rules/{rule_id}") if rule_id else None

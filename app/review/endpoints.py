@@ -116,18 +116,38 @@ def _label_problems(request: Request, body: Mapping[str, Any]) -> list[FieldErro
 
 @router.post(
     "/{queue_id}/items/{item_id}/label",
+    status_code=status.HTTP_201_CREATED,
     response_model=ReviewLabelled,
+    responses={
+        200: {
+            "model": ReviewLabelled,
+            "description": "The same label of the item again: your label as it stands.",
+        }
+    },
     openapi_extra=REVIEW_SCOPE,
 )
 @checked_anyway(_label_problems)
+# The answer shows the judge's verdict to the reviewer who labelled: replayed to them alone.
+@idempotent(per_caller=True)
 def label_review_item(
-    queue_id: str, item_id: str, payload: ReviewLabelCreate, session: SessionDep, caller: CallerDep
+    queue_id: str,
+    item_id: str,
+    payload: ReviewLabelCreate,
+    session: SessionDep,
+    caller: CallerDep,
+    response: Response,
 ) -> ReviewLabelled:
     """Label the item you reserved (stored as a label, bound to the metric version) and read
-    what the judge said: its score, pass / fail and reason."""
+    what the judge said: its score, pass / fail and reason. The first time is a 201 with
+    `Location: /v1/labels/{id}`, as `POST /v1/labels` answers; the same label again a 200."""
     queue = service.get_or_404(session, caller.tenant.id, queue_id)
-    answer = service.label(session, caller.tenant.id, caller.actor, queue, item_id, payload)
+    answer, created = service.give_label(
+        session, caller.tenant.id, caller.actor, queue, item_id, payload
+    )
     session.commit()
+    if created:
+        response.headers["Location"] = f"/v1/labels/{answer.label.id}"
+    response.status_code = status.HTTP_201_CREATED if created else status.HTTP_200_OK
     return answer
 
 

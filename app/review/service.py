@@ -262,10 +262,23 @@ def label(
     item_id: str,
     body: ReviewLabelCreate,
 ) -> ReviewLabelled:
+    """`give_label`'s answer alone."""
+    return give_label(session, tenant_id, actor, queue, item_id, body)[0]
+
+
+def give_label(
+    session: Session,
+    tenant_id: str,
+    actor: str,
+    queue: ReviewQueue,
+    item_id: str,
+    body: ReviewLabelCreate,
+) -> tuple[ReviewLabelled, bool]:
     """Store `actor`'s label of an item they reserved through the labels service, end the
-    reservation, and answer with what the judge said. A lapsed reservation whose slot nobody
-    took still counts; one another person took is a 409. An item they labelled already is
-    answered again for the same label, and a 409 for another (they have seen the judge)."""
+    reservation, and answer with what the judge said, and whether the label is new. A lapsed
+    reservation whose slot nobody took still counts; one another person took is a 409. An
+    item they labelled already is answered again for the same label (not new), and a 409 for
+    another (they have seen the judge)."""
     repo = ReviewQueueRepository(session, tenant_id)
     item = item_in(repo, queue, item_id)
     assignment = repo.assignment(item, actor)
@@ -296,10 +309,11 @@ def label(
             "your label stands as you gave it.",
             "already-labelled",
         )
+    created = False
     if given is None:
         # A label of theirs given meanwhile (outside the queue, or a concurrent request's
         # different one) is a 409 too: the unique actor, item and version decide the race.
-        given, _ = labels.label_result(
+        given, created = labels.label_result(
             session,
             tenant_id,
             actor,
@@ -310,7 +324,7 @@ def label(
             queue_id=queue.id,
         )
     repo.mark_labelled(item, assignment)
-    return ReviewLabelled(
+    answer = ReviewLabelled(
         item_id=item.id,
         result_id=result.id,
         reason=item.reason or routing.AUDIT,
@@ -323,6 +337,7 @@ def label(
             reason=result.reason,
         ),
     )
+    return answer, created
 
 
 def _given(session: Session, tenant_id: str, actor: str, item: ReviewItem) -> Label | None:

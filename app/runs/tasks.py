@@ -65,7 +65,7 @@ class RunKind(kinds.Kind):
     def console_path(self, evaluation: Evaluation) -> str:
         return f"/console/runs/{evaluation.id}"
 
-    def described(self, session: Session, evaluations: Sequence[Evaluation]) -> dict[str, str]:
+    def told_apart(self, session: Session, evaluations: Sequence[Evaluation]) -> dict[str, str]:
         """`<model> on <dataset>`: one query a tenant (the choices of a page are one's)."""
         by_tenant: dict[str, list[str]] = {}
         for evaluation in evaluations:

@@ -159,13 +159,25 @@ def endpoint_for_url(session: Session, tenant_id: str, url: str) -> WebhookEndpo
 def registered(
     session: Session, tenant_id: str, url: str, loc: list[str | int]
 ) -> tuple[str | None, FieldError | None]:
-    """The id of the tenant's endpoint at a create body's `webhook_url`, else the field error
-    every kind's create answers for it (one type and wording, whatever the kind)."""
-    endpoint = endpoint_for_url(session, tenant_id, url)
-    if endpoint is not None:
-        return endpoint.id, None
-    message = "not a registered webhook endpoint; register it with POST /v1/webhook_endpoints first"
-    return None, field_error(loc, message, "unregistered_webhook")
+    """The id of the tenant's enabled endpoint at a create body's `webhook_url`, else the field
+    error every kind's create answers for it (one type and wording, whatever the kind): a URL
+    never registered (`unregistered_webhook`), or one whose endpoint was disabled
+    (`disabled_webhook`, saying why and how to turn it back on)."""
+    endpoint = WebhookRepository(session, tenant_id).endpoint_by_url(url, enabled_only=False)
+    if endpoint is None:
+        message = (
+            "not a registered webhook endpoint; register it with POST /v1/webhook_endpoints first"
+        )
+        return None, field_error(loc, message, "unregistered_webhook")
+    if not endpoint.enabled:
+        # Registering the URL again is what turns an endpoint back on (create_endpoint).
+        message = (
+            f"webhook endpoint {endpoint.id} at this URL is disabled "
+            f"({endpoint.disabled_reason or 'no reason recorded'}); register the URL again with "
+            "POST /v1/webhook_endpoints to turn it back on"
+        )
+        return None, field_error(loc, message, "disabled_webhook")
+    return endpoint.id, None
 
 
 def endpoint_by_id(session: Session, endpoint_id: str) -> WebhookEndpoint | None:

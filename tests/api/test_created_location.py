@@ -60,6 +60,8 @@ class Creating:
     # 201, but a comparison's create answers 200 as it always has (clients generated from
     # earlier releases read a comparison from a 200 only), naming it in `Location` all the same.
     status: int = 201
+    # Where the answer holds the created object's id (a review queue's label: its `label`).
+    id_of: Callable[[dict[str, Any]], str] = lambda body: str(body["id"])
 
 
 def _completed(tenant: Tenant, metrics: list[dict[str, Any]], count: int) -> dict[str, Any]:
@@ -86,6 +88,10 @@ def tenant_for(api: Api, judge: ScriptedJudge, creating: Creating) -> Tenant:
         tenant.ids["baseline_id"], tenant.ids["candidate_id"] = (
             _completed(tenant, [{"type": "exact_match"}], 2)["id"] for _ in range(2)
         )
+    if "queue" in creating.needs:
+        response = _send_review_queue(tenant, {}, 0)
+        assert response.status_code == 201, response.text
+        tenant.ids["queue_id"] = response.json()["id"]
     if "eval" in creating.needs:
         response = _send_eval(tenant, {}, 0)
         assert response.status_code == 201, response.text
@@ -106,6 +112,18 @@ def _send_review_queue(tenant: Tenant, headers: dict[str, str], variant: int) ->
 def _send_label(tenant: Tenant, headers: dict[str, str], variant: int) -> httpx.Response:
     body = {"result_id": tenant.results[variant], "value": 0.5}
     return tenant.client.post("/v1/labels", json=body, headers=headers)
+
+
+def _send_review_label(tenant: Tenant, headers: dict[str, str], variant: int) -> httpx.Response:
+    # Each variant labels an item of its own, claimed once: a replay names the same item.
+    queue_id = tenant.ids["queue_id"]
+    item_id = tenant.ids.get(f"item_{variant}")
+    if item_id is None:
+        claimed = tenant.client.post(f"/v1/review_queues/{queue_id}/claim")
+        assert claimed.status_code == 200, claimed.text
+        item_id = tenant.ids[f"item_{variant}"] = claimed.json()["id"]
+    path = f"/v1/review_queues/{queue_id}/items/{item_id}/label"
+    return tenant.client.post(path, json={"value": 0.5}, headers=headers)
 
 
 def _send_model(tenant: Tenant, headers: dict[str, str], variant: int) -> httpx.Response:
@@ -166,6 +184,13 @@ def _send_comparison(tenant: Tenant, headers: dict[str, str], variant: int) -> h
 CREATING = [
     Creating("/v1/review_queues", "/v1/review_queues/{id}", _send_review_queue, needs=("judged",)),
     Creating("/v1/labels", "/v1/labels/{id}", _send_label, needs=("judged",)),
+    Creating(
+        "/v1/review_queues/{queue_id}/items/{item_id}/label",
+        "/v1/labels/{id}",
+        _send_review_label,
+        needs=("judged", "queue"),
+        id_of=lambda body: str(body["label"]["id"]),
+    ),
     Creating("/v1/models", "/v1/models/{id}", _send_model),
     Creating("/v1/datasets", "/v1/datasets/{id}", _send_dataset),
     Creating("/v1/online_rules", "/v1/online_rules/{id}", _send_online_rule),
@@ -190,12 +215,12 @@ CREATING = [
 def located(tenant: Tenant, creating: Creating, response: httpx.Response) -> str:
     """The created object's `Location`, checked to be its GET path, which reads it back."""
     assert response.status_code == creating.status, response.text
-    created = response.json()
-    expected = creating.read.format(id=created["id"], **tenant.ids)
+    created = creating.id_of(response.json())
+    expected = creating.read.format(id=created, **tenant.ids)
     assert response.headers.get("location") == expected
     read = tenant.client.get(expected)
     assert read.status_code == 200, read.text
-    assert read.json()["id"] == created["id"]
+    assert read.json()["id"] == created
     return expected
 
 

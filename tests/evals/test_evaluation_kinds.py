@@ -1,6 +1,6 @@
 """OpenAI eval runs through the evaluations API, on both backends: listed only when asked for
 (`GET /v1/evaluations?kind=eval_run`), readable by the id listed, never cancelled or deleted
-there (that is /v1/evals' to do)."""
+there (that is /v1/evals' to do: a 409 names its routes)."""
 
 import openai
 from loupe_client import Loupe
@@ -74,9 +74,21 @@ class TestKindFilter:
             assert len(results) == 2 and {r["metric"] for r in results} == {criterion_id}
             cases = http.get(f"/v1/evaluations/{run.id}/test_cases").json()["data"]
             assert len(cases) == 2
-            # Cancelling and deleting it stay with /v1/evals (which also drop its eval_run row).
-            assert http.delete(f"/v1/evaluations/{run.id}").status_code == 404
-            assert http.post(f"/v1/evaluations/{run.id}/cancel").status_code == 404
+            # Cancelling and deleting it stay with /v1/evals (which also drop its eval_run row):
+            # the evaluation routes say so, naming those routes.
+            path = f"/v1/evals/{ev.id}/runs/{run.id}"
+            managed = (
+                f"{run.id} is an evaluation of kind 'eval_run' (OpenAI eval run), canceled and "
+                f"deleted through its own routes: POST {path}/cancel cancels it, "
+                f"DELETE {path} deletes it."
+            )
+            for refused in (
+                http.delete(f"/v1/evaluations/{run.id}"),
+                http.post(f"/v1/evaluations/{run.id}/cancel"),
+            ):
+                assert refused.status_code == 409, refused.text
+                assert refused.json()["detail"] == managed
+            assert http.get(f"/v1/evaluations/{run.id}").status_code == 200
 
         # The Python SDK's iterator takes the same filter.
         with Loupe(api.base_url, key, httpx_args={"trust_env": False}) as loupe:
@@ -86,6 +98,7 @@ class TestKindFilter:
         with api.tenant_client() as other:
             assert other.get("/v1/evaluations", params={"kind": "eval_run"}).json()["data"] == []
             assert other.get(f"/v1/evaluations/{run.id}").status_code == 404
+            assert other.delete(f"/v1/evaluations/{run.id}").status_code == 404
 
     def test_an_unknown_kind_or_a_cursor_of_another_kind_is_refused(
         self, api: Api, client: openai.OpenAI

@@ -236,3 +236,48 @@ class TestStoredIntervals:
         final = api.wait(client, evaluation_id)
         assert final["status"] == "completed"
         assert stored_interval(api, evaluation_id) is not None
+
+
+class TestFinishedNotes:
+    """A finished evaluation's note on a metric without a score says none came, never that
+    none came "yet" or "so far": a canceled or failed one takes no more results."""
+
+    def test_canceled_before_any_result_has_no_scored_results(self, api: Api) -> None:
+        client = api.tenant_client()
+        response = client.post(
+            "/v1/evaluations", json={"test_cases": [], "metrics": [G_EVAL], "open": True}
+        )
+        assert response.status_code == 202, response.text
+        evaluation_id = response.json()["id"]
+        running = client.get(f"/v1/evaluations/{evaluation_id}").json()["per_metric"][0]
+        assert running["interval_note"] == "no scored results yet"
+
+        canceled = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+        assert canceled.status_code == 200, canceled.text
+        for read in (canceled.json(), client.get(f"/v1/evaluations/{evaluation_id}").json()):
+            assert read["status"] == "canceled"
+            assert read["per_metric"][0]["interval_note"] == "no scored results"
+
+    def test_canceled_with_every_result_errored_says_so_for_good(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(lambda request: Reply(status=400, error_code="invalid_request_error"))
+        client = api.tenant_client()
+        body = {"test_cases": judged_cases([5, 6]), "metrics": [G_EVAL], "open": True}
+        response = client.post("/v1/evaluations", json={**body, "cache": False})
+        assert response.status_code == 202, response.text
+        evaluation_id = response.json()["id"]
+        deadline = time.monotonic() + 30
+        while (read := client.get(f"/v1/evaluations/{evaluation_id}").json())["result_counts"][
+            "pending"
+        ]:
+            api.run_queue()
+            assert time.monotonic() < deadline, read
+            time.sleep(0.05)
+        assert read["result_counts"]["errored"] == 2, read
+        note = "no scored results: every result errored"
+        assert read["per_metric"][0]["interval_note"] == f"{note} so far"
+
+        canceled = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+        assert canceled.status_code == 200, canceled.text
+        assert canceled.json()["per_metric"][0]["interval_note"] == note

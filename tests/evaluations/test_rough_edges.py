@@ -193,5 +193,7 @@ class TestMigrate:
             )
             return done.stdout.strip()
 
-        assert migrate().startswith("created every table (schema ")
-        assert migrate().startswith("database already at the latest schema (")
+        assert migrate().startswith("database ready: created every table (schema revision ")
+        assert migrate().startswith(
+            "database ready: already at the latest schema (schema revision "
+        )

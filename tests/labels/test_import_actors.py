@@ -51,7 +51,7 @@ def _queue_labelled_by_two(api: Api, team: Team) -> tuple[dict, httpx.Client, st
         f"/v1/review_queues/{queue['id']}/items/{item['id']}/label",
         json={"value": 0.25, "rationale": "Too short."},
     )
-    assert labelled.status_code == 200, labelled.text
+    assert labelled.status_code == 201, labelled.text
     result_id = item_result(team, evaluation_id)
     given = team.client.post("/v1/labels", json={"result_id": result_id, "value": True})
     assert given.status_code == 201, given.text

@@ -82,4 +82,4 @@ def test_a_queue_label_names_its_value_off_the_scale_beside_a_bad_rationale(
     body = problem(reviewer.post(path, json={"value": "high", "rationale": 5}), 422)
     assert _locs(body) == ["rationale", "value"], body
     # Nothing was stored; the item is still held and takes a good label.
-    assert reviewer.post(path, json={"value": 0.5}).status_code == 200
+    assert reviewer.post(path, json={"value": 0.5}).status_code == 201

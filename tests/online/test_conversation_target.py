@@ -190,6 +190,16 @@ class TestShapes:
         body = problem(client.post("/v1/online_rules", json=span_body), 422)
         assert error_locs(body) == ["metrics[1]"]
 
+        # A traced call gives the tools its reply called (stored as the case's tools_called),
+        # never those it should have called: the refusal says what it does give.
+        tools_body = {**span_body, "metrics": [{"type": "tool_correctness"}]}
+        [error] = problem(client.post("/v1/online_rules", json=tools_body), 422)["errors"]
+        assert (error["loc"], error["type"]) == ("metrics[0]", "unfit_for_online")
+        assert error["msg"] == (
+            "metric 'tool_correctness' needs expected_tools, which a traced call does not have "
+            "(it gives input, actual_output, tools_called and retrieval_context)"
+        )
+
         # Changing a span rule's target to conversation checks the metrics it keeps.
         rule = make_rule(client, metrics=[single])
         changed = client.patch(f"/v1/online_rules/{rule['id']}", json={"target": "conversation"})

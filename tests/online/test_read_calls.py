@@ -121,10 +121,22 @@ class TestJudgedCalls:
         # Plain evaluations are listed without it, as before.
         assert client.get("/v1/evaluations").json()["data"] == []
 
-        # A day is managed through its rule: the evaluation routes neither cancel nor delete it,
-        # and the console's cancel names the route that stops it.
-        not_found(client.post(f"/v1/evaluations/{day_id}/cancel"))
-        not_found(client.delete(f"/v1/evaluations/{day_id}"))
+        # A day is managed through its rule: the evaluation routes, which read it, neither
+        # cancel nor delete it, and say what it is and which routes do; the console's cancel
+        # names the route that stops it.
+        path = f"/v1/online_rules/{rule['id']}"
+        managed = (
+            f"{day_id} is a day of online rule {rule['id']}, managed through its rule: "
+            f"POST {path}/disable stops it, DELETE {path} deletes the rule with its days."
+        )
+        for refused in (
+            client.post(f"/v1/evaluations/{day_id}/cancel"),
+            client.delete(f"/v1/evaluations/{day_id}"),
+        ):
+            assert refused.status_code == 409, refused.text
+            assert refused.headers["content-type"].startswith("application/problem+json")
+            assert refused.json()["detail"] == managed
+            assert refused.json()["type"].endswith("/managed-elsewhere")
         console = signed_in(api, key)
         page = console.get(f"/console/evaluations/{day_id}")
         assert (
@@ -141,6 +153,8 @@ class TestJudgedCalls:
 
         with api.tenant_client() as other:
             not_found(other.get(f"/v1/evaluations/{day_id}"))
+            not_found(other.post(f"/v1/evaluations/{day_id}/cancel"))
+            not_found(other.delete(f"/v1/evaluations/{day_id}"))
             not_found(other.get(f"/v1/evaluations/{day_id}/test_cases"))
             not_found(other.get(f"/v1/evaluations/{day_id}/results"))
             assert other.get("/v1/evaluations", params={"kind": "online"}).json()["data"] == []

@@ -52,7 +52,7 @@ class TestPostingOverAQueueLabel:
         reviewer = team.reviewer(["review"])
         item = _claim(reviewer, queue["id"])
         labelled = _label(reviewer, queue["id"], item["id"], value=0.2, rationale="wrong")
-        assert labelled.status_code == 200, labelled.text
+        assert labelled.status_code == 201, labelled.text
         result_id, first = labelled.json()["result_id"], labelled.json()["label"]
 
         # The same label again, by result or by test case: the label as it stands.
@@ -141,7 +141,7 @@ class TestDeletingAQueueLabel:
         reclaimed = _claim(other, queue["id"])
         assert reclaimed["id"] == item["id"] and "score" not in reclaimed
         relabelled = _label(other, queue["id"], item["id"], value=0.3)
-        assert relabelled.status_code == 200, relabelled.text
+        assert relabelled.status_code == 201, relabelled.text
         assert _given(team) == [(0.3, None, "random")]
 
     def test_another_queue_over_the_same_results_does_not_offer_it_either(
@@ -198,7 +198,7 @@ class TestAgreement:
         reviewer = team.reviewer(["review"])
         item = _claim(reviewer, queue["id"])
         labelled = _label(reviewer, queue["id"], item["id"], value=0.1, rationale="blind")
-        assert labelled.status_code == 200, labelled.text
+        assert labelled.status_code == 201, labelled.text
         result_id, given = labelled.json()["result_id"], labelled.json()["label"]
         version = given["metric_version"]
 
@@ -287,7 +287,7 @@ class TestRaces:
             codes = sorted([queued.status_code, posted.status_code])
             assert codes in ([200, 409], [201, 409]), (queued.text, posted.text)
             stored = self._stored(team, case_id)
-            if queued.status_code == 200:
+            if queued.status_code == 201:
                 assert (stored["value"], stored["selection"]) == (0.1, "random")
             else:
                 assert (stored["value"], stored["selection"]) == (0.8, "direct")
@@ -303,8 +303,8 @@ class TestRaces:
                 partial(_label, second, queue["id"], item["id"], value=0.7),
             )
             codes = sorted(answer.status_code for answer in answers)
-            assert codes == [200, 409], [answer.text for answer in answers]
-            (won,) = [answer.json() for answer in answers if answer.status_code == 200]
+            assert codes == [201, 409], [answer.text for answer in answers]
+            (won,) = [answer.json() for answer in answers if answer.status_code == 201]
             stored = self._stored(team, item["test_case"]["id"])
             assert stored["value"] == won["label"]["value"]
         progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]

@@ -82,7 +82,7 @@ class TestReviewerMedia:
             f"/v1/review_queues/{queue['id']}/items/{item['id']}/label",
             json={"value": True, "rationale": "ok"},
         )
-        assert answer.status_code == 200, answer.text
+        assert answer.status_code == 201, answer.text
         assert reviewer.get(held).status_code == 200
         newcomer = team.reviewer(["review"])
         assert [newcomer.get(path).status_code for path in images.values()] == [404, 404]

@@ -109,7 +109,7 @@ class TestRouting:
         while (item := claimed(reviewer, queue["id"])) is not None:
             case = item["test_case"]["id"]
             answer = labelled(reviewer, queue["id"], item["id"])
-            assert answer.status_code == 200, answer.text
+            assert answer.status_code == 201, answer.text
             order.append((case, answer.json()["reason"]))
             assert answer.json()["selection"] == (
                 "random" if answer.json()["reason"] == "audit" else "routed"
@@ -143,7 +143,7 @@ class TestRouting:
         assert item["test_case"]["input"] == "question only"
         assert item["scale"] == {"min": 0.0, "max": 1.0} and item["threshold"] == 0.5
         answer = labelled(reviewer, queue["id"], item["id"], value=0.6, rationale="fine")
-        assert answer.status_code == 200, answer.text
+        assert answer.status_code == 201, answer.text
         body = answer.json()
         assert body["judge"] == {
             "score": 0.7,
@@ -159,7 +159,7 @@ class TestRouting:
         assert again is not None
         refused = problem(labelled(second, other["id"], again["id"], value=3), 422)
         assert [error["pointer"] for error in refused["errors"]] == ["/value"]
-        assert labelled(second, other["id"], again["id"], value=1).status_code == 200
+        assert labelled(second, other["id"], again["id"], value=1).status_code == 201
 
 
 class TestOnlineRules:
@@ -187,7 +187,7 @@ class TestOnlineRules:
         reviewer = team.reviewer()
         item = claimed(reviewer, queue["id"])
         assert item is not None and "Capital of France?" in json.dumps(item["test_case"])
-        assert labelled(reviewer, queue["id"], item["id"]).status_code == 200
+        assert labelled(reviewer, queue["id"], item["id"]).status_code == 201
         assert claimed(reviewer, queue["id"]) is None
         # The rule keeps judging production calls: the next claim takes the new one in.
         second = {"resourceSpans": [semconv_span("00f067aa0ba902b8", "app", "Capital of Peru?")]}
@@ -215,11 +215,11 @@ class TestReviewersPerItem:
         assert claimed(third, queue["id"]) is None
         progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
         assert progress["in_progress"] == 1 and progress["remaining"] == 0
-        assert labelled(first, queue["id"], item["id"]).status_code == 200
+        assert labelled(first, queue["id"], item["id"]).status_code == 201
         # The same person never gets it twice, and the third still cannot have it.
         assert claimed(first, queue["id"]) is None
         assert claimed(third, queue["id"]) is None
-        assert labelled(second, queue["id"], item["id"], value=False).status_code == 200
+        assert labelled(second, queue["id"], item["id"], value=False).status_code == 201
         progress = team.client.get(f"/v1/review_queues/{queue['id']}").json()["progress"]
         assert progress["labelled"] == 1 and progress["in_progress"] == 0
         assert sorted(r["labelled"] for r in progress["reviewers"]) == [1, 1]
@@ -252,7 +252,7 @@ class TestReviewersPerItem:
         # Its first holder's reservation went to the second: their label is refused.
         refused = problem(labelled(first, queue["id"], item["id"]), 409)
         assert refused["errors"][0]["loc"] == "path.item_id"
-        assert labelled(second, queue["id"], item["id"]).status_code == 200
+        assert labelled(second, queue["id"], item["id"]).status_code == 201
 
     def test_concurrent_claims_never_over_assign(self, api: Api, judge: ScriptedJudge) -> None:
         judge.script(Scores({"a": [6], "b": [4]}))
@@ -508,7 +508,7 @@ class TestLifecycle:
         # The held item's result is gone: the claim gives it up and offers the other one.
         item = claimed(reviewer, queue["id"])
         assert item is not None and item["test_case"]["id"] == ({"one", "two"} - {gone}).pop()
-        assert labelled(reviewer, queue["id"], item["id"]).status_code == 200
+        assert labelled(reviewer, queue["id"], item["id"]).status_code == 201
         assert claimed(reviewer, queue["id"]) is None
 
     def test_progress_counts_no_item_whose_result_is_gone(

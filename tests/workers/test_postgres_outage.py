@@ -184,7 +184,7 @@ def test_migrate_waits_for_a_database_that_is_not_up_yet(tmp_path: Path) -> None
         out, err = process.communicate(timeout=120)
         assert process.returncode == 0, out + err
         assert "Traceback" not in err
-        assert out.strip().startswith("created every table (schema "), out
+        assert out.strip().startswith("database ready: created every table (schema revision "), out
         engine = create_engine(url)
         try:
             with engine.connect() as connection:

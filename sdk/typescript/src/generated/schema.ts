@@ -554,7 +554,8 @@ export interface paths {
         /**
          * Delete Evaluation
          * @description Delete a finished evaluation: its test cases, results and images no other row uses.
-         *     A queued or running one answers 409: cancel it first.
+         *     A queued or running one answers 409: cancel it first. An online rule's day or an OpenAI
+         *     eval run (read here too) answers 409 naming the routes that manage it.
          */
         delete: operations["delete_evaluation"];
         options?: never;
@@ -573,7 +574,8 @@ export interface paths {
         put?: never;
         /**
          * Cancel Evaluation
-         * @description Stop a queued or running evaluation; results already stored are kept.
+         * @description Stop a queued or running evaluation; results already stored are kept. An online rule's
+         *     day or an OpenAI eval run (read here too) answers 409 naming the routes that manage it.
          */
         post: operations["cancel_evaluation"];
         delete?: never;
@@ -1241,7 +1243,8 @@ export interface paths {
         /**
          * Label Review Item
          * @description Label the item you reserved (stored as a label, bound to the metric version) and read
-         *     what the judge said: its score, pass / fail and reason.
+         *     what the judge said: its score, pass / fail and reason. The first time is a 201 with
+         *     `Location: /v1/labels/{id}`, as `POST /v1/labels` answers; the same label again a 200.
          */
         post: operations["label_review_item"];
         delete?: never;
@@ -16026,7 +16029,10 @@ export interface operations {
     label_review_item: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retries with the same key and body replay the first response for 24 h. */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 queue_id: string;
                 item_id: string;
@@ -16039,9 +16045,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Successful Response */
+            /** @description The same label of the item again: your label as it stands. */
             200: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewLabelled"];
+                };
+            };
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    /** @description The path of the created object: GET it to read it again. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -135,7 +135,8 @@ def sync_detailed(
 ) -> Response[Evaluation | Problem]:
     """ Cancel Evaluation
 
-     Stop a queued or running evaluation; results already stored are kept.
+     Stop a queued or running evaluation; results already stored are kept. An online rule's
+    day or an OpenAI eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):
@@ -168,7 +169,8 @@ def sync(
 ) -> Evaluation | Problem | None:
     """ Cancel Evaluation
 
-     Stop a queued or running evaluation; results already stored are kept.
+     Stop a queued or running evaluation; results already stored are kept. An online rule's
+    day or an OpenAI eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):
@@ -196,7 +198,8 @@ async def asyncio_detailed(
 ) -> Response[Evaluation | Problem]:
     """ Cancel Evaluation
 
-     Stop a queued or running evaluation; results already stored are kept.
+     Stop a queued or running evaluation; results already stored are kept. An online rule's
+    day or an OpenAI eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):
@@ -229,7 +232,8 @@ async def asyncio(
 ) -> Evaluation | Problem | None:
     """ Cancel Evaluation
 
-     Stop a queued or running evaluation; results already stored are kept.
+     Stop a queued or running evaluation; results already stored are kept. An online rule's
+    day or an OpenAI eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):

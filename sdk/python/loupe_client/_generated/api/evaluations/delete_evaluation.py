@@ -119,7 +119,8 @@ def sync_detailed(
     """ Delete Evaluation
 
      Delete a finished evaluation: its test cases, results and images no other row uses.
-    A queued or running one answers 409: cancel it first.
+    A queued or running one answers 409: cancel it first. An online rule's day or an OpenAI
+    eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):
@@ -153,7 +154,8 @@ def sync(
     """ Delete Evaluation
 
      Delete a finished evaluation: its test cases, results and images no other row uses.
-    A queued or running one answers 409: cancel it first.
+    A queued or running one answers 409: cancel it first. An online rule's day or an OpenAI
+    eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):
@@ -182,7 +184,8 @@ async def asyncio_detailed(
     """ Delete Evaluation
 
      Delete a finished evaluation: its test cases, results and images no other row uses.
-    A queued or running one answers 409: cancel it first.
+    A queued or running one answers 409: cancel it first. An online rule's day or an OpenAI
+    eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):
@@ -216,7 +219,8 @@ async def asyncio(
     """ Delete Evaluation
 
      Delete a finished evaluation: its test cases, results and images no other row uses.
-    A queued or running one answers 409: cancel it first.
+    A queued or running one answers 409: cancel it first. An online rule's day or an OpenAI
+    eval run (read here too) answers 409 naming the routes that manage it.
 
     Args:
         evaluation_id (str):

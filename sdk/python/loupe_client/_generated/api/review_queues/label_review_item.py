@@ -11,6 +11,7 @@ from ... import errors
 from ...models.problem import Problem
 from ...models.review_label_create import ReviewLabelCreate
 from ...models.review_labelled import ReviewLabelled
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -20,9 +21,13 @@ def _get_kwargs(
     item_id: str,
     *,
     body: ReviewLabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
 
 
     
@@ -50,6 +55,13 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
         return response_200
+
+    if response.status_code == 201:
+        response_201 = ReviewLabelled.from_dict(response.json())
+
+
+
+        return response_201
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -142,16 +154,20 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ReviewLabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Problem | ReviewLabelled]:
     """ Label Review Item
 
      Label the item you reserved (stored as a label, bound to the metric version) and read
-    what the judge said: its score, pass / fail and reason.
+    what the judge said: its score, pass / fail and reason. The first time is a 201 with
+    `Location: /v1/labels/{id}`, as `POST /v1/labels` answers; the same label again a 200.
 
     Args:
         queue_id (str):
         item_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ReviewLabelCreate):
 
     Raises:
@@ -167,6 +183,7 @@ def sync_detailed(
         queue_id=queue_id,
 item_id=item_id,
 body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -182,16 +199,20 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ReviewLabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Problem | ReviewLabelled | None:
     """ Label Review Item
 
      Label the item you reserved (stored as a label, bound to the metric version) and read
-    what the judge said: its score, pass / fail and reason.
+    what the judge said: its score, pass / fail and reason. The first time is a 201 with
+    `Location: /v1/labels/{id}`, as `POST /v1/labels` answers; the same label again a 200.
 
     Args:
         queue_id (str):
         item_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ReviewLabelCreate):
 
     Raises:
@@ -208,6 +229,7 @@ def sync(
 item_id=item_id,
 client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     ).parsed
 
@@ -217,16 +239,20 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ReviewLabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Response[Problem | ReviewLabelled]:
     """ Label Review Item
 
      Label the item you reserved (stored as a label, bound to the metric version) and read
-    what the judge said: its score, pass / fail and reason.
+    what the judge said: its score, pass / fail and reason. The first time is a 201 with
+    `Location: /v1/labels/{id}`, as `POST /v1/labels` answers; the same label again a 200.
 
     Args:
         queue_id (str):
         item_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ReviewLabelCreate):
 
     Raises:
@@ -242,6 +268,7 @@ async def asyncio_detailed(
         queue_id=queue_id,
 item_id=item_id,
 body=body,
+idempotency_key=idempotency_key,
 
     )
 
@@ -257,16 +284,20 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ReviewLabelCreate,
+    idempotency_key: None | str | Unset = UNSET,
 
 ) -> Problem | ReviewLabelled | None:
     """ Label Review Item
 
      Label the item you reserved (stored as a label, bound to the metric version) and read
-    what the judge said: its score, pass / fail and reason.
+    what the judge said: its score, pass / fail and reason. The first time is a 201 with
+    `Location: /v1/labels/{id}`, as `POST /v1/labels` answers; the same label again a 200.
 
     Args:
         queue_id (str):
         item_id (str):
+        idempotency_key (None | str | Unset): Retries with the same key and body replay the first
+            response for 24 h.
         body (ReviewLabelCreate):
 
     Raises:
@@ -283,5 +314,6 @@ async def asyncio(
 item_id=item_id,
 client=client,
 body=body,
+idempotency_key=idempotency_key,
 
     )).parsed
