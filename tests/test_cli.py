@@ -53,7 +53,8 @@ class TestEmbeddedService:
             stderr=subprocess.STDOUT,
         )
         try:
-            deadline = time.monotonic() + 30
+            # Generous: a loaded CI machine has taken over 30 s to start a fresh process.
+            deadline = time.monotonic() + 120
             while True:
                 try:
                     if (
