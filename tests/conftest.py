@@ -11,6 +11,7 @@ from tests.fixtures.dns import resolver  # noqa: F401
 from tests.fixtures.judge import judge, judge_server  # noqa: F401
 from tests.fixtures.logs import log_records  # noqa: F401
 from tests.fixtures.services import postgres_server, redis_server  # noqa: F401
+from tests.fixtures.strays import _judge_quiet_after_each_test  # noqa: F401
 
 
 class OffLoopback(RuntimeError):

@@ -111,6 +111,14 @@ class Predictor:
         new, self._new = self._new, {}
         return new
 
+    async def drop_pending(self) -> None:
+        """Cancel the candidate calls still running: their job ended (a cancel dropped the items
+        waiting for them), and a call left running would go on past its timeouts, billed."""
+        running = [task for task in self._tasks.values() if not task.done()]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
+
 
 def endpoint_or_error(
     session: Session, settings: Settings, tenant_id: str, model_id: str | None

@@ -47,6 +47,10 @@ class Predictor(Protocol):
         """Answers made since the last call (case index -> actual_output), to store."""
         ...
 
+    async def drop_pending(self) -> None:
+        """Cancel the calls still answering cases (the job ended: a cancel dropped its items)."""
+        ...
+
 
 @dataclass(frozen=True)
 class Naming:

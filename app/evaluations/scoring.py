@@ -2,8 +2,7 @@
 the judge loop, results buffered and written in batches, stopping on a cancel, a delete, or a
 turn given to another tenant's job.
 
-`score` runs one job's items; a `SliceJob` says what they are and what they are scored with,
-and `_Scoring` holds the state its workers share while they run.
+`score` runs a `SliceJob`'s items; `_Scoring` holds the state its workers share while they run.
 """
 
 import asyncio
@@ -77,15 +76,13 @@ class SliceJob:
 
 
 async def score(job: SliceJob) -> Outcome:
-    """Score the job's items until done, canceled, deleted, or the job gives its worker up (fair
-    sharing) with items left."""
+    """Score the job's items until done, canceled or deleted, or until it gives its worker up."""
     # Made on the judge loop: the judge clients and shared answers belong to it.
     return await _Scoring(job).run()
 
 
 class _Scoring:
-    """One job's scoring in progress: the workers taking items, the buffer of rows they fill,
-    the periodic writer, the turn keeper, and the events that stop them."""
+    """A job's scoring: its workers, the rows they buffer, the writer, turn keeper and stops."""
 
     def __init__(self, job: SliceJob) -> None:
         self.job = job
@@ -382,6 +379,9 @@ class _Scoring:
                     raise outcome
         finally:
             stopping.cancel()
+            # Calls items share (steps, truths, a sample's answer) are tasks: none outlives the job.
+            sharers = [*self.contexts.values(), *filter(None, [self.job.predictor])]
+            await asyncio.gather(*(sharer.drop_pending() for sharer in sharers))
             # Never cancel a write in flight: its thread would commit after we counted results.
             self.scored.set()
             await periodic

@@ -203,7 +203,8 @@ class MetricContext:
     # Why there is no judge to call (deleted model, none configured): each call's error.
     judge_missing: str | None = None
     cache: JudgeCache | None = None
-    # Answers shared by every metric and test case of a job (steps, truths): key -> task.
+    # Answers shared by every metric and test case of a job: key -> a task (steps, truths)
+    # or a value (text scores).
     shared: dict[Any, Any] = field(default_factory=dict)
     # Where the evaluation's other jobs (threads, processes) find those answers: each is made
     # once per evaluation. Without it they are made once per context.
@@ -246,6 +247,18 @@ class MetricContext:
             shared=self.shared_answers if shared else None,
             params=params,
         )
+
+    async def drop_pending(self) -> None:
+        """Cancel the shared calls still running (their job ended, a cancel having dropped the
+        items waiting for them), and wait until they have let go of their claims."""
+        running = [
+            task
+            for task in self.shared.values()
+            if isinstance(task, asyncio.Future) and not task.done()
+        ]
+        for task in running:
+            task.cancel()
+        await asyncio.gather(*running, return_exceptions=True)
 
     async def embed(self, texts: list[str], *, model: str) -> Embeddings:
         """The judge endpoint's embeddings of `texts` (not cached); raises JudgeError."""

@@ -1,11 +1,12 @@
 """A call answered after a cancel is billed: its result is dropped, but the judge made (and its
 provider charges) the call, so the evaluation's usage and the tenant's count it. Before, a
 canceled evaluation said 0 calls while the judge had answered. So is a call answered before the
-cancel whose result the cancel kept from being made.
+cancel whose result the cancel kept from being made. A call its items share (a G-Eval's steps, a
+run's candidate answer) is not made again once the canceled job has stopped.
 
-The scripted judge is the session's: a call another test's evaluation makes late (the session
-app's embedded worker) may reach it during these tests, so each counts only the requests that
-carry its own evaluation's marker."""
+The scripted judge is the session's. The first tests count only the requests that carry their
+own evaluation's marker, written when a call another test's evaluation made late could reach it
+during them (tests/fixtures/strays.py keeps those out now)."""
 
 import dataclasses
 import json
@@ -18,6 +19,8 @@ import pytest
 from tests.evaluations.test_endpoints import judged_body
 from tests.evaluations.test_judged import service
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
+from tests.runs.helpers import register_model
+from tests.runs.test_endpoints import vqa_dataset
 
 
 def marked(body: dict) -> tuple[dict, str]:
@@ -136,7 +139,69 @@ def test_calls_answered_before_a_cancel_count_though_no_result_is_stored(
         assert judged["usage"]["calls"] == 1 and judged["canceled"] == 1
         assert client.get("/v1/usage").json()["judge"]["calls"] == 1
         assert judge.responder_errors == [] and len(ours(judge, marker)) == 2
-    deadline = time.monotonic() + 30
-    while judge.in_flight:
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+
+
+def test_a_shared_call_in_flight_at_a_cancel_is_not_tried_again(
+    request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+) -> None:
+    """A G-Eval's steps are one call its items share, made by a task of its own on the judge
+    loop. A cancel dropped the items but left that task running after the job had ended: past
+    the judge timeout it made the call again, for an evaluation already canceled, billed and
+    counted nowhere. (Both modes run jobs on the same judge loop: one mode is enough.)"""
+    # Answered a second after the 2 s judge timeout: a caller still waiting asks again first.
+    judge.script(lambda body: Reply(content="{}", delay=3.0))
+    body, marker = marked(
+        {
+            "test_cases": [{"input": "q", "actual_output": "a"}],
+            "metrics": [
+                {
+                    "type": "g_eval",
+                    "name": "judged",
+                    "criteria": "Does the output answer the input?",
+                    "evaluation_params": ["input", "actual_output"],
+                }
+            ],
+        }
+    )
+    with service("embedded", request, tmp_path, judge) as api, api.tenant_client() as client:
+        evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
+        deadline = time.monotonic() + 60
+        while not ours(judge, marker, "g_eval_steps"):
+            assert time.monotonic() < deadline, "the steps call was never made"
+            time.sleep(0.02)
+        response = client.post(f"/v1/evaluations/{evaluation_id}/cancel")
+        assert response.status_code == 200, response.text
+        # Its answer comes at 3 s; a task still waiting for it would have asked again at 2 s.
+        deadline = time.monotonic() + 60
+        while judge.in_flight:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert [task_of(call) for call in ours(judge, marker)] == ["g_eval_steps"]
+
+
+def test_a_candidates_call_in_flight_at_a_cancel_is_not_tried_again(
+    request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
+) -> None:
+    """So is a run's call to its candidate model, which the sample's metrics share: a cancel
+    left it going, tried again past its timeout for a run already canceled."""
+    # Answered a second after the 2 s candidate timeout: a caller still waiting asks again first.
+    judge.script(lambda body: Reply(content="A circle", delay=3.0))
+    with (
+        service("embedded", request, tmp_path, judge, candidate_timeout_seconds=2.0) as api,
+        api.tenant_client() as client,
+    ):
+        model_id = register_model(client, judge.base_url)
+        body = {"dataset_id": vqa_dataset(client), "model_id": model_id, "limit": 1}
+        run_id = client.post("/v1/runs", json=body).json()["id"]
+        deadline = time.monotonic() + 60
+        while not judge.requests:
+            assert time.monotonic() < deadline, "the candidate was never called"
+            time.sleep(0.02)
+        response = client.post(f"/v1/runs/{run_id}/cancel")
+        assert response.status_code == 200, response.text
+        # Its answer comes at 3 s; a task still waiting for it would have asked again at 2 s.
+        deadline = time.monotonic() + 60
+        while judge.in_flight:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert [task_of(call) for call in judge.requests] == [None]

@@ -2,6 +2,7 @@
 rule's day: none is answered with an error and every span is counted and stored exactly once,
 on SQLite (embedded) and PostgreSQL (issue 26)."""
 
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 
@@ -67,3 +68,12 @@ class TestConcurrentExports:
                 break
         assert sorted(stored) == sorted(sent)
         assert evaluations[0]["test_case_count"] == total
+        # And each is judged once: the day's scoring ends with the test, not in the next ones.
+        deadline = time.monotonic() + 120
+        while (counts := client.get(f"/v1/online_rules/{rule['id']}").json()["counts"])[
+            "judged"
+        ] + counts["errored"] < total:
+            assert time.monotonic() < deadline, counts
+            api.run_queue()
+            time.sleep(0.05)
+        assert (counts["judged"], counts["errored"]) == (total, 0)

@@ -78,3 +78,6 @@ class TestMissingFields:
         assert result["span_id"] == "00f067aa0ba90603"
         counts = client.get(f"/v1/online_rules/{grounded['id']}").json()["counts"]
         assert (counts["sent"], counts["skipped"]) == (1, {"missing_fields": 1})
+        # The relevance rule, which needs no retrieval, judges that call too.
+        judged = judged_results(api, client, relevant["id"], 2)
+        assert {result["span_id"] for result in judged} == {"00f067aa0ba90601", "00f067aa0ba90603"}

@@ -365,7 +365,7 @@ class TestRulesOnTraffic:
         counts = client.get(f"/v1/online_rules/{openai_calls['id']}").json()["counts"]
         assert (counts["received"], counts["matched"]) == (6, 3)
 
-    def test_sampling_follows_the_trace_id(self, api: Api) -> None:
+    def test_sampling_follows_the_trace_id(self, api: Api, judge: ScriptedJudge) -> None:
         """The lower 64 bits of the trace id decide, as OpenTelemetry's ratio sampler does:
         half the id space is taken at rate 0.5, whichever process receives it."""
         client = api.tenant_client()
@@ -380,6 +380,9 @@ class TestRulesOnTraffic:
         assert client.post("/v1/traces", json=body).status_code == 200
         counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
         assert counts["sampled"] == 1 and counts["skipped"] == {"not_sampled": 1}
+        # The one judged is the call whose trace id is below half of the id space.
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert (result["trace_id"], result["span_id"]) == (low, "00f067aa0ba902b7")
 
 
 class TestReceiverAnswers:
