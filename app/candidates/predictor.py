@@ -11,7 +11,7 @@ from app.candidates import service
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
 from app.judges import Generation, JudgeEndpoint, JudgeError, JudgeUsage, get_client
-from app.metrics import MetricError, MetricTestCase
+from app.metrics import MetricError, MetricTestCase, cancel_running
 from app.problems import ProblemError
 
 
@@ -114,10 +114,7 @@ class Predictor:
     async def drop_pending(self) -> None:
         """Cancel the candidate calls still running: their job ended (a cancel dropped the items
         waiting for them), and a call left running would go on past its timeouts, billed."""
-        running = [task for task in self._tasks.values() if not task.done()]
-        for task in running:
-            task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        await cancel_running(self._tasks.values())
 
 
 def endpoint_or_error(

@@ -85,6 +85,7 @@ from app.metrics._types import (
     MetricSpecBase,
     MetricTestCase,
     Usage,
+    cancel_running,
 )
 from app.metrics._verdicts import strict_scored
 
@@ -335,6 +336,7 @@ def _finite_copy(value: Any) -> Any:
 
 
 __all__ = [
+    "cancel_running",
     "audio_clip",
     "BLEU_KEYS",
     "Completion",

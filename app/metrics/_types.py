@@ -1,6 +1,7 @@
 """The types every metric shares: the test case it reads and the result it returns."""
 
 import asyncio
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
@@ -251,14 +252,9 @@ class MetricContext:
     async def drop_pending(self) -> None:
         """Cancel the shared calls still running (their job ended, a cancel having dropped the
         items waiting for them), and wait until they have let go of their claims."""
-        running = [
-            task
-            for task in self.shared.values()
-            if isinstance(task, asyncio.Future) and not task.done()
-        ]
-        for task in running:
-            task.cancel()
-        await asyncio.gather(*running, return_exceptions=True)
+        await cancel_running(
+            task for task in self.shared.values() if isinstance(task, asyncio.Future)
+        )
 
     async def embed(self, texts: list[str], *, model: str) -> Embeddings:
         """The judge endpoint's embeddings of `texts` (not cached); raises JudgeError."""
@@ -295,3 +291,11 @@ class MetricContext:
                 # The maker of the call already counts its usage.
                 raise JudgeError(error.type, error.message) from error
             raise
+
+
+async def cancel_running(tasks: Iterable[asyncio.Future[Any]]) -> None:
+    """Cancel those of `tasks` not done yet and wait until each has ended."""
+    running = [task for task in tasks if not task.done()]
+    for task in running:
+        task.cancel()
+    await asyncio.gather(*running, return_exceptions=True)

@@ -34,6 +34,21 @@ def marked(body: dict) -> tuple[dict, str]:
     return body, marker
 
 
+def criteria_body() -> dict:
+    """One case and a G-Eval by criteria: its steps call, then one score call."""
+    return {
+        "test_cases": [{"input": "q", "actual_output": "a"}],
+        "metrics": [
+            {
+                "type": "g_eval",
+                "name": "judged",
+                "criteria": "Does the output answer the input?",
+                "evaluation_params": ["input", "actual_output"],
+            }
+        ],
+    }
+
+
 def ours(judge: ScriptedJudge, marker: str, task: str | None = None) -> list[dict]:
     """The judge requests made for the evaluation with `marker` (of `task`, if given)."""
     return [
@@ -103,19 +118,7 @@ def test_calls_answered_before_a_cancel_count_though_no_result_is_stored(
         return Reply(content=json.dumps(answer), delay=5)
 
     judge.script(steps_now_score_late)
-    body, marker = marked(
-        {
-            "test_cases": [{"input": "q", "actual_output": "a"}],
-            "metrics": [
-                {
-                    "type": "g_eval",
-                    "name": "judged",
-                    "criteria": "Does the output answer the input?",
-                    "evaluation_params": ["input", "actual_output"],
-                }
-            ],
-        }
-    )
+    body, marker = marked(criteria_body())
     with (
         service(mode, request, tmp_path, judge, judge_timeout_seconds=60) as api,
         api.tenant_client() as client,
@@ -150,19 +153,7 @@ def test_a_shared_call_in_flight_at_a_cancel_is_not_tried_again(
     counted nowhere. (Both modes run jobs on the same judge loop: one mode is enough.)"""
     # Answered a second after the 2 s judge timeout: a caller still waiting asks again first.
     judge.script(lambda body: Reply(content="{}", delay=3.0))
-    body, marker = marked(
-        {
-            "test_cases": [{"input": "q", "actual_output": "a"}],
-            "metrics": [
-                {
-                    "type": "g_eval",
-                    "name": "judged",
-                    "criteria": "Does the output answer the input?",
-                    "evaluation_params": ["input", "actual_output"],
-                }
-            ],
-        }
-    )
+    body, marker = marked(criteria_body())
     with service("embedded", request, tmp_path, judge) as api, api.tenant_client() as client:
         evaluation_id = client.post("/v1/evaluations", json=body).json()["id"]
         deadline = time.monotonic() + 60
