@@ -188,7 +188,6 @@ async def measure(
                 )
         fitting = sum(item["verdict"] == "yes" for item in verdicts)
         score = fitting / len(verdicts) if verdicts else 1.0
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs: dict[str, Any] = {"verdicts": verdicts}
         if case.turns is not None:
             logs["turns"] = [
@@ -202,6 +201,9 @@ async def measure(
                 for item in verdicts
             ]
         reason = _reason(verdicts, score) if spec.include_reason else None
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -248,7 +248,6 @@ async def measure(
         intentions = _read(reply.data)
         met = sum(item["verdict"] == "yes" for item in intentions)
         score = met / len(intentions) if intentions else 1.0
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs: dict[str, Any] = {
             "turns": [
                 conversation.pin(
@@ -262,6 +261,9 @@ async def measure(
             ],
         }
         reason = _reason(intentions, users, score) if spec.include_reason else None
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -251,7 +251,6 @@ async def measure(
             verdicts = conversation.read_turn_verdicts(reply.data, VERDICTS)
         kept = sum(item["verdict"] == "yes" for item in verdicts)
         score = kept / len(verdicts) if verdicts else 1.0
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs: dict[str, Any] = {
             "facts": facts,
             "turns": [
@@ -260,6 +259,9 @@ async def measure(
             ],
         }
         reason = _reason(asked, facts, verdicts, score) if spec.include_reason else None
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -19,7 +19,7 @@ from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape
-from app.metrics._verdicts import JudgeNumber, Reason, refuse_out_of_range, strict_clamp
+from app.metrics._verdicts import JudgeNumber, Reason, refuse_out_of_range, strict_scored
 from app.metrics.conversational_g_eval import CitedTurn, cited_reason, refuse_unknown_turns
 
 Task = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
@@ -145,7 +145,6 @@ async def measure(
         )
         data = reply.data
         verdict = float(data["verdict"])
-        score = strict_clamp(verdict, spec.threshold, spec.strict_mode)
         logs: dict[str, Any] = {
             "task": spec.task if spec.task is not None else data["task"],
             "task_source": "given" if spec.task is not None else "inferred",
@@ -157,6 +156,7 @@ async def measure(
             cited = sorted(data["turns"], key=lambda item: item["turn"])
             logs["turns"] = [conversation.pin(i["turn"], "cited", i["note"] or None) for i in cited]
             reason = cited_reason(reason, cited)
+        score, reason = strict_scored(verdict, spec.threshold, spec.strict_mode, reason, logs)
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

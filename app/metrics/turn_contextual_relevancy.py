@@ -206,17 +206,19 @@ async def measure(
             judge_turn(judge, turn, shown) for turn, shown in zip(judged, windows, strict=True)
         )
         score = turn_rag.mean([p["verdict"] for p in pins])
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = None
         if spec.include_reason:
             judged_list = conversation.turn_list(p["turn"] for p in pins)
             lines = " ".join(f"turn {p['turn']}: {p['reason']}." for p in pins)
             reason = f"Mean {score:.2f} over {judged_list}. {lines}"
-        logs = {
+        logs: dict[str, Any] = {
             "turns": pins,
             "window_size": spec.window_size,
             "window_trimmed": turn_rag.trimmed(judged, windows),
         }
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -229,13 +229,15 @@ async def measure(
             judge_turn(judge, turn, earlier) for turn, earlier in zip(judged, windows, strict=True)
         )
         score = turn_rag.mean([p["verdict"] for p in pins])
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         reason = _reason(spec, pins, score) if spec.include_reason else None
-        logs = {
+        logs: dict[str, Any] = {
             "turns": pins,
             "window_size": spec.window_size,
             "window_trimmed": turn_rag.trimmed(judged, windows),
         }
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -247,7 +247,6 @@ async def measure(
                 by_turn[item["turn"]] = item
         verdicts = [by_turn[reply.turn] for reply in found]
         score = sum(item["verdict"] == "yes" for item in verdicts) / len(verdicts)
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs: dict[str, Any] = {
             "turns": [
                 conversation.pin(
@@ -263,6 +262,9 @@ async def measure(
             "calls": len(chunks),
         }
         reason = _reason(verdicts, score) if spec.include_reason else None
+        score, reason = _verdicts.strict_scored(
+            score, spec.threshold, spec.strict_mode, reason, logs
+        )
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)
