@@ -9,6 +9,7 @@ span (deepeval divides by 10 whatever the rubric); strict mode asks a 0-or-1 que
 judge also lists the turns its reason rests on: they are pinned in `logs["turns"]`.
 """
 
+from collections import Counter
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -123,11 +124,11 @@ def refuse_unknown_turns(cited: list[int], count: int) -> None:
     unknown = sorted({n for n in cited if not 1 <= n <= count})
     if unknown:
         raise MismatchedAnswer(
-            f"turn {', '.join(map(str, unknown))} is not in the conversation (turns 1 to {count})"
+            f"turn {conversation.some(unknown)} is not in the conversation (turns 1 to {count})"
         )
-    twice = sorted({n for n in cited if cited.count(n) > 1})
+    twice = sorted(n for n, times in Counter(cited).items() if times > 1)
     if twice:
-        raise MismatchedAnswer(f"turn {', '.join(map(str, twice))} is cited more than once")
+        raise MismatchedAnswer(f"turn {conversation.some(twice)} is cited more than once")
 
 
 def cited_reason(reason: str, cited: list[dict[str, Any]]) -> str:

@@ -12,6 +12,7 @@ assistant turn scores 1 (nothing could be forgotten) and skips the verdict call.
 built from the verdicts, naming the turns; there is no reason call.
 """
 
+from collections import Counter
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -49,17 +50,19 @@ class _Facts(BaseModel):
     @model_validator(mode="after")
     def _one_each(self) -> "_Facts":
         # A user turn left out would silently drop its facts, and the turns that forget them.
-        given = [item.turn for item in self.turns]
-        missing = [n for n in self.expected if n not in given]
-        extra = sorted({n for n in given if n not in self.expected})
-        twice = sorted({n for n in given if given.count(n) > 1})
+        # Counted in one pass, as conversation.refuse_unkeyed counts (a looping judge).
+        counts = Counter(item.turn for item in self.turns)
+        asked = set(self.expected)
+        missing = [n for n in self.expected if n not in counts]
+        extra = sorted(n for n in counts if n not in asked)
+        twice = sorted(n for n, times in counts.items() if times > 1)
         problems = []
         if missing:
-            problems.append(f"no facts entry for user turn {', '.join(map(str, missing))}")
+            problems.append(f"no facts entry for user turn {conversation.some(missing)}")
         if extra:
-            problems.append(f"turn {', '.join(map(str, extra))} was not asked about")
+            problems.append(f"turn {conversation.some(extra)} was not asked about")
         if twice:
-            problems.append(f"user turn {', '.join(map(str, twice))} listed more than once")
+            problems.append(f"user turn {conversation.some(twice)} listed more than once")
         if problems:
             raise MismatchedAnswer(
                 "; ".join(problems)
