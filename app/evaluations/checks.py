@@ -259,8 +259,9 @@ def _metric_needs(draft: Draft, findings: Findings) -> None:
         for tc_index, test_case, refused in _cases_to_fit(draft):
             if tc_index in misfits:
                 continue
+            unread = {f"turns.{name}" for name in spec.turn_fields_read} & refused
             for field_name, message in spec.test_case_problems(test_case):
-                if field_name in refused:
+                if field_name in refused or (field_name == "turns" and unread):
                     continue  # the schema names it
                 findings.add(
                     ["test_cases", tc_index, field_name],

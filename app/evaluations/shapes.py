@@ -21,13 +21,17 @@ def salvage_case(raw: Mapping[str, Any]) -> tuple[TestCaseCreate, frozenset[str]
     """A case whose schema failed, as far as its fields pass, and the fields refused.
 
     Turns refused as a list are kept turn by turn (each as far as its own fields pass): the
-    case is still a conversation, and its other turns and fields are still checked."""
+    case is still a conversation, and its other turns and fields are still checked. A field
+    refused in some turn is named `turns.<field>` among the refused (a metric's checks of
+    that field leave it to the schema's error)."""
     case, refused = salvage(TestCaseCreate, raw)
     turns = raw.get("turns")
     if "turns" in refused and isinstance(turns, list) and turns:
-        kept = [salvage(Turn, turn)[0] if isinstance(turn, Mapping) else None for turn in turns]
+        salvaged = [salvage(Turn, turn) if isinstance(turn, Mapping) else None for turn in turns]
+        kept = [found[0] if found is not None else None for found in salvaged]
         case = case.model_copy(update={"turns": kept})
-        refused = refused - {"turns"}
+        in_turns = {f"turns.{name}" for found in salvaged if found is not None for name in found[1]}
+        refused = (refused - {"turns"}) | in_turns
     return case, refused
 
 

@@ -54,6 +54,7 @@ class TurnRagSpecBase(JudgedSpecBase):
 
     required_fields: ClassVar[tuple[TestCaseField, ...]] = ("turns",)
     shape: ClassVar[Shape] = "conversation"
+    turn_fields_read: ClassVar[frozenset[str]] = frozenset({"retrieval_context"})
     # Whether a judged turn's window ends at the request it answers (the turns between are
     # not shown), not at the turn itself.
     window_ends_at_request: ClassVar[bool] = False

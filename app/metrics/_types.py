@@ -129,6 +129,10 @@ class MetricSpecBase(BaseModel):
     # Which cases the metric judges: a case of the other shape is refused at submit (422
     # naming the case and the field).
     shape: ClassVar[Shape] = "single"
+    # The fields of a conversation's turns `test_case_problems` reads: when the schema refused
+    # one of them in some turn, the problems it finds at `turns` are left to the schema's error
+    # (a turn whose retrieval_context was refused would be said to have none).
+    turn_fields_read: ClassVar[frozenset[str]] = frozenset()
 
     name: str | None = Field(
         default=None,

@@ -220,6 +220,33 @@ class TestNoRetrievalContext:
         assert any("'turn_contextual_relevancy'" in m for m in messages)
         assert judge.requests == []
 
+    def test_a_refused_context_is_named_not_called_missing(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # deepeval's shape for a passage ({"context", "source"}) is refused where it stands;
+        # the turn has a context, so the metrics do not also say no turn has one (they did,
+        # though a single-turn case's refused retrieval_context was never called missing).
+        given = {
+            "turns": [
+                {"role": "user", "content": "Dose?"},
+                {
+                    "role": "assistant",
+                    "content": "12 mg.",
+                    "retrieval_context": [{"context": "Dose: 12 mg.", "source": "leaflet"}],
+                },
+            ]
+        }
+        bare = {"turns": [given["turns"][0], {"role": "assistant", "content": "12 mg."}]}
+        body = {"test_cases": [given, bare], "metrics": METRICS}
+        details = problem(api.tenant_client().post("/v1/evaluations", json=body), 422)
+        assert error_locs(details) == [
+            "test_cases[0].turns[1].retrieval_context[0]",
+            # In the same answer, a case whose turns hold no context is still named.
+            "test_cases[1].turns",
+            "test_cases[1].turns",
+        ]
+        assert judge.requests == []
+
     def test_a_context_of_blank_text_is_no_context(self, api: Api, judge: ScriptedJudge) -> None:
         # Passages that hold no text and no image give the judge nothing to hold a turn to: a
         # conversation whose only context is blank is refused like one with none, and a blank
