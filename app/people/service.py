@@ -223,11 +223,10 @@ def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
             slug="invalid-key",
             field=["body", "key_id"],
         )
-    makers = {f"key:{key.id}": key.created_by for key in tenants.tenant_keys(session, by.tenant.id)}
-    maker, seen = api_key.created_by, set()
-    while maker in makers and maker not in seen:
-        seen.add(maker)
-        maker = makers[maker]
+    # The person at the end of the chain of makers (a key from before keys had makers has
+    # none: nobody stands behind it but its own scopes, checked above).
+    makers = tenants.makers_of(session, by.tenant.id, f"key:{api_key.id}")
+    maker = makers[-1] if makers else ""
     if not maker.startswith("person:"):
         return
     membership = repository.membership(session, maker.removeprefix("person:"), by.tenant.id)
@@ -277,7 +276,16 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
     target = _target(session, email, person_id)
     named = "person_id" if person_id.strip() else "email"
     if actor(target.id) == by.actor:
-        raise _member_error("You cannot change your own role.", "email")
+        raise _member_error("You cannot change your own role.", named)
+    if actor(target.id) in tenants.makers_of(session, by.tenant.id, by.actor):
+        # A key acting for the person who made it (or made the key that made it): a demoted or
+        # removed admin would give themselves back the role through a key they kept.
+        raise _member_error(
+            f"{named}: you are signed in with a key this person made (or a key of theirs made): "
+            "a key changes no role of the person behind it, as nobody changes their own.",
+            named,
+            status=403,
+        )
     membership = repository.membership(session, target.id, by.tenant.id)
     if membership is not None:
         _check_not_above(by, membership.role, named)
