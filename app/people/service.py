@@ -319,22 +319,18 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
 
 
 def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = False) -> int:
-    """A team admin removes a granted membership from their team (one from the groups claim
-    comes back at the person's next sign-in, so it is changed at the provider instead); with
-    `revoke_keys`, the team's keys the person made stop working too (and the keys those made).
-    Returns how many did."""
+    """A team admin removes a membership from their team: the person's open sessions in it end
+    at once. One from the groups claim comes back at their next sign-in while their groups still
+    give it (for good, the groups change at the provider), but an admin must be able to end an
+    access now: a sign-in's sessions otherwise kept it for LOUPE_CONSOLE_SESSION_HOURS after the
+    groups changed. With `revoke_keys`, the team's keys the person made stop working too (and
+    the keys those made). Returns how many did."""
     membership = repository.membership(session, person_id, by.tenant.id)
     if membership is None:
         raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")
     if actor(person_id) == by.actor:
         raise _member_error("You cannot remove yourself.", "person_id")
     _check_not_above(by, membership.role, "person_id")
-    if membership.source != GRANTED:
-        raise _member_error(
-            "This role comes from the identity provider's groups: change the person's groups "
-            "there (it is re-synced at each sign-in).",
-            "person_id",
-        )
     if revoke_keys:
         _check_may_revoke_all(by, tenants.keys_made_by(session, by.tenant.id, actor(person_id)))
     removed = repository.get_person(session, person_id)
@@ -350,6 +346,7 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         email=removed.email if removed is not None else None,
         subject=removed.subject if removed is not None else None,
         role=membership.role,
+        source=membership.source,
     )
     revoked = (
         tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id)) if revoke_keys else []
