@@ -3,10 +3,12 @@ role came from the provider's groups kept it in every session they had open for
 LOUPE_CONSOLE_SESSION_HOURS after the groups changed (roles are re-synced at sign-in), and the
 Members page refused to remove them ("change the groups at the provider"), so nobody in Loupe
 could end it. Removing them now ends their sessions; their next sign-in re-syncs the role from
-their groups, as any sign-in does."""
+their groups, as any sign-in does. And an admin of two teams acts in the team the page showed.
+"""
 
 import re
 
+from tests.console.helpers import signed_in as key_session
 from tests.fixtures.api import Api
 from tests.people.provider import Provider, browser, csrf_of, sign_in, signed_in
 from tests.people.test_keys_console import person_id
@@ -42,3 +44,45 @@ def test_a_person_with_a_role_from_their_groups_is_removed_at_once(
     teams = again.get("/console/teams").text
     assert re.search(r'aria-label="Switch to ml"', teams) is None
     assert ">search<" in teams
+
+
+def test_a_page_of_one_team_takes_no_action_in_another(loupe: Api, idp: Provider) -> None:
+    """A form's token is bound to the team the page showed: an admin of two teams who switched
+    teams in another tab, then sent a grant from the first team's Members page, gave the role
+    in the second team."""
+    admin, sub = signed_in(loupe, idp, "ml-admins")
+    _, other = signed_in(loupe, idp, "search")
+    search_admin = key_session(loupe, loupe.new_key("search"))
+    token = csrf_of(search_admin.get("/console/members").text)
+    granted = search_admin.post(
+        "/console/members",
+        data={"person_id": person_id(loupe, sub), "role": "admin", "csrf_token": token},
+    )
+    assert granted.status_code == 303, granted.text
+    ml_page = admin.get("/console/members").text
+    assert f"{other}@example.com" not in ml_page  # the page of team ml
+    teams = admin.get("/console/teams").text
+    search = re.search(r'name="tenant_id" value="([^"]+)">\s*<button[^>]*Switch to search', teams)
+    assert search is not None, teams
+    switched = admin.post(
+        "/console/teams", data={"tenant_id": search.group(1), "csrf_token": csrf_of(teams)}
+    )
+    assert switched.status_code == 303, switched.text
+    stale = admin.post(
+        "/console/members",
+        data={"email": f"{other}@example.com", "role": "admin", "csrf_token": csrf_of(ml_page)},
+    )
+    assert stale.status_code == 403 and "reload it" in stale.text, stale.text
+    members = search_admin.get("/console/members").text
+    [row] = [row for row in members.split("<tr>") if f"{other}@example.com" in row]
+    assert '<td data-label="Role">viewer</td>' in row, row
+    # The page of the team now shown takes its actions.
+    fresh = admin.post(
+        "/console/members",
+        data={
+            "email": f"{other}@example.com",
+            "role": "member",
+            "csrf_token": csrf_of(admin.get("/console/members").text),
+        },
+    )
+    assert fresh.status_code == 303, fresh.text
