@@ -71,6 +71,13 @@ class ConsoleSession:
     # When the API key signed in with expires (None: never, or a person).
     key_expires_at: datetime | None = None
 
+    @property
+    def form_nonce(self) -> str:
+        """What the session's form tokens are bound to: its nonce and its current team, so a
+        page of one team, still open after switching to another, takes no action in the
+        other (a grant meant for team A landed in team B)."""
+        return f"{self.nonce}:{self.tenant.id}"
+
 
 def caller_of(signed_in: ConsoleSession) -> Caller:
     """Who acts in a console session, as the services take a caller: the team, the scopes,

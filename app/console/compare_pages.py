@@ -126,7 +126,7 @@ def compare(
     fragile: Annotated[str, Form(max_length=16)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     try:
         comparison = _create(session, signed_in, baseline_id, candidate_id, fragile)
     except ProblemError as problem:

@@ -104,7 +104,7 @@ def create_key(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     """Make a key for the admin's team; the answer page shows its secret, once."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     try:
         name, chosen, expires_at = _checked(name, scopes, expires)
         beyond = [scope for scope in chosen if scope not in signed_in.scopes]
@@ -160,7 +160,7 @@ def revoke_key(
     key_id: Annotated[str, Form(max_length=80)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     found = tenants.tenant_key(session, signed_in.tenant.id, key_id)
     if found is None:
         raise _no_such_key()

@@ -236,7 +236,7 @@ def switch_team(
     tenant_id: Annotated[str, Form(max_length=80)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     person_id = _person_only(signed_in)
     if people.caller(session, person_id, tenant_id) is None:
         raise ProblemError(404, "Not Found", "You are not in that team.")
@@ -290,7 +290,7 @@ def grant_member(
     person_id: Annotated[str, Form(max_length=80)] = "",
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     try:
         people.grant(session, _admin(signed_in), email, role, person_id)
     except ProblemError as exc:
@@ -310,7 +310,7 @@ def remove_member(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
     revoke_keys: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     try:
         people.remove(session, _admin(signed_in), person_id, revoke_keys=revoke_keys == "on")
     except ProblemError as exc:

@@ -112,7 +112,7 @@ def create_online_rule_form(
     csrf_token: Token = "",
 ) -> Response:
     """A new rule from the Production page's form, checked as POST /v1/online_rules checks."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     tenant = signed_in.tenant
     body: dict[str, Any] = {
         "name": name,
@@ -181,7 +181,7 @@ def update_online_rule_form(
     csrf_token: Token = "",
 ) -> Response:
     """A rule's name, sampling, budget and switch, changed as PATCH /v1/online_rules/{id}."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     tenant = signed_in.tenant
     rule = service.get_or_404(session, tenant, rule_id)
     body = {
@@ -249,7 +249,7 @@ def _switch(
     csrf_token: str,
     enabled: bool,
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     service.set_enabled(session, service.get_or_404(session, signed_in.tenant, rule_id), enabled)
     session.commit()
     return _back_to(rule_id)
@@ -274,7 +274,7 @@ def delete_online_rule_form(
     csrf_token: Token = "",
 ) -> Response:
     """Forget the rule, as DELETE /v1/online_rules/{id} does."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     tenant = signed_in.tenant
     service.delete(session, runtime, tenant, service.get_or_404(session, tenant, rule_id))
     session.commit()

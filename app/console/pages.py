@@ -250,7 +250,7 @@ def cancel_evaluation(
     runtime: RuntimeDep,
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     evaluation = service.get_for_update(session, signed_in.tenant, evaluation_id, kinds.listed())
     evaluation = lifecycle.cancel(session, runtime, evaluation)
     session.commit()

@@ -51,7 +51,7 @@ def rerun_evaluation(
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
     """Submit the evaluation again; its new page follows."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     evaluation = service.get_or_404(session, signed_in.tenant, evaluation_id)
     payload = rerun.resubmission(session, signed_in.tenant, evaluation)
     created = service.create(session, signed_in.tenant, payload, runtime.settings)

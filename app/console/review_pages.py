@@ -91,7 +91,7 @@ def review_claim_form(
 ) -> RedirectResponse:
     """Reserve the next item for the person (the one they hold, if any) and show it, blind;
     back to the queue's page saying so when none is left for them."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     claimed = service.claim_item(session, signed_in.tenant.id, signed_in.actor, queue)
     session.commit()
@@ -156,7 +156,7 @@ def review_label_form(
     rationale: Annotated[str, Form(max_length=10_000)] = "",
 ) -> RedirectResponse:
     """Store the person's label, then show the item with the judge's verdict beside it."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     items.item_or_404(session, signed_in.tenant.id, queue, item_id)
     body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
@@ -178,7 +178,7 @@ def review_release_form(
     csrf_token: Token = "",
 ) -> RedirectResponse:
     """Give the item back; back to the queues."""
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     service.release(session, signed_in.tenant.id, signed_in.actor, queue, item_id)
     session.commit()

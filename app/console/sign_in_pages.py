@@ -110,7 +110,7 @@ def sign_out(
     runtime: RuntimeDep,
     csrf_token: Annotated[str, Form(max_length=128)] = "",
 ) -> Response:
-    csrf.check(request, runtime.settings, signed_in.nonce, csrf_token)
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     auth.sign_out(session, signed_in)
     session.commit()
     response = RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)

@@ -223,11 +223,10 @@ def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
             slug="invalid-key",
             field=["body", "key_id"],
         )
-    makers = {f"key:{key.id}": key.created_by for key in tenants.tenant_keys(session, by.tenant.id)}
-    maker, seen = api_key.created_by, set()
-    while maker in makers and maker not in seen:
-        seen.add(maker)
-        maker = makers[maker]
+    # The person at the end of the chain of makers (a key from before keys had makers has
+    # none: nobody stands behind it but its own scopes, checked above).
+    makers = tenants.makers_of(session, by.tenant.id, f"key:{api_key.id}")
+    maker = makers[-1] if makers else ""
     if not maker.startswith("person:"):
         return
     membership = repository.membership(session, maker.removeprefix("person:"), by.tenant.id)
@@ -277,7 +276,16 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
     target = _target(session, email, person_id)
     named = "person_id" if person_id.strip() else "email"
     if actor(target.id) == by.actor:
-        raise _member_error("You cannot change your own role.", "email")
+        raise _member_error("You cannot change your own role.", named)
+    if actor(target.id) in tenants.makers_of(session, by.tenant.id, by.actor):
+        # A key acting for the person who made it (or made the key that made it): a demoted or
+        # removed admin would give themselves back the role through a key they kept.
+        raise _member_error(
+            f"{named}: you are signed in with a key this person made (or a key of theirs made): "
+            "a key changes no role of the person behind it, as nobody changes their own.",
+            named,
+            status=403,
+        )
     membership = repository.membership(session, target.id, by.tenant.id)
     if membership is not None:
         _check_not_above(by, membership.role, named)
@@ -311,22 +319,18 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
 
 
 def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = False) -> int:
-    """A team admin removes a granted membership from their team (one from the groups claim
-    comes back at the person's next sign-in, so it is changed at the provider instead); with
-    `revoke_keys`, the team's keys the person made stop working too (and the keys those made).
-    Returns how many did."""
+    """A team admin removes a membership from their team: the person's open sessions in it end
+    at once. One from the groups claim comes back at their next sign-in while their groups still
+    give it (for good, the groups change at the provider), but an admin must be able to end an
+    access now: a sign-in's sessions otherwise kept it for LOUPE_CONSOLE_SESSION_HOURS after the
+    groups changed. With `revoke_keys`, the team's keys the person made stop working too (and
+    the keys those made). Returns how many did."""
     membership = repository.membership(session, person_id, by.tenant.id)
     if membership is None:
         raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")
     if actor(person_id) == by.actor:
         raise _member_error("You cannot remove yourself.", "person_id")
     _check_not_above(by, membership.role, "person_id")
-    if membership.source != GRANTED:
-        raise _member_error(
-            "This role comes from the identity provider's groups: change the person's groups "
-            "there (it is re-synced at each sign-in).",
-            "person_id",
-        )
     if revoke_keys:
         _check_may_revoke_all(by, tenants.keys_made_by(session, by.tenant.id, actor(person_id)))
     removed = repository.get_person(session, person_id)
@@ -342,6 +346,7 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         email=removed.email if removed is not None else None,
         subject=removed.subject if removed is not None else None,
         role=membership.role,
+        source=membership.source,
     )
     revoked = (
         tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id)) if revoke_keys else []

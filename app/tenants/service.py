@@ -289,6 +289,22 @@ def keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiK
     return [key for key in keys if key.created_by in makers and key.revoked_at is None]
 
 
+def makers_of(session: Session, tenant_id: str, actor: str) -> list[str]:
+    """Who is behind `actor` when it is one of the tenant's keys (`key:<id>`): the actor that
+    made it, the one that made that key, and so on, nearest first, ending at a person, the
+    operator or a key from before keys were made by anyone (its maker unknown); empty for a
+    person or the operator."""
+    made_by = {f"key:{key.id}": key.created_by for key in repository.keys_of(session, tenant_id)}
+    chain: list[str] = []
+    at: str | None = actor
+    while at in made_by:
+        at = made_by[at]
+        if at is None or at in chain or at == actor:
+            break
+        chain.append(at)
+    return chain
+
+
 def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
     """Revoke `keys_made_by` (the chain would outlive its maker's access); returns them."""
     now = utcnow()

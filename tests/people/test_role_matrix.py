@@ -15,6 +15,7 @@ import pytest
 from fastapi.routing import iter_route_contexts
 
 from app.main import create_app
+from app.people.roles import ROLE_SCOPES
 from tests.fixtures.api import Api, fast_settings
 from tests.people.provider import Provider, csrf_of, signed_in
 
@@ -109,6 +110,44 @@ def test_every_page_is_read_by_every_role(
         assert (f'href="{path}"' in nav) == (role != "reviewer"), f"{role} {path}"
     assert ('href="/console/review"' in nav) == (role != "viewer"), f"{role}"
     assert 'href="/console/teams"' in nav
+
+
+# Pages of one object for people with `review` (the queue and its items); the images and audio
+# of test cases load with `read` or `review` (a reviewer's only those of items they hold, else
+# 404, as for an image nobody stored).
+REVIEW_OBJECT_PAGES = {"/console/review/{queue_id}", "/console/review/{queue_id}/items/{item_id}"}
+MEDIA = {"/console/media/{sha256}"}
+# Pages of one object for a team's admins alone: deleting an online rule asks first.
+ADMIN_OBJECT_PAGES = {"/console/online_rules/{rule_id}/delete"}
+
+
+def _needs(path: str) -> str | None:
+    """The scope a page of one object needs (None: `read` or `review`)."""
+    if path in MEDIA:
+        return None
+    if path in ADMIN_OBJECT_PAGES:
+        return "admin"
+    return "review" if path in REVIEW_OBJECT_PAGES else "read"
+
+
+@pytest.mark.parametrize("role", list(GROUPS))
+def test_every_page_of_an_object_checks_the_role_first(
+    people: dict[str, tuple[httpx.Client, str]], role: str
+) -> None:
+    """Each page showing one object (every GET route of the app with a parameter, so a new one
+    cannot be left out) is the 403 page naming its scope for a role without it, before the
+    made-up id is looked up, and reaches the lookup (a 4xx that is not a 403) for one with it."""
+    client, _ = people[role]
+    pages = [path for path in console_routes("GET") if "{" in path]
+    assert set(pages) >= REVIEW_OBJECT_PAGES | MEDIA | ADMIN_OBJECT_PAGES
+    for path in pages:
+        needs = _needs(path)
+        answer = client.get(fill(path))
+        if needs is None or needs in ROLE_SCOPES[role]:
+            assert answer.status_code != 403, f"{role} {path}: {answer.text[:300]}"
+        else:
+            assert answer.status_code == 403, f"{role} {path}: {answer.status_code}"
+            assert f"needs the `{needs}` scope" in answer.text, f"{role} {path}"
 
 
 @pytest.mark.parametrize(
