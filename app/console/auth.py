@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from fastapi import Request, Response
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.config import Settings
 from app.crypto import signing_key
 from app.models import Tenant
@@ -28,7 +29,7 @@ from app.people import service as people
 from app.problems import ProblemError
 from app.tenants import service as tenants
 from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, REVIEW, WRITE, Caller
-from app.tenants.service import caller_by_key_hash, hash_key, tenant_for_key
+from app.tenants.service import caller_by_key_hash, caller_for_key, hash_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
 COOKIE = "loupe_session"
@@ -103,17 +104,20 @@ def sign_in(
     throttle: AuthThrottle | None = None,
     address: str = UNKNOWN_ADDRESS,
 ) -> str | None:
-    """The session cookie's value for a valid API key, or None.
+    """The session cookie's value for a valid API key, or None; the sign-in is on the key's
+    team's audit trail once the caller commits.
 
     Args:
         throttle: counts a failure against the client's `address`, and raises Throttled when
             that address has failed too often (a valid key still signs in); None outside a
             request.
     """
-    if tenant_for_key(session, key.strip()) is None:
+    caller = caller_for_key(session, key.strip())
+    if not isinstance(caller, Caller):
         if throttle is not None:
             throttle.note_failure(address)
         return None
+    record_session(session, "sign_in", caller.tenant.id, caller.actor)
     expires = int(time.time() + settings.console_session_hours * 3600)
     return _signed(
         settings, {"k": hash_key(key.strip()), "exp": expires, "n": secrets.token_urlsafe(16)}
@@ -287,6 +291,17 @@ def sign_out(session: Session, signed_in: ConsoleSession) -> None:
     (the caller commits)."""
     expires_at = datetime.fromtimestamp(signed_in.expires_at, UTC)
     tenants.sign_out_session(session, signed_in.nonce, expires_at)
+    record_session(session, "sign_out", signed_in.tenant.id, signed_in.actor)
+
+
+def record_session(session: Session, verb: str, tenant_id: str, actor: str) -> None:
+    """A console sign-in or sign-out on the team's audit trail (the caller commits): by and of
+    the key (`api_key.sign_in`) or the person (`person.sign_in`), never the session's nonce."""
+    kind, _, object_id = actor.partition(":")
+    object_type = "api_key" if kind == "key" else "person"
+    audit.record(
+        session, actor, f"{object_type}.{verb}", object_type, object_id, tenant_id=tenant_id
+    )
 
 
 def set_cookie(request: Request, response: Response, value: str, settings: Settings) -> None:

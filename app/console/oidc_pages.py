@@ -30,7 +30,7 @@ from app.console.sign_in_pages import safe_next
 from app.crypto import signing_key
 from app.people import oidc
 from app.people import service as people
-from app.people.roles import ROLES, scopes_of
+from app.people.roles import ROLES, actor, scopes_of
 from app.problems import ProblemError
 from app.tenants.scopes import ADMIN, Caller
 
@@ -189,8 +189,11 @@ def oidc_callback(
         settings.oidc_role_map,
         settings.oidc_operator_groups,
     )
-    session.commit()
     teams = people.teams(session, person.id)
+    for team in teams:
+        # Each team the person may now act in has the sign-in on its trail.
+        auth.record_session(session, "sign_in", team.tenant.id, actor(person.id))
+    session.commit()
     if not teams:
         return _sign_in_error(
             request,

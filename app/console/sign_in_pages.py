@@ -96,6 +96,7 @@ def sign_in(
             response.headers["Retry-After"] = str(retry_after)
         _set_sign_in_cookie(request, response, nonce)
         return response
+    session.commit()
     response = RedirectResponse(safe_next(next), status_code=303, headers=SECURITY_HEADERS)
     auth.set_cookie(request, response, cookie, runtime.settings)
     response.delete_cookie(csrf.SIGN_IN_COOKIE, path="/console/sign-in")

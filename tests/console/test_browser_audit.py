@@ -47,9 +47,10 @@ class TestAuditPage:
         assert "script-src 'self'" in policy and "unsafe-inline" not in policy
         expect(page.get_by_role("heading", name="Audit", exact=True)).to_be_visible()
         rows = page.locator("table.audit tbody tr")
-        expect(rows).to_have_count(4)
+        expect(rows).to_have_count(5)
         actions = rows.locator("td[data-label=Action]").all_inner_texts()
         assert actions == [
+            "api_key.sign_in",
             "webhook_endpoint.delete",
             "online_rule.disable",
             "online_rule.create",
@@ -58,7 +59,7 @@ class TestAuditPage:
         actors = set(rows.locator("td[data-label=Actor]").all_inner_texts())
         assert actors == {key_actor(console, key)}
         # The rule's name is shown as text, never run.
-        expect(rows.nth(2)).to_contain_text(XSS)
+        expect(rows.nth(3)).to_contain_text(XSS)
         assert page.evaluate("window.__pwned") is None
         assert theirs["rule"] not in page.content() and theirs["hook"] not in page.content()
         page.screenshot(path=str(SHOTS / "audit.png"), full_page=True)
