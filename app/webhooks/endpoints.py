@@ -48,15 +48,6 @@ def create_webhook_endpoint(
 ) -> WebhookEndpointWithSecret:
     """Register a URL to receive signed evaluation events; the secret is shown only here."""
     check_endpoint_url(payload.url, runtime.settings)
-    repo = WebhookRepository(session, tenant.id)
-    if repo.endpoint_by_url(payload.url) is not None:
-        raise ProblemError(
-            409,
-            "Conflict",
-            "url: that URL is already registered.",
-            slug="webhook-endpoint-exists",
-            field=["url"],
-        )
     endpoint, secret = create_endpoint(session, tenant.id, payload, runtime.settings)
     session.commit()
     response.headers["Location"] = f"/v1/webhook_endpoints/{endpoint.id}"
