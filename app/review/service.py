@@ -254,18 +254,6 @@ def _conflict(message: str, slug: str) -> ProblemError:
     return ProblemError(409, "Conflict", message, slug=slug, field=["path", "item_id"])
 
 
-def label(
-    session: Session,
-    tenant_id: str,
-    actor: str,
-    queue: ReviewQueue,
-    item_id: str,
-    body: ReviewLabelCreate,
-) -> ReviewLabelled:
-    """`give_label`'s answer alone."""
-    return give_label(session, tenant_id, actor, queue, item_id, body)[0]
-
-
 def give_label(
     session: Session,
     tenant_id: str,
