@@ -24,6 +24,7 @@ from app.webhooks.service import (
     check_endpoint_url,
     create_endpoint,
     endpoints_page,
+    get_or_404,
 )
 
 router = APIRouter(
@@ -73,11 +74,7 @@ def get_webhook_endpoint(
     endpoint_id: str, session: SessionDep, tenant: TenantDep
 ) -> WebhookEndpoint:
     """An endpoint as listed (its secret was shown once, at registration)."""
-    endpoint = WebhookRepository(session, tenant.id).endpoint(endpoint_id)
-    if endpoint is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
+    endpoint = get_or_404(session, tenant.id, endpoint_id)
     return WebhookEndpoint.model_validate(endpoint, from_attributes=True)
 
 
@@ -90,12 +87,10 @@ def list_webhook_deliveries(
     limit: LimitQuery = 20,
 ) -> WebhookDeliveryList:
     """Every delivery attempt to an endpoint, newest first."""
-    repo = WebhookRepository(session, tenant.id)
-    if repo.endpoint(endpoint_id) is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
-    rows = repo.deliveries_page(endpoint_id, id_cursor(after, "whd"), limit)
+    get_or_404(session, tenant.id, endpoint_id)
+    rows = WebhookRepository(session, tenant.id).deliveries_page(
+        endpoint_id, id_cursor(after, "whd"), limit
+    )
     data = [
         WebhookDelivery(
             id=delivery.id,
@@ -120,11 +115,7 @@ def delete_webhook_endpoint(endpoint_id: str, session: SessionDep, tenant: Tenan
     running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
     the rules): change or clear their `alert` first."""
     repo = WebhookRepository(session, tenant.id)
-    endpoint = repo.endpoint(endpoint_id)
-    if endpoint is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
+    endpoint = get_or_404(session, tenant.id, endpoint_id)
     rules = repo.rules_alerting(endpoint.url)
     if rules:
         named = ", ".join(f"{rule_id} ({name[:80]!r})" for rule_id, name in rules[:10])

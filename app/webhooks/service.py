@@ -152,6 +152,15 @@ def _audit_created(session: Session, endpoint: WebhookEndpoint) -> None:
     )
 
 
+def get_or_404(session: Session, tenant_id: str, endpoint_id: str) -> WebhookEndpoint:
+    endpoint = WebhookRepository(session, tenant_id).endpoint(endpoint_id)
+    if endpoint is None:
+        raise ProblemError(
+            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
+        )
+    return endpoint
+
+
 def endpoints_page(
     session: Session, tenant_id: str, after: str | None, limit: int
 ) -> Sequence[WebhookEndpoint]:
