@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.judges import JudgeError, JudgeReply
-from app.metrics import _abandoned
+from app.metrics import _abandoned, _verdicts
 from app.metrics._guidance import Guidance, with_guidance
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
 
@@ -265,3 +265,12 @@ async def run_judged(
 
 def passed(score: float, threshold: float) -> bool:
     return score >= threshold
+
+
+def strict_result(
+    spec: JudgedSpecBase, score: float, reason: str | None, logs: dict[str, Any]
+) -> MetricResult:
+    """The result of the metric's own score: in strict mode a score under the threshold is
+    stored as 0 and its reason says so (`_verdicts.strict_scored`); passed at the threshold."""
+    score, reason = _verdicts.strict_scored(score, spec.threshold, spec.strict_mode, reason, logs)
+    return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
