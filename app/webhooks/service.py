@@ -30,7 +30,7 @@ from app.media.netguard import (
     url_host,
 )
 from app.models import Tenant, WebhookDelivery, WebhookEndpoint, WebhookEvent
-from app.problems import FieldError, ProblemError, field_error
+from app.problems import FieldError, ProblemError, field_error, not_found
 from app.schemas import http_url
 from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
 from app.webhooks import disabling, sending
@@ -155,9 +155,7 @@ def _audit_created(session: Session, endpoint: WebhookEndpoint) -> None:
 def get_or_404(session: Session, tenant_id: str, endpoint_id: str) -> WebhookEndpoint:
     endpoint = WebhookRepository(session, tenant_id).endpoint(endpoint_id)
     if endpoint is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
+        raise not_found(f"No webhook endpoint {endpoint_id!r}.")
     return endpoint
 
 
