@@ -389,9 +389,11 @@ def bad_request(message: str, path: list[str | int] | None = None, code: str = "
     return ProblemError(400, "Bad Request", message, slug=code.replace("_", "-"), errors=errors)
 
 
+def not_found(detail: str, field: list[str | int] | None = None) -> ProblemError:
+    """A 404 saying what is not there; `field`: the path parameter or body field at fault."""
+    return ProblemError(404, "Not Found", detail, slug="not-found", field=field)
+
+
 def invalid_field(path: list[str | int], message: str, code: str = "value_error") -> ProblemError:
     """A 422 shaped like a failed validation: detail `loc: message`, errors[] naming the field."""
-    error = field_error(path, message, code)
-    return ProblemError(
-        422, "Invalid request", f"{error.loc}: {message}", slug="validation", errors=[error]
-    )
+    return invalid_request([field_error(path, message, code)])

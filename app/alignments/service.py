@@ -34,7 +34,7 @@ from app.metric_versions.repository import MetricVersionRepository
 from app.metrics import MetricSpecBase, parse_spec
 from app.metrics.versions import metric_version
 from app.models import Alignment, Evaluation, Label, MetricVersion, Tenant, TestCase
-from app.problems import FieldError, ProblemError, field_error, invalid_request
+from app.problems import FieldError, ProblemError, field_error, invalid_request, not_found
 from app.stats import LabelledItem, human_agreement
 from app.telemetry import logs
 from app.webhooks import service as webhook_service
@@ -51,10 +51,6 @@ class _Source:
     spec: MetricSpecBase
     spec_json: dict[str, Any]
     judge: dict[str, Any] | None
-
-
-def _not_found(what: str) -> ProblemError:
-    return ProblemError(404, "Not Found", what, slug="not-found")
 
 
 def _refused(status: int, slug: str, detail: str, loc: list[str | int]) -> ProblemError:
@@ -309,7 +305,7 @@ def _case_row(evaluation_id: str, index: int, case: TestCase) -> dict[str, Any]:
 def get_or_404(session: Session, tenant_id: str, alignment_id: str) -> tuple[Alignment, Evaluation]:
     found = AlignmentRepository(session, tenant_id).with_evaluation(alignment_id)
     if found is None:
-        raise _not_found(f"No alignment {alignment_id!r}.")
+        raise not_found(f"No alignment {alignment_id!r}.")
     return found
 
 

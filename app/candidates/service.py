@@ -15,7 +15,7 @@ from app.ids import new_id
 from app.judges import JudgeEndpoint
 from app.media.netguard import AddressPolicy
 from app.models import CandidateModel, Tenant
-from app.problems import FieldError, ProblemError
+from app.problems import FieldError, ProblemError, not_found
 from app.webhooks.service import check_endpoint_url, url_problems
 
 
@@ -56,7 +56,7 @@ def body_problems(
 def get_or_404(session: Session, tenant: Tenant, model_id: str) -> CandidateModel:
     model = CandidateModelRepository(session, tenant.id).get(model_id)
     if model is None:
-        raise ProblemError(404, "Not Found", f"No model {model_id!r}.", slug="not-found")
+        raise not_found(f"No model {model_id!r}.")
     return model
 
 

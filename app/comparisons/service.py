@@ -22,7 +22,7 @@ from app.comparisons.schemas import (
 from app.evaluations import kinds
 from app.ids import new_id
 from app.models import Comparison, Evaluation, Tenant
-from app.problems import Collected, ProblemError, field_error
+from app.problems import Collected, ProblemError, field_error, not_found
 from app.stats import holm_adjust
 
 
@@ -146,7 +146,7 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
 def get_or_404(session: Session, tenant: Tenant, comparison_id: str) -> Comparison:
     comparison = ComparisonRepository(session, tenant.id).get(comparison_id)
     if comparison is None:
-        raise ProblemError(404, "Not Found", f"No comparison {comparison_id!r}.", slug="not-found")
+        raise not_found(f"No comparison {comparison_id!r}.")
     return comparison
 
 

@@ -120,3 +120,21 @@ def page(
     return templates.TemplateResponse(
         request, template, context, status_code=status_code, headers=SECURITY_HEADERS
     )
+
+
+def live_page(
+    request: Request,
+    template: str,
+    signed_in: auth.ConsoleSession,
+    *,
+    live: bool,
+    hx_request: str | None,
+    **context: Any,
+) -> HTMLResponse:
+    """A page htmx polls while its evaluation runs (`live`). When it finished while the page
+    polled (`hx_request`, htmx's header), the answer tells htmx to reload the page whole, so
+    its results show too."""
+    response = page(request, template, signed_in, live=live, **context)
+    if not live and hx_request:
+        response.headers["HX-Refresh"] = "true"
+    return response

@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
 from app.console import csrf, transcript, views
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SECURITY_HEADERS, SignedIn, live_page, page
 from app.console.auth import ConsoleSession
 from app.evaluations import calibration, export, kinds, list_rows, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
@@ -205,20 +205,16 @@ def evaluation_progress(
     """The live part of the evaluation page (htmx polls it while the evaluation runs)."""
     evaluation = _evaluation(session, signed_in, evaluation_id)
     summary = read_model.to_schema(session, evaluation)
-    live = summary.status not in TERMINAL_STATUSES
-    response = page(
+    return live_page(
         request,
         "_progress.html",
         signed_in,
+        live=summary.status not in TERMINAL_STATUSES,
+        hx_request=hx_request,
         evaluation=summary,
         histograms=reads.score_histogram(session, signed_in.tenant, evaluation),
-        live=live,
         **_naming(session, evaluation),
     )
-    if not live and hx_request:
-        # Finished while the page was open: reload it whole, results and all.
-        response.headers["HX-Refresh"] = "true"
-    return response
 
 
 @router.get("/evaluations/{evaluation_id}/export")

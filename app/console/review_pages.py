@@ -160,7 +160,7 @@ def review_label_form(
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     items.item_or_404(session, signed_in.tenant.id, queue, item_id)
     body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
-    service.label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
+    service.give_label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
     session.commit()
     return RedirectResponse(
         f"/console/review/{queue.id}/items/{item_id}", status_code=303, headers=SECURITY_HEADERS

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse
 
 from app.api.deps import SessionDep
 from app.api.query import position
-from app.console._render import SignedIn, page
+from app.console._render import SignedIn, live_page, page
 from app.datasets import service as datasets
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.runs import report as run_report
@@ -55,20 +55,16 @@ def run_page(
         session, run, run_report.SampleState.of(evaluation), _cursor(after), SAMPLES_PAGE_SIZE
     )
     summary = run_report.to_schema(session, run, evaluation)
-    live = summary.status not in TERMINAL_STATUSES
-    response = page(
+    return live_page(
         request,
         "run.html",
         signed_in,
+        live=summary.status not in TERMINAL_STATUSES,
+        hx_request=hx_request,
         run=summary,
         samples=samples,
         has_more=has_more,
-        live=live,
     )
-    if not live and hx_request:
-        # Finished while the page polled its status: reload it whole, samples and all.
-        response.headers["HX-Refresh"] = "true"
-    return response
 
 
 @router.get("/datasets")

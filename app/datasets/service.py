@@ -26,7 +26,7 @@ from app.media.links import MediaUrl, with_media_urls
 from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
 from app.models import Dataset, DatasetRow, Tenant
-from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, format_pointer
+from app.problems import MAX_FIELD_ERRORS, FieldError, ProblemError, format_pointer, not_found
 from app.tenants import limits
 
 # The setting behind each cap of an uploaded zip, named in the 413.
@@ -217,7 +217,7 @@ def _rows(dataset_id: str, subsets: list[DatasetSubset]) -> list[dict[str, Any]]
 def get_or_404(session: Session, tenant: Tenant, dataset_id: str) -> Dataset:
     dataset = DatasetRepository(session, tenant.id).get(dataset_id)
     if dataset is None:
-        raise ProblemError(404, "Not Found", f"No dataset {dataset_id!r}.", slug="not-found")
+        raise not_found(f"No dataset {dataset_id!r}.")
     return dataset
 
 

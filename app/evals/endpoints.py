@@ -39,6 +39,7 @@ from app.problems import (
     ProblemError,
     bad_request,
     checked_anyway,
+    not_found,
     problem_responses,
 )
 from app.usage.schemas import Estimate
@@ -164,9 +165,7 @@ def _run_or_404(
     definition = service.get_eval_or_404(session, tenant, eval_id)
     found = EvalRunRepository(session, tenant.id).get(eval_id, run_id, for_update=for_update)
     if found is None:
-        raise ProblemError(
-            404, "Not Found", f"No run {run_id!r} in eval {eval_id!r}.", slug="not-found"
-        )
+        raise not_found(f"No run {run_id!r} in eval {eval_id!r}.")
     return definition, *found
 
 
@@ -371,7 +370,5 @@ def retrieve_output_item(
     index = report.item_index(run_id, output_item_id)
     grades = report.Grades.of(session, evaluation)
     if index is None or index not in grades.statuses:
-        raise ProblemError(
-            404, "Not Found", f"No output item {output_item_id!r} in this run.", slug="not-found"
-        )
+        raise not_found(f"No output item {output_item_id!r} in this run.")
     return report.output_items(session, definition, run, evaluation, grades, [index])[0]

@@ -28,7 +28,14 @@ from app.media.own import OwnMedia
 from app.metric_versions import service as metric_versions
 from app.metrics import parse_spec
 from app.models import CandidateModel, EvalDefinition, EvalRun, Evaluation, Tenant
-from app.problems import Collected, FieldError, ProblemError, bad_request, invalid_request
+from app.problems import (
+    Collected,
+    FieldError,
+    ProblemError,
+    bad_request,
+    invalid_request,
+    not_found,
+)
 from app.runtime import Runtime
 from app.telemetry import logs
 from app.webhooks import service as webhook_service
@@ -180,7 +187,7 @@ def delete_eval(
 def get_eval_or_404(session: Session, tenant: Tenant, eval_id: str) -> EvalDefinition:
     definition = EvalRepository(session, tenant.id).get(eval_id)
     if definition is None:
-        raise ProblemError(404, "Not Found", f"No eval {eval_id!r}.", slug="not-found")
+        raise not_found(f"No eval {eval_id!r}.")
     return definition
 
 

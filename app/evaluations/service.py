@@ -28,7 +28,7 @@ from app.media.store import DatabaseBlobStore
 from app.metric_versions import service as metric_versions
 from app.models import Evaluation, Tenant
 from app.outbox import outbox
-from app.problems import ProblemError, invalid_request
+from app.problems import ProblemError, invalid_request, not_found
 from app.redis_outage import REDIS_AWAY, REDIS_PATIENCE_SECONDS
 from app.runtime import Runtime
 from app.telemetry import logs
@@ -226,7 +226,7 @@ def get_or_404(
     """One of the tenant's evaluations of these kinds (plain ones unless told)."""
     evaluation = EvaluationRepository(session, tenant.id, kinds).get(evaluation_id)
     if evaluation is None:
-        raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
+        raise not_found(f"No evaluation {evaluation_id!r}.")
     return evaluation
 
 
@@ -236,7 +236,7 @@ def get_for_update(
     """One of the tenant's evaluations of these kinds, locked for a cancel or a delete."""
     evaluation = EvaluationRepository(session, tenant.id, kinds).get(evaluation_id, for_update=True)
     if evaluation is None:
-        raise ProblemError(404, "Not Found", f"No evaluation {evaluation_id!r}.", slug="not-found")
+        raise not_found(f"No evaluation {evaluation_id!r}.")
     return evaluation
 
 

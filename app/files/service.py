@@ -13,7 +13,7 @@ from app.files.repository import EvalFileRepository
 from app.files.schemas import FileObject
 from app.ids import new_id
 from app.models import EvalFile, Tenant
-from app.problems import ProblemError, bad_request, format_loc
+from app.problems import bad_request, format_loc, not_found
 from app.tenants import limits
 
 PURPOSES = ("evals",)
@@ -116,7 +116,7 @@ def get_or_404(
 ) -> EvalFile:
     file = EvalFileRepository(session, tenant.id).get(file_id, with_content=with_content)
     if file is None or (file.expires_at is not None and file.expires_at <= utcnow()):
-        raise ProblemError(404, "Not Found", f"No file {file_id!r}.", slug="not-found")
+        raise not_found(f"No file {file_id!r}.")
     return file
 
 

@@ -75,19 +75,12 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
         raise ReplyRefused(
             f"the response body is encoded more than once ({b', '.join(codings).decode()})"
         )
-    if isinstance(response.stream, ReadBody) and not codings:
-        # Nothing to decode: the body as the pool read it, past httpx's chunkers.
-        try:
-            return await response.stream.read_up_to(limit)
-        except BodyTooLarge:
-            await response.aclose()
-            raise ReplyTooLarge(limit) from None
-        except BaseException:
-            await response.aclose()
-            raise
-    parts: list[bytes] = []
-    size = 0
     try:
+        if isinstance(response.stream, ReadBody) and not codings:
+            # Nothing to decode: the body as the pool read it, past httpx's chunkers.
+            return await response.stream.read_up_to(limit)
+        parts: list[bytes] = []
+        size = 0
         # Decoded bytes: a gzip body counts as what it inflates to. One 16 KiB chunk inflates
         # to at most about 16 MiB (deflate's ratio) before it is counted and dropped.
         async for part in response.aiter_bytes():
@@ -95,13 +88,13 @@ async def read_capped(response: httpx.Response, limit: int) -> bytes:
             if size > limit:
                 raise ReplyTooLarge(limit)
             parts.append(part)
+        return b"".join(parts)
     except BodyTooLarge:
         await response.aclose()
         raise ReplyTooLarge(limit) from None
     except BaseException:
         await response.aclose()
         raise
-    return b"".join(parts)
 
 
 class LeanAioHttpClient(openai.DefaultAioHttpClient):

@@ -23,12 +23,7 @@ from app.labels.schemas import LabelCreate, LabelSummary
 from app.metrics import parse_spec
 from app.models import Evaluation, Label, Result
 from app.people import service as people
-from app.problems import (
-    FieldError,
-    ProblemError,
-    field_error,
-    invalid_request,
-)
+from app.problems import FieldError, ProblemError, field_error, invalid_request, not_found
 from app.tenants.scopes import ADMIN, Caller
 
 __all__ = [
@@ -275,13 +270,7 @@ def get_or_404(session: Session, tenant_id: str, label_id: str) -> Label:
     """The tenant's label `label_id`; 404 problem+json naming it otherwise."""
     found = LabelRepository(session, tenant_id).get_by_id(label_id)
     if found is None:
-        raise ProblemError(
-            404,
-            "Not Found",
-            f"No label {label_id!r}.",
-            slug="not-found",
-            field=["path", "label_id"],
-        )
+        raise not_found(f"No label {label_id!r}.", field=["path", "label_id"])
     return found
 
 

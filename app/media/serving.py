@@ -3,6 +3,7 @@
 from fastapi import Response
 from sqlalchemy.orm import Session
 
+from app import problems
 from app.media.store import owned_blob
 from app.problems import ProblemError
 
@@ -34,9 +35,7 @@ def blob_response(
 
 def not_found(sha256: str) -> ProblemError:
     """The 404 for a blob the caller may not load, whether or not it exists."""
-    return ProblemError(
-        404, "Not Found", f"No media {sha256[:80]!r}.", slug="not-found", field=["path", "sha256"]
-    )
+    return problems.not_found(f"No media {sha256[:80]!r}.", field=["path", "sha256"])
 
 
 def _matches(if_none_match: str, etag: str) -> bool:

@@ -11,7 +11,7 @@ from app.metric_versions.schemas import MetricVersion as MetricVersionSchema
 from app.metrics import MetricSpecBase
 from app.metrics.versions import metric_version
 from app.models import MetricVersion
-from app.problems import ProblemError, bad_request
+from app.problems import bad_request, not_found
 
 
 def record(
@@ -94,13 +94,7 @@ def get_or_404(
     """The tenant's version, else a 404 naming `field` (default: the path's `version_id`)."""
     version = MetricVersionRepository(session, tenant_id).get(version_id)
     if version is None:
-        raise ProblemError(
-            404,
-            "Not Found",
-            f"No metric version {version_id!r}.",
-            slug="not-found",
-            field=field or ["path", "version_id"],
-        )
+        raise not_found(f"No metric version {version_id!r}.", field=field or ["path", "version_id"])
     return version
 
 

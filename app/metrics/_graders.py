@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from app.judges import JudgeUsage
-from app.metrics._templates import RenderError, check_template, check_templates
+from app.metrics._templates import RenderError, check_template, check_templates, render_template
 from app.metrics._types import MetricError, MetricResult, MetricSpecBase, MetricTestCase
 
 # A `{{ path }}` template, bounded in length and placeholders when the spec is validated.
@@ -162,6 +162,13 @@ def images(case: MetricTestCase) -> dict[str, Any]:
             f"the case lists {len(urls)} image URLs but carries {len(parts)} image parts"
         )
     return dict(zip(urls, parts, strict=True))
+
+
+def rendered_pair(input: str, reference: str, case: MetricTestCase) -> tuple[str, str]:
+    """A string grader's `input` and `reference` templates rendered with the case's row;
+    raises RenderError."""
+    found = namespaces(case)
+    return render_template(input, found), render_template(reference, found)
 
 
 def render_failure(threshold: float, error: RenderError) -> MetricResult:

@@ -2,13 +2,13 @@
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.judges import JudgeError, JudgeReply
-from app.metrics import _abandoned
+from app.metrics import _abandoned, _verdicts
 from app.metrics._guidance import Guidance, with_guidance
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
 
@@ -130,18 +130,26 @@ class JudgeRef(BaseModel):
         return self.multiplier > 1
 
 
+# A judged spec's `model` and `judge` fields (every JudgedSpecBase's, and llm_accuracy's, which
+# takes neither guidance nor strict mode).
+JudgeModel = Annotated[
+    str | None, Field(description="Judge model; defaults to the evaluation's `judge.model`.")
+]
+JudgeChoice = Annotated[
+    JudgeRef | None,
+    Field(
+        description="This metric's own judge, a model registered with POST /v1/models "
+        "(defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` "
+        "to judge each output K times, a `panel` of judges."
+    ),
+]
+
+
 class JudgedSpecBase(MetricSpecBase):
     uses_judge: ClassVar[bool] = True
 
-    model: str | None = Field(
-        default=None, description="Judge model; defaults to the evaluation's `judge.model`."
-    )
-    judge: JudgeRef | None = Field(
-        default=None,
-        description="This metric's own judge, a model registered with POST /v1/models "
-        "(defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` "
-        "to judge each output K times, a `panel` of judges.",
-    )
+    model: JudgeModel = None
+    judge: JudgeChoice = None
     guidance: Guidance | None = Field(
         default=None,
         description="People's worked examples (`examples`: input, actual_output, their "
@@ -257,3 +265,12 @@ async def run_judged(
 
 def passed(score: float, threshold: float) -> bool:
     return score >= threshold
+
+
+def strict_result(
+    spec: JudgedSpecBase, score: float, reason: str | None, logs: dict[str, Any]
+) -> MetricResult:
+    """The result of the metric's own score: in strict mode a score under the threshold is
+    stored as 0 and its reason says so (`_verdicts.strict_scored`); passed at the threshold."""
+    score, reason = _verdicts.strict_scored(score, spec.threshold, spec.strict_mode, reason, logs)
+    return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
@@ -164,12 +164,8 @@ async def measure(
         score, logs = await judge_both(
             judge, (semantic_prompt, semantic_parts, semantic_schema), output
         )
-        reason_text = reason(score, logs) if spec.include_reason else None
-        score, reason_text = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason_text, logs
-        )
-        return MetricResult(
-            score, passed(score, spec.threshold), spec.threshold, reason_text, logs=logs
+        return strict_result(
+            spec, score, reason(score, logs) if spec.include_reason else None, logs
         )
 
     return await run_judged(spec, ctx, body)

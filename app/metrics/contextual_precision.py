@@ -12,7 +12,7 @@ from typing import ClassVar, Literal
 
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
@@ -86,14 +86,12 @@ def plan(spec: ContextualPrecisionSpec, case: MetricTestCase) -> list[PlannedCal
 
 
 def _empty_context(spec: ContextualPrecisionSpec) -> MetricResult:
-    score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
     reason = (
         "The retrieval context is empty: no node could be useful, so the score is 0."
         if spec.include_reason
         else None
     )
-    logs: dict = {"verdicts": [], "nodes": 0}
-    return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+    return strict_result(spec, 0.0, reason, {"verdicts": [], "nodes": 0})
 
 
 async def measure(
@@ -121,9 +119,6 @@ async def measure(
         score = weighted_cumulative_precision([v["verdict"] == "yes" for v in verdicts])
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"verdicts": verdicts, "nodes": len(nodes)}
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

@@ -10,7 +10,7 @@ from typing import ClassVar, Literal
 
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 
@@ -77,16 +77,13 @@ async def measure(
         if not render.nodes(case.retrieval_context):
             # Nothing to attribute expected_output to: 0 without asking (a judge shown
             # "0 nodes" could still answer `yes`).
-            score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
             reason = (
                 "The retrieval context is empty: nothing in expected_output can be attributed "
                 "to it, so the score is 0."
                 if spec.include_reason
                 else None
             )
-            return MetricResult(
-                score, passed(score, spec.threshold), spec.threshold, reason, logs={"verdicts": []}
-            )
+            return strict_result(spec, 0.0, reason, {"verdicts": []})
         reply = await judge.ask(
             "verdicts",
             _messages(spec, case),
@@ -96,9 +93,6 @@ async def measure(
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"verdicts": verdicts}
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, TestCaseField
 from app.metrics._verdicts import ItemNumber
@@ -157,12 +157,8 @@ async def measure(
     async def body(judge: JudgeSession) -> MetricResult:
         nodes = render.nodes(case.retrieval_context)
         if not nodes:
-            score = _verdicts.strict_clamp(0.0, spec.threshold, spec.strict_mode)
             reason = "The retrieval context is empty." if spec.include_reason else None
-            logs: dict = {"nodes": []}
-            return MetricResult(
-                score, passed(score, spec.threshold), spec.threshold, reason, logs=logs
-            )
+            return strict_result(spec, 0.0, reason, {"nodes": []})
         kinds = tuple("image" if node.get("type") == "image_url" else "text" for node in nodes)
         reply = await judge.ask(
             "verdicts",
@@ -181,9 +177,6 @@ async def measure(
         score = sum(v["verdict"] == "yes" for v in verdicts) / len(verdicts) if verdicts else 0.0
         reason = reply.data.get("reason") if spec.include_reason else None
         logs = {"nodes": per_node}
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

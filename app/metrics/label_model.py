@@ -22,23 +22,10 @@ from pydantic import (
     model_validator,
 )
 
-from app.judges import JudgeError
-from app.metrics._graders import (
-    GraderInput,
-    GraderSpecBase,
-    SamplingParams,
-    Step,
-    grader_sample,
-    images,
-    namespaces,
-    reason_of,
-    render_failure,
-    wire,
-)
-from app.metrics._judged import JudgeSession, run_judged
-from app.metrics._plan import Completion, PlannedCall
-from app.metrics._templates import RenderError, flatten, render_messages
-from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+from app.metrics import _model_graders as model_graders
+from app.metrics._graders import GraderInput, GraderSpecBase, SamplingParams, Step, reason_of
+from app.metrics._plan import PlannedCall
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 
 class LabelModelSpec(GraderSpecBase):
@@ -99,43 +86,29 @@ def instructions(labels: list[str]) -> str:
 
 
 def plan(spec: LabelModelSpec, case: MetricTestCase) -> list[PlannedCall]:
-    """One call (none when the row does not render). Completion: OpenAI's steps, a few of a
-    description and a conclusion (about 40 tokens each), and the result."""
-    try:
-        messages = render_messages(wire(spec.input), namespaces(case), images(case))
-    except RenderError:
-        return []
-    asked = [{"role": "system", "content": instructions(spec.labels)}, *messages]
-    return [PlannedCall("label_model", asked, Completion(fixed=15, per_item=40, items=3))]
+    """One call (none when the row does not render)."""
+    return model_graders.plan(spec, case, "label_model", instructions(spec.labels))
 
 
 async def measure(spec: LabelModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """1.0 when the judge's label is a passing label, else 0.0; the label is in the logs."""
-    try:
-        messages = render_messages(wire(spec.input), namespaces(case), images(case))
-    except RenderError as error:
-        return render_failure(spec.threshold, error)
-    asked = [{"role": "system", "content": instructions(spec.labels)}, *messages]
-    shown = flatten(messages)
-    params = spec.sampling_params.request_fields() if spec.sampling_params else None
 
-    async def body(judge: JudgeSession) -> MetricResult:
-        try:
-            reply = await judge.ask("label", asked, label_schema(tuple(spec.labels)), params=params)
-        except JudgeError as error:
-            result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
-            result.logs["grader_sample"] = grader_sample(spec.model, shown, None, judge.usage)
-            return result
-        label, steps = reply.data["result"], reply.data["steps"]
-        passed = label in spec.passing_labels
+    def read(answer: dict[str, Any]) -> tuple[float, str, dict[str, Any]]:
+        label, steps = answer["result"], answer["steps"]
         logs: dict[str, Any] = {
             "label": label,
             "steps": steps,
             "passing_labels": spec.passing_labels,
-            "grader_sample": grader_sample(spec.model, shown, reply.content, judge.usage),
         }
         reason = reason_of(steps) or f"the judge chose the label {label!r}"
-        return MetricResult.scored(1.0 if passed else 0.0, spec.threshold, reason, logs)
+        return (1.0 if label in spec.passing_labels else 0.0), reason, logs
 
-    # run_judged reads only `model` and `threshold`, which this spec has.
-    return await run_judged(spec, ctx, body)  # type: ignore[arg-type]
+    return await model_graders.measure(
+        spec,
+        case,
+        ctx,
+        call="label",
+        instructions=instructions(spec.labels),
+        schema=label_schema(tuple(spec.labels)),
+        read=read,
+    )

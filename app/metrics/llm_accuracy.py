@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.judges import JudgeError
 from app.media.parts import text_of
 from app.metrics import _render as render
-from app.metrics._judged import JudgeRef, JudgeSession, run_judged
+from app.metrics._judged import JudgeChoice, JudgeModel, JudgeSession, run_judged
 from app.metrics._lcs import scored
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._text_scores import length_error, rouge_scores
@@ -46,15 +46,8 @@ class LlmAccuracySpec(MetricSpecBase):
     uses_judge: ClassVar[bool] = True
 
     type: Literal["llm_accuracy"]
-    model: str | None = Field(
-        default=None, description="Judge model; defaults to the evaluation's `judge.model`."
-    )
-    judge: JudgeRef | None = Field(
-        default=None,
-        description="This metric's own judge, a model registered with POST /v1/models "
-        "(defaults to the evaluation's `judge`, then the server's, LOUPE_JUDGE_*); `samples` "
-        "to judge each output K times, a `panel` of judges.",
-    )
+    model: JudgeModel = None
+    judge: JudgeChoice = None
     rule_first: bool = Field(
         default=False,
         strict=True,

@@ -16,24 +16,11 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from app.judges import JudgeError
+from app.metrics import _model_graders as model_graders
 from app.metrics import _verdicts
-from app.metrics._graders import (
-    GraderInput,
-    GraderSpecBase,
-    SamplingParams,
-    Step,
-    grader_sample,
-    images,
-    namespaces,
-    reason_of,
-    render_failure,
-    wire,
-)
-from app.metrics._judged import JudgeSession, run_judged
-from app.metrics._plan import Completion, PlannedCall
-from app.metrics._templates import RenderError, flatten, render_messages
-from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
+from app.metrics._graders import GraderInput, GraderSpecBase, SamplingParams, Step, reason_of
+from app.metrics._plan import PlannedCall
+from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
 
@@ -98,45 +85,30 @@ def instructions(low: float, high: float) -> str:
 
 
 def plan(spec: ScoreModelSpec, case: MetricTestCase) -> list[PlannedCall]:
-    """One call (none when the row does not render). Completion: OpenAI's steps, a few of a
-    description and a conclusion (about 40 tokens each), and the result."""
-    try:
-        messages = render_messages(wire(spec.input), namespaces(case), images(case))
-    except RenderError:
-        return []
-    low, high = spec.range
-    asked = [{"role": "system", "content": instructions(low, high)}, *messages]
-    return [PlannedCall("score_model", asked, Completion(fixed=15, per_item=40, items=3))]
+    """One call (none when the row does not render)."""
+    return model_graders.plan(spec, case, "score_model", instructions(*spec.range))
 
 
 async def measure(spec: ScoreModelSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """The judge's score within the range; passed when at least pass_threshold."""
-    try:
-        messages = render_messages(wire(spec.input), namespaces(case), images(case))
-    except RenderError as error:
-        return render_failure(spec.threshold, error)
     low, high = spec.range
-    asked = [{"role": "system", "content": instructions(low, high)}, *messages]
-    shown = flatten(messages)
-    params = spec.sampling_params.request_fields() if spec.sampling_params else None
 
-    async def body(judge: JudgeSession) -> MetricResult:
-        try:
-            reply = await judge.ask("score", asked, grade_schema(low, high), params=params)
-        except JudgeError as error:
-            result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
-            result.logs["grader_sample"] = grader_sample(spec.model, shown, None, judge.usage)
-            return result
-        score, steps = reply.data["result"], reply.data["steps"]
+    def read(answer: dict[str, Any]) -> tuple[float, str, dict[str, Any]]:
+        score, steps = answer["result"], answer["steps"]
         logs: dict[str, Any] = {
             "result": score,
             "range": [low, high],
             "pass_threshold": spec.threshold,
             "steps": steps,
-            "grader_sample": grader_sample(spec.model, shown, reply.content, judge.usage),
         }
-        reason = reason_of(steps) or f"the judge gave {score:g}"
-        return MetricResult.scored(score, spec.threshold, reason, logs)
+        return score, reason_of(steps) or f"the judge gave {score:g}", logs
 
-    # run_judged reads only `model` and `threshold`, which this spec has.
-    return await run_judged(spec, ctx, body)  # type: ignore[arg-type]
+    return await model_graders.measure(
+        spec,
+        case,
+        ctx,
+        call="score",
+        instructions=instructions(low, high),
+        schema=grade_schema(low, high),
+        read=read,
+    )

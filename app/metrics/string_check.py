@@ -8,8 +8,8 @@ from typing import Any, Literal
 
 from pydantic import model_validator
 
-from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
-from app.metrics._templates import RenderError, render_template
+from app.metrics._graders import GraderSpecBase, Template, render_failure, rendered_pair
+from app.metrics._templates import RenderError
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase
 
 Operation = Literal["eq", "ne", "like", "ilike"]
@@ -47,9 +47,7 @@ def check(operation: Operation, text: str, reference: str) -> bool:
 async def measure(spec: StringCheckSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """1.0 when the operation holds on the rendered strings, else 0.0."""
     try:
-        found = namespaces(case)
-        text = render_template(spec.input, found)
-        reference = render_template(spec.reference, found)
+        text, reference = rendered_pair(spec.input, spec.reference, case)
     except RenderError as error:
         return render_failure(spec.threshold, error)
     holds = check(spec.operation, text, reference)

@@ -13,11 +13,11 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from app.judges import JudgeError
-from app.metrics._graders import GraderSpecBase, Template, namespaces, render_failure
+from app.metrics._graders import GraderSpecBase, Template, render_failure, rendered_pair
 from app.metrics._lcs import scored
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._similarity import length_error, reference_score, wordnet
-from app.metrics._templates import RenderError, render_template
+from app.metrics._templates import RenderError
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricTestCase
 
 EvaluationMetric = Literal[
@@ -102,8 +102,7 @@ def plan(spec: TextSimilaritySpec, case: MetricTestCase) -> list[PlannedCall]:
     if spec.evaluation_metric != "cosine":
         return []
     try:
-        found = namespaces(case)
-        texts = (render_template(spec.input, found), render_template(spec.reference, found))
+        texts = rendered_pair(spec.input, spec.reference, case)
     except RenderError:
         return []
     if not all(texts):
@@ -116,9 +115,7 @@ async def measure(
 ) -> MetricResult:
     """The chosen similarity of the rendered input to the rendered reference."""
     try:
-        found = namespaces(case)
-        text = render_template(spec.input, found)
-        reference = render_template(spec.reference, found)
+        text, reference = rendered_pair(spec.input, spec.reference, case)
     except RenderError as error:
         return render_failure(spec.threshold, error)
     logs: dict[str, Any] = {

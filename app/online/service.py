@@ -24,7 +24,7 @@ from app.online.schemas import (
 )
 from app.online.schemas import OnlineRule as OnlineRuleSchema
 from app.outbox import outbox
-from app.problems import FieldError, ProblemError, invalid_request
+from app.problems import FieldError, invalid_request, not_found
 from app.runtime import Runtime
 from app.telemetry.metrics import forget_online_rule
 
@@ -166,7 +166,7 @@ def set_enabled(session: Session, rule: OnlineRule, enabled: bool) -> OnlineRule
 def get_or_404(session: Session, tenant: Tenant, rule_id: str) -> OnlineRule:
     rule = OnlineRuleRepository(session, tenant.id).get_by_id(rule_id)
     if rule is None:
-        raise ProblemError(404, "Not Found", f"No online rule {rule_id!r}.", slug="not-found")
+        raise not_found(f"No online rule {rule_id!r}.")
     return rule
 
 

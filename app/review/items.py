@@ -22,7 +22,7 @@ from app.models import (
     ReviewQueue,
     TestCase,
 )
-from app.problems import FieldError, ProblemError
+from app.problems import FieldError, ProblemError, not_found
 from app.review.repository import LABELLED, RELEASED, WITHDRAWN, ReviewQueueRepository
 from app.review.schemas import JudgeVerdict, Scale
 from app.review.schemas import ReviewItem as ReviewItemSchema
@@ -103,12 +103,8 @@ def scale_of(evaluation: Evaluation, result: Result) -> tuple[float, float]:
 
 
 def item_not_found(queue: ReviewQueue, item_id: str) -> ProblemError:
-    return ProblemError(
-        404,
-        "Not Found",
-        f"No item {item_id!r} in review queue {queue.id!r}.",
-        slug="not-found",
-        field=["path", "item_id"],
+    return not_found(
+        f"No item {item_id!r} in review queue {queue.id!r}.", field=["path", "item_id"]
     )
 
 

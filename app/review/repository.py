@@ -251,11 +251,20 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
             )
         )
 
-    def _live(self, now: datetime):  # type: ignore[no-untyped-def]
-        """An assignment holding its slot: labelled, or reserved and not lapsed."""
-        return or_(
-            ReviewAssignment.status == LABELLED,
-            and_(ReviewAssignment.status == RESERVED, ReviewAssignment.expires_at > now),
+    def _live_count(self, now: datetime):  # type: ignore[no-untyped-def]
+        """How many of the item's assignments hold their slot: labelled, or reserved and not
+        lapsed."""
+        return (
+            select(func.count())
+            .select_from(ReviewAssignment)
+            .where(
+                ReviewAssignment.item_id == ReviewItem.id,
+                or_(
+                    ReviewAssignment.status == LABELLED,
+                    and_(ReviewAssignment.status == RESERVED, ReviewAssignment.expires_at > now),
+                ),
+            )
+            .scalar_subquery()
         )
 
     def offerable(
@@ -283,14 +292,6 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
             Label.item_key == ReviewItem.item_key,
             Label.actor == actor,
         )
-        live = (
-            select(func.count())
-            .select_from(ReviewAssignment)
-            .where(ReviewAssignment.item_id == ReviewItem.id, self._live(now))
-            .scalar_subquery()
-        )
-        # An item whose evaluation was deleted since has nothing left to show.
-        still_judged = exists().where(Result.id == ReviewItem.result_id)
         return self.session.scalars(
             select(ReviewItem)
             .where(
@@ -301,8 +302,8 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 ~mine,
                 ~labelled_by_me,
                 ~withdrawn_by_me,
-                still_judged,
-                live < queue.reviewers_per_item,
+                _still_judged(),
+                self._live_count(now) < queue.reviewers_per_item,
             )
             # Then the oldest results first (result ids sort by time; item ids taken in by one
             # claim share a millisecond).
@@ -356,16 +357,9 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
         a deleted evaluation is neither offered nor counted, reserved or not)."""
         queue_id = self.owned(queue).id
         needed = queue.reviewers_per_item
-        live = (
-            select(func.count())
-            .select_from(ReviewAssignment)
-            .where(ReviewAssignment.item_id == ReviewItem.id, self._live(now))
-            .scalar_subquery()
-        )
-        still_judged = exists().where(Result.id == ReviewItem.result_id)
         rows = self.session.execute(
-            select(ReviewItem.labelled, live).where(
-                ReviewItem.queue_id == queue_id, ReviewItem.priority < 2, still_judged
+            select(ReviewItem.labelled, self._live_count(now)).where(
+                ReviewItem.queue_id == queue_id, ReviewItem.priority < 2, _still_judged()
             )
         ).all()
         items = len(rows)
@@ -377,7 +371,7 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 ReviewAssignment.actor,
                 ReviewAssignment.status,
                 ReviewAssignment.expires_at,
-                exists().where(Result.id == ReviewItem.result_id),
+                _still_judged(),
             )
             .join(ReviewItem, ReviewItem.id == ReviewAssignment.item_id)
             .where(ReviewAssignment.queue_id == queue_id)
@@ -392,3 +386,9 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
                 continue
             reviewers[actor] = (labelled, reserved)
         return Counts(items, full, in_progress, reviewers)
+
+
+def _still_judged():  # type: ignore[no-untyped-def]
+    """Whether the item's result is still there: an item whose evaluation was deleted since has
+    nothing left to show, and is neither offered nor counted."""
+    return exists().where(Result.id == ReviewItem.result_id)

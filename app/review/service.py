@@ -28,7 +28,7 @@ from app.models import (
     ReviewItem,
     ReviewQueue,
 )
-from app.problems import ProblemError, invalid_request
+from app.problems import ProblemError, invalid_request, not_found
 from app.review import routing, sources
 from app.review.items import item_in, judged, shown
 from app.review.repository import (
@@ -91,13 +91,7 @@ def get_or_404(session: Session, tenant_id: str, queue_id: str) -> ReviewQueue:
     """The tenant's queue `queue_id`; 404 naming it otherwise (another tenant's too)."""
     found = ReviewQueueRepository(session, tenant_id).get_by_id(queue_id)
     if found is None:
-        raise ProblemError(
-            404,
-            "Not Found",
-            f"No review queue {queue_id!r}.",
-            slug="not-found",
-            field=["path", "queue_id"],
-        )
+        raise not_found(f"No review queue {queue_id!r}.", field=["path", "queue_id"])
     return found
 
 
@@ -252,18 +246,6 @@ def claim(
 
 def _conflict(message: str, slug: str) -> ProblemError:
     return ProblemError(409, "Conflict", message, slug=slug, field=["path", "item_id"])
-
-
-def label(
-    session: Session,
-    tenant_id: str,
-    actor: str,
-    queue: ReviewQueue,
-    item_id: str,
-    body: ReviewLabelCreate,
-) -> ReviewLabelled:
-    """`give_label`'s answer alone."""
-    return give_label(session, tenant_id, actor, queue, item_id, body)[0]
 
 
 def give_label(

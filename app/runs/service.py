@@ -13,7 +13,7 @@ from app.ids import new_id
 from app.metric_versions import service as metric_versions
 from app.metrics import MetricTestCase, parse_spec
 from app.models import Evaluation, Run, Tenant
-from app.problems import ProblemError, invalid_request
+from app.problems import invalid_request, not_found
 from app.runs.checks import check, question
 from app.runs.report import CLUSTER
 from app.runs.repository import RunRepository
@@ -165,7 +165,7 @@ def _stand_in(reference: str) -> str:
 def get_or_404(session: Session, tenant: Tenant, run_id: str) -> tuple[Run, Evaluation]:
     found = RunRepository(session, tenant.id).get(run_id)
     if found is None:
-        raise ProblemError(404, "Not Found", f"No run {run_id!r}.", slug="not-found")
+        raise not_found(f"No run {run_id!r}.")
     return found
 
 

@@ -15,29 +15,6 @@ from app.runs.repository import RunRepository
 from app.unscoped.run_scores import UnscopedRunScoreRepository
 
 
-def predictor_for(
-    session: Session,
-    settings: Settings,
-    evaluation: Evaluation,
-    rows: Sequence[TestCase],
-    images: CaseImages,
-) -> Predictor | None:
-    """The predictor for a run's slice; None when the run scores given predictions."""
-    found = RunRepository(session, evaluation.tenant_id).get(evaluation.id)
-    run = found[0] if found else None
-    if run is None or not run.options.get("uses_model"):
-        return None
-    messages = {row.index: images.messages(row.messages) for row in rows if row.messages}
-    params = dict(run.options.get("generation") or {})
-    endpoint, error = endpoint_or_error(session, settings, evaluation.tenant_id, run.model_id)
-    return Predictor(endpoint, params, messages, error)
-
-
-def tally(session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
-    """Add newly stored results to the run's report sums, in the transaction that stores them."""
-    UnscopedRunScoreRepository(session).add(evaluation_id, report.score_sums(inserted))
-
-
 class RunKind(kinds.Kind):
     """A run: the candidate answers each sample first; its report sums move with results."""
 
@@ -54,10 +31,19 @@ class RunKind(kinds.Kind):
         rows: Sequence[TestCase],
         images: CaseImages,
     ) -> Predictor | None:
-        return predictor_for(session, settings, evaluation, rows, images)
+        """The candidate's predictor; None when the run scores given predictions."""
+        found = RunRepository(session, evaluation.tenant_id).get(evaluation.id)
+        run = found[0] if found else None
+        if run is None or not run.options.get("uses_model"):
+            return None
+        messages = {row.index: images.messages(row.messages) for row in rows if row.messages}
+        params = dict(run.options.get("generation") or {})
+        endpoint, error = endpoint_or_error(session, settings, evaluation.tenant_id, run.model_id)
+        return Predictor(endpoint, params, messages, error)
 
     def tally(self, session: Session, evaluation_id: str, inserted: list[dict[str, Any]]) -> None:
-        tally(session, evaluation_id, inserted)
+        """Add newly stored results to the run's report sums."""
+        UnscopedRunScoreRepository(session).add(evaluation_id, report.score_sums(inserted))
 
     def api_path(self, session: Session, evaluation: Evaluation) -> str:
         return f"/v1/runs/{evaluation.id}"

@@ -24,6 +24,7 @@ from app.webhooks.service import (
     check_endpoint_url,
     create_endpoint,
     endpoints_page,
+    get_or_404,
 )
 
 router = APIRouter(
@@ -48,15 +49,6 @@ def create_webhook_endpoint(
 ) -> WebhookEndpointWithSecret:
     """Register a URL to receive signed evaluation events; the secret is shown only here."""
     check_endpoint_url(payload.url, runtime.settings)
-    repo = WebhookRepository(session, tenant.id)
-    if repo.endpoint_by_url(payload.url) is not None:
-        raise ProblemError(
-            409,
-            "Conflict",
-            "url: that URL is already registered.",
-            slug="webhook-endpoint-exists",
-            field=["url"],
-        )
     endpoint, secret = create_endpoint(session, tenant.id, payload, runtime.settings)
     session.commit()
     response.headers["Location"] = f"/v1/webhook_endpoints/{endpoint.id}"
@@ -82,11 +74,7 @@ def get_webhook_endpoint(
     endpoint_id: str, session: SessionDep, tenant: TenantDep
 ) -> WebhookEndpoint:
     """An endpoint as listed (its secret was shown once, at registration)."""
-    endpoint = WebhookRepository(session, tenant.id).endpoint(endpoint_id)
-    if endpoint is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
+    endpoint = get_or_404(session, tenant.id, endpoint_id)
     return WebhookEndpoint.model_validate(endpoint, from_attributes=True)
 
 
@@ -99,12 +87,10 @@ def list_webhook_deliveries(
     limit: LimitQuery = 20,
 ) -> WebhookDeliveryList:
     """Every delivery attempt to an endpoint, newest first."""
-    repo = WebhookRepository(session, tenant.id)
-    if repo.endpoint(endpoint_id) is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
-    rows = repo.deliveries_page(endpoint_id, id_cursor(after, "whd"), limit)
+    get_or_404(session, tenant.id, endpoint_id)
+    rows = WebhookRepository(session, tenant.id).deliveries_page(
+        endpoint_id, id_cursor(after, "whd"), limit
+    )
     data = [
         WebhookDelivery(
             id=delivery.id,
@@ -129,11 +115,7 @@ def delete_webhook_endpoint(endpoint_id: str, session: SessionDep, tenant: Tenan
     running and send nothing. An endpoint an online rule's alert goes to is kept (409 naming
     the rules): change or clear their `alert` first."""
     repo = WebhookRepository(session, tenant.id)
-    endpoint = repo.endpoint(endpoint_id)
-    if endpoint is None:
-        raise ProblemError(
-            404, "Not Found", f"No webhook endpoint {endpoint_id!r}.", slug="not-found"
-        )
+    endpoint = get_or_404(session, tenant.id, endpoint_id)
     rules = repo.rules_alerting(endpoint.url)
     if rules:
         named = ", ".join(f"{rule_id} ({name[:80]!r})" for rule_id, name in rules[:10])

@@ -30,7 +30,7 @@ from app.media.netguard import (
     url_host,
 )
 from app.models import Tenant, WebhookDelivery, WebhookEndpoint, WebhookEvent
-from app.problems import FieldError, ProblemError, field_error
+from app.problems import FieldError, ProblemError, field_error, not_found
 from app.schemas import http_url
 from app.unscoped.webhook_deliveries import UnscopedDeliveryRepository
 from app.webhooks import disabling, sending
@@ -91,13 +91,16 @@ def create_endpoint(
 
     A URL whose endpoint was disabled (its receiver answered 410 Gone, or failed for
     LOUPE_WEBHOOK_DISABLE_AFTER_HOURS) is turned back on with a new secret and a clean slate:
-    (tenant, url) is unique, and the row keeps the URL's delivery history.
+    (tenant, url) is unique, and the row keeps the URL's delivery history. A URL registered
+    and enabled is a 409.
     """
-    secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
-    encrypted = crypto.encrypt(settings, secret)
     endpoint = WebhookRepository(session, tenant_id).endpoint_by_url(
         payload.url, enabled_only=False
     )
+    if endpoint is not None and endpoint.enabled:
+        raise _already_registered()
+    secret = "whsec_" + base64.b64encode(secrets.token_bytes(32)).decode()
+    encrypted = crypto.encrypt(settings, secret)
     if endpoint is not None:
         endpoint.description = payload.description
         endpoint.secret_encrypted = encrypted
@@ -121,15 +124,19 @@ def create_endpoint(
         session.flush()
     except IntegrityError as exc:
         # A concurrent request registered the same URL between our check and this insert.
-        raise ProblemError(
-            409,
-            "Conflict",
-            "url: that URL is already registered.",
-            slug="webhook-endpoint-exists",
-            field=["url"],
-        ) from exc
+        raise _already_registered() from exc
     _audit_created(session, endpoint)
     return endpoint, secret
+
+
+def _already_registered() -> ProblemError:
+    return ProblemError(
+        409,
+        "Conflict",
+        "url: that URL is already registered.",
+        slug="webhook-endpoint-exists",
+        field=["url"],
+    )
 
 
 def _audit_created(session: Session, endpoint: WebhookEndpoint) -> None:
@@ -143,6 +150,13 @@ def _audit_created(session: Session, endpoint: WebhookEndpoint) -> None:
         tenant_id=endpoint.tenant_id,
         url=endpoint.url,
     )
+
+
+def get_or_404(session: Session, tenant_id: str, endpoint_id: str) -> WebhookEndpoint:
+    endpoint = WebhookRepository(session, tenant_id).endpoint(endpoint_id)
+    if endpoint is None:
+        raise not_found(f"No webhook endpoint {endpoint_id!r}.")
+    return endpoint
 
 
 def endpoints_page(

@@ -95,7 +95,7 @@ class TestRetries:
                 for i, result in enumerate(stored)
             ]
             inserted = UnscopedJobRepository(session).insert_results(twins)
-            run_tasks.tally(session, run_id, inserted)
+            run_tasks.RunKind().tally(session, run_id, inserted)
             session.commit()
         assert inserted == []
         again = client.get(f"/v1/runs/{run_id}").json()
