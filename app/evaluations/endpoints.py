@@ -343,7 +343,7 @@ def append_evaluation_test_cases(
         test_case_count=indices.stop,
     ).model_dump(mode="json")
     session.commit()
-    headers = {"Location": f"/v1/evaluations/{evaluation.id}"}
+    headers = {"Location": f"/v1/evaluations/{evaluation.id}", "Retry-After": POLL_AFTER_SECONDS}
     return JSONResponse(body, status_code=status.HTTP_202_ACCEPTED, headers=headers)
 
 

@@ -26,6 +26,9 @@ from app.online.schemas import (
 from app.problems import FieldError, checked_anyway, problem_responses
 from app.tenants.scopes import ADMIN_ONLY
 
+# When a client polling a backfill's results should look again, as an evaluation's 202 says.
+POLL_AFTER_SECONDS = "2"
+
 router = APIRouter(
     prefix="/v1/online_rules",
     tags=["online rules"],
@@ -216,6 +219,7 @@ def backfill_online_rule(
     body = backfill.backfill(session, runtime, tenant, rule, window)
     session.commit()
     response.headers["Location"] = f"/v1/online_rules/{rule.id}/results"
+    response.headers["Retry-After"] = POLL_AFTER_SECONDS
     return body
 
 

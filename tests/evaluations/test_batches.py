@@ -62,6 +62,9 @@ class TestBatches:
         for batch in range(3):
             answer = append(client, evaluation_id, cases(1 + 2 * batch, 2), key=f"b{batch}")
             assert answer.status_code == 202, answer.text
+            # Where to poll, and when: as every 202 that starts work answers.
+            assert answer.headers["location"] == f"/v1/evaluations/{evaluation_id}"
+            assert answer.headers["retry-after"] == "2"
             assert answer.json() == {
                 "object": "test_case_batch",
                 "evaluation_id": evaluation_id,

@@ -216,6 +216,10 @@ class TestBackfill:
 
         assert first.status_code == retry.status_code == 202
         assert retry.headers["Idempotent-Replayed"] == "true"
+        # Where to read what it judges, and when to look: as every 202 that starts work answers.
+        for answer in (first, retry):
+            assert answer.headers["location"] == f"/v1/online_rules/{rule['id']}/results"
+            assert answer.headers["retry-after"] == "2"
         assert retry.json() == first.json() and first.json()["sent"] == 2
         assert client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]["backfilled"] == 4
 
