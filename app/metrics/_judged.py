@@ -76,9 +76,10 @@ class JudgeRef(BaseModel):
         default=None,
         ge=0,
         le=2,
-        description="The sampling temperature of the calls that judge the output when it is "
-        "judged more than once (samples or a panel); default: the judge's own (usually 0, "
-        "where samples differ only as much as the provider does).",
+        description="The sampling temperature of the calls that judge the output, whether it "
+        "is judged once or more (samples or a panel); calls whose answer items share keep the "
+        "judge's own. Default: the judge's own (usually 0, where samples differ only as much "
+        "as the provider does).",
     )
     panel: list[PanelMember] | None = Field(
         default=None,

@@ -4015,7 +4015,7 @@ export interface components {
             samples?: number;
             /**
              * Temperature
-             * @description The sampling temperature of the calls that judge the output when it is judged more than once (samples or a panel); default: the judge's own (usually 0, where samples differ only as much as the provider does).
+             * @description The sampling temperature of the calls that judge the output, whether it is judged once or more (samples or a panel); calls whose answer items share keep the judge's own. Default: the judge's own (usually 0, where samples differ only as much as the provider does).
              */
             temperature?: number | null;
         };

@@ -41,9 +41,9 @@ class JudgeRef:
             samples (int | Unset): Independent judge calls on the same output (per panel member), none answered from the
                 judge cache; the score is their `aggregate` and each result carries `stability`. The judge calls and cost are
                 multiplied by it. Default: 1.
-            temperature (float | None | Unset): The sampling temperature of the calls that judge the output when it is
-                judged more than once (samples or a panel); default: the judge's own (usually 0, where samples differ only as
-                much as the provider does).
+            temperature (float | None | Unset): The sampling temperature of the calls that judge the output, whether it is
+                judged once or more (samples or a panel); calls whose answer items share keep the judge's own. Default: the
+                judge's own (usually 0, where samples differ only as much as the provider does).
      """
 
     aggregate: JudgeRefAggregate | Unset = 'median'
