@@ -26,7 +26,11 @@ from app.problems import Collected, ProblemError, field_error, not_found
 from app.stats import holm_adjust
 
 
-def _side(repo: ComparisonRepository, field: str, evaluation_id: str) -> Evaluation:
+def _side(
+    repo: ComparisonRepository, field: str, evaluation_id: str, completed: bool = True
+) -> Evaluation:
+    """The side named by `field`; 404 when there is none, and with `completed` 409 when it has
+    not completed."""
     side = repo.side(evaluation_id)
     if side is None:
         raise ProblemError(
@@ -36,7 +40,7 @@ def _side(repo: ComparisonRepository, field: str, evaluation_id: str) -> Evaluat
             slug="not-found",
             errors=[field_error([field], "no such evaluation or run", "not_found")],
         )
-    if side.status != "completed":
+    if completed and side.status != "completed":
         raise ProblemError(
             409,
             "Conflict",
@@ -52,10 +56,13 @@ def create(session: Session, tenant: Tenant, payload: ComparisonCreate) -> Compa
     repo = ComparisonRepository(session, tenant.id)
     # Both sides are looked up before either is refused: one answer names both.
     problems = Collected()
+    # A side compared with itself is refused whatever its state (below, with the request's other
+    # faults), not only once it has completed.
+    distinct = payload.candidate_id != payload.baseline_id
     with problems.catch():
-        baseline = _side(repo, "baseline_id", payload.baseline_id)
+        baseline = _side(repo, "baseline_id", payload.baseline_id, distinct)
     with problems.catch():
-        candidate = _side(repo, "candidate_id", payload.candidate_id)
+        candidate = _side(repo, "candidate_id", payload.candidate_id, distinct)
     problems.raise_if_any()
     if baseline.kind != candidate.kind:
         raise ProblemError(

@@ -21,6 +21,7 @@ from tests.comparisons.helpers import (
     quiz_dataset,
     run,
 )
+from tests.evaluations.test_batches import cases, open_evaluation
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 
@@ -239,6 +240,19 @@ class TestRefusals:
         a_run = run(api, client, quiz_dataset(client), set())
         body = problem(compare(client, an_evaluation, a_run), 422)
         assert [e["loc"] for e in body["errors"]] == ["candidate_id"]
+
+    def test_an_unfinished_evaluation_compared_with_itself_is_422_too(self, api: Api) -> None:
+        # It answered 409 "not completed" for both sides, as if it could be compared once done.
+        client = api.tenant_client()
+        still_open = open_evaluation(client, cases(0, 2))["id"]
+        body = problem(compare(client, still_open, still_open, metrics=["telepathy"]), 422)
+        assert [(e["loc"], e["type"]) for e in body["errors"]] == [
+            ("candidate_id", "same_as_baseline"),
+            ("metrics[0]", body["errors"][1]["type"]),
+        ]
+        # Two different sides still wait for completion.
+        other = open_evaluation(client, cases(0, 2))["id"]
+        assert compare(client, still_open, other).status_code == 409
 
     def test_unknown_metric_and_bad_alpha_are_422(self, api: Api) -> None:
         client = api.tenant_client()
