@@ -3,10 +3,13 @@
 checks (joserfc, Authlib's JOSE library).
 
 Every request to the provider goes through the outbound address policy first (public addresses
-only unless `LOUPE_OIDC_ALLOW` or the deprecated `LOUPE_ALLOW_PRIVATE_URLS` allows the host).
-The client secret is sent to the token endpoint only, never logged.
+only unless `LOUPE_OIDC_ALLOW` or the deprecated `LOUPE_ALLOW_PRIVATE_URLS` allows the host), and
+is sent to the address the policy checked (no second lookup, no proxy of the environment, no
+redirect), its answer read up to `MAX_ANSWER_BYTES`. The client secret is sent to the token
+endpoint only, never logged.
 """
 
+import json
 import secrets
 import threading
 import time
@@ -22,13 +25,24 @@ from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
 from app.config import Settings
-from app.media.netguard import AddressPolicy, BlockedAddress, parse_allow, resolve_sync, url_host
+from app.media.fetch import trust_context
+from app.media.netguard import (
+    AddressPolicy,
+    BlockedAddress,
+    IPAddress,
+    parse_allow,
+    pin,
+    resolve_sync,
+    url_host,
+)
 
 SCOPE = "openid email profile"
 # Asymmetric algorithms only: an HS256 token would be signed with the client secret, which
 # every holder of it could forge.
 ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512")
 TIMEOUT = httpx.Timeout(10.0, connect=5.0)
+# A discovery document, a key set or a token answer is a few kilobytes.
+MAX_ANSWER_BYTES = 1 << 20
 # Discovery and keys are read again after this long, and keys at once for an unknown key id.
 CACHE_SECONDS = 3600.0
 
@@ -75,24 +89,61 @@ def policy(settings: Settings) -> AddressPolicy:
     )
 
 
-def check_url(settings: Settings, url: str) -> None:
-    """SignInError unless `url` is http(s) and its host may be connected to."""
+def check_url(settings: Settings, url: str) -> IPAddress:
+    """The address to connect to for `url`, checked by the policy; SignInError unless `url` is
+    http(s) and its host may be connected to."""
     target = httpx.URL(url)
     if target.scheme not in ("http", "https") or not target.host:
         raise SignInError(f"The identity provider's URL {url!r} is not an http(s) URL.")
     port = target.port or (443 if target.scheme == "https" else 80)
     try:
-        resolve_sync(url_host(target), port, policy(settings))
+        return resolve_sync(url_host(target), port, policy(settings))[0]
     except BlockedAddress as exc:
         raise SignInError(f"Loupe may not connect to the identity provider: {exc}.") from None
 
 
+def _send(
+    settings: Settings, method: str, url: str, **options: Any
+) -> tuple[httpx.Response, bytes]:
+    """`method url` sent to the address the policy checked (Host, SNI and the certificate
+    check keep the URL's host), and its answer's body up to MAX_ANSWER_BYTES.
+
+    Raises:
+        SignInError: the host is refused, or the answer is longer than that.
+        httpx.HTTPError: the provider could not be reached or read.
+    """
+    auth = options.pop("auth", None)
+    address = check_url(settings, url)
+    target, headers, extensions = pin(httpx.URL(url), address)
+    # Read as sent: a compressed answer is not inflated (it fails as JSON instead).
+    headers["Accept-Encoding"] = "identity"
+    verify = trust_context(settings.ca_bundle) or True
+    with httpx.Client(
+        trust_env=False, follow_redirects=False, timeout=TIMEOUT, verify=verify
+    ) as client:
+        request = client.build_request(
+            method, target, headers=headers, extensions=extensions, **options
+        )
+        response = client.send(request, auth=auth, stream=True)
+        try:
+            body = bytearray()
+            for chunk in response.iter_raw():
+                body += chunk
+                if len(body) > MAX_ANSWER_BYTES:
+                    raise SignInError(
+                        f"The identity provider's answer from {url} is longer than "
+                        f"{MAX_ANSWER_BYTES} bytes."
+                    )
+        finally:
+            response.close()
+    return response, bytes(body)
+
+
 def _get_json(settings: Settings, url: str) -> dict[str, Any]:
-    check_url(settings, url)
     try:
-        response = httpx.get(url, timeout=TIMEOUT, follow_redirects=False)
+        response, raw = _send(settings, "GET", url)
         response.raise_for_status()
-        body = response.json()
+        body = json.loads(raw)
     except (httpx.HTTPError, ValueError) as exc:
         raise SignInError(f"The identity provider did not answer {url}: {exc}") from None
     if not isinstance(body, dict):
@@ -185,7 +236,6 @@ def exchange(
     settings: Settings, provider: Provider, code: str, pending: Pending, redirect_uri: str
 ) -> str:
     """The ID token the provider gives for the authorization code (with the PKCE verifier)."""
-    check_url(settings, provider.token_endpoint)
     data = {
         "grant_type": "authorization_code",
         "code": code,
@@ -199,10 +249,8 @@ def exchange(
         else None
     )
     try:
-        response = httpx.post(
-            provider.token_endpoint, data=data, auth=auth, timeout=TIMEOUT, follow_redirects=False
-        )
-        body = response.json()
+        response, raw = _send(settings, "POST", provider.token_endpoint, data=data, auth=auth)
+        body = json.loads(raw)
     except (httpx.HTTPError, ValueError) as exc:
         raise SignInError(f"The identity provider's token endpoint failed: {exc}") from None
     if response.status_code != 200 or not isinstance(body, dict):
