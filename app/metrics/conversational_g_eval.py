@@ -34,7 +34,7 @@ from app.metrics._rubric import (
     wants_logprobs,
 )
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import ItemNumber, JudgeNumber, Reason, refuse_out_of_range
+from app.metrics._verdicts import ItemNumber, JudgeNumber, Reason, refuse_out_of_range, some
 
 ConversationParam = Literal[
     "content",
@@ -127,11 +127,11 @@ def refuse_unknown_turns(cited: list[int], count: int) -> None:
     unknown = sorted({n for n in cited if not 1 <= n <= count})
     if unknown:
         raise MismatchedAnswer(
-            f"turn {conversation.some(unknown)} is not in the conversation (turns 1 to {count})"
+            f"turn {some(unknown)} is not in the conversation (turns 1 to {count})"
         )
     twice = sorted(n for n, times in Counter(cited).items() if times > 1)
     if twice:
-        raise MismatchedAnswer(f"turn {conversation.some(twice)} is cited more than once")
+        raise MismatchedAnswer(f"turn {some(twice)} is cited more than once")
 
 
 def cited_reason(reason: str, cited: list[dict[str, Any]]) -> str:

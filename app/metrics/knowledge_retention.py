@@ -12,7 +12,6 @@ assistant turn scores 1 (nothing could be forgotten) and skips the verdict call.
 built from the verdicts, naming the turns; there is no reason call.
 """
 
-from collections import Counter
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -24,7 +23,7 @@ from app.metrics import _render as render
 from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import ItemNumber
+from app.metrics._verdicts import ItemNumber, misfits, some
 
 VERDICTS = (("yes", "yes"), ("no", "no"))
 
@@ -49,19 +48,14 @@ class _Facts(BaseModel):
     @model_validator(mode="after")
     def _one_each(self) -> "_Facts":
         # A user turn left out would silently drop its facts, and the turns that forget them.
-        # Counted in one pass, as conversation.refuse_unkeyed counts (a looping judge).
-        counts = Counter(item.turn for item in self.turns)
-        asked = set(self.expected)
-        missing = [n for n in self.expected if n not in counts]
-        extra = sorted(n for n in counts if n not in asked)
-        twice = sorted(n for n, times in counts.items() if times > 1)
+        missing, extra, twice = misfits((item.turn for item in self.turns), self.expected)
         problems = []
         if missing:
-            problems.append(f"no facts entry for user turn {conversation.some(missing)}")
+            problems.append(f"no facts entry for user turn {some(missing)}")
         if extra:
-            problems.append(f"turn {conversation.some(extra)} was not asked about")
+            problems.append(f"turn {some(extra)} was not asked about")
         if twice:
-            problems.append(f"user turn {conversation.some(twice)} listed more than once")
+            problems.append(f"user turn {some(twice)} listed more than once")
         if problems:
             raise MismatchedAnswer(
                 "; ".join(problems)
