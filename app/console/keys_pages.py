@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from sqlalchemy.orm import Session
 
-from app import audit
+from app import audit, problems
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
 from app.console._render import SECURITY_HEADERS, SignedIn, page
@@ -85,7 +85,7 @@ def _within(
 
 def _no_such_key() -> ProblemError:
     # Missing or another team's: the same 404.
-    return ProblemError(404, "Not Found", "No such key in this team.", slug="not-found")
+    return problems.not_found("No such key in this team.")
 
 
 def _form_error(detail: str, field: str) -> ProblemError:

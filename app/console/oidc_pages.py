@@ -32,7 +32,7 @@ from app.people import oidc
 from app.people import service as people
 from app.people.roles import ROLES, actor, scopes_of
 from app.problems import ProblemError
-from app.tenants.scopes import ADMIN, Caller
+from app.tenants.scopes import ADMIN
 
 logger = logging.getLogger("loupe.people")
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -251,10 +251,6 @@ def switch_team(
     return response
 
 
-def _admin(signed_in: auth.ConsoleSession) -> Caller:
-    return auth.caller_of(signed_in)
-
-
 def _members_page(
     request: Request,
     session: SessionDep,
@@ -295,7 +291,7 @@ def grant_member(
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     try:
-        people.grant(session, _admin(signed_in), email, role, person_id)
+        people.grant(session, auth.caller_of(signed_in), email, role, person_id)
     except ProblemError as exc:
         session.rollback()
         return _members_page(request, session, signed_in, exc.detail, exc.status)
@@ -315,7 +311,9 @@ def remove_member(
 ) -> Response:
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     try:
-        people.remove(session, _admin(signed_in), person_id, revoke_keys=revoke_keys == "on")
+        people.remove(
+            session, auth.caller_of(signed_in), person_id, revoke_keys=revoke_keys == "on"
+        )
     except ProblemError as exc:
         if exc.status == 404:
             raise

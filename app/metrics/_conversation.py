@@ -10,7 +10,6 @@ without an assistant answer is not judged (there is nothing to judge yet).
 """
 
 import json
-from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any, ClassVar
@@ -201,35 +200,19 @@ class _TurnVerdictsWithReason(_TurnVerdicts):
 
 def refuse_unkeyed(given: list[int], expected: Iterable[int], unit: str = "turn") -> None:
     """Raises MismatchedAnswer unless `given` names every expected key exactly once (a turn
-    the judge left out would be scored as if it were fine).
-
-    Counted in one pass: a judge caught in a loop writes verdicts until its reply's cap (8 MB,
-    some 250,000 of them), and comparing each with every other held the judge loop that every
-    job's calls share for minutes."""
-    wanted = list(expected)
-    asked = set(wanted)
-    counts = Counter(given)
-    missing = [key for key in wanted if key not in counts]
-    extra = sorted(key for key in counts if key not in asked)
-    twice = sorted(key for key, times in counts.items() if times > 1)
+    the judge left out would be scored as if it were fine)."""
+    missing, extra, twice = _verdicts.misfits(given, expected)
     problems = []
     if missing:
-        problems.append(f"no verdict for {unit} {some(missing)}")
+        problems.append(f"no verdict for {unit} {_verdicts.some(missing)}")
     if extra:
-        problems.append(f"{unit} {some(extra)} was not asked about")
+        problems.append(f"{unit} {_verdicts.some(extra)} was not asked about")
     if twice:
-        problems.append(f"{unit} {some(twice)} judged more than once")
+        problems.append(f"{unit} {_verdicts.some(twice)} judged more than once")
     if problems:
         raise MismatchedAnswer(
             "; ".join(problems) + f"; give exactly one verdict for each {unit} asked about"
         )
-
-
-def some(keys: list[int], shown: int = 10) -> str:
-    """Keys as a message lists them: the first `shown`, then how many more (the message is
-    sent back to the judge and stored with the result's error)."""
-    listed = ", ".join(map(str, keys[:shown]))
-    return listed + (f" and {len(keys) - shown} more" if len(keys) > shown else "")
 
 
 @lru_cache(maxsize=256)

@@ -1,9 +1,10 @@
-"""What g_eval and conversational_g_eval share: the rubric, generated steps' answer, and the
-score made from the judge's integer (logprob-weighted where it can be, normalised by the
-rubric's span)."""
+"""What g_eval and conversational_g_eval share: the rubric, their generated steps (asked once
+and shared by every case, or planned), and the score made from the judge's integer
+(logprob-weighted where it can be, normalised by the rubric's span) with the logs saying how."""
 
 import math
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, Protocol
 
 from pydantic import (
     BaseModel,
@@ -17,7 +18,8 @@ from pydantic import (
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from app.judges import JudgeReply, weighted_score
-from app.metrics._judged import JudgedSpecBase
+from app.metrics._judged import JudgedSpecBase, JudgeSession
+from app.metrics._plan import Completion, PlannedCall
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 
@@ -74,6 +76,79 @@ class Steps(BaseModel):
 
 def numbered(steps: list[str]) -> str:
     return "\n".join(f"{i}. {s}" for i, s in enumerate(steps, start=1))
+
+
+class GEval(Protocol):
+    """The fields of a G-Eval's spec the steps and the score read."""
+
+    model: str | None
+    evaluation_steps: list[str] | None
+    rubric: list[RubricItem] | None
+    top_logprobs: int
+    strict_mode: bool
+
+
+def planned_steps(
+    spec: GEval, schema: type[Steps], prompt: Callable[[Any], str], typical: list[str]
+) -> tuple[list[str], list[PlannedCall]]:
+    """The steps a plan's scoring call shows and the calls getting them: the spec's own and
+    none, else `typical` steps and the steps call (titled as `schema`), shared by every case.
+    Completion: the steps' JSON, about 25 tokens a step."""
+    if spec.evaluation_steps:
+        return list(spec.evaluation_steps), []
+    task = schema.model_config["title"]
+    asked = prompt(spec)
+    call = PlannedCall(
+        task,
+        [{"role": "user", "content": asked}],
+        Completion(fixed=8, per_item=25, items=len(typical)),
+        shared=(task, asked),
+    )
+    return typical, [call]
+
+
+async def asked_steps(
+    judge: JudgeSession, spec: GEval, schema: type[Steps], prompt: Callable[[Any], str]
+) -> tuple[list[str], str]:
+    """The steps and where they came from: the spec's own (`given`), else the judge's answer to
+    `prompt`, asked once per judge model and prompt and shared by every case (`generated` for
+    the case that asked, `shared` for the rest and answers from the judge cache)."""
+    if spec.evaluation_steps:
+        return list(spec.evaluation_steps), "given"
+    asked = prompt(spec)
+    key = (schema.model_config["title"], spec.model or judge.ctx.judge_model, asked)
+    messages = [{"role": "user", "content": asked}]
+    reply, first = await judge.ask_shared("steps", key, messages, schema)
+    steps = [s for s in reply.data["steps"] if s.strip()]
+    return steps, "generated" if first and not reply.cached else "shared"
+
+
+def wants_logprobs(spec: GEval) -> bool:
+    """Whether the scoring call asks for logprobs (strict mode's 0-or-1 weighs none)."""
+    return not spec.strict_mode and spec.top_logprobs > 0
+
+
+def scored(
+    spec: GEval, reply: JudgeReply, steps: list[str], steps_source: str
+) -> tuple[float, dict]:
+    """The score of the scoring call's reply (`rubric_score` over the rubric's span) and the
+    logs saying how it was made: the steps, the judge's integer, the rubric."""
+    raw = float(reply.data["score"])
+    logs: dict = {"steps": steps, "steps_source": steps_source, "raw_score": raw}
+    if reply.top_logprobs is not None and reply.top_logprobs != spec.top_logprobs:
+        # The model takes fewer alternatives than asked for (deepeval caps them too).
+        logs["top_logprobs"] = reply.top_logprobs
+    if spec.rubric:
+        logs["rubric"] = [r.model_dump() for r in spec.rubric]
+    score, how = rubric_score(
+        raw,
+        reply,
+        rubric_span(spec.rubric),
+        want_logprobs=wants_logprobs(spec),
+        strict_mode=spec.strict_mode,
+    )
+    logs.update(how)
+    return score, logs
 
 
 def raw_reason(want_logprobs: bool, reply: JudgeReply) -> str:

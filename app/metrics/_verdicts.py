@@ -2,8 +2,10 @@
 normalisation, strict-mode clamp."""
 
 import re
+from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, NamedTuple
 
 from pydantic import (
     BaseModel,
@@ -132,6 +134,38 @@ def refuse_miscount(given: int, expected: int, unit: str) -> None:
             f"{given} verdict(s) for {expected} {unit}(s); give exactly one verdict per {unit}, "
             "in order"
         )
+
+
+class Misfits(NamedTuple):
+    """How keyed answers miss the keys asked about: the keys left out (in the order asked),
+    the keys not asked about and the keys answered more than once (each sorted)."""
+
+    missing: list[int]
+    extra: list[int]
+    twice: list[int]
+
+
+def misfits(given: Iterable[int], expected: Iterable[int]) -> Misfits:
+    """The keys `given` leaves out, adds and repeats against `expected`.
+
+    Counted in one pass: a judge caught in a loop writes verdicts until its reply's cap (8 MB,
+    some 250,000 of them), and comparing each with every other held the judge loop that every
+    job's calls share for minutes."""
+    wanted = list(expected)
+    asked = set(wanted)
+    counts = Counter(given)
+    return Misfits(
+        missing=[key for key in wanted if key not in counts],
+        extra=sorted(key for key in counts if key not in asked),
+        twice=sorted(key for key, times in counts.items() if times > 1),
+    )
+
+
+def some(keys: list[int], shown: int = 10) -> str:
+    """Keys as a message lists them: the first `shown`, then how many more (the message is
+    sent back to the judge and stored with the result's error)."""
+    listed = ", ".join(map(str, keys[:shown]))
+    return listed + (f" and {len(keys) - shown} more" if len(keys) > shown else "")
 
 
 def refuse_out_of_range(value: float, low: float, high: float, what: str = "score") -> None:

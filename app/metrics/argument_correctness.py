@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 from app.metrics import _conversation as conversation
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape
 from app.metrics._verdicts import ItemNumber
@@ -201,9 +201,6 @@ async def measure(
                 for item in verdicts
             ]
         reason = _reason(verdicts, score) if spec.include_reason else None
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

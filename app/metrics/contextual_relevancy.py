@@ -25,6 +25,8 @@ from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Test
 from app.metrics._verdicts import ItemNumber
 
 VERDICTS = {"yes": "yes", "no": "no", "idk": "idk", "borderline": "idk"}
+# The image nodes a repair message names at the most (as `_verdicts.some` lists keys).
+_SHOWN = 10
 
 
 class ContextualRelevancySpec(JudgedSpecBase):
@@ -61,29 +63,41 @@ class Nodes(BaseModel):
 
     @model_validator(mode="after")
     def _every_node_once(self) -> "Nodes":
-        numbers = [item.node for item in self.nodes]
         expected = range(1, len(self.kinds) + 1)
-        missing = [n for n in expected if n not in numbers]
-        unknown = sorted({n for n in numbers if n not in expected})
-        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        missing, unknown, repeated = _verdicts.misfits((item.node for item in self.nodes), expected)
         problems = []
         if missing:
-            problems.append(f"no verdicts for node(s) {missing}")
+            problems.append(f"no verdicts for node(s) {_verdicts.some(missing)}")
         if unknown:
-            problems.append(f"verdicts for node(s) {unknown}, which do not exist")
+            problems.append(f"verdicts for node(s) {_verdicts.some(unknown)}, which do not exist")
         if repeated:
-            problems.append(f"node(s) {repeated} answered more than once")
-        for item in self.nodes:
-            stated = [v for v in item.verdicts if v.statement.strip()]
-            if item.node in expected and self.kinds[item.node - 1] == "image" and len(stated) != 1:
-                # An image is one statement: more verdicts would weigh it more, none drop it.
-                problems.append(f"{len(stated)} verdict(s) for image node {item.node}, not 1")
+            problems.append(f"node(s) {_verdicts.some(repeated)} answered more than once")
+        # An image is one statement: more verdicts would weigh it more, none drop it. A node
+        # answered more than once is said above, so its answers are not each counted here.
+        miscounted = [
+            f"{stated} verdict(s) for image node {number}, not 1"
+            for number, stated in self._image_statements(set(repeated))
+            if stated != 1
+        ]
+        problems += miscounted[:_SHOWN]
+        if len(miscounted) > _SHOWN:
+            problems.append(f"and {len(miscounted) - _SHOWN} more image nodes")
         if problems:
             raise MismatchedAnswer(
                 f"{'; '.join(problems)} (of {len(self.kinds)} nodes); answer every "
                 "retrieval-context node once, by its number"
             )
         return self
+
+    def _image_statements(self, repeated: set[int]) -> list[tuple[int, int]]:
+        """Each image node answered once, with the statements its verdicts judge."""
+        return [
+            (item.node, sum(1 for v in item.verdicts if v.statement.strip()))
+            for item in self.nodes
+            if 1 <= item.node <= len(self.kinds)
+            and self.kinds[item.node - 1] == "image"
+            and item.node not in repeated
+        ]
 
 
 @lru_cache(maxsize=256)

@@ -28,7 +28,7 @@ from app.judges import MismatchedAnswer
 from app.metrics import _conversation as conversation
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import (
     MetricContext,
@@ -261,9 +261,6 @@ async def measure(
             ],
         }
         reason = _reason(intentions, users, score) if spec.include_reason else None
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

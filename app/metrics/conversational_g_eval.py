@@ -25,13 +25,16 @@ from app.metrics._rubric import (
     NonEmpty,
     RubricItem,
     Steps,
+    asked_steps,
     numbered,
-    rubric_score,
+    planned_steps,
     rubric_span,
     rubric_text,
+    scored,
+    wants_logprobs,
 )
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import ItemNumber, JudgeNumber, Reason, refuse_out_of_range
+from app.metrics._verdicts import ItemNumber, JudgeNumber, Reason, refuse_out_of_range, some
 
 ConversationParam = Literal[
     "content",
@@ -124,11 +127,11 @@ def refuse_unknown_turns(cited: list[int], count: int) -> None:
     unknown = sorted({n for n in cited if not 1 <= n <= count})
     if unknown:
         raise MismatchedAnswer(
-            f"turn {conversation.some(unknown)} is not in the conversation (turns 1 to {count})"
+            f"turn {some(unknown)} is not in the conversation (turns 1 to {count})"
         )
     twice = sorted(n for n, times in Counter(cited).items() if times > 1)
     if twice:
-        raise MismatchedAnswer(f"turn {conversation.some(twice)} is cited more than once")
+        raise MismatchedAnswer(f"turn {some(twice)} is cited more than once")
 
 
 def cited_reason(reason: str, cited: list[dict[str, Any]]) -> str:
@@ -184,17 +187,6 @@ def _steps_prompt(spec: ConversationalGEvalSpec) -> str:
     )
 
 
-async def _steps(judge: JudgeSession, spec: ConversationalGEvalSpec) -> tuple[list[str], str]:
-    if spec.evaluation_steps:
-        return list(spec.evaluation_steps), "given"
-    prompt = _steps_prompt(spec)
-    key = ("conversational_g_eval_steps", spec.model or judge.ctx.judge_model, prompt)
-    messages = [{"role": "user", "content": prompt}]
-    reply, first = await judge.ask_shared("steps", key, messages, _Steps)
-    steps = [s for s in reply.data["steps"] if s.strip()]
-    return steps, "generated" if first and not reply.cached else "shared"
-
-
 _CITED = '"turns": [{"turn": <turn number>, "note": "..."}]'
 
 
@@ -247,21 +239,9 @@ TYPICAL_STEPS = [
 def plan(spec: ConversationalGEvalSpec, case: MetricTestCase) -> list[PlannedCall]:
     """Steps (unless given; shared by every case), then one scoring call per conversation.
 
-    Completions: the steps' JSON (about 25 tokens a step); the reason, a few cited turns (about
-    20 tokens each) and the score."""
-    calls = []
-    steps = list(spec.evaluation_steps or [])
-    if not steps:
-        prompt = _steps_prompt(spec)
-        steps = TYPICAL_STEPS
-        calls.append(
-            PlannedCall(
-                "conversational_g_eval_steps",
-                [{"role": "user", "content": prompt}],
-                Completion(fixed=8, per_item=25, items=len(steps)),
-                shared=("conversational_g_eval_steps", prompt),
-            )
-        )
+    Completions: the steps' JSON; the reason, a few cited turns (about 20 tokens each) and the
+    score."""
+    steps, calls = planned_steps(spec, _Steps, _steps_prompt, TYPICAL_STEPS)
     cited = min(3, len(case.turns or []))
     calls.append(
         PlannedCall(
@@ -279,29 +259,21 @@ async def measure(
     """Steps (shared), then one scoring call returning the reason, cited turns and score."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        steps, steps_source = await _steps(judge, spec)
+        steps, steps_source = await asked_steps(judge, spec, _Steps, _steps_prompt)
         span = rubric_span(spec.rubric)
         count = len(case.turns or [])
-        want_logprobs = not spec.strict_mode and spec.top_logprobs > 0
+        want_logprobs = wants_logprobs(spec)
         reply = await judge.ask(
             "score",
             _score_messages(spec, case, steps),
             score_schema(0, 1, count) if spec.strict_mode else score_schema(*span, count),
             top_logprobs=spec.top_logprobs if want_logprobs else None,
         )
-        raw = float(reply.data["score"])
+        score, logs = scored(spec, reply, steps, steps_source)
         cited = sorted(reply.data["turns"], key=lambda item: item["turn"])
-        logs: dict = {"steps": steps, "steps_source": steps_source, "raw_score": raw}
-        if reply.top_logprobs is not None and reply.top_logprobs != spec.top_logprobs:
-            logs["top_logprobs"] = reply.top_logprobs
-        if spec.rubric:
-            logs["rubric"] = [r.model_dump() for r in spec.rubric]
-        score, how = rubric_score(
-            raw, reply, span, want_logprobs=want_logprobs, strict_mode=spec.strict_mode
-        )
-        logs.update(how)
         logs["turns"] = [conversation.pin(i["turn"], "cited", i["note"] or None) for i in cited]
         reason = cited_reason(reply.data["reason"], cited)
+        # Not strict_result, as in g_eval.
         return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -13,7 +13,7 @@ per distinct retrieval context.
 
 import hashlib
 import json
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -139,15 +139,65 @@ def _verdicts_prompt(
     )
 
 
+class TruthsSpec(Protocol):
+    """What the truths call reads of a spec (faithfulness's, turn_faithfulness's)."""
+
+    model: str | None
+    truths_extraction_limit: int | None
+
+
 def _truths_key(model: str | None, nodes: list[dict], limit: int | None) -> tuple:
     canonical = json.dumps(nodes, sort_keys=True, separators=(",", ":"))
     return ("faithfulness_truths", model, limit, hashlib.sha256(canonical.encode()).hexdigest())
 
 
-def _truths_messages(spec: FaithfulnessSpec, nodes: list[dict]) -> list[dict]:
+def _truths_messages(spec: TruthsSpec, nodes: list[dict]) -> list[dict]:
     parts = render.numbered_nodes("Retrieval Context", nodes)
     prompt = _truths_prompt(spec.truths_extraction_limit, render.is_multimodal(parts))
     return render.messages(prompt, parts)
+
+
+def planned_truths(spec: TruthsSpec, nodes: list[dict]) -> tuple[list[str], PlannedCall]:
+    """The truths a plan takes for a retrieval context (its sentences, at most the limit) and
+    the truths call, shared by every case and metric judged on that context. Completion: the
+    truths restated."""
+    truths = sentences(text_of_parts(nodes))
+    if spec.truths_extraction_limit is not None:
+        truths = truths[: spec.truths_extraction_limit]
+    key = _truths_key(None, nodes, spec.truths_extraction_limit)
+    call = PlannedCall(
+        "faithfulness_truths",
+        _truths_messages(spec, nodes),
+        Completion(fixed=8, per_item=4, items=len(truths), echoed=tuple(truths)),
+        shared=(key[0], *key[2:]),
+    )
+    return truths, call
+
+
+async def asked_truths(
+    judge: JudgeSession,
+    spec: TruthsSpec,
+    nodes: list[dict],
+    across_jobs: bool,
+    label: str = "truths",
+) -> tuple[list[str], bool]:
+    """A retrieval context's truths and whether they were shared: asked once per judge model,
+    context and limit (one context's truths serve faithfulness and turn_faithfulness)."""
+    if not nodes:
+        return [], False
+    reply, first = await judge.ask_shared(
+        label,
+        _truths_key(spec.model or judge.ctx.judge_model, nodes, spec.truths_extraction_limit),
+        _truths_messages(spec, nodes),
+        Truths,
+        across_jobs=across_jobs,
+    )
+    truths = [t for t in reply.data["truths"] if t.strip()]
+    # The limit is enforced, not only asked for.
+    if spec.truths_extraction_limit is not None:
+        truths = truths[: spec.truths_extraction_limit]
+    # Shared: made for another test case, by another job, or by an earlier evaluation.
+    return truths, not first or reply.cached
 
 
 def _verdicts_messages(
@@ -176,20 +226,11 @@ def plan(spec: FaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
     verdicts restate the output's claims, about 12 tokens of verdict and reason each, and the
     overall reason (about 50 tokens)."""
     nodes = render.nodes(case.retrieval_context)
-    truths = sentences(text_of_parts(nodes))
-    if spec.truths_extraction_limit is not None:
-        truths = truths[: spec.truths_extraction_limit]
+    truths: list[str] = []
     calls = []
     if nodes:
-        key = _truths_key(None, nodes, spec.truths_extraction_limit)
-        calls.append(
-            PlannedCall(
-                "faithfulness_truths",
-                _truths_messages(spec, nodes),
-                Completion(fixed=8, per_item=4, items=len(truths), echoed=tuple(truths)),
-                shared=(key[0], *key[2:]),
-            )
-        )
+        truths, truths_call = planned_truths(spec, nodes)
+        calls.append(truths_call)
     claims = sentences(text_of_parts(render.field_parts(case, "actual_output")[1:]))
     calls.append(
         PlannedCall(
@@ -206,31 +247,11 @@ def plan(spec: FaithfulnessSpec, case: MetricTestCase) -> list[PlannedCall]:
     return calls
 
 
-async def _truths(
-    judge: JudgeSession, spec: FaithfulnessSpec, nodes: list[dict], across_jobs: bool
-) -> tuple[list[str], bool]:
-    if not nodes:
-        return [], False
-    reply, first = await judge.ask_shared(
-        "truths",
-        _truths_key(spec.model or judge.ctx.judge_model, nodes, spec.truths_extraction_limit),
-        _truths_messages(spec, nodes),
-        Truths,
-        across_jobs=across_jobs,
-    )
-    truths = [t for t in reply.data["truths"] if t.strip()]
-    # The limit is enforced, not only asked for.
-    if spec.truths_extraction_limit is not None:
-        truths = truths[: spec.truths_extraction_limit]
-    # Shared: made for another test case, by another job, or by an earlier evaluation.
-    return truths, not first or reply.cached
-
-
 async def measure(spec: FaithfulnessSpec, case: MetricTestCase, ctx: MetricContext) -> MetricResult:
     """Truths (shared per retrieval context), then one call: claims with their verdicts."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        truths, truths_shared = await _truths(
+        truths, truths_shared = await asked_truths(
             judge, spec, render.nodes(case.retrieval_context), case.context_shared
         )
         reply = await judge.ask(

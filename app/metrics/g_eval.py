@@ -28,10 +28,13 @@ from app.metrics._rubric import (
     NonEmpty,
     RubricItem,
     Steps,
+    asked_steps,
     numbered,
-    rubric_score,
+    planned_steps,
     rubric_span,
     rubric_text,
+    scored,
+    wants_logprobs,
 )
 from app.metrics._types import (
     MetricContext,
@@ -205,17 +208,6 @@ def _steps_prompt(spec: GEvalSpec) -> str:
     return template.format(criteria=spec.criteria, parameters=_parameters(spec))
 
 
-async def _steps(judge: JudgeSession, spec: GEvalSpec) -> tuple[list[str], str]:
-    if spec.evaluation_steps:
-        return list(spec.evaluation_steps), "given"
-    prompt = _steps_prompt(spec)
-    key = ("g_eval_steps", spec.model or judge.ctx.judge_model, prompt)
-    messages = [{"role": "user", "content": prompt}]
-    reply, first = await judge.ask_shared("steps", key, messages, Steps)
-    steps = [s for s in reply.data["steps"] if s.strip()]
-    return steps, "generated" if first and not reply.cached else "shared"
-
-
 def _score_messages(spec: GEvalSpec, case: MetricTestCase, steps: list[str]) -> list[dict]:
     """The scoring call's messages: the filled results template, the test case at its place."""
     low, high = spec.score_range()
@@ -253,21 +245,9 @@ TYPICAL_STEPS = [
 def plan(spec: GEvalSpec, case: MetricTestCase) -> list[PlannedCall]:
     """Steps (unless given; shared by every case), then the scoring call.
 
-    Completions: the steps' JSON (about 25 tokens a step) and a one- or two-sentence reason
-    with the score (about 45 tokens)."""
-    calls = []
-    steps = list(spec.evaluation_steps or [])
-    if not steps:
-        prompt = _steps_prompt(spec)
-        steps = TYPICAL_STEPS
-        calls.append(
-            PlannedCall(
-                "g_eval_steps",
-                [{"role": "user", "content": prompt}],
-                Completion(fixed=8, per_item=25, items=len(steps)),
-                shared=("g_eval_steps", prompt),
-            )
-        )
+    Completions: the steps' JSON and a one- or two-sentence reason with the score (about 45
+    tokens)."""
+    steps, calls = planned_steps(spec, Steps, _steps_prompt, TYPICAL_STEPS)
     calls.append(
         PlannedCall("g_eval_score", _score_messages(spec, case, steps), Completion(fixed=45))
     )
@@ -278,28 +258,19 @@ async def measure(spec: GEvalSpec, case: MetricTestCase, ctx: MetricContext) -> 
     """Steps (shared) then one scoring call that returns the reason with the score."""
 
     async def body(judge: JudgeSession) -> MetricResult:
-        steps, steps_source = await _steps(judge, spec)
+        steps, steps_source = await asked_steps(judge, spec, Steps, _steps_prompt)
         low, high = spec.score_range()
-        want_logprobs = not spec.strict_mode and spec.top_logprobs > 0
+        want_logprobs = wants_logprobs(spec)
         reply = await judge.ask(
             "score",
             _score_messages(spec, case, steps),
             score_schema(0, 1) if spec.strict_mode else score_schema(low, high),
             top_logprobs=spec.top_logprobs if want_logprobs else None,
         )
-        raw = float(reply.data["score"])
-        logs: dict = {"steps": steps, "steps_source": steps_source, "raw_score": raw}
-        if reply.top_logprobs is not None and reply.top_logprobs != spec.top_logprobs:
-            # The model takes fewer alternatives than asked for (deepeval caps them too).
-            logs["top_logprobs"] = reply.top_logprobs
-        if spec.rubric:
-            logs["rubric"] = [r.model_dump() for r in spec.rubric]
-        score, how = rubric_score(
-            raw, reply, (low, high), want_logprobs=want_logprobs, strict_mode=spec.strict_mode
-        )
-        logs.update(how)
-        return MetricResult(
-            score, passed(score, spec.threshold), spec.threshold, reply.data["reason"], logs=logs
-        )
+        score, logs = scored(spec, reply, steps, steps_source)
+        # Not strict_result: strict mode's score is already 0 or 1, and a NaN (overflowing
+        # logprobs) is left for `storable` to make the result's error, with no strict note.
+        reason = reply.data["reason"]
+        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
 
     return await run_judged(spec, ctx, body)

@@ -12,7 +12,6 @@ assistant turn scores 1 (nothing could be forgotten) and skips the verdict call.
 built from the verdicts, naming the turns; there is no reason call.
 """
 
-from collections import Counter
 from functools import lru_cache
 from typing import Any, ClassVar, Literal
 
@@ -21,11 +20,10 @@ from pydantic import BaseModel, ConfigDict, model_validator
 from app.judges import MismatchedAnswer
 from app.metrics import _conversation as conversation
 from app.metrics import _render as render
-from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape, TestCaseField
-from app.metrics._verdicts import ItemNumber
+from app.metrics._verdicts import ItemNumber, misfits, some
 
 VERDICTS = (("yes", "yes"), ("no", "no"))
 
@@ -50,19 +48,14 @@ class _Facts(BaseModel):
     @model_validator(mode="after")
     def _one_each(self) -> "_Facts":
         # A user turn left out would silently drop its facts, and the turns that forget them.
-        # Counted in one pass, as conversation.refuse_unkeyed counts (a looping judge).
-        counts = Counter(item.turn for item in self.turns)
-        asked = set(self.expected)
-        missing = [n for n in self.expected if n not in counts]
-        extra = sorted(n for n in counts if n not in asked)
-        twice = sorted(n for n, times in counts.items() if times > 1)
+        missing, extra, twice = misfits((item.turn for item in self.turns), self.expected)
         problems = []
         if missing:
-            problems.append(f"no facts entry for user turn {conversation.some(missing)}")
+            problems.append(f"no facts entry for user turn {some(missing)}")
         if extra:
-            problems.append(f"turn {conversation.some(extra)} was not asked about")
+            problems.append(f"turn {some(extra)} was not asked about")
         if twice:
-            problems.append(f"user turn {conversation.some(twice)} listed more than once")
+            problems.append(f"user turn {some(twice)} listed more than once")
         if problems:
             raise MismatchedAnswer(
                 "; ".join(problems)
@@ -262,9 +255,6 @@ async def measure(
             ],
         }
         reason = _reason(asked, facts, verdicts, score) if spec.include_reason else None
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

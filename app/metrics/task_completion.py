@@ -16,10 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from app.judges import MismatchedAnswer
 from app.metrics import _conversation as conversation
 from app.metrics import _render as render
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import MetricContext, MetricResult, MetricTestCase, Shape
-from app.metrics._verdicts import JudgeNumber, Reason, refuse_out_of_range, strict_scored
+from app.metrics._verdicts import JudgeNumber, Reason, refuse_out_of_range
 from app.metrics.conversational_g_eval import CitedTurn, cited_reason, refuse_unknown_turns
 
 Task = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=4000)]
@@ -156,7 +156,6 @@ async def measure(
             cited = sorted(data["turns"], key=lambda item: item["turn"])
             logs["turns"] = [conversation.pin(i["turn"], "cited", i["note"] or None) for i in cited]
             reason = cited_reason(reason, cited)
-        score, reason = strict_scored(verdict, spec.threshold, spec.strict_mode, reason, logs)
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, verdict, reason, logs)
 
     return await run_judged(spec, ctx, body)

@@ -26,7 +26,7 @@ from app.metrics import _conversation as conversation
 from app.metrics import _render as render
 from app.metrics import _turn_rag as turn_rag
 from app.metrics import _verdicts
-from app.metrics._judged import JudgeSession, passed, run_judged
+from app.metrics._judged import JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import (
     WINDOW_CHARS,
@@ -216,9 +216,6 @@ async def measure(
             "window_size": spec.window_size,
             "window_trimmed": turn_rag.trimmed(judged, windows),
         }
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

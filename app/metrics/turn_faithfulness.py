@@ -21,7 +21,7 @@ from app.metrics import _conversation as conversation
 from app.metrics import _render as render
 from app.metrics import _turn_rag as turn_rag
 from app.metrics import _verdicts
-from app.metrics._judged import JudgeSession, passed, run_judged
+from app.metrics._judged import JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall, sentences, text_of_parts
 from app.metrics._types import (
     WINDOW_CHARS,
@@ -30,7 +30,7 @@ from app.metrics._types import (
     MetricResult,
     MetricTestCase,
 )
-from app.metrics.faithfulness import VERDICTS, Claims, Truths, _truths_key, _truths_messages
+from app.metrics.faithfulness import VERDICTS, Claims, asked_truths, planned_truths
 
 
 class TurnFaithfulnessSpec(turn_rag.TurnRagSpecBase):
@@ -112,18 +112,8 @@ def plan(
     windows = turn_rag.windows(case, units, judged, spec.window_size, window_chars)
     calls = []
     for turn, earlier in zip(judged, windows, strict=True):
-        truths = sentences(text_of_parts(turn.nodes))
-        if spec.truths_extraction_limit is not None:
-            truths = truths[: spec.truths_extraction_limit]
-        key = _truths_key(None, turn.nodes, spec.truths_extraction_limit)
-        calls.append(
-            PlannedCall(
-                "faithfulness_truths",
-                _truths_messages(spec, turn.nodes),  # type: ignore[arg-type]
-                Completion(fixed=8, per_item=4, items=len(truths), echoed=tuple(truths)),
-                shared=(key[0], *key[2:]),
-            )
-        )
+        truths, truths_call = planned_truths(spec, turn.nodes)
+        calls.append(truths_call)
         content = render.content_parts(conversation.turns_of(case)[turn.number - 1]["content"])
         claims = sentences(text_of_parts(content))
         calls.append(
@@ -134,23 +124,6 @@ def plan(
             )
         )
     return calls
-
-
-async def _truths(
-    judge: JudgeSession, spec: TurnFaithfulnessSpec, turn: turn_rag.JudgedTurn, across_jobs: bool
-) -> tuple[list[str], bool]:
-    # faithfulness's truths call, key and prompt: one context's truths serve both metrics.
-    reply, first = await judge.ask_shared(
-        f"turn {turn.number} truths",
-        _truths_key(spec.model or judge.ctx.judge_model, turn.nodes, spec.truths_extraction_limit),
-        _truths_messages(spec, turn.nodes),  # type: ignore[arg-type]
-        Truths,
-        across_jobs=across_jobs,
-    )
-    truths = [t for t in reply.data["truths"] if t.strip()]
-    if spec.truths_extraction_limit is not None:
-        truths = truths[: spec.truths_extraction_limit]
-    return truths, not first or reply.cached
 
 
 def _turn_score(spec: TurnFaithfulnessSpec, verdicts: list[dict[str, Any]]) -> float:
@@ -206,7 +179,9 @@ async def measure(
     async def judge_turn(
         judge: JudgeSession, turn: turn_rag.JudgedTurn, earlier: turn_rag.Window
     ) -> dict[str, Any]:
-        truths, shared = await _truths(judge, spec, turn, case.context_shared)
+        truths, shared = await asked_truths(
+            judge, spec, turn.nodes, case.context_shared, f"turn {turn.number} truths"
+        )
         reply = await judge.ask(
             f"turn {turn.number} verdicts",
             _messages(spec, case, turn, earlier, truths),
@@ -235,9 +210,6 @@ async def measure(
             "window_size": spec.window_size,
             "window_trimmed": turn_rag.trimmed(judged, windows),
         }
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

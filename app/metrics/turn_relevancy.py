@@ -35,8 +35,7 @@ from pydantic import BaseModel, Field
 from app.judges import JudgeReply
 from app.metrics import _conversation as conversation
 from app.metrics import _render as render
-from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import (
     MetricContext,
@@ -262,9 +261,6 @@ async def measure(
             "calls": len(chunks),
         }
         reason = _reason(verdicts, score) if spec.include_reason else None
-        score, reason = _verdicts.strict_scored(
-            score, spec.threshold, spec.strict_mode, reason, logs
-        )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

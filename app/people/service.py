@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlalchemy.orm import Session
 
-from app import audit
+from app import audit, problems
 from app.models import ApiKey, Membership, Person, Tenant
 from app.people import repository
 from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
@@ -327,7 +327,7 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
     the keys those made). Returns how many did."""
     membership = repository.membership(session, person_id, by.tenant.id)
     if membership is None:
-        raise ProblemError(404, "Not Found", "That person is not in this team.", slug="not-found")
+        raise problems.not_found("That person is not in this team.")
     if actor(person_id) == by.actor:
         raise _member_error("You cannot remove yourself.", "person_id")
     _check_not_above(by, membership.role, "person_id")

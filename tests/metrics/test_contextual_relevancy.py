@@ -89,7 +89,7 @@ class TestContextualRelevancy:
         )
         result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
         assert (result.score, result.error.type) == (None, "invalid_answer")
-        assert "node(s) [7], which do not exist" in result.error.message
+        assert "node(s) 7, which do not exist" in result.error.message
 
     def test_nodes_without_statements_score_zero(self, judge: ScriptedJudge) -> None:
         judge.script(by_task({"contextual_relevancy_verdicts": answer(node(1), node(2))}))
@@ -106,7 +106,7 @@ class TestContextualRelevancy:
         result = run_metric(judge, SPEC, case(retrieval_context=context))
         assert (result.score, result.passed) == (None, None)
         assert result.error.type == "invalid_answer"
-        assert "no verdicts for node(s) [3] (of 3 nodes)" in result.error.message
+        assert "no verdicts for node(s) 3 (of 3 nodes)" in result.error.message
         assert result.usage.calls == 2  # the reply and one repair request
 
     def test_an_image_node_without_a_verdict_is_a_judge_error(self, judge: ScriptedJudge) -> None:
@@ -119,7 +119,8 @@ class TestContextualRelevancy:
         # Once scored 0 as "no verdicts".
         judge.script(by_task({"contextual_relevancy_verdicts": answer()}))
         result = run_metric(judge, SPEC, case(retrieval_context=["a"]))
-        assert result.error.type == "invalid_answer" and "[1]" in result.error.message
+        assert result.error.type == "invalid_answer"
+        assert "no verdicts for node(s) 1 " in result.error.message
 
     def test_unreadable_verdicts_are_a_judge_error(self, judge: ScriptedJudge) -> None:
         # Once dropped: every verdict unreadable scored 0 instead of failing.

@@ -93,7 +93,7 @@ FAMILIES = [
         nodes((1, ["yes"]), (2, ["no"])),
         0.5,
         "invalid_answer",
-        "no verdicts for node(s) [2] (of 2 nodes)",
+        "no verdicts for node(s) 2 (of 2 nodes)",
     ),
     Family(
         "answer_relevancy: an output image left unjudged",
