@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_vali
 from app.judges import MismatchedAnswer
 from app.metrics import _render as render
 from app.metrics import _verdicts
-from app.metrics._judged import JudgedSpecBase, JudgeSession, passed, run_judged
+from app.metrics._judged import JudgedSpecBase, JudgeSession, run_judged, strict_result
 from app.metrics._plan import Completion, PlannedCall
 from app.metrics._types import (
     MetricContext,
@@ -197,7 +197,6 @@ async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) 
         first, then = (v["preferred"] for v in verdicts)
         outcome = first if first == then else "tie"
         score = {ACTUAL: 1.0, second: 0.0, "tie": 0.5}[outcome]
-        score = _verdicts.strict_clamp(score, spec.threshold, spec.strict_mode)
         logs: dict[str, Any] = {
             "preferred": outcome,
             "position_consistent": first == then,
@@ -212,6 +211,6 @@ async def measure(spec: PairwiseSpec, case: MetricTestCase, ctx: MetricContext) 
                 f"Preferred: {outcome} ({agreement}). Asked with {ACTUAL} first: "
                 f"{verdicts[0]['reason']} Asked with {second} first: {verdicts[1]['reason']}"
             )
-        return MetricResult(score, passed(score, spec.threshold), spec.threshold, reason, logs=logs)
+        return strict_result(spec, score, reason, logs)
 
     return await run_judged(spec, ctx, body)

@@ -137,6 +137,9 @@ class TestPairwise:
         judge.script(judge_says("A", "A"))
         result = run_metric(judge, {**SPEC, "strict_mode": True}, pair_case())
         assert (result.score, result.threshold, result.passed) == (0.0, 1.0, False)
+        # The tie's own score is kept, and the reason says why 0 was stored (docs/metrics.md).
+        assert result.logs["unclamped_score"] == 0.5
+        assert result.reason is not None and result.reason.startswith("Strict mode: the score 0.5")
 
     @pytest.mark.parametrize(
         "changes",
