@@ -160,28 +160,14 @@ def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) 
 @keys.command("revoke")
 def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys list`).")) -> None:
     """Revoke a key: every API process answers 401 to it from the next request on."""
-    from app import audit
     from app.runtime import current
     from app.tenants.scopes import OPERATOR
     from app.tenants.service import revoke_key as revoke
-    from app.unscoped.api_keys import UnscopedApiKeyRepository
 
     cli_logging()
     runtime = current()
     with runtime.session() as session:
-        found = UnscopedApiKeyRepository(session).get(key_id)
-        was_live = found is not None and found.revoked_at is None
-        api_key = revoke(session, key_id)
-        if api_key is not None and was_live:
-            audit.record(
-                session,
-                OPERATOR,
-                "api_key.revoke",
-                "api_key",
-                api_key.id,
-                tenant_id=api_key.tenant_id,
-                prefix=api_key.prefix,
-            )
+        api_key = revoke(session, key_id, OPERATOR)
         session.commit()
     runtime.close()
     if api_key is None:

@@ -168,20 +168,7 @@ def revoke_key(
         people.check_may_revoke(session, auth.caller_of(signed_in), found)
     except ProblemError as exc:
         return _keys_page(request, session, signed_in, exc.detail, exc.status)
-    revoked = tenants.revoke_tenant_key(session, signed_in.tenant.id, key_id)
-    if revoked is None:
+    if tenants.revoke_tenant_key(session, signed_in.tenant.id, key_id, signed_in.actor) is None:
         raise _no_such_key()
-    api_key, changed = revoked
-    if not changed:
-        return RedirectResponse("/console/keys", status_code=303, headers=SECURITY_HEADERS)
-    audit.record(
-        session,
-        signed_in.actor,
-        "api_key.revoke",
-        "api_key",
-        api_key.id,
-        tenant_id=signed_in.tenant.id,
-        name=api_key.name,
-    )
     session.commit()
     return RedirectResponse("/console/keys", status_code=303, headers=SECURITY_HEADERS)

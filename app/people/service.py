@@ -349,17 +349,9 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         source=membership.source,
     )
     revoked = (
-        tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id)) if revoke_keys else []
+        tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id), by.actor)
+        if revoke_keys
+        else []
     )
-    for key in revoked:
-        audit.record(
-            session,
-            by.actor,
-            "api_key.revoke",
-            "api_key",
-            key.id,
-            tenant_id=by.tenant.id,
-            name=key.name,
-        )
     session.flush()
     return len(revoked)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
+from app import audit
 from app.db import utcnow
 from app.ids import new_id
 from app.media import gc
@@ -243,11 +244,26 @@ def keys_of(session: Session, tenant_name: str) -> list[ApiKey] | None:
     return None if tenant is None else list(repository.keys_of(session, tenant.id))
 
 
-def revoke_key(session: Session, key_id: str) -> ApiKey | None:
+def _revoked(session: Session, api_key: ApiKey, by: str, at: datetime) -> None:
+    """Revoke a working key, on its team's audit trail (by `by`), the one way every path does."""
+    api_key.revoked_at = at
+    audit.record(
+        session,
+        by,
+        "api_key.revoke",
+        "api_key",
+        api_key.id,
+        tenant_id=api_key.tenant_id,
+        prefix=api_key.prefix,
+        name=api_key.name,
+    )
+
+
+def revoke_key(session: Session, key_id: str, by: str = OPERATOR) -> ApiKey | None:
     """Revoke a key by id (None: no such key); requests with it answer 401 from then on."""
     api_key = UnscopedApiKeyRepository(session).get(key_id)
     if api_key is not None and api_key.revoked_at is None:
-        api_key.revoked_at = utcnow()
+        _revoked(session, api_key, by, utcnow())
         session.flush()
     return api_key
 
@@ -262,15 +278,18 @@ def tenant_key(session: Session, tenant_id: str, key_id: str) -> ApiKey | None:
     return repository.key_of(session, tenant_id, key_id)
 
 
-def revoke_tenant_key(session: Session, tenant_id: str, key_id: str) -> tuple[ApiKey, bool] | None:
-    """Revoke one of the tenant's keys, and whether this revoked it (a revoked key stays as it
-    is); None: no such key, or another tenant's (a team admin revokes their team's keys only)."""
+def revoke_tenant_key(
+    session: Session, tenant_id: str, key_id: str, by: str
+) -> tuple[ApiKey, bool] | None:
+    """Revoke one of the tenant's keys (by `by`), and whether this revoked it (a revoked key
+    stays as it is); None: no such key, or another tenant's (a team admin revokes their team's
+    keys only)."""
     api_key = repository.key_of(session, tenant_id, key_id)
     if api_key is None:
         return None
     if api_key.revoked_at is not None:
         return api_key, False
-    api_key.revoked_at = utcnow()
+    _revoked(session, api_key, by, utcnow())
     session.flush()
     return api_key, True
 
@@ -305,12 +324,13 @@ def makers_of(session: Session, tenant_id: str, actor: str) -> list[str]:
     return chain
 
 
-def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
-    """Revoke `keys_made_by` (the chain would outlive its maker's access); returns them."""
+def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str, by: str) -> list[ApiKey]:
+    """Revoke `keys_made_by` (the chain would outlive its maker's access), by `by`; returns
+    them."""
     now = utcnow()
     revoked = keys_made_by(session, tenant_id, created_by)
     for key in revoked:
-        key.revoked_at = now
+        _revoked(session, key, by, now)
     session.flush()
     return revoked
 
