@@ -8,13 +8,13 @@ from urllib.parse import quote
 import sqlalchemy.exc
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api.nul import refuse_nul
 from app.console import auth, views
-from app.console._render import compile_templates, page
+from app.console._render import compile_templates, page, see_other
 from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
@@ -71,13 +71,13 @@ def install(app: FastAPI) -> None:
             path = "/" + page_url.split("/", 3)[3] if page_url.count("/") >= 3 else PREFIX
             return Response(headers={"HX-Redirect": f"{PREFIX}/sign-in?next={quote(path)}"})
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-        return RedirectResponse(f"{PREFIX}/sign-in?next={quote(target)}", status_code=303)
+        return see_other(f"{PREFIX}/sign-in?next={quote(target)}")
 
     app.add_exception_handler(auth.SignInRequired, sign_in_required)
 
     async def go_elsewhere(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, auth.GoElsewhere)
-        return RedirectResponse(exc.target, status_code=303)
+        return see_other(exc.target)
 
     app.add_exception_handler(auth.GoElsewhere, go_elsewhere)
     # Exception: anything unhandled, answered by Starlette's outermost middleware (a 500).

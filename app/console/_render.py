@@ -4,7 +4,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 
 from app import audit
@@ -82,6 +82,11 @@ SECURITY_HEADERS = {
     # Pages show a tenant's data: never kept by shared caches or the back-forward cache.
     "Cache-Control": "no-store",
 }
+
+
+def see_other(target: str) -> RedirectResponse:
+    """A 303 to `target` (after a form, or to sign in), with the pages' security headers."""
+    return RedirectResponse(target, status_code=303, headers=SECURITY_HEADERS)
 
 
 def current_session(

@@ -6,14 +6,14 @@ import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.comparisons import service as comparisons
 from app.comparisons.schemas import ComparisonCreate
 from app.console import csrf, reading
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SignedIn, page, see_other
 from app.console.auth import ConsoleSession
 from app.evaluations import kinds, reads
 from app.models import Comparison, Evaluation
@@ -135,9 +135,7 @@ def compare(
         kept = fragile if fragile == "exclude" else ""
         return _form(request, session, signed_in, baseline_id, candidate_id, kept, problem)
     session.commit()
-    return RedirectResponse(
-        f"/console/comparisons/{comparison.id}", status_code=303, headers=SECURITY_HEADERS
-    )
+    return see_other(f"/console/comparisons/{comparison.id}")
 
 
 def _create(

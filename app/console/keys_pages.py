@@ -6,13 +6,13 @@ from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from sqlalchemy.orm import Session
 
 from app import audit, problems
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SignedIn, page, see_other
 from app.db import utcnow
 from app.people import service as people
 from app.problems import ProblemError
@@ -171,4 +171,4 @@ def revoke_key(
     if tenants.revoke_tenant_key(session, signed_in.tenant.id, key_id, signed_in.actor) is None:
         raise _no_such_key()
     session.commit()
-    return RedirectResponse("/console/keys", status_code=303, headers=SECURITY_HEADERS)
+    return see_other("/console/keys")

@@ -20,12 +20,12 @@ from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.config import Settings
 from app.console import auth, csrf
-from app.console._render import SECURITY_HEADERS, SignedIn, page, templates
+from app.console._render import SignedIn, page, see_other, templates
 from app.console.sign_in_pages import safe_next
 from app.crypto import signing_key
 from app.people import oidc
@@ -116,7 +116,7 @@ def oidc_start(request: Request, runtime: RuntimeDep, next: str | None = None) -
     settings = runtime.settings
     if not oidc.enabled(settings):
         # Not set up here: the sign-in page offers what there is.
-        return RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
+        return see_other("/console/sign-in")
     try:
         provider = oidc.discover(settings)
         pending = oidc.start(safe_next(next))
@@ -124,7 +124,7 @@ def oidc_start(request: Request, runtime: RuntimeDep, next: str | None = None) -
     except oidc.SignInError as exc:
         logger.warning("OIDC sign-in could not start: %s", exc)
         return _sign_in_error(request, str(exc), status=502)
-    response = RedirectResponse(target, status_code=303, headers=SECURITY_HEADERS)
+    response = see_other(target)
     response.set_cookie(
         PENDING_COOKIE,
         _pending_cookie(settings, pending),
@@ -150,7 +150,7 @@ def oidc_callback(
 ) -> Response:
     settings = runtime.settings
     if not oidc.enabled(settings):
-        return RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
+        return see_other("/console/sign-in")
     pending = _read_pending(settings, request.cookies.get(PENDING_COOKIE))
     if error:
         # The provider refused (or the person denied). Its error_description is free text anyone
@@ -246,7 +246,7 @@ def switch_team(
     cookie = auth.person_cookie(
         runtime.settings, person_id, tenant_id, signed_in.nonce, signed_in.expires_at
     )
-    response = RedirectResponse("/console/evaluations", status_code=303, headers=SECURITY_HEADERS)
+    response = see_other("/console/evaluations")
     auth.set_cookie(request, response, cookie, runtime.settings)
     return response
 
@@ -296,7 +296,7 @@ def grant_member(
         session.rollback()
         return _members_page(request, session, signed_in, exc.detail, exc.status)
     session.commit()
-    return RedirectResponse("/console/members", status_code=303, headers=SECURITY_HEADERS)
+    return see_other("/console/members")
 
 
 @router.post("/members/remove", name="remove_member")
@@ -320,4 +320,4 @@ def remove_member(
         session.rollback()
         return _members_page(request, session, signed_in, exc.detail, exc.status)
     session.commit()
-    return RedirectResponse("/console/members", status_code=303, headers=SECURITY_HEADERS)
+    return see_other("/console/members")

@@ -12,14 +12,14 @@ from collections.abc import Mapping
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ValidationError
 from sqlalchemy.orm import Session
 
 from app.api import nesting
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import csrf
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SignedIn, page, see_other
 from app.console.auth import ConsoleSession
 from app.console.online_pages import rule_page, rules_page
 from app.db import utcnow
@@ -150,9 +150,7 @@ def create_online_rule_form(
             errors = _refused(problem)
         else:
             session.commit()
-            return RedirectResponse(
-                f"/console/online_rules/{rule.id}", status_code=303, headers=SECURITY_HEADERS
-            )
+            return see_other(f"/console/online_rules/{rule.id}")
     form = {
         "name": name,
         "filter_attribute": filter_attribute,
@@ -278,13 +276,11 @@ def delete_online_rule_form(
     tenant = signed_in.tenant
     service.delete(session, runtime, tenant, service.get_or_404(session, tenant, rule_id))
     session.commit()
-    return RedirectResponse("/console/online_rules", status_code=303, headers=SECURITY_HEADERS)
+    return see_other("/console/online_rules")
 
 
 def _back_to(rule_id: str) -> Response:
-    return RedirectResponse(
-        f"/console/online_rules/{rule_id}", status_code=303, headers=SECURITY_HEADERS
-    )
+    return see_other(f"/console/online_rules/{rule_id}")
 
 
 @router.get("/limits", name="limits_page")

@@ -9,13 +9,13 @@ what they are called and what their metrics are labelled come from the kinds the
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Header, Path, Query, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import MAX_POSITION
 from app.console import csrf, transcript, views
-from app.console._render import SECURITY_HEADERS, SignedIn, live_page, page
+from app.console._render import SignedIn, live_page, page, see_other
 from app.console.auth import ConsoleSession
 from app.evaluations import calibration, export, kinds, list_rows, read_model, reads, service
 from app.evaluations import lifecycle_service as lifecycle
@@ -251,7 +251,7 @@ def cancel_evaluation(
     evaluation = lifecycle.cancel(session, runtime, evaluation)
     session.commit()
     page = kinds.kind_of(evaluation).console_path(evaluation)
-    return RedirectResponse(page, status_code=303, headers=SECURITY_HEADERS)
+    return see_other(page)
 
 
 @router.get("/evaluations/{evaluation_id}/cases/{index}")

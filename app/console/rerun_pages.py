@@ -6,11 +6,11 @@ The same services as `POST /v1/evaluations/estimate` and `POST /v1/evaluations`.
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, Response
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import csrf
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SignedIn, page, see_other
 from app.evaluations import estimate, rerun, service
 from app.evaluations import lifecycle_service as lifecycle
 from app.evaluations.schemas import TERMINAL_STATUSES
@@ -57,6 +57,4 @@ def rerun_evaluation(
     created = service.create(session, signed_in.tenant, payload, runtime.settings)
     lifecycle.submit(session, runtime, created)
     session.commit()
-    return RedirectResponse(
-        f"/console/evaluations/{created.id}", status_code=303, headers=SECURITY_HEADERS
-    )
+    return see_other(f"/console/evaluations/{created.id}")

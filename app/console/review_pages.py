@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import id_cursor
 from app.console import csrf
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SignedIn, page, see_other
 from app.models import ReviewQueue
 from app.problems import ProblemError
 from app.review import items, service
@@ -100,7 +100,7 @@ def review_claim_form(
         if claimed is None
         else f"/console/review/{queue.id}/items/{claimed[0].id}"
     )
-    return RedirectResponse(where, status_code=303, headers=SECURITY_HEADERS)
+    return see_other(where)
 
 
 @router.get("/review/{queue_id}/items/{item_id}", name="review_item_page")
@@ -162,9 +162,7 @@ def review_label_form(
     body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
     service.give_label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
     session.commit()
-    return RedirectResponse(
-        f"/console/review/{queue.id}/items/{item_id}", status_code=303, headers=SECURITY_HEADERS
-    )
+    return see_other(f"/console/review/{queue.id}/items/{item_id}")
 
 
 @router.post("/review/{queue_id}/items/{item_id}/release", name="review_release_form")
@@ -182,4 +180,4 @@ def review_release_form(
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     service.release(session, signed_in.tenant.id, signed_in.actor, queue, item_id)
     session.commit()
-    return RedirectResponse("/console/review", status_code=303, headers=SECURITY_HEADERS)
+    return see_other("/console/review")

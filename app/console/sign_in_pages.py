@@ -8,7 +8,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
-from app.console._render import SECURITY_HEADERS, SignedIn, page
+from app.console._render import SignedIn, page, see_other
 from app.tenants.throttle import Throttled, app_throttle, client_address
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -26,13 +26,13 @@ def safe_next(target: str | None) -> str:
 
 @root_router.get("/")
 def home() -> RedirectResponse:
-    return RedirectResponse("/console/evaluations", status_code=303)
+    return see_other("/console/evaluations")
 
 
 @router.get("")
 @router.get("/")
 def console_home() -> RedirectResponse:
-    return RedirectResponse("/console/evaluations", status_code=303)
+    return see_other("/console/evaluations")
 
 
 @router.get("/sign-in")
@@ -97,7 +97,7 @@ def sign_in(
         _set_sign_in_cookie(request, response, nonce)
         return response
     session.commit()
-    response = RedirectResponse(safe_next(next), status_code=303, headers=SECURITY_HEADERS)
+    response = see_other(safe_next(next))
     auth.set_cookie(request, response, cookie, runtime.settings)
     response.delete_cookie(csrf.SIGN_IN_COOKIE, path="/console/sign-in")
     return response
@@ -114,6 +114,6 @@ def sign_out(
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     auth.sign_out(session, signed_in)
     session.commit()
-    response = RedirectResponse("/console/sign-in", status_code=303, headers=SECURITY_HEADERS)
+    response = see_other("/console/sign-in")
     auth.clear_cookie(request, response)
     return response

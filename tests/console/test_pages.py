@@ -416,6 +416,26 @@ class TestBadAddresses:
         assert api_answer.headers["content-type"] == "application/problem+json"
 
 
+class TestRedirects:
+    def test_every_redirect_carries_the_pages_headers(self, api: Api) -> None:
+        # The sign-in redirect, the home redirects and a form's redirect all leave with no-store
+        # and the pages' policy (some left with neither: a shared cache could keep them).
+        anonymous, console = api.client(), signed_in(api, api.new_key())
+        answers = [
+            anonymous.get("/"),
+            anonymous.get("/console/evaluations"),
+            console.get("/console"),
+            console.post(
+                "/console/sign-out",
+                data={"csrf_token": csrf_of(console.get("/console/evaluations").text)},
+            ),
+        ]
+        for answer in answers:
+            assert answer.status_code == 303, answer.request.url
+            assert answer.headers["cache-control"] == "no-store", answer.request.url
+            assert "default-src" in answer.headers["content-security-policy"]
+
+
 class TestCompare:
     def test_needs_csrf_and_is_the_tenants_own(self, api: Api) -> None:
         key = api.new_key()
