@@ -56,7 +56,7 @@ class OutboundFields(ServiceFields):
     # A PEM file of extra CAs trusted (with the public ones) for HTTPS image URLs and models:
     # on-premises servers signed by a private CA.
     ca_bundle: Path | None = None
-    """PEM file of extra CAs for HTTPS image URLs and models."""
+    """PEM file of extra CAs for HTTPS image URLs, models and the OpenID provider."""
     # Connect: each DNS lookup and TCP/TLS connect. Read: the longest silence while the
     # headers or body arrive. Total: the whole fetch of one URL, redirects included.
     fetch_connect_timeout_seconds: float = Field(default=3.0, gt=0)

@@ -43,6 +43,8 @@ ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES
 TIMEOUT = httpx.Timeout(10.0, connect=5.0)
 # A discovery document, a key set or a token answer is a few kilobytes.
 MAX_ANSWER_BYTES = 1 << 20
+# A request to the provider, answer and all (TIMEOUT bounds each wait within it).
+DEADLINE_SECONDS = 20.0
 # Discovery and keys are read again after this long, and keys at once for an unknown key id.
 CACHE_SECONDS = 3600.0
 
@@ -89,15 +91,15 @@ def policy(settings: Settings) -> AddressPolicy:
     )
 
 
-def check_url(settings: Settings, url: str) -> IPAddress:
-    """The address to connect to for `url`, checked by the policy; SignInError unless `url` is
-    http(s) and its host may be connected to."""
+def check_url(settings: Settings, url: str) -> list[IPAddress]:
+    """The addresses to connect to for `url`, each checked by the policy; SignInError unless
+    `url` is http(s) and its host may be connected to."""
     target = httpx.URL(url)
     if target.scheme not in ("http", "https") or not target.host:
         raise SignInError(f"The identity provider's URL {url!r} is not an http(s) URL.")
     port = target.port or (443 if target.scheme == "https" else 80)
     try:
-        return resolve_sync(url_host(target), port, policy(settings))[0]
+        return resolve_sync(url_host(target), port, policy(settings))
     except BlockedAddress as exc:
         raise SignInError(f"Loupe may not connect to the identity provider: {exc}.") from None
 
@@ -105,38 +107,56 @@ def check_url(settings: Settings, url: str) -> IPAddress:
 def _send(
     settings: Settings, method: str, url: str, **options: Any
 ) -> tuple[httpx.Response, bytes]:
-    """`method url` sent to the address the policy checked (Host, SNI and the certificate
-    check keep the URL's host), and its answer's body up to MAX_ANSWER_BYTES.
+    """`method url` sent to an address the policy checked (each in turn until one connects;
+    Host, SNI and the certificate check keep the URL's host), and its answer's body up to
+    MAX_ANSWER_BYTES, all within DEADLINE_SECONDS.
 
     Raises:
-        SignInError: the host is refused, or the answer is longer than that.
+        SignInError: the host is refused, or the answer is longer or slower than that.
         httpx.HTTPError: the provider could not be reached or read.
     """
     auth = options.pop("auth", None)
-    address = check_url(settings, url)
-    target, headers, extensions = pin(httpx.URL(url), address)
-    # Read as sent: a compressed answer is not inflated (it fails as JSON instead).
-    headers["Accept-Encoding"] = "identity"
+    addresses = check_url(settings, url)
     verify = trust_context(settings.ca_bundle) or True
+    deadline = time.monotonic() + DEADLINE_SECONDS
     with httpx.Client(
         trust_env=False, follow_redirects=False, timeout=TIMEOUT, verify=verify
     ) as client:
-        request = client.build_request(
-            method, target, headers=headers, extensions=extensions, **options
-        )
-        response = client.send(request, auth=auth, stream=True)
-        try:
-            body = bytearray()
-            for chunk in response.iter_raw():
-                body += chunk
-                if len(body) > MAX_ANSWER_BYTES:
-                    raise SignInError(
-                        f"The identity provider's answer from {url} is longer than "
-                        f"{MAX_ANSWER_BYTES} bytes."
-                    )
-        finally:
-            response.close()
-    return response, bytes(body)
+        for index, address in enumerate(addresses):
+            target, headers, extensions = pin(httpx.URL(url), address)
+            # Read as sent: a compressed answer is not inflated (it fails as JSON instead).
+            headers["Accept-Encoding"] = "identity"
+            request = client.build_request(
+                method, target, headers=headers, extensions=extensions, **options
+            )
+            try:
+                response = client.send(request, auth=auth, stream=True)
+            except httpx.ConnectError:
+                if index == len(addresses) - 1:
+                    raise
+                continue
+            try:
+                return response, _read(response, url, deadline)
+            finally:
+                response.close()
+    raise AssertionError("unreachable: resolve_sync gives at least one address")
+
+
+def _read(response: httpx.Response, url: str, deadline: float) -> bytes:
+    body = bytearray()
+    for chunk in response.iter_raw():
+        body += chunk
+        if len(body) > MAX_ANSWER_BYTES:
+            raise SignInError(
+                f"The identity provider's answer from {url} is longer than "
+                f"{MAX_ANSWER_BYTES} bytes."
+            )
+        if time.monotonic() > deadline:
+            raise SignInError(
+                f"The identity provider's answer from {url} took longer than "
+                f"{DEADLINE_SECONDS:g} s."
+            )
+    return bytes(body)
 
 
 def _get_json(settings: Settings, url: str) -> dict[str, Any]:

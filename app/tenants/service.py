@@ -315,12 +315,14 @@ def makers_of(session: Session, tenant_id: str, actor: str) -> list[str]:
     person or the operator."""
     made_by = {f"key:{key.id}": key.created_by for key in repository.keys_of(session, tenant_id)}
     chain: list[str] = []
+    seen = {actor}
     at: str | None = actor
     while at in made_by:
         at = made_by[at]
-        if at is None or at in chain or at == actor:
+        if at is None or at in seen:
             break
         chain.append(at)
+        seen.add(at)
     return chain
 
 

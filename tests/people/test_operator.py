@@ -27,6 +27,9 @@ def loupe(
         idp.issuer, oidc_operator_groups=[OPERATORS], judge_base_url=judge_server.base_url
     )
     with side_app(tmp_path_factory.mktemp("operator"), **settings) as app:
+        # The teams the groups map to, whichever of this module's tests an xdist worker runs.
+        app.new_key("ml")
+        app.new_key("search")
         yield app
 
 
@@ -50,6 +53,7 @@ def row_of(html: str, team: str) -> dict[str, str]:
 
 def test_an_operator_sees_every_team(loupe: Api, idp: Provider, judge: ScriptedJudge) -> None:
     judge.script(judge_reply)
+    # With the module's own key of each team: two of ml's, three of search's.
     ml_key, search_key = loupe.new_key("ml"), loupe.new_key("search")
     loupe.new_key("search")
     with loupe.client(ml_key) as ml, loupe.client(search_key) as search:
@@ -73,7 +77,7 @@ def test_an_operator_sees_every_team(loupe: Api, idp: Provider, judge: ScriptedJ
             assert ml_row["Last 30 days"] == f"${3 * JUDGE_CALL_USD:.4f}"
             assert search_row["Spent today"] == f"${JUDGE_CALL_USD:.4f}"
             assert ml_row["Active jobs"] == "0" and search_row["Active jobs"] == "1"
-            assert ml_row["Live keys"] == "1" and search_row["Live keys"] == "2"
+            assert ml_row["Live keys"] == "2" and search_row["Live keys"] == "3"
             # ml: the operator and the member; search: the viewer.
             assert ml_row["Members"] == "2" and search_row["Members"] == "1"
             assert ml_row["Max active"] == "no limit" and ml_row["Daily USD"] == "no limit"
