@@ -62,7 +62,12 @@ def take_spans(
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
-    calls = joining.calls_of_spans(pending, spans, lambda span: _sampled_by_any(rules, span))
+    calls = joining.calls_of_spans(
+        pending,
+        spans,
+        lambda span: _sampled_by_any(rules, span),
+        lambda trace_id: _trace_read_by_any(rules, trace_id),
+    )
     return take(session, runtime, tenant, calls, rules, own)
 
 
@@ -80,15 +85,19 @@ def take_records(
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
     calls = joining.calls_of_records(
-        pending,
-        records,
-        # A record does not name its conversation: a conversation rule keeps it for its span.
-        lambda trace_id: any(
-            rule.target == "conversation" or matching.sampled(trace_id, rule.sampling_rate)
-            for rule in rules
-        ),
+        pending, records, lambda trace_id: _trace_read_by_any(rules, trace_id)
     )
     return take(session, runtime, tenant, calls, rules, own)
+
+
+def _trace_read_by_any(rules: Sequence[OnlineRule], trace_id: str) -> bool:
+    """Whether some rule may read calls of this trace: what a trace's log records or retrieval
+    steps hold is kept for its calls only then. A record or a retrieval span does not name
+    its conversation: a conversation rule keeps it for the calls that do."""
+    return any(
+        rule.target == "conversation" or matching.sampled(trace_id, rule.sampling_rate)
+        for rule in rules
+    )
 
 
 def _sampled_by_any(rules: Sequence[OnlineRule], span: otlp.Span) -> bool:
@@ -109,9 +118,11 @@ def _reads(rule: OnlineRule, span: otlp.Span) -> bool:
 def expire_pending(runtime: Runtime) -> int:
     """Count the spans that waited LOUPE_OTLP_JOIN_SECONDS for records that never came (as
     they stand: without content) and drop records whose span never came; how many items."""
-    cutoff = utcnow() - timedelta(seconds=runtime.settings.otlp_join_seconds)
+    now = utcnow()
+    cutoff = now - timedelta(seconds=runtime.settings.otlp_join_seconds)
+    documents_cutoff = now - timedelta(seconds=runtime.settings.otlp_retrieval_keep_seconds)
     with runtime.session() as session:
-        rows = UnscopedOtlpPendingRepository(session).take_expired(cutoff)
+        rows = UnscopedOtlpPendingRepository(session).take_expired(cutoff, documents_cutoff)
         by_tenant: dict[str, list[otlp.Span]] = {}
         for row in rows:
             if row.what == "span":

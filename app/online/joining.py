@@ -5,6 +5,12 @@ the earlier per-message events) that their exporters send apart from the span, i
 order. A span that gives no content keeps aside until its records come, and records until
 their span does, for LOUPE_OTLP_JOIN_SECONDS; past that the ticker counts the span as it
 stands (no content) and drops the records.
+
+A trace's retrieval step and its model calls travel apart too: the SDK exports each span as it
+ends (a simple processor) or a batch at a time, so a retrieval is often in the request before
+its call's. A retrieval span of a trace some rule may read is kept aside (`docs`) for
+LOUPE_OTLP_RETRIEVAL_KEEP_SECONDS, and the later calls of its trace, whichever request brings
+them, read its documents as if it had come with them.
 """
 
 from collections.abc import Callable, Sequence
@@ -17,16 +23,29 @@ Call = JudgedCall | Skipped | Unread
 
 
 def calls_of_spans(
-    pending: OtlpPendingRepository, spans: Sequence[Span], read: Callable[[Span], bool]
+    pending: OtlpPendingRepository,
+    spans: Sequence[Span],
+    read: Callable[[Span], bool],
+    traced: Callable[[str], bool],
 ) -> list[Call]:
     """The spans' calls, their records joined from those kept aside; a span that gives no
     content is kept aside for its records instead of being returned. Only the spans `read`
-    takes (some rule samples them) are read and wait for records; the others come back Unread."""
+    takes (some rule samples them) are read and wait for records; the others come back Unread.
+    Retrieval spans of the traces `traced` says some rule may read are kept for later calls."""
     kept = [otlp.unpack_record(row.body) for row in pending.take("log", _span_ids(spans))]
     joined = {(record.trace_id, record.span_id) for record in kept}
     by_key = {(span.trace_id, span.span_id): span for span in spans}
+    pending.keep(
+        "docs",
+        [
+            (span.trace_id, span.span_id, otlp.pack(span))
+            for span in spans
+            if otlp.is_retrieval(span) and traced(span.trace_id)
+        ],
+    )
+    read_traces = {span.trace_id for span in spans if not otlp.is_retrieval(span) and read(span)}
     calls, waiting = [], []
-    for call in otlp.judged_calls(spans, kept, read=read):
+    for call in otlp.judged_calls(_with_documents(pending, spans, read_traces), kept, read=read):
         key = (call.trace_id, call.span_id)
         if _contentless(call) and key not in joined and key in by_key:
             waiting.append((*key, otlp.pack(by_key[key])))
@@ -59,12 +78,29 @@ def calls_of_records(
             if (record.trace_id, record.span_id) not in present
         ],
     )
-    return otlp.judged_calls(spans, carrying) if spans else []
+    if not spans:
+        return []
+    traces = {span.trace_id for span in spans}
+    return otlp.judged_calls(_with_documents(pending, spans, traces), carrying)
 
 
 def expired_calls(spans: Sequence[Span]) -> list[Call]:
     """Spans whose records never came, as they stand (counted without content)."""
     return otlp.judged_calls(spans)
+
+
+def _with_documents(
+    pending: OtlpPendingRepository, spans: Sequence[Span], traces: set[str]
+) -> list[Span]:
+    """`spans` after the retrieval spans kept from earlier requests of these traces (each
+    once, however often it was sent): judged_calls gives the calls their documents."""
+    here = {(span.trace_id, span.span_id) for span in spans}
+    earlier: dict[tuple[str, str], Span] = {}
+    for row in pending.documents(traces):
+        key = (row.trace_id, row.span_id)
+        if key not in here and key not in earlier:
+            earlier[key] = otlp.unpack_span(row.body)
+    return [*earlier.values(), *spans]
 
 
 def _contentless(call: Call) -> bool:

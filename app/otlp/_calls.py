@@ -7,7 +7,7 @@ from typing import Any
 
 from app.otlp import _conventions as conventions
 from app.otlp._content import Image, Message, Notes, ToolCall, parse_json
-from app.otlp._documents import retrieval_documents
+from app.otlp._documents import is_retrieval, retrieval_documents
 from app.otlp._limits import DEFAULT_LIMITS, Limits
 from app.otlp._records import LogRecord, Span, id_problem
 from app.otlp._skips import Skipped, SkipReason, skip, unjudgeable, unread
@@ -135,7 +135,7 @@ def _role(span: Span, records: list[LogRecord]) -> str:
     attributes = span.attributes
     operation = attributes.get("gen_ai.operation.name")
     kind = attributes.get("openinference.span.kind")
-    if operation == "retrieval" or kind == "RETRIEVER":
+    if is_retrieval(span):
         return "retrieval"
     if isinstance(operation, str):
         memory = operation.endswith("_memory") or operation.endswith("_memory_store")
