@@ -7,12 +7,17 @@ ends, so the retrieval reaches Loupe one request before the call it grounds (a
 BatchSpanProcessor splits them the same way whenever its 5-second schedule falls between)."""
 
 import json
+import time
+import uuid
+from pathlib import Path
 
 from opentelemetry.sdk.trace import TracerProvider
 
-from tests.fixtures.api import Api
+from app.online import ingest
+from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
-from tests.online.test_receiver import judged_results, make_rule, model_and_judge
+from tests.online.test_missing_fields import retrieval_span
+from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 from tests.otlp.capture import Receiver, ask_text, instrumented
 
 DOCUMENT = "Paris is the capital of France."
@@ -59,3 +64,44 @@ class TestRetrievalInAnotherExport:
         assert result["error"] is None, result
         asked = json.dumps(judge.requests)
         assert DOCUMENT in asked
+
+
+def grounded_call(trace_id: str, span_id: str) -> dict:
+    return {"resourceSpans": [semconv_span(span_id, "app", QUESTION, trace_id=trace_id)]}
+
+
+class TestKeptRetrievalExpires:
+    def test_a_retrieval_outlasts_the_join_window_and_not_its_own(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        """Kept past LOUPE_OTLP_JOIN_SECONDS (a model call often takes longer than its records
+        take to come), dropped by the ticker after LOUPE_OTLP_RETRIEVAL_KEEP_SECONDS."""
+        judge.script(model_and_judge)
+        keep = 4.0
+        settings = {"otlp_join_seconds": 0.1, "otlp_retrieval_keep_seconds": keep}
+        with (
+            side_app(tmp_path, judge_base_url=judge.base_url, **settings) as app,
+            app.tenant_client() as client,
+        ):
+            rule = make_rule(client, metrics=[{"type": "faithfulness"}])
+            trace_id = uuid.uuid4().hex
+            retrieval = retrieval_span("00f067aa0ba90701", DOCUMENT)
+            retrieval["scopeSpans"][0]["spans"][0]["traceId"] = trace_id
+            kept_at = time.monotonic()
+            assert client.post("/v1/traces", json={"resourceSpans": [retrieval]}).status_code == 200
+            time.sleep(0.3)
+            ingest.expire_pending(app.served.runtime)
+            sent = client.post("/v1/traces", json=grounded_call(trace_id, "00f067aa0ba90702"))
+            assert sent.status_code == 200
+            assert time.monotonic() - kept_at < keep, "the machine is too slow for this test"
+            counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+            assert (counts["sent"], counts["skipped"]) == (1, {})
+
+            time.sleep(max(0.0, keep - (time.monotonic() - kept_at)) + 0.2)
+            ingest.expire_pending(app.served.runtime)
+            late = client.post("/v1/traces", json=grounded_call(trace_id, "00f067aa0ba90703"))
+            assert late.status_code == 200
+            counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+            assert (counts["sent"], counts["skipped"]) == (1, {"missing_fields": 1})
+            [result] = judged_results(app, client, rule["id"], 1)
+            assert result["test_case"]["retrieval_context"] == [DOCUMENT]
