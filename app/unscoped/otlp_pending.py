@@ -22,12 +22,14 @@ class UnscopedOtlpPendingRepository:
             self.session.scalars(
                 select(OtlpPending)
                 .where(
+                    # The later bound on its own too: the received_at index finds candidates.
+                    OtlpPending.received_at < max(cutoff, documents_cutoff),
                     or_(
                         and_(OtlpPending.what != "docs", OtlpPending.received_at < cutoff),
                         and_(
                             OtlpPending.what == "docs", OtlpPending.received_at < documents_cutoff
                         ),
-                    )
+                    ),
                 )
                 .order_by(OtlpPending.id)
                 .limit(limit)
