@@ -23,7 +23,8 @@ class OtlpPending(Base):
     trace_id: Mapped[str] = mapped_column(String(32))
     span_id: Mapped[str] = mapped_column(String(16))
     # `span` or `log`; `docs`: a retrieval span, read (not taken) by the later calls of its
-    # trace that come in other requests, until it expires.
+    # trace that come in other requests, until it expires; `call`: a model call waiting for
+    # the retrieval span of its trace, taken by it.
     what: Mapped[str] = mapped_column(String(8))
     # The span or record as app.otlp.pack made it.
     body: Mapped[dict[str, Any]] = mapped_column(JSONType)

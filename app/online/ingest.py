@@ -4,6 +4,7 @@ sampled ones appended as test cases to the rule's evaluation of the day, judged 
 Counters are added once per request and rule, never per span; only sampled calls are stored.
 """
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -62,13 +63,23 @@ def take_spans(
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
-    calls = joining.calls_of_spans(
+    needing = _needing_documents(rules)
+    joined = joining.calls_of_spans(
         pending,
         spans,
         lambda span: _sampled_by_any(rules, span),
         lambda trace_id: _trace_read_by_any(rules, trace_id),
+        functools.partial(_needs_documents, needing),
     )
-    return take(session, runtime, tenant, calls, rules, own)
+    taken = take(session, runtime, tenant, joined.calls, rules, own)
+    # Each rule counts a call once: the rules needing documents when they come (or not).
+    others = [rule for rule in rules if rule not in needing]
+    for calls, by in ((joined.held, others), (joined.late, needing)):
+        if calls and by:
+            more = take(session, runtime, tenant, calls, by, own)
+            taken.calls += more.calls
+            taken.sent.update(more.sent)
+    return taken
 
 
 def take_records(
@@ -88,6 +99,25 @@ def take_records(
         pending, records, lambda trace_id: _trace_read_by_any(rules, trace_id)
     )
     return take(session, runtime, tenant, calls, rules, own)
+
+
+def _needing_documents(rules: Sequence[OnlineRule]) -> list[OnlineRule]:
+    """The span rules with a metric that needs a call's retrieval_context."""
+    return [
+        rule
+        for rule in rules
+        if rule.target != "conversation"
+        and "retrieval_context" in missing_fields([metric_spec(spec) for spec in rule.metrics], {})
+    ]
+
+
+def _needs_documents(rules: Sequence[OnlineRule], call: JudgedCall) -> bool:
+    """Whether one of these rules takes and samples the call: without a retrieval_context it
+    waits for a retrieval span of its trace."""
+    return any(
+        matching.matches(rule.filter, call) and matching.sampled(call.trace_id, rule.sampling_rate)
+        for rule in rules
+    )
 
 
 def _trace_read_by_any(rules: Sequence[OnlineRule], trace_id: str) -> bool:
@@ -117,19 +147,25 @@ def _reads(rule: OnlineRule, span: otlp.Span) -> bool:
 
 def expire_pending(runtime: Runtime) -> int:
     """Count the spans that waited LOUPE_OTLP_JOIN_SECONDS for records that never came (as
-    they stand: without content) and drop records whose span never came; how many items."""
+    they stand: without content), give the calls whose retrieval never came to the rules that
+    needed it (counted `missing_fields`), and drop records whose span never came and
+    retrievals past LOUPE_OTLP_RETRIEVAL_KEEP_SECONDS; how many items."""
     now = utcnow()
     cutoff = now - timedelta(seconds=runtime.settings.otlp_join_seconds)
     documents_cutoff = now - timedelta(seconds=runtime.settings.otlp_retrieval_keep_seconds)
     with runtime.session() as session:
         rows = UnscopedOtlpPendingRepository(session).take_expired(cutoff, documents_cutoff)
-        by_tenant: dict[str, list[otlp.Span]] = {}
+        by_tenant: dict[tuple[str, str], list[otlp.Span]] = {}
         for row in rows:
-            if row.what == "span":
-                by_tenant.setdefault(row.tenant_id, []).append(otlp.unpack_span(row.body))
-        for tenant_id, spans in by_tenant.items():
+            if row.what in ("span", "call"):
+                by_tenant.setdefault((row.tenant_id, row.what), []).append(
+                    otlp.unpack_span(row.body)
+                )
+        for (tenant_id, what), spans in by_tenant.items():
             tenant = session.get(Tenant, tenant_id)
             rules = OnlineRuleRepository(session, tenant_id).enabled() if tenant else []
+            if what == "call":
+                rules = _needing_documents(rules)
             if tenant is not None and rules:
                 # No request: only `blob:sha256:` references are this server's media here.
                 own = OwnMedia(None, session, tenant_id)

@@ -10,10 +10,14 @@ A trace's retrieval step and its model calls travel apart too: the SDK exports e
 ends (a simple processor) or a batch at a time, so a retrieval is often in the request before
 its call's. A retrieval span of a trace some rule may read is kept aside (`docs`) for
 LOUPE_OTLP_RETRIEVAL_KEEP_SECONDS, and the later calls of its trace, whichever request brings
-them, read its documents as if it had come with them.
+them, read its documents as if it had come with them. A retrieval may also come after its
+call (another service's spans, a collector's batches): a call some span rule needs documents
+for (`faithfulness`, the contextual metrics) and that has none waits for them (`call`), as a
+span waits for its records, and is judged as it stands once the join window passes.
 """
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from app import otlp
 from app.online.waiting import OtlpPendingRepository
@@ -22,37 +26,60 @@ from app.otlp import JudgedCall, LogRecord, Skipped, Span, Unread
 Call = JudgedCall | Skipped | Unread
 
 
+@dataclass
+class Joined:
+    """A request's calls: `calls` for every rule; `held`, calls without documents that some
+    span rule needs them for (`faithfulness`, the contextual metrics): the other rules take
+    them now, and they wait aside for a retrieval of their trace; `late`, calls that waited
+    and whose retrieval came, for the rules that need documents only."""
+
+    calls: list[Call] = field(default_factory=list)
+    held: list[JudgedCall] = field(default_factory=list)
+    late: list[JudgedCall] = field(default_factory=list)
+
+
 def calls_of_spans(
     pending: OtlpPendingRepository,
     spans: Sequence[Span],
     read: Callable[[Span], bool],
     traced: Callable[[str], bool],
-) -> list[Call]:
+    needs_documents: Callable[[JudgedCall], bool],
+) -> Joined:
     """The spans' calls, their records joined from those kept aside; a span that gives no
     content is kept aside for its records instead of being returned. Only the spans `read`
     takes (some rule samples them) are read and wait for records; the others come back Unread.
-    Retrieval spans of the traces `traced` says some rule may read are kept for later calls."""
+    Retrieval spans of the traces `traced` says some rule may read are kept for later calls;
+    a call without documents that `needs_documents` is also kept aside for them, and the calls
+    that waited for the documents of this request's retrieval spans come back `late`."""
     kept = [otlp.unpack_record(row.body) for row in pending.take("log", _span_ids(spans))]
     joined = {(record.trace_id, record.span_id) for record in kept}
     by_key = {(span.trace_id, span.span_id): span for span in spans}
-    pending.keep(
-        "docs",
-        [
-            (span.trace_id, span.span_id, otlp.pack(span))
-            for span in spans
-            if otlp.is_retrieval(span) and traced(span.trace_id)
-        ],
-    )
-    read_traces = {span.trace_id for span in spans if not otlp.is_retrieval(span) and read(span)}
-    calls, waiting = [], []
-    for call in otlp.judged_calls(_with_documents(pending, spans, read_traces), kept, read=read):
+    retrievals = [span for span in spans if otlp.is_retrieval(span) and traced(span.trace_id)]
+    pending.keep("docs", [(span.trace_id, span.span_id, otlp.pack(span)) for span in retrievals])
+    late = [
+        otlp.unpack_span(row.body)
+        for row in pending.take_of_traces("call", {span.trace_id for span in retrievals})
+    ]
+    batch = [*spans, *late]
+    read_traces = {span.trace_id for span in batch if not otlp.is_retrieval(span) and read(span)}
+    out, waiting, undocumented = Joined(), [], []
+    for call in otlp.judged_calls(_with_documents(pending, batch, read_traces), kept, read=read):
         key = (call.trace_id, call.span_id)
-        if _contentless(call) and key not in joined and key in by_key:
+        if key not in by_key:
+            if isinstance(call, JudgedCall):  # as it was when it was kept: it had content
+                out.late.append(call)
+            continue
+        if _contentless(call) and key not in joined:
             waiting.append((*key, otlp.pack(by_key[key])))
             continue
-        calls.append(call)
+        if isinstance(call, JudgedCall) and not call.retrieval_context and needs_documents(call):
+            undocumented.append((*key, otlp.pack(by_key[key])))
+            out.held.append(call)
+            continue
+        out.calls.append(call)
     pending.keep("span", waiting)
-    return calls
+    pending.keep("call", undocumented)
+    return out
 
 
 def calls_of_records(

@@ -16,7 +16,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from app.online import ingest
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
-from tests.online.test_missing_fields import retrieval_span
+from tests.online.test_missing_fields import retrieval_span, settled
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 from tests.otlp.capture import Receiver, ask_text, instrumented
 
@@ -101,7 +101,52 @@ class TestKeptRetrievalExpires:
             ingest.expire_pending(app.served.runtime)
             late = client.post("/v1/traces", json=grounded_call(trace_id, "00f067aa0ba90703"))
             assert late.status_code == 200
-            counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
+            # It waits for a retrieval of its trace, in vain: counted once the window passes.
+            counts = settled(app, client, rule, received=2)
             assert (counts["sent"], counts["skipped"]) == (1, {"missing_fields": 1})
             [result] = judged_results(app, client, rule["id"], 1)
             assert result["test_case"]["retrieval_context"] == [DOCUMENT]
+
+
+class TestRetrievalAfterItsCall:
+    def test_a_call_waits_for_its_traces_retrieval_the_other_rules_do_not(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        """Another service's retrieval, or a collector's later batch, reaches Loupe after the
+        call it grounded: the rule needing documents judges the call with them once they come;
+        a rule that needs none judged it at once. A call whose retrieval never comes is counted
+        `missing_fields` by the first once the join window passes, and judged by the second."""
+        judge.script(model_and_judge)
+        with (
+            side_app(tmp_path, judge_base_url=judge.base_url, otlp_join_seconds=0.5) as app,
+            app.tenant_client() as client,
+        ):
+            grounded = make_rule(client, name="grounded", metrics=[{"type": "faithfulness"}])
+            relevant = make_rule(client, name="relevant", metrics=[{"type": "answer_relevancy"}])
+            trace_id = uuid.uuid4().hex
+            call = client.post("/v1/traces", json=grounded_call(trace_id, "00f067aa0ba90801"))
+            assert call.status_code == 200
+            counts = client.get(f"/v1/online_rules/{relevant['id']}").json()["counts"]
+            assert (counts["received"], counts["sent"]) == (1, 1)
+            assert (
+                client.get(f"/v1/online_rules/{grounded['id']}").json()["counts"]["received"] == 0
+            )
+
+            retrieval = retrieval_span("00f067aa0ba90802", DOCUMENT)
+            retrieval["scopeSpans"][0]["spans"][0]["traceId"] = trace_id
+            assert client.post("/v1/traces", json={"resourceSpans": [retrieval]}).status_code == 200
+            counts = client.get(f"/v1/online_rules/{grounded['id']}").json()["counts"]
+            assert (counts["received"], counts["sent"], counts["skipped"]) == (1, 1, {})
+            [result] = judged_results(app, client, grounded["id"], 1)
+            assert result["span_id"] == "00f067aa0ba90801"
+            assert result["test_case"]["retrieval_context"] == [DOCUMENT]
+
+            alone = client.post(
+                "/v1/traces", json=grounded_call(uuid.uuid4().hex, "00f067aa0ba90803")
+            )
+            assert alone.status_code == 200
+            counts = settled(app, client, grounded, received=2)
+            assert (counts["sent"], counts["skipped"]) == (1, {"missing_fields": 1})
+            counts = client.get(f"/v1/online_rules/{relevant['id']}").json()["counts"]
+            assert (counts["received"], counts["sent"], counts["skipped"]) == (2, 2, {})
+            judged_results(app, client, relevant["id"], 2)
