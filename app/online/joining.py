@@ -18,6 +18,7 @@ span waits for its records, and is judged as it stands once the join window pass
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeGuard
 
 from app import otlp
 from app.online.waiting import OtlpPendingRepository
@@ -56,14 +57,16 @@ def calls_of_spans(
     by_key = {(span.trace_id, span.span_id): span for span in spans}
     retrievals = [span for span in spans if otlp.is_retrieval(span) and traced(span.trace_id)]
     pending.keep("docs", [(span.trace_id, span.span_id, otlp.pack(span)) for span in retrievals])
-    late = [
-        otlp.unpack_span(row.body)
-        for row in pending.take_of_traces("call", {span.trace_id for span in retrievals})
-    ]
+    late, late_records = unpack_held(
+        pending.take_of_traces("call", {span.trace_id for span in retrievals})
+    )
     batch = [*spans, *late]
     read_traces = {span.trace_id for span in batch if not otlp.is_retrieval(span) and read(span)}
     out, waiting, undocumented = Joined(), [], []
-    for call in otlp.judged_calls(_with_documents(pending, batch, read_traces), kept, read=read):
+    joinable = [*kept, *late_records]
+    for call in otlp.judged_calls(
+        _with_documents(pending, batch, read_traces), joinable, read=read
+    ):
         key = (call.trace_id, call.span_id)
         if key not in by_key:
             if isinstance(call, JudgedCall):  # as it was when it was kept: it had content
@@ -72,8 +75,8 @@ def calls_of_spans(
         if _contentless(call) and key not in joined:
             waiting.append((*key, otlp.pack(by_key[key])))
             continue
-        if isinstance(call, JudgedCall) and not call.retrieval_context and needs_documents(call):
-            undocumented.append((*key, otlp.pack(by_key[key])))
+        if _undocumented(call, needs_documents):
+            undocumented.append((*key, _held(by_key[key], kept)))
             out.held.append(call)
             continue
         out.calls.append(call)
@@ -86,34 +89,71 @@ def calls_of_records(
     pending: OtlpPendingRepository,
     records: Sequence[LogRecord],
     sampled: Callable[[str], bool],
-) -> list[Call]:
-    """The calls of the spans kept aside that these records complete; records whose span has
-    not come yet are kept aside for it, unless `sampled` says no rule samples their trace id
-    (their span will not be read: they are dropped)."""
+    needs_documents: Callable[[JudgedCall], bool],
+) -> Joined:
+    """The calls of the spans kept aside that these records complete (held for documents as
+    in `calls_of_spans`); records whose span has not come yet are kept aside for it, unless
+    `sampled` says no rule samples their trace id (their span will not be read: dropped)."""
     carrying = [
         record for record in records if otlp.message_record(record) and sampled(record.trace_id)
     ]
     if not carrying:
-        return []
+        return Joined()
     spans = [otlp.unpack_span(row.body) for row in pending.take("span", _span_ids(carrying))]
-    present = {(span.trace_id, span.span_id) for span in spans}
+    by_key = {(span.trace_id, span.span_id): span for span in spans}
     pending.keep(
         "log",
         [
             (record.trace_id, record.span_id, otlp.pack(record))
             for record in carrying
-            if (record.trace_id, record.span_id) not in present
+            if (record.trace_id, record.span_id) not in by_key
         ],
     )
+    out = Joined()
     if not spans:
-        return []
+        return out
     traces = {span.trace_id for span in spans}
-    return otlp.judged_calls(_with_documents(pending, spans, traces), carrying)
+    undocumented = []
+    for call in otlp.judged_calls(_with_documents(pending, spans, traces), carrying):
+        if _undocumented(call, needs_documents):
+            key = (call.trace_id, call.span_id)
+            undocumented.append((*key, _held(by_key[key], carrying)))
+            out.held.append(call)
+        else:
+            out.calls.append(call)
+    pending.keep("call", undocumented)
+    return out
 
 
-def expired_calls(spans: Sequence[Span]) -> list[Call]:
-    """Spans whose records never came, as they stand (counted without content)."""
-    return otlp.judged_calls(spans)
+def _undocumented(
+    call: Call, needs_documents: Callable[[JudgedCall], bool]
+) -> TypeGuard[JudgedCall]:
+    """A call without documents that a rule needs them for: it waits for its trace's."""
+    return isinstance(call, JudgedCall) and not call.retrieval_context and needs_documents(call)
+
+
+def expired_calls(spans: Sequence[Span], records: Sequence[LogRecord] = ()) -> list[Call]:
+    """Spans whose records, or calls whose retrieval, never came, as they stand (a span
+    without its records: counted without content)."""
+    return otlp.judged_calls(spans, records)
+
+
+def _held(span: Span, records: Sequence[LogRecord]) -> dict[str, Any]:
+    """A call held for its documents, as kept: its span and the records that gave its
+    messages (read again with them when its retrieval comes)."""
+    mine = [
+        otlp.pack(record)
+        for record in records
+        if (record.trace_id, record.span_id) == (span.trace_id, span.span_id)
+    ]
+    return {"span": otlp.pack(span), "records": mine}
+
+
+def unpack_held(rows: Sequence[Any]) -> tuple[list[Span], list[LogRecord]]:
+    """The spans and records of held calls' rows (`call`)."""
+    spans = [otlp.unpack_span(row.body["span"]) for row in rows]
+    records = [otlp.unpack_record(packed) for row in rows for packed in row.body["records"]]
+    return spans, records
 
 
 def _with_documents(

@@ -16,6 +16,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from app.online import ingest
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
+from tests.online.test_joining import SPAN, TRACE, bare_span, details_record
 from tests.online.test_missing_fields import retrieval_span, settled
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
 from tests.otlp.capture import Receiver, ask_text, instrumented
@@ -77,7 +78,7 @@ class TestKeptRetrievalExpires:
         """Kept past LOUPE_OTLP_JOIN_SECONDS (a model call often takes longer than its records
         take to come), dropped by the ticker after LOUPE_OTLP_RETRIEVAL_KEEP_SECONDS."""
         judge.script(model_and_judge)
-        keep = 4.0
+        keep = 8.0
         settings = {"otlp_join_seconds": 0.1, "otlp_retrieval_keep_seconds": keep}
         with (
             side_app(tmp_path, judge_base_url=judge.base_url, **settings) as app,
@@ -150,3 +151,27 @@ class TestRetrievalAfterItsCall:
             counts = client.get(f"/v1/online_rules/{relevant['id']}").json()["counts"]
             assert (counts["received"], counts["sent"], counts["skipped"]) == (2, 2, {})
             judged_results(app, client, relevant["id"], 2)
+
+    def test_a_call_completed_by_its_records_waits_for_its_retrieval_too(
+        self, tmp_path: Path, judge: ScriptedJudge
+    ) -> None:
+        """The official instrumentation's EVENT_ONLY call: its span, then its details record,
+        then its trace's retrieval; judged with the documents."""
+        judge.script(model_and_judge)
+        with (
+            side_app(tmp_path, judge_base_url=judge.base_url, otlp_join_seconds=30) as app,
+            app.tenant_client() as client,
+        ):
+            grounded = make_rule(client, metrics=[{"type": "faithfulness"}])
+            assert client.post("/v1/traces", json=bare_span()).status_code == 200
+            assert client.post("/v1/logs", json=details_record(QUESTION)).status_code == 200
+            assert (
+                client.get(f"/v1/online_rules/{grounded['id']}").json()["counts"]["received"] == 0
+            )
+            retrieval = retrieval_span("00f067aa0ba90901", DOCUMENT)
+            retrieval["scopeSpans"][0]["spans"][0]["traceId"] = TRACE
+            assert client.post("/v1/traces", json={"resourceSpans": [retrieval]}).status_code == 200
+
+            [result] = judged_results(app, client, grounded["id"], 1)
+            assert result["span_id"] == SPAN
+            assert result["test_case"]["retrieval_context"] == [DOCUMENT]
