@@ -84,7 +84,13 @@ class ServiceFields(BaseSettings):
     otlp_join_seconds: float = Field(default=30.0, gt=0)
     """How long a GenAI span whose messages travel in log records (sent by the instrumentation
     in other requests) waits for them, and its records for it, before it is counted without
-    content."""
+    content; and how long a call without documents waits for its trace's retrieval span, for
+    the rules whose metrics need a `retrieval_context`, before they count it
+    `missing_fields`."""
+    otlp_retrieval_keep_seconds: float = Field(default=600.0, gt=0)
+    """How long a retrieval span (`gen_ai.operation.name=retrieval`, OpenInference `RETRIEVER`)
+    is kept for the later model calls of its trace that come in other exports: they are judged
+    with its documents as `retrieval_context` when they come within this time of it."""
     online_conversation_idle_seconds: float = Field(default=300.0, ge=0)
     """How long a conversation (`gen_ai.conversation.id`, else `session.id`) an online rule with
     `target: "conversation"` samples must go without a new call before the ticker judges its

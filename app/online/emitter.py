@@ -44,8 +44,9 @@ SCOPE = "loupe.online"
 # own endpoint belongs to a tenant and must not receive them.
 _ENVIRONMENT_HEADERS = ("OTEL_EXPORTER_OTLP_LOGS_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS")
 
-_batch: contextvars.ContextVar[list[ReadableLogRecord] | None] = contextvars.ContextVar(
-    "loupe_evaluation_batch", default=None
+# The records being built on this thread, and the resource they go out with.
+_batch: contextvars.ContextVar[tuple[list[ReadableLogRecord], Resource] | None] = (
+    contextvars.ContextVar("loupe_evaluation_batch", default=None)
 )
 
 
@@ -93,10 +94,11 @@ class _Collector(LogRecordProcessor):
     def on_emit(self, log_record: ReadWriteLogRecord) -> None:
         batch = _batch.get()
         if batch is not None:
-            batch.append(
+            kept, resource = batch
+            kept.append(
                 ReadableLogRecord(
                     log_record=log_record.log_record,
-                    resource=log_record.resource or Resource.create({}),
+                    resource=resource,
                     instrumentation_scope=log_record.instrumentation_scope,
                     limits=log_record.limits,
                 )
@@ -112,26 +114,35 @@ class _Collector(LogRecordProcessor):
 @functools.cache
 def _logger() -> Logger:
     # One provider per process: each registers a fork hook, so one per batch would pile up.
-    resource = Resource.create({"service.name": "loupe"})
-    provider = LoggerProvider(resource=resource, shutdown_on_exit=False)
+    # Its resource is not sent: each batch goes out with the one its collector gets.
+    provider = LoggerProvider(resource=Resource({}), shutdown_on_exit=False)
     provider.add_log_record_processor(_Collector())
     return provider.get_logger(SCOPE)  # type: ignore[return-value]
 
 
+def resource_for(tenants: bool) -> Resource:
+    """Loupe as the records' resource. The operator's collector gets it as the process's own
+    telemetry describes it (OTEL_RESOURCE_ATTRIBUTES: its deployment, hosts, cluster); a
+    tenant's collector (a rule's own endpoint) gets Loupe's name alone."""
+    if tenants:
+        return Resource({"service.name": "loupe"})
+    return Resource.create({"service.name": "loupe"})
+
+
 @contextmanager
-def _collecting() -> Iterator[list[ReadableLogRecord]]:
+def _collecting(resource: Resource) -> Iterator[list[ReadableLogRecord]]:
     records: list[ReadableLogRecord] = []
-    token = _batch.set(records)
+    token = _batch.set((records, resource))
     try:
         yield records
     finally:
         _batch.reset(token)
 
 
-def records(events: Sequence[Evaluated]) -> list[ReadableLogRecord]:
+def records(events: Sequence[Evaluated], resource: Resource) -> list[ReadableLogRecord]:
     """The log records of `events`, each in its judged span's context where it has one."""
     logger = _logger()
-    with _collecting() as batch:
+    with _collecting(resource) as batch:
         for event in events:
             logger.emit(
                 event_name=EVENT_NAME,
@@ -255,7 +266,8 @@ def send(
         # Loupe's identity for its own collector is not presented to a tenant's.
         session.cert = None
     try:
-        return exporter.export(records(events)) is LogRecordExportResult.SUCCESS
+        batch = records(events, resource_for(tenants=pinned_to is not None))
+        return exporter.export(batch) is LogRecordExportResult.SUCCESS
     finally:
         exporter.shutdown()
 

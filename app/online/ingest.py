@@ -4,6 +4,7 @@ sampled ones appended as test cases to the rule's evaluation of the day, judged 
 Counters are added once per request and rule, never per span; only sampled calls are stored.
 """
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,10 +20,10 @@ from app.evaluations import appending
 from app.media import ingest as media
 from app.media.own import OwnMedia
 from app.metrics import MetricSpec, MetricSpecBase
-from app.models import OnlineRule, Tenant
+from app.models import OnlineRule, OtlpPending, Tenant
 from app.online import calls as kept
 from app.online import days as days_of
-from app.online import holding, joining, matching, turns
+from app.online import holding, joining, matching, turns, wanting
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.waiting import OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
@@ -62,8 +63,36 @@ def take_spans(
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
-    calls = joining.calls_of_spans(pending, spans, lambda span: _sampled_by_any(rules, span))
-    return take(session, runtime, tenant, calls, rules, own)
+    needing = wanting.needing_documents(rules)
+    joined = joining.calls_of_spans(
+        pending,
+        spans,
+        functools.partial(wanting.sampled_by_any, rules),
+        functools.partial(wanting.trace_read_by_any, rules),
+        functools.partial(wanting.needs_documents, needing),
+    )
+    return _take_joined(session, runtime, tenant, joined, rules, needing, own)
+
+
+def _take_joined(
+    session: Session,
+    runtime: Runtime,
+    tenant: Tenant,
+    joined: joining.Joined,
+    rules: Sequence[OnlineRule],
+    needing: Sequence[OnlineRule],
+    own: OwnMedia,
+) -> Taken:
+    """Joined calls through their rules: each rule counts a call once, the rules needing
+    documents when they come (or the join window passes without them)."""
+    taken = take(session, runtime, tenant, joined.calls, rules, own)
+    others = [rule for rule in rules if rule not in needing]
+    for calls, by in ((joined.held, others), (joined.late, needing)):
+        if calls and by:
+            more = take(session, runtime, tenant, calls, by, own)
+            taken.calls += more.calls
+            taken.sent.update(more.sent)
+    return taken
 
 
 def take_records(
@@ -79,50 +108,43 @@ def take_records(
     if not rules:
         return Taken()
     pending = OtlpPendingRepository(session, tenant.id)
-    calls = joining.calls_of_records(
+    needing = wanting.needing_documents(rules)
+    joined = joining.calls_of_records(
         pending,
         records,
-        # A record does not name its conversation: a conversation rule keeps it for its span.
-        lambda trace_id: any(
-            rule.target == "conversation" or matching.sampled(trace_id, rule.sampling_rate)
-            for rule in rules
-        ),
+        functools.partial(wanting.trace_read_by_any, rules),
+        functools.partial(wanting.needs_documents, needing),
     )
-    return take(session, runtime, tenant, calls, rules, own)
-
-
-def _sampled_by_any(rules: Sequence[OnlineRule], span: otlp.Span) -> bool:
-    """Whether some rule takes and samples this span: only then is its content read (sampling
-    first keeps a span no rule samples at the cost of its attributes, and never stored)."""
-    return any(matching.matches(rule.filter, span) and _reads(rule, span) for rule in rules)
-
-
-def _reads(rule: OnlineRule, span: otlp.Span) -> bool:
-    """Whether the rule samples the span: by its trace id, or a conversation rule by its
-    conversation id (a span that names none in its attributes is read: its content may)."""
-    if rule.target != "conversation":
-        return matching.sampled(span.trace_id, rule.sampling_rate)
-    conversation = matching.conversation_of(span)
-    return conversation is None or matching.sampled_conversation(conversation, rule.sampling_rate)
+    return _take_joined(session, runtime, tenant, joined, rules, needing, own)
 
 
 def expire_pending(runtime: Runtime) -> int:
     """Count the spans that waited LOUPE_OTLP_JOIN_SECONDS for records that never came (as
-    they stand: without content) and drop records whose span never came; how many items."""
-    cutoff = utcnow() - timedelta(seconds=runtime.settings.otlp_join_seconds)
+    they stand: without content), give the calls whose retrieval never came to the rules that
+    needed it (counted `missing_fields`), and drop records whose span never came and
+    retrievals past LOUPE_OTLP_RETRIEVAL_KEEP_SECONDS; how many items."""
+    now = utcnow()
+    cutoff = now - timedelta(seconds=runtime.settings.otlp_join_seconds)
+    documents_cutoff = now - timedelta(seconds=runtime.settings.otlp_retrieval_keep_seconds)
     with runtime.session() as session:
-        rows = UnscopedOtlpPendingRepository(session).take_expired(cutoff)
-        by_tenant: dict[str, list[otlp.Span]] = {}
+        rows = UnscopedOtlpPendingRepository(session).take_expired(cutoff, documents_cutoff)
+        by_tenant: dict[tuple[str, str], list[OtlpPending]] = {}
         for row in rows:
-            if row.what == "span":
-                by_tenant.setdefault(row.tenant_id, []).append(otlp.unpack_span(row.body))
-        for tenant_id, spans in by_tenant.items():
+            if row.what in ("span", "call"):
+                by_tenant.setdefault((row.tenant_id, row.what), []).append(row)
+        for (tenant_id, what), kept_rows in by_tenant.items():
             tenant = session.get(Tenant, tenant_id)
             rules = OnlineRuleRepository(session, tenant_id).enabled() if tenant else []
+            if what == "call":
+                rules = wanting.needing_documents(rules)
+                spans, records = joining.unpack_held(kept_rows)
+            else:
+                spans, records = [otlp.unpack_span(row.body) for row in kept_rows], []
             if tenant is not None and rules:
                 # No request: only `blob:sha256:` references are this server's media here.
                 own = OwnMedia(None, session, tenant_id)
-                take(session, runtime, tenant, joining.expired_calls(spans), rules, own)
+                calls = joining.expired_calls(spans, records)
+                take(session, runtime, tenant, calls, rules, own)
         session.commit()
     return len(rows)
 

@@ -51,6 +51,34 @@ class OtlpPendingRepository(TenantScopedRepository[OtlpPending]):
         # Only the items this request deleted: two requests taking one never both join it.
         return take(self.session, rows)
 
+    def take_of_traces(self, what: str, trace_ids: Iterable[str]) -> list[OtlpPending]:
+        """The kept items of these traces (deleted as they are read, as `take`)."""
+        wanted = sorted(set(trace_ids))
+        if not wanted:
+            return []
+        rows = list(
+            self.session.scalars(
+                self.get_base_statement().where(
+                    OtlpPending.what == what, OtlpPending.trace_id.in_(wanted)
+                )
+            )
+        )
+        return take(self.session, rows)
+
+    def documents(self, trace_ids: Iterable[str]) -> list[OtlpPending]:
+        """The retrieval spans kept for these traces (`docs`), oldest first; read, not taken:
+        every later call of the trace reads them until they expire."""
+        wanted = sorted(set(trace_ids))
+        if not wanted:
+            return []
+        return list(
+            self.session.scalars(
+                self.get_base_statement()
+                .where(OtlpPending.what == "docs", OtlpPending.trace_id.in_(wanted))
+                .order_by(OtlpPending.id)
+            )
+        )
+
 
 class OnlineConversationRepository(TenantScopedRepository[OnlineConversationCall]):
     """The calls a tenant's conversation rules hold until their conversation is idle."""

@@ -26,6 +26,7 @@ from app.otlp._decode import (
     media_type,
     read_traces,
 )
+from app.otlp._documents import is_retrieval
 from app.otlp._errors import (
     BodyTooLarge,
     OtlpDecodeError,
@@ -66,6 +67,7 @@ __all__ = [
     "decode_traces",
     "decompress",
     "id_problem",
+    "is_retrieval",
     "judged_calls",
     "media_type",
     "message_record",

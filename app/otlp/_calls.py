@@ -1,5 +1,6 @@
 """Spans (with their log records) to the calls Loupe judges, or the reason a span gives none."""
 
+import json
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -7,8 +8,9 @@ from typing import Any
 
 from app.otlp import _conventions as conventions
 from app.otlp._content import Image, Message, Notes, ToolCall, parse_json
-from app.otlp._documents import retrieval_documents
+from app.otlp._documents import is_retrieval, retrieval_documents
 from app.otlp._limits import DEFAULT_LIMITS, Limits
+from app.otlp._packing import pack
 from app.otlp._records import LogRecord, Span, id_problem
 from app.otlp._skips import Skipped, SkipReason, skip, unjudgeable, unread
 
@@ -96,8 +98,9 @@ def judged_calls(
             stays that of its attributes, however long its messages).
     """
     by_span: dict[tuple[str, str], list[LogRecord]] = defaultdict(list)
+    seen: set[str] = set()
     for record in logs:
-        if message_record(record):
+        if message_record(record) and not _sent_again(record, seen):
             by_span[(record.trace_id, record.span_id)].append(record)
     roles = [_role(span, by_span.get((span.trace_id, span.span_id), [])) for span in spans]
     unread = {
@@ -131,11 +134,26 @@ def judged_calls(
     return results
 
 
+def _sent_again(record: LogRecord, seen: set[str]) -> bool:
+    """Whether a record equal to this one came before: an exporter retrying a request whose
+    answer it lost sends its records again, byte for byte, and a message joined twice would
+    be judged twice. The SDK stamps each record with the nanosecond it was observed, so two
+    messages that only read alike (a user saying "yes" twice) differ; records without a time
+    cannot be told apart and are all kept."""
+    if not record.time_ns:
+        return False
+    key = json.dumps(pack(record), sort_keys=True, default=repr)
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
+
+
 def _role(span: Span, records: list[LogRecord]) -> str:
     attributes = span.attributes
     operation = attributes.get("gen_ai.operation.name")
     kind = attributes.get("openinference.span.kind")
-    if operation == "retrieval" or kind == "RETRIEVER":
+    if is_retrieval(span):
         return "retrieval"
     if isinstance(operation, str):
         memory = operation.endswith("_memory") or operation.endswith("_memory_store")

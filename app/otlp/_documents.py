@@ -10,6 +10,15 @@ from app.otlp._limits import Limits
 from app.otlp._records import Span
 
 
+def is_retrieval(span: Span) -> bool:
+    """Whether the span is a retrieval step (GenAI conventions, or OpenInference's RETRIEVER)."""
+    attributes = span.attributes
+    return (
+        attributes.get("gen_ai.operation.name") == "retrieval"
+        or attributes.get("openinference.span.kind") == "RETRIEVER"
+    )
+
+
 def retrieval_documents(spans: Sequence[Span], limits: Limits) -> dict[str, list[tuple[int, str]]]:
     """Retrieved document texts per trace id, each with its retrieval's start, in time order."""
     documents: dict[str, list[tuple[int, str]]] = defaultdict(list)

@@ -2,7 +2,7 @@
 
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, delete, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import OtlpPending
@@ -12,13 +12,25 @@ class UnscopedOtlpPendingRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def take_expired(self, cutoff: datetime, limit: int = 5000) -> list[OtlpPending]:
-        """Items kept since before `cutoff`, oldest first (deleted as they are read): only those
-        this call deleted, so two tickers taking them at once never both count one."""
+    def take_expired(
+        self, cutoff: datetime, documents_cutoff: datetime, limit: int = 5000
+    ) -> list[OtlpPending]:
+        """Items kept since before `cutoff` (retrieval spans, `docs`: `documents_cutoff`),
+        oldest first (deleted as they are read): only those this call deleted, so two tickers
+        taking them at once never both count one."""
         rows = list(
             self.session.scalars(
                 select(OtlpPending)
-                .where(OtlpPending.received_at < cutoff)
+                .where(
+                    # The later bound on its own too: the received_at index finds candidates.
+                    OtlpPending.received_at < max(cutoff, documents_cutoff),
+                    or_(
+                        and_(OtlpPending.what != "docs", OtlpPending.received_at < cutoff),
+                        and_(
+                            OtlpPending.what == "docs", OtlpPending.received_at < documents_cutoff
+                        ),
+                    ),
+                )
                 .order_by(OtlpPending.id)
                 .limit(limit)
             )

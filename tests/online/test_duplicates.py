@@ -2,6 +2,7 @@
 the retry comes in the same request, a later one or the next UTC day; the repeat is counted
 `skipped:duplicate` and the rule's counts, results and days hold the call once (issue 26)."""
 
+import json
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -15,7 +16,7 @@ from tests.console.helpers import signed_in
 from tests.fixtures.api import Api, side_app
 from tests.fixtures.judge import ScriptedJudge
 from tests.online.test_receiver import judged_results, make_rule, model_and_judge, semconv_span
-from tests.otlp.capture import ask_text, capture_server, instrumented
+from tests.otlp.capture import ANSWER, ask_text, capture_server, instrumented
 
 RELEVANCY = [{"type": "answer_relevancy"}]
 
@@ -136,3 +137,29 @@ class TestDuplicates:
             counts = client.get(f"/v1/online_rules/{rule['id']}").json()["counts"]
             assert (counts["received"], counts["sampled"], counts["sent"]) == (2, 2, 1)
             assert counts["skipped"] == {"duplicate": 1}
+
+    def test_log_records_sent_again_before_their_span_are_joined_once(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """OpenLLMetry's per-message records (use_attributes=False) come before their span; an
+        exporter retrying a logs request whose answer it lost sends them again. The call is
+        judged on its messages once: its answer was joined twice, and the judge read it twice
+        in one actual_output."""
+        judge.script(model_and_judge)
+        client = api.tenant_client()
+        with capture_server() as capture, instrumented("openllmetry-events", capture):
+            ask_text(judge.base_url, "Capital of France?")
+        rule = make_rule(client, metrics=RELEVANCY)
+        logs, traces = capture.bodies("/v1/logs"), capture.bodies("/v1/traces")
+        assert logs and traces
+        for export in (*logs, *logs, *traces):
+            response = client.post(
+                export.path, content=export.body, headers={"Content-Type": export.content_type}
+            )
+            assert response.status_code == 200, response.text
+
+        [result] = judged_results(api, client, rule["id"], 1)
+        assert result["test_case"]["actual_output"] == ANSWER
+        assert result["test_case"]["input"] == "Capital of France?"
+        asked = judge.calls_for("answer_relevancy_verdicts")
+        assert asked and all(json.dumps(request).count(ANSWER) == 1 for request in asked)

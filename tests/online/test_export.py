@@ -237,8 +237,11 @@ class TestScoresGoOut:
         judge: ScriptedJudge,
         monkeypatch: pytest.MonkeyPatch,
     ) -> None:
-        # Loupe's own telemetry settings: the SDK would add these headers to every export.
+        # Loupe's own telemetry settings: the SDK would add these headers to every export, and
+        # describe the operator's deployment in every record's resource.
         monkeypatch.setenv("OTEL_EXPORTER_OTLP_HEADERS", "x-process-secret=do-not-leak")
+        monkeypatch.setenv("OTEL_RESOURCE_ATTRIBUTES", "k8s.namespace.name=loupe-prod-internal")
+        monkeypatch.setenv("OTEL_SERVICE_NAME", "loupe-prod-internal")
         judge.script(model_and_judge)
         client = exporting.tenant_client()
         rule = make_rule(client, enabled=False)
@@ -262,6 +265,8 @@ class TestScoresGoOut:
             for export in own.exports:
                 assert "authorization" not in export.headers
                 assert "x-process-secret" not in export.headers
+                assert b"loupe-prod-internal" not in export.body
+            assert record.resource["service.name"] == "loupe"
         assert not [
             record
             for export in collector.bodies("/v1/logs")

@@ -148,7 +148,7 @@ def instrumented(
     official_mode: str = "SPAN_AND_EVENT",
     headers: dict[str, str] | None = None,
     capture_content: bool = True,
-) -> Iterator[None]:
+) -> Iterator[TracerProvider]:
     """The openai client instrumented by `which` (official, openinference, openllmetry, or
     openllmetry-events: its messages in log records).
 
@@ -191,7 +191,8 @@ def instrumented(
         instrumentor = _instrumentor(which)
         instrumentor.instrument(tracer_provider=tracer_provider, logger_provider=logger_provider)
         try:
-            yield
+            # The application's own spans (a retrieval step, a parent) go out through it too.
+            yield tracer_provider
         finally:
             instrumentor.uninstrument()
             tracer_provider.shutdown()
