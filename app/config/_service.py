@@ -103,15 +103,14 @@ class ServiceFields(BaseSettings):
     job_slice_size: int = Field(default=1000, ge=1)
     """Test cases per job."""
     # Metric computations in progress at once inside one job: a job's judge calls in flight
-    # never pass it, however far the judge limit grows (LOUPE_JUDGE_MAX_CONCURRENCY), and a
-    # tenant's daily budget can be overshot by as many calls. Four times the judge limit's
-    # starting point: items waiting on a shared answer (G-Eval steps, truths) or on the
-    # database must not leave judge slots idle, and the limit has room to grow.
+    # never pass it, however far the judge limit grows (LOUPE_JUDGE_MAX_CONCURRENCY). Four
+    # times the judge limit's starting point: items waiting on a shared answer (G-Eval steps,
+    # truths) or on the database must not leave judge slots idle, and the limit has room to grow.
     worker_concurrency: int = Field(default=256, ge=1)
     """Metric computations in progress per job: the most judge calls one job has in flight,
     however far the judge limit grows (`LOUPE_JUDGE_MAX_CONCURRENCY`); more computations than
-    judge slots keep the slots busy while some wait on shared answers. A tenant's daily budget
-    can be overshot by up to this many calls per job.
+    judge slots keep the slots busy while some wait on shared answers. Against a tenant's daily
+    budget each is counted at its expected cost while in flight.
     """
     # Results buffered before a write; writes also happen every flush interval. 400, not 100:
     # each write's fixed statements (the hold, the running sums, the commit) over 4x the rows

@@ -166,6 +166,22 @@ def estimate(
     return Estimate(**total.model_dump(), metrics=metrics, candidate=candidate, notes=found.items)
 
 
+def per_item_usd(
+    settings: Settings,
+    specs: Sequence[MetricSpecBase],
+    cases: Sequence[MetricTestCase],
+    judge: dict[str, Any] | None,
+) -> dict[int, float]:
+    """What judging one case with each metric (by index) is expected to cost, from the estimate
+    of the first few cases, images at the most an image costs: what a job counts for an item in
+    flight against the tenant's daily budget before one is priced."""
+    sample = list(cases)[:8]
+    if not sample:
+        return {}
+    found = estimate(settings, specs, sample, judge, image_sizes=lambda _url: None, cache=False)
+    return {index: (metric.usd or 0.0) / len(sample) for index, metric in enumerate(found.metrics)}
+
+
 CANDIDATE_NOTE = (
     "the candidate model's answers are not known before the run: each is taken to be as long "
     "as its reference answer, for its completion tokens and for the metrics that judge it"

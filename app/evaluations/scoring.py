@@ -301,7 +301,9 @@ class _Scoring:
         return case, result, candidate
 
     async def _worker(self) -> None:
-        job, budget = self.job, self.job.budget
+        job = self.job
+        # Without a budget of its own (a job of no tenant's), one with no limit.
+        budget = job.budget or Budget(job.evaluation_id, None)
         while not any(event.is_set() for event in (self.stop, self.giving_way, self.finished)):
             item = next(self.pending, None)
             if item is None:
@@ -309,11 +311,7 @@ class _Scoring:
             case, index = item
             self.taken += 1
             spec = job.specs[index]
-            if (
-                budget is not None
-                and budget.exhausted()
-                and (judging.is_judged(spec) or job.predictor is not None)
-            ):
+            if budget.exhausted() and (judging.is_judged(spec) or job.predictor is not None):
                 # Past the tenant's daily budget: no more paid calls; the result says why.
                 result = MetricResult.failure(
                     spec.threshold, MetricError("budget_exceeded", budget.message())
@@ -322,13 +320,15 @@ class _Scoring:
                 if len(self.buffer) >= self.settings.result_batch_size:
                     await self._flush()
                 continue
-            # Measured before the buffer is read: a flush during the await swaps the buffer.
-            row = await self._measure(case, index)
+            reserved = budget.reserve(index)
+            try:
+                # Measured before the buffer is read: a flush during the await swaps it.
+                row = await self._measure(case, index)
+            except BaseException:
+                budget.release(reserved)
+                raise
             self.buffer.append(row)
-            if budget is not None:
-                budget.charge(
-                    self.buffer[-1]["judge_cost_usd"], self.buffer[-1]["candidate_cost_usd"]
-                )
+            budget.settle(index, reserved, row["judge_cost_usd"], row["candidate_cost_usd"])
             if len(self.buffer) >= self.settings.result_batch_size:
                 await self._flush()
 

@@ -5,6 +5,7 @@ from app.config import Settings
 from app.db import utcnow
 from app.dispatch import Turn
 from app.evaluations import (
+    estimate,
     intervals,
     judging,
     lifecycle,
@@ -115,6 +116,8 @@ def _score_slice(
         tenant = session.get(Tenant, evaluation.tenant_id)
         budget = Budget(evaluation.tenant_id, tenant.daily_usd if tenant else None)
         budget.refresh(session, utcnow())
+        if budget.limit is not None:
+            budget.expect(estimate.per_item_usd(runtime.settings, specs, cases, evaluation.judge))
         session.commit()
     if starting:
         lifecycle.started(ref)

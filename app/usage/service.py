@@ -102,19 +102,48 @@ def spent_today(session: Session, tenant_id: str, now: datetime) -> tuple[float,
 
 class Budget:
     """A job's view of its tenant's daily budget: what was spent today, kept current as the job
-    stores results (its own and, re-read then, every other job's of the tenant)."""
+    stores results (its own and, re-read then, every other job's of the tenant), and what the
+    job's items in flight are expected to cost.
+
+    An item is let in while what was spent plus what the items in flight are expected to cost
+    is under the limit, so the last one let in passes it by its own cost at most (and by what
+    items of other jobs, in flight at once, cost). An item's expected cost is the mean of the
+    job's priced items of its metric, or before one is priced, the estimate's (`expect`)."""
 
     def __init__(self, tenant_id: str, limit: float | None, spent: float = 0.0) -> None:
         self.tenant_id = tenant_id
         self.limit = limit
         self.spent = spent
+        self.reserved = 0.0
+        self._expected: dict[int, float] = {}
+        self._priced: dict[int, tuple[float, int]] = {}
 
     def exhausted(self) -> bool:
-        return self.limit is not None and self.spent >= self.limit
+        return self.limit is not None and self.spent + self.reserved >= self.limit
 
-    def charge(self, *costs: float | None) -> None:
-        """Count a result's costs (unpriced calls cost nothing known)."""
-        self.spent += sum(cost for cost in costs if cost is not None)
+    def expect(self, expected: dict[int, float]) -> None:
+        """What one item of each metric (by index) costs before one of them is priced."""
+        self._expected = dict(expected)
+
+    def reserve(self, index: int) -> float:
+        """Count an item of metric `index` as in flight; what it is expected to cost."""
+        total, count = self._priced.get(index, (0.0, 0))
+        amount = total / count if count else self._expected.get(index, 0.0)
+        self.reserved += amount
+        return amount
+
+    def release(self, reserved: float) -> None:
+        """An item reserved as `reserved` stopped unfinished."""
+        self.reserved = max(0.0, self.reserved - reserved)
+
+    def settle(self, index: int, reserved: float, *costs: float | None) -> None:
+        """The item reserved as `reserved` finished: count its costs (unpriced calls cost
+        nothing known) in place of what it was expected to cost."""
+        self.release(reserved)
+        cost = sum(cost for cost in costs if cost is not None)
+        self.spent += cost
+        total, count = self._priced.get(index, (0.0, 0))
+        self._priced[index] = (total + cost, count + 1)
 
     def refresh(self, session: Session, now: datetime) -> None:
         """Catch up with what the tenant's other jobs stored."""
@@ -123,8 +152,9 @@ class Budget:
 
     def message(self) -> str:
         return (
-            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent; "
-            "no further model calls are made for it today"
+            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent, counting "
+            "what the calls in flight are expected to cost; no further model calls are made "
+            "for it today"
         )
 
 
