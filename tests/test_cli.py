@@ -144,19 +144,34 @@ class TestWorkerHealth:
         assert result.returncode == 1
         assert "no live worker" in result.stderr
 
-    def test_unreachable_stores_are_unhealthy(
+    def test_a_live_worker_stays_healthy_while_a_store_is_away(
         self, postgres_server: PostgresServer, redis_server: RedisServer, tmp_path: Path
     ) -> None:
+        """The worker waits out an outage of either store: its liveness check reports the store
+        and passes (a failing check would restart every worker at once, and their restarts'
+        back-off would keep them down after the store is back); with no live worker where Redis
+        answers, it fails, naming the store away too."""
         settings = postgres_settings(postgres_server, redis_server)
+        migrate.upgrade(settings)
         nothing = f"127.0.0.1:{free_port()}"
-        env = worker_env(settings, database_url=f"postgresql+psycopg://loupe@{nothing}/loupe")
-        result = worker_health(env, tmp_path)
+        no_database = worker_env(
+            settings, database_url=f"postgresql+psycopg://loupe@{nothing}/loupe"
+        )
+        result = worker_health(no_database, tmp_path)
         assert result.returncode == 1
+        assert "no live worker" in result.stderr
         assert "database: OperationalError" in result.stderr
-        env = worker_env(settings, redis_url=f"redis://{nothing}/0")
-        result = worker_health(env, tmp_path)
-        assert result.returncode == 1
-        assert "redis: ConnectionError" in result.stderr
+        with worker_process(settings, tmp_path / "worker") as worker:
+            deadline = time.monotonic() + 60
+            while worker_health(worker_env(settings), tmp_path).returncode != 0:
+                assert worker.alive(), worker.log_tail()
+                assert time.monotonic() < deadline
+            result = worker_health(no_database, tmp_path)
+            assert result.returncode == 0, result.stderr
+            assert "database: OperationalError" in result.stderr and "waiting" in result.stderr
+            result = worker_health(worker_env(settings, redis_url=f"redis://{nothing}/0"), tmp_path)
+            assert result.returncode == 0, result.stderr
+            assert "redis: ConnectionError" in result.stderr and "waiting" in result.stderr
 
     def test_embedded_mode_has_no_worker(self, tmp_path: Path) -> None:
         env = {key: value for key, value in os.environ.items() if not key.startswith("LOUPE_")}

@@ -141,8 +141,10 @@ def worker(burst: bool = typer.Option(False, help="Exit when the queue is empty.
 
 @cli.command("worker-health")
 def worker_health() -> None:
-    """Exit 0 if a live `loupe worker` on this host serves the queue and the database and
-    Redis answer (a worker container's health check)."""
+    """Exit 0 unless Redis answers and no live `loupe worker` of this host serves the queue (a
+    worker container's health check). A store that does not answer is reported, not failed:
+    the worker waits out an outage of either, and restarting every worker at once for one only
+    delays them when it is back."""
     from redis import Redis
     from rq import Queue, Worker
     from sqlalchemy import text
@@ -153,29 +155,34 @@ def worker_health() -> None:
     if not settings.redis_url:
         typer.echo("LOUPE_REDIS_URL is not set: the embedded mode has no worker", err=True)
         raise typer.Exit(1)
-    failures = []
+    away = []
     engine = make_engine(settings)
     try:
         with engine.connect() as connection:
             connection.execute(text("SELECT 1"))
-    except Exception as exc:  # noqa: BLE001 - any failure means unhealthy
-        failures.append(f"database: {type(exc).__name__}")
+    except Exception as exc:  # noqa: BLE001 - reported, not failed
+        away.append(f"database: {type(exc).__name__}")
     finally:
         engine.dispose()
     host = socket.gethostname()
     redis = Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
     try:
         workers = Worker.all(queue=Queue(settings.queue_name, connection=redis))
-        # A SIGKILLed worker stays registered until its key expires; its pid is gone at once.
-        if not any(w.hostname == host and w.pid and _running(w.pid) for w in workers):
-            failures.append(f"no live worker on {host} for queue {settings.queue_name!r}")
     except Exception as exc:  # noqa: BLE001
-        failures.append(f"redis: {type(exc).__name__}")
+        away.append(f"redis: {type(exc).__name__}")
+        workers = None
     finally:
         redis.close()
-    if failures:
-        typer.echo("unhealthy: " + "; ".join(failures), err=True)
+    # A SIGKILLed worker stays registered until its key expires; its pid is gone at once.
+    if workers is not None and not any(
+        w.hostname == host and w.pid and _running(w.pid) for w in workers
+    ):
+        away.insert(0, f"no live worker on {host} for queue {settings.queue_name!r}")
+        typer.echo("unhealthy: " + "; ".join(away), err=True)
         raise typer.Exit(1)
+    if away:
+        typer.echo(f"worker on {host}: not answering ({'; '.join(away)}); waiting for it", err=True)
+        return
     typer.echo(f"worker on {host} is healthy")
 
 
@@ -245,7 +252,8 @@ def openapi() -> None:
 
 def _warn_if_redis_is_away(settings: Settings) -> None:
     """The API serves while Redis is away (it accepts work and queues it once Redis answers;
-    /readyz says 503 meanwhile), unlike a worker, which has nothing to do without it: say so."""
+    /readyz says `degraded` meanwhile), unlike a worker, which has nothing to do without it:
+    say so."""
     import redis
 
     from app.cli import store_address
@@ -258,6 +266,6 @@ def _warn_if_redis_is_away(settings: Settings) -> None:
         message = (
             f"loupe: warning: cannot connect to Redis{store_address(settings.redis_url)} "
             f"(LOUPE_REDIS_URL): {error}; serving anyway: submissions are accepted and queued "
-            "once Redis answers, and /readyz answers 503 until then"
+            "once Redis answers, and /readyz reports the queue away (`degraded`) until then"
         )
         typer.echo(redact(message, *settings.secret_values()), err=True)

@@ -235,7 +235,16 @@ class RQDispatcher:
         return dict(Counter(owner_of(queued.decode()) for queued in live))
 
     def ping(self) -> None:
-        self.redis.ping()
+        # Its own short-lived connection, 2 s at most: a probe must answer inside its timeout
+        # when Redis accepts connections and never answers.
+        from redis import Redis
+
+        with Redis.from_url(
+            self.settings.redis_url,  # type: ignore[arg-type]
+            socket_timeout=2,
+            socket_connect_timeout=2,
+        ) as probe:
+            probe.ping()
 
     def backlog(self) -> tuple[int, float]:
         from rq.job import Job

@@ -33,7 +33,10 @@ export interface paths {
         };
         /**
          * Readyz
-         * @description The database and the queue answer.
+         * @description Ready for traffic: the database answers. The queue (Redis) is checked and reported but
+         *     does not make the process unready: requests are served while it is away (work is queued
+         *     once it answers), and a blink of a store every API process shares must not take them all
+         *     out of service at once.
          */
         get: operations["readyz"];
         put?: never;

@@ -66,7 +66,10 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Readyz
 
-     The database and the queue answer.
+     Ready for traffic: the database answers. The queue (Redis) is checked and reported but
+    does not make the process unready: requests are served while it is away (work is queued
+    once it answers), and a blink of a store every API process shares must not take them all
+    out of service at once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -94,7 +97,10 @@ def sync(
 ) -> Any | Problem | None:
     """ Readyz
 
-     The database and the queue answer.
+     Ready for traffic: the database answers. The queue (Redis) is checked and reported but
+    does not make the process unready: requests are served while it is away (work is queued
+    once it answers), and a blink of a store every API process shares must not take them all
+    out of service at once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -117,7 +123,10 @@ async def asyncio_detailed(
 ) -> Response[Any | Problem]:
     """ Readyz
 
-     The database and the queue answer.
+     Ready for traffic: the database answers. The queue (Redis) is checked and reported but
+    does not make the process unready: requests are served while it is away (work is queued
+    once it answers), and a blink of a store every API process shares must not take them all
+    out of service at once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +154,10 @@ async def asyncio(
 ) -> Any | Problem | None:
     """ Readyz
 
-     The database and the queue answer.
+     Ready for traffic: the database answers. The queue (Redis) is checked and reported but
+    does not make the process unready: requests are served while it is away (work is queued
+    once it answers), and a blink of a store every API process shares must not take them all
+    out of service at once.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
