@@ -10,7 +10,7 @@ the next (app/models/review_queue.py); a person holds at most one live reservati
 """
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -222,6 +222,7 @@ def claim_item(
                 created_at=now,
             )
             if repo.take_slot(item, assignment, now):
+                _audit_item(session, tenant_id, actor, "claim", item, expires_at=expires_at)
                 return item, assignment
             # Refused: the slot is another's, or a concurrent claim of this actor's took an
             # item first (one live reservation per person and queue): that one is theirs.
@@ -338,3 +339,30 @@ def release(session: Session, tenant_id: str, actor: str, queue: ReviewQueue, it
     assignment.status = RELEASED
     assignment.slot = None
     session.flush()
+    _audit_item(session, tenant_id, actor, "release", item)
+
+
+def _audit_item(
+    session: Session,
+    tenant_id: str,
+    actor: str,
+    verb: str,
+    item: ReviewItem,
+    expires_at: datetime | None = None,
+) -> None:
+    """A reservation taken or given back, on the audit trail (one that lapses by itself
+    leaves no event: nobody acted)."""
+    shown = {} if expires_at is None else {"expires_at": expires_at.isoformat()}
+    audit.record(
+        session,
+        actor,
+        f"review_item.{verb}",
+        "review_item",
+        item.id,
+        tenant_id=tenant_id,
+        queue_id=item.queue_id,
+        result_id=item.result_id,
+        metric_version=item.metric_version,
+        item_key=item.item_key,
+        **shown,
+    )
