@@ -29,7 +29,7 @@ from app.models import (
     ReviewQueue,
 )
 from app.problems import ProblemError, invalid_request, not_found
-from app.review import routing, sources
+from app.review import empty, routing, sources
 from app.review.items import item_in, judged, shown
 from app.review.repository import (
     LABELLED,
@@ -71,8 +71,11 @@ def create(session: Session, tenant_id: str, actor: str, body: ReviewQueueCreate
         reservation_minutes=body.reservation_minutes,
         created_at=utcnow(),
     )
-    ReviewQueueRepository(session, tenant_id).add(queue)
-    intake(session, tenant_id, queue)
+    repo = ReviewQueueRepository(session, tenant_id)
+    repo.add(queue)
+    refused = empty.problems(repo, queue, intake(session, tenant_id, queue))
+    if refused:
+        raise invalid_request(refused)
     audit.record(
         session,
         actor,
@@ -147,13 +150,14 @@ def to_schema(session: Session, tenant_id: str, queue: ReviewQueue) -> ReviewQue
     )
 
 
-def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> int:
-    """Take in the sources' results not yet in the queue, each routed once; how many."""
+def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> list[empty.Taken]:
+    """Take in the sources' results not yet in the queue, each routed once; each one's
+    routing."""
     repo = ReviewQueueRepository(session, tenant_id)
     evaluation_ids = sources.evaluation_ids(session, tenant_id, queue)
     fresh = repo.new_results(queue, evaluation_ids)
     if not fresh:
-        return 0
+        return []
     lowest = queue.routing.get("lowest")
     cutoff = None
     if lowest:
@@ -186,7 +190,13 @@ def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> int:
             }
         )
     repo.add_items(queue, rows)
-    return len(fresh)
+    return [
+        empty.Taken(
+            row["reason"],  # type: ignore[arg-type]
+            None if result.threshold is None else abs(result.score - result.threshold),
+        )
+        for row, (result, _) in zip(rows, fresh, strict=True)
+    ]
 
 
 def claim_item(
