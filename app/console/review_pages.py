@@ -21,6 +21,7 @@ from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import id_cursor
 from app.console import csrf
 from app.console._render import SignedIn, page, see_other
+from app.db import utcnow
 from app.models import ReviewQueue
 from app.problems import ProblemError
 from app.review import items, service
@@ -72,6 +73,7 @@ def _item_page(
         queue=queue,
         progress=progress,
         shown=shown,
+        now=utcnow(),
         **refusal,
     )
 
