@@ -21,7 +21,8 @@ from app.labels.service import Path, _Refusal, _Target, _target, score_bounds
 from app.labels.snapshot import EvaluationRef, ResultSnapshot
 from app.problems import FieldError, field_error
 
-# How many of the version's newest results on the line's test case are hashed to find the item.
+# How many of the version's newest results (on the line's test case id, then on any) are
+# hashed to find the line's item.
 CANDIDATES = 200
 _ITEM_KEY = re.compile(r"[0-9a-f]{64}")
 
@@ -40,12 +41,15 @@ def resolve(
     if key is not None and not (isinstance(key, str) and _ITEM_KEY.fullmatch(key)):
         message = "an item key is 64 lowercase hex digits (sha256), as an export gives it"
         return _Refusal([field_error([*at, "item_key"], message, "item_key")])
-    for result, case in repo.results_of_version(
-        version.id, line.metric, line.test_case_id, CANDIDATES
-    ):
-        if key is None or item_key(case) == key:
-            body = LabelCreate(result_id=result.id, value=line.value, rationale=line.rationale)
-            return _target(repo, body, at)
+    # On the line's test case id first; then (the content under another id) on any.
+    searches = [line.test_case_id] if key is None else [line.test_case_id, None]
+    for test_case_id in dict.fromkeys(searches):
+        for result, case in repo.results_of_version(
+            version.id, line.metric, test_case_id, CANDIDATES
+        ):
+            if key is None or item_key(case) == key:
+                body = LabelCreate(result_id=result.id, value=line.value, rationale=line.rationale)
+                return _target(repo, body, at)
     where = [*at, "result_id" if line.result_id is not None else "metric_version"]
     if key is None:
         message = (

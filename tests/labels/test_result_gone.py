@@ -12,7 +12,7 @@ import pytest
 
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
-from tests.labels.helpers import Team, answer, problem
+from tests.labels.helpers import CASES, Team, answer, problem
 
 TYPES = {"jsonl": "application/x-ndjson", "csv": "text/csv"}
 GIVEN = {"sum": 0.9, "product": False}
@@ -156,3 +156,32 @@ def test_a_csv_line_with_no_result_id_names_its_version_and_item(
     assert sorted(label["result_id"] for label in back) == sorted(
         rerun[(case, "helpfulness")]["id"] for case in GIVEN
     )
+
+
+def test_a_rerun_under_other_test_case_ids_still_takes_its_labels(
+    api: Api, judge: ScriptedJudge
+) -> None:
+    """Bound by content: the same items submitted again under new ids are the same items."""
+    judge.script(answer)
+    team = Team(api)
+    first = team.evaluate()
+    version = _label(team, first)
+    exported = team.client.get("/v1/labels/export", params={"format": "jsonl"}).content
+    _forget(team, first)
+    renamed = [{**case, "id": f"{case['id']}-again"} for case in CASES]
+    rerun = team.results(team.evaluate(cases=renamed))
+    # A member's import: bound to results, so no admin is needed.
+    member = api.client(team.new_key(["read", "write", "review"]))
+    own = b"\n".join(
+        json.dumps({k: v for k, v in json.loads(line).items() if k != "actor"}).encode()
+        for line in exported.splitlines()
+    )
+
+    imported = _import(member, own, "jsonl")
+
+    assert imported.status_code == 200, imported.text
+    back = team.client.get("/v1/labels", params={"metric_version": version}).json()["data"]
+    assert sorted(label["result_id"] for label in back) == sorted(
+        rerun[(f"{case}-again", "helpfulness")]["id"] for case in GIVEN
+    )
+    assert {label["test_case_id"] for label in back} == {f"{case}-again" for case in GIVEN}
