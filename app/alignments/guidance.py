@@ -131,9 +131,10 @@ def ask_notes(
     settings: Settings,
     chosen: dict[str, Any] | None,
     messages: list[dict[str, Any]],
-) -> tuple[str, UsageTotals]:
+) -> tuple[str, UsageTotals, str | None]:
     """The judge's rubric notes, asked once through the client every judge call uses (the
-    judge `chosen` is the version's, as its evaluation resolved it)."""
+    judge `chosen` is the version's, as its evaluation resolved it), what the call used, and
+    the model that made it."""
     endpoint, missing = judging.endpoint_for(session, tenant_id, settings, chosen)
     if endpoint is None:
         raise ProblemError(
@@ -157,8 +158,11 @@ def ask_notes(
             f"the judge did not write the rubric notes: {error.message}",
             slug="judge-error",
         ) from error
-    return str(reply.data["notes"])[:NOTES_CHARS], usage_totals(
-        settings, model or endpoint.default_model, reply.usage
+    model = model or endpoint.default_model
+    return (
+        str(reply.data["notes"])[:NOTES_CHARS],
+        usage_totals(settings, model, reply.usage),
+        model,
     )
 
 

@@ -37,6 +37,8 @@ from app.models import Alignment, Evaluation, Label, MetricVersion, Tenant, Test
 from app.problems import FieldError, ProblemError, field_error, invalid_request, not_found
 from app.stats import LabelledItem, human_agreement
 from app.telemetry import logs
+from app.tenants import limits
+from app.usage import service as usage
 from app.webhooks import service as webhook_service
 
 KIND = "alignment"
@@ -199,7 +201,9 @@ def create(
             "there is nothing to propose a candidate from",
             ["metric_version"],
         )
-    notes, notes_usage = guidance.ask_notes(
+    # The notes are a judge call like any other: not made once the day's budget is spent.
+    limits.admit_spend(session, tenant)
+    notes, notes_usage, notes_model = guidance.ask_notes(
         session,
         tenant.id,
         settings,
@@ -275,6 +279,8 @@ def create(
         created_at=utcnow(),
     )
     repo.add(alignment)
+    # In the tenant's usage and today's budget, under the alignment's own evaluation.
+    usage.count_calls(session, tenant.id, evaluation.id, notes_model, notes_usage)
     return alignment
 
 

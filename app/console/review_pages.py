@@ -14,12 +14,14 @@ Claiming, labelling and giving back need the `review` scope (app/console/auth.py
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import HTMLResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from pydantic import ValidationError
 
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import id_cursor
 from app.console import csrf
 from app.console._render import SignedIn, page, see_other
+from app.db import utcnow
 from app.models import ReviewQueue
 from app.problems import ProblemError
 from app.review import items, service
@@ -54,12 +56,26 @@ def _item_page(
     signed_in: SignedIn,
     queue: ReviewQueue,
     item_id: str,
+    status_code: int = 200,
+    **refusal: object,
 ) -> HTMLResponse:
+    """The item's page; `refusal` (`refused`, `typed`) shows why a label was not taken, above
+    the form, with what the reviewer typed kept in it."""
     tenant_id = signed_in.tenant.id
     progress = service.progress(session, tenant_id, queue)
     item = items.item_or_404(session, tenant_id, queue, item_id)
     shown = items.view(session, tenant_id, signed_in.actor, queue, item)
-    return page(request, "review_item.html", signed_in, queue=queue, progress=progress, shown=shown)
+    return page(
+        request,
+        "review_item.html",
+        signed_in,
+        status_code,
+        queue=queue,
+        progress=progress,
+        shown=shown,
+        now=utcnow(),
+        **refusal,
+    )
 
 
 @router.get("/review/{queue_id}", name="review_queue_page")
@@ -154,13 +170,35 @@ def review_label_form(
     choice: Annotated[str, Form(max_length=16)] = "",
     score: Annotated[str, Form(max_length=64)] = "",
     rationale: Annotated[str, Form(max_length=10_000)] = "",
-) -> RedirectResponse:
+) -> Response:
     """Store the person's label, then show the item with the judge's verdict beside it."""
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     queue = service.get_or_404(session, signed_in.tenant.id, queue_id)
     items.item_or_404(session, signed_in.tenant.id, queue, item_id)
-    body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
-    service.give_label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
+    try:
+        body = ReviewLabelCreate(value=_value(choice, score), rationale=rationale.strip() or None)
+        service.give_label(session, signed_in.tenant.id, signed_in.actor, queue, item_id, body)
+    except (ProblemError, ValidationError) as refused:
+        if isinstance(refused, ProblemError) and refused.status not in (400, 422):
+            raise
+        # A label the item cannot take (a value off the scale, NaN, a verdict and a value
+        # both): said on the item's page, above the form, with what was typed kept.
+        session.rollback()
+        said = (
+            refused.detail
+            if isinstance(refused, ProblemError)
+            else "value: must be a finite number on the metric's scale, or press Pass or Fail."
+        )
+        return _item_page(
+            request,
+            session,
+            signed_in,
+            queue,
+            item_id,
+            refused.status if isinstance(refused, ProblemError) else 422,
+            refused=said,
+            typed={"score": score, "rationale": rationale},
+        )
     session.commit()
     return see_other(f"/console/review/{queue.id}/items/{item_id}")
 

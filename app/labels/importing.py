@@ -17,12 +17,14 @@ from sqlalchemy.orm import Session
 
 from app import audit
 from app.api.salvage import salvage
+from app.labels import unbound
 from app.labels.blind import Giving, same
 from app.labels.checks import target_problems
 from app.labels.repository import LabelRepository
 from app.labels.schemas import Label as LabelSchema
 from app.labels.schemas import LabelCreate, LabelImportLine, passed_as_value
 from app.labels.service import Path, _Refusal, _store, _Target, _target, actor_name
+from app.labels.snapshot import ResultSnapshot
 from app.problems import (
     MAX_FIELD_ERRORS,
     FieldError,
@@ -33,6 +35,7 @@ from app.problems import (
 from app.tenants.scopes import ADMIN, Caller
 
 _BY_CASE = ("test_case_id", "metric")
+_BY_VERSION = ("metric_version", "item_key")
 _SELECTIONS = get_args(LabelSchema.model_fields["selection"].annotation)
 
 
@@ -82,7 +85,11 @@ def import_labels(
             errors += _invalid(repo, caller, invalid, raw, at, known)
             continue
         body = line.body()
-        target = _target(repo, body, at)
+        target = _target(repo, body, at) if line.names_result() else None
+        if line.metric_version is not None and (target is None or _gone(target)):
+            # Its result is gone: bound by its version and item (app/labels/unbound.py).
+            target = unbound.resolve(repo, line, at, admin)
+        assert target is not None
         whose = _whose(repo, caller, line, at, known)
         problems = target.errors if isinstance(target, _Refusal) else _disagreeing(line, target, at)
         problems = problems + (whose if isinstance(whose, list) else [])
@@ -103,7 +110,8 @@ def import_labels(
             continue
         # A team admin restores labels as exported; anyone else's line is given directly,
         # and never changes a label they gave blind through a review queue.
-        named = [[*at, name] for name in (["result_id"] if body.result_id else _BY_CASE)]
+        fields = ["result_id"] if body.result_id else _BY_CASE
+        named = [[*at, name] for name in (fields if line.names_result() else _BY_VERSION)]
         giving = Giving(whose.selection, whose.queue_id, None if admin else tuple(named))
         existing = None if admin else repo.mine(item[0], item[1], whose.actor)
         changing = existing is not None and not same(existing, body.value, body.rationale)
@@ -124,6 +132,7 @@ def import_labels(
     names: dict[str, str | None] = {}
     created = updated = 0
     stored: list[str] = []
+    without_result = sum(isinstance(line_.target.result, ResultSnapshot) for line_ in checked)
     for line_ in checked:
         actor = line_.whose.actor
         if actor not in names:
@@ -153,12 +162,21 @@ def import_labels(
         tenant_id=tenant_id,
         created=created,
         updated=updated,
+        # Restored by version and item, their result gone (app/labels/unbound.py).
+        without_result=without_result,
         # Whose labels they are (an admin's import may restore others'), the first hundred.
         actors=sorted(names)[:100],
         # The first hundred: an import of thousands would make one event too large to read.
         label_ids=stored[:100],
     )
     return created, updated
+
+
+def _gone(target: _Target | _Refusal) -> bool:
+    """Whether the result a line names is not found (its evaluation deleted, say)."""
+    return isinstance(target, _Refusal) and all(
+        error.type == "not_found" for error in target.errors
+    )
 
 
 def _invalid(
@@ -237,7 +255,7 @@ def _whose(
 
 def _disagreeing(line: LabelImportLine, target: _Target, at: Path) -> list[FieldError]:
     """An exported line's fields that disagree with the result its result_id names."""
-    if line.result_id is None:
+    if line.result_id is None or target.result.id != line.result_id:
         return []
     result = target.result
     errors = []

@@ -11,6 +11,7 @@ from app.models import (
     Evaluation,
     Label,
     Membership,
+    MetricVersion,
     Result,
     ReviewAssignment,
     ReviewItem,
@@ -202,6 +203,43 @@ class LabelRepository(TenantScopedRepository[Label]):
             .limit(1)
         ).first()
         return None if row is None else (row[0], row[1])
+
+    def metric_version(self, version_id: str) -> MetricVersion | None:
+        """The tenant's metric version with this id."""
+        return self.session.scalar(
+            select(MetricVersion).where(
+                MetricVersion.tenant_id == self.tenant_id, MetricVersion.id == version_id
+            )
+        )
+
+    def results_of_version(
+        self, version_id: str, metric: str | None, test_case_id: str | None, limit: int
+    ) -> list[tuple[Result, TestCase]]:
+        """The newest `limit` scored results of the version (of the metric named `metric` on
+        test cases with the id `test_case_id`, each when given) with their test cases."""
+        statement = (
+            select(Result, TestCase)
+            .join(Evaluation, Evaluation.id == Result.evaluation_id)
+            .join(
+                TestCase,
+                and_(
+                    TestCase.evaluation_id == Result.evaluation_id,
+                    TestCase.index == Result.test_case_index,
+                ),
+            )
+            .where(
+                Evaluation.tenant_id == self.tenant_id,
+                Result.metric_version == version_id,
+                Result.error.is_(None),
+                Result.score.is_not(None),
+            )
+        )
+        if metric is not None:
+            statement = statement.where(Result.metric == metric)
+        if test_case_id is not None:
+            statement = statement.where(Result.test_case_id == test_case_id)
+        rows = self.session.execute(statement.order_by(Result.id.desc()).limit(limit)).all()
+        return [(row[0], row[1]) for row in rows]
 
     def evaluation_exists(self, evaluation_id: str) -> bool:
         return (

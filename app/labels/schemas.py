@@ -158,17 +158,40 @@ class LabelImportLine(LabelCreate):
 
     @model_validator(mode="after")
     def _one_target(self) -> Self:
-        # An exported line names its result both ways: result_id wins (the rest is checked).
-        if self.result_id is None and None in (self.evaluation_id, self.test_case_id, self.metric):
+        # An exported line names its result both ways: result_id wins (the rest is checked);
+        # one whose result is gone is bound by its version and item (app/labels/unbound.py).
+        by_version = self.metric_version is not None and (
+            self.item_key is not None or self.test_case_id is not None
+        )
+        if not self.names_result() and not by_version:
             raise ValueError(
-                "name the result: result_id, or evaluation_id, test_case_id and metric"
+                "name the result: result_id, or evaluation_id, test_case_id and metric, or "
+                "(a label whose result is gone) metric_version with item_key or test_case_id"
             )
         return self
 
+    def names_result(self) -> bool:
+        """Whether it names a result: by result_id, or by evaluation, test case and metric."""
+        return self.result_id is not None or None not in (
+            self.evaluation_id,
+            self.test_case_id,
+            self.metric,
+        )
+
     def body(self) -> LabelCreate:
-        """The POST /v1/labels body it stands for."""
+        """The POST /v1/labels body it stands for (naming no result when it names its version
+        and item alone: only its value and rationale are read then)."""
         if self.result_id is not None:
             return LabelCreate(result_id=self.result_id, value=self.value, rationale=self.rationale)
+        if not self.names_result():
+            return LabelCreate.model_construct(
+                result_id=None,
+                evaluation_id=None,
+                test_case_id=None,
+                metric=None,
+                value=self.value,
+                rationale=self.rationale,
+            )
         return LabelCreate(
             evaluation_id=self.evaluation_id,
             test_case_id=self.test_case_id,

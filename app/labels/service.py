@@ -20,6 +20,7 @@ from app.labels.blind import Giving, stands
 from app.labels.items import item_key
 from app.labels.repository import LabelFilter, LabelRepository
 from app.labels.schemas import LabelCreate, LabelSummary
+from app.labels.snapshot import EvaluationRef, ResultSnapshot
 from app.metrics import parse_spec
 from app.models import Evaluation, Label, Result
 from app.people import service as people
@@ -46,8 +47,9 @@ Path = list[str | int]
 class _Target:
     """A labelled result, checked: judged, scored, with its item's key and scale."""
 
-    result: Result
-    evaluation: Evaluation
+    # A snapshot when the result is gone (an export's label imported back: app/labels/unbound).
+    result: Result | ResultSnapshot
+    evaluation: Evaluation | EvaluationRef
     item_key: str
     bounds: tuple[float, float]
 

@@ -12,7 +12,9 @@ class UsageDay(Base):
     Added to in the transaction that stores the results it counts (as `metric_summary` is), so
     `GET /v1/usage` and a job's daily-budget check read a row per evaluation, day and model,
     however many results the days hold. Only results that made or tried a call of the role
-    count, as the sums over results did before this table (app/usage/repository.py).
+    count, as the sums over results did before this table (app/usage/repository.py). An
+    alignment's rubric-notes call, made outside any result, is added under the alignment's id
+    when it is created (`usage.service.count_calls`).
 
     The rows outlive their evaluation: its calls were made and billed, so deleting it (or
     retention) gives nothing back to the tenant's usage or to today's budget. They go with

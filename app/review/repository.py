@@ -78,17 +78,16 @@ class ReviewQueueRepository(TenantScopedRepository[ReviewQueue]):
 
     # Sources.
 
-    def existing_evaluations(self, ids: Sequence[str]) -> set[str]:
-        """Which of `ids` are the tenant's evaluations (or runs)."""
+    def evaluation_statuses(self, ids: Sequence[str]) -> dict[str, str]:
+        """The status of each of `ids` that is one of the tenant's evaluations (or runs)."""
         if not ids:
-            return set()
-        return set(
-            self.session.scalars(
-                select(Evaluation.id).where(
-                    Evaluation.tenant_id == self.tenant_id, Evaluation.id.in_(list(ids))
-                )
+            return {}
+        rows = self.session.execute(
+            select(Evaluation.id, Evaluation.status).where(
+                Evaluation.tenant_id == self.tenant_id, Evaluation.id.in_(list(ids))
             )
         )
+        return {evaluation_id: status for evaluation_id, status in rows}
 
     def metric_names(self, evaluation_ids: Sequence[str]) -> set[str]:
         """The metric names the tenant's evaluations `evaluation_ids` were submitted with."""

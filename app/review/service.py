@@ -10,7 +10,7 @@ the next (app/models/review_queue.py); a person holds at most one live reservati
 """
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session
 
@@ -29,7 +29,7 @@ from app.models import (
     ReviewQueue,
 )
 from app.problems import ProblemError, invalid_request, not_found
-from app.review import routing, sources
+from app.review import empty, routing, sources
 from app.review.items import item_in, judged, shown
 from app.review.repository import (
     LABELLED,
@@ -71,8 +71,11 @@ def create(session: Session, tenant_id: str, actor: str, body: ReviewQueueCreate
         reservation_minutes=body.reservation_minutes,
         created_at=utcnow(),
     )
-    ReviewQueueRepository(session, tenant_id).add(queue)
-    intake(session, tenant_id, queue)
+    repo = ReviewQueueRepository(session, tenant_id)
+    repo.add(queue)
+    refused = empty.problems(repo, queue, intake(session, tenant_id, queue))
+    if refused:
+        raise invalid_request(refused)
     audit.record(
         session,
         actor,
@@ -147,13 +150,14 @@ def to_schema(session: Session, tenant_id: str, queue: ReviewQueue) -> ReviewQue
     )
 
 
-def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> int:
-    """Take in the sources' results not yet in the queue, each routed once; how many."""
+def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> list[empty.Taken]:
+    """Take in the sources' results not yet in the queue, each routed once; each one's
+    routing."""
     repo = ReviewQueueRepository(session, tenant_id)
     evaluation_ids = sources.evaluation_ids(session, tenant_id, queue)
     fresh = repo.new_results(queue, evaluation_ids)
     if not fresh:
-        return 0
+        return []
     lowest = queue.routing.get("lowest")
     cutoff = None
     if lowest:
@@ -186,7 +190,13 @@ def intake(session: Session, tenant_id: str, queue: ReviewQueue) -> int:
             }
         )
     repo.add_items(queue, rows)
-    return len(fresh)
+    return [
+        empty.Taken(
+            row["reason"],  # type: ignore[arg-type]
+            None if result.threshold is None else abs(result.score - result.threshold),
+        )
+        for row, (result, _) in zip(rows, fresh, strict=True)
+    ]
 
 
 def claim_item(
@@ -222,6 +232,7 @@ def claim_item(
                 created_at=now,
             )
             if repo.take_slot(item, assignment, now):
+                _audit_item(session, tenant_id, actor, "claim", item, expires_at=expires_at)
                 return item, assignment
             # Refused: the slot is another's, or a concurrent claim of this actor's took an
             # item first (one live reservation per person and queue): that one is theirs.
@@ -338,3 +349,30 @@ def release(session: Session, tenant_id: str, actor: str, queue: ReviewQueue, it
     assignment.status = RELEASED
     assignment.slot = None
     session.flush()
+    _audit_item(session, tenant_id, actor, "release", item)
+
+
+def _audit_item(
+    session: Session,
+    tenant_id: str,
+    actor: str,
+    verb: str,
+    item: ReviewItem,
+    expires_at: datetime | None = None,
+) -> None:
+    """A reservation taken or given back, on the audit trail (one that lapses by itself
+    leaves no event: nobody acted)."""
+    shown = {} if expires_at is None else {"expires_at": expires_at.isoformat()}
+    audit.record(
+        session,
+        actor,
+        f"review_item.{verb}",
+        "review_item",
+        item.id,
+        tenant_id=tenant_id,
+        queue_id=item.queue_id,
+        result_id=item.result_id,
+        metric_version=item.metric_version,
+        item_key=item.item_key,
+        **shown,
+    )

@@ -31,7 +31,7 @@ def body_problems(session: Session, tenant_id: str, body: Mapping[str, Any]) -> 
         message = "name at least one source: evaluation_ids, online_rule_ids or both"
         errors.append(field_error(["evaluation_ids"], message, "missing_source"))
         errors.append(field_error(["online_rule_ids"], message, "missing_source"))
-    known = repo.existing_evaluations([value for _, value in evaluation_ids])
+    known = repo.evaluation_statuses([value for _, value in evaluation_ids])
     names = repo.metric_names(sorted(known))
     for index, value in evaluation_ids:
         if value not in known:

@@ -7,6 +7,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from app.db import add_into
 from app.models import UsageDay
 
 
@@ -47,3 +48,48 @@ def sums(
         }
         for bucket, role, n, f, p, c, cached, usd, unpriced in session.execute(statement)
     ]
+
+
+def add_calls(
+    session: Session,
+    tenant_id: str,
+    evaluation_id: str,
+    day: date,
+    model: str | None,
+    counted: dict[str, Any],
+) -> None:
+    """Count judge calls made outside a result (an alignment's rubric notes) on the tenant's
+    usage day under `evaluation_id`, as the scoring write counts its results' (added to a
+    row already there). `counted`: calls, failed_calls, the three token counts, cost_usd
+    (None: no price, counted as unpriced)."""
+    cost = counted.get("cost_usd")
+    add_into(
+        session,
+        UsageDay,
+        [
+            {
+                "evaluation_id": evaluation_id,
+                "day": day,
+                "role": "judge",
+                "model": model or "",
+                "tenant_id": tenant_id,
+                "calls": counted["calls"],
+                "failed_calls": counted["failed_calls"],
+                "prompt_tokens": counted["prompt_tokens"],
+                "completion_tokens": counted["completion_tokens"],
+                "cached_prompt_tokens": counted["cached_prompt_tokens"],
+                "cost_usd": cost or 0.0,
+                "unpriced": int(cost is None and counted["calls"] > 0),
+            }
+        ],
+        keys=("evaluation_id", "day", "role", "model"),
+        added=(
+            "calls",
+            "failed_calls",
+            "prompt_tokens",
+            "completion_tokens",
+            "cached_prompt_tokens",
+            "cost_usd",
+            "unpriced",
+        ),
+    )

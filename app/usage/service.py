@@ -181,3 +181,13 @@ def within_budget(session: Session, tenant: Tenant, found: Estimate) -> Estimate
     else:
         return found
     return found.model_copy(update={"notes": [*found.notes, note]})
+
+
+def count_calls(
+    session: Session, tenant_id: str, evaluation_id: str, model: str | None, used: UsageTotals
+) -> None:
+    """Count judge calls made outside a result (an alignment's rubric notes) in the tenant's
+    usage today (UTC) under `evaluation_id`: `GET /v1/usage` shows them and the daily budget
+    counts them, as every result's."""
+    today = utcnow().astimezone(UTC).date()
+    repository.add_calls(session, tenant_id, evaluation_id, today, model, used.model_dump())

@@ -17,10 +17,6 @@ from tests.fixtures.api import Api, fast_settings
 # Why a route that changes something leaves no event.
 STORES_NOTHING = "prices a submission without keeping it"
 INGESTED = "ingested calls are data, as results are: the online rules judging them are audited"
-RESERVATION = (
-    "a review item reserved or given back (it lapses by itself); the label given through it is "
-    "on the trail as label.create"
-)
 # Each operation's action (`<object type>.<verb>`), or the reason it has none.
 AUDITED: dict[tuple[str, str], str] = {
     ("POST", "/v1/evaluations"): "evaluation.create",
@@ -71,9 +67,9 @@ AUDITED: dict[tuple[str, str], str] = {
     ("DELETE", "/v1/labels/{label_id}"): "label.delete",
     ("POST", "/v1/review_queues"): "review_queue.create",
     ("DELETE", "/v1/review_queues/{queue_id}"): "review_queue.delete",
-    ("POST", "/v1/review_queues/{queue_id}/claim"): RESERVATION,
+    ("POST", "/v1/review_queues/{queue_id}/claim"): "review_item.claim",
     ("POST", "/v1/review_queues/{queue_id}/items/{item_id}/label"): "label.create",
-    ("POST", "/v1/review_queues/{queue_id}/items/{item_id}/release"): RESERVATION,
+    ("POST", "/v1/review_queues/{queue_id}/items/{item_id}/release"): "review_item.release",
 }
 
 

@@ -9,6 +9,7 @@ from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
 from tests.review.helpers import REVIEWER, Scores, Team, claimed_page
+from tests.review.test_queues import lapse
 
 
 def test_a_reviewer_labels_in_the_console_and_a_viewer_is_refused(
@@ -100,3 +101,22 @@ def test_opening_a_queues_page_claims_nothing_its_start_button_does(
     # The one item is held: the first reviewer is told nothing is left, and may look again.
     left = claimed_page(first, queue["id"])
     assert 'id="nothing-left"' in left.text and "Look again" in left.text
+
+
+def test_a_lapsed_reservation_says_so_on_the_item(api: Api, judge: ScriptedJudge) -> None:
+    """The item's page of a reservation that lapsed says it lapsed (not "reserved until" a time
+    gone by), and that a label still counts while nobody else took the item."""
+    judge.script(Scores({"one": [6]}))
+    team = Team(api)
+    queue = team.queue(team.evaluate({"one": [6]}))
+    reviewer = signed_in(api, team.key(REVIEWER))
+    held = claimed_page(reviewer, queue["id"])
+    assert "Reserved for you until" in held.text
+    item_id = re.search(r"/items/(rqi_\w+)/label", held.text).group(1)  # type: ignore[union-attr]
+    lapse(api, item_id)
+
+    page = reviewer.get(f"/console/review/{queue['id']}/items/{item_id}")
+
+    assert page.status_code == 200, page.text
+    assert "Your reservation lapsed at" in page.text
+    assert "Reserved for you until" not in page.text

@@ -1,0 +1,63 @@
+"""An alignment's rubric-notes call is a judge call like every other: in the tenant's
+`GET /v1/usage` and today's budget, and not made once that budget is spent (judge-model: 2 / 8
+USD per million tokens; the scripted judge reports 10 prompt and 5 completion tokens a call)."""
+
+import pytest
+
+from app.tenants import limits, repository
+from tests.alignments.helpers import answer, cases, label_all, wait
+from tests.fixtures.api import Api
+from tests.fixtures.judge import ScriptedJudge
+from tests.labels.helpers import Team
+
+NOTES_CALL_USD = (10 * 2.0 + 5 * 8.0) / 1_000_000
+
+
+def _budget(api: Api, name: str, usd: float | None) -> None:
+    with api.served.runtime.session() as session:
+        tenant = repository.tenant_by_name(session, name)
+        assert tenant is not None
+        limits.set_limits(session, tenant, daily_usd=usd)
+        session.commit()
+
+
+def _judge_usage(team: Team) -> dict:
+    response = team.client.get("/v1/usage")
+    assert response.status_code == 200, response.text
+    return response.json()["judge"]
+
+
+class TestNotesUsage:
+    def test_the_notes_call_is_in_usage_and_counted_against_the_budget(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases())
+        label_all(team.client, evaluation_id)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        before = _judge_usage(team)
+
+        # The day's budget spent: refused before any call is made.
+        _budget(api, team.name, before["cost_usd"])
+        judge.requests.clear()
+        refused = team.client.post("/v1/alignments", json={"metric_version": version})
+        assert refused.status_code == 429, refused.text
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert "daily_usd" in refused.json()["detail"]
+        assert judge.calls_for("rubric_notes") == []
+
+        _budget(api, team.name, None)
+        created = team.client.post("/v1/alignments", json={"metric_version": version})
+        assert created.status_code == 202, created.text
+        assert created.json()["notes_usage"]["calls"] == 1
+        body = wait(api, team.client, created.json()["id"])
+        assert body["status"] == "completed"
+        after = _judge_usage(team)
+        # The tenant's usage grew by all the alignment used: its judging and the notes call.
+        used = body["usage"]
+        assert used["calls"] == 2 * len(body["split"]["held_out"]) + 1
+        assert after["calls"] - before["calls"] == used["calls"]
+        assert after["prompt_tokens"] - before["prompt_tokens"] == used["prompt_tokens"]
+        assert after["cost_usd"] - before["cost_usd"] == pytest.approx(used["cost_usd"])
+        assert created.json()["notes_usage"]["cost_usd"] == pytest.approx(NOTES_CALL_USD)
