@@ -39,6 +39,6 @@ class OnlineConversationCall(Base):
     # When the ticker took the call into a case of its conversation: kept
     # LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS after, so a conversation that resumes is judged
     # whole (its earlier turns in the new case); None while it waits to be judged.
-    taken_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    taken_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
     # The last case the call was judged in, `<evaluation id>:<index>` (a resumed case names it).
     judged_case: Mapped[str | None] = mapped_column(String(80), nullable=True)

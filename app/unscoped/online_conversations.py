@@ -4,8 +4,8 @@ ticker (every tenant's)."""
 from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, func, or_, select, update
-from sqlalchemy.orm import Session
+from sqlalchemy import delete, exists, func, or_, select, update
+from sqlalchemy.orm import Session, aliased
 
 from app.models import OnlineConversationCall
 
@@ -77,11 +77,18 @@ class UnscopedOnlineConversationRepository:
     def expire(self, cutoff: datetime, limit: int = 1000) -> int:
         """Forget the judged calls of conversations judged last before `cutoff` (a later call
         starts a new case); how many conversations."""
+        later = aliased(Held)
         stale = self.session.execute(
             select(Held.rule_id, Held.conversation_key)
-            .where(Held.taken_at.is_not(None))
-            .group_by(Held.rule_id, Held.conversation_key)
-            .having(func.max(Held.taken_at) < cutoff)
+            .where(
+                Held.taken_at < cutoff,
+                ~exists().where(
+                    later.rule_id == Held.rule_id,
+                    later.conversation_key == Held.conversation_key,
+                    later.taken_at >= cutoff,
+                ),
+            )
+            .distinct()
             .limit(limit)
         ).all()
         for rule_id, key in stale:
@@ -90,7 +97,6 @@ class UnscopedOnlineConversationRepository:
                 .where(
                     Held.rule_id == rule_id,
                     Held.conversation_key == key,
-                    Held.taken_at.is_not(None),
                     Held.taken_at < cutoff,
                 )
                 .execution_options(synchronize_session=False)

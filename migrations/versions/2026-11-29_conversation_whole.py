@@ -25,9 +25,13 @@ def upgrade() -> None:
     op.create_index(
         "ix_online_conversation_call_trace", "online_conversation_call", ["tenant_id", "trace_id"]
     )
+    op.create_index(
+        "ix_online_conversation_call_taken_at", "online_conversation_call", ["taken_at"]
+    )
 
 
 def downgrade() -> None:
+    op.drop_index("ix_online_conversation_call_taken_at", table_name="online_conversation_call")
     op.drop_index("ix_online_conversation_call_trace", table_name="online_conversation_call")
     with op.batch_alter_table("online_conversation_call") as batch:
         batch.drop_column("judged_case")

@@ -3,9 +3,12 @@ whole conversation, its earlier turns included, and names the case it continues.
 
 import json
 import re
+from datetime import timedelta
 
 from openinference.instrumentation import using_session
 
+from app.db import utcnow
+from app.online import conversations
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge, image_parts
 from tests.online.test_conversation_target import (
@@ -84,3 +87,37 @@ class TestResumedConversation:
         # Two cases stored (the second the whole conversation) of its two calls.
         found = counts(client, rule)
         assert (found["sampled"], found["sent"], found["skipped"]) == (2, 2, {})
+
+    def test_a_conversation_resumed_after_its_calls_were_forgotten_is_a_new_case(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """Past LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS after it was judged, a conversation's
+        calls are forgotten: its later calls are a case of their own, continuing nothing."""
+        key = api.new_key()
+        client = api.client(key)
+        rule = make_rule(
+            client,
+            name="chats",
+            target="conversation",
+            metrics=[TURN_RELEVANCY],
+            filter=[{"attribute": "service.name", "op": "eq", "value": "app-openinference"}],
+        )
+        judge.script(model_and_turns)
+        for question in (QUESTION, FOLLOW_UP):
+            exporting = instrumented(
+                "openinference", Receiver(api.base_url), headers={"Authorization": f"Bearer {key}"}
+            )
+            with exporting, using_session("support-78"):
+                ask_text(judge.base_url, question)
+            # The ticker's sweep a day and more later: the first conversation is forgotten.
+            later = api.settings.online_conversation_keep_seconds + 600
+            assert (
+                conversations.sweep(api.served.runtime, now=utcnow() + timedelta(seconds=later))
+                >= 1
+            )
+        results = judged_results(api, client, rule["id"], 2)
+        for result in results:
+            cases = client.get(f"/v1/evaluations/{result['evaluation_id']}/test_cases").json()
+            [case] = [c for c in cases["data"] if c["index"] == result["test_case_index"]]
+            assert len(case["turns"]) == 2
+            assert "continues_evaluation_id" not in case["metadata"]
