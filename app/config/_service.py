@@ -94,7 +94,13 @@ class ServiceFields(BaseSettings):
     online_conversation_idle_seconds: float = Field(default=300.0, ge=0)
     """How long a conversation (`gen_ai.conversation.id`, else `session.id`) an online rule with
     `target: "conversation"` samples must go without a new call before the ticker judges its
-    calls as one conversational test case; a call after that starts a new one."""
+    calls as one conversational test case; a call after that resumes it (judged whole again,
+    within `LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS`)."""
+    online_conversation_keep_seconds: float = Field(default=86_400.0, ge=0)
+    """How long the calls of a conversation judged online are kept after it was judged: a
+    conversation that resumes within this time is judged again as a whole, a new test case
+    holding its earlier turns too (up to 200 turns); one that resumes later, or with 0, is a
+    new test case of its later calls only."""
     backfill_max_calls: int = Field(default=10_000, ge=1, le=100_000)
     """How many kept calls one `POST /v1/online_rules/{id}/backfill` considers at most; a wider
     window answers `truncated` and is taken up in turns (`after`)."""

@@ -104,6 +104,7 @@ def rule_page(
         status_code=status_code,
         rule=service.to_schema(session, tenant, stored, runtime.settings),
         skip_words=reads.skip_words,
+        drop_words=reads.drop_words,
         trend=shown,
         charts={m.metric: chart(m, shown.since, shown.until, width) for m in shown.metrics},
         calls=reads.latest_calls(session, tenant, rule_id, CALLS),

@@ -73,9 +73,23 @@ def turns(case: Any) -> list[dict[str, Any]]:
                 "tools": [tool_call(call) for call in turn.get("tools_called") or []],
                 "retrieval_context": list(turn.get("retrieval_context") or []),
                 "metadata": turn.get("metadata"),
+                "dropped": _dropped(turn.get("metadata")),
             }
         )
     return shown
+
+
+def _dropped(metadata: Any) -> list[str]:
+    """What an online conversation rule left out of the turn (app/online/images.py), in words:
+    "Image 2 left out: <why>"; nothing for metadata of another shape."""
+    found = metadata.get("images_dropped") if isinstance(metadata, Mapping) else None
+    if not isinstance(found, list):
+        return []
+    return [
+        f"Image {drop.get('image')} left out: {drop.get('reason')}"
+        for drop in found
+        if isinstance(drop, Mapping)
+    ]
 
 
 def tool_calls(calls: Any) -> list[dict[str, Any]]:

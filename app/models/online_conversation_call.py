@@ -15,6 +15,7 @@ class OnlineConversationCall(Base):
     __tablename__ = "online_conversation_call"
     __table_args__ = (
         Index("ix_online_conversation_call_conversation", "rule_id", "conversation_key"),
+        Index("ix_online_conversation_call_trace", "tenant_id", "trace_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
@@ -31,3 +32,13 @@ class OnlineConversationCall(Base):
     # they came (taken in through the media pipeline when the conversation is stored).
     exchange: Mapped[dict[str, Any]] = mapped_column(JSONType)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+    # Until when the conversation is not judged for this call: it has no documents and a
+    # metric of the rule reads a turn's retrieval_context (its trace's retrieval may come
+    # later, LOUPE_OTLP_JOIN_SECONDS); None once one came, or if it waits for none.
+    waits_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # When the ticker took the call into a case of its conversation: kept
+    # LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS after, so a conversation that resumes is judged
+    # whole (its earlier turns in the new case); None while it waits to be judged.
+    taken_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True, index=True)
+    # The last case the call was judged in, `<evaluation id>:<index>` (a resumed case names it).
+    judged_case: Mapped[str | None] = mapped_column(String(80), nullable=True)

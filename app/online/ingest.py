@@ -71,7 +71,10 @@ def take_spans(
         functools.partial(wanting.trace_read_by_any, rules),
         functools.partial(wanting.needs_documents, needing),
     )
-    return _take_joined(session, runtime, tenant, joined, rules, needing, own)
+    taken = _take_joined(session, runtime, tenant, joined, rules, needing, own)
+    if joined.retrievals and any(rule.target == "conversation" for rule in rules):
+        holding.document(session, tenant, joined.retrievals)
+    return taken
 
 
 def _take_joined(
@@ -183,7 +186,8 @@ def take(
         chosen = _choose(rule, model_calls, counts, retried)
         if chosen and rule.target == "conversation":
             # Judged as one test case once the conversation is idle (the ticker's sweep).
-            holding.hold(session, tenant, rule, chosen, counts, own)
+            waits = utcnow() + timedelta(seconds=runtime.settings.otlp_join_seconds)
+            holding.hold(session, tenant, rule, chosen, counts, own, waits)
         elif chosen:
             sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts, own)
             counts[(rule.id, "sent")] += sent

@@ -37,6 +37,9 @@ class Joined:
     calls: list[Call] = field(default_factory=list)
     held: list[JudgedCall] = field(default_factory=list)
     late: list[JudgedCall] = field(default_factory=list)
+    # The request's retrieval spans of traces some rule may read: they also give the calls a
+    # conversation rule holds their documents (app/online/holding.py).
+    retrievals: list[Span] = field(default_factory=list)
 
 
 def calls_of_spans(
@@ -62,7 +65,7 @@ def calls_of_spans(
     )
     batch = [*spans, *late]
     read_traces = {span.trace_id for span in batch if not otlp.is_retrieval(span) and read(span)}
-    out, waiting, undocumented = Joined(), [], []
+    out, waiting, undocumented = Joined(retrievals=retrievals), [], []
     joinable = [*kept, *late_records]
     for call in otlp.judged_calls(
         _with_documents(pending, batch, read_traces), joinable, read=read

@@ -55,6 +55,20 @@ SKIP_WORDS = {
 }
 
 
+# Every reason a conversation rule leaves a part out of a case it judges
+# (app/online/images.py), in the words its page says them.
+DROP_WORDS = {
+    "image_refused": "Images left out: the operator's image policy refused them (an address "
+    "not allowed, a data URL that does not decode, too large); the rest of their conversation "
+    "was judged, and each turn's metadata names the image left out and why.",
+}
+
+
+def drop_words(reason: str) -> str:
+    """A reason for leaving a part out in words (an unknown one by its name)."""
+    return DROP_WORDS.get(reason, f"Left out ({reason.replace('_', ' ')}).")
+
+
 def skip_words(reason: str) -> str:
     """A skip reason in words (an unknown one by its name)."""
     return SKIP_WORDS.get(reason, f"Skipped ({reason.replace('_', ' ')}).")

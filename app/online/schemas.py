@@ -213,6 +213,9 @@ class RuleCounts(BaseModel):
         "while it held the conversation) and `target_changed` (changed to judge single calls "
         "while it held it), counting each of the conversation's calls."
     )
+    dropped: dict[str, int] = Field(
+        default_factory=dict, description="Images left out of judged turns, by reason."
+    )
 
 
 class OnlineRule(BaseModel):

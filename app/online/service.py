@@ -30,6 +30,7 @@ from app.telemetry.metrics import forget_online_rule
 
 COUNTERS = ("received", "matched", "sampled", "sent", "judged", "errored", "backfilled")
 SKIPPED = "skipped:"
+DROPPED = "dropped:"
 
 _metric: TypeAdapter[MetricSpecBase] = TypeAdapter(MetricSpec)
 _judge = TypeAdapter(JudgeConfig | None)
@@ -278,6 +279,11 @@ def _schema(rule: OnlineRule, counts: dict[str, int], warned: list[str]) -> Onli
                 name.removeprefix(SKIPPED): n
                 for name, n in sorted(counts.items())
                 if name.startswith(SKIPPED)
+            },
+            dropped={
+                name.removeprefix(DROPPED): n
+                for name, n in sorted(counts.items())
+                if name.startswith(DROPPED)
             },
         ),
         warnings=warned,

@@ -92,3 +92,14 @@ class OnlineConversationRepository(TenantScopedRepository[OnlineConversationCall
                 insert(OnlineConversationCall),
                 [{**row, "tenant_id": self.tenant_id, "received_at": utcnow()} for row in rows],
             )
+
+    def of_traces(self, trace_ids: Iterable[str]) -> list[OnlineConversationCall]:
+        """The held calls of these traces (a retrieval of their trace came)."""
+        wanted = sorted(set(trace_ids))
+        if not wanted:
+            return []
+        return list(
+            self.session.scalars(
+                self.get_base_statement().where(OnlineConversationCall.trace_id.in_(wanted))
+            )
+        )

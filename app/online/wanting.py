@@ -53,6 +53,14 @@ def needing_documents(rules: Sequence[OnlineRule]) -> list[OnlineRule]:
     ]
 
 
+def reads_turn_documents(rule: OnlineRule) -> bool:
+    """Whether a conversation rule has a metric reading a turn's retrieval_context."""
+    return any(
+        "retrieval_context" in _metric.validate_python(spec).turn_fields_read
+        for spec in rule.metrics
+    )
+
+
 def needs_documents(rules: Sequence[OnlineRule], call: JudgedCall) -> bool:
     """Whether one of these rules (`needing_documents`) takes and samples the call: without a
     retrieval_context it waits for a retrieval span of its trace."""

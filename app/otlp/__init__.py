@@ -26,7 +26,7 @@ from app.otlp._decode import (
     media_type,
     read_traces,
 )
-from app.otlp._documents import is_retrieval
+from app.otlp._documents import is_retrieval, retrieval_documents
 from app.otlp._errors import (
     BodyTooLarge,
     OtlpDecodeError,
@@ -77,6 +77,7 @@ __all__ = [
     "pack",
     "plain_value",
     "read_traces",
+    "retrieval_documents",
     "unpack_record",
     "unpack_span",
 ]

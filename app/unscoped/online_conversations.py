@@ -1,59 +1,108 @@
 """Conversations whose calls conversation rules hold, idle long enough to be judged, for the
 ticker (every tenant's)."""
 
+from collections.abc import Sequence
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import delete, exists, func, or_, select, update
+from sqlalchemy.orm import Session, aliased
 
 from app.models import OnlineConversationCall
+
+Held = OnlineConversationCall
 
 
 class UnscopedOnlineConversationRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def idle(self, cutoff: datetime, limit: int = 100) -> list[tuple[str, str, str]]:
-        """(tenant id, rule id, conversation key) of conversations whose last call was held
-        before `cutoff`, those idle longest first."""
-        last = func.max(OnlineConversationCall.received_at)
+    def idle(self, cutoff: datetime, now: datetime, limit: int = 100) -> list[tuple[str, str, str]]:
+        """(tenant id, rule id, conversation key) of conversations with calls not judged yet,
+        the last held before `cutoff`, none of them waiting past `now` for its retrieval;
+        those idle longest first."""
+        last = func.max(Held.received_at)
+        waits = func.max(Held.waits_until)
         rows = self.session.execute(
-            select(
-                OnlineConversationCall.tenant_id,
-                OnlineConversationCall.rule_id,
-                OnlineConversationCall.conversation_key,
-            )
-            .group_by(
-                OnlineConversationCall.tenant_id,
-                OnlineConversationCall.rule_id,
-                OnlineConversationCall.conversation_key,
-            )
-            .having(last < cutoff)
+            select(Held.tenant_id, Held.rule_id, Held.conversation_key)
+            .where(Held.taken_at.is_(None))
+            .group_by(Held.tenant_id, Held.rule_id, Held.conversation_key)
+            .having(last < cutoff, or_(waits.is_(None), waits < now))
             .order_by(last)
             .limit(limit)
         ).all()
         return [(row[0], row[1], row[2]) for row in rows]
 
-    def take(self, rule_id: str, conversation_key: str) -> list[OnlineConversationCall]:
-        """The conversation's held calls in time order (deleted as they are read): only those
-        this call deleted, so two tickers taking one conversation never both judge it."""
+    def take(
+        self, rule_id: str, conversation_key: str, now: datetime
+    ) -> tuple[list[Held], list[Held]]:
+        """The conversation's calls judged before and those held since, each in time order;
+        the latter marked taken at `now`, only those this call marked (two tickers taking one
+        conversation never both judge it): none, if another ticker took them."""
         rows = list(
             self.session.scalars(
-                select(OnlineConversationCall).where(
-                    OnlineConversationCall.rule_id == rule_id,
-                    OnlineConversationCall.conversation_key == conversation_key,
+                select(Held).where(
+                    Held.rule_id == rule_id, Held.conversation_key == conversation_key
                 )
             )
         )
-        if not rows:
-            return rows
-        deleted = set(
+        fresh = [row.id for row in rows if row.taken_at is None]
+        if not fresh:
+            return [], []
+        marked = set(
             self.session.scalars(
-                delete(OnlineConversationCall)
-                .where(OnlineConversationCall.id.in_([row.id for row in rows]))
-                .returning(OnlineConversationCall.id)
+                update(Held)
+                .where(Held.id.in_(fresh), Held.taken_at.is_(None))
+                .values(taken_at=now)
+                .returning(Held.id)
                 .execution_options(synchronize_session=False)
             )
         )
-        taken = [row for row in rows if row.id in deleted]
-        return sorted(taken, key=lambda row: (row.start_ns or 0, row.id))
+        if not marked:
+            return [], []
+        earlier = [row for row in rows if row.taken_at is not None]
+        taken = [row for row in rows if row.id in marked]
+        for row in taken:
+            row.taken_at = now
+        return _in_order(earlier), _in_order(taken)
+
+    def forget(self, ids: Sequence[int]) -> None:
+        """Delete these held calls (a conversation's oldest, past what a case holds)."""
+        if ids:
+            self.session.execute(
+                delete(Held)
+                .where(Held.id.in_(list(ids)))
+                .execution_options(synchronize_session=False)
+            )
+
+    def expire(self, cutoff: datetime, limit: int = 1000) -> int:
+        """Forget the judged calls of conversations judged last before `cutoff` (a later call
+        starts a new case); how many conversations."""
+        later = aliased(Held)
+        stale = self.session.execute(
+            select(Held.rule_id, Held.conversation_key)
+            .where(
+                Held.taken_at < cutoff,
+                ~exists().where(
+                    later.rule_id == Held.rule_id,
+                    later.conversation_key == Held.conversation_key,
+                    later.taken_at >= cutoff,
+                ),
+            )
+            .distinct()
+            .limit(limit)
+        ).all()
+        for rule_id, key in stale:
+            self.session.execute(
+                delete(Held)
+                .where(
+                    Held.rule_id == rule_id,
+                    Held.conversation_key == key,
+                    Held.taken_at < cutoff,
+                )
+                .execution_options(synchronize_session=False)
+            )
+        return len(stale)
+
+
+def _in_order(rows: list[Held]) -> list[Held]:
+    return sorted(rows, key=lambda row: (row.start_ns or 0, row.id))

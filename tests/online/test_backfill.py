@@ -111,6 +111,7 @@ class TestBackfill:
             "errored": 0,
             "backfilled": 4,
             "skipped": {},
+            "dropped": {},
         }
 
         # The rule's console page says it too.
@@ -147,6 +148,7 @@ class TestBackfill:
             "errored": 0,
             "backfilled": 4,
             "skipped": {"not_sampled": 2},
+            "dropped": {},
         }
         since = (utcnow() - timedelta(hours=2)).isoformat()
         for window in ({}, {}, {"since": since}):

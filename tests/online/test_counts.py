@@ -62,6 +62,7 @@ class TestCounts:
             "errored": 1,
             "backfilled": 0,
             "skipped": {},
+            "dropped": {},
         }
         assert series(api, rule["id"]) == {
             "received": 2.0,

@@ -128,6 +128,7 @@ class TestJoining:
             "errored": 0,
             "backfilled": 0,
             "skipped": {},
+            "dropped": {},
         }
 
     def test_records_wait_for_the_span_sent_after_them(
@@ -163,4 +164,5 @@ class TestJoining:
                 "errored": 0,
                 "backfilled": 0,
                 "skipped": {"no_content": 1},
+                "dropped": {},
             }

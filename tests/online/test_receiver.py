@@ -164,6 +164,7 @@ class TestTracedCalls:
             "errored": 0,
             "backfilled": 0,
             "skipped": {},
+            "dropped": {},
         }
         # The day's evaluation holds the call as a test case, its image stored by Loupe.
         evaluation_id = result["evaluation_id"]
@@ -253,6 +254,7 @@ class TestRulesOnTraffic:
             "errored": 0,
             "backfilled": 0,
             "skipped": {"not_sampled": 2},
+            "dropped": {},
         }
         assert counts(other_service) == {
             "received": 2,
@@ -263,6 +265,7 @@ class TestRulesOnTraffic:
             "errored": 0,
             "backfilled": 0,
             "skipped": {},
+            "dropped": {},
         }
         # Its results are judged by workers (at once in embedded mode): counted below.
         assert {k: v for k, v in counts(models).items() if k not in ("judged", "errored")} == {
@@ -272,6 +275,7 @@ class TestRulesOnTraffic:
             "sent": 2,
             "backfilled": 0,
             "skipped": {},
+            "dropped": {},
         }
         results = judged_results(api, client, models["id"], 2)
         assert (counts(models)["judged"], counts(models)["errored"]) == (2, 0)

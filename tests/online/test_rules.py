@@ -52,6 +52,7 @@ class TestRules:
             "errored": 0,
             "backfilled": 0,
             "skipped": {},
+            "dropped": {},
         }
         path = f"/v1/online_rules/{rule['id']}"
         assert client.get(path).json() == rule

@@ -54,6 +54,7 @@ class TestUnsampled:
             "errored": 0,
             "backfilled": 0,
             "skipped": {"not_sampled": 1},
+            "dropped": {},
         }
         # The same span in a sampled trace still waits for its records.
         assert client.post("/v1/traces", json=with_trace(bare_span(), SAMPLED_TRACE)).is_success

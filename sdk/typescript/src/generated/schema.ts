@@ -5915,6 +5915,13 @@ export interface components {
              */
             backfilled?: number;
             /**
+             * Dropped
+             * @description Images left out of judged turns, by reason.
+             */
+            dropped?: {
+                [key: string]: number;
+            };
+            /**
              * Errored
              * @description Results stored with an error instead (the judge failed after its retries, or its answer could not be read): `sent` times the metrics is `judged` plus `errored` plus the results still being judged.
              */

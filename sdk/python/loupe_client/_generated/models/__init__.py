@@ -235,6 +235,7 @@ from .rouge_spec_variant import RougeSpecVariant
 from .routing import Routing
 from .rubric_item import RubricItem
 from .rule_counts import RuleCounts
+from .rule_counts_dropped import RuleCountsDropped
 from .rule_counts_skipped import RuleCountsSkipped
 from .run import Run
 from .run_create import RunCreate
@@ -533,6 +534,7 @@ __all__ = (
     "Routing",
     "RubricItem",
     "RuleCounts",
+    "RuleCountsDropped",
     "RuleCountsSkipped",
     "Run",
     "RunCreate",

@@ -12,6 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.rule_counts_dropped import RuleCountsDropped
   from ..models.rule_counts_skipped import RuleCountsSkipped
 
 
@@ -50,6 +51,7 @@ class RuleCounts:
             backfilled (int | Unset): Kept calls its backfills took up, each once however often a window is backfilled, but
                 those it had judged already (counted here, not in `received`; `matched`, `sampled`, `sent` and `skipped` count
                 them too). Default: 0.
+            dropped (RuleCountsDropped | Unset): Images left out of judged turns, by reason.
      """
 
     errored: int
@@ -60,6 +62,7 @@ class RuleCounts:
     sent: int
     skipped: RuleCountsSkipped
     backfilled: int | Unset = 0
+    dropped: RuleCountsDropped | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -67,6 +70,7 @@ class RuleCounts:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.rule_counts_dropped import RuleCountsDropped # noqa: PLC0415
         from ..models.rule_counts_skipped import RuleCountsSkipped # noqa: PLC0415
         errored = self.errored
 
@@ -84,6 +88,10 @@ class RuleCounts:
 
         backfilled = self.backfilled
 
+        dropped: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.dropped, Unset):
+            dropped = self.dropped.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -98,6 +106,8 @@ class RuleCounts:
         })
         if backfilled is not UNSET:
             field_dict["backfilled"] = backfilled
+        if dropped is not UNSET:
+            field_dict["dropped"] = dropped
 
         return field_dict
 
@@ -105,6 +115,7 @@ class RuleCounts:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.rule_counts_dropped import RuleCountsDropped # noqa: PLC0415
         from ..models.rule_counts_skipped import RuleCountsSkipped # noqa: PLC0415
         d = dict(src_dict)
         errored = d.pop("errored")
@@ -126,6 +137,16 @@ class RuleCounts:
 
         backfilled = d.pop("backfilled", UNSET)
 
+        _dropped = d.pop("dropped", UNSET)
+        dropped: RuleCountsDropped | Unset
+        if isinstance(_dropped,  Unset):
+            dropped = UNSET
+        else:
+            dropped = RuleCountsDropped.from_dict(_dropped)
+
+
+
+
         rule_counts = cls(
             errored=errored,
             judged=judged,
@@ -135,6 +156,7 @@ class RuleCounts:
             sent=sent,
             skipped=skipped,
             backfilled=backfilled,
+            dropped=dropped,
         )
 
 
