@@ -121,3 +121,16 @@ def test_a_key_does_not_remove_the_person_behind_it(loupe: Api, idp: Provider) -
     refused = console.post("/console/members/remove", data=form)
     assert refused.status_code == 403, refused.text
     assert "a key does not remove the person behind it" in refused.text
+
+
+def test_a_key_changes_no_role_of_the_person_behind_it(loupe: Api, idp: Provider) -> None:
+    """Still an admin, a person's key with every scope changes no role of theirs (nobody
+    changes their own); once demoted, the key holds no `admin` to try."""
+    dave, sub = signed_in(loupe, idp, "ml-admins")
+    dave_id = person_id(loupe, sub)
+    key = _secret(create(dave, name="dave's", scopes=EVERY_SCOPE, expires="never"))
+    console = key_session(loupe, key)
+    for form in ({"person_id": dave_id}, {"email": f"{sub}@example.com"}):
+        refused = _grant(console, role="viewer", **form)
+        assert refused.status_code == 403, refused.text
+        assert f"{next(iter(form))}: you are signed in with a key this person made" in refused.text
