@@ -56,17 +56,6 @@ def tenants_named(session: Session, names: set[str]) -> dict[str, Tenant]:
     return {t.name: t for t in session.scalars(select(Tenant).where(Tenant.name.in_(names)))}
 
 
-def people_by_email(session: Session, email: str) -> list[Person]:
-    """Everyone who signed in with this email (any case), oldest first."""
-    return list(
-        session.scalars(
-            select(Person)
-            .where(func.lower(Person.email) == email.lower())
-            .order_by(Person.created_at, Person.id)
-        )
-    )
-
-
 def members_by_email(session: Session, tenant_id: str, email: str) -> list[Person]:
     """The team's members who signed in with this email (any case), oldest first: a grant by
     email looks no further than the team."""
