@@ -21,10 +21,12 @@ from app import audit
 from app.config import Settings
 from app.media.own import OwnMedia
 from app.models import Tenant
+from app.people.keys import capped
 from app.problems import FieldError, ProblemError, checked_anyway
 from app.runtime import Runtime
 from app.tenants.scopes import (
     ALSO_SCOPE_EXTENSION,
+    READ,
     SCOPE_EXTENSION,
     Caller,
     route_scope,
@@ -104,7 +106,12 @@ def get_caller(
         raise _unauthorized(
             request, "The API key in Authorization is not valid (unknown or revoked)."
         )
+    # A key does no more than the person behind it may do now (a demoted admin's keys).
+    caller = capped(session, caller)
     request.state.actor = caller.actor
+    # A change's answer shows a caller without `read` no score (app/api/withheld.py); a GET
+    # without it is refused anyway.
+    request.state.withhold_scores = not caller.may(READ)
     # What this request changes is recorded on the audit trail as the caller's doing.
     audit.acting(session, caller.actor)
     route = request.scope.get("route")
@@ -141,10 +148,15 @@ def _also(route: Any, caller: Caller) -> bool:
 def forbidden(required: str, caller: Caller) -> ProblemError:
     """The 403 for a caller without the scope `required`."""
     held = ", ".join(sorted(caller.scopes)) or "none"
+    why = (
+        f" ({caller.capped_by} allows it no more than that now)"
+        if caller.capped_by is not None
+        else ""
+    )
     return ProblemError(
         403,
         "Forbidden",
-        f"This call needs the `{required}` scope; the API key in Authorization has {held}.",
+        f"This call needs the `{required}` scope; the API key in Authorization has {held}{why}.",
         slug="scope-required",
         field=["header", "Authorization"],
         required_scope=required,

@@ -22,6 +22,7 @@ from ijson.common import ObjectBuilder
 from app.api.deps import authenticates, check_before_body
 from app.api.nesting import JsonGuard, NumberTooLarge, RefusedJson
 from app.api.surrogates import LoneSurrogate, SurrogateScan
+from app.api.withheld import withheld
 from app.problems import ProblemError, ProblemHTTPError, field_error
 
 # Strings this long are worth de-duplicating (data URLs, long documents); shorter ones are not.
@@ -129,7 +130,11 @@ class LeanRoute(APIRoute):
             lean = LeanRequest(request.scope, request.receive)
             if key_first:
                 await check_before_body(lean)
-            return await handler(lean)
+            response = await handler(lean)
+            # A change's answer shows a caller without `read` no score (app/api/withheld.py).
+            if getattr(lean.state, "withhold_scores", False):
+                return withheld(response)
+            return response
 
         return lean_handler
 

@@ -26,8 +26,10 @@ from app.config import Settings
 from app.crypto import signing_key
 from app.models import Tenant
 from app.people import service as people
+from app.people.keys import capped
 from app.problems import ProblemError
 from app.tenants import service as tenants
+from app.tenants.refusals import refused_sign_in
 from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, REVIEW, WRITE, Caller
 from app.tenants.service import caller_by_key_hash, caller_for_key, hash_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
@@ -104,8 +106,8 @@ def sign_in(
     throttle: AuthThrottle | None = None,
     address: str = UNKNOWN_ADDRESS,
 ) -> str | None:
-    """The session cookie's value for a valid API key, or None; the sign-in is on the key's
-    team's audit trail once the caller commits.
+    """The session cookie's value for a valid API key, or None; the sign-in, or its refusal
+    for a revoked or expired key, is on the key's team's audit trail once the caller commits.
 
     Args:
         throttle: counts a failure against the client's `address`, and raises Throttled when
@@ -115,7 +117,10 @@ def sign_in(
     caller = caller_for_key(session, key.strip())
     if not isinstance(caller, Caller):
         if throttle is not None:
+            # A throttled address raises here and leaves no event: that bounds the rows an
+            # unauthenticated caller writes.
             throttle.note_failure(address)
+        refused_sign_in(session, key.strip(), address, settings.auth_failure_window_seconds)
         return None
     record_session(session, "sign_in", caller.tenant.id, caller.actor)
     expires = int(time.time() + settings.console_session_hours * 3600)
@@ -176,7 +181,9 @@ def read(session: Session, settings: Settings, cookie: str | None) -> ConsoleSes
         person_id = str(payload["p"])
         caller = people.caller(session, person_id, str(payload.get("t")))
     elif settings.console_key_sign_in:
-        caller = caller_by_key_hash(session, str(payload.get("k")))
+        by_hash = caller_by_key_hash(session, str(payload.get("k")))
+        # What the key's maker may do now bounds the key's session too.
+        caller = capped(session, by_hash) if by_hash is not None else None
         person_id = None
     else:
         # API-key sign-in turned off (LOUPE_CONSOLE_KEY_SIGN_IN=false): its sessions end too.
@@ -204,6 +211,7 @@ _ADMIN_ROUTES = frozenset(
     {
         "grant_member",
         "remove_member",
+        "withdraw_invitation",
         "keys_page",
         "create_key",
         "revoke_key",

@@ -28,11 +28,12 @@ from app.console import auth, csrf
 from app.console._render import SignedIn, page, see_other, templates
 from app.console.sign_in_pages import safe_next
 from app.crypto import signing_key
-from app.people import oidc
+from app.people import invitations, oidc
 from app.people import service as people
 from app.people.roles import ROLES, actor, scopes_of
 from app.problems import ProblemError
 from app.tenants.scopes import ADMIN
+from app.tenants.throttle import client_address
 
 logger = logging.getLogger("loupe.people")
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -162,6 +163,12 @@ def oidc_callback(
             if error in REFUSALS
             else "the provider refused the sign-in"
         )
+        # No person is known, so no team: the log keeps it (the provider has its own record).
+        logger.warning(
+            "OIDC sign-in refused by the provider: %s",
+            error if error in REFUSALS else "other",
+            extra={"address": client_address(request)},
+        )
         return _sign_in_error(
             request, f"The identity provider did not sign you in: {message}.", forget=ours
         )
@@ -179,7 +186,7 @@ def oidc_callback(
         id_token = oidc.exchange(settings, provider, code, pending, _redirect_uri(request))
         claims = oidc.verified_claims(settings, provider, id_token, pending.nonce)
     except oidc.SignInError as exc:
-        logger.warning("OIDC sign-in refused: %s", exc)
+        logger.warning("OIDC sign-in refused: %s", exc, extra={"address": client_address(request)})
         return _sign_in_error(request, f"Sign-in refused: {exc}")
     person = people.signed_in(
         session,
@@ -195,6 +202,11 @@ def oidc_callback(
         auth.record_session(session, "sign_in", team.tenant.id, actor(person.id))
     session.commit()
     if not teams:
+        # In no team, the person leaves nothing on any team's trail: the log names them.
+        logger.warning(
+            "OIDC sign-in refused: in no team",
+            extra={"address": client_address(request), "person_id": person.id},
+        )
         return _sign_in_error(
             request,
             f"You are signed in at the identity provider as {person.email or person.subject}, "
@@ -264,6 +276,7 @@ def _members_page(
         signed_in,
         status_code=status_code,
         members=people.members(session, signed_in.tenant.id),
+        invited=invitations.waiting(session, signed_in.tenant.id),
         # The roles the caller holds every scope of: the ones they may give, and the people
         # holding them the ones they may change or remove (the service refuses the rest).
         roles=[role for role in ROLES if scopes_of(role) <= signed_in.scopes],
@@ -318,6 +331,27 @@ def remove_member(
         if exc.status == 404:
             raise
         session.rollback()
+        return _members_page(request, session, signed_in, exc.detail, exc.status)
+    session.commit()
+    return see_other("/console/members")
+
+
+@router.post("/members/invitations/withdraw", name="withdraw_invitation")
+def withdraw_invitation(
+    request: Request,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    invitation_id: Annotated[str, Form(max_length=80)] = "",
+    csrf_token: Annotated[str, Form(max_length=128)] = "",
+) -> Response:
+    csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
+    try:
+        invitations.withdraw(session, auth.caller_of(signed_in), invitation_id)
+    except ProblemError as exc:
+        session.rollback()
+        if exc.status == 404:
+            raise
         return _members_page(request, session, signed_in, exc.detail, exc.status)
     session.commit()
     return see_other("/console/members")

@@ -82,6 +82,8 @@ def sign_in(
         cookie, status_code, retry_after = None, 429, throttled.retry_after
         error = f"Too many failed sign-ins from your address: try again in {retry_after} s."
     if cookie is None:
+        # A refusal a revoked or expired key met is on its team's trail (app/tenants/refusals.py).
+        session.commit()
         nonce = csrf.new_nonce()
         response = page(
             request,

@@ -15,6 +15,7 @@ from app.models.eval_file import EvalFile
 from app.models.eval_run import EvalRun
 from app.models.evaluation import Evaluation
 from app.models.idempotency_key import IdempotencyKey
+from app.models.invitation import Invitation
 from app.models.judge_cache_entry import JudgeCacheEntry
 from app.models.judge_claim import JudgeClaim
 from app.models.label import Label
@@ -61,6 +62,7 @@ __all__ = [
     "EvalRun",
     "Evaluation",
     "IdempotencyKey",
+    "Invitation",
     "JudgeCacheEntry",
     "JudgeClaim",
     "Label",

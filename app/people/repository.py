@@ -4,7 +4,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.ids import new_id
-from app.models import Membership, Person, Tenant
+from app.models import Invitation, Membership, Person, Tenant
 
 
 def person_by_subject(session: Session, issuer: str, subject: str) -> Person | None:
@@ -56,12 +56,45 @@ def tenants_named(session: Session, names: set[str]) -> dict[str, Tenant]:
     return {t.name: t for t in session.scalars(select(Tenant).where(Tenant.name.in_(names)))}
 
 
-def people_by_email(session: Session, email: str) -> list[Person]:
-    """Everyone who signed in with this email (any case), oldest first."""
+def members_by_email(session: Session, tenant_id: str, email: str) -> list[Person]:
+    """The team's members who signed in with this email (any case), oldest first: a grant by
+    email looks no further than the team."""
     return list(
         session.scalars(
             select(Person)
-            .where(func.lower(Person.email) == email.lower())
+            .join(Membership, Membership.person_id == Person.id)
+            .where(Membership.tenant_id == tenant_id, func.lower(Person.email) == email.lower())
             .order_by(Person.created_at, Person.id)
+        )
+    )
+
+
+def invitation(session: Session, tenant_id: str, email: str) -> Invitation | None:
+    """The team's invitation of this (lower-cased) email."""
+    return session.scalars(
+        select(Invitation).where(Invitation.tenant_id == tenant_id, Invitation.email == email)
+    ).one_or_none()
+
+
+def invitation_by_id(session: Session, tenant_id: str, invitation_id: str) -> Invitation | None:
+    return session.scalars(
+        select(Invitation).where(Invitation.tenant_id == tenant_id, Invitation.id == invitation_id)
+    ).one_or_none()
+
+
+def invitations(session: Session, tenant_id: str) -> list[Invitation]:
+    """The team's invitations waiting for a sign-in, by email."""
+    return list(
+        session.scalars(
+            select(Invitation).where(Invitation.tenant_id == tenant_id).order_by(Invitation.email)
+        )
+    )
+
+
+def invitations_of(session: Session, email: str) -> list[Invitation]:
+    """Every team's invitation of this (lower-cased) email: what a sign-in with it takes up."""
+    return list(
+        session.scalars(
+            select(Invitation).where(Invitation.email == email).order_by(Invitation.created_at)
         )
     )

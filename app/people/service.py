@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from sqlalchemy.orm import Session
 
 from app import audit, problems
-from app.models import ApiKey, Membership, Person, Tenant
-from app.people import repository
+from app.models import ApiKey, Invitation, Membership, Person, Tenant
+from app.people import invitations, repository
 from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
 from app.problems import ProblemError
 from app.tenants import service as tenants
@@ -97,6 +97,7 @@ def signed_in(
             previous, membership.role = membership.role, role
             _synced(session, by, person, "membership.change", tenant.id, role, previous)
     session.flush()
+    invitations.take_up(session, person)
     return person
 
 
@@ -154,30 +155,26 @@ def _member_error(detail: str, field: str, status: int = 400) -> ProblemError:
     return ProblemError(status, title, detail, slug="invalid-member", field=["body", field])
 
 
-def _target(session: Session, email: str, person_id: str) -> Person:
-    """The person a grant names: by id, or by an email exactly one person signed in with (the
-    provider verified it, or said nothing of it); several with one email are listed by id and
-    issuer subject so the admin picks one by id."""
+def _target(session: Session, tenant_id: str, email: str, person_id: str) -> Person | None:
+    """The person a grant names: by id, or by an email one member of the team signed in with
+    (several are listed by id and issuer subject so the admin picks one by id); None for an
+    email no member has, which is invited (`invitations.invite`) whoever it is."""
     if person_id.strip():
         found = repository.get_person(session, person_id.strip())
         if found is None:
             raise _member_error(f"No person has the id {person_id.strip()!r}.", "person_id")
         return found
-    people = repository.people_by_email(session, email.strip())
-    if not people:
-        raise _member_error(
-            f"Nobody has signed in as {email.strip()!r} yet: they sign in once through the "
-            "identity provider, then a team admin can grant them a role.",
-            "email",
-        )
+    if not email.strip():
+        raise _member_error("email: give the person's email (or their person id).", "email")
+    people = repository.members_by_email(session, tenant_id, email.strip())
     if len(people) > 1:
         listed = "; ".join(f"{p.id} ({p.issuer} subject {p.subject})" for p in people)
         raise _member_error(
-            f"{len(people)} people signed in as {email.strip()!r}: {listed}. Grant the role "
-            "by person id instead.",
+            f"{len(people)} members of this team signed in as {email.strip()!r}: {listed}. "
+            "Change the role by person id instead.",
             "email",
         )
-    return people[0]
+    return people[0] if people else None
 
 
 def _check_not_above(by: Caller, role: str, field: str) -> None:
@@ -258,9 +255,12 @@ def _check_may_revoke_all(by: Caller, keys: Iterable[ApiKey]) -> None:
         )
 
 
-def grant(session: Session, by: Caller, email: str, role: str, person_id: str = "") -> Membership:
-    """A team admin gives a person (by id, or by the one email they signed in with) a role in
-    the admin's team, or changes it: the membership becomes `granted`, kept across sign-ins."""
+def grant(
+    session: Session, by: Caller, email: str, role: str, person_id: str = ""
+) -> Membership | Invitation:
+    """A team admin gives a person (by id, or by the email a member signed in with) a role in
+    the admin's team, or changes it: the membership becomes `granted`, kept across sign-ins. An
+    email no member has is invited (taken up at the next sign-in with it)."""
     if role not in ROLES:
         raise _member_error(f"role: {role!r} is not one of {', '.join(ROLES)}", "role")
     beyond = sorted(scopes_of(role) - by.scopes)
@@ -273,7 +273,12 @@ def grant(session: Session, by: Caller, email: str, role: str, person_id: str = 
             "role",
             status=403,
         )
-    target = _target(session, email, person_id)
+    target = _target(session, by.tenant.id, email, person_id)
+    if target is None:
+        # An address no member has: invited, with the same answer whether or not anyone ever
+        # signed in with it, so a team admin learns nothing of people outside the team.
+        _check_lasting(by, role, None)
+        return invitations.invite(session, by, email, role)
     named = "person_id" if person_id.strip() else "email"
     if actor(target.id) == by.actor:
         raise _member_error("You cannot change your own role.", named)
@@ -324,12 +329,20 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
     give it (for good, the groups change at the provider), but an admin must be able to end an
     access now: a sign-in's sessions otherwise kept it for LOUPE_CONSOLE_SESSION_HOURS after the
     groups changed. With `revoke_keys`, the team's keys the person made stop working too (and
-    the keys those made). Returns how many did."""
+    the keys those made); without, the caller becomes their maker. Returns how many stopped."""
     membership = repository.membership(session, person_id, by.tenant.id)
     if membership is None:
         raise problems.not_found("That person is not in this team.")
     if actor(person_id) == by.actor:
         raise _member_error("You cannot remove yourself.", "person_id")
+    if actor(person_id) in tenants.makers_of(session, by.tenant.id, by.actor):
+        # Their kept keys would be handed to the key removing them, which is theirs.
+        raise _member_error(
+            "person_id: you are signed in with a key this person made (or a key of theirs "
+            "made): a key does not remove the person behind it, as nobody removes themselves.",
+            "person_id",
+            status=403,
+        )
     _check_not_above(by, membership.role, "person_id")
     if revoke_keys:
         _check_may_revoke_all(by, tenants.keys_made_by(session, by.tenant.id, actor(person_id)))
@@ -348,10 +361,12 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         role=membership.role,
         source=membership.source,
     )
-    revoked = (
-        tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id), by.actor)
-        if revoke_keys
-        else []
-    )
+    if not revoke_keys:
+        # Kept keys answer to whoever kept them: left to a person out of the team, they would
+        # hold nothing (app/people/keys.py).
+        tenants.hand_over_keys(session, by.tenant.id, actor(person_id), by.actor)
+        session.flush()
+        return 0
+    revoked = tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id), by.actor)
     session.flush()
     return len(revoked)

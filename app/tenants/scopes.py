@@ -55,6 +55,12 @@ class Caller:
     # When the caller's key stops working (None: never, or not a key): nothing it makes may
     # outlive it.
     expires_at: datetime | None = None
+    # Who made the caller's key (`person:<id>`, `key:<id>`, `operator`; None: not a key, or a
+    # key from before keys had makers): its scopes are capped by its root maker's role.
+    made_by: str | None = None
+    # Why a key holds less than it carries: its root maker and their role now (None: it holds
+    # all it carries).
+    capped_by: str | None = None
 
     def may(self, scope: str) -> bool:
         return scope in self.scopes

@@ -212,6 +212,7 @@ def caller_of(tenant: Tenant, api_key: ApiKey) -> Caller:
         actor=f"key:{api_key.id}",
         key_id=api_key.id,
         expires_at=api_key.expires_at,
+        made_by=api_key.created_by,
     )
 
 
@@ -326,6 +327,24 @@ def makers_of(session: Session, tenant_id: str, actor: str) -> list[str]:
     return chain
 
 
+# Longer chains of keys making keys are not made by hand; a cycle cannot be made (a key's maker
+# exists before it), but a walk read on every request must end whatever the rows say.
+_CHAIN_MAX = 32
+
+
+def root_maker(session: Session, tenant_id: str, made_by: str | None) -> str | None:
+    """Who stands at the root of a key made by `made_by`: a person, the operator, None (a key
+    from before keys had makers), or a key whose maker cannot be read. One primary-key read per
+    key in between (none for a key made by a person or the operator), as every request asks."""
+    at, hops = made_by, 0
+    while at is not None and at.startswith("key:") and hops < _CHAIN_MAX:
+        maker = repository.key_of(session, tenant_id, at.removeprefix("key:"))
+        if maker is None:
+            return at
+        at, hops = maker.created_by, hops + 1
+    return at
+
+
 def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str, by: str) -> list[ApiKey]:
     """Revoke `keys_made_by` (the chain would outlive its maker's access), by `by`; returns
     them."""
@@ -335,6 +354,32 @@ def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str, by: s
         _revoked(session, key, by, now)
     session.flush()
     return revoked
+
+
+def hand_over_keys(session: Session, tenant_id: str, made_by: str, to: str) -> list[ApiKey]:
+    """Make `to` the maker of the tenant's working keys `made_by` made (a removed person's keys
+    an admin keeps: they now answer to the admin's role, not to nobody's); each an
+    `api_key.hand_over` on the audit trail, by `to`, naming who made it."""
+    handed = [
+        key
+        for key in repository.keys_of(session, tenant_id)
+        if key.created_by == made_by and key.revoked_at is None
+    ]
+    for key in handed:
+        key.created_by = to
+        audit.record(
+            session,
+            to,
+            "api_key.hand_over",
+            "api_key",
+            key.id,
+            tenant_id=tenant_id,
+            prefix=key.prefix,
+            name=key.name,
+            made_by=made_by,
+        )
+    session.flush()
+    return handed
 
 
 def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:

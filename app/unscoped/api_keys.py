@@ -37,6 +37,10 @@ class UnscopedApiKeyRepository:
         ).all()
         return {tenant_id: count for tenant_id, count in rows}
 
+    def any_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key with this hash, revoked or not (a refused sign-in names its team)."""
+        return self.session.scalars(select(ApiKey).where(ApiKey.key_hash == key_hash)).first()
+
     def get(self, key_id: str) -> ApiKey | None:
         return self.session.get(ApiKey, key_id)
 

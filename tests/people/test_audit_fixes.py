@@ -1,7 +1,8 @@
 """Issue 28's audit fixes, through the real provider (oidc-provider-mock): a role granted by an
-email several people share is refused with who they are and granted by person id, an address the
-provider has not verified is not stored, roles the groups claim changes at sign-in are on the
-audit trail, and the callback's error shows a fixed message, never the provider's free text."""
+email several members share is refused with who they are and granted by person id, an address
+the provider has not verified is not stored (nor takes up an invitation), roles the groups claim
+changes at sign-in are on the audit trail, and the callback's error shows a fixed message,
+never the provider's free text."""
 
 import re
 
@@ -19,17 +20,19 @@ def _person_id(listed: str, text: str) -> str:
 def test_a_shared_email_is_refused_and_granted_by_person_id(loupe: Api, idp: Provider) -> None:
     admin, _ = signed_in(loupe, idp, "ml-admins")
     shared = "shared-address@example.com"
-    first, second = person(idp, "search"), person(idp, "search")
-    for sub in (first, second):
-        idp.set_user(sub, email=shared, name=sub, groups=["search"])
+    first, second, outside = person(idp, "ml"), person(idp, "ml"), person(idp, "search")
+    for sub, groups in ((first, ["ml"]), (second, ["ml"]), (outside, ["search"])):
+        idp.set_user(sub, email=shared, name=sub, groups=groups)
         assert sign_in(browser(loupe), sub).status_code == 200
     token = csrf_of(admin.get("/console/members").text)
     refused = admin.post(
         "/console/members", data={"email": shared, "role": "admin", "csrf_token": token}
     )
     assert refused.status_code == 400
-    assert "2 people signed in as" in refused.text
+    # The team's two members with it, not the person of another team who shares it.
+    assert "2 members of this team signed in as" in refused.text
     assert f"subject {first}" in refused.text and f"subject {second}" in refused.text
+    assert outside not in refused.text
     ids = re.findall(r"per_[0-9a-f]+ \(", refused.text)
     assert len(ids) == 2
     chosen = ids[1].removesuffix(" (")
@@ -41,7 +44,7 @@ def test_a_shared_email_is_refused_and_granted_by_person_id(loupe: Api, idp: Pro
     listed = admin.get("/console/members").text
     assert shared in listed.split(chosen)[0].rsplit("<tr>", 1)[1]
     audit = admin.get("/console/audit", params={"object_id": chosen}).text
-    assert "membership.grant" in audit and shared in audit and second in audit
+    assert "membership.change" in audit and shared in audit and second in audit
     unknown = admin.post(
         "/console/members", data={"person_id": "per_nobody", "role": "viewer", "csrf_token": token}
     )
@@ -56,11 +59,17 @@ def test_an_unverified_email_is_not_stored(loupe: Api, idp: Provider) -> None:
     assert sign_in(browser(loupe), sub).status_code == 200
     members = admin.get("/console/members").text
     assert sub in members and claimed not in members
-    refused = admin.post(
+    # No member has the address: it is invited, and the unverified claim does not take it up.
+    invited = admin.post(
         "/console/members",
         data={"email": claimed, "role": "admin", "csrf_token": csrf_of(members)},
     )
-    assert refused.status_code == 400 and "Nobody has signed in" in refused.text
+    assert invited.status_code == 303
+    assert sign_in(browser(loupe), sub).status_code == 200
+    members = admin.get("/console/members").text
+    [row] = [row for row in members.split("<tr>") if sub in row and claimed not in row]
+    assert '<td data-label="Role">member</td>' in row, row
+    assert claimed in members.split("<h2>Invited</h2>")[1]
 
 
 def test_roles_the_groups_claim_changes_are_audited(loupe: Api, idp: Provider) -> None:
@@ -139,6 +148,8 @@ def test_a_removal_names_who_was_removed(loupe: Api, idp: Provider) -> None:
         "/console/members", data={"email": email, "role": "viewer", "csrf_token": token}
     )
     assert granted.status_code == 303
+    # Invited (not in the team), they take the role up at their next sign-in.
+    assert sign_in(browser(loupe), sub).status_code == 200
     person_id = _person_id(admin.get("/console/members").text, email)
     removed = admin.post(
         "/console/members/remove", data={"person_id": person_id, "csrf_token": token}

@@ -26,6 +26,7 @@ OPEN |= {"/console/oidc/callback"}
 ADMIN_ONLY = {
     "/console/members",
     "/console/members/remove",
+    "/console/members/invitations/withdraw",
     "/console/keys",
     "/console/keys/revoke",
     # A team's online rules are changed by its admins (app/console/online_admin_pages.py).

@@ -1,6 +1,8 @@
 """Console sign-ins and sign-outs on the audit trail: a key's on its team's trail, a person's
 (through the real provider) on the trail of every team they may act in, a sign-out on the team
-the session was in; a refused sign-in leaves no event (its address is throttled instead)."""
+the session was in; a sign-in refused for a key that is none of Loupe's leaves no event (its
+address is throttled instead; a revoked or expired key's is on its trail, see
+test_refused_sign_ins.py)."""
 
 from tests.audit.helpers import actions, events, key_actor
 from tests.console.helpers import signed_in as key_signed_in

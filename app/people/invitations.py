@@ -1,0 +1,152 @@
+"""Roles granted by email to someone not (yet) in the team: an invitation, taken up at the next
+sign-in with that address (the caller commits).
+
+A grant by email used to find anyone who had ever signed in to this Loupe, in any team, and
+said so ("nobody has signed in as ...", or the people sharing it, with their ids), so a team
+admin learned whether an address had signed in anywhere. Now an address no member of the team
+has is always an invitation, with the same answer whether or not its person exists; a person
+already signed in takes it up at their next sign-in, as a newcomer does at their first."""
+
+from sqlalchemy.orm import Session
+
+from app import audit, problems
+from app.ids import new_id
+from app.models import Invitation, Membership, Person
+from app.people import repository
+from app.people.roles import GRANTED, actor, scopes_of
+from app.problems import ProblemError
+from app.tenants.scopes import Caller
+
+# Where a membership came from on the audit trail when an invitation gave it.
+FROM_INVITATION = "invitation"
+
+
+def normal(email: str) -> str:
+    """An address as invitations keep and match it."""
+    return email.strip().lower()
+
+
+def invite(session: Session, by: Caller, email: str, role: str) -> Invitation:
+    """Invite `email` to the caller's team with `role` (or change the role a waiting invitation
+    gives), on the trail as `invitation.create` or `.change`. The caller's right to give the
+    role is checked before (`service.grant`); one to change a waiting invitation here."""
+    address = normal(email)
+    if "@" not in address or len(address) > 320:
+        raise ProblemError(
+            400,
+            "Bad Request",
+            f"email: {email.strip()!r} is not an email address.",
+            slug="invalid-member",
+            field=["body", "email"],
+        )
+    waiting = repository.invitation(session, by.tenant.id, address)
+    if waiting is not None:
+        beyond = sorted(scopes_of(waiting.role) - by.scopes)
+        if beyond:
+            raise ProblemError(
+                403,
+                "Forbidden",
+                f"email: the invitation of {address} gives {waiting.role}, which holds "
+                f"{', '.join(beyond)} you do not hold; you can change only invitations giving "
+                "no more than you hold.",
+                slug="invalid-member",
+                field=["body", "email"],
+            )
+        if waiting.role == role:
+            return waiting
+    previous = None if waiting is None else waiting.role
+    if waiting is None:
+        waiting = Invitation(
+            id=new_id("inv"), tenant_id=by.tenant.id, email=address, role=role, invited_by=""
+        )
+        session.add(waiting)
+    waiting.role, waiting.invited_by = role, by.actor
+    session.flush()
+    audit.record(
+        session,
+        by.actor,
+        "invitation.create" if previous is None else "invitation.change",
+        "invitation",
+        waiting.id,
+        tenant_id=by.tenant.id,
+        email=address,
+        role=role,
+        previous_role=previous,
+    )
+    return waiting
+
+
+def waiting(session: Session, tenant_id: str) -> list[Invitation]:
+    """The team's invitations not yet taken up."""
+    return repository.invitations(session, tenant_id)
+
+
+def withdraw(session: Session, by: Caller, invitation_id: str) -> None:
+    """Withdraw one of the team's invitations (404: none such), on the trail as
+    `invitation.withdraw`; one giving a scope the caller lacks stays (403)."""
+    found = repository.invitation_by_id(session, by.tenant.id, invitation_id)
+    if found is None:
+        raise problems.not_found("No such invitation in this team.")
+    beyond = sorted(scopes_of(found.role) - by.scopes)
+    if beyond:
+        raise ProblemError(
+            403,
+            "Forbidden",
+            f"invitation_id: this invitation gives {found.role}, which holds "
+            f"{', '.join(beyond)} you do not hold.",
+            slug="invalid-member",
+            field=["body", "invitation_id"],
+        )
+    session.delete(found)
+    audit.record(
+        session,
+        by.actor,
+        "invitation.withdraw",
+        "invitation",
+        found.id,
+        tenant_id=by.tenant.id,
+        email=found.email,
+        role=found.role,
+    )
+    session.flush()
+
+
+def take_up(session: Session, person: Person) -> None:
+    """The invitations of the address `person` signed in with become their `granted`
+    memberships (a role their groups already give stays the provider's, as a grant of it
+    would), each a `membership.grant` or `.change` with `source: invitation`, by the person
+    signing in and naming who invited them; then they go."""
+    if not person.email:
+        return
+    for invited in repository.invitations_of(session, normal(person.email)):
+        membership = repository.membership(session, person.id, invited.tenant_id)
+        previous = None if membership is None else membership.role
+        if membership is None:
+            session.add(
+                Membership(
+                    person_id=person.id,
+                    tenant_id=invited.tenant_id,
+                    role=invited.role,
+                    source=GRANTED,
+                )
+            )
+        elif membership.role != invited.role:
+            membership.role, membership.source = invited.role, GRANTED
+        if previous != invited.role:
+            audit.record(
+                session,
+                actor(person.id),
+                "membership.grant" if previous is None else "membership.change",
+                "person",
+                person.id,
+                tenant_id=invited.tenant_id,
+                source=FROM_INVITATION,
+                invitation_id=invited.id,
+                invited_by=invited.invited_by,
+                email=person.email,
+                subject=person.subject,
+                role=invited.role,
+                previous_role=previous,
+            )
+        session.delete(invited)
+    session.flush()
