@@ -1,39 +1,40 @@
-"""What a caller without `read` sees of a change's answer: the object's receipt (its `object`,
-`id`, `status` and the ids it was made of), never its scores. A key with `write` alone creates,
-cancels, closes and reruns evaluations, runs, eval runs and comparisons, and each of those
-answers carried the judge's scores (a comparison's per-metric verdicts, an evaluation's means)
-that the key could not GET."""
+"""What a caller without `read` sees of a change's answer: the object in its documented shape,
+its scores left out. A key with `write` alone creates, cancels, closes and reruns evaluations,
+runs, eval runs and comparisons, and each of those answers carried the judge's scores (a
+comparison's per-metric verdicts, an evaluation's means) that the key could not GET.
+
+The shape is kept (a typed client, the SDKs' included, parses the answer as it would any
+other): the fields that hold scores are emptied, and the header `Loupe-Withheld: read` says
+so. Counts of results (`result_counts`) are progress and stay."""
 
 from typing import Any
 
 import orjson
 from starlette.responses import Response
 
-# The answers whose bodies carry scores: an evaluation's (and a run's, an alignment's)
-# per-metric summaries, an eval run's counts per criterion, a comparison's verdicts.
-SCORED = frozenset({"evaluation", "run", "eval.run", "alignment", "comparison"})
-# What a receipt keeps: what the object is, where it stands, and what the caller named.
-KEPT = (
-    "object",
-    "id",
-    "kind",
-    "status",
-    "created_at",
-    "eval_id",
-    "baseline_id",
-    "candidate_id",
-)
+# Per object, its fields that hold scores and what they read as when withheld (each a value its
+# schema allows: an empty list, or null where the field is null until it has scores).
+WITHHELD: dict[str, dict[str, Any]] = {
+    "evaluation": {"per_metric": []},
+    "run": {"report": []},
+    "eval.run": {"per_testing_criteria_results": []},
+    "alignment": {"report": None},
+    "comparison": {"metrics": []},
+}
 # The answer's header naming the scope that would show the rest.
 HEADER = "Loupe-Withheld"
 
 
-def receipt(body: dict[str, Any]) -> dict[str, Any]:
-    """The receipt of a scored object's answer."""
-    return {name: body[name] for name in KEPT if name in body}
+def without_scores(body: dict[str, Any]) -> dict[str, Any]:
+    """A scored object's answer with its scores emptied."""
+    return {
+        **body,
+        **{name: value for name, value in WITHHELD[body["object"]].items() if name in body},
+    }
 
 
 def withheld(response: Response) -> Response:
-    """`response` with a scored object's body cut to its receipt (other answers as they are)."""
+    """`response` with a scored object's scores emptied (other answers as they are)."""
     body = getattr(response, "body", None)
     if not body or response.media_type != "application/json":
         return response
@@ -41,7 +42,7 @@ def withheld(response: Response) -> Response:
         content = orjson.loads(body)
     except orjson.JSONDecodeError:
         return response
-    if not isinstance(content, dict) or content.get("object") not in SCORED:
+    if not isinstance(content, dict) or content.get("object") not in WITHHELD:
         return response
     headers = {
         name: value
@@ -50,7 +51,7 @@ def withheld(response: Response) -> Response:
     }
     headers[HEADER] = "read"
     return Response(
-        orjson.dumps(receipt(content)),
+        orjson.dumps(without_scores(content)),
         status_code=response.status_code,
         headers=headers,
         media_type="application/json",
