@@ -108,7 +108,7 @@ def moved_problems(rule: OnlineRule, endpoint: str | None, headers_given: bool) 
         field_error(
             [FIELD],
             "the rule's export_headers were given for its current export_endpoint: give them "
-            "again (or null) with another endpoint",
+            "again with another endpoint, or remove them (null)",
             "export_headers_required",
         )
     ]
