@@ -39,6 +39,8 @@ NAME_MAX = 1024
 NUMBER_MAX = 64
 VALUE_MAX = 4096
 METRICS_MAX = 65536
+# Room for 16 headers of 4,096 characters with their names: the API's limits are its checks'.
+HEADERS_MAX = 70000
 # What the new-rule form's metrics start with (online_rules.html): the list the API takes.
 METRICS_EXAMPLE = '[{"type": "answer_relevancy", "threshold": 0.7}]'
 
@@ -87,6 +89,31 @@ def _validated(
         errors = list(more)
     named = {e.loc for e in errors}
     return None, errors + [e for e in check() if e.loc not in named]
+
+
+def _header_lines(text: str) -> tuple[dict[str, str], list[FieldError]]:
+    """The settings form's `Name: value` lines as `export_headers`, and the lines that are
+    none (named by number: a line may hold a secret)."""
+    headers: dict[str, str] = {}
+    bad = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        name, colon, value = line.partition(":")
+        if not colon:
+            bad.append(number)
+            continue
+        headers[name.strip()] = value.strip()
+    if not bad:
+        return headers, []
+    lines = ", ".join(str(number) for number in bad)
+    return headers, [
+        field_error(
+            ["export_headers"],
+            f"line{'s' if len(bad) > 1 else ''} {lines}: write each header as `Name: value`",
+            "invalid_header",
+        )
+    ]
 
 
 def _refused(problem: ProblemError) -> list[FieldError]:
@@ -176,22 +203,34 @@ def update_online_rule_form(
     sampling_rate: Number = "",
     daily_usd: Number = "",
     enabled: Annotated[str, Form(max_length=8)] = "",
+    export_endpoint: Annotated[str | None, Form(max_length=VALUE_MAX)] = None,
+    export_headers: Annotated[str, Form(max_length=HEADERS_MAX)] = "",
+    export_headers_clear: Annotated[str, Form(max_length=8)] = "",
     csrf_token: Token = "",
 ) -> Response:
-    """A rule's name, sampling, budget and switch, changed as PATCH /v1/online_rules/{id}."""
+    """A rule's name, sampling, budget, switch and collector, changed as PATCH
+    /v1/online_rules/{id}. The header values typed are never shown again, on this page or
+    another: empty keeps the stored ones."""
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
     tenant = signed_in.tenant
     rule = service.get_or_404(session, tenant, rule_id)
-    body = {
+    body: dict[str, Any] = {
         "name": name,
         "sampling": {"rate": _number(sampling_rate)},
         "daily_usd": _budget(daily_usd),
         "enabled": bool(enabled),
     }
+    if export_endpoint is not None:
+        body["export_endpoint"] = export_endpoint.strip() or None
+    headers, more = _header_lines(export_headers)
+    if export_headers_clear:
+        body["export_headers"] = None
+    elif headers:
+        body["export_headers"] = headers
     payload, errors = _validated(
         OnlineRuleUpdate,
         body,
-        [],
+        more,
         lambda: checks.update_body_problems(session, tenant, runtime.settings, body, rule_id),
     )
     if payload is not None:
@@ -208,6 +247,8 @@ def update_online_rule_form(
         "sampling_rate": sampling_rate,
         "daily_usd": daily_usd,
         "enabled": enabled,
+        "export_endpoint": export_endpoint or "",
+        "export_headers_clear": export_headers_clear,
     }
     return rule_page(
         request, session, runtime, signed_in, rule_id, status_code=400, settings=form, errors=errors

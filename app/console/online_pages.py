@@ -20,7 +20,7 @@ from app.api.query import id_cursor
 from app.console._render import SignedIn, page
 from app.console.auth import ConsoleSession
 from app.online import reads, service, trend
-from app.online.schemas import MetricTrend, TrendPoint
+from app.online.trend_schemas import MetricTrend, TrendPoint
 from app.runtime import Runtime
 
 router = APIRouter(prefix="/console", include_in_schema=False)

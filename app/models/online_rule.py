@@ -1,7 +1,7 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, LargeBinary, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONType, UTCDateTime, utcnow
@@ -32,6 +32,11 @@ class OnlineRule(Base):
     # Where its scores go as OpenTelemetry log records (an OTLP/HTTP base URL); None: the
     # operator's LOUPE_OTLP_EXPORT_ENDPOINT, if any (app/online/export.py).
     export_endpoint: Mapped[str | None] = mapped_column(String(2048), nullable=True)
+    # The headers sent with each export to its own endpoint (a hosted collector's key): their
+    # names in clear, the {name: value} object as one Fernet token (app/online/export_headers.py);
+    # None: none. Gone with the endpoint.
+    export_header_names: Mapped[list[str] | None] = mapped_column(JSONType, nullable=True)
+    export_headers_encrypted: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     # The last result exported (result ids sort by time); moved only once the collector has
     # accepted everything up to it, so a collector that is away delays events, never drops them.
     export_cursor: Mapped[str | None] = mapped_column(String(40), nullable=True)

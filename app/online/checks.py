@@ -15,7 +15,7 @@ from app.evaluations.checks import Findings
 from app.evaluations.schemas import JudgeConfig
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import Tenant
-from app.online import alerts
+from app.online import alerts, export_headers
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import Condition
 from app.problems import FieldError
@@ -48,15 +48,19 @@ def problems(
     export_endpoint: str | None = None,
     alert: Mapping[str, Any] | None = None,
     metrics_known: bool = True,
+    headers: Any = None,
+    own_endpoint: bool = False,
 ) -> list[FieldError]:
     """Everything wrong with a rule the schema could not see, in one list (`metrics_known`
-    False: the body's metrics are not the rule's, so the alert's metric is not checked)."""
+    False: the body's metrics are not the rule's, so the alert's metric is not checked;
+    `headers` the body's `export_headers`, sent only when the rule has an `own_endpoint`)."""
     findings = Findings()
     if export_endpoint:
         # A tenant's collector is reached from Loupe's network: the webhook address policy.
         findings.extend(
             url_problems({"export_endpoint": export_endpoint}, "export_endpoint", settings)
         )
+    findings.extend(export_headers.problems(headers, own_endpoint))
     for index, condition in enumerate(conditions):
         if condition is not None and condition.op == "regex":
             error = regex_problem(condition.value)
@@ -147,14 +151,20 @@ def regex_problem(pattern: str) -> str | None:
 
 
 def body_problems(
-    session: Session, tenant: Tenant, settings: Settings, body: Mapping[str, Any]
+    session: Session,
+    tenant: Tenant,
+    settings: Settings,
+    body: Mapping[str, Any],
+    own_endpoint: str | None = None,
 ) -> list[FieldError]:
-    """What a rule body that failed its schema still gets checked for."""
+    """What a rule body that failed its schema still gets checked for (`own_endpoint`: the
+    endpoint a change keeps when it gives none)."""
     conditions = [valid(_condition, raw)[0] for raw in items(body.get("filter"))]
     metrics = [valid(_metric, raw)[0] for raw in items(body.get("metrics"))]
     judge, judge_known = valid(_judge, body.get("judge"))
     target = body.get("target") if isinstance(body.get("target"), str) else None
     endpoint = body.get("export_endpoint")
+    own = body.get("export_endpoint", own_endpoint)
     return problems(
         session,
         tenant.id,
@@ -169,6 +179,8 @@ def body_problems(
         # Metrics that are null or not a list are the schema's to name: no alert is checked
         # against them.
         metrics_known=isinstance(body.get("metrics"), list),
+        headers=body.get("export_headers"),
+        own_endpoint=bool(own),
     )
 
 
@@ -181,7 +193,11 @@ def update_body_problems(
     if rule is not None and "target" not in body:
         # The metrics given are checked against the target the rule keeps.
         body = {**body, "target": rule.target}
-    errors = body_problems(session, tenant, settings, body)
+    kept = rule.export_endpoint if rule is not None else None
+    errors = body_problems(session, tenant, settings, body, kept)
+    if rule is not None and "export_endpoint" in body and isinstance(body["export_endpoint"], str):
+        endpoint = body["export_endpoint"].rstrip("/")
+        errors += export_headers.moved_problems(rule, endpoint, "export_headers" in body)
     alert = body.get("alert")
     metrics = body.get("metrics")
     # `"metrics": null` is refused and the rule keeps its own: the alert is checked on those.

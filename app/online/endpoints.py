@@ -20,9 +20,9 @@ from app.online.schemas import (
     OnlineRule,
     OnlineRuleCreate,
     OnlineRuleList,
-    OnlineRuleTrend,
     OnlineRuleUpdate,
 )
+from app.online.trend_schemas import OnlineRuleTrend
 from app.problems import FieldError, checked_anyway, problem_responses
 from app.tenants.scopes import ADMIN_ONLY
 

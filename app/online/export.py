@@ -1,6 +1,7 @@
 """Scores back out: each stored result of an online rule becomes a `gen_ai.evaluation.result`
-log record (app/online/emitter.py) sent to the rule's collector, its own `export_endpoint` or
-the operator's LOUPE_OTLP_EXPORT_ENDPOINT.
+log record (app/online/emitter.py) sent to the rule's collector, its own `export_endpoint` (with
+its `export_headers`, decrypted here and nowhere else) or the operator's
+LOUPE_OTLP_EXPORT_ENDPOINT.
 
 At least once, never lost: a rule's cursor (the last result id exported; ids sort by time)
 moves only after the collector accepted the batch up to it. A failed batch leaves it where it
@@ -18,6 +19,7 @@ from typing import Any
 import httpx
 
 from app.config import Settings
+from app.crypto import SecretUnavailable
 from app.db import utcnow
 from app.media.netguard import (
     AddressPolicy,
@@ -28,6 +30,7 @@ from app.media.netguard import (
     url_host,
 )
 from app.models import OnlineRule, Result
+from app.online import export_headers
 from app.online.emitter import Evaluated, send
 from app.online.jobs import EXPORT_RESULTS
 from app.runtime import Runtime
@@ -52,14 +55,21 @@ class Destination:
     base_url: str
     headers: dict[str, str]
     # A tenant's endpoint: checked under the webhook address policy before each export, sent
-    # to the checked address only, and sent none of the operator's headers.
+    # to the checked address only, and sent none of the operator's headers; its own
+    # `export_headers` (`headers`) when this process's key opens them.
     own: bool
+    # The rule's own headers could not be opened (LOUPE_SECRET_KEY changed): nothing is sent.
+    unreadable: bool = False
 
 
 def destination(rule: OnlineRule, settings: Settings) -> Destination | None:
     """The rule's collector: its own endpoint, else the operator's; None: it does not export."""
     if rule.export_endpoint:
-        return Destination(rule.export_endpoint, {}, own=True)
+        try:
+            headers = export_headers.opened(rule, settings)
+        except SecretUnavailable:
+            return Destination(rule.export_endpoint, {}, own=True, unreadable=True)
+        return Destination(rule.export_endpoint, headers, own=True)
     if settings.otlp_export_endpoint:
         return Destination(
             settings.otlp_export_endpoint, settings.otlp_export_header_map(), own=False
@@ -149,6 +159,15 @@ def _deliver(
     rule_id: str, target: Destination, events: list[Evaluated], settings: Settings
 ) -> bool:
     address: IPAddress | None = None
+    if target.unreadable:
+        # Sent without its key, the export would only be refused: the results wait, as a
+        # webhook's unsigned attempt does, until the headers are set again (or the key is back).
+        logger.warning(
+            "online rule %s: export held back: its export_headers cannot be decrypted "
+            "(LOUPE_SECRET_KEY differs from the one they were stored with); set them again",
+            rule_id,
+        )
+        return False
     if target.own:
         # DNS may have changed since the rule was saved (rebinding): checked again, and the
         # export connects to the address checked, not to whatever the name resolves to next.

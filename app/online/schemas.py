@@ -19,6 +19,13 @@ EXPORT_ENDPOINT = (
     "log records (`/v1/logs` is appended), under the webhook address policy; none: the "
     "server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set."
 )
+EXPORT_HEADERS = (
+    "Headers sent with every export to its own `export_endpoint` (a hosted collector's key: "
+    "`x-honeycomb-team`, `Authorization`, `DD-API-KEY`), at most 16 RFC 9110 names to "
+    "printable values, 8 KiB in all; no hop-by-hop or framing header (`Host`, `Content-Type`, "
+    "`Content-Length`, `Transfer-Encoding`, `Connection`, ...). Stored encrypted, never "
+    "returned: a rule shows `export_header_names`."
+)
 
 
 class _ExportEndpoint(BaseModel):
@@ -117,6 +124,8 @@ class OnlineRuleCreate(_ExportEndpoint):
     )
     enabled: bool = Field(default=True, strict=True)
     export_endpoint: str | None = Field(default=None, max_length=2048, description=EXPORT_ENDPOINT)
+    # Checked by app/online/export_headers.py (every fault at its header, no value repeated).
+    export_headers: dict[str, str] | None = Field(default=None, description=EXPORT_HEADERS)
     alert: AlertSettings | None = Field(default=None, description="None: no alert.")
 
 
@@ -132,8 +141,8 @@ NOT_NULLABLE = ("name", "filter", "sampling", "metrics", "target", "enabled")
 
 class OnlineRuleUpdate(_ExportEndpoint):
     """The fields to change; those left out keep their values. `null` clears a field a rule
-    may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-    null."""
+    may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+    others cannot be null."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -152,7 +161,16 @@ class OnlineRuleUpdate(_ExportEndpoint):
     )
     enabled: bool = Field(strict=True, **_KEEP)
     export_endpoint: str | None = Field(
-        default=None, max_length=2048, description="null: back to the server's endpoint."
+        default=None,
+        max_length=2048,
+        description="null: back to the server's endpoint (the `export_headers` go too). "
+        "Another endpoint while the rule keeps headers needs `export_headers` given again: "
+        "a collector's key is never sent to one it was not given for.",
+    )
+    export_headers: dict[str, str] | None = Field(
+        default=None,
+        description="Replace every header (values are never shown, so never merged); null or "
+        "{}: none. " + EXPORT_HEADERS,
     )
     alert: AlertSettings | None = Field(
         default=None, description="null: no alert; a changed alert starts with no episode."
@@ -230,11 +248,17 @@ class OnlineRule(BaseModel):
     daily_usd: float | None
     enabled: bool
     export_endpoint: str | None = Field(description=EXPORT_ENDPOINT)
+    export_header_names: list[str] = Field(
+        description="The names of the `export_headers` sent to `export_endpoint`; their values "
+        "are stored encrypted and never returned."
+    )
     alert: Alert | None
     counts: RuleCounts
     warnings: list[str] = Field(
         description="What the rule asks that is not done as asked, in words: `daily_usd` is "
-        "not enforced while a judge model of its metrics has no price in LOUPE_MODEL_PRICES."
+        "not enforced while a judge model of its metrics has no price in LOUPE_MODEL_PRICES; "
+        "scores are not exported while its `export_headers` cannot be decrypted (the server's "
+        "LOUPE_SECRET_KEY changed since they were stored: set them again)."
     )
     created_at: datetime
     updated_at: datetime
@@ -344,57 +368,3 @@ class Backfill(BaseModel):
         "(LOUPE_BACKFILL_MAX_CALLS, 10,000 by default): send `next_after` as `after` to go on."
     )
     next_after: str | None
-
-
-Bucket = Literal["hour", "day"]
-
-
-class TrendPoint(BaseModel):
-    """One metric's results of one bucket (a UTC hour or day), read from the rule's rollups."""
-
-    bucket_start: datetime = Field(description="The bucket's first instant (UTC).")
-    count: int = Field(description="Results stored in the bucket.")
-    scored: int = Field(description="Of them, results with a score.")
-    errored: int = Field(description="Of them, results with an error (no score).")
-    mean: float | None = Field(description="The mean score; null without a scored result.")
-    mean_ci95: tuple[float, float] | None = Field(
-        description="95% interval of the mean, inside the metric's score range; null with "
-        "`mean_note` when there is too little to tell."
-    )
-    mean_method: str | None = Field(
-        description="`wilson` when every score is at a bound of the range (from 2 scores), else "
-        "`t` (Student's t from the bucket's sums, clipped to the range, from 10 scores; of no "
-        "width with `mean_note` when they are all equal); null below that, with `mean_note`."
-    )
-    mean_note: str | None = None
-    passed: int
-    failed: int
-    pass_rate: float | None = Field(description="passed / (passed + failed); null without one.")
-    pass_rate_ci95: tuple[float, float] | None = Field(
-        description="Wilson 95% interval of the pass rate; null below two verdicts."
-    )
-
-
-class MetricTrend(BaseModel):
-    metric: str = Field(description="The metric's name in the rule.")
-    type: str
-    bounds: tuple[float, float] = Field(description="The lowest and highest score it gives.")
-    points: list[TrendPoint] = Field(
-        description="Buckets holding at least one result, oldest first."
-    )
-
-
-class OnlineRuleTrend(BaseModel):
-    """Each metric of a rule over time: hourly or daily mean and pass rate with intervals."""
-
-    object: Literal["online_rule_trend"] = "online_rule_trend"
-    rule_id: str
-    bucket: Bucket
-    since: datetime = Field(
-        description="The first instant covered: the asked `since` floored to its bucket."
-    )
-    until: datetime = Field(
-        description="The end of the range covered (excluded): the asked `until` ceiled to its "
-        "bucket (buckets are rollups, counted whole: `until` 20:10 by hour covers up to 21:00)."
-    )
-    metrics: list[MetricTrend]

@@ -12,7 +12,7 @@ from app.evaluations.schemas import JudgeConfig
 from app.ids import new_id
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, Tenant
-from app.online import alerts, checks
+from app.online import alerts, checks, export_headers
 from app.online.repository import OnlineRuleRepository
 from app.online.schemas import (
     Condition,
@@ -52,6 +52,8 @@ def create(
             payload.target,
             export_endpoint=payload.export_endpoint,
             alert=alerts.stored(payload.alert),
+            headers=payload.export_headers,
+            own_endpoint=bool(payload.export_endpoint),
         )
     )
     rule = OnlineRule(
@@ -68,6 +70,7 @@ def create(
         export_endpoint=payload.export_endpoint,
         alert=alerts.stored(payload.alert),
     )
+    export_headers.seal(rule, settings, payload.export_headers)
     OnlineRuleRepository(session, tenant.id).add(rule)
     audit.record(
         session,
@@ -78,6 +81,7 @@ def create(
         tenant_id=tenant.id,
         name=rule.name,
         enabled=rule.enabled,
+        export_header_names=export_headers.names(rule),
     )
     return rule
 
@@ -102,6 +106,7 @@ def update(
     judge = payload.judge if "judge" in given else _judge.validate_python(rule.judge)
     target = payload.target or rule.target
     export_endpoint = payload.export_endpoint if "export_endpoint" in given else None
+    endpoint_after = export_endpoint if "export_endpoint" in given else rule.export_endpoint
     # A new alert is checked whole; a kept one's metric against the metrics given.
     alert = alerts.stored(payload.alert) if "alert" in given else None
     if "alert" not in given and rule.alert and payload.metrics is not None:
@@ -117,7 +122,10 @@ def update(
             target,
             export_endpoint=export_endpoint,
             alert=alert,
+            headers=payload.export_headers,
+            own_endpoint=bool(endpoint_after),
         )
+        + export_headers.moved_problems(rule, export_endpoint, "export_headers" in given)
     )
     if payload.name is not None:
         rule.name = payload.name
@@ -137,6 +145,9 @@ def update(
     if "export_endpoint" in given:
         # Another collector: the results not yet sent go there; those sent are not sent again.
         rule.export_endpoint = payload.export_endpoint
+    if "export_headers" in given or not rule.export_endpoint:
+        # Replaced whole (values are never shown, so never merged); gone with the endpoint.
+        export_headers.seal(rule, settings, payload.export_headers)
     if "alert" in given:
         alerts.apply(rule, payload.alert)
     rule.updated_at = utcnow()
@@ -149,6 +160,11 @@ def update(
         rule.id,
         tenant_id=tenant.id,
         fields=sorted(given),
+        **(
+            {"export_header_names": export_headers.names(rule)}
+            if given & {"export_headers", "export_endpoint"}
+            else {}
+        ),
     )
     return rule
 
@@ -229,8 +245,18 @@ def to_schema(
 
 
 def warnings(session: Session, tenant_id: str, settings: Settings, rule: OnlineRule) -> list[str]:
-    """What the rule asks that Loupe cannot do as asked: a `daily_usd` its judges' calls are
-    not counted against (a judge model without a price costs nothing known)."""
+    """What the rule asks that Loupe cannot do as asked: export headers this server cannot
+    decrypt, a `daily_usd` its judges' calls are not counted against (a judge model without a
+    price costs nothing known)."""
+    unreadable = export_headers.unreadable_warning(rule, settings)
+    return ([unreadable] if unreadable else []) + _budget_warnings(
+        session, tenant_id, settings, rule
+    )
+
+
+def _budget_warnings(
+    session: Session, tenant_id: str, settings: Settings, rule: OnlineRule
+) -> list[str]:
     if rule.daily_usd is None:
         return []
     specs: list[MetricSpecBase | None] = [_metric.validate_python(s) for s in rule.metrics]
@@ -272,6 +298,7 @@ def _schema(rule: OnlineRule, counts: dict[str, int], warned: list[str]) -> Onli
         daily_usd=rule.daily_usd,
         enabled=rule.enabled,
         export_endpoint=rule.export_endpoint,
+        export_header_names=export_headers.names(rule),
         alert=alerts.to_schema(rule),
         counts=RuleCounts(
             **{name: counts.get(name, 0) for name in COUNTERS},

@@ -13,7 +13,8 @@ from app.db import utcnow
 from app.evaluations.intervals import metric_bounds, no_scores_note
 from app.models import OnlineRule, Tenant
 from app.online.repository import OnlineRuleRepository
-from app.online.schemas import MetricTrend, OnlineRuleTrend, TrendPoint, moment_at
+from app.online.schemas import moment_at
+from app.online.trend_schemas import MetricTrend, OnlineRuleTrend, TrendPoint
 from app.problems import FieldError, field_error, invalid_request
 from app.stats import (
     MIN_BOOTSTRAP_N,

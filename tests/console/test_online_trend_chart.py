@@ -6,7 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from app.console.online_pages import LEFT, RIGHT, WIDTH, chart
-from app.online.schemas import MetricTrend, TrendPoint
+from app.online.trend_schemas import MetricTrend, TrendPoint
 from tests.console.helpers import signed_in
 from tests.console.test_browser_online import production, scores_by_question
 from tests.fixtures.api import Api

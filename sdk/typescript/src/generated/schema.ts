@@ -5081,6 +5081,11 @@ export interface components {
              * @description OTLP/HTTP base URL its scores are sent to as OpenTelemetry `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
              */
             export_endpoint: string | null;
+            /**
+             * Export Header Names
+             * @description The names of the `export_headers` sent to `export_endpoint`; their values are stored encrypted and never returned.
+             */
+            export_header_names: string[];
             /** Filter */
             filter: components["schemas"]["Condition"][];
             /** Id */
@@ -5111,7 +5116,7 @@ export interface components {
             updated_at: string;
             /**
              * Warnings
-             * @description What the rule asks that is not done as asked, in words: `daily_usd` is not enforced while a judge model of its metrics has no price in LOUPE_MODEL_PRICES.
+             * @description What the rule asks that is not done as asked, in words: `daily_usd` is not enforced while a judge model of its metrics has no price in LOUPE_MODEL_PRICES; scores are not exported while its `export_headers` cannot be decrypted (the server's LOUPE_SECRET_KEY changed since they were stored: set them again).
              */
             warnings: string[];
         };
@@ -5134,6 +5139,13 @@ export interface components {
              * @description OTLP/HTTP base URL its scores are sent to as OpenTelemetry `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
              */
             export_endpoint?: string | null;
+            /**
+             * Export Headers
+             * @description Headers sent with every export to its own `export_endpoint` (a hosted collector's key: `x-honeycomb-team`, `Authorization`, `DD-API-KEY`), at most 16 RFC 9110 names to printable values, 8 KiB in all; no hop-by-hop or framing header (`Host`, `Content-Type`, `Content-Length`, `Transfer-Encoding`, `Connection`, ...). Stored encrypted, never returned: a rule shows `export_header_names`.
+             */
+            export_headers?: {
+                [key: string]: string;
+            } | null;
             /**
              * Filter
              * @description Conditions a span must all meet; none: every GenAI call.
@@ -5192,8 +5204,8 @@ export interface components {
         /**
          * OnlineRuleUpdate
          * @description The fields to change; those left out keep their values. `null` clears a field a rule
-         *     may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-         *     null.
+         *     may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+         *     others cannot be null.
          */
         OnlineRuleUpdate: {
             /** @description null: no alert; a changed alert starts with no episode. */
@@ -5207,9 +5219,16 @@ export interface components {
             enabled?: boolean;
             /**
              * Export Endpoint
-             * @description null: back to the server's endpoint.
+             * @description null: back to the server's endpoint (the `export_headers` go too). Another endpoint while the rule keeps headers needs `export_headers` given again: a collector's key is never sent to one it was not given for.
              */
             export_endpoint?: string | null;
+            /**
+             * Export Headers
+             * @description Replace every header (values are never shown, so never merged); null or {}: none. Headers sent with every export to its own `export_endpoint` (a hosted collector's key: `x-honeycomb-team`, `Authorization`, `DD-API-KEY`), at most 16 RFC 9110 names to printable values, 8 KiB in all; no hop-by-hop or framing header (`Host`, `Content-Type`, `Content-Length`, `Transfer-Encoding`, `Connection`, ...). Stored encrypted, never returned: a rule shows `export_header_names`.
+             */
+            export_headers?: {
+                [key: string]: string;
+            } | null;
             /**
              * Filter
              * @description []: every GenAI call (null is refused).

@@ -194,12 +194,14 @@ from .online_result import OnlineResult
 from .online_result_logs import OnlineResultLogs
 from .online_rule import OnlineRule
 from .online_rule_create import OnlineRuleCreate
+from .online_rule_create_export_headers_type_0 import OnlineRuleCreateExportHeadersType0
 from .online_rule_create_target import OnlineRuleCreateTarget
 from .online_rule_metrics_item import OnlineRuleMetricsItem
 from .online_rule_target import OnlineRuleTarget
 from .online_rule_trend import OnlineRuleTrend
 from .online_rule_trend_bucket import OnlineRuleTrendBucket
 from .online_rule_update import OnlineRuleUpdate
+from .online_rule_update_export_headers_type_0 import OnlineRuleUpdateExportHeadersType0
 from .online_rule_update_target import OnlineRuleUpdateTarget
 from .output_item import OutputItem
 from .output_item_datasource_item import OutputItemDatasourceItem
@@ -493,12 +495,14 @@ __all__ = (
     "OnlineResultLogs",
     "OnlineRule",
     "OnlineRuleCreate",
+    "OnlineRuleCreateExportHeadersType0",
     "OnlineRuleCreateTarget",
     "OnlineRuleMetricsItem",
     "OnlineRuleTarget",
     "OnlineRuleTrend",
     "OnlineRuleTrendBucket",
     "OnlineRuleUpdate",
+    "OnlineRuleUpdateExportHeadersType0",
     "OnlineRuleUpdateTarget",
     "OutputItem",
     "OutputItemDatasourceItem",

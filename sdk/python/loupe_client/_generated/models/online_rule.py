@@ -43,6 +43,8 @@ class OnlineRule:
             export_endpoint (None | str): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
                 `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the
                 server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
+            export_header_names (list[str]): The names of the `export_headers` sent to `export_endpoint`; their values are
+                stored encrypted and never returned.
             filter_ (list[Condition]):
             id (str):
             judge (JudgeConfig | None):
@@ -53,7 +55,9 @@ class OnlineRule:
             target (OnlineRuleTarget):
             updated_at (datetime.datetime):
             warnings (list[str]): What the rule asks that is not done as asked, in words: `daily_usd` is not enforced while
-                a judge model of its metrics has no price in LOUPE_MODEL_PRICES.
+                a judge model of its metrics has no price in LOUPE_MODEL_PRICES; scores are not exported while its
+                `export_headers` cannot be decrypted (the server's LOUPE_SECRET_KEY changed since they were stored: set them
+                again).
             object_ (Literal['online_rule'] | Unset):  Default: 'online_rule'.
      """
 
@@ -63,6 +67,7 @@ class OnlineRule:
     daily_usd: float | None
     enabled: bool
     export_endpoint: None | str
+    export_header_names: list[str]
     filter_: list[Condition]
     id: str
     judge: JudgeConfig | None
@@ -103,6 +108,10 @@ class OnlineRule:
 
         export_endpoint: None | str
         export_endpoint = self.export_endpoint
+
+        export_header_names = self.export_header_names
+
+
 
         filter_ = []
         for filter_item_data in self.filter_:
@@ -150,6 +159,7 @@ class OnlineRule:
             "daily_usd": daily_usd,
             "enabled": enabled,
             "export_endpoint": export_endpoint,
+            "export_header_names": export_header_names,
             "filter": filter_,
             "id": id,
             "judge": judge,
@@ -220,6 +230,9 @@ class OnlineRule:
             return cast(None | str, data)
 
         export_endpoint = _parse_export_endpoint(d.pop("export_endpoint"))
+
+
+        export_header_names = cast(list[str], d.pop("export_header_names"))
 
 
         filter_ = []
@@ -293,6 +306,7 @@ class OnlineRule:
             daily_usd=daily_usd,
             enabled=enabled,
             export_endpoint=export_endpoint,
+            export_header_names=export_header_names,
             filter_=filter_,
             id=id,
             judge=judge,

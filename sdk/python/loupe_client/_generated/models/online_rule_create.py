@@ -35,6 +35,7 @@ if TYPE_CHECKING:
   from ..models.judge_config import JudgeConfig
   from ..models.knowledge_retention_spec import KnowledgeRetentionSpec
   from ..models.llm_accuracy_spec import LlmAccuracySpec
+  from ..models.online_rule_create_export_headers_type_0 import OnlineRuleCreateExportHeadersType0
   from ..models.pairwise_spec import PairwiseSpec
   from ..models.psnr_spec import PsnrSpec
   from ..models.role_adherence_spec import RoleAdherenceSpec
@@ -80,6 +81,11 @@ class OnlineRuleCreate:
             export_endpoint (None | str | Unset): OTLP/HTTP base URL its scores are sent to as OpenTelemetry
                 `gen_ai.evaluation.result` log records (`/v1/logs` is appended), under the webhook address policy; none: the
                 server's `LOUPE_OTLP_EXPORT_ENDPOINT`, if set.
+            export_headers (None | OnlineRuleCreateExportHeadersType0 | Unset): Headers sent with every export to its own
+                `export_endpoint` (a hosted collector's key: `x-honeycomb-team`, `Authorization`, `DD-API-KEY`), at most 16 RFC
+                9110 names to printable values, 8 KiB in all; no hop-by-hop or framing header (`Host`, `Content-Type`, `Content-
+                Length`, `Transfer-Encoding`, `Connection`, ...). Stored encrypted, never returned: a rule shows
+                `export_header_names`.
             filter_ (list[Condition] | Unset): Conditions a span must all meet; none: every GenAI call.
             judge (JudgeConfig | None | Unset):
             target (OnlineRuleCreateTarget | Unset): `span`: each call is judged on its own. `conversation`: the calls of a
@@ -95,6 +101,7 @@ class OnlineRuleCreate:
     daily_usd: float | None | Unset = UNSET
     enabled: bool | Unset = True
     export_endpoint: None | str | Unset = UNSET
+    export_headers: None | OnlineRuleCreateExportHeadersType0 | Unset = UNSET
     filter_: list[Condition] | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
     target: OnlineRuleCreateTarget | Unset = 'span'
@@ -125,6 +132,7 @@ class OnlineRuleCreate:
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
         from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
+        from ..models.online_rule_create_export_headers_type_0 import OnlineRuleCreateExportHeadersType0 # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
         from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
@@ -229,6 +237,14 @@ class OnlineRuleCreate:
         else:
             export_endpoint = self.export_endpoint
 
+        export_headers: dict[str, Any] | None | Unset
+        if isinstance(self.export_headers, Unset):
+            export_headers = UNSET
+        elif isinstance(self.export_headers, OnlineRuleCreateExportHeadersType0):
+            export_headers = self.export_headers.to_dict()
+        else:
+            export_headers = self.export_headers
+
         filter_: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.filter_, Unset):
             filter_ = []
@@ -267,6 +283,8 @@ class OnlineRuleCreate:
             field_dict["enabled"] = enabled
         if export_endpoint is not UNSET:
             field_dict["export_endpoint"] = export_endpoint
+        if export_headers is not UNSET:
+            field_dict["export_headers"] = export_headers
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
         if judge is not UNSET:
@@ -301,6 +319,7 @@ class OnlineRuleCreate:
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
         from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
+        from ..models.online_rule_create_export_headers_type_0 import OnlineRuleCreateExportHeadersType0 # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
         from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
@@ -660,6 +679,26 @@ class OnlineRuleCreate:
         export_endpoint = _parse_export_endpoint(d.pop("export_endpoint", UNSET))
 
 
+        def _parse_export_headers(data: object) -> None | OnlineRuleCreateExportHeadersType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                export_headers_type_0 = OnlineRuleCreateExportHeadersType0.from_dict(data)
+
+
+
+                return export_headers_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | OnlineRuleCreateExportHeadersType0 | Unset, data)
+
+        export_headers = _parse_export_headers(d.pop("export_headers", UNSET))
+
+
         _filter_ = d.pop("filter", UNSET)
         filter_: list[Condition] | Unset = UNSET
         if _filter_ is not UNSET:
@@ -710,6 +749,7 @@ class OnlineRuleCreate:
             daily_usd=daily_usd,
             enabled=enabled,
             export_endpoint=export_endpoint,
+            export_headers=export_headers,
             filter_=filter_,
             judge=judge,
             target=target,

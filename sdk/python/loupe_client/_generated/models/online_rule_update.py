@@ -35,6 +35,7 @@ if TYPE_CHECKING:
   from ..models.judge_config import JudgeConfig
   from ..models.knowledge_retention_spec import KnowledgeRetentionSpec
   from ..models.llm_accuracy_spec import LlmAccuracySpec
+  from ..models.online_rule_update_export_headers_type_0 import OnlineRuleUpdateExportHeadersType0
   from ..models.pairwise_spec import PairwiseSpec
   from ..models.psnr_spec import PsnrSpec
   from ..models.role_adherence_spec import RoleAdherenceSpec
@@ -59,14 +60,21 @@ T = TypeVar("T", bound="OnlineRuleUpdate")
 @_attrs_define
 class OnlineRuleUpdate:
     """ The fields to change; those left out keep their values. `null` clears a field a rule
-    may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-    null.
+    may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+    others cannot be null.
 
         Attributes:
             alert (AlertSettings | None | Unset): null: no alert; a changed alert starts with no episode.
             daily_usd (float | None | Unset): null: no cap.
             enabled (bool | Unset):
-            export_endpoint (None | str | Unset): null: back to the server's endpoint.
+            export_endpoint (None | str | Unset): null: back to the server's endpoint (the `export_headers` go too). Another
+                endpoint while the rule keeps headers needs `export_headers` given again: a collector's key is never sent to one
+                it was not given for.
+            export_headers (None | OnlineRuleUpdateExportHeadersType0 | Unset): Replace every header (values are never
+                shown, so never merged); null or {}: none. Headers sent with every export to its own `export_endpoint` (a hosted
+                collector's key: `x-honeycomb-team`, `Authorization`, `DD-API-KEY`), at most 16 RFC 9110 names to printable
+                values, 8 KiB in all; no hop-by-hop or framing header (`Host`, `Content-Type`, `Content-Length`, `Transfer-
+                Encoding`, `Connection`, ...). Stored encrypted, never returned: a rule shows `export_header_names`.
             filter_ (list[Condition] | Unset): []: every GenAI call (null is refused).
             judge (JudgeConfig | None | Unset): null: the tenant's or the server's default judge.
             metrics (list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec |
@@ -86,6 +94,7 @@ class OnlineRuleUpdate:
     daily_usd: float | None | Unset = UNSET
     enabled: bool | Unset = UNSET
     export_endpoint: None | str | Unset = UNSET
+    export_headers: None | OnlineRuleUpdateExportHeadersType0 | Unset = UNSET
     filter_: list[Condition] | Unset = UNSET
     judge: JudgeConfig | None | Unset = UNSET
     metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec] | Unset = UNSET
@@ -119,6 +128,7 @@ class OnlineRuleUpdate:
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
         from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
+        from ..models.online_rule_update_export_headers_type_0 import OnlineRuleUpdateExportHeadersType0 # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
         from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
@@ -152,6 +162,14 @@ class OnlineRuleUpdate:
             export_endpoint = UNSET
         else:
             export_endpoint = self.export_endpoint
+
+        export_headers: dict[str, Any] | None | Unset
+        if isinstance(self.export_headers, Unset):
+            export_headers = UNSET
+        elif isinstance(self.export_headers, OnlineRuleUpdateExportHeadersType0):
+            export_headers = self.export_headers.to_dict()
+        else:
+            export_headers = self.export_headers
 
         filter_: list[dict[str, Any]] | Unset = UNSET
         if not isinstance(self.filter_, Unset):
@@ -262,6 +280,8 @@ class OnlineRuleUpdate:
             field_dict["enabled"] = enabled
         if export_endpoint is not UNSET:
             field_dict["export_endpoint"] = export_endpoint
+        if export_headers is not UNSET:
+            field_dict["export_headers"] = export_headers
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
         if judge is not UNSET:
@@ -302,6 +322,7 @@ class OnlineRuleUpdate:
         from ..models.judge_config import JudgeConfig # noqa: PLC0415
         from ..models.knowledge_retention_spec import KnowledgeRetentionSpec # noqa: PLC0415
         from ..models.llm_accuracy_spec import LlmAccuracySpec # noqa: PLC0415
+        from ..models.online_rule_update_export_headers_type_0 import OnlineRuleUpdateExportHeadersType0 # noqa: PLC0415
         from ..models.pairwise_spec import PairwiseSpec # noqa: PLC0415
         from ..models.psnr_spec import PsnrSpec # noqa: PLC0415
         from ..models.role_adherence_spec import RoleAdherenceSpec # noqa: PLC0415
@@ -355,6 +376,26 @@ class OnlineRuleUpdate:
             return cast(None | str | Unset, data)
 
         export_endpoint = _parse_export_endpoint(d.pop("export_endpoint", UNSET))
+
+
+        def _parse_export_headers(data: object) -> None | OnlineRuleUpdateExportHeadersType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                export_headers_type_0 = OnlineRuleUpdateExportHeadersType0.from_dict(data)
+
+
+
+                return export_headers_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | OnlineRuleUpdateExportHeadersType0 | Unset, data)
+
+        export_headers = _parse_export_headers(d.pop("export_headers", UNSET))
 
 
         _filter_ = d.pop("filter", UNSET)
@@ -715,6 +756,7 @@ class OnlineRuleUpdate:
             daily_usd=daily_usd,
             enabled=enabled,
             export_endpoint=export_endpoint,
+            export_headers=export_headers,
             filter_=filter_,
             judge=judge,
             metrics=metrics,

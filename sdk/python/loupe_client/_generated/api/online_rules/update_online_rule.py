@@ -150,8 +150,8 @@ def sync_detailed(
         rule_id (str):
         body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
             clears a field a rule
-            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-            null.
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+            others cannot be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,8 +189,8 @@ def sync(
         rule_id (str):
         body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
             clears a field a rule
-            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-            null.
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+            others cannot be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -223,8 +223,8 @@ async def asyncio_detailed(
         rule_id (str):
         body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
             clears a field a rule
-            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-            null.
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+            others cannot be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -262,8 +262,8 @@ async def asyncio(
         rule_id (str):
         body (OnlineRuleUpdate): The fields to change; those left out keep their values. `null`
             clears a field a rule
-            may go without (`judge`, `daily_usd`, `export_endpoint`, `alert`); the others cannot be
-            null.
+            may go without (`judge`, `daily_usd`, `export_endpoint`, `export_headers`, `alert`); the
+            others cannot be null.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
