@@ -30,7 +30,16 @@ from app.metrics import (
     resolve,
 )
 from app.models import EvalDefinition, Tenant
-from app.problems import ProblemError, bad_request, format_loc, format_pointer, invalid_request
+from app.problems import (
+    MAX_FIELD_ERRORS,
+    FieldError,
+    ProblemError,
+    bad_request,
+    field_error,
+    format_loc,
+    format_pointer,
+    invalid_request,
+)
 
 SOURCE = ["data_source", "source"]
 
@@ -46,10 +55,16 @@ def read_rows(
         content = source.get("content")
         if not isinstance(content, list) or not content:
             raise bad_request("file_content needs a non-empty content array", [*SOURCE, "content"])
-        for index, row in enumerate(content):
-            problem = files.row_problem(row)
-            if problem is not None:
-                raise bad_request(problem, [*SOURCE, "content", index])
+        faults = [
+            field_error(
+                [*SOURCE, "content", index], f"content[{index}]: {problem}", "invalid_value"
+            )
+            for index, row in enumerate(content)
+            if (problem := files.row_problem(row)) is not None
+        ]
+        if faults:
+            # Every bad row in one answer, each named by its place.
+            raise files.lines_problem(faults)
         return content, None
     if kind == "file_id":
         file_id = source.get("id")
@@ -73,7 +88,7 @@ def read_rows(
 def check_items(
     schema: dict[str, Any], rows: list[dict[str, Any]], lines: list[int] | None
 ) -> None:
-    """Refuse (400) the first row whose item does not match the eval's item_schema."""
+    """Refuse (400) the rows whose items do not match the eval's item_schema, naming each."""
     refused = _schema.refusal(schema)
     if refused is not None:
         # An eval stored before Loupe refused remote references and non-RE2 patterns.
@@ -85,6 +100,7 @@ def check_items(
             "invalid_item_schema",
         )
     checker = _schema.validator(schema)
+    faults: list[FieldError] = []
     for index, row in enumerate(rows):
         try:
             error = _schema.first_error(checker, row["item"])
@@ -98,17 +114,27 @@ def check_items(
             continue
         where = "/".join(str(step) for step in error.absolute_path) or "(the item)"
         if lines is not None:
-            raise bad_request(
-                f"file line {lines[index]}: item does not match item_schema at {where}: "
-                f"{error.message}",
-                [*SOURCE, "id"],
-                "item_schema_mismatch",
+            faults.append(
+                field_error(
+                    [*SOURCE, "id"],
+                    f"file line {lines[index]}: item does not match item_schema at {where}: "
+                    f"{error.message}",
+                    "item_schema_mismatch",
+                )
             )
-        raise bad_request(
-            f"content[{index}].item does not match item_schema at {where}: {error.message}",
-            [*SOURCE, "content", index, "item", *error.absolute_path],
-            "item_schema_mismatch",
-        )
+        else:
+            faults.append(
+                field_error(
+                    [*SOURCE, "content", index, "item", *error.absolute_path],
+                    f"content[{index}].item does not match item_schema at {where}: {error.message}",
+                    "item_schema_mismatch",
+                )
+            )
+        if len(faults) >= MAX_FIELD_ERRORS:
+            break
+    if faults:
+        # Every row that does not match, in one answer (at most MAX_FIELD_ERRORS named).
+        raise files.lines_problem(faults)
 
 
 def _content_parts(content: Any) -> list[tuple[Path, Any]]:

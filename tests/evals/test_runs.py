@@ -172,6 +172,46 @@ class TestOneAnswer:
         assert named == ["data_source.source.content", "data_source.type", "name"]
 
 
+class TestEveryBadRow:
+    def test_every_row_that_is_not_a_row_is_named(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        source = {"type": "file_content", "content": [{"item": 1}, ROWS[0], {"sample": {}}]}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        errors = refused.value.response.json()["errors"]
+        assert [error["pointer"] for error in errors] == [
+            "/data_source/source/content/0",
+            "/data_source/source/content/2",
+        ]
+        assert refused.value.body["message"].startswith("content[0]: ")
+
+    def test_every_item_off_the_schema_is_named(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        off = [{**row, "item": {**row["item"], "answer": 4}} for row in ROWS[:3]]
+        source = {"type": "file_content", "content": [off[0], ROWS[1], off[2]]}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        errors = refused.value.response.json()["errors"]
+        assert [error["loc"] for error in errors] == [
+            "data_source.source.content[0].item.answer",
+            "data_source.source.content[2].item.answer",
+        ]
+        assert refused.value.code == "item_schema_mismatch"
+
+    def test_every_bad_line_of_a_file_is_named(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        off = {**ROWS[0], "item": {"question": "no answer"}}
+        lines = [json.dumps(row) for row in (off, ROWS[1], off, off)]
+        uploaded = client.files.create(
+            file=("off.jsonl", "\n".join(lines).encode()), purpose="evals"
+        )  # type: ignore[arg-type]
+        source = {"type": "file_id", "id": uploaded.id}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        named = [error["msg"].split(":")[0] for error in refused.value.response.json()["errors"]]
+        assert named == ["file line 1", "file line 3", "file line 4"]
+
+
 class TestEcho:
     def test_template_and_token_spelling_come_back_as_the_sdk_reads_them(
         self, client: openai.OpenAI

@@ -37,6 +37,25 @@ class TestUpload:
         assert "line 2" in refused.value.message
 
 
+class TestEveryFault:
+    def test_every_bad_line_and_the_purpose_are_named_in_one_answer(
+        self, client: openai.OpenAI
+    ) -> None:
+        content = jsonl(ROWS[:1]) + b'{"item": 1}\nnot json\n[1]\n' + jsonl(ROWS[1:2])
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.files.create(file=("bad.jsonl", content), purpose="fine-tune")  # type: ignore[arg-type]
+        errors = refused.value.response.json()["errors"]
+        assert [error["loc"] for error in errors] == ["purpose", "file", "file", "file"]
+        assert [error["msg"].split(":")[0] for error in errors[1:]] == [
+            "file line 2",
+            "file line 3",
+            "file line 4",
+        ]
+        # The SDK's message says the first three faults and how many more there are.
+        message = refused.value.body["message"]
+        assert "fine-tune" in message and "file line 2" in message
+
+
 class TestLineNumbers:
     def test_a_schema_mismatch_names_the_files_own_line(self, client: openai.OpenAI) -> None:
         """Blank lines are skipped but still counted, as an editor numbers them."""
