@@ -212,6 +212,33 @@ class TestEveryBadRow:
         assert named == ["file line 1", "file line 3", "file line 4"]
 
 
+class TestEmbeddingUsage:
+    def test_a_cosine_graders_calls_are_counted_as_the_embedding_models(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        cosine = {
+            "type": "text_similarity",
+            "name": "cosine",
+            "evaluation_metric": "cosine",
+            "pass_threshold": 0.5,
+            "input": "{{ sample.output_text }}",
+            "reference": "{{ item.answer }}",
+        }
+        ev = create_eval(client, [cosine])
+        source = {"type": "file_content", "content": ROWS[:2]}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        final = wait(api, client, ev.id, run.id)
+        embedding = api.settings.embedding_model
+        assert [(u.model_name, u.invocation_count) for u in final.per_model_usage] == [
+            (embedding, 2)
+        ]
+        with api.client(client.api_key) as http:
+            usage = http.get("/v1/usage", params={"group_by": "model"}).json()
+        assert [(day["key"], day["judge"]["calls"]) for day in usage["data"]] == [(embedding, 2)]
+        # Not priced as the judge's chat model (which has a price; the embedding model none).
+        assert usage["judge"]["cost_usd"] is None
+
+
 class TestEcho:
     def test_template_and_token_spelling_come_back_as_the_sdk_reads_them(
         self, client: openai.OpenAI
