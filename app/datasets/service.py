@@ -21,7 +21,7 @@ from app.datasets.schemas import Dataset as DatasetSchema
 from app.datasets.schemas import DatasetRow as DatasetRowSchema
 from app.ids import new_id
 from app.media import gc
-from app.media.ingest import take_in
+from app.media.ingest import Intake, take_in
 from app.media.links import MediaUrl, with_media_urls
 from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
@@ -98,25 +98,11 @@ def _field_error(error: DatasetFormatError) -> FieldError:
     return FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type=error.code)
 
 
-def create(
-    session: Session,
-    tenant: Tenant,
-    *,
-    filename: str,
-    data: bytes,
-    fmt: str,
-    name: str | None,
-    settings: Settings,
-    own: OwnMedia | None = None,
-) -> Dataset:
-    """Validate every row of an upload, store its media once and its rows.
-
-    A bad row answers 422 naming its file, line and field; a zip over a cap, or an upload
-    that would take the tenant past its storage quota, 413 naming `file`. Nothing is stored
-    unless the whole upload is (the caller commits).
-    """
-    # Refused before parsing when the tenant is already full; checked again, exactly, below.
-    limits.admit_storage(session, tenant, settings, 1, lock=False)
+def checked_upload(
+    dataset_id: str, filename: str, data: bytes, fmt: str, settings: Settings, own: OwnMedia | None
+) -> tuple[list[DatasetSubset], list[dict[str, Any]], Intake, list[int]]:
+    """An upload's subsets, rows, media taken in (not stored yet) and each row's size; raises
+    one 422 naming every row at fault (a 413 past an archive cap)."""
     # Every row's problem in one answer: those of its format, its media and its size.
     problems: list[DatasetFormatError] = []
     try:
@@ -142,7 +128,6 @@ def create(
             slug="invalid-dataset",
             field=["file"],
         )
-    dataset_id = new_id("ds")
     rows = _rows(dataset_id, subsets)
     files = {subset.name: subset.file for subset in subsets}
     contents = [
@@ -174,6 +159,31 @@ def create(
             problems.append(DatasetFormatError(files[row["subset"]], row["line"], None, message))
     if problems:
         raise _format_problem(_in_upload_order(problems, subsets))
+    return subsets, rows, intake, sizes
+
+
+def create(
+    session: Session,
+    tenant: Tenant,
+    *,
+    filename: str,
+    data: bytes,
+    fmt: str,
+    name: str | None,
+    settings: Settings,
+    own: OwnMedia | None = None,
+) -> Dataset:
+    """Validate every row of an upload, store its media once and its rows.
+
+    A bad row answers 422 naming its file, line and field; a zip over a cap, or an upload
+    that would take the tenant past its storage quota, 413 naming `file`. Nothing is stored
+    unless the whole upload is (the caller commits).
+    """
+    # Refused before parsing when the tenant is already full; checked again, exactly, below.
+    limits.admit_storage(session, tenant, settings, 1, lock=False)
+    dataset_id = new_id("ds")
+    subsets, rows, intake, sizes = checked_upload(dataset_id, filename, data, fmt, settings, own)
+    total = len(rows)
     intake.store(DatabaseBlobStore(session, tenant.id))
     # The media just stored count as used already; the rows are added to them.
     stored_bytes = sum(sizes)

@@ -201,6 +201,25 @@ class TestUploadErrors:
         assert response.status_code == 422, response.text
         assert response.json()["errors"][0]["loc"].startswith("img.jsonl:1:messages[0]")
 
+    def test_a_bad_name_and_bad_rows_are_named_together(self, api: Api) -> None:
+        client = api.tenant_client()
+        rows = b'{"messages": 5}\n' + jsonl(ask()) + b"\n" + b'{"answer": "x"}'
+        response = client.post(
+            "/v1/datasets",
+            data={"format": "general_vqa", "name": "n" * 300},
+            files={"file": ("rows.jsonl", rows)},
+        )
+        assert response.status_code == 422, response.text
+        named = [error["loc"] for error in response.json()["errors"]]
+        assert named == ["name", "rows.jsonl:1:messages", "rows.jsonl:3:messages"]
+        # Rows that are right leave the name alone at fault.
+        response = client.post(
+            "/v1/datasets",
+            data={"format": "general_vqa", "name": "n" * 300},
+            files={"file": ("rows.jsonl", jsonl(ask()))},
+        )
+        assert [error["loc"] for error in response.json()["errors"]] == ["name"]
+
     def test_unknown_format_and_missing_file(self, api: Api) -> None:
         client = api.tenant_client()
         response = upload(client, "a.jsonl", b"{}", "nope")
