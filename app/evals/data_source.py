@@ -32,6 +32,7 @@ from app.metrics import (
 from app.models import EvalDefinition, Tenant
 from app.problems import (
     MAX_FIELD_ERRORS,
+    Collected,
     FieldError,
     ProblemError,
     bad_request,
@@ -86,9 +87,13 @@ def read_rows(
 
 
 def check_items(
-    schema: dict[str, Any], rows: list[dict[str, Any]], lines: list[int] | None
-) -> None:
-    """Refuse (400) the rows whose items do not match the eval's item_schema, naming each."""
+    schema: dict[str, Any],
+    rows: list[dict[str, Any]],
+    lines: list[int] | None,
+    problems: Collected,
+) -> set[int]:
+    """The indexes of the rows whose items do not match the eval's item_schema; a 400 naming
+    each is added to `problems` (raised at once when the schema itself cannot be applied)."""
     refused = _schema.refusal(schema)
     if refused is not None:
         # An eval stored before Loupe refused remote references and non-RE2 patterns.
@@ -101,6 +106,7 @@ def check_items(
         )
     checker = _schema.validator(schema)
     faults: list[FieldError] = []
+    mismatched: set[int] = set()
     for index, row in enumerate(rows):
         try:
             error = _schema.first_error(checker, row["item"])
@@ -112,6 +118,7 @@ def check_items(
             raise bad_request(f"{name}: {exc.message}", path, "invalid_item_schema") from exc
         if error is None:
             continue
+        mismatched.add(index)
         where = "/".join(str(step) for step in error.absolute_path) or "(the item)"
         if lines is not None:
             faults.append(
@@ -134,7 +141,8 @@ def check_items(
             break
     if faults:
         # Every row that does not match, in one answer (at most MAX_FIELD_ERRORS named).
-        raise files.lines_problem(faults)
+        problems.add(files.lines_problem(faults))
+    return mismatched
 
 
 def _content_parts(content: Any) -> list[tuple[Path, Any]]:
@@ -293,9 +301,11 @@ def checked_cases(
     spec: dict[str, Any] | None,
     settings: Settings,
     own: OwnMedia | None = None,
+    skipped: set[int] | None = None,
 ) -> tuple[list[dict[str, Any]], Intake]:
     """`test_cases` before anything is stored: the cases (images as the rows give them) and
-    their images taken in; a bad image is a 400 naming the field it came from."""
+    their images taken in; a bad image is a 400 naming the field it came from. `skipped`: rows
+    already refused (off the item_schema), whose images are not read."""
     image_templates = _grader_image_templates(definition)
     cases = []
     # Each media part is ingested on its own, under a location that finds its origin.
@@ -311,6 +321,8 @@ def checked_cases(
         row = Row(index, lines[index] if lines is not None else None)
         case, image_origins, message_origins = _case(row, data, image_templates, spec)
         cases.append(case)
+        if skipped and index in skipped:
+            continue
         for part, origin in zip(case["input"] or [], image_origins, strict=True):
             add(part, origin)
         for (position, part_index), origin in message_origins.items():

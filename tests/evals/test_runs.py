@@ -358,6 +358,20 @@ class TestImageErrors:
         assert refused.value.param == "data_source.source.content[1].item.image"
         assert refused.value.body["message"].startswith("data_source.source.content[1].item.image:")
 
+    def test_a_bad_image_is_named_with_a_row_off_the_schema(self, client: openai.OpenAI) -> None:
+        """The other rows' images are still read when one row does not match item_schema."""
+        ev = create_eval(client, CRITERIA[2:3])
+        rows = with_broken_image(1)
+        rows[0]["item"]["answer"] = 4
+        source = {"type": "file_content", "content": rows}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        named = [error["loc"] for error in refused.value.response.json()["errors"]]
+        assert named == [
+            "data_source.source.content[0].item.answer",
+            "data_source.source.content[1].item.image",
+        ]
+
     def test_a_files_bad_image_names_the_line(self, client: openai.OpenAI) -> None:
         ev = create_eval(client, CRITERIA[2:3])
         content = "\n\n".join(json.dumps(row) for row in with_broken_image(1)).encode()
