@@ -1,9 +1,11 @@
 """File decisions: validate an upload's JSONL rows, store it, read it back for a run."""
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
+from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from app import audit
 from app.api import nesting
@@ -112,6 +114,33 @@ def row_problem(row: Any) -> str | None:
     return None
 
 
+def check_purpose(purpose: str) -> None:
+    """Raise a 400 unless files of this purpose are stored here."""
+    if purpose not in PURPOSES:
+        raise bad_request(
+            f"purpose {purpose!r} is not supported here; Loupe stores files with purpose 'evals'",
+            ["purpose"],
+        )
+
+
+def form_problems(form: Mapping[str, Any]) -> list[FieldError]:
+    """What is wrong with an upload's form besides what its schema refused (a missing
+    `purpose`, say): its expiry, its purpose and every bad line of its file."""
+    problems = Collected()
+    with problems.catch():
+        expires_after(form.get("expires_after[seconds]"))
+    purpose = form.get("purpose")
+    if isinstance(purpose, str):
+        with problems.catch():
+            check_purpose(purpose)
+    upload = form.get("file")
+    if isinstance(upload, StarletteUploadFile):
+        upload.file.seek(0)
+        with problems.catch():
+            parse_lines(upload.file.read(), ["file"])
+    return [error for problem in problems.problems for error in problem.errors or []]
+
+
 def create(
     session: Session,
     tenant: Tenant,
@@ -127,12 +156,7 @@ def create(
     with problems.catch():
         expires = expires_after(expires_after_seconds)
     with problems.catch():
-        if purpose not in PURPOSES:
-            raise bad_request(
-                f"purpose {purpose!r} is not supported here; Loupe stores files with "
-                "purpose 'evals'",
-                ["purpose"],
-            )
+        check_purpose(purpose)
     rows: list[tuple[int, dict[str, Any]]] = []
     with problems.catch():
         rows = parse_lines(content, ["file"])

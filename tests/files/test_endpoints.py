@@ -55,6 +55,25 @@ class TestEveryFault:
         message = refused.value.body["message"]
         assert "fine-tune" in message and "file line 2" in message
 
+    def test_a_form_missing_a_field_still_has_the_rest_checked(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        with api.client(client.api_key) as http:
+            no_purpose = http.post("/v1/files", files={"file": ("x.jsonl", b'[1]\n{"item": 2}\n')})
+            no_file = http.post(
+                "/v1/files", data={"purpose": "evals", "expires_after[seconds]": "5"}
+            )
+        assert no_purpose.status_code == 400, no_purpose.text
+        named = [(error["loc"], error["msg"][:11]) for error in no_purpose.json()["errors"]]
+        assert named == [
+            ("purpose", "Field requi"),
+            ("file", "file line 1"),
+            ("file", "file line 2"),
+        ]
+        assert no_file.status_code == 400, no_file.text
+        named = sorted(error["loc"] for error in no_file.json()["errors"])
+        assert named == ["expires_after.seconds", "file"]
+
 
 class TestLineNumbers:
     def test_a_schema_mismatch_names_the_files_own_line(self, client: openai.OpenAI) -> None:
