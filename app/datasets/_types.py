@@ -16,13 +16,22 @@ DatasetFormat = Literal["general_vqa", "general_vmcq", "vlmeval_mcq", "vlmeval_v
 class DatasetFormatError(ValueError):
     """Why an upload was refused: the file, 1-based line and field it concerns, where known."""
 
-    def __init__(self, file: str, line: int | None, field: str | None, message: str) -> None:
-        # All four go to args, so the error survives pickling (RQ stores a job's exception).
-        super().__init__(file, line, field, message)
+    def __init__(
+        self,
+        file: str,
+        line: int | None,
+        field: str | None,
+        message: str,
+        code: str = "dataset_row",
+    ) -> None:
+        # All go to args, so the error survives pickling (RQ stores a job's exception).
+        super().__init__(file, line, field, message, code)
         self.file = file
         self.line = line
         self.field = field
         self.message = message
+        # The error's `type`: a media check's own (`media_not_found`, ...) or a row's.
+        self.code = code
 
     def __str__(self) -> str:
         place = self.file if self.line is None else f"{self.file}:{self.line}"
@@ -36,7 +45,7 @@ class DatasetFormatErrors(DatasetFormatError):
 
     def __init__(self, errors: list[DatasetFormatError]) -> None:
         first = errors[0]
-        super().__init__(first.file, first.line, first.field, first.message)
+        super().__init__(first.file, first.line, first.field, first.message, first.code)
         self.errors = errors
 
 

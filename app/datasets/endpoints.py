@@ -1,13 +1,13 @@
 """Datasets: upload (multipart), read, list, page rows."""
 
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile, status
 from sqlalchemy.orm import Session
 from starlette.datastructures import UploadFile as StarletteUploadFile
 
-from app.api.deps import OwnMediaDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
+from app.api.deps import OwnMediaDep, RuntimeDep, SessionDep, TenantDep, checked_with_media
 from app.api.idempotent import idempotent
 from app.api.query import id_after, id_cursor, position, position_after
 from app.api.routing import LeanRoute
@@ -15,6 +15,7 @@ from app.config import Settings
 from app.datasets import service
 from app.datasets.schemas import Dataset, DatasetFormatName, DatasetList, DatasetRowList
 from app.media import gc
+from app.media.own import OwnMedia
 from app.models import Tenant
 from app.problems import FieldError, ProblemError, field_error, problem_responses
 
@@ -29,18 +30,35 @@ router = APIRouter(
 LimitQuery = Annotated[int, Query(ge=1, le=1000)]
 
 
-def _empty_upload(
-    session: Session, tenant: Tenant, settings: Settings, form: Mapping[str, Any]
+def _upload_problems(
+    session: Session, tenant: Tenant, settings: Settings, form: Mapping[str, Any], own: OwnMedia
 ) -> list[FieldError]:
-    """An empty upload, named with the errors of a form that failed its schema."""
+    """What is wrong with the upload of a form that failed its schema (a name too long, say),
+    named with the form's errors: an empty file, or, in a format Loupe reads, every row at
+    fault, as a valid form's upload is checked."""
     upload = form.get("file")
-    if isinstance(upload, StarletteUploadFile) and upload.size == 0:
+    if not isinstance(upload, StarletteUploadFile):
+        return []
+    if upload.size == 0:
         return [field_error(["file"], "the upload is empty", "invalid_dataset")]
+    fmt = form.get("format")
+    if fmt not in get_args(DatasetFormatName):
+        return []
+    upload.file.seek(0)
+    data = upload.file.read()
+    try:
+        service.checked_upload(
+            "ds_check", upload.filename or "upload", data, str(fmt), settings, own
+        )
+    except ProblemError as problem:
+        # A 413 (an archive past a cap) is not one of a 422's fields; it is answered alone.
+        if problem.status == 422:
+            return problem.errors or []
     return []
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=Dataset)
-@checked_with_tenant(_empty_upload)
+@checked_with_media(_upload_problems)
 @idempotent()
 def create_dataset(
     session: SessionDep,

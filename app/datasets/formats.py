@@ -58,6 +58,7 @@ def parse_upload(
     max_members: int = 1000,
     max_uncompressed_bytes: int = 1 << 30,
     max_ratio: int = 100,
+    problems: list[DatasetFormatError] | None = None,
 ) -> list[DatasetSubset]:
     """Subsets from a .jsonl/.tsv/.csv file, or a .zip of such files plus the media they use.
 
@@ -68,6 +69,8 @@ def parse_upload(
         max_members: most zip members accepted (directories included).
         max_uncompressed_bytes: most bytes a zip may unpack to (or a bare file may hold).
         max_ratio: most inflated bytes per compressed byte of a zip member and of the zip.
+        problems: given, rows' problems are added to it and the good rows returned, so that
+            the caller names them with what it finds later (media) in one answer.
 
     Raises:
         ArchiveTooLarge: a zip over a cap, naming the member and the cap.
@@ -112,7 +115,8 @@ def parse_upload(
 
     subsets = []
     # Every row's problem, of every file, in one answer (capped where it is shown).
-    problems: list[DatasetFormatError] = []
+    collecting = problems is not None
+    problems = [] if problems is None else problems
     for name, file in names.items():
         if archive is None:
             subsets.append(_parse_file(name, file, io.BytesIO(data), fmt, None, problems))
@@ -122,7 +126,8 @@ def parse_upload(
                 subsets.append(_parse_file(name, file, stream, fmt, archive, problems))
         except ArchiveError as exc:
             raise DatasetFormatError(file, None, None, str(exc)) from exc
-    raise_collected(problems)
+    if not collecting:
+        raise_collected(problems)
     return subsets
 
 

@@ -21,7 +21,7 @@ from app.datasets.schemas import Dataset as DatasetSchema
 from app.datasets.schemas import DatasetRow as DatasetRowSchema
 from app.ids import new_id
 from app.media import gc
-from app.media.ingest import ingest_contents
+from app.media.ingest import Intake, take_in
 from app.media.links import MediaUrl, with_media_urls
 from app.media.own import OwnMedia
 from app.media.store import DatabaseBlobStore
@@ -69,6 +69,24 @@ def _segments(field: str) -> list[str | int]:
     ]
 
 
+def _media_problem(error: FieldError) -> DatasetFormatError:
+    """A media check's error (its path `file/<file>/line/<n>/messages/...`) as a row's problem,
+    named as every other row problem is, keeping its type."""
+    segments = [part.replace("~1", "/").replace("~0", "~") for part in error.pointer.split("/")[2:]]
+    file, line, rest = segments[0], int(segments[2]), segments[3:]
+    field = "".join(f"[{part}]" if part.isdigit() else f".{part}" for part in rest)
+    return DatasetFormatError(file, line, field.lstrip("."), error.msg, error.type)
+
+
+def _in_upload_order(
+    problems: list[DatasetFormatError], subsets: list[DatasetSubset]
+) -> DatasetFormatError:
+    """The problems found in passes (rows, then media and sizes) in file and line order."""
+    order = {subset.file: number for number, subset in enumerate(subsets)}
+    problems.sort(key=lambda problem: (order.get(problem.file, -1), problem.line or 0))
+    return problems[0] if len(problems) == 1 else DatasetFormatErrors(problems)
+
+
 def _field_error(error: DatasetFormatError) -> FieldError:
     where = error.file + (f":{error.line}" if error.line else "")
     loc = f"{where}:{error.field}" if error.field else where
@@ -77,7 +95,71 @@ def _field_error(error: DatasetFormatError) -> FieldError:
         path += ["line", error.line]
     if error.field:
         path += _segments(error.field)
-    return FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type="dataset_row")
+    return FieldError(loc=loc, pointer=format_pointer(path), msg=error.message, type=error.code)
+
+
+def checked_upload(
+    dataset_id: str, filename: str, data: bytes, fmt: str, settings: Settings, own: OwnMedia | None
+) -> tuple[list[DatasetSubset], list[dict[str, Any]], Intake, list[int]]:
+    """An upload's subsets, rows, media taken in (not stored yet) and each row's size; raises
+    one 422 naming every row at fault (a 413 past an archive cap)."""
+    # Every row's problem in one answer: those of its format, its media and its size.
+    problems: list[DatasetFormatError] = []
+    try:
+        subsets = parse_upload(
+            filename,
+            data,
+            fmt,  # type: ignore[arg-type]
+            max_members=settings.max_archive_members,
+            max_uncompressed_bytes=settings.archive_bytes_cap,
+            max_ratio=settings.max_archive_ratio,
+            problems=problems,
+        )
+    except ArchiveTooLarge as error:
+        raise _too_large_problem(error) from error
+    except DatasetFormatError as error:
+        raise _format_problem(error) from error
+    total = sum(len(subset.rows) for subset in subsets)
+    if total > settings.max_dataset_rows:
+        raise ProblemError(
+            422,
+            "Invalid dataset",
+            f"file: {total} rows; at most {settings.max_dataset_rows} (LOUPE_MAX_DATASET_ROWS)",
+            slug="invalid-dataset",
+            field=["file"],
+        )
+    rows = _rows(dataset_id, subsets)
+    files = {subset.name: subset.file for subset in subsets}
+    contents = [
+        (
+            ["file", files[row["subset"]], "line", row["line"], "messages", index, "content"],
+            message["content"],
+        )
+        for row in rows
+        for index, message in enumerate(row["messages"])
+    ]
+    # A dataset's media are budgeted as a whole archive, not as one API request: its bytes up
+    # to the archive cap, its pixels in the same proportion to its bytes as a request's.
+    pixels_per_byte = settings.max_request_image_pixels / settings.max_request_image_bytes
+    media_settings = settings.model_copy(
+        update={
+            "max_request_image_bytes": settings.archive_bytes_cap,
+            "max_request_image_pixels": int(settings.archive_bytes_cap * pixels_per_byte),
+        }
+    )
+    intake = take_in(contents, media_settings, own)
+    problems.extend(_media_problem(error) for error in intake.errors)
+    sizes = [_row_bytes(row) for row in rows]
+    for row, size in zip(rows, sizes, strict=True):
+        if size > settings.max_dataset_row_bytes:
+            message = (
+                f"the row holds {size} bytes of text (media counted as references); at most "
+                f"{settings.max_dataset_row_bytes} (LOUPE_MAX_DATASET_ROW_BYTES)"
+            )
+            problems.append(DatasetFormatError(files[row["subset"]], row["line"], None, message))
+    if problems:
+        raise _format_problem(_in_upload_order(problems, subsets))
+    return subsets, rows, intake, sizes
 
 
 def create(
@@ -99,58 +181,10 @@ def create(
     """
     # Refused before parsing when the tenant is already full; checked again, exactly, below.
     limits.admit_storage(session, tenant, settings, 1, lock=False)
-    try:
-        subsets = parse_upload(
-            filename,
-            data,
-            fmt,  # type: ignore[arg-type]
-            max_members=settings.max_archive_members,
-            max_uncompressed_bytes=settings.archive_bytes_cap,
-            max_ratio=settings.max_archive_ratio,
-        )
-    except ArchiveTooLarge as error:
-        raise _too_large_problem(error) from error
-    except DatasetFormatError as error:
-        raise _format_problem(error) from error
-    total = sum(len(subset.rows) for subset in subsets)
-    if total > settings.max_dataset_rows:
-        raise ProblemError(
-            422,
-            "Invalid dataset",
-            f"file: {total} rows; at most {settings.max_dataset_rows} (LOUPE_MAX_DATASET_ROWS)",
-            slug="invalid-dataset",
-            field=["file"],
-        )
     dataset_id = new_id("ds")
-    rows = _rows(dataset_id, subsets)
-    files = {subset.name: subset.file for subset in subsets}
-    contents = [
-        (
-            [f"{files[row['subset']]}:{row['line']}", "messages", index, "content"],
-            message["content"],
-        )
-        for row in rows
-        for index, message in enumerate(row["messages"])
-    ]
-    # A dataset's media are budgeted as a whole archive, not as one API request: its bytes up
-    # to the archive cap, its pixels in the same proportion to its bytes as a request's.
-    pixels_per_byte = settings.max_request_image_pixels / settings.max_request_image_bytes
-    media_settings = settings.model_copy(
-        update={
-            "max_request_image_bytes": settings.archive_bytes_cap,
-            "max_request_image_pixels": int(settings.archive_bytes_cap * pixels_per_byte),
-        }
-    )
-    ingest_contents(contents, DatabaseBlobStore(session, tenant.id), media_settings, own)
-    sizes = [_row_bytes(row) for row in rows]
-    for row, size in zip(rows, sizes, strict=True):
-        if size > settings.max_dataset_row_bytes:
-            message = (
-                f"the row holds {size} bytes of text (media counted as references); at most "
-                f"{settings.max_dataset_row_bytes} (LOUPE_MAX_DATASET_ROW_BYTES)"
-            )
-            error = DatasetFormatError(files[row["subset"]], row["line"], None, message)
-            raise _format_problem(error)
+    subsets, rows, intake, sizes = checked_upload(dataset_id, filename, data, fmt, settings, own)
+    total = len(rows)
+    intake.store(DatabaseBlobStore(session, tenant.id))
     # The media just stored count as used already; the rows are added to them.
     stored_bytes = sum(sizes)
     limits.admit_storage(session, tenant, settings, stored_bytes)

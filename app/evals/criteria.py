@@ -17,6 +17,7 @@ from app.problems import (
     ProblemError,
     bad_request,
     field_error,
+    format_loc,
     located_errors,
 )
 
@@ -84,18 +85,8 @@ def validate(criteria: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list
     return echoed, specs
 
 
-def _criterion(index: int, criterion: dict[str, Any]) -> tuple[dict[str, Any], MetricSpecBase]:
-    """One criterion as echoed, and its grader's spec; raises a 400 naming its bad fields."""
-    kind = criterion.get("type")
-    if kind in _REFUSED:
-        raise bad_request(_REFUSED[kind], ["testing_criteria", index, "type"], "unsupported_grader")
-    if kind not in GRADERS:
-        raise bad_request(
-            f"testing_criteria[{index}].type must be one of {', '.join(GRADERS)}",
-            ["testing_criteria", index, "type"],
-            "unsupported_grader",
-        )
-    name = criterion.get("name")
+def _check_name(index: int, name: Any) -> None:
+    """Raise a 400 when a criterion's name is missing or too long for its id."""
     if not isinstance(name, str) or not name:
         raise bad_request(
             "every testing criterion needs a name", ["testing_criteria", index, "name"]
@@ -107,27 +98,62 @@ def _criterion(index: int, criterion: dict[str, Any]) -> tuple[dict[str, Any], M
             ["testing_criteria", index, "name"],
             "string_too_long",
         )
-    with_id = {**criterion, "id": f"{name}-{uuid.uuid4()}"}
-    try:
-        spec = parse_spec(spec_of(with_id))
-    except ValidationError as exc:
-        errors = [
-            field_error(["testing_criteria", index, *path], message, kind)
-            for path, message, kind, _ in located_errors(exc.errors(), with_id)
-        ]
-        raise ProblemError(
-            400,
-            "Bad Request",
-            f"testing_criteria[{index}]: {errors[0].msg}",
-            slug="invalid-value",
-            errors=errors,
-        ) from exc
+
+
+def _criterion(index: int, criterion: dict[str, Any]) -> tuple[dict[str, Any], MetricSpecBase]:
+    """One criterion as echoed, and its grader's spec; raises a 400 naming its bad fields."""
+    kind = criterion.get("type")
+    if kind in _REFUSED:
+        raise bad_request(_REFUSED[kind], ["testing_criteria", index, "type"], "unsupported_grader")
+    if kind not in GRADERS:
+        raise bad_request(
+            f"testing_criteria[{index}].type must be one of {', '.join(GRADERS)}",
+            ["testing_criteria", index, "type"],
+            "unsupported_grader",
+        )
+    # Every fault of the criterion in one answer: its name, its grader's fields, its templates.
+    problems = Collected()
+    name = criterion.get("name")
+    with problems.catch():
+        _check_name(index, name)
+    named = isinstance(name, str) and 0 < len(name) <= MAX_NAME
+    # A bad name is named above; the spec is checked under a stand-in, not blamed for it again.
+    with_id = {**criterion, "id": f"{name if named else 'criterion'}-{uuid.uuid4()}"}
+    spec_faults: list[str] = []
+    with problems.catch():
+        try:
+            spec = parse_spec(spec_of(with_id))
+        except ValidationError as exc:
+            errors = [
+                field_error(["testing_criteria", index, *path], message, kind)
+                for path, message, kind, _ in located_errors(exc.errors(), with_id)
+            ]
+            spec_faults = [error.loc for error in errors]
+            raise ProblemError(
+                400,
+                "Bad Request",
+                f"testing_criteria[{index}]: {errors[0].msg}",
+                slug="invalid-value",
+                errors=errors,
+            ) from exc
     base: list[str | int] = ["testing_criteria", index]
     if kind in MODEL_GRADERS:
-        templates = placeholders.message_strings(criterion["input"], [*base, "input"])
+        templates = placeholders.message_strings(criterion.get("input"), [*base, "input"])
     else:
-        templates = [([*base, field], criterion[field]) for field in ("input", "reference")]
-    placeholders.check(templates, ("item", "sample"), _GRADERS_SEE)
+        templates = [
+            ([*base, field], criterion[field])
+            for field in ("input", "reference")
+            if isinstance(criterion.get(field), str)
+        ]
+    # A template the grader's own schema refused is named once, by that.
+    templates = [
+        (path, template)
+        for path, template in templates
+        if not any(format_loc(path).startswith(fault) for fault in spec_faults)
+    ]
+    with problems.catch():
+        placeholders.check(templates, ("item", "sample"), _GRADERS_SEE)
+    problems.raise_if_any()
     if kind in MODEL_GRADERS:
         with_id["input"] = [echo_message(message) for message in criterion.get("input") or []]
         with_id["sampling_params"] = echo_tokens(

@@ -30,7 +30,17 @@ from app.metrics import (
     resolve,
 )
 from app.models import EvalDefinition, Tenant
-from app.problems import ProblemError, bad_request, format_loc, format_pointer, invalid_request
+from app.problems import (
+    MAX_FIELD_ERRORS,
+    Collected,
+    FieldError,
+    ProblemError,
+    bad_request,
+    field_error,
+    format_loc,
+    format_pointer,
+    invalid_request,
+)
 
 SOURCE = ["data_source", "source"]
 
@@ -46,10 +56,16 @@ def read_rows(
         content = source.get("content")
         if not isinstance(content, list) or not content:
             raise bad_request("file_content needs a non-empty content array", [*SOURCE, "content"])
-        for index, row in enumerate(content):
-            problem = files.row_problem(row)
-            if problem is not None:
-                raise bad_request(problem, [*SOURCE, "content", index])
+        faults = [
+            field_error(
+                [*SOURCE, "content", index], f"content[{index}]: {problem}", "invalid_value"
+            )
+            for index, row in enumerate(content)
+            if (problem := files.row_problem(row)) is not None
+        ]
+        if faults:
+            # Every bad row in one answer, each named by its place.
+            raise files.lines_problem(faults)
         return content, None
     if kind == "file_id":
         file_id = source.get("id")
@@ -71,9 +87,13 @@ def read_rows(
 
 
 def check_items(
-    schema: dict[str, Any], rows: list[dict[str, Any]], lines: list[int] | None
-) -> None:
-    """Refuse (400) the first row whose item does not match the eval's item_schema."""
+    schema: dict[str, Any],
+    rows: list[dict[str, Any]],
+    lines: list[int] | None,
+    problems: Collected,
+) -> set[int]:
+    """The indexes of the rows whose items do not match the eval's item_schema; a 400 naming
+    each is added to `problems` (raised at once when the schema itself cannot be applied)."""
     refused = _schema.refusal(schema)
     if refused is not None:
         # An eval stored before Loupe refused remote references and non-RE2 patterns.
@@ -85,6 +105,8 @@ def check_items(
             "invalid_item_schema",
         )
     checker = _schema.validator(schema)
+    faults: list[FieldError] = []
+    mismatched: set[int] = set()
     for index, row in enumerate(rows):
         try:
             error = _schema.first_error(checker, row["item"])
@@ -96,19 +118,31 @@ def check_items(
             raise bad_request(f"{name}: {exc.message}", path, "invalid_item_schema") from exc
         if error is None:
             continue
+        mismatched.add(index)
         where = "/".join(str(step) for step in error.absolute_path) or "(the item)"
         if lines is not None:
-            raise bad_request(
-                f"file line {lines[index]}: item does not match item_schema at {where}: "
-                f"{error.message}",
-                [*SOURCE, "id"],
-                "item_schema_mismatch",
+            faults.append(
+                field_error(
+                    [*SOURCE, "id"],
+                    f"file line {lines[index]}: item does not match item_schema at {where}: "
+                    f"{error.message}",
+                    "item_schema_mismatch",
+                )
             )
-        raise bad_request(
-            f"content[{index}].item does not match item_schema at {where}: {error.message}",
-            [*SOURCE, "content", index, "item", *error.absolute_path],
-            "item_schema_mismatch",
-        )
+        else:
+            faults.append(
+                field_error(
+                    [*SOURCE, "content", index, "item", *error.absolute_path],
+                    f"content[{index}].item does not match item_schema at {where}: {error.message}",
+                    "item_schema_mismatch",
+                )
+            )
+        if len(faults) >= MAX_FIELD_ERRORS:
+            break
+    if faults:
+        # Every row that does not match, in one answer (at most MAX_FIELD_ERRORS named).
+        problems.add(files.lines_problem(faults))
+    return mismatched
 
 
 def _content_parts(content: Any) -> list[tuple[Path, Any]]:
@@ -267,9 +301,11 @@ def checked_cases(
     spec: dict[str, Any] | None,
     settings: Settings,
     own: OwnMedia | None = None,
+    skipped: set[int] | None = None,
 ) -> tuple[list[dict[str, Any]], Intake]:
     """`test_cases` before anything is stored: the cases (images as the rows give them) and
-    their images taken in; a bad image is a 400 naming the field it came from."""
+    their images taken in; a bad image is a 400 naming the field it came from. `skipped`: rows
+    already refused (off the item_schema), whose images are not read."""
     image_templates = _grader_image_templates(definition)
     cases = []
     # Each media part is ingested on its own, under a location that finds its origin.
@@ -285,6 +321,8 @@ def checked_cases(
         row = Row(index, lines[index] if lines is not None else None)
         case, image_origins, message_origins = _case(row, data, image_templates, spec)
         cases.append(case)
+        if skipped and index in skipped:
+            continue
         for part, origin in zip(case["input"] or [], image_origins, strict=True):
             add(part, origin)
         for (position, part_index), origin in message_origins.items():

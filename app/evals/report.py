@@ -96,6 +96,15 @@ def _usage(
             sampled[3] += summary["candidate_cached_prompt_tokens"]
     # Graders' calls are the results' judge usage, summed per criterion as results are stored.
     models = [criterion.get("model") for criterion in definition.testing_criteria]
+    # A `cosine` text_similarity names no model: its calls are its results' embedding model's.
+    unnamed = [
+        index
+        for index, criterion in enumerate(definition.testing_criteria)
+        if criterion.get("evaluation_metric") == "cosine"
+    ]
+    if unnamed:
+        found = EvalRunRepository(session, evaluation.tenant_id).result_models(evaluation, unnamed)
+        models = [found.get(index, model) for index, model in enumerate(models)]
     for summary in summaries:
         index = summary["metric_index"]
         model = models[index] if index < len(models) else None

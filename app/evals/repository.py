@@ -136,6 +136,20 @@ class EvalRunRepository(TenantScopedRepository[EvalRun]):
             ).where(Result.evaluation_id == self.owned(evaluation).id)
         ).all()
 
+    def result_models(self, evaluation: Evaluation, metric_indexes: list[int]) -> dict[int, str]:
+        """The model the stored results of each of these criteria called (one per criterion:
+        a `cosine` grader's embedding model)."""
+        rows = self.session.execute(
+            select(Result.metric_index, Result.judge_model)
+            .where(
+                Result.evaluation_id == self.owned(evaluation).id,
+                Result.metric_index.in_(metric_indexes),
+                Result.judge_model.is_not(None),
+            )
+            .distinct()
+        )
+        return {index: model for index, model in rows}
+
     def item_page(
         self, run: EvalRun, indexes: list[int]
     ) -> tuple[Sequence[TestCase], Sequence[Result]]:

@@ -327,6 +327,8 @@ def check_run(
     rows: list[dict[str, Any]] | None = None
     lines: list[int] | None = None
     rows_fit = False
+    # Rows off the item_schema: named, and their images left unread; the others' still are.
+    mismatched: set[int] = set()
     with problems.catch():
         rows, lines = data_sources.read_rows(session, tenant, data_source.get("source"))
     if rows is not None and len(rows) > settings.max_test_cases:
@@ -339,8 +341,8 @@ def check_run(
         )
     elif rows is not None:
         with problems.catch():
-            data_sources.check_items(
-                definition.data_source_config.get("item_schema", {}), rows, lines
+            mismatched = data_sources.check_items(
+                definition.data_source_config.get("item_schema", {}), rows, lines, problems
             )
             rows_fit = True
     model_name = data_source.get("model") if kind == "completions" else None
@@ -362,13 +364,13 @@ def check_run(
     intake = None
     if rows is not None and rows_fit and (kind == "jsonl" or input_messages is not None):
         with problems.catch():
-            if store:
+            if store and not mismatched:
                 cases = data_sources.test_cases(
                     definition, rows, lines, input_messages, settings, session, tenant, own
                 )
             else:
                 cases, intake = data_sources.checked_cases(
-                    definition, rows, lines, input_messages, settings, own
+                    definition, rows, lines, input_messages, settings, own, mismatched
                 )
     problems.raise_if_any()
     assert rows is not None  # no problems: the rows were read

@@ -1,6 +1,7 @@
 """`/v1/files`: the upload, read, list and delete calls `file_id` eval runs need."""
 
-from typing import Annotated, Literal
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, File, Form, Query, Request, Response, UploadFile
 
@@ -12,13 +13,18 @@ from app.api.routing import OpenAIRoute
 from app.files import service
 from app.files.repository import EvalFileRepository
 from app.files.schemas import FileDeleted, FileList, FileObject
-from app.problems import bad_request, problem_responses
+from app.problems import FieldError, checked_anyway, problem_responses
 
 router = APIRouter(prefix="/v1/files", tags=["files"], route_class=OpenAIRoute)
 _PROBLEMS = problem_responses(400, 401, 404, 413)
 
 
+def _form_problems(request: Request, form: Mapping[str, Any]) -> list[FieldError]:
+    return service.form_problems(form)
+
+
 @router.post("", response_model=FileObject, responses=_PROBLEMS)
+@checked_anyway(_form_problems)
 @idempotent()
 async def create_file(
     request: Request,
@@ -30,19 +36,8 @@ async def create_file(
 ) -> FileObject:
     """Upload a JSONL file with `purpose=evals`; every line is checked now, by number."""
     form = await request.form()
-    # The SDK sends nested fields as `expires_after[seconds]`.
+    # The SDK sends nested fields as `expires_after[seconds]`; checked with the rest.
     seconds = form.get("expires_after[seconds]")
-    expires = None
-    if isinstance(seconds, str):
-        try:
-            expires = int(seconds)
-        except ValueError:
-            expires = -1
-        if not 3600 <= expires <= 2592000:
-            raise bad_request(
-                "expires_after.seconds must be an integer from 3600 to 2592000",
-                ["expires_after", "seconds"],
-            )
     content = await file.read()
     stored = service.create(
         session,
@@ -50,7 +45,7 @@ async def create_file(
         file.filename or "upload.jsonl",
         content,
         purpose,
-        expires,
+        seconds,
         runtime.settings,
     )
     body = service.to_schema(stored)

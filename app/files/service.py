@@ -1,9 +1,11 @@
 """File decisions: validate an upload's JSONL rows, store it, read it back for a run."""
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.orm import Session
+from starlette.datastructures import UploadFile as StarletteUploadFile
 
 from app import audit
 from app.api import nesting
@@ -13,7 +15,16 @@ from app.files.repository import EvalFileRepository
 from app.files.schemas import FileObject
 from app.ids import new_id
 from app.models import EvalFile, Tenant
-from app.problems import bad_request, format_loc, not_found
+from app.problems import (
+    MAX_FIELD_ERRORS,
+    Collected,
+    FieldError,
+    ProblemError,
+    bad_request,
+    field_error,
+    format_loc,
+    not_found,
+)
 from app.tenants import limits
 
 PURPOSES = ("evals",)
@@ -23,7 +34,7 @@ def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[
     """The `{"item": {...}, "sample"?: {...}}` rows of a JSONL file with their 1-based line
     numbers; blank lines skipped, a leading UTF-8 byte order mark allowed.
 
-    Raises a 400 naming the line of the first bad row.
+    Raises a 400 naming every bad line (up to MAX_FIELD_ERRORS), so a file is fixed in one go.
     """
     name = "file"
     try:
@@ -32,6 +43,7 @@ def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[
     except UnicodeDecodeError as exc:
         raise bad_request(f"{name} is not UTF-8 text: {exc.reason}", where) from exc
     rows = []
+    faults: list[FieldError] = []
     # Lines end at "\n" only: str.splitlines() would also split at U+2028 and other
     # separators a JSON string may hold raw, and miscount every line after them.
     for number, line in enumerate(text.split("\n"), start=1):
@@ -40,20 +52,55 @@ def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[
         try:
             row = nesting.loads(line)
         except nesting.TooDeep as exc:
-            raise bad_request(f"{name} line {number}: {exc}", where, exc.code) from exc
+            faults.append(field_error(where, f"{name} line {number}: {exc}", exc.code))
         except nesting.RefusedJson as exc:
             # Text no row can hold, or a number none can (NaN, 1e400: a run stored null).
             message = f"{name} line {number}, {format_loc(exc.path) or 'the row'}: {exc}"
-            raise bad_request(message, where, exc.code) from exc
+            faults.append(field_error(where, message, exc.code))
         except ValueError as exc:
-            raise bad_request(f"{name} line {number}: not valid JSON ({exc})", where) from exc
-        problem = row_problem(row)
-        if problem is not None:
-            raise bad_request(f"{name} line {number}: {problem}", where)
-        rows.append((number, row))
+            message = f"{name} line {number}: not valid JSON ({exc})"
+            faults.append(field_error(where, message, "invalid_value"))
+        else:
+            problem = row_problem(row)
+            if problem is None:
+                rows.append((number, row))
+            else:
+                faults.append(
+                    field_error(where, f"{name} line {number}: {problem}", "invalid_value")
+                )
+        if len(faults) >= MAX_FIELD_ERRORS:
+            # An answer names at most this many; a broken file is not read to its end for them.
+            break
+    if faults:
+        raise lines_problem(faults)
     if not rows:
         raise bad_request(f"{name} has no rows", where)
     return rows
+
+
+def lines_problem(faults: list[FieldError]) -> ProblemError:
+    """One 400 naming every bad line or row: its detail the first three, its errors all."""
+    detail = "; ".join(fault.msg for fault in faults[:3])
+    if len(faults) > 3:
+        detail += f" (and {len(faults) - 3} more)"
+    slug = faults[0].type.replace("_", "-")
+    return ProblemError(400, "Bad Request", detail, slug=slug, errors=faults[:MAX_FIELD_ERRORS])
+
+
+def expires_after(seconds: object) -> int | None:
+    """The `expires_after[seconds]` form field the SDK sends, checked (None: no expiry)."""
+    if seconds is None:
+        return None
+    try:
+        expires = int(seconds) if isinstance(seconds, str) else -1
+    except ValueError:
+        expires = -1
+    if not 3600 <= expires <= 2592000:
+        raise bad_request(
+            "expires_after.seconds must be an integer from 3600 to 2592000",
+            ["expires_after", "seconds"],
+        )
+    return expires
 
 
 def row_problem(row: Any) -> str | None:
@@ -67,21 +114,53 @@ def row_problem(row: Any) -> str | None:
     return None
 
 
+def check_purpose(purpose: str) -> None:
+    """Raise a 400 unless files of this purpose are stored here."""
+    if purpose not in PURPOSES:
+        raise bad_request(
+            f"purpose {purpose!r} is not supported here; Loupe stores files with purpose 'evals'",
+            ["purpose"],
+        )
+
+
+def form_problems(form: Mapping[str, Any]) -> list[FieldError]:
+    """What is wrong with an upload's form besides what its schema refused (a missing
+    `purpose`, say): its expiry, its purpose and every bad line of its file."""
+    problems = Collected()
+    with problems.catch():
+        expires_after(form.get("expires_after[seconds]"))
+    purpose = form.get("purpose")
+    if isinstance(purpose, str):
+        with problems.catch():
+            check_purpose(purpose)
+    upload = form.get("file")
+    if isinstance(upload, StarletteUploadFile):
+        upload.file.seek(0)
+        with problems.catch():
+            parse_lines(upload.file.read(), ["file"])
+    return [error for problem in problems.problems for error in problem.errors or []]
+
+
 def create(
     session: Session,
     tenant: Tenant,
     filename: str,
     content: bytes,
     purpose: str,
-    expires_after_seconds: int | None,
+    expires_after_seconds: object,
     settings: Settings,
 ) -> EvalFile:
-    if purpose not in PURPOSES:
-        raise bad_request(
-            f"purpose {purpose!r} is not supported here; Loupe stores files with purpose 'evals'",
-            ["purpose"],
-        )
-    rows = parse_lines(content, ["file"])
+    """Store an upload once its purpose, expiry and every line are right; a 400 names each
+    of them that is not, in one answer."""
+    problems = Collected()
+    with problems.catch():
+        expires = expires_after(expires_after_seconds)
+    with problems.catch():
+        check_purpose(purpose)
+    rows: list[tuple[int, dict[str, Any]]] = []
+    with problems.catch():
+        rows = parse_lines(content, ["file"])
+    problems.raise_if_any()
     limits.admit_storage(session, tenant, settings, len(content))
     now = utcnow()
     file = EvalFile(
@@ -93,9 +172,7 @@ def create(
         content=content,
         line_count=len(rows),
         created_at=now,
-        expires_at=now + timedelta(seconds=expires_after_seconds)
-        if expires_after_seconds
-        else None,
+        expires_at=now + timedelta(seconds=expires) if expires else None,
     )
     EvalFileRepository(session, tenant.id).add(file)
     audit.record(

@@ -74,18 +74,23 @@ async def _cosine(
         result = MetricResult.failure(
             spec.threshold, MetricError(error.type, error.message), **logs
         )
-        result.usage = error.usage
-        return result
+        return _charged(result, model, error.usage)
     try:
         similarity = cosine(*embeddings.vectors)
     except ValueError as error:
         result = MetricResult.failure(spec.threshold, MetricError("invalid_embedding", str(error)))
-        result.usage = embeddings.usage
-        return result
+        return _charged(result, model, embeddings.usage)
     score = min(1.0, max(0.0, similarity))
     logs["cosine"] = similarity
     result = MetricResult.scored(score, spec.threshold, _reason(spec, score), logs)
-    result.usage = embeddings.usage
+    return _charged(result, model, embeddings.usage)
+
+
+def _charged(result: MetricResult, model: str, usage: Any) -> MetricResult:
+    """The result with its embeddings calls, named and priced as the embedding model's (not
+    the judge's chat model, which made none of them)."""
+    result.usage = usage
+    result.usage_by_model = [(model, usage)]
     return result
 
 

@@ -199,7 +199,26 @@ class TestUploadErrors:
         }
         response = upload(client, "img.jsonl", json.dumps(row).encode(), "general_vqa")
         assert response.status_code == 422, response.text
-        assert response.json()["errors"][0]["loc"].startswith("img.jsonl:1.messages[0]")
+        assert response.json()["errors"][0]["loc"].startswith("img.jsonl:1:messages[0]")
+
+    def test_a_bad_name_and_bad_rows_are_named_together(self, api: Api) -> None:
+        client = api.tenant_client()
+        rows = b'{"messages": 5}\n' + jsonl(ask()) + b"\n" + b'{"answer": "x"}'
+        response = client.post(
+            "/v1/datasets",
+            data={"format": "general_vqa", "name": "n" * 300},
+            files={"file": ("rows.jsonl", rows)},
+        )
+        assert response.status_code == 422, response.text
+        named = [error["loc"] for error in response.json()["errors"]]
+        assert named == ["name", "rows.jsonl:1:messages", "rows.jsonl:3:messages"]
+        # Rows that are right leave the name alone at fault.
+        response = client.post(
+            "/v1/datasets",
+            data={"format": "general_vqa", "name": "n" * 300},
+            files={"file": ("rows.jsonl", jsonl(ask()))},
+        )
+        assert [error["loc"] for error in response.json()["errors"]] == ["name"]
 
     def test_unknown_format_and_missing_file(self, api: Api) -> None:
         client = api.tenant_client()
@@ -260,7 +279,7 @@ class TestMedia:
         before = len(media_server.hits)
         row = ask(audio(media_server.url("/beep.wav")))
         error = only_error(upload(client, "sounds.jsonl", b"\n" + jsonl(row), "general_vqa"))
-        assert error["loc"] == "sounds.jsonl:2.messages[0].content[1].input_audio.data"
+        assert error["loc"] == "sounds.jsonl:2:messages[0].content[1].input_audio.data"
         assert "data:audio" in error["msg"]
         assert media_server.hits[before:] == []
 
@@ -340,10 +359,32 @@ class TestStrictAddresses:
             ask(), ask(image(data_url(PNG, "image/png")), image(media_server.url("/red.png")))
         )
         error = only_error(upload(client, "web.jsonl", rows, "general_vqa"))
-        assert error["loc"] == "web.jsonl:2.messages[0].content[2].image_url.url"
+        assert error["loc"] == "web.jsonl:2:messages[0].content[2].image_url.url"
+        assert error["pointer"] == "/file/web.jsonl/line/2/messages/0/content/2/image_url/url"
         assert "LOUPE_IMAGE_ALLOW" in error["msg"]
         # Refused by the address rules before any connection.
         assert media_server.hits[before:] == []
+        assert client.get("/v1/datasets").json()["data"] == []
+
+    def test_a_refused_url_is_named_with_the_other_rows_problems(
+        self, strict: Api, media_server: LoopbackServer
+    ) -> None:
+        """Bad rows and refused media in one answer, not the media only once the rows are
+        fixed."""
+        client = strict.tenant_client()
+        rows = b'{"messages": 5}\n' + jsonl(
+            ask(image(media_server.url("/red.png"))), ask(image("data:image/png;base64,AAAA"))
+        )
+        response = upload(client, "mixed.jsonl", rows, "general_vqa")
+        assert response.status_code == 422, response.text
+        assert response.json()["title"] == "Invalid dataset"
+        errors = response.json()["errors"]
+        assert [error["pointer"] for error in errors] == [
+            "/file/mixed.jsonl/line/1/messages",
+            "/file/mixed.jsonl/line/2/messages/0/content/1/image_url/url",
+            "/file/mixed.jsonl/line/3/messages/0/content/1/image_url/url",
+        ]
+        assert "LOUPE_IMAGE_ALLOW" in errors[1]["msg"]
         assert client.get("/v1/datasets").json()["data"] == []
 
 

@@ -226,6 +226,15 @@ class TestRowSize:
         assert "at most 65536 (LOUPE_MAX_DATASET_ROW_BYTES)" in problem["detail"]
         assert stored_for(small_rows, name) == (0, 0, 0)
 
+    def test_every_long_row_is_named_with_the_other_rows_problems(self, small_rows: Api) -> None:
+        long_row = ROW.replace(b"What is 2 + 2?", b"a" * (64 * 1024))
+        rows = long_row + b'{"messages": []}\n' + ROW + long_row
+        with small_rows.tenant_client() as client:
+            response = upload(client, "rows.jsonl", rows, "general_vqa")
+        assert response.status_code == 422, response.text
+        named = [error["loc"] for error in response.json()["errors"]]
+        assert named == ["rows.jsonl:1", "rows.jsonl:2:messages", "rows.jsonl:4"]
+
     def test_rows_within_the_cap_are_stored(self, small_rows: Api) -> None:
         row = ROW.replace(b"What is 2 + 2?", b"a" * (60 * 1024))
         with small_rows.tenant_client() as client:

@@ -138,6 +138,35 @@ class TestRefusalsNameTheField:
         assert "item" in refused.value.body["message"] and "sample" in refused.value.body["message"]
 
 
+class TestEveryFaultOfACriterion:
+    @pytest.mark.parametrize(
+        ("criterion", "named"),
+        [
+            (
+                {**CRITERIA[0], "operation": "zz", "reference": "{{ answer }}"},
+                ["testing_criteria[0].operation", "testing_criteria[0].reference"],
+            ),
+            (
+                {**CRITERIA[3], "range": [1, 0], "input": [{"role": "user", "content": "{{ x }}"}]},
+                ["testing_criteria[0].range", "testing_criteria[0].input[0].content"],
+            ),
+            (
+                {**CRITERIA[0], "name": "", "operation": "zz"},
+                ["testing_criteria[0].name", "testing_criteria[0].operation"],
+            ),
+        ],
+    )
+    def test_a_bad_field_does_not_hide_the_others(
+        self, client: openai.OpenAI, criterion: dict[str, Any], named: list[str]
+    ) -> None:
+        """The grader's own fields, its name and its templates are named in one answer, not
+        one kind of fault per attempt."""
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.create(data_source_config=CONFIG, testing_criteria=[criterion])  # type: ignore[list-item]
+        errors = refused.value.response.json()["errors"]
+        assert sorted(error["loc"] for error in errors) == sorted(named)
+
+
 class TestNames:
     def test_the_longest_name_grades_end_to_end(self, api: Api, client: openai.OpenAI) -> None:
         # Results are stored under `<name>-<uuid4>`: PostgreSQL holds it to its column's size.

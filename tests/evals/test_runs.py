@@ -172,6 +172,73 @@ class TestOneAnswer:
         assert named == ["data_source.source.content", "data_source.type", "name"]
 
 
+class TestEveryBadRow:
+    def test_every_row_that_is_not_a_row_is_named(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        source = {"type": "file_content", "content": [{"item": 1}, ROWS[0], {"sample": {}}]}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        errors = refused.value.response.json()["errors"]
+        assert [error["pointer"] for error in errors] == [
+            "/data_source/source/content/0",
+            "/data_source/source/content/2",
+        ]
+        assert refused.value.body["message"].startswith("content[0]: ")
+
+    def test_every_item_off_the_schema_is_named(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        off = [{**row, "item": {**row["item"], "answer": 4}} for row in ROWS[:3]]
+        source = {"type": "file_content", "content": [off[0], ROWS[1], off[2]]}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        errors = refused.value.response.json()["errors"]
+        assert [error["loc"] for error in errors] == [
+            "data_source.source.content[0].item.answer",
+            "data_source.source.content[2].item.answer",
+        ]
+        assert refused.value.code == "item_schema_mismatch"
+
+    def test_every_bad_line_of_a_file_is_named(self, client: openai.OpenAI) -> None:
+        ev = create_eval(client, CRITERIA[:1])
+        off = {**ROWS[0], "item": {"question": "no answer"}}
+        lines = [json.dumps(row) for row in (off, ROWS[1], off, off)]
+        uploaded = client.files.create(
+            file=("off.jsonl", "\n".join(lines).encode()), purpose="evals"
+        )  # type: ignore[arg-type]
+        source = {"type": "file_id", "id": uploaded.id}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        named = [error["msg"].split(":")[0] for error in refused.value.response.json()["errors"]]
+        assert named == ["file line 1", "file line 3", "file line 4"]
+
+
+class TestEmbeddingUsage:
+    def test_a_cosine_graders_calls_are_counted_as_the_embedding_models(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        cosine = {
+            "type": "text_similarity",
+            "name": "cosine",
+            "evaluation_metric": "cosine",
+            "pass_threshold": 0.5,
+            "input": "{{ sample.output_text }}",
+            "reference": "{{ item.answer }}",
+        }
+        ev = create_eval(client, [cosine])
+        source = {"type": "file_content", "content": ROWS[:2]}
+        run = client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        final = wait(api, client, ev.id, run.id)
+        embedding = api.settings.embedding_model
+        assert [(u.model_name, u.invocation_count) for u in final.per_model_usage] == [
+            (embedding, 2)
+        ]
+        with api.client(client.api_key) as http:
+            usage = http.get("/v1/usage", params={"group_by": "model"}).json()
+        assert [(day["key"], day["judge"]["calls"]) for day in usage["data"]] == [(embedding, 2)]
+        # Not priced as the judge's chat model (which has a price; the embedding model none).
+        assert usage["judge"]["cost_usd"] is None
+
+
 class TestEcho:
     def test_template_and_token_spelling_come_back_as_the_sdk_reads_them(
         self, client: openai.OpenAI
@@ -290,6 +357,20 @@ class TestImageErrors:
             client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
         assert refused.value.param == "data_source.source.content[1].item.image"
         assert refused.value.body["message"].startswith("data_source.source.content[1].item.image:")
+
+    def test_a_bad_image_is_named_with_a_row_off_the_schema(self, client: openai.OpenAI) -> None:
+        """The other rows' images are still read when one row does not match item_schema."""
+        ev = create_eval(client, CRITERIA[2:3])
+        rows = with_broken_image(1)
+        rows[0]["item"]["answer"] = 4
+        source = {"type": "file_content", "content": rows}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        named = [error["loc"] for error in refused.value.response.json()["errors"]]
+        assert named == [
+            "data_source.source.content[0].item.answer",
+            "data_source.source.content[1].item.image",
+        ]
 
     def test_a_files_bad_image_names_the_line(self, client: openai.OpenAI) -> None:
         ev = create_eval(client, CRITERIA[2:3])

@@ -37,6 +37,44 @@ class TestUpload:
         assert "line 2" in refused.value.message
 
 
+class TestEveryFault:
+    def test_every_bad_line_and_the_purpose_are_named_in_one_answer(
+        self, client: openai.OpenAI
+    ) -> None:
+        content = jsonl(ROWS[:1]) + b'{"item": 1}\nnot json\n[1]\n' + jsonl(ROWS[1:2])
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.files.create(file=("bad.jsonl", content), purpose="fine-tune")  # type: ignore[arg-type]
+        errors = refused.value.response.json()["errors"]
+        assert [error["loc"] for error in errors] == ["purpose", "file", "file", "file"]
+        assert [error["msg"].split(":")[0] for error in errors[1:]] == [
+            "file line 2",
+            "file line 3",
+            "file line 4",
+        ]
+        # The SDK's message says the first three faults and how many more there are.
+        message = refused.value.body["message"]
+        assert "fine-tune" in message and "file line 2" in message
+
+    def test_a_form_missing_a_field_still_has_the_rest_checked(
+        self, api: Api, client: openai.OpenAI
+    ) -> None:
+        with api.client(client.api_key) as http:
+            no_purpose = http.post("/v1/files", files={"file": ("x.jsonl", b'[1]\n{"item": 2}\n')})
+            no_file = http.post(
+                "/v1/files", data={"purpose": "evals", "expires_after[seconds]": "5"}
+            )
+        assert no_purpose.status_code == 400, no_purpose.text
+        named = [(error["loc"], error["msg"][:11]) for error in no_purpose.json()["errors"]]
+        assert named == [
+            ("purpose", "Field requi"),
+            ("file", "file line 1"),
+            ("file", "file line 2"),
+        ]
+        assert no_file.status_code == 400, no_file.text
+        named = sorted(error["loc"] for error in no_file.json()["errors"])
+        assert named == ["expires_after.seconds", "file"]
+
+
 class TestLineNumbers:
     def test_a_schema_mismatch_names_the_files_own_line(self, client: openai.OpenAI) -> None:
         """Blank lines are skipped but still counted, as an editor numbers them."""
