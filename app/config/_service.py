@@ -96,6 +96,11 @@ class ServiceFields(BaseSettings):
     `target: "conversation"` samples must go without a new call before the ticker judges its
     calls as one conversational test case; a call after that resumes it (judged whole again,
     within `LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS`)."""
+    online_conversation_max_seconds: float = Field(default=3600.0, gt=0)
+    """How long the ticker waits, at most, from a conversation's first call not judged yet: one
+    that never goes idle (`LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS`) is judged once its first
+    call is this old, or once it holds 200 calls not judged yet (all a case holds), and its
+    later calls resume it."""
     online_conversation_keep_seconds: float = Field(default=86_400.0, ge=0)
     """How long the calls of a conversation judged online are kept after it was judged: a
     conversation that resumes within this time is judged again as a whole, a new test case

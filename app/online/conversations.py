@@ -2,7 +2,9 @@
 conversation (`gen_ai.conversation.id`, else `session.id`) until it has been idle
 LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS (and no call of it waits for its trace's retrieval,
 app/online/holding.py); the ticker then makes them ONE conversational test case of the rule's
-day (app/online/turns.py), judged by the rule's metrics.
+day (app/online/turns.py), judged by the rule's metrics. One that never goes idle is judged
+once its first call not judged is LOUPE_ONLINE_CONVERSATION_MAX_SECONDS old or it holds
+`MAX_TURNS` calls not judged; its later calls resume it.
 
 A judged conversation's calls are kept LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS: if it resumes
 within that time, the next case holds all its calls, earlier ones included (its last
@@ -43,16 +45,19 @@ PER_TICK = 100
 
 
 def sweep(runtime: Runtime, now: datetime | None = None) -> int:
-    """Store each conversation idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS as one test case of
-    its rule's day (its own transaction each), after forgetting the calls of conversations
-    judged more than LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS ago; how many were taken."""
+    """Store each conversation idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS (or never idle, but
+    with its first call not judged LOUPE_ONLINE_CONVERSATION_MAX_SECONDS old, or `MAX_TURNS`
+    calls not judged) as one test case of its rule's day (its own transaction each), after
+    forgetting the calls of conversations judged more than LOUPE_ONLINE_CONVERSATION_KEEP_SECONDS
+    ago; how many were taken."""
     settings = runtime.settings
     now = now or utcnow()
     with runtime.session() as session:
         repository = UnscopedOnlineConversationRepository(session)
         repository.expire(now - timedelta(seconds=settings.online_conversation_keep_seconds))
         cutoff = now - timedelta(seconds=settings.online_conversation_idle_seconds)
-        due = repository.idle(cutoff, now, PER_TICK)
+        oldest = now - timedelta(seconds=settings.online_conversation_max_seconds)
+        due = repository.idle(cutoff, oldest, MAX_TURNS, now, PER_TICK)
         session.commit()
     taken = 0
     for tenant_id, rule_id, key in due:

@@ -16,17 +16,23 @@ class UnscopedOnlineConversationRepository:
     def __init__(self, session: Session) -> None:
         self.session = session
 
-    def idle(self, cutoff: datetime, now: datetime, limit: int = 100) -> list[tuple[str, str, str]]:
+    def idle(
+        self, cutoff: datetime, oldest: datetime, full: int, now: datetime, limit: int = 100
+    ) -> list[tuple[str, str, str]]:
         """(tenant id, rule id, conversation key) of conversations with calls not judged yet,
-        the last held before `cutoff`, none of them waiting past `now` for its retrieval;
-        those idle longest first."""
+        the last held before `cutoff` (idle), or the first before `oldest`, or `full` of them
+        (due however busy), none waiting past `now` for its retrieval; those idle longest
+        first."""
         last = func.max(Held.received_at)
         waits = func.max(Held.waits_until)
         rows = self.session.execute(
             select(Held.tenant_id, Held.rule_id, Held.conversation_key)
             .where(Held.taken_at.is_(None))
             .group_by(Held.tenant_id, Held.rule_id, Held.conversation_key)
-            .having(last < cutoff, or_(waits.is_(None), waits < now))
+            .having(
+                or_(last < cutoff, func.min(Held.received_at) < oldest, func.count() >= full),
+                or_(waits.is_(None), waits < now),
+            )
             .order_by(last)
             .limit(limit)
         ).all()
