@@ -14,6 +14,8 @@ from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
 from app.console._render import SignedIn, page, see_other
 from app.db import utcnow
+from app.models import ApiKey
+from app.people import keys as people_keys
 from app.people import service as people
 from app.problems import ProblemError
 from app.tenants import service as tenants
@@ -39,12 +41,25 @@ def _keys_page(
         "keys.html",
         signed_in,
         status_code=status_code,
-        keys=tenants.tenant_keys(session, signed_in.tenant.id),
+        keys=[
+            (key, *_in_use(session, signed_in.tenant.id, key))
+            for key in tenants.tenant_keys(session, signed_in.tenant.id)
+        ],
         key_scopes=KEY_SCOPES,
         expiries=EXPIRIES,
         now=utcnow(),
         error=error,
     )
+
+
+def _in_use(session: Session, tenant_id: str, key: ApiKey) -> tuple[list[str], str | None]:
+    """A working key's scopes as its requests get them (cut to its root maker's role now), and
+    why some are held back; a revoked key's as stored."""
+    stored = frozenset(key.scopes or KEY_SCOPES)
+    if key.revoked_at is not None:
+        return [scope for scope in KEY_SCOPES if scope in stored], None
+    usable, why = people_keys.held_back(session, tenant_id, key.created_by, stored)
+    return [scope for scope in KEY_SCOPES if scope in usable], why
 
 
 @router.get("/keys", name="keys_page")

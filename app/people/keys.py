@@ -12,6 +12,28 @@ from app.tenants import service as tenants
 from app.tenants.scopes import Caller
 
 
+def held_back(
+    session: Session, tenant_id: str, made_by: str | None, scopes: frozenset[str]
+) -> tuple[frozenset[str], str | None]:
+    """Of a key made by `made_by` holding `scopes`, those it may use now and, when some are
+    held back, why (its root maker's role, or its maker being out of the team)."""
+    if made_by is None:
+        return scopes, None
+    root = tenants.root_maker(session, tenant_id, made_by)
+    if root is None or not root.startswith("person:"):
+        return scopes, None
+    membership = repository.membership(session, root.removeprefix("person:"), tenant_id)
+    allowed = scopes_of(membership.role) if membership is not None else frozenset()
+    if scopes <= allowed:
+        return scopes, None
+    why = (
+        f"its maker {root}'s role ({membership.role})"
+        if membership is not None
+        else f"its maker {root}, no longer in the team,"
+    )
+    return scopes & allowed, why
+
+
 def capped(session: Session, caller: Caller) -> Caller:
     """`caller` (a key's) with its scopes cut to those its root maker's role in the key's team
     gives now (none once they are out of it); a key made by the operator, or from before keys
@@ -19,16 +41,7 @@ def capped(session: Session, caller: Caller) -> Caller:
     person made, and one key read more per key in between."""
     if caller.key_id is None or caller.made_by is None:
         return caller
-    root = tenants.root_maker(session, caller.tenant.id, caller.made_by)
-    if root is None or not root.startswith("person:"):
+    scopes, why = held_back(session, caller.tenant.id, caller.made_by, caller.scopes)
+    if why is None:
         return caller
-    membership = repository.membership(session, root.removeprefix("person:"), caller.tenant.id)
-    allowed = scopes_of(membership.role) if membership is not None else frozenset()
-    if caller.scopes <= allowed:
-        return caller
-    why = (
-        f"its maker {root}'s role ({membership.role})"
-        if membership is not None
-        else f"its maker {root}, no longer in the team,"
-    )
-    return replace(caller, scopes=caller.scopes & allowed, capped_by=why)
+    return replace(caller, scopes=scopes, capped_by=why)

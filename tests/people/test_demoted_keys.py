@@ -67,6 +67,12 @@ def test_a_demoted_admins_keys_do_what_their_role_does_now(loupe: Api, idp: Prov
     assert console.get("/console/keys").status_code == 403
     _, other = signed_in(loupe, idp, "search")
     assert _grant(console, person_id=person_id(loupe, other), role="viewer").status_code == 403
+    # The Keys page shows what the keys may do now, and what is held back and why.
+    listed = admin.get("/console/keys").text
+    row = listed[listed.index("alice&#39;s</td>") :]
+    row = row[: row.index("</tr>")]
+    assert '<td data-label="Scopes">read' in row and "held back by its maker" in row, row
+    assert "write, ingest, review, admin held back" in row and "role (viewer)" in row, row
     # Her role given back, her keys do what they did.
     assert _grant(admin, person_id=alice_id, role="admin").status_code == 303
     assert _calls(loupe, made_by_key) == ALL_OF_IT
