@@ -277,6 +277,8 @@ def _members_page(
         status_code=status_code,
         members=people.members(session, signed_in.tenant.id),
         invited=invitations.waiting(session, signed_in.tenant.id),
+        invitation_expired=invitations.expired,
+        invitation_expires=invitations.expires_at,
         # The roles the caller holds every scope of: the ones they may give, and the people
         # holding them the ones they may change or remove (the service refuses the rest).
         roles=[role for role in ROLES if scopes_of(role) <= signed_in.scopes],

@@ -7,9 +7,12 @@ admin learned whether an address had signed in anywhere. Now an address no membe
 has is always an invitation, with the same answer whether or not its person exists; a person
 already signed in takes it up at their next sign-in, as a newcomer does at their first."""
 
+from datetime import datetime, timedelta
+
 from sqlalchemy.orm import Session
 
 from app import audit, problems
+from app.db import utcnow
 from app.ids import new_id
 from app.models import Invitation, Membership, Person
 from app.people import repository
@@ -19,6 +22,18 @@ from app.tenants.scopes import Caller
 
 # Where a membership came from on the audit trail when an invitation gave it.
 FROM_INVITATION = "invitation"
+# How long an invitation waits for its sign-in: one sent to a wrong or stale address must not
+# hand the role to whoever holds that address a year later. Inviting again renews it.
+LASTS = timedelta(days=30)
+
+
+def expires_at(invitation: Invitation) -> datetime:
+    """When the invitation stops being taken up."""
+    return invitation.created_at + LASTS
+
+
+def expired(invitation: Invitation, now: datetime | None = None) -> bool:
+    return expires_at(invitation) <= (now or utcnow())
 
 
 def normal(email: str) -> str:
@@ -52,15 +67,16 @@ def invite(session: Session, by: Caller, email: str, role: str) -> Invitation:
                 slug="invalid-member",
                 field=["body", "email"],
             )
-        if waiting.role == role:
+        if waiting.role == role and not expired(waiting):
             return waiting
-    previous = None if waiting is None else waiting.role
+    # An expired invitation invited again is a new one (and waits its whole time again).
+    previous = None if waiting is None or expired(waiting) else waiting.role
     if waiting is None:
         waiting = Invitation(
             id=new_id("inv"), tenant_id=by.tenant.id, email=address, role=role, invited_by=""
         )
         session.add(waiting)
-    waiting.role, waiting.invited_by = role, by.actor
+    waiting.role, waiting.invited_by, waiting.created_at = role, by.actor, utcnow()
     session.flush()
     audit.record(
         session,
@@ -118,7 +134,11 @@ def take_up(session: Session, person: Person) -> None:
     signing in and naming who invited them; then they go."""
     if not person.email:
         return
+    now = utcnow()
     for invited in repository.invitations_of(session, normal(person.email)):
+        if expired(invited, now):
+            # Left listed as expired on its team's Members page until withdrawn or renewed.
+            continue
         membership = repository.membership(session, person.id, invited.tenant_id)
         previous = None if membership is None else membership.role
         if membership is None:

@@ -5,9 +5,13 @@ anywhere. An address no member has is now invited, the same answer either way, a
 the person's from their next sign-in with it. Through the real provider and the console."""
 
 import re
+from datetime import timedelta
 
 import httpx
+from sqlalchemy import update
 
+from app.db import utcnow
+from app.models import Invitation
 from tests.console.helpers import signed_in as key_session
 from tests.fixtures.api import Api
 from tests.people.provider import Provider, browser, csrf_of, person, sign_in, signed_in
@@ -35,7 +39,7 @@ def test_an_address_signed_in_elsewhere_and_one_never_seen_get_the_same_answer(
     invited = _invited(admin)
     for address in (f"{known}@example.com", never):
         row = invited.split(address)[1].split("</tr>")[0]
-        assert '<td data-label="Role">viewer</td>' in row
+        assert '<td data-label="Role">viewer <span class="muted">until ' in row
     # Neither is a member until they sign in.
     members = admin.get("/console/members").text.split("<h2>Invited</h2>")[0]
     assert known not in members
@@ -92,3 +96,36 @@ def test_an_invitation_is_withdrawn_and_never_taken_up(loupe: Api, idp: Provider
         data={"invitation_id": again.group(1), "csrf_token": token},
     )
     assert missing.status_code == 404
+
+
+def test_an_invitation_lapses_after_thirty_days_and_inviting_again_renews_it(
+    loupe: Api, idp: Provider
+) -> None:
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    sub = person(idp, "search")
+    address = f"{sub}@example.com"
+    assert _grant(admin, address, "member").status_code == 303
+    # Thirty days and a minute pass.
+    with loupe.served.runtime.session() as session:
+        session.execute(
+            update(Invitation)
+            .where(Invitation.email == address)
+            .values(created_at=utcnow() - timedelta(days=30, minutes=1))
+        )
+        session.commit()
+    row = _invited(admin).split(f">{address}<")[1].split("</tr>")[0]
+    assert "<strong>expired</strong>" in row, row
+    client = browser(loupe)
+    assert sign_in(client, sub).status_code == 200
+    assert '<td data-label="Team">ml</td>' not in client.get("/console/teams").text
+    # Invited again: a new invitation, waiting its thirty days, taken at the next sign-in.
+    assert _grant(admin, address, "member").status_code == 303
+    row = _invited(admin).split(f">{address}<")[1].split("</tr>")[0]
+    assert "expired" not in row and "until " in row, row
+    client = browser(loupe)
+    assert sign_in(client, sub).status_code == 200
+    assert '<td data-label="Team">ml</td>' in client.get("/console/teams").text
+    events = loupe.client(loupe.new_key("ml")).get(
+        "/v1/audit_events", params={"action": "invitation.create", "limit": 100}
+    )
+    assert sum(e["details"]["email"] == address for e in events.json()["data"]) == 2

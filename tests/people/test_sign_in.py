@@ -129,7 +129,10 @@ class TestRoles:
         listed = admin.get("/console/members").text
         assert "<h2>Invited</h2>" in listed, listed[-3000:]
         invited = listed.split("<h2>Invited</h2>")[1]
-        assert '<td data-label="Role">member</td>' in invited.split(email)[1].split("</tr>")[0]
+        assert (
+            '<td data-label="Role">member <span class="muted">until '
+            in invited.split(email)[1].split("</tr>")[0]
+        )
         bad = admin.post(
             "/console/members", data={"email": email, "role": "owner", "csrf_token": token}
         )
