@@ -14,12 +14,18 @@ from app.tenants.scopes import Caller
 
 def capped(session: Session, caller: Caller) -> Caller:
     """`caller` (a key's) with its scopes cut to those its root maker's role in the key's team
-    gives now (none once they are out of it); a key made by the operator, or from before keys
-    had makers, keeps its own. Costs nothing for those, one membership read for a key a
-    person made, and one key read more per key in between."""
+    gives now (none once they are out of it, or when the walk to them stops at a key); a key
+    made by the operator, or from before keys had makers, keeps its own. Costs nothing for
+    those, one membership read for a key a person made, and one key read more per key in
+    between."""
     if caller.key_id is None or caller.made_by is None:
         return caller
     root = tenants.root_maker(session, caller.tenant.id, caller.made_by)
+    if root is not None and root.startswith("key:"):
+        # The walk stopped at a key (a chain longer than it follows): a key that answers to
+        # nobody would keep all it carries whatever its person's role became.
+        why = f"its makers, whose chain cannot be followed past {root} to a person,"
+        return replace(caller, scopes=frozenset(), capped_by=why)
     if root is None or not root.startswith("person:"):
         return caller
     membership = repository.membership(session, root.removeprefix("person:"), caller.tenant.id)
