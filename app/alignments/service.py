@@ -37,7 +37,6 @@ from app.models import Alignment, Evaluation, Label, MetricVersion, Tenant, Test
 from app.problems import FieldError, ProblemError, field_error, invalid_request, not_found
 from app.stats import LabelledItem, human_agreement
 from app.telemetry import logs
-from app.tenants import limits
 from app.usage import service as usage
 from app.webhooks import service as webhook_service
 
@@ -201,8 +200,17 @@ def create(
             "there is nothing to propose a candidate from",
             ["metric_version"],
         )
-    # The notes are a judge call like any other: not made once the day's budget is spent.
-    limits.admit_spend(session, tenant)
+    # The notes are a judge call like any other: not made once the day's budget is spent, nor
+    # for an alignment the tenant's limits refuse (refused after it, the call was paid and
+    # rolled back out of usage and the budget); checked again, locked, below.
+    admission.admit(
+        session,
+        tenant,
+        settings,
+        test_cases=(len(held_out), ["metric_version"]),
+        metrics=(2, ["metric_version"]),
+        lock=False,
+    )
     notes, notes_usage, notes_model = guidance.ask_notes(
         session,
         tenant.id,

@@ -49,6 +49,7 @@ def admit(
     *,
     test_cases: Counted,
     metrics: Counted,
+    lock: bool = True,
 ) -> None:
     """Admit a new evaluation of any kind: the same size limits (`size_problems`) and the same
     tenant caps for all, one 422 naming each limit passed.
@@ -58,9 +59,10 @@ def admit(
         metrics: how many metrics the client sent, and the field that holds them.
 
     Call last, once the submission is known to be valid: the tenant row stays locked until
-    commit.
+    commit. `lock=False` checks before paid work (an alignment's notes call), unlocked; the
+    locked check follows it.
     """
     errors = size_problems(settings, test_cases=test_cases, metrics=metrics)
     if errors:
         raise invalid_request(errors)
-    limits.admit(session, tenant, kinds.counted_by_caps())
+    limits.admit(session, tenant, kinds.counted_by_caps(), lock=lock)

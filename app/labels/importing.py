@@ -75,6 +75,7 @@ def import_labels(
     checked: list[_Checked] = []
     known: dict[str, bool] = {}
     admin = caller.may(ADMIN)
+    searches = unbound.Searches(repo)
     # Each (metric version, item key, actor) by the line that labels it first.
     seen: dict[tuple[str, str, str], int] = {}
     for number, raw in lines:
@@ -88,7 +89,7 @@ def import_labels(
         target = _target(repo, body, at) if line.names_result() else None
         if line.metric_version is not None and (target is None or _gone(target)):
             # Its result is gone: bound by its version and item (app/labels/unbound.py).
-            target = unbound.resolve(repo, line, at, admin)
+            target = unbound.resolve(searches, line, at, admin)
         assert target is not None
         whose = _whose(repo, caller, line, at, known)
         problems = target.errors if isinstance(target, _Refusal) else _disagreeing(line, target, at)

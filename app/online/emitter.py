@@ -251,8 +251,12 @@ def send(
     if pinned_to is not None:
         session = pinned_session(endpoint, pinned_to)
         # requests leaves out a header whose value is None: the SDK merges the environment's in.
+        # The SDK lower-cases names, the later winning: a None for a name the rule gives in
+        # another case would drop the rule's value.
+        given = {name.lower() for name in headers}
         for name in _environment_header_names():
-            sent.setdefault(name, None)
+            if name not in given:
+                sent.setdefault(name, None)
     else:
         session = requests.Session()
     exporter = OTLPLogExporter(

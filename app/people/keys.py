@@ -20,6 +20,10 @@ def held_back(
     if made_by is None:
         return scopes, None
     root = tenants.root_maker(session, tenant_id, made_by)
+    if root is not None and root.startswith("key:"):
+        # The walk stopped at a key (a chain longer than it follows): a key that answers to
+        # nobody would keep all it carries whatever its person's role became.
+        return frozenset(), f"its makers, whose chain cannot be followed past {root} to a person,"
     if root is None or not root.startswith("person:"):
         return scopes, None
     membership = repository.membership(session, root.removeprefix("person:"), tenant_id)
@@ -36,9 +40,10 @@ def held_back(
 
 def capped(session: Session, caller: Caller) -> Caller:
     """`caller` (a key's) with its scopes cut to those its root maker's role in the key's team
-    gives now (none once they are out of it); a key made by the operator, or from before keys
-    had makers, keeps its own. Costs nothing for those, one membership read for a key a
-    person made, and one key read more per key in between."""
+    gives now (none once they are out of it, or when the walk to them stops at a key); a key
+    made by the operator, or from before keys had makers, keeps its own. Costs nothing for
+    those, one membership read for a key a person made, and one key read more per key in
+    between."""
     if caller.key_id is None or caller.made_by is None:
         return caller
     scopes, why = held_back(session, caller.tenant.id, caller.made_by, caller.scopes)

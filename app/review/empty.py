@@ -25,10 +25,18 @@ class Taken:
 
 
 def problems(
-    repo: ReviewQueueRepository, queue: ReviewQueue, taken: Sequence[Taken]
+    repo: ReviewQueueRepository,
+    queue: ReviewQueue,
+    taken: Sequence[Taken],
+    scores_shown: bool = True,
 ) -> list[FieldError]:
     """Why the queue, routing none of `taken` (everything its sources hold), stays empty for
-    good; [] when it does not (an item was routed, or a source may still bring results)."""
+    good; [] when it does not (an item was routed, or a source may still bring results).
+
+    Args:
+        scores_shown: the caller reads scores (`read`): how far the closest result lies from
+            its threshold is a score, left out for a caller who may not GET it.
+    """
     if any(item.reason is not None for item in taken) or queue.online_rule_ids:
         return []
     statuses = repo.evaluation_statuses(queue.evaluation_ids)
@@ -42,11 +50,11 @@ def problems(
             "stay empty"
         )
         return [field_error(["metric"], message, "nothing_to_review")]
-    return _routing_problems(queue.routing, queue.metric, taken)
+    return _routing_problems(queue.routing, queue.metric, taken, scores_shown)
 
 
 def _routing_problems(
-    routing: Mapping[str, Any], metric: str, taken: Sequence[Taken]
+    routing: Mapping[str, Any], metric: str, taken: Sequence[Taken], scores_shown: bool
 ) -> list[FieldError]:
     count = len(taken)
     said = (
@@ -62,7 +70,9 @@ def _routing_problems(
             if distances
             else "none has a threshold"
         )
-        message = f"{said}none lies within {near['width']:g} of its threshold ({closest})"
+        message = f"{said}none lies within {near['width']:g} of its threshold" + (
+            f" ({closest})" if scores_shown else ""
+        )
         errors.append(field_error(["routing", "near_threshold", "width"], message, "picked_none"))
     if routing.get("fragile"):
         message = (

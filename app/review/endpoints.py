@@ -20,7 +20,7 @@ from app.review.schemas import (
     ReviewQueueCreate,
     ReviewQueueList,
 )
-from app.tenants.scopes import READ_OR_REVIEW, REVIEW, SCOPE_EXTENSION
+from app.tenants.scopes import READ, READ_OR_REVIEW, REVIEW, SCOPE_EXTENSION
 
 router = APIRouter(
     prefix="/v1/review_queues",
@@ -41,7 +41,9 @@ def create_review_queue(
 ) -> ReviewQueue:
     """A queue of one metric's judged results from evaluations and online rules' days, routed
     to people: near the threshold, fragile, the lowest scores, and a random audit share."""
-    queue = service.create(session, caller.tenant.id, caller.actor, payload)
+    queue = service.create(
+        session, caller.tenant.id, caller.actor, payload, scores_shown=caller.may(READ)
+    )
     body = service.to_schema(session, caller.tenant.id, queue)
     session.commit()
     response.headers["Location"] = f"/v1/review_queues/{queue.id}"

@@ -54,8 +54,15 @@ from app.review.schemas import ReviewQueue as ReviewQueueSchema
 CLAIM_CANDIDATES = 20
 
 
-def create(session: Session, tenant_id: str, actor: str, body: ReviewQueueCreate) -> ReviewQueue:
-    """A new queue, its sources' results taken in; 422 naming every field at fault."""
+def create(
+    session: Session,
+    tenant_id: str,
+    actor: str,
+    body: ReviewQueueCreate,
+    scores_shown: bool = True,
+) -> ReviewQueue:
+    """A new queue, its sources' results taken in; 422 naming every field at fault (with no
+    score in it unless `scores_shown`: the caller reads scores)."""
     errors = sources.body_problems(session, tenant_id, body.model_dump())
     if errors:
         raise invalid_request(errors)
@@ -73,7 +80,7 @@ def create(session: Session, tenant_id: str, actor: str, body: ReviewQueueCreate
     )
     repo = ReviewQueueRepository(session, tenant_id)
     repo.add(queue)
-    refused = empty.problems(repo, queue, intake(session, tenant_id, queue))
+    refused = empty.problems(repo, queue, intake(session, tenant_id, queue), scores_shown)
     if refused:
         raise invalid_request(refused)
     audit.record(

@@ -16,18 +16,22 @@ from app.usage.service import midnight, spent_today
 ACTIVE_RETRY_AFTER_SECONDS = 30
 
 
-def admit(session: Session, tenant: Tenant, kinds: Sequence[str] | None = None) -> None:
+def admit(
+    session: Session, tenant: Tenant, kinds: Sequence[str] | None = None, *, lock: bool = True
+) -> None:
     """Raise 429 problem+json when one more evaluation (or run) would exceed a tenant limit.
 
-    `kinds`: those the cap on active evaluations counts (None: all).
+    `kinds`: those the cap on active evaluations counts (None: all). `lock=False`: a check
+    before paid work that is checked again, locked, once the work is done.
     """
     admit_spend(session, tenant)
     limit = tenant.max_active_evaluations
     if limit is None:
         return
-    # The tenant row is locked until the submission commits, so two concurrent submissions
-    # cannot both take the last slot (PostgreSQL; SQLite serialises writers anyway).
-    session.execute(select(Tenant.id).where(Tenant.id == tenant.id).with_for_update())
+    if lock:
+        # The tenant row is locked until the submission commits, so two concurrent
+        # submissions cannot both take the last slot (PostgreSQL; SQLite serialises writers).
+        session.execute(select(Tenant.id).where(Tenant.id == tenant.id).with_for_update())
     active = active_evaluations(session, tenant.id, kinds)
     if active >= limit:
         raise ProblemError(

@@ -61,3 +61,32 @@ class TestNotesUsage:
         assert after["prompt_tokens"] - before["prompt_tokens"] == used["prompt_tokens"]
         assert after["cost_usd"] - before["cost_usd"] == pytest.approx(used["cost_usd"])
         assert created.json()["notes_usage"]["cost_usd"] == pytest.approx(NOTES_CALL_USD)
+
+    def test_an_alignment_refused_for_the_tenants_cap_makes_no_notes_call(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """The cap on active evaluations was checked after the notes call: refused (429), the
+        call was made and paid, and rolled back out of usage and the budget, as often as the
+        caller asked."""
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases())
+        label_all(team.client, evaluation_id)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        opened = team.client.post(
+            "/v1/evaluations",
+            json={"open": True, "metrics": [{"type": "exact_match"}]},
+        )
+        assert opened.status_code == 202, opened.text
+        with api.served.runtime.session() as session:
+            tenant = repository.tenant_by_name(session, team.name)
+            assert tenant is not None
+            limits.set_limits(session, tenant, max_active_evaluations=1)
+            session.commit()
+        judge.requests.clear()
+
+        refused = team.client.post("/v1/alignments", json={"metric_version": version})
+
+        assert refused.status_code == 429, refused.text
+        assert refused.headers["content-type"].startswith("application/problem+json")
+        assert judge.calls_for("rubric_notes") == []

@@ -9,6 +9,7 @@ import io
 import json
 
 import pytest
+from sqlalchemy import event
 
 from tests.fixtures.api import Api
 from tests.fixtures.judge import ScriptedJudge
@@ -185,3 +186,32 @@ def test_a_rerun_under_other_test_case_ids_still_takes_its_labels(
         rerun[(f"{case}-again", "helpfulness")]["id"] for case in GIVEN
     )
     assert {label["test_case_id"] for label in back} == {f"{case}-again" for case in GIVEN}
+
+
+def test_an_import_reads_a_versions_results_once_however_many_lines_name_it(
+    api: Api, judge: ScriptedJudge
+) -> None:
+    """Each line bound by version and item looked for its item among the version's newest 200
+    results: an import of 5,000 such lines, by any reviewer, read and hashed them 5,000 times.
+    A search is read once per import."""
+    judge.script(answer)
+    team = Team(api)
+    version = _label(team, team.evaluate())
+    reviewer = api.client(team.new_key(["review"]))
+    lines = "\n".join(
+        json.dumps({"metric_version": version, "item_key": f"{number:064x}", "value": 1})
+        for number in range(40)
+    )
+    statements: list[str] = []
+
+    def watch(_conn, _cursor, statement: str, *_: object) -> None:  # type: ignore[no-untyped-def]
+        statements.append(statement)
+
+    event.listen(api.served.runtime.engine, "before_cursor_execute", watch)
+    try:
+        refused = _import(reviewer, lines.encode(), "jsonl")
+    finally:
+        event.remove(api.served.runtime.engine, "before_cursor_execute", watch)
+    assert len(problem(refused, 422)["errors"]) >= 40
+    searches = [s for s in statements if "JOIN test_case" in s]
+    assert len(searches) == 1, len(searches)

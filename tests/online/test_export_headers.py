@@ -363,3 +363,33 @@ class TestConsoleForm:
         removed = save(export_headers_clear="on")
         assert removed.status_code == 303
         assert client.get(f"/v1/online_rules/{rule['id']}").json()["export_header_names"] == []
+
+
+class TestOperatorsOwnHeaders:
+    def test_a_rules_header_is_sent_when_the_process_names_the_same_one(
+        self, exporting: Api, judge: ScriptedJudge, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """Loupe's own telemetry headers (OTEL_EXPORTER_OTLP_HEADERS, lower-case as operators
+        write them) name the same headers as a rule's, in another case: the rule's values go
+        to its collector, the operator's never."""
+        monkeypatch.setenv(
+            "OTEL_EXPORTER_OTLP_HEADERS",
+            "authorization=Basic operators-own,x-honeycomb-team=operators-team",
+        )
+        judge.script(model_and_judge)
+        client = exporting.tenant_client()
+        with capture_server() as own:
+            rule = make_rule(
+                client,
+                export_endpoint=own.endpoint,
+                export_headers={"Authorization": f"Basic {GRAFANA}", "X-Honeycomb-Team": HONEYCOMB},
+            )
+            trace_id, _ = send_spans(client, "Capital of Portugal?")
+            judged_results(exporting, client, rule["id"], 1)
+            exported(exporting, own, trace_id, 1)
+            accepted = [export for export in own.exports if export.status == 200]
+            assert accepted
+            for export in accepted:
+                assert export.headers.get("authorization") == f"Basic {GRAFANA}"
+                assert export.headers.get("x-honeycomb-team") == HONEYCOMB
+                assert "operators-" not in str(export.headers)

@@ -140,3 +140,29 @@ def test_a_key_changes_no_role_of_the_person_behind_it(loupe: Api, idp: Provider
         refused = _grant(console, role="viewer", **form)
         assert refused.status_code == 403, refused.text
         assert f"{next(iter(form))}: you are signed in with a key this person made" in refused.text
+
+
+def test_a_key_made_far_down_a_chain_of_keys_is_capped_too(loupe: Api, idp: Provider) -> None:
+    """The walk to a key's root maker stops after 32 keys (it is read on every request): a key
+    further down answered to nobody and kept every scope it carried after its person's
+    demotion. It now holds nothing, before the demotion as after: a key whose person cannot be
+    found does not act."""
+    admin, _ = signed_in(loupe, idp, "ml-admins")
+    erin, sub = signed_in(loupe, idp, "ml-admins")
+    erin_id = person_id(loupe, sub)
+    key = _secret(create(erin, name="erin's", scopes=EVERY_SCOPE, expires="never"))
+    chain = [key]
+    for number in range(33):
+        console = key_session(loupe, chain[-1])
+        made = create(console, name=f"link {number}", scopes=EVERY_SCOPE, expires="never")
+        chain.append(_secret(made))
+    nothing = {"read": 403, "write": 403, "admin": 403}
+    assert _calls(loupe, chain[32]) == ALL_OF_IT
+    assert _calls(loupe, chain[33]) == nothing
+    assert _grant(admin, person_id=erin_id, role="viewer").status_code == 303
+    assert _calls(loupe, chain[0]) == READ_ONLY
+    assert _calls(loupe, chain[32]) == READ_ONLY
+    assert _calls(loupe, chain[33]) == nothing
+    with loupe.client(chain[33]) as client:
+        refused = client.get("/v1/evaluations").json()
+    assert "cannot be followed" in refused["detail"], refused

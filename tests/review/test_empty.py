@@ -67,3 +67,29 @@ class TestEmptyQueue:
 
         assert [error["pointer"] for error in refused["errors"]] == ["/metric"]
         assert "no judged, scored result" in refused["errors"][0]["msg"]
+
+    def test_a_caller_without_read_is_not_told_how_far_the_scores_lie(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """A `write` key makes queues but reads no score (app/api/withheld.py): the 422 names
+        the same fields without the closest result's distance from its threshold."""
+        judge.script(Scores({"high": [9], "low": [1]}))
+        team = Team(api)
+        evaluation_id = team.evaluate({"high": [9], "low": [1]})
+        body = {
+            "name": "near the line",
+            "evaluation_ids": [evaluation_id],
+            "metric": "helpful",
+            "routing": {"near_threshold": {"width": 0.1}},
+        }
+        writer = api.client(team.key(["write"]))
+
+        refused = problem(writer.post("/v1/review_queues", json=body), 422)
+
+        assert [error["pointer"] for error in refused["errors"]] == [
+            "/routing/near_threshold/width"
+        ]
+        said = refused["errors"][0]["msg"]
+        assert "none lies within 0.1 of its threshold" in said
+        assert "0.4" not in said and "closest" not in said, said
+        assert "0.4" not in refused["detail"]
