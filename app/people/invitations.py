@@ -15,7 +15,7 @@ from app import audit, problems
 from app.db import utcnow
 from app.ids import new_id
 from app.models import Invitation, Membership, Person
-from app.people import repository
+from app.people import keys, repository
 from app.people.roles import GRANTED, actor, scopes_of
 from app.problems import ProblemError
 from app.tenants.scopes import Caller
@@ -138,6 +138,11 @@ def take_up(session: Session, person: Person) -> None:
     for invited in repository.invitations_of(session, normal(person.email)):
         if expired(invited, now):
             # Left listed as expired on its team's Members page until withdrawn or renewed.
+            continue
+        gives = scopes_of(invited.role)
+        if keys.held_back(session, invited.tenant_id, invited.invited_by, gives)[1]:
+            # Whoever invited can no longer give the role (demoted, removed): as their keys
+            # do no more than their role now, their invitations give no more either.
             continue
         membership = repository.membership(session, person.id, invited.tenant_id)
         previous = None if membership is None else membership.role

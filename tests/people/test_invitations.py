@@ -15,6 +15,7 @@ from app.models import Invitation
 from tests.console.helpers import signed_in as key_session
 from tests.fixtures.api import Api
 from tests.people.provider import Provider, browser, csrf_of, person, sign_in, signed_in
+from tests.people.test_keys_console import person_id
 
 
 def _grant(admin: httpx.Client, email: str, role: str) -> httpx.Response:
@@ -129,3 +130,30 @@ def test_an_invitation_lapses_after_thirty_days_and_inviting_again_renews_it(
         "/v1/audit_events", params={"action": "invitation.create", "limit": 100}
     )
     assert sum(e["details"]["email"] == address for e in events.json()["data"]) == 2
+
+
+def test_an_invitation_gives_no_more_than_its_inviter_may_give_now(
+    loupe: Api, idp: Provider
+) -> None:
+    head, _ = signed_in(loupe, idp, "ml-admins")
+    alice, alice_sub = signed_in(loupe, idp, "ml-admins")
+    alice_id = person_id(loupe, alice_sub)
+    sub = person(idp, "search")
+    assert _grant(alice, f"{sub}@example.com", "admin").status_code == 303
+    # Alice is demoted before the invitee signs in: her invitation gives nothing.
+    token = csrf_of(head.get("/console/members").text)
+    demoted = head.post(
+        "/console/members", data={"person_id": alice_id, "role": "viewer", "csrf_token": token}
+    )
+    assert demoted.status_code == 303, demoted.text
+    client = browser(loupe)
+    assert sign_in(client, sub).status_code == 200
+    assert '<td data-label="Team">ml</td>' not in client.get("/console/teams").text
+    # Her role given back, the invitation (still waiting) is taken at the next sign-in.
+    token = csrf_of(head.get("/console/members").text)
+    head.post(
+        "/console/members", data={"person_id": alice_id, "role": "admin", "csrf_token": token}
+    )
+    client = browser(loupe)
+    assert sign_in(client, sub).status_code == 200
+    assert '<td data-label="Team">ml</td>' in client.get("/console/teams").text
