@@ -173,9 +173,8 @@ class Budget:
 
     def message(self) -> str:
         return (
-            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent, counting "
-            "what the calls in flight are expected to cost; no further model calls are made "
-            "for it today"
+            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent; "
+            "no further model calls are made for it today"
         )
 
 
