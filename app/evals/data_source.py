@@ -46,9 +46,11 @@ SOURCE = ["data_source", "source"]
 
 
 def read_rows(
-    session: Session, tenant: Tenant, source: Any
-) -> tuple[list[dict[str, Any]], list[int] | None]:
-    """The data source's rows, and for a file each row's line number (errors name lines)."""
+    session: Session, tenant: Tenant, source: Any, problems: Collected
+) -> tuple[list[dict[str, Any]], list[int] | None, set[int]]:
+    """The data source's rows, for a file each row's line number (errors name lines), and the
+    indexes of inline rows that are not `{"item": {...}}`: a 400 naming each is added to
+    `problems`, and the other rows are still checked."""
     if not isinstance(source, dict):
         raise bad_request("data_source.source must be an object", SOURCE)
     kind = source.get("type")
@@ -56,17 +58,24 @@ def read_rows(
         content = source.get("content")
         if not isinstance(content, list) or not content:
             raise bad_request("file_content needs a non-empty content array", [*SOURCE, "content"])
-        faults = [
-            field_error(
-                [*SOURCE, "content", index], f"content[{index}]: {problem}", "invalid_value"
-            )
+        bad = {
+            index: problem
             for index, row in enumerate(content)
             if (problem := files.row_problem(row)) is not None
-        ]
-        if faults:
-            # Every bad row in one answer, each named by its place.
-            raise files.lines_problem(faults)
-        return content, None
+        }
+        if bad:
+            # Every bad row in one answer, each named by its place, beside the others' faults.
+            problems.add(
+                files.lines_problem(
+                    [
+                        field_error(
+                            [*SOURCE, "content", index], f"content[{index}]: {why}", "invalid_value"
+                        )
+                        for index, why in bad.items()
+                    ]
+                )
+            )
+        return content, None, set(bad)
     if kind == "file_id":
         file_id = source.get("id")
         if not isinstance(file_id, str):
@@ -76,7 +85,7 @@ def read_rows(
         except ProblemError as exc:
             raise bad_request(f"no file {file_id!r}", [*SOURCE, "id"], "file_not_found") from exc
         lines = files.parse_lines(file.content, [*SOURCE, "id"])
-        return [row for _, row in lines], [number for number, _ in lines]
+        return [row for _, row in lines], [number for number, _ in lines], set()
     if kind in ("stored_completions", "responses"):
         raise bad_request(
             f"source type {kind!r} reads logs stored at OpenAI; use file_content or file_id",
@@ -91,9 +100,11 @@ def check_items(
     rows: list[dict[str, Any]],
     lines: list[int] | None,
     problems: Collected,
+    not_items: set[int],
 ) -> set[int]:
-    """The indexes of the rows whose items do not match the eval's item_schema; a 400 naming
-    each is added to `problems` (raised at once when the schema itself cannot be applied)."""
+    """The indexes of the rows whose items do not match the eval's item_schema, with the rows
+    that are `not_items`; a 400 naming each is added to `problems` (raised at once when the schema
+    itself cannot be applied)."""
     refused = _schema.refusal(schema)
     if refused is not None:
         # An eval stored before Loupe refused remote references and non-RE2 patterns.
@@ -106,8 +117,10 @@ def check_items(
         )
     checker = _schema.validator(schema)
     faults: list[FieldError] = []
-    mismatched: set[int] = set()
+    mismatched = set(not_items)
     for index, row in enumerate(rows):
+        if index in not_items:
+            continue
         try:
             error = _schema.first_error(checker, row["item"])
         except _schema.SchemaRefused as exc:
@@ -305,7 +318,7 @@ def checked_cases(
 ) -> tuple[list[dict[str, Any]], Intake]:
     """`test_cases` before anything is stored: the cases (images as the rows give them) and
     their images taken in; a bad image is a 400 naming the field it came from. `skipped`: rows
-    already refused (off the item_schema), whose images are not read."""
+    already refused (not an item, or off the item_schema): not read, nor made cases."""
     image_templates = _grader_image_templates(definition)
     cases = []
     # Each media part is ingested on its own, under a location that finds its origin.
@@ -318,11 +331,11 @@ def checked_cases(
         origins[format_loc([*where, 0, *_PART_FIELDS[part["type"]]])] = origin
 
     for index, data in enumerate(rows):
+        if skipped and index in skipped:
+            continue
         row = Row(index, lines[index] if lines is not None else None)
         case, image_origins, message_origins = _case(row, data, image_templates, spec)
         cases.append(case)
-        if skipped and index in skipped:
-            continue
         for part, origin in zip(case["input"] or [], image_origins, strict=True):
             add(part, origin)
         for (position, part_index), origin in message_origins.items():

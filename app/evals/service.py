@@ -327,10 +327,11 @@ def check_run(
     rows: list[dict[str, Any]] | None = None
     lines: list[int] | None = None
     rows_fit = False
-    # Rows off the item_schema: named, and their images left unread; the others' still are.
+    # Rows that are no item or off the item_schema: named, their images unread; others' read.
     mismatched: set[int] = set()
     with problems.catch():
-        rows, lines = data_sources.read_rows(session, tenant, data_source.get("source"))
+        source = data_source.get("source")
+        rows, lines, mismatched = data_sources.read_rows(session, tenant, source, problems)
     if rows is not None and len(rows) > settings.max_test_cases:
         # Past the cap, the rows are not read further (item checks, templates, images).
         problems.add(
@@ -341,9 +342,8 @@ def check_run(
         )
     elif rows is not None:
         with problems.catch():
-            mismatched = data_sources.check_items(
-                definition.data_source_config.get("item_schema", {}), rows, lines, problems
-            )
+            schema = definition.data_source_config.get("item_schema", {})
+            mismatched = data_sources.check_items(schema, rows, lines, problems, mismatched)
             rows_fit = True
     model_name = data_source.get("model") if kind == "completions" else None
     input_messages = None

@@ -302,8 +302,7 @@ class _Scoring:
 
     async def _worker(self) -> None:
         job = self.job
-        # Without a budget of its own (a job of no tenant's), one with no limit.
-        budget = job.budget or Budget(job.evaluation_id, None)
+        budget = job.budget or Budget(job.evaluation_id, None)  # a job of no tenant's: no limit
         while not any(event.is_set() for event in (self.stop, self.giving_way, self.finished)):
             item = next(self.pending, None)
             if item is None:
@@ -311,7 +310,9 @@ class _Scoring:
             case, index = item
             self.taken += 1
             spec = job.specs[index]
-            if budget.exhausted() and (judging.is_judged(spec) or job.predictor is not None):
+            paid = judging.is_judged(spec) or job.predictor is not None
+            reserved = await budget.admit(index) if paid else budget.reserve(index)
+            if reserved is None:
                 # Past the tenant's daily budget: no more paid calls; the result says why.
                 result = MetricResult.failure(
                     spec.threshold, MetricError("budget_exceeded", budget.message())
@@ -320,7 +321,6 @@ class _Scoring:
                 if len(self.buffer) >= self.settings.result_batch_size:
                     await self._flush()
                 continue
-            reserved = budget.reserve(index)
             try:
                 # Measured before the buffer is read: a flush during the await swaps it.
                 row = await self._measure(case, index)

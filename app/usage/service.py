@@ -1,5 +1,6 @@
 """A tenant's usage over a range of UTC days, and what it spent today."""
 
+import asyncio
 from datetime import UTC, date, datetime, time, timedelta
 
 from sqlalchemy.orm import Session
@@ -107,16 +108,20 @@ class Budget:
 
     An item is let in while what was spent plus what the items in flight are expected to cost
     is under the limit, so the last one let in passes it by its own cost at most (and by what
-    items of other jobs, in flight at once, cost). An item's expected cost is the mean of the
-    job's priced items of its metric, or before one is priced, the estimate's (`expect`)."""
+    items of other jobs, in flight at once, cost); while only the items in flight fill it, the
+    next waits for one of them to finish (`admit`) rather than being refused with the budget
+    unspent. An item's expected cost is the mean of the job's priced items of its metric, or
+    before one is priced, the estimate's (`expect`)."""
 
     def __init__(self, tenant_id: str, limit: float | None, spent: float = 0.0) -> None:
         self.tenant_id = tenant_id
         self.limit = limit
         self.spent = spent
         self.reserved = 0.0
+        self.in_flight = 0
         self._expected: dict[int, float] = {}
         self._priced: dict[int, tuple[float, int]] = {}
+        self._finished = asyncio.Event()
 
     def exhausted(self) -> bool:
         return self.limit is not None and self.spent + self.reserved >= self.limit
@@ -125,16 +130,32 @@ class Budget:
         """What one item of each metric (by index) costs before one of them is priced."""
         self._expected = dict(expected)
 
+    async def admit(self, index: int) -> float | None:
+        """Reserve an item of metric `index` (what it is expected to cost) once what was spent
+        and is in flight leaves room; None once what was spent alone fills the budget."""
+        while self.exhausted():
+            if not self.in_flight or self.spent >= (self.limit or 0.0):
+                return None
+            # Only the items in flight fill it: they may cost less than expected.
+            await self._finished.wait()
+        return self.reserve(index)
+
     def reserve(self, index: int) -> float:
         """Count an item of metric `index` as in flight; what it is expected to cost."""
         total, count = self._priced.get(index, (0.0, 0))
         amount = total / count if count else self._expected.get(index, 0.0)
         self.reserved += amount
+        self.in_flight += 1
         return amount
 
     def release(self, reserved: float) -> None:
         """An item reserved as `reserved` stopped unfinished."""
-        self.reserved = max(0.0, self.reserved - reserved)
+        self.in_flight -= 1
+        # None left in flight: no rounding left over either.
+        self.reserved = max(0.0, self.reserved - reserved) if self.in_flight else 0.0
+        # Wake the items waiting for room (`admit`); later waits take a fresh event.
+        self._finished.set()
+        self._finished = asyncio.Event()
 
     def settle(self, index: int, reserved: float, *costs: float | None) -> None:
         """The item reserved as `reserved` finished: count its costs (unpriced calls cost
@@ -152,9 +173,8 @@ class Budget:
 
     def message(self) -> str:
         return (
-            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent, counting "
-            "what the calls in flight are expected to cost; no further model calls are made "
-            "for it today"
+            f"the tenant's daily budget of {self.limit:g} USD (UTC day) is spent; "
+            "no further model calls are made for it today"
         )
 
 

@@ -372,6 +372,22 @@ class TestImageErrors:
             "data_source.source.content[1].item.image",
         ]
 
+    def test_a_row_that_is_no_item_hides_no_other_rows_faults(self, client: openai.OpenAI) -> None:
+        """A row without "item" is named beside a row off the schema and a bad image."""
+        ev = create_eval(client, CRITERIA[2:3])
+        rows: list[Any] = with_broken_image(1)
+        rows[0]["item"]["answer"] = 4
+        rows.append({"sample": {}})
+        source = {"type": "file_content", "content": rows}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        named = sorted(error["loc"] for error in refused.value.response.json()["errors"])
+        assert named == [
+            "data_source.source.content[0].item.answer",
+            "data_source.source.content[1].item.image",
+            f"data_source.source.content[{len(rows) - 1}]",
+        ]
+
     def test_a_files_bad_image_names_the_line(self, client: openai.OpenAI) -> None:
         ev = create_eval(client, CRITERIA[2:3])
         content = "\n\n".join(json.dumps(row) for row in with_broken_image(1)).encode()

@@ -113,7 +113,11 @@ def test_only_a_team_admin_manages_keys(loupe: Api, idp: Provider) -> None:
     # A key signed in needs the `admin` scope too; a key with every scope has it.
     writer = key_session(loupe, loupe.new_key("ml", ["read", "write", "ingest", "review"]))
     assert writer.get("/console/keys").status_code == 403
-    assert key_session(loupe, loupe.new_key("ml")).get("/console/keys").status_code == 200
+    page = key_session(loupe, loupe.new_key("ml")).get("/console/keys")
+    assert page.status_code == 200
+    # The page says what each scope a key can be given allows, `admin` included.
+    for scope in ("read", "write", "ingest", "review", "admin"):
+        assert f"<strong>{scope}</strong> (" in page.text
 
 
 def test_a_revoke_without_the_forms_token_is_refused(loupe: Api, idp: Provider) -> None:

@@ -16,8 +16,8 @@ from app.models import UsageDay
 from app.tenants import limits, repository
 from app.tenants import service as tenants_service
 from tests.fixtures.api import Api, side_app
-from tests.fixtures.judge import ScriptedJudge
-from tests.usage.test_costs import JUDGE_CALL_USD, cases, judge_reply
+from tests.fixtures.judge import Reply, ScriptedJudge
+from tests.usage.test_costs import GRADE, JUDGE_CALL_USD, cases, judge_reply
 
 LOUPE = Path(sys.executable).with_name("loupe")
 
@@ -154,6 +154,33 @@ class TestDailyBudget:
             assert final["usage"]["calls"] == len(made) == len(judge.calls_for("llm_accuracy"))
             assert final["cost_usd"] == pytest.approx(len(made) * JUDGE_CALL_USD, abs=1e-12)
             assert submit(client, [{"type": "llm_accuracy"}], 1).status_code == 429
+
+    def test_items_waiting_on_calls_in_flight_are_not_refused_with_the_budget_unspent(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        # Each call bills far less than the estimate expects: 10 prompt tokens, 5 completion.
+        judge.script(lambda request: Reply(content=GRADE, prompt_tokens=10, completion_tokens=5))
+        call_usd = (10 * 2 + 5 * 8) / 1e6
+        name = f"in-flight-{api.mode}-{os.urandom(3).hex()}"
+        key = api.new_key(name)
+        count = 20
+        with api.client(key) as client:
+            per_item = client.post(
+                "/v1/evaluations/estimate",
+                json={"metrics": [{"type": "llm_accuracy"}], "test_cases": cases(1)},
+            ).json()["usd"]
+            # Room for two items at the estimate's cost, and for every item at the real one.
+            limit = 2.5 * per_item
+            assert count * call_usd < limit
+            budget(api, name, limit)
+            submitted = submit(client, [{"type": "llm_accuracy"}], count)
+            assert submitted.status_code == 202, submitted.text
+            final = api.wait(client, submitted.json()["id"], timeout=120)
+            # The items past the first two wait for those in flight, whose cost then leaves
+            # room: none is refused while the budget is unspent.
+            assert final["result_counts"]["errored"] == 0, final["result_counts"]
+            assert final["usage"]["calls"] == count == len(judge.calls_for("llm_accuracy"))
+            assert final["cost_usd"] == pytest.approx(count * call_usd, abs=1e-12)
 
     def test_one_call_at_a_time_stops_exactly_at_the_budget(
         self, tmp_path: Path, judge: ScriptedJudge
