@@ -168,10 +168,10 @@ class TestWorkerHealth:
                 assert time.monotonic() < deadline
             result = worker_health(no_database, tmp_path)
             assert result.returncode == 0, result.stderr
-            assert "database: OperationalError" in result.stderr and "waiting" in result.stderr
+            assert "database: OperationalError" in result.stderr and "is alive" in result.stderr
             result = worker_health(worker_env(settings, redis_url=f"redis://{nothing}/0"), tmp_path)
             assert result.returncode == 0, result.stderr
-            assert "redis: ConnectionError" in result.stderr and "waiting" in result.stderr
+            assert "redis: ConnectionError" in result.stderr and "is alive" in result.stderr
 
     def test_embedded_mode_has_no_worker(self, tmp_path: Path) -> None:
         env = {key: value for key, value in os.environ.items() if not key.startswith("LOUPE_")}

@@ -181,7 +181,8 @@ def worker_health() -> None:
         typer.echo("unhealthy: " + "; ".join(away), err=True)
         raise typer.Exit(1)
     if away:
-        typer.echo(f"worker on {host}: not answering ({'; '.join(away)}); waiting for it", err=True)
+        waiting = "; ".join(away)
+        typer.echo(f"worker on {host} is alive, waiting for the stores ({waiting})", err=True)
         return
     typer.echo(f"worker on {host} is healthy")
 
