@@ -6,13 +6,15 @@ jobs) call `install` at start-up; nothing registers itself by being imported.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from fastapi import APIRouter
 
 from app.alignments import endpoints as alignments_endpoints
 from app.alignments.kind import AlignmentKind
 from app.alignments.service import KIND as ALIGNMENT
+from app.api import withheld
 from app.api.openapi import Extras
 from app.evals import endpoints as evals_endpoints
 from app.evals.service import KIND as EVAL_RUN
@@ -35,24 +37,36 @@ class Registered:
     kind: kinds.Kind
     router: APIRouter
     openapi: Extras
+    # Its answers' objects and the fields of each holding scores, which a caller without
+    # `read` gets emptied (app/api/withheld.py).
+    withheld: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 KINDS: Mapping[str, Registered] = {
     kinds.DEFAULT_KIND: Registered(
         EvaluationKind(), evaluations_endpoints.router, evaluations_endpoints.OPENAPI
     ),
-    "run": Registered(RunKind(), runs_endpoints.router, runs_endpoints.OPENAPI),
-    EVAL_RUN: Registered(EvalRunKind(), evals_endpoints.router, evals_endpoints.OPENAPI),
+    "run": Registered(
+        RunKind(), runs_endpoints.router, runs_endpoints.OPENAPI, runs_endpoints.WITHHELD
+    ),
+    EVAL_RUN: Registered(
+        EvalRunKind(), evals_endpoints.router, evals_endpoints.OPENAPI, evals_endpoints.WITHHELD
+    ),
     ONLINE: Registered(OnlineKind(), online_endpoints.routes, online_endpoints.OPENAPI),
     ALIGNMENT: Registered(
-        AlignmentKind(), alignments_endpoints.router, alignments_endpoints.OPENAPI
+        AlignmentKind(),
+        alignments_endpoints.router,
+        alignments_endpoints.OPENAPI,
+        alignments_endpoints.WITHHELD,
     ),
 }
 
 
 def install() -> None:
-    """Hand the kinds to the evaluation core (scoring, cancel, delete, events)."""
+    """Hand the kinds to the evaluation core (scoring, cancel, delete, events), and their
+    objects' score fields to the API's withholding."""
     kinds.use({name: entry.kind for name, entry in KINDS.items()})
+    withheld.use({name: each for entry in KINDS.values() for name, each in entry.withheld.items()})
 
 
 def routers() -> list[APIRouter]:

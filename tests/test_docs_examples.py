@@ -133,6 +133,13 @@ class TestOnline:
         rule = next(rule for rule in rules if rule["metrics"][0]["type"] == alert["metric"])
         response = client.patch(f"/v1/online_rules/{rule['id']}", json={"alert": alert})
         assert response.status_code == 200, response.text
+        export = json.loads(json_blocks("online.md")[1])
+        assert export["export_endpoint"] == "https://api.honeycomb.io"
+        export["export_endpoint"] = "http://127.0.0.1:9"
+        response = client.patch(f"/v1/online_rules/{rule['id']}", json=export)
+        assert response.status_code == 200, response.text
+        assert response.json()["export_header_names"] == ["x-honeycomb-team"]
+        assert "<ingest key>" not in response.text
 
 
 class TestApiGuide:
@@ -240,7 +247,7 @@ RUN_BY_TESTS = {
     # page: (```json blocks, curl -d bodies) the tests above run
     "stability.md": (3, 0),
     "conversations.md": (1, 0),
-    "online.md": (1, 2),
+    "online.md": (2, 2),
     "api.md": (0, 2),
     "review.md": (0, 1),
     "datasets-and-runs.md": (0, 2),

@@ -22,6 +22,8 @@ router = APIRouter(
     route_class=LeanRoute,
     responses=problem_responses(400, 401, 403, 404, 409, 422),
 )
+# An alignment's fields holding scores, emptied for a caller without `read` (app/api/withheld.py).
+WITHHELD = {"alignment": {"report": None}}
 OPENAPI = openapi.Extras(
     examples={"create_alignment": {"metric_version": "mv_5b0c1d2e3f4051627384a5b6"}}
 )

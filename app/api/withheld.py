@@ -7,20 +7,27 @@ The shape is kept (a typed client, the SDKs' included, parses the answer as it w
 other): the fields that hold scores are emptied, and the header `Loupe-Withheld: read` says
 so. Counts of results (`result_counts`) are progress and stay."""
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
 from starlette.responses import Response
 
 # Per object, its fields that hold scores and what they read as when withheld (each a value its
-# schema allows: an empty list, or null where the field is null until it has scores).
+# schema allows: an empty list, or null where the field is null until it has scores): the
+# core's objects here, each kind's from the registry (`use`, app/kinds.py).
 WITHHELD: dict[str, dict[str, Any]] = {
     "evaluation": {"per_metric": []},
-    "run": {"report": []},
-    "eval.run": {"per_testing_criteria_results": []},
-    "alignment": {"report": None},
     "comparison": {"metrics": []},
 }
+
+
+def use(kinds: Mapping[str, Mapping[str, Any]]) -> None:
+    """Add the kinds' objects and their fields that hold scores (at start-up)."""
+    for name, fields in kinds.items():
+        WITHHELD[name] = dict(fields)
+
+
 # The answer's header naming the scope that would show the rest.
 HEADER = "Loupe-Withheld"
 

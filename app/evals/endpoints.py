@@ -58,6 +58,8 @@ _RUN = {
     },
 }
 # Request bodies accepted as they stand, for the OpenAPI document (app/api/openapi.py).
+# An eval run's fields holding scores, emptied for a caller without `read` (app/api/withheld.py).
+WITHHELD = {"eval.run": {"per_testing_criteria_results": []}}
 OPENAPI = openapi.Extras(
     examples={
         "create_eval": {

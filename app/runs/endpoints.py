@@ -32,6 +32,8 @@ router = APIRouter(
     responses=problem_responses(400, 401, 404, 409, 413, 415, 422),
 )
 # A dataset's id goes to a run of it (app/api/openapi.py).
+# A run's fields holding scores, emptied for a caller without `read` (app/api/withheld.py).
+WITHHELD = {"run": {"report": []}}
 OPENAPI = openapi.Extras(
     links=[
         openapi.BodyLink(

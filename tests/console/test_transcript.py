@@ -210,6 +210,7 @@ class TestTemplate:
             queue=SimpleNamespace(id="rq_1", name="chats"),
             progress=SimpleNamespace(items=1, labelled=0, in_progress=1, remaining=0, reviewers=[]),
             shown=shown,
+            now=__import__("datetime").datetime(2025, 12, 31),
         )
         assert html.count('<li class="turn turn-') == 4
         assert "turn-verdicts" not in html and 'class="verdict' not in html

@@ -8,6 +8,7 @@ import uuid
 
 from loupe_client import Loupe
 
+from app.api.withheld import WITHHELD
 from tests.comparisons.helpers import PLANTED, compare, evaluation
 from tests.fixtures.api import Api
 
@@ -87,3 +88,12 @@ def test_a_key_without_read_gets_an_evaluation_without_its_scores(api: Api) -> N
         )
         assert parsed.id.startswith("evn_") and parsed.per_metric == []
     full.close()
+
+
+def test_every_kinds_scored_object_is_withheld(api: Api) -> None:
+    """The kinds' objects (a run's report, an eval run's criteria results, an alignment's
+    report) are withheld as the core's are: each kind names its own in the registry."""
+    assert WITHHELD["run"] == {"report": []}
+    assert WITHHELD["eval.run"] == {"per_testing_criteria_results": []}
+    assert WITHHELD["alignment"] == {"report": None}
+    assert {"evaluation", "comparison"} <= set(WITHHELD)
