@@ -5,6 +5,17 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base
 
+# The columns a write adds to a usage day already there (the rest are its key).
+USAGE_SUMMED = (
+    "calls",
+    "failed_calls",
+    "prompt_tokens",
+    "completion_tokens",
+    "cached_prompt_tokens",
+    "cost_usd",
+    "unpriced",
+)
+
 
 class UsageDay(Base):
     """Model calls of one evaluation's results stored on one UTC day, per role and model.

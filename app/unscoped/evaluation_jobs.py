@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 from app.db import add_into, insert_ignoring_duplicates, utcnow
 from app.models import Evaluation, MetricSummary, Result, TestCase, UsageDay
 from app.models.metric_summary import BIN_COLUMNS, score_bin
+from app.models.usage_day import USAGE_SUMMED
 from app.unscoped.nul import row_without_nul, without_nul
 
 _SUMMED = (
@@ -38,16 +39,6 @@ _SUMMED = (
     "candidate_cost_usd",
     "candidate_unpriced",
     *BIN_COLUMNS,
-)
-
-_USAGE_SUMMED = (
-    "calls",
-    "failed_calls",
-    "prompt_tokens",
-    "completion_tokens",
-    "cached_prompt_tokens",
-    "cost_usd",
-    "unpriced",
 )
 
 
@@ -347,7 +338,7 @@ class UnscopedJobRepository:
                 if calls <= 0 and failed <= 0:
                     continue
                 key = (day, role, row.get(f"{role}_model") or "")
-                total = sums.setdefault(key, dict.fromkeys(_USAGE_SUMMED, 0))
+                total = sums.setdefault(key, dict.fromkeys(USAGE_SUMMED, 0))
                 total["calls"] += calls
                 total["failed_calls"] += failed
                 total["prompt_tokens"] += row.get(f"{prefix}prompt_tokens") or 0
@@ -379,5 +370,5 @@ class UnscopedJobRepository:
                 for (day, role, model), total in sorted(sums.items())
             ],
             keys=("evaluation_id", "day", "role", "model"),
-            added=_USAGE_SUMMED,
+            added=USAGE_SUMMED,
         )

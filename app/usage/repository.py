@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from app.db import add_into
 from app.models import UsageDay
+from app.models.usage_day import USAGE_SUMMED
 
 
 def sums(
@@ -83,13 +84,5 @@ def add_calls(
             }
         ],
         keys=("evaluation_id", "day", "role", "model"),
-        added=(
-            "calls",
-            "failed_calls",
-            "prompt_tokens",
-            "completion_tokens",
-            "cached_prompt_tokens",
-            "cost_usd",
-            "unpriced",
-        ),
+        added=USAGE_SUMMED,
     )
