@@ -62,6 +62,7 @@ class RQDispatcher:
         self._running_key = running_key(settings.queue_name)
         # Set when this process's worker is asked to stop (`hand_back`).
         self._stopping = threading.Event()
+        self._probe: Any = None
 
     def hand_back(self) -> None:
         """This process's worker is stopping: its running jobs take no more items, store those
@@ -235,16 +236,22 @@ class RQDispatcher:
         return dict(Counter(owner_of(queued.decode()) for queued in live))
 
     def ping(self) -> None:
-        # Its own short-lived connection, 2 s at most: a probe must answer inside its timeout
-        # when Redis accepts connections and never answers.
-        from redis import Redis
+        # Its own client, 2 s at most: a probe must answer inside its timeout when Redis
+        # accepts connections and never answers, and a pool the queue's work has filled must
+        # not hold it. Kept for the process: probes every few seconds from each orchestrator
+        # reuse its connection rather than open one each (a restart is met by the retry).
+        if self._probe is None:
+            from redis import Redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
 
-        with Redis.from_url(
-            self.settings.redis_url,  # type: ignore[arg-type]
-            socket_timeout=2,
-            socket_connect_timeout=2,
-        ) as probe:
-            probe.ping()
+            self._probe = Redis.from_url(
+                self.settings.redis_url,  # type: ignore[arg-type]
+                socket_timeout=2,
+                socket_connect_timeout=2,
+                retry=Retry(NoBackoff(), 1),
+            )
+        self._probe.ping()
 
     def backlog(self) -> tuple[int, float]:
         from rq.job import Job
@@ -260,3 +267,5 @@ class RQDispatcher:
 
     def close(self) -> None:
         self.redis.close()
+        if self._probe is not None:
+            self._probe.close()

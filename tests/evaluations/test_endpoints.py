@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import pytest
 
 from tests.console.helpers import signed_in
 from tests.fixtures.api import Api
@@ -607,3 +608,16 @@ class TestHealth:
         finally:
             judge.release()
         assert api.wait(client, created.json()["id"])["status"] == "completed"
+
+
+@pytest.mark.parametrize("api", ["distributed"], indirect=True)
+def test_readyz_reuses_its_queue_connection(api: Api) -> None:
+    """A probe every few seconds from each orchestrator opens no Redis connection each."""
+    assert api.redis is not None
+    client = api.client()
+    client.get("/readyz")
+    before = int(api.redis.info("stats")["total_connections_received"])
+    for _ in range(20):
+        assert client.get("/readyz").json()["checks"]["queue"] == "ok"
+    # At most one: a connection the served app's own pool opened meanwhile.
+    assert int(api.redis.info("stats")["total_connections_received"]) - before <= 1
