@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.api.nul import refuse_nul
 from app.console import auth, views
 from app.console._render import compile_templates, page, see_other
+from app.console.alignment_pages import router as alignment_pages_router
 from app.console.audit_pages import router as audit_pages_router
 from app.console.compare_pages import router as compare_pages_router
 from app.console.docs import router as docs_router
@@ -62,6 +63,7 @@ def install(app: FastAPI) -> None:
     app.include_router(operator_pages_router, dependencies=refuse)
     app.include_router(review_pages_router, dependencies=refuse)
     app.include_router(metric_version_pages_router, dependencies=refuse)
+    app.include_router(alignment_pages_router, dependencies=refuse)
     app.include_router(webhook_pages_router, dependencies=refuse)
 
     async def sign_in_required(request: Request, exc: Exception) -> Response:

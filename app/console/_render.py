@@ -120,6 +120,7 @@ def page(
         context.setdefault("signed_in_admin", "admin" in signed_in.scopes)
         context.setdefault("signed_in_review", "review" in signed_in.scopes)
         context.setdefault("signed_in_read", "read" in signed_in.scopes)
+        context.setdefault("signed_in_write", "write" in signed_in.scopes)
         context.setdefault("signed_in_operator", signed_in.operator)
         context.setdefault("csrf_token", csrf.token(runtime.settings, signed_in.form_nonce))
     return templates.TemplateResponse(

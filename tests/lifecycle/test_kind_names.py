@@ -2,7 +2,7 @@
 it (issue 25). What may: the registry (app/kinds.py), the tables (app/models: a kind that keeps
 rows of its own adds its model there and a migration), and the run pages of the console, which
 show dataset runs' own reports, and its production pages (online_pages.py, and the admins' forms
-in online_admin_pages.py), online rules' own.
+in online_admin_pages.py), online rules' own, and alignment_pages.py, alignments' own.
 
 The check is a search for the kinds' stored names, their packages and their classes, as a
 reviewer would grep: a fourth kind that needed a line anywhere else would show up here as the
@@ -41,6 +41,7 @@ ALLOWED = (
     "console/run_pages.py",
     "console/online_pages.py",
     "console/online_admin_pages.py",
+    "console/alignment_pages.py",
 )
 # Names of a kind's things that the registry does not say: the eval run kind's constant and
 # its tables' classes.
