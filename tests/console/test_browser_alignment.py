@@ -99,3 +99,23 @@ class TestAlignmentPages:
         body = console.client(key).get(f"/v1/alignments/{alignment_id}").json()
         assert body["decision"] is None
         assert errors == []
+
+    def test_too_few_labels_says_so_on_the_error_page(
+        self, console: Api, judge: ScriptedJudge, page: Page
+    ) -> None:
+        judge.script(answer)
+        key = console.new_key("alignment-few")
+        client = console.client(key)
+        evaluation_id = submit(client, {"test_cases": cases(6), "metrics": [HELPFULNESS]})
+        assert wait(console, client, f"/v1/evaluations/{evaluation_id}")["status"] == "completed"
+        label_all(client, evaluation_id, 6)
+        version = client.get(f"/v1/evaluations/{evaluation_id}/results").json()["data"][0][
+            "metric_version"
+        ]
+        calls = len(judge.requests)
+        sign_in(page, console, key)
+        page.goto(f"{console.base_url}/console/metric_versions/{version}")
+        page.get_by_role("button", name="Propose an aligned version").click()
+        expect(page.locator("main")).to_contain_text("at least 10 are needed")
+        assert client.get("/v1/alignments").json()["data"] == []
+        assert len(judge.requests) == calls  # no notes call for a refused proposal
