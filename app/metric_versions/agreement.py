@@ -271,6 +271,10 @@ def briefs(
             ),
             n_labels=cached.n_labels,
         )
+    for parent, child in (
+        MetricVersionRepository(session, tenant_id).activated_children(out).items()
+    ):
+        out[parent].superseded_by = child
     return out
 
 

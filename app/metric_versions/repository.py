@@ -83,3 +83,17 @@ class MetricVersionRepository(TenantScopedRepository[MetricVersion]):
             )
         ordered = statement.order_by(MetricVersion.created_at.desc(), MetricVersion.id.desc())
         return self.session.scalars(ordered.limit(limit + 1)).all()
+
+    def activated_children(self, parent_ids: Iterable[str]) -> dict[str, str]:
+        """Per version, the newest version made from it and activated (by an alignment), in
+        one query; versions with none are absent."""
+        wanted = sorted(set(parent_ids))
+        if not wanted:
+            return {}
+        rows = self.session.execute(
+            self.get_base_statement()
+            .with_only_columns(MetricVersion.parent_id, MetricVersion.id)
+            .where(MetricVersion.parent_id.in_(wanted), MetricVersion.status == "active")
+            .order_by(MetricVersion.created_at, MetricVersion.id)
+        ).all()
+        return {parent: child for parent, child in rows}

@@ -61,6 +61,11 @@ class AgreementBrief(BaseModel):
     metric_version: str
     cohen_kappa: AgreementStatisticBrief
     n_labels: int = Field(description="People's labels on items the judge scored.")
+    superseded_by: str | None = Field(
+        None,
+        description="The version an activated alignment made from this one (newest first): "
+        "submit that alignment's `candidate_metric` to judge with it; null while none is.",
+    )
 
 
 class PersonLabel(BaseModel):

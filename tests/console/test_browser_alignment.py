@@ -2,7 +2,8 @@
 labelled metric version's page proposes an alignment through its form; the alignment's page
 shows the judging, then κ before and after as GET /v1/alignments/{id} reports them, the notes
 the candidate adds and every held-out item; Activate makes the candidate active and is
-audited; the list shows it decided. Takes docs/screenshots/alignment.png."""
+audited; the parent's spec submitted again is marked superseded, leading to the candidate's
+page; the list shows the alignment decided. Takes docs/screenshots/alignment.png."""
 
 from playwright.sync_api import Page, expect
 
@@ -73,6 +74,15 @@ class TestAlignmentPages:
         assert decided["active_version"] == decided["candidate_version"]
         trail = client.get("/v1/audit_events", params={"action": "alignment.activate"})
         assert [e["object_id"] for e in trail.json()["data"]] == [alignment_id]
+
+        # The parent's spec submitted again says an aligned version is active, and leads to it.
+        again = submit(client, {"test_cases": cases(2), "metrics": [HELPFULNESS]})
+        assert wait(console, client, f"/v1/evaluations/{again}")["status"] == "completed"
+        page.goto(f"{console.base_url}/console/evaluations/{again}")
+        page.locator("table.summary a.superseded").click()
+        candidate = decided["candidate_version"]
+        expect(page).to_have_url(f"{console.base_url}/console/metric_versions/{candidate}")
+        expect(page.locator(".version-status")).to_have_text(f"active, aligned from {version}")
 
         page.goto(f"{console.base_url}/console/metric_versions/{version}")
         page.locator("a.alignments-link").click()

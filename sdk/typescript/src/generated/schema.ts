@@ -1561,6 +1561,11 @@ export interface components {
              * @description People's labels on items the judge scored.
              */
             n_labels: number;
+            /**
+             * Superseded By
+             * @description The version an activated alignment made from this one (newest first): submit that alignment's `candidate_metric` to judge with it; null while none is.
+             */
+            superseded_by?: string | null;
         };
         /**
          * AgreementDisagreement

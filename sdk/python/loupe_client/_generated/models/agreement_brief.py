@@ -8,6 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -30,11 +31,14 @@ class AgreementBrief:
             cohen_kappa (AgreementStatisticBrief):
             metric_version (str):
             n_labels (int): People's labels on items the judge scored.
+            superseded_by (None | str | Unset): The version an activated alignment made from this one (newest first): submit
+                that alignment's `candidate_metric` to judge with it; null while none is.
      """
 
     cohen_kappa: AgreementStatisticBrief
     metric_version: str
     n_labels: int
+    superseded_by: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -49,6 +53,12 @@ class AgreementBrief:
 
         n_labels = self.n_labels
 
+        superseded_by: None | str | Unset
+        if isinstance(self.superseded_by, Unset):
+            superseded_by = UNSET
+        else:
+            superseded_by = self.superseded_by
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -57,6 +67,8 @@ class AgreementBrief:
             "metric_version": metric_version,
             "n_labels": n_labels,
         })
+        if superseded_by is not UNSET:
+            field_dict["superseded_by"] = superseded_by
 
         return field_dict
 
@@ -75,10 +87,21 @@ class AgreementBrief:
 
         n_labels = d.pop("n_labels")
 
+        def _parse_superseded_by(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        superseded_by = _parse_superseded_by(d.pop("superseded_by", UNSET))
+
+
         agreement_brief = cls(
             cohen_kappa=cohen_kappa,
             metric_version=metric_version,
             n_labels=n_labels,
+            superseded_by=superseded_by,
         )
 
 
