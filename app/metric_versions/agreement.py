@@ -28,7 +28,7 @@ from app.metric_versions.schemas import (
     PersonLabel,
 )
 from app.models import Label, MetricVersion
-from app.stats import LabelledItem, calibrated_mean, human_agreement
+from app.stats import LabelledItem, calibrated_mean, exact_mean, human_agreement
 from app.stats import Statistic as StatisticValue
 
 STATISTICS = (
@@ -117,8 +117,9 @@ def _label_value(label: Label) -> float | bool | None:
 
 
 def items_of(given: Sequence[Label]) -> tuple[list[LabelledItem], dict[str, list[Label]]]:
-    """One LabelledItem per item key (judge score: the mean of the labels' snapshots of it),
-    and each item's labels oldest first."""
+    """One LabelledItem per item key (judge score: the mean of the labels' snapshots of it,
+    taken exactly: three snapshots of 0.7 average 0.7, not the float sum's 0.6999999999999998
+    under a threshold of 0.7), and each item's labels oldest first."""
     by_item: dict[str, list[Label]] = {}
     for label in given:
         by_item.setdefault(label.item_key, []).append(label)
@@ -129,7 +130,7 @@ def items_of(given: Sequence[Label]) -> tuple[list[LabelledItem], dict[str, list
         items.append(
             LabelledItem(
                 key=key,
-                score=sum(scores) / len(scores) if scores else None,
+                score=exact_mean(scores, [1.0] * len(scores)) if scores else None,
                 labels={actor: value for actor, value in values.items() if value is not None},
             )
         )

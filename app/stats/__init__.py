@@ -34,7 +34,14 @@ from app.stats._human import (
 )
 from app.stats._kappa_change import kappa_change
 from app.stats._paired import PairedMetric, compare_metric, holm_adjust
-from app.stats._samples import Aggregate, Judgment, Verdict, verdict, weighted_median
+from app.stats._samples import (
+    Aggregate,
+    Judgment,
+    Verdict,
+    exact_mean,
+    verdict,
+    weighted_median,
+)
 
 __all__ = [
     "CalibratedMean",
@@ -43,6 +50,7 @@ __all__ = [
     "LabelledItem",
     "Statistic",
     "calibrated_mean",
+    "exact_mean",
     "snap_into",
     "human_agreement",
     "kappa_change",

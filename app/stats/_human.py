@@ -34,6 +34,7 @@ from app.stats._human_types import (  # noqa: F401 - the types are this module's
     Statistic,
     _Items,
 )
+from app.stats._samples import exact_mean
 
 RESAMPLES = 2000
 SEED = 20_261_126
@@ -91,7 +92,9 @@ def _prepare(
         if kind == "score":
             values = np.array([float(v) for v in item.labels.values()])
             passes = values >= threshold
-            people_value[column] = values.mean()
+            # Exactly, as the judge's score is: a float mean moves an item across a bin's
+            # edge and breaks ties in ρ (three labels of 0.6 average 0.6, not 0.59999...).
+            people_value[column] = exact_mean(values.tolist(), [1.0] * values.size)
         else:
             values = np.array(
                 [float(v if isinstance(v, bool) else v >= threshold) for v in item.labels.values()]
