@@ -117,9 +117,8 @@ def _label_value(label: Label) -> float | bool | None:
 
 
 def items_of(given: Sequence[Label]) -> tuple[list[LabelledItem], dict[str, list[Label]]]:
-    """One LabelledItem per item key (judge score: the mean of the labels' snapshots of it,
-    taken exactly: three snapshots of 0.7 average 0.7, not the float sum's 0.6999999999999998
-    under a threshold of 0.7), and each item's labels oldest first."""
+    """One LabelledItem per item key (judge score: the exact mean of the labels' snapshots of
+    it, three of 0.7 being 0.7, not 0.6999...98), and each item's labels oldest first."""
     by_item: dict[str, list[Label]] = {}
     for label in given:
         by_item.setdefault(label.item_key, []).append(label)
