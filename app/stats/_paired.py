@@ -19,6 +19,7 @@ from app.stats._bounded import (
     _too_few,
     at_bounds,
     paired_interval,
+    snap_into,
     wilson_bounds,
 )
 
@@ -284,7 +285,11 @@ def compare_metric(
         n=n,
         baseline_mean=float(a.mean()) if n else None,
         candidate_mean=float(b.mean()) if n else None,
-        mean_difference=float(differences.mean()) if n else None,
+        # Onto the interval when outside by rounding alone (a constant shift's interval is
+        # the mean of the sorted differences).
+        mean_difference=snap_into(float(differences.mean()), interval.ci95 if interval else None)
+        if n
+        else None,
         ci95=interval.ci95 if interval else None,
         ci_method=interval.method if interval else None,
         p_value=p_value,

@@ -76,6 +76,18 @@ class TestCompareMetric:
         expected = 2.8016 * s_d / math.sqrt(200)
         assert expected < compared.minimum_detectable_effect < expected * 1.01
 
+    def test_a_constant_shift_lies_inside_its_zero_width_interval(self) -> None:
+        """Every pair 0.1 apart: the interval's mean, of the sorted differences, and the
+        reported difference, of the unsorted, once differed in the last bit, the difference
+        falling outside its own interval."""
+        rng = random.Random(1)
+        for _ in range(50):
+            baseline = [round(rng.random() * 0.8, 2) for _ in range(12)]
+            compared = compare_metric(baseline, [x + 0.1 for x in baseline], None, None, 0.05)
+            assert compared.ci95 is not None and compared.mean_difference is not None
+            low, high = compared.ci95
+            assert low <= compared.mean_difference <= high, (compared, baseline)
+
     def test_below_two_pairs_nothing_is_tested(self) -> None:
         compared = compare_metric([1.0], [0.0], None, None, 0.05)
         assert compared.n == 1 and compared.mean_difference == -1.0
