@@ -60,11 +60,12 @@ def get_metric_version_agreement(
     worst first."""
     version = service.get_or_404(session, tenant.id, version_id)
     if threshold is not None:
+        threshold += 0.0  # -0 is 0: the report (and its cache's key) says 0
         low, high = agreement.scale_of(version)
         if not low <= threshold <= high:
             raise invalid_field(
                 ["query", "threshold"],
-                f"threshold {threshold:g} is outside the version's scale [{low:g}, {high:g}]",
+                f"threshold {threshold!r} is outside the version's scale [{low:g}, {high:g}]",
                 "out_of_scale",
             )
     return agreement.report(session, tenant.id, version, threshold)

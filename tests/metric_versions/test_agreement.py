@@ -530,3 +530,13 @@ class TestThreshold:
         (error,) = body["errors"]
         assert error["loc"] == "query.threshold" and "[0, 1]" in error["msg"]
         assert agreement(team, version, threshold=1)["threshold"] == 1
+
+    def test_minus_zero_is_zero_and_a_near_miss_is_named_as_sent(self, api: Api) -> None:
+        team = Team(api)
+        version = evaluate(team, cases(3))["per_metric"][0]["metric_version"]
+        path = f"/v1/metric_versions/{version}/agreement"
+        minus = team.client.get(path, params={"threshold": "-0"})
+        assert minus.status_code == 200 and '"threshold":-0.0' not in minus.text.replace(" ", "")
+        assert '"threshold":-0.0' not in team.client.get(path, params={"threshold": 0}).text
+        body = problem(team.client.get(path, params={"threshold": "1.0000001"}), 422)
+        assert "threshold 1.0000001 is outside" in body["errors"][0]["msg"]
