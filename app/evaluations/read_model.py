@@ -20,6 +20,7 @@ from app.evaluations.judge_schemas import JudgePanelMember, MetricJudgeUsed
 from app.evaluations.kinds import DEFAULT_KIND, kind_of, naming_of
 from app.evaluations.repository import EvaluationRepository
 from app.evaluations.schemas import (
+    TERMINAL_STATUSES,
     ClusteredError,
     ErrorInfo,
     EvaluationResult,
@@ -345,15 +346,8 @@ def _stability(
     spec: dict[str, Any],
     row: dict[str, Any],
 ) -> StabilitySummary | None:
-    choice = stability.judge_choice(spec)
-    if choice is None:
-        return None
-    ratings = None
-    if choice["panel"]:
-        ratings = stability.ratings(
-            evaluations.stabilities(evaluation, index), len(choice["panel"])
-        )
-    return stability.summary(spec, row, ratings)
+    kept_as = (evaluation.id, index) if evaluation.status in TERMINAL_STATUSES else None
+    return stability.summary(spec, row, lambda: evaluations.stabilities(evaluation, index), kept_as)
 
 
 def test_case_to_schema(case: TestCase, media_url: MediaUrl) -> TestCaseSchema:

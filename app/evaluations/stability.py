@@ -1,6 +1,8 @@
 """What clients read of a metric judged more than once (`judge.samples`, `judge.panel`): each
 result's judgments, and per metric how many were fragile, pass^k and the panel's agreement."""
 
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -90,6 +92,13 @@ class StabilitySummary(BaseModel):
         description="pass^k: `all_passed` / results with a verdict (beside `pass_rate`)."
     )
     agreement: Agreement | None = Field(description="The panel's; null without a panel.")
+    self_agreement: Agreement | None = Field(
+        default=None,
+        description="How far the judge agrees with itself when asked again: Krippendorff's "
+        "alpha (interval level) with each result's samples as its raters (with a panel, each "
+        "member's samples of each result; `raters` is `samples`); null with one sample. Low "
+        "says one call's verdict is partly a draw.",
+    )
 
 
 def judge_choice(spec: dict[str, Any]) -> dict[str, Any] | None:
@@ -102,18 +111,52 @@ def judge_choice(spec: dict[str, Any]) -> dict[str, Any] | None:
     return {"samples": samples, "panel": panel, "aggregate": choice.get("aggregate") or "median"}
 
 
+def _agreement(ratings: list[list[float | None]]) -> Agreement:
+    made = panel_agreement(ratings)
+    return Agreement(alpha=made.alpha, items=made.items, raters=made.raters, low=made.low)
+
+
+# Per completed evaluation and metric: the panel's and the samples' agreement, read from every
+# result's judgments once per process (a completed evaluation's judgments do not change).
+_KEPT: OrderedDict[tuple[str, int], tuple[Agreement | None, Agreement | None]] = OrderedDict()
+_KEPT_SIZE = 256
+
+
+def agreements(
+    choice: dict[str, Any],
+    stabilities: Callable[[], list[dict[str, Any]]],
+    kept_as: tuple[str, int] | None,
+) -> tuple[Agreement | None, Agreement | None]:
+    """The panel's agreement across members and the judge's with itself across samples, from
+    the metric's results' judgments (`stabilities`, read only when not kept); `kept_as` keeps
+    them for a completed evaluation's metric."""
+    if kept_as is not None and (found := _KEPT.get(kept_as)) is not None:
+        return found
+    read = stabilities()
+    panel = choice["panel"]
+    made = (
+        _agreement(ratings(read, len(panel))) if panel else None,
+        _agreement(sample_ratings(read, choice["samples"])) if choice["samples"] > 1 else None,
+    )
+    if kept_as is not None:
+        _KEPT[kept_as] = made
+        while len(_KEPT) > _KEPT_SIZE:
+            _KEPT.popitem(last=False)
+    return made
+
+
 def summary(
-    spec: dict[str, Any], row: dict[str, Any], ratings: list[list[float | None]] | None
+    spec: dict[str, Any],
+    row: dict[str, Any],
+    stabilities: Callable[[], list[dict[str, Any]]],
+    kept_as: tuple[str, int] | None = None,
 ) -> StabilitySummary | None:
-    """The metric's stability summary from its running sums (and a panel's ratings)."""
+    """The metric's stability summary from its running sums and its results' judgments."""
     choice = judge_choice(spec)
     if choice is None:
         return None
     verdicts = row.get("passed", 0) + row.get("failed", 0)
-    agreement = None
-    if choice["panel"]:
-        made = panel_agreement(ratings or [[] for _ in choice["panel"]])
-        agreement = Agreement(alpha=made.alpha, items=made.items, raters=made.raters, low=made.low)
+    agreement, self_agreement = agreements(choice, stabilities, kept_as)
     return StabilitySummary(
         samples=choice["samples"],
         members=len(choice["panel"]) if choice["panel"] else None,
@@ -123,6 +166,7 @@ def summary(
         all_passed=row.get("all_passed", 0),
         pass_hat_k=row.get("all_passed", 0) / verdicts if verdicts else None,
         agreement=agreement,
+        self_agreement=self_agreement,
     )
 
 
@@ -133,4 +177,20 @@ def ratings(stabilities: list[dict[str, Any]], members: int) -> list[list[float 
         shown = {entry["member"]: entry.get("score") for entry in stability.get("panel") or []}
         for member in range(members):
             rows[member].append(shown.get(member))
+    return rows
+
+
+def sample_ratings(stabilities: list[dict[str, Any]], samples: int) -> list[list[float | None]]:
+    """Rows of sample numbers, columns of (result, member): each sample's score (None: it
+    errored or was not made)."""
+    rows: list[list[float | None]] = [[] for _ in range(samples)]
+    for stability in stabilities:
+        by_member: dict[Any, dict[int, float | None]] = {}
+        for judgment in stability.get("judgments") or []:
+            by_member.setdefault(judgment.get("member"), {})[judgment.get("sample", 0)] = (
+                judgment.get("score")
+            )
+        for scores in by_member.values():
+            for sample in range(samples):
+                rows[sample].append(scores.get(sample))
     return rows

@@ -1,8 +1,9 @@
 """The console shows how stable a judge is (issue 27 item 3), in a real browser (Debian's Chromium
 via Playwright), loopback only: an evaluation judged twice per item by a panel of two registered
-judges shows each metric's fragile results, pass^k beside the pass rate and the panel's alpha
-(flagged when low); its results filter to the fragile ones; a test case's page shows each panel
-member's score and reason and every judgment with its own, escaped. Takes
+judges shows each metric's fragile results, pass^k beside the pass rate, the panel's alpha
+and each judge's with itself (flagged when low); its results filter to the fragile ones; a
+test case's page shows each panel member's score and reason and every judgment with its own,
+escaped. Takes
 docs/screenshots/stability.png and stability-case.png. A comparison counts each side's fragile
 items and, asked from the compare form, sets them aside."""
 
@@ -124,7 +125,15 @@ class TestStability:
         )
         expect(row.locator("td.agreement")).to_contain_text(f"{alpha:.2f}")
         expect(row.locator("td.agreement")).to_contain_text("2 judges, 4 items")
-        expect(row.locator(".chip-low")).to_have_count(1 if stability["agreement"]["low"] else 0)
+        expect(row.locator("td.agreement > .chip-low")).to_have_count(
+            1 if stability["agreement"]["low"] else 0
+        )
+        # Beneath it, how far each judge agrees with itself over its two samples per case.
+        own = stability["self_agreement"]
+        itself = row.locator(".self-agreement")
+        expect(itself).to_contain_text(f"with itself {own['alpha']:.2f}")
+        expect(itself).to_contain_text("2 samples, 8 items")
+        expect(itself.locator(".chip-low")).to_have_count(1 if own["low"] else 0)
         # A metric judged once has no fragile results or agreement to show.
         once = summary.locator("tbody tr", has_text="exact_match")
         expect(once.locator("td.fragile-count")).to_have_text("–")

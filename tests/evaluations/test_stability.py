@@ -91,6 +91,7 @@ class TestSamples:
                 assert script.calls[(model, "shaky")] == 3 * (attempt + 1)
             summary = final["per_metric"][0]
             assert summary["usage"]["calls"] == 6
+            itself = summary["stability"].pop("self_agreement")
             assert summary["stability"] == {
                 "samples": 3,
                 "members": None,
@@ -114,6 +115,15 @@ class TestSamples:
             assert shaky["reason"] == f"{model} gives shaky 8."
             assert shaky["usage"]["calls"] == 3
             assert steady["fragile"] is False and steady["stability"]["all_passed"] is True
+            # The judge's agreement with itself: its samples as raters of each test case.
+            matrix = np.array([rows[name]["stability"]["scores"] for name in rows]).T
+            expected = krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+            assert itself["alpha"] == pytest.approx(expected)
+            assert (itself["items"], itself["raters"]) == (2, 3)
+            assert itself["low"] is bool(expected < 0.667)
+            # A completed evaluation's read again (kept per process) says the same.
+            again = client.get(f"/v1/evaluations/{final['id']}").json()["per_metric"][0]
+            assert again["stability"]["self_agreement"] == itself
             # Only the straddling item is listed as fragile; the others as not.
             assert list(results(client, final["id"], fragile="true")) == ["shaky"]
             assert list(results(client, final["id"], fragile="false")) == ["steady"]
@@ -374,3 +384,13 @@ class TestPanel:
         assert [m["model"] for m in shown] == ["judge-c", "judge-model"]
         assert row["fragile"] is True
         assert row["usage"]["calls"] == 4
+        # Each member agreeing with itself: its two samples rate the test case for it.
+        judged = row["stability"]["judgments"]
+        matrix = np.array(
+            [[j["score"] for j in judged if j["member"] == member] for member in (0, 1)]
+        ).T
+        itself = final["per_metric"][0]["stability"]["self_agreement"]
+        assert (itself["items"], itself["raters"]) == (2, 2)
+        assert itself["alpha"] == pytest.approx(
+            krippendorff.alpha(reliability_data=matrix, level_of_measurement="interval")
+        )

@@ -6351,6 +6351,8 @@ export interface components {
             pass_hat_k: number | null;
             /** Samples */
             samples: number;
+            /** @description How far the judge agrees with itself when asked again: Krippendorff's alpha (interval level) with each result's samples as its raters (with a panel, each member's samples of each result; `raters` is `samples`); null with one sample. Low says one call's verdict is partly a draw. */
+            self_agreement?: components["schemas"]["Agreement"] | null;
         };
         /**
          * StoredDataSourceConfig

@@ -36,6 +36,9 @@ class StabilitySummary:
             samples (int):
             incomplete (int | Unset): Results some of whose judgments failed (they do not vote): their verdict rests on
                 fewer judgments than asked for. Default: 0.
+            self_agreement (Agreement | None | Unset): How far the judge agrees with itself when asked again: Krippendorff's
+                alpha (interval level) with each result's samples as its raters (with a panel, each member's samples of each
+                result; `raters` is `samples`); null with one sample. Low says one call's verdict is partly a draw.
      """
 
     aggregate: str
@@ -46,6 +49,7 @@ class StabilitySummary:
     pass_hat_k: float | None
     samples: int
     incomplete: int | Unset = 0
+    self_agreement: Agreement | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -76,6 +80,14 @@ class StabilitySummary:
 
         incomplete = self.incomplete
 
+        self_agreement: dict[str, Any] | None | Unset
+        if isinstance(self.self_agreement, Unset):
+            self_agreement = UNSET
+        elif isinstance(self.self_agreement, Agreement):
+            self_agreement = self.self_agreement.to_dict()
+        else:
+            self_agreement = self.self_agreement
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -90,6 +102,8 @@ class StabilitySummary:
         })
         if incomplete is not UNSET:
             field_dict["incomplete"] = incomplete
+        if self_agreement is not UNSET:
+            field_dict["self_agreement"] = self_agreement
 
         return field_dict
 
@@ -143,6 +157,26 @@ class StabilitySummary:
 
         incomplete = d.pop("incomplete", UNSET)
 
+        def _parse_self_agreement(data: object) -> Agreement | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                self_agreement_type_0 = Agreement.from_dict(data)
+
+
+
+                return self_agreement_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Agreement | None | Unset, data)
+
+        self_agreement = _parse_self_agreement(d.pop("self_agreement", UNSET))
+
+
         stability_summary = cls(
             aggregate=aggregate,
             agreement=agreement,
@@ -152,6 +186,7 @@ class StabilitySummary:
             pass_hat_k=pass_hat_k,
             samples=samples,
             incomplete=incomplete,
+            self_agreement=self_agreement,
         )
 
 
