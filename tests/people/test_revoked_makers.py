@@ -19,7 +19,7 @@ from tests.fixtures.api import Api
 EVERY_SCOPE = ["read", "write", "ingest", "review", "admin"]
 
 
-def _made(client: httpx.Client, name: str) -> str:
+def made_key(client: httpx.Client, name: str) -> str:
     """The secret of a key with every scope that `client`'s session makes."""
     token = csrf_of(client.get("/console/keys").text)
     made = client.post(
@@ -32,7 +32,7 @@ def _made(client: httpx.Client, name: str) -> str:
     return found.group(1)
 
 
-def _id_of(api: Api, secret: str) -> str:
+def key_id_of(api: Api, secret: str) -> str:
     with api.served.runtime.session() as session:
         key = session.query(ApiKey).filter(ApiKey.key_hash == service.hash_key(secret)).one()
         return key.id
@@ -42,13 +42,13 @@ def test_revoking_a_key_revokes_the_keys_made_with_it(api: Api) -> None:
     team = f"chain-{uuid.uuid4().hex[:8]}"
     admin_key = api.new_key(team)
     admin = signed_in(api, admin_key)
-    first = _made(admin, "first")
-    second = _made(signed_in(api, first), "second")
-    third = _made(signed_in(api, second), "third")
+    first = made_key(admin, "first")
+    second = made_key(signed_in(api, first), "second")
+    third = made_key(signed_in(api, second), "third")
     for secret in (first, second, third):
         with api.client(secret) as client:
             assert client.get("/v1/evaluations").status_code == 200
-    first_id = _id_of(api, first)
+    first_id = key_id_of(api, first)
 
     token = csrf_of(admin.get("/console/keys").text)
     revoked = admin.post("/console/keys/revoke", data={"key_id": first_id, "csrf_token": token})
@@ -72,14 +72,14 @@ def test_revoking_a_key_revokes_the_keys_made_with_it(api: Api) -> None:
     by_key = {event["object_id"]: event for event in events.json()["data"]}
     assert by_key[first_id]["details"].get("revoked_with") is None
     for secret in (second, third):
-        assert by_key[_id_of(api, secret)]["details"]["revoked_with"] == first_id
+        assert by_key[key_id_of(api, secret)]["details"]["revoked_with"] == first_id
 
 
 def test_a_key_made_with_a_revoked_key_holds_nothing(api: Api) -> None:
     team = f"chain-{uuid.uuid4().hex[:8]}"
     admin = signed_in(api, api.new_key(team))
-    maker = _made(admin, "maker")
-    maker_id = _id_of(api, maker)
+    maker = made_key(admin, "maker")
+    maker_id = key_id_of(api, maker)
     with api.served.runtime.session() as session:
         # As a key the maker made while its revocation was being stored: the rows a revoke
         # from before revoking went down the chain left.
