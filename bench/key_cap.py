@@ -1,7 +1,8 @@
 """What capping a key by its root maker's role costs per request: the time of authenticating a
 key (`caller_for_key`, the lookup every request makes) with and without `people.keys.capped`,
-for a key made by the operator (no read more), by a person (one membership read) and at the
-end of a chain of keys making keys (one key read more per key in between), on SQLite or, given
+for a key made by the operator (no read more), by a person (one membership read), at the
+end of a chain of keys making keys (one key read more per key in between) and made by a
+revoked key (that key's read, no more: it holds nothing), on SQLite or, given
 `--database-url`, PostgreSQL.
 
     .venv/bin/python bench/key_cap.py                        # SQLite in a temporary directory
@@ -20,9 +21,12 @@ sys.path.insert(0, str(ROOT))
 
 
 def main() -> None:
+    from sqlalchemy import select
+
     from app.config import Settings
+    from app.db import utcnow
     from app.migrate import upgrade
-    from app.models import Membership
+    from app.models import ApiKey, Membership
     from app.people import repository as people_repository
     from app.people.keys import capped
     from app.runtime import configure
@@ -53,6 +57,16 @@ def main() -> None:
             made_id = service.repository.keys_of(session, team.id)[-1].id
             _, key = service.create_key(session, tenant, created_by=f"key:{made_id}")
         keys[f"chain of {arguments.chain}"] = key
+        # A key whose maker (a key the person made) was revoked without it: the walk stops at
+        # that maker, read as any key in between is, and the key holds nothing.
+        _, revoked = service.create_key(session, tenant, created_by=maker)
+        revoked_key = session.scalars(
+            select(ApiKey).where(ApiKey.key_hash == service.hash_key(revoked))
+        ).one()
+        _, keys["revoked maker"] = service.create_key(
+            session, tenant, created_by=f"key:{revoked_key.id}"
+        )
+        revoked_key.revoked_at = utcnow()
         session.commit()
     print(
         f"{url.split(':', 1)[0]}, {arguments.n} authentications per case, best of {arguments.runs}"

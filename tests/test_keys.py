@@ -8,7 +8,9 @@ import sys
 from pathlib import Path
 
 from app import migrate
+from tests.console.helpers import signed_in
 from tests.fixtures.api import fast_settings, served_api, side_app
+from tests.people.test_revoked_makers import key_id_of, made_key
 
 BIN = Path(sys.executable).parent
 
@@ -65,6 +67,22 @@ class TestKeys:
                 assert still.get("/v1/evaluations").status_code == 200
         relisted = loupe(tmp_path, "keys", "list", "--tenant", "acme").stdout
         assert "revoked" in relisted.splitlines()[0]
+
+    def test_revoke_takes_the_keys_made_with_it_and_names_them(self, tmp_path: Path) -> None:
+        key = loupe(tmp_path, "keys", "create", "--create-tenant", "--tenant", "acme")
+        key = key.stdout.strip().splitlines()[-1]
+        with side_app(tmp_path) as app:
+            made = made_key(signed_in(app, key), "made on the Keys page")
+            made_id = key_id_of(app, made)
+            key_id = key_id_of(app, key)
+            revoked = loupe(tmp_path, "keys", "revoke", key_id)
+            assert revoked.returncode == 0, revoked.stderr
+            assert revoked.stdout.splitlines() == [
+                f"revoked {key_id} ({key[:10]}…)",
+                f"revoked {made_id} ({made[:10]}…), made with it",
+            ]
+            with app.client(made) as client:
+                assert client.get("/v1/evaluations").status_code == 401
 
     def test_unknown_tenant_and_key(self, tmp_path: Path) -> None:
         loupe(tmp_path, "migrate")

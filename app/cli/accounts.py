@@ -159,7 +159,8 @@ def list_keys(tenant: str = typer.Option(..., "--tenant", help="Tenant name.")) 
 
 @keys.command("revoke")
 def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys list`).")) -> None:
-    """Revoke a key: every API process answers 401 to it from the next request on."""
+    """Revoke a key and the keys made with it: every API process answers 401 to them from the
+    next request on."""
     from app.runtime import current
     from app.tenants.scopes import OPERATOR
     from app.tenants.service import revoke_key as revoke
@@ -167,13 +168,16 @@ def revoke_key(key_id: str = typer.Argument(..., help="The key's id (`loupe keys
     cli_logging()
     runtime = current()
     with runtime.session() as session:
-        api_key = revoke(session, key_id, OPERATOR)
+        revoked = revoke(session, key_id, OPERATOR)
         session.commit()
     runtime.close()
-    if api_key is None:
+    if revoked is None:
         typer.echo(f"no key {key_id!r}", err=True)
         raise typer.Exit(1)
+    api_key, along = revoked
     typer.echo(f"revoked {api_key.id} ({api_key.prefix}…)")
+    for key in along:
+        typer.echo(f"revoked {key.id} ({key.prefix}…), made with it")
 
 
 def _audit_key(session: "Session", key: str, action: str) -> None:

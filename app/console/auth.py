@@ -31,7 +31,7 @@ from app.problems import ProblemError
 from app.tenants import service as tenants
 from app.tenants.refusals import refused_sign_in
 from app.tenants.scopes import ADMIN, KEY_SCOPES, READ, REVIEW, WRITE, Caller
-from app.tenants.service import caller_by_key_hash, caller_for_key, hash_key
+from app.tenants.service import KeyExpired, caller_by_key_hash, caller_for_key, hash_key
 from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 
 COOKIE = "loupe_session"
@@ -105,9 +105,10 @@ def sign_in(
     key: str,
     throttle: AuthThrottle | None = None,
     address: str = UNKNOWN_ADDRESS,
-) -> str | None:
-    """The session cookie's value for a valid API key, or None; the sign-in, or its refusal
-    for a revoked or expired key, is on the key's team's audit trail once the caller commits.
+) -> str | KeyExpired | None:
+    """The session cookie's value for a valid API key, KeyExpired for an expired one (its
+    holder is told when, as the API tells them), or None; the sign-in, or its refusal for a
+    revoked or expired key, is on the key's team's audit trail once the caller commits.
 
     Args:
         throttle: counts a failure against the client's `address`, and raises Throttled when
@@ -121,7 +122,7 @@ def sign_in(
             # unauthenticated caller writes.
             throttle.note_failure(address)
         refused_sign_in(session, key.strip(), address, settings.auth_failure_window_seconds)
-        return None
+        return caller
     record_session(session, "sign_in", caller.tenant.id, caller.actor)
     expires = int(time.time() + settings.console_session_hours * 3600)
     return _signed(

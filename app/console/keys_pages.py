@@ -1,9 +1,11 @@
 """A team admin's API keys in the console: the team's keys, a form making one (its secret shown
-once, on the answer page, never stored, logged or shown again) and revoking one. Every route here
-needs the `admin` scope (app/console/auth.py); each change is on the audit trail."""
+once, on the answer page, never stored, logged or shown again) and revoking one with the keys
+made with it. Every route here needs the `admin` scope (app/console/auth.py); each change is
+on the audit trail."""
 
 from datetime import datetime
 from typing import Annotated
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
@@ -18,6 +20,7 @@ from app.models import ApiKey
 from app.people import keys as people_keys
 from app.people import service as people
 from app.problems import ProblemError
+from app.tenants import key_chain
 from app.tenants import service as tenants
 from app.tenants.scopes import KEY_SCOPES
 
@@ -35,20 +38,26 @@ def _keys_page(
     signed_in: auth.ConsoleSession,
     error: str | None = None,
     status_code: int = 200,
+    revoked: str | None = None,
 ) -> HTMLResponse:
+    keys = tenants.tenant_keys(session, signed_in.tenant.id)
+    along = key_chain.revoked_along(keys)
+    just_revoked = next((key for key in keys if key.id == revoked and key.revoked_at), None)
     return page(
         request,
         "keys.html",
         signed_in,
         status_code=status_code,
         keys=[
-            (key, *_in_use(session, signed_in.tenant.id, key))
-            for key in tenants.tenant_keys(session, signed_in.tenant.id)
+            (key, *_in_use(session, signed_in.tenant.id, key), along.get(key.id)) for key in keys
         ],
         key_scopes=KEY_SCOPES,
         expiries=EXPIRIES,
         now=utcnow(),
         error=error,
+        # The revoke's answer: the key and how many were made with it and went with it.
+        just_revoked=just_revoked,
+        revoked_with=[key for key in keys if just_revoked and along.get(key.id) is just_revoked],
     )
 
 
@@ -63,8 +72,10 @@ def _in_use(session: Session, tenant_id: str, key: ApiKey) -> tuple[list[str], s
 
 
 @router.get("/keys", name="keys_page")
-def keys_page(request: Request, session: SessionDep, signed_in: SignedIn) -> HTMLResponse:
-    return _keys_page(request, session, signed_in)
+def keys_page(
+    request: Request, session: SessionDep, signed_in: SignedIn, revoked: str | None = None
+) -> HTMLResponse:
+    return _keys_page(request, session, signed_in, revoked=revoked)
 
 
 def _checked(name: str, scopes: list[str], expires: str) -> tuple[str, list[str], datetime | None]:
@@ -186,4 +197,4 @@ def revoke_key(
     if tenants.revoke_tenant_key(session, signed_in.tenant.id, key_id, signed_in.actor) is None:
         raise _no_such_key()
     session.commit()
-    return see_other("/console/keys")
+    return see_other(f"/console/keys?revoked={quote(found.id)}")

@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from app.api.deps import RuntimeDep, SessionDep
 from app.console import auth, csrf
 from app.console._render import SignedIn, page, see_other
+from app.tenants.service import KeyExpired
 from app.tenants.throttle import Throttled, app_throttle, client_address
 
 router = APIRouter(prefix="/console", include_in_schema=False)
@@ -74,6 +75,7 @@ def sign_in(
     auth.check_key_sign_in(runtime.settings)
     csrf.check(request, runtime.settings, request.cookies.get(csrf.SIGN_IN_COOKIE), csrf_token)
     error, status_code, retry_after = "That API key is not valid (or has been revoked).", 401, None
+    expired_at = None
     try:
         cookie = auth.sign_in(
             session, runtime.settings, api_key, app_throttle(request.app), client_address(request)
@@ -81,6 +83,10 @@ def sign_in(
     except Throttled as throttled:
         cookie, status_code, retry_after = None, 429, throttled.retry_after
         error = f"Too many failed sign-ins from your address: try again in {retry_after} s."
+    if isinstance(cookie, KeyExpired):
+        # Its holder is told when, as the API's 401 tells them; an unknown or revoked key
+        # gets the words above, which say nothing of whether it was ever a key.
+        cookie, expired_at = None, cookie.expires_at
     if cookie is None:
         # A refusal a revoked or expired key met is on its team's trail (app/tenants/refusals.py).
         session.commit()
@@ -93,6 +99,7 @@ def sign_in(
             next=safe_next(next),
             csrf_token=csrf.token(runtime.settings, nonce),
             error=error,
+            expired_at=expired_at,
         )
         if retry_after is not None:
             response.headers["Retry-After"] = str(retry_after)

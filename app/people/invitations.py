@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from app import audit, problems
-from app.db import utcnow
+from app.db import insert_ignoring_duplicates, utcnow
 from app.ids import new_id
 from app.models import Invitation, Membership, Person
 from app.people import keys, repository
@@ -69,15 +69,19 @@ def invite(session: Session, by: Caller, email: str, role: str) -> Invitation:
             )
         if waiting.role == role and not expired(waiting):
             return waiting
-    # An expired invitation invited again is a new one (and waits its whole time again).
-    previous = None if waiting is None or expired(waiting) else waiting.role
     if waiting is None:
-        waiting = Invitation(
-            id=new_id("inv"), tenant_id=by.tenant.id, email=address, role=role, invited_by=""
-        )
-        session.add(waiting)
-    waiting.role, waiting.invited_by, waiting.created_at = role, by.actor, utcnow()
-    session.flush()
+        inserted = _inserted(session, by, address, role)
+        if inserted is None:
+            # Another admin invited the address between the read above and this insert (a
+            # plain INSERT hit the unique (team, email): a 500): theirs stands, and this is
+            # inviting it again, answered as one (a renewal, or its role changed).
+            return invite(session, by, email, role)
+        waiting, previous = inserted, None
+    else:
+        # An expired invitation invited again is a new one (and waits its whole time again).
+        previous = None if expired(waiting) else waiting.role
+        waiting.role, waiting.invited_by, waiting.created_at = role, by.actor, utcnow()
+        session.flush()
     audit.record(
         session,
         by.actor,
@@ -90,6 +94,22 @@ def invite(session: Session, by: Caller, email: str, role: str) -> Invitation:
         previous_role=previous,
     )
     return waiting
+
+
+def _inserted(session: Session, by: Caller, address: str, role: str) -> Invitation | None:
+    """A new invitation of `address` to the caller's team, or None when the team has one
+    already (stored by a request that committed after this one looked)."""
+    row = {
+        "id": new_id("inv"),
+        "tenant_id": by.tenant.id,
+        "email": address,
+        "role": role,
+        "invited_by": by.actor,
+        "created_at": utcnow(),
+    }
+    if not insert_ignoring_duplicates(session, Invitation, [row], returning=Invitation.id):
+        return None
+    return repository.invitation(session, by.tenant.id, address)
 
 
 def waiting(session: Session, tenant_id: str) -> list[Invitation]:

@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from app.people import repository
 from app.people.roles import scopes_of
-from app.tenants import service as tenants
+from app.tenants import key_chain
 from app.tenants.scopes import Caller
 
 
@@ -16,10 +16,14 @@ def held_back(
     session: Session, tenant_id: str, made_by: str | None, scopes: frozenset[str]
 ) -> tuple[frozenset[str], str | None]:
     """Of a key made by `made_by` holding `scopes`, those it may use now and, when some are
-    held back, why (its root maker's role, or its maker being out of the team)."""
+    held back, why (its root maker's role, its maker being out of the team, or a key it was
+    made with revoked: none then)."""
     if made_by is None:
         return scopes, None
-    root = tenants.root_maker(session, tenant_id, made_by)
+    chain = key_chain.root_maker(session, tenant_id, made_by)
+    if chain.revoked is not None:
+        return frozenset(), f"its maker {chain.revoked}, revoked,"
+    root = chain.actor
     if root is not None and root.startswith("key:"):
         # The walk stopped at a key (a chain longer than it follows): a key that answers to
         # nobody would keep all it carries whatever its person's role became.
@@ -40,7 +44,8 @@ def held_back(
 
 def capped(session: Session, caller: Caller) -> Caller:
     """`caller` (a key's) with its scopes cut to those its root maker's role in the key's team
-    gives now (none once they are out of it, or when the walk to them stops at a key); a key
+    gives now (none once they are out of it, when the walk to them stops at a key, or meets a
+    revoked one); a key
     made by the operator, or from before keys had makers, keeps its own. Costs nothing for
     those, one membership read for a key a person made, and one key read more per key in
     between."""

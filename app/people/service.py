@@ -12,7 +12,7 @@ from app.models import ApiKey, Invitation, Membership, Person, Tenant
 from app.people import invitations, repository
 from app.people.roles import FROM_OIDC, GRANTED, ROLES, actor, highest, scopes_of
 from app.problems import ProblemError
-from app.tenants import service as tenants
+from app.tenants import key_chain
 from app.tenants.scopes import Caller, key_scopes
 
 logger = logging.getLogger("loupe.people")
@@ -222,7 +222,7 @@ def check_may_revoke(session: Session, by: Caller, api_key: ApiKey) -> None:
         )
     # The person at the end of the chain of makers (a key from before keys had makers has
     # none: nobody stands behind it but its own scopes, checked above).
-    makers = tenants.makers_of(session, by.tenant.id, f"key:{api_key.id}")
+    makers = key_chain.makers_of(session, by.tenant.id, f"key:{api_key.id}")
     maker = makers[-1] if makers else ""
     if not maker.startswith("person:"):
         return
@@ -282,7 +282,7 @@ def grant(
     named = "person_id" if person_id.strip() else "email"
     if actor(target.id) == by.actor:
         raise _member_error("You cannot change your own role.", named)
-    if actor(target.id) in tenants.makers_of(session, by.tenant.id, by.actor):
+    if actor(target.id) in key_chain.makers_of(session, by.tenant.id, by.actor):
         # A key acting for the person who made it (or made the key that made it): a demoted or
         # removed admin would give themselves back the role through a key they kept.
         raise _member_error(
@@ -335,7 +335,7 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         raise problems.not_found("That person is not in this team.")
     if actor(person_id) == by.actor:
         raise _member_error("You cannot remove yourself.", "person_id")
-    if actor(person_id) in tenants.makers_of(session, by.tenant.id, by.actor):
+    if actor(person_id) in key_chain.makers_of(session, by.tenant.id, by.actor):
         # Their kept keys would be handed to the key removing them, which is theirs.
         raise _member_error(
             "person_id: you are signed in with a key this person made (or a key of theirs "
@@ -345,7 +345,7 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
         )
     _check_not_above(by, membership.role, "person_id")
     if revoke_keys:
-        _check_may_revoke_all(by, tenants.keys_made_by(session, by.tenant.id, actor(person_id)))
+        _check_may_revoke_all(by, key_chain.keys_made_by(session, by.tenant.id, actor(person_id)))
     removed = repository.get_person(session, person_id)
     session.delete(membership)
     audit.record(
@@ -364,9 +364,9 @@ def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = 
     if not revoke_keys:
         # Kept keys answer to whoever kept them: left to a person out of the team, they would
         # hold nothing (app/people/keys.py).
-        tenants.hand_over_keys(session, by.tenant.id, actor(person_id), by.actor)
+        key_chain.hand_over_keys(session, by.tenant.id, actor(person_id), by.actor)
         session.flush()
         return 0
-    revoked = tenants.revoke_keys_made_by(session, by.tenant.id, actor(person_id), by.actor)
+    revoked = key_chain.revoke_keys_made_by(session, by.tenant.id, actor(person_id), by.actor)
     session.flush()
     return len(revoked)

@@ -8,12 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.orm import Session
 
-from app import audit
 from app.db import utcnow
 from app.ids import new_id
 from app.media import gc
 from app.models import ApiKey, Tenant
-from app.tenants import repository
+from app.tenants import key_chain, repository
 from app.tenants.scopes import OPERATOR, Caller, key_scopes
 from app.unscoped.api_keys import UnscopedApiKeyRepository
 
@@ -245,28 +244,16 @@ def keys_of(session: Session, tenant_name: str) -> list[ApiKey] | None:
     return None if tenant is None else list(repository.keys_of(session, tenant.id))
 
 
-def _revoked(session: Session, api_key: ApiKey, by: str, at: datetime) -> None:
-    """Revoke a working key, on its team's audit trail (by `by`), the one way every path does."""
-    api_key.revoked_at = at
-    audit.record(
-        session,
-        by,
-        "api_key.revoke",
-        "api_key",
-        api_key.id,
-        tenant_id=api_key.tenant_id,
-        prefix=api_key.prefix,
-        name=api_key.name,
-    )
-
-
-def revoke_key(session: Session, key_id: str, by: str = OPERATOR) -> ApiKey | None:
-    """Revoke a key by id (None: no such key); requests with it answer 401 from then on."""
+def revoke_key(
+    session: Session, key_id: str, by: str = OPERATOR
+) -> tuple[ApiKey, list[ApiKey]] | None:
+    """Revoke a key by id with the keys made with it (`key_chain.revoke_with_made`), and those
+    taken along (none when it was revoked already); None: no such key. Requests with any of
+    them answer 401 from then on."""
     api_key = UnscopedApiKeyRepository(session).get(key_id)
-    if api_key is not None and api_key.revoked_at is None:
-        _revoked(session, api_key, by, utcnow())
-        session.flush()
-    return api_key
+    if api_key is None:
+        return None
+    return api_key, [] if api_key.revoked_at else key_chain.revoke_with_made(session, api_key, by)
 
 
 def tenant_keys(session: Session, tenant_id: str) -> list[ApiKey]:
@@ -281,105 +268,14 @@ def tenant_key(session: Session, tenant_id: str, key_id: str) -> ApiKey | None:
 
 def revoke_tenant_key(
     session: Session, tenant_id: str, key_id: str, by: str
-) -> tuple[ApiKey, bool] | None:
-    """Revoke one of the tenant's keys (by `by`), and whether this revoked it (a revoked key
-    stays as it is); None: no such key, or another tenant's (a team admin revokes their team's
-    keys only)."""
+) -> tuple[ApiKey, list[ApiKey]] | None:
+    """Revoke one of the tenant's keys (by `by`) with the keys made with it, and those taken
+    along (none when it was revoked already: it stays as it is); None: no such key, or another
+    tenant's (a team admin revokes their team's keys only)."""
     api_key = repository.key_of(session, tenant_id, key_id)
     if api_key is None:
         return None
-    if api_key.revoked_at is not None:
-        return api_key, False
-    _revoked(session, api_key, by, utcnow())
-    session.flush()
-    return api_key, True
-
-
-def keys_made_by(session: Session, tenant_id: str, created_by: str) -> list[ApiKey]:
-    """The tenant's working keys that `created_by` (an actor) made, and those its keys made in
-    turn (a key signed in to the console makes keys too)."""
-    keys = repository.keys_of(session, tenant_id)
-    makers, made = {created_by}, True
-    while made:
-        made = False
-        for key in keys:
-            if key.created_by in makers and f"key:{key.id}" not in makers:
-                makers.add(f"key:{key.id}")
-                made = True
-    return [key for key in keys if key.created_by in makers and key.revoked_at is None]
-
-
-def makers_of(session: Session, tenant_id: str, actor: str) -> list[str]:
-    """Who is behind `actor` when it is one of the tenant's keys (`key:<id>`): the actor that
-    made it, the one that made that key, and so on, nearest first, ending at a person, the
-    operator or a key from before keys were made by anyone (its maker unknown); empty for a
-    person or the operator."""
-    made_by = {f"key:{key.id}": key.created_by for key in repository.keys_of(session, tenant_id)}
-    chain: list[str] = []
-    seen = {actor}
-    at: str | None = actor
-    while at in made_by:
-        at = made_by[at]
-        if at is None or at in seen:
-            break
-        chain.append(at)
-        seen.add(at)
-    return chain
-
-
-# Longer chains of keys making keys are not made by hand; a cycle cannot be made (a key's maker
-# exists before it), but a walk read on every request must end whatever the rows say.
-_CHAIN_MAX = 32
-
-
-def root_maker(session: Session, tenant_id: str, made_by: str | None) -> str | None:
-    """Who stands at the root of a key made by `made_by`: a person, the operator, None (a key
-    from before keys had makers), or a key whose maker cannot be read. One primary-key read per
-    key in between (none for a key made by a person or the operator), as every request asks."""
-    at, hops = made_by, 0
-    while at is not None and at.startswith("key:") and hops < _CHAIN_MAX:
-        maker = repository.key_of(session, tenant_id, at.removeprefix("key:"))
-        if maker is None:
-            return at
-        at, hops = maker.created_by, hops + 1
-    return at
-
-
-def revoke_keys_made_by(session: Session, tenant_id: str, created_by: str, by: str) -> list[ApiKey]:
-    """Revoke `keys_made_by` (the chain would outlive its maker's access), by `by`; returns
-    them."""
-    now = utcnow()
-    revoked = keys_made_by(session, tenant_id, created_by)
-    for key in revoked:
-        _revoked(session, key, by, now)
-    session.flush()
-    return revoked
-
-
-def hand_over_keys(session: Session, tenant_id: str, made_by: str, to: str) -> list[ApiKey]:
-    """Make `to` the maker of the tenant's working keys `made_by` made (a removed person's keys
-    an admin keeps: they now answer to the admin's role, not to nobody's); each an
-    `api_key.hand_over` on the audit trail, by `to`, naming who made it."""
-    handed = [
-        key
-        for key in repository.keys_of(session, tenant_id)
-        if key.created_by == made_by and key.revoked_at is None
-    ]
-    for key in handed:
-        key.created_by = to
-        audit.record(
-            session,
-            to,
-            "api_key.hand_over",
-            "api_key",
-            key.id,
-            tenant_id=tenant_id,
-            prefix=key.prefix,
-            name=key.name,
-            made_by=made_by,
-        )
-    session.flush()
-    return handed
+    return api_key, [] if api_key.revoked_at else key_chain.revoke_with_made(session, api_key, by)
 
 
 def sign_out_session(session: Session, nonce: str, expires_at: datetime) -> None:

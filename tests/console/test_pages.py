@@ -5,17 +5,18 @@ import json
 import re
 import subprocess
 import time
-from datetime import timedelta
+import uuid
+from datetime import UTC, datetime, timedelta
 from html import unescape
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import text, update
+from sqlalchemy import select, text, update
 
 from app import runtime as runtime_module
 from app.db import utcnow
-from app.models import SignedOutSession
+from app.models import ApiKey, SignedOutSession
 from tests.console.helpers import csrf_of, signed_in
 from tests.evaluations.test_reading import image, png
 from tests.fixtures.api import Api, side_app
@@ -83,6 +84,38 @@ class TestSession:
         forged = api.client()
         forged.cookies.set("loupe_session", "e30.0000")
         assert forged.get("/console/evaluations").status_code == 303
+
+    def test_an_expired_keys_refusal_says_when_it_expired_and_no_other_does(self, api: Api) -> None:
+        from app.tenants.service import create_key, hash_key, revoke_key
+
+        when = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+        with api.served.runtime.session() as session:
+            _, expired = create_key(session, f"expired-{uuid.uuid4().hex[:8]}", expires_at=when)
+            _, revoked = create_key(session, f"revoked-{uuid.uuid4().hex[:8]}")
+            [revoked_id] = session.scalars(
+                select(ApiKey.id).where(ApiKey.key_hash == hash_key(revoked))
+            )
+            revoke_key(session, revoked_id)
+            session.commit()
+
+        def refusal(key: str) -> str:
+            client = api.client()
+            form = client.get("/console/sign-in")
+            answer = client.post(
+                "/console/sign-in", data={"api_key": key, "csrf_token": csrf_of(form.text)}
+            )
+            assert answer.status_code == 401, answer.text
+            [alert] = re.findall(r'<p class="alert" role="alert">(.*?)</p>', answer.text, re.S)
+            return alert
+
+        assert refusal(expired) == (
+            'That API key expired on <time datetime="2026-01-02T03:04:05+00:00">2026-01-02 '
+            "03:04</time> UTC: ask your team's admin or the operator for a new one."
+        )
+        # An unknown key and a revoked one learn nothing of a team or a date: the same words.
+        unknown = "lp_" + uuid.uuid4().hex
+        assert refusal(unknown) == refusal(revoked) == refusal("not a key")
+        assert "expired" not in refusal(unknown)
 
     def test_sign_out_needs_csrf_and_ends_the_session(self, api: Api) -> None:
         client = signed_in(api, api.new_key())
