@@ -6,7 +6,7 @@ its decision: Activate or Decline once judged, Cancel while the held-out items a
 Reads and decides through `app.alignments` as /v1/alignments does; every form's POST needs
 `write`, as the API's do (app/console/auth.py), and carries the page's CSRF token."""
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
@@ -85,7 +85,9 @@ def propose_alignment(
 ) -> Response:
     """Propose a candidate of the version, as POST /v1/alignments does; its page follows."""
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
-    body = AlignmentCreate(metric_version=version_id, held_out_share=held_out_share, seed=seed)
+    # Another team's version, or none: 404, as its page answers.
+    version = versions.get_or_404(session, signed_in.tenant.id, version_id)
+    body = AlignmentCreate(metric_version=version.id, held_out_share=held_out_share, seed=seed)
     alignment = service.create(session, signed_in.tenant, body, runtime.settings)
     evaluation = evaluations.get_or_404(session, signed_in.tenant, alignment.id, (service.KIND,))
     lifecycle.submit(session, runtime, evaluation)
@@ -93,15 +95,14 @@ def propose_alignment(
     return see_other(f"/console/alignments/{alignment.id}")
 
 
-@router.post("/alignments/{alignment_id}/{verb}")
-def decide_alignment(
+def _decide(
     request: Request,
     alignment_id: str,
-    verb: Literal["activate", "decline", "cancel"],
+    verb: str,
     session: SessionDep,
     signed_in: SignedIn,
     runtime: RuntimeDep,
-    csrf_token: Token = "",
+    csrf_token: str,
 ) -> Response:
     """Activate or decline the candidate (audited), or stop judging the held-out items."""
     csrf.check(request, runtime.settings, signed_in.form_nonce, csrf_token)
@@ -114,3 +115,39 @@ def decide_alignment(
         service.decide(session, alignment, evaluation, verb, signed_in.actor)
     session.commit()
     return see_other(f"/console/alignments/{alignment_id}")
+
+
+@router.post("/alignments/{alignment_id}/activate")
+def activate_alignment_form(
+    request: Request,
+    alignment_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    csrf_token: Token = "",
+) -> Response:
+    return _decide(request, alignment_id, "activate", session, signed_in, runtime, csrf_token)
+
+
+@router.post("/alignments/{alignment_id}/decline")
+def decline_alignment_form(
+    request: Request,
+    alignment_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    csrf_token: Token = "",
+) -> Response:
+    return _decide(request, alignment_id, "decline", session, signed_in, runtime, csrf_token)
+
+
+@router.post("/alignments/{alignment_id}/cancel")
+def cancel_alignment_form(
+    request: Request,
+    alignment_id: str,
+    session: SessionDep,
+    signed_in: SignedIn,
+    runtime: RuntimeDep,
+    csrf_token: Token = "",
+) -> Response:
+    return _decide(request, alignment_id, "cancel", session, signed_in, runtime, csrf_token)

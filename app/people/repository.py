@@ -1,6 +1,7 @@
 """All SQL about people and their memberships."""
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.ids import new_id
@@ -37,6 +38,20 @@ def memberships(session: Session, person_id: str) -> list[tuple[Membership, Tena
 
 def membership(session: Session, person_id: str, tenant_id: str) -> Membership | None:
     return session.get(Membership, (person_id, tenant_id))
+
+
+def add_membership(
+    session: Session, person_id: str, tenant_id: str, role: str, source: str
+) -> Membership | None:
+    """A new membership, or None when one was stored meanwhile (another admin's grant, the
+    person's sign-in: the unique key refused this one, in a savepoint the rest outlives)."""
+    added = Membership(person_id=person_id, tenant_id=tenant_id, role=role, source=source)
+    try:
+        with session.begin_nested():
+            session.add(added)
+    except IntegrityError:
+        return None
+    return added
 
 
 def members(session: Session, tenant_id: str) -> list[tuple[Membership, Person]]:

@@ -89,10 +89,9 @@ def signed_in(
         membership = held.get(tenant.id)
         role = wanted[team_name]
         if membership is None:
-            session.add(
-                Membership(person_id=person.id, tenant_id=tenant.id, role=role, source=FROM_OIDC)
-            )
-            _synced(session, by, person, "membership.grant", tenant.id, role, None)
+            # None back: an admin's grant stored one meanwhile, and a grant outranks the claim.
+            if repository.add_membership(session, person.id, tenant.id, role, FROM_OIDC):
+                _synced(session, by, person, "membership.grant", tenant.id, role, None)
         elif membership.source == FROM_OIDC and membership.role != role:
             previous, membership.role = membership.role, role
             _synced(session, by, person, "membership.change", tenant.id, role, previous)
@@ -292,22 +291,32 @@ def grant(
             status=403,
         )
     membership = repository.membership(session, target.id, by.tenant.id)
-    if membership is not None:
-        _check_not_above(by, membership.role, named)
-    if membership is not None and membership.role == role:
+    if membership is None:
+        _check_lasting(by, role, None)
+        added = repository.add_membership(session, target.id, by.tenant.id, role, GRANTED)
+        if added is not None:
+            _record_grant(session, by, target, role, None)
+            return added
+        # Another admin's grant or the person's sign-in stored one meanwhile: this grant
+        # changes it, as if it had been there when the request came.
+        membership = repository.membership(session, target.id, by.tenant.id)
+        assert membership is not None  # the unique key refused ours: it is stored
+    _check_not_above(by, membership.role, named)
+    if membership.role == role:
         # Nothing changes: a role the groups claim gives stays the provider's (granting it
         # again would pin it past the person's next sign-in without the admin meaning to).
         return membership
-    before = None if membership is None else membership.role
+    before = membership.role
     _check_lasting(by, role, before)
-    if membership is None:
-        membership = Membership(
-            person_id=target.id, tenant_id=by.tenant.id, role=role, source=GRANTED
-        )
-        session.add(membership)
-    else:
-        membership.role, membership.source = role, GRANTED
+    membership.role, membership.source = role, GRANTED
     session.flush()
+    _record_grant(session, by, target, role, before)
+    return membership
+
+
+def _record_grant(
+    session: Session, by: Caller, target: Person, role: str, before: str | None
+) -> None:
     audit.record(
         session,
         by.actor,
@@ -320,7 +329,6 @@ def grant(
         role=role,
         previous_role=before,
     )
-    return membership
 
 
 def remove(session: Session, by: Caller, person_id: str, *, revoke_keys: bool = False) -> int:

@@ -75,6 +75,7 @@ PARAMETERS: dict[str, str | None] = {
     "/console/review/{queue_id}": "review_queue",
     "/console/review/{queue_id}/items/{item_id}": "review_item",
     "/console/metric_versions/{version_id}": "metric_version",
+    "/console/alignments/{alignment_id}": "alignment",
 }
 # What a position parameter holds: the first one, which A's object has.
 POSITIONS = {"index": "0"}
