@@ -1,7 +1,8 @@
 """A candidate's guidance from labelled disagreements: people's verdicts and rationales as
 worked examples, and rubric notes the judge model writes once from them."""
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -24,6 +25,36 @@ MAX_NOTES_DISAGREEMENTS = 20
 QUOTE_CHARS = 1_500
 NOTES_CHARS = 4_000
 CURRENT, CANDIDATE = "current", "candidate"
+
+
+class PaidRefusal(ProblemError):
+    """A refusal that came after the rubric-notes call: the call was made and is paid for, so
+    what it used (`model`, `used`) is counted in a transaction of its own, not rolled back with
+    the refused request's (`alignments.service.count_paid`)."""
+
+    def __init__(self, problem: ProblemError, model: str | None, used: UsageTotals) -> None:
+        super().__init__(
+            problem.status,
+            problem.title,
+            problem.detail,
+            slug=problem.slug,
+            errors=problem.errors,
+            headers=problem.headers,
+            required_scope=problem.required_scope,
+        )
+        self.model = model
+        self.used = used
+
+
+@contextmanager
+def paid_for(model: str | None, used: UsageTotals) -> Iterator[None]:
+    """Run what follows the rubric-notes call: a problem it raises is a PaidRefusal."""
+    try:
+        yield
+    except PaidRefusal:
+        raise
+    except ProblemError as problem:
+        raise PaidRefusal(problem, model, used) from problem
 
 
 class RubricNotes(BaseModel):
@@ -152,12 +183,17 @@ def ask_notes(
     try:
         reply = run_on_judge_loop(ask())
     except JudgeError as error:
-        raise ProblemError(
+        problem = ProblemError(
             502,
             "Bad Gateway",
             f"the judge did not write the rubric notes: {error.message}",
             slug="judge-error",
-        ) from error
+        )
+        # Requests sent and not answered, or an answer (and its repair) that was no notes.
+        if error.usage.calls or error.usage.failed_calls:
+            model = model or endpoint.default_model
+            raise PaidRefusal(problem, model, usage_totals(settings, model, error.usage)) from error
+        raise problem from error
     model = model or endpoint.default_model
     return (
         str(reply.data["notes"])[:NOTES_CHARS],

@@ -201,8 +201,8 @@ def create(
             ["metric_version"],
         )
     # The notes are a judge call like any other: not made once the day's budget is spent, nor
-    # for an alignment the tenant's limits refuse (refused after it, the call was paid and
-    # rolled back out of usage and the budget); checked again, locked, below.
+    # for an alignment the tenant's limits refuse; checked again, locked, below. Whether the
+    # candidate is the version's own depends on the notes' words: it is known after the call.
     admission.admit(
         session,
         tenant,
@@ -218,77 +218,81 @@ def create(
         source.judge,
         guidance.notes_messages(spec, proposed, cases, labels),
     )
-    proposed_guidance = {"examples": guidance.examples(proposed, cases, labels), "notes": notes}
-    current = parse_spec({**source.spec_json, "name": CURRENT})
-    candidate = parse_spec({**source.spec_json, "name": CANDIDATE, "guidance": proposed_guidance})
-    candidate_def = metric_version(tenant.id, candidate, source.judge)
-    assert candidate_def is not None  # a metric taking guidance is judged
-    if candidate_def.id == version.id:
-        raise _refused(
-            409,
-            "same-version",
-            "the proposed guidance is the version's own: nothing would change",
-            ["metric_version"],
+    # Refused from here on, the call was still made: its usage is counted all the same.
+    with guidance.paid_for(notes_model, notes_usage):
+        proposed_guidance = {"examples": guidance.examples(proposed, cases, labels), "notes": notes}
+        current = parse_spec({**source.spec_json, "name": CURRENT})
+        candidate = parse_spec(
+            {**source.spec_json, "name": CANDIDATE, "guidance": proposed_guidance}
         )
-    # Stored first as a candidate: recording the evaluation's versions leaves it as it is.
-    MetricVersionRepository(session, tenant.id).add_missing(
-        [
-            {
-                "id": candidate_def.id,
-                "tenant_id": tenant.id,
-                "type": candidate_def.type,
-                "name": version.name,
-                "definition": candidate_def.definition,
-                "status": "candidate",
-                "parent_id": version.id,
-                "created_at": utcnow(),
-            }
-        ]
-    )
-    admission.admit(
-        session,
-        tenant,
-        settings,
-        test_cases=(len(held_out), ["metric_version"]),
-        metrics=(2, ["metric_version"]),
-    )
-    specs = [current, candidate]
-    record = {**(source.judge or {}), "metrics": {"0": source.judge, "1": source.judge}}
-    evaluation = Evaluation(
-        id=new_id(PREFIX),
-        kind=KIND,
-        tenant_id=tenant.id,
-        name=f"alignment of {version.name}",
-        metadata_={"metric_version": version.id, "candidate_version": candidate_def.id},
-        metrics=[each.model_dump(mode="json", exclude_none=True) for each in specs],
-        judge=metric_versions.with_versions(session, tenant.id, specs, record),
-        webhook_endpoint_id=endpoint_id,
-        # Both versions answer afresh: a cached answer of the current one would not be a call
-        # made beside the candidate's.
-        use_cache=False,
-        cluster_by=None,
-        status="queued",
-        request_id=logs.request_id.get(),
-        total_test_cases=len(held_out),
-        dispatch_attempts=1,
-    )
-    rows = [_case_row(evaluation.id, index, cases[key]) for index, key in enumerate(held_out)]
-    EvaluationRepository(session, tenant.id).add(evaluation, rows)
-    alignment = Alignment(
-        id=evaluation.id,
-        tenant_id=tenant.id,
-        metric_version=version.id,
-        candidate_version=candidate_def.id,
-        seed=body.seed,
-        held_out_share=body.held_out_share,
-        proposal_items=proposal,
-        held_out_items=held_out,
-        notes_usage=notes_usage.model_dump(mode="json"),
-        created_at=utcnow(),
-    )
-    repo.add(alignment)
-    # In the tenant's usage and today's budget, under the alignment's own evaluation.
-    usage.count_calls(session, tenant.id, evaluation.id, notes_model, notes_usage)
+        candidate_def = metric_version(tenant.id, candidate, source.judge)
+        assert candidate_def is not None  # a metric taking guidance is judged
+        if candidate_def.id == version.id:
+            raise _refused(
+                409,
+                "same-version",
+                "the proposed guidance is the version's own: nothing would change",
+                ["metric_version"],
+            )
+        # Stored first as a candidate: recording the evaluation's versions leaves it as it is.
+        MetricVersionRepository(session, tenant.id).add_missing(
+            [
+                {
+                    "id": candidate_def.id,
+                    "tenant_id": tenant.id,
+                    "type": candidate_def.type,
+                    "name": version.name,
+                    "definition": candidate_def.definition,
+                    "status": "candidate",
+                    "parent_id": version.id,
+                    "created_at": utcnow(),
+                }
+            ]
+        )
+        admission.admit(
+            session,
+            tenant,
+            settings,
+            test_cases=(len(held_out), ["metric_version"]),
+            metrics=(2, ["metric_version"]),
+        )
+        specs = [current, candidate]
+        record = {**(source.judge or {}), "metrics": {"0": source.judge, "1": source.judge}}
+        evaluation = Evaluation(
+            id=new_id(PREFIX),
+            kind=KIND,
+            tenant_id=tenant.id,
+            name=f"alignment of {version.name}",
+            metadata_={"metric_version": version.id, "candidate_version": candidate_def.id},
+            metrics=[each.model_dump(mode="json", exclude_none=True) for each in specs],
+            judge=metric_versions.with_versions(session, tenant.id, specs, record),
+            webhook_endpoint_id=endpoint_id,
+            # Both versions answer afresh: a cached answer of the current one would not be a call
+            # made beside the candidate's.
+            use_cache=False,
+            cluster_by=None,
+            status="queued",
+            request_id=logs.request_id.get(),
+            total_test_cases=len(held_out),
+            dispatch_attempts=1,
+        )
+        rows = [_case_row(evaluation.id, index, cases[key]) for index, key in enumerate(held_out)]
+        EvaluationRepository(session, tenant.id).add(evaluation, rows)
+        alignment = Alignment(
+            id=evaluation.id,
+            tenant_id=tenant.id,
+            metric_version=version.id,
+            candidate_version=candidate_def.id,
+            seed=body.seed,
+            held_out_share=body.held_out_share,
+            proposal_items=proposal,
+            held_out_items=held_out,
+            notes_usage=notes_usage.model_dump(mode="json"),
+            created_at=utcnow(),
+        )
+        repo.add(alignment)
+        # In the tenant's usage and today's budget, under the alignment's own evaluation.
+        usage.count_calls(session, tenant.id, evaluation.id, notes_model, notes_usage)
     return alignment
 
 
@@ -314,6 +318,12 @@ def _case_row(evaluation_id: str, index: int, case: TestCase) -> dict[str, Any]:
         "user_description": case.user_description,
         "metadata_": case.metadata_,
     }
+
+
+def count_paid(session: Session, tenant_id: str, refused: guidance.PaidRefusal) -> None:
+    """Count a refused alignment's rubric-notes call in the tenant's usage today, under an
+    alignment id of its own (none was stored): the call was made and billed."""
+    usage.count_calls(session, tenant_id, new_id(PREFIX), refused.model, refused.used)
 
 
 def get_or_404(session: Session, tenant_id: str, alignment_id: str) -> tuple[Alignment, Evaluation]:

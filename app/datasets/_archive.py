@@ -11,7 +11,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Literal
 
-from app.datasets._types import DatasetFormatError
+from app.datasets._types import DatasetFormatError, raise_collected
 
 DATA_SUFFIXES = (".jsonl", ".tsv", ".csv")
 _DRIVE = re.compile(r"^[A-Za-z]:/")
@@ -134,15 +134,18 @@ class Archive:
         if total > self._archive_ratio_bound():
             raise self._over_archive_ratio(None, total)
         self._members: dict[str, zipfile.ZipInfo] = {}
+        # Every member named outside the archive, each by its own name, in one answer.
+        outside: list[DatasetFormatError] = []
         for info in infos:
             if info.is_dir():
                 continue
             name = posixpath.normpath(info.filename.replace("\\", "/"))
             if is_absolute(name) or _escapes(name):
-                raise DatasetFormatError(
-                    upload, None, None, f"member {info.filename!r} points outside the archive"
-                )
+                message = f"member {info.filename!r} points outside the archive"
+                outside.append(DatasetFormatError(info.filename, None, None, message))
+                continue
             self._members.setdefault(name, info)
+        raise_collected(outside)
         # Data URLs already built from members: an image shared by many rows is encoded once.
         self.media_urls: dict[str, tuple[str, str]] = {}
 

@@ -99,6 +99,8 @@ def parse_upload(
         raise DatasetFormatError(filename, None, None, message)
 
     names: dict[str, str] = {}
+    # Every file whose name makes no subset, in one answer.
+    misnamed: list[DatasetFormatError] = []
     for file in files:
         name = subset_name(file, fmt)
         if len(name) > MAX_SUBSET_NAME:
@@ -107,11 +109,13 @@ def parse_upload(
                 f"the file's name makes a subset name of {len(name)} characters; at most "
                 f"{MAX_SUBSET_NAME} (rename the file)"
             )
-            raise DatasetFormatError(file, None, None, message)
-        if name in names:
+            misnamed.append(DatasetFormatError(file, None, None, message))
+        elif name in names:
             message = f"subset {name!r} is also given by {names[name]}"
-            raise DatasetFormatError(file, None, None, message)
-        names[name] = file
+            misnamed.append(DatasetFormatError(file, None, None, message))
+        else:
+            names[name] = file
+    raise_collected(misnamed)
 
     subsets = []
     # Every row's problem, of every file, in one answer (capped where it is shown).
@@ -125,7 +129,9 @@ def parse_upload(
             with archive.open(file) as stream:
                 subsets.append(_parse_file(name, file, stream, fmt, archive, problems))
         except ArchiveError as exc:
-            raise DatasetFormatError(file, None, None, str(exc)) from exc
+            # A member that cannot be read (encrypted, corrupt) is one fault among the
+            # others: the other files are still read for theirs.
+            add_problem(problems, DatasetFormatError(file, None, None, str(exc)))
     if not collecting:
         raise_collected(problems)
     return subsets

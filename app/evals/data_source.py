@@ -69,9 +69,11 @@ def read_rows(
                 files.lines_problem(
                     [
                         field_error(
-                            [*SOURCE, "content", index], f"content[{index}]: {why}", "invalid_value"
+                            [*SOURCE, "content", index, *inside],
+                            f"content[{index}]: {why}",
+                            "invalid_value",
                         )
-                        for index, why in bad.items()
+                        for index, (inside, why) in bad.items()
                     ]
                 )
             )

@@ -1,5 +1,6 @@
 """File decisions: validate an upload's JSONL rows, store it, read it back for a run."""
 
+import codecs
 from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
@@ -30,44 +31,56 @@ from app.tenants import limits
 PURPOSES = ("evals",)
 
 
-def parse_lines(content: bytes, where: list[str | int]) -> list[tuple[int, dict[str, Any]]]:
+def parse_lines(
+    content: bytes, where: list[str | int], *, by_line: bool = False
+) -> list[tuple[int, dict[str, Any]]]:
     """The `{"item": {...}, "sample"?: {...}}` rows of a JSONL file with their 1-based line
     numbers; blank lines skipped, a leading UTF-8 byte order mark allowed.
 
     Raises a 400 naming every bad line (up to MAX_FIELD_ERRORS), so a file is fixed in one go.
+
+    Args:
+        where: the request's field holding the file (an upload's `file`, a source's `id`).
+        by_line: name each fault by its own path under `where`, its line and the field within
+            it (`file/line/3/item`), as an upload's lines are the request's own; else `where`.
     """
     name = "file"
-    try:
-        # utf-8-sig: editors on Windows start UTF-8 files with a byte order mark.
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise bad_request(f"{name} is not UTF-8 text: {exc.reason}", where) from exc
+    # utf-8-sig: editors on Windows start UTF-8 files with a byte order mark.
+    content = content.removeprefix(codecs.BOM_UTF8)
     rows = []
     faults: list[FieldError] = []
-    # Lines end at "\n" only: str.splitlines() would also split at U+2028 and other
-    # separators a JSON string may hold raw, and miscount every line after them.
-    for number, line in enumerate(text.split("\n"), start=1):
+
+    def fault(number: int, inside: list[str | int], message: str, code: str) -> None:
+        at = [*where, "line", number, *inside] if by_line else where
+        faults.append(field_error(at, f"{name} line {number}{message}", code))
+
+    # Lines end at "\n" only: splitting at U+2028 and other separators a JSON string may hold
+    # raw would miscount every line after them. Each line is decoded alone, so a line that is
+    # not UTF-8 is one fault among the others, not the whole file's.
+    for number, raw in enumerate(content.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            message = f": not UTF-8 text (byte {raw[exc.start]:#04x} at column {exc.start + 1})"
+            fault(number, [], message, "invalid_value")
+            continue
         if not line.strip():
             continue
         try:
             row = nesting.loads(line)
         except nesting.TooDeep as exc:
-            faults.append(field_error(where, f"{name} line {number}: {exc}", exc.code))
+            fault(number, [], f": {exc}", exc.code)
         except nesting.RefusedJson as exc:
             # Text no row can hold, or a number none can (NaN, 1e400: a run stored null).
-            message = f"{name} line {number}, {format_loc(exc.path) or 'the row'}: {exc}"
-            faults.append(field_error(where, message, exc.code))
+            fault(number, exc.path, f", {format_loc(exc.path) or 'the row'}: {exc}", exc.code)
         except ValueError as exc:
-            message = f"{name} line {number}: not valid JSON ({exc})"
-            faults.append(field_error(where, message, "invalid_value"))
+            fault(number, [], f": not valid JSON ({exc})", "invalid_value")
         else:
             problem = row_problem(row)
             if problem is None:
                 rows.append((number, row))
             else:
-                faults.append(
-                    field_error(where, f"{name} line {number}: {problem}", "invalid_value")
-                )
+                fault(number, problem[0], f": {problem[1]}", "invalid_value")
         if len(faults) >= MAX_FIELD_ERRORS:
             # An answer names at most this many; a broken file is not read to its end for them.
             break
@@ -103,14 +116,15 @@ def expires_after(seconds: object) -> int | None:
     return expires
 
 
-def row_problem(row: Any) -> str | None:
-    """Why a data-source row is not `{"item": {...}, "sample"?: {...}}`, or None."""
+def row_problem(row: Any) -> tuple[list[str | int], str] | None:
+    """Where in a data-source row (its own path: [] for the row) and why it is not
+    `{"item": {...}, "sample"?: {...}}`, or None."""
     if not isinstance(row, dict):
-        return 'each row must be a JSON object like {"item": {...}}'
+        return [], 'each row must be a JSON object like {"item": {...}}'
     if not isinstance(row.get("item"), dict):
-        return 'the row has no "item" object'
+        return ["item"], 'the row has no "item" object'
     if "sample" in row and row["sample"] is not None and not isinstance(row["sample"], dict):
-        return '"sample" must be an object'
+        return ["sample"], '"sample" must be an object'
     return None
 
 
@@ -137,7 +151,7 @@ def form_problems(form: Mapping[str, Any]) -> list[FieldError]:
     if isinstance(upload, StarletteUploadFile):
         upload.file.seek(0)
         with problems.catch():
-            parse_lines(upload.file.read(), ["file"])
+            parse_lines(upload.file.read(), ["file"], by_line=True)
     return [error for problem in problems.problems for error in problem.errors or []]
 
 
@@ -159,7 +173,7 @@ def create(
         check_purpose(purpose)
     rows: list[tuple[int, dict[str, Any]]] = []
     with problems.catch():
-        rows = parse_lines(content, ["file"])
+        rows = parse_lines(content, ["file"], by_line=True)
     problems.raise_if_any()
     limits.admit_storage(session, tenant, settings, len(content))
     now = utcnow()

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from app.judges import _loop as _loop_module
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._client import JudgeClient
+from app.judges._cut_off import collecting as cut_off_calls
 from app.judges._errors import endpoint_host
 from app.judges._json import JSONExtractionError, JSONTooDeep, extract_json_object, loads_shallow
 from app.judges._logprobs import weighted_score
@@ -86,6 +87,7 @@ __all__ = [
     "SharedAnswers",
     "answer_once",
     "cache_key",
+    "cut_off_calls",
     "extract_json_object",
     "get_client",
     "judge_loop",

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from app.judges import _cut_off
 from app.judges._cache import JudgeCache, cache_key
 from app.judges._connections import close_later, trust
 from app.judges._errors import describe, misfit
@@ -222,6 +223,22 @@ class JudgeClient:
     ) -> JudgeReply:
         """The judge's validated answer, with one repair request when the JSON is unusable."""
         usage = JudgeUsage()
+        try:
+            return await self._answered(messages, schema, model, top_logprobs, sampling, usage)
+        except asyncio.CancelledError:
+            # No reply or error will carry what the call used: its caller collects it.
+            _cut_off.note(usage)
+            raise
+
+    async def _answered(
+        self,
+        messages: list[dict[str, Any]],
+        schema: type[BaseModel],
+        model: str,
+        top_logprobs: int | None,
+        sampling: dict[str, Any] | None,
+        usage: JudgeUsage,
+    ) -> JudgeReply:
         sampling = sampling or {}
         completion = await self._completions.complete(
             messages, schema, model, top_logprobs, usage, sampling

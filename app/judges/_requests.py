@@ -209,6 +209,12 @@ class RequestLoop:
         except ReplyRefused:
             self.meter.answered(body["model"], usable=False, prompt_tokens=0, completion_tokens=0)
             raise
+        except asyncio.CancelledError:
+            # Cut off by a cancel (its evaluation's): a request sent that got no answer to read,
+            # as one that timed out. Whether the provider billed it, and for how many tokens,
+            # is never known.
+            usage.failed_calls += 1
+            raise
         except openai.APIError as error:
             self.meter.failed(body["model"], error)
             # The policy's refusal of the address comes before any request is sent.

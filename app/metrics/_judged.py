@@ -7,7 +7,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
-from app.judges import JudgeError, JudgeReply
+from app.judges import JudgeError, JudgeReply, cut_off_calls
 from app.metrics import _abandoned, _verdicts
 from app.metrics._guidance import Guidance, with_guidance
 from app.metrics._types import MetricContext, MetricError, MetricResult, MetricSpecBase, Usage
@@ -236,14 +236,18 @@ async def run_judged(
 ) -> MetricResult:
     """Run a metric body; a judge failure becomes the result's error, keeping its usage."""
     session = JudgeSession(ctx, spec.model, getattr(spec, "guidance", None))
-    try:
-        result = await body(session)
-    except JudgeError as error:
-        result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
-    except asyncio.CancelledError:
-        # Its evaluation was canceled: the calls answered so far are billed all the same.
-        _abandoned.record(spec.model or ctx.judge_model, session.usage)
-        raise
+    with cut_off_calls() as cut:
+        try:
+            result = await body(session)
+        except JudgeError as error:
+            result = MetricResult.failure(spec.threshold, MetricError(error.type, error.message))
+        except asyncio.CancelledError:
+            # Its evaluation was canceled: the calls answered so far are billed all the same,
+            # and those the cancel cut off were sent (failed calls: their tokens never came).
+            for usage in cut:
+                session.usage.add(usage)
+            _abandoned.record(spec.model or ctx.judge_model, session.usage)
+            raise
     result.usage = session.usage
     result.logs.setdefault("judge_json", session.raw)
     result.logs["model"] = spec.model or ctx.judge_model

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from app.config import Settings
 from app.db import utcnow
 from app.models import Blob, BlobOwner, Dataset, EvalFile, Evaluation, Tenant
-from app.problems import ProblemError
+from app.problems import FieldError, ProblemError, field_error
 from app.usage.service import midnight, spent_today
 
 # A submission refused for too many active evaluations may try again after this many seconds.
@@ -40,8 +40,18 @@ def admit(
             f"Tenant limit max_active_evaluations is {limit} and {active} evaluations or runs "
             "are queued or running; submit again when one finishes or is canceled.",
             slug="tenant-limit-exceeded",
+            errors=_reached(
+                "max_active_evaluations",
+                f"{active} evaluations or runs are queued or running; at most {limit}",
+            ),
             headers={"Retry-After": str(ACTIVE_RETRY_AFTER_SECONDS)},
         )
+
+
+def _reached(limit: str, message: str) -> list[FieldError]:
+    """The errors[] of a tenant limit's 429: the limit the operator set, named as the tenant's
+    (`tenant.daily_usd`), not as a field of the request, which holds no such field."""
+    return [field_error(["tenant", limit], message, "tenant_limit_exceeded")]
 
 
 def active_evaluations(session: Session, tenant_id: str, kinds: Sequence[str] | None = None) -> int:
@@ -78,6 +88,10 @@ def admit_spend(session: Session, tenant: Tenant) -> None:
             f"Tenant limit daily_usd is {budget:g} USD and {spent:.6f} USD was spent today "
             "(UTC); submit again after midnight UTC or ask the operator to raise it.",
             slug="tenant-limit-exceeded",
+            errors=_reached(
+                "daily_usd",
+                f"{spent:.6f} USD was spent today (UTC); the daily budget is {budget:g} USD",
+            ),
             headers={"Retry-After": str(seconds_to_midnight(now))},
         )
 

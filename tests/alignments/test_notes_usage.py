@@ -2,12 +2,14 @@
 `GET /v1/usage` and today's budget, and not made once that budget is spent (judge-model: 2 / 8
 USD per million tokens; the scripted judge reports 10 prompt and 5 completion tokens a call)."""
 
+import json
+
 import pytest
 
 from app.tenants import limits, repository
-from tests.alignments.helpers import answer, cases, label_all, wait
+from tests.alignments.helpers import NOTES, answer, cases, label_all, wait
 from tests.fixtures.api import Api
-from tests.fixtures.judge import ScriptedJudge
+from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 from tests.labels.helpers import Team
 
 NOTES_CALL_USD = (10 * 2.0 + 5 * 8.0) / 1_000_000
@@ -90,3 +92,87 @@ class TestNotesUsage:
         assert refused.status_code == 429, refused.text
         assert refused.headers["content-type"].startswith("application/problem+json")
         assert judge.calls_for("rubric_notes") == []
+
+
+def _unmoved(request: dict) -> Reply | dict:
+    """A judge whose scores guidance does not move (9 for every answer): the disagreements,
+    and so the examples, stay the same from one version to its candidate."""
+    task = json.dumps(request)
+    if "rubric_notes" in task:
+        return {"notes": NOTES}
+    if "g_eval_score" not in task:
+        return plausible_answer(request)
+    return {"reason": "scored", "score": 9}
+
+
+class TestRefusedAfterTheNotesCall:
+    """Whether the candidate is the version's own depends on the notes the call writes: such a
+    refusal comes after the call, which was made and paid, and is in usage all the same."""
+
+    def test_a_same_version_refusal_counts_its_notes_call(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        judge.script(_unmoved)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases())
+        label_all(team.client, evaluation_id)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        first = team.client.post("/v1/alignments", json={"metric_version": version})
+        assert first.status_code == 202, first.text
+        candidate = first.json()["candidate_version"]
+        # The candidate judged and labelled as its parent was: aligning it proposes the same
+        # examples, and the judge writes the same notes.
+        metric = {**first.json()["candidate_metric"], "name": "helpfulness"}
+        again = team.client.post(
+            "/v1/evaluations", json={"test_cases": cases(), "metrics": [metric]}
+        )
+        assert again.status_code == 202, again.text
+        assert api.wait(team.client, again.json()["id"])["status"] == "completed"
+        assert team.results(again.json()["id"])[("c0", "helpfulness")]["metric_version"] == (
+            candidate
+        )
+        label_all(team.client, again.json()["id"])
+        before = _judge_usage(team)
+        judge.requests.clear()
+
+        refused = team.client.post("/v1/alignments", json={"metric_version": candidate})
+
+        problem = refused.json()
+        assert refused.status_code == 409, refused.text
+        assert problem["type"].endswith("/same-version")
+        assert [error["pointer"] for error in problem["errors"]] == ["/metric_version"]
+        assert len(judge.calls_for("rubric_notes")) == 1
+        after = _judge_usage(team)
+        assert after["calls"] == before["calls"] + 1
+        assert after["prompt_tokens"] == before["prompt_tokens"] + 10
+        assert after["cost_usd"] == pytest.approx(before["cost_usd"] + NOTES_CALL_USD)
+        # Nothing else of the refused request stayed: no alignment, no candidate.
+        listed = team.client.get("/v1/alignments").json()["data"]
+        assert [each["id"] for each in listed] == [first.json()["id"]]
+
+    def test_a_notes_call_that_failed_counts_its_failed_requests(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        def failing(request: dict) -> Reply | dict:
+            if "rubric_notes" in json.dumps(request):
+                return Reply(content=json.dumps({"error": {"message": "down"}}), status=500)
+            return answer(request)
+
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases())
+        label_all(team.client, evaluation_id)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        before = _judge_usage(team)
+        judge.script(failing)
+        judge.requests.clear()
+
+        refused = team.client.post("/v1/alignments", json={"metric_version": version})
+
+        assert refused.status_code == 502, refused.text
+        assert refused.json()["type"].endswith("/judge-error")
+        sent = len(judge.calls_for("rubric_notes"))
+        assert sent >= 1
+        after = _judge_usage(team)
+        assert after["failed_calls"] == before["failed_calls"] + sent
+        assert after["calls"] == before["calls"]

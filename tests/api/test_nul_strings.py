@@ -129,7 +129,7 @@ class TestUploads:
             response = http.post(
                 "/v1/files", files={"file": ("rows.jsonl", content)}, data={"purpose": "evals"}
             )
-            problem = refused(response, 400, "/file")
+            problem = refused(response, 400, "/file/line/2/item/a")
             assert problem["error"]["code"] == "nul_character"
             assert "file line 2, item.a: the text holds U+0000" in problem["detail"]
             assert http.get("/v1/files").json()["data"] == []

@@ -366,6 +366,21 @@ class TestStrictAddresses:
         assert media_server.hits[before:] == []
         assert client.get("/v1/datasets").json()["data"] == []
 
+    def test_a_member_that_cannot_be_read_hides_no_other_files_faults(self, api: Api) -> None:
+        client = api.tenant_client()
+        archive = bytearray(zip_of({"a.jsonl": jsonl(ask()), "b.jsonl": b"not json\n"}))
+        # a.jsonl's compression method (local header and central directory) made one zipfile
+        # cannot inflate (99: AES, as an encrypting archiver writes).
+        local = archive.index(b"PK\x03\x04")
+        archive[local + 8 : local + 10] = (99).to_bytes(2, "little")
+        central = archive.index(b"PK\x01\x02")
+        archive[central + 10 : central + 12] = (99).to_bytes(2, "little")
+        response = upload(client, "unreadable.zip", bytes(archive), "general_vqa")
+        assert response.status_code == 422, response.text
+        errors = response.json()["errors"]
+        assert [error["pointer"] for error in errors] == ["/file/a.jsonl", "/file/b.jsonl/line/1"]
+        assert "cannot read 'a.jsonl' from the zip" in errors[0]["msg"]
+
     def test_a_refused_url_is_named_with_the_other_rows_problems(
         self, strict: Api, media_server: LoopbackServer
     ) -> None:
@@ -423,5 +438,41 @@ class TestArchiveErrors:
         client = api.tenant_client()
         archive = zip_of({"x.jsonl": jsonl(ask()), member: PNG})
         error = only_error(upload(client, "bad.zip", archive, "general_vqa"))
-        assert error["loc"] == "bad.zip"
+        # Named by its own name, as a member's rows are.
+        assert error["loc"] == member
         assert f"member {member!r} points outside the archive" in error["msg"]
+
+    def test_every_bad_member_name_is_named_in_one_answer(self, api: Api) -> None:
+        """Members outside the archive, and files whose names make no subset (too long, or
+        another file's), each named by its own pointer in one 422."""
+        client = api.tenant_client()
+        long_name = "n" * 300 + ".jsonl"
+        archive = zip_of(
+            {
+                "x.jsonl": jsonl(ask()),
+                "../escape.png": PNG,
+                "/absolute.png": PNG,
+                "images/../../up.png": PNG,
+            }
+        )
+        response = upload(client, "bad.zip", archive, "general_vqa")
+        assert response.status_code == 422, response.text
+        assert response.headers["content-type"] == "application/problem+json"
+        errors = response.json()["errors"]
+        assert [error["pointer"] for error in errors] == [
+            "/file/..~1escape.png",
+            "/file/~1absolute.png",
+            "/file/images~1..~1..~1up.png",
+        ]
+        assert all("points outside the archive" in error["msg"] for error in errors)
+        archive = zip_of(
+            {"a/x.jsonl": jsonl(ask()), "b/x.jsonl": jsonl(ask()), long_name: jsonl(ask())}
+        )
+        response = upload(client, "names.zip", archive, "general_vqa")
+        assert response.status_code == 422, response.text
+        named = [(error["loc"], error["msg"][:20]) for error in response.json()["errors"]]
+        assert named == [
+            ("b/x.jsonl", "subset 'x' is also g"),
+            (long_name, "the file's name make"),
+        ]
+        assert client.get("/v1/datasets").json()["data"] == []

@@ -180,8 +180,8 @@ class TestEveryBadRow:
             client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
         errors = refused.value.response.json()["errors"]
         assert [error["pointer"] for error in errors] == [
-            "/data_source/source/content/0",
-            "/data_source/source/content/2",
+            "/data_source/source/content/0/item",
+            "/data_source/source/content/2/item",
         ]
         assert refused.value.body["message"].startswith("content[0]: ")
 
@@ -385,7 +385,7 @@ class TestImageErrors:
         assert named == [
             "data_source.source.content[0].item.answer",
             "data_source.source.content[1].item.image",
-            f"data_source.source.content[{len(rows) - 1}]",
+            f"data_source.source.content[{len(rows) - 1}].item",
         ]
 
     def test_a_files_bad_image_names_the_line(self, client: openai.OpenAI) -> None:

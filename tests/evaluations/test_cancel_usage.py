@@ -138,9 +138,14 @@ def test_calls_answered_before_a_cancel_count_though_no_result_is_stored(
             time.sleep(0.05)
         assert final["status"] == "canceled"
         assert final["usage"]["calls"] == 1 and final["usage"]["prompt_tokens"] == 10
+        # The score call the cancel cut off was sent and never answered: a failed call, as one
+        # that timed out, whose tokens are not known.
+        assert final["usage"]["failed_calls"] == 1
         judged = next(m for m in final["per_metric"] if m["metric"] == "judged")
         assert judged["usage"]["calls"] == 1 and judged["canceled"] == 1
-        assert client.get("/v1/usage").json()["judge"]["calls"] == 1
+        assert judged["usage"]["failed_calls"] == 1
+        tenant_usage = client.get("/v1/usage").json()["judge"]
+        assert (tenant_usage["calls"], tenant_usage["failed_calls"]) == (1, 1)
         assert judge.responder_errors == [] and len(ours(judge, marker)) == 2
 
 

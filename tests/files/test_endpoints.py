@@ -45,7 +45,12 @@ class TestEveryFault:
         with pytest.raises(openai.BadRequestError) as refused:
             client.files.create(file=("bad.jsonl", content), purpose="fine-tune")  # type: ignore[arg-type]
         errors = refused.value.response.json()["errors"]
-        assert [error["loc"] for error in errors] == ["purpose", "file", "file", "file"]
+        assert [error["loc"] for error in errors] == [
+            "purpose",
+            "file.line[2].item",
+            "file.line[3]",
+            "file.line[4]",
+        ]
         assert [error["msg"].split(":")[0] for error in errors[1:]] == [
             "file line 2",
             "file line 3",
@@ -67,12 +72,38 @@ class TestEveryFault:
         named = [(error["loc"], error["msg"][:11]) for error in no_purpose.json()["errors"]]
         assert named == [
             ("purpose", "Field requi"),
-            ("file", "file line 1"),
-            ("file", "file line 2"),
+            ("file.line[1]", "file line 1"),
+            ("file.line[2].item", "file line 2"),
         ]
         assert no_file.status_code == 400, no_file.text
         named = sorted(error["loc"] for error in no_file.json()["errors"])
         assert named == ["expires_after.seconds", "file"]
+
+    def test_each_bad_line_is_named_by_its_own_pointer(self, client: openai.OpenAI) -> None:
+        """Every fault of the file in one answer, each at its line and the field within it:
+        a line that is not UTF-8 is one of them, not the whole file's fault."""
+        content = (
+            jsonl(ROWS[:1])
+            + b'{"item": 1}\n'
+            + b"not json\n"
+            + b'{"item": {}, "sample": 3}\n'
+            + b'{"item": {"question": NaN}}\n'
+            + b'{"item": {"question": "caf\xe9"}}\n'
+            + jsonl(ROWS[1:2])
+        )
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.files.create(file=("faults.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        errors = refused.value.response.json()["errors"]
+        assert [(error["pointer"], error["msg"].split(":")[0]) for error in errors] == [
+            ("/file/line/2/item", "file line 2"),
+            ("/file/line/3", "file line 3"),
+            ("/file/line/4/sample", "file line 4"),
+            ("/file/line/5/item/question", "file line 5, item.question"),
+            ("/file/line/6", "file line 6"),
+        ]
+        assert errors[-1]["msg"] == "file line 6: not UTF-8 text (byte 0xe9 at column 27)"
+        # The SDK's `param` is the first fault's place.
+        assert refused.value.param == "file.line[2].item"
 
 
 class TestLineNumbers:

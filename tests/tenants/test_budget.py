@@ -62,6 +62,15 @@ class TestDailyBudget:
             problem = refused.json()
             assert problem["status"] == 429
             assert "daily_usd is 0.01 USD and 0.012000 USD was spent today" in problem["detail"]
+            # Named in errors[] too, with what was spent and the limit.
+            assert problem["errors"] == [
+                {
+                    "loc": "tenant.daily_usd",
+                    "pointer": "/tenant/daily_usd",
+                    "msg": "0.012000 USD was spent today (UTC); the daily budget is 0.01 USD",
+                    "type": "tenant_limit_exceeded",
+                }
+            ]
             retry = int(refused.headers["retry-after"])
             assert 1 <= retry <= 86400
             assert abs(retry - seconds_to_midnight()) < 120

@@ -51,6 +51,15 @@ class TestMaxActiveEvaluations:
                 problem = refused.json()
                 assert "max_active_evaluations is 2" in problem["detail"]
                 assert problem["status"] == 429
+                # The limit is named in errors[] as the tenant's, not as a field of the body.
+                assert problem["errors"] == [
+                    {
+                        "loc": "tenant.max_active_evaluations",
+                        "pointer": "/tenant/max_active_evaluations",
+                        "msg": "2 evaluations or runs are queued or running; at most 2",
+                        "type": "tenant_limit_exceeded",
+                    }
+                ]
                 # Another tenant is not held back by this one's limit.
                 with api.client(other_key) as other:
                     assert other.post("/v1/evaluations", json=body()).status_code == 202
