@@ -181,6 +181,8 @@ def take(
         if isinstance(call, Skipped) and call.awaits_records
     ]
     stored_calls = OnlineCallRepository(session, tenant.id) if waited else None
+    # Each call's images, fetched and decoded for the first rule that stores it, not again.
+    taken_in: dict[tuple[str, str], media.Intake] = {}
     for rule in rules:
         retried = stored_calls.stored_spans(rule, waited) if stored_calls is not None else set()
         chosen = _choose(rule, model_calls, counts, retried)
@@ -189,7 +191,9 @@ def take(
             waits = utcnow() + timedelta(seconds=runtime.settings.otlp_join_seconds)
             holding.hold(session, tenant, rule, chosen, counts, own, waits)
         elif chosen:
-            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts, own)
+            sent = _judge_calls(
+                session, runtime, tenant, rule, day, chosen, days, counts, own, taken_in
+            )
             counts[(rule.id, "sent")] += sent
             taken.sent[rule.id] = sent
     days.count(day, dict(counts))
@@ -251,8 +255,14 @@ def _judge_calls(
     days: OnlineRuleRepository,
     counts: Counter[tuple[str, str]],
     own: OwnMedia,
+    taken_in: dict[tuple[str, str], media.Intake],
 ) -> int:
-    """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
+    """Append the calls the budgets allow to the rule's evaluation of the day; how many.
+
+    Args:
+        taken_in: the calls' images as another rule took them in this request (and where
+            this rule's are left for the next one).
+    """
     specs = [_metric.validate_python(spec) for spec in rule.metrics]
     ready = []
     for call in calls:
@@ -269,7 +279,10 @@ def _judge_calls(
         return 0
     cases, intakes, taken = [], [], []
     for call, case in ready:
-        intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings, own)
+        contents = media.case_contents([{**case, "index": 0}])
+        first = taken_in.get((call.trace_id, call.span_id))
+        intake = first.again(contents) if first else media.take_in(contents, runtime.settings, own)
+        taken_in.setdefault((call.trace_id, call.span_id), intake)
         if intake.errors:
             counts[(rule.id, "skipped:image_refused")] += 1
             continue
