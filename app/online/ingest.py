@@ -215,8 +215,9 @@ def _choose(
     retried: set[tuple[str, str]],
 ) -> list[JudgedCall]:
     """The calls the rule takes and samples that have content; the rest counted by reason (a
-    conversation rule's call that names no conversation: `no_conversation_id`; a span without
-    content that the rule stored before, in `retried`: `duplicate`)."""
+    conversation rule's call that names no conversation: `no_conversation_id`, or
+    `conversation_id_dropped` when its span dropped attributes; a span without content that
+    the rule stored before, in `retried`: `duplicate`)."""
     chosen = []
     for call in calls:
         counts[(rule.id, "received")] += 1
@@ -226,7 +227,7 @@ def _choose(
         if rule.target == "conversation":
             conversation = matching.conversation_of(call)
             if conversation is None:
-                counts[(rule.id, "skipped:no_conversation_id")] += 1
+                counts[(rule.id, f"skipped:{matching.unplaced(call)}")] += 1
                 continue
             sampled = matching.sampled_conversation(conversation, rule.sampling_rate)
         else:
