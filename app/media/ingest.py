@@ -6,7 +6,7 @@ Each distinct URL string is handled once, and each distinct normalised image sto
 
 import asyncio
 import itertools
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -336,7 +336,10 @@ def _sources(contents: list[tuple[list[str | int], Any]]) -> tuple[list[_Source]
 
 
 def take_in(
-    contents: list[tuple[list[str | int], Any]], settings: Any, own: OwnMedia | None = None
+    contents: list[tuple[list[str | int], Any]],
+    settings: Any,
+    own: OwnMedia | None = None,
+    fetched: Mapping[str, Any] | None = None,
 ) -> Intake:
     """Decode (or fetch) and check every image and audio part of `(location, content)` pairs;
     what is refused is in `errors`, one per use, naming its field. Nothing is stored.
@@ -344,11 +347,14 @@ def take_in(
     Args:
         own: this server's media as the submitting tenant may read them; URLs naming them are
             read from the store instead of fetched (without it, every URL is fetched).
+        fetched: URLs fetched already (`prefetch.fetch_linked`: each its FetchedImage, whose
+            bytes are checked as a fetch's, or FetchError), read from here instead.
     """
     sources, audio_sources = _sources(contents)
     # Read here, on the caller's thread: the session is not to be shared with the loop's.
     linked = [source.url for source in sources + audio_sources if not source.is_data]
-    held = own.resolve(linked) if own is not None and linked else {}
+    held: dict[str, Any] = own.resolve(linked) if own is not None and linked else {}
+    held.update((url, fetched[url]) for url in linked if fetched and url in fetched)
     images, errors = _run(_prepare(sources, settings, held)) if sources else ({}, {})
     clips: dict[str, AudioClip] = {}
     for source in audio_sources:

@@ -17,13 +17,13 @@ from sqlalchemy.orm import Session
 from app import otlp
 from app.db import utcnow
 from app.evaluations import appending
-from app.media import ingest as media
 from app.media.own import OwnMedia
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, OtlpPending, Tenant
 from app.online import calls as kept
 from app.online import days as days_of
 from app.online import holding, joining, matching, turns, wanting
+from app.online.intakes import Intakes
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.waiting import OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
@@ -181,8 +181,8 @@ def take(
         if isinstance(call, Skipped) and call.awaits_records
     ]
     stored_calls = OnlineCallRepository(session, tenant.id) if waited else None
-    # Each call's images, fetched and decoded for the first rule that stores it, not again.
-    taken_in: dict[tuple[str, str], media.Intake] = {}
+    # The calls' images: fetched together, taken in for the first rule that stores a call.
+    intakes = Intakes(runtime.settings, own)
     for rule in rules:
         retried = stored_calls.stored_spans(rule, waited) if stored_calls is not None else set()
         chosen = _choose(rule, model_calls, counts, retried)
@@ -191,9 +191,7 @@ def take(
             waits = utcnow() + timedelta(seconds=runtime.settings.otlp_join_seconds)
             holding.hold(session, tenant, rule, chosen, counts, own, waits)
         elif chosen:
-            sent = _judge_calls(
-                session, runtime, tenant, rule, day, chosen, days, counts, own, taken_in
-            )
+            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts, intakes)
             counts[(rule.id, "sent")] += sent
             taken.sent[rule.id] = sent
     days.count(day, dict(counts))
@@ -255,15 +253,9 @@ def _judge_calls(
     calls: list[JudgedCall],
     days: OnlineRuleRepository,
     counts: Counter[tuple[str, str]],
-    own: OwnMedia,
-    taken_in: dict[tuple[str, str], media.Intake],
+    intakes: Intakes,
 ) -> int:
-    """Append the calls the budgets allow to the rule's evaluation of the day; how many.
-
-    Args:
-        taken_in: the calls' images as another rule took them in this request (and where
-            this rule's are left for the next one).
-    """
+    """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
     specs = [_metric.validate_python(spec) for spec in rule.metrics]
     ready = []
     for call in calls:
@@ -278,25 +270,21 @@ def _judge_calls(
     if refused is not None:
         counts[(rule.id, f"skipped:{refused}")] += len(ready)
         return 0
-    cases, intakes, taken = [], [], []
-    for call, case in ready:
-        contents = media.case_contents([{**case, "index": 0}])
-        first = taken_in.get((call.trace_id, call.span_id))
-        intake = first.again(contents) if first else media.take_in(contents, runtime.settings, own)
-        taken_in.setdefault((call.trace_id, call.span_id), intake)
+    cases, taken_in, taken = [], [], []
+    for (call, case), intake in zip(ready, intakes.of(ready), strict=True):
         if intake.errors:
             counts[(rule.id, "skipped:image_refused")] += 1
             continue
         cases.append(case)
-        intakes.append(intake)
+        taken_in.append(intake)
         taken.append(call)
     # Past the rule's daily_usd with the calls taken and not judged yet: a batch is cut.
     room = days_of.within_budget(session, runtime, tenant, rule, evaluation, day, cases)
     counts[(rule.id, "skipped:over_budget")] += len(cases) - room
-    cases, intakes, taken = cases[:room], intakes[:room], taken[:room]
-    cases, intakes, taken = _first_times(session, tenant, rule, cases, intakes, taken, counts)
+    cases, taken_in, taken = cases[:room], taken_in[:room], taken[:room]
+    cases, taken_in, taken = _first_times(session, tenant, rule, cases, taken_in, taken, counts)
     if cases:
-        appending.append(session, runtime, evaluation, cases, intakes)
+        appending.append(session, runtime, evaluation, cases, taken_in)
         kept.keep(session, evaluation, cases, taken)
     return len(cases)
 
