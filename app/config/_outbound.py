@@ -69,7 +69,7 @@ class OutboundFields(ServiceFields):
     """Redirects followed per image URL, each checked like the first address."""
     # Image URLs fetched at once while one submission is ingested.
     fetch_concurrency: int = Field(default=8, ge=1)
-    """Image URLs fetched at once while one submission is ingested."""
+    """Image URLs fetched at once while one submission, or one OTLP export's calls, is ingested."""
 
     # The judge: any OpenAI-compatible endpoint. Unset URL/key fall back to OPENAI_BASE_URL /
     # OPENAI_API_KEY (see judge_endpoint_values).

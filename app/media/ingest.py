@@ -6,7 +6,7 @@ Each distinct URL string is handled once, and each distinct normalised image sto
 
 import asyncio
 import itertools
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -291,6 +291,13 @@ class Intake:
     clips: dict[str, AudioClip]
     errors: list[FieldError] = field(default_factory=list)
 
+    def again(self, contents: list[tuple[list[str | int], Any]]) -> "Intake":
+        """This intake for another copy of the contents it was taken from (one traced call in
+        another online rule's case): the copy's parts, the same images, nothing fetched or
+        decoded again."""
+        sources, audio_sources = _sources(contents)
+        return Intake(sources, audio_sources, self.images, self.clips, list(self.errors))
+
     def store(self, store: BlobStore) -> int:
         """Store what was taken in and point its parts at the blobs; how many blobs are new.
 
@@ -318,8 +325,21 @@ class Intake:
         return len(stored)
 
 
+def _sources(contents: list[tuple[list[str | int], Any]]) -> tuple[list[_Source], list[_Source]]:
+    """The image and the audio sources of `(location, content)` pairs, each URL once."""
+    sources_by_url: dict[str, _Source] = {}
+    audio_by_url: dict[str, _Source] = {}
+    order = itertools.count()
+    for path, content in contents:
+        _collect(content, path, sources_by_url, order, audio_by_url)
+    return list(sources_by_url.values()), list(audio_by_url.values())
+
+
 def take_in(
-    contents: list[tuple[list[str | int], Any]], settings: Any, own: OwnMedia | None = None
+    contents: list[tuple[list[str | int], Any]],
+    settings: Any,
+    own: OwnMedia | None = None,
+    fetched: Mapping[str, Any] | None = None,
 ) -> Intake:
     """Decode (or fetch) and check every image and audio part of `(location, content)` pairs;
     what is refused is in `errors`, one per use, naming its field. Nothing is stored.
@@ -327,17 +347,14 @@ def take_in(
     Args:
         own: this server's media as the submitting tenant may read them; URLs naming them are
             read from the store instead of fetched (without it, every URL is fetched).
+        fetched: URLs fetched already (`prefetch.fetch_linked`: each its FetchedImage, whose
+            bytes are checked as a fetch's, or FetchError), read from here instead.
     """
-    sources_by_url: dict[str, _Source] = {}
-    audio_by_url: dict[str, _Source] = {}
-    order = itertools.count()
-    for path, content in contents:
-        _collect(content, path, sources_by_url, order, audio_by_url)
-    sources = list(sources_by_url.values())
-    audio_sources = list(audio_by_url.values())
+    sources, audio_sources = _sources(contents)
     # Read here, on the caller's thread: the session is not to be shared with the loop's.
     linked = [source.url for source in sources + audio_sources if not source.is_data]
-    held = own.resolve(linked) if own is not None and linked else {}
+    held: dict[str, Any] = own.resolve(linked) if own is not None and linked else {}
+    held.update((url, fetched[url]) for url in linked if fetched and url in fetched)
     images, errors = _run(_prepare(sources, settings, held)) if sources else ({}, {})
     clips: dict[str, AudioClip] = {}
     for source in audio_sources:

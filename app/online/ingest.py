@@ -17,13 +17,13 @@ from sqlalchemy.orm import Session
 from app import otlp
 from app.db import utcnow
 from app.evaluations import appending
-from app.media import ingest as media
 from app.media.own import OwnMedia
 from app.metrics import MetricSpec, MetricSpecBase
 from app.models import OnlineRule, OtlpPending, Tenant
 from app.online import calls as kept
 from app.online import days as days_of
 from app.online import holding, joining, matching, turns, wanting
+from app.online.intakes import Intakes
 from app.online.repository import OnlineCallRepository, OnlineRuleRepository
 from app.online.waiting import OtlpPendingRepository
 from app.otlp import Image, JudgedCall, Skipped, SkipReason, Text, Unread
@@ -181,6 +181,8 @@ def take(
         if isinstance(call, Skipped) and call.awaits_records
     ]
     stored_calls = OnlineCallRepository(session, tenant.id) if waited else None
+    # The calls' images: fetched together, taken in for the first rule that stores a call.
+    intakes = Intakes(runtime.settings, own)
     for rule in rules:
         retried = stored_calls.stored_spans(rule, waited) if stored_calls is not None else set()
         chosen = _choose(rule, model_calls, counts, retried)
@@ -189,7 +191,7 @@ def take(
             waits = utcnow() + timedelta(seconds=runtime.settings.otlp_join_seconds)
             holding.hold(session, tenant, rule, chosen, counts, own, waits)
         elif chosen:
-            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts, own)
+            sent = _judge_calls(session, runtime, tenant, rule, day, chosen, days, counts, intakes)
             counts[(rule.id, "sent")] += sent
             taken.sent[rule.id] = sent
     days.count(day, dict(counts))
@@ -211,8 +213,9 @@ def _choose(
     retried: set[tuple[str, str]],
 ) -> list[JudgedCall]:
     """The calls the rule takes and samples that have content; the rest counted by reason (a
-    conversation rule's call that names no conversation: `no_conversation_id`; a span without
-    content that the rule stored before, in `retried`: `duplicate`)."""
+    conversation rule's call that names no conversation: `no_conversation_id`, or
+    `conversation_id_dropped` when its span dropped attributes; a span without content that
+    the rule stored before, in `retried`: `duplicate`)."""
     chosen = []
     for call in calls:
         counts[(rule.id, "received")] += 1
@@ -222,7 +225,7 @@ def _choose(
         if rule.target == "conversation":
             conversation = matching.conversation_of(call)
             if conversation is None:
-                counts[(rule.id, "skipped:no_conversation_id")] += 1
+                counts[(rule.id, f"skipped:{matching.unplaced(call)}")] += 1
                 continue
             sampled = matching.sampled_conversation(conversation, rule.sampling_rate)
         else:
@@ -250,7 +253,7 @@ def _judge_calls(
     calls: list[JudgedCall],
     days: OnlineRuleRepository,
     counts: Counter[tuple[str, str]],
-    own: OwnMedia,
+    intakes: Intakes,
 ) -> int:
     """Append the calls the budgets allow to the rule's evaluation of the day; how many."""
     specs = [_metric.validate_python(spec) for spec in rule.metrics]
@@ -267,22 +270,21 @@ def _judge_calls(
     if refused is not None:
         counts[(rule.id, f"skipped:{refused}")] += len(ready)
         return 0
-    cases, intakes, taken = [], [], []
-    for call, case in ready:
-        intake = media.take_in(media.case_contents([{**case, "index": 0}]), runtime.settings, own)
+    cases, taken_in, taken = [], [], []
+    for (call, case), intake in zip(ready, intakes.of(ready), strict=True):
         if intake.errors:
             counts[(rule.id, "skipped:image_refused")] += 1
             continue
         cases.append(case)
-        intakes.append(intake)
+        taken_in.append(intake)
         taken.append(call)
     # Past the rule's daily_usd with the calls taken and not judged yet: a batch is cut.
     room = days_of.within_budget(session, runtime, tenant, rule, evaluation, day, cases)
     counts[(rule.id, "skipped:over_budget")] += len(cases) - room
-    cases, intakes, taken = cases[:room], intakes[:room], taken[:room]
-    cases, intakes, taken = _first_times(session, tenant, rule, cases, intakes, taken, counts)
+    cases, taken_in, taken = cases[:room], taken_in[:room], taken[:room]
+    cases, taken_in, taken = _first_times(session, tenant, rule, cases, taken_in, taken, counts)
     if cases:
-        appending.append(session, runtime, evaluation, cases, intakes)
+        appending.append(session, runtime, evaluation, cases, taken_in)
         kept.keep(session, evaluation, cases, taken)
     return len(cases)
 

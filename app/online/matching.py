@@ -106,6 +106,17 @@ def conversation_of(call: Filtered) -> str | None:
     return None
 
 
+def unplaced(call: JudgedCall | Skipped | Unread) -> str:
+    """Why a conversation rule cannot place a call naming no conversation: the SDK's attribute
+    limit evicted the span's oldest attributes, among them the id set as it started (a long
+    OpenInference chat passes 128): `conversation_id_dropped`; or it named none."""
+    if isinstance(call, JudgedCall):
+        dropped = any(warning.startswith("attributes_dropped") for warning in call.warnings)
+    else:
+        dropped = call.dropped_attributes > 0
+    return "conversation_id_dropped" if dropped else "no_conversation_id"
+
+
 def conversation_key(conversation_id: str) -> str:
     """The conversation id's sha256 (hex): how its calls are grouped, whatever its length."""
     return hashlib.sha256(conversation_id.encode("utf-8", "surrogatepass")).hexdigest()

@@ -46,6 +46,10 @@ SKIP_WORDS = {
     "actual_output: empty), so it was not sent to the judge.",
     "no_conversation_id": "No conversation id: the rule judges conversations and the call "
     "named none (no gen_ai.conversation.id or session.id attribute).",
+    "conversation_id_dropped": "Conversation id dropped: the call named no conversation and its "
+    "span had dropped attributes: the SDK keeps 128 a span (evicting the oldest first, such as "
+    "the session.id or gen_ai.conversation.id set as the span started), which a long chat's "
+    "messages pass. Raise OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT in the application.",
     "unfit_for_metric": "Unfit for a metric: the conversation gave one of the rule's metrics "
     "nothing to judge (no assistant reply to a user message), so it was not sent.",
     "rule_disabled": "Rule disabled: the rule was disabled while it held the conversation's "

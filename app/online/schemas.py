@@ -109,7 +109,7 @@ class OnlineRuleCreate(_ExportEndpoint):
         "`gen_ai.conversation.id` (else `session.id`) held until it has been idle "
         "LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS, then judged as one conversational test case "
         "(sampled by a hash of the conversation id; a call naming none is skipped "
-        "`no_conversation_id`).",
+        "`no_conversation_id`, or `conversation_id_dropped` when its span dropped attributes).",
     )
     daily_usd: float | None = Field(
         default=None,
@@ -227,6 +227,8 @@ class RuleCounts(BaseModel):
         "already stored, sent again), `missing_fields` (one of its metrics needs a field the "
         "call does not give, e.g. retrieval_context); for a conversation rule also "
         "`no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), "
+        "`conversation_id_dropped` (it names none and its span dropped attributes: the SDK's "
+        "attribute limit evicted the oldest), "
         "`unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled "
         "while it held the conversation) and `target_changed` (changed to judge single calls "
         "while it held it), counting each of the conversation's calls."

@@ -66,6 +66,8 @@ class Unread:
     service_name: str | None
     attributes: dict[str, Any]
     resource: dict[str, Any]
+    # Attributes the span's SDK dropped past its limit (the oldest first).
+    dropped_attributes: int = 0
 
 
 _NOT_CALL_OPERATIONS = frozenset(
@@ -125,7 +127,12 @@ def judged_calls(
         elif index in unread:
             results.append(
                 Unread(
-                    span.trace_id, span.span_id, span.service_name, span.attributes, span.resource
+                    span.trace_id,
+                    span.span_id,
+                    span.service_name,
+                    span.attributes,
+                    span.resource,
+                    span.dropped_attributes,
                 )
             )
         else:

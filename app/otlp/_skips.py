@@ -41,6 +41,8 @@ class Skipped:
     # A span without content whose messages may still come in log records sent apart (the
     # official instrumentation's details event, per-message events): it waits for them.
     awaits_records: bool = False
+    # Attributes the span's SDK dropped past its limit (the oldest, a conversation id among them).
+    dropped_attributes: int = 0
 
 
 def skip(span: Span, reason: SkipReason, detail: str, awaits_records: bool = False) -> Skipped:
@@ -53,6 +55,7 @@ def skip(span: Span, reason: SkipReason, detail: str, awaits_records: bool = Fal
         attributes=span.attributes,
         resource=span.resource,
         awaits_records=awaits_records,
+        dropped_attributes=span.dropped_attributes,
     )
 
 

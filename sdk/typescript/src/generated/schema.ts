@@ -5167,7 +5167,7 @@ export interface components {
             sampling: components["schemas"]["Sampling"];
             /**
              * Target
-             * @description `span`: each call is judged on its own. `conversation`: the calls of a `gen_ai.conversation.id` (else `session.id`) held until it has been idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS, then judged as one conversational test case (sampled by a hash of the conversation id; a call naming none is skipped `no_conversation_id`).
+             * @description `span`: each call is judged on its own. `conversation`: the calls of a `gen_ai.conversation.id` (else `session.id`) held until it has been idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS, then judged as one conversational test case (sampled by a hash of the conversation id; a call naming none is skipped `no_conversation_id`, or `conversation_id_dropped` when its span dropped attributes).
              * @default span
              * @enum {string}
              */
@@ -5977,7 +5977,7 @@ export interface components {
             sent: number;
             /**
              * Skipped
-             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off, or the texts hidden), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `call_failed` (the call ended in an error: no answer), `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it), counting each of the conversation's calls.
+             * @description Sampled calls not judged and matched calls not sampled, by reason: `not_sampled`, `no_content` (capture is off, or the texts hidden), `image_withheld` (the instrumentation left the image out), `unknown_convention`, `malformed_content`, `invalid_ids`, `call_failed` (the call ended in an error: no answer), `over_budget` (the rule's or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`, `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no `gen_ai.conversation.id` or `session.id`), `conversation_id_dropped` (it names none and its span dropped attributes: the SDK's attribute limit evicted the oldest), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it), counting each of the conversation's calls.
              */
             skipped: {
                 [key: string]: number;

@@ -91,7 +91,7 @@ class OnlineRuleCreate:
             target (OnlineRuleCreateTarget | Unset): `span`: each call is judged on its own. `conversation`: the calls of a
                 `gen_ai.conversation.id` (else `session.id`) held until it has been idle LOUPE_ONLINE_CONVERSATION_IDLE_SECONDS,
                 then judged as one conversational test case (sampled by a hash of the conversation id; a call naming none is
-                skipped `no_conversation_id`). Default: 'span'.
+                skipped `no_conversation_id`, or `conversation_id_dropped` when its span dropped attributes). Default: 'span'.
      """
 
     metrics: list[AnswerRelevancySpec | ArgumentCorrectnessSpec | BleuSpec | ChoiceAccuracySpec | ContextualPrecisionSpec | ContextualRecallSpec | ContextualRelevancySpec | ConversationalGEvalSpec | ConversationCompletenessSpec | ExactMatchSpec | FaithfulnessSpec | GEvalSpec | ImageCoherenceSpec | ImageEditingSpec | ImageHelpfulnessSpec | ImageReferenceSpec | KnowledgeRetentionSpec | LlmAccuracySpec | PairwiseSpec | PsnrSpec | RoleAdherenceSpec | RougeSpec | SsimSpec | TaskCompletionSpec | TextToImageSpec | ToolCorrectnessSpec | TurnContextualRelevancySpec | TurnFaithfulnessSpec | TurnRelevancySpec]

@@ -26,9 +26,10 @@ class RuleCountsSkipped:
     or the tenant's daily budget is spent), `image_refused` (the operator's image policy refused it), `day_closed`,
     `duplicate` (a span the rule already stored, sent again), `missing_fields` (one of its metrics needs a field the
     call does not give, e.g. retrieval_context); for a conversation rule also `no_conversation_id` (the call names no
-    `gen_ai.conversation.id` or `session.id`), `unfit_for_metric` (no reply to a user message to judge), `rule_disabled`
-    (disabled while it held the conversation) and `target_changed` (changed to judge single calls while it held it),
-    counting each of the conversation's calls.
+    `gen_ai.conversation.id` or `session.id`), `conversation_id_dropped` (it names none and its span dropped attributes:
+    the SDK's attribute limit evicted the oldest), `unfit_for_metric` (no reply to a user message to judge),
+    `rule_disabled` (disabled while it held the conversation) and `target_changed` (changed to judge single calls while
+    it held it), counting each of the conversation's calls.
 
      """
 
