@@ -84,8 +84,9 @@ class StabilitySummary(BaseModel):
     fragile: int = Field(description="Results whose judgments straddle the threshold.")
     incomplete: int = Field(
         default=0,
-        description="Results some of whose judgments failed (they do not vote): their verdict "
-        "rests on fewer judgments than asked for.",
+        description="Results with a verdict some of whose judgments failed (they do not "
+        "vote): it rests on fewer judgments than asked for. A result none of whose judgments "
+        "was made is an error, counted in the metric's `errored` alone.",
     )
     all_passed: int = Field(description="Results whose every judgment passed.")
     pass_hat_k: float | None = Field(

@@ -270,7 +270,8 @@ class UnscopedJobRepository:
             if stability:
                 total["fragile"] += bool(stability.get("fragile"))
                 total["all_passed"] += bool(stability.get("all_passed"))
-                total["incomplete"] += not stability.get("complete", True)
+                # A verdict resting on fewer judgments than asked for; none at all is an error.
+                total["incomplete"] += not stability.get("complete", True) and row["error"] is None
             if row["score"] is not None:
                 total["score_sum"] += row["score"]
                 total["score_sq_sum"] += row["score"] * row["score"]

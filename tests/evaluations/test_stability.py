@@ -15,6 +15,7 @@ import krippendorff
 import numpy as np
 import pytest
 
+from tests.console.helpers import signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer, task_of
 
@@ -220,7 +221,12 @@ class TestSamples:
         assert never["error"] is not None and never["fragile"] is None
         assert set(steady) == {"partly", "fine"}
         summary = final["per_metric"][0]["stability"]
-        assert summary["incomplete"] == 2 and summary["all_passed"] == 1
+        # "partly" alone: "never" has no verdict, an error counted in `errored`.
+        assert summary["incomplete"] == 1 and summary["all_passed"] == 1
+        assert final["per_metric"][0]["errored"] == 1
+        key = client.headers["authorization"].removeprefix("Bearer ")
+        page = signed_in(api, key).get(f"/console/evaluations/{final['id']}").text
+        assert '<small class="muted incomplete">1 incomplete</small>' in page
 
     def test_a_median_of_two_is_one_judgments_score_with_its_reason(
         self, api: Api, judge: ScriptedJudge

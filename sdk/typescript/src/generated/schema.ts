@@ -6335,7 +6335,7 @@ export interface components {
             fragile: number;
             /**
              * Incomplete
-             * @description Results some of whose judgments failed (they do not vote): their verdict rests on fewer judgments than asked for.
+             * @description Results with a verdict some of whose judgments failed (they do not vote): it rests on fewer judgments than asked for. A result none of whose judgments was made is an error, counted in the metric's `errored` alone.
              * @default 0
              */
             incomplete?: number;

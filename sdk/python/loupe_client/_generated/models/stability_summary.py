@@ -34,8 +34,9 @@ class StabilitySummary:
             members (int | None): Panel members; null without a panel.
             pass_hat_k (float | None): pass^k: `all_passed` / results with a verdict (beside `pass_rate`).
             samples (int):
-            incomplete (int | Unset): Results some of whose judgments failed (they do not vote): their verdict rests on
-                fewer judgments than asked for. Default: 0.
+            incomplete (int | Unset): Results with a verdict some of whose judgments failed (they do not vote): it rests on
+                fewer judgments than asked for. A result none of whose judgments was made is an error, counted in the metric's
+                `errored` alone. Default: 0.
             self_agreement (Agreement | None | Unset): How far the judge agrees with itself when asked again: Krippendorff's
                 alpha (interval level) with each result's samples as its raters (with a panel, each member's samples of each
                 result; `raters` is `samples`); null with one sample. Low says one call's verdict is partly a draw.
