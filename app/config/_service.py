@@ -74,12 +74,14 @@ class ServiceFields(BaseSettings):
     10,000 conversations within it plan at most 0.8 billion); a 64 MB body of 200-turn
     conversations at `window_size` 200 plans 4.2 billion. Raise it with the body limit."""
     otlp_max_bytes: int = Field(default=64 * 1024 * 1024, ge=1024)
-    """An OTLP/HTTP export (`POST /v1/traces`, `/v1/logs`) larger than this once decompressed
-    gets 413, as the OTLP specification recommends (64 MiB); the API holds at most about three
-    times this much per request while it decodes one."""
+    """An OTLP/HTTP export (`POST /v1/traces`, `/v1/logs`) larger than this as sent, or once
+    decompressed, gets 413, as the OTLP specification recommends (64 MiB); the API holds at
+    most about three times this much per request while it decodes one."""
     otlp_max_concurrent: int = Field(default=4, ge=1)
-    """OTLP exports one API process reads and decodes at once; more get 429 with `Retry-After`
-    (exporters send them again), which bounds the API's memory to about this many times four
+    """OTLP exports one API process decompresses, decodes and takes in at once; more get 429
+    with `Retry-After` (exporters send them again). The place is asked for once the body is
+    read as sent and before it is decompressed, so a refused export costs its compressed
+    bytes only, and what decoding holds is bounded to about this many times four
     `LOUPE_OTLP_MAX_BYTES`."""
     otlp_join_seconds: float = Field(default=30.0, gt=0)
     """How long a GenAI span whose messages travel in log records (sent by the instrumentation

@@ -270,6 +270,15 @@ def _judge_calls(
     if refused is not None:
         counts[(rule.id, f"skipped:{refused}")] += len(ready)
         return 0
+    # A retried export's calls this rule stored before are its duplicates before their images
+    # are fetched again (`_first_times` still settles two requests bringing a span at once).
+    stored = OnlineCallRepository(session, tenant.id).stored_spans(
+        rule, [(call.trace_id, call.span_id) for call, _ in ready]
+    )
+    if stored:
+        fresh = [pair for pair in ready if (pair[0].trace_id, pair[0].span_id) not in stored]
+        counts[(rule.id, "skipped:duplicate")] += len(ready) - len(fresh)
+        ready = fresh
     cases, taken_in, taken = [], [], []
     for (call, case), intake in zip(ready, intakes.of(ready), strict=True):
         if intake.errors:

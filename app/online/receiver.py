@@ -11,6 +11,7 @@ the request's encoding too (a `google.rpc.Status`, `app.problems`' `otlp` dialec
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -48,19 +49,25 @@ router = APIRouter(
 )
 
 
-async def _read(request: Request, runtime: RuntimeDep) -> tuple[str, bytearray]:
-    """The body's media type and its bytes, decompressed under the limit as they arrive; the
-    key checked first (in a session closed before the body is read), so a caller without
-    one has nothing decompressed or held for it."""
+@dataclass
+class Export:
+    """An export request as read off the wire: its media type, its Content-Encoding ("" for
+    none) and its body as sent, still compressed."""
+
+    kind: str
+    encoding: str
+    body: bytearray
+
+
+async def _read(request: Request) -> Export:
+    """The export as sent, its body still compressed; the key checked first (in a session
+    closed before the body is read), so a caller without one has nothing held for it, and the
+    headers before the body. Decompressed only once the export has its place (`_turn`): one
+    refused for want of a place never grew to its decompressed size."""
     await check_before_body(request)
     try:
         kind = otlp.media_type(request.headers.get("content-type"))
-        reader = otlp.Decompressor(
-            request.headers.get("content-encoding"), runtime.settings.otlp_max_bytes
-        )
-        async for chunk in request.stream():
-            reader.feed(chunk)
-        return kind, reader.finish()
+        encoding = otlp.content_encoding(request.headers.get("content-encoding"))
     except (otlp.UnsupportedContentType, otlp.UnsupportedContentEncoding) as error:
         header = (
             "Content-Type" if isinstance(error, otlp.UnsupportedContentType) else "Content-Encoding"
@@ -72,16 +79,21 @@ async def _read(request: Request, runtime: RuntimeDep) -> tuple[str, bytearray]:
             slug="unsupported-media-type",
             field=["header", header],
         ) from None
-    except otlp.BodyTooLarge as error:
-        raise ProblemError(413, "Content Too Large", str(error), slug="too-large") from None
-    except otlp.OtlpDecodeError as error:
-        raise _bad(error) from None
+    # Under LOUPE_OTLP_MAX_BYTES as sent: app.limits refuses a longer one as it arrives.
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+    return Export(kind, encoding, body)
+
+
+def _too_large(detail: str) -> ProblemError:
+    return ProblemError(413, "Content Too Large", detail, slug="too-large")
 
 
 # The export's body, read before the route's session is opened for `TenantDep`: that session's
 # pooled connection stayed checked out while the body trickled in, and a few exports sent
 # slowly left every other request waiting for one.
-ExportBody = Annotated[tuple[str, bytearray], Depends(_read)]
+ExportBody = Annotated[Export, Depends(_read)]
 
 
 @router.post(
@@ -95,17 +107,17 @@ async def export_traces(
 ) -> Response:
     """An `ExportTraceServiceRequest`, protobuf or OTLP/JSON, optionally gzip or deflate: its
     GenAI calls go through the tenant's online rules (counted, filtered, sampled, judged)."""
-    kind, body = export
     with _turn(request, runtime):
-        # Decoding a large body takes a while: off the event loop, as the database work is.
+        # Decompressing and decoding a large body takes a while: off the event loop, as the
+        # database work is.
         rejected = await run_in_threadpool(
-            _decode_and_take, runtime, tenant.id, kind, body, str(request.base_url)
+            _decode_and_take, runtime, tenant.id, export, str(request.base_url)
         )
     response = ExportTraceServiceResponse()
     if rejected:
         response.partial_success.rejected_spans = len(rejected)
         response.partial_success.error_message = _rejections(rejected)
-    return _answer(kind, response)
+    return _answer(export.kind, response)
 
 
 @router.post(
@@ -120,19 +132,20 @@ async def export_logs(
     """An `ExportLogsServiceRequest`: the records carrying a call's messages (the official
     instrumentation's details event, the earlier per-message events) are joined to their span,
     whichever of the two arrives first."""
-    kind, body = export
     with _turn(request, runtime):
         await run_in_threadpool(
-            _decode_and_take_records, runtime, tenant.id, kind, body, str(request.base_url)
+            _decode_and_take_records, runtime, tenant.id, export, str(request.base_url)
         )
-    return _answer(kind, ExportLogsServiceResponse())
+    return _answer(export.kind, ExportLogsServiceResponse())
 
 
 @contextmanager
 def _turn(request: Request, runtime: Runtime) -> Iterator[None]:
-    """A place among the exports this process reads at once (LOUPE_OTLP_MAX_CONCURRENT); none
-    free: 429 with Retry-After, which exporters honour. Counted on the app's state: requests
-    take and give places on its one event loop, between awaits."""
+    """A place among the exports this process decompresses, decodes and takes in at once
+    (LOUPE_OTLP_MAX_CONCURRENT); none free: 429 with Retry-After, which exporters honour.
+    Taken once the body is read (a slow sender holds no place while it sends) and before it
+    is decompressed (a refused export never grows to its decompressed size). Counted on the
+    app's state: requests take and give places on its one event loop, between awaits."""
     state = request.app.state
     if getattr(state, "otlp_in_flight", 0) >= runtime.settings.otlp_max_concurrent:
         raise ProblemError(
@@ -150,22 +163,37 @@ def _turn(request: Request, runtime: Runtime) -> Iterator[None]:
         state.otlp_in_flight -= 1
 
 
-def _decode_and_take(
-    runtime: Runtime, tenant_id: str, kind: str, body: bytearray, base_url: str
-) -> list[str]:
+def _decode_and_take(runtime: Runtime, tenant_id: str, export: Export, base_url: str) -> list[str]:
     """Take the spans with valid ids; why each other one was rejected.
 
     Args:
         base_url: the request's base URL, on which a call's images naming this server's media
             are read from its store (app.media.own), as a submission's are.
     """
+    limit = runtime.settings.otlp_max_bytes
+    body = _decompressed(export, limit)
     try:
-        traces = otlp.read_traces(body, kind, max_body=runtime.settings.otlp_max_bytes)
+        traces = otlp.read_traces(body, export.kind, max_body=limit)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
     body.clear()  # held no longer than its decoding: a body near the limit is not kept twice
     _take(runtime, tenant_id, traces.spans, base_url)
     return traces.rejected
+
+
+def _decompressed(export: Export, limit: int) -> bytearray:
+    """The export's body decompressed under the limit, the compressed one let go."""
+    if not export.encoding or export.encoding == "identity":
+        return export.body
+    try:
+        body = otlp.decompress(export.body, export.encoding, limit)
+    except otlp.BodyTooLarge as error:
+        raise _too_large(str(error)) from None
+    except otlp.OtlpDecodeError as error:
+        raise _bad(error) from None
+    finally:
+        export.body.clear()
+    return bytearray(body) if isinstance(body, bytes) else body
 
 
 def _rejections(rejected: list[str]) -> str:
@@ -179,10 +207,12 @@ def _rejections(rejected: list[str]) -> str:
 
 
 def _decode_and_take_records(
-    runtime: Runtime, tenant_id: str, kind: str, body: bytearray, base_url: str
+    runtime: Runtime, tenant_id: str, export: Export, base_url: str
 ) -> None:
+    limit = runtime.settings.otlp_max_bytes
+    body = _decompressed(export, limit)
     try:
-        records = otlp.decode_logs(body, kind, max_body=runtime.settings.otlp_max_bytes)
+        records = otlp.decode_logs(body, export.kind, max_body=limit)
     except otlp.OtlpDecodeError as error:
         raise _bad(error) from None
     body.clear()

@@ -5,7 +5,7 @@ with a cap on the decompressed size) gives flat Span and LogRecord values; `judg
 every message convention the instrumentations emit to a JudgedCall, or a Skipped with its reason.
 """
 
-from app.otlp._body import Decompressor, decompress
+from app.otlp._body import Decompressor, content_encoding, decompress
 from app.otlp._calls import (
     JudgedCall,
     Unread,
@@ -62,6 +62,7 @@ __all__ = [
     "Unread",
     "UnsupportedContentEncoding",
     "UnsupportedContentType",
+    "content_encoding",
     "decode_json",
     "decode_logs",
     "decode_traces",

@@ -9,6 +9,14 @@ from app.otlp._errors import BodyTooLarge, OtlpDecodeError, UnsupportedContentEn
 _SLICE = 1 << 16
 
 
+def content_encoding(value: str | None) -> str:
+    """A Content-Encoding header as the decoders name it (lower case, "" for none), refusing
+    one they do not read: checked before the body is read, decompressed later."""
+    encoding = (value or "").strip().lower()
+    _decompressor(encoding)
+    return encoding
+
+
 def _decompressor(encoding: str) -> "zlib._Decompress | None":
     if encoding in ("", "identity"):
         return None
@@ -99,5 +107,8 @@ def decompress(body: bytes | bytearray, encoding: str | None, limit: int) -> byt
             raise BodyTooLarge(f"the request body is larger than {limit} bytes once decompressed")
         return body
     reader = Decompressor(encoding, limit)
-    reader.feed(body)
+    # Fed a slice at a time, as a body arriving is: zlib's unconsumed input is copied at each
+    # slice of output, so a whole body fed at once was copied once per 64 KiB it gave.
+    for start in range(0, len(body), _SLICE):
+        reader.feed(bytes(body[start : start + _SLICE]))
     return reader.finish()

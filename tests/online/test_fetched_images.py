@@ -163,3 +163,45 @@ def test_the_calls_of_one_export_fetch_their_images_together(
     assert counts(client, rule)["skipped"] == {}
     results = judged_results(api, client, rule["id"], _Together.PARTIES)
     assert [result["error"] for result in results] == [None] * _Together.PARTIES
+
+
+def test_a_retried_export_does_not_fetch_the_images_of_calls_stored_before(
+    api: Api, judge: ScriptedJudge, images_server: LoopbackServer
+) -> None:
+    """An exporter sends a batch again when it missed the answer (past its deadline, say): the
+    calls the rule stored are its duplicates before their images are fetched again. They were
+    found duplicates only after the fetch: a slow image host cost every retry its answer time
+    again, the very delay that made the exporter retry. A call the rule refused (its image
+    could not be fetched) is no duplicate: sent again, its image is fetched again."""
+    images_server.routes = {
+        "/photo.png": Route(body=unique_png()),
+        "/later.png": Route(status=404, body=b"", content_type="text/plain"),
+    }
+    client = api.tenant_client()
+    rule = make_rule(client, filter=[{"attribute": "service.name", "op": "eq", "value": "retry"}])
+    judge.script(model_and_judge)
+
+    def export(*spans: dict) -> dict:
+        return {"resourceSpans": [{**resource("retry"), "scopeSpans": [{"spans": list(spans)}]}]}
+
+    stored = image_span("00f067aa0ba90d01", "Which one?", images_server.url("/photo.png"))
+    refused = image_span("00f067aa0ba90d02", "And later?", images_server.url("/later.png"))
+    assert client.post("/v1/traces", json=export(stored, refused)).status_code == 200
+    [result] = judged_results(api, client, rule["id"], 1)
+    assert result["error"] is None
+    assert counts(client, rule)["skipped"] == {"image_refused": 1}
+    fetched = [path for path, _ in images_server.hits]
+    assert fetched.count("/photo.png") == 1 and fetched.count("/later.png") >= 1
+
+    # The retry, with a call of its own; the refused call's image is there now.
+    images_server.routes["/later.png"] = Route(body=unique_png())
+    images_server.routes["/other.png"] = Route(body=unique_png())
+    new = image_span("00f067aa0ba90d03", "And this one?", images_server.url("/other.png"))
+    assert client.post("/v1/traces", json=export(stored, refused, new)).status_code == 200
+
+    again = [path for path, _ in images_server.hits][len(fetched) :]
+    assert sorted(again) == ["/later.png", "/other.png"]
+    judged_results(api, client, rule["id"], 3)
+    found = counts(client, rule)
+    assert (found["received"], found["sent"]) == (5, 3)
+    assert found["skipped"] == {"image_refused": 1, "duplicate": 1}

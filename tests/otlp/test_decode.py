@@ -2,6 +2,7 @@
 
 import gzip
 import json
+import random
 import zlib
 
 import pytest
@@ -15,6 +16,7 @@ from app.otlp import (
     OtlpDecodeError,
     UnsupportedContentEncoding,
     UnsupportedContentType,
+    content_encoding,
     decode_logs,
     decode_traces,
     decompress,
@@ -401,6 +403,22 @@ class TestBody:
             reader.feed(encoded[start : start + 7])
 
         assert reader.finish() == body
+
+    def test_a_whole_body_spanning_many_slices_decompresses(self):
+        """`decompress` takes a body read whole (the receiver decompresses it once the export
+        has its place): gzip members, zlib and raw deflate, each across slice boundaries."""
+        body = random.Random(7).randbytes(300_000) + bytes(300_000)
+        raw = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+        for encoded, encoding in (
+            (gzip.compress(body[:200_000]) + gzip.compress(body[200_000:]), "gzip"),
+            (zlib.compress(body), "deflate"),
+            (raw.compress(body) + raw.flush(), "deflate"),
+        ):
+            assert len(encoded) > 4 * 65536
+            assert decompress(bytearray(encoded), encoding, len(body)) == body
+        assert content_encoding(" GZip ") == "gzip" and content_encoding(None) == ""
+        with pytest.raises(UnsupportedContentEncoding):
+            content_encoding("br")
 
     def test_a_decompression_bomb_is_refused_at_the_limit(self):
         # 64 MiB of zeros: about 64 KiB on the wire.
