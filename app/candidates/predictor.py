@@ -10,7 +10,15 @@ from app import crypto
 from app.candidates import service
 from app.candidates.repository import CandidateModelRepository
 from app.config import Settings
-from app.judges import Generation, JudgeEndpoint, JudgeError, JudgeUsage, get_client
+from app.judges import (
+    Generation,
+    JudgeClient,
+    JudgeEndpoint,
+    JudgeError,
+    JudgeUsage,
+    cut_off_calls,
+    get_client,
+)
 from app.metrics import MetricError, MetricTestCase, cancel_running
 from app.problems import ProblemError
 
@@ -51,12 +59,7 @@ class Predictor:
             return case, self.setup_error
         task = self._tasks.get(case.index)
         if task is None:
-            client = get_client(self.endpoint)
-            task = asyncio.ensure_future(
-                client.generate(
-                    self.messages.get(case.index, []), model=self.model, params=self.params
-                )
-            )
+            task = asyncio.ensure_future(self._generate(case.index, get_client(self.endpoint)))
             self._tasks[case.index] = task
             task.add_done_callback(lambda done, index=case.index: self._record(index, done))
         try:
@@ -64,6 +67,27 @@ class Predictor:
         except JudgeError as error:
             return case, MetricError(type=error.type, message=error.message)
         return self.answered(case, generation), None
+
+    async def _generate(self, index: int, client: JudgeClient) -> Generation:
+        """The sample's answer; a call cut off when the job ended (`drop_pending`) is still
+        the sample's usage: sent, never answered (a failed call, its tokens unknown)."""
+        messages = self.messages.get(index, [])
+        with cut_off_calls() as cut:
+            try:
+                return await client.generate(messages, model=self.model, params=self.params)
+            except asyncio.CancelledError:
+                if cut:
+                    usage = self._usage[index] = JudgeUsage()
+                    for spent in cut:
+                        usage.add(spent)
+                    self._logs[index] = {
+                        "candidate": {
+                            "error": "canceled",
+                            "calls": usage.calls,
+                            "failed_calls": usage.failed_calls,
+                        }
+                    }
+                raise
 
     def answered(self, case: MetricTestCase, generation: Generation) -> MetricTestCase:
         """The case as its metrics see it once the model answered."""

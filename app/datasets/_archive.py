@@ -11,7 +11,7 @@ import zlib
 from dataclasses import dataclass
 from typing import Literal
 
-from app.datasets._types import DatasetFormatError, raise_collected
+from app.datasets._types import DatasetFormatError
 
 DATA_SUFFIXES = (".jsonl", ".tsv", ".csv")
 _DRIVE = re.compile(r"^[A-Za-z]:/")
@@ -134,18 +134,30 @@ class Archive:
         if total > self._archive_ratio_bound():
             raise self._over_archive_ratio(None, total)
         self._members: dict[str, zipfile.ZipInfo] = {}
-        # Every member named outside the archive, each by its own name, in one answer.
-        outside: list[DatasetFormatError] = []
+        # Every member named outside the archive, and every member sharing its normalised name
+        # with another, each by its own name: the caller names them with the rows' faults.
+        self.misplaced: list[DatasetFormatError] = []
+        # Members sharing a name: which one a row's path reads would be the zip's order, not
+        # the user's choice, so both are named and neither is read.
+        shared: dict[str, list[zipfile.ZipInfo]] = {}
         for info in infos:
             if info.is_dir():
                 continue
             name = posixpath.normpath(info.filename.replace("\\", "/"))
             if is_absolute(name) or _escapes(name):
                 message = f"member {info.filename!r} points outside the archive"
-                outside.append(DatasetFormatError(info.filename, None, None, message))
+                self.misplaced.append(DatasetFormatError(info.filename, None, None, message))
                 continue
+            shared.setdefault(name, []).append(info)
             self._members.setdefault(name, info)
-        raise_collected(outside)
+        for name, members in shared.items():
+            if len(members) < 2:
+                continue
+            written = ", ".join(repr(member.filename) for member in members)
+            message = f"members {written} all unpack to {name!r}; keep one of them"
+            self.misplaced.extend(
+                DatasetFormatError(member.filename, None, None, message) for member in members
+            )
         # Data URLs already built from members: an image shared by many rows is encoded once.
         self.media_urls: dict[str, tuple[str, str]] = {}
 

@@ -86,9 +86,8 @@ def parse_upload(
         archive = Archive(filename, data, caps)
         files = archive.data_files()
         if not files:
-            raise DatasetFormatError(
-                filename, None, None, "the zip holds no .jsonl, .tsv or .csv file"
-            )
+            message = "the zip holds no .jsonl, .tsv or .csv file"
+            raise_collected([*archive.misplaced, DatasetFormatError(filename, None, None, message)])
     elif suffix in DATA_SUFFIXES:
         if len(data) > max_uncompressed_bytes:
             message = f"the file has {len(data)} bytes; at most {max_uncompressed_bytes}"
@@ -98,9 +97,12 @@ def parse_upload(
         message = f"unsupported file type {suffix or '(none)'!r}; upload .jsonl, .tsv, .csv or .zip"
         raise DatasetFormatError(filename, None, None, message)
 
+    # Every row's problem, of every file, in one answer (capped where it is shown), after the
+    # members named outside the zip or twice and the files whose names make no subset.
+    collecting = problems is not None
+    problems = [] if problems is None else problems
+    misnamed = list(archive.misplaced) if archive is not None else []
     names: dict[str, str] = {}
-    # Every file whose name makes no subset, in one answer.
-    misnamed: list[DatasetFormatError] = []
     for file in files:
         name = subset_name(file, fmt)
         if len(name) > MAX_SUBSET_NAME:
@@ -115,12 +117,10 @@ def parse_upload(
             misnamed.append(DatasetFormatError(file, None, None, message))
         else:
             names[name] = file
-    raise_collected(misnamed)
+    for problem in misnamed:
+        add_problem(problems, problem)
 
     subsets = []
-    # Every row's problem, of every file, in one answer (capped where it is shown).
-    collecting = problems is not None
-    problems = [] if problems is None else problems
     for name, file in names.items():
         if archive is None:
             subsets.append(_parse_file(name, file, io.BytesIO(data), fmt, None, problems))

@@ -1,7 +1,8 @@
 """Where an image a run ingests came from in what the user sent, so a bad one's 400 names that
 field: the row field its template's first `{{ path }}` reads (`data_source.source.content[2]
-.item.chart_url`; for a file, `data_source.source.id` with the line in the message), or where a
-literal URL was written (a criterion's or the template's `image_url`)."""
+.item.chart_url`; for a file, under its id: `data_source.source.id.line[3].item.chart_url`,
+the line in the message too), or where a literal URL was written (a criterion's or the
+template's `image_url`)."""
 
 from dataclasses import dataclass
 
@@ -31,7 +32,8 @@ class Row:
         if self.line is None:
             return Origin(["data_source", "source", "content", self.index, *steps])
         return Origin(
-            ["data_source", "source", "id"], f"file line {self.line}, {format_loc(steps)}: "
+            ["data_source", "source", "id", "line", self.line, *steps],
+            f"file line {self.line}, {format_loc(steps)}: ",
         )
 
 

@@ -43,6 +43,8 @@ from app.problems import (
 )
 
 SOURCE = ["data_source", "source"]
+# A file source's line N is named at LINE + [N, ...]: under the id, as /v1/files names its own.
+LINE: list[str | int] = [*SOURCE, "id", "line"]
 
 
 def read_rows(
@@ -86,7 +88,13 @@ def read_rows(
             file = files.get_or_404(session, tenant, file_id, with_content=True)
         except ProblemError as exc:
             raise bad_request(f"no file {file_id!r}", [*SOURCE, "id"], "file_not_found") from exc
-        lines = files.parse_lines(file.content, [*SOURCE, "id"])
+        # Each bad line named at its own place under the id (`id/line/3/item`), as /v1/files
+        # names an upload's; the good lines are still checked, for one answer naming all.
+        lines, faults = files.read_lines(file.content, [*SOURCE, "id"])
+        if faults:
+            problems.add(files.lines_problem(faults))
+        elif not lines:
+            raise bad_request("file has no rows", [*SOURCE, "id"])
         return [row for _, row in lines], [number for number, _ in lines], set()
     if kind in ("stored_completions", "responses"):
         raise bad_request(
@@ -127,7 +135,7 @@ def check_items(
             error = _schema.first_error(checker, row["item"])
         except _schema.SchemaRefused as exc:
             if lines is not None:
-                name, path = f"file line {lines[index]}", [*SOURCE, "id"]
+                name, path = f"file line {lines[index]}", [*LINE, lines[index], "item"]
             else:
                 name, path = f"content[{index}].item", [*SOURCE, "content", index, "item"]
             raise bad_request(f"{name}: {exc.message}", path, "invalid_item_schema") from exc
@@ -138,7 +146,7 @@ def check_items(
         if lines is not None:
             faults.append(
                 field_error(
-                    [*SOURCE, "id"],
+                    [*LINE, lines[index], "item", *error.absolute_path],
                     f"file line {lines[index]}: item does not match item_schema at {where}: "
                     f"{error.message}",
                     "item_schema_mismatch",

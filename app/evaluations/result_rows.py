@@ -2,14 +2,18 @@
 candidate's usage priced, and the images the metric was shown."""
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
-from app.config import ModelPrice
+from app.config import ModelPrice, Settings
 from app.db import utcnow
 from app.ids import new_id
 from app.judges import JudgeUsage
 from app.metrics import MetricError, MetricResult, MetricTestCase
 from app.usage.pricing import cost_usd
+
+# An item a cancel stopped before its result was made: its case, metric index and the calls it
+# spent (model, usage), filled until its job's shared calls are stopped too.
+Canceled = tuple[MetricTestCase, int, list[tuple[str | None, JudgeUsage]]]
 
 
 def shown_media(media: list[dict[str, Any]] | None, seen: set[str]) -> list[dict[str, Any]]:
@@ -104,10 +108,17 @@ def dropped_rows(
     spec: Any,
     spent: list[tuple[str | None, JudgeUsage]],
     prices: Mapping[str, ModelPrice] | None = None,
+    *,
+    candidate: JudgeUsage | None = None,
+    candidate_model: str | None = None,
 ) -> list[dict[str, Any]]:
     """The row of an item canceled before its result was made, for its calls alone (never
-    stored as a result: the job counts its usage, `add_dropped_usage`); none without a call."""
-    if not spent:
+    stored as a result: the job counts its usage, `add_dropped_usage`); none without a call.
+
+    Args:
+        candidate: its sample's candidate calls, when no stored result counts them.
+    """
+    if not spent and not (candidate and (candidate.calls or candidate.failed_calls)):
         return []
     result = MetricResult.failure(spec.threshold, MetricError("canceled", "canceled"))
     for _, usage in spent:
@@ -115,12 +126,19 @@ def dropped_rows(
     models = {model for model, _ in spent}
     if len(models) > 1:
         result.usage_by_model = list(spent)
-    model = next(iter(models))
-    return [
-        result_row(
-            evaluation_id, case, metric_index, spec, result, prices=prices, judge_model=model
-        )
-    ]
+    model = next(iter(models), None)
+    row = result_row(
+        evaluation_id,
+        case,
+        metric_index,
+        spec,
+        result,
+        prices=prices,
+        judge_model=model,
+        candidate=candidate,
+        candidate_model=candidate_model,
+    )
+    return [row]
 
 
 def _judge_cost(
@@ -149,3 +167,35 @@ def _panel_models(result: MetricResult) -> str | None:
     if not result.usage_by_model:
         return None
     return " + ".join(sorted({model or "?" for model, _ in result.usage_by_model}))[:256]
+
+
+class _CanceledJob(Protocol):
+    evaluation_id: str
+    specs: list[Any]
+    predictor: Any
+
+
+def canceled_rows(
+    job: _CanceledJob, canceled: list[Canceled], charged: set[int], settings: Settings
+) -> list[dict[str, Any]]:
+    """The rows of a job's canceled items, read once its shared calls have stopped: a shared
+    call a cancel cut off then is counted with the calls of the item that made it, and a
+    sample's candidate calls no stored result counts (answered, or cut off), with its first
+    canceled item. `charged`: the samples whose candidate calls are counted (it grows)."""
+    predictor, rows = job.predictor, []
+    for case, index, spent in canceled:
+        candidate = None
+        if predictor is not None and case.index not in charged:
+            charged.add(case.index)
+            candidate = predictor.usage(case.index)
+        rows += dropped_rows(
+            job.evaluation_id,
+            case,
+            index,
+            job.specs[index],
+            spent,
+            settings.model_prices,
+            candidate=candidate,
+            candidate_model=predictor.model_name if predictor is not None else None,
+        )
+    return rows

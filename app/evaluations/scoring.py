@@ -29,7 +29,7 @@ from app.evaluations.judge_cache import DatabaseJudgeCache, DatabaseSharedAnswer
 from app.evaluations.kinds import Kind, Predictor
 from app.evaluations.metric_judges import MetricJudge
 from app.evaluations.resampling import Member, measure_repeated
-from app.evaluations.result_rows import dropped_rows, result_row, shown_media
+from app.evaluations.result_rows import Canceled, canceled_rows, result_row, shown_media
 from app.evaluations.schemas import TERMINAL_STATUSES
 from app.judges import get_client
 from app.metrics import (
@@ -97,8 +97,8 @@ class _Scoring:
         self.metric_contexts = {index: self._context_for(index) for index in range(len(job.specs))}
         self.pending = iter(job.todo)
         self.buffer: list[dict[str, Any]] = []
-        # Rows of items a cancel stopped mid-way, for their calls' usage alone.
-        self.dropped: list[dict[str, Any]] = []
+        # Items a cancel stopped mid-way, with their calls: counted once shared calls stop.
+        self.canceled: list[Canceled] = []
         self.stop = asyncio.Event()
         self.deleted = asyncio.Event()
         self.writes: set[asyncio.Task[None]] = set()
@@ -191,12 +191,12 @@ class _Scoring:
             lifecycle.results_stored(job.ref, inserted)
         return evaluation.status if evaluation else None
 
-    def _count_dropped(self) -> None:
+    def _count_dropped(self, dropped: list[dict[str, Any]]) -> None:
         with self.job.runtime.session() as session:
             repo = UnscopedJobRepository(session)
             evaluation = repo.get(self.job.evaluation_id)
             canceled = evaluation is not None and evaluation.status == "canceled"
-            if canceled and repo.add_dropped_usage(self.job.evaluation_id, self.dropped):
+            if canceled and repo.add_dropped_usage(self.job.evaluation_id, dropped):
                 session.commit()
 
     async def _write_now(self, rows: list[dict[str, Any]]) -> None:
@@ -264,8 +264,7 @@ class _Scoring:
                 judged, result, candidate = await self._answered(case, index)
             except asyncio.CancelledError:
                 # Canceled: what the judge answered meanwhile is counted, if no result is.
-                prices = self.settings.model_prices
-                self.dropped += dropped_rows(job.evaluation_id, case, index, spec, spent, prices)
+                self.canceled.append((case, index, spent))
                 raise
         return result_row(
             job.evaluation_id,
@@ -382,6 +381,7 @@ class _Scoring:
             # Calls items share (steps, truths, a sample's answer) are tasks: none outlives the job.
             sharers = [*self.contexts.values(), *filter(None, [self.job.predictor])]
             await asyncio.gather(*(sharer.drop_pending() for sharer in sharers))
+            dropped = canceled_rows(self.job, self.canceled, self.charged, self.settings)
             # Never cancel a write in flight: its thread would commit after we counted results.
             self.scored.set()
             await periodic
@@ -391,8 +391,8 @@ class _Scoring:
             # Rows finished while the last periodic write was running are still buffered.
             if self.buffer:
                 await self._flush()
-            if self.dropped:
-                await asyncio.to_thread(self._count_dropped)
+            if dropped:
+                await asyncio.to_thread(self._count_dropped, dropped)
         if self.deleted.is_set():
             return "deleted"
         if self.giving_way.is_set() and self.taken < len(self.job.todo) and not self.stop.is_set():

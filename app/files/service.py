@@ -42,8 +42,22 @@ def parse_lines(
     Args:
         where: the request's field holding the file (an upload's `file`, a source's `id`).
         by_line: name each fault by its own path under `where`, its line and the field within
-            it (`file/line/3/item`), as an upload's lines are the request's own; else `where`.
+            it (`file/line/3/item`); else `where`.
     """
+    rows, faults = read_lines(content, where, by_line=by_line)
+    if faults:
+        raise lines_problem(faults)
+    if not rows:
+        raise bad_request("file has no rows", where)
+    return rows
+
+
+def read_lines(
+    content: bytes, where: list[str | int], *, by_line: bool = True
+) -> tuple[list[tuple[int, dict[str, Any]]], list[FieldError]]:
+    """`parse_lines` that does not raise: the good rows with their line numbers, and a fault
+    for each bad line (reading stops at MAX_FIELD_ERRORS of them), so a caller can check the
+    good rows further and name everything in one answer."""
     name = "file"
     # utf-8-sig: editors on Windows start UTF-8 files with a byte order mark.
     content = content.removeprefix(codecs.BOM_UTF8)
@@ -84,11 +98,7 @@ def parse_lines(
         if len(faults) >= MAX_FIELD_ERRORS:
             # An answer names at most this many; a broken file is not read to its end for them.
             break
-    if faults:
-        raise lines_problem(faults)
-    if not rows:
-        raise bad_request(f"{name} has no rows", where)
-    return rows
+    return rows, faults
 
 
 def lines_problem(faults: list[FieldError]) -> ProblemError:

@@ -332,7 +332,12 @@ class JudgeClient:
             **(params or {}),
         }
         request = {name: value for name, value in fields.items() if value is not None}
-        raw = await self._requests.post(lambda: request, usage)
+        try:
+            raw = await self._requests.post(lambda: request, usage)
+        except asyncio.CancelledError:
+            # No Generation or error will carry what the call used: its caller collects it.
+            _cut_off.note(usage)
+            raise
         tokens = (usage.prompt_tokens, usage.completion_tokens)
         body = completion_body(raw, usage)
         choice = first_choice(body) if body is not None else None

@@ -16,8 +16,9 @@ from app.judges import (
     JudgeReply,
     JudgeUsage,
     SharedAnswers,
+    cut_off_calls,
 )
-from app.metrics import _media_seen
+from app.metrics import _abandoned, _media_seen
 
 TestCaseField = Literal[
     "input",
@@ -266,6 +267,25 @@ class MetricContext:
             raise JudgeError("judge_not_configured", "no judge endpoint is configured")
         return await self.judge.embed(texts, model=model)
 
+    async def _shared_call(
+        self,
+        messages: list[dict[str, Any]],
+        schema: type[BaseModel],
+        model: str | None,
+        across_jobs: bool,
+    ) -> JudgeReply:
+        """A shared call, run as a task in its maker's context: cut off when the job ended
+        (`drop_pending`), it is counted with its maker's canceled calls (a failed call)."""
+        with cut_off_calls() as cut:
+            try:
+                return await self.ask(messages, schema, model=model, shared=across_jobs)
+            except asyncio.CancelledError:
+                usage = JudgeUsage()
+                for spent in cut:
+                    usage.add(spent)
+                _abandoned.record(model or self.judge_model, usage)
+                raise
+
     async def ask_shared(
         self,
         key: Any,
@@ -284,9 +304,7 @@ class MetricContext:
         task = self.shared.get(key)
         first = task is None
         if task is None:
-            task = asyncio.ensure_future(
-                self.ask(messages, schema, model=model, shared=across_jobs)
-            )
+            task = asyncio.ensure_future(self._shared_call(messages, schema, model, across_jobs))
             self.shared[key] = task
         try:
             return await asyncio.shield(task), first

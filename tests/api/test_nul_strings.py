@@ -163,8 +163,52 @@ class TestUploads:
                 f"/v1/evals/{created['id']}/runs",
                 json={"data_source": {"type": "jsonl", "source": source}},
             )
-            problem = refused(response, 400, "/data_source/source/id")
+            problem = refused(response, 400, "/data_source/source/id/line/2/item/b")
             assert "file line 2, item.b: the text holds U+0000" in problem["detail"]
+
+    def test_a_stored_files_bad_line_is_named_with_a_line_off_the_schema(self, api: Api) -> None:
+        """A line no run can read and a good line off the item_schema, in one answer, each at
+        its own line under the source's id."""
+        name = f"nul-{uuid.uuid4().hex[:8]}"
+        key = api.new_key(name)
+        content = (
+            b'{"item": {"a": "x", "b": "y"}}\n'
+            b'{"item": {"a": "x", "b": "\\u0000"}}\n'
+            b'{"item": {"a": "x", "b": 5}}\n'
+        )
+        file_id = new_id("file")
+        with api.served.runtime.session() as session:
+            tenant = repository.tenant_by_name(session, name)
+            assert tenant is not None
+            session.add(
+                EvalFile(
+                    id=file_id,
+                    tenant_id=tenant.id,
+                    filename="old.jsonl",
+                    purpose="evals",
+                    bytes=len(content),
+                    content=content,
+                    line_count=3,
+                    created_at=utcnow(),
+                )
+            )
+            session.commit()
+        schema = {"type": "object", "properties": {"b": {"type": "string"}}}
+        definition = {**EVAL, "data_source_config": {"type": "custom", "item_schema": schema}}
+        with api.client(key) as http:
+            created = http.post("/v1/evals", json=definition).json()
+            source = {"type": "file_id", "id": file_id}
+            response = http.post(
+                f"/v1/evals/{created['id']}/runs",
+                json={"data_source": {"type": "jsonl", "source": source}},
+            )
+            assert response.status_code == 400, response.text
+            problem = response.json()
+            assert [(error["pointer"], error["type"]) for error in problem["errors"]] == [
+                ("/data_source/source/id/line/2/item/b", "nul_character"),
+                ("/data_source/source/id/line/3/item/b", "item_schema_mismatch"),
+            ]
+            assert problem["error"]["param"] == "data_source.source.id.line[2].item.b"
         assert stored(api, name) == (0, 0)
 
     def test_a_dataset_jsonl_row_is_refused_naming_line_and_field(self, api: Api) -> None:

@@ -476,3 +476,39 @@ class TestArchiveErrors:
             (long_name, "the file's name make"),
         ]
         assert client.get("/v1/datasets").json()["data"] == []
+
+    def test_members_that_unpack_to_one_name_are_named_with_the_other_faults(
+        self, api: Api
+    ) -> None:
+        """`x.png`, `./x.png` and `a/../x.png` are one file once unpacked: which a row reads
+        would be the zip's order, so each is named, beside a member outside the zip, a file
+        whose name makes no subset and a bad row, in one 422."""
+        client = api.tenant_client()
+        archive = zip_of(
+            {
+                "x.jsonl": jsonl(ask()) + b"\nnot json\n",
+                "x.png": PNG,
+                "./x.png": PNG,
+                "a/../x.png": PNG,
+                "../escape.png": PNG,
+                "n" * 300 + ".jsonl": jsonl(ask()),
+            }
+        )
+        response = upload(client, "twice.zip", archive, "general_vqa")
+        assert response.status_code == 422, response.text
+        errors = response.json()["errors"]
+        assert sorted(error["pointer"] for error in errors) == [
+            "/file/..~1escape.png",
+            "/file/.~1x.png",
+            "/file/a~1..~1x.png",
+            "/file/" + "n" * 300 + ".jsonl",
+            "/file/x.jsonl/line/2",
+            "/file/x.png",
+        ]
+        shared = [error["msg"] for error in errors if error["loc"].endswith("x.png")]
+        assert (
+            shared
+            == ["members 'x.png', './x.png', 'a/../x.png' all unpack to 'x.png'; keep one of them"]
+            * 3
+        )
+        assert client.get("/v1/datasets").json()["data"] == []

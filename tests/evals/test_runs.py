@@ -395,8 +395,29 @@ class TestImageErrors:
         source = {"type": "file_id", "id": uploaded.id}
         with pytest.raises(openai.BadRequestError) as refused:
             client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
-        assert refused.value.param == "data_source.source.id"
+        assert refused.value.param == "data_source.source.id.line[3].item.image"
         assert "file line 3, item.image: " in refused.value.body["message"]
+
+    def test_every_bad_line_of_a_file_has_its_own_pointer(self, client: openai.OpenAI) -> None:
+        """A line off the item_schema and another's bad image, in one answer, each at its line
+        under the source's id (as /v1/files names an upload's lines); `param` is the first."""
+        ev = create_eval(client, CRITERIA[2:3])
+        rows = with_broken_image(1)
+        rows[0]["item"]["answer"] = 4
+        rows[2]["item"]["answer"] = 5
+        content = "\n".join(json.dumps(row) for row in rows).encode()
+        uploaded = client.files.create(file=("rows.jsonl", content), purpose="evals")  # type: ignore[arg-type]
+        source = {"type": "file_id", "id": uploaded.id}
+        with pytest.raises(openai.BadRequestError) as refused:
+            client.evals.runs.create(ev.id, data_source={"type": "jsonl", "source": source})
+        errors = refused.value.response.json()["errors"]
+        assert [(error["pointer"], error["msg"].split(":")[0]) for error in errors] == [
+            ("/data_source/source/id/line/1/item/answer", "file line 1"),
+            ("/data_source/source/id/line/3/item/answer", "file line 3"),
+            ("/data_source/source/id/line/2/item/image", "file line 2, item.image"),
+        ]
+        assert refused.value.param == "data_source.source.id.line[1].item.answer"
+        assert refused.value.code == "item_schema_mismatch"
 
     def test_a_candidate_templates_image_names_the_rows_field(self, client: openai.OpenAI) -> None:
         ev = create_eval(client, CRITERIA[:1])

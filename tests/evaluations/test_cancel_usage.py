@@ -2,7 +2,8 @@
 provider charges) the call, so the evaluation's usage and the tenant's count it. Before, a
 canceled evaluation said 0 calls while the judge had answered. So is a call answered before the
 cancel whose result the cancel kept from being made. A call its items share (a G-Eval's steps, a
-run's candidate answer) is not made again once the canceled job has stopped.
+run's candidate answer) is not made again once the canceled job has stopped; one it cut off
+then is counted as a failed call.
 
 The scripted judge is the session's. The first tests count only the requests that carry their
 own evaluation's marker, written when a call another test's evaluation made late could reach it
@@ -155,7 +156,9 @@ def test_a_shared_call_in_flight_at_a_cancel_is_not_tried_again(
     """A G-Eval's steps are one call its items share, made by a task of its own on the judge
     loop. A cancel dropped the items but left that task running after the job had ended: past
     the judge timeout it made the call again, for an evaluation already canceled, billed and
-    counted nowhere. (Both modes run jobs on the same judge loop: one mode is enough.)"""
+    counted nowhere. Stopped when the job ends, it was sent and never answered: a failed call
+    of the item that made it, in the evaluation's usage and the tenant's. (Both modes run jobs
+    on the same judge loop: one mode is enough.)"""
     # Answered a second after the 2 s judge timeout: a caller still waiting asks again first.
     judge.script(lambda body: Reply(content="{}", delay=3.0))
     body, marker = marked(criteria_body())
@@ -173,13 +176,26 @@ def test_a_shared_call_in_flight_at_a_cancel_is_not_tried_again(
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert [task_of(call) for call in ours(judge, marker)] == ["g_eval_steps"]
+        deadline = time.monotonic() + 60
+        while (final := client.get(f"/v1/evaluations/{evaluation_id}").json())["usage"][
+            "failed_calls"
+        ] < 1:
+            assert time.monotonic() < deadline, final["usage"]
+            time.sleep(0.05)
+        assert final["status"] == "canceled"
+        assert (final["usage"]["calls"], final["usage"]["failed_calls"]) == (0, 1)
+        judged = next(m for m in final["per_metric"] if m["metric"] == "judged")
+        assert judged["usage"]["failed_calls"] == 1
+        tenant_usage = client.get("/v1/usage").json()["judge"]
+        assert (tenant_usage["calls"], tenant_usage["failed_calls"]) == (0, 1)
 
 
 def test_a_candidates_call_in_flight_at_a_cancel_is_not_tried_again(
     request: pytest.FixtureRequest, tmp_path: Path, judge: ScriptedJudge
 ) -> None:
     """So is a run's call to its candidate model, which the sample's metrics share: a cancel
-    left it going, tried again past its timeout for a run already canceled."""
+    left it going, tried again past its timeout for a run already canceled. Stopped when the
+    job ends, it is a failed candidate call in the run's usage and the tenant's."""
     # Answered a second after the 2 s candidate timeout: a caller still waiting asks again first.
     judge.script(lambda body: Reply(content="A circle", delay=3.0))
     with (
@@ -201,3 +217,17 @@ def test_a_candidates_call_in_flight_at_a_cancel_is_not_tried_again(
             assert time.monotonic() < deadline
             time.sleep(0.05)
         assert [task_of(call) for call in judge.requests] == [None]
+        deadline = time.monotonic() + 60
+        while (final := client.get(f"/v1/runs/{run_id}").json())["candidate_usage"][
+            "failed_calls"
+        ] < 1:
+            assert time.monotonic() < deadline, final["candidate_usage"]
+            time.sleep(0.05)
+        assert final["status"] == "canceled"
+        assert (final["candidate_usage"]["calls"], final["candidate_usage"]["failed_calls"]) == (
+            0,
+            1,
+        )
+        assert final["usage"]["calls"] == 0
+        tenant_usage = client.get("/v1/usage").json()["candidate"]
+        assert (tenant_usage["calls"], tenant_usage["failed_calls"]) == (0, 1)

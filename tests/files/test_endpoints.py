@@ -120,7 +120,7 @@ class TestLineNumbers:
             )
         assert schema.value.code == "item_schema_mismatch"
         assert schema.value.body["message"].startswith("file line 4:")
-        assert schema.value.param == "data_source.source.id"
+        assert schema.value.param == "data_source.source.id.line[4].item"
 
     def test_a_line_separator_inside_a_string_does_not_shift_lines(
         self, client: openai.OpenAI
