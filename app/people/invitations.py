@@ -173,7 +173,7 @@ def take_up(session: Session, person: Person) -> None:
             # Taken up by another sign-in of theirs at the same moment (or withdrawn) since
             # the read above: that one gave the role, on the trail once.
             continue
-        # None after this: the invitation's membership is the one just added.
+        # Left None when this take-up adds the membership (a grant, not a change).
         membership = repository.membership(session, person.id, invited.tenant_id)
         if membership is None and not repository.add_membership(
             session, person.id, invited.tenant_id, invited.role, GRANTED
