@@ -37,6 +37,17 @@ from app.tenants.throttle import UNKNOWN_ADDRESS, AuthThrottle
 COOKIE = "loupe_session"
 
 
+@dataclass(frozen=True)
+class KeyCutOff:
+    """A known, working key that holds no scope now (a key among its makers revoked, its root
+    maker out of the team or without any of its scopes): its sign-in is refused, saying why,
+    rather than opening a console where every page answers 403."""
+
+    key_id: str
+    # Why, as the API's 403 says it: `its maker key:<id>, revoked,` and the like.
+    why: str
+
+
 class SignInRequired(Exception):
     """Raised by pages that need a session; answered with a redirect to the sign-in page."""
 
@@ -105,10 +116,11 @@ def sign_in(
     key: str,
     throttle: AuthThrottle | None = None,
     address: str = UNKNOWN_ADDRESS,
-) -> str | KeyExpired | None:
+) -> str | KeyExpired | KeyCutOff | None:
     """The session cookie's value for a valid API key, KeyExpired for an expired one (its
-    holder is told when, as the API tells them), or None; the sign-in, or its refusal for a
-    revoked or expired key, is on the key's team's audit trail once the caller commits.
+    holder is told when, as the API tells them), KeyCutOff for one that holds no scope now
+    (told why), or None; the sign-in, or its refusal for a revoked, expired or cut-off key, is
+    on the key's team's audit trail once the caller commits.
 
     Args:
         throttle: counts a failure against the client's `address`, and raises Throttled when
@@ -123,6 +135,15 @@ def sign_in(
             throttle.note_failure(address)
         refused_sign_in(session, key.strip(), address, settings.auth_failure_window_seconds)
         return caller
+    held = capped(session, caller)
+    if not held.scopes and held.capped_by is not None and caller.key_id is not None:
+        # Every page would answer 403. Only a holder of the key reads why (it proved it holds
+        # a working key), as the API's 403 tells them; no failed authentication for the
+        # throttle either.
+        refused_sign_in(
+            session, key.strip(), address, settings.auth_failure_window_seconds, "held_back"
+        )
+        return KeyCutOff(caller.key_id, held.capped_by)
     record_session(session, "sign_in", caller.tenant.id, caller.actor)
     expires = int(time.time() + settings.console_session_hours * 3600)
     return _signed(

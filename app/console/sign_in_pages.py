@@ -87,8 +87,18 @@ def sign_in(
         # Its holder is told when, as the API's 401 tells them; an unknown or revoked key
         # gets the words above, which say nothing of whether it was ever a key.
         cookie, expired_at = None, cookie.expires_at
+    elif isinstance(cookie, auth.KeyCutOff):
+        # A working key holding no scope now: its holder is told why, as the API's 403 does,
+        # rather than let into a console whose every page would answer 403.
+        error, status_code = (
+            f"That API key holds no scope now: {cookie.why} allows it none. Ask a team "
+            "admin for a new key.",
+            403,
+        )
+        cookie = None
     if cookie is None:
-        # A refusal a revoked or expired key met is on its team's trail (app/tenants/refusals.py).
+        # A refusal a revoked, expired or cut-off key met is on its team's trail
+        # (app/tenants/refusals.py).
         session.commit()
         nonce = csrf.new_nonce()
         response = page(

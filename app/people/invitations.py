@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from app import audit, problems
 from app.db import insert_ignoring_duplicates, utcnow
 from app.ids import new_id
-from app.models import Invitation, Membership, Person
+from app.models import Invitation, Person
 from app.people import keys, repository
 from app.people.roles import GRANTED, actor, scopes_of
 from app.problems import ProblemError
@@ -133,7 +133,10 @@ def withdraw(session: Session, by: Caller, invitation_id: str) -> None:
             slug="invalid-member",
             field=["body", "invitation_id"],
         )
-    session.delete(found)
+    if not repository.delete_invitation(session, by.tenant.id, found.id):
+        # Withdrawn (or taken up) by a request that committed after the read above: as for a
+        # withdraw that came after it, there is no such invitation any more.
+        raise problems.not_found("No such invitation in this team.")
     audit.record(
         session,
         by.actor,
@@ -151,7 +154,9 @@ def take_up(session: Session, person: Person) -> None:
     """The invitations of the address `person` signed in with become their `granted`
     memberships (a role their groups already give stays the provider's, as a grant of it
     would), each a `membership.grant` or `.change` with `source: invitation`, by the person
-    signing in and naming who invited them; then they go."""
+    signing in and naming who invited them; then they go. Each is deleted before it is taken
+    up, so of two sign-ins of one person at once only one takes it up; a membership an admin's
+    grant stored meanwhile is kept and changed as one already there would be."""
     if not person.email:
         return
     now = utcnow()
@@ -164,18 +169,22 @@ def take_up(session: Session, person: Person) -> None:
             # Whoever invited can no longer give the role (demoted, removed): as their keys
             # do no more than their role now, their invitations give no more either.
             continue
+        if not repository.delete_invitation(session, invited.tenant_id, invited.id):
+            # Taken up by another sign-in of theirs at the same moment (or withdrawn) since
+            # the read above: that one gave the role, on the trail once.
+            continue
+        # Left None when this take-up adds the membership (a grant, not a change).
         membership = repository.membership(session, person.id, invited.tenant_id)
+        if membership is None and not repository.add_membership(
+            session, person.id, invited.tenant_id, invited.role, GRANTED
+        ):
+            # An admin's grant (or another sign-in's sync) stored one since the read above:
+            # that row is kept, and the invitation taken up as by someone already in the team
+            # (its role given, as it would have been had the grant come a moment earlier).
+            membership = repository.membership(session, person.id, invited.tenant_id)
+            assert membership is not None  # the primary key refused ours: it is stored
         previous = None if membership is None else membership.role
-        if membership is None:
-            session.add(
-                Membership(
-                    person_id=person.id,
-                    tenant_id=invited.tenant_id,
-                    role=invited.role,
-                    source=GRANTED,
-                )
-            )
-        elif membership.role != invited.role:
+        if membership is not None and membership.role != invited.role:
             membership.role, membership.source = invited.role, GRANTED
         if previous != invited.role:
             audit.record(
@@ -193,5 +202,4 @@ def take_up(session: Session, person: Person) -> None:
                 role=invited.role,
                 previous_role=previous,
             )
-        session.delete(invited)
     session.flush()

@@ -1,6 +1,6 @@
 """All SQL about people and their memberships."""
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -113,3 +113,13 @@ def invitations_of(session: Session, email: str) -> list[Invitation]:
             select(Invitation).where(Invitation.email == email).order_by(Invitation.created_at)
         )
     )
+
+
+def delete_invitation(session: Session, tenant_id: str, invitation_id: str) -> bool:
+    """Delete one of the team's invitations; False when it was gone already (taken up or
+    withdrawn by a request that committed after this one read it: on PostgreSQL this waits for
+    that request's transaction, so only one of two ever deletes it)."""
+    result = session.execute(
+        delete(Invitation).where(Invitation.tenant_id == tenant_id, Invitation.id == invitation_id)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]

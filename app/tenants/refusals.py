@@ -1,5 +1,5 @@
 """Refused console sign-ins with an API key: on the key's team's audit trail when the key is one
-of Loupe's (revoked or expired), logged on `loupe.auth` always.
+of Loupe's (revoked, expired, or holding no scope now), logged on `loupe.auth` always.
 
 Who refuses writes rows nobody asked for, so the rows are bounded: at most one event per key per
 LOUPE_AUTH_FAILURE_WINDOW_SECONDS (a revoked key tried from many addresses leaves one a window),
@@ -27,8 +27,15 @@ def _reason(api_key: ApiKey) -> str:
     return "revoked" if api_key.revoked_at is not None else "expired"
 
 
-def refused_sign_in(session: Session, key: str, address: str, window_seconds: float) -> None:
-    """Record that `key` did not sign in to the console from `address` (the caller commits)."""
+def refused_sign_in(
+    session: Session, key: str, address: str, window_seconds: float, reason: str | None = None
+) -> None:
+    """Record that `key` did not sign in to the console from `address` (the caller commits).
+
+    Args:
+        reason: why a working key was refused (`held_back`: it holds no scope now); None for
+            a key refused as revoked or expired, which the row tells.
+    """
     api_key = (
         UnscopedApiKeyRepository(session).any_by_hash(hash_key(key))
         if key.startswith(KEY_PREFIX) and len(key) <= 200
@@ -37,7 +44,7 @@ def refused_sign_in(session: Session, key: str, address: str, window_seconds: fl
     if api_key is None:
         logger.warning("console sign-in refused: not a key", extra={"address": address})
         return
-    reason = _reason(api_key)
+    reason = reason or _reason(api_key)
     logger.warning(
         "console sign-in refused: %s key",
         reason,
