@@ -126,7 +126,7 @@ class TestUploadedFiles:
         content = b'{"item": {"q": "fine"}}\n{"item": {"x": ' + b"[" * DEEP + b"]" * DEEP + b"}}\n"
         with pytest.raises(openai.BadRequestError) as refused:
             client.files.create(file=("deep.jsonl", content), purpose="evals")  # type: ignore[arg-type]
-        assert refused.value.param == "file"
+        assert refused.value.param == "file.line[2]"  # the line at fault, as /v1/files names it
         assert refused.value.code == "json_too_deep"
         assert (
             "line 2" in refused.value.message

@@ -81,7 +81,9 @@ class TestFiles:
                     "/v1/files", files={"file": ("rows.jsonl", content)}, data={"purpose": "evals"}
                 )
                 problem = problem_of(response, 400)
-                assert [error["pointer"] for error in problem["errors"]] == ["/file"]
+                assert [error["pointer"] for error in problem["errors"]] == [
+                    "/file/line/2/item/b/0"
+                ]
                 assert problem["error"]["code"] == "invalid_number"
                 assert (
                     f"file line 2, item.b[0]: the number {literal} cannot be stored"
