@@ -412,3 +412,22 @@ class TestKappaDifference:
         low, high = change["ci95"]
         assert low <= 0 < change["value"] <= high
         assert (low, high) == pytest.approx(kappa_change_bootstrap(report, seed=7), abs=0.1)
+
+    def test_every_item_errored_keeps_the_peoples_label_kind(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        """Judging that errored on every held-out item measures nothing, but the people's
+        pass/fail labels are still pass/fail (it said "score", the kind of no labels)."""
+        team, version, _ = labelled
+
+        def refuses_judging(request: dict) -> Reply | dict:
+            if "g_eval_score" in str(request):
+                return Reply(status=400, content="refused")
+            return answer(request)
+
+        judge.script(refuses_judging)
+        created = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        report = wait(api, team.client, created["id"])["report"]
+        assert report["before"]["n"] == report["after"]["n"] == 0
+        assert all(item["current"] is None for item in report["items"])
+        assert report["label_kind"] == "pass_fail"
