@@ -32,6 +32,16 @@ def labelled(labels: Sequence[Label]) -> dict[str, bool | float]:
     return values
 
 
+def _kind_of(items: Sequence[HeldOutItem]) -> str:
+    """The kind of the held-out items' labels, for a report on no item both versions scored
+    (the statistics' own kind is then that of no labels)."""
+    values = [value for item in items for value in item.labels.values()]
+    verdicts = sum(1 for value in values if isinstance(value, bool))
+    if verdicts and verdicts < len(values):
+        return "mixed"
+    return "pass_fail" if verdicts else "score"
+
+
 def _shown(statistic: Statistic, left_out: str | None) -> dict[str, Any]:
     return {
         "value": statistic.value,
@@ -101,7 +111,7 @@ def report(
     return AlignmentReport(
         threshold=threshold,
         scale=scale,
-        label_kind=before.label_kind,
+        label_kind=before.label_kind if both else _kind_of(items),
         before=_side(versions.get("0", alignment.metric_version), before, left_out),
         after=_side(versions.get("1", alignment.candidate_version), after, left_out),
         improved=None

@@ -365,7 +365,8 @@ def decide(
         )
     versions = MetricVersionRepository(session, alignment.tenant_id)
     candidate = versions.get(alignment.candidate_version)
-    if candidate is not None:
+    # A candidate another alignment of the same version proposed and activated stays active.
+    if candidate is not None and (verb == "activate" or candidate.status != "active"):
         candidate.status = "active" if verb == "activate" else "declined"
     alignment.decision = "activated" if verb == "activate" else "declined"
     alignment.decided_by = actor

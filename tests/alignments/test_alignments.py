@@ -175,6 +175,33 @@ class TestAlignment:
         assert ("alignment.decline", created["id"]) in audit_actions(api, team)
         wait(api, team.client, created["id"])
 
+    def test_declining_another_alignment_of_an_active_candidate_leaves_it_active(
+        self, api: Api, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        """Two alignments of one version proposing the same candidate (versions are named by
+        their content) share it: declining the second left the one the first activated
+        `declined`, and the parent's results no longer said an aligned version is active."""
+        team, version, _ = labelled
+        first = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        wait(api, team.client, first["id"])
+        second = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        assert second["candidate_version"] == first["candidate_version"]
+        wait(api, team.client, second["id"])
+        activated = team.client.post(f"/v1/alignments/{first['id']}/activate")
+        assert activated.status_code == 200, activated.text
+
+        declined = team.client.post(f"/v1/alignments/{second['id']}/decline")
+
+        assert declined.status_code == 200, declined.text
+        assert declined.json()["decision"] == "declined"
+        candidate = first["candidate_version"]
+        shown = team.client.get(f"/v1/metric_versions/{candidate}").json()
+        assert shown["status"] == "active"
+        again = team.evaluate(cases=cases(2))
+        agreement = team.results(again)[("c0", "helpfulness")]["agreement"]
+        assert agreement["superseded_by"] == candidate
+        assert ("alignment.decline", second["id"]) in audit_actions(api, team)
+
 
 class TestPairedItems:
     def test_before_and_after_read_the_items_both_versions_scored(
@@ -412,3 +439,22 @@ class TestKappaDifference:
         low, high = change["ci95"]
         assert low <= 0 < change["value"] <= high
         assert (low, high) == pytest.approx(kappa_change_bootstrap(report, seed=7), abs=0.1)
+
+    def test_every_item_errored_keeps_the_peoples_label_kind(
+        self, api: Api, judge: ScriptedJudge, labelled: tuple[Team, str, dict[str, str]]
+    ) -> None:
+        """Judging that errored on every held-out item measures nothing, but the people's
+        pass/fail labels are still pass/fail (it said "score", the kind of no labels)."""
+        team, version, _ = labelled
+
+        def refuses_judging(request: dict) -> Reply | dict:
+            if "g_eval_score" in str(request):
+                return Reply(status=400, content="refused")
+            return answer(request)
+
+        judge.script(refuses_judging)
+        created = team.client.post("/v1/alignments", json={"metric_version": version}).json()
+        report = wait(api, team.client, created["id"])["report"]
+        assert report["before"]["n"] == report["after"]["n"] == 0
+        assert all(item["current"] is None for item in report["items"])
+        assert report["label_kind"] == "pass_fail"

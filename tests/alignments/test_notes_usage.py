@@ -8,6 +8,7 @@ import pytest
 
 from app.tenants import limits, repository
 from tests.alignments.helpers import NOTES, answer, cases, label_all, wait
+from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
 from tests.fixtures.judge import Reply, ScriptedJudge, plausible_answer
 from tests.labels.helpers import Team
@@ -176,3 +177,40 @@ class TestRefusedAfterTheNotesCall:
         after = _judge_usage(team)
         assert after["failed_calls"] == before["failed_calls"] + sent
         assert after["calls"] == before["calls"]
+
+
+class TestProposedInTheConsole:
+    def test_a_notes_call_that_failed_counts_its_failed_requests(
+        self, api: Api, judge: ScriptedJudge
+    ) -> None:
+        """The console's form refused after the notes call counts the call as the API does
+        (it rolled it back with the refused request)."""
+
+        def failing(request: dict) -> Reply | dict:
+            if "rubric_notes" in json.dumps(request):
+                return Reply(content=json.dumps({"error": {"message": "down"}}), status=500)
+            return answer(request)
+
+        judge.script(answer)
+        team = Team(api)
+        evaluation_id = team.evaluate(cases=cases())
+        label_all(team.client, evaluation_id)
+        version = team.results(evaluation_id)[("c0", "helpfulness")]["metric_version"]
+        before = _judge_usage(team)
+        judge.script(failing)
+        judge.requests.clear()
+        web = signed_in(api, team.key)
+        form = web.get(f"/console/metric_versions/{version}")
+        assert form.status_code == 200, form.text
+
+        refused = web.post(
+            f"/console/metric_versions/{version}/align",
+            data={"csrf_token": csrf_of(form.text), "held_out_share": "0.4", "seed": "0"},
+        )
+
+        assert refused.status_code == 502, refused.text
+        sent = len(judge.calls_for("rubric_notes"))
+        assert sent >= 1
+        after = _judge_usage(team)
+        assert after["failed_calls"] == before["failed_calls"] + sent
+        assert team.client.get("/v1/alignments").json()["data"] == []
