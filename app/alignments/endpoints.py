@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Response, status
 from fastapi.responses import JSONResponse
 
 from app.alignments import report, service
-from app.alignments.guidance import PaidRefusal
+from app.alignments.propose import propose
 from app.alignments.schemas import Alignment, AlignmentCreate, AlignmentList
 from app.api import openapi
 from app.api.deps import CallerDep, RuntimeDep, SessionDep, TenantDep, checked_with_tenant
@@ -47,18 +47,7 @@ def create_alignment(
     judge a held-out share of the labels with it and with the current version; poll
     `Location` for κ before and after. The rubric notes are written by one judge call made
     before this answers; the judging runs on workers."""
-    try:
-        alignment = service.create(session, tenant, payload, runtime.settings)
-    except PaidRefusal as refused:
-        # Refused after the rubric-notes call: the call is the tenant's usage all the same,
-        # committed apart from the request's work, which is rolled back.
-        session.rollback()
-        with runtime.session() as counting:
-            service.count_paid(counting, tenant.id, refused)
-            counting.commit()
-        raise
-    evaluation = evaluations.get_or_404(session, tenant, alignment.id, (service.KIND,))
-    lifecycle.submit(session, runtime, evaluation)
+    alignment, evaluation = propose(session, runtime, tenant, payload)
     body = report.to_schema(session, alignment, evaluation).model_dump(mode="json")
     session.commit()
     headers = {"Location": f"/v1/alignments/{alignment.id}", "Retry-After": POLL_AFTER_SECONDS}

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
 from app.alignments import report, service
-from app.alignments.guidance import PaidRefusal
+from app.alignments.propose import propose
 from app.alignments.schemas import DEFAULT_HELD_OUT_SHARE, AlignmentCreate
 from app.api.deps import RuntimeDep, SessionDep
 from app.api.query import id_cursor
@@ -89,17 +89,7 @@ def propose_alignment(
     # Another team's version, or none: 404, as its page answers.
     version = versions.get_or_404(session, signed_in.tenant.id, version_id)
     body = AlignmentCreate(metric_version=version.id, held_out_share=held_out_share, seed=seed)
-    try:
-        alignment = service.create(session, signed_in.tenant, body, runtime.settings)
-    except PaidRefusal as refused:
-        # Refused after the rubric-notes call: the call is counted apart, as the API does.
-        session.rollback()
-        with runtime.session() as counting:
-            service.count_paid(counting, signed_in.tenant.id, refused)
-            counting.commit()
-        raise
-    evaluation = evaluations.get_or_404(session, signed_in.tenant, alignment.id, (service.KIND,))
-    lifecycle.submit(session, runtime, evaluation)
+    alignment, _ = propose(session, runtime, signed_in.tenant, body)
     session.commit()
     return see_other(f"/console/alignments/{alignment.id}")
 
