@@ -7,54 +7,18 @@ The first admin's invitation is stored in a transaction the test holds open, so 
 not left to chance: the second admin's request (over HTTP, on a thread) reads no invitation
 and waits at its insert for that transaction, which then commits."""
 
-import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
 
 import httpx
-from sqlalchemy import text
 
 from app.db import utcnow
 from app.models import Invitation
 from app.tenants import repository as tenants
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
-
-
-def _waiting_at_insert(api: Api) -> Callable[[], bool]:
-    """Whether a request is at its INSERT INTO invitation (PostgreSQL: waiting for a lock)."""
-    if api.settings.is_sqlite:
-        # SQLite has no view of who waits for its write lock: the request's thread in the
-        # served app (in this process), in the driver call of that statement, is.
-        def at_insert() -> bool:
-            for frame in sys._current_frames().values():
-                while frame is not None:
-                    statement = frame.f_locals.get("statement")
-                    if (
-                        frame.f_code.co_name == "do_execute"
-                        and isinstance(statement, str)
-                        and statement.startswith("INSERT INTO invitation")
-                    ):
-                        return True
-                    frame = frame.f_back
-            return False
-
-        return at_insert
-
-    def waiting() -> bool:
-        with api.served.runtime.session() as session:
-            return bool(
-                session.scalar(
-                    text(
-                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                        "AND query LIKE 'INSERT INTO invitation%'"
-                    )
-                )
-            )
-
-    return waiting
+from tests.people.races import waiting_at
 
 
 def test_an_address_invited_by_two_admins_at_once_is_invited_once(api: Api) -> None:
@@ -63,7 +27,7 @@ def test_an_address_invited_by_two_admins_at_once_is_invited_once(api: Api) -> N
     address = f"race-{uuid.uuid4().hex[:8]}@example.com"
     token = csrf_of(second.get("/console/members").text)
     answers: list[httpx.Response] = []
-    at_insert = _waiting_at_insert(api)
+    at_insert = waiting_at(api, "INSERT INTO invitation")
     with api.served.runtime.session() as first:
         tenant = tenants.tenant_by_name(first, team)
         assert tenant is not None

@@ -6,54 +6,19 @@ change of the role the first gave (on the audit trail as `membership.change`).
 As in test_invitation_race.py, the first admin's membership is stored in a transaction the
 test holds open, so the second (over HTTP, on a thread) waits at its insert for it."""
 
-import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable
 
 import httpx
-from sqlalchemy import select, text
+from sqlalchemy import select
 
 from app.models import AuditEvent, Membership
 from app.people import repository as people
 from app.tenants import repository as tenants
 from tests.console.helpers import csrf_of, signed_in
 from tests.fixtures.api import Api
-
-
-def _waiting_at_insert(api: Api) -> Callable[[], bool]:
-    """Whether a request is at its INSERT INTO membership (PostgreSQL: waiting for a lock)."""
-    if api.settings.is_sqlite:
-        # SQLite has no view of who waits for its write lock: the request's thread in the
-        # served app (in this process), in the driver call of that statement, is.
-        def at_insert() -> bool:
-            for frame in sys._current_frames().values():
-                while frame is not None:
-                    statement = frame.f_locals.get("statement")
-                    if (
-                        frame.f_code.co_name == "do_execute"
-                        and isinstance(statement, str)
-                        and statement.startswith("INSERT INTO membership")
-                    ):
-                        return True
-                    frame = frame.f_back
-            return False
-
-        return at_insert
-
-    def waiting() -> bool:
-        with api.served.runtime.session() as session:
-            return bool(
-                session.scalar(
-                    text(
-                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                        "AND query LIKE 'INSERT INTO membership%'"
-                    )
-                )
-            )
-
-    return waiting
+from tests.people.races import waiting_at
 
 
 def test_a_person_given_a_role_by_two_admins_at_once_is_a_member_once(api: Api) -> None:
@@ -65,7 +30,7 @@ def test_a_person_given_a_role_by_two_admins_at_once_is_a_member_once(api: Api) 
         session.commit()
     token = csrf_of(second.get("/console/members").text)
     answers: list[httpx.Response] = []
-    at_insert = _waiting_at_insert(api)
+    at_insert = waiting_at(api, "INSERT INTO membership")
     with api.served.runtime.session() as first:
         tenant = tenants.tenant_by_name(first, team)
         assert tenant is not None

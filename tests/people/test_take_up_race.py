@@ -10,7 +10,6 @@ As in test_membership_race.py, the other request's rows are stored in a transact
 holds open, so the race is not left to chance: the request (over HTTP, on a thread) waits at its
 write for that transaction, which then commits."""
 
-import sys
 import threading
 import time
 import uuid
@@ -19,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import delete, select, text
+from sqlalchemy import delete, select
 
 from app import audit
 from app.models import AuditEvent, Invitation, Membership, Person
@@ -28,6 +27,7 @@ from tests.console.helpers import csrf_of
 from tests.console.helpers import signed_in as key_session
 from tests.fixtures.api import Api, app_in_mode
 from tests.people.provider import Provider, browser, settings_for, sign_in
+from tests.people.races import waiting_at
 
 # Where a sign-in's take-up or a withdraw first writes (today's code, or the code before: on
 # SQLite the first write of a transaction waits for the lock, whichever it is).
@@ -41,48 +41,13 @@ def loupe(request: pytest.FixtureRequest, idp: Provider) -> Iterator[Api]:
         yield app
 
 
-def _waiting_at(api: Api, *statements: str) -> Callable[[], bool]:
-    """Whether a request is at one of these writes (PostgreSQL: waiting for a lock)."""
-    if api.settings.is_sqlite:
-        # SQLite has no view of who waits for its write lock: the request's thread in the
-        # served app (in this process), in the driver call of that statement, is.
-        def at_write() -> bool:
-            for frame in sys._current_frames().values():
-                while frame is not None:
-                    statement = frame.f_locals.get("statement")
-                    if (
-                        frame.f_code.co_name == "do_execute"
-                        and isinstance(statement, str)
-                        and statement.startswith(statements)
-                    ):
-                        return True
-                    frame = frame.f_back
-            return False
-
-        return at_write
-
-    def waiting() -> bool:
-        likes = " OR ".join(f"query LIKE '{statement}%'" for statement in statements)
-        with api.served.runtime.session() as session:
-            return bool(
-                session.scalar(
-                    text(
-                        "SELECT count(*) FROM pg_stat_activity "
-                        f"WHERE wait_event_type = 'Lock' AND ({likes})"
-                    )
-                )
-            )
-
-    return waiting
-
-
 def _raced(
     api: Api, hold: Callable[[Any], None], request: Callable[[], httpx.Response], *statements: str
 ) -> httpx.Response:
     """`request`'s answer, sent on a thread while `hold` stores rows in a transaction that
     commits once the request waits at one of `statements`."""
     answers: list[httpx.Response] = []
-    at_write = _waiting_at(api, *statements)
+    at_write = waiting_at(api, *statements)
     with api.served.runtime.session() as first:
         hold(first)
         first.flush()
